@@ -1,0 +1,59 @@
+import type { ToolResultLimits } from '../host/tool-host.js';
+
+/** Model-facing defaults: 32 KiB and 2,000 lines. */
+export const DEFAULT_TOOL_RESULT_LIMITS: ToolResultLimits = Object.freeze({ maxBytes: 32 * 1024, maxLines: 2000 });
+
+export interface BoundedText {
+  /** The prefix that fits, cut on a UTF-8 character boundary. */
+  readonly preview: string;
+  readonly truncated: boolean;
+  /** UTF-8 bytes in the preview. */
+  readonly previewBytes: number;
+  readonly previewLines: number;
+}
+
+const encoder = new TextEncoder();
+let scratch = new Uint8Array(DEFAULT_TOOL_RESULT_LIMITS.maxBytes);
+
+/**
+ * Cut `text` to at most `maxBytes` UTF-8 bytes and `maxLines` lines in
+ * O(limit): it never encodes the whole text. A UTF-16 code unit is at least
+ * one UTF-8 byte, so the first `maxBytes` code units always hold enough to
+ * fill the budget; `encodeInto` stops before a character that would not fit,
+ * so the cut never splits one (nor a surrogate pair).
+ */
+export function boundText(text: string, limits: ToolResultLimits): BoundedText {
+  const { maxBytes, maxLines } = limits;
+  // Line cut first: find the end of line `maxLines` within the candidate window.
+  const window = text.length > maxBytes ? text.slice(0, maxBytes) : text;
+  let lineCut = window.length;
+  let lines = 1;
+  for (let index = window.indexOf('\n'); index !== -1; index = window.indexOf('\n', index + 1)) {
+    if (lines === maxLines) {
+      lineCut = index;
+      break;
+    }
+    lines += 1;
+  }
+  const candidate = lineCut < window.length ? window.slice(0, lineCut) : window;
+  if (scratch.length < maxBytes) scratch = new Uint8Array(maxBytes);
+  const { read, written } = encoder.encodeInto(candidate, maxBytes === scratch.length ? scratch : scratch.subarray(0, maxBytes));
+  const preview = read === candidate.length ? candidate : candidate.slice(0, read);
+  const truncated = preview.length < text.length;
+  return { preview, truncated, previewBytes: written, previewLines: truncated ? countLines(preview) : lines };
+}
+
+function countLines(text: string): number {
+  if (text.length === 0) return 0;
+  let lines = 1;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) lines += 1;
+  return lines;
+}
+
+/** The explicit marker appended after a preview. */
+export function truncationMarker(bounded: BoundedText, totalCharacters: number, spill: { handle: string; bytes: number } | undefined): string {
+  const shown = `showing the first ${bounded.previewBytes} bytes (${bounded.previewLines} lines)`;
+  return spill === undefined
+    ? `\n[toolgate: output truncated — ${shown} of about ${totalCharacters} characters; the full output was not stored]`
+    : `\n[toolgate: output truncated — ${shown} of ${spill.bytes} bytes; full output: ${spill.handle}]`;
+}

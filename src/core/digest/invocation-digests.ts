@@ -1,0 +1,36 @@
+import type { CompiledTool } from '../tools/compile-tool.js';
+import { canonicalJson } from './canonical-json.js';
+import { sha256Hex } from './sha256.js';
+
+export interface InvocationDigests {
+  /** SHA-256 over the canonical effective arguments. */
+  readonly inputDigest: string;
+  /** SHA-256 over what the call would do: tool, version, agent, permissions, effect, risk, timeout and input digest. */
+  readonly actionDigest: string;
+}
+
+export const ACTION_DIGEST_SCHEMA = 'toolgate/tool-invocation@v1';
+
+/**
+ * The action digest is what an approval binds to: the same digest means the
+ * same tool version doing the same thing for the same agent. It stores no
+ * input, secret or handler — only the input's digest.
+ */
+export async function computeInvocationDigests(tool: CompiledTool, agent: string | undefined, effectiveArgs: unknown): Promise<InvocationDigests> {
+  const inputDigest = await sha256Hex(canonicalJson(effectiveArgs ?? {}));
+  const view = tool.policyView;
+  const actionDigest = await sha256Hex(
+    canonicalJson({
+      schema: ACTION_DIGEST_SCHEMA,
+      tool: tool.name,
+      version: tool.version ?? null,
+      agent: agent ?? null,
+      permissions: [...view.permissions].sort(),
+      effect: view.effect,
+      risk: view.risk,
+      timeoutMs: tool.timeoutMs ?? null,
+      inputDigest,
+    }),
+  );
+  return { inputDigest, actionDigest };
+}

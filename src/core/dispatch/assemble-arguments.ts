@@ -1,0 +1,82 @@
+import { ToolArgsInvalidError } from '../errors/tool-errors.js';
+import type { DispatchState } from './dispatch-state.js';
+import { snapshotJson } from './snapshot-json.js';
+
+/**
+ * Stage 5: the effective arguments, assembled before any argument-level
+ * policy runs: model arguments → `inputMapping` → config-only values last
+ * (config wins). A model can never supply a config-only parameter: such a
+ * key is dropped from the model's arguments.
+ */
+export function assembleArguments(state: DispatchState): ToolArgsInvalidError | undefined {
+  const tool = state.tool;
+  if (tool === undefined) return undefined;
+  const parsed = parseModelArguments(state.call.rawArguments);
+  if (typeof parsed === 'string') return new ToolArgsInvalidError(tool.key, [], parsed);
+  const snapshot = snapshotJson(parsed);
+  if (!snapshot.ok) return new ToolArgsInvalidError(tool.key, [], snapshot.problem);
+  if (typeof snapshot.value !== 'object' || snapshot.value === null || Array.isArray(snapshot.value)) {
+    return new ToolArgsInvalidError(tool.key, [], 'the arguments must be a JSON object');
+  }
+  state.modelArgs = snapshot.value as Readonly<Record<string, unknown>>;
+  state.modelArgsSizeBound = snapshot.sizeBound;
+
+  const config = state.context.config;
+  const mapping = config?.inputMapping;
+  const configValues = config?.values;
+  const stripConfigOnly = tool.configOnly.size > 0 && hasAnyKey(state.modelArgs, tool.configOnly);
+  if (mapping === undefined && configValues === undefined && !stripConfigOnly) {
+    state.effectiveArgs = state.modelArgs;
+    return undefined;
+  }
+  const effective: Record<string, unknown> = {};
+  for (const key of Object.keys(state.modelArgs)) {
+    if (!tool.configOnly.has(key)) defineEntry(effective, key, state.modelArgs[key]);
+  }
+  if (mapping !== undefined) {
+    for (const [field, path] of Object.entries(mapping)) {
+      const value = readPath(config?.state, path);
+      if (value !== undefined) defineEntry(effective, field, value);
+    }
+  }
+  if (configValues !== undefined) {
+    for (const key of tool.configOnly) {
+      if (Object.hasOwn(configValues, key)) defineEntry(effective, key, configValues[key]);
+    }
+  }
+  const copied = snapshotJson(effective);
+  if (!copied.ok) return new ToolArgsInvalidError(tool.key, [], copied.problem);
+  state.effectiveArgs = copied.value;
+  state.modelArgsSizeBound = copied.sizeBound;
+  return undefined;
+}
+
+function parseModelArguments(raw: unknown): unknown {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'string') return raw;
+  if (raw.trim().length === 0) return {};
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return 'the arguments are not valid JSON';
+  }
+}
+
+function hasAnyKey(record: Readonly<Record<string, unknown>>, keys: ReadonlySet<string>): boolean {
+  for (const key of keys) if (Object.hasOwn(record, key)) return true;
+  return false;
+}
+
+function defineEntry(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Read a dotted path (`a.b.0.c`) from configuration state; own properties only. */
+export function readPath(source: unknown, path: string): unknown {
+  let node: unknown = source;
+  for (const segment of path.split('.')) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, segment)) return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node;
+}

@@ -1,0 +1,108 @@
+import type { ToolgateError } from '../errors/toolgate-error.js';
+import type { SpilledResult } from '../host/tool-host.js';
+import type { JournalClaim } from '../journal/journal-types.js';
+import type { MatchedRule, PolicyDecision } from '../policy/policy-types.js';
+import type { ReceiptApproval } from '../receipts/receipt-types.js';
+import type { RegistrySnapshot, ScopeState } from '../registry/registry-state.js';
+import type { CompiledTool } from '../tools/compile-tool.js';
+import type { PolicyTarget } from '../tools/tool-types.js';
+import type { InvocationDigests } from '../digest/invocation-digests.js';
+import type { MediaHandle } from '../host/tool-host.js';
+import type { DispatchContext } from './dispatch-types.js';
+
+/** Who asked: a model (or workflow) directly, or a Code Mode script through `run_code`. */
+export type DispatchOrigin = 'model' | 'nested';
+
+/** The admitted call: a snapshot taken at entry, never the caller's mutable object. */
+export interface AdmittedCall {
+  readonly callId: string;
+  readonly name: string;
+  readonly rawArguments: unknown;
+  readonly providerExecuted: boolean;
+}
+
+/**
+ * The one options object every stage takes. Stages fill it in order; the
+ * order itself lives in `run-dispatch.ts`.
+ */
+export interface DispatchState {
+  readonly snapshot: RegistrySnapshot;
+  readonly scope: ScopeState | undefined;
+  readonly origin: DispatchOrigin;
+  readonly call: AdmittedCall;
+  readonly context: DispatchContext;
+  readonly agent: string | undefined;
+  readonly startedAt: number;
+  /** Whether any listener was attached when the call was admitted. */
+  readonly observed: boolean;
+  tool: CompiledTool | undefined;
+  /** Model arguments, parsed, copied and frozen. */
+  modelArgs: Readonly<Record<string, unknown>> | undefined;
+  /** Upper bound of the model arguments' canonical size, from the copy walk. */
+  modelArgsSizeBound: number;
+  /** The complete effective arguments, validated and frozen. */
+  effectiveArgs: unknown;
+  target: PolicyTarget | undefined;
+  /** The strictest decision so far (allow → ask → deny). */
+  decision: PolicyDecision | undefined;
+  matched: MatchedRule[];
+  /** Why approval is needed beyond the governed class. */
+  askedBy: 'rule' | 'hook' | undefined;
+  digests: InvocationDigests | undefined;
+  approval: ReceiptApproval;
+  claim: JournalClaim | undefined;
+  replayed: boolean;
+  bodyStarted: boolean;
+  attachments: MediaHandle[] | undefined;
+  contexts: string[] | undefined;
+  mapped: Record<string, unknown> | undefined;
+  spill: SpilledResult | undefined;
+  finishedAt: number;
+}
+
+/** What stages 12–16 produce, before bounding. */
+export type StageResult = { readonly ok: true; value: unknown; content?: string } | { readonly ok: false; readonly error: ToolgateError; content?: string };
+
+export function createDispatchState(
+  snapshot: RegistrySnapshot,
+  scope: ScopeState | undefined,
+  call: AdmittedCall,
+  context: DispatchContext,
+  origin: DispatchOrigin,
+): DispatchState {
+  return {
+    snapshot,
+    scope,
+    origin,
+    call,
+    context,
+    agent: context.agent ?? scope?.agent,
+    startedAt: Date.now(),
+    observed: snapshot.bus.active,
+    tool: undefined,
+    modelArgs: undefined,
+    modelArgsSizeBound: 0,
+    effectiveArgs: undefined,
+    target: undefined,
+    decision: undefined,
+    matched: [],
+    askedBy: undefined,
+    digests: undefined,
+    approval: NOT_REQUIRED,
+    claim: undefined,
+    replayed: false,
+    bodyStarted: false,
+    attachments: undefined,
+    contexts: undefined,
+    mapped: undefined,
+    spill: undefined,
+    finishedAt: 0,
+  };
+}
+
+const NOT_REQUIRED: ReceiptApproval = Object.freeze({ outcome: 'not-required' });
+
+/** Shared fields of every call event. */
+export function eventBase(state: DispatchState): { callId: string; toolName: string; agent: string | undefined; parent: string | undefined; at: number } {
+  return { callId: state.call.callId, toolName: state.tool?.key ?? state.call.name, agent: state.agent, parent: state.context.parent, at: Date.now() };
+}

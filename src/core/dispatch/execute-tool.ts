@@ -1,0 +1,105 @@
+import { ToolgateError } from '../errors/toolgate-error.js';
+import { ToolCancelledError, ToolExecutionError } from '../errors/tool-errors.js';
+import { composeAround } from '../hooks/compose-around.js';
+import type { DispatchNext, ToolDispatchExecution } from '../hooks/hook-types.js';
+import { timeout } from '../hooks/timeout.js';
+import type { CompiledTool } from '../tools/compile-tool.js';
+import { eventBase, type DispatchState, type StageResult } from './dispatch-state.js';
+import { ToolContext, type NestedDispatch } from './tool-context.js';
+
+/**
+ * Stage 12: the one side effect. `around` wrappers (first = outermost), then
+ * the tool's own timeout, then the body — with the caller's signal re-fused
+ * immediately before it, so a wrapper can replace the signal but never drop
+ * the caller's cancellation. The outcome waits for the body to settle.
+ */
+export async function executeTool(state: DispatchState, nested: NestedDispatch): Promise<StageResult> {
+  const tool = state.tool as CompiledTool;
+  const callerSignal = state.context.signal;
+  const body: DispatchNext = (execution) => {
+    const signal = fuseSignals(callerSignal, execution.signal);
+    if (callerSignal?.aborted === true) throw new ToolCancelledError(tool.key, 'before-dispatch');
+    state.bodyStarted = true;
+    return Promise.resolve(tool.definition.dispatch(state.effectiveArgs, state.snapshot.host, new ToolContext(state, signal, nested)));
+  };
+  const wrappers = state.snapshot.hooks.around;
+  const chain =
+    wrappers.length === 0 && tool.timeoutMs === undefined
+      ? body
+      : composeAround(tool.timeoutMs === undefined ? wrappers : [...wrappers, timeout(tool.timeoutMs)], body);
+
+  if (state.observed && state.snapshot.bus.has('tool-call-started')) state.snapshot.bus.emit('tool-call-started', eventBase(state));
+  let result: StageResult;
+  try {
+    const value = await chain(executionView(state, tool, callerSignal));
+    result =
+      callerSignal?.aborted === true && state.bodyStarted
+        ? { ok: false, error: new ToolCancelledError(tool.key, 'after-dispatch') }
+        : { ok: true, value };
+  } catch (error) {
+    result = { ok: false, error: classifyFailure(state, tool, error) };
+  }
+  if (state.observed) emitFinished(state, result);
+  return result;
+}
+
+function executionView(state: DispatchState, tool: CompiledTool, signal: AbortSignal | undefined): ToolDispatchExecution {
+  return {
+    callId: state.call.callId,
+    toolName: tool.key,
+    toolVersion: tool.version,
+    agent: state.agent,
+    parent: state.context.parent,
+    arguments: state.effectiveArgs,
+    signal,
+    tool: {
+      name: tool.name,
+      version: tool.version,
+      policyView: tool.policyView,
+      actionClass: tool.actionClass,
+      idempotent: tool.definition.facts?.idempotent === true || tool.policyView.readOnly,
+    },
+    attempt: 1,
+  };
+}
+
+/** The caller's signal always wins a place: a wrapper's replacement can only add reasons to abort. */
+function fuseSignals(caller: AbortSignal | undefined, current: AbortSignal | undefined): AbortSignal | undefined {
+  if (current === undefined || current === caller) return caller;
+  if (caller === undefined) return current;
+  return AbortSignal.any([caller, current]);
+}
+
+/**
+ * A typed error passes through verbatim (a host's own denial stays fatal);
+ * an abort-origin failure is a cancellation; anything else is a retryable
+ * `ToolExecutionError`, recoverable only for an idempotent read.
+ */
+function classifyFailure(state: DispatchState, tool: CompiledTool, error: unknown): ToolgateError {
+  if (ToolgateError.isInstance(error)) return error;
+  const signal = state.context.signal;
+  if (signal?.aborted === true && (error === signal.reason || isAbortError(error))) {
+    return new ToolCancelledError(tool.key, state.bodyStarted ? 'after-dispatch' : 'before-dispatch');
+  }
+  return new ToolExecutionError(tool.key, { cause: error, recoverable: isIdempotentRead(tool) });
+}
+
+function isAbortError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError';
+}
+
+/** No fsWrite, process, egress or os side effect. */
+export function isIdempotentRead(tool: CompiledTool): boolean {
+  const policy = tool.policyView.policy;
+  return !policy.fsWrite && !policy.spawnsProcess && policy.egress === undefined && !policy.os && tool.policyView.effect === 'read';
+}
+
+function emitFinished(state: DispatchState, result: StageResult): void {
+  const bus = state.snapshot.bus;
+  const durationMs = Date.now() - state.startedAt;
+  if (result.ok) {
+    if (bus.has('tool-call-finished')) bus.emit('tool-call-finished', { ...eventBase(state), durationMs });
+  } else if (bus.has('tool-call-failed')) {
+    bus.emit('tool-call-failed', { ...eventBase(state), durationMs, error: result.error.toJSON() });
+  }
+}

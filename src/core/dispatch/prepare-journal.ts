@@ -1,0 +1,58 @@
+import { ToolgateError } from '../errors/toolgate-error.js';
+import { ToolExecutionError } from '../errors/tool-errors.js';
+import type { RecordedResult } from '../journal/journal-types.js';
+import { projectArguments } from '../receipts/project-arguments.js';
+import { ensureDigests } from './ensure-digests.js';
+import type { DispatchState, StageResult } from './dispatch-state.js';
+import { secretKeySet } from './request-approval.js';
+
+/** Whether stage 10 applies: a journal is configured and the tool's tier is not `none`. */
+export function isJournaled(state: DispatchState): boolean {
+  return state.snapshot.journal !== undefined && state.tool !== undefined && state.tool.journalTier !== 'none';
+}
+
+/**
+ * Stage 10: the durable effect bracket opens. An effect-tier call claims its
+ * idempotency key (action digest + call id) before the host is touched; a
+ * key that already settled replays its recorded result instead of running.
+ */
+export async function prepareJournal(state: DispatchState): Promise<StageResult | undefined> {
+  const journal = state.snapshot.journal;
+  const tool = state.tool;
+  if (journal === undefined || tool === undefined || tool.journalTier === 'none') return undefined;
+  const { inputDigest, actionDigest } = await ensureDigests(state);
+  const prepared = await journal.prepare({
+    key: journalKey(actionDigest, state.call.callId),
+    callId: state.call.callId,
+    runId: state.context.runId,
+    toolName: tool.name,
+    toolVersion: tool.version,
+    agent: state.agent,
+    actionDigest,
+    inputDigest,
+    arguments: projectArguments(state.effectiveArgs, { secretKeys: secretKeySet(state) }),
+    tier: tool.journalTier,
+    startedAt: state.startedAt,
+  });
+  if (prepared.status === 'claimed') {
+    state.claim = prepared.claim;
+    return undefined;
+  }
+  state.replayed = true;
+  return recordedToResult(tool.key, prepared.recorded);
+}
+
+export function journalKey(actionDigest: string, callId: string): string {
+  return `${actionDigest}:${callId}`;
+}
+
+/** Rebuild a stage result from a recording; a recorded failure comes back as a typed error of the same code. */
+export function recordedToResult(toolKey: string, recorded: RecordedResult): StageResult {
+  if (recorded.ok) return { ok: true, value: recorded.value, content: recorded.content };
+  const error = recorded.error;
+  const restored =
+    error === undefined
+      ? new ToolExecutionError(toolKey)
+      : Object.assign(new ToolgateError(error.code as ToolgateError['code'], error.message, { tool: toolKey }), error.reason === undefined ? {} : { reason: error.reason });
+  return { ok: false, error: restored, content: recorded.content };
+}

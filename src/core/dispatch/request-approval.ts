@@ -1,0 +1,119 @@
+import { ToolCancelledError, ToolDeniedByUserError, ToolPolicyError } from '../errors/tool-errors.js';
+import type { ToolApprovalDecision, ToolApprovalRequest } from '../policy/approval-types.js';
+import { redactSecrets } from '../policy/redact-secrets.js';
+import { projectArguments } from '../receipts/project-arguments.js';
+import { buildApprovalPreview } from './build-approval-preview.js';
+import { ensureDigests } from './ensure-digests.js';
+import { eventBase, type DispatchState } from './dispatch-state.js';
+
+export type ApprovalFailure = ToolDeniedByUserError | ToolPolicyError | ToolCancelledError;
+
+/** Whether stage 9 has anything to do for this call. */
+export function needsApproval(state: DispatchState): boolean {
+  return state.askedBy !== undefined || (state.context.approval !== undefined && state.tool?.actionClass !== undefined);
+}
+
+/**
+ * Stage 9: approval, when the regime is active and the call is governed or a
+ * rule or hook asked. Bound to the action digest; fail closed: no hook, a
+ * hook that throws, or a digest that was not the one approved all deny. An
+ * abort while the approver thinks takes the cancel path.
+ */
+export async function requestApproval(state: DispatchState): Promise<ApprovalFailure | undefined> {
+  const tool = state.tool;
+  if (tool === undefined) return undefined;
+  const regime = state.context.approval;
+  if (regime === undefined) {
+    // Without a regime, governed calls run on author trust; an explicit ask cannot be serviced.
+    return state.askedBy === undefined ? undefined : new ToolPolicyError(tool.key, 'approval_unavailable');
+  }
+  const { actionDigest } = await ensureDigests(state);
+  const approved = regime.approvedActionDigests;
+  if (approved !== undefined && (approved instanceof Set ? approved.has(actionDigest) : (approved as readonly string[]).includes(actionDigest))) {
+    state.approval = { outcome: 'approve', how: 'pre-approved', at: Date.now() };
+    return undefined;
+  }
+  const confirm = regime.confirm;
+  if (confirm === undefined) {
+    const preApproved = approved !== undefined && (approved instanceof Set ? approved.size : (approved as readonly string[]).length) > 0;
+    return new ToolDeniedByUserError(tool.key, preApproved ? 'approval_mismatch' : 'no_approval_hook');
+  }
+  const { preview, unredactedPreview } = buildApprovalPreview(tool.actionClass, state.target, state.effectiveArgs);
+  const toolInput = projectArguments(state.effectiveArgs, { secretKeys: secretKeySet(state) });
+  const request: ToolApprovalRequest = Object.freeze({
+    callId: state.call.callId,
+    toolName: tool.key,
+    toolVersion: tool.version,
+    agent: state.agent,
+    action: tool.actionClass,
+    preview,
+    unredactedPreview,
+    actionDigest,
+    arguments: toolInput,
+    decision: state.decision ?? { kind: 'allow', matched: [] },
+    why: state.askedBy ?? 'governed',
+  });
+  const bus = state.snapshot.bus;
+  if (bus.has('approval-requested')) {
+    bus.emit('approval-requested', { ...eventBase(state), action: tool.actionClass, preview, actionDigest, toolInput });
+  }
+  const signal = state.context.signal;
+  let decision: ToolApprovalDecision;
+  try {
+    decision = await raceAbort(confirm(request, signal), signal);
+  } catch (error) {
+    if (signal?.aborted === true) {
+      emitResolved(state, { outcome: 'cancelled' }, actionDigest);
+      return new ToolCancelledError(tool.key, 'before-dispatch');
+    }
+    emitResolved(state, { outcome: 'error' }, actionDigest);
+    return new ToolDeniedByUserError(tool.key, 'approval_error', { cause: error });
+  }
+  if (signal?.aborted === true) {
+    emitResolved(state, { outcome: 'cancelled' }, actionDigest);
+    return new ToolCancelledError(tool.key, 'before-dispatch');
+  }
+  emitResolved(state, decision, actionDigest);
+  if (decision?.outcome === 'approve') {
+    state.approval = { outcome: 'approve', how: decision.by === undefined ? 'confirm' : `confirm:${decision.by}`, ...(decision.scope === undefined ? {} : { scope: decision.scope }), at: Date.now() };
+    return undefined;
+  }
+  const label = decision?.outcome === 'reject' && typeof decision.reason === 'string' ? displayLabel(decision.reason) : undefined;
+  state.approval = { outcome: 'reject', how: 'confirm', at: Date.now() };
+  return new ToolDeniedByUserError(tool.key, 'user_rejected', { label });
+}
+
+function emitResolved(state: DispatchState, decision: Parameters<typeof state.snapshot.bus.emit<'approval-resolved'>>[1]['decision'], actionDigest: string): void {
+  const bus = state.snapshot.bus;
+  if (bus.has('approval-resolved')) bus.emit('approval-resolved', { ...eventBase(state), decision, actionDigest });
+}
+
+function displayLabel(reason: string): string {
+  const clean = redactSecrets(reason).replace(/\s+/g, ' ').trim();
+  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
+}
+
+export function secretKeySet(state: DispatchState): ReadonlySet<string> | undefined {
+  const keys = state.context.secretArgKeys;
+  return keys === undefined ? undefined : keys instanceof Set ? keys : new Set(keys as readonly string[]);
+}
+
+/** Resolve with the approval, or reject as soon as the caller aborts: an approval is not started work. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error as Error);
+      },
+    );
+  });
+}

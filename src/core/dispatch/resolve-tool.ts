@@ -1,0 +1,32 @@
+import { UnknownToolError } from '../errors/tool-errors.js';
+import { CODE_MODE_TOOL_NAME } from '../registry/registry-state.js';
+import { resolveToolName, visibleTools } from '../registry/resolve-tool-name.js';
+import type { DispatchState } from './dispatch-state.js';
+
+/**
+ * Stage 2: exact resolution in the caller's scope view. In `code`
+ * presentation only `run_code` may be called directly: any other name is
+ * unknown to a model, before any policy runs.
+ */
+export function resolveTool(state: DispatchState): UnknownToolError | undefined {
+  const { snapshot, scope, call } = state;
+  const presentAs = scope?.presentAs ?? snapshot.presentAs;
+  if (presentAs === 'code' && state.origin === 'model' && call.name !== CODE_MODE_TOOL_NAME) {
+    return new UnknownToolError(call.name, [CODE_MODE_TOOL_NAME]);
+  }
+  const resolution = resolveToolName(snapshot, scope, call.name);
+  if (resolution.found) {
+    state.tool = resolution.tool;
+    return undefined;
+  }
+  return new UnknownToolError(call.name, availableNames(state));
+}
+
+function availableNames(state: DispatchState): string[] {
+  const visible = visibleTools(state.snapshot, state.scope);
+  const granted = state.context.grantedTools;
+  if (granted === undefined) return [];
+  const allowed = granted instanceof Set ? granted : new Set(granted as readonly string[]);
+  // List only what this caller could actually call: visible and granted.
+  return visible.filter((tool) => allowed.has(tool.name) || allowed.has(tool.key)).map((tool) => tool.key);
+}

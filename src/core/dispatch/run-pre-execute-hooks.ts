@@ -1,0 +1,58 @@
+import { ToolPolicyError } from '../errors/tool-errors.js';
+import type { PreExecuteDecision, ToolExecution } from '../hooks/hook-types.js';
+import { redactSecrets } from '../policy/redact-secrets.js';
+import { applyPolicyDecision } from './apply-policy-decision.js';
+import type { DispatchState } from './dispatch-state.js';
+
+/**
+ * Stage 8: `preExecute` hooks in order (allow / deny / ask; no input
+ * rewrite), then the monotonic guards. A guard's denial is final: nothing
+ * after it can turn it back into permission. A hook that throws denies.
+ */
+export async function runPreExecuteHooks(state: DispatchState): Promise<ToolPolicyError | undefined> {
+  const tool = state.tool;
+  if (tool === undefined) return undefined;
+  const { preExecute, guards } = state.snapshot.hooks;
+  const execution = toolExecution(state);
+  for (const hook of preExecute) {
+    let decision: PreExecuteDecision | undefined;
+    try {
+      decision = await hook(execution);
+    } catch (error) {
+      return new ToolPolicyError(tool.key, 'hook_denied', { detail: 'was refused: a pre-execute hook failed (fail closed)', cause: error });
+    }
+    if (decision === undefined) continue;
+    if (decision.kind === 'deny') {
+      return applyPolicyDecision(state, { kind: 'deny', reason: 'hook_denied', detail: `was refused by a pre-execute hook: ${hookText(decision.reason)}`, matched: [] }, 'hooks');
+    }
+    if (decision.kind === 'ask') applyPolicyDecision(state, { kind: 'ask', reason: decision.reason ?? 'a pre-execute hook asked', matched: [] }, 'hooks');
+  }
+  for (const guard of guards) {
+    let denial: string | undefined;
+    try {
+      denial = guard(execution);
+    } catch (error) {
+      return new ToolPolicyError(tool.key, 'guard_denied', { detail: 'was refused: a guard failed (fail closed)', cause: error });
+    }
+    if (denial !== undefined) return new ToolPolicyError(tool.key, 'guard_denied', { detail: `was refused by a guard: ${hookText(denial)}` });
+  }
+  return undefined;
+}
+
+/** Hook-authored text is trusted, but still scrubbed and bounded before it reaches a message. */
+function hookText(text: string): string {
+  const clean = redactSecrets(String(text)).replace(/\s+/g, ' ').trim();
+  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
+}
+
+export function toolExecution(state: DispatchState): ToolExecution {
+  return Object.freeze({
+    callId: state.call.callId,
+    toolName: state.tool?.key ?? state.call.name,
+    toolVersion: state.tool?.version,
+    agent: state.agent,
+    parent: state.context.parent,
+    arguments: state.effectiveArgs,
+    signal: state.context.signal,
+  });
+}

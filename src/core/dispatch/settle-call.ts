@@ -1,0 +1,77 @@
+import type { ToolgateError } from '../errors/toolgate-error.js';
+import type { MediaHandle } from '../host/tool-host.js';
+import { buildReceipt } from '../receipts/build-receipt.js';
+import type { ToolReceipt } from '../receipts/receipt-types.js';
+import { markUntrusted, type Untrusted } from '../untrusted/untrusted.js';
+import { ensureDigests } from './ensure-digests.js';
+import type { DispatchState, StageResult } from './dispatch-state.js';
+import type { ToolOutcome } from './dispatch-types.js';
+
+let invocationCounter = 0;
+
+/**
+ * The outcome of one call. The receipt is built on first read (or eagerly
+ * when a journal or a listener needs it), so the plain path never pays for it.
+ */
+class DispatchOutcome {
+  readonly ok: boolean;
+  readonly callId: string;
+  readonly toolName: string;
+  readonly value: unknown;
+  readonly error: ToolgateError | undefined;
+  readonly content: Untrusted<string>;
+  readonly mapped: Readonly<Record<string, unknown>> | undefined;
+  readonly attachments: readonly Untrusted<MediaHandle>[] | undefined;
+  readonly contexts: readonly Untrusted<string>[] | undefined;
+  #receipt: ToolReceipt | undefined;
+  readonly #build: () => ToolReceipt;
+
+  constructor(state: DispatchState, result: StageResult, content: string) {
+    this.ok = result.ok;
+    this.callId = state.call.callId;
+    this.toolName = state.tool?.key ?? state.call.name;
+    this.value = result.ok ? result.value : undefined;
+    this.error = result.ok ? undefined : result.error;
+    this.content = markUntrusted(content);
+    this.mapped = state.mapped;
+    this.attachments = state.attachments?.map((handle) => markUntrusted(handle));
+    this.contexts = state.contexts?.map((context) => markUntrusted(context));
+    this.#build = () => buildReceipt(state, result, content, invocationId(state));
+  }
+
+  get receipt(): ToolReceipt {
+    return (this.#receipt ??= this.#build());
+  }
+}
+
+// Unique per process without a per-call UUID: the call id plus a counter.
+function invocationId(state: DispatchState): string {
+  invocationCounter = (invocationCounter + 1) % Number.MAX_SAFE_INTEGER;
+  return `${state.call.callId}#${state.startedAt.toString(36)}.${invocationCounter.toString(36)}`;
+}
+
+/**
+ * Stage 19: mark the content untrusted, settle the journal, build the
+ * outcome. A claim whose body never started is discarded: nothing happened.
+ */
+export async function settleCall(state: DispatchState, result: StageResult, content: string): Promise<ToolOutcome> {
+  state.finishedAt = Date.now();
+  const needsReceipt = (state.snapshot.journal !== undefined && state.tool !== undefined && state.tool.journalTier !== 'none' && !state.replayed) || (state.observed && state.snapshot.bus.has('tool-result'));
+  if (needsReceipt && state.tool !== undefined && state.effectiveArgs !== undefined) await ensureDigests(state);
+  const outcome = new DispatchOutcome(state, result, content);
+  const journal = state.snapshot.journal;
+  if (journal !== undefined && state.claim !== undefined && !state.bodyStarted) {
+    await journal.discard(state.claim).catch((error: unknown) => console.warn('toolgate: discarding a journal claim failed; it stays unresolved', error));
+  } else if (journal !== undefined && state.tool !== undefined && state.tool.journalTier !== 'none' && !state.replayed && (state.claim !== undefined || state.tool.journalTier === 'record') && state.digests !== undefined) {
+    const error = result.ok ? undefined : { code: result.error.code, message: result.error.message, name: result.error.name, ...reasonOf(result.error) };
+    await journal
+      .settle(state.claim, { ok: result.ok, value: result.ok ? result.value : undefined, content, ...(error === undefined ? {} : { error }), receipt: outcome.receipt })
+      .catch((settleError: unknown) => console.warn('toolgate: settling a journal claim failed; it stays unresolved', settleError));
+  }
+  return outcome as unknown as ToolOutcome;
+}
+
+function reasonOf(error: ToolgateError): { reason?: string } {
+  const reason = (error as { reason?: unknown }).reason;
+  return typeof reason === 'string' ? { reason } : {};
+}

@@ -1,0 +1,32 @@
+import { ToolOutputInvalidError } from '../errors/tool-errors.js';
+import type { MediaHandle } from '../host/tool-host.js';
+import type { DispatchState, StageResult } from './dispatch-state.js';
+
+const envelope = Symbol('toolgate.attachments');
+
+interface AttachmentEnvelope {
+  readonly [envelope]: true;
+  readonly value: unknown;
+  readonly attachments: readonly MediaHandle[];
+}
+
+/**
+ * A tool that answers with media returns `withAttachments(value, handles)`.
+ * Handles only — never inline base64. The pipeline splits the envelope off
+ * at the dispatch boundary, so every later stage sees the plain value.
+ */
+export function withAttachments<T>(value: T, attachments: readonly MediaHandle[]): T {
+  return { [envelope]: true, value, attachments } as AttachmentEnvelope as unknown as T;
+}
+
+/** Stage 13: split media attachments off the result. A journaled call may not return media: a replay could not restore it. */
+export function splitAttachments(state: DispatchState, result: StageResult): StageResult {
+  if (!result.ok || typeof result.value !== 'object' || result.value === null || !(envelope in result.value)) return result;
+  const { value, attachments } = result.value as AttachmentEnvelope;
+  const tool = state.tool;
+  if (tool !== undefined && tool.journalTier !== 'none' && state.snapshot.journal !== undefined) {
+    return { ok: false, error: new ToolOutputInvalidError(tool.key, [], 'a journaled call cannot return media attachments') };
+  }
+  state.attachments = [...attachments];
+  return { ok: true, value };
+}

@@ -1,0 +1,46 @@
+import type { ToolHostCallOptions } from '../host/tool-host.js';
+import type { ToolDispatchContext } from '../tools/tool-types.js';
+import type { DispatchState } from './dispatch-state.js';
+import type { ToolOutcome } from './dispatch-types.js';
+
+/** Dispatches a nested call with the given parent; supplied by the registry view. */
+export type NestedDispatch = (state: DispatchState, call: { name: string; arguments: unknown; callId?: string }, signal: AbortSignal | undefined) => Promise<ToolOutcome>;
+
+/** What a tool body receives as its third argument. One allocation per call. */
+export class ToolContext implements ToolDispatchContext {
+  readonly #state: DispatchState;
+  readonly #nested: NestedDispatch;
+  readonly signal: AbortSignal | undefined;
+
+  constructor(state: DispatchState, signal: AbortSignal | undefined, nested: NestedDispatch) {
+    this.#state = state;
+    this.#nested = nested;
+    this.signal = signal;
+  }
+  get callId(): string {
+    return this.#state.call.callId;
+  }
+  get toolName(): string {
+    return this.#state.tool?.key ?? this.#state.call.name;
+  }
+  get agent(): string | undefined {
+    return this.#state.agent;
+  }
+  get config(): Readonly<Record<string, unknown>> {
+    return this.#state.context.config?.values ?? EMPTY;
+  }
+  get invokeAgent(): ToolDispatchContext['invokeAgent'] {
+    return this.#state.context.invokeAgent;
+  }
+  get hostCallOptions(): ToolHostCallOptions | undefined {
+    return this.#state.context.hostCallOptions;
+  }
+  dispatchNested(call: { name: string; arguments: unknown; callId?: string }): Promise<ToolOutcome> {
+    return this.#nested(this.#state, call, this.signal);
+  }
+  deferContext(context: string): void {
+    (this.#state.contexts ??= []).push(String(context));
+  }
+}
+
+const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});

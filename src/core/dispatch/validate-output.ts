@@ -1,0 +1,35 @@
+import { canonicalJson } from '../digest/canonical-json.js';
+import { ToolOutputInvalidError } from '../errors/tool-errors.js';
+import type { ValidationResult } from '../tools/schema-validator.js';
+import type { DispatchState, StageResult } from './dispatch-state.js';
+
+const encoder = new TextEncoder();
+
+/**
+ * Stage 14: validate the result against the declared output schema. Tools
+ * from untrusted sources (`schemaProfile: 'bounded'`) also have their
+ * canonical result bounded (default 256 KiB).
+ */
+export function validateOutput(state: DispatchState, result: StageResult): StageResult | Promise<StageResult> {
+  const tool = state.tool;
+  if (!result.ok || tool === undefined) return result;
+  if (tool.definition.schemaProfile === 'bounded') {
+    const limit = state.snapshot.limits.maxOutputBytes;
+    let size: number;
+    try {
+      size = encoder.encode(canonicalJson(result.value ?? null)).length;
+    } catch {
+      return { ok: false, error: new ToolOutputInvalidError(tool.key, [], 'the result is not JSON') };
+    }
+    if (size > limit) return { ok: false, error: new ToolOutputInvalidError(tool.key, [], `the result exceeds ${limit} bytes`) };
+  }
+  const validate = tool.validateOutput;
+  if (validate === undefined) return result;
+  const validated = validate(result.value);
+  return validated instanceof Promise ? validated.then((settled) => accept(tool.key, result, settled)) : accept(tool.key, result, validated);
+}
+
+function accept(toolKey: string, result: StageResult, validated: ValidationResult): StageResult {
+  if (!validated.ok) return { ok: false, error: new ToolOutputInvalidError(toolKey, validated.issues) };
+  return result.ok && validated.value !== result.value ? { ok: true, value: validated.value } : result;
+}

@@ -1,0 +1,20 @@
+import type { ToolgateError } from '../errors/toolgate-error.js';
+import type { ToolActionClass } from '../policy/approval-types.js';
+import type { PolicyDecision } from '../policy/policy-types.js';
+
+/** Seed 002 §4–5: what a call would do, decided before anything happens. */
+export interface InvocationPlan {
+  readonly status: 'ready' | 'approval_required' | 'denied';
+  readonly callId: string;
+  readonly toolName: string | undefined;
+  readonly toolVersion: string | undefined;
+  /** Present once the arguments were assembled and validated. */
+  readonly inputDigest: string | undefined;
+  readonly actionDigest: string | undefined;
+  readonly action: ToolActionClass | undefined;
+  /** Why approval is required, or why the call is denied. */
+  readonly reason: string | undefined;
+  readonly error: ToolgateError | undefined;
+  readonly decision: PolicyDecision | undefined;
+  readonly policyVersion: number | undefined;
+}

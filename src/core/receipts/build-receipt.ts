@@ -1,0 +1,108 @@
+import type { DispatchState, StageResult } from '../dispatch/dispatch-state.js';
+import { secretKeySet } from '../dispatch/request-approval.js';
+import { redactSecrets } from '../policy/redact-secrets.js';
+import type { ToolRisk } from '../tools/tool-types.js';
+import { projectArguments } from './project-arguments.js';
+import type { ApprovalTier, ReceiptStatus, ToolReceipt } from './receipt-types.js';
+
+const SUMMARY_LIMIT = 200;
+
+/** Seed 003 tiers from risk; a plain read is T0. */
+export function tierOf(effect: string, risk: ToolRisk): ApprovalTier {
+  if (effect === 'read' && risk === 'low') return 'T0';
+  switch (risk) {
+    case 'low':
+      return 'T1';
+    case 'medium':
+      return 'T2';
+    case 'high':
+      return 'T3';
+    case 'critical':
+      return 'T4';
+  }
+}
+
+function statusOf(state: DispatchState, result: StageResult): ReceiptStatus {
+  if (state.replayed) return 'replayed';
+  if (result.ok) return 'ok';
+  const code = result.error.code;
+  if (code === 'POLICY_DENIED' || code === 'DENIED_BY_USER') return 'denied';
+  if (code === 'ABORTED' || code === 'ABORTED_BEFORE_DISPATCH') return 'cancelled';
+  return 'error';
+}
+
+/** One line: redacted on the complete text first, then clipped. */
+export function summarize(text: string): string {
+  const line = redactSecrets(text).replace(/\s+/g, ' ').trim();
+  return line.length > SUMMARY_LIMIT ? `${line.slice(0, SUMMARY_LIMIT)}…` : line;
+}
+
+function affectedEntities(state: DispatchState): string[] {
+  const target = state.target;
+  if (target === undefined) return [];
+  const entities: string[] = [];
+  if (target.path !== undefined) entities.push(redactSecrets(target.path));
+  if (target.paths !== undefined) entities.push(...target.paths.map(redactSecrets));
+  if (target.url !== undefined) {
+    try {
+      entities.push(new URL(target.url).hostname);
+    } catch {
+      entities.push('(unparseable URL)');
+    }
+  }
+  if (target.command !== undefined) {
+    const argv0 = typeof target.command === 'string' ? target.command.trim().split(/ +/)[0] : target.command[0];
+    if (argv0 !== undefined) entities.push(redactSecrets(argv0));
+  }
+  if (target.server !== undefined) entities.push(`mcp:${target.server}`);
+  return entities;
+}
+
+/** Build the immutable receipt of a finished call. */
+export function buildReceipt(state: DispatchState, result: StageResult, content: string, invocationId: string): ToolReceipt {
+  const tool = state.tool;
+  const policyView = tool?.policyView;
+  const exitCode = result.ok ? exitCodeOf(result.value) : undefined;
+  const receipt: ToolReceipt = {
+    invocationId,
+    callId: state.call.callId,
+    tool: tool?.name ?? state.call.name,
+    version: tool?.version,
+    agent: state.agent,
+    parent: state.context.parent,
+    status: statusOf(state, result),
+    code: result.ok ? 'OK' : result.error.code,
+    ...(exitCode === undefined ? {} : { exitCode }),
+    outputSummary: summarize(result.ok ? content : result.error.message),
+    affectedEntities: affectedEntities(state),
+    inputDigest: state.digests?.inputDigest,
+    actionDigest: state.digests?.actionDigest,
+    policy: {
+      decision: state.decision?.kind ?? (result.ok || state.bodyStarted ? 'allow' : 'none'),
+      version: tool === undefined ? undefined : state.snapshot.policy.version,
+      rules: state.matched,
+    },
+    approval: state.approval,
+    effect: policyView?.effect ?? 'read',
+    risk: policyView?.risk ?? 'low',
+    tier: tierOf(policyView?.effect ?? 'read', policyView?.risk ?? 'low'),
+    startedAt: state.startedAt,
+    durationMs: state.finishedAt - state.startedAt,
+    ...(state.spill === undefined ? {} : { spill: state.spill }),
+    arguments: projectArguments(state.effectiveArgs ?? state.modelArgs, { secretKeys: secretKeySet(state) }),
+  };
+  return deepFreezeReceipt(receipt);
+}
+
+function exitCodeOf(value: unknown): number | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const code = (value as { exitCode?: unknown }).exitCode;
+  return typeof code === 'number' ? code : undefined;
+}
+
+function deepFreezeReceipt<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const key of Object.keys(value)) deepFreezeReceipt((value as Record<string, unknown>)[key]);
+  return value;
+}

@@ -1,0 +1,59 @@
+import { redactSecrets } from '../policy/redact-secrets.js';
+
+export interface ProjectArgumentsOptions {
+  /** Longest string shown, after redaction. */
+  readonly maxString?: number;
+  readonly maxDepth?: number;
+  readonly maxEntries?: number;
+  /** Top-level keys whose values are secret-tainted: shown as `[redacted]`. */
+  readonly secretKeys?: ReadonlySet<string> | undefined;
+}
+
+/**
+ * The display projection of arguments for events, receipts and previews.
+ * Secrets are redacted on the complete string BEFORE clipping, so a clipped
+ * secret cannot slip through; an ancestor back-reference shows `[cyclic]`
+ * while a shared sibling is shown at every place it occurs; binary is
+ * replaced by its size.
+ */
+export function projectArguments(value: unknown, options: ProjectArgumentsOptions = {}): unknown {
+  const maxString = options.maxString ?? 512;
+  const maxDepth = options.maxDepth ?? 8;
+  const maxEntries = options.maxEntries ?? 64;
+  const ancestors = new Set<object>();
+
+  const visit = (node: unknown, depth: number, key: string | undefined, top: boolean): unknown => {
+    if (top && key !== undefined && options.secretKeys?.has(key) === true) return '[redacted]';
+    if (typeof node === 'string') {
+      const clean = redactSecrets(node);
+      return clean.length > maxString ? `${clean.slice(0, maxString)}… [${clean.length - maxString} more characters]` : clean;
+    }
+    if (typeof node === 'bigint') return node.toString();
+    if (typeof node === 'function' || typeof node === 'symbol') return `[${typeof node}]`;
+    if (typeof node !== 'object' || node === null) return node;
+    if (ArrayBuffer.isView(node)) return `[binary ${node.byteLength} bytes]`;
+    if (node instanceof ArrayBuffer) return `[binary ${node.byteLength} bytes]`;
+    if (ancestors.has(node)) return '[cyclic]';
+    if (depth >= maxDepth) return '[nested]';
+    ancestors.add(node);
+    try {
+      if (Array.isArray(node)) {
+        const items = node.slice(0, maxEntries).map((item) => visit(item, depth + 1, undefined, false));
+        if (node.length > maxEntries) items.push(`[${node.length - maxEntries} more items]`);
+        return items;
+      }
+      const result: Record<string, unknown> = {};
+      const keys = Object.keys(node);
+      for (const entryKey of keys.slice(0, maxEntries)) {
+        result[redactSecrets(entryKey)] = visit((node as Record<string, unknown>)[entryKey], depth + 1, entryKey, depth === 0);
+      }
+      if (keys.length > maxEntries) result['…'] = `[${keys.length - maxEntries} more keys]`;
+      return result;
+    } finally {
+      // Removing on exit is what tells an ancestor cycle from a shared sibling.
+      ancestors.delete(node);
+    }
+  };
+
+  return visit(value, 0, undefined, false);
+}

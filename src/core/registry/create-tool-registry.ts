@@ -1,0 +1,264 @@
+import { admitCall } from '../dispatch/admit-call.js';
+import { createDispatchState, type DispatchOrigin, type DispatchState } from '../dispatch/dispatch-state.js';
+import type { DispatchContext, ToolCall, ToolOutcome } from '../dispatch/dispatch-types.js';
+import { runDispatch } from '../dispatch/run-dispatch.js';
+import { ConfigurationError, DuplicateToolError, ToolDefinitionError } from '../errors/tool-errors.js';
+import { EventBus } from '../events/event-bus.js';
+import type { ToolgateEventName, ToolgateListener } from '../events/event-types.js';
+import { DEFAULT_TOOL_RESULT_LIMITS } from '../bounding/bound-text.js';
+import type { ToolHost } from '../host/tool-host.js';
+import { prepareInvocation } from '../plan/prepare-invocation.js';
+import type { InvocationPlan } from '../plan/plan-types.js';
+import { guardrailFloor } from '../policy/guardrail-floor.js';
+import type { ToolPolicy } from '../policy/policy-types.js';
+import { projectTools, writes } from '../projection/project-tools.js';
+import type { ProjectOptions, ProviderName, ProviderTools } from '../projection/projection-types.js';
+import { compileTool, type CompiledTool } from '../tools/compile-tool.js';
+import type { AnyToolDefinition, JsonSchema } from '../tools/tool-types.js';
+import { CODE_MODE_TOOL_NAME, type RegistrySnapshot, type ScopeState } from './registry-state.js';
+import type { CreateToolRegistryOptions, ScopeOptions, ScopeRestriction, ToolInfo, ToolRegistry } from './registry-types.js';
+import { isAdmittedBy, resolveToolName, visibleTools } from './resolve-tool-name.js';
+
+const NO_HOST: ToolHost = Object.freeze({});
+
+/**
+ * Build an immutable registry. Every definition is checked and compiled
+ * here, once per tool version; any bad definition throws a typed error
+ * naming the tool and the field, and no registry exists. There is no
+ * `register` afterwards: `with()` returns a new snapshot.
+ */
+export function createToolRegistry(options: CreateToolRegistryOptions): ToolRegistry {
+  const limits = options.limits ?? {};
+  const snapshot = buildSnapshot(options.tools, {
+    reserved: new Set(options.reserved ?? []),
+    host: options.host ?? NO_HOST,
+    policy: options.policy ?? guardrailFloor,
+    journal: options.journal,
+    hooks: Object.freeze({
+      preExecute: Object.freeze([...(options.hooks?.preExecute ?? [])]),
+      guards: Object.freeze([...(options.hooks?.guards ?? [])]),
+      around: Object.freeze([...(options.hooks?.around ?? [])]),
+      postExecute: Object.freeze([...(options.hooks?.postExecute ?? [])]),
+    }),
+    limits: Object.freeze({
+      maxInputBytes: positive(limits.maxInputBytes, 64 * 1024, 'limits.maxInputBytes'),
+      maxOutputBytes: positive(limits.maxOutputBytes, 256 * 1024, 'limits.maxOutputBytes'),
+      content: Object.freeze({
+        maxBytes: positive(limits.content?.maxBytes, DEFAULT_TOOL_RESULT_LIMITS.maxBytes, 'limits.content.maxBytes'),
+        maxLines: positive(limits.content?.maxLines, DEFAULT_TOOL_RESULT_LIMITS.maxLines, 'limits.content.maxLines'),
+      }),
+    }),
+    presentAs: options.presentAs ?? 'native',
+    bus: new EventBus(),
+  });
+  return new RegistryView(snapshot, undefined);
+}
+
+function positive(value: number | undefined, fallback: number, field: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) throw new ConfigurationError(field, 'must be a positive integer');
+  return value;
+}
+
+type SnapshotSettings = Omit<RegistrySnapshot, 'byKey' | 'byName'>;
+
+function buildSnapshot(definitions: readonly AnyToolDefinition[], settings: SnapshotSettings): RegistrySnapshot {
+  if (!Array.isArray(definitions)) throw new ConfigurationError('tools', 'must be an array of tool definitions');
+  const byKey = new Map<string, CompiledTool>();
+  const byName = new Map<string, CompiledTool[]>();
+  for (const definition of definitions) addTool(byKey, byName, compileTool(definition));
+  for (const name of settings.reserved) {
+    if (name === CODE_MODE_TOOL_NAME) continue;
+    if (typeof name !== 'string' || !/^[a-z][a-z0-9_]{0,63}$/.test(name)) throw new ConfigurationError('reserved', 'must list valid tool names');
+  }
+  return Object.freeze({ ...settings, byKey, byName: sortVersions(byName) });
+}
+
+function addTool(byKey: Map<string, CompiledTool>, byName: Map<string, CompiledTool[]>, tool: CompiledTool): void {
+  if (tool.name === CODE_MODE_TOOL_NAME && tool.definition.source !== 'builtin') {
+    throw new ToolDefinitionError(tool.name, 'name', 'is reserved for the Code Mode transport');
+  }
+  const versions = byName.get(tool.name) ?? [];
+  // A bare name and a versioned one cannot coexist: the bare name would be ambiguous.
+  if (byKey.has(tool.key) || (versions.length > 0 && (tool.version === undefined || versions.some((entry) => entry.version === undefined)))) {
+    throw new DuplicateToolError(tool.name, tool.version);
+  }
+  byKey.set(tool.key, tool);
+  byName.set(tool.name, [...versions, tool]);
+}
+
+function sortVersions(byName: Map<string, CompiledTool[]>): Map<string, readonly CompiledTool[]> {
+  for (const versions of byName.values()) versions.sort((left, right) => (left.key < right.key ? -1 : 1));
+  return byName;
+}
+
+/** The global view (scope undefined) or an agent's scope; both share one snapshot. */
+class RegistryView implements ToolRegistry {
+  readonly #snapshot: RegistrySnapshot;
+  readonly #scope: ScopeState | undefined;
+  #visible: readonly CompiledTool[] | undefined;
+  #list: readonly ToolInfo[] | undefined;
+  readonly #projections = new Map<string, unknown>();
+
+  constructor(snapshot: RegistrySnapshot, scope: ScopeState | undefined) {
+    this.#snapshot = snapshot;
+    this.#scope = scope;
+    Object.freeze(this);
+  }
+
+  get agent(): string | undefined {
+    return this.#scope?.agent;
+  }
+  get presentAs(): RegistrySnapshot['presentAs'] {
+    return this.#scope?.presentAs ?? this.#snapshot.presentAs;
+  }
+  get host(): ToolHost {
+    return this.#snapshot.host;
+  }
+  get policy(): ToolPolicy {
+    return this.#snapshot.policy;
+  }
+  get journal(): RegistrySnapshot['journal'] {
+    return this.#snapshot.journal;
+  }
+
+  dispatch(call: ToolCall, context: DispatchContext = {}): Promise<ToolOutcome> {
+    return this.#dispatch(call, context, 'model');
+  }
+
+  #dispatch(call: ToolCall, context: DispatchContext, origin: DispatchOrigin): Promise<ToolOutcome> {
+    const state = createDispatchState(this.#snapshot, this.#scope, admitCall(call), context, origin);
+    return runDispatch(state, this.#nested);
+  }
+
+  /** Nested calls (Code Mode) run the whole pipeline with the enclosing call as parent. */
+  readonly #nested = (parent: DispatchState, call: { name: string; arguments: unknown; callId?: string }, signal: AbortSignal | undefined): Promise<ToolOutcome> => {
+    const { context } = parent;
+    const nestedContext: DispatchContext = { ...context, parent: parent.call.callId, ...(signal === undefined ? {} : { signal }) };
+    const callId = call.callId ?? `${parent.call.callId}.${(nestedCounter += 1).toString(36)}`;
+    return this.#dispatch({ callId, name: call.name, arguments: call.arguments }, nestedContext, 'nested');
+  };
+
+  prepare(call: ToolCall, context: DispatchContext = {}): Promise<InvocationPlan> {
+    return prepareInvocation(createDispatchState(this.#snapshot, this.#scope, admitCall(call), context, 'model'));
+  }
+
+  get(name: string): AnyToolDefinition | undefined {
+    if (typeof name !== 'string') return undefined;
+    const resolution = resolveToolName(this.#snapshot, this.#scope, name);
+    return resolution.found ? resolution.tool.definition : undefined;
+  }
+
+  #visibleTools(): readonly CompiledTool[] {
+    return (this.#visible ??= Object.freeze(visibleTools(this.#snapshot, this.#scope)));
+  }
+
+  list(): readonly ToolInfo[] {
+    return (this.#list ??= Object.freeze(this.#visibleTools().map(toolInfo)));
+  }
+
+  schemas(): readonly { readonly name: string; readonly description: string; readonly inputSchema: JsonSchema }[] {
+    return this.list().map((info) => ({ name: info.key, description: info.description, inputSchema: info.inputSchema }));
+  }
+
+  project<TProvider extends ProviderName>(provider: TProvider, options: ProjectOptions = {}): ProviderTools<TProvider> {
+    const cacheKey = `${provider}|${options.tier ?? 'full'}|${(options.order ?? []).join(',')}`;
+    let projected = this.#projections.get(cacheKey) as ProviderTools<TProvider> | undefined;
+    if (projected === undefined) {
+      projected = projectTools(provider, this.#visibleTools(), options);
+      this.#projections.set(cacheKey, projected);
+    }
+    return projected;
+  }
+
+  isAdmitted(name: string): boolean {
+    return isAdmittedBy(this.#scope, name);
+  }
+
+  scope(agent: string, options: ScopeOptions = {}): ToolRegistry {
+    if (this.#scope !== undefined) throw new ConfigurationError('scope', 'scopes are created from the global registry view');
+    if (typeof agent !== 'string' || agent.length === 0) throw new ConfigurationError('scope.agent', 'must be a non-empty string');
+    return new RegistryView(this.#snapshot, buildScope(this.#snapshot, agent, options));
+  }
+
+  with(tools: readonly AnyToolDefinition[], options: { readonly remove?: readonly string[] } = {}): ToolRegistry {
+    const remove = new Set(options.remove ?? []);
+    const kept = [...this.#snapshot.byKey.values()].filter((tool) => !remove.has(tool.name) && !remove.has(tool.key)).map((tool) => tool.definition);
+    const { byKey: _byKey, byName: _byName, ...settings } = this.#snapshot;
+    return this.#rebind(buildSnapshot([...kept, ...tools], settings));
+  }
+
+  reserve(...names: string[]): ToolRegistry {
+    const { byKey: _byKey, byName: _byName, ...settings } = this.#snapshot;
+    const snapshot = buildSnapshot(
+      [...this.#snapshot.byKey.values()].map((tool) => tool.definition),
+      { ...settings, reserved: new Set([...this.#snapshot.reserved, ...names]) },
+    );
+    return this.#rebind(snapshot);
+  }
+
+  withPolicy(policy: ToolPolicy): ToolRegistry {
+    return this.#rebind(Object.freeze({ ...this.#snapshot, policy }));
+  }
+
+  /** A scope re-derived on a new snapshot keeps its spec: deny masks admit new globals, allow masks exclude them. */
+  #rebind(snapshot: RegistrySnapshot): ToolRegistry {
+    return new RegistryView(snapshot, this.#scope === undefined ? undefined : buildScope(snapshot, this.#scope.agent, this.#scope.options));
+  }
+
+  executionMode(call: Pick<ToolCall, 'name' | 'arguments'>): 'parallel' | 'exclusive' {
+    const resolution = typeof call.name === 'string' ? resolveToolName(this.#snapshot, this.#scope, call.name) : undefined;
+    const classify = resolution?.found === true ? resolution.tool.definition.isConcurrencySafe : undefined;
+    if (classify === undefined) return 'exclusive';
+    try {
+      const args = typeof call.arguments === 'string' ? (JSON.parse(call.arguments) as unknown) : call.arguments;
+      return classify(args ?? {}) === true ? 'parallel' : 'exclusive';
+    } catch {
+      return 'exclusive';
+    }
+  }
+
+  on<TName extends ToolgateEventName>(event: TName, listener: ToolgateListener<TName>): () => void {
+    return this.#snapshot.bus.on(event, listener);
+  }
+}
+
+let nestedCounter = 0;
+
+function toolInfo(tool: CompiledTool): ToolInfo {
+  return Object.freeze({
+    name: tool.name,
+    version: tool.version,
+    key: tool.key,
+    description: tool.description,
+    inputSchema: tool.modelSchema,
+    outputSchema: tool.outputSchema,
+    facts: Object.freeze({ ...(tool.definition.facts ?? {}) }),
+    source: tool.policyView.source,
+    effect: tool.policyView.effect,
+    risk: tool.policyView.risk,
+    governed: tool.actionClass !== undefined,
+    writes: writes(tool),
+  });
+}
+
+function buildScope(snapshot: RegistrySnapshot, agent: string, options: ScopeOptions): ScopeState {
+  const local = new Map<string, CompiledTool[]>();
+  const localKeys = new Map<string, CompiledTool>();
+  for (const definition of options.tools ?? []) addTool(localKeys, local, compileTool(definition));
+  const masks: ScopeRestriction[] = options.restrict === undefined ? [] : Array.isArray(options.restrict) ? [...options.restrict] : [options.restrict as ScopeRestriction];
+  for (const [index, mask] of masks.entries()) {
+    const names = 'allow' in mask ? mask.allow : 'deny' in mask ? mask.deny : undefined;
+    const field = `scope.restrict[${index}]`;
+    if (!Array.isArray(names) || names.length === 0) throw new ConfigurationError(field, 'must be a non-empty { allow } or { deny } list');
+    for (const name of names) {
+      if (name === CODE_MODE_TOOL_NAME) throw new ConfigurationError(field, `cannot name the reserved "${CODE_MODE_TOOL_NAME}" transport`);
+      if (local.has(name)) throw new ConfigurationError(field, `names "${String(name)}", a tool local to this scope`);
+      if (!snapshot.byName.has(name) && !snapshot.reserved.has(name)) throw new ConfigurationError(field, `names an unknown tool "${String(name).slice(0, 64)}"`);
+    }
+  }
+  if (options.presentAs !== undefined && !['native', 'code', 'both'].includes(options.presentAs)) {
+    throw new ConfigurationError('scope.presentAs', 'must be native, code or both');
+  }
+  return Object.freeze({ agent, options, local, masks: Object.freeze(masks), presentAs: options.presentAs });
+}

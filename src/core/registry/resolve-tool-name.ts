@@ -1,0 +1,50 @@
+import type { CompiledTool } from '../tools/compile-tool.js';
+import type { RegistrySnapshot, ScopeState } from './registry-state.js';
+
+export type NameResolution =
+  | { readonly found: true; readonly tool: CompiledTool }
+  | { readonly found: false; readonly why: 'unknown' | 'needs-version' | 'not-admitted' };
+
+/** Whether a global name passes every mask of the scope. Masks intersect. */
+export function isAdmittedBy(scope: ScopeState | undefined, name: string): boolean {
+  if (scope === undefined) return true;
+  for (const mask of scope.masks) {
+    if ('allow' in mask ? !mask.allow.includes(name) : mask.deny.includes(name)) return false;
+  }
+  return true;
+}
+
+function pickVersion(versions: readonly CompiledTool[], version: string | undefined): CompiledTool | 'needs-version' | undefined {
+  if (version === undefined) return versions.length === 1 ? versions[0] : 'needs-version';
+  return versions.find((tool) => tool.version === version);
+}
+
+/**
+ * Exact resolution in a scope: agent-local tools shadow globals; globals must
+ * pass the scope's masks. `name@1.2.0` pins a version; a bare name resolves
+ * only when exactly one version exists. Never fuzzy, never "latest".
+ */
+export function resolveToolName(snapshot: RegistrySnapshot, scope: ScopeState | undefined, requested: string): NameResolution {
+  const at = requested.indexOf('@');
+  const name = at === -1 ? requested : requested.slice(0, at);
+  const version = at === -1 ? undefined : requested.slice(at + 1);
+  const local = scope?.local.get(name);
+  const versions = local ?? snapshot.byName.get(name);
+  if (versions === undefined) return { found: false, why: 'unknown' };
+  if (local === undefined && !isAdmittedBy(scope, name)) return { found: false, why: 'not-admitted' };
+  const picked = pickVersion(versions, version);
+  if (picked === undefined) return { found: false, why: 'unknown' };
+  if (picked === 'needs-version') return { found: false, why: 'needs-version' };
+  return { found: true, tool: picked };
+}
+
+/** Every tool the scope can see: locals, then admitted globals not shadowed, sorted by key. */
+export function visibleTools(snapshot: RegistrySnapshot, scope: ScopeState | undefined): readonly CompiledTool[] {
+  const tools: CompiledTool[] = [];
+  for (const [name, versions] of snapshot.byName) {
+    if (scope?.local.has(name) === true || !isAdmittedBy(scope, name)) continue;
+    tools.push(...versions);
+  }
+  if (scope !== undefined) for (const versions of scope.local.values()) tools.push(...versions);
+  return tools.sort((left, right) => (left.key < right.key ? -1 : left.key > right.key ? 1 : 0));
+}

@@ -1,0 +1,213 @@
+import { ToolDefinitionError } from '../errors/tool-errors.js';
+import type { ToolActionClass } from '../policy/approval-types.js';
+import type { PolicyToolView } from '../policy/policy-types.js';
+import { checkBoundedSchema } from './check-bounded-schema.js';
+import { createValidator, isStandardSchema, standardJsonSchema, type Validator } from './schema-validator.js';
+import type { AnyToolDefinition, JournalTier, JsonSchema, ToolEffect, ToolRisk } from './tool-types.js';
+
+export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+// Semver 2.0.0, exact: no ranges, no leading `v`, no wildcards.
+const SEMVER =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
+const MAX_TIMEOUT_MS = 60 * 60 * 1000;
+const MAX_PERMISSIONS = 16;
+
+/**
+ * A definition checked and compiled once per tool version: validators,
+ * the model-visible schema and the policy view. Registries share these, so
+ * `registry.with()` and scopes never recompile.
+ */
+export interface CompiledTool {
+  readonly definition: AnyToolDefinition;
+  readonly name: string;
+  readonly version: string | undefined;
+  /** `name` or `name@version`. */
+  readonly key: string;
+  readonly description: string;
+  readonly validateInput: Validator;
+  readonly validateOutput: Validator | undefined;
+  /** The model-visible input schema: configOnly names removed. Frozen. */
+  readonly modelSchema: JsonSchema;
+  readonly outputSchema: JsonSchema | undefined;
+  readonly configOnly: ReadonlySet<string>;
+  readonly policyView: PolicyToolView;
+  /** The governed action class, when the tool is governed by approval. */
+  readonly actionClass: ToolActionClass | undefined;
+  readonly journalTier: JournalTier;
+  readonly timeoutMs: number | undefined;
+}
+
+const compiled = new WeakMap<AnyToolDefinition, CompiledTool>();
+
+/** Check and compile a definition; throws `ToolDefinitionError` naming the tool and the field. */
+export function compileTool(definition: AnyToolDefinition): CompiledTool {
+  const cached = compiled.get(definition);
+  if (cached !== undefined) return cached;
+  const tool = buildCompiledTool(definition);
+  compiled.set(definition, tool);
+  return tool;
+}
+
+function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
+  const name: unknown = definition.name;
+  if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
+    throw new ToolDefinitionError(typeof name === 'string' ? name : '?', 'name', 'must match ^[a-z][a-z0-9_]{0,63}$');
+  }
+  const fail = (field: string, problem: string, cause?: unknown): never => {
+    throw new ToolDefinitionError(name, field, problem, cause);
+  };
+  if (definition.version !== undefined && (typeof definition.version !== 'string' || !SEMVER.test(definition.version))) {
+    fail('version', 'must be an exact SemVer version such as 1.2.0');
+  }
+  if (typeof definition.description !== 'string' || definition.description.trim().length === 0) fail('description', 'must not be empty');
+  if (typeof definition.dispatch !== 'function') fail('dispatch', 'must be a function');
+  if (definition.timeoutMs !== undefined && !(Number.isFinite(definition.timeoutMs) && definition.timeoutMs >= 1 && definition.timeoutMs <= MAX_TIMEOUT_MS)) {
+    fail('timeoutMs', 'must be between 1 ms and 1 hour');
+  }
+  const permissions = definition.permissions ?? [];
+  if (!Array.isArray(permissions) || permissions.length > MAX_PERMISSIONS || permissions.some((entry) => typeof entry !== 'string' || entry.length === 0)) {
+    fail('permissions', `must be at most ${MAX_PERMISSIONS} non-empty names`);
+  }
+  const configOnly = new Set(definition.configOnly ?? []);
+  for (const entry of configOnly) if (typeof entry !== 'string' || entry.length === 0) fail('configOnly', 'must list non-empty parameter names');
+
+  const input = definition.input as unknown;
+  if (typeof input !== 'object' || input === null) fail('input', 'must be a Standard Schema or a JSON Schema object');
+  const inputJson = resolveJsonSchema(definition, 'input', fail);
+  if (inputJson.type !== undefined && inputJson.type !== 'object') fail('input', 'must describe an object');
+  const outputJson = definition.output === undefined ? undefined : resolveJsonSchema(definition, 'output', fail);
+
+  if (definition.schemaProfile === 'bounded') {
+    const inputProblems = checkBoundedSchema(inputJson, 'input');
+    if (inputProblems.length > 0) fail('input', `breaks the bounded schema profile (${inputProblems.slice(0, 3).join('; ')})`);
+    if (outputJson !== undefined) {
+      const outputProblems = checkBoundedSchema(outputJson, 'output');
+      if (outputProblems.length > 0) fail('output', `breaks the bounded schema profile (${outputProblems.slice(0, 3).join('; ')})`);
+    }
+  }
+
+  let validateInput: Validator;
+  let validateOutput: Validator | undefined;
+  try {
+    validateInput = createValidator(definition.input);
+  } catch (error) {
+    return fail('input', 'is not a valid JSON Schema', error);
+  }
+  try {
+    validateOutput = definition.output === undefined ? undefined : createValidator(definition.output);
+  } catch (error) {
+    return fail('output', 'is not a valid JSON Schema', error);
+  }
+
+  const policy = definition.policy ?? {};
+  const effect: ToolEffect = definition.effect ?? deriveEffect(policy);
+  const risk: ToolRisk = definition.risk ?? deriveRisk(effect);
+  const actionClass = deriveActionClass(definition);
+  const readOnly = definition.facts?.readOnly ?? (actionClass === undefined && effect === 'read');
+  const policyView: PolicyToolView = Object.freeze({
+    name,
+    version: definition.version,
+    source: definition.source ?? 'plugin',
+    effect,
+    risk,
+    policy: Object.freeze({
+      fsScoped: policy.fsScoped ?? false,
+      fsWrite: policy.fsWrite ?? false,
+      spawnsProcess: policy.spawnsProcess ?? false,
+      egress: policy.egress,
+      os: policy.os ?? false,
+      requiresGate: policy.requiresGate ?? false,
+    }),
+    permissions: Object.freeze([...permissions]),
+    readOnly,
+  });
+
+  return Object.freeze({
+    definition,
+    name,
+    version: definition.version,
+    key: definition.version === undefined ? name : `${name}@${definition.version}`,
+    description: definition.description,
+    validateInput,
+    validateOutput,
+    modelSchema: deepFreeze(modelVisibleSchema(inputJson, configOnly)),
+    outputSchema: outputJson === undefined ? undefined : deepFreeze(stripDialect(outputJson)),
+    configOnly,
+    policyView,
+    actionClass,
+    journalTier: definition.journal ?? (actionClass === undefined ? 'none' : 'effect'),
+    timeoutMs: definition.timeoutMs,
+  });
+}
+
+function resolveJsonSchema(definition: AnyToolDefinition, io: 'input' | 'output', fail: (field: string, problem: string, cause?: unknown) => never): JsonSchema {
+  const schema = io === 'input' ? definition.input : definition.output;
+  const explicit = io === 'input' ? definition.inputJsonSchema : definition.outputJsonSchema;
+  if (explicit !== undefined) return explicit;
+  if (schema === undefined) return fail(io, 'is missing');
+  if (!isStandardSchema(schema)) return schema as JsonSchema;
+  try {
+    const converted = standardJsonSchema(schema, io);
+    if (converted !== undefined) return converted;
+  } catch (error) {
+    return fail(io, 'cannot be converted to JSON Schema; give an explicit JSON Schema', error);
+  }
+  return fail(io, `has no JSON Schema for the model: use a schema implementing Standard JSON Schema or give ${io}JsonSchema`);
+}
+
+function stripDialect(schema: JsonSchema): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+}
+
+/** Remove configOnly names from `properties` and `required`: a model can never supply them. */
+function modelVisibleSchema(schema: JsonSchema, configOnly: ReadonlySet<string>): Record<string, unknown> {
+  const visible = structuredClone(stripDialect(schema));
+  if (configOnly.size === 0) return visible;
+  const properties = visible.properties;
+  if (typeof properties === 'object' && properties !== null) {
+    for (const key of configOnly) delete (properties as Record<string, unknown>)[key];
+  }
+  if (Array.isArray(visible.required)) visible.required = visible.required.filter((key: unknown) => typeof key !== 'string' || !configOnly.has(key));
+  return visible;
+}
+
+function deriveEffect(policy: NonNullable<AnyToolDefinition['policy']>): ToolEffect {
+  if (policy.spawnsProcess === true) return 'execute';
+  if (policy.fsWrite === true) return 'write';
+  if (policy.egress !== undefined || policy.os === true) return 'external';
+  return 'read';
+}
+
+function deriveRisk(effect: ToolEffect): ToolRisk {
+  switch (effect) {
+    case 'read':
+      return 'low';
+    case 'write':
+    case 'external':
+      return 'medium';
+    case 'execute':
+      return 'high';
+  }
+}
+
+/**
+ * fsWrite → fs_write, any egress → egress, os → os, and spawnsProcess →
+ * process only when the command is model-controlled (the tool exposes a
+ * policy target); a pre-approved `git_status` that exposes none is not gated.
+ */
+function deriveActionClass(definition: AnyToolDefinition): ToolActionClass | undefined {
+  const policy = definition.policy ?? {};
+  if (policy.fsWrite === true) return 'fs_write';
+  if (policy.egress !== undefined) return 'egress';
+  if (policy.os === true) return 'os';
+  if (policy.spawnsProcess === true && definition.policyTarget !== undefined) return 'process';
+  return undefined;
+}
+
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  return value;
+}

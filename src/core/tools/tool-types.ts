@@ -1,0 +1,148 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { ToolHost, ToolHostCallOptions } from '../host/tool-host.js';
+import type { Untrusted } from '../untrusted/untrusted.js';
+
+/** A JSON Schema object (opaque data; the engine never imports a JSON Schema type package). */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+/** What a definition may give as `input` / `output`. */
+export type ToolSchema<T = unknown> = StandardSchemaV1<unknown, T> | JsonSchema;
+
+/** Facts a tool declares about itself (MCP tool annotations). They describe; they never decide. */
+export interface ToolFacts {
+  readonly readOnly?: boolean;
+  readonly destructive?: boolean;
+  readonly idempotent?: boolean;
+  readonly openWorld?: boolean;
+}
+
+/** The class the engine governs by. A tool never decides whether it may run. */
+export interface ToolPolicyClass {
+  /** Needs the filesystem scope tier (reads and writes alike). */
+  readonly fsScoped?: boolean;
+  /** The filesystem operation writes. Governed by approval. */
+  readonly fsWrite?: boolean;
+  /** Spawns a process under the command allowlist. */
+  readonly spawnsProcess?: boolean;
+  /** Outbound egress, discriminated by kind: each kind has its own policy. */
+  readonly egress?: 'http' | 'search' | 'mcp';
+  /** An OS-integration action (clipboard, notification). Governed. */
+  readonly os?: boolean;
+  /** Needs a gate approval (`context.gateApproved`); chat confirmation cannot substitute. */
+  readonly requiresGate?: boolean;
+}
+
+export type ToolSource = 'builtin' | 'mcp' | 'plugin';
+export type ToolEffect = 'read' | 'write' | 'execute' | 'external';
+export type ToolRisk = 'low' | 'medium' | 'high' | 'critical';
+export type JournalTier = 'none' | 'record' | 'effect';
+
+/**
+ * Where a tool's guardrail target lives in its effective arguments, so the
+ * policy enforces allowlists generically. A `spawnsProcess` tool must return
+ * its `command`; an `http` egress tool its `url`; an fs tool its `path`.
+ */
+export interface PolicyTarget {
+  /** The command: a string (split on runs of spaces, nothing else) or an argv. */
+  readonly command?: string | readonly string[];
+  readonly url?: string;
+  readonly path?: string;
+  /** Additional paths, for tools that touch several. */
+  readonly paths?: readonly string[];
+  /** MCP server name, for `egress: 'mcp'`. */
+  readonly server?: string;
+  /** A search query, for `egress: 'search'`. */
+  readonly query?: string;
+}
+
+/** A UI render intent for a call (e.g. the console's card). */
+export interface ToolCallView {
+  readonly title: string;
+  readonly subtitle?: string;
+  readonly body?: string;
+  readonly language?: string;
+}
+
+export interface ToolResultView {
+  readonly summary: string;
+  readonly body?: string;
+  readonly language?: string;
+}
+
+/** What a tool body receives besides its arguments and the host. */
+export interface ToolDispatchContext {
+  readonly callId: string;
+  readonly toolName: string;
+  readonly agent: string | undefined;
+  /** Cooperative cancellation. Every async tool must observe or forward it. */
+  readonly signal: AbortSignal | undefined;
+  /** The resolved configuration block for this call. */
+  readonly config: Readonly<Record<string, unknown>>;
+  /** Engine delegate for nested agents; absent ⇒ `ToolUnavailableError`. */
+  readonly invokeAgent: ((agent: string, input: unknown, signal?: AbortSignal) => Promise<unknown>) | undefined;
+  /** Dispatch a nested call through the same pipeline, with this call as parent. */
+  readonly dispatchNested: (call: { name: string; arguments: unknown; callId?: string }) => Promise<import('../dispatch/dispatch-types.js').ToolOutcome>;
+  readonly hostCallOptions: ToolHostCallOptions | undefined;
+  /** Defer a context message until this call's result reaches the agent loop. */
+  deferContext(context: string): void;
+}
+
+/** Arguments handed to `finalizeContent`. */
+export interface FinalizeContentState {
+  readonly ok: boolean;
+  readonly content: string;
+  readonly value: unknown;
+  readonly errorCode: string | undefined;
+}
+
+export interface ToolDefinition<TArgs = any, TResult = unknown> {
+  /** Exact registry key, `^[a-z][a-z0-9_]{0,63}$`. */
+  readonly name: string;
+  /** Exact SemVer. When several versions share a name, a call must pin one (`name@1.2.0`). */
+  readonly version?: string;
+  /** What the model reads to decide to call the tool. Not empty. */
+  readonly description: string;
+  /** A Standard Schema (zod 4, valibot, arktype) or a plain JSON Schema object. */
+  readonly input: ToolSchema<TArgs>;
+  /**
+   * The model-visible JSON Schema, when `input` is a Standard Schema that
+   * cannot convert itself (it lacks `~standard.jsonSchema`).
+   */
+  readonly inputJsonSchema?: JsonSchema;
+  /** The declared result shape; the result is validated against it. */
+  readonly output?: ToolSchema<TResult>;
+  readonly outputJsonSchema?: JsonSchema;
+  /** Parameters whose values come only from `context.config`; never shown to, or accepted from, a model. */
+  readonly configOnly?: readonly string[];
+  readonly facts?: ToolFacts;
+  readonly policy?: ToolPolicyClass;
+  /** Default `'plugin'`. */
+  readonly source?: ToolSource;
+  /** Default derived from `policy`: write, execute, external or read. */
+  readonly effect?: ToolEffect;
+  /** Default derived from `effect`. */
+  readonly risk?: ToolRisk;
+  /** Up to 16 permission names the policy must grant. */
+  readonly permissions?: readonly string[];
+  /** Enforce the bounded JSON Schema subset on this tool's schemas (for untrusted sources). */
+  readonly schemaProfile?: 'bounded';
+  readonly presentCall?: (args: TArgs) => ToolCallView;
+  readonly presentResult?: (result: TResult) => ToolResultView;
+  /** Where the guardrail target lives in the effective arguments. */
+  readonly policyTarget?: (args: TArgs) => PolicyTarget;
+  /** 1 ms to 1 hour. */
+  readonly timeoutMs?: number;
+  /** `true` (exactly) lets a batch run this call in parallel. */
+  readonly isConcurrencySafe?: (args: TArgs) => boolean;
+  /** Governed tools default to `'effect'`; others to `'none'`. */
+  readonly journal?: JournalTier;
+  /** Synchronous and total; may replace only the final model-facing content. */
+  readonly finalizeContent?: (state: FinalizeContentState) => string | undefined;
+  /** Perform the call. Side effects only through `host`. */
+  readonly dispatch: (args: TArgs, host: ToolHost, context: ToolDispatchContext) => Promise<TResult> | TResult;
+}
+
+/** Infer helper: `defineTool` returns its argument, typed. */
+export type AnyToolDefinition = ToolDefinition<any, any>;
+
+export type { Untrusted };

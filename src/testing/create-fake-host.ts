@@ -1,0 +1,166 @@
+import type {
+  EgressRequest,
+  EgressResponse,
+  FileRead,
+  FileWrite,
+  DirectoryEntry,
+  MediaHandle,
+  ProcessResult,
+  SpilledResult,
+  ToolHost,
+  ToolHostCapability,
+} from '../core/index.js';
+
+/** One recorded capability call. */
+export interface FakeHostCall {
+  readonly capability: ToolHostCapability;
+  readonly method: string;
+  readonly args: readonly unknown[];
+  readonly at: number;
+}
+
+/** A scripted answer for one capability method: a value, a fault, and/or a delay. */
+export interface FakeScript {
+  readonly result?: unknown;
+  /** Thrown instead of answering. */
+  readonly fault?: unknown;
+  /** Milliseconds to wait first; the call's signal cuts it short with an AbortError. */
+  readonly delayMs?: number;
+  /** Compute the answer from the arguments. */
+  readonly respond?: (...args: unknown[]) => unknown;
+}
+
+export interface FakeHost extends ToolHost {
+  /** Every capability call, in order. */
+  readonly calls: readonly FakeHostCall[];
+  /** Queue answers for `capability.method`; each call takes the next, the last one repeats. */
+  script(key: `${ToolHostCapability}.${string}`, ...answers: FakeScript[]): void;
+  /** Files of the in-memory filesystem, by path. */
+  readonly files: Map<string, string>;
+  /** Spilled outputs, by handle. */
+  readonly spills: Map<string, string>;
+  reset(): void;
+}
+
+export interface FakeHostOptions {
+  /** Capabilities to leave out, to test `ToolUnavailableError`. */
+  readonly without?: readonly ToolHostCapability[];
+  readonly files?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A ToolHost that performs no real side effect: it records every capability
+ * call and answers from scripts, an in-memory filesystem and an in-memory
+ * spill store. For unit tests of tools, policies and pipelines.
+ */
+export function createFakeHost(options: FakeHostOptions = {}): FakeHost {
+  const calls: FakeHostCall[] = [];
+  const scripts = new Map<string, FakeScript[]>();
+  const files = new Map<string, string>(Object.entries(options.files ?? {}));
+  const spills = new Map<string, string>();
+  const without = new Set(options.without ?? []);
+
+  const invoke = async <T>(capability: ToolHostCapability, method: string, args: unknown[], signal: AbortSignal | undefined, fallback: () => T | Promise<T>): Promise<T> => {
+    calls.push(Object.freeze({ capability, method, args: Object.freeze([...args]), at: Date.now() }));
+    const queue = scripts.get(`${capability}.${method}`);
+    const script = queue === undefined ? undefined : queue.length > 1 ? queue.shift() : queue[0];
+    if (script?.delayMs !== undefined) await delay(script.delayMs, signal);
+    if (signal?.aborted === true) throw abortError(signal);
+    if (script === undefined) return fallback();
+    if (script.fault !== undefined) throw script.fault;
+    if (script.respond !== undefined) return script.respond(...args) as T;
+    return script.result as T;
+  };
+
+  const host: FakeHost = {
+    calls,
+    files,
+    spills,
+    script(key, ...answers) {
+      scripts.set(key, [...answers]);
+    },
+    reset() {
+      calls.length = 0;
+      scripts.clear();
+      spills.clear();
+    },
+    fs: {
+      readFile: (path, readOptions, signal) =>
+        invoke<FileRead>('fs', 'readFile', [path, readOptions], signal, () => {
+          const content = files.get(path);
+          if (content === undefined) throw Object.assign(new Error('not found'), { code: 'ENOENT' });
+          return { content, bytes: new TextEncoder().encode(content).length, partial: false };
+        }),
+      writeFile: (path, content, writeOptions, signal) =>
+        invoke<FileWrite>('fs', 'writeFile', [path, content, writeOptions], signal, () => {
+          const created = !files.has(path);
+          files.set(path, content);
+          return { bytes: new TextEncoder().encode(content).length, sha256: '', created };
+        }),
+      listDirectory: (path, listOptions, signal) =>
+        invoke<readonly DirectoryEntry[]>('fs', 'listDirectory', [path, listOptions], signal, () =>
+          [...files.keys()].filter((file) => path === '.' || file.startsWith(`${path}/`)).map((file) => ({ path: file, kind: 'file' as const })),
+        ),
+    },
+    process: {
+      spawn: (command, args, env, spawnOptions, signal) =>
+        invoke<ProcessResult>('process', 'spawn', [command, args, env, spawnOptions], signal, () => ({
+          exitCode: 0,
+          signal: null,
+          stdout: '',
+          stderr: '',
+          timedOut: false,
+          truncated: false,
+          sandbox: 'none',
+        })),
+    },
+    egress: {
+      fetch: (request: EgressRequest, signal) =>
+        invoke<EgressResponse>('egress', 'fetch', [request], signal, () => ({ status: 200, headers: {}, body: '', truncated: false, url: request.url })),
+    },
+    os: {
+      readClipboard: (signal) => invoke<string>('os', 'readClipboard', [], signal, () => ''),
+      notify: (title, body, signal) => invoke<undefined>('os', 'notify', [title, body], signal, () => undefined),
+    },
+    mcp: {
+      call: (input, signal) => invoke<unknown>('mcp', 'call', [input], signal, () => ({ content: [] })),
+    },
+    outputStore: {
+      spill: (text, limits, signal) =>
+        invoke<SpilledResult>('outputStore', 'spill', [text.length, limits], signal, () => {
+          const handle = `spill:${spills.size + 1}`;
+          spills.set(handle, text);
+          return { handle, bytes: new TextEncoder().encode(text).length };
+        }),
+    },
+    mediaStore: {
+      put: (bytes, mediaType) =>
+        invoke<MediaHandle>('mediaStore', 'put', [bytes.byteLength, mediaType], undefined, () => ({ handle: `media:fake:${bytes.byteLength}`, mediaType, bytes: bytes.byteLength })),
+      get: (handle) => invoke<undefined>('mediaStore', 'get', [handle], undefined, () => undefined),
+    },
+  };
+  for (const capability of without) delete (host as unknown as Record<string, unknown>)[capability];
+  return host;
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? Object.assign(new Error('aborted'), { name: 'AbortError' });
+}
+
+function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) {
+      reject(abortError(signal) as Error);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(abortError(signal as AbortSignal) as Error);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
