@@ -1,0 +1,84 @@
+/**
+ * A tiny benchmark harness: every case runs in the same process, in
+ * interleaved rounds (A B C, A B C, …) so drift and GC hit them alike; each
+ * round times a batch of operations; the report gives the median time per
+ * operation and the ratio to a named baseline case.
+ */
+export interface BenchCase {
+  readonly name: string;
+  /** One operation. May return a promise. */
+  readonly run: () => unknown;
+}
+
+export interface BenchOptions {
+  readonly title: string;
+  /** The case ratios are computed against. Default: the first. */
+  readonly baseline?: string;
+  /** Operations per timed batch. Default 1,000. */
+  readonly batch?: number;
+  /** Timed rounds per case. Default 30. */
+  readonly rounds?: number;
+  /** Untimed warm-up batches per case. Default 5. */
+  readonly warmup?: number;
+}
+
+export interface BenchRow {
+  readonly name: string;
+  /** Median nanoseconds per operation. */
+  readonly medianNs: number;
+  readonly p90Ns: number;
+  readonly opsPerSecond: number;
+  readonly ratio: number;
+}
+
+async function timeBatch(run: () => unknown, batch: number): Promise<number> {
+  const started = process.hrtime.bigint();
+  for (let index = 0; index < batch; index += 1) {
+    const result = run();
+    if (result instanceof Promise) await result;
+  }
+  return Number(process.hrtime.bigint() - started) / batch;
+}
+
+function percentile(sorted: readonly number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
+}
+
+export async function bench(cases: readonly BenchCase[], options: BenchOptions): Promise<BenchRow[]> {
+  const batch = options.batch ?? 1000;
+  const rounds = options.rounds ?? 30;
+  const samples = new Map<string, number[]>(cases.map((entry) => [entry.name, []]));
+  for (let round = 0; round < (options.warmup ?? 5); round += 1) for (const entry of cases) await timeBatch(entry.run, batch);
+  for (let round = 0; round < rounds; round += 1) {
+    for (const entry of cases) samples.get(entry.name)?.push(await timeBatch(entry.run, batch));
+  }
+  const medians = new Map<string, { median: number; p90: number }>();
+  for (const [name, values] of samples) {
+    const sorted = [...values].sort((left, right) => left - right);
+    medians.set(name, { median: percentile(sorted, 0.5), p90: percentile(sorted, 0.9) });
+  }
+  const baseline = medians.get(options.baseline ?? cases[0]?.name ?? '')?.median ?? Number.NaN;
+  const rows = cases.map((entry) => {
+    const { median, p90 } = medians.get(entry.name) ?? { median: Number.NaN, p90: Number.NaN };
+    return { name: entry.name, medianNs: median, p90Ns: p90, opsPerSecond: 1e9 / median, ratio: median / baseline };
+  });
+  printTable(options.title, rows, options.baseline ?? cases[0]?.name ?? '');
+  return rows;
+}
+
+export function formatNs(ns: number): string {
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
+  if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)} µs`;
+  return `${ns.toFixed(0)} ns`;
+}
+
+export function printTable(title: string, rows: readonly BenchRow[], baseline: string): void {
+  const width = Math.max(...rows.map((row) => row.name.length), 4);
+  const lines = [`\n## ${title}  (ratio vs "${baseline}")`, `${'case'.padEnd(width)}  ${'median'.padStart(10)}  ${'p90'.padStart(10)}  ${'ops/s'.padStart(12)}  ratio`];
+  for (const row of rows) {
+    lines.push(
+      `${row.name.padEnd(width)}  ${formatNs(row.medianNs).padStart(10)}  ${formatNs(row.p90Ns).padStart(10)}  ${Math.round(row.opsPerSecond).toLocaleString('en-US').padStart(12)}  ${row.ratio.toFixed(2)}×`,
+    );
+  }
+  console.log(lines.join('\n'));
+}
