@@ -1,0 +1,111 @@
+import type { ConfirmActionHook, ToolApprovalDecision, ToolApprovalRequest } from '../core/index.js';
+
+/** A pending approval as the console shows it: never the unredacted preview. */
+export interface PendingApproval {
+  readonly id: string;
+  readonly createdAt: number;
+  readonly callId: string;
+  readonly toolName: string;
+  readonly agent: string | undefined;
+  readonly action: ToolApprovalRequest['action'];
+  readonly preview: ToolApprovalRequest['preview'];
+  readonly arguments: unknown;
+  readonly actionDigest: string;
+  readonly why: ToolApprovalRequest['why'];
+  /** A unified diff for file writes, when the enricher could build one. */
+  readonly diff?: string;
+}
+
+export type ApprovalChange =
+  | { readonly type: 'added'; readonly approval: PendingApproval }
+  | { readonly type: 'resolved'; readonly id: string; readonly outcome: 'approve' | 'reject' | 'cancelled' };
+
+export interface ApprovalQueueOptions {
+  /** Add display details (a diff) to a request. Runs before the approval is shown. */
+  readonly enrich?: (request: ToolApprovalRequest) => Promise<{ diff?: string } | undefined>;
+}
+
+export interface ApprovalQueue {
+  /** The confirm hook: it waits until someone decides (or the call is cancelled). */
+  readonly confirm: ConfirmActionHook;
+  pending(): readonly PendingApproval[];
+  /** Resolve a pending approval; false when it no longer exists. */
+  decide(id: string, decision: ToolApprovalDecision): boolean;
+  subscribe(listener: (change: ApprovalChange) => void): () => void;
+}
+
+/**
+ * Pending approvals held until a person decides in the console (or the
+ * terminal). The queue is the human half of a `confirm` hook: modes and
+ * remembered approvals wrap it (`createConfirm({ prompt: queue.confirm })`).
+ */
+export function createApprovalQueue(options: ApprovalQueueOptions = {}): ApprovalQueue {
+  const waiting = new Map<string, { approval: PendingApproval; resolve: (decision: ToolApprovalDecision) => void }>();
+  const listeners = new Set<(change: ApprovalChange) => void>();
+  let counter = 0;
+
+  const notify = (change: ApprovalChange): void => {
+    for (const listener of listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        console.warn('toolgate: an approval listener threw', error);
+      }
+    }
+  };
+
+  const confirm: ConfirmActionHook = async (request, signal) => {
+    const extra = options.enrich === undefined ? undefined : await options.enrich(request).catch(() => undefined);
+    counter += 1;
+    const approval: PendingApproval = Object.freeze({
+      id: `ap_${Date.now().toString(36)}_${counter.toString(36)}`,
+      createdAt: Date.now(),
+      callId: request.callId,
+      toolName: request.toolName,
+      agent: request.agent,
+      action: request.action,
+      preview: request.preview,
+      arguments: request.arguments,
+      actionDigest: request.actionDigest,
+      why: request.why,
+      ...(extra?.diff === undefined ? {} : { diff: extra.diff }),
+    });
+    return new Promise<ToolApprovalDecision>((resolve, reject) => {
+      if (signal?.aborted === true) {
+        reject(signal.reason as Error);
+        return;
+      }
+      const onAbort = (): void => {
+        waiting.delete(approval.id);
+        notify({ type: 'resolved', id: approval.id, outcome: 'cancelled' });
+        reject(signal?.reason as Error);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      waiting.set(approval.id, {
+        approval,
+        resolve: (decision) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(decision);
+        },
+      });
+      notify({ type: 'added', approval });
+    });
+  };
+
+  return {
+    confirm,
+    pending: () => [...waiting.values()].map((entry) => entry.approval),
+    decide(id, decision) {
+      const entry = waiting.get(id);
+      if (entry === undefined) return false;
+      waiting.delete(id);
+      entry.resolve(decision);
+      notify({ type: 'resolved', id, outcome: decision.outcome });
+      return true;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

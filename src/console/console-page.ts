@@ -1,0 +1,67 @@
+import { consoleScript } from './console-script.js';
+import { consoleStyles } from './console-styles.js';
+
+/**
+ * The console's single page: static markup, styles and a small script that
+ * reads JSON and SSE from the console API. Everything the page shows comes
+ * from tool calls, so it is rendered with `textContent` only, never as HTML.
+ */
+export function renderConsolePage(nonce: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>toolgate console</title>
+<style nonce="${nonce}">${consoleStyles}</style>
+</head>
+<body>
+<header>
+  <div class="brand"><span class="logo">⛩</span> toolgate <span class="muted">console</span></div>
+  <nav>
+    <button data-view="live" class="active">Live calls</button>
+    <button data-view="approvals">Approvals <span id="approval-count" class="badge">0</span></button>
+    <button data-view="receipts">Receipts</button>
+    <button data-view="policy">Policy</button>
+    <button data-view="withheld">Withheld MCP tools</button>
+  </nav>
+  <div id="chain" class="chip">chain: checking…</div>
+</header>
+<main>
+  <section id="view-live" class="view active">
+    <h2>Tool calls, live</h2>
+    <table><thead><tr><th>time</th><th>tool</th><th>agent</th><th>decision</th><th>duration</th><th>status</th></tr></thead><tbody id="calls"></tbody></table>
+    <p id="calls-empty" class="empty">No calls yet. Point an MCP client at this gateway and make one.</p>
+  </section>
+  <section id="view-approvals" class="view">
+    <h2>Pending approvals</h2>
+    <div id="approvals"></div>
+    <p id="approvals-empty" class="empty">Nothing is waiting for you.</p>
+  </section>
+  <section id="view-receipts" class="view">
+    <h2>Receipts</h2>
+    <form id="receipt-filter" class="filters">
+      <input name="tool" placeholder="tool">
+      <select name="status"><option value="">any status</option><option>ok</option><option>error</option><option>denied</option><option>cancelled</option><option>replayed</option></select>
+      <input name="agent" placeholder="agent">
+      <select name="since"><option value="">any time</option><option value="3600000">last hour</option><option value="86400000">last day</option></select>
+      <button type="submit">Filter</button>
+    </form>
+    <table><thead><tr><th>started</th><th>tool</th><th>agent</th><th>status</th><th>code</th><th>duration</th><th>summary</th></tr></thead><tbody id="receipts"></tbody></table>
+    <div id="receipt-detail" class="detail" hidden></div>
+  </section>
+  <section id="view-policy" class="view">
+    <h2>Policy in force</h2>
+    <pre id="policy"></pre>
+  </section>
+  <section id="view-withheld" class="view">
+    <h2>Withheld MCP definitions</h2>
+    <p class="muted">An upstream tool whose name, description or schema changed since it was approved is withheld until you approve it again.</p>
+    <div id="withheld"></div>
+    <p id="withheld-empty" class="empty">No definition is withheld.</p>
+  </section>
+</main>
+<script nonce="${nonce}">${consoleScript}</script>
+</body>
+</html>`;
+}

@@ -1,0 +1,33 @@
+/** The console's stylesheet: small, no external fonts or assets. */
+export const consoleStyles = `
+:root { --bg:#0f1419; --panel:#161c24; --line:#263040; --text:#e6edf3; --muted:#8b98a9; --accent:#5ab0ff; --ok:#3fb950; --warn:#d29922; --bad:#f85149; }
+* { box-sizing: border-box; }
+body { margin:0; font:14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; background:var(--bg); color:var(--text); }
+header { display:flex; align-items:center; gap:24px; padding:12px 20px; background:var(--panel); border-bottom:1px solid var(--line); position:sticky; top:0; }
+.brand { font-weight:700; font-size:16px; } .logo { color:var(--accent); } .muted { color:var(--muted); font-weight:400; }
+nav { display:flex; gap:4px; flex:1; }
+nav button { background:none; border:0; color:var(--muted); padding:8px 12px; border-radius:6px; cursor:pointer; font:inherit; }
+nav button.active, nav button:hover { color:var(--text); background:#1f2833; }
+.badge { background:var(--line); border-radius:10px; padding:0 7px; font-size:12px; } .badge.hot { background:var(--warn); color:#000; }
+.chip { padding:4px 10px; border-radius:12px; background:var(--line); font-size:12px; } .chip.ok { background:#12391d; color:var(--ok); } .chip.bad { background:#3d1416; color:var(--bad); }
+main { padding:20px; max-width:1200px; margin:0 auto; }
+.view { display:none; } .view.active { display:block; }
+h2 { font-size:15px; margin:0 0 12px; color:var(--muted); text-transform:uppercase; letter-spacing:.06em; }
+table { width:100%; border-collapse:collapse; background:var(--panel); border:1px solid var(--line); border-radius:8px; overflow:hidden; }
+th, td { text-align:left; padding:7px 10px; border-bottom:1px solid var(--line); vertical-align:top; }
+th { color:var(--muted); font-weight:500; font-size:12px; } tbody tr:hover { background:#1b2230; cursor:pointer; }
+.status { font-weight:600; } .status.ok { color:var(--ok); } .status.error, .status.denied { color:var(--bad); } .status.awaiting-approval, .status.requested { color:var(--warn); } .status.cancelled { color:var(--muted); }
+.empty { color:var(--muted); padding:16px 0; }
+.card { background:var(--panel); border:1px solid var(--line); border-left:3px solid var(--warn); border-radius:8px; padding:14px 16px; margin-bottom:12px; }
+.card h3 { margin:0 0 6px; font-size:15px; } .card .meta { color:var(--muted); font-size:12px; margin-bottom:8px; }
+.preview { display:grid; grid-template-columns:90px 1fr; gap:4px 10px; margin:8px 0; } .preview dt { color:var(--muted); } .preview dd { margin:0; font-family:ui-monospace, monospace; word-break:break-all; }
+pre { background:#0b0f14; border:1px solid var(--line); border-radius:6px; padding:10px; overflow:auto; max-height:360px; font:12px/1.5 ui-monospace, monospace; margin:6px 0; }
+.diff-add { color:var(--ok); } .diff-del { color:var(--bad); } .diff-hunk { color:var(--accent); }
+.actions { display:flex; gap:8px; flex-wrap:wrap; margin-top:10px; }
+.actions button, .filters button { border:1px solid var(--line); background:#1f2833; color:var(--text); padding:6px 12px; border-radius:6px; cursor:pointer; font:inherit; }
+.actions button.approve { border-color:#1f6f33; background:#12391d; } .actions button.reject { border-color:#7a2328; background:#3d1416; }
+.actions input, .filters input, .filters select { background:#0b0f14; border:1px solid var(--line); color:var(--text); padding:6px 8px; border-radius:6px; font:inherit; }
+.filters { display:flex; gap:8px; margin-bottom:12px; }
+.detail { margin-top:16px; background:var(--panel); border:1px solid var(--line); border-radius:8px; padding:14px 16px; }
+.detail dl { display:grid; grid-template-columns:160px 1fr; gap:4px 12px; } .detail dt { color:var(--muted); } .detail dd { margin:0; word-break:break-all; }
+`;

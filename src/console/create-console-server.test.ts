@@ -1,0 +1,127 @@
+import { request as httpRequest } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createToolRegistry, defineTool, type ToolPolicy } from '../core/index.js';
+import { createFakeHost } from '../testing/index.js';
+import { createApprovalQueue } from './approval-queue.js';
+import { startConsole } from './create-console-server.js';
+import type { ConsoleServer } from './console-types.js';
+
+const allowAll: ToolPolicy = { version: 1, decideIdentity: () => ({ kind: 'allow', matched: [] }), decideArguments: () => ({ kind: 'allow', matched: [] }) };
+
+const writeNote = defineTool({
+  name: 'write_note',
+  description: 'Write a note',
+  input: z.object({ path: z.string(), content: z.string() }),
+  policy: { fsScoped: true, fsWrite: true },
+  policyTarget: (args) => ({ path: args.path }),
+  dispatch: async (args, host) => host.fs?.writeFile(args.path, args.content),
+});
+
+function raw(port: number, path: string, headers: Record<string, string>, method = 'GET', body?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('console server', () => {
+  let server: ConsoleServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  const setup = async () => {
+    const host = createFakeHost();
+    const registry = createToolRegistry({ tools: [writeNote], host, policy: allowAll });
+    const approvals = createApprovalQueue();
+    server = await startConsole({ registry, approvals });
+    return { host, registry, approvals, server };
+  };
+
+  it('binds to loopback and refuses requests without the token', async () => {
+    const { server } = await setup();
+    const host = `127.0.0.1:${server.port}`;
+    expect((await raw(server.port, '/', { host })).status).toBe(401);
+    expect((await raw(server.port, '/api/approvals', { host, 'x-toolgate-token': 'wrong' })).status).toBe(401);
+    expect((await raw(server.port, `/?token=${server.token}`, { host })).status).toBe(200);
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=${server.token}`);
+  });
+
+  it('refuses a foreign Host header (DNS rebinding) even with the token', async () => {
+    const { server } = await setup();
+    const response = await raw(server.port, '/api/approvals', { host: `evil.example:${server.port}`, 'x-toolgate-token': server.token });
+    expect(response.status).toBe(421);
+  });
+
+  it('refuses a cross-origin decision', async () => {
+    const { server } = await setup();
+    const response = await raw(
+      server.port,
+      '/api/approvals/ap_x',
+      { host: `127.0.0.1:${server.port}`, 'x-toolgate-token': server.token, origin: 'http://evil.example', 'content-type': 'application/json' },
+      'POST',
+      JSON.stringify({ decision: 'once' }),
+    );
+    expect(response.status).toBe(403);
+  });
+
+  it('holds a governed call until it is approved over the API, then lists its receipt', async () => {
+    const { host, registry, approvals, server } = await setup();
+    const pending = registry.dispatch(
+      { callId: 'c1', name: 'write_note', arguments: { path: 'notes/a.md', content: 'hello' } },
+      { grantedTools: ['write_note'], approval: { confirm: approvals.confirm } },
+    );
+    await expect.poll(() => approvals.pending().length).toBe(1);
+    expect(host.calls).toHaveLength(0);
+    const headers = { host: `127.0.0.1:${server.port}`, 'x-toolgate-token': server.token, 'content-type': 'application/json' };
+    const listed = JSON.parse((await raw(server.port, '/api/approvals', headers)).body) as { id: string; preview: { path: string } }[];
+    expect(listed[0]?.preview.path).toBe('notes/a.md');
+    const decided = await raw(server.port, `/api/approvals/${listed[0]?.id ?? ''}`, headers, 'POST', JSON.stringify({ decision: 'once' }));
+    expect(decided.status).toBe(200);
+    const outcome = await pending;
+    expect(outcome.ok).toBe(true);
+    expect(host.files.get('notes/a.md')).toBe('hello');
+    const receipts = JSON.parse((await raw(server.port, '/api/receipts?tool=write_note', headers)).body) as { status: string; approval: { outcome: string } }[];
+    expect(receipts[0]?.status).toBe('ok');
+    expect(receipts[0]?.approval.outcome).toBe('approve');
+  });
+
+  it('rejects with a reason and rejects unknown decisions', async () => {
+    const { registry, approvals, server } = await setup();
+    const pending = registry.dispatch(
+      { callId: 'c2', name: 'write_note', arguments: { path: 'x', content: 'y' } },
+      { grantedTools: ['write_note'], approval: { confirm: approvals.confirm } },
+    );
+    await expect.poll(() => approvals.pending().length).toBe(1);
+    const id = approvals.pending()[0]?.id ?? '';
+    const headers = { host: `127.0.0.1:${server.port}`, 'x-toolgate-token': server.token, 'content-type': 'application/json' };
+    expect((await raw(server.port, `/api/approvals/${id}`, headers, 'POST', JSON.stringify({ decision: 'maybe' }))).status).toBe(400);
+    await raw(server.port, `/api/approvals/${id}`, headers, 'POST', JSON.stringify({ decision: 'reject', reason: 'not today' }));
+    const outcome = await pending;
+    expect(outcome.ok).toBe(false);
+    expect(!outcome.ok && outcome.error.code).toBe('DENIED_BY_USER');
+    expect(!outcome.ok && outcome.error.message).toContain('not today');
+  });
+
+  it('withdraws a pending approval when the call is cancelled', async () => {
+    const { registry, approvals } = await setup();
+    const controller = new AbortController();
+    const pending = registry.dispatch(
+      { callId: 'c3', name: 'write_note', arguments: { path: 'x', content: 'y' } },
+      { grantedTools: ['write_note'], approval: { confirm: approvals.confirm }, signal: controller.signal },
+    );
+    await expect.poll(() => approvals.pending().length).toBe(1);
+    controller.abort();
+    const outcome = await pending;
+    expect(!outcome.ok && outcome.error.code).toBe('ABORTED_BEFORE_DISPATCH');
+    expect(approvals.pending()).toHaveLength(0);
+  });
+});

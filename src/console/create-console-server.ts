@@ -1,0 +1,173 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ToolApprovalDecision } from '../core/index.js';
+import type { ApprovalChange } from './approval-queue.js';
+import { createConsoleToken, hostAllowed, originAllowed, requestToken, tokenMatches } from './console-access.js';
+import { renderConsolePage } from './console-page.js';
+import type { AuditSource, ConsoleOptions, ConsoleServer, ReceiptFilter } from './console-types.js';
+import { createReceiptFeed } from './receipt-feed.js';
+import { summarizeEvent, type LiveCall } from './summarize-event.js';
+
+const MAX_BODY = 16 * 1024;
+
+/**
+ * The web console: live calls over SSE, pending approvals with their
+ * secret-free previews, receipts, the policy in force, the chain status and
+ * withheld MCP definitions. Bound to 127.0.0.1 only; every request needs
+ * the random token printed in the start-up URL, and a loopback Host header.
+ */
+export async function startConsole(options: ConsoleOptions): Promise<ConsoleServer> {
+  const token = options.token ?? createConsoleToken();
+  const feed = options.audit === undefined ? createReceiptFeed(options.registry) : undefined;
+  const audit: AuditSource = options.audit ?? (feed as AuditSource);
+  const streams = new Set<ServerResponse>();
+  const recent: LiveCall[] = [];
+
+  const broadcast = (type: string, data: unknown): void => {
+    const frame = `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+    for (const stream of streams) stream.write(frame);
+  };
+  const stopEvents = (['tool-call-requested', 'approval-requested', 'tool-result'] as const).map((name) =>
+    options.registry.on(name, (event) => {
+      const call = summarizeEvent(name, event);
+      const index = recent.findIndex((entry) => entry.callId === call.callId);
+      if (index === -1) recent.push(call);
+      else recent[index] = { ...recent[index], ...call };
+      if (recent.length > 200) recent.shift();
+      broadcast('call', call);
+    }),
+  );
+  const stopApprovals = options.approvals.subscribe((change: ApprovalChange) => broadcast('approval', change));
+
+  let port = 0;
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      console.warn('toolgate console: request failed', error);
+      if (!response.headersSent) send(response, 500, { error: 'internal error' });
+      else response.end();
+    });
+  });
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
+    if (!hostAllowed(request, port)) return send(response, 421, { error: 'unexpected Host header' });
+    if (!tokenMatches(token, requestToken(request, url))) return send(response, 401, { error: 'a valid console token is required' });
+    const method = request.method ?? 'GET';
+    if (method !== 'GET' && !originAllowed(request, port)) return send(response, 403, { error: 'cross-origin request refused' });
+    const path = url.pathname;
+
+    if (method === 'GET' && path === '/') {
+      const nonce = randomBytes(16).toString('base64');
+      response.writeHead(200, {
+        ...securityHeaders(),
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      });
+      response.end(renderConsolePage(nonce));
+      return;
+    }
+    if (method === 'GET' && path === '/api/events') {
+      response.writeHead(200, { ...securityHeaders(), 'content-type': 'text/event-stream', connection: 'keep-alive' });
+      response.write(`event: hello\ndata: ${JSON.stringify({ calls: recent, approvals: options.approvals.pending() })}\n\n`);
+      streams.add(response);
+      request.on('close', () => streams.delete(response));
+      return;
+    }
+    if (method === 'GET' && path === '/api/approvals') return send(response, 200, options.approvals.pending());
+    const approvalMatch = /^\/api\/approvals\/([A-Za-z0-9_]+)$/.exec(path);
+    if (method === 'POST' && approvalMatch !== null) {
+      const body = await readJson(request);
+      const decision = toDecision(body);
+      if (decision === undefined) return send(response, 400, { error: 'decision must be once, session, always or reject' });
+      const found = options.approvals.decide(approvalMatch[1] as string, decision);
+      return send(response, found ? 200 : 404, found ? { ok: true } : { error: 'no such pending approval' });
+    }
+    if (method === 'GET' && path === '/api/calls') return send(response, 200, recent);
+    if (method === 'GET' && path === '/api/receipts') return send(response, 200, await audit.list(receiptFilter(url)));
+    const receiptMatch = /^\/api\/receipts\/(.+)$/.exec(path);
+    if (method === 'GET' && receiptMatch !== null) {
+      const detail = await audit.get(decodeURIComponent(receiptMatch[1] as string));
+      return detail === undefined ? send(response, 404, { error: 'no such receipt' }) : send(response, 200, detail);
+    }
+    if (method === 'GET' && path === '/api/policy') return send(response, 200, options.describePolicy?.() ?? { version: options.registry.policy.version });
+    if (method === 'GET' && path === '/api/verify') return send(response, 200, await audit.verify());
+    if (method === 'GET' && path === '/api/withheld') return send(response, 200, (await options.withheld?.list()) ?? []);
+    const withheldMatch = /^\/api\/withheld\/([a-z0-9_]{1,64})\/approve$/.exec(path);
+    if (method === 'POST' && withheldMatch !== null) {
+      if (options.withheld === undefined) return send(response, 404, { error: 'no MCP pinning is configured' });
+      await options.withheld.approve(withheldMatch[1] as string);
+      broadcast('withheld', { approved: withheldMatch[1] });
+      return send(response, 200, { ok: true });
+    }
+    send(response, 404, { error: 'not found' });
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  const keepAlive = setInterval(() => {
+    for (const stream of streams) stream.write(': keep-alive\n\n');
+  }, 15_000);
+  keepAlive.unref();
+
+  return {
+    port,
+    token,
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    close: async () => {
+      clearInterval(keepAlive);
+      for (const stop of stopEvents) stop();
+      stopApprovals();
+      feed?.stop();
+      for (const stream of streams) stream.end();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function securityHeaders(): Record<string, string> {
+  return { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' };
+}
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { ...securityHeaders(), 'content-type': 'application/json; charset=utf-8' });
+  response.end(JSON.stringify(body));
+}
+
+function receiptFilter(url: URL): ReceiptFilter {
+  const get = (name: string): string | undefined => url.searchParams.get(name) ?? undefined;
+  const since = Number(get('since'));
+  return {
+    ...(get('tool') === undefined ? {} : { tool: get('tool') }),
+    ...(get('status') === undefined ? {} : { status: get('status') }),
+    ...(get('agent') === undefined ? {} : { agent: get('agent') }),
+    ...(Number.isFinite(since) && since > 0 ? { since } : {}),
+  } as ReceiptFilter;
+}
+
+function toDecision(body: unknown): ToolApprovalDecision | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { decision, reason } = body as { decision?: unknown; reason?: unknown };
+  const by = 'console';
+  if (decision === 'once' || decision === 'session' || decision === 'always') return { outcome: 'approve', scope: decision, by };
+  if (decision === 'reject') return { outcome: 'reject', by, ...(typeof reason === 'string' && reason.length > 0 ? { reason: reason.slice(0, 200) } : {}) };
+  return undefined;
+}
+
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY) return undefined;
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
