@@ -1,0 +1,53 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CliError } from '../cli-error.js';
+
+/** The file `toolgate init` writes: JSON with comments, and a `$schema` so editors complete it. */
+export const DEFAULT_CONFIG_TEXT = `{
+  // Editors complete and check this file through the schema.
+  "$schema": "./node_modules/toolgate/schema/toolgate.config.schema.json",
+
+  // The jail of every filesystem tool, relative to this file.
+  "workspace": ".",
+  // read-only | workspace-write | full
+  "scope": "read-only",
+  // ask | plan | accept-edits | auto — how governed calls (writes, commands, network) are approved.
+  "mode": "ask",
+
+  "policy": {
+    // Claude Code-style rules: allow, ask or deny by tool and argument.
+    "rules": [
+      "Read(./**)",
+      "Bash(git status)",
+      "Bash(git diff:*)"
+    ],
+    // Exact commands that may run at all (argv, byte for byte). Empty: none.
+    "allowedCommands": [["git", "status"], ["git", "diff"]],
+    // Exact HTTPS hosts http_request may reach. Empty: none.
+    "allowedDomains": [],
+    // Never approved automatically, in any mode (on top of .git, .env*, .ssh, …).
+    "protectedPaths": []
+  },
+
+  // Upstream MCP servers, served governed as mcp_{server}_{tool}.
+  "servers": {},
+
+  // The tamper-evident journal of every governed call.
+  "journal": { "path": ".toolgate/journal.db" },
+
+  // The web console for approvals and audit (127.0.0.1 only; 0 picks a free port).
+  "console": { "enabled": true, "port": 0 }
+}
+`;
+
+export interface InitResult {
+  readonly file: string;
+}
+
+/** Write `toolgate.config.json` in `cwd`; refuses to overwrite unless forced. */
+export function runInit(cwd: string, options: { force?: boolean } = {}): InitResult {
+  const file = resolve(cwd, 'toolgate.config.json');
+  if (existsSync(file) && options.force !== true) throw new CliError('usage', `${file} already exists (use --force to overwrite).`);
+  writeFileSync(file, DEFAULT_CONFIG_TEXT, { mode: 0o644 });
+  return { file };
+}

@@ -1,0 +1,47 @@
+/** The configuration file, as written (see schema/toolgate.config.schema.json). */
+export interface ToolgateConfigFile {
+  readonly workspace?: string;
+  readonly scope?: 'read-only' | 'workspace-write' | 'full';
+  readonly mode?: 'ask' | 'plan' | 'accept-edits' | 'auto';
+  readonly agent?: string;
+  readonly tools?: { readonly enable?: readonly string[]; readonly disable?: readonly string[] };
+  readonly policy?: {
+    readonly rules?: readonly unknown[];
+    readonly allowedCommands?: readonly (string | readonly string[])[];
+    readonly allowedCommandGlobs?: readonly string[];
+    readonly allowedDomains?: readonly string[];
+    readonly protectedPaths?: readonly string[];
+    readonly approveAtRisk?: 'low' | 'medium' | 'high' | 'critical';
+    readonly imports?: readonly { readonly from: 'claude' | 'gemini'; readonly path: string }[];
+  };
+  readonly servers?: Readonly<Record<string, McpServerConfig>>;
+  readonly limits?: { readonly maxBytes?: number; readonly maxLines?: number; readonly maxInputBytes?: number };
+  readonly journal?: { readonly path?: string; readonly retentionDays?: number; readonly sign?: boolean };
+  readonly console?: { readonly enabled?: boolean; readonly port?: number };
+}
+
+export interface McpServerConfig {
+  readonly command?: string;
+  readonly args?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly url?: string;
+  readonly local?: boolean;
+  readonly trusted?: boolean;
+  readonly bounded?: boolean;
+}
+
+/** The configuration with every default applied and every path absolute. */
+export interface ResolvedConfig {
+  /** The file it came from, or undefined for the embedded default. */
+  readonly file: string | undefined;
+  readonly workspace: string;
+  readonly scope: NonNullable<ToolgateConfigFile['scope']>;
+  readonly mode: NonNullable<ToolgateConfigFile['mode']>;
+  readonly agent: string;
+  readonly tools: NonNullable<ToolgateConfigFile['tools']>;
+  readonly policy: NonNullable<ToolgateConfigFile['policy']>;
+  readonly servers: Readonly<Record<string, McpServerConfig>>;
+  readonly limits: NonNullable<ToolgateConfigFile['limits']>;
+  readonly journal: { readonly path: string; readonly retentionDays: number | undefined; readonly sign: boolean };
+  readonly console: { readonly enabled: boolean; readonly port: number };
+}

@@ -1,0 +1,62 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CliError } from '../cli-error.js';
+import { runInit } from '../commands/init-command.js';
+import { loadConfig } from './load-config.js';
+
+const dir = () => mkdtempSync(join(tmpdir(), 'toolgate-config-'));
+
+describe('loadConfig', () => {
+  it('applies the embedded default when there is no file', () => {
+    const cwd = dir();
+    const config = loadConfig(cwd);
+    expect(config.file).toBeUndefined();
+    expect(config.workspace).toBe(cwd);
+    expect(config.scope).toBe('read-only');
+    expect(config.mode).toBe('ask');
+    expect(config.journal.path).toBe(join(cwd, '.toolgate/journal.db'));
+  });
+
+  it('loads the file init writes (JSON with comments) and it validates', () => {
+    const cwd = dir();
+    const { file } = runInit(cwd);
+    const config = loadConfig(cwd);
+    expect(config.file).toBe(file);
+    expect(config.policy.allowedCommands).toEqual([['git', 'status'], ['git', 'diff']]);
+    expect(() => runInit(cwd)).toThrow(CliError);
+  });
+
+  it('accepts YAML', () => {
+    const cwd = dir();
+    writeFileSync(join(cwd, 'toolgate.config.yaml'), 'scope: workspace-write\nmode: accept-edits\npolicy:\n  allowedDomains: [api.github.com]\n');
+    const config = loadConfig(cwd);
+    expect(config.scope).toBe('workspace-write');
+    expect(config.policy.allowedDomains).toEqual(['api.github.com']);
+  });
+
+  it('names the file, the JSON path, what was expected and what was found', () => {
+    const cwd = dir();
+    writeFileSync(join(cwd, 'toolgate.config.json'), JSON.stringify({ scope: 'everything', policy: { allowedDomains: 'github.com' }, consle: {} }));
+    let error: unknown;
+    try {
+      loadConfig(cwd);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(CliError);
+    const message = (error as CliError).message;
+    expect((error as CliError).exitCode).toBe(2);
+    expect(message).toContain(join(cwd, 'toolgate.config.json'));
+    expect(message).toContain('$.scope: expected one of ["read-only","workspace-write","full"]; found string "everything"');
+    expect(message).toContain('$.policy.allowedDomains: expected a value of type array; found string "github.com"');
+    expect(message).toContain('no property "consle" (unknown key)');
+  });
+
+  it('reports a syntax error with line and column', () => {
+    const cwd = dir();
+    writeFileSync(join(cwd, 'toolgate.config.json'), '{\n  "scope": "read-only",\n  "mode": \n}');
+    expect(() => loadConfig(cwd)).toThrow(/toolgate\.config\.json:4:1: invalid JSON/);
+  });
+});

@@ -1,0 +1,122 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ErrorObject } from 'ajv';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { CliError } from '../cli-error.js';
+import type { ResolvedConfig, ToolgateConfigFile } from './config-types.js';
+
+export const CONFIG_FILE_NAMES = ['toolgate.config.json', 'toolgate.config.jsonc', 'toolgate.config.yaml', 'toolgate.config.yml'] as const;
+
+const schemaPath = resolve(dirname(fileURLToPath(import.meta.url)), '../../../schema/toolgate.config.schema.json');
+let validator: ReturnType<Ajv['compile']> | undefined;
+
+function validate(config: unknown): readonly ErrorObject[] {
+  validator ??= new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(schemaPath, 'utf8')) as object);
+  return validator(config) ? [] : (validator.errors ?? []);
+}
+
+/** Find the config file: the explicit path, else the first known name in `cwd`. */
+export function findConfigFile(cwd: string, explicit: string | undefined): string | undefined {
+  if (explicit !== undefined) {
+    const file = resolve(cwd, explicit);
+    if (!existsSync(file)) throw new CliError('usage', `Config file ${file} does not exist.`);
+    return file;
+  }
+  return CONFIG_FILE_NAMES.map((name) => resolve(cwd, name)).find((file) => existsSync(file));
+}
+
+/**
+ * Load, parse and validate the configuration, or the embedded default when
+ * there is none: the current directory as a read-only workspace, mode `ask`
+ * for anything governed, the SQLite journal. A bad file is reported with the
+ * file, the JSON path, what was expected and what was found.
+ */
+export function loadConfig(cwd: string, explicit?: string): ResolvedConfig {
+  const file = findConfigFile(cwd, explicit);
+  if (file === undefined) return resolveConfig({}, undefined, cwd);
+  const text = readFileSync(file, 'utf8');
+  const parsed = file.endsWith('.yaml') || file.endsWith('.yml') ? parseYamlFile(file, text) : parseJsonFile(file, text);
+  const problems = validate(parsed);
+  if (problems.length > 0) throw new CliError('config', describeProblems(file, parsed, problems));
+  return resolveConfig(parsed as ToolgateConfigFile, file, dirname(file));
+}
+
+function parseJsonFile(file: string, text: string): unknown {
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (first !== undefined) {
+    const { line, column } = lineColumn(text, first.offset);
+    throw new CliError('config', `${file}:${line}:${column}: invalid JSON (${printParseErrorCode(first.error)}).`);
+  }
+  return value;
+}
+
+function parseYamlFile(file: string, text: string): unknown {
+  try {
+    return parseYaml(text) as unknown;
+  } catch (error) {
+    const position = error instanceof YAMLParseError ? error.linePos?.[0] : undefined;
+    throw new CliError('config', `${file}${position === undefined ? '' : `:${position.line}:${position.col}`}: invalid YAML (${error instanceof Error ? error.message.split('\n')[0] : 'unreadable'}).`);
+  }
+}
+
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
+}
+
+function describeProblems(file: string, config: unknown, problems: readonly ErrorObject[]): string {
+  const lines = problems.slice(0, 8).map((problem) => {
+    const path = `$${problem.instancePath.replaceAll('/', '.')}`;
+    const found = describeFound(readPointer(config, problem.instancePath));
+    const expected =
+      problem.keyword === 'additionalProperties'
+        ? `no property "${String((problem.params as { additionalProperty?: unknown }).additionalProperty)}" (unknown key)`
+        : problem.keyword === 'type'
+          ? `a value of type ${String((problem.params as { type?: unknown }).type)}`
+          : problem.keyword === 'enum'
+          ? `one of ${JSON.stringify((problem.params as { allowedValues?: unknown }).allowedValues)}`
+            : (problem.message ?? 'a valid value');
+    return `  ${path}: expected ${expected}; found ${found}`;
+  });
+  return `Invalid configuration in ${file}:\n${lines.join('\n')}${problems.length > 8 ? `\n  …and ${problems.length - 8} more` : ''}`;
+}
+
+function readPointer(root: unknown, pointer: string): unknown {
+  let node = root;
+  for (const segment of pointer.split('/').slice(1)) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[segment.replaceAll('~1', '/').replaceAll('~0', '~')];
+  }
+  return node;
+}
+
+function describeFound(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  const text = JSON.stringify(value);
+  return `${typeof value} ${text.length > 40 ? `${text.slice(0, 40)}…` : text}`;
+}
+
+function resolveConfig(config: ToolgateConfigFile, file: string | undefined, base: string): ResolvedConfig {
+  const workspace = resolve(base, config.workspace ?? '.');
+  const journalPath = config.journal?.path ?? '.toolgate/journal.db';
+  return Object.freeze({
+    file,
+    workspace,
+    scope: config.scope ?? 'read-only',
+    mode: config.mode ?? 'ask',
+    agent: config.agent ?? 'mcp-client',
+    tools: config.tools ?? {},
+    policy: config.policy ?? {},
+    servers: config.servers ?? {},
+    limits: config.limits ?? {},
+    journal: { path: isAbsolute(journalPath) ? journalPath : resolve(workspace, journalPath), retentionDays: config.journal?.retentionDays, sign: config.journal?.sign ?? false },
+    console: { enabled: config.console?.enabled ?? true, port: config.console?.port ?? 0 },
+  });
+}
