@@ -17,7 +17,7 @@ export function renderConsolePage(nonce: string): string {
 </head>
 <body>
 <header>
-  <div class="brand"><span class="logo">⛩</span> toolgate <span class="muted">console</span></div>
+  <div class="brand"><span class="logo">◆</span> toolgate <span class="muted">console</span></div>
   <nav>
     <button data-view="live" class="active">Live calls</button>
     <button data-view="approvals">Approvals <span id="approval-count" class="badge">0</span></button>

@@ -1,0 +1,25 @@
+import { chromium, type Browser } from 'playwright-core';
+
+/**
+ * Debian's Chromium, headless, with background networking off (the machine
+ * has no network). Never a browser download. Playwright gives every launch a
+ * fresh, empty profile of its own.
+ */
+export const CHROMIUM_PATH = process.env.TOOLGATE_CHROMIUM ?? '/usr/bin/chromium';
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
