@@ -17,7 +17,8 @@ import { compileTool, type CompiledTool } from '../tools/compile-tool.js';
 import type { AnyToolDefinition, JsonSchema } from '../tools/tool-types.js';
 import { CODE_MODE_TOOL_NAME, type RegistrySnapshot, type ScopeState } from './registry-state.js';
 import type { CreateToolRegistryOptions, ScopeOptions, ScopeRestriction, ToolInfo, ToolRegistry } from './registry-types.js';
-import { isAdmittedBy, resolveToolName, visibleTools } from './resolve-tool-name.js';
+import { findWireName, isAdmittedBy, resolveToolName, visibleTools } from './resolve-tool-name.js';
+import { wireToolName } from '../names/wire-tool-name.js';
 
 const NO_HOST: ToolHost = Object.freeze({});
 
@@ -83,6 +84,10 @@ function addTool(byKey: Map<string, CompiledTool>, byName: Map<string, CompiledT
   if (byKey.has(tool.key) || (versions.length > 0 && (tool.version === undefined || versions.some((entry) => entry.version === undefined)))) {
     throw new DuplicateToolError(tool.name, tool.version);
   }
+  // Two tools a model would call by the same wire name (`name__v1_2_0`) are duplicates too.
+  const wire = wireToolName(tool.name, tool.version);
+  const clash = tool.version === undefined ? findWireName(byName, wire) : byName.has(wire) ? wire : versions.find((entry) => wireToolName(entry.name, entry.version) === wire)?.key;
+  if (clash !== undefined) throw new DuplicateToolError(tool.name, tool.version, `its wire name "${wire}" is also the wire name of "${clash}"`);
   byKey.set(tool.key, tool);
   byName.set(tool.name, [...versions, tool]);
 }
@@ -162,7 +167,9 @@ class RegistryView implements ToolRegistry {
   }
 
   project<TProvider extends ProviderName>(provider: TProvider, options: ProjectOptions = {}): ProviderTools<TProvider> {
-    const cacheKey = `${provider}|${options.tier ?? 'full'}|${(options.order ?? []).join(',')}`;
+    const tier = options.tier ?? 'full';
+    if (tier !== 'full' && tier !== 'read-only') throw new ConfigurationError('project.tier', 'must be "full" or "read-only"');
+    const cacheKey = `${provider}|${tier}|${JSON.stringify(options.order ?? [])}`;
     let projected = this.#projections.get(cacheKey) as ProviderTools<TProvider> | undefined;
     if (projected === undefined) {
       projected = projectTools(provider, this.#visibleTools(), options);

@@ -1,4 +1,5 @@
 import { ToolDefinitionError } from '../errors/tool-errors.js';
+import { MAX_WIRE_NAME_LENGTH, wireToolName } from '../names/wire-tool-name.js';
 import type { ToolActionClass } from '../policy/approval-types.js';
 import type { PolicyToolView } from '../policy/policy-types.js';
 import { checkBoundedSchema } from './check-bounded-schema.js';
@@ -58,6 +59,9 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
   };
   if (definition.version !== undefined && (typeof definition.version !== 'string' || !SEMVER.test(definition.version))) {
     fail('version', 'must be an exact SemVer version such as 1.2.0');
+  }
+  if (definition.version !== undefined && wireToolName(name, definition.version).length > MAX_WIRE_NAME_LENGTH) {
+    fail('version', `makes the wire name "${wireToolName(name, definition.version)}" longer than ${MAX_WIRE_NAME_LENGTH} characters`);
   }
   if (typeof definition.description !== 'string' || definition.description.trim().length === 0) fail('description', 'must not be empty');
   if (typeof definition.dispatch !== 'function') fail('dispatch', 'must be a function');
