@@ -159,10 +159,14 @@ function copyValues(record: Record<string, unknown>, out: Writable<GeminiSchema>
     out.format = 'enum';
     return;
   }
-  if (nonNull.length === 1 && typeof nonNull[0] === 'number') {
-    out.type ??= Number.isInteger(nonNull[0]) ? 'INTEGER' : 'NUMBER';
-    out.minimum = nonNull[0];
-    out.maximum = nonNull[0];
+  if (nonNull.length > 0 && nonNull.every((value) => typeof value === 'number')) {
+    // Gemini enumerates no numbers: keep the type, and pin a single value with equal bounds.
+    out.type ??= nonNull.every((value) => Number.isInteger(value)) ? 'INTEGER' : 'NUMBER';
+    const [only, ...more] = nonNull as number[];
+    if (only !== undefined && more.length === 0) {
+      out.minimum = only;
+      out.maximum = only;
+    }
     return;
   }
   if (nonNull.length > 0 && nonNull.every((value) => typeof value === 'boolean')) out.type = 'BOOLEAN';

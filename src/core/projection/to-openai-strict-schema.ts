@@ -99,7 +99,9 @@ function convert(node: unknown, nulls: MutableNulls, pointer: string, inUnion: b
   const record = node as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
-    if (UNSUPPORTED.has(key)) throw new NotStrict(`${at}: strict mode does not support "${key}"`);
+    // `uniqueItems: false` is the default and constrains nothing.
+    if (UNSUPPORTED.has(key) && !(key === 'uniqueItems' && value === false)) throw new NotStrict(`${at}: strict mode does not support "${key}"`);
+    if (key === 'uniqueItems') continue;
     if (!DROPPED.has(key)) defineOwn(out, key, value);
   }
   const type = record.type;

@@ -38,7 +38,8 @@ let draft2020: Ajv2020 | undefined;
 
 function compilerFor(schema: JsonSchema): Ajv | Ajv2020 {
   const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-  const options = { strict: false, allErrors: false, validateSchema: true, coerceTypes: false, useDefaults: false } as const;
+  // `format` is an annotation here (the 2020-12 default): no format vocabulary is bundled, so none is asserted.
+  const options = { strict: false, allErrors: false, validateSchema: true, validateFormats: false, coerceTypes: false, useDefaults: false } as const;
   if (dialect.includes('2020-12') || dialect.includes('2019-09')) return (draft2020 ??= new Ajv2020(options));
   return (draft07 ??= new Ajv(options));
 }
