@@ -155,14 +155,14 @@ function copyValues(record: Record<string, unknown>, out: Writable<GeminiSchema>
   if (nonNull.length < values.length) out.nullable = true;
   if (nonNull.length > 0 && nonNull.every((value) => typeof value === 'string')) {
     out.type = 'STRING';
-    out.enum = nonNull as string[];
+    out.enum = nonNull;
     out.format = 'enum';
     return;
   }
   if (nonNull.length > 0 && nonNull.every((value) => typeof value === 'number')) {
     // Gemini enumerates no numbers: keep the type, and pin a single value with equal bounds.
     out.type ??= nonNull.every((value) => Number.isInteger(value)) ? 'INTEGER' : 'NUMBER';
-    const [only, ...more] = nonNull as number[];
+    const [only, ...more] = nonNull;
     if (only !== undefined && more.length === 0) {
       out.minimum = only;
       out.maximum = only;

@@ -97,7 +97,7 @@ describe('toOpenAIStrictSchema', () => {
     ['an optional property inside anyOf', { type: 'object', properties: { u: { anyOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { type: 'string' }] } }, required: ['u'] }, 'inside "anyOf"'],
     ['a union at the root', { type: 'object', properties: {}, anyOf: [{ type: 'object', properties: {} }] }, 'root must be an object'],
   ])('falls back to strict: false for %s, saying why', (_label, schema, reason) => {
-    const result = toOpenAIStrictSchema(schema as Record<string, unknown>);
+    const result = toOpenAIStrictSchema(schema);
     expect(result.strict).toBe(false);
     if (result.strict) return;
     expect(result.reason).toContain(reason);

@@ -15,7 +15,7 @@ import { projectTools, writes } from '../projection/project-tools.js';
 import type { ProjectOptions, ProviderName, ProviderTools } from '../projection/projection-types.js';
 import { compileTool, type CompiledTool } from '../tools/compile-tool.js';
 import type { AnyToolDefinition, JsonSchema } from '../tools/tool-types.js';
-import { CODE_MODE_TOOL_NAME, type RegistrySnapshot, type ScopeState } from './registry-state.js';
+import { CODE_MODE_TOOL_NAME, type RegistrySnapshot, type ScopeMask, type ScopeState } from './registry-state.js';
 import type { CreateToolRegistryOptions, ScopeOptions, ScopeRestriction, ToolInfo, ToolRegistry } from './registry-types.js';
 import { findWireName, isAdmittedBy, resolveToolName, visibleTools } from './resolve-tool-name.js';
 import { wireToolName } from '../names/wire-tool-name.js';
@@ -64,7 +64,7 @@ function positive(value: number | undefined, fallback: number, field: string): n
 type SnapshotSettings = Omit<RegistrySnapshot, 'byKey' | 'byName'>;
 
 function buildSnapshot(definitions: readonly AnyToolDefinition[], settings: SnapshotSettings): RegistrySnapshot {
-  if (!Array.isArray(definitions)) throw new ConfigurationError('tools', 'must be an array of tool definitions');
+  if (!Array.isArray(definitions as unknown)) throw new ConfigurationError('tools', 'must be an array of tool definitions');
   const byKey = new Map<string, CompiledTool>();
   const byName = new Map<string, CompiledTool[]>();
   for (const definition of definitions) addTool(byKey, byName, compileTool(definition));
@@ -215,11 +215,18 @@ class RegistryView implements ToolRegistry {
 
   executionMode(call: Pick<ToolCall, 'name' | 'arguments'>): 'parallel' | 'exclusive' {
     const resolution = typeof call.name === 'string' ? resolveToolName(this.#snapshot, this.#scope, call.name) : undefined;
-    const classify = resolution?.found === true ? resolution.tool.definition.isConcurrencySafe : undefined;
+    if (resolution?.found !== true) return 'exclusive';
+    const classify = resolution.tool.definition.isConcurrencySafe;
     if (classify === undefined) return 'exclusive';
     try {
       const args = typeof call.arguments === 'string' ? (JSON.parse(call.arguments) as unknown) : call.arguments;
-      return classify(args ?? {}) === true ? 'parallel' : 'exclusive';
+      // The classifier sees only arguments that validate; an asynchronous validator cannot answer here.
+      const validated = resolution.tool.validateInput(args ?? {});
+      if (validated instanceof Promise) {
+        validated.catch(() => undefined);
+        return 'exclusive';
+      }
+      return validated.ok && classify(validated.value) === true ? 'parallel' : 'exclusive';
     } catch {
       return 'exclusive';
     }
@@ -250,22 +257,37 @@ function toolInfo(tool: CompiledTool): ToolInfo {
 }
 
 function buildScope(snapshot: RegistrySnapshot, agent: string, options: ScopeOptions): ScopeState {
+  const tools: readonly AnyToolDefinition[] = options.tools ?? [];
+  if (!Array.isArray(tools as unknown)) throw new ConfigurationError('scope.tools', 'must be an array of tool definitions');
   const local = new Map<string, CompiledTool[]>();
   const localKeys = new Map<string, CompiledTool>();
-  for (const definition of options.tools ?? []) addTool(localKeys, local, compileTool(definition));
-  const masks: ScopeRestriction[] = options.restrict === undefined ? [] : Array.isArray(options.restrict) ? [...options.restrict] : [options.restrict as ScopeRestriction];
-  for (const [index, mask] of masks.entries()) {
-    const names = 'allow' in mask ? mask.allow : 'deny' in mask ? mask.deny : undefined;
-    const field = `scope.restrict[${index}]`;
-    if (!Array.isArray(names) || names.length === 0) throw new ConfigurationError(field, 'must be a non-empty { allow } or { deny } list');
-    for (const name of names) {
-      if (name === CODE_MODE_TOOL_NAME) throw new ConfigurationError(field, `cannot name the reserved "${CODE_MODE_TOOL_NAME}" transport`);
-      if (local.has(name)) throw new ConfigurationError(field, `names "${String(name)}", a tool local to this scope`);
-      if (!snapshot.byName.has(name) && !snapshot.reserved.has(name)) throw new ConfigurationError(field, `names an unknown tool "${String(name).slice(0, 64)}"`);
-    }
-  }
+  for (const definition of tools) addTool(localKeys, local, compileTool(definition));
+  const restrictions: readonly unknown[] = options.restrict === undefined ? [] : Array.isArray(options.restrict) ? options.restrict : [options.restrict];
+  const masks = restrictions.map((mask, index) => buildMask(snapshot, local, mask, `scope.restrict[${index}]`));
   if (options.presentAs !== undefined && !['native', 'code', 'both'].includes(options.presentAs)) {
     throw new ConfigurationError('scope.presentAs', 'must be native, code or both');
   }
-  return Object.freeze({ agent, options, local, masks: Object.freeze(masks), presentAs: options.presentAs });
+  // Keep a copy of the spec: the caller's arrays may change later, the scope may not.
+  const spec: ScopeOptions = {
+    tools: Object.freeze([...tools]),
+    restrict: Object.freeze(masks.map((mask): ScopeRestriction => (mask.kind === 'allow' ? { allow: [...mask.names] } : { deny: [...mask.names] }))),
+    ...(options.presentAs === undefined ? {} : { presentAs: options.presentAs }),
+  };
+  return Object.freeze({ agent, options: spec, local, masks: Object.freeze(masks), presentAs: options.presentAs });
+}
+
+/** A mask names known global names only: not a scope-local tool, not the reserved transport, never empty. */
+function buildMask(snapshot: RegistrySnapshot, local: ReadonlyMap<string, unknown>, mask: unknown, field: string): ScopeMask {
+  const record = (typeof mask === 'object' && mask !== null ? mask : {}) as { allow?: unknown; deny?: unknown };
+  const hasAllow = Object.hasOwn(record, 'allow');
+  if (hasAllow === Object.hasOwn(record, 'deny')) throw new ConfigurationError(field, 'must be either { allow } or { deny }');
+  const names: unknown = hasAllow ? record.allow : record.deny;
+  if (!Array.isArray(names) || names.length === 0) throw new ConfigurationError(field, 'must be a non-empty { allow } or { deny } list');
+  for (const name of names as unknown[]) {
+    if (typeof name !== 'string') throw new ConfigurationError(field, 'must list tool names (strings)');
+    if (name === CODE_MODE_TOOL_NAME) throw new ConfigurationError(field, `cannot name the reserved "${CODE_MODE_TOOL_NAME}" transport`);
+    if (local.has(name)) throw new ConfigurationError(field, `names "${name}", a tool local to this scope`);
+    if (!snapshot.byName.has(name) && !snapshot.reserved.has(name)) throw new ConfigurationError(field, `names an unknown tool "${name.slice(0, 64)}"`);
+  }
+  return Object.freeze({ kind: hasAllow ? 'allow' : 'deny', names: new Set(names as string[]) });
 }

@@ -4,7 +4,7 @@ import type { ToolHost, ToolResultLimits } from '../host/tool-host.js';
 import type { Journal } from '../journal/journal-types.js';
 import type { ToolPolicy } from '../policy/policy-types.js';
 import type { CompiledTool } from '../tools/compile-tool.js';
-import type { PresentationMode, ScopeOptions, ScopeRestriction } from './registry-types.js';
+import type { PresentationMode, ScopeOptions } from './registry-types.js';
 
 /** The reserved Code Mode transport: never registered, shadowed, restricted or removed. */
 export const CODE_MODE_TOOL_NAME = 'run_code';
@@ -40,11 +40,18 @@ export interface RegistrySnapshot {
   readonly bus: EventBus;
 }
 
+/** One restriction, snapshotted when the scope was built: later changes to the caller's arrays do nothing. */
+export interface ScopeMask {
+  readonly kind: 'allow' | 'deny';
+  readonly names: ReadonlySet<string>;
+}
+
 /** A scope: an agent's view of a snapshot. */
 export interface ScopeState {
   readonly agent: string;
+  /** The scope's spec (copied), re-applied when a new snapshot is derived. */
   readonly options: ScopeOptions;
   readonly local: ReadonlyMap<string, readonly CompiledTool[]>;
-  readonly masks: readonly ScopeRestriction[];
+  readonly masks: readonly ScopeMask[];
   readonly presentAs: PresentationMode | undefined;
 }

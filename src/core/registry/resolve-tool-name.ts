@@ -10,7 +10,7 @@ export type NameResolution =
 export function isAdmittedBy(scope: ScopeState | undefined, name: string): boolean {
   if (scope === undefined) return true;
   for (const mask of scope.masks) {
-    if ('allow' in mask ? !mask.allow.includes(name) : mask.deny.includes(name)) return false;
+    if (mask.names.has(name) !== (mask.kind === 'allow')) return false;
   }
   return true;
 }

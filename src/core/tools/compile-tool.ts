@@ -3,7 +3,7 @@ import { MAX_WIRE_NAME_LENGTH, wireToolName } from '../names/wire-tool-name.js';
 import type { ToolActionClass } from '../policy/approval-types.js';
 import type { PolicyToolView } from '../policy/policy-types.js';
 import { checkBoundedSchema } from './check-bounded-schema.js';
-import { createValidator, isStandardSchema, standardJsonSchema, type Validator } from './schema-validator.js';
+import { createValidator, isStandardSchema, isValidJsonSchema, standardJsonSchema, type Validator } from './schema-validator.js';
 import type { AnyToolDefinition, JournalTier, JsonSchema, ToolEffect, ToolRisk } from './tool-types.js';
 
 export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
@@ -72,8 +72,18 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
   if (!Array.isArray(permissions) || permissions.length > MAX_PERMISSIONS || permissions.some((entry) => typeof entry !== 'string' || entry.length === 0)) {
     fail('permissions', `must be at most ${MAX_PERMISSIONS} non-empty names`);
   }
+  if (definition.configOnly !== undefined && !Array.isArray(definition.configOnly as unknown)) fail('configOnly', 'must be an array of parameter names');
   const configOnly = new Set(definition.configOnly ?? []);
   for (const entry of configOnly) if (typeof entry !== 'string' || entry.length === 0) fail('configOnly', 'must list non-empty parameter names');
+  checkOneOf(definition.source, ['builtin', 'mcp', 'plugin'], 'source', fail);
+  checkOneOf(definition.effect, ['read', 'write', 'execute', 'external'], 'effect', fail);
+  checkOneOf(definition.risk, ['low', 'medium', 'high', 'critical'], 'risk', fail);
+  checkOneOf(definition.journal, ['none', 'record', 'effect'], 'journal', fail);
+  checkOneOf(definition.policy?.egress, ['http', 'search', 'mcp'], 'policy.egress', fail);
+  checkOneOf(definition.schemaProfile, ['bounded'], 'schemaProfile', fail);
+  for (const hook of ['isConcurrencySafe', 'policyTarget', 'finalizeContent', 'presentCall', 'presentResult'] as const) {
+    if (definition[hook] !== undefined && typeof definition[hook] !== 'function') fail(hook, 'must be a function');
+  }
 
   const input = definition.input as unknown;
   if (typeof input !== 'object' || input === null) fail('input', 'must be a Standard Schema or a JSON Schema object');
@@ -144,10 +154,18 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
   });
 }
 
+function checkOneOf(value: unknown, allowed: readonly string[], field: string, fail: (field: string, problem: string) => never): void {
+  if (value !== undefined && !allowed.includes(value as string)) fail(field, `must be one of ${allowed.join(', ')}`);
+}
+
 function resolveJsonSchema(definition: AnyToolDefinition, io: 'input' | 'output', fail: (field: string, problem: string, cause?: unknown) => never): JsonSchema {
   const schema = io === 'input' ? definition.input : definition.output;
   const explicit = io === 'input' ? definition.inputJsonSchema : definition.outputJsonSchema;
-  if (explicit !== undefined) return explicit;
+  if (explicit !== undefined) {
+    // An explicit schema is never compiled (the Standard Schema validates), so check it is one.
+    if (typeof explicit !== 'object' || explicit === null || !isValidJsonSchema(explicit)) return fail(`${io}JsonSchema`, 'is not a valid JSON Schema');
+    return explicit;
+  }
   if (schema === undefined) return fail(io, 'is missing');
   if (!isStandardSchema(schema)) return schema as JsonSchema;
   try {

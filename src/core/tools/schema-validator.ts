@@ -57,6 +57,15 @@ export function compileJsonSchema(schema: JsonSchema): Validator {
   };
 }
 
+/** Whether a JSON Schema is itself valid against its dialect's meta-schema. */
+export function isValidJsonSchema(schema: JsonSchema): boolean {
+  try {
+    return compilerFor(schema).validateSchema(schema as Record<string, unknown>) === true;
+  } catch {
+    return false;
+  }
+}
+
 export function createValidator(schema: ToolSchema): Validator {
   return isStandardSchema(schema) ? standardValidator(schema) : compileJsonSchema(schema);
 }
