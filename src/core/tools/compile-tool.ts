@@ -86,7 +86,14 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
   }
 
   const input = definition.input as unknown;
-  if (typeof input !== 'object' || input === null) fail('input', 'must be a Standard Schema or a JSON Schema object');
+  // An arktype schema is a function carrying `~standard`.
+  if ((typeof input !== 'object' && typeof input !== 'function') || input === null) fail('input', 'must be a Standard Schema or a JSON Schema object');
+  for (const io of ['input', 'output'] as const) {
+    const schema: unknown = definition[io];
+    if ((typeof schema === 'object' || typeof schema === 'function') && schema !== null && '~standard' in schema && typeof (schema as { '~standard'?: { validate?: unknown } })['~standard']?.validate !== 'function') {
+      fail(io, 'is a Standard Schema without a validate function');
+    }
+  }
   const inputJson = resolveJsonSchema(definition, 'input', fail);
   if (inputJson.type !== undefined && inputJson.type !== 'object') fail('input', 'must describe an object');
   const outputJson = definition.output === undefined ? undefined : resolveJsonSchema(definition, 'output', fail);
