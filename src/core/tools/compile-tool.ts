@@ -72,7 +72,7 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
   if (!Array.isArray(permissions) || permissions.length > MAX_PERMISSIONS || permissions.some((entry) => typeof entry !== 'string' || entry.length === 0)) {
     fail('permissions', `must be at most ${MAX_PERMISSIONS} non-empty names`);
   }
-  if (definition.configOnly !== undefined && !Array.isArray(definition.configOnly as unknown)) fail('configOnly', 'must be an array of parameter names');
+  if (definition.configOnly !== undefined && !Array.isArray(definition.configOnly)) fail('configOnly', 'must be an array of parameter names');
   const configOnly = new Set(definition.configOnly ?? []);
   for (const entry of configOnly) if (typeof entry !== 'string' || entry.length === 0) fail('configOnly', 'must list non-empty parameter names');
   checkOneOf(definition.source, ['builtin', 'mcp', 'plugin'], 'source', fail);

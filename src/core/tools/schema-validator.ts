@@ -60,7 +60,7 @@ export function compileJsonSchema(schema: JsonSchema): Validator {
 /** Whether a JSON Schema is itself valid against its dialect's meta-schema. */
 export function isValidJsonSchema(schema: JsonSchema): boolean {
   try {
-    return compilerFor(schema).validateSchema(schema as Record<string, unknown>) === true;
+    return compilerFor(schema).validateSchema(schema) === true;
   } catch {
     return false;
   }
