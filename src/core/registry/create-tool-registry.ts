@@ -15,7 +15,7 @@ import { projectTools, writes } from '../projection/project-tools.js';
 import type { ProjectOptions, ProviderName, ProviderTools } from '../projection/projection-types.js';
 import { compileTool, type CompiledTool } from '../tools/compile-tool.js';
 import type { AnyToolDefinition, JsonSchema } from '../tools/tool-types.js';
-import { CODE_MODE_TOOL_NAME, type RegistrySnapshot, type ScopeMask, type ScopeState } from './registry-state.js';
+import { CODE_MODE_TOOL_NAME, type FoundResolution, type RegistrySnapshot, type ScopeMask, type ScopeState } from './registry-state.js';
 import type { CreateToolRegistryOptions, ScopeOptions, ScopeRestriction, ToolInfo, ToolRegistry } from './registry-types.js';
 import { findWireName, isAdmittedBy, resolveToolName, visibleTools } from './resolve-tool-name.js';
 import { wireToolName } from '../names/wire-tool-name.js';
@@ -61,7 +61,7 @@ function positive(value: number | undefined, fallback: number, field: string): n
   return value;
 }
 
-type SnapshotSettings = Omit<RegistrySnapshot, 'byKey' | 'byName'>;
+type SnapshotSettings = Omit<RegistrySnapshot, 'byKey' | 'byName' | 'resolutions'>;
 
 function buildSnapshot(definitions: readonly AnyToolDefinition[], settings: SnapshotSettings): RegistrySnapshot {
   if (!Array.isArray(definitions as unknown)) throw new ConfigurationError('tools', 'must be an array of tool definitions');
@@ -72,7 +72,7 @@ function buildSnapshot(definitions: readonly AnyToolDefinition[], settings: Snap
     if (name === CODE_MODE_TOOL_NAME) continue;
     if (typeof name !== 'string' || !/^[a-z][a-z0-9_]{0,63}$/.test(name)) throw new ConfigurationError('reserved', 'must list valid tool names');
   }
-  return Object.freeze({ ...settings, byKey, byName: sortVersions(byName) });
+  return Object.freeze({ ...settings, byKey, byName: sortVersions(byName), resolutions: buildResolutions(byName) });
 }
 
 function addTool(byKey: Map<string, CompiledTool>, byName: Map<string, CompiledTool[]>, tool: CompiledTool): void {
@@ -90,6 +90,19 @@ function addTool(byKey: Map<string, CompiledTool>, byName: Map<string, CompiledT
   if (clash !== undefined) throw new DuplicateToolError(tool.name, tool.version, `its wire name "${wire}" is also the wire name of "${clash}"`);
   byKey.set(tool.key, tool);
   byName.set(tool.name, [...versions, tool]);
+}
+
+function buildResolutions(byName: ReadonlyMap<string, readonly CompiledTool[]>): Map<string, FoundResolution> {
+  const resolutions = new Map<string, FoundResolution>();
+  for (const [name, versions] of byName) {
+    for (const tool of versions) {
+      const found: FoundResolution = Object.freeze({ found: true, tool });
+      resolutions.set(tool.key, found);
+      if (tool.version !== undefined) resolutions.set(wireToolName(name, tool.version), found);
+      if (versions.length === 1) resolutions.set(name, found);
+    }
+  }
+  return resolutions;
 }
 
 function sortVersions(byName: Map<string, CompiledTool[]>): Map<string, readonly CompiledTool[]> {
@@ -191,12 +204,12 @@ class RegistryView implements ToolRegistry {
   with(tools: readonly AnyToolDefinition[], options: { readonly remove?: readonly string[] } = {}): ToolRegistry {
     const remove = new Set(options.remove ?? []);
     const kept = [...this.#snapshot.byKey.values()].filter((tool) => !remove.has(tool.name) && !remove.has(tool.key)).map((tool) => tool.definition);
-    const { byKey: _byKey, byName: _byName, ...settings } = this.#snapshot;
+    const { byKey: _byKey, byName: _byName, resolutions: _resolutions, ...settings } = this.#snapshot;
     return this.#rebind(buildSnapshot([...kept, ...tools], settings));
   }
 
   reserve(...names: string[]): ToolRegistry {
-    const { byKey: _byKey, byName: _byName, ...settings } = this.#snapshot;
+    const { byKey: _byKey, byName: _byName, resolutions: _resolutions, ...settings } = this.#snapshot;
     const snapshot = buildSnapshot(
       [...this.#snapshot.byKey.values()].map((tool) => tool.definition),
       { ...settings, reserved: new Set([...this.#snapshot.reserved, ...names]) },

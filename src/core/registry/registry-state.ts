@@ -22,12 +22,23 @@ export interface ResolvedHooks {
   readonly postExecute: NonNullable<ToolHooks['postExecute']>;
 }
 
+export interface FoundResolution {
+  readonly found: true;
+  readonly tool: CompiledTool;
+}
+
 /** One immutable snapshot. Views (global and scoped) share it. */
 export interface RegistrySnapshot {
   /** Every tool by key (`name` or `name@version`). */
   readonly byKey: ReadonlyMap<string, CompiledTool>;
   /** Every version of a name, sorted by key. */
   readonly byName: ReadonlyMap<string, readonly CompiledTool[]>;
+  /**
+   * Every name a global call may use that finds a tool: each key
+   * (`name@1.2.0`), each wire name (`name__v1_2_0`) and each bare name with
+   * a single version. Lookup on the hot path is one `Map.get`, no allocation.
+   */
+  readonly resolutions: ReadonlyMap<string, FoundResolution>;
   /** Names known and restrictable without a definition. */
   readonly reserved: ReadonlySet<string>;
   readonly host: ToolHost;

@@ -1,10 +1,10 @@
 import { wireToolName } from '../names/wire-tool-name.js';
 import type { CompiledTool } from '../tools/compile-tool.js';
-import type { RegistrySnapshot, ScopeState } from './registry-state.js';
+import type { FoundResolution, RegistrySnapshot, ScopeState } from './registry-state.js';
 
-export type NameResolution =
-  | { readonly found: true; readonly tool: CompiledTool }
-  | { readonly found: false; readonly why: 'unknown' | 'needs-version' | 'not-admitted' };
+export type NameResolution = FoundResolution | { readonly found: false; readonly why: 'unknown' | 'needs-version' | 'not-admitted' };
+
+const NOT_ADMITTED: NameResolution = Object.freeze({ found: false, why: 'not-admitted' });
 
 /** Whether a global name passes every mask of the scope. Masks intersect. */
 export function isAdmittedBy(scope: ScopeState | undefined, name: string): boolean {
@@ -26,6 +26,12 @@ function pickVersion(versions: readonly CompiledTool[], version: string | undefi
  * only when exactly one version exists. Never fuzzy, never "latest".
  */
 export function resolveToolName(snapshot: RegistrySnapshot, scope: ScopeState | undefined, requested: string): NameResolution {
+  // Fast path: a global name that finds a tool, seen from a scope with no local tools.
+  const hit = snapshot.resolutions.get(requested);
+  if (hit !== undefined) {
+    if (scope === undefined) return hit;
+    if (scope.local.size === 0) return isAdmittedBy(scope, hit.tool.name) ? hit : NOT_ADMITTED;
+  }
   const at = requested.indexOf('@');
   const name = at === -1 ? requested : requested.slice(0, at);
   const version = at === -1 ? undefined : requested.slice(at + 1);
