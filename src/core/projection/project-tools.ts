@@ -1,5 +1,6 @@
 import { wireToolName } from '../names/wire-tool-name.js';
-import { deepFreeze, type CompiledTool } from '../tools/compile-tool.js';
+import type { CompiledTool } from '../tools/compile-tool.js';
+import { deepFreeze } from '../tools/deep-freeze.js';
 import { projectAnthropic } from './project-anthropic.js';
 import { projectGemini } from './project-gemini.js';
 import { projectMcp } from './project-mcp.js';

@@ -105,3 +105,17 @@ describe('toOpenAIStrictSchema', () => {
     expect(result.schema).toEqual(schema);
   });
 });
+
+describe('a strict model call through the registry', () => {
+  it('a null for an optional property arrives as absent, so the original schema accepts it', async () => {
+    const { createToolRegistry } = await import('../registry/create-tool-registry.js');
+    const registry = createToolRegistry({
+      tools: [{ name: 'greet', description: 'Greet.', input: z.object({ name: z.string(), title: z.string().optional(), note: z.string().nullable().optional() }), dispatch: (args: unknown) => args }],
+    });
+    expect(registry.project('openai-chat')[0]!.function.strict).toBe(true);
+    const outcome = await registry.dispatch({ callId: '1', name: 'greet', arguments: '{"name":"Ada","title":null,"note":null}' }, { grantedTools: ['greet'] });
+    expect(outcome.ok && outcome.value).toEqual({ name: 'Ada', note: null });
+    const wrong = await registry.dispatch({ callId: '2', name: 'greet', arguments: '{"name":null}' }, { grantedTools: ['greet'] });
+    expect(wrong.ok).toBe(false);
+  });
+});

@@ -1,4 +1,4 @@
-import { deepFreeze } from '../tools/compile-tool.js';
+import { deepFreeze } from '../tools/deep-freeze.js';
 import type { JsonSchema } from '../tools/tool-types.js';
 import { defineOwn } from './define-own.js';
 import { hasSchemaRefs, inlineSchemaRefs } from './inline-schema-refs.js';

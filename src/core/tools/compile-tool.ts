@@ -1,8 +1,12 @@
 import { ToolDefinitionError } from '../errors/tool-errors.js';
+import { toOpenAIStrictSchema, type OptionalNulls } from '../projection/to-openai-strict-schema.js';
 import { MAX_WIRE_NAME_LENGTH, wireToolName } from '../names/wire-tool-name.js';
 import type { ToolActionClass } from '../policy/approval-types.js';
 import type { PolicyToolView } from '../policy/policy-types.js';
 import { checkBoundedSchema } from './check-bounded-schema.js';
+import { deepFreeze } from './deep-freeze.js';
+
+export { deepFreeze } from './deep-freeze.js';
 import { createValidator, isStandardSchema, isValidJsonSchema, standardJsonSchema, type Validator } from './schema-validator.js';
 import type { AnyToolDefinition, JournalTier, JsonSchema, ToolEffect, ToolRisk } from './tool-types.js';
 
@@ -31,6 +35,11 @@ export interface CompiledTool {
   readonly modelSchema: JsonSchema;
   readonly outputSchema: JsonSchema | undefined;
   readonly configOnly: ReadonlySet<string>;
+  /**
+   * Where OpenAI strict mode made an optional property required and
+   * nullable: a model's `null` there means absent (stage 5 drops it).
+   */
+  readonly optionalNulls: OptionalNulls | undefined;
   readonly policyView: PolicyToolView;
   /** The governed action class, when the tool is governed by approval. */
   readonly actionClass: ToolActionClass | undefined;
@@ -143,6 +152,8 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
     readOnly,
   });
 
+  const modelSchema = deepFreeze(modelVisibleSchema(inputJson, configOnly));
+  const strict = toOpenAIStrictSchema(modelSchema);
   return Object.freeze({
     definition,
     name,
@@ -151,7 +162,8 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
     description: definition.description,
     validateInput,
     validateOutput,
-    modelSchema: deepFreeze(modelVisibleSchema(inputJson, configOnly)),
+    modelSchema,
+    optionalNulls: strict.strict ? strict.optionalNulls : undefined,
     outputSchema: outputJson === undefined ? undefined : deepFreeze(stripDialect(outputJson)),
     configOnly,
     policyView,
@@ -232,11 +244,4 @@ function deriveActionClass(definition: AnyToolDefinition): ToolActionClass | und
   if (policy.os === true) return 'os';
   if (policy.spawnsProcess === true && definition.policyTarget !== undefined) return 'process';
   return undefined;
-}
-
-export function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  return value;
 }
