@@ -95,6 +95,7 @@ describe('toOpenAIStrictSchema', () => {
     ['an untyped property', { type: 'object', properties: { anything: {} } }, 'untyped'],
     ['an array without items', { type: 'object', properties: { list: { type: 'array' } } }, 'needs "items"'],
     ['an optional property inside anyOf', { type: 'object', properties: { u: { anyOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { type: 'string' }] } }, required: ['u'] }, 'inside "anyOf"'],
+    ['a required undeclared property', { type: 'object', properties: { a: { type: 'string' } }, required: ['a', 'b'] }, 'undeclared property'],
     ['a union at the root', { type: 'object', properties: {}, anyOf: [{ type: 'object', properties: {} }] }, 'root must be an object'],
   ])('falls back to strict: false for %s, saying why', (_label, schema, reason) => {
     const result = toOpenAIStrictSchema(schema);

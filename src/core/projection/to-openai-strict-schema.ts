@@ -135,6 +135,10 @@ function convertObject(record: Record<string, unknown>, out: Record<string, unkn
   }
   const declared = (properties ?? {}) as Record<string, unknown>;
   const required = new Set(Array.isArray(record.required) ? record.required : []);
+  for (const name of required) {
+    // Requiring an undeclared name relies on the object being open: strict mode would close it.
+    if (typeof name !== 'string' || !Object.hasOwn(declared, name)) throw new NotStrict(`${at}: "required" names an undeclared property`);
+  }
   const converted: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(declared)) {
     const childNulls = newNulls();

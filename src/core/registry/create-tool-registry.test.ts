@@ -52,6 +52,16 @@ describe('immutability', () => {
     expect(small.ok).toBe(true);
     expect(!large.ok && large.error.code).toBe('ARGS_INVALID');
   });
+
+  it('enforces a configured canonical output limit on bounded tools', async () => {
+    const input = { type: 'object', properties: {}, additionalProperties: false };
+    const big = tool('big', { schemaProfile: 'bounded', input, dispatch: () => 'x'.repeat(100) });
+    const registry = createToolRegistry({ tools: [big], limits: { maxOutputBytes: 64 } });
+    const outcome = await registry.dispatch({ callId: '1', name: 'big', arguments: {} }, { grantedTools: ['big'] });
+    expect(!outcome.ok && outcome.error.code).toBe('OUTPUT_INVALID');
+    const roomy = await createToolRegistry({ tools: [big] }).dispatch({ callId: '1', name: 'big', arguments: {} }, { grantedTools: ['big'] });
+    expect(roomy.ok).toBe(true);
+  });
 });
 
 describe('versions and exact resolution', () => {
