@@ -204,3 +204,26 @@ describe('configOnly', () => {
     expect(unconfigured.ok).toBe(false);
   });
 });
+
+describe('hostile schema sizes (any source)', () => {
+  it('refuses a schema nested deeper than 64 levels, before anything recurses into it', () => {
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let depth = 0; depth < 5_000; depth += 1) deep = { type: 'object', properties: { child: deep } };
+    const error = expectDefinitionError(good({ input: deep }), 'tool_a', 'input');
+    expect(error.message).toContain('deeper than 64');
+  });
+
+  it('refuses a cyclic schema object and an enormous one', () => {
+    const cyclic: Record<string, unknown> = { type: 'object', properties: {} };
+    (cyclic.properties as Record<string, unknown>).self = cyclic;
+    expectDefinitionError(good({ input: cyclic }), 'tool_a', 'input');
+    const huge = { type: 'object', properties: Object.fromEntries(Array.from({ length: 30_000 }, (_, index) => [`p${index}`, { type: 'string' }])) };
+    expect(expectDefinitionError(good({ input: huge }), 'tool_a', 'input').message).toContain('more than 20000');
+  });
+
+  it('checks the JSON Schema a Standard Schema converts to, and an explicit one', () => {
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let depth = 0; depth < 100; depth += 1) deep = { type: 'object', properties: { child: deep } };
+    expectDefinitionError(good({ input: z.object({}), inputJsonSchema: deep }), 'tool_a', 'input');
+  });
+});

@@ -4,6 +4,7 @@ import { MAX_WIRE_NAME_LENGTH, wireToolName } from '../names/wire-tool-name.js';
 import type { ToolActionClass } from '../policy/approval-types.js';
 import type { PolicyToolView } from '../policy/policy-types.js';
 import { checkBoundedSchema } from './check-bounded-schema.js';
+import { checkSchemaSize } from './check-schema-size.js';
 import { deepFreeze } from './deep-freeze.js';
 
 export { deepFreeze } from './deep-freeze.js';
@@ -178,6 +179,12 @@ function checkOneOf(value: unknown, allowed: readonly string[], field: string, f
 }
 
 function resolveJsonSchema(definition: AnyToolDefinition, io: 'input' | 'output', fail: (field: string, problem: string, cause?: unknown) => never): JsonSchema {
+  const converted = findJsonSchema(definition, io, fail);
+  const problem = checkSchemaSize(converted);
+  return problem === undefined ? converted : fail(io, problem);
+}
+
+function findJsonSchema(definition: AnyToolDefinition, io: 'input' | 'output', fail: (field: string, problem: string, cause?: unknown) => never): JsonSchema {
   const schema = io === 'input' ? definition.input : definition.output;
   const explicit = io === 'input' ? definition.inputJsonSchema : definition.outputJsonSchema;
   if (explicit !== undefined) {
