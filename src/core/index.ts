@@ -22,6 +22,11 @@ export type {
 } from './tools/tool-types.js';
 export { BOUNDED_SCHEMA_LIMITS, checkBoundedSchema } from './tools/check-bounded-schema.js';
 
+export { CLAUDE_CODE_TOOLS, mcpToolName } from './names/claude-code-tools.js';
+export { translateToolNames, type ToolNameDiagnostic, type TranslateToolNamesOptions } from './names/translate-tool-names.js';
+export { toolNameMatches } from './names/tool-name-matches.js';
+export { canonicalToolName } from './names/canonical-tool-name.js';
+
 export { createToolRegistry } from './registry/create-tool-registry.js';
 export { CODE_MODE_TOOL_NAME } from './registry/registry-state.js';
 export type {
@@ -131,8 +136,11 @@ export { ACTION_DIGEST_SCHEMA, computeInvocationDigests, type InvocationDigests 
 export type {
   AnthropicTool,
   GeminiFunctionDeclaration,
+  GeminiSchema,
+  GeminiType,
   McpTool,
   McpToolAnnotations,
+  ObjectJsonSchema,
   OpenAIChatTool,
   OpenAIResponsesTool,
   ProjectOptions,

@@ -1,4 +1,6 @@
 import { ToolArgsInvalidError } from '../errors/tool-errors.js';
+import { dropOptionalNulls } from '../projection/to-openai-strict-schema.js';
+import { deepFreeze } from '../tools/deep-freeze.js';
 import type { DispatchState } from './dispatch-state.js';
 import { snapshotJson } from './snapshot-json.js';
 
@@ -18,7 +20,9 @@ export function assembleArguments(state: DispatchState): ToolArgsInvalidError | 
   if (typeof snapshot.value !== 'object' || snapshot.value === null || Array.isArray(snapshot.value)) {
     return new ToolArgsInvalidError(tool.key, [], 'the arguments must be a JSON object');
   }
-  state.modelArgs = snapshot.value as Readonly<Record<string, unknown>>;
+  // OpenAI strict mode offers optional properties as required and nullable: such a `null` means absent.
+  const modelArgs = tool.optionalNulls === undefined ? snapshot.value : deepFreeze(dropOptionalNulls(tool.optionalNulls, snapshot.value));
+  state.modelArgs = modelArgs as Readonly<Record<string, unknown>>;
   state.modelArgsSizeBound = snapshot.sizeBound;
 
   const config = state.context.config;

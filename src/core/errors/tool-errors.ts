@@ -19,8 +19,8 @@ export class UnknownToolError extends ToolgateError {
 
 /** Two definitions claim the same name (or the same name and version). */
 export class DuplicateToolError extends ToolgateError {
-  constructor(tool: string, version?: string) {
-    super('DUPLICATE_TOOL', `Tool "${tool}"${version === undefined ? '' : ` version ${version}`} is defined more than once.`, { tool });
+  constructor(tool: string, version?: string, detail?: string) {
+    super('DUPLICATE_TOOL', `Tool "${tool}"${version === undefined ? '' : ` version ${version}`} is defined more than once${detail === undefined ? '' : `: ${detail}`}.`, { tool });
   }
 }
 

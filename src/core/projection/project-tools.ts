@@ -1,14 +1,53 @@
+import { wireToolName } from '../names/wire-tool-name.js';
 import type { CompiledTool } from '../tools/compile-tool.js';
-import type { JsonSchema } from '../tools/tool-types.js';
-import type { McpTool, ProjectOptions, ProviderName, ProviderToolMap, ProviderTools } from './projection-types.js';
+import { deepFreeze } from '../tools/deep-freeze.js';
+import { projectAnthropic } from './project-anthropic.js';
+import { projectGemini } from './project-gemini.js';
+import { projectMcp } from './project-mcp.js';
+import { projectOpenAIChat } from './project-openai-chat.js';
+import { projectOpenAIResponses } from './project-openai-responses.js';
+import type { ProjectOptions, ProviderName, ProviderToolMap, ProviderTools } from './projection-types.js';
 
-/** Project compiled tools to one provider's wire shape. Callers cache the result per snapshot. */
+type Projector<TProvider extends ProviderName> = (tool: CompiledTool, name: string) => ProviderToolMap[TProvider];
+
+const projectors: { readonly [TProvider in ProviderName]: Projector<TProvider> } = {
+  'openai-chat': projectOpenAIChat,
+  'openai-responses': projectOpenAIResponses,
+  anthropic: projectAnthropic,
+  gemini: projectGemini,
+  mcp: projectMcp,
+};
+
+// One projection per tool version and provider, shared by every snapshot and
+// scope that holds the compiled tool: `with()` and `scope()` never recompute.
+const cache: { readonly [TProvider in ProviderName]: WeakMap<CompiledTool, ProviderToolMap[TProvider]> } = {
+  'openai-chat': new WeakMap(),
+  'openai-responses': new WeakMap(),
+  anthropic: new WeakMap(),
+  gemini: new WeakMap(),
+  mcp: new WeakMap(),
+};
+
+/**
+ * Project compiled tools to one provider's wire shape, frozen. In the
+ * `read-only` tier, tools whose policy class writes are not offered at all.
+ * Callers cache the array per snapshot view.
+ */
 export function projectTools<TProvider extends ProviderName>(provider: TProvider, tools: readonly CompiledTool[], options: ProjectOptions = {}): ProviderTools<TProvider> {
-  const offered = orderTools(
-    options.tier === 'read-only' ? tools.filter((tool) => !writes(tool)) : tools,
-    options.order,
+  const projector = projectors[provider] as Projector<TProvider> | undefined;
+  if (projector === undefined || !Object.hasOwn(projectors, provider)) throw new TypeError(`Unknown provider "${String(provider).slice(0, 32)}".`);
+  const perTool = cache[provider] as WeakMap<CompiledTool, ProviderToolMap[TProvider]>;
+  const offered = orderTools(options.tier === 'read-only' ? tools.filter((tool) => !writes(tool)) : tools, options.order);
+  return Object.freeze(
+    offered.map((tool) => {
+      let projected = perTool.get(tool);
+      if (projected === undefined) {
+        projected = deepFreeze(projector(tool, wireToolName(tool.name, tool.version)));
+        perTool.set(tool, projected);
+      }
+      return projected;
+    }),
   );
-  return Object.freeze(offered.map((tool) => Object.freeze(projectOne(provider, tool)))) as ProviderTools<TProvider>;
 }
 
 /** A tool whose policy class writes: filesystem writes, processes, egress, OS actions. */
@@ -17,55 +56,19 @@ export function writes(tool: CompiledTool): boolean {
   return policy.fsWrite || policy.spawnsProcess || policy.egress !== undefined || policy.os || tool.policyView.effect !== 'read';
 }
 
+function byKey(left: CompiledTool, right: CompiledTool): number {
+  return left.key < right.key ? -1 : left.key > right.key ? 1 : 0;
+}
+
+/** Listed names first, in the given order; the rest by key. */
 function orderTools(tools: readonly CompiledTool[], order: readonly string[] | undefined): readonly CompiledTool[] {
-  const byName = [...tools].sort((left, right) => (left.key < right.key ? -1 : left.key > right.key ? 1 : 0));
-  if (order === undefined || order.length === 0) return byName;
+  const sorted = [...tools].sort(byKey);
+  if (order === undefined || order.length === 0) return sorted;
   const rank = new Map(order.map((name, index) => [name, index]));
-  return byName.sort((left, right) => (rank.get(left.key) ?? rank.get(left.name) ?? Infinity) - (rank.get(right.key) ?? rank.get(right.name) ?? Infinity));
-}
-
-function wireName(tool: CompiledTool): string {
-  // Provider name rules forbid `@` and `.`; a pinned version travels as `name__v1_2_0`.
-  return tool.version === undefined ? tool.name : `${tool.name}__v${tool.version.replace(/[^A-Za-z0-9]/g, '_')}`;
-}
-
-function projectOne<TProvider extends ProviderName>(provider: TProvider, tool: CompiledTool): ProviderToolMap[TProvider] {
-  const name = wireName(tool);
-  const parameters = tool.modelSchema;
-  switch (provider) {
-    case 'openai-chat':
-      return { type: 'function', function: { name, description: tool.description, parameters, strict: false } } as ProviderToolMap[TProvider];
-    case 'openai-responses':
-      return { type: 'function', name, description: tool.description, parameters, strict: false } as ProviderToolMap[TProvider];
-    case 'anthropic':
-      return { name, description: tool.description, input_schema: objectSchema(parameters) } as ProviderToolMap[TProvider];
-    case 'gemini':
-      return { name, description: tool.description, parameters } as ProviderToolMap[TProvider];
-    case 'mcp':
-      return projectMcp(tool, name) as ProviderToolMap[TProvider];
-    default:
-      throw new TypeError(`Unknown provider "${String(provider)}".`);
-  }
-}
-
-function objectSchema(schema: JsonSchema): JsonSchema & { readonly type: 'object' } {
-  return (schema.type === 'object' ? schema : { ...schema, type: 'object' }) as JsonSchema & { readonly type: 'object' };
-}
-
-function projectMcp(tool: CompiledTool, name: string): McpTool {
-  const facts = tool.definition.facts ?? {};
-  const annotations = {
-    ...(facts.readOnly === undefined ? {} : { readOnlyHint: facts.readOnly }),
-    ...(facts.destructive === undefined ? {} : { destructiveHint: facts.destructive }),
-    ...(facts.idempotent === undefined ? {} : { idempotentHint: facts.idempotent }),
-    ...(facts.openWorld === undefined ? {} : { openWorldHint: facts.openWorld }),
-  };
-  const output = tool.outputSchema;
-  return {
-    name,
-    description: tool.description,
-    inputSchema: objectSchema(tool.modelSchema),
-    ...(output !== undefined && output.type === 'object' ? { outputSchema: output as JsonSchema & { readonly type: 'object' } } : {}),
-    ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
-  };
+  const rankOf = (tool: CompiledTool): number => rank.get(tool.key) ?? rank.get(tool.name) ?? Number.POSITIVE_INFINITY;
+  // Array.prototype.sort is stable: equal ranks keep key order.
+  return sorted.sort((left, right) => {
+    const difference = rankOf(left) - rankOf(right);
+    return Number.isNaN(difference) ? 0 : difference;
+  });
 }

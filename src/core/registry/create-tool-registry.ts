@@ -15,9 +15,10 @@ import { projectTools, writes } from '../projection/project-tools.js';
 import type { ProjectOptions, ProviderName, ProviderTools } from '../projection/projection-types.js';
 import { compileTool, type CompiledTool } from '../tools/compile-tool.js';
 import type { AnyToolDefinition, JsonSchema } from '../tools/tool-types.js';
-import { CODE_MODE_TOOL_NAME, type RegistrySnapshot, type ScopeState } from './registry-state.js';
+import { CODE_MODE_TOOL_NAME, type FoundResolution, type RegistrySnapshot, type ScopeMask, type ScopeState } from './registry-state.js';
 import type { CreateToolRegistryOptions, ScopeOptions, ScopeRestriction, ToolInfo, ToolRegistry } from './registry-types.js';
-import { isAdmittedBy, resolveToolName, visibleTools } from './resolve-tool-name.js';
+import { findWireName, isAdmittedBy, resolveToolName, visibleTools } from './resolve-tool-name.js';
+import { wireToolName } from '../names/wire-tool-name.js';
 
 const NO_HOST: ToolHost = Object.freeze({});
 
@@ -60,10 +61,10 @@ function positive(value: number | undefined, fallback: number, field: string): n
   return value;
 }
 
-type SnapshotSettings = Omit<RegistrySnapshot, 'byKey' | 'byName'>;
+type SnapshotSettings = Omit<RegistrySnapshot, 'byKey' | 'byName' | 'resolutions'>;
 
 function buildSnapshot(definitions: readonly AnyToolDefinition[], settings: SnapshotSettings): RegistrySnapshot {
-  if (!Array.isArray(definitions)) throw new ConfigurationError('tools', 'must be an array of tool definitions');
+  if (!Array.isArray(definitions as unknown)) throw new ConfigurationError('tools', 'must be an array of tool definitions');
   const byKey = new Map<string, CompiledTool>();
   const byName = new Map<string, CompiledTool[]>();
   for (const definition of definitions) addTool(byKey, byName, compileTool(definition));
@@ -71,7 +72,7 @@ function buildSnapshot(definitions: readonly AnyToolDefinition[], settings: Snap
     if (name === CODE_MODE_TOOL_NAME) continue;
     if (typeof name !== 'string' || !/^[a-z][a-z0-9_]{0,63}$/.test(name)) throw new ConfigurationError('reserved', 'must list valid tool names');
   }
-  return Object.freeze({ ...settings, byKey, byName: sortVersions(byName) });
+  return Object.freeze({ ...settings, byKey, byName: sortVersions(byName), resolutions: buildResolutions(byName) });
 }
 
 function addTool(byKey: Map<string, CompiledTool>, byName: Map<string, CompiledTool[]>, tool: CompiledTool): void {
@@ -83,8 +84,25 @@ function addTool(byKey: Map<string, CompiledTool>, byName: Map<string, CompiledT
   if (byKey.has(tool.key) || (versions.length > 0 && (tool.version === undefined || versions.some((entry) => entry.version === undefined)))) {
     throw new DuplicateToolError(tool.name, tool.version);
   }
+  // Two tools a model would call by the same wire name (`name__v1_2_0`) are duplicates too.
+  const wire = wireToolName(tool.name, tool.version);
+  const clash = tool.version === undefined ? findWireName(byName, wire) : byName.has(wire) ? wire : versions.find((entry) => wireToolName(entry.name, entry.version) === wire)?.key;
+  if (clash !== undefined) throw new DuplicateToolError(tool.name, tool.version, `its wire name "${wire}" is also the wire name of "${clash}"`);
   byKey.set(tool.key, tool);
   byName.set(tool.name, [...versions, tool]);
+}
+
+function buildResolutions(byName: ReadonlyMap<string, readonly CompiledTool[]>): Map<string, FoundResolution> {
+  const resolutions = new Map<string, FoundResolution>();
+  for (const [name, versions] of byName) {
+    for (const tool of versions) {
+      const found: FoundResolution = Object.freeze({ found: true, tool });
+      resolutions.set(tool.key, found);
+      if (tool.version !== undefined) resolutions.set(wireToolName(name, tool.version), found);
+      if (versions.length === 1) resolutions.set(name, found);
+    }
+  }
+  return resolutions;
 }
 
 function sortVersions(byName: Map<string, CompiledTool[]>): Map<string, readonly CompiledTool[]> {
@@ -162,7 +180,9 @@ class RegistryView implements ToolRegistry {
   }
 
   project<TProvider extends ProviderName>(provider: TProvider, options: ProjectOptions = {}): ProviderTools<TProvider> {
-    const cacheKey = `${provider}|${options.tier ?? 'full'}|${(options.order ?? []).join(',')}`;
+    const tier = options.tier ?? 'full';
+    if (tier !== 'full' && tier !== 'read-only') throw new ConfigurationError('project.tier', 'must be "full" or "read-only"');
+    const cacheKey = `${provider}|${tier}|${JSON.stringify(options.order ?? [])}`;
     let projected = this.#projections.get(cacheKey) as ProviderTools<TProvider> | undefined;
     if (projected === undefined) {
       projected = projectTools(provider, this.#visibleTools(), options);
@@ -184,12 +204,12 @@ class RegistryView implements ToolRegistry {
   with(tools: readonly AnyToolDefinition[], options: { readonly remove?: readonly string[] } = {}): ToolRegistry {
     const remove = new Set(options.remove ?? []);
     const kept = [...this.#snapshot.byKey.values()].filter((tool) => !remove.has(tool.name) && !remove.has(tool.key)).map((tool) => tool.definition);
-    const { byKey: _byKey, byName: _byName, ...settings } = this.#snapshot;
+    const { byKey: _byKey, byName: _byName, resolutions: _resolutions, ...settings } = this.#snapshot;
     return this.#rebind(buildSnapshot([...kept, ...tools], settings));
   }
 
   reserve(...names: string[]): ToolRegistry {
-    const { byKey: _byKey, byName: _byName, ...settings } = this.#snapshot;
+    const { byKey: _byKey, byName: _byName, resolutions: _resolutions, ...settings } = this.#snapshot;
     const snapshot = buildSnapshot(
       [...this.#snapshot.byKey.values()].map((tool) => tool.definition),
       { ...settings, reserved: new Set([...this.#snapshot.reserved, ...names]) },
@@ -208,11 +228,18 @@ class RegistryView implements ToolRegistry {
 
   executionMode(call: Pick<ToolCall, 'name' | 'arguments'>): 'parallel' | 'exclusive' {
     const resolution = typeof call.name === 'string' ? resolveToolName(this.#snapshot, this.#scope, call.name) : undefined;
-    const classify = resolution?.found === true ? resolution.tool.definition.isConcurrencySafe : undefined;
+    if (resolution?.found !== true) return 'exclusive';
+    const classify = resolution.tool.definition.isConcurrencySafe;
     if (classify === undefined) return 'exclusive';
     try {
       const args = typeof call.arguments === 'string' ? (JSON.parse(call.arguments) as unknown) : call.arguments;
-      return classify(args ?? {}) === true ? 'parallel' : 'exclusive';
+      // The classifier sees only arguments that validate; an asynchronous validator cannot answer here.
+      const validated = resolution.tool.validateInput(args ?? {});
+      if (validated instanceof Promise) {
+        validated.catch(() => undefined);
+        return 'exclusive';
+      }
+      return validated.ok && classify(validated.value) === true ? 'parallel' : 'exclusive';
     } catch {
       return 'exclusive';
     }
@@ -243,22 +270,37 @@ function toolInfo(tool: CompiledTool): ToolInfo {
 }
 
 function buildScope(snapshot: RegistrySnapshot, agent: string, options: ScopeOptions): ScopeState {
+  const tools: readonly AnyToolDefinition[] = options.tools ?? [];
+  if (!Array.isArray(tools as unknown)) throw new ConfigurationError('scope.tools', 'must be an array of tool definitions');
   const local = new Map<string, CompiledTool[]>();
   const localKeys = new Map<string, CompiledTool>();
-  for (const definition of options.tools ?? []) addTool(localKeys, local, compileTool(definition));
-  const masks: ScopeRestriction[] = options.restrict === undefined ? [] : Array.isArray(options.restrict) ? [...options.restrict] : [options.restrict as ScopeRestriction];
-  for (const [index, mask] of masks.entries()) {
-    const names = 'allow' in mask ? mask.allow : 'deny' in mask ? mask.deny : undefined;
-    const field = `scope.restrict[${index}]`;
-    if (!Array.isArray(names) || names.length === 0) throw new ConfigurationError(field, 'must be a non-empty { allow } or { deny } list');
-    for (const name of names) {
-      if (name === CODE_MODE_TOOL_NAME) throw new ConfigurationError(field, `cannot name the reserved "${CODE_MODE_TOOL_NAME}" transport`);
-      if (local.has(name)) throw new ConfigurationError(field, `names "${String(name)}", a tool local to this scope`);
-      if (!snapshot.byName.has(name) && !snapshot.reserved.has(name)) throw new ConfigurationError(field, `names an unknown tool "${String(name).slice(0, 64)}"`);
-    }
-  }
+  for (const definition of tools) addTool(localKeys, local, compileTool(definition));
+  const restrictions: readonly unknown[] = options.restrict === undefined ? [] : Array.isArray(options.restrict) ? options.restrict : [options.restrict];
+  const masks = restrictions.map((mask, index) => buildMask(snapshot, local, mask, `scope.restrict[${index}]`));
   if (options.presentAs !== undefined && !['native', 'code', 'both'].includes(options.presentAs)) {
     throw new ConfigurationError('scope.presentAs', 'must be native, code or both');
   }
-  return Object.freeze({ agent, options, local, masks: Object.freeze(masks), presentAs: options.presentAs });
+  // Keep a copy of the spec: the caller's arrays may change later, the scope may not.
+  const spec: ScopeOptions = {
+    tools: Object.freeze([...tools]),
+    restrict: Object.freeze(masks.map((mask): ScopeRestriction => (mask.kind === 'allow' ? { allow: [...mask.names] } : { deny: [...mask.names] }))),
+    ...(options.presentAs === undefined ? {} : { presentAs: options.presentAs }),
+  };
+  return Object.freeze({ agent, options: spec, local, masks: Object.freeze(masks), presentAs: options.presentAs });
+}
+
+/** A mask names known global names only: not a scope-local tool, not the reserved transport, never empty. */
+function buildMask(snapshot: RegistrySnapshot, local: ReadonlyMap<string, unknown>, mask: unknown, field: string): ScopeMask {
+  const record = (typeof mask === 'object' && mask !== null ? mask : {}) as { allow?: unknown; deny?: unknown };
+  const hasAllow = Object.hasOwn(record, 'allow');
+  if (hasAllow === Object.hasOwn(record, 'deny')) throw new ConfigurationError(field, 'must be either { allow } or { deny }');
+  const names: unknown = hasAllow ? record.allow : record.deny;
+  if (!Array.isArray(names) || names.length === 0) throw new ConfigurationError(field, 'must be a non-empty { allow } or { deny } list');
+  for (const name of names as unknown[]) {
+    if (typeof name !== 'string') throw new ConfigurationError(field, 'must list tool names (strings)');
+    if (name === CODE_MODE_TOOL_NAME) throw new ConfigurationError(field, `cannot name the reserved "${CODE_MODE_TOOL_NAME}" transport`);
+    if (local.has(name)) throw new ConfigurationError(field, `names "${name}", a tool local to this scope`);
+    if (!snapshot.byName.has(name) && !snapshot.reserved.has(name)) throw new ConfigurationError(field, `names an unknown tool "${name.slice(0, 64)}"`);
+  }
+  return Object.freeze({ kind: hasAllow ? 'allow' : 'deny', names: new Set(names as string[]) });
 }

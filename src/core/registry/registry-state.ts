@@ -4,7 +4,7 @@ import type { ToolHost, ToolResultLimits } from '../host/tool-host.js';
 import type { Journal } from '../journal/journal-types.js';
 import type { ToolPolicy } from '../policy/policy-types.js';
 import type { CompiledTool } from '../tools/compile-tool.js';
-import type { PresentationMode, ScopeOptions, ScopeRestriction } from './registry-types.js';
+import type { PresentationMode, ScopeOptions } from './registry-types.js';
 
 /** The reserved Code Mode transport: never registered, shadowed, restricted or removed. */
 export const CODE_MODE_TOOL_NAME = 'run_code';
@@ -22,12 +22,23 @@ export interface ResolvedHooks {
   readonly postExecute: NonNullable<ToolHooks['postExecute']>;
 }
 
+export interface FoundResolution {
+  readonly found: true;
+  readonly tool: CompiledTool;
+}
+
 /** One immutable snapshot. Views (global and scoped) share it. */
 export interface RegistrySnapshot {
   /** Every tool by key (`name` or `name@version`). */
   readonly byKey: ReadonlyMap<string, CompiledTool>;
   /** Every version of a name, sorted by key. */
   readonly byName: ReadonlyMap<string, readonly CompiledTool[]>;
+  /**
+   * Every name a global call may use that finds a tool: each key
+   * (`name@1.2.0`), each wire name (`name__v1_2_0`) and each bare name with
+   * a single version. Lookup on the hot path is one `Map.get`, no allocation.
+   */
+  readonly resolutions: ReadonlyMap<string, FoundResolution>;
   /** Names known and restrictable without a definition. */
   readonly reserved: ReadonlySet<string>;
   readonly host: ToolHost;
@@ -40,11 +51,18 @@ export interface RegistrySnapshot {
   readonly bus: EventBus;
 }
 
+/** One restriction, snapshotted when the scope was built: later changes to the caller's arrays do nothing. */
+export interface ScopeMask {
+  readonly kind: 'allow' | 'deny';
+  readonly names: ReadonlySet<string>;
+}
+
 /** A scope: an agent's view of a snapshot. */
 export interface ScopeState {
   readonly agent: string;
+  /** The scope's spec (copied), re-applied when a new snapshot is derived. */
   readonly options: ScopeOptions;
   readonly local: ReadonlyMap<string, readonly CompiledTool[]>;
-  readonly masks: readonly ScopeRestriction[];
+  readonly masks: readonly ScopeMask[];
   readonly presentAs: PresentationMode | undefined;
 }

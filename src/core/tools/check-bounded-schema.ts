@@ -11,6 +11,7 @@ export const BOUNDED_SCHEMA_LIMITS = Object.freeze({
   maxNodes: 256,
   maxProperties: 64,
   maxEnum: 64,
+  maxItems: 256,
 });
 
 const ALLOWED_KEYWORDS = new Set([
@@ -60,15 +61,19 @@ export function checkBoundedSchema(schema: JsonSchema, role: 'input' | 'output' 
         return;
       case 'number':
       case 'integer': {
-        const hasMin = typeof schemaNode.minimum === 'number' || typeof schemaNode.exclusiveMinimum === 'number';
-        const hasMax = typeof schemaNode.maximum === 'number' || typeof schemaNode.exclusiveMaximum === 'number';
+        // Safe bounds: finite, and within the range where a JSON number is exact.
+        const bound = (value: unknown): boolean => typeof value === 'number' && Math.abs(value) <= Number.MAX_SAFE_INTEGER;
+        const hasMin = bound(schemaNode.minimum) || bound(schemaNode.exclusiveMinimum);
+        const hasMax = bound(schemaNode.maximum) || bound(schemaNode.exclusiveMaximum);
         if ((!hasMin || !hasMax) && enumValues === undefined && schemaNode.const === undefined) {
           problems.push(`${pointer || '/'}: a number needs explicit lower and upper bounds`);
         }
         return;
       }
       case 'array':
-        if (typeof schemaNode.maxItems !== 'number') problems.push(`${pointer || '/'}: an array needs "maxItems"`);
+        if (typeof schemaNode.maxItems !== 'number' || !(schemaNode.maxItems <= BOUNDED_SCHEMA_LIMITS.maxItems)) {
+          problems.push(`${pointer || '/'}: an array needs "maxItems" of at most ${BOUNDED_SCHEMA_LIMITS.maxItems}`);
+        }
         if (schemaNode.items === undefined) problems.push(`${pointer || '/'}: an array needs "items"`);
         else visit(schemaNode.items, `${pointer}/items`, depth + 1);
         return;

@@ -1,8 +1,14 @@
 import { ToolDefinitionError } from '../errors/tool-errors.js';
+import { toOpenAIStrictSchema, type OptionalNulls } from '../projection/to-openai-strict-schema.js';
+import { MAX_WIRE_NAME_LENGTH, wireToolName } from '../names/wire-tool-name.js';
 import type { ToolActionClass } from '../policy/approval-types.js';
 import type { PolicyToolView } from '../policy/policy-types.js';
 import { checkBoundedSchema } from './check-bounded-schema.js';
-import { createValidator, isStandardSchema, standardJsonSchema, type Validator } from './schema-validator.js';
+import { checkSchemaSize } from './check-schema-size.js';
+import { deepFreeze } from './deep-freeze.js';
+
+export { deepFreeze } from './deep-freeze.js';
+import { createValidator, isStandardSchema, isValidJsonSchema, standardJsonSchema, type Validator } from './schema-validator.js';
 import type { AnyToolDefinition, JournalTier, JsonSchema, ToolEffect, ToolRisk } from './tool-types.js';
 
 export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
@@ -30,6 +36,11 @@ export interface CompiledTool {
   readonly modelSchema: JsonSchema;
   readonly outputSchema: JsonSchema | undefined;
   readonly configOnly: ReadonlySet<string>;
+  /**
+   * Where OpenAI strict mode made an optional property required and
+   * nullable: a model's `null` there means absent (stage 5 drops it).
+   */
+  readonly optionalNulls: OptionalNulls | undefined;
   readonly policyView: PolicyToolView;
   /** The governed action class, when the tool is governed by approval. */
   readonly actionClass: ToolActionClass | undefined;
@@ -59,6 +70,9 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
   if (definition.version !== undefined && (typeof definition.version !== 'string' || !SEMVER.test(definition.version))) {
     fail('version', 'must be an exact SemVer version such as 1.2.0');
   }
+  if (definition.version !== undefined && wireToolName(name, definition.version).length > MAX_WIRE_NAME_LENGTH) {
+    fail('version', `makes the wire name "${wireToolName(name, definition.version)}" longer than ${MAX_WIRE_NAME_LENGTH} characters`);
+  }
   if (typeof definition.description !== 'string' || definition.description.trim().length === 0) fail('description', 'must not be empty');
   if (typeof definition.dispatch !== 'function') fail('dispatch', 'must be a function');
   if (definition.timeoutMs !== undefined && !(Number.isFinite(definition.timeoutMs) && definition.timeoutMs >= 1 && definition.timeoutMs <= MAX_TIMEOUT_MS)) {
@@ -68,11 +82,28 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
   if (!Array.isArray(permissions) || permissions.length > MAX_PERMISSIONS || permissions.some((entry) => typeof entry !== 'string' || entry.length === 0)) {
     fail('permissions', `must be at most ${MAX_PERMISSIONS} non-empty names`);
   }
+  if (definition.configOnly !== undefined && !Array.isArray(definition.configOnly)) fail('configOnly', 'must be an array of parameter names');
   const configOnly = new Set(definition.configOnly ?? []);
   for (const entry of configOnly) if (typeof entry !== 'string' || entry.length === 0) fail('configOnly', 'must list non-empty parameter names');
+  checkOneOf(definition.source, ['builtin', 'mcp', 'plugin'], 'source', fail);
+  checkOneOf(definition.effect, ['read', 'write', 'execute', 'external'], 'effect', fail);
+  checkOneOf(definition.risk, ['low', 'medium', 'high', 'critical'], 'risk', fail);
+  checkOneOf(definition.journal, ['none', 'record', 'effect'], 'journal', fail);
+  checkOneOf(definition.policy?.egress, ['http', 'search', 'mcp'], 'policy.egress', fail);
+  checkOneOf(definition.schemaProfile, ['bounded'], 'schemaProfile', fail);
+  for (const hook of ['isConcurrencySafe', 'policyTarget', 'finalizeContent', 'presentCall', 'presentResult'] as const) {
+    if (definition[hook] !== undefined && typeof definition[hook] !== 'function') fail(hook, 'must be a function');
+  }
 
   const input = definition.input as unknown;
-  if (typeof input !== 'object' || input === null) fail('input', 'must be a Standard Schema or a JSON Schema object');
+  // An arktype schema is a function carrying `~standard`.
+  if ((typeof input !== 'object' && typeof input !== 'function') || input === null) fail('input', 'must be a Standard Schema or a JSON Schema object');
+  for (const io of ['input', 'output'] as const) {
+    const schema: unknown = definition[io];
+    if ((typeof schema === 'object' || typeof schema === 'function') && schema !== null && '~standard' in schema && typeof (schema as { '~standard'?: { validate?: unknown } })['~standard']?.validate !== 'function') {
+      fail(io, 'is a Standard Schema without a validate function');
+    }
+  }
   const inputJson = resolveJsonSchema(definition, 'input', fail);
   if (inputJson.type !== undefined && inputJson.type !== 'object') fail('input', 'must describe an object');
   const outputJson = definition.output === undefined ? undefined : resolveJsonSchema(definition, 'output', fail);
@@ -122,6 +153,8 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
     readOnly,
   });
 
+  const modelSchema = deepFreeze(modelVisibleSchema(inputJson, configOnly));
+  const strict = toOpenAIStrictSchema(modelSchema);
   return Object.freeze({
     definition,
     name,
@@ -130,7 +163,8 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
     description: definition.description,
     validateInput,
     validateOutput,
-    modelSchema: deepFreeze(modelVisibleSchema(inputJson, configOnly)),
+    modelSchema,
+    optionalNulls: strict.strict ? strict.optionalNulls : undefined,
     outputSchema: outputJson === undefined ? undefined : deepFreeze(stripDialect(outputJson)),
     configOnly,
     policyView,
@@ -140,10 +174,24 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
   });
 }
 
+function checkOneOf(value: unknown, allowed: readonly string[], field: string, fail: (field: string, problem: string) => never): void {
+  if (value !== undefined && !allowed.includes(value as string)) fail(field, `must be one of ${allowed.join(', ')}`);
+}
+
 function resolveJsonSchema(definition: AnyToolDefinition, io: 'input' | 'output', fail: (field: string, problem: string, cause?: unknown) => never): JsonSchema {
+  const converted = findJsonSchema(definition, io, fail);
+  const problem = checkSchemaSize(converted);
+  return problem === undefined ? converted : fail(io, problem);
+}
+
+function findJsonSchema(definition: AnyToolDefinition, io: 'input' | 'output', fail: (field: string, problem: string, cause?: unknown) => never): JsonSchema {
   const schema = io === 'input' ? definition.input : definition.output;
   const explicit = io === 'input' ? definition.inputJsonSchema : definition.outputJsonSchema;
-  if (explicit !== undefined) return explicit;
+  if (explicit !== undefined) {
+    // An explicit schema is never compiled (the Standard Schema validates), so check it is one.
+    if (typeof explicit !== 'object' || explicit === null || !isValidJsonSchema(explicit)) return fail(`${io}JsonSchema`, 'is not a valid JSON Schema');
+    return explicit;
+  }
   if (schema === undefined) return fail(io, 'is missing');
   if (!isStandardSchema(schema)) return schema as JsonSchema;
   try {
@@ -203,11 +251,4 @@ function deriveActionClass(definition: AnyToolDefinition): ToolActionClass | und
   if (policy.os === true) return 'os';
   if (policy.spawnsProcess === true && definition.policyTarget !== undefined) return 'process';
   return undefined;
-}
-
-export function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  return value;
 }

@@ -13,7 +13,7 @@ export type ValidationResult =
 export type Validator = (value: unknown) => ValidationResult | Promise<ValidationResult>;
 
 export function isStandardSchema(schema: ToolSchema): schema is StandardSchemaV1 {
-  return typeof schema === 'object' && schema !== null && '~standard' in schema;
+  return (typeof schema === 'object' || typeof schema === 'function') && schema !== null && '~standard' in schema;
 }
 
 function fromStandardResult(result: StandardSchemaV1.Result<unknown>): ValidationResult {
@@ -38,7 +38,8 @@ let draft2020: Ajv2020 | undefined;
 
 function compilerFor(schema: JsonSchema): Ajv | Ajv2020 {
   const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-  const options = { strict: false, allErrors: false, validateSchema: true, coerceTypes: false, useDefaults: false } as const;
+  // `format` is an annotation here (the 2020-12 default): no format vocabulary is bundled, so none is asserted.
+  const options = { strict: false, allErrors: false, validateSchema: true, validateFormats: false, coerceTypes: false, useDefaults: false } as const;
   if (dialect.includes('2020-12') || dialect.includes('2019-09')) return (draft2020 ??= new Ajv2020(options));
   return (draft07 ??= new Ajv(options));
 }
@@ -54,6 +55,15 @@ export function compileJsonSchema(schema: JsonSchema): Validator {
     }));
     return { ok: false, issues };
   };
+}
+
+/** Whether a JSON Schema is itself valid against its dialect's meta-schema. */
+export function isValidJsonSchema(schema: JsonSchema): boolean {
+  try {
+    return compilerFor(schema).validateSchema(schema) === true;
+  } catch {
+    return false;
+  }
 }
 
 export function createValidator(schema: ToolSchema): Validator {

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { CLAUDE_CODE_TOOLS, claudeCodeToolTargets, mcpToolName } from './claude-code-tools.js';
+import { canonicalToolName } from './canonical-tool-name.js';
+import { toolNameMatches } from './tool-name-matches.js';
+
+const BUILTINS = ['read_file', 'write_file', 'edit_file', 'list_directory', 'run_command', 'git_status', 'git_commit', 'http_request', 'web_search', 'read_clipboard', 'notify', 'mcp_call', 'invoke_agent', 'read_media'];
+
+describe('Claude Code tool names', () => {
+  it('maps exactly the Claude Code file, shell and web tools, onto built-in names only', () => {
+    expect(Object.keys(CLAUDE_CODE_TOOLS).sort()).toEqual(['Bash', 'Edit', 'Glob', 'Grep', 'LS', 'Read', 'WebFetch', 'WebSearch', 'Write']);
+    for (const targets of Object.values(CLAUDE_CODE_TOOLS)) for (const target of targets) expect(BUILTINS).toContain(target);
+    expect(Object.isFrozen(CLAUDE_CODE_TOOLS)).toBe(true);
+    expect(Object.isFrozen(CLAUDE_CODE_TOOLS.Read)).toBe(true);
+  });
+
+  it('never resolves prototype keys', () => {
+    expect(claudeCodeToolTargets('constructor')).toBeUndefined();
+    expect(claudeCodeToolTargets('__proto__')).toBeUndefined();
+  });
+
+  it('sanitizes MCP names into valid tool names, or refuses', () => {
+    expect(mcpToolName('GitHub', 'create-issue')).toBe('mcp_github_create_issue');
+    expect(mcpToolName('a b', 'c.d/e')).toBe('mcp_a_b_c_d_e');
+    expect(mcpToolName('', 'x')).toBeUndefined();
+    expect(mcpToolName('s', '*')).toBeUndefined();
+    expect(mcpToolName('server', 'x'.repeat(64))).toBeUndefined();
+    expect(claudeCodeToolTargets('mcp__a__b__c')).toEqual(['mcp_a_b__c']);
+  });
+
+  it('toolNameMatches compares a Claude Code or our name against every alias of ours', () => {
+    expect(toolNameMatches('Bash', 'run_command')).toBe(true);
+    expect(toolNameMatches('Bash', 'git_commit')).toBe(true);
+    expect(toolNameMatches('run_command', 'run_command')).toBe(true);
+    expect(toolNameMatches('Read', 'read_media')).toBe(true);
+    expect(toolNameMatches('mcp__github__create_issue', 'mcp_github_create_issue')).toBe(true);
+    expect(toolNameMatches('Read', 'write_file')).toBe(false);
+    expect(toolNameMatches('read', 'read_file')).toBe(false);
+    expect(toolNameMatches('Bash(git status)', 'run_command')).toBe(false);
+    expect(toolNameMatches('run_command', 'Bash')).toBe(false);
+    expect(toolNameMatches(undefined as unknown as string, 'read_file')).toBe(false);
+  });
+
+  it('canonicalToolName gives the Claude Code name, or the input when there is none', () => {
+    expect(canonicalToolName('read_file')).toBe('Read');
+    expect(canonicalToolName('read_media')).toBe('Read');
+    expect(canonicalToolName('list_directory')).toBe('LS');
+    expect(canonicalToolName('git_status')).toBe('Bash');
+    expect(canonicalToolName('http_request')).toBe('WebFetch');
+    expect(canonicalToolName('notify')).toBe('notify');
+    expect(canonicalToolName('mcp_github_create_issue')).toBe('mcp_github_create_issue');
+    expect(canonicalToolName('Read')).toBe('Read');
+    expect(canonicalToolName('__proto__')).toBe('__proto__');
+  });
+});

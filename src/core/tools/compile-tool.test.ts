@@ -1,0 +1,229 @@
+import { toStandardJsonSchema } from '@valibot/to-json-schema';
+import { Ajv } from 'ajv';
+import { type } from 'arktype';
+import * as v from 'valibot';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { DuplicateToolError, ToolDefinitionError } from '../errors/tool-errors.js';
+import { createToolRegistry } from '../registry/create-tool-registry.js';
+import { defineTool } from './define-tool.js';
+import type { AnyToolDefinition } from './tool-types.js';
+
+const base = { name: 'tool_a', description: 'A tool.', input: { type: 'object', properties: { a: { type: 'string' } } }, dispatch: () => null } as const;
+const good = (overrides: Record<string, unknown> = {}): AnyToolDefinition => ({ ...base, ...overrides }) as AnyToolDefinition;
+
+/** Building a registry with `bad` among good tools throws this typed error, and no registry exists. */
+function expectDefinitionError(bad: AnyToolDefinition, tool: string, field: string): ToolDefinitionError {
+  let registry: unknown;
+  let caught: unknown;
+  try {
+    registry = createToolRegistry({ tools: [good({ name: 'first' }), bad, good({ name: 'last' })] });
+  } catch (error) {
+    caught = error;
+  }
+  expect(registry).toBeUndefined();
+  expect(caught).toBeInstanceOf(ToolDefinitionError);
+  const error = caught as ToolDefinitionError;
+  expect(error.code).toBe('TOOL_DEFINITION_INVALID');
+  expect(error.tool).toBe(tool);
+  expect(error.field).toBe(field);
+  expect(error.message).toContain(field);
+  return error;
+}
+
+describe('definition checks (each bad definition → a typed error naming the tool and the field)', () => {
+  it.each([
+    ['Upper', 'name'], ['1tool', 'name'], ['has-dash', 'name'], ['has.dot', 'name'], ['', 'name'], ['a'.repeat(65), 'name'], ['tool name', 'name'],
+  ])('name %j', (name, field) => {
+    expectDefinitionError(good({ name }), name, field);
+  });
+
+  it('accepts the longest valid name and underscores', () => {
+    expect(createToolRegistry({ tools: [good({ name: 'a'.repeat(64) }), good({ name: 'a_1_b' })] }).list()).toHaveLength(2);
+  });
+
+  it.each(['1.2', 'v1.2.0', '^1.2.0', '1.2.x', '*', 'latest', '01.2.0', '1.2.0 ', ''])('version %j is not exact SemVer', (version) => {
+    expectDefinitionError(good({ version }), 'tool_a', 'version');
+  });
+
+  it('accepts exact SemVer with prerelease and build metadata', () => {
+    const registry = createToolRegistry({ tools: [good({ version: '1.2.0' }), good({ version: '1.3.0-rc.1+build.5' })] });
+    expect(registry.list().map((tool) => tool.key)).toEqual(['tool_a@1.2.0', 'tool_a@1.3.0-rc.1+build.5']);
+  });
+
+  it('refuses a version that makes the wire name longer than 64 characters', () => {
+    expectDefinitionError(good({ name: 'a'.repeat(56), version: '10.20.30' }), 'a'.repeat(56), 'version');
+  });
+
+  it.each([0, 0.5, -1, 3_600_001, Number.NaN, Number.POSITIVE_INFINITY, '100'])('timeoutMs %j', (timeoutMs) => {
+    expectDefinitionError(good({ timeoutMs }), 'tool_a', 'timeoutMs');
+  });
+
+  it('accepts timeoutMs at both ends of 1 ms to 1 hour', () => {
+    expect(createToolRegistry({ tools: [good({ name: 'fast', timeoutMs: 1 }), good({ name: 'slow', timeoutMs: 3_600_000 })] }).list()).toHaveLength(2);
+  });
+
+  it.each(['', '   ', undefined, 42])('description %j', (description) => {
+    expectDefinitionError(good({ description }), 'tool_a', 'description');
+  });
+
+  it('permissions: at most 16 non-empty names', () => {
+    expectDefinitionError(good({ permissions: Array.from({ length: 17 }, (_, index) => `p${index}`) }), 'tool_a', 'permissions');
+    expectDefinitionError(good({ permissions: [''] }), 'tool_a', 'permissions');
+    expectDefinitionError(good({ permissions: 'fs.read' }), 'tool_a', 'permissions');
+    expect(createToolRegistry({ tools: [good({ permissions: Array.from({ length: 16 }, (_, index) => `p${index}`) })] }).list()).toHaveLength(1);
+  });
+
+  it.each([
+    [{ input: { type: 'string' } }, 'input'],
+    [{ input: { type: 'object', properties: { a: { type: 'strin' } } } }, 'input'],
+    [{ input: { type: 'object', required: 'a' } }, 'input'],
+    [{ input: null }, 'input'],
+    [{ output: { type: 'nope' } }, 'output'],
+    [{ input: z.string(), inputJsonSchema: { type: 'object', properties: { a: { type: 7 } } } }, 'inputJsonSchema'],
+    [{ input: { '~standard': { version: 1, vendor: 'x' } } }, 'input'],
+    [{ dispatch: 'run' }, 'dispatch'],
+    [{ configOnly: 'token' }, 'configOnly'],
+    [{ configOnly: [''] }, 'configOnly'],
+    [{ source: 'npm' }, 'source'],
+    [{ effect: 'delete' }, 'effect'],
+    [{ risk: 'extreme' }, 'risk'],
+    [{ journal: 'full' }, 'journal'],
+    [{ policy: { egress: 'ftp' } }, 'policy.egress'],
+    [{ schemaProfile: 'strict' }, 'schemaProfile'],
+    [{ isConcurrencySafe: true }, 'isConcurrencySafe'],
+    [{ policyTarget: 'path' }, 'policyTarget'],
+  ])('%j → field %s', (overrides, field) => {
+    expectDefinitionError(good(overrides), 'tool_a', field);
+  });
+
+  it('reserves run_code for the Code Mode transport', () => {
+    expectDefinitionError(good({ name: 'run_code' }), 'run_code', 'name');
+  });
+
+  it('a duplicate name throws DuplicateToolError and builds nothing', () => {
+    expect(() => createToolRegistry({ tools: [good(), good()] })).toThrow(DuplicateToolError);
+    expect(() => createToolRegistry({ tools: [good({ version: '1.0.0' }), good({ version: '1.0.0' })] })).toThrow(DuplicateToolError);
+    // A bare name beside a versioned one would be ambiguous.
+    expect(() => createToolRegistry({ tools: [good(), good({ version: '1.0.0' })] })).toThrow(DuplicateToolError);
+    // Versions whose wire names collide (`-` and `.` both travel as `_`).
+    expect(() => createToolRegistry({ tools: [good({ version: '1.0.0-a.b' }), good({ version: '1.0.0-a-b' })] })).toThrow(/wire name/);
+    // A plain tool named like a versioned tool's wire name.
+    expect(() => createToolRegistry({ tools: [good({ version: '1.0.0' }), good({ name: 'tool_a__v1_0_0' })] })).toThrow(DuplicateToolError);
+    expect(() => createToolRegistry({ tools: [good({ name: 'tool_a__v1_0_0' }), good({ version: '1.0.0' })] })).toThrow(DuplicateToolError);
+    try {
+      createToolRegistry({ tools: [good(), good()] });
+    } catch (error) {
+      expect((error as DuplicateToolError).code).toBe('DUPLICATE_TOOL');
+      expect((error as DuplicateToolError).tool).toBe('tool_a');
+    }
+  });
+});
+
+describe('input schemas', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  const expectValidates = async (input: AnyToolDefinition['input'], extra: Record<string, unknown> = {}) => {
+    const registry = createToolRegistry({
+      tools: [defineTool({ name: 'echo', description: 'Echo.', input, ...extra, dispatch: (args: unknown) => args })],
+      host: {},
+    });
+    const context = { grantedTools: ['echo'] };
+    const ok = await registry.dispatch({ callId: '1', name: 'echo', arguments: { a: 'x' } }, context);
+    const bad = await registry.dispatch({ callId: '2', name: 'echo', arguments: { a: 5 } }, context);
+    expect(ok.ok).toBe(true);
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error.code).toBe('ARGS_INVALID');
+    return registry.list()[0]!.inputSchema;
+  };
+
+  it('zod 4', async () => {
+    expect(await expectValidates(z.object({ a: z.string() }))).toMatchObject({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] });
+  });
+
+  it('valibot through toStandardJsonSchema', async () => {
+    expect(await expectValidates(toStandardJsonSchema(v.object({ a: v.string() })))).toMatchObject({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] });
+  });
+
+  it('a plain valibot schema with inputJsonSchema', async () => {
+    const inputJsonSchema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
+    expect(await expectValidates(v.object({ a: v.string() }), { inputJsonSchema })).toEqual(inputJsonSchema);
+  });
+
+  it('a plain valibot schema without a JSON Schema is refused', () => {
+    expectDefinitionError(good({ input: v.object({ a: v.string() }) }), 'tool_a', 'input');
+  });
+
+  it('arktype', async () => {
+    expect(await expectValidates(type({ a: 'string' }))).toMatchObject({ type: 'object', properties: { a: { type: 'string' } } });
+  });
+
+  it('plain JSON Schema, compiled once with ajv per tool version (not per call, snapshot or scope)', async () => {
+    const compile = vi.spyOn(Ajv.prototype, 'compile');
+    const definition = defineTool({ name: 'echo', description: 'Echo.', input: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, dispatch: (args: unknown) => args });
+    const registry = createToolRegistry({ tools: [definition] });
+    expect(compile).toHaveBeenCalledTimes(1);
+    const next = registry.with([good({ name: 'other', input: { type: 'object' } })]).scope('agent', { restrict: { deny: ['other'] } });
+    for (let index = 0; index < 5; index += 1) {
+      await next.dispatch({ callId: String(index), name: 'echo', arguments: { a: 'x' } }, { grantedTools: ['echo'] });
+    }
+    // One more compilation: the other tool's schema. Never the echo schema again.
+    expect(compile).toHaveBeenCalledTimes(2);
+    expect(createToolRegistry({ tools: [definition] }).list()[0]!.inputSchema).toBe(registry.list()[0]!.inputSchema);
+  });
+});
+
+describe('configOnly', () => {
+  const definition = defineTool({
+    name: 'call_api',
+    description: 'Call an API.',
+    input: z.object({ query: z.string(), apiKey: z.string(), region: z.string().optional() }),
+    configOnly: ['apiKey', 'region'],
+    dispatch: (args: { query: string; apiKey: string; region?: string | undefined }) => args,
+  });
+
+  it('is removed from the model-visible schema, its properties and required', () => {
+    const registry = createToolRegistry({ tools: [definition] });
+    const schema = registry.list()[0]!.inputSchema as { properties: object; required: string[] };
+    expect(Object.keys(schema.properties)).toEqual(['query']);
+    expect(schema.required).toEqual(['query']);
+    for (const provider of ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'mcp'] as const) {
+      expect(JSON.stringify(registry.project(provider))).not.toContain('apiKey');
+    }
+    expect(JSON.stringify(registry.schemas())).not.toContain('region');
+  });
+
+  it('is never accepted from a model: the configured value wins, and without one the call is invalid', async () => {
+    const registry = createToolRegistry({ tools: [definition] });
+    const configured = await registry.dispatch(
+      { callId: '1', name: 'call_api', arguments: { query: 'q', apiKey: 'from-model', region: 'from-model' } },
+      { grantedTools: ['call_api'], config: { values: { apiKey: 'from-config' } } },
+    );
+    expect(configured.ok && configured.value).toEqual({ query: 'q', apiKey: 'from-config' });
+    const unconfigured = await registry.dispatch({ callId: '2', name: 'call_api', arguments: { query: 'q', apiKey: 'from-model' } }, { grantedTools: ['call_api'] });
+    expect(unconfigured.ok).toBe(false);
+  });
+});
+
+describe('hostile schema sizes (any source)', () => {
+  it('refuses a schema nested deeper than 64 levels, before anything recurses into it', () => {
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let depth = 0; depth < 5_000; depth += 1) deep = { type: 'object', properties: { child: deep } };
+    const error = expectDefinitionError(good({ input: deep }), 'tool_a', 'input');
+    expect(error.message).toContain('deeper than 64');
+  });
+
+  it('refuses a cyclic schema object and an enormous one', () => {
+    const cyclic: Record<string, unknown> = { type: 'object', properties: {} };
+    (cyclic.properties as Record<string, unknown>).self = cyclic;
+    expectDefinitionError(good({ input: cyclic }), 'tool_a', 'input');
+    const huge = { type: 'object', properties: Object.fromEntries(Array.from({ length: 30_000 }, (_, index) => [`p${index}`, { type: 'string' }])) };
+    expect(expectDefinitionError(good({ input: huge }), 'tool_a', 'input').message).toContain('more than 20000');
+  });
+
+  it('checks the JSON Schema a Standard Schema converts to, and an explicit one', () => {
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let depth = 0; depth < 100; depth += 1) deep = { type: 'object', properties: { child: deep } };
+    expectDefinitionError(good({ input: z.object({}), inputJsonSchema: deep }), 'tool_a', 'input');
+  });
+});
