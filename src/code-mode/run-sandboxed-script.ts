@@ -1,4 +1,4 @@
-import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import type { CodeConsoleOutput, CodeRunFailure, CodeRunRequest, CodeRunResult, CodeToolReply } from '../core/index.js';
 import { HOST_CALL, HOST_CONSOLE, RESULT_INVALID_MARK, sandboxPrelude, wrapScript, type PreludeLimits } from './sandbox-prelude.js';
 
@@ -40,7 +40,9 @@ class SandboxRun {
   readonly #limits: SandboxLimits;
   readonly #calls = new AbortController();
   readonly #tasks = new Set<Promise<void>>();
-  readonly #pending = new Set<QuickJSDeferredPromise>();
+  /** Replies waiting for the next batched crossing into the sandbox. */
+  #replies: [number, CodeToolReply][] = [];
+  #nextCallId = 0;
   readonly #console: string[] = [];
   #consoleBytes = 0;
   #consoleTruncated = false;
@@ -55,6 +57,8 @@ class SandboxRun {
   #runtime!: QuickJSRuntime;
   #context!: QuickJSContext;
   #final: QuickJSHandle | undefined;
+  /** The prelude's settle function: delivers a batch of replies. */
+  #settle: QuickJSHandle | undefined;
 
   constructor(module: QuickJSWASMModule, request: CodeRunRequest, limits: SandboxLimits) {
     this.#module = module;
@@ -105,7 +109,7 @@ class SandboxRun {
       this.#settleFromError(prelude.error);
       return;
     }
-    prelude.value.dispose();
+    this.#settle = prelude.value;
     const evaluated = this.#enter(() => context.evalCode(wrapScript(this.#request.code, this.#limits), 'script.js'));
     if (evaluated.error !== undefined) {
       this.#settleFromError(evaluated.error);
@@ -115,7 +119,7 @@ class SandboxRun {
     this.#pump();
   }
 
-  /** The bridge: a tool call becomes a sandbox promise settled by the governed dispatch. */
+  /** The bridge: a tool call gets an id now; the governed dispatch's reply settles it later, in a batch. */
   #hostCall(nameHandle: QuickJSHandle, argsHandle: QuickJSHandle): QuickJSHandle {
     const context = this.#context;
     const name = context.typeof(nameHandle) === 'string' ? context.getString(nameHandle) : '';
@@ -126,40 +130,42 @@ class SandboxRun {
     } catch {
       args = undefined; // The pipeline refuses it as invalid arguments.
     }
-    const deferred = context.newPromise();
-    this.#pending.add(deferred);
+    const id = (this.#nextCallId += 1);
     this.#active += 1;
     const task = this.#request
       .callTool(name, args, this.#calls.signal)
       .catch(() => TOOL_FAILED)
-      .then((reply) => this.#reply(deferred, reply));
+      .then((reply) => this.#reply(id, reply));
     this.#tasks.add(task);
     void task.finally(() => this.#tasks.delete(task));
-    return deferred.handle;
+    return context.newNumber(id);
   }
 
-  #reply(deferred: QuickJSDeferredPromise, reply: CodeToolReply): void {
-    this.#active -= 1;
-    this.#pending.delete(deferred);
-    if (this.#outcome !== undefined || this.#stop !== undefined) {
-      deferred.dispose();
-      return;
-    }
-    let text: string;
+  #reply(id: number, reply: CodeToolReply): void {
+    if (this.#replies.push([id, reply]) === 1) queueMicrotask(() => this.#flush());
+  }
+
+  /** One crossing for every reply that arrived together, then the script's continuations run. */
+  #flush(): void {
+    const batch = this.#replies;
+    this.#replies = [];
+    this.#active -= batch.length;
+    if (this.#outcome !== undefined || this.#stop !== undefined || this.#settle === undefined) return;
+    let handle: QuickJSHandle | undefined;
     try {
-      text = JSON.stringify(reply, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
-    } catch {
-      text = JSON.stringify({ ok: false, error: { code: 'OUTPUT_INVALID', message: 'The tool result is not JSON.' } });
-    }
-    try {
-      const handle = this.#context.newString(text);
-      deferred.resolve(handle);
-      handle.dispose();
-      deferred.dispose();
+      handle = this.#context.newString(encodeReplies(batch));
+      const settle = this.#settle;
+      const settled = this.#enter(() => this.#context.callFunction(settle, this.#context.undefined, handle as QuickJSHandle));
+      if (settled.error !== undefined) {
+        this.#settleFromError(settled.error);
+        return;
+      }
+      settled.value.dispose();
     } catch (error) {
-      deferred.dispose();
       this.#fault(error);
       return;
+    } finally {
+      handle?.dispose();
     }
     this.#pump();
   }
@@ -262,7 +268,8 @@ class SandboxRun {
 
   #fault(error: unknown): void {
     this.#faulted = true;
-    const memory = this.#module.getWasmMemory().buffer.byteLength;
+    // The declaration names WebAssembly.Memory, which this project's lib does not declare.
+    const memory = (this.#module.getWasmMemory() as unknown as { readonly buffer: ArrayBuffer }).buffer.byteLength;
     const exhausted = memory + 65_536 > this.#limits.memoryLimitBytes;
     this.#halt(exhausted ? 'memory_limit' : 'runtime_error', exhausted ? '' : error instanceof Error ? error.name : 'fault');
     this.#check();
@@ -287,7 +294,7 @@ class SandboxRun {
   async #close(): Promise<void> {
     await Promise.allSettled([...this.#tasks]);
     try {
-      for (const deferred of this.#pending) deferred.dispose();
+      this.#settle?.dispose();
       this.#final?.dispose();
       this.#context.dispose();
       this.#runtime.dispose();
@@ -296,6 +303,28 @@ class SandboxRun {
     }
   }
 }
+
+/** Replies as the prelude reads them; a value that is not JSON becomes a typed failure for that call alone. */
+function encodeReplies(batch: readonly (readonly [number, CodeToolReply])[]): string {
+  const replacer = (_key: string, value: unknown): unknown => (typeof value === 'bigint' ? value.toString() : value);
+  try {
+    return JSON.stringify(batch, replacer);
+  } catch {
+    return JSON.stringify(
+      batch.map(([id, reply]) => {
+        try {
+          JSON.stringify(reply, replacer);
+          return [id, reply];
+        } catch {
+          return [id, NOT_JSON];
+        }
+      }),
+      replacer,
+    );
+  }
+}
+
+const NOT_JSON: CodeToolReply = { ok: false, error: { code: 'OUTPUT_INVALID', message: 'The tool result is not JSON.', tool: undefined } };
 
 function describeError(context: QuickJSContext, handle: QuickJSHandle): { internal: boolean; message: string; text: string } {
   let dumped: unknown;

@@ -16,8 +16,10 @@ export const RESULT_INVALID_MARK = '!';
  * closure and removes them from the global object, so a script reaches the
  * host only through `tools.<name>(args)` (one governed call, JSON in, JSON
  * out) and `console.*` (bounded text). `tools` is a proxy: any name is a
- * function, and the pipeline decides whether it resolves. A refusal is a
- * `ToolCallError` the script may catch.
+ * function, and the pipeline decides whether it resolves. A call returns an
+ * id at once; replies arrive in batches through the settle function the
+ * prelude evaluates to, so one crossing serves every call that finished
+ * together. A refusal is a `ToolCallError` the script may catch.
  */
 export function sandboxPrelude(limits: PreludeLimits): string {
   return `(() => {
@@ -26,6 +28,9 @@ export function sandboxPrelude(limits: PreludeLimits): string {
   const write = globalThis.${HOST_CONSOLE};
   delete globalThis.${HOST_CALL};
   delete globalThis.${HOST_CONSOLE};
+  // Captured now, so a script replacing JSON or Map cannot disturb the bridge.
+  const { parse, stringify } = JSON;
+  const waiting = new Map();
   class ToolCallError extends Error {
     constructor(view) {
       super(String(view.message));
@@ -35,14 +40,12 @@ export function sandboxPrelude(limits: PreludeLimits): string {
       if (view.reason !== undefined) this.reason = String(view.reason);
     }
   }
-  const invoke = async (name, args) => {
-    const text = JSON.stringify(args === undefined ? {} : args);
+  const invoke = (name, args) => new Promise((resolve, reject) => {
+    const text = stringify(args === undefined ? {} : args);
     if (typeof text !== 'string') throw new TypeError('Tool arguments must be a JSON object.');
     if (text.length > ${limits.maxArgumentChars}) throw new RangeError('Tool arguments are too large.');
-    const reply = JSON.parse(await call(name, text));
-    if (reply.ok) return reply.value;
-    throw new ToolCallError(reply.error);
-  };
+    waiting.set(call(name, text), { resolve, reject });
+  });
   const tools = new Proxy(Object.freeze({}), {
     get(_target, key) {
       // 'then' stays undefined so that awaiting the tools object itself is harmless.
@@ -54,7 +57,7 @@ export function sandboxPrelude(limits: PreludeLimits): string {
   });
   const format = (value) => {
     if (typeof value === 'string') return value;
-    try { const text = JSON.stringify(value); return text === undefined ? String(value) : text; } catch { return String(value); }
+    try { const text = stringify(value); return text === undefined ? String(value) : text; } catch { return String(value); }
   };
   const level = (name) => (...values) => { write(name, values.map(format).join(' ').slice(0, ${limits.maxConsoleLineChars})); };
   const console = Object.freeze({ log: level('log'), info: level('info'), warn: level('warn'), error: level('error'), debug: level('debug') });
@@ -62,6 +65,16 @@ export function sandboxPrelude(limits: PreludeLimits): string {
   Object.defineProperty(globalThis, 'tools', { ...fixed, value: tools });
   Object.defineProperty(globalThis, 'console', { ...fixed, value: console });
   Object.defineProperty(globalThis, 'ToolCallError', { ...fixed, value: ToolCallError });
+  // The completion value: the host settles a batch of calls with it, as [[id, reply], ...] JSON.
+  return (batch) => {
+    for (const [id, reply] of parse(batch)) {
+      const entry = waiting.get(id);
+      if (entry === undefined) continue;
+      waiting.delete(id);
+      if (reply.ok) entry.resolve(reply.value);
+      else entry.reject(new ToolCallError(reply.error));
+    }
+  };
 })();`;
 }
 
