@@ -192,6 +192,35 @@ describe('Code Mode through the registry', () => {
     expect(error).toMatchObject({ code: 'TOOL_TIMEOUT', reason: 'time_limit', loopCorrectable: true });
   });
 
+  it('stops a script that allocates without bound at the memory limit', async () => {
+    const registry = createToolRegistry({ tools: [addNumbers], presentAs: 'code', codeRuntime: createQuickJsRuntime({ memoryLimitBytes: 32 * 1024 * 1024 }) });
+    const outcome = await registry.dispatch({ callId: 'm1', name: 'run_code', arguments: { code: 'const keep = []; while (true) keep.push("x".repeat(1 << 20) + keep.length);' } }, { grantedTools: granted });
+    expect(outcome.ok ? 'ok' : outcome.error).toMatchObject({ code: 'EXECUTION_FAILED', reason: 'memory_limit' });
+  });
+
+  it('bounds an approval wait by the script time limit: the approval is cancelled and nothing runs', async () => {
+    notes.clear();
+    const approver = createScriptedApprover('hang');
+    const outcome = await registryFor().dispatch(
+      { callId: 'h1', name: 'run_code', arguments: { code: 'await tools.save_note({ title: "t", body: "b" }); return 1;', timeoutMs: 150 } },
+      { grantedTools: granted, approval: { confirm: approver.confirm } },
+    );
+    expect(outcome.ok ? 'ok' : outcome.error).toMatchObject({ code: 'TOOL_TIMEOUT', reason: 'time_limit' });
+    expect(approver.requests).toHaveLength(1);
+    expect(notes.size).toBe(0);
+    expect((outcome.ok ? [] : (outcome.error as CodeModeError).calls).map((receipt) => receipt.status)).toEqual(['cancelled']);
+  });
+
+  it('cancels calls the script did not await once it returns', async () => {
+    slowStarted.length = 0;
+    slowCancelled.length = 0;
+    const outcome = await runCode(registryFor(), 'tools.slow({}); return "done";');
+    expect(outcome.ok ? (outcome.value as RunCodeResult).value : outcome.error.code).toBe('done');
+    expect(slowStarted).toHaveLength(1);
+    expect(slowCancelled).toEqual(slowStarted);
+    expect(outcome.ok ? (outcome.value as RunCodeResult).calls.map((receipt) => receipt.code) : []).toEqual(['ABORTED']);
+  });
+
   it('reports a script error with the receipts of the calls made before it', async () => {
     const outcome = await runCode(registryFor(), `await tools.add({ a: 1, b: 1 }); throw new Error('bad ${SECRET}');`);
     const error = outcome.ok ? undefined : (outcome.error as CodeModeError);
