@@ -39,7 +39,9 @@ class SandboxRun {
   readonly #request: CodeRunRequest;
   readonly #limits: SandboxLimits;
   readonly #calls = new AbortController();
-  readonly #tasks = new Set<Promise<void>>();
+  /** Tool calls whose promise has not settled yet; the run closes only at zero. */
+  #unsettled = 0;
+  #drained: (() => void) | undefined;
   /** Replies waiting for the next batched crossing into the sandbox. */
   #replies: [number, CodeToolReply][] = [];
   #nextCallId = 0;
@@ -132,16 +134,23 @@ class SandboxRun {
     }
     const id = (this.#nextCallId += 1);
     this.#active += 1;
-    const task = this.#request
-      .callTool(name, args, this.#calls.signal)
-      .catch(() => TOOL_FAILED)
-      .then((reply) => this.#reply(id, reply));
-    this.#tasks.add(task);
-    void task.finally(() => this.#tasks.delete(task));
+    this.#unsettled += 1;
+    let pending: Promise<CodeToolReply>;
+    try {
+      pending = this.#request.callTool(name, args, this.#calls.signal);
+    } catch {
+      pending = Promise.resolve(TOOL_FAILED);
+    }
+    pending.then(
+      (reply) => this.#reply(id, reply),
+      () => this.#reply(id, TOOL_FAILED),
+    );
     return context.newNumber(id);
   }
 
   #reply(id: number, reply: CodeToolReply): void {
+    this.#unsettled -= 1;
+    if (this.#unsettled === 0) this.#drained?.();
     if (this.#replies.push([id, reply]) === 1) queueMicrotask(() => this.#flush());
   }
 
@@ -292,7 +301,7 @@ class SandboxRun {
 
   /** Quiescence first (every nested call settled), then free the sandbox. */
   async #close(): Promise<void> {
-    await Promise.allSettled([...this.#tasks]);
+    if (this.#unsettled > 0) await new Promise<void>((resolve) => (this.#drained = resolve));
     try {
       this.#settle?.dispose();
       this.#final?.dispose();
@@ -308,7 +317,8 @@ class SandboxRun {
 function encodeReplies(batch: readonly (readonly [number, CodeToolReply])[]): string {
   const replacer = (_key: string, value: unknown): unknown => (typeof value === 'bigint' ? value.toString() : value);
   try {
-    return JSON.stringify(batch, replacer);
+    // No replacer on the common path: it would take JSON.stringify off its fast path.
+    return JSON.stringify(batch);
   } catch {
     return JSON.stringify(
       batch.map(([id, reply]) => {

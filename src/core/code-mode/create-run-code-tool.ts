@@ -12,8 +12,18 @@ export interface RunCodeResult {
   /** The script's return value (JSON; `null` when it returned nothing). */
   readonly value: unknown;
   readonly console: CodeConsoleOutput;
-  /** One receipt per nested tool call, in the order the script started them. */
+  /** One receipt per nested tool call, in the order the script started them. Built on first read. */
   readonly calls: readonly ToolReceipt[];
+  /** What the model reads (and what bounding measures): the value, the console and one status line per call. */
+  toJSON(): RunCodeSummary;
+}
+
+export interface RunCodeSummary {
+  readonly value: unknown;
+  readonly console?: readonly string[];
+  readonly consoleTruncated?: true;
+  /** `tool: CODE` per nested call, e.g. `read_file: OK`, `write_file: DENIED_BY_USER`. */
+  readonly calls: readonly string[];
 }
 
 export interface RunCodeArguments {
@@ -64,7 +74,6 @@ export function createRunCodeTool(runtime: CodeRuntime): ToolDefinition<RunCodeA
     effect: 'read' as const,
     risk: 'low' as const,
     journal: 'none' as const,
-    finalizeContent: compactContent,
     dispatch: (args: RunCodeArguments, _host: unknown, context: ToolDispatchContext) => runScript(runtime, args, context),
   });
   definitions.set(runtime, definition);
@@ -84,10 +93,33 @@ async function runScript(runtime: CodeRuntime, args: RunCodeArguments, context: 
     return outcome.ok ? { ok: true, value: outcome.value } : { ok: false, error: errorView(outcome.error) };
   };
   const result = await runtime.run({ code: args.code, timeoutMs: args.timeoutMs, signal: context.signal, callTool });
-  const calls = outcomes.flatMap((outcome) => (outcome === undefined ? [] : [outcome.receipt]));
-  if (result.ok) return { value: result.value, console: result.console, calls };
+  // The runtime returns only after every nested call settled, so every slot is filled.
+  const settled = outcomes.filter((outcome): outcome is ToolOutcome => outcome !== undefined);
+  if (result.ok) return runCodeResult(result.value, result.console, settled);
   if (result.failure === 'aborted' || context.signal?.aborted === true) throw new ToolCancelledError(CODE_MODE_TOOL_NAME, 'after-dispatch');
-  throw new CodeModeError(result.failure, result.message, { console: result.console, calls });
+  throw new CodeModeError(result.failure, result.message, { console: result.console, calls: settled.map((outcome) => outcome.receipt) });
+}
+
+/**
+ * The result object. Receipts are built lazily (a receipt redacts and
+ * projects its arguments), and the model-facing rendering is the compact
+ * summary: the full receipts stay with the caller.
+ */
+function runCodeResult(value: unknown, console: CodeConsoleOutput, outcomes: readonly ToolOutcome[]): RunCodeResult {
+  let calls: readonly ToolReceipt[] | undefined;
+  return Object.freeze({
+    value,
+    console,
+    get calls(): readonly ToolReceipt[] {
+      return (calls ??= Object.freeze(outcomes.map((outcome) => outcome.receipt)));
+    },
+    toJSON: (): RunCodeSummary => ({
+      value,
+      ...(console.lines.length > 0 ? { console: console.lines } : {}),
+      ...(console.truncated ? { consoleTruncated: true as const } : {}),
+      calls: outcomes.map((outcome) => `${outcome.toolName}: ${outcome.ok ? 'OK' : outcome.error.code}`),
+    }),
+  });
 }
 
 /** Only the typed, secret-free parts of an error cross into the script. */
@@ -99,27 +131,4 @@ function errorView(error: ToolgateError): CodeToolErrorView {
     tool: error.tool,
     ...(typeof reason === 'string' ? { reason } : {}),
   };
-}
-
-/**
- * The model reads the value, the console and a one-line status per nested
- * call; the full receipts stay in the value for the caller. When even the
- * compact form is longer than the bounded content, the bounded content (with
- * its spill marker) is kept.
- */
-function compactContent(state: { readonly ok: boolean; readonly content: string; readonly value: unknown }): string | undefined {
-  if (!state.ok || typeof state.value !== 'object' || state.value === null) return undefined;
-  const result = state.value as RunCodeResult;
-  let text: string;
-  try {
-    text = JSON.stringify({
-      value: result.value,
-      ...(result.console.lines.length > 0 ? { console: result.console.lines } : {}),
-      ...(result.console.truncated ? { consoleTruncated: true } : {}),
-      calls: result.calls.map((receipt) => `${receipt.tool}: ${receipt.code}`),
-    });
-  } catch {
-    return undefined;
-  }
-  return text.length <= state.content.length ? text : undefined;
 }
