@@ -265,6 +265,23 @@ describe('Code Mode through the registry', () => {
     expect(native.ok ? 'ok' : native.error.code).toBe('UNKNOWN_TOOL');
   });
 
+  it('refuses hostile names and oversized arguments from a script without echoing them', async () => {
+    const outcome = await runCode(
+      registryFor(),
+      `const seen = [];
+       for (const name of ['../../etc/passwd', 'add@9.9.9', '__proto__', 'constructor', 'a name with spaces']) {
+         try { await tools[name]({}); seen.push('ran'); } catch (error) { seen.push(error.code + ' ' + error.message); }
+       }
+       try { await tools.add({ a: 'x'.repeat(2 * 1024 * 1024), b: 1 }); } catch (error) { seen.push(error.name); }
+       return seen;`,
+    );
+    const seen = (outcome.ok ? (outcome.value as RunCodeResult).value : outcome.error.message) as string[];
+    expect(seen.slice(0, 5).every((entry) => entry.startsWith('UNKNOWN_TOOL '))).toBe(true);
+    expect(seen[5]).toBe('RangeError');
+    expect(JSON.stringify(seen)).not.toContain('passwd');
+    expect(JSON.stringify(seen)).not.toContain('with spaces');
+  });
+
   it('a scope that restricts everything else still reaches run_code (it cannot be masked)', async () => {
     const scoped = registryFor('native').scope('agent-1', { presentAs: 'code', restrict: { allow: ['add'] } });
     const outcome = await runCode(scoped, 'const r = await tools.add({ a: 1, b: 1 }); try { await tools.save_note({ title: "t", body: "b" }); } catch (error) { return [r.sum, error.code]; }');

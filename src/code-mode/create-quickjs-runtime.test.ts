@@ -109,6 +109,11 @@ describe('createQuickJsRuntime', () => {
     expect(seen).toEqual([]);
   });
 
+  it('delivers tool values that are not plain JSON safely (bigint as text)', async () => {
+    const callTool = async (): Promise<CodeToolReply> => ({ ok: true, value: { big: 10n, list: [1n] } });
+    expect(await run('return await tools.x({});', {}, { callTool })).toMatchObject({ ok: true, value: { big: '10', list: ['1'] } });
+  });
+
   it('aborts: the script stops and the signal of every call in flight fires before run() returns', async () => {
     const controller = new AbortController();
     const aborted: boolean[] = [];
