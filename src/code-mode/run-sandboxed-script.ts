@@ -51,6 +51,7 @@ class SandboxRun {
   #active = 0;
   #cpuUsed = 0;
   #sliceStart = 0;
+  #wallMs = 0;
   #wallDeadline = 0;
   #stop: { failure: CodeRunFailure; message: string } | undefined;
   #outcome: CodeRunResult | undefined;
@@ -69,18 +70,18 @@ class SandboxRun {
   }
 
   async start(): Promise<SandboxRunResult> {
-    const wallMs = Math.min(this.#request.timeoutMs ?? this.#limits.timeoutMs, this.#limits.timeoutMs);
-    this.#wallDeadline = performance.now() + wallMs;
-    const signal = this.#request.signal;
-    const onAbort = (): void => this.#halt('aborted', 'the call was cancelled');
-    const timer = setTimeout(() => this.#halt('time_limit', `after ${wallMs} ms`), wallMs);
-    const finished = new Promise<void>((resolve) => (this.#finish = resolve));
     // A failure to create the sandbox rejects: the caller reports it and drops the module.
     this.#runtime = this.#module.newRuntime();
     this.#runtime.setMemoryLimit(this.#limits.memoryLimitBytes);
     this.#runtime.setMaxStackSize(this.#limits.stackLimitBytes);
     this.#runtime.setInterruptHandler(() => this.#shouldInterrupt());
     this.#context = this.#runtime.newContext();
+    this.#wallMs = Math.min(this.#request.timeoutMs ?? this.#limits.timeoutMs, this.#limits.timeoutMs);
+    this.#wallDeadline = performance.now() + this.#wallMs;
+    const signal = this.#request.signal;
+    const onAbort = (): void => this.#halt('aborted', 'the call was cancelled');
+    const timer = setTimeout(() => this.#halt('time_limit', `after ${this.#wallMs} ms`), this.#wallMs);
+    const finished = new Promise<void>((resolve) => (this.#finish = resolve));
     try {
       if (signal?.aborted === true) onAbort();
       else signal?.addEventListener('abort', onAbort, { once: true });
@@ -250,7 +251,7 @@ class SandboxRun {
   #shouldInterrupt(): boolean {
     if (this.#stop !== undefined) return true;
     const now = performance.now();
-    if (now > this.#wallDeadline) this.#halt('time_limit', `after ${this.#limits.timeoutMs} ms`);
+    if (now > this.#wallDeadline) this.#halt('time_limit', `after ${this.#wallMs} ms`);
     else if (this.#cpuUsed + (now - this.#sliceStart) > this.#limits.cpuTimeMs) this.#halt('cpu_limit', `after ${this.#limits.cpuTimeMs} ms of CPU`);
     else if (this.#request.signal?.aborted === true) this.#halt('aborted', 'the call was cancelled');
     return this.#stop !== undefined;
