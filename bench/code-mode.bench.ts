@@ -43,6 +43,18 @@ export async function run(): Promise<void> {
     ],
     { title: `Code Mode: ${CALLS} tool calls, script vs native`, batch: 10, rounds: 15, warmup: 2 },
   );
+  // CPU time as well: on a shared machine, wall time also counts waiting for a core.
+  const cpu = async (operation: () => Promise<void>, times: number): Promise<number> => {
+    const started = process.cpuUsage();
+    for (let index = 0; index < times; index += 1) await operation();
+    const used = process.cpuUsage(started);
+    return ((used.user + used.system) * 1000) / times;
+  };
+  const cpuNative = (await cpu(native, 200)) / CALLS;
+  const cpuEmpty = await cpu(() => script('return null;', null), 50);
+  const cpuBridged = ((await cpu(() => script(sequential, expected), 50)) - cpuEmpty) / CALLS;
+  console.log(`CPU time: native ${formatNs(cpuNative)} per call, bridged ${formatNs(cpuBridged)} per call → bridge overhead ${formatNs(cpuBridged - cpuNative)} per call; sandbox ${formatNs(cpuEmpty)} per run_code`);
+
   const [nativeRow, sequentialRow, parallelRow, emptyRow] = rows;
   if (nativeRow === undefined || sequentialRow === undefined || parallelRow === undefined || emptyRow === undefined) return;
   const nativePerCall = nativeRow.medianNs / CALLS;
