@@ -170,4 +170,22 @@ export {
 } from './errors/tool-errors.js';
 export type { ValidationIssue } from './errors/describe-issues.js';
 
+// Code Mode: the reserved run_code transport's runtime seam, its errors and results,
+// the generated tools SDK and the prompt assembly.
+export { CodeModeError } from './code-mode/code-mode-error.js';
+export { MAX_NESTED_CALLS, type RunCodeArguments, type RunCodeResult, type RunCodeSummary } from './code-mode/create-run-code-tool.js';
+export { assembleToolPrompt, type AssembleToolPromptOptions, type PromptSection, type ToolPromptAssembly } from './code-mode/assemble-tool-prompt.js';
+export { SDK_RENDERERS, renderToolSdk, type SdkRenderer } from './code-mode/render-tool-sdk.js';
+export { renderTypeScriptSdk } from './code-mode/render-typescript-sdk.js';
+export { renderPythonSdk } from './code-mode/render-python-sdk.js';
+export type {
+  CodeConsoleOutput,
+  CodeRunFailure,
+  CodeRunRequest,
+  CodeRunResult,
+  CodeRuntime,
+  CodeToolErrorView,
+  CodeToolReply,
+} from './code-mode/code-mode-types.js';
+
 export { runToolCalls, type RunToolCallsOptions, type ToolCallResult, type ToolStepResult } from './agent/run-tool-calls.js';

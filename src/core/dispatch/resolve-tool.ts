@@ -6,13 +6,22 @@ import type { DispatchState } from './dispatch-state.js';
 /**
  * Stage 2: exact resolution in the caller's scope view. In `code`
  * presentation only `run_code` may be called directly: any other name is
- * unknown to a model, before any policy runs.
+ * unknown to a model, before any policy runs. `run_code` itself resolves
+ * only for a model in `code` or `both`, past every mask and shadow.
  */
 export function resolveTool(state: DispatchState): UnknownToolError | undefined {
   const { snapshot, scope, call } = state;
   const presentAs = scope?.presentAs ?? snapshot.presentAs;
   if (presentAs === 'code' && state.origin === 'model' && call.name !== CODE_MODE_TOOL_NAME) {
     return new UnknownToolError(call.name, [CODE_MODE_TOOL_NAME]);
+  }
+  if (call.name === CODE_MODE_TOOL_NAME) {
+    // The transport: offered to the model only in code and both; never to a script (no recursion).
+    if (presentAs !== 'native' && state.origin === 'model' && snapshot.codeTool !== undefined) {
+      state.tool = snapshot.codeTool;
+      return undefined;
+    }
+    return new UnknownToolError(call.name, availableNames(state));
   }
   const resolution = resolveToolName(snapshot, scope, call.name);
   if (resolution.found) {

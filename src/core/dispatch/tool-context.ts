@@ -35,8 +35,10 @@ export class ToolContext implements ToolDispatchContext {
   get hostCallOptions(): ToolHostCallOptions | undefined {
     return this.#state.context.hostCallOptions;
   }
-  dispatchNested(call: { name: string; arguments: unknown; callId?: string }): Promise<ToolOutcome> {
-    return this.#nested(this.#state, call, this.signal);
+  dispatchNested(call: { name: string; arguments: unknown; callId?: string; signal?: AbortSignal }): Promise<ToolOutcome> {
+    const own = call.signal;
+    const signal = own === undefined || own === this.signal ? this.signal : this.signal === undefined ? own : AbortSignal.any([this.signal, own]);
+    return this.#nested(this.#state, call, signal);
   }
   deferContext(context: string): void {
     (this.#state.contexts ??= []).push(String(context));

@@ -15,6 +15,7 @@ import { projectTools, writes } from '../projection/project-tools.js';
 import type { ProjectOptions, ProviderName, ProviderTools } from '../projection/projection-types.js';
 import { compileTool, type CompiledTool } from '../tools/compile-tool.js';
 import type { AnyToolDefinition, JsonSchema } from '../tools/tool-types.js';
+import { checkPresentation, offeredTools, requireRuntime, resolveCodeMode } from '../code-mode/resolve-code-mode.js';
 import { CODE_MODE_TOOL_NAME, type FoundResolution, type RegistrySnapshot, type ScopeMask, type ScopeState } from './registry-state.js';
 import type { CreateToolRegistryOptions, ScopeOptions, ScopeRestriction, ToolInfo, ToolRegistry } from './registry-types.js';
 import { findWireName, isAdmittedBy, resolveToolName, visibleTools } from './resolve-tool-name.js';
@@ -49,7 +50,8 @@ export function createToolRegistry(options: CreateToolRegistryOptions): ToolRegi
         maxLines: positive(limits.content?.maxLines, DEFAULT_TOOL_RESULT_LIMITS.maxLines, 'limits.content.maxLines'),
       }),
     }),
-    presentAs: options.presentAs ?? 'native',
+    // Code Mode: the default presentation and the `run_code` transport (kept out of the tool maps).
+    ...resolveCodeMode(options),
     bus: new EventBus(),
   });
   return new RegistryView(snapshot, undefined);
@@ -76,9 +78,8 @@ function buildSnapshot(definitions: readonly AnyToolDefinition[], settings: Snap
 }
 
 function addTool(byKey: Map<string, CompiledTool>, byName: Map<string, CompiledTool[]>, tool: CompiledTool): void {
-  if (tool.name === CODE_MODE_TOOL_NAME && tool.definition.source !== 'builtin') {
-    throw new ToolDefinitionError(tool.name, 'name', 'is reserved for the Code Mode transport');
-  }
+  // The transport comes only from `codeRuntime`: no definition, builtin or not, may take its name.
+  if (tool.name === CODE_MODE_TOOL_NAME) throw new ToolDefinitionError(tool.name, 'name', 'is reserved for the Code Mode transport');
   const versions = byName.get(tool.name) ?? [];
   // A bare name and a versioned one cannot coexist: the bare name would be ambiguous.
   if (byKey.has(tool.key) || (versions.length > 0 && (tool.version === undefined || versions.some((entry) => entry.version === undefined)))) {
@@ -129,6 +130,9 @@ class RegistryView implements ToolRegistry {
   }
   get presentAs(): RegistrySnapshot['presentAs'] {
     return this.#scope?.presentAs ?? this.#snapshot.presentAs;
+  }
+  get codeRuntime(): RegistrySnapshot['codeRuntime'] {
+    return this.#snapshot.codeRuntime;
   }
   get host(): ToolHost {
     return this.#snapshot.host;
@@ -185,7 +189,7 @@ class RegistryView implements ToolRegistry {
     const cacheKey = `${provider}|${tier}|${JSON.stringify(options.order ?? [])}`;
     let projected = this.#projections.get(cacheKey) as ProviderTools<TProvider> | undefined;
     if (projected === undefined) {
-      projected = projectTools(provider, this.#visibleTools(), options);
+      projected = projectTools(provider, offeredTools(this.presentAs, this.#visibleTools(), this.#snapshot.codeTool), options);
       this.#projections.set(cacheKey, projected);
     }
     return projected;
@@ -196,13 +200,18 @@ class RegistryView implements ToolRegistry {
   }
 
   scope(agent: string, options: ScopeOptions = {}): ToolRegistry {
-    if (this.#scope !== undefined) throw new ConfigurationError('scope', 'scopes are created from the global registry view');
+    if (this.#scope !== undefined) {
+      // A scope is immutable: its presentation is declared once, when it is created.
+      if (options.presentAs !== undefined) throw new ConfigurationError('scope.presentAs', 'is already declared for this scope: a second declaration is refused');
+      throw new ConfigurationError('scope', 'scopes are created from the global registry view');
+    }
     if (typeof agent !== 'string' || agent.length === 0) throw new ConfigurationError('scope.agent', 'must be a non-empty string');
     return new RegistryView(this.#snapshot, buildScope(this.#snapshot, agent, options));
   }
 
   with(tools: readonly AnyToolDefinition[], options: { readonly remove?: readonly string[] } = {}): ToolRegistry {
     const remove = new Set(options.remove ?? []);
+    if (remove.has(CODE_MODE_TOOL_NAME)) throw new ConfigurationError('with.remove', `cannot remove the reserved "${CODE_MODE_TOOL_NAME}" transport`);
     const kept = [...this.#snapshot.byKey.values()].filter((tool) => !remove.has(tool.name) && !remove.has(tool.key)).map((tool) => tool.definition);
     const { byKey: _byKey, byName: _byName, resolutions: _resolutions, ...settings } = this.#snapshot;
     return this.#rebind(buildSnapshot([...kept, ...tools], settings));
@@ -277,16 +286,15 @@ function buildScope(snapshot: RegistrySnapshot, agent: string, options: ScopeOpt
   for (const definition of tools) addTool(localKeys, local, compileTool(definition));
   const restrictions: readonly unknown[] = options.restrict === undefined ? [] : Array.isArray(options.restrict) ? options.restrict : [options.restrict];
   const masks = restrictions.map((mask, index) => buildMask(snapshot, local, mask, `scope.restrict[${index}]`));
-  if (options.presentAs !== undefined && !['native', 'code', 'both'].includes(options.presentAs)) {
-    throw new ConfigurationError('scope.presentAs', 'must be native, code or both');
-  }
+  const presentAs = checkPresentation(options.presentAs, 'scope.presentAs');
+  requireRuntime(presentAs, snapshot.codeRuntime, 'scope.presentAs');
   // Keep a copy of the spec: the caller's arrays may change later, the scope may not.
   const spec: ScopeOptions = {
     tools: Object.freeze([...tools]),
     restrict: Object.freeze(masks.map((mask): ScopeRestriction => (mask.kind === 'allow' ? { allow: [...mask.names] } : { deny: [...mask.names] }))),
-    ...(options.presentAs === undefined ? {} : { presentAs: options.presentAs }),
+    ...(presentAs === undefined ? {} : { presentAs }),
   };
-  return Object.freeze({ agent, options: spec, local, masks: Object.freeze(masks), presentAs: options.presentAs });
+  return Object.freeze({ agent, options: spec, local, masks: Object.freeze(masks), presentAs });
 }
 
 /** A mask names known global names only: not a scope-local tool, not the reserved transport, never empty. */

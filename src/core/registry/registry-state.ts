@@ -1,3 +1,4 @@
+import type { CodeRuntime } from '../code-mode/code-mode-types.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { ToolHooks } from '../hooks/hook-types.js';
 import type { ToolHost, ToolResultLimits } from '../host/tool-host.js';
@@ -47,6 +48,9 @@ export interface RegistrySnapshot {
   readonly hooks: ResolvedHooks;
   readonly limits: ResolvedLimits;
   readonly presentAs: PresentationMode;
+  /** Code Mode: the runtime and its compiled `run_code` transport. Kept out of `byName`: no mask, shadow or removal reaches it. */
+  readonly codeRuntime: CodeRuntime | undefined;
+  readonly codeTool: CompiledTool | undefined;
   /** Shared by every snapshot derived from the same registry. */
   readonly bus: EventBus;
 }

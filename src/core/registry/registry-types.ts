@@ -1,3 +1,4 @@
+import type { CodeRuntime } from '../code-mode/code-mode-types.js';
 import type { DispatchContext, ToolCall, ToolOutcome } from '../dispatch/dispatch-types.js';
 import type { ToolgateEventName, ToolgateListener } from '../events/event-types.js';
 import type { ToolHooks } from '../hooks/hook-types.js';
@@ -40,6 +41,12 @@ export interface CreateToolRegistryOptions {
   readonly hooks?: ToolHooks;
   readonly limits?: RegistryLimits;
   readonly presentAs?: PresentationMode;
+  /**
+   * The Code Mode sandbox. Present ⇒ the registry holds the reserved
+   * `run_code` transport; required when `presentAs` (here or in any scope)
+   * is `code` or `both`.
+   */
+  readonly codeRuntime?: CodeRuntime;
   /** Names known and restrictable without a definition. */
   readonly reserved?: readonly string[];
 }
@@ -66,6 +73,8 @@ export interface ToolRegistry {
   /** The scope's agent, or undefined for the global view. */
   readonly agent: string | undefined;
   readonly presentAs: PresentationMode;
+  /** The Code Mode sandbox, when one is configured. */
+  readonly codeRuntime: CodeRuntime | undefined;
   readonly host: ToolHost;
   readonly policy: ToolPolicy;
   readonly journal: Journal | undefined;

@@ -80,8 +80,12 @@ export interface ToolDispatchContext {
   readonly config: Readonly<Record<string, unknown>>;
   /** Engine delegate for nested agents; absent ⇒ `ToolUnavailableError`. */
   readonly invokeAgent: ((agent: string, input: unknown, signal?: AbortSignal) => Promise<unknown>) | undefined;
-  /** Dispatch a nested call through the same pipeline, with this call as parent. */
-  readonly dispatchNested: (call: { name: string; arguments: unknown; callId?: string }) => Promise<import('../dispatch/dispatch-types.js').ToolOutcome>;
+  /**
+   * Dispatch a nested call through the same pipeline, with this call as
+   * parent. It always carries this call's signal; `signal` can only add a
+   * reason to abort (a sandbox stopping a script cancels its calls in flight).
+   */
+  readonly dispatchNested: (call: { name: string; arguments: unknown; callId?: string; signal?: AbortSignal }) => Promise<import('../dispatch/dispatch-types.js').ToolOutcome>;
   readonly hostCallOptions: ToolHostCallOptions | undefined;
   /** Defer a context message until this call's result reaches the agent loop. */
   deferContext(context: string): void;

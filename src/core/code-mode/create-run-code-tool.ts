@@ -1,0 +1,134 @@
+import { ToolCancelledError } from '../errors/tool-errors.js';
+import type { ToolgateError } from '../errors/toolgate-error.js';
+import type { ToolOutcome } from '../dispatch/dispatch-types.js';
+import type { ToolReceipt } from '../receipts/receipt-types.js';
+import { CODE_MODE_TOOL_NAME } from '../registry/registry-state.js';
+import type { ToolDefinition, ToolDispatchContext } from '../tools/tool-types.js';
+import { CodeModeError } from './code-mode-error.js';
+import type { CodeConsoleOutput, CodeRuntime, CodeToolErrorView, CodeToolReply } from './code-mode-types.js';
+
+/** What a successful `run_code` call returns. */
+export interface RunCodeResult {
+  /** The script's return value (JSON; `null` when it returned nothing). */
+  readonly value: unknown;
+  readonly console: CodeConsoleOutput;
+  /** One receipt per nested tool call, in the order the script started them. Built on first read. */
+  readonly calls: readonly ToolReceipt[];
+  /** What the model reads (and what bounding measures): the value, the console and one status line per call. */
+  toJSON(): RunCodeSummary;
+}
+
+export interface RunCodeSummary {
+  readonly value: unknown;
+  readonly console?: readonly string[];
+  readonly consoleTruncated?: true;
+  /** `tool: CODE` per nested call, e.g. `read_file: OK`, `write_file: DENIED_BY_USER`. */
+  readonly calls: readonly string[];
+}
+
+export interface RunCodeArguments {
+  readonly code: string;
+  readonly timeoutMs?: number;
+}
+
+/** A script may start at most this many tool calls; later calls are refused inside the script. */
+export const MAX_NESTED_CALLS = 256;
+const MAX_CODE_LENGTH = 60_000;
+
+const JAVASCRIPT_DESCRIPTION =
+  'Run a JavaScript script in a sandbox. The script is the body of an async function: call tools as `await tools.<name>(args)` (declared in the tools SDK), log with console.log, and `return` a JSON value. A refused or failed tool call throws a ToolCallError you can catch (`.code`, `.reason`, `.tool`). There is no filesystem, network, timer or module access: only the tools.';
+
+const DESCRIPTIONS: Readonly<Record<string, string>> = {
+  javascript: JAVASCRIPT_DESCRIPTION,
+  typescript: JAVASCRIPT_DESCRIPTION,
+  python:
+    'Run a Python script in a sandbox. Call tools as `await tools.<name>(args)` (declared in the tools SDK), print notes, and set `result` to a JSON value. A refused or failed tool call raises ToolCallError. There is no host access: only the tools.',
+};
+
+const definitions = new WeakMap<CodeRuntime, ToolDefinition<RunCodeArguments, RunCodeResult>>();
+
+/**
+ * The reserved Code Mode transport for one runtime. The registry adds it
+ * itself; nothing else may define a tool of this name. Its body has no host
+ * access: every tool the script calls is a full nested dispatch through the
+ * same pipeline (grant, policy, hooks, approval, journal, receipt) with this
+ * call as parent, and an abort of this call reaches every one of them.
+ */
+export function createRunCodeTool(runtime: CodeRuntime): ToolDefinition<RunCodeArguments, RunCodeResult> {
+  const cached = definitions.get(runtime);
+  if (cached !== undefined) return cached;
+  const definition: ToolDefinition<RunCodeArguments, RunCodeResult> = Object.freeze({
+    name: CODE_MODE_TOOL_NAME,
+    source: 'builtin' as const,
+    description: DESCRIPTIONS[runtime.language] ?? `Run a ${runtime.language} script in a sandbox; it calls tools through the tools SDK and returns a JSON value.`,
+    input: Object.freeze({
+      type: 'object',
+      properties: Object.freeze({
+        code: Object.freeze({ type: 'string', minLength: 1, maxLength: MAX_CODE_LENGTH, description: 'The script.' }),
+        timeoutMs: Object.freeze({ type: 'integer', minimum: 1, maximum: runtime.maxTimeoutMs, description: 'Wall-time limit for the whole script, in milliseconds.' }),
+      }),
+      required: Object.freeze(['code']),
+      additionalProperties: false,
+    }),
+    // The script itself touches nothing: its effects are the nested calls, each governed on its own.
+    effect: 'read' as const,
+    risk: 'low' as const,
+    journal: 'none' as const,
+    dispatch: (args: RunCodeArguments, _host: unknown, context: ToolDispatchContext) => runScript(runtime, args, context),
+  });
+  definitions.set(runtime, definition);
+  return definition;
+}
+
+async function runScript(runtime: CodeRuntime, args: RunCodeArguments, context: ToolDispatchContext): Promise<RunCodeResult> {
+  // Slots are taken when a call starts, so receipts keep the script's start order.
+  const outcomes: (ToolOutcome | undefined)[] = [];
+  const callTool = async (name: string, toolArgs: unknown, signal: AbortSignal): Promise<CodeToolReply> => {
+    if (outcomes.length >= MAX_NESTED_CALLS) {
+      return { ok: false, error: { code: 'CALL_LIMIT', message: `This script may make at most ${MAX_NESTED_CALLS} tool calls.`, tool: undefined } };
+    }
+    const slot = outcomes.push(undefined) - 1;
+    const outcome = await context.dispatchNested({ name, arguments: toolArgs, signal });
+    outcomes[slot] = outcome;
+    return outcome.ok ? { ok: true, value: outcome.value } : { ok: false, error: errorView(outcome.error) };
+  };
+  const result = await runtime.run({ code: args.code, timeoutMs: args.timeoutMs, signal: context.signal, callTool });
+  // The runtime returns only after every nested call settled, so every slot is filled.
+  const settled = outcomes.filter((outcome): outcome is ToolOutcome => outcome !== undefined);
+  if (result.ok) return runCodeResult(result.value, result.console, settled);
+  if (result.failure === 'aborted' || context.signal?.aborted === true) throw new ToolCancelledError(CODE_MODE_TOOL_NAME, 'after-dispatch');
+  throw new CodeModeError(result.failure, result.message, { console: result.console, calls: settled.map((outcome) => outcome.receipt) });
+}
+
+/**
+ * The result object. Receipts are built lazily (a receipt redacts and
+ * projects its arguments), and the model-facing rendering is the compact
+ * summary: the full receipts stay with the caller.
+ */
+function runCodeResult(value: unknown, console: CodeConsoleOutput, outcomes: readonly ToolOutcome[]): RunCodeResult {
+  let calls: readonly ToolReceipt[] | undefined;
+  return Object.freeze({
+    value,
+    console,
+    get calls(): readonly ToolReceipt[] {
+      return (calls ??= Object.freeze(outcomes.map((outcome) => outcome.receipt)));
+    },
+    toJSON: (): RunCodeSummary => ({
+      value,
+      ...(console.lines.length > 0 ? { console: console.lines } : {}),
+      ...(console.truncated ? { consoleTruncated: true as const } : {}),
+      calls: outcomes.map((outcome) => `${outcome.toolName}: ${outcome.ok ? 'OK' : outcome.error.code}`),
+    }),
+  });
+}
+
+/** Only the typed, secret-free parts of an error cross into the script. */
+function errorView(error: ToolgateError): CodeToolErrorView {
+  const reason = (error as { reason?: unknown }).reason;
+  return {
+    code: error.code,
+    message: error.message,
+    tool: error.tool,
+    ...(typeof reason === 'string' ? { reason } : {}),
+  };
+}
