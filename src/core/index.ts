@@ -102,6 +102,7 @@ export type {
   JournalSettleInput,
   JournalVerifyResult,
   RecordedResult,
+  RecordingQuery,
   UnresolvedClaim,
 } from './journal/journal-types.js';
 

@@ -1,0 +1,150 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createToolRegistry, defineTool, type ToolRegistry } from '../../core/index.js';
+import { createSqliteJournal } from './create-sqlite-journal.js';
+import type { SqliteJournal } from './sqlite-journal.js';
+
+let dir: string;
+const open: SqliteJournal[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'toolgate-journal-'));
+});
+afterEach(() => {
+  for (const journal of open.splice(0)) journal.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function journalAt(path = join(dir, 'journal.db'), options: Parameters<typeof createSqliteJournal>[1] = {}): SqliteJournal {
+  const journal = createSqliteJournal(path, { onUnresolved: () => undefined, ...options });
+  open.push(journal);
+  return journal;
+}
+
+function counterRegistry(journal: SqliteJournal, runs: { count: number }): ToolRegistry {
+  const bump = defineTool({
+    name: 'bump',
+    description: 'Add to a counter and return the new total.',
+    input: { type: 'object', properties: { by: { type: 'number' } }, required: ['by'], additionalProperties: false },
+    journal: 'effect',
+    dispatch: (args: { by: number }) => {
+      runs.count += args.by;
+      return { total: runs.count };
+    },
+  });
+  return createToolRegistry({ tools: [bump], journal });
+}
+
+const context = { grantedTools: ['bump'], runId: 'run-1' };
+
+describe('the durable effect bracket', () => {
+  it('claims, settles, and answers a retry of the same call from the recording', async () => {
+    const journal = journalAt();
+    const runs = { count: 0 };
+    const registry = counterRegistry(journal, runs);
+    const first = await registry.dispatch({ callId: 'c1', name: 'bump', arguments: { by: 2 } }, context);
+    const retry = await registry.dispatch({ callId: 'c1', name: 'bump', arguments: { by: 2 } }, context);
+    expect(first.ok && first.value).toEqual({ total: 2 });
+    expect(retry.ok && retry.value).toEqual({ total: 2 });
+    expect(retry.receipt.status).toBe('replayed');
+    expect(runs.count).toBe(2);
+    const other = await registry.dispatch({ callId: 'c2', name: 'bump', arguments: { by: 2 } }, context);
+    expect(other.ok && other.value).toEqual({ total: 4 });
+    expect(await journal.unresolved()).toEqual([]);
+    expect((await journal.verify()).ok).toBe(true);
+    const recorded = await journal.recordings({ runId: 'run-1' });
+    expect(recorded.map((entry) => entry.value)).toEqual([{ total: 2 }, { total: 4 }]);
+  });
+
+  it('discards the claim when beforeDispatch refuses, so a later dispatch runs', async () => {
+    const journal = journalAt();
+    const runs = { count: 0 };
+    const registry = counterRegistry(journal, runs);
+    const refused = await registry.dispatch({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, { ...context, beforeDispatch: () => { throw new Error('latched'); } });
+    expect(refused.ok ? undefined : refused.error.code).toBe('POLICY_DENIED');
+    expect(runs.count).toBe(0);
+    expect(await journal.unresolved()).toEqual([]);
+    const states = new Database(journal.path, { readonly: true }).prepare('SELECT state FROM claims ORDER BY seq').pluck().all();
+    expect(states).toEqual(['claimed', 'discarded']);
+    const again = await registry.dispatch({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, context);
+    expect(again.ok).toBe(true);
+    expect(runs.count).toBe(1);
+  });
+
+  it('refuses to re-run a call whose claim a crash left unresolved, until an operator releases it', async () => {
+    const path = join(dir, 'journal.db');
+    const runs = { count: 0 };
+    const crashed = journalAt(path);
+    const plan = await counterRegistry(crashed, runs).prepare({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, context);
+    // A claim written and never settled: what a crash between stage 10 and 19 leaves.
+    await crashed.prepare({ key: `${plan.actionDigest}:c1`, callId: 'c1', runId: 'run-1', toolName: 'bump', toolVersion: undefined, agent: undefined, actionDigest: plan.actionDigest, inputDigest: plan.inputDigest, arguments: { by: 1 }, tier: 'effect', startedAt: 1 });
+    crashed.close();
+
+    const reported: unknown[] = [];
+    const restarted = journalAt(path, { onUnresolved: (claims) => reported.push(...claims) });
+    expect(reported).toHaveLength(1);
+    const [claim] = await restarted.unresolved();
+    expect(claim).toMatchObject({ toolName: 'bump', callId: 'c1', runId: 'run-1', holder: expect.stringContaining(`pid ${process.pid}`) });
+    const registry = counterRegistry(restarted, runs);
+    const refused = await registry.dispatch({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, context);
+    expect(refused.ok).toBe(false);
+    expect(refused.ok ? undefined : { code: refused.error.code, reason: (refused.error as { reason?: string }).reason }).toEqual({ code: 'POLICY_DENIED', reason: 'unresolved_claim' });
+    expect(runs.count).toBe(0);
+
+    await restarted.resolveClaim(claim!.claimId, { resolution: 'release', by: 'operator', note: 'checked: nothing was written' });
+    expect(await restarted.unresolved()).toEqual([]);
+    const rerun = await registry.dispatch({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, context);
+    expect(rerun.ok).toBe(true);
+    expect(runs.count).toBe(1);
+    expect((await restarted.verify()).ok).toBe(true);
+  });
+
+  it('fails closed when the claim cannot be written: the body never runs', async () => {
+    const journal = journalAt();
+    const runs = { count: 0 };
+    const registry = counterRegistry(journal, runs);
+    journal.close();
+    const outcome = await registry.dispatch({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, context);
+    expect(outcome.ok ? undefined : outcome.error.code).toBe('TOOL_UNAVAILABLE');
+    expect(runs.count).toBe(0);
+  });
+
+  it('journals every call, tier none as record, when recordAll is set', async () => {
+    const journal = journalAt(join(dir, 'all.db'), { recordAll: true });
+    const echo = defineTool({ name: 'echo', description: 'Echo.', input: { type: 'object', properties: { text: { type: 'string' } } }, dispatch: (args: { text?: string }) => args.text ?? '' });
+    const registry = createToolRegistry({ tools: [echo], journal });
+    await registry.dispatch({ callId: 'e1', name: 'echo', arguments: { text: 'hi' } }, { grantedTools: ['echo'], runId: 'r' });
+    const [recorded] = await journal.recordings({ runId: 'r' });
+    expect(recorded?.value).toBe('hi');
+    expect(new Database(journal.path, { readonly: true }).prepare('SELECT count(*) FROM claims').pluck().get()).toBe(0);
+  });
+});
+
+describe('the file', () => {
+  it('defaults to .toolgate/journal.db under the workspace, private to the user, in WAL mode', () => {
+    const journal = createSqliteJournal(undefined, { workspace: dir, onUnresolved: () => undefined });
+    open.push(journal);
+    expect(journal.path).toBe(join(dir, '.toolgate', 'journal.db'));
+    expect(statSync(journal.path).mode & 0o777).toBe(0o600);
+    expect(new Database(journal.path, { readonly: true }).pragma('journal_mode', { simple: true })).toBe('wal');
+  });
+
+  it('refuses UPDATE and DELETE of recorded history through the triggers', async () => {
+    const journal = journalAt();
+    await journal.append({ type: 'note', at: 1, data: { text: 'a' } });
+    const db = new Database(journal.path);
+    expect(() => db.prepare(`UPDATE events SET body = '{}'`).run()).toThrow(/append-only/);
+    expect(() => db.prepare(`DELETE FROM events`).run()).toThrow(/append-only/);
+    db.close();
+    expect((await journal.verify()).ok).toBe(true);
+  });
+
+  it('rejects a malformed path and event type with typed errors', async () => {
+    expect(() => createSqliteJournal('bad\0path')).toThrow(expect.objectContaining({ code: 'CONFIGURATION_INVALID' }));
+    const journal = journalAt();
+    await expect(journal.append({ type: '', at: 1, data: null })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+  });
+});
