@@ -23,18 +23,23 @@ type Row = Record<string, unknown> & { seq: number; prev_hash: string; hash: str
 /** Merge the chained tables by global `seq` (a k-way merge of sorted iterators). */
 function* chainRows(db: Database.Database): Generator<{ table: ChainedTable; row: Row }> {
   const cursors = CHAINED_TABLES.map((table) => ({ table, rows: db.prepare<[], Row>(`SELECT * FROM ${table} ORDER BY seq`).iterate() }));
-  const heads = cursors.map((cursor) => cursor.rows.next());
-  for (;;) {
-    let best = -1;
-    for (const [index, head] of heads.entries()) {
-      if (head.done === true) continue;
-      const bestHead = heads[best];
-      if (best === -1 || (bestHead?.done !== true && head.value.seq < (bestHead?.value as Row).seq)) best = index;
+  try {
+    const heads = cursors.map((cursor) => cursor.rows.next());
+    for (;;) {
+      let best = -1;
+      for (const [index, head] of heads.entries()) {
+        if (head.done === true) continue;
+        const bestHead = heads[best];
+        if (best === -1 || (bestHead?.done !== true && head.value.seq < (bestHead?.value as Row).seq)) best = index;
+      }
+      if (best === -1) return;
+      const cursor = cursors[best] as (typeof cursors)[number];
+      yield { table: cursor.table, row: (heads[best] as IteratorYieldResult<Row>).value };
+      heads[best] = cursor.rows.next();
     }
-    if (best === -1) return;
-    const cursor = cursors[best] as (typeof cursors)[number];
-    yield { table: cursor.table, row: (heads[best] as IteratorYieldResult<Row>).value };
-    heads[best] = cursor.rows.next();
+  } finally {
+    // An open cursor keeps the connection busy: close every one, also on an early exit.
+    for (const cursor of cursors) cursor.rows.return?.(undefined);
   }
 }
 
