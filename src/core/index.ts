@@ -105,6 +105,8 @@ export type {
   RecordingQuery,
   UnresolvedClaim,
 } from './journal/journal-types.js';
+export { createReplayHost, type ReplayHostOptions, type ReplaySession, type ReplayStats } from './journal/create-replay-host.js';
+export { createScriptedTools, type ScriptedAnswer, type ScriptedCall, type ScriptedTools, type ToolScript } from './journal/create-scripted-tools.js';
 
 export { DEFAULT_TOOL_RESULT_LIMITS, boundText, type BoundedText } from './bounding/bound-text.js';
 export {
