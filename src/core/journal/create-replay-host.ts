@@ -48,7 +48,7 @@ function createRefusingHost(): ToolHost {
       },
     );
   }
-  return Object.freeze(host) as ToolHost;
+  return Object.freeze(host);
 }
 
 /**
@@ -105,11 +105,11 @@ export function createReplayHost(journal: Journal, options: ReplayHostOptions): 
   const replayJournal: Journal = {
     coverage: 'all',
     prepare,
-    settle: async () => undefined,
-    discard: async () => undefined,
-    append: async () => undefined,
-    lookup: async (key) => answered.get(key),
-    unresolved: async () => [],
+    settle: () => Promise.resolve(),
+    discard: () => Promise.resolve(),
+    append: () => Promise.resolve(),
+    lookup: (key) => Promise.resolve(answered.get(key)),
+    unresolved: () => Promise.resolve([]),
     verify: () => source.verify(),
   };
   return { host: createRefusingHost(), journal: Object.freeze(replayJournal), stats: () => ({ hits, misses, remaining }) };

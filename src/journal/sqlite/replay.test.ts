@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createReplayHost, createToolRegistry, defineTool, requireCapability, unwrapUntrusted, type ToolCall, type ToolHost, type ToolOutcome } from '../../core/index.js';
+import { createReplayHost, createToolRegistry, requireCapability, unwrapUntrusted, type ToolCall, type ToolDefinition, type ToolOutcome } from '../../core/index.js';
 import { createFakeHost } from '../../testing/index.js';
 import { createSqliteJournal } from './create-sqlite-journal.js';
 import type { SqliteJournal } from './sqlite-journal.js';
@@ -20,36 +20,37 @@ afterEach(() => {
 
 const bodies = { count: 0 };
 const path = { type: 'object', properties: { path: { type: 'string' }, text: { type: 'string' } }, required: ['path'], additionalProperties: false } as const;
-const tools = [
-  defineTool({
+type NoteArgs = { path: string; text?: string };
+const tools: ToolDefinition<NoteArgs>[] = [
+  {
     name: 'write_note',
     description: 'Write a note.',
     input: path,
     journal: 'effect',
-    dispatch: async (args: { path: string; text?: string }, host: ToolHost) => {
+    dispatch: async (args, host) => {
       bodies.count += 1;
       return requireCapability(host, 'fs', 'write_note').writeFile(args.path, args.text ?? '');
     },
-  }),
-  defineTool({
+  },
+  {
     name: 'read_note',
     description: 'Read a note.',
     input: path,
-    dispatch: async (args: { path: string }, host: ToolHost) => {
+    dispatch: async (args, host) => {
       bodies.count += 1;
       return (await requireCapability(host, 'fs', 'read_note').readFile(args.path)).content;
     },
-  }),
-  defineTool({
+  },
+  {
     name: 'count_words',
     description: 'Count words.',
     input: path,
     journal: 'record',
-    dispatch: (args: { path: string; text?: string }) => {
+    dispatch: (args) => {
       bodies.count += 1;
       return (args.text ?? '').split(/\s+/).filter(Boolean).length;
     },
-  }),
+  },
 ];
 
 /** A 20-call session: writes, reads (one of a missing file: an error), pure calls, and an idempotent retry. */

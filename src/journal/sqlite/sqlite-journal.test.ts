@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createToolRegistry, defineTool, type ToolRegistry } from '../../core/index.js';
+import { createToolRegistry, defineTool, type ToolDefinition, type ToolRegistry } from '../../core/index.js';
 import { createSqliteJournal } from './create-sqlite-journal.js';
 import type { SqliteJournal } from './sqlite-journal.js';
 
@@ -25,7 +25,7 @@ function journalAt(path = join(dir, 'journal.db'), options: Parameters<typeof cr
 }
 
 function counterRegistry(journal: SqliteJournal, runs: { count: number }): ToolRegistry {
-  const bump = defineTool({
+  const bump: ToolDefinition<{ by: number }, { total: number }> = {
     name: 'bump',
     description: 'Add to a counter and return the new total.',
     input: { type: 'object', properties: { by: { type: 'number' } }, required: ['by'], additionalProperties: false },
@@ -34,7 +34,7 @@ function counterRegistry(journal: SqliteJournal, runs: { count: number }): ToolR
       runs.count += args.by;
       return { total: runs.count };
     },
-  });
+  };
   return createToolRegistry({ tools: [bump], journal });
 }
 
@@ -80,7 +80,8 @@ describe('the durable effect bracket', () => {
     const crashed = journalAt(path);
     const plan = await counterRegistry(crashed, runs).prepare({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, context);
     // A claim written and never settled: what a crash between stage 10 and 19 leaves.
-    await crashed.prepare({ key: `${plan.actionDigest}:c1`, callId: 'c1', runId: 'run-1', toolName: 'bump', toolVersion: undefined, agent: undefined, actionDigest: plan.actionDigest, inputDigest: plan.inputDigest, arguments: { by: 1 }, tier: 'effect', startedAt: 1 });
+    const actionDigest = plan.actionDigest!;
+    await crashed.prepare({ key: `${actionDigest}:c1`, callId: 'c1', runId: 'run-1', toolName: 'bump', toolVersion: undefined, agent: undefined, actionDigest, inputDigest: plan.inputDigest!, arguments: { by: 1 }, tier: 'effect', startedAt: 1 });
     crashed.close();
 
     const reported: unknown[] = [];

@@ -52,6 +52,11 @@ export interface ResolveClaimOptions {
   readonly note?: string;
 }
 
+/** Run synchronous work behind the async seam: a throw becomes a rejection, never a synchronous exception. */
+function promised<T>(work: () => T): Promise<T> {
+  return new Promise((resolve) => resolve(work()));
+}
+
 /** Encode a recorded result; a value with no JSON form is kept as a marker so the receipt still lands. */
 function encodeResult(input: JournalSettleInput): string {
   const result = { ok: input.ok, value: input.value, content: input.content, error: input.error, receipt: input.receipt };
@@ -114,86 +119,98 @@ export class SqliteJournal implements Journal {
     return this.#store.signer?.publicKeyPem;
   }
 
-  async prepare(input: JournalPrepareInput): Promise<JournalPrepareResult> {
-    this.#open();
-    return this.#store.write((): JournalPrepareResult => {
-      const recorded = this.#statements.receiptByKey.get(input.key);
-      if (recorded !== undefined) return { status: 'recorded', recorded: JSON.parse(recorded.body) as RecordedResult };
-      const claimId = randomUUID();
-      if (input.tier === 'effect') {
-        const open = this.#statements.claimByKey.get(input.key);
-        if (open?.state === 'claimed') {
-          // Never re-run silently: the earlier attempt may have touched the world.
-          return { status: 'refused', error: new ToolPolicyError(input.toolName, 'unresolved_claim') };
+  prepare(input: JournalPrepareInput): Promise<JournalPrepareResult> {
+    return promised(() => {
+      this.#open();
+      return this.#store.write((): JournalPrepareResult => {
+        const recorded = this.#statements.receiptByKey.get(input.key);
+        if (recorded !== undefined) return { status: 'recorded', recorded: JSON.parse(recorded.body) as RecordedResult };
+        const claimId = randomUUID();
+        if (input.tier === 'effect') {
+          const open = this.#statements.claimByKey.get(input.key);
+          if (open?.state === 'claimed') {
+            // Never re-run silently: the earlier attempt may have touched the world.
+            return { status: 'refused', error: new ToolPolicyError(input.toolName, 'unresolved_claim') };
+          }
+          const body: Record<string, unknown> = {
+            callId: input.callId,
+            runId: input.runId,
+            tool: input.toolName,
+            toolVersion: input.toolVersion,
+            agent: input.agent,
+            actionDigest: input.actionDigest,
+            inputDigest: input.inputDigest,
+            arguments: input.arguments,
+            startedAt: input.startedAt,
+            holder: this.#holder,
+          };
+          this.#store.append('claims', { at: Date.now(), claim_id: claimId, key: input.key, state: 'claimed', body: encodeData(body) });
         }
-        const body: Record<string, unknown> = {
-          callId: input.callId,
-          runId: input.runId,
-          tool: input.toolName,
-          toolVersion: input.toolVersion,
-          agent: input.agent,
-          actionDigest: input.actionDigest,
-          inputDigest: input.inputDigest,
-          arguments: input.arguments,
-          startedAt: input.startedAt,
-          holder: this.#holder,
-        };
-        this.#store.append('claims', { at: Date.now(), claim_id: claimId, key: input.key, state: 'claimed', body: encodeData(body) });
-      }
-      this.#pending.set(claimId, { tier: input.tier, runId: input.runId, tool: input.toolName });
-      return { status: 'claimed', claim: { key: input.key, claimId } };
-    });
-  }
-
-  async settle(claim: JournalClaim | undefined, input: JournalSettleInput): Promise<void> {
-    this.#open();
-    const pending = claim === undefined ? undefined : this.#pending.get(claim.claimId);
-    if (claim !== undefined && pending === undefined) throw new ConfigurationError('journal.settle', 'names a claim this journal does not hold open');
-    const receipt = input.receipt;
-    const key = claim?.key ?? `${receipt.actionDigest ?? ''}:${receipt.callId}`;
-    const body = encodeResult(input);
-    this.#store.write(() => {
-      const at = Date.now();
-      this.#store.append('receipts', {
-        at,
-        key,
-        claim_id: pending?.tier === 'effect' ? (claim?.claimId ?? null) : null,
-        run_id: pending?.runId ?? null,
-        tool: receipt.tool,
-        action_digest: receipt.actionDigest ?? null,
-        body,
+        this.#pending.set(claimId, { tier: input.tier, runId: input.runId, tool: input.toolName });
+        return { status: 'claimed', claim: { key: input.key, claimId } };
       });
-      if (claim !== undefined && pending?.tier === 'effect') this.#store.append('claims', { at, claim_id: claim.claimId, key, state: 'settled', body: '{}' });
     });
-    if (claim !== undefined) this.#pending.delete(claim.claimId);
   }
 
-  async discard(claim: JournalClaim): Promise<void> {
-    this.#open();
-    const pending = this.#pending.get(claim.claimId);
-    if (pending?.tier === 'effect') {
-      this.#store.write(() => this.#store.append('claims', { at: Date.now(), claim_id: claim.claimId, key: claim.key, state: 'discarded', body: '{}' }));
-    }
-    this.#pending.delete(claim.claimId);
+  settle(claim: JournalClaim | undefined, input: JournalSettleInput): Promise<void> {
+    return promised(() => {
+      this.#open();
+      const pending = claim === undefined ? undefined : this.#pending.get(claim.claimId);
+      if (claim !== undefined && pending === undefined) throw new ConfigurationError('journal.settle', 'names a claim this journal does not hold open');
+      const receipt = input.receipt;
+      const key = claim?.key ?? `${receipt.actionDigest ?? ''}:${receipt.callId}`;
+      const body = encodeResult(input);
+      this.#store.write(() => {
+        const at = Date.now();
+        this.#store.append('receipts', {
+          at,
+          key,
+          claim_id: pending?.tier === 'effect' ? (claim?.claimId ?? null) : null,
+          run_id: pending?.runId ?? null,
+          tool: receipt.tool,
+          action_digest: receipt.actionDigest ?? null,
+          body,
+        });
+        if (claim !== undefined && pending?.tier === 'effect') this.#store.append('claims', { at, claim_id: claim.claimId, key, state: 'settled', body: '{}' });
+      });
+      if (claim !== undefined) this.#pending.delete(claim.claimId);
+    });
   }
 
-  async lookup(key: string): Promise<RecordedResult | undefined> {
-    this.#open();
-    const row = this.#statements.receiptByKey.get(key);
-    return row === undefined ? undefined : (JSON.parse(row.body) as RecordedResult);
+  discard(claim: JournalClaim): Promise<void> {
+    return promised(() => {
+      this.#open();
+      const pending = this.#pending.get(claim.claimId);
+      if (pending?.tier === 'effect') {
+        this.#store.write(() => this.#store.append('claims', { at: Date.now(), claim_id: claim.claimId, key: claim.key, state: 'discarded', body: '{}' }));
+      }
+      this.#pending.delete(claim.claimId);
+    });
   }
 
-  async append(event: JournalEvent): Promise<void> {
-    this.#open();
-    if (typeof event.type !== 'string' || event.type.length === 0 || event.type.length > 128) throw new ConfigurationError('event.type', 'must be a string of 1–128 characters');
-    const at = Number.isFinite(event.at) ? event.at : Date.now();
-    this.#store.write(() => this.#store.append('events', { at, type: event.type, body: encodeData(event.data) }));
+  lookup(key: string): Promise<RecordedResult | undefined> {
+    return promised(() => {
+      this.#open();
+      const row = this.#statements.receiptByKey.get(key);
+      return row === undefined ? undefined : (JSON.parse(row.body) as RecordedResult);
+    });
+  }
+
+  append(event: JournalEvent): Promise<void> {
+    return promised(() => {
+      this.#open();
+      if (typeof event.type !== 'string' || event.type.length === 0 || event.type.length > 128) throw new ConfigurationError('event.type', 'must be a string of 1–128 characters');
+      const at = Number.isFinite(event.at) ? event.at : Date.now();
+      this.#store.write(() => this.#store.append('events', { at, type: event.type, body: encodeData(event.data) }));
+    });
   }
 
   /** Claims left open by a crash (or held by another live process). This instance's in-flight claims are not listed. */
-  async unresolved(): Promise<readonly UnresolvedClaim[]> {
-    this.#open();
-    return this.unresolvedNow();
+  unresolved(): Promise<readonly UnresolvedClaim[]> {
+    return promised(() => {
+      this.#open();
+      return this.unresolvedNow();
+    });
   }
 
   /** Synchronous form, for reporting at open. */
@@ -216,25 +233,31 @@ export class SqliteJournal implements Journal {
   }
 
   /** An operator's decision on an unresolved claim, appended to the chain. */
-  async resolveClaim(claimId: string, options: ResolveClaimOptions): Promise<void> {
-    this.#open();
-    if (options.resolution !== 'release') throw new ConfigurationError('resolution', 'must be "release"');
-    if (typeof options.by !== 'string' || options.by.length === 0) throw new ConfigurationError('by', 'must name who resolved the claim');
-    this.#store.write(() => {
-      const latest = this.#statements.claimById.get(claimId);
-      if (latest?.state !== 'claimed') throw new ConfigurationError('claimId', 'does not name an unresolved claim');
-      this.#store.append('claims', { at: Date.now(), claim_id: claimId, key: latest.key, state: 'released', body: encodeData({ by: options.by, note: options.note }) });
+  resolveClaim(claimId: string, options: ResolveClaimOptions): Promise<void> {
+    return promised(() => {
+      this.#open();
+      if (options.resolution !== 'release') throw new ConfigurationError('resolution', 'must be "release"');
+      if (typeof options.by !== 'string' || options.by.length === 0) throw new ConfigurationError('by', 'must name who resolved the claim');
+      this.#store.write(() => {
+        const latest = this.#statements.claimById.get(claimId);
+        if (latest?.state !== 'claimed') throw new ConfigurationError('claimId', 'does not name an unresolved claim');
+        this.#store.append('claims', { at: Date.now(), claim_id: claimId, key: latest.key, state: 'released', body: encodeData({ by: options.by, note: options.note }) });
+      });
     });
   }
 
-  async verify(options: VerifyOptions = {}): Promise<SqliteVerifyResult> {
-    this.#open();
-    return verifyChain(this.#store.db, { verifier: this.#verifier, ...options });
+  verify(options: VerifyOptions = {}): Promise<SqliteVerifyResult> {
+    return promised(() => {
+      this.#open();
+      return verifyChain(this.#store.db, { verifier: this.#verifier, ...options });
+    });
   }
 
-  async recordings(query: RecordingQuery): Promise<readonly RecordedResult[]> {
-    this.#open();
-    return this.#statements.byRun.all(query.runId).map((row) => JSON.parse(row.body) as RecordedResult);
+  recordings(query: RecordingQuery): Promise<readonly RecordedResult[]> {
+    return promised(() => {
+      this.#open();
+      return this.#statements.byRun.all(query.runId).map((row) => JSON.parse(row.body) as RecordedResult);
+    });
   }
 
   /** The chain head, to anchor outside the file (detects a truncated tail). */
@@ -243,9 +266,11 @@ export class SqliteJournal implements Journal {
     return this.#store.head();
   }
 
-  async compact(options: CompactOptions): Promise<CompactResult> {
-    this.#open();
-    return compactJournal(this.#store, options);
+  compact(options: CompactOptions): Promise<CompactResult> {
+    return promised(() => {
+      this.#open();
+      return compactJournal(this.#store, options);
+    });
   }
 
   close(): void {
