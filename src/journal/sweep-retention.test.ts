@@ -36,7 +36,7 @@ describe('sweepRetention', () => {
     file(join(media, 'cd', 'cdef'), '12', true);
     utimesSync(join(media, 'cd'), old, old);
     const result = sweepRetention({ directories: [{ path: spills, layout: 'runs' }, { path: media, layout: 'files' }, { path: join(dir, 'absent'), layout: 'runs' }], retentionMs: 7 * DAY, now });
-    expect(result.removed.sort()).toEqual(['ab/abcd', 'cd/cdef', 'run-old']);
+    expect([...result.removed].sort()).toEqual(['ab/abcd', 'cd/cdef', 'run-old']);
     expect(result.freedBytes).toBe(4 + 2 + 6 + 2);
     expect(existsSync(join(spills, 'run-mixed', 'old.txt'))).toBe(true);
     expect(existsSync(join(media, 'ab', 'abef'))).toBe(true);

@@ -25,6 +25,7 @@ export function compactJournal(store: ChainStore, options: CompactOptions): Comp
   if (!Number.isFinite(options.before)) throw new ConfigurationError('compact.before', 'must be a time in milliseconds');
   const db = store.db;
   return store.write(() => {
+    store.pinHead();
     const lastOld = CHAINED_TABLES.map(
       (table) => db.prepare<[number], { seq: number | null }>(`SELECT max(seq) AS seq FROM ${table} WHERE at < ?`).get(options.before)?.seq ?? 0,
     ).reduce((left, right) => Math.max(left, right), 0);
