@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigurationError, type UnresolvedClaim } from '../../core/index.js';
@@ -48,6 +48,8 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
   if (path === undefined && options.workspace !== undefined && !isAbsolute(options.workspace)) throw new ConfigurationError('workspace', 'must be an absolute path');
   const directory = dirname(file);
   if (!existsSync(directory)) mkdirSync(directory, { recursive: true, mode: 0o700 });
+  // A planted link would send receipts (and the claims that guard effects) somewhere else.
+  if (lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true) throw new ConfigurationError('path', 'must not be a symbolic link');
   const created = !existsSync(file);
   const db = new Database(file, { timeout: busyTimeoutMs });
   try {

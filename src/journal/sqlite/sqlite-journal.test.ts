@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createToolRegistry, defineTool, type ToolDefinition, type ToolRegistry } from '../../core/index.js';
+import { createToolRegistry, defineTool, withAttachments, type ToolDefinition, type ToolRegistry } from '../../core/index.js';
 import { createSqliteJournal } from './create-sqlite-journal.js';
 import type { SqliteJournal } from './sqlite-journal.js';
 
@@ -113,6 +113,22 @@ describe('the durable effect bracket', () => {
     expect(runs.count).toBe(0);
   });
 
+  it('refuses media from a journaled call (a replay could not restore it) and records the refusal', async () => {
+    const journal = journalAt();
+    const snap: ToolDefinition<Record<string, never>> = {
+      name: 'snap',
+      description: 'Take a picture.',
+      input: { type: 'object' },
+      journal: 'effect',
+      dispatch: () => withAttachments({ taken: true }, [{ handle: 'media:sha256:00', mediaType: 'image/png', bytes: 1 }]),
+    };
+    const outcome = await createToolRegistry({ tools: [snap], journal }).dispatch({ callId: 's1', name: 'snap', arguments: {} }, { grantedTools: ['snap'], runId: 'm' });
+    expect(outcome.ok ? undefined : outcome.error.code).toBe('OUTPUT_INVALID');
+    const [recorded] = await journal.recordings({ runId: 'm' });
+    expect(recorded).toMatchObject({ ok: false, error: { code: 'OUTPUT_INVALID' } });
+    expect(await journal.unresolved()).toEqual([]);
+  });
+
   it('journals every call, tier none as record, when recordAll is set', async () => {
     const journal = journalAt(join(dir, 'all.db'), { recordAll: true });
     const echo = defineTool({ name: 'echo', description: 'Echo.', input: { type: 'object', properties: { text: { type: 'string' } } }, dispatch: (args: { text?: string }) => args.text ?? '' });
@@ -131,6 +147,13 @@ describe('the file', () => {
     expect(journal.path).toBe(join(dir, '.toolgate', 'journal.db'));
     expect(statSync(journal.path).mode & 0o777).toBe(0o600);
     expect(new Database(journal.path, { readonly: true }).pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(statSync(`${journal.path}-wal`).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses a journal path that is a symbolic link', () => {
+    writeFileSync(join(dir, 'elsewhere.db'), '');
+    symlinkSync(join(dir, 'elsewhere.db'), join(dir, 'linked.db'));
+    expect(() => createSqliteJournal(join(dir, 'linked.db'))).toThrow(expect.objectContaining({ code: 'CONFIGURATION_INVALID' }));
   });
 
   it('refuses UPDATE and DELETE of recorded history through the triggers', async () => {
