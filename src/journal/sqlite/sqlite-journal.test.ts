@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createToolRegistry, defineTool, withAttachments, type ToolDefinition, type ToolRegistry } from '../../core/index.js';
+import { createToolRegistry, defineTool, withAttachments, type ToolDefinition, type ToolPolicy, type ToolRegistry } from '../../core/index.js';
 import { createSqliteJournal } from './create-sqlite-journal.js';
 import type { SqliteJournal } from './sqlite-journal.js';
 
@@ -101,6 +101,23 @@ describe('the durable effect bracket', () => {
     expect(rerun.ok).toBe(true);
     expect(runs.count).toBe(1);
     expect((await restarted.verify()).ok).toBe(true);
+  });
+
+  it('audits a call refused before it could claim as a chained event, never as a result a retry would replay', async () => {
+    const journal = journalAt();
+    const runs = { count: 0 };
+    const deny: ToolPolicy = { version: 1, decideIdentity: () => ({ kind: 'allow', matched: [] }), decideArguments: () => ({ kind: 'deny', reason: 'rule_denied', matched: [] }) };
+    const allow: ToolPolicy = { version: 2, decideIdentity: () => ({ kind: 'allow', matched: [] }), decideArguments: () => ({ kind: 'allow', matched: [] }) };
+    const registry = counterRegistry(journal, runs);
+    const denied = await registry.withPolicy(deny).dispatch({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, context);
+    expect(denied.ok ? undefined : denied.error.code).toBe('POLICY_DENIED');
+    const reader = new Database(journal.path, { readonly: true });
+    expect(reader.prepare(`SELECT type, json_extract(body, '$.status') AS status FROM events`).all()).toEqual([{ type: 'call-refused', status: 'denied' }]);
+    expect(reader.prepare('SELECT count(*) FROM receipts').pluck().get()).toBe(0);
+    const allowed = await registry.withPolicy(allow).dispatch({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, context);
+    expect(allowed.ok).toBe(true);
+    expect(runs.count).toBe(1);
+    expect((await journal.verify()).ok).toBe(true);
   });
 
   it('fails closed when the claim cannot be written: the body never runs', async () => {
