@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
 import {
-  canonicalJson,
   ConfigurationError,
   ToolPolicyError,
   type Journal,
@@ -57,21 +56,27 @@ function promised<T>(work: () => T): Promise<T> {
   return new Promise((resolve) => resolve(work()));
 }
 
-/** Encode a recorded result; a value with no JSON form is kept as a marker so the receipt still lands. */
+/**
+ * Encode a recorded result. A body is stored and hashed as this text, so it
+ * needs a faithful encoding, not a canonical one (the row around it is
+ * canonical): plain JSON, where a non-finite number becomes null. A value
+ * with no JSON form (a bigint, a cycle) is kept as a marker so the receipt
+ * still lands.
+ */
 function encodeResult(input: JournalSettleInput): string {
   const result = { ok: input.ok, value: input.value, content: input.content, error: input.error, receipt: input.receipt };
   try {
-    return canonicalJson(result);
+    return JSON.stringify(result);
   } catch {
-    return canonicalJson({ ...result, value: { $unserializable: true } });
+    return JSON.stringify({ ...result, value: { $unserializable: true } });
   }
 }
 
 function encodeData(data: unknown): string {
   try {
-    return canonicalJson(data ?? null);
+    return JSON.stringify(data ?? null);
   } catch {
-    return canonicalJson({ $unserializable: true });
+    return JSON.stringify({ $unserializable: true });
   }
 }
 
