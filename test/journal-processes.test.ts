@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -100,6 +100,23 @@ describe('two processes appending to one file', () => {
     const journal = createSqliteJournal(db, { onUnresolved: () => undefined });
     try {
       expect(await journal.verify()).toMatchObject({ ok: true, rows: 20_000 });
+    } finally {
+      journal.close();
+    }
+  });
+});
+
+describe('two processes signing with a key neither has created yet', () => {
+  it('end up sharing one key, and every signature verifies', async () => {
+    const db = join(dir, 'journal.db');
+    const keys = join(dir, 'keys');
+    const writers = [run('journal-append-child.mjs', [db, 'a', '200', keys]), run('journal-append-child.mjs', [db, 'b', '200', keys])];
+    expect(await Promise.all(writers.map((writer) => writer.exited))).toEqual([0, 0]);
+    expect(readdirSync(keys)).toEqual(['journal-ed25519.pem']);
+    const { createSqliteJournal } = await import('toolgate/sqlite');
+    const journal = createSqliteJournal(db, { sign: { keyDir: keys }, onUnresolved: () => undefined });
+    try {
+      expect(await journal.verify()).toMatchObject({ ok: true, rows: 400 });
     } finally {
       journal.close();
     }

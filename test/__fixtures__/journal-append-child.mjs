@@ -1,9 +1,9 @@
-// Append `count` receipts to a shared journal file as fast as possible.
+// Append `count` receipts to a shared journal file as fast as possible (signed when a key directory is given).
 import { createSqliteJournal } from 'toolgate/sqlite';
 
-const [dbPath, label, countText] = process.argv.slice(2);
+const [dbPath, label, countText, keyDir] = process.argv.slice(2);
 const count = Number(countText);
-const journal = createSqliteJournal(dbPath, { onUnresolved: () => undefined });
+const journal = createSqliteJournal(dbPath, { onUnresolved: () => undefined, ...(keyDir === undefined ? {} : { sign: { keyDir } }) });
 for (let index = 0; index < count; index += 1) {
   const callId = `${label}-${index}`;
   await journal.settle(undefined, {

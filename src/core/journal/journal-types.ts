@@ -93,7 +93,11 @@ export interface Journal {
   readonly coverage?: 'tiered' | 'all';
   /** Claim before dispatch (effect tier), or return the recorded result for the key. */
   prepare(input: JournalPrepareInput): Promise<JournalPrepareResult>;
-  /** Settle a claim (effect tier) or record a receipt (record tier, `claim` undefined). */
+  /**
+   * Settle a claim after bounding: record the result and receipt. The
+   * pipeline settles only calls it claimed; `claim` undefined records a
+   * receipt outside the bracket (direct use, e.g. importing history).
+   */
   settle(claim: JournalClaim | undefined, input: JournalSettleInput): Promise<void>;
   /** Drop a claim whose dispatch never started. */
   discard(claim: JournalClaim): Promise<void>;

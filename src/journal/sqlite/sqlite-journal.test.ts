@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createToolRegistry, defineTool, withAttachments, type ToolDefinition, type ToolPolicy, type ToolRegistry } from '../../core/index.js';
 import { createSqliteJournal } from './create-sqlite-journal.js';
 import type { SqliteJournal } from './sqlite-journal.js';
@@ -118,6 +118,35 @@ describe('the durable effect bracket', () => {
     expect(allowed.ok).toBe(true);
     expect(runs.count).toBe(1);
     expect((await journal.verify()).ok).toBe(true);
+  });
+
+  it('refuses a second dispatch of the same call while the first is still running', async () => {
+    const journal = journalAt();
+    let release: () => void = () => undefined;
+    let bodies = 0;
+    const slow: ToolDefinition<Record<string, never>, string> = {
+      name: 'slow',
+      description: 'Slow effect.',
+      input: { type: 'object' },
+      journal: 'effect',
+      dispatch: () => {
+        bodies += 1;
+        return new Promise<string>((resolve) => (release = () => resolve('done')));
+      },
+    };
+    const registry = createToolRegistry({ tools: [slow], journal });
+    const call = { callId: 'same', name: 'slow', arguments: {} };
+    const first = registry.dispatch(call, { grantedTools: ['slow'] });
+    await vi.waitFor(() => expect(bodies).toBe(1));
+    const second = await registry.dispatch(call, { grantedTools: ['slow'] });
+    expect(second.ok ? undefined : (second.error as { reason?: string }).reason).toBe('unresolved_claim');
+    // In flight here, so not reported as left behind by a crash.
+    expect(await journal.unresolved()).toEqual([]);
+    release();
+    expect((await first).ok).toBe(true);
+    const third = await registry.dispatch(call, { grantedTools: ['slow'] });
+    expect(third.ok && third.receipt.status).toBe('replayed');
+    expect(bodies).toBe(1);
   });
 
   it('fails closed when the claim cannot be written: the body never runs', async () => {
