@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigurationError, type UnresolvedClaim } from '../../core/index.js';
@@ -50,10 +50,9 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
   if (!existsSync(directory)) mkdirSync(directory, { recursive: true, mode: 0o700 });
   // A planted link would send receipts (and the claims that guard effects) somewhere else.
   if (lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true) throw new ConfigurationError('path', 'must not be a symbolic link');
-  const created = !existsSync(file);
+  createPrivateFile(file);
   const db = new Database(file, { timeout: busyTimeoutMs });
   try {
-    if (created) chmodSync(file, 0o600);
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     migrateSchema(db);
@@ -65,6 +64,15 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/** Create the file with mode 0600 before SQLite opens it (its -wal and -shm inherit the mode), so it is never briefly world-readable. */
+function createPrivateFile(file: string): void {
+  try {
+    closeSync(openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
 }
 

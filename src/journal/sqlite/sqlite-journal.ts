@@ -22,7 +22,6 @@ import { verifyChain, type VerifyOptions, type SqliteVerifyResult } from './veri
 interface PendingClaim {
   readonly tier: 'record' | 'effect';
   readonly runId: string | undefined;
-  readonly tool: string;
 }
 
 interface ClaimRow {
@@ -151,7 +150,7 @@ export class SqliteJournal implements Journal {
           };
           this.#store.append('claims', { at: Date.now(), claim_id: claimId, key: input.key, state: 'claimed', body: encodeData(body) });
         }
-        this.#pending.set(claimId, { tier: input.tier, runId: input.runId, tool: input.toolName });
+        this.#pending.set(claimId, { tier: input.tier, runId: input.runId });
         return { status: 'claimed', claim: { key: input.key, claimId } };
       });
     });
