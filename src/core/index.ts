@@ -107,8 +107,11 @@ export type {
   JournalSettleInput,
   JournalVerifyResult,
   RecordedResult,
+  RecordingQuery,
   UnresolvedClaim,
 } from './journal/journal-types.js';
+export { createReplayHost, type ReplayHostOptions, type ReplaySession, type ReplayStats } from './journal/create-replay-host.js';
+export { createScriptedTools, type ScriptedAnswer, type ScriptedCall, type ScriptedTools, type ToolScript } from './journal/create-scripted-tools.js';
 
 export { DEFAULT_TOOL_RESULT_LIMITS, boundText, type BoundedText } from './bounding/bound-text.js';
 export {

@@ -1,14 +1,23 @@
 import { ToolgateError } from '../errors/toolgate-error.js';
-import { ToolExecutionError } from '../errors/tool-errors.js';
+import { ToolExecutionError, ToolUnavailableError } from '../errors/tool-errors.js';
 import type { RecordedResult } from '../journal/journal-types.js';
 import { projectArguments } from '../receipts/project-arguments.js';
 import { ensureDigests } from './ensure-digests.js';
 import type { DispatchState, StageResult } from './dispatch-state.js';
 import { secretKeySet } from './request-approval.js';
 
-/** Whether stage 10 applies: a journal is configured and the tool's tier is not `none`. */
+/** The tier the journal sees: a `none` tool is journaled as `record` when the journal covers every call. */
+export function journalTierOf(state: DispatchState): 'none' | 'record' | 'effect' {
+  const journal = state.snapshot.journal;
+  const tool = state.tool;
+  if (journal === undefined || tool === undefined) return 'none';
+  if (tool.journalTier === 'none') return journal.coverage === 'all' ? 'record' : 'none';
+  return tool.journalTier;
+}
+
+/** Whether stage 10 applies: a journal is configured and the call's tier is not `none`. */
 export function isJournaled(state: DispatchState): boolean {
-  return state.snapshot.journal !== undefined && state.tool !== undefined && state.tool.journalTier !== 'none';
+  return journalTierOf(state) !== 'none';
 }
 
 /**
@@ -19,21 +28,29 @@ export function isJournaled(state: DispatchState): boolean {
 export async function prepareJournal(state: DispatchState): Promise<StageResult | undefined> {
   const journal = state.snapshot.journal;
   const tool = state.tool;
-  if (journal === undefined || tool === undefined || tool.journalTier === 'none') return undefined;
+  const tier = journalTierOf(state);
+  if (journal === undefined || tool === undefined || tier === 'none') return undefined;
   const { inputDigest, actionDigest } = await ensureDigests(state);
-  const prepared = await journal.prepare({
-    key: journalKey(actionDigest, state.call.callId),
-    callId: state.call.callId,
-    runId: state.context.runId,
-    toolName: tool.name,
-    toolVersion: tool.version,
-    agent: state.agent,
-    actionDigest,
-    inputDigest,
-    arguments: projectArguments(state.effectiveArgs, { secretKeys: secretKeySet(state) }),
-    tier: tool.journalTier,
-    startedAt: state.startedAt,
-  });
+  let prepared;
+  try {
+    prepared = await journal.prepare({
+      key: journalKey(actionDigest, state.call.callId),
+      callId: state.call.callId,
+      runId: state.context.runId,
+      toolName: tool.name,
+      toolVersion: tool.version,
+      agent: state.agent,
+      actionDigest,
+      inputDigest,
+      arguments: projectArguments(state.effectiveArgs, { secretKeys: secretKeySet(state) }),
+      tier,
+      startedAt: state.startedAt,
+    });
+  } catch (error) {
+    // Fail closed: without a durable claim the body must not run. (A journal refuses on purpose with `refused`.)
+    return { ok: false, error: new ToolUnavailableError(tool.key, 'journal', 'the journal could not record the call', error) };
+  }
+  if (prepared.status === 'refused') return { ok: false, error: prepared.error };
   if (prepared.status === 'claimed') {
     state.claim = prepared.claim;
     return undefined;

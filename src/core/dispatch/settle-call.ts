@@ -4,6 +4,7 @@ import { buildReceipt } from '../receipts/build-receipt.js';
 import type { ToolReceipt } from '../receipts/receipt-types.js';
 import { markUntrusted, type Untrusted } from '../untrusted/untrusted.js';
 import { ensureDigests } from './ensure-digests.js';
+import { journalTierOf } from './prepare-journal.js';
 import type { DispatchState, StageResult } from './dispatch-state.js';
 import type { ToolOutcome } from './dispatch-types.js';
 
@@ -53,20 +54,28 @@ function invocationId(state: DispatchState): string {
 /**
  * Stage 19: mark the content untrusted, settle the journal, build the
  * outcome. A claim whose body never started is discarded: nothing happened.
+ * A journaled call refused before it could claim leaves an audit event.
  */
 export async function settleCall(state: DispatchState, result: StageResult, content: string): Promise<ToolOutcome> {
   state.finishedAt = Date.now();
-  const needsReceipt = (state.snapshot.journal !== undefined && state.tool !== undefined && state.tool.journalTier !== 'none' && !state.replayed) || (state.observed && state.snapshot.bus.has('tool-result'));
+  const tier = journalTierOf(state);
+  const needsReceipt = (tier !== 'none' && !state.replayed) || (state.observed && state.snapshot.bus.has('tool-result'));
   if (needsReceipt && state.tool !== undefined && state.effectiveArgs !== undefined) await ensureDigests(state);
   const outcome = new DispatchOutcome(state, result, content);
   const journal = state.snapshot.journal;
   if (journal !== undefined && state.claim !== undefined && !state.bodyStarted) {
     await journal.discard(state.claim).catch((error: unknown) => console.warn('toolgate: discarding a journal claim failed; it stays unresolved', error));
-  } else if (journal !== undefined && state.tool !== undefined && state.tool.journalTier !== 'none' && !state.replayed && (state.claim !== undefined || state.tool.journalTier === 'record') && state.digests !== undefined) {
+  } else if (journal !== undefined && tier !== 'none' && !state.replayed && state.claim !== undefined) {
     const error = result.ok ? undefined : { code: result.error.code, message: result.error.message, name: result.error.name, ...reasonOf(result.error) };
     await journal
       .settle(state.claim, { ok: result.ok, value: result.ok ? result.value : undefined, content, ...(error === undefined ? {} : { error }), receipt: outcome.receipt })
       .catch((settleError: unknown) => console.warn('toolgate: settling a journal claim failed; it stays unresolved', settleError));
+  } else if (journal !== undefined && tier !== 'none' && !state.replayed) {
+    // Refused before stage 10 (policy, approval, validation, an unresolved claim): audited as a
+    // chained event, never as a recorded result a retry would replay once the refusal is lifted.
+    await journal
+      .append({ type: 'call-refused', at: state.finishedAt, data: outcome.receipt })
+      .catch((appendError: unknown) => console.warn('toolgate: journaling a refused call failed', appendError));
   }
   return outcome as unknown as ToolOutcome;
 }

@@ -1,6 +1,7 @@
 import { ToolOutputInvalidError } from '../errors/tool-errors.js';
 import type { MediaHandle } from '../host/tool-host.js';
 import type { DispatchState, StageResult } from './dispatch-state.js';
+import { isJournaled } from './prepare-journal.js';
 
 const envelope = Symbol('toolgate.attachments');
 
@@ -24,7 +25,7 @@ export function splitAttachments(state: DispatchState, result: StageResult): Sta
   if (!result.ok || typeof result.value !== 'object' || result.value === null || !(envelope in result.value)) return result;
   const { value, attachments } = result.value as AttachmentEnvelope;
   const tool = state.tool;
-  if (tool !== undefined && tool.journalTier !== 'none' && state.snapshot.journal !== undefined) {
+  if (tool !== undefined && isJournaled(state)) {
     return { ok: false, error: new ToolOutputInvalidError(tool.key, [], 'a journaled call cannot return media attachments') };
   }
   state.attachments = [...attachments];

@@ -62,6 +62,7 @@ export type ToolPolicyDenyReason =
   | 'query_rejected'
   | 'definition_withheld'
   | 'secret_argument'
+  | 'unresolved_claim'
   | (string & {});
 
 export interface ToolPolicyErrorOptions {
@@ -94,6 +95,7 @@ const policyReasonText: Record<string, string> = {
   query_rejected: 'was refused: the search query is not acceptable',
   definition_withheld: 'was withheld: its definition changed since it was approved',
   secret_argument: 'was refused: a secret-tainted value reached an argument',
+  unresolved_claim: 'was refused: an earlier dispatch of the same action may have started and never settled; an operator must resolve its journal claim',
 };
 
 /** A guardrail or grant denial, decided before any side effect. */
@@ -112,6 +114,11 @@ export class ToolPolicyError extends ToolgateError {
     this.reason = reason;
     this.retryAfterMs = options.retryAfterMs;
     this.ruleId = options.ruleId;
+  }
+
+  /** The reason travels with the projection, so observers (metrics, audit) can count denials by reason. */
+  override toJSON(): ReturnType<ToolgateError['toJSON']> & { reason: string } {
+    return { ...super.toJSON(), reason: this.reason };
   }
 }
 
@@ -152,11 +159,11 @@ export class ToolArgsInvalidError extends ToolgateError {
 /** The host lacks the capability the tool needs: a wiring gap, not the model's fault. */
 export class ToolUnavailableError extends ToolgateError {
   readonly capability: string;
-  constructor(tool: string, capability: string, detail?: string) {
+  constructor(tool: string, capability: string, detail?: string, cause?: unknown) {
     super(
       'TOOL_UNAVAILABLE',
       `Tool "${tool}" is unavailable: ${detail ?? `the host does not provide the "${capability}" capability`}.`,
-      { tool },
+      { tool, cause },
     );
     this.capability = capability;
   }

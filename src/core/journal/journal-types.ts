@@ -1,3 +1,4 @@
+import type { ToolgateError } from '../errors/toolgate-error.js';
 import type { ToolReceipt } from '../receipts/receipt-types.js';
 
 /**
@@ -31,9 +32,15 @@ export interface RecordedResult {
   readonly receipt: ToolReceipt;
 }
 
+/**
+ * `refused`: the journal will not let the body run — an unresolved claim
+ * holds the key (a crash left it; an operator decides), or a replay-only
+ * journal has no recording. The error is the call's typed outcome.
+ */
 export type JournalPrepareResult =
   | { readonly status: 'claimed'; readonly claim: JournalClaim }
-  | { readonly status: 'recorded'; readonly recorded: RecordedResult };
+  | { readonly status: 'recorded'; readonly recorded: RecordedResult }
+  | { readonly status: 'refused'; readonly error: ToolgateError };
 
 export interface JournalClaim {
   readonly key: string;
@@ -55,6 +62,13 @@ export interface UnresolvedClaim {
   readonly callId: string;
   readonly runId: string | undefined;
   readonly startedAt: number;
+  /** Who held the claim, for the operator (e.g. `pid 123 on host-a`). */
+  readonly holder?: string;
+}
+
+/** A filter over recorded results, for replay. */
+export interface RecordingQuery {
+  readonly runId: string;
 }
 
 export interface JournalVerifyResult {
@@ -71,9 +85,19 @@ export interface JournalEvent {
 }
 
 export interface Journal {
+  /**
+   * `tiered` (default): the pipeline consults the journal for `record` and
+   * `effect` tools only. `all`: every call is journaled, a `none` tool as
+   * `record` — what a recording session or a replay-only journal needs.
+   */
+  readonly coverage?: 'tiered' | 'all';
   /** Claim before dispatch (effect tier), or return the recorded result for the key. */
   prepare(input: JournalPrepareInput): Promise<JournalPrepareResult>;
-  /** Settle a claim (effect tier) or record a receipt (record tier, `claim` undefined). */
+  /**
+   * Settle a claim after bounding: record the result and receipt. The
+   * pipeline settles only calls it claimed; `claim` undefined records a
+   * receipt outside the bracket (direct use, e.g. importing history).
+   */
   settle(claim: JournalClaim | undefined, input: JournalSettleInput): Promise<void>;
   /** Drop a claim whose dispatch never started. */
   discard(claim: JournalClaim): Promise<void>;
@@ -81,4 +105,6 @@ export interface Journal {
   append(event: JournalEvent): Promise<void>;
   unresolved(): Promise<readonly UnresolvedClaim[]>;
   verify(): Promise<JournalVerifyResult>;
+  /** The settled results of one run, in journal order (for replay). */
+  recordings?(query: RecordingQuery): Promise<readonly RecordedResult[]>;
 }

@@ -1,1 +1,7 @@
-export {};
+// `toolgate/sqlite`: the embedded journal (better-sqlite3 12), retention and audit helpers.
+export { createSqliteJournal, DEFAULT_JOURNAL_PATH, type SqliteJournalOptions } from './create-sqlite-journal.js';
+export { SqliteJournal, type ResolveClaimOptions } from './sqlite-journal.js';
+export type { ChainHead } from './chain-store.js';
+export type { CompactOptions, CompactResult } from './compact-journal.js';
+export type { SqliteVerifyResult, VerifyOptions } from './verify-chain.js';
+export { sweepRetention, type SweepRetentionOptions, type SweepRetentionResult, type RetentionDirectory } from '../sweep-retention.js';

@@ -1,0 +1,97 @@
+import type Database from 'better-sqlite3';
+import { GENESIS_HASH, hashRow, type RowFields } from './row-hash.js';
+import type { ReceiptSigner } from './receipt-signer.js';
+import { CHAINED_TABLES, HASHED_COLUMNS, type ChainedTable } from './schema.js';
+
+export interface ChainHead {
+  readonly seq: number;
+  readonly hash: string;
+}
+
+/** Tables whose rows are signed when a signer is configured. */
+const SIGNED: ReadonlySet<ChainedTable> = new Set(['receipts', 'checkpoints']);
+
+/**
+ * The one writer of chained rows. `append` must run inside `write`, an
+ * immediate transaction: the head is read and the next row linked to it
+ * under SQLite's write lock, so concurrent processes serialize and no row
+ * is lost or forked.
+ */
+export class ChainStore {
+  readonly db: Database.Database;
+  readonly signer: ReceiptSigner | undefined;
+  readonly #head: Database.Statement<[], ChainHead>;
+  readonly #inserts = new Map<string, Database.Statement>();
+  readonly #dataVersion: Database.Statement<[], number>;
+  readonly #transaction: Database.Transaction<(work: () => unknown) => unknown>;
+  /** The head as of our last commit, valid while no other connection has committed since. */
+  #cached: { head: ChainHead; version: number } | undefined;
+  #written: ChainHead | undefined;
+
+  constructor(db: Database.Database, signer: ReceiptSigner | undefined) {
+    this.db = db;
+    this.signer = signer;
+    this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.#transaction = db.transaction((work: () => unknown) => work());
+    this.#head = db.prepare<[], ChainHead>(
+      `SELECT seq, hash FROM (${CHAINED_TABLES.map((table) => `SELECT * FROM (SELECT seq, hash FROM ${table} ORDER BY seq DESC LIMIT 1)`).join(' UNION ALL ')}) ORDER BY seq DESC LIMIT 1`,
+    );
+  }
+
+  head(): ChainHead {
+    return this.#head.get() ?? { seq: 0, hash: GENESIS_HASH };
+  }
+
+  /**
+   * Run `work` in an immediate (write-locking) transaction. Inside it the
+   * head is read from the file unless `PRAGMA data_version` proves no other
+   * connection committed since our own last write.
+   */
+  write<T>(work: () => T): T {
+    let version = -1;
+    this.#written = undefined;
+    try {
+      const result = this.#transaction.immediate(() => {
+        version = this.#dataVersion.get() ?? -1;
+        if (this.#cached !== undefined && this.#cached.version !== version) this.#cached = undefined;
+        return work();
+      }) as T;
+      if (this.#written !== undefined) this.#cached = { head: this.#written, version };
+      return result;
+    } catch (error) {
+      this.#cached = undefined;
+      throw error;
+    }
+  }
+
+  /** Fix the head for the rest of this transaction (compaction deletes rows before it appends). */
+  pinHead(): ChainHead {
+    if (!this.db.inTransaction) throw new Error('ChainStore.pinHead must run inside write()');
+    return (this.#written ??= this.#cached?.head ?? this.head());
+  }
+
+  append(table: ChainedTable, fields: RowFields): ChainHead {
+    if (!this.db.inTransaction) throw new Error('ChainStore.append must run inside write()');
+    const previous = this.#written ?? this.#cached?.head ?? this.head();
+    const seq = previous.seq + 1;
+    const signed = this.signer !== undefined && SIGNED.has(table);
+    const hashed: Record<string, string | number | null> = {};
+    for (const column of HASHED_COLUMNS[table]) hashed[column] = column === 'key_id' ? (signed ? this.signer.keyId : null) : (fields[column] ?? null);
+    const hash = hashRow(previous.hash, table, seq, hashed);
+    const row = { ...hashed, seq, prev_hash: previous.hash, hash, ...(signed ? { signature: this.signer.sign(hash) } : {}) };
+    // Column order is fixed per table and signing state, so the statement cache stays tiny.
+    this.#insert(table, Object.keys(row)).run(row);
+    this.#written = { seq, hash };
+    return this.#written;
+  }
+
+  #insert(table: ChainedTable, columns: readonly string[]): Database.Statement {
+    const cacheKey = `${table}:${columns.join(',')}`;
+    let statement = this.#inserts.get(cacheKey);
+    if (statement === undefined) {
+      statement = this.db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`);
+      this.#inserts.set(cacheKey, statement);
+    }
+    return statement;
+  }
+}

@@ -1,0 +1,87 @@
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { ConfigurationError, type UnresolvedClaim } from '../../core/index.js';
+import { ChainStore } from './chain-store.js';
+import { loadReceiptSigner, verifierFromPem, type ReceiptVerifier } from './receipt-signer.js';
+import { migrateSchema } from './schema.js';
+import { SqliteJournal } from './sqlite-journal.js';
+
+export interface SqliteJournalOptions {
+  /** Where `.toolgate/journal.db` lives when no path is given. Default: the current directory. */
+  readonly workspace?: string;
+  /**
+   * Ed25519-sign every receipt and checkpoint. `true` uses (and on first use
+   * creates, mode 0600) `<journal dir>/keys/journal-ed25519.pem`; `{ keyDir }`
+   * picks the directory.
+   */
+  readonly sign?: boolean | { readonly keyDir: string };
+  /** Verify signatures with this public key (PEM) instead of the signing key: an auditor's view. */
+  readonly publicKey?: string;
+  /**
+   * `normal` (default): a committed claim survives a process crash; an OS
+   * crash or power loss may lose the last transactions. `full`: fsync on every
+   * commit, which survives power loss too, at a large cost per write.
+   */
+  readonly synchronous?: 'normal' | 'full';
+  /** How long a writer waits for another process's write lock. Default 10 s. */
+  readonly busyTimeoutMs?: number;
+  /** Journal every call, tier `none` as `record` (a recording session for replay). Default: by tier. */
+  readonly recordAll?: boolean;
+  /** Called once at open with the claims a crash left unresolved. Default: a warning on the console when there are any. */
+  readonly onUnresolved?: (claims: readonly UnresolvedClaim[]) => void;
+}
+
+export const DEFAULT_JOURNAL_PATH = join('.toolgate', 'journal.db');
+
+/**
+ * Open (creating if needed) the embedded SQLite journal: WAL mode, schema
+ * migrations in code, append-only hash-chained tables, optional Ed25519
+ * receipt signatures. The file and its directory are private to the user.
+ */
+export function createSqliteJournal(path?: string, options: SqliteJournalOptions = {}): SqliteJournal {
+  if (path !== undefined && (typeof path !== 'string' || path.length === 0 || path.includes('\0'))) throw new ConfigurationError('path', 'must be a non-empty file path');
+  const busyTimeoutMs = options.busyTimeoutMs ?? 10_000;
+  if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) throw new ConfigurationError('busyTimeoutMs', 'must be a non-negative integer');
+  if (options.synchronous !== undefined && options.synchronous !== 'normal' && options.synchronous !== 'full') throw new ConfigurationError('synchronous', 'must be "normal" or "full"');
+  const file = resolve(path ?? join(options.workspace ?? process.cwd(), DEFAULT_JOURNAL_PATH));
+  if (path === undefined && options.workspace !== undefined && !isAbsolute(options.workspace)) throw new ConfigurationError('workspace', 'must be an absolute path');
+  const directory = dirname(file);
+  if (!existsSync(directory)) mkdirSync(directory, { recursive: true, mode: 0o700 });
+  // A planted link would send receipts (and the claims that guard effects) somewhere else.
+  if (lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true) throw new ConfigurationError('path', 'must not be a symbolic link');
+  createPrivateFile(file);
+  const db = new Database(file, { timeout: busyTimeoutMs });
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    migrateSchema(db);
+    const signer = options.sign === undefined || options.sign === false ? undefined : loadReceiptSigner(options.sign === true ? join(directory, 'keys') : options.sign.keyDir);
+    const verifier: ReceiptVerifier | undefined = options.publicKey === undefined ? signer : verifierFromPem(options.publicKey);
+    const journal = new SqliteJournal(file, new ChainStore(db, signer), { coverage: options.recordAll === true ? 'all' : 'tiered', verifier });
+    reportUnresolved(journal.unresolvedNow(), options.onUnresolved);
+    return journal;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Create the file with mode 0600 before SQLite opens it (its -wal and -shm inherit the mode), so it is never briefly world-readable. */
+function createPrivateFile(file: string): void {
+  try {
+    closeSync(openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+function reportUnresolved(claims: readonly UnresolvedClaim[], report: SqliteJournalOptions['onUnresolved']): void {
+  if (report !== undefined) {
+    report(claims);
+    return;
+  }
+  if (claims.length > 0) {
+    console.warn(`toolgate: the journal holds ${claims.length} unresolved claim(s): a call may have started and never settled. They are not re-run; list them with journal.unresolved() and resolve each one.`);
+  }
+}

@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createReplayHost, createToolRegistry, requireCapability, unwrapUntrusted, type ToolCall, type ToolDefinition, type ToolOutcome } from '../../core/index.js';
+import { createFakeHost } from '../../testing/index.js';
+import { createSqliteJournal } from './create-sqlite-journal.js';
+import type { SqliteJournal } from './sqlite-journal.js';
+
+let dir: string;
+let journal: SqliteJournal;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'toolgate-replay-'));
+  journal = createSqliteJournal(join(dir, 'journal.db'), { recordAll: true, onUnresolved: () => undefined });
+});
+afterEach(() => {
+  journal.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const bodies = { count: 0 };
+const path = { type: 'object', properties: { path: { type: 'string' }, text: { type: 'string' } }, required: ['path'], additionalProperties: false } as const;
+type NoteArgs = { path: string; text?: string };
+const tools: ToolDefinition<NoteArgs>[] = [
+  {
+    name: 'write_note',
+    description: 'Write a note.',
+    input: path,
+    journal: 'effect',
+    dispatch: async (args, host) => {
+      bodies.count += 1;
+      return requireCapability(host, 'fs', 'write_note').writeFile(args.path, args.text ?? '');
+    },
+  },
+  {
+    name: 'read_note',
+    description: 'Read a note.',
+    input: path,
+    dispatch: async (args, host) => {
+      bodies.count += 1;
+      return (await requireCapability(host, 'fs', 'read_note').readFile(args.path)).content;
+    },
+  },
+  {
+    name: 'count_words',
+    description: 'Count words.',
+    input: path,
+    journal: 'record',
+    dispatch: (args) => {
+      bodies.count += 1;
+      return (args.text ?? '').split(/\s+/).filter(Boolean).length;
+    },
+  },
+];
+
+/** A 20-call session: writes, reads (one of a missing file: an error), pure calls, and an idempotent retry. */
+function session(): ToolCall[] {
+  const calls: ToolCall[] = [];
+  for (let index = 0; index < 6; index += 1) calls.push({ callId: `w${index}`, name: 'write_note', arguments: { path: `notes/${index}.md`, text: `note ${index} says hello` } });
+  for (let index = 0; index < 7; index += 1) calls.push({ callId: `r${index}`, name: 'read_note', arguments: { path: `notes/${index}.md` } });
+  for (let index = 0; index < 5; index += 1) calls.push({ callId: `c${index}`, name: 'count_words', arguments: { path: 'x', text: 'one two three'.slice(0, 3 + index * 2) } });
+  calls.push({ callId: 'w0', name: 'write_note', arguments: { path: 'notes/0.md', text: 'note 0 says hello' } });
+  calls.push({ callId: 'w6', name: 'write_note', arguments: { path: 'notes/0.md', text: 'note 0 says hello' } });
+  return calls;
+}
+
+function view(outcome: ToolOutcome): unknown {
+  return { ok: outcome.ok, value: outcome.ok ? outcome.value : undefined, content: unwrapUntrusted(outcome.content), code: outcome.ok ? 'OK' : outcome.error.code };
+}
+
+async function play(registry: ReturnType<typeof createToolRegistry>, runId: string): Promise<unknown[]> {
+  const outcomes: unknown[] = [];
+  for (const call of session()) outcomes.push(view(await registry.dispatch(call, { grantedTools: ['write_note', 'read_note', 'count_words'], runId })));
+  return outcomes;
+}
+
+describe('replay', () => {
+  it('re-runs a recorded 20-call session with identical outcomes, no body run and no host touched', async () => {
+    const host = createFakeHost();
+    bodies.count = 0;
+    const recorded = await play(createToolRegistry({ tools, host, journal }), 'run-7');
+    expect(recorded).toHaveLength(20);
+    expect(recorded.some((outcome) => (outcome as { ok: boolean }).ok === false)).toBe(true);
+    const bodiesWhileRecording = bodies.count;
+    expect(bodiesWhileRecording).toBe(19); // the retry of w0 was answered by the journal
+
+    const replay = createReplayHost(journal, { runId: 'run-7' });
+    const replayed = await play(createToolRegistry({ tools, host: replay.host, journal: replay.journal }), 'replay-of-run-7');
+    expect(replayed).toEqual(recorded);
+    expect(bodies.count).toBe(bodiesWhileRecording);
+    expect(replay.stats()).toEqual({ hits: 20, misses: 0, remaining: 0 });
+    // Replay wrote nothing: the journal still holds only the recording.
+    expect(await journal.recordings({ runId: 'replay-of-run-7' })).toEqual([]);
+  });
+
+  it('refuses a call the recording does not hold with REPLAY_MISS, and its host refuses any use', async () => {
+    await play(createToolRegistry({ tools, host: createFakeHost(), journal }), 'run-8');
+    const replay = createReplayHost(journal, { runId: 'run-8' });
+    const registry = createToolRegistry({ tools, host: replay.host, journal: replay.journal });
+    const outcome = await registry.dispatch({ callId: 'new', name: 'write_note', arguments: { path: 'notes/99.md', text: 'unrecorded' } }, { grantedTools: ['write_note'], runId: 'x' });
+    expect(outcome.ok ? undefined : outcome.error.code).toBe('REPLAY_MISS');
+    expect(replay.stats().misses).toBe(1);
+    await expect(replay.host.fs!.writeFile('a', 'b')).rejects.toMatchObject({ code: 'REPLAY_MISS' });
+  });
+});

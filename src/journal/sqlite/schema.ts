@@ -1,0 +1,66 @@
+import type Database from 'better-sqlite3';
+
+/** The chained tables, in the order a merge walk visits ties (there are none: `seq` is global). */
+export const CHAINED_TABLES = ['events', 'claims', 'receipts', 'checkpoints'] as const;
+export type ChainedTable = (typeof CHAINED_TABLES)[number];
+
+/** Every hashed column of each table; a row is hashed with all of them, NULL included. */
+export const HASHED_COLUMNS: Readonly<Record<ChainedTable, readonly string[]>> = {
+  events: ['at', 'type', 'body'],
+  claims: ['at', 'claim_id', 'key', 'state', 'body'],
+  receipts: ['at', 'key', 'claim_id', 'run_id', 'tool', 'action_digest', 'body', 'key_id'],
+  checkpoints: ['at', 'through_seq', 'through_hash', 'body', 'key_id'],
+};
+
+/** Columns that carry the chain itself; every other column is hashed. */
+export const CHAIN_COLUMNS = new Set(['seq', 'prev_hash', 'hash', 'signature']);
+
+/**
+ * Append-only guard. An UPDATE of any chained row, or a DELETE outside a
+ * compaction (which drops and recreates these inside its own transaction),
+ * raises. A writer with file access can still drop them: `verify()` is the
+ * check that does not trust the writer.
+ */
+export function appendOnlyTriggerSql(table: ChainedTable): string[] {
+  return [
+    `CREATE TRIGGER IF NOT EXISTS ${table}_no_update BEFORE UPDATE ON ${table} BEGIN SELECT RAISE(ABORT, 'toolgate journal: ${table} rows are append-only'); END`,
+    `CREATE TRIGGER IF NOT EXISTS ${table}_no_delete BEFORE DELETE ON ${table} BEGIN SELECT RAISE(ABORT, 'toolgate journal: ${table} rows are append-only'); END`,
+  ];
+}
+
+export function triggerNames(): string[] {
+  return CHAINED_TABLES.flatMap((table) => [`${table}_no_update`, `${table}_no_delete`]);
+}
+
+const CHAIN = 'prev_hash TEXT NOT NULL, hash TEXT NOT NULL';
+
+/** Schema migrations, in code; `PRAGMA user_version` records how many ran. Append new steps; never edit old ones. */
+const MIGRATIONS: readonly (readonly string[])[] = [
+  [
+    `CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+    `CREATE TABLE events (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, type TEXT NOT NULL, body TEXT NOT NULL, ${CHAIN})`,
+    `CREATE TABLE claims (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, claim_id TEXT NOT NULL, key TEXT NOT NULL,
+       state TEXT NOT NULL CHECK (state IN ('claimed', 'settled', 'discarded', 'released')), body TEXT NOT NULL, ${CHAIN})`,
+    `CREATE INDEX claims_by_key ON claims (key, seq)`,
+    `CREATE TABLE receipts (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, key TEXT NOT NULL, claim_id TEXT, run_id TEXT, tool TEXT NOT NULL,
+       action_digest TEXT, body TEXT NOT NULL, key_id TEXT, signature TEXT, ${CHAIN})`,
+    `CREATE INDEX receipts_by_key ON receipts (key, seq)`,
+    `CREATE INDEX receipts_by_run ON receipts (run_id, seq)`,
+    `CREATE TABLE checkpoints (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, through_seq INTEGER NOT NULL, through_hash TEXT NOT NULL,
+       body TEXT NOT NULL, key_id TEXT, signature TEXT, ${CHAIN})`,
+    ...CHAINED_TABLES.flatMap(appendOnlyTriggerSql),
+  ],
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Bring the file up to the current schema inside one immediate transaction (safe against a concurrent opener). */
+export function migrateSchema(db: Database.Database): void {
+  const run = db.transaction(() => {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > SCHEMA_VERSION) throw new Error(`journal schema version ${current} is newer than this toolgate (${SCHEMA_VERSION})`);
+    for (const step of MIGRATIONS.slice(current)) for (const statement of step) db.exec(statement);
+    if (current !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  });
+  run.immediate();
+}

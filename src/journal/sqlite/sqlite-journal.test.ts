@@ -1,0 +1,220 @@
+import { mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createToolRegistry, defineTool, withAttachments, type ToolDefinition, type ToolPolicy, type ToolRegistry } from '../../core/index.js';
+import { createSqliteJournal } from './create-sqlite-journal.js';
+import type { SqliteJournal } from './sqlite-journal.js';
+
+let dir: string;
+const open: SqliteJournal[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'toolgate-journal-'));
+});
+afterEach(() => {
+  for (const journal of open.splice(0)) journal.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function journalAt(path = join(dir, 'journal.db'), options: Parameters<typeof createSqliteJournal>[1] = {}): SqliteJournal {
+  const journal = createSqliteJournal(path, { onUnresolved: () => undefined, ...options });
+  open.push(journal);
+  return journal;
+}
+
+function counterRegistry(journal: SqliteJournal, runs: { count: number }): ToolRegistry {
+  const bump: ToolDefinition<{ by: number }, { total: number }> = {
+    name: 'bump',
+    description: 'Add to a counter and return the new total.',
+    input: { type: 'object', properties: { by: { type: 'number' } }, required: ['by'], additionalProperties: false },
+    journal: 'effect',
+    dispatch: (args: { by: number }) => {
+      runs.count += args.by;
+      return { total: runs.count };
+    },
+  };
+  return createToolRegistry({ tools: [bump], journal });
+}
+
+const context = { grantedTools: ['bump'], runId: 'run-1' };
+
+describe('the durable effect bracket', () => {
+  it('claims, settles, and answers a retry of the same call from the recording', async () => {
+    const journal = journalAt();
+    const runs = { count: 0 };
+    const registry = counterRegistry(journal, runs);
+    const first = await registry.dispatch({ callId: 'c1', name: 'bump', arguments: { by: 2 } }, context);
+    const retry = await registry.dispatch({ callId: 'c1', name: 'bump', arguments: { by: 2 } }, context);
+    expect(first.ok && first.value).toEqual({ total: 2 });
+    expect(retry.ok && retry.value).toEqual({ total: 2 });
+    expect(retry.receipt.status).toBe('replayed');
+    expect(runs.count).toBe(2);
+    const other = await registry.dispatch({ callId: 'c2', name: 'bump', arguments: { by: 2 } }, context);
+    expect(other.ok && other.value).toEqual({ total: 4 });
+    expect(await journal.unresolved()).toEqual([]);
+    expect((await journal.verify()).ok).toBe(true);
+    const recorded = await journal.recordings({ runId: 'run-1' });
+    expect(recorded.map((entry) => entry.value)).toEqual([{ total: 2 }, { total: 4 }]);
+  });
+
+  it('discards the claim when beforeDispatch refuses, so a later dispatch runs', async () => {
+    const journal = journalAt();
+    const runs = { count: 0 };
+    const registry = counterRegistry(journal, runs);
+    const refused = await registry.dispatch({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, { ...context, beforeDispatch: () => { throw new Error('latched'); } });
+    expect(refused.ok ? undefined : refused.error.code).toBe('POLICY_DENIED');
+    expect(runs.count).toBe(0);
+    expect(await journal.unresolved()).toEqual([]);
+    const states = new Database(journal.path, { readonly: true }).prepare('SELECT state FROM claims ORDER BY seq').pluck().all();
+    expect(states).toEqual(['claimed', 'discarded']);
+    const again = await registry.dispatch({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, context);
+    expect(again.ok).toBe(true);
+    expect(runs.count).toBe(1);
+  });
+
+  it('refuses to re-run a call whose claim a crash left unresolved, until an operator releases it', async () => {
+    const path = join(dir, 'journal.db');
+    const runs = { count: 0 };
+    const crashed = journalAt(path);
+    const plan = await counterRegistry(crashed, runs).prepare({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, context);
+    // A claim written and never settled: what a crash between stage 10 and 19 leaves.
+    const actionDigest = plan.actionDigest!;
+    await crashed.prepare({ key: `${actionDigest}:c1`, callId: 'c1', runId: 'run-1', toolName: 'bump', toolVersion: undefined, agent: undefined, actionDigest, inputDigest: plan.inputDigest!, arguments: { by: 1 }, tier: 'effect', startedAt: 1 });
+    crashed.close();
+
+    const reported: unknown[] = [];
+    const restarted = journalAt(path, { onUnresolved: (claims) => reported.push(...claims) });
+    expect(reported).toHaveLength(1);
+    const [claim] = await restarted.unresolved();
+    expect(claim).toMatchObject({ toolName: 'bump', callId: 'c1', runId: 'run-1', holder: expect.stringContaining(`pid ${process.pid}`) });
+    const registry = counterRegistry(restarted, runs);
+    const refused = await registry.dispatch({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, context);
+    expect(refused.ok).toBe(false);
+    expect(refused.ok ? undefined : { code: refused.error.code, reason: (refused.error as { reason?: string }).reason }).toEqual({ code: 'POLICY_DENIED', reason: 'unresolved_claim' });
+    expect(runs.count).toBe(0);
+
+    await restarted.resolveClaim(claim!.claimId, { resolution: 'release', by: 'operator', note: 'checked: nothing was written' });
+    expect(await restarted.unresolved()).toEqual([]);
+    const rerun = await registry.dispatch({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, context);
+    expect(rerun.ok).toBe(true);
+    expect(runs.count).toBe(1);
+    expect((await restarted.verify()).ok).toBe(true);
+  });
+
+  it('audits a call refused before it could claim as a chained event, never as a result a retry would replay', async () => {
+    const journal = journalAt();
+    const runs = { count: 0 };
+    const deny: ToolPolicy = { version: 1, decideIdentity: () => ({ kind: 'allow', matched: [] }), decideArguments: () => ({ kind: 'deny', reason: 'rule_denied', matched: [] }) };
+    const allow: ToolPolicy = { version: 2, decideIdentity: () => ({ kind: 'allow', matched: [] }), decideArguments: () => ({ kind: 'allow', matched: [] }) };
+    const registry = counterRegistry(journal, runs);
+    const denied = await registry.withPolicy(deny).dispatch({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, context);
+    expect(denied.ok ? undefined : denied.error.code).toBe('POLICY_DENIED');
+    const reader = new Database(journal.path, { readonly: true });
+    expect(reader.prepare(`SELECT type, json_extract(body, '$.status') AS status FROM events`).all()).toEqual([{ type: 'call-refused', status: 'denied' }]);
+    expect(reader.prepare('SELECT count(*) FROM receipts').pluck().get()).toBe(0);
+    const allowed = await registry.withPolicy(allow).dispatch({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, context);
+    expect(allowed.ok).toBe(true);
+    expect(runs.count).toBe(1);
+    expect((await journal.verify()).ok).toBe(true);
+  });
+
+  it('refuses a second dispatch of the same call while the first is still running', async () => {
+    const journal = journalAt();
+    let release: () => void = () => undefined;
+    let bodies = 0;
+    const slow: ToolDefinition<Record<string, never>, string> = {
+      name: 'slow',
+      description: 'Slow effect.',
+      input: { type: 'object' },
+      journal: 'effect',
+      dispatch: () => {
+        bodies += 1;
+        return new Promise<string>((resolve) => (release = () => resolve('done')));
+      },
+    };
+    const registry = createToolRegistry({ tools: [slow], journal });
+    const call = { callId: 'same', name: 'slow', arguments: {} };
+    const first = registry.dispatch(call, { grantedTools: ['slow'] });
+    await vi.waitFor(() => expect(bodies).toBe(1));
+    const second = await registry.dispatch(call, { grantedTools: ['slow'] });
+    expect(second.ok ? undefined : (second.error as { reason?: string }).reason).toBe('unresolved_claim');
+    // In flight here, so not reported as left behind by a crash.
+    expect(await journal.unresolved()).toEqual([]);
+    release();
+    expect((await first).ok).toBe(true);
+    const third = await registry.dispatch(call, { grantedTools: ['slow'] });
+    expect(third.ok && third.receipt.status).toBe('replayed');
+    expect(bodies).toBe(1);
+  });
+
+  it('fails closed when the claim cannot be written: the body never runs', async () => {
+    const journal = journalAt();
+    const runs = { count: 0 };
+    const registry = counterRegistry(journal, runs);
+    journal.close();
+    const outcome = await registry.dispatch({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, context);
+    expect(outcome.ok ? undefined : outcome.error.code).toBe('TOOL_UNAVAILABLE');
+    expect(runs.count).toBe(0);
+  });
+
+  it('refuses media from a journaled call (a replay could not restore it) and records the refusal', async () => {
+    const journal = journalAt();
+    const snap: ToolDefinition<Record<string, never>> = {
+      name: 'snap',
+      description: 'Take a picture.',
+      input: { type: 'object' },
+      journal: 'effect',
+      dispatch: () => withAttachments({ taken: true }, [{ handle: 'media:sha256:00', mediaType: 'image/png', bytes: 1 }]),
+    };
+    const outcome = await createToolRegistry({ tools: [snap], journal }).dispatch({ callId: 's1', name: 'snap', arguments: {} }, { grantedTools: ['snap'], runId: 'm' });
+    expect(outcome.ok ? undefined : outcome.error.code).toBe('OUTPUT_INVALID');
+    const [recorded] = await journal.recordings({ runId: 'm' });
+    expect(recorded).toMatchObject({ ok: false, error: { code: 'OUTPUT_INVALID' } });
+    expect(await journal.unresolved()).toEqual([]);
+  });
+
+  it('journals every call, tier none as record, when recordAll is set', async () => {
+    const journal = journalAt(join(dir, 'all.db'), { recordAll: true });
+    const echo = defineTool({ name: 'echo', description: 'Echo.', input: { type: 'object', properties: { text: { type: 'string' } } }, dispatch: (args: { text?: string }) => args.text ?? '' });
+    const registry = createToolRegistry({ tools: [echo], journal });
+    await registry.dispatch({ callId: 'e1', name: 'echo', arguments: { text: 'hi' } }, { grantedTools: ['echo'], runId: 'r' });
+    const [recorded] = await journal.recordings({ runId: 'r' });
+    expect(recorded?.value).toBe('hi');
+    expect(new Database(journal.path, { readonly: true }).prepare('SELECT count(*) FROM claims').pluck().get()).toBe(0);
+  });
+});
+
+describe('the file', () => {
+  it('defaults to .toolgate/journal.db under the workspace, private to the user, in WAL mode', () => {
+    const journal = createSqliteJournal(undefined, { workspace: dir, onUnresolved: () => undefined });
+    open.push(journal);
+    expect(journal.path).toBe(join(dir, '.toolgate', 'journal.db'));
+    expect(statSync(journal.path).mode & 0o777).toBe(0o600);
+    expect(new Database(journal.path, { readonly: true }).pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(statSync(`${journal.path}-wal`).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses a journal path that is a symbolic link', () => {
+    writeFileSync(join(dir, 'elsewhere.db'), '');
+    symlinkSync(join(dir, 'elsewhere.db'), join(dir, 'linked.db'));
+    expect(() => createSqliteJournal(join(dir, 'linked.db'))).toThrow(expect.objectContaining({ code: 'CONFIGURATION_INVALID' }));
+  });
+
+  it('refuses UPDATE and DELETE of recorded history through the triggers', async () => {
+    const journal = journalAt();
+    await journal.append({ type: 'note', at: 1, data: { text: 'a' } });
+    const db = new Database(journal.path);
+    expect(() => db.prepare(`UPDATE events SET body = '{}'`).run()).toThrow(/append-only/);
+    expect(() => db.prepare(`DELETE FROM events`).run()).toThrow(/append-only/);
+    db.close();
+    expect((await journal.verify()).ok).toBe(true);
+  });
+
+  it('rejects a malformed path and event type with typed errors', async () => {
+    expect(() => createSqliteJournal('bad\0path')).toThrow(expect.objectContaining({ code: 'CONFIGURATION_INVALID' }));
+    const journal = journalAt();
+    await expect(journal.append({ type: '', at: 1, data: null })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+  });
+});

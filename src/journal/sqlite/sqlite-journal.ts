@@ -1,0 +1,289 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type Database from 'better-sqlite3';
+import {
+  ConfigurationError,
+  ToolPolicyError,
+  type Journal,
+  type JournalClaim,
+  type JournalEvent,
+  type JournalPrepareInput,
+  type JournalPrepareResult,
+  type JournalSettleInput,
+  type RecordedResult,
+  type RecordingQuery,
+  type UnresolvedClaim,
+} from '../../core/index.js';
+import type { ChainHead, ChainStore } from './chain-store.js';
+import { compactJournal, type CompactOptions, type CompactResult } from './compact-journal.js';
+import type { ReceiptVerifier } from './receipt-signer.js';
+import { verifyChain, type VerifyOptions, type SqliteVerifyResult } from './verify-chain.js';
+
+interface PendingClaim {
+  readonly tier: 'record' | 'effect';
+  readonly runId: string | undefined;
+}
+
+interface ClaimRow {
+  readonly seq: number;
+  readonly at: number;
+  readonly claim_id: string;
+  readonly key: string;
+  readonly state: string;
+  readonly body: string;
+}
+
+interface ClaimBody {
+  readonly callId: string;
+  readonly runId?: string;
+  readonly tool: string;
+  readonly startedAt: number;
+  readonly holder?: string;
+}
+
+/** How an operator resolves a claim a crash left behind. */
+export interface ResolveClaimOptions {
+  /** `release`: the effect did not happen (or may safely repeat); the key is free and the next dispatch runs. */
+  readonly resolution: 'release';
+  /** Who decided, for the audit trail. */
+  readonly by: string;
+  readonly note?: string;
+}
+
+/** Run synchronous work behind the async seam: a throw becomes a rejection, never a synchronous exception. */
+function promised<T>(work: () => T): Promise<T> {
+  return new Promise((resolve) => resolve(work()));
+}
+
+/**
+ * Encode a recorded result. A body is stored and hashed as this text, so it
+ * needs a faithful encoding, not a canonical one (the row around it is
+ * canonical): plain JSON, where a non-finite number becomes null. A value
+ * with no JSON form (a bigint, a cycle) is kept as a marker so the receipt
+ * still lands.
+ */
+function encodeResult(input: JournalSettleInput): string {
+  const result = { ok: input.ok, value: input.value, content: input.content, error: input.error, receipt: input.receipt };
+  try {
+    return JSON.stringify(result);
+  } catch {
+    return JSON.stringify({ ...result, value: { $unserializable: true } });
+  }
+}
+
+function encodeData(data: unknown): string {
+  try {
+    return JSON.stringify(data ?? null);
+  } catch {
+    return JSON.stringify({ $unserializable: true });
+  }
+}
+
+/**
+ * The embedded journal. Every public write is one immediate transaction
+ * that links a row to the chain head; the Journal methods are async only to
+ * match the seam (better-sqlite3 is synchronous).
+ */
+export class SqliteJournal implements Journal {
+  readonly path: string;
+  readonly coverage: 'tiered' | 'all';
+  readonly #store: ChainStore;
+  readonly #verifier: ReceiptVerifier | undefined;
+  readonly #pending = new Map<string, PendingClaim>();
+  readonly #holder = `pid ${process.pid} on ${hostname()}`;
+  readonly #statements: {
+    receiptByKey: Database.Statement<[string], { body: string }>;
+    claimByKey: Database.Statement<[string], ClaimRow>;
+    claimById: Database.Statement<[string], ClaimRow>;
+    unresolved: Database.Statement<[], ClaimRow>;
+    byRun: Database.Statement<[string], { body: string }>;
+  };
+  #closed = false;
+
+  constructor(path: string, store: ChainStore, options: { coverage: 'tiered' | 'all'; verifier: ReceiptVerifier | undefined }) {
+    this.path = path;
+    this.#store = store;
+    this.coverage = options.coverage;
+    this.#verifier = options.verifier;
+    const db = store.db;
+    this.#statements = {
+      receiptByKey: db.prepare(`SELECT body FROM receipts WHERE key = ? ORDER BY seq DESC LIMIT 1`),
+      claimByKey: db.prepare(`SELECT * FROM claims WHERE key = ? ORDER BY seq DESC LIMIT 1`),
+      claimById: db.prepare(`SELECT * FROM claims WHERE claim_id = ? ORDER BY seq DESC LIMIT 1`),
+      // A claim is unresolved while its latest row is still `claimed`.
+      unresolved: db.prepare(
+        `SELECT c.* FROM claims c WHERE c.state = 'claimed' AND NOT EXISTS (SELECT 1 FROM claims d WHERE d.key = c.key AND d.seq > c.seq) ORDER BY c.seq`,
+      ),
+      byRun: db.prepare(`SELECT body FROM receipts WHERE run_id = ? ORDER BY seq`),
+    };
+  }
+
+  /** The public key receipts are signed with (PEM), when signing is on. */
+  get publicKey(): string | undefined {
+    return this.#store.signer?.publicKeyPem;
+  }
+
+  prepare(input: JournalPrepareInput): Promise<JournalPrepareResult> {
+    return promised(() => {
+      this.#open();
+      return this.#store.write((): JournalPrepareResult => {
+        const recorded = this.#statements.receiptByKey.get(input.key);
+        if (recorded !== undefined) return { status: 'recorded', recorded: JSON.parse(recorded.body) as RecordedResult };
+        const claimId = randomUUID();
+        if (input.tier === 'effect') {
+          const open = this.#statements.claimByKey.get(input.key);
+          if (open?.state === 'claimed') {
+            // Never re-run silently: the earlier attempt may have touched the world.
+            return { status: 'refused', error: new ToolPolicyError(input.toolName, 'unresolved_claim') };
+          }
+          const body: Record<string, unknown> = {
+            callId: input.callId,
+            runId: input.runId,
+            tool: input.toolName,
+            toolVersion: input.toolVersion,
+            agent: input.agent,
+            actionDigest: input.actionDigest,
+            inputDigest: input.inputDigest,
+            arguments: input.arguments,
+            startedAt: input.startedAt,
+            holder: this.#holder,
+          };
+          this.#store.append('claims', { at: Date.now(), claim_id: claimId, key: input.key, state: 'claimed', body: encodeData(body) });
+        }
+        this.#pending.set(claimId, { tier: input.tier, runId: input.runId });
+        return { status: 'claimed', claim: { key: input.key, claimId } };
+      });
+    });
+  }
+
+  settle(claim: JournalClaim | undefined, input: JournalSettleInput): Promise<void> {
+    return promised(() => {
+      this.#open();
+      const pending = claim === undefined ? undefined : this.#pending.get(claim.claimId);
+      if (claim !== undefined && pending === undefined) throw new ConfigurationError('journal.settle', 'names a claim this journal does not hold open');
+      const receipt = input.receipt;
+      const key = claim?.key ?? `${receipt.actionDigest ?? ''}:${receipt.callId}`;
+      const body = encodeResult(input);
+      this.#store.write(() => {
+        const at = Date.now();
+        this.#store.append('receipts', {
+          at,
+          key,
+          claim_id: pending?.tier === 'effect' ? (claim?.claimId ?? null) : null,
+          run_id: pending?.runId ?? null,
+          tool: receipt.tool,
+          action_digest: receipt.actionDigest ?? null,
+          body,
+        });
+        if (claim !== undefined && pending?.tier === 'effect') this.#store.append('claims', { at, claim_id: claim.claimId, key, state: 'settled', body: '{}' });
+      });
+      if (claim !== undefined) this.#pending.delete(claim.claimId);
+    });
+  }
+
+  discard(claim: JournalClaim): Promise<void> {
+    return promised(() => {
+      this.#open();
+      const pending = this.#pending.get(claim.claimId);
+      if (pending?.tier === 'effect') {
+        this.#store.write(() => this.#store.append('claims', { at: Date.now(), claim_id: claim.claimId, key: claim.key, state: 'discarded', body: '{}' }));
+      }
+      this.#pending.delete(claim.claimId);
+    });
+  }
+
+  lookup(key: string): Promise<RecordedResult | undefined> {
+    return promised(() => {
+      this.#open();
+      const row = this.#statements.receiptByKey.get(key);
+      return row === undefined ? undefined : (JSON.parse(row.body) as RecordedResult);
+    });
+  }
+
+  append(event: JournalEvent): Promise<void> {
+    return promised(() => {
+      this.#open();
+      if (typeof event.type !== 'string' || event.type.length === 0 || event.type.length > 128) throw new ConfigurationError('event.type', 'must be a string of 1–128 characters');
+      const at = Number.isFinite(event.at) ? event.at : Date.now();
+      this.#store.write(() => this.#store.append('events', { at, type: event.type, body: encodeData(event.data) }));
+    });
+  }
+
+  /** Claims left open by a crash (or held by another live process). This instance's in-flight claims are not listed. */
+  unresolved(): Promise<readonly UnresolvedClaim[]> {
+    return promised(() => {
+      this.#open();
+      return this.unresolvedNow();
+    });
+  }
+
+  /** Synchronous form, for reporting at open. */
+  unresolvedNow(): UnresolvedClaim[] {
+    return this.#statements.unresolved
+      .all()
+      .filter((row) => !this.#pending.has(row.claim_id))
+      .map((row) => {
+        const body = JSON.parse(row.body) as ClaimBody;
+        return {
+          key: row.key,
+          claimId: row.claim_id,
+          toolName: body.tool,
+          callId: body.callId,
+          runId: body.runId,
+          startedAt: body.startedAt,
+          ...(body.holder === undefined ? {} : { holder: body.holder }),
+        };
+      });
+  }
+
+  /** An operator's decision on an unresolved claim, appended to the chain. */
+  resolveClaim(claimId: string, options: ResolveClaimOptions): Promise<void> {
+    return promised(() => {
+      this.#open();
+      if (options.resolution !== 'release') throw new ConfigurationError('resolution', 'must be "release"');
+      if (typeof options.by !== 'string' || options.by.length === 0) throw new ConfigurationError('by', 'must name who resolved the claim');
+      this.#store.write(() => {
+        const latest = this.#statements.claimById.get(claimId);
+        if (latest?.state !== 'claimed') throw new ConfigurationError('claimId', 'does not name an unresolved claim');
+        this.#store.append('claims', { at: Date.now(), claim_id: claimId, key: latest.key, state: 'released', body: encodeData({ by: options.by, note: options.note }) });
+      });
+    });
+  }
+
+  verify(options: VerifyOptions = {}): Promise<SqliteVerifyResult> {
+    return promised(() => {
+      this.#open();
+      return verifyChain(this.#store.db, { verifier: this.#verifier, ...options });
+    });
+  }
+
+  recordings(query: RecordingQuery): Promise<readonly RecordedResult[]> {
+    return promised(() => {
+      this.#open();
+      return this.#statements.byRun.all(query.runId).map((row) => JSON.parse(row.body) as RecordedResult);
+    });
+  }
+
+  /** The chain head, to anchor outside the file (detects a truncated tail). */
+  head(): ChainHead {
+    this.#open();
+    return this.#store.head();
+  }
+
+  compact(options: CompactOptions): Promise<CompactResult> {
+    return promised(() => {
+      this.#open();
+      return compactJournal(this.#store, options);
+    });
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#store.db.close();
+  }
+
+  #open(): void {
+    if (this.#closed) throw new ConfigurationError('journal', 'is closed');
+  }
+}

@@ -1,0 +1,124 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+// Real processes against a real database file, through the built package.
+const fixtures = fileURLToPath(new URL('./__fixtures__/', import.meta.url));
+let dir: string;
+
+beforeAll(() => {
+  if (!existsSync(fileURLToPath(new URL('../dist/journal/sqlite/index.js', import.meta.url)))) throw new Error('build first: npx tsc -p tsconfig.build.json');
+});
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'toolgate-journal-proc-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Child {
+  readonly process: ChildProcess;
+  readonly lines: unknown[];
+  waitFor(predicate: (line: any) => boolean): Promise<void>;
+  exited: Promise<number | null>;
+}
+
+function run(script: string, args: readonly string[]): Child {
+  const child = spawn(process.execPath, [join(fixtures, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines: unknown[] = [];
+  const waiters: { predicate: (line: any) => boolean; resolve: () => void }[] = [];
+  let buffer = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    buffer += chunk;
+    let newline: number;
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      const text = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      const line = text.startsWith('{') ? JSON.parse(text) : text;
+      lines.push(line);
+      for (const waiter of waiters.filter((entry) => entry.predicate(line))) waiter.resolve();
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    process: child,
+    lines,
+    exited,
+    waitFor: (predicate) =>
+      lines.some(predicate)
+        ? Promise.resolve()
+        : new Promise<void>((resolve, reject) => {
+            waiters.push({ predicate, resolve });
+            void exited.then(() => reject(new Error(`child exited before the expected line; saw ${JSON.stringify(lines)}`)));
+          }),
+  };
+}
+
+describe('crash between claim and settle', () => {
+  it('kill -9 mid-body: the effect happened once, the claim is reported unresolved, the rerun is refused, the chain verifies', async () => {
+    const db = join(dir, 'journal.db');
+    const marker = join(dir, 'marker.txt');
+    const first = run('journal-crash-child.mjs', [db, marker]);
+    await first.waitFor((line) => line?.bodyStarted === true);
+    first.process.kill('SIGKILL');
+    await first.exited;
+    expect(readFileSync(marker, 'utf8')).toBe('effect\n');
+
+    const second = run('journal-crash-child.mjs', [db, marker]);
+    expect(await second.exited).toBe(0);
+    expect(second.lines).toEqual([{ unresolvedAtOpen: 1 }, { ok: false, code: 'POLICY_DENIED', reason: 'unresolved_claim' }]);
+    expect(readFileSync(marker, 'utf8')).toBe('effect\n');
+
+    const { createSqliteJournal } = await import('toolgate/sqlite');
+    const journal = createSqliteJournal(db, { onUnresolved: () => undefined });
+    try {
+      expect(await journal.unresolved()).toEqual([expect.objectContaining({ toolName: 'slow_write', callId: 'call-1', runId: 'run-crash' })]);
+      expect(await journal.verify()).toMatchObject({ ok: true });
+    } finally {
+      journal.close();
+    }
+  });
+});
+
+describe('two processes appending to one file', () => {
+  it('lose no row: 2 × 10,000 receipts, every one present once, and the chain verifies', async () => {
+    const db = join(dir, 'journal.db');
+    const writers = [run('journal-append-child.mjs', [db, 'a', '10000']), run('journal-append-child.mjs', [db, 'b', '10000'])];
+    expect(await Promise.all(writers.map((writer) => writer.exited))).toEqual([0, 0]);
+    const reader = new Database(db, { readonly: true });
+    const counts = reader.prepare(`SELECT agent, count(*) AS n, count(DISTINCT call_id) AS distinct_calls FROM (SELECT json_extract(body, '$.receipt.agent') AS agent, json_extract(body, '$.receipt.callId') AS call_id FROM receipts) GROUP BY agent ORDER BY agent`).all();
+    reader.close();
+    expect(counts).toEqual([
+      { agent: 'a', n: 10_000, distinct_calls: 10_000 },
+      { agent: 'b', n: 10_000, distinct_calls: 10_000 },
+    ]);
+    const { createSqliteJournal } = await import('toolgate/sqlite');
+    const journal = createSqliteJournal(db, { onUnresolved: () => undefined });
+    try {
+      expect(await journal.verify()).toMatchObject({ ok: true, rows: 20_000 });
+    } finally {
+      journal.close();
+    }
+  });
+});
+
+describe('two processes signing with a key neither has created yet', () => {
+  it('end up sharing one key, and every signature verifies', async () => {
+    const db = join(dir, 'journal.db');
+    const keys = join(dir, 'keys');
+    const writers = [run('journal-append-child.mjs', [db, 'a', '200', keys]), run('journal-append-child.mjs', [db, 'b', '200', keys])];
+    expect(await Promise.all(writers.map((writer) => writer.exited))).toEqual([0, 0]);
+    expect(readdirSync(keys)).toEqual(['journal-ed25519.pem']);
+    const { createSqliteJournal } = await import('toolgate/sqlite');
+    const journal = createSqliteJournal(db, { sign: { keyDir: keys }, onUnresolved: () => undefined });
+    try {
+      expect(await journal.verify()).toMatchObject({ ok: true, rows: 400 });
+    } finally {
+      journal.close();
+    }
+  });
+});
