@@ -2,6 +2,7 @@ import type { ModelMessage, Tool, ToolSet } from 'ai';
 import type { DispatchContext, ToolOutcome, ToolRegistry } from '../../core/index.js';
 import { placeToolResult } from '../../core/index.js';
 import { createApprovalLedger } from '../shared/approval-ledger.js';
+import { approvedDigest } from '../shared/approved-digest.js';
 import { dispatchGoverned, frameworkMustAsk, planGoverned } from '../shared/dispatch-governed.js';
 import { frameworkTools } from '../shared/framework-tools.js';
 import { ToolOutcomeError } from '../shared/outcome-error.js';
@@ -40,30 +41,13 @@ export function toAISDKTools(registry: ToolRegistry, context: DispatchContext = 
           context,
           call: call(toolCallId, input),
           signal: abortSignal,
-          approvedActionDigest: await approvedDigest(toolCallId, input, messages),
+          approvedActionDigest: await approvedDigest({ registry, context, call: call(toolCallId, input), ledger, approved: approvedByHuman(toolCallId, messages) }),
         });
         return modelContent(outcome);
       },
     });
   }
   return tools;
-
-  /**
-   * The digest a human approved for this call through the AI SDK, if one did.
-   * Pinned when the request was raised by this tool set; otherwise (a
-   * per-request tool set on a stateless server) the digest of the input the
-   * AI SDK approved — set `experimental_toolApprovalSecret` so that input is
-   * signed and cannot be swapped by the client.
-   */
-  async function approvedDigest(toolCallId: string, input: unknown, messages: readonly ModelMessage[]): Promise<string | undefined> {
-    const answer = findApprovalResponses(messages).find((candidate) => candidate.toolCallId === toolCallId);
-    const pinned = ledger.take(toolCallId);
-    if (answer?.approved !== true) return undefined;
-    if (pinned !== undefined) return pinned;
-    const key = frameworkTools(registry).find((entry) => entry.wireName === answer.toolName)?.key ?? answer.toolName;
-    const plan = await planGoverned({ registry, context, call: { callId: toolCallId, name: key, arguments: input } });
-    return plan.actionDigest;
-  }
 }
 
 /**
@@ -87,6 +71,16 @@ export async function recordAISDKRejections(registry: ToolRegistry, messages: re
     if (outcome !== undefined) outcomes.push(outcome);
   }
   return outcomes;
+}
+
+/**
+ * Whether a human approved this call in the AI SDK's flow. With a client
+ * supplying the messages (`useChat`), set `experimental_toolApprovalSecret`
+ * so the AI SDK signs each request and a client cannot forge the approval
+ * or swap the approved input.
+ */
+function approvedByHuman(toolCallId: string, messages: readonly ModelMessage[]): boolean {
+  return findApprovalResponses(messages).some((answer) => answer.toolCallId === toolCallId && answer.approved);
 }
 
 function modelContent(outcome: ToolOutcome): string {
