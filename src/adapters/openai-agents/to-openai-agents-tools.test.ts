@@ -31,7 +31,7 @@ class ScriptedModel implements Model {
 function outputsSeen(model: ScriptedModel, call: number): { callId: string; output: unknown }[] {
   const input = model.requests[call]?.input;
   if (!Array.isArray(input)) return [];
-  return (input).filter((item) => item.type === 'function_call_result').map((item) => ({ callId: (item as { callId: string }).callId, output: (item as { output: unknown }).output }));
+  return input.filter((item) => item.type === 'function_call_result').map((item) => ({ callId: (item as { callId: string }).callId, output: (item as { output: unknown }).output }));
 }
 
 function text(output: unknown): string {

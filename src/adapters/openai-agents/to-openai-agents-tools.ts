@@ -80,7 +80,7 @@ export function planInterruption(registry: ToolRegistry, item: RunToolApprovalIt
  */
 export async function rejectInterruption(
   registry: ToolRegistry,
-  state: RunState<unknown, never>,
+  state: Pick<RunState<unknown, never>, 'reject'>,
   item: RunToolApprovalItem,
   options: { readonly context?: DispatchContext; readonly reason?: string } = {},
 ): Promise<ToolOutcome | undefined> {
