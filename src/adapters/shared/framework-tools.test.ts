@@ -29,6 +29,6 @@ describe('frameworkTools', () => {
       dispatch: () => 'ok',
     });
     const [entry] = frameworkTools(createToolRegistry({ tools: [tool] }));
-    expect(Object.keys((entry?.inputSchema.properties ?? {}) as object)).toEqual(['url']);
+    expect(Object.keys((entry?.inputSchema.properties ?? {}))).toEqual(['url']);
   });
 });
