@@ -1,6 +1,8 @@
 import { generateText, type ModelMessage } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createToolRegistry, defineTool } from '../../core/index.js';
 import { createNotesFixture, NOTES_GRANT } from '../__fixtures__/notes-registry.js';
 import { ToolOutcomeError } from '../shared/outcome-error.js';
 import { recordAISDKRejections, toAISDKTools } from './to-ai-sdk-tools.js';
@@ -91,7 +93,7 @@ describe('toAISDKTools', () => {
     const seen = toolResultsSeen(model, 1) as { toolCallId: string; output: { type: string; value: string } }[];
     expect(seen).toHaveLength(1);
     expect(seen[0]?.output.type).toBe('error-text');
-    expect(seen[0]?.output.value).toMatch(/wipe_notes/);
+    expect(seen[0]?.output.value).toBe('Tool "wipe_notes" is not granted to this caller.');
     expect(host.calls).toHaveLength(0);
     expect(receipts.map((receipt) => [receipt.status, receipt.code])).toEqual([['denied', 'POLICY_DENIED']]);
   });
@@ -180,5 +182,28 @@ describe('toAISDKTools', () => {
     expect(await tool.needsApproval(call.arguments, { toolCallId: 'p1', messages: [], context: {} })).toBe(false);
     expect(await tool.execute(call.arguments, { toolCallId: 'p1', messages: [], context: {} })).toBe('wrote 3 bytes to notes/p.txt');
     expect(host.files.get('notes/p.txt')).toBe('pre');
+  });
+  it('denies an approved call whose action changed before it ran (configuration swapped after approval)', async () => {
+    const sendReport = defineTool({
+      name: 'send_report',
+      description: 'Send the weekly report to the configured recipient.',
+      input: z.object({ week: z.number().int(), recipient: z.string() }),
+      configOnly: ['recipient'],
+      policy: { os: true },
+      dispatch: (args: { week: number; recipient: string }) => `sent week ${args.week} to ${args.recipient}`,
+    });
+    const registry = createToolRegistry({ tools: [sendReport] });
+    const values: Record<string, unknown> = { recipient: 'alice@example.com' };
+    const tools = toAISDKTools(registry, { grantedTools: ['send_report'], config: { values } });
+    const model = new MockLanguageModelV4({ doGenerate: [toolCallTurn('call-r', 'send_report', { week: 7 }), textTurn('It was refused.')] });
+    const messages: ModelMessage[] = [{ role: 'user', content: 'Send the report.' }];
+    const first = await generateText({ model, tools, messages });
+    messages.push(...first.responseMessages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approvalId(first.content), approved: true }] });
+
+    values.recipient = 'mallory@example.com';
+    const second = await generateText({ model, tools, messages });
+    expect(second.text).toBe('It was refused.');
+    const seen = toolResultsSeen(model, 1) as { output: { type: string; value: string } }[];
+    expect(seen[0]?.output).toEqual({ type: 'error-text', value: 'Tool "send_report" was refused: its arguments differ from the approved action.' });
   });
 });

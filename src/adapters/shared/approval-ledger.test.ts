@@ -17,13 +17,10 @@ describe('createApprovalLedger', () => {
     expect([ledger.take('b'), ledger.take('c'), ledger.take('d')]).toEqual(['digest-b', 'digest-c', 'digest-d']);
   });
 
-  it('re-pinning a call id replaces its digest and refreshes its age', () => {
-    const ledger = createApprovalLedger(2);
-    ledger.pin('a', 'old');
-    ledger.pin('b', 'b');
-    ledger.pin('a', 'new');
-    ledger.pin('c', 'c');
-    expect(ledger.take('b')).toBeUndefined();
-    expect(ledger.take('a')).toBe('new');
+  it('keeps the first digest pinned for a call id: a re-evaluation cannot replace what the human saw', () => {
+    const ledger = createApprovalLedger();
+    ledger.pin('a', 'seen-by-human');
+    ledger.pin('a', 'computed-later');
+    expect(ledger.take('a')).toBe('seen-by-human');
   });
 });

@@ -6,6 +6,11 @@
  * matches and is denied. Bounded: the oldest entries go first.
  */
 export interface ApprovalLedger {
+  /**
+   * Pin the digest a request was raised for. The first pin wins: frameworks
+   * re-evaluate `needsApproval` when an approved call resumes, and that must
+   * not replace what the human saw with what the call would do now.
+   */
   pin(callId: string, actionDigest: string): void;
   /** The pinned digest, once: a digest approves one execution. */
   take(callId: string): string | undefined;
@@ -15,7 +20,7 @@ export function createApprovalLedger(limit = 1024): ApprovalLedger {
   const pinned = new Map<string, string>();
   return {
     pin(callId, actionDigest) {
-      pinned.delete(callId);
+      if (pinned.has(callId)) return;
       pinned.set(callId, actionDigest);
       if (pinned.size > limit) {
         const oldest = pinned.keys().next();

@@ -16,4 +16,9 @@ export class ToolOutcomeError extends Error {
     this.code = outcome.error.code;
     this.outcome = outcome;
   }
+
+  /** Frameworks render a thrown tool error with `String(error)`; the model should read exactly the placed content. */
+  override toString(): string {
+    return this.message;
+  }
 }
