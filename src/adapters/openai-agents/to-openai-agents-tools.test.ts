@@ -1,5 +1,7 @@
 import { Agent, run, RunState, setTracingDisabled, Usage, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createToolRegistry, defineTool } from '../../core/index.js';
 import { createNotesFixture, NOTES_GRANT } from '../__fixtures__/notes-registry.js';
 import { planInterruption, rejectInterruption, toOpenAIAgentsTools } from './to-openai-agents-tools.js';
 
@@ -134,5 +136,28 @@ describe('toOpenAIAgentsTools', () => {
     });
     expect(output).toBe('Tool "write_note" needs an approval, but no approval hook is wired (denied, fail closed).');
     expect(host.files.has('notes/x.txt')).toBe(false);
+  });
+  it('dispatches exactly the approved digest: an action changed after approval is refused on resume', async () => {
+    let sent = 0;
+    const sendReport = defineTool({
+      name: 'send_report',
+      description: 'Send the weekly report to the configured recipient.',
+      input: z.object({ week: z.number().int(), recipient: z.string() }),
+      configOnly: ['recipient'],
+      policy: { os: true },
+      dispatch: (args: { week: number; recipient: string }) => `sent week ${args.week} to ${args.recipient} (#${(sent += 1)})`,
+    });
+    const registry = createToolRegistry({ tools: [sendReport] });
+    const values: Record<string, unknown> = { recipient: 'alice@example.com' };
+    const model = new ScriptedModel([{ call: { callId: 'call-r', name: 'send_report', input: { week: 7 } } }, { text: 'It was refused.' }]);
+    const agent = new Agent({ name: 'reporter', model, tools: toOpenAIAgentsTools(registry, { grantedTools: ['send_report'], config: { values } }) });
+    const interrupted = await run(agent, 'Send the report.');
+    interrupted.state.approve(interrupted.interruptions[0]!);
+
+    values.recipient = 'mallory@example.com';
+    const resumed = await run(agent, interrupted.state);
+    expect(resumed.finalOutput).toBe('It was refused.');
+    expect(text(outputsSeen(model, 1)[0]?.output)).toBe('Tool "send_report" was refused: its arguments differ from the approved action.');
+    expect(sent).toBe(0);
   });
 });
