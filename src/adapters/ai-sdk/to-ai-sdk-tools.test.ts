@@ -206,4 +206,26 @@ describe('toAISDKTools', () => {
     const seen = toolResultsSeen(model, 1) as { output: { type: string; value: string } }[];
     expect(seen[0]?.output).toEqual({ type: 'error-text', value: 'Tool "send_report" was refused: its arguments differ from the approved action.' });
   });
+  it('works with signed approvals, and the AI SDK refuses an approval whose input was altered', async () => {
+    const { registry, host } = createNotesFixture();
+    const tools = toAISDKTools(registry, { grantedTools: NOTES_GRANT });
+    const secret = 'approval-signing-secret';
+    const model = new MockLanguageModelV4({ doGenerate: [toolCallTurn('call-s', 'write_note', { path: 'notes/a.txt', text: 'hello' }), textTurn('Written.')] });
+    const messages: ModelMessage[] = [{ role: 'user', content: 'Write a note.' }];
+    const first = await generateText({ model, tools, messages, experimental_toolApprovalSecret: secret });
+    const answer: ModelMessage = { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approvalId(first.content), approved: true }] };
+
+    // A client that swaps the approved input is caught by the AI SDK's signature check.
+    const altered = structuredClone(first.responseMessages).map((message) =>
+      message.role === 'assistant' && typeof message.content !== 'string'
+        ? { ...message, content: message.content.map((part) => (part.type === 'tool-call' ? { ...part, input: { path: 'notes/a.txt', text: 'EVIL' } } : part)) }
+        : message,
+    );
+    await expect(generateText({ model, tools, messages: [...messages, ...altered, answer], experimental_toolApprovalSecret: secret })).rejects.toThrow(/signature/i);
+    expect(host.files.has('notes/a.txt')).toBe(false);
+
+    const resumed = await generateText({ model, tools, messages: [...messages, ...first.responseMessages, answer], experimental_toolApprovalSecret: secret });
+    expect(resumed.text).toBe('Written.');
+    expect(host.files.get('notes/a.txt')).toBe('hello');
+  });
 });
