@@ -228,4 +228,15 @@ describe('toAISDKTools', () => {
     expect(resumed.text).toBe('Written.');
     expect(host.files.get('notes/a.txt')).toBe('hello');
   });
+  it('lets toolgate validate arguments: a bad one is a receipted ARGS_INVALID tool error the model can correct', async () => {
+    const { registry, receipts } = createNotesFixture();
+    const tools = toAISDKTools(registry, { grantedTools: NOTES_GRANT });
+    const model = new MockLanguageModelV4({ doGenerate: [toolCallTurn('call-bad', 'read_note', { path: 42 }), textTurn('Let me fix that.')] });
+    const result = await generateText({ model, tools, prompt: 'Read note 42.', stopWhen: () => false });
+    expect(result.text).toBe('Let me fix that.');
+    const seen = toolResultsSeen(model, 1) as { output: { type: string; value: string } }[];
+    expect(seen[0]?.output.type).toBe('error-text');
+    expect(seen[0]?.output.value).toMatch(/^Invalid arguments for tool "read_note"/);
+    expect(receipts.map((receipt) => [receipt.callId, receipt.code])).toEqual([['call-bad', 'ARGS_INVALID']]);
+  });
 });
