@@ -27,6 +27,12 @@ export default tseslint.config(
     },
   },
   {
+    // Runnable examples are plain ESM run by Node as-is; their behaviour is checked by examples/*.test.ts.
+    files: ['examples/**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  { files: ['examples/**/*.mjs'], languageOptions: { globals: { console: 'readonly' } } },
+  {
     files: ['**/*.test.ts', '**/*.test-d.ts', 'bench/**', 'test/**'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',

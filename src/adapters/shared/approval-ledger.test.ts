@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { createApprovalLedger } from './approval-ledger.js';
+
+describe('createApprovalLedger', () => {
+  it('hands a pinned digest out once', () => {
+    const ledger = createApprovalLedger();
+    ledger.pin('c1', 'd1');
+    expect(ledger.take('c1')).toBe('d1');
+    expect(ledger.take('c1')).toBeUndefined();
+    expect(ledger.take('never-pinned')).toBeUndefined();
+  });
+
+  it('stays bounded under a flood of call ids, dropping the oldest first', () => {
+    const ledger = createApprovalLedger(3);
+    for (const id of ['a', 'b', 'c', 'd']) ledger.pin(id, `digest-${id}`);
+    expect(ledger.take('a')).toBeUndefined();
+    expect([ledger.take('b'), ledger.take('c'), ledger.take('d')]).toEqual(['digest-b', 'digest-c', 'digest-d']);
+  });
+
+  it('keeps the first digest pinned for a call id: a re-evaluation cannot replace what the human saw', () => {
+    const ledger = createApprovalLedger();
+    ledger.pin('a', 'seen-by-human');
+    ledger.pin('a', 'computed-later');
+    expect(ledger.take('a')).toBe('seen-by-human');
+  });
+});

@@ -1,0 +1,27 @@
+import type { DispatchContext, ToolCall, ToolRegistry } from '../../core/index.js';
+import type { ApprovalLedger } from './approval-ledger.js';
+import { planGoverned } from './dispatch-governed.js';
+
+export interface ApprovedDigestOptions {
+  readonly registry: ToolRegistry;
+  readonly context: DispatchContext;
+  readonly call: ToolCall;
+  readonly ledger: ApprovalLedger;
+  /** Whether the framework's own approval flow approved this call id. */
+  readonly approved: boolean;
+}
+
+/**
+ * The action digest a framework approval stands for. Pinned when this tool
+ * set raised the request (so a changed action no longer matches and is
+ * denied); otherwise, for a tool set rebuilt since (a stateless server, a
+ * restored run), the digest of the call the framework approved, recomputed
+ * from the arguments the framework bound to that approval.
+ * Undefined when the framework did not approve the call: then only the
+ * application's `confirm` hook or pre-approved digests can let it run.
+ */
+export async function approvedDigest(options: ApprovedDigestOptions): Promise<string | undefined> {
+  const pinned = options.ledger.take(options.call.callId);
+  if (!options.approved) return undefined;
+  return pinned ?? (await planGoverned({ registry: options.registry, context: options.context, call: options.call })).actionDigest;
+}
