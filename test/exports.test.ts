@@ -37,7 +37,19 @@ describe('package exports (after build)', () => {
 
   it('is the toolgate package with the planned subpaths', () => {
     expect(manifest.name).toBe('toolgate');
-    expect(Object.keys(manifest.exports).sort()).toEqual(['.', './mcp', './node', './package.json', './sqlite', './testing']);
+    expect(Object.keys(manifest.exports).sort()).toEqual([
+      '.',
+      './ai-sdk',
+      './code-mode',
+      './langchain',
+      './mcp',
+      './node',
+      './openai-agents',
+      './otel',
+      './package.json',
+      './sqlite',
+      './testing',
+    ]);
   });
 
   it.each(Object.keys(manifest.exports))('%s resolves and loads', (subpath) => {
@@ -63,11 +75,14 @@ describe('package exports (after build)', () => {
         "BOUNDED_SCHEMA_LIMITS",
         "CLAUDE_CODE_TOOLS",
         "CODE_MODE_TOOL_NAME",
+        "CodeModeError",
         "ConfigurationError",
         "DEFAULT_TOOL_RESULT_LIMITS",
         "DuplicateToolError",
+        "MAX_NESTED_CALLS",
         "REDACTED",
         "ReplayMissError",
+        "SDK_RENDERERS",
         "ToolArgsInvalidError",
         "ToolCancelledError",
         "ToolDefinitionError",
@@ -80,11 +95,14 @@ describe('package exports (after build)', () => {
         "ToolgateError",
         "UnknownToolError",
         "Untrusted",
+        "assembleToolPrompt",
         "boundText",
         "canonicalJson",
         "canonicalToolName",
         "checkBoundedSchema",
         "computeInvocationDigests",
+        "createReplayHost",
+        "createScriptedTools",
         "createToolRegistry",
         "defineTool",
         "guardrailFloor",
@@ -97,6 +115,9 @@ describe('package exports (after build)', () => {
         "placeUserContent",
         "projectArguments",
         "redactSecrets",
+        "renderPythonSdk",
+        "renderToolSdk",
+        "renderTypeScriptSdk",
         "requireCapability",
         "retry",
         "runToolCalls",
