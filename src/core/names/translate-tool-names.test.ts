@@ -69,5 +69,6 @@ describe('translateToolNames', () => {
     expect(diagnostics).toHaveLength(hostile.length - 1);
     for (const diagnostic of diagnostics) expect(diagnostic.entry.length).toBeLessThanOrEqual(128);
     expect(() => translateToolNames(['Read'], 'loose' as 'strict')).toThrow(TypeError);
+    expect(() => translateToolNames('Read' as unknown as string[], 'lenient')).toThrow(TypeError);
   });
 });

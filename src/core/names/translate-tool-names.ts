@@ -48,6 +48,8 @@ export function translateToolNames(
   options: TranslateToolNamesOptions = {},
 ): string[] | undefined {
   if (mode !== 'strict' && mode !== 'lenient') throw new TypeError('translateToolNames: mode must be "strict" or "lenient".');
+  // A lone string would otherwise be iterated character by character.
+  if (!Array.isArray(names as unknown)) throw new TypeError('translateToolNames: names must be an array.');
   const out = new Set<string>();
   for (const raw of names as readonly unknown[]) {
     const entry = typeof raw === 'string' ? raw : String(raw);

@@ -21,6 +21,7 @@ import { findWireName, isAdmittedBy, resolveToolName, visibleTools } from './res
 import { wireToolName } from '../names/wire-tool-name.js';
 
 const NO_HOST: ToolHost = Object.freeze({});
+const MAX_CACHED_PROJECTIONS = 32;
 
 /**
  * Build an immutable registry. Every definition is checked and compiled
@@ -186,6 +187,8 @@ class RegistryView implements ToolRegistry {
     let projected = this.#projections.get(cacheKey) as ProviderTools<TProvider> | undefined;
     if (projected === undefined) {
       projected = projectTools(provider, this.#visibleTools(), options);
+      // Callers may vary `order` freely; keep the per-view cache bounded.
+      if (this.#projections.size >= MAX_CACHED_PROJECTIONS) this.#projections.clear();
       this.#projections.set(cacheKey, projected);
     }
     return projected;
