@@ -49,7 +49,7 @@ export function translateToolNames(
 ): string[] | undefined {
   if (mode !== 'strict' && mode !== 'lenient') throw new TypeError('translateToolNames: mode must be "strict" or "lenient".');
   // A lone string would otherwise be iterated character by character.
-  if (!Array.isArray(names as unknown)) throw new TypeError('translateToolNames: names must be an array.');
+  if (!Array.isArray(names)) throw new TypeError('translateToolNames: names must be an array.');
   const out = new Set<string>();
   for (const raw of names as readonly unknown[]) {
     const entry = typeof raw === 'string' ? raw : String(raw);
