@@ -62,7 +62,7 @@ function positive(value: number | undefined, fallback: number, field: string): n
   return value;
 }
 
-type SnapshotSettings = Omit<RegistrySnapshot, 'byKey' | 'byName' | 'resolutions'>;
+type SnapshotSettings = Omit<RegistrySnapshot, 'byKey' | 'byName' | 'resolutions' | 'definitions'>;
 
 function buildSnapshot(definitions: readonly AnyToolDefinition[], settings: SnapshotSettings): RegistrySnapshot {
   if (!Array.isArray(definitions as unknown)) throw new ConfigurationError('tools', 'must be an array of tool definitions');
@@ -73,7 +73,9 @@ function buildSnapshot(definitions: readonly AnyToolDefinition[], settings: Snap
     if (name === CODE_MODE_TOOL_NAME) continue;
     if (typeof name !== 'string' || !/^[a-z][a-z0-9_]{0,63}$/.test(name)) throw new ConfigurationError('reserved', 'must list valid tool names');
   }
-  return Object.freeze({ ...settings, byKey, byName: sortVersions(byName), resolutions: buildResolutions(byName) });
+  const resolutions = buildResolutions(sortVersions(byName));
+  const definitionsByName = new Map([...resolutions].map(([name, found]) => [name, found.definition] as const));
+  return Object.freeze({ ...settings, byKey, byName, resolutions, definitions: definitionsByName });
 }
 
 function addTool(byKey: Map<string, CompiledTool>, byName: Map<string, CompiledTool[]>, tool: CompiledTool): void {
@@ -97,7 +99,7 @@ function buildResolutions(byName: ReadonlyMap<string, readonly CompiledTool[]>):
   const resolutions = new Map<string, FoundResolution>();
   for (const [name, versions] of byName) {
     for (const tool of versions) {
-      const found: FoundResolution = Object.freeze({ found: true, tool });
+      const found: FoundResolution = Object.freeze({ found: true, tool, definition: tool.definition });
       resolutions.set(tool.key, found);
       if (tool.version !== undefined) resolutions.set(wireToolName(name, tool.version), found);
       if (versions.length === 1) resolutions.set(name, found);
@@ -164,8 +166,10 @@ class RegistryView implements ToolRegistry {
 
   get(name: string): AnyToolDefinition | undefined {
     if (typeof name !== 'string') return undefined;
+    // The global view: every name that finds a tool is in one map.
+    if (this.#scope === undefined) return this.#snapshot.definitions.get(name);
     const resolution = resolveToolName(this.#snapshot, this.#scope, name);
-    return resolution.found ? resolution.tool.definition : undefined;
+    return resolution.found ? resolution.definition : undefined;
   }
 
   #visibleTools(): readonly CompiledTool[] {
@@ -207,12 +211,12 @@ class RegistryView implements ToolRegistry {
   with(tools: readonly AnyToolDefinition[], options: { readonly remove?: readonly string[] } = {}): ToolRegistry {
     const remove = new Set(options.remove ?? []);
     const kept = [...this.#snapshot.byKey.values()].filter((tool) => !remove.has(tool.name) && !remove.has(tool.key)).map((tool) => tool.definition);
-    const { byKey: _byKey, byName: _byName, resolutions: _resolutions, ...settings } = this.#snapshot;
+    const { byKey: _byKey, byName: _byName, resolutions: _resolutions, definitions: _definitions, ...settings } = this.#snapshot;
     return this.#rebind(buildSnapshot([...kept, ...tools], settings));
   }
 
   reserve(...names: string[]): ToolRegistry {
-    const { byKey: _byKey, byName: _byName, resolutions: _resolutions, ...settings } = this.#snapshot;
+    const { byKey: _byKey, byName: _byName, resolutions: _resolutions, definitions: _definitions, ...settings } = this.#snapshot;
     const snapshot = buildSnapshot(
       [...this.#snapshot.byKey.values()].map((tool) => tool.definition),
       { ...settings, reserved: new Set([...this.#snapshot.reserved, ...names]) },

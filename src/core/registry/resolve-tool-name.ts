@@ -42,7 +42,7 @@ export function resolveToolName(snapshot: RegistrySnapshot, scope: ScopeState | 
   const picked = pickVersion(versions, version);
   if (picked === undefined) return { found: false, why: 'unknown' };
   if (picked === 'needs-version') return { found: false, why: 'needs-version' };
-  return { found: true, tool: picked };
+  return { found: true, tool: picked, definition: picked.definition };
 }
 
 const WIRE_VERSION = '__v';
@@ -62,7 +62,7 @@ function resolveWireName(snapshot: RegistrySnapshot, scope: ScopeState | undefin
   const tool = versions?.find((entry) => entry.version !== undefined && wireToolName(entry.name, entry.version) === requested);
   if (tool === undefined) return { found: false, why: 'unknown' };
   if (local === undefined && !isAdmittedBy(scope, parts.name)) return { found: false, why: 'not-admitted' };
-  return { found: true, tool };
+  return { found: true, tool, definition: tool.definition };
 }
 
 /** The key of a registered version whose wire name is `wire`, if any (for collision checks). */
