@@ -99,7 +99,7 @@ function buildResolutions(byName: ReadonlyMap<string, readonly CompiledTool[]>):
   const resolutions = new Map<string, FoundResolution>();
   for (const [name, versions] of byName) {
     for (const tool of versions) {
-      const found: FoundResolution = Object.freeze({ found: true, tool, definition: tool.definition });
+      const found: FoundResolution = Object.freeze({ found: true, name, tool, definition: tool.definition });
       resolutions.set(tool.key, found);
       if (tool.version !== undefined) resolutions.set(wireToolName(name, tool.version), found);
       if (versions.length === 1) resolutions.set(name, found);

@@ -24,6 +24,8 @@ export interface ResolvedHooks {
 
 export interface FoundResolution {
   readonly found: true;
+  /** The tool's bare name (what scope masks gate). */
+  readonly name: string;
   readonly tool: CompiledTool;
   /** `tool.definition`, held here so a lookup touches one object after the map. */
   readonly definition: CompiledTool['definition'];
