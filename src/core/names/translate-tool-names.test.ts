@@ -51,6 +51,16 @@ describe('translateToolNames', () => {
     expect(translateToolNames(['Bash'], 'lenient', undefined, { known: (name) => known.has(name) })).toBeUndefined();
   });
 
+  it('with `known`, a Claude Code name expands only to the targets that exist, in both modes', () => {
+    const registry = createToolRegistry({ tools: ['read_file', 'list_directory', 'run_command'].map((name) => defineTool({ name, description: name, input: { type: 'object' }, dispatch: () => null })) });
+    const known = (name: string) => registry.get(name) !== undefined;
+    expect(translateToolNames(['Read', 'Grep', 'Bash'], 'strict', undefined, { known })).toEqual(['read_file', 'list_directory', 'run_command']);
+    expect(registry.scope('a', { restrict: { allow: translateToolNames(['Read'], 'strict', undefined, { known }) } }).list().map((info) => info.name)).toEqual(['read_file']);
+    // Nothing behind it: strict passes the Claude Code name through (the mask rejects it), lenient drops it.
+    expect(translateToolNames(['WebFetch', 'nope_tool'], 'strict', undefined, { known })).toEqual(['WebFetch', 'nope_tool']);
+    expect(translateToolNames(['WebFetch', 'nope_tool'], 'lenient', undefined, { known })).toBeUndefined();
+  });
+
   it('is hostile-input safe: non-strings, huge entries, prototype names', () => {
     const { diagnostics, onDiagnostic } = collect();
     const hostile = [42, null, 'x'.repeat(10_000), '__proto__', 'constructor', 'toString', 'hasOwnProperty'] as unknown as string[];
@@ -59,5 +69,6 @@ describe('translateToolNames', () => {
     expect(diagnostics).toHaveLength(hostile.length - 1);
     for (const diagnostic of diagnostics) expect(diagnostic.entry.length).toBeLessThanOrEqual(128);
     expect(() => translateToolNames(['Read'], 'loose' as 'strict')).toThrow(TypeError);
+    expect(() => translateToolNames('Read' as unknown as string[], 'lenient')).toThrow(TypeError);
   });
 });

@@ -11,8 +11,10 @@ export interface ToolNameDiagnostic {
 
 export interface TranslateToolNamesOptions {
   /**
-   * Lenient only: whether one of our names exists (e.g. registered or
-   * reserved). A name it rejects is dropped like an unknown Claude Code name.
+   * Whether one of our names exists here (registered or reserved). A
+   * Claude Code name then expands only to the targets that exist (`Read`
+   * without `read_media` registered → `read_file`); when none exists it is
+   * unknown. In lenient mode our own names are checked too.
    */
   readonly known?: (name: string) => boolean;
 }
@@ -46,6 +48,8 @@ export function translateToolNames(
   options: TranslateToolNamesOptions = {},
 ): string[] | undefined {
   if (mode !== 'strict' && mode !== 'lenient') throw new TypeError('translateToolNames: mode must be "strict" or "lenient".');
+  // A lone string would otherwise be iterated character by character.
+  if (!Array.isArray(names)) throw new TypeError('translateToolNames: names must be an array.');
   const out = new Set<string>();
   for (const raw of names as readonly unknown[]) {
     const entry = typeof raw === 'string' ? raw : String(raw);
@@ -66,8 +70,11 @@ export function translateToolNames(
 }
 
 function resolve(name: string, mode: 'strict' | 'lenient', options: TranslateToolNamesOptions): readonly string[] | undefined {
-  const targets = claudeCodeToolTargets(name) ?? (OUR_NAME.test(name) ? [name] : undefined);
-  if (targets === undefined || mode === 'strict' || options.known === undefined) return targets;
+  const expanded = claudeCodeToolTargets(name);
+  // In strict mode our own names pass unchecked: the mask is what rejects them.
+  if (expanded === undefined && (mode === 'strict' || options.known === undefined)) return OUR_NAME.test(name) ? [name] : undefined;
+  const targets = expanded ?? (OUR_NAME.test(name) ? [name] : []);
+  if (options.known === undefined) return targets;
   const known = targets.filter((target) => options.known?.(target) === true);
   return known.length > 0 ? known : undefined;
 }

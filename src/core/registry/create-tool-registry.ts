@@ -22,6 +22,7 @@ import { findWireName, isAdmittedBy, resolveToolName, visibleTools } from './res
 import { wireToolName } from '../names/wire-tool-name.js';
 
 const NO_HOST: ToolHost = Object.freeze({});
+const MAX_CACHED_PROJECTIONS = 32;
 
 /**
  * Build an immutable registry. Every definition is checked and compiled
@@ -63,7 +64,7 @@ function positive(value: number | undefined, fallback: number, field: string): n
   return value;
 }
 
-type SnapshotSettings = Omit<RegistrySnapshot, 'byKey' | 'byName' | 'resolutions'>;
+type SnapshotSettings = Omit<RegistrySnapshot, 'byKey' | 'byName' | 'resolutions' | 'definitions'>;
 
 function buildSnapshot(definitions: readonly AnyToolDefinition[], settings: SnapshotSettings): RegistrySnapshot {
   if (!Array.isArray(definitions as unknown)) throw new ConfigurationError('tools', 'must be an array of tool definitions');
@@ -74,7 +75,9 @@ function buildSnapshot(definitions: readonly AnyToolDefinition[], settings: Snap
     if (name === CODE_MODE_TOOL_NAME) continue;
     if (typeof name !== 'string' || !/^[a-z][a-z0-9_]{0,63}$/.test(name)) throw new ConfigurationError('reserved', 'must list valid tool names');
   }
-  return Object.freeze({ ...settings, byKey, byName: sortVersions(byName), resolutions: buildResolutions(byName) });
+  const resolutions = buildResolutions(sortVersions(byName));
+  const definitionsByName = new Map([...resolutions].map(([name, found]) => [name, found.definition] as const));
+  return Object.freeze({ ...settings, byKey, byName, resolutions, definitions: definitionsByName });
 }
 
 function addTool(byKey: Map<string, CompiledTool>, byName: Map<string, CompiledTool[]>, tool: CompiledTool): void {
@@ -97,7 +100,7 @@ function buildResolutions(byName: ReadonlyMap<string, readonly CompiledTool[]>):
   const resolutions = new Map<string, FoundResolution>();
   for (const [name, versions] of byName) {
     for (const tool of versions) {
-      const found: FoundResolution = Object.freeze({ found: true, tool });
+      const found: FoundResolution = Object.freeze({ found: true, name, tool, definition: tool.definition });
       resolutions.set(tool.key, found);
       if (tool.version !== undefined) resolutions.set(wireToolName(name, tool.version), found);
       if (versions.length === 1) resolutions.set(name, found);
@@ -167,8 +170,10 @@ class RegistryView implements ToolRegistry {
 
   get(name: string): AnyToolDefinition | undefined {
     if (typeof name !== 'string') return undefined;
+    // The global view: every name that finds a tool is in one map.
+    if (this.#scope === undefined) return this.#snapshot.definitions.get(name);
     const resolution = resolveToolName(this.#snapshot, this.#scope, name);
-    return resolution.found ? resolution.tool.definition : undefined;
+    return resolution.found ? resolution.definition : undefined;
   }
 
   #visibleTools(): readonly CompiledTool[] {
@@ -190,6 +195,8 @@ class RegistryView implements ToolRegistry {
     let projected = this.#projections.get(cacheKey) as ProviderTools<TProvider> | undefined;
     if (projected === undefined) {
       projected = projectTools(provider, offeredTools(this.presentAs, this.#visibleTools(), this.#snapshot.codeTool), options);
+      // Callers may vary `order` freely; keep the per-view cache bounded.
+      if (this.#projections.size >= MAX_CACHED_PROJECTIONS) this.#projections.clear();
       this.#projections.set(cacheKey, projected);
     }
     return projected;
@@ -213,12 +220,12 @@ class RegistryView implements ToolRegistry {
     const remove = new Set(options.remove ?? []);
     if (remove.has(CODE_MODE_TOOL_NAME)) throw new ConfigurationError('with.remove', `cannot remove the reserved "${CODE_MODE_TOOL_NAME}" transport`);
     const kept = [...this.#snapshot.byKey.values()].filter((tool) => !remove.has(tool.name) && !remove.has(tool.key)).map((tool) => tool.definition);
-    const { byKey: _byKey, byName: _byName, resolutions: _resolutions, ...settings } = this.#snapshot;
+    const { byKey: _byKey, byName: _byName, resolutions: _resolutions, definitions: _definitions, ...settings } = this.#snapshot;
     return this.#rebind(buildSnapshot([...kept, ...tools], settings));
   }
 
   reserve(...names: string[]): ToolRegistry {
-    const { byKey: _byKey, byName: _byName, resolutions: _resolutions, ...settings } = this.#snapshot;
+    const { byKey: _byKey, byName: _byName, resolutions: _resolutions, definitions: _definitions, ...settings } = this.#snapshot;
     const snapshot = buildSnapshot(
       [...this.#snapshot.byKey.values()].map((tool) => tool.definition),
       { ...settings, reserved: new Set([...this.#snapshot.reserved, ...names]) },

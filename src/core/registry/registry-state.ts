@@ -25,7 +25,11 @@ export interface ResolvedHooks {
 
 export interface FoundResolution {
   readonly found: true;
+  /** The tool's bare name (what scope masks gate). */
+  readonly name: string;
   readonly tool: CompiledTool;
+  /** `tool.definition`, held here so a lookup touches one object after the map. */
+  readonly definition: CompiledTool['definition'];
 }
 
 /** One immutable snapshot. Views (global and scoped) share it. */
@@ -40,6 +44,8 @@ export interface RegistrySnapshot {
    * a single version. Lookup on the hot path is one `Map.get`, no allocation.
    */
   readonly resolutions: ReadonlyMap<string, FoundResolution>;
+  /** The same names → definitions: the global view's `get` is exactly one `Map.get`. */
+  readonly definitions: ReadonlyMap<string, CompiledTool['definition']>;
   /** Names known and restrictable without a definition. */
   readonly reserved: ReadonlySet<string>;
   readonly host: ToolHost;

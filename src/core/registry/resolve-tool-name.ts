@@ -30,7 +30,7 @@ export function resolveToolName(snapshot: RegistrySnapshot, scope: ScopeState | 
   const hit = snapshot.resolutions.get(requested);
   if (hit !== undefined) {
     if (scope === undefined) return hit;
-    if (scope.local.size === 0) return isAdmittedBy(scope, hit.tool.name) ? hit : NOT_ADMITTED;
+    if (scope.local.size === 0) return isAdmittedBy(scope, hit.name) ? hit : NOT_ADMITTED;
   }
   const at = requested.indexOf('@');
   const name = at === -1 ? requested : requested.slice(0, at);
@@ -42,7 +42,7 @@ export function resolveToolName(snapshot: RegistrySnapshot, scope: ScopeState | 
   const picked = pickVersion(versions, version);
   if (picked === undefined) return { found: false, why: 'unknown' };
   if (picked === 'needs-version') return { found: false, why: 'needs-version' };
-  return { found: true, tool: picked };
+  return { found: true, name: picked.name, tool: picked, definition: picked.definition };
 }
 
 const WIRE_VERSION = '__v';
@@ -62,7 +62,7 @@ function resolveWireName(snapshot: RegistrySnapshot, scope: ScopeState | undefin
   const tool = versions?.find((entry) => entry.version !== undefined && wireToolName(entry.name, entry.version) === requested);
   if (tool === undefined) return { found: false, why: 'unknown' };
   if (local === undefined && !isAdmittedBy(scope, parts.name)) return { found: false, why: 'not-admitted' };
-  return { found: true, tool };
+  return { found: true, name: tool.name, tool, definition: tool.definition };
 }
 
 /** The key of a registered version whose wire name is `wire`, if any (for collision checks). */
