@@ -1,0 +1,68 @@
+import picomatch from 'picomatch/posix.js';
+import type { NormalizedPath } from './normalize-path.js';
+
+/**
+ * Paths no mode, rule or remembered approval may auto-approve a write to:
+ * repository internals, environment and credential files, shell startup
+ * files and toolgate's own configuration and journal. Matched
+ * case-insensitively on any path segment (case-insensitive filesystems and
+ * `.SSH/` tricks fail closed).
+ */
+export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze([
+  '**/.git/**',
+  '**/.git',
+  '**/.env*',
+  '**/.ssh/**',
+  '**/.npmrc',
+  '**/.yarnrc*',
+  '**/.pypirc',
+  '**/.netrc',
+  '**/.gitconfig',
+  '**/.gnupg/**',
+  '**/.aws/**',
+  '**/.kube/**',
+  '**/.docker/config.json',
+  '**/.bashrc',
+  '**/.bash_profile',
+  '**/.bash_login',
+  '**/.bash_logout',
+  '**/.profile',
+  '**/.zshrc',
+  '**/.zshenv',
+  '**/.zprofile',
+  '**/.zlogin',
+  '**/.cshrc',
+  '**/.tcshrc',
+  '**/.kshrc',
+  '**/.config/fish/**',
+  '**/.toolgate/**',
+  '**/toolgate.config.*',
+  '**/*.toolgate-journal*',
+  '**/.claude/settings*.json',
+  '**/.gemini/**',
+]);
+
+export type ProtectedPathMatcher = (path: NormalizedPath) => boolean;
+
+/** Compile the defaults plus user additions (gitignore-style: a pattern without `/` matches at any depth). */
+export function createProtectedPathMatcher(additions: readonly string[] = []): ProtectedPathMatcher {
+  const patterns = [...DEFAULT_PROTECTED_PATHS, ...additions.map(gitignoreGlob)];
+  const isMatch = picomatch(patterns, { dot: true, nocase: true });
+  return (path) => {
+    // Check the path as given and as seen from its root, so `/home/u/.ssh/x` and `.ssh/x` both match.
+    const candidates = [path.path.replace(/^[A-Za-z]:\/|^~\/|^\//, ''), path.relative].filter((entry): entry is string => entry !== undefined);
+    return candidates.some((candidate) => isMatch(candidate) || isMatch(`${candidate}/`));
+  };
+}
+
+/** gitignore semantics: `name` anywhere, `dir/` a directory, a leading `/` anchors to the root. */
+export function gitignoreGlob(pattern: string): string {
+  let glob = pattern.trim();
+  if (glob.startsWith('./')) glob = glob.slice(2);
+  const anchored = glob.startsWith('/');
+  if (anchored) glob = glob.slice(1);
+  const directory = glob.endsWith('/');
+  if (directory) glob = glob.slice(0, -1);
+  if (!anchored && !glob.includes('/') && !glob.startsWith('**')) glob = `**/${glob}`;
+  return directory ? `${glob}/**` : glob;
+}
