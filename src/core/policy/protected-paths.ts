@@ -58,9 +58,9 @@ export function createProtectedPathMatcher(additions: readonly string[] = []): P
 /** gitignore semantics: `name` anywhere, `dir/` a directory, a leading `/` anchors to the root. */
 export function gitignoreGlob(pattern: string): string {
   let glob = pattern.trim();
-  if (glob.startsWith('./')) glob = glob.slice(2);
-  const anchored = glob.startsWith('/');
-  if (anchored) glob = glob.slice(1);
+  // `./x` (Claude Code's workspace-relative form) and `/x` (gitignore's root form) are anchored.
+  const anchored = glob.startsWith('./') || glob.startsWith('/');
+  glob = glob.replace(/^\.?\//, '');
   const directory = glob.endsWith('/');
   if (directory) glob = glob.slice(0, -1);
   if (!anchored && !glob.includes('/') && !glob.startsWith('**')) glob = `**/${glob}`;
