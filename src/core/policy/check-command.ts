@@ -30,6 +30,7 @@ export function checkCommand(argv: readonly string[], allowlist: CommandAllowlis
     // A glob names programs by bare name; a path or `VAR=value` in argv[0] needs an exact entry.
     if (/[\\/]/.test(program)) return refuse('was refused: a path-qualified program needs an exact allowed command');
     if (program.includes('=')) return refuse('was refused: an environment assignment is not a program');
+    // eslint-disable-next-line no-control-regex -- refusing control characters is the point
     if (argv.some((arg) => /[\u0000-\u001f\u007f]/.test(arg))) return refuse('was refused: the command holds a control character');
     if (allowlist.globs.some((glob) => matchArgvPattern(glob, argv))) via = 'glob';
   }

@@ -12,6 +12,7 @@ export function checkSearchQuery(query: unknown): string | undefined {
   if (typeof query !== 'string') return 'was refused: the search query is not a string';
   if (query.trim().length === 0) return 'was refused: the search query is empty';
   if (query.length > MAX_SEARCH_QUERY_LENGTH) return `was refused: the search query is longer than ${MAX_SEARCH_QUERY_LENGTH} characters`;
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
   if (/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/u.test(query)) {
     return 'was refused: the search query holds control or invisible characters';
   }

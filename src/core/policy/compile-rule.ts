@@ -115,11 +115,11 @@ function compileMatch(match: RuleMatch | undefined, decision: RuleDecision, fail
   if (match === undefined) return { kind: 'any' };
   if (typeof match !== 'object' || match === null) return fail('invalid_pattern', 'has a match that is not an object');
   if ('argv' in match) {
-    const pattern = typeof match.argv === 'string' ? splitCommand(match.argv) : match.argv;
-    if (!Array.isArray(pattern) || pattern.length === 0 || pattern.some((element) => typeof element !== 'string' || element.length === 0)) {
+    const pattern: readonly unknown[] | undefined = typeof match.argv === 'string' ? splitCommand(match.argv) : isList(match.argv) ? match.argv : undefined;
+    if (pattern === undefined || pattern.length === 0 || pattern.some((element) => typeof element !== 'string' || element.length === 0)) {
       return fail('invalid_pattern', 'has an empty or malformed argv pattern');
     }
-    return { kind: 'argv', pattern: Object.freeze([...pattern]) };
+    return { kind: 'argv', pattern: Object.freeze(pattern.map(String)) };
   }
   if ('path' in match) {
     if (typeof match.path !== 'string' || match.path.trim().length === 0) return fail('invalid_pattern', 'has an empty path pattern');
@@ -185,4 +185,9 @@ function displayRule(rule: Pick<PolicyRuleObject, 'tool' | 'match'>): string {
   if (match === undefined) return rule.tool;
   const [key, value] = Object.entries(match)[0] ?? ['', ''];
   return `${rule.tool}(${key}:${Array.isArray(value) ? (value as string[]).join(' ') : String(value)})`;
+}
+
+/** `Array.isArray` narrowed without `any`. */
+export function isList(value: unknown): value is readonly unknown[] {
+  return Array.isArray(value);
 }

@@ -2,7 +2,7 @@ import { ConfigurationError } from '../errors/tool-errors.js';
 import type { ToolRisk } from '../tools/tool-types.js';
 import { parseDomainPattern, parseHttpsTarget, type DomainPattern } from './canonical-host.js';
 import { checkGuardrails, type GuardrailConfig, type GuardrailDenial, type GuardrailView } from './check-guardrails.js';
-import { compileRule } from './compile-rule.js';
+import { compileRule, isList } from './compile-rule.js';
 import { compareRules, evaluateRules, type RuleVerdict } from './evaluate-rules.js';
 import { explainCall } from './explain-call.js';
 import { normalizePath, type NormalizedPath } from './normalize-path.js';
@@ -153,8 +153,9 @@ function identityDecision(
 
 function guardrailView(input: ArgumentPolicyInput, roots: readonly string[]): GuardrailView {
   const target = input.target;
-  const argv = target?.command === undefined ? undefined : Array.isArray(target.command) || typeof target.command === 'string' ? splitCommand(target.command) : undefined;
-  const rawPaths = [...(target?.path === undefined ? [] : [target.path]), ...(Array.isArray(target?.paths) ? target.paths : [])];
+  const command: unknown = target?.command;
+  const argv = typeof command === 'string' ? splitCommand(command) : isList(command) && command.every((element) => typeof element === 'string') ? splitCommand(command) : undefined;
+  const rawPaths = [...(target?.path === undefined ? [] : [target.path]), ...(isList(target?.paths) ? target.paths : [])];
   const paths: NormalizedPath[] = [];
   let invalidPath = false;
   for (const raw of rawPaths) {
@@ -171,9 +172,9 @@ function guardrailView(input: ArgumentPolicyInput, roots: readonly string[]): Gu
 }
 
 function compileRules(input: NonNullable<CreatePolicyOptions['rules']>, managedOnly: boolean, warnings: string[]): readonly CompiledRule[] {
-  if (!Array.isArray(input)) throw new ConfigurationError('rules', 'must be an array');
+  if (!isList(input)) throw new ConfigurationError('rules', 'must be an array');
   const compiled: CompiledRule[] = [];
-  for (const [index, rule] of input.entries()) {
+  for (const [index, rule] of (input).entries()) {
     const next = compileRule(rule, index);
     if (managedOnly && next.source !== 'managed') {
       warnings.push(`rule "${next.id}" was dropped: allowManagedRulesOnly admits managed rules only`);
@@ -201,9 +202,10 @@ function resolveScope(scope: CreatePolicyOptions['scope']): FsScope | undefined 
 
 function commandList(list: CreatePolicyOptions['allowedCommands'], field: string): readonly (readonly string[])[] {
   if (list === undefined) return Object.freeze([]);
-  if (!Array.isArray(list)) throw new ConfigurationError(field, 'must be an array of commands');
+  if (!isList(list)) throw new ConfigurationError(field, 'must be an array of commands');
   return Object.freeze(
-    list.map((entry) => {
+    list.map((entry: unknown) => {
+      if (typeof entry !== 'string' && !(isList(entry) && entry.every((element) => typeof element === 'string'))) throw new ConfigurationError(field, 'must hold strings or argv arrays');
       const argv = splitCommand(entry);
       if (argv.length === 0 || argv.some((element) => typeof element !== 'string' || element.length === 0)) throw new ConfigurationError(field, 'must not hold an empty command or argument');
       return argv;
@@ -213,7 +215,7 @@ function commandList(list: CreatePolicyOptions['allowedCommands'], field: string
 
 function stringList(list: readonly string[] | undefined, field: string): readonly string[] {
   if (list === undefined) return [];
-  if (!Array.isArray(list) || list.some((entry) => typeof entry !== 'string' || entry.length === 0)) throw new ConfigurationError(field, 'must be an array of non-empty strings');
+  if (!isList(list) || list.some((entry) => typeof entry !== 'string' || entry.length === 0)) throw new ConfigurationError(field, 'must be an array of non-empty strings');
   return list;
 }
 
