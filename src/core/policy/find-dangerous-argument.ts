@@ -84,7 +84,7 @@ function checkSed(program: string, argv: readonly string[]): DangerousArgument |
 
 function isExecutingSedScript(script: string): boolean {
   // A command letter e/w/W at a command position (start, after ; or newline or {, after an address).
-  if (/(^|[;\n{}])\s*(?:[0-9$]+(?:,[0-9$]+)?|\/(?:[^/\\]|\\.)*\/)?\s*!?\s*[eEwWrR](?:\s|$|;)/.test(script)) return true;
+  if (/(^|[;\n{}])\s*(?:[0-9$]+(?:,[0-9$]+)?|\/(?:[^/\\]|\\.)*\/)?\s*!?\s*[eEwWrR]/.test(script)) return true;
   // An s command whose flags include e or w (any delimiter).
   for (const match of script.matchAll(/s([^\w\s\\])/g)) {
     const delimiter = match[1] as string;
