@@ -54,7 +54,7 @@ export function parseRuleString(text: string, id: string): Pick<PolicyRuleObject
   const tool = parsed[1] as string;
   const specifier = parsed[2];
   if (specifier === undefined || specifier === '' || specifier === '*') return { tool };
-  const mcpServer = /^mcp__([A-Za-z0-9_-]+)$/.exec(tool);
+  const mcpServer = /^mcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)$/.exec(tool);
   if (mcpServer !== null) throw new PolicyRuleError(id, 'invalid_rule', 'an MCP server rule takes no specifier');
   const kind = claudeSpecifierKind(tool);
   if (kind === 'argv') return { tool, match: { argv: claudeBashPattern(specifier) } };
@@ -95,7 +95,7 @@ function claudePathPattern(specifier: string): string {
 function compileToolMatcher(tool: string, fail: (problem: 'unknown_tool', text: string) => never): (name: string) => boolean {
   if (typeof tool !== 'string' || tool.length === 0) return fail('unknown_tool', 'has no tool');
   if (tool === '*') return () => true;
-  const mcpServer = /^mcp__([A-Za-z0-9_-]+)$/.exec(tool);
+  const mcpServer = /^mcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)$/.exec(tool);
   if (mcpServer !== null) {
     const prefix = `mcp_${(mcpServer[1] as string).toLowerCase().replace(/-/g, '_')}_`;
     const literal = `${tool}__`;
@@ -105,7 +105,7 @@ function compileToolMatcher(tool: string, fail: (problem: 'unknown_tool', text: 
     const prefix = tool.slice(0, -1);
     return (name) => name.startsWith(prefix);
   }
-  const names = TOOL_NAME.test(tool) ? [tool] : toolgateNamesFor(tool);
+  const names = TOOL_NAME.test(tool) && !tool.startsWith('mcp__') ? [tool] : toolgateNamesFor(tool);
   if (names === undefined) return fail('unknown_tool', 'names a tool that has no toolgate equivalent');
   const set = new Set(names);
   return (name) => set.has(name);
