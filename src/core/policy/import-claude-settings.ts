@@ -39,7 +39,7 @@ const MODES: Readonly<Record<string, { mode: ApprovalMode; lossy?: string }>> = 
  * deny in any scope beats an allow in any), keeping their scope as source.
  * A rule with no toolgate equivalent is skipped with a warning naming it.
  */
-export function importClaudeSettings(files: readonly ClaudeSettingsFile[]): ImportedPolicy {
+export function importClaudeSettings(files: readonly ClaudeSettingsFile[], options: { readonly home?: string } = {}): ImportedPolicy {
   const rules: PolicyRuleString[] = [];
   const warnings: string[] = [];
   let mode: ApprovalMode | undefined;
@@ -61,7 +61,7 @@ export function importClaudeSettings(files: readonly ClaudeSettingsFile[]): Impo
         continue;
       }
       for (const [index, text] of list.entries()) {
-        const rule = importRule(text, decision, scope, `${scope}.${decision}[${index}]`, where, warnings);
+        const rule = importRule(text, decision, scope, `${scope}.${decision}[${index}]`, where, warnings, options.home);
         if (rule !== undefined) rules.push(rule);
       }
     }
@@ -83,7 +83,7 @@ export function importClaudeSettings(files: readonly ClaudeSettingsFile[]): Impo
   return Object.freeze({ rules: Object.freeze(rules), mode, managed: Object.freeze(managed), warnings: Object.freeze(warnings) });
 }
 
-function importRule(text: unknown, decision: RuleDecision, scope: ClaudeSettingsScope, id: string, where: string, warnings: string[]): PolicyRuleString | undefined {
+function importRule(text: unknown, decision: RuleDecision, scope: ClaudeSettingsScope, id: string, where: string, warnings: string[], home: string | undefined): PolicyRuleString | undefined {
   if (typeof text !== 'string') {
     warnings.push(`${where}: ${id} is not a string; skipped`);
     return undefined;
@@ -95,6 +95,11 @@ function importRule(text: unknown, decision: RuleDecision, scope: ClaudeSettings
     // Claude Code reads `/x` relative to the settings file; toolgate anchors it at the workspace root.
     warnings.push(`${where}: rule ${shown} uses a settings-relative path; it is anchored at the workspace root`);
     rule = `${pathSpecifier[1] ?? ''}(.${pathSpecifier[2] ?? ''})`;
+  }
+  const homeSpecifier = /^(Read|Edit|Write|MultiEdit|NotebookEdit|Glob|Grep|LS)\(~\/(.*)\)$/s.exec(rule);
+  if (homeSpecifier !== null) {
+    if (home === undefined) warnings.push(`${where}: rule ${shown} names a home path and no home directory was given; it matches only paths written with ~/`);
+    else rule = `${homeSpecifier[1] ?? ''}(/${home.replace(/\/+$/, '')}/${homeSpecifier[2] ?? ''})`;
   }
   if (/^Bash\(.*\*.+\)$/s.test(rule) && !rule.endsWith(':*)')) {
     warnings.push(`${where}: rule ${shown} has a wildcard inside the command; it matches within one argv element only`);

@@ -60,7 +60,7 @@ export function importGeminiPolicies(files: readonly GeminiPolicyFile[]): Import
       continue;
     }
     for (const [index, table] of tables.entries()) {
-      const id = `gemini:${tier}:${file === undefined ? '' : `${file}:`}rule[${index}]`;
+      const id = `gemini:${tier}:${file === undefined ? '' : `${file.split(/[\\/]/).pop() ?? ''}:`}rule[${index}]`;
       for (const rule of importRule(table, tier, id, where, warnings)) rules.push(rule);
     }
   }
@@ -90,7 +90,7 @@ function importRule(table: unknown, tier: GeminiPolicyTier, id: string, where: s
       warn('is an allow restricted to some approval modes; toolgate rules are mode-agnostic, so it was dropped (it would widen)');
       return [];
     }
-    warn(`applies in every mode (its modes restriction is ignored; a ${decision} only narrows)`);
+    warn(`applies in every mode: its modes restriction is ignored (a ${decision} rule only narrows)`);
   }
   const tools = toolNames(table, warn);
   if (tools.length === 0) return [];
@@ -140,7 +140,8 @@ function toolNames(table: Record<string, unknown>, warn: (text: string) => void)
 /** One match per command prefix; `[undefined]` for a tool-wide rule; undefined to skip. */
 function matchesFor(table: Record<string, unknown>, decision: RuleDecision, warn: (text: string) => void): (RuleMatch | undefined)[] | undefined {
   const prefixes = typeof table.commandPrefix === 'string' ? [table.commandPrefix] : Array.isArray(table.commandPrefix) ? table.commandPrefix.filter((entry): entry is string => typeof entry === 'string') : [];
-  const pattern = typeof table.argsPattern === 'string' ? table.argsPattern : typeof table.commandRegex === 'string' ? `"command":"${table.commandRegex}` : undefined;
+  // Gemini CLI matches commandRegex inside the JSON arguments, after `"command":"`; a leading `^` means exactly there.
+  const pattern = typeof table.argsPattern === 'string' ? table.argsPattern : typeof table.commandRegex === 'string' ? `"command":"${table.commandRegex.replace(/^\^/, '')}` : undefined;
   if (prefixes.length > 0 && pattern !== undefined) {
     warn('combines commandPrefix with argsPattern/commandRegex; toolgate keeps the prefix only');
   }

@@ -36,7 +36,7 @@ export async function loadClaudeSettings(options: LoadClaudeSettingsOptions): Pr
       throw new ConfigurationError(`claude.${scope}`, 'settings file is not valid JSON');
     }
   }
-  return importClaudeSettings(files);
+  return importClaudeSettings(files, { home: options.home });
 }
 
 export async function readOptional(file: string): Promise<string | undefined> {
