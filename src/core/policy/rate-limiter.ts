@@ -1,3 +1,5 @@
+import { ConfigurationError } from '../errors/tool-errors.js';
+
 /** A token bucket: `capacity` tokens, refilled at `refillPerSecond`. */
 export interface RateLimit {
   readonly capacity: number;
@@ -27,6 +29,13 @@ export function createRateLimiter(limits: RateLimits | undefined, now: () => num
   const buckets = new Map<string, Bucket>();
   const perTool = limits?.perTool ?? {};
   const perAgent = limits?.perAgent ?? {};
+  for (const [field, table] of [['perTool', perTool], ['perAgent', perAgent]] as const) {
+    for (const limit of Object.values(table)) {
+      if (!(Number.isFinite(limit.capacity) && limit.capacity >= 1 && Number.isFinite(limit.refillPerSecond) && limit.refillPerSecond >= 0)) {
+        throw new ConfigurationError(`rateLimits.${field}`, 'needs capacity ≥ 1 and a finite refillPerSecond ≥ 0');
+      }
+    }
+  }
   const pick = (table: Readonly<Record<string, RateLimit>>, key: string): RateLimit | undefined =>
     Object.hasOwn(table, key) ? table[key] : Object.hasOwn(table, '*') ? table['*'] : undefined;
   return (tool, agent) => {
@@ -41,7 +50,7 @@ export function createRateLimiter(limits: RateLimits | undefined, now: () => num
     const filled = applicable.map(([key, limit, scope]) => {
       const bucket = buckets.get(key) ?? { tokens: limit.capacity, updatedAt: at };
       bucket.tokens = Math.min(limit.capacity, bucket.tokens + (Math.max(0, at - bucket.updatedAt) / 1000) * limit.refillPerSecond);
-      bucket.updatedAt = at;
+      bucket.updatedAt = Math.max(bucket.updatedAt, at);
       buckets.set(key, bucket);
       return { bucket, limit, scope };
     });
