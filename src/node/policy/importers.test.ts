@@ -19,7 +19,7 @@ describe('Claude Code settings importer (golden)', () => {
     const imported = await loadClaudeSettings({ ...locations, managedFile: join(fixtures, 'managed-settings.json') });
     expect(imported.mode).toBe('auto');
     expect(imported.managed).toEqual({ disableAutoMode: true });
-    const policy = createPolicy({ rules: imported.rules, allowedCommandGlobs: ['*'], allowedDomains: ['api.github.com', 'pastebin.com', 'x.pastebin.com'], mode: imported.mode, managed: imported.managed });
+    const policy = createPolicy({ rules: imported.rules, allowedCommandGlobs: ['*'], allowedDomains: ['api.github.com', 'pastebin.com', 'x.pastebin.com'], managed: imported.managed, ...(imported.mode === undefined ? {} : { mode: imported.mode }) });
     const decide = (tool: string, target: Record<string, unknown>) => policy.explain({ tool, target }).decision.kind;
     expect(decide('run_command', { command: 'npm run test -- --watch' })).toBe('allow');
     expect(decide('run_command', { command: 'git push origin main' })).toBe('ask');

@@ -8,9 +8,9 @@ export const runCommand = defineTool({
   description: 'Run a command (argv, no shell).',
   input: object({ command: { type: 'array', items: { type: 'string' } } }, ['command']),
   policy: { spawnsProcess: true },
-  policyTarget: (args: { command: string[] }) => ({ command: args.command }),
-  dispatch: async (args: { command: string[] }, host, context) => {
-    const [program = '', ...rest] = args.command;
+  policyTarget: (args) => ({ command: args.command as string[] }),
+  dispatch: async (args, host, context) => {
+    const [program = '', ...rest] = args.command as string[];
     const result = await host.process?.spawn(program, rest, {}, {}, context.signal);
     return result?.stdout ?? '';
   },
@@ -21,9 +21,9 @@ export const writeFile = defineTool({
   description: 'Write a file.',
   input: object({ path: { type: 'string' }, content: { type: 'string' } }, ['path', 'content']),
   policy: { fsScoped: true, fsWrite: true },
-  policyTarget: (args: { path: string }) => ({ path: args.path }),
-  dispatch: async (args: { path: string; content: string }, host, context) => {
-    await host.fs?.writeFile(args.path, args.content, undefined, context.signal);
+  policyTarget: (args) => ({ path: args.path as string }),
+  dispatch: async (args, host, context) => {
+    await host.fs?.writeFile(args.path as string, args.content as string, undefined, context.signal);
     return 'written';
   },
 });
@@ -33,9 +33,9 @@ export const httpRequest = defineTool({
   description: 'Fetch a URL.',
   input: object({ url: { type: 'string' } }, ['url']),
   policy: { egress: 'http' },
-  policyTarget: (args: { url: string }) => ({ url: args.url }),
-  dispatch: async (args: { url: string }, host, context) => {
-    const response = await host.egress?.fetch({ method: 'GET', url: args.url }, context.signal);
+  policyTarget: (args) => ({ url: args.url as string }),
+  dispatch: async (args, host, context) => {
+    const response = await host.egress?.fetch({ method: 'GET', url: args.url as string }, context.signal);
     return response?.status ?? 0;
   },
 });
@@ -45,8 +45,8 @@ export const readFile = defineTool({
   description: 'Read a file.',
   input: object({ path: { type: 'string' } }, ['path']),
   policy: { fsScoped: true },
-  policyTarget: (args: { path: string }) => ({ path: args.path }),
-  dispatch: async (args: { path: string }, host, context) => (await host.fs?.readFile(args.path, undefined, context.signal))?.content ?? '',
+  policyTarget: (args) => ({ path: args.path as string }),
+  dispatch: async (args, host, context) => (await host.fs?.readFile(args.path as string, undefined, context.signal))?.content ?? '',
 });
 
 export const governedTools = [runCommand, writeFile, httpRequest, readFile];
