@@ -41,6 +41,7 @@ export function compileRule(rule: PolicyRule, position: number): CompiledRule {
     band: source === 'managed' && rule.band !== 'claude-code' ? 1 : 0,
     reason: typeof rule.reason === 'string' ? rule.reason : undefined,
     display: 'rule' in rule ? rule.rule : displayRule(object),
+    matched: Object.freeze({ id, source, decision: rule.decision }),
   });
   if ('tests' in rule && rule.tests !== undefined) runSelfTests(compiled, rule.tests, fail);
   return compiled;

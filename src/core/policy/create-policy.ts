@@ -7,7 +7,7 @@ import { compareRules, evaluateRules, type RuleVerdict } from './evaluate-rules.
 import { explainCall } from './explain-call.js';
 import { normalizePath, type NormalizedPath } from './normalize-path.js';
 import type { CreatePolicyOptions, FsScope, PolicySnapshot } from './policy-snapshot-types.js';
-import type { ArgumentPolicyInput, IdentityPolicyInput, MatchedRule, PolicyDecision } from './policy-types.js';
+import type { ArgumentPolicyInput, IdentityPolicyInput, MatchedRule, PolicyDecision, PolicyToolView } from './policy-types.js';
 import { createProtectedPathMatcher } from './protected-paths.js';
 import { createRateLimiter } from './rate-limiter.js';
 import type { CompiledRule } from './rule-types.js';
@@ -15,6 +15,7 @@ import { splitCommand } from './split-command.js';
 
 const RISK_ORDER: Record<ToolRisk, number> = { low: 0, medium: 1, high: 2, critical: 3 };
 let lastVersion = 0;
+const NO_RULES: readonly MatchedRule[] = Object.freeze([]);
 
 /** Everything one decision looked at; `explain` renders it. */
 export interface PolicyEvaluation {
@@ -57,18 +58,34 @@ export function createPolicy(options: CreatePolicyOptions = {}): PolicySnapshot 
   const isProtected = createProtectedPathMatcher(stringList(options.protectedPaths, 'protectedPaths'));
   const takeToken = createRateLimiter(options.rateLimits);
   const identityCache = new Map<string, PolicyDecision>();
-  const stamp = (decision: PolicyDecision): PolicyDecision => Object.freeze({ ...decision, policyVersion: version });
-  const toMatched = (list: readonly CompiledRule[]): readonly MatchedRule[] => Object.freeze(list.map((rule) => Object.freeze({ id: rule.id, source: rule.source, decision: rule.decision })));
+  // Per-call decisions are fresh literals with the version inline (no spread, no freeze: both cost more than the decision).
+  const toMatched = (list: readonly CompiledRule[]): readonly MatchedRule[] => (list.length === 0 ? NO_RULES : list.map((rule) => rule.matched));
+  const plainAllow: PolicyDecision = Object.freeze({ kind: 'allow', matched: NO_RULES, policyVersion: version });
+  const rateLimited = options.rateLimits !== undefined;
+  // Rules per tool name, computed once: a call only walks the rules that can name its tool.
+  const ruleCache = new Map<string, readonly CompiledRule[]>();
+  const rulesFor = (tool: string): readonly CompiledRule[] => {
+    let list = ruleCache.get(tool);
+    if (list === undefined) {
+      list = rules.filter((rule) => rule.tools(tool));
+      if (ruleCache.size < 4096) ruleCache.set(tool, list);
+    }
+    return list;
+  };
+  const needsAsk = (tool: PolicyToolView): boolean => approveAtRisk !== undefined && RISK_ORDER[tool.risk] >= RISK_ORDER[approveAtRisk];
 
   const evaluate = (input: ArgumentPolicyInput, consume: boolean): PolicyEvaluation => {
     const view = guardrailView(input, roots);
     const notes: string[] = [];
     const guardrail = checkGuardrails(input, config, view);
     if (guardrail !== undefined) {
-      const denial = { kind: 'deny' as const, reason: guardrail.reason, detail: guardrail.detail, matched: [] as const };
-      return { decision: stamp(guardrail.recoverable === true ? { ...denial, recoverable: true } : denial), guardrail, verdict: undefined, view, notes };
+      const decision: PolicyDecision =
+        guardrail.recoverable === true
+          ? { kind: 'deny', reason: guardrail.reason, detail: guardrail.detail, recoverable: true, matched: NO_RULES, policyVersion: version }
+          : { kind: 'deny', reason: guardrail.reason, detail: guardrail.detail, matched: NO_RULES, policyVersion: version };
+      return { decision, guardrail, verdict: undefined, view, notes };
     }
-    const verdict = evaluateRules(rules, {
+    const verdict = evaluateRules(rulesFor(input.tool.name), {
       tool: input.tool.name,
       argv: view.argv,
       paths: view.paths,
@@ -79,13 +96,13 @@ export function createPolicy(options: CreatePolicyOptions = {}): PolicySnapshot 
     const matched = toMatched(verdict.matched);
     if (verdict.decision === 'deny') {
       const ruleId = verdict.winner?.id ?? '';
-      return { decision: stamp({ kind: 'deny', reason: 'rule_denied', detail: `was refused by policy rule "${ruleId.slice(0, 80)}"`, matched }), guardrail, verdict, view, notes };
+      return { decision: { kind: 'deny', reason: 'rule_denied', detail: `was refused by policy rule "${ruleId.slice(0, 80)}"`, matched, policyVersion: version }, guardrail, verdict, view, notes };
     }
     if (consume) {
       const rate = takeToken(input.tool.name, input.agent);
       if (!rate.ok) {
         notes.push(`rate limit per ${rate.scope}`);
-        return { decision: stamp({ kind: 'deny', reason: 'rate_limited', retryAfterMs: rate.retryAfterMs, matched }), guardrail, verdict, view, notes };
+        return { decision: { kind: 'deny', reason: 'rate_limited', retryAfterMs: rate.retryAfterMs, matched, policyVersion: version }, guardrail, verdict, view, notes };
       }
     }
     let ask: string | undefined = verdict.decision === 'ask' ? 'rule' : undefined;
@@ -93,13 +110,13 @@ export function createPolicy(options: CreatePolicyOptions = {}): PolicySnapshot 
       notes.push('a protected path is never auto-approved');
       ask ??= 'protected_path';
     }
-    if (approveAtRisk !== undefined && RISK_ORDER[input.tool.risk] >= RISK_ORDER[approveAtRisk]) {
-      notes.push(`risk ${input.tool.risk} is at or above approveAtRisk ${approveAtRisk}`);
+    if (needsAsk(input.tool)) {
+      notes.push(`risk ${input.tool.risk} is at or above approveAtRisk ${approveAtRisk ?? ''}`);
       ask ??= 'risk';
     }
     if (verdict.decision === undefined) notes.push(input.tool.readOnly ? 'no rule matched: read-only tools allow' : 'no rule matched: the tool default applies (governed calls go to the approval regime)');
-    const decision: PolicyDecision = ask === undefined ? { kind: 'allow', matched } : { kind: 'ask', reason: ask, matched };
-    return { decision: stamp(decision), guardrail, verdict, view, notes };
+    const decision: PolicyDecision = ask === undefined ? { kind: 'allow', matched, policyVersion: version } : { kind: 'ask', reason: ask, matched, policyVersion: version };
+    return { decision, guardrail, verdict, view, notes };
   };
 
   const snapshot: PolicySnapshot = {
@@ -112,12 +129,19 @@ export function createPolicy(options: CreatePolicyOptions = {}): PolicySnapshot 
       const key = input.tool.name;
       let decision = identityCache.get(key);
       if (decision === undefined) {
-        decision = identityDecision(rules, key, toMatched, stamp);
+        decision = Object.freeze(identityDecision(rules, key, toMatched, version));
         if (identityCache.size < 4096) identityCache.set(key, decision);
       }
       return decision;
     },
-    decideArguments: (input) => evaluate(input, true).decision,
+    decideArguments(input) {
+      // A call with no target, no governed class, no rule, no limit and no risk threshold: nothing to decide.
+      const { policy } = input.tool;
+      if (input.target === undefined && !policy.requiresGate && !policy.spawnsProcess && policy.egress === undefined && !policy.fsScoped && !policy.fsWrite && !rateLimited && !needsAsk(input.tool) && rulesFor(input.tool.name).length === 0) {
+        return plainAllow;
+      }
+      return evaluate(input, true).decision;
+    },
     recheck: (input) => evaluate(input, false).decision,
     explain: (call) => explainCall(call, { version, mode, rules, evaluate: (input) => evaluate(input, false), identity: (input) => snapshot.decideIdentity(input) }),
     isProtectedPath(path: string): boolean {
@@ -141,14 +165,14 @@ function identityDecision(
   rules: readonly CompiledRule[],
   tool: string,
   toMatched: (list: readonly CompiledRule[]) => readonly MatchedRule[],
-  stamp: (decision: PolicyDecision) => PolicyDecision,
+  version: number,
 ): PolicyDecision {
   const forTool = rules.filter((rule) => rule.tools(tool));
   const blanketDeny = forTool.filter((rule) => rule.decision === 'deny' && rule.match.kind === 'any').sort(compareRules)[0];
   if (blanketDeny !== undefined && forTool.every((rule) => rule.decision === 'deny' || compareRules(blanketDeny, rule) <= 0)) {
-    return stamp({ kind: 'deny', reason: 'rule_denied', detail: `was refused by policy rule "${blanketDeny.id.slice(0, 80)}"`, matched: toMatched([blanketDeny]) });
+    return { kind: 'deny', reason: 'rule_denied', detail: `was refused by policy rule "${blanketDeny.id.slice(0, 80)}"`, matched: toMatched([blanketDeny]), policyVersion: version };
   }
-  return stamp({ kind: 'allow', matched: Object.freeze([]) });
+  return { kind: 'allow', matched: NO_RULES, policyVersion: version };
 }
 
 function guardrailView(input: ArgumentPolicyInput, roots: readonly string[]): GuardrailView {

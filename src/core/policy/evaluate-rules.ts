@@ -22,6 +22,7 @@ export interface RuleVerdict {
   readonly matched: readonly CompiledRule[];
 }
 
+const NO_VERDICT: RuleVerdict = Object.freeze({ decision: undefined, winner: undefined, matched: Object.freeze([]) });
 const STRENGTH: Record<RuleDecision, number> = { deny: 2, ask: 1, allow: 0 };
 
 /**
@@ -29,6 +30,7 @@ const STRENGTH: Record<RuleDecision, number> = { deny: 2, ask: 1, allow: 0 };
  * priority; on a tie deny beats ask beats allow.
  */
 export function evaluateRules(rules: readonly CompiledRule[], subject: RuleSubject): RuleVerdict {
+  if (rules.length === 0) return NO_VERDICT;
   let argsJson: string | undefined;
   const json = (): string => (argsJson ??= safeJson(subject.args));
   const matched = rules.filter((rule) => rule.tools(subject.tool) && matchesSubject(rule, subject, json));

@@ -74,4 +74,6 @@ export interface CompiledRule {
   readonly reason: string | undefined;
   /** How the rule reads in `explain` (its string form or a summary). */
   readonly display: string;
+  /** The frozen audit record a decision lists for this rule. */
+  readonly matched: { readonly id: string; readonly source: RuleSource; readonly decision: RuleDecision };
 }

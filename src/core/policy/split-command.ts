@@ -6,7 +6,8 @@
  * (it makes the element fail an exact match instead). An argv is copied as is.
  */
 export function splitCommand(command: string | readonly string[]): readonly string[] {
-  if (typeof command !== 'string') return Object.freeze([...command]);
-  const trimmed = command.replace(/^ +| +$/g, '');
-  return Object.freeze(trimmed.length === 0 ? [] : trimmed.split(/ +/));
+  if (typeof command !== 'string') return [...command];
+  const trimmed = command.startsWith(' ') || command.endsWith(' ') ? command.replace(/^ +| +$/g, '') : command;
+  if (trimmed.length === 0) return [];
+  return trimmed.includes('  ') ? trimmed.split(/ +/) : trimmed.split(' ');
 }
