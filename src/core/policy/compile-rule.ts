@@ -65,6 +65,7 @@ export function parseRuleString(text: string, id: string): Pick<PolicyRuleObject
     return { tool, match: { domain: specifier.slice('domain:'.length) } };
   }
   if (kind === 'query') throw new PolicyRuleError(id, 'invalid_pattern', 'WebSearch specifiers are not supported');
+  if (!TOOL_NAME.test(tool)) throw new PolicyRuleError(id, 'unknown_tool', 'names a tool that has no toolgate equivalent');
   const prefixed = /^(argv|path|domain|server):(.*)$/s.exec(specifier);
   if (prefixed === null) throw new PolicyRuleError(id, 'invalid_pattern', 'needs a kind prefix (argv:, path:, domain: or server:)');
   const value = prefixed[2] as string;

@@ -1,7 +1,7 @@
 import { ConfigurationError, ToolPolicyError } from '../errors/tool-errors.js';
 import type { AroundWrapper } from '../hooks/hook-types.js';
 import type { ToolApprovalRequest } from './approval-types.js';
-import type { PolicySnapshot } from './policy-snapshot-types.js';
+import type { ExplainCall, PolicyExplanation, PolicySnapshot } from './policy-snapshot-types.js';
 import type { ArgumentPolicyInput, IdentityPolicyInput, PolicyDecision, ToolPolicy } from './policy-types.js';
 
 export type ReplaceResult = { readonly ok: true; readonly version: number } | { readonly ok: false; readonly error: ConfigurationError; readonly version: number };
@@ -33,6 +33,8 @@ export interface LivePolicy extends ToolPolicy {
    */
   readonly guardStart: AroundWrapper;
   onChange(listener: (snapshot: PolicySnapshot) => void): () => void;
+  /** `explain(call)` on the current snapshot. */
+  explain(call: ExplainCall): PolicyExplanation;
 }
 
 interface Decided {
@@ -141,6 +143,7 @@ export function createLivePolicy(initial: PolicySnapshot): LivePolicy {
       }
       return next(execution);
     },
+    explain: (call) => current.explain(call),
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

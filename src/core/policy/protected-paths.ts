@@ -47,8 +47,10 @@ export type ProtectedPathMatcher = (path: NormalizedPath) => boolean;
 /** Compile the defaults plus user additions (gitignore-style: a pattern without `/` matches at any depth). */
 export function createProtectedPathMatcher(additions: readonly string[] = []): ProtectedPathMatcher {
   const patterns = [...DEFAULT_PROTECTED_PATHS, ...additions.map(gitignoreGlob)];
-  const isMatch = picomatch(patterns, { dot: true, nocase: true });
+  // Compiled on first use: importing the engine (and its default floor) stays cheap.
+  let compiled: ((candidate: string) => boolean) | undefined;
   return (path) => {
+    const isMatch = (compiled ??= picomatch(patterns, { dot: true, nocase: true }));
     // Check the path as given and as seen from its root, so `/home/u/.ssh/x` and `.ssh/x` both match.
     const candidates = [path.path.replace(/^[A-Za-z]:\/|^~\/|^\//, ''), path.relative].filter((entry): entry is string => entry !== undefined);
     return candidates.some((candidate) => isMatch(candidate) || isMatch(`${candidate}/`));
