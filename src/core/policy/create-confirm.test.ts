@@ -154,3 +154,41 @@ describe('remembered approvals', () => {
     expect(reloaded.explain({ tool: 'write_file', target: { path: 'src/w.ts' } }).rules).toHaveLength(0);
   });
 });
+
+describe('confirm edge cases', () => {
+  test('an explicit ask rule is asked every time, even after a session approval', async () => {
+    const { prompt, run } = setup('ask', { rules: [{ rule: 'Bash(git status)', decision: 'ask', source: 'project' }] }, { outcome: 'approve', scope: 'session' });
+    await run(...command(['git', 'status']));
+    await run(...command(['git', 'status']));
+    expect(prompt).toHaveBeenCalledTimes(2);
+    expect(prompt.mock.calls[0]?.[1].reason).toBe('rule');
+  });
+
+  test('a prompt that answers nonsense rejects; an approving classifier approves', async () => {
+    const garbage = setup('ask', {}, null as unknown as ToolApprovalDecision);
+    expect((await garbage.run(...write('src/a.ts'))).ok).toBe(false);
+    const policy = createLivePolicy(createPolicy({ allowedCommands: ['npm test'] }));
+    const approvals = createConfirm({ mode: 'auto', policy, prompt: async () => ({ outcome: 'reject' }), classifier: () => 'approve' });
+    const registry = createToolRegistry({ tools: governedTools, host: createFakeHost(), policy });
+    expect((await registry.dispatch(call(...command(['npm', 'test'])), { grantedTools, approval: { confirm: approvals.confirm } })).ok).toBe(true);
+  });
+
+  test('an unknown mode is a configuration error', () => {
+    expect(() => createConfirm({ mode: 'yolo' as ApprovalMode, prompt: async () => ({ outcome: 'approve' }) })).toThrow('mode');
+    const approvals = createConfirm({ prompt: async () => ({ outcome: 'approve' }) });
+    expect(approvals.mode).toBe('ask');
+    expect(() => approvals.setMode('bypass' as ApprovalMode)).toThrow('mode');
+  });
+
+  test('a pending request the live policy has never seen is refused once the policy changed', () => {
+    const live = createLivePolicy(createPolicy({ allowedDomains: ['a.example'] }));
+    const request = {
+      callId: 'x', toolName: 'http_request', toolVersion: undefined, agent: undefined, action: 'egress' as const,
+      preview: { host: 'a.example' }, unredactedPreview: { host: 'a.example' }, actionDigest: 'd', arguments: {},
+      decision: { kind: 'allow' as const, matched: [], policyVersion: live.version }, why: 'governed' as const,
+    };
+    expect(live.decisionFor(request)).toBeUndefined();
+    live.replace(createPolicy({ allowedDomains: ['a.example'] }));
+    expect(live.decisionFor(request)).toMatchObject({ kind: 'deny', reason: 'policy_changed' });
+  });
+});

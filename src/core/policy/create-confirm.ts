@@ -93,9 +93,11 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
     if (before.kind === 'deny') return { outcome: 'reject', reason: 'the policy changed and now refuses this call', by: 'policy' };
     if (current === 'plan') return { outcome: 'reject', reason: 'plan mode: governed calls do not run', by: 'mode:plan' };
     const path = request.unredactedPreview.path;
-    const protectedPath = isProtected(path);
+    // The engine checks every path a call touches; the preview shows one. Either saying "protected" is enough.
+    const protectedPath = isProtected(path) || (before.kind === 'ask' && before.reason === 'protected_path');
     const key = rememberKey(request);
-    if (!protectedPath && key !== undefined) {
+    // A remembered approval stands in for the default prompt only: an explicit ask (rule, risk) asks every time.
+    if (!protectedPath && key !== undefined && before.kind === 'allow') {
       const entry = memory.get(key.id);
       if (entry !== undefined && MODES.indexOf(current) >= MODES.indexOf(entry.mode)) return { outcome: 'approve', scope: entry.scope, by: 'remembered' };
     }
