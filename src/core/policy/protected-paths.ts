@@ -48,9 +48,13 @@ export type ProtectedPathMatcher = (path: NormalizedPath) => boolean;
 export function createProtectedPathMatcher(additions: readonly string[] = []): ProtectedPathMatcher {
   const patterns = [...DEFAULT_PROTECTED_PATHS, ...additions.map(gitignoreGlob)];
   // Compiled on first use: importing the engine (and its default floor) stays cheap.
-  let compiled: ((candidate: string) => boolean) | undefined;
+  let compiled: RegExp | undefined;
+  const isMatch = (candidate: string): boolean => {
+    // One alternation of every pattern: a single regex run per candidate instead of one per pattern.
+    compiled ??= new RegExp(patterns.map((pattern) => `(?:${picomatch.makeRe(pattern, { dot: true, nocase: true }).source})`).join('|'), 'i');
+    return compiled.test(candidate);
+  };
   return (path) => {
-    const isMatch = (compiled ??= picomatch(patterns, { dot: true, nocase: true }));
     // Check the path as given and as seen from its root, so `/home/u/.ssh/x` and `.ssh/x` both match.
     const candidates = [path.path.replace(/^[A-Za-z]:\/|^~\/|^\//, ''), path.relative].filter((entry): entry is string => entry !== undefined);
     return candidates.some((candidate) => isMatch(candidate) || isMatch(`${candidate}/`));
