@@ -186,3 +186,9 @@ describe('precedence', () => {
     expect(risky).toMatchObject({ kind: 'ask', reason: 'risk' });
   });
 });
+
+test('a tilde-prefixed name is not the directory without it', () => {
+  const policy = createPolicy({ rules: [{ rule: 'Edit(./docs/**)', decision: 'allow', source: 'project' }] });
+  expect(policy.explain({ tool: toolView('write'), target: { path: '~docs/x.md' } }).rules).toEqual([]);
+  expect(policy.explain({ tool: toolView('write'), target: { path: 'docs/x.md' } }).rules).toHaveLength(1);
+});

@@ -113,6 +113,7 @@ const paths: Row[] = [
   ['absolute sibling prefix', { path: '/work/repo-evil/x' }, 'scope_denied'],
   ['absolute climbing back out', { path: '/work/repo/../other/x' }, 'scope_denied'],
   ['home path', { path: '~/.bashrc' }, 'scope_denied'],
+  ['tilde-prefixed name is relative', { path: '~docs/x' }, 'allow'],
   ['windows drive', { path: 'C:\\Windows\\system32' }, 'scope_denied'],
   ['empty path', { path: '' }, 'scope_denied'],
   ['NUL in path', { path: 'a\0b' }, 'scope_denied'],
@@ -141,6 +142,9 @@ const writes: Row[] = [
   ['write look-alike .envelope is protected (fail closed)', { path: '.envelope' }, 'ask'],
   ['write env.example is not', { path: 'env.example' }, 'allow'],
   ['write outside', { path: '/tmp/x' }, 'scope_denied'],
+  ['write .git. (Windows trailing dot)', { path: '.git./config' }, 'ask'],
+  ['write .ssh with trailing space', { path: '.ssh /authorized_keys' }, 'ask'],
+  ['write NTFS stream on .git', { path: '.git::$INDEX_ALLOCATION/config' }, 'ask'],
 ];
 
 const domains: Row[] = [

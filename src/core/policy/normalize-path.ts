@@ -19,9 +19,11 @@ export function normalizePath(input: string, roots: readonly string[] = []): Nor
   if (typeof input !== 'string' || input.length === 0 || input.includes('\0')) return undefined;
   const unified = input.replace(/\\/g, '/');
   const drive = /^[A-Za-z]:\//.exec(unified)?.[0];
-  const absolute = drive !== undefined || unified.startsWith('/') || unified === '~' || unified.startsWith('~/');
-  const root = drive ?? (unified.startsWith('~') ? '~/' : unified.startsWith('/') ? '/' : '');
-  const rest = unified.slice(drive !== undefined ? drive.length : unified.startsWith('~') ? 1 : 0);
+  // `~` and `~/x` are treated as home (absolute, fail closed); `~user` is an ordinary name.
+  const home = unified === '~' || unified.startsWith('~/');
+  const absolute = drive !== undefined || unified.startsWith('/') || home;
+  const root = drive ?? (home ? '~/' : unified.startsWith('/') ? '/' : '');
+  const rest = unified.slice(drive !== undefined ? drive.length : home ? 1 : 0);
   const segments: string[] = [];
   let escapes = false;
   for (const segment of rest.split('/')) {

@@ -57,7 +57,11 @@ export function createProtectedPathMatcher(additions: readonly string[] = []): P
   return (path) => {
     // Check the path as given and as seen from its root, so `/home/u/.ssh/x` and `.ssh/x` both match.
     const candidates = [path.path.replace(/^[A-Za-z]:\/|^~\/|^\//, ''), path.relative].filter((entry): entry is string => entry !== undefined);
-    return candidates.some((candidate) => isMatch(candidate) || isMatch(`${candidate}/`));
+    return candidates.some((candidate) => {
+      // Windows drops trailing dots and spaces and reads `name::$DATA` as `name`: `.git./config` is `.git/config` there.
+      const windows = candidate.split('/').map((segment) => segment.replace(/:.*$/s, '').replace(/[. ]+$/, '') || segment).join('/');
+      return isMatch(candidate) || isMatch(`${candidate}/`) || (windows !== candidate && (isMatch(windows) || isMatch(`${windows}/`)));
+    });
   };
 }
 
