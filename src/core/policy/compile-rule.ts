@@ -1,6 +1,6 @@
 import picomatch from 'picomatch/posix.js';
 import { canonicalHost, matchDomain, parseDomainPattern, parseHttpsTarget } from './canonical-host.js';
-import { claudeSpecifierKind, toolgateNamesFor } from './claude-tool-names.js';
+import { claudeSpecifierKind, mcpToolName, toolgateNamesFor } from './claude-tool-names.js';
 import { matchArgvPattern } from './match-argv-pattern.js';
 import { normalizePath } from './normalize-path.js';
 import { PolicyRuleError } from './policy-rule-error.js';
@@ -99,7 +99,7 @@ function compileToolMatcher(tool: string, fail: (problem: 'unknown_tool', text: 
   if (tool === '*') return () => true;
   const mcpServer = /^mcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)$/.exec(tool);
   if (mcpServer !== null) {
-    const prefix = `mcp_${(mcpServer[1] as string).toLowerCase().replace(/-/g, '_')}_`;
+    const prefix = mcpToolName(mcpServer[1] as string, '');
     const literal = `${tool}__`;
     return (name) => name.startsWith(prefix) || name.startsWith(literal);
   }

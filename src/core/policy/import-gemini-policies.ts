@@ -23,20 +23,19 @@ export interface ImportedGeminiPolicy {
 const TIER_BASE: Record<GeminiPolicyTier, number> = { default: 1, workspace: 2, user: 3, admin: 4 };
 const TIER_SOURCE: Record<GeminiPolicyTier, RuleSource> = { default: 'user', workspace: 'project', user: 'user', admin: 'managed' };
 const DECISIONS: Readonly<Record<string, RuleDecision>> = { allow: 'allow', deny: 'deny', ask_user: 'ask' };
-/** Gemini CLI built-in tool names → toolgate names (kept beside the Claude Code map's one function). */
-const GEMINI_TOOLS: Readonly<Record<string, string>> = {
-  run_shell_command: 'run_command',
-  read_file: 'read_file',
-  read_many_files: 'read_file',
-  write_file: 'write_file',
-  replace: 'edit_file',
-  list_directory: 'list_directory',
-  glob: 'list_directory',
-  search_file_content: 'search_files',
-  web_fetch: 'http_request',
-  google_web_search: 'web_search',
+/** Gemini CLI built-in tool names → toolgate names (the same families as the Claude Code map). */
+const GEMINI_TOOLS: Readonly<Record<string, readonly string[]>> = {
+  run_shell_command: ['run_command'],
+  read_file: ['read_file'],
+  read_many_files: ['read_file'],
+  write_file: ['write_file'],
+  replace: ['edit_file'],
+  list_directory: ['list_directory'],
+  glob: ['list_directory'],
+  search_file_content: ['read_file', 'list_directory'],
+  web_fetch: ['http_request'],
+  google_web_search: ['web_search'],
 };
-
 /**
  * Gemini CLI TOML policies: tiers and priorities become one priority
  * (`tier × 1000 + priority`, admin in the managed band), `commandPrefix`
@@ -128,7 +127,7 @@ function toolNames(table: Record<string, unknown>, warn: (text: string) => void)
   if (names.length === 0) return ['*'];
   const mapped: string[] = [];
   for (const name of names) {
-    if (Object.hasOwn(GEMINI_TOOLS, name)) mapped.push(GEMINI_TOOLS[name] as string);
+    if (Object.hasOwn(GEMINI_TOOLS, name)) mapped.push(...(GEMINI_TOOLS[name] ?? []));
     else if (/^[A-Za-z0-9_-]+__\*$/.test(name)) mapped.push(`mcp__${name.slice(0, -3)}`);
     else if (/^[A-Za-z0-9_-]+__[A-Za-z0-9_-]+$/.test(name)) mapped.push(`mcp__${name}`);
     else if (name === '*') mapped.push('*');
