@@ -119,7 +119,7 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
     if (after?.kind === 'deny') return { outcome: 'reject', reason: 'the policy changed while the approval was pending', by: 'policy' };
     if (answer?.outcome !== 'approve') return answer?.outcome === 'reject' ? answer : { outcome: 'reject', reason: 'the prompt gave no decision' };
     const scope = answer.scope ?? 'once';
-    if (scope !== 'once' && !protectedPath && key !== undefined) {
+    if (scope !== 'once' && !protectedPath && key !== undefined && before.kind === 'allow') {
       memory.set(key.id, { tool: key.tool, kind: key.kind, value: key.value, scope, mode: current });
       if (scope === 'always' && options.remember !== undefined) await options.remember.persist(ruleFor(key, options.remember.source ?? 'project'));
     }
