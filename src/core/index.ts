@@ -97,6 +97,30 @@ export type {
 } from './policy/approval-types.js';
 export { guardrailFloor } from './policy/guardrail-floor.js';
 export { REDACTED, redactSecrets } from './policy/redact-secrets.js';
+// Policy engine: declarative rules within the guardrail floor, live narrowing, approval modes, importers.
+export { createPolicy } from './policy/create-policy.js';
+export type { ApprovalMode, CreatePolicyOptions, ExplainCall, ExplainedRule, FsScope, ManagedSwitches, PolicyExplanation, PolicySnapshot } from './policy/policy-snapshot-types.js';
+export type { FsScopeTier } from './policy/check-guardrails.js';
+export type { PolicyRule, PolicyRuleObject, PolicyRuleString, RuleDecision, RuleExample, RuleMatch, RuleSource } from './policy/rule-types.js';
+export { PolicyRuleError, type PolicyRuleProblem } from './policy/policy-rule-error.js';
+export { createLivePolicy, type LivePolicy, type ReplaceResult } from './policy/create-live-policy.js';
+export {
+  createConfirm,
+  type ApprovalClassifier,
+  type ApprovalController,
+  type ClassifierVerdict,
+  type CreateConfirmOptions,
+  type PersistRule,
+  type PromptContext,
+  type PromptHook,
+  type RememberedApproval,
+} from './policy/create-confirm.js';
+export { importClaudeSettings, type ClaudeSettingsFile, type ClaudeSettingsScope, type ImportedPolicy } from './policy/import-claude-settings.js';
+export { importGeminiPolicies, type GeminiPolicyFile, type GeminiPolicyTier, type ImportedGeminiPolicy } from './policy/import-gemini-policies.js';
+export { splitCommand } from './policy/split-command.js';
+export { canonicalHost } from './policy/canonical-host.js';
+export { DEFAULT_PROTECTED_PATHS } from './policy/protected-paths.js';
+export type { RateLimit, RateLimits } from './policy/rate-limiter.js';
 
 export type {
   Journal,

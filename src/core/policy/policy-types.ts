@@ -10,10 +10,12 @@ export interface MatchedRule {
 
 /** One discriminant for every policy decision (shorthand is normalised at the edge). */
 export type PolicyDecision =
-  | { readonly kind: 'allow'; readonly matched: readonly MatchedRule[] }
-  | { readonly kind: 'ask'; readonly reason?: string; readonly matched: readonly MatchedRule[] }
+  | { readonly kind: 'allow'; readonly matched: readonly MatchedRule[]; readonly policyVersion?: number }
+  | { readonly kind: 'ask'; readonly reason?: string; readonly matched: readonly MatchedRule[]; readonly policyVersion?: number }
   | {
       readonly kind: 'deny';
+      /** The snapshot version that decided (policies built by `createPolicy` always set it). */
+      readonly policyVersion?: number;
       readonly reason: ToolPolicyDenyReason;
       /** Secret-free explanation shown in the error message. */
       readonly detail?: string;

@@ -1,46 +1,94 @@
 /**
- * Scrub secret-shaped spans from text, fail closed: a match is replaced
- * whole by `[redacted]`. Used for approval previews, event `toolInput` and
- * receipt summaries. Ordinary prose, git SHAs, UUIDs and hashes are left
- * alone: every pattern needs a vendor prefix or an explicit key/label.
+ * Scrub secret-shaped spans from text, fail closed: the whole matched
+ * secret is replaced by `[redacted]` (labels such as `API_KEY=` or
+ * `Bearer ` stay, so a reader sees what was hidden). Used for approval
+ * previews, event `toolInput` and receipt summaries. Ordinary prose, git
+ * SHAs, UUIDs and hashes are left alone: every pattern needs a vendor
+ * prefix, a PEM armour line, a header or an explicit secret-named label.
  */
 export const REDACTED = '[redacted]';
 
 interface SecretPattern {
   readonly id: string;
   readonly pattern: RegExp;
-  /** Keep capture group 1 (a label such as `API_KEY=`) and redact the rest. */
+  /** Keep capture group 1 (a label) before the marker. */
   readonly keepLabel?: boolean;
+  /** Keep the last capture group (a delimiter such as `@`) after the marker. */
+  readonly keepSuffix?: boolean;
+  /** Lowercase literals one of which every match contains: a cheap `includes` skips the regex otherwise. */
+  readonly hints: readonly string[];
 }
 
+// Secret-named keys: FOO_KEY / FOO_SECRET / FOO_TOKEN / FOO_PASSWORD (any case with a separator),
+// camelCase apiKey / clientSecret / accessToken, and bare password / passwd.
+const SECRET_NAME =
+  '(?:[A-Za-z0-9_.-]*[_.-](?:KEY|Key|key|SECRET|Secret|secret|TOKEN|Token|token|PASSWORD|Password|password|PASSWD|passwd|PASS|pass|CREDENTIALS?|Credentials?|credentials?)|[A-Za-z0-9]*[a-z0-9](?:Key|Secret|Token|Password|Passwd|Credentials?)|password|passwd|PASSWORD|Password)';
+
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
-  { id: 'pem-private-key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g },
-  { id: 'aws-access-key-id', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
-  { id: 'github-token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g },
-  { id: 'anthropic-key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
-  { id: 'openai-key', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
-  { id: 'slack-token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
-  { id: 'stripe-key', pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g },
-  { id: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
-  { id: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
-  { id: 'authorization-header', pattern: /\b((?:Authorization|Proxy-Authorization)\s*[:=]\s*(?:Bearer|Basic|Token|Digest)\s+)[^\s"',;]+/gi, keepLabel: true },
-  { id: 'bearer-token', pattern: /\b(Bearer\s+)[A-Za-z0-9._~+/=-]{12,}/g, keepLabel: true },
-  { id: 'url-userinfo', pattern: /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+(?::[^\s/@]*)?@/gi, keepLabel: true },
   {
-    id: 'secret-assignment',
-    pattern: /\b([A-Za-z0-9_]*(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PWD|CREDENTIALS?)["']?\s*[:=]\s*["']?)[^\s"',;}]{4,}/gi,
-    keepLabel: true,
+    id: 'pem-private-key', hints: ['private key'],
+    pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
   },
-  { id: 'aws-secret-access-key', pattern: /\b(aws_secret_access_key\s*[:=]\s*)[A-Za-z0-9/+=]{40}\b/gi, keepLabel: true },
+  { id: 'aws-access-key-id', hints: ['akia', 'asia', 'abia', 'acca', 'aida', 'aroa', 'aipa', 'anpa', 'anva', 'apka'], pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}\b/g },
+  { id: 'github-token', hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'], pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g },
+  { id: 'anthropic-key', hints: ['sk-ant-'], pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
+  { id: 'openai-key', hints: ['sk-'], pattern: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g },
+  { id: 'slack-token', hints: ['xox', 'xapp-'], pattern: /\b(?:xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})/g },
+  { id: 'slack-webhook', hints: ['hooks.slack.com'], pattern: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]{20,}/g },
+  { id: 'stripe-key', hints: ['_live_', '_test_', 'whsec_'], pattern: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|\bwhsec_[A-Za-z0-9]{24,}/g },
+  { id: 'google-api-key', hints: ['aiza'], pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
+  { id: 'jwt', hints: ['eyj'], pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  { id: 'authorization-header', hints: ['authorization'], pattern: /\b((?:Proxy-)?Authorization["']?\s*[:=]\s*["']?(?:Bearer|Basic|Token|Digest|Bot)\s+)[^\s"',;]+/gi, keepLabel: true },
+  { id: 'bearer-token', hints: ['bearer'], pattern: /\b(Bearer\s+)(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{16,}/g, keepLabel: true },
+  { id: 'url-userinfo', hints: ['://'], pattern: /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+(@)/gi, keepLabel: true, keepSuffix: true },
+  { id: 'aws-secret-access-key', hints: ['aws_secret_access_key', 'secretaccesskey'], pattern: /\b((?:aws_secret_access_key|SecretAccessKey)["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi, keepLabel: true },
 ];
 
-export function redactSecrets(text: string): string {
-  let result = text;
-  for (const { pattern, keepLabel } of SECRET_PATTERNS) {
-    pattern.lastIndex = 0;
-    result = result.replace(pattern, (_match: string, label?: unknown) =>
-      keepLabel === true && typeof label === 'string' ? `${label}${REDACTED}` : REDACTED,
-    );
+// Secret-named assignments are found separator-first: one scan for `:` / `=`, a walk back over the
+// name, then the name is checked against SECRET_NAME — the long alternation never runs per position.
+const SEPARATOR = /[:=]/g;
+const SECRET_NAME_EXACT = new RegExp(`^${SECRET_NAME}$`);
+const ASSIGNED_VALUE = /["']?\s*[:=]\s*["']?(?!\[redacted\])([^\s"',;}&]{4,})/y;
+
+function isNameChar(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 46 || code === 45;
+}
+
+function redactAssignments(text: string): string {
+  let output = '';
+  let last = 0;
+  SEPARATOR.lastIndex = 0;
+  for (let separator = SEPARATOR.exec(text); separator !== null; separator = SEPARATOR.exec(text)) {
+    let end = separator.index;
+    while (end > last && /\s/.test(text[end - 1] ?? '')) end -= 1;
+    if (end > last && (text[end - 1] === '"' || text[end - 1] === "'")) end -= 1;
+    let start = end;
+    while (start > last && isNameChar(text.charCodeAt(start - 1))) start -= 1;
+    if (start === end || !SECRET_NAME_EXACT.test(text.slice(start, end))) continue;
+    ASSIGNED_VALUE.lastIndex = end;
+    const value = ASSIGNED_VALUE.exec(text);
+    if (value === null) continue;
+    const valueEnd = ASSIGNED_VALUE.lastIndex;
+    output += `${text.slice(last, valueEnd - (value[1] ?? '').length)}${REDACTED}`;
+    last = valueEnd;
+    SEPARATOR.lastIndex = valueEnd;
   }
-  return result;
+  return last === 0 ? text : output + text.slice(last);
+}
+
+export function redactSecrets(text: string): string {
+  if (typeof text !== 'string' || text.length === 0) return text;
+  let result = text;
+  const lower = text.toLowerCase();
+  for (const { pattern, keepLabel, keepSuffix, hints } of SECRET_PATTERNS) {
+    if (!hints.some((hint) => lower.includes(hint))) continue;
+    pattern.lastIndex = 0;
+    result = result.replace(pattern, (...groups: unknown[]) => {
+      const captures = groups.slice(1, -2).filter((group): group is string => typeof group === 'string');
+      const label = keepLabel === true ? (captures[0] ?? '') : '';
+      const suffix = keepSuffix === true ? (captures[captures.length - 1] ?? '') : '';
+      return `${label}${REDACTED}${suffix}`;
+    });
+  }
+  return lower.includes(':') || lower.includes('=') ? redactAssignments(result) : result;
 }

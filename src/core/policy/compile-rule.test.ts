@@ -1,0 +1,194 @@
+import { describe, expect, test } from 'vitest';
+import { compileRule, matchExample, parseRuleString } from './compile-rule.js';
+import { createPolicy } from './create-policy.js';
+import { PolicyRuleError } from './policy-rule-error.js';
+import { ConfigurationError } from '../errors/tool-errors.js';
+import { callOf, toolView } from './__fixtures__/tool-views.js';
+
+describe('Claude Code string form', () => {
+  test.each([
+    ['Bash(npm run test:*)', { argv: ['npm', 'run', 'test', '*'] }],
+    ['Bash(git status)', { argv: ['git', 'status'] }],
+    ['Read(./src/**)', { path: './src/**' }],
+    ['Edit(./docs/**)', { path: './docs/**' }],
+    ['Read(//etc/hosts)', { path: '/etc/hosts' }],
+    ['WebFetch(domain:api.github.com)', { domain: 'api.github.com' }],
+    ['run_command(argv:git log *)', { argv: ['git', 'log', '*'] }],
+    ['mcp_github_create_issue(server:github)', { server: 'github' }],
+  ])('%s', (text, match) => {
+    expect(parseRuleString(text, 'r').match).toEqual(match);
+  });
+
+  test('a bare name covers the whole tool', () => {
+    expect(parseRuleString('Bash', 'r')).toEqual({ tool: 'Bash' });
+    expect(parseRuleString('Bash(*)', 'r')).toEqual({ tool: 'Bash' });
+  });
+
+  test.each(['Bash(', 'Web Fetch(x)', 'WebFetch(api.github.com)', 'WebSearch(cats)', 'run_command(git status)', 'Task(x)', 'mcp__github(x)'])('refuses %s with a typed error', (text) => {
+    expect(() => compileRule({ rule: text, decision: 'allow', source: 'user' }, 0)).toThrow(PolicyRuleError);
+  });
+
+  test('Claude Code names map to toolgate names', () => {
+    const bash = compileRule({ rule: 'Bash(ls)', decision: 'allow', source: 'user' }, 0);
+    expect(bash.tools('run_command')).toBe(true);
+    expect(bash.tools('read_file')).toBe(false);
+    const edit = compileRule({ rule: 'Edit(./docs/**)', decision: 'allow', source: 'user' }, 0);
+    expect(edit.tools('write_file')).toBe(true);
+    const mcp = compileRule({ rule: 'mcp__github__create_issue', decision: 'deny', source: 'user' }, 0);
+    expect(mcp.tools('mcp_github_create_issue')).toBe(true);
+    expect(mcp.tools('mcp_github_delete_repo')).toBe(false);
+    const server = compileRule({ rule: 'mcp__github', decision: 'deny', source: 'user' }, 0);
+    expect(server.tools('mcp_github_delete_repo')).toBe(true);
+    expect(server.tools('mcp_gitlab_x')).toBe(false);
+  });
+});
+
+describe('object form and self-tests', () => {
+  test('examples that pass load', () => {
+    const rule = compileRule(
+      { tool: 'run_command', decision: 'allow', source: 'project', match: { argv: ['npm', 'run', 'test', '*'] }, tests: { match: ['npm run test', 'npm run test -- --watch'], notMatch: ['npm run build', 'npm run test;rm'] } },
+      0,
+    );
+    expect(rule.decision).toBe('allow');
+  });
+
+  test('a rule failing its own example refuses to load', () => {
+    const load = (): unknown => compileRule({ id: 'docs', tool: 'write_file', decision: 'allow', source: 'project', match: { path: './docs/**' }, tests: { match: ['src/a.ts'] } }, 0);
+    expect(load).toThrow(PolicyRuleError);
+    try {
+      load();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect((error as PolicyRuleError).ruleId).toBe('docs');
+      expect((error as PolicyRuleError).problem).toBe('rule_test_failed');
+      expect((error as Error).message).not.toContain('src/a.ts');
+    }
+  });
+
+  test('a rule matching its counter-example refuses to load, and so does the whole policy', () => {
+    const rules = [{ tool: 'http_request', decision: 'allow' as const, source: 'user' as const, match: { domain: '*.github.com' }, tests: { notMatch: ['https://api.github.com/x'] } }];
+    expect(() => createPolicy({ rules })).toThrow(PolicyRuleError);
+  });
+
+  test.each([
+    [{ tool: '', decision: 'allow', source: 'user' }],
+    [{ tool: 'run_command', decision: 'maybe', source: 'user' }],
+    [{ tool: 'run_command', decision: 'allow', source: 'admin' }],
+    [{ tool: 'run_command', decision: 'allow', source: 'user', match: { argv: [] } }],
+    [{ tool: 'run_command', decision: 'allow', source: 'user', match: { argv: ['git', ''] } }],
+    [{ tool: 'http_request', decision: 'allow', source: 'user', match: { domain: 'https://x.com' } }],
+    [{ tool: 'http_request', decision: 'allow', source: 'user', match: { domain: 'a.*.com' } }],
+    [{ tool: 'read_file', decision: 'allow', source: 'user', match: { path: '  ' } }],
+    [{ tool: 'read_file', decision: 'allow', source: 'user', match: { argsPattern: '(' } }],
+    [{ tool: 'read_file', decision: 'allow', source: 'user', match: { nothing: 1 } }],
+    [{ tool: 'read_file', decision: 'allow', source: 'user', priority: Number.NaN }],
+    [{ tool: 'NoSuchTool', decision: 'allow', source: 'user' }],
+  ])('malformed rule %j is refused', (rule) => {
+    expect(() => compileRule(rule as never, 0)).toThrow(PolicyRuleError);
+  });
+
+  test('duplicate ids are refused', () => {
+    expect(() => createPolicy({ rules: [{ id: 'a', tool: 'read_file', decision: 'allow', source: 'user' }, { id: 'a', tool: 'read_file', decision: 'deny', source: 'user' }] })).toThrow(ConfigurationError);
+  });
+
+  test('matchExample reads URLs and hosts for domain rules', () => {
+    const rule = compileRule({ tool: 'http_request', decision: 'allow', source: 'user', match: { domain: 'API.github.com.' } }, 0);
+    expect(matchExample(rule.match, 'https://api.github.com/x')).toBe(true);
+    expect(matchExample(rule.match, 'api.github.com')).toBe(true);
+    expect(matchExample(rule.match, 'http://api.github.com/x')).toBe(false);
+  });
+});
+
+describe('precedence', () => {
+  const input = (command: string) => callOf('command', { command });
+  const base = { allowedCommandGlobs: ['*'] };
+
+  test('highest priority wins; on a tie deny beats ask beats allow', () => {
+    const policy = createPolicy({
+      ...base,
+      rules: [
+        { rule: 'Bash(git push:*)', decision: 'allow', source: 'user', priority: 10 },
+        { rule: 'Bash(git push:*)', decision: 'deny', source: 'user', priority: 5 },
+        { rule: 'Bash(rm:*)', decision: 'allow', source: 'user' },
+        { rule: 'Bash(rm:*)', decision: 'ask', source: 'project' },
+        { rule: 'Bash(rm -rf:*)', decision: 'deny', source: 'session' },
+      ],
+    });
+    expect(policy.decideArguments(input('git push origin')).kind).toBe('allow');
+    expect(policy.decideArguments(input('rm a')).kind).toBe('ask');
+    expect(policy.decideArguments(input('rm -rf /')).kind).toBe('deny');
+  });
+
+  test('managed rules sit in a band above every other source', () => {
+    const policy = createPolicy({
+      ...base,
+      rules: [
+        { rule: 'Bash(curl:*)', decision: 'deny', source: 'managed', priority: -100 },
+        { rule: 'Bash(curl:*)', decision: 'allow', source: 'cli', priority: 1_000_000 },
+      ],
+    });
+    const decision = policy.decideArguments(input('curl https://x'));
+    expect(decision.kind).toBe('deny');
+    expect(decision.matched.map((rule) => rule.source)).toEqual(['managed', 'cli']);
+  });
+
+  test('imported Claude Code rules share one band: a user deny beats a managed allow', () => {
+    const policy = createPolicy({
+      ...base,
+      rules: [
+        { rule: 'Bash(curl:*)', decision: 'allow', source: 'managed', band: 'claude-code' },
+        { rule: 'Bash(curl:*)', decision: 'deny', source: 'user', band: 'claude-code' },
+      ],
+    });
+    expect(policy.decideArguments(input('curl x')).kind).toBe('deny');
+  });
+
+  test('allowManagedRulesOnly drops every other source, with a warning', () => {
+    const policy = createPolicy({
+      ...base,
+      managed: { allowManagedRulesOnly: true },
+      rules: [
+        { rule: 'Bash(ls)', decision: 'allow', source: 'managed' },
+        { rule: 'Bash(rm:*)', decision: 'allow', source: 'user', id: 'user-rm' },
+      ],
+    });
+    expect(policy.warnings.join('\n')).toContain('user-rm');
+    expect(policy.decideArguments(input('rm x')).matched).toEqual([]);
+  });
+
+  test('a tool-wide deny refuses at identity only when nothing outranks it', () => {
+    const blanket = createPolicy({ rules: [{ rule: 'Bash', decision: 'deny', source: 'project' }, { rule: 'Bash(ls)', decision: 'allow', source: 'project' }] });
+    expect(blanket.decideIdentity({ tool: toolView('command'), agent: undefined }).kind).toBe('deny');
+    const outranked = createPolicy({ rules: [{ rule: 'Bash', decision: 'deny', source: 'project' }, { rule: 'Bash(ls)', decision: 'allow', source: 'project', priority: 1 }] });
+    expect(outranked.decideIdentity({ tool: toolView('command'), agent: undefined }).kind).toBe('allow');
+  });
+
+  test('path rules: an allow must cover every path, a deny needs one', () => {
+    const policy = createPolicy({
+      rules: [
+        { rule: 'Edit(./docs/**)', decision: 'allow', source: 'project' },
+        { rule: 'Read(./private/**)', decision: 'deny', source: 'project' },
+      ],
+    });
+    const write = (paths: string[]) => policy.decideArguments({ ...callOf('write', { paths }) });
+    expect(write(['docs/a.md', 'docs/b.md']).matched.map((rule) => rule.decision)).toEqual(['allow']);
+    expect(write(['docs/a.md', 'src/b.md']).matched).toEqual([]);
+    const read = (paths: string[]) => policy.decideArguments(callOf('read', { paths }));
+    expect(read(['ok.md', 'private/key']).kind).toBe('deny');
+    expect(read(['ok.md', 'PRIVATE/key']).kind).toBe('deny');
+  });
+
+  test('defaults: read-only tools allow, governed tools defer to approval, approveAtRisk asks', () => {
+    const policy = createPolicy({ approveAtRisk: 'high', allowedCommands: ['ls'] });
+    expect(policy.decideArguments(callOf('read', { path: 'a' })).kind).toBe('allow');
+    expect(policy.decideArguments(callOf('write', { path: 'a' })).kind).toBe('allow');
+    const risky = policy.decideArguments(callOf('command', { command: 'ls' }));
+    expect(risky).toMatchObject({ kind: 'ask', reason: 'risk' });
+  });
+});
+
+test('a tilde-prefixed name is not the directory without it', () => {
+  const policy = createPolicy({ rules: [{ rule: 'Edit(./docs/**)', decision: 'allow', source: 'project' }] });
+  expect(policy.explain({ tool: toolView('write'), target: { path: '~docs/x.md' } }).rules).toEqual([]);
+  expect(policy.explain({ tool: toolView('write'), target: { path: 'docs/x.md' } }).rules).toHaveLength(1);
+});

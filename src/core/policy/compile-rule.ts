@@ -1,0 +1,195 @@
+import picomatch from 'picomatch/posix.js';
+import { canonicalHost, matchDomain, parseDomainPattern, parseHttpsTarget } from './canonical-host.js';
+import { claudeSpecifierKind, mcpToolName, toolgateNamesFor } from './claude-tool-names.js';
+import { matchArgvPattern } from './match-argv-pattern.js';
+import { normalizePath } from './normalize-path.js';
+import { PolicyRuleError } from './policy-rule-error.js';
+import { gitignoreGlob } from './protected-paths.js';
+import type { CompiledMatch, CompiledRule, PolicyRule, PolicyRuleObject, RuleDecision, RuleExample, RuleMatch, RuleSource } from './rule-types.js';
+import { splitCommand } from './split-command.js';
+
+const SOURCES: readonly RuleSource[] = ['managed', 'project', 'user', 'session', 'cli'];
+const DECISIONS: readonly RuleDecision[] = ['allow', 'ask', 'deny'];
+const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+
+/**
+ * Compile one rule (string or object form) and run its self-tests. Throws
+ * `PolicyRuleError` naming the rule: a malformed rule or one failing its own
+ * examples never loads.
+ */
+export function compileRule(rule: PolicyRule, position: number): CompiledRule {
+  if (typeof rule !== 'object' || rule === null) throw new PolicyRuleError(`#${position}`, 'invalid_rule', 'must be an object');
+  const source = rule.source;
+  const id = typeof rule.id === 'string' && rule.id.length > 0 ? rule.id : `${String(source)}#${position}`;
+  const fail = (problem: ConstructorParameters<typeof PolicyRuleError>[1], text: string): never => {
+    throw new PolicyRuleError(id, problem, text);
+  };
+  if (!SOURCES.includes(source)) fail('invalid_rule', `has an unknown source (one of ${SOURCES.join(', ')})`);
+  if (!DECISIONS.includes(rule.decision)) fail('invalid_rule', 'has an unknown decision (allow, ask or deny)');
+  const priority = rule.priority ?? 0;
+  if (!Number.isFinite(priority)) fail('invalid_rule', 'has a non-finite priority');
+  const object = 'rule' in rule ? parseRuleString(rule.rule, id) : rule;
+  const tools = compileToolMatcher(object.tool, fail);
+  const match = compileMatch(object.match, rule.decision, fail);
+  const compiled: CompiledRule = Object.freeze({
+    id,
+    source,
+    decision: rule.decision,
+    tools,
+    match,
+    priority,
+    band: source === 'managed' && rule.band !== 'claude-code' ? 1 : 0,
+    reason: typeof rule.reason === 'string' ? rule.reason : undefined,
+    display: 'rule' in rule ? rule.rule : displayRule(object),
+    matched: Object.freeze({ id, source, decision: rule.decision }),
+  });
+  if ('tests' in rule && rule.tests !== undefined) runSelfTests(compiled, rule.tests, fail);
+  return compiled;
+}
+
+/** `Bash(npm run test:*)`, `Read(./src/**)`, `WebFetch(domain:x)`, `mcp__github__create_issue`, `run_command(argv:git status)`. */
+export function parseRuleString(text: string, id: string): Pick<PolicyRuleObject, 'tool' | 'match'> {
+  if (typeof text !== 'string') throw new PolicyRuleError(id, 'invalid_rule', 'must be a string rule');
+  const parsed = /^([A-Za-z0-9_*-]+)(?:\((.*)\))?$/s.exec(text.trim());
+  if (parsed === null) throw new PolicyRuleError(id, 'invalid_rule', 'is not of the form Tool or Tool(specifier)');
+  const tool = parsed[1] as string;
+  const specifier = parsed[2];
+  if (specifier === undefined || specifier === '' || specifier === '*') return { tool };
+  const mcpServer = /^mcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)$/.exec(tool);
+  if (mcpServer !== null) throw new PolicyRuleError(id, 'invalid_rule', 'an MCP server rule takes no specifier');
+  const kind = claudeSpecifierKind(tool);
+  if (kind === 'argv') return { tool, match: { argv: claudeBashPattern(specifier) } };
+  if (kind === 'path') return { tool, match: { path: claudePathPattern(specifier) } };
+  if (kind === 'domain') {
+    if (!specifier.startsWith('domain:')) throw new PolicyRuleError(id, 'invalid_pattern', 'WebFetch takes domain:<host>');
+    return { tool, match: { domain: specifier.slice('domain:'.length) } };
+  }
+  if (kind === 'query') throw new PolicyRuleError(id, 'invalid_pattern', 'WebSearch specifiers are not supported');
+  if (!TOOL_NAME.test(tool)) throw new PolicyRuleError(id, 'unknown_tool', 'names a tool that has no toolgate equivalent');
+  const prefixed = /^(argv|path|domain|server):(.*)$/s.exec(specifier);
+  if (prefixed === null) throw new PolicyRuleError(id, 'invalid_pattern', 'needs a kind prefix (argv:, path:, domain: or server:)');
+  const value = prefixed[2] as string;
+  switch (prefixed[1]) {
+    case 'argv':
+      return { tool, match: { argv: claudeBashPattern(value) } };
+    case 'path':
+      return { tool, match: { path: value } };
+    case 'domain':
+      return { tool, match: { domain: value } };
+    default:
+      return { tool, match: { server: value } };
+  }
+}
+
+/** `npm run test:*` and `npm run test *` are prefix rules; anything else is exact elements. */
+function claudeBashPattern(specifier: string): readonly string[] {
+  const prefix = specifier.endsWith(':*') ? specifier.slice(0, -2) : undefined;
+  const argv = [...splitCommand(prefix ?? specifier)];
+  return prefix === undefined ? argv : [...argv, '*'];
+}
+
+/** Claude Code path forms: `//abs` absolute, `~/` home, `./x` and `x` workspace-relative. */
+function claudePathPattern(specifier: string): string {
+  if (specifier.startsWith('//')) return specifier.slice(1);
+  return specifier;
+}
+
+function compileToolMatcher(tool: string, fail: (problem: 'unknown_tool', text: string) => never): (name: string) => boolean {
+  if (typeof tool !== 'string' || tool.length === 0) return fail('unknown_tool', 'has no tool');
+  if (tool === '*') return () => true;
+  const mcpServer = /^mcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)$/.exec(tool);
+  if (mcpServer !== null) {
+    const prefix = mcpToolName(mcpServer[1] as string, '');
+    const literal = `${tool}__`;
+    return (name) => name.startsWith(prefix) || name.startsWith(literal);
+  }
+  if (tool.endsWith('*') && TOOL_NAME.test(tool.slice(0, -1))) {
+    const prefix = tool.slice(0, -1);
+    return (name) => name.startsWith(prefix);
+  }
+  const names = TOOL_NAME.test(tool) && !tool.startsWith('mcp__') ? [tool] : toolgateNamesFor(tool);
+  if (names === undefined) return fail('unknown_tool', 'names a tool that has no toolgate equivalent');
+  const set = new Set(names);
+  return (name) => set.has(name);
+}
+
+function compileMatch(match: RuleMatch | undefined, decision: RuleDecision, fail: (problem: 'invalid_pattern', text: string) => never): CompiledMatch {
+  if (match === undefined) return { kind: 'any' };
+  if (typeof match !== 'object' || match === null) return fail('invalid_pattern', 'has a match that is not an object');
+  if ('argv' in match) {
+    const pattern: readonly unknown[] | undefined = typeof match.argv === 'string' ? splitCommand(match.argv) : isList(match.argv) ? match.argv : undefined;
+    if (pattern === undefined || pattern.length === 0 || pattern.some((element) => typeof element !== 'string' || element.length === 0)) {
+      return fail('invalid_pattern', 'has an empty or malformed argv pattern');
+    }
+    return { kind: 'argv', pattern: Object.freeze(pattern.map(String)) };
+  }
+  if ('path' in match) {
+    if (typeof match.path !== 'string' || match.path.trim().length === 0) return fail('invalid_pattern', 'has an empty path pattern');
+    const glob = match.path.startsWith('/') || match.path.startsWith('~/') ? match.path : gitignoreGlob(match.path);
+    // A deny or ask also catches case variants (case-insensitive filesystems); an allow never widens that way.
+    const test = picomatch(glob, { dot: true, nocase: decision !== 'allow' });
+    return { kind: 'path', glob, test };
+  }
+  if ('domain' in match) {
+    const pattern = parseDomainPattern(match.domain);
+    if (pattern === undefined) return fail('invalid_pattern', 'has a domain that is not a host name or *.host');
+    return { kind: 'domain', ...pattern };
+  }
+  if ('server' in match) {
+    if (typeof match.server !== 'string' || match.server.length === 0) return fail('invalid_pattern', 'has an empty server name');
+    return { kind: 'server', server: match.server };
+  }
+  if ('argsPattern' in match) {
+    try {
+      return { kind: 'args', regex: new RegExp(match.argsPattern, 'u') };
+    } catch {
+      return fail('invalid_pattern', 'has an argsPattern that is not a valid regular expression');
+    }
+  }
+  return fail('invalid_pattern', 'has a match with no known key (argv, path, domain, server, argsPattern)');
+}
+
+/** Whether an example (a command, path, domain or URL, server, or arguments JSON) matches. */
+export function matchExample(match: CompiledMatch, example: RuleExample): boolean {
+  const text = typeof example === 'string' ? example : example.join(' ');
+  switch (match.kind) {
+    case 'any':
+      return true;
+    case 'argv':
+      return matchArgvPattern(match.pattern, splitCommand(example));
+    case 'path': {
+      const path = normalizePath(text);
+      return path !== undefined && match.test(path.relative ?? path.path);
+    }
+    case 'domain': {
+      const host = text.includes('://') ? parseHttpsTarget(text) : undefined;
+      const canonical = host === undefined ? canonicalHost(text) : host.ok ? host.host : undefined;
+      return canonical !== undefined && matchDomain(match, canonical);
+    }
+    case 'server':
+      return text === match.server;
+    case 'args':
+      return match.regex.test(text);
+  }
+}
+
+function runSelfTests(rule: CompiledRule, tests: NonNullable<PolicyRuleObject['tests']>, fail: (problem: 'rule_test_failed', text: string) => never): void {
+  for (const [index, example] of (tests.match ?? []).entries()) {
+    if (!matchExample(rule.match, example)) fail('rule_test_failed', `does not match its own example tests.match[${index}]`);
+  }
+  for (const [index, example] of (tests.notMatch ?? []).entries()) {
+    if (matchExample(rule.match, example)) fail('rule_test_failed', `matches its own counter-example tests.notMatch[${index}]`);
+  }
+}
+
+function displayRule(rule: Pick<PolicyRuleObject, 'tool' | 'match'>): string {
+  const match = rule.match;
+  if (match === undefined) return rule.tool;
+  const [key, value] = Object.entries(match)[0] ?? ['', ''];
+  return `${rule.tool}(${key}:${Array.isArray(value) ? (value as string[]).join(' ') : String(value)})`;
+}
+
+/** `Array.isArray` narrowed without `any`. */
+export function isList(value: unknown): value is readonly unknown[] {
+  return Array.isArray(value);
+}

@@ -1,0 +1,194 @@
+import { describe, expect, test, vi } from 'vitest';
+import { createToolRegistry } from '../registry/create-tool-registry.js';
+import { createFakeHost } from '../../testing/create-fake-host.js';
+import { ToolDeniedByUserError } from '../errors/tool-errors.js';
+import type { ToolApprovalDecision } from './approval-types.js';
+import { createConfirm, type PromptHook } from './create-confirm.js';
+import { createLivePolicy } from './create-live-policy.js';
+import { createPolicy } from './create-policy.js';
+import type { ApprovalMode, CreatePolicyOptions } from './policy-snapshot-types.js';
+import type { PolicyRuleObject } from './rule-types.js';
+import { governedTools } from './__fixtures__/governed-tools.js';
+
+const grantedTools = governedTools.map((tool) => tool.name);
+let counter = 0;
+const call = (name: string, args: unknown) => ({ callId: `c${(counter += 1)}`, name, arguments: args });
+
+function setup(mode: ApprovalMode, options: CreatePolicyOptions = {}, answer: ToolApprovalDecision = { outcome: 'approve' }) {
+  const policy = createLivePolicy(
+    createPolicy({
+      allowedCommands: ['git status', 'npm test'],
+      allowedDomains: ['api.github.com'],
+      scope: { tier: 'workspace-write', roots: ['/work/repo'] },
+      ...options,
+    }),
+  );
+  const prompt = vi.fn<PromptHook>(async () => answer);
+  const persisted: PolicyRuleObject[] = [];
+  const approvals = createConfirm({ mode, prompt, policy, remember: { persist: async (rule) => void persisted.push(rule) } });
+  const host = createFakeHost();
+  const registry = createToolRegistry({ tools: governedTools, host, policy });
+  const run = (name: string, args: unknown) => registry.dispatch(call(name, args), { grantedTools, approval: { confirm: approvals.confirm } });
+  return { policy, prompt, approvals, host, registry, run, persisted };
+}
+
+const write = (path: string) => ['write_file', { path, content: 'x' }] as const;
+const command = (argv: string[]) => ['run_command', { command: argv }] as const;
+const fetchUrl = (url: string) => ['http_request', { url }] as const;
+
+describe('approval modes', () => {
+  test('ask: every governed call reaches the prompt', async () => {
+    const { prompt, run } = setup('ask');
+    expect((await run(...write('src/a.ts'))).ok).toBe(true);
+    expect((await run(...command(['git', 'status']))).ok).toBe(true);
+    expect(prompt).toHaveBeenCalledTimes(2);
+  });
+
+  test('plan: no governed call runs and the denial says plan mode', async () => {
+    const { prompt, run, host } = setup('plan');
+    const outcome = await run(...write('src/a.ts'));
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) {
+      expect(outcome.error).toBeInstanceOf(ToolDeniedByUserError);
+      expect(outcome.error.message).toContain('plan mode');
+    }
+    expect(prompt).not.toHaveBeenCalled();
+    expect(host.calls).toEqual([]);
+  });
+
+  test('accept-edits: workspace writes pass, protected paths and processes still ask', async () => {
+    const { prompt, run, host } = setup('accept-edits', {}, { outcome: 'reject' });
+    expect((await run(...write('src/a.ts'))).ok).toBe(true);
+    expect((await run(...write('/work/repo/docs/b.md'))).ok).toBe(true);
+    expect(prompt).not.toHaveBeenCalled();
+    expect((await run(...write('.git/config'))).ok).toBe(false);
+    expect((await run(...write('src/.env.production'))).ok).toBe(false);
+    expect((await run(...command(['git', 'status']))).ok).toBe(false);
+    expect((await run(...fetchUrl('https://api.github.com/x'))).ok).toBe(false);
+    expect(prompt).toHaveBeenCalledTimes(4);
+    expect(prompt.mock.calls[0]?.[1]).toMatchObject({ protectedPath: true, reason: 'protected_path' });
+    expect(host.calls.map((entry) => entry.args[0])).toEqual(['src/a.ts', '/work/repo/docs/b.md']);
+  });
+
+  test('auto: rule-allowed calls pass, others go to the classifier, protected paths to the prompt', async () => {
+    const classifier = vi.fn(async () => 'reject' as const);
+    const { prompt, run, policy } = setup('auto', { rules: [{ rule: 'Bash(git status)', decision: 'allow', source: 'project' }, { rule: 'Edit(./.env)', decision: 'allow', source: 'project' }] });
+    const approvals = createConfirm({ mode: 'auto', prompt, policy, classifier });
+    const registry = createToolRegistry({ tools: governedTools, host: createFakeHost(), policy });
+    const go = (name: string, args: unknown) => registry.dispatch(call(name, args), { grantedTools, approval: { confirm: approvals.confirm } });
+    expect((await go(...command(['git', 'status']))).ok).toBe(true);
+    expect(classifier).not.toHaveBeenCalled();
+    const classified = await go(...command(['npm', 'test']));
+    expect(classified.ok).toBe(false);
+    expect(classifier).toHaveBeenCalledTimes(1);
+    // An allow rule on a protected path is still never auto-approved.
+    expect((await go(...write('.env'))).ok).toBe(true);
+    expect(prompt).toHaveBeenCalledTimes(1);
+    expect(prompt.mock.calls[0]?.[1].protectedPath).toBe(true);
+    void run;
+  });
+
+  test('auto without a classifier prompts; disableAutoMode falls back to ask', async () => {
+    const { prompt, run, approvals } = setup('auto', { managed: { disableAutoMode: true }, rules: [{ rule: 'Bash(git status)', decision: 'allow', source: 'managed' }] });
+    expect(approvals.mode).toBe('ask');
+    expect((await run(...command(['git', 'status']))).ok).toBe(true);
+    expect(prompt).toHaveBeenCalledTimes(1);
+  });
+
+  test('protected paths reach the prompt in every mode', async () => {
+    for (const mode of ['ask', 'accept-edits', 'auto'] as const) {
+      const { prompt, run } = setup(mode, { rules: [{ rule: 'Edit(./.ssh/**)', decision: 'allow', source: 'managed' }] });
+      expect((await run(...write('.ssh/authorized_keys'))).ok).toBe(true);
+      expect(prompt).toHaveBeenCalledTimes(1);
+    }
+    const { prompt, run } = setup('plan');
+    expect((await run(...write('.ssh/authorized_keys'))).ok).toBe(false);
+    expect(prompt).not.toHaveBeenCalled();
+  });
+});
+
+describe('remembered approvals', () => {
+  test('session: the same argv is approved again without a prompt; another argv asks', async () => {
+    const { prompt, run, approvals } = setup('ask', {}, { outcome: 'approve', scope: 'session' });
+    await run(...command(['git', 'status']));
+    await run(...command(['git', 'status']));
+    expect(prompt).toHaveBeenCalledTimes(1);
+    await run(...command(['npm', 'test']));
+    expect(prompt).toHaveBeenCalledTimes(2);
+    expect(approvals.remembered().map((entry) => entry.kind)).toEqual(['argv', 'argv']);
+  });
+
+  test('once is not remembered; protected paths are never remembered', async () => {
+    const once = setup('ask', {}, { outcome: 'approve', scope: 'once' });
+    await once.run(...write('src/a.ts'));
+    await once.run(...write('src/a.ts'));
+    expect(once.prompt).toHaveBeenCalledTimes(2);
+    const protectedPath = setup('ask', {}, { outcome: 'approve', scope: 'session' });
+    await protectedPath.run(...write('.env'));
+    await protectedPath.run(...write('.env'));
+    expect(protectedPath.prompt).toHaveBeenCalledTimes(2);
+  });
+
+  test('mode-aware: a remembered approval does not apply in plan mode', async () => {
+    const { prompt, run, approvals } = setup('ask', {}, { outcome: 'approve', scope: 'session' });
+    await run(...fetchUrl('https://api.github.com/a'));
+    await run(...fetchUrl('https://api.github.com/b'));
+    expect(prompt).toHaveBeenCalledTimes(1);
+    approvals.setMode('plan');
+    expect((await run(...fetchUrl('https://api.github.com/c'))).ok).toBe(false);
+  });
+
+  test('always writes a rule that loads and allows the same call', async () => {
+    const { run, persisted } = setup('ask', {}, { outcome: 'approve', scope: 'always' });
+    await run(...command(['git', 'status']));
+    await run(...write('src/[weird].ts'));
+    expect(persisted).toEqual([
+      { tool: 'run_command', decision: 'allow', source: 'project', reason: 'remembered approval', match: { argv: ['git', 'status'] } },
+      { tool: 'write_file', decision: 'allow', source: 'project', reason: 'remembered approval', match: { path: './src/\\[weird\\].ts' } },
+    ]);
+    const reloaded = createPolicy({ allowedCommands: ['git status'], rules: persisted });
+    const explained = reloaded.explain({ tool: 'run_command', target: { command: ['git', 'status'] } });
+    expect(explained.rules.map((rule) => rule.decision)).toEqual(['allow']);
+    const path = reloaded.explain({ tool: 'write_file', target: { path: 'src/[weird].ts' } });
+    expect(path.rules).toHaveLength(1);
+    expect(reloaded.explain({ tool: 'write_file', target: { path: 'src/w.ts' } }).rules).toHaveLength(0);
+  });
+});
+
+describe('confirm edge cases', () => {
+  test('an explicit ask rule is asked every time, even after a session approval', async () => {
+    const { prompt, run } = setup('ask', { rules: [{ rule: 'Bash(git status)', decision: 'ask', source: 'project' }] }, { outcome: 'approve', scope: 'session' });
+    await run(...command(['git', 'status']));
+    await run(...command(['git', 'status']));
+    expect(prompt).toHaveBeenCalledTimes(2);
+    expect(prompt.mock.calls[0]?.[1].reason).toBe('rule');
+  });
+
+  test('a prompt that answers nonsense rejects; an approving classifier approves', async () => {
+    const garbage = setup('ask', {}, null as unknown as ToolApprovalDecision);
+    expect((await garbage.run(...write('src/a.ts'))).ok).toBe(false);
+    const policy = createLivePolicy(createPolicy({ allowedCommands: ['npm test'] }));
+    const approvals = createConfirm({ mode: 'auto', policy, prompt: async () => ({ outcome: 'reject' }), classifier: () => 'approve' });
+    const registry = createToolRegistry({ tools: governedTools, host: createFakeHost(), policy });
+    expect((await registry.dispatch(call(...command(['npm', 'test'])), { grantedTools, approval: { confirm: approvals.confirm } })).ok).toBe(true);
+  });
+
+  test('an unknown mode is a configuration error', () => {
+    expect(() => createConfirm({ mode: 'yolo' as ApprovalMode, prompt: async () => ({ outcome: 'approve' }) })).toThrow('mode');
+    const approvals = createConfirm({ prompt: async () => ({ outcome: 'approve' }) });
+    expect(approvals.mode).toBe('ask');
+    expect(() => approvals.setMode('bypass' as ApprovalMode)).toThrow('mode');
+  });
+
+  test('a pending request the live policy has never seen is refused once the policy changed', () => {
+    const live = createLivePolicy(createPolicy({ allowedDomains: ['a.example'] }));
+    const request = {
+      callId: 'x', toolName: 'http_request', toolVersion: undefined, agent: undefined, action: 'egress' as const,
+      preview: { host: 'a.example' }, unredactedPreview: { host: 'a.example' }, actionDigest: 'd', arguments: {},
+      decision: { kind: 'allow' as const, matched: [], policyVersion: live.version }, why: 'governed' as const,
+    };
+    expect(live.decisionFor(request)).toBeUndefined();
+    live.replace(createPolicy({ allowedDomains: ['a.example'] }));
+    expect(live.decisionFor(request)).toMatchObject({ kind: 'deny', reason: 'policy_changed' });
+  });
+});

@@ -1,0 +1,196 @@
+import { ConfigurationError } from '../errors/tool-errors.js';
+import type { ApprovalScope, ConfirmActionHook, ToolApprovalDecision, ToolApprovalRequest } from './approval-types.js';
+import type { LivePolicy } from './create-live-policy.js';
+import { normalizePath } from './normalize-path.js';
+import type { ApprovalMode, PolicySnapshot } from './policy-snapshot-types.js';
+import type { PolicyDecision } from './policy-types.js';
+import { createProtectedPathMatcher } from './protected-paths.js';
+import type { PolicyRuleObject } from './rule-types.js';
+import { splitCommand } from './split-command.js';
+
+/** What the prompt is told besides the request. */
+export interface PromptContext {
+  readonly mode: ApprovalMode;
+  /** Why the call reached a human: `governed`, `protected_path`, `rule`, `risk`, `classifier`. */
+  readonly reason: string;
+  readonly protectedPath: boolean;
+}
+
+export type PromptHook = (request: ToolApprovalRequest, context: PromptContext, signal?: AbortSignal) => Promise<ToolApprovalDecision>;
+export type ClassifierVerdict = 'approve' | 'ask' | 'reject';
+/** Auto mode's optional classifier for calls no rule allows. */
+export type ApprovalClassifier = (request: ToolApprovalRequest, signal?: AbortSignal) => ClassifierVerdict | Promise<ClassifierVerdict>;
+/** Persist an `always` approval as a rule (the Node host writes the project or user policy file). */
+export type PersistRule = (rule: PolicyRuleObject) => Promise<void>;
+
+export interface CreateConfirmOptions {
+  /** Default: the policy's mode, else `ask`. */
+  readonly mode?: ApprovalMode;
+  /** The human: a terminal prompt, a console card. */
+  readonly prompt: PromptHook;
+  /** The live policy (re-checks pending approvals) or a snapshot (protected paths, workspace, switches). */
+  readonly policy?: LivePolicy | PolicySnapshot;
+  readonly classifier?: ApprovalClassifier;
+  /** Where `always` approvals go; without it `always` is remembered for the session only. */
+  readonly remember?: { readonly persist: PersistRule; readonly source?: 'project' | 'user' };
+}
+
+export interface RememberedApproval {
+  readonly tool: string;
+  readonly kind: 'argv' | 'path' | 'host' | 'tool';
+  readonly value: string;
+  readonly scope: ApprovalScope;
+  readonly mode: ApprovalMode;
+}
+
+export interface ApprovalController {
+  /** The hook to put on `context.approval.confirm`. */
+  readonly confirm: ConfirmActionHook;
+  readonly mode: ApprovalMode;
+  setMode(mode: ApprovalMode): void;
+  remembered(): readonly RememberedApproval[];
+  forget(): void;
+}
+
+const MODES: readonly ApprovalMode[] = ['plan', 'ask', 'accept-edits', 'auto'];
+
+/**
+ * The confirm hook toolgate ships: approval modes, remembered approvals and
+ * protected paths live here, so the engine stays mode-agnostic.
+ * - `ask`: every governed call reaches the prompt.
+ * - `plan`: nothing runs; the rejection says it is plan mode.
+ * - `accept-edits`: writes inside the workspace are approved, protected paths excepted.
+ * - `auto`: what the rules allow is approved; otherwise the classifier, else the prompt.
+ * Protected paths always reach the prompt and are never remembered. With a
+ * live policy, a pending approval is re-checked before and after the prompt.
+ */
+export function createConfirm(options: CreateConfirmOptions): ApprovalController {
+  if (typeof options.prompt !== 'function') throw new ConfigurationError('prompt', 'must be a function');
+  const snapshotOf = (): PolicySnapshot | undefined => (options.policy === undefined ? undefined : 'current' in options.policy ? options.policy.current : options.policy);
+  const live = options.policy !== undefined && 'decisionFor' in options.policy ? options.policy : undefined;
+  const fallbackProtected = createProtectedPathMatcher();
+  let mode = checkMode(options.mode ?? snapshotOf()?.mode ?? 'ask');
+  const memory = new Map<string, RememberedApproval>();
+
+  const effectiveMode = (): ApprovalMode => (mode === 'auto' && snapshotOf()?.managed.disableAutoMode === true ? 'ask' : mode);
+  const isProtected = (path: string | undefined): boolean => {
+    if (path === undefined) return false;
+    const snapshot = snapshotOf();
+    if (snapshot !== undefined) return snapshot.isProtectedPath(path);
+    const normal = normalizePath(path);
+    return normal === undefined || fallbackProtected(normal);
+  };
+  const insideWorkspace = (path: string): boolean => {
+    const snapshot = snapshotOf();
+    if (snapshot !== undefined) return snapshot.isInsideWorkspace(path);
+    const normal = normalizePath(path);
+    return normal !== undefined && normal.relative !== undefined;
+  };
+
+  const decide = async (request: ToolApprovalRequest, signal?: AbortSignal): Promise<ToolApprovalDecision> => {
+    const current = effectiveMode();
+    const before = live?.decisionFor(request) ?? request.decision;
+    if (before.kind === 'deny') return { outcome: 'reject', reason: 'the policy changed and now refuses this call', by: 'policy' };
+    if (current === 'plan') return { outcome: 'reject', reason: 'plan mode: governed calls do not run', by: 'mode:plan' };
+    const path = request.unredactedPreview.path;
+    // The engine checks every path a call touches; the preview shows one. Either saying "protected" is enough.
+    const protectedPath = isProtected(path) || (before.kind === 'ask' && before.reason === 'protected_path');
+    const key = rememberKey(request);
+    // A remembered approval stands in for the default prompt only: an explicit ask (rule, risk) asks every time.
+    if (!protectedPath && key !== undefined && before.kind === 'allow') {
+      const entry = memory.get(key.id);
+      if (entry !== undefined && MODES.indexOf(current) >= MODES.indexOf(entry.mode)) return { outcome: 'approve', scope: entry.scope, by: 'remembered' };
+    }
+    let reason = protectedPath ? 'protected_path' : before.kind === 'ask' ? (before.reason ?? 'rule') : request.why;
+    if (!protectedPath && before.kind === 'allow') {
+      if (current === 'accept-edits' && request.action === 'fs_write' && path !== undefined && insideWorkspace(path)) return { outcome: 'approve', by: 'mode:accept-edits' };
+      if (current === 'auto') {
+        if (allowedByRule(before)) return { outcome: 'approve', by: 'mode:auto' };
+        if (options.classifier !== undefined) {
+          const verdict = await options.classifier(request, signal);
+          if (verdict === 'approve') return { outcome: 'approve', by: 'classifier' };
+          if (verdict === 'reject') return { outcome: 'reject', reason: 'refused by the auto-mode classifier', by: 'classifier' };
+          reason = 'classifier';
+        }
+      }
+    }
+    const answer = await options.prompt(request, { mode: current, reason, protectedPath }, signal);
+    const after = live?.decisionFor(request);
+    if (after?.kind === 'deny') return { outcome: 'reject', reason: 'the policy changed while the approval was pending', by: 'policy' };
+    if (answer?.outcome !== 'approve') return answer?.outcome === 'reject' ? answer : { outcome: 'reject', reason: 'the prompt gave no decision' };
+    const scope = answer.scope ?? 'once';
+    if (scope !== 'once' && !protectedPath && key !== undefined && before.kind === 'allow') {
+      memory.set(key.id, { tool: key.tool, kind: key.kind, value: key.value, scope, mode: current });
+      if (scope === 'always' && options.remember !== undefined) await options.remember.persist(ruleFor(key, options.remember.source ?? 'project'));
+    }
+    return answer;
+  };
+
+  const confirm: ConfirmActionHook = async (request, signal) => {
+    try {
+      return await decide(request, signal);
+    } finally {
+      live?.settle(request);
+    }
+  };
+
+  return {
+    confirm,
+    get mode() {
+      return effectiveMode();
+    },
+    setMode(next) {
+      mode = checkMode(next);
+    },
+    remembered: () => Object.freeze([...memory.values()]),
+    forget: () => memory.clear(),
+  };
+}
+
+function checkMode(mode: ApprovalMode): ApprovalMode {
+  if (!MODES.includes(mode)) throw new ConfigurationError('mode', 'must be ask, plan, accept-edits or auto');
+  return mode;
+}
+
+function allowedByRule(decision: PolicyDecision): boolean {
+  return decision.kind === 'allow' && decision.matched.some((rule) => rule.decision === 'allow');
+}
+
+interface RememberKey {
+  readonly id: string;
+  readonly tool: string;
+  readonly kind: RememberedApproval['kind'];
+  readonly value: string;
+}
+
+/** Remembered approvals are keyed by tool and the exact argv, path or host the approver saw. */
+function rememberKey(request: ToolApprovalRequest): RememberKey | undefined {
+  const tool = request.toolName.split('@')[0] ?? request.toolName;
+  const { command, path, host } = request.unredactedPreview;
+  const [kind, value]: [RememberedApproval['kind'], string] | [undefined, undefined] =
+    command !== undefined ? ['argv', JSON.stringify(splitCommand(command))] : path !== undefined ? ['path', path] : host !== undefined ? ['host', host] : request.action === undefined ? [undefined, undefined] : ['tool', ''];
+  if (kind === undefined) return undefined;
+  return { id: JSON.stringify([tool, kind, value]), tool, kind, value };
+}
+
+function ruleFor(key: RememberKey, source: 'project' | 'user'): PolicyRuleObject {
+  const base = { tool: key.tool, decision: 'allow' as const, source, reason: 'remembered approval' };
+  switch (key.kind) {
+    case 'argv':
+      return { ...base, match: { argv: JSON.parse(key.value) as string[] } };
+    case 'path':
+      return { ...base, match: { path: exactPathGlob(key.value) } };
+    case 'host':
+      return { ...base, match: { domain: key.value } };
+    case 'tool':
+      return base;
+  }
+}
+
+/** A glob matching exactly this path: specials escaped, relative paths anchored with `./`. */
+function exactPathGlob(path: string): string {
+  const normal = normalizePath(path);
+  const text = normal?.path ?? path;
+  const escaped = text.replace(/[*?[\]{}()!+@\\]/g, '\\$&');
+  return normal?.absolute === true ? escaped : `./${escaped}`;
+}

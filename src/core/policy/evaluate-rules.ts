@@ -1,0 +1,74 @@
+import { canonicalJson } from '../digest/canonical-json.js';
+import { matchDomain } from './canonical-host.js';
+import { matchArgvPattern } from './match-argv-pattern.js';
+import type { NormalizedPath } from './normalize-path.js';
+import type { CompiledRule, RuleDecision } from './rule-types.js';
+
+/** What rules are matched against: the call's tool and its guardrail target, normalised once. */
+export interface RuleSubject {
+  readonly tool: string;
+  readonly argv: readonly string[] | undefined;
+  readonly paths: readonly NormalizedPath[];
+  readonly host: string | undefined;
+  readonly server: string | undefined;
+  readonly args: unknown;
+}
+
+export interface RuleVerdict {
+  /** The winning decision, or undefined when no rule matched. */
+  readonly decision: RuleDecision | undefined;
+  readonly winner: CompiledRule | undefined;
+  /** Every rule that matched, best first. */
+  readonly matched: readonly CompiledRule[];
+}
+
+const NO_VERDICT: RuleVerdict = Object.freeze({ decision: undefined, winner: undefined, matched: Object.freeze([]) });
+const STRENGTH: Record<RuleDecision, number> = { deny: 2, ask: 1, allow: 0 };
+
+/**
+ * Among the matching rules the highest band wins, then the highest
+ * priority; on a tie deny beats ask beats allow.
+ */
+export function evaluateRules(rules: readonly CompiledRule[], subject: RuleSubject): RuleVerdict {
+  if (rules.length === 0) return NO_VERDICT;
+  let argsJson: string | undefined;
+  const json = (): string => (argsJson ??= safeJson(subject.args));
+  const matched = rules.filter((rule) => rule.tools(subject.tool) && matchesSubject(rule, subject, json));
+  matched.sort(compareRules);
+  const winner = matched[0];
+  return { decision: winner?.decision, winner, matched };
+}
+
+export function compareRules(left: CompiledRule, right: CompiledRule): number {
+  return right.band - left.band || right.priority - left.priority || STRENGTH[right.decision] - STRENGTH[left.decision];
+}
+
+function matchesSubject(rule: CompiledRule, subject: RuleSubject, json: () => string): boolean {
+  const match = rule.match;
+  switch (match.kind) {
+    case 'any':
+      return true;
+    case 'argv':
+      return subject.argv !== undefined && matchArgvPattern(match.pattern, subject.argv);
+    case 'path': {
+      if (subject.paths.length === 0) return false;
+      const hit = (path: NormalizedPath): boolean => (path.relative !== undefined && match.test(path.relative)) || match.test(path.path);
+      // An allow must cover every path a call touches; a deny or ask needs only one.
+      return rule.decision === 'allow' ? subject.paths.every(hit) : subject.paths.some(hit);
+    }
+    case 'domain':
+      return subject.host !== undefined && matchDomain(match, subject.host);
+    case 'server':
+      return subject.server === match.server;
+    case 'args':
+      return match.regex.test(json());
+  }
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return canonicalJson(value ?? {});
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Match an argv against a pattern of elements. A pattern element matches
+ * one argv element byte for byte, except that `*` inside an element matches
+ * any run of characters within that element, and a final element that is
+ * exactly `*` matches all remaining elements (zero or more). Elements never
+ * merge: `git status` can never match the single element `git status`.
+ */
+export function matchArgvPattern(pattern: readonly string[], argv: readonly string[]): boolean {
+  const last = pattern.length - 1;
+  const rest = pattern[last] === '*';
+  const fixed = rest ? last : pattern.length;
+  if (rest ? argv.length < fixed : argv.length !== fixed) return false;
+  for (let index = 0; index < fixed; index += 1) {
+    if (!matchElement(pattern[index] as string, argv[index] as string)) return false;
+  }
+  return true;
+}
+
+const compiled = new Map<string, RegExp>();
+
+function matchElement(pattern: string, value: string): boolean {
+  if (!pattern.includes('*')) return pattern === value;
+  let regex = compiled.get(pattern);
+  if (regex === undefined) {
+    regex = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('[\\s\\S]*')}$`, 'u');
+    if (compiled.size > 4096) compiled.clear();
+    compiled.set(pattern, regex);
+  }
+  return regex.test(value);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}

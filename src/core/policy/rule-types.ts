@@ -1,0 +1,79 @@
+/** Where a rule came from. Managed rules sit in a band above every other source. */
+export type RuleSource = 'managed' | 'project' | 'user' | 'session' | 'cli';
+export type RuleDecision = 'allow' | 'ask' | 'deny';
+
+/**
+ * What a rule matches beyond the tool name (absent: every call of the tool).
+ * - `argv`: element patterns (`*` within an element; a final `*` = any rest),
+ *   or a string split on runs of spaces.
+ * - `path`: a gitignore-style glob (picomatch), relative to the workspace.
+ * - `domain`: an exact FQDN or `*.` + FQDN.
+ * - `server`: an MCP server name.
+ * - `argsPattern`: a regular expression over the canonical JSON arguments
+ *   (for imported Gemini CLI rules).
+ */
+export type RuleMatch =
+  | { readonly argv: string | readonly string[] }
+  | { readonly path: string }
+  | { readonly domain: string }
+  | { readonly server: string }
+  | { readonly argsPattern: string };
+
+/** An example for a rule's self-test: a command, path, domain, server or arguments JSON. */
+export type RuleExample = string | readonly string[];
+
+export interface PolicyRuleObject {
+  /** A toolgate tool name, a Claude Code tool name (`Bash`), `*`, or a `prefix*` wildcard. */
+  readonly tool: string;
+  readonly decision: RuleDecision;
+  readonly match?: RuleMatch;
+  /** Higher wins; default 0. Compared within a band. */
+  readonly priority?: number;
+  readonly source: RuleSource;
+  readonly reason?: string;
+  /** Stable id for audit; default derived from the source and position. */
+  readonly id?: string;
+  /** Imported Claude Code rules share one band whatever their scope (a deny anywhere wins). */
+  readonly band?: 'claude-code';
+  /** Examples checked when the rule loads; a rule failing its own examples refuses to load. */
+  readonly tests?: { readonly match?: readonly RuleExample[]; readonly notMatch?: readonly RuleExample[] };
+}
+
+/** A rule in string form (`Bash(npm run test:*)`) with its decision and source. */
+export interface PolicyRuleString {
+  readonly rule: string;
+  readonly decision: RuleDecision;
+  readonly source: RuleSource;
+  readonly priority?: number;
+  readonly band?: 'claude-code';
+  readonly id?: string;
+  readonly reason?: string;
+}
+
+export type PolicyRule = PolicyRuleObject | PolicyRuleString;
+
+export type CompiledMatch =
+  | { readonly kind: 'any' }
+  | { readonly kind: 'argv'; readonly pattern: readonly string[] }
+  | { readonly kind: 'path'; readonly glob: string; readonly test: (path: string) => boolean }
+  | { readonly kind: 'domain'; readonly host: string; readonly subdomains: boolean }
+  | { readonly kind: 'server'; readonly server: string }
+  | { readonly kind: 'args'; readonly regex: RegExp };
+
+/** A rule ready to evaluate. */
+export interface CompiledRule {
+  readonly id: string;
+  readonly source: RuleSource;
+  readonly decision: RuleDecision;
+  /** Exact tool names this rule covers, or a predicate for wildcards. */
+  readonly tools: (name: string) => boolean;
+  readonly match: CompiledMatch;
+  readonly priority: number;
+  /** 1 for the managed band, 0 otherwise. */
+  readonly band: number;
+  readonly reason: string | undefined;
+  /** How the rule reads in `explain` (its string form or a summary). */
+  readonly display: string;
+  /** The frozen audit record a decision lists for this rule. */
+  readonly matched: { readonly id: string; readonly source: RuleSource; readonly decision: RuleDecision };
+}
