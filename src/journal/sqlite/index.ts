@@ -5,3 +5,4 @@ export type { ChainHead } from './chain-store.js';
 export type { CompactOptions, CompactResult } from './compact-journal.js';
 export type { SqliteVerifyResult, VerifyOptions } from './verify-chain.js';
 export { sweepRetention, type SweepRetentionOptions, type SweepRetentionResult, type RetentionDirectory } from '../sweep-retention.js';
+export { createJournalAudit, describeVerification, type AuditEntry, type AuditFilter, type JournalAudit } from './create-journal-audit.js';

@@ -1,0 +1,42 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createToolRegistry, defineTool, type ToolPolicy } from '../../core/index.js';
+import { createJournalAudit } from './create-journal-audit.js';
+import { createSqliteJournal } from './create-sqlite-journal.js';
+
+const allowAll: ToolPolicy = { version: 1, decideIdentity: () => ({ kind: 'allow', matched: [] }), decideArguments: () => ({ kind: 'allow', matched: [] }) };
+
+describe('createJournalAudit', () => {
+  it('lists settled and refused receipts with chain positions, filtered', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'toolgate-audit-')), 'journal.db');
+    const journal = createSqliteJournal(path, { recordAll: true });
+    const echo = defineTool({ name: 'echo', description: 'Echo', input: z.object({ text: z.string() }), dispatch: ({ text }) => text });
+    const registry = createToolRegistry({ tools: [echo], journal, policy: allowAll });
+    for (let index = 0; index < 5; index += 1) {
+      await registry.dispatch({ callId: `c${index}`, name: 'echo', arguments: { text: `hello ${index}` } }, { grantedTools: ['echo'], agent: index % 2 === 0 ? 'even' : 'odd' });
+    }
+    await registry.dispatch({ callId: 'bad', name: 'echo', arguments: { text: 42 } }, { grantedTools: ['echo'] });
+    const audit = createJournalAudit(path);
+    try {
+      expect(audit.count()).toBe(6);
+      const all = audit.list();
+      expect(all.map((entry) => entry.receipt.callId)).toEqual(['bad', 'c4', 'c3', 'c2', 'c1', 'c0']);
+      expect(all[0]?.receipt.status).toBe('error');
+      expect(all.every((entry) => entry.chain.hash.length === 64)).toBe(true);
+      expect(audit.list({ agent: 'even' }).map((entry) => entry.receipt.callId)).toEqual(['c4', 'c2', 'c0']);
+      expect(audit.list({ status: 'error' })).toHaveLength(1);
+      const oldest = audit.list({ oldestFirst: true, limit: 2 });
+      expect(oldest.map((entry) => entry.receipt.callId)).toEqual(['c0', 'c1']);
+      expect(audit.list({ afterSeq: oldest[1]?.chain.position ?? 0, oldestFirst: true })[0]?.receipt.callId).toBe('c2');
+      const one = audit.get(all[1]?.receipt.invocationId ?? '');
+      expect(one?.receipt.callId).toBe('c4');
+      expect(audit.get('no-such-id')).toBeUndefined();
+    } finally {
+      audit.close();
+      journal.close();
+    }
+  });
+});

@@ -1,0 +1,87 @@
+import Database from 'better-sqlite3';
+import type { JournalVerifyResult, ToolReceipt } from '../../core/index.js';
+
+export interface AuditFilter {
+  readonly tool?: string;
+  readonly status?: string;
+  readonly agent?: string;
+  /** Epoch ms: receipts started at or after. */
+  readonly since?: number;
+  /** Only rows after this chain position (for `audit tail --follow`). */
+  readonly afterSeq?: number;
+  /** Newest first unless `oldestFirst`. Default 200. */
+  readonly limit?: number;
+  readonly oldestFirst?: boolean;
+}
+
+/** A receipt with its place in the hash chain. */
+export interface AuditEntry {
+  readonly receipt: ToolReceipt;
+  readonly chain: { readonly position: number; readonly hash: string; readonly table: 'receipts' | 'events' };
+}
+
+export interface JournalAudit {
+  list(filter?: AuditFilter): AuditEntry[];
+  get(invocationId: string): AuditEntry | undefined;
+  /** How many receipts the journal holds (settled and refused). */
+  count(): number;
+  close(): void;
+}
+
+interface Row {
+  readonly seq: number;
+  readonly hash: string;
+  readonly origin: 'receipts' | 'events';
+  readonly receipt: string;
+}
+
+/**
+ * A read-only view of a journal file for the audit trail: settled receipts
+ * and refused calls, with their chain positions, filtered and paged in SQL.
+ * It opens its own read-only connection, so an auditor never holds a writer.
+ */
+export function createJournalAudit(path: string): JournalAudit {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const union = `
+    SELECT seq, hash, 'receipts' AS origin, json_extract(body, '$.receipt') AS receipt FROM receipts
+    UNION ALL
+    SELECT seq, hash, 'events' AS origin, json_extract(body, '$') AS receipt FROM events WHERE type = 'call-refused'`;
+  const where = `
+    WHERE (@tool IS NULL OR json_extract(receipt, '$.tool') = @tool)
+      AND (@status IS NULL OR json_extract(receipt, '$.status') = @status)
+      AND (@agent IS NULL OR json_extract(receipt, '$.agent') = @agent)
+      AND (@since IS NULL OR json_extract(receipt, '$.startedAt') >= @since)
+      AND (@afterSeq IS NULL OR seq > @afterSeq)`;
+  const newest = db.prepare<Record<string, unknown>, Row>(`SELECT * FROM (${union}) ${where} ORDER BY seq DESC LIMIT @limit`);
+  const oldest = db.prepare<Record<string, unknown>, Row>(`SELECT * FROM (${union}) ${where} ORDER BY seq ASC LIMIT @limit`);
+  const byId = db.prepare<[string], Row>(`SELECT * FROM (${union}) WHERE json_extract(receipt, '$.invocationId') = ? LIMIT 1`);
+  const total = db.prepare<[], { n: number }>(`SELECT (SELECT count(*) FROM receipts) + (SELECT count(*) FROM events WHERE type = 'call-refused') AS n`);
+
+  const toEntry = (row: Row): AuditEntry => ({ receipt: JSON.parse(row.receipt) as ToolReceipt, chain: { position: row.seq, hash: row.hash, table: row.origin } });
+  return {
+    list(filter = {}) {
+      const parameters = {
+        tool: filter.tool ?? null,
+        status: filter.status ?? null,
+        agent: filter.agent ?? null,
+        since: filter.since ?? null,
+        afterSeq: filter.afterSeq ?? null,
+        limit: Math.max(1, Math.min(filter.limit ?? 200, 100_000)),
+      };
+      return (filter.oldestFirst === true ? oldest : newest).all(parameters).map(toEntry);
+    },
+    get(invocationId) {
+      const row = byId.get(invocationId);
+      return row === undefined ? undefined : toEntry(row);
+    },
+    count: () => total.get()?.n ?? 0,
+    close: () => db.close(),
+  };
+}
+
+/** Render a verification result as one line for people. */
+export function describeVerification(result: JournalVerifyResult): string {
+  if (result.ok) return `chain verified: ${result.rows} rows`;
+  const bad = result.firstBadRow;
+  return bad === undefined ? 'chain broken' : `chain broken at ${bad.table} #${bad.id}: ${bad.problem}`;
+}
