@@ -113,7 +113,8 @@ function resolveConfig(config: ToolgateConfigFile, file: string | undefined, bas
     mode: config.mode ?? 'ask',
     agent: config.agent ?? 'mcp-client',
     tools: config.tools ?? {},
-    policy: config.policy ?? {},
+    // Imported policy files are named relative to the config file.
+    policy: { ...config.policy, imports: (config.policy?.imports ?? []).map((entry) => ({ from: entry.from, path: resolve(base, entry.path) })) },
     servers: config.servers ?? {},
     limits: config.limits ?? {},
     journal: { path: isAbsolute(journalPath) ? journalPath : resolve(workspace, journalPath), retentionDays: config.journal?.retentionDays, sign: config.journal?.sign ?? false },

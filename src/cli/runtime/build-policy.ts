@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises';
+import { relative } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { createPolicy, importClaudeSettings, importGeminiPolicies, type PolicyRule, type PolicySnapshot } from '../../core/index.js';
+import { CliError } from '../cli-error.js';
+import type { ResolvedConfig } from '../config/config-types.js';
+
+export interface BuiltPolicy {
+  readonly snapshot: PolicySnapshot;
+  /** Lossy mappings from imported files, and load notes. */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * The policy a gateway runs under: the config's rules and allowlists, plus
+ * the rules imported from Claude Code and Gemini CLI files. The journal and
+ * the config file itself are protected paths: a model never edits its own
+ * policy or audit trail.
+ */
+export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> {
+  const imported: PolicyRule[] = [];
+  const warnings: string[] = [];
+  for (const entry of config.policy.imports ?? []) {
+    const file = entry.path;
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      throw new CliError('config', `Policy import ${file} cannot be read.`);
+    }
+    if (entry.from === 'claude') {
+      let settings: unknown;
+      try {
+        settings = JSON.parse(text);
+      } catch {
+        throw new CliError('config', `Policy import ${file} is not valid JSON.`);
+      }
+      const result = importClaudeSettings([{ scope: 'project', settings, file }]);
+      imported.push(...result.rules);
+      warnings.push(...result.warnings);
+    } else {
+      let document: unknown;
+      try {
+        document = parseToml(text);
+      } catch {
+        throw new CliError('config', `Policy import ${file} is not valid TOML.`);
+      }
+      const result = importGeminiPolicies([{ tier: 'workspace', document, file }]);
+      imported.push(...result.rules);
+      warnings.push(...result.warnings);
+    }
+  }
+  const ownFiles = [config.journal.path, ...(config.file === undefined ? [] : [config.file])]
+    .map((file) => relative(config.workspace, file))
+    .filter((file) => !file.startsWith('..'));
+  try {
+    const snapshot = createPolicy({
+      rules: [...((config.policy.rules ?? []) as PolicyRule[]), ...imported],
+      allowedCommands: config.policy.allowedCommands ?? [],
+      allowedCommandGlobs: config.policy.allowedCommandGlobs ?? [],
+      allowedDomains: config.policy.allowedDomains ?? [],
+      mcpServers: Object.keys(config.servers),
+      scope: config.scope,
+      protectedPaths: [...(config.policy.protectedPaths ?? []), ...ownFiles, '.toolgate/**'],
+      mode: config.mode,
+      ...(config.policy.approveAtRisk === undefined ? {} : { approveAtRisk: config.policy.approveAtRisk }),
+    });
+    return { snapshot, warnings: [...warnings, ...snapshot.warnings] };
+  } catch (error) {
+    throw new CliError('config', `The policy in ${config.file ?? 'the default configuration'} does not load: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
