@@ -42,7 +42,8 @@ export async function callUpstream(options: CallUpstreamOptions): Promise<CallTo
     });
     return result as CallToolResult;
   } catch (error) {
-    if (signal?.aborted === true) throw error;
+    // The SDK wraps an abort as a timeout error; the caller's own reason is what marks it a cancellation.
+    if (signal?.aborted === true) throw signal.reason as Error;
     if (error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number)) {
       const elapsedCap = options.maxTotalTimeoutMs !== undefined && /total/i.test(error.message) ? options.maxTotalTimeoutMs : timeout;
       throw new ToolTimeoutError(name, elapsedCap);

@@ -36,6 +36,11 @@ export async function connectMcpServers(options: ConnectMcpServersOptions): Prom
   let closed = false;
 
   const emit: Emit = <TName extends McpConnectionEventName>(event: TName, payload: McpConnectionEventMap[TName]) => {
+    try {
+      options.onEvent?.(event, payload);
+    } catch (error) {
+      console.error(`toolgate: an MCP "${event}" listener threw`, error);
+    }
     for (const listener of listeners.get(event) ?? []) {
       try {
         (listener as (payload: McpConnectionEventMap[TName]) => void)(payload);

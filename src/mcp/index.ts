@@ -21,3 +21,6 @@ export { buildStdioEnv } from './build-stdio-env.js';
 export { mapCallToolResult } from './map-call-tool-result.js';
 export { McpToolError } from './mcp-tool-error.js';
 export { scanHiddenCharacters, type HiddenCharacterScan } from './scan-hidden-characters.js';
+export { serveMcp, type McpGateway, type ServeMcpOptions } from './serve-mcp.js';
+export type { ServeHttpOptions } from './serve-http.js';
+export { startMcpGateway, type StartedMcpGateway, type StartMcpGatewayOptions } from './start-mcp-gateway.js';

@@ -71,6 +71,8 @@ export interface ConnectMcpServersOptions {
   readonly fetch?: McpFetch;
   /** Client name announced to upstreams. */
   readonly clientName?: string;
+  /** Receives every connection event, including those raised while connecting. */
+  readonly onEvent?: <TName extends McpConnectionEventName>(event: TName, payload: McpConnectionEventMap[TName]) => void;
   /** Where a stdio upstream's stderr goes. Default `ignore`. */
   readonly stderr?: 'ignore' | 'inherit';
 }
