@@ -19,3 +19,29 @@ export async function httpUpstream(): Promise<{ url: string; stop: () => void }>
   });
   return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill() };
 }
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Run a command to completion, collecting its output. */
+export function run(command: string, args: readonly string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: options.timeoutMs ?? 60_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Start a script that prints `{"url": ...}` on its first stdout line; returns the URL and a stop function. */
+export async function startUrlScript(script: string): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${String(code)}`)));
+    child.stdout.once('data', (chunk: Buffer) => resolve((JSON.parse(chunk.toString()) as { url: string }).url));
+  });
+  return { url, stop: () => child.kill() };
+}
