@@ -154,9 +154,9 @@ export async function connectMcpServers(options: ConnectMcpServersOptions): Prom
     },
     on(event, listener) {
       const set = listeners.get(event) ?? new Set();
-      set.add(listener as (payload: never) => void);
+      set.add(listener);
       listeners.set(event, set);
-      return () => set.delete(listener as (payload: never) => void);
+      return () => set.delete(listener);
     },
     applyTo(registry: ToolRegistry): ToolRegistry {
       return registry.with(offered, { remove: [...owned] });
@@ -212,16 +212,21 @@ export async function connectMcpServers(options: ConnectMcpServersOptions): Prom
 }
 
 function checkOptions(options: ConnectMcpServersOptions): void {
-  if (typeof options !== 'object' || options === null || !Array.isArray(options.servers)) throw new ConfigurationError('servers', 'must be an array of server configurations');
+  const servers: unknown = (options as Partial<ConnectMcpServersOptions> | null)?.servers;
+  if (!Array.isArray(servers)) throw new ConfigurationError('servers', 'must be an array of server configurations');
   const names = new Set<string>();
-  for (const [index, server] of options.servers.entries()) {
-    if (!isValidServerName(server?.name)) throw new ConfigurationError(`servers[${index}].name`, 'must match ^[a-z][a-z0-9_]{0,31}$ without "__"');
-    if (names.has(server.name)) throw new ConfigurationError(`servers[${index}].name`, `repeats "${server.name}"`);
-    names.add(server.name);
+  for (const [index, entry] of (servers as unknown[]).entries()) {
+    const server = (typeof entry === 'object' && entry !== null ? entry : {}) as Partial<Record<string, unknown>>;
+    const name = server.name;
+    if (!isValidServerName(name)) throw new ConfigurationError(`servers[${index}].name`, 'must match ^[a-z][a-z0-9_]{0,31}$ without "__"');
+    if (names.has(name)) throw new ConfigurationError(`servers[${index}].name`, `repeats "${name}"`);
+    names.add(name);
     if (server.transport !== 'stdio' && server.transport !== 'http') throw new ConfigurationError(`servers[${index}].transport`, 'must be "stdio" or "http"');
     for (const field of ['timeoutMs', 'maxTotalTimeoutMs'] as const) {
       const value = server[field];
-      if (value !== undefined && !(Number.isInteger(value) && value >= 1 && value <= 3_600_000)) throw new ConfigurationError(`servers[${index}].${field}`, 'must be between 1 ms and 1 hour');
+      if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 3_600_000)) {
+        throw new ConfigurationError(`servers[${index}].${field}`, 'must be between 1 ms and 1 hour');
+      }
     }
   }
   if (options.pinning !== undefined && options.pinning !== 'first-use' && options.pinning !== 'approve') throw new ConfigurationError('pinning', 'must be "first-use" or "approve"');
