@@ -195,6 +195,17 @@ describe('serveMcp access control', () => {
     }
   });
 
+  it('caps concurrent sessions', async () => {
+    const gateway = await serveMcp(createToolRegistry({ tools: [] }), { transport: { kind: 'http', maxSessions: 1 } });
+    try {
+      const port = new URL(gateway.url ?? '').port;
+      expect((await rawInitialize(gateway.url ?? '', { host: `127.0.0.1:${port}` })).status).toBe(200);
+      expect((await rawInitialize(gateway.url ?? '', { host: `127.0.0.1:${port}` })).status).toBe(503);
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it('refuses to bind beyond loopback without explicit allowed hosts', async () => {
     await expect(serveMcp(createToolRegistry({ tools: [] }), { transport: { kind: 'http', host: '0.0.0.0' } })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
   });

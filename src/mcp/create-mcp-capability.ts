@@ -38,9 +38,9 @@ export function createMcpCapability(options: CreateMcpCapabilityOptions): McpCap
         const label = isValidServerName(serverName) && typeof toolName === 'string' ? mcpToolName(serverName, toolName) : 'mcp_call';
         throw new ToolPolicyError(label, 'server_not_allowed');
       }
-      const name = mcpToolName(server.config.name, toolName);
       const entry = server.entries.get(toolName);
-      if (entry === undefined) throw new ToolPolicyError(name, 'tool_not_offered', { detail: 'is not offered by its MCP server' });
+      if (entry === undefined) throw new ToolPolicyError(mcpToolName(server.config.name, toolName), 'tool_not_offered', { detail: 'is not offered by its MCP server' });
+      const name = entry.name;
       if (entry.status !== 'offered') throw options.withheldError(entry);
       const result = await callUpstream({
         client: server.client,

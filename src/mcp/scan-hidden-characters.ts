@@ -34,8 +34,9 @@ export function scanHiddenCharacters(text: string, strip: boolean): HiddenCharac
   return { text: stripped, count, codePoints: [...seen] };
 }
 
-/** The same scan over every string (and key) of a JSON value; the value is rebuilt only when stripping found something. */
+/** The same scan over every string (and key) of a JSON value. Nothing is allocated for a clean value; it is rebuilt only when stripping found something. */
 export function scanHiddenInValue<T>(value: T, strip: boolean): { readonly value: T; readonly count: number; readonly codePoints: readonly string[] } {
+  if (!containsHidden(value)) return { value, count: 0, codePoints: [] };
   let count = 0;
   const codePoints = new Set<string>();
   const visit = (node: unknown): unknown => {
@@ -51,5 +52,16 @@ export function scanHiddenInValue<T>(value: T, strip: boolean): { readonly value
     return node;
   };
   const visited = visit(value) as T;
-  return { value: count > 0 && strip ? visited : value, count, codePoints: [...codePoints] };
+  return { value: strip ? visited : value, count, codePoints: [...codePoints] };
+}
+
+function containsHidden(node: unknown): boolean {
+  if (typeof node === 'string') {
+    HIDDEN.lastIndex = 0;
+    return HIDDEN.test(node);
+  }
+  if (typeof node !== 'object' || node === null) return false;
+  if (Array.isArray(node)) return node.some(containsHidden);
+  for (const key in node) if (containsHidden(key) || containsHidden((node as Record<string, unknown>)[key])) return true;
+  return false;
 }
