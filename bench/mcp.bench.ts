@@ -25,9 +25,10 @@ async function connect(args: string[]): Promise<Client> {
   return client;
 }
 
-async function gatewayArgs(dir: string, upstreamArgs: string[]): Promise<string[]> {
-  const config = join(dir, `gateway-${upstreamArgs.length}.json`);
-  await writeFile(config, JSON.stringify({ servers: [{ name: 'fx', transport: 'stdio', command: process.execPath, args: [upstream, ...upstreamArgs] }] }));
+let configs = 0;
+async function gatewayArgs(dir: string, name: string, upstreamArgs: string[]): Promise<string[]> {
+  const config = join(dir, `gateway-${(configs += 1)}.json`);
+  await writeFile(config, JSON.stringify({ servers: [{ name, transport: 'stdio', command: process.execPath, args: upstreamArgs }] }));
   return [gatewayMain, config];
 }
 
@@ -35,18 +36,39 @@ export async function run(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'toolgate-bench-mcp-'));
 
   const direct = await connect([upstream]);
-  const proxied = await connect(await gatewayArgs(dir, []));
+  const proxied = await connect(await gatewayArgs(dir, 'fx', [upstream]));
+  // The library path: the whole pipeline in this process, then the same single stdio hop as "direct".
+  const inProcess = await connectMcpServers({ servers: [{ name: 'fx', transport: 'stdio', command: process.execPath, args: [upstream] }] });
+  const governed = createToolRegistry({ tools: inProcess.tools, host: { mcp: inProcess.capability } });
+  const echoContext = { grantedTools: ['mcp_fx_echo'] };
   await bench(
     [
-      { name: 'direct: client → upstream (stdio)', run: () => direct.callTool({ name: 'echo', arguments: { text: 'hello' } }) },
-      { name: 'proxy: client → toolgate → upstream (stdio)', run: () => proxied.callTool({ name: 'mcp_fx_echo', arguments: { text: 'hello' } }) },
+      { name: 'direct: echo, client → upstream (stdio)', run: () => direct.callTool({ name: 'echo', arguments: { text: 'hello' } }) },
+      { name: 'in process: registry.dispatch → upstream (stdio)', run: () => governed.dispatch({ callId: 'b', name: 'mcp_fx_echo', arguments: { text: 'hello' } }, echoContext) },
+      { name: 'proxy: echo, client → toolgate → upstream (stdio)', run: () => proxied.callTool({ name: 'mcp_fx_echo', arguments: { text: 'hello' } }) },
     ],
-    { title: 'tools/call, one round trip (goal: proxy ≤ 1.15×)', batch: 200, rounds: 15, warmup: 3 },
+    { title: 'tools/call of a no-op tool: pure transport cost (goal: proxy ≤ 1.15×)', batch: 200, rounds: 15, warmup: 3 },
   );
-  await Promise.all([direct.close(), proxied.close()]);
+  await Promise.all([direct.close(), proxied.close(), inProcess.close()]);
+
+  // A real upstream doing real work: @modelcontextprotocol/server-filesystem reading a 64 KiB file.
+  const workspace = await mkdtemp(join(tmpdir(), 'toolgate-bench-fs-'));
+  const file = join(workspace, 'data.txt');
+  await writeFile(file, 'x'.repeat(64 * 1024));
+  const filesystem = [join(root, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), workspace];
+  const fsDirect = await connect(filesystem);
+  const fsProxied = await connect(await gatewayArgs(dir, 'fs', filesystem));
+  await bench(
+    [
+      { name: 'direct: read_text_file 64 KiB (stdio)', run: () => fsDirect.callTool({ name: 'read_text_file', arguments: { path: file } }) },
+      { name: 'proxy: read_text_file 64 KiB via toolgate (stdio)', run: () => fsProxied.callTool({ name: 'mcp_fs_read_text_file', arguments: { path: file } }) },
+    ],
+    { title: 'tools/call of server-filesystem (goal: proxy ≤ 1.15×)', batch: 50, rounds: 15, warmup: 3 },
+  );
+  await Promise.all([fsDirect.close(), fsProxied.close()]);
 
   const manyDirect = await connect([upstream, '--tools', '1000']);
-  const manyProxied = await connect(await gatewayArgs(dir, ['--tools', '1000']));
+  const manyProxied = await connect(await gatewayArgs(dir, 'fx', [upstream, '--tools', '1000']));
   const connection = await connectMcpServers({ servers: [{ name: 'fx', transport: 'stdio', command: process.execPath, args: [upstream, '--tools', '1000'] }] });
   const registry = createToolRegistry({ tools: connection.tools, host: { mcp: connection.capability } });
   const granted = registry.list().map((info) => info.key);
