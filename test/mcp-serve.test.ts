@@ -95,6 +95,10 @@ describe('serveMcp over Streamable HTTP with the SDK Client', () => {
     const unknown = await client.callTool({ name: 'nope', arguments: {} });
     expect(unknown.isError).toBe(true);
     expect(JSON.stringify(unknown.content)).toContain('Unknown tool');
+    // The names offered are the ones listed: hidden and ungranted tools are not revealed.
+    expect(JSON.stringify(unknown.content)).toContain('mcp_fx_echo');
+    expect(JSON.stringify(unknown.content)).not.toContain('secret_tool');
+    expect(JSON.stringify(unknown.content)).not.toContain('ungranted');
     const denied = await client.callTool({ name: 'secret_tool', arguments: {} });
     expect(denied.isError).toBe(true);
     await client.close();

@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { unwrapUntrusted, type ConfirmActionHook, type DispatchContext, type ToolHostCallOptions, type ToolOutcome } from '../core/index.js';
+import { UnknownToolError, unwrapUntrusted, type ConfirmActionHook, type DispatchContext, type ToolHostCallOptions, type ToolOutcome } from '../core/index.js';
 import { elicitApproval, type CallExtra } from './elicit-approval.js';
 import { listServedTools } from './list-served-tools.js';
 import type { LiveRegistry } from './mcp-types.js';
@@ -44,6 +44,10 @@ export async function callServedTool(request: CallToolRequest, extra: CallExtra,
     ...(hostCallOptions === undefined ? {} : { hostCallOptions }),
   };
   const outcome = await registry.dispatch({ callId: options.callId, name: key ?? requested, arguments: request.params.arguments ?? {} }, context);
+  if (!outcome.ok && outcome.error.code === 'UNKNOWN_TOOL') {
+    // The pipeline lists every granted name; a client is told only the names it was shown, so a hidden tool stays hidden.
+    return errorResult(new UnknownToolError(requested, [...served.keyByWireName.keys()]).message);
+  }
   return toCallToolResult(registry.get(outcome.toolName)?.output !== undefined, outcome);
 }
 

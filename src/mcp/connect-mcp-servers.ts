@@ -1,6 +1,6 @@
 import { ConfigurationError, ToolgateError, ToolPolicyError, type AnyToolDefinition, type ToolRegistry } from '../core/index.js';
 import { createMcpCapability, type UpstreamServer } from './create-mcp-capability.js';
-import { discoverServerTools, type Emit, type UpstreamEntry } from './discover-server-tools.js';
+import { describeWithheld, discoverServerTools, type Emit, type UpstreamEntry } from './discover-server-tools.js';
 import { createMemoryPinStore } from './pin-store.js';
 import { isValidServerName } from './mcp-tool-name.js';
 import type {
@@ -179,13 +179,7 @@ export async function connectMcpServers(options: ConnectMcpServersOptions): Prom
     },
     listWithheld(): readonly WithheldDefinition[] {
       const list: WithheldDefinition[] = [];
-      for (const server of servers.values()) {
-        for (const entry of server.entries.values()) {
-          if (entry.status === 'withheld' && entry.reason !== undefined) {
-            list.push({ server: entry.server, tool: entry.tool.name, name: entry.name, reason: entry.reason, digest: entry.digest, pinnedDigest: entry.pinnedDigest });
-          }
-        }
-      }
+      for (const server of servers.values()) for (const entry of server.entries.values()) if (entry.status === 'withheld') list.push(describeWithheld(entry));
       return list.sort((left, right) => (left.name < right.name ? -1 : 1));
     },
     async approvePin(name, by = 'approver') {

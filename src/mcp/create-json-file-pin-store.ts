@@ -16,24 +16,14 @@ const DIGEST = /^[0-9a-f]{64}$/;
  * (a private temp file, then rename) with mode 0600. A file that exists but
  * cannot be parsed or holds a malformed pin is an error, never "no pins":
  * reading it as empty would approve a rug-pulled definition on first use.
+ * Writes are serialised and coalesced.
  */
 export function createJsonFilePinStore(path: string): McpPinStore {
-  let cache: Map<string, McpPin> | undefined;
   let writing: Promise<void> = Promise.resolve();
 
-  const load = async (): Promise<Map<string, McpPin>> => {
-    if (cache !== undefined) return cache;
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigurationError('pins', 'file cannot be read');
-      cache = new Map();
-      return cache;
-    }
-    cache = new Map(parsePinFile(text).map((pin) => [pinKey(pin.server, pin.tool), pin]));
-    return cache;
-  };
+  // One read, shared: concurrent first calls must see the same map (and the same failure).
+  let loading: Promise<Map<string, McpPin>> | undefined;
+  const load = (): Promise<Map<string, McpPin>> => (loading ??= readPins(path));
 
   const save = async (pins: Map<string, McpPin>): Promise<void> => {
     const body: PinFile = { version: 1, pins: [...pins.values()].sort((left, right) => (pinKey(left.server, left.tool) < pinKey(right.server, right.tool) ? -1 : 1)) };
@@ -54,22 +44,40 @@ export function createJsonFilePinStore(path: string): McpPinStore {
     }
   };
 
+  /** A write not yet started: every approval made meanwhile joins it, so a burst of pins costs one write. */
+  let scheduled: Promise<void> | undefined;
+  const flush = (): Promise<void> => {
+    if (scheduled !== undefined) return scheduled;
+    const run = writing.then(async () => {
+      scheduled = undefined;
+      await save(await load());
+    });
+    scheduled = run;
+    writing = run.catch(() => undefined);
+    return run;
+  };
+
   return {
     async get(server, tool) {
       return (await load()).get(pinKey(server, tool));
     },
-    set(pin) {
-      // Writes are serialised so two approvals never interleave a read-modify-write.
-      const next = writing.then(async () => {
-        const pins = new Map(await load());
-        pins.set(pinKey(pin.server, pin.tool), Object.freeze({ ...pin }));
-        await save(pins);
-        cache = pins;
-      });
-      writing = next.catch(() => undefined);
-      return next;
+    async set(pin) {
+      (await load()).set(pinKey(pin.server, pin.tool), Object.freeze({ ...pin }));
+      // Resolves once a write that includes this pin is on disk; rejects if that write fails.
+      await flush();
     },
   };
+}
+
+async function readPins(path: string): Promise<Map<string, McpPin>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigurationError('pins', 'file cannot be read');
+    return new Map();
+  }
+  return new Map(parsePinFile(text).map((pin) => [pinKey(pin.server, pin.tool), pin]));
 }
 
 function parsePinFile(text: string): McpPin[] {

@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createToolRegistry, ToolgateError, type AnyToolDefinition } from '../core/index.js';
 import { buildUpstreamTool } from './build-upstream-tool.js';
 import { definitionDigest } from './definition-digest.js';
-import type { McpConnectionEventMap, McpConnectionEventName, McpServerConfig, WithheldReason } from './mcp-types.js';
+import type { McpConnectionEventMap, McpConnectionEventName, McpServerConfig, WithheldDefinition, WithheldReason } from './mcp-types.js';
 import { mcpToolName } from './mcp-tool-name.js';
 import type { McpPinStore } from './pin-store.js';
 import { scanHiddenCharacters, scanHiddenInValue } from './scan-hidden-characters.js';
@@ -44,6 +44,7 @@ export async function discoverServerTools(options: DiscoverServerToolsOptions): 
   const { server } = options;
   const entries = new Map<string, UpstreamEntry>();
   const byName = new Map<string, string>();
+  const pinning: Promise<void>[] = [];
   for (const tool of options.tools) {
     const name = mcpToolName(server.name, tool.name);
     const clash = byName.get(name);
@@ -57,13 +58,15 @@ export async function discoverServerTools(options: DiscoverServerToolsOptions): 
       entries.set(tool.name, previous);
       continue;
     }
-    const entry = await decide(options, tool, name, digest);
+    const entry = await decide(options, tool, name, digest, pinning);
     if (entry !== undefined) entries.set(tool.name, entry);
   }
+  // First-use pins are stored together (one write for a whole listing) before anything is offered.
+  await Promise.all(pinning);
   return entries;
 }
 
-async function decide(options: DiscoverServerToolsOptions, tool: Tool, name: string, digest: string): Promise<UpstreamEntry | undefined> {
+async function decide(options: DiscoverServerToolsOptions, tool: Tool, name: string, digest: string, pinning: Promise<void>[]): Promise<UpstreamEntry | undefined> {
   const { server, emit } = options;
   const pin = await options.pins.get(server.name, tool.name);
   const base = { server: server.name, tool, name, digest, pinnedDigest: pin?.digest };
@@ -72,15 +75,38 @@ async function decide(options: DiscoverServerToolsOptions, tool: Tool, name: str
   const definition = buildDefinition(options, tool, name);
   if (definition === undefined) return undefined;
   if (pin === undefined) {
-    await options.pins.set({ server: server.name, tool: tool.name, digest, approvedAt: new Date().toISOString(), approvedBy: 'first-use' });
-    emit('definition-pinned', { server: server.name, tool: tool.name, name, digest });
+    pinning.push(
+      options.pins.set({ server: server.name, tool: tool.name, digest, approvedAt: new Date().toISOString(), approvedBy: 'first-use' }).then(() => {
+        emit('definition-pinned', { server: server.name, tool: tool.name, name, digest });
+      }),
+    );
   }
   return Object.freeze({ ...base, pinnedDigest: digest, status: 'offered', reason: undefined, definition });
 }
 
 function withhold(emit: Emit, entry: Omit<UpstreamEntry, 'status' | 'definition'> & { reason: WithheldReason }): UpstreamEntry {
-  emit('definition-withheld', { server: entry.server, tool: entry.tool.name, name: entry.name, reason: entry.reason, digest: entry.digest, pinnedDigest: entry.pinnedDigest });
-  return Object.freeze({ ...entry, status: 'withheld', definition: undefined });
+  const withheld: UpstreamEntry = Object.freeze({ ...entry, status: 'withheld', definition: undefined });
+  emit('definition-withheld', describeWithheld(withheld));
+  return withheld;
+}
+
+/** What a reviewer sees of a withheld definition: identity, digests and the offered text, hidden characters removed. */
+export function describeWithheld(entry: UpstreamEntry): WithheldDefinition {
+  const offered = scanHiddenInValue({ title: entry.tool.title, description: entry.tool.description, inputSchema: entry.tool.inputSchema, outputSchema: entry.tool.outputSchema }, true).value;
+  return Object.freeze({
+    server: entry.server,
+    tool: entry.tool.name,
+    name: entry.name,
+    reason: entry.reason ?? 'changed',
+    digest: entry.digest,
+    pinnedDigest: entry.pinnedDigest,
+    offered: Object.freeze({
+      ...(offered.title === undefined ? {} : { title: offered.title }),
+      description: offered.description ?? '',
+      inputSchema: offered.inputSchema,
+      ...(offered.outputSchema === undefined ? {} : { outputSchema: offered.outputSchema }),
+    }),
+  });
 }
 
 /** Scan the model-visible text, build the definition and prove it compiles. */

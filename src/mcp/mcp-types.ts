@@ -1,4 +1,4 @@
-import type { AnyToolDefinition, McpCapability, ToolRegistry, ToolgateError } from '../core/index.js';
+import type { AnyToolDefinition, JsonSchema, McpCapability, ToolRegistry, ToolgateError } from '../core/index.js';
 import type { McpPinStore } from './pin-store.js';
 
 /** What every upstream server configuration shares. */
@@ -91,6 +91,13 @@ export interface WithheldDefinition {
   readonly digest: string;
   /** The digest approved before, when there is one. */
   readonly pinnedDigest: string | undefined;
+  /** What the upstream offers now, for review (untrusted text, hidden characters removed). */
+  readonly offered: {
+    readonly title?: string;
+    readonly description: string;
+    readonly inputSchema: JsonSchema;
+    readonly outputSchema?: JsonSchema;
+  };
 }
 
 /** Events a connection raises. */

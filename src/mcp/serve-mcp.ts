@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { ConfirmActionHook, DispatchContext, ToolRegistry } from '../core/index.js';
 import { createGatewayServer } from './create-gateway-server.js';
@@ -21,8 +22,8 @@ export interface ServeMcpOptions {
   readonly name?: string;
   readonly version?: string;
   /** For stdio: the streams (default the process's). */
-  readonly stdin?: NodeJS.ReadableStream;
-  readonly stdout?: NodeJS.WritableStream;
+  readonly stdin?: Readable;
+  readonly stdout?: Writable;
 }
 
 export interface McpGateway {
@@ -57,7 +58,7 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
   const transport = options.transport ?? 'stdio';
   if (transport === 'stdio') {
     const { server, detach } = createSession();
-    await server.connect(new StdioServerTransport(options.stdin as never, options.stdout as never));
+    await server.connect(new StdioServerTransport(options.stdin, options.stdout));
     return {
       url: undefined,
       async close() {
