@@ -39,4 +39,13 @@ describe('the stdio gateway (serve-stdio-main) with real clients', () => {
     expect(call.code).toBe(0);
     expect(JSON.parse(call.stdout)).toEqual({ content: [{ type: 'text', text: 'governed' }] });
   }, 60_000);
+
+  it('exits with code 2 and a reason on stderr when the configuration is refused', async () => {
+    const bad = join(config, '..', 'bad.json');
+    await writeFile(bad, JSON.stringify({ servers: [{ name: 'Bad Name', transport: 'stdio', command: 'x' }] }));
+    const result = await run(process.execPath, [MAIN, bad]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Configuration "servers[0].name" must match');
+  });
 });

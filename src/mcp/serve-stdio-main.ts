@@ -12,14 +12,21 @@ if (path === undefined) {
   process.stderr.write('usage: serve-stdio-main <config.json>\n');
   process.exit(2);
 }
-const config = JSON.parse(await readFile(path, 'utf8')) as Pick<StartMcpGatewayOptions, 'servers' | 'pinFile' | 'pinning' | 'grantedTools'>;
-const started = await startMcpGateway({
-  servers: config.servers,
-  ...(config.pinFile === undefined ? {} : { pinFile: config.pinFile }),
-  ...(config.pinning === undefined ? {} : { pinning: config.pinning }),
-  ...(config.grantedTools === undefined ? {} : { grantedTools: config.grantedTools }),
-  serve: { transport: 'stdio' },
-});
+let started: Awaited<ReturnType<typeof startMcpGateway>>;
+try {
+  const config = JSON.parse(await readFile(path, 'utf8')) as Pick<StartMcpGatewayOptions, 'servers' | 'pinFile' | 'pinning' | 'grantedTools'>;
+  started = await startMcpGateway({
+    servers: config.servers,
+    ...(config.pinFile === undefined ? {} : { pinFile: config.pinFile }),
+    ...(config.pinning === undefined ? {} : { pinning: config.pinning }),
+    ...(config.grantedTools === undefined ? {} : { grantedTools: config.grantedTools }),
+    serve: { transport: 'stdio' },
+  });
+} catch (error) {
+  // stdout belongs to the MCP client: the reason goes to stderr, and the exit code says configuration.
+  process.stderr.write(`toolgate: the MCP gateway could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(2);
+}
 const stop = (): void => {
   started.close().then(
     () => process.exit(0),
