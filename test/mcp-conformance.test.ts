@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, run, startUrlScript } from './mcp-helpers.js';
+import { ROOT, run, startUrlScript } from './fixtures/mcp/helpers.js';
 
 const CONFORMANCE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const GATEWAY = join(ROOT, 'test/fixtures/mcp/gateway-http.mjs');

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolRegistry, type PolicyDecision, type ToolApprovalDecision, type ToolApprovalRequest, type ToolPolicy } from '../src/core/index.js';
 import { connectMcpServers, serveMcp, type McpConnection, type McpGateway } from '../src/mcp/index.js';
-import { ROOT, stdioUpstream } from './mcp-helpers.js';
+import { ROOT, stdioUpstream } from './fixtures/mcp/helpers.js';
 
 const FILESYSTEM = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const allow: PolicyDecision = { kind: 'allow', matched: [] };

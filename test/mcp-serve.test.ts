@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolRegistry, defineTool, type PolicyDecision, type ToolPolicy } from '../src/core/index.js';
 import { connectMcpServers, serveMcp, type McpConnection, type McpGateway } from '../src/mcp/index.js';
 import { createFakeHost } from '../src/testing/index.js';
-import { stdioUpstream } from './mcp-helpers.js';
+import { stdioUpstream } from './fixtures/mcp/helpers.js';
 
 const allow: PolicyDecision = { kind: 'allow', matched: [] };
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, run, UPSTREAM } from './mcp-helpers.js';
+import { ROOT, run, UPSTREAM } from './fixtures/mcp/helpers.js';
 
 const MAIN = join(ROOT, 'dist/mcp/serve-stdio-main.js');
 const INSPECTOR = join(ROOT, 'node_modules/@modelcontextprotocol/inspector/cli/build/cli.js');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolRegistry, unwrapUntrusted, type ToolRegistry } from '../src/core/index.js';
 import { connectMcpServers, createJsonFilePinStore, type McpConnection, type McpConnectionEventMap } from '../src/mcp/index.js';
-import { httpUpstream, stdioUpstream } from './mcp-helpers.js';
+import { httpUpstream, stdioUpstream } from './fixtures/mcp/helpers.js';
 
 function grantAll(registry: ToolRegistry): { grantedTools: string[] } {
   return { grantedTools: registry.list().map((info) => info.key) };

@@ -53,7 +53,6 @@ export async function callServedTool(request: CallToolRequest, extra: CallExtra,
 
 /** Elicitation when the client declares it, else the injected approver, else none (the pipeline fails closed). */
 function chooseApprover(options: CallServedToolOptions, extra: CallExtra): ConfirmActionHook | undefined {
-  if (options.context.approval?.confirm !== undefined) return options.context.approval.confirm;
   if (options.elicitation && options.server.getClientCapabilities()?.elicitation !== undefined) return elicitApproval(extra);
   return options.approver;
 }

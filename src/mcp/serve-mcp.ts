@@ -15,7 +15,7 @@ export interface ServeMcpOptions {
    * approval hook are set per call.
    */
   readonly context?: Omit<DispatchContext, 'signal'>;
-  /** Approves calls when the client cannot elicit (the console or the CLI). Absent ⇒ such calls fail closed. */
+  /** Approves calls when the client cannot elicit (the console or the CLI); default `context.approval.confirm`. Absent ⇒ such calls fail closed. */
   readonly approver?: ConfirmActionHook;
   /** Ask through MCP elicitation when the client declares it. Default true. */
   readonly elicitation?: boolean;
@@ -48,7 +48,7 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
     return createGatewayServer({
       source,
       context,
-      approver: options.approver,
+      approver: options.approver ?? context.approval?.confirm,
       elicitation: options.elicitation ?? true,
       name: options.name ?? 'toolgate',
       version: options.version ?? '0.1.0',
