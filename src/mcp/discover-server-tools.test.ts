@@ -56,6 +56,12 @@ describe('discoverServerTools', () => {
     expect(detected).toMatchObject({ where: 'schema', count: 2, codePoints: ['U+200B', 'U+202E'], stripped: true });
   });
 
+  it('clips a description long enough to flood the context window', async () => {
+    const { emit } = recorder();
+    const entries = await discoverServerTools({ server, tools: [tool('A'.repeat(100_000))], previous: new Map(), pins: createMemoryPinStore(), pinning: 'first-use', emit });
+    expect(entries.get('lookup')?.definition?.description).toHaveLength(4097);
+  });
+
   it('skips a tool whose schema cannot compile instead of breaking the registry', async () => {
     const { emit, events } = recorder();
     const broken = tool('Broken.', { inputSchema: { type: 'object', properties: { q: { type: 'no-such-type' } } } });

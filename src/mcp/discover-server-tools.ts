@@ -109,6 +109,9 @@ export function describeWithheld(entry: UpstreamEntry): WithheldDefinition {
   });
 }
 
+/** An upstream description is model-visible text: it may not take over the context window. */
+const MAX_DESCRIPTION = 4096;
+
 /** Scan the model-visible text, build the definition and prove it compiles. */
 export function buildDefinition(options: Pick<DiscoverServerToolsOptions, 'server' | 'emit'>, tool: Tool, name: string): AnyToolDefinition | undefined {
   const { server, emit } = options;
@@ -124,7 +127,8 @@ export function buildDefinition(options: Pick<DiscoverServerToolsOptions, 'serve
   const { inputSchema, outputSchema } = schemas.value;
   const cleanTool: Tool = { ...tool, inputSchema, ...(outputSchema === undefined ? {} : { outputSchema }) };
   try {
-    const definition = buildUpstreamTool({ server, tool: cleanTool, name, description: description.text });
+    const text = description.text.length > MAX_DESCRIPTION ? `${description.text.slice(0, MAX_DESCRIPTION)}…` : description.text;
+    const definition = buildUpstreamTool({ server, tool: cleanTool, name, description: text });
     // Compiling here (the result is cached per definition) keeps a broken upstream schema out of every registry.
     createToolRegistry({ tools: [definition] });
     return definition;
