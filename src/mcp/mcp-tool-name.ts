@@ -1,23 +1,21 @@
 const MAX_NAME = 64;
 
 /**
- * The toolgate name of an upstream tool: `mcp_{server}_{tool}`, lowercased,
- * every run of characters outside `[a-z0-9]` folded to one `_`, clipped to
- * 64 characters so it matches `^[a-z][a-z0-9_]{0,63}$`. Two upstream tools
- * that fold to the same name are a collision, refused where it is detected.
+ * The toolgate name of an upstream tool: `mcp_{server}_{tool}`, each part
+ * NFKC-normalised, lowercased, and every run of characters outside
+ * `[a-z0-9_]` turned into one `_` — on ASCII input exactly the policy's
+ * translation of Claude Code's `mcp__server__tool`, so rules written either
+ * way name the same tool. Clipped to 64 characters, so it always matches
+ * `^[a-z][a-z0-9_]{0,63}$`. Two upstream tools that fold to the same name
+ * are a collision, refused where it is detected.
  */
 export function mcpToolName(server: string, tool: string): string {
   const name = `mcp_${fold(server)}_${fold(tool)}`;
-  return name.length > MAX_NAME ? name.slice(0, MAX_NAME).replace(/_+$/, '') : name;
+  return name.length > MAX_NAME ? name.slice(0, MAX_NAME) : name;
 }
 
 function fold(text: string): string {
-  const folded = text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
-  return folded.length === 0 ? 'x' : folded;
+  return text.normalize('NFKC').toLowerCase().replace(/[^a-z0-9_]+/g, '_');
 }
 
 const SERVER_NAME = /^[a-z][a-z0-9_]{0,31}$/;
