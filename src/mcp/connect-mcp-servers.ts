@@ -12,7 +12,8 @@ import type {
   McpToolsChange,
   WithheldDefinition,
 } from './mcp-types.js';
-import { listAllTools, openUpstream } from './open-upstream.js';
+import { listAllTools } from './list-all-tools.js';
+import { openUpstream } from './open-upstream.js';
 
 /**
  * Connect every configured upstream, discover its tools and return them as

@@ -2,15 +2,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigurationError } from '../core/index.js';
 import { buildStdioEnv } from './build-stdio-env.js';
 import type { ConnectMcpServersOptions, McpHttpServerConfig, McpServerConfig } from './mcp-types.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-/** An upstream cannot make a listing loop forever or grow without bound. */
-const MAX_PAGES = 100;
-const MAX_TOOLS = 10_000;
 
 export interface OpenUpstreamOptions {
   readonly server: McpServerConfig;
@@ -70,18 +67,4 @@ function checkHttpUrl(server: McpHttpServerConfig): URL {
     throw new ConfigurationError(field, 'must use https (or mark a loopback server local)');
   }
   return url;
-}
-
-/** Every page of `tools/list`, bounded. */
-export async function listAllTools(client: Client, signal?: AbortSignal): Promise<Tool[]> {
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page += 1) {
-    const result = await client.listTools(cursor === undefined ? {} : { cursor }, signal === undefined ? {} : { signal });
-    tools.push(...result.tools);
-    if (tools.length > MAX_TOOLS) throw new ConfigurationError('tools/list', `returned more than ${MAX_TOOLS} tools`);
-    cursor = result.nextCursor;
-    if (cursor === undefined) return tools;
-  }
-  throw new ConfigurationError('tools/list', `did not finish within ${MAX_PAGES} pages`);
 }

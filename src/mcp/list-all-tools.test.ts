@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
-import { listAllTools } from './open-upstream.js';
+import { listAllTools } from './list-all-tools.js';
 
 const tool = (name: string) => ({ name, inputSchema: { type: 'object' as const } });
 
