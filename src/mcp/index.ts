@@ -1,1 +1,26 @@
-export {};
+// MCP both ways: upstream servers as governed tools, and any registry served to MCP clients.
+export { connectMcpServers } from './connect-mcp-servers.js';
+export type {
+  ConnectMcpServersOptions,
+  LiveRegistry,
+  McpConnection,
+  McpConnectionEventMap,
+  McpConnectionEventName,
+  McpFetch,
+  McpHttpServerConfig,
+  McpServerConfig,
+  McpStdioServerConfig,
+  McpToolsChange,
+  WithheldDefinition,
+  WithheldReason,
+} from './mcp-types.js';
+export { createMemoryPinStore, type McpPin, type McpPinStore } from './pin-store.js';
+export { createJsonFilePinStore } from './create-json-file-pin-store.js';
+export { mcpToolName } from './mcp-tool-name.js';
+export { buildStdioEnv } from './build-stdio-env.js';
+export { mapCallToolResult } from './map-call-tool-result.js';
+export { McpToolError } from './mcp-tool-error.js';
+export { scanHiddenCharacters, type HiddenCharacterScan } from './scan-hidden-characters.js';
+export { serveMcp, type McpGateway, type ServeMcpOptions } from './serve-mcp.js';
+export type { ServeHttpOptions } from './serve-http.js';
+export { startMcpGateway, type StartedMcpGateway, type StartMcpGatewayOptions } from './start-mcp-gateway.js';

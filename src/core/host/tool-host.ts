@@ -10,6 +10,8 @@
 export interface ToolHostCallOptions {
   /** Register transitive work that must be owned until it settles. */
   readonly retainWork?: <T>(factory: () => Promise<T>) => Promise<T>;
+  /** Receives progress of a long-running host operation (an MCP upstream call), for the caller to forward. */
+  readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
 export interface FileRead {

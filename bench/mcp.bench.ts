@@ -1,0 +1,88 @@
+/**
+ * MCP: `tools/call` through toolgate as a stdio proxy against the same
+ * upstream called directly over stdio (goal ≤ 1.15× latency), and
+ * `tools/list` with 1,000 upstream tools, through the proxy and in process.
+ * Every process is real: the SDK client, the gateway (`serve-stdio-main`)
+ * and the fixture upstream, over pipes.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createToolRegistry } from 'toolgate';
+import { connectMcpServers, serveMcp } from 'toolgate/mcp';
+import { bench } from './harness.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const upstream = join(root, 'test/fixtures/mcp/upstream-server.mjs');
+const gatewayMain = join(root, 'dist/mcp/serve-stdio-main.js');
+
+async function connect(args: string[]): Promise<Client> {
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' }));
+  return client;
+}
+
+let configs = 0;
+async function gatewayArgs(dir: string, name: string, upstreamArgs: string[]): Promise<string[]> {
+  const config = join(dir, `gateway-${(configs += 1)}.json`);
+  await writeFile(config, JSON.stringify({ servers: [{ name, transport: 'stdio', command: process.execPath, args: upstreamArgs }] }));
+  return [gatewayMain, config];
+}
+
+export async function run(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'toolgate-bench-mcp-'));
+
+  const direct = await connect([upstream]);
+  const proxied = await connect(await gatewayArgs(dir, 'fx', [upstream]));
+  // The library path: the whole pipeline in this process, then the same single stdio hop as "direct".
+  const inProcess = await connectMcpServers({ servers: [{ name: 'fx', transport: 'stdio', command: process.execPath, args: [upstream] }] });
+  const governed = createToolRegistry({ tools: inProcess.tools, host: { mcp: inProcess.capability } });
+  const echoContext = { grantedTools: ['mcp_fx_echo'] };
+  await bench(
+    [
+      { name: 'direct: echo, client → upstream (stdio)', run: () => direct.callTool({ name: 'echo', arguments: { text: 'hello' } }) },
+      { name: 'in process: registry.dispatch → upstream (stdio)', run: () => governed.dispatch({ callId: 'b', name: 'mcp_fx_echo', arguments: { text: 'hello' } }, echoContext) },
+      { name: 'proxy: echo, client → toolgate → upstream (stdio)', run: () => proxied.callTool({ name: 'mcp_fx_echo', arguments: { text: 'hello' } }) },
+    ],
+    { title: 'tools/call of a no-op tool: pure transport cost (goal: proxy ≤ 1.15×)', batch: 200, rounds: 15, warmup: 3 },
+  );
+  await Promise.all([direct.close(), proxied.close(), inProcess.close()]);
+
+  // A real upstream doing real work: @modelcontextprotocol/server-filesystem reading a 64 KiB file.
+  const workspace = await mkdtemp(join(tmpdir(), 'toolgate-bench-fs-'));
+  const file = join(workspace, 'data.txt');
+  await writeFile(file, 'x'.repeat(64 * 1024));
+  const filesystem = [join(root, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), workspace];
+  const fsDirect = await connect(filesystem);
+  const fsProxied = await connect(await gatewayArgs(dir, 'fs', filesystem));
+  await bench(
+    [
+      { name: 'direct: read_text_file 64 KiB (stdio)', run: () => fsDirect.callTool({ name: 'read_text_file', arguments: { path: file } }) },
+      { name: 'proxy: read_text_file 64 KiB via toolgate (stdio)', run: () => fsProxied.callTool({ name: 'mcp_fs_read_text_file', arguments: { path: file } }) },
+    ],
+    { title: 'tools/call of server-filesystem (goal: proxy ≤ 1.15×)', batch: 50, rounds: 15, warmup: 3 },
+  );
+  await Promise.all([fsDirect.close(), fsProxied.close()]);
+
+  const manyDirect = await connect([upstream, '--tools', '1000']);
+  const manyProxied = await connect(await gatewayArgs(dir, 'fx', [upstream, '--tools', '1000']));
+  const connection = await connectMcpServers({ servers: [{ name: 'fx', transport: 'stdio', command: process.execPath, args: [upstream, '--tools', '1000'] }] });
+  const registry = createToolRegistry({ tools: connection.tools, host: { mcp: connection.capability } });
+  const granted = registry.list().map((info) => info.key);
+  let fresh = registry;
+  await bench(
+    [
+      { name: 'direct: tools/list, 1,000 tools (stdio)', run: () => manyDirect.listTools() },
+      { name: 'proxy: tools/list, 1,000 tools (stdio)', run: () => manyProxied.listTools() },
+      // A new snapshot per operation: what a list_changed costs (compiled definitions are reused).
+      { name: 'in process: registry.with + project(mcp), 1,000 tools', run: () => (fresh = fresh.with(connection.tools, { remove: granted })).project('mcp') },
+    ],
+    { title: `tools/list with ${granted.length} upstream tools`, batch: 5, rounds: 15, warmup: 2 },
+  );
+  const gateway = await serveMcp(registry, { transport: { kind: 'http' }, context: { grantedTools: granted } });
+  await gateway.close();
+  await Promise.all([manyDirect.close(), manyProxied.close(), connection.close()]);
+}

@@ -1,0 +1,84 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { UnknownToolError, unwrapUntrusted, type ConfirmActionHook, type DispatchContext, type ToolHostCallOptions, type ToolOutcome } from '../core/index.js';
+import { elicitApproval, type CallExtra } from './elicit-approval.js';
+import { listServedTools } from './list-served-tools.js';
+import type { LiveRegistry } from './mcp-types.js';
+
+export interface CallServedToolOptions {
+  readonly source: LiveRegistry;
+  readonly server: Server;
+  readonly context: DispatchContext;
+  /** Used when the client cannot elicit. */
+  readonly approver: ConfirmActionHook | undefined;
+  /** Whether to ask through MCP elicitation when the client declares it. Default true. */
+  readonly elicitation: boolean;
+  readonly callId: string;
+}
+
+const HOW_TO_APPROVE =
+  'To approve calls, use an MCP client that supports elicitation, or run the gateway with an approver (the toolgate console or CLI).';
+
+/**
+ * `tools/call` through the whole pipeline. Every failure is an `isError`
+ * result carrying the pipeline's secret-free message (already bounded);
+ * success carries the bounded content, whose marker names the spill handle
+ * when the result was cut, plus `structuredContent` for tools that declare
+ * an output schema. The client's cancellation is the dispatch signal.
+ */
+export async function callServedTool(request: CallToolRequest, extra: CallExtra, options: CallServedToolOptions): Promise<CallToolResult> {
+  const registry = options.source.current();
+  const requested = request.params.name;
+  const served = listServedTools(registry, options.context);
+  const key = served.keyByWireName.get(requested);
+  if (key === undefined) {
+    const withheld = options.source.explainMissing?.(requested);
+    if (withheld !== undefined) return errorResult(withheld.message);
+  }
+  const confirm = chooseApprover(options, extra);
+  const hostCallOptions = progressOptions(options.context.hostCallOptions, extra);
+  const context: DispatchContext = {
+    ...options.context,
+    signal: extra.signal,
+    approval: { ...options.context.approval, ...(confirm === undefined ? {} : { confirm }) },
+    ...(hostCallOptions === undefined ? {} : { hostCallOptions }),
+  };
+  const outcome = await registry.dispatch({ callId: options.callId, name: key ?? requested, arguments: request.params.arguments ?? {} }, context);
+  if (!outcome.ok && outcome.error.code === 'UNKNOWN_TOOL') {
+    // The pipeline lists every granted name; a client is told only the names it was shown, so a hidden tool stays hidden.
+    return errorResult(new UnknownToolError(requested, [...served.keyByWireName.keys()]).message);
+  }
+  return toCallToolResult(registry.get(outcome.toolName)?.output !== undefined, outcome);
+}
+
+/** Elicitation when the client declares it, else the injected approver, else none (the pipeline fails closed). */
+function chooseApprover(options: CallServedToolOptions, extra: CallExtra): ConfirmActionHook | undefined {
+  if (options.elicitation && options.server.getClientCapabilities()?.elicitation !== undefined) return elicitApproval(extra);
+  return options.approver;
+}
+
+function progressOptions(base: ToolHostCallOptions | undefined, extra: CallExtra): ToolHostCallOptions | undefined {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return base;
+  return {
+    ...base,
+    onProgress: (progress) => {
+      extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...progress } }).catch(() => undefined);
+    },
+  };
+}
+
+function toCallToolResult(hasOutputSchema: boolean, outcome: ToolOutcome): CallToolResult {
+  const text = unwrapUntrusted(outcome.content);
+  if (!outcome.ok) {
+    const noApprover = outcome.error.code === 'DENIED_BY_USER' && (outcome.error as { reason?: string }).reason === 'no_approval_hook';
+    return errorResult(noApprover ? `${text} ${HOW_TO_APPROVE}` : text);
+  }
+  const value = outcome.value;
+  const structured = hasOutputSchema && typeof value === 'object' && value !== null && !Array.isArray(value);
+  return { content: [{ type: 'text', text }], ...(structured ? { structuredContent: value as Record<string, unknown> } : {}) };
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}

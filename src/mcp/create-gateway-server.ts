@@ -1,0 +1,40 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ConfirmActionHook, DispatchContext } from '../core/index.js';
+import { callServedTool } from './call-served-tool.js';
+import { listServedTools } from './list-served-tools.js';
+import type { LiveRegistry } from './mcp-types.js';
+
+export interface CreateGatewayServerOptions {
+  readonly source: LiveRegistry;
+  readonly context: DispatchContext;
+  readonly approver: ConfirmActionHook | undefined;
+  readonly elicitation: boolean;
+  readonly name: string;
+  readonly version: string;
+  /** Prefix of call ids, unique per client connection. */
+  readonly callIdPrefix: string;
+}
+
+/** One MCP server session over a live registry: `tools/list` and `tools/call`, and `list_changed` on every new snapshot. */
+export function createGatewayServer(options: CreateGatewayServerOptions): { server: Server; detach: () => void } {
+  const server = new Server({ name: options.name, version: options.version }, { capabilities: { tools: { listChanged: true } } });
+  let calls = 0;
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listServedTools(options.source.current(), options.context).tools] }));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    calls += 1;
+    return callServedTool(request, extra, {
+      source: options.source,
+      server,
+      context: options.context,
+      approver: options.approver,
+      elicitation: options.elicitation,
+      callId: `${options.callIdPrefix}-${calls.toString(36)}`,
+    });
+  });
+  const detach = options.source.subscribe(() => {
+    if (server.transport === undefined) return;
+    server.sendToolListChanged().catch(() => undefined);
+  });
+  return { server, detach };
+}

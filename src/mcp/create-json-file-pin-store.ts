@@ -1,0 +1,106 @@
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { dirname } from 'node:path';
+import { ConfigurationError } from '../core/index.js';
+import { pinKey, type McpPin, type McpPinStore } from './pin-store.js';
+
+interface PinFile {
+  readonly version: 1;
+  readonly pins: readonly McpPin[];
+}
+
+const DIGEST = /^[0-9a-f]{64}$/;
+
+/**
+ * Pins in a JSON file (`{ version: 1, pins: [...] }`), written atomically
+ * (a private temp file, then rename) with mode 0600. A file that exists but
+ * cannot be parsed or holds a malformed pin is an error, never "no pins":
+ * reading it as empty would approve a rug-pulled definition on first use.
+ * Writes are serialised and coalesced.
+ */
+export function createJsonFilePinStore(path: string): McpPinStore {
+  let writing: Promise<void> = Promise.resolve();
+
+  // One read, shared: concurrent first calls must see the same map (and the same failure).
+  let loading: Promise<Map<string, McpPin>> | undefined;
+  const load = (): Promise<Map<string, McpPin>> => (loading ??= readPins(path));
+
+  const save = async (pins: Map<string, McpPin>): Promise<void> => {
+    const body: PinFile = { version: 1, pins: [...pins.values()].sort((left, right) => (pinKey(left.server, left.tool) < pinKey(right.server, right.tool) ? -1 : 1)) };
+    await mkdir(dirname(path), { recursive: true });
+    const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+    const handle = await open(temporary, 'wx', 0o600);
+    try {
+      await handle.writeFile(`${JSON.stringify(body, null, 2)}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await rename(temporary, path);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  };
+
+  /** A write not yet started: every approval made meanwhile joins it, so a burst of pins costs one write. */
+  let scheduled: Promise<void> | undefined;
+  const flush = (): Promise<void> => {
+    if (scheduled !== undefined) return scheduled;
+    const run = writing.then(async () => {
+      scheduled = undefined;
+      await save(await load());
+    });
+    scheduled = run;
+    writing = run.catch(() => undefined);
+    return run;
+  };
+
+  return {
+    async get(server, tool) {
+      return (await load()).get(pinKey(server, tool));
+    },
+    async set(pin) {
+      (await load()).set(pinKey(pin.server, pin.tool), Object.freeze({ ...pin }));
+      // Resolves once a write that includes this pin is on disk; rejects if that write fails.
+      await flush();
+    },
+  };
+}
+
+async function readPins(path: string): Promise<Map<string, McpPin>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigurationError('pins', 'file cannot be read');
+    return new Map();
+  }
+  return new Map(parsePinFile(text).map((pin) => [pinKey(pin.server, pin.tool), pin]));
+}
+
+function parsePinFile(text: string): McpPin[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ConfigurationError('pins', 'file is not valid JSON');
+  }
+  const file = parsed as Partial<PinFile> | null;
+  if (typeof file !== 'object' || file === null || file.version !== 1 || !Array.isArray(file.pins)) {
+    throw new ConfigurationError('pins', 'file must be { "version": 1, "pins": [...] }');
+  }
+  return file.pins.map((entry: unknown, index) => {
+    const pin = entry as Partial<McpPin> | null;
+    if (
+      typeof pin !== 'object' || pin === null ||
+      typeof pin.server !== 'string' || typeof pin.tool !== 'string' ||
+      typeof pin.digest !== 'string' || !DIGEST.test(pin.digest) ||
+      typeof pin.approvedAt !== 'string' || typeof pin.approvedBy !== 'string'
+    ) {
+      throw new ConfigurationError(`pins[${index}]`, 'is not a valid pin');
+    }
+    return Object.freeze({ server: pin.server, tool: pin.tool, digest: pin.digest, approvedAt: pin.approvedAt, approvedBy: pin.approvedBy });
+  });
+}

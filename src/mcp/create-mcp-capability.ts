@@ -1,0 +1,71 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ToolPolicyError, type McpCallInput, type McpCapability, type ToolgateError } from '../core/index.js';
+import { callUpstream } from './call-upstream.js';
+import type { Emit, UpstreamEntry } from './discover-server-tools.js';
+import { McpToolError } from './mcp-tool-error.js';
+import type { McpServerConfig } from './mcp-types.js';
+import { isValidServerName, mcpToolName } from './mcp-tool-name.js';
+import { scanHiddenInValue } from './scan-hidden-characters.js';
+
+export interface UpstreamServer {
+  readonly config: McpServerConfig;
+  readonly client: Client;
+  /** Keyed by the upstream tool name. Replaced wholesale on each refresh. */
+  entries: ReadonlyMap<string, UpstreamEntry>;
+}
+
+export interface CreateMcpCapabilityOptions {
+  readonly servers: ReadonlyMap<string, UpstreamServer>;
+  readonly emit: Emit;
+  readonly withheldError: (entry: UpstreamEntry) => ToolgateError;
+}
+
+/**
+ * `host.mcp`: the only path to an upstream. It calls only configured
+ * servers and only tools that are offered now — a withheld (changed or
+ * unapproved) definition is refused with `definition_withheld` whichever
+ * way the call arrives (a discovered tool of an older snapshot, `mcp_call`).
+ * Results are scanned for hidden characters; `isError` becomes a typed error.
+ */
+export function createMcpCapability(options: CreateMcpCapabilityOptions): McpCapability {
+  return {
+    async call(input: McpCallInput, signal?: AbortSignal): Promise<CallToolResult> {
+      const serverName: unknown = input.server;
+      const toolName: unknown = input.tool;
+      const server = typeof serverName === 'string' ? options.servers.get(serverName) : undefined;
+      if (server === undefined || typeof toolName !== 'string') {
+        const label = isValidServerName(serverName) && typeof toolName === 'string' ? mcpToolName(serverName, toolName) : 'mcp_call';
+        throw new ToolPolicyError(label, 'server_not_allowed');
+      }
+      const entry = server.entries.get(toolName);
+      if (entry === undefined) throw new ToolPolicyError(mcpToolName(server.config.name, toolName), 'tool_not_offered', { detail: 'is not offered by its MCP server' });
+      const name = entry.name;
+      if (entry.status !== 'offered') throw options.withheldError(entry);
+      const result = await callUpstream({
+        client: server.client,
+        name,
+        input,
+        signal,
+        timeoutMs: server.config.timeoutMs,
+        maxTotalTimeoutMs: server.config.maxTotalTimeoutMs,
+      });
+      const clean = scanResult(result, server.config, toolName, options.emit);
+      if (clean.isError === true) throw new McpToolError(name, server.config.name, textOf(clean));
+      return clean;
+    },
+  };
+}
+
+function scanResult(result: CallToolResult, config: McpServerConfig, tool: string, emit: Emit): CallToolResult {
+  const strip = config.stripHiddenCharacters !== false;
+  const scan = scanHiddenInValue({ content: result.content, structuredContent: result.structuredContent }, strip);
+  if (scan.count === 0) return result;
+  emit('hidden-characters-detected', { server: config.name, tool, where: 'result', count: scan.count, codePoints: scan.codePoints, stripped: strip });
+  const { content, structuredContent } = scan.value;
+  return { ...result, content, ...(structuredContent === undefined ? {} : { structuredContent }) };
+}
+
+function textOf(result: CallToolResult): string {
+  return result.content.map((block) => (block.type === 'text' ? block.text : '')).join(' ');
+}

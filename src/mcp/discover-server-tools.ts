@@ -1,0 +1,140 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { createToolRegistry, ToolgateError, type AnyToolDefinition } from '../core/index.js';
+import { buildUpstreamTool } from './build-upstream-tool.js';
+import { definitionDigest } from './definition-digest.js';
+import type { McpConnectionEventMap, McpConnectionEventName, McpServerConfig, WithheldDefinition, WithheldReason } from './mcp-types.js';
+import { mcpToolName } from './mcp-tool-name.js';
+import type { McpPinStore } from './pin-store.js';
+import { scanHiddenCharacters, scanHiddenInValue } from './scan-hidden-characters.js';
+
+/** What the connection knows about one upstream tool. */
+export interface UpstreamEntry {
+  readonly server: string;
+  readonly tool: Tool;
+  readonly name: string;
+  readonly digest: string;
+  readonly status: 'offered' | 'withheld';
+  readonly reason: WithheldReason | undefined;
+  readonly pinnedDigest: string | undefined;
+  /** Present when offered. */
+  readonly definition: AnyToolDefinition | undefined;
+}
+
+export type Emit = <TName extends McpConnectionEventName>(event: TName, payload: McpConnectionEventMap[TName]) => void;
+
+export interface DiscoverServerToolsOptions {
+  readonly server: McpServerConfig;
+  readonly tools: readonly Tool[];
+  /** The entries of the previous listing: unchanged definitions are reused as they are. */
+  readonly previous: ReadonlyMap<string, UpstreamEntry>;
+  readonly pins: McpPinStore;
+  readonly pinning: 'first-use' | 'approve';
+  readonly emit: Emit;
+}
+
+/**
+ * Turn one upstream listing into entries keyed by the upstream tool name:
+ * name each tool, digest it, scan its text, compare with its pin, and build
+ * the definition of each offered one. A tool whose definition cannot compile
+ * (a broken schema, the bounded profile) is skipped and reported, never
+ * allowed to break the registry. Two upstream names that fold to one
+ * toolgate name throw, naming both.
+ */
+export async function discoverServerTools(options: DiscoverServerToolsOptions): Promise<Map<string, UpstreamEntry>> {
+  const { server } = options;
+  const entries = new Map<string, UpstreamEntry>();
+  const byName = new Map<string, string>();
+  const pinning: Promise<void>[] = [];
+  for (const tool of options.tools) {
+    const name = mcpToolName(server.name, tool.name);
+    const clash = byName.get(name);
+    if (clash !== undefined || entries.has(tool.name)) {
+      throw new ToolgateError('DUPLICATE_TOOL', `MCP server "${server.name}" offers tools "${clash ?? tool.name}" and "${tool.name}", which both become "${name}".`, { tool: name });
+    }
+    byName.set(name, tool.name);
+    const digest = await definitionDigest(tool);
+    const previous = options.previous.get(tool.name);
+    if (previous !== undefined && previous.digest === digest && previous.status === 'offered') {
+      entries.set(tool.name, previous);
+      continue;
+    }
+    const entry = await decide(options, tool, name, digest, pinning);
+    if (entry !== undefined) entries.set(tool.name, entry);
+  }
+  // First-use pins are stored together (one write for a whole listing) before anything is offered.
+  await Promise.all(pinning);
+  return entries;
+}
+
+async function decide(options: DiscoverServerToolsOptions, tool: Tool, name: string, digest: string, pinning: Promise<void>[]): Promise<UpstreamEntry | undefined> {
+  const { server, emit } = options;
+  const pin = await options.pins.get(server.name, tool.name);
+  const base = { server: server.name, tool, name, digest, pinnedDigest: pin?.digest };
+  if (pin === undefined && options.pinning === 'approve') return withhold(emit, { ...base, reason: 'unapproved' });
+  if (pin !== undefined && pin.digest !== digest) return withhold(emit, { ...base, reason: 'changed' });
+  const definition = buildDefinition(options, tool, name);
+  if (definition === undefined) return undefined;
+  if (pin === undefined) {
+    pinning.push(
+      options.pins.set({ server: server.name, tool: tool.name, digest, approvedAt: new Date().toISOString(), approvedBy: 'first-use' }).then(() => {
+        emit('definition-pinned', { server: server.name, tool: tool.name, name, digest });
+      }),
+    );
+  }
+  return Object.freeze({ ...base, pinnedDigest: digest, status: 'offered', reason: undefined, definition });
+}
+
+function withhold(emit: Emit, entry: Omit<UpstreamEntry, 'status' | 'definition'> & { reason: WithheldReason }): UpstreamEntry {
+  const withheld: UpstreamEntry = Object.freeze({ ...entry, status: 'withheld', definition: undefined });
+  emit('definition-withheld', describeWithheld(withheld));
+  return withheld;
+}
+
+/** What a reviewer sees of a withheld definition: identity, digests and the offered text, hidden characters removed. */
+export function describeWithheld(entry: UpstreamEntry): WithheldDefinition {
+  const offered = scanHiddenInValue({ title: entry.tool.title, description: entry.tool.description, inputSchema: entry.tool.inputSchema, outputSchema: entry.tool.outputSchema }, true).value;
+  return Object.freeze({
+    server: entry.server,
+    tool: entry.tool.name,
+    name: entry.name,
+    reason: entry.reason ?? 'changed',
+    digest: entry.digest,
+    pinnedDigest: entry.pinnedDigest,
+    offered: Object.freeze({
+      ...(offered.title === undefined ? {} : { title: offered.title }),
+      description: offered.description ?? '',
+      inputSchema: offered.inputSchema,
+      ...(offered.outputSchema === undefined ? {} : { outputSchema: offered.outputSchema }),
+    }),
+  });
+}
+
+/** An upstream description is model-visible text: it may not take over the context window. */
+const MAX_DESCRIPTION = 4096;
+
+/** Scan the model-visible text, build the definition and prove it compiles. */
+export function buildDefinition(options: Pick<DiscoverServerToolsOptions, 'server' | 'emit'>, tool: Tool, name: string): AnyToolDefinition | undefined {
+  const { server, emit } = options;
+  const strip = server.stripHiddenCharacters !== false;
+  const description = scanHiddenCharacters(tool.description ?? '', strip);
+  if (description.count > 0) {
+    emit('hidden-characters-detected', { server: server.name, tool: tool.name, where: 'description', count: description.count, codePoints: description.codePoints, stripped: strip });
+  }
+  const schemas = scanHiddenInValue({ inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }, strip);
+  if (schemas.count > 0) {
+    emit('hidden-characters-detected', { server: server.name, tool: tool.name, where: 'schema', count: schemas.count, codePoints: schemas.codePoints, stripped: strip });
+  }
+  const { inputSchema, outputSchema } = schemas.value;
+  const cleanTool: Tool = { ...tool, inputSchema, ...(outputSchema === undefined ? {} : { outputSchema }) };
+  try {
+    const text = description.text.length > MAX_DESCRIPTION ? `${description.text.slice(0, MAX_DESCRIPTION)}…` : description.text;
+    const definition = buildUpstreamTool({ server, tool: cleanTool, name, description: text });
+    // Compiling here (the result is cached per definition) keeps a broken upstream schema out of every registry.
+    createToolRegistry({ tools: [definition] });
+    return definition;
+  } catch (error) {
+    const failure = ToolgateError.isInstance(error) ? error : new ToolgateError('TOOL_DEFINITION_INVALID', `Tool "${name}" could not be built.`, { tool: name });
+    emit('tool-skipped', { server: server.name, tool: tool.name, error: failure.toJSON() });
+    return undefined;
+  }
+}

@@ -1,0 +1,26 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { describe, expect, it } from 'vitest';
+import { listAllTools } from './list-all-tools.js';
+
+const tool = (name: string) => ({ name, inputSchema: { type: 'object' as const } });
+
+describe('listAllTools', () => {
+  it('follows cursors to the last page', async () => {
+    const pages = [{ tools: [tool('a')], nextCursor: '1' }, { tools: [tool('b')] }];
+    const client = { listTools: ({ cursor }: { cursor?: string }) => Promise.resolve(pages[cursor === undefined ? 0 : 1]) } as unknown as Client;
+    expect((await listAllTools(client)).map((entry) => entry.name)).toEqual(['a', 'b']);
+  });
+
+  it('stops an upstream whose cursor never ends', async () => {
+    let calls = 0;
+    const client = { listTools: () => Promise.resolve({ tools: [tool(`t${(calls += 1)}`)], nextCursor: 'again' }) } as unknown as Client;
+    await expect(listAllTools(client)).rejects.toThrow(/did not finish within 100 pages/);
+    expect(calls).toBe(100);
+  });
+
+  it('stops an upstream that lists too many tools', async () => {
+    const many = Array.from({ length: 6000 }, (_, index) => tool(`t${index}`));
+    const client = { listTools: () => Promise.resolve({ tools: many, nextCursor: 'more' }) } as unknown as Client;
+    await expect(listAllTools(client)).rejects.toThrow(/more than 10000 tools/);
+  });
+});

@@ -1,0 +1,162 @@
+import type { AnyToolDefinition, JsonSchema, McpCapability, ToolRegistry, ToolgateError } from '../core/index.js';
+import type { McpPinStore } from './pin-store.js';
+
+/** What every upstream server configuration shares. */
+interface McpServerBase {
+  /** The server's name in tool names (`mcp_{name}_{tool}`): lowercase letters, digits and `_`. */
+  readonly name: string;
+  /**
+   * A trusted server's annotations are taken as facts (a read-only hint makes
+   * the tool read-only to the policy). Otherwise only the cautious hints
+   * (destructive, open-world) are kept. Default false.
+   */
+  readonly trusted?: boolean;
+  /** Enforce the bounded JSON Schema subset on this server's tool schemas; a tool that breaks it is skipped and reported. */
+  readonly schemaProfile?: 'bounded';
+  /**
+   * Mark the server's tools as MCP egress (`policy.egress: 'mcp'`): every
+   * call is a governed action (approval under an active regime) and the
+   * policy's MCP server allowlist applies. Default false: the policy's rules,
+   * grants and risk thresholds decide.
+   */
+  readonly governed?: boolean;
+  /** Per-call timeout, reset by every progress notification. Default 60 s. */
+  readonly timeoutMs?: number;
+  /** Upper bound of a call, progress or not. Default: none. */
+  readonly maxTotalTimeoutMs?: number;
+  /** Remove hidden and bidirectional characters from descriptions and results (they are always detected and reported). Default true. */
+  readonly stripHiddenCharacters?: boolean;
+}
+
+/** An upstream spawned as a child process speaking MCP over stdio. */
+export interface McpStdioServerConfig extends McpServerBase {
+  readonly transport: 'stdio';
+  /** The executable, spawned without a shell. */
+  readonly command: string;
+  readonly args?: readonly string[];
+  /** Declared variables: the only ones added to the minimal environment. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+}
+
+/** An upstream reached over Streamable HTTP. */
+export interface McpHttpServerConfig extends McpServerBase {
+  readonly transport: 'http';
+  readonly url: string;
+  /** Extra request headers (for example an authorization header). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * A loopback server (127.0.0.1, ::1, localhost) reached with the plain
+   * platform fetch. Any other server goes through `fetch`, the egress guard.
+   */
+  readonly local?: boolean;
+}
+
+export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
+
+/** A fetch function: the Node host's SSRF-safe egress, or a test double. */
+export type McpFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+export interface ConnectMcpServersOptions {
+  readonly servers: readonly McpServerConfig[];
+  /** Where approved definition digests live. Default: in memory (pins last for the process). */
+  readonly pins?: McpPinStore;
+  /**
+   * `first-use` (default): a definition seen for the first time is pinned as
+   * approved — configuring the server is the approval. `approve`: every new
+   * definition is withheld until `approvePin`.
+   */
+  readonly pinning?: 'first-use' | 'approve';
+  /** The egress guard for HTTP upstreams not marked `local`. Absent ⇒ such servers are refused. */
+  readonly fetch?: McpFetch;
+  /** Client name announced to upstreams. */
+  readonly clientName?: string;
+  /** Receives every connection event, including those raised while connecting. */
+  readonly onEvent?: <TName extends McpConnectionEventName>(event: TName, payload: McpConnectionEventMap[TName]) => void;
+  /** Where a stdio upstream's stderr goes. Default `ignore`. */
+  readonly stderr?: 'ignore' | 'inherit';
+}
+
+/** Why a definition is not offered. */
+export type WithheldReason = 'changed' | 'unapproved';
+
+export interface WithheldDefinition {
+  readonly server: string;
+  /** The upstream's own tool name. */
+  readonly tool: string;
+  /** The toolgate name it would have. */
+  readonly name: string;
+  readonly reason: WithheldReason;
+  /** The digest now offered by the upstream. */
+  readonly digest: string;
+  /** The digest approved before, when there is one. */
+  readonly pinnedDigest: string | undefined;
+  /** What the upstream offers now, for review (untrusted text, hidden characters removed). */
+  readonly offered: {
+    readonly title?: string;
+    readonly description: string;
+    readonly inputSchema: JsonSchema;
+    readonly outputSchema?: JsonSchema;
+  };
+}
+
+/** Events a connection raises. */
+export interface McpConnectionEventMap {
+  /** Hidden, bidirectional or control characters were found in upstream text. */
+  'hidden-characters-detected': {
+    readonly server: string;
+    readonly tool: string;
+    readonly where: 'description' | 'schema' | 'result';
+    readonly count: number;
+    /** Code points found, as `U+202E` strings, de-duplicated. */
+    readonly codePoints: readonly string[];
+    readonly stripped: boolean;
+  };
+  'definition-withheld': WithheldDefinition;
+  'definition-pinned': { readonly server: string; readonly tool: string; readonly name: string; readonly digest: string };
+  /** A tool could not become a definition (bad schema, bounded profile, name). */
+  'tool-skipped': { readonly server: string; readonly tool: string; readonly error: ReturnType<ToolgateError['toJSON']> };
+  /** The offered tool set changed: `added` and `removed` are toolgate names. */
+  'tools-changed': { readonly added: readonly string[]; readonly removed: readonly string[] };
+  /** An upstream failed to refresh its tool list; the previous list stays. */
+  'refresh-failed': { readonly server: string; readonly error: ReturnType<ToolgateError['toJSON']> };
+}
+
+export type McpConnectionEventName = keyof McpConnectionEventMap;
+
+/** A tool set change: apply it to a registry with `registry.with(added, { remove })`. */
+export interface McpToolsChange {
+  readonly tools: readonly AnyToolDefinition[];
+  /** Every name this connection owned before the change (they are replaced). */
+  readonly remove: readonly string[];
+}
+
+export interface McpConnection {
+  /** The offered definitions: discovered, pinned and not withheld. */
+  readonly tools: readonly AnyToolDefinition[];
+  /** The host capability (`host.mcp`) every upstream call goes through, `mcp_call` included. */
+  readonly capability: McpCapability;
+  /** Called after each change of the offered set, with what to apply. */
+  onChange(listener: (change: McpToolsChange) => void): () => void;
+  on<TName extends McpConnectionEventName>(event: TName, listener: (event: McpConnectionEventMap[TName]) => void): () => void;
+  /** A new registry snapshot with this connection's current tools in place of its old ones. */
+  applyTo(registry: ToolRegistry): ToolRegistry;
+  /** A live view: the registry kept current with this connection's changes, for `serveMcp`. */
+  live(registry: ToolRegistry): LiveRegistry;
+  listWithheld(): readonly WithheldDefinition[];
+  /** Approve the definition now offered under `name`: pin its digest and offer it. */
+  approvePin(name: string, by?: string): Promise<void>;
+  /** Why a name is refused, when it is an upstream tool that is withheld. */
+  withheldError(name: string): ToolgateError | undefined;
+  /** Re-read every upstream's tool list now. */
+  refresh(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A registry that changes over time (upstream tools come and go). */
+export interface LiveRegistry {
+  current(): ToolRegistry;
+  subscribe(listener: (registry: ToolRegistry) => void): () => void;
+  /** An explanation for a name that is not offered, when there is one (for example a withheld definition). */
+  explainMissing?(name: string): ToolgateError | undefined;
+}

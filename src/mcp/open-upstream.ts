@@ -1,0 +1,70 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ConfigurationError } from '../core/index.js';
+import { buildStdioEnv } from './build-stdio-env.js';
+import type { ConnectMcpServersOptions, McpHttpServerConfig, McpServerConfig } from './mcp-types.js';
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+export interface OpenUpstreamOptions {
+  readonly server: McpServerConfig;
+  readonly connect: ConnectMcpServersOptions;
+  /** Called on `notifications/tools/list_changed`. */
+  readonly onToolsChanged: () => void;
+}
+
+/** Connect one upstream and complete the MCP handshake. */
+export async function openUpstream(options: OpenUpstreamOptions): Promise<Client> {
+  const { server, connect } = options;
+  const client = new Client({ name: connect.clientName ?? 'toolgate', version: '0.1.0' }, { capabilities: {} });
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    options.onToolsChanged();
+  });
+  await client.connect(createTransport(server, connect));
+  return client;
+}
+
+function createTransport(server: McpServerConfig, connect: ConnectMcpServersOptions): Transport {
+  if (server.transport === 'stdio') {
+    if (typeof server.command !== 'string' || server.command.length === 0) throw new ConfigurationError(`servers.${server.name}.command`, 'must be a non-empty string');
+    return new StdioClientTransport({
+      command: server.command,
+      args: [...(server.args ?? [])],
+      env: buildStdioEnv(server.env),
+      ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+      stderr: connect.stderr ?? 'ignore',
+    });
+  }
+  const url = checkHttpUrl(server);
+  const fetch = server.local === true ? undefined : connect.fetch;
+  if (server.local !== true && fetch === undefined) {
+    throw new ConfigurationError(`servers.${server.name}.url`, 'is not local, and no egress guard (options.fetch) was given to reach it');
+  }
+  return new StreamableHTTPClientTransport(url, {
+    ...(fetch === undefined ? {} : { fetch }),
+    ...(server.headers === undefined ? {} : { requestInit: { headers: { ...server.headers } } }),
+  });
+}
+
+/** `local` is a promise that the server is on this machine; hold it to that. Remote servers must use https. */
+function checkHttpUrl(server: McpHttpServerConfig): URL {
+  const field = `servers.${server.name}.url`;
+  let url: URL;
+  try {
+    url = new URL(server.url);
+  } catch {
+    throw new ConfigurationError(field, 'is not a valid URL');
+  }
+  if (url.username !== '' || url.password !== '') throw new ConfigurationError(field, 'must not carry credentials; use headers');
+  if (server.local === true) {
+    if (!LOOPBACK.has(url.hostname) || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      throw new ConfigurationError(field, 'is marked local but is not a loopback http(s) URL');
+    }
+  } else if (url.protocol !== 'https:') {
+    throw new ConfigurationError(field, 'must use https (or mark a loopback server local)');
+  }
+  return url;
+}

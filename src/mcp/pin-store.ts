@@ -1,0 +1,39 @@
+/** One approved definition: the digest of what a human (or first use) accepted. */
+export interface McpPin {
+  readonly server: string;
+  /** The upstream's own tool name. */
+  readonly tool: string;
+  /** SHA-256 (hex) of the definition's canonical JSON. */
+  readonly digest: string;
+  /** ISO 8601. */
+  readonly approvedAt: string;
+  /** Who approved: `first-use`, or an approver's label. */
+  readonly approvedBy: string;
+}
+
+/**
+ * Where pins live. Reads happen at connect and on every tool-list change;
+ * writes only when something is approved. An implementation must fail
+ * loudly (throw) on a store it cannot read: treating it as empty would let a
+ * changed definition be pinned afresh.
+ */
+export interface McpPinStore {
+  get(server: string, tool: string): Promise<McpPin | undefined>;
+  set(pin: McpPin): Promise<void>;
+}
+
+/** Pins for the life of the process. */
+export function createMemoryPinStore(initial: readonly McpPin[] = []): McpPinStore {
+  const pins = new Map<string, McpPin>(initial.map((pin) => [pinKey(pin.server, pin.tool), pin]));
+  return {
+    get: (server, tool) => Promise.resolve(pins.get(pinKey(server, tool))),
+    set: (pin) => {
+      pins.set(pinKey(pin.server, pin.tool), Object.freeze({ ...pin }));
+      return Promise.resolve();
+    },
+  };
+}
+
+export function pinKey(server: string, tool: string): string {
+  return JSON.stringify([server, tool]);
+}

@@ -1,0 +1,67 @@
+/**
+ * Characters that render as nothing or reorder text: a description or result
+ * carrying them can show a human one thing and a model another (Trojan
+ * Source, tag-character smuggling). C0/C1 controls other than tab, line feed
+ * and carriage return; zero-width and joiner characters; bidirectional
+ * embeddings, overrides and isolates; the word joiner and invisible
+ * operators; the byte-order mark; interlinear annotation; Unicode tags
+ * (U+E0000 block) and the variation selectors supplement.
+ */
+/* eslint-disable no-control-regex, no-misleading-character-class -- matching these characters is the point */
+const HIDDEN =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF9-\uFFFB]|\uDB40[\uDC00-\uDDEF]/g;
+/* eslint-enable no-control-regex, no-misleading-character-class */
+
+export interface HiddenCharacterScan {
+  /** The text, stripped when asked and anything was found; the input otherwise. */
+  readonly text: string;
+  readonly count: number;
+  /** Distinct code points found, as `U+XXXX`, in order of first appearance (at most 16). */
+  readonly codePoints: readonly string[];
+}
+
+/** Find (and optionally remove) hidden, bidirectional and control characters. One pass; no allocation when the text is clean. */
+export function scanHiddenCharacters(text: string, strip: boolean): HiddenCharacterScan {
+  HIDDEN.lastIndex = 0;
+  if (!HIDDEN.test(text)) return { text, count: 0, codePoints: [] };
+  let count = 0;
+  const seen = new Set<string>();
+  const stripped = text.replace(HIDDEN, (match) => {
+    count += 1;
+    if (seen.size < 16) seen.add(`U+${(match.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
+    return strip ? '' : match;
+  });
+  return { text: stripped, count, codePoints: [...seen] };
+}
+
+/** The same scan over every string (and key) of a JSON value. Nothing is allocated for a clean value; it is rebuilt only when stripping found something. */
+export function scanHiddenInValue<T>(value: T, strip: boolean): { readonly value: T; readonly count: number; readonly codePoints: readonly string[] } {
+  if (!containsHidden(value)) return { value, count: 0, codePoints: [] };
+  let count = 0;
+  const codePoints = new Set<string>();
+  const visit = (node: unknown): unknown => {
+    if (typeof node === 'string') {
+      const scan = scanHiddenCharacters(node, strip);
+      if (scan.count === 0) return node;
+      count += scan.count;
+      for (const point of scan.codePoints) if (codePoints.size < 16) codePoints.add(point);
+      return scan.text;
+    }
+    if (Array.isArray(node)) return node.map(visit);
+    if (typeof node === 'object' && node !== null) return Object.fromEntries(Object.entries(node).map(([key, entry]) => [visit(key), visit(entry)]));
+    return node;
+  };
+  const visited = visit(value) as T;
+  return { value: strip ? visited : value, count, codePoints: [...codePoints] };
+}
+
+function containsHidden(node: unknown): boolean {
+  if (typeof node === 'string') {
+    HIDDEN.lastIndex = 0;
+    return HIDDEN.test(node);
+  }
+  if (typeof node !== 'object' || node === null) return false;
+  if (Array.isArray(node)) return node.some(containsHidden);
+  for (const key in node) if (containsHidden(key) || containsHidden((node as Record<string, unknown>)[key])) return true;
+  return false;
+}

@@ -1,0 +1,119 @@
+import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ConfigurationError } from '../core/index.js';
+
+export interface ServeHttpOptions {
+  /** Default 127.0.0.1. Anything else needs `allowedHosts`. */
+  readonly host?: string;
+  /** Default 0: an ephemeral port (read it from the returned URL). */
+  readonly port?: number;
+  /** Default `/mcp`. */
+  readonly path?: string;
+  /** When set, every request needs `Authorization: Bearer <token>`. */
+  readonly token?: string;
+  /** Host header values accepted (hostname:port). Default: the loopback names at the bound port. */
+  readonly allowedHosts?: readonly string[];
+  /** Origin header values accepted when a request carries one. Default: http origins of the loopback names at the bound port. */
+  readonly allowedOrigins?: readonly string[];
+  /** Concurrent sessions. Default 64. */
+  readonly maxSessions?: number;
+}
+
+export interface HttpListener {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
+
+/**
+ * Streamable HTTP, one MCP server per session. DNS-rebinding defence is the
+ * SDK transport's own Host and Origin validation, switched on for every
+ * session with the loopback names at the bound port; a bearer token, when
+ * configured, is checked first in constant time.
+ */
+export async function serveHttp(options: ServeHttpOptions, createSession: () => { server: Server; detach: () => void }): Promise<HttpListener> {
+  const host = options.host ?? '127.0.0.1';
+  if (!['127.0.0.1', '::1', 'localhost'].includes(host) && options.allowedHosts === undefined) {
+    throw new ConfigurationError('http.host', 'binds beyond loopback; give allowedHosts (and a token) explicitly');
+  }
+  const path = options.path ?? '/mcp';
+  const maxSessions = options.maxSessions ?? 64;
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; close: () => Promise<void> }>();
+  const expectedToken = options.token === undefined ? undefined : createHash('sha256').update(`Bearer ${options.token}`).digest();
+  let allowedHosts: string[] = [];
+  let allowedOrigins: string[] = [];
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) return reply(response, 404, 'Not found');
+    if (expectedToken !== undefined) {
+      const given = createHash('sha256').update(request.headers.authorization ?? '').digest();
+      if (!timingSafeEqual(given, expectedToken)) {
+        response.setHeader('WWW-Authenticate', 'Bearer');
+        return reply(response, 401, 'Unauthorized');
+      }
+    }
+    const sessionId = request.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = sessions.get(sessionId);
+      if (session === undefined) return reply(response, 404, 'Session not found');
+      return session.transport.handleRequest(request, response);
+    }
+    if (request.method !== 'POST') return reply(response, 400, 'Missing session');
+    if (sessions.size >= maxSessions) return reply(response, 503, 'Too many sessions');
+    const { server, detach } = createSession();
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      enableDnsRebindingProtection: true,
+      allowedHosts,
+      allowedOrigins,
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, close: closeSession });
+      },
+    });
+    const closeSession = async (): Promise<void> => {
+      detach();
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      await server.close();
+    };
+    transport.onclose = () => {
+      detach();
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(request, response);
+    // A refused or non-initialize first request leaves no session behind.
+    if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await closeSession();
+  };
+
+  const listener: HttpServer = createServer((request, response) => {
+    handle(request, response).catch(() => {
+      if (!response.headersSent) reply(response, 500, 'Internal error');
+      else response.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    listener.once('error', reject);
+    listener.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (listener.address() as AddressInfo).port;
+  allowedHosts = options.allowedHosts === undefined ? LOOPBACK_HOSTS.map((name) => `${name}:${port}`) : [...options.allowedHosts];
+  allowedOrigins = options.allowedOrigins === undefined ? LOOPBACK_HOSTS.map((name) => `http://${name}:${port}`) : [...options.allowedOrigins];
+  const shown = host === '::1' ? '[::1]' : host;
+  return {
+    url: `http://${shown}:${port}${path}`,
+    async close() {
+      await Promise.allSettled([...sessions.values()].map((session) => session.close()));
+      listener.closeAllConnections();
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    },
+  };
+}
+
+function reply(response: ServerResponse, status: number, message: string): void {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
