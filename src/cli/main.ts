@@ -1,15 +1,165 @@
 #!/usr/bin/env node
-// The toolgate command line. Commands arrive with the CLI issue; for now it prints its help.
-const help = `toolgate — the governed tool runtime for AI agents
+import { Command, CommanderError, Option } from 'commander';
+import { CliError } from './cli-error.js';
+import { createCliOutput, type CliOutput } from './cli-output.js';
+import { runAuditExport, runAuditShow, runAuditTail, runAuditVerify } from './commands/audit-command.js';
+import { runCall } from './commands/call-command.js';
+import { runInit } from './commands/init-command.js';
+import { runPolicyCheck, runPolicyExplain, runPolicyImport } from './commands/policy-command.js';
+import { runReplay } from './commands/replay-command.js';
+import { runServe } from './commands/serve-command.js';
+import { runTools, TOOL_FORMATS } from './commands/tools-command.js';
+import { loadConfig } from './config/load-config.js';
+import type { ResolvedConfig } from './config/config-types.js';
 
-Usage: toolgate <command>
+interface GlobalOptions {
+  readonly json?: boolean;
+  readonly debug?: boolean;
+  readonly config?: string;
+}
 
-Commands:
-  serve     serve the governed tools to any MCP client (with the web console)
-  call      make one governed call from the terminal
-  tools     list the tools
-  policy    explain, import or check the policy
-  audit     tail, show, verify or export the journal
-  replay    replay a recorded run
-`;
-process.stdout.write(help);
+/**
+ * The toolgate command line. Exit codes: 0 ok, 1 tool failure, 2 usage or
+ * config error, 3 denied. `--json` on every command prints a JSON document
+ * for scripts; without `--debug` an error is one clear line, never a stack.
+ */
+export function buildProgram(run: (task: (output: CliOutput, config: () => ResolvedConfig) => Promise<number | void>) => Promise<void>): Command {
+  const program = new Command('toolgate')
+    .description('The governed tool runtime for AI agents: serve governed tools to any MCP client, approve and audit every call.')
+    .option('--json', 'print JSON for scripts')
+    .option('--debug', 'show stack traces on errors')
+    .option('-c, --config <file>', 'the configuration file (default: toolgate.config.json in the current directory)')
+    .showHelpAfterError()
+    .exitOverride();
+
+  program
+    .command('init')
+    .description('write toolgate.config.json with a commented default policy')
+    .option('--force', 'overwrite an existing file')
+    .action((options: { force?: boolean }) =>
+      run(async (output) => {
+        const { file } = runInit(process.cwd(), { force: options.force === true });
+        output.result({ file }, () => `wrote ${file}`);
+      }),
+    );
+
+  program
+    .command('serve')
+    .description('serve the built-in tools and the configured MCP servers, governed, to MCP clients; start the console')
+    .addOption(new Option('--stdio', 'serve MCP over stdio (for clients that spawn toolgate)').conflicts('http'))
+    .option('--http <port>', 'serve MCP over Streamable HTTP on 127.0.0.1:<port> (default 7420)')
+    .option('--token <token>', 'require this bearer token on the HTTP transport')
+    .option('--no-console', 'do not start the web console')
+    .action((options: { stdio?: boolean; http?: string; token?: string; console: boolean }) =>
+      run(async (output, config) => {
+        const port = options.http === undefined ? 7420 : Number(options.http);
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('usage', '--http takes a port number.');
+        const server = await runServe(config(), { transport: options.stdio === true ? 'stdio' : { port }, console: options.console, ...(options.token === undefined ? {} : { token: options.token }) }, output);
+        await new Promise<void>((resolve) => {
+          const stop = (): void => resolve();
+          process.once('SIGINT', stop);
+          process.once('SIGTERM', stop);
+          if (options.stdio === true) process.stdin.once('end', stop);
+        });
+        await server.close();
+      }),
+    );
+
+  program
+    .command('call <tool> [json]')
+    .description('make one governed call; json is the arguments, or - to read them from standard input')
+    .action((tool: string, json: string | undefined) =>
+      run((output, config) => runCall(config(), tool, json, output, process.stdin.isTTY === true && process.stderr.isTTY === true && !output.json)),
+    );
+
+  program
+    .command('tools')
+    .description('list the tools, or project them for a provider')
+    .addOption(new Option('--format <format>', 'output format').choices([...TOOL_FORMATS]).default('table'))
+    .action((options: { format: string }) => run((output, config) => runTools(config(), options.format, output)));
+
+  const policy = program.command('policy').description('explain, import or check the policy');
+  policy
+    .command('explain <tool> <json>')
+    .description('why a call would be allowed, asked or denied')
+    .action((tool: string, json: string) => run((output, config) => runPolicyExplain(config(), tool, json, output)));
+  policy
+    .command('import <kind> <file>')
+    .description('import a Claude Code settings.json (claude) or a Gemini CLI TOML policy (gemini)')
+    .action((kind: string, file: string) => run((output) => runPolicyImport(kind, file, output)));
+  policy
+    .command('check')
+    .description('load the policy and run every rule self-test')
+    .action(() => run((output, config) => runPolicyCheck(config(), output)));
+
+  const audit = program.command('audit').description('read and verify the journal');
+  audit
+    .command('tail')
+    .description('the newest receipts')
+    .option('-n, --lines <n>', 'how many', '20')
+    .option('-f, --follow', 'keep printing new receipts')
+    .option('--tool <tool>')
+    .option('--status <status>')
+    .option('--agent <agent>')
+    .action((options: { lines: string; follow?: boolean; tool?: string; status?: string; agent?: string }) =>
+      run((output, config) => {
+        const controller = new AbortController();
+        process.once('SIGINT', () => controller.abort());
+        const filter = { ...(options.tool === undefined ? {} : { tool: options.tool }), ...(options.status === undefined ? {} : { status: options.status }), ...(options.agent === undefined ? {} : { agent: options.agent }) };
+        return runAuditTail(config(), { lines: Math.max(1, Number(options.lines) || 20), follow: options.follow === true, filter }, output, controller.signal);
+      }),
+    );
+  audit
+    .command('show <invocation>')
+    .description('one receipt with its chain position')
+    .action((id: string) => run((output, config) => Promise.resolve(runAuditShow(config(), id, output))));
+  audit
+    .command('verify')
+    .description('verify the hash chain and signatures; name the first bad row')
+    .action(() => run((output, config) => runAuditVerify(config(), output)));
+  audit
+    .command('export')
+    .description('export every receipt')
+    .addOption(new Option('--format <format>').choices(['jsonl', 'csv']).default('jsonl'))
+    .option('--out <file>', 'write to a file instead of standard output')
+    .action((options: { format: string; out?: string }) => run((output, config) => Promise.resolve(runAuditExport(config(), options.format, options.out, output))));
+
+  program
+    .command('replay <run>')
+    .description('re-run a recorded run from the journal, with no side effect, and compare')
+    .action((runId: string) => run((output, config) => runReplay(config(), runId, output)));
+
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let exitCode = 0;
+  let globals: GlobalOptions = {};
+  const program = buildProgram(async (task) => {
+    globals = program.opts<GlobalOptions>();
+    const output = createCliOutput({ json: globals.json === true, debug: globals.debug === true });
+    const result = await task(output, () => loadConfig(process.cwd(), globals.config));
+    if (typeof result === 'number') exitCode = result;
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    return reportError(error, globals);
+  }
+}
+
+function reportError(error: unknown, globals: GlobalOptions): number {
+  if (error instanceof CommanderError) {
+    // Help and version exit 0; commander already printed the usage problem.
+    return error.exitCode === 0 ? 0 : 2;
+  }
+  const code = error instanceof CliError ? error.exitCode : 1;
+  const message = error instanceof Error ? error.message : String(error);
+  if (globals.json === true) process.stdout.write(`${JSON.stringify({ ok: false, error: { kind: error instanceof CliError ? error.kind : 'internal', message } }, null, 2)}\n`);
+  else process.stderr.write(`toolgate: ${message}\n`);
+  if (globals.debug === true && error instanceof Error && error.stack !== undefined) process.stderr.write(`${error.stack}\n`);
+  return code;
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { unwrapUntrusted, type ToolOutcome } from '../../core/index.js';
+import { CliError } from '../cli-error.js';
+import type { CliOutput } from '../cli-output.js';
+import type { ResolvedConfig } from '../config/config-types.js';
+import { openGateway } from '../runtime/open-gateway.js';
+import { createTtyApprover } from '../tty-approver.js';
+
+/** Exit code of one outcome: 0 ok, 1 tool failure, 2 usage (the caller's arguments or tool name), 3 denied. */
+export function exitCodeOf(outcome: ToolOutcome): number {
+  if (outcome.ok) return 0;
+  switch (outcome.error.code) {
+    case 'POLICY_DENIED':
+    case 'DENIED_BY_USER':
+      return 3;
+    case 'UNKNOWN_TOOL':
+    case 'ARGS_INVALID':
+      return 2;
+    default:
+      return 1;
+  }
+}
+
+/**
+ * `toolgate call <tool> [json | -]`: one governed call from the terminal.
+ * Approvals are asked at the terminal when there is one; without a
+ * terminal a call that needs approval is denied (fail closed).
+ */
+export async function runCall(config: ResolvedConfig, tool: string, json: string | undefined, output: CliOutput, interactive: boolean): Promise<number> {
+  const text = json === '-' ? readFileSync(0, 'utf8') : (json ?? '{}');
+  let args: unknown;
+  try {
+    args = JSON.parse(text);
+  } catch {
+    throw new CliError('usage', 'The arguments must be a JSON object (or - to read one from standard input).');
+  }
+  const gateway = await openGateway(config, interactive ? { prompt: createTtyApprover() } : { prompt: () => Promise.resolve({ outcome: 'reject', reason: 'no terminal to ask: approve in the console or run interactively' }) });
+  try {
+    const outcome = await gateway.registry().dispatch({ callId: `cli-${Date.now().toString(36)}`, name: tool, arguments: args }, { ...gateway.context, runId: 'cli' });
+    const receipt = outcome.receipt;
+    output.result(
+      outcome.ok
+        ? { ok: true, value: outcome.value, content: unwrapUntrusted(outcome.content), receipt }
+        : { ok: false, error: { ...outcome.error.toJSON() }, content: unwrapUntrusted(outcome.content), receipt },
+      () => (outcome.ok ? unwrapUntrusted(outcome.content) : `${outcome.error.code}: ${outcome.error.message}`),
+    );
+    return exitCodeOf(outcome);
+  } finally {
+    await gateway.close();
+  }
+}

@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs';
+import { createReplayHost, createToolRegistry, unwrapUntrusted, type RecordedResult } from '../../core/index.js';
+import { createSqliteJournal } from '../../journal/sqlite/index.js';
+import { CliError } from '../cli-error.js';
+import { formatTable, type CliOutput } from '../cli-output.js';
+import type { ResolvedConfig } from '../config/config-types.js';
+import { buildPolicy } from '../runtime/build-policy.js';
+import { servedBuiltins } from '../runtime/open-gateway.js';
+
+export interface ReplayLine {
+  readonly callId: string;
+  readonly tool: string;
+  readonly recorded: string;
+  readonly replayed: string;
+  readonly same: boolean;
+}
+
+/**
+ * `toolgate replay <run>`: re-run every recorded call of a run against a
+ * host that answers only from the journal — zero side effects — and compare
+ * each outcome with the recording. A call whose arguments were redacted at
+ * record time cannot match its action digest and is reported as a miss.
+ */
+export async function runReplay(config: ResolvedConfig, runId: string, output: CliOutput): Promise<number> {
+  if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path}.`);
+  const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined });
+  try {
+    const recorded: readonly RecordedResult[] = await journal.recordings({ runId });
+    if (recorded.length === 0) throw new CliError('usage', `Run "${runId}" has no recorded calls in ${config.journal.path}.`);
+    const session = createReplayHost(journal, { runId });
+    const { snapshot } = await buildPolicy(config);
+    const registry = createToolRegistry({ tools: servedBuiltins(config), host: session.host, journal: session.journal, policy: snapshot });
+    const granted = registry.list().map((info) => info.key);
+    const progress = output.progress(`replaying run ${runId}`, recorded.length);
+    const lines: ReplayLine[] = [];
+    for (const [index, entry] of recorded.entries()) {
+      const receipt = entry.receipt;
+      const outcome = await registry.dispatch(
+        { callId: receipt.callId, name: receipt.version === undefined ? receipt.tool : `${receipt.tool}@${receipt.version}`, arguments: receipt.arguments },
+        { agent: receipt.agent ?? config.agent, grantedTools: granted, runId, approval: { approvedActionDigests: receipt.actionDigest === undefined ? [] : [receipt.actionDigest] } },
+      );
+      const replayed = outcome.ok ? 'ok' : outcome.error.code;
+      lines.push({
+        callId: receipt.callId,
+        tool: receipt.tool,
+        recorded: entry.ok ? 'ok' : (entry.error?.code ?? 'error'),
+        replayed,
+        same: unwrapUntrusted(outcome.content) === entry.content && outcome.ok === entry.ok,
+      });
+      progress.tick(index + 1);
+    }
+    progress.done();
+    const same = lines.filter((line) => line.same).length;
+    output.result({ runId, calls: lines.length, identical: same, stats: session.stats(), lines }, () =>
+      [formatTable(['call', 'tool', 'recorded', 'replayed', 'identical'], lines.map((line) => [line.callId, line.tool, line.recorded, line.replayed, line.same ? 'yes' : 'NO'])), `${same} of ${lines.length} calls replayed identically, with no side effect`].join('\n'),
+    );
+    return same === lines.length ? 0 : 1;
+  } finally {
+    journal.close();
+  }
+}

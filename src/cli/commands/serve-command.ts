@@ -1,0 +1,119 @@
+import { createJournalAudit, type JournalAudit } from '../../journal/sqlite/index.js';
+import { serveMcp, type McpGateway } from '../../mcp/index.js';
+import { startConsole, type AuditSource, type ConsoleServer } from '../../console/index.js';
+import type { CliOutput } from '../cli-output.js';
+import type { ResolvedConfig } from '../config/config-types.js';
+import { openGateway, type Gateway } from '../runtime/open-gateway.js';
+
+export interface ServeOptions {
+  /** `stdio`, or an HTTP port (0: a free one). */
+  readonly transport: 'stdio' | { readonly port: number };
+  readonly console: boolean;
+  /** Bearer token the HTTP transport requires. */
+  readonly token?: string;
+}
+
+export interface RunningServer {
+  readonly gateway: Gateway;
+  readonly mcp: McpGateway;
+  readonly console: ConsoleServer | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * `toolgate serve`: the MCP gateway (the built-in tools plus the configured
+ * upstream servers, every call through the pipeline) and the web console
+ * where a person approves and audits. Over stdio, everything human goes to
+ * stderr: stdout belongs to the protocol.
+ */
+export async function runServe(config: ResolvedConfig, options: ServeOptions, output: CliOutput): Promise<RunningServer> {
+  const gateway = await openGateway(config);
+  let audit: JournalAudit | undefined;
+  let consoleServer: ConsoleServer | undefined;
+  try {
+    for (const warning of gateway.warnings) output.info(`warning: ${warning}`);
+    if (options.console && config.console.enabled) {
+      audit = createJournalAudit(config.journal.path);
+      consoleServer = await startConsole({
+        registry: gateway.registry(),
+        approvals: gateway.approvals,
+        audit: auditSource(gateway, audit),
+        describePolicy: () => describePolicy(gateway),
+        withheld: {
+          list: () => Promise.resolve(gateway.connection.listWithheld().map((entry) => ({ name: entry.name, server: entry.server, reason: entry.reason }))),
+          approve: (name) => gateway.connection.approvePin(name, 'console'),
+        },
+        port: config.console.port,
+      });
+    }
+    const mcp = await serveMcp(gateway.live, {
+      transport: options.transport === 'stdio' ? 'stdio' : { kind: 'http', port: options.transport.port, ...(options.token === undefined ? {} : { token: options.token }) },
+      context: { ...gateway.context, runId: `serve-${new Date().toISOString().replace(/[:.]/g, '-')}` },
+      approver: gateway.controller.confirm,
+      name: 'toolgate',
+    });
+    const tools = gateway.registry().list().length;
+    output.info(`toolgate gateway: ${tools} tools from ${config.workspace} (${config.scope}, mode ${gateway.controller.mode})`);
+    output.info(mcp.url === undefined ? 'MCP: stdio' : `MCP: ${mcp.url}`);
+    output.info(consoleServer === undefined ? 'console: off' : `console: ${consoleServer.url}`);
+    output.info(`journal: ${config.journal.path}`);
+    if (output.json) output.result({ mcp: mcp.url ?? 'stdio', console: consoleServer?.url, tools, journal: config.journal.path });
+    const running = consoleServer;
+    return {
+      gateway,
+      mcp,
+      console: running,
+      async close() {
+        await mcp.close();
+        await running?.close();
+        audit?.close();
+        await gateway.close();
+      },
+    };
+  } catch (error) {
+    await consoleServer?.close();
+    audit?.close();
+    await gateway.close();
+    throw error;
+  }
+}
+
+function auditSource(gateway: Gateway, audit: JournalAudit): AuditSource {
+  return {
+    list: (filter) => Promise.resolve(audit.list(filter).map((entry) => entry.receipt)),
+    get: (invocationId) => {
+      const entry = audit.get(invocationId);
+      if (entry === undefined) return Promise.resolve(undefined);
+      const receipt = entry.receipt;
+      let explanation: unknown;
+      try {
+        const definition = gateway.registry().get(receipt.tool);
+        const target = definition?.policyTarget?.(receipt.arguments);
+        explanation = gateway.policy.current.explain({ tool: receipt.tool, args: receipt.arguments, ...(target === undefined ? {} : { target }) });
+      } catch {
+        explanation = receipt.policy.rules;
+      }
+      return Promise.resolve({ receipt, chain: { position: entry.chain.position, hash: entry.chain.hash }, explanation });
+    },
+    verify: () => gateway.journal.verify(),
+  };
+}
+
+function describePolicy(gateway: Gateway): unknown {
+  const { config } = gateway;
+  const snapshot = gateway.policy.current;
+  return {
+    version: snapshot.version,
+    mode: gateway.controller.mode,
+    scope: config.scope,
+    workspace: config.workspace,
+    rules: config.policy.rules ?? [],
+    allowedCommands: config.policy.allowedCommands ?? [],
+    allowedCommandGlobs: config.policy.allowedCommandGlobs ?? [],
+    allowedDomains: config.policy.allowedDomains ?? [],
+    protectedPaths: config.policy.protectedPaths ?? [],
+    mcpServers: Object.keys(config.servers),
+    remembered: gateway.controller.remembered(),
+    warnings: snapshot.warnings,
+  };
+}

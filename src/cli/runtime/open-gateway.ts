@@ -1,0 +1,135 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createConfirm,
+  createLivePolicy,
+  createToolRegistry,
+  type AnyToolDefinition,
+  type ApprovalController,
+  type DispatchContext,
+  type LivePolicy,
+  type ConfirmActionHook,
+  type ToolRegistry,
+} from '../../core/index.js';
+import { connectMcpServers, createJsonFilePinStore, type LiveRegistry, type McpConnection, type McpServerConfig } from '../../mcp/index.js';
+import { builtinTools, createNodeHost, createRulePersister, type NodeHost } from '../../node/index.js';
+import { createSqliteJournal, type SqliteJournal } from '../../journal/sqlite/index.js';
+import { createApprovalQueue, type ApprovalQueue } from '../../console/index.js';
+import { CliError } from '../cli-error.js';
+import type { ResolvedConfig } from '../config/config-types.js';
+import { buildPolicy } from './build-policy.js';
+
+/** Everything a running gateway holds: one host, one live policy, one journal, the upstream servers and the approvals. */
+export interface Gateway {
+  readonly config: ResolvedConfig;
+  readonly host: NodeHost;
+  readonly policy: LivePolicy;
+  readonly journal: SqliteJournal;
+  readonly approvals: ApprovalQueue;
+  readonly controller: ApprovalController;
+  readonly connection: McpConnection;
+  readonly live: LiveRegistry;
+  /** The dispatch context of every call through this gateway; its grants follow the offered tools. */
+  readonly context: DispatchContext;
+  readonly warnings: readonly string[];
+  registry(): ToolRegistry;
+  close(): Promise<void>;
+}
+
+export interface OpenGatewayOptions {
+  /** The human approver behind the mode logic; default: the console's approval queue. */
+  readonly prompt?: ConfirmActionHook;
+  /** Connect the configured upstream MCP servers. Default true. */
+  readonly connectServers?: boolean;
+  /** Journal every call, so a run can be replayed. Default true. */
+  readonly recordAll?: boolean;
+}
+
+/** The built-in tools the config serves: all of them unless `tools.enable` / `tools.disable` say otherwise. */
+export function servedBuiltins(config: ResolvedConfig): AnyToolDefinition[] {
+  const enable = config.tools.enable;
+  const disable = new Set(config.tools.disable ?? []);
+  const known = new Set(builtinTools.map((tool) => tool.name));
+  for (const name of [...(enable ?? []), ...disable]) {
+    if (!known.has(name)) throw new CliError('config', `${config.file ?? 'The configuration'}: tools names an unknown built-in tool "${name}".`);
+  }
+  return builtinTools.filter((tool) => (enable === undefined || enable.includes(tool.name)) && !disable.has(tool.name));
+}
+
+function upstreamConfigs(config: ResolvedConfig): McpServerConfig[] {
+  return Object.entries(config.servers).map(([name, server]): McpServerConfig => {
+    const common = { name, ...(server.trusted === undefined ? {} : { trusted: server.trusted }), ...(server.bounded === true ? { schemaProfile: 'bounded' as const } : {}) };
+    if (server.url !== undefined) return { ...common, transport: 'http', url: server.url, ...(server.local === undefined ? {} : { local: server.local }) };
+    if (server.command === undefined) throw new CliError('config', `${config.file ?? 'The configuration'}: servers.${name} needs a command or a url.`);
+    return { ...common, transport: 'stdio', command: server.command, args: [...(server.args ?? [])], ...(server.env === undefined ? {} : { env: server.env }), cwd: config.workspace };
+  });
+}
+
+/**
+ * Open the gateway a configuration describes: the Node host jailed to the
+ * workspace, the policy (live, so a reload can narrow it), the SQLite
+ * journal, the upstream MCP servers with pinned definitions, and the
+ * approval controller whose human is the console (or the terminal).
+ */
+export async function openGateway(config: ResolvedConfig, options: OpenGatewayOptions = {}): Promise<Gateway> {
+  const built = await buildPolicy(config);
+  const policy = createLivePolicy(built.snapshot);
+  const approvals = createApprovalQueue();
+  const controller = createConfirm({
+    mode: config.mode,
+    policy,
+    prompt: (request, _context, signal) => (options.prompt ?? approvals.confirm)(request, signal),
+    remember: { persist: createRulePersister({ projectRoot: config.workspace, home: homedir() }).persist, source: 'project' },
+  });
+  const host = createNodeHost({ workspace: config.workspace, scope: config.scope, spillDir: join(config.workspace, '.toolgate', 'spill') });
+  const journal = createSqliteJournal(config.journal.path, { recordAll: options.recordAll ?? true, sign: config.journal.sign });
+  let connection: McpConnection | undefined;
+  try {
+    connection = await connectMcpServers({
+      servers: options.connectServers === false ? [] : upstreamConfigs(config),
+      pins: createJsonFilePinStore(join(config.workspace, '.toolgate', 'mcp-pins.json')),
+    });
+    const base = createToolRegistry({
+      tools: servedBuiltins(config),
+      host: { ...host, mcp: connection.capability },
+      policy,
+      journal,
+      hooks: { around: [policy.guardStart] },
+      limits: {
+        ...(config.limits.maxInputBytes === undefined ? {} : { maxInputBytes: config.limits.maxInputBytes }),
+        content: { ...(config.limits.maxBytes === undefined ? {} : { maxBytes: config.limits.maxBytes }), ...(config.limits.maxLines === undefined ? {} : { maxLines: config.limits.maxLines }) },
+      },
+    });
+    const live = connection.live(base);
+    // The operator granted what the config serves: the grant set follows the offered tools as upstreams change.
+    const granted = new Set(live.current().list().map((info) => info.key));
+    live.subscribe((registry) => {
+      granted.clear();
+      for (const info of registry.list()) granted.add(info.key);
+    });
+    const context: DispatchContext = { agent: config.agent, grantedTools: granted, approval: { confirm: controller.confirm } };
+    const opened = connection;
+    return {
+      config,
+      host,
+      policy,
+      journal,
+      approvals,
+      controller,
+      connection: opened,
+      live,
+      context,
+      warnings: built.warnings,
+      registry: () => live.current(),
+      async close() {
+        await opened.close();
+        await host.endRun?.('default').catch(() => undefined);
+        journal.close();
+      },
+    };
+  } catch (error) {
+    await connection?.close();
+    journal.close();
+    throw error;
+  }
+}
