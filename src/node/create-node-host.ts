@@ -9,6 +9,7 @@ import type { NodeHost, NodeHostOptions } from './node-host-types.js';
 import { createOsCapability } from './os/create-os-capability.js';
 import { createProcessCapability } from './process/create-process-capability.js';
 import { SYSTEM_PATH } from './process/system-path.js';
+import { writeGitDiffShim } from './process/write-git-diff-shim.js';
 import { createMediaStore } from './stores/create-media-store.js';
 import { createOutputStore } from './stores/create-output-store.js';
 import { createSecretsCapability, createSecretStore } from './stores/create-secret-store.js';
@@ -48,6 +49,7 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
     sandbox,
     systemPath,
     env: { allow: options.env?.allow ?? [], set: options.env?.set ?? {} },
+    gitExternalDiff: writeGitDiffShim(path.join(spillDir, 'bin')),
     hidden: [{ path: spillDir, directory: true }, ...(secretStore.path === undefined ? [] : [{ path: secretStore.path, directory: false }])],
   });
   const egress = createEgressCapability({ ...options.egress, secrets: secretStore, mediaStore });

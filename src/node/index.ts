@@ -14,7 +14,7 @@ export type {
 export type { NodeOutputStore } from './stores/create-output-store.js';
 export { isPublicAddress } from './egress/classify-address.js';
 export { SYSTEM_PATH } from './process/system-path.js';
-export { GIT_HARDENING } from './process/build-child-env.js';
+export { gitHardeningEnv } from './process/build-child-env.js';
 
 export { builtinTools } from './tools/builtin-tools.js';
 export { readFileTool, type ReadFileArgs } from './tools/read-file-tool.js';

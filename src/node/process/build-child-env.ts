@@ -4,13 +4,15 @@ import { hostDenial } from '../errors/host-denial.js';
  * Repo-local git configuration can name programs git runs (`core.fsmonitor`,
  * `core.pager`, `diff.external`, `core.sshCommand`, hooks). Command-line
  * configuration (`GIT_CONFIG_COUNT/KEY/VALUE`) outranks every config file,
- * so these values neutralise them for any git the child starts.
+ * so these values neutralise them for any git the child starts. Git cannot
+ * unset a value this way, so `diff.external` points at the host's own shim,
+ * which prints a plain unified diff.
  */
-export const GIT_HARDENING: Readonly<Record<string, string>> = (() => {
+export function gitHardeningEnv(externalDiff: string): Readonly<Record<string, string>> {
   const pairs: readonly (readonly [string, string])[] = [
     ['core.fsmonitor', 'false'],
     ['core.pager', 'cat'],
-    ['diff.external', ''],
+    ['diff.external', externalDiff],
     ['core.sshCommand', 'false'],
     ['core.hooksPath', '/dev/null'],
     ['core.editor', 'false'],
@@ -24,7 +26,7 @@ export const GIT_HARDENING: Readonly<Record<string, string>> = (() => {
     env[`GIT_CONFIG_VALUE_${index}`] = value;
   });
   return Object.freeze(env);
-})();
+}
 
 /** Names a tool may never set, whatever the allow list says: they would undo the hardening or hijack loading. */
 const RESERVED = /^(PATH|GIT_CONFIG.*|GIT_TERMINAL_PROMPT|GIT_PAGER|GIT_ASKPASS|GIT_EXEC_PATH|GIT_SSH.*|GIT_EXTERNAL_DIFF|LD_.*|DYLD_.*|NODE_OPTIONS|BASH_ENV|ENV)$/;
@@ -39,6 +41,8 @@ export interface BuildChildEnvOptions {
   /** What the tool declared. */
   readonly declared: Readonly<Record<string, string>>;
   readonly tool: string | undefined;
+  /** From `gitHardeningEnv`: applied last. */
+  readonly gitHardening: Readonly<Record<string, string>>;
 }
 
 /**
@@ -60,5 +64,5 @@ export function buildChildEnv(options: BuildChildEnvOptions): Record<string, str
     }
     env[name] = value;
   }
-  return Object.assign(env, GIT_HARDENING);
+  return Object.assign(env, options.gitHardening);
 }

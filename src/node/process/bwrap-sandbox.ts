@@ -29,6 +29,8 @@ export interface BwrapArgsOptions {
   readonly env: Readonly<Record<string, string>>;
   /** Host paths hidden inside the sandbox (the secret store, spills, media). */
   readonly hidden: readonly { readonly path: string; readonly directory: boolean }[];
+  /** Host directories the child may read (the git diff shim), bound after the masks. */
+  readonly readOnly: readonly string[];
   readonly file: string;
   readonly args: readonly string[];
 }
@@ -47,6 +49,7 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
     if (hidden.directory) args.push('--tmpfs', hidden.path);
     else args.push('--ro-bind-try', '/dev/null', hidden.path);
   }
+  for (const directory of options.readOnly) args.push('--ro-bind', directory, directory);
   for (const [name, value] of Object.entries(options.env)) args.push('--setenv', name, value);
   args.push('--chdir', options.cwd, '--', options.file, ...options.args);
   return args;

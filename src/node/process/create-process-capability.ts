@@ -7,7 +7,7 @@ import { openVerifiedDirectory } from '../fs/open-verified.js';
 import { resolveJailedPath } from '../fs/resolve-jailed-path.js';
 import type { SandboxMode } from '../node-host-types.js';
 import { buildBwrapArgs, detectBwrap } from './bwrap-sandbox.js';
-import { buildChildEnv } from './build-child-env.js';
+import { buildChildEnv, gitHardeningEnv } from './build-child-env.js';
 import { resolveExecutable } from './resolve-executable.js';
 import { spawnBounded } from './spawn-bounded.js';
 
@@ -21,6 +21,8 @@ export interface CreateProcessCapabilityOptions {
   readonly defaultTimeoutMs?: number;
   readonly defaultMaxOutputBytes?: number;
   readonly killGraceMs?: number;
+  /** The host's external-diff shim (see `gitHardeningEnv`). */
+  readonly gitExternalDiff: string;
 }
 
 export interface NodeProcessCapability extends ProcessCapability {
@@ -37,6 +39,7 @@ export interface NodeProcessCapability extends ProcessCapability {
  */
 export function createProcessCapability(options: CreateProcessCapabilityOptions): NodeProcessCapability {
   const { jail } = options;
+  const gitHardening = gitHardeningEnv(options.gitExternalDiff);
   let bwrap: Promise<string | undefined> | undefined;
   const findBwrap = (): Promise<string | undefined> => (bwrap ??= options.sandbox === 'off' ? Promise.resolve(undefined) : detectBwrap(options.systemPath));
   return {
@@ -49,7 +52,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       if (args.some((arg) => arg.includes('\0'))) throw hostDenial(tool, 'invalid_path');
       const file = await resolveExecutable(command, options.systemPath, jail.workspace, tool);
       const cwd = await resolveCwd(jail, spawnOptions.cwd, tool);
-      const env = buildChildEnv({ systemPath: options.systemPath, home: homedir(), set: options.env.set, allow: options.env.allow, declared: declaredEnv, tool });
+      const env = buildChildEnv({ systemPath: options.systemPath, home: homedir(), set: options.env.set, allow: options.env.allow, declared: declaredEnv, tool, gitHardening });
       const sandbox = await findBwrap();
       if (sandbox === undefined && options.sandbox === 'required') {
         throw hostUnavailable(tool, 'process', 'the required OS sandbox (bwrap) is not installed or cannot create namespaces here');
@@ -59,7 +62,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       const spawned =
         sandbox === undefined
           ? { file, args }
-          : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden: options.hidden, file, args }) };
+          : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden: options.hidden, readOnly: [path.dirname(options.gitExternalDiff)], file, args }) };
       const result = await spawnBounded({
         ...spawned,
         cwd,
