@@ -15,10 +15,25 @@ const IPV4_COMPATIBLE = ipaddr.IPv6.parse('::');
  * A string that is not an address (or carries a zone id) is not public.
  */
 export function isPublicAddress(address: string): boolean {
-  const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
-  if (bare.includes('%') || !ipaddr.isValid(bare)) return false;
+  const bare = canonical(address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address);
+  if (bare === undefined || !ipaddr.isValid(bare)) return false;
   const parsed = ipaddr.parse(bare);
   return parsed.kind() === 'ipv4' ? isPublicV4(parsed as ipaddr.IPv4) : isPublicV6(parsed as ipaddr.IPv6);
+}
+
+/**
+ * IPv6 text through the WHATWG serializer first: ipaddr.js reads the dotted
+ * tail of `::a.b.c.d` as IPv4-mapped, which would misjudge IPv4-compatible
+ * addresses. Zone ids are refused.
+ */
+function canonical(address: string): string | undefined {
+  if (!address.includes(':')) return address;
+  if (address.includes('%')) return undefined;
+  try {
+    return new URL(`https://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return undefined;
+  }
 }
 
 function isPublicV4(address: ipaddr.IPv4): boolean {
