@@ -58,6 +58,9 @@ export async function startEgressTestServer(): Promise<EgressTestServer> {
             authorization: request.headers.authorization ?? null,
             subscription: request.headers['x-subscription-token'] ?? null,
             body: Buffer.concat(chunks).toString('utf8'),
+            // Search-provider shapes (SearXNG and Tavily: results; Brave: web.results).
+            results: [{ title: 'Loopback result', url: 'https://example.test/page', content: 'a snippet' }],
+            web: { results: [{ title: 'Loopback result', url: 'https://example.test/page', description: 'a snippet' }] },
           }),
         );
       }
