@@ -51,7 +51,7 @@ export function createEgressCapability(options: CreateEgressCapabilityOptions): 
     let url = first;
     try {
       for (let hop = 0; ; hop += 1) {
-        const response = await agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: method as Dispatcher.HttpMethod, headers, body: body ?? null, signal: combined });
+        const response = await agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method, headers, body: body ?? null, signal: combined });
         const location = response.headers.location;
         if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
           await response.body.dump();

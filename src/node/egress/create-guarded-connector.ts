@@ -72,7 +72,7 @@ export function createGuardedConnector(options: GuardedConnectorOptions): buildC
         ...(ca === undefined ? {} : { ca }),
       });
       secure.once('secureConnect', () => resolve(secure));
-      secure.once('error', (error) => {
+      secure.once('error', (error: Error) => {
         raw.destroy();
         reject(error);
       });

@@ -81,10 +81,10 @@ export async function startEgressTestServer(): Promise<EgressTestServer> {
         socket.once('error', reject);
       });
     },
-    lookup: (answers) => async (hostname) => {
+    lookup: (answers) => (hostname) => {
       const answer = answers[hostname];
-      if (answer === undefined) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-      return typeof answer === 'function' ? answer() : answer;
+      if (answer === undefined) return Promise.reject(Object.assign(new Error('not found'), { code: 'ENOTFOUND' }));
+      return Promise.resolve(typeof answer === 'function' ? answer() : answer);
     },
     close: () =>
       new Promise<void>((resolve) => {
