@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigurationError } from '../core/index.js';
@@ -50,7 +50,7 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
     systemPath,
     env: { allow: options.env?.allow ?? [], set: options.env?.set ?? {} },
     gitExternalDiff: writeGitDiffShim(path.join(spillDir, 'bin')),
-    hidden: [{ path: spillDir, directory: true }, ...(secretStore.path === undefined ? [] : [{ path: secretStore.path, directory: false }])],
+    hidden: [{ path: spillDir, directory: true }, ...(secretStore.path === undefined ? [] : [{ path: secretStore.path, directory: statSync(secretStore.path, { throwIfNoEntry: false })?.isDirectory() === true }])],
   });
   const egress = createEgressCapability({ ...options.egress, secrets: secretStore, mediaStore });
 

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import path from 'node:path';
 import type { FileRead, MediaStore } from '../../core/index.js';
 import { hostDenial, hostFailure } from '../errors/host-denial.js';
 import { decodeText, sniffMediaType } from '../stores/sniff-media-type.js';
 import type { FsJail } from './fs-jail.js';
-import { openInDirectory, openVerifiedDirectory } from './open-verified.js';
+import { openVerified } from './open-verified.js';
 import { resolveJailedPath } from './resolve-jailed-path.js';
 
 export interface ReadJailedFileOptions {
@@ -24,26 +23,23 @@ export interface ReadJailedFileOptions {
 export async function readJailedBytes(jail: FsJail, requested: string, maxBytes: number, tool: string | undefined): Promise<{ bytes: Buffer; size: number }> {
   const target = await resolveJailedPath(jail, requested, tool);
   if (target.missing.length > 0) throw hostFailure(tool, 'the file does not exist');
-  const directory = await openVerifiedDirectory(jail, path.dirname(target.absolute), tool);
+  // One open by the resolved real path: O_NOFOLLOW refuses a symlinked last
+  // component, and the descriptor check refuses a swapped parent.
+  const handle = await openVerified(jail, target.absolute, constants.O_RDONLY | constants.O_NONBLOCK, tool);
   try {
-    const handle = await openInDirectory(jail, directory, path.basename(target.absolute), constants.O_RDONLY | constants.O_NONBLOCK, tool);
-    try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) throw hostDenial(tool, 'not_a_file');
-      const length = Math.min(stat.size, maxBytes);
-      const bytes = Buffer.allocUnsafe(length);
-      let filled = 0;
-      while (filled < length) {
-        const { bytesRead } = await handle.read(bytes, filled, length - filled, filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
-      return { bytes: bytes.subarray(0, filled), size: stat.size };
-    } finally {
-      await handle.close();
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw hostDenial(tool, 'not_a_file');
+    const length = Math.min(stat.size, maxBytes);
+    const bytes = Buffer.allocUnsafe(length);
+    let filled = 0;
+    while (filled < length) {
+      const { bytesRead } = await handle.read(bytes, filled, length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
     }
+    return { bytes: bytes.subarray(0, filled), size: stat.size };
   } finally {
-    await directory.handle.close();
+    await handle.close();
   }
 }
 
