@@ -123,7 +123,6 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
       registry: () => live.current(),
       async close() {
         await opened.close();
-        await host.endRun?.('default').catch(() => undefined);
         journal.close();
       },
     };

@@ -38,10 +38,31 @@ export interface DirectoryEntry {
   readonly bytes?: number;
 }
 
+export interface FileEdit {
+  readonly bytes: number;
+  readonly sha256: string;
+  /** How many occurrences of `oldText` were replaced. */
+  readonly replacements: number;
+}
+
+/** Common to every capability call: the calling tool's name, so a host denial names it. */
+export interface HostCallLabel {
+  readonly tool?: string;
+}
+
 export interface FsCapability {
-  readFile(path: string, options?: { offset?: number; limit?: number }, signal?: AbortSignal): Promise<FileRead>;
-  writeFile(path: string, content: string, options?: { expectedSha256?: string }, signal?: AbortSignal): Promise<FileWrite>;
-  listDirectory(path: string, options?: { depth?: number; includeHidden?: boolean }, signal?: AbortSignal): Promise<readonly DirectoryEntry[]>;
+  /** `offset` is the first line (1-based), `limit` the number of lines. */
+  readFile(path: string, options?: { offset?: number; limit?: number } & HostCallLabel, signal?: AbortSignal): Promise<FileRead>;
+  /** `expectedSha256`: write only if the current content still hashes to it (optimistic concurrency). */
+  writeFile(path: string, content: string, options?: { expectedSha256?: string } & HostCallLabel, signal?: AbortSignal): Promise<FileWrite>;
+  /** Replace exact text; exactly one occurrence unless `replaceAll`. */
+  editFile?(
+    path: string,
+    edit: { readonly oldText: string; readonly newText: string; readonly replaceAll?: boolean },
+    options?: HostCallLabel,
+    signal?: AbortSignal,
+  ): Promise<FileEdit>;
+  listDirectory(path: string, options?: { depth?: number; includeHidden?: boolean } & HostCallLabel, signal?: AbortSignal): Promise<readonly DirectoryEntry[]>;
 }
 
 export interface SpawnOptions {
@@ -50,6 +71,7 @@ export interface SpawnOptions {
   readonly timeoutMs?: number;
   readonly maxOutputBytes?: number;
   readonly stdin?: string;
+  readonly tool?: string;
 }
 
 export interface ProcessResult {
@@ -85,6 +107,10 @@ export interface EgressRequest {
   readonly body?: string;
   /** An opaque secret-store reference the host resolves inside its boundary. */
   readonly credentialRef?: string;
+  /** The header the resolved credential goes in, raw; default `authorization` as `Bearer <secret>`. */
+  readonly credentialHeader?: string;
+  /** The calling tool's name, so a host denial names it. */
+  readonly tool?: string;
 }
 
 export interface EgressResponse {
@@ -149,6 +175,11 @@ export interface MediaStore {
   get(handle: string): Promise<{ bytes: Uint8Array; mediaType: string } | undefined>;
 }
 
+/** Credential references, resolved only inside the host. A tool may ask whether one exists, never for its value. */
+export interface SecretsCapability {
+  has(ref: string): Promise<boolean>;
+}
+
 export interface ToolHost {
   readonly fs?: FsCapability;
   readonly process?: ProcessCapability;
@@ -157,6 +188,7 @@ export interface ToolHost {
   readonly mcp?: McpCapability;
   readonly outputStore?: ToolOutputStore;
   readonly mediaStore?: MediaStore;
+  readonly secrets?: SecretsCapability;
 }
 
 export type ToolHostCapability = keyof ToolHost;

@@ -1,0 +1,103 @@
+/**
+ * The Node host against the bare Node calls it wraps, in one process run:
+ * run_command `true` vs child_process.spawn; http_request to a loopback TLS
+ * server (through the injected test resolver and connector) vs a raw undici
+ * request; read_file of 1 MB vs fs.readFile. Every host case goes through
+ * the full registry pipeline (grant, validation, policy, bounding).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:https';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Duplex } from 'node:stream';
+import { createToolRegistry, type PolicyDecision, type ToolPolicy } from 'toolgate';
+import { builtinTools, createNodeHost } from 'toolgate/node';
+import { Agent, request } from 'undici';
+import { bench } from './harness.js';
+
+const allow: PolicyDecision = { kind: 'allow', matched: [] };
+const allowAll: ToolPolicy = { version: 1, decideIdentity: () => allow, decideArguments: () => allow };
+const granted = builtinTools.map((tool) => tool.name);
+
+function spawnTrue(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/usr/bin/true', [], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.on('error', reject);
+    child.on('close', () => resolve());
+  });
+}
+
+export async function run(): Promise<void> {
+  const fixtures = path.resolve('src/node/egress/__fixtures__');
+  const [cert, key] = await Promise.all([readFile(path.join(fixtures, 'test-cert.pem'), 'utf8'), readFile(path.join(fixtures, 'test-key.pem'), 'utf8')]);
+  const server = createServer({ cert, key, keepAliveTimeout: 60_000 }, (_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end('{"ok":true}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+
+  const workspace = await mkdtemp(path.join(tmpdir(), 'toolgate-bench-'));
+  await writeFile(path.join(workspace, 'one-mb.txt'), 'abcdefghijklmnopqrstuvwxyz01234\n'.repeat(32 * 1024));
+  const host = createNodeHost({
+    workspace,
+    sandbox: 'off',
+    maxFileBytes: 4 * 1024 * 1024,
+    egress: {
+      trustedCa: cert,
+      lookup: () => Promise.resolve([{ address: '93.184.216.34', family: 4 }]),
+      connect: () =>
+        new Promise<Duplex>((resolve, reject) => {
+          const socket = net.connect({ host: '127.0.0.1', port });
+          socket.once('connect', () => resolve(socket));
+          socket.once('error', reject);
+        }),
+    },
+  });
+  const registry = createToolRegistry({ tools: builtinTools, host, policy: allowAll });
+  const context = { grantedTools: granted, limits: { maxBytes: 4 * 1024 * 1024, maxLines: 1_000_000 } };
+  const rawAgent = new Agent({ connect: { ca: [cert], servername: 'api.example.test' } });
+  let callId = 0;
+  const dispatch = async (name: string, args: unknown): Promise<void> => {
+    const outcome = await registry.dispatch({ callId: String((callId += 1)), name, arguments: args }, context);
+    if (!outcome.ok) throw outcome.error;
+  };
+
+  try {
+    await bench(
+      [
+        { name: 'child_process.spawn true', run: spawnTrue },
+        { name: 'run_command true (host, no sandbox)', run: () => dispatch('run_command', { command: ['true'] }) },
+      ],
+      { title: 'run_command vs raw spawn', batch: 10, rounds: 15, warmup: 2 },
+    );
+    await bench(
+      [
+        {
+          name: 'undici request (raw)',
+          run: async () => {
+            const response = await request(`https://127.0.0.1:${port}/`, { dispatcher: rawAgent });
+            await response.body.text();
+          },
+        },
+        { name: 'http_request (host, test resolver)', run: () => dispatch('http_request', { url: 'https://api.example.test/', method: 'GET' }) },
+      ],
+      { title: 'http_request vs raw undici (loopback TLS, keep-alive)', batch: 50, rounds: 20, warmup: 3 },
+    );
+    await bench(
+      [
+        { name: 'fs.readFile 1 MB', run: () => readFile(path.join(workspace, 'one-mb.txt'), 'utf8') },
+        { name: 'read_file 1 MB (host)', run: () => dispatch('read_file', { path: 'one-mb.txt' }) },
+      ],
+      { title: 'read_file vs fs.readFile', batch: 20, rounds: 20, warmup: 3 },
+    );
+  } finally {
+    await rawAgent.close();
+    await host.close();
+    server.closeAllConnections();
+    server.close();
+    await rm(workspace, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,74 @@
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigurationError } from '../core/index.js';
+import { createEgressCapability } from './egress/create-egress-capability.js';
+import { createFsCapability } from './fs/create-fs-capability.js';
+import { createFsJail, isInside } from './fs/fs-jail.js';
+import type { NodeHost, NodeHostOptions } from './node-host-types.js';
+import { createOsCapability } from './os/create-os-capability.js';
+import { createProcessCapability } from './process/create-process-capability.js';
+import { SYSTEM_PATH } from './process/system-path.js';
+import { writeGitDiffShim } from './process/write-git-diff-shim.js';
+import { createMediaStore } from './stores/create-media-store.js';
+import { createOutputStore } from './stores/create-output-store.js';
+import { createSecretsCapability, createSecretStore } from './stores/create-secret-store.js';
+
+const SCOPES = new Set(['read-only', 'workspace-write', 'full']);
+const SANDBOXES = new Set(['auto', 'required', 'off']);
+
+/**
+ * The Node host: performs every side effect the engine decided on, inside a
+ * jail captured here once. Options are checked up front; a bad option throws
+ * `ConfigurationError`, never a half-built host.
+ */
+export function createNodeHost(options: NodeHostOptions): NodeHost {
+  const scope = options.scope ?? 'workspace-write';
+  const sandbox = options.sandbox ?? 'auto';
+  if (!SCOPES.has(scope)) throw new ConfigurationError('scope', "must be 'read-only', 'workspace-write' or 'full'");
+  if (!SANDBOXES.has(sandbox)) throw new ConfigurationError('sandbox', "must be 'auto', 'required' or 'off'");
+  const ownsSpillDir = options.spillDir === undefined;
+  const spillDir = options.spillDir ?? mkdtempSync(path.join(tmpdir(), 'toolgate-'));
+  if (!path.isAbsolute(spillDir)) throw new ConfigurationError('spillDir', 'must be an absolute path');
+  mkdirSync(spillDir, { recursive: true, mode: 0o700 });
+  const secretStore = createSecretStore(options.secrets);
+  const hostPaths = [spillDir, ...(secretStore.path === undefined ? [] : [secretStore.path])];
+  const jail = createFsJail({ workspace: options.workspace, scope, protectedPaths: options.protectedPaths ?? [], hostPaths });
+  const systemPath = options.executablePath ?? SYSTEM_PATH;
+  if (systemPath.some((directory) => !path.isAbsolute(directory) || isInside(jail.workspace, directory) || directory.includes('node_modules'))) {
+    throw new ConfigurationError('executablePath', 'must list absolute directories outside the workspace and node_modules');
+  }
+  for (const name of options.env?.allow ?? []) {
+    if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new ConfigurationError('env.allow', 'must list environment variable names');
+  }
+
+  const mediaStore = createMediaStore(path.join(spillDir, 'media'));
+  const outputStore = createOutputStore(path.join(spillDir, 'runs'));
+  const processCapability = createProcessCapability({
+    jail,
+    sandbox,
+    systemPath,
+    env: { allow: options.env?.allow ?? [], set: options.env?.set ?? {} },
+    gitExternalDiff: writeGitDiffShim(path.join(spillDir, 'bin')),
+    hidden: [{ path: spillDir, directory: true }, ...(secretStore.path === undefined ? [] : [{ path: secretStore.path, directory: statSync(secretStore.path, { throwIfNoEntry: false })?.isDirectory() === true }])],
+  });
+  const egress = createEgressCapability({ ...options.egress, secrets: secretStore, mediaStore });
+
+  return {
+    workspace: jail.workspace,
+    scope,
+    fs: createFsCapability({ jail, mediaStore, maxFileBytes: options.maxFileBytes ?? 10 * 1024 * 1024 }),
+    process: processCapability,
+    egress,
+    os: createOsCapability({ systemPath, workspace: jail.workspace }),
+    outputStore,
+    mediaStore,
+    secrets: createSecretsCapability(secretStore),
+    sandboxStatus: () => processCapability.sandboxStatus(),
+    endRun: (runId) => outputStore.endRun(runId),
+    async close() {
+      await egress.close();
+      if (ownsSpillDir) rmSync(spillDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import type { ToolPolicyDenyReason } from '../../core/index.js';
+import { hostDenial } from '../errors/host-denial.js';
+
+/**
+ * Parse a URL the host may fetch: https only, no userinfo, a host present.
+ * The WHATWG parser normalises decimal, octal, hex and dotless IPv4 forms to
+ * dotted quads, so the connector classifies the real address.
+ */
+export function checkEgressUrl(raw: string, tool: string | undefined, reason: ToolPolicyDenyReason = 'insecure_url'): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch (error) {
+    throw hostDenial(tool, reason, error);
+  }
+  if (url.protocol !== 'https:' || url.username !== '' || url.password !== '' || url.hostname === '') throw hostDenial(tool, reason);
+  return url;
+}

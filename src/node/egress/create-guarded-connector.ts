@@ -1,0 +1,81 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import net from 'node:net';
+import type { Duplex } from 'node:stream';
+import tls from 'node:tls';
+import ipaddr from 'ipaddr.js';
+import type { buildConnector } from 'undici';
+import type { EgressConnect, EgressLookup, ResolvedAddress } from '../node-host-types.js';
+import { isPublicAddress } from './classify-address.js';
+
+/** Raised inside the connector; the egress capability turns it into a typed denial. */
+export class NonPublicAddressError extends Error {
+  constructor() {
+    super('The destination resolves to a non-public address.');
+    this.name = 'NonPublicAddressError';
+  }
+}
+
+export interface GuardedConnectorOptions {
+  readonly lookup?: EgressLookup | undefined;
+  readonly connect?: EgressConnect | undefined;
+  readonly trustedCa?: string | readonly string[] | undefined;
+}
+
+export const defaultLookup: EgressLookup = async (hostname) => {
+  const answers = await dnsLookup(hostname, { all: true, verbatim: true });
+  return answers.map((answer) => ({ address: answer.address, family: answer.family === 6 ? 6 : 4 }));
+};
+
+const defaultConnect: EgressConnect = ({ address, port }) =>
+  new Promise<Duplex>((resolve, reject) => {
+    const socket = net.connect({ host: address, port });
+    socket.once('connect', () => resolve(socket));
+    socket.once('error', reject);
+  });
+
+/**
+ * undici's connector, replaced: resolve every address of the host (an IP
+ * literal is its own single answer — undici would skip a lookup hook for
+ * it), refuse when ANY answer is non-public, then dial the validated address
+ * and run TLS over it with SNI and certificate checks against the hostname.
+ * The address dialled is the address checked, so a DNS answer that changes
+ * between lookups (rebinding) cannot slip a private address in.
+ */
+export function createGuardedConnector(options: GuardedConnectorOptions): buildConnector.connector {
+  const lookup = options.lookup ?? defaultLookup;
+  const connect = options.connect ?? defaultConnect;
+  const extraCa = options.trustedCa === undefined ? undefined : typeof options.trustedCa === 'string' ? [options.trustedCa] : [...options.trustedCa];
+  const ca = extraCa === undefined ? undefined : [...tls.rootCertificates, ...extraCa];
+  return (connectOptions, callback) => {
+    open(connectOptions).then(
+      (socket) => callback(null, socket),
+      (error: unknown) => callback(error instanceof Error ? error : new Error('connect failed'), null),
+    );
+  };
+
+  async function open(connectOptions: buildConnector.Options): Promise<tls.TLSSocket> {
+    if (connectOptions.protocol !== 'https:') throw new NonPublicAddressError();
+    const hostname = connectOptions.hostname.replace(/^\[(.*)\]$/, '$1');
+    const literal = ipaddr.isValid(hostname);
+    const answers: readonly ResolvedAddress[] = literal ? [{ address: hostname, family: hostname.includes(':') ? 6 : 4 }] : await lookup(hostname);
+    const chosen = answers[0];
+    if (chosen === undefined || answers.some((answer) => !isPublicAddress(answer.address))) throw new NonPublicAddressError();
+    const port = Number(connectOptions.port || 443);
+    const raw = await connect({ address: chosen.address, port, servername: hostname });
+    return new Promise<tls.TLSSocket>((resolve, reject) => {
+      const secure = tls.connect({
+        socket: raw,
+        host: hostname,
+        // SNI carries names only; an IP literal is checked against the certificate's IP entries.
+        ...(literal ? {} : { servername: hostname }),
+        ALPNProtocols: ['http/1.1'],
+        ...(ca === undefined ? {} : { ca }),
+      });
+      secure.once('secureConnect', () => resolve(secure));
+      secure.once('error', (error: Error) => {
+        raw.destroy();
+        reject(error);
+      });
+    });
+  }
+}

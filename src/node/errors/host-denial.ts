@@ -1,0 +1,41 @@
+import { ToolExecutionError, ToolPolicyError, ToolUnavailableError, type ToolPolicyDenyReason } from '../../core/index.js';
+
+/** Host-side denial reasons beyond the engine's own; every message is fixed text, never a path or value. */
+const hostReasonText: Record<string, string> = {
+  scope_denied: 'was refused: the path is outside the allowed filesystem scope',
+  protected_path: 'was refused: the path is protected',
+  secret_store: 'was refused: the path is the secret store',
+  symlink_refused: 'was refused: the path is, or passes through, a symbolic link that leaves the allowed scope or dangles',
+  hardlink_refused: 'was refused: the file has several hard links and is never written through',
+  invalid_path: 'was refused: the path is empty or holds a NUL byte',
+  not_a_file: 'was refused: the path is not a regular file',
+  not_a_directory: 'was refused: the path is not a directory',
+  too_large: 'was refused: the content exceeds the size limit',
+  executable_not_found: 'was refused: the executable is not on the system PATH (workspace and relative paths are never run)',
+  env_not_allowed: 'was refused: a declared environment variable is not in the allowed list',
+  address_not_public: 'was refused: the host resolves to a non-public address',
+  insecure_url: 'was refused: only https URLs without credentials are allowed',
+  redirect_refused: 'was refused: a redirect led to a URL that is not allowed',
+  too_many_redirects: 'was refused: more than 5 redirects',
+  header_not_allowed: 'was refused: a request header is not allowed',
+  credential_unknown: 'was refused: the credential reference does not resolve',
+};
+
+/** A fatal (or, for a pure scope escape, recoverable) host denial that names the tool, never the argument. */
+export function hostDenial(tool: string | undefined, reason: ToolPolicyDenyReason, cause?: unknown): ToolPolicyError {
+  return new ToolPolicyError(tool ?? 'host', reason, {
+    detail: hostReasonText[reason],
+    recoverable: reason === 'scope_denied',
+    cause,
+  });
+}
+
+/** The host lacks a program or facility a capability needs. */
+export function hostUnavailable(tool: string | undefined, capability: string, detail: string): ToolUnavailableError {
+  return new ToolUnavailableError(tool ?? 'host', capability, detail);
+}
+
+/** A failure the model can act on (a stale write, text not found), kept free of argument values. */
+export function hostFailure(tool: string | undefined, detail: string, cause?: unknown): ToolExecutionError {
+  return new ToolExecutionError(tool ?? 'host', { detail, recoverable: true, cause });
+}

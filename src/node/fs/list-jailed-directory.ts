@@ -1,0 +1,108 @@
+import { constants } from 'node:fs';
+import { lstat, opendir } from 'node:fs/promises';
+import path from 'node:path';
+import type { DirectoryEntry } from '../../core/index.js';
+import { hostFailure } from '../errors/host-denial.js';
+import type { FsJail } from './fs-jail.js';
+import { isIgnored, parseGitignore, type IgnoreRule } from './gitignore-rules.js';
+import { openInDirectory, openVerifiedDirectory, type VerifiedDirectory } from './open-verified.js';
+import { resolveJailedPath } from './resolve-jailed-path.js';
+
+export interface ListJailedDirectoryOptions {
+  readonly jail: FsJail;
+  readonly path: string;
+  /** 1 lists the directory itself; at most 8. */
+  readonly depth?: number | undefined;
+  readonly includeHidden?: boolean | undefined;
+  /** At most this many entries. */
+  readonly maxEntries: number;
+  readonly tool?: string | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+const MAX_DEPTH = 8;
+const MAX_GITIGNORE_BYTES = 256 * 1024;
+
+/**
+ * List a jailed directory, breadth-first to `depth`, honouring `.gitignore`
+ * files on the way (and always skipping `.git`). Symlinks are reported, never
+ * followed; each subdirectory is opened through its verified parent.
+ */
+export async function listJailedDirectory(options: ListJailedDirectoryOptions): Promise<DirectoryEntry[]> {
+  const { jail, tool } = options;
+  const depth = Math.min(Math.max(1, Math.floor(options.depth ?? 1)), MAX_DEPTH);
+  const target = await resolveJailedPath(jail, options.path, tool);
+  if (target.missing.length > 0) throw hostFailure(tool, 'the directory does not exist');
+  const entries: DirectoryEntry[] = [];
+  const rules: IgnoreRule[] = await rootRules(jail, target.absolute, tool);
+  let level: VerifiedDirectory[] = [await openVerifiedDirectory(jail, target.absolute, tool)];
+  try {
+    for (let current = 1; current <= depth && level.length > 0; current += 1) {
+      const next: VerifiedDirectory[] = [];
+      for (const directory of level) {
+        options.signal?.throwIfAborted();
+        const relativeDirectory = toRelative(jail, directory.real);
+        rules.push(...(await readGitignore(jail, directory, relativeDirectory, tool)));
+        const dir = await opendir(directory.via);
+        for await (const dirent of dir) {
+          if (entries.length >= options.maxEntries) break;
+          if (dirent.name === '.git' || (options.includeHidden !== true && dirent.name.startsWith('.'))) continue;
+          const relative = relativeDirectory === '' ? dirent.name : `${relativeDirectory}/${dirent.name}`;
+          const isDirectory = dirent.isDirectory();
+          if (isIgnored(rules, relative, isDirectory)) continue;
+          if (jail.refusal(path.join(directory.real, dirent.name)) !== undefined) continue;
+          if (dirent.isFile()) {
+            const stat = await lstat(`${directory.via}/${dirent.name}`);
+            entries.push({ path: relative, kind: 'file', bytes: stat.size });
+          } else {
+            entries.push({ path: relative, kind: isDirectory ? 'directory' : dirent.isSymbolicLink() ? 'symlink' : 'other' });
+          }
+          if (isDirectory && current < depth) next.push(await openVerifiedDirectory(jail, path.join(directory.real, dirent.name), tool));
+        }
+      }
+      await Promise.all(level.map((directory) => directory.handle.close()));
+      level = next;
+    }
+  } finally {
+    await Promise.all(level.map((directory) => directory.handle.close().catch(() => undefined)));
+  }
+  return entries;
+}
+
+function toRelative(jail: FsJail, real: string): string {
+  return path.relative(jail.workspace, real).split(path.sep).join('/');
+}
+
+/** `.gitignore` files of the workspace root down to (not including) the listed directory. */
+async function rootRules(jail: FsJail, absolute: string, tool: string | undefined): Promise<IgnoreRule[]> {
+  const relative = path.relative(jail.workspace, absolute);
+  if (relative === '' || relative.startsWith('..')) return [];
+  const rules: IgnoreRule[] = [];
+  let current = jail.workspace;
+  for (const component of ['', ...relative.split(path.sep).slice(0, -1)]) {
+    current = path.join(current, component);
+    const directory = await openVerifiedDirectory(jail, current, tool);
+    try {
+      rules.push(...(await readGitignore(jail, directory, toRelative(jail, current), tool)));
+    } finally {
+      await directory.handle.close();
+    }
+  }
+  return rules;
+}
+
+async function readGitignore(jail: FsJail, directory: VerifiedDirectory, relative: string, tool: string | undefined): Promise<IgnoreRule[]> {
+  try {
+    const handle = await openInDirectory(jail, directory, '.gitignore', constants.O_RDONLY | constants.O_NONBLOCK, tool);
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile() || stat.size > MAX_GITIGNORE_BYTES) return [];
+      return parseGitignore(await handle.readFile('utf8'), relative);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // No readable .gitignore here (absent, a symlink, unreadable): nothing is ignored by it.
+    return [];
+  }
+}

@@ -1,0 +1,69 @@
+import { constants } from 'node:fs';
+import { open, readlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { hostDenial } from '../errors/host-denial.js';
+import { isInside, type FsJail } from './fs-jail.js';
+
+const procFds = process.platform === 'linux';
+
+/** An open directory and the path that reaches *this* directory, whatever happens to its name. */
+export interface VerifiedDirectory {
+  readonly handle: FileHandle;
+  /** The real path it was opened as. */
+  readonly real: string;
+  /** `/proc/self/fd/N` on Linux (immune to a later parent swap); the real path elsewhere. */
+  readonly via: string;
+}
+
+/**
+ * Open `real` with `O_NOFOLLOW` and, on Linux, read the descriptor's own path
+ * back through `/proc/self/fd/N`: if a parent directory was swapped for a
+ * symlink between resolution and open, the kernel's answer differs from the
+ * path we resolved, and the descriptor is closed unread.
+ */
+export async function openVerified(jail: FsJail, real: string, flags: number, tool: string | undefined, mode?: number): Promise<FileHandle> {
+  return verifyDescriptor(jail, await openNoFollow(real, flags, tool, mode), real, tool);
+}
+
+export async function openVerifiedDirectory(jail: FsJail, real: string, tool: string | undefined): Promise<VerifiedDirectory> {
+  try {
+    const handle = await openVerified(jail, real, constants.O_RDONLY | constants.O_DIRECTORY, tool);
+    return { handle, real, via: procFds ? `/proc/self/fd/${handle.fd}` : real };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') throw hostDenial(tool, 'not_a_directory', error);
+    throw error;
+  }
+}
+
+/**
+ * Open `name` inside an already-verified directory. On Linux the path goes
+ * through the directory's descriptor, so only the last component is looked
+ * up by name, and `O_NOFOLLOW` refuses it when it is a symlink.
+ */
+export async function openInDirectory(jail: FsJail, directory: VerifiedDirectory, name: string, flags: number, tool: string | undefined, mode?: number): Promise<FileHandle> {
+  if (name.length === 0 || name === '.' || name === '..' || name.includes('/')) throw hostDenial(tool, 'invalid_path');
+  const handle = await openNoFollow(`${directory.via}/${name}`, flags, tool, mode);
+  return verifyDescriptor(jail, handle, path.join(directory.real, name), tool);
+}
+
+async function openNoFollow(target: string, flags: number, tool: string | undefined, mode?: number): Promise<FileHandle> {
+  try {
+    return await open(target, flags | constants.O_NOFOLLOW, mode);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw hostDenial(tool, 'symlink_refused', error);
+    throw error;
+  }
+}
+
+/** The kernel's own answer for where the descriptor points must be the path we resolved. */
+async function verifyDescriptor(jail: FsJail, handle: FileHandle, expected: string, tool: string | undefined): Promise<FileHandle> {
+  if (!procFds) return handle;
+  try {
+    const actual = await readlink(`/proc/self/fd/${handle.fd}`);
+    if (actual !== expected || !isInside(jail.root, actual)) throw hostDenial(tool, 'symlink_refused');
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}

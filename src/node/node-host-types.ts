@@ -1,0 +1,85 @@
+import type { Duplex } from 'node:stream';
+import type { EgressCapability, FsCapability, MediaStore, OsCapability, ProcessCapability, SecretsCapability, ToolHost } from '../core/index.js';
+import type { NodeOutputStore } from './stores/create-output-store.js';
+
+/** The filesystem scope tier the host enforces. `full` lifts the workspace jail (protected paths still apply). */
+export type FsScope = 'read-only' | 'workspace-write' | 'full';
+
+/** `auto`: use bwrap when it can start, else run unsandboxed and say so; `required`: fail closed; `off`: never. */
+export type SandboxMode = 'auto' | 'required' | 'off';
+
+/** One DNS answer. */
+export interface ResolvedAddress {
+  readonly address: string;
+  readonly family: 4 | 6;
+}
+
+/** Resolves a hostname to every address it has. The default uses `dns.lookup(host, { all: true })`. */
+export type EgressLookup = (hostname: string) => Promise<readonly ResolvedAddress[]>;
+
+/** Opens the raw transport to an already-validated address. The host runs TLS over it. */
+export type EgressConnect = (target: { readonly address: string; readonly port: number; readonly servername: string }) => Promise<Duplex>;
+
+export interface EgressOptions {
+  readonly lookup?: EgressLookup;
+  readonly connect?: EgressConnect;
+  /** Response body cap in bytes. Default 5 MiB. */
+  readonly maxBytes?: number;
+  /** Request body cap in bytes. Default 1 MiB. */
+  readonly maxRequestBytes?: number;
+  /** Whole-request deadline including redirects. Default 30 s. */
+  readonly timeoutMs?: number;
+  /** Hosts a redirect may lead to besides the original host (exact, lower-case). */
+  readonly allowedDomains?: readonly string[];
+  /** The engine's allowlist check for a redirect hop; wins over `allowedDomains`. */
+  readonly allowRedirect?: (url: URL) => boolean;
+  /** Extra CA certificates to trust (PEM). For tests against a loopback TLS server only. */
+  readonly trustedCa?: string | readonly string[];
+}
+
+/** Where credential references resolve. A `path` marks the store's file so fs and the sandbox never expose it. */
+export interface SecretStore {
+  get(ref: string): string | undefined | Promise<string | undefined>;
+  readonly path?: string;
+}
+
+export interface NodeHostOptions {
+  /** Absolute path: the jail root and the default working directory. */
+  readonly workspace: string;
+  /** Default `'workspace-write'`. */
+  readonly scope?: FsScope;
+  /** Globs relative to the workspace, or absolute paths, that the host refuses to read or write. */
+  readonly protectedPaths?: readonly string[];
+  /** Environment for children: names a tool may declare, and fixed values the host sets. */
+  readonly env?: { readonly allow?: readonly string[]; readonly set?: Readonly<Record<string, string>> };
+  /** Default `'auto'`. */
+  readonly sandbox?: SandboxMode;
+  readonly egress?: EgressOptions;
+  /** A map, a record, or a store; credential references resolve through it inside the host. */
+  readonly secrets?: ReadonlyMap<string, string> | Readonly<Record<string, string>> | SecretStore;
+  /** Root of run-scoped spills and the media store. Default: a fresh directory under the OS temp dir. */
+  readonly spillDir?: string;
+  /** Largest file read or written, in bytes. Default 10 MiB. */
+  readonly maxFileBytes?: number;
+  /** Directories executables resolve in. Default: the platform's fixed system PATH. Must lie outside the workspace. */
+  readonly executablePath?: readonly string[];
+}
+
+/** The Node host: every capability but `mcp`, plus run-scoped cleanup. */
+export interface NodeHost extends ToolHost {
+  readonly workspace: string;
+  readonly scope: FsScope;
+  readonly fs: Required<FsCapability>;
+  readonly process: ProcessCapability;
+  readonly egress: EgressCapability;
+  readonly os: OsCapability;
+  readonly outputStore: NodeOutputStore;
+  readonly mediaStore: MediaStore;
+  readonly secrets: SecretsCapability;
+  /** Whether bwrap wraps children: resolved on first spawn. */
+  sandboxStatus(): Promise<'bwrap' | 'none'>;
+  /** Remove the run's spilled outputs. */
+  endRun(runId: string): Promise<void>;
+  /** Remove every spill and the media store when the host created them itself. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,68 @@
+import { hostDenial } from '../errors/host-denial.js';
+
+/**
+ * Repo-local git configuration can name programs git runs (`core.fsmonitor`,
+ * `core.pager`, `diff.external`, `core.sshCommand`, hooks). Command-line
+ * configuration (`GIT_CONFIG_COUNT/KEY/VALUE`) outranks every config file,
+ * so these values neutralise them for any git the child starts. Git cannot
+ * unset a value this way, so `diff.external` points at the host's own shim,
+ * which prints a plain unified diff.
+ */
+export function gitHardeningEnv(externalDiff: string): Readonly<Record<string, string>> {
+  const pairs: readonly (readonly [string, string])[] = [
+    ['core.fsmonitor', 'false'],
+    ['core.pager', 'cat'],
+    ['diff.external', externalDiff],
+    ['core.sshCommand', 'false'],
+    ['core.hooksPath', '/dev/null'],
+    ['core.editor', 'false'],
+    ['sequence.editor', 'false'],
+    ['protocol.ext.allow', 'never'],
+    ['credential.helper', ''],
+  ];
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(pairs.length), GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_ASKPASS: '' };
+  pairs.forEach(([key, value], index) => {
+    env[`GIT_CONFIG_KEY_${index}`] = key;
+    env[`GIT_CONFIG_VALUE_${index}`] = value;
+  });
+  return Object.freeze(env);
+}
+
+/** Names a tool may never set, whatever the allow list says: they would undo the hardening or hijack loading. */
+const RESERVED = /^(PATH|GIT_CONFIG.*|GIT_TERMINAL_PROMPT|GIT_PAGER|GIT_ASKPASS|GIT_EXEC_PATH|GIT_SSH.*|GIT_EXTERNAL_DIFF|LD_.*|DYLD_.*|NODE_OPTIONS|BASH_ENV|ENV)$/;
+
+export interface BuildChildEnvOptions {
+  readonly systemPath: readonly string[];
+  readonly home: string;
+  /** Fixed values the host configuration sets. */
+  readonly set: Readonly<Record<string, string>>;
+  /** Names a tool may declare. */
+  readonly allow: readonly string[];
+  /** What the tool declared. */
+  readonly declared: Readonly<Record<string, string>>;
+  readonly tool: string | undefined;
+  /** From `gitHardeningEnv`: applied last. */
+  readonly gitHardening: Readonly<Record<string, string>>;
+}
+
+/**
+ * The child's whole environment: a platform-minimal base, the host's fixed
+ * values, the declared variables that pass the allow list, then the git
+ * hardening last so nothing overrides it. Never the parent's environment.
+ */
+export function buildChildEnv(options: BuildChildEnvOptions): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: options.systemPath.join(':'),
+    HOME: options.home,
+    LANG: 'C.UTF-8',
+    TERM: 'dumb',
+  };
+  for (const [name, value] of Object.entries(options.set)) if (!RESERVED.test(name)) env[name] = value;
+  for (const [name, value] of Object.entries(options.declared)) {
+    if (RESERVED.test(name) || !options.allow.includes(name) || name.includes('=') || name.includes('\0') || value.includes('\0')) {
+      throw hostDenial(options.tool, 'env_not_allowed');
+    }
+    env[name] = value;
+  }
+  return Object.assign(env, options.gitHardening);
+}

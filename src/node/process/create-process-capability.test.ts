@@ -1,0 +1,223 @@
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ToolgateError, ToolPolicyError } from '../../core/index.js';
+import { createNodeHost } from '../create-node-host.js';
+import type { NodeHost, NodeHostOptions } from '../node-host-types.js';
+
+let base: string;
+let workspace: string;
+let outside: string;
+const hosts: NodeHost[] = [];
+
+function makeHost(options: Partial<NodeHostOptions> = {}): NodeHost {
+  const host = createNodeHost({ workspace, spillDir: path.join(base, `spill-${hosts.length}`), sandbox: 'off', ...options });
+  hosts.push(host);
+  return host;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // A zombie waiting for its reaper has exited: it is not an orphan still running.
+  return !/^State:\s+Z/m.test(execFileSync('cat', [`/proc/${pid}/status`], { encoding: 'utf8' }));
+}
+
+beforeAll(async () => {
+  base = await mkdtemp(path.join(tmpdir(), 'toolgate-proc-'));
+  workspace = path.join(base, 'ws');
+  outside = path.join(base, 'outside');
+  await mkdir(workspace);
+  await mkdir(outside);
+});
+
+afterAll(async () => {
+  await Promise.all(hosts.map((host) => host.close()));
+  await rm(base, { recursive: true, force: true });
+});
+
+describe('process: spawning', () => {
+  it('never passes the parent environment; only allowed declared variables get through', async () => {
+    process.env.TOOLGATE_PARENT_SECRET = 'sk-parent-secret-value';
+    try {
+      const host = makeHost({ env: { allow: ['GREETING'], set: { FIXED: 'yes' } } });
+      const result = await host.process.spawn('env', [], { GREETING: 'hello' }, {});
+      expect(result.stdout).not.toContain('sk-parent-secret-value');
+      expect(result.stdout).toContain('GREETING=hello');
+      expect(result.stdout).toContain('FIXED=yes');
+      expect(result.stdout).toContain('GIT_TERMINAL_PROMPT=0');
+      const names = result.stdout.trim().split('\n').map((line) => line.split('=')[0]).sort();
+      expect(names).toEqual(expect.arrayContaining(['HOME', 'LANG', 'PATH', 'TERM']));
+      expect(names).not.toContain('TOOLGATE_PARENT_SECRET');
+      const refused = await host.process.spawn('env', [], { TOOLGATE_PARENT_SECRET: 'x' }, {}).catch((error: unknown) => error);
+      expect((refused as ToolPolicyError).reason).toBe('env_not_allowed');
+      const reserved = await host.process.spawn('env', [], { LD_PRELOAD: '/tmp/x.so' }, {}).catch((error: unknown) => error);
+      expect((reserved as ToolPolicyError).reason).toBe('env_not_allowed');
+    } finally {
+      delete process.env.TOOLGATE_PARENT_SECRET;
+    }
+  });
+
+  it('runs without a shell: metacharacters are plain arguments', async () => {
+    const host = makeHost();
+    const result = await host.process.spawn('echo', ['hi;', 'touch', 'pwned', '$(id)', '|', 'cat'], {}, {});
+    expect(result.stdout).toBe('hi; touch pwned $(id) | cat\n');
+    expect(await exists(path.join(workspace, 'pwned'))).toBe(false);
+  });
+
+  it('never runs ./git or any program from the workspace', async () => {
+    const marker = path.join(base, 'fake-git-ran');
+    const fake = path.join(workspace, 'git');
+    await writeFile(fake, `#!/bin/sh\ntouch ${marker}\n`);
+    await chmod(fake, 0o755);
+    await mkdir(path.join(workspace, 'node_modules/.bin'), { recursive: true });
+    await symlink(fake, path.join(workspace, 'node_modules/.bin/tool'));
+    const host = makeHost();
+    for (const command of ['./git', fake, 'node_modules/.bin/tool', 'tool', '../ws/git']) {
+      const error = await host.process.spawn(command, ['--version'], {}, {}).catch((caught: unknown) => caught);
+      expect((error as ToolPolicyError).reason, command).toBe('executable_not_found');
+    }
+    const real = await host.process.spawn('git', ['--version'], {}, {});
+    expect(real.stdout).toMatch(/^git version/);
+    expect(await exists(marker)).toBe(false);
+  });
+
+  it('jails the working directory', async () => {
+    const host = makeHost();
+    await mkdir(path.join(workspace, 'sub'), { recursive: true });
+    expect((await host.process.spawn('pwd', [], {}, { cwd: 'sub' })).stdout.trim()).toBe(path.join(host.workspace, 'sub'));
+    const escaped = await host.process.spawn('pwd', [], {}, { cwd: '../outside' }).catch((error: unknown) => error);
+    expect((escaped as ToolPolicyError).reason).toBe('scope_denied');
+    await symlink(outside, path.join(workspace, 'out-link'));
+    const linked = await host.process.spawn('pwd', [], {}, { cwd: 'out-link' }).catch((error: unknown) => error);
+    expect((linked as ToolPolicyError).reason).toBe('symlink_refused');
+  });
+
+  it('caps output and reports truncation', async () => {
+    const host = makeHost();
+    const result = await host.process.spawn('yes', [], {}, { maxOutputBytes: 1000, timeoutMs: 10_000 });
+    expect(result.truncated).toBe(true);
+    expect(result.stdout.length).toBe(1000);
+    expect(result.timedOut).toBe(false);
+  });
+
+  it('kills the whole process group on timeout, leaving no orphan', async () => {
+    const host = createNodeHost({ workspace, spillDir: path.join(base, 'spill-kill'), sandbox: 'off' });
+    hosts.push(host);
+    const result = await host.process.spawn('sh', ['-c', 'sleep 30 & echo $!; sleep 30'], {}, { timeoutMs: 300 });
+    expect(result.timedOut).toBe(true);
+    const grandchild = Number(result.stdout.trim());
+    expect(grandchild).toBeGreaterThan(0);
+    expect(alive(grandchild)).toBe(false);
+  });
+
+  it('refuses entry when cancelled during executable resolution, and kills on a later abort', async () => {
+    const host = makeHost();
+    const marker = path.join(workspace, 'started');
+    const controller = new AbortController();
+    const pending = host.process.spawn('touch', [marker], {}, {}, controller.signal);
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(await exists(marker)).toBe(false);
+    const late = new AbortController();
+    const running = host.process.spawn('sleep', ['30'], {}, {}, late.signal);
+    setTimeout(() => late.abort(), 100);
+    await expect(running).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
+
+describe('process: git hardening', () => {
+  it('does not execute a repo-local core.fsmonitor, pager, external diff or hook', async () => {
+    const repo = path.join(workspace, 'repo');
+    await mkdir(repo);
+    execFileSync('git', ['init', '-q', repo]);
+    const marker = path.join(base, 'git-payload-ran');
+    const payload = path.join(repo, 'payload.sh');
+    await writeFile(payload, `#!/bin/sh\necho ran >> ${marker}\n`);
+    await chmod(payload, 0o755);
+    execFileSync('git', ['-C', repo, 'config', 'core.fsmonitor', payload]);
+    execFileSync('git', ['-C', repo, 'config', 'core.pager', payload]);
+    execFileSync('git', ['-C', repo, 'config', 'diff.external', payload]);
+    await mkdir(path.join(repo, '.git/hooks'), { recursive: true });
+    await writeFile(path.join(repo, '.git/hooks/pre-commit'), `#!/bin/sh\necho hook >> ${marker}\n`);
+    await chmod(path.join(repo, '.git/hooks/pre-commit'), 0o755);
+    await writeFile(path.join(repo, 'a.txt'), 'one\n');
+    const host = makeHost({ env: { set: { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.test', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.test' } } });
+    const status = await host.process.spawn('git', ['status', '--porcelain'], {}, { cwd: 'repo' });
+    expect(status.stdout).toContain('a.txt');
+    await host.process.spawn('git', ['add', 'a.txt'], {}, { cwd: 'repo' });
+    const commit = await host.process.spawn('git', ['commit', '-m', 'x'], {}, { cwd: 'repo' });
+    expect(commit.exitCode).toBe(0);
+    await writeFile(path.join(repo, 'a.txt'), 'two\n');
+    const diff = await host.process.spawn('git', ['diff'], {}, { cwd: 'repo' });
+    expect(diff.stdout).toContain('+two');
+    expect(await readFile(marker, 'utf8').catch(() => '')).toBe('');
+  });
+});
+
+describe('process: the bwrap sandbox', () => {
+  let server: Server;
+  let port = 0;
+  beforeAll(async () => {
+    server = createServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.end('hello');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const dial = (target: number): string[] => ['-e', `require('net').connect(${target}, '127.0.0.1').on('connect', () => process.exit(0)).on('error', () => process.exit(3))`];
+
+  it("'required' fails closed and 'auto' falls back (and says so) when bwrap is absent", async () => {
+    const bin = path.join(base, 'bin-without-bwrap');
+    await mkdir(bin, { recursive: true });
+    await symlink('/usr/bin/true', path.join(bin, 'true')).catch(() => undefined);
+    const required = makeHost({ sandbox: 'required', executablePath: [bin] });
+    const error = await required.process.spawn('true', [], {}, {}).catch((caught: unknown) => caught);
+    expect(ToolgateError.isInstance(error) && error.code).toBe('TOOL_UNAVAILABLE');
+    const auto = makeHost({ sandbox: 'auto', executablePath: [bin] });
+    expect((await auto.process.spawn('true', [], {}, {})).sandbox).toBe('none');
+  });
+
+  it('blocks network and writes outside the workspace when bwrap can run here', async (context) => {
+    const host = makeHost({ sandbox: 'auto', scope: 'workspace-write' });
+    const status = await host.sandboxStatus();
+    const control = await makeHost({ sandbox: 'off' }).process.spawn('node', dial(port), {}, {});
+    expect(control.exitCode).toBe(0);
+    if (status !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment; sandbox: auto fell back to none');
+      return;
+    }
+    const network = await host.process.spawn('node', dial(port), {}, {});
+    expect(network.sandbox).toBe('bwrap');
+    expect(network.exitCode).toBe(3);
+    const outsideFile = path.join(outside, 'escaped');
+    const write = await host.process.spawn('touch', [outsideFile], {}, {});
+    expect(write.exitCode).not.toBe(0);
+    expect(await exists(outsideFile)).toBe(false);
+    expect((await host.process.spawn('touch', ['inside.txt'], {}, {})).exitCode).toBe(0);
+    expect(await exists(path.join(workspace, 'inside.txt'))).toBe(true);
+    const readOnly = makeHost({ sandbox: 'required', scope: 'read-only' });
+    expect((await readOnly.process.spawn('touch', ['ro.txt'], {}, {})).exitCode).not.toBe(0);
+    expect(await exists(path.join(workspace, 'ro.txt'))).toBe(false);
+    const envDump = await host.process.spawn('env', [], {}, {});
+    expect(envDump.stdout).not.toContain('TOOLGATE_');
+    const killed = await host.process.spawn('sh', ['-c', 'sleep 30 & echo started; sleep 30'], {}, { timeoutMs: 300 });
+    expect(killed.timedOut).toBe(true);
+  });
+});

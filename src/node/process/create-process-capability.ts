@@ -1,0 +1,99 @@
+import { homedir } from 'node:os';
+import path from 'node:path';
+import type { ProcessCapability, ProcessResult } from '../../core/index.js';
+import { hostDenial, hostUnavailable } from '../errors/host-denial.js';
+import type { FsJail } from '../fs/fs-jail.js';
+import { openVerifiedDirectory } from '../fs/open-verified.js';
+import { resolveJailedPath } from '../fs/resolve-jailed-path.js';
+import type { SandboxMode } from '../node-host-types.js';
+import { buildBwrapArgs, detectBwrap } from './bwrap-sandbox.js';
+import { buildChildEnv, gitHardeningEnv } from './build-child-env.js';
+import { resolveExecutable } from './resolve-executable.js';
+import { spawnBounded } from './spawn-bounded.js';
+
+export interface CreateProcessCapabilityOptions {
+  readonly jail: FsJail;
+  readonly sandbox: SandboxMode;
+  readonly systemPath: readonly string[];
+  readonly env: { readonly allow: readonly string[]; readonly set: Readonly<Record<string, string>> };
+  /** Host paths masked inside the sandbox. */
+  readonly hidden: readonly { readonly path: string; readonly directory: boolean }[];
+  readonly defaultTimeoutMs?: number;
+  readonly defaultMaxOutputBytes?: number;
+  readonly killGraceMs?: number;
+  /** The host's external-diff shim (see `gitHardeningEnv`). */
+  readonly gitExternalDiff: string;
+}
+
+export interface NodeProcessCapability extends ProcessCapability {
+  /** `bwrap` when children run sandboxed, `none` otherwise; probed once. */
+  sandboxStatus(): Promise<'bwrap' | 'none'>;
+}
+
+/**
+ * Spawn policy-checked commands: executable from the fixed system PATH, cwd
+ * jailed, environment rebuilt from scratch, time and output bounded, the
+ * whole process group killed on timeout or abort, and bwrap around it when
+ * it can run. A cancel that lands while the executable is being resolved
+ * refuses entry: nothing is spawned.
+ */
+export function createProcessCapability(options: CreateProcessCapabilityOptions): NodeProcessCapability {
+  const { jail } = options;
+  const gitHardening = gitHardeningEnv(options.gitExternalDiff);
+  let bwrap: Promise<string | undefined> | undefined;
+  const findBwrap = (): Promise<string | undefined> => (bwrap ??= options.sandbox === 'off' ? Promise.resolve(undefined) : detectBwrap(options.systemPath));
+  return {
+    async sandboxStatus() {
+      return (await findBwrap()) === undefined ? 'none' : 'bwrap';
+    },
+    async spawn(command, args, declaredEnv, spawnOptions, signal): Promise<ProcessResult> {
+      const tool = spawnOptions.tool;
+      signal?.throwIfAborted();
+      if (args.some((arg) => arg.includes('\0'))) throw hostDenial(tool, 'invalid_path');
+      const file = await resolveExecutable(command, options.systemPath, jail.workspace, tool);
+      const cwd = await resolveCwd(jail, spawnOptions.cwd, tool);
+      const env = buildChildEnv({ systemPath: options.systemPath, home: homedir(), set: options.env.set, allow: options.env.allow, declared: declaredEnv, tool, gitHardening });
+      const sandbox = await findBwrap();
+      if (sandbox === undefined && options.sandbox === 'required') {
+        throw hostUnavailable(tool, 'process', 'the required OS sandbox (bwrap) is not installed or cannot create namespaces here');
+      }
+      // Re-check at the native spawn: a cancel during resolution must not start the child.
+      signal?.throwIfAborted();
+      const spawned =
+        sandbox === undefined
+          ? { file, args }
+          : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden: options.hidden, readOnly: [path.dirname(options.gitExternalDiff)], file, args }) };
+      const result = await spawnBounded({
+        ...spawned,
+        cwd,
+        env: sandbox === undefined ? env : {},
+        stdin: spawnOptions.stdin,
+        timeoutMs: spawnOptions.timeoutMs ?? options.defaultTimeoutMs ?? 60_000,
+        maxOutputBytes: spawnOptions.maxOutputBytes ?? options.defaultMaxOutputBytes ?? 1024 * 1024,
+        killGraceMs: options.killGraceMs ?? 2000,
+        signal,
+      });
+      if (result.aborted) signal?.throwIfAborted();
+      if (result.spawnError !== undefined) throw hostUnavailable(tool, 'process', `the command could not be started (${result.spawnError})`);
+      return {
+        exitCode: result.exitCode,
+        signal: result.signal,
+        stdout: result.stdout,
+        stderr: result.stderr,
+        timedOut: result.timedOut,
+        truncated: result.truncated,
+        sandbox: sandbox === undefined ? 'none' : 'bwrap',
+      };
+    },
+  };
+}
+
+/** The working directory: inside the jail, an existing directory, verified by opening it. */
+async function resolveCwd(jail: FsJail, requested: string | undefined, tool: string | undefined): Promise<string> {
+  if (requested === undefined || requested === '' || requested === '.') return jail.workspace;
+  const target = await resolveJailedPath(jail, requested, tool);
+  if (target.missing.length > 0) throw hostDenial(tool, 'not_a_directory');
+  const directory = await openVerifiedDirectory(jail, target.absolute, tool);
+  await directory.handle.close();
+  return path.normalize(target.absolute);
+}

@@ -1,0 +1,50 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { MediaHandle, MediaStore } from '../../core/index.js';
+
+const HANDLE = /^media:sha256:([0-9a-f]{64})$/;
+const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}$/;
+
+/**
+ * A content-addressed media store: the handle is `media:sha256:<hex>` of the
+ * bytes, so the same bytes always get the same handle and a handle can only
+ * name bytes the store holds. Writes are atomic (temp file, then rename).
+ */
+export function createMediaStore(directory: string): MediaStore {
+  const ready = mkdir(directory, { recursive: true, mode: 0o700 });
+  return {
+    async put(bytes, mediaType) {
+      await ready;
+      const type = MEDIA_TYPE.test(mediaType) ? mediaType : 'application/octet-stream';
+      const digest = createHash('sha256').update(bytes).digest('hex');
+      await atomicWrite(path.join(directory, `${digest}.type`), type);
+      await atomicWrite(path.join(directory, digest), bytes);
+      const handle: MediaHandle = { handle: `media:sha256:${digest}`, mediaType: type, bytes: bytes.byteLength };
+      return handle;
+    },
+    async get(handle) {
+      const digest = HANDLE.exec(handle)?.[1];
+      if (digest === undefined) return undefined;
+      await ready;
+      try {
+        const [bytes, mediaType] = await Promise.all([readFile(path.join(directory, digest)), readFile(path.join(directory, `${digest}.type`), 'utf8')]);
+        return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), mediaType };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw error;
+      }
+    },
+  };
+}
+
+async function atomicWrite(target: string, data: string | Uint8Array): Promise<void> {
+  const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temporary, data, { flag: 'wx', mode: 0o600 });
+    await rename(temporary, target);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}

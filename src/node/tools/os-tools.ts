@@ -1,0 +1,39 @@
+import { requireCapability } from '../../core/index.js';
+import { defineBuiltin } from './define-builtin.js';
+
+/** Reads the system clipboard: ambient, possibly secret-bearing OS state, so it is a governed action. */
+export const readClipboardTool = defineBuiltin<Record<string, never>, { text: string }>({
+  name: 'read_clipboard',
+  description: 'Read the text on the system clipboard.',
+  input: { type: 'object', properties: {}, additionalProperties: false },
+  output: { type: 'object', description: 'The clipboard `text`.', properties: { text: { type: 'string' } }, required: ['text'] },
+  facts: { readOnly: true },
+  policy: { os: true },
+  async dispatch(_args, host, context) {
+    return { text: await requireCapability(host, 'os', context.toolName).readClipboard(context.signal) };
+  },
+});
+
+export interface NotifyArgs {
+  readonly title: string;
+  readonly body: string;
+}
+
+/** Shows a desktop notification. */
+export const notifyTool = defineBuiltin<NotifyArgs, { delivered: true }>({
+  name: 'notify',
+  description: 'Show a desktop notification to the user.',
+  input: {
+    type: 'object',
+    properties: { title: { type: 'string', minLength: 1, maxLength: 200 }, body: { type: 'string', maxLength: 2000 } },
+    required: ['title', 'body'],
+    additionalProperties: false,
+  },
+  output: { type: 'object', description: '`delivered: true` once the notifier accepted it.', properties: { delivered: { const: true } }, required: ['delivered'] },
+  policy: { os: true },
+  presentCall: (args) => ({ title: `Notify: ${args.title}`, body: args.body }),
+  async dispatch(args, host, context) {
+    await requireCapability(host, 'os', context.toolName).notify(args.title, args.body, context.signal);
+    return { delivered: true };
+  },
+});

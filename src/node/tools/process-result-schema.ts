@@ -1,0 +1,18 @@
+import type { JsonSchema } from '../../core/index.js';
+
+/** The shape every process-backed built-in returns. */
+export const processResultSchema: JsonSchema = {
+  type: 'object',
+  description:
+    '`exitCode` (null when killed), the killing `signal`, `stdout`/`stderr` (each capped), `timedOut`, `truncated` when a cap cut the output, and `sandbox`: `bwrap` or `none`.',
+  properties: {
+    exitCode: { type: ['integer', 'null'] },
+    signal: { type: ['string', 'null'] },
+    stdout: { type: 'string' },
+    stderr: { type: 'string' },
+    timedOut: { type: 'boolean' },
+    truncated: { type: 'boolean' },
+    sandbox: { enum: ['bwrap', 'none'] },
+  },
+  required: ['exitCode', 'signal', 'stdout', 'stderr', 'timedOut', 'truncated'],
+};
