@@ -1,0 +1,81 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './support/chromium.js';
+import { startCli, type RunningCli } from './support/spawn-cli.js';
+
+const shots = join('test-results', 'cli-serve');
+
+describe('toolgate serve: an MCP client, the console and a person approving in Chromium', () => {
+  let browser: Browser | undefined;
+  let cli: RunningCli | undefined;
+  let workspace: string;
+
+  beforeAll(async () => {
+    mkdirSync(shots, { recursive: true });
+    workspace = mkdtempSync(join(tmpdir(), 'toolgate-serve-'));
+    writeFileSync(join(workspace, 'toolgate.config.json'), JSON.stringify({ scope: 'workspace-write', mode: 'ask', agent: 'e2e-agent' }));
+    writeFileSync(join(workspace, 'notes.md'), 'first line\n');
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await cli?.stop();
+    await browser?.close();
+  });
+
+  it('holds a governed call until it is approved with a click, then the client gets the result and the receipt appears', async () => {
+    cli = startCli(['--json', 'serve', '--http', '0'], workspace);
+    const started = await cli.ready;
+    const consoleUrl = String(started.console);
+    const mcpUrl = String(started.mcp);
+    expect(consoleUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
+    expect(mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+
+    const page = await (browser as Browser).newPage();
+    await page.goto(consoleUrl);
+    await page.getByText('No calls yet').waitFor();
+
+    // 1. An MCP client calls a governed tool.
+    const client = new Client({ name: 'e2e-client', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+    const listed = await client.listTools();
+    expect(listed.tools.map((tool) => tool.name)).toContain('write_file');
+    const call = client.callTool({ name: 'write_file', arguments: { path: 'notes.md', content: 'first line\nsecond line\n' } });
+
+    // 2. The page shows the pending approval, with its secret-free preview.
+    await page.getByRole('button', { name: /Approvals/ }).click();
+    const card = page.locator('[data-approval]');
+    await card.waitFor({ timeout: 15_000 });
+    await expect.poll(() => card.textContent()).toContain('notes.md');
+    await page.screenshot({ path: join(shots, '1-pending-approval.png'), fullPage: true });
+    expect(readFileSync(join(workspace, 'notes.md'), 'utf8')).toBe('first line\n');
+
+    // 3. A click approves it.
+    await card.getByRole('button', { name: 'Approve once' }).click();
+
+    // 4. The client receives the result.
+    const result = await call;
+    expect(result.isError).not.toBe(true);
+    expect(readFileSync(join(workspace, 'notes.md'), 'utf8')).toBe('first line\nsecond line\n');
+    await page.getByRole('button', { name: 'Live calls' }).click();
+    await expect.poll(() => page.locator('#calls .status').first().textContent()).toBe('ok');
+    await page.screenshot({ path: join(shots, '2-live-calls.png'), fullPage: true });
+
+    // 5. The receipt appears, with its chain position.
+    await page.getByRole('button', { name: 'Receipts' }).click();
+    const row = page.locator('#receipts tr', { hasText: 'write_file' }).first();
+    await row.waitFor();
+    await row.click();
+    const detail = page.locator('#receipt-detail');
+    await expect.poll(() => detail.textContent()).toContain('approve via confirm:console');
+    await expect.poll(() => detail.textContent()).toMatch(/chain position#\d+ [0-9a-f]{64}/);
+    await expect.poll(() => page.locator('#chain').textContent()).toMatch(/chain verified/);
+    await page.screenshot({ path: join(shots, '3-receipt.png'), fullPage: true });
+    await client.close();
+    await page.close();
+  });
+});
