@@ -37,9 +37,10 @@ export function buildProgram(run: (task: (output: CliOutput, config: () => Resol
     .description('write toolgate.config.json with a commented default policy')
     .option('--force', 'overwrite an existing file')
     .action((options: { force?: boolean }) =>
-      run(async (output) => {
+      run((output) => {
         const { file } = runInit(process.cwd(), { force: options.force === true });
         output.result({ file }, () => `wrote ${file}`);
+        return Promise.resolve();
       }),
     );
 

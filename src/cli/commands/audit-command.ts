@@ -87,8 +87,8 @@ export async function runAuditVerify(config: ResolvedConfig, output: CliOutput):
 
 const CSV_COLUMNS = ['invocationId', 'callId', 'tool', 'version', 'agent', 'parent', 'status', 'code', 'startedAt', 'durationMs', 'risk', 'tier', 'inputDigest', 'actionDigest', 'outputSummary'] as const;
 
-function csvCell(value: unknown): string {
-  const text = value === undefined || value === null ? '' : String(value);
+function csvCell(value: string | number | undefined): string {
+  const text = value === undefined ? '' : String(value);
   // Quote every cell; a leading formula character is neutralised so a spreadsheet never evaluates it.
   const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
   return `"${safe.replaceAll('"', '""')}"`;
