@@ -15,12 +15,10 @@ export const DEFAULT_CONFIG_TEXT = `{
   "mode": "ask",
 
   "policy": {
-    // Claude Code-style rules: allow, ask or deny by tool and argument.
-    "rules": [
-      "Read(./**)",
-      "Bash(git status)",
-      "Bash(git diff:*)"
-    ],
+    // Claude Code-style rules, decided within the allowlists below; a deny always wins.
+    "allow": ["Read(./**)", "Bash(git status)", "Bash(git diff:*)"],
+    "ask": [],
+    "deny": ["Read(./.env*)"],
     // Exact commands that may run at all (argv, byte for byte). Empty: none.
     "allowedCommands": [["git", "status"], ["git", "diff"]],
     // Exact HTTPS hosts http_request may reach. Empty: none.

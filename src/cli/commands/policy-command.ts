@@ -4,7 +4,7 @@ import { importClaudeSettings, importGeminiPolicies, type PolicyExplanation } fr
 import { CliError } from '../cli-error.js';
 import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
-import { buildPolicy } from '../runtime/build-policy.js';
+import { buildPolicy, configRules } from '../runtime/build-policy.js';
 import { openGateway } from '../runtime/open-gateway.js';
 
 /** `toolgate policy explain <tool> <json>`: the decision, every rule that matched with its source, what was considered, the mode. */
@@ -91,7 +91,7 @@ export async function runPolicyImport(kind: string, file: string, output: CliOut
 /** `toolgate policy check`: load the policy, which runs every rule's own examples; a failing rule names itself. */
 export async function runPolicyCheck(config: ResolvedConfig, output: CliOutput): Promise<void> {
   const built = await buildPolicy(config);
-  const rules = (config.policy.rules ?? []).length;
+  const rules = configRules(config).length;
   output.result({ ok: true, version: built.snapshot.version, rules, warnings: built.warnings }, () =>
     [`policy ok: ${rules} rules in ${config.file ?? 'the default configuration'} load and pass their self-tests`, ...built.warnings.map((warning) => `warning: ${warning}`)].join('\n'),
   );

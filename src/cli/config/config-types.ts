@@ -6,6 +6,9 @@ export interface ToolgateConfigFile {
   readonly agent?: string;
   readonly tools?: { readonly enable?: readonly string[]; readonly disable?: readonly string[] };
   readonly policy?: {
+    readonly allow?: readonly string[];
+    readonly ask?: readonly string[];
+    readonly deny?: readonly string[];
     readonly rules?: readonly unknown[];
     readonly allowedCommands?: readonly (string | readonly string[])[];
     readonly allowedCommandGlobs?: readonly string[];

@@ -25,6 +25,7 @@ describe('loadConfig', () => {
     const config = loadConfig(cwd);
     expect(config.file).toBe(file);
     expect(config.policy.allowedCommands).toEqual([['git', 'status'], ['git', 'diff']]);
+    expect(config.policy.deny).toEqual(['Read(./.env*)']);
     expect(() => runInit(cwd)).toThrow(CliError);
   });
 

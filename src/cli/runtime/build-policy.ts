@@ -17,6 +17,14 @@ export interface BuiltPolicy {
  * the config file itself are protected paths: a model never edits its own
  * policy or audit trail.
  */
+/** The config's rules in the policy engine's form: a bare string allows, `source` defaults to the project. */
+export function configRules(config: ResolvedConfig): PolicyRule[] {
+  const { allow = [], ask = [], deny = [], rules = [] } = config.policy;
+  const listed = (decision: 'allow' | 'ask' | 'deny', list: readonly string[]): PolicyRule[] => list.map((rule) => ({ rule, decision, source: 'project' }));
+  const written = rules.map((rule): PolicyRule => (typeof rule === 'string' ? { rule, decision: 'allow', source: 'project' } : ({ source: 'project', ...(rule as object) } as PolicyRule)));
+  return [...listed('allow', allow), ...listed('ask', ask), ...listed('deny', deny), ...written];
+}
+
 export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> {
   const imported: PolicyRule[] = [];
   const warnings: string[] = [];
@@ -55,7 +63,7 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
     .filter((file) => !file.startsWith('..'));
   try {
     const snapshot = createPolicy({
-      rules: [...((config.policy.rules ?? []) as PolicyRule[]), ...imported],
+      rules: [...configRules(config), ...imported],
       allowedCommands: config.policy.allowedCommands ?? [],
       allowedCommandGlobs: config.policy.allowedCommandGlobs ?? [],
       allowedDomains: config.policy.allowedDomains ?? [],

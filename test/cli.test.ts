@@ -1,0 +1,153 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI, runCli } from './support/spawn-cli.js';
+
+function workspace(config?: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), 'toolgate-cli-'));
+  if (config !== undefined) writeFileSync(join(dir, 'toolgate.config.json'), JSON.stringify(config));
+  writeFileSync(join(dir, 'notes.md'), 'hello\n');
+  return dir;
+}
+
+describe('toolgate CLI (the built binary, as a real process)', () => {
+  it('prints help, and exits 2 on a usage error without a stack trace', async () => {
+    const help = await runCli(['--help'], workspace());
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('serve');
+    const bad = await runCli(['tools', '--format', 'yaml'], workspace());
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('init writes a config that loads; policy check runs the rule self-tests', async () => {
+    const dir = workspace();
+    expect((await runCli(['init'], dir)).code).toBe(0);
+    expect(readFileSync(join(dir, 'toolgate.config.json'), 'utf8')).toContain('"$schema"');
+    const check = await runCli(['--json', 'policy', 'check'], dir);
+    expect(check.code).toBe(0);
+    expect(JSON.parse(check.stdout)).toMatchObject({ ok: true, rules: 4 });
+    expect((await runCli(['init'], dir)).code).toBe(2);
+  });
+
+  it('names the file, the JSON path, the expectation and what was found for a bad config; --debug adds the stack', async () => {
+    const dir = workspace({ scope: 'root', journal: { path: 5 } });
+    const result = await runCli(['tools'], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(join(dir, 'toolgate.config.json'));
+    expect(result.stderr).toContain('$.scope: expected one of ["read-only","workspace-write","full"]; found string "root"');
+    expect(result.stderr).toContain('$.journal.path: expected a value of type string; found number 5');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    const debug = await runCli(['--debug', 'tools'], dir);
+    expect(debug.stderr).toMatch(/\n\s+at /);
+    const json = await runCli(['--json', 'tools'], dir);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { kind: 'config' } });
+  });
+
+  it('a rule that fails its own examples refuses to load', async () => {
+    const dir = workspace({ policy: { rules: [{ tool: 'run_command', decision: 'allow', match: { argv: ['git', 'status'] }, tests: { match: [['git', 'push']] } }] } });
+    const check = await runCli(['policy', 'check'], dir);
+    expect(check.code).toBe(2);
+    expect(check.stderr).toMatch(/does not load/);
+  });
+
+  it('lists tools as a table and projects them for each provider', async () => {
+    const dir = workspace();
+    const table = await runCli(['tools'], dir);
+    expect(table.stdout).toMatch(/read_file\s+read\s+low\s+no\s+builtin/);
+    for (const format of ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'mcp']) {
+      const projected = await runCli(['tools', '--format', format], dir);
+      expect(projected.code, format).toBe(0);
+      expect(Array.isArray(JSON.parse(projected.stdout)), format).toBe(true);
+    }
+  });
+
+  it('call: 0 for a success, 3 for a denial, 2 for a bad call; every call lands in the journal', async () => {
+    const dir = workspace({ scope: 'workspace-write', policy: { allowedCommands: [['git', 'status']] } });
+    const ok = await runCli(['--json', 'call', 'read_file', '{"path":"notes.md"}'], dir);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ ok: true, value: { content: 'hello\n' }, receipt: { status: 'ok' } });
+    const escape = await runCli(['call', 'read_file', '{"path":"../../etc/passwd"}'], dir);
+    expect(escape.code).toBe(3);
+    expect(escape.stdout).toContain('POLICY_DENIED');
+    expect(escape.stdout).not.toContain('/etc/passwd');
+    const command = await runCli(['call', 'run_command', '{"command":"rm -rf ."}'], dir);
+    expect(command.code).toBe(3);
+    // Not a terminal: a governed write cannot be approved here, so it is denied (fail closed).
+    const write = await runCli(['call', 'write_file', '-'], dir, '{"path":"notes.md","content":"changed"}');
+    expect(write.code).toBe(3);
+    expect(readFileSync(join(dir, 'notes.md'), 'utf8')).toBe('hello\n');
+    expect((await runCli(['call', 'read_file', '{not json'], dir)).code).toBe(2);
+    expect((await runCli(['call', 'no_such_tool', '{}'], dir)).code).toBe(2);
+
+    const tail = await runCli(['--json', 'audit', 'tail', '-n', '10'], dir);
+    const receipts = (JSON.parse(tail.stdout) as { receipt: { tool: string; status: string; invocationId: string } }[]).map((entry) => entry.receipt);
+    expect(receipts.map((receipt) => `${receipt.tool}:${receipt.status}`)).toEqual(['read_file:ok', 'read_file:denied', 'run_command:denied', 'write_file:denied']);
+    const show = await runCli(['audit', 'show', receipts[0]?.invocationId ?? ''], dir);
+    expect(show.stdout).toMatch(/chain\s+receipts #\d+ [0-9a-f]{64}/);
+    const verify = await runCli(['audit', 'verify'], dir);
+    expect(verify.code).toBe(0);
+    expect(verify.stdout).toMatch(/chain verified: \d+ rows/);
+    const csv = await runCli(['audit', 'export', '--format', 'csv'], dir);
+    expect(csv.stdout.split('\n')[0]).toBe('invocationId,callId,tool,version,agent,parent,status,code,startedAt,durationMs,risk,tier,inputDigest,actionDigest,outputSummary');
+    expect(csv.stdout.trim().split('\n')).toHaveLength(5);
+    const jsonl = await runCli(['audit', 'export', '--format', 'jsonl'], dir);
+    expect(jsonl.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { tool: string }).tool)).toEqual(['read_file', 'read_file', 'run_command', 'write_file']);
+  });
+
+  it('audit verify names the first tampered row', async () => {
+    const dir = workspace();
+    await runCli(['call', 'read_file', '{"path":"notes.md"}'], dir);
+    await runCli(['call', 'list_directory', '{"path":"."}'], dir);
+    const db = join(dir, '.toolgate', 'journal.db');
+    execFileSync('sqlite3', [db, "DROP TRIGGER receipts_no_update; UPDATE receipts SET body = replace(body, 'notes.md', 'other.md') WHERE seq = (SELECT min(seq) FROM receipts);"]);
+    const verify = await runCli(['audit', 'verify'], dir);
+    expect(verify.code).toBe(1);
+    expect(verify.stdout).toMatch(/chain broken at receipts #\d+/);
+  });
+
+  it('policy explain shows the decision, the rules and what was considered', async () => {
+    const dir = workspace({ policy: { allowedCommands: [['git', 'status']], rules: ['Bash(git status)'] } });
+    const explained = await runCli(['--json', 'policy', 'explain', 'run_command', '{"command":"git status"}'], dir);
+    expect(explained.code).toBe(0);
+    const body = JSON.parse(explained.stdout) as { explanation: { considered: { argv: string[] }; rules: { rule: string; winner: boolean }[] } };
+    expect(body.explanation.considered.argv).toEqual(['git', 'status']);
+    expect(body.explanation.rules.some((rule) => rule.winner)).toBe(true);
+    const human = await runCli(['policy', 'explain', 'run_command', '{"command":"git push"}'], dir);
+    expect(human.stdout).toMatch(/run_command: denied/);
+  });
+
+  it('policy import turns a Claude Code settings file into rules and reports lossy mappings', async () => {
+    const dir = workspace();
+    const file = join(dir, 'settings.json');
+    writeFileSync(file, JSON.stringify({ permissions: { allow: ['Bash(npm run test:*)', 'Read(./src/**)'], deny: ['WebFetch'], ask: ['TodoWrite'] }, defaultMode: 'acceptEdits' }));
+    const imported = await runCli(['--json', 'policy', 'import', 'claude', file], dir);
+    expect(imported.code).toBe(0);
+    const body = JSON.parse(imported.stdout) as { rules: unknown[]; warnings: string[] };
+    expect(body.rules.length).toBeGreaterThanOrEqual(3);
+    expect(body.warnings.join('\n')).toContain('TodoWrite');
+  });
+
+  it('replay re-runs a recorded run from the journal with no side effect', async () => {
+    const dir = workspace();
+    await runCli(['call', 'read_file', '{"path":"notes.md"}'], dir);
+    await runCli(['call', 'list_directory', '{"path":"."}'], dir);
+    writeFileSync(join(dir, 'notes.md'), 'changed on disk after recording\n');
+    const replay = await runCli(['--json', 'replay', 'cli'], dir);
+    expect(replay.code).toBe(0);
+    const body = JSON.parse(replay.stdout) as { calls: number; identical: number; lines: { replayed: string }[] };
+    expect(body.calls).toBe(2);
+    expect(body.identical).toBe(2);
+    expect((await runCli(['replay', 'no-such-run'], dir)).code).toBe(2);
+  });
+
+  it('stays quiet about progress when it is not on a terminal', async () => {
+    const dir = workspace();
+    await runCli(['call', 'read_file', '{"path":"notes.md"}'], dir);
+    const exported = await runCli(['audit', 'export'], dir);
+    expect(exported.stderr).toBe('');
+    expect(CLI).toMatch(/dist\/cli\/main\.js$/);
+  });
+});
