@@ -16,11 +16,22 @@ import { ToolContext, type NestedDispatch } from './tool-context.js';
 export async function executeTool(state: DispatchState, nested: NestedDispatch): Promise<StageResult> {
   const tool = state.tool as CompiledTool;
   const callerSignal = state.context.signal;
+  // Failures are classified here, inside the wrappers, so `retry` and
+  // `metrics` see the typed error (a raw throw is a retryable EXECUTION_FAILED).
+  const fail = (error: unknown): never => {
+    throw classifyFailure(state, tool, error);
+  };
   const body: DispatchNext = (execution) => {
     const signal = fuseSignals(callerSignal, execution.signal);
-    if (callerSignal?.aborted === true) throw new ToolCancelledError(tool.key, 'before-dispatch');
+    if (callerSignal?.aborted === true) throw new ToolCancelledError(tool.key, state.bodyStarted ? 'after-dispatch' : 'before-dispatch');
     state.bodyStarted = true;
-    return Promise.resolve(tool.definition.dispatch(state.effectiveArgs, state.snapshot.host, new ToolContext(state, signal, nested)));
+    let returned: unknown;
+    try {
+      returned = tool.definition.dispatch(state.effectiveArgs, state.snapshot.host, new ToolContext(state, signal, nested));
+    } catch (error) {
+      return fail(error);
+    }
+    return returned instanceof Promise ? returned.catch(fail) : Promise.resolve(returned);
   };
   const wrappers = state.snapshot.hooks.around;
   const chain =

@@ -1,6 +1,6 @@
 import { ToolgateError } from '../errors/toolgate-error.js';
-import { ToolExecutionError } from '../errors/tool-errors.js';
-import type { RecordedResult } from '../journal/journal-types.js';
+import { ToolExecutionError, ToolUnavailableError } from '../errors/tool-errors.js';
+import type { JournalPrepareResult, RecordedResult } from '../journal/journal-types.js';
 import { projectArguments } from '../receipts/project-arguments.js';
 import { ensureDigests } from './ensure-digests.js';
 import type { DispatchState, StageResult } from './dispatch-state.js';
@@ -21,19 +21,25 @@ export async function prepareJournal(state: DispatchState): Promise<StageResult 
   const tool = state.tool;
   if (journal === undefined || tool === undefined || tool.journalTier === 'none') return undefined;
   const { inputDigest, actionDigest } = await ensureDigests(state);
-  const prepared = await journal.prepare({
-    key: journalKey(actionDigest, state.call.callId),
-    callId: state.call.callId,
-    runId: state.context.runId,
-    toolName: tool.name,
-    toolVersion: tool.version,
-    agent: state.agent,
-    actionDigest,
-    inputDigest,
-    arguments: projectArguments(state.effectiveArgs, { secretKeys: secretKeySet(state) }),
-    tier: tool.journalTier,
-    startedAt: state.startedAt,
-  });
+  let prepared: JournalPrepareResult;
+  try {
+    prepared = await journal.prepare({
+      key: journalKey(actionDigest, state.call.callId),
+      callId: state.call.callId,
+      runId: state.context.runId,
+      toolName: tool.name,
+      toolVersion: tool.version,
+      agent: state.agent,
+      actionDigest,
+      inputDigest,
+      arguments: projectArguments(state.effectiveArgs, { secretKeys: secretKeySet(state) }),
+      tier: tool.journalTier,
+      startedAt: state.startedAt,
+    });
+  } catch (error) {
+    // No durable claim, no side effect: the bracket could not open, so the call fails closed.
+    return { ok: false, error: new ToolUnavailableError(tool.key, 'journal', 'the journal could not record the call', error) };
+  }
   if (prepared.status === 'claimed') {
     state.claim = prepared.claim;
     return undefined;

@@ -152,11 +152,11 @@ export class ToolArgsInvalidError extends ToolgateError {
 /** The host lacks the capability the tool needs: a wiring gap, not the model's fault. */
 export class ToolUnavailableError extends ToolgateError {
   readonly capability: string;
-  constructor(tool: string, capability: string, detail?: string) {
+  constructor(tool: string, capability: string, detail?: string, cause?: unknown) {
     super(
       'TOOL_UNAVAILABLE',
       `Tool "${tool}" is unavailable: ${detail ?? `the host does not provide the "${capability}" capability`}.`,
-      { tool },
+      { tool, cause },
     );
     this.capability = capability;
   }
