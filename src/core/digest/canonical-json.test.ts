@@ -1,8 +1,11 @@
-import canonicalize from 'canonicalize';
+import canonicalizeModule from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from './canonical-json.js';
 import { sha256Hex } from './sha256.js';
+
+// The reference implementation is CommonJS (`module.exports = serialize`); its typings declare an ES default.
+const canonicalize = canonicalizeModule as unknown as (value: unknown) => string | undefined;
 
 /** Rebuild an object with its keys in reverse insertion order. */
 function reorder(value: unknown): unknown {

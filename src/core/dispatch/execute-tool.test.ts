@@ -8,7 +8,7 @@ import { defineTool } from '../tools/define-tool.js';
 import { deferred, harness, recordingPolicy, writeFileTool } from './__fixtures__/pipeline-fixtures.js';
 
 /** A tool whose body the test controls: it records start and settles when told. */
-function controlledTool() {
+function controlledTool(onArgs?: (args: unknown) => void) {
   const started = deferred<AbortSignal | undefined>();
   const finish = deferred<string>();
   let settled = false;
@@ -16,7 +16,8 @@ function controlledTool() {
     name: 'work',
     description: 'Controlled work.',
     input: z.object({}),
-    dispatch: async (_args, _host, context) => {
+    dispatch: async (args, _host, context) => {
+      onArgs?.(args);
       started.resolve(context.signal);
       try {
         return await finish.promise;
@@ -153,13 +154,12 @@ describe('cancellation precedence', () => {
 
 describe('around wrappers', () => {
   it('may replace only the signal: the caller’s signal is re-fused just before the body', async () => {
-    const { tool, started, finish } = controlledTool();
+    const seen: unknown[] = [];
+    const { tool: spy, started, finish } = controlledTool((args) => seen.push(args));
     const detach: AroundWrapper = (next) => (execution) => {
       execution.signal = new AbortController().signal; // tries to drop the caller's cancellation
       return next({ ...execution, arguments: { injected: true } });
     };
-    const seen: unknown[] = [];
-    const spy = defineTool({ ...tool, dispatch: async (args, host, ctx) => (seen.push(args), tool.dispatch(args, host, ctx)) });
     const { registry } = harness([spy], { hooks: { around: [detach] } });
     const controller = new AbortController();
     const pending = registry.dispatch({ callId: 'c', name: 'work', arguments: {} }, context(controller.signal));

@@ -291,8 +291,8 @@ describe('registry.dispatch: one outcome per call, stage by stage', () => {
       name: 'slow',
       description: 'Slow.',
       input: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-      policyTarget: (args: { path: string }) => ({ path: args.path }),
-      dispatch: async (args: { path: string }) => {
+      policyTarget: (args) => ({ path: String(args.path) }),
+      dispatch: async (args) => {
         await new Promise((resolve) => setTimeout(resolve, 5));
         seen.push(args.path);
         return 'ok';

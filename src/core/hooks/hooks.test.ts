@@ -205,7 +205,14 @@ describe('built-in wrappers', () => {
     expect(code(await registry.dispatch({ callId: 'c', name: 'read_file', arguments: { path: 'a' } }, grants))).toBe('POLICY_DENIED');
     expect(host.calls).toHaveLength(1);
 
-    const slow = defineTool({ ...readFileTool, name: 'work', timeoutMs: 5, dispatch: () => new Promise((resolve) => setTimeout(resolve, 30)) });
+    const slow = defineTool({
+      name: 'work',
+      description: 'Slow read.',
+      input: z.object({ path: z.string() }),
+      facts: { readOnly: true, idempotent: true },
+      timeoutMs: 5,
+      dispatch: () => new Promise<string>((resolve) => setTimeout(() => resolve('late'), 30)),
+    });
     let attempts = 0;
     const counted = harness([slow], { hooks: { around: [retry({ attempts: 3, backoff: () => 0 }), (next) => (execution) => ((attempts += 1), next(execution))] } });
     expect(code(await counted.registry.dispatch({ callId: 'c', name: 'work', arguments: { path: 'a' } }, grants))).toBe('TOOL_TIMEOUT');
