@@ -1,4 +1,5 @@
 import { canonicalJson } from '../digest/canonical-json.js';
+import { withholdValues } from '../errors/describe-issues.js';
 import { ToolArgsInvalidError } from '../errors/tool-errors.js';
 import { deepFreeze } from '../tools/compile-tool.js';
 import type { ValidationResult } from '../tools/schema-validator.js';
@@ -28,7 +29,7 @@ export function validateArguments(state: DispatchState): ToolArgsInvalidError | 
 }
 
 function accept(state: DispatchState, result: ValidationResult): ToolArgsInvalidError | undefined {
-  if (!result.ok) return new ToolArgsInvalidError(state.tool?.key ?? state.call.name, result.issues);
+  if (!result.ok) return new ToolArgsInvalidError(state.tool?.key ?? state.call.name, withholdValues(result.issues, state.effectiveArgs));
   // A validator may return a transformed copy (defaults, coercions); freeze it so no hook can rewrite input.
   state.effectiveArgs = result.value === state.effectiveArgs ? result.value : deepFreeze(result.value);
   return undefined;

@@ -72,7 +72,8 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
   for (const entry of configOnly) if (typeof entry !== 'string' || entry.length === 0) fail('configOnly', 'must list non-empty parameter names');
 
   const input = definition.input as unknown;
-  if (typeof input !== 'object' || input === null) fail('input', 'must be a Standard Schema or a JSON Schema object');
+  // An arktype schema is a callable object: a function carrying `~standard`.
+  if ((typeof input !== 'object' && typeof input !== 'function') || input === null) fail('input', 'must be a Standard Schema or a JSON Schema object');
   const inputJson = resolveJsonSchema(definition, 'input', fail);
   if (inputJson.type !== undefined && inputJson.type !== 'object') fail('input', 'must describe an object');
   const outputJson = definition.output === undefined ? undefined : resolveJsonSchema(definition, 'output', fail);

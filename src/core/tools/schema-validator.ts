@@ -13,7 +13,7 @@ export type ValidationResult =
 export type Validator = (value: unknown) => ValidationResult | Promise<ValidationResult>;
 
 export function isStandardSchema(schema: ToolSchema): schema is StandardSchemaV1 {
-  return typeof schema === 'object' && schema !== null && '~standard' in schema;
+  return (typeof schema === 'object' || typeof schema === 'function') && schema !== null && '~standard' in schema;
 }
 
 function fromStandardResult(result: StandardSchemaV1.Result<unknown>): ValidationResult {

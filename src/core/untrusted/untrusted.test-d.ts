@@ -11,7 +11,7 @@ test('an untrusted value cannot reach a system message or an instruction without
   // @ts-expect-error an Untrusted<string> is not assignable to string
   const text: string = result;
   // @ts-expect-error the instruction tag refuses an Untrusted interpolation
-  instruction`Summarise: ${result}`;
+  void instruction`Summarise: ${result}`;
   void text;
 
   // The explicit, named unwrap is the one way out.
