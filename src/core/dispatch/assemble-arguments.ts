@@ -11,15 +11,21 @@ import { snapshotJson } from './snapshot-json.js';
 export function assembleArguments(state: DispatchState): ToolArgsInvalidError | undefined {
   const tool = state.tool;
   if (tool === undefined) return undefined;
-  const parsed = parseModelArguments(state.call.rawArguments);
+  const raw = state.call.rawArguments;
+  const parsed = parseModelArguments(raw);
   if (typeof parsed === 'string') return new ToolArgsInvalidError(tool.key, [], parsed);
-  const snapshot = snapshotJson(parsed);
+  // Arguments parsed here from JSON text are ours alone: checked, never copied a second time. A
+  // caller's object is copied up front for a JSON Schema validator (which hands its input back);
+  // a Standard Schema usually rebuilds it, so it is only checked here and detached in stage 6.
+  const owned = typeof raw === 'string';
+  const snapshot = snapshotJson(parsed, { inPlace: owned || tool.rebuildsInput });
   if (!snapshot.ok) return new ToolArgsInvalidError(tool.key, [], snapshot.problem);
   if (typeof snapshot.value !== 'object' || snapshot.value === null || Array.isArray(snapshot.value)) {
     return new ToolArgsInvalidError(tool.key, [], 'the arguments must be a JSON object');
   }
   state.modelArgs = snapshot.value as Readonly<Record<string, unknown>>;
   state.modelArgsSizeBound = snapshot.sizeBound;
+  state.argsForeign = !owned && tool.rebuildsInput;
 
   const config = state.context.config;
   const mapping = config?.inputMapping;
@@ -44,10 +50,12 @@ export function assembleArguments(state: DispatchState): ToolArgsInvalidError | 
       if (Object.hasOwn(configValues, key)) defineEntry(effective, key, configValues[key]);
     }
   }
-  const copied = snapshotJson(effective);
+  // Mapped and configured values are the caller's: the same rule as model arguments.
+  const copied = snapshotJson(effective, { inPlace: tool.rebuildsInput });
   if (!copied.ok) return new ToolArgsInvalidError(tool.key, [], copied.problem);
   state.effectiveArgs = copied.value;
   state.modelArgsSizeBound = copied.sizeBound;
+  state.argsForeign = tool.rebuildsInput;
   return undefined;
 }
 

@@ -36,10 +36,12 @@ export interface DispatchState {
   /** Whether any listener was attached when the call was admitted. */
   readonly observed: boolean;
   tool: CompiledTool | undefined;
-  /** Model arguments, parsed, copied and frozen. */
+  /** Model arguments, parsed and detached from the caller (frozen after validation, as part of `effectiveArgs`). */
   modelArgs: Readonly<Record<string, unknown>> | undefined;
   /** Upper bound of the model arguments' canonical size, from the copy walk. */
   modelArgsSizeBound: number;
+  /** The effective arguments may still share objects with the caller (detached in stage 6). */
+  argsForeign: boolean;
   /** The complete effective arguments, validated and frozen. */
   effectiveArgs: unknown;
   target: PolicyTarget | undefined;
@@ -82,6 +84,7 @@ export function createDispatchState(
     tool: undefined,
     modelArgs: undefined,
     modelArgsSizeBound: 0,
+    argsForeign: false,
     effectiveArgs: undefined,
     target: undefined,
     decision: undefined,

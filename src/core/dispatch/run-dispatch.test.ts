@@ -306,6 +306,46 @@ describe('registry.dispatch: one outcome per call, stage by stage', () => {
     expect(seen).toEqual(['safe.txt']);
   });
 
+  it('detaches the caller’s object for every validator kind: rebuilding (zod), returning its input (arktype), async', async () => {
+    const { type } = await import('arktype');
+    const sameObjectAsync = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'test',
+        // Async and hands its input back: the worst case for a time-of-check/time-of-use race.
+        validate: (value: unknown) => new Promise<{ value: unknown }>((resolve) => setTimeout(() => resolve({ value }), 5)),
+      },
+    };
+    const schemas = [
+      ['zod', z.object({ path: z.string() })],
+      ['arktype', type({ path: 'string' })],
+      ['async', sameObjectAsync],
+    ] as const;
+    for (const [label, input] of schemas) {
+      const seen: unknown[] = [];
+      const policy = recordingPolicy();
+      const tool = defineTool({
+        name: 'slow',
+        description: `Slow (${label}).`,
+        input: input as typeof sameObjectAsync,
+        inputJsonSchema: { type: 'object' },
+        policyTarget: (args: unknown) => ({ path: String((args as { path: string }).path) }),
+        dispatch: async (args: unknown) => {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          seen.push((args as { path: string }).path);
+          return 'ok';
+        },
+      });
+      const { registry } = harness([tool], { policy });
+      const args = { path: 'safe.txt' };
+      const pending = registry.dispatch({ callId: 'c', name: 'slow', arguments: args }, { grantedTools: ['slow'] });
+      args.path = '/etc/shadow';
+      await pending;
+      expect([label, seen]).toEqual([label, [policy.argumentCalls[0]?.target?.path]]);
+      expect(Object.isFrozen(args)).toBe(false); // the caller's own object is never frozen
+    }
+  });
+
   it('a malformed call envelope is the caller’s mistake and throws', () => {
     const { registry } = harness([addTool]);
     expect(() => registry.dispatch({ callId: '', name: 'add' })).toThrow(/callId/);

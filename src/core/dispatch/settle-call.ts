@@ -2,7 +2,7 @@ import type { ToolgateError } from '../errors/toolgate-error.js';
 import type { MediaHandle } from '../host/tool-host.js';
 import { buildReceipt } from '../receipts/build-receipt.js';
 import type { ToolReceipt } from '../receipts/receipt-types.js';
-import { markUntrusted, type Untrusted } from '../untrusted/untrusted.js';
+import { markUntrusted, unwrapUntrusted, type Untrusted } from '../untrusted/untrusted.js';
 import { ensureDigests } from './ensure-digests.js';
 import type { DispatchState, StageResult } from './dispatch-state.js';
 import type { ToolOutcome } from './dispatch-types.js';
@@ -24,7 +24,8 @@ class DispatchOutcome {
   readonly attachments: readonly Untrusted<MediaHandle>[] | undefined;
   readonly contexts: readonly Untrusted<string>[] | undefined;
   #receipt: ToolReceipt | undefined;
-  readonly #build: () => ToolReceipt;
+  readonly #state: DispatchState;
+  readonly #result: StageResult;
 
   constructor(state: DispatchState, result: StageResult, content: string) {
     this.ok = result.ok;
@@ -36,11 +37,12 @@ class DispatchOutcome {
     this.mapped = state.mapped;
     this.attachments = state.attachments?.map((handle) => markUntrusted(handle));
     this.contexts = state.contexts?.map((context) => markUntrusted(context));
-    this.#build = () => buildReceipt(state, result, content, invocationId(state));
+    this.#state = state;
+    this.#result = result;
   }
 
   get receipt(): ToolReceipt {
-    return (this.#receipt ??= this.#build());
+    return (this.#receipt ??= buildReceipt(this.#state, this.#result, unwrapUntrusted(this.content), invocationId(this.#state)));
   }
 }
 
@@ -53,10 +55,19 @@ function invocationId(state: DispatchState): string {
 /**
  * Stage 19: mark the content untrusted, settle the journal, build the
  * outcome. A claim whose body never started is discarded: nothing happened.
+ * Without a journal or a receipt listener this is synchronous.
  */
-export async function settleCall(state: DispatchState, result: StageResult, content: string): Promise<ToolOutcome> {
+export function settleCall(state: DispatchState, result: StageResult, content: string): ToolOutcome | Promise<ToolOutcome> {
   state.finishedAt = Date.now();
-  const needsReceipt = (state.snapshot.journal !== undefined && state.tool !== undefined && state.tool.journalTier !== 'none' && !state.replayed) || (state.observed && state.snapshot.bus.has('tool-result'));
+  const tool = state.tool;
+  const journaled = state.snapshot.journal !== undefined && tool !== undefined && tool.journalTier !== 'none' && !state.replayed;
+  const needsReceipt = journaled || (state.observed && state.snapshot.bus.has('tool-result'));
+  if (!needsReceipt && state.claim === undefined) return new DispatchOutcome(state, result, content) as unknown as ToolOutcome;
+  return settleDurably(state, result, content, needsReceipt);
+}
+
+async function settleDurably(state: DispatchState, result: StageResult, content: string, needsReceipt: boolean): Promise<ToolOutcome> {
+  // Digests only when a receipt is built now and the arguments were assembled.
   if (needsReceipt && state.tool !== undefined && state.effectiveArgs !== undefined) await ensureDigests(state);
   const outcome = new DispatchOutcome(state, result, content);
   const journal = state.snapshot.journal;

@@ -1,6 +1,8 @@
 /**
- * Copy and freeze a JSON value in one walk, so the caller cannot change the
- * arguments after policy has seen them. Along the way it computes an upper
+ * Copy a JSON value in one walk, so the caller cannot change the arguments
+ * after policy has seen them — or, `inPlace`, only check it (a value that is
+ * ours already, or one the validator will rebuild anyway). Either way it
+ * refuses what JSON cannot hold and computes an upper
  * bound of the value's canonical UTF-8 size (a character is at most 6 bytes
  * once escaped), which lets the size check skip exact measurement for
  * everything comfortably small.
@@ -9,73 +11,98 @@ export type JsonSnapshot = { readonly ok: true; readonly value: unknown; readonl
 
 const MAX_DEPTH = 64;
 
-export function snapshotJson(value: unknown): JsonSnapshot {
-  let size = 0;
-  let problem: string | undefined;
-  const ancestors: object[] = [];
+/** The walk's running state; one small object per snapshot instead of a closure per call. */
+interface Walk {
+  size: number;
+  problem: string | undefined;
+  readonly ancestors: object[];
+  /** Check only, returning the value itself. */
+  readonly inPlace: boolean;
+}
 
-  const copy = (node: unknown, depth: number): unknown => {
-    switch (typeof node) {
-      case 'string':
-        size += node.length * 6 + 2;
-        return node;
-      case 'number':
-        if (!Number.isFinite(node)) problem ??= 'a number is not finite';
-        size += 24;
-        return node;
-      case 'boolean':
-        size += 5;
-        return node;
-      case 'object':
-        break;
-      default:
-        problem ??= `a ${typeof node} is not JSON`;
-        return undefined;
-    }
-    if (node === null) {
-      size += 4;
-      return null;
-    }
-    if (depth > MAX_DEPTH) {
-      problem ??= `nesting is deeper than ${MAX_DEPTH}`;
-      return undefined;
-    }
-    if (ancestors.includes(node)) {
-      problem ??= 'the value is cyclic';
-      return undefined;
-    }
-    ancestors.push(node);
-    let result: unknown;
-    if (Array.isArray(node)) {
-      const items: unknown[] = new Array<unknown>(node.length);
-      for (let index = 0; index < node.length; index += 1) items[index] = copy(node[index], depth + 1);
-      size += node.length + 2;
-      result = Object.freeze(items);
-    } else {
-      const prototype: unknown = Object.getPrototypeOf(node);
-      if (prototype !== Object.prototype && prototype !== null) {
-        problem ??= 'an object is not a plain JSON object';
-        ancestors.pop();
-        return undefined;
-      }
-      const entries: Record<string, unknown> = {};
-      for (const key in node) {
-        if (!Object.hasOwn(node, key)) continue;
-        const child = (node as Record<string, unknown>)[key];
-        if (child === undefined) continue; // JSON drops undefined members
-        size += key.length * 6 + 4;
-        const copied = copy(child, depth + 1);
-        // Assignment to "__proto__" would set the prototype; it must stay data.
-        if (key === '__proto__') Object.defineProperty(entries, key, { value: copied, enumerable: true, writable: true, configurable: true });
-        else entries[key] = copied;
-      }
-      size += 2;
-      result = Object.freeze(entries);
-    }
-    ancestors.pop();
-    return result;
-  };
+export function snapshotJson(value: unknown, options: { readonly inPlace?: boolean } = {}): JsonSnapshot {
+  const walk: Walk = { size: 0, problem: undefined, ancestors: [], inPlace: options.inPlace === true };
+  const copied = copyNode(value, 0, walk);
+  return walk.problem === undefined ? { ok: true, value: copied, sizeBound: walk.size } : { ok: false, problem: walk.problem };
+}
 
-  const copied = copy(value, 0);
-  return problem === undefined ? { ok: true, value: copied, sizeBound: size } : { ok: false, problem };
+function copyNode(node: unknown, depth: number, walk: Walk): unknown {
+  switch (typeof node) {
+    case 'string':
+      walk.size += node.length * 6 + 2;
+      return node;
+    case 'number':
+      if (!Number.isFinite(node)) walk.problem ??= 'a number is not finite';
+      walk.size += 24;
+      return node;
+    case 'boolean':
+      walk.size += 5;
+      return node;
+    case 'object':
+      break;
+    default:
+      walk.problem ??= `a ${typeof node} is not JSON`;
+      return undefined;
+  }
+  if (node === null) {
+    walk.size += 4;
+    return null;
+  }
+  if (depth > MAX_DEPTH) {
+    walk.problem ??= `nesting is deeper than ${MAX_DEPTH}`;
+    return undefined;
+  }
+  const { ancestors } = walk;
+  if (ancestors.includes(node)) {
+    walk.problem ??= 'the value is cyclic';
+    return undefined;
+  }
+  ancestors.push(node);
+  const result = Array.isArray(node) ? copyArray(node, depth, walk) : copyObject(node, depth, walk);
+  ancestors.pop();
+  return result;
+}
+
+function copyArray(node: readonly unknown[], depth: number, walk: Walk): unknown {
+  const length = node.length;
+  if (walk.inPlace) {
+    for (let index = 0; index < length; index += 1) copyNode(node[index], depth + 1, walk);
+    walk.size += length + 2;
+    return node;
+  }
+  const items: unknown[] = new Array<unknown>(length);
+  for (let index = 0; index < length; index += 1) items[index] = copyNode(node[index], depth + 1, walk);
+  walk.size += length + 2;
+  return items;
+}
+
+function copyObject(node: object, depth: number, walk: Walk): unknown {
+  const prototype: unknown = Object.getPrototypeOf(node);
+  if (prototype !== Object.prototype && prototype !== null) {
+    walk.problem ??= 'an object is not a plain JSON object';
+    return undefined;
+  }
+  const keys = Object.keys(node);
+  if (walk.inPlace) {
+    for (let index = 0; index < keys.length; index += 1) {
+      const key = keys[index] as string;
+      walk.size += key.length * 6 + 4;
+      copyNode((node as Record<string, unknown>)[key], depth + 1, walk);
+    }
+    walk.size += 2;
+    return node;
+  }
+  const entries: Record<string, unknown> = {};
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string;
+    const child = (node as Record<string, unknown>)[key];
+    if (child === undefined) continue; // JSON drops undefined members
+    walk.size += key.length * 6 + 4;
+    const copied = copyNode(child, depth + 1, walk);
+    // Assignment to "__proto__" would set the prototype; it must stay data.
+    if (key === '__proto__') Object.defineProperty(entries, key, { value: copied, enumerable: true, writable: true, configurable: true });
+    else entries[key] = copied;
+  }
+  walk.size += 2;
+  return entries;
 }
