@@ -6,7 +6,9 @@
  * - bare call: the body alone.
  * - bare zod parse + call: what a careful hand-written loop does.
  * - toolgate (zod) / (JSON Schema): `registry.dispatch` on the plain path
- *   (granted, allowed, journal `none`, no listener).
+ *   (granted, allowed, journal `none`, no listener), arguments as an object;
+ *   "(zod, JSON text)" passes the JSON string a model sends, beside "bare
+ *   JSON.parse + zod + call".
  * - toolgate governed: an `os`-class tool, so approval (auto-approve hook,
  *   action digest over canonical JSON) and an in-memory effect journal.
  * - AI SDK 7: `parseToolCall` (ai/internal: JSON parse + schema validation
@@ -158,6 +160,7 @@ async function workloadCases(label: string, name: string, zodSchema: z.ZodObject
   const governedContext = { grantedTools: [name], approval: { confirm: () => Promise.resolve({ outcome: 'approve' as const }) } };
   let callNumber = 0;
   const call = { callId: 'c', name, arguments: args };
+  const textCall = { callId: 'c', name, arguments: json };
 
   const ai = aiTool({ description: 'benchmark tool', inputSchema: zodSchema, execute: (input: unknown) => body(input as never) });
   const aiTools = { [name]: ai };
@@ -172,6 +175,8 @@ async function workloadCases(label: string, name: string, zodSchema: z.ZodObject
     { name: `${label}: bare JSON.parse + zod + call`, run: () => body(zodSchema.parse(JSON.parse(json)) as never) },
     { name: `${label}: toolgate dispatch (zod)`, run: () => registry.zod.dispatch(call, granted) },
     { name: `${label}: toolgate dispatch (JSON Schema)`, run: () => registry.json.dispatch(call, granted) },
+    { name: `${label}: toolgate dispatch (zod, JSON text)`, run: () => registry.zod.dispatch(textCall, granted) },
+    { name: `${label}: toolgate dispatch (JSON Schema, JSON text)`, run: () => registry.json.dispatch(textCall, granted) },
     // A fresh call id per call: a repeated id would replay from the journal.
     { name: `${label}: toolgate governed (approval + journal)`, run: () => registry.governed.dispatch({ callId: `g${(callNumber += 1)}`, name, arguments: args }, governedContext) },
     {
@@ -197,9 +202,12 @@ function summarise(label: string, rows: readonly BenchRow[]): void {
   const bareZod = row(rows, 'bare zod parse + call');
   const zodRow = row(rows, 'toolgate dispatch (zod)');
   const jsonRow = row(rows, 'toolgate dispatch (JSON Schema)');
+  const bareText = row(rows, 'bare JSON.parse + zod + call');
+  const textRow = row(rows, 'toolgate dispatch (zod, JSON text)');
+  const jsonTextRow = row(rows, 'toolgate dispatch (JSON Schema, JSON text)');
   const lines = [
-    `${label}: toolgate overhead beyond validation (zod, p50) = ${formatNs(zodRow.medianNs - bareZod.medianNs)}`,
-    `${label}: toolgate (zod) = ${(zodRow.medianNs / bareZod.medianNs).toFixed(2)}× bare zod parse + call; JSON Schema = ${(jsonRow.medianNs / bareZod.medianNs).toFixed(2)}×`,
+    `${label}: toolgate overhead beyond validation (zod, p50) = ${formatNs(zodRow.medianNs - bareZod.medianNs)}; from JSON text = ${formatNs(textRow.medianNs - bareText.medianNs)} (${(textRow.medianNs / bareText.medianNs).toFixed(2)}× bare JSON.parse + zod + call)`,
+    `${label}: toolgate (zod) = ${(zodRow.medianNs / bareZod.medianNs).toFixed(2)}× bare zod parse + call; JSON Schema = ${(jsonRow.medianNs / bareZod.medianNs).toFixed(2)}×; from JSON text, JSON Schema = ${(jsonTextRow.medianNs / bareText.medianNs).toFixed(2)}× bare JSON.parse + zod + call`,
     `${label}: toolgate (zod) ${Math.round(zodRow.opsPerSecond).toLocaleString('en-US')} calls/s; JSON Schema ${Math.round(jsonRow.opsPerSecond).toLocaleString('en-US')} calls/s`,
   ];
   for (const peer of ['AI SDK parseToolCall + executeTool', 'OpenAI Agents FunctionTool.invoke', 'LangChain tool.invoke', 'MCP client.callTool (in-memory)']) {
