@@ -32,12 +32,14 @@ import { bench, formatNs, type BenchCase, type BenchRow } from './harness.js';
 
 // ---------- the two workloads ----------
 
-const addSchema = z.object({ a: z.number(), b: z.number() });
+// A factory per workload: every row gets its own schema instance, so one library's use of a
+// schema (conversion, caching, async parsing) cannot deoptimise another row's.
+const addSchema = (): z.ZodObject => z.object({ a: z.number(), b: z.number() });
 const addJsonSchema: JsonSchema = { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'], additionalProperties: false };
 const add = ({ a, b }: { a: number; b: number }): number => a + b;
 const addArgs = { a: 2, b: 3 };
 
-const task = z.object({
+const task = (): z.ZodObject => z.object({
   id: z.string(),
   title: z.string(),
   done: z.boolean(),
@@ -45,17 +47,17 @@ const task = z.object({
   tags: z.array(z.string()),
   assignee: z.object({ login: z.string(), email: z.string(), team: z.string() }),
 });
-const issueSchema = z.object({
+const issueSchema = () => z.object({
   repository: z.object({ owner: z.string(), name: z.string() }),
   title: z.string(),
   body: z.string(),
   labels: z.array(z.string()),
   priority: z.enum(['low', 'medium', 'high', 'urgent']),
   milestone: z.object({ id: z.number(), title: z.string(), due: z.string() }),
-  tasks: z.array(task),
+  tasks: z.array(task()),
   metadata: z.object({ source: z.string(), traceId: z.string(), createdBy: z.string(), draft: z.boolean() }),
 });
-type Issue = z.infer<typeof issueSchema>;
+type Issue = z.infer<ReturnType<typeof issueSchema>>;
 const taskJson = {
   type: 'object',
   required: ['id', 'title', 'done', 'estimateHours', 'tags', 'assignee'],
@@ -124,12 +126,12 @@ function memoryJournal(): Journal {
   };
 }
 
-function registries(name: string, zodSchema: z.ZodType, jsonSchemaInput: JsonSchema, body: (args: never) => unknown): { zod: ToolRegistry; json: ToolRegistry; governed: ToolRegistry } {
+function registries(name: string, schema: () => z.ZodObject, jsonSchemaInput: JsonSchema, body: (args: never) => unknown): { zod: ToolRegistry; json: ToolRegistry; governed: ToolRegistry } {
   const dispatch = (args: unknown): unknown => body(args as never);
-  const zodTool = defineTool({ name, description: 'benchmark tool', input: zodSchema, dispatch });
+  const zodTool = defineTool({ name, description: 'benchmark tool', input: schema(), dispatch });
   const jsonTool = defineTool({ name, description: 'benchmark tool', input: jsonSchemaInput, dispatch });
   // An `os`-class tool is governed: approval under the regime and an effect-tier journal.
-  const governedTool = defineTool({ name, description: 'benchmark tool', input: zodSchema, policy: { os: true }, dispatch });
+  const governedTool = defineTool({ name, description: 'benchmark tool', input: schema(), policy: { os: true }, dispatch });
   return {
     zod: createToolRegistry({ tools: [zodTool] }),
     json: createToolRegistry({ tools: [jsonTool] }),
@@ -154,25 +156,27 @@ async function drain(generator: AsyncGenerator<{ type: string; output: unknown }
   return output;
 }
 
-async function workloadCases(label: string, name: string, zodSchema: z.ZodObject, jsonSchemaInput: JsonSchema, body: (args: never) => unknown, args: object, json: string): Promise<BenchCase[]> {
-  const registry = registries(name, zodSchema, jsonSchemaInput, body);
+async function workloadCases(label: string, name: string, schema: () => z.ZodObject, jsonSchemaInput: JsonSchema, body: (args: never) => unknown, args: object, json: string): Promise<BenchCase[]> {
+  const registry = registries(name, schema, jsonSchemaInput, body);
+  const bareSchema = schema();
+  const bareTextSchema = schema();
   const granted = { grantedTools: [name] };
   const governedContext = { grantedTools: [name], approval: { confirm: () => Promise.resolve({ outcome: 'approve' as const }) } };
   let callNumber = 0;
   const call = { callId: 'c', name, arguments: args };
   const textCall = { callId: 'c', name, arguments: json };
 
-  const ai = aiTool({ description: 'benchmark tool', inputSchema: zodSchema, execute: (input: unknown) => body(input as never) });
+  const ai = aiTool({ description: 'benchmark tool', inputSchema: schema(), execute: (input: unknown) => body(input as never) });
   const aiTools = { [name]: ai };
-  const agents = agentsTool({ name, description: 'benchmark tool', parameters: zodSchema, strict: true, execute: (input: unknown) => JSON.stringify(body(input as never)) });
+  const agents = agentsTool({ name, description: 'benchmark tool', parameters: schema(), strict: true, execute: (input: unknown) => JSON.stringify(body(input as never)) });
   const runContext = new RunContext();
-  const langchain = langchainTool((input: unknown) => JSON.stringify(body(input as never)), { name, description: 'benchmark tool', schema: zodSchema });
-  const mcp = await mcpClient(name, zodSchema.shape, body);
+  const langchain = langchainTool((input: unknown) => JSON.stringify(body(input as never)), { name, description: 'benchmark tool', schema: schema() });
+  const mcp = await mcpClient(name, schema().shape, body);
 
   return [
     { name: `${label}: bare call`, run: () => body(args as never) },
-    { name: `${label}: bare zod parse + call`, run: () => body(zodSchema.parse(args) as never) },
-    { name: `${label}: bare JSON.parse + zod + call`, run: () => body(zodSchema.parse(JSON.parse(json)) as never) },
+    { name: `${label}: bare zod parse + call`, run: () => body(bareSchema.parse(args) as never) },
+    { name: `${label}: bare JSON.parse + zod + call`, run: () => body(bareTextSchema.parse(JSON.parse(json)) as never) },
     { name: `${label}: toolgate dispatch (zod)`, run: () => registry.zod.dispatch(call, granted) },
     { name: `${label}: toolgate dispatch (JSON Schema)`, run: () => registry.json.dispatch(call, granted) },
     { name: `${label}: toolgate dispatch (zod, JSON text)`, run: () => registry.zod.dispatch(textCall, granted) },
