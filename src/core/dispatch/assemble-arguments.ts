@@ -14,18 +14,23 @@ export function assembleArguments(state: DispatchState): ToolArgsInvalidError | 
   const raw = state.call.rawArguments;
   const parsed = parseModelArguments(raw);
   if (typeof parsed === 'string') return new ToolArgsInvalidError(tool.key, [], parsed);
-  // Arguments parsed here from JSON text are ours alone: checked, never copied a second time. A
-  // caller's object is copied up front for a JSON Schema validator (which hands its input back);
-  // a Standard Schema usually rebuilds it, so it is only checked here and detached in stage 6.
-  const owned = typeof raw === 'string';
-  const snapshot = snapshotJson(parsed, { inPlace: owned || tool.rebuildsInput });
-  if (!snapshot.ok) return new ToolArgsInvalidError(tool.key, [], snapshot.problem);
-  if (typeof snapshot.value !== 'object' || snapshot.value === null || Array.isArray(snapshot.value)) {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return new ToolArgsInvalidError(tool.key, [], 'the arguments must be a JSON object');
   }
-  state.modelArgs = snapshot.value as Readonly<Record<string, unknown>>;
-  state.modelArgsSizeBound = snapshot.sizeBound;
-  state.argsForeign = !owned && tool.rebuildsInput;
+  if (typeof raw !== 'string' && tool.rebuildsInput) {
+    // A caller's object bound for a validator that rebuilds it (a Standard Schema) is not walked
+    // here: stage 6 detaches it if it comes back, and its JSON form and size are checked with the
+    // digests. What a model sends is JSON text, which always takes the checked path below.
+    state.modelArgs = parsed as Readonly<Record<string, unknown>>;
+    state.argsForeign = true;
+  } else {
+    // JSON text parsed here is ours alone: checked in place, never copied a second time. A caller's
+    // object bound for a JSON Schema validator (which hands its input back) is copied.
+    const snapshot = snapshotJson(parsed, { inPlace: typeof raw === 'string' });
+    if (!snapshot.ok) return new ToolArgsInvalidError(tool.key, [], snapshot.problem);
+    state.modelArgs = snapshot.value as Readonly<Record<string, unknown>>;
+    state.modelArgsSizeBound = snapshot.sizeBound;
+  }
 
   const config = state.context.config;
   const mapping = config?.inputMapping;
@@ -50,12 +55,16 @@ export function assembleArguments(state: DispatchState): ToolArgsInvalidError | 
       if (Object.hasOwn(configValues, key)) defineEntry(effective, key, configValues[key]);
     }
   }
-  // Mapped and configured values are the caller's: the same rule as model arguments.
-  const copied = snapshotJson(effective, { inPlace: tool.rebuildsInput });
+  // Mapped and configured values are the caller's: the same rule as a caller's model arguments.
+  if (tool.rebuildsInput) {
+    state.effectiveArgs = effective;
+    state.argsForeign = true;
+    return undefined;
+  }
+  const copied = snapshotJson(effective);
   if (!copied.ok) return new ToolArgsInvalidError(tool.key, [], copied.problem);
   state.effectiveArgs = copied.value;
   state.modelArgsSizeBound = copied.sizeBound;
-  state.argsForeign = tool.rebuildsInput;
   return undefined;
 }
 

@@ -42,6 +42,8 @@ export interface DispatchState {
   modelArgsSizeBound: number;
   /** The effective arguments may still share objects with the caller (detached in stage 6). */
   argsForeign: boolean;
+  /** The effective arguments were never walked (a rebuilding validator made them): JSON form and size are checked with the digests. */
+  argsUnchecked: boolean;
   /** The complete effective arguments, validated and frozen. */
   effectiveArgs: unknown;
   target: PolicyTarget | undefined;
@@ -85,6 +87,7 @@ export function createDispatchState(
     modelArgs: undefined,
     modelArgsSizeBound: 0,
     argsForeign: false,
+    argsUnchecked: false,
     effectiveArgs: undefined,
     target: undefined,
     decision: undefined,

@@ -20,7 +20,9 @@ export async function prepareJournal(state: DispatchState): Promise<StageResult 
   const journal = state.snapshot.journal;
   const tool = state.tool;
   if (journal === undefined || tool === undefined || tool.journalTier === 'none') return undefined;
-  const { inputDigest, actionDigest } = await ensureDigests(state);
+  const digests = await ensureDigests(state);
+  if (!('actionDigest' in digests)) return { ok: false, error: digests };
+  const { inputDigest, actionDigest } = digests;
   let prepared: JournalPrepareResult;
   try {
     prepared = await journal.prepare({

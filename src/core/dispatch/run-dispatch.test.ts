@@ -87,12 +87,32 @@ describe('registry.dispatch: one outcome per call, stage by stage', () => {
 
   it('stage 6: bounds the canonical size of the effective arguments (default 64 KiB)', async () => {
     const echo = defineTool({ name: 'echo', description: 'Echo.', input: z.object({ text: z.string() }), dispatch: ({ text }) => text.length });
-    const { registry } = harness([echo]);
-    const fits = await registry.dispatch({ callId: 'c', name: 'echo', arguments: { text: 'x'.repeat(60_000) } }, { grantedTools: ['echo'] });
-    expect(fits.ok).toBe(true);
-    const tooBig = await registry.dispatch({ callId: 'c', name: 'echo', arguments: { text: 'x'.repeat(70_000) } }, { grantedTools: ['echo'] });
-    expect(tooBig.ok ? 'OK' : tooBig.error.code).toBe('ARGS_INVALID');
+    const echoJson = defineTool({ name: 'echo_json', description: 'Echo.', input: { type: 'object', properties: { text: { type: 'string' } } }, dispatch: () => 'ok' });
+    const governed = defineTool({ name: 'echo_os', description: 'Echo.', input: z.object({ text: z.string() }), policy: { os: true }, dispatch: ({ text }) => text.length });
+    const { registry, host } = harness([echo, echoJson, governed]);
+    const grantedTools = ['echo', 'echo_json', 'echo_os'];
+    const code = (outcome: { ok: boolean; error?: { code: string } }): string => (outcome.ok ? 'OK' : (outcome.error?.code ?? '?'));
+    const big = { text: 'x'.repeat(70_000) };
+    // What a model sends (JSON text) is always bounded.
+    expect(code(await registry.dispatch({ callId: 'c', name: 'echo', arguments: JSON.stringify({ text: 'x'.repeat(60_000) }) }, { grantedTools }))).toBe('OK');
+    const tooBig = await registry.dispatch({ callId: 'c', name: 'echo', arguments: JSON.stringify(big) }, { grantedTools });
+    expect(code(tooBig)).toBe('ARGS_INVALID');
     if (!tooBig.ok) expect(tooBig.error.message).toContain('65536 bytes');
+    // A caller's object is bounded when it is copied (JSON Schema) or digested (approval, journal).
+    expect(code(await registry.dispatch({ callId: 'c', name: 'echo_json', arguments: big }, { grantedTools }))).toBe('ARGS_INVALID');
+    expect(code(await registry.dispatch({ callId: 'c', name: 'echo_os', arguments: big }, { grantedTools, approval: { approvedActionDigests: [] } }))).toBe('ARGS_INVALID');
+    expect(host.calls).toEqual([]);
+  });
+
+  it('stage 6: a value with no JSON form that a validator lets through fails closed once it must be digested', async () => {
+    const loose = defineTool({ name: 'loose', description: 'Loose.', input: z.object({ data: z.any() }), policy: { os: true }, dispatch: () => 'ran' });
+    const { registry } = harness([loose]);
+    const outcome = await registry.dispatch({ callId: 'c', name: 'loose', arguments: { data: 1n } }, { grantedTools: ['loose'], approval: { confirm: () => Promise.resolve({ outcome: 'approve' as const }) } });
+    expect(outcome.ok ? 'OK' : outcome.error.code).toBe('ARGS_INVALID');
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const plan = await registry.prepare({ callId: 'c', name: 'loose', arguments: { data: cyclic } }, { grantedTools: ['loose'] });
+    expect(plan).toMatchObject({ status: 'denied', error: { code: 'ARGS_INVALID' } });
   });
 
   it('stage 6: refuses a secret-tainted key, naming the key but never its value', async () => {

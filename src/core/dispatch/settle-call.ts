@@ -67,7 +67,8 @@ export function settleCall(state: DispatchState, result: StageResult, content: s
 }
 
 async function settleDurably(state: DispatchState, result: StageResult, content: string, needsReceipt: boolean): Promise<ToolOutcome> {
-  // Digests only when a receipt is built now and the arguments were assembled.
+  // Digests only when a receipt is built now and the arguments were assembled (a value with no
+  // JSON form simply leaves the receipt without them; the call already failed or ran).
   if (needsReceipt && state.tool !== undefined && state.effectiveArgs !== undefined) await ensureDigests(state);
   const outcome = new DispatchOutcome(state, result, content);
   const journal = state.snapshot.journal;

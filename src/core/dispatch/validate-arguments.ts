@@ -34,11 +34,21 @@ export function validateArguments(state: DispatchState): ToolArgsInvalidError | 
 }
 
 function accept(state: DispatchState, result: ValidationResult): ToolArgsInvalidError | undefined {
-  if (!result.ok) return new ToolArgsInvalidError(state.tool?.key ?? state.call.name, withholdValues(result.issues, state.effectiveArgs));
+  const tool = state.tool as CompiledTool;
+  if (!result.ok) return new ToolArgsInvalidError(tool.key, withholdValues(result.issues, state.effectiveArgs));
   let value = result.value;
-  // Synchronous, so nothing ran since the check: detach the caller's object now if it came back.
-  if (state.argsForeign && value === state.effectiveArgs) value = detach(value);
-  state.argsForeign = false;
+  if (state.argsForeign) {
+    if (value === state.effectiveArgs) {
+      // The validator handed the caller's object back. Synchronous, so nothing ran since it
+      // checked: detach (and check) a copy now.
+      const detached = detach(state, value);
+      if (detached instanceof ToolArgsInvalidError) return detached;
+      value = detached;
+    } else {
+      state.argsUnchecked = true;
+    }
+    state.argsForeign = false;
+  }
   // Frozen when code other than the tool body will see it — hooks, wrappers, an approver, a
   // journal — so none of them can rewrite input; the plain path skips the walk (design.md §Budgets).
   state.effectiveArgs = argumentsShared(state) ? deepFreeze(value) : value;
@@ -46,16 +56,24 @@ function accept(state: DispatchState, result: ValidationResult): ToolArgsInvalid
 }
 
 function revalidateCopy(state: DispatchState): ToolArgsInvalidError | undefined | Promise<ToolArgsInvalidError | undefined> {
-  state.effectiveArgs = detach(state.effectiveArgs);
+  const detached = detach(state, state.effectiveArgs);
+  if (detached instanceof ToolArgsInvalidError) return detached;
+  state.effectiveArgs = detached;
   state.argsForeign = false;
-  const result = (state.tool as CompiledTool).validateInput(state.effectiveArgs);
+  const result = (state.tool as CompiledTool).validateInput(detached);
   return result instanceof Promise ? result.then((settled) => accept(state, settled)) : accept(state, result);
 }
 
-/** A copy of a value stage 5 already checked, so the copy cannot fail. */
-function detach(value: unknown): unknown {
+/** A checked copy of a caller's value, bounded like any other input. */
+function detach(state: DispatchState, value: unknown): unknown {
+  const tool = state.tool as CompiledTool;
   const copied = snapshotJson(value);
-  return copied.ok ? copied.value : value;
+  if (!copied.ok) return new ToolArgsInvalidError(tool.key, [], copied.problem);
+  const limit = state.snapshot.limits.maxInputBytes;
+  if (copied.sizeBound > limit && encoder.encode(canonicalJson(copied.value)).length > limit) {
+    return new ToolArgsInvalidError(tool.key, [], `the arguments exceed ${limit} bytes`);
+  }
+  return copied.value;
 }
 
 function findTaintedKey(args: Record<string, unknown>, secretKeys: ReadonlySet<string> | readonly string[]): string | undefined {
