@@ -17,7 +17,7 @@ export function validateArguments(state: DispatchState): ToolArgsInvalidError | 
   const tool = state.tool;
   if (tool === undefined) return undefined;
   const limit = state.snapshot.limits.maxInputBytes;
-  if (state.modelArgsSizeBound > limit && encoder.encode(canonicalJson(state.effectiveArgs)).length > limit) {
+  if (state.modelArgsSizeBound > limit && !fitsLimit(state.effectiveArgs, limit)) {
     return new ToolArgsInvalidError(tool.key, [], `the arguments exceed ${limit} bytes`);
   }
   const secretKeys = state.context.secretArgKeys;
@@ -70,7 +70,7 @@ function detach(state: DispatchState, value: unknown): unknown {
   const copied = snapshotJson(value);
   if (!copied.ok) return new ToolArgsInvalidError(tool.key, [], copied.problem);
   const limit = state.snapshot.limits.maxInputBytes;
-  if (copied.sizeBound > limit && encoder.encode(canonicalJson(copied.value)).length > limit) {
+  if (copied.sizeBound > limit && !fitsLimit(copied.value, limit)) {
     return new ToolArgsInvalidError(tool.key, [], `the arguments exceed ${limit} bytes`);
   }
   return copied.value;
@@ -91,4 +91,13 @@ function argumentsShared(state: DispatchState): boolean {
     state.context.approval !== undefined ||
     (journal !== undefined && state.tool?.journalTier !== 'none')
   );
+}
+
+/** Exact canonical size check; a value with no canonical form (a caller's unchecked config value) does not fit. */
+function fitsLimit(value: unknown, limit: number): boolean {
+  try {
+    return encoder.encode(canonicalJson(value)).length <= limit;
+  } catch {
+    return false;
+  }
 }
