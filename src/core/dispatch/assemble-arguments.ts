@@ -1,6 +1,6 @@
 import { ToolArgsInvalidError } from '../errors/tool-errors.js';
 import type { DispatchState } from './dispatch-state.js';
-import { snapshotJson } from './snapshot-json.js';
+import { measureParsedJson, snapshotJson } from './snapshot-json.js';
 
 /**
  * Stage 5: the effective arguments, assembled before any argument-level
@@ -26,7 +26,7 @@ export function assembleArguments(state: DispatchState): ToolArgsInvalidError | 
   } else {
     // JSON text parsed here is ours alone: checked in place, never copied a second time. A caller's
     // object bound for a JSON Schema validator (which hands its input back) is copied.
-    const snapshot = snapshotJson(parsed, { inPlace: typeof raw === 'string' });
+    const snapshot = typeof raw === 'string' ? measureParsedJson(parsed) : snapshotJson(parsed);
     if (!snapshot.ok) return new ToolArgsInvalidError(tool.key, [], snapshot.problem);
     state.modelArgs = snapshot.value as Readonly<Record<string, unknown>>;
     state.modelArgsSizeBound = snapshot.sizeBound;

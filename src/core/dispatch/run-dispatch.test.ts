@@ -75,7 +75,8 @@ describe('registry.dispatch: one outcome per call, stage by stage', () => {
 
   it('stages 5–6: malformed JSON, non-object arguments and schema misses are ARGS_INVALID and loop-correctable', async () => {
     const { registry, policy } = harness([addTool]);
-    for (const args of ['{oops', '[1,2]', 42, { a: 'x', b: 1 }, { a: 1 }]) {
+    const deep = `${'{"a":'.repeat(100)}1${'}'.repeat(100)}`;
+    for (const args of ['{oops', '[1,2]', 42, { a: 'x', b: 1 }, { a: 1 }, deep, '{"a":1e400,"b":1}']) {
       const outcome = await registry.dispatch({ callId: 'c', name: 'add', arguments: args }, { grantedTools: granted });
       expect(outcome.ok).toBe(false);
       if (outcome.ok) continue;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { snapshotJson } from './snapshot-json.js';
+import { measureParsedJson, snapshotJson } from './snapshot-json.js';
 
 describe('snapshotJson', () => {
   it('copies: the result is detached from the caller’s object', () => {
@@ -17,10 +17,11 @@ describe('snapshotJson', () => {
 
   it('owned values (fresh JSON.parse output) are checked in place, not copied', () => {
     const parsed = JSON.parse('{"a":{"b":[1,2]},"__proto__":{"polluted":true}}') as Record<string, unknown>;
-    const snapshot = snapshotJson(parsed, { inPlace: true });
+    const snapshot = measureParsedJson(parsed);
     expect(snapshot.ok && snapshot.value).toBe(parsed);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(snapshotJson(JSON.parse('{"n":1e400}'), { inPlace: true })).toMatchObject({ ok: false, problem: 'a number is not finite' });
+    expect(measureParsedJson(JSON.parse('{"n":1e400}'))).toMatchObject({ ok: false, problem: 'a number is not finite' });
+    expect(measureParsedJson(JSON.parse(`${'['.repeat(100)}${']'.repeat(100)}`))).toMatchObject({ ok: false, problem: 'nesting is deeper than 64' });
   });
 
   it('keeps "__proto__" as data and refuses what JSON cannot hold', () => {
@@ -49,7 +50,7 @@ describe('snapshotJson', () => {
         const snapshot = snapshotJson(value);
         expect(snapshot.ok).toBe(true);
         if (snapshot.ok) expect(snapshot.sizeBound).toBeGreaterThanOrEqual(new TextEncoder().encode(JSON.stringify(value)).length);
-        const owned = snapshotJson(JSON.parse(JSON.stringify(value)), { inPlace: true });
+        const owned = measureParsedJson(JSON.parse(JSON.stringify(value)));
         expect(owned.ok && owned.sizeBound).toBe(snapshot.ok && snapshot.sizeBound);
       }),
       { numRuns: 300 },

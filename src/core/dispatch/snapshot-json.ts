@@ -1,8 +1,7 @@
 /**
  * Copy a JSON value in one walk, so the caller cannot change the arguments
- * after policy has seen them — or, `inPlace`, only check it (a value that is
- * ours already, or one the validator will rebuild anyway). Either way it
- * refuses what JSON cannot hold and computes an upper
+ * after policy has seen them. It refuses what JSON cannot hold and computes
+ * an upper
  * bound of the value's canonical UTF-8 size (a character is at most 6 bytes
  * once escaped), which lets the size check skip exact measurement for
  * everything comfortably small.
@@ -16,12 +15,10 @@ interface Walk {
   size: number;
   problem: string | undefined;
   readonly ancestors: object[];
-  /** Check only, returning the value itself. */
-  readonly inPlace: boolean;
 }
 
-export function snapshotJson(value: unknown, options: { readonly inPlace?: boolean } = {}): JsonSnapshot {
-  const walk: Walk = { size: 0, problem: undefined, ancestors: [], inPlace: options.inPlace === true };
+export function snapshotJson(value: unknown): JsonSnapshot {
+  const walk: Walk = { size: 0, problem: undefined, ancestors: [] };
   const copied = copyNode(value, 0, walk);
   return walk.problem === undefined ? { ok: true, value: copied, sizeBound: walk.size } : { ok: false, problem: walk.problem };
 }
@@ -65,11 +62,6 @@ function copyNode(node: unknown, depth: number, walk: Walk): unknown {
 
 function copyArray(node: readonly unknown[], depth: number, walk: Walk): unknown {
   const length = node.length;
-  if (walk.inPlace) {
-    for (let index = 0; index < length; index += 1) copyNode(node[index], depth + 1, walk);
-    walk.size += length + 2;
-    return node;
-  }
   const items: unknown[] = new Array<unknown>(length);
   for (let index = 0; index < length; index += 1) items[index] = copyNode(node[index], depth + 1, walk);
   walk.size += length + 2;
@@ -83,15 +75,6 @@ function copyObject(node: object, depth: number, walk: Walk): unknown {
     return undefined;
   }
   const keys = Object.keys(node);
-  if (walk.inPlace) {
-    for (let index = 0; index < keys.length; index += 1) {
-      const key = keys[index] as string;
-      walk.size += key.length * 6 + 4;
-      copyNode((node as Record<string, unknown>)[key], depth + 1, walk);
-    }
-    walk.size += 2;
-    return node;
-  }
   const entries: Record<string, unknown> = {};
   for (let index = 0; index < keys.length; index += 1) {
     const key = keys[index] as string;
@@ -105,4 +88,54 @@ function copyObject(node: object, depth: number, walk: Walk): unknown {
   }
   walk.size += 2;
   return entries;
+}
+
+/**
+ * Check, in place, a value fresh from `JSON.parse` (ours alone, so nothing
+ * to copy): only its depth and a number that overflowed to Infinity can be
+ * wrong — it cannot be cyclic or hold anything but plain objects, arrays
+ * and primitives. Computes the same size bound as `snapshotJson`.
+ */
+export function measureParsedJson(value: unknown): JsonSnapshot {
+  const measure: { size: number; problem: string | undefined } = { size: 0, problem: undefined };
+  measureNode(value, 0, measure);
+  return measure.problem === undefined ? { ok: true, value, sizeBound: measure.size } : { ok: false, problem: measure.problem };
+}
+
+function measureNode(node: unknown, depth: number, measure: { size: number; problem: string | undefined }): void {
+  switch (typeof node) {
+    case 'string':
+      measure.size += node.length * 6 + 2;
+      return;
+    case 'number':
+      if (!Number.isFinite(node)) measure.problem ??= 'a number is not finite';
+      measure.size += 24;
+      return;
+    case 'object':
+      break;
+    default:
+      measure.size += 5;
+      return;
+  }
+  if (node === null) {
+    measure.size += 4;
+    return;
+  }
+  if (depth > MAX_DEPTH) {
+    measure.problem ??= `nesting is deeper than ${MAX_DEPTH}`;
+    return;
+  }
+  if (Array.isArray(node)) {
+    for (let index = 0; index < node.length; index += 1) measureNode(node[index], depth + 1, measure);
+    measure.size += node.length + 2;
+    return;
+  }
+  // Object.keys, not for-in: an enumerable property planted on Object.prototype must not count.
+  const keys = Object.keys(node);
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string;
+    measure.size += key.length * 6 + 4;
+    measureNode((node as Record<string, unknown>)[key], depth + 1, measure);
+  }
+  measure.size += 2;
 }
