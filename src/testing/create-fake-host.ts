@@ -67,6 +67,8 @@ export function createFakeHost(options: FakeHostOptions = {}): FakeHost {
     if (script?.delayMs !== undefined) await delay(script.delayMs, signal);
     if (signal?.aborted === true) throw abortError(signal);
     if (script === undefined) return fallback();
+    // A fault is thrown as scripted, non-Error values included: hosts in the wild throw those too.
+    // eslint-disable-next-line @typescript-eslint/only-throw-error
     if (script.fault !== undefined) throw script.fault;
     if (script.respond !== undefined) return script.respond(...args) as T;
     return script.result as T;
@@ -143,14 +145,15 @@ export function createFakeHost(options: FakeHostOptions = {}): FakeHost {
   return host;
 }
 
-function abortError(signal: AbortSignal): unknown {
-  return signal.reason ?? Object.assign(new Error('aborted'), { name: 'AbortError' });
+/** The signal's own reason when it is an error (the default DOMException is), else an AbortError carrying it. */
+function abortError(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : Object.assign(new Error('aborted', { cause: signal.reason }), { name: 'AbortError' });
 }
 
 function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted === true) {
-      reject(abortError(signal) as Error);
+      reject(abortError(signal));
       return;
     }
     const timer = setTimeout(() => {
@@ -159,7 +162,7 @@ function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
     }, ms);
     const onAbort = (): void => {
       clearTimeout(timer);
-      reject(abortError(signal as AbortSignal) as Error);
+      reject(abortError(signal as AbortSignal));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });

@@ -29,7 +29,7 @@ const ALL_EVENTS: readonly ToolgateEventName[] = [
 /** Record every event a registry emits until `stop()`. */
 export function recordEvents(registry: ToolRegistry, only: readonly ToolgateEventName[] = ALL_EVENTS): EventRecording {
   const events: RecordedEvent[] = [];
-  const stops = only.map((type) => registry.on(type, (event) => void events.push({ type, event } as RecordedEvent)));
+  const stops = only.map((type) => registry.on(type, (event) => void events.push({ type, event })));
   return {
     events,
     types: () => events.map((entry) => entry.type),

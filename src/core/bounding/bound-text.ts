@@ -40,14 +40,24 @@ export function boundText(text: string, limits: ToolResultLimits): BoundedText {
   const { read, written } = encoder.encodeInto(candidate, maxBytes === scratch.length ? scratch : scratch.subarray(0, maxBytes));
   const preview = read === candidate.length ? candidate : candidate.slice(0, read);
   const truncated = preview.length < text.length;
-  return { preview, truncated, previewBytes: written, previewLines: truncated ? countLines(preview) : lines };
+  return { preview, truncated, previewBytes: written, previewLines: previewLineCount(candidate, read, lines) };
 }
 
-function countLines(text: string): number {
-  if (text.length === 0) return 0;
-  let lines = 1;
-  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) lines += 1;
-  return lines;
+/**
+ * Lines in `candidate.slice(0, read)`, knowing the candidate has `lines`:
+ * scan whichever part is shorter, the preview or the tail the byte cut dropped.
+ */
+function previewLineCount(candidate: string, read: number, lines: number): number {
+  if (read === 0) return 0;
+  if (read === candidate.length) return lines;
+  if (read <= candidate.length - read) return newlines(candidate, 0, read) + 1;
+  return lines - newlines(candidate, read, candidate.length);
+}
+
+function newlines(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let index = text.indexOf('\n', from); index !== -1 && index < to; index = text.indexOf('\n', index + 1)) count += 1;
+  return count;
 }
 
 /** The explicit marker appended after a preview. */

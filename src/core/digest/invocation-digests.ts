@@ -16,8 +16,13 @@ export const ACTION_DIGEST_SCHEMA = 'toolgate/tool-invocation@v1';
  * same tool version doing the same thing for the same agent. It stores no
  * input, secret or handler — only the input's digest.
  */
-export async function computeInvocationDigests(tool: CompiledTool, agent: string | undefined, effectiveArgs: unknown): Promise<InvocationDigests> {
-  const inputDigest = await sha256Hex(canonicalJson(effectiveArgs ?? {}));
+export function computeInvocationDigests(tool: CompiledTool, agent: string | undefined, effectiveArgs: unknown): Promise<InvocationDigests> {
+  return digestCanonicalInput(tool, agent, canonicalJson(effectiveArgs ?? {}));
+}
+
+/** The same digests from the canonical JSON text of the effective arguments, when the caller has it already. */
+export async function digestCanonicalInput(tool: CompiledTool, agent: string | undefined, canonicalInput: string): Promise<InvocationDigests> {
+  const inputDigest = await sha256Hex(canonicalInput);
   const view = tool.policyView;
   const actionDigest = await sha256Hex(
     canonicalJson({

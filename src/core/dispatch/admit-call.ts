@@ -10,7 +10,8 @@ export function admitCall(call: ToolCall): AdmittedCall {
   if (typeof call !== 'object' || call === null) throw new ConfigurationError('call', 'must be an object');
   const { callId, name, arguments: rawArguments, providerExecuted } = call;
   if (typeof callId !== 'string' || callId.length === 0) throw new ConfigurationError('call.callId', 'must be a non-empty string');
-  return Object.freeze({ callId, name: typeof name === 'string' ? name : '', rawArguments, providerExecuted: providerExecuted === true });
+  // A fresh internal object, typed readonly: the caller's envelope is never read again.
+  return { callId, name: typeof name === 'string' ? name : '', rawArguments, providerExecuted: providerExecuted === true };
 }
 
 /** Stage 0, second half: a signal already aborted yields one result, with no policy and no body. */

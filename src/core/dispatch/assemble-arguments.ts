@@ -2,7 +2,7 @@ import { ToolArgsInvalidError } from '../errors/tool-errors.js';
 import { dropOptionalNulls } from '../projection/to-openai-strict-schema.js';
 import { deepFreeze } from '../tools/deep-freeze.js';
 import type { DispatchState } from './dispatch-state.js';
-import { snapshotJson } from './snapshot-json.js';
+import { measureParsedJson, snapshotJson } from './snapshot-json.js';
 
 /**
  * Stage 5: the effective arguments, assembled before any argument-level
@@ -13,17 +13,23 @@ import { snapshotJson } from './snapshot-json.js';
 export function assembleArguments(state: DispatchState): ToolArgsInvalidError | undefined {
   const tool = state.tool;
   if (tool === undefined) return undefined;
-  const parsed = parseModelArguments(state.call.rawArguments);
+  const raw = state.call.rawArguments;
+  const parsed = parseModelArguments(raw);
   if (typeof parsed === 'string') return new ToolArgsInvalidError(tool.key, [], parsed);
-  const snapshot = snapshotJson(parsed);
-  if (!snapshot.ok) return new ToolArgsInvalidError(tool.key, [], snapshot.problem);
-  if (typeof snapshot.value !== 'object' || snapshot.value === null || Array.isArray(snapshot.value)) {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return new ToolArgsInvalidError(tool.key, [], 'the arguments must be a JSON object');
   }
+  // A caller's object bound for a validator that rebuilds it (a Standard Schema) is measured, not
+  // copied: stage 6 detaches what comes back. JSON text parsed here is ours alone: measured in place.
+  // A caller's object bound for a JSON Schema validator (which hands its input back) is copied.
+  const foreign = typeof raw !== 'string' && tool.rebuildsInput;
+  const snapshot = typeof raw === 'string' || foreign ? measureParsedJson(parsed) : snapshotJson(parsed);
+  if (!snapshot.ok) return new ToolArgsInvalidError(tool.key, [], snapshot.problem);
   // OpenAI strict mode offers optional properties as required and nullable: such a `null` means absent.
   const modelArgs = tool.optionalNulls === undefined ? snapshot.value : deepFreeze(dropOptionalNulls(tool.optionalNulls, snapshot.value));
   state.modelArgs = modelArgs as Readonly<Record<string, unknown>>;
   state.modelArgsSizeBound = snapshot.sizeBound;
+  if (foreign) state.argsForeign = true;
 
   const config = state.context.config;
   const mapping = config?.inputMapping;
@@ -47,6 +53,12 @@ export function assembleArguments(state: DispatchState): ToolArgsInvalidError | 
     for (const key of tool.configOnly) {
       if (Object.hasOwn(configValues, key)) defineEntry(effective, key, configValues[key]);
     }
+  }
+  // Mapped and configured values are the caller's: the same rule as a caller's model arguments.
+  if (tool.rebuildsInput) {
+    state.effectiveArgs = effective;
+    state.argsForeign = true;
+    return undefined;
   }
   const copied = snapshotJson(effective);
   if (!copied.ok) return new ToolArgsInvalidError(tool.key, [], copied.problem);

@@ -1,4 +1,4 @@
-import { boundText, truncationMarker } from '../bounding/bound-text.js';
+import { boundText, truncationMarker, type BoundedText } from '../bounding/bound-text.js';
 import type { ToolResultLimits } from '../host/tool-host.js';
 import { eventBase, type DispatchState } from './dispatch-state.js';
 
@@ -14,12 +14,19 @@ export function contentLimits(state: DispatchState): ToolResultLimits {
  * Stage 17: bound the model-facing content by bytes and lines, UTF-8 safe,
  * in O(limit). Over the limit the model gets a preview, an explicit marker
  * and the spill handle from the host's output store; with no store it is
- * still bounded and the marker says nothing was stored.
+ * still bounded and the marker says nothing was stored. Content that fits
+ * is returned synchronously: the plain path does not pay for an await.
  */
-export async function boundContent(state: DispatchState, text: string): Promise<string> {
+export function boundContent(state: DispatchState, text: string): string | Promise<string> {
   const limits = contentLimits(state);
+  // Plainly fits: a UTF-16 unit is at most 3 UTF-8 bytes, and L units hold at most L + 1 lines.
+  if (text.length * 3 <= limits.maxBytes && text.length < limits.maxLines) return text;
   const bounded = boundText(text, limits);
   if (!bounded.truncated) return text;
+  return spillAndMark(state, text, limits, bounded);
+}
+
+async function spillAndMark(state: DispatchState, text: string, limits: ToolResultLimits, bounded: BoundedText): Promise<string> {
   const store = state.snapshot.host.outputStore;
   if (store !== undefined) {
     try {

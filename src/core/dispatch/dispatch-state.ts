@@ -36,10 +36,14 @@ export interface DispatchState {
   /** Whether any listener was attached when the call was admitted. */
   readonly observed: boolean;
   tool: CompiledTool | undefined;
-  /** Model arguments, parsed, copied and frozen. */
+  /** Model arguments, parsed and detached from the caller (frozen after validation, as part of `effectiveArgs`). */
   modelArgs: Readonly<Record<string, unknown>> | undefined;
   /** Upper bound of the model arguments' canonical size, from the copy walk. */
   modelArgsSizeBound: number;
+  /** The effective arguments may still share objects with the caller (detached in stage 6). */
+  argsForeign: boolean;
+  /** The effective arguments were never walked (a rebuilding validator made them): JSON form and size are checked with the digests. */
+  argsUnchecked: boolean;
   /** The complete effective arguments, validated and frozen. */
   effectiveArgs: unknown;
   target: PolicyTarget | undefined;
@@ -82,6 +86,8 @@ export function createDispatchState(
     tool: undefined,
     modelArgs: undefined,
     modelArgsSizeBound: 0,
+    argsForeign: false,
+    argsUnchecked: false,
     effectiveArgs: undefined,
     target: undefined,
     decision: undefined,

@@ -1,11 +1,31 @@
-import { computeInvocationDigests, type InvocationDigests } from '../digest/invocation-digests.js';
+import { canonicalJson } from '../digest/canonical-json.js';
+import { digestCanonicalInput, type InvocationDigests } from '../digest/invocation-digests.js';
+import { ToolArgsInvalidError } from '../errors/tool-errors.js';
 import type { DispatchState } from './dispatch-state.js';
 
-/** Digests are computed only when a feature of the call needs them, and then once. */
-export async function ensureDigests(state: DispatchState): Promise<InvocationDigests> {
+const encoder = new TextEncoder();
+
+/**
+ * Digests are computed only when a feature of the call needs them, and then
+ * once. Arguments a rebuilding validator returned were never walked (stage
+ * 6), so their JSON form and canonical size are checked here, where the
+ * canonical text is built anyway: a value with no JSON form, or one over the
+ * input limit, fails closed as ARGS_INVALID.
+ */
+export async function ensureDigests(state: DispatchState): Promise<InvocationDigests | ToolArgsInvalidError> {
   if (state.digests !== undefined) return state.digests;
   const tool = state.tool;
   if (tool === undefined) throw new TypeError('digests need a resolved tool');
-  state.digests = await computeInvocationDigests(tool, state.agent, state.effectiveArgs);
+  let canonical: string;
+  try {
+    canonical = canonicalJson(state.effectiveArgs ?? {});
+  } catch {
+    return new ToolArgsInvalidError(tool.key, [], 'the arguments have no JSON form');
+  }
+  const limit = state.snapshot.limits.maxInputBytes;
+  if (state.argsUnchecked && canonical.length > limit / 3 && encoder.encode(canonical).length > limit) {
+    return new ToolArgsInvalidError(tool.key, [], `the arguments exceed ${limit} bytes`);
+  }
+  state.digests = await digestCanonicalInput(tool, state.agent, canonical);
   return state.digests;
 }

@@ -1,7 +1,7 @@
 import { ToolgateError } from '../errors/toolgate-error.js';
 import { ToolCancelledError, ToolExecutionError } from '../errors/tool-errors.js';
 import { composeAround } from '../hooks/compose-around.js';
-import type { DispatchNext, ToolDispatchExecution } from '../hooks/hook-types.js';
+import type { ToolDispatchExecution } from '../hooks/hook-types.js';
 import { timeout } from '../hooks/timeout.js';
 import type { CompiledTool } from '../tools/compile-tool.js';
 import { eventBase, type DispatchState, type StageResult } from './dispatch-state.js';
@@ -13,34 +13,66 @@ import { ToolContext, type NestedDispatch } from './tool-context.js';
  * immediately before it, so a wrapper can replace the signal but never drop
  * the caller's cancellation. The outcome waits for the body to settle.
  */
-export async function executeTool(state: DispatchState, nested: NestedDispatch): Promise<StageResult> {
+export function executeTool(state: DispatchState, nested: NestedDispatch): StageResult | Promise<StageResult> {
   const tool = state.tool as CompiledTool;
   const callerSignal = state.context.signal;
-  const body: DispatchNext = (execution) => {
-    const signal = fuseSignals(callerSignal, execution.signal);
-    if (callerSignal?.aborted === true) throw new ToolCancelledError(tool.key, 'before-dispatch');
-    state.bodyStarted = true;
-    return Promise.resolve(tool.definition.dispatch(state.effectiveArgs, state.snapshot.host, new ToolContext(state, signal, nested)));
-  };
   const wrappers = state.snapshot.hooks.around;
+  // Composed outside the try: a wrapper that returns no function is a configuration mistake and throws.
   const chain =
     wrappers.length === 0 && tool.timeoutMs === undefined
-      ? body
-      : composeAround(tool.timeoutMs === undefined ? wrappers : [...wrappers, timeout(tool.timeoutMs)], body);
-
+      ? undefined
+      : composeAround(tool.timeoutMs === undefined ? wrappers : [...wrappers, timeout(tool.timeoutMs)], (execution) =>
+          Promise.resolve(runBody(state, tool, nested, fuseSignals(callerSignal, execution.signal))),
+        );
   if (state.observed && state.snapshot.bus.has('tool-call-started')) state.snapshot.bus.emit('tool-call-started', eventBase(state));
-  let result: StageResult;
+  let returned: unknown;
   try {
-    const value = await chain(executionView(state, tool, callerSignal));
-    result =
-      callerSignal?.aborted === true && state.bodyStarted
-        ? { ok: false, error: new ToolCancelledError(tool.key, 'after-dispatch') }
-        : { ok: true, value };
+    // With no wrapper the body runs directly: no execution view, no signal fusion, no closure.
+    returned = chain === undefined ? runBody(state, tool, nested, callerSignal) : chain(executionView(state, tool, callerSignal));
   } catch (error) {
-    result = { ok: false, error: classifyFailure(state, tool, error) };
+    return settleBody(state, { ok: false, error: classifyFailure(state, tool, error) });
   }
+  // A synchronous body settles now; a promise (or any thenable) settles when the body does — never earlier.
+  if (!isThenable(returned)) return settleBody(state, succeeded(state, tool, returned));
+  return Promise.resolve(returned).then(
+    (value) => settleBody(state, succeeded(state, tool, value)),
+    (error: unknown) => settleBody(state, { ok: false, error: classifyFailure(state, tool, error) }),
+  );
+}
+
+/** Only a success can be replaced by ABORTED once the body started. */
+function succeeded(state: DispatchState, tool: CompiledTool, value: unknown): StageResult {
+  return state.context.signal?.aborted === true && state.bodyStarted ? { ok: false, error: new ToolCancelledError(tool.key, 'after-dispatch') } : { ok: true, value };
+}
+
+function settleBody(state: DispatchState, result: StageResult): StageResult {
   if (state.observed) emitFinished(state, result);
   return result;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/**
+ * Call the tool body with the caller's signal re-fused. Failures are
+ * classified here, inside the wrappers, so `retry` and `metrics` see the
+ * typed error (a raw throw is a retryable EXECUTION_FAILED).
+ */
+function runBody(state: DispatchState, tool: CompiledTool, nested: NestedDispatch, signal: AbortSignal | undefined): unknown {
+  if (state.context.signal?.aborted === true) throw new ToolCancelledError(tool.key, state.bodyStarted ? 'after-dispatch' : 'before-dispatch');
+  state.bodyStarted = true;
+  let returned: unknown;
+  try {
+    returned = tool.definition.dispatch(state.effectiveArgs, state.snapshot.host, new ToolContext(state, signal, nested));
+  } catch (error) {
+    throw classifyFailure(state, tool, error);
+  }
+  return isThenable(returned)
+    ? Promise.resolve(returned).catch((error: unknown) => {
+        throw classifyFailure(state, tool, error);
+      })
+    : returned;
 }
 
 function executionView(state: DispatchState, tool: CompiledTool, signal: AbortSignal | undefined): ToolDispatchExecution {

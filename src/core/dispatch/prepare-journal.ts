@@ -1,6 +1,6 @@
 import { ToolgateError } from '../errors/toolgate-error.js';
 import { ToolExecutionError, ToolUnavailableError } from '../errors/tool-errors.js';
-import type { RecordedResult } from '../journal/journal-types.js';
+import type { JournalPrepareResult, RecordedResult } from '../journal/journal-types.js';
 import { projectArguments } from '../receipts/project-arguments.js';
 import { ensureDigests } from './ensure-digests.js';
 import type { DispatchState, StageResult } from './dispatch-state.js';
@@ -30,8 +30,10 @@ export async function prepareJournal(state: DispatchState): Promise<StageResult 
   const tool = state.tool;
   const tier = journalTierOf(state);
   if (journal === undefined || tool === undefined || tier === 'none') return undefined;
-  const { inputDigest, actionDigest } = await ensureDigests(state);
-  let prepared;
+  const digests = await ensureDigests(state);
+  if (!('actionDigest' in digests)) return { ok: false, error: digests };
+  const { inputDigest, actionDigest } = digests;
+  let prepared: JournalPrepareResult;
   try {
     prepared = await journal.prepare({
       key: journalKey(actionDigest, state.call.callId),

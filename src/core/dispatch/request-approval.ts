@@ -1,4 +1,4 @@
-import { ToolCancelledError, ToolDeniedByUserError, ToolPolicyError } from '../errors/tool-errors.js';
+import { ToolCancelledError, ToolDeniedByUserError, ToolPolicyError, type ToolArgsInvalidError } from '../errors/tool-errors.js';
 import type { ToolApprovalDecision, ToolApprovalRequest } from '../policy/approval-types.js';
 import { redactSecrets } from '../policy/redact-secrets.js';
 import { projectArguments } from '../receipts/project-arguments.js';
@@ -6,7 +6,7 @@ import { buildApprovalPreview } from './build-approval-preview.js';
 import { ensureDigests } from './ensure-digests.js';
 import { eventBase, type DispatchState } from './dispatch-state.js';
 
-export type ApprovalFailure = ToolDeniedByUserError | ToolPolicyError | ToolCancelledError;
+export type ApprovalFailure = ToolDeniedByUserError | ToolPolicyError | ToolCancelledError | ToolArgsInvalidError;
 
 /** Whether stage 9 has anything to do for this call. */
 export function needsApproval(state: DispatchState): boolean {
@@ -27,7 +27,9 @@ export async function requestApproval(state: DispatchState): Promise<ApprovalFai
     // Without a regime, governed calls run on author trust; an explicit ask cannot be serviced.
     return state.askedBy === undefined ? undefined : new ToolPolicyError(tool.key, 'approval_unavailable');
   }
-  const { actionDigest } = await ensureDigests(state);
+  const digests = await ensureDigests(state);
+  if (!('actionDigest' in digests)) return digests;
+  const { actionDigest } = digests;
   const approved = regime.approvedActionDigests;
   if (approved !== undefined && (approved instanceof Set ? approved.has(actionDigest) : (approved as readonly string[]).includes(actionDigest))) {
     state.approval = { outcome: 'approve', how: 'pre-approved', at: Date.now() };
@@ -101,19 +103,10 @@ export function secretKeySet(state: DispatchState): ReadonlySet<string> | undefi
 /** Resolve with the approval, or reject as soon as the caller aborts: an approval is not started work. */
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  if (signal.aborted) return Promise.reject(new Error('aborted while awaiting approval'));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
+    const onAbort = (): void => reject(new Error('aborted while awaiting approval'));
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error as Error);
-      },
-    );
+    void promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }

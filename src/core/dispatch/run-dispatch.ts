@@ -24,30 +24,36 @@ import type { NestedDispatch } from './tool-context.js';
 import { validateArguments } from './validate-arguments.js';
 import { validateOutput } from './validate-output.js';
 
+/** A stage's value now, or later when it had I/O to do. */
+type Eventually<T> = T | Promise<T>;
+
 /**
  * The fixed order of a dispatch (design.md, stages 0–20). Every stage is its
  * own function in this folder; this file only sequences them. A failure at
  * any stage skips to bounding, finalization and settlement (17–20), so every
- * call yields exactly one outcome. Synchronous stages are not awaited: the
- * plain path pays for one await, the tool body.
+ * call yields exactly one outcome.
+ *
+ * Stages that only sometimes do I/O (async validation, hooks, approval, the
+ * journal, a spill) return a promise only then, and the sequence continues
+ * synchronously otherwise: the plain path with a synchronous tool body
+ * allocates one promise, the one `dispatch` returns.
  */
-export async function runDispatch(state: DispatchState, nested: NestedDispatch): Promise<ToolOutcome> {
-  if (state.observed && state.snapshot.bus.has('tool-call-requested')) {
-    state.snapshot.bus.emit('tool-call-requested', { ...eventBase(state), toolInput: projectArguments(state.call.rawArguments, { secretKeys: secretKeySet(state) }) });
+export function runDispatch(state: DispatchState, nested: NestedDispatch): Promise<ToolOutcome> {
+  try {
+    if (state.observed && state.snapshot.bus.has('tool-call-requested')) {
+      state.snapshot.bus.emit('tool-call-requested', { ...eventBase(state), toolInput: projectArguments(state.call.rawArguments, { secretKeys: secretKeySet(state) }) });
+    }
+    const result = runStages(state, nested); // 0–16
+    const outcome = result instanceof Promise ? result.then((settled) => finish(state, settled)) : finish(state, result); // 17–20
+    return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
+  } catch (error) {
+    // Only a caller or configuration mistake throws; it still surfaces as a rejection, never synchronously.
+    return Promise.reject(error instanceof Error ? error : new Error('dispatch failed', { cause: error }));
   }
-  const result = await runStages(state, nested);
-  const text = result.content ?? (result.ok ? renderContent(result.value) : result.error.message);
-  const bounded = text.length === 0 ? text : await boundContent(state, text); // 17
-  const content = finalizeContent(state, result, bounded); // 18
-  const outcome = await settleCall(state, result, content); // 19
-  if (state.observed && state.snapshot.bus.has('tool-result')) {
-    // 20: observe-only.
-    state.snapshot.bus.emit('tool-result', { ...eventBase(state), ok: outcome.ok, code: outcome.ok ? 'OK' : outcome.error.code, durationMs: state.finishedAt - state.startedAt, receipt: outcome.receipt });
-  }
-  return outcome;
 }
 
-async function runStages(state: DispatchState, nested: NestedDispatch): Promise<StageResult> {
+/** Stages 0–7 (synchronous unless validation is), then the rest. */
+function runStages(state: DispatchState, nested: NestedDispatch): Eventually<StageResult> {
   const failure =
     refuseIfAborted(state) ?? // 0
     refuseProviderExecuted(state) ?? // 1
@@ -56,37 +62,74 @@ async function runStages(state: DispatchState, nested: NestedDispatch): Promise<
     decideIdentityPolicy(state) ?? // 4
     assembleArguments(state); // 5
   if (failure !== undefined) return { ok: false, error: failure };
+  const invalid = validateArguments(state); // 6
+  if (invalid instanceof Promise) return invalid.then((settled) => (settled === undefined ? afterValidation(state, nested) : { ok: false, error: settled }));
+  return invalid === undefined ? afterValidation(state, nested) : { ok: false, error: invalid };
+}
 
-  const validation = validateArguments(state); // 6
-  const invalid = validation instanceof Promise ? await validation : validation;
-  if (invalid !== undefined) return { ok: false, error: invalid };
-
+function afterValidation(state: DispatchState, nested: NestedDispatch): Eventually<StageResult> {
   const denied = decideArgumentPolicy(state); // 7
   if (denied !== undefined) return { ok: false, error: denied };
+  const hooks = state.snapshot.hooks;
+  if (hooks.preExecute.length > 0 || hooks.guards.length > 0 || needsApproval(state) || isJournaled(state)) return governedStages(state, nested);
+  return admitAndExecute(state, nested);
+}
 
+/** Stages 8–10, for calls with hooks, an approval or a journal. */
+async function governedStages(state: DispatchState, nested: NestedDispatch): Promise<StageResult> {
   const hooks = state.snapshot.hooks;
   if (hooks.preExecute.length > 0 || hooks.guards.length > 0) {
     const refused = await runPreExecuteHooks(state); // 8
     if (refused !== undefined) return { ok: false, error: refused };
   }
-
   if (needsApproval(state)) {
     const rejected = await requestApproval(state); // 9
     if (rejected !== undefined) return { ok: false, error: rejected };
   }
-
-  let result: StageResult | undefined;
-  if (isJournaled(state)) result = await prepareJournal(state); // 10: a recording replays and skips 11–12
-  if (result === undefined) {
-    const refused = admitBeforeDispatch(state); // 11
-    if (refused !== undefined) return { ok: false, error: refused };
-    result = await executeTool(state, nested); // 12
+  if (isJournaled(state)) {
+    const replayed = await prepareJournal(state); // 10: a recording replays and skips 11–12
+    if (replayed !== undefined) return afterExecute(state, replayed);
   }
+  return admitAndExecute(state, nested);
+}
 
-  result = splitAttachments(state, result); // 13
-  const validated = validateOutput(state, result); // 14
-  result = validated instanceof Promise ? await validated : validated;
+/** Stages 11–12. */
+function admitAndExecute(state: DispatchState, nested: NestedDispatch): Eventually<StageResult> {
+  const refused = admitBeforeDispatch(state); // 11
+  if (refused !== undefined) return { ok: false, error: refused };
+  const executed = executeTool(state, nested); // 12
+  return executed instanceof Promise ? executed.then((result) => afterExecute(state, result)) : afterExecute(state, executed);
+}
+
+/** Stages 13–16. */
+function afterExecute(state: DispatchState, executed: StageResult): Eventually<StageResult> {
+  const split = splitAttachments(state, executed); // 13
+  const validated = validateOutput(state, split); // 14
+  return validated instanceof Promise ? validated.then((result) => mapAndPostProcess(state, result)) : mapAndPostProcess(state, validated);
+}
+
+function mapAndPostProcess(state: DispatchState, result: StageResult): Eventually<StageResult> {
   mapOutput(state, result); // 15
-  if (hooks.postExecute.length > 0) result = await runPostExecuteHooks(state, result); // 16
-  return result;
+  return state.snapshot.hooks.postExecute.length > 0 ? runPostExecuteHooks(state, result) : result; // 16
+}
+
+/** Stages 17–20: every outcome, failures included, passes here exactly once. */
+function finish(state: DispatchState, result: StageResult): Eventually<ToolOutcome> {
+  const text = result.content ?? (result.ok ? renderContent(result.value) : result.error.message);
+  const bounded = text.length === 0 ? text : boundContent(state, text); // 17
+  return typeof bounded === 'string' ? finalizeAndSettle(state, result, bounded) : bounded.then((content) => finalizeAndSettle(state, result, content));
+}
+
+function finalizeAndSettle(state: DispatchState, result: StageResult, bounded: string): Eventually<ToolOutcome> {
+  const content = finalizeContent(state, result, bounded); // 18
+  const settled = settleCall(state, result, content); // 19
+  return settled instanceof Promise ? settled.then((outcome) => announce(state, outcome)) : announce(state, settled);
+}
+
+function announce(state: DispatchState, outcome: ToolOutcome): ToolOutcome {
+  if (state.observed && state.snapshot.bus.has('tool-result')) {
+    // 20: observe-only.
+    state.snapshot.bus.emit('tool-result', { ...eventBase(state), ok: outcome.ok, code: outcome.ok ? 'OK' : outcome.error.code, durationMs: state.finishedAt - state.startedAt, receipt: outcome.receipt });
+  }
+  return outcome;
 }

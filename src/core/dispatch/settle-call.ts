@@ -2,7 +2,7 @@ import type { ToolgateError } from '../errors/toolgate-error.js';
 import type { MediaHandle } from '../host/tool-host.js';
 import { buildReceipt } from '../receipts/build-receipt.js';
 import type { ToolReceipt } from '../receipts/receipt-types.js';
-import { markUntrusted, type Untrusted } from '../untrusted/untrusted.js';
+import { markUntrusted, unwrapUntrusted, type Untrusted } from '../untrusted/untrusted.js';
 import { ensureDigests } from './ensure-digests.js';
 import { journalTierOf } from './prepare-journal.js';
 import type { DispatchState, StageResult } from './dispatch-state.js';
@@ -25,7 +25,8 @@ class DispatchOutcome {
   readonly attachments: readonly Untrusted<MediaHandle>[] | undefined;
   readonly contexts: readonly Untrusted<string>[] | undefined;
   #receipt: ToolReceipt | undefined;
-  readonly #build: () => ToolReceipt;
+  readonly #state: DispatchState;
+  readonly #result: StageResult;
 
   constructor(state: DispatchState, result: StageResult, content: string) {
     this.ok = result.ok;
@@ -37,11 +38,12 @@ class DispatchOutcome {
     this.mapped = state.mapped;
     this.attachments = state.attachments?.map((handle) => markUntrusted(handle));
     this.contexts = state.contexts?.map((context) => markUntrusted(context));
-    this.#build = () => buildReceipt(state, result, content, invocationId(state));
+    this.#state = state;
+    this.#result = result;
   }
 
   get receipt(): ToolReceipt {
-    return (this.#receipt ??= this.#build());
+    return (this.#receipt ??= buildReceipt(this.#state, this.#result, unwrapUntrusted(this.content), invocationId(this.#state)));
   }
 }
 
@@ -55,11 +57,20 @@ function invocationId(state: DispatchState): string {
  * Stage 19: mark the content untrusted, settle the journal, build the
  * outcome. A claim whose body never started is discarded: nothing happened.
  * A journaled call refused before it could claim leaves an audit event.
+ * Without a journal or a receipt listener this is synchronous.
  */
-export async function settleCall(state: DispatchState, result: StageResult, content: string): Promise<ToolOutcome> {
+export function settleCall(state: DispatchState, result: StageResult, content: string): ToolOutcome | Promise<ToolOutcome> {
   state.finishedAt = Date.now();
   const tier = journalTierOf(state);
-  const needsReceipt = (tier !== 'none' && !state.replayed) || (state.observed && state.snapshot.bus.has('tool-result'));
+  const journaled = tier !== 'none' && !state.replayed;
+  const needsReceipt = journaled || (state.observed && state.snapshot.bus.has('tool-result'));
+  if (!needsReceipt && state.claim === undefined) return new DispatchOutcome(state, result, content) as unknown as ToolOutcome;
+  return settleDurably(state, result, content, needsReceipt, tier);
+}
+
+async function settleDurably(state: DispatchState, result: StageResult, content: string, needsReceipt: boolean, tier: 'none' | 'record' | 'effect'): Promise<ToolOutcome> {
+  // Digests only when a receipt is built now and the arguments were assembled (a value with no
+  // JSON form simply leaves the receipt without them; the call already failed or ran).
   if (needsReceipt && state.tool !== undefined && state.effectiveArgs !== undefined) await ensureDigests(state);
   const outcome = new DispatchOutcome(state, result, content);
   const journal = state.snapshot.journal;

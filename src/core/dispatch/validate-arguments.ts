@@ -1,8 +1,10 @@
 import { canonicalJson } from '../digest/canonical-json.js';
+import { withholdValues } from '../errors/describe-issues.js';
 import { ToolArgsInvalidError } from '../errors/tool-errors.js';
-import { deepFreeze } from '../tools/compile-tool.js';
+import { deepFreeze, type CompiledTool } from '../tools/compile-tool.js';
 import type { ValidationResult } from '../tools/schema-validator.js';
 import type { DispatchState } from './dispatch-state.js';
+import { snapshotJson } from './snapshot-json.js';
 
 const encoder = new TextEncoder();
 
@@ -15,7 +17,7 @@ export function validateArguments(state: DispatchState): ToolArgsInvalidError | 
   const tool = state.tool;
   if (tool === undefined) return undefined;
   const limit = state.snapshot.limits.maxInputBytes;
-  if (state.modelArgsSizeBound > limit && encoder.encode(canonicalJson(state.effectiveArgs)).length > limit) {
+  if (state.modelArgsSizeBound > limit && !fitsLimit(state.effectiveArgs, limit)) {
     return new ToolArgsInvalidError(tool.key, [], `the arguments exceed ${limit} bytes`);
   }
   const secretKeys = state.context.secretArgKeys;
@@ -23,18 +25,79 @@ export function validateArguments(state: DispatchState): ToolArgsInvalidError | 
     const tainted = findTaintedKey(state.effectiveArgs as Record<string, unknown>, secretKeys);
     if (tainted !== undefined) return new ToolArgsInvalidError(tool.key, [{ path: tainted, message: 'carries a secret-tainted value' }]);
   }
-  const result = tool.validateInput(state.effectiveArgs);
-  return result instanceof Promise ? result.then((settled) => accept(state, settled)) : accept(state, result);
+  const input = state.effectiveArgs;
+  const result = tool.validateInput(input);
+  if (!(result instanceof Promise)) return accept(state, result);
+  // While an async validator ran, the caller could have changed its object: if the validator
+  // handed that object back, validate a detached copy instead.
+  return result.then((settled) => (settled.ok && state.argsForeign && settled.value === input ? revalidateCopy(state) : accept(state, settled)));
 }
 
 function accept(state: DispatchState, result: ValidationResult): ToolArgsInvalidError | undefined {
-  if (!result.ok) return new ToolArgsInvalidError(state.tool?.key ?? state.call.name, result.issues);
-  // A validator may return a transformed copy (defaults, coercions); freeze it so no hook can rewrite input.
-  state.effectiveArgs = result.value === state.effectiveArgs ? result.value : deepFreeze(result.value);
+  const tool = state.tool as CompiledTool;
+  if (!result.ok) return new ToolArgsInvalidError(tool.key, withholdValues(result.issues, state.effectiveArgs));
+  let value = result.value;
+  if (state.argsForeign) {
+    if (value === state.effectiveArgs) {
+      // The validator handed the caller's object back. Synchronous, so nothing ran since it
+      // checked: detach (and check) a copy now.
+      const detached = detach(state, value);
+      if (detached instanceof ToolArgsInvalidError) return detached;
+      value = detached;
+    } else {
+      state.argsUnchecked = true;
+    }
+    state.argsForeign = false;
+  }
+  // Frozen when code other than the tool body will see it — hooks, wrappers, an approver, a
+  // journal — so none of them can rewrite input; the plain path skips the walk (design.md §Budgets).
+  state.effectiveArgs = argumentsShared(state) ? deepFreeze(value) : value;
   return undefined;
+}
+
+function revalidateCopy(state: DispatchState): ToolArgsInvalidError | undefined | Promise<ToolArgsInvalidError | undefined> {
+  const detached = detach(state, state.effectiveArgs);
+  if (detached instanceof ToolArgsInvalidError) return detached;
+  state.effectiveArgs = detached;
+  state.argsForeign = false;
+  const result = (state.tool as CompiledTool).validateInput(detached);
+  return result instanceof Promise ? result.then((settled) => accept(state, settled)) : accept(state, result);
+}
+
+/** A checked copy of a caller's value, bounded like any other input. */
+function detach(state: DispatchState, value: unknown): unknown {
+  const tool = state.tool as CompiledTool;
+  const copied = snapshotJson(value);
+  if (!copied.ok) return new ToolArgsInvalidError(tool.key, [], copied.problem);
+  const limit = state.snapshot.limits.maxInputBytes;
+  if (copied.sizeBound > limit && !fitsLimit(copied.value, limit)) {
+    return new ToolArgsInvalidError(tool.key, [], `the arguments exceed ${limit} bytes`);
+  }
+  return copied.value;
 }
 
 function findTaintedKey(args: Record<string, unknown>, secretKeys: ReadonlySet<string> | readonly string[]): string | undefined {
   for (const key of secretKeys) if (Object.hasOwn(args, key)) return /^[A-Za-z0-9_.-]{1,64}$/.test(key) ? key : '?';
   return undefined;
+}
+
+function argumentsShared(state: DispatchState): boolean {
+  const { hooks, journal } = state.snapshot;
+  return (
+    hooks.preExecute.length > 0 ||
+    hooks.guards.length > 0 ||
+    hooks.around.length > 0 ||
+    hooks.postExecute.length > 0 ||
+    state.context.approval !== undefined ||
+    (journal !== undefined && state.tool?.journalTier !== 'none')
+  );
+}
+
+/** Exact canonical size check; a value with no canonical form (a caller's unchecked config value) does not fit. */
+function fitsLimit(value: unknown, limit: number): boolean {
+  try {
+    return encoder.encode(canonicalJson(value)).length <= limit;
+  } catch {
+    return false;
+  }
 }

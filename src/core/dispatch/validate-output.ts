@@ -1,4 +1,5 @@
 import { canonicalJson } from '../digest/canonical-json.js';
+import { withholdValues } from '../errors/describe-issues.js';
 import { ToolOutputInvalidError } from '../errors/tool-errors.js';
 import type { ValidationResult } from '../tools/schema-validator.js';
 import type { DispatchState, StageResult } from './dispatch-state.js';
@@ -30,6 +31,6 @@ export function validateOutput(state: DispatchState, result: StageResult): Stage
 }
 
 function accept(toolKey: string, result: StageResult, validated: ValidationResult): StageResult {
-  if (!validated.ok) return { ok: false, error: new ToolOutputInvalidError(toolKey, validated.issues) };
+  if (!validated.ok) return { ok: false, error: new ToolOutputInvalidError(toolKey, result.ok ? withholdValues(validated.issues, result.value) : validated.issues) };
   return result.ok && validated.value !== result.value ? { ok: true, value: validated.value } : result;
 }

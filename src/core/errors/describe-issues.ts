@@ -13,16 +13,68 @@ export function safeName(name: unknown): string {
 }
 
 const TYPE_WORDS = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null', 'undefined', 'bigint', 'symbol', 'function', 'nan', 'date', 'map', 'set']);
-// Validators sometimes echo the received value ("received "hunter2""); keep the type word, drop the value.
-const RECEIVED = /\b(received|got|but was)\s+("[^"]*"?|'[^']*'?|`[^`]*`?|[^\s,;)]+)/gi;
+// Validators echo the received value: zod ("received string"), valibot
+// ("but received "hunter2""), arktype ("(was "hunter2")"). Keep a bare type
+// word; otherwise drop everything after the verb — a quoted value may itself
+// contain quotes, so no closing delimiter can be trusted.
+const RECEIVED = /\b(received|got|but was)\s+(?:an?\s+)?([\s\S]*)$/i;
+const WAS = /\(was\s+(?:an?\s+)?([^)]*)\)[\s\S]*$/i;
+// Unknown keys are model-supplied: zod ("Unrecognized keys: "a", "b""), arktype ("value at ["k"] must be removed").
+const UNRECOGNIZED = /\b(unrecognized keys?)\s*:[\s\S]*$/i;
+const VALUE_AT = /\bvalue at \[[\s\S]*?\](?= must| is|$)/gi;
 const MAX_SEGMENT = 64;
 
 /** Scrub one validator message so it can never carry an argument value. */
 export function scrubIssueMessage(message: string): string {
-  const scrubbed = message.replace(RECEIVED, (whole, verb: string, what: string) =>
-    TYPE_WORDS.has(what.toLowerCase()) ? whole : `${verb} a value of another shape`,
-  );
+  const scrubbed = String(message)
+    .replace(UNRECOGNIZED, (_whole, label: string) => `${label} (names withheld)`)
+    .replace(VALUE_AT, 'an unexpected key')
+    .replace(WAS, (whole, what: string) => (TYPE_WORDS.has(what.trim().toLowerCase()) ? whole : '(was a value of another shape)'))
+    .replace(RECEIVED, (whole, verb: string, what: string) => (TYPE_WORDS.has(what.trim().replace(/[.,;]$/, '').toLowerCase()) ? whole : `${verb} a value of another shape`));
   return scrubbed.length > 200 ? `${scrubbed.slice(0, 200)}…` : scrubbed;
+}
+
+/**
+ * Defence in depth for a validator this module does not know: replace any
+ * string value (or key) of the checked value that still appears in an issue
+ * message. Runs only on the failure path.
+ */
+export function withholdValues(issues: readonly ValidationIssue[], value: unknown): ValidationIssue[] {
+  const needles = new Set<string>();
+  collectStrings(value, needles, 0);
+  if (needles.size === 0) return [...issues];
+  const ordered = [...needles].sort((left, right) => right.length - left.length);
+  const withhold = (text: string): string => {
+    let result = text;
+    for (const needle of ordered) if (result.includes(needle)) result = result.split(needle).join('[value]');
+    return result;
+  };
+  // A record key is model-supplied and may reach the path too.
+  return issues.map((issue) => ({ path: issue.path.split('.').map((segment) => (needles.has(segment) ? '?' : segment)).join('.'), message: withhold(issue.message) }));
+}
+
+// Short strings are indistinguishable from the schema's own words ("a", "id"); they are not worth a secret.
+const MIN_NEEDLE = 4;
+
+function collectStrings(value: unknown, into: Set<string>, depth: number): void {
+  if (depth > 64 || into.size > 4096) return;
+  if (typeof value === 'string') {
+    if (value.length >= MIN_NEEDLE) into.add(value);
+    return;
+  }
+  if (typeof value === 'number' && Math.abs(value) >= 1000) {
+    into.add(String(value));
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (const item of value) collectStrings(item, into, depth + 1);
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    if (key.length >= MIN_NEEDLE) into.add(key);
+    collectStrings((value as Record<string, unknown>)[key], into, depth + 1);
+  }
 }
 
 /** Render a path from validator segments; record keys are model-supplied, so clip them. */
@@ -30,7 +82,7 @@ export function formatIssuePath(segments: readonly unknown[] | undefined): strin
   if (segments === undefined || segments.length === 0) return '';
   return segments
     .map((segment) => {
-      const key = typeof segment === 'object' && segment !== null && 'key' in segment ? (segment as { key: unknown }).key : segment;
+      const key = typeof segment === 'object' && segment !== null && 'key' in segment ? (segment).key : segment;
       const text = typeof key === 'number' ? String(key) : typeof key === 'string' ? key : '?';
       return SAFE_NAME.test(text) && text.length <= MAX_SEGMENT ? text : '?';
     })

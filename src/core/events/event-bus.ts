@@ -21,7 +21,7 @@ export class EventBus {
   }
 
   on<TName extends ToolgateEventName>(name: TName, listener: ToolgateListener<TName>): () => void {
-    const list = (this.#listeners[name] ?? []) as ToolgateListener<TName>[];
+    const list = (this.#listeners[name] ?? []);
     // Copy on write: an emit in progress keeps iterating the old array.
     (this.#listeners as Record<string, unknown>)[name] = [...list, listener];
     if (name !== 'observer-error') this.#active += 1;
@@ -29,7 +29,7 @@ export class EventBus {
     return () => {
       if (removed) return;
       removed = true;
-      const current = (this.#listeners[name] ?? []) as ToolgateListener<TName>[];
+      const current = (this.#listeners[name] ?? []);
       const next = current.filter((entry) => entry !== listener);
       (this.#listeners as Record<string, unknown>)[name] = next.length === 0 ? undefined : next;
       if (name !== 'observer-error') this.#active -= 1;
@@ -37,7 +37,7 @@ export class EventBus {
   }
 
   emit<TName extends ToolgateEventName>(name: TName, event: ToolgateEventMap[TName]): void {
-    const list = this.#listeners[name] as ToolgateListener<TName>[] | undefined;
+    const list = this.#listeners[name];
     if (list === undefined) return;
     for (const listener of list) {
       try {

@@ -5,5 +5,5 @@ import type { ToolHost } from './tool-host.js';
 export function requireCapability<TName extends keyof ToolHost>(host: ToolHost, capability: TName, toolName: string): NonNullable<ToolHost[TName]> {
   const provided = host[capability];
   if (provided === undefined) throw new ToolUnavailableError(toolName, capability);
-  return provided as NonNullable<ToolHost[TName]>;
+  return provided;
 }

@@ -24,7 +24,8 @@ export async function prepareInvocation(state: DispatchState): Promise<Invocatio
   if (invalid !== undefined) return plan(state, 'denied', invalid);
   const denied = decideArgumentPolicy(state) ?? (await runPreExecuteHooks(state));
   if (denied !== undefined) return plan(state, 'denied', denied);
-  await ensureDigests(state);
+  const digests = await ensureDigests(state);
+  if (!('actionDigest' in digests)) return plan(state, 'denied', digests);
   const regime = state.context.approval !== undefined;
   const governed = state.tool?.actionClass !== undefined;
   if (state.askedBy !== undefined && !regime) return plan(state, 'denied', undefined, 'an ask needs an approval regime');

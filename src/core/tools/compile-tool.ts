@@ -46,6 +46,12 @@ export interface CompiledTool {
   readonly actionClass: ToolActionClass | undefined;
   readonly journalTier: JournalTier;
   readonly timeoutMs: number | undefined;
+  /**
+   * The input validator is a Standard Schema, which usually returns a value it
+   * built (zod, valibot); a compiled JSON Schema hands its input back. The
+   * pipeline copies a caller's arguments only when the validator would not.
+   */
+  readonly rebuildsInput: boolean;
 }
 
 const compiled = new WeakMap<AnyToolDefinition, CompiledTool>();
@@ -171,6 +177,7 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
     actionClass,
     journalTier: definition.journal ?? (actionClass === undefined ? 'none' : 'effect'),
     timeoutMs: definition.timeoutMs,
+    rebuildsInput: isStandardSchema(definition.input),
   });
 }
 

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createScriptedApprover, recordEvents } from '../../testing/index.js';
+import { defineTool } from '../tools/define-tool.js';
+import { addTool, fetchTool, harness, memoryJournal, notifyTool, readFileTool, runCommandTool, SECRET, writeFileTool } from './__fixtures__/pipeline-fixtures.js';
+
+const all = [addTool, fetchTool, notifyTool, readFileTool, runCommandTool, writeFileTool];
+const grantedTools = all.map((tool) => tool.name);
+const code = (outcome: { ok: boolean; error?: { code: string } }): string => (outcome.ok ? 'OK' : (outcome.error?.code ?? '?'));
+
+describe('approval (stage 9)', () => {
+  it('governs fsWrite → fs_write, egress → egress, model-controlled process → process, os → os; reads are not governed', async () => {
+    const approver = createScriptedApprover('approve');
+    const { registry } = harness(all);
+    const approval = { confirm: approver.confirm };
+    await registry.dispatch({ callId: '1', name: 'write_file', arguments: { path: 'a.txt', content: 'x' } }, { grantedTools, approval });
+    await registry.dispatch({ callId: '2', name: 'fetch_url', arguments: { url: 'https://example.com/x' } }, { grantedTools, approval });
+    await registry.dispatch({ callId: '3', name: 'run_command', arguments: { command: 'ls -la' } }, { grantedTools, approval });
+    await registry.dispatch({ callId: '4', name: 'notify', arguments: { title: 'hi' } }, { grantedTools, approval });
+    await registry.dispatch({ callId: '5', name: 'read_file', arguments: { path: 'a.txt' } }, { grantedTools, approval });
+    await registry.dispatch({ callId: '6', name: 'add', arguments: { a: 1, b: 2 } }, { grantedTools, approval });
+    expect(approver.requests.map((request) => [request.toolName, request.action])).toEqual([
+      ['write_file', 'fs_write'],
+      ['fetch_url', 'egress'],
+      ['run_command', 'process'],
+      ['notify', 'os'],
+    ]);
+  });
+
+  it('a process tool without a model-controlled command is not governed', async () => {
+    const gitStatus = defineTool({ name: 'git_status', description: 'git status', input: z.object({}), policy: { spawnsProcess: true }, dispatch: () => 'clean' });
+    const approver = createScriptedApprover('reject');
+    const { registry } = harness([gitStatus]);
+    const outcome = await registry.dispatch({ callId: 'c', name: 'git_status', arguments: {} }, { grantedTools: ['git_status'], approval: { confirm: approver.confirm } });
+    expect(outcome.ok).toBe(true);
+    expect(approver.requests).toHaveLength(0);
+  });
+
+  it('without a regime a governed call runs on author trust', async () => {
+    const { registry, host } = harness(all);
+    const outcome = await registry.dispatch({ callId: 'c', name: 'write_file', arguments: { path: 'a', content: 'b' } }, { grantedTools });
+    expect(outcome.ok).toBe(true);
+    expect(host.calls).toHaveLength(1);
+  });
+
+  it('the preview and every event are secret-free; unredactedPreview holds the raw value and never reaches an event', async () => {
+    const approver = createScriptedApprover('approve');
+    const { registry } = harness(all);
+    const recording = recordEvents(registry);
+    const command = `curl -H Authorization: Bearer ${SECRET} https://api.example.com`;
+    await registry.dispatch({ callId: 'c', name: 'run_command', arguments: { command, token: SECRET } }, { grantedTools, approval: { confirm: approver.confirm } });
+    const request = approver.requests[0];
+    expect(request).toBeDefined();
+    if (request === undefined) return;
+    expect(JSON.stringify(request.preview)).not.toContain(SECRET);
+    expect(JSON.stringify(request.arguments)).not.toContain(SECRET);
+    expect(request.preview.command).toContain('[redacted]');
+    expect(request.unredactedPreview.command).toContain(SECRET);
+    const requested = recording.of('approval-requested');
+    expect(requested).toHaveLength(1);
+    expect(requested[0]?.preview).toEqual(request.preview);
+    const everything = JSON.stringify(recording.events);
+    expect(everything).not.toContain(SECRET);
+    expect(everything).not.toContain('unredactedPreview');
+  });
+
+  it('an egress preview shows the host only, never the URL or its query', async () => {
+    const approver = createScriptedApprover('approve');
+    const { registry } = harness(all);
+    await registry.dispatch({ callId: 'c', name: 'fetch_url', arguments: { url: 'https://api.example.com/v1?key=abcd1234secret' } }, { grantedTools, approval: { confirm: approver.confirm } });
+    expect(approver.requests[0]?.preview).toEqual({ host: 'api.example.com' });
+  });
+
+  it('fails closed: no confirm hook → no_approval_hook; a throwing hook → approval_error; reject → user_rejected', async () => {
+    const { registry, host } = harness(all);
+    const args = { callId: 'c', name: 'write_file', arguments: { path: 'a', content: 'b' } };
+    const none = await registry.dispatch(args, { grantedTools, approval: {} });
+    const broken = await registry.dispatch(args, { grantedTools, approval: { confirm: createScriptedApprover('throw').confirm } });
+    const rejected = await registry.dispatch(args, { grantedTools, approval: { confirm: createScriptedApprover({ outcome: 'reject', reason: `no ${SECRET}` }).confirm } });
+    expect([none, broken, rejected].map((outcome) => (outcome.ok ? 'OK' : [outcome.error.code, (outcome.error as { reason?: string }).reason]))).toEqual([
+      ['DENIED_BY_USER', 'no_approval_hook'],
+      ['DENIED_BY_USER', 'approval_error'],
+      ['DENIED_BY_USER', 'user_rejected'],
+    ]);
+    for (const outcome of [none, broken, rejected]) {
+      if (outcome.ok) continue;
+      expect(outcome.error.retryable || outcome.error.recoverable || outcome.error.loopCorrectable).toBe(false);
+      expect(outcome.error.message).not.toContain(SECRET);
+      expect(outcome.receipt.status).toBe('denied');
+    }
+    expect(host.calls).toEqual([]);
+  });
+
+  it('a pre-approved action digest (from registry.prepare) skips the prompt; a different argument is refused', async () => {
+    const { registry, host } = harness(all);
+    const call = { callId: 'c', name: 'write_file', arguments: { path: 'a.txt', content: 'approved' } };
+    const plan = await registry.prepare(call, { grantedTools, approval: {} });
+    expect(plan.status).toBe('approval_required');
+    const approvedActionDigests = [plan.actionDigest as string];
+    const ok = await registry.dispatch(call, { grantedTools, approval: { approvedActionDigests } });
+    expect(ok.ok).toBe(true);
+    expect(ok.receipt.approval).toMatchObject({ outcome: 'approve', how: 'pre-approved' });
+    expect(ok.receipt.actionDigest).toBe(plan.actionDigest);
+    const changed = await registry.dispatch({ ...call, arguments: { path: 'a.txt', content: 'tampered' } }, { grantedTools, approval: { approvedActionDigests } });
+    expect(changed.ok ? 'OK' : changed.error).toMatchObject({ code: 'DENIED_BY_USER', reason: 'approval_mismatch' });
+    const otherAgent = await registry.dispatch(call, { grantedTools, agent: 'mallory', approval: { approvedActionDigests } });
+    expect(code(otherAgent)).toBe('DENIED_BY_USER');
+    expect(host.calls).toHaveLength(1);
+  });
+
+  it('a policy ask is serviced by the approver and recorded in the receipt with its rule', async () => {
+    const { recordingPolicy } = await import('./__fixtures__/pipeline-fixtures.js');
+    const policy = recordingPolicy({ arguments: () => ({ kind: 'ask', reason: 'high risk', matched: [{ id: 'ask-big', source: 'policy.yaml', decision: 'ask' }] }) });
+    const approver = createScriptedApprover({ outcome: 'approve', by: 'alice', scope: 'once' });
+    const { registry } = harness(all, { policy, journal: memoryJournal() });
+    const outcome = await registry.dispatch({ callId: 'c', name: 'add', arguments: { a: 1, b: 2 } }, { grantedTools, approval: { confirm: approver.confirm } });
+    expect(outcome.ok).toBe(true);
+    expect(approver.requests[0]?.why).toBe('rule');
+    expect(outcome.receipt.policy).toMatchObject({ decision: 'ask', version: 7, rules: [{ id: 'ask-big', source: 'policy.yaml', decision: 'ask' }] });
+    expect(outcome.receipt.approval).toMatchObject({ outcome: 'approve', how: 'confirm:alice', scope: 'once' });
+    expect(typeof outcome.receipt.approval.at).toBe('number');
+  });
+});

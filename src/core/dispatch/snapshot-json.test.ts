@@ -1,0 +1,59 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { measureParsedJson, snapshotJson } from './snapshot-json.js';
+
+describe('snapshotJson', () => {
+  it('copies: the result is detached from the caller’s object', () => {
+    const original = { a: [1, { b: 'x' }], c: null };
+    const snapshot = snapshotJson(original);
+    expect(snapshot.ok).toBe(true);
+    if (!snapshot.ok) return;
+    expect(snapshot.value).toEqual(original);
+    expect(snapshot.value).not.toBe(original);
+    expect((snapshot.value as { a: object[] }).a[1]).not.toBe(original.a[1]);
+    original.c = 'changed' as unknown as null;
+    expect((snapshot.value as { c: unknown }).c).toBeNull();
+  });
+
+  it('owned values (fresh JSON.parse output) are checked in place, not copied', () => {
+    const parsed = JSON.parse('{"a":{"b":[1,2]},"__proto__":{"polluted":true}}') as Record<string, unknown>;
+    const snapshot = measureParsedJson(parsed);
+    expect(snapshot.ok && snapshot.value).toBe(parsed);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(measureParsedJson(JSON.parse('{"n":1e400}'))).toMatchObject({ ok: false, problem: 'a number is not finite' });
+    expect(measureParsedJson(JSON.parse(`${'['.repeat(100)}${']'.repeat(100)}`))).toMatchObject({ ok: false, problem: 'nesting is deeper than 64' });
+  });
+
+  it('keeps "__proto__" as data and refuses what JSON cannot hold', () => {
+    const hostile = JSON.parse('{"__proto__":{"isAdmin":true}}') as object;
+    const snapshot = snapshotJson(hostile);
+    expect(snapshot.ok && Object.getPrototypeOf(snapshot.value)).toBe(Object.prototype);
+    expect(snapshot.ok && Object.keys(snapshot.value as object)).toEqual(['__proto__']);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    let deep: unknown = 1;
+    for (let index = 0; index < 100; index += 1) deep = [deep];
+    for (const [value, problem] of [
+      [cyclic, 'the value is cyclic'],
+      [{ f: () => 1 }, 'a function is not JSON'],
+      [{ d: new Date() }, 'an object is not a plain JSON object'],
+      [{ n: Number.NaN }, 'a number is not finite'],
+      [deep, 'nesting is deeper than 64'],
+    ] as const) {
+      expect(snapshotJson(value)).toEqual({ ok: false, problem });
+    }
+  });
+
+  it('property: the size bound is never below the canonical UTF-8 size', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const snapshot = snapshotJson(value);
+        expect(snapshot.ok).toBe(true);
+        if (snapshot.ok) expect(snapshot.sizeBound).toBeGreaterThanOrEqual(new TextEncoder().encode(JSON.stringify(value)).length);
+        const owned = measureParsedJson(JSON.parse(JSON.stringify(value)));
+        expect(owned.ok && owned.sizeBound).toBe(snapshot.ok && snapshot.sizeBound);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
