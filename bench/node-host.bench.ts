@@ -82,14 +82,16 @@ export async function run(): Promise<void> {
             await response.body.text();
           },
         },
-        { name: 'http_request (host, test resolver)', run: () => dispatch('http_request', { url: 'https://api.example.test/', method: 'GET' }) },
+        { name: 'host.egress.fetch (capability only)', run: () => host.egress.fetch({ method: 'GET', url: 'https://api.example.test/' }) },
+        { name: 'http_request (through the pipeline)', run: () => dispatch('http_request', { url: 'https://api.example.test/', method: 'GET' }) },
       ],
       { title: 'http_request vs raw undici (loopback TLS, keep-alive)', batch: 50, rounds: 20, warmup: 3 },
     );
     await bench(
       [
         { name: 'fs.readFile 1 MB', run: () => readFile(path.join(workspace, 'one-mb.txt'), 'utf8') },
-        { name: 'read_file 1 MB (host)', run: () => dispatch('read_file', { path: 'one-mb.txt' }) },
+        { name: 'host.fs.readFile 1 MB (capability only)', run: () => host.fs.readFile('one-mb.txt') },
+        { name: 'read_file 1 MB (through the pipeline)', run: () => dispatch('read_file', { path: 'one-mb.txt' }) },
       ],
       { title: 'read_file vs fs.readFile', batch: 20, rounds: 20, warmup: 3 },
     );

@@ -27,8 +27,11 @@ export { gitCommitTool, type GitCommitArgs, type GitCommitResult } from './tools
 export { httpRequestTool, type HttpRequestArgs } from './tools/http-request-tool.js';
 export { webSearchTool, type WebSearchArgs, type WebSearchResult } from './tools/web-search-tool.js';
 export { webSearchProviders, type WebSearchHit, type WebSearchProvider, type WebSearchProviderName } from './tools/web-search-providers.js';
-export { notifyTool, readClipboardTool, type NotifyArgs } from './tools/os-tools.js';
-export { invokeAgentTool, mcpCallTool, readMediaTool, type InvokeAgentArgs, type McpCallArgs } from './tools/delegate-tools.js';
+export { readClipboardTool } from './tools/read-clipboard-tool.js';
+export { notifyTool, type NotifyArgs } from './tools/notify-tool.js';
+export { mcpCallTool, type McpCallArgs } from './tools/mcp-call-tool.js';
+export { invokeAgentTool, type InvokeAgentArgs } from './tools/invoke-agent-tool.js';
+export { readMediaTool } from './tools/read-media-tool.js';
 export { renderToolCatalog } from './catalog/render-tool-catalog.js';
 
 // Policy files: remembered `always` approvals, Claude Code and Gemini CLI importers.

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolgateError, ToolPolicyError, type EgressRequest } from '../../core/index.js';
 import { createNodeHost } from '../create-node-host.js';
 import type { EgressOptions, NodeHost, ResolvedAddress } from '../node-host-types.js';
-import { startEgressTestServer, TEST_CERT, type EgressTestServer } from './egress-test-server.js';
+import { startEgressTestServer, TEST_CERT, type EgressTestServer } from './__fixtures__/egress-test-server.js';
 
 const PUBLIC: readonly ResolvedAddress[] = [{ address: '93.184.216.34', family: 4 }];
 let base: string;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolRegistry, type McpCapability, type PolicyDecision, type ToolHost, type ToolOutcome, type ToolPolicy, unwrapUntrusted } from '../../core/index.js';
 import { createNodeHost } from '../create-node-host.js';
-import { startEgressTestServer, TEST_CERT, type EgressTestServer } from '../egress/egress-test-server.js';
+import { startEgressTestServer, TEST_CERT, type EgressTestServer } from '../egress/__fixtures__/egress-test-server.js';
 import type { NodeHost, NodeHostOptions } from '../node-host-types.js';
 import { builtinTools } from './builtin-tools.js';
 import { webSearchProviders } from './web-search-providers.js';

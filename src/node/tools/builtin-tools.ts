@@ -1,11 +1,14 @@
 import type { AnyToolDefinition } from '../../core/index.js';
-import { invokeAgentTool, mcpCallTool, readMediaTool } from './delegate-tools.js';
 import { editFileTool } from './edit-file-tool.js';
 import { gitCommitTool } from './git-commit-tool.js';
 import { gitStatusTool } from './git-status-tool.js';
 import { httpRequestTool } from './http-request-tool.js';
 import { listDirectoryTool } from './list-directory-tool.js';
-import { notifyTool, readClipboardTool } from './os-tools.js';
+import { invokeAgentTool } from './invoke-agent-tool.js';
+import { mcpCallTool } from './mcp-call-tool.js';
+import { notifyTool } from './notify-tool.js';
+import { readClipboardTool } from './read-clipboard-tool.js';
+import { readMediaTool } from './read-media-tool.js';
 import { readFileTool } from './read-file-tool.js';
 import { runCommandTool } from './run-command-tool.js';
 import { webSearchTool } from './web-search-tool.js';

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { EgressConnect, EgressLookup, ResolvedAddress } from '../node-host-types.js';
+import type { EgressConnect, EgressLookup, ResolvedAddress } from '../../node-host-types.js';
 
-const fixtures = new URL('./__fixtures__/', import.meta.url);
+const fixtures = new URL('./', import.meta.url);
 /** A self-signed certificate for example.test, *.example.test, 93.184.216.34 and 8.8.8.8 (test-only). */
 export const TEST_CERT = readFileSync(new URL('test-cert.pem', fixtures), 'utf8');
 const TEST_KEY = readFileSync(new URL('test-key.pem', fixtures), 'utf8');
