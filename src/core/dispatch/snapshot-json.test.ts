@@ -57,3 +57,11 @@ describe('snapshotJson', () => {
     );
   });
 });
+
+describe('number size bound', () => {
+  it('covers the longest ECMAScript number form', () => {
+    const value = [-0.0000010253239326734201];
+    const snapshot = snapshotJson(value);
+    expect(snapshot.ok && snapshot.sizeBound).toBeGreaterThanOrEqual(JSON.stringify(value).length);
+  });
+});

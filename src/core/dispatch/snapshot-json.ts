@@ -30,7 +30,8 @@ function copyNode(node: unknown, depth: number, walk: Walk): unknown {
       return node;
     case 'number':
       if (!Number.isFinite(node)) walk.problem ??= 'a number is not finite';
-      walk.size += 24;
+      // The longest ECMAScript number form is 25 characters (-0.0000010253239326734201).
+      walk.size += 25;
       return node;
     case 'boolean':
       walk.size += 5;
@@ -109,7 +110,7 @@ function measureNode(node: unknown, depth: number, measure: { size: number; prob
       return;
     case 'number':
       if (!Number.isFinite(node)) measure.problem ??= 'a number is not finite';
-      measure.size += 24;
+      measure.size += 25;
       return;
     case 'object':
       break;
