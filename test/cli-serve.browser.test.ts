@@ -51,6 +51,10 @@ describe('toolgate serve: an MCP client, the console and a person approving in C
     const card = page.locator('[data-approval]');
     await card.waitFor({ timeout: 15_000 });
     await expect.poll(() => card.textContent()).toContain('notes.md');
+    // For a write, the approver sees the diff against the file as it is.
+    await expect.poll(() => card.locator('.diff-add').allTextContents()).toContain('+second line\n');
+    expect(await card.locator('.diff-hunk').count()).toBe(1);
+    expect(await card.locator('.diff-del').count()).toBe(0);
     await page.screenshot({ path: join(shots, '1-pending-approval.png'), fullPage: true });
     expect(readFileSync(join(workspace, 'notes.md'), 'utf8')).toBe('first line\n');
 

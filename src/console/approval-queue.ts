@@ -12,6 +12,8 @@ export interface PendingApproval {
   readonly arguments: unknown;
   readonly actionDigest: string;
   readonly why: ToolApprovalRequest['why'];
+  /** The tool's own rendering of the call (redacted): the new content, the command. */
+  readonly view?: ToolApprovalRequest['view'];
   /** A unified diff for file writes, when the enricher could build one. */
   readonly diff?: string;
 }
@@ -68,6 +70,7 @@ export function createApprovalQueue(options: ApprovalQueueOptions = {}): Approva
       arguments: request.arguments,
       actionDigest: request.actionDigest,
       why: request.why,
+      ...(request.view === undefined ? {} : { view: request.view }),
       ...(extra?.diff === undefined ? {} : { diff: extra.diff }),
     });
     return new Promise<ToolApprovalDecision>((resolve, reject) => {

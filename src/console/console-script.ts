@@ -76,7 +76,7 @@ export const consoleScript = String.raw`
       el('h3', { text: a.toolName }),
       el('div', { class: 'meta', text: (a.action || 'rule') + ' · agent ' + (a.agent || '—') + ' · call ' + a.callId + ' · ' + time(a.createdAt) }),
       preview,
-      a.diff ? renderDiff(a.diff) : null,
+      a.diff ? renderDiff(a.diff) : a.view && a.view.body ? (a.action === 'fs_write' ? renderDiff(a.view.body) : el('pre', { text: a.view.body })) : null,
       el('div', { class: 'actions' },
         el('button', { class: 'approve', 'data-decision': 'once', text: 'Approve once', onclick: function () { decide(a.id, 'once'); } }),
         el('button', { class: 'approve', 'data-decision': 'session', text: 'Approve for session', onclick: function () { decide(a.id, 'session'); } }),
@@ -166,7 +166,13 @@ export const consoleScript = String.raw`
     data.calls.forEach(renderCall);
     data.approvals.forEach(renderApproval);
   });
-  source.addEventListener('call', function (e) { renderCall(JSON.parse(e.data)); });
+  var chainTimer = 0;
+  source.addEventListener('call', function (e) {
+    var call = JSON.parse(e.data);
+    renderCall(call);
+    // A finished call adds journal rows: re-check the chain shortly after.
+    if (call.invocationId) { clearTimeout(chainTimer); chainTimer = setTimeout(checkChain, 500); }
+  });
   source.addEventListener('approval', function (e) {
     var change = JSON.parse(e.data);
     if (change.type === 'added') renderApproval(change.approval); else removeApproval(change.id);

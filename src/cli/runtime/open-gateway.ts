@@ -18,6 +18,7 @@ import { createApprovalQueue, type ApprovalQueue } from '../../console/index.js'
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { buildPolicy } from './build-policy.js';
+import { diffForWrite } from './diff-for-write.js';
 
 /** Everything a running gateway holds: one host, one live policy, one journal, the upstream servers and the approvals. */
 export interface Gateway {
@@ -74,14 +75,14 @@ function upstreamConfigs(config: ResolvedConfig): McpServerConfig[] {
 export async function openGateway(config: ResolvedConfig, options: OpenGatewayOptions = {}): Promise<Gateway> {
   const built = await buildPolicy(config);
   const policy = createLivePolicy(built.snapshot);
-  const approvals = createApprovalQueue();
+  const host = createNodeHost({ workspace: config.workspace, scope: config.scope, spillDir: join(config.workspace, '.toolgate', 'spill') });
+  const approvals = createApprovalQueue({ enrich: (request) => diffForWrite(host.fs, request) });
   const controller = createConfirm({
     mode: config.mode,
     policy,
     prompt: (request, _context, signal) => (options.prompt ?? approvals.confirm)(request, signal),
     remember: { persist: createRulePersister({ projectRoot: config.workspace, home: homedir() }).persist, source: 'project' },
   });
-  const host = createNodeHost({ workspace: config.workspace, scope: config.scope, spillDir: join(config.workspace, '.toolgate', 'spill') });
   const journal = createSqliteJournal(config.journal.path, { recordAll: options.recordAll ?? true, sign: config.journal.sign });
   let connection: McpConnection | undefined;
   try {

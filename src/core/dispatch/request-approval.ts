@@ -1,3 +1,4 @@
+import type { ToolCallView } from '../tools/tool-types.js';
 import { ToolCancelledError, ToolDeniedByUserError, ToolPolicyError, type ToolArgsInvalidError } from '../errors/tool-errors.js';
 import type { ToolApprovalDecision, ToolApprovalRequest } from '../policy/approval-types.js';
 import { redactSecrets } from '../policy/redact-secrets.js';
@@ -54,6 +55,7 @@ export async function requestApproval(state: DispatchState): Promise<ApprovalFai
     arguments: toolInput,
     decision: state.decision ?? { kind: 'allow', matched: [] },
     why: state.askedBy ?? 'governed',
+    ...presentedView(state),
   });
   const bus = state.snapshot.bus;
   if (bus.has('approval-requested')) {
@@ -83,6 +85,28 @@ export async function requestApproval(state: DispatchState): Promise<ApprovalFai
   const label = decision?.outcome === 'reject' && typeof decision.reason === 'string' ? displayLabel(decision.reason) : undefined;
   state.approval = { outcome: 'reject', how: 'confirm', at: Date.now() };
   return new ToolDeniedByUserError(tool.key, 'user_rejected', { label });
+}
+
+const MAX_VIEW_BODY = 256 * 1024;
+
+/** The tool's `presentCall` view, redacted; a view that throws is simply left out (display only). */
+function presentedView(state: DispatchState): { view?: ToolCallView } {
+  const present = state.tool?.definition.presentCall;
+  if (present === undefined) return {};
+  try {
+    const view = present(state.effectiveArgs);
+    const body = view.body === undefined ? undefined : redactSecrets(view.body.length > MAX_VIEW_BODY ? view.body.slice(0, MAX_VIEW_BODY) : view.body);
+    return {
+      view: Object.freeze({
+        title: redactSecrets(view.title),
+        ...(view.subtitle === undefined ? {} : { subtitle: redactSecrets(view.subtitle) }),
+        ...(body === undefined ? {} : { body }),
+        ...(view.language === undefined ? {} : { language: view.language }),
+      }),
+    };
+  } catch {
+    return {};
+  }
 }
 
 function emitResolved(state: DispatchState, decision: Parameters<typeof state.snapshot.bus.emit<'approval-resolved'>>[1]['decision'], actionDigest: string): void {

@@ -1,3 +1,4 @@
+import type { ToolCallView } from '../tools/tool-types.js';
 import type { PolicyDecision } from './policy-types.js';
 
 /** The governed action classes: what an interactive approval gates. */
@@ -33,6 +34,8 @@ export interface ToolApprovalRequest {
   readonly decision: PolicyDecision;
   /** Why approval is needed: a governed class, a rule, a hook or a risk threshold. */
   readonly why: 'governed' | 'rule' | 'hook' | 'risk';
+  /** The tool's own rendering of the call (`presentCall`), secrets redacted: what a UI shows as the body (a file's new content, a command). */
+  readonly view?: ToolCallView;
 }
 
 export type ApprovalScope = 'once' | 'session' | 'always';

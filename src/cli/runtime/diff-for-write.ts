@@ -1,0 +1,27 @@
+import { createTwoFilesPatch } from 'diff';
+import type { FsCapability, ToolApprovalRequest } from '../../core/index.js';
+
+const MAX_DIFF_INPUT = 256 * 1024;
+
+/**
+ * The diff an approver sees for a `write_file`: the file as it is (read
+ * through the same jailed host, so a path outside the workspace shows
+ * nothing) against the proposed content from the tool's own view. Display
+ * only: the write itself is decided by the approval, not by this text.
+ */
+export async function diffForWrite(fs: FsCapability, request: ToolApprovalRequest): Promise<{ diff?: string } | undefined> {
+  const path = request.unredactedPreview.path;
+  const proposed = request.view?.body;
+  if (request.action !== 'fs_write' || path === undefined || proposed === undefined || request.toolName !== 'write_file') return undefined;
+  let current = '';
+  try {
+    const read = await fs.readFile(path);
+    if (read.content === undefined) return undefined;
+    current = read.content;
+  } catch {
+    current = '';
+  }
+  if (current.length > MAX_DIFF_INPUT || proposed.length > MAX_DIFF_INPUT) return undefined;
+  const display = request.preview.path ?? path;
+  return { diff: createTwoFilesPatch(display, display, current, proposed, 'current', 'proposed') };
+}
