@@ -1,3 +1,4 @@
+import { redactSecrets } from '../policy/redact-secrets.js';
 /** One validation problem, already made secret-free. */
 export interface ValidationIssue {
   /** Dotted path of the field, e.g. `items.0.name`; empty for the root. */
@@ -7,9 +8,15 @@ export interface ValidationIssue {
 
 const SAFE_NAME = /^[A-Za-z0-9_.@:-]{1,64}$/;
 
-/** A model-supplied name shown in an error only when it is plainly a name. */
+const TOOL_NAME_SHAPE = /^[A-Za-z][A-Za-z0-9_]{0,63}(?:@[0-9A-Za-z.+-]{1,32})?$/;
+
+/**
+ * A model-supplied tool name, shown in an error only when it is plainly a
+ * tool name and nothing secret-shaped (a model can be tricked into calling a
+ * "tool" named after a credential it saw).
+ */
 export function safeName(name: unknown): string {
-  return typeof name === 'string' && SAFE_NAME.test(name) ? `"${name}"` : '(the requested name is not a valid tool name)';
+  return typeof name === 'string' && TOOL_NAME_SHAPE.test(name) && redactSecrets(name) === name ? `"${name}"` : '(the requested name is not a valid tool name)';
 }
 
 const TYPE_WORDS = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null', 'undefined', 'bigint', 'symbol', 'function', 'nan', 'date', 'map', 'set']);

@@ -173,3 +173,15 @@ describe('messages never hold an argument value (property)', () => {
     );
   });
 });
+
+describe('UnknownToolError names only what is plainly a tool name', () => {
+  it('shows a misspelt tool name, and hides a secret-shaped one', () => {
+    expect(new UnknownToolError('raed_file', ['read_file']).message).toContain('"raed_file"');
+    const token = `ghp_${'a1B2'.repeat(9)}`;
+    for (const name of [token, 'sk-proj-abcdefghijklmnopqrstuvwx', `AKIA${'A'.repeat(16)}`, 'a b', '../../etc/passwd']) {
+      const message = new UnknownToolError(name, ['read_file']).message;
+      expect(message).not.toContain(name);
+      expect(message).toContain('not a valid tool name');
+    }
+  });
+});
