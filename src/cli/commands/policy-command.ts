@@ -93,6 +93,6 @@ export async function runPolicyCheck(config: ResolvedConfig, output: CliOutput):
   const built = await buildPolicy(config);
   const rules = configRules(config).length;
   output.result({ ok: true, version: built.snapshot.version, rules, warnings: built.warnings }, () =>
-    [`policy ok: ${rules} rules in ${config.file ?? 'the default configuration'} load and pass their self-tests`, ...built.warnings.map((warning) => `warning: ${warning}`)].join('\n'),
+    [`policy ok: ${rules} rule${rules === 1 ? '' : 's'} in ${config.file ?? 'the default configuration'} load and pass their self-tests`, ...built.warnings.map((warning) => `warning: ${warning}`)].join('\n'),
   );
 }
