@@ -81,6 +81,7 @@ describe('package exports (after build)', () => {
         "DEFAULT_TOOL_RESULT_LIMITS",
         "DuplicateToolError",
         "MAX_NESTED_CALLS",
+        "MAX_WIRE_NAME_LENGTH",
         "PolicyRuleError",
         "REDACTED",
         "ReplayMissError",
@@ -136,6 +137,7 @@ describe('package exports (after build)', () => {
         "toolNameMatches",
         "translateToolNames",
         "unwrapUntrusted",
+        "wireToolName",
         "withAttachments",
       ]
     `);

@@ -23,6 +23,7 @@ export type {
 export { BOUNDED_SCHEMA_LIMITS, checkBoundedSchema } from './tools/check-bounded-schema.js';
 
 export { CLAUDE_CODE_TOOLS, mcpToolName } from './names/claude-code-tools.js';
+export { MAX_WIRE_NAME_LENGTH, wireToolName } from './names/wire-tool-name.js';
 export { translateToolNames, type ToolNameDiagnostic, type TranslateToolNamesOptions } from './names/translate-tool-names.js';
 export { toolNameMatches } from './names/tool-name-matches.js';
 export { canonicalToolName } from './names/canonical-tool-name.js';

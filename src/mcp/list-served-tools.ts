@@ -1,4 +1,4 @@
-import type { DispatchContext, McpTool, PolicyToolView, ToolInfo, ToolRegistry } from '../core/index.js';
+import { wireToolName, type DispatchContext, type McpTool, type ToolRegistry } from '../core/index.js';
 
 export interface ServedTools {
   /** What `tools/list` answers. Frozen. */
@@ -25,8 +25,8 @@ export function listServedTools(registry: ToolRegistry, context: DispatchContext
   const keyByWireName = new Map<string, string>();
   for (const info of registry.list()) {
     if (granted !== undefined && !granted.has(info.name) && !granted.has(info.key)) continue;
-    if (registry.policy.decideIdentity({ tool: policyView(registry, info), agent: context.agent ?? registry.agent }).kind === 'deny') continue;
-    const wire = wireName(info);
+    if (registry.policy.decideIdentity({ tool: info.policyView, agent: context.agent ?? registry.agent }).kind === 'deny') continue;
+    const wire = wireToolName(info.name, info.version);
     shown.add(wire);
     keyByWireName.set(wire, info.key);
   }
@@ -36,32 +36,4 @@ export function listServedTools(registry: ToolRegistry, context: DispatchContext
   });
   byContext.set(context, served);
   return served;
-}
-
-/** The projection's wire name: provider name rules forbid `@`, so a pinned version travels as `name__v1_2_0`. */
-function wireName(info: ToolInfo): string {
-  return info.version === undefined ? info.name : `${info.name}__v${info.version.replace(/[^A-Za-z0-9]/g, '_')}`;
-}
-
-/** What the policy sees of a tool, from its public listing (the same fields the pipeline passes at stage 4). */
-function policyView(registry: ToolRegistry, info: ToolInfo): PolicyToolView {
-  const definition = registry.get(info.key);
-  const policy = definition?.policy ?? {};
-  return {
-    name: info.name,
-    version: info.version,
-    source: info.source,
-    effect: info.effect,
-    risk: info.risk,
-    policy: {
-      fsScoped: policy.fsScoped ?? false,
-      fsWrite: policy.fsWrite ?? false,
-      spawnsProcess: policy.spawnsProcess ?? false,
-      egress: policy.egress,
-      os: policy.os ?? false,
-      requiresGate: policy.requiresGate ?? false,
-    },
-    permissions: definition?.permissions ?? [],
-    readOnly: info.facts.readOnly ?? (!info.governed && info.effect === 'read'),
-  };
 }

@@ -282,6 +282,7 @@ function toolInfo(tool: CompiledTool): ToolInfo {
     risk: tool.policyView.risk,
     governed: tool.actionClass !== undefined,
     writes: writes(tool),
+    policyView: tool.policyView,
   });
 }
 

@@ -4,7 +4,7 @@ import type { ToolgateEventName, ToolgateListener } from '../events/event-types.
 import type { ToolHooks } from '../hooks/hook-types.js';
 import type { ToolHost, ToolResultLimits } from '../host/tool-host.js';
 import type { Journal } from '../journal/journal-types.js';
-import type { ToolPolicy } from '../policy/policy-types.js';
+import type { PolicyToolView, ToolPolicy } from '../policy/policy-types.js';
 import type { ProjectOptions, ProviderName, ProviderTools } from '../projection/projection-types.js';
 import type { AnyToolDefinition, JsonSchema, ToolEffect, ToolFacts, ToolRisk, ToolSource } from '../tools/tool-types.js';
 import type { InvocationPlan } from '../plan/plan-types.js';
@@ -67,6 +67,8 @@ export interface ToolInfo {
   readonly risk: ToolRisk;
   readonly governed: boolean;
   readonly writes: boolean;
+  /** What a policy sees of this tool (identity and class), as the pipeline passes it. */
+  readonly policyView: PolicyToolView;
 }
 
 export interface ToolRegistry {

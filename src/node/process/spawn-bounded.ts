@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { ProcessResult } from '../../core/index.js';
 
 export interface SpawnBoundedOptions {
   readonly file: string;
@@ -14,13 +15,8 @@ export interface SpawnBoundedOptions {
   readonly signal?: AbortSignal | undefined;
 }
 
-export interface BoundedResult {
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly timedOut: boolean;
-  readonly truncated: boolean;
+/** A process result before the sandbox is known, plus why it ended. */
+export interface BoundedResult extends Omit<ProcessResult, 'sandbox'> {
   readonly aborted: boolean;
   /** The spawn itself failed (`ENOENT`, `EACCES`, …). */
   readonly spawnError?: string;
