@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { relative } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { createPolicy, importClaudeSettings, importGeminiPolicies, type PolicyRule, type PolicySnapshot } from '../../core/index.js';
+import { policyFilePaths, readPolicyFile } from '../../node/index.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 
@@ -17,6 +19,29 @@ export interface BuiltPolicy {
  * the config file itself are protected paths: a model never edits its own
  * policy or audit trail.
  */
+/** Prefix of the ids of rules an "always" approval wrote: the gateway's approver honours them without asking. */
+export const REMEMBERED_RULE_PREFIX = 'remembered:';
+
+/**
+ * The rules earlier "always" approvals wrote to the project and user policy
+ * files. A file that exists but cannot be read refuses the start: a reload
+ * must never silently drop rules.
+ */
+async function rememberedRules(config: ResolvedConfig): Promise<PolicyRule[]> {
+  const paths = policyFilePaths({ projectRoot: config.workspace, home: homedir() });
+  const rules: PolicyRule[] = [];
+  for (const [where, file] of [['project', paths.project], ['user', paths.user]] as const) {
+    let read;
+    try {
+      read = await readPolicyFile(file);
+    } catch (error) {
+      throw new CliError('config', `The ${where} policy file ${file} cannot be loaded: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    read.rules.forEach((rule, index) => rules.push({ ...rule, id: `${REMEMBERED_RULE_PREFIX}${where}:${index}` } as PolicyRule));
+  }
+  return rules;
+}
+
 /** The config's rules in the policy engine's form: a bare string allows, `source` defaults to the project. */
 export function configRules(config: ResolvedConfig): PolicyRule[] {
   const { allow = [], ask = [], deny = [], rules = [] } = config.policy;
@@ -26,7 +51,7 @@ export function configRules(config: ResolvedConfig): PolicyRule[] {
 }
 
 export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> {
-  const imported: PolicyRule[] = [];
+  const imported: PolicyRule[] = await rememberedRules(config);
   const warnings: string[] = [];
   for (const entry of config.policy.imports ?? []) {
     const file = entry.path;

@@ -17,7 +17,7 @@ import { createSqliteJournal, type SqliteJournal } from '../../journal/sqlite/in
 import { createApprovalQueue, type ApprovalQueue } from '../../console/index.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
-import { buildPolicy } from './build-policy.js';
+import { buildPolicy, REMEMBERED_RULE_PREFIX } from './build-policy.js';
 import { diffForWrite } from './diff-for-write.js';
 
 /** Everything a running gateway holds: one host, one live policy, one journal, the upstream servers and the approvals. */
@@ -80,7 +80,12 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
   const controller = createConfirm({
     mode: config.mode,
     policy,
-    prompt: (request, _context, signal) => (options.prompt ?? approvals.confirm)(request, signal),
+    prompt: (request, context, signal) => {
+      // An earlier "always" approval wrote an allow rule; it stands in for the prompt, never for a protected path.
+      const remembered = request.decision.kind === 'allow' && request.decision.matched.some((rule) => rule.decision === 'allow' && rule.id.startsWith(REMEMBERED_RULE_PREFIX));
+      if (remembered && !context.protectedPath) return Promise.resolve({ outcome: 'approve', scope: 'always', by: 'remembered' });
+      return (options.prompt ?? approvals.confirm)(request, signal);
+    },
     remember: { persist: createRulePersister({ projectRoot: config.workspace, home: homedir() }).persist, source: 'project' },
   });
   const journal = createSqliteJournal(config.journal.path, { recordAll: options.recordAll ?? true, sign: config.journal.sign });

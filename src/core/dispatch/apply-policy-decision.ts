@@ -24,7 +24,8 @@ export function applyPolicyDecision(state: DispatchState, decision: PolicyDecisi
   if (decision.kind === 'ask') {
     state.askedBy ??= stage === 'hooks' ? 'hook' : 'rule';
     state.decision = decision;
-  } else if (state.decision === undefined) {
+  } else if (state.decision === undefined || state.decision.kind === 'allow') {
+    // A later allow (the arguments stage) is the more specific one: it carries the rules that matched.
     state.decision = decision;
   }
   return undefined;

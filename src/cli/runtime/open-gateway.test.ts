@@ -1,0 +1,55 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ConfirmActionHook } from '../../core/index.js';
+import { loadConfig } from '../config/load-config.js';
+import { openGateway } from './open-gateway.js';
+
+describe('openGateway', () => {
+  it('an "always" approval is written as a rule and honoured after a restart without asking', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'toolgate-gateway-'));
+    writeFileSync(join(workspace, 'toolgate.config.json'), JSON.stringify({ scope: 'workspace-write', mode: 'ask' }));
+    const config = loadConfig(workspace);
+    const prompts: string[] = [];
+    const always: ConfirmActionHook = (request) => {
+      prompts.push(request.toolName);
+      return Promise.resolve({ outcome: 'approve', scope: 'always' });
+    };
+    const first = await openGateway(config, { prompt: always, connectServers: false });
+    try {
+      const outcome = await first.registry().dispatch({ callId: 'a', name: 'write_file', arguments: { path: 'notes.md', content: 'one' } }, first.context);
+      expect(outcome.ok).toBe(true);
+    } finally {
+      await first.close();
+    }
+    expect(prompts).toEqual(['write_file']);
+    expect(existsSync(join(workspace, '.toolgate', 'policy.json'))).toBe(true);
+
+    const refuse: ConfirmActionHook = (request) => {
+      prompts.push(request.toolName);
+      return Promise.resolve({ outcome: 'reject', reason: 'asked again' });
+    };
+    const second = await openGateway(loadConfig(workspace), { prompt: refuse, connectServers: false });
+    try {
+      const again = await second.registry().dispatch({ callId: 'b', name: 'write_file', arguments: { path: 'notes.md', content: 'two' } }, second.context);
+      expect(again.ok).toBe(true);
+      expect(again.receipt.approval).toMatchObject({ outcome: 'approve', how: 'confirm:remembered' });
+      expect(readFileSync(join(workspace, 'notes.md'), 'utf8')).toBe('two');
+      // The rule is for that path only: another write still asks.
+      const other = await second.registry().dispatch({ callId: 'c', name: 'write_file', arguments: { path: 'other.md', content: 'x' } }, second.context);
+      expect(!other.ok && other.error.code).toBe('DENIED_BY_USER');
+    } finally {
+      await second.close();
+    }
+    expect(prompts).toEqual(['write_file', 'write_file']);
+  });
+
+  it('refuses to start when a remembered-rules file is corrupt (a reload never drops rules silently)', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'toolgate-gateway-'));
+    writeFileSync(join(workspace, 'toolgate.config.json'), '{}');
+    await openGateway(loadConfig(workspace), { connectServers: false }).then((gateway) => gateway.close());
+    writeFileSync(join(workspace, '.toolgate', 'policy.json'), '{ not json');
+    await expect(openGateway(loadConfig(workspace), { connectServers: false })).rejects.toThrow(/policy file .* cannot be loaded/);
+  });
+});
