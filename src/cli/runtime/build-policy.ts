@@ -37,7 +37,7 @@ async function rememberedRules(config: ResolvedConfig): Promise<PolicyRule[]> {
     } catch (error) {
       throw new CliError('config', `The ${where} policy file ${file} cannot be loaded: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
-    read.rules.forEach((rule, index) => rules.push({ ...rule, id: `${REMEMBERED_RULE_PREFIX}${where}:${index}` } as PolicyRule));
+    read.rules.forEach((rule, index) => rules.push({ ...rule, id: `${REMEMBERED_RULE_PREFIX}${where}:${index}` }));
   }
   return rules;
 }
