@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'test-results/', '**/*.d.ts', '**/__fixtures__/**'] },
+  { ignores: ['dist/', '.bench-out/', 'node_modules/', 'coverage/', 'test-results/', '**/*.d.ts', '**/__fixtures__/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
