@@ -1,6 +1,5 @@
 import { ToolArgsInvalidError } from '../errors/tool-errors.js';
 import { dropOptionalNulls } from '../projection/to-openai-strict-schema.js';
-import { deepFreeze } from '../tools/deep-freeze.js';
 import type { DispatchState } from './dispatch-state.js';
 import { measureParsedJson, snapshotJson } from './snapshot-json.js';
 
@@ -26,7 +25,8 @@ export function assembleArguments(state: DispatchState): ToolArgsInvalidError | 
   const snapshot = typeof raw === 'string' || foreign ? measureParsedJson(parsed) : snapshotJson(parsed);
   if (!snapshot.ok) return new ToolArgsInvalidError(tool.key, [], snapshot.problem);
   // OpenAI strict mode offers optional properties as required and nullable: such a `null` means absent.
-  const modelArgs = tool.optionalNulls === undefined ? snapshot.value : deepFreeze(dropOptionalNulls(tool.optionalNulls, snapshot.value));
+  // (Not frozen here: stage 6 freezes the arguments whenever code other than the body will see them.)
+  const modelArgs = tool.optionalNulls === undefined ? snapshot.value : dropOptionalNulls(tool.optionalNulls, snapshot.value);
   state.modelArgs = modelArgs as Readonly<Record<string, unknown>>;
   state.modelArgsSizeBound = snapshot.sizeBound;
   if (foreign) state.argsForeign = true;

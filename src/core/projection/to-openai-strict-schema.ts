@@ -185,25 +185,33 @@ export function dropOptionalNulls(nulls: OptionalNulls, value: unknown): unknown
   if (Array.isArray(value)) {
     const items = nulls.items;
     if (items === undefined) return value;
-    let changed = false;
-    const mapped = value.map((entry) => {
+    // Copy only from the first changed item: the common case (nothing to drop) allocates nothing.
+    let mapped: unknown[] | undefined;
+    for (let index = 0; index < value.length; index += 1) {
+      const entry: unknown = value[index];
       const next = dropOptionalNulls(items, entry);
-      changed ||= next !== entry;
-      return next;
-    });
-    return changed ? mapped : value;
+      if (next !== entry) mapped ??= value.slice();
+      if (mapped !== undefined) mapped[index] = next;
+    }
+    return mapped ?? value;
   }
   if (typeof value !== 'object' || value === null) return value;
   const record = value as Record<string, unknown>;
   let copy: Record<string, unknown> | undefined;
-  for (const key of Object.keys(record)) {
+  // Visit only the names the schema says can change (usually a few), not every key of the value.
+  for (const key of nulls.keys) {
+    if (record[key] !== null || !Object.hasOwn(record, key)) continue;
+    copy ??= { ...record };
+    delete copy[key];
+  }
+  for (const [key, child] of nulls.properties) {
+    if (!Object.hasOwn(record, key)) continue;
     const entry = record[key];
-    const child = nulls.properties.get(key);
-    const next = entry === null && nulls.keys.has(key) ? undefined : child === undefined ? entry : dropOptionalNulls(child, entry);
+    if (entry === null && nulls.keys.has(key)) continue;
+    const next = dropOptionalNulls(child, entry);
     if (next === entry) continue;
     copy ??= { ...record };
-    if (next === undefined) delete copy[key];
-    else defineOwn(copy, key, next);
+    defineOwn(copy, key, next);
   }
   return copy ?? value;
 }
