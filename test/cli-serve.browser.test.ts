@@ -77,8 +77,16 @@ describe('toolgate serve: an MCP client, the console and a person approving in C
     const detail = page.locator('#receipt-detail');
     await expect.poll(() => detail.textContent()).toContain('approve via confirm:console');
     await expect.poll(() => detail.textContent()).toMatch(/chain position#\d+ [0-9a-f]{64}/);
-    await expect.poll(() => page.locator('#chain').textContent()).toMatch(/chain verified/);
+    await expect.poll(() => page.locator('#chain').textContent()).toMatch(/chain verified · [1-9]\d* rows/);
+    // The decision trace knows the tool writes: it is explained with the tool's own policy class.
+    await expect.poll(() => detail.textContent()).not.toContain('read-only tools allow');
     await page.screenshot({ path: join(shots, '3-receipt.png'), fullPage: true });
+
+    // The policy in force is on its own view.
+    await page.getByRole('button', { name: 'Policy' }).click();
+    await expect.poll(() => page.locator('#policy').textContent()).toContain('"mode": "ask"');
+    await expect.poll(() => page.locator('#policy').textContent()).toContain('"scope": "workspace-write"');
+    await page.screenshot({ path: join(shots, '4-policy.png'), fullPage: true });
     await client.close();
     await page.close();
   });

@@ -15,6 +15,7 @@ main { padding:20px; max-width:1200px; margin:0 auto; }
 h2 { font-size:15px; margin:0 0 12px; color:var(--muted); text-transform:uppercase; letter-spacing:.06em; }
 table { width:100%; border-collapse:collapse; background:var(--panel); border:1px solid var(--line); border-radius:8px; overflow:hidden; }
 th, td { text-align:left; padding:7px 10px; border-bottom:1px solid var(--line); vertical-align:top; }
+th { white-space:nowrap; } td:last-child { overflow-wrap:anywhere; }
 th { color:var(--muted); font-weight:500; font-size:12px; } tbody tr:hover { background:#1b2230; cursor:pointer; }
 .status { font-weight:600; } .status.ok { color:var(--ok); } .status.error, .status.denied { color:var(--bad); } .status.awaiting-approval, .status.requested { color:var(--warn); } .status.cancelled { color:var(--muted); }
 .empty { color:var(--muted); padding:16px 0; }

@@ -28,7 +28,7 @@ export async function runPolicyExplain(config: ResolvedConfig, tool: string, jso
       target = undefined;
     }
     const info = registry.list().find((entry) => entry.key === tool || entry.name === tool);
-    const explanation = gateway.policy.current.explain({ tool, args, ...(target === undefined ? {} : { target }) });
+    const explanation = gateway.policy.current.explain({ tool: info?.policyView ?? tool, args, ...(target === undefined ? {} : { target }) });
     const result = { tool, plan: { status: plan.status, reason: plan.reason, actionDigest: plan.actionDigest }, governed: info?.governed ?? false, explanation };
     output.result(result, () => renderExplanation(tool, plan.status, plan.reason, explanation));
   } finally {

@@ -87,9 +87,11 @@ function auditSource(gateway: Gateway, audit: JournalAudit): AuditSource {
       const receipt = entry.receipt;
       let explanation: unknown;
       try {
-        const definition = gateway.registry().get(receipt.tool);
-        const target = definition?.policyTarget?.(receipt.arguments);
-        explanation = gateway.policy.current.explain({ tool: receipt.tool, args: receipt.arguments, ...(target === undefined ? {} : { target }) });
+        const registry = gateway.registry();
+        const target = registry.get(receipt.tool)?.policyTarget?.(receipt.arguments);
+        // The tool's own policy view, so the explanation knows a write from a read.
+        const tool = registry.list().find((info) => info.name === receipt.tool && info.version === receipt.version)?.policyView ?? receipt.tool;
+        explanation = gateway.policy.current.explain({ tool, args: receipt.arguments, ...(target === undefined ? {} : { target }) });
       } catch {
         explanation = receipt.policy.rules;
       }
