@@ -57,7 +57,10 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
     output.info(mcp.url === undefined ? 'MCP: stdio' : `MCP: ${mcp.url}`);
     output.info(consoleServer === undefined ? 'console: off' : `console: ${consoleServer.url}`);
     output.info(`journal: ${config.journal.path}`);
-    if (output.json) output.result({ mcp: mcp.url ?? 'stdio', console: consoleServer?.url, tools, journal: config.journal.path });
+    // Over stdio, stdout carries the protocol: the start-up document goes to stderr instead.
+    const started = { mcp: mcp.url ?? 'stdio', console: consoleServer?.url, tools, journal: config.journal.path };
+    if (output.json && options.transport !== 'stdio') output.result(started);
+    else if (output.json) process.stderr.write(`${JSON.stringify(started)}\n`);
     const running = consoleServer;
     return {
       gateway,
