@@ -56,8 +56,10 @@ export function assembleArguments(state: DispatchState): ToolArgsInvalidError | 
   }
   // Mapped and configured values are the caller's: the same rule as a caller's model arguments.
   if (tool.rebuildsInput) {
+    // Not walked here: their JSON form and size are checked with the digests.
     state.effectiveArgs = effective;
     state.argsForeign = true;
+    state.argsUnchecked = true;
     return undefined;
   }
   const copied = snapshotJson(effective);

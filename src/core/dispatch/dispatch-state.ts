@@ -42,7 +42,7 @@ export interface DispatchState {
   modelArgsSizeBound: number;
   /** The effective arguments may still share objects with the caller (detached in stage 6). */
   argsForeign: boolean;
-  /** The effective arguments were never walked (a rebuilding validator made them): JSON form and size are checked with the digests. */
+  /** Mapped or configured values were never walked (a rebuilding validator takes them): JSON form and size are checked with the digests. */
   argsUnchecked: boolean;
   /** The complete effective arguments, validated and frozen. */
   effectiveArgs: unknown;

@@ -7,10 +7,10 @@ const encoder = new TextEncoder();
 
 /**
  * Digests are computed only when a feature of the call needs them, and then
- * once. Arguments a rebuilding validator returned were never walked (stage
- * 6), so their JSON form and canonical size are checked here, where the
- * canonical text is built anyway: a value with no JSON form, or one over the
- * input limit, fails closed as ARGS_INVALID.
+ * once. Mapped and configured values bound for a rebuilding validator were
+ * never walked (stage 5), so their JSON form and canonical size are checked
+ * here, where the canonical text is built anyway: a value with no JSON form,
+ * or one over the input limit, fails closed as ARGS_INVALID.
  */
 export async function ensureDigests(state: DispatchState): Promise<InvocationDigests | ToolArgsInvalidError> {
   if (state.digests !== undefined) return state.digests;

@@ -44,8 +44,6 @@ function accept(state: DispatchState, result: ValidationResult): ToolArgsInvalid
       const detached = detach(state, value);
       if (detached instanceof ToolArgsInvalidError) return detached;
       value = detached;
-    } else {
-      state.argsUnchecked = true;
     }
     state.argsForeign = false;
   }
