@@ -5,6 +5,7 @@ import type { EgressOptions, SecretStore } from '../node-host-types.js';
 import { decodeText, sniffMediaType } from '../stores/sniff-media-type.js';
 import { checkEgressUrl } from './check-egress-url.js';
 import { createGuardedConnector, NonPublicAddressError } from './create-guarded-connector.js';
+import { RequestAbort } from './request-abort.js';
 
 export interface CreateEgressCapabilityOptions extends EgressOptions {
   readonly secrets: SecretStore;
@@ -46,12 +47,11 @@ export function createEgressCapability(options: CreateEgressCapabilityOptions): 
     let body: string | undefined = request.body;
     if (body !== undefined && Buffer.byteLength(body) > maxRequestBytes) throw hostDenial(tool, 'too_large');
 
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const combined = signal === undefined ? deadline : AbortSignal.any([signal, deadline]);
+    const abort = new RequestAbort(signal, timeoutMs);
     let url = first;
     try {
       for (let hop = 0; ; hop += 1) {
-        const response = await agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method, headers, body: body ?? null, signal: combined });
+        const response = await agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method, headers, body: body ?? null, signal: abort });
         const location = response.headers.location;
         if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
           await response.body.dump();
@@ -69,7 +69,9 @@ export function createEgressCapability(options: CreateEgressCapabilityOptions): 
         return await readResponse(response, url, maxBytes, options.mediaStore);
       }
     } catch (error) {
-      throw translate(error, tool, signal, deadline, timeoutMs);
+      throw translate(error, tool, signal, abort, timeoutMs);
+    } finally {
+      abort.dispose();
     }
   }
 
@@ -137,10 +139,10 @@ async function readResponse(response: Dispatcher.ResponseData, url: URL, maxByte
 }
 
 /** Connector refusals become typed denials; our deadline a timeout; the caller's cancel stays a cancel. */
-function translate(error: unknown, tool: string | undefined, signal: AbortSignal | undefined, deadline: AbortSignal, timeoutMs: number): unknown {
+function translate(error: unknown, tool: string | undefined, signal: AbortSignal | undefined, abort: RequestAbort, timeoutMs: number): unknown {
   if (signal?.aborted === true) return signal.reason;
   if (hasCause(error, (candidate) => candidate instanceof NonPublicAddressError)) return hostDenial(tool, 'address_not_public');
-  if (deadline.aborted) return new ToolTimeoutError(tool ?? 'http_request', timeoutMs);
+  if (abort.timedOut) return new ToolTimeoutError(tool ?? 'http_request', timeoutMs);
   return error;
 }
 

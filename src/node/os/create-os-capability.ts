@@ -52,7 +52,7 @@ export function createOsCapability(options: CreateOsCapabilityOptions): OsCapabi
   async function run(tool: string, candidates: readonly Candidate[], title: string, body: string, signal: AbortSignal | undefined): Promise<string> {
     const usable = candidates.filter((candidate) => (candidate.platform === undefined || candidate.platform === process.platform) && (candidate.needs === undefined || env[candidate.needs] !== undefined));
     for (const candidate of usable) {
-      const file = await findProgram(candidate.program, options.systemPath);
+      const file = findProgram(candidate.program, options.systemPath);
       if (file === undefined) continue;
       signal?.throwIfAborted();
       const result = await spawnBounded({ file, args: candidate.args(title, body), cwd: options.workspace, env, timeoutMs: 5000, maxOutputBytes: MAX_CLIPBOARD_BYTES, killGraceMs: 500, signal });

@@ -8,7 +8,7 @@ import { findProgram } from './find-program.js';
  * `true` inside the same flags real commands get.
  */
 export async function detectBwrap(directories: readonly string[]): Promise<string | undefined> {
-  const bwrap = await findProgram('bwrap', directories);
+  const bwrap = findProgram('bwrap', directories);
   if (bwrap === undefined) return undefined;
   const probe = await new Promise<boolean>((resolve) => {
     const child = spawn(bwrap, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-all', '--die-with-parent', '--new-session', '--clearenv', '--', '/bin/true'], {

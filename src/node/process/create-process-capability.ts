@@ -50,7 +50,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       const tool = spawnOptions.tool;
       signal?.throwIfAborted();
       if (args.some((arg) => arg.includes('\0'))) throw hostDenial(tool, 'invalid_path');
-      const file = await resolveExecutable(command, options.systemPath, jail.workspace, tool);
+      const file = resolveExecutable(command, options.systemPath, jail.workspace, tool);
       const cwd = await resolveCwd(jail, spawnOptions.cwd, tool);
       const env = buildChildEnv({ systemPath: options.systemPath, home: homedir(), set: options.env.set, allow: options.env.allow, declared: declaredEnv, tool, gitHardening });
       const sandbox = await findBwrap();

@@ -9,17 +9,17 @@ import { findProgram } from './find-program.js';
  * names a file directly in one of those directories; anything relative
  * (`./git`, `bin/tool`) or inside the workspace is refused.
  */
-export async function resolveExecutable(command: string, directories: readonly string[], workspace: string, tool: string | undefined): Promise<string> {
+export function resolveExecutable(command: string, directories: readonly string[], workspace: string, tool: string | undefined): string {
   if (path.isAbsolute(command) && !command.includes('\0')) {
     const normalized = path.normalize(command);
     const directory = path.dirname(normalized);
     if (directories.includes(directory) && !isInside(workspace, normalized)) {
-      const found = await findProgram(path.basename(normalized), [directory]);
+      const found = findProgram(path.basename(normalized), [directory]);
       if (found !== undefined) return found;
     }
     throw hostDenial(tool, 'executable_not_found');
   }
-  const found = await findProgram(command, directories);
+  const found = findProgram(command, directories);
   if (found === undefined) throw hostDenial(tool, 'executable_not_found');
   return found;
 }
