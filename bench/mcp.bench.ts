@@ -4,6 +4,10 @@
  * `tools/list` with 1,000 upstream tools, through the proxy and in process.
  * Every process is real: the SDK client, the gateway (`serve-stdio-main`)
  * and the fixture upstream, over pipes.
+ *
+ * Beside them, the floor of any out-of-process proxy: `fixtures/stdio-relay.mjs`,
+ * a Node process that copies bytes both ways without parsing them. The
+ * proxy's own work is what it costs above that row.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,6 +22,7 @@ import { bench } from './harness.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const upstream = join(root, 'test/fixtures/mcp/upstream-server.mjs');
 const gatewayMain = join(root, 'dist/mcp/serve-stdio-main.js');
+const relay = join(root, 'bench/fixtures/stdio-relay.mjs');
 
 async function connect(args: string[]): Promise<Client> {
   const client = new Client({ name: 'bench', version: '1.0.0' });
@@ -36,6 +41,7 @@ export async function run(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'toolgate-bench-mcp-'));
 
   const direct = await connect([upstream]);
+  const relayed = await connect([relay, process.execPath, upstream]);
   const proxied = await connect(await gatewayArgs(dir, 'fx', [upstream]));
   // The library path: the whole pipeline in this process, then the same single stdio hop as "direct".
   const inProcess = await connectMcpServers({ servers: [{ name: 'fx', transport: 'stdio', command: process.execPath, args: [upstream] }] });
@@ -44,12 +50,13 @@ export async function run(): Promise<void> {
   await bench(
     [
       { name: 'direct: echo, client → upstream (stdio)', run: () => direct.callTool({ name: 'echo', arguments: { text: 'hello' } }) },
+      { name: 'floor: byte relay, client → relay → upstream (stdio)', run: () => relayed.callTool({ name: 'echo', arguments: { text: 'hello' } }) },
       { name: 'in process: registry.dispatch → upstream (stdio)', run: () => governed.dispatch({ callId: 'b', name: 'mcp_fx_echo', arguments: { text: 'hello' } }, echoContext) },
       { name: 'proxy: echo, client → toolgate → upstream (stdio)', run: () => proxied.callTool({ name: 'mcp_fx_echo', arguments: { text: 'hello' } }) },
     ],
     { title: 'tools/call of a no-op tool: pure transport cost (goal: proxy ≤ 1.15×)', batch: 200, rounds: 15, warmup: 3 },
   );
-  await Promise.all([direct.close(), proxied.close(), inProcess.close()]);
+  await Promise.all([direct.close(), relayed.close(), proxied.close(), inProcess.close()]);
 
   // A real upstream doing real work: @modelcontextprotocol/server-filesystem reading a 64 KiB file.
   const workspace = await mkdtemp(join(tmpdir(), 'toolgate-bench-fs-'));
@@ -57,15 +64,17 @@ export async function run(): Promise<void> {
   await writeFile(file, 'x'.repeat(64 * 1024));
   const filesystem = [join(root, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), workspace];
   const fsDirect = await connect(filesystem);
+  const fsRelayed = await connect([relay, process.execPath, ...filesystem]);
   const fsProxied = await connect(await gatewayArgs(dir, 'fs', filesystem));
   await bench(
     [
       { name: 'direct: read_text_file 64 KiB (stdio)', run: () => fsDirect.callTool({ name: 'read_text_file', arguments: { path: file } }) },
+      { name: 'floor: read_text_file 64 KiB via a byte relay (stdio)', run: () => fsRelayed.callTool({ name: 'read_text_file', arguments: { path: file } }) },
       { name: 'proxy: read_text_file 64 KiB via toolgate (stdio)', run: () => fsProxied.callTool({ name: 'mcp_fs_read_text_file', arguments: { path: file } }) },
     ],
     { title: 'tools/call of server-filesystem (goal: proxy ≤ 1.15×)', batch: 50, rounds: 15, warmup: 3 },
   );
-  await Promise.all([fsDirect.close(), fsProxied.close()]);
+  await Promise.all([fsDirect.close(), fsRelayed.close(), fsProxied.close()]);
 
   const manyDirect = await connect([upstream, '--tools', '1000']);
   const manyProxied = await connect(await gatewayArgs(dir, 'fx', [upstream, '--tools', '1000']));

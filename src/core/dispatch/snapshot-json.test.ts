@@ -24,6 +24,21 @@ describe('snapshotJson', () => {
     expect(measureParsedJson(JSON.parse(`${'['.repeat(100)}${']'.repeat(100)}`))).toMatchObject({ ok: false, problem: 'nesting is deeper than 64' });
   });
 
+  it('a caller\'s cyclic object fails the measure as too deep; a polluted prototype only raises the bound', () => {
+    const cyclic: Record<string, unknown> = { name: 'loop' };
+    cyclic.self = cyclic;
+    expect(measureParsedJson(cyclic)).toMatchObject({ ok: false, problem: 'nesting is deeper than 64' });
+    expect(measureParsedJson({ deep: { n: Number.NEGATIVE_INFINITY } })).toMatchObject({ ok: false, problem: 'a number is not finite' });
+    const clean = measureParsedJson({ a: 'x' });
+    Object.defineProperty(Object.prototype, 'planted', { value: 'y'.repeat(100), enumerable: true, configurable: true });
+    try {
+      const polluted = measureParsedJson({ a: 'x' });
+      expect(polluted.ok && clean.ok && polluted.sizeBound > clean.sizeBound).toBe(true);
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).planted;
+    }
+  });
+
   it('keeps "__proto__" as data and refuses what JSON cannot hold', () => {
     const hostile = JSON.parse('{"__proto__":{"isAdmin":true}}') as object;
     const snapshot = snapshotJson(hostile);

@@ -93,50 +93,49 @@ function copyObject(node: object, depth: number, walk: Walk): unknown {
 
 /**
  * Check, in place, a value fresh from `JSON.parse` (ours alone, so nothing
- * to copy): only its depth and a number that overflowed to Infinity can be
- * wrong — it cannot be cyclic or hold anything but plain objects, arrays
- * and primitives. Computes the same size bound as `snapshotJson`.
+ * to copy) or a caller's value bound for a validator that rebuilds it: only
+ * its depth (a cycle shows up as depth) and a number that is not finite can
+ * be wrong. Computes the same size bound as `snapshotJson`.
  */
 export function measureParsedJson(value: unknown): JsonSnapshot {
-  const measure: { size: number; problem: string | undefined } = { size: 0, problem: undefined };
-  measureNode(value, 0, measure);
-  return measure.problem === undefined ? { ok: true, value, sizeBound: measure.size } : { ok: false, problem: measure.problem };
+  const sizeBound = sizeBoundOf(value, 0);
+  // NaN marks a problem; the rare failing value is walked again only to name it.
+  if (sizeBound === sizeBound) return { ok: true, value, sizeBound };
+  return { ok: false, problem: problemIn(value, 0) ?? 'the value is not JSON' };
 }
 
-function measureNode(node: unknown, depth: number, measure: { size: number; problem: string | undefined }): void {
-  switch (typeof node) {
-    case 'string':
-      measure.size += node.length * 6 + 2;
-      return;
-    case 'number':
-      if (!Number.isFinite(node)) measure.problem ??= 'a number is not finite';
-      measure.size += 25;
-      return;
-    case 'object':
-      break;
-    default:
-      measure.size += 5;
-      return;
-  }
-  if (node === null) {
-    measure.size += 4;
-    return;
-  }
-  if (depth > MAX_DEPTH) {
-    measure.problem ??= `nesting is deeper than ${MAX_DEPTH}`;
-    return;
-  }
+/**
+ * The walk every call with object arguments pays, so it is kept lean: one
+ * number returned per node, no state object, and `for…in` rather than
+ * `Object.keys` (no array per object). `for…in` also visits enumerable
+ * properties inherited through a polluted prototype; they only raise the
+ * bound, and a bound over the limit falls back to the exact canonical size,
+ * which reads own properties alone.
+ */
+function sizeBoundOf(node: unknown, depth: number): number {
+  if (typeof node === 'string') return node.length * 6 + 2;
+  if (typeof node !== 'object') return typeof node === 'number' ? (Number.isFinite(node) ? 25 : Number.NaN) : 5;
+  if (node === null) return 4;
+  if (depth > MAX_DEPTH) return Number.NaN;
+  let size = 2;
   if (Array.isArray(node)) {
-    for (let index = 0; index < node.length; index += 1) measureNode(node[index], depth + 1, measure);
-    measure.size += node.length + 2;
-    return;
+    const length = node.length;
+    size += length;
+    for (let index = 0; index < length; index += 1) size += sizeBoundOf(node[index], depth + 1);
+    return size;
   }
-  // Object.keys, not for-in: an enumerable property planted on Object.prototype must not count.
-  const keys = Object.keys(node);
-  for (let index = 0; index < keys.length; index += 1) {
-    const key = keys[index] as string;
-    measure.size += key.length * 6 + 4;
-    measureNode((node as Record<string, unknown>)[key], depth + 1, measure);
+  for (const key in node) size += key.length * 6 + 4 + sizeBoundOf((node as Record<string, unknown>)[key], depth + 1);
+  return size;
+}
+
+/** What made `sizeBoundOf` give up, for the error message. */
+function problemIn(node: unknown, depth: number): string | undefined {
+  if (typeof node === 'number') return Number.isFinite(node) ? undefined : 'a number is not finite';
+  if (typeof node !== 'object' || node === null) return undefined;
+  if (depth > MAX_DEPTH) return `nesting is deeper than ${MAX_DEPTH}`;
+  for (const child of Object.values(node)) {
+    const problem = problemIn(child, depth + 1);
+    if (problem !== undefined) return problem;
   }
-  measure.size += 2;
+  return undefined;
 }
