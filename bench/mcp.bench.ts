@@ -5,7 +5,7 @@
  * Every process is real: the SDK client, the gateway (`serve-stdio-main`)
  * and the fixture upstream, over pipes.
  *
- * Beside them, the floor of any out-of-process proxy: `fixtures/stdio-relay.mjs`,
+ * Beside them, the floor of any out-of-process proxy: `stdio-relay.mjs`,
  * a Node process that copies bytes both ways without parsing them. The
  * proxy's own work is what it costs above that row.
  */
@@ -22,7 +22,7 @@ import { bench } from './harness.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const upstream = join(root, 'test/fixtures/mcp/upstream-server.mjs');
 const gatewayMain = join(root, 'dist/mcp/serve-stdio-main.js');
-const relay = join(root, 'bench/fixtures/stdio-relay.mjs');
+const relay = join(root, 'bench/stdio-relay.mjs');
 
 async function connect(args: string[]): Promise<Client> {
   const client = new Client({ name: 'bench', version: '1.0.0' });

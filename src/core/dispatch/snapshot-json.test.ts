@@ -30,13 +30,14 @@ describe('snapshotJson', () => {
     expect(measureParsedJson(cyclic)).toMatchObject({ ok: false, problem: 'nesting is deeper than 64' });
     expect(measureParsedJson({ deep: { n: Number.NEGATIVE_INFINITY } })).toMatchObject({ ok: false, problem: 'a number is not finite' });
     const clean = measureParsedJson({ a: 'x' });
-    Object.defineProperty(Object.prototype, 'planted', { value: 'y'.repeat(100), enumerable: true, configurable: true });
+    Object.defineProperty(Object.prototype, 'planted', { value: 'y'.repeat(100), enumerable: true, configurable: true, writable: true });
+    let polluted: ReturnType<typeof measureParsedJson>;
     try {
-      const polluted = measureParsedJson({ a: 'x' });
-      expect(polluted.ok && clean.ok && polluted.sizeBound > clean.sizeBound).toBe(true);
+      polluted = measureParsedJson({ a: 'x' });
     } finally {
       delete (Object.prototype as Record<string, unknown>).planted;
     }
+    expect(polluted.ok && clean.ok && polluted.sizeBound > clean.sizeBound).toBe(true);
   });
 
   it('keeps "__proto__" as data and refuses what JSON cannot hold', () => {
