@@ -15,7 +15,7 @@ export interface DangerousArgument {
 const GIT_GLOBAL = [/^-c/, /^--config-env(=|$)/, /^--exec-path(=|$)/, /^-p$/, /^--paginate$/];
 const GIT_ANYWHERE = [/^--output(=|$)/, /^--upload-pack(=|$)/, /^--receive-pack(=|$)/, /^--exec(=|$)/, /^-u$/, /^--ext-diff$/, /^--textconv$/];
 // Git global options that take a separate value, so the subcommand comes later.
-const GIT_VALUE_OPTIONS = new Set(['-C', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--list-cmds', '--attr-source']);
+export const GIT_VALUE_OPTIONS: ReadonlySet<string> = new Set(['-C', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--list-cmds', '--attr-source']);
 const FIND_FORMS = new Set(['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fprint', '-fprint0', '-fprintf', '-fls']);
 
 export function findDangerousArgument(argv: readonly string[]): DangerousArgument | undefined {
@@ -35,15 +35,28 @@ export function findDangerousArgument(argv: readonly string[]): DangerousArgumen
   }
 }
 
-function checkGit(argv: readonly string[]): DangerousArgument | undefined {
+/**
+ * Where git's subcommand sits in `argv` (program first): past the global
+ * options, including the separate value of `-C`, `--git-dir` and the like.
+ * `argv.length` when there is none.
+ */
+export function gitSubcommandIndex(argv: readonly string[]): number {
   let index = 1;
   for (; index < argv.length; index += 1) {
     const arg = argv[index] as string;
     if (!arg.startsWith('-')) break;
-    if (GIT_GLOBAL.some((form) => form.test(arg))) return { program: 'git', form: 'git -c/--config-env/--exec-path/-p/--paginate' };
     if (GIT_VALUE_OPTIONS.has(arg)) index += 1;
   }
-  for (; index < argv.length; index += 1) {
+  return Math.min(index, argv.length);
+}
+
+function checkGit(argv: readonly string[]): DangerousArgument | undefined {
+  const subcommand = gitSubcommandIndex(argv);
+  for (let index = 1; index < subcommand; index += 1) {
+    const arg = argv[index] as string;
+    if (GIT_GLOBAL.some((form) => form.test(arg))) return { program: 'git', form: 'git -c/--config-env/--exec-path/-p/--paginate' };
+  }
+  for (let index = subcommand; index < argv.length; index += 1) {
     const arg = argv[index] as string;
     if (arg === '--') break;
     if (GIT_ANYWHERE.some((form) => form.test(arg))) return { program: 'git', form: 'git --output/--upload-pack/--exec' };

@@ -28,6 +28,23 @@ export function gitHardeningEnv(externalDiff: string): Readonly<Record<string, s
   return Object.freeze(env);
 }
 
+/**
+ * `env` (built by `buildChildEnv`) with more command-line configuration
+ * appended after the fixed hardening: later pairs win, and nothing a tool
+ * declares can reach these names.
+ */
+export function withGitConfig(env: Readonly<Record<string, string>>, pairs: readonly (readonly [string, string])[]): Record<string, string> {
+  const extended: Record<string, string> = { ...env };
+  let count = Number(env.GIT_CONFIG_COUNT ?? '0');
+  for (const [key, value] of pairs) {
+    extended[`GIT_CONFIG_KEY_${count}`] = key;
+    extended[`GIT_CONFIG_VALUE_${count}`] = value;
+    count += 1;
+  }
+  extended.GIT_CONFIG_COUNT = String(count);
+  return extended;
+}
+
 /** Names a tool may never set, whatever the allow list says: they would undo the hardening or hijack loading. */
 const RESERVED = /^(PATH|GIT_CONFIG.*|GIT_TERMINAL_PROMPT|GIT_PAGER|GIT_ASKPASS|GIT_EXEC_PATH|GIT_SSH.*|GIT_EXTERNAL_DIFF|LD_.*|DYLD_.*|NODE_OPTIONS|BASH_ENV|ENV)$/;
 

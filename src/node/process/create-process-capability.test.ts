@@ -168,6 +168,70 @@ describe('process: git hardening', () => {
   });
 });
 
+describe('process: repository-named git drivers', () => {
+  const identity = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.test', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.test' };
+
+  it('never runs a filter, textconv, diff or merge driver, or a gpg program, that the repository configuration names, even through an include', async () => {
+    const repo = path.join(workspace, 'drivers');
+    await mkdir(repo);
+    execFileSync('git', ['init', '-q', repo]);
+    const marker = path.join(base, 'driver-payload-ran');
+    const payload = path.join(repo, 'payload.sh');
+    await writeFile(payload, `#!/bin/sh\necho "$0 $*" >> ${marker}\ncat\n`);
+    await chmod(payload, 0o755);
+    const config = (key: string, value: string): void => void execFileSync('git', ['-C', repo, 'config', key, value]);
+    config('filter.Evil.clean', payload);
+    config('filter.Evil.process', payload);
+    config('filter.Evil.required', 'true');
+    config('diff.conv.textconv', payload);
+    config('diff.conv.command', payload);
+    config('merge.m.driver', payload);
+    config('gpg.program', payload);
+    config('commit.gpgSign', 'false');
+    // A driver defined in a file the repository config includes is the repository's too.
+    await writeFile(path.join(repo, '.git', 'more.cfg'), `[filter "Hidden"]\n\tsmudge = ${payload}\n\tclean = ${payload}\n`);
+    config('include.path', 'more.cfg');
+    await writeFile(path.join(repo, '.gitattributes'), '*.txt filter=Evil diff=conv merge=m\n*.md filter=Hidden\n');
+    await writeFile(path.join(repo, 'a.txt'), 'one\n');
+    await writeFile(path.join(repo, 'b.md'), 'bee\n');
+    const host = makeHost({ env: { set: identity } });
+
+    // From the workspace root through -C: the probe reads the same repository the command does.
+    const add = await host.process.spawn('git', ['-C', 'drivers', 'add', '.'], {}, {});
+    expect(add.exitCode).toBe(0);
+    const commit = await host.process.spawn('git', ['commit', '-q', '-m', 'x'], {}, { cwd: 'drivers' });
+    expect(commit.exitCode).toBe(0);
+    // What was stored is the file itself, not a filter's output.
+    const stored = await host.process.spawn('git', ['show', 'HEAD:a.txt'], {}, { cwd: 'drivers' });
+    expect(stored.stdout).toBe('one\n');
+    await writeFile(path.join(repo, 'a.txt'), 'two\n');
+    const diff = await host.process.spawn('git', ['diff'], {}, { cwd: 'drivers' });
+    expect(diff.stdout).toContain('+two');
+    await rm(path.join(repo, 'b.md'));
+    const checkout = await host.process.spawn('git', ['checkout', '--', 'b.md'], {}, { cwd: 'drivers' });
+    expect(checkout.exitCode).toBe(0);
+    expect(await readFile(path.join(repo, 'b.md'), 'utf8')).toBe('bee\n');
+    expect(await readFile(marker, 'utf8').catch(() => '')).toBe('');
+
+    // The control: plain git, without the host, does run the repository's clean filter.
+    execFileSync('git', ['-C', repo, 'config', '--unset', 'filter.Evil.process']);
+    execFileSync('git', ['-C', repo, 'add', 'a.txt']);
+    expect(await readFile(marker, 'utf8')).toContain('payload.sh');
+  });
+
+  it('refuses to run git when the repository configuration cannot be read, and adds nothing for other programs', async () => {
+    const repo = path.join(workspace, 'broken');
+    await mkdir(repo);
+    execFileSync('git', ['init', '-q', repo]);
+    await writeFile(path.join(repo, '.git', 'config'), '[core\n\tbroken = = =\n');
+    const host = makeHost();
+    const refused = await host.process.spawn('git', ['status'], {}, { cwd: 'broken' }).catch((caught: unknown) => caught);
+    expect((refused as ToolgateError).code).toBe('TOOL_UNAVAILABLE');
+    const env = await host.process.spawn('env', [], {}, {});
+    expect(env.stdout).toContain('GIT_CONFIG_COUNT=9');
+  });
+});
+
 describe('process: the bwrap sandbox', () => {
   let server: Server;
   let port = 0;

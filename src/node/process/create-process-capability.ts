@@ -7,7 +7,8 @@ import { openVerifiedDirectory } from '../fs/open-verified.js';
 import { resolveJailedPath } from '../fs/resolve-jailed-path.js';
 import type { SandboxMode } from '../node-host-types.js';
 import { buildBwrapArgs, detectBwrap } from './bwrap-sandbox.js';
-import { buildChildEnv, gitHardeningEnv } from './build-child-env.js';
+import { buildChildEnv, gitHardeningEnv, withGitConfig } from './build-child-env.js';
+import { repositoryGitOverrides, type RepositoryOverridesOptions } from './repository-git-overrides.js';
 import { resolveExecutable } from './resolve-executable.js';
 import { spawnBounded } from './spawn-bounded.js';
 
@@ -52,7 +53,8 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       if (args.some((arg) => arg.includes('\0'))) throw hostDenial(tool, 'invalid_path');
       const file = resolveExecutable(command, options.systemPath, jail.workspace, tool);
       const cwd = await resolveCwd(jail, spawnOptions.cwd, tool);
-      const env = buildChildEnv({ systemPath: options.systemPath, home: homedir(), set: options.env.set, allow: options.env.allow, declared: declaredEnv, tool, gitHardening });
+      const baseEnv = buildChildEnv({ systemPath: options.systemPath, home: homedir(), set: options.env.set, allow: options.env.allow, declared: declaredEnv, tool, gitHardening });
+      const env = path.basename(file) === 'git' ? await hardenForRepository({ file, args, cwd, env: baseEnv, externalDiff: options.gitExternalDiff, signal }, tool) : baseEnv;
       const sandbox = await findBwrap();
       if (sandbox === undefined && options.sandbox === 'required') {
         throw hostUnavailable(tool, 'process', 'the required OS sandbox (bwrap) is not installed or cannot create namespaces here');
@@ -86,6 +88,16 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       };
     },
   };
+}
+
+/** git's environment, with the program-naming keys of this repository's own configuration made inert. */
+async function hardenForRepository(probe: RepositoryOverridesOptions, tool: string | undefined): Promise<Record<string, string>> {
+  const overrides = await repositoryGitOverrides(probe);
+  if (overrides === undefined) {
+    probe.signal?.throwIfAborted();
+    throw hostUnavailable(tool, 'process', 'git could not read the repository configuration, so the command was not run');
+  }
+  return overrides.length === 0 ? { ...probe.env } : withGitConfig(probe.env, overrides);
 }
 
 /** The working directory: inside the jail, an existing directory, verified by opening it. */
