@@ -119,6 +119,26 @@ describe('precedence', () => {
     expect(policy.decideArguments(input('rm -rf /')).kind).toBe('deny');
   });
 
+  test('git global options do not hide a subcommand from deny and ask rules, and never widen an allow', () => {
+    const policy = createPolicy({
+      ...base,
+      rules: [
+        { rule: 'Bash(git push:*)', decision: 'deny', source: 'project' },
+        { rule: 'Bash(git commit:*)', decision: 'ask', source: 'project' },
+        { rule: 'Bash(git status)', decision: 'allow', source: 'project' },
+      ],
+    });
+    for (const command of ['git -C . push', 'git -C sub push origin main', 'git --no-pager push', 'git --git-dir .git --work-tree . push --force', 'git --git-dir=.git push']) {
+      expect(policy.decideArguments(input(command)).kind, command).toBe('deny');
+    }
+    expect(policy.decideArguments(input('git -C . commit -m x')).kind).toBe('ask');
+    // The allow names `git status` exactly: `git -C elsewhere status` is not it, so the tool default applies.
+    expect(policy.decideArguments(input('git status')).matched.map((rule) => rule.decision)).toEqual(['allow']);
+    expect(policy.decideArguments(input('git -C elsewhere status')).matched).toEqual([]);
+    // A value that looks like a subcommand is a value: `git -C push status` is a status.
+    expect(policy.decideArguments(input('git -C push status')).kind).not.toBe('deny');
+  });
+
   test('managed rules sit in a band above every other source', () => {
     const policy = createPolicy({
       ...base,

@@ -1,5 +1,6 @@
 import { canonicalJson } from '../digest/canonical-json.js';
 import { matchDomain } from './canonical-host.js';
+import { gitSubcommandIndex } from './find-dangerous-argument.js';
 import { matchArgvPattern } from './match-argv-pattern.js';
 import type { NormalizedPath } from './normalize-path.js';
 import type { CompiledRule, RuleDecision } from './rule-types.js';
@@ -33,7 +34,9 @@ export function evaluateRules(rules: readonly CompiledRule[], subject: RuleSubje
   if (rules.length === 0) return NO_VERDICT;
   let argsJson: string | undefined;
   const json = (): string => (argsJson ??= safeJson(subject.args));
-  const matched = rules.filter((rule) => rule.tools(subject.tool) && matchesSubject(rule, subject, json));
+  let bare: readonly string[] | null | undefined;
+  const gitBare = (): readonly string[] | null => (bare ??= subject.argv === undefined ? null : withoutGitGlobals(subject.argv));
+  const matched = rules.filter((rule) => rule.tools(subject.tool) && matchesSubject(rule, subject, json, gitBare));
   matched.sort(compareRules);
   const winner = matched[0];
   return { decision: winner?.decision, winner, matched };
@@ -43,13 +46,20 @@ export function compareRules(left: CompiledRule, right: CompiledRule): number {
   return right.band - left.band || right.priority - left.priority || STRENGTH[right.decision] - STRENGTH[left.decision];
 }
 
-function matchesSubject(rule: CompiledRule, subject: RuleSubject, json: () => string): boolean {
+function matchesSubject(rule: CompiledRule, subject: RuleSubject, json: () => string, gitBare: () => readonly string[] | null): boolean {
   const match = rule.match;
   switch (match.kind) {
     case 'any':
       return true;
-    case 'argv':
-      return subject.argv !== undefined && matchArgvPattern(match.pattern, subject.argv);
+    case 'argv': {
+      if (subject.argv === undefined) return false;
+      if (matchArgvPattern(match.pattern, subject.argv)) return true;
+      // `git -C . push` is a push: a deny or ask also sees git without its global options.
+      // An allow never does, so the spelling can only narrow what a call may do.
+      if (rule.decision === 'allow') return false;
+      const bare = gitBare();
+      return bare !== null && matchArgvPattern(match.pattern, bare);
+    }
     case 'path': {
       if (subject.paths.length === 0) return false;
       const hit = (path: NormalizedPath): boolean => (path.relative !== undefined && match.test(path.relative)) || match.test(path.path);
@@ -63,6 +73,14 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, json: () => st
     case 'args':
       return match.regex.test(json());
   }
+}
+
+/** git's argv with the global options before the subcommand removed; null when that changes nothing. */
+function withoutGitGlobals(argv: readonly string[]): readonly string[] | null {
+  const program = argv[0] ?? '';
+  if (program !== 'git' && !program.endsWith('/git')) return null;
+  const subcommand = gitSubcommandIndex(argv);
+  return subcommand > 1 ? [program, ...argv.slice(subcommand)] : null;
 }
 
 function safeJson(value: unknown): string {
