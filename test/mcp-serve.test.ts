@@ -210,6 +210,32 @@ describe('serveMcp access control', () => {
     }
   });
 
+  it('closes a session left idle, so abandoned clients cannot hold every slot, but never one with a stream open', async () => {
+    const gateway = await serveMcp(createToolRegistry({ tools: [] }), { transport: { kind: 'http', maxSessions: 1, sessionIdleMs: 150 } });
+    try {
+      const port = new URL(gateway.url ?? '').port;
+      const host = `127.0.0.1:${port}`;
+      // A client that initializes and vanishes without a DELETE.
+      expect((await rawInitialize(gateway.url ?? '', { host })).status).toBe(200);
+      expect((await rawInitialize(gateway.url ?? '', { host })).status).toBe(503);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Idle past the limit: the slot is free again.
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url ?? '')));
+      // The SDK client keeps its GET stream open: in use, so never idle, however long it waits.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await client.listTools()).toEqual({ tools: [] });
+      expect((await rawInitialize(gateway.url ?? '', { host })).status).toBe(503);
+      await client.close();
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('refuses a session idle limit that is not a positive duration', async () => {
+    await expect(serveMcp(createToolRegistry({ tools: [] }), { transport: { kind: 'http', sessionIdleMs: 0 } })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+  });
+
   it('refuses to bind beyond loopback without explicit allowed hosts', async () => {
     await expect(serveMcp(createToolRegistry({ tools: [] }), { transport: { kind: 'http', host: '0.0.0.0' } })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
   });

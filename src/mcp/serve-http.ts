@@ -20,6 +20,11 @@ export interface ServeHttpOptions {
   readonly allowedOrigins?: readonly string[];
   /** Concurrent sessions. Default 64. */
   readonly maxSessions?: number;
+  /**
+   * A session with no request in flight for this long is closed, so clients
+   * that vanish without a DELETE cannot fill `maxSessions`. Default 30 minutes.
+   */
+  readonly sessionIdleMs?: number;
 }
 
 export interface HttpListener {
@@ -28,6 +33,15 @@ export interface HttpListener {
 }
 
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
+
+interface Session {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly close: () => Promise<void>;
+  /** When a request last arrived or finished. */
+  lastSeen: number;
+  /** Requests being answered now, SSE streams included. */
+  inFlight: number;
+}
 
 /**
  * Streamable HTTP, one MCP server per session. DNS-rebinding defence is the
@@ -42,7 +56,15 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
   }
   const path = options.path ?? '/mcp';
   const maxSessions = options.maxSessions ?? 64;
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; close: () => Promise<void> }>();
+  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+  if (!(Number.isFinite(idleMs) && idleMs >= 1)) throw new ConfigurationError('http.sessionIdleMs', 'must be a positive number of milliseconds');
+  const sessions = new Map<string, Session>();
+  // An open SSE stream is a request in flight: only a session nobody is using can go idle.
+  const closeIdle = (): void => {
+    const now = Date.now();
+    for (const session of sessions.values()) if (session.inFlight === 0 && now - session.lastSeen >= idleMs) void session.close();
+  };
+
   const expectedToken = options.token === undefined ? undefined : createHash('sha256').update(`Bearer ${options.token}`).digest();
   let allowedHosts: string[] = [];
   let allowedOrigins: string[] = [];
@@ -60,9 +82,16 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (session === undefined) return reply(response, 404, 'Session not found');
+      session.inFlight += 1;
+      session.lastSeen = Date.now();
+      response.once('close', () => {
+        session.inFlight -= 1;
+        session.lastSeen = Date.now();
+      });
       return session.transport.handleRequest(request, response);
     }
     if (request.method !== 'POST') return reply(response, 400, 'Missing session');
+    if (sessions.size >= maxSessions) closeIdle();
     if (sessions.size >= maxSessions) return reply(response, 503, 'Too many sessions');
     const { server, detach } = createSession();
     const transport = new StreamableHTTPServerTransport({
@@ -71,7 +100,7 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
       allowedHosts,
       allowedOrigins,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, close: closeSession });
+        sessions.set(id, { transport, close: closeSession, lastSeen: Date.now(), inFlight: 0 });
       },
     });
     const closeSession = async (): Promise<void> => {
@@ -100,12 +129,15 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
     listener.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (listener.address() as AddressInfo).port;
+  const sweeper = setInterval(closeIdle, Math.min(idleMs, 60_000));
+  sweeper.unref();
   allowedHosts = options.allowedHosts === undefined ? LOOPBACK_HOSTS.map((name) => `${name}:${port}`) : [...options.allowedHosts];
   allowedOrigins = options.allowedOrigins === undefined ? LOOPBACK_HOSTS.map((name) => `http://${name}:${port}`) : [...options.allowedOrigins];
   const shown = host === '::1' ? '[::1]' : host;
   return {
     url: `http://${shown}:${port}${path}`,
     async close() {
+      clearInterval(sweeper);
       await Promise.allSettled([...sessions.values()].map((session) => session.close()));
       listener.closeAllConnections();
       await new Promise<void>((resolve) => listener.close(() => resolve()));
