@@ -85,7 +85,7 @@ export async function run(): Promise<void> {
         { name: 'host.egress.fetch (capability only)', run: () => host.egress.fetch({ method: 'GET', url: 'https://api.example.test/' }) },
         { name: 'http_request (through the pipeline)', run: () => dispatch('http_request', { url: 'https://api.example.test/', method: 'GET' }) },
       ],
-      { title: 'http_request vs raw undici (loopback TLS, keep-alive)', batch: 50, rounds: 20, warmup: 3 },
+      { title: 'http_request vs raw undici (loopback TLS, keep-alive)', batch: 50, rounds: 40, warmup: 5 },
     );
     await bench(
       [

@@ -139,15 +139,25 @@ describe('process: spawning', () => {
   });
 });
 
+/**
+ * A git repository in the workspace and a payload script in it that records
+ * each run in `marker` and passes its input through (so a filter that runs
+ * it still works).
+ */
+async function repositoryWithPayload(name: string): Promise<{ repo: string; marker: string; payload: string }> {
+  const repo = path.join(workspace, name);
+  await mkdir(repo);
+  execFileSync('git', ['init', '-q', repo]);
+  const marker = path.join(base, `${name}-payload-ran`);
+  const payload = path.join(repo, 'payload.sh');
+  await writeFile(payload, `#!/bin/sh\necho "$0 $*" >> ${marker}\ncat\n`);
+  await chmod(payload, 0o755);
+  return { repo, marker, payload };
+}
+
 describe('process: git hardening', () => {
   it('does not execute a repo-local core.fsmonitor, pager, external diff or hook', async () => {
-    const repo = path.join(workspace, 'repo');
-    await mkdir(repo);
-    execFileSync('git', ['init', '-q', repo]);
-    const marker = path.join(base, 'git-payload-ran');
-    const payload = path.join(repo, 'payload.sh');
-    await writeFile(payload, `#!/bin/sh\necho ran >> ${marker}\n`);
-    await chmod(payload, 0o755);
+    const { repo, marker, payload } = await repositoryWithPayload('repo');
     execFileSync('git', ['-C', repo, 'config', 'core.fsmonitor', payload]);
     execFileSync('git', ['-C', repo, 'config', 'core.pager', payload]);
     execFileSync('git', ['-C', repo, 'config', 'diff.external', payload]);
@@ -172,13 +182,7 @@ describe('process: repository-named git drivers', () => {
   const identity = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.test', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.test' };
 
   it('never runs a filter, textconv, diff or merge driver, or a gpg program, that the repository configuration names, even through an include', async () => {
-    const repo = path.join(workspace, 'drivers');
-    await mkdir(repo);
-    execFileSync('git', ['init', '-q', repo]);
-    const marker = path.join(base, 'driver-payload-ran');
-    const payload = path.join(repo, 'payload.sh');
-    await writeFile(payload, `#!/bin/sh\necho "$0 $*" >> ${marker}\ncat\n`);
-    await chmod(payload, 0o755);
+    const { repo, marker, payload } = await repositoryWithPayload('drivers');
     const config = (key: string, value: string): void => void execFileSync('git', ['-C', repo, 'config', key, value]);
     config('filter.Evil.clean', payload);
     config('filter.Evil.process', payload);
