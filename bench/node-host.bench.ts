@@ -1,13 +1,13 @@
 /**
  * The Node host against the bare Node calls it wraps, in one process run:
  * run_command `true` vs child_process.spawn; http_request to a loopback TLS
- * server (through the injected test resolver and connector) vs a raw undici
- * request; read_file of 1 MB vs fs.readFile. Every host case goes through
- * the full registry pipeline (grant, validation, policy, bounding).
+ * server in its own process (through the injected test resolver and
+ * connector) vs a raw undici request; read_file of 1 MB vs fs.readFile.
+ * Every host case goes through the full registry pipeline (grant,
+ * validation, policy, bounding).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:https';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,15 +29,21 @@ function spawnTrue(): Promise<void> {
   });
 }
 
+/** Start `https-server.mjs` and wait for the port it prints. */
+function startServer(certFile: string, keyFile: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [path.resolve('bench/https-server.mjs'), certFile, keyFile], { stdio: ['pipe', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.stdout?.once('data', (chunk: Buffer) => resolve({ child, port: Number(chunk.toString('utf8').trim()) }));
+  });
+}
+
 export async function run(): Promise<void> {
   const fixtures = path.resolve('src/node/egress/__fixtures__');
-  const [cert, key] = await Promise.all([readFile(path.join(fixtures, 'test-cert.pem'), 'utf8'), readFile(path.join(fixtures, 'test-key.pem'), 'utf8')]);
-  const server = createServer({ cert, key, keepAliveTimeout: 60_000 }, (_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/json' });
-    response.end('{"ok":true}');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
+  const certFile = path.join(fixtures, 'test-cert.pem');
+  const cert = await readFile(certFile, 'utf8');
+  const server = await startServer(certFile, path.join(fixtures, 'test-key.pem'));
+  const port = server.port;
 
   const workspace = await mkdtemp(path.join(tmpdir(), 'toolgate-bench-'));
   await writeFile(path.join(workspace, 'one-mb.txt'), 'abcdefghijklmnopqrstuvwxyz01234\n'.repeat(32 * 1024));
@@ -85,7 +91,7 @@ export async function run(): Promise<void> {
         { name: 'host.egress.fetch (capability only)', run: () => host.egress.fetch({ method: 'GET', url: 'https://api.example.test/' }) },
         { name: 'http_request (through the pipeline)', run: () => dispatch('http_request', { url: 'https://api.example.test/', method: 'GET' }) },
       ],
-      { title: 'http_request vs raw undici (loopback TLS, keep-alive)', batch: 50, rounds: 40, warmup: 5 },
+      { title: 'http_request vs raw undici (loopback TLS server in another process, keep-alive)', batch: 50, rounds: 40, warmup: 5 },
     );
     await bench(
       [
@@ -98,8 +104,7 @@ export async function run(): Promise<void> {
   } finally {
     await rawAgent.close();
     await host.close();
-    server.closeAllConnections();
-    server.close();
+    server.child.stdin?.end();
     await rm(workspace, { recursive: true, force: true });
   }
 }
