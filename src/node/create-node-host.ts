@@ -50,7 +50,7 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
     systemPath,
     env: { allow: options.env?.allow ?? [], set: options.env?.set ?? {} },
     gitExternalDiff: writeGitDiffShim(path.join(spillDir, 'bin')),
-    hidden: [{ path: spillDir, directory: true }, ...(secretStore.path === undefined ? [] : [{ path: secretStore.path, directory: statSync(secretStore.path, { throwIfNoEntry: false })?.isDirectory() === true }])],
+    hidden: sandboxHidden([spillDir, ...(secretStore.path === undefined ? [] : [secretStore.path]), ...literalPaths(jail.workspace, options.protectedPaths ?? [])]),
   });
   const egress = createEgressCapability({ ...options.egress, secrets: secretStore, mediaStore });
 
@@ -71,4 +71,18 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
       if (ownsSpillDir) rmSync(spillDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Host paths a sandboxed child must not see, each masked as what it is now:
+ * a directory under an empty tmpfs, anything else (or nothing yet, like a
+ * journal's `-wal`) under /dev/null when it exists at spawn time.
+ */
+function sandboxHidden(paths: readonly string[]): { path: string; directory: boolean }[] {
+  return paths.map((entry) => ({ path: entry, directory: statSync(entry, { throwIfNoEntry: false })?.isDirectory() === true }));
+}
+
+/** Protected paths that name one place (no glob characters), as absolute paths: those the sandbox can mask too. */
+function literalPaths(workspace: string, protectedPaths: readonly string[]): string[] {
+  return protectedPaths.filter((entry) => !/[*?[\]{}!]/.test(entry)).map((entry) => path.resolve(workspace, entry));
 }

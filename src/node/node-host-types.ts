@@ -48,7 +48,10 @@ export interface NodeHostOptions {
   readonly workspace: string;
   /** Default `'workspace-write'`. */
   readonly scope?: FsScope;
-  /** Globs relative to the workspace, or absolute paths, that the host refuses to read or write. */
+  /**
+   * Globs relative to the workspace, or absolute paths, that the host refuses to read or write.
+   * One without glob characters is also masked inside the OS sandbox, so a command cannot read it either.
+   */
   readonly protectedPaths?: readonly string[];
   /** Environment for children: names a tool may declare, and fixed values the host sets. */
   readonly env?: { readonly allow?: readonly string[]; readonly set?: Readonly<Record<string, string>> };

@@ -52,4 +52,30 @@ describe('openGateway', () => {
     writeFileSync(join(workspace, '.toolgate', 'policy.json'), '{ not json');
     await expect(openGateway(loadConfig(workspace), { connectServers: false })).rejects.toThrow(/policy file .* cannot be loaded/);
   });
+  it("keeps the gateway's own files from every tool: configuration (with an upstream's credentials), state and journal", async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'toolgate-gateway-'));
+    writeFileSync(join(workspace, 'toolgate.config.json'), JSON.stringify({ scope: 'workspace-write', mode: 'accept-edits', servers: { gh: { command: 'gh-mcp', env: { GH_TOKEN: 'ghp_config_secret' } } } }));
+    writeFileSync(join(workspace, 'notes.md'), 'hello');
+    const approveAll: ConfirmActionHook = () => Promise.resolve({ outcome: 'approve' });
+    const gateway = await openGateway(loadConfig(workspace), { prompt: approveAll, connectServers: false });
+    const call = (name: string, args: unknown) => gateway.registry().dispatch({ callId: `${name}-${JSON.stringify(args)}`, name, arguments: args }, gateway.context);
+    try {
+      expect((await call('read_file', { path: 'notes.md' })).ok).toBe(true);
+      for (const target of ['toolgate.config.json', '.toolgate/journal.db', '.toolgate/policy.json', './.toolgate/../toolgate.config.json']) {
+        const read = await call('read_file', { path: target });
+        expect(read.ok, target).toBe(false);
+        expect(JSON.stringify(read.content)).not.toContain('ghp_config_secret');
+      }
+      // Even an approved write cannot reach the remembered rules.
+      const write = await call('write_file', { path: '.toolgate/policy.json', content: '{"rules":[]}' });
+      expect(write.ok).toBe(false);
+      const listing = await call('list_directory', { path: '.' });
+      expect(listing.ok).toBe(true);
+      expect(JSON.stringify(listing.value)).toContain('notes.md');
+      expect(JSON.stringify(listing.value)).not.toContain('toolgate.config.json');
+      expect(JSON.stringify(listing.value)).not.toContain('.toolgate');
+    } finally {
+      await gateway.close();
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import {
   createConfirm,
   createLivePolicy,
@@ -67,6 +68,34 @@ function upstreamConfigs(config: ResolvedConfig): McpServerConfig[] {
 }
 
 /**
+ * The gateway's own files: its state directory (remembered rules, MCP pins,
+ * spills), the journal and the configuration file, which may hold an
+ * upstream server's credentials in `env`. No tool reads or writes them,
+ * whatever the tier or an approval says: the host refuses them outright.
+ */
+function gatewayStatePaths(config: ResolvedConfig): string[] {
+  const journal = config.journal.path;
+  return ['.toolgate', journal, `${journal}-wal`, `${journal}-shm`, `${journal}-journal`, ...(config.file === undefined ? [] : [config.file])].map((entry) => realPathOf(entry));
+}
+
+/**
+ * The jail compares real paths: an absolute entry is resolved, through its
+ * directory when the file does not exist yet (the journal's `-wal`). Relative
+ * entries stay workspace globs.
+ */
+function realPathOf(entry: string): string {
+  if (!isAbsolute(entry)) return entry;
+  for (const [directory, name] of [[entry, ''], [dirname(entry), basename(entry)]] as const) {
+    try {
+      return join(realpathSync(directory), name);
+    } catch {
+      // Not there yet: try its directory.
+    }
+  }
+  return entry;
+}
+
+/**
  * Open the gateway a configuration describes: the Node host jailed to the
  * workspace, the policy (live, so a reload can narrow it), the SQLite
  * journal, the upstream MCP servers with pinned definitions, and the
@@ -75,7 +104,12 @@ function upstreamConfigs(config: ResolvedConfig): McpServerConfig[] {
 export async function openGateway(config: ResolvedConfig, options: OpenGatewayOptions = {}): Promise<Gateway> {
   const built = await buildPolicy(config);
   const policy = createLivePolicy(built.snapshot);
-  const host = createNodeHost({ workspace: config.workspace, scope: config.scope, spillDir: join(config.workspace, '.toolgate', 'spill') });
+  const host = createNodeHost({
+    workspace: config.workspace,
+    scope: config.scope,
+    spillDir: join(config.workspace, '.toolgate', 'spill'),
+    protectedPaths: gatewayStatePaths(config),
+  });
   const approvals = createApprovalQueue({ enrich: (request) => diffForWrite(host.fs, request) });
   const controller = createConfirm({
     mode: config.mode,

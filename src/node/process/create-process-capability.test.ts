@@ -288,4 +288,24 @@ describe('process: the bwrap sandbox', () => {
     const killed = await host.process.spawn('sh', ['-c', 'sleep 30 & echo started; sleep 30'], {}, { timeoutMs: 300 });
     expect(killed.timedOut).toBe(true);
   });
+
+  it('masks protected paths that name one place: a sandboxed command cannot read them either', async (context) => {
+    await mkdir(path.join(workspace, 'state'), { recursive: true });
+    await writeFile(path.join(workspace, 'state', 'token.txt'), 'state-secret');
+    await writeFile(path.join(workspace, 'app.config.json'), '{"token":"config-secret"}');
+    const host = makeHost({ sandbox: 'auto', scope: 'workspace-write', protectedPaths: ['state', path.join(workspace, 'app.config.json')] });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    const listed = await host.process.spawn('ls', ['-A', 'state'], {}, {});
+    expect(listed.exitCode).toBe(0);
+    expect(listed.stdout).toBe('');
+    const config = await host.process.spawn('cat', ['app.config.json'], {}, {});
+    expect(config.stdout).not.toContain('config-secret');
+    // The files themselves are untouched, and the fs tools refuse them too.
+    expect(await readFile(path.join(workspace, 'state', 'token.txt'), 'utf8')).toBe('state-secret');
+    const read = await host.fs.readFile('state/token.txt').catch((caught: unknown) => caught);
+    expect((read as ToolPolicyError).reason).toBe('protected_path');
+  });
 });
