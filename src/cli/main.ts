@@ -10,6 +10,7 @@ import { runReplay } from './commands/replay-command.js';
 import { runServe } from './commands/serve-command.js';
 import { runTools, TOOL_FORMATS } from './commands/tools-command.js';
 import { loadConfig } from './config/load-config.js';
+import { findRunningConsole } from './runtime/console-locator.js';
 import type { ResolvedConfig } from './config/config-types.js';
 
 interface GlobalOptions {
@@ -63,6 +64,18 @@ export function buildProgram(run: (task: (output: CliOutput, config: () => Resol
           if (options.stdio === true) process.stdin.once('end', stop);
         });
         await server.close();
+      }),
+    );
+
+  program
+    .command('console')
+    .description('print the URL of the console of the gateway running for this configuration')
+    .action(() =>
+      run((output, config) => {
+        const found = findRunningConsole(config());
+        if (found === undefined) throw new CliError('tool', 'No console is running for this configuration: start one with `toolgate serve`.');
+        output.result(found, () => found.url);
+        return Promise.resolve();
       }),
     );
 

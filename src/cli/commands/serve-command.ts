@@ -3,6 +3,7 @@ import { serveMcp, type McpGateway } from '../../mcp/index.js';
 import { startConsole, type AuditSource, type ConsoleServer } from '../../console/index.js';
 import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
+import { publishConsole, withdrawConsole } from '../runtime/console-locator.js';
 import { openGateway, type Gateway } from '../runtime/open-gateway.js';
 
 export interface ServeOptions {
@@ -55,7 +56,8 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
     const tools = gateway.registry().list().length;
     output.info(`toolgate gateway: ${tools} tools from ${config.workspace} (${config.scope}, mode ${gateway.controller.mode})`);
     output.info(mcp.url === undefined ? 'MCP: stdio' : `MCP: ${mcp.url}`);
-    output.info(consoleServer === undefined ? 'console: off' : `console: ${consoleServer.url}`);
+    if (consoleServer !== undefined) publishConsole(config, consoleServer.url);
+    output.info(consoleServer === undefined ? 'console: off' : `console: ${consoleServer.url} (\`toolgate console\` prints it again)`);
     output.info(`journal: ${config.journal.path}`);
     // Over stdio, stdout carries the protocol: the start-up document goes to stderr instead.
     const started = { mcp: mcp.url ?? 'stdio', console: consoleServer?.url, tools, journal: config.journal.path };
@@ -67,6 +69,7 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
       mcp,
       console: running,
       async close() {
+        if (running !== undefined) withdrawConsole(config);
         await mcp.close();
         await running?.close();
         audit?.close();
