@@ -70,10 +70,10 @@ describe('openGateway', () => {
       const write = await call('write_file', { path: '.toolgate/policy.json', content: '{"rules":[]}' });
       expect(write.ok).toBe(false);
       const listing = await call('list_directory', { path: '.' });
-      expect(listing.ok).toBe(true);
-      expect(JSON.stringify(listing.value)).toContain('notes.md');
-      expect(JSON.stringify(listing.value)).not.toContain('toolgate.config.json');
-      expect(JSON.stringify(listing.value)).not.toContain('.toolgate');
+      const entries = JSON.stringify(listing.ok ? listing.value : listing.error.code);
+      expect(entries).toContain('notes.md');
+      expect(entries).not.toContain('toolgate.config.json');
+      expect(entries).not.toContain('.toolgate');
     } finally {
       await gateway.close();
     }
