@@ -56,7 +56,14 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
     const tools = gateway.registry().list().length;
     output.info(`toolgate gateway: ${tools} tools from ${config.workspace} (${config.scope}, mode ${gateway.controller.mode})`);
     output.info(mcp.url === undefined ? 'MCP: stdio' : `MCP: ${mcp.url}`);
-    if (consoleServer !== undefined) publishConsole(config, consoleServer.url);
+    if (consoleServer !== undefined) {
+      try {
+        publishConsole(config, consoleServer.url);
+      } catch (error) {
+        // The console works without it; only `toolgate console` cannot find it.
+        output.info(`warning: the console URL could not be saved for \`toolgate console\` (${(error as NodeJS.ErrnoException).code ?? 'write failed'})`);
+      }
+    }
     output.info(consoleServer === undefined ? 'console: off' : `console: ${consoleServer.url} (\`toolgate console\` prints it again)`);
     output.info(`journal: ${config.journal.path}`);
     // Over stdio, stdout carries the protocol: the start-up document goes to stderr instead.

@@ -27,6 +27,8 @@ export function publishConsole(config: ResolvedConfig, url: string): void {
   mkdirSync(join(config.workspace, '.toolgate'), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.tmp`;
   const location: ConsoleLocation = { url, pid: process.pid, startedAt: new Date().toISOString() };
+  // A leftover of an earlier process with this pid goes first; `wx` then never writes through whatever is there.
+  rmSync(temporary, { force: true });
   writeFileSync(temporary, `${JSON.stringify(location)}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(temporary, 0o600);
   renameSync(temporary, file);
