@@ -46,6 +46,8 @@ export interface DispatchState {
   argsUnchecked: boolean;
   /** The complete effective arguments, validated and frozen. */
   effectiveArgs: unknown;
+  /** Their display projection, once computed (see `projectedArguments`). */
+  projectedArgs: unknown;
   target: PolicyTarget | undefined;
   /** The strictest decision so far (allow → ask → deny). */
   decision: PolicyDecision | undefined;
@@ -89,6 +91,7 @@ export function createDispatchState(
     argsForeign: false,
     argsUnchecked: false,
     effectiveArgs: undefined,
+    projectedArgs: undefined,
     target: undefined,
     decision: undefined,
     matched: [],

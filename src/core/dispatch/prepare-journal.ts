@@ -1,10 +1,9 @@
 import { ToolgateError } from '../errors/toolgate-error.js';
 import { ToolExecutionError, ToolUnavailableError } from '../errors/tool-errors.js';
 import type { JournalPrepareResult, RecordedResult } from '../journal/journal-types.js';
-import { projectArguments } from '../receipts/project-arguments.js';
 import { ensureDigests } from './ensure-digests.js';
 import type { DispatchState, StageResult } from './dispatch-state.js';
-import { secretKeySet } from './request-approval.js';
+import { projectedArguments } from './projected-arguments.js';
 
 /** The tier the journal sees: a `none` tool is journaled as `record` when the journal covers every call. */
 export function journalTierOf(state: DispatchState): 'none' | 'record' | 'effect' {
@@ -44,7 +43,7 @@ export async function prepareJournal(state: DispatchState): Promise<StageResult 
       agent: state.agent,
       actionDigest,
       inputDigest,
-      arguments: projectArguments(state.effectiveArgs, { secretKeys: secretKeySet(state) }),
+      arguments: projectedArguments(state),
       tier,
       startedAt: state.startedAt,
     });

@@ -27,6 +27,22 @@ describe('approval (stage 9)', () => {
     ]);
   });
 
+  it('the approver, the journal and the receipt see one projection of the arguments: redacted, frozen, computed once', async () => {
+    const approver = createScriptedApprover('approve');
+    const journal = memoryJournal();
+    const { registry } = harness(all, { journal });
+    const outcome = await registry.dispatch(
+      { callId: 'p', name: 'write_file', arguments: { path: 'a.txt', content: `token=${SECRET}` } },
+      { grantedTools, approval: { confirm: approver.confirm } },
+    );
+    expect(outcome.ok).toBe(true);
+    const shown = approver.requests[0]?.arguments;
+    expect(Object.isFrozen(shown)).toBe(true);
+    expect(JSON.stringify(shown)).not.toContain(SECRET);
+    expect(outcome.receipt.arguments).toBe(shown);
+    expect(journal.prepared[0]?.arguments).toBe(shown);
+  });
+
   it('a process tool without a model-controlled command is not governed', async () => {
     const gitStatus = defineTool({ name: 'git_status', description: 'git status', input: z.object({}), policy: { spawnsProcess: true }, dispatch: () => 'clean' });
     const approver = createScriptedApprover('reject');

@@ -2,9 +2,9 @@ import type { ToolCallView } from '../tools/tool-types.js';
 import { ToolCancelledError, ToolDeniedByUserError, ToolPolicyError, type ToolArgsInvalidError } from '../errors/tool-errors.js';
 import type { ToolApprovalDecision, ToolApprovalRequest } from '../policy/approval-types.js';
 import { redactSecrets } from '../policy/redact-secrets.js';
-import { projectArguments } from '../receipts/project-arguments.js';
 import { buildApprovalPreview } from './build-approval-preview.js';
 import { ensureDigests } from './ensure-digests.js';
+import { projectedArguments } from './projected-arguments.js';
 import { eventBase, type DispatchState } from './dispatch-state.js';
 
 export type ApprovalFailure = ToolDeniedByUserError | ToolPolicyError | ToolCancelledError | ToolArgsInvalidError;
@@ -42,7 +42,7 @@ export async function requestApproval(state: DispatchState): Promise<ApprovalFai
     return new ToolDeniedByUserError(tool.key, preApproved ? 'approval_mismatch' : 'no_approval_hook');
   }
   const { preview, unredactedPreview } = buildApprovalPreview(tool.actionClass, state.target, state.effectiveArgs);
-  const toolInput = projectArguments(state.effectiveArgs, { secretKeys: secretKeySet(state) });
+  const toolInput = projectedArguments(state);
   const request: ToolApprovalRequest = Object.freeze({
     callId: state.call.callId,
     toolName: tool.key,
@@ -117,11 +117,6 @@ function emitResolved(state: DispatchState, decision: Parameters<typeof state.sn
 function displayLabel(reason: string): string {
   const clean = redactSecrets(reason).replace(/\s+/g, ' ').trim();
   return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
-}
-
-export function secretKeySet(state: DispatchState): ReadonlySet<string> | undefined {
-  const keys = state.context.secretArgKeys;
-  return keys === undefined ? undefined : keys instanceof Set ? keys : new Set(keys as readonly string[]);
 }
 
 /** Resolve with the approval, or reject as soon as the caller aborts: an approval is not started work. */

@@ -15,7 +15,7 @@ interface SecretPattern {
   readonly keepLabel?: boolean;
   /** Keep the last capture group (a delimiter such as `@`) after the marker. */
   readonly keepSuffix?: boolean;
-  /** Lowercase literals one of which every match contains: a cheap `includes` skips the regex otherwise. */
+  /** Literals, matched regardless of case, one of which every match contains: a text with none skips the pattern. */
   readonly hints: readonly string[];
 }
 
@@ -76,12 +76,24 @@ function redactAssignments(text: string): string {
   return last === 0 ? text : output + text.slice(last);
 }
 
+const escapeHint = (hint: string): string => hint.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/**
+ * Each pattern's hints as one case-insensitive test, and all of them as
+ * one: most strings (names, ids, prose) hold no hint and no `:` or `=`, and
+ * leave after a single scan. The `i` flag folds case as the patterns' own
+ * `i` flag does, so a text a pattern would match always passes its hint.
+ */
+const HINT_TESTS: readonly RegExp[] = SECRET_PATTERNS.map(({ hints }) => new RegExp(hints.map(escapeHint).join('|'), 'i'));
+const ANY_HINT = new RegExp(SECRET_PATTERNS.flatMap(({ hints }) => hints).map(escapeHint).join('|'), 'i');
+
 export function redactSecrets(text: string): string {
   if (typeof text !== 'string' || text.length === 0) return text;
+  const assigns = text.includes(':') || text.includes('=');
+  if (!assigns && !ANY_HINT.test(text)) return text;
   let result = text;
-  const lower = text.toLowerCase();
-  for (const { pattern, keepLabel, keepSuffix, hints } of SECRET_PATTERNS) {
-    if (!hints.some((hint) => lower.includes(hint))) continue;
+  for (let index = 0; index < SECRET_PATTERNS.length; index += 1) {
+    if (!(HINT_TESTS[index] as RegExp).test(text)) continue;
+    const { pattern, keepLabel, keepSuffix } = SECRET_PATTERNS[index] as SecretPattern;
     pattern.lastIndex = 0;
     result = result.replace(pattern, (...groups: unknown[]) => {
       const captures = groups.slice(1, -2).filter((group): group is string => typeof group === 'string');
@@ -90,5 +102,5 @@ export function redactSecrets(text: string): string {
       return `${label}${REDACTED}${suffix}`;
     });
   }
-  return lower.includes(':') || lower.includes('=') ? redactAssignments(result) : result;
+  return assigns ? redactAssignments(result) : result;
 }

@@ -1,8 +1,7 @@
 import type { DispatchState, StageResult } from '../dispatch/dispatch-state.js';
-import { secretKeySet } from '../dispatch/request-approval.js';
+import { projectedArguments } from '../dispatch/projected-arguments.js';
 import { redactSecrets } from '../policy/redact-secrets.js';
 import type { ToolRisk } from '../tools/tool-types.js';
-import { projectArguments } from './project-arguments.js';
 import type { ApprovalTier, ReceiptStatus, ToolReceipt } from './receipt-types.js';
 
 const SUMMARY_LIMIT = 200;
@@ -89,7 +88,7 @@ export function buildReceipt(state: DispatchState, result: StageResult, content:
     startedAt: state.startedAt,
     durationMs: state.finishedAt - state.startedAt,
     ...(state.spill === undefined ? {} : { spill: state.spill }),
-    arguments: projectArguments(state.effectiveArgs ?? state.modelArgs, { secretKeys: secretKeySet(state) }),
+    arguments: projectedArguments(state),
   };
   return deepFreezeReceipt(receipt);
 }
