@@ -26,6 +26,19 @@ describe('canonicalJson (RFC 8785)', () => {
     );
   });
 
+  it('matches on strings and keys of any UTF-16 units: escapes, control characters, lone and paired surrogates', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ stringUnit: 'binary' }), fc.string({ unit: 'binary' }), (value, text) => {
+        expect(canonicalJson(value)).toBe(canonicalize(value));
+        expect(canonicalJson({ [text]: text })).toBe(canonicalize({ [text]: text }));
+      }),
+      { numRuns: 500 },
+    );
+    for (const text of ['"', '\\', '\n\t\b\f\r', '\u0001\u001f', '\u007f', '\u2028\u2029', '\ud800', 'a\udfffb', '😀', '\ud83d\ude00x\ud83d']) {
+      expect(canonicalJson([text])).toBe(JSON.stringify([text]));
+    }
+  });
+
   it('matches on numbers at the edges of the ECMAScript shortest form', () => {
     fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (value) => {
         expect(canonicalJson({ value })).toBe(canonicalize({ value }));

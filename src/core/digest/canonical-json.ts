@@ -11,11 +11,13 @@ export function canonicalJson(value: unknown): string {
   const encode = (node: unknown): string | undefined => {
     switch (typeof node) {
       case 'string':
+        return quote(node);
       case 'boolean':
-        return JSON.stringify(node);
+        return node ? 'true' : 'false';
       case 'number':
         if (!Number.isFinite(node)) throw new TypeError('A non-finite number has no canonical JSON form.');
-        return JSON.stringify(node);
+        // For a finite number String() is the ECMAScript shortest form JSON.stringify writes (-0 included).
+        return String(node);
       case 'undefined':
       case 'function':
       case 'symbol':
@@ -29,16 +31,22 @@ export function canonicalJson(value: unknown): string {
     if (typeof withJson.toJSON === 'function') return encode(withJson.toJSON());
     if (ancestors.includes(node)) throw new TypeError('A cyclic value has no canonical JSON form.');
     ancestors.push(node);
+    // Built by concatenation (V8 joins the pieces once, at the end), not per-level arrays and joins.
     let text: string;
     if (Array.isArray(node)) {
-      text = `[${node.map((item) => encode(item) ?? 'null').join(',')}]`;
+      text = '[';
+      for (let index = 0; index < node.length; index += 1) text += `${index === 0 ? '' : ','}${encode(node[index]) ?? 'null'}`;
+      text += ']';
     } else {
-      const parts: string[] = [];
+      text = '{';
+      let first = true;
       for (const key of Object.keys(node).sort()) {
         const encoded = encode((node as Record<string, unknown>)[key]);
-        if (encoded !== undefined) parts.push(`${JSON.stringify(key)}:${encoded}`);
+        if (encoded === undefined) continue;
+        text += `${first ? '' : ','}${quote(key)}:${encoded}`;
+        first = false;
       }
-      text = `{${parts.join(',')}}`;
+      text += '}';
     }
     ancestors.pop();
     return text;
@@ -46,4 +54,12 @@ export function canonicalJson(value: unknown): string {
   const text = encode(value);
   if (text === undefined) throw new TypeError('The value has no JSON form.');
   return text;
+}
+
+/** What JSON.stringify escapes: a quote, a backslash, a control character; and any surrogate, so a lone one is escaped as it would be. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** A JSON string literal, as JSON.stringify writes it; a plain string skips the call into the serializer. */
+function quote(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
