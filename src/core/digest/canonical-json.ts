@@ -57,6 +57,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** What JSON.stringify escapes: a quote, a backslash, a control character; and any surrogate, so a lone one is escaped as it would be. */
+// eslint-disable-next-line no-control-regex -- the control characters are exactly what JSON escapes
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** A JSON string literal, as JSON.stringify writes it; a plain string skips the call into the serializer. */
