@@ -1,6 +1,5 @@
 import { homedir } from 'node:os';
-import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import {
   createConfirm,
   createLivePolicy,
@@ -75,24 +74,7 @@ function upstreamConfigs(config: ResolvedConfig): McpServerConfig[] {
  */
 function gatewayStatePaths(config: ResolvedConfig): string[] {
   const journal = config.journal.path;
-  return ['.toolgate', journal, `${journal}-wal`, `${journal}-shm`, `${journal}-journal`, ...(config.file === undefined ? [] : [config.file])].map((entry) => realPathOf(entry));
-}
-
-/**
- * The jail compares real paths: an absolute entry is resolved, through its
- * directory when the file does not exist yet (the journal's `-wal`). Relative
- * entries stay workspace globs.
- */
-function realPathOf(entry: string): string {
-  if (!isAbsolute(entry)) return entry;
-  for (const [directory, name] of [[entry, ''], [dirname(entry), basename(entry)]] as const) {
-    try {
-      return join(realpathSync(directory), name);
-    } catch {
-      // Not there yet: try its directory.
-    }
-  }
-  return entry;
+  return ['.toolgate', journal, `${journal}-wal`, `${journal}-shm`, `${journal}-journal`, ...(config.file === undefined ? [] : [config.file])];
 }
 
 /**

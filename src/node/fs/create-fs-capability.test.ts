@@ -148,6 +148,21 @@ describe('fs: the jail', () => {
     await guarded.close();
   });
 
+  it('holds absolute protected paths named through a symlinked workspace, for a file that appears only later too', async () => {
+    const linked = path.join(base, 'linked-ws');
+    await symlink(workspace, linked);
+    await writeFile(path.join(workspace, 'config.json'), '{"token":"x"}');
+    const guarded = createNodeHost({ workspace: linked, spillDir: path.join(base, 'spill-linked'), sandbox: 'off', protectedPaths: [path.join(linked, 'config.json'), path.join(linked, 'journal.db-wal')] });
+    await writeFile(path.join(workspace, 'journal.db-wal'), 'later');
+    for (const target of ['config.json', 'journal.db-wal', path.join(workspace, 'config.json')]) {
+      expect((await denial(guarded.fs.readFile(target))).reason, target).toBe('protected_path');
+    }
+    // Spelled through the link, an absolute path is already refused as outside the jail's real root.
+    await denial(guarded.fs.readFile(path.join(linked, 'config.json')));
+    expect((await guarded.fs.readFile('hello.txt')).content).toContain('line 1');
+    await guarded.close();
+  });
+
   it('refuses the secret store and the spill directory even inside the workspace', async () => {
     const secretFile = path.join(workspace, 'secrets.json');
     await writeFile(secretFile, '{"k":"v"}');

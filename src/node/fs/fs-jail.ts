@@ -37,7 +37,7 @@ export function createFsJail(options: CreateFsJailOptions): FsJail {
   } catch (error) {
     throw new ConfigurationError('workspace', `must be an existing directory (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
   }
-  const absolute = options.protectedPaths.filter((entry) => path.isAbsolute(entry)).map((entry) => path.resolve(entry));
+  const absolute = options.protectedPaths.filter((entry) => path.isAbsolute(entry)).map((entry) => realOrSelf(path.resolve(entry)));
   const globs = options.protectedPaths.filter((entry) => !path.isAbsolute(entry)).flatMap((entry) => [entry, `${entry.replace(/\/+$/, '')}/**`]);
   const matchGlob = globs.length === 0 ? () => false : picomatch(globs, { dot: true });
   const hostPaths = options.hostPaths.map((entry) => realOrSelf(path.resolve(entry)));
@@ -55,11 +55,18 @@ export function createFsJail(options: CreateFsJailOptions): FsJail {
   });
 }
 
-/** Host paths may not exist yet (a spill dir created lazily); compare by the real path when there is one. */
+/**
+ * Candidates are real paths, so entries are compared by theirs. An entry may
+ * not exist yet (a spill dir created lazily, a journal's `-wal`): then its
+ * directory's real path stands in, so a symlinked workspace still matches.
+ */
 function realOrSelf(candidate: string): string {
-  try {
-    return realpathSync(candidate);
-  } catch {
-    return candidate;
+  for (const [existing, rest] of [[candidate, ''], [path.dirname(candidate), path.basename(candidate)]] as const) {
+    try {
+      return path.join(realpathSync(existing), rest);
+    } catch {
+      // Not there yet: try its directory.
+    }
   }
+  return candidate;
 }

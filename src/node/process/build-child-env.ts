@@ -20,18 +20,13 @@ export function gitHardeningEnv(externalDiff: string): Readonly<Record<string, s
     ['protocol.ext.allow', 'never'],
     ['credential.helper', ''],
   ];
-  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(pairs.length), GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_ASKPASS: '' };
-  pairs.forEach(([key, value], index) => {
-    env[`GIT_CONFIG_KEY_${index}`] = key;
-    env[`GIT_CONFIG_VALUE_${index}`] = value;
-  });
-  return Object.freeze(env);
+  return Object.freeze(withGitConfig({ GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_ASKPASS: '' }, pairs));
 }
 
 /**
- * `env` (built by `buildChildEnv`) with more command-line configuration
- * appended after the fixed hardening: later pairs win, and nothing a tool
- * declares can reach these names.
+ * `env` with command-line configuration pairs appended after any it already
+ * carries (`GIT_CONFIG_COUNT` numbering continues): later pairs win, and
+ * nothing a tool declares can reach these names.
  */
 export function withGitConfig(env: Readonly<Record<string, string>>, pairs: readonly (readonly [string, string])[]): Record<string, string> {
   const extended: Record<string, string> = { ...env };

@@ -91,13 +91,13 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
 }
 
 /** git's environment, with the program-naming keys of this repository's own configuration made inert. */
-async function hardenForRepository(probe: RepositoryOverridesOptions, tool: string | undefined): Promise<Record<string, string>> {
+async function hardenForRepository(probe: RepositoryOverridesOptions, tool: string | undefined): Promise<Readonly<Record<string, string>>> {
   const overrides = await repositoryGitOverrides(probe);
   if (overrides === undefined) {
     probe.signal?.throwIfAborted();
     throw hostUnavailable(tool, 'process', 'git could not read the repository configuration, so the command was not run');
   }
-  return overrides.length === 0 ? { ...probe.env } : withGitConfig(probe.env, overrides);
+  return overrides.length === 0 ? probe.env : withGitConfig(probe.env, overrides);
 }
 
 /** The working directory: inside the jail, an existing directory, verified by opening it. */
