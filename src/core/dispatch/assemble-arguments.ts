@@ -1,5 +1,6 @@
 import { ToolArgsInvalidError } from '../errors/tool-errors.js';
 import { dropOptionalNulls } from '../projection/to-openai-strict-schema.js';
+import type { CompiledTool } from '../tools/compile-tool.js';
 import type { DispatchState } from './dispatch-state.js';
 import { measureParsedJson, snapshotJson } from './snapshot-json.js';
 
@@ -18,24 +19,30 @@ export function assembleArguments(state: DispatchState): ToolArgsInvalidError | 
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return new ToolArgsInvalidError(tool.key, [], 'the arguments must be a JSON object');
   }
-  // A caller's object bound for a validator that rebuilds it (a Standard Schema) is measured, not
-  // copied: stage 6 detaches what comes back. JSON text parsed here is ours alone: measured in place.
-  // A caller's object bound for a JSON Schema validator (which hands its input back) is copied.
-  const foreign = typeof raw !== 'string' && tool.rebuildsInput;
-  const snapshot = typeof raw === 'string' || foreign ? measureParsedJson(parsed) : snapshotJson(parsed);
-  if (!snapshot.ok) return new ToolArgsInvalidError(tool.key, [], snapshot.problem);
-  // OpenAI strict mode offers optional properties as required and nullable: such a `null` means absent.
-  // (Not frozen here: stage 6 freezes the arguments whenever code other than the body will see them.)
-  const modelArgs = tool.optionalNulls === undefined ? snapshot.value : dropOptionalNulls(tool.optionalNulls, snapshot.value);
-  state.modelArgs = modelArgs as Readonly<Record<string, unknown>>;
-  state.modelArgsSizeBound = snapshot.sizeBound;
-  if (foreign) state.argsForeign = true;
-
   const config = state.context.config;
   const mapping = config?.inputMapping;
   const configValues = config?.values;
-  const stripConfigOnly = tool.configOnly.size > 0 && hasAnyKey(state.modelArgs, tool.configOnly);
-  if (mapping === undefined && configValues === undefined && !stripConfigOnly) {
+  const stripConfigOnly = tool.configOnly.size > 0 && hasAnyKey(parsed as Record<string, unknown>, tool.configOnly);
+  const plain = mapping === undefined && configValues === undefined && !stripConfigOnly;
+  // A caller's object is foreign: it may change under us until stage 6 detaches it.
+  const foreign = typeof raw !== 'string' && tool.rebuildsInput;
+  if (plain && tool.validateDirect !== undefined) {
+    // Stage 6's direct validator measures while it checks and copies: one walk, not two.
+    state.modelArgs = dropNulls(tool, parsed) as Readonly<Record<string, unknown>>;
+    state.effectiveArgs = state.modelArgs;
+    state.argsUnmeasured = true;
+    state.argsForeign = foreign;
+    return undefined;
+  }
+  // A caller's object bound for a validator that rebuilds it (a Standard Schema) is measured, not
+  // copied: stage 6 detaches what comes back. JSON text parsed here is ours alone: measured in place.
+  // A caller's object bound for a JSON Schema validator (which hands its input back) is copied.
+  const snapshot = typeof raw === 'string' || foreign ? measureParsedJson(parsed) : snapshotJson(parsed);
+  if (!snapshot.ok) return new ToolArgsInvalidError(tool.key, [], snapshot.problem);
+  state.modelArgs = dropNulls(tool, snapshot.value) as Readonly<Record<string, unknown>>;
+  state.modelArgsSizeBound = snapshot.sizeBound;
+  if (foreign) state.argsForeign = true;
+  if (plain) {
     state.effectiveArgs = state.modelArgs;
     return undefined;
   }
@@ -67,6 +74,12 @@ export function assembleArguments(state: DispatchState): ToolArgsInvalidError | 
   state.effectiveArgs = copied.value;
   state.modelArgsSizeBound = copied.sizeBound;
   return undefined;
+}
+
+/** OpenAI strict mode offers optional properties as required and nullable: such a `null` means absent. */
+function dropNulls(tool: CompiledTool, args: unknown): unknown {
+  // Not frozen here: stage 6 freezes the arguments whenever code other than the body will see them.
+  return tool.optionalNulls === undefined ? args : dropOptionalNulls(tool.optionalNulls, args);
 }
 
 function parseModelArguments(raw: unknown): unknown {

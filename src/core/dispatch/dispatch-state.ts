@@ -42,6 +42,8 @@ export interface DispatchState {
   modelArgsSizeBound: number;
   /** The effective arguments may still share objects with the caller (detached in stage 6). */
   argsForeign: boolean;
+  /** Stage 5 left the model arguments for the direct validator to measure (stage 6). */
+  argsUnmeasured: boolean;
   /** Mapped or configured values were never walked (a rebuilding validator takes them): JSON form and size are checked with the digests. */
   argsUnchecked: boolean;
   /** The complete effective arguments, validated and frozen. */
@@ -89,6 +91,7 @@ export function createDispatchState(
     modelArgs: undefined,
     modelArgsSizeBound: 0,
     argsForeign: false,
+    argsUnmeasured: false,
     argsUnchecked: false,
     effectiveArgs: undefined,
     projectedArgs: undefined,

@@ -8,7 +8,8 @@
  */
 export type JsonSnapshot = { readonly ok: true; readonly value: unknown; readonly sizeBound: number } | { readonly ok: false; readonly problem: string };
 
-const MAX_DEPTH = 64;
+/** The deepest nesting arguments may have. */
+export const MAX_JSON_DEPTH = 64;
 
 /** The walk's running state; one small object per snapshot instead of a closure per call. */
 interface Walk {
@@ -46,8 +47,8 @@ function copyNode(node: unknown, depth: number, walk: Walk): unknown {
     walk.size += 4;
     return null;
   }
-  if (depth > MAX_DEPTH) {
-    walk.problem ??= `nesting is deeper than ${MAX_DEPTH}`;
+  if (depth > MAX_JSON_DEPTH) {
+    walk.problem ??= `nesting is deeper than ${MAX_JSON_DEPTH}`;
     return undefined;
   }
   const { ancestors } = walk;
@@ -112,11 +113,11 @@ export function measureParsedJson(value: unknown): JsonSnapshot {
  * bound, and a bound over the limit falls back to the exact canonical size,
  * which reads own properties alone.
  */
-function sizeBoundOf(node: unknown, depth: number): number {
+export function sizeBoundOf(node: unknown, depth: number): number {
   if (typeof node === 'string') return node.length * 6 + 2;
   if (typeof node !== 'object') return typeof node === 'number' ? (Number.isFinite(node) ? 25 : Number.NaN) : 5;
   if (node === null) return 4;
-  if (depth > MAX_DEPTH) return Number.NaN;
+  if (depth > MAX_JSON_DEPTH) return Number.NaN;
   let size = 2;
   if (Array.isArray(node)) {
     const length = node.length;
@@ -132,7 +133,7 @@ function sizeBoundOf(node: unknown, depth: number): number {
 function problemIn(node: unknown, depth: number): string | undefined {
   if (typeof node === 'number') return Number.isFinite(node) ? undefined : 'a number is not finite';
   if (typeof node !== 'object' || node === null) return undefined;
-  if (depth > MAX_DEPTH) return `nesting is deeper than ${MAX_DEPTH}`;
+  if (depth > MAX_JSON_DEPTH) return `nesting is deeper than ${MAX_JSON_DEPTH}`;
   for (const child of Object.values(node)) {
     const problem = problemIn(child, depth + 1);
     if (problem !== undefined) return problem;

@@ -4,7 +4,7 @@ import { ToolArgsInvalidError } from '../errors/tool-errors.js';
 import { deepFreeze, type CompiledTool } from '../tools/compile-tool.js';
 import type { ValidationResult } from '../tools/schema-validator.js';
 import type { DispatchState } from './dispatch-state.js';
-import { snapshotJson } from './snapshot-json.js';
+import { measureParsedJson, snapshotJson } from './snapshot-json.js';
 
 const encoder = new TextEncoder();
 
@@ -16,6 +16,8 @@ const encoder = new TextEncoder();
 export function validateArguments(state: DispatchState): ToolArgsInvalidError | undefined | Promise<ToolArgsInvalidError | undefined> {
   const tool = state.tool;
   if (tool === undefined) return undefined;
+  const directlyValid = state.argsUnmeasured ? validateDirectly(state, tool) : false;
+  if (directlyValid instanceof ToolArgsInvalidError) return directlyValid;
   const limit = state.snapshot.limits.maxInputBytes;
   if (state.modelArgsSizeBound > limit && !fitsLimit(state.effectiveArgs, limit)) {
     return new ToolArgsInvalidError(tool.key, [], `the arguments exceed ${limit} bytes`);
@@ -25,6 +27,7 @@ export function validateArguments(state: DispatchState): ToolArgsInvalidError | 
     const tainted = findTaintedKey(state.effectiveArgs as Record<string, unknown>, secretKeys);
     if (tainted !== undefined) return new ToolArgsInvalidError(tool.key, [{ path: tainted, message: 'carries a secret-tainted value' }]);
   }
+  if (directlyValid) return accept(state, { ok: true, value: state.effectiveArgs });
   const input = state.effectiveArgs;
   const result = tool.validateInput(input);
   if (!(result instanceof Promise)) return accept(state, result);
@@ -33,9 +36,36 @@ export function validateArguments(state: DispatchState): ToolArgsInvalidError | 
   return result.then((settled) => (settled.ok && state.argsForeign && settled.value === input ? revalidateCopy(state) : accept(state, settled)));
 }
 
+/**
+ * Arguments stage 5 left unmeasured for the tool's direct validator: accepted,
+ * copied and measured in one walk (true), or measured here for the full
+ * validator, which decides and reports (false).
+ */
+function validateDirectly(state: DispatchState, tool: CompiledTool): ToolArgsInvalidError | boolean {
+  state.argsUnmeasured = false;
+  const direct = tool.validateDirect?.(state.effectiveArgs);
+  if (direct !== undefined) {
+    // zod's own output, freshly built: nothing left shared with the caller.
+    state.modelArgs = direct.value as Readonly<Record<string, unknown>>;
+    state.effectiveArgs = direct.value;
+    state.modelArgsSizeBound = direct.sizeBound;
+    state.argsForeign = false;
+    return true;
+  }
+  const measured = measureParsedJson(state.effectiveArgs);
+  if (!measured.ok) {
+    // Never walked further, so never projected into a receipt either.
+    state.modelArgs = undefined;
+    state.effectiveArgs = undefined;
+    return new ToolArgsInvalidError(tool.key, [], measured.problem);
+  }
+  state.modelArgsSizeBound = measured.sizeBound;
+  return false;
+}
+
 function accept(state: DispatchState, result: ValidationResult): ToolArgsInvalidError | undefined {
   const tool = state.tool as CompiledTool;
-  if (!result.ok) return new ToolArgsInvalidError(tool.key, withholdValues(result.issues, state.effectiveArgs));
+  if (!result.ok) return new ToolArgsInvalidError(tool.key, withholdValues(result.issues, state.effectiveArgs, tool.declaredNames));
   let value = result.value;
   if (state.argsForeign) {
     if (value === state.effectiveArgs) {

@@ -1,6 +1,7 @@
 import { canonicalJson } from '../digest/canonical-json.js';
 import { withholdValues } from '../errors/describe-issues.js';
 import { ToolOutputInvalidError } from '../errors/tool-errors.js';
+import type { CompiledTool } from '../tools/compile-tool.js';
 import type { ValidationResult } from '../tools/schema-validator.js';
 import type { DispatchState, StageResult } from './dispatch-state.js';
 
@@ -27,10 +28,10 @@ export function validateOutput(state: DispatchState, result: StageResult): Stage
   const validate = tool.validateOutput;
   if (validate === undefined) return result;
   const validated = validate(result.value);
-  return validated instanceof Promise ? validated.then((settled) => accept(tool.key, result, settled)) : accept(tool.key, result, validated);
+  return validated instanceof Promise ? validated.then((settled) => accept(tool, result, settled)) : accept(tool, result, validated);
 }
 
-function accept(toolKey: string, result: StageResult, validated: ValidationResult): StageResult {
-  if (!validated.ok) return { ok: false, error: new ToolOutputInvalidError(toolKey, result.ok ? withholdValues(validated.issues, result.value) : validated.issues) };
+function accept(tool: CompiledTool, result: StageResult, validated: ValidationResult): StageResult {
+  if (!validated.ok) return { ok: false, error: new ToolOutputInvalidError(tool.key, result.ok ? withholdValues(validated.issues, result.value, tool.declaredNames) : validated.issues) };
   return result.ok && validated.value !== result.value ? { ok: true, value: validated.value } : result;
 }

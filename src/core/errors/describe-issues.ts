@@ -46,9 +46,11 @@ export function scrubIssueMessage(message: string): string {
  * string value (or key) of the checked value that still appears in an issue
  * message. Runs only on the failure path.
  */
-export function withholdValues(issues: readonly ValidationIssue[], value: unknown): ValidationIssue[] {
+export function withholdValues(issues: readonly ValidationIssue[], value: unknown, declared: ReadonlySet<string> = NO_NAMES): ValidationIssue[] {
   const needles = new Set<string>();
   collectStrings(value, needles, 0);
+  // The schema's own property names are its words, not the caller's: a path keeps naming the field.
+  for (const name of declared) needles.delete(name);
   if (needles.size === 0) return [...issues];
   const ordered = [...needles].sort((left, right) => right.length - left.length);
   const withhold = (text: string): string => {
@@ -59,6 +61,8 @@ export function withholdValues(issues: readonly ValidationIssue[], value: unknow
   // A record key is model-supplied and may reach the path too.
   return issues.map((issue) => ({ path: issue.path.split('.').map((segment) => (needles.has(segment) ? '?' : segment)).join('.'), message: withhold(issue.message) }));
 }
+
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 // Short strings are indistinguishable from the schema's own words ("a", "id"); they are not worth a secret.
 const MIN_NEEDLE = 4;

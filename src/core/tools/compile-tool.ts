@@ -5,6 +5,8 @@ import type { ToolActionClass } from '../policy/approval-types.js';
 import type { PolicyToolView } from '../policy/policy-types.js';
 import { checkBoundedSchema } from './check-bounded-schema.js';
 import { checkSchemaSize } from './check-schema-size.js';
+import { compileDirectValidator, type DirectValidator } from './compile-direct-validator.js';
+import { declaredPropertyNames } from './declared-property-names.js';
 import { deepFreeze } from './deep-freeze.js';
 
 export { deepFreeze } from './deep-freeze.js';
@@ -31,10 +33,17 @@ export interface CompiledTool {
   readonly key: string;
   readonly description: string;
   readonly validateInput: Validator;
+  /**
+   * The one-walk accept path for a zod object schema (check, copy and size
+   * bound together); `validateInput` decides whatever it does not accept.
+   */
+  readonly validateDirect: DirectValidator | undefined;
   readonly validateOutput: Validator | undefined;
   /** The model-visible input schema: configOnly names removed. Frozen. */
   readonly modelSchema: JsonSchema;
   readonly outputSchema: JsonSchema | undefined;
+  /** Property names the input and output schemas declare: an error may name them. */
+  readonly declaredNames: ReadonlySet<string>;
   readonly configOnly: ReadonlySet<string>;
   /**
    * Where OpenAI strict mode made an optional property required and
@@ -168,10 +177,12 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
     key: definition.version === undefined ? name : `${name}@${definition.version}`,
     description: definition.description,
     validateInput,
+    validateDirect: compileDirectValidator(definition.input),
     validateOutput,
     modelSchema,
     optionalNulls: strict.strict ? strict.optionalNulls : undefined,
     outputSchema: outputJson === undefined ? undefined : deepFreeze(stripDialect(outputJson)),
+    declaredNames: new Set([...declaredPropertyNames(inputJson), ...declaredPropertyNames(outputJson)]),
     configOnly,
     policyView,
     actionClass,

@@ -1,0 +1,343 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { sizeBoundOf } from '../dispatch/snapshot-json.js';
+import { compileDirectValidator, type DirectValidator } from './compile-direct-validator.js';
+
+function compiled(schema: unknown): DirectValidator {
+  const validate = compileDirectValidator(schema);
+  if (validate === undefined) throw new Error('expected a direct validator');
+  return validate;
+}
+
+/**
+ * Same prototypes, same own members in the same order, same leaves: stricter
+ * than `toStrictEqual` on order, and blind to a member named "constructor".
+ */
+function sameShape(left: unknown, right: unknown): boolean {
+  if (typeof left !== 'object' || left === null || typeof right !== 'object' || right === null) return Object.is(left, right);
+  if (Object.getPrototypeOf(left) !== Object.getPrototypeOf(right)) return false;
+  const leftKeys = Reflect.ownKeys(left);
+  const rightKeys = Reflect.ownKeys(right);
+  return leftKeys.length === rightKeys.length && leftKeys.every((key, index) => key === rightKeys[index] && sameShape((left as Record<PropertyKey, unknown>)[key], (right as Record<PropertyKey, unknown>)[key]));
+}
+
+const task = z.object({
+  id: z.string(),
+  done: z.boolean(),
+  estimate: z.number(),
+  tags: z.array(z.string()),
+  assignee: z.object({ login: z.string(), team: z.string() }).nullable(),
+  note: z.string().optional(),
+});
+const issue = z.object({
+  title: z.string(),
+  priority: z.enum(['low', 'high']),
+  kind: z.literal('issue'),
+  tasks: z.array(task),
+  parent: z.null(),
+});
+const issueValue = {
+  title: 'Latency',
+  priority: 'high',
+  kind: 'issue',
+  tasks: [
+    { id: 'T-1', done: false, estimate: 1.5, tags: ['a'], assignee: { login: 'dev', team: 'core' } },
+    { id: 'T-2', done: true, estimate: 2, tags: [], assignee: null, note: 'later' },
+  ],
+  parent: null,
+};
+
+describe('compileDirectValidator: what it accepts', () => {
+  it("accepts what zod accepts, with zod's output, fresh, and the size walk's bound", () => {
+    const result = compiled(issue)(issueValue);
+    expect(result).toBeDefined();
+    expect(result?.value).toEqual(issue.parse(issueValue));
+    expect(result?.value).not.toBe(issueValue);
+    expect((result?.value as typeof issueValue).tasks[0]).not.toBe(issueValue.tasks[0]);
+    expect(result?.sizeBound).toBe(sizeBoundOf(issueValue, 0));
+  });
+
+  it("puts members in the schema's order, as zod does", () => {
+    const schema = z.object({ a: z.string(), b: z.number(), c: z.object({ x: z.boolean(), y: z.boolean() }) });
+    const value = { c: { y: true, x: false }, b: 1, a: 'a' };
+    const result = compiled(schema)(value);
+    expect(Object.keys(result?.value as object)).toEqual(['a', 'b', 'c']);
+    expect(sameShape(result?.value, schema.parse(value))).toBe(true);
+  });
+
+  it('hands every other node to its own zod parser: checks, formats, transforms, unions, records', () => {
+    const schema = z.object({
+      name: z.string().min(2).max(8),
+      email: z.email(),
+      count: z.int().positive(),
+      shout: z.string().transform((text) => text.toUpperCase()),
+      either: z.union([z.string(), z.number()]),
+      labels: z.record(z.string(), z.number()),
+      even: z.number().refine((number) => number % 2 === 0),
+    });
+    const value = { name: 'ada', email: 'ada@example.com', count: 3, shout: 'hi', either: 4, labels: { a: 1 }, even: 2 };
+    const result = compiled(schema)(value);
+    expect(result?.value).toEqual(schema.parse(value));
+    expect((result?.value as { shout: string }).shout).toBe('HI');
+    expect(result?.sizeBound).toBe(sizeBoundOf(value, 0));
+    for (const bad of [{ name: 'a' }, { email: 'nope' }, { count: 1.5 }, { count: -1 }, { either: true }, { labels: { a: 'x' } }, { even: 3 }]) {
+      expect(compiled(schema)({ ...value, ...bad })).toBeUndefined();
+    }
+  });
+
+  it('leaves absent optional members absent, as zod does', () => {
+    const schema = z.object({ a: z.string().optional(), b: z.string().nullable().optional(), c: z.string().optional().nullable() });
+    expect(compiled(schema)({})?.value).toEqual({});
+    expect(Object.keys(compiled(schema)({})?.value as object)).toEqual([]);
+    expect(compiled(schema)({ b: null, c: null })?.value).toEqual(schema.parse({ b: null, c: null }));
+  });
+
+  it('compiles a recursive schema without unrolling it forever, and still validates it', () => {
+    const node = z.object({
+      name: z.string(),
+      get children(): z.ZodArray<typeof node> {
+        return z.array(node);
+      },
+    });
+    const value = { name: 'root', children: [{ name: 'leaf', children: [] }] };
+    const result = compiled(node)(value);
+    expect(result?.value).toEqual(node.parse(value));
+    expect(compiled(node)({ name: 'root', children: [{ name: 1, children: [] }] })).toBeUndefined();
+  });
+});
+
+describe('compileDirectValidator: where it gives up, so zod decides and reports', () => {
+  const schema = z.object({ a: z.string(), b: z.number().optional() });
+  const validate = compiled(schema);
+
+  it.each([
+    ['a key the schema does not name', { a: 'x', extra: 1 }],
+    ['a missing required member', {}],
+    ['a present but undefined optional member', { a: 'x', b: undefined }],
+    ['an undefined required member', { a: undefined }],
+    ['a wrong type', { a: 1 }],
+    ['NaN', { a: 'x', b: Number.NaN }],
+    ['Infinity', { a: 'x', b: Number.POSITIVE_INFINITY }],
+    ['an array for the object', ['x']],
+    ['null for the object', null],
+    ['a string for the object', 'x'],
+  ])('%s', (_label, value) => {
+    expect(validate(value)).toBeUndefined();
+  });
+
+  it('a member inherited through a polluted prototype is read as zod reads it, and an ill-typed one gives up', () => {
+    const polluted = Object.create({ b: 2 }) as Record<string, unknown>;
+    polluted.a = 'x';
+    expect(sameShape(validate(polluted)?.value, schema.parse(polluted))).toBe(true);
+    const wrong = Object.create({ b: 'two' }) as Record<string, unknown>;
+    wrong.a = 'x';
+    expect(validate(wrong)).toBeUndefined();
+  });
+
+  it('a member whose value is not an enumerable own property', () => {
+    const hidden = Object.defineProperty({ a: 'x' }, 'b', { value: 1, enumerable: false });
+    expect(validate(hidden)).toBeUndefined();
+    expect(compiled(z.object({ a: z.string(), toString: z.unknown() }))({ a: 'x' })).toBeUndefined();
+  });
+
+  it('a strict or loose object with an unknown key, and a member with a default', () => {
+    expect(compiled(z.strictObject({ a: z.string() }))({ a: 'x', b: 1 })).toBeUndefined();
+    expect(compiled(z.looseObject({ a: z.string() }))({ a: 'x', b: 1 })).toBeUndefined();
+    expect(compileDirectValidator(z.object({ a: z.string().default('x') }))).toBeUndefined();
+  });
+
+  it('a delegated value the size walk would refuse: too deep, or not finite', () => {
+    const anything = compiled(z.object({ value: z.unknown() }));
+    let deep: unknown = 'end';
+    for (let level = 0; level < 80; level += 1) deep = { deep };
+    expect(anything({ value: deep })).toBeUndefined();
+    expect(anything({ value: { n: Number.NaN } })).toBeUndefined();
+    expect(anything({ value: { n: 1 } })?.value).toEqual({ value: { n: 1 } });
+  });
+
+  it('has no direct validator for what is not a zod object schema', () => {
+    expect(compileDirectValidator({ type: 'object' })).toBeUndefined();
+    expect(compileDirectValidator(z.string())).toBeUndefined();
+    expect(compileDirectValidator(z.object({ a: z.string() }).refine(() => true))).toBeUndefined();
+    const protoShape = Object.defineProperty({}, '__proto__', { value: z.string(), enumerable: true });
+    expect(compileDirectValidator(z.object(protoShape))).toBeUndefined();
+    expect(compileDirectValidator(null)).toBeUndefined();
+  });
+});
+
+describe('compileDirectValidator: adversarial member names', () => {
+  // Member names are the only schema text in the generated code.
+  const names = ['"]; throw new Error("pwned"); //', "'", '`${globalThis.x}`', '\\', '\n', '\u2028\u2029', '*/', 'constructor', 'toString', 'hasOwnProperty', '', ' ', '\ud800', '0', 'size', 'input', 'GIVE_UP'];
+
+  it('compiles every name as data and matches zod', () => {
+    const shape = Object.fromEntries(names.map((name) => [name, z.string()]));
+    const schema = z.object(shape);
+    const value = Object.fromEntries(names.map((name, index) => [name, `v${index}`]));
+    const result = compiled(schema)(value);
+    expect(result?.value).toEqual(schema.parse(value));
+    expect(result?.sizeBound).toBe(sizeBoundOf(value, 0));
+  });
+
+  it('reads an inherited "constructor" as present, as zod does, and gives up', () => {
+    expect(compiled(z.object({ constructor: z.string().optional() }))({})).toBeUndefined();
+    expect(z.object({ constructor: z.string().optional() }).safeParse({}).success).toBe(false);
+  });
+});
+
+// ---------- differential: random schemas, random values, zod as the oracle ----------
+
+type Spec =
+  | { readonly kind: 'string' | 'number' | 'boolean' | 'null' | 'email' | 'min2' | 'int' | 'unknown' }
+  | { readonly kind: 'enum'; readonly values: readonly [string, ...string[]] }
+  | { readonly kind: 'literal'; readonly value: string | number | boolean }
+  | { readonly kind: 'array' | 'optional' | 'nullable' | 'record'; readonly inner: Spec }
+  | { readonly kind: 'union'; readonly options: readonly [Spec, Spec] }
+  | { readonly kind: 'object'; readonly mode: 'strip' | 'strict' | 'loose'; readonly members: readonly (readonly [string, Spec])[] };
+
+const memberName = fc.constantFrom('a', 'b', 'c', 'id', 'constructor', 'x y', '"q"');
+
+const specArbitrary: fc.Arbitrary<Spec> = fc.letrec<{ spec: Spec }>((tie) => ({
+  spec: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constantFrom<Spec>({ kind: 'string' }, { kind: 'number' }, { kind: 'boolean' }, { kind: 'null' }, { kind: 'email' }, { kind: 'min2' }, { kind: 'int' }, { kind: 'unknown' }),
+    fc.record({ kind: fc.constant('enum' as const), values: fc.tuple(fc.constantFrom('x', 'y'), fc.constantFrom('z', 'w')) }),
+    fc.record({ kind: fc.constant('literal' as const), value: fc.oneof(fc.constantFrom('x', 'on'), fc.integer({ min: -2, max: 2 }), fc.boolean()) }),
+    fc.record({ kind: fc.constantFrom('array' as const, 'optional' as const, 'nullable' as const, 'record' as const), inner: tie('spec') }),
+    fc.record({ kind: fc.constant('union' as const), options: fc.tuple(tie('spec'), tie('spec')) }),
+    fc.record({
+      kind: fc.constant('object' as const),
+      mode: fc.constantFrom('strip' as const, 'strict' as const, 'loose' as const),
+      members: fc.uniqueArray(fc.tuple(memberName, tie('spec')), { maxLength: 4, selector: ([name]) => name }),
+    }),
+  ),
+})).spec;
+
+function toZod(spec: Spec): z.ZodType {
+  switch (spec.kind) {
+    case 'string':
+      return z.string();
+    case 'number':
+      return z.number();
+    case 'boolean':
+      return z.boolean();
+    case 'null':
+      return z.null();
+    case 'email':
+      return z.email();
+    case 'min2':
+      return z.string().min(2);
+    case 'int':
+      return z.int();
+    case 'unknown':
+      return z.unknown();
+    case 'enum':
+      return z.enum(spec.values);
+    case 'literal':
+      return z.literal(spec.value);
+    case 'array':
+      return z.array(toZod(spec.inner));
+    case 'optional':
+      return toZod(spec.inner).optional();
+    case 'nullable':
+      return toZod(spec.inner).nullable();
+    case 'record':
+      return z.record(z.string(), toZod(spec.inner));
+    case 'union':
+      return z.union([toZod(spec.options[0]), toZod(spec.options[1])]);
+    case 'object': {
+      const shape = Object.fromEntries(spec.members.map(([name, member]) => [name, toZod(member)]));
+      return spec.mode === 'strict' ? z.strictObject(shape) : spec.mode === 'loose' ? z.looseObject(shape) : z.object(shape);
+    }
+  }
+}
+
+const jsonLeaf = fc.oneof(fc.string({ maxLength: 6 }), fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.constantFrom('a@b.co', 'x', 'on'));
+
+/** A value that conforms to the spec, mostly, with the odd wrong leaf, missing or extra member. */
+function valueFor(spec: Spec, depth = 0): fc.Arbitrary<unknown> {
+  const wrong = fc.oneof(jsonLeaf, fc.constant([]), fc.constant({}));
+  const right = ((): fc.Arbitrary<unknown> => {
+    switch (spec.kind) {
+      case 'string':
+        return fc.string({ maxLength: 6 });
+      case 'number':
+        return fc.double();
+      case 'boolean':
+        return fc.boolean();
+      case 'null':
+        return fc.constant(null);
+      case 'email':
+        return fc.constantFrom('a@b.co', 'dev@example.com', 'not-an-email');
+      case 'min2':
+        return fc.string({ maxLength: 4 });
+      case 'int':
+        return fc.oneof(fc.integer(), fc.double());
+      case 'unknown':
+        return fc.jsonValue({ maxDepth: 2 });
+      case 'enum':
+        return fc.constantFrom(...spec.values, 'other');
+      case 'literal':
+        return fc.constantFrom(spec.value, 'x', 1);
+      case 'array':
+        return fc.array(valueFor(spec.inner, depth + 1), { maxLength: 3 });
+      case 'optional':
+        return fc.option(valueFor(spec.inner, depth + 1), { nil: undefined });
+      case 'nullable':
+        return fc.option(valueFor(spec.inner, depth + 1), { nil: null });
+      case 'record':
+        return fc.dictionary(memberName, valueFor(spec.inner, depth + 1), { maxKeys: 2 });
+      case 'union':
+        return fc.oneof(valueFor(spec.options[0], depth + 1), valueFor(spec.options[1], depth + 1));
+      case 'object': {
+        const members = spec.members.map(([name, member]) => [name, fc.option(valueFor(member, depth + 1), { freq: 8, nil: undefined })] as const);
+        const base = fc.tuple(...members.map(([, arbitrary]) => arbitrary)).map((values) => {
+          const object: Record<string, unknown> = {};
+          // Absent, or present: an optional member's `undefined` comes both ways.
+          values.forEach((value, index) => {
+            if (value !== undefined || index % 2 === 0) object[members[index]?.[0] ?? ''] = value;
+          });
+          return object;
+        });
+        return fc.oneof({ weight: 6, arbitrary: base }, { weight: 1, arbitrary: base.map((object) => ({ ...object, unknownMember: 1 })) });
+      }
+    }
+  })();
+  return depth > 4 ? right : fc.oneof({ weight: 9, arbitrary: right }, { weight: 1, arbitrary: wrong });
+}
+
+describe('compileDirectValidator against zod, on random schemas and values', () => {
+  it('accepts only what zod accepts, with the same output (members in the same order) and the size walk bound', () => {
+    const objectSpec = fc.record({
+      kind: fc.constant('object' as const),
+      mode: fc.constantFrom('strip' as const, 'strict' as const, 'loose' as const),
+      members: fc.uniqueArray(fc.tuple(memberName, specArbitrary), { minLength: 1, maxLength: 5, selector: ([name]) => name }),
+    });
+    const cases = objectSpec.chain((spec) => fc.tuple(fc.constant(spec), fc.array(valueFor(spec), { minLength: 4, maxLength: 4 })));
+    let accepted = 0;
+    let gaveUp = 0;
+    fc.assert(
+      fc.property(cases, ([spec, values]) => {
+        const schema = toZod(spec);
+        const validate = compileDirectValidator(schema);
+        expect(validate).toBeDefined();
+        for (const value of values) {
+          const direct = validate?.(value);
+          const oracle = schema.safeParse(value);
+          if (direct === undefined) {
+            gaveUp += 1;
+            continue;
+          }
+          accepted += 1;
+          expect(oracle.success).toBe(true);
+          expect(sameShape(direct.value, oracle.data)).toBe(true);
+          expect(direct.sizeBound).toBe(sizeBoundOf(value, 0));
+        }
+      }),
+      { numRuns: 400 },
+    );
+    // Both sides of the contract were exercised.
+    expect(accepted).toBeGreaterThan(100);
+    expect(gaveUp).toBeGreaterThan(100);
+  });
+});
