@@ -45,20 +45,25 @@ function validateDirectly(state: DispatchState, tool: CompiledTool): ToolArgsInv
   state.argsUnmeasured = false;
   const direct = tool.validateDirect?.(state.effectiveArgs);
   if (direct !== undefined) {
-    // zod's own output, freshly built: nothing left shared with the caller.
+    // The fresh value the schema's validator would leave: nothing left shared with the caller.
     state.modelArgs = direct.value as Readonly<Record<string, unknown>>;
     state.effectiveArgs = direct.value;
     state.modelArgsSizeBound = direct.sizeBound;
     state.argsForeign = false;
     return true;
   }
-  const measured = measureParsedJson(state.effectiveArgs);
+  // What stage 5 would have done: a caller's object bound for a validator that hands its input
+  // back (a JSON Schema) is copied; anything else is measured in place.
+  const copy = typeof state.call.rawArguments !== 'string' && !tool.rebuildsInput;
+  const measured = copy ? snapshotJson(state.effectiveArgs) : measureParsedJson(state.effectiveArgs);
   if (!measured.ok) {
     // Never walked further, so never projected into a receipt either.
     state.modelArgs = undefined;
     state.effectiveArgs = undefined;
     return new ToolArgsInvalidError(tool.key, [], measured.problem);
   }
+  state.modelArgs = measured.value as Readonly<Record<string, unknown>>;
+  state.effectiveArgs = measured.value;
   state.modelArgsSizeBound = measured.sizeBound;
   return false;
 }

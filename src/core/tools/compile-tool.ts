@@ -5,7 +5,9 @@ import type { ToolActionClass } from '../policy/approval-types.js';
 import type { PolicyToolView } from '../policy/policy-types.js';
 import { checkBoundedSchema } from './check-bounded-schema.js';
 import { checkSchemaSize } from './check-schema-size.js';
-import { compileDirectValidator, type DirectValidator } from './compile-direct-validator.js';
+import { compileJsonSchemaDirect } from './compile-json-schema-direct.js';
+import { compileZodDirect } from './compile-zod-direct.js';
+import type { DirectValidator } from './direct-program.js';
 import { declaredPropertyNames } from './declared-property-names.js';
 import { deepFreeze } from './deep-freeze.js';
 
@@ -177,7 +179,7 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
     key: definition.version === undefined ? name : `${name}@${definition.version}`,
     description: definition.description,
     validateInput,
-    validateDirect: compileDirectValidator(definition.input),
+    validateDirect: isStandardSchema(definition.input) ? compileZodDirect(definition.input) : compileJsonSchemaDirect(definition.input as JsonSchema),
     validateOutput,
     modelSchema,
     optionalNulls: strict.strict ? strict.optionalNulls : undefined,

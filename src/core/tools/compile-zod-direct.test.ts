@@ -2,10 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { sizeBoundOf } from '../dispatch/snapshot-json.js';
-import { compileDirectValidator, type DirectValidator } from './compile-direct-validator.js';
+import { compileZodDirect } from './compile-zod-direct.js';
+import type { DirectValidator } from './direct-program.js';
 
 function compiled(schema: unknown): DirectValidator {
-  const validate = compileDirectValidator(schema);
+  const validate = compileZodDirect(schema);
   if (validate === undefined) throw new Error('expected a direct validator');
   return validate;
 }
@@ -48,7 +49,7 @@ const issueValue = {
   parent: null,
 };
 
-describe('compileDirectValidator: what it accepts', () => {
+describe('compileZodDirect: what it accepts', () => {
   it("accepts what zod accepts, with zod's output, fresh, and the size walk's bound", () => {
     const result = compiled(issue)(issueValue);
     expect(result).toBeDefined();
@@ -107,7 +108,7 @@ describe('compileDirectValidator: what it accepts', () => {
   });
 });
 
-describe('compileDirectValidator: where it gives up, so zod decides and reports', () => {
+describe('compileZodDirect: where it gives up, so zod decides and reports', () => {
   const schema = z.object({ a: z.string(), b: z.number().optional() });
   const validate = compiled(schema);
 
@@ -144,7 +145,7 @@ describe('compileDirectValidator: where it gives up, so zod decides and reports'
   it('a strict or loose object with an unknown key, and a member with a default', () => {
     expect(compiled(z.strictObject({ a: z.string() }))({ a: 'x', b: 1 })).toBeUndefined();
     expect(compiled(z.looseObject({ a: z.string() }))({ a: 'x', b: 1 })).toBeUndefined();
-    expect(compileDirectValidator(z.object({ a: z.string().default('x') }))).toBeUndefined();
+    expect(compileZodDirect(z.object({ a: z.string().default('x') }))).toBeUndefined();
   });
 
   it('a delegated value the size walk would refuse: too deep, or not finite', () => {
@@ -157,16 +158,16 @@ describe('compileDirectValidator: where it gives up, so zod decides and reports'
   });
 
   it('has no direct validator for what is not a zod object schema', () => {
-    expect(compileDirectValidator({ type: 'object' })).toBeUndefined();
-    expect(compileDirectValidator(z.string())).toBeUndefined();
-    expect(compileDirectValidator(z.object({ a: z.string() }).refine(() => true))).toBeUndefined();
+    expect(compileZodDirect({ type: 'object' })).toBeUndefined();
+    expect(compileZodDirect(z.string())).toBeUndefined();
+    expect(compileZodDirect(z.object({ a: z.string() }).refine(() => true))).toBeUndefined();
     const protoShape = Object.defineProperty({}, '__proto__', { value: z.string(), enumerable: true });
-    expect(compileDirectValidator(z.object(protoShape))).toBeUndefined();
-    expect(compileDirectValidator(null)).toBeUndefined();
+    expect(compileZodDirect(z.object(protoShape))).toBeUndefined();
+    expect(compileZodDirect(null)).toBeUndefined();
   });
 });
 
-describe('compileDirectValidator: adversarial member names', () => {
+describe('compileZodDirect: adversarial member names', () => {
   // Member names are the only schema text in the generated code.
   const names = ['"]; throw new Error("pwned"); //', "'", '`${globalThis.x}`', '\\', '\n', '\u2028\u2029', '*/', 'constructor', 'toString', 'hasOwnProperty', '', ' ', '\ud800', '0', 'size', 'input', 'GIVE_UP'];
 
@@ -306,7 +307,7 @@ function valueFor(spec: Spec, depth = 0): fc.Arbitrary<unknown> {
   return depth > 4 ? right : fc.oneof({ weight: 9, arbitrary: right }, { weight: 1, arbitrary: wrong });
 }
 
-describe('compileDirectValidator against zod, on random schemas and values', () => {
+describe('compileZodDirect against zod, on random schemas and values', () => {
   it('accepts only what zod accepts, with the same output (members in the same order) and the size walk bound', () => {
     const objectSpec = fc.record({
       kind: fc.constant('object' as const),
@@ -319,7 +320,7 @@ describe('compileDirectValidator against zod, on random schemas and values', () 
     fc.assert(
       fc.property(cases, ([spec, values]) => {
         const schema = toZod(spec);
-        const validate = compileDirectValidator(schema);
+        const validate = compileZodDirect(schema);
         expect(validate).toBeDefined();
         for (const value of values) {
           const direct = validate?.(value);

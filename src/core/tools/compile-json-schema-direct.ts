@@ -1,0 +1,212 @@
+import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
+import { MAX_JSON_DEPTH } from '../dispatch/snapshot-json.js';
+import { canGenerateCode, createProgram, emitPrimitive, fresh, isJsonPrimitive, linkProgram, literal, MAX_PROGRAM_NODES, reference, type DirectValidator, type Program } from './direct-program.js';
+import type { JsonSchema } from './tool-types.js';
+
+/**
+ * The direct validator for a JSON Schema (see direct-program.ts): one
+ * generated walk instead of the pipeline's checked copy plus ajv.
+ *
+ * It compiles only when every node of the schema is in the subset whose ajv
+ * semantics it reproduces exactly (with the compiler options of
+ * `schema-validator.ts`): `type` (one or several), `enum` and `const` of
+ * JSON primitives, `properties`, `required`, boolean `additionalProperties`,
+ * `items` (one schema), `minItems`/`maxItems`, `minLength`/`maxLength`
+ * (code points, as ajv counts), `pattern` (a `u` RegExp, as ajv builds it),
+ * `minimum`/`maximum`/`exclusiveMinimum`/`exclusiveMaximum`, and annotations.
+ * Anything else (`$ref`, combinators, `patternProperties`…) leaves the tool
+ * to the copy and ajv. It gives up on a key the schema does not name (ajv
+ * might keep it), an undefined member, a non-plain object and any miss; the
+ * copy and ajv then decide and report. Its output is the checked copy's:
+ * members in the input's order, own enumerable keys only.
+ */
+
+// The CommonJS default export, however the bundler or Node hands it over.
+const ucs2length = ((ucs2lengthModule as unknown as { default?: unknown }).default ?? ucs2lengthModule) as (text: string) => number;
+
+type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'object' | 'array';
+const JSON_TYPES: ReadonlySet<string> = new Set<JsonType>(['string', 'number', 'integer', 'boolean', 'null', 'object', 'array']);
+
+// Keywords that assert nothing with these compiler options (formats are annotations).
+const ANNOTATIONS = new Set(['title', 'description', '$comment', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', 'format']);
+const ASSERTIONS = new Set(['type', 'enum', 'const', 'properties', 'required', 'additionalProperties', 'items', 'minItems', 'maxItems', 'minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
+const BOUNDS = [
+  ['minimum', '<'],
+  ['maximum', '>'],
+  ['exclusiveMinimum', '<='],
+  ['exclusiveMaximum', '>='],
+] as const;
+
+type Node = Readonly<Record<string, unknown>>;
+
+/**
+ * A direct validator when every node of `schema` is in the subset above and
+ * code can be generated; otherwise `undefined`, and the copy and ajv are all
+ * there is.
+ */
+export function compileJsonSchemaDirect(schema: JsonSchema): DirectValidator | undefined {
+  if (!isNode(schema) || schema.type !== 'object' || !canGenerateCode()) return undefined;
+  const { $schema: _dialect, ...root } = schema;
+  const program = createProgram<Node>(root);
+  const output = emitNode(program, root, 'input', 0);
+  return output === undefined ? undefined : linkProgram(program, output);
+}
+
+function isNode(value: unknown): value is Node {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/** The types a node admits, or undefined when it is not in the subset. */
+function typesOf(node: Node): ReadonlySet<JsonType> | undefined {
+  const declared = node.type;
+  const list: unknown[] = typeof declared === 'string' ? [declared] : Array.isArray(declared) ? declared : [];
+  if (list.length === 0 || !list.every((type) => typeof type === 'string' && JSON_TYPES.has(type))) return undefined;
+  return new Set(list as JsonType[]);
+}
+
+/**
+ * Emit the code that checks the value in variable `input` against `node`;
+ * returns the variable holding the copy, or undefined when the schema is
+ * outside the subset (the whole compilation is then abandoned).
+ */
+function emitNode(program: Program<Node>, node: Node, input: string, depth: number): string | undefined {
+  program.nodes += 1;
+  if (depth > MAX_JSON_DEPTH || program.nodes > MAX_PROGRAM_NODES) return undefined;
+  for (const keyword of Object.keys(node)) if (!ASSERTIONS.has(keyword) && !ANNOTATIONS.has(keyword)) return undefined;
+  const allowed = allowedValues(node);
+  if (allowed === null) return undefined;
+  // With no type, only a set of primitives (`enum`, `const`) is in the subset.
+  const types = node.type === undefined && allowed !== undefined ? new Set<JsonType>(['string', 'number', 'boolean', 'null']) : typesOf(node);
+  if (types === undefined) return undefined;
+  const { lines } = program;
+  // Membership only: the type branch below adds the size.
+  if (allowed !== undefined) lines.push(`if (!${reference(program, allowed)}.has(${input})) return GIVE_UP;`);
+  const output = fresh(program, 'out');
+  lines.push(`let ${output} = ${input};`);
+  // One branch per admitted type, each applying that type's keywords (ajv applies them only to it).
+  const branches: string[] = [];
+  const branch = (test: string, emit: () => boolean): boolean => {
+    lines.push(`${branches.length === 0 ? '' : 'else '}if (${test}) {`);
+    branches.push(test);
+    const ok = emit();
+    lines.push('}');
+    return ok;
+  };
+  const ok = [
+    !types.has('null') || branch(`${input} === null`, () => (emitPrimitive(program, 'null', input), true)),
+    !types.has('boolean') || branch(`typeof ${input} === 'boolean'`, () => (emitPrimitive(program, 'boolean', input), true)),
+    !types.has('string') || branch(`typeof ${input} === 'string'`, () => emitString(program, node, input)),
+    !(types.has('number') || types.has('integer')) || branch(`typeof ${input} === 'number'`, () => emitNumber(program, node, input, !types.has('number'))),
+    !types.has('array') || branch(`Array.isArray(${input})`, () => emitArray(program, node, input, output, depth)),
+    !types.has('object') || branch(`typeof ${input} === 'object' && ${input} !== null && !Array.isArray(${input})`, () => emitObject(program, node, input, output, depth)),
+  ].every(Boolean);
+  lines.push('else return GIVE_UP;');
+  return ok ? output : undefined;
+}
+
+/** `enum`/`const` as a set of primitives; undefined when absent, null when outside the subset. */
+function allowedValues(node: Node): ReadonlySet<unknown> | undefined | null {
+  if (node.enum === undefined && node.const === undefined) return undefined;
+  if (node.enum !== undefined && node.const !== undefined) return null;
+  const values = node.enum ?? [node.const];
+  return Array.isArray(values) && values.length > 0 && values.every(isJsonPrimitive) ? new Set(values) : null;
+}
+
+function emitString(program: Program<Node>, node: Node, input: string): boolean {
+  const { minLength, maxLength, pattern } = node;
+  if ((minLength !== undefined && !isCount(minLength)) || (maxLength !== undefined && !isCount(maxLength))) return false;
+  emitPrimitive(program, 'string', input);
+  if (minLength !== undefined || maxLength !== undefined) {
+    const length = fresh(program, 'length');
+    program.lines.push(`const ${length} = ${reference(program, ucs2length)}(${input});`);
+    if (minLength !== undefined) program.lines.push(`if (${length} < ${minLength}) return GIVE_UP;`);
+    if (maxLength !== undefined) program.lines.push(`if (${length} > ${maxLength}) return GIVE_UP;`);
+  }
+  if (pattern !== undefined) {
+    if (typeof pattern !== 'string') return false;
+    let expression: RegExp;
+    try {
+      expression = new RegExp(pattern, 'u'); // ajv's own construction (unicodeRegExp)
+    } catch {
+      return false;
+    }
+    program.lines.push(`if (!${reference(program, expression)}.test(${input})) return GIVE_UP;`);
+  }
+  return true;
+}
+
+function emitNumber(program: Program<Node>, node: Node, input: string, integer: boolean): boolean {
+  emitPrimitive(program, 'number', input);
+  if (integer) program.lines.push(`if (!Number.isInteger(${input})) return GIVE_UP;`);
+  for (const [keyword, fails] of BOUNDS) {
+    const bound = node[keyword];
+    if (bound === undefined) continue;
+    if (!isFiniteNumber(bound)) return false; // draft-04 boolean forms are not in the subset
+    program.lines.push(`if (${input} ${fails} ${String(bound)}) return GIVE_UP;`);
+  }
+  return true;
+}
+
+function emitArray(program: Program<Node>, node: Node, input: string, output: string, depth: number): boolean {
+  const { items, minItems, maxItems } = node;
+  if (!isNode(items) || (minItems !== undefined && !isCount(minItems)) || (maxItems !== undefined && !isCount(maxItems))) return false;
+  const { lines } = program;
+  const length = fresh(program, 'length');
+  const index = fresh(program, 'index');
+  const item = fresh(program, 'item');
+  lines.push(`const ${length} = ${input}.length;`);
+  if (minItems !== undefined) lines.push(`if (${length} < ${minItems}) return GIVE_UP;`);
+  if (maxItems !== undefined) lines.push(`if (${length} > ${maxItems}) return GIVE_UP;`);
+  lines.push(`${output} = new Array(${length});`, `for (let ${index} = 0; ${index} < ${length}; ${index} += 1) {`, `const ${item} = ${input}[${index}];`);
+  const checked = emitNode(program, items, item, depth + 1);
+  if (checked === undefined) return false;
+  lines.push(`${output}[${index}] = ${checked};`, '}', `size += ${length} + 2;`);
+  return true;
+}
+
+function emitObject(program: Program<Node>, node: Node, input: string, output: string, depth: number): boolean {
+  const properties = node.properties ?? {};
+  const required = node.required ?? [];
+  const additional = node.additionalProperties;
+  if (!isNode(properties) || !Array.isArray(required) || (additional !== undefined && typeof additional !== 'boolean')) return false;
+  const names = Object.keys(properties);
+  // Assigning "__proto__" would set the copy's prototype; a required name with no schema is never seen.
+  if (names.includes('__proto__') || !required.every((name) => typeof name === 'string' && Object.hasOwn(properties, name))) return false;
+  const mandatory = new Set(required as string[]);
+  const { lines } = program;
+  const keys = fresh(program, 'keys');
+  const index = fresh(program, 'index');
+  const prototype = fresh(program, 'prototype');
+  const seen = fresh(program, 'seen');
+  const present = fresh(program, 'present');
+  // The checked copy's rules: a plain object, its own enumerable keys, in their order.
+  lines.push(`const ${prototype} = Object.getPrototypeOf(${input});`, `if (${prototype} !== Object.prototype && ${prototype} !== null) return GIVE_UP;`);
+  lines.push(`${output} = {};`, `let ${seen} = 0;`, `let ${present} = 0;`, `const ${keys} = Object.keys(${input});`);
+  lines.push(`for (let ${index} = 0; ${index} < ${keys}.length; ${index} += 1) {`, `switch (${keys}[${index}]) {`);
+  for (const name of names) {
+    const member = properties[name];
+    if (!isNode(member)) return false;
+    const value = fresh(program, 'value');
+    lines.push(`case ${literal(name)}: {`, `const ${value} = ${input}[${literal(name)}];`, `if (${value} === undefined) return GIVE_UP;`);
+    const checked = emitNode(program, member, value, depth + 1);
+    if (checked === undefined) return false;
+    lines.push(`${output}[${literal(name)}] = ${checked};`, `size += ${name.length * 6 + 4};`, `${present} += 1;`);
+    if (mandatory.has(name)) lines.push(`${seen} += 1;`);
+    lines.push('break;', '}');
+  }
+  // A key the schema does not name: ajv refuses it or keeps it, by `additionalProperties`.
+  lines.push('default: return GIVE_UP;', '}', '}', `if (${seen} !== ${mandatory.size}) return GIVE_UP;`);
+  // ajv reads a declared property through the copy's prototype too (`toString`, or a polluted
+  // Object.prototype): where one is absent and the prototype answers for it, ajv decides.
+  const inherited = (copy: Record<string, unknown>): boolean => names.some((name) => !Object.hasOwn(copy, name) && copy[name] !== undefined);
+  lines.push(`if (${present} !== ${names.length} && ${reference(program, inherited)}(${output})) return GIVE_UP;`, 'size += 2;');
+  return true;
+}
