@@ -69,6 +69,7 @@ describe('compileJsonSchemaDirect: what it accepts', () => {
     ['an undefined member', { title: 't', priority: 'low', tasks: [], count: undefined }],
     ['NaN', { title: 't', priority: 'low', tasks: [], estimate: Number.NaN }],
     ['a class instance', Object.assign(Object.create({ greet: () => 1 }) as object, { title: 't', priority: 'low', tasks: [] })],
+    ['an own "__proto__" key from JSON text', JSON.parse('{"title":"t","priority":"low","tasks":[],"__proto__":{"title":1}}') as unknown],
   ])('gives up on %s', (_label, value) => {
     expect(compiled(issueSchema)(value)).toBeUndefined();
   });

@@ -91,24 +91,27 @@ function emitNode(program: Program<Node>, node: Node, input: string, depth: numb
   if (allowed !== undefined) lines.push(`if (!${reference(program, allowed)}.has(${input})) return GIVE_UP;`);
   const output = fresh(program, 'out');
   lines.push(`let ${output} = ${input};`);
-  // One branch per admitted type, each applying that type's keywords (ajv applies them only to it).
-  const branches: string[] = [];
-  const branch = (test: string, emit: () => boolean): boolean => {
-    lines.push(`${branches.length === 0 ? '' : 'else '}if (${test}) {`);
-    branches.push(test);
-    const ok = emit();
-    lines.push('}');
-    return ok;
-  };
-  const ok = [
-    !types.has('null') || branch(`${input} === null`, () => (emitPrimitive(program, 'null', input), true)),
-    !types.has('boolean') || branch(`typeof ${input} === 'boolean'`, () => (emitPrimitive(program, 'boolean', input), true)),
-    !types.has('string') || branch(`typeof ${input} === 'string'`, () => emitString(program, node, input)),
-    !(types.has('number') || types.has('integer')) || branch(`typeof ${input} === 'number'`, () => emitNumber(program, node, input, !types.has('number'))),
-    !types.has('array') || branch(`Array.isArray(${input})`, () => emitArray(program, node, input, output, depth)),
-    !types.has('object') || branch(`typeof ${input} === 'object' && ${input} !== null && !Array.isArray(${input})`, () => emitObject(program, node, input, output, depth)),
-  ].every(Boolean);
-  lines.push('else return GIVE_UP;');
+  // One case per admitted type, each applying that type's keywords (ajv applies them only to it).
+  const cases: (readonly [test: string, emit: () => boolean])[] = [];
+  if (types.has('null')) cases.push([`${input} === null`, () => (emitPrimitive(program, 'null', input), true)]);
+  if (types.has('boolean')) cases.push([`typeof ${input} === 'boolean'`, () => (emitPrimitive(program, 'boolean', input), true)]);
+  if (types.has('string')) cases.push([`typeof ${input} === 'string'`, () => emitString(program, node, input)]);
+  if (types.has('number') || types.has('integer')) cases.push([`typeof ${input} === 'number'`, () => emitNumber(program, node, input, !types.has('number'))]);
+  if (types.has('array')) cases.push([`Array.isArray(${input})`, () => emitArray(program, node, input, output, depth)]);
+  if (types.has('object')) cases.push([`typeof ${input} === 'object' && ${input} !== null && !Array.isArray(${input})`, () => emitObject(program, node, input, output, depth)]);
+  let ok = true;
+  if (cases.length === 1) {
+    const [test, emit] = cases[0] as (typeof cases)[number];
+    lines.push(`if (!(${test})) return GIVE_UP;`);
+    ok = emit();
+  } else {
+    cases.forEach(([test, emit], index) => {
+      lines.push(`${index === 0 ? '' : 'else '}if (${test}) {`);
+      ok = emit() && ok;
+      lines.push('}');
+    });
+    lines.push('else return GIVE_UP;');
+  }
   return ok ? output : undefined;
 }
 
@@ -182,15 +185,15 @@ function emitObject(program: Program<Node>, node: Node, input: string, output: s
   if (names.includes('__proto__') || !required.every((name) => typeof name === 'string' && Object.hasOwn(properties, name))) return false;
   const mandatory = new Set(required as string[]);
   const { lines } = program;
-  const keys = fresh(program, 'keys');
-  const index = fresh(program, 'index');
+  const key = fresh(program, 'key');
   const prototype = fresh(program, 'prototype');
   const seen = fresh(program, 'seen');
   const present = fresh(program, 'present');
-  // The checked copy's rules: a plain object, its own enumerable keys, in their order.
+  // The checked copy's rules: a plain object, its own enumerable keys, in their order. With a plain
+  // prototype that has no enumerable property (checked on entry), `for…in` visits exactly those.
   lines.push(`const ${prototype} = Object.getPrototypeOf(${input});`, `if (${prototype} !== Object.prototype && ${prototype} !== null) return GIVE_UP;`);
-  lines.push(`${output} = {};`, `let ${seen} = 0;`, `let ${present} = 0;`, `const ${keys} = Object.keys(${input});`);
-  lines.push(`for (let ${index} = 0; ${index} < ${keys}.length; ${index} += 1) {`, `switch (${keys}[${index}]) {`);
+  lines.push(`${output} = {};`, `let ${seen} = 0;`, `let ${present} = 0;`);
+  lines.push(`for (const ${key} in ${input}) {`, `switch (${key}) {`);
   for (const name of names) {
     const member = properties[name];
     if (!isNode(member)) return false;

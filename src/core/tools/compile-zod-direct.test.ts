@@ -123,6 +123,7 @@ describe('compileZodDirect: where it gives up, so zod decides and reports', () =
     ['an array for the object', ['x']],
     ['null for the object', null],
     ['a string for the object', 'x'],
+    ['an own "__proto__" key from JSON text', JSON.parse('{"a":"x","__proto__":{"b":1}}') as unknown],
   ])('%s', (_label, value) => {
     expect(validate(value)).toBeUndefined();
   });
