@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { snapshotJson, sizeBoundOf } from '../dispatch/snapshot-json.js';
 import { compileJsonSchemaDirect } from './compile-json-schema-direct.js';
 import type { DirectValidator } from './direct-program.js';
+import { mustCompile, sameShape } from './__fixtures__/direct-fixtures.js';
 import type { JsonSchema } from './tool-types.js';
 
 // The pipeline's own compiler options (schema-validator.ts): the oracle.
@@ -12,20 +13,7 @@ const options = { strict: false, allErrors: false, validateSchema: true, validat
 const draft07 = new Ajv(options);
 const draft2020 = new Ajv2020(options);
 
-function compiled(schema: JsonSchema): DirectValidator {
-  const validate = compileJsonSchemaDirect(schema);
-  if (validate === undefined) throw new Error('expected a direct validator');
-  return validate;
-}
-
-/** Same prototypes, same own members in the same order, same leaves. */
-function sameShape(left: unknown, right: unknown): boolean {
-  if (typeof left !== 'object' || left === null || typeof right !== 'object' || right === null) return Object.is(left, right);
-  if (Object.getPrototypeOf(left) !== Object.getPrototypeOf(right)) return false;
-  const leftKeys = Reflect.ownKeys(left);
-  const rightKeys = Reflect.ownKeys(right);
-  return leftKeys.length === rightKeys.length && leftKeys.every((key, index) => key === rightKeys[index] && sameShape((left as Record<PropertyKey, unknown>)[key], (right as Record<PropertyKey, unknown>)[key]));
-}
+const compiled = (schema: JsonSchema): DirectValidator => mustCompile(compileJsonSchemaDirect, schema);
 
 const issueSchema: JsonSchema = {
   type: 'object',

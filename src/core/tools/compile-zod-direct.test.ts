@@ -4,24 +4,9 @@ import { z } from 'zod';
 import { sizeBoundOf } from '../dispatch/snapshot-json.js';
 import { compileZodDirect } from './compile-zod-direct.js';
 import type { DirectValidator } from './direct-program.js';
+import { mustCompile, sameShape } from './__fixtures__/direct-fixtures.js';
 
-function compiled(schema: unknown): DirectValidator {
-  const validate = compileZodDirect(schema);
-  if (validate === undefined) throw new Error('expected a direct validator');
-  return validate;
-}
-
-/**
- * Same prototypes, same own members in the same order, same leaves: stricter
- * than `toStrictEqual` on order, and blind to a member named "constructor".
- */
-function sameShape(left: unknown, right: unknown): boolean {
-  if (typeof left !== 'object' || left === null || typeof right !== 'object' || right === null) return Object.is(left, right);
-  if (Object.getPrototypeOf(left) !== Object.getPrototypeOf(right)) return false;
-  const leftKeys = Reflect.ownKeys(left);
-  const rightKeys = Reflect.ownKeys(right);
-  return leftKeys.length === rightKeys.length && leftKeys.every((key, index) => key === rightKeys[index] && sameShape((left as Record<PropertyKey, unknown>)[key], (right as Record<PropertyKey, unknown>)[key]));
-}
+const compiled = (schema: unknown): DirectValidator => mustCompile(compileZodDirect, schema);
 
 const task = z.object({
   id: z.string(),
