@@ -106,6 +106,27 @@ describe('two processes appending to one file', () => {
   });
 });
 
+describe('processes creating the same fresh files at the same instants', () => {
+  it('all open every one (the WAL switch waits out the race instead of failing), and every append lands', async () => {
+    const files = 25;
+    const startAt = String(Date.now() + 1500);
+    const openers = ['a', 'b', 'c', 'd'].map((label) => run('journal-open-child.mjs', [dir, label, startAt, String(files)]));
+    expect(await Promise.all(openers.map((opener) => opener.exited))).toEqual([0, 0, 0, 0]);
+    const { createSqliteJournal } = await import('toolgate/sqlite');
+    for (const index of [0, files - 1]) {
+      const journal = createSqliteJournal(join(dir, `j-${index}.db`), { onUnresolved: () => undefined });
+      try {
+        expect(await journal.verify()).toMatchObject({ ok: true });
+      } finally {
+        journal.close();
+      }
+    }
+    const reader = new Database(join(dir, 'j-0.db'), { readonly: true });
+    expect(reader.pragma('journal_mode', { simple: true })).toBe('wal');
+    reader.close();
+  });
+});
+
 describe('two processes signing with a key neither has created yet', () => {
   it('end up sharing one key, and every signature verifies', async () => {
     const db = join(dir, 'journal.db');

@@ -53,7 +53,7 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
   createPrivateFile(file);
   const db = new Database(file, { timeout: busyTimeoutMs });
   try {
-    db.pragma('journal_mode = WAL');
+    enableWal(db, busyTimeoutMs);
     db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     migrateSchema(db);
     const signer = options.sign === undefined || options.sign === false ? undefined : loadReceiptSigner(options.sign === true ? join(directory, 'keys') : options.sign.keyDir);
@@ -64,6 +64,25 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/**
+ * Switch the file to WAL. When two processes open a fresh file at once, SQLite
+ * refuses one of them SQLITE_BUSY at once, without waiting (its busy handler
+ * would deadlock there): retry until the busy timeout, as any other write waits.
+ */
+function enableWal(db: Database.Database, timeoutMs: number): void {
+  const deadline = Date.now() + timeoutMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let delayMs = 1; ; delayMs = Math.min(delayMs * 2, 50)) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, delayMs); // opening is synchronous; so is this short wait
+    }
   }
 }
 
