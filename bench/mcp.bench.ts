@@ -6,8 +6,9 @@
  * and the fixture upstream, over pipes.
  *
  * Beside them, the floor of any out-of-process proxy: `stdio-relay.mjs`,
- * a Node process that copies bytes both ways without parsing them. The
- * proxy's own work is what it costs above that row.
+ * a Node process that copies bytes both ways without parsing them, and
+ * `json-relay.mjs`, which also parses and re-writes every message. The
+ * proxy's own work is what it costs above those rows.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const upstream = join(root, 'test/fixtures/mcp/upstream-server.mjs');
 const gatewayMain = join(root, 'dist/mcp/serve-stdio-main.js');
 const relay = join(root, 'bench/stdio-relay.mjs');
+const jsonRelay = join(root, 'bench/json-relay.mjs');
 
 async function connect(args: string[]): Promise<Client> {
   const client = new Client({ name: 'bench', version: '1.0.0' });
@@ -42,6 +44,7 @@ export async function run(): Promise<void> {
 
   const direct = await connect([upstream]);
   const relayed = await connect([relay, process.execPath, upstream]);
+  const parsed = await connect([jsonRelay, process.execPath, upstream]);
   const proxied = await connect(await gatewayArgs(dir, 'fx', [upstream]));
   // The library path: the whole pipeline in this process, then the same single stdio hop as "direct".
   const inProcess = await connectMcpServers({ servers: [{ name: 'fx', transport: 'stdio', command: process.execPath, args: [upstream] }] });
@@ -51,12 +54,13 @@ export async function run(): Promise<void> {
     [
       { name: 'direct: echo, client → upstream (stdio)', run: () => direct.callTool({ name: 'echo', arguments: { text: 'hello' } }) },
       { name: 'floor: byte relay, client → relay → upstream (stdio)', run: () => relayed.callTool({ name: 'echo', arguments: { text: 'hello' } }) },
+      { name: 'floor: JSON relay (parse + write each message) (stdio)', run: () => parsed.callTool({ name: 'echo', arguments: { text: 'hello' } }) },
       { name: 'in process: registry.dispatch → upstream (stdio)', run: () => governed.dispatch({ callId: 'b', name: 'mcp_fx_echo', arguments: { text: 'hello' } }, echoContext) },
       { name: 'proxy: echo, client → toolgate → upstream (stdio)', run: () => proxied.callTool({ name: 'mcp_fx_echo', arguments: { text: 'hello' } }) },
     ],
     { title: 'tools/call of a no-op tool: pure transport cost (goal: proxy ≤ 1.15×)', batch: 200, rounds: 15, warmup: 3 },
   );
-  await Promise.all([direct.close(), relayed.close(), proxied.close(), inProcess.close()]);
+  await Promise.all([direct.close(), relayed.close(), parsed.close(), proxied.close(), inProcess.close()]);
 
   // A real upstream doing real work: @modelcontextprotocol/server-filesystem reading a 64 KiB file.
   const workspace = await mkdtemp(join(tmpdir(), 'toolgate-bench-fs-'));
