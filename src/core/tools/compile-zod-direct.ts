@@ -116,25 +116,30 @@ function emitObject(program: Program<ZodInternals>, node: ZodInternals, input: s
   const keys = Object.keys(shape);
   // zod skips a "__proto__" member and never reads symbol keys: leave such shapes to zod.
   if (keys.includes('__proto__') || Object.getOwnPropertySymbols(shape).length > 0) return undefined;
-  const { lines } = program;
-  const output = fresh(program, 'out');
-  const present = fresh(program, 'present');
-  lines.push(`if (typeof ${input} !== 'object' || ${input} === null || Array.isArray(${input})) return GIVE_UP;`);
-  lines.push(`const ${output} = {};`, `let ${present} = 0;`);
+  // Every member is vetted before any line is written: a shape left to zod leaves no code behind.
+  const members: { readonly key: string; readonly node: ZodInternals; readonly optional: boolean }[] = [];
   for (const key of keys) {
     const member = zodInternals(shape[key]);
     if (member === undefined) return undefined;
     const optional = member.optin === 'optional' && member.optout === 'optional';
     // A default or a prefault puts a value where the key is absent: zod's business.
     if (!optional && member.optin !== undefined) return undefined;
+    const inner = optional && member.def.type === 'optional' && (member.def.checks ?? []).length === 0 ? zodInternals(member.def.innerType) : undefined;
+    members.push({ key, node: inner ?? member, optional });
+  }
+  const { lines } = program;
+  const output = fresh(program, 'out');
+  const present = fresh(program, 'present');
+  lines.push(`if (typeof ${input} !== 'object' || ${input} === null || Array.isArray(${input})) return GIVE_UP;`);
+  lines.push(`const ${output} = {};`, `let ${present} = 0;`);
+  for (const { key, node: member, optional } of members) {
     const name = literal(key);
     const value = fresh(program, 'value');
     // zod reads `input[key]` and counts a key as present when `key in input`; so does this.
     lines.push(`const ${value} = ${input}[${name}];`);
     // Absent is fine only for an optional member; present but undefined is zod's call.
     lines.push(optional ? `if (${value} === undefined) { if (${name} in ${input}) return GIVE_UP; } else {` : `if (${value} === undefined) return GIVE_UP;`, '{');
-    const inner = optional && member.def.type === 'optional' && (member.def.checks ?? []).length === 0 ? zodInternals(member.def.innerType) : undefined;
-    const checked = emitNode(program, inner ?? member, value, depth + 1);
+    const checked = emitNode(program, member, value, depth + 1);
     // Its quoted, escaped name and the colon and comma around it.
     lines.push(`${output}[${name}] = ${checked};`, `size += ${key.length * 6 + 4};`, `${present} += 1;`, '}');
     if (optional) lines.push('}');
@@ -143,8 +148,8 @@ function emitObject(program: Program<ZodInternals>, node: ZodInternals, input: s
   // the enumerable keys must be exactly the members read: a member whose value came from elsewhere
   // (a non-enumerable or inherited property) is left to zod too, so the size bound stays exact.
   const seen = fresh(program, 'seen');
-  const members = keys.map((key) => `case ${literal(key)}:`).join(' ');
-  const known = keys.length === 0 ? 'return GIVE_UP;' : `switch (key) { ${members} break; default: return GIVE_UP; }`;
+  const cases = keys.map((key) => `case ${literal(key)}:`).join(' ');
+  const known = keys.length === 0 ? 'return GIVE_UP;' : `switch (key) { ${cases} break; default: return GIVE_UP; }`;
   lines.push(`let ${seen} = 0;`, `for (const key in ${input}) {`, known, `${seen} += 1;`, '}');
   lines.push(`if (${seen} !== ${present}) return GIVE_UP;`, 'size += 2;');
   return output;
