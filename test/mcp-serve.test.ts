@@ -17,6 +17,7 @@ const policy: ToolPolicy = {
   decideArguments: ({ tool }) => (tool.name === 'mcp_fx_add' ? { kind: 'ask', matched: [{ id: 'ask-add', source: 'project', decision: 'ask' }] } : allow),
 };
 
+let waitStarted = false;
 let cancelledSeen = false;
 const localTools = [
   defineTool({ name: 'secret_tool', description: 'Hidden by a deny rule.', input: { type: 'object', properties: {} }, dispatch: () => 'never' }),
@@ -33,6 +34,7 @@ const localTools = [
     input: { type: 'object', properties: {} },
     dispatch: (_args, _host, context) =>
       new Promise<string>((resolve) => {
+        waitStarted = true;
         context.signal?.addEventListener('abort', () => {
           cancelledSeen = true;
           resolve('stopped');
@@ -140,11 +142,11 @@ describe('serveMcp over Streamable HTTP with the SDK Client', () => {
     const client = await connect();
     const controller = new AbortController();
     const pending = client.callTool({ name: 'wait', arguments: {} }, undefined, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Cancel only once the body runs, however long the request takes to get there.
+    await expect.poll(() => waitStarted, { timeout: 5000 }).toBe(true);
     controller.abort();
     await expect(pending).rejects.toBeDefined();
-    for (let attempt = 0; attempt < 50 && !cancelledSeen; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(cancelledSeen).toBe(true);
+    await expect.poll(() => cancelledSeen, { timeout: 5000 }).toBe(true);
     await client.close();
   });
 

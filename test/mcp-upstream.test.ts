@@ -102,9 +102,12 @@ describe('connectMcpServers over stdio', () => {
     controller.abort();
     const outcome = await pending;
     expect(!outcome.ok && outcome.error.code).toBe('ABORTED');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const count = await registry.dispatch({ callId: '8', name: 'mcp_fx_cancelled_count', arguments: {} }, grantAll(registry));
-    expect(count.ok && unwrapUntrusted(count.content)).toBe('1');
+    // The upstream counts the cancellation when its handler sees it: ask until it has.
+    const cancelledCount = async (): Promise<unknown> => {
+      const count = await registry.dispatch({ callId: '8', name: 'mcp_fx_cancelled_count', arguments: {} }, grantAll(registry));
+      return count.ok && unwrapUntrusted(count.content);
+    };
+    await expect.poll(cancelledCount, { timeout: 5000 }).toBe('1');
   });
 
   it('describes media without inline base64 when the host has no media store', async () => {

@@ -143,8 +143,8 @@ describe('cancellation precedence', () => {
     const { registry, host } = harness([writeFileTool]);
     const controller = new AbortController();
     const pending = registry.dispatch({ callId: 'c', name: 'write_file', arguments: { path: 'a', content: 'b' } }, { ...context(controller.signal), approval: { confirm: approver.confirm } });
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(approver.requests).toHaveLength(1);
+    // The request goes out after the action digest (a Web Crypto round trip): wait for it, however long that takes.
+    await expect.poll(() => approver.requests.length).toBe(1);
     controller.abort();
     const outcome = await pending;
     expect(outcome.ok ? 'OK' : outcome.error.code).toBe('ABORTED_BEFORE_DISPATCH');
