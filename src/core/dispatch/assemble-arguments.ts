@@ -26,26 +26,24 @@ export function assembleArguments(state: DispatchState): ToolArgsInvalidError | 
   const plain = mapping === undefined && configValues === undefined && !stripConfigOnly;
   // A caller's object is foreign: it may change under us until stage 6 detaches it.
   const foreign = typeof raw !== 'string' && tool.rebuildsInput;
-  if (plain && tool.validateDirect !== undefined) {
-    // Stage 6's direct validator measures while it checks and copies: one walk, not two.
+  if (plain) {
+    // Measured in stage 6: by the direct validator's walk, which also checks and copies, or, where
+    // that gives up, by the same measuring or copying walk as below.
     state.modelArgs = dropNulls(tool, parsed) as Readonly<Record<string, unknown>>;
     state.effectiveArgs = state.modelArgs;
     state.argsUnmeasured = true;
     state.argsForeign = foreign;
     return undefined;
   }
-  // A caller's object bound for a validator that rebuilds it (a Standard Schema) is measured, not
-  // copied: stage 6 detaches what comes back. JSON text parsed here is ours alone: measured in place.
-  // A caller's object bound for a JSON Schema validator (which hands its input back) is copied.
+  // Mapped or configured values join the model's arguments. A caller's object bound for a validator
+  // that rebuilds it (a Standard Schema) is measured, not copied: stage 6 detaches what comes back.
+  // JSON text parsed here is ours alone: measured in place. A caller's object bound for a JSON Schema
+  // validator (which hands its input back) is copied.
   const snapshot = typeof raw === 'string' || foreign ? measureParsedJson(parsed) : snapshotJson(parsed);
   if (!snapshot.ok) return new ToolArgsInvalidError(tool.key, [], snapshot.problem);
   state.modelArgs = dropNulls(tool, snapshot.value) as Readonly<Record<string, unknown>>;
   state.modelArgsSizeBound = snapshot.sizeBound;
   if (foreign) state.argsForeign = true;
-  if (plain) {
-    state.effectiveArgs = state.modelArgs;
-    return undefined;
-  }
   const effective: Record<string, unknown> = {};
   for (const key of Object.keys(state.modelArgs)) {
     if (!tool.configOnly.has(key)) defineEntry(effective, key, state.modelArgs[key]);

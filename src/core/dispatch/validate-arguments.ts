@@ -43,7 +43,7 @@ export function validateArguments(state: DispatchState): ToolArgsInvalidError | 
  */
 function validateDirectly(state: DispatchState, tool: CompiledTool): ToolArgsInvalidError | boolean {
   state.argsUnmeasured = false;
-  const direct = tool.validateDirect?.(state.effectiveArgs);
+  const direct = tool.validateDirect(state.effectiveArgs);
   if (direct !== undefined) {
     // The fresh value the schema's validator would leave: nothing left shared with the caller.
     state.modelArgs = direct.value as Readonly<Record<string, unknown>>;

@@ -7,7 +7,7 @@ import { checkBoundedSchema } from './check-bounded-schema.js';
 import { checkSchemaSize } from './check-schema-size.js';
 import { compileJsonSchemaDirect } from './compile-json-schema-direct.js';
 import { compileZodDirect } from './compile-zod-direct.js';
-import type { DirectValidator } from './direct-program.js';
+import { compileOnFirstUse, type DirectValidator } from './direct-program.js';
 import { declaredPropertyNames } from './declared-property-names.js';
 import { deepFreeze } from './deep-freeze.js';
 
@@ -36,10 +36,10 @@ export interface CompiledTool {
   readonly description: string;
   readonly validateInput: Validator;
   /**
-   * The one-walk accept path for a zod object schema (check, copy and size
-   * bound together); `validateInput` decides whatever it does not accept.
+   * The one-walk accept path (check, copy and size bound together), compiled
+   * on first use; `validateInput` decides whatever it does not accept.
    */
-  readonly validateDirect: DirectValidator | undefined;
+  readonly validateDirect: DirectValidator;
   readonly validateOutput: Validator | undefined;
   /** The model-visible input schema: configOnly names removed. Frozen. */
   readonly modelSchema: JsonSchema;
@@ -179,7 +179,7 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
     key: definition.version === undefined ? name : `${name}@${definition.version}`,
     description: definition.description,
     validateInput,
-    validateDirect: isStandardSchema(definition.input) ? compileZodDirect(definition.input) : compileJsonSchemaDirect(definition.input as JsonSchema),
+    validateDirect: compileOnFirstUse(() => (isStandardSchema(definition.input) ? compileZodDirect(definition.input) : compileJsonSchemaDirect(definition.input as JsonSchema))),
     validateOutput,
     modelSchema,
     optionalNulls: strict.strict ? strict.optionalNulls : undefined,

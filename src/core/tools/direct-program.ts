@@ -102,6 +102,20 @@ export function canGenerateCode(): boolean {
   return codeGeneration;
 }
 
+/**
+ * A direct validator compiled on its first call, not when the registry is
+ * built: generating and compiling the code costs about 0.1 ms a tool, which a
+ * registry of a thousand tools (most of them never called) should not pay up
+ * front. Where `compile` finds none, every call gives up.
+ */
+export function compileOnFirstUse(compile: () => DirectValidator | undefined): DirectValidator {
+  let compiled: DirectValidator | undefined | null = null; // null: not compiled yet
+  return (value) => {
+    if (compiled === null) compiled = compile();
+    return compiled === undefined ? undefined : compiled(value);
+  };
+}
+
 /** Turn the program into a validator whose result is the variable `output`; undefined if the runtime refuses. */
 export function linkProgram(program: Program<unknown>, output: string): DirectValidator | undefined {
   // An enumerable property on Object.prototype (pollution) shows through every object the
