@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import * as zm from 'zod/mini';
 import { sizeBoundOf } from '../dispatch/snapshot-json.js';
 import { compileZodDirect } from './compile-zod-direct.js';
 import type { DirectValidator } from './direct-program.js';
@@ -86,6 +87,13 @@ describe('compileZodDirect: what it accepts', () => {
     expect(sameShape(result?.value, schema.parse(value))).toBe(true);
     expect((result?.value as { nested: { y: string } }).nested.y).toBe('d');
     expect(result?.sizeBound).toBe(sizeBoundOf(value, 0));
+  });
+
+  it('reads zod/mini schemas too: the same core', () => {
+    const schema = zm.object({ a: zm.string(), b: zm.optional(zm.number()), tags: zm.array(zm.string().check(zm.minLength(2))) });
+    const value = { a: 'x', tags: ['ab'] };
+    expect(sameShape(compiled(schema)(value)?.value, zm.parse(schema, value))).toBe(true);
+    expect(compiled(schema)({ a: 'x', tags: ['a'] })).toBeUndefined();
   });
 
   it('compiles a recursive schema without unrolling it forever, and still validates it', () => {
