@@ -2,7 +2,7 @@ import { ToolArgsInvalidError } from '../errors/tool-errors.js';
 import { dropOptionalNulls } from '../projection/to-openai-strict-schema.js';
 import type { CompiledTool } from '../tools/compile-tool.js';
 import type { DispatchState } from './dispatch-state.js';
-import { measureParsedJson, snapshotJson } from './snapshot-json.js';
+import { measureParsedJson, snapshotJson, type JsonSnapshot } from './snapshot-json.js';
 
 /**
  * Stage 5: the effective arguments, assembled before any argument-level
@@ -28,18 +28,15 @@ export function assembleArguments(state: DispatchState): ToolArgsInvalidError | 
   const foreign = typeof raw !== 'string' && tool.rebuildsInput;
   if (plain) {
     // Measured in stage 6: by the direct validator's walk, which also checks and copies, or, where
-    // that gives up, by the same measuring or copying walk as below.
+    // that gives up, by `checkModelArguments`, as below.
     state.modelArgs = dropNulls(tool, parsed) as Readonly<Record<string, unknown>>;
     state.effectiveArgs = state.modelArgs;
     state.argsUnmeasured = true;
     state.argsForeign = foreign;
     return undefined;
   }
-  // Mapped or configured values join the model's arguments. A caller's object bound for a validator
-  // that rebuilds it (a Standard Schema) is measured, not copied: stage 6 detaches what comes back.
-  // JSON text parsed here is ours alone: measured in place. A caller's object bound for a JSON Schema
-  // validator (which hands its input back) is copied.
-  const snapshot = typeof raw === 'string' || foreign ? measureParsedJson(parsed) : snapshotJson(parsed);
+  // Mapped or configured values join the model's arguments, which are checked first.
+  const snapshot = checkModelArguments(state, tool, parsed);
   if (!snapshot.ok) return new ToolArgsInvalidError(tool.key, [], snapshot.problem);
   state.modelArgs = dropNulls(tool, snapshot.value) as Readonly<Record<string, unknown>>;
   state.modelArgsSizeBound = snapshot.sizeBound;
@@ -72,6 +69,18 @@ export function assembleArguments(state: DispatchState): ToolArgsInvalidError | 
   state.effectiveArgs = copied.value;
   state.modelArgsSizeBound = copied.sizeBound;
   return undefined;
+}
+
+/**
+ * The model's arguments checked (JSON form, depth) and measured without a
+ * direct validator. JSON text parsed here is ours alone, and a caller's
+ * object bound for a validator that rebuilds it (a Standard Schema) is
+ * detached by that validator (stage 6): both are measured in place. A
+ * caller's object bound for a JSON Schema validator, which hands its input
+ * back, is copied.
+ */
+export function checkModelArguments(state: DispatchState, tool: CompiledTool, value: unknown): JsonSnapshot {
+  return typeof state.call.rawArguments !== 'string' && !tool.rebuildsInput ? snapshotJson(value) : measureParsedJson(value);
 }
 
 /** OpenAI strict mode offers optional properties as required and nullable: such a `null` means absent. */

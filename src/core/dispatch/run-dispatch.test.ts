@@ -367,60 +367,6 @@ describe('registry.dispatch: one outcome per call, stage by stage', () => {
     }
   });
 
-  it('stage 6: a zod object schema is checked, copied and measured in one walk; what that walk does not accept, zod decides', async () => {
-    const received: unknown[] = [];
-    const tool = defineTool({
-      name: 'tag',
-      description: 'Tag.',
-      input: z.object({ path: z.string(), tags: z.array(z.string()), note: z.string().min(3).optional() }),
-      dispatch: (args) => {
-        received.push(args);
-        return 'ok';
-      },
-    });
-    const registry = harness([tool], { limits: { maxInputBytes: 1024 } }).registry;
-    const context = { grantedTools: ['tag'] };
-    const args = { tags: ['a'], path: 'x.txt' };
-
-    const accepted = await registry.dispatch({ callId: '1', name: 'tag', arguments: args }, context);
-    expect(accepted.ok).toBe(true);
-    expect(received[0]).toEqual({ path: 'x.txt', tags: ['a'] });
-    expect(received[0]).not.toBe(args);
-    expect((received[0] as typeof args).tags).not.toBe(args.tags);
-
-    // An unknown key: zod strips it. A failed check: zod reports it, by path.
-    const stripped = await registry.dispatch({ callId: '2', name: 'tag', arguments: { ...args, extra: 1 } }, context);
-    expect(stripped.ok && received[1]).toEqual({ path: 'x.txt', tags: ['a'] });
-    const short = await registry.dispatch({ callId: '3', name: 'tag', arguments: '{"path":"x","tags":[],"note":"no"}' }, context);
-    expect(!short.ok && short.error.code).toBe('ARGS_INVALID');
-    expect(!short.ok && short.error.message).toContain('note');
-
-    // The size limit and the JSON checks hold either way, with the same errors as before.
-    const huge = await registry.dispatch({ callId: '4', name: 'tag', arguments: { path: 'x'.repeat(4096), tags: [] } }, context);
-    expect(!huge.ok && huge.error.message).toContain('exceed 1024 bytes');
-    const notFinite = await registry.dispatch({ callId: '5', name: 'tag', arguments: { path: 'x', tags: [], extra: Number.NaN } }, context);
-    expect(!notFinite.ok && notFinite.error.message).toContain('a number is not finite');
-    expect(received).toHaveLength(2);
-  });
-
-  it('stage 6: an error names the declared field, never a key or value the caller invented', async () => {
-    const tool = defineTool({
-      name: 'env',
-      description: 'Env.',
-      input: z.object({ settings: z.object({ timeout: z.number() }), variables: z.record(z.string(), z.number()) }),
-      dispatch: () => 'ok',
-    });
-    const { registry } = harness([tool]);
-    const secretKey = 'sk-live-0123456789abcdef';
-    const outcome = await registry.dispatch({ callId: 'c', name: 'env', arguments: { settings: { timeout: 'soon' }, variables: { [secretKey]: 'x' } } }, { grantedTools: ['env'] });
-    expect(!outcome.ok && outcome.error.code).toBe('ARGS_INVALID');
-    const message = !outcome.ok ? outcome.error.message : '';
-    expect(message).toContain('settings.timeout');
-    expect(message).toContain('variables.?');
-    expect(message).not.toContain(secretKey);
-    expect(message).not.toContain('soon');
-  });
-
   it('a malformed call envelope is the caller’s mistake and throws', () => {
     const { registry } = harness([addTool]);
     expect(() => registry.dispatch({ callId: '', name: 'add' })).toThrow(/callId/);

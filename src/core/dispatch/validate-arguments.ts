@@ -4,7 +4,8 @@ import { ToolArgsInvalidError } from '../errors/tool-errors.js';
 import { deepFreeze, type CompiledTool } from '../tools/compile-tool.js';
 import type { ValidationResult } from '../tools/schema-validator.js';
 import type { DispatchState } from './dispatch-state.js';
-import { measureParsedJson, snapshotJson } from './snapshot-json.js';
+import { checkModelArguments } from './assemble-arguments.js';
+import { snapshotJson } from './snapshot-json.js';
 
 const encoder = new TextEncoder();
 
@@ -52,10 +53,7 @@ function validateDirectly(state: DispatchState, tool: CompiledTool): ToolArgsInv
     state.argsForeign = false;
     return true;
   }
-  // What stage 5 would have done: a caller's object bound for a validator that hands its input
-  // back (a JSON Schema) is copied; anything else is measured in place.
-  const copy = typeof state.call.rawArguments !== 'string' && !tool.rebuildsInput;
-  const measured = copy ? snapshotJson(state.effectiveArgs) : measureParsedJson(state.effectiveArgs);
+  const measured = checkModelArguments(state, tool, state.effectiveArgs);
   if (!measured.ok) {
     // Never walked further, so never projected into a receipt either.
     state.modelArgs = undefined;
