@@ -32,4 +32,6 @@ function readMessages(stream, onMessage) {
 
 readMessages(process.stdin, (message) => child.stdin.write(`${JSON.stringify(message)}\n`));
 readMessages(child.stdout, (message) => process.stdout.write(`${JSON.stringify(message)}\n`));
+// The client closing the relay's stdin closes the upstream's, as it would without a relay.
+process.stdin.on('end', () => child.stdin.end());
 child.on('exit', (code) => process.exit(code ?? 0));

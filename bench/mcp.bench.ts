@@ -8,7 +8,8 @@
  * Beside them, the floor of any out-of-process proxy: `stdio-relay.mjs`,
  * a Node process that copies bytes both ways without parsing them, and
  * `json-relay.mjs`, which also parses and re-writes every message. The
- * proxy's own work is what it costs above those rows.
+ * proxy's own work is what it costs above those rows. The hidden-character
+ * scan every upstream result goes through is measured on its own first.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createToolRegistry } from 'toolgate';
-import { connectMcpServers, serveMcp } from 'toolgate/mcp';
+import { connectMcpServers, scanHiddenCharacters, serveMcp } from 'toolgate/mcp';
 import { bench } from './harness.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -39,7 +40,25 @@ async function gatewayArgs(dir: string, name: string, upstreamArgs: string[]): P
   return [gatewayMain, config];
 }
 
+/** The scan every upstream result goes through, against rendering the same text as JSON (which the pipeline does to it anyway). */
+async function benchHiddenCharacterScan(): Promise<void> {
+  const texts = {
+    'English prose and code': 'The quick brown fox jumps over the lazy dog.\n  return total + 1;\n'.repeat(1000),
+    Japanese: '日本語のテキストです。これは長い文章の例です。'.repeat(2800),
+  };
+  for (const [label, text] of Object.entries(texts)) {
+    await bench(
+      [
+        { name: `JSON.stringify, ${text.length.toLocaleString('en-US')} characters`, run: () => JSON.stringify(text) },
+        { name: 'scanHiddenCharacters (clean text)', run: () => scanHiddenCharacters(text, true) },
+      ],
+      { title: `hidden-character scan of an upstream result: ${label}`, batch: 20, rounds: 15, warmup: 3 },
+    );
+  }
+}
+
 export async function run(): Promise<void> {
+  await benchHiddenCharacterScan();
   const dir = await mkdtemp(join(tmpdir(), 'toolgate-bench-mcp-'));
 
   const direct = await connect([upstream]);
@@ -69,16 +88,18 @@ export async function run(): Promise<void> {
   const filesystem = [join(root, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), workspace];
   const fsDirect = await connect(filesystem);
   const fsRelayed = await connect([relay, process.execPath, ...filesystem]);
+  const fsParsed = await connect([jsonRelay, process.execPath, ...filesystem]);
   const fsProxied = await connect(await gatewayArgs(dir, 'fs', filesystem));
   await bench(
     [
       { name: 'direct: read_text_file 64 KiB (stdio)', run: () => fsDirect.callTool({ name: 'read_text_file', arguments: { path: file } }) },
       { name: 'floor: read_text_file 64 KiB via a byte relay (stdio)', run: () => fsRelayed.callTool({ name: 'read_text_file', arguments: { path: file } }) },
+      { name: 'floor: read_text_file 64 KiB via a JSON relay (stdio)', run: () => fsParsed.callTool({ name: 'read_text_file', arguments: { path: file } }) },
       { name: 'proxy: read_text_file 64 KiB via toolgate (stdio)', run: () => fsProxied.callTool({ name: 'mcp_fs_read_text_file', arguments: { path: file } }) },
     ],
     { title: 'tools/call of server-filesystem (goal: proxy ≤ 1.15×)', batch: 50, rounds: 15, warmup: 3 },
   );
-  await Promise.all([fsDirect.close(), fsRelayed.close(), fsProxied.close()]);
+  await Promise.all([fsDirect.close(), fsRelayed.close(), fsParsed.close(), fsProxied.close()]);
 
   const manyDirect = await connect([upstream, '--tools', '1000']);
   const manyProxied = await connect(await gatewayArgs(dir, 'fx', [upstream, '--tools', '1000']));
