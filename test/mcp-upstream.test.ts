@@ -236,7 +236,25 @@ describe('connectMcpServers options', () => {
     await expect(within).rejects.toThrow('MCP server "c" offers tools "echo" and "Echo", which both become "mcp_c_echo".');
   });
 
+  it('closes an upstream that sends a message longer than maxMessageBytes, failing its calls without waiting for a timeout', async () => {
+    const connection = await connectMcpServers({ servers: [stdioUpstream('fl', { maxMessageBytes: 256 * 1024, timeoutMs: 60_000 })] });
+    try {
+      const registry = createToolRegistry({ tools: connection.tools, host: { mcp: connection.capability } });
+      const started = Date.now();
+      const flooded = await registry.dispatch({ callId: 'f1', name: 'mcp_fl_flood', arguments: { bytes: 8 * 1024 * 1024 } }, grantAll(registry));
+      expect(!flooded.ok && flooded.error.code).toBe('EXECUTION_FAILED');
+      expect(!flooded.ok && flooded.error.message).toMatch(/connection to the MCP server closed/);
+      expect(Date.now() - started).toBeLessThan(30_000);
+      // The connection stays closed: later calls fail at once, typed, instead of hanging.
+      const after = await registry.dispatch({ callId: 'f2', name: 'mcp_fl_echo', arguments: { text: 'hi' } }, grantAll(registry));
+      expect(!after.ok && after.error.code).toBe('EXECUTION_FAILED');
+    } finally {
+      await connection.close();
+    }
+  });
+
   it('refuses bad configurations before connecting anything', async () => {
+    await expect(connectMcpServers({ servers: [stdioUpstream('m', { maxMessageBytes: 10 })] })).rejects.toThrow(/maxMessageBytes/);
     await expect(connectMcpServers({ servers: [{ name: 'Bad-Name', transport: 'stdio', command: 'x' }] })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
     await expect(connectMcpServers({ servers: [{ name: 'r', transport: 'http', url: 'https://example.com/mcp' }] })).rejects.toThrow(/egress guard/);
     await expect(connectMcpServers({ servers: [{ name: 'r', transport: 'http', url: 'http://example.com/mcp', local: true }] })).rejects.toThrow(/not a loopback/);

@@ -48,7 +48,14 @@ export async function callUpstream(options: CallUpstreamOptions): Promise<CallTo
       const elapsedCap = options.maxTotalTimeoutMs !== undefined && /total/i.test(error.message) ? options.maxTotalTimeoutMs : timeout;
       throw new ToolTimeoutError(name, elapsedCap);
     }
-    const detail = error instanceof McpError ? `the MCP server answered with error ${error.code}` : 'the MCP server could not be reached';
-    throw new ToolExecutionError(name, { cause: error, detail });
+    throw new ToolExecutionError(name, { cause: error, detail: failureDetail(error) });
   }
+}
+
+/** What went wrong, in words that hold no upstream text. */
+function failureDetail(error: unknown): string {
+  if (!(error instanceof McpError)) return 'the MCP server could not be reached';
+  // The SDK rejects every pending request this way when the transport closes: the server exited, or sent a message past maxMessageBytes.
+  if (error.code === (ErrorCode.ConnectionClosed as number)) return 'the connection to the MCP server closed';
+  return `the MCP server answered with error ${error.code}`;
 }

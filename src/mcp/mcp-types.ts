@@ -37,6 +37,12 @@ export interface McpStdioServerConfig extends McpServerBase {
   /** Declared variables: the only ones added to the minimal environment. */
   readonly env?: Readonly<Record<string, string>>;
   readonly cwd?: string;
+  /**
+   * The largest message read from the upstream, in bytes. A longer one (or an
+   * unterminated line that grows past it) closes the connection: its calls
+   * fail, and memory stays bounded. Default 10 MiB.
+   */
+  readonly maxMessageBytes?: number;
 }
 
 /** An upstream reached over Streamable HTTP. */

@@ -5,9 +5,10 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigurationError } from '../core/index.js';
 import { buildStdioEnv } from './build-stdio-env.js';
-import type { ConnectMcpServersOptions, McpHttpServerConfig, McpServerConfig } from './mcp-types.js';
+import type { ConnectMcpServersOptions, McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './mcp-types.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 export interface OpenUpstreamOptions {
   readonly server: McpServerConfig;
@@ -35,6 +36,7 @@ function createTransport(server: McpServerConfig, connect: ConnectMcpServersOpti
       args: [...(server.args ?? [])],
       env: buildStdioEnv(server.env),
       ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+      maxBufferSize: maxMessageBytes(server),
       stderr: connect.stderr ?? 'ignore',
     });
   }
@@ -47,6 +49,13 @@ function createTransport(server: McpServerConfig, connect: ConnectMcpServersOpti
     ...(fetch === undefined ? {} : { fetch }),
     ...(server.headers === undefined ? {} : { requestInit: { headers: { ...server.headers } } }),
   });
+}
+
+/** The SDK's read buffer holds at most one message; its bound is this server's largest message. */
+function maxMessageBytes(server: McpStdioServerConfig): number {
+  const bytes = server.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  if (!Number.isSafeInteger(bytes) || bytes < 1024) throw new ConfigurationError(`servers.${server.name}.maxMessageBytes`, 'must be an integer of at least 1024');
+  return bytes;
 }
 
 /** `local` is a promise that the server is on this machine; hold it to that. Remote servers must use https. */
