@@ -8,8 +8,9 @@
  * Beside them, the floor of any out-of-process proxy: `stdio-relay.mjs`,
  * a Node process that copies bytes both ways without parsing them, and
  * `json-relay.mjs`, which also parses and re-writes every message. The
- * proxy's own work is what it costs above those rows. The hidden-character
- * scan every upstream result goes through is measured on its own first.
+ * proxy's own work is what it costs above those rows. Measured first, on
+ * their own: the hidden-character scan every upstream result goes through,
+ * and `serveMcp` against the SDK's `McpServer` with no process in between.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createToolRegistry } from 'toolgate';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { PassThrough } from 'node:stream';
+import { z } from 'zod';
+import { createToolRegistry, defineTool } from 'toolgate';
 import { connectMcpServers, scanHiddenCharacters, serveMcp } from 'toolgate/mcp';
 import { bench } from './harness.js';
 
@@ -57,8 +62,40 @@ async function benchHiddenCharacterScan(): Promise<void> {
   }
 }
 
+/** A client wired to a server over in-process streams: no pipes, no processes. The SDK's stream transport reads and writes the same framing both ways. */
+async function connectOverStreams(serve: (stdin: PassThrough, stdout: PassThrough) => Promise<unknown>): Promise<Client> {
+  const toServer = new PassThrough();
+  const toClient = new PassThrough();
+  await serve(toServer, toClient);
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(new StdioServerTransport(toClient, toServer));
+  return client;
+}
+
+/** What serving costs without the process hops: `serveMcp` (the whole pipeline) against the SDK's own `McpServer`, with the same no-op tool. */
+async function benchServingInProcess(): Promise<void> {
+  const bare = await connectOverStreams((stdin, stdout) => {
+    const server = new McpServer({ name: 'bare', version: '1.0.0' });
+    server.registerTool('echo', { description: 'Echo the text back.', inputSchema: { text: z.string() } }, ({ text }) => ({ content: [{ type: 'text', text }] }));
+    return server.connect(new StdioServerTransport(stdin, stdout));
+  });
+  const registry = createToolRegistry({
+    tools: [defineTool({ name: 'echo', description: 'Echo the text back.', input: z.object({ text: z.string() }), dispatch: ({ text }) => text })],
+  });
+  const governed = await connectOverStreams((stdin, stdout) => serveMcp(registry, { transport: 'stdio', stdin, stdout, context: { grantedTools: ['echo'] } }));
+  await bench(
+    [
+      { name: 'SDK McpServer: echo (in-process streams)', run: () => bare.callTool({ name: 'echo', arguments: { text: 'hello' } }) },
+      { name: 'serveMcp: echo through the pipeline (in-process streams)', run: () => governed.callTool({ name: 'echo', arguments: { text: 'hello' } }) },
+    ],
+    { title: 'tools/call of a no-op tool, client and server in one process', batch: 500, rounds: 15, warmup: 3 },
+  );
+  await Promise.all([bare.close(), governed.close()]);
+}
+
 export async function run(): Promise<void> {
   await benchHiddenCharacterScan();
+  await benchServingInProcess();
   const dir = await mkdtemp(join(tmpdir(), 'toolgate-bench-mcp-'));
 
   const direct = await connect([upstream]);
