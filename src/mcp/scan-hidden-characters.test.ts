@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanHiddenCharacters, scanHiddenInValue } from './scan-hidden-characters.js';
 
@@ -39,11 +40,11 @@ describe('scanHiddenCharacters', () => {
     const hidden: readonly (readonly [number, number])[] = [
       [0x00, 0x08], [0x0b, 0x0c], [0x0e, 0x1f], [0x7f, 0x9f], [0xad, 0xad], [0x34f, 0x34f], [0x61c, 0x61c],
       [0x115f, 0x1160], [0x17b4, 0x17b5], [0x180b, 0x180f], [0x200b, 0x200f], [0x202a, 0x202e], [0x2060, 0x206f],
-      [0x3164, 0x3164], [0xfe00, 0xfe0f], [0xfeff, 0xfeff], [0xffa0, 0xffa0], [0xfff9, 0xfffb], [0xe0000, 0xe01ef],
+      [0x3164, 0x3164], [0xd800, 0xdfff], [0xfe00, 0xfe0f], [0xfeff, 0xfeff], [0xffa0, 0xffa0], [0xfff9, 0xfffb], [0xe0000, 0xe01ef],
     ];
     const isHidden = (point: number): boolean => hidden.some(([from, to]) => point >= from && point <= to);
     const wrong: string[] = [];
-    // Every code point in a Latin-1 string and in a two-byte one (the two representations V8 scans differently).
+    // Every code point in a Latin-1 string and in a two-byte one (the two representations V8 scans differently); D800–DFFF are lone halves.
     for (let point = 0; point <= 0x10ffff; point += 1) {
       const character = String.fromCodePoint(point);
       for (const text of [`a${character}b`, `\u4E2D${character}\u6587`]) {
@@ -51,6 +52,29 @@ describe('scanHiddenCharacters', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('removes lone surrogate halves, so stripping cannot join two halves into a tag character', () => {
+    // A high and a low half around a zero-width space: removing only the space would leave U+E0041 behind.
+    const split = [...'ignore'].map((letter) => `\uDB40\u200B${String.fromCharCode(0xdc00 + letter.charCodeAt(0))}`).join('');
+    const scan = scanHiddenCharacters(`Reads a file.${split}`, true);
+    expect(scan.text).toBe('Reads a file.');
+    expect(scan.count).toBe(18);
+    expect(scan.codePoints).toContain('U+DB40');
+    // Pairs that are real characters stay whole.
+    expect(scanHiddenCharacters('emoji 😀 and 𝄞', true)).toEqual({ text: 'emoji 😀 and 𝄞', count: 0, codePoints: [] });
+  });
+
+  it('leaves nothing to find after stripping, whatever the input', () => {
+    const pieces = ['a', 'é', '中', '😀', '\uD83D', '\uDE00', '\uDB40', '\uDC41', '\uDDEF', '\u200B', '\u202E', '\u0007', '\uFEFF', '\u{E0041}'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), (parts) => {
+        const stripped = scanHiddenCharacters(parts.join(''), true).text;
+        expect(scanHiddenCharacters(stripped, true)).toEqual({ text: stripped, count: 0, codePoints: [] });
+        expect(stripped.isWellFormed()).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('hides a whole smuggled instruction written in tag characters', () => {
