@@ -101,8 +101,12 @@ describe('serveMcp over Streamable HTTP with the SDK Client', () => {
     expect(JSON.stringify(unknown.content)).toContain('mcp_fx_echo');
     expect(JSON.stringify(unknown.content)).not.toContain('secret_tool');
     expect(JSON.stringify(unknown.content)).not.toContain('ungranted');
-    const denied = await client.callTool({ name: 'secret_tool', arguments: {} });
-    expect(denied.isError).toBe(true);
+    // Calling a hidden tool answers exactly as calling one that does not exist: no rule named, nothing confirmed.
+    for (const hidden of ['secret_tool', 'ungranted']) {
+      const refused = await client.callTool({ name: hidden, arguments: {} });
+      expect(refused.isError).toBe(true);
+      expect(refused.content).toEqual([{ type: 'text', text: (unknown.content as { text: string }[])[0]?.text.replace('"nope"', `"${hidden}"`) }]);
+    }
     await client.close();
   });
 
@@ -238,8 +242,29 @@ describe('serveMcp access control', () => {
     await expect(serveMcp(createToolRegistry({ tools: [] }), { transport: { kind: 'http', sessionIdleMs: 0 } })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
   });
 
-  it('refuses to bind beyond loopback without explicit allowed hosts', async () => {
-    await expect(serveMcp(createToolRegistry({ tools: [] }), { transport: { kind: 'http', host: '0.0.0.0' } })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+  it('refuses to bind beyond loopback without explicit allowed hosts and a token', async () => {
+    const empty = createToolRegistry({ tools: [] });
+    await expect(serveMcp(empty, { transport: { kind: 'http', host: '0.0.0.0' } })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    await expect(serveMcp(empty, { transport: { kind: 'http', host: '0.0.0.0', allowedHosts: ['gateway.internal:8080'] } })).rejects.toThrow(/token/);
+  });
+
+  it('refuses empty allowed hosts or origins, which would switch the DNS-rebinding defence off', async () => {
+    const empty = createToolRegistry({ tools: [] });
+    await expect(serveMcp(empty, { transport: { kind: 'http', allowedHosts: [] } })).rejects.toThrow(/allowedHosts/);
+    await expect(serveMcp(empty, { transport: { kind: 'http', allowedOrigins: [] } })).rejects.toThrow(/allowedOrigins/);
+  });
+
+  it('lists nothing when the context grants nothing, as calls are refused', async () => {
+    const gateway = await serveMcp(createToolRegistry({ tools: localTools }), { transport: { kind: 'http' } });
+    try {
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url ?? '')));
+      expect((await client.listTools()).tools).toEqual([]);
+      expect((await client.callTool({ name: 'big', arguments: {} })).isError).toBe(true);
+      await client.close();
+    } finally {
+      await gateway.close();
+    }
   });
 });
 

@@ -44,8 +44,9 @@ export async function callServedTool(request: CallToolRequest, extra: CallExtra,
     ...(hostCallOptions === undefined ? {} : { hostCallOptions }),
   };
   const outcome = await registry.dispatch({ callId: options.callId, name: key ?? requested, arguments: request.params.arguments ?? {} }, context);
-  if (!outcome.ok && outcome.error.code === 'UNKNOWN_TOOL') {
-    // The pipeline lists every granted name; a client is told only the names it was shown, so a hidden tool stays hidden.
+  if (!outcome.ok && (outcome.error.code === 'UNKNOWN_TOOL' || key === undefined)) {
+    // A name the client was not shown fails as unknown, whatever the pipeline refused it for (a deny rule, a missing
+    // grant), and the names offered are the listed ones: a hidden tool stays hidden. The journal still has the attempt.
     return errorResult(new UnknownToolError(requested, [...served.keyByWireName.keys()]).message);
   }
   return toCallToolResult(registry.get(outcome.toolName)?.output !== undefined, outcome);

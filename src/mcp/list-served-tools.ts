@@ -20,11 +20,12 @@ export function listServedTools(registry: ToolRegistry, context: DispatchContext
   if (byContext === undefined) cache.set(registry, (byContext = new WeakMap()));
   const cached = byContext.get(context);
   if (cached !== undefined) return cached;
-  const granted = context.grantedTools === undefined ? undefined : new Set(context.grantedTools);
+  // As in the pipeline's grant check: absent grants mean nothing is granted, so nothing is listed.
+  const granted = new Set(context.grantedTools ?? []);
   const shown = new Set<string>();
   const keyByWireName = new Map<string, string>();
   for (const info of registry.list()) {
-    if (granted !== undefined && !granted.has(info.name) && !granted.has(info.key)) continue;
+    if (!granted.has(info.name) && !granted.has(info.key)) continue;
     if (registry.policy.decideIdentity({ tool: info.policyView, agent: context.agent ?? registry.agent }).kind === 'deny') continue;
     const wire = wireToolName(info.name, info.version);
     shown.add(wire);

@@ -6,7 +6,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ConfigurationError } from '../core/index.js';
 
 export interface ServeHttpOptions {
-  /** Default 127.0.0.1. Anything else needs `allowedHosts`. */
+  /** Default 127.0.0.1. Anything else needs `allowedHosts` and a `token`. */
   readonly host?: string;
   /** Default 0: an ephemeral port (read it from the returned URL). */
   readonly port?: number;
@@ -14,9 +14,9 @@ export interface ServeHttpOptions {
   readonly path?: string;
   /** When set, every request needs `Authorization: Bearer <token>`. */
   readonly token?: string;
-  /** Host header values accepted (hostname:port). Default: the loopback names at the bound port. */
+  /** Host header values accepted (hostname:port). Default: the loopback names at the bound port. Never empty. */
   readonly allowedHosts?: readonly string[];
-  /** Origin header values accepted when a request carries one. Default: http origins of the loopback names at the bound port. */
+  /** Origin header values accepted when a request carries one. Default: http origins of the loopback names at the bound port. Never empty. */
   readonly allowedOrigins?: readonly string[];
   /** Concurrent sessions. Default 64. */
   readonly maxSessions?: number;
@@ -51,9 +51,12 @@ interface Session {
  */
 export async function serveHttp(options: ServeHttpOptions, createSession: () => { server: Server; detach: () => void }): Promise<HttpListener> {
   const host = options.host ?? '127.0.0.1';
-  if (!['127.0.0.1', '::1', 'localhost'].includes(host) && options.allowedHosts === undefined) {
-    throw new ConfigurationError('http.host', 'binds beyond loopback; give allowedHosts (and a token) explicitly');
+  if (!['127.0.0.1', '::1', 'localhost'].includes(host) && (options.allowedHosts === undefined || options.token === undefined)) {
+    throw new ConfigurationError('http.host', 'binds beyond loopback; give allowedHosts and a token explicitly');
   }
+  // The SDK checks Host and Origin only against a non-empty list: an empty one would switch the DNS-rebinding defence off.
+  if (options.allowedHosts?.length === 0) throw new ConfigurationError('http.allowedHosts', 'must name at least one host (leave it out for the loopback names)');
+  if (options.allowedOrigins?.length === 0) throw new ConfigurationError('http.allowedOrigins', 'must name at least one origin (leave it out for the loopback origins)');
   const path = options.path ?? '/mcp';
   const maxSessions = options.maxSessions ?? 64;
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
