@@ -253,6 +253,20 @@ describe('connectMcpServers options', () => {
     }
   });
 
+  it('coalesces a burst of list_changed notifications into at most two listings', async () => {
+    const connection = await connectMcpServers({ servers: [stdioUpstream('bu')] });
+    try {
+      const listings = async (): Promise<number> => Number((await connection.capability.call({ server: 'bu', tool: 'listing_count', arguments: {} })).content[0]?.text);
+      expect(await listings()).toBe(1);
+      await connection.capability.call({ server: 'bu', tool: 'announce_changes', arguments: { count: 500 } });
+      // The refresh asked for here runs after (or joins) the ones the burst started.
+      await connection.refresh();
+      expect(await listings()).toBeLessThanOrEqual(4);
+    } finally {
+      await connection.close();
+    }
+  });
+
   it('refuses bad configurations before connecting anything', async () => {
     await expect(connectMcpServers({ servers: [stdioUpstream('m', { maxMessageBytes: 10 })] })).rejects.toThrow(/maxMessageBytes/);
     await expect(connectMcpServers({ servers: [{ name: 'Bad-Name', transport: 'stdio', command: 'x' }] })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });

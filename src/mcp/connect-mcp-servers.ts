@@ -83,28 +83,40 @@ export async function connectMcpServers(options: ConnectMcpServersOptions): Prom
     for (const listener of changeListeners) listener(change);
   };
 
-  /** Refreshes of one server run one at a time; a notification during a refresh queues one more. */
-  const refreshing = new Map<string, Promise<void>>();
+  /**
+   * Refreshes of one server run one at a time, and at most one waits behind
+   * the running one. A notification that arrives meanwhile joins the waiting
+   * refresh, which lists after it anyway: a burst of `list_changed` from a
+   * hostile upstream costs two listings, not one per notification.
+   */
+  const refreshes = new Map<string, { last: Promise<void>; waiting: Promise<void> | undefined }>();
   const refreshServer = (server: UpstreamServer): Promise<void> => {
-    const next = (refreshing.get(server.config.name) ?? Promise.resolve()).then(async () => {
-      if (closed) return;
-      const tools = await listAllTools(server.client);
-      const entries = await discoverServerTools({ server: server.config, tools, previous: server.entries, pins, pinning, emit });
-      const before = server.entries;
-      server.entries = entries;
-      try {
-        collect();
-      } catch (error) {
-        server.entries = before;
-        throw error;
-      }
-      publish();
+    const state = refreshes.get(server.config.name) ?? { last: Promise.resolve(), waiting: undefined };
+    refreshes.set(server.config.name, state);
+    if (state.waiting !== undefined) return state.waiting;
+    const next = state.last.then(() => {
+      state.waiting = undefined;
+      return relist(server);
     });
-    const settled = next.catch((error: unknown) => {
+    state.waiting = next;
+    state.last = next.catch((error: unknown) => {
       emit('refresh-failed', { server: server.config.name, error: asToolgateError(error).toJSON() });
     });
-    refreshing.set(server.config.name, settled);
     return next;
+  };
+  const relist = async (server: UpstreamServer): Promise<void> => {
+    if (closed) return;
+    const tools = await listAllTools(server.client);
+    const entries = await discoverServerTools({ server: server.config, tools, previous: server.entries, pins, pinning, emit });
+    const before = server.entries;
+    server.entries = entries;
+    try {
+      collect();
+    } catch (error) {
+      server.entries = before;
+      throw error;
+    }
+    publish();
   };
 
   const withheldError = (entry: UpstreamEntry): ToolgateError =>
