@@ -56,7 +56,7 @@ export function renderConsolePage(nonce: string): string {
   </section>
   <section id="view-withheld" class="view">
     <h2>Withheld MCP definitions</h2>
-    <p class="muted">An upstream tool whose name, description or schema changed since it was approved is withheld until you approve it again.</p>
+    <p class="muted">An upstream tool whose name, description or schema changed since it was approved, or that was never approved, is withheld until you approve what it offers now.</p>
     <div id="withheld"></div>
     <p id="withheld-empty" class="empty">No definition is withheld.</p>
   </section>

@@ -1,4 +1,5 @@
 import type { JournalVerifyResult, ToolReceipt, ToolRegistry } from '../core/index.js';
+import type { WithheldDefinition } from '../mcp/index.js';
 import type { ApprovalQueue } from './approval-queue.js';
 
 export interface ReceiptFilter {
@@ -25,17 +26,12 @@ export interface AuditSource {
   verify(): Promise<JournalVerifyResult>;
 }
 
-export interface WithheldDefinition {
-  readonly name: string;
-  readonly server: string;
-  readonly reason: string;
-  readonly pinnedSha256?: string;
-  readonly currentSha256?: string;
-}
 
 export interface WithheldSource {
+  /** What each withheld definition offers now: shown in full, so a person reviews what they approve. */
   list(): Promise<readonly WithheldDefinition[]>;
-  approve(name: string): Promise<void>;
+  /** Approve `name` only if it still offers the definition whose digest the person reviewed. */
+  approve(name: string, digest: string): Promise<void>;
 }
 
 export interface ConsoleOptions {

@@ -111,6 +111,24 @@ describe('console server', () => {
     expect(!outcome.ok && outcome.error.message).toContain('not today');
   });
 
+  it('approves a withheld definition only with the digest of what was reviewed', async () => {
+    const approved: string[] = [];
+    const registry = createToolRegistry({ tools: [], policy: allowAll });
+    server = await startConsole({
+      registry,
+      approvals: createApprovalQueue(),
+      withheld: { list: () => Promise.resolve([]), approve: (name, digest) => Promise.resolve(void approved.push(`${name}@${digest}`)) },
+    });
+    const headers = { host: `127.0.0.1:${server.port}`, 'x-toolgate-token': server.token, 'content-type': 'application/json' };
+    const approve = (body: string) => raw(server?.port ?? 0, '/api/withheld/mcp_files_read/approve', headers, 'POST', body);
+    expect((await approve('{}')).status).toBe(400);
+    expect((await approve(JSON.stringify({ digest: 'not-a-digest' }))).status).toBe(400);
+    expect((await approve(JSON.stringify({ digest: 'A'.repeat(64) }))).status).toBe(400);
+    expect(approved).toEqual([]);
+    expect((await approve(JSON.stringify({ digest: 'a'.repeat(64) }))).status).toBe(200);
+    expect(approved).toEqual([`mcp_files_read@${'a'.repeat(64)}`]);
+  });
+
   it('withdraws a pending approval when the call is cancelled', async () => {
     const { registry, approvals } = await setup();
     const controller = new AbortController();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ToolApprovalDecision } from '../core/index.js';
+import { ToolgateError, type ToolApprovalDecision } from '../core/index.js';
 import type { ApprovalChange } from './approval-queue.js';
 import { createConsoleToken, hostAllowed, originAllowed, requestToken, tokenMatches } from './console-access.js';
 import { renderConsolePage } from './console-page.js';
@@ -96,7 +96,15 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     const withheldMatch = /^\/api\/withheld\/([a-z0-9_]{1,64})\/approve$/.exec(path);
     if (method === 'POST' && withheldMatch !== null) {
       if (options.withheld === undefined) return send(response, 404, { error: 'no MCP pinning is configured' });
-      await options.withheld.approve(withheldMatch[1] as string);
+      const digest = (await readJson(request)) as { digest?: unknown } | undefined;
+      if (typeof digest?.digest !== 'string' || !/^[0-9a-f]{64}$/.test(digest.digest)) return send(response, 400, { error: 'digest must be the SHA-256 of the definition you reviewed' });
+      try {
+        await options.withheld.approve(withheldMatch[1] as string, digest.digest);
+      } catch (error) {
+        // Not withheld any more, or changed again since it was shown: the person must look again.
+        if (error instanceof ToolgateError && error.code === 'CONFIGURATION_INVALID') return send(response, 409, { error: error.message });
+        throw error;
+      }
       broadcast('withheld', { approved: withheldMatch[1] });
       return send(response, 200, { ok: true });
     }

@@ -195,11 +195,14 @@ export async function connectMcpServers(options: ConnectMcpServersOptions): Prom
       for (const server of servers.values()) for (const entry of server.entries.values()) if (entry.status === 'withheld') list.push(describeWithheld(entry));
       return list.sort((left, right) => (left.name < right.name ? -1 : 1));
     },
-    async approvePin(name, by = 'approver') {
+    async approvePin(name, options = {}) {
       const entry = findWithheld(name);
       const server = entry === undefined ? undefined : servers.get(entry.server);
       if (entry === undefined || server === undefined) throw new ConfigurationError('approvePin', `names no withheld MCP definition "${name.slice(0, 64)}"`);
-      await pins.set({ server: entry.server, tool: entry.tool.name, digest: entry.digest, approvedAt: new Date().toISOString(), approvedBy: by });
+      if (options.digest !== undefined && options.digest !== entry.digest) {
+        throw new ConfigurationError('approvePin', `was given the digest of a definition "${entry.name}" no longer offers: review what it offers now`);
+      }
+      await pins.set({ server: entry.server, tool: entry.tool.name, digest: entry.digest, approvedAt: new Date().toISOString(), approvedBy: options.by ?? 'approver' });
       // Re-list rather than trust the stored entry: what gets offered is what the upstream offers now, checked against the new pin.
       await refreshServer(server);
     },

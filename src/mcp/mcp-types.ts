@@ -150,8 +150,13 @@ export interface McpConnection {
   /** A live view: the registry kept current with this connection's changes, for `serveMcp`. */
   live(registry: ToolRegistry): LiveRegistry;
   listWithheld(): readonly WithheldDefinition[];
-  /** Approve the definition now offered under `name`: pin its digest and offer it. */
-  approvePin(name: string, by?: string): Promise<void>;
+  /**
+   * Approve the definition now offered under `name`: pin its digest and offer
+   * it. Give `digest` (from `listWithheld`) when a person reviewed a definition:
+   * if the upstream now offers anything else, nothing is pinned and the call
+   * fails, so an approval never covers text nobody saw.
+   */
+  approvePin(name: string, options?: { readonly by?: string; readonly digest?: string }): Promise<void>;
   /** Why a name is refused, when it is an upstream tool that is withheld. */
   withheldError(name: string): ToolgateError | undefined;
   /** Re-read every upstream's tool list now. */

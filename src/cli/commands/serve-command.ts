@@ -41,8 +41,8 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
         audit: auditSource(gateway, audit),
         describePolicy: () => describePolicy(gateway),
         withheld: {
-          list: () => Promise.resolve(gateway.connection.listWithheld().map((entry) => ({ name: entry.name, server: entry.server, reason: entry.reason }))),
-          approve: (name) => gateway.connection.approvePin(name, 'console'),
+          list: () => Promise.resolve(gateway.connection.listWithheld()),
+          approve: (name, digest) => gateway.connection.approvePin(name, { by: 'console', digest }),
         },
         port: config.console.port,
       });
