@@ -5,6 +5,7 @@ import { createCliOutput, type CliOutput } from './cli-output.js';
 import { runAuditExport, runAuditShow, runAuditTail, runAuditVerify } from './commands/audit-command.js';
 import { runCall } from './commands/call-command.js';
 import { runInit } from './commands/init-command.js';
+import { runMcpApprove, runMcpWithheld } from './commands/mcp-command.js';
 import { runPolicyCheck, runPolicyExplain, runPolicyImport } from './commands/policy-command.js';
 import { runReplay } from './commands/replay-command.js';
 import { runServe } from './commands/serve-command.js';
@@ -91,6 +92,17 @@ export function buildProgram(run: (task: (output: CliOutput, config: () => Resol
     .description('list the tools, or project them for a provider')
     .addOption(new Option('--format <format>', 'output format').choices([...TOOL_FORMATS]).default('table'))
     .action((options: { format: string }) => run((output, config) => runTools(config(), options.format, output)));
+
+  const mcp = program.command('mcp').description('review and approve upstream MCP definitions that are withheld');
+  mcp
+    .command('withheld')
+    .description('the upstream definitions withheld now (changed since they were approved), each whole, with its digest')
+    .action(() => run((output, config) => runMcpWithheld(config(), output)));
+  mcp
+    .command('approve <name>')
+    .description('pin the definition you reviewed; refused if the upstream now offers anything else')
+    .requiredOption('--digest <sha256>', 'the offered sha256 that `toolgate mcp withheld` shows')
+    .action((name: string, options: { digest: string }) => run((output, config) => runMcpApprove(config(), name, options.digest, output)));
 
   const policy = program.command('policy').description('explain, import or check the policy');
   policy

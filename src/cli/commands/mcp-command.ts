@@ -1,0 +1,70 @@
+import { ToolgateError } from '../../core/index.js';
+import type { WithheldDefinition } from '../../mcp/index.js';
+import { CliError } from '../cli-error.js';
+import type { CliOutput } from '../cli-output.js';
+import type { ResolvedConfig } from '../config/config-types.js';
+import { openGateway } from '../runtime/open-gateway.js';
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/**
+ * `toolgate mcp withheld`: the upstream definitions withheld now, each
+ * shown whole (hidden characters already removed) with the digest that
+ * approves exactly it.
+ */
+export async function runMcpWithheld(config: ResolvedConfig, output: CliOutput): Promise<void> {
+  const gateway = await openGateway(config);
+  try {
+    const withheld = gateway.connection.listWithheld();
+    output.result(withheld, () => (withheld.length === 0 ? 'No MCP definition is withheld.' : withheld.map(renderWithheld).join('\n\n')));
+  } finally {
+    await gateway.close();
+  }
+}
+
+/**
+ * `toolgate mcp approve <name> --digest <sha256>`: pin the definition that
+ * was reviewed. The digest is required: if the upstream offers anything else
+ * by now, nothing is pinned.
+ */
+export async function runMcpApprove(config: ResolvedConfig, name: string, digest: string, output: CliOutput): Promise<void> {
+  if (!SHA256.test(digest)) throw new CliError('usage', '--digest takes the sha256 that `toolgate mcp withheld` shows for the definition.');
+  const gateway = await openGateway(config);
+  try {
+    await gateway.connection.approvePin(name, { by: 'cli', digest });
+  } catch (error) {
+    // Not withheld, or changed again since it was listed: the message says which, and nothing was pinned.
+    if (error instanceof ToolgateError && error.code === 'CONFIGURATION_INVALID') throw new CliError('tool', error.message);
+    throw error;
+  } finally {
+    await gateway.close();
+  }
+  output.result(
+    { approved: name, digest },
+    () => `Approved ${name} (sha256 ${digest}). A gateway started from now on offers it; a running one offers it once it re-lists the server (or approve it in its console).`,
+  );
+}
+
+function renderWithheld(entry: WithheldDefinition): string {
+  const why = entry.reason === 'changed' ? 'changed since it was approved' : 'not approved yet';
+  return [
+    `${entry.name}  (server ${entry.server}, tool ${entry.tool}): ${why}`,
+    ...(entry.offered.title === undefined ? [] : [`  title: ${entry.offered.title}`]),
+    '  description:',
+    indent(entry.offered.description, 4),
+    '  input schema:',
+    indent(JSON.stringify(entry.offered.inputSchema, null, 2), 4),
+    ...(entry.offered.outputSchema === undefined ? [] : ['  output schema:', indent(JSON.stringify(entry.offered.outputSchema, null, 2), 4)]),
+    `  offered sha256: ${entry.digest}`,
+    ...(entry.pinnedDigest === undefined ? [] : [`  approved sha256: ${entry.pinnedDigest}`]),
+    `  approve it with: toolgate mcp approve ${entry.name} --digest ${entry.digest}`,
+  ].join('\n');
+}
+
+function indent(text: string, spaces: number): string {
+  const pad = ' '.repeat(spaces);
+  return text
+    .split('\n')
+    .map((line) => pad + line)
+    .join('\n');
+}
