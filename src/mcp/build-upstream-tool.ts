@@ -1,7 +1,8 @@
-import { requireCapability, type AnyToolDefinition, type JsonSchema, type ToolFacts } from '../core/index.js';
+import { requireCapability, ToolDefinitionError, type AnyToolDefinition, type JsonSchema, type ToolFacts } from '../core/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from './mcp-types.js';
 import { mapCallToolResult } from './map-call-tool-result.js';
+import { checkRegexFree, stripSchemaRegexes } from './strip-schema-regexes.js';
 
 export interface BuildUpstreamToolOptions {
   readonly server: McpServerConfig;
@@ -22,12 +23,15 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
   const { server, tool, name } = options;
   const facts = toFacts(tool.annotations, server.trusted === true);
   const readOnly = facts.readOnly === true;
+  const input = schemas(name, 'input', tool.inputSchema, server.trusted === true);
+  const output = tool.outputSchema === undefined ? undefined : schemas(name, 'output', tool.outputSchema, server.trusted === true);
   const description = options.description.trim().length > 0 ? options.description : `Tool "${tool.name}" of MCP server "${server.name}".`;
   return Object.freeze({
     name,
     description,
-    input: tool.inputSchema as JsonSchema,
-    ...(tool.outputSchema === undefined ? {} : { output: tool.outputSchema as JsonSchema }),
+    input: input.validated,
+    ...(input.shown === undefined ? {} : { inputJsonSchema: input.shown }),
+    ...(output === undefined ? {} : { output: output.validated, ...(output.shown === undefined ? {} : { outputJsonSchema: output.shown }) }),
     facts,
     source: 'mcp',
     // Without trusted facts an upstream tool may do anything: external effect, medium risk.
@@ -48,6 +52,24 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
       return mapCallToolResult(result as Parameters<typeof mapCallToolResult>[0], host.mediaStore);
     },
   } satisfies AnyToolDefinition);
+}
+
+/**
+ * The schemas of one side of the tool. A trusted server's schema is used as
+ * it is. For any other server, toolgate validates with a copy from which the
+ * regular expressions are stripped (strip-schema-regexes.ts): a hostile
+ * `pattern` would otherwise run on the gateway's event loop, against
+ * arguments any model or client chooses (or, for the output, results the
+ * upstream chooses). The upstream's own schema stays the model-visible one
+ * (`inputJsonSchema`/`outputJsonSchema`), as it stays the pinned one
+ * (definition-digest.ts); the upstream still applies its patterns itself.
+ */
+function schemas(name: string, io: 'input' | 'output', schema: JsonSchema, trusted: boolean): { readonly validated: JsonSchema; readonly shown?: JsonSchema } {
+  if (trusted) return { validated: schema };
+  const validated = stripSchemaRegexes(schema);
+  const problem = checkRegexFree(validated);
+  if (problem !== undefined) throw new ToolDefinitionError(name, io, `${problem}: toolgate runs no regular expression of an untrusted MCP server`);
+  return { validated, shown: schema };
 }
 
 /**

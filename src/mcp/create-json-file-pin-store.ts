@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { ConfigurationError } from '../core/index.js';
 import { pinKey, type McpPin, type McpPinStore } from './pin-store.js';
+import { withFileLock } from './with-file-lock.js';
 
 interface PinFile {
   readonly version: 1;
@@ -12,37 +13,26 @@ interface PinFile {
 const DIGEST = /^[0-9a-f]{64}$/;
 
 /**
- * Pins in a JSON file (`{ version: 1, pins: [...] }`), written atomically
- * (a private temp file, then rename) with mode 0600. A file that exists but
- * cannot be parsed or holds a malformed pin is an error, never "no pins":
- * reading it as empty would approve a rug-pulled definition on first use.
- * Writes are serialised and coalesced.
+ * Pins in a JSON file (`{ version: 1, pins: [...] }`) that several processes
+ * may share: two MCP clients each spawning a gateway in one workspace, or
+ * `serve` beside `toolgate call`. A write takes a lock file next to the pin
+ * file (`<path>.lock`), re-reads the file, applies only this process's new
+ * approvals to what is on disk and replaces the file atomically (a private
+ * temp file, mode 0600, then rename). Rewriting a map read earlier would drop
+ * what another process approved meanwhile, and a dropped first-use pin lets a
+ * rug-pulled definition be pinned afresh on the next start.
+ *
+ * Every read goes to the file, so pin checks see other processes' approvals;
+ * it needs no lock, since a rename replaces the file whole. A file that
+ * exists but cannot be parsed or holds a malformed pin is an error, never
+ * "no pins": reading it as empty would approve a rug-pulled definition on
+ * first use. Within a process, approvals made while a write is under way are
+ * coalesced into the next one.
  */
 export function createJsonFilePinStore(path: string): McpPinStore {
+  /** Approvals not yet taken by a write, by pin key. */
+  const pending = new Map<string, McpPin>();
   let writing: Promise<void> = Promise.resolve();
-
-  // One read, shared: concurrent first calls must see the same map (and the same failure).
-  let loading: Promise<Map<string, McpPin>> | undefined;
-  const load = (): Promise<Map<string, McpPin>> => (loading ??= readPins(path));
-
-  const save = async (pins: Map<string, McpPin>): Promise<void> => {
-    const body: PinFile = { version: 1, pins: [...pins.values()].sort((left, right) => (pinKey(left.server, left.tool) < pinKey(right.server, right.tool) ? -1 : 1)) };
-    await mkdir(dirname(path), { recursive: true });
-    const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-    const handle = await open(temporary, 'wx', 0o600);
-    try {
-      await handle.writeFile(`${JSON.stringify(body, null, 2)}\n`);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await rename(temporary, path);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
-    }
-  };
 
   /** A write not yet started: every approval made meanwhile joins it, so a burst of pins costs one write. */
   let scheduled: Promise<void> | undefined;
@@ -50,7 +40,14 @@ export function createJsonFilePinStore(path: string): McpPinStore {
     if (scheduled !== undefined) return scheduled;
     const run = writing.then(async () => {
       scheduled = undefined;
-      await save(await load());
+      const approvals = [...pending.values()];
+      pending.clear();
+      await mkdir(dirname(path), { recursive: true });
+      await withFileLock(`${path}.lock`, async () => {
+        const pins = await readPins(path);
+        for (const pin of approvals) pins.set(pinKey(pin.server, pin.tool), pin);
+        await writePins(path, pins);
+      });
     });
     scheduled = run;
     writing = run.catch(() => undefined);
@@ -59,14 +56,32 @@ export function createJsonFilePinStore(path: string): McpPinStore {
 
   return {
     async get(server, tool) {
-      return (await load()).get(pinKey(server, tool));
+      return (await readPins(path)).get(pinKey(server, tool));
     },
     async set(pin) {
-      (await load()).set(pinKey(pin.server, pin.tool), Object.freeze({ ...pin }));
+      pending.set(pinKey(pin.server, pin.tool), Object.freeze({ ...pin }));
       // Resolves once a write that includes this pin is on disk; rejects if that write fails.
       await flush();
     },
   };
+}
+
+async function writePins(path: string, pins: ReadonlyMap<string, McpPin>): Promise<void> {
+  const body: PinFile = { version: 1, pins: [...pins.values()].sort((left, right) => (pinKey(left.server, left.tool) < pinKey(right.server, right.tool) ? -1 : 1)) };
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  const handle = await open(temporary, 'wx', 0o600);
+  try {
+    await handle.writeFile(`${JSON.stringify(body, null, 2)}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
 }
 
 async function readPins(path: string): Promise<Map<string, McpPin>> {
