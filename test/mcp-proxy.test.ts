@@ -1,4 +1,4 @@
-import { mkdtemp, realpath, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -52,7 +52,10 @@ describe('toolgate as a proxy in front of @modelcontextprotocol/server-filesyste
     expect(names).not.toContain('mcp_fs_write_file');
     const refused = await client.callTool({ name: 'mcp_fs_write_file', arguments: { path: join(workspace, 'x.txt'), content: 'x' } });
     expect(refused.isError).toBe(true);
-    expect(JSON.stringify(refused.content)).toContain('refused by a policy rule');
+    // Hidden means hidden: the call answers as for a tool that does not exist, and nothing is written.
+    expect(JSON.stringify(refused.content)).toContain('Unknown tool \\"mcp_fs_write_file\\"');
+    expect(JSON.stringify(refused.content)).not.toContain('policy');
+    await expect(access(join(workspace, 'x.txt'))).rejects.toThrow();
   });
 
   it('holds a call an ask rule matches until it is approved', async () => {

@@ -260,7 +260,10 @@ describe('connectMcpServers options', () => {
   it('coalesces a burst of list_changed notifications into at most two listings', async () => {
     const connection = await connectMcpServers({ servers: [stdioUpstream('bu')] });
     try {
-      const listings = async (): Promise<number> => Number((await connection.capability.call({ server: 'bu', tool: 'listing_count', arguments: {} })).content[0]?.text);
+      const listings = async (): Promise<number> => {
+        const result = (await connection.capability.call({ server: 'bu', tool: 'listing_count', arguments: {} })) as { content: { text: string }[] };
+        return Number(result.content[0]?.text);
+      };
       expect(await listings()).toBe(1);
       await connection.capability.call({ server: 'bu', tool: 'announce_changes', arguments: { count: 500 } });
       // The refresh asked for here runs after (or joins) the ones the burst started.

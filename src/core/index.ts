@@ -22,7 +22,8 @@ export type {
 } from './tools/tool-types.js';
 export { BOUNDED_SCHEMA_LIMITS, checkBoundedSchema } from './tools/check-bounded-schema.js';
 
-export { CLAUDE_CODE_TOOLS, mcpToolName } from './names/claude-code-tools.js';
+export { CLAUDE_CODE_TOOLS } from './names/claude-code-tools.js';
+export { mcpToolName } from './names/mcp-tool-name.js';
 export { MAX_WIRE_NAME_LENGTH, wireToolName } from './names/wire-tool-name.js';
 export { translateToolNames, type ToolNameDiagnostic, type TranslateToolNamesOptions } from './names/translate-tool-names.js';
 export { toolNameMatches } from './names/tool-name-matches.js';

@@ -2,7 +2,7 @@ import { ConfigurationError, ToolgateError, ToolPolicyError, type AnyToolDefinit
 import { createMcpCapability, type UpstreamServer } from './create-mcp-capability.js';
 import { describeWithheld, discoverServerTools, type Emit, type UpstreamEntry } from './discover-server-tools.js';
 import { createMemoryPinStore } from './pin-store.js';
-import { isValidServerName } from './mcp-tool-name.js';
+import { isValidServerName } from './is-valid-server-name.js';
 import type {
   ConnectMcpServersOptions,
   LiveRegistry,

@@ -1,11 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ToolPolicyError, type McpCallInput, type McpCapability, type ToolgateError } from '../core/index.js';
+import { mcpToolName, ToolPolicyError, type McpCallInput, type McpCapability, type ToolgateError } from '../core/index.js';
 import { callUpstream } from './call-upstream.js';
 import type { Emit, UpstreamEntry } from './discover-server-tools.js';
 import { McpToolError } from './mcp-tool-error.js';
 import type { McpServerConfig } from './mcp-types.js';
-import { isValidServerName, mcpToolName } from './mcp-tool-name.js';
+import { isValidServerName } from './is-valid-server-name.js';
 import { scanHiddenInValue } from './scan-hidden-characters.js';
 
 export interface UpstreamServer {

@@ -1,9 +1,8 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { createToolRegistry, ToolgateError, type AnyToolDefinition } from '../core/index.js';
+import { createToolRegistry, mcpToolName, ToolgateError, type AnyToolDefinition } from '../core/index.js';
 import { buildUpstreamTool } from './build-upstream-tool.js';
 import { definitionDigest } from './definition-digest.js';
 import type { McpConnectionEventMap, McpConnectionEventName, McpServerConfig, WithheldDefinition, WithheldReason } from './mcp-types.js';
-import { mcpToolName } from './mcp-tool-name.js';
 import type { McpPinStore } from './pin-store.js';
 import { scanHiddenCharacters, scanHiddenInValue } from './scan-hidden-characters.js';
 

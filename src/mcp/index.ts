@@ -16,7 +16,7 @@ export type {
 } from './mcp-types.js';
 export { createMemoryPinStore, type McpPin, type McpPinStore } from './pin-store.js';
 export { createJsonFilePinStore } from './create-json-file-pin-store.js';
-export { mcpToolName } from './mcp-tool-name.js';
+export { mcpToolName } from '../core/index.js';
 export { buildStdioEnv } from './build-stdio-env.js';
 export { mapCallToolResult } from './map-call-tool-result.js';
 export { McpToolError } from './mcp-tool-error.js';

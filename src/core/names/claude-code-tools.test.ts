@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CLAUDE_CODE_TOOLS, claudeCodeToolTargets, mcpToolName } from './claude-code-tools.js';
+import { CLAUDE_CODE_TOOLS, claudeCodeToolTargets } from './claude-code-tools.js';
+import { mcpToolName } from './mcp-tool-name.js';
 import { canonicalToolName } from './canonical-tool-name.js';
 import { toolNameMatches } from './tool-name-matches.js';
 
@@ -18,13 +19,15 @@ describe('Claude Code tool names', () => {
     expect(claudeCodeToolTargets('__proto__')).toBeUndefined();
   });
 
-  it('sanitizes MCP names into valid tool names, or refuses', () => {
-    expect(mcpToolName('GitHub', 'create-issue')).toBe('mcp_github_create_issue');
-    expect(mcpToolName('a b', 'c.d/e')).toBe('mcp_a_b_c_d_e');
-    expect(mcpToolName('', 'x')).toBeUndefined();
-    expect(mcpToolName('s', '*')).toBeUndefined();
-    expect(mcpToolName('server', 'x'.repeat(64))).toBeUndefined();
+  it('translates mcp__server__tool with the one MCP naming, and refuses parts that name nothing', () => {
+    expect(claudeCodeToolTargets('mcp__GitHub__create-issue')).toEqual(['mcp_github_create_issue']);
     expect(claudeCodeToolTargets('mcp__a__b__c')).toEqual(['mcp_a_b__c']);
+    expect(claudeCodeToolTargets('mcp__s__*')).toBeUndefined();
+    expect(claudeCodeToolTargets('mcp__-__x')).toBeUndefined();
+    // Clipped as a discovered tool's name is, so the two name the same tool.
+    const long = `mcp__server__${'x'.repeat(80)}`;
+    expect(claudeCodeToolTargets(long)).toEqual([mcpToolName('server', 'x'.repeat(80))]);
+    expect(claudeCodeToolTargets(long)?.[0]).toHaveLength(64);
   });
 
   it('toolNameMatches compares a Claude Code or our name against every alias of ours', () => {

@@ -1,3 +1,5 @@
+import { foldMcpNamePart, mcpToolName } from './mcp-tool-name.js';
+
 /**
  * Claude Code tool names → toolgate built-in names, one-to-many where one
  * Claude Code tool covers several of ours: `Read` also reads media, `Bash`
@@ -31,23 +33,9 @@ function parseClaudeCodeMcpName(name: string): string | undefined {
   if (!name.startsWith(MCP_PREFIX)) return undefined;
   const split = name.indexOf('__', MCP_PREFIX.length + 1);
   if (split === -1) return undefined;
-  return mcpToolName(name.slice(MCP_PREFIX.length, split), name.slice(split + 2));
-}
-
-const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
-
-/**
- * The toolgate name of an MCP server's tool: `mcp_{server}_{tool}`, each
- * part lowercased with every run of characters outside `[a-z0-9_]` turned
- * into `_` (`mcp__my-server__Create` → `mcp_my_server_create`). Undefined when
- * a part has no letter or digit (empty, `*`) or the result is not a valid tool name (over 64 characters).
- */
-export function mcpToolName(server: string, tool: string): string | undefined {
-  const part = (value: string): string => value.toLowerCase().replace(/[^a-z0-9_]+/g, '_');
-  const serverPart = part(server);
-  const toolPart = part(tool);
+  const server = name.slice(MCP_PREFIX.length, split);
+  const tool = name.slice(split + 2);
   // A part with no letter or digit (empty, or a wildcard such as `*`) names nothing.
-  if (!/[a-z0-9]/.test(serverPart) || !/[a-z0-9]/.test(toolPart)) return undefined;
-  const name = `mcp_${serverPart}_${toolPart}`;
-  return TOOL_NAME.test(name) ? name : undefined;
+  if (!/[a-z0-9]/.test(foldMcpNamePart(server)) || !/[a-z0-9]/.test(foldMcpNamePart(tool))) return undefined;
+  return mcpToolName(server, tool);
 }

@@ -1,3 +1,5 @@
+import { mcpToolName } from '../names/mcp-tool-name.js';
+
 /**
  * Claude Code tool names → toolgate tool names, for policy rules. The names
  * follow the shared map (`src/core/names/claude-code-tools.ts`), widened by
@@ -24,12 +26,6 @@ export function toolgateNamesFor(claudeName: string): readonly string[] | undefi
   if (Object.hasOwn(CLAUDE_TO_TOOLGATE, claudeName)) return CLAUDE_TO_TOOLGATE[claudeName];
   const mcp = /^mcp__([A-Za-z0-9_-]+?)__([A-Za-z0-9_-]+)$/.exec(claudeName);
   return mcp === null ? undefined : [mcpToolName(mcp[1] ?? '', mcp[2] ?? ''), claudeName];
-}
-
-/** `mcp_{server}_{tool}`, each part lowercased with runs outside `[a-z0-9_]` turned into `_` (the shared naming). */
-export function mcpToolName(server: string, tool: string): string {
-  const part = (value: string): string => value.toLowerCase().replace(/[^a-z0-9_]+/g, '_');
-  return `mcp_${part(server)}_${part(tool)}`;
 }
 
 /** Which kind of argument a Claude Code tool's specifier talks about. */

@@ -1,6 +1,7 @@
 import picomatch from 'picomatch/posix.js';
 import { canonicalHost, matchDomain, parseDomainPattern, parseHttpsTarget } from './canonical-host.js';
-import { claudeSpecifierKind, mcpToolName, toolgateNamesFor } from './claude-tool-names.js';
+import { mcpToolName } from '../names/mcp-tool-name.js';
+import { claudeSpecifierKind, toolgateNamesFor } from './claude-tool-names.js';
 import { matchArgvPattern } from './match-argv-pattern.js';
 import { normalizePath } from './normalize-path.js';
 import { PolicyRuleError } from './policy-rule-error.js';

@@ -5,6 +5,7 @@ import { checkGuardrails, type GuardrailConfig, type GuardrailDenial, type Guard
 import { compileRule, isList } from './compile-rule.js';
 import { compareRules, evaluateRules, type RuleVerdict } from './evaluate-rules.js';
 import { explainCall } from './explain-call.js';
+import { governMcpCall } from './govern-mcp-call.js';
 import { normalizePath, type NormalizedPath } from './normalize-path.js';
 import type { CreatePolicyOptions, FsScope, PolicySnapshot } from './policy-snapshot-types.js';
 import type { ArgumentPolicyInput, IdentityPolicyInput, MatchedRule, PolicyDecision, PolicyToolView } from './policy-types.js';
@@ -153,7 +154,7 @@ export function createPolicy(options: CreatePolicyOptions = {}): PolicySnapshot 
       return normal !== undefined && normal.relative !== undefined;
     },
   };
-  return Object.freeze(snapshot);
+  return governMcpCall(snapshot);
 }
 
 /**
