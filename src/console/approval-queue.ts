@@ -1,4 +1,4 @@
-import type { ConfirmActionHook, ToolApprovalDecision, ToolApprovalRequest } from '../core/index.js';
+import { ConfigurationError, type ConfirmActionHook, type ToolApprovalDecision, type ToolApprovalRequest } from '../core/index.js';
 
 /** A pending approval as the console shows it: never the unredacted preview. */
 export interface PendingApproval {
@@ -25,7 +25,19 @@ export type ApprovalChange =
 export interface ApprovalQueueOptions {
   /** Add display details (a diff) to a request. Runs before the approval is shown. */
   readonly enrich?: (request: ToolApprovalRequest) => Promise<{ diff?: string } | undefined>;
+  /**
+   * The most approvals held at once, those still being enriched included
+   * (default 100). Beyond it a request is rejected at once — never queued,
+   * never shown — so a flood of calls cannot grow memory or bury a person.
+   */
+  readonly maxPending?: number;
 }
+
+/** The default cap on approvals held at once. */
+export const DEFAULT_MAX_PENDING_APPROVALS = 100;
+
+/** The reason a request is refused when the queue is full. */
+export const APPROVAL_QUEUE_FULL_REASON = 'the approval queue is full';
 
 export interface ApprovalQueue {
   /** The confirm hook: it waits until someone decides (or the call is cancelled). */
@@ -42,9 +54,13 @@ export interface ApprovalQueue {
  * remembered approvals wrap it (`createConfirm({ prompt: queue.confirm })`).
  */
 export function createApprovalQueue(options: ApprovalQueueOptions = {}): ApprovalQueue {
+  const maxPending = options.maxPending ?? DEFAULT_MAX_PENDING_APPROVALS;
+  if (!Number.isSafeInteger(maxPending) || maxPending < 1) throw new ConfigurationError('maxPending', 'must be a positive integer');
   const waiting = new Map<string, { approval: PendingApproval; resolve: (decision: ToolApprovalDecision) => void }>();
   const listeners = new Set<(change: ApprovalChange) => void>();
   let counter = 0;
+  // Approvals admitted and not yet resolved: those waiting and those still being enriched.
+  let held = 0;
 
   const notify = (change: ApprovalChange): void => {
     for (const listener of listeners) {
@@ -57,6 +73,19 @@ export function createApprovalQueue(options: ApprovalQueueOptions = {}): Approva
   };
 
   const confirm: ConfirmActionHook = async (request, signal) => {
+    // Fail closed before any work: a request beyond the cap is refused, never enriched, queued or shown.
+    if (held >= maxPending) {
+      return { outcome: 'reject', reason: `${APPROVAL_QUEUE_FULL_REASON} (${maxPending} approvals are pending); decide or cancel some, then retry`, by: 'approval-queue' };
+    }
+    held += 1;
+    try {
+      return await enqueue(request, signal);
+    } finally {
+      held -= 1;
+    }
+  };
+
+  const enqueue = async (request: ToolApprovalRequest, signal: AbortSignal | undefined): Promise<ToolApprovalDecision> => {
     const extra = options.enrich === undefined ? undefined : await options.enrich(request).catch(() => undefined);
     counter += 1;
     const approval: PendingApproval = Object.freeze({

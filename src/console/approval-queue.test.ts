@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import type { ToolApprovalDecision, ToolApprovalRequest } from '../core/index.js';
+import { APPROVAL_QUEUE_FULL_REASON, createApprovalQueue, DEFAULT_MAX_PENDING_APPROVALS } from './approval-queue.js';
+
+function request(index: number): ToolApprovalRequest {
+  return {
+    callId: `call-${index}`,
+    toolName: 'write_file',
+    toolVersion: undefined,
+    agent: 'mcp-client',
+    action: 'fs_write',
+    preview: { path: `f${index}.txt` },
+    unredactedPreview: { path: `f${index}.txt` },
+    actionDigest: `digest-${index}`,
+    arguments: { path: `f${index}.txt`, content: 'x' },
+    decision: { kind: 'allow', matched: [] },
+    why: 'governed',
+  };
+}
+
+const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('createApprovalQueue', () => {
+  it('holds at most 100 approvals by default; beyond that a request is refused at once, never queued or shown', async () => {
+    const queue = createApprovalQueue();
+    const added: string[] = [];
+    queue.subscribe((change) => {
+      if (change.type === 'added') added.push(change.approval.callId);
+    });
+    const held = Array.from({ length: DEFAULT_MAX_PENDING_APPROVALS }, (_, index) => queue.confirm(request(index)));
+    await settle();
+    expect(queue.pending()).toHaveLength(DEFAULT_MAX_PENDING_APPROVALS);
+
+    const over = await Promise.all(Array.from({ length: 50 }, (_, index) => queue.confirm(request(1000 + index))));
+    for (const decision of over) {
+      expect(decision.outcome).toBe('reject');
+      expect(decision.outcome === 'reject' && decision.reason).toContain(APPROVAL_QUEUE_FULL_REASON);
+    }
+    expect(queue.pending()).toHaveLength(DEFAULT_MAX_PENDING_APPROVALS);
+    expect(added).toHaveLength(DEFAULT_MAX_PENDING_APPROVALS);
+    expect(added).not.toContain('call-1000');
+
+    // Deciding one frees one slot, and only one.
+    const first = queue.pending()[0];
+    expect(first).toBeDefined();
+    expect(queue.decide(first?.id ?? '', { outcome: 'reject', reason: 'no' })).toBe(true);
+    await expect(held[0]).resolves.toMatchObject({ outcome: 'reject', reason: 'no' });
+    const next = queue.confirm(request(2000));
+    await settle();
+    expect(queue.pending().map((approval) => approval.callId)).toContain('call-2000');
+    await expect(queue.confirm(request(2001))).resolves.toMatchObject({ outcome: 'reject' });
+
+    for (const approval of queue.pending()) queue.decide(approval.id, { outcome: 'approve' });
+    await Promise.all([...held, next]);
+    expect(queue.pending()).toHaveLength(0);
+  });
+
+  it('counts approvals still being enriched, so a concurrent burst cannot slip past the cap', async () => {
+    let enriched = 0;
+    const queue = createApprovalQueue({
+      maxPending: 3,
+      enrich: async () => {
+        enriched += 1;
+        await settle();
+        return { diff: 'd' };
+      },
+    });
+    const decisions: Promise<ToolApprovalDecision>[] = Array.from({ length: 20 }, (_, index) => queue.confirm(request(index)));
+    const refused = await Promise.all(decisions.slice(3));
+    expect(refused.every((decision) => decision.outcome === 'reject' && decision.reason?.includes(APPROVAL_QUEUE_FULL_REASON))).toBe(true);
+    await settle();
+    expect(enriched).toBe(3);
+    expect(queue.pending()).toHaveLength(3);
+    for (const approval of queue.pending()) queue.decide(approval.id, { outcome: 'approve' });
+    await expect(Promise.all(decisions.slice(0, 3))).resolves.toEqual([{ outcome: 'approve' }, { outcome: 'approve' }, { outcome: 'approve' }]);
+  });
+
+  it('frees the slot of a cancelled approval', async () => {
+    const queue = createApprovalQueue({ maxPending: 1 });
+    const controller = new AbortController();
+    const cancelled = queue.confirm(request(0), controller.signal);
+    await settle();
+    await expect(queue.confirm(request(1))).resolves.toMatchObject({ outcome: 'reject' });
+    controller.abort(new Error('client went away'));
+    await expect(cancelled).rejects.toThrow('client went away');
+    const again = queue.confirm(request(2));
+    await settle();
+    expect(queue.pending().map((approval) => approval.callId)).toEqual(['call-2']);
+    queue.decide(queue.pending()[0]?.id ?? '', { outcome: 'approve' });
+    await expect(again).resolves.toEqual({ outcome: 'approve' });
+  });
+
+  it('refuses a cap that is not a positive integer', () => {
+    for (const maxPending of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => createApprovalQueue({ maxPending })).toThrow(/maxPending/);
+    }
+  });
+});
