@@ -163,6 +163,34 @@ describe('fs: the jail', () => {
     await guarded.close();
   });
 
+  it('applies protected globs to names that merely start with two dots (a Kubernetes ..data folder)', async () => {
+    const guarded = makeHost({ protectedPaths: ['**/*.pem', '**/secrets/**'] });
+    await mkdir(path.join(workspace, '..data'));
+    await writeFile(path.join(workspace, '..data', 'key.pem'), 'SECRET');
+    await mkdir(path.join(workspace, '..secrets'));
+    await mkdir(path.join(workspace, '..secrets', 'secrets'));
+    await writeFile(path.join(workspace, '..secrets', 'secrets', 'token'), 'SECRET');
+    for (const target of ['..data/key.pem', '..secrets/secrets/token']) {
+      expect((await denial(guarded.fs.readFile(target))).reason, target).toBe('protected_path');
+      expect((await denial(guarded.fs.writeFile(target, 'overwritten'))).reason, target).toBe('protected_path');
+    }
+    const listed = await guarded.fs.listDirectory('.', { depth: 3 });
+    expect(JSON.stringify(listed)).not.toContain('key.pem');
+    expect(JSON.stringify(listed)).not.toContain('token');
+    expect(await readFile(path.join(workspace, '..data', 'key.pem'), 'utf8')).toBe('SECRET');
+    await guarded.close();
+  });
+
+  it('holds an absolute protected path whose folders appear only later, named through a symlink', async () => {
+    const linked = path.join(base, 'linked-ws');
+    await symlink(workspace, linked);
+    const guarded = createNodeHost({ workspace, spillDir: path.join(base, 'spill-linked'), sandbox: 'off', protectedPaths: [path.join(linked, 'config', 'prod', 'secret.key')] });
+    await mkdir(path.join(workspace, 'config', 'prod'), { recursive: true });
+    await writeFile(path.join(workspace, 'config', 'prod', 'secret.key'), 'PROD-SECRET');
+    expect((await denial(guarded.fs.readFile('config/prod/secret.key'))).reason).toBe('protected_path');
+    await guarded.close();
+  });
+
   it('refuses the secret store and the spill directory even inside the workspace', async () => {
     const secretFile = path.join(workspace, 'secrets.json');
     await writeFile(secretFile, '{"k":"v"}');

@@ -23,6 +23,16 @@ export interface CreateFsJailOptions {
   readonly hostPaths: readonly string[];
 }
 
+/**
+ * Whether a relative path (from `path.relative`, either separator) leaves
+ * its base: `..` itself, a first segment of `..`, or an absolute path (another
+ * drive). Not any name that merely starts with two dots: `..data` is a file
+ * or folder like any other (Kubernetes secret volumes use it).
+ */
+export function climbsOut(relative: string): boolean {
+  return relative === '..' || relative.startsWith('../') || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+}
+
 export function isInside(root: string, candidate: string): boolean {
   if (candidate === root) return true;
   return candidate.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
@@ -49,7 +59,7 @@ export function createFsJail(options: CreateFsJailOptions): FsJail {
       if (hostPaths.some((entry) => isInside(entry, candidate))) return 'secret_store';
       if (absolute.some((entry) => isInside(entry, candidate))) return 'protected_path';
       const relative = path.relative(workspace, candidate).split(path.sep).join('/');
-      if (relative !== '' && !relative.startsWith('..') && matchGlob(relative)) return 'protected_path';
+      if (relative !== '' && !climbsOut(relative) && matchGlob(relative)) return 'protected_path';
       return undefined;
     },
   });
@@ -57,16 +67,20 @@ export function createFsJail(options: CreateFsJailOptions): FsJail {
 
 /**
  * Candidates are real paths, so entries are compared by theirs. An entry may
- * not exist yet (a spill dir created lazily, a journal's `-wal`): then its
- * directory's real path stands in, so a symlinked workspace still matches.
+ * not exist yet (a spill dir created lazily, a journal's `-wal`, a secrets
+ * folder made later): then the real path of its deepest existing ancestor,
+ * with the missing names after it, stands in, so an entry spelled through a
+ * symlink (a symlinked checkout, macOS `/tmp`) still matches.
  */
 function realOrSelf(candidate: string): string {
-  for (const [existing, rest] of [[candidate, ''], [path.dirname(candidate), path.basename(candidate)]] as const) {
+  const missing: string[] = [];
+  for (let existing = candidate; ; existing = path.dirname(existing)) {
     try {
-      return path.join(realpathSync(existing), rest);
+      return path.join(realpathSync(existing), ...missing);
     } catch {
-      // Not there yet: try its directory.
+      // Not there yet: try its parent.
     }
+    if (path.dirname(existing) === existing) return candidate;
+    missing.unshift(path.basename(existing));
   }
-  return candidate;
 }

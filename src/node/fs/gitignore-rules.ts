@@ -1,5 +1,6 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { climbsOut } from './fs-jail.js';
 
 export interface IgnoreRule {
   readonly negate: boolean;
@@ -32,7 +33,7 @@ export function parseGitignore(text: string, base: string): IgnoreRule[] {
       directoryOnly,
       matches(relative) {
         const local = base === '' ? relative : path.posix.relative(base, relative);
-        if (local.startsWith('..')) return false;
+        if (climbsOut(local)) return false;
         return anchored ? test(local) : test(path.posix.basename(local));
       },
     });

@@ -3,7 +3,7 @@ import { lstat, opendir } from 'node:fs/promises';
 import path from 'node:path';
 import type { DirectoryEntry } from '../../core/index.js';
 import { hostFailure } from '../errors/host-denial.js';
-import type { FsJail } from './fs-jail.js';
+import { climbsOut, type FsJail } from './fs-jail.js';
 import { isIgnored, parseGitignore, type IgnoreRule } from './gitignore-rules.js';
 import { openInDirectory, openVerifiedDirectory, type VerifiedDirectory } from './open-verified.js';
 import { resolveJailedPath } from './resolve-jailed-path.js';
@@ -76,7 +76,7 @@ function toRelative(jail: FsJail, real: string): string {
 /** `.gitignore` files of the workspace root down to (not including) the listed directory. */
 async function rootRules(jail: FsJail, absolute: string, tool: string | undefined): Promise<IgnoreRule[]> {
   const relative = path.relative(jail.workspace, absolute);
-  if (relative === '' || relative.startsWith('..')) return [];
+  if (relative === '' || climbsOut(relative)) return [];
   const rules: IgnoreRule[] = [];
   let current = jail.workspace;
   for (const component of ['', ...relative.split(path.sep).slice(0, -1)]) {
