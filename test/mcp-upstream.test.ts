@@ -90,6 +90,14 @@ describe('connectMcpServers over stdio', () => {
     expect(progress.slice(0, 5)).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('scans progress messages for hidden characters as it scans results', async () => {
+    const messages: string[] = [];
+    const before = events['hidden-characters-detected']?.length ?? 0;
+    await connection.capability.call({ server: 'fx', tool: 'slow', arguments: { steps: 2, every: 20, note: ' \u202Eevil\u200B' }, onProgress: (update) => messages.push(update.message ?? '') });
+    expect(messages[0]).toBe('step 1 evil');
+    expect(events['hidden-characters-detected']?.slice(before)[0]).toMatchObject({ server: 'fx', tool: 'slow', where: 'progress', count: 2, stripped: true });
+  });
+
   it('times out a silent call with TOOL_TIMEOUT', async () => {
     const outcome = await registry.dispatch({ callId: '6', name: 'mcp_fx_slow', arguments: { steps: 1, every: 1500 } }, grantAll(registry));
     expect(!outcome.ok && outcome.error.code).toBe('TOOL_TIMEOUT');

@@ -12,6 +12,8 @@ export interface CallUpstreamOptions {
   readonly signal: AbortSignal | undefined;
   readonly timeoutMs: number | undefined;
   readonly maxTotalTimeoutMs: number | undefined;
+  /** Progress messages are upstream text on their way to a client and a person: scanned like results. */
+  readonly cleanText: (text: string) => string;
 }
 
 /**
@@ -36,7 +38,7 @@ export async function callUpstream(options: CallUpstreamOptions): Promise<CallTo
         onProgress?.({
           progress: progress.progress,
           ...(progress.total === undefined ? {} : { total: progress.total }),
-          ...(progress.message === undefined ? {} : { message: progress.message }),
+          ...(progress.message === undefined ? {} : { message: options.cleanText(progress.message) }),
         });
       },
     });

@@ -6,7 +6,7 @@ import type { Emit, UpstreamEntry } from './discover-server-tools.js';
 import { McpToolError } from './mcp-tool-error.js';
 import type { McpServerConfig } from './mcp-types.js';
 import { isValidServerName } from './is-valid-server-name.js';
-import { scanHiddenInValue } from './scan-hidden-characters.js';
+import { scanHiddenCharacters, scanHiddenInValue } from './scan-hidden-characters.js';
 
 export interface UpstreamServer {
   readonly config: McpServerConfig;
@@ -49,6 +49,7 @@ export function createMcpCapability(options: CreateMcpCapabilityOptions): McpCap
         signal,
         timeoutMs: server.config.timeoutMs,
         maxTotalTimeoutMs: server.config.maxTotalTimeoutMs,
+        cleanText: (text) => scanProgress(text, server.config, toolName, options.emit),
       });
       const clean = scanResult(result, server.config, toolName, options.emit);
       if (clean.isError === true) throw new McpToolError(name, server.config.name, textOf(clean));
@@ -64,6 +65,13 @@ function scanResult(result: CallToolResult, config: McpServerConfig, tool: strin
   emit('hidden-characters-detected', { server: config.name, tool, where: 'result', count: scan.count, codePoints: scan.codePoints, stripped: strip });
   const { content, structuredContent } = scan.value;
   return { ...result, content, ...(structuredContent === undefined ? {} : { structuredContent }) };
+}
+
+function scanProgress(text: string, config: McpServerConfig, tool: string, emit: Emit): string {
+  const strip = config.stripHiddenCharacters !== false;
+  const scan = scanHiddenCharacters(text, strip);
+  if (scan.count > 0) emit('hidden-characters-detected', { server: config.name, tool, where: 'progress', count: scan.count, codePoints: scan.codePoints, stripped: strip });
+  return scan.text;
 }
 
 function textOf(result: CallToolResult): string {

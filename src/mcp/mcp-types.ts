@@ -112,7 +112,7 @@ export interface McpConnectionEventMap {
   'hidden-characters-detected': {
     readonly server: string;
     readonly tool: string;
-    readonly where: 'description' | 'schema' | 'result';
+    readonly where: 'description' | 'schema' | 'result' | 'progress';
     readonly count: number;
     /** Code points found, as `U+202E` strings, de-duplicated. */
     readonly codePoints: readonly string[];
