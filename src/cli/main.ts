@@ -53,11 +53,12 @@ export function buildProgram(run: (task: (output: CliOutput, config: () => Resol
     .option('--http <port>', 'serve MCP over Streamable HTTP on 127.0.0.1:<port> (default 7420)')
     .option('--token <token>', 'require this bearer token on the HTTP transport')
     .option('--no-console', 'do not start the web console')
-    .action((options: { stdio?: boolean; http?: string; token?: string; console: boolean }) =>
+    .option('--no-elicitation', 'never ask the MCP client to approve: approvals go to the console or the terminal only')
+    .action((options: { stdio?: boolean; http?: string; token?: string; console: boolean; elicitation: boolean }) =>
       run(async (output, config) => {
         const port = options.http === undefined ? 7420 : Number(options.http);
         if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('usage', '--http takes a port number.');
-        const server = await runServe(config(), { transport: options.stdio === true ? 'stdio' : { port }, console: options.console, ...(options.token === undefined ? {} : { token: options.token }) }, output);
+        const server = await runServe(config(), { transport: options.stdio === true ? 'stdio' : { port }, console: options.console, elicitation: options.elicitation, ...(options.token === undefined ? {} : { token: options.token }) }, output);
         await new Promise<void>((resolve) => {
           const stop = (): void => resolve();
           process.once('SIGINT', stop);

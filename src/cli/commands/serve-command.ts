@@ -12,6 +12,12 @@ export interface ServeOptions {
   readonly console: boolean;
   /** Bearer token the HTTP transport requires. */
   readonly token?: string;
+  /**
+   * Ask a client that can elicit for approvals (default true). Off, every
+   * approval goes to the console or the terminal, whatever the client
+   * declares: the client's own answer is not taken as a person's.
+   */
+  readonly elicitation?: boolean;
 }
 
 export interface RunningServer {
@@ -51,6 +57,7 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
       transport: options.transport === 'stdio' ? 'stdio' : { kind: 'http', port: options.transport.port, ...(options.token === undefined ? {} : { token: options.token }) },
       context: { ...gateway.context, runId: `serve-${new Date().toISOString().replace(/[:.]/g, '-')}` },
       approver: gateway.controller.confirm,
+      elicitation: options.elicitation ?? true,
       name: 'toolgate',
     });
     const tools = gateway.registry().list().length;
