@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileWrite } from '../../core/index.js';
 import { hostDenial, hostFailure } from '../errors/host-denial.js';
@@ -25,8 +25,12 @@ const STALE = 'the file changed since it was read (its sha256 differs); read it 
  * Write a jailed file atomically: missing parent directories are created one
  * verified component at a time; the bytes go to a temp file opened
  * `O_CREAT | O_EXCL | O_NOFOLLOW` in the target directory, then renamed over
- * the target. A symlink or a hard-linked target is refused; any failure
- * removes the temp file and leaves the old content intact.
+ * the target. A symlink or a hard-linked target is refused. Every check that
+ * can refuse without touching the disk runs before a folder is created; any
+ * later failure (an abort, a refusal, an I/O error) removes the temp file and
+ * the folders this call created that are still empty, and leaves the old
+ * content intact. With `expectedSha256` the current file is hashed only up to
+ * `maxBytes`: a larger one is refused as `too_large`, as a read of it would be.
  */
 export async function writeJailedFile(options: WriteJailedFileOptions): Promise<FileWrite> {
   const { jail, tool } = options;
@@ -35,41 +39,115 @@ export async function writeJailedFile(options: WriteJailedFileOptions): Promise<
   if (data.byteLength > options.maxBytes) throw hostDenial(tool, 'too_large');
   options.signal?.throwIfAborted();
   const target = await resolveJailedPath(jail, options.path, tool);
+  // A missing target has no content to match: refuse before creating its folders.
+  if (options.expectedSha256 !== undefined && target.missing.length > 0) throw hostFailure(tool, STALE);
+  options.signal?.throwIfAborted();
   const name = target.missing.length > 0 ? (target.missing.at(-1) ?? '') : path.basename(target.absolute);
-  const directory = await openParent(jail, target.existing, target.missing, target.absolute, tool);
+  const created: CreatedDirectory[] = [];
+  let written = false;
   try {
-    const existing = await statEntry(directory, name);
-    if (existing?.isSymbolicLink() === true) throw hostDenial(tool, 'symlink_refused');
-    if (existing !== undefined && !existing.isFile()) throw hostDenial(tool, 'not_a_file');
-    if (existing !== undefined && existing.nlink > 1) throw hostDenial(tool, 'hardlink_refused');
-    if (options.expectedSha256 !== undefined) {
-      if (existing === undefined) throw hostFailure(tool, STALE);
-      if ((await hashEntry(jail, directory, name, tool)) !== options.expectedSha256.toLowerCase()) throw hostFailure(tool, STALE);
+    const directory = await openParent(jail, target.existing, target.missing, target.absolute, tool, created, options.signal);
+    try {
+      const existing = await statEntry(directory, name);
+      if (existing?.isSymbolicLink() === true) throw hostDenial(tool, 'symlink_refused');
+      if (existing !== undefined && !existing.isFile()) throw hostDenial(tool, 'not_a_file');
+      if (existing !== undefined && existing.nlink > 1) throw hostDenial(tool, 'hardlink_refused');
+      if (options.expectedSha256 !== undefined) {
+        if (existing === undefined) throw hostFailure(tool, STALE);
+        if ((await hashEntry(jail, directory, name, options.maxBytes, tool)) !== options.expectedSha256.toLowerCase()) throw hostFailure(tool, STALE);
+      }
+      options.signal?.throwIfAborted();
+      await replaceEntry(jail, directory, name, data, existing === undefined ? 0o644 : existing.mode & 0o7777, tool);
+      written = true;
+      return { bytes: data.byteLength, sha256: createHash('sha256').update(data).digest('hex'), created: existing === undefined };
+    } finally {
+      await directory.handle.close();
     }
-    options.signal?.throwIfAborted();
-    await replaceEntry(jail, directory, name, data, existing === undefined ? 0o644 : existing.mode & 0o7777, tool);
-    return { bytes: data.byteLength, sha256: createHash('sha256').update(data).digest('hex'), created: existing === undefined };
   } finally {
-    await directory.handle.close();
+    if (!written) await removeCreated(jail, created, tool);
   }
 }
 
-/** The directory that will hold the file: the existing ancestor, then each missing component created and verified. */
-async function openParent(jail: FsJail, existing: string, missing: readonly string[], absolute: string, tool: string | undefined): Promise<VerifiedDirectory> {
+/** A folder this call created: its real path and identity, so only it is ever removed. */
+interface CreatedDirectory {
+  readonly real: string;
+  readonly dev: number;
+  readonly ino: number;
+}
+
+/**
+ * The directory that will hold the file: the existing ancestor, then each
+ * missing component created and verified. A component another writer created
+ * first is used (and verified) but not recorded in `created`; the signal is
+ * consulted after each folder, so an abort stops the creation early.
+ */
+async function openParent(
+  jail: FsJail,
+  existing: string,
+  missing: readonly string[],
+  absolute: string,
+  tool: string | undefined,
+  created: CreatedDirectory[],
+  signal: AbortSignal | undefined,
+): Promise<VerifiedDirectory> {
   if (missing.length === 0) return openVerifiedDirectory(jail, path.dirname(absolute), tool);
   let directory = await openVerifiedDirectory(jail, existing, tool);
   for (const component of missing.slice(0, -1)) {
     try {
-      await mkdir(`${directory.via}/${component}`, { mode: 0o755 });
+      const ours = await makeDirectory(`${directory.via}/${component}`);
       const next = await openVerifiedDirectory(jail, path.join(directory.real, component), tool);
       await directory.handle.close();
       directory = next;
+      if (ours) {
+        const { dev, ino } = await directory.handle.stat();
+        created.push({ real: directory.real, dev, ino });
+      }
+      signal?.throwIfAborted();
     } catch (error) {
       await directory.handle.close();
       throw error;
     }
   }
   return directory;
+}
+
+/** `mkdir`, `false` when the name already exists (whatever it is: the verified open that follows judges it). */
+async function makeDirectory(at: string): Promise<boolean> {
+  try {
+    await mkdir(at, { mode: 0o755 });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/**
+ * Undo the folders a failed write created, deepest first, each through its
+ * verified parent and only while it is still the same, empty directory
+ * (`rmdir` refuses a non-empty one). The first folder that stays ends the
+ * walk: every folder above it holds it. Never throws: the write's own error
+ * is the one reported.
+ */
+async function removeCreated(jail: FsJail, created: readonly CreatedDirectory[], tool: string | undefined): Promise<void> {
+  for (const folder of [...created].reverse()) {
+    let parent: VerifiedDirectory;
+    try {
+      parent = await openVerifiedDirectory(jail, path.dirname(folder.real), tool);
+    } catch {
+      return;
+    }
+    try {
+      const at = `${parent.via}/${path.basename(folder.real)}`;
+      const now = await lstat(at);
+      if (!now.isDirectory() || now.dev !== folder.dev || now.ino !== folder.ino) return;
+      await rmdir(at);
+    } catch {
+      return;
+    } finally {
+      await parent.handle.close();
+    }
+  }
 }
 
 async function statEntry(directory: VerifiedDirectory, name: string): Promise<Stats | undefined> {
@@ -81,10 +159,30 @@ async function statEntry(directory: VerifiedDirectory, name: string): Promise<St
   }
 }
 
-async function hashEntry(jail: FsJail, directory: VerifiedDirectory, name: string, tool: string | undefined): Promise<string> {
+const HASH_CHUNK = 64 * 1024;
+
+/**
+ * The sha256 of the current file, read through a verified descriptor in
+ * bounded chunks: a file over `maxBytes` (by its size, or by what it yields
+ * when it grows while being read) is refused as `too_large`, never buffered.
+ */
+async function hashEntry(jail: FsJail, directory: VerifiedDirectory, name: string, maxBytes: number, tool: string | undefined): Promise<string> {
   const handle = await openInDirectory(jail, directory, name, constants.O_RDONLY | constants.O_NONBLOCK, tool);
   try {
-    return createHash('sha256').update(await handle.readFile()).digest('hex');
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw hostDenial(tool, 'not_a_file');
+    if (stat.size > maxBytes) throw hostDenial(tool, 'too_large');
+    const hash = createHash('sha256');
+    const chunk = Buffer.allocUnsafe(Math.min(HASH_CHUNK, maxBytes + 1));
+    let total = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.byteLength, total);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > maxBytes) throw hostDenial(tool, 'too_large');
+      hash.update(chunk.subarray(0, bytesRead));
+    }
+    return hash.digest('hex');
   } finally {
     await handle.close();
   }
