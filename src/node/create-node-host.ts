@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigurationError } from '../core/index.js';
@@ -50,7 +50,8 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
     systemPath,
     env: { allow: options.env?.allow ?? [], set: options.env?.set ?? {} },
     gitExternalDiff: writeGitDiffShim(path.join(spillDir, 'bin')),
-    hidden: sandboxHidden([spillDir, ...(secretStore.path === undefined ? [] : [secretStore.path]), ...literalPaths(jail.workspace, options.protectedPaths ?? [])]),
+    // Only the paths are fixed here: whether each is masked as a folder, a file or not at all is decided at each spawn (maskKind).
+    hidden: [spillDir, ...(secretStore.path === undefined ? [] : [secretStore.path]), ...literalPaths(jail.workspace, options.protectedPaths ?? [])].map((entry) => ({ path: entry })),
   });
   const egress = createEgressCapability({ ...options.egress, secrets: secretStore, mediaStore });
 
@@ -71,15 +72,6 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
       if (ownsSpillDir) rmSync(spillDir, { recursive: true, force: true });
     },
   };
-}
-
-/**
- * Host paths a sandboxed child must not see, each masked as what it is now:
- * a directory under an empty tmpfs, anything else (or nothing yet, like a
- * journal's `-wal`) under /dev/null when it exists at spawn time.
- */
-function sandboxHidden(paths: readonly string[]): { path: string; directory: boolean }[] {
-  return paths.map((entry) => ({ path: entry, directory: statSync(entry, { throwIfNoEntry: false })?.isDirectory() === true }));
 }
 
 /** Protected paths that name one place (no glob characters), as absolute paths: those the sandbox can mask too. */

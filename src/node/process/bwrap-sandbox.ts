@@ -1,6 +1,16 @@
 import { spawn } from 'node:child_process';
+import { lstatSync, statSync, type Stats } from 'node:fs';
 import type { FsScope } from '../node-host-types.js';
 import { findProgram } from './find-program.js';
+
+/**
+ * Flags every sandboxed child gets, the probe included (so the probe proves
+ * what real commands need). `--cap-drop ALL` matters when the host runs as
+ * root (containers, CI): bwrap then keeps every capability for the child by
+ * default, and a child with `CAP_SYS_ADMIN` can simply `umount` the masks
+ * over protected paths. For an unprivileged host it is a no-op.
+ */
+const BASE_FLAGS = ['--die-with-parent', '--new-session', '--unshare-all', '--clearenv', '--cap-drop', 'ALL'] as const;
 
 /**
  * The bwrap binary when it is installed *and* can create its namespaces
@@ -11,7 +21,7 @@ export async function detectBwrap(directories: readonly string[]): Promise<strin
   const bwrap = findProgram('bwrap', directories);
   if (bwrap === undefined) return undefined;
   const probe = await new Promise<boolean>((resolve) => {
-    const child = spawn(bwrap, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-all', '--die-with-parent', '--new-session', '--clearenv', '--', '/bin/true'], {
+    const child = spawn(bwrap, [...BASE_FLAGS, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--', '/bin/true'], {
       stdio: 'ignore',
       shell: false,
       env: {},
@@ -27,8 +37,12 @@ export interface BwrapArgsOptions {
   readonly scope: FsScope;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
-  /** Host paths hidden inside the sandbox (the secret store, spills, media). */
-  readonly hidden: readonly { readonly path: string; readonly directory: boolean }[];
+  /**
+   * Host paths hidden inside the sandbox (the secret store, spills, media,
+   * literal protected paths). What each one is gets decided here, when the
+   * command is spawned (see `maskKind`), never earlier.
+   */
+  readonly hidden: readonly { readonly path: string }[];
   /** Host directories the child may read (the git diff shim), bound after the masks. */
   readonly readOnly: readonly string[];
   readonly file: string;
@@ -36,21 +50,63 @@ export interface BwrapArgsOptions {
 }
 
 /**
- * bwrap arguments: every namespace unshared (no network), the root read-only,
- * a private /tmp, the workspace bound read-write only in a writing tier, host
- * stores masked, the environment cleared and rebuilt from `env` alone.
+ * bwrap arguments: every namespace unshared (no network), every capability
+ * dropped, the root read-only, a private /tmp, the workspace bound
+ * read-write only in a writing tier, host stores and protected paths masked
+ * as what they are now, the environment cleared and rebuilt from `env` alone.
+ * Called once per spawn.
  */
 export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
-  const args = ['--die-with-parent', '--new-session', '--unshare-all', '--clearenv'];
+  const args: string[] = [...BASE_FLAGS];
   args.push(options.scope === 'full' ? '--bind' : '--ro-bind', '/', '/');
   args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
   if (options.scope !== 'full') args.push(options.scope === 'workspace-write' ? '--bind' : '--ro-bind', options.workspace, options.workspace);
   for (const hidden of options.hidden) {
-    if (hidden.directory) args.push('--tmpfs', hidden.path);
-    else args.push('--ro-bind-try', '/dev/null', hidden.path);
+    const kind = maskKind(hidden.path);
+    if (kind === 'directory') args.push('--tmpfs', hidden.path);
+    else if (kind === 'file') args.push('--ro-bind', '/dev/null', hidden.path);
   }
   for (const directory of options.readOnly) args.push('--ro-bind', directory, directory);
   for (const [name, value] of Object.entries(options.env)) args.push('--setenv', name, value);
   args.push('--chdir', options.cwd, '--', options.file, ...options.args);
   return args;
+}
+
+/**
+ * How to mask `target` right now: a directory under an empty tmpfs, anything
+ * else under `/dev/null`, and nothing at all when nothing is there.
+ *
+ * Decided at each spawn because the kind can change while the host lives: a
+ * protected `secrets` missing at start-up and later created as a folder must
+ * not stay masked as a file (bwrap would refuse to start, and every sandboxed
+ * command would fail).
+ *
+ * A path that does not exist is not masked, because bwrap would have to
+ * create a mount point for it in the real workspace: a stray empty file at
+ * every protected path, which then blocks `mkdir` there. Leaving it unmasked
+ * hides nothing: there is no content there to read. A command may create it
+ * (in a writing tier): the bytes are its own, the model's file tools still
+ * refuse the path as `protected_path`, and every later command finds it
+ * masked. What this does not give is write protection of a path that does
+ * not exist yet (a command could plant a `.git` that is protected but
+ * absent); that is the same power any unsandboxed command has over the
+ * workspace, and the guard promised here is that protected content cannot
+ * be read.
+ *
+ * A symlink is masked as what it points to, since the mount lands on the
+ * target; a dangling one is treated as missing (a mount point for it would
+ * be created through the link). A path that cannot be inspected (`EACCES`,
+ * `ELOOP`) is masked as a file: either that hides it, or bwrap refuses to
+ * start and the command does not run. It fails closed.
+ */
+export function maskKind(target: string): 'directory' | 'file' | undefined {
+  let entry: Stats;
+  try {
+    entry = lstatSync(target);
+    if (entry.isSymbolicLink()) entry = statSync(target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : 'file';
+  }
+  return entry.isDirectory() ? 'directory' : 'file';
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -307,5 +307,99 @@ describe('process: the bwrap sandbox', () => {
     expect(await readFile(path.join(workspace, 'state', 'token.txt'), 'utf8')).toBe('state-secret');
     const read = await host.fs.readFile('state/token.txt').catch((caught: unknown) => caught);
     expect((read as ToolPolicyError).reason).toBe('protected_path');
+  });
+
+  it('drops every capability when the host runs as root, so a command cannot unmount a mask', async (context) => {
+    const ws = path.join(base, 'ws-root');
+    await mkdir(path.join(ws, 'secrets'), { recursive: true });
+    await writeFile(path.join(ws, '.env'), 'ENV-SECRET\n');
+    await writeFile(path.join(ws, 'secrets', 'k'), 'DIR-SECRET\n');
+    const host = makeHost({ workspace: ws, sandbox: 'auto', scope: 'workspace-write', protectedPaths: ['.env', 'secrets'] });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    if (process.getuid?.() !== 0) {
+      context.skip('the host does not run as root: bwrap already drops every capability for an unprivileged caller');
+      return;
+    }
+    const caps = await host.process.spawn('grep', ['^Cap', '/proc/self/status'], {}, {});
+    for (const set of ['CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb']) expect(caps.stdout).toMatch(new RegExp(`^${set}:\\s+0+$`, 'm'));
+    const attacks = [
+      'umount .env; cat .env',
+      'umount -l .env; cat .env',
+      'umount secrets; cat secrets/k',
+      `umount -l ${ws}; cat .env secrets/k`,
+      // A fresh user namespace gives back capabilities, over mounts it inherits locked.
+      'unshare -rm sh -c "umount -l .env; umount -l secrets; cat .env secrets/k"',
+      'mount --bind /proc/1/root/ /mnt; cat /mnt' + path.join(ws, '.env'),
+    ];
+    for (const attack of attacks) {
+      const result = await host.process.spawn('sh', ['-c', attack], {}, {});
+      expect(result.sandbox).toBe('bwrap');
+      expect(result.stdout + result.stderr, attack).not.toMatch(/ENV-SECRET|DIR-SECRET/);
+    }
+    expect(await readFile(path.join(ws, '.env'), 'utf8')).toBe('ENV-SECRET\n');
+  });
+
+  it('never creates a mount point for a protected path that does not exist', async (context) => {
+    const ws = path.join(base, 'ws-missing');
+    await mkdir(ws, { recursive: true });
+    const host = makeHost({ workspace: ws, sandbox: 'auto', scope: 'workspace-write', protectedPaths: ['secrets', '.env', 'config/key.json'] });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    expect((await host.process.spawn('true', [], {}, {})).exitCode).toBe(0);
+    expect(await readdir(ws)).toEqual([]);
+    // So the user (or a tool) can still create them, as folders.
+    await mkdir(path.join(ws, 'secrets'));
+    await mkdir(path.join(ws, 'config'));
+  });
+
+  it('masks a protected path as what it is at each spawn, not at start-up', async (context) => {
+    const ws = path.join(base, 'ws-late');
+    await mkdir(ws, { recursive: true });
+    const host = makeHost({ workspace: ws, sandbox: 'auto', scope: 'workspace-write', protectedPaths: ['secrets', '.env', 'config/key.json'] });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    // Missing when the host starts, created afterwards, as a folder and as files.
+    await mkdir(path.join(ws, 'secrets'));
+    await writeFile(path.join(ws, 'secrets', 'k'), 'LATE-DIR-SECRET');
+    await writeFile(path.join(ws, '.env'), 'LATE-FILE-SECRET');
+    await mkdir(path.join(ws, 'config'));
+    await writeFile(path.join(ws, 'config', 'key.json'), 'LATE-KEY-SECRET');
+    // Commands still start, and cannot read them.
+    const probe = await host.process.spawn('sh', ['-c', 'ls -A secrets; cat secrets/k .env config/key.json'], {}, {});
+    expect(probe.stderr).not.toMatch(/bwrap/);
+    expect(probe.stdout + probe.stderr).not.toMatch(/LATE-/);
+    expect((await host.process.spawn('true', [], {}, {})).exitCode).toBe(0);
+    // A file that becomes a folder is masked as a folder from the next spawn on.
+    await rm(path.join(ws, '.env'));
+    await mkdir(path.join(ws, '.env'));
+    await writeFile(path.join(ws, '.env', 'inner'), 'LATE-INNER-SECRET');
+    const changed = await host.process.spawn('sh', ['-c', 'ls -A .env; cat .env/inner'], {}, {});
+    expect(changed.stderr).not.toMatch(/bwrap/);
+    expect(changed.stdout + changed.stderr).not.toMatch(/LATE-/);
+    expect(await readFile(path.join(ws, 'secrets', 'k'), 'utf8')).toBe('LATE-DIR-SECRET');
+  });
+
+  it('lets a command create a protected path that does not exist yet; the file tools still refuse it and later commands see it masked', async (context) => {
+    const ws = path.join(base, 'ws-create');
+    await mkdir(ws, { recursive: true });
+    const host = makeHost({ workspace: ws, sandbox: 'auto', scope: 'workspace-write', protectedPaths: ['secrets'] });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    const created = await host.process.spawn('sh', ['-c', 'mkdir secrets && echo own-bytes > secrets/f'], {}, {});
+    expect(created.exitCode).toBe(0);
+    expect(await readFile(path.join(ws, 'secrets', 'f'), 'utf8')).toBe('own-bytes\n');
+    const read = await host.fs.readFile('secrets/f').catch((caught: unknown) => caught);
+    expect((read as ToolPolicyError).reason).toBe('protected_path');
+    const later = await host.process.spawn('cat', ['secrets/f'], {}, {});
+    expect(later.stdout).toBe('');
   });
 });

@@ -18,7 +18,7 @@ export interface CreateProcessCapabilityOptions {
   readonly systemPath: readonly string[];
   readonly env: { readonly allow: readonly string[]; readonly set: Readonly<Record<string, string>> };
   /** Host paths masked inside the sandbox. */
-  readonly hidden: readonly { readonly path: string; readonly directory: boolean }[];
+  readonly hidden: readonly { readonly path: string }[];
   readonly defaultTimeoutMs?: number;
   readonly defaultMaxOutputBytes?: number;
   readonly killGraceMs?: number;

@@ -4,7 +4,7 @@ import type { JsonSchema } from '../../core/index.js';
 export const processResultSchema: JsonSchema = {
   type: 'object',
   description:
-    '`exitCode` (null when killed), the killing `signal`, `stdout`/`stderr` (each capped), `timedOut`, `truncated` when a cap cut the output, and `sandbox`: `bwrap` or `none`.',
+    '`exitCode` (null when killed), the killing `signal`, `stdout`/`stderr` (each capped), `timedOut`, `truncated` when a cap cut the output (or pipes a leftover background process held open were closed), and `sandbox`: `bwrap` or `none`.',
   properties: {
     exitCode: { type: ['integer', 'null'] },
     signal: { type: ['string', 'null'] },

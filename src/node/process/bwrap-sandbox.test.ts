@@ -1,0 +1,90 @@
+import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBwrapArgs, detectBwrap, maskKind } from './bwrap-sandbox.js';
+
+let base: string;
+
+beforeAll(async () => {
+  base = await mkdtemp(path.join(tmpdir(), 'toolgate-bwrap-'));
+});
+
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+function args(workspace: string, hidden: readonly string[]): string[] {
+  return buildBwrapArgs({ workspace, scope: 'workspace-write', cwd: workspace, env: {}, hidden: hidden.map((entry) => ({ path: entry })), readOnly: [], file: '/bin/true', args: [] });
+}
+
+/** The mask flags bwrap gets for `target`: `['--tmpfs', target]`, `['--ro-bind', '/dev/null', target]`, or none. */
+function maskFor(list: readonly string[], target: string): string[] {
+  const at = list.indexOf(target);
+  if (at < 0 || at >= list.indexOf('--')) return [];
+  return list[at - 1] === '--tmpfs' ? ['--tmpfs', target] : list.slice(at - 2, at + 1);
+}
+
+describe('bwrap arguments', () => {
+  it('drop every capability, in the real arguments and in the probe', async () => {
+    const built = args('/w', []);
+    const separator = built.indexOf('--');
+    const capDrop = built.indexOf('--cap-drop');
+    expect(capDrop).toBeGreaterThanOrEqual(0);
+    expect(capDrop).toBeLessThan(separator);
+    expect(built[capDrop + 1]).toBe('ALL');
+
+    // A stand-in bwrap records what the probe passes.
+    const bin = path.join(base, 'fake-bin');
+    await mkdir(bin, { recursive: true });
+    const recorded = path.join(base, 'probe-args');
+    await writeFile(path.join(bin, 'bwrap'), `#!/bin/sh\nprintf '%s\\n' "$@" > ${recorded}\n`);
+    await chmod(path.join(bin, 'bwrap'), 0o755);
+    expect(await detectBwrap([bin])).toBe(path.join(bin, 'bwrap'));
+    const probe = (await readFile(recorded, 'utf8')).trim().split('\n');
+    expect(probe.slice(probe.indexOf('--cap-drop'), probe.indexOf('--cap-drop') + 2)).toEqual(['--cap-drop', 'ALL']);
+    expect(probe.indexOf('--cap-drop')).toBeLessThan(probe.indexOf('--'));
+  });
+
+  it('mask each hidden path as what it is at the time of the call, and skip what is not there', async () => {
+    const workspace = path.join(base, 'ws-kinds');
+    await mkdir(workspace, { recursive: true });
+    const secrets = path.join(workspace, 'secrets');
+    const env = path.join(workspace, '.env');
+    const deep = path.join(workspace, 'config', 'key.json');
+    const hidden = [secrets, env, deep];
+
+    // Nothing exists yet: no mask, so bwrap is never asked to create a mount point in the workspace.
+    let built = args(workspace, hidden);
+    for (const target of hidden) expect(maskFor(built, target), target).toEqual([]);
+
+    // Created later, as a folder and as a file: each is masked as what it now is.
+    await mkdir(secrets);
+    await writeFile(env, 'TOKEN=1\n');
+    built = args(workspace, hidden);
+    expect(maskFor(built, secrets)).toEqual(['--tmpfs', secrets]);
+    expect(maskFor(built, env)).toEqual(['--ro-bind', '/dev/null', env]);
+    expect(maskFor(built, deep)).toEqual([]);
+
+    // And when a path changes kind, the next call follows.
+    await rm(env);
+    await mkdir(env);
+    expect(maskFor(args(workspace, hidden), env)).toEqual(['--tmpfs', env]);
+  });
+
+  it('judge a symlink by its target, a dangling link or a path through a file as missing', async () => {
+    const workspace = path.join(base, 'ws-links');
+    await mkdir(path.join(workspace, 'real-dir'), { recursive: true });
+    await writeFile(path.join(workspace, 'real-file'), 'x');
+    await symlink(path.join(workspace, 'real-dir'), path.join(workspace, 'dir-link'));
+    await symlink(path.join(workspace, 'real-file'), path.join(workspace, 'file-link'));
+    await symlink(path.join(workspace, 'nowhere'), path.join(workspace, 'dangling'));
+    expect(maskKind(path.join(workspace, 'real-dir'))).toBe('directory');
+    expect(maskKind(path.join(workspace, 'real-file'))).toBe('file');
+    expect(maskKind(path.join(workspace, 'dir-link'))).toBe('directory');
+    expect(maskKind(path.join(workspace, 'file-link'))).toBe('file');
+    expect(maskKind(path.join(workspace, 'dangling'))).toBeUndefined();
+    expect(maskKind(path.join(workspace, 'missing'))).toBeUndefined();
+    expect(maskKind(path.join(workspace, 'real-file', 'below'))).toBeUndefined();
+  });
+});
