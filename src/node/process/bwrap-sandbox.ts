@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { lstatSync, statSync, type Stats } from 'node:fs';
+import path from 'node:path';
+import { climbsOut } from '../fs/fs-jail.js';
 import type { FsScope } from '../node-host-types.js';
 import { findProgram } from './find-program.js';
 
@@ -60,7 +62,11 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
   const args: string[] = [...BASE_FLAGS];
   args.push(options.scope === 'full' ? '--bind' : '--ro-bind', '/', '/');
   args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
-  if (options.scope !== 'full') args.push(options.scope === 'workspace-write' ? '--bind' : '--ro-bind', options.workspace, options.workspace);
+  const writable = options.scope !== 'read-only';
+  if (options.scope !== 'full') args.push(writable ? '--bind' : '--ro-bind', options.workspace, options.workspace);
+  // Folders that hold a mask become mount points of themselves: the kernel refuses to rename or remove a mount
+  // point, so `mv config c2` cannot carry a masked config/key.json out from under its mask.
+  for (const folder of maskedAncestors(options.workspace, options.hidden)) args.push(writable ? '--bind' : '--ro-bind', folder, folder);
   for (const hidden of options.hidden) {
     const kind = maskKind(hidden.path);
     if (kind === 'directory') args.push('--tmpfs', hidden.path);
@@ -70,6 +76,26 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
   for (const [name, value] of Object.entries(options.env)) args.push('--setenv', name, value);
   args.push('--chdir', options.cwd, '--', options.file, ...options.args);
   return args;
+}
+
+/**
+ * The folders between the workspace and each masked path inside it, outermost
+ * first, that exist now as real folders (a symlink is not followed: bwrap
+ * would bind its target). The masked path itself is masked, not listed.
+ */
+function maskedAncestors(workspace: string, hidden: readonly { readonly path: string }[]): string[] {
+  const folders = new Set<string>();
+  for (const { path: target } of hidden) {
+    const relative = path.relative(workspace, target);
+    if (relative === '' || climbsOut(relative)) continue;
+    let folder = workspace;
+    for (const name of relative.split(path.sep).slice(0, -1)) {
+      folder = path.join(folder, name);
+      if (lstatSync(folder, { throwIfNoEntry: false })?.isDirectory() !== true) break;
+      folders.add(folder);
+    }
+  }
+  return [...folders];
 }
 
 /**

@@ -309,6 +309,23 @@ describe('process: the bwrap sandbox', () => {
     expect((read as ToolPolicyError).reason).toBe('protected_path');
   });
 
+  it('keeps a masked path under its mask: the folders above it cannot be renamed or removed', async (context) => {
+    await mkdir(path.join(workspace, 'config', 'prod'), { recursive: true });
+    await writeFile(path.join(workspace, 'config', 'prod', 'key.json'), 'KEY-SECRET');
+    const host = makeHost({ sandbox: 'auto', scope: 'workspace-write', protectedPaths: ['config/prod/key.json'] });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    for (const script of ['mv config moved && cat moved/prod/key.json', 'mv config/prod config/p2 && cat config/p2/key.json', 'cp -r config copy; rm -rf config; cat copy/prod/key.json']) {
+      const attempt = await host.process.spawn('sh', ['-c', script], {}, {});
+      expect(attempt.stdout, script).not.toContain('KEY-SECRET');
+    }
+    expect(await readFile(path.join(workspace, 'config', 'prod', 'key.json'), 'utf8')).toBe('KEY-SECRET');
+    // Everything else in the workspace stays writable.
+    expect((await host.process.spawn('sh', ['-c', 'mkdir -p config/other && touch config/other/x && mv config/other config/renamed'], {}, {})).exitCode).toBe(0);
+  });
+
   it('drops every capability when the host runs as root, so a command cannot unmount a mask', async (context) => {
     const ws = path.join(base, 'ws-root');
     await mkdir(path.join(ws, 'secrets'), { recursive: true });
