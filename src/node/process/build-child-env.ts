@@ -6,7 +6,15 @@ import { hostDenial } from '../errors/host-denial.js';
  * configuration (`GIT_CONFIG_COUNT/KEY/VALUE`) outranks every config file,
  * so these values neutralise them for any git the child starts. Git cannot
  * unset a value this way, so `diff.external` points at the host's own shim,
- * which prints a plain unified diff.
+ * which prints a plain unified diff. An empty `credential.helper` clears
+ * every helper read before it, the URL-specific ones too.
+ *
+ * Submodule recursion is turned off: a git that recurses runs git inside the
+ * submodule, with the submodule's own configuration. `diff.ignoreSubmodules
+ * =dirty` keeps status and diff reporting a submodule's new commits without
+ * starting `git status` inside it. (`.gitmodules` can still ask for more per
+ * submodule, and `git add` checks submodules regardless: the host also makes
+ * every submodule's own configuration inert, see `repositoryGitOverrides`.)
  */
 export function gitHardeningEnv(externalDiff: string): Readonly<Record<string, string>> {
   const pairs: readonly (readonly [string, string])[] = [
@@ -19,6 +27,11 @@ export function gitHardeningEnv(externalDiff: string): Readonly<Record<string, s
     ['sequence.editor', 'false'],
     ['protocol.ext.allow', 'never'],
     ['credential.helper', ''],
+    ['submodule.recurse', 'false'],
+    ['fetch.recurseSubmodules', 'false'],
+    ['diff.ignoreSubmodules', 'dirty'],
+    ['diff.submodule', 'short'],
+    ['status.submoduleSummary', 'false'],
   ];
   return Object.freeze(withGitConfig({ GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_ASKPASS: '' }, pairs));
 }
@@ -40,8 +53,16 @@ export function withGitConfig(env: Readonly<Record<string, string>>, pairs: read
   return extended;
 }
 
-/** Names a tool may never set, whatever the allow list says: they would undo the hardening or hijack loading. */
-const RESERVED = /^(PATH|GIT_CONFIG.*|GIT_TERMINAL_PROMPT|GIT_PAGER|GIT_ASKPASS|GIT_EXEC_PATH|GIT_SSH.*|GIT_EXTERNAL_DIFF|LD_.*|DYLD_.*|NODE_OPTIONS|BASH_ENV|ENV)$/;
+/**
+ * Names a tool may never set, whatever the allow list says: they would undo
+ * the hardening or hijack loading. `GIT_EDITOR` and `GIT_SEQUENCE_EDITOR`
+ * outrank `core.editor` and `sequence.editor`, `GIT_PROXY_COMMAND` and
+ * `GIT_MAN_VIEWER` name programs, `GIT_TEMPLATE_DIR` seeds a new repository
+ * (configuration included), `GIT_ALLOW_PROTOCOL` overrides
+ * `protocol.ext.allow`.
+ */
+const RESERVED =
+  /^(PATH|GIT_CONFIG.*|GIT_TERMINAL_PROMPT|GIT_PAGER|GIT_ASKPASS|GIT_EXEC_PATH|GIT_SSH.*|GIT_EXTERNAL_DIFF|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_PROXY_COMMAND|GIT_MAN_VIEWER|GIT_TEMPLATE_DIR|GIT_ALLOW_PROTOCOL|LD_.*|DYLD_.*|NODE_OPTIONS|BASH_ENV|ENV)$/;
 
 export interface BuildChildEnvOptions {
   readonly systemPath: readonly string[];

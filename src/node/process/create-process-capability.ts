@@ -54,7 +54,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       const file = resolveExecutable(command, options.systemPath, jail.workspace, tool);
       const cwd = await resolveCwd(jail, spawnOptions.cwd, tool);
       const baseEnv = buildChildEnv({ systemPath: options.systemPath, home: homedir(), set: options.env.set, allow: options.env.allow, declared: declaredEnv, tool, gitHardening });
-      const env = path.basename(file) === 'git' ? await hardenForRepository({ file, args, cwd, env: baseEnv, externalDiff: options.gitExternalDiff, signal }, tool) : baseEnv;
+      const env = path.basename(file) === 'git' ? await hardenForRepository({ file, args, cwd, env: baseEnv, externalDiff: options.gitExternalDiff, signal, tool }, tool) : baseEnv;
       const sandbox = await findBwrap();
       if (sandbox === undefined && options.sandbox === 'required') {
         throw hostUnavailable(tool, 'process', 'the required OS sandbox (bwrap) is not installed or cannot create namespaces here');

@@ -1,18 +1,57 @@
-import { GIT_VALUE_OPTIONS, gitSubcommandIndex } from '../../core/policy/find-dangerous-argument.js';
-import { spawnBounded } from './spawn-bounded.js';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ToolPolicyError } from '../../core/index.js';
+import { GIT_VALUE_OPTIONS, gitSubcommandIndex, matchesGitLongOption } from '../../core/policy/find-dangerous-argument.js';
+import { spawnBounded, type BoundedResult } from './spawn-bounded.js';
 
 /**
  * Keys through which a repository's own configuration makes git run a
  * program, under a name the repository chooses (`filter.<driver>.clean`,
- * `diff.<driver>.textconv`, `merge.<driver>.driver`, …). No fixed list of
+ * `diff.<driver>.textconv`, `alias.<name>`, …). No fixed list of
  * `GIT_CONFIG_*` overrides can name them in advance, so git is asked.
  * Names are matched as git canonicalises them: section and key lower case.
+ *
+ * Every repository alias is included, not only `!shell` ones: an alias
+ * expands before any policy sees the arguments, so `alias.x = -c
+ * core.pager=… log` or `= rebase -x …` runs a program as surely as `!…`.
+ * Fixed names that the host pins for every scope (`core.pager`,
+ * `core.editor`, `core.hooksPath`, …) are in `gitHardeningEnv` instead.
  */
-const DRIVER_KEYS =
-  '^(filter\\..+\\.(clean|smudge|process|required)|diff\\..+\\.(command|textconv)|merge\\..+\\.driver|remote\\..+\\.(uploadpack|receivepack)|core\\.(gitproxy|alternaterefscommand|askpass)|gpg\\.(.+\\.)?(program|defaultkeycommand))$';
+const PROGRAM_KEYS = [
+  'alias\\..+',
+  'filter\\..+\\.(clean|smudge|process|required)',
+  'diff\\..+\\.(command|textconv)',
+  'merge\\..+\\.driver',
+  '(diff|merge)tool\\..+\\.(cmd|path)',
+  '(man|browser)\\..+\\.(cmd|path)',
+  'guitool\\..+\\.cmd',
+  'remote\\..+\\.(uploadpack|receivepack)',
+  'submodule\\..+\\.update',
+  'trailer\\..+\\.(command|cmd)',
+  'tar\\..+\\.command',
+  'hook\\..+\\.command',
+  'sendemail\\.(.+\\.)?(smtpserver|tocmd|cccmd|headercmd)',
+  'instaweb\\.httpd',
+  'imap\\.tunnel',
+  'interactive\\.difffilter',
+  'core\\.(gitproxy|alternaterefscommand|askpass)',
+  'gpg\\.(.+\\.)?(program|defaultkeycommand)',
+];
+const DRIVER_KEYS = `^(${PROGRAM_KEYS.join('|')})$`;
+const DRIVER_PATTERN = new RegExp(DRIVER_KEYS);
 
 /** Configuration the repository itself controls; a model that can write files can write these. */
 const REPOSITORY_SCOPES = new Set(['local', 'worktree']);
+/** `submodule.<name>.update` values that name no program (anything else, `!cmd` included, is neutralised). */
+const SUBMODULE_UPDATE_MODES = new Set(['checkout', 'rebase', 'merge', 'none']);
+/** Repositories read per command (the one the command starts in and every submodule); beyond this the command is refused. */
+const MAX_REPOSITORIES = 256;
+const MAX_NESTING = 8;
+/** Directories looked at under `.git/modules` per command; beyond this the command is refused. */
+const MAX_MODULE_DIRECTORIES = 8192;
+const PROBE_CONCURRENCY = 8;
+/** Not a submodule name's namespace: the standard parts of a git directory, never walked for nested ones. */
+const GIT_DIRECTORY_PARTS = new Set(['objects', 'refs', 'logs', 'hooks', 'info', 'worktrees', 'rr-cache', 'lfs', 'branches', 'remotes']);
 
 export interface RepositoryOverridesOptions {
   /** The resolved git executable. */
@@ -25,39 +64,245 @@ export interface RepositoryOverridesOptions {
   /** The host's unified-diff shim, the inert stand-in for a diff driver's command. */
   readonly externalDiff: string;
   readonly signal?: AbortSignal | undefined;
+  /** Named in a refusal. */
+  readonly tool?: string | undefined;
 }
 
 /**
  * Before a git command runs, list the program-naming keys that the
- * repository's configuration (`.git/config`, the worktree config and every
- * file they include) sets, and return an inert override for each. Keys from
- * the user's global or system configuration are the user's own choice
- * (git-lfs registers its filter there) and are left alone. Reading
- * configuration runs nothing. If git cannot answer, the command is refused:
- * an unknown configuration is not assumed clean.
+ * configuration of every repository the command can reach sets, and return
+ * an inert override for each. Reached are: the repository the command
+ * starts in (`.git/config`, the worktree config and every file they
+ * include), every checked-out submodule, nested ones too (`git status` and
+ * `git add` run git inside them, with their own configuration), and every
+ * submodule git directory under `.git/modules` (`git submodule update`
+ * checks out into them). `GIT_CONFIG_COUNT` reaches the git processes
+ * started inside submodules, so one set of overrides covers them all.
+ *
+ * Keys from the user's global or system configuration are the user's own
+ * choice (git-lfs registers its filter there) and are left alone. Reading
+ * configuration runs nothing. If git cannot answer, a name cannot be passed
+ * back intact (not UTF-8), or there are too many submodules, the result is
+ * undefined and the command is refused: an unknown configuration is not
+ * assumed clean.
+ *
+ * `git clone -c key=value` writes configuration into the repository it
+ * creates and checks out with it in the same process: program-naming keys
+ * given that way get an inert override too. A template (`--template`) or an
+ * include given that way cannot be vetted before the command runs, so the
+ * command is refused (`ToolPolicyError`).
  */
 export async function repositoryGitOverrides(options: RepositoryOverridesOptions): Promise<[string, string][] | undefined> {
-  const probe = await spawnBounded({
-    file: options.file,
-    args: [...repositoryOptions(options.args), 'config', '--show-scope', '--null', '--name-only', '--get-regexp', DRIVER_KEYS],
-    cwd: options.cwd,
-    env: options.env,
-    timeoutMs: 10_000,
-    maxOutputBytes: 256 * 1024,
-    killGraceMs: 500,
-    signal: options.signal,
-  });
+  const overrides = new Map<string, string>();
+  for (const [name, value] of argumentOverrides(options)) overrides.set(name, value);
+  const read = await readRepositories(options, overrides);
+  return read ? [...overrides] : undefined;
+}
+
+type Run = (args: readonly string[], maxOutputBytes?: number) => Promise<BoundedResult>;
+
+interface Location {
+  /** The options that select the repository (`-C dir`, `--git-dir dir`, …). */
+  readonly args: readonly string[];
+  /** The directory relative paths in git's answers are relative to. */
+  readonly base: string;
+  /** A submodule found in another repository's index (not where the command starts). */
+  readonly nested: boolean;
+}
+
+interface WorktreeRead {
+  readonly gitDir?: string;
+  readonly commonDir?: string;
+  readonly submodules: readonly Location[];
+}
+
+async function readRepositories(options: RepositoryOverridesOptions, overrides: Map<string, string>): Promise<boolean> {
+  // Byte-wise regular expressions: under a UTF-8 locale git's `.` matches no byte that is not UTF-8, and a key so named would go unlisted.
+  const env = { ...options.env, LC_ALL: 'C' };
+  const run: Run = (args, maxOutputBytes = 256 * 1024) => spawnBounded({ file: options.file, args, cwd: options.cwd, env, timeoutMs: 10_000, maxOutputBytes, killGraceMs: 500, signal: options.signal });
+  const start = repositoryOptions(options.args);
+  const seen = new Set<string>();
+  const commonDirs = new Set<string>();
+  let count = 0;
+  let level: readonly Location[] = [{ args: start, base: effectiveCwd(options.cwd, start), nested: false }];
+  for (let depth = 0; level.length > 0; depth += 1) {
+    count += level.length;
+    if (depth > MAX_NESTING || count > MAX_REPOSITORIES) return false;
+    const reads = await inBatches(level, (location) => readWorktreeRepository(run, location, options.externalDiff, overrides));
+    const next: Location[] = [];
+    for (const read of reads) {
+      if (read === undefined) return false;
+      if (read.commonDir !== undefined) commonDirs.add(read.commonDir);
+      // A repository reached twice (a `.git` that leads back to one already read) is not walked again.
+      if (read.gitDir !== undefined && seen.has(read.gitDir)) continue;
+      if (read.gitDir !== undefined) seen.add(read.gitDir);
+      next.push(...read.submodules);
+    }
+    level = next;
+  }
+  // Submodule git directories with no checkout here: `git submodule update` checks out into them.
+  const found: string[] = [];
+  const budget = { left: MAX_MODULE_DIRECTORIES };
+  const visited = new Set<string>();
+  for (const commonDir of commonDirs) {
+    if (!(await findModuleGitDirs(path.join(commonDir, 'modules'), found, budget, visited))) return false;
+  }
+  const unread = [...new Set(found)].filter((gitDir) => !seen.has(gitDir));
+  if (count + unread.length > MAX_REPOSITORIES) return false;
+  const reads = await inBatches(unread, (gitDir) => readConfig(run, ['--git-dir', gitDir], options.externalDiff, overrides));
+  return reads.every(Boolean);
+}
+
+/**
+ * One repository with (possibly) a working tree: its configuration, where
+ * its git directories are, and its checked-out submodules (every gitlink in
+ * the index whose directory holds a `.git`).
+ */
+async function readWorktreeRepository(run: Run, location: Location, externalDiff: string, overrides: Map<string, string>): Promise<WorktreeRead | undefined> {
+  const [config, layout, index] = await Promise.all([
+    readConfig(run, location.args, externalDiff, overrides),
+    run([...location.args, 'rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir']),
+    run([...location.args, 'ls-files', '--stage', '-z', '--full-name', '--', ':/'], 128 * 1024 * 1024),
+  ]);
+  const noWorktree = layout.exitCode !== 0 || layout.spawnError !== undefined;
+  // A submodule directory whose `.git` git cannot open: git skips or stops there too, and runs nothing in it.
+  if (!config) return location.nested && noWorktree ? { submodules: [] } : undefined;
+  // No working tree (a bare repository, or none at all): nothing is checked out, so no submodule either.
+  if (noWorktree) return { submodules: [] };
+  const [toplevel, gitDir, commonDir] = layout.stdout.split('\n');
+  if (toplevel === undefined || gitDir === undefined || commonDir === undefined || layout.truncated || layout.stdout.includes('\uFFFD')) return undefined;
+  if (index.exitCode !== 0 || index.truncated || index.spawnError !== undefined) return undefined;
+  const submodules: Location[] = [];
+  for (const entry of index.stdout.split('\0')) {
+    if (!entry.startsWith('160000 ')) continue;
+    const relative = entry.slice(entry.indexOf('\t') + 1);
+    // A path that is not UTF-8 cannot be named back to the filesystem intact.
+    if (relative.includes('\uFFFD')) return undefined;
+    const directory = path.join(toplevel, relative);
+    if (await exists(path.join(directory, '.git'))) submodules.push({ args: ['-C', directory], base: directory, nested: true });
+  }
+  return {
+    gitDir: await realpath(gitDir).catch(() => gitDir),
+    commonDir: path.resolve(location.base, commonDir),
+    submodules,
+  };
+}
+
+/** One repository's configuration: an inert override for each program-naming key its own scopes set. False when git cannot answer. */
+async function readConfig(run: Run, location: readonly string[], externalDiff: string, overrides: Map<string, string>): Promise<boolean> {
+  const probe = await run([...location, 'config', '--show-scope', '--null', '--get-regexp', DRIVER_KEYS]);
   // Exit 1: no key matched. Anything else but success means the configuration could not be read.
-  if (probe.exitCode === 1 && probe.stdout === '') return [];
-  if (probe.exitCode !== 0 || probe.truncated || probe.spawnError !== undefined) return undefined;
+  if (probe.exitCode === 1 && probe.stdout === '') return true;
+  if (probe.exitCode !== 0 || probe.truncated || probe.spawnError !== undefined) return false;
+  // Each entry is `scope\0name\nvalue\0` (no `\nvalue` for a key given without one).
   const fields = probe.stdout.split('\0');
-  const overrides: [string, string][] = [];
   for (let index = 0; index + 1 < fields.length; index += 2) {
     const scope = fields[index] as string;
-    const name = fields[index + 1] as string;
-    if (REPOSITORY_SCOPES.has(scope)) overrides.push([name, inertValue(name, options.externalDiff)]);
+    const entry = fields[index + 1] as string;
+    const newline = entry.indexOf('\n');
+    const name = newline === -1 ? entry : entry.slice(0, newline);
+    // A name that is not UTF-8 would come back altered, and the override would miss the key it is for.
+    if (name.includes('\uFFFD')) return false;
+    if (!REPOSITORY_SCOPES.has(scope)) continue;
+    const inert = inertValue(name, newline === -1 ? undefined : entry.slice(newline + 1), externalDiff);
+    if (inert !== undefined) overrides.set(name, inert);
+  }
+  return true;
+}
+
+/**
+ * The git directories under a repository's `.git/modules`: a directory
+ * holding `HEAD` is one (its own `modules` may hold nested ones); any other
+ * directory is part of a submodule name with slashes. Symbolic links are
+ * followed, as git follows them. False when the walk cannot finish.
+ */
+async function findModuleGitDirs(directory: string, found: string[], budget: { left: number }, visited: Set<string>): Promise<boolean> {
+  let names: string[];
+  try {
+    names = await readdir(directory);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
+  }
+  for (const name of names) {
+    budget.left -= 1;
+    if (budget.left < 0) return false;
+    const candidate = path.join(directory, name);
+    const info = await stat(candidate).catch(() => undefined);
+    if (info === undefined || !info.isDirectory()) continue;
+    const real = await realpath(candidate).catch(() => undefined);
+    if (real === undefined || visited.has(real)) continue;
+    visited.add(real);
+    if (await exists(path.join(candidate, 'HEAD'))) {
+      found.push(real);
+      for (const inner of await readdir(candidate).catch(() => [] as string[])) {
+        if (GIT_DIRECTORY_PARTS.has(inner)) continue;
+        if (!(await findModuleGitDirs(path.join(candidate, inner), found, budget, visited))) return false;
+      }
+    } else if (!(await findModuleGitDirs(candidate, found, budget, visited))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Overrides for what `git clone -c key=value` (`--config`, clustered
+ * `-qc`, abbreviated `--conf`) writes into the new repository; a refusal
+ * for `--template` (clone and init) and for an include given that way.
+ * Scanning is conservative: a `-c` that is really another option's value
+ * only adds an override.
+ */
+function argumentOverrides(options: RepositoryOverridesOptions): [string, string][] {
+  const argv = ['git', ...options.args];
+  const index = gitSubcommandIndex(argv);
+  const subcommand = argv[index];
+  if (subcommand !== 'clone' && subcommand !== 'init') return [];
+  const rest = argv.slice(index + 1);
+  const end = rest.indexOf('--');
+  const args = end === -1 ? rest : rest.slice(0, end);
+  const values: string[] = [];
+  for (let position = 0; position < args.length; position += 1) {
+    const arg = args[position] as string;
+    if (matchesGitLongOption(arg, [{ name: 'template' }])) throw refusal(options.tool);
+    if (subcommand !== 'clone') continue;
+    if (matchesGitLongOption(arg, [{ name: 'config' }])) {
+      const equals = arg.indexOf('=');
+      values.push(equals === -1 ? (args[position + 1] ?? '') : arg.slice(equals + 1));
+    } else if (/^-[^-]/.test(arg)) {
+      for (let letter = 1; letter < arg.length; letter += 1) {
+        if (arg[letter] === 'c') {
+          values.push(letter + 1 < arg.length ? arg.slice(letter + 1) : (args[position + 1] ?? ''));
+          break;
+        }
+        // The rest of the cluster is the value of -b, -j, -o or -u.
+        if ('bjou'.includes(arg[letter] as string)) break;
+      }
+    }
+  }
+  const overrides: [string, string][] = [];
+  for (const pair of values) {
+    const equals = pair.indexOf('=');
+    const name = canonicalKey(equals === -1 ? pair : pair.slice(0, equals));
+    if (/^include(if)?\./i.test(name)) throw refusal(options.tool);
+    const inert = DRIVER_PATTERN.test(name) ? inertValue(name, equals === -1 ? undefined : pair.slice(equals + 1), options.externalDiff) : undefined;
+    if (inert !== undefined) overrides.push([name, inert]);
   }
   return overrides;
+}
+
+function refusal(tool: string | undefined): ToolPolicyError {
+  return new ToolPolicyError(tool ?? 'host', 'command_not_allowed', {
+    detail: 'was refused: git would seed the new repository from a template or an included file, which the host cannot vet',
+  });
+}
+
+/** `Section.Sub.Key` as git stores it: section and key lower case, the subsection as given. */
+function canonicalKey(key: string): string {
+  const first = key.indexOf('.');
+  const last = key.lastIndexOf('.');
+  if (first === -1) return key.toLowerCase();
+  return key.slice(0, first).toLowerCase() + key.slice(first, last) + key.slice(last).toLowerCase();
 }
 
 /**
@@ -78,31 +323,67 @@ function repositoryOptions(args: readonly string[]): string[] {
   return kept;
 }
 
-/** A value that makes the key harmless: no program, or the host's own. */
-function inertValue(name: string, externalDiff: string): string {
-  const key = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
-  switch (key) {
-    case 'required':
-      return 'false';
-    case 'textconv':
-      return 'cat';
-    case 'command':
-      return externalDiff;
-    case 'driver':
-    case 'program':
-    case 'defaultkeycommand':
-    case 'askpass':
-      return 'false';
-    case 'uploadpack':
-      return 'git-upload-pack';
-    case 'receivepack':
-      return 'git-receive-pack';
-    case 'gitproxy':
-      return 'none';
-    case 'alternaterefscommand':
-      return 'true';
-    default:
-      // clean, smudge, process: empty means "no filter" to git.
-      return '';
+/** The directory git works in after the `-C` options. */
+function effectiveCwd(cwd: string, args: readonly string[]): string {
+  let directory = cwd;
+  for (let index = 0; index < args.length; index += 1) {
+    if (args[index] === '-C') {
+      const next = args[index + 1] ?? '';
+      if (next !== '') directory = path.resolve(directory, next);
+      index += 1;
+    }
   }
+  return directory;
+}
+
+/** A value that makes the key harmless: no program, or the host's own, or (undefined) none needed. */
+function inertValue(name: string, value: string | undefined, externalDiff: string): string | undefined {
+  const section = name.slice(0, name.indexOf('.'));
+  const key = name.slice(name.lastIndexOf('.') + 1);
+  switch (section) {
+    case 'alias':
+      // git then stops: "expansion of alias failed; '' is not a git command".
+      return '';
+    case 'filter':
+      // clean, smudge, process: empty means "no filter" to git.
+      return key === 'required' ? 'false' : '';
+    case 'diff':
+      return key === 'textconv' ? 'cat' : externalDiff;
+    case 'submodule':
+      return value !== undefined && SUBMODULE_UPDATE_MODES.has(value) ? undefined : 'none';
+    case 'remote':
+      return key === 'uploadpack' ? 'git-upload-pack' : 'git-receive-pack';
+    case 'tar':
+      return name === 'tar.tgz.command' || name === 'tar.tar.gz.command' ? 'gzip -cn' : 'cat';
+    case 'trailer':
+    case 'hook':
+      return 'true';
+    case 'sendemail':
+      return key === 'smtpserver' ? '' : 'true';
+    case 'imap':
+      return '';
+    case 'interactive':
+      return 'cat';
+    case 'core':
+      return key === 'gitproxy' ? 'none' : key === 'alternaterefscommand' ? 'true' : 'false';
+    default:
+      // merge drivers, difftool/mergetool/man/browser/guitool commands and paths, instaweb.httpd, gpg programs.
+      return 'false';
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** `work` over `items`, a few at a time, in order. */
+async function inBatches<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let index = 0; index < items.length; index += PROBE_CONCURRENCY) {
+    results.push(...(await Promise.all(items.slice(index, index + PROBE_CONCURRENCY).map(work))));
+  }
+  return results;
 }
