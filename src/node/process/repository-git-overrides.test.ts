@@ -297,6 +297,24 @@ describe('process: configuration a command writes into the repository it creates
     expect(await ran()).not.toBe('');
   });
 
+  it('never pushes to, or archives from, a repository given by path, whose hooks and tar commands would run unhardened', async () => {
+    const repo = await source();
+    const bare = path.join(workspace, 'bare.git');
+    git(workspace, 'init', '-q', '--bare', bare);
+    await writeFile(path.join(bare, 'hooks', 'pre-receive'), `#!/bin/sh\n${payload} < /dev/null\n`);
+    await chmod(path.join(bare, 'hooks', 'pre-receive'), 0o755);
+    git(bare, 'config', 'tar.evil.command', payload);
+    git(bare, 'config', 'uploadarchive.allowUnreachable', 'true');
+    const host = makeHost();
+    for (const args of [['push', bare, 'HEAD:refs/heads/x'], ['push', `file://${bare}`, 'HEAD:refs/heads/y'], ['archive', `--remote=${bare}`, '--format=evil', 'HEAD']]) {
+      const attempt = await host.process.spawn('git', args, {}, { cwd: path.relative(workspace, repo) });
+      expect(attempt.exitCode, args.join(' ')).not.toBe(0);
+    }
+    expect(await ran()).toBe('');
+    git(repo, 'push', bare, 'HEAD:refs/heads/control');
+    expect(await ran()).not.toBe('');
+  });
+
   it('refuses a template, and an include given to git clone -c, before anything runs', async () => {
     const template = path.join(workspace, 'template');
     await mkdir(template);

@@ -247,7 +247,8 @@ async function findModuleGitDirs(directory: string, found: string[], budget: { l
 }
 
 /**
- * Overrides for what `git clone -c key=value` (`--config`, clustered
+ * Overrides the command's own arguments call for. A push or an archive may
+ * not use the local (`file`) transport. For what `git clone -c key=value` (`--config`, clustered
  * `-qc`, abbreviated `--conf`) writes into the new repository; a refusal
  * for `--template` (clone and init) and for an include given that way.
  * Scanning is conservative: a `-c` that is really another option's value
@@ -257,6 +258,9 @@ function argumentOverrides(options: RepositoryOverridesOptions): [string, string
   const argv = ['git', ...options.args];
   const index = gitSubcommandIndex(argv);
   const subcommand = argv[index];
+  // Over a local transport git clears the configuration it passes on, so the receiving repository of a push
+  // (its hooks) or of `archive --remote` (its tar.*.command) would run unhardened: refuse those transports.
+  if (subcommand === 'push' || subcommand === 'send-pack' || subcommand === 'archive') return [['protocol.file.allow', 'never']];
   if (subcommand !== 'clone' && subcommand !== 'init') return [];
   const rest = argv.slice(index + 1);
   const end = rest.indexOf('--');
