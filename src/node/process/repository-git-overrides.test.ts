@@ -298,7 +298,10 @@ describe('process: configuration a command writes into the repository it creates
   });
 
   it('never pushes to, or archives from, a repository given by path, whose hooks and tar commands would run unhardened', async () => {
-    const repo = await source();
+    const repo = await repository('push-src');
+    await writeFile(path.join(repo, 'a.txt'), 'hello\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-qm', 'x');
     const bare = path.join(workspace, 'bare.git');
     git(workspace, 'init', '-q', '--bare', bare);
     await writeFile(path.join(bare, 'hooks', 'pre-receive'), `#!/bin/sh\n${payload} < /dev/null\n`);
