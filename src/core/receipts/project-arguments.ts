@@ -45,7 +45,14 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
       const result: Record<string, unknown> = {};
       const keys = Object.keys(node);
       for (const entryKey of keys.slice(0, maxEntries)) {
-        result[redactSecrets(entryKey)] = visit((node as Record<string, unknown>)[entryKey], depth + 1, entryKey, depth === 0);
+        // An own member, whatever its name: `result['__proto__'] = …` would set the prototype and drop a
+        // model-chosen `__proto__` argument from what the approver, the receipt and the journal show.
+        Object.defineProperty(result, redactSecrets(entryKey), {
+          value: visit((node as Record<string, unknown>)[entryKey], depth + 1, entryKey, depth === 0),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       if (keys.length > maxEntries) result['…'] = `[${keys.length - maxEntries} more keys]`;
       return result;

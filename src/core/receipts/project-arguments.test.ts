@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { createToolRegistry, defineTool, type ToolApprovalRequest, type ToolPolicy } from '../index.js';
+import { projectArguments } from './project-arguments.js';
+
+describe('projectArguments', () => {
+  it('shows a member named __proto__ as a member, never as the prototype', () => {
+    const args = JSON.parse('{"id":7,"__proto__":{"role":"admin"}}') as unknown;
+    const projected = projectArguments(args) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(projected)).toBe(Object.prototype);
+    expect(Object.keys(projected)).toEqual(['id', '__proto__']);
+    expect(JSON.stringify(projected)).toBe('{"id":7,"__proto__":{"role":"admin"}}');
+  });
+
+  it('shows the approver every argument the tool will get, __proto__ included', async () => {
+    const seen: ToolApprovalRequest[] = [];
+    const tool = defineTool({ name: 'update_user', description: 'Update a user.', input: { type: 'object', properties: { id: { type: 'number' } } }, dispatch: (args) => args });
+    const asks: ToolPolicy = { version: 1, decideIdentity: () => ({ kind: 'allow', matched: [] }), decideArguments: () => ({ kind: 'ask', reason: 'rule', matched: [] }) };
+    const registry = createToolRegistry({ tools: [tool], policy: asks });
+    const outcome = await registry.dispatch(
+      { callId: 'p', name: 'update_user', arguments: '{"id":7,"__proto__":{"role":"admin"}}' },
+      { grantedTools: ['update_user'], approval: { confirm: (request) => (seen.push(request), Promise.resolve({ outcome: 'reject' })) } },
+    );
+    expect(outcome.ok).toBe(false);
+    expect(JSON.stringify(seen[0]?.arguments)).toBe('{"id":7,"__proto__":{"role":"admin"}}');
+  });
+});
