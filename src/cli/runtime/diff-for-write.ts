@@ -1,5 +1,5 @@
 import { createTwoFilesPatch } from 'diff';
-import type { FsCapability, ToolApprovalRequest } from '../../core/index.js';
+import { redactSecrets, type FsCapability, type ToolApprovalRequest } from '../../core/index.js';
 
 const MAX_DIFF_INPUT = 256 * 1024;
 
@@ -7,7 +7,9 @@ const MAX_DIFF_INPUT = 256 * 1024;
  * The diff an approver sees for a `write_file`: the file as it is (read
  * through the same jailed host, so a path outside the workspace shows
  * nothing) against the proposed content from the tool's own view. Display
- * only: the write itself is decided by the approval, not by this text.
+ * only: the write itself is decided by the approval, not by this text. It
+ * goes to a browser, so it is as secret-free as the rest of the preview: the
+ * current content is redacted before the diff, and the diff once more.
  */
 export async function diffForWrite(fs: FsCapability, request: ToolApprovalRequest): Promise<{ diff?: string } | undefined> {
   const path = request.unredactedPreview.path;
@@ -17,11 +19,11 @@ export async function diffForWrite(fs: FsCapability, request: ToolApprovalReques
   try {
     const read = await fs.readFile(path);
     if (read.content === undefined) return undefined;
-    current = read.content;
+    current = redactSecrets(read.content);
   } catch {
     current = '';
   }
   if (current.length > MAX_DIFF_INPUT || proposed.length > MAX_DIFF_INPUT) return undefined;
   const display = request.preview.path ?? path;
-  return { diff: createTwoFilesPatch(display, display, current, proposed, 'current', 'proposed') };
+  return { diff: redactSecrets(createTwoFilesPatch(display, display, current, proposed, 'current', 'proposed')) };
 }

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import type { FsCapability, ToolApprovalRequest } from '../../core/index.js';
+import { diffForWrite } from './diff-for-write.js';
+
+const secretFile = ['region = "eu-west-1"', 'AWS_SECRET_ACCESS_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"', 'GITHUB_TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"', ''].join('\n');
+
+function request(body: string): ToolApprovalRequest {
+  return {
+    callId: 'c',
+    toolName: 'write_file',
+    toolVersion: undefined,
+    agent: undefined,
+    action: 'fs_write',
+    preview: { path: 'config.toml' },
+    unredactedPreview: { path: 'config.toml' },
+    actionDigest: 'd',
+    arguments: {},
+    decision: { kind: 'ask', reason: 'rule', matched: [] },
+    why: 'rule',
+    view: { body },
+  } as unknown as ToolApprovalRequest;
+}
+
+describe('diffForWrite', () => {
+  it('never shows a secret of the file as it is, on the lines the write removes or keeps', async () => {
+    const fs = { readFile: () => Promise.resolve({ content: secretFile }) } as unknown as FsCapability;
+    const result = await diffForWrite(fs, request('region = "us-east-1"\n'));
+    expect(result?.diff).toContain('-region = "eu-west-1"');
+    expect(result?.diff).toContain('+region = "us-east-1"');
+    expect(result?.diff).not.toContain('wJalrXUtnFEMI');
+    expect(result?.diff).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123456789');
+  });
+});
