@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -107,6 +108,25 @@ describe('toolgate CLI (the built binary, as a real process)', () => {
     const verify = await runCli(['audit', 'verify'], dir);
     expect(verify.code).toBe(1);
     expect(verify.stdout).toMatch(/chain broken at receipts #\d+/);
+  });
+
+  it('audit verify checks signatures with the configured key, and never makes one up', async () => {
+    const dir = workspace({ journal: { sign: true } });
+    await runCli(['call', 'read_file', '{"path":"notes.md"}'], dir);
+    await runCli(['call', 'list_directory', '{"path":"."}'], dir);
+    expect((await runCli(['audit', 'verify'], dir)).code).toBe(0);
+    // Receipts signed by another key than the one configured do not verify.
+    const keyFile = join(dir, '.toolgate', 'keys', 'journal-ed25519.pem');
+    writeFileSync(keyFile, generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), { mode: 0o600 });
+    const foreign = await runCli(['--json', 'audit', 'verify'], dir);
+    expect(foreign.code).toBe(1);
+    expect(JSON.stringify(JSON.parse(foreign.stdout))).toContain('unknown key');
+    // Without the key nothing can be checked: a configuration error, and no new key appears.
+    rmSync(keyFile);
+    const missing = await runCli(['audit', 'verify'], dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('signing key');
+    expect(existsSync(keyFile)).toBe(false);
   });
 
   it('policy explain shows the decision, the rules and what was considered', async () => {

@@ -1,6 +1,9 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { createPublicKey } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { ToolReceipt } from '../../core/index.js';
 import { createJournalAudit, createSqliteJournal, describeVerification, type AuditEntry, type AuditFilter } from '../../journal/sqlite/index.js';
+import { SIGNING_KEY_FILE } from '../../journal/sqlite/receipt-signer.js';
 import { CliError } from '../cli-error.js';
 import { formatTable, type CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
@@ -68,10 +71,25 @@ function renderEntry(entry: AuditEntry): string {
 }
 
 /** `toolgate audit verify`: walk the hash chain (and signatures); a broken chain exits non-zero naming the first bad row. */
+/**
+ * The public half of the journal's signing key, so verify checks every
+ * signature (and requires one on every receipt) without ever creating a key:
+ * a missing key is an error, never a fresh key that would sign nothing old.
+ */
+function signingPublicKey(journalPath: string): string {
+  const keyFile = join(dirname(journalPath), 'keys', SIGNING_KEY_FILE);
+  try {
+    return createPublicKey(readFileSync(keyFile)).export({ type: 'spki', format: 'pem' }).toString();
+  } catch {
+    throw new CliError('config', `journal.sign is on, but the signing key ${keyFile} cannot be read: the signatures cannot be checked.`);
+  }
+}
+
 export async function runAuditVerify(config: ResolvedConfig, output: CliOutput): Promise<number> {
   if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path} yet.`);
   const progress = output.progress('verifying the journal chain');
-  const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined });
+  const publicKey = config.journal.sign ? signingPublicKey(config.journal.path) : undefined;
+  const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, ...(publicKey === undefined ? {} : { publicKey }) });
   try {
     const result = await journal.verify();
     progress.done();
