@@ -5,6 +5,7 @@ import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { publishConsole, withdrawConsole } from '../runtime/console-locator.js';
 import { openGateway, type Gateway } from '../runtime/open-gateway.js';
+import { startRetention } from '../runtime/start-retention.js';
 
 export interface ServeOptions {
   /** `stdio`, or an HTTP port (0: a free one). */
@@ -73,6 +74,10 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
     }
     output.info(consoleServer === undefined ? 'console: off' : `console: ${consoleServer.url} (\`toolgate console\` prints it again)`);
     output.info(`journal: ${config.journal.path}`);
+    const stopRetention = startRetention(gateway, (run) => {
+      if (run instanceof Error) output.info(`warning: retention failed, retried within the hour: ${run.message}`);
+      else if (run.compactedRows + run.removed > 0) output.info(`retention: ${run.compactedRows} journal rows compacted, ${run.removed} spills and media removed (${run.freedBytes} bytes)`);
+    });
     // Over stdio, stdout carries the protocol: the start-up document goes to stderr instead.
     const started = { mcp: mcp.url ?? 'stdio', console: consoleServer?.url, tools, journal: config.journal.path };
     if (output.json && options.transport !== 'stdio') output.result(started);
@@ -83,6 +88,7 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
       mcp,
       console: running,
       async close() {
+        stopRetention?.();
         if (running !== undefined) withdrawConsole(config);
         await mcp.close();
         await running?.close();

@@ -24,6 +24,8 @@ import { diffForWrite } from './diff-for-write.js';
 export interface Gateway {
   readonly config: ResolvedConfig;
   readonly host: NodeHost;
+  /** The host's spill directory: `runs/` (spilled outputs), `media/`, `bin/`. */
+  readonly spillDir: string;
   readonly policy: LivePolicy;
   readonly journal: SqliteJournal;
   readonly approvals: ApprovalQueue;
@@ -86,10 +88,11 @@ function gatewayStatePaths(config: ResolvedConfig): string[] {
 export async function openGateway(config: ResolvedConfig, options: OpenGatewayOptions = {}): Promise<Gateway> {
   const built = await buildPolicy(config);
   const policy = createLivePolicy(built.snapshot);
+  const spillDir = join(config.workspace, '.toolgate', 'spill');
   const host = createNodeHost({
     workspace: config.workspace,
     scope: config.scope,
-    spillDir: join(config.workspace, '.toolgate', 'spill'),
+    spillDir,
     protectedPaths: gatewayStatePaths(config),
   });
   const approvals = createApprovalQueue({ enrich: (request) => diffForWrite(host.fs, request) });
@@ -134,6 +137,7 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
     return {
       config,
       host,
+      spillDir,
       policy,
       journal,
       approvals,

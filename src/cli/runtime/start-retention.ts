@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import { sweepRetention } from '../../journal/sqlite/index.js';
+import type { Gateway } from './open-gateway.js';
+
+const DAY_MS = 86_400_000;
+/** How often a long-running gateway applies retention again. */
+export const RETENTION_INTERVAL_MS = 60 * 60_000;
+
+export interface RetentionRun {
+  /** Journal rows deleted behind the new checkpoint. */
+  readonly compactedRows: number;
+  /** Spill folders and media files removed. */
+  readonly removed: number;
+  readonly freedBytes: number;
+}
+
+/**
+ * `journal.retentionDays`: the journal's prefix older than that is compacted
+ * (behind a checkpoint that `verify` starts from; never past an unresolved
+ * claim), and spills and media older than that are removed. Applied once at
+ * start-up and then every hour while the gateway runs. A failed run is
+ * reported and retried at the next one; it never stops the gateway.
+ * Returns the stop function, or undefined when no retention is configured.
+ */
+export function startRetention(gateway: Gateway, report: (outcome: RetentionRun | Error) => void): (() => void) | undefined {
+  const days = gateway.config.journal.retentionDays;
+  if (days === undefined) return undefined;
+  const retentionMs = days * DAY_MS;
+  const apply = async (): Promise<void> => {
+    try {
+      const now = Date.now();
+      const compacted = await gateway.journal.compact({ before: now - retentionMs });
+      const swept = sweepRetention({
+        now,
+        retentionMs,
+        directories: [
+          { path: join(gateway.spillDir, 'runs'), layout: 'runs' },
+          { path: join(gateway.spillDir, 'media'), layout: 'files' },
+        ],
+      });
+      const compactedRows = Object.values(compacted.removed).reduce((sum, rows) => sum + rows, 0);
+      report({ compactedRows, removed: swept.removed.length, freedBytes: swept.freedBytes });
+    } catch (error) {
+      report(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
+  void apply();
+  const timer = setInterval(() => void apply(), RETENTION_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
