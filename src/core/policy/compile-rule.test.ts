@@ -212,3 +212,49 @@ test('a tilde-prefixed name is not the directory without it', () => {
   expect(policy.explain({ tool: toolView('write'), target: { path: '~docs/x.md' } }).rules).toEqual([]);
   expect(policy.explain({ tool: toolView('write'), target: { path: 'docs/x.md' } }).rules).toHaveLength(1);
 });
+
+describe('exact argv rules (`match: { argv, exact: true }`)', () => {
+  const exactRule = (argv: string | string[], decision: 'allow' | 'deny' = 'allow') => compileRule({ tool: 'run_command', decision, source: 'project', match: { argv, exact: true } as never }, 0);
+
+  test('a `*` element is a literal asterisk, not "any remaining arguments"', () => {
+    const rule = exactRule(['rm', '-rf', '*']);
+    expect(matchExample(rule.match, ['rm', '-rf', '*'])).toBe(true);
+    for (const argv of [['rm', '-rf', '/home', '/etc'], ['rm', '-rf', '.git'], ['rm', '-rf'], ['rm', '-rf', '**'], ['rm', '-rf', '*', '/'], ['rm', '-rf', '\\*']]) {
+      expect(matchExample(rule.match, argv), argv.join(' ')).toBe(false);
+    }
+  });
+
+  test('a `*` inside an element is literal; the string form splits on spaces as usual', () => {
+    const rule = exactRule('find . -name *.log');
+    expect(matchExample(rule.match, ['find', '.', '-name', '*.log'])).toBe(true);
+    expect(matchExample(rule.match, ['find', '.', '-name', 'a.log'])).toBe(false);
+    expect(matchExample(rule.match, ['find', '.', '-name', '.log'])).toBe(false);
+  });
+
+  test('the policy evaluates it exactly, and explain shows it as exact', () => {
+    const policy = createPolicy({ allowedCommandGlobs: ['*'], rules: [{ tool: 'run_command', decision: 'allow', source: 'project', match: { argv: ['rm', '-rf', '*'], exact: true } as never }] });
+    const rules = (command: string[]) => policy.explain({ tool: 'run_command', target: { command } }).rules;
+    expect(rules(['rm', '-rf', '*']).map((rule) => rule.rule)).toEqual(['run_command(exact argv:rm -rf *)']);
+    expect(rules(['rm', '-rf', '/home', '/etc'])).toEqual([]);
+  });
+
+  test('a rule written before the flag keeps its meaning: `*` is still a glob there', () => {
+    const legacy = compileRule({ tool: 'run_command', decision: 'allow', source: 'project', match: { argv: ['rm', '-rf', '*'] } }, 0);
+    expect(matchExample(legacy.match, ['rm', '-rf', '/home', '/etc'])).toBe(true);
+    expect(matchExample(legacy.match, ['rm', '-rf', '*'])).toBe(true);
+    const unflagged = compileRule({ tool: 'run_command', decision: 'deny', source: 'project', match: { argv: ['rm', '-rf', '*'], exact: false } as never }, 0);
+    expect(matchExample(unflagged.match, ['rm', '-rf', '/'])).toBe(true);
+    // Backslashes were never escapes, and are not now.
+    const backslash = compileRule({ tool: 'run_command', decision: 'deny', source: 'project', match: { argv: ['del', 'C:\\tmp\\*'] } }, 0);
+    expect(matchExample(backslash.match, ['del', 'C:\\tmp\\x.txt'])).toBe(true);
+  });
+
+  test.each([
+    [{ argv: ['rm', '-rf', '*'], exact: 'yes' }],
+    [{ argv: ['rm', '-rf', '*'], exact: 1 }],
+    [{ path: './src/*', exact: true }],
+    [{ domain: 'api.github.com', exact: true }],
+  ])('a malformed or misplaced exact flag %j is refused', (match) => {
+    expect(() => compileRule({ tool: 'run_command', decision: 'allow', source: 'user', match: match as never }, 0)).toThrow(PolicyRuleError);
+  });
+});

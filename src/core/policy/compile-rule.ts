@@ -2,7 +2,7 @@ import picomatch from 'picomatch/posix.js';
 import { canonicalHost, matchDomain, parseDomainPattern, parseHttpsTarget } from './canonical-host.js';
 import { mcpToolName } from '../names/mcp-tool-name.js';
 import { claudeSpecifierKind, toolgateNamesFor } from './claude-tool-names.js';
-import { matchArgvPattern } from './match-argv-pattern.js';
+import { exactArgvPattern, matchArgvPattern } from './match-argv-pattern.js';
 import { normalizePath } from './normalize-path.js';
 import { PolicyRuleError } from './policy-rule-error.js';
 import { gitignoreGlob } from './protected-paths.js';
@@ -117,13 +117,18 @@ function compileToolMatcher(tool: string, fail: (problem: 'unknown_tool', text: 
 function compileMatch(match: RuleMatch | undefined, decision: RuleDecision, fail: (problem: 'invalid_pattern', text: string) => never): CompiledMatch {
   if (match === undefined) return { kind: 'any' };
   if (typeof match !== 'object' || match === null) return fail('invalid_pattern', 'has a match that is not an object');
+  const exact: unknown = 'exact' in match ? match.exact : undefined;
   if ('argv' in match) {
     const pattern: readonly unknown[] | undefined = typeof match.argv === 'string' ? splitCommand(match.argv) : isList(match.argv) ? match.argv : undefined;
     if (pattern === undefined || pattern.length === 0 || pattern.some((element) => typeof element !== 'string' || element.length === 0)) {
       return fail('invalid_pattern', 'has an empty or malformed argv pattern');
     }
-    return { kind: 'argv', pattern: Object.freeze(pattern.map(String)) };
+    if (exact !== undefined && typeof exact !== 'boolean') return fail('invalid_pattern', 'has an argv "exact" flag that is not true or false');
+    const elements = pattern.map(String);
+    return { kind: 'argv', pattern: exact === true ? exactArgvPattern(elements) : Object.freeze(elements) };
   }
+  // `exact` is an argv flag only: on another kind it would promise an exactness the pattern does not have.
+  if (exact !== undefined) return fail('invalid_pattern', 'has an "exact" flag, which only an argv match takes');
   if ('path' in match) {
     if (typeof match.path !== 'string' || match.path.trim().length === 0) return fail('invalid_pattern', 'has an empty path pattern');
     const glob = match.path.startsWith('/') || match.path.startsWith('~/') ? match.path : gitignoreGlob(match.path);
@@ -186,6 +191,10 @@ function runSelfTests(rule: CompiledRule, tests: NonNullable<PolicyRuleObject['t
 function displayRule(rule: Pick<PolicyRuleObject, 'tool' | 'match'>): string {
   const match = rule.match;
   if (match === undefined) return rule.tool;
+  if ('argv' in match) {
+    const exact = 'exact' in match && match.exact === true;
+    return `${rule.tool}(${exact ? 'exact argv' : 'argv'}:${typeof match.argv === 'string' ? match.argv : match.argv.join(' ')})`;
+  }
   const [key, value] = Object.entries(match)[0] ?? ['', ''];
   return `${rule.tool}(${key}:${Array.isArray(value) ? (value as string[]).join(' ') : String(value)})`;
 }

@@ -1,11 +1,14 @@
 import { ConfigurationError } from '../errors/tool-errors.js';
 import type { ApprovalScope, ConfirmActionHook, ToolApprovalDecision, ToolApprovalRequest } from './approval-types.js';
+import { canonicalHost } from './canonical-host.js';
 import type { LivePolicy } from './create-live-policy.js';
+import { MCP_CALL_TOOL } from './govern-mcp-call.js';
 import { normalizePath } from './normalize-path.js';
 import type { ApprovalMode, PolicySnapshot } from './policy-snapshot-types.js';
 import type { PolicyDecision } from './policy-types.js';
 import { createProtectedPathMatcher } from './protected-paths.js';
-import type { PolicyRuleObject } from './rule-types.js';
+import { REDACTED } from './redact-secrets.js';
+import type { PolicyRuleObject, RuleMatch } from './rule-types.js';
 import { splitCommand } from './split-command.js';
 
 /** What the prompt is told besides the request. */
@@ -35,10 +38,27 @@ export interface CreateConfirmOptions {
   readonly remember?: { readonly persist: PersistRule; readonly source?: 'project' | 'user' };
 }
 
+/**
+ * A remembered approval, bound to the tool, the agent and the whole target
+ * the approver was shown: a later call is approved by it only if all of them
+ * are equal.
+ */
 export interface RememberedApproval {
   readonly tool: string;
-  readonly kind: 'argv' | 'path' | 'host' | 'tool';
+  /** The agent it was given to (undefined: none named). Another agent is asked again. */
+  readonly agent: string | undefined;
+  /**
+   * - `argv`: `value` is the JSON argv of the command shown (split on spaces);
+   * - `path`, `host`: `value` is the path or host shown;
+   * - `mcp`: `value` is the JSON `[server, tool]` of an `mcp_call`;
+   * - `digest`: `value` is the action digest, for a call that shows no such
+   *   target (`web_search`, a search's query is the data that leaves): only
+   *   the identical input, from the same agent, is approved again.
+   */
+  readonly kind: 'argv' | 'path' | 'host' | 'mcp' | 'digest';
   readonly value: string;
+  /** The rest of the target shown beside it, which must be equal too: a command's working directory (`path`), a host beside a path. */
+  readonly also?: { readonly path?: string; readonly host?: string };
   readonly scope: ApprovalScope;
   readonly mode: ApprovalMode;
 }
@@ -120,8 +140,11 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
     if (answer?.outcome !== 'approve') return answer?.outcome === 'reject' ? answer : { outcome: 'reject', reason: 'the prompt gave no decision' };
     const scope = answer.scope ?? 'once';
     if (scope !== 'once' && !protectedPath && key !== undefined && before.kind === 'allow') {
-      memory.set(key.id, { tool: key.tool, kind: key.kind, value: key.value, scope, mode: current });
-      if (scope === 'always' && options.remember !== undefined) await options.remember.persist(ruleFor(key, options.remember.source ?? 'project'));
+      memory.set(key.id, { ...key.entry, scope, mode: current });
+      // Persisted only where a rule can say exactly what is remembered; otherwise `always` lasts as long as this controller.
+      if (scope === 'always' && options.remember !== undefined && key.rule !== undefined) {
+        await options.remember.persist({ ...key.rule, decision: 'allow', source: options.remember.source ?? 'project', reason: 'remembered approval' });
+      }
     }
     return answer;
   };
@@ -158,33 +181,88 @@ function allowedByRule(decision: PolicyDecision): boolean {
 
 interface RememberKey {
   readonly id: string;
-  readonly tool: string;
-  readonly kind: RememberedApproval['kind'];
-  readonly value: string;
+  readonly entry: Omit<RememberedApproval, 'scope' | 'mode'>;
+  /** The allow rule matching what the key matches (for any agent: a rule names none), or undefined where no rule can say exactly that. */
+  readonly rule: Pick<PolicyRuleObject, 'tool' | 'match' | 'tests'> | undefined;
 }
 
-/** Remembered approvals are keyed by tool and the exact argv, path or host the approver saw. */
+/** The built-in search: the host it shows is the provider's, while the query — what leaves — is not shown as a target. */
+const SEARCH_TOOL = 'web_search';
+
+/**
+ * Remembered approvals are keyed by the tool, the agent and the whole target
+ * the approver saw: the command with its working directory, the MCP server
+ * with the MCP tool, the path, the host. A call that shows none of these is
+ * keyed by its action digest (the digest of its canonical input, tool
+ * version and agent), so only the identical call is approved again.
+ */
 function rememberKey(request: ToolApprovalRequest): RememberKey | undefined {
   const tool = request.toolName.split('@')[0] ?? request.toolName;
+  const agent = request.agent;
   const { command, path, host } = request.unredactedPreview;
-  const [kind, value]: [RememberedApproval['kind'], string] | [undefined, undefined] =
-    command !== undefined ? ['argv', JSON.stringify(splitCommand(command))] : path !== undefined ? ['path', path] : host !== undefined ? ['host', host] : request.action === undefined ? [undefined, undefined] : ['tool', ''];
-  if (kind === undefined) return undefined;
-  return { id: JSON.stringify([tool, kind, value]), tool, kind, value };
+  const key = (kind: RememberedApproval['kind'], value: string, also: RememberedApproval['also'], rule: RememberKey['rule']): RememberKey => ({
+    id: JSON.stringify([request.toolName, agent ?? null, kind, value, also?.path ?? null, also?.host ?? null]),
+    entry: { tool, agent, kind, value, ...(also === undefined ? {} : { also }) },
+    rule,
+  });
+  // A call outside the governed classes that shows no target (a rule asked about it) is not remembered.
+  const byInput = (): RememberKey | undefined => (request.action === undefined ? undefined : key('digest', request.actionDigest, undefined, undefined));
+  if (tool === SEARCH_TOOL) return byInput();
+  if (tool === MCP_CALL_TOOL) {
+    const mcpTool = shownMcpTool(request);
+    return mcpTool === undefined || host === undefined || command !== undefined || path !== undefined ? byInput() : key('mcp', JSON.stringify([host, mcpTool]), undefined, undefined);
+  }
+  if (command !== undefined) {
+    const argv = splitCommand(command);
+    const also = alongside(path, host);
+    // An argv rule cannot bind a working directory: one with it would allow the command in any directory.
+    return key('argv', JSON.stringify(argv), also, also === undefined ? exactArgvRule(tool, argv) : undefined);
+  }
+  if (path !== undefined) {
+    const also = alongside(undefined, host);
+    return key('path', path, also, also === undefined ? { tool, match: { path: exactPathGlob(path) } } : undefined);
+  }
+  if (host !== undefined) {
+    const domain = exactDomain(host);
+    return key('host', host, undefined, domain === undefined ? undefined : { tool, match: { domain } });
+  }
+  return byInput();
 }
 
-function ruleFor(key: RememberKey, source: 'project' | 'user'): PolicyRuleObject {
-  const base = { tool: key.tool, decision: 'allow' as const, source, reason: 'remembered approval' };
-  switch (key.kind) {
-    case 'argv':
-      return { ...base, match: { argv: JSON.parse(key.value) as string[] } };
-    case 'path':
-      return { ...base, match: { path: exactPathGlob(key.value) } };
-    case 'host':
-      return { ...base, match: { domain: key.value } };
-    case 'tool':
-      return base;
-  }
+function alongside(path: string | undefined, host: string | undefined): RememberedApproval['also'] {
+  if (path === undefined && host === undefined) return undefined;
+  return { ...(path === undefined ? {} : { path }), ...(host === undefined ? {} : { host }) };
+}
+
+/**
+ * The MCP tool name an `mcp_call` approver was shown beside the server,
+ * when what was shown is the name itself: a redacted or clipped name stands
+ * for many, so such a call is keyed by its input instead.
+ */
+function shownMcpTool(request: ToolApprovalRequest): string | undefined {
+  const shown = request.arguments;
+  if (typeof shown !== 'object' || shown === null) return undefined;
+  const { server, tool } = shown as { readonly server?: unknown; readonly tool?: unknown };
+  if (typeof tool !== 'string' || tool.length === 0 || server !== request.unredactedPreview.host) return undefined;
+  return tool.includes(REDACTED) || /… \[\d+ more characters\]$/u.test(tool) ? undefined : tool;
+}
+
+/**
+ * An argv rule that matches exactly this argv: `exact: true`, so a `*` the
+ * person approved is a literal asterisk, never a glob. With a `*` in it the
+ * rule also carries a counter-example that only a glob would match, so a
+ * reader that ignores the flag refuses to load the rule instead of widening it.
+ */
+function exactArgvRule(tool: string, argv: readonly string[]): RememberKey['rule'] {
+  const match: RuleMatch = { argv: [...argv], exact: true };
+  if (!argv.some((element) => element.includes('*'))) return { tool, match };
+  return { tool, match, tests: { match: [[...argv]], notMatch: [argv.map((element) => element.replaceAll('*', 'x'))] } };
+}
+
+/** The host as an exact domain rule, or undefined where the rule syntax would read it as a wildcard (`*.example.org`). */
+function exactDomain(host: string): string | undefined {
+  const canonical = canonicalHost(host);
+  return canonical === undefined || canonical.includes('*') ? undefined : canonical;
 }
 
 /** A glob matching exactly this path: specials escaped, relative paths anchored with `./`. */

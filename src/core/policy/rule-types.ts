@@ -5,7 +5,8 @@ export type RuleDecision = 'allow' | 'ask' | 'deny';
 /**
  * What a rule matches beyond the tool name (absent: every call of the tool).
  * - `argv`: element patterns (`*` within an element; a final `*` = any rest),
- *   or a string split on runs of spaces.
+ *   or a string split on runs of spaces. With `exact: true` every element is
+ *   literal, `*` included (what an "always" approval of a command writes).
  * - `path`: a gitignore-style glob (picomatch), relative to the workspace.
  * - `domain`: an exact FQDN or `*.` + FQDN.
  * - `server`: an MCP server name.
@@ -13,7 +14,7 @@ export type RuleDecision = 'allow' | 'ask' | 'deny';
  *   (for imported Gemini CLI rules).
  */
 export type RuleMatch =
-  | { readonly argv: string | readonly string[] }
+  | { readonly argv: string | readonly string[]; readonly exact?: boolean }
   | { readonly path: string }
   | { readonly domain: string }
   | { readonly server: string }
