@@ -18,18 +18,27 @@ export interface RetentionRun {
  * `journal.retentionDays`: the journal's prefix older than that is compacted
  * (behind a checkpoint that `verify` starts from; never past an unresolved
  * claim), and spills and media older than that are removed. Applied once at
- * start-up and then every hour while the gateway runs. A failed run is
- * reported and retried at the next one; it never stops the gateway.
+ * start-up and then every hour while the gateway runs. Compaction verifies
+ * the chain first and refuses one that does not verify; the sweep runs
+ * anyway. A failure is reported and retried at the next run; it never stops
+ * the gateway.
  * Returns the stop function, or undefined when no retention is configured.
  */
 export function startRetention(gateway: Gateway, report: (outcome: RetentionRun | Error) => void): (() => void) | undefined {
   const days = gateway.config.journal.retentionDays;
   if (days === undefined) return undefined;
   const retentionMs = days * DAY_MS;
+  // Two independent jobs: a journal that will not compact (it does not verify) must not keep old spills forever.
   const apply = async (): Promise<void> => {
+    const now = Date.now();
+    let compactedRows = 0;
     try {
-      const now = Date.now();
       const compacted = await gateway.journal.compact({ before: now - retentionMs });
+      compactedRows = Object.values(compacted.removed).reduce((sum, rows) => sum + rows, 0);
+    } catch (error) {
+      report(error instanceof Error ? error : new Error(String(error)));
+    }
+    try {
       const swept = sweepRetention({
         now,
         retentionMs,
@@ -38,7 +47,6 @@ export function startRetention(gateway: Gateway, report: (outcome: RetentionRun 
           { path: join(gateway.spillDir, 'media'), layout: 'files' },
         ],
       });
-      const compactedRows = Object.values(compacted.removed).reduce((sum, rows) => sum + rows, 0);
       report({ compactedRows, removed: swept.removed.length, freedBytes: swept.freedBytes });
     } catch (error) {
       report(error instanceof Error ? error : new Error(String(error)));

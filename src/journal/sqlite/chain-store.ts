@@ -8,9 +8,6 @@ export interface ChainHead {
   readonly hash: string;
 }
 
-/** Tables whose rows are signed when a signer is configured. */
-const SIGNED: ReadonlySet<ChainedTable> = new Set(['receipts', 'checkpoints']);
-
 /**
  * The one writer of chained rows. `append` must run inside `write`, an
  * immediate transaction: the head is read and the next row linked to it
@@ -74,7 +71,9 @@ export class ChainStore {
     if (!this.db.inTransaction) throw new Error('ChainStore.append must run inside write()');
     const previous = this.#written ?? this.#cached?.head ?? this.head();
     const seq = previous.seq + 1;
-    const signed = this.signer !== undefined && SIGNED.has(table);
+    // With a signer every chained row is signed, claims and events included: a row after the last
+    // signature would otherwise be covered by none, and a writer without the key could forge it.
+    const signed = this.signer !== undefined;
     const hashed: Record<string, string | number | null> = {};
     for (const column of HASHED_COLUMNS[table]) hashed[column] = column === 'key_id' ? (signed ? this.signer.keyId : null) : (fields[column] ?? null);
     const hash = hashRow(previous.hash, table, seq, hashed);

@@ -11,7 +11,7 @@ export interface SqliteJournalOptions {
   /** Where `.toolgate/journal.db` lives when no path is given. Default: the current directory. */
   readonly workspace?: string;
   /**
-   * Ed25519-sign every receipt and checkpoint. `true` uses (and on first use
+   * Ed25519-sign every chained row (events, claims, receipts, checkpoints). `true` uses (and on first use
    * creates, mode 0600) `<journal dir>/keys/journal-ed25519.pem`; `{ keyDir }`
    * picks the directory.
    */
@@ -37,7 +37,7 @@ export const DEFAULT_JOURNAL_PATH = join('.toolgate', 'journal.db');
 /**
  * Open (creating if needed) the embedded SQLite journal: WAL mode, schema
  * migrations in code, append-only hash-chained tables, optional Ed25519
- * receipt signatures. The file and its directory are private to the user.
+ * signatures on every row. The file and its directory are private to the user.
  */
 export function createSqliteJournal(path?: string, options: SqliteJournalOptions = {}): SqliteJournal {
   if (path !== undefined && (typeof path !== 'string' || path.length === 0 || path.includes('\0'))) throw new ConfigurationError('path', 'must be a non-empty file path');

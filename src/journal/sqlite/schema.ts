@@ -4,16 +4,28 @@ import type Database from 'better-sqlite3';
 export const CHAINED_TABLES = ['events', 'claims', 'receipts', 'checkpoints'] as const;
 export type ChainedTable = (typeof CHAINED_TABLES)[number];
 
-/** Every hashed column of each table; a row is hashed with all of them, NULL included. */
+/**
+ * Every hashed column of each table; a row is hashed with all of them, NULL
+ * included, except the `key_id` of `events` and `claims` (see
+ * `KEY_ID_HASHED_WHEN_SET`).
+ */
 export const HASHED_COLUMNS: Readonly<Record<ChainedTable, readonly string[]>> = {
-  events: ['at', 'type', 'body'],
-  claims: ['at', 'claim_id', 'key', 'state', 'body'],
+  events: ['at', 'type', 'body', 'key_id'],
+  claims: ['at', 'claim_id', 'key', 'state', 'body', 'key_id'],
   receipts: ['at', 'key', 'claim_id', 'run_id', 'tool', 'action_digest', 'body', 'key_id'],
   checkpoints: ['at', 'through_seq', 'through_hash', 'body', 'key_id'],
 };
 
 /** Columns that carry the chain itself; every other column is hashed. */
 export const CHAIN_COLUMNS = new Set(['seq', 'prev_hash', 'hash', 'signature']);
+
+/**
+ * Tables that gained `key_id` and `signature` in schema 2 (before it only
+ * receipts and checkpoints were signed). Their `key_id` is hashed only when
+ * set, so an unsigned row hashes exactly as it did under schema 1 and rows
+ * written before the upgrade still verify.
+ */
+export const KEY_ID_HASHED_WHEN_SET: ReadonlySet<ChainedTable> = new Set(['events', 'claims']);
 
 /**
  * Append-only guard. An UPDATE of any chained row, or a DELETE outside a
@@ -30,6 +42,28 @@ export function appendOnlyTriggerSql(table: ChainedTable): string[] {
 
 export function triggerNames(): string[] {
   return CHAINED_TABLES.flatMap((table) => [`${table}_no_update`, `${table}_no_delete`]);
+}
+
+/** Each append-only trigger the journal creates: its name, its table and its SQL. */
+export function appendOnlyTriggers(): { name: string; table: ChainedTable; sql: string }[] {
+  return CHAINED_TABLES.flatMap((table) =>
+    appendOnlyTriggerSql(table).map((sql) => ({ name: /^CREATE TRIGGER IF NOT EXISTS (\w+) /.exec(sql)?.[1] ?? '', table, sql })),
+  );
+}
+
+/**
+ * A trigger's SQL in a form that compares equal however it was spelled:
+ * SQLite stores `CREATE TRIGGER name …` without `IF NOT EXISTS` and without the
+ * final semicolon; case and whitespace carry no meaning for what it does.
+ */
+export function normaliseTriggerSql(sql: string): string {
+  return sql
+    .replace(/^\s*create\s+trigger\s+(?:if\s+not\s+exists\s+)?/i, 'create trigger ')
+    .replace(/\s+/g, ' ')
+    .replace(/ ?([(),;]) ?/g, '$1')
+    .replace(/;$/, '')
+    .trim()
+    .toLowerCase();
 }
 
 const CHAIN = 'prev_hash TEXT NOT NULL, hash TEXT NOT NULL';
@@ -49,6 +83,13 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     `CREATE TABLE checkpoints (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, through_seq INTEGER NOT NULL, through_hash TEXT NOT NULL,
        body TEXT NOT NULL, key_id TEXT, signature TEXT, ${CHAIN})`,
     ...CHAINED_TABLES.flatMap(appendOnlyTriggerSql),
+  ],
+  // Every chained row is signed when signing is on, not only receipts and checkpoints.
+  [
+    `ALTER TABLE events ADD COLUMN key_id TEXT`,
+    `ALTER TABLE events ADD COLUMN signature TEXT`,
+    `ALTER TABLE claims ADD COLUMN key_id TEXT`,
+    `ALTER TABLE claims ADD COLUMN signature TEXT`,
   ],
 ];
 

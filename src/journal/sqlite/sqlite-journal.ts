@@ -118,7 +118,7 @@ export class SqliteJournal implements Journal {
     };
   }
 
-  /** The public key receipts are signed with (PEM), when signing is on. */
+  /** The public key every row is signed with (PEM), when signing is on. */
   get publicKey(): string | undefined {
     return this.#store.signer?.publicKeyPem;
   }
@@ -273,7 +273,7 @@ export class SqliteJournal implements Journal {
   compact(options: CompactOptions): Promise<CompactResult> {
     return promised(() => {
       this.#open();
-      return compactJournal(this.#store, options);
+      return compactJournal(this.#store, options, this.#verifier);
     });
   }
 

@@ -3,15 +3,23 @@ import type { JournalVerifyResult } from '../../core/index.js';
 import type { ChainHead } from './chain-store.js';
 import { GENESIS_HASH, hashedFields, hashRow } from './row-hash.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
-import { CHAINED_TABLES, triggerNames, type ChainedTable } from './schema.js';
+import { appendOnlyTriggers, CHAINED_TABLES, normaliseTriggerSql, type ChainedTable } from './schema.js';
 
 export interface VerifyOptions {
-  /** A head recorded outside the file earlier: a shorter or different chain means a truncated or rewritten tail. */
+  /**
+   * A head recorded outside the file earlier (`journal.head()`). The row at
+   * its position must still carry its hash: a shorter chain means a truncated
+   * tail, a different hash a rewritten chain, also when rows were appended
+   * since. Once compaction has removed that row, only a signed checkpoint
+   * that covers the position vouches for it.
+   */
   readonly expectedHead?: ChainHead;
   /**
-   * Require a signature on every receipt and checkpoint. Default: on when
-   * the journal verifies with a key (an attacker who strips signatures and
-   * re-links the chain is caught).
+   * Require a signature on every row. Default: on when the journal verifies
+   * with a key (an attacker who strips signatures and re-links the chain, or
+   * appends rows past the last signature, is caught). Events and claims
+   * written before schema 2, when only receipts and checkpoints were signed,
+   * pass unsigned only while a later signed row covers them.
    */
   readonly requireSignatures?: boolean;
 }
@@ -46,17 +54,21 @@ function* chainRows(db: Database.Database): Generator<{ table: ChainedTable; row
 /**
  * Walk the whole chain: sequence numbers contiguous from genesis or from a
  * checkpoint, each `prev_hash` equal to the previous row's hash, each hash
- * recomputed from the row, each signature checked. The first failure is
- * named by table and sequence number.
+ * recomputed from the row, each signature checked, the anchored head (when
+ * given) found unchanged, the append-only triggers exactly as the journal
+ * creates them. The first failure is named by table and sequence number.
  */
 export function verifyChain(db: Database.Database, options: VerifyOptions & { verifier: ReceiptVerifier | undefined }): SqliteVerifyResult {
   // One read transaction: every cursor sees the same snapshot while other processes append.
   return db.transaction(() => verifySnapshot(db, options))();
 }
 
+type BadRow = NonNullable<JournalVerifyResult['firstBadRow']>;
+
 function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifier: ReceiptVerifier | undefined }): SqliteVerifyResult {
   const verifier = options.verifier;
   const requireSignatures = options.requireSignatures ?? verifier !== undefined;
+  const expected = options.expectedHead;
   const checkpoints = new Map(
     db
       .prepare<[], { through_seq: number; through_hash: string }>(`SELECT through_seq, through_hash FROM checkpoints`)
@@ -65,7 +77,19 @@ function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifi
   );
   let rows = 0;
   let previous: ChainHead | undefined;
-  const fail = (table: string, id: number, problem: string): SqliteVerifyResult => ({ ok: false, rows, firstBadRow: { table, id, problem }, head: previous ?? { seq: 0, hash: GENESIS_HASH } });
+  /** Whether the row at the anchored position was walked (and matched). */
+  let anchorSeen = false;
+  /** The `through_seq` of every checkpoint whose signature the trusted key verified. */
+  const signedCheckpoints: number[] = [];
+  /** The first legacy unsigned event or claim no later signed row covers yet. */
+  let uncovered: { table: ChainedTable; seq: number } | undefined;
+  /** Set at the first signed event or claim: from there on the writer signed every row. */
+  let everyRowSigned = false;
+  const result = (bad: BadRow | undefined): SqliteVerifyResult => {
+    const head = previous ?? { seq: 0, hash: GENESIS_HASH };
+    return bad === undefined ? { ok: true, rows, head } : { ok: false, rows, firstBadRow: bad, head };
+  };
+  const fail = (table: string, id: number, problem: string): SqliteVerifyResult => result({ table, id, problem });
   // Iterators hold the read transaction open; finish them on every exit.
   const walk = chainRows(db);
   try {
@@ -76,29 +100,88 @@ function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifi
       if (previous !== undefined && row.seq !== previous.seq + 1) return fail(table, row.seq, `rows ${previous.seq + 1}–${row.seq - 1} are missing (deleted)`);
       if (row.prev_hash !== expectedPrev) return fail(table, row.seq, 'chain break: prev_hash does not match the previous row');
       if (hashRow(row.prev_hash, table, row.seq, hashedFields(row)) !== row.hash) return fail(table, row.seq, 'hash mismatch: the row was changed');
-      const signatureProblem = checkSignature(table, row, verifier, requireSignatures);
-      if (signatureProblem !== undefined) return fail(table, row.seq, signatureProblem);
+      const signature = checkSignature(row, verifier);
+      if (signature.problem !== undefined) return fail(table, row.seq, signature.problem);
+      if (signature.signed) {
+        // A signed hash covers `prev_hash`, so it vouches for every row before it.
+        uncovered = undefined;
+        if (table === 'events' || table === 'claims') everyRowSigned = true;
+        if (table === 'checkpoints' && verifier !== undefined) signedCheckpoints.push(Number(row.through_seq));
+      } else if (requireSignatures) {
+        // Schema 1 signed only receipts and checkpoints (and had no key_id on events and claims): an
+        // older unsigned event or claim passes while a later signature covers it. Past the first
+        // signed event or claim, none is legacy.
+        const legacy = (table === 'events' || table === 'claims') && !everyRowSigned && (row.key_id ?? null) === null;
+        if (!legacy) return fail(table, row.seq, 'signature missing');
+        uncovered ??= { table, seq: row.seq };
+      }
+      if (expected !== undefined && row.seq === expected.seq) {
+        if (row.hash !== expected.hash) return fail(table, row.seq, 'differs from the anchored head: the chain was rewritten at or before this row');
+        anchorSeen = true;
+      }
       previous = { seq: row.seq, hash: row.hash };
     }
   } finally {
     walk.return(undefined);
   }
-  const head = previous ?? { seq: 0, hash: GENESIS_HASH };
-  const expected = options.expectedHead;
-  if (expected !== undefined && (head.seq < expected.seq || (head.seq === expected.seq && head.hash !== expected.hash))) {
-    return { ok: false, rows, firstBadRow: { table: 'chain', id: expected.seq, problem: 'the chain is shorter than, or differs from, the anchored head (rows deleted from the tail)' }, head };
+  if (uncovered !== undefined) return fail(uncovered.table, uncovered.seq, 'signature missing: the row is unsigned and no later signed row covers it');
+  if (expected !== undefined && !anchorSeen) {
+    const problem = anchorProblem(expected, previous, checkpoints, signedCheckpoints);
+    if (problem !== undefined) return fail('chain', expected.seq, problem);
   }
-  const present = new Set(db.prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'trigger'`).all().map((row) => row.name));
-  const missing = triggerNames().find((name) => !present.has(name));
-  if (missing !== undefined) return { ok: false, rows, firstBadRow: { table: 'schema', id: 0, problem: `append-only trigger ${missing} is missing` }, head };
-  return { ok: true, rows, head };
+  return result(triggerProblem(db));
 }
 
-function checkSignature(table: ChainedTable, row: Row, verifier: ReceiptVerifier | undefined, required: boolean): string | undefined {
-  if (table !== 'receipts' && table !== 'checkpoints') return undefined;
+/**
+ * The anchored position was not walked: it is past the head (a truncated
+ * tail), or compaction removed it. A removed position is vouched for only by
+ * a checkpoint the trusted key signed: an unsigned checkpoint, and the chain
+ * after it, are what a writer without the key can fabricate.
+ */
+function anchorProblem(expected: ChainHead, walkedHead: ChainHead | undefined, checkpoints: ReadonlyMap<number, string>, signedCheckpoints: readonly number[]): string | undefined {
+  if (expected.seq === 0) return expected.hash === GENESIS_HASH ? undefined : 'differs from the anchored head: the chain was rewritten at or before this row';
+  if (expected.seq > (walkedHead?.seq ?? 0)) return 'the chain is shorter than the anchored head (rows deleted from the tail)';
+  // A checkpoint that names this very position records the hash the row had when it was dropped.
+  const recorded = checkpoints.get(expected.seq);
+  if (recorded !== undefined && recorded !== expected.hash) return 'differs from the anchored head: compaction recorded another hash at this position';
+  if (signedCheckpoints.some((through) => through >= expected.seq)) return undefined;
+  return 'the anchored row was removed by compaction and no signed checkpoint covers it; anchor a head taken after compact()';
+}
+
+/**
+ * Each append-only trigger must exist, sit on its own table and say what the
+ * journal creates (a same-named no-op, or one on another table, guards
+ * nothing); a trigger the journal does not create on a chained table could
+ * silently drop or divert writes.
+ */
+function triggerProblem(db: Database.Database): BadRow | undefined {
+  const present = new Map(
+    db
+      .prepare<[], { name: string; tbl_name: string; sql: string | null }>(`SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'`)
+      .all()
+      .map((row) => [row.name, row]),
+  );
+  const bad = (problem: string): BadRow => ({ table: 'schema', id: 0, problem });
+  const known = new Set<string>();
+  for (const trigger of appendOnlyTriggers()) {
+    known.add(trigger.name);
+    const found = present.get(trigger.name);
+    if (found === undefined) return bad(`append-only trigger ${trigger.name} is missing`);
+    if (found.tbl_name.toLowerCase() !== trigger.table) return bad(`append-only trigger ${trigger.name} is on table ${found.tbl_name}, not ${trigger.table}`);
+    if (normaliseTriggerSql(found.sql ?? '') !== normaliseTriggerSql(trigger.sql)) return bad(`append-only trigger ${trigger.name} differs from the one the journal creates`);
+  }
+  const chained = new Set<string>(CHAINED_TABLES);
+  for (const found of present.values()) {
+    if (!known.has(found.name) && chained.has(found.tbl_name.toLowerCase())) return bad(`unexpected trigger ${found.name} on ${found.tbl_name}`);
+  }
+  return undefined;
+}
+
+/** A row's signature: `signed` when the trusted key verified it (or, with no key, when one is present). */
+function checkSignature(row: Row, verifier: ReceiptVerifier | undefined): { signed: boolean; problem?: string } {
   const signature = row.signature ?? undefined;
-  if (signature === undefined) return required ? 'signature missing' : undefined;
-  if (verifier === undefined) return undefined;
-  if (row.key_id !== verifier.keyId) return 'signed with an unknown key';
-  return verifier.verify(row.hash, signature) ? undefined : 'signature mismatch';
+  if (signature === undefined) return { signed: false };
+  if (verifier === undefined) return { signed: true };
+  if (row.key_id !== verifier.keyId) return { signed: false, problem: 'signed with an unknown key' };
+  return verifier.verify(row.hash, signature) ? { signed: true } : { signed: false, problem: 'signature mismatch' };
 }
