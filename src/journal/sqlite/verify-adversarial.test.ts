@@ -8,13 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JournalPrepareInput, ToolReceipt } from '../../core/index.js';
+import type { JournalPrepareInput } from '../../core/index.js';
 import type { ChainHead } from './chain-store.js';
 import { createSqliteJournal, type SqliteJournalOptions } from './create-sqlite-journal.js';
 import { loadReceiptSigner } from './receipt-signer.js';
 import { GENESIS_HASH, hashedFields, hashRow } from './row-hash.js';
 import { appendOnlyTriggerSql, CHAINED_TABLES, SCHEMA_VERSION, type ChainedTable } from './schema.js';
 import type { SqliteJournal } from './sqlite-journal.js';
+import { receipt } from './__fixtures__/receipt.js';
 
 let dir: string;
 const open: SqliteJournal[] = [];
@@ -32,31 +33,6 @@ function journalAt(options: SqliteJournalOptions = {}, path = join(dir, 'journal
   const journal = createSqliteJournal(path, { onUnresolved: () => undefined, ...options });
   open.push(journal);
   return journal;
-}
-
-function receipt(index: number): ToolReceipt {
-  return {
-    invocationId: `i${index}`,
-    callId: `c${index}`,
-    tool: 'write_note',
-    version: undefined,
-    agent: 'agent-a',
-    parent: undefined,
-    status: 'ok',
-    code: 'OK',
-    outputSummary: `wrote note ${index}`,
-    affectedEntities: [],
-    inputDigest: `in${index}`,
-    actionDigest: `act${index}`,
-    policy: { decision: 'allow', version: 1, rules: [] },
-    approval: { outcome: 'not-required' },
-    effect: 'write',
-    risk: 'medium',
-    tier: 'T2',
-    startedAt: 1_700_000_000_000 + index,
-    durationMs: 1,
-    arguments: {},
-  };
 }
 
 async function settle(journal: SqliteJournal, from: number, to: number): Promise<void> {

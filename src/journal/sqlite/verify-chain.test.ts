@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ToolReceipt } from '../../core/index.js';
 import { createSqliteJournal, type SqliteJournalOptions } from './create-sqlite-journal.js';
 import { hashedFields, hashRow } from './row-hash.js';
 import { appendOnlyTriggerSql, type ChainedTable } from './schema.js';
 import type { SqliteJournal } from './sqlite-journal.js';
+import { receipt } from './__fixtures__/receipt.js';
 
 let dir: string;
 const open: SqliteJournal[] = [];
@@ -24,31 +24,6 @@ function journalAt(options: SqliteJournalOptions = {}, path = join(dir, '.toolga
   const journal = createSqliteJournal(path, { onUnresolved: () => undefined, ...options });
   open.push(journal);
   return journal;
-}
-
-function receipt(index: number): ToolReceipt {
-  return {
-    invocationId: `i${index}`,
-    callId: `c${index}`,
-    tool: 'write_note',
-    version: undefined,
-    agent: 'agent-a',
-    parent: undefined,
-    status: 'ok',
-    code: 'OK',
-    outputSummary: `wrote note ${index}`,
-    affectedEntities: [`notes/${index}.md`],
-    inputDigest: `in${index}`,
-    actionDigest: `act${index}`,
-    policy: { decision: 'allow', version: 1, rules: [] },
-    approval: { outcome: 'not-required' },
-    effect: 'write',
-    risk: 'medium',
-    tier: 'T2',
-    startedAt: 1_700_000_000_000 + index,
-    durationMs: 3,
-    arguments: { path: `notes/${index}.md` },
-  };
 }
 
 async function fill(journal: SqliteJournal, count: number): Promise<void> {
