@@ -98,4 +98,12 @@ describe('redactSecrets', () => {
     const long = `${'a-'.repeat(50_000)}x ${'A_'.repeat(50_000)}`;
     expect(redactSecrets(long)).toBe(long);
   });
+
+  // Quadratic, the scheme scan took several seconds on this input: the test timeout is the guard.
+  test('stays linear on a long run of scheme characters before ://', { timeout: 2_000 }, () => {
+    const dots = `${'a.'.repeat(64 * 1024)}://${'x'.repeat(128 * 1024)}`;
+    expect(redactSecrets(dots)).toBe(dots);
+    const schemes = `${'a+'.repeat(64 * 1024)}://user:${'p'.repeat(1024)}@host`;
+    expect(redactSecrets(schemes)).toBe(`${'a+'.repeat(64 * 1024)}://${REDACTED}@host`);
+  });
 });

@@ -40,7 +40,9 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   { id: 'jwt', hints: ['eyj'], pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   { id: 'authorization-header', hints: ['authorization'], pattern: /\b((?:Proxy-)?Authorization["']?\s*[:=]\s*["']?(?:Bearer|Basic|Token|Digest|Bot)\s+)[^\s"',;]+/gi, keepLabel: true },
   { id: 'bearer-token', hints: ['bearer'], pattern: /\b(Bearer\s+)(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{16,}/g, keepLabel: true },
-  { id: 'url-userinfo', hints: ['://'], pattern: /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+(@)/gi, keepLabel: true, keepSuffix: true },
+  // A scheme starts only where no scheme character precedes it: tried from every letter of `a.a.a…://`, the scan
+  // would be quadratic in text the model controls (64 KB took over a second).
+  { id: 'url-userinfo', hints: ['://'], pattern: /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+(@)/gi, keepLabel: true, keepSuffix: true },
   { id: 'aws-secret-access-key', hints: ['aws_secret_access_key', 'secretaccesskey'], pattern: /\b((?:aws_secret_access_key|SecretAccessKey)["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi, keepLabel: true },
 ];
 
