@@ -11,6 +11,12 @@ describe('projectArguments', () => {
     expect(JSON.stringify(projected)).toBe('{"id":7,"__proto__":{"role":"admin"}}');
   });
 
+  it('keeps two keys that redact alike apart', () => {
+    const first = `ghp_${'a'.repeat(36)}`;
+    const second = `ghp_${'b'.repeat(36)}`;
+    expect(projectArguments({ [first]: 'one', [second]: 'two' })).toEqual({ '[redacted]': 'one', '[redacted] (2)': 'two' });
+  });
+
   it('shows the approver every argument the tool will get, __proto__ included', async () => {
     const seen: ToolApprovalRequest[] = [];
     const tool = defineTool({ name: 'update_user', description: 'Update a user.', input: { type: 'object', properties: { id: { type: 'number' } } }, dispatch: (args) => args });

@@ -47,7 +47,7 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
       for (const entryKey of keys.slice(0, maxEntries)) {
         // An own member, whatever its name: `result['__proto__'] = …` would set the prototype and drop a
         // model-chosen `__proto__` argument from what the approver, the receipt and the journal show.
-        Object.defineProperty(result, redactSecrets(entryKey), {
+        Object.defineProperty(result, distinctKey(result, redactSecrets(entryKey)), {
           value: visit((node as Record<string, unknown>)[entryKey], depth + 1, entryKey, depth === 0),
           enumerable: true,
           writable: true,
@@ -63,4 +63,10 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
   };
 
   return visit(value, 0, undefined, false);
+}
+
+/** Two keys that redact alike (two tokens used as keys) must both stay visible: the later one is numbered. */
+function distinctKey(result: object, key: string): string {
+  if (!Object.hasOwn(result, key)) return key;
+  for (let index = 2; ; index += 1) if (!Object.hasOwn(result, `${key} (${index})`)) return `${key} (${index})`;
 }
