@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   CodeModeError,
+  type CodeRuntime,
   createToolRegistry,
   defineTool,
   type DispatchContext,
@@ -280,6 +281,61 @@ describe('Code Mode through the registry', () => {
     expect(seen[5]).toBe('RangeError');
     expect(JSON.stringify(seen)).not.toContain('passwd');
     expect(JSON.stringify(seen)).not.toContain('with spaces');
+  });
+
+  it('gives a script the model-facing content, not the raw value, when finalizeContent or a postExecute hook replaced it', async () => {
+    const user = { id: 'u1', name: 'Ada', ssn: '078-05-1120' };
+    const finalized = defineTool({
+      name: 'get_user',
+      description: 'Look up a user.',
+      input: z.object({ id: z.string() }),
+      dispatch: () => user,
+      finalizeContent: ({ ok, value, content }) => (ok ? JSON.stringify({ id: (value as typeof user).id, name: (value as typeof user).name }) : content),
+    });
+    const script = 'const u = await tools.get_user({ id: "u1" }); return { type: typeof u, u };';
+    const viaFinalize = await runCode(createToolRegistry({ tools: [finalized], presentAs: 'code', codeRuntime: runtime }), script, { grantedTools: ['run_code', 'get_user'] });
+    expect(viaFinalize.ok ? (viaFinalize.value as RunCodeResult).value : viaFinalize.error.message).toEqual({ type: 'string', u: '{"id":"u1","name":"Ada"}' });
+    expect(unwrapUntrusted(viaFinalize.content)).not.toContain('078-05');
+
+    const plain = defineTool({ name: 'get_user', description: 'Look up a user.', input: z.object({ id: z.string() }), dispatch: () => user });
+    const hooked = createToolRegistry({
+      tools: [plain],
+      presentAs: 'both',
+      codeRuntime: runtime,
+      hooks: { postExecute: [({ ok, toolName }) => (ok && toolName === 'get_user' ? { kind: 'accept', content: '{"id":"u1","ssn":"[withheld]"}' } : undefined)] },
+    });
+    const direct = await hooked.dispatch({ callId: 'd1', name: 'get_user', arguments: { id: 'u1' } }, { grantedTools: ['run_code', 'get_user'] });
+    const viaHook = await runCode(hooked, script, { grantedTools: ['run_code', 'get_user'] });
+    expect(viaHook.ok ? (viaHook.value as RunCodeResult).value : viaHook.error.message).toEqual({ type: 'string', u: unwrapUntrusted(direct.content) });
+    expect(unwrapUntrusted(viaHook.content)).not.toContain('078-05');
+
+    // A hook that replaces the value (not the content) still hands the script a value.
+    const revalued = createToolRegistry({
+      tools: [plain],
+      presentAs: 'code',
+      codeRuntime: runtime,
+      hooks: { postExecute: [({ ok, toolName }) => (ok && toolName === 'get_user' ? { kind: 'accept', value: { id: 'u1', name: 'Ada' } } : undefined)] },
+    });
+    const viaValue = await runCode(revalued, script, { grantedTools: ['run_code', 'get_user'] });
+    expect(viaValue.ok ? (viaValue.value as RunCodeResult).value : viaValue.error.message).toEqual({ type: 'object', u: { id: 'u1', name: 'Ada' } });
+  });
+
+  it('still gives a script the full value when only bounding truncated what the model sees', async () => {
+    const big = defineTool({ name: 'big', description: 'A large result.', input: z.object({}), dispatch: () => ({ rows: Array.from({ length: 4000 }, (_, index) => `row ${index}`) }) });
+    const registry = createToolRegistry({ tools: [big], presentAs: 'both', codeRuntime: runtime });
+    const direct = await registry.dispatch({ callId: 'd1', name: 'big', arguments: {} }, { grantedTools: ['run_code', 'big'], limits: { maxBytes: 4096 } });
+    expect(unwrapUntrusted(direct.content)).toContain('[toolgate: output truncated');
+    const outcome = await runCode(registry, 'const r = await tools.big({}); return [typeof r, r.rows.length, r.rows[3999]];', { grantedTools: ['run_code', 'big'], limits: { maxBytes: 4096 } });
+    expect(outcome.ok ? (outcome.value as RunCodeResult).value : outcome.error.message).toEqual(['object', 4000, 'row 3999']);
+  });
+
+  it('refuses a result nested deeper than the JSON depth bound from any runtime, as result_invalid', async () => {
+    let deep: unknown = 1;
+    for (let index = 0; index < 100_000; index += 1) deep = [deep];
+    const fake: CodeRuntime = { language: 'javascript', maxTimeoutMs: 1_000, run: () => Promise.resolve({ ok: true, value: deep, console: { lines: [], truncated: false } }) };
+    const outcome = await runCode(createToolRegistry({ tools: [addNumbers], presentAs: 'code', codeRuntime: fake }), 'return 1;');
+    expect(outcome.ok ? 'ok' : outcome.error).toMatchObject({ code: 'EXECUTION_FAILED', reason: 'result_invalid' });
+    expect(outcome.ok ? '' : outcome.error.message).toContain('deeper than 64');
   });
 
   it('a scope that restricts everything else still reaches run_code (it cannot be masked)', async () => {

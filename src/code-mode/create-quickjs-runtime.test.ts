@@ -40,6 +40,19 @@ describe('createQuickJsRuntime', () => {
     expect(result).toMatchObject({ ok: false, failure: 'cpu_limit' });
   });
 
+  it('refuses the result of one built-in call that ran past the wall-time or CPU limit (it cannot be interrupted while it runs)', async () => {
+    // QuickJS's indexOf is a naive search: one call, no bytecode step in between, so the interrupt handler never runs.
+    const slowCall = 'const haystack = "x".repeat(60000); const needle = "x".repeat(6000) + "y"; return haystack.indexOf(needle);';
+    const timed = performance.now();
+    const overWall = await run(slowCall, { timeoutMs: 60, cpuTimeMs: 60_000 });
+    const elapsed = performance.now() - timed;
+    expect(elapsed).toBeGreaterThan(60); // The call really did run past the limit.
+    expect(overWall).toMatchObject({ ok: false, failure: 'time_limit' });
+    expect(await run(slowCall, { timeoutMs: 60_000, cpuTimeMs: 40 })).toMatchObject({ ok: false, failure: 'cpu_limit' });
+    // The same call under generous limits is fine.
+    expect(await run(slowCall, { timeoutMs: 60_000, cpuTimeMs: 60_000 })).toMatchObject({ ok: true, value: -1 });
+  });
+
   it('lets a script shorten, never lengthen, its wall time', async () => {
     const runtime = createQuickJsRuntime({ timeoutMs: 5_000, cpuTimeMs: 60_000 });
     expect(runtime.maxTimeoutMs).toBe(5_000);
@@ -78,6 +91,14 @@ describe('createQuickJsRuntime', () => {
     expect(await run('return "x".repeat(2000);', { maxResultChars: 1000 })).toMatchObject({ ok: false, failure: 'result_invalid' });
     expect(await run('JSON.stringify = () => ({}); return 1;')).toMatchObject({ ok: false, failure: 'result_invalid' });
     expect(await run('JSON.stringify = () => "{not json"; return 1;')).toMatchObject({ ok: false, failure: 'result_invalid' });
+  });
+
+  it('refuses a result nested deeper than the JSON depth bound, however short its text', async () => {
+    // The sandbox's own stringify is replaceable: the host parses what it gets and must bound its depth.
+    const deep = await run('JSON.stringify = () => "[".repeat(200000) + "]".repeat(200000); return 1;');
+    expect(deep).toMatchObject({ ok: false, failure: 'result_invalid', message: expect.stringContaining('deeper than 64') });
+    expect(await run('let v = 1; for (let i = 0; i < 70; i++) v = [v]; return v;')).toMatchObject({ ok: false, failure: 'result_invalid' });
+    expect(await run('let v = 1; for (let i = 0; i < 60; i++) v = { v }; return v;')).toMatchObject({ ok: true });
   });
 
   it('bounds console output', async () => {

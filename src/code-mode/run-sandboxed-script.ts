@@ -1,5 +1,6 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import type { CodeConsoleOutput, CodeRunFailure, CodeRunRequest, CodeRunResult, CodeToolReply } from '../core/index.js';
+import { measureParsedJson } from '../core/dispatch/snapshot-json.js';
 import { HOST_CALL, HOST_CONSOLE, RESULT_INVALID_MARK, sandboxPrelude, wrapScript, type PreludeLimits } from './sandbox-prelude.js';
 
 /** The limits one run enforces (resolved from the runtime options). */
@@ -24,8 +25,11 @@ const MAX_ERROR_CHARS = 600;
  * One script in a fresh QuickJS runtime and context on `module`. Limits:
  * QuickJS's allocator limit and the module's fixed WebAssembly memory
  * (memory), QuickJS's stack limit (stack), an interrupt handler checking
- * wall time, CPU time spent inside the interpreter and cancellation, and a
- * wall-clock timer for time spent waiting on tools. When the run ends for
+ * wall time, CPU time spent inside the interpreter and cancellation, a
+ * wall-clock timer for time spent waiting on tools, and a check of both
+ * after every synchronous entry into the interpreter (one built-in call
+ * never reaches the interrupt handler and blocks the timer while it runs:
+ * it cannot be stopped, but its result is refused). When the run ends for
  * any reason, every nested call still in flight is aborted and awaited
  * before the runtime is freed, so nothing outlives the `run_code` call.
  */
@@ -113,6 +117,7 @@ class SandboxRun {
       return;
     }
     this.#settle = prelude.value;
+    if (this.#stop !== undefined) return;
     const evaluated = this.#enter(() => context.evalCode(wrapScript(this.#request.code, this.#limits), 'script.js'));
     if (evaluated.error !== undefined) {
       this.#settleFromError(evaluated.error);
@@ -232,16 +237,22 @@ class SandboxRun {
     const text = this.#context.getString(handle);
     if (text.startsWith(RESULT_INVALID_MARK)) return this.#failed({ failure: 'result_invalid', message: text.slice(1) });
     if (text.length > this.#limits.maxResultChars) return this.#failed({ failure: 'result_invalid', message: 'the result is too large' });
+    let value: unknown;
     try {
-      return { ok: true, value: JSON.parse(text) as unknown, console: this.#consoleOutput() };
+      value = JSON.parse(text) as unknown;
     } catch {
       return this.#failed({ failure: 'result_invalid', message: '' });
     }
+    // Length bounds the text, not the nesting: a deep value would break every later stringify or clone.
+    const measured = measureParsedJson(value);
+    if (!measured.ok) return this.#failed({ failure: 'result_invalid', message: measured.problem });
+    return { ok: true, value, console: this.#consoleOutput() };
   }
 
   /** An exception out of the sandbox: a limit (by QuickJS's own message) or the script's error. */
   #settleFromError(handle: QuickJSHandle): void {
-    const described = describeError(this.#context, handle);
+    // Dumping may run script code (getters, toJSON): it is an entry like any other.
+    const described = this.#enter(() => describeError(this.#context, handle));
     handle.dispose();
     if (this.#stop !== undefined) return this.#end(this.#failed(this.#stop));
     const failure: CodeRunFailure = described.internal && described.message === 'out of memory' ? 'memory_limit' : described.internal && described.message === 'stack overflow' ? 'stack_limit' : 'script_error';
@@ -266,12 +277,24 @@ class SandboxRun {
     if (this.#sliceStart === 0) this.#check();
   }
 
+  /**
+   * Every synchronous entry into the interpreter. QuickJS polls the
+   * interrupt handler only between bytecode steps, and while it runs the
+   * host's timer cannot fire: one slow built-in call (a long `indexOf`, a
+   * large sort) runs to its end. The time it took is checked here, when it
+   * returns, so a limit it overran fails the run: it never reports `ok`.
+   */
   #enter<T>(body: () => T): T {
-    this.#sliceStart = performance.now();
+    const started = performance.now();
+    this.#sliceStart = started;
     try {
       return body();
     } finally {
-      this.#cpuUsed += performance.now() - this.#sliceStart;
+      const now = performance.now();
+      this.#cpuUsed += now - started;
+      // Still inside the slice: #halt records the stop and leaves the ending to the caller's check.
+      if (now > this.#wallDeadline) this.#halt('time_limit', `after ${this.#wallMs} ms`);
+      else if (this.#cpuUsed > this.#limits.cpuTimeMs) this.#halt('cpu_limit', `after ${this.#limits.cpuTimeMs} ms of CPU`);
       this.#sliceStart = 0;
     }
   }

@@ -1,9 +1,11 @@
 import { ToolCancelledError } from '../errors/tool-errors.js';
 import type { ToolgateError } from '../errors/toolgate-error.js';
-import type { ToolOutcome } from '../dispatch/dispatch-types.js';
+import type { ToolOutcome, ToolSuccess } from '../dispatch/dispatch-types.js';
+import { measureParsedJson } from '../dispatch/snapshot-json.js';
 import type { ToolReceipt } from '../receipts/receipt-types.js';
 import { CODE_MODE_TOOL_NAME } from '../registry/registry-state.js';
 import type { ToolDefinition, ToolDispatchContext } from '../tools/tool-types.js';
+import { unwrapUntrusted } from '../untrusted/untrusted.js';
 import { CodeModeError } from './code-mode-error.js';
 import type { CodeConsoleOutput, CodeRuntime, CodeToolErrorView, CodeToolReply } from './code-mode-types.js';
 
@@ -90,12 +92,17 @@ async function runScript(runtime: CodeRuntime, args: RunCodeArguments, context: 
     const slot = outcomes.push(undefined) - 1;
     const outcome = await context.dispatchNested({ name, arguments: toolArgs, signal });
     outcomes[slot] = outcome;
-    return outcome.ok ? { ok: true, value: outcome.value } : { ok: false, error: errorView(outcome.error) };
+    return outcome.ok ? { ok: true, value: scriptValue(outcome) } : { ok: false, error: errorView(outcome.error) };
   };
   const result = await runtime.run({ code: args.code, timeoutMs: args.timeoutMs, signal: context.signal, callTool });
   // The runtime returns only after every nested call settled, so every slot is filled.
   const settled = outcomes.filter((outcome): outcome is ToolOutcome => outcome !== undefined);
-  if (result.ok) return runCodeResult(result.value, result.console, settled);
+  if (result.ok) {
+    // Whatever the runtime: a value nested deeper than the engine's JSON bound would break every later stringify or clone.
+    const measured = measureParsedJson(result.value);
+    if (!measured.ok) throw new CodeModeError('result_invalid', measured.problem, { console: result.console, calls: settled.map((outcome) => outcome.receipt) });
+    return runCodeResult(result.value, result.console, settled);
+  }
   if (result.failure === 'aborted' || context.signal?.aborted === true) throw new ToolCancelledError(CODE_MODE_TOOL_NAME, 'after-dispatch');
   throw new CodeModeError(result.failure, result.message, { console: result.console, calls: settled.map((outcome) => outcome.receipt) });
 }
@@ -120,6 +127,17 @@ function runCodeResult(value: unknown, console: CodeConsoleOutput, outcomes: rea
       calls: outcomes.map((outcome) => `${outcome.toolName}: ${outcome.ok ? 'OK' : outcome.error.code}`),
     }),
   });
+}
+
+/**
+ * What a script reads from a successful nested call: the value, unless a
+ * `postExecute` hook or `finalizeContent` wrote what the model sees. Then the
+ * script gets that final content, the model's own text, so a redaction holds
+ * through `run_code`. Bounding alone does not count: the script still gets
+ * the full value.
+ */
+function scriptValue(outcome: ToolSuccess): unknown {
+  return outcome.contentReplaced === true ? unwrapUntrusted(outcome.content) : outcome.value;
 }
 
 /** Only the typed, secret-free parts of an error cross into the script. */

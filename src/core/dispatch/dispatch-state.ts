@@ -65,6 +65,8 @@ export interface DispatchState {
   contexts: string[] | undefined;
   mapped: Record<string, unknown> | undefined;
   spill: SpilledResult | undefined;
+  /** A `postExecute` hook or `finalizeContent` wrote the content: it is not the value's rendering. */
+  contentReplaced: boolean;
   finishedAt: number;
 }
 
@@ -108,6 +110,7 @@ export function createDispatchState(
     contexts: undefined,
     mapped: undefined,
     spill: undefined,
+    contentReplaced: false,
     finishedAt: 0,
   };
 }

@@ -75,6 +75,13 @@ export interface ToolSuccess<TValue = unknown> extends ToolOutcomeBase {
   readonly attachments?: readonly Untrusted<MediaHandle>[];
   /** Ordered context messages for the agent loop, placed after the result. */
   readonly contexts?: readonly Untrusted<string>[];
+  /**
+   * True when a `postExecute` hook or the definition's `finalizeContent` wrote
+   * `content`, so it is not the rendering of `value` (a redaction, say). Code
+   * that hands a model the value instead of the content must hand on the
+   * content then: Code Mode does.
+   */
+  readonly contentReplaced?: boolean;
 }
 
 export interface ToolFailure extends ToolOutcomeBase {

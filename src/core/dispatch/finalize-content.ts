@@ -11,7 +11,9 @@ export function finalizeContent(state: DispatchState, result: StageResult, conte
   if (finalize === undefined) return content;
   try {
     const replaced = finalize({ ok: result.ok, content, value: result.ok ? result.value : undefined, errorCode: result.ok ? undefined : result.error.code });
-    return typeof replaced === 'string' ? replaced : content;
+    if (typeof replaced !== 'string' || replaced === content) return content;
+    state.contentReplaced = true;
+    return replaced;
   } catch (error) {
     console.warn(`toolgate: finalizeContent of tool "${state.tool?.key ?? ''}" threw; content kept`, error);
     return content;

@@ -39,6 +39,7 @@ export async function runPostExecuteHooks(state: DispatchState, initial: StageRe
       result = { ok: true, value: revalidated.value };
     } else if (replacesContent) {
       const content = decision.content as string;
+      state.contentReplaced = true;
       result = result.ok ? { ok: true, value: result.value, content } : { ok: false, error: result.error, content };
     }
   }

@@ -24,6 +24,7 @@ class DispatchOutcome {
   readonly mapped: Readonly<Record<string, unknown>> | undefined;
   readonly attachments: readonly Untrusted<MediaHandle>[] | undefined;
   readonly contexts: readonly Untrusted<string>[] | undefined;
+  readonly contentReplaced: boolean;
   #receipt: ToolReceipt | undefined;
   readonly #state: DispatchState;
   readonly #result: StageResult;
@@ -38,6 +39,7 @@ class DispatchOutcome {
     this.mapped = state.mapped;
     this.attachments = state.attachments?.map((handle) => markUntrusted(handle));
     this.contexts = state.contexts?.map((context) => markUntrusted(context));
+    this.contentReplaced = state.contentReplaced;
     this.#state = state;
     this.#result = result;
   }
