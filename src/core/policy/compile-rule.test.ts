@@ -258,3 +258,39 @@ describe('exact argv rules (`match: { argv, exact: true }`)', () => {
     expect(() => compileRule({ tool: 'run_command', decision: 'allow', source: 'user', match: match as never }, 0)).toThrow(PolicyRuleError);
   });
 });
+
+describe('what a path or server rule covers', () => {
+  const project = (decision: 'allow' | 'ask' | 'deny', rule: string) => ({ rule, decision, source: 'project' as const });
+  const read = (path: string) => callOf('read', { path });
+
+  test('a deny on a bare name covers everything inside the folder it names, as gitignore does; an allow does not widen', () => {
+    const policy = createPolicy({ rules: [project('deny', 'Read(secrets)'), project('allow', 'Read(docs)')], scope: { tier: 'workspace-write', roots: ['/w'] } });
+    for (const path of ['secrets', 'secrets/key.pem', 'a/secrets/deep/key']) expect(policy.decideArguments(read(path)).kind, path).toBe('deny');
+    expect(policy.decideArguments(read('secretsx/key')).kind).not.toBe('deny');
+    expect(policy.explain({ tool: toolView('read'), target: { path: 'docs/a.md' } }).rules.some((rule) => rule.winner)).toBe(false);
+  });
+
+  test('protectedPaths read the same way: a bare name protects what is inside it', () => {
+    const policy = createPolicy({ protectedPaths: ['secrets', '/deploy'], scope: { tier: 'workspace-write', roots: ['/w'] } });
+    for (const path of ['secrets/key.pem', 'deploy/prod.env', 'secrets']) expect(policy.isProtectedPath(path), path).toBe(true);
+    expect(policy.isProtectedPath('src/deploy/x')).toBe(false);
+  });
+
+  test('without workspace roots, a deny anchored to the workspace also refuses an absolute path it cannot place', () => {
+    const policy = createPolicy({ rules: [project('deny', 'Read(./secrets/**)')] });
+    expect(policy.decideArguments(read('secrets/key')).kind).toBe('deny');
+    expect(policy.decideArguments(read('/srv/ws/secrets/key')).kind).toBe('deny');
+    expect(policy.decideArguments(read('/srv/ws//secrets/key')).kind).toBe('deny');
+    // With roots it is placed: inside is denied, outside is not this rule's.
+    const rooted = createPolicy({ rules: [project('deny', 'Read(./secrets/**)')], scope: { tier: 'full', roots: ['/srv/ws'] } });
+    expect(rooted.decideArguments(read('/srv/ws/secrets/key')).kind).toBe('deny');
+    expect(rooted.decideArguments(read('/etc/hosts')).kind).not.toBe('deny');
+  });
+
+  test('mcp__server covers that server only, not another whose tool names share the prefix', () => {
+    const policy = createPolicy({ rules: [project('allow', 'mcp__github')], mcpServers: ['github', 'github_mirror'], mode: 'auto' });
+    const call = (name: string, server: string) => callOf('mcp', { server }, { tool: toolView('mcp', { name }) });
+    expect(policy.decideArguments(call('mcp_github_create_issue', 'github')).matched.map((rule) => rule.decision)).toEqual(['allow']);
+    expect(policy.decideArguments(call('mcp_github_mirror_delete_repo', 'github_mirror')).matched).toEqual([]);
+  });
+});

@@ -1,11 +1,11 @@
 import picomatch from 'picomatch/posix.js';
 import { canonicalHost, matchDomain, parseDomainPattern, parseHttpsTarget } from './canonical-host.js';
-import { mcpToolName } from '../names/mcp-tool-name.js';
+import { foldMcpNamePart, mcpToolName } from '../names/mcp-tool-name.js';
 import { claudeSpecifierKind, toolgateNamesFor } from './claude-tool-names.js';
 import { exactArgvPattern, matchArgvPattern } from './match-argv-pattern.js';
 import { normalizePath } from './normalize-path.js';
 import { PolicyRuleError } from './policy-rule-error.js';
-import { gitignoreGlob } from './protected-paths.js';
+import { gitignoreGlob, withChildren } from './protected-paths.js';
 import type { CompiledMatch, CompiledRule, PolicyRule, PolicyRuleObject, RuleDecision, RuleExample, RuleMatch, RuleSource } from './rule-types.js';
 import { splitCommand } from './split-command.js';
 
@@ -37,6 +37,7 @@ export function compileRule(rule: PolicyRule, position: number): CompiledRule {
     source,
     decision: rule.decision,
     tools,
+    ...serverOf(object.tool),
     match,
     priority,
     band: source === 'managed' && rule.band !== 'claude-code' ? 1 : 0,
@@ -95,6 +96,12 @@ function claudePathPattern(specifier: string): string {
   return specifier;
 }
 
+/** `mcp__server` (every tool of one server) names that server: a call whose target is another server is not covered. */
+function serverOf(tool: string): { readonly server?: string } {
+  const mcpServer = typeof tool === 'string' ? /^mcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)$/.exec(tool) : null;
+  return mcpServer === null ? {} : { server: foldMcpNamePart(mcpServer[1] as string) };
+}
+
 function compileToolMatcher(tool: string, fail: (problem: 'unknown_tool', text: string) => never): (name: string) => boolean {
   if (typeof tool !== 'string' || tool.length === 0) return fail('unknown_tool', 'has no tool');
   if (tool === '*') return () => true;
@@ -132,8 +139,10 @@ function compileMatch(match: RuleMatch | undefined, decision: RuleDecision, fail
   if ('path' in match) {
     if (typeof match.path !== 'string' || match.path.trim().length === 0) return fail('invalid_pattern', 'has an empty path pattern');
     const glob = match.path.startsWith('/') || match.path.startsWith('~/') ? match.path : gitignoreGlob(match.path);
-    // A deny or ask also catches case variants (case-insensitive filesystems); an allow never widens that way.
-    const test = picomatch(glob, { dot: true, nocase: decision !== 'allow' });
+    // A deny or ask also catches case variants (case-insensitive filesystems) and, as gitignore does, everything
+    // inside a folder it names (`Read(secrets)` covers `secrets/key`); an allow never widens that way.
+    const widened = decision === 'allow' ? glob : withChildren(glob);
+    const test = picomatch(widened, { dot: true, nocase: decision !== 'allow' });
     return { kind: 'path', glob, test };
   }
   if ('domain' in match) {

@@ -156,6 +156,16 @@ describe('remembered approvals', () => {
     expect(path.rules).toHaveLength(1);
     expect(reloaded.explain({ tool: 'write_file', target: { path: 'src/w.ts' } }).rules).toHaveLength(0);
   });
+
+  test('always never persists a path with outer spaces, which a rule file would read as another path', async () => {
+    const { run, persisted, prompt } = setup('ask', {}, { outcome: 'approve', scope: 'always' });
+    await run(...write('c.ts '));
+    expect(persisted).toEqual([]);
+    // Still remembered for the session, for that exact path only.
+    await run(...write('c.ts '));
+    await run(...write('c.ts'));
+    expect(prompt).toHaveBeenCalledTimes(2);
+  });
 });
 
 describe('confirm edge cases', () => {

@@ -220,7 +220,8 @@ function rememberKey(request: ToolApprovalRequest): RememberKey | undefined {
   }
   if (path !== undefined) {
     const also = alongside(undefined, host);
-    return key('path', path, also, also === undefined ? { tool, match: { path: exactPathGlob(path) } } : undefined);
+    // A rule file trims its patterns: a path with outer spaces could not be said exactly, so it is not persisted.
+    return key('path', path, also, also === undefined && path.trim() === path ? { tool, match: { path: exactPathGlob(path) } } : undefined);
   }
   if (host !== undefined) {
     const domain = exactDomain(host);

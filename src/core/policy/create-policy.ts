@@ -93,6 +93,7 @@ export function createPolicy(options: CreatePolicyOptions = {}): PolicySnapshot 
       host: view.host,
       server: input.target?.server,
       args: input.args,
+      rootless: roots.length === 0,
     });
     const matched = toMatched(verdict.matched);
     if (verdict.decision === 'deny') {

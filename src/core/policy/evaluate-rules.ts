@@ -13,6 +13,12 @@ export interface RuleSubject {
   readonly host: string | undefined;
   readonly server: string | undefined;
   readonly args: unknown;
+  /**
+   * The policy has no workspace roots, so an absolute path cannot be placed
+   * against a workspace-anchored pattern (`./secrets/**`). A deny or ask then
+   * counts it as matching: fail closed rather than miss it.
+   */
+  readonly rootless?: boolean;
 }
 
 export interface RuleVerdict {
@@ -36,7 +42,9 @@ export function evaluateRules(rules: readonly CompiledRule[], subject: RuleSubje
   const json = (): string => (argsJson ??= safeJson(subject.args));
   let bare: readonly string[] | null | undefined;
   const gitBare = (): readonly string[] | null => (bare ??= subject.argv === undefined ? null : withoutGitGlobals(subject.argv));
-  const matched = rules.filter((rule) => rule.tools(subject.tool) && matchesSubject(rule, subject, json, gitBare));
+  const matched = rules.filter(
+    (rule) => rule.tools(subject.tool) && (rule.server === undefined || subject.server === undefined || rule.server === subject.server) && matchesSubject(rule, subject, json, gitBare),
+  );
   matched.sort(compareRules);
   const winner = matched[0];
   return { decision: winner?.decision, winner, matched };
@@ -62,7 +70,9 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, json: () => st
     }
     case 'path': {
       if (subject.paths.length === 0) return false;
-      const hit = (path: NormalizedPath): boolean => (path.relative !== undefined && match.test(path.relative)) || match.test(path.path);
+      const unplaceable = (path: NormalizedPath): boolean => subject.rootless === true && path.absolute && !/^(?:\/|~|\*\*)/.test(match.glob);
+      const hit = (path: NormalizedPath): boolean =>
+        (path.relative !== undefined && match.test(path.relative)) || match.test(path.path) || (rule.decision !== 'allow' && unplaceable(path));
       // An allow must cover every path a call touches; a deny or ask needs only one.
       return rule.decision === 'allow' ? subject.paths.every(hit) : subject.paths.some(hit);
     }

@@ -46,7 +46,7 @@ export type ProtectedPathMatcher = (path: NormalizedPath) => boolean;
 
 /** Compile the defaults plus user additions (gitignore-style: a pattern without `/` matches at any depth). */
 export function createProtectedPathMatcher(additions: readonly string[] = []): ProtectedPathMatcher {
-  const patterns = [...DEFAULT_PROTECTED_PATHS, ...additions.map(gitignoreGlob)];
+  const patterns = [...DEFAULT_PROTECTED_PATHS, ...additions.map((addition) => withChildren(gitignoreGlob(addition)))];
   // Compiled on first use: importing the engine (and its default floor) stays cheap.
   let compiled: RegExp | undefined;
   const isMatch = (candidate: string): boolean => {
@@ -75,4 +75,9 @@ export function gitignoreGlob(pattern: string): string {
   if (directory) glob = glob.slice(0, -1);
   if (!anchored && !glob.includes('/') && !glob.startsWith('**')) glob = `**/${glob}`;
   return directory ? `${glob}/**` : glob;
+}
+
+/** A glob and, as gitignore reads a name, everything inside the folder it may name. */
+export function withChildren(glob: string): string {
+  return glob.endsWith('/**') ? glob : `${glob}{,/**}`;
 }

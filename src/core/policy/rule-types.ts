@@ -68,6 +68,11 @@ export interface CompiledRule {
   readonly decision: RuleDecision;
   /** Exact tool names this rule covers, or a predicate for wildcards. */
   readonly tools: (name: string) => boolean;
+  /**
+   * For `mcp__server`: the server named. Its tool names are a prefix (`mcp_github_`), which another server's
+   * tools can share (`github_mirror`): a call whose target names a server is covered only by its own.
+   */
+  readonly server?: string;
   readonly match: CompiledMatch;
   readonly priority: number;
   /** 1 for the managed band, 0 otherwise. */
