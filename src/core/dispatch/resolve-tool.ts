@@ -34,8 +34,9 @@ export function resolveTool(state: DispatchState): UnknownToolError | undefined 
 function availableNames(state: DispatchState): string[] {
   const visible = visibleTools(state.snapshot, state.scope);
   const granted = state.context.grantedTools;
-  if (granted === undefined) return [];
-  const allowed = granted instanceof Set ? granted : new Set(granted as readonly string[]);
+  // As the grant check reads grants: only an Array or a Set grants anything.
+  if (!(granted instanceof Set) && !Array.isArray(granted)) return [];
+  const allowed: ReadonlySet<string> = granted instanceof Set ? granted : new Set(granted as readonly string[]);
   // List only what this caller could actually call: visible and granted.
   return visible.filter((tool) => allowed.has(tool.name) || allowed.has(tool.key)).map((tool) => tool.key);
 }

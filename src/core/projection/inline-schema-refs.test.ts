@@ -19,6 +19,17 @@ describe('inlineSchemaRefs', () => {
     expect(result).toEqual({ ok: true, schema: { type: 'object', properties: { x: { type: 'string', description: 'x' }, y: { type: 'number' } } } });
   });
 
+  it('refuses asserting keywords beside a $ref (they must hold with the target, not replace it)', () => {
+    const $defs = { Base: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } };
+    for (const sibling of [{ properties: { role: { type: 'string' } } }, { required: ['role'] }, { type: 'object' }, { items: { type: 'string' } }, { additionalProperties: false }, { nullable: true }]) {
+      const result = inlineSchemaRefs({ type: 'object', $defs, properties: { user: { $ref: '#/$defs/Base', ...sibling } } }, { onRecursion: 'fail' });
+      expect(result.ok, JSON.stringify(sibling)).toBe(false);
+      expect(!result.ok && result.reason).toContain(Object.keys(sibling)[0]);
+    }
+    // The root's own `$schema` beside a root `$ref` is an annotation.
+    expect(inlineSchemaRefs({ $schema: 'https://json-schema.org/draft/2020-12/schema', $ref: '#/$defs/Base', $defs }, { onRecursion: 'fail' }).ok).toBe(true);
+  });
+
   it('gives up past 10,000 nodes instead of exploding (a reference bomb)', () => {
     const started = performance.now();
     const result = inlineSchemaRefs(doublingSchema(40), { onRecursion: 'fail' });

@@ -20,11 +20,15 @@ const MAX_INLINED_NODES = 10_000;
 
 const DEFINITION_KEYWORDS = ['$defs', 'definitions'] as const;
 
+// Keywords that assert nothing: beside a `$ref` they may be merged over its target.
+const ANNOTATIONS = new Set(['title', 'description', '$comment', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$schema', '$defs', 'definitions']);
+
 /**
  * A copy of `schema` with every local `$ref` (`#/$defs/x`, `#/definitions/x`,
- * `#`) replaced by its target and the definition tables removed. Keywords
- * beside a `$ref` (2020-12 allows them) are merged over the target. A remote
- * or dangling reference fails.
+ * `#`) replaced by its target and the definition tables removed. Annotations
+ * beside a `$ref` (`description`, `title`, …) are merged over the target; any
+ * other keyword there (2020-12 allows them: they must hold together with the
+ * target) fails, as does a remote or dangling reference.
  */
 export function inlineSchemaRefs(schema: JsonSchema, options: InlineOptions): InlineResult {
   const root = schema as Record<string, unknown>;
@@ -67,6 +71,13 @@ export function inlineSchemaRefs(schema: JsonSchema, options: InlineOptions): In
         return undefined;
       }
       const { $ref: _ref, ...siblings } = record;
+      const asserting = Object.keys(siblings).find((key) => !ANNOTATIONS.has(key));
+      if (asserting !== undefined) {
+        // Beside a `$ref` a keyword applies together with the target (both must hold); merging it
+        // over the target would replace the target's `properties`/`required`. Refuse instead.
+        failure = `the keyword "${asserting.slice(0, 64)}" beside the reference "${ref.slice(0, 64)}" cannot be inlined`;
+        return undefined;
+      }
       const expanded = visit(withoutDefinitions(target), [...stack, ref]) as Record<string, unknown>;
       return { ...expanded, ...(visit(siblings, stack) as Record<string, unknown>) };
     }

@@ -120,3 +120,64 @@ describe('a strict model call through the registry', () => {
     expect(wrong.ok).toBe(false);
   });
 });
+
+describe('OpenAPI `nullable: true`', () => {
+  const input = {
+    type: 'object',
+    properties: { id: { type: 'string' }, label: { type: 'string', nullable: true }, tag: { type: 'string', nullable: true, enum: ['a', 'b'] } },
+    required: ['id'],
+    additionalProperties: false,
+  } as const;
+
+  it('projects as a null type, and a null stays a value (not "absent")', () => {
+    const result = toOpenAIStrictSchema(input);
+    expect(result.strict).toBe(true);
+    if (!result.strict) return;
+    const properties = result.schema.properties as Record<string, Record<string, unknown>>;
+    expect(properties.label).toEqual({ type: ['string', 'null'] });
+    expect(result.optionalNulls?.keys.has('label') ?? false).toBe(false);
+    // The enum excludes null, so the original rejects it there: a null still means absent.
+    expect(result.optionalNulls?.keys.has('tag')).toBe(true);
+  });
+
+  it('dispatch keeps the null the original schema accepts ("clear the label")', async () => {
+    const { createToolRegistry } = await import('../registry/create-tool-registry.js');
+    const seen: unknown[] = [];
+    const registry = createToolRegistry({
+      tools: [{ name: 'set_label', description: 'Set or clear the label.', input, dispatch: (args: unknown) => (seen.push(args), 'ok') }],
+    });
+    for (const args of ['{"id":"a","label":null}', { id: 'a', label: null }]) {
+      const outcome = await registry.dispatch({ callId: 'c', name: 'set_label', arguments: args }, { grantedTools: ['set_label'] });
+      expect(outcome.ok).toBe(true);
+      expect(seen.at(-1)).toEqual({ id: 'a', label: null });
+    }
+    const absent = await registry.dispatch({ callId: 'd', name: 'set_label', arguments: '{"id":"a","tag":null}' }, { grantedTools: ['set_label'] });
+    expect(absent.ok).toBe(true);
+    expect(seen.at(-1)).toEqual({ id: 'a' });
+  });
+});
+
+describe('keywords beside a $ref', () => {
+  const input = {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    properties: { user: { $ref: '#/$defs/Base', properties: { role: { type: 'string' } }, required: ['role'] } },
+    required: ['user'],
+    $defs: { Base: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
+  } as const;
+
+  it('make the tool non-strict (OpenAI) and undetailed (Gemini) rather than replace the target', async () => {
+    const result = toOpenAIStrictSchema(input);
+    expect(result.strict).toBe(false);
+    if (!result.strict) expect(result.reason).toContain('beside the reference');
+    const { createToolRegistry } = await import('../registry/create-tool-registry.js');
+    const registry = createToolRegistry({ tools: [{ name: 'create_user', description: 'Create a user.', input, dispatch: (args: unknown) => args }] });
+    expect(registry.project('openai-responses')[0]!.strict).toBe(false);
+    // Gemini gets the object without detail (no parameters) rather than a wrong one.
+    const gemini = registry.project('gemini')[0]!;
+    expect(JSON.stringify(gemini.parameters ?? {})).not.toContain('"role"');
+    // The arguments that are valid for the original schema still dispatch.
+    const outcome = await registry.dispatch({ callId: 'b', name: 'create_user', arguments: '{"user":{"id":"u1","role":"admin"}}' }, { grantedTools: ['create_user'] });
+    expect(outcome.ok).toBe(true);
+  });
+});

@@ -122,7 +122,24 @@ function convert(node: unknown, nulls: MutableNulls, pointer: string, inUnion: b
   if (type === undefined && record.anyOf === undefined && record.enum === undefined && record.const === undefined) {
     throw new NotStrict(`${at}: an untyped schema accepts anything, which strict mode cannot express`);
   }
+  if (record.nullable !== undefined) return openApiNullable(out, at);
   return out;
+}
+
+/**
+ * OpenAPI's `nullable: true` (which ajv honours beside `type`) admits `null`.
+ * Strict mode does not know the keyword: say it with a `null` type instead, so
+ * the model may send the `null` the original schema accepts and dispatch keeps it.
+ */
+function openApiNullable(out: Record<string, unknown>, at: string): Record<string, unknown> {
+  const flag = out.nullable;
+  delete out.nullable;
+  if (flag === false) return out;
+  if (flag !== true) throw new NotStrict(`${at}: "nullable" must be a boolean`);
+  const { type } = out;
+  if (typeof type === 'string') return type === 'null' ? out : { ...out, type: [type, 'null'] };
+  if (Array.isArray(type)) return type.includes('null') ? out : { ...out, type: [...(type as unknown[]), 'null'] };
+  throw new NotStrict(`${at}: "nullable" without a "type" cannot be made strict`);
 }
 
 function convertObject(record: Record<string, unknown>, out: Record<string, unknown>, nulls: MutableNulls, at: string, pointer: string, inUnion: boolean): void {
@@ -160,9 +177,12 @@ function convertObject(record: Record<string, unknown>, out: Record<string, unkn
 
 function admitsNull(schema: Record<string, unknown>): boolean {
   const { type, anyOf } = schema;
-  if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
+  // An enum or a const restricts the values whatever the type says.
   if (Array.isArray(schema.enum)) return schema.enum.includes(null);
   if ('const' in schema) return schema.const === null;
+  if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
+  // OpenAPI `nullable: true` beside a type, which ajv honours.
+  if (schema.nullable === true && type !== undefined) return true;
   return Array.isArray(anyOf) && anyOf.some((branch) => typeof branch === 'object' && branch !== null && admitsNull(branch as Record<string, unknown>));
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigurationError, UnknownToolError } from '../errors/tool-errors.js';
+import { ConfigurationError, DuplicateToolError, UnknownToolError } from '../errors/tool-errors.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { AnyToolDefinition } from '../tools/tool-types.js';
 import { createToolRegistry } from './create-tool-registry.js';
@@ -194,6 +194,36 @@ describe('scopes', () => {
   });
 });
 
+describe('scope wire names across layers', () => {
+  const expectClash = (build: () => unknown) => {
+    let caught: unknown;
+    try {
+      build();
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(DuplicateToolError);
+    expect((caught as DuplicateToolError).code).toBe('DUPLICATE_TOOL');
+  };
+
+  it('refuses a local version whose wire name is a global bare name, and the reverse', () => {
+    const registry = createToolRegistry({ tools: [tool('fetch__v1_0_0'), tool('other')] });
+    expectClash(() => registry.scope('agent', { tools: [tool('fetch', { version: '1.0.0' })] }));
+    const versioned = createToolRegistry({ tools: [tool('fetch', { version: '1.0.0' })] });
+    expectClash(() => versioned.scope('agent', { tools: [tool('fetch__v1_0_0')] }));
+    // Re-deriving a scope on a new snapshot applies the same check.
+    const scoped = createToolRegistry({ tools: [tool('other')] }).scope('agent', { tools: [tool('fetch', { version: '1.0.0' })] });
+    expectClash(() => scoped.with([tool('fetch__v1_0_0')]));
+  });
+
+  it('still lets a local tool shadow a global one of the same name', async () => {
+    const registry = createToolRegistry({ tools: [tool('fetch', { version: '1.0.0', dispatch: () => 'global' })] });
+    const scoped = registry.scope('agent', { tools: [tool('fetch', { version: '1.0.0', dispatch: () => 'local' }), tool('fetch__v2_0_0')] });
+    const outcome = await scoped.dispatch({ callId: 'c', name: 'fetch__v1_0_0', arguments: '{}' }, { grantedTools: ['fetch'] });
+    expect(outcome.ok && outcome.value).toBe('local');
+  });
+});
+
 describe('executionMode', () => {
   const classify = (isConcurrencySafe: (args: any) => unknown) =>
     createToolRegistry({ tools: [tool('t', { input: z.object({ n: z.number() }), isConcurrencySafe: isConcurrencySafe as (args: any) => boolean })] });
@@ -225,6 +255,21 @@ describe('executionMode', () => {
     expect(registry.executionMode({ name: 'safe', arguments: '{not json' })).toBe('exclusive');
     expect(registry.scope('a', { restrict: { deny: ['safe'] } }).executionMode({ name: 'safe', arguments: {} })).toBe('exclusive');
     expect(registry.executionMode({ name: 'safe', arguments: {} })).toBe('parallel');
+  });
+
+  it('is exclusive when the model supplies a configOnly key (dispatch replaces it with the configured value)', () => {
+    const registry = createToolRegistry({
+      tools: [
+        tool('sync_repo', {
+          input: z.object({ repo: z.string(), dryRun: z.boolean().optional() }),
+          configOnly: ['dryRun'],
+          isConcurrencySafe: ((args: { dryRun?: boolean }) => args.dryRun !== false) as (args: any) => boolean,
+        }),
+      ],
+    });
+    expect(registry.executionMode({ name: 'sync_repo', arguments: '{"repo":"r","dryRun":true}' })).toBe('exclusive');
+    expect(registry.executionMode({ name: 'sync_repo', arguments: { repo: 'r', dryRun: true } })).toBe('exclusive');
+    expect(registry.executionMode({ name: 'sync_repo', arguments: { repo: 'r' } })).toBe('parallel');
   });
 });
 

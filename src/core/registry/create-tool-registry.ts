@@ -249,6 +249,12 @@ class RegistryView implements ToolRegistry {
     if (classify === undefined) return 'exclusive';
     try {
       const args = typeof call.arguments === 'string' ? (JSON.parse(call.arguments) as unknown) : call.arguments;
+      // A configOnly key is replaced by the configured value at dispatch: classifying the model's
+      // value would let the model choose the mode (a smuggled `dryRun: true` runs writes in parallel).
+      const configOnly = resolution.tool.configOnly;
+      if (configOnly.size > 0 && typeof args === 'object' && args !== null) {
+        for (const key of configOnly) if (Object.hasOwn(args, key)) return 'exclusive';
+      }
       // The classifier sees only arguments that validate; an asynchronous validator cannot answer here.
       const validated = resolution.tool.validateInput(args ?? {});
       if (validated instanceof Promise) {
@@ -292,6 +298,7 @@ function buildScope(snapshot: RegistrySnapshot, agent: string, options: ScopeOpt
   const local = new Map<string, CompiledTool[]>();
   const localKeys = new Map<string, CompiledTool>();
   for (const definition of tools) addTool(localKeys, local, compileTool(definition));
+  checkLocalWireNames(snapshot, local);
   const restrictions: readonly unknown[] = options.restrict === undefined ? [] : Array.isArray(options.restrict) ? options.restrict : [options.restrict];
   const masks = restrictions.map((mask, index) => buildMask(snapshot, local, mask, `scope.restrict[${index}]`));
   const presentAs = checkPresentation(options.presentAs, 'scope.presentAs');
@@ -303,6 +310,29 @@ function buildScope(snapshot: RegistrySnapshot, agent: string, options: ScopeOpt
     ...(presentAs === undefined ? {} : { presentAs }),
   };
   return Object.freeze({ agent, options: spec, local, masks: Object.freeze(masks), presentAs });
+}
+
+/**
+ * A local tool shadows a global one of the same name, but two tools of different
+ * names that a model would call by the same wire name (`name__v1_2_0`) are
+ * duplicates across the layers too, as within one.
+ */
+function checkLocalWireNames(snapshot: RegistrySnapshot, local: ReadonlyMap<string, readonly CompiledTool[]>): void {
+  for (const versions of local.values()) {
+    for (const tool of versions) {
+      const wire = wireToolName(tool.name, tool.version);
+      let clash: string | undefined;
+      if (tool.version !== undefined) {
+        // A global bare name equal to this version's wire name (and not itself shadowed).
+        if (snapshot.byName.has(wire) && !local.has(wire)) clash = wire;
+      } else {
+        const global = findWireName(snapshot.byName, wire);
+        // A global version whose wire name is this bare name, unless a local tool shadows its name.
+        if (global !== undefined && !local.has(snapshot.byKey.get(global)?.name ?? '')) clash = global;
+      }
+      if (clash !== undefined) throw new DuplicateToolError(tool.name, tool.version, `its wire name "${wire}" is also the wire name of the global "${clash}"`);
+    }
+  }
 }
 
 /** A mask names known global names only: not a scope-local tool, not the reserved transport, never empty. */

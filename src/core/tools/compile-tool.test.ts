@@ -205,6 +205,32 @@ describe('configOnly', () => {
   });
 });
 
+describe('configOnly on a composed root', () => {
+  it('is refused (TOOL_DEFINITION_INVALID, field configOnly) when the root is a $ref, has an allOf or has no properties', () => {
+    const intersection = z.object({ message: z.string() }).and(z.object({ webhookUrl: z.string() }));
+    const referenced = {
+      type: 'object',
+      $ref: '#/$defs/A',
+      $defs: { A: { type: 'object', properties: { amount: { type: 'number' }, accountId: { type: 'string' } }, required: ['amount', 'accountId'] } },
+    };
+    const cases: [unknown, string][] = [
+      [referenced, 'accountId'],
+      [{ type: 'object', properties: { a: { type: 'string' } }, allOf: [{ properties: { token: { type: 'string' } }, required: ['token'] }] }, 'token'],
+      [{ type: 'object' }, 'token'],
+    ];
+    for (const [input, hidden] of cases) {
+      const error = expectDefinitionError(good({ input, configOnly: [hidden] }), 'tool_a', 'configOnly');
+      expect(error.code).toBe('TOOL_DEFINITION_INVALID');
+    }
+    // The same roots without configOnly still register.
+    expect(createToolRegistry({ tools: [good({ input: referenced })] }).list()).toHaveLength(1);
+    // A zod intersection converts to one plain object root: the name is hidden there.
+    const registry = createToolRegistry({ tools: [good({ input: intersection, configOnly: ['webhookUrl'] })] });
+    expect(JSON.stringify(registry.list()[0]!.inputSchema)).not.toContain('webhookUrl');
+    for (const provider of ['openai-responses', 'gemini'] as const) expect(JSON.stringify(registry.project(provider))).not.toContain('webhookUrl');
+  });
+});
+
 describe('hostile schema sizes (any source)', () => {
   it('refuses a schema nested deeper than 64 levels, before anything recurses into it', () => {
     let deep: Record<string, unknown> = { type: 'string' };

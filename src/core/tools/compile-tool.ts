@@ -170,6 +170,10 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
     readOnly,
   });
 
+  if (configOnly.size > 0) {
+    const problem = configOnlyRootProblem(inputJson);
+    if (problem !== undefined) fail('configOnly', problem);
+  }
   const modelSchema = deepFreeze(modelVisibleSchema(inputJson, configOnly));
   const strict = toOpenAIStrictSchema(modelSchema);
   return Object.freeze({
@@ -226,6 +230,22 @@ function findJsonSchema(definition: AnyToolDefinition, io: 'input' | 'output', f
 function stripDialect(schema: JsonSchema): Record<string, unknown> {
   const { $schema: _dialect, ...rest } = schema;
   return rest;
+}
+
+// Root keywords through which a parameter can be declared or required elsewhere than the
+// root's own `properties`/`required`, where configOnly names are removed.
+const COMPOSING_KEYWORDS = ['$ref', '$dynamicRef', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'dependencies'];
+
+/**
+ * configOnly names are hidden from the root's `properties` and `required` only:
+ * a root that composes (`$ref`, `allOf`, …) could still show or require one.
+ */
+function configOnlyRootProblem(schema: JsonSchema): string | undefined {
+  const composing = COMPOSING_KEYWORDS.find((keyword) => Object.hasOwn(schema, keyword));
+  if (composing !== undefined) return `needs a plain object input schema (its root uses "${composing}")`;
+  const properties = schema.properties;
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return 'needs an input schema with root "properties"';
+  return undefined;
 }
 
 /** Remove configOnly names from `properties` and `required`: a model can never supply them. */
