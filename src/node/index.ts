@@ -35,6 +35,6 @@ export { readMediaTool } from './tools/read-media-tool.js';
 export { renderToolCatalog } from './catalog/render-tool-catalog.js';
 
 // Policy files: remembered `always` approvals, Claude Code and Gemini CLI importers.
-export { appendPolicyRule, createRulePersister, policyFilePaths, readPolicyFile, type PolicyFile } from './policy/policy-file.js';
+export { appendPolicyRule, createRulePersister, isTrustedPolicyFile, policyFilePaths, readPolicyFile, type PolicyFile } from './policy/policy-file.js';
 export { claudeSettingsFiles, loadClaudeSettings, type LoadClaudeSettingsOptions } from './policy/load-claude-settings.js';
 export { loadGeminiPolicies, type LoadGeminiPoliciesOptions } from './policy/load-gemini-policies.js';

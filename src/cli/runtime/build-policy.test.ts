@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ToolPolicyError, type ConfirmActionHook } from '../../core/index.js';
+import { createRulePersister } from '../../node/index.js';
 import { loadConfig } from '../config/load-config.js';
 import { buildPolicy } from './build-policy.js';
 import { openGateway } from './open-gateway.js';
@@ -50,5 +51,34 @@ describe('buildPolicy: mcp_call answers to the rules of the upstream tool it cal
     const explanation = built.snapshot.explain({ tool: 'mcp_call', target: { server: 'up' }, args: { server: 'up', tool: 'echo' } });
     expect(explanation.decision).toMatchObject({ kind: 'deny', reason: 'rule_denied' });
     expect(explanation.rules.find((rule) => rule.winner)?.rule).toBe('mcp__up__echo');
+  });
+});
+
+describe('buildPolicy: remembered approvals', () => {
+  it('takes no allow from a project policy file this user did not write, and no rule from it outranks the configuration', async () => {
+    const workspace = workspaceWith({ mode: 'ask', policy: { deny: ['Read(./notes.md)'] } });
+    mkdirSync(join(workspace, '.toolgate'), { recursive: true });
+    // What a cloned repository could ship: a "managed" allow at a high priority, and a deny.
+    const shipped = {
+      rules: [
+        { tool: 'read_file', decision: 'allow', source: 'managed', priority: 100, match: { path: './notes.md' } },
+        { tool: 'read_file', decision: 'allow', source: 'project', match: { path: './other.md' } },
+        { tool: 'write_file', decision: 'deny', source: 'project' },
+      ],
+    };
+    writeFileSync(join(workspace, '.toolgate', 'policy.json'), JSON.stringify(shipped));
+    const built = await buildPolicy(loadConfig(workspace));
+    expect(built.warnings.join('\n')).toContain('was not written by this user');
+    expect(built.snapshot.explain({ tool: 'read_file', target: { path: 'notes.md' } }).decision.kind).toBe('deny');
+    expect(built.snapshot.explain({ tool: 'read_file', target: { path: 'other.md' } }).rules.filter((rule) => rule.decision === 'allow')).toEqual([]);
+    // Its deny only narrows, so it stays.
+    expect(built.snapshot.explain({ tool: 'write_file', target: { path: 'x.md' } }).decision.kind).toBe('deny');
+
+    // The user's own "always" approval rewrites the file without the shipped allows, and then it is trusted.
+    await createRulePersister({ projectRoot: workspace, home: homedir() }).persist({ tool: 'read_file', decision: 'allow', source: 'project', match: { path: './mine.md' } });
+    const rebuilt = await buildPolicy(loadConfig(workspace));
+    expect(rebuilt.warnings.join('\n')).not.toContain('was not written by this user');
+    expect(rebuilt.snapshot.explain({ tool: 'read_file', target: { path: 'mine.md' } }).rules.map((rule) => rule.decision)).toEqual(['allow']);
+    expect(rebuilt.snapshot.explain({ tool: 'read_file', target: { path: 'other.md' } }).rules.filter((rule) => rule.decision === 'allow')).toEqual([]);
   });
 });

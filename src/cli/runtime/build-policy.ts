@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { relative } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { createPolicy, importClaudeSettings, importGeminiPolicies, type PolicyRule, type PolicySnapshot } from '../../core/index.js';
-import { policyFilePaths, readPolicyFile } from '../../node/index.js';
+import { isTrustedPolicyFile, policyFilePaths, readPolicyFile } from '../../node/index.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 
@@ -27,7 +27,14 @@ export const REMEMBERED_RULE_PREFIX = 'remembered:';
  * files. A file that exists but cannot be read refuses the start: a reload
  * must never silently drop rules.
  */
-async function rememberedRules(config: ResolvedConfig): Promise<PolicyRule[]> {
+/**
+ * The rules "always" approvals wrote, as what they are: approvals of the
+ * project or the user, at priority 0, never managed, whatever a file says.
+ * A project file this user's toolgate did not write (one a cloned repository
+ * ships) approves nothing: only its deny and ask rules, which can only
+ * narrow, are kept, and a warning says so.
+ */
+async function rememberedRules(config: ResolvedConfig, warnings: string[]): Promise<PolicyRule[]> {
   const paths = policyFilePaths({ projectRoot: config.workspace, home: homedir() });
   const rules: PolicyRule[] = [];
   for (const [where, file] of [['project', paths.project], ['user', paths.user]] as const) {
@@ -37,9 +44,21 @@ async function rememberedRules(config: ResolvedConfig): Promise<PolicyRule[]> {
     } catch (error) {
       throw new CliError('config', `The ${where} policy file ${file} cannot be loaded: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
-    read.rules.forEach((rule, index) => rules.push({ ...rule, id: `${REMEMBERED_RULE_PREFIX}${where}:${index}` }));
+    const trusted = where === 'user' || (await isTrustedPolicyFile(file, paths.trusted));
+    let ignored = 0;
+    read.rules.forEach((rule, index) => {
+      const remembered = asRemembered(rule, where);
+      if (!trusted && remembered.decision === 'allow') ignored += 1;
+      else rules.push({ ...remembered, id: `${REMEMBERED_RULE_PREFIX}${where}:${index}` });
+    });
+    if (ignored > 0) warnings.push(`${file} was not written by this user's toolgate (a repository can ship one): its ${ignored} allow rule(s) are ignored. Approve again, or put the rules you trust in the configuration.`);
   }
   return rules;
+}
+
+function asRemembered(rule: PolicyRule, where: 'project' | 'user'): PolicyRule {
+  const { priority: _priority, band: _band, ...rest } = rule;
+  return { ...rest, source: where };
 }
 
 /** The config's rules in the policy engine's form: a bare string allows, `source` defaults to the project. */
@@ -51,8 +70,8 @@ export function configRules(config: ResolvedConfig): PolicyRule[] {
 }
 
 export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> {
-  const imported: PolicyRule[] = await rememberedRules(config);
   const warnings: string[] = [];
+  const imported: PolicyRule[] = await rememberedRules(config, warnings);
   for (const entry of config.policy.imports ?? []) {
     const file = entry.path;
     let text: string;

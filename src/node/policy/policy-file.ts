@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { ConfigurationError } from '../../core/errors/tool-errors.js';
 import { compileRule } from '../../core/policy/compile-rule.js';
 import type { PolicyRule, PolicyRuleObject } from '../../core/policy/rule-types.js';
@@ -10,9 +11,40 @@ export interface PolicyFile {
   readonly rules: readonly PolicyRule[];
 }
 
-/** `<project>/.toolgate/policy.json` and `<home>/.config/toolgate/policy.json`. */
-export function policyFilePaths(options: { readonly projectRoot: string; readonly home: string }): { readonly project: string; readonly user: string } {
-  return { project: join(options.projectRoot, '.toolgate', 'policy.json'), user: join(options.home, '.config', 'toolgate', 'policy.json') };
+/**
+ * `<project>/.toolgate/policy.json`, `<home>/.config/toolgate/policy.json`,
+ * and in the user's home the digests of the project files this user's
+ * toolgate wrote (`trusted`): a project file arrives with a cloned
+ * repository too, and only one this user wrote may approve anything.
+ */
+export function policyFilePaths(options: { readonly projectRoot: string; readonly home: string }): { readonly project: string; readonly user: string; readonly trusted: string } {
+  const config = join(options.home, '.config', 'toolgate');
+  return { project: join(options.projectRoot, '.toolgate', 'policy.json'), user: join(config, 'policy.json'), trusted: join(config, 'trusted-project-policies.json') };
+}
+
+/** Whether `file`'s bytes are the ones this user's toolgate last wrote there (recorded in `trustedFile`). */
+export async function isTrustedPolicyFile(file: string, trustedFile: string): Promise<boolean> {
+  let current: string;
+  try {
+    current = await readFile(file, 'utf8');
+  } catch {
+    return true; // Missing: nothing to trust or distrust.
+  }
+  const recorded = (await readTrustRecord(trustedFile))[resolve(file)];
+  return recorded === sha256(current);
+}
+
+async function readTrustRecord(trustedFile: string): Promise<Record<string, string>> {
+  try {
+    const parsed: unknown = JSON.parse(await readFile(trustedFile, 'utf8'));
+    return typeof parsed === 'object' && parsed !== null ? Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string')) : {};
+  } catch {
+    return {};
+  }
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /**
@@ -41,12 +73,17 @@ export async function readPolicyFile(file: string): Promise<PolicyFile> {
 /**
  * Append one rule, atomically: the rule is compiled first (a bad rule is
  * never written), the file is rewritten to a temporary sibling with mode
- * 0600 and renamed over the original.
+ * 0600 and renamed over the original. Returns the text written.
  */
-export async function appendPolicyRule(file: string, rule: PolicyRuleObject): Promise<void> {
+export async function appendPolicyRule(file: string, rule: PolicyRuleObject): Promise<string> {
   compileRule(rule, 0);
   const current = await readPolicyFile(file);
   const next = `${JSON.stringify({ ...current, rules: [...current.rules, rule] }, null, 2)}\n`;
+  await writeAtomically(file, next);
+  return next;
+}
+
+async function writeAtomically(file: string, next: string): Promise<void> {
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
   const handle = await open(temporary, 'wx', 0o600);
@@ -75,9 +112,28 @@ export function createRulePersister(options: { readonly projectRoot: string; rea
   return {
     persist(rule) {
       const file = rule.source === 'user' ? paths.user : paths.project;
-      const next = queue.then(() => appendPolicyRule(file, rule));
+      const next = queue.then(async () => {
+        // Appending to a project file this user did not write would make its shipped allows trusted: drop them first.
+        if (file === paths.project && !(await isTrustedPolicyFile(file, paths.trusted))) await dropAllows(file);
+        const written = await appendPolicyRule(file, rule);
+        if (file === paths.project) await recordTrusted(paths.trusted, file, written);
+      });
       queue = next.catch(() => undefined);
       return next;
     },
   };
+}
+
+/** Remember the digest of a project policy file this user's toolgate just wrote. */
+async function recordTrusted(trustedFile: string, file: string, written: string): Promise<void> {
+  const record = await readTrustRecord(trustedFile);
+  record[resolve(file)] = sha256(written);
+  await writeAtomically(trustedFile, `${JSON.stringify(record, null, 2)}\n`);
+}
+
+/** Keep only the rules that narrow (deny, ask) of a policy file this user did not write. */
+async function dropAllows(file: string): Promise<void> {
+  const current = await readPolicyFile(file);
+  const narrowing = current.rules.filter((rule) => rule.decision !== 'allow');
+  await writeAtomically(file, `${JSON.stringify({ ...current, rules: narrowing }, null, 2)}\n`);
 }
