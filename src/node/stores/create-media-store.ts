@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { MediaHandle, MediaStore } from '../../core/index.js';
+import { readStoreFile } from './read-store-file.js';
 
 const HANDLE = /^media:sha256:([0-9a-f]{64})$/;
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}$/;
@@ -9,7 +10,8 @@ const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{
 /**
  * A content-addressed media store: the handle is `media:sha256:<hex>` of the
  * bytes, so the same bytes always get the same handle and a handle can only
- * name bytes the store holds. Writes are atomic (temp file, then rename).
+ * name bytes the store holds, and a read re-hashes them. Writes are atomic
+ * (temp file, then rename); reads never follow a link.
  */
 export function createMediaStore(directory: string): MediaStore {
   const ready = mkdir(directory, { recursive: true, mode: 0o700 });
@@ -27,13 +29,11 @@ export function createMediaStore(directory: string): MediaStore {
       const digest = HANDLE.exec(handle)?.[1];
       if (digest === undefined) return undefined;
       await ready;
-      try {
-        const [bytes, mediaType] = await Promise.all([readFile(path.join(directory, digest)), readFile(path.join(directory, `${digest}.type`), 'utf8')]);
-        return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), mediaType };
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw error;
-      }
+      const [bytes, type] = await Promise.all([readStoreFile(path.join(directory, digest)), readStoreFile(path.join(directory, `${digest}.type`))]);
+      // Content-addressed means checked: bytes that do not hash to their handle are not the handle's.
+      if (bytes === undefined || type === undefined || createHash('sha256').update(bytes).digest('hex') !== digest) return undefined;
+      const mediaType = type.toString('utf8');
+      return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), mediaType: MEDIA_TYPE.test(mediaType) ? mediaType : 'application/octet-stream' };
     },
   };
 }

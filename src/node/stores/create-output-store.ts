@@ -1,11 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SpilledResult, ToolOutputStore } from '../../core/index.js';
+import { readStoreFile } from './read-store-file.js';
 
 const SAFE_RUN_ID = /^[A-Za-z0-9._-]{1,64}$/;
-const HANDLE = /^spill:([A-Za-z0-9._-]{1,64})\/([0-9a-f]{24})$/;
-const DEFAULT_RUN = 'no-run';
+// `@` is outside SAFE_RUN_ID: the store's own names (no run, a hashed id) are a namespace no run id can spell.
+const HANDLE = /^spill:(@?[A-Za-z0-9._-]{1,64})\/([0-9a-f]{24})$/;
+const DEFAULT_RUN = '@no-run';
 
 export interface NodeOutputStore extends ToolOutputStore {
   /** The full spilled text, or `undefined` when the handle is unknown or swept. */
@@ -18,7 +20,7 @@ export interface NodeOutputStore extends ToolOutputStore {
 function runDirectoryName(runId: string | undefined): string {
   if (runId === undefined) return DEFAULT_RUN;
   if (SAFE_RUN_ID.test(runId) && runId !== '.' && runId !== '..') return runId;
-  return `h-${createHash('sha256').update(runId).digest('hex').slice(0, 40)}`;
+  return `@h-${createHash('sha256').update(runId).digest('hex').slice(0, 40)}`;
 }
 
 /** Run-scoped spills under `directory/<run>/`, swept by `endRun`. */
@@ -34,13 +36,10 @@ export function createOutputStore(directory: string): NodeOutputStore {
     },
     async read(handle) {
       const match = HANDLE.exec(handle);
-      if (match === null) return undefined;
-      try {
-        return await readFile(path.join(directory, match[1] ?? '', match[2] ?? ''), 'utf8');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw error;
-      }
+      const run = match?.[1];
+      // A handle names a file in one run's folder, as spill made it: never `.` or `..`, never through a link.
+      if (match === null || run === undefined || run === '.' || run === '..') return undefined;
+      return (await readStoreFile(path.join(directory, run, match[2] ?? '')))?.toString('utf8');
     },
     async endRun(runId) {
       await rm(path.join(directory, runDirectoryName(runId)), { recursive: true, force: true });

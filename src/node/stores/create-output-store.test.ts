@@ -1,0 +1,41 @@
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createOutputStore } from './create-output-store.js';
+
+const limits = { maxBytes: 10, maxLines: 1 };
+
+describe('createOutputStore', () => {
+  it('reads back what it spilled, by handle', async () => {
+    const store = createOutputStore(mkdtempSync(path.join(tmpdir(), 'toolgate-spill-')));
+    const spilled = await store.spill('the whole output', limits, undefined, 'run-1');
+    expect(await store.read(spilled.handle)).toBe('the whole output');
+  });
+
+  it('never reads outside a run folder, nor through a link', async () => {
+    const base = mkdtempSync(path.join(tmpdir(), 'toolgate-spill-'));
+    const directory = path.join(base, 'runs');
+    const store = createOutputStore(directory);
+    const spilled = await store.spill('mine', limits, undefined, 'run-1');
+    const name = spilled.handle.split('/')[1] ?? '';
+    writeFileSync(path.join(base, name), 'outside the runs folder');
+    expect(await store.read(`spill:../${name}`)).toBeUndefined();
+    expect(await store.read(`spill:./${name}`)).toBeUndefined();
+    const secret = path.join(base, 'secret.txt');
+    writeFileSync(secret, 'SECRET');
+    const planted = 'a'.repeat(24);
+    symlinkSync(secret, path.join(directory, 'run-1', planted));
+    expect(await store.read(`spill:run-1/${planted}`)).toBeUndefined();
+  });
+
+  it('keeps its own folders apart from any run id: ending run "no-run" leaves spills without a run', async () => {
+    const store = createOutputStore(mkdtempSync(path.join(tmpdir(), 'toolgate-spill-')));
+    const anonymous = await store.spill('no run', limits, undefined, undefined);
+    const hashed = await store.spill('odd id', limits, undefined, 'a run id with spaces');
+    await store.endRun('no-run');
+    await store.endRun(hashed.handle.slice('spill:@'.length).split('/')[0] ?? '');
+    expect(await store.read(anonymous.handle)).toBe('no run');
+    expect(await store.read(hashed.handle)).toBe('odd id');
+  });
+});
