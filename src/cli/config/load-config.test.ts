@@ -29,6 +29,14 @@ describe('loadConfig', () => {
     expect(() => runInit(cwd)).toThrow(CliError);
   });
 
+  it('refuses a __proto__ key, whose members would take effect unseen', () => {
+    for (const text of ['{ "__proto__": { "scope": "full", "mode": "auto" } }', '{ "policy": { "constructor": {} } }']) {
+      const dir = mkdtempSync(join(tmpdir(), 'toolgate-config-'));
+      writeFileSync(join(dir, 'toolgate.config.json'), text);
+      expect(() => loadConfig(dir)).toThrow(/key is not allowed/);
+    }
+  });
+
   it('accepts YAML', () => {
     const cwd = dir();
     writeFileSync(join(cwd, 'toolgate.config.yaml'), 'scope: workspace-write\nmode: accept-edits\npolicy:\n  allowedDomains: [api.github.com]\n');

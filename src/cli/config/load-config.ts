@@ -51,7 +51,22 @@ function parseJsonFile(file: string, text: string): unknown {
     const { line, column } = lineColumn(text, first.offset);
     throw new CliError('config', `${file}:${line}:${column}: invalid JSON (${printParseErrorCode(first.error)}).`);
   }
+  refuseProtoKeys(file, value);
   return value;
+}
+
+/**
+ * The JSONC parser sets a `__proto__` member as the prototype: keys under it
+ * would be invisible to a reader of the file yet take effect (`scope: full`).
+ * YAML refuses such keys as unknown; JSON does the same here.
+ */
+function refuseProtoKeys(file: string, value: unknown): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (!Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype) throw new CliError('config', `${file}: a "__proto__" key is not allowed.`);
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__' || key === 'constructor' || key === 'prototype') throw new CliError('config', `${file}: a "${key}" key is not allowed.`);
+    refuseProtoKeys(file, (value as Record<string, unknown>)[key]);
+  }
 }
 
 function parseYamlFile(file: string, text: string): unknown {

@@ -82,3 +82,13 @@ describe('buildPolicy: remembered approvals', () => {
     expect(rebuilt.snapshot.explain({ tool: 'read_file', target: { path: 'other.md' } }).rules.filter((rule) => rule.decision === 'allow')).toEqual([]);
   });
 });
+
+describe('buildPolicy: imports', () => {
+  it('loads two imports of the same kind (their rule ids do not collide)', async () => {
+    const workspace = workspaceWith({ policy: { imports: [{ from: 'claude', path: 'a.json' }, { from: 'claude', path: 'b.json' }] } });
+    writeFileSync(join(workspace, 'a.json'), JSON.stringify({ permissions: { deny: ['Read(./secret.txt)'] } }));
+    writeFileSync(join(workspace, 'b.json'), JSON.stringify({ permissions: { deny: ['Read(./other.txt)'] } }));
+    const built = await buildPolicy(loadConfig(workspace));
+    for (const path of ['secret.txt', 'other.txt']) expect(built.snapshot.explain({ tool: 'read_file', target: { path } }).decision.kind, path).toBe('deny');
+  });
+});

@@ -61,6 +61,11 @@ function asRemembered(rule: PolicyRule, where: 'project' | 'user'): PolicyRule {
   return { ...rest, source: where };
 }
 
+/** An importer names rules by their place in one file: two imports of one kind would share ids, so each is prefixed with its position. */
+function numbered(rules: readonly PolicyRule[], position: number): PolicyRule[] {
+  return rules.map((rule) => ('id' in rule && typeof rule.id === 'string' ? { ...rule, id: `import[${position}]:${rule.id}` } : rule));
+}
+
 /** The config's rules in the policy engine's form: a bare string allows, `source` defaults to the project. */
 export function configRules(config: ResolvedConfig): PolicyRule[] {
   const { allow = [], ask = [], deny = [], rules = [] } = config.policy;
@@ -72,7 +77,7 @@ export function configRules(config: ResolvedConfig): PolicyRule[] {
 export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> {
   const warnings: string[] = [];
   const imported: PolicyRule[] = await rememberedRules(config, warnings);
-  for (const entry of config.policy.imports ?? []) {
+  for (const [position, entry] of (config.policy.imports ?? []).entries()) {
     const file = entry.path;
     let text: string;
     try {
@@ -88,7 +93,7 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
         throw new CliError('config', `Policy import ${file} is not valid JSON.`);
       }
       const result = importClaudeSettings([{ scope: 'project', settings, file }]);
-      imported.push(...result.rules);
+      imported.push(...numbered(result.rules, position));
       warnings.push(...result.warnings);
     } else {
       let document: unknown;
@@ -98,7 +103,7 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
         throw new CliError('config', `Policy import ${file} is not valid TOML.`);
       }
       const result = importGeminiPolicies([{ tier: 'workspace', document, file }]);
-      imported.push(...result.rules);
+      imported.push(...numbered(result.rules, position));
       warnings.push(...result.warnings);
     }
   }
