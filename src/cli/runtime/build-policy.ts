@@ -120,6 +120,7 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
       scope: config.scope,
       protectedPaths: [...(config.policy.protectedPaths ?? []), ...ownFiles, '.toolgate/**'],
       mode: config.mode,
+      home: homedir(),
       ...(config.policy.approveAtRisk === undefined ? {} : { approveAtRisk: config.policy.approveAtRisk }),
     });
     return { snapshot, warnings: [...warnings, ...snapshot.warnings] };

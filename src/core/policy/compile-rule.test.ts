@@ -294,3 +294,20 @@ describe('what a path or server rule covers', () => {
     expect(policy.decideArguments(call('mcp_github_mirror_delete_repo', 'github_mirror')).matched).toEqual([]);
   });
 });
+
+describe('~/ in path rules', () => {
+  const project = (decision: 'allow' | 'deny', rule: string) => ({ rule, decision, source: 'project' as const });
+  const read = (path: string) => callOf('read', { path });
+
+  test('names the home directory given to createPolicy; a deny still catches the literal spelling', () => {
+    const policy = createPolicy({ rules: [project('deny', 'Read(~/.ssh/**)')], home: '/home/ada', scope: { tier: 'full', roots: ['/srv/ws'] } });
+    for (const path of ['/home/ada/.ssh/id_ed25519', '~/.ssh/id_ed25519']) expect(policy.decideArguments(read(path)).kind, path).toBe('deny');
+    expect(policy.decideArguments(read('/home/bob/.ssh/id_ed25519')).kind).not.toBe('deny');
+  });
+
+  test('an allow names the home directory only', () => {
+    const policy = createPolicy({ rules: [project('allow', 'Read(~/notes/**)')], home: '/home/ada/', scope: { tier: 'full', roots: ['/srv/ws'] } });
+    expect(policy.explain({ tool: toolView('read'), target: { path: '/home/ada/notes/a.md' } }).rules.map((rule) => rule.decision)).toEqual(['allow']);
+    expect(policy.explain({ tool: toolView('read'), target: { path: '~/notes/a.md' } }).rules).toEqual([]);
+  });
+});

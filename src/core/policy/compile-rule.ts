@@ -18,7 +18,7 @@ const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
  * `PolicyRuleError` naming the rule: a malformed rule or one failing its own
  * examples never loads.
  */
-export function compileRule(rule: PolicyRule, position: number): CompiledRule {
+export function compileRule(rule: PolicyRule, position: number, options: { readonly home?: string | undefined } = {}): CompiledRule {
   if (typeof rule !== 'object' || rule === null) throw new PolicyRuleError(`#${position}`, 'invalid_rule', 'must be an object');
   const source = rule.source;
   const id = typeof rule.id === 'string' && rule.id.length > 0 ? rule.id : `${String(source)}#${position}`;
@@ -31,7 +31,7 @@ export function compileRule(rule: PolicyRule, position: number): CompiledRule {
   if (!Number.isFinite(priority)) fail('invalid_rule', 'has a non-finite priority');
   const object = 'rule' in rule ? parseRuleString(rule.rule, id) : rule;
   const tools = compileToolMatcher(object.tool, fail);
-  const match = compileMatch(object.match, rule.decision, fail);
+  const match = compileMatch(object.match, rule.decision, fail, options.home);
   const compiled: CompiledRule = Object.freeze({
     id,
     source,
@@ -121,7 +121,7 @@ function compileToolMatcher(tool: string, fail: (problem: 'unknown_tool', text: 
   return (name) => set.has(name);
 }
 
-function compileMatch(match: RuleMatch | undefined, decision: RuleDecision, fail: (problem: 'invalid_pattern', text: string) => never): CompiledMatch {
+function compileMatch(match: RuleMatch | undefined, decision: RuleDecision, fail: (problem: 'invalid_pattern', text: string) => never, home: string | undefined): CompiledMatch {
   if (match === undefined) return { kind: 'any' };
   if (typeof match !== 'object' || match === null) return fail('invalid_pattern', 'has a match that is not an object');
   const exact: unknown = 'exact' in match ? match.exact : undefined;
@@ -141,9 +141,12 @@ function compileMatch(match: RuleMatch | undefined, decision: RuleDecision, fail
     const glob = match.path.startsWith('/') || match.path.startsWith('~/') ? match.path : gitignoreGlob(match.path);
     // A deny or ask also catches case variants (case-insensitive filesystems) and, as gitignore does, everything
     // inside a folder it names (`Read(secrets)` covers `secrets/key`); an allow never widens that way.
-    const widened = decision === 'allow' ? glob : withChildren(glob);
-    const test = picomatch(widened, { dot: true, nocase: decision !== 'allow' });
-    return { kind: 'path', glob, test };
+    const widen = (pattern: string): string => (decision === 'allow' ? pattern : withChildren(pattern));
+    // `~/` names the home directory when it is known; a deny or ask also keeps matching the literal spelling.
+    const atHome = glob.startsWith('~/') && home !== undefined ? `${home.replace(/\/+$/, '')}/${glob.slice(2)}` : undefined;
+    const globs = atHome === undefined ? [widen(glob)] : decision === 'allow' ? [atHome] : [widen(atHome), widen(glob)];
+    const test = picomatch(globs, { dot: true, nocase: decision !== 'allow' });
+    return { kind: 'path', glob: atHome ?? glob, test };
   }
   if ('domain' in match) {
     const pattern = parseDomainPattern(match.domain);

@@ -55,7 +55,7 @@ export function createPolicy(options: CreatePolicyOptions = {}): PolicySnapshot 
     tier: scope?.tier,
   });
   const warnings: string[] = [];
-  const rules = compileRules(options.rules ?? [], managed.allowManagedRulesOnly, warnings);
+  const rules = compileRules(options.rules ?? [], managed.allowManagedRulesOnly, warnings, options.home);
   const isProtected = createProtectedPathMatcher(stringList(options.protectedPaths, 'protectedPaths'));
   const takeToken = createRateLimiter(options.rateLimits);
   const identityCache = new Map<string, PolicyDecision>();
@@ -197,11 +197,11 @@ function guardrailView(input: ArgumentPolicyInput, roots: readonly string[]): Gu
   return { argv, paths, host, invalidPath };
 }
 
-function compileRules(input: NonNullable<CreatePolicyOptions['rules']>, managedOnly: boolean, warnings: string[]): readonly CompiledRule[] {
+function compileRules(input: NonNullable<CreatePolicyOptions['rules']>, managedOnly: boolean, warnings: string[], home: string | undefined): readonly CompiledRule[] {
   if (!isList(input)) throw new ConfigurationError('rules', 'must be an array');
   const compiled: CompiledRule[] = [];
   for (const [index, rule] of (input).entries()) {
-    const next = compileRule(rule, index);
+    const next = compileRule(rule, index, { home });
     if (managedOnly && next.source !== 'managed') {
       warnings.push(`rule "${next.id}" was dropped: allowManagedRulesOnly admits managed rules only`);
       continue;

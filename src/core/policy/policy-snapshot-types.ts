@@ -38,6 +38,11 @@ export interface CreatePolicyOptions {
   readonly protectedPaths?: readonly string[];
   /** The approval mode the shipped confirm hook starts in; recorded for `explain`. Default `ask`. */
   readonly mode?: ApprovalMode;
+  /**
+   * The user's home directory: `~/` in a path rule (`Read(~/.ssh/**)`) names
+   * it. Without it, such a rule matches only a path written with `~/`.
+   */
+  readonly home?: string;
   /** Every call at or above this risk needs an approval. */
   readonly approveAtRisk?: ToolRisk;
   readonly rateLimits?: RateLimits;
