@@ -9,6 +9,9 @@ import { gitignoreGlob, withChildren } from './protected-paths.js';
 import type { CompiledMatch, CompiledRule, PolicyRule, PolicyRuleObject, RuleDecision, RuleExample, RuleMatch, RuleSource } from './rule-types.js';
 import { splitCommand } from './split-command.js';
 
+/** `mcp__server`: every tool of one MCP server (the server ends at the name, not at a `__`). */
+const MCP_SERVER_RULE = /^mcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)$/;
+
 const SOURCES: readonly RuleSource[] = ['managed', 'project', 'user', 'session', 'cli'];
 const DECISIONS: readonly RuleDecision[] = ['allow', 'ask', 'deny'];
 const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
@@ -57,7 +60,7 @@ export function parseRuleString(text: string, id: string): Pick<PolicyRuleObject
   const tool = parsed[1] as string;
   const specifier = parsed[2];
   if (specifier === undefined || specifier === '' || specifier === '*') return { tool };
-  const mcpServer = /^mcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)$/.exec(tool);
+  const mcpServer = MCP_SERVER_RULE.exec(tool);
   if (mcpServer !== null) throw new PolicyRuleError(id, 'invalid_rule', 'an MCP server rule takes no specifier');
   const kind = claudeSpecifierKind(tool);
   if (kind === 'argv') return { tool, match: { argv: claudeBashPattern(specifier) } };
@@ -98,14 +101,14 @@ function claudePathPattern(specifier: string): string {
 
 /** `mcp__server` (every tool of one server) names that server: a call whose target is another server is not covered. */
 function serverOf(tool: string): { readonly server?: string } {
-  const mcpServer = typeof tool === 'string' ? /^mcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)$/.exec(tool) : null;
+  const mcpServer = typeof tool === 'string' ? MCP_SERVER_RULE.exec(tool) : null;
   return mcpServer === null ? {} : { server: foldMcpNamePart(mcpServer[1] as string) };
 }
 
 function compileToolMatcher(tool: string, fail: (problem: 'unknown_tool', text: string) => never): (name: string) => boolean {
   if (typeof tool !== 'string' || tool.length === 0) return fail('unknown_tool', 'has no tool');
   if (tool === '*') return () => true;
-  const mcpServer = /^mcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)$/.exec(tool);
+  const mcpServer = MCP_SERVER_RULE.exec(tool);
   if (mcpServer !== null) {
     const prefix = mcpToolName(mcpServer[1] as string, '');
     const literal = `${tool}__`;

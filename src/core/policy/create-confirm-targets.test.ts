@@ -1,0 +1,236 @@
+import { describe, expect, test, vi } from 'vitest';
+import { createToolRegistry } from '../registry/create-tool-registry.js';
+import { createFakeHost } from '../../testing/create-fake-host.js';
+import { defineTool } from '../tools/define-tool.js';
+import type { ToolApprovalDecision } from './approval-types.js';
+import { createConfirm, type PromptHook } from './create-confirm.js';
+import { createLivePolicy } from './create-live-policy.js';
+import { createPolicy } from './create-policy.js';
+import type { CreatePolicyOptions } from './policy-snapshot-types.js';
+import { PolicyRuleError } from './policy-rule-error.js';
+import type { PolicyRuleObject } from './rule-types.js';
+import { governedTools } from './__fixtures__/governed-tools.js';
+
+let counter = 0;
+const call = (name: string, args: unknown) => ({ callId: `t${(counter += 1)}`, name, arguments: args });
+const object = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required, additionalProperties: false });
+
+// Tools in the shape of the built-ins whose preview shows more than one thing, or nothing at all.
+const runInDir = defineTool({
+  name: 'run_command',
+  description: 'Run a command (argv, no shell) in a working directory.',
+  input: object({ command: { type: 'array', items: { type: 'string' } }, cwd: { type: 'string' } }, ['command']),
+  policy: { spawnsProcess: true },
+  policyTarget: (args) => ({ command: args.command as string[], ...(args.cwd === undefined ? {} : { path: args.cwd as string }) }),
+  dispatch: () => 'ran',
+});
+const mcpCall = defineTool({
+  name: 'mcp_call',
+  description: 'Call a tool on an MCP server.',
+  input: object({ server: { type: 'string' }, tool: { type: 'string' }, arguments: { type: 'object' } }, ['server', 'tool']),
+  policy: { egress: 'mcp' },
+  policyTarget: (args) => ({ server: args.server as string }),
+  dispatch: () => 'called',
+});
+const webSearch = defineTool({
+  name: 'web_search',
+  description: 'Search the web.',
+  input: object({ query: { type: 'string' }, endpoint: { type: 'string' } }, ['query']),
+  policy: { egress: 'search' },
+  policyTarget: (args) => ({ query: args.query as string, ...(args.endpoint === undefined ? {} : { url: args.endpoint as string }) }),
+  dispatch: () => 'found',
+});
+const fetchAny = defineTool({
+  name: 'http_request',
+  description: 'Fetch a URL.',
+  input: object({ url: { type: 'string' } }, ['url']),
+  policy: { egress: 'http' },
+  policyTarget: (args) => ({ url: args.url as string }),
+  dispatch: () => 200,
+});
+const targetTools = [runInDir, mcpCall, webSearch, fetchAny];
+
+/** The person approves the first prompt with `scope` and rejects every later one. */
+function setupTargets(scope: 'session' | 'always', options: CreatePolicyOptions = {}) {
+  const policy = createLivePolicy(
+    createPolicy({
+      allowedCommands: [['rm', '-rf', 'build'], ['rm', '-rf', '*'], ['git', 'status']],
+      allowedDomains: ['api.github.com', 'search.example.org', '*.example.net'],
+      mcpServers: ['github'],
+      scope: { tier: 'workspace-write', roots: ['/work/repo'] },
+      ...options,
+    }),
+  );
+  let prompted = 0;
+  const prompt = vi.fn<PromptHook>(async (): Promise<ToolApprovalDecision> => ((prompted += 1) === 1 ? { outcome: 'approve', scope } : { outcome: 'reject', reason: 'not approved' }));
+  const persisted: PolicyRuleObject[] = [];
+  const approvals = createConfirm({ mode: 'ask', prompt, policy, remember: { persist: async (rule) => void persisted.push(rule) } });
+  const registry = createToolRegistry({ tools: targetTools, host: createFakeHost(), policy });
+  const granted = targetTools.map((tool) => tool.name);
+  const run = (name: string, args: unknown, agent?: string) =>
+    registry.dispatch(call(name, args), { ...(agent === undefined ? {} : { agent }), grantedTools: granted, approval: { confirm: approvals.confirm } });
+  return { prompt, approvals, run, persisted };
+}
+
+describe('remembered approvals cover only what the approver saw', () => {
+  test('mcp_call: approving github/get_issue does not approve github/delete_repo', async () => {
+    const { prompt, run } = setupTargets('session');
+    expect((await run('mcp_call', { server: 'github', tool: 'get_issue', arguments: { number: 1 } })).ok).toBe(true);
+    const other = await run('mcp_call', { server: 'github', tool: 'delete_repo', arguments: { repo: 'me/prod' } });
+    expect(other.ok).toBe(false);
+    expect(prompt).toHaveBeenCalledTimes(2);
+    // The same MCP tool on the same server is what was approved, whatever its arguments.
+    const again = await run('mcp_call', { server: 'github', tool: 'get_issue', arguments: { number: 2 } });
+    expect(again.ok).toBe(true);
+    expect(again.receipt.approval).toMatchObject({ how: 'confirm:remembered' });
+    expect(prompt).toHaveBeenCalledTimes(2);
+  });
+
+  test('mcp_call: a tool name the approver saw only redacted is remembered for that exact input only', async () => {
+    const { prompt, run } = setupTargets('session');
+    const secretish = 'ghp_0123456789abcdefghijklmnopqrstuvwxyz';
+    expect((await run('mcp_call', { server: 'github', tool: secretish })).ok).toBe(true);
+    expect((await run('mcp_call', { server: 'github', tool: 'ghp_zyxwvutsrqponmlkjihgfedcba9876543210' })).ok).toBe(false);
+    expect(prompt).toHaveBeenCalledTimes(2);
+    expect(prompt.mock.calls[0]?.[0].arguments).toMatchObject({ tool: '[redacted]' });
+  });
+
+  test('run_command: approving `rm -rf build` in sandbox/tmp does not approve it in `.` or with no working directory', async () => {
+    const { prompt, run } = setupTargets('session');
+    expect((await run('run_command', { command: ['rm', '-rf', 'build'], cwd: 'sandbox/tmp' })).ok).toBe(true);
+    expect((await run('run_command', { command: ['rm', '-rf', 'build'], cwd: '.' })).ok).toBe(false);
+    expect((await run('run_command', { command: ['rm', '-rf', 'build'] })).ok).toBe(false);
+    expect(prompt).toHaveBeenCalledTimes(3);
+    expect((await run('run_command', { command: ['rm', '-rf', 'build'], cwd: 'sandbox/tmp' })).ok).toBe(true);
+    expect(prompt).toHaveBeenCalledTimes(3);
+  });
+
+  test('run_command: approving it with no working directory does not approve it in one', async () => {
+    const { prompt, run } = setupTargets('session');
+    expect((await run('run_command', { command: ['rm', '-rf', 'build'] })).ok).toBe(true);
+    expect((await run('run_command', { command: ['rm', '-rf', 'build'], cwd: '/etc' })).ok).toBe(false);
+    expect(prompt).toHaveBeenCalledTimes(2);
+  });
+
+  test('web_search: approving one query does not approve another', async () => {
+    const { prompt, run } = setupTargets('session');
+    expect((await run('web_search', { query: 'weather berlin' })).ok).toBe(true);
+    expect((await run('web_search', { query: 'acme internal: merger with globex closes 2025-07-01' })).ok).toBe(false);
+    expect(prompt).toHaveBeenCalledTimes(2);
+    // The identical input is the approved one.
+    expect((await run('web_search', { query: 'weather berlin' })).ok).toBe(true);
+    expect(prompt).toHaveBeenCalledTimes(2);
+  });
+
+  test('web_search: a configured endpoint host does not stand for every query sent to it', async () => {
+    const { prompt, run } = setupTargets('session');
+    const endpoint = 'https://search.example.org/search';
+    expect((await run('web_search', { query: 'weather berlin', endpoint })).ok).toBe(true);
+    expect((await run('web_search', { query: 'the deploy key is in ~/.ssh/id_ed25519', endpoint })).ok).toBe(false);
+    expect(prompt).toHaveBeenCalledTimes(2);
+  });
+
+  test.each([
+    ['run_command', { command: ['git', 'status'] }],
+    ['mcp_call', { server: 'github', tool: 'get_issue' }],
+    ['web_search', { query: 'weather berlin' }],
+    ['http_request', { url: 'https://api.github.com/x' }],
+  ] as const)('%s: an approval given to one agent is not reused by another', async (name, args) => {
+    const { prompt, run } = setupTargets('session');
+    expect((await run(name, args, 'planner')).ok).toBe(true);
+    const other = await run(name, args, 'untrusted-subagent');
+    expect(other.ok).toBe(false);
+    expect((await run(name, args)).ok).toBe(false);
+    expect(prompt).toHaveBeenCalledTimes(3);
+    expect((await run(name, args, 'planner')).ok).toBe(true);
+    expect(prompt).toHaveBeenCalledTimes(3);
+  });
+
+  test('an approval is bound to the tool: a host approved for one tool is not approved for another', async () => {
+    const { prompt, run } = setupTargets('session');
+    expect((await run('http_request', { url: 'https://search.example.org/a' })).ok).toBe(true);
+    expect((await run('web_search', { query: 'x', endpoint: 'https://search.example.org/search' })).ok).toBe(false);
+    expect(prompt).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('always: the persisted rule matches what was remembered and nothing more', () => {
+  test('a command with a working directory is remembered for the session but not persisted (a rule cannot bind the directory)', async () => {
+    const { prompt, run, persisted, approvals } = setupTargets('always');
+    expect((await run('run_command', { command: ['rm', '-rf', 'build'], cwd: 'sandbox/tmp' })).ok).toBe(true);
+    expect(persisted).toEqual([]);
+    expect((await run('run_command', { command: ['rm', '-rf', 'build'], cwd: 'sandbox/tmp' })).ok).toBe(true);
+    expect(prompt).toHaveBeenCalledTimes(1);
+    expect(approvals.remembered()).toEqual([expect.objectContaining({ tool: 'run_command', kind: 'argv', value: '["rm","-rf","build"]', also: { path: 'sandbox/tmp' }, scope: 'always' })]);
+  });
+
+  test('mcp_call and web_search are remembered for the session but not persisted as tool- or server-wide rules', async () => {
+    for (const [name, args] of [
+      ['mcp_call', { server: 'github', tool: 'get_issue' }],
+      ['web_search', { query: 'weather berlin' }],
+    ] as const) {
+      const { run, persisted } = setupTargets('always');
+      expect((await run(name, args)).ok).toBe(true);
+      expect(persisted).toEqual([]);
+    }
+  });
+
+  test('a host holding a literal `*` is not persisted as a wildcard domain rule', async () => {
+    const { prompt, run, persisted } = setupTargets('always');
+    expect((await run('http_request', { url: 'https://*.example.net/x' })).ok).toBe(true);
+    expect(persisted).toEqual([]);
+    expect((await run('http_request', { url: 'https://api.example.net/x' })).ok).toBe(false);
+    expect(prompt).toHaveBeenCalledTimes(2);
+  });
+
+  test('a host is persisted as an exact domain', async () => {
+    const { run, persisted } = setupTargets('always');
+    expect((await run('http_request', { url: 'https://api.github.com/x' })).ok).toBe(true);
+    expect(persisted).toEqual([{ tool: 'http_request', decision: 'allow', source: 'project', reason: 'remembered approval', match: { domain: 'api.github.com' } }]);
+  });
+
+  test('an argv holding a literal `*` is persisted as an exact argv, never a glob', async () => {
+    const { run, persisted } = setupTargets('always', { allowedCommandGlobs: ['*'] });
+    expect((await run('run_command', { command: ['rm', '-rf', '*'] })).ok).toBe(true);
+    expect(persisted).toHaveLength(1);
+    expect(persisted[0]?.match).toEqual({ argv: ['rm', '-rf', '*'], exact: true });
+    // The next session loads the rule; auto mode approves what a rule allows.
+    const next = createPolicy({ allowedCommandGlobs: ['*'], rules: persisted, mode: 'auto' });
+    const allowedBy = (argv: string[]) => next.explain({ tool: 'run_command', target: { command: argv } }).rules.filter((rule) => rule.decision === 'allow');
+    expect(allowedBy(['rm', '-rf', '*'])).toHaveLength(1);
+    for (const argv of [['rm', '-rf', '/home', '/etc'], ['rm', '-rf', '.git'], ['rm', '-rf'], ['rm', '-rf', '**'], ['rm', '-rf', '*', '/']]) {
+      expect(allowedBy(argv), argv.join(' ')).toEqual([]);
+    }
+    const prompt = vi.fn<PromptHook>(async () => ({ outcome: 'reject' }));
+    const approvals = createConfirm({ mode: 'auto', policy: next, prompt });
+    const host = createFakeHost();
+    const registry = createToolRegistry({ tools: governedTools, host, policy: next });
+    const grantedTools = governedTools.map((tool) => tool.name);
+    const outcome = await registry.dispatch(call('run_command', { command: ['rm', '-rf', '/home'] }), { grantedTools, approval: { confirm: approvals.confirm } });
+    expect(outcome.ok).toBe(false);
+    expect(prompt).toHaveBeenCalledTimes(1);
+    expect(host.calls).toEqual([]);
+    const same = await registry.dispatch(call('run_command', { command: ['rm', '-rf', '*'] }), { grantedTools, approval: { confirm: approvals.confirm } });
+    expect(same.receipt.approval).toMatchObject({ outcome: 'approve', how: 'confirm:mode:auto' });
+  });
+
+  test('a `*` inside an element is literal too', async () => {
+    const { run, persisted } = setupTargets('always', { allowedCommandGlobs: ['*'] });
+    expect((await run('run_command', { command: ['rm', '-f', '*.log'] })).ok).toBe(true);
+    const next = createPolicy({ allowedCommandGlobs: ['*'], rules: persisted });
+    const allowedBy = (argv: string[]) => next.explain({ tool: 'run_command', target: { command: argv } }).rules.filter((rule) => rule.decision === 'allow');
+    expect(allowedBy(['rm', '-f', '*.log'])).toHaveLength(1);
+    expect(allowedBy(['rm', '-f', 'app.log'])).toEqual([]);
+    expect(allowedBy(['rm', '-f', '.log'])).toEqual([]);
+  });
+
+  test('a persisted argv holding `*` refuses to load where the exact flag is not understood (its own counter-example fails)', async () => {
+    const { run, persisted } = setupTargets('always', { allowedCommandGlobs: ['*'] });
+    await run('run_command', { command: ['rm', '-rf', '*'] });
+    const rule = persisted[0] as PolicyRuleObject;
+    expect(() => createPolicy({ rules: [rule] })).not.toThrow();
+    // A reader that drops `exact` sees the glob `rm -rf *`: the rule's counter-example then matches and it refuses to load.
+    const { exact: _dropped, ...asGlob } = rule.match as { argv: string[]; exact: boolean };
+    expect(() => createPolicy({ rules: [{ ...rule, match: asGlob }] })).toThrow(PolicyRuleError);
+  });
+});

@@ -1,0 +1,195 @@
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ToolgateError, ToolPolicyError } from '../../core/index.js';
+import { exists, useProcessWorkspace } from './__fixtures__/process-workspace.js';
+
+/** The bwrap sandbox as commands meet it through the host: network, writes, masks, capabilities. */
+const setup = useProcessWorkspace();
+const makeHost = setup.makeHost;
+
+describe('process: the bwrap sandbox', () => {
+  let server: Server;
+  let port = 0;
+  beforeAll(async () => {
+    server = createServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.end('hello');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const dial = (target: number): string[] => ['-e', `require('net').connect(${target}, '127.0.0.1').on('connect', () => process.exit(0)).on('error', () => process.exit(3))`];
+
+  it("'required' fails closed and 'auto' falls back (and says so) when bwrap is absent", async () => {
+    const bin = path.join(setup.base, 'bin-without-bwrap');
+    await mkdir(bin, { recursive: true });
+    await symlink('/usr/bin/true', path.join(bin, 'true')).catch(() => undefined);
+    const required = makeHost({ sandbox: 'required', executablePath: [bin] });
+    const error = await required.process.spawn('true', [], {}, {}).catch((caught: unknown) => caught);
+    expect(ToolgateError.isInstance(error) && error.code).toBe('TOOL_UNAVAILABLE');
+    const auto = makeHost({ sandbox: 'auto', executablePath: [bin] });
+    expect((await auto.process.spawn('true', [], {}, {})).sandbox).toBe('none');
+  });
+
+  it('blocks network and writes setup.outside the setup.workspace when bwrap can run here', async (context) => {
+    const host = makeHost({ sandbox: 'auto', scope: 'workspace-write' });
+    const status = await host.sandboxStatus();
+    const control = await makeHost({ sandbox: 'off' }).process.spawn('node', dial(port), {}, {});
+    expect(control.exitCode).toBe(0);
+    if (status !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment; sandbox: auto fell back to none');
+      return;
+    }
+    const network = await host.process.spawn('node', dial(port), {}, {});
+    expect(network.sandbox).toBe('bwrap');
+    expect(network.exitCode).toBe(3);
+    const outsideFile = path.join(setup.outside, 'escaped');
+    const write = await host.process.spawn('touch', [outsideFile], {}, {});
+    expect(write.exitCode).not.toBe(0);
+    expect(await exists(outsideFile)).toBe(false);
+    expect((await host.process.spawn('touch', ['inside.txt'], {}, {})).exitCode).toBe(0);
+    expect(await exists(path.join(setup.workspace, 'inside.txt'))).toBe(true);
+    const readOnly = makeHost({ sandbox: 'required', scope: 'read-only' });
+    expect((await readOnly.process.spawn('touch', ['ro.txt'], {}, {})).exitCode).not.toBe(0);
+    expect(await exists(path.join(setup.workspace, 'ro.txt'))).toBe(false);
+    const envDump = await host.process.spawn('env', [], {}, {});
+    expect(envDump.stdout).not.toContain('TOOLGATE_');
+    const killed = await host.process.spawn('sh', ['-c', 'sleep 30 & echo started; sleep 30'], {}, { timeoutMs: 300 });
+    expect(killed.timedOut).toBe(true);
+  });
+
+  it('masks protected paths that name one place: a sandboxed command cannot read them either', async (context) => {
+    await mkdir(path.join(setup.workspace, 'state'), { recursive: true });
+    await writeFile(path.join(setup.workspace, 'state', 'token.txt'), 'state-secret');
+    await writeFile(path.join(setup.workspace, 'app.config.json'), '{"token":"config-secret"}');
+    const host = makeHost({ sandbox: 'auto', scope: 'workspace-write', protectedPaths: ['state', path.join(setup.workspace, 'app.config.json')] });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    const listed = await host.process.spawn('ls', ['-A', 'state'], {}, {});
+    expect(listed.exitCode).toBe(0);
+    expect(listed.stdout).toBe('');
+    const config = await host.process.spawn('cat', ['app.config.json'], {}, {});
+    expect(config.stdout).not.toContain('config-secret');
+    // The files themselves are untouched, and the fs tools refuse them too.
+    expect(await readFile(path.join(setup.workspace, 'state', 'token.txt'), 'utf8')).toBe('state-secret');
+    const read = await host.fs.readFile('state/token.txt').catch((caught: unknown) => caught);
+    expect((read as ToolPolicyError).reason).toBe('protected_path');
+  });
+
+  it('keeps a masked path under its mask: the folders above it cannot be renamed or removed', async (context) => {
+    await mkdir(path.join(setup.workspace, 'config', 'prod'), { recursive: true });
+    await writeFile(path.join(setup.workspace, 'config', 'prod', 'key.json'), 'KEY-SECRET');
+    const host = makeHost({ sandbox: 'auto', scope: 'workspace-write', protectedPaths: ['config/prod/key.json'] });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    for (const script of ['mv config moved && cat moved/prod/key.json', 'mv config/prod config/p2 && cat config/p2/key.json', 'cp -r config copy; rm -rf config; cat copy/prod/key.json']) {
+      const attempt = await host.process.spawn('sh', ['-c', script], {}, {});
+      expect(attempt.stdout, script).not.toContain('KEY-SECRET');
+    }
+    expect(await readFile(path.join(setup.workspace, 'config', 'prod', 'key.json'), 'utf8')).toBe('KEY-SECRET');
+    // Everything else in the setup.workspace stays writable.
+    expect((await host.process.spawn('sh', ['-c', 'mkdir -p config/other && touch config/other/x && mv config/other config/renamed'], {}, {})).exitCode).toBe(0);
+  });
+
+  it('drops every capability when the host runs as root, so a command cannot unmount a mask', async (context) => {
+    const ws = path.join(setup.base, 'ws-root');
+    await mkdir(path.join(ws, 'secrets'), { recursive: true });
+    await writeFile(path.join(ws, '.env'), 'ENV-SECRET\n');
+    await writeFile(path.join(ws, 'secrets', 'k'), 'DIR-SECRET\n');
+    const host = makeHost({ workspace: ws, sandbox: 'auto', scope: 'workspace-write', protectedPaths: ['.env', 'secrets'] });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    if (process.getuid?.() !== 0) {
+      context.skip('the host does not run as root: bwrap already drops every capability for an unprivileged caller');
+      return;
+    }
+    const caps = await host.process.spawn('grep', ['^Cap', '/proc/self/status'], {}, {});
+    for (const set of ['CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb']) expect(caps.stdout).toMatch(new RegExp(`^${set}:\\s+0+$`, 'm'));
+    const attacks = [
+      'umount .env; cat .env',
+      'umount -l .env; cat .env',
+      'umount secrets; cat secrets/k',
+      `umount -l ${ws}; cat .env secrets/k`,
+      // A fresh user namespace gives back capabilities, over mounts it inherits locked.
+      'unshare -rm sh -c "umount -l .env; umount -l secrets; cat .env secrets/k"',
+      'mount --bind /proc/1/root/ /mnt; cat /mnt' + path.join(ws, '.env'),
+    ];
+    for (const attack of attacks) {
+      const result = await host.process.spawn('sh', ['-c', attack], {}, {});
+      expect(result.sandbox).toBe('bwrap');
+      expect(result.stdout + result.stderr, attack).not.toMatch(/ENV-SECRET|DIR-SECRET/);
+    }
+    expect(await readFile(path.join(ws, '.env'), 'utf8')).toBe('ENV-SECRET\n');
+  });
+
+  it('never creates a mount point for a protected path that does not exist', async (context) => {
+    const ws = path.join(setup.base, 'ws-missing');
+    await mkdir(ws, { recursive: true });
+    const host = makeHost({ workspace: ws, sandbox: 'auto', scope: 'workspace-write', protectedPaths: ['secrets', '.env', 'config/key.json'] });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    expect((await host.process.spawn('true', [], {}, {})).exitCode).toBe(0);
+    expect(await readdir(ws)).toEqual([]);
+    // So the user (or a tool) can still create them, as folders.
+    await mkdir(path.join(ws, 'secrets'));
+    await mkdir(path.join(ws, 'config'));
+  });
+
+  it('masks a protected path as what it is at each spawn, not at start-up', async (context) => {
+    const ws = path.join(setup.base, 'ws-late');
+    await mkdir(ws, { recursive: true });
+    const host = makeHost({ workspace: ws, sandbox: 'auto', scope: 'workspace-write', protectedPaths: ['secrets', '.env', 'config/key.json'] });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    // Missing when the host starts, created afterwards, as a folder and as files.
+    await mkdir(path.join(ws, 'secrets'));
+    await writeFile(path.join(ws, 'secrets', 'k'), 'LATE-DIR-SECRET');
+    await writeFile(path.join(ws, '.env'), 'LATE-FILE-SECRET');
+    await mkdir(path.join(ws, 'config'));
+    await writeFile(path.join(ws, 'config', 'key.json'), 'LATE-KEY-SECRET');
+    // Commands still start, and cannot read them.
+    const probe = await host.process.spawn('sh', ['-c', 'ls -A secrets; cat secrets/k .env config/key.json'], {}, {});
+    expect(probe.stderr).not.toMatch(/bwrap/);
+    expect(probe.stdout + probe.stderr).not.toMatch(/LATE-/);
+    expect((await host.process.spawn('true', [], {}, {})).exitCode).toBe(0);
+    // A file that becomes a folder is masked as a folder from the next spawn on.
+    await rm(path.join(ws, '.env'));
+    await mkdir(path.join(ws, '.env'));
+    await writeFile(path.join(ws, '.env', 'inner'), 'LATE-INNER-SECRET');
+    const changed = await host.process.spawn('sh', ['-c', 'ls -A .env; cat .env/inner'], {}, {});
+    expect(changed.stderr).not.toMatch(/bwrap/);
+    expect(changed.stdout + changed.stderr).not.toMatch(/LATE-/);
+    expect(await readFile(path.join(ws, 'secrets', 'k'), 'utf8')).toBe('LATE-DIR-SECRET');
+  });
+
+  it('lets a command create a protected path that does not exist yet; the file tools still refuse it and later commands see it masked', async (context) => {
+    const ws = path.join(setup.base, 'ws-create');
+    await mkdir(ws, { recursive: true });
+    const host = makeHost({ workspace: ws, sandbox: 'auto', scope: 'workspace-write', protectedPaths: ['secrets'] });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    const created = await host.process.spawn('sh', ['-c', 'mkdir secrets && echo own-bytes > secrets/f'], {}, {});
+    expect(created.exitCode).toBe(0);
+    expect(await readFile(path.join(ws, 'secrets', 'f'), 'utf8')).toBe('own-bytes\n');
+    const read = await host.fs.readFile('secrets/f').catch((caught: unknown) => caught);
+    expect((read as ToolPolicyError).reason).toBe('protected_path');
+    const later = await host.process.spawn('cat', ['secrets/f'], {}, {});
+    expect(later.stdout).toBe('');
+  });
+});
