@@ -1,21 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolApprovalDecision, ToolApprovalRequest } from '../core/index.js';
+import { approvalRequest } from '../core/policy/__fixtures__/approval-request.js';
 import { APPROVAL_QUEUE_FULL_REASON, createApprovalQueue, DEFAULT_MAX_PENDING_APPROVALS } from './approval-queue.js';
 
 function request(index: number): ToolApprovalRequest {
-  return {
+  return approvalRequest({
     callId: `call-${index}`,
     toolName: 'write_file',
-    toolVersion: undefined,
     agent: 'mcp-client',
     action: 'fs_write',
-    preview: { path: `f${index}.txt` },
-    unredactedPreview: { path: `f${index}.txt` },
+    target: { path: `f${index}.txt` },
     actionDigest: `digest-${index}`,
     arguments: { path: `f${index}.txt`, content: 'x' },
-    decision: { kind: 'allow', matched: [] },
-    why: 'governed',
-  };
+  });
 }
 
 const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));

@@ -46,7 +46,8 @@ describe('console page in Chromium', () => {
       await page.getByRole('button', { name: /Approvals/ }).click();
       const card = page.locator('[data-approval]');
       await card.waitFor();
-      await expect.poll(() => card.locator('dd').first().textContent()).toBe('npm test <img src=x onerror=alert(1)>');
+      // The argv reads back as it runs: the elements a shell would split or redirect are quoted.
+      await expect.poll(() => card.locator('dd').first().textContent()).toBe("npm test '<img' src=x 'onerror=alert(1)>'");
       expect(await page.locator('img').count()).toBe(0);
       await page.screenshot({ path: 'test-results/console/1-pending-approval.png', fullPage: true });
       await card.getByRole('button', { name: 'Approve once' }).click();

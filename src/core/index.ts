@@ -79,6 +79,8 @@ export type {
   OsCapability,
   ProcessCapability,
   ProcessResult,
+  ResolvedTarget,
+  ResolveTargetRequest,
   SecretsCapability,
   SpawnOptions,
   SpilledResult,
@@ -90,7 +92,20 @@ export type {
 } from './host/tool-host.js';
 export { requireCapability } from './host/require-capability.js';
 
-export type { ArgumentPolicyInput, IdentityPolicyInput, MatchedRule, PolicyDecision, PolicyToolView, ToolPolicy } from './policy/policy-types.js';
+export type { ArgumentPolicyInput, IdentityPolicyInput, MatchedRule, PathPlacement, PolicyDecision, PolicyToolView, ToolPolicy } from './policy/policy-types.js';
+// The resolved action: what a call will do, once, for policy, approver, digest, receipt and host.
+export type {
+  ResolvedAction,
+  ResolvedCommand,
+  ResolvedHttp,
+  ResolvedMcp,
+  ResolvedOsAction,
+  ResolvedPath,
+  ResolvedPathFlag,
+  ResolvedQueryParameter,
+  ResolvedSearch,
+} from './action/resolved-action.js';
+export type { ActionDisplay, DisplayedPath } from './action/display-action.js';
 export type {
   ApprovalScope,
   ConfirmActionHook,
@@ -99,6 +114,7 @@ export type {
   ToolApprovalContext,
   ToolApprovalDecision,
   ToolApprovalRequest,
+  ApprovalReasons,
 } from './policy/approval-types.js';
 export { guardrailFloor } from './policy/guardrail-floor.js';
 export { REDACTED, redactSecrets } from './policy/redact-secrets.js';

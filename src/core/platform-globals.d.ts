@@ -70,6 +70,7 @@ declare var console: Console;
 
 interface URLSearchParams {
   get(name: string): string | null;
+  forEach(callback: (value: string, key: string) => void): void;
   has(name: string): boolean;
   toString(): string;
 }

@@ -39,7 +39,7 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
     risk: readOnly ? 'low' : facts.destructive === true ? 'high' : 'medium',
     ...(server.governed === true ? { policy: { egress: 'mcp' as const } } : {}),
     ...(server.schemaProfile === undefined ? {} : { schemaProfile: server.schemaProfile }),
-    policyTarget: () => ({ server: server.name }),
+    policyTarget: (args: Record<string, unknown>) => ({ server: server.name, mcpTool: tool.name, mcpArguments: args }),
     ...(readOnly ? { isConcurrencySafe: () => true } : {}),
     async dispatch(args: Record<string, unknown>, host, context) {
       const mcp = requireCapability(host, 'mcp', name);

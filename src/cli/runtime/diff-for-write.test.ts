@@ -1,24 +1,19 @@
 import { describe, expect, it } from 'vitest';
+import { approvalRequest } from '../../core/policy/__fixtures__/approval-request.js';
 import type { FsCapability, ToolApprovalRequest } from '../../core/index.js';
 import { diffForWrite } from './diff-for-write.js';
 
 const secretFile = ['region = "eu-west-1"', 'AWS_SECRET_ACCESS_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"', 'GITHUB_TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"', ''].join('\n');
 
 function request(body: string): ToolApprovalRequest {
-  return {
-    callId: 'c',
+  return approvalRequest({
     toolName: 'write_file',
-    toolVersion: undefined,
-    agent: undefined,
     action: 'fs_write',
-    preview: { path: 'config.toml' },
-    unredactedPreview: { path: 'config.toml' },
-    actionDigest: 'd',
-    arguments: {},
+    target: { path: 'config.toml' },
     decision: { kind: 'ask', reason: 'rule', matched: [] },
     why: 'rule',
-    view: { body },
-  } as unknown as ToolApprovalRequest;
+    view: { title: 'Write config.toml', body },
+  });
 }
 
 describe('diffForWrite', () => {

@@ -4,26 +4,28 @@ import { redactSecrets, type FsCapability, type ToolApprovalRequest } from '../.
 const MAX_DIFF_INPUT = 256 * 1024;
 
 /**
- * The diff an approver sees for a `write_file`: the file as it is (read
- * through the same jailed host, so a path outside the workspace shows
- * nothing) against the proposed content from the tool's own view. Display
+ * The diff an approver sees for a `write_file`: the file where the write
+ * really lands, as it is (its real path, read through the same jailed host,
+ * so a path outside the workspace shows nothing), against the proposed
+ * content from the tool's own view. Display
  * only: the write itself is decided by the approval, not by this text. It
  * goes to a browser, so it is as secret-free as the rest of the preview: the
  * current content is redacted before the diff, and the diff once more.
  */
 export async function diffForWrite(fs: FsCapability, request: ToolApprovalRequest): Promise<{ diff?: string } | undefined> {
-  const path = request.unredactedPreview.path;
+  const file = request.resolved?.files[0];
   const proposed = request.view?.body;
-  if (request.action !== 'fs_write' || path === undefined || proposed === undefined || request.toolName !== 'write_file') return undefined;
+  if (request.action !== 'fs_write' || file === undefined || proposed === undefined || request.toolName !== 'write_file') return undefined;
   let current = '';
   try {
-    const read = await fs.readFile(path);
+    // The file where the write really lands: its real path, not the spelling the model chose.
+    const read = await fs.readFile(file.real, { expected: file });
     if (read.content === undefined) return undefined;
     current = redactSecrets(read.content);
   } catch {
     current = '';
   }
   if (current.length > MAX_DIFF_INPUT || proposed.length > MAX_DIFF_INPUT) return undefined;
-  const display = request.preview.path ?? path;
+  const display = request.target?.files[0]?.path ?? file.real;
   return { diff: redactSecrets(createTwoFilesPatch(display, display, current, proposed, 'current', 'proposed')) };
 }

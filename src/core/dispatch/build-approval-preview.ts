@@ -1,40 +1,32 @@
+import { displayAction, quoteArgv, type ActionDisplay } from '../action/display-action.js';
+import type { ResolvedAction } from '../action/resolved-action.js';
 import type { ToolActionClass, ToolActionPreview } from '../policy/approval-types.js';
-import { redactSecrets } from '../policy/redact-secrets.js';
 import { projectArguments } from '../receipts/project-arguments.js';
-import type { PolicyTarget } from '../tools/tool-types.js';
 
 export interface ApprovalPreviews {
   readonly preview: ToolActionPreview;
-  readonly unredactedPreview: ToolActionPreview;
+  readonly target: ActionDisplay | undefined;
 }
 
 /**
- * The preview an approver sees: for a write the path, for a process the
- * command, for egress the host only (never the full URL, whose query is
- * where a credential lives). Each field is scrubbed whole; the unscrubbed
- * twin is for in-process classification only.
+ * What an approver reads, built from the resolved action and nothing else:
+ * the real path, the whole argv, method and URL, the MCP server. Masking
+ * happens once, in `displayAction`, token by token; no decision reads any
+ * of this (they read the resolved action itself).
  */
-export function buildApprovalPreview(action: ToolActionClass | undefined, target: PolicyTarget | undefined, args: unknown): ApprovalPreviews {
-  const raw: { path?: string; command?: string; host?: string; summary?: string } = {};
-  if (target?.path !== undefined) raw.path = target.path;
-  if (target?.command !== undefined) raw.command = typeof target.command === 'string' ? target.command : target.command.join(' ');
-  if (target?.url !== undefined) raw.host = hostOf(target.url);
-  if (target?.server !== undefined && raw.host === undefined) raw.host = target.server;
-  if (action === undefined || (raw.path === undefined && raw.command === undefined && raw.host === undefined)) {
-    raw.summary = JSON.stringify(projectArguments(args, { maxString: 120, maxEntries: 16, maxDepth: 3 }));
+export function buildApprovalPreview(action: ToolActionClass | undefined, resolved: ResolvedAction | undefined, args: unknown): ApprovalPreviews {
+  const target = resolved === undefined ? undefined : displayAction(resolved);
+  const preview: { -readonly [K in keyof ToolActionPreview]: ToolActionPreview[K] } = {};
+  const file = target?.files[0];
+  if (file !== undefined) preview.path = file.path;
+  if (target?.command !== undefined) preview.command = quoteArgv(target.command.argv);
+  if (target?.http !== undefined) {
+    preview.host = target.http.host;
+    preview.request = `${target.http.method} ${target.http.url}`;
   }
-  const preview: { path?: string; command?: string; host?: string; summary?: string } = {};
-  for (const key of Object.keys(raw) as (keyof typeof raw)[]) {
-    const value = raw[key];
-    if (value !== undefined) preview[key] = redactSecrets(value);
+  if (target?.mcp !== undefined && preview.host === undefined) preview.host = target.mcp.server;
+  if (action === undefined || (preview.path === undefined && preview.command === undefined && preview.host === undefined)) {
+    preview.summary = JSON.stringify(projectArguments(args, { maxString: 120, maxEntries: 16, maxDepth: 3 }));
   }
-  return { preview: Object.freeze(preview), unredactedPreview: Object.freeze(raw) };
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return '(unparseable URL)';
-  }
+  return { preview: Object.freeze(preview), target };
 }

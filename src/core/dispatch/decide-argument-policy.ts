@@ -1,12 +1,16 @@
 import { ToolPolicyError } from '../errors/tool-errors.js';
+import type { ToolgateError } from '../errors/toolgate-error.js';
 import { applyPolicyDecision } from './apply-policy-decision.js';
 import type { DispatchState } from './dispatch-state.js';
+import { resolveAction } from './resolve-action.js';
 
 /**
  * Stage 7: guardrails and rules on the EFFECTIVE arguments, through the
- * tool's `policyTarget`. A target function that throws fails closed.
+ * tool's `policyTarget`, resolved into the call's action first (real paths
+ * when the host can say them). A target function that throws fails closed.
+ * Synchronous unless the host resolves asynchronously.
  */
-export function decideArgumentPolicy(state: DispatchState): ToolPolicyError | undefined {
+export function decideArgumentPolicy(state: DispatchState): ToolgateError | undefined | Promise<ToolgateError | undefined> {
   const tool = state.tool;
   if (tool === undefined) return undefined;
   const targetOf = tool.definition.policyTarget;
@@ -17,11 +21,20 @@ export function decideArgumentPolicy(state: DispatchState): ToolPolicyError | un
       return new ToolPolicyError(tool.key, 'target_unavailable', { detail: 'was refused: its policy target could not be computed', cause: error });
     }
   }
+  const resolved = resolveAction(state);
+  if (resolved instanceof Promise) return resolved.then((failure) => failure ?? decide(state));
+  return resolved ?? decide(state);
+}
+
+function decide(state: DispatchState): ToolPolicyError | undefined {
+  const tool = state.tool;
+  if (tool === undefined) return undefined;
   const decision = state.snapshot.policy.decideArguments({
     tool: tool.policyView,
     agent: state.agent,
     args: state.effectiveArgs,
     target: state.target,
+    ...(state.action === undefined ? {} : { action: state.action }),
     gateApproved: state.context.gateApproved === true,
   });
   return applyPolicyDecision(state, decision, 'arguments');

@@ -1,3 +1,4 @@
+import type { ResolvedAction } from '../action/resolved-action.js';
 import type { ToolgateError } from '../errors/toolgate-error.js';
 import type { SpilledResult } from '../host/tool-host.js';
 import type { JournalClaim } from '../journal/journal-types.js';
@@ -51,6 +52,8 @@ export interface DispatchState {
   /** Their display projection, once computed (see `projectedArguments`). */
   projectedArgs: unknown;
   target: PolicyTarget | undefined;
+  /** What the call will do, resolved once from the target (stage 7): policy, approval, digest, receipt and host read it. */
+  action: ResolvedAction | undefined;
   /** The strictest decision so far (allow → ask → deny). */
   decision: PolicyDecision | undefined;
   matched: MatchedRule[];
@@ -98,6 +101,7 @@ export function createDispatchState(
     effectiveArgs: undefined,
     projectedArgs: undefined,
     target: undefined,
+    action: undefined,
     decision: undefined,
     matched: [],
     askedBy: undefined,

@@ -26,6 +26,6 @@ export async function ensureDigests(state: DispatchState): Promise<InvocationDig
   if (state.argsUnchecked && canonical.length > limit / 3 && encoder.encode(canonical).length > limit) {
     return new ToolArgsInvalidError(tool.key, [], `the arguments exceed ${limit} bytes`);
   }
-  state.digests = await digestCanonicalInput(tool, state.agent, canonical);
+  state.digests = await digestCanonicalInput(tool, state.agent, canonical, state.action);
   return state.digests;
 }

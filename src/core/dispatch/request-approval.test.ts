@@ -59,7 +59,7 @@ describe('approval (stage 9)', () => {
     expect(host.calls).toHaveLength(1);
   });
 
-  it('the preview and every event are secret-free; unredactedPreview holds the raw value and never reaches an event', async () => {
+  it('the preview and every event are secret-free; the resolved action holds the raw value and never reaches an event', async () => {
     const approver = createScriptedApprover('approve');
     const { registry } = harness(all);
     const recording = recordEvents(registry);
@@ -71,20 +71,25 @@ describe('approval (stage 9)', () => {
     expect(JSON.stringify(request.preview)).not.toContain(SECRET);
     expect(JSON.stringify(request.arguments)).not.toContain(SECRET);
     expect(request.preview.command).toContain('[redacted]');
-    expect(request.unredactedPreview.command).toContain(SECRET);
+    expect(request.resolved?.command?.argv.join(' ')).toContain(SECRET);
+    expect(request.masked).toBeGreaterThan(0);
     const requested = recording.of('approval-requested');
     expect(requested).toHaveLength(1);
     expect(requested[0]?.preview).toEqual(request.preview);
     const everything = JSON.stringify(recording.events);
     expect(everything).not.toContain(SECRET);
-    expect(everything).not.toContain('unredactedPreview');
+    expect(everything).not.toContain('"resolved"');
   });
 
-  it('an egress preview shows the host only, never the URL or its query', async () => {
+  it('an egress preview shows the method and the full URL, with a secret query value masked where it stands', async () => {
     const approver = createScriptedApprover('approve');
     const { registry } = harness(all);
-    await registry.dispatch({ callId: 'c', name: 'fetch_url', arguments: { url: 'https://api.example.com/v1?key=abcd1234secret' } }, { grantedTools, approval: { confirm: approver.confirm } });
-    expect(approver.requests[0]?.preview).toEqual({ host: 'api.example.com' });
+    await registry.dispatch({ callId: 'c', name: 'fetch_url', arguments: { url: 'https://api.example.com/v1/repos?page=2&key=abcd1234secret' } }, { grantedTools, approval: { confirm: approver.confirm } });
+    const request = approver.requests[0];
+    expect(request?.preview).toEqual({ host: 'api.example.com', request: 'GET https://api.example.com/v1/repos?page=2&key=[redacted]' });
+    expect(request?.target?.http).toEqual({ method: 'GET', url: 'https://api.example.com/v1/repos?page=2&key=[redacted]', host: 'api.example.com', port: 443 });
+    expect(request?.masked).toBe(1);
+    expect(JSON.stringify(request?.arguments)).not.toContain('abcd1234secret');
   });
 
   it('fails closed: no confirm hook → no_approval_hook; a throwing hook → approval_error; reject → user_rejected', async () => {

@@ -1,7 +1,9 @@
 import type { ToolCallView } from '../tools/tool-types.js';
 import { ToolCancelledError, ToolDeniedByUserError, ToolPolicyError, type ToolArgsInvalidError } from '../errors/tool-errors.js';
-import type { ToolApprovalDecision, ToolApprovalRequest } from '../policy/approval-types.js';
-import { redactSecrets } from '../policy/redact-secrets.js';
+import type { ApprovalReasons, ToolApprovalDecision, ToolApprovalRequest } from '../policy/approval-types.js';
+import { REDACTED, redactSecrets } from '../policy/redact-secrets.js';
+import type { ResolvedAction } from '../action/resolved-action.js';
+import type { PolicyDecision } from '../policy/policy-types.js';
 import { buildApprovalPreview } from './build-approval-preview.js';
 import { ensureDigests } from './ensure-digests.js';
 import { projectedArguments } from './projected-arguments.js';
@@ -41,8 +43,11 @@ export async function requestApproval(state: DispatchState): Promise<ApprovalFai
     const preApproved = approved !== undefined && (approved instanceof Set ? approved.size : (approved as readonly string[]).length) > 0;
     return new ToolDeniedByUserError(tool.key, preApproved ? 'approval_mismatch' : 'no_approval_hook');
   }
-  const { preview, unredactedPreview } = buildApprovalPreview(tool.actionClass, state.target, state.effectiveArgs);
+  const { preview, target } = buildApprovalPreview(tool.actionClass, state.action, state.effectiveArgs);
   const toolInput = projectedArguments(state);
+  const presented = presentedView(state);
+  const decisionSoFar = state.decision ?? { kind: 'allow' as const, matched: [] };
+  const why = state.askedBy ?? 'governed';
   const request: ToolApprovalRequest = Object.freeze({
     callId: state.call.callId,
     toolName: tool.key,
@@ -50,16 +55,19 @@ export async function requestApproval(state: DispatchState): Promise<ApprovalFai
     agent: state.agent,
     action: tool.actionClass,
     preview,
-    unredactedPreview,
+    target,
+    masked: Math.max(target?.masked ?? 0, maskedIn(toolInput), presented.masked),
+    resolved: state.action,
     actionDigest,
     arguments: toolInput,
-    decision: state.decision ?? { kind: 'allow', matched: [] },
-    why: state.askedBy ?? 'governed',
-    ...presentedView(state),
+    decision: decisionSoFar,
+    why,
+    reasons: approvalReasons(decisionSoFar, why, state.action),
+    ...(presented.view === undefined ? {} : { view: presented.view }),
   });
   const bus = state.snapshot.bus;
   if (bus.has('approval-requested')) {
-    bus.emit('approval-requested', { ...eventBase(state), action: tool.actionClass, preview, actionDigest, toolInput });
+    bus.emit('approval-requested', { ...eventBase(state), action: tool.actionClass, preview, ...(target === undefined ? {} : { target }), actionDigest, toolInput });
   }
   const signal = state.context.signal;
   let decision: ToolApprovalDecision;
@@ -89,24 +97,56 @@ export async function requestApproval(state: DispatchState): Promise<ApprovalFai
 
 const MAX_VIEW_BODY = 256 * 1024;
 
-/** The tool's `presentCall` view, redacted; a view that throws is simply left out (display only). */
-function presentedView(state: DispatchState): { view?: ToolCallView } {
+/** The tool's `presentCall` view, redacted, and how many values that masked; a view that throws is simply left out (display only). */
+function presentedView(state: DispatchState): { view?: ToolCallView; masked: number } {
   const present = state.tool?.definition.presentCall;
-  if (present === undefined) return {};
+  if (present === undefined) return { masked: 0 };
   try {
     const view = present(state.effectiveArgs);
-    const body = view.body === undefined ? undefined : redactSecrets(view.body.length > MAX_VIEW_BODY ? view.body.slice(0, MAX_VIEW_BODY) : view.body);
+    const raw = view.body === undefined ? undefined : view.body.length > MAX_VIEW_BODY ? view.body.slice(0, MAX_VIEW_BODY) : view.body;
+    const body = raw === undefined ? undefined : redactSecrets(raw);
+    const title = redactSecrets(view.title);
+    const subtitle = view.subtitle === undefined ? undefined : redactSecrets(view.subtitle);
+    const masked = markersAdded(view.title, title) + (subtitle === undefined ? 0 : markersAdded(view.subtitle ?? '', subtitle)) + (body === undefined ? 0 : markersAdded(raw ?? '', body));
     return {
       view: Object.freeze({
-        title: redactSecrets(view.title),
-        ...(view.subtitle === undefined ? {} : { subtitle: redactSecrets(view.subtitle) }),
+        title,
+        ...(subtitle === undefined ? {} : { subtitle }),
         ...(body === undefined ? {} : { body }),
         ...(view.language === undefined ? {} : { language: view.language }),
       }),
+      masked,
     };
   } catch {
-    return {};
+    return { masked: 0 };
   }
+}
+
+/** Why the call reaches a person, from what the policy said; `createConfirm` adds the mode. */
+function approvalReasons(decision: PolicyDecision, why: ToolApprovalRequest['why'], action: ResolvedAction | undefined): ApprovalReasons {
+  const protectedPath = (decision.kind === 'ask' && decision.reason === 'protected_path') || action?.files.some((file) => file.protected) === true;
+  const reason = decision.kind === 'ask' && decision.reason !== undefined ? decision.reason : protectedPath ? 'protected_path' : why;
+  const asking = decision.matched.filter((rule) => rule.decision === 'ask');
+  return Object.freeze({ reason, rules: Object.freeze(asking.length > 0 ? asking : decision.matched), protectedPath });
+}
+
+/** `[redacted]` markers a projection holds. */
+function maskedIn(projection: unknown): number {
+  let text: string;
+  try {
+    text = JSON.stringify(projection) ?? '';
+  } catch {
+    return 0;
+  }
+  return countMarkers(text);
+}
+
+function markersAdded(before: string, after: string): number {
+  return before === after ? 0 : Math.max(1, countMarkers(after) - countMarkers(before));
+}
+
+function countMarkers(text: string): number {
+  return text.split(REDACTED).length - 1;
 }
 
 function emitResolved(state: DispatchState, decision: Parameters<typeof state.snapshot.bus.emit<'approval-resolved'>>[1]['decision'], actionDigest: string): void {

@@ -70,7 +70,12 @@ function runStages(state: DispatchState, nested: NestedDispatch): Eventually<Sta
 
 function afterValidation(state: DispatchState, nested: NestedDispatch): Eventually<StageResult> {
   const denied = decideArgumentPolicy(state); // 7
+  if (denied instanceof Promise) return denied.then((settled) => (settled === undefined ? afterArgumentPolicy(state, nested) : { ok: false, error: settled }));
   if (denied !== undefined) return { ok: false, error: denied };
+  return afterArgumentPolicy(state, nested);
+}
+
+function afterArgumentPolicy(state: DispatchState, nested: NestedDispatch): Eventually<StageResult> {
   const hooks = state.snapshot.hooks;
   if (hooks.preExecute.length > 0 || hooks.guards.length > 0 || needsApproval(state) || isJournaled(state)) return governedStages(state, nested);
   return admitAndExecute(state, nested);

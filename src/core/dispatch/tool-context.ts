@@ -1,3 +1,4 @@
+import type { ResolvedAction } from '../action/resolved-action.js';
 import type { ToolHostCallOptions } from '../host/tool-host.js';
 import type { ToolDispatchContext } from '../tools/tool-types.js';
 import type { DispatchState } from './dispatch-state.js';
@@ -34,6 +35,9 @@ export class ToolContext implements ToolDispatchContext {
   }
   get hostCallOptions(): ToolHostCallOptions | undefined {
     return this.#state.context.hostCallOptions;
+  }
+  get action(): ResolvedAction | undefined {
+    return this.#state.action;
   }
   dispatchNested(call: { name: string; arguments: unknown; callId?: string; signal?: AbortSignal }): Promise<ToolOutcome> {
     const own = call.signal;

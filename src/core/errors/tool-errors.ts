@@ -63,6 +63,9 @@ export type ToolPolicyDenyReason =
   | 'definition_withheld'
   | 'secret_argument'
   | 'unresolved_claim'
+  | 'symlink_refused'
+  | 'target_unavailable'
+  | 'target_changed'
   | (string & {});
 
 export interface ToolPolicyErrorOptions {
@@ -96,6 +99,9 @@ const policyReasonText: Record<string, string> = {
   definition_withheld: 'was withheld: its definition changed since it was approved',
   secret_argument: 'was refused: a secret-tainted value reached an argument',
   unresolved_claim: 'was refused: an earlier dispatch of the same action may have started and never settled; an operator must resolve its journal claim',
+  symlink_refused: 'was refused: a symlink in the path leads out of the workspace or nowhere',
+  target_unavailable: 'was refused: its target could not be resolved',
+  target_changed: 'was refused: its target changed after it was checked and approved (a link swapped in, a file replaced); check the path and call again',
 };
 
 /** A guardrail or grant denial, decided before any side effect. */

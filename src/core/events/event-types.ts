@@ -1,3 +1,4 @@
+import type { ActionDisplay } from '../action/display-action.js';
 import type { ToolgateError } from '../errors/toolgate-error.js';
 import type { ToolActionClass, ToolActionPreview, ToolApprovalDecision } from '../policy/approval-types.js';
 import type { PolicyDecision } from '../policy/policy-types.js';
@@ -24,8 +25,9 @@ export interface ToolgateEventMap {
   };
   'approval-requested': CallEventBase & {
     readonly action: ToolActionClass | undefined;
-    /** Secret-free preview. The unredacted preview never appears in an event. */
+    /** Secret-free preview. The resolved action itself never appears in an event, only its masked display. */
     readonly preview: ToolActionPreview;
+    readonly target?: ActionDisplay;
     readonly actionDigest: string;
     readonly toolInput: unknown;
   };

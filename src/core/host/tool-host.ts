@@ -6,6 +6,8 @@
  * `ToolUnavailableError`, never a crash.
  */
 
+import type { ResolvedCommand, ResolvedPath } from '../action/resolved-action.js';
+
 /** Trusted per-call options a host may receive; never tool arguments. */
 export interface ToolHostCallOptions {
   /** Register transitive work that must be owned until it settles. */
@@ -48,6 +50,12 @@ export interface FileEdit {
 /** Common to every capability call: the calling tool's name, so a host denial names it. */
 export interface HostCallLabel {
   readonly tool?: string;
+  /**
+   * The target as it was resolved before policy and approval. The host
+   * re-resolves at execution and refuses (`target_changed`) when the real
+   * path, its existence or its identity differ: what runs is what was judged.
+   */
+  readonly expected?: ResolvedPath;
 }
 
 export interface FsCapability {
@@ -72,6 +80,8 @@ export interface SpawnOptions {
   readonly maxOutputBytes?: number;
   readonly stdin?: string;
   readonly tool?: string;
+  /** The command as resolved before policy and approval: a different executable or working directory at spawn is refused (`target_changed`). */
+  readonly expected?: ResolvedCommand;
 }
 
 export interface ProcessResult {
@@ -180,7 +190,32 @@ export interface SecretsCapability {
   has(ref: string): Promise<boolean>;
 }
 
+/** What the engine asks a host to resolve before policy: the call's paths and its program. */
+export interface ResolveTargetRequest {
+  /** The calling tool, so a refusal names it. */
+  readonly tool: string;
+  readonly access: 'read' | 'write';
+  /** Paths as the call gave them, the command's working directory included. */
+  readonly paths: readonly string[];
+  /** A command's program (argv[0]): the host says which executable it would run. */
+  readonly program?: string;
+}
+
+export interface ResolvedTarget {
+  /** One entry per requested path, in order. */
+  readonly files: readonly ResolvedPath[];
+  /** The absolute executable for `program`, when the host found one. */
+  readonly executable?: string;
+}
+
 export interface ToolHost {
+  /**
+   * Resolve a call's targets on the platform, before policy: real paths after
+   * every symlink, protected areas, new files, hard links, the executable.
+   * Optional: without it the engine resolves lexically. It may reject with a
+   * typed error (an unusable path), which fails the call closed.
+   */
+  readonly resolve?: (request: ResolveTargetRequest, signal?: AbortSignal) => ResolvedTarget | Promise<ResolvedTarget>;
   readonly fs?: FsCapability;
   readonly process?: ProcessCapability;
   readonly egress?: EgressCapability;

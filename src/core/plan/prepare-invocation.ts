@@ -22,7 +22,7 @@ export async function prepareInvocation(state: DispatchState): Promise<Invocatio
   if (failure !== undefined) return plan(state, 'denied', failure);
   const invalid = await validateArguments(state);
   if (invalid !== undefined) return plan(state, 'denied', invalid);
-  const denied = decideArgumentPolicy(state) ?? (await runPreExecuteHooks(state));
+  const denied = (await decideArgumentPolicy(state)) ?? (await runPreExecuteHooks(state));
   if (denied !== undefined) return plan(state, 'denied', denied);
   const digests = await ensureDigests(state);
   if (!('actionDigest' in digests)) return plan(state, 'denied', digests);

@@ -1,16 +1,38 @@
+import type { ActionDisplay } from '../action/display-action.js';
+import type { ResolvedAction } from '../action/resolved-action.js';
 import type { ToolCallView } from '../tools/tool-types.js';
-import type { PolicyDecision } from './policy-types.js';
+import type { ApprovalMode } from './policy-snapshot-types.js';
+import type { MatchedRule, PolicyDecision } from './policy-types.js';
 
 /** The governed action classes: what an interactive approval gates. */
 export type ToolActionClass = 'fs_write' | 'process' | 'egress' | 'os';
 
-/** Secret-free, display-only. Never a full URL or query, never a secret. */
+/**
+ * The one-line preview of a call, display only: where it really acts (the
+ * resolved path, the whole argv quoted, the host), secret-shaped tokens
+ * masked where they stand. The card's full account is `target`.
+ */
 export interface ToolActionPreview {
+  /** The real path (after every symlink), workspace-relative when inside. */
   readonly path?: string;
+  /** The whole argv, one line, elements quoted where a space or shell character would blur them. */
   readonly command?: string;
   readonly host?: string;
+  /** For `http_request`: method and full URL (secret query values masked). */
+  readonly request?: string;
   /** For calls a rule asked about that fit no class: the redacted argument projection. */
   readonly summary?: string;
+}
+
+/** Why a call reached a person: the policy's reason, the rules that asked, and, once the mode logic ran, the mode. */
+export interface ApprovalReasons {
+  /** `governed`, `rule`, `hook`, `risk`, `protected_path` or `classifier`. */
+  readonly reason: string;
+  /** Rules that asked, or that matched, with their text and where they came from. */
+  readonly rules: readonly MatchedRule[];
+  /** The approval mode that sent the call to a person (set by `createConfirm`). */
+  readonly mode?: ApprovalMode;
+  readonly protectedPath: boolean;
 }
 
 export interface ToolApprovalRequest {
@@ -21,12 +43,21 @@ export interface ToolApprovalRequest {
   /** Absent when a rule asked about a call outside the governed classes. */
   readonly action: ToolActionClass | undefined;
   readonly preview: ToolActionPreview;
+  /** Everything the decision covers, masked for display: real paths and flags, argv, method and URL, MCP tool and arguments. */
+  readonly target: ActionDisplay | undefined;
   /**
-   * The same selection, unscrubbed, for in-process classification only (a
-   * protected-path check must not read a scrubbed path). Never serialised,
-   * logged, persisted or put in an event.
+   * How many values the preview, the target and the arguments mask. A card
+   * says so, and a call with a masked part is never approved by a remembered
+   * approval: what was approved before cannot be known to be this.
    */
-  readonly unredactedPreview: ToolActionPreview;
+  readonly masked: number;
+  /**
+   * The resolved action itself, unmasked, for in-process classification
+   * (protected paths, the workspace, remembered-approval keys): a decision
+   * never reads a masked string. Never serialised, logged, persisted or put
+   * in an event.
+   */
+  readonly resolved: ResolvedAction | undefined;
   /** The action this approval is bound to. */
   readonly actionDigest: string;
   /** Redacted argument projection for display. */
@@ -34,6 +65,8 @@ export interface ToolApprovalRequest {
   readonly decision: PolicyDecision;
   /** Why approval is needed: a governed class, a rule, a hook or a risk threshold. */
   readonly why: 'governed' | 'rule' | 'hook' | 'risk';
+  /** The reasons in full, for the card. */
+  readonly reasons: ApprovalReasons;
   /** The tool's own rendering of the call (`presentCall`), secrets redacted: what a UI shows as the body (a file's new content, a command). */
   readonly view?: ToolCallView;
 }

@@ -36,6 +36,8 @@ export function parseHttpsTarget(url: string): HttpsTarget {
   }
   const host = canonicalHost(parsed.hostname);
   if (host === undefined) return { ok: false, reason: 'insecure_url', detail: 'was refused: the URL has no valid host' };
+  // The parser already refuses ports above 65535; port 0 parses, and a connection to it must never be tried.
+  if (parsed.port === '0') return { ok: false, reason: 'insecure_url', detail: 'was refused: port 0 is not a port to connect to' };
   return { ok: true, host };
 }
 

@@ -27,6 +27,8 @@ export interface GuardrailView {
   readonly host: string | undefined;
   /** A declared path could not be read as a path (empty, NUL byte). */
   readonly invalidPath: boolean;
+  /** A host resolved a path through a symlink to a place outside the workspace. */
+  readonly linkedOut?: boolean;
 }
 
 /**
@@ -65,6 +67,8 @@ function checkScope(view: GuardrailView, write: boolean, tier: FsScopeTier | und
   if (view.invalidPath) return denied('was refused: the path is not a valid path');
   if (paths.some((path) => path.escapes)) return denied('was refused: the path climbs out of the workspace');
   if (tier === undefined || tier === 'full') return undefined;
+  // The host would refuse it too, at execution; refusing here keeps it from ever reaching an approver.
+  if (view.linkedOut === true) return { reason: 'symlink_refused', detail: 'was refused: a symlink in the path leads out of the workspace' };
   if (write && tier === 'read-only') return denied('was refused: the filesystem scope is read-only');
   if (paths.some((path) => path.relative === undefined)) return denied('was refused: the path is outside the allowed filesystem scope');
   return undefined;

@@ -35,6 +35,7 @@ export function compileRule(rule: PolicyRule, position: number, options: { reado
   const object = 'rule' in rule ? parseRuleString(rule.rule, id) : rule;
   const tools = compileToolMatcher(object.tool, fail);
   const match = compileMatch(object.match, rule.decision, fail, options.home);
+  const display = 'rule' in rule ? rule.rule : displayRule(object);
   const compiled: CompiledRule = Object.freeze({
     id,
     source,
@@ -45,8 +46,8 @@ export function compileRule(rule: PolicyRule, position: number, options: { reado
     priority,
     band: source === 'managed' && rule.band !== 'claude-code' ? 1 : 0,
     reason: typeof rule.reason === 'string' ? rule.reason : undefined,
-    display: 'rule' in rule ? rule.rule : displayRule(object),
-    matched: Object.freeze({ id, source, decision: rule.decision }),
+    display,
+    matched: Object.freeze({ id, source, decision: rule.decision, rule: display }),
   });
   if ('tests' in rule && rule.tests !== undefined) runSelfTests(compiled, rule.tests, fail);
   return compiled;

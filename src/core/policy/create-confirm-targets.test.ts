@@ -79,11 +79,14 @@ describe('remembered approvals cover only what the approver saw', () => {
     const other = await run('mcp_call', { server: 'github', tool: 'delete_repo', arguments: { repo: 'me/prod' } });
     expect(other.ok).toBe(false);
     expect(prompt).toHaveBeenCalledTimes(2);
-    // The same MCP tool on the same server is what was approved, whatever its arguments.
-    const again = await run('mcp_call', { server: 'github', tool: 'get_issue', arguments: { number: 2 } });
+    // The same MCP tool on the same server with the same arguments is what was approved.
+    const again = await run('mcp_call', { server: 'github', tool: 'get_issue', arguments: { number: 1 } });
     expect(again.ok).toBe(true);
     expect(again.receipt.approval).toMatchObject({ how: 'confirm:remembered' });
     expect(prompt).toHaveBeenCalledTimes(2);
+    // Other arguments are another call: the approver never saw them.
+    expect((await run('mcp_call', { server: 'github', tool: 'get_issue', arguments: { number: 2 } })).ok).toBe(false);
+    expect(prompt).toHaveBeenCalledTimes(3);
   });
 
   test('mcp_call: a tool name the approver saw only redacted is remembered for that exact input only', async () => {
@@ -183,10 +186,14 @@ describe('always: the persisted rule matches what was remembered and nothing mor
     expect(prompt).toHaveBeenCalledTimes(2);
   });
 
-  test('a host is persisted as an exact domain', async () => {
-    const { run, persisted } = setupTargets('always');
+  test('an HTTP approval is remembered for its method, origin and path, and never persisted as a domain rule', async () => {
+    const { run, persisted, prompt } = setupTargets('always');
     expect((await run('http_request', { url: 'https://api.github.com/x' })).ok).toBe(true);
-    expect(persisted).toEqual([{ tool: 'http_request', decision: 'allow', source: 'project', reason: 'remembered approval', match: { domain: 'api.github.com' } }]);
+    // No rule can say method, origin and path together: a domain rule would allow every request to the host.
+    expect(persisted).toEqual([]);
+    expect((await run('http_request', { url: 'https://api.github.com/x?page=2' })).receipt.approval).toMatchObject({ how: 'confirm:remembered' });
+    expect((await run('http_request', { url: 'https://api.github.com/repos/me/prod' })).ok).toBe(false);
+    expect(prompt).toHaveBeenCalledTimes(2);
   });
 
   test('an argv holding a literal `*` is persisted as an exact argv, never a glob', async () => {

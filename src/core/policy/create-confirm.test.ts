@@ -1,4 +1,5 @@
 import { describe, expect, test, vi } from 'vitest';
+import { approvalRequest } from './__fixtures__/approval-request.js';
 import { createToolRegistry } from '../registry/create-tool-registry.js';
 import { createFakeHost } from '../../testing/create-fake-host.js';
 import { ToolDeniedByUserError } from '../errors/tool-errors.js';
@@ -132,10 +133,10 @@ describe('remembered approvals', () => {
   test('mode-aware: a remembered approval does not apply in plan mode', async () => {
     const { prompt, run, approvals } = setup('ask', {}, { outcome: 'approve', scope: 'session' });
     await run(...fetchUrl('https://api.github.com/a'));
-    await run(...fetchUrl('https://api.github.com/b'));
+    await run(...fetchUrl('https://api.github.com/a'));
     expect(prompt).toHaveBeenCalledTimes(1);
     approvals.setMode('plan');
-    expect((await run(...fetchUrl('https://api.github.com/c'))).ok).toBe(false);
+    expect((await run(...fetchUrl('https://api.github.com/a'))).ok).toBe(false);
   });
 
   test('always writes a rule that loads and allows the same call', async () => {
@@ -192,11 +193,10 @@ describe('confirm edge cases', () => {
 
   test('a pending request the live policy has never seen is refused once the policy changed', () => {
     const live = createLivePolicy(createPolicy({ allowedDomains: ['a.example'] }));
-    const request = {
-      callId: 'x', toolName: 'http_request', toolVersion: undefined, agent: undefined, action: 'egress' as const,
-      preview: { host: 'a.example' }, unredactedPreview: { host: 'a.example' }, actionDigest: 'd', arguments: {},
-      decision: { kind: 'allow' as const, matched: [], policyVersion: live.version }, why: 'governed' as const,
-    };
+    const request = approvalRequest({
+      callId: 'x', toolName: 'http_request', action: 'egress', target: { url: 'https://a.example/' }, actionDigest: 'd',
+      decision: { kind: 'allow', matched: [], policyVersion: live.version },
+    });
     expect(live.decisionFor(request)).toBeUndefined();
     live.replace(createPolicy({ allowedDomains: ['a.example'] }));
     expect(live.decisionFor(request)).toMatchObject({ kind: 'deny', reason: 'policy_changed' });

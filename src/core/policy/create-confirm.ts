@@ -45,17 +45,18 @@ export interface RememberedApproval {
   /** The agent it was given to (undefined: none named). Another agent is asked again. */
   readonly agent: string | undefined;
   /**
-   * - `argv`: `value` is the JSON argv of the command shown (split on spaces);
-   * - `path`, `host`: `value` is the path or host shown;
-   * - `mcp`: `value` is the JSON `[server, tool]` of an `mcp_call`;
-   * - `digest`: `value` is the action digest, for a call that shows no such
-   *   target (`web_search`, a search's query is the data that leaves): only
-   *   the identical input, from the same agent, is approved again.
+   * - `argv`: `value` is the JSON argv, exactly as it runs; `also` holds the working directory's real path and the executable;
+   * - `path`: `value` is the real path (or the JSON list of real paths);
+   * - `http`: `value` is the JSON `[method, origin, path]`;
+   * - `mcp`: `value` is the JSON `[server, tool]`; `also.digest` the action digest standing for the arguments;
+   * - `digest`: `value` is the action digest, for a call whose target is its data
+   *   (a search's query, an OS action's text): only the identical input, from
+   *   the same agent, is approved again.
    */
-  readonly kind: 'argv' | 'path' | 'host' | 'mcp' | 'digest';
+  readonly kind: 'argv' | 'path' | 'http' | 'mcp' | 'digest';
   readonly value: string;
-  /** The rest of the target shown beside it, which must be equal too: a command's working directory (`path`), a host beside a path. */
-  readonly also?: { readonly path?: string; readonly host?: string };
+  /** The rest of the target beside it, which must be equal too. */
+  readonly also?: { readonly path?: string; readonly executable?: string; readonly digest?: string };
   readonly scope: ApprovalScope;
   readonly mode: ApprovalMode;
 }
@@ -90,8 +91,7 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
   const memory = new Map<string, RememberedApproval>();
 
   const effectiveMode = (): ApprovalMode => (mode === 'auto' && snapshotOf()?.managed.disableAutoMode === true ? 'ask' : mode);
-  const isProtected = (path: string | undefined): boolean => {
-    if (path === undefined) return false;
+  const isProtected = (path: string): boolean => {
     const snapshot = snapshotOf();
     if (snapshot !== undefined) return snapshot.isProtectedPath(path);
     const normal = normalizePath(path);
@@ -109,9 +109,11 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
     const before = live?.decisionFor(request) ?? request.decision;
     if (before.kind === 'deny') return { outcome: 'reject', reason: 'the policy changed and now refuses this call', by: 'policy' };
     if (current === 'plan') return { outcome: 'reject', reason: 'plan mode: governed calls do not run', by: 'mode:plan' };
-    const path = request.unredactedPreview.path;
-    // The engine checks every path a call touches; the preview shows one. Either saying "protected" is enough.
-    const protectedPath = isProtected(path) || (before.kind === 'ask' && before.reason === 'protected_path');
+    // Classification reads the resolved action (real paths), never the masked preview. Any path being
+    // protected — as spelled, where it really is, or by the policy's own ask — is enough.
+    const files = request.resolved?.files ?? [];
+    const protectedPath =
+      files.some((file) => file.protected || isProtected(file.path) || isProtected(file.real)) || (before.kind === 'ask' && before.reason === 'protected_path') || request.reasons.protectedPath;
     const key = rememberKey(request);
     // A remembered approval stands in for the default prompt only: an explicit ask (rule, risk) asks every time.
     if (!protectedPath && key !== undefined && before.kind === 'allow') {
@@ -120,7 +122,8 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
     }
     let reason = protectedPath ? 'protected_path' : before.kind === 'ask' ? (before.reason ?? 'rule') : request.why;
     if (!protectedPath && before.kind === 'allow') {
-      if (current === 'accept-edits' && request.action === 'fs_write' && path !== undefined && insideWorkspace(path)) return { outcome: 'approve', by: 'mode:accept-edits' };
+      const workspaceEdit = request.action === 'fs_write' && files.length > 0 && files.every((file) => !file.outside && insideWorkspace(file.real));
+      if (current === 'accept-edits' && workspaceEdit) return { outcome: 'approve', by: 'mode:accept-edits' };
       if (current === 'auto') {
         if (allowedByRule(before)) return { outcome: 'approve', by: 'mode:auto' };
         if (options.classifier !== undefined) {
@@ -131,7 +134,9 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
         }
       }
     }
-    const answer = await options.prompt(request, { mode: current, reason, protectedPath }, signal);
+    // The person sees why the call reached them: the mode and the reason the logic above settled on.
+    const shown: ToolApprovalRequest = Object.freeze({ ...request, reasons: Object.freeze({ ...request.reasons, reason, mode: current, protectedPath }) });
+    const answer = await options.prompt(shown, { mode: current, reason, protectedPath }, signal);
     const after = live?.decisionFor(request);
     if (after?.kind === 'deny') return { outcome: 'reject', reason: 'the policy changed while the approval was pending', by: 'policy' };
     if (answer?.outcome !== 'approve') return answer?.outcome === 'reject' ? answer : { outcome: 'reject', reason: 'the prompt gave no decision' };

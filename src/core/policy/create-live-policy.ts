@@ -1,3 +1,5 @@
+import { actionDigestTarget } from '../action/action-digest-target.js';
+import type { ResolvedAction } from '../action/resolved-action.js';
 import { ConfigurationError, ToolPolicyError } from '../errors/tool-errors.js';
 import type { AroundWrapper } from '../hooks/hook-types.js';
 import type { ToolApprovalRequest } from './approval-types.js';
@@ -48,7 +50,7 @@ const MAX_PENDING = 1024;
 export function createLivePolicy(initial: PolicySnapshot): LivePolicy {
   let current = initial;
   const byArgs = new WeakMap<object, Decided>();
-  // Approval requests carry the preview, not the arguments: pending calls are found by their preview fingerprint.
+  // Approval requests carry the resolved action, not the arguments: pending calls are found by its fingerprint.
   const pending = new Map<string, Decided[]>();
   let pendingCount = 0;
   const listeners = new Set<(snapshot: PolicySnapshot) => void>();
@@ -56,7 +58,7 @@ export function createLivePolicy(initial: PolicySnapshot): LivePolicy {
   const remember = (entry: Decided): void => {
     if (typeof entry.input.args === 'object' && entry.input.args !== null) byArgs.set(entry.input.args, entry);
     if (entry.decision.kind === 'deny') return;
-    const key = fingerprint(toolKey(entry.input), entry.input.agent, previewOf(entry.input));
+    const key = fingerprint(toolKey(entry.input), entry.input.agent, entry.input.action);
     const list = pending.get(key) ?? [];
     list.push(entry);
     pending.set(key, list);
@@ -92,6 +94,7 @@ export function createLivePolicy(initial: PolicySnapshot): LivePolicy {
       return current;
     },
     decideIdentity: (input: IdentityPolicyInput) => current.decideIdentity(input),
+    classifyPath: (path: string) => current.classifyPath(path),
     decideArguments(input: ArgumentPolicyInput): PolicyDecision {
       const snapshot = current;
       const decision = snapshot.decideArguments(input);
@@ -110,7 +113,7 @@ export function createLivePolicy(initial: PolicySnapshot): LivePolicy {
       return swap(next);
     },
     decisionFor(request) {
-      const entries = pending.get(fingerprint(request.toolName, request.agent, request.unredactedPreview)) ?? [];
+      const entries = pending.get(fingerprint(request.toolName, request.agent, request.resolved)) ?? [];
       if (entries.length === 0) {
         if ((request.decision.policyVersion ?? initial.version) === current.version) return undefined;
         return { kind: 'deny', reason: 'policy_changed', detail: 'was refused: the policy changed while the approval was pending', matched: [], policyVersion: current.version };
@@ -119,7 +122,7 @@ export function createLivePolicy(initial: PolicySnapshot): LivePolicy {
       return strictest(entries.map((entry) => (entry.version === snapshot.version ? entry.decision : snapshot.recheck(entry.input))));
     },
     settle(request) {
-      const key = fingerprint(request.toolName, request.agent, request.unredactedPreview);
+      const key = fingerprint(request.toolName, request.agent, request.resolved);
       const list = pending.get(key);
       if (list === undefined) return;
       list.shift();
@@ -160,23 +163,7 @@ function toolKey(input: ArgumentPolicyInput): string {
   return input.tool.version === undefined ? input.tool.name : `${input.tool.name}@${input.tool.version}`;
 }
 
-/** The preview fields the pipeline builds for an approval (build-approval-preview), from the target. */
-function previewOf(input: ArgumentPolicyInput): { path?: string; command?: string; host?: string } {
-  const target = input.target;
-  const preview: { path?: string; command?: string; host?: string } = {};
-  if (target?.path !== undefined) preview.path = target.path;
-  if (target?.command !== undefined) preview.command = typeof target.command === 'string' ? target.command : target.command.join(' ');
-  if (target?.url !== undefined) {
-    try {
-      preview.host = new URL(target.url).hostname;
-    } catch {
-      preview.host = '(unparseable URL)';
-    }
-  }
-  if (target?.server !== undefined && preview.host === undefined) preview.host = target.server;
-  return preview;
-}
-
-function fingerprint(tool: string, agent: string | undefined, preview: { readonly path?: string | undefined; readonly command?: string | undefined; readonly host?: string | undefined }): string {
-  return JSON.stringify([tool, agent ?? null, preview.path ?? null, preview.command ?? null, preview.host ?? null]);
+/** One pending call: its tool, agent and where it acts (the same resolved action the approval request carries). */
+function fingerprint(tool: string, agent: string | undefined, action: ResolvedAction | undefined): string {
+  return JSON.stringify([tool, agent ?? null, actionDigestTarget(action)]);
 }

@@ -1,3 +1,4 @@
+import type { ResolvedPath } from '../action/resolved-action.js';
 import { ConfigurationError } from '../errors/tool-errors.js';
 import type { ToolRisk } from '../tools/tool-types.js';
 import { parseDomainPattern, parseHttpsTarget, type DomainPattern } from './canonical-host.js';
@@ -8,7 +9,7 @@ import { explainCall } from './explain-call.js';
 import { governMcpCall } from './govern-mcp-call.js';
 import { normalizePath, type NormalizedPath } from './normalize-path.js';
 import type { CreatePolicyOptions, FsScope, PolicySnapshot } from './policy-snapshot-types.js';
-import type { ArgumentPolicyInput, IdentityPolicyInput, MatchedRule, PolicyDecision, PolicyToolView } from './policy-types.js';
+import type { ArgumentPolicyInput, IdentityPolicyInput, MatchedRule, PathPlacement, PolicyDecision, PolicyToolView } from './policy-types.js';
 import { createProtectedPathMatcher } from './protected-paths.js';
 import { createRateLimiter } from './rate-limiter.js';
 import type { CompiledRule } from './rule-types.js';
@@ -119,7 +120,7 @@ export function createPolicy(options: CreatePolicyOptions = {}): PolicySnapshot 
       }
     }
     let ask: string | undefined = verdict.decision === 'ask' ? 'rule' : undefined;
-    if (input.tool.policy.fsWrite && view.paths.some(isProtected)) {
+    if (input.tool.policy.fsWrite && (view.paths.some(isProtected) || input.action?.files.some((file) => file.protected) === true)) {
       notes.push('a protected path is never auto-approved');
       ask ??= 'protected_path';
     }
@@ -165,6 +166,10 @@ export function createPolicy(options: CreatePolicyOptions = {}): PolicySnapshot 
       const normal = normalizePath(path, roots);
       return normal !== undefined && normal.relative !== undefined;
     },
+    classifyPath(path: string): PathPlacement {
+      const normal = normalizePath(path, roots);
+      return normal === undefined ? { relative: undefined, protected: true } : { relative: normal.relative, protected: isProtected(normal) };
+    },
   };
   return governMcpCall(snapshot);
 }
@@ -190,8 +195,16 @@ function identityDecision(
 
 function guardrailView(input: ArgumentPolicyInput, roots: readonly string[]): GuardrailView {
   const target = input.target;
+  const action = input.action;
   const command: unknown = target?.command;
-  const argv = typeof command === 'string' ? splitCommand(command) : isList(command) && command.every((element) => typeof element === 'string') ? splitCommand(command) : undefined;
+  const argv =
+    action?.command !== undefined
+      ? action.command.argv
+      : typeof command === 'string'
+        ? splitCommand(command)
+        : isList(command) && command.every((element) => typeof element === 'string')
+          ? splitCommand(command)
+          : undefined;
   const rawPaths = [...(target?.path === undefined ? [] : [target.path]), ...(isList(target?.paths) ? target.paths : [])];
   const paths: NormalizedPath[] = [];
   let invalidPath = false;
@@ -200,12 +213,22 @@ function guardrailView(input: ArgumentPolicyInput, roots: readonly string[]): Gu
     if (normal === undefined) invalidPath = true;
     else paths.push(normal);
   }
+  // Where each path really is, when a host resolved it somewhere else: rules and the floor judge both, so an
+  // allow must cover the real target too and a deny on either one refuses.
+  const linkedOut: ResolvedPath[] = [];
+  for (const file of action?.resolvedBy === 'host' ? action.files : []) {
+    if (file.real === file.path && !file.linkTraversal) continue;
+    const real = normalizePath(file.real, roots);
+    if (real === undefined) invalidPath = true;
+    else if (!paths.some((known) => known.path === real.path)) paths.push(real);
+    if (file.linkTraversal && file.outside) linkedOut.push(file);
+  }
   let host: string | undefined;
   if (typeof target?.url === 'string') {
     const parsed = parseHttpsTarget(target.url);
     if (parsed.ok) host = parsed.host;
   }
-  return { argv, paths, host, invalidPath };
+  return { argv, paths, host, invalidPath, linkedOut: linkedOut.length > 0 };
 }
 
 function compileRules(input: NonNullable<CreatePolicyOptions['rules']>, managedOnly: boolean, warnings: string[], home: string | undefined): readonly CompiledRule[] {

@@ -46,6 +46,7 @@ export function governMcpCall(snapshot: PolicySnapshot): PolicySnapshot {
     explain: (call) => explain(snapshot, call),
     isProtectedPath: (path) => snapshot.isProtectedPath(path),
     isInsideWorkspace: (path) => snapshot.isInsideWorkspace(path),
+    classifyPath: (path) => snapshot.classifyPath(path),
   });
 }
 

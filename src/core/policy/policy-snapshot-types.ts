@@ -1,5 +1,5 @@
 import type { ToolRisk } from '../tools/tool-types.js';
-import type { ArgumentPolicyInput, PolicyDecision, PolicyToolView, ToolPolicy } from './policy-types.js';
+import type { ArgumentPolicyInput, PolicyDecision, PolicyToolView, ToolPolicy, PathPlacement } from './policy-types.js';
 import type { FsScopeTier } from './check-guardrails.js';
 import type { RateLimits } from './rate-limiter.js';
 import type { PolicyRule, RuleDecision, RuleSource } from './rule-types.js';
@@ -100,4 +100,5 @@ export interface PolicySnapshot extends ToolPolicy {
   isProtectedPath(path: string): boolean;
   /** Whether a path lies inside the workspace (relative without climbing out, or under a root). */
   isInsideWorkspace(path: string): boolean;
+  classifyPath(path: string): PathPlacement;
 }

@@ -1,3 +1,4 @@
+import type { ResolvedAction } from '../action/resolved-action.js';
 import type { ToolPolicyDenyReason } from '../errors/tool-errors.js';
 import type { PolicyTarget, ToolEffect, ToolPolicyClass, ToolRisk, ToolSource } from '../tools/tool-types.js';
 
@@ -6,6 +7,8 @@ export interface MatchedRule {
   readonly id: string;
   readonly source: string;
   readonly decision: 'allow' | 'ask' | 'deny';
+  /** The rule as written (`Bash(git push:*)`) or summarised: what a person reads. */
+  readonly rule?: string;
 }
 
 /** One discriminant for every policy decision (shorthand is normalised at the edge). */
@@ -47,6 +50,8 @@ export interface ArgumentPolicyInput extends IdentityPolicyInput {
   readonly args: unknown;
   /** The tool's guardrail target, computed from the effective arguments. */
   readonly target: PolicyTarget | undefined;
+  /** The target resolved (real paths, exact argv, parsed URL): when present, the floor and the rules judge it. */
+  readonly action?: ResolvedAction;
   readonly gateApproved: boolean;
 }
 
@@ -63,4 +68,15 @@ export interface ToolPolicy {
   decideIdentity(input: IdentityPolicyInput): PolicyDecision;
   /** Stage 7: guardrails and rules on the effective arguments. */
   decideArguments(input: ArgumentPolicyInput): PolicyDecision;
+  /**
+   * Where a path stands for this policy: relative to its workspace (undefined
+   * outside every root) and whether it is protected. Optional; the pipeline
+   * adds it to the resolved action, so the approver sees the policy's view.
+   */
+  classifyPath?(path: string): PathPlacement;
+}
+
+export interface PathPlacement {
+  readonly relative: string | undefined;
+  readonly protected: boolean;
 }

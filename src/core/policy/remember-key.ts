@@ -1,11 +1,8 @@
+import type { ResolvedAction } from '../action/resolved-action.js';
 import type { ToolApprovalRequest } from './approval-types.js';
-import { canonicalHost } from './canonical-host.js';
 import type { RememberedApproval } from './create-confirm.js';
-import { MCP_CALL_TOOL } from './govern-mcp-call.js';
 import { normalizePath } from './normalize-path.js';
-import { REDACTED } from './redact-secrets.js';
 import type { PolicyRuleObject, RuleMatch } from './rule-types.js';
-import { splitCommand } from './split-command.js';
 
 export interface RememberKey {
   readonly id: string;
@@ -14,66 +11,55 @@ export interface RememberKey {
   readonly rule: Pick<PolicyRuleObject, 'tool' | 'match' | 'tests'> | undefined;
 }
 
-/** The built-in search: the host it shows is the provider's, while the query — what leaves — is not shown as a target. */
-const SEARCH_TOOL = 'web_search';
-
 /**
- * Remembered approvals are keyed by the tool, the agent and the whole target
- * the approver saw: the command with its working directory, the MCP server
- * with the MCP tool, the path, the host. A call that shows none of these is
- * keyed by its action digest (the digest of its canonical input, tool
- * version and agent), so only the identical call is approved again.
+ * Remembered approvals are keyed by the tool, the agent and the resolved
+ * action the approver saw — never by its spelling or its masked display:
+ * - a command by its exact argv, with its working directory's real path and the executable;
+ * - files by their exact real paths;
+ * - HTTP by method, origin (scheme, host, port) and path;
+ * - an MCP tool by server and tool, with the action digest standing for its arguments.
+ * Anything else that shows a governed action (a search, whose query is what
+ * leaves; an OS action) is keyed by its action digest, so only the identical
+ * call is approved again. A call with a masked part is never keyed at all:
+ * what was approved before could not be told apart from it.
  */
 export function rememberKey(request: ToolApprovalRequest): RememberKey | undefined {
+  const action = request.resolved;
+  if (request.action === undefined || request.masked > 0 || action === undefined) return undefined;
   const tool = request.toolName.split('@')[0] ?? request.toolName;
   const agent = request.agent;
-  const { command, path, host } = request.unredactedPreview;
   const key = (kind: RememberedApproval['kind'], value: string, also: RememberedApproval['also'], rule: RememberKey['rule']): RememberKey => ({
-    id: JSON.stringify([request.toolName, agent ?? null, kind, value, also?.path ?? null, also?.host ?? null]),
+    id: JSON.stringify([request.toolName, agent ?? null, kind, value, also ?? null]),
     entry: { tool, agent, kind, value, ...(also === undefined ? {} : { also }) },
     rule,
   });
-  // A call outside the governed classes that shows no target (a rule asked about it) is not remembered.
-  const byInput = (): RememberKey | undefined => (request.action === undefined ? undefined : key('digest', request.actionDigest, undefined, undefined));
-  if (tool === SEARCH_TOOL) return byInput();
-  if (tool === MCP_CALL_TOOL) {
-    const mcpTool = shownMcpTool(request);
-    return mcpTool === undefined || host === undefined || command !== undefined || path !== undefined ? byInput() : key('mcp', JSON.stringify([host, mcpTool]), undefined, undefined);
+  const byDigest = (): RememberKey => key('digest', request.actionDigest, undefined, undefined);
+  if (action.search !== undefined || action.os !== undefined) return byDigest();
+  if (action.mcp !== undefined) {
+    const { server, tool: mcpTool } = action.mcp;
+    return mcpTool === undefined ? byDigest() : key('mcp', JSON.stringify([server, mcpTool]), { digest: request.actionDigest }, undefined);
   }
-  if (command !== undefined) {
-    const argv = splitCommand(command);
-    const also = alongside(path, host);
-    // An argv rule cannot bind a working directory: one with it would allow the command in any directory.
-    return key('argv', JSON.stringify(argv), also, also === undefined ? exactArgvRule(tool, argv) : undefined);
+  if (action.command !== undefined) {
+    const { argv, cwd, executable } = action.command;
+    const also = { path: cwd.real, ...(executable === undefined ? {} : { executable }) };
+    // An argv rule binds neither a working directory nor an executable: only a command run from the workspace root is persisted.
+    return key('argv', JSON.stringify(argv), also, cwd.real === '.' && action.files.length === 0 ? exactArgvRule(tool, argv) : undefined);
   }
-  if (path !== undefined) {
-    const also = alongside(undefined, host);
-    // A rule file trims its patterns: a path with outer spaces could not be said exactly, so it is not persisted.
-    return key('path', path, also, also === undefined && path.trim() === path ? { tool, match: { path: exactPathGlob(path) } } : undefined);
+  if (action.http !== undefined) {
+    const { method, scheme, host, port, path } = action.http;
+    // No rule says method, origin and path together: an HTTP approval is remembered, never persisted.
+    return key('http', JSON.stringify([method, `${scheme}://${host}:${port}`, path]), undefined, undefined);
   }
-  if (host !== undefined) {
-    const domain = exactDomain(host);
-    return key('host', host, undefined, domain === undefined ? undefined : { tool, match: { domain } });
-  }
-  return byInput();
+  if (action.files.length > 0) return filesKey(action, tool, key);
+  return byDigest();
 }
 
-function alongside(path: string | undefined, host: string | undefined): RememberedApproval['also'] {
-  if (path === undefined && host === undefined) return undefined;
-  return { ...(path === undefined ? {} : { path }), ...(host === undefined ? {} : { host }) };
-}
-
-/**
- * The MCP tool name an `mcp_call` approver was shown beside the server,
- * when what was shown is the name itself: a redacted or clipped name stands
- * for many, so such a call is keyed by its input instead.
- */
-function shownMcpTool(request: ToolApprovalRequest): string | undefined {
-  const shown = request.arguments;
-  if (typeof shown !== 'object' || shown === null) return undefined;
-  const { server, tool } = shown as { readonly server?: unknown; readonly tool?: unknown };
-  if (typeof tool !== 'string' || tool.length === 0 || server !== request.unredactedPreview.host) return undefined;
-  return tool.includes(REDACTED) || /… \[\d+ more characters\]$/u.test(tool) ? undefined : tool;
+function filesKey(action: ResolvedAction, tool: string, key: (kind: RememberedApproval['kind'], value: string, also: RememberedApproval['also'], rule: RememberKey['rule']) => RememberKey): RememberKey {
+  const reals = action.files.map((file) => file.real);
+  const only = reals.length === 1 ? (reals[0] as string) : undefined;
+  // A rule file trims its patterns: a path with outer spaces could not be said exactly, so it is not persisted.
+  const rule = only !== undefined && only.trim() === only ? { tool, match: { path: exactPathGlob(only) } } : undefined;
+  return key('path', only ?? JSON.stringify(reals), undefined, rule);
 }
 
 /**
@@ -86,12 +72,6 @@ function exactArgvRule(tool: string, argv: readonly string[]): RememberKey['rule
   const match: RuleMatch = { argv: [...argv], exact: true };
   if (!argv.some((element) => element.includes('*'))) return { tool, match };
   return { tool, match, tests: { match: [[...argv]], notMatch: [argv.map((element) => element.replaceAll('*', 'x'))] } };
-}
-
-/** The host as an exact domain rule, or undefined where the rule syntax would read it as a wildcard (`*.example.org`). */
-function exactDomain(host: string): string | undefined {
-  const canonical = canonicalHost(host);
-  return canonical === undefined || canonical.includes('*') ? undefined : canonical;
 }
 
 /** A glob matching exactly this path: specials escaped, relative paths anchored with `./`. */

@@ -81,5 +81,5 @@ export interface CompiledRule {
   /** How the rule reads in `explain` (its string form or a summary). */
   readonly display: string;
   /** The frozen audit record a decision lists for this rule. */
-  readonly matched: { readonly id: string; readonly source: RuleSource; readonly decision: RuleDecision };
+  readonly matched: { readonly id: string; readonly source: RuleSource; readonly decision: RuleDecision; readonly rule: string };
 }

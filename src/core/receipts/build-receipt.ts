@@ -1,5 +1,6 @@
 import type { DispatchState, StageResult } from '../dispatch/dispatch-state.js';
 import { projectedArguments } from '../dispatch/projected-arguments.js';
+import { displayAction, type ActionDisplay } from '../action/display-action.js';
 import { redactSecrets } from '../policy/redact-secrets.js';
 import type { ToolRisk } from '../tools/tool-types.js';
 import type { ApprovalTier, ReceiptStatus, ToolReceipt } from './receipt-types.js';
@@ -36,24 +37,14 @@ export function summarize(text: string): string {
   return line.length > SUMMARY_LIMIT ? `${line.slice(0, SUMMARY_LIMIT)}…` : line;
 }
 
-function affectedEntities(state: DispatchState): string[] {
-  const target = state.target;
+/** What the call acted on, from its resolved action: real paths, the host, the program, the MCP server. */
+function affectedEntities(target: ActionDisplay | undefined): string[] {
   if (target === undefined) return [];
-  const entities: string[] = [];
-  if (target.path !== undefined) entities.push(redactSecrets(target.path));
-  if (target.paths !== undefined) entities.push(...target.paths.map(redactSecrets));
-  if (target.url !== undefined) {
-    try {
-      entities.push(new URL(target.url).hostname);
-    } catch {
-      entities.push('(unparseable URL)');
-    }
-  }
-  if (target.command !== undefined) {
-    const argv0 = typeof target.command === 'string' ? target.command.trim().split(/ +/)[0] : target.command[0];
-    if (argv0 !== undefined) entities.push(redactSecrets(argv0));
-  }
-  if (target.server !== undefined) entities.push(`mcp:${target.server}`);
+  const entities: string[] = target.files.map((file) => file.path);
+  if (target.http !== undefined) entities.push(target.http.host);
+  const program = target.command?.argv[0];
+  if (program !== undefined) entities.push(program);
+  if (target.mcp !== undefined) entities.push(`mcp:${target.mcp.server}`);
   return entities;
 }
 
@@ -62,6 +53,7 @@ export function buildReceipt(state: DispatchState, result: StageResult, content:
   const tool = state.tool;
   const policyView = tool?.policyView;
   const exitCode = result.ok ? exitCodeOf(result.value) : undefined;
+  const target = state.action === undefined ? undefined : displayAction(state.action);
   const receipt: ToolReceipt = {
     invocationId,
     callId: state.call.callId,
@@ -73,7 +65,8 @@ export function buildReceipt(state: DispatchState, result: StageResult, content:
     code: result.ok ? 'OK' : result.error.code,
     ...(exitCode === undefined ? {} : { exitCode }),
     outputSummary: summarize(result.ok ? content : result.error.message),
-    affectedEntities: affectedEntities(state),
+    affectedEntities: affectedEntities(target),
+    ...(target === undefined ? {} : { target }),
     inputDigest: state.digests?.inputDigest,
     actionDigest: state.digests?.actionDigest,
     policy: {

@@ -1,3 +1,4 @@
+import type { ActionDisplay } from '../action/display-action.js';
 import type { ApprovalScope } from '../policy/approval-types.js';
 import type { MatchedRule } from '../policy/policy-types.js';
 import type { ToolEffect, ToolRisk } from '../tools/tool-types.js';
@@ -39,6 +40,8 @@ export interface ToolReceipt {
   readonly outputSummary: string;
   readonly structuredOutput?: unknown;
   readonly affectedEntities: readonly string[];
+  /** Where the call acted, resolved (real paths and flags, the whole argv, method and URL, MCP server and tool), masked for display. */
+  readonly target?: ActionDisplay;
   readonly inputDigest: string | undefined;
   readonly actionDigest: string | undefined;
   readonly policy: ReceiptPolicy;

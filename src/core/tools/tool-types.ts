@@ -1,4 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { ResolvedAction } from '../action/resolved-action.js';
 import type { ToolHost, ToolHostCallOptions } from '../host/tool-host.js';
 import type { Untrusted } from '../untrusted/untrusted.js';
 
@@ -49,10 +50,17 @@ export interface PolicyTarget {
   readonly path?: string;
   /** Additional paths, for tools that touch several. */
   readonly paths?: readonly string[];
+  /** The HTTP method, beside `url`: what an approver sees and a remembered approval binds. Default `GET`. */
+  readonly method?: string;
   /** MCP server name, for `egress: 'mcp'`. */
   readonly server?: string;
+  /** The tool on that server, and the complete arguments it receives, for `egress: 'mcp'`. */
+  readonly mcpTool?: string;
+  readonly mcpArguments?: unknown;
   /** A search query, for `egress: 'search'`. */
   readonly query?: string;
+  /** An OS action (`read_clipboard`, `notify`) and the text it carries. */
+  readonly os?: { readonly action: string; readonly text?: string };
 }
 
 /** A UI render intent for a call (e.g. the console's card). */
@@ -87,6 +95,12 @@ export interface ToolDispatchContext {
    */
   readonly dispatchNested: (call: { name: string; arguments: unknown; callId?: string; signal?: AbortSignal }) => Promise<import('../dispatch/dispatch-types.js').ToolOutcome>;
   readonly hostCallOptions: ToolHostCallOptions | undefined;
+  /**
+   * The call's resolved action (real paths, exact argv, executable), when it
+   * has a target: pass its parts to the host as `expected`, so the host
+   * performs exactly what policy and the approver judged.
+   */
+  readonly action: ResolvedAction | undefined;
   /** Defer a context message until this call's result reaches the agent loop. */
   deferContext(context: string): void;
 }

@@ -2,7 +2,8 @@ import type { ToolPolicyDenyReason } from '../../core/index.js';
 import { hostDenial } from '../errors/host-denial.js';
 
 /**
- * Parse a URL the host may fetch: https only, no userinfo, a host present.
+ * Parse a URL the host may fetch: https only, no userinfo, a host present,
+ * a port from 1 to 65535.
  * The WHATWG parser normalises decimal, octal, hex and dotless IPv4 forms to
  * dotted quads, so the connector classifies the real address.
  */
@@ -13,6 +14,7 @@ export function checkEgressUrl(raw: string, tool: string | undefined, reason: To
   } catch (error) {
     throw hostDenial(tool, reason, error);
   }
-  if (url.protocol !== 'https:' || url.username !== '' || url.password !== '' || url.hostname === '') throw hostDenial(tool, reason);
+  // Port 0 parses but names no port: it is refused before any lookup or connection, like every other unusable URL.
+  if (url.protocol !== 'https:' || url.username !== '' || url.password !== '' || url.hostname === '' || url.port === '0') throw hostDenial(tool, reason);
   return url;
 }

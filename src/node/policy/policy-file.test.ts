@@ -1,4 +1,5 @@
 import { mkdtemp, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises';
+import { approvalRequest } from '../../core/policy/__fixtures__/approval-request.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -43,19 +44,7 @@ describe('policy files', () => {
   test('concurrent always-approvals from createConfirm all land in the project file', async () => {
     const persister = createRulePersister({ projectRoot: dir, home: join(dir, 'home') });
     const approvals = createConfirm({ mode: 'ask', prompt: async () => ({ outcome: 'approve', scope: 'always' }), remember: persister });
-    const request = (command: string): ToolApprovalRequest => ({
-      callId: command,
-      toolName: 'run_command',
-      toolVersion: undefined,
-      agent: undefined,
-      action: 'process',
-      preview: { command },
-      unredactedPreview: { command },
-      actionDigest: 'd',
-      arguments: {},
-      decision: { kind: 'allow', matched: [] },
-      why: 'governed',
-    });
+    const request = (command: string): ToolApprovalRequest => approvalRequest({ callId: command, toolName: 'run_command', action: 'process', target: { command }, actionDigest: 'd' });
     await Promise.all(['npm test', 'npm run lint', 'git status'].map((command) => approvals.confirm(request(command))));
     const rules = (await readPolicyFile(policyFilePaths({ projectRoot: dir, home: join(dir, 'home') }).project)).rules;
     expect(rules.map((rule) => ('match' in rule && rule.match !== undefined && 'argv' in rule.match ? rule.match.argv : undefined))).toEqual([

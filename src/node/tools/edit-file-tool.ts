@@ -1,5 +1,6 @@
 import { requireCapability, ToolUnavailableError, type FileEdit } from '../../core/index.js';
 import { defineBuiltin } from './define-builtin.js';
+import { expectedFile } from './expected-target.js';
 import { pathSchema } from './shared-schemas.js';
 
 export interface EditFileArgs {
@@ -34,11 +35,11 @@ export const editFileTool = defineBuiltin<EditFileArgs, FileEdit>({
   facts: { destructive: true },
   policy: { fsScoped: true, fsWrite: true },
   policyTarget: (args) => ({ path: args.path }),
-  presentCall: (args) => ({ title: `Edit ${args.path}`, body: `- ${args.oldText}\n+ ${args.newText}` }),
+  presentCall: (args) => ({ title: `Edit ${args.path}`, subtitle: args.replaceAll === true ? 'replaceAll: every occurrence' : 'replaceAll: false (exactly one occurrence)', body: `- ${args.oldText}\n+ ${args.newText}` }),
   dispatch(args, host, context) {
     const fs = requireCapability(host, 'fs', context.toolName);
     if (fs.editFile === undefined) throw new ToolUnavailableError(context.toolName, 'fs', 'the host filesystem cannot edit files');
     const edit = { oldText: args.oldText, newText: args.newText, ...(args.replaceAll === undefined ? {} : { replaceAll: args.replaceAll }) };
-    return fs.editFile(args.path, edit, { tool: context.toolName }, context.signal);
+    return fs.editFile(args.path, edit, { tool: context.toolName, ...expectedFile(context) }, context.signal);
   },
 });

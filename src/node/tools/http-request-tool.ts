@@ -47,7 +47,7 @@ export const httpRequestTool = defineBuiltin<HttpRequestArgs, EgressResponse>({
   configOnly: ['credentialRef', 'credentialHeader'],
   facts: { openWorld: true },
   policy: { egress: 'http' },
-  policyTarget: (args) => ({ url: args.url }),
+  policyTarget: (args) => ({ url: args.url, method: args.method }),
   presentCall: (args) => ({ title: `${args.method} ${args.url}`, ...(args.body === undefined ? {} : { body: args.body }) }),
   dispatch(args, host, context) {
     const request = {

@@ -1,5 +1,6 @@
 import { requireCapability, type DirectoryEntry } from '../../core/index.js';
 import { defineBuiltin } from './define-builtin.js';
+import { expectedFile } from './expected-target.js';
 import { pathSchema } from './shared-schemas.js';
 
 export interface ListDirectoryArgs {
@@ -43,7 +44,7 @@ export const listDirectoryTool = defineBuiltin<ListDirectoryArgs, { entries: rea
   policyTarget: (args) => ({ path: args.path }),
   isConcurrencySafe: () => true,
   async dispatch(args, host, context) {
-    const options = { tool: context.toolName, ...(args.depth === undefined ? {} : { depth: args.depth }), ...(args.includeHidden === undefined ? {} : { includeHidden: args.includeHidden }) };
+    const options = { tool: context.toolName, ...expectedFile(context), ...(args.depth === undefined ? {} : { depth: args.depth }), ...(args.includeHidden === undefined ? {} : { includeHidden: args.includeHidden }) };
     return { entries: await requireCapability(host, 'fs', context.toolName).listDirectory(args.path, options, context.signal) };
   },
 });

@@ -18,6 +18,7 @@ export const notifyTool = defineBuiltin<NotifyArgs, { delivered: true }>({
   },
   output: { type: 'object', description: '`delivered: true` once the notifier accepted it.', properties: { delivered: { const: true } }, required: ['delivered'] },
   policy: { os: true },
+  policyTarget: (args) => ({ os: { action: 'notify', text: `${args.title}\n${args.body}` } }),
   presentCall: (args) => ({ title: `Notify: ${args.title}`, body: args.body }),
   async dispatch(args, host, context) {
     await requireCapability(host, 'os', context.toolName).notify(args.title, args.body, context.signal);

@@ -9,6 +9,7 @@ export const readClipboardTool = defineBuiltin<Record<string, never>, { text: st
   output: { type: 'object', description: 'The clipboard `text`.', properties: { text: { type: 'string' } }, required: ['text'] },
   facts: { readOnly: true },
   policy: { os: true },
+  policyTarget: () => ({ os: { action: 'read_clipboard' } }),
   async dispatch(_args, host, context) {
     return { text: await requireCapability(host, 'os', context.toolName).readClipboard(context.signal) };
   },

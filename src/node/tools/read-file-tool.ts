@@ -1,5 +1,6 @@
 import { requireCapability, type FileRead } from '../../core/index.js';
 import { defineBuiltin } from './define-builtin.js';
+import { expectedFile } from './expected-target.js';
 import { mediaHandleSchema, pathSchema } from './shared-schemas.js';
 
 export interface ReadFileArgs {
@@ -40,7 +41,7 @@ export const readFileTool = defineBuiltin<ReadFileArgs, FileRead>({
   policyTarget: (args) => ({ path: args.path }),
   isConcurrencySafe: () => true,
   dispatch(args, host, context) {
-    const options = { tool: context.toolName, ...(args.offset === undefined ? {} : { offset: args.offset }), ...(args.limit === undefined ? {} : { limit: args.limit }) };
+    const options = { tool: context.toolName, ...expectedFile(context), ...(args.offset === undefined ? {} : { offset: args.offset }), ...(args.limit === undefined ? {} : { limit: args.limit }) };
     return requireCapability(host, 'fs', context.toolName).readFile(args.path, options, context.signal);
   },
 });

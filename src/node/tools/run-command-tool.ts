@@ -1,5 +1,6 @@
 import { requireCapability, type ProcessResult } from '../../core/index.js';
 import { defineBuiltin } from './define-builtin.js';
+import { expectedCommand } from './expected-target.js';
 import { processResultSchema } from './process-result-schema.js';
 
 export interface RunCommandArgs {
@@ -39,7 +40,7 @@ export const runCommandTool = defineBuiltin<RunCommandArgs, ProcessResult>({
   presentCall: (args) => ({ title: 'Run command', body: commandArgv(args.command).join(' '), language: 'shell' }),
   dispatch(args, host, context) {
     const [program, ...rest] = commandArgv(args.command);
-    const spawnOptions = { tool: context.toolName, ...(args.cwd === undefined ? {} : { cwd: args.cwd }) };
+    const spawnOptions = { tool: context.toolName, ...expectedCommand(context), ...(args.cwd === undefined ? {} : { cwd: args.cwd }) };
     return requireCapability(host, 'process', context.toolName).spawn(program ?? '', rest, {}, spawnOptions, context.signal);
   },
 });

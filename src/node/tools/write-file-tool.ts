@@ -1,5 +1,6 @@
 import { requireCapability, type FileWrite } from '../../core/index.js';
 import { defineBuiltin } from './define-builtin.js';
+import { expectedFile } from './expected-target.js';
 import { pathSchema } from './shared-schemas.js';
 
 export interface WriteFileArgs {
@@ -34,7 +35,7 @@ export const writeFileTool = defineBuiltin<WriteFileArgs, FileWrite>({
   policyTarget: (args) => ({ path: args.path }),
   presentCall: (args) => ({ title: `Write ${args.path}`, body: args.content }),
   dispatch(args, host, context) {
-    const options = { tool: context.toolName, ...(args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 }) };
+    const options = { tool: context.toolName, ...expectedFile(context), ...(args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 }) };
     return requireCapability(host, 'fs', context.toolName).writeFile(args.path, args.content, options, context.signal);
   },
 });

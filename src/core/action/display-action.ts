@@ -1,0 +1,97 @@
+import { REDACTED, redactSecrets } from '../policy/redact-secrets.js';
+import { projectArguments } from '../receipts/project-arguments.js';
+import { pathFlags, type ResolvedAction, type ResolvedPath, type ResolvedPathFlag } from './resolved-action.js';
+
+/** One filesystem target as a person reads it. */
+export interface DisplayedPath {
+  /** Where the call really acts (the real path). */
+  readonly path: string;
+  /** How the call spelled it, when that differs from where it acts. */
+  readonly requested?: string;
+  readonly flags: readonly ResolvedPathFlag[];
+}
+
+/**
+ * Everything a decision about a call covers, as a person reads it: the real
+ * paths with their flags, the whole argv, method and full URL, the MCP server,
+ * tool and arguments, the OS action's text. Secret-shaped tokens are masked
+ * where they stand and nothing else is: separators, `..`, command words and
+ * the layout stay, so a mask can never hide where a call acts. `masked` counts
+ * what was masked, so a card can say so.
+ */
+export interface ActionDisplay {
+  readonly access: 'read' | 'write';
+  readonly files: readonly DisplayedPath[];
+  readonly command?: { readonly argv: readonly string[]; readonly executable?: string; readonly cwd: string };
+  readonly http?: { readonly method: string; readonly url: string; readonly host: string; readonly port: number };
+  /** `arguments` is pretty-printed JSON. */
+  readonly mcp?: { readonly server: string; readonly tool?: string; readonly arguments: string };
+  readonly os?: { readonly action: string; readonly text?: string };
+  readonly search?: { readonly query: string; readonly host?: string };
+  /** How many values the display masks. */
+  readonly masked: number;
+}
+
+/** The largest string an MCP argument shows in full on a card; a longer one is clipped with a count. */
+const MAX_SHOWN_ARGUMENT = 16 * 1024;
+
+/** The display of a resolved action, masked and frozen. */
+export function displayAction(action: ResolvedAction): ActionDisplay {
+  let masked = 0;
+  const mask = (text: string): string => {
+    const clean = redactSecrets(text);
+    if (clean !== text) masked += Math.max(1, countMarkers(clean) - countMarkers(text));
+    return clean;
+  };
+  const files = action.files.map((file) => displayPath(file, mask));
+  const display: { -readonly [K in keyof ActionDisplay]: ActionDisplay[K] } = { access: action.access, files: Object.freeze(files), masked: 0 };
+  if (action.command !== undefined) {
+    const { argv, executable, cwd } = action.command;
+    display.command = Object.freeze({ argv: Object.freeze(argv.map(mask)), ...(executable === undefined ? {} : { executable: mask(executable) }), cwd: mask(cwd.real) });
+  }
+  if (action.http !== undefined) {
+    const { method, url, host, port } = action.http;
+    display.http = Object.freeze({ method, url: mask(url), host, port });
+  }
+  if (action.mcp !== undefined) {
+    const shown = projectArguments(action.mcp.arguments, { maxString: MAX_SHOWN_ARGUMENT, maxEntries: 256, maxDepth: 16 });
+    const text = JSON.stringify(shown, null, 2) ?? 'null';
+    masked += Math.max(0, countMarkers(text) - countMarkers(safeJson(action.mcp.arguments)));
+    const tool = action.mcp.tool;
+    display.mcp = Object.freeze({ server: mask(action.mcp.server), ...(tool === undefined ? {} : { tool: mask(tool) }), arguments: text });
+  }
+  if (action.os !== undefined) display.os = Object.freeze({ action: action.os.action, ...(action.os.text === undefined ? {} : { text: mask(action.os.text) }) });
+  if (action.search !== undefined) display.search = Object.freeze({ query: mask(action.search.query), ...(action.search.host === undefined ? {} : { host: action.search.host }) });
+  display.masked = masked;
+  return Object.freeze(display);
+}
+
+function displayPath(file: ResolvedPath, mask: (text: string) => string): DisplayedPath {
+  const path = mask(file.real);
+  const requested = file.requested === file.real ? undefined : mask(file.requested);
+  return Object.freeze({ path, ...(requested === undefined || requested === path ? {} : { requested }), flags: pathFlags(file) });
+}
+
+/**
+ * An argv as one line a person can read back into the same argv: elements
+ * with spaces, quotes or shell characters are single-quoted, so
+ * `["sh","-c","echo a; touch b"]` reads `sh -c 'echo a; touch b'`, never as
+ * four words. Display only: nothing ever runs this through a shell.
+ */
+export function quoteArgv(argv: readonly string[]): string {
+  return argv.map((element) => (element.length > 0 && /^[A-Za-z0-9_@%+=:,./-]+$/.test(element) ? element : `'${element.replaceAll("'", "'\\''")}'`)).join(' ');
+}
+
+function countMarkers(text: string): number {
+  let count = 0;
+  for (let index = text.indexOf(REDACTED); index !== -1; index = text.indexOf(REDACTED, index + REDACTED.length)) count += 1;
+  return count;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '';
+  }
+}

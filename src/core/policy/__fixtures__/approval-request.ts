@@ -1,0 +1,44 @@
+import { resolveActionLexically } from '../../action/resolve-action-lexically.js';
+import { buildApprovalPreview } from '../../dispatch/build-approval-preview.js';
+import type { PolicyTarget, ToolCallView } from '../../tools/tool-types.js';
+import type { ToolActionClass, ToolApprovalRequest } from '../approval-types.js';
+import type { PolicyDecision } from '../policy-types.js';
+
+export interface ApprovalRequestFixture {
+  readonly toolName: string;
+  readonly action: ToolActionClass | undefined;
+  /** The call's target; resolved lexically, as an engine without a resolving host would. */
+  readonly target?: PolicyTarget;
+  readonly callId?: string;
+  readonly agent?: string;
+  readonly actionDigest?: string;
+  readonly arguments?: unknown;
+  readonly decision?: PolicyDecision;
+  readonly why?: ToolApprovalRequest['why'];
+  readonly view?: ToolCallView;
+}
+
+/** An approval request as the pipeline builds one, for tests of the approvers that receive it. */
+export function approvalRequest(fixture: ApprovalRequestFixture): ToolApprovalRequest {
+  const resolved = fixture.target === undefined ? undefined : resolveActionLexically(fixture.target, { fsWrite: fixture.action === 'fs_write' });
+  const { preview, target } = buildApprovalPreview(fixture.action, resolved, fixture.arguments ?? {});
+  const decision = fixture.decision ?? { kind: 'allow', matched: [] };
+  const why = fixture.why ?? 'governed';
+  return Object.freeze({
+    callId: fixture.callId ?? 'call',
+    toolName: fixture.toolName,
+    toolVersion: undefined,
+    agent: fixture.agent,
+    action: fixture.action,
+    preview,
+    target,
+    masked: target?.masked ?? 0,
+    resolved,
+    actionDigest: fixture.actionDigest ?? 'digest',
+    arguments: fixture.arguments ?? {},
+    decision,
+    why,
+    reasons: { reason: decision.kind === 'ask' ? (decision.reason ?? 'rule') : why, rules: decision.matched, protectedPath: false },
+    ...(fixture.view === undefined ? {} : { view: fixture.view }),
+  });
+}
