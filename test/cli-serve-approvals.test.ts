@@ -128,7 +128,7 @@ describe('toolgate serve: an approval lives and dies with its call', () => {
     expect(notes(gateway)).toBe('first\n');
   });
 
-  it('an MCP cancellation (notifications/cancelled) withdraws the pending approval', async () => {
+  it('an MCP cancellation (notifications/cancelled, also sent on a client-side timeout) withdraws the pending approval', async () => {
     const gateway = await serve({ mode: 'ask' });
     const { client } = await connect(gateway, 'cancelling-client');
     const controller = new AbortController();
@@ -140,6 +140,14 @@ describe('toolgate serve: an approval lives and dies with its call', () => {
     await expect.poll(async () => (await closed(gateway)).find((entry) => entry.id === approval?.id)?.outcome, { timeout: 10_000 }).toBe('withdrawn');
     expect((await gateway.api(`/api/approvals/${approval?.id ?? ''}`, { method: 'POST', body: JSON.stringify({ decision: 'once' }) })).status).toBe(404);
     await settle();
+    expect(notes(gateway)).toBe('first\n');
+    // A client whose request times out cancels it the same way: its approval does not linger.
+    const timedOut = client.callTool(WRITE, undefined, { timeout: 1500 });
+    await expect.poll(async () => (await pending(gateway)).length, { timeout: 15_000 }).toBe(1);
+    const [late] = await pending(gateway);
+    await expect(timedOut).rejects.toThrow(/timed out/i);
+    await expect.poll(async () => (await closed(gateway)).find((entry) => entry.id === late?.id)?.outcome, { timeout: 10_000 }).toBe('withdrawn');
+    expect(await pending(gateway)).toEqual([]);
     expect(notes(gateway)).toBe('first\n');
     // The session itself is still usable.
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
