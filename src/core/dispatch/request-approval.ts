@@ -95,7 +95,8 @@ export async function requestApproval(state: DispatchState): Promise<ApprovalFai
   }
   const label = decision?.outcome === 'reject' && typeof decision.reason === 'string' ? displayLabel(decision.reason) : undefined;
   state.approval = { outcome: 'reject', how: 'confirm', at: Date.now() };
-  return new ToolDeniedByUserError(tool.key, 'user_rejected', { label });
+  const unanswered = decision?.outcome === 'reject' && decision.noApprover === true;
+  return new ToolDeniedByUserError(tool.key, unanswered ? 'no_approval_hook' : 'user_rejected', { label });
 }
 
 const MAX_VIEW_BODY = 256 * 1024;
