@@ -2,7 +2,7 @@ import { generateText, type ModelMessage } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createToolRegistry, defineTool } from '../../core/index.js';
+import { createConfirm, createToolRegistry, defineTool } from '../../core/index.js';
 import { createNotesFixture, NOTES_GRANT } from '../__fixtures__/notes-registry.js';
 import { ToolOutcomeError } from '../shared/outcome-error.js';
 import { recordAISDKRejections, toAISDKTools } from './to-ai-sdk-tools.js';
@@ -82,6 +82,30 @@ describe('toAISDKTools', () => {
     expect(receipts[0]?.approval.how).toBe('pre-approved');
     expect(receipts[0]?.agent).toBe('writer');
     expect(journal.settled.map((entry) => entry.receipt.callId)).toEqual(['call-1']);
+  });
+
+  it("puts the framework's approval behind the application's mode logic: in plan mode an approved call still does not run", async () => {
+    const { registry, host, receipts } = createNotesFixture();
+    const approvals = createConfirm({ mode: 'plan', prompt: () => Promise.reject(new Error('the framework is the person here')) });
+    const context = { agent: 'writer', grantedTools: NOTES_GRANT, approval: { confirm: approvals.confirm } };
+    const tools = toAISDKTools(registry, context);
+    const model = new MockLanguageModelV4({ doGenerate: [toolCallTurn('call-p', 'write_note', { path: 'notes/p.txt', text: 'plan' }), textTurn('done')] });
+    const messages: ModelMessage[] = [{ role: 'user', content: 'Write a note.' }];
+    const first = await generateText({ model, tools, messages });
+    messages.push(...first.responseMessages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approvalId(first.content), approved: true }] });
+    await generateText({ model, tools, messages });
+    expect(host.files.has('notes/p.txt')).toBe(false);
+    expect(receipts.map((receipt) => [receipt.callId, receipt.code, receipt.approval.how])).toEqual([['call-p', 'DENIED_BY_USER', 'confirm']]);
+
+    // In ask mode the same framework approval is the person's answer, bound to the action it was given for.
+    approvals.setMode('ask');
+    const again = new MockLanguageModelV4({ doGenerate: [toolCallTurn('call-a', 'write_note', { path: 'notes/a.txt', text: 'ask' }), textTurn('done')] });
+    const next: ModelMessage[] = [{ role: 'user', content: 'Write a note.' }];
+    const asked = await generateText({ model: again, tools, messages: next });
+    next.push(...asked.responseMessages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approvalId(asked.content), approved: true }] });
+    await generateText({ model: again, tools, messages: next });
+    expect(host.files.get('notes/a.txt')).toBe('ask');
+    expect(receipts.at(-1)?.approval).toMatchObject({ outcome: 'approve', how: 'confirm:framework' });
   });
 
   it('turns a toolgate denial into a tool error the model sees', async () => {

@@ -1,4 +1,5 @@
-import type { DispatchContext } from '../../core/index.js';
+import type { DispatchContext, PromptHook } from '../../core/index.js';
+import { controllerOf } from '../../core/policy/create-confirm.js';
 
 /**
  * The dispatch context an adapter runs every call under. The interactive
@@ -6,17 +7,33 @@ import type { DispatchContext } from '../../core/index.js';
  * inside a framework loop. It runs when the framework's own approval flow
  * approved exactly its action digest, when the application pre-approved the
  * digest, or when the application's `confirm` hook says yes; otherwise it is
- * denied (fail closed).
+ * denied (fail closed). When that hook is a `createConfirm` controller's, the
+ * framework's approval is only the person's answer inside its mode logic.
  */
 export function governedContext(context: DispatchContext, signal: AbortSignal | undefined, approvedActionDigest: string | undefined): DispatchContext {
   const approval = context.approval ?? {};
-  const digests = approvedActionDigest === undefined ? approval.approvedActionDigests : [...digestList(approval.approvedActionDigests), approvedActionDigest];
   const merged = mergeSignals(context.signal, signal);
+  const controller = controllerOf(approval.confirm);
+  if (approvedActionDigest !== undefined && controller !== undefined) {
+    // The framework asked the person; the application's mode logic still decides first (plan runs nothing).
+    return { ...context, approval: { ...approval, confirm: controller.confirmWith(frameworkAnswer(approvedActionDigest)) }, ...(merged === undefined ? {} : { signal: merged }) };
+  }
+  const digests = approvedActionDigest === undefined ? approval.approvedActionDigests : [...digestList(approval.approvedActionDigests), approvedActionDigest];
   return {
     ...context,
     approval: { ...approval, ...(digests === undefined ? {} : { approvedActionDigests: digests }) },
     ...(merged === undefined ? {} : { signal: merged }),
   };
+}
+
+/** The person's answer given in the framework's flow: yes, for exactly the action that was approved there. */
+function frameworkAnswer(approvedActionDigest: string): PromptHook {
+  return (request) =>
+    Promise.resolve(
+      request.actionDigest === approvedActionDigest
+        ? { outcome: 'approve', scope: 'once', by: 'framework' }
+        : { outcome: 'reject', reason: 'the call changed after it was approved', by: 'framework' },
+    );
 }
 
 /** Whether the application already approved this digest ahead of dispatch (so the framework need not ask). */

@@ -183,7 +183,7 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
     };
   };
 
-  return {
+  const controller: ApprovalController = {
     confirm: confirmWith(options.prompt),
     confirmWith,
     get mode() {
@@ -195,6 +195,21 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
     remembered: () => Object.freeze([...memory.values()]),
     forget: () => memory.clear(),
   };
+  controllers.set(controller.confirm, controller);
+  return controller;
+}
+
+const controllers = new WeakMap<ConfirmActionHook, ApprovalController>();
+
+/**
+ * The controller whose `confirm` a hook is, if any. A framework's own
+ * approval flow (the AI SDK's, the Agents SDK's) is one more way of asking a
+ * person: an adapter that finds the application's controller puts that
+ * answer behind the controller's mode logic (`confirmWith`) instead of
+ * pre-approving the digest, so plan mode still runs nothing.
+ */
+export function controllerOf(hook: ConfirmActionHook | undefined): ApprovalController | undefined {
+  return hook === undefined ? undefined : controllers.get(hook);
 }
 
 function checkMode(mode: ApprovalMode): ApprovalMode {
