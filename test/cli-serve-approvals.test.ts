@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startCli, type RunningCli } from './support/spawn-cli.js';
+import { gatewayAuth, startCli, type RunningCli } from './support/spawn-cli.js';
 
 describe('toolgate serve --no-elicitation', () => {
   let cli: RunningCli | undefined;
@@ -31,7 +31,7 @@ describe('toolgate serve --no-elicitation', () => {
       asked.push(request.params);
       return { action: 'accept', content: { approve: true } };
     });
-    await client.connect(new StreamableHTTPClientTransport(new URL(String(started.mcp))));
+    await client.connect(new StreamableHTTPClientTransport(new URL(String(started.mcp)), gatewayAuth(started)));
     try {
       const call = client.callTool({ name: 'write_file', arguments: { path: 'notes.md', content: 'changed\n' } });
       await expect.poll(async () => ((await api('/api/approvals')) as unknown[]).length, { timeout: 15_000 }).toBe(1);

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/chromium.js';
-import { startCli, type RunningCli } from './support/spawn-cli.js';
+import { gatewayAuth, startCli, type RunningCli } from './support/spawn-cli.js';
 
 const shots = join('test-results', 'cli-serve');
 
@@ -41,7 +41,7 @@ describe('toolgate serve: an MCP client, the console and a person approving in C
 
     // 1. An MCP client calls a governed tool.
     const client = new Client({ name: 'e2e-client', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), gatewayAuth(started)));
     const listed = await client.listTools();
     expect(listed.tools.map((tool) => tool.name)).toContain('write_file');
     const call = client.callTool({ name: 'write_file', arguments: { path: 'notes.md', content: 'first line\nsecond line\n' } });
