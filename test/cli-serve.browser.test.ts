@@ -36,8 +36,14 @@ describe('toolgate serve: an MCP client, the console and a person approving in C
     expect(mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
 
     const page = await (browser as Browser).newPage();
+    const responses: { url: string; status: number }[] = [];
+    page.on('response', (response) => responses.push({ url: response.url(), status: response.status() }));
     await page.goto(consoleUrl);
     await page.getByText('No calls yet').waitFor();
+    // The token was in the address only to load the page: it is gone from the address bar, and no script can read the cookie that carries it now.
+    const token = new URL(consoleUrl).searchParams.get('token') ?? '';
+    await expect.poll(() => page.url()).toBe(consoleUrl.replace(/\?token=.*$/, ''));
+    expect(await page.evaluate(() => document.cookie)).toBe('');
 
     // 1. An MCP client calls a governed tool.
     const client = new Client({ name: 'e2e-client', version: '1.0.0' });
@@ -57,6 +63,12 @@ describe('toolgate serve: an MCP client, the console and a person approving in C
     expect(await card.locator('.diff-del').count()).toBe(0);
     await page.screenshot({ path: join(shots, '1-pending-approval.png'), fullPage: true });
     expect(readFileSync(join(workspace, 'notes.md'), 'utf8')).toBe('first line\n');
+
+    // A reload, from the address without the token, still shows the approval: the cookie carries the page, the API and the stream.
+    await page.reload();
+    expect(page.url()).not.toContain(token);
+    await page.getByRole('button', { name: /Approvals/ }).click();
+    await expect.poll(() => card.textContent(), { timeout: 15_000 }).toContain('notes.md');
 
     // 3. A click approves it.
     await card.getByRole('button', { name: 'Approve once' }).click();
@@ -87,6 +99,15 @@ describe('toolgate serve: an MCP client, the console and a person approving in C
     await expect.poll(() => page.locator('#policy').textContent()).toContain('"mode": "ask"');
     await expect.poll(() => page.locator('#policy').textContent()).toContain('"scope": "workspace-write"');
     await page.screenshot({ path: join(shots, '4-policy.png'), fullPage: true });
+    // No request of the page was refused; none carried the token in its URL but the first.
+    expect(responses.filter((response) => response.status === 401 || response.status === 403)).toEqual([]);
+    expect(responses.filter((response) => response.url.includes(token)).map((response) => response.url)).toEqual([consoleUrl]);
+    // The favicon the browser asks for on its own (outside what the page reports) is answered without the token; the page is not, without the cookie.
+    const stranger = await (browser as Browser).newContext();
+    const bare = await stranger.newPage();
+    expect((await bare.goto(new URL('/favicon.ico', consoleUrl).href))?.status()).toBe(200);
+    expect((await bare.goto(new URL('/', consoleUrl).href))?.status()).toBe(401);
+    await stranger.close();
     await client.close();
     await page.close();
   });
