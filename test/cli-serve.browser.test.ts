@@ -43,7 +43,8 @@ describe('toolgate serve: an MCP client, the console and a person approving in C
     // The token was in the address only to load the page: it is gone from the address bar, and no script can read the cookie that carries it now.
     const token = new URL(consoleUrl).searchParams.get('token') ?? '';
     await expect.poll(() => page.url()).toBe(consoleUrl.replace(/\?token=.*$/, ''));
-    expect(await page.evaluate(() => document.cookie)).toBe('');
+    expect(await page.evaluate('document.cookie')).toBe('');
+    expect(await page.context().cookies()).toMatchObject([{ name: `toolgate_console_${new URL(consoleUrl).port}`, value: token, httpOnly: true, sameSite: 'Strict', path: '/' }]);
 
     // 1. An MCP client calls a governed tool.
     const client = new Client({ name: 'e2e-client', version: '1.0.0' });
