@@ -6,10 +6,11 @@
 export const consoleScript = String.raw`
 (function () {
   'use strict';
-  var token = new URLSearchParams(location.search).get('token') || '';
+  // The token came in the address only to load this page, which set it as an HttpOnly cookie: it leaves the address bar and the history now.
+  history.replaceState(null, '', location.pathname);
   function api(path, init) {
     init = init || {};
-    init.headers = Object.assign({ 'x-toolgate-token': token, 'content-type': 'application/json' }, init.headers || {});
+    init.headers = Object.assign({ 'content-type': 'application/json' }, init.headers || {});
     return fetch(path, init).then(function (r) { return r.json(); });
   }
   function el(tag, attrs) {
@@ -182,7 +183,7 @@ export const consoleScript = String.raw`
   }
 
   // Live stream
-  var source = new EventSource('/api/events?token=' + encodeURIComponent(token));
+  var source = new EventSource('/api/events');
   source.addEventListener('hello', function (e) {
     var data = JSON.parse(e.data);
     data.calls.forEach(renderCall);
