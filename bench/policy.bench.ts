@@ -99,6 +99,15 @@ export async function run(): Promise<void> {
     ],
     { title: `redaction (goal for the receipt ≤ ${formatNs(RECEIPT_GOAL_NS)})`, batch: 200 },
   );
-  const measured = rows.find((row) => row.name === receiptCase)?.medianNs ?? Number.NaN;
-  console.log(`redaction of a ${receipt.length} B receipt: goal ≤ ${formatNs(RECEIPT_GOAL_NS)}, measured ${formatNs(measured)} (p50): ${measured <= RECEIPT_GOAL_NS ? 'met' : 'not met'}`);
+  const wall = rows.find((row) => row.name === receiptCase)?.medianNs ?? Number.NaN;
+  // CPU time as well: on a shared machine, wall time also counts waiting for a core.
+  const times = 20_000;
+  const started = process.cpuUsage();
+  for (let index = 0; index < times; index += 1) redactSecrets(receipt);
+  const used = process.cpuUsage(started);
+  const cpu = ((used.user + used.system) * 1000) / times;
+  const verdict = (ns: number): string => (ns <= RECEIPT_GOAL_NS ? 'met' : 'not met');
+  console.log(
+    `redaction of a ${receipt.length} B receipt: goal ≤ ${formatNs(RECEIPT_GOAL_NS)}; measured ${formatNs(wall)} wall time (p50): ${verdict(wall)}; ${formatNs(cpu)} CPU time per call: ${verdict(cpu)}`,
+  );
 }
