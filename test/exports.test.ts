@@ -124,6 +124,7 @@ describe('package exports (after build)', () => {
         "placeUserContent",
         "projectArguments",
         "redactSecrets",
+        "redactSecretsCounted",
         "renderPythonSdk",
         "renderToolSdk",
         "renderTypeScriptSdk",

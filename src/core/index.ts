@@ -117,7 +117,7 @@ export type {
   ApprovalReasons,
 } from './policy/approval-types.js';
 export { guardrailFloor } from './policy/guardrail-floor.js';
-export { REDACTED, redactSecrets } from './policy/redact-secrets.js';
+export { REDACTED, redactSecrets, redactSecretsCounted, type RedactedText } from './policy/redact-secrets.js';
 // Policy engine: declarative rules within the guardrail floor, live narrowing, approval modes, importers.
 export { createPolicy } from './policy/create-policy.js';
 export type { ApprovalMode, CreatePolicyOptions, ExplainCall, ExplainedRule, FsScope, ManagedSwitches, PolicyExplanation, PolicySnapshot } from './policy/policy-snapshot-types.js';

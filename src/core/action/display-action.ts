@@ -1,4 +1,4 @@
-import { REDACTED, redactSecrets } from '../policy/redact-secrets.js';
+import { REDACTED, redactSecretsCounted } from '../policy/redact-secrets.js';
 import { projectArguments } from '../receipts/project-arguments.js';
 import { pathFlags, type ResolvedAction, type ResolvedPath, type ResolvedPathFlag } from './resolved-action.js';
 
@@ -39,9 +39,9 @@ const MAX_SHOWN_ARGUMENT = 16 * 1024;
 export function displayAction(action: ResolvedAction): ActionDisplay {
   let masked = 0;
   const mask = (text: string): string => {
-    const clean = redactSecrets(text);
-    if (clean !== text) masked += Math.max(1, countMarkers(clean) - countMarkers(text));
-    return clean;
+    const clean = redactSecretsCounted(text);
+    masked += clean.masked;
+    return clean.text;
   };
   const files = action.files.map((file) => displayPath(file, mask));
   const display: { -readonly [K in keyof ActionDisplay]: ActionDisplay[K] } = { access: action.access, files: Object.freeze(files), masked: 0 };

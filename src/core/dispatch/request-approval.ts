@@ -1,7 +1,7 @@
 import type { ToolCallView } from '../tools/tool-types.js';
 import { ToolCancelledError, ToolDeniedByUserError, ToolPolicyError, type ToolArgsInvalidError } from '../errors/tool-errors.js';
 import type { ApprovalReasons, ToolApprovalDecision, ToolApprovalRequest } from '../policy/approval-types.js';
-import { REDACTED, redactSecrets } from '../policy/redact-secrets.js';
+import { REDACTED, redactSecrets, redactSecretsCounted } from '../policy/redact-secrets.js';
 import type { ResolvedAction } from '../action/resolved-action.js';
 import type { PolicyDecision } from '../policy/policy-types.js';
 import { buildApprovalPreview } from './build-approval-preview.js';
@@ -108,13 +108,12 @@ function presentedView(state: DispatchState): { view?: ToolCallView; masked: num
   try {
     const view = present(state.effectiveArgs);
     const raw = view.body === undefined ? undefined : view.body.length > MAX_VIEW_BODY ? view.body.slice(0, MAX_VIEW_BODY) : view.body;
-    const body = raw === undefined ? undefined : redactSecrets(raw);
-    const title = redactSecrets(view.title);
-    const subtitle = view.subtitle === undefined ? undefined : redactSecrets(view.subtitle);
-    const masked = markersAdded(view.title, title) + (subtitle === undefined ? 0 : markersAdded(view.subtitle ?? '', subtitle)) + (body === undefined ? 0 : markersAdded(raw ?? '', body));
+    const parts = [view.title, view.subtitle, raw].map((text) => (text === undefined ? undefined : redactSecretsCounted(text)));
+    const [title, subtitle, body] = parts.map((part) => part?.text);
+    const masked = parts.reduce((sum, part) => sum + (part?.masked ?? 0), 0);
     return {
       view: Object.freeze({
-        title,
+        title: title ?? '',
         ...(subtitle === undefined ? {} : { subtitle }),
         ...(body === undefined ? {} : { body }),
         ...(view.language === undefined ? {} : { language: view.language }),
@@ -143,10 +142,6 @@ function maskedIn(projection: unknown): number {
     return 0;
   }
   return countMarkers(text);
-}
-
-function markersAdded(before: string, after: string): number {
-  return before === after ? 0 : Math.max(1, countMarkers(after) - countMarkers(before));
 }
 
 function countMarkers(text: string): number {
