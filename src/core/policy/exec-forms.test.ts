@@ -53,6 +53,7 @@ const PROGRAMS = [
   'osascript',
   'SH',
   'python.exe',
+  'python.EXE.',
 ];
 const anyOf: CommandAllowlist = { commands: [], globs: PROGRAMS.map((program) => [program, '*']) };
 
@@ -195,6 +196,7 @@ describe('exec-capable forms refused under a glob', () => {
     ['python -m', ['python', '-m', 'timeit', '__import__("os").system("id")']],
     ['python -Im cluster', ['python', '-Im', 'http.server']],
     ['python.exe -c (Windows)', ['python.exe', '-c', 'print(1)']],
+    ['python.EXE. -c (Windows drops trailing dots)', ['python.EXE.', '-c', 'print(1)']],
     ['perl -e', ['perl', '-e', 'system("id")']],
     ['perl -E', ['perl', '-E', 'say 1']],
     ['perl -lne cluster', ['perl', '-lne', 'print', 'f']],

@@ -1,12 +1,13 @@
 /**
  * The name a program goes by: the basename of argv[0] (a path that an exact
- * entry admitted is judged by what it names), without case and without a
- * Windows `.exe`/`.com` extension, since on macOS and Windows `SH` and
- * `sh.exe` run sh.
+ * entry admitted is judged by what it names), without case, trailing dots
+ * and blanks or a Windows `.exe`/`.com` extension, since on macOS and
+ * Windows `SH`, `sh.exe` and `sh.` run sh.
  */
 export function programName(argv0: string): string {
   const parts = argv0.split(/[\\/]/);
-  return (parts[parts.length - 1] ?? '').toLowerCase().replace(/\.(exe|com)$/, '');
+  const trim = (name: string): string => name.replace(/[. ]+$/, '');
+  return trim(trim((parts[parts.length - 1] ?? '').toLowerCase()).replace(/\.(exe|com)$/, ''));
 }
 
 /**
