@@ -102,8 +102,9 @@ export function quoteArgv(argv: readonly string[]): string {
   return argv.map(quoteElement).join(' ');
 }
 
+/** Controls, line breaks, and the invisible and direction-changing characters that make a line read as something it is not. */
 // eslint-disable-next-line no-control-regex -- these characters are what must never reach a screen raw
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
+export const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
 const EVERY_UNPRINTABLE = new RegExp(UNPRINTABLE.source, 'g');
 /** The same, with the two characters `$'…'` escapes besides. */
 const ESCAPED = new RegExp(`${UNPRINTABLE.source.slice(0, -1)}\\\\']`, 'g');
