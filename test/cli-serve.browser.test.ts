@@ -90,4 +90,46 @@ describe('toolgate serve: an MCP client, the console and a person approving in C
     await client.close();
     await page.close();
   });
+
+  it('shows an approval whose client went away as withdrawn, and one nobody decided as expired; neither writes', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'toolgate-serve-closed-'));
+    writeFileSync(join(elsewhere, 'toolgate.config.json'), JSON.stringify({ scope: 'workspace-write', mode: 'ask', approvals: { timeoutSeconds: 5 } }));
+    writeFileSync(join(elsewhere, 'notes.md'), 'first line\n');
+    const gateway = startCli(['--json', 'serve', '--http', '0'], elsewhere);
+    try {
+      const started = await gateway.ready;
+      const page = await (browser as Browser).newPage();
+      await page.goto(String(started.console));
+      await page.getByRole('button', { name: /Approvals/ }).click();
+      const write = { name: 'write_file', arguments: { path: 'notes.md', content: 'overwritten\n' } };
+
+      // A client calls, its card appears, and the client goes away before anyone decides.
+      const leaving = new Client({ name: 'leaving-client', version: '1.0.0' });
+      await leaving.connect(new StreamableHTTPClientTransport(new URL(String(started.mcp))));
+      void leaving.callTool(write).catch(() => undefined);
+      const card = page.locator('[data-approval]');
+      await card.waitFor({ timeout: 15_000 });
+      await leaving.close();
+      await expect.poll(() => card.count(), { timeout: 10_000 }).toBe(0);
+      await page.getByRole('button', { name: 'Live calls' }).click();
+      const closed = page.locator('#approvals-closed li');
+      await expect.poll(() => closed.first().textContent(), { timeout: 10_000 }).toContain('approval withdrawn');
+      expect(await closed.first().getAttribute('class')).toBe('withdrawn');
+
+      // Another call waits, and nobody decides.
+      const waiting = new Client({ name: 'waiting-client', version: '1.0.0' });
+      await waiting.connect(new StreamableHTTPClientTransport(new URL(String(started.mcp))));
+      const result = await waiting.callTool(write);
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toContain('expired');
+      await expect.poll(() => closed.first().textContent(), { timeout: 10_000 }).toContain('approval expired');
+      expect(await closed.count()).toBe(2);
+      await page.screenshot({ path: join(shots, '5-closed-approvals.png'), fullPage: true });
+      expect(readFileSync(join(elsewhere, 'notes.md'), 'utf8')).toBe('first line\n');
+      await waiting.close();
+      await page.close();
+    } finally {
+      await gateway.stop();
+    }
+  });
 });

@@ -1,9 +1,10 @@
 import { request as httpRequest } from 'node:http';
+import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToolRegistry, defineTool, type PolicyDecision, type ToolPolicy } from '../src/core/index.js';
+import { createConfirm, createToolRegistry, defineTool, type PolicyDecision, type ToolPolicy } from '../src/core/index.js';
 import { connectMcpServers, serveMcp, type McpConnection, type McpGateway } from '../src/mcp/index.js';
 import { createFakeHost } from '../src/testing/index.js';
 import { stdioUpstream } from './fixtures/mcp/helpers.js';
@@ -53,13 +54,18 @@ describe('serveMcp over Streamable HTTP with the SDK Client', () => {
     const base = createToolRegistry({ tools: localTools, host: { ...createFakeHost(), mcp: connection.capability }, policy });
     const live = connection.live(base);
     const granted = live.current().list().map((info) => info.key).filter((name) => name !== 'ungranted');
-    gateway = await serveMcp(live, {
-      transport: { kind: 'http' },
-      context: { grantedTools: granted, limits: { maxBytes: 300 } },
-      approver: (request) => {
+    const controller = createConfirm({
+      mode: 'ask',
+      prompt: (request) => {
         approvals.push(request.toolName);
         return Promise.resolve({ outcome: 'approve' });
       },
+    });
+    gateway = await serveMcp(live, {
+      transport: { kind: 'http' },
+      context: { grantedTools: granted, limits: { maxBytes: 300 } },
+      controller,
+      elicitation: { trustedClients: ['trusted'] },
     });
   });
   afterAll(async () => {
@@ -67,8 +73,8 @@ describe('serveMcp over Streamable HTTP with the SDK Client', () => {
     await connection.close();
   });
 
-  async function connect(options: { elicit?: (approve: boolean) => boolean; headers?: Record<string, string> } = {}): Promise<Client> {
-    const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: options.elicit === undefined ? {} : { elicitation: {} } });
+  async function connect(options: { elicit?: (approve: boolean) => boolean; name?: string; headers?: Record<string, string> } = {}): Promise<Client> {
+    const client = new Client({ name: options.name ?? 'test', version: '1.0.0' }, { capabilities: options.elicit === undefined ? {} : { elicitation: {} } });
     if (options.elicit !== undefined) {
       const decide = options.elicit;
       client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { approve: decide(true) } }));
@@ -119,14 +125,14 @@ describe('serveMcp over Streamable HTTP with the SDK Client', () => {
     await client.close();
   });
 
-  it('asks through elicitation when the client declares it', async () => {
+  it('asks through elicitation a trusted client that declares it', async () => {
     const asked: boolean[] = [];
-    const yes = await connect({ elicit: (value) => (asked.push(value), true) });
+    const yes = await connect({ name: 'trusted', elicit: (value) => (asked.push(value), true) });
     const approved = await yes.callTool({ name: 'mcp_fx_add', arguments: { a: 1, b: 2 } });
     expect(approved.structuredContent).toEqual({ sum: 3 });
     expect(asked).toHaveLength(1);
     await yes.close();
-    const no = await connect({ elicit: () => false });
+    const no = await connect({ name: 'trusted', elicit: () => false });
     const rejected = await no.callTool({ name: 'mcp_fx_add', arguments: { a: 1, b: 2 } });
     expect(rejected.isError).toBe(true);
     expect(JSON.stringify(rejected.content)).toContain('rejected by the approver');
@@ -134,12 +140,18 @@ describe('serveMcp over Streamable HTTP with the SDK Client', () => {
     expect(approvals).toEqual([]);
   });
 
-  it('falls back to the injected approver when the client cannot elicit', async () => {
+  it("asks the controller's own prompt when the client cannot elicit, or is not trusted", async () => {
     const client = await connect();
     const result = await client.callTool({ name: 'mcp_fx_add', arguments: { a: 2, b: 2 } });
     expect(result.structuredContent).toEqual({ sum: 4 });
     expect(approvals).toEqual(['mcp_fx_add']);
     await client.close();
+    const asked: boolean[] = [];
+    const untrusted = await connect({ name: 'untrusted', elicit: (value) => (asked.push(value), true) });
+    expect((await untrusted.callTool({ name: 'mcp_fx_add', arguments: { a: 3, b: 2 } })).structuredContent).toEqual({ sum: 5 });
+    expect(asked).toEqual([]);
+    expect(approvals).toEqual(['mcp_fx_add', 'mcp_fx_add']);
+    await untrusted.close();
   });
 
   it('reaches the tool signal when the client cancels', async () => {
@@ -190,7 +202,7 @@ describe('serveMcp over Streamable HTTP with the SDK Client', () => {
 describe('serveMcp access control', () => {
   it('requires the bearer token when one is set, and fails closed without any approver', async () => {
     const registry = createToolRegistry({ tools: localTools, policy: { ...policy, decideArguments: () => ({ kind: 'ask', matched: [] }) } });
-    const gateway = await serveMcp(registry, { transport: { kind: 'http', token: 'let-me-in' }, context: { grantedTools: ['big'] }, elicitation: false });
+    const gateway = await serveMcp(registry, { transport: { kind: 'http', token: 'let-me-in' }, context: { grantedTools: ['big'] } });
     try {
       expect((await rawInitialize(gateway.url ?? '', {})).status).toBe(401);
       expect((await rawInitialize(gateway.url ?? '', { authorization: 'Bearer wrong' })).status).toBe(401);
@@ -198,7 +210,7 @@ describe('serveMcp access control', () => {
       await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url ?? ''), { requestInit: { headers: { Authorization: 'Bearer let-me-in' } } }));
       const result = await client.callTool({ name: 'big', arguments: {} });
       expect(result.isError).toBe(true);
-      expect(JSON.stringify(result.content)).toContain('To approve calls, use an MCP client that supports elicitation');
+      expect(JSON.stringify(result.content)).toContain('To approve calls, serve with an approval controller');
       await client.close();
     } finally {
       await gateway.close();
@@ -265,6 +277,93 @@ describe('serveMcp access control', () => {
     } finally {
       await gateway.close();
     }
+  });
+});
+
+describe('serveMcp approvals: the mode decides, elicitation only asks', () => {
+  const askEverything: ToolPolicy = { ...policy, decideArguments: () => ({ kind: 'ask', matched: [] }) };
+
+  async function elicitingClient(url: string, name: string, asked: unknown[]): Promise<Client> {
+    const client = new Client({ name, version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params);
+      return { action: 'accept', content: { approve: true } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    return client;
+  }
+
+  it('in plan mode a trusted client that would approve is never asked, and the call is refused', async () => {
+    const prompted: string[] = [];
+    const controller = createConfirm({ mode: 'plan', prompt: (request) => (prompted.push(request.toolName), Promise.resolve({ outcome: 'approve' })) });
+    const gateway = await serveMcp(createToolRegistry({ tools: localTools, policy: askEverything }), { transport: { kind: 'http' }, context: { grantedTools: ['big'] }, controller, elicitation: { trustedClients: ['*'] } });
+    const asked: unknown[] = [];
+    try {
+      const client = await elicitingClient(gateway.url ?? '', 'any', asked);
+      const result = await client.callTool({ name: 'big', arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toContain('plan mode');
+      expect(asked).toEqual([]);
+      expect(prompted).toEqual([]);
+      await client.close();
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('with a plain approver, a client that declares elicitation is never asked: the approver decides', async () => {
+    const gateway = await serveMcp(createToolRegistry({ tools: localTools, policy: askEverything }), {
+      transport: { kind: 'http' },
+      context: { grantedTools: ['big'] },
+      approver: () => Promise.resolve({ outcome: 'reject', reason: 'the approver said no' }),
+    });
+    const asked: unknown[] = [];
+    try {
+      const client = await elicitingClient(gateway.url ?? '', 'any', asked);
+      const result = await client.callTool({ name: 'big', arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toContain('the approver said no');
+      expect(asked).toEqual([]);
+      await client.close();
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('refuses elicitation without a controller, a controller beside an approver, and a malformed trust list', async () => {
+    const empty = createToolRegistry({ tools: [] });
+    const controller = createConfirm({ prompt: () => Promise.resolve({ outcome: 'reject' }) });
+    await expect(serveMcp(empty, { transport: { kind: 'http' }, elicitation: { trustedClients: ['*'] } })).rejects.toThrow(/controller/);
+    await expect(serveMcp(empty, { transport: { kind: 'http' }, approver: controller.confirm, elicitation: { trustedClients: ['*'] } })).rejects.toThrow(/controller/);
+    await expect(serveMcp(empty, { transport: { kind: 'http' }, controller, approver: controller.confirm })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    await expect(serveMcp(empty, { transport: { kind: 'http' }, controller, elicitation: { trustedClients: 'everyone' as unknown as string[] } })).rejects.toThrow(/trustedClients/);
+  });
+
+  it('over stdio, the client going away (its stdin ends) aborts the pending approval', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough().resume();
+    let asked = false;
+    let withdrawn = false;
+    const controller = createConfirm({
+      mode: 'ask',
+      prompt: (_request, _context, signal) =>
+        new Promise((resolve) => {
+          asked = true;
+          signal?.addEventListener('abort', () => {
+            withdrawn = true;
+            resolve({ outcome: 'reject' });
+          });
+        }),
+    });
+    const gateway = await serveMcp(createToolRegistry({ tools: localTools, policy: askEverything }), { stdin, stdout, context: { grantedTools: ['big'] }, controller });
+    const send = (message: object): boolean => stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/call', params: { name: 'big', arguments: {} } });
+    await expect.poll(() => asked, { timeout: 5000 }).toBe(true);
+    stdin.end();
+    await expect.poll(() => withdrawn, { timeout: 5000 }).toBe(true);
+    await gateway.close();
   });
 });
 

@@ -53,7 +53,7 @@ export function buildProgram(run: (task: (output: CliOutput, config: () => Resol
     .option('--http <port>', 'serve MCP over Streamable HTTP on 127.0.0.1:<port> (default 7420)')
     .option('--token <token>', 'require this bearer token on the HTTP transport')
     .option('--no-console', 'do not start the web console')
-    .option('--no-elicitation', 'never ask the MCP client to approve: approvals go to the console or the terminal only')
+    .option('--no-elicitation', 'never ask an MCP client to approve, even one elicitation.trustedClients lists: approvals go to the console only')
     .action((options: { stdio?: boolean; http?: string; token?: string; console: boolean; elicitation: boolean }) =>
       run(async (output, config) => {
         const port = options.http === undefined ? 7420 : Number(options.http);

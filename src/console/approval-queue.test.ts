@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolApprovalDecision, ToolApprovalRequest } from '../core/index.js';
 import { approvalRequest } from '../core/policy/__fixtures__/approval-request.js';
-import { APPROVAL_QUEUE_FULL_REASON, createApprovalQueue, DEFAULT_MAX_PENDING_APPROVALS } from './approval-queue.js';
+import { APPROVAL_EXPIRED_REASON, APPROVAL_QUEUE_FULL_REASON, createApprovalQueue, DEFAULT_MAX_PENDING_APPROVALS, type ApprovalChange } from './approval-queue.js';
 
 function request(index: number): ToolApprovalRequest {
   return approvalRequest({
@@ -107,6 +107,65 @@ describe('createApprovalQueue', () => {
     expect(wire).not.toContain('0000');
     queue.decide(pending?.id ?? '', { outcome: 'reject' });
     await decision;
+  });
+
+  it('withdraws an approval whose call ends: shown as withdrawn, and deciding it does nothing', async () => {
+    const queue = createApprovalQueue();
+    const changes: ApprovalChange[] = [];
+    queue.subscribe((change) => changes.push(change));
+    const controller = new AbortController();
+    const waiting = queue.confirm(request(0), controller.signal);
+    await settle();
+    const [approval] = queue.pending();
+    controller.abort(new Error('the client went away'));
+    await expect(waiting).rejects.toThrow('the client went away');
+    expect(queue.pending()).toEqual([]);
+    expect(changes.at(-1)).toMatchObject({ type: 'resolved', id: approval?.id, callId: 'call-0', toolName: 'write_file', outcome: 'withdrawn' });
+    expect(queue.closed()).toEqual([expect.objectContaining({ id: approval?.id, outcome: 'withdrawn' })]);
+    expect(queue.decide(approval?.id ?? '', { outcome: 'approve' })).toBe(false);
+    expect(changes.filter((change) => change.type === 'resolved')).toHaveLength(1);
+  });
+
+  it('expires an approval nobody decides as a rejection that says so; deciding it later does nothing', async () => {
+    const queue = createApprovalQueue({ timeoutMs: 30 });
+    const changes: ApprovalChange[] = [];
+    queue.subscribe((change) => changes.push(change));
+    const controller = new AbortController();
+    const decision = await queue.confirm(request(0), controller.signal);
+    expect(decision).toMatchObject({ outcome: 'reject', by: 'approval-queue' });
+    expect(decision.outcome === 'reject' && decision.reason).toContain(APPROVAL_EXPIRED_REASON);
+    const [closed] = queue.closed();
+    expect(closed).toMatchObject({ callId: 'call-0', outcome: 'expired' });
+    expect(queue.decide(closed?.id ?? '', { outcome: 'approve' })).toBe(false);
+    // The call ending afterwards changes nothing: it is closed once.
+    controller.abort();
+    expect(changes.filter((change) => change.type === 'resolved').map((change) => change.type === 'resolved' && change.outcome)).toEqual(['expired']);
+  });
+
+  it('a decision stops the expiry and the withdrawal; the closed list keeps the most recent 50', async () => {
+    const queue = createApprovalQueue({ timeoutMs: 30 });
+    const controller = new AbortController();
+    const waiting = queue.confirm(request(0), controller.signal);
+    await settle();
+    expect(queue.decide(queue.pending()[0]?.id ?? '', { outcome: 'approve' })).toBe(true);
+    await expect(waiting).resolves.toEqual({ outcome: 'approve' });
+    controller.abort();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(queue.closed().map((entry) => entry.outcome)).toEqual(['approve']);
+    for (let index = 1; index <= 60; index += 1) {
+      const next = queue.confirm(request(index));
+      await settle();
+      queue.decide(queue.pending()[0]?.id ?? '', { outcome: 'reject' });
+      await next;
+    }
+    expect(queue.closed()).toHaveLength(50);
+    expect(queue.closed().at(-1)?.callId).toBe('call-60');
+  });
+
+  it('refuses a timeout that is not a positive number of milliseconds a timer can wait', () => {
+    for (const timeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31]) {
+      expect(() => createApprovalQueue({ timeoutMs })).toThrow(/timeoutMs/);
+    }
   });
 
   it('refuses a cap that is not a positive integer', () => {

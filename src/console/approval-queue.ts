@@ -28,9 +28,25 @@ export interface PendingApproval {
   readonly diff?: string;
 }
 
+/**
+ * How a pending approval ended: decided (`approve`, `reject`), `withdrawn`
+ * because its call ended first (cancelled, its client or session gone), or
+ * `expired` with nobody deciding (a rejection).
+ */
+export type ApprovalOutcome = 'approve' | 'reject' | 'withdrawn' | 'expired';
+
+/** An approval that is no longer pending, as the console lists it: no arguments, no preview. */
+export interface ClosedApproval {
+  readonly id: string;
+  readonly callId: string;
+  readonly toolName: string;
+  readonly outcome: ApprovalOutcome;
+  readonly closedAt: number;
+}
+
 export type ApprovalChange =
   | { readonly type: 'added'; readonly approval: PendingApproval }
-  | { readonly type: 'resolved'; readonly id: string; readonly outcome: 'approve' | 'reject' | 'cancelled' };
+  | ({ readonly type: 'resolved' } & ClosedApproval);
 
 export interface ApprovalQueueOptions {
   /** Add display details (a diff) to a request. Runs before the approval is shown. */
@@ -41,6 +57,8 @@ export interface ApprovalQueueOptions {
    * never shown — so a flood of calls cannot grow memory or bury a person.
    */
   readonly maxPending?: number;
+  /** How long an approval waits for a person before it expires as a rejection (default 10 minutes). */
+  readonly timeoutMs?: number;
 }
 
 /** The default cap on approvals held at once. */
@@ -49,11 +67,22 @@ export const DEFAULT_MAX_PENDING_APPROVALS = 100;
 /** The reason a request is refused when the queue is full. */
 export const APPROVAL_QUEUE_FULL_REASON = 'the approval queue is full';
 
+/** The default time an approval waits for a person. */
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 10 * 60_000;
+
+/** The start of the reason an approval nobody decided is rejected with. */
+export const APPROVAL_EXPIRED_REASON = 'the approval expired';
+
+/** How many closed approvals the queue remembers for the console. */
+const MAX_CLOSED = 50;
+
 export interface ApprovalQueue {
   /** The confirm hook: it waits until someone decides (or the call is cancelled). */
   readonly confirm: ConfirmActionHook;
   pending(): readonly PendingApproval[];
-  /** Resolve a pending approval; false when it no longer exists. */
+  /** The most recently closed approvals, oldest first: decided, withdrawn or expired. */
+  closed(): readonly ClosedApproval[];
+  /** Resolve a pending approval; false (and nothing done) when it is no longer pending: decided, withdrawn or expired. */
   decide(id: string, decision: ToolApprovalDecision): boolean;
   subscribe(listener: (change: ApprovalChange) => void): () => void;
 }
@@ -62,11 +91,18 @@ export interface ApprovalQueue {
  * Pending approvals held until a person decides in the console (or the
  * terminal). The queue is the human half of a `confirm` hook: modes and
  * remembered approvals wrap it (`createConfirm({ prompt: queue.confirm })`).
+ * An approval lives as long as its call: the call's signal aborting
+ * withdraws it, and one nobody decides expires as a rejection. Either way
+ * it is gone, and deciding it does nothing.
  */
 export function createApprovalQueue(options: ApprovalQueueOptions = {}): ApprovalQueue {
   const maxPending = options.maxPending ?? DEFAULT_MAX_PENDING_APPROVALS;
   if (!Number.isSafeInteger(maxPending) || maxPending < 1) throw new ConfigurationError('maxPending', 'must be a positive integer');
-  const waiting = new Map<string, { approval: PendingApproval; resolve: (decision: ToolApprovalDecision) => void }>();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+  // A timer cannot wait longer than 2^31 - 1 ms: beyond it Node fires at once.
+  if (!(Number.isFinite(timeoutMs) && timeoutMs >= 1 && timeoutMs <= 2 ** 31 - 1)) throw new ConfigurationError('timeoutMs', 'must be a positive number of milliseconds, at most 2147483647');
+  const waiting = new Map<string, { approval: PendingApproval; settle: (decision: ToolApprovalDecision) => void }>();
+  const closed: ClosedApproval[] = [];
   const listeners = new Set<(change: ApprovalChange) => void>();
   let counter = 0;
   // Approvals admitted and not yet resolved: those waiting and those still being enriched.
@@ -120,17 +156,30 @@ export function createApprovalQueue(options: ApprovalQueueOptions = {}): Approva
         reject(signal.reason as Error);
         return;
       }
-      const onAbort = (): void => {
-        waiting.delete(approval.id);
-        notify({ type: 'resolved', id: approval.id, outcome: 'cancelled' });
-        reject(signal?.reason as Error);
+      // Whichever comes first — a decision, the call ending, the timeout — closes the approval; the others then do nothing.
+      const close = (outcome: ApprovalOutcome): boolean => {
+        if (!waiting.delete(approval.id)) return false;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        const entry: ClosedApproval = Object.freeze({ id: approval.id, callId: approval.callId, toolName: approval.toolName, outcome, closedAt: Date.now() });
+        closed.push(entry);
+        if (closed.length > MAX_CLOSED) closed.shift();
+        notify({ type: 'resolved', ...entry });
+        return true;
       };
+      const onAbort = (): void => {
+        if (close('withdrawn')) reject(signal?.reason as Error);
+      };
+      const timer = setTimeout(() => {
+        if (close('expired')) resolve({ outcome: 'reject', reason: `${APPROVAL_EXPIRED_REASON}: nobody decided within ${timeoutMs / 1000} s`, by: 'approval-queue' });
+      }, timeoutMs);
+      // A pending approval alone does not keep the process alive.
+      timer.unref();
       signal?.addEventListener('abort', onAbort, { once: true });
       waiting.set(approval.id, {
         approval,
-        resolve: (decision) => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve(decision);
+        settle: (decision) => {
+          if (close(decision.outcome)) resolve(decision);
         },
       });
       notify({ type: 'added', approval });
@@ -140,12 +189,11 @@ export function createApprovalQueue(options: ApprovalQueueOptions = {}): Approva
   return {
     confirm,
     pending: () => [...waiting.values()].map((entry) => entry.approval),
+    closed: () => [...closed],
     decide(id, decision) {
       const entry = waiting.get(id);
       if (entry === undefined) return false;
-      waiting.delete(id);
-      entry.resolve(decision);
-      notify({ type: 'resolved', id, outcome: decision.outcome });
+      entry.settle(decision);
       return true;
     },
     subscribe(listener) {

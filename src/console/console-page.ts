@@ -32,6 +32,7 @@ export function renderConsolePage(nonce: string): string {
     <h2>Tool calls, live</h2>
     <table><thead><tr><th>time</th><th>tool</th><th>agent</th><th>decision</th><th>duration</th><th>status</th></tr></thead><tbody id="calls"></tbody></table>
     <p id="calls-empty" class="empty">No calls yet. Point an MCP client at this gateway and make one.</p>
+    <ul id="approvals-closed" class="closed" hidden></ul>
   </section>
   <section id="view-approvals" class="view">
     <h2>Pending approvals</h2>

@@ -185,6 +185,14 @@ export const consoleScript = String.raw`
     approvals.delete(id);
     updateApprovalCount();
   }
+  // An approval that closed without a decision: its call ended first, or nobody decided in time.
+  function noteClosed(c) {
+    if (c.outcome !== 'withdrawn' && c.outcome !== 'expired') return;
+    var list = document.getElementById('approvals-closed');
+    list.prepend(el('li', { class: c.outcome, 'data-closed': c.id, text: time(c.closedAt) + ' · ' + c.toolName + ' · call ' + c.callId + ' · ' +
+      (c.outcome === 'withdrawn' ? 'approval withdrawn: the call ended before anyone decided' : 'approval expired: nobody decided in time (rejected)') }));
+    list.hidden = false;
+  }
   function updateApprovalCount() {
     var badge = document.getElementById('approval-count');
     badge.textContent = String(approvals.size);
@@ -271,6 +279,7 @@ export const consoleScript = String.raw`
     var data = JSON.parse(e.data);
     data.calls.forEach(renderCall);
     data.approvals.forEach(renderApproval);
+    data.closed.forEach(noteClosed);
   });
   var chainTimer = 0;
   source.addEventListener('call', function (e) {
@@ -281,7 +290,7 @@ export const consoleScript = String.raw`
   });
   source.addEventListener('approval', function (e) {
     var change = JSON.parse(e.data);
-    if (change.type === 'added') renderApproval(change.approval); else removeApproval(change.id);
+    if (change.type === 'added') renderApproval(change.approval); else { removeApproval(change.id); noteClosed(change); }
   });
   source.addEventListener('withheld', function () { loadWithheld(); });
   checkChain();

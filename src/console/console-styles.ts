@@ -19,6 +19,7 @@ th { white-space:nowrap; } td:last-child { overflow-wrap:anywhere; }
 th { color:var(--muted); font-weight:500; font-size:12px; } tbody tr:hover { background:#1b2230; cursor:pointer; }
 .status { font-weight:600; } .status.ok { color:var(--ok); } .status.error, .status.denied { color:var(--bad); } .status.awaiting-approval, .status.requested { color:var(--warn); } .status.cancelled { color:var(--muted); }
 .empty { color:var(--muted); padding:16px 0; }
+.closed { list-style:none; padding:0; margin:12px 0 0; color:var(--muted); font-size:13px; } .closed li { padding:3px 0; } .closed li.expired { color:var(--warn); }
 .card { background:var(--panel); border:1px solid var(--line); border-left:3px solid var(--warn); border-radius:8px; padding:14px 16px; margin-bottom:12px; }
 .card h3 { margin:0 0 6px; font-size:15px; } .card h4 { margin:10px 0 2px; font-size:12px; color:var(--muted); } p.error { color:var(--bad); } pre.description { white-space:pre-wrap; overflow-wrap:anywhere; } .card .meta { color:var(--muted); font-size:12px; margin-bottom:8px; }
 .preview { display:grid; grid-template-columns:90px 1fr; gap:4px 10px; margin:8px 0; } .preview dt { color:var(--muted); } .preview dd { margin:0; font-family:ui-monospace, monospace; word-break:break-all; }

@@ -111,6 +111,23 @@ describe('console server', () => {
     expect(!outcome.ok && outcome.error.message).toContain('not today');
   });
 
+  it('lists a withdrawn approval as closed, and deciding it is not found; the call was never run', async () => {
+    const { host, registry, approvals, server } = await setup();
+    const controller = new AbortController();
+    const pending = registry.dispatch(
+      { callId: 'c3', name: 'write_note', arguments: { path: 'x', content: 'y' } },
+      { grantedTools: ['write_note'], approval: { confirm: approvals.confirm }, signal: controller.signal },
+    );
+    await expect.poll(() => approvals.pending().length).toBe(1);
+    const id = approvals.pending()[0]?.id ?? '';
+    controller.abort();
+    expect((await pending).ok).toBe(false);
+    const headers = { host: `127.0.0.1:${server.port}`, 'x-toolgate-token': server.token, 'content-type': 'application/json' };
+    expect(JSON.parse((await raw(server.port, '/api/approvals/closed', headers)).body)).toEqual([expect.objectContaining({ id, callId: 'c3', toolName: 'write_note', outcome: 'withdrawn' })]);
+    expect((await raw(server.port, `/api/approvals/${id}`, headers, 'POST', JSON.stringify({ decision: 'once' }))).status).toBe(404);
+    expect(host.calls).toHaveLength(0);
+  });
+
   it('approves a withheld definition only with the digest of what was reviewed', async () => {
     const approved: string[] = [];
     const registry = createToolRegistry({ tools: [], policy: allowAll });

@@ -69,12 +69,13 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     }
     if (method === 'GET' && path === '/api/events') {
       response.writeHead(200, { ...securityHeaders(), 'content-type': 'text/event-stream', connection: 'keep-alive' });
-      response.write(`event: hello\ndata: ${JSON.stringify({ calls: recent, approvals: options.approvals.pending() })}\n\n`);
+      response.write(`event: hello\ndata: ${JSON.stringify({ calls: recent, approvals: options.approvals.pending(), closed: options.approvals.closed() })}\n\n`);
       streams.add(response);
       request.on('close', () => streams.delete(response));
       return;
     }
     if (method === 'GET' && path === '/api/approvals') return send(response, 200, options.approvals.pending());
+    if (method === 'GET' && path === '/api/approvals/closed') return send(response, 200, options.approvals.closed());
     const approvalMatch = /^\/api\/approvals\/([A-Za-z0-9_]+)$/.exec(path);
     if (method === 'POST' && approvalMatch !== null) {
       const body = await readJson(request);

@@ -1,4 +1,12 @@
 // The web console and the approval queue behind it.
-export { createApprovalQueue, type ApprovalChange, type ApprovalQueue, type ApprovalQueueOptions, type PendingApproval } from './approval-queue.js';
+export {
+  createApprovalQueue,
+  type ApprovalChange,
+  type ApprovalOutcome,
+  type ApprovalQueue,
+  type ApprovalQueueOptions,
+  type ClosedApproval,
+  type PendingApproval,
+} from './approval-queue.js';
 export { startConsole } from './create-console-server.js';
 export type { AuditSource, ConsoleOptions, ConsoleServer, ReceiptDetail, ReceiptFilter, WithheldSource } from './console-types.js';

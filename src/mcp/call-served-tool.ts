@@ -1,7 +1,8 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { UnknownToolError, unwrapUntrusted, type ConfirmActionHook, type DispatchContext, type ToolHostCallOptions, type ToolOutcome } from '../core/index.js';
-import { elicitApproval, type CallExtra } from './elicit-approval.js';
+import { UnknownToolError, unwrapUntrusted, type DispatchContext, type ToolHostCallOptions, type ToolOutcome } from '../core/index.js';
+import { chooseServedConfirm, type ServedApprovals } from './choose-served-confirm.js';
+import type { CallExtra } from './elicit-approval.js';
 import { listServedTools } from './list-served-tools.js';
 import type { LiveRegistry } from './mcp-types.js';
 
@@ -9,15 +10,11 @@ export interface CallServedToolOptions {
   readonly source: LiveRegistry;
   readonly server: Server;
   readonly context: DispatchContext;
-  /** Used when the client cannot elicit. */
-  readonly approver: ConfirmActionHook | undefined;
-  /** Whether to ask through MCP elicitation when the client declares it. Default true. */
-  readonly elicitation: boolean;
+  readonly approvals: ServedApprovals;
   readonly callId: string;
 }
 
-const HOW_TO_APPROVE =
-  'To approve calls, use an MCP client that supports elicitation, or run the gateway with an approver (the toolgate console or CLI).';
+const HOW_TO_APPROVE = 'To approve calls, serve with an approval controller whose prompt reaches a person (the toolgate console), or trust this client\'s elicitation.';
 
 /**
  * `tools/call` through the whole pipeline. Every failure is an `isError`
@@ -35,7 +32,7 @@ export async function callServedTool(request: CallToolRequest, extra: CallExtra,
     const withheld = options.source.explainMissing?.(requested);
     if (withheld !== undefined) return errorResult(withheld.message);
   }
-  const confirm = chooseApprover(options, extra);
+  const confirm = chooseServedConfirm(options.approvals, options.server, extra);
   const hostCallOptions = progressOptions(options.context.hostCallOptions, extra);
   const context: DispatchContext = {
     ...options.context,
@@ -52,12 +49,6 @@ export async function callServedTool(request: CallToolRequest, extra: CallExtra,
   return toCallToolResult(registry.get(outcome.toolName)?.output !== undefined, outcome);
 }
 
-/** Elicitation when the client declares it, else the injected approver, else none (the pipeline fails closed). */
-function chooseApprover(options: CallServedToolOptions, extra: CallExtra): ConfirmActionHook | undefined {
-  if (options.elicitation && options.server.getClientCapabilities()?.elicitation !== undefined) return elicitApproval(extra);
-  return options.approver;
-}
-
 function progressOptions(base: ToolHostCallOptions | undefined, extra: CallExtra): ToolHostCallOptions | undefined {
   const token = extra._meta?.progressToken;
   if (token === undefined) return base;
@@ -72,7 +63,9 @@ function progressOptions(base: ToolHostCallOptions | undefined, extra: CallExtra
 function toCallToolResult(hasOutputSchema: boolean, outcome: ToolOutcome): CallToolResult {
   const text = unwrapUntrusted(outcome.content);
   if (!outcome.ok) {
-    const noApprover = outcome.error.code === 'DENIED_BY_USER' && (outcome.error as { reason?: string }).reason === 'no_approval_hook';
+    // An approver that found nobody to ask says how to approve in its own words (the label); otherwise the generic advice.
+    const denial = outcome.error as { code: string; reason?: string; label?: string };
+    const noApprover = denial.code === 'DENIED_BY_USER' && denial.reason === 'no_approval_hook' && denial.label === undefined;
     return errorResult(noApprover ? `${text} ${HOW_TO_APPROVE}` : text);
   }
   const value = outcome.value;

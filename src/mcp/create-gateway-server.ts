@@ -1,15 +1,15 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ConfirmActionHook, DispatchContext } from '../core/index.js';
+import type { DispatchContext } from '../core/index.js';
 import { callServedTool } from './call-served-tool.js';
+import type { ServedApprovals } from './choose-served-confirm.js';
 import { listServedTools } from './list-served-tools.js';
 import type { LiveRegistry } from './mcp-types.js';
 
 export interface CreateGatewayServerOptions {
   readonly source: LiveRegistry;
   readonly context: DispatchContext;
-  readonly approver: ConfirmActionHook | undefined;
-  readonly elicitation: boolean;
+  readonly approvals: ServedApprovals;
   readonly name: string;
   readonly version: string;
   /** Prefix of call ids, unique per client connection. */
@@ -27,8 +27,7 @@ export function createGatewayServer(options: CreateGatewayServerOptions): { serv
       source: options.source,
       server,
       context: options.context,
-      approver: options.approver,
-      elicitation: options.elicitation,
+      approvals: options.approvals,
       callId: `${options.callIdPrefix}-${calls.toString(36)}`,
     });
   });

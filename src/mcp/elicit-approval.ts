@@ -1,6 +1,6 @@
 import { ElicitResultSchema, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { ConfirmActionHook, ToolApprovalRequest } from '../core/index.js';
+import type { PromptContext, PromptHook, ToolApprovalRequest } from '../core/index.js';
 
 export type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -8,18 +8,20 @@ const MAX_SHOWN = 600;
 
 /**
  * Ask the MCP client's user through elicitation, on the stream of the call
- * being approved. Only an explicit accept with `approve: true` approves;
- * decline, cancel, a malformed answer or a failed request reject. The
- * message holds the secret-free preview and the redacted argument
- * projection, never raw arguments.
+ * being approved. A prompt, not a decision: it is used behind the approval
+ * controller's mode logic (`controller.confirmWith`), which asks it only
+ * what the mode leaves to a person. Only an explicit accept with
+ * `approve: true` approves; decline, cancel, a malformed answer or a failed
+ * request reject. The message holds the secret-free preview and the
+ * redacted argument projection, never raw arguments.
  */
-export function elicitApproval(extra: CallExtra): ConfirmActionHook {
-  return async (request, signal) => {
+export function elicitApproval(extra: CallExtra): PromptHook {
+  return async (request, context, signal) => {
     const result = await extra.sendRequest(
       {
         method: 'elicitation/create',
         params: {
-          message: approvalMessage(request),
+          message: approvalMessage(request, context),
           requestedSchema: {
             type: 'object',
             properties: {
@@ -37,9 +39,10 @@ export function elicitApproval(extra: CallExtra): ConfirmActionHook {
   };
 }
 
-export function approvalMessage(request: ToolApprovalRequest): string {
+export function approvalMessage(request: ToolApprovalRequest, context: PromptContext): string {
   const preview = request.preview;
   const lines = [`Approve the call to tool "${request.toolName}"?`];
+  if (context.protectedPath) lines.push('It touches a protected path, which is never approved automatically.');
   if (request.action !== undefined) lines.push(`Action: ${request.action}`);
   if (preview.command !== undefined) lines.push(`Command: ${preview.command}`);
   if (preview.path !== undefined) lines.push(`Path: ${preview.path}`);

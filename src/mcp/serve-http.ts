@@ -1,8 +1,10 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigurationError } from '../core/index.js';
 
 export interface ServeHttpOptions {
@@ -62,6 +64,8 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
   if (!(Number.isFinite(idleMs) && idleMs >= 1)) throw new ConfigurationError('http.sessionIdleMs', 'must be a positive number of milliseconds');
   const sessions = new Map<string, Session>();
+  // The HTTP response each JSON-RPC request arrived on, to notice the client dropping it.
+  const carrying = new AsyncLocalStorage<ServerResponse>();
   // An open SSE stream is a request in flight: only a session nobody is using can go idle.
   const closeIdle = (): void => {
     const now = Date.now();
@@ -91,7 +95,7 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
         session.inFlight -= 1;
         session.lastSeen = Date.now();
       });
-      return session.transport.handleRequest(request, response);
+      return carrying.run(response, () => session.transport.handleRequest(request, response));
     }
     if (request.method !== 'POST') return reply(response, 400, 'Missing session');
     if (sessions.size >= maxSessions) closeIdle();
@@ -116,7 +120,8 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
     await server.connect(transport);
-    await transport.handleRequest(request, response);
+    cancelOnDroppedStream(transport, carrying);
+    await carrying.run(response, () => transport.handleRequest(request, response));
     // A refused or non-initialize first request leaves no session behind.
     if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await closeSession();
   };
@@ -145,6 +150,27 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
       listener.closeAllConnections();
       await new Promise<void>((resolve) => listener.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * A request whose response stream the client dropped can never be answered:
+ * without an event store there is no resuming it. It is cancelled as the
+ * client's own `notifications/cancelled` would cancel it, so its handler's
+ * signal aborts and a pending approval is withdrawn — not left for someone
+ * to approve after the client has gone.
+ */
+function cancelOnDroppedStream(transport: StreamableHTTPServerTransport, carrying: AsyncLocalStorage<ServerResponse>): void {
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const response = carrying.getStore();
+    if (response !== undefined && isJSONRPCRequest(message)) {
+      const requestId = message.id;
+      response.once('close', () => {
+        if (!response.writableFinished) deliver?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'the client closed the stream of this request' } });
+      });
+    }
+    deliver?.(message, extra);
   };
 }
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { ConfirmActionHook, DispatchContext, ToolRegistry } from '../core/index.js';
+import { ConfigurationError, type ConfirmActionHook, type DispatchContext, type ToolRegistry } from '../core/index.js';
+import type { ApprovalChannels, ElicitationTrust, ServedApprovals } from './choose-served-confirm.js';
 import { createGatewayServer } from './create-gateway-server.js';
 import type { LiveRegistry } from './mcp-types.js';
 import { serveHttp, type ServeHttpOptions } from './serve-http.js';
@@ -15,10 +16,26 @@ export interface ServeMcpOptions {
    * approval hook are set per call.
    */
   readonly context?: Omit<DispatchContext, 'signal'>;
-  /** Approves calls when the client cannot elicit (the console or the CLI); default `context.approval.confirm`. Absent ⇒ such calls fail closed. */
+  /**
+   * The approval controller (`createConfirm`). Its mode logic decides every
+   * call; what it leaves to a person goes to its own prompt (the console),
+   * or, for a client trusted in `elicitation`, to that client's elicitation
+   * through `controller.confirmWith`. Not with `approver`.
+   */
+  readonly controller?: ApprovalChannels;
+  /**
+   * Without a controller: a plain confirm hook used as is for every call;
+   * the client is never asked, as its answer could not be put behind a mode.
+   * Default `context.approval.confirm`. Absent ⇒ calls that need an
+   * approval are denied (`no_approval_hook`).
+   */
   readonly approver?: ConfirmActionHook;
-  /** Ask through MCP elicitation when the client declares it. Default true. */
-  readonly elicitation?: boolean;
+  /**
+   * The clients asked through MCP elicitation (when they declare it), by
+   * their declared name; `"*"` for all. Absent ⇒ no client is asked.
+   * Needs a `controller`.
+   */
+  readonly elicitation?: ElicitationTrust;
   readonly name?: string;
   readonly version?: string;
   /** For stdio: the streams (default the process's). */
@@ -41,6 +58,7 @@ export interface McpGateway {
 export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: ServeMcpOptions = {}): Promise<McpGateway> {
   const source = toLive(registry);
   const context: DispatchContext = options.context ?? {};
+  const approvals = servedApprovals(options, context);
   const prefix = `mcp-${randomBytes(4).toString('hex')}`;
   let sessions = 0;
   const createSession = (): ReturnType<typeof createGatewayServer> => {
@@ -48,8 +66,7 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
     return createGatewayServer({
       source,
       context,
-      approver: options.approver ?? context.approval?.confirm,
-      elicitation: options.elicitation ?? true,
+      approvals,
       name: options.name ?? 'toolgate',
       version: options.version ?? '0.1.0',
       callIdPrefix: `${prefix}-${sessions.toString(36)}`,
@@ -58,17 +75,36 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
   const transport = options.transport ?? 'stdio';
   if (transport === 'stdio') {
     const { server, detach } = createSession();
-    await server.connect(new StdioServerTransport(options.stdin, options.stdout));
-    return {
-      url: undefined,
-      async close() {
+    const stdin = options.stdin ?? process.stdin;
+    let closing: Promise<void> | undefined;
+    const close = (): Promise<void> =>
+      (closing ??= (async () => {
+        stdin.off('end', onEnd);
         detach();
         await server.close();
-      },
-    };
+      })());
+    // The SDK's stdio transport does not notice the client going away. Its end closes the session, which aborts the
+    // calls in flight: their pending approvals are withdrawn, never left for someone to approve later.
+    const onEnd = (): void => void close();
+    stdin.once('end', onEnd);
+    await server.connect(new StdioServerTransport(stdin, options.stdout));
+    return { url: undefined, close };
   }
   const listener = await serveHttp(transport, createSession);
   return { url: listener.url, close: () => listener.close() };
+}
+
+function servedApprovals(options: ServeMcpOptions, context: DispatchContext): ServedApprovals {
+  if (options.controller !== undefined && options.approver !== undefined) throw new ConfigurationError('approver', 'give a controller or an approver, not both');
+  const trust = options.elicitation;
+  if (trust !== undefined) {
+    if (!Array.isArray(trust.trustedClients) || !trust.trustedClients.every((name) => typeof name === 'string' && name.length > 0)) {
+      throw new ConfigurationError('elicitation.trustedClients', 'must be an array of client names');
+    }
+    // A client's answer without the mode logic would be the decision itself: elicitation is asked only behind a controller.
+    if (options.controller === undefined) throw new ConfigurationError('elicitation', 'needs a controller (createConfirm), so the mode decides before any client is asked');
+  }
+  return { controller: options.controller, approver: options.approver ?? context.approval?.confirm, elicitation: trust };
 }
 
 function toLive(registry: ToolRegistry | LiveRegistry): LiveRegistry {

@@ -34,7 +34,7 @@ export async function runCall(config: ResolvedConfig, tool: string, json: string
   } catch {
     throw new CliError('usage', 'The arguments must be a JSON object (or - to read one from standard input).');
   }
-  const gateway = await openGateway(config, interactive ? { prompt: createTtyApprover() } : { prompt: () => Promise.resolve({ outcome: 'reject', reason: 'no terminal to ask: run toolgate call in a terminal, or approve through toolgate serve and its console' }) });
+  const gateway = await openGateway(config, interactive ? { prompt: createTtyApprover() } : { prompt: () => Promise.resolve({ outcome: 'reject', noApprover: true, reason: 'no terminal to ask: run toolgate call in a terminal, or approve through toolgate serve and its console' }) });
   try {
     const outcome = await gateway.registry().dispatch({ callId: `cli-${Date.now().toString(36)}`, name: tool, arguments: args }, { ...gateway.context, runId: 'cli' });
     const receipt = outcome.receipt;

@@ -1,6 +1,7 @@
 import { createJournalAudit, type JournalAudit } from '../../journal/sqlite/index.js';
 import { serveMcp, type McpGateway } from '../../mcp/index.js';
 import { startConsole, type AuditSource, type ConsoleServer } from '../../console/index.js';
+import type { ConfirmActionHook } from '../../core/index.js';
 import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { publishConsole, withdrawConsole } from '../runtime/console-locator.js';
@@ -14,9 +15,9 @@ export interface ServeOptions {
   /** Bearer token the HTTP transport requires. */
   readonly token?: string;
   /**
-   * Ask a client that can elicit for approvals (default true). Off, every
-   * approval goes to the console or the terminal, whatever the client
-   * declares: the client's own answer is not taken as a person's.
+   * Ask the clients `elicitation.trustedClients` names, when they can
+   * elicit (default true). Off, every approval goes to the console,
+   * whatever the config trusts.
    */
   readonly elicitation?: boolean;
 }
@@ -35,12 +36,15 @@ export interface RunningServer {
  * stderr: stdout belongs to the protocol.
  */
 export async function runServe(config: ResolvedConfig, options: ServeOptions, output: CliOutput): Promise<RunningServer> {
-  const gateway = await openGateway(config);
+  const consoleOn = options.console && config.console.enabled;
+  const trustedClients = options.elicitation === false ? [] : config.elicitation.trustedClients;
+  // Without the console nobody sees the queue: a call the mode leaves to a person is denied at once, not left to hang.
+  const gateway = await openGateway(config, consoleOn ? {} : { prompt: nobodyToAsk(trustedClients.length > 0) });
   let audit: JournalAudit | undefined;
   let consoleServer: ConsoleServer | undefined;
   try {
     for (const warning of gateway.warnings) output.info(`warning: ${warning}`);
-    if (options.console && config.console.enabled) {
+    if (consoleOn) {
       audit = createJournalAudit(config.journal.path);
       consoleServer = await startConsole({
         registry: gateway.registry(),
@@ -57,8 +61,8 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
     const mcp = await serveMcp(gateway.live, {
       transport: options.transport === 'stdio' ? 'stdio' : { kind: 'http', port: options.transport.port, ...(options.token === undefined ? {} : { token: options.token }) },
       context: { ...gateway.context, runId: `serve-${new Date().toISOString().replace(/[:.]/g, '-')}` },
-      approver: gateway.controller.confirm,
-      elicitation: options.elicitation ?? true,
+      controller: gateway.controller,
+      ...(trustedClients.length === 0 ? {} : { elicitation: { trustedClients } }),
       name: 'toolgate',
     });
     const tools = gateway.registry().list().length;
@@ -102,6 +106,14 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
     await gateway.close();
     throw error;
   }
+}
+
+/** The prompt of a gateway without a console: it asks nobody, and says how to approve. */
+function nobodyToAsk(someClientTrusted: boolean): ConfirmActionHook {
+  const reason = someClientTrusted
+    ? 'nobody can be asked: run toolgate serve with the console on, or use a client listed in elicitation.trustedClients that supports elicitation'
+    : 'nobody can be asked: run toolgate serve with the console on, or list this MCP client in elicitation.trustedClients in toolgate.config.json';
+  return () => Promise.resolve({ outcome: 'reject', noApprover: true, reason, by: 'gateway' });
 }
 
 function auditSource(gateway: Gateway, audit: JournalAudit): AuditSource {

@@ -21,6 +21,10 @@ export interface ToolgateConfigFile {
   readonly limits?: { readonly maxBytes?: number; readonly maxLines?: number; readonly maxInputBytes?: number };
   readonly journal?: { readonly path?: string; readonly retentionDays?: number; readonly sign?: boolean };
   readonly console?: { readonly enabled?: boolean; readonly port?: number };
+  /** The MCP clients asked to approve through elicitation, by their declared name (`"*"`: all). Default: none. */
+  readonly elicitation?: { readonly trustedClients?: readonly string[] };
+  /** How long a pending approval waits for a person before it expires as a rejection. Default 600 s. */
+  readonly approvals?: { readonly timeoutSeconds?: number };
 }
 
 export interface McpServerConfig {
@@ -47,4 +51,6 @@ export interface ResolvedConfig {
   readonly limits: NonNullable<ToolgateConfigFile['limits']>;
   readonly journal: { readonly path: string; readonly retentionDays: number | undefined; readonly sign: boolean };
   readonly console: { readonly enabled: boolean; readonly port: number };
+  readonly elicitation: { readonly trustedClients: readonly string[] };
+  readonly approvals: { readonly timeoutSeconds: number };
 }

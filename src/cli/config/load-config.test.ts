@@ -63,6 +63,29 @@ describe('loadConfig', () => {
     expect(message).toContain('no property "consle" (unknown key)');
   });
 
+  it('trusts no client for elicitation and lets approvals wait 600 s by default; reads both from the file', () => {
+    expect(loadConfig(dir())).toMatchObject({ elicitation: { trustedClients: [] }, approvals: { timeoutSeconds: 600 } });
+    const cwd = dir();
+    writeFileSync(join(cwd, 'toolgate.config.json'), JSON.stringify({ elicitation: { trustedClients: ['claude-code', '*'] }, approvals: { timeoutSeconds: 30 } }));
+    expect(loadConfig(cwd)).toMatchObject({ elicitation: { trustedClients: ['claude-code', '*'] }, approvals: { timeoutSeconds: 30 } });
+  });
+
+  it('refuses a malformed elicitation trust list or approval timeout, naming the key', () => {
+    const cases: [object, string][] = [
+      [{ elicitation: { trustedClients: 'claude-code' } }, '$.elicitation.trustedClients: expected a value of type array; found string "claude-code"'],
+      [{ elicitation: { trustedClients: [''] } }, '$.elicitation.trustedClients.0: expected must NOT have fewer than 1 characters'],
+      [{ elicitation: { trusted: ['*'] } }, '$.elicitation: expected no property "trusted" (unknown key)'],
+      [{ elicitation: true }, '$.elicitation: expected a value of type object; found boolean true'],
+      [{ approvals: { timeoutSeconds: 0 } }, '$.approvals.timeoutSeconds: expected must be >= 1; found number 0'],
+      [{ approvals: { timeoutSeconds: 1.5 } }, '$.approvals.timeoutSeconds: expected a value of type integer; found number 1.5'],
+    ];
+    for (const [config, expected] of cases) {
+      const cwd = dir();
+      writeFileSync(join(cwd, 'toolgate.config.json'), JSON.stringify(config));
+      expect(() => loadConfig(cwd)).toThrow(expected);
+    }
+  });
+
   it('reports a syntax error with line and column', () => {
     const cwd = dir();
     writeFileSync(join(cwd, 'toolgate.config.json'), '{\n  "scope": "read-only",\n  "mode": \n}');

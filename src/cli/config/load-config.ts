@@ -134,5 +134,7 @@ function resolveConfig(config: ToolgateConfigFile, file: string | undefined, bas
     limits: config.limits ?? {},
     journal: { path: isAbsolute(journalPath) ? journalPath : resolve(workspace, journalPath), retentionDays: config.journal?.retentionDays, sign: config.journal?.sign ?? false },
     console: { enabled: config.console?.enabled ?? true, port: config.console?.port ?? 0 },
+    elicitation: { trustedClients: config.elicitation?.trustedClients ?? [] },
+    approvals: { timeoutSeconds: config.approvals?.timeoutSeconds ?? 600 },
   });
 }

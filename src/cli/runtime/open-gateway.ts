@@ -40,7 +40,10 @@ export interface Gateway {
 }
 
 export interface OpenGatewayOptions {
-  /** The human approver behind the mode logic; default: the console's approval queue. */
+  /**
+   * The human approver behind the mode logic; default: the console's
+   * approval queue. One that has nobody to ask answers with `noApprover`.
+   */
   readonly prompt?: ConfirmActionHook;
   /** Connect the configured upstream MCP servers. Default true. */
   readonly connectServers?: boolean;
@@ -95,17 +98,18 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
     spillDir,
     protectedPaths: gatewayStatePaths(config),
   });
-  const approvals = createApprovalQueue({ enrich: (request) => diffForWrite(host.fs, request) });
+  const approvals = createApprovalQueue({ enrich: (request) => diffForWrite(host.fs, request), timeoutMs: config.approvals.timeoutSeconds * 1000 });
+  const prompt = options.prompt ?? approvals.confirm;
   const controller = createConfirm({
     mode: config.mode,
     policy,
-    prompt: (request, context, signal) => {
-      // An earlier "always" approval wrote an allow rule; it stands in for the prompt, never for a protected path.
-      const remembered = request.decision.kind === 'allow' && request.decision.matched.some((rule) => rule.decision === 'allow' && rule.id.startsWith(REMEMBERED_RULE_PREFIX));
-      if (remembered && !context.protectedPath) return Promise.resolve({ outcome: 'approve', scope: 'always', by: 'remembered' });
-      return (options.prompt ?? approvals.confirm)(request, signal);
+    prompt: (request, _context, signal) => prompt(request, signal),
+    remember: {
+      persist: createRulePersister({ projectRoot: config.workspace, home: homedir() }).persist,
+      source: 'project',
+      // An earlier "always" approval wrote an allow rule: it stands in for the prompt, never for a protected path.
+      persisted: (rule) => rule.id.startsWith(REMEMBERED_RULE_PREFIX),
     },
-    remember: { persist: createRulePersister({ projectRoot: config.workspace, home: homedir() }).persist, source: 'project' },
   });
   const journal = createSqliteJournal(config.journal.path, { recordAll: options.recordAll ?? true, sign: config.journal.sign });
   let connection: McpConnection | undefined;

@@ -27,8 +27,11 @@ export async function requestApproval(state: DispatchState): Promise<ApprovalFai
   if (tool === undefined) return undefined;
   const regime = state.context.approval;
   if (regime === undefined) {
-    // Without a regime, governed calls run on author trust; an explicit ask cannot be serviced.
-    return state.askedBy === undefined ? undefined : new ToolPolicyError(tool.key, 'approval_unavailable');
+    // Without a regime, governed calls run on author trust; an explicit ask cannot be serviced, and a
+    // protected path is never reached without a person: it is refused as what it is.
+    if (state.askedBy === undefined) return undefined;
+    const protectedPath = state.decision?.kind === 'ask' && state.decision.reason === 'protected_path';
+    return new ToolPolicyError(tool.key, protectedPath ? 'protected_path' : 'approval_unavailable', protectedPath ? { detail: 'was refused: the path is protected, and no person can be asked to approve it here' } : {});
   }
   const digests = await ensureDigests(state);
   if (!('actionDigest' in digests)) return digests;
@@ -92,7 +95,8 @@ export async function requestApproval(state: DispatchState): Promise<ApprovalFai
   }
   const label = decision?.outcome === 'reject' && typeof decision.reason === 'string' ? displayLabel(decision.reason) : undefined;
   state.approval = { outcome: 'reject', how: 'confirm', at: Date.now() };
-  return new ToolDeniedByUserError(tool.key, 'user_rejected', { label });
+  const unanswered = decision?.outcome === 'reject' && decision.noApprover === true;
+  return new ToolDeniedByUserError(tool.key, unanswered ? 'no_approval_hook' : 'user_rejected', { label });
 }
 
 const MAX_VIEW_BODY = 256 * 1024;

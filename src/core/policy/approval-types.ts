@@ -77,7 +77,17 @@ export type ApprovalScope = 'once' | 'session' | 'always';
 
 export type ToolApprovalDecision =
   | { readonly outcome: 'approve'; readonly scope?: ApprovalScope; readonly by?: string }
-  | { readonly outcome: 'reject'; readonly reason?: string; readonly by?: string };
+  | {
+      readonly outcome: 'reject';
+      readonly reason?: string;
+      readonly by?: string;
+      /**
+       * Nobody could be asked (no console, no trusted client, no terminal):
+       * the call is denied as `no_approval_hook`, not as a person's
+       * rejection, and `reason` says how to approve.
+       */
+      readonly noApprover?: boolean;
+    };
 
 /** Host-injected consent hook. Should honour `signal`: an abort while prompting takes the cancel path. */
 export type ConfirmActionHook = (request: ToolApprovalRequest, signal?: AbortSignal) => Promise<ToolApprovalDecision>;

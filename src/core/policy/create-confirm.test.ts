@@ -202,3 +202,86 @@ describe('confirm edge cases', () => {
     expect(live.decisionFor(request)).toMatchObject({ kind: 'deny', reason: 'policy_changed' });
   });
 });
+
+describe('confirmWith: the same mode logic, another person', () => {
+  const elsewhere = (answer: ToolApprovalDecision = { outcome: 'approve' }) => vi.fn<PromptHook>(async () => answer);
+  function channel(mode: ApprovalMode, other: PromptHook, options: CreatePolicyOptions = {}) {
+    const base = setup(mode, options);
+    const registry = createToolRegistry({ tools: governedTools, host: base.host, policy: base.policy });
+    const viaOther = (name: string, args: unknown) => registry.dispatch(call(name, args), { grantedTools, approval: { confirm: base.approvals.confirmWith(other) } });
+    return { ...base, viaOther };
+  }
+
+  test('plan mode refuses before the other person is asked, whatever they would answer', async () => {
+    const other = elsewhere();
+    const { viaOther, prompt, host } = channel('plan', other);
+    const outcome = await viaOther(...write('src/a.ts'));
+    expect(outcome.ok).toBe(false);
+    expect(outcome.ok ? '' : outcome.error.message).toContain('plan mode');
+    expect(other).not.toHaveBeenCalled();
+    expect(prompt).not.toHaveBeenCalled();
+    expect(host.calls).toEqual([]);
+  });
+
+  test('accept-edits approves an unprotected workspace edit without asking; a protected path always reaches the other person', async () => {
+    const other = elsewhere({ outcome: 'reject', reason: 'no' });
+    const { viaOther, prompt } = channel('accept-edits', other);
+    expect((await viaOther(...write('src/a.ts'))).ok).toBe(true);
+    expect(other).not.toHaveBeenCalled();
+    expect((await viaOther(...write('.env'))).ok).toBe(false);
+    expect(other).toHaveBeenCalledTimes(1);
+    expect(other.mock.calls[0]?.[1]).toMatchObject({ mode: 'accept-edits', protectedPath: true, reason: 'protected_path' });
+    expect(prompt).not.toHaveBeenCalled();
+  });
+
+  test('in ask mode the other person is asked instead of the prompt, and a session approval is remembered for both', async () => {
+    const other = elsewhere({ outcome: 'approve', scope: 'session' });
+    const { viaOther, run, prompt } = channel('ask', other);
+    expect((await viaOther(...command(['git', 'status']))).ok).toBe(true);
+    expect(other).toHaveBeenCalledTimes(1);
+    expect(prompt).not.toHaveBeenCalled();
+    expect((await run(...command(['git', 'status']))).ok).toBe(true);
+    expect(prompt).not.toHaveBeenCalled();
+  });
+
+  test('the live policy is re-checked after the other person approves', async () => {
+    // While the other person looks, the policy is narrowed: the domain is no longer allowed.
+    const other = vi.fn<PromptHook>(async () => {
+      built.policy.replace(createPolicy({ scope: { tier: 'workspace-write', roots: ['/work/repo'] } }));
+      return { outcome: 'approve' };
+    });
+    const built = channel('ask', other);
+    const outcome = await built.viaOther(...fetchUrl('https://api.github.com/x'));
+    expect(other).toHaveBeenCalledTimes(1);
+    expect(outcome.ok ? '' : outcome.error.message).toContain('the policy changed while the approval was pending');
+    expect(built.host.calls).toEqual([]);
+  });
+
+  test('a rule the persister wrote approves without asking, except on a protected path', async () => {
+    const policy = createLivePolicy(
+      createPolicy({
+        scope: { tier: 'workspace-write', roots: ['/work/repo'] },
+        rules: [
+          { id: 'remembered:1', tool: 'write_file', decision: 'allow', source: 'project', match: { path: './src/a.ts' } },
+          { id: 'remembered:2', tool: 'write_file', decision: 'allow', source: 'project', match: { path: './.env' } },
+        ],
+      }),
+    );
+    const prompt = vi.fn<PromptHook>(async () => ({ outcome: 'reject' }));
+    const approvals = createConfirm({ mode: 'ask', prompt, policy, remember: { persist: async () => undefined, persisted: (rule) => rule.id.startsWith('remembered:') } });
+    const registry = createToolRegistry({ tools: governedTools, host: createFakeHost(), policy });
+    const nobody = vi.fn<PromptHook>(async () => ({ outcome: 'reject', noApprover: true, reason: 'nobody can be asked' }));
+    const go = (path: string) => registry.dispatch(call(...write(path)), { grantedTools, approval: { confirm: approvals.confirmWith(nobody) } });
+    expect((await go('src/a.ts')).ok).toBe(true);
+    expect(nobody).not.toHaveBeenCalled();
+    const refused = await go('.env');
+    expect(nobody).toHaveBeenCalledTimes(1);
+    expect(refused.ok ? undefined : refused.error).toMatchObject({ code: 'DENIED_BY_USER', reason: 'no_approval_hook', label: 'nobody can be asked' });
+    expect(prompt).not.toHaveBeenCalled();
+  });
+
+  test('refuses a prompt that is not a function', () => {
+    const { approvals } = setup('ask');
+    expect(() => approvals.confirmWith(undefined as unknown as PromptHook)).toThrow('prompt');
+  });
+});

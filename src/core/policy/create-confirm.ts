@@ -3,7 +3,7 @@ import type { ApprovalScope, ConfirmActionHook, ToolApprovalDecision, ToolApprov
 import type { LivePolicy } from './create-live-policy.js';
 import { normalizePath } from './normalize-path.js';
 import type { ApprovalMode, PolicySnapshot } from './policy-snapshot-types.js';
-import type { PolicyDecision } from './policy-types.js';
+import type { MatchedRule, PolicyDecision } from './policy-types.js';
 import { createProtectedPathMatcher } from './protected-paths.js';
 import { rememberKey } from './remember-key.js';
 import type { PolicyRuleObject } from './rule-types.js';
@@ -26,13 +26,22 @@ export type PersistRule = (rule: PolicyRuleObject) => Promise<void>;
 export interface CreateConfirmOptions {
   /** Default: the policy's mode, else `ask`. */
   readonly mode?: ApprovalMode;
-  /** The human: a terminal prompt, a console card. */
+  /** The human: a terminal prompt, a console card. `confirmWith` puts another in its place for a call. */
   readonly prompt: PromptHook;
   /** The live policy (re-checks pending approvals) or a snapshot (protected paths, workspace, switches). */
   readonly policy?: LivePolicy | PolicySnapshot;
   readonly classifier?: ApprovalClassifier;
   /** Where `always` approvals go; without it `always` is remembered for the session only. */
-  readonly remember?: { readonly persist: PersistRule; readonly source?: 'project' | 'user' };
+  readonly remember?: {
+    readonly persist: PersistRule;
+    readonly source?: 'project' | 'user';
+    /**
+     * Whether a matched allow rule is one `persist` wrote (an earlier
+     * `always`): a call it allows is approved without asking, as a
+     * remembered approval, never on a protected path.
+     */
+    readonly persisted?: (rule: MatchedRule) => boolean;
+  };
 }
 
 /**
@@ -62,8 +71,17 @@ export interface RememberedApproval {
 }
 
 export interface ApprovalController {
-  /** The hook to put on `context.approval.confirm`. */
+  /** The hook to put on `context.approval.confirm`: the mode logic, then `prompt`. */
   readonly confirm: ConfirmActionHook;
+  /**
+   * The same decision — mode, live-policy re-check, protected paths,
+   * remembered approvals, persistence — with another person behind it:
+   * `prompt` is asked only what the mode logic leaves to a person, exactly
+   * where `options.prompt` would have been. A channel such as an MCP
+   * client's elicitation is used through this, so its answer can never
+   * override the mode.
+   */
+  confirmWith(prompt: PromptHook): ConfirmActionHook;
   readonly mode: ApprovalMode;
   setMode(mode: ApprovalMode): void;
   remembered(): readonly RememberedApproval[];
@@ -81,6 +99,7 @@ const MODES: readonly ApprovalMode[] = ['plan', 'ask', 'accept-edits', 'auto'];
  * - `auto`: what the rules allow is approved; otherwise the classifier, else the prompt.
  * Protected paths always reach the prompt and are never remembered. With a
  * live policy, a pending approval is re-checked before and after the prompt.
+ * The prompt is only a way of asking a person: it never decides before the mode.
  */
 export function createConfirm(options: CreateConfirmOptions): ApprovalController {
   if (typeof options.prompt !== 'function') throw new ConfigurationError('prompt', 'must be a function');
@@ -104,7 +123,8 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
     return normal !== undefined && normal.relative !== undefined;
   };
 
-  const decide = async (request: ToolApprovalRequest, signal?: AbortSignal): Promise<ToolApprovalDecision> => {
+  const persisted = options.remember?.persisted;
+  const decide = async (request: ToolApprovalRequest, prompt: PromptHook, signal: AbortSignal | undefined): Promise<ToolApprovalDecision> => {
     const current = effectiveMode();
     const before = live?.decisionFor(request) ?? request.decision;
     if (before.kind === 'deny') return { outcome: 'reject', reason: 'the policy changed and now refuses this call', by: 'policy' };
@@ -116,9 +136,10 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
       files.some((file) => file.protected || isProtected(file.path) || isProtected(file.real)) || (before.kind === 'ask' && before.reason === 'protected_path') || request.reasons.protectedPath;
     const key = rememberKey(request);
     // A remembered approval stands in for the default prompt only: an explicit ask (rule, risk) asks every time.
-    if (!protectedPath && key !== undefined && before.kind === 'allow') {
-      const entry = memory.get(key.id);
+    if (!protectedPath && before.kind === 'allow') {
+      const entry = key === undefined ? undefined : memory.get(key.id);
       if (entry !== undefined && MODES.indexOf(current) >= MODES.indexOf(entry.mode)) return { outcome: 'approve', scope: entry.scope, by: 'remembered' };
+      if (persisted !== undefined && before.matched.some((rule) => rule.decision === 'allow' && persisted(rule))) return { outcome: 'approve', scope: 'always', by: 'remembered' };
     }
     let reason = protectedPath ? 'protected_path' : before.kind === 'ask' ? (before.reason ?? 'rule') : request.why;
     if (!protectedPath && before.kind === 'allow') {
@@ -136,7 +157,7 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
     }
     // The person sees why the call reached them: the mode and the reason the logic above settled on.
     const shown: ToolApprovalRequest = Object.freeze({ ...request, reasons: Object.freeze({ ...request.reasons, reason, mode: current, protectedPath }) });
-    const answer = await options.prompt(shown, { mode: current, reason, protectedPath }, signal);
+    const answer = await prompt(shown, { mode: current, reason, protectedPath }, signal);
     const after = live?.decisionFor(request);
     if (after?.kind === 'deny') return { outcome: 'reject', reason: 'the policy changed while the approval was pending', by: 'policy' };
     if (answer?.outcome !== 'approve') return answer?.outcome === 'reject' ? answer : { outcome: 'reject', reason: 'the prompt gave no decision' };
@@ -151,16 +172,20 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
     return answer;
   };
 
-  const confirm: ConfirmActionHook = async (request, signal) => {
-    try {
-      return await decide(request, signal);
-    } finally {
-      live?.settle(request);
-    }
+  const confirmWith = (prompt: PromptHook): ConfirmActionHook => {
+    if (typeof prompt !== 'function') throw new ConfigurationError('prompt', 'must be a function');
+    return async (request, signal) => {
+      try {
+        return await decide(request, prompt, signal);
+      } finally {
+        live?.settle(request);
+      }
+    };
   };
 
   return {
-    confirm,
+    confirm: confirmWith(options.prompt),
+    confirmWith,
     get mode() {
       return effectiveMode();
     },

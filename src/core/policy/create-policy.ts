@@ -10,7 +10,7 @@ import { governMcpCall } from './govern-mcp-call.js';
 import { normalizePath, type NormalizedPath } from './normalize-path.js';
 import type { CreatePolicyOptions, FsScope, PolicySnapshot } from './policy-snapshot-types.js';
 import type { ArgumentPolicyInput, IdentityPolicyInput, MatchedRule, PathPlacement, PolicyDecision, PolicyToolView } from './policy-types.js';
-import { createProtectedPathMatcher } from './protected-paths.js';
+import { createPathMatcher, createProtectedPathMatcher, type ProtectedPathMatcher } from './protected-paths.js';
 import { createRateLimiter } from './rate-limiter.js';
 import type { CompiledRule } from './rule-types.js';
 import { splitCommand } from './split-command.js';
@@ -69,6 +69,8 @@ export function createPolicy(options: CreatePolicyOptions = {}): PolicySnapshot 
   const warnings: string[] = [];
   const rules = compileRules(options.rules ?? [], managed.allowManagedRulesOnly, warnings, options.home);
   const isProtected = createProtectedPathMatcher(stringList(options.protectedPaths, 'protectedPaths'));
+  const readable = stringList(options.readableProtectedPaths, 'readableProtectedPaths');
+  const isReadable = readable.length === 0 ? (): boolean => false : createPathMatcher(readable);
   const takeToken = createRateLimiter(options.rateLimits);
   const identityCache = new Map<string, PolicyDecision>();
   // Per-call decisions are fresh literals with the version inline (no spread, no freeze: both cost more than the decision).
@@ -120,8 +122,8 @@ export function createPolicy(options: CreatePolicyOptions = {}): PolicySnapshot 
       }
     }
     let ask: string | undefined = verdict.decision === 'ask' ? 'rule' : undefined;
-    if (input.tool.policy.fsWrite && (view.paths.some(isProtected) || input.action?.files.some((file) => file.protected) === true)) {
-      notes.push('a protected path is never auto-approved');
+    if (touchesProtected(input, view, isProtected, isReadable)) {
+      notes.push(input.tool.policy.fsWrite ? 'a protected path is never auto-approved' : 'a protected path is read only when a person says so');
       ask ??= 'protected_path';
     }
     if (needsAsk(input.tool)) {
@@ -229,6 +231,22 @@ function guardrailView(input: ArgumentPolicyInput, roots: readonly string[]): Gu
     if (parsed.ok) host = parsed.host;
   }
   return { argv, paths, host, invalidPath, linkedOut: linkedOut.length > 0 };
+}
+
+/**
+ * Whether a call reaches a protected path, as spelled or where it really is
+ * (`view.paths` holds both): a write always asks; a read or a command's
+ * working directory asks unless every protected path it touches is one
+ * `readableProtectedPaths` lets be read. A path only the host protects (its
+ * own state) is never exempt.
+ */
+function touchesProtected(input: ArgumentPolicyInput, view: GuardrailView, isProtected: ProtectedPathMatcher, isReadable: (path: NormalizedPath) => boolean): boolean {
+  const { policy } = input.tool;
+  if (!policy.fsWrite && !policy.fsScoped && !policy.spawnsProcess) return false;
+  const protectedPaths = view.paths.filter(isProtected);
+  const hostOnly = protectedPaths.length === 0 && input.action?.files.some((file) => file.protected) === true;
+  if (protectedPaths.length === 0 && !hostOnly) return false;
+  return policy.fsWrite || hostOnly || !protectedPaths.every(isReadable);
 }
 
 function compileRules(input: NonNullable<CreatePolicyOptions['rules']>, managedOnly: boolean, warnings: string[], home: string | undefined): readonly CompiledRule[] {

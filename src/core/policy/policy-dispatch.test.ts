@@ -24,8 +24,11 @@ describe('policy through createToolRegistry(...).dispatch', () => {
     for (const [name, args, reason] of [
       ['run_command', { command: ['ls'] }, 'command_not_allowed'],
       ['http_request', { url: 'https://example.com' }, 'domain_not_allowed'],
-      ['write_file', { path: '.git/hooks/pre-commit', content: 'x' }, 'approval_unavailable'],
+      ['write_file', { path: '.git/hooks/pre-commit', content: 'x' }, 'protected_path'],
       ['read_file', { path: '../../etc/passwd' }, 'scope_denied'],
+      // A secret is not readable without a person: with no approval regime, a protected read is refused as what it is.
+      ['read_file', { path: '.env' }, 'protected_path'],
+      ['read_file', { path: 'config/.env.production' }, 'protected_path'],
     ] as const) {
       const outcome = await registry.dispatch(call(name, args), { grantedTools });
       expect(outcome.ok).toBe(false);
@@ -71,12 +74,29 @@ describe('policy through createToolRegistry(...).dispatch', () => {
     const { host, registry } = setup();
     const refused = await registry.dispatch(call('write_file', { path: '.env', content: 'A=1' }), { grantedTools });
     expect(refused.ok).toBe(false);
-    if (!refused.ok) expect((refused.error as ToolPolicyError).reason).toBe('approval_unavailable');
+    if (!refused.ok) expect((refused.error as ToolPolicyError).reason).toBe('protected_path');
     const approver = createScriptedApprover('reject');
     const rejected = await registry.dispatch(call('write_file', { path: '.env', content: 'A=1' }), { grantedTools, approval: { confirm: approver.confirm } });
     expect(rejected.ok).toBe(false);
     expect(approver.requests[0]?.decision).toMatchObject({ kind: 'ask', reason: 'protected_path' });
     expect(host.calls).toEqual([]);
+  });
+
+  test('a protected read asks a person; readableProtectedPaths lets one named file be read, and never widens writes', async () => {
+    const host = createFakeHost({ files: { '.env.example': 'A=' } });
+    const registry = createToolRegistry({ tools: governedTools, host, policy: createPolicy({ readableProtectedPaths: ['.env.example'] }) });
+    const approver = createScriptedApprover('reject');
+    const context = { grantedTools, approval: { confirm: approver.confirm } };
+    const secret = await registry.dispatch(call('read_file', { path: 'app/.env' }), context);
+    expect(secret.ok).toBe(false);
+    expect(approver.requests[0]?.reasons).toMatchObject({ reason: 'protected_path', protectedPath: true });
+    expect(approver.requests[0]?.target?.files[0]).toMatchObject({ path: 'app/.env', flags: ['protected'] });
+    const example = await registry.dispatch(call('read_file', { path: '.env.example' }), context);
+    expect(example.ok).toBe(true);
+    expect(approver.requests).toHaveLength(1);
+    expect((await registry.dispatch(call('write_file', { path: '.env.example', content: 'A=1' }), context)).ok).toBe(false);
+    expect(approver.requests[1]?.decision).toMatchObject({ kind: 'ask', reason: 'protected_path' });
+    expect(host.calls.map((entry) => entry.method)).toEqual(['readFile']);
   });
 
   test('rate limits refuse with a retry-after and never reach the host', async () => {

@@ -36,6 +36,12 @@ export interface CreatePolicyOptions {
   readonly scope?: FsScope | FsScopeTier;
   /** Added to the default protected paths (gitignore-style globs). */
   readonly protectedPaths?: readonly string[];
+  /**
+   * Protected paths whose reads need no person (gitignore-style globs, like
+   * `protectedPaths`): for a file that only looks like a secret, such as a
+   * committed `.env.example`. Writes to them are still protected.
+   */
+  readonly readableProtectedPaths?: readonly string[];
   /** The approval mode the shipped confirm hook starts in; recorded for `explain`. Default `ask`. */
   readonly mode?: ApprovalMode;
   /**

@@ -46,7 +46,15 @@ export type ProtectedPathMatcher = (path: NormalizedPath) => boolean;
 
 /** Compile the defaults plus user additions (gitignore-style: a pattern without `/` matches at any depth). */
 export function createProtectedPathMatcher(additions: readonly string[] = []): ProtectedPathMatcher {
-  const patterns = [...DEFAULT_PROTECTED_PATHS, ...additions.map((addition) => withChildren(gitignoreGlob(addition)))];
+  return compilePathMatcher([...DEFAULT_PROTECTED_PATHS, ...additions.map((addition) => withChildren(gitignoreGlob(addition)))]);
+}
+
+/** A matcher for gitignore-style globs alone, read the way protected paths are (case-insensitive, any depth). */
+export function createPathMatcher(globs: readonly string[]): ProtectedPathMatcher {
+  return compilePathMatcher(globs.map((glob) => withChildren(gitignoreGlob(glob))));
+}
+
+function compilePathMatcher(patterns: readonly string[]): ProtectedPathMatcher {
   // Compiled on first use: importing the engine (and its default floor) stays cheap.
   let compiled: RegExp | undefined;
   const isMatch = (candidate: string): boolean => {

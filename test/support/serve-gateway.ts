@@ -1,0 +1,88 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { startCli, type RunningCli } from './spawn-cli.js';
+
+/** A `toolgate serve --http 0` child in a fresh workspace, with its console API. */
+export interface ServedGateway {
+  readonly cli: RunningCli;
+  readonly workspace: string;
+  readonly mcpUrl: URL;
+  readonly consoleUrl: URL | undefined;
+  /** A console API request with the console token; resolves with the status and the JSON body. */
+  api(path: string, init?: RequestInit): Promise<{ status: number; body: unknown }>;
+}
+
+/** A new workspace holding `toolgate.config.json` (`config`) and `files`. */
+export function makeWorkspace(config: object, files: Record<string, string> = {}): string {
+  const workspace = mkdtempSync(join(tmpdir(), 'toolgate-serve-gateway-'));
+  writeFileSync(join(workspace, 'toolgate.config.json'), JSON.stringify(config));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(workspace, name), text);
+  return workspace;
+}
+
+/** Write `config` (and `files`) into a new workspace and serve it over HTTP. */
+export async function serveGateway(config: object, options: { files?: Record<string, string>; args?: readonly string[] } = {}): Promise<ServedGateway> {
+  const workspace = makeWorkspace(config, options.files);
+  const cli = startCli(['--json', 'serve', '--http', '0', ...(options.args ?? [])], workspace);
+  const started = await cli.ready;
+  const consoleUrl = typeof started.console === 'string' ? new URL(started.console) : undefined;
+  return {
+    cli,
+    workspace,
+    mcpUrl: new URL(String(started.mcp)),
+    consoleUrl,
+    api: (path, init = {}) => consoleApi(consoleUrl, path, init),
+  };
+}
+
+/** A request to a console's API, with its token. */
+export async function consoleApi(consoleUrl: URL | undefined, path: string, init: RequestInit = {}): Promise<{ status: number; body: unknown }> {
+  if (consoleUrl === undefined) throw new Error('the gateway runs without a console');
+  const token = consoleUrl.searchParams.get('token') ?? '';
+  const response = await fetch(new URL(path, consoleUrl), { ...init, headers: { 'x-toolgate-token': token, 'content-type': 'application/json' } });
+  return { status: response.status, body: await response.json() };
+}
+
+/** An MCP client named `name`; with `elicit`, it declares elicitation and answers every request with `approve: elicit`. */
+export async function connectClient(url: URL, name: string, elicit?: boolean): Promise<{ client: Client; asked: unknown[] }> {
+  const asked: unknown[] = [];
+  const client = new Client({ name, version: '1.0.0' }, { capabilities: elicit === undefined ? {} : { elicitation: {} } });
+  if (elicit !== undefined) {
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params);
+      return { action: 'accept', content: { approve: elicit } };
+    });
+  }
+  await client.connect(new StreamableHTTPClientTransport(url));
+  return { client, asked };
+}
+
+/** The console's Server-Sent Events, collected as they arrive (`type` is the event name). */
+export function watchConsole(consoleUrl: URL): { events: { type: string; data: unknown }[]; stop: () => void } {
+  const events: { type: string; data: unknown }[] = [];
+  const controller = new AbortController();
+  const token = consoleUrl.searchParams.get('token') ?? '';
+  void fetch(new URL('/api/events', consoleUrl), { headers: { 'x-toolgate-token': token }, signal: controller.signal })
+    .then(async (response) => {
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end = buffer.indexOf('\n\n');
+        while (end !== -1) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const type = /^event: (.+)$/m.exec(frame)?.[1];
+          const data = /^data: (.+)$/m.exec(frame)?.[1];
+          if (type !== undefined && data !== undefined) events.push({ type, data: JSON.parse(data) as unknown });
+          end = buffer.indexOf('\n\n');
+        }
+      }
+    })
+    .catch(() => undefined);
+  return { events, stop: () => controller.abort() };
+}
