@@ -112,6 +112,7 @@ describe('package exports (after build)', () => {
         "createScriptedTools",
         "createToolRegistry",
         "defineTool",
+        "describeApproval",
         "guardrailFloor",
         "importClaudeSettings",
         "importGeminiPolicies",

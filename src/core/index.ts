@@ -106,6 +106,7 @@ export type {
   ResolvedSearch,
 } from './action/resolved-action.js';
 export type { ActionDisplay, DisplayedPath } from './action/display-action.js';
+export { describeApproval } from './action/describe-approval.js';
 export type {
   ApprovalScope,
   ConfirmActionHook,

@@ -43,15 +43,16 @@ export function displayAction(action: ResolvedAction): ActionDisplay {
     masked += clean.masked;
     return clean.text;
   };
-  const files = action.files.map((file) => displayPath(file, mask));
+  const maskPath = (text: string): string => maskPieces(text, PATH_SEPARATOR, mask);
+  const files = action.files.map((file) => displayPath(file, maskPath));
   const display: { -readonly [K in keyof ActionDisplay]: ActionDisplay[K] } = { access: action.access, files: Object.freeze(files), masked: 0 };
   if (action.command !== undefined) {
     const { argv, executable, cwd } = action.command;
-    display.command = Object.freeze({ argv: Object.freeze(argv.map(mask)), ...(executable === undefined ? {} : { executable: mask(executable) }), cwd: mask(cwd.real) });
+    display.command = Object.freeze({ argv: Object.freeze(argv.map(mask)), ...(executable === undefined ? {} : { executable: maskPath(executable) }), cwd: maskPath(cwd.real) });
   }
   if (action.http !== undefined) {
     const { method, url, host, port } = action.http;
-    display.http = Object.freeze({ method, url: mask(url), host, port });
+    display.http = Object.freeze({ method, url: maskPieces(url, URL_SEPARATOR, mask), host, port });
   }
   if (action.mcp !== undefined) {
     const shown = projectArguments(action.mcp.arguments, { maxString: MAX_SHOWN_ARGUMENT, maxEntries: 256, maxDepth: 16 });
@@ -66,6 +67,22 @@ export function displayAction(action: ResolvedAction): ActionDisplay {
   return Object.freeze(display);
 }
 
+/** Where a path or a URL is cut into pieces that are masked on their own. */
+const PATH_SEPARATOR = /([/\\])/;
+const URL_SEPARATOR = /([/\\?&#])/;
+
+/**
+ * Mask a path or a URL piece by piece, so a masked value never swallows what
+ * follows it: `src/api_key=0000/../../.git/config` reads
+ * `src/api_key=[redacted]/../../.git/config`, where masking the whole string
+ * would have hidden everything after `=`. A second pass over the joined
+ * pieces catches a secret that spans a separator (credentials in a URL); a
+ * secret-named value that itself holds a `/` is masked up to it.
+ */
+function maskPieces(text: string, separator: RegExp, mask: (text: string) => string): string {
+  return mask(text.split(separator).map((piece, index) => (index % 2 === 1 ? piece : mask(piece))).join(''));
+}
+
 function displayPath(file: ResolvedPath, mask: (text: string) => string): DisplayedPath {
   const path = mask(file.real);
   const requested = file.requested === file.real ? undefined : mask(file.requested);
@@ -76,10 +93,40 @@ function displayPath(file: ResolvedPath, mask: (text: string) => string): Displa
  * An argv as one line a person can read back into the same argv: elements
  * with spaces, quotes or shell characters are single-quoted, so
  * `["sh","-c","echo a; touch b"]` reads `sh -c 'echo a; touch b'`, never as
- * four words. Display only: nothing ever runs this through a shell.
+ * four words. An element holding a control character or a line break is
+ * written `$'…'` with the character escaped, so the line stays one line and
+ * nothing in it can move the cursor. Display only: nothing ever runs this
+ * through a shell.
  */
 export function quoteArgv(argv: readonly string[]): string {
-  return argv.map((element) => (element.length > 0 && /^[A-Za-z0-9_@%+=:,./-]+$/.test(element) ? element : `'${element.replaceAll("'", "'\\''")}'`)).join(' ');
+  return argv.map(quoteElement).join(' ');
+}
+
+/** Controls, line breaks, and the invisible and direction-changing characters that make a line read as something it is not. */
+// eslint-disable-next-line no-control-regex -- these characters are what must never reach a screen raw
+export const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
+const EVERY_UNPRINTABLE = new RegExp(UNPRINTABLE.source, 'g');
+/** The same, with the two characters `$'…'` escapes besides. */
+const ESCAPED = new RegExp(`${UNPRINTABLE.source.slice(0, -1)}\\\\']`, 'g');
+const ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\', "'": "\\'" };
+
+function quoteElement(element: string): string {
+  if (element.length > 0 && /^[A-Za-z0-9_@%+=:,./-]+$/.test(element)) return element;
+  if (!UNPRINTABLE.test(element)) return `'${element.replaceAll("'", "'\\''")}'`;
+  return `$'${element.replace(ESCAPED, (character) => ESCAPES[character] ?? `\\u${codeUnit(character)}`)}'`;
+}
+
+/**
+ * One line as it really is: controls, line breaks and the invisible and
+ * direction-changing characters (which would make a path or a command read
+ * as something else) are written `⟨U+XXXX⟩`; tabs are kept when `keepTabs`.
+ */
+export function showUnprintable(text: string, keepTabs = false): string {
+  return text.replace(EVERY_UNPRINTABLE, (character) => (keepTabs && character === '\t' ? character : `⟨U+${codeUnit(character).toUpperCase()}⟩`));
+}
+
+function codeUnit(character: string): string {
+  return character.charCodeAt(0).toString(16).padStart(4, '0');
 }
 
 function countMarkers(text: string): number {

@@ -1,4 +1,4 @@
-import type { ToolCallView } from '../tools/tool-types.js';
+import type { ToolCallView, ToolRisk } from '../tools/tool-types.js';
 import { ToolCancelledError, ToolDeniedByUserError, ToolPolicyError, type ToolArgsInvalidError } from '../errors/tool-errors.js';
 import type { ApprovalReasons, ToolApprovalDecision, ToolApprovalRequest } from '../policy/approval-types.js';
 import { REDACTED, redactSecrets, redactSecretsCounted } from '../policy/redact-secrets.js';
@@ -65,7 +65,7 @@ export async function requestApproval(state: DispatchState): Promise<ApprovalFai
     arguments: toolInput,
     decision: decisionSoFar,
     why,
-    reasons: approvalReasons(decisionSoFar, why, state.action),
+    reasons: approvalReasons(decisionSoFar, why, state.action, tool.policyView.risk),
     ...(presented.view === undefined ? {} : { view: presented.view }),
   });
   const bus = state.snapshot.bus;
@@ -126,11 +126,11 @@ function presentedView(state: DispatchState): { view?: ToolCallView; masked: num
 }
 
 /** Why the call reaches a person, from what the policy said; `createConfirm` adds the mode. */
-function approvalReasons(decision: PolicyDecision, why: ToolApprovalRequest['why'], action: ResolvedAction | undefined): ApprovalReasons {
+function approvalReasons(decision: PolicyDecision, why: ToolApprovalRequest['why'], action: ResolvedAction | undefined, risk: ToolRisk): ApprovalReasons {
   const protectedPath = (decision.kind === 'ask' && decision.reason === 'protected_path') || action?.files.some((file) => file.protected) === true;
   const reason = decision.kind === 'ask' && decision.reason !== undefined ? decision.reason : protectedPath ? 'protected_path' : why;
   const asking = decision.matched.filter((rule) => rule.decision === 'ask');
-  return Object.freeze({ reason, rules: Object.freeze(asking.length > 0 ? asking : decision.matched), protectedPath });
+  return Object.freeze({ reason, rules: Object.freeze(asking.length > 0 ? asking : decision.matched), protectedPath, ...(reason === 'risk' ? { risk } : {}) });
 }
 
 /** `[redacted]` markers a projection holds. */
