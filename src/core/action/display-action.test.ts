@@ -16,13 +16,21 @@ describe('displayAction', () => {
     expect(windows.files[0]?.requested).toBe('src\\api_key=[redacted]\\..\\..\\.git\\config');
   });
 
-  it('masks a URL piece by piece: the path and the other query parameters stay, credentials in it go', () => {
+  it('masks a URL token by token: the path and the other query parameters stay, credentials in it go', () => {
     const display = displayAction(resolveActionLexically({ url: `https://api.github.com/a/api_key=1234/delete?token=${TOKEN}&force=true`, method: 'DELETE' }, {}));
     expect(display.http?.url).toBe('https://api.github.com/a/api_key=[redacted]/delete?token=[redacted]&force=true');
     expect(display.masked).toBe(2);
     const userinfo = displayAction(resolveActionLexically({ url: 'https://me:hunter2hunter2@example.com/x' }, {}));
     expect(userinfo.http?.url).not.toContain('hunter2');
     expect(userinfo.masked).toBeGreaterThan(0);
+  });
+  it('never shows part of a secret that holds a `/`: a base64 value in a query is masked whole', () => {
+    const secret = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+    const action = resolveActionLexically({ url: `https://s3.example.com/bucket/key?aws_secret_access_key=${secret}&part=2`, method: 'PUT' }, {});
+    const shown = displayAction(action);
+    expect(shown.http?.url).toBe('https://s3.example.com/bucket/key?aws_secret_access_key=[redacted]&part=2');
+    for (const piece of secret.split('/')) expect(JSON.stringify(shown)).not.toContain(piece);
+    expect(shown.masked).toBe(1);
   });
 });
 

@@ -43,16 +43,17 @@ export function displayAction(action: ResolvedAction): ActionDisplay {
     masked += clean.masked;
     return clean.text;
   };
-  const maskPath = (text: string): string => maskPieces(text, PATH_SEPARATOR, mask);
-  const files = action.files.map((file) => displayPath(file, maskPath));
+  // Masking stops at the end of each token (a value ends at the `/` that begins a path), so a path or a URL
+  // is masked whole: cutting it at separators first would show the parts of a secret that holds a `/`.
+  const files = action.files.map((file) => displayPath(file, mask));
   const display: { -readonly [K in keyof ActionDisplay]: ActionDisplay[K] } = { access: action.access, files: Object.freeze(files), masked: 0 };
   if (action.command !== undefined) {
     const { argv, executable, cwd } = action.command;
-    display.command = Object.freeze({ argv: Object.freeze(argv.map(mask)), ...(executable === undefined ? {} : { executable: maskPath(executable) }), cwd: maskPath(cwd.real) });
+    display.command = Object.freeze({ argv: Object.freeze(argv.map(mask)), ...(executable === undefined ? {} : { executable: mask(executable) }), cwd: mask(cwd.real) });
   }
   if (action.http !== undefined) {
     const { method, url, host, port } = action.http;
-    display.http = Object.freeze({ method, url: maskPieces(url, URL_SEPARATOR, mask), host, port });
+    display.http = Object.freeze({ method, url: mask(url), host, port });
   }
   if (action.mcp !== undefined) {
     const shown = projectArguments(action.mcp.arguments, { maxString: MAX_SHOWN_ARGUMENT, maxEntries: 256, maxDepth: 16 });
@@ -65,22 +66,6 @@ export function displayAction(action: ResolvedAction): ActionDisplay {
   if (action.search !== undefined) display.search = Object.freeze({ query: mask(action.search.query), ...(action.search.host === undefined ? {} : { host: action.search.host }) });
   display.masked = masked;
   return Object.freeze(display);
-}
-
-/** Where a path or a URL is cut into pieces that are masked on their own. */
-const PATH_SEPARATOR = /([/\\])/;
-const URL_SEPARATOR = /([/\\?&#])/;
-
-/**
- * Mask a path or a URL piece by piece, so a masked value never swallows what
- * follows it: `src/api_key=0000/../../.git/config` reads
- * `src/api_key=[redacted]/../../.git/config`, where masking the whole string
- * would have hidden everything after `=`. A second pass over the joined
- * pieces catches a secret that spans a separator (credentials in a URL); a
- * secret-named value that itself holds a `/` is masked up to it.
- */
-function maskPieces(text: string, separator: RegExp, mask: (text: string) => string): string {
-  return mask(text.split(separator).map((piece, index) => (index % 2 === 1 ? piece : mask(piece))).join(''));
 }
 
 function displayPath(file: ResolvedPath, mask: (text: string) => string): DisplayedPath {
