@@ -14,6 +14,7 @@ import type {
 } from './mcp-types.js';
 import { listAllTools } from './list-all-tools.js';
 import { openUpstream } from './open-upstream.js';
+import { checkServerGovernance } from './upstream-governance.js';
 
 /**
  * Connect every configured upstream, discover its tools and return them as
@@ -238,6 +239,7 @@ function checkOptions(options: ConnectMcpServersOptions): void {
         throw new ConfigurationError(`servers[${index}].${field}`, 'must be between 1 ms and 1 hour');
       }
     }
+    checkServerGovernance(server as Parameters<typeof checkServerGovernance>[0], `servers[${index}]`);
   }
   if (options.pinning !== undefined && options.pinning !== 'first-use' && options.pinning !== 'approve') throw new ConfigurationError('pinning', 'must be "first-use" or "approve"');
 }

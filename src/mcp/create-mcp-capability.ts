@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { mcpToolName, ToolPolicyError, type McpCallInput, type McpCapability, type ToolgateError } from '../core/index.js';
+import { upstreamGovernanceOf } from './build-upstream-tool.js';
 import { callUpstream } from './call-upstream.js';
 import type { Emit, UpstreamEntry } from './discover-server-tools.js';
 import { McpToolError } from './mcp-tool-error.js';
@@ -26,6 +27,8 @@ export interface CreateMcpCapabilityOptions {
  * servers and only tools that are offered now — a withheld (changed or
  * unapproved) definition is refused with `definition_withheld` whichever
  * way the call arrives (a discovered tool of an older snapshot, `mcp_call`).
+ * A tool with argument targets is reached only through its own definition,
+ * which the policy judged by them: `mcp_call` to it is refused.
  * Results are scanned for hidden characters; `isError` becomes a typed error.
  */
 export function createMcpCapability(options: CreateMcpCapabilityOptions): McpCapability {
@@ -42,6 +45,9 @@ export function createMcpCapability(options: CreateMcpCapabilityOptions): McpCap
       if (entry === undefined) throw new ToolPolicyError(mcpToolName(server.config.name, toolName), 'tool_not_offered', { detail: 'is not offered by its MCP server' });
       const name = entry.name;
       if (entry.status !== 'offered') throw options.withheldError(entry);
+      if (input.targetsJudged !== true && hasTargets(entry)) {
+        throw new ToolPolicyError(name, 'target_unavailable', { detail: `was refused: the policy judges its arguments (paths, URL, command) only when it is called as ${name}` });
+      }
       const result = await callUpstream({
         client: server.client,
         name,
@@ -56,6 +62,12 @@ export function createMcpCapability(options: CreateMcpCapabilityOptions): McpCap
       return clean;
     },
   };
+}
+
+/** Whether the tool's definition points at paths, a URL or a command in its arguments. */
+function hasTargets(entry: UpstreamEntry): boolean {
+  const targets = upstreamGovernanceOf(entry.definition)?.targets;
+  return targets !== undefined && Object.keys(targets).length > 0;
 }
 
 function scanResult(result: CallToolResult, config: McpServerConfig, tool: string, emit: Emit): CallToolResult {
