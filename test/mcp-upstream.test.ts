@@ -194,6 +194,22 @@ describe('connectMcpServers options', () => {
     }
   });
 
+  it('reaches a tool with argument targets only through its own name: mcp_call to it is refused by the guard and by the capability', async () => {
+    const connection = await connectMcpServers({ servers: [stdioUpstream('tg', { targets: { echo: { path: '/text' } } })] });
+    try {
+      const execution = (toolName: string, args: unknown) => ({ callId: '1', toolName, toolVersion: undefined, agent: undefined, parent: undefined, arguments: args, signal: undefined });
+      expect(connection.mcpCallGuard(execution('mcp_call', { server: 'tg', tool: 'echo', arguments: { text: '.env' } }))).toContain('only when it is called as mcp_tg_echo');
+      // Other tools, and other callers, are not the guard's business.
+      expect(connection.mcpCallGuard(execution('mcp_call', { server: 'tg', tool: 'add', arguments: {} }))).toBeUndefined();
+      expect(connection.mcpCallGuard(execution('mcp_tg_echo', { text: '.env' }))).toBeUndefined();
+      await expect(connection.capability.call({ server: 'tg', tool: 'echo', arguments: { text: '.env' } })).rejects.toMatchObject({ reason: 'target_unavailable' });
+      const result = (await connection.capability.call({ server: 'tg', tool: 'echo', arguments: { text: 'notes.md' }, targetsJudged: true })) as { content: { text: string }[] };
+      expect(result.content[0]?.text).toBe('notes.md');
+    } finally {
+      await connection.close();
+    }
+  });
+
   it('withholds every new definition in approve mode and persists approvals to the pin file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'toolgate-pins-'));
     const file = join(dir, 'pins.json');

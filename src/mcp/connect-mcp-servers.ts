@@ -1,5 +1,6 @@
 import { ConfigurationError, ToolgateError, ToolPolicyError, type AnyToolDefinition, type ToolRegistry } from '../core/index.js';
 import { createMcpCapability, type UpstreamServer } from './create-mcp-capability.js';
+import { createMcpCallGuard } from './guard-mcp-call.js';
 import { describeWithheld, discoverServerTools, type Emit, type UpstreamEntry } from './discover-server-tools.js';
 import { createMemoryPinStore } from './pin-store.js';
 import { isValidServerName } from './is-valid-server-name.js';
@@ -162,6 +163,7 @@ export async function connectMcpServers(options: ConnectMcpServersOptions): Prom
       return offered;
     },
     capability,
+    mcpCallGuard: createMcpCallGuard(servers),
     onChange(listener) {
       changeListeners.add(listener);
       return () => changeListeners.delete(listener);

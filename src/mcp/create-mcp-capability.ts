@@ -1,9 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { mcpToolName, ToolPolicyError, type McpCallInput, type McpCapability, type ToolgateError } from '../core/index.js';
-import { upstreamGovernanceOf } from './build-upstream-tool.js';
 import { callUpstream } from './call-upstream.js';
 import type { Emit, UpstreamEntry } from './discover-server-tools.js';
+import { hasArgumentTargets, targetsJudgedByName } from './guard-mcp-call.js';
 import { McpToolError } from './mcp-tool-error.js';
 import type { McpServerConfig } from './mcp-types.js';
 import { isValidServerName } from './is-valid-server-name.js';
@@ -45,9 +45,7 @@ export function createMcpCapability(options: CreateMcpCapabilityOptions): McpCap
       if (entry === undefined) throw new ToolPolicyError(mcpToolName(server.config.name, toolName), 'tool_not_offered', { detail: 'is not offered by its MCP server' });
       const name = entry.name;
       if (entry.status !== 'offered') throw options.withheldError(entry);
-      if (input.targetsJudged !== true && hasTargets(entry)) {
-        throw new ToolPolicyError(name, 'target_unavailable', { detail: `was refused: the policy judges its arguments (paths, URL, command) only when it is called as ${name}` });
-      }
+      if (input.targetsJudged !== true && hasArgumentTargets(entry)) throw new ToolPolicyError(name, 'target_unavailable', { detail: `was refused: ${targetsJudgedByName(entry)}` });
       const result = await callUpstream({
         client: server.client,
         name,
@@ -62,12 +60,6 @@ export function createMcpCapability(options: CreateMcpCapabilityOptions): McpCap
       return clean;
     },
   };
-}
-
-/** Whether the tool's definition points at paths, a URL or a command in its arguments. */
-function hasTargets(entry: UpstreamEntry): boolean {
-  const targets = upstreamGovernanceOf(entry.definition)?.targets;
-  return targets !== undefined && Object.keys(targets).length > 0;
 }
 
 function scanResult(result: CallToolResult, config: McpServerConfig, tool: string, emit: Emit): CallToolResult {

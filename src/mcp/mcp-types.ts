@@ -1,4 +1,4 @@
-import type { AnyToolDefinition, JsonSchema, McpCapability, ToolRegistry, ToolgateError } from '../core/index.js';
+import type { AnyToolDefinition, JsonSchema, McpCapability, ToolGuard, ToolRegistry, ToolgateError } from '../core/index.js';
 import type { McpArgumentTargets } from './argument-targets.js';
 import type { McpPinStore } from './pin-store.js';
 
@@ -167,6 +167,13 @@ export interface McpConnection {
   readonly tools: readonly AnyToolDefinition[];
   /** The host capability (`host.mcp`) every upstream call goes through, `mcp_call` included. */
   readonly capability: McpCapability;
+  /**
+   * Put it in the registry's `hooks.guards`: `mcp_call` to a tool with
+   * argument targets is refused before it reaches an approver (the policy
+   * judges those targets only for the tool's own name). The capability
+   * refuses such a call too, but only after any approval.
+   */
+  readonly mcpCallGuard: ToolGuard;
   /** Called after each change of the offered set, with what to apply. */
   onChange(listener: (change: McpToolsChange) => void): () => void;
   on<TName extends McpConnectionEventName>(event: TName, listener: (event: McpConnectionEventMap[TName]) => void): () => void;

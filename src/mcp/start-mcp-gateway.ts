@@ -39,6 +39,7 @@ export async function startMcpGateway(options: StartMcpGatewayOptions): Promise<
     const base = createToolRegistry({
       tools: options.tools ?? [],
       host: { ...options.host, mcp: connection.capability },
+      hooks: { guards: [connection.mcpCallGuard] },
       // Upstream tools are MCP egress by default, and the floor calls only the servers it names: these are the configured ones.
       policy: options.policy ?? createPolicy({ mcpServers: options.servers.map((server) => server.name) }),
     });
