@@ -17,8 +17,7 @@ import { runCli, startCli, type RunningCli } from './support/spawn-cli.js';
  * back, what was written, what reached the upstream.
  */
 const FILESYSTEM = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
-const FETCH = join(ROOT, 'test/fixtures/mcp/mcp-server-fetch.mjs');
-const GIT = join(ROOT, 'test/fixtures/mcp/mcp-server-git.mjs');
+const REFERENCE = join(ROOT, 'test/fixtures/mcp/reference-servers.mjs');
 const SECRET = 'TOOLGATE_E2E_SECRET=hunter2-do-not-leak';
 const TIMEOUT = 120_000;
 
@@ -44,8 +43,8 @@ function workspaceWith(config: (workspace: string, log: string) => object): { wo
 
 const servers = (log: string, extra: Record<string, object> = {}) => ({
   fs: { command: process.execPath, args: [FILESYSTEM, '.'], ...extra.fs },
-  web: { command: process.execPath, args: [FETCH, '--log', log] },
-  git: { command: process.execPath, args: [GIT, '--log', log] },
+  web: { command: process.execPath, args: [REFERENCE, 'mcp-server-fetch', '--log', log] },
+  git: { command: process.execPath, args: [REFERENCE, 'mcp-server-git', '--log', log] },
 });
 
 const text = (result: { content: unknown }): string => JSON.stringify(result.content);
