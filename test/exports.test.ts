@@ -82,6 +82,7 @@ describe('package exports (after build)', () => {
         "DuplicateToolError",
         "MAX_NESTED_CALLS",
         "MAX_WIRE_NAME_LENGTH",
+        "MCP_CALL_TOOL",
         "PolicyRuleError",
         "REDACTED",
         "ReplayMissError",

@@ -50,7 +50,8 @@ describe('serveMcp over Streamable HTTP with the SDK Client', () => {
   const approvals: string[] = [];
 
   beforeAll(async () => {
-    connection = await connectMcpServers({ servers: [stdioUpstream('fx')] });
+    // Trusted: its read-only echo is not governed, so only the rule that asks (mcp_fx_add) reaches an approver.
+    connection = await connectMcpServers({ servers: [stdioUpstream('fx', { trust: 'annotations' })] });
     const base = createToolRegistry({ tools: localTools, host: { ...createFakeHost(), mcp: connection.capability }, policy });
     const live = connection.live(base);
     const granted = live.current().list().map((info) => info.key).filter((name) => name !== 'ungranted');
