@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeHost } from '../src/node/index.js';
 import { ROOT } from './fixtures/mcp/helpers.js';
-import { runCli, startCli, type RunningCli } from './support/spawn-cli.js';
+import { gatewayAuth, runCli, startCli, type RunningCli } from './support/spawn-cli.js';
 
 /**
  * The attacks of the issue on upstream MCP tools, end to end: the built CLI
@@ -75,7 +75,7 @@ describe('upstream MCP tools through toolgate serve', () => {
       fetch(new URL(path, consoleUrl), { ...init, headers: { 'x-toolgate-token': token, 'content-type': 'application/json' } }).then((response): Promise<unknown> => response.json());
     // A client that cannot elicit: every approval waits for a person in the console.
     const connected = new Client({ name: 'upstream-attacks', version: '1.0.0' });
-    await connected.connect(new StreamableHTTPClientTransport(new URL(String(started.mcp))));
+    await connected.connect(new StreamableHTTPClientTransport(new URL(String(started.mcp)), gatewayAuth(started)));
     client = connected;
     return {
       workspace,
