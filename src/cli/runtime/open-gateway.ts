@@ -93,7 +93,8 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
     workspace: config.workspace,
     scope: config.scope,
     spillDir,
-    protectedPaths: gatewayStatePaths(config),
+    privatePaths: gatewayStatePaths(config),
+    protectedPaths: config.policy.protectedPaths ?? [],
   });
   const approvals = createApprovalQueue({ enrich: (request) => diffForWrite(host.fs, request) });
   const controller = createConfirm({
