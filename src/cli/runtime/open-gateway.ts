@@ -117,7 +117,8 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
     workspace: config.workspace,
     scope: config.scope,
     spillDir,
-    protectedPaths: gatewayStatePaths(config),
+    privatePaths: gatewayStatePaths(config),
+    protectedPaths: config.policy.protectedPaths ?? [],
   });
   const approvals = createApprovalQueue({ enrich: (request) => diffForWrite(host.fs, request), timeoutMs: config.approvals.timeoutSeconds * 1000 });
   const prompt = options.prompt ?? approvals.confirm;
