@@ -1,10 +1,9 @@
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNodeHost } from '../src/node/index.js';
 import { ROOT } from './fixtures/mcp/helpers.js';
 import { gatewayAuth, runCli, startCli, type RunningCli } from './support/spawn-cli.js';
 
@@ -48,12 +47,6 @@ const servers = (log: string, extra: Record<string, object> = {}) => ({
 });
 
 const text = (result: { content: unknown }): string => JSON.stringify(result.content);
-
-function hostResolves(): boolean {
-  const host = createNodeHost({ workspace: tmpdir() });
-  void host.close();
-  return host.resolve !== undefined;
-}
 
 describe('upstream MCP tools through toolgate serve', () => {
   let cli: RunningCli | undefined;
@@ -195,20 +188,23 @@ describe('upstream MCP tools through toolgate serve', () => {
     TIMEOUT,
   );
 
-  // The gateway's own files are refused by the host's resolver whatever a person approves: this holds where the
-  // Node host resolves targets (host.resolve), which upstream tools with path targets go through.
-  it.runIf(hostResolves())(
-    "never returns the console's token file, even approved",
+  // The gateway's own files are refused by the host's resolver whatever a person approves: upstream tools with
+  // path targets go through it as the built-ins do.
+  it(
+    "never returns the console's token file, and asks no one",
     async () => {
       const served = await serve((_workspace, log) => ({ scope: 'workspace-write', mode: 'ask', servers: servers(log) }));
       const token = readFileSync(join(served.workspace, '.toolgate', 'console.json'), 'utf8');
-      const result = await served.call('mcp_fs_read_text_file', { path: '.toolgate/console.json' });
-      if ((await served.pending()).length > 0) {
-        const [entry] = await served.pending();
-        await served.decide(entry?.id ?? '', 'once');
+      const url = (JSON.parse(token) as { url: string }).url;
+      // No person is asked to approve what no approval can open: refused at once, as spelled, in another case, through a link.
+      symlinkSync('.toolgate', join(served.workspace, 'state'));
+      for (const path of ['.toolgate/console.json', '.TOOLGATE/console.json', 'notes/../.toolgate/console.json', 'state/console.json']) {
+        const result = await served.call('mcp_fs_read_text_file', { path });
+        expect(result.isError, path).toBe(true);
+        expect(text(result), path).toContain('protected');
+        expect(text(result), path).not.toContain(url);
       }
-      expect(result.isError).toBe(true);
-      expect(text(result)).not.toContain((JSON.parse(token) as { url: string }).url);
+      expect(await served.pending()).toEqual([]);
     },
     TIMEOUT,
   );

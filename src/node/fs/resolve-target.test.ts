@@ -135,9 +135,21 @@ describe('host.resolve: real paths and flags', () => {
   });
 
   it("adds the host's protectedPaths (globs and absolute paths) and private paths to the defaults", () => {
-    const guarded = makeHost({ protectedPaths: ['secrets/**', path.join(workspace, 'prod.json')], privatePaths: ['state', path.join(workspace, 'journal.db')] });
-    for (const requested of ['secrets/a.txt', 'prod.json', 'PROD.JSON', 'state/x', 'journal.db', '.env']) expect(resolveOne(requested, guarded).protected, requested).toBe(true);
+    const guarded = makeHost({ protectedPaths: ['secrets/**', path.join(workspace, 'prod.json')] });
+    for (const requested of ['secrets/a.txt', 'prod.json', 'PROD.JSON', '.env']) expect(resolveOne(requested, guarded).protected, requested).toBe(true);
     expect(resolveOne('other.json', guarded).protected).toBe(false);
+    return guarded.close();
+  });
+
+  it('refuses a private path and the host stores at once, as spelled, in another case or through a link, since no approval opens them', async () => {
+    const guarded = makeHost({ privatePaths: ['state', path.join(workspace, 'journal.db')] });
+    await mkdir(path.join(workspace, 'state'));
+    await symlink('state', path.join(workspace, 'statelink'));
+    await symlink('journal.db', path.join(workspace, 'dblink'));
+    for (const requested of ['state/x', 'STATE/x', 'state', 'journal.db', './a/../journal.db', 'statelink/console.json', 'dblink']) {
+      expect(refusal(() => resolveOne(requested, guarded)).reason, requested).toBe('protected_path');
+    }
+    expect(resolveOne('state.txt', guarded).protected).toBe(false);
     return guarded.close();
   });
 

@@ -22,6 +22,11 @@ export interface CreateResolveTargetOptions {
  * Synchronous: one `lstat` per component below the workspace, no thread-pool
  * round trip. A path outside the host's scope is never looked at: it is
  * reported as spelled, outside, and refused later.
+ *
+ * The host's own stores and the embedder's private paths are the exception:
+ * no approval can open them, so a call naming one (as spelled or where it
+ * really leads) is refused here, before anyone is asked to approve what
+ * would be refused anyway.
  */
 export function createResolveTarget(options: CreateResolveTargetOptions): (request: ResolveTargetRequest, signal?: AbortSignal) => ResolvedTarget {
   const { jail, systemPath } = options;
@@ -37,10 +42,12 @@ function resolvePath(jail: FsJail, requested: string, tool: string): ResolvedPat
   const lexical = path.resolve(jail.workspace, requested);
   const shown = jail.display(lexical);
   const spelledProtected = jail.isProtected(lexical);
+  refuseReserved(jail, lexical, tool);
   if (!isInside(jail.root, lexical)) {
     return { requested, path: shown, real: shown, protected: spelledProtected, linkTraversal: false, outside: !isInside(jail.workspace, lexical), created: false, hardLinked: false };
   }
   const walk = walkRealPath(jail.workspace, lexical, tool);
+  if (walk.absolute !== lexical) refuseReserved(jail, walk.absolute, tool);
   return {
     requested,
     path: shown,
@@ -52,6 +59,11 @@ function resolvePath(jail: FsJail, requested: string, tool: string): ResolvedPat
     hardLinked: walk.missing.length === 0 && !walk.stats.isDirectory() && walk.stats.nlink > 1,
     identity: walk.identity,
   };
+}
+
+function refuseReserved(jail: FsJail, absolute: string, tool: string): void {
+  const refusal = jail.refusal(absolute);
+  if (refusal !== undefined) throw hostDenial(tool, refusal);
 }
 
 /** The executable the process capability would run, or undefined when it would refuse (spawn then fails as it always has). */
