@@ -5,26 +5,11 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/chromium.js';
+import { decide, pendingApproval } from './support/pending-approval.js';
 import { connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
 
 // The attacks that once got past the approver, replayed against `toolgate serve` with the MCP SDK client,
 // the console's API and the console in Chromium: each checks the end effect, not only what a function returned.
-
-interface Pending {
-  readonly id: string;
-  readonly toolName: string;
-  readonly preview: Record<string, string>;
-  readonly target?: {
-    readonly files: readonly { readonly path: string; readonly requested?: string; readonly flags: readonly string[] }[];
-    readonly command?: { readonly argv: readonly string[]; readonly cwd: string };
-    readonly http?: { readonly method: string; readonly url: string };
-    readonly mcp?: { readonly server: string; readonly tool?: string; readonly arguments: string };
-  };
-  readonly reasons: { readonly reason: string; readonly protectedPath: boolean; readonly mode?: string; readonly rules: readonly { readonly rule?: string; readonly source: string }[] };
-  readonly masked: number;
-  readonly diff?: string;
-  readonly view?: { readonly subtitle?: string; readonly body?: string };
-}
 
 const UPSTREAM = join(import.meta.dirname, 'fixtures', 'mcp', 'upstream-server.mjs');
 const PAYLOAD = '# -----BEGIN PRIVATE KEY-----\n[core]\n\tfsmonitor = "touch PWNED"\n';
@@ -49,23 +34,6 @@ async function client(gateway: ServedGateway): Promise<Client> {
   clients.push(connected.client);
   return connected.client;
 }
-
-/** The one approval the call raised, once it shows in the console. */
-async function pendingApproval(gateway: ServedGateway, tool: string): Promise<Pending> {
-  let found: Pending | undefined;
-  await expect
-    .poll(
-      async () => {
-        found = ((await gateway.api('/api/approvals')).body as Pending[]).find((entry) => entry.toolName === tool);
-        return found !== undefined;
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(true);
-  return found as Pending;
-}
-
-const decide = (gateway: ServedGateway, id: string, decision: string): Promise<unknown> => gateway.api(`/api/approvals/${id}`, { method: 'POST', body: JSON.stringify({ decision }) });
 
 function gitRepository(workspace: string): void {
   execFileSync('git', ['init', '-q'], { cwd: workspace });

@@ -1,0 +1,123 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { decide, pendingApproval } from './support/pending-approval.js';
+import { connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
+
+// The floor's attacks replayed against `toolgate serve` with the MCP SDK client and the console's API: a link
+// inside the workspace that leads to repository internals or an environment file, secret-bearing files read in
+// a permissive mode, and a target swapped for a link while its approval waits. Each checks what reached the disk
+// or came back, not only what a function returned.
+
+const SECRET = 'TOOLGATE_FLOOR_SECRET=hunter2';
+const PAYLOAD = '[core]\n\tfsmonitor = "touch PWNED"\n';
+
+let served: ServedGateway[] = [];
+let clients: Client[] = [];
+afterEach(async () => {
+  await Promise.allSettled(clients.map((client) => client.close()));
+  await Promise.allSettled(served.map((gateway) => gateway.cli.stop()));
+  served = [];
+  clients = [];
+});
+
+/** A gateway on a git repository holding `.env` files, in `mode`. */
+async function serve(mode: string): Promise<{ gateway: ServedGateway; mcp: Client; gitConfig: string }> {
+  const gateway = await serveGateway({ scope: 'workspace-write', mode }, { files: { '.env': `${SECRET}\n`, '.env.local': `${SECRET}\n`, 'notes.md': 'first\n' } });
+  served.push(gateway);
+  execFileSync('git', ['init', '-q'], { cwd: gateway.workspace });
+  mkdirSync(join(gateway.workspace, 'config'));
+  writeFileSync(join(gateway.workspace, 'config', '.env.production'), `${SECRET}\n`);
+  const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+  clients.push(client);
+  return { gateway, mcp: client, gitConfig: readFileSync(join(gateway.workspace, '.git', 'config'), 'utf8') };
+}
+
+const text = (result: { content: unknown }): string => JSON.stringify(result.content);
+
+describe('attack: a link inside the workspace leads to a protected file', () => {
+  it.each([
+    ['vendor -> .git', 'vendor', '.git', 'vendor/config', '.git/config'],
+    ['envlink -> .env', 'envlink', '.env', 'envlink', '.env'],
+  ])('accept-edits does not approve a write through %s: a person sees the real target, and a rejection leaves it unchanged', async (_name, link, to, requested, real) => {
+    const { gateway, mcp } = await serve('accept-edits');
+    symlinkSync(to, join(gateway.workspace, link));
+    const before = readFileSync(join(gateway.workspace, real), 'utf8');
+    const call = mcp.callTool({ name: 'write_file', arguments: { path: requested, content: PAYLOAD } });
+    const approval = await pendingApproval(gateway, 'write_file');
+    expect(approval.target?.files[0]).toMatchObject({ path: real, requested, flags: expect.arrayContaining(['protected', 'link']) as unknown });
+    expect(approval.reasons.protectedPath).toBe(true);
+    await decide(gateway, approval.id, 'reject');
+    expect((await call).isError).toBe(true);
+    expect(readFileSync(join(gateway.workspace, real), 'utf8')).toBe(before);
+  });
+
+  it('a link a model made with git plumbing is judged the same way: the write waits for a person', async () => {
+    const { gateway, mcp } = await serve('accept-edits');
+    // What `git hash-object -w`, `update-index --cacheinfo 120000,…` and `checkout-index` leave behind: a link in the work tree.
+    const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: gateway.workspace, input: '.git' }).toString().trim();
+    execFileSync('git', ['update-index', '--add', '--cacheinfo', `120000,${blob},hooks-dir`], { cwd: gateway.workspace });
+    execFileSync('git', ['checkout-index', 'hooks-dir'], { cwd: gateway.workspace });
+    const call = mcp.callTool({ name: 'write_file', arguments: { path: 'hooks-dir/config', content: PAYLOAD } });
+    const approval = await pendingApproval(gateway, 'write_file');
+    expect(approval.target?.files[0]?.path).toBe('.git/config');
+    await decide(gateway, approval.id, 'reject');
+    expect((await call).isError).toBe(true);
+    expect(readFileSync(join(gateway.workspace, '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
+  });
+});
+
+describe('attack: secret-bearing files read with no approval', () => {
+  it.each(['auto', 'accept-edits'])('in %s, every read of an environment file or repository internals waits for a person and returns nothing when refused', async (mode) => {
+    const { gateway, mcp } = await serve(mode);
+    mkdirSync(join(gateway.workspace, 'vendor', 'lib'), { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd: join(gateway.workspace, 'vendor', 'lib') });
+    symlinkSync('.env', join(gateway.workspace, 'settings.txt'));
+    for (const path of ['.env', '.env.local', 'config/.env.production', '.git/config', '.git/HEAD', 'vendor/lib/.git/config', 'settings.txt', '.ENV']) {
+      const call = mcp.callTool({ name: 'read_file', arguments: { path } });
+      const approval = await pendingApproval(gateway, 'read_file');
+      expect(approval.reasons.protectedPath, path).toBe(true);
+      await decide(gateway, approval.id, 'reject');
+      const result = await call;
+      expect(result.isError, path).toBe(true);
+      expect(text(result), path).not.toContain('hunter2');
+      expect(text(result), path).not.toContain('repositoryformatversion');
+    }
+  });
+
+  it('an ordinary file reads at once in auto', async () => {
+    const { mcp } = await serve('auto');
+    expect(text(await mcp.callTool({ name: 'read_file', arguments: { path: 'notes.md' } }))).toContain('first');
+  });
+});
+
+describe('attack: the target is swapped while its approval waits', () => {
+  it('a file replaced by a link to .git/config after the card was shown is refused at execution, typed, and .git/config is unchanged', async () => {
+    const { gateway, mcp, gitConfig } = await serve('ask');
+    const call = mcp.callTool({ name: 'write_file', arguments: { path: 'notes.md', content: PAYLOAD } });
+    const approval = await pendingApproval(gateway, 'write_file');
+    expect(approval.target?.files[0]).toMatchObject({ path: 'notes.md', flags: [] });
+    rmSync(join(gateway.workspace, 'notes.md'));
+    symlinkSync('.git/config', join(gateway.workspace, 'notes.md'));
+    await decide(gateway, approval.id, 'once');
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('target changed');
+    expect(readFileSync(join(gateway.workspace, '.git', 'config'), 'utf8')).toBe(gitConfig);
+  });
+
+  it('a new file whose folder became a link to .git is refused the same way', async () => {
+    const { gateway, mcp, gitConfig } = await serve('ask');
+    mkdirSync(join(gateway.workspace, 'out'));
+    const call = mcp.callTool({ name: 'write_file', arguments: { path: 'out/config', content: PAYLOAD } });
+    const approval = await pendingApproval(gateway, 'write_file');
+    expect(approval.target?.files[0]).toMatchObject({ path: 'out/config', flags: ['new'] });
+    rmSync(join(gateway.workspace, 'out'), { recursive: true });
+    symlinkSync('.git', join(gateway.workspace, 'out'));
+    await decide(gateway, approval.id, 'once');
+    expect((await call).isError).toBe(true);
+    expect(readFileSync(join(gateway.workspace, '.git', 'config'), 'utf8')).toBe(gitConfig);
+  });
+});

@@ -1,0 +1,37 @@
+import { expect } from 'vitest';
+import type { ServedGateway } from './serve-gateway.js';
+
+/** A pending approval as the console's API shows it. */
+export interface Pending {
+  readonly id: string;
+  readonly toolName: string;
+  readonly preview: Record<string, string>;
+  readonly target?: {
+    readonly files: readonly { readonly path: string; readonly requested?: string; readonly flags: readonly string[] }[];
+    readonly command?: { readonly argv: readonly string[]; readonly cwd: string };
+    readonly http?: { readonly method: string; readonly url: string };
+    readonly mcp?: { readonly server: string; readonly tool?: string; readonly arguments: string };
+  };
+  readonly reasons: { readonly reason: string; readonly protectedPath: boolean; readonly mode?: string; readonly rules: readonly { readonly rule?: string; readonly source: string }[] };
+  readonly masked: number;
+  readonly diff?: string;
+  readonly view?: { readonly subtitle?: string; readonly body?: string };
+}
+
+/** The one approval the call raised, once it shows in the console. */
+export async function pendingApproval(gateway: ServedGateway, tool: string): Promise<Pending> {
+  let found: Pending | undefined;
+  await expect
+    .poll(
+      async () => {
+        found = ((await gateway.api('/api/approvals')).body as Pending[]).find((entry) => entry.toolName === tool);
+        return found !== undefined;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  return found as Pending;
+}
+
+/** Decide an approval through the console's API, as a person would. */
+export const decide = (gateway: ServedGateway, id: string, decision: string): Promise<unknown> => gateway.api(`/api/approvals/${id}`, { method: 'POST', body: JSON.stringify({ decision }) });
