@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,8 +24,9 @@ afterEach(async () => {
 });
 
 /** A gateway on a git repository holding `.env` files, in `mode`. */
-async function serve(mode: string): Promise<{ gateway: ServedGateway; mcp: Client; gitConfig: string }> {
-  const gateway = await serveGateway({ scope: 'workspace-write', mode }, { files: { '.env': `${SECRET}\n`, '.env.local': `${SECRET}\n`, 'notes.md': 'first\n' } });
+async function serve(mode: string, policy: object = {}): Promise<{ gateway: ServedGateway; mcp: Client; gitConfig: string }> {
+  const files = { '.env': `${SECRET}\n`, '.env.local': `${SECRET}\n`, '.env.example': 'TOKEN=\n', 'notes.md': 'first\n' };
+  const gateway = await serveGateway({ scope: 'workspace-write', mode, policy }, { files });
   served.push(gateway);
   execFileSync('git', ['init', '-q'], { cwd: gateway.workspace });
   mkdirSync(join(gateway.workspace, 'config'));
@@ -87,9 +88,16 @@ describe('attack: secret-bearing files read with no approval', () => {
     }
   });
 
-  it('an ordinary file reads at once in auto', async () => {
-    const { mcp } = await serve('auto');
+  it('an ordinary file reads at once in auto, and so does a protected file the config lets be read; writing it still asks', async () => {
+    const { gateway, mcp } = await serve('auto', { readableProtectedPaths: ['.env.example'] });
     expect(text(await mcp.callTool({ name: 'read_file', arguments: { path: 'notes.md' } }))).toContain('first');
+    expect(text(await mcp.callTool({ name: 'read_file', arguments: { path: '.env.example' } }))).toContain('TOKEN=');
+    const write = mcp.callTool({ name: 'write_file', arguments: { path: '.env.example', content: SECRET } });
+    const approval = await pendingApproval(gateway, 'write_file');
+    expect(approval.reasons.protectedPath).toBe(true);
+    await decide(gateway, approval.id, 'reject');
+    expect((await write).isError).toBe(true);
+    expect(readFileSync(join(gateway.workspace, '.env.example'), 'utf8')).toBe('TOKEN=\n');
   });
 });
 
@@ -119,5 +127,46 @@ describe('attack: the target is swapped while its approval waits', () => {
     await decide(gateway, approval.id, 'once');
     expect((await call).isError).toBe(true);
     expect(readFileSync(join(gateway.workspace, '.git', 'config'), 'utf8')).toBe(gitConfig);
+  });
+});
+
+describe('attack: exec-capable forms under a glob, and port 0', () => {
+  it('in auto with awk, tar, sort, env, xargs and git globbed, every payload form is refused before anyone is asked and nothing runs; a plain form runs once approved; port 0 and 65536 are refused', async () => {
+    const globs = ['awk *', 'tar *', 'sort *', 'env *', 'xargs *', 'git *'];
+    const { gateway, mcp, gitConfig } = await serve('auto', { allowedCommandGlobs: globs, allowedDomains: ['allowed.example'] });
+    const marker = join(gateway.workspace, 'PWNED');
+    const payloads = [
+      ['awk', 'BEGIN{system("touch PWNED")}'],
+      ['awk', '-v', 'x=1', 'BEGIN{print "x" | "sh"}'],
+      ['tar', '-cf', 'out.tar', '--checkpoint=1', '--checkpoint-action=exec=touch PWNED', 'notes.md'],
+      ['tar', '-cf', 'out.tar', '--to-command=touch PWNED', 'notes.md'],
+      ['tar', '-c', '-I', 'touch PWNED', '-f', 'out.tar', 'notes.md'],
+      ['sort', '--compress-program=touch', 'notes.md'],
+      ['env', 'sh', '-c', 'touch PWNED'],
+      ['env', '-i', 'FOO=1', 'sh', '-c', 'touch PWNED'],
+      ['xargs', 'sh', '-c', 'touch PWNED'],
+      ['git', 'archive', '-o', 'out.zip', 'HEAD'],
+      ['git', '--work-tree=/tmp', 'checkout', '.'],
+      ['git', 'config', 'core.fsmonitor', 'touch PWNED'],
+      ['git', '-c', 'core.fsmonitor=touch PWNED', 'status'],
+    ];
+    for (const argv of payloads) {
+      const result = await mcp.callTool({ name: 'run_command', arguments: { command: argv } });
+      expect(result.isError, argv.join(' ')).toBe(true);
+      expect(text(result), argv.join(' ')).toContain('was refused: the');
+    }
+    // Refused by the floor: no one was asked.
+    expect((await gateway.api('/api/approvals')).body).toEqual([]);
+    expect(existsSync(marker)).toBe(false);
+    expect(readFileSync(join(gateway.workspace, '.git', 'config'), 'utf8')).toBe(gitConfig);
+    // A plain form under the same glob goes to a person (auto approves rule-allowed calls only) and runs once approved.
+    const plain = mcp.callTool({ name: 'run_command', arguments: { command: ['awk', '{print $1}', 'notes.md'] } });
+    await decide(gateway, (await pendingApproval(gateway, 'run_command')).id, 'once');
+    expect(text(await plain)).toContain('first');
+    for (const url of ['https://allowed.example:0/', 'https://allowed.example:65536/']) {
+      const result = await mcp.callTool({ name: 'http_request', arguments: { url } });
+      expect(result.isError, url).toBe(true);
+    }
+    expect((await gateway.api('/api/approvals')).body).toEqual([]);
   });
 });

@@ -16,6 +16,7 @@ export interface ToolgateConfigFile {
     readonly allowedCommandGlobs?: readonly string[];
     readonly allowedDomains?: readonly string[];
     readonly protectedPaths?: readonly string[];
+    readonly readableProtectedPaths?: readonly string[];
     readonly approveAtRisk?: 'low' | 'medium' | 'high' | 'critical';
     readonly imports?: readonly { readonly from: 'claude' | 'gemini'; readonly path: string }[];
   };

@@ -121,6 +121,7 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
       // The workspace as spelled and as it really is: an absolute path inside it is judged as the relative one it is.
       scope: { tier: config.scope, roots: [...new Set([config.workspace, realWorkspace(config.workspace)])] },
       protectedPaths: [...(config.policy.protectedPaths ?? []), ...ownFiles, '.toolgate/**'],
+      readableProtectedPaths: config.policy.readableProtectedPaths ?? [],
       mode: config.mode,
       home: homedir(),
       ...(config.policy.approveAtRisk === undefined ? {} : { approveAtRisk: config.policy.approveAtRisk }),
