@@ -1,6 +1,94 @@
-import type { JournalVerifyResult, ToolReceipt, ToolRegistry } from '../core/index.js';
-import type { WithheldDefinition } from '../mcp/index.js';
-import type { ApprovalQueue } from './approval-queue.js';
+import type { ConfirmActionHook, JournalVerifyResult, ToolApprovalDecision, ToolApprovalRequest, ToolReceipt, ToolRegistry } from '../core/index.js';
+import type { WithheldDefinition } from '../mcp/mcp-types.js';
+
+/*
+ * What the console API sends and its page reads. The page (./page, compiled
+ * for the browser) is type-checked against these, so this file imports types
+ * only, and only from modules free of Node: a renamed field fails the build,
+ * not a person looking at an empty column.
+ */
+
+export type { JournalVerifyResult, ToolReceipt, WithheldDefinition };
+
+/**
+ * A pending approval as the console shows it: the masked display of
+ * everything the decision covers and why it asks. Never the resolved action
+ * itself (unmasked) nor raw arguments: this goes to a browser.
+ */
+export interface PendingApproval {
+  readonly id: string;
+  readonly createdAt: number;
+  readonly callId: string;
+  readonly toolName: string;
+  readonly agent: string | undefined;
+  readonly action: ToolApprovalRequest['action'];
+  readonly preview: ToolApprovalRequest['preview'];
+  readonly arguments: unknown;
+  readonly actionDigest: string;
+  readonly why: ToolApprovalRequest['why'];
+  /** Where the call really acts, masked: real paths and flags, argv, method and URL, MCP server, tool and arguments. */
+  readonly target: ToolApprovalRequest['target'];
+  /** How many values what is shown masks. */
+  readonly masked: number;
+  /** Why it asks: the rules with their text and source, the mode, a protected path, the risk. */
+  readonly reasons: ToolApprovalRequest['reasons'];
+  /** The tool's own rendering of the call (redacted): the new content, the command. */
+  readonly view?: ToolApprovalRequest['view'];
+  /** A unified diff for file writes, when the enricher could build one. */
+  readonly diff?: string;
+}
+
+/**
+ * How a pending approval ended: decided (`approve`, `reject`), `withdrawn`
+ * because its call ended first (cancelled, its client or session gone), or
+ * `expired` with nobody deciding (a rejection).
+ */
+export type ApprovalOutcome = 'approve' | 'reject' | 'withdrawn' | 'expired';
+
+/** An approval that is no longer pending, as the console lists it: no arguments, no preview. */
+export interface ClosedApproval {
+  readonly id: string;
+  readonly callId: string;
+  readonly toolName: string;
+  readonly outcome: ApprovalOutcome;
+  readonly closedAt: number;
+}
+
+export type ApprovalChange =
+  | { readonly type: 'added'; readonly approval: PendingApproval }
+  | ({ readonly type: 'resolved' } & ClosedApproval);
+
+/** One row of the live view. */
+export interface LiveCall {
+  readonly callId: string;
+  readonly tool: string;
+  readonly agent: string | undefined;
+  readonly at: number;
+  readonly status: 'requested' | 'awaiting-approval' | 'ok' | 'error' | 'denied' | 'cancelled' | 'replayed';
+  readonly decision?: string;
+  readonly durationMs?: number;
+  readonly code?: string;
+  readonly invocationId?: string;
+}
+
+/** The first frame of `/api/events`: what the page shows before any change arrives. */
+export interface ConsoleHello {
+  readonly calls: readonly LiveCall[];
+  readonly approvals: readonly PendingApproval[];
+  readonly closed: readonly ClosedApproval[];
+}
+
+export interface ApprovalQueue {
+  /** The confirm hook: it waits until someone decides (or the call is cancelled). */
+  readonly confirm: ConfirmActionHook;
+  pending(): readonly PendingApproval[];
+  /** The most recently closed approvals, oldest first: decided, withdrawn or expired. */
+  closed(): readonly ClosedApproval[];
+  /** Resolve a pending approval; false (and nothing done) when it is no longer pending: decided, withdrawn or expired. */
+  decide(id: string, decision: ToolApprovalDecision): boolean;
+  subscribe(listener: (change: ApprovalChange) => void): () => void;
+}
+
 
 export interface ReceiptFilter {
   readonly tool?: string;

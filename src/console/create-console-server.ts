@@ -2,12 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ToolgateError, type ToolApprovalDecision } from '../core/index.js';
-import type { ApprovalChange } from './approval-queue.js';
 import { authenticate, consoleCookie, createConsoleToken, hostAllowed, originAllowed } from './console-access.js';
 import { renderConsolePage } from './console-page.js';
-import type { AuditSource, ConsoleOptions, ConsoleServer, ReceiptFilter } from './console-types.js';
+import type { ApprovalChange, AuditSource, ConsoleHello, ConsoleOptions, ConsoleServer, LiveCall, ReceiptFilter } from './console-types.js';
 import { createReceiptFeed } from './receipt-feed.js';
-import { summarizeEvent, type LiveCall } from './summarize-event.js';
+import { summarizeEvent } from './summarize-event.js';
 
 const MAX_BODY = 16 * 1024;
 /** The header's ◆, in its accent colour. */
@@ -81,7 +80,8 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     }
     if (method === 'GET' && path === '/api/events') {
       response.writeHead(200, { ...securityHeaders(), 'content-type': 'text/event-stream', connection: 'keep-alive' });
-      response.write(`event: hello\ndata: ${JSON.stringify({ calls: recent, approvals: options.approvals.pending(), closed: options.approvals.closed() })}\n\n`);
+      const hello: ConsoleHello = { calls: recent, approvals: options.approvals.pending(), closed: options.approvals.closed() };
+      response.write(`event: hello\ndata: ${JSON.stringify(hello)}\n\n`);
       streams.add(response);
       request.on('close', () => streams.delete(response));
       return;

@@ -1,17 +1,5 @@
 import type { ToolgateEventMap } from '../core/index.js';
-
-/** One row of the live view. */
-export interface LiveCall {
-  readonly callId: string;
-  readonly tool: string;
-  readonly agent: string | undefined;
-  readonly at: number;
-  readonly status: 'requested' | 'awaiting-approval' | 'ok' | 'error' | 'denied' | 'cancelled' | 'replayed';
-  readonly decision?: string;
-  readonly durationMs?: number;
-  readonly code?: string;
-  readonly invocationId?: string;
-}
+import type { LiveCall } from './console-types.js';
 
 type LiveEventName = 'tool-call-requested' | 'approval-requested' | 'tool-result';
 
