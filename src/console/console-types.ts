@@ -1,4 +1,4 @@
-import type { ConfirmActionHook, JournalVerifyResult, ToolApprovalDecision, ToolApprovalRequest, ToolReceipt, ToolRegistry } from '../core/index.js';
+import type { ApprovalMode, ConfirmActionHook, JournalVerifyResult, MatchedRule, PolicyExplanation, RuleInForce, ToolApprovalDecision, ToolApprovalRequest, ToolReceipt, ToolRegistry } from '../core/index.js';
 import type { WithheldDefinition } from '../mcp/mcp-types.js';
 
 /*
@@ -96,20 +96,49 @@ export interface ReceiptFilter {
   readonly agent?: string;
   /** Epoch ms: receipts started at or after. */
   readonly since?: number;
+  /** Only receipts of this run. */
+  readonly runId?: string;
+  /** Text the tool, agent, code, ids, summary, resolved target or arguments contain (case-insensitive). */
+  readonly search?: string;
+  /** The next page: receipts older than this row's `position`. */
+  readonly before?: number;
   readonly limit?: number;
+}
+
+/** One row of `/api/receipts`, newest first: the receipt, its place in the list (for paging) and its run. */
+export type ReceiptRow = ToolReceipt & {
+  /** The journal's chain position, or the feed's count: ask `before` it for the next page. */
+  readonly position: number;
+  readonly runId?: string;
+};
+
+/** `/api/policy`: every rule in force with its source, and the floor no rule lifts. */
+export interface PolicyDescription {
+  readonly version: number;
+  readonly mode?: ApprovalMode;
+  readonly scope?: string;
+  readonly workspace?: string;
+  readonly rules?: readonly RuleInForce[];
+  readonly allowedCommands?: readonly (string | readonly string[])[];
+  readonly allowedCommandGlobs?: readonly (string | readonly string[])[];
+  readonly allowedDomains?: readonly string[];
+  readonly protectedPaths?: readonly string[];
+  readonly mcpServers?: readonly string[];
+  readonly remembered?: unknown;
+  readonly warnings?: readonly string[];
 }
 
 export interface ReceiptDetail {
   readonly receipt: ToolReceipt;
   /** Position in the journal's hash chain, when the receipt is journaled. */
   readonly chain?: { readonly position: number; readonly hash: string };
-  /** The policy's explanation of the decision, when available. */
-  readonly explanation?: unknown;
+  /** The policy's explanation of the decision as it stands now, or the rules the receipt recorded when it cannot be explained. */
+  readonly explanation?: PolicyExplanation | readonly MatchedRule[];
 }
 
 /** Where the console reads receipts; the SQLite journal provides one, else an in-memory feed is used. */
 export interface AuditSource {
-  list(filter: ReceiptFilter): Promise<readonly ToolReceipt[]>;
+  list(filter: ReceiptFilter): Promise<readonly ReceiptRow[]>;
   get(invocationId: string): Promise<ReceiptDetail | undefined>;
   verify(): Promise<JournalVerifyResult>;
 }
@@ -127,7 +156,7 @@ export interface ConsoleOptions {
   readonly approvals: ApprovalQueue;
   readonly audit?: AuditSource;
   /** The policy in force, as shown on the Policy view. */
-  readonly describePolicy?: () => unknown;
+  readonly describePolicy?: () => PolicyDescription;
   readonly withheld?: WithheldSource;
   /** Default 0: an ephemeral port. Always bound to 127.0.0.1. */
   readonly port?: number;

@@ -3,6 +3,7 @@ import { checkChain } from './check-chain.js';
 import { byId } from './dom.js';
 import { loadReceipts } from './load-receipts.js';
 import { loadWithheld } from './load-withheld.js';
+import { setUpPendingBanner } from './pending-banner.js';
 import { noteClosed, removeApproval, renderApproval, updateApprovalCount } from './render-approval.js';
 import { renderCall } from './render-call.js';
 import { showView } from './show-view.js';
@@ -16,10 +17,12 @@ import { showView } from './show-view.js';
 history.replaceState(null, '', location.pathname);
 
 document.querySelectorAll<HTMLButtonElement>('nav button').forEach((b) => b.addEventListener('click', () => showView(b.dataset.view ?? '')));
+setUpPendingBanner();
 byId('receipt-filter').addEventListener('submit', (e) => {
   e.preventDefault();
   loadReceipts();
 });
+byId('receipts-older').addEventListener('click', () => loadReceipts(true));
 
 // Live stream
 const source = new EventSource('/api/events');
@@ -27,7 +30,7 @@ const data = <T>(e: Event): T => JSON.parse((e as MessageEvent<string>).data) as
 source.addEventListener('hello', (e) => {
   const hello = data<ConsoleHello>(e);
   hello.calls.forEach(renderCall);
-  hello.approvals.forEach(renderApproval);
+  for (const approval of hello.approvals) renderApproval(approval);
   hello.closed.forEach(noteClosed);
 });
 let chainTimer = 0;
@@ -42,7 +45,7 @@ source.addEventListener('call', (e) => {
 });
 source.addEventListener('approval', (e) => {
   const change = data<ApprovalChange>(e);
-  if (change.type === 'added') renderApproval(change.approval);
+  if (change.type === 'added') renderApproval(change.approval, true);
   else {
     removeApproval(change.id);
     noteClosed(change);

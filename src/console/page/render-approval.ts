@@ -1,6 +1,7 @@
 import type { ApprovalMode } from '../../core/index.js';
 import type { ClosedApproval, PendingApproval } from '../console-types.js';
 import { api, byId, el, time, visible } from './dom.js';
+import { notifyPending, showPending } from './pending-banner.js';
 import { renderDiff } from './render-diff.js';
 
 type Target = NonNullable<PendingApproval['target']>;
@@ -129,8 +130,8 @@ function renderArguments(a: PendingApproval): HTMLDetailsElement {
   return el('details', { class: 'arguments' }, el('summary', { text: 'All arguments (masked)' }), el('pre', { text: visible(JSON.stringify(a.arguments, null, 2) || '', true) }));
 }
 
-/** A pending approval's card, with its four decisions. */
-export function renderApproval(a: PendingApproval): void {
+/** A pending approval's card, with its four decisions; `fresh` when it arrived while the page was open. */
+export function renderApproval(a: PendingApproval, fresh = false): void {
   const reason = el('input', { placeholder: 'reason (optional)', 'aria-label': 'rejection reason' });
   const card = el(
     'div',
@@ -155,6 +156,7 @@ export function renderApproval(a: PendingApproval): void {
   approvals.set(a.id, card);
   byId('approvals').appendChild(card);
   updateApprovalCount();
+  if (fresh) notifyPending(a);
 }
 
 export function removeApproval(id: string): void {
@@ -182,4 +184,5 @@ export function updateApprovalCount(): void {
   badge.textContent = String(approvals.size);
   badge.classList.toggle('hot', approvals.size > 0);
   byId('approvals-empty').hidden = approvals.size > 0;
+  showPending(approvals.size);
 }
