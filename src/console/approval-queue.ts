@@ -1,52 +1,7 @@
 import { ConfigurationError, type ConfirmActionHook, type ToolApprovalDecision, type ToolApprovalRequest } from '../core/index.js';
+import type { ApprovalChange, ApprovalOutcome, ApprovalQueue, ClosedApproval, PendingApproval } from './console-types.js';
 
-/**
- * A pending approval as the console shows it: the masked display of
- * everything the decision covers and why it asks. Never the resolved action
- * itself (unmasked) nor raw arguments: this goes to a browser.
- */
-export interface PendingApproval {
-  readonly id: string;
-  readonly createdAt: number;
-  readonly callId: string;
-  readonly toolName: string;
-  readonly agent: string | undefined;
-  readonly action: ToolApprovalRequest['action'];
-  readonly preview: ToolApprovalRequest['preview'];
-  readonly arguments: unknown;
-  readonly actionDigest: string;
-  readonly why: ToolApprovalRequest['why'];
-  /** Where the call really acts, masked: real paths and flags, argv, method and URL, MCP server, tool and arguments. */
-  readonly target: ToolApprovalRequest['target'];
-  /** How many values what is shown masks. */
-  readonly masked: number;
-  /** Why it asks: the rules with their text and source, the mode, a protected path, the risk. */
-  readonly reasons: ToolApprovalRequest['reasons'];
-  /** The tool's own rendering of the call (redacted): the new content, the command. */
-  readonly view?: ToolApprovalRequest['view'];
-  /** A unified diff for file writes, when the enricher could build one. */
-  readonly diff?: string;
-}
-
-/**
- * How a pending approval ended: decided (`approve`, `reject`), `withdrawn`
- * because its call ended first (cancelled, its client or session gone), or
- * `expired` with nobody deciding (a rejection).
- */
-export type ApprovalOutcome = 'approve' | 'reject' | 'withdrawn' | 'expired';
-
-/** An approval that is no longer pending, as the console lists it: no arguments, no preview. */
-export interface ClosedApproval {
-  readonly id: string;
-  readonly callId: string;
-  readonly toolName: string;
-  readonly outcome: ApprovalOutcome;
-  readonly closedAt: number;
-}
-
-export type ApprovalChange =
-  | { readonly type: 'added'; readonly approval: PendingApproval }
-  | ({ readonly type: 'resolved' } & ClosedApproval);
+export type { ApprovalChange, ApprovalOutcome, ApprovalQueue, ClosedApproval, PendingApproval } from './console-types.js';
 
 export interface ApprovalQueueOptions {
   /** Add display details (a diff) to a request. Runs before the approval is shown. */
@@ -75,17 +30,6 @@ export const APPROVAL_EXPIRED_REASON = 'the approval expired';
 
 /** How many closed approvals the queue remembers for the console. */
 const MAX_CLOSED = 50;
-
-export interface ApprovalQueue {
-  /** The confirm hook: it waits until someone decides (or the call is cancelled). */
-  readonly confirm: ConfirmActionHook;
-  pending(): readonly PendingApproval[];
-  /** The most recently closed approvals, oldest first: decided, withdrawn or expired. */
-  closed(): readonly ClosedApproval[];
-  /** Resolve a pending approval; false (and nothing done) when it is no longer pending: decided, withdrawn or expired. */
-  decide(id: string, decision: ToolApprovalDecision): boolean;
-  subscribe(listener: (change: ApprovalChange) => void): () => void;
-}
 
 /**
  * Pending approvals held until a person decides in the console (or the

@@ -27,6 +27,11 @@ export function renderConsolePage(nonce: string): string {
   </nav>
   <div id="chain" class="chip">chain: checking…</div>
 </header>
+<div id="pending-banner" class="banner" role="alert" hidden>
+  <strong id="pending-text"></strong>
+  <button id="pending-review" type="button">Review</button>
+  <button id="pending-notify" type="button" hidden>Notify me in this browser</button>
+</div>
 <main>
   <section id="view-live" class="view active">
     <h2>Tool calls, live</h2>
@@ -45,15 +50,18 @@ export function renderConsolePage(nonce: string): string {
       <input name="tool" placeholder="tool">
       <select name="status"><option value="">any status</option><option>ok</option><option>error</option><option>denied</option><option>cancelled</option><option>replayed</option></select>
       <input name="agent" placeholder="agent">
+      <input name="run" placeholder="run id">
+      <input name="q" type="search" placeholder="search: file, command, URL, text" aria-label="search receipts">
       <select name="since"><option value="">any time</option><option value="3600000">last hour</option><option value="86400000">last day</option></select>
       <button type="submit">Filter</button>
     </form>
-    <table><thead><tr><th>started</th><th>tool</th><th>agent</th><th>status</th><th>code</th><th>duration</th><th>summary</th></tr></thead><tbody id="receipts"></tbody></table>
+    <table><thead><tr><th>started</th><th>tool</th><th>target</th><th>agent</th><th>decision</th><th>status</th><th>code</th><th>run</th><th>duration</th><th>summary</th></tr></thead><tbody id="receipts"></tbody></table>
+    <p class="pager"><button id="receipts-older" type="button" hidden>Older receipts</button></p>
     <div id="receipt-detail" class="detail" hidden></div>
   </section>
   <section id="view-policy" class="view">
     <h2>Policy in force</h2>
-    <pre id="policy"></pre>
+    <div id="policy"></div>
   </section>
   <section id="view-withheld" class="view">
     <h2>Withheld MCP definitions</h2>

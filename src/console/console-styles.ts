@@ -40,4 +40,11 @@ details.arguments summary { color:var(--muted); cursor:pointer; font-size:12px; 
 .filters { display:flex; gap:8px; margin-bottom:12px; }
 .detail { margin-top:16px; background:var(--panel); border:1px solid var(--line); border-radius:8px; padding:14px 16px; }
 .detail dl { display:grid; grid-template-columns:160px 1fr; gap:4px 12px; } .detail dt { color:var(--muted); } .detail dd { margin:0; word-break:break-all; }
+.banner[hidden] { display:none; } .banner { display:flex; align-items:center; gap:12px; padding:8px 20px; background:var(--warn); color:#000; position:sticky; top:53px; z-index:1; }
+.banner button { border:1px solid #000; background:#f0c04a; color:#000; padding:4px 10px; border-radius:6px; cursor:pointer; font:inherit; }
+.pager { margin:8px 0; } .pager button { border:1px solid var(--line); background:#1f2833; color:var(--text); padding:6px 12px; border-radius:6px; cursor:pointer; font:inherit; }
+td.target { font-family:ui-monospace, monospace; font-size:12px; overflow-wrap:anywhere; } td.run { font-family:ui-monospace, monospace; font-size:11px; color:var(--muted); }
+ol.trace { margin:6px 0; padding-left:20px; } ol.trace li { margin:2px 0; } ol.trace li.winner { font-weight:600; } ol.trace code { background:#0b0f14; border:1px solid var(--line); border-radius:4px; padding:0 4px; }
+table.rules td code { font-family:ui-monospace, monospace; } .floor dd code { font-family:ui-monospace, monospace; }
+.diff-side { display:grid; grid-template-columns:1fr; gap:4px; }
 `;

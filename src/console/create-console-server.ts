@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ToolgateError, type ToolApprovalDecision } from '../core/index.js';
-import type { ApprovalChange } from './approval-queue.js';
 import { authenticate, consoleCookie, createConsoleToken, hostAllowed, originAllowed } from './console-access.js';
 import { renderConsolePage } from './console-page.js';
-import type { AuditSource, ConsoleOptions, ConsoleServer, ReceiptFilter } from './console-types.js';
-import { createReceiptFeed } from './receipt-feed.js';
-import { summarizeEvent, type LiveCall } from './summarize-event.js';
+import type { ApprovalChange, AuditSource, ConsoleHello, ConsoleOptions, ConsoleServer, LiveCall, ReceiptFilter } from './console-types.js';
+import { createReceiptFeed, RECEIPT_PAGE } from './receipt-feed.js';
+import { summarizeEvent } from './summarize-event.js';
 
 const MAX_BODY = 16 * 1024;
+const MAX_RECEIPT_PAGE = 200;
 /** The header's ◆, in its accent colour. */
 const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><path d="M8 1 15 8 8 15 1 8Z" fill="#5ab0ff"/></svg>';
 
@@ -81,7 +81,8 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     }
     if (method === 'GET' && path === '/api/events') {
       response.writeHead(200, { ...securityHeaders(), 'content-type': 'text/event-stream', connection: 'keep-alive' });
-      response.write(`event: hello\ndata: ${JSON.stringify({ calls: recent, approvals: options.approvals.pending(), closed: options.approvals.closed() })}\n\n`);
+      const hello: ConsoleHello = { calls: recent, approvals: options.approvals.pending(), closed: options.approvals.closed() };
+      response.write(`event: hello\ndata: ${JSON.stringify(hello)}\n\n`);
       streams.add(response);
       request.on('close', () => streams.delete(response));
       return;
@@ -159,13 +160,20 @@ function send(response: ServerResponse, status: number, body: unknown): void {
 }
 
 function receiptFilter(url: URL): ReceiptFilter {
-  const get = (name: string): string | undefined => url.searchParams.get(name) ?? undefined;
+  const get = (name: string): string | undefined => url.searchParams.get(name) || undefined;
   const since = Number(get('since'));
+  const before = Number(get('before'));
+  const limit = Number(get('limit'));
   return {
     ...(get('tool') === undefined ? {} : { tool: get('tool') }),
     ...(get('status') === undefined ? {} : { status: get('status') }),
     ...(get('agent') === undefined ? {} : { agent: get('agent') }),
+    ...(get('run') === undefined ? {} : { runId: get('run') }),
+    ...(get('q') === undefined ? {} : { search: get('q')?.slice(0, 200) }),
     ...(Number.isFinite(since) && since > 0 ? { since } : {}),
+    ...(Number.isSafeInteger(before) && before > 0 ? { before } : {}),
+    // A page is bounded whatever the address asks: a list of thousands would stall the page.
+    limit: Number.isSafeInteger(limit) && limit > 0 ? Math.min(limit, MAX_RECEIPT_PAGE) : RECEIPT_PAGE,
   } as ReceiptFilter;
 }
 

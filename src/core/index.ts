@@ -122,7 +122,7 @@ export { REDACTED, redactSecrets, redactSecretsCounted, type RedactedText } from
 // Policy engine: declarative rules within the guardrail floor, live narrowing, approval modes, importers.
 export { createPolicy } from './policy/create-policy.js';
 export { MCP_CALL_TOOL } from './policy/govern-mcp-call.js';
-export type { ApprovalMode, CreatePolicyOptions, ExplainCall, ExplainedRule, FsScope, ManagedSwitches, PolicyExplanation, PolicySnapshot } from './policy/policy-snapshot-types.js';
+export type { ApprovalMode, CreatePolicyOptions, ExplainCall, ExplainedRule, RuleInForce, FsScope, ManagedSwitches, PolicyExplanation, PolicySnapshot } from './policy/policy-snapshot-types.js';
 export type { FsScopeTier } from './policy/check-guardrails.js';
 export type { PolicyRule, PolicyRuleObject, PolicyRuleString, RuleDecision, RuleExample, RuleMatch, RuleSource } from './policy/rule-types.js';
 export { PolicyRuleError, type PolicyRuleProblem } from './policy/policy-rule-error.js';

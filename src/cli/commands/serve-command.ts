@@ -1,7 +1,7 @@
 import { createJournalAudit, type JournalAudit } from '../../journal/sqlite/index.js';
 import { serveMcp, type McpGateway } from '../../mcp/index.js';
-import { startConsole, type AuditSource, type ConsoleServer } from '../../console/index.js';
-import type { ConfirmActionHook } from '../../core/index.js';
+import { startConsole, type AuditSource, type ConsoleServer, type PolicyDescription } from '../../console/index.js';
+import type { ConfirmActionHook, MatchedRule, PolicyExplanation } from '../../core/index.js';
 import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { publishConsole, withdrawConsole } from '../runtime/console-locator.js';
@@ -137,12 +137,15 @@ function describeAccess(access: HttpAccess): string[] {
 
 function auditSource(gateway: Gateway, audit: JournalAudit): AuditSource {
   return {
-    list: (filter) => Promise.resolve(audit.list(filter).map((entry) => entry.receipt)),
+    list: ({ before, ...filter }) =>
+      Promise.resolve(
+        audit.list({ ...filter, ...(before === undefined ? {} : { beforeSeq: before }) }).map((entry) => ({ ...entry.receipt, position: entry.chain.position, ...(entry.runId === undefined ? {} : { runId: entry.runId }) })),
+      ),
     get: (invocationId) => {
       const entry = audit.get(invocationId);
       if (entry === undefined) return Promise.resolve(undefined);
       const receipt = entry.receipt;
-      let explanation: unknown;
+      let explanation: PolicyExplanation | readonly MatchedRule[];
       try {
         const registry = gateway.registry();
         const target = registry.get(receipt.tool)?.policyTarget?.(receipt.arguments);
@@ -158,7 +161,7 @@ function auditSource(gateway: Gateway, audit: JournalAudit): AuditSource {
   };
 }
 
-function describePolicy(gateway: Gateway): unknown {
+function describePolicy(gateway: Gateway): PolicyDescription {
   const { config } = gateway;
   const snapshot = gateway.policy.current;
   return {
@@ -166,7 +169,8 @@ function describePolicy(gateway: Gateway): unknown {
     mode: gateway.controller.mode,
     scope: config.scope,
     workspace: config.workspace,
-    rules: config.policy.rules ?? [],
+    // What the policy holds: the config's allow, ask, deny and rules, the imported files, the remembered approvals.
+    rules: snapshot.rules,
     allowedCommands: config.policy.allowedCommands ?? [],
     allowedCommandGlobs: config.policy.allowedCommandGlobs ?? [],
     allowedDomains: config.policy.allowedDomains ?? [],

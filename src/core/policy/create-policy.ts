@@ -1,4 +1,5 @@
 import type { ResolvedPath } from '../action/resolved-action.js';
+import { describeRule } from './describe-rule.js';
 import { ConfigurationError } from '../errors/tool-errors.js';
 import type { ToolRisk } from '../tools/tool-types.js';
 import { parseDomainPattern, parseHttpsTarget, type DomainPattern } from './canonical-host.js';
@@ -158,6 +159,7 @@ export function createPolicy(options: CreatePolicyOptions = {}): PolicySnapshot 
     managed,
     scope,
     warnings: Object.freeze(warnings),
+    rules: Object.freeze(rules.map(describeRule)),
     decideIdentity(input: IdentityPolicyInput): PolicyDecision {
       const key = input.tool.name;
       let decision = identityCache.get(key);

@@ -1,4 +1,5 @@
 import type { PolicyTarget, ToolPolicyClass } from '../tools/tool-types.js';
+import { describeRule } from './describe-rule.js';
 import type { PolicyEvaluation } from './create-policy.js';
 import type { ApprovalMode, ExplainCall, ExplainedRule, PolicyExplanation } from './policy-snapshot-types.js';
 import type { ArgumentPolicyInput, IdentityPolicyInput, PolicyDecision, PolicyToolView } from './policy-types.js';
@@ -27,16 +28,7 @@ export function explainCall(call: ExplainCall, context: ExplainContext): PolicyE
   const matchedRules =
     evaluation?.verdict?.matched ?? context.rules.filter((rule) => identity.matched.some((entry) => entry.id === rule.id));
   const rules: ExplainedRule[] = matchedRules.map((rule) =>
-    Object.freeze({
-      id: rule.id,
-      source: rule.source,
-      decision: rule.decision,
-      rule: rule.display,
-      priority: rule.priority,
-      band: rule.band === 1 ? ('managed' as const) : ('default' as const),
-      reason: rule.reason,
-      winner: winner === undefined ? identity.kind === 'deny' : rule === winner,
-    }),
+    Object.freeze({ ...describeRule(rule), winner: winner === undefined ? identity.kind === 'deny' : rule === winner }),
   );
   const view = evaluation?.view;
   const considered: { argv?: readonly string[]; paths?: readonly string[]; host?: string; server?: string } = {};

@@ -39,6 +39,7 @@ export function governMcpCall(snapshot: PolicySnapshot): PolicySnapshot {
     managed: snapshot.managed,
     scope: snapshot.scope,
     warnings: snapshot.warnings,
+    rules: snapshot.rules,
     decideIdentity: (input) => snapshot.decideIdentity(input),
     // Every other tool goes straight through: one string comparison on the hot path, no allocation.
     decideArguments: (input) => (input.tool.name === MCP_CALL_TOOL ? decide(snapshot, input, 'decide') : snapshot.decideArguments(input)),

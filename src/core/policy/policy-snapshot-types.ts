@@ -57,8 +57,8 @@ export interface CreatePolicyOptions {
   readonly version?: number;
 }
 
-/** One rule in an explanation. */
-export interface ExplainedRule {
+/** A rule the policy holds, as a person reads it. */
+export interface RuleInForce {
   readonly id: string;
   readonly source: RuleSource;
   readonly decision: RuleDecision;
@@ -66,6 +66,10 @@ export interface ExplainedRule {
   readonly priority: number;
   readonly band: 'managed' | 'default';
   readonly reason: string | undefined;
+}
+
+/** One rule in an explanation. */
+export interface ExplainedRule extends RuleInForce {
   readonly winner: boolean;
 }
 
@@ -99,6 +103,8 @@ export interface PolicySnapshot extends ToolPolicy {
   readonly scope: FsScope | undefined;
   /** Notes from loading (rules dropped by `allowManagedRulesOnly`). */
   readonly warnings: readonly string[];
+  /** Every rule in force, in the order they were given (those `allowManagedRulesOnly` dropped are not). */
+  readonly rules: readonly RuleInForce[];
   explain(call: ExplainCall): PolicyExplanation;
   /** Decide without taking rate-limit tokens: for re-checking a pending call against this snapshot. */
   recheck(input: ArgumentPolicyInput): PolicyDecision;

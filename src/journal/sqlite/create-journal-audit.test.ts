@@ -39,4 +39,29 @@ describe('createJournalAudit', () => {
       journal.close();
     }
   });
+
+  it('pages before a chain position, filters by run and searches the target, arguments and summary', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'toolgate-audit-')), 'journal.db');
+    const journal = createSqliteJournal(path, { recordAll: true });
+    const echo = defineTool({ name: 'echo', description: 'Echo', input: z.object({ text: z.string() }), dispatch: ({ text }) => text });
+    const registry = createToolRegistry({ tools: [echo], journal, policy: allowAll });
+    for (let index = 0; index < 6; index += 1) {
+      await registry.dispatch({ callId: `c${index}`, name: 'echo', arguments: { text: index === 4 ? 'Needle in notes' : `hay ${index}` } }, { grantedTools: ['echo'], runId: index < 3 ? 'run-a' : 'run-b' });
+    }
+    const audit = createJournalAudit(path);
+    try {
+      const first = audit.list({ limit: 2 });
+      expect(first.map((entry) => [entry.receipt.callId, entry.runId])).toEqual([['c5', 'run-b'], ['c4', 'run-b']]);
+      const next = audit.list({ limit: 2, beforeSeq: first[1]?.chain.position ?? 0 });
+      expect(next.map((entry) => entry.receipt.callId)).toEqual(['c3', 'c2']);
+      expect(audit.list({ runId: 'run-a' }).map((entry) => entry.receipt.callId)).toEqual(['c2', 'c1', 'c0']);
+      expect(audit.list({ search: 'needle' }).map((entry) => entry.receipt.callId)).toEqual(['c4']);
+      // A field name is not content: searching for it finds nothing.
+      expect(audit.list({ search: 'outputSummary' })).toEqual([]);
+      expect(audit.list({ search: '' })).toHaveLength(6);
+    } finally {
+      audit.close();
+      journal.close();
+    }
+  });
 });

@@ -9,6 +9,12 @@ export interface AuditFilter {
   readonly since?: number;
   /** Only rows after this chain position (for `audit tail --follow`). */
   readonly afterSeq?: number;
+  /** Only rows before this chain position (the console's next page, newest first). */
+  readonly beforeSeq?: number;
+  /** Only the receipts of this run. */
+  readonly runId?: string;
+  /** Text the tool, agent, code, ids, summary, resolved target or arguments contain (case-insensitive). */
+  readonly search?: string;
   /** Newest first unless `oldestFirst`. Default 200. */
   readonly limit?: number;
   readonly oldestFirst?: boolean;
@@ -18,6 +24,8 @@ export interface AuditFilter {
 export interface AuditEntry {
   readonly receipt: ToolReceipt;
   readonly chain: { readonly position: number; readonly hash: string; readonly table: 'receipts' | 'events' };
+  /** The run the call was journaled under, when it had one. */
+  readonly runId: string | undefined;
 }
 
 export interface JournalAudit {
@@ -33,6 +41,7 @@ interface Row {
   readonly hash: string;
   readonly origin: 'receipts' | 'events';
   readonly receipt: string;
+  readonly run_id: string | null;
 }
 
 /**
@@ -43,21 +52,26 @@ interface Row {
 export function createJournalAudit(path: string): JournalAudit {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   const union = `
-    SELECT seq, hash, 'receipts' AS origin, json_extract(body, '$.receipt') AS receipt FROM receipts
+    SELECT seq, hash, 'receipts' AS origin, json_extract(body, '$.receipt') AS receipt, run_id FROM receipts
     UNION ALL
-    SELECT seq, hash, 'events' AS origin, json_extract(body, '$') AS receipt FROM events WHERE type = 'call-refused'`;
+    SELECT seq, hash, 'events' AS origin, json_extract(body, '$') AS receipt, NULL AS run_id FROM events WHERE type = 'call-refused'`;
+  // The fields a person searches by; the receipt is already redacted, so nothing masked can be found by guessing it.
+  const searched = ['tool', 'agent', 'code', 'callId', 'invocationId', 'outputSummary', 'target', 'arguments'].map((field) => `json_extract(receipt, '$.${field}')`).join(', ');
   const where = `
     WHERE (@tool IS NULL OR json_extract(receipt, '$.tool') = @tool)
       AND (@status IS NULL OR json_extract(receipt, '$.status') = @status)
       AND (@agent IS NULL OR json_extract(receipt, '$.agent') = @agent)
       AND (@since IS NULL OR json_extract(receipt, '$.startedAt') >= @since)
-      AND (@afterSeq IS NULL OR seq > @afterSeq)`;
+      AND (@afterSeq IS NULL OR seq > @afterSeq)
+      AND (@beforeSeq IS NULL OR seq < @beforeSeq)
+      AND (@runId IS NULL OR run_id = @runId)
+      AND (@search IS NULL OR instr(lower(concat_ws(' ', ${searched})), lower(@search)) > 0)`;
   const newest = db.prepare<Record<string, unknown>, Row>(`SELECT * FROM (${union}) ${where} ORDER BY seq DESC LIMIT @limit`);
   const oldest = db.prepare<Record<string, unknown>, Row>(`SELECT * FROM (${union}) ${where} ORDER BY seq ASC LIMIT @limit`);
   const byId = db.prepare<[string], Row>(`SELECT * FROM (${union}) WHERE json_extract(receipt, '$.invocationId') = ? LIMIT 1`);
   const total = db.prepare<[], { n: number }>(`SELECT (SELECT count(*) FROM receipts) + (SELECT count(*) FROM events WHERE type = 'call-refused') AS n`);
 
-  const toEntry = (row: Row): AuditEntry => ({ receipt: JSON.parse(row.receipt) as ToolReceipt, chain: { position: row.seq, hash: row.hash, table: row.origin } });
+  const toEntry = (row: Row): AuditEntry => ({ receipt: JSON.parse(row.receipt) as ToolReceipt, chain: { position: row.seq, hash: row.hash, table: row.origin }, runId: row.run_id ?? undefined });
   return {
     list(filter = {}) {
       const parameters = {
@@ -66,6 +80,9 @@ export function createJournalAudit(path: string): JournalAudit {
         agent: filter.agent ?? null,
         since: filter.since ?? null,
         afterSeq: filter.afterSeq ?? null,
+        beforeSeq: filter.beforeSeq ?? null,
+        runId: filter.runId ?? null,
+        search: filter.search === undefined || filter.search === '' ? null : filter.search,
         limit: Math.max(1, Math.min(filter.limit ?? 200, 100_000)),
       };
       return (filter.oldestFirst === true ? oldest : newest).all(parameters).map(toEntry);

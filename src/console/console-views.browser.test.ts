@@ -1,0 +1,90 @@
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { z } from 'zod';
+import { launchChromium } from '../../test/support/chromium.js';
+import { createPolicy, createToolRegistry, defineTool } from '../core/index.js';
+import { createFakeHost } from '../testing/index.js';
+import { createApprovalQueue } from './approval-queue.js';
+import { startConsole } from './create-console-server.js';
+
+const runTests = defineTool({
+  name: 'run_tests',
+  description: 'Run the test suite',
+  input: z.object({ command: z.string() }),
+  policy: { spawnsProcess: true },
+  policyTarget: (args) => ({ command: args.command }),
+  dispatch: () => ({ exitCode: 0, stdout: 'all green' }),
+});
+
+describe('console views in Chromium', () => {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    mkdirSync('test-results/console', { recursive: true });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows a pending approval on every view and in the title, says truthfully what decided each call, searches receipts and lists every rule in force', async () => {
+    const policy = createPolicy({ rules: [{ rule: 'Bash(npm test:*)', decision: 'ask', source: 'project' }, { rule: 'Bash(rm:*)', decision: 'deny', source: 'user' }], allowedCommandGlobs: [['npm', '*']] });
+    const registry = createToolRegistry({ tools: [runTests], host: createFakeHost(), policy });
+    const approvals = createApprovalQueue();
+    const server = await startConsole({ registry, approvals, describePolicy: () => ({ version: policy.version, mode: 'ask', scope: 'workspace-write', rules: policy.rules, allowedCommandGlobs: [['npm', '*']] }) });
+    const page = await (browser as Browser).newPage();
+    const refused: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) refused.push(response.url());
+    });
+    const context = { agent: 'coder', grantedTools: ['run_tests'], approval: { confirm: approvals.confirm } };
+    try {
+      await page.goto(server.url);
+      await page.getByRole('button', { name: 'Receipts' }).click();
+      const asked = registry.dispatch({ callId: 'c1', name: 'run_tests', arguments: { command: 'npm test' } }, context);
+      // Seen from the Receipts view: the banner and the title.
+      await page.locator('#pending-banner').waitFor();
+      expect(await page.locator('#pending-text').textContent()).toBe('1 approval is waiting for you');
+      await expect.poll(() => page.title()).toBe('(1) toolgate console');
+      await page.screenshot({ path: 'test-results/console/8-pending-banner.png', fullPage: true });
+      await page.getByRole('button', { name: 'Review' }).click();
+      await page.locator('[data-approval]').getByRole('button', { name: 'Approve for session' }).click();
+      expect((await asked).ok).toBe(true);
+      await expect.poll(() => page.locator('#pending-banner').isHidden()).toBe(true);
+      await expect.poll(() => page.title()).toBe('toolgate console');
+
+      expect((await registry.dispatch({ callId: 'c2', name: 'run_tests', arguments: { command: 'rm -rf build' } }, context)).ok).toBe(false);
+      expect((await registry.dispatch({ callId: 'c3', name: 'run_tests', arguments: { command: 42 } }, context)).ok).toBe(false);
+
+      await page.getByRole('button', { name: 'Live calls' }).click();
+      await expect.poll(() => page.locator('[data-call="c1"] td').nth(3).textContent()).toBe('approved for the session by the console');
+      await page.screenshot({ path: 'test-results/console/9-live-decisions.png', fullPage: true });
+
+      await page.getByRole('button', { name: 'Receipts' }).click();
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await expect.poll(() => page.locator('#receipts tr').count()).toBe(3);
+      expect(await page.locator('#receipts td.decision').allTextContents()).toEqual(['invalid arguments', 'denied by the policy floor (POLICY_DENIED)', 'approved for the session by the console']);
+      expect(await page.locator('#receipts td.target').first().textContent()).toBe('');
+      await page.getByLabel('search receipts').fill('RM -RF');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await expect.poll(() => page.locator('#receipts tr').count()).toBe(1);
+      await page.locator('#receipts tr').first().click();
+      const trace = page.locator('#receipt-detail ol.trace');
+      await trace.waitFor();
+      // The floor refused it (rm is not an allowed command); without a journal the trace is the receipt's own record.
+      expect(await trace.locator('li').allTextContents()).toEqual(['policy decision: deny', 'outcome: denied by the policy floor (POLICY_DENIED)']);
+      await page.screenshot({ path: 'test-results/console/10-receipt-trace.png', fullPage: true });
+
+      await page.getByRole('button', { name: 'Policy' }).click();
+      await expect.poll(() => page.locator('table.rules tbody tr').count()).toBe(2);
+      expect(await page.locator('table.rules tbody tr').first().textContent()).toContain('Bash(npm test:*)');
+      expect(await page.locator('.floor').textContent()).toContain('["npm","*"]');
+      await page.screenshot({ path: 'test-results/console/11-policy.png', fullPage: true });
+      // The favicon is answered without the token: nothing the page asked for was refused.
+      expect(refused).toEqual([]);
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  });
+});
