@@ -36,7 +36,7 @@ async function serve(mode: string, policy: object = {}): Promise<{ gateway: Serv
   return { gateway, mcp: client, gitConfig: readFileSync(join(gateway.workspace, '.git', 'config'), 'utf8') };
 }
 
-const text = (result: { content: unknown }): string => JSON.stringify(result.content);
+const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
 
 describe('attack: a link inside the workspace leads to a protected file', () => {
   it.each([
