@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ConfirmActionHook, ToolApprovalRequest } from '../../core/index.js';
 import { loadConfig } from '../config/load-config.js';
 import { openGateway } from './open-gateway.js';
@@ -103,5 +103,17 @@ describe('openGateway', () => {
       await gateway.close();
     }
     expect(readFileSync(join(workspace, 'secrets', 'token.txt'), 'utf8')).toBe('sk-token');
+  });
+
+  it('close() closes the host with the journal and the upstreams, and leaves no handle behind', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'toolgate-gateway-'));
+    writeFileSync(join(workspace, 'toolgate.config.json'), JSON.stringify({ scope: 'workspace-write', mode: 'ask' }));
+    const before = process.getActiveResourcesInfo().filter((kind) => kind !== 'TTYWrap').length;
+    const gateway = await openGateway(loadConfig(workspace), { connectServers: false });
+    const closed = vi.spyOn(gateway.host, 'close');
+    await gateway.close();
+    expect(closed).toHaveBeenCalledTimes(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(process.getActiveResourcesInfo().filter((kind) => kind !== 'TTYWrap').length).toBeLessThanOrEqual(before);
   });
 });

@@ -175,11 +175,13 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
       registry: () => live.current(),
       async close() {
         await opened.close();
+        await host.close();
         journal.close();
       },
     };
   } catch (error) {
     await connection?.close();
+    await host.close();
     journal.close();
     throw error;
   }
