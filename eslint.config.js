@@ -10,7 +10,6 @@ export default tseslint.config(
       parserOptions: { projectService: { allowDefaultProject: ['*.js', '*.mjs', 'bench/*.mjs', 'test/fixtures/mcp/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
-      '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],

@@ -20,17 +20,20 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** One line a child printed: its JSON object, or the text when it is not one. */
+type Line = Readonly<Record<string, unknown>> | string;
+
 interface Child {
   readonly process: ChildProcess;
-  readonly lines: unknown[];
-  waitFor(predicate: (line: any) => boolean): Promise<void>;
+  readonly lines: Line[];
+  waitFor(predicate: (line: Line) => boolean): Promise<void>;
   exited: Promise<number | null>;
 }
 
 function run(script: string, args: readonly string[]): Child {
   const child = spawn(process.execPath, [join(fixtures, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines: unknown[] = [];
-  const waiters: { predicate: (line: any) => boolean; resolve: () => void }[] = [];
+  const lines: Line[] = [];
+  const waiters: { predicate: (line: Line) => boolean; resolve: () => void }[] = [];
   let buffer = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
     buffer += chunk;
@@ -38,7 +41,7 @@ function run(script: string, args: readonly string[]): Child {
     while ((newline = buffer.indexOf('\n')) >= 0) {
       const text = buffer.slice(0, newline);
       buffer = buffer.slice(newline + 1);
-      const line = text.startsWith('{') ? JSON.parse(text) : text;
+      const line: Line = text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : text;
       lines.push(line);
       for (const waiter of waiters.filter((entry) => entry.predicate(line))) waiter.resolve();
     }
@@ -63,7 +66,7 @@ describe('crash between claim and settle', () => {
     const db = join(dir, 'journal.db');
     const marker = join(dir, 'marker.txt');
     const first = run('journal-crash-child.mjs', [db, marker]);
-    await first.waitFor((line) => line?.bodyStarted === true);
+    await first.waitFor((line) => typeof line === 'object' && line.bodyStarted === true);
     first.process.kill('SIGKILL');
     await first.exited;
     expect(readFileSync(marker, 'utf8')).toBe('effect\n');

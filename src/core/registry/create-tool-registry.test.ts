@@ -225,8 +225,9 @@ describe('scope wire names across layers', () => {
 });
 
 describe('executionMode', () => {
-  const classify = (isConcurrencySafe: (args: any) => unknown) =>
-    createToolRegistry({ tools: [tool('t', { input: z.object({ n: z.number() }), isConcurrencySafe: isConcurrencySafe as (args: any) => boolean })] });
+  const classify = (isConcurrencySafe: (args: { n: number }) => unknown) =>
+    // A classifier that answers something other than a boolean, as plain JavaScript could.
+    createToolRegistry({ tools: [tool('t', { input: z.object({ n: z.number() }), isConcurrencySafe: isConcurrencySafe as (args: { n: number }) => boolean })] });
 
   it('is parallel only when isConcurrencySafe returns exactly true', () => {
     expect(classify(() => true).executionMode({ name: 't', arguments: { n: 1 } })).toBe('parallel');
@@ -263,7 +264,7 @@ describe('executionMode', () => {
         tool('sync_repo', {
           input: z.object({ repo: z.string(), dryRun: z.boolean().optional() }),
           configOnly: ['dryRun'],
-          isConcurrencySafe: ((args: { dryRun?: boolean }) => args.dryRun !== false) as (args: any) => boolean,
+          isConcurrencySafe: (args: { repo: string; dryRun?: boolean }) => args.dryRun !== false,
         }),
       ],
     });

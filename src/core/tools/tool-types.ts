@@ -113,6 +113,8 @@ export interface FinalizeContentState {
   readonly errorCode: string | undefined;
 }
 
+// The default stands for a tool of any arguments: `dispatch` takes them contravariantly and `input` yields them, so no other type fits both.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface ToolDefinition<TArgs = any, TResult = unknown> {
   /** Exact registry key, `^[a-z][a-z0-9_]{0,63}$`. */
   readonly name: string;
@@ -161,6 +163,7 @@ export interface ToolDefinition<TArgs = any, TResult = unknown> {
 }
 
 /** Infer helper: `defineTool` returns its argument, typed. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyToolDefinition = ToolDefinition<any, any>;
 
 export type { Untrusted };
