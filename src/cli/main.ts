@@ -142,8 +142,13 @@ export function buildProgram(run: (task: (output: CliOutput, config: () => Resol
     .action((id: string) => run((output, config) => Promise.resolve(runAuditShow(config(), id, output))));
   audit
     .command('verify')
-    .description('verify the hash chain and signatures; name the first bad row')
-    .action(() => run((output, config) => runAuditVerify(config(), output)));
+    .description('verify the hash chain and signatures against the anchored head; name the first bad row or how the file was cut or replaced')
+    .option('--anchor <file>', 'check against this anchor (a copy kept elsewhere) instead of the journal\'s own .anchor file')
+    .option('--no-anchor', 'walk the chain alone')
+    .option('--strict', 'fail on rows beyond the anchor and on a missing anchor')
+    .action((options: { anchor: string | boolean; strict?: boolean }) =>
+      run((output, config) => runAuditVerify(config(), { ...(options.anchor === false ? { anchor: false } : typeof options.anchor === 'string' ? { anchor: options.anchor } : {}), strict: options.strict === true }, output)),
+    );
   audit
     .command('export')
     .description('export every receipt')

@@ -347,7 +347,7 @@ describe('Code Mode through the registry', () => {
 
 describe('Code Mode budgets: bounded concurrency and bytes delivered into the sandbox', () => {
   /** A tool that counts how many of its calls run at once; each waits for a later turn of the event loop. */
-  function concurrencyProbe(): { tool: ReturnType<typeof defineTool>; peak: () => number } {
+  function concurrencyProbe() {
     let running = 0;
     let peak = 0;
     const tool = defineTool({

@@ -1,8 +1,19 @@
 import { createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { ToolReceipt } from '../../core/index.js';
-import { createJournalAudit, createSqliteJournal, describeVerification, type AuditEntry, type AuditFilter } from '../../journal/sqlite/index.js';
+import {
+  anchorPathFor,
+  createJournalAudit,
+  createSqliteJournal,
+  describeVerification,
+  readJournalAnchor,
+  type AnchoredVerifyResult,
+  type AnchorFinding,
+  type AuditEntry,
+  type AuditFilter,
+  type JournalAnchor,
+} from '../../journal/sqlite/index.js';
 import { SIGNING_KEY_FILE } from '../../journal/sqlite/receipt-signer.js';
 import { CliError } from '../cli-error.js';
 import { formatTable, type CliOutput } from '../cli-output.js';
@@ -70,7 +81,6 @@ function renderEntry(entry: AuditEntry): string {
   ].join('\n');
 }
 
-/** `toolgate audit verify`: walk the hash chain (and signatures); a broken chain exits non-zero naming the first bad row. */
 /**
  * The public half of the journal's signing key, so verify checks every
  * signature (and requires one on every receipt) without ever creating a key:
@@ -85,22 +95,67 @@ function signingPublicKey(journalPath: string): string {
   }
 }
 
-export async function runAuditVerify(config: ResolvedConfig, output: CliOutput): Promise<number> {
+export interface AuditVerifyOptions {
+  /** An anchor file to check against; `false` skips the anchor; undefined: the journal's own, when it exists. */
+  readonly anchor?: string | false;
+  /** Rows beyond the anchor, and a missing anchor, fail. */
+  readonly strict?: boolean;
+}
+
+/**
+ * `toolgate audit verify [--anchor FILE | --no-anchor] [--strict]`: walk the
+ * hash chain (and signatures) and compare it with the anchor (the journal's
+ * own `journal.anchor` by default); a broken chain or a journal that does not
+ * match its anchor exits non-zero, naming the first bad row or the case.
+ */
+export async function runAuditVerify(config: ResolvedConfig, options: AuditVerifyOptions, output: CliOutput): Promise<number> {
   if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path} yet.`);
+  const anchorFile = options.anchor === false ? undefined : options.anchor === undefined ? anchorPathFor(config.journal.path) : resolve(options.anchor);
+  const anchor = anchorFile === undefined ? undefined : loadAnchor(anchorFile, options.anchor !== undefined);
   const progress = output.progress('verifying the journal chain');
   const publicKey = config.journal.sign ? signingPublicKey(config.journal.path) : undefined;
+  // Opened without `anchor`: verifying never writes the anchor it checks.
   const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, ...(publicKey === undefined ? {} : { publicKey }) });
   try {
-    const result = await journal.verify();
+    const result = anchor?.anchor === undefined ? await journal.verify() : await journal.verify({ anchor: anchor.anchor, strictAnchor: options.strict === true });
     progress.done();
     const unresolved = await journal.unresolved();
-    output.result({ ...result, unresolved }, () =>
-      [describeVerification(result), ...unresolved.map((claim) => `unresolved claim ${claim.claimId}: ${claim.toolName} (call ${claim.callId}) since ${new Date(claim.startedAt).toISOString()}`)].join('\n'),
+    // Without an anchor a cut tail or a replaced file cannot be seen; strict makes that a failure too.
+    const missing = anchorFile !== undefined && anchor?.anchor === undefined;
+    const ok = result.ok && !(missing && options.strict === true);
+    const finding = 'anchor' in result ? (result as AnchoredVerifyResult).anchor : undefined;
+    const anchorReport = anchorFile === undefined ? undefined : { file: anchorFile, ...(finding === undefined ? { missing: true } : finding) };
+    output.result({ ...result, ok, ...(anchorReport === undefined ? {} : { anchor: anchorReport }), unresolved }, () =>
+      [
+        describeVerification(result),
+        ...(anchorFile === undefined ? ['anchor: not checked (--no-anchor)'] : []),
+        ...(missing ? [`${options.strict === true ? 'failed' : 'warning'}: no anchor at ${anchorFile}: a cut tail or a replaced file cannot be detected`] : []),
+        ...(finding === undefined ? [] : [anchorLine(finding, anchorFile as string)]),
+        ...unresolved.map((claim) => `unresolved claim ${claim.claimId}: ${claim.toolName} (call ${claim.callId}) since ${new Date(claim.startedAt).toISOString()}; see \`toolgate audit unresolved\``),
+      ].join('\n'),
     );
-    return result.ok ? 0 : 1;
+    return ok ? 0 : 1;
   } finally {
     journal.close();
   }
+}
+
+/** The anchor file, read. A file that is there but not an anchor is a failure to report, never a reason to skip the check. */
+function loadAnchor(file: string, named: boolean): { anchor: JournalAnchor | undefined } {
+  let anchor: JournalAnchor | undefined;
+  try {
+    anchor = readJournalAnchor(file);
+  } catch (error) {
+    throw new CliError('tool', `The anchor ${file} cannot be read: ${error instanceof Error ? error.message : String(error)}.`);
+  }
+  if (anchor === undefined && named) throw new CliError('usage', `No anchor at ${file}.`);
+  return { anchor };
+}
+
+function anchorLine(finding: AnchorFinding, file: string): string {
+  if (finding.case === 'matches') return `anchor ${file}: ${finding.message}`;
+  if (finding.case === 'beyond') return `warning: anchor ${file}: ${finding.message}`;
+  return `anchor ${file}: ${finding.message}`;
 }
 
 const CSV_COLUMNS = ['invocationId', 'callId', 'tool', 'version', 'agent', 'parent', 'status', 'code', 'startedAt', 'durationMs', 'risk', 'tier', 'inputDigest', 'actionDigest', 'outputSummary'] as const;

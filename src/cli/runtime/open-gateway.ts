@@ -13,7 +13,7 @@ import {
 } from '../../core/index.js';
 import { connectMcpServers, createJsonFilePinStore, type LiveRegistry, type McpConnection, type McpServerConfig } from '../../mcp/index.js';
 import { builtinTools, createNodeHost, createRulePersister, type NodeHost } from '../../node/index.js';
-import { createSqliteJournal, type SqliteJournal } from '../../journal/sqlite/index.js';
+import { anchorPathFor, createSqliteJournal, type SqliteJournal } from '../../journal/sqlite/index.js';
 import { createApprovalQueue, type ApprovalQueue } from '../../console/index.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
@@ -79,7 +79,7 @@ function upstreamConfigs(config: ResolvedConfig): McpServerConfig[] {
  */
 function gatewayStatePaths(config: ResolvedConfig): string[] {
   const journal = config.journal.path;
-  return ['.toolgate', journal, `${journal}-wal`, `${journal}-shm`, `${journal}-journal`, ...(config.file === undefined ? [] : [config.file])];
+  return ['.toolgate', journal, `${journal}-wal`, `${journal}-shm`, `${journal}-journal`, anchorPathFor(journal), ...(config.file === undefined ? [] : [config.file])];
 }
 
 /**
@@ -111,7 +111,8 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
       persisted: (rule) => rule.id.startsWith(REMEMBERED_RULE_PREFIX),
     },
   });
-  const journal = createSqliteJournal(config.journal.path, { recordAll: options.recordAll ?? true, sign: config.journal.sign });
+  // Every process that writes the journal keeps its anchor, so `audit verify` can tell a cut tail or a replaced file.
+  const journal = createSqliteJournal(config.journal.path, { recordAll: options.recordAll ?? true, sign: config.journal.sign, anchor: anchorPathFor(config.journal.path) });
   let connection: McpConnection | undefined;
   try {
     connection = await connectMcpServers({

@@ -14,9 +14,13 @@ import {
   type RecordingQuery,
   type UnresolvedClaim,
 } from '../../core/index.js';
+import type { AnchorKeeper } from './anchor-keeper.js';
 import type { ChainHead, ChainStore } from './chain-store.js';
 import { compactJournal, type CompactOptions, type CompactResult } from './compact-journal.js';
+import { readJournalAnchor, type JournalAnchor } from './journal-anchor.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
+import { journalIdOf } from './schema.js';
+import { verifyAgainstAnchor, type AnchoredVerifyResult } from './verify-against-anchor.js';
 import { verifyChain, type VerifyOptions, type SqliteVerifyResult } from './verify-chain.js';
 
 interface PendingClaim {
@@ -89,6 +93,7 @@ export class SqliteJournal implements Journal {
   readonly coverage: 'tiered' | 'all';
   readonly #store: ChainStore;
   readonly #verifier: ReceiptVerifier | undefined;
+  readonly #anchor: AnchorKeeper | undefined;
   readonly #pending = new Map<string, PendingClaim>();
   readonly #holder = `pid ${process.pid} on ${hostname()}`;
   readonly #statements: {
@@ -100,11 +105,12 @@ export class SqliteJournal implements Journal {
   };
   #closed = false;
 
-  constructor(path: string, store: ChainStore, options: { coverage: 'tiered' | 'all'; verifier: ReceiptVerifier | undefined }) {
+  constructor(path: string, store: ChainStore, options: { coverage: 'tiered' | 'all'; verifier: ReceiptVerifier | undefined; anchor?: AnchorKeeper | undefined }) {
     this.path = path;
     this.#store = store;
     this.coverage = options.coverage;
     this.#verifier = options.verifier;
+    this.#anchor = options.anchor;
     const db = store.db;
     this.#statements = {
       receiptByKey: db.prepare(`SELECT body FROM receipts WHERE key = ? ORDER BY seq DESC LIMIT 1`),
@@ -250,11 +256,35 @@ export class SqliteJournal implements Journal {
     });
   }
 
-  verify(options: VerifyOptions = {}): Promise<SqliteVerifyResult> {
+  /**
+   * Walk the chain. With `anchor` (an anchor file's contents,
+   * `readJournalAnchor`), also check that this is the file the anchor was
+   * taken from, that the anchor carries the journal key's signature when
+   * the journal verifies with a key, and that the anchored head is still in
+   * the chain; `result.anchor` names what was found. Rows past the anchor
+   * pass unless `strictAnchor`.
+   */
+  verify(options: VerifyOptions & { readonly anchor: JournalAnchor; readonly strictAnchor?: boolean }): Promise<AnchoredVerifyResult>;
+  verify(options?: VerifyOptions): Promise<SqliteVerifyResult>;
+  verify(options: VerifyOptions & { readonly anchor?: JournalAnchor; readonly strictAnchor?: boolean } = {}): Promise<SqliteVerifyResult> {
     return promised(() => {
       this.#open();
-      return verifyChain(this.#store.db, { verifier: this.#verifier, ...options });
+      const { anchor, strictAnchor, ...walk } = options;
+      if (anchor === undefined) return verifyChain(this.#store.db, { verifier: this.#verifier, ...walk });
+      return verifyAgainstAnchor(this.#store.db, anchor, { verifier: this.#verifier, ...walk, ...(strictAnchor === undefined ? {} : { strict: strictAnchor }) });
     });
+  }
+
+  /** The file's id, which an anchor names (undefined only if someone removed it). */
+  get journalId(): string | undefined {
+    this.#open();
+    return journalIdOf(this.#store.db);
+  }
+
+  /** The anchor this journal keeps, and the problem that stopped it, if any. */
+  get anchor(): { readonly path: string; readonly mismatch: string | undefined } | undefined {
+    const keeper = this.#anchor;
+    return keeper === undefined ? undefined : { path: keeper.path, mismatch: keeper.mismatch };
   }
 
   recordings(query: RecordingQuery): Promise<readonly RecordedResult[]> {
@@ -270,15 +300,19 @@ export class SqliteJournal implements Journal {
     return this.#store.head();
   }
 
+  /** With a kept anchor and no `expectedHead`, the anchored head is checked before any row that carries it is dropped. */
   compact(options: CompactOptions): Promise<CompactResult> {
     return promised(() => {
       this.#open();
-      return compactJournal(this.#store, options, this.#verifier);
+      const anchored = options.expectedHead === undefined && this.#anchor !== undefined ? readJournalAnchor(this.#anchor.path) : undefined;
+      return compactJournal(this.#store, anchored === undefined ? options : { ...options, expectedHead: { seq: anchored.rows, hash: anchored.head } }, this.#verifier);
     });
   }
 
   close(): void {
     if (this.#closed) return;
+    // The last commits' anchor, before the file closes.
+    this.#anchor?.flush();
     this.#closed = true;
     this.#store.db.close();
   }
