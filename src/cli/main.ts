@@ -2,7 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { CliError } from './cli-error.js';
 import { createCliOutput, type CliOutput } from './cli-output.js';
-import { runAuditExport, runAuditShow, runAuditTail, runAuditVerify } from './commands/audit-command.js';
+import { runAuditExport, runAuditResolve, runAuditShow, runAuditTail, runAuditUnresolved, runAuditVerify } from './commands/audit-command.js';
 import { runCall } from './commands/call-command.js';
 import { runInit } from './commands/init-command.js';
 import { runMcpApprove, runMcpWithheld } from './commands/mcp-command.js';
@@ -148,6 +148,19 @@ export function buildProgram(run: (task: (output: CliOutput, config: () => Resol
     .option('--strict', 'fail on rows beyond the anchor and on a missing anchor')
     .action((options: { anchor: string | boolean; strict?: boolean }) =>
       run((output, config) => runAuditVerify(config(), { ...(options.anchor === false ? { anchor: false } : typeof options.anchor === 'string' ? { anchor: options.anchor } : {}), strict: options.strict === true }, output)),
+    );
+  audit
+    .command('unresolved')
+    .description('calls that claimed their effect and never settled (a crash, or a process still running): each refuses its action until resolved')
+    .action(() => run((output, config) => runAuditUnresolved(config(), output)));
+  audit
+    .command('resolve <claim>')
+    .description('answer an unresolved claim, journaled: --as failed (the effect did not happen; the action may run again) or --as done (it happened)')
+    .requiredOption('--as <outcome>', 'failed or done')
+    .option('--note <text>', 'why, for the audit trail')
+    .option('--force', 'resolve even though the pid that held the claim runs on this host (it may be another process now)')
+    .action((claim: string, options: { as: string; note?: string; force?: boolean }) =>
+      run((output, config) => runAuditResolve(config(), claim, { as: options.as, ...(options.note === undefined ? {} : { note: options.note }), force: options.force === true }, output)),
     );
   audit
     .command('export')

@@ -176,8 +176,20 @@ export const consoleScript = String.raw`
   function checkChain() {
     api('/api/verify').then(function (v) {
       var chip = document.getElementById('chain');
-      chip.textContent = v.ok ? 'chain verified · ' + v.rows + ' rows' : 'chain broken at ' + (v.firstBadRow ? v.firstBadRow.table + ' #' + v.firstBadRow.id : '?');
+      chip.textContent = v.ok ? 'chain verified · ' + v.rows + ' rows' : v.firstBadRow && v.firstBadRow.table === 'anchor' ? 'journal does not match its anchor' : 'chain broken at ' + (v.firstBadRow ? v.firstBadRow.table + ' #' + v.firstBadRow.id : '?');
       chip.className = 'chip ' + (v.ok ? 'ok' : 'bad');
+    });
+  }
+
+  // Claims a crash left open: their action is refused until an operator resolves them.
+  function loadUnresolved() {
+    api('/api/unresolved').then(function (list) {
+      var items = list.map(function (c) {
+        return el('li', { 'data-claim': c.claimId, text: new Date(c.startedAt).toISOString() + ' · ' + c.toolName + ' · call ' + c.callId + ' · claim ' + c.claimId + (c.holder ? ' · held by ' + c.holder : '') });
+      });
+      var box = document.getElementById('unresolved');
+      document.getElementById('unresolved-list').replaceChildren.apply(document.getElementById('unresolved-list'), items);
+      box.hidden = items.length === 0;
     });
   }
 
@@ -202,7 +214,8 @@ export const consoleScript = String.raw`
   });
   source.addEventListener('withheld', function () { loadWithheld(); });
   checkChain();
-  setInterval(checkChain, 30000);
+  loadUnresolved();
+  setInterval(function () { checkChain(); loadUnresolved(); }, 30000);
   updateApprovalCount();
 })();
 `;

@@ -1,4 +1,4 @@
-import type { JournalVerifyResult, ToolReceipt, ToolRegistry } from '../core/index.js';
+import type { JournalVerifyResult, ToolReceipt, ToolRegistry, UnresolvedClaim } from '../core/index.js';
 import type { WithheldDefinition } from '../mcp/index.js';
 import type { ApprovalQueue } from './approval-queue.js';
 
@@ -41,6 +41,8 @@ export interface ConsoleOptions {
   /** The policy in force, as shown on the Policy view. */
   readonly describePolicy?: () => unknown;
   readonly withheld?: WithheldSource;
+  /** Claims a crash left open (their action is refused until an operator resolves them), for the Live view. */
+  readonly unresolved?: () => Promise<readonly UnresolvedClaim[]>;
   /** Default 0: an ephemeral port. Always bound to 127.0.0.1. */
   readonly port?: number;
   /** Fixed token (tests); default: random per start. */

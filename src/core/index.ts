@@ -144,6 +144,7 @@ export { DEFAULT_PROTECTED_PATHS } from './policy/protected-paths.js';
 export type { RateLimit, RateLimits } from './policy/rate-limiter.js';
 
 export type {
+  ClaimResolution,
   Journal,
   JournalClaim,
   JournalEvent,

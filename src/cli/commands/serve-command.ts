@@ -51,6 +51,7 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
         approvals: gateway.approvals,
         audit: auditSource(gateway, audit),
         describePolicy: () => describePolicy(gateway),
+        unresolved: () => gateway.journal.unresolved(),
         withheld: {
           list: () => Promise.resolve(gateway.connection.listWithheld()),
           approve: (name, digest) => gateway.connection.approvePin(name, { by: 'console', digest }),

@@ -111,8 +111,16 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
       persisted: (rule) => rule.id.startsWith(REMEMBERED_RULE_PREFIX),
     },
   });
+  const warnings = [...built.warnings];
   // Every process that writes the journal keeps its anchor, so `audit verify` can tell a cut tail or a replaced file.
-  const journal = createSqliteJournal(config.journal.path, { recordAll: options.recordAll ?? true, sign: config.journal.sign, anchor: anchorPathFor(config.journal.path) });
+  const journal = createSqliteJournal(config.journal.path, {
+    recordAll: options.recordAll ?? true,
+    sign: config.journal.sign,
+    anchor: anchorPathFor(config.journal.path),
+    onUnresolved: (claims) => {
+      if (claims.length > 0) warnings.push(`${claims.length} unresolved claim(s) in the journal: a call started and never settled, and the same action is refused until you resolve it (toolgate audit unresolved; toolgate audit resolve <claim> --as failed|done)`);
+    },
+  });
   let connection: McpConnection | undefined;
   try {
     connection = await connectMcpServers({
@@ -150,7 +158,7 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
       connection: opened,
       live,
       context,
-      warnings: built.warnings,
+      warnings,
       registry: () => live.current(),
       async close() {
         await opened.close();
