@@ -41,7 +41,8 @@ async function connect(args: string[]): Promise<Client> {
 let configs = 0;
 async function gatewayArgs(dir: string, name: string, upstreamArgs: string[]): Promise<string[]> {
   const config = join(dir, `gateway-${(configs += 1)}.json`);
-  await writeFile(config, JSON.stringify({ servers: [{ name, transport: 'stdio', command: process.execPath, args: upstreamArgs }] }));
+  // Trusted: the read-only tools measured here run ungoverned, as they would for a person who trusts the server.
+  await writeFile(config, JSON.stringify({ servers: [{ name, transport: 'stdio', command: process.execPath, args: upstreamArgs, trust: 'annotations' }] }));
   return [gatewayMain, config];
 }
 
@@ -103,7 +104,7 @@ export async function run(): Promise<void> {
   const parsed = await connect([jsonRelay, process.execPath, upstream]);
   const proxied = await connect(await gatewayArgs(dir, 'fx', [upstream]));
   // The library path: the whole pipeline in this process, then the same single stdio hop as "direct".
-  const inProcess = await connectMcpServers({ servers: [{ name: 'fx', transport: 'stdio', command: process.execPath, args: [upstream] }] });
+  const inProcess = await connectMcpServers({ servers: [{ name: 'fx', transport: 'stdio', command: process.execPath, args: [upstream], trust: 'annotations' }] });
   const governed = createToolRegistry({ tools: inProcess.tools, host: { mcp: inProcess.capability } });
   const echoContext = { grantedTools: ['mcp_fx_echo'] };
   await bench(

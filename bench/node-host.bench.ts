@@ -4,17 +4,22 @@
  * server in its own process (through the injected test resolver and
  * connector) vs a raw undici request; read_file of 1 MB vs fs.readFile.
  * Every host case goes through the full registry pipeline (grant,
- * validation, policy, bounding).
+ * validation, policy, bounding). Then the resolved action: a governed
+ * write_file with and without `host.resolve`, and the protected-path
+ * classifier the host runs on every filesystem access.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
-import { createToolRegistry, type PolicyDecision, type ToolPolicy } from 'toolgate';
+import { createToolRegistry, defineTool, type PolicyDecision, type ToolPolicy } from 'toolgate';
 import { builtinTools, createNodeHost } from 'toolgate/node';
 import { Agent, request } from 'undici';
+// Internal on purpose: the classifier alone, as the host's jail runs it.
+import { createFsJail } from '../dist/node/fs/fs-jail.js';
 import { bench } from './harness.js';
 
 const allow: PolicyDecision = { kind: 'allow', matched: [] };
@@ -101,10 +106,79 @@ export async function run(): Promise<void> {
       ],
       { title: 'read_file vs fs.readFile', batch: 20, rounds: 20, warmup: 3 },
     );
+    await benchResolution(workspace);
   } finally {
     await rawAgent.close();
     await host.close();
     server.child.stdin?.end();
     await rm(workspace, { recursive: true, force: true });
+  }
+}
+
+/**
+ * What resolving the target costs a governed `write_file` (approved by a
+ * hook that says yes): the Node host as shipped against a copy without
+ * `resolve`, where the engine resolves lexically. Both re-walk the path at
+ * execution; the difference is the walk before policy (one `lstat` per
+ * component), the classification and the engine's merge.
+ */
+async function benchResolution(workspace: string): Promise<void> {
+  await mkdir(path.join(workspace, 'notes'), { recursive: true });
+  const host = createNodeHost({ workspace, sandbox: 'off' });
+  const { resolve: _resolve, ...unresolved } = host;
+  const approval = { confirm: () => Promise.resolve({ outcome: 'approve' as const }) };
+  // A governed write whose body does nothing: the same resolution without the disk write's noise around it.
+  const noWrite = defineTool({
+    name: 'no_write',
+    description: 'benchmark: a governed write that writes nothing',
+    input: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path'], additionalProperties: false },
+    policy: { fsScoped: true, fsWrite: true },
+    policyTarget: (args) => ({ path: String(args.path) }),
+    dispatch: () => ({ written: false }),
+  });
+  const tools = [...builtinTools, noWrite];
+  const context = { grantedTools: [...granted, 'no_write'], approval };
+  const resolving = createToolRegistry({ tools, host, policy: allowAll });
+  const lexical = createToolRegistry({ tools, host: unresolved, policy: allowAll });
+  let callId = 0;
+  const call = (registry: typeof resolving, name: string) => async (): Promise<void> => {
+    const outcome = await registry.dispatch({ callId: String((callId += 1)), name, arguments: { path: 'notes/bench.md', content: 'bench\n' } }, context);
+    if (!outcome.ok) throw outcome.error;
+  };
+  const target = { tool: 'write_file', access: 'write' as const, paths: ['notes/bench.md'] };
+  const components = [path.join(host.workspace, 'notes'), path.join(host.workspace, 'notes', 'bench.md')];
+  try {
+    await bench(
+      [
+        { name: 'write_file governed, host without resolve', run: call(lexical, 'write_file') },
+        { name: 'write_file governed, Node host (resolve)', run: call(resolving, 'write_file') },
+      ],
+      { title: 'resolution on a governed write_file (goal: the two rows ≤ 5 µs apart)', batch: 200, rounds: 30, warmup: 3 },
+    );
+    await bench(
+      [
+        { name: 'governed no-op write, host without resolve', run: call(lexical, 'no_write') },
+        { name: 'governed no-op write, Node host (resolve)', run: call(resolving, 'no_write') },
+        { name: 'host.resolve of its target alone', run: () => host.resolve(target) },
+        { name: 'lstatSync of its 2 components', run: () => components.map((component) => lstatSync(component)) },
+      ],
+      { title: 'the same resolution without the write (goal: the first two rows ≤ 5 µs apart)', batch: 2000, rounds: 30 },
+    );
+    // Each governed fs call classifies its real path twice: at resolution and again at execution (its spelling too when a link moved it).
+    const jail = createFsJail({ workspace: host.workspace, scope: 'workspace-write', protectedPaths: ['secrets/**'], hostPaths: [path.join(workspace, '.spill')] });
+    const ordinary = path.join(host.workspace, 'notes', 'bench.md');
+    const deep = path.join(host.workspace, 'src', 'components', 'forms', 'inputs', 'text-field.tsx');
+    const gitConfig = path.join(host.workspace, '.git', 'config');
+    await bench(
+      [
+        { name: 'lstatSync of one component', run: () => lstatSync(ordinary) },
+        { name: 'classify notes/bench.md', run: () => jail.isProtected(ordinary) },
+        { name: 'classify a 6-component source path', run: () => jail.isProtected(deep) },
+        { name: 'classify .git/config (protected)', run: () => jail.isProtected(gitConfig) },
+      ],
+      { title: 'the protected-path classifier, per classification (goal: ≤ 2 µs for the two a governed fs call runs)', batch: 10_000, rounds: 30 },
+    );
+  } finally {
+    await host.close();
   }
 }

@@ -23,6 +23,10 @@ describe('toolgate console', () => {
       expect(found.code).toBe(0);
       expect(JSON.parse(found.stdout)).toMatchObject({ url: announced, pid: gateway.pid });
       expect((await runCli(['console'], dir)).stdout.trim()).toBe(announced);
+      // The URL it prints opens the console, which moves the token into its cookie.
+      const opened = await fetch(announced ?? '');
+      expect(opened.status).toBe(200);
+      expect(opened.headers.get('set-cookie')).toMatch(/^toolgate_console_\d+=\S+; HttpOnly; SameSite=Strict; Path=\/$/);
       const locator = join(dir, '.toolgate', 'console.json');
       expect(statSync(locator).mode & 0o777).toBe(0o600);
 

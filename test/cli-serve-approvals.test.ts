@@ -32,7 +32,7 @@ async function serve(config: object, args: readonly string[] = []): Promise<Serv
 }
 
 async function connect(gateway: ServedGateway, name: string, elicit?: boolean): Promise<{ client: Client; asked: unknown[] }> {
-  const connected = await connectClient(gateway.mcpUrl, name, elicit);
+  const connected = await connectClient(gateway.mcpUrl, name, elicit, gateway.auth);
   clients.push(connected.client);
   return connected;
 }
@@ -156,7 +156,7 @@ describe('toolgate serve: an approval lives and dies with its call', () => {
   it('an HTTP session closed with a DELETE withdraws the pending approval', async () => {
     const gateway = await serve({ mode: 'ask' });
     const client = new Client({ name: 'deleting-client', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(gateway.mcpUrl);
+    const transport = new StreamableHTTPClientTransport(gateway.mcpUrl, gateway.auth);
     await client.connect(transport);
     clients.push(client);
     void client.callTool(WRITE).catch(() => undefined);

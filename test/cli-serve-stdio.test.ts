@@ -15,8 +15,12 @@ beforeAll(() => {
   const workspace = mkdtempSync(join(tmpdir(), 'toolgate-serve-stdio-'));
   writeFileSync(join(workspace, 'notes.md'), 'hello from the workspace\n');
   config = join(workspace, 'toolgate.config.json');
-  // An upstream server beside the built-ins; a deny rule hides one of its tools.
-  writeFileSync(config, JSON.stringify({ servers: { fx: { command: process.execPath, args: [UPSTREAM] } }, policy: { deny: ['mcp__fx__slow'] }, console: { enabled: false } }));
+  // An upstream server beside the built-ins; a deny rule hides one of its tools. Trusted, so its read-only echo is
+  // not governed; add is not governed because the operator says so. Every other tool of it would ask.
+  writeFileSync(
+    config,
+    JSON.stringify({ servers: { fx: { command: process.execPath, args: [UPSTREAM], trust: 'annotations', tools: { add: { governed: false } } } }, policy: { deny: ['mcp__fx__slow'] }, console: { enabled: false } }),
+  );
 });
 
 describe('toolgate serve --stdio with real MCP clients', () => {

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/chromium.js';
-import { startCli, type RunningCli } from './support/spawn-cli.js';
+import { gatewayAuth, startCli, type RunningCli } from './support/spawn-cli.js';
 
 const shots = join('test-results', 'cli-serve');
 
@@ -36,12 +36,19 @@ describe('toolgate serve: an MCP client, the console and a person approving in C
     expect(mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
 
     const page = await (browser as Browser).newPage();
+    const responses: { url: string; status: number }[] = [];
+    page.on('response', (response) => responses.push({ url: response.url(), status: response.status() }));
     await page.goto(consoleUrl);
     await page.getByText('No calls yet').waitFor();
+    // The token was in the address only to load the page: it is gone from the address bar, and no script can read the cookie that carries it now.
+    const token = new URL(consoleUrl).searchParams.get('token') ?? '';
+    await expect.poll(() => page.url()).toBe(consoleUrl.replace(/\?token=.*$/, ''));
+    expect(await page.evaluate('document.cookie')).toBe('');
+    expect(await page.context().cookies()).toMatchObject([{ name: `toolgate_console_${new URL(consoleUrl).port}`, value: token, httpOnly: true, sameSite: 'Strict', path: '/' }]);
 
     // 1. An MCP client calls a governed tool.
     const client = new Client({ name: 'e2e-client', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), gatewayAuth(started)));
     const listed = await client.listTools();
     expect(listed.tools.map((tool) => tool.name)).toContain('write_file');
     const call = client.callTool({ name: 'write_file', arguments: { path: 'notes.md', content: 'first line\nsecond line\n' } });
@@ -57,6 +64,12 @@ describe('toolgate serve: an MCP client, the console and a person approving in C
     expect(await card.locator('.diff-del').count()).toBe(0);
     await page.screenshot({ path: join(shots, '1-pending-approval.png'), fullPage: true });
     expect(readFileSync(join(workspace, 'notes.md'), 'utf8')).toBe('first line\n');
+
+    // A reload, from the address without the token, still shows the approval: the cookie carries the page, the API and the stream.
+    await page.reload();
+    expect(page.url()).not.toContain(token);
+    await page.getByRole('button', { name: /Approvals/ }).click();
+    await expect.poll(() => card.textContent(), { timeout: 15_000 }).toContain('notes.md');
 
     // 3. A click approves it.
     await card.getByRole('button', { name: 'Approve once' }).click();
@@ -87,6 +100,15 @@ describe('toolgate serve: an MCP client, the console and a person approving in C
     await expect.poll(() => page.locator('#policy').textContent()).toContain('"mode": "ask"');
     await expect.poll(() => page.locator('#policy').textContent()).toContain('"scope": "workspace-write"');
     await page.screenshot({ path: join(shots, '4-policy.png'), fullPage: true });
+    // No request of the page was refused; none carried the token in its URL but the first.
+    expect(responses.filter((response) => response.status === 401 || response.status === 403)).toEqual([]);
+    expect(responses.filter((response) => response.url.includes(token)).map((response) => response.url)).toEqual([consoleUrl]);
+    // The favicon the browser asks for on its own (outside what the page reports) is answered without the token; the page is not, without the cookie.
+    const stranger = await (browser as Browser).newContext();
+    const bare = await stranger.newPage();
+    expect((await bare.goto(new URL('/favicon.ico', consoleUrl).href))?.status()).toBe(200);
+    expect((await bare.goto(new URL('/', consoleUrl).href))?.status()).toBe(401);
+    await stranger.close();
     await client.close();
     await page.close();
   });
@@ -105,7 +127,7 @@ describe('toolgate serve: an MCP client, the console and a person approving in C
 
       // A client calls, its card appears, and the client goes away before anyone decides.
       const leaving = new Client({ name: 'leaving-client', version: '1.0.0' });
-      await leaving.connect(new StreamableHTTPClientTransport(new URL(String(started.mcp))));
+      await leaving.connect(new StreamableHTTPClientTransport(new URL(String(started.mcp)), gatewayAuth(started)));
       void leaving.callTool(write).catch(() => undefined);
       const card = page.locator('[data-approval]');
       await card.waitFor({ timeout: 15_000 });
@@ -118,7 +140,7 @@ describe('toolgate serve: an MCP client, the console and a person approving in C
 
       // Another call waits, and nobody decides.
       const waiting = new Client({ name: 'waiting-client', version: '1.0.0' });
-      await waiting.connect(new StreamableHTTPClientTransport(new URL(String(started.mcp))));
+      await waiting.connect(new StreamableHTTPClientTransport(new URL(String(started.mcp)), gatewayAuth(started)));
       const result = await waiting.callTool(write);
       expect(result.isError).toBe(true);
       expect(JSON.stringify(result.content)).toContain('expired');

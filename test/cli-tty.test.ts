@@ -42,11 +42,26 @@ describe('toolgate call on a terminal', () => {
   it('asks at the prompt with the secret-free preview; approving once performs the write', async () => {
     const dir = workspace();
     const { code, screen } = await callOnTerminal(dir, `write_file '{"path":"notes.md","content":"after"}'`, [{ after: 'Allow write_file?', keys: '\r' }]);
-    expect(screen).toContain('notes.md');
+    expect(screen).toContain('Writes: notes.md');
+    expect(screen).toContain('Why: Mode: ask — every governed call asks');
     expect(screen).toContain('Approve once');
     expect(screen).toContain('Always allow');
     expect(code).toBe(0);
     expect(readFileSync(join(dir, 'notes.md'), 'utf8')).toBe('after');
+  });
+
+  it('shows a write where it really lands: .git/config, protected, the spelling beneath, the masked value', async () => {
+    const dir = workspace();
+    const { code, screen } = await callOnTerminal(dir, `write_file '{"path":"src/api_key=0000/../../.git/config","content":"x"}'`, [
+      { after: 'Allow write_file?', keys: `${DOWN}${DOWN}${DOWN}\r` },
+      { after: 'Reason', keys: '\r' },
+    ]);
+    expect(code).toBe(3);
+    expect(screen).toContain('Writes: .git/config  [protected]');
+    expect(screen).toContain('requested as: src/api_key=[redacted]/../../.git/config');
+    expect(screen).toContain('Why: Protected path — never approved automatically, never remembered');
+    expect(screen).toContain('1 value masked (shown as [redacted]): approving this call is never remembered');
+    expect(screen).not.toContain('api_key=0000');
   });
 
   it('rejecting with a reason denies the call (exit 3) and leaves the file alone', async () => {

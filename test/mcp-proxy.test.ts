@@ -29,7 +29,11 @@ describe('toolgate as a proxy in front of @modelcontextprotocol/server-filesyste
     workspace = await realpath(await mkdtemp(join(tmpdir(), 'toolgate-fs-')));
     await writeFile(join(workspace, 'notes.txt'), 'governed contents');
     connection = await connectMcpServers({
-      servers: [{ name: 'fs', transport: 'stdio', command: process.execPath, args: [FILESYSTEM, workspace] }, stdioUpstream('fx')],
+      // Trusted, so its read-only tools are not governed and only the policy above decides them; fx's mutate is the operator's own switch.
+      servers: [
+        { name: 'fs', transport: 'stdio', command: process.execPath, args: [FILESYSTEM, workspace], trust: 'annotations' },
+        stdioUpstream('fx', { tools: { mutate: { governed: false } } }),
+      ],
     });
     const live = connection.live(createToolRegistry({ tools: [], host: { mcp: connection.capability }, policy }));
     gateway = await serveMcp(live, {

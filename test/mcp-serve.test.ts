@@ -50,7 +50,8 @@ describe('serveMcp over Streamable HTTP with the SDK Client', () => {
   const approvals: string[] = [];
 
   beforeAll(async () => {
-    connection = await connectMcpServers({ servers: [stdioUpstream('fx')] });
+    // Trusted: its read-only echo is not governed, so only the rule that asks (mcp_fx_add) reaches an approver.
+    connection = await connectMcpServers({ servers: [stdioUpstream('fx', { trust: 'annotations' })] });
     const base = createToolRegistry({ tools: localTools, host: { ...createFakeHost(), mcp: connection.capability }, policy });
     const live = connection.live(base);
     const granted = live.current().list().map((info) => info.key).filter((name) => name !== 'ungranted');
@@ -73,11 +74,11 @@ describe('serveMcp over Streamable HTTP with the SDK Client', () => {
     await connection.close();
   });
 
-  async function connect(options: { elicit?: (approve: boolean) => boolean; name?: string; headers?: Record<string, string> } = {}): Promise<Client> {
+  async function connect(options: { elicit?: (approve: boolean, message: string) => boolean; name?: string; headers?: Record<string, string> } = {}): Promise<Client> {
     const client = new Client({ name: options.name ?? 'test', version: '1.0.0' }, { capabilities: options.elicit === undefined ? {} : { elicitation: {} } });
     if (options.elicit !== undefined) {
       const decide = options.elicit;
-      client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { approve: decide(true) } }));
+      client.setRequestHandler(ElicitRequestSchema, (request) => ({ action: 'accept', content: { approve: decide(true, request.params.message) } }));
     }
     await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url ?? ''), options.headers === undefined ? {} : { requestInit: { headers: options.headers } }));
     return client;
@@ -127,10 +128,15 @@ describe('serveMcp over Streamable HTTP with the SDK Client', () => {
 
   it('asks through elicitation a trusted client that declares it', async () => {
     const asked: boolean[] = [];
-    const yes = await connect({ name: 'trusted', elicit: (value) => (asked.push(value), true) });
+    const messages: string[] = [];
+    const yes = await connect({ name: 'trusted', elicit: (value, message) => (asked.push(value), messages.push(message), true) });
     const approved = await yes.callTool({ name: 'mcp_fx_add', arguments: { a: 1, b: 2 } });
     expect(approved.structuredContent).toEqual({ sum: 3 });
     expect(asked).toHaveLength(1);
+    // The user is shown what the approval covers and why: the upstream server, its tool, the arguments, the rule, the mode.
+    expect(messages[0]?.split('\n')).toEqual(
+      expect.arrayContaining(['Approve this tool call?', 'Why: Asked by rule `ask-add` (project)', 'Why: Mode: ask — every governed call asks', 'MCP: server fx · tool add', 'Arguments:', '    "a": 1,']),
+    );
     await yes.close();
     const no = await connect({ name: 'trusted', elicit: () => false });
     const rejected = await no.callTool({ name: 'mcp_fx_add', arguments: { a: 1, b: 2 } });

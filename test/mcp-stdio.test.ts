@@ -15,7 +15,7 @@ beforeAll(async () => {
   expect(existsSync(MAIN), 'build first: npx tsc -p tsconfig.build.json').toBe(true);
   const dir = await mkdtemp(join(tmpdir(), 'toolgate-stdio-'));
   config = join(dir, 'gateway.json');
-  await writeFile(config, JSON.stringify({ servers: [{ name: 'fx', transport: 'stdio', command: process.execPath, args: [UPSTREAM] }], pinFile: join(dir, 'pins.json') }));
+  await writeFile(config, JSON.stringify({ servers: [{ name: 'fx', transport: 'stdio', command: process.execPath, args: [UPSTREAM], trust: 'annotations', tools: { add: { governed: false } } }], pinFile: join(dir, 'pins.json') }));
 });
 
 describe('the stdio gateway (serve-stdio-main) with real clients', () => {
@@ -25,6 +25,10 @@ describe('the stdio gateway (serve-stdio-main) with real clients', () => {
     try {
       expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('mcp_fx_echo');
       expect(await client.callTool({ name: 'mcp_fx_add', arguments: { a: 20, b: 22 } })).toMatchObject({ structuredContent: { sum: 42 } });
+      // Every other tool is governed: with no approver and no client that can elicit, it is refused (fail closed).
+      const governed = await client.callTool({ name: 'mcp_fx_big', arguments: { lines: 1 } });
+      expect(governed.isError).toBe(true);
+      expect(JSON.stringify(governed.content)).toContain('needs an approval');
     } finally {
       await client.close();
     }

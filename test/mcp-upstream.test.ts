@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToolRegistry, unwrapUntrusted, type ToolRegistry } from '../src/core/index.js';
+import { createPolicy, createToolRegistry, unwrapUntrusted, type ToolRegistry } from '../src/core/index.js';
 import { connectMcpServers, createJsonFilePinStore, type McpConnection, type McpConnectionEventMap } from '../src/mcp/index.js';
 import { httpUpstream, stdioUpstream } from './fixtures/mcp/helpers.js';
 
@@ -20,7 +20,8 @@ describe('connectMcpServers over stdio', () => {
       servers: [stdioUpstream('fx', { timeoutMs: 400 })],
       onEvent: (name, event) => ((events[name] ??= []) as unknown[]).push(event),
     });
-    registry = createToolRegistry({ tools: connection.tools, host: { mcp: connection.capability } });
+    // Upstream tools are MCP egress: the policy's floor calls only the servers it names.
+    registry = createToolRegistry({ tools: connection.tools, host: { mcp: connection.capability }, policy: createPolicy({ mcpServers: ['fx'] }) });
   });
   afterAll(() => connection.close());
 
@@ -162,7 +163,7 @@ describe('connectMcpServers over stdio', () => {
   });
 
   it('fails with TOOL_UNAVAILABLE when the host lacks the mcp capability', async () => {
-    const bare = createToolRegistry({ tools: connection.tools });
+    const bare = createToolRegistry({ tools: connection.tools, policy: createPolicy({ mcpServers: ['fx'] }) });
     const outcome = await bare.dispatch({ callId: '11', name: 'mcp_fx_add', arguments: { a: 1, b: 1 } }, grantAll(bare));
     expect(!outcome.ok && outcome.error.code).toBe('TOOL_UNAVAILABLE');
   });
@@ -179,14 +180,31 @@ describe('connectMcpServers options', () => {
     }
   });
 
-  it('marks tools governed (MCP egress) on request', async () => {
-    const connection = await connectMcpServers({ servers: [stdioUpstream('gv', { governed: true })] });
+  it('governs every tool by default (MCP egress), and only governed: false leaves that to the policy', async () => {
+    const connection = await connectMcpServers({ servers: [stdioUpstream('gv'), stdioUpstream('ug', { governed: false })] });
     try {
       const registry = createToolRegistry({ tools: connection.tools, host: { mcp: connection.capability } });
-      expect(registry.list().find((info) => info.name === 'mcp_gv_echo')?.governed).toBe(true);
+      expect(registry.list().find((info) => info.name === 'mcp_gv_echo')).toMatchObject({ governed: true, policyView: { policy: { egress: 'mcp' } } });
+      expect(registry.list().find((info) => info.name === 'mcp_ug_echo')?.governed).toBe(false);
       // The default policy floor calls no MCP server.
       const outcome = await registry.dispatch({ callId: '1', name: 'mcp_gv_echo', arguments: { text: 'x' } }, grantAll(registry));
       expect(!outcome.ok && (outcome.error as { reason?: string }).reason).toBe('server_not_allowed');
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('reaches a tool with argument targets only through its own name: mcp_call to it is refused by the guard and by the capability', async () => {
+    const connection = await connectMcpServers({ servers: [stdioUpstream('tg', { targets: { echo: { path: '/text' } } })] });
+    try {
+      const execution = (toolName: string, args: unknown) => ({ callId: '1', toolName, toolVersion: undefined, agent: undefined, parent: undefined, arguments: args, signal: undefined });
+      expect(connection.mcpCallGuard(execution('mcp_call', { server: 'tg', tool: 'echo', arguments: { text: '.env' } }))).toContain('only when it is called as mcp_tg_echo');
+      // Other tools, and other callers, are not the guard's business.
+      expect(connection.mcpCallGuard(execution('mcp_call', { server: 'tg', tool: 'add', arguments: {} }))).toBeUndefined();
+      expect(connection.mcpCallGuard(execution('mcp_tg_echo', { text: '.env' }))).toBeUndefined();
+      await expect(connection.capability.call({ server: 'tg', tool: 'echo', arguments: { text: '.env' } })).rejects.toMatchObject({ reason: 'target_unavailable' });
+      const result = (await connection.capability.call({ server: 'tg', tool: 'echo', arguments: { text: 'notes.md' }, targetsJudged: true })) as { content: { text: string }[] };
+      expect(result.content[0]?.text).toBe('notes.md');
     } finally {
       await connection.close();
     }
@@ -251,7 +269,7 @@ describe('connectMcpServers options', () => {
   it('closes an upstream that sends a message longer than maxMessageBytes, failing its calls without waiting for a timeout', async () => {
     const connection = await connectMcpServers({ servers: [stdioUpstream('fl', { maxMessageBytes: 256 * 1024, timeoutMs: 60_000 })] });
     try {
-      const registry = createToolRegistry({ tools: connection.tools, host: { mcp: connection.capability } });
+      const registry = createToolRegistry({ tools: connection.tools, host: { mcp: connection.capability }, policy: createPolicy({ mcpServers: ['fl'] }) });
       const started = Date.now();
       const flooded = await registry.dispatch({ callId: 'f1', name: 'mcp_fl_flood', arguments: { bytes: 8 * 1024 * 1024 } }, grantAll(registry));
       expect(!flooded.ok && flooded.error.code).toBe('EXECUTION_FAILED');
@@ -297,7 +315,7 @@ describe('connectMcpServers over Streamable HTTP', () => {
     const upstream = await httpUpstream();
     try {
       const local = await connectMcpServers({ servers: [{ name: 'web', transport: 'http', url: upstream.url, local: true }] });
-      const registry = createToolRegistry({ tools: local.tools, host: { mcp: local.capability } });
+      const registry = createToolRegistry({ tools: local.tools, host: { mcp: local.capability }, policy: createPolicy({ mcpServers: ['web'] }) });
       const outcome = await registry.dispatch({ callId: '1', name: 'mcp_web_echo', arguments: { text: 'over http' } }, grantAll(registry));
       expect(outcome.ok && unwrapUntrusted(outcome.content)).toBe('over http');
       await local.close();

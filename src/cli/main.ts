@@ -12,6 +12,7 @@ import { runServe } from './commands/serve-command.js';
 import { runTools, TOOL_FORMATS } from './commands/tools-command.js';
 import { loadConfig } from './config/load-config.js';
 import { findRunningConsole } from './runtime/console-locator.js';
+import { resolveHttpAccess } from './runtime/resolve-http-access.js';
 import type { ResolvedConfig } from './config/config-types.js';
 
 interface GlobalOptions {
@@ -51,14 +52,28 @@ export function buildProgram(run: (task: (output: CliOutput, config: () => Resol
     .description('serve the built-in tools and the configured MCP servers, governed, to MCP clients; start the console')
     .addOption(new Option('--stdio', 'serve MCP over stdio (for clients that spawn toolgate)').conflicts('http'))
     .option('--http <port>', 'serve MCP over Streamable HTTP on 127.0.0.1:<port> (default 7420)')
-    .option('--token <token>', 'require this bearer token on the HTTP transport')
+    // Refused: a token on the command line is readable by every local user. Declared so the refusal can say what to use instead.
+    .addOption(new Option('--token <secret>').hideHelp())
+    .addOption(new Option('--token-file <path>', 'read the bearer token the HTTP transport requires from this file (yours alone, mode 0600); or set TOOLGATE_TOKEN').conflicts('stdio'))
+    .addOption(new Option('--no-token', 'serve HTTP without a bearer token: any local process can then call the tools').conflicts('stdio'))
     .option('--no-console', 'do not start the web console')
     .option('--no-elicitation', 'never ask an MCP client to approve, even one elicitation.trustedClients lists: approvals go to the console only')
-    .action((options: { stdio?: boolean; http?: string; token?: string; console: boolean; elicitation: boolean }) =>
+    .action((options: { stdio?: boolean; http?: string; token?: string | false; tokenFile?: string; console: boolean; elicitation: boolean }) =>
       run(async (output, config) => {
+        if (typeof options.token === 'string') {
+          throw new CliError('usage', '--token is refused: every local user can read a command line (ps, /proc/<pid>/cmdline). Put the token in a file only you can read and pass --token-file PATH, or set TOOLGATE_TOKEN; with neither, serve generates one in .toolgate/http-token.');
+        }
         const port = options.http === undefined ? 7420 : Number(options.http);
         if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('usage', '--http takes a port number.');
-        const server = await runServe(config(), { transport: options.stdio === true ? 'stdio' : { port }, console: options.console, elicitation: options.elicitation, ...(options.token === undefined ? {} : { token: options.token }) }, output);
+        // Read once and dropped from this process's environment, so nothing it starts can inherit the token.
+        const environment = process.env.TOOLGATE_TOKEN;
+        delete process.env.TOOLGATE_TOKEN;
+        const resolved = config();
+        const transport =
+          options.stdio === true
+            ? 'stdio'
+            : { port, access: resolveHttpAccess(resolved, { noToken: options.token === false, ...(options.tokenFile === undefined ? {} : { tokenFile: options.tokenFile }), ...(environment === undefined ? {} : { environment }) }) };
+        const server = await runServe(resolved, { transport, console: options.console, elicitation: options.elicitation }, output);
         await new Promise<void>((resolve) => {
           const stop = (): void => resolve();
           process.once('SIGINT', stop);

@@ -1,14 +1,16 @@
 import { isCancel, note, select, text } from '@clack/prompts';
 import type { ConfirmActionHook, ToolApprovalDecision } from '../core/index.js';
+import { printableApproval } from '../mcp/printable-approval.js';
 
 /**
- * The terminal approver for `toolgate call`: shows the secret-free preview
- * and asks once / session / always / reject. Ctrl-C rejects.
+ * The terminal approver for `toolgate call`: shows what the approval covers
+ * and why it asks (the text the MCP elicitation shows too, hidden and control
+ * characters removed: the terminal would obey them) and asks once / session
+ * / always / reject. Ctrl-C rejects.
  */
 export function createTtyApprover(streams: { input?: NodeJS.ReadableStream; output?: NodeJS.WritableStream } = {}): ConfirmActionHook {
   return async (request, signal): Promise<ToolApprovalDecision> => {
-    const lines = Object.entries(request.preview).map(([key, value]) => `${key.padEnd(8)} ${String(value)}`);
-    note([`tool     ${request.toolName}`, `agent    ${request.agent ?? '—'}`, `action   ${request.action ?? 'asked by a rule'}`, ...lines].join('\n'), 'Approval needed', {
+    note(printableApproval(request), 'Approval needed', {
       ...(streams.output === undefined ? {} : { output: streams.output as NodeJS.WriteStream }),
     });
     const choice = await select({

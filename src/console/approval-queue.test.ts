@@ -87,6 +87,28 @@ describe('createApprovalQueue', () => {
     await expect(again).resolves.toEqual({ outcome: 'approve' });
   });
 
+  it('shows the masked target, the masked count and the reasons, never the resolved action', async () => {
+    const queue = createApprovalQueue();
+    const shown = approvalRequest({
+      toolName: 'write_file',
+      action: 'fs_write',
+      target: { path: 'src/api_key=0000/../../.git/config' },
+      arguments: { path: 'src/api_key=[redacted]/../../.git/config', content: 'x' },
+      reasons: { reason: 'protected_path', protectedPath: true, mode: 'ask' },
+    });
+    const decision = queue.confirm(shown);
+    await settle();
+    const [pending] = queue.pending();
+    expect(pending?.target?.files).toEqual([{ path: '.git/config', requested: 'src/api_key=[redacted]/../../.git/config', flags: [] }]);
+    expect(pending?.masked).toBe(1);
+    expect(pending?.reasons).toMatchObject({ reason: 'protected_path', protectedPath: true, mode: 'ask' });
+    const wire = JSON.stringify(queue.pending());
+    expect(wire).not.toContain('"resolved"');
+    expect(wire).not.toContain('0000');
+    queue.decide(pending?.id ?? '', { outcome: 'reject' });
+    await decision;
+  });
+
   it('withdraws an approval whose call ends: shown as withdrawn, and deciding it does nothing', async () => {
     const queue = createApprovalQueue();
     const changes: ApprovalChange[] = [];

@@ -1,6 +1,10 @@
 import { ConfigurationError, type ConfirmActionHook, type ToolApprovalDecision, type ToolApprovalRequest } from '../core/index.js';
 
-/** A pending approval as the console shows it: never the unredacted preview. */
+/**
+ * A pending approval as the console shows it: the masked display of
+ * everything the decision covers and why it asks. Never the resolved action
+ * itself (unmasked) nor raw arguments: this goes to a browser.
+ */
 export interface PendingApproval {
   readonly id: string;
   readonly createdAt: number;
@@ -12,6 +16,12 @@ export interface PendingApproval {
   readonly arguments: unknown;
   readonly actionDigest: string;
   readonly why: ToolApprovalRequest['why'];
+  /** Where the call really acts, masked: real paths and flags, argv, method and URL, MCP server, tool and arguments. */
+  readonly target: ToolApprovalRequest['target'];
+  /** How many values what is shown masks. */
+  readonly masked: number;
+  /** Why it asks: the rules with their text and source, the mode, a protected path, the risk. */
+  readonly reasons: ToolApprovalRequest['reasons'];
   /** The tool's own rendering of the call (redacted): the new content, the command. */
   readonly view?: ToolApprovalRequest['view'];
   /** A unified diff for file writes, when the enricher could build one. */
@@ -135,6 +145,9 @@ export function createApprovalQueue(options: ApprovalQueueOptions = {}): Approva
       arguments: request.arguments,
       actionDigest: request.actionDigest,
       why: request.why,
+      target: request.target,
+      masked: request.masked,
+      reasons: request.reasons,
       ...(request.view === undefined ? {} : { view: request.view }),
       ...(extra?.diff === undefined ? {} : { diff: extra.diff }),
     });

@@ -25,16 +25,49 @@ export function hostAllowed(request: IncomingMessage, port: number): boolean {
   return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host.toLowerCase());
 }
 
-/** A state-changing request must come from our own origin when the browser says where it comes from. */
-export function originAllowed(request: IncomingMessage, port: number): boolean {
+/**
+ * A state-changing request must come from our own origin when the browser
+ * says where it comes from. One that carries the cookie must say so: a
+ * browser always sends Origin with a POST, and the cookie is what a
+ * cross-site form would ride on.
+ */
+export function originAllowed(request: IncomingMessage, port: number, required: boolean): boolean {
   const origin = request.headers.origin;
-  if (origin === undefined) return true;
+  if (origin === undefined) return !required;
   return [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`].includes(origin.toLowerCase());
 }
 
-/** The token from the header the page sends, or the query (for EventSource, which cannot set headers). */
-export function requestToken(request: IncomingMessage, url: URL): string | null {
+/** The cookie the page load sets, named for the port: a browser shares a host's cookies across all its ports, and two consoles must not overwrite each other's. */
+export function consoleCookieName(port: number): string {
+  return `toolgate_console_${port}`;
+}
+
+/** What the page load answers with: HttpOnly (no script reads it), SameSite=Strict (no other site's page sends it), for this console only. */
+export function consoleCookie(port: number, token: string): string {
+  return `${consoleCookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+}
+
+export type ConsoleCredential = 'header' | 'cookie' | 'page-url';
+
+/**
+ * How a request shows it holds the token: the `x-toolgate-token` header, or
+ * the cookie set when the page loads. The query string of the printed URL
+ * counts for loading the page alone (GET /), never for the API or a
+ * decision: a URL is kept in history and logs, and a link can carry it.
+ */
+export function authenticate(request: IncomingMessage, url: URL, port: number, token: string): ConsoleCredential | undefined {
   const header = request.headers['x-toolgate-token'];
-  if (typeof header === 'string') return header;
-  return url.searchParams.get('token');
+  if (tokenMatches(token, typeof header === 'string' ? header : undefined)) return 'header';
+  if (cookieValues(request, consoleCookieName(port)).some((value) => tokenMatches(token, value))) return 'cookie';
+  if (request.method === 'GET' && url.pathname === '/' && tokenMatches(token, url.searchParams.get('token'))) return 'page-url';
+  return undefined;
+}
+
+function cookieValues(request: IncomingMessage, name: string): string[] {
+  const values: string[] = [];
+  for (const pair of (request.headers.cookie ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at !== -1 && pair.slice(0, at).trim() === name) values.push(pair.slice(at + 1).trim());
+  }
+  return values;
 }

@@ -1,3 +1,5 @@
+import { UNPRINTABLE } from '../core/action/display-action.js';
+
 /**
  * The console's browser script. Plain ES2020, no build step. Data from the
  * API is hostile (tool names, arguments, previews come from models), so it
@@ -6,10 +8,11 @@
 export const consoleScript = String.raw`
 (function () {
   'use strict';
-  var token = new URLSearchParams(location.search).get('token') || '';
+  // The token came in the address only to load this page, which set it as an HttpOnly cookie: it leaves the address bar and the history now.
+  history.replaceState(null, '', location.pathname);
   function api(path, init) {
     init = init || {};
-    init.headers = Object.assign({ 'x-toolgate-token': token, 'content-type': 'application/json' }, init.headers || {});
+    init.headers = Object.assign({ 'content-type': 'application/json' }, init.headers || {});
     return fetch(path, init).then(function (r) { return r.json(); });
   }
   function el(tag, attrs) {
@@ -59,24 +62,114 @@ export const consoleScript = String.raw`
     var pre = el('pre', { class: 'diff' });
     text.split('\n').forEach(function (line) {
       var cls = line[0] === '+' && line.slice(0, 3) !== '+++' ? 'diff-add' : line[0] === '-' && line.slice(0, 3) !== '---' ? 'diff-del' : line.slice(0, 2) === '@@' ? 'diff-hunk' : '';
-      pre.appendChild(el('span', { class: cls, text: line + '\n' }));
+      pre.appendChild(el('span', { class: cls, text: visible(line, true) + '\n' }));
     });
     return pre;
   }
   function decide(id, decision, reason) {
     api('/api/approvals/' + encodeURIComponent(id), { method: 'POST', body: JSON.stringify({ decision: decision, reason: reason }) });
   }
-  function renderApproval(a) {
-    var preview = el('dl', { class: 'preview' });
-    ['path', 'command', 'host', 'summary'].forEach(function (k) {
-      if (a.preview && a.preview[k] !== undefined) { preview.appendChild(el('dt', { text: k })); preview.appendChild(el('dd', { text: a.preview[k] })); }
+  // The card shows everything the approval covers: why it asks, where the call really acts, what it carries.
+  // What a model chose can hold characters that hide or reorder text; they are written out as U+XXXX.
+  var UNPRINTABLE = new RegExp(${JSON.stringify(UNPRINTABLE.source)}, 'g');
+  function visible(text, block) {
+    return String(text).replace(UNPRINTABLE, function (c) {
+      if (block && (c === '\n' || c === '\t')) return c;
+      return '\u27e8U+' + ('000' + c.charCodeAt(0).toString(16).toUpperCase()).slice(-4) + '\u27e9';
     });
+  }
+  var MODES = {
+    ask: 'Mode: ask — every governed call asks',
+    'accept-edits': 'Mode: accept-edits — edits inside the workspace run without asking; anything else asks',
+    auto: 'Mode: auto — what a rule allows runs without asking; anything else asks',
+    plan: 'Mode: plan — nothing runs'
+  };
+  var KNOWN_REASONS = ['governed', 'rule', 'risk', 'protected_path', 'classifier'];
+  function renderWhy(a) {
+    var r = a.reasons || { reason: a.why, rules: [], protectedPath: false };
+    var list = el('ul', { class: 'why', 'aria-label': 'why this asks' });
+    function item(text, cls) { list.appendChild(el('li', { class: cls || '', text: text })); }
+    var rules = r.rules || [];
+    var asking = rules.filter(function (rule) { return rule.decision === 'ask'; });
+    if (r.reason === 'protected_path' || r.protectedPath) item('Protected path — never approved automatically, never remembered', 'warn');
+    if (r.reason === 'risk') item(r.risk ? 'Risk ' + r.risk + ' ≥ approveAtRisk' : 'Risk at or above approveAtRisk');
+    if (r.reason === 'classifier') item('The auto-mode classifier did not decide');
+    if (r.reason === 'governed') item('Governed action' + (a.action ? ' (' + a.action + ')' : ''));
+    if (r.reason === 'rule' && asking.length === 0) item('Asked by a policy rule');
+    if (KNOWN_REASONS.indexOf(r.reason) === -1) item((a.why === 'hook' ? 'Asked by a pre-execute hook: ' : 'Asked: ') + visible(r.reason));
+    rules.forEach(function (rule) {
+      list.appendChild(el('li', {}, document.createTextNode(rule.decision === 'ask' ? 'Asked by rule ' : 'Rule '),
+        el('code', { class: 'rule', text: visible(rule.rule || rule.id) }),
+        document.createTextNode(' (' + visible(rule.source) + ')' + (rule.decision === 'ask' ? '' : ' matched: ' + rule.decision))));
+    });
+    if (r.mode && MODES[r.mode]) item(MODES[r.mode]);
+    return list;
+  }
+  var FLAGS = { protected: 'a protected path', link: 'reached through a symlink', outside: 'outside the workspace', new: 'does not exist yet', hardlink: 'has more than one hard link' };
+  function renderFiles(t) {
+    var label = t.command ? 'working directory' : t.access === 'write' ? 'writes' : 'reads';
+    return el.apply(null, ['div', { class: 'files' }].concat(t.files.map(function (f) {
+      var flags = el('span', { class: 'flags' });
+      (f.flags || []).forEach(function (flag) { flags.appendChild(el('span', { class: 'flag flag-' + flag, title: FLAGS[flag] || flag, text: flag })); });
+      return el('div', { class: 'file' },
+        el('div', { class: 'file-head' }, el('span', { class: 'label', text: label }), el('code', { class: 'path', text: visible(f.path) }), flags),
+        f.requested !== undefined ? el('div', { class: 'requested' }, document.createTextNode('requested as '), el('code', { text: visible(f.requested) })) : null);
+    })));
+  }
+  function renderTarget(a) {
+    var t = a.target, box = el('div', { class: 'target' }), dl = el('dl', { class: 'preview' });
+    function row(k, v) { if (v !== undefined && v !== null) { dl.appendChild(el('dt', { text: k })); dl.appendChild(typeof v === 'string' ? el('dd', { text: visible(v) }) : el('dd', {}, v)); } }
+    if (!t) {
+      if (a.preview && a.preview.summary !== undefined) row('arguments', a.preview.summary);
+      box.appendChild(dl);
+      return box;
+    }
+    if (t.files && t.files.length > 0) box.appendChild(renderFiles(t));
+    if (t.command) {
+      // One element per box: sh -c 'echo a; touch b' is three elements, never four words.
+      var argv = el('ol', { class: 'argv', 'aria-label': 'argv' });
+      t.command.argv.forEach(function (part) { argv.appendChild(el('li', {}, el('code', { text: visible(part) }))); });
+      row('command', a.preview && a.preview.command);
+      row('argv', argv);
+      row('executable', t.command.executable);
+      row('cwd', t.command.cwd);
+    }
+    if (t.http) row('request', el('span', { class: 'request' }, el('strong', { text: t.http.method }), document.createTextNode(' ' + visible(t.http.url))));
+    if (t.mcp) { row('server', t.mcp.server); row('tool', t.mcp.tool); }
+    if (t.os) row('os action', t.os.action);
+    if (t.search) { row('query', t.search.query); row('via', t.search.host); }
+    box.appendChild(dl);
+    if (t.mcp) box.appendChild(el('div', {}, el('h4', { text: 'Arguments' }), el('pre', { class: 'mcp-arguments', text: visible(t.mcp.arguments, true) })));
+    if (t.os && t.os.text !== undefined) box.appendChild(el('div', {}, el('h4', { text: 'Text' }), el('pre', { text: visible(t.os.text, true) })));
+    return box;
+  }
+  function renderCallBody(a) {
+    var view = a.view || {};
+    var box = el('div', { class: 'call-body' });
+    if (view.subtitle) box.appendChild(el('div', { class: 'subtitle', text: visible(view.subtitle) }));
+    // A command's own rendering joins its argv with spaces: the argv above is the truth.
+    var body = a.target && a.target.command ? undefined : view.body;
+    if (a.diff) box.appendChild(el('div', {}, el('h4', { text: 'Diff' }), renderDiff(a.diff)));
+    else if (body !== undefined) box.appendChild(el('div', {}, el('h4', { text: a.action === 'fs_write' ? 'Change' : 'Content' }), a.action === 'fs_write' ? renderDiff(body) : el('pre', { text: visible(body, true) })));
+    return box.childNodes.length > 0 ? box : null;
+  }
+  function renderMasked(a) {
+    if (!(a.masked > 0)) return null;
+    return el('p', { class: 'masked', role: 'note', text: a.masked + (a.masked === 1 ? ' value' : ' values') + ' masked (shown as [redacted]): approving this call is never remembered' });
+  }
+  function renderArguments(a) {
+    return el('details', { class: 'arguments' }, el('summary', { text: 'All arguments (masked)' }), el('pre', { text: visible(JSON.stringify(a.arguments, null, 2) || '', true) }));
+  }
+  function renderApproval(a) {
     var reason = el('input', { placeholder: 'reason (optional)', 'aria-label': 'rejection reason' });
     var card = el('div', { class: 'card', 'data-approval': a.id },
-      el('h3', { text: a.toolName }),
-      el('div', { class: 'meta', text: (a.action || 'rule') + ' · agent ' + (a.agent || '—') + ' · call ' + a.callId + ' · ' + time(a.createdAt) }),
-      preview,
-      a.diff ? renderDiff(a.diff) : a.view && a.view.body ? (a.action === 'fs_write' ? renderDiff(a.view.body) : el('pre', { text: a.view.body })) : null,
+      el('h3', { text: visible(a.toolName) }),
+      el('div', { class: 'meta', text: (a.action || 'rule') + ' · agent ' + visible(a.agent || '—') + ' · call ' + visible(a.callId) + ' · ' + time(a.createdAt) }),
+      renderWhy(a),
+      renderTarget(a),
+      renderCallBody(a),
+      renderMasked(a),
+      renderArguments(a),
       el('div', { class: 'actions' },
         el('button', { class: 'approve', 'data-decision': 'once', text: 'Approve once', onclick: function () { decide(a.id, 'once'); } }),
         el('button', { class: 'approve', 'data-decision': 'session', text: 'Approve for session', onclick: function () { decide(a.id, 'session'); } }),
@@ -194,7 +287,7 @@ export const consoleScript = String.raw`
   }
 
   // Live stream
-  var source = new EventSource('/api/events?token=' + encodeURIComponent(token));
+  var source = new EventSource('/api/events');
   source.addEventListener('hello', function (e) {
     var data = JSON.parse(e.data);
     data.calls.forEach(renderCall);

@@ -24,6 +24,14 @@ th { color:var(--muted); font-weight:500; font-size:12px; } tbody tr:hover { bac
 .card h3 { margin:0 0 6px; font-size:15px; } .card h4 { margin:10px 0 2px; font-size:12px; color:var(--muted); } p.error { color:var(--bad); } pre.description { white-space:pre-wrap; overflow-wrap:anywhere; } .card .meta { color:var(--muted); font-size:12px; margin-bottom:8px; }
 .preview { display:grid; grid-template-columns:90px 1fr; gap:4px 10px; margin:8px 0; } .preview dt { color:var(--muted); } .preview dd { margin:0; font-family:ui-monospace, monospace; word-break:break-all; }
 pre { background:#0b0f14; border:1px solid var(--line); border-radius:6px; padding:10px; overflow:auto; max-height:360px; font:12px/1.5 ui-monospace, monospace; margin:6px 0; }
+.why { margin:6px 0 10px; padding-left:18px; } .why li.warn { color:var(--warn); font-weight:600; } .why code.rule { background:#0b0f14; border:1px solid var(--line); border-radius:4px; padding:0 4px; }
+.files { margin:8px 0; } .file { margin:4px 0; } .file-head { display:flex; align-items:center; gap:8px; flex-wrap:wrap; } .file .label { color:var(--muted); font-size:12px; min-width:90px; }
+.file code.path { font:600 15px/1.4 ui-monospace, monospace; word-break:break-all; } .requested { color:var(--muted); font-size:12px; margin-left:98px; } .requested code { font-family:ui-monospace, monospace; word-break:break-all; }
+.flag { border:1px solid var(--line); border-radius:10px; padding:0 7px; font-size:11px; color:var(--muted); } .flag-protected { border-color:var(--warn); background:#3a2a08; color:var(--warn); font-weight:700; } .flag-outside, .flag-hardlink { border-color:var(--bad); color:var(--bad); } .flag-link { border-color:var(--accent); color:var(--accent); }
+ol.argv { list-style:none; display:flex; flex-wrap:wrap; gap:4px; margin:0; padding:0; } ol.argv li code { display:inline-block; min-width:1.2em; white-space:pre-wrap; word-break:break-all; background:#0b0f14; border:1px solid var(--accent); border-radius:4px; padding:0 5px; }
+.request strong { color:var(--warn); } .subtitle { font-family:ui-monospace, monospace; color:var(--warn); margin:6px 0; }
+p.masked { color:#000; background:var(--warn); border-radius:6px; padding:4px 10px; display:inline-block; font-weight:600; margin:8px 0; }
+details.arguments summary { color:var(--muted); cursor:pointer; font-size:12px; margin-top:6px; }
 .diff-add { color:var(--ok); } .diff-del { color:var(--bad); } .diff-hunk { color:var(--accent); }
 .actions { display:flex; gap:8px; flex-wrap:wrap; margin-top:10px; }
 .actions button, .filters button { border:1px solid var(--line); background:#1f2833; color:var(--text); padding:6px 12px; border-radius:6px; cursor:pointer; font:inherit; }

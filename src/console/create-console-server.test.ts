@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createToolRegistry, defineTool, type ToolPolicy } from '../core/index.js';
@@ -18,13 +18,13 @@ const writeNote = defineTool({
   dispatch: async (args, host) => host.fs?.writeFile(args.path, args.content),
 });
 
-function raw(port: number, path: string, headers: Record<string, string>, method = 'GET', body?: string): Promise<{ status: number; body: string }> {
+function raw(port: number, path: string, headers: Record<string, string>, method = 'GET', body?: string): Promise<{ status: number; body: string; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, path, method, headers }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
     });
     req.on('error', reject);
     req.end(body);
@@ -68,6 +68,58 @@ describe('console server', () => {
     } finally {
       await withClaims.close();
     }
+  });
+
+  it('takes the token in the URL only to load the page: a decision or an API read sent that way is refused, and the approval stays pending', async () => {
+    const { host, registry, approvals, server } = await setup();
+    void registry.dispatch({ callId: 'q1', name: 'write_note', arguments: { path: 'notes/q.md', content: 'x' } }, { grantedTools: ['write_note'], approval: { confirm: approvals.confirm } });
+    await expect.poll(() => approvals.pending().length).toBe(1);
+    const id = approvals.pending()[0]?.id ?? '';
+    const origin = `http://127.0.0.1:${server.port}`;
+    const headers = { host: `127.0.0.1:${server.port}`, origin, 'content-type': 'application/json' };
+    const decided = await raw(server.port, `/api/approvals/${id}?token=${server.token}`, headers, 'POST', JSON.stringify({ decision: 'once' }));
+    expect(decided.status).toBe(401);
+    expect((await raw(server.port, `/?token=${server.token}`, headers, 'POST', JSON.stringify({ decision: 'once' }))).status).toBe(401);
+    for (const path of ['/api/approvals', '/api/events', '/api/receipts', '/api/policy']) expect((await raw(server.port, `${path}?token=${server.token}`, headers)).status).toBe(401);
+    expect(approvals.pending().map((pending) => pending.id)).toEqual([id]);
+    expect(host.calls).toHaveLength(0);
+  });
+
+  it('loading the page sets an HttpOnly, SameSite=Strict cookie for this console, which carries the API and a same-origin decision', async () => {
+    const { host, registry, approvals, server } = await setup();
+    const page = await raw(server.port, `/?token=${server.token}`, { host: `127.0.0.1:${server.port}` });
+    expect(page.status).toBe(200);
+    const cookie = `toolgate_console_${server.port}=${server.token}`;
+    expect(page.headers['set-cookie']).toEqual([`${cookie}; HttpOnly; SameSite=Strict; Path=/`]);
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.headers['cache-control']).toBe('no-store');
+
+    const pending = registry.dispatch({ callId: 'k1', name: 'write_note', arguments: { path: 'notes/k.md', content: 'by cookie' } }, { grantedTools: ['write_note'], approval: { confirm: approvals.confirm } });
+    await expect.poll(() => approvals.pending().length).toBe(1);
+    const base = { host: `127.0.0.1:${server.port}`, 'content-type': 'application/json' };
+    const listed = JSON.parse((await raw(server.port, '/api/approvals', { ...base, cookie: `other=1; ${cookie}` })).body) as { id: string }[];
+    const id = listed[0]?.id ?? '';
+    expect(id).not.toBe('');
+    // Another console's cookie, a wrong value, or a cookie sent without saying where the request comes from: refused.
+    expect((await raw(server.port, '/api/approvals', { ...base, cookie: `toolgate_console_1=${server.token}` })).status).toBe(401);
+    expect((await raw(server.port, '/api/approvals', { ...base, cookie: `toolgate_console_${server.port}=wrong` })).status).toBe(401);
+    const decide = (headers: Record<string, string>) => raw(server.port, `/api/approvals/${id}`, { ...base, ...headers }, 'POST', JSON.stringify({ decision: 'once' }));
+    expect((await decide({ cookie })).status).toBe(403);
+    expect((await decide({ cookie, origin: 'http://127.0.0.1:1' })).status).toBe(403);
+    expect(approvals.pending()).toHaveLength(1);
+    expect((await decide({ cookie, origin: `http://127.0.0.1:${server.port}` })).status).toBe(200);
+    expect((await pending).ok).toBe(true);
+    expect(host.files.get('notes/k.md')).toBe('by cookie');
+  });
+
+  it('answers the favicon without the token, so a browser sees no refusal, but only to a loopback Host', async () => {
+    const { server } = await setup();
+    const favicon = await raw(server.port, '/favicon.ico', { host: `127.0.0.1:${server.port}` });
+    expect(favicon.status).toBe(200);
+    expect(favicon.headers['content-type']).toBe('image/svg+xml');
+    expect(favicon.body).toMatch(/^<svg [^]*<\/svg>$/);
+    expect(favicon.headers['set-cookie']).toBeUndefined();
+    expect((await raw(server.port, '/favicon.ico', { host: `evil.example:${server.port}` })).status).toBe(421);
   });
 
   it('refuses a foreign Host header (DNS rebinding) even with the token', async () => {

@@ -3,19 +3,22 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { ToolgateError, type ToolApprovalDecision } from '../core/index.js';
 import type { ApprovalChange } from './approval-queue.js';
-import { createConsoleToken, hostAllowed, originAllowed, requestToken, tokenMatches } from './console-access.js';
+import { authenticate, consoleCookie, createConsoleToken, hostAllowed, originAllowed } from './console-access.js';
 import { renderConsolePage } from './console-page.js';
 import type { AuditSource, ConsoleOptions, ConsoleServer, ReceiptFilter } from './console-types.js';
 import { createReceiptFeed } from './receipt-feed.js';
 import { summarizeEvent, type LiveCall } from './summarize-event.js';
 
 const MAX_BODY = 16 * 1024;
+/** The header's ◆, in its accent colour. */
+const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><path d="M8 1 15 8 8 15 1 8Z" fill="#5ab0ff"/></svg>';
 
 /**
  * The web console: live calls over SSE, pending approvals with their
  * secret-free previews, receipts, the policy in force, the chain status and
  * withheld MCP definitions. Bound to 127.0.0.1 only; every request needs
- * the random token printed in the start-up URL, and a loopback Host header.
+ * the random token printed in the start-up URL (in the URL for the page load
+ * only, then in a cookie or a header), and a loopback Host header.
  */
 export async function startConsole(options: ConsoleOptions): Promise<ConsoleServer> {
   const token = options.token ?? createConsoleToken();
@@ -52,16 +55,25 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
     if (!hostAllowed(request, port)) return send(response, 421, { error: 'unexpected Host header' });
-    if (!tokenMatches(token, requestToken(request, url))) return send(response, 401, { error: 'a valid console token is required' });
     const method = request.method ?? 'GET';
-    if (method !== 'GET' && !originAllowed(request, port)) return send(response, 403, { error: 'cross-origin request refused' });
     const path = url.pathname;
+    // The browser asks for it on its own, without the token: answered with the logo, so no request of the page is refused.
+    if (method === 'GET' && path === '/favicon.ico') {
+      response.writeHead(200, { ...securityHeaders(), 'content-type': 'image/svg+xml', 'content-security-policy': "default-src 'none'" });
+      response.end(FAVICON);
+      return;
+    }
+    const credential = authenticate(request, url, port, token);
+    if (credential === undefined) return send(response, 401, { error: 'a valid console token is required' });
+    if (method !== 'GET' && !originAllowed(request, port, credential === 'cookie')) return send(response, 403, { error: 'cross-origin request refused' });
 
     if (method === 'GET' && path === '/') {
       const nonce = randomBytes(16).toString('base64');
       response.writeHead(200, {
         ...securityHeaders(),
         'content-type': 'text/html; charset=utf-8',
+        // From here on the page's requests carry the token in this cookie; its script takes the token out of the address bar.
+        'set-cookie': consoleCookie(port, token),
         'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
       });
       response.end(renderConsolePage(nonce));

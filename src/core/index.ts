@@ -106,6 +106,7 @@ export type {
   ResolvedSearch,
 } from './action/resolved-action.js';
 export type { ActionDisplay, DisplayedPath } from './action/display-action.js';
+export { describeApproval } from './action/describe-approval.js';
 export type {
   ApprovalScope,
   ConfirmActionHook,
@@ -117,9 +118,10 @@ export type {
   ApprovalReasons,
 } from './policy/approval-types.js';
 export { guardrailFloor } from './policy/guardrail-floor.js';
-export { REDACTED, redactSecrets } from './policy/redact-secrets.js';
+export { REDACTED, redactSecrets, redactSecretsCounted, type RedactedText } from './policy/redact-secrets.js';
 // Policy engine: declarative rules within the guardrail floor, live narrowing, approval modes, importers.
 export { createPolicy } from './policy/create-policy.js';
+export { MCP_CALL_TOOL } from './policy/govern-mcp-call.js';
 export type { ApprovalMode, CreatePolicyOptions, ExplainCall, ExplainedRule, FsScope, ManagedSwitches, PolicyExplanation, PolicySnapshot } from './policy/policy-snapshot-types.js';
 export type { FsScopeTier } from './policy/check-guardrails.js';
 export type { PolicyRule, PolicyRuleObject, PolicyRuleString, RuleDecision, RuleExample, RuleMatch, RuleSource } from './policy/rule-types.js';

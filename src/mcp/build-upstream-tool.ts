@@ -1,8 +1,18 @@
 import { requireCapability, ToolDefinitionError, type AnyToolDefinition, type JsonSchema, type ToolFacts } from '../core/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { compileArgumentTargets } from './argument-targets.js';
+import { recognizeServer } from './known-server-targets.js';
 import type { McpServerConfig } from './mcp-types.js';
 import { mapCallToolResult } from './map-call-tool-result.js';
 import { checkRegexFree, stripSchemaRegexes } from './strip-schema-regexes.js';
+import { isTrustedServer, upstreamGovernance, type UpstreamGovernance } from './upstream-governance.js';
+
+const governanceOf = new WeakMap<AnyToolDefinition, UpstreamGovernance>();
+
+/** How a definition built from an upstream tool is governed (`toolgate tools` says it); undefined for any other definition. */
+export function upstreamGovernanceOf(definition: AnyToolDefinition | undefined): UpstreamGovernance | undefined {
+  return definition === undefined ? undefined : governanceOf.get(definition);
+}
 
 export interface BuildUpstreamToolOptions {
   readonly server: McpServerConfig;
@@ -18,15 +28,29 @@ export interface BuildUpstreamToolOptions {
  * upstream only through `host.mcp` (absent ⇒ `ToolUnavailableError`), with
  * the call's signal and progress sink, so the capability can enforce pins
  * and every host sees one path for MCP traffic.
+ *
+ * Governed by default (upstream-governance.ts): MCP egress, so it asks under
+ * an approval regime. Its argument targets become its policy target, and its
+ * policy class follows them: a path makes it filesystem-scoped (the host
+ * resolves the path, the floor jails it), a written path makes it write.
  */
 export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDefinition {
   const { server, tool, name } = options;
-  const facts = toFacts(tool.annotations, server.trusted === true);
+  const trusted = isTrustedServer(server);
+  const known = recognizeServer(server);
+  const governance = upstreamGovernance(server, tool, known);
+  const facts = toFacts(tool.annotations, trusted);
   const readOnly = facts.readOnly === true;
-  const input = schemas(name, 'input', tool.inputSchema, server.trusted === true);
-  const output = tool.outputSchema === undefined ? undefined : schemas(name, 'output', tool.outputSchema, server.trusted === true);
+  const input = schemas(name, 'input', tool.inputSchema, trusted);
+  const output = tool.outputSchema === undefined ? undefined : schemas(name, 'output', tool.outputSchema, trusted);
   const description = options.description.trim().length > 0 ? options.description : `Tool "${tool.name}" of MCP server "${server.name}".`;
-  return Object.freeze({
+  const targetsOf = compileArgumentTargets(governance.targets, `servers.${server.name}.targets.${tool.name}`, known?.spellings === undefined ? {} : { spellings: known.spellings });
+  const policy = {
+    ...(governance.governed ? { egress: 'mcp' as const } : {}),
+    ...(governance.access === undefined ? {} : { fsScoped: true }),
+    ...(governance.access === 'write' ? { fsWrite: true } : {}),
+  };
+  const definition = Object.freeze({
     name,
     description,
     input: input.validated,
@@ -37,21 +61,23 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
     // Without trusted facts an upstream tool may do anything: external effect, medium risk.
     effect: readOnly ? 'read' : facts.destructive === true ? 'write' : 'external',
     risk: readOnly ? 'low' : facts.destructive === true ? 'high' : 'medium',
-    ...(server.governed === true ? { policy: { egress: 'mcp' as const } } : {}),
+    policy,
     ...(server.schemaProfile === undefined ? {} : { schemaProfile: server.schemaProfile }),
-    policyTarget: (args: Record<string, unknown>) => ({ server: server.name, mcpTool: tool.name, mcpArguments: args }),
+    policyTarget: (args: Record<string, unknown>) => ({ server: server.name, mcpTool: tool.name, mcpArguments: args, ...targetsOf(args) }),
     ...(readOnly ? { isConcurrencySafe: () => true } : {}),
     async dispatch(args: Record<string, unknown>, host, context) {
       const mcp = requireCapability(host, 'mcp', name);
       const onProgress = context.hostCallOptions?.onProgress;
       const result = await mcp.call(
-        { server: server.name, tool: tool.name, arguments: args, ...(onProgress === undefined ? {} : { onProgress }) },
+        { server: server.name, tool: tool.name, arguments: args, targetsJudged: true, ...(onProgress === undefined ? {} : { onProgress }) },
         context.signal,
         context.hostCallOptions,
       );
       return mapCallToolResult(result as Parameters<typeof mapCallToolResult>[0], host.mediaStore);
     },
   } satisfies AnyToolDefinition);
+  governanceOf.set(definition, governance);
+  return definition;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { ConfigurationError, ToolgateError, ToolPolicyError, type AnyToolDefinition, type ToolRegistry } from '../core/index.js';
 import { createMcpCapability, type UpstreamServer } from './create-mcp-capability.js';
+import { createMcpCallGuard } from './guard-mcp-call.js';
 import { describeWithheld, discoverServerTools, type Emit, type UpstreamEntry } from './discover-server-tools.js';
 import { createMemoryPinStore } from './pin-store.js';
 import { isValidServerName } from './is-valid-server-name.js';
@@ -14,6 +15,7 @@ import type {
 } from './mcp-types.js';
 import { listAllTools } from './list-all-tools.js';
 import { openUpstream } from './open-upstream.js';
+import { checkServerGovernance } from './upstream-governance.js';
 
 /**
  * Connect every configured upstream, discover its tools and return them as
@@ -161,6 +163,7 @@ export async function connectMcpServers(options: ConnectMcpServersOptions): Prom
       return offered;
     },
     capability,
+    mcpCallGuard: createMcpCallGuard(servers),
     onChange(listener) {
       changeListeners.add(listener);
       return () => changeListeners.delete(listener);
@@ -238,6 +241,7 @@ function checkOptions(options: ConnectMcpServersOptions): void {
         throw new ConfigurationError(`servers[${index}].${field}`, 'must be between 1 ms and 1 hour');
       }
     }
+    checkServerGovernance(server as Parameters<typeof checkServerGovernance>[0], `servers[${index}]`);
   }
   if (options.pinning !== undefined && options.pinning !== 'first-use' && options.pinning !== 'approve') throw new ConfigurationError('pinning', 'must be "first-use" or "approve"');
 }

@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { mcpToolName, ToolPolicyError, type McpCallInput, type McpCapability, type ToolgateError } from '../core/index.js';
 import { callUpstream } from './call-upstream.js';
 import type { Emit, UpstreamEntry } from './discover-server-tools.js';
+import { hasArgumentTargets, targetsJudgedByName } from './guard-mcp-call.js';
 import { McpToolError } from './mcp-tool-error.js';
 import type { McpServerConfig } from './mcp-types.js';
 import { isValidServerName } from './is-valid-server-name.js';
@@ -26,6 +27,8 @@ export interface CreateMcpCapabilityOptions {
  * servers and only tools that are offered now — a withheld (changed or
  * unapproved) definition is refused with `definition_withheld` whichever
  * way the call arrives (a discovered tool of an older snapshot, `mcp_call`).
+ * A tool with argument targets is reached only through its own definition,
+ * which the policy judged by them: `mcp_call` to it is refused.
  * Results are scanned for hidden characters; `isError` becomes a typed error.
  */
 export function createMcpCapability(options: CreateMcpCapabilityOptions): McpCapability {
@@ -42,6 +45,7 @@ export function createMcpCapability(options: CreateMcpCapabilityOptions): McpCap
       if (entry === undefined) throw new ToolPolicyError(mcpToolName(server.config.name, toolName), 'tool_not_offered', { detail: 'is not offered by its MCP server' });
       const name = entry.name;
       if (entry.status !== 'offered') throw options.withheldError(entry);
+      if (input.targetsJudged !== true && hasArgumentTargets(entry)) throw new ToolPolicyError(name, 'target_unavailable', { detail: `was refused: ${targetsJudgedByName(entry)}` });
       const result = await callUpstream({
         client: server.client,
         name,

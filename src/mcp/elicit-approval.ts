@@ -1,10 +1,9 @@
 import { ElicitResultSchema, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { PromptContext, PromptHook, ToolApprovalRequest } from '../core/index.js';
+import type { PromptHook, ToolApprovalRequest } from '../core/index.js';
+import { printableApproval } from './printable-approval.js';
 
 export type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-const MAX_SHOWN = 600;
 
 /**
  * Ask the MCP client's user through elicitation, on the stream of the call
@@ -12,16 +11,16 @@ const MAX_SHOWN = 600;
  * controller's mode logic (`controller.confirmWith`), which asks it only
  * what the mode leaves to a person. Only an explicit accept with
  * `approve: true` approves; decline, cancel, a malformed answer or a failed
- * request reject. The message holds the secret-free preview and the
- * redacted argument projection, never raw arguments.
+ * request reject. The message shows the masked display of what the
+ * approval covers and why it asks, never raw arguments.
  */
 export function elicitApproval(extra: CallExtra): PromptHook {
-  return async (request, context, signal) => {
+  return async (request, _context, signal) => {
     const result = await extra.sendRequest(
       {
         method: 'elicitation/create',
         params: {
-          message: approvalMessage(request, context),
+          message: approvalMessage(request),
           requestedSchema: {
             type: 'object',
             properties: {
@@ -39,21 +38,11 @@ export function elicitApproval(extra: CallExtra): PromptHook {
   };
 }
 
-export function approvalMessage(request: ToolApprovalRequest, context: PromptContext): string {
-  const preview = request.preview;
-  const lines = [`Approve the call to tool "${request.toolName}"?`];
-  if (context.protectedPath) lines.push('It touches a protected path, which is never approved automatically.');
-  if (request.action !== undefined) lines.push(`Action: ${request.action}`);
-  if (preview.command !== undefined) lines.push(`Command: ${preview.command}`);
-  if (preview.path !== undefined) lines.push(`Path: ${preview.path}`);
-  if (preview.host !== undefined) lines.push(`Host: ${preview.host}`);
-  let shown: string;
-  try {
-    shown = JSON.stringify(request.arguments) ?? '';
-  } catch {
-    shown = '[arguments]';
-  }
-  lines.push(`Arguments: ${shown.length > MAX_SHOWN ? `${shown.slice(0, MAX_SHOWN)}…` : shown}`);
-  lines.push(`Why: ${request.why === 'rule' ? 'a policy rule asks' : request.why === 'governed' ? 'a governed action' : `asked by a ${request.why}`}`);
-  return lines.join('\n');
+/**
+ * The elicitation message: the approval as `describeApproval` writes it
+ * (the same text the terminal shows), with what is left of hidden and
+ * control characters removed, since a client may print it to a terminal.
+ */
+export function approvalMessage(request: ToolApprovalRequest): string {
+  return ['Approve this tool call?', printableApproval(request)].join('\n');
 }

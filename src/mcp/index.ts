@@ -10,10 +10,14 @@ export type {
   McpHttpServerConfig,
   McpServerConfig,
   McpStdioServerConfig,
+  McpToolOverride,
   McpToolsChange,
   WithheldDefinition,
   WithheldReason,
 } from './mcp-types.js';
+export type { McpArgumentTargets } from './argument-targets.js';
+export { upstreamGovernanceOf } from './build-upstream-tool.js';
+export { checkServerGovernance, type UpstreamGovernance, type UpstreamGovernanceReason } from './upstream-governance.js';
 export { createMemoryPinStore, type McpPin, type McpPinStore } from './pin-store.js';
 export { createJsonFilePinStore } from './create-json-file-pin-store.js';
 export { mcpToolName } from '../core/index.js';

@@ -1,4 +1,5 @@
-import type { AnyToolDefinition, JsonSchema, McpCapability, ToolRegistry, ToolgateError } from '../core/index.js';
+import type { AnyToolDefinition, JsonSchema, McpCapability, ToolGuard, ToolRegistry, ToolgateError } from '../core/index.js';
+import type { McpArgumentTargets } from './argument-targets.js';
 import type { McpPinStore } from './pin-store.js';
 
 /** What every upstream server configuration shares. */
@@ -6,26 +7,50 @@ interface McpServerBase {
   /** The server's name in tool names (`mcp_{name}_{tool}`): lowercase letters, digits and `_`. */
   readonly name: string;
   /**
-   * A trusted server's annotations are taken as facts (a read-only hint makes
-   * the tool read-only to the policy). Otherwise only the cautious hints
-   * (destructive, open-world) are kept. Default false.
+   * `annotations`: the server is trusted. Its annotations are facts (a tool
+   * whose `readOnlyHint` is true and `destructiveHint` not true is read-only,
+   * and so not governed), and its schemas are used as they are. `none`
+   * (default): only the cautious hints (destructive, open-world) are kept,
+   * and every tool is governed.
    */
+  readonly trust?: 'none' | 'annotations';
+  /** The older spelling of `trust`: `true` is `annotations`, `false` is `none`. Giving both, they must agree. */
   readonly trusted?: boolean;
   /** Enforce the bounded JSON Schema subset on this server's tool schemas; a tool that breaks it is skipped and reported. */
   readonly schemaProfile?: 'bounded';
   /**
    * Mark the server's tools as MCP egress (`policy.egress: 'mcp'`): every
    * call is a governed action (approval under an active regime) and the
-   * policy's MCP server allowlist applies. Default false: the policy's rules,
-   * grants and risk thresholds decide.
+   * policy's MCP server allowlist applies. Default true (fail closed): only a
+   * trusted read-only tool, or one `tools` marks `governed: false`, is not.
+   * `false` leaves the policy's rules, grants and risk thresholds to decide;
+   * a tool that writes the paths its targets name is governed whatever this says.
    */
   readonly governed?: boolean;
+  /**
+   * Argument targets per upstream tool name: JSON pointers to the path,
+   * paths, URL and command in its arguments, so the guardrail floor and the
+   * path, domain and command rules judge them as they judge a built-in's.
+   * Replaces, tool by tool, what toolgate ships for the reference servers it
+   * recognises (server-filesystem, mcp-server-fetch, mcp-server-git).
+   */
+  readonly targets?: Readonly<Record<string, McpArgumentTargets>>;
+  /** Per upstream tool name: whether it is governed, and whether it writes the paths its targets name. */
+  readonly tools?: Readonly<Record<string, McpToolOverride>>;
   /** Per-call timeout, reset by every progress notification. Default 60 s. */
   readonly timeoutMs?: number;
   /** Upper bound of a call, progress or not. Default: none. */
   readonly maxTotalTimeoutMs?: number;
   /** Remove hidden and bidirectional characters from descriptions and results (they are always detected and reported). Default true. */
   readonly stripHiddenCharacters?: boolean;
+}
+
+/** What the configuration says about one upstream tool, over what its server and its annotations say. */
+export interface McpToolOverride {
+  /** `true`: governed even when trusted and read-only. `false`: not governed (refused for a tool that writes paths). */
+  readonly governed?: boolean;
+  /** Whether the paths its targets name are written (`write`, the default) or only read. */
+  readonly access?: 'read' | 'write';
 }
 
 /** An upstream spawned as a child process speaking MCP over stdio. */
@@ -142,6 +167,13 @@ export interface McpConnection {
   readonly tools: readonly AnyToolDefinition[];
   /** The host capability (`host.mcp`) every upstream call goes through, `mcp_call` included. */
   readonly capability: McpCapability;
+  /**
+   * Put it in the registry's `hooks.guards`: `mcp_call` to a tool with
+   * argument targets is refused before it reaches an approver (the policy
+   * judges those targets only for the tool's own name). The capability
+   * refuses such a call too, but only after any approval.
+   */
+  readonly mcpCallGuard: ToolGuard;
   /** Called after each change of the offered set, with what to apply. */
   onChange(listener: (change: McpToolsChange) => void): () => void;
   on<TName extends McpConnectionEventName>(event: TName, listener: (event: McpConnectionEventMap[TName]) => void): () => void;

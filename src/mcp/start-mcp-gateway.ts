@@ -1,4 +1,4 @@
-import { createToolRegistry, type AnyToolDefinition, type ToolHost, type ToolPolicy } from '../core/index.js';
+import { createPolicy, createToolRegistry, type AnyToolDefinition, type ToolHost, type ToolPolicy } from '../core/index.js';
 import { connectMcpServers } from './connect-mcp-servers.js';
 import { createJsonFilePinStore } from './create-json-file-pin-store.js';
 import type { ConnectMcpServersOptions, McpConnection, McpServerConfig } from './mcp-types.js';
@@ -14,6 +14,7 @@ export interface StartMcpGatewayOptions {
   readonly tools?: readonly AnyToolDefinition[];
   /** The host of the local tools; `mcp` is set to the upstream capability. */
   readonly host?: ToolHost;
+  /** Default: the guardrail floor with the configured servers as its MCP server allowlist (`createPolicy({ mcpServers })`). */
   readonly policy?: ToolPolicy;
   /** Names granted to clients. Absent ⇒ every tool offered at start. */
   readonly grantedTools?: readonly string[];
@@ -38,7 +39,9 @@ export async function startMcpGateway(options: StartMcpGatewayOptions): Promise<
     const base = createToolRegistry({
       tools: options.tools ?? [],
       host: { ...options.host, mcp: connection.capability },
-      ...(options.policy === undefined ? {} : { policy: options.policy }),
+      hooks: { guards: [connection.mcpCallGuard] },
+      // Upstream tools are MCP egress by default, and the floor calls only the servers it names: these are the configured ones.
+      policy: options.policy ?? createPolicy({ mcpServers: options.servers.map((server) => server.name) }),
     });
     const live = connection.live(base);
     const granted = options.grantedTools ?? live.current().list().map((info) => info.key);

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { createToolRegistry, type JsonSchema, type McpCallInput } from '../core/index.js';
+import { createPolicy, createToolRegistry, type JsonSchema, type McpCallInput } from '../core/index.js';
 import { deepFreeze } from '../core/tools/deep-freeze.js';
 import { compileJsonSchema } from '../core/tools/schema-validator.js';
 import { buildUpstreamTool } from './build-upstream-tool.js';
@@ -215,7 +215,7 @@ describe('buildUpstreamTool with an untrusted upstream', () => {
       },
     };
     const definition = buildUpstreamTool({ server, tool: offered, name: 'mcp_up_lookup', description: 'Look up.' });
-    const registry = createToolRegistry({ tools: [definition], host: { mcp } });
+    const registry = createToolRegistry({ tools: [definition], host: { mcp }, policy: createPolicy({ mcpServers: ['up'] }) });
     return { calls, definition, registry };
   }
 
@@ -227,7 +227,7 @@ describe('buildUpstreamTool with an untrusted upstream', () => {
     expect(performance.now() - started).toBeLessThan(2000);
     expect(outcome.ok).toBe(true);
     expect(outcome.ok && outcome.value).toEqual({ hit: HOSTILE });
-    expect(calls).toEqual([{ server: 'up', tool: 'lookup', arguments: { q: HOSTILE } }]);
+    expect(calls).toEqual([{ server: 'up', tool: 'lookup', arguments: { q: HOSTILE }, targetsJudged: true }]);
     // The other keywords still hold.
     const wrongType = await registry.dispatch({ callId: 'c2', name: 'mcp_up_lookup', arguments: { q: 42 } }, { grantedTools: ['mcp_up_lookup'] });
     expect(!wrongType.ok && wrongType.error.code).toBe('ARGS_INVALID');

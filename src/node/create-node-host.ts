@@ -5,6 +5,7 @@ import { ConfigurationError } from '../core/index.js';
 import { createEgressCapability } from './egress/create-egress-capability.js';
 import { createFsCapability } from './fs/create-fs-capability.js';
 import { createFsJail, isInside } from './fs/fs-jail.js';
+import { createResolveTarget } from './fs/resolve-target.js';
 import type { NodeHost, NodeHostOptions } from './node-host-types.js';
 import { createOsCapability } from './os/create-os-capability.js';
 import { createProcessCapability } from './process/create-process-capability.js';
@@ -33,7 +34,9 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
   mkdirSync(spillDir, { recursive: true, mode: 0o700 });
   const secretStore = createSecretStore(options.secrets);
   const hostPaths = [spillDir, ...(secretStore.path === undefined ? [] : [secretStore.path])];
-  const jail = createFsJail({ workspace: options.workspace, scope, protectedPaths: options.protectedPaths ?? [], hostPaths });
+  const protectedPaths = options.protectedPaths ?? [];
+  const privatePaths = options.privatePaths ?? [];
+  const jail = createFsJail({ workspace: options.workspace, scope, protectedPaths, privatePaths, hostPaths });
   const systemPath = options.executablePath ?? SYSTEM_PATH;
   if (systemPath.some((directory) => !path.isAbsolute(directory) || isInside(jail.workspace, directory) || directory.includes('node_modules'))) {
     throw new ConfigurationError('executablePath', 'must list absolute directories outside the workspace and node_modules');
@@ -51,13 +54,14 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
     env: { allow: options.env?.allow ?? [], set: options.env?.set ?? {} },
     gitExternalDiff: writeGitDiffShim(path.join(spillDir, 'bin')),
     // Only the paths are fixed here: whether each is masked as a folder, a file or not at all is decided at each spawn (maskKind).
-    hidden: [spillDir, ...(secretStore.path === undefined ? [] : [secretStore.path]), ...literalPaths(jail.workspace, options.protectedPaths ?? [])].map((entry) => ({ path: entry })),
+    hidden: [...hostPaths, ...literalPaths(jail.workspace, [...protectedPaths, ...privatePaths])].map((entry) => ({ path: entry })),
   });
   const egress = createEgressCapability({ ...options.egress, secrets: secretStore, mediaStore });
 
   return {
     workspace: jail.workspace,
     scope,
+    resolve: createResolveTarget({ jail, systemPath }),
     fs: createFsCapability({ jail, mediaStore, maxFileBytes: options.maxFileBytes ?? 10 * 1024 * 1024 }),
     process: processCapability,
     egress,

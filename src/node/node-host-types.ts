@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import type { EgressCapability, FsCapability, MediaStore, OsCapability, ProcessCapability, SecretsCapability, ToolHost } from '../core/index.js';
+import type { EgressCapability, FsCapability, MediaStore, OsCapability, ProcessCapability, ResolvedTarget, ResolveTargetRequest, SecretsCapability, ToolHost } from '../core/index.js';
 import type { NodeOutputStore } from './stores/create-output-store.js';
 
 /** The filesystem scope tier the host enforces. `full` lifts the workspace jail (protected paths still apply). */
@@ -49,10 +49,19 @@ export interface NodeHostOptions {
   /** Default `'workspace-write'`. */
   readonly scope?: FsScope;
   /**
-   * Globs relative to the workspace, or absolute paths, that the host refuses to read or write.
+   * Globs relative to the workspace (gitignore-style, matched case-insensitively), or absolute paths,
+   * protected in addition to the defaults (`DEFAULT_PROTECTED_PATHS`: repository internals, environment
+   * and key files, toolgate's own state). A read or write whose real path, or spelling, is protected is
+   * refused unless the call's approved target (`expected`) named that real path as protected.
    * One without glob characters is also masked inside the OS sandbox, so a command cannot read it either.
    */
   readonly protectedPaths?: readonly string[];
+  /**
+   * Literal paths (absolute, or relative to the workspace) of the embedder's own state — a gateway's
+   * journal, configuration, remembered rules — refused to every tool whatever an approval says, and
+   * masked inside the OS sandbox.
+   */
+  readonly privatePaths?: readonly string[];
   /** Environment for children: names a tool may declare, and fixed values the host sets. */
   readonly env?: { readonly allow?: readonly string[]; readonly set?: Readonly<Record<string, string>> };
   /** Default `'auto'`. */
@@ -72,6 +81,8 @@ export interface NodeHostOptions {
 export interface NodeHost extends ToolHost {
   readonly workspace: string;
   readonly scope: FsScope;
+  /** Real paths and their flags, and the executable, before policy; synchronous (see `createResolveTarget`). */
+  readonly resolve: (request: ResolveTargetRequest, signal?: AbortSignal) => ResolvedTarget;
   readonly fs: Required<FsCapability>;
   readonly process: ProcessCapability;
   readonly egress: EgressCapability;

@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { startCli, type RunningCli } from './spawn-cli.js';
+import { gatewayAuth, startCli, type RunningCli } from './spawn-cli.js';
 
 /** A `toolgate serve --http 0` child in a fresh workspace, with its console API. */
 export interface ServedGateway {
   readonly cli: RunningCli;
   readonly workspace: string;
   readonly mcpUrl: URL;
+  /** The bearer token every MCP request needs, as transport options. */
+  readonly auth: { requestInit: RequestInit };
   readonly consoleUrl: URL | undefined;
   /** A console API request with the console token; resolves with the status and the JSON body. */
   api(path: string, init?: RequestInit): Promise<{ status: number; body: unknown }>;
@@ -34,6 +36,7 @@ export async function serveGateway(config: object, options: { files?: Record<str
     cli,
     workspace,
     mcpUrl: new URL(String(started.mcp)),
+    auth: gatewayAuth(started),
     consoleUrl,
     api: (path, init = {}) => consoleApi(consoleUrl, path, init),
   };
@@ -48,7 +51,7 @@ export async function consoleApi(consoleUrl: URL | undefined, path: string, init
 }
 
 /** An MCP client named `name`; with `elicit`, it declares elicitation and answers every request with `approve: elicit`. */
-export async function connectClient(url: URL, name: string, elicit?: boolean): Promise<{ client: Client; asked: unknown[] }> {
+export async function connectClient(url: URL, name: string, elicit: boolean | undefined, auth: { requestInit: RequestInit }): Promise<{ client: Client; asked: unknown[] }> {
   const asked: unknown[] = [];
   const client = new Client({ name, version: '1.0.0' }, { capabilities: elicit === undefined ? {} : { elicitation: {} } });
   if (elicit !== undefined) {
@@ -57,7 +60,7 @@ export async function connectClient(url: URL, name: string, elicit?: boolean): P
       return { action: 'accept', content: { approve: elicit } };
     });
   }
-  await client.connect(new StreamableHTTPClientTransport(url));
+  await client.connect(new StreamableHTTPClientTransport(url, auth));
   return { client, asked };
 }
 

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');
@@ -11,9 +12,9 @@ export interface RunningCli {
   stop(): Promise<void>;
 }
 
-/** Start the built CLI as a real child process in `cwd`. */
-export function startCli(args: readonly string[], cwd: string): RunningCli {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+/** Start the built CLI as a real child process in `cwd`; `env` adds to (or, undefined, removes from) the test's environment. */
+export function startCli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): RunningCli {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env } });
   let out = '';
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
@@ -28,6 +29,8 @@ export function startCli(args: readonly string[], cwd: string): RunningCli {
     });
     child.once('exit', (code) => reject(new Error(`toolgate exited with ${String(code)}: ${err}`)));
   });
+  // A test that reads stderr instead never awaits `ready`: an exit is then its own failure, not an unhandled rejection.
+  ready.catch(() => undefined);
   return {
     child,
     ready,
@@ -45,9 +48,9 @@ export function startCli(args: readonly string[], cwd: string): RunningCli {
 }
 
 /** Run the built CLI to completion. */
-export function runCli(args: readonly string[], cwd: string, input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(args: readonly string[], cwd: string, input?: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -56,4 +59,10 @@ export function runCli(args: readonly string[], cwd: string, input?: string): Pr
     child.once('exit', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(input);
   });
+}
+
+/** Transport options that send the bearer token of a gateway `serve --http --json` started, read from the file its start-up document names. */
+export function gatewayAuth(started: Record<string, unknown>): { requestInit: RequestInit } {
+  const token = readFileSync(String(started.tokenFile), 'utf8').trim();
+  return { requestInit: { headers: { Authorization: `Bearer ${token}` } } };
 }

@@ -27,7 +27,10 @@ export const DEFAULT_CONFIG_TEXT = `{
     "protectedPaths": []
   },
 
-  // Upstream MCP servers, served governed as mcp_{server}_{tool}.
+  // Upstream MCP servers, served as mcp_{server}_{tool}. Every tool of them asks, unless the server is
+  // trusted ("trust": "annotations") and the tool read-only, or "tools": { "<tool>": { "governed": false } } says so.
+  // "targets": { "<tool>": { "path": "/path", "url": "/url" } } points the policy at its arguments (shipped for
+  // @modelcontextprotocol/server-filesystem, mcp-server-fetch and mcp-server-git).
   "servers": {},
 
   // The tamper-evident journal of every governed call.

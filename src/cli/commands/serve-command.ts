@@ -6,14 +6,13 @@ import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { publishConsole, withdrawConsole } from '../runtime/console-locator.js';
 import { openGateway, type Gateway } from '../runtime/open-gateway.js';
+import type { HttpAccess } from '../runtime/resolve-http-access.js';
 import { startRetention } from '../runtime/start-retention.js';
 
 export interface ServeOptions {
-  /** `stdio`, or an HTTP port (0: a free one). */
-  readonly transport: 'stdio' | { readonly port: number };
+  /** `stdio`, or an HTTP port (0: a free one) with what it asks of a client (`resolveHttpAccess`). */
+  readonly transport: 'stdio' | { readonly port: number; readonly access: HttpAccess };
   readonly console: boolean;
-  /** Bearer token the HTTP transport requires. */
-  readonly token?: string;
   /**
    * Ask the clients `elicitation.trustedClients` names, when they can
    * elicit (default true). Off, every approval goes to the console,
@@ -36,6 +35,7 @@ export interface RunningServer {
  * stderr: stdout belongs to the protocol.
  */
 export async function runServe(config: ResolvedConfig, options: ServeOptions, output: CliOutput): Promise<RunningServer> {
+  const http = options.transport === 'stdio' ? undefined : options.transport;
   const consoleOn = options.console && config.console.enabled;
   const trustedClients = options.elicitation === false ? [] : config.elicitation.trustedClients;
   // Without the console nobody sees the queue: a call the mode leaves to a person is denied at once, not left to hang.
@@ -60,7 +60,7 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
       });
     }
     const mcp = await serveMcp(gateway.live, {
-      transport: options.transport === 'stdio' ? 'stdio' : { kind: 'http', port: options.transport.port, ...(options.token === undefined ? {} : { token: options.token }) },
+      transport: http === undefined ? 'stdio' : { kind: 'http', port: http.port, ...(http.access.kind === 'token' ? { token: http.access.token } : {}) },
       context: { ...gateway.context, runId: `serve-${new Date().toISOString().replace(/[:.]/g, '-')}` },
       controller: gateway.controller,
       ...(trustedClients.length === 0 ? {} : { elicitation: { trustedClients } }),
@@ -69,6 +69,7 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
     const tools = gateway.registry().list().length;
     output.info(`toolgate gateway: ${tools} tools from ${config.workspace} (${config.scope}, mode ${gateway.controller.mode})`);
     output.info(mcp.url === undefined ? 'MCP: stdio' : `MCP: ${mcp.url}`);
+    if (http !== undefined) for (const line of describeAccess(http.access)) output.info(line);
     if (consoleServer !== undefined) {
       try {
         publishConsole(config, consoleServer.url);
@@ -84,7 +85,14 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
       else if (run.compactedRows + run.removed > 0) output.info(`retention: ${run.compactedRows} journal rows compacted, ${run.removed} spills and media removed (${run.freedBytes} bytes)`);
     });
     // Over stdio, stdout carries the protocol: the start-up document goes to stderr instead.
-    const started = { mcp: mcp.url ?? 'stdio', console: consoleServer?.url, tools, journal: config.journal.path };
+    // The MCP token outlives this start: the document names its file, never the token, so a log of stdout does not keep it.
+    const started = {
+      mcp: mcp.url ?? 'stdio',
+      ...(http === undefined ? {} : { auth: http.access.kind === 'token' ? 'bearer' : 'none', ...('file' in http.access ? { tokenFile: http.access.file } : {}) }),
+      console: consoleServer?.url,
+      tools,
+      journal: config.journal.path,
+    };
     if (output.json && options.transport !== 'stdio') output.result(started);
     else if (output.json) process.stderr.write(`${JSON.stringify(started)}\n`);
     const running = consoleServer;
@@ -115,6 +123,17 @@ function nobodyToAsk(someClientTrusted: boolean): ConfirmActionHook {
     ? 'nobody can be asked: run toolgate serve with the console on, or use a client listed in elicitation.trustedClients that supports elicitation'
     : 'nobody can be asked: run toolgate serve with the console on, or list this MCP client in elicitation.trustedClients in toolgate.config.json';
   return () => Promise.resolve({ outcome: 'reject', noApprover: true, reason, by: 'gateway' });
+}
+
+/** The banner lines about the MCP token: the token itself only when it was just generated, its file otherwise. */
+function describeAccess(access: HttpAccess): string[] {
+  if (access.kind === 'none') return ['warning: --no-token: the MCP endpoint asks for no token, so any local process can call the tools through it'];
+  const send = 'clients send "Authorization: Bearer <token>"';
+  if (access.from === 'environment') return [`MCP token: from TOOLGATE_TOKEN; ${send}`];
+  const lines = access.replaced === undefined ? [] : [`warning: ${access.replaced}; replaced with a new token`];
+  if (access.from === 'generated') lines.push(`MCP token (new, shown once): ${access.token}`, `  saved in ${access.file} (mode 0600); ${send}`);
+  else lines.push(`MCP token: in ${access.file}; ${send}`);
+  return lines;
 }
 
 function auditSource(gateway: Gateway, audit: JournalAudit): AuditSource {

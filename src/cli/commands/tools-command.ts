@@ -1,4 +1,5 @@
-import type { ProviderName, ToolInfo } from '../../core/index.js';
+import type { ProviderName, ToolInfo, ToolRegistry } from '../../core/index.js';
+import { upstreamGovernanceOf, type UpstreamGovernance } from '../../mcp/index.js';
 import { CliError } from '../cli-error.js';
 import { formatTable, type CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
@@ -14,7 +15,7 @@ export async function runTools(config: ResolvedConfig, format: string, output: C
   try {
     const registry = gateway.registry();
     if (format === 'table') {
-      const list = registry.list();
+      const list = registry.list().map((info) => ({ ...info, ...upstreamOf(registry, info) }));
       output.result(list, () => renderToolTable(list));
     } else {
       const projected = registry.project(format as ProviderName);
@@ -25,11 +26,32 @@ export async function runTools(config: ResolvedConfig, format: string, output: C
   }
 }
 
-function renderToolTable(list: readonly ToolInfo[]): string {
+/** An upstream tool's governance (governed or not and why, its targets), beside what the registry says of it. */
+function upstreamOf(registry: ToolRegistry, info: ToolInfo): { governance?: UpstreamGovernance } {
+  const governance = upstreamGovernanceOf(registry.get(info.key));
+  return governance === undefined ? {} : { governance };
+}
+
+function renderToolTable(list: readonly (ToolInfo & { governance?: UpstreamGovernance })[]): string {
   return formatTable(
-    ['tool', 'effect', 'risk', 'governed', 'source', 'description'],
-    list.map((info) => [info.key, info.effect, info.risk, info.governed ? 'yes' : 'no', info.source, firstSentence(info.description)]),
+    ['tool', 'effect', 'risk', 'governed', 'targets', 'source', 'description'],
+    list.map((info) => [
+      info.key,
+      info.effect,
+      info.risk,
+      `${info.governed ? 'yes' : 'no'}${info.governance === undefined ? '' : ` (${info.governance.reason})`}`,
+      info.governance === undefined ? '' : describeTargets(info.governance),
+      info.source,
+      firstSentence(info.description),
+    ]),
   );
+}
+
+/** `read path=/path`, `write paths=/source,/destination`, `url=/url`; `none` for an upstream tool whose arguments no target names. */
+function describeTargets(governance: UpstreamGovernance): string {
+  const parts = Object.entries(governance.targets).map(([kind, pointer]) => `${kind}=${Array.isArray(pointer) ? pointer.join(',') : String(pointer)}`);
+  if (parts.length === 0) return 'none';
+  return `${governance.access === undefined ? '' : `${governance.access} `}${parts.join(' ')}`;
 }
 
 function firstSentence(text: string): string {

@@ -1,3 +1,5 @@
+import type { McpArgumentTargets, McpToolOverride } from '../../mcp/index.js';
+
 /** The configuration file, as written (see schema/toolgate.config.schema.json). */
 export interface ToolgateConfigFile {
   readonly workspace?: string;
@@ -33,8 +35,15 @@ export interface McpServerConfig {
   readonly env?: Readonly<Record<string, string>>;
   readonly url?: string;
   readonly local?: boolean;
+  /** `annotations`: the server's annotations are facts (a read-only, non-destructive tool is not governed). Default `none`. */
+  readonly trust?: 'none' | 'annotations';
+  /** The older spelling of `trust`: `true` is `annotations`. */
   readonly trusted?: boolean;
   readonly bounded?: boolean;
+  /** Per upstream tool name: governed or not, and whether the paths its targets name are written. */
+  readonly tools?: Readonly<Record<string, McpToolOverride>>;
+  /** Per upstream tool name: JSON pointers to its path, paths, URL and command arguments. */
+  readonly targets?: Readonly<Record<string, McpArgumentTargets>>;
 }
 
 /** The configuration with every default applied and every path absolute. */

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { relative } from 'node:path';
@@ -117,7 +118,8 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
       allowedCommandGlobs: config.policy.allowedCommandGlobs ?? [],
       allowedDomains: config.policy.allowedDomains ?? [],
       mcpServers: Object.keys(config.servers),
-      scope: config.scope,
+      // The workspace as spelled and as it really is: an absolute path inside it is judged as the relative one it is.
+      scope: { tier: config.scope, roots: [...new Set([config.workspace, realWorkspace(config.workspace)])] },
       protectedPaths: [...(config.policy.protectedPaths ?? []), ...ownFiles, '.toolgate/**'],
       mode: config.mode,
       home: homedir(),
@@ -126,5 +128,13 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
     return { snapshot, warnings: [...warnings, ...snapshot.warnings] };
   } catch (error) {
     throw new CliError('config', `The policy in ${config.file ?? 'the default configuration'} does not load: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
+
+function realWorkspace(workspace: string): string {
+  try {
+    return realpathSync(workspace);
+  } catch {
+    return workspace;
   }
 }

@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ConfirmActionHook } from '../../core/index.js';
+import type { ConfirmActionHook, ToolApprovalRequest } from '../../core/index.js';
 import { loadConfig } from '../config/load-config.js';
 import { openGateway } from './open-gateway.js';
 
@@ -77,5 +77,31 @@ describe('openGateway', () => {
     } finally {
       await gateway.close();
     }
+  });
+
+  it("hands the host the configured protectedPaths: the host refuses them unapproved, resolves a link into them as protected, and lists none", async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'toolgate-gateway-'));
+    writeFileSync(join(workspace, 'toolgate.config.json'), JSON.stringify({ scope: 'workspace-write', mode: 'accept-edits', policy: { protectedPaths: ['secrets/'] } }));
+    mkdirSync(join(workspace, 'secrets'));
+    writeFileSync(join(workspace, 'secrets', 'token.txt'), 'sk-token');
+    symlinkSync('secrets', join(workspace, 'notes'));
+    const prompts: ToolApprovalRequest[] = [];
+    const reject: ConfirmActionHook = (request) => {
+      prompts.push(request);
+      return Promise.resolve({ outcome: 'reject', reason: 'no' });
+    };
+    const gateway = await openGateway(loadConfig(workspace), { prompt: reject, connectServers: false });
+    try {
+      await expect(gateway.host.fs.readFile('secrets/token.txt')).rejects.toMatchObject({ reason: 'protected_path' });
+      expect(gateway.host.resolve({ tool: 'write_file', access: 'write', paths: ['notes/token.txt'] }).files[0]).toMatchObject({ real: 'secrets/token.txt', protected: true, linkTraversal: true });
+      const write = await gateway.registry().dispatch({ callId: 'w', name: 'write_file', arguments: { path: 'notes/token.txt', content: 'pwned' } }, gateway.context);
+      expect(!write.ok && write.error.code).toBe('DENIED_BY_USER');
+      expect(prompts.map((request) => request.resolved?.files[0]?.real)).toEqual(['secrets/token.txt']);
+      const listing = await gateway.registry().dispatch({ callId: 'l', name: 'list_directory', arguments: { path: '.', depth: 3 } }, gateway.context);
+      expect(JSON.stringify(listing.ok ? listing.value : listing.error.code)).not.toContain('token.txt');
+    } finally {
+      await gateway.close();
+    }
+    expect(readFileSync(join(workspace, 'secrets', 'token.txt'), 'utf8')).toBe('sk-token');
   });
 });

@@ -11,7 +11,7 @@ import {
   type ConfirmActionHook,
   type ToolRegistry,
 } from '../../core/index.js';
-import { connectMcpServers, createJsonFilePinStore, type LiveRegistry, type McpConnection, type McpServerConfig } from '../../mcp/index.js';
+import { checkServerGovernance, connectMcpServers, createJsonFilePinStore, type LiveRegistry, type McpConnection, type McpServerConfig } from '../../mcp/index.js';
 import { builtinTools, createNodeHost, createRulePersister, type NodeHost } from '../../node/index.js';
 import { anchorPathFor, createSqliteJournal, type SqliteJournal } from '../../journal/sqlite/index.js';
 import { createApprovalQueue, type ApprovalQueue } from '../../console/index.js';
@@ -62,12 +62,33 @@ export function servedBuiltins(config: ResolvedConfig): AnyToolDefinition[] {
   return builtinTools.filter((tool) => (enable === undefined || enable.includes(tool.name)) && !disable.has(tool.name));
 }
 
+/**
+ * The configured servers as the MCP layer takes them. Every server's tools
+ * are governed unless the server is trusted and a tool read-only, or its
+ * `tools` say otherwise; `targets` and the shipped table say which arguments
+ * the policy judges. A setting that cannot hold is refused here, by its key.
+ */
 function upstreamConfigs(config: ResolvedConfig): McpServerConfig[] {
+  const file = config.file ?? 'The configuration';
   return Object.entries(config.servers).map(([name, server]): McpServerConfig => {
-    const common = { name, ...(server.trusted === undefined ? {} : { trusted: server.trusted }), ...(server.bounded === true ? { schemaProfile: 'bounded' as const } : {}) };
-    if (server.url !== undefined) return { ...common, transport: 'http', url: server.url, ...(server.local === undefined ? {} : { local: server.local }) };
-    if (server.command === undefined) throw new CliError('config', `${config.file ?? 'The configuration'}: servers.${name} needs a command or a url.`);
-    return { ...common, transport: 'stdio', command: server.command, args: [...(server.args ?? [])], ...(server.env === undefined ? {} : { env: server.env }), cwd: config.workspace };
+    const common = {
+      name,
+      ...(server.trust === undefined ? {} : { trust: server.trust }),
+      ...(server.trusted === undefined ? {} : { trusted: server.trusted }),
+      ...(server.bounded === true ? { schemaProfile: 'bounded' as const } : {}),
+      ...(server.tools === undefined ? {} : { tools: server.tools }),
+      ...(server.targets === undefined ? {} : { targets: server.targets }),
+    };
+    let upstream: McpServerConfig;
+    if (server.url !== undefined) upstream = { ...common, transport: 'http', url: server.url, ...(server.local === undefined ? {} : { local: server.local }) };
+    else if (server.command === undefined) throw new CliError('config', `${file}: servers.${name} needs a command or a url.`);
+    else upstream = { ...common, transport: 'stdio', command: server.command, args: [...(server.args ?? [])], ...(server.env === undefined ? {} : { env: server.env }), cwd: config.workspace };
+    try {
+      checkServerGovernance(upstream, `servers.${name}`);
+    } catch (error) {
+      throw new CliError('config', `${file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    return upstream;
   });
 }
 
@@ -96,7 +117,8 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
     workspace: config.workspace,
     scope: config.scope,
     spillDir,
-    protectedPaths: gatewayStatePaths(config),
+    privatePaths: gatewayStatePaths(config),
+    protectedPaths: config.policy.protectedPaths ?? [],
   });
   const approvals = createApprovalQueue({ enrich: (request) => diffForWrite(host.fs, request), timeoutMs: config.approvals.timeoutSeconds * 1000 });
   const prompt = options.prompt ?? approvals.confirm;
@@ -132,7 +154,7 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
       host: { ...host, mcp: connection.capability },
       policy,
       journal,
-      hooks: { around: [policy.guardStart] },
+      hooks: { around: [policy.guardStart], guards: [connection.mcpCallGuard] },
       limits: {
         ...(config.limits.maxInputBytes === undefined ? {} : { maxInputBytes: config.limits.maxInputBytes }),
         content: { ...(config.limits.maxBytes === undefined ? {} : { maxBytes: config.limits.maxBytes }), ...(config.limits.maxLines === undefined ? {} : { maxLines: config.limits.maxLines }) },

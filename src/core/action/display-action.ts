@@ -1,4 +1,4 @@
-import { REDACTED, redactSecrets } from '../policy/redact-secrets.js';
+import { REDACTED, redactSecretsCounted } from '../policy/redact-secrets.js';
 import { projectArguments } from '../receipts/project-arguments.js';
 import { pathFlags, type ResolvedAction, type ResolvedPath, type ResolvedPathFlag } from './resolved-action.js';
 
@@ -39,10 +39,12 @@ const MAX_SHOWN_ARGUMENT = 16 * 1024;
 export function displayAction(action: ResolvedAction): ActionDisplay {
   let masked = 0;
   const mask = (text: string): string => {
-    const clean = redactSecrets(text);
-    if (clean !== text) masked += Math.max(1, countMarkers(clean) - countMarkers(text));
-    return clean;
+    const clean = redactSecretsCounted(text);
+    masked += clean.masked;
+    return clean.text;
   };
+  // Masking stops at the end of each token (a value ends at the `/` that begins a path), so a path or a URL
+  // is masked whole: cutting it at separators first would show the parts of a secret that holds a `/`.
   const files = action.files.map((file) => displayPath(file, mask));
   const display: { -readonly [K in keyof ActionDisplay]: ActionDisplay[K] } = { access: action.access, files: Object.freeze(files), masked: 0 };
   if (action.command !== undefined) {
@@ -76,10 +78,40 @@ function displayPath(file: ResolvedPath, mask: (text: string) => string): Displa
  * An argv as one line a person can read back into the same argv: elements
  * with spaces, quotes or shell characters are single-quoted, so
  * `["sh","-c","echo a; touch b"]` reads `sh -c 'echo a; touch b'`, never as
- * four words. Display only: nothing ever runs this through a shell.
+ * four words. An element holding a control character or a line break is
+ * written `$'…'` with the character escaped, so the line stays one line and
+ * nothing in it can move the cursor. Display only: nothing ever runs this
+ * through a shell.
  */
 export function quoteArgv(argv: readonly string[]): string {
-  return argv.map((element) => (element.length > 0 && /^[A-Za-z0-9_@%+=:,./-]+$/.test(element) ? element : `'${element.replaceAll("'", "'\\''")}'`)).join(' ');
+  return argv.map(quoteElement).join(' ');
+}
+
+/** Controls, line breaks, and the invisible and direction-changing characters that make a line read as something it is not. */
+// eslint-disable-next-line no-control-regex -- these characters are what must never reach a screen raw
+export const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
+const EVERY_UNPRINTABLE = new RegExp(UNPRINTABLE.source, 'g');
+/** The same, with the two characters `$'…'` escapes besides. */
+const ESCAPED = new RegExp(`${UNPRINTABLE.source.slice(0, -1)}\\\\']`, 'g');
+const ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\', "'": "\\'" };
+
+function quoteElement(element: string): string {
+  if (element.length > 0 && /^[A-Za-z0-9_@%+=:,./-]+$/.test(element)) return element;
+  if (!UNPRINTABLE.test(element)) return `'${element.replaceAll("'", "'\\''")}'`;
+  return `$'${element.replace(ESCAPED, (character) => ESCAPES[character] ?? `\\u${codeUnit(character)}`)}'`;
+}
+
+/**
+ * One line as it really is: controls, line breaks and the invisible and
+ * direction-changing characters (which would make a path or a command read
+ * as something else) are written `⟨U+XXXX⟩`; tabs are kept when `keepTabs`.
+ */
+export function showUnprintable(text: string, keepTabs = false): string {
+  return text.replace(EVERY_UNPRINTABLE, (character) => (keepTabs && character === '\t' ? character : `⟨U+${codeUnit(character).toUpperCase()}⟩`));
+}
+
+function codeUnit(character: string): string {
+  return character.charCodeAt(0).toString(16).padStart(4, '0');
 }
 
 function countMarkers(text: string): number {

@@ -1,7 +1,7 @@
-import type { ToolCallView } from '../tools/tool-types.js';
+import type { ToolCallView, ToolRisk } from '../tools/tool-types.js';
 import { ToolCancelledError, ToolDeniedByUserError, ToolPolicyError, type ToolArgsInvalidError } from '../errors/tool-errors.js';
 import type { ApprovalReasons, ToolApprovalDecision, ToolApprovalRequest } from '../policy/approval-types.js';
-import { REDACTED, redactSecrets } from '../policy/redact-secrets.js';
+import { REDACTED, redactSecrets, redactSecretsCounted } from '../policy/redact-secrets.js';
 import type { ResolvedAction } from '../action/resolved-action.js';
 import type { PolicyDecision } from '../policy/policy-types.js';
 import { buildApprovalPreview } from './build-approval-preview.js';
@@ -65,7 +65,7 @@ export async function requestApproval(state: DispatchState): Promise<ApprovalFai
     arguments: toolInput,
     decision: decisionSoFar,
     why,
-    reasons: approvalReasons(decisionSoFar, why, state.action),
+    reasons: approvalReasons(decisionSoFar, why, state.action, tool.policyView.risk),
     ...(presented.view === undefined ? {} : { view: presented.view }),
   });
   const bus = state.snapshot.bus;
@@ -108,13 +108,12 @@ function presentedView(state: DispatchState): { view?: ToolCallView; masked: num
   try {
     const view = present(state.effectiveArgs);
     const raw = view.body === undefined ? undefined : view.body.length > MAX_VIEW_BODY ? view.body.slice(0, MAX_VIEW_BODY) : view.body;
-    const body = raw === undefined ? undefined : redactSecrets(raw);
-    const title = redactSecrets(view.title);
-    const subtitle = view.subtitle === undefined ? undefined : redactSecrets(view.subtitle);
-    const masked = markersAdded(view.title, title) + (subtitle === undefined ? 0 : markersAdded(view.subtitle ?? '', subtitle)) + (body === undefined ? 0 : markersAdded(raw ?? '', body));
+    const parts = [view.title, view.subtitle, raw].map((text) => (text === undefined ? undefined : redactSecretsCounted(text)));
+    const [title, subtitle, body] = parts.map((part) => part?.text);
+    const masked = parts.reduce((sum, part) => sum + (part?.masked ?? 0), 0);
     return {
       view: Object.freeze({
-        title,
+        title: title ?? '',
         ...(subtitle === undefined ? {} : { subtitle }),
         ...(body === undefined ? {} : { body }),
         ...(view.language === undefined ? {} : { language: view.language }),
@@ -127,11 +126,11 @@ function presentedView(state: DispatchState): { view?: ToolCallView; masked: num
 }
 
 /** Why the call reaches a person, from what the policy said; `createConfirm` adds the mode. */
-function approvalReasons(decision: PolicyDecision, why: ToolApprovalRequest['why'], action: ResolvedAction | undefined): ApprovalReasons {
+function approvalReasons(decision: PolicyDecision, why: ToolApprovalRequest['why'], action: ResolvedAction | undefined, risk: ToolRisk): ApprovalReasons {
   const protectedPath = (decision.kind === 'ask' && decision.reason === 'protected_path') || action?.files.some((file) => file.protected) === true;
   const reason = decision.kind === 'ask' && decision.reason !== undefined ? decision.reason : protectedPath ? 'protected_path' : why;
   const asking = decision.matched.filter((rule) => rule.decision === 'ask');
-  return Object.freeze({ reason, rules: Object.freeze(asking.length > 0 ? asking : decision.matched), protectedPath });
+  return Object.freeze({ reason, rules: Object.freeze(asking.length > 0 ? asking : decision.matched), protectedPath, ...(reason === 'risk' ? { risk } : {}) });
 }
 
 /** `[redacted]` markers a projection holds. */
@@ -143,10 +142,6 @@ function maskedIn(projection: unknown): number {
     return 0;
   }
   return countMarkers(text);
-}
-
-function markersAdded(before: string, after: string): number {
-  return before === after ? 0 : Math.max(1, countMarkers(after) - countMarkers(before));
 }
 
 function countMarkers(text: string): number {

@@ -147,6 +147,13 @@ export interface McpCallInput {
   readonly server: string;
   readonly tool: string;
   readonly arguments: Readonly<Record<string, unknown>>;
+  /**
+   * The call comes from the upstream tool's own definition, whose argument
+   * targets (paths, URL, command) the policy has judged. A call without it
+   * (`mcp_call`) to a tool that has targets is refused: only the tool's own
+   * definition knows where they are in its arguments.
+   */
+  readonly targetsJudged?: boolean;
   /** Called with progress notifications from upstream. */
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }

@@ -1,6 +1,6 @@
 import type { ActionDisplay } from '../action/display-action.js';
 import type { ResolvedAction } from '../action/resolved-action.js';
-import type { ToolCallView } from '../tools/tool-types.js';
+import type { ToolCallView, ToolRisk } from '../tools/tool-types.js';
 import type { ApprovalMode } from './policy-snapshot-types.js';
 import type { MatchedRule, PolicyDecision } from './policy-types.js';
 
@@ -33,6 +33,8 @@ export interface ApprovalReasons {
   /** The approval mode that sent the call to a person (set by `createConfirm`). */
   readonly mode?: ApprovalMode;
   readonly protectedPath: boolean;
+  /** The tool's risk, when the policy's `approveAtRisk` threshold is what asked. */
+  readonly risk?: ToolRisk;
 }
 
 export interface ToolApprovalRequest {

@@ -40,11 +40,14 @@ export function checkGuardrails(input: ArgumentPolicyInput, config: GuardrailCon
   const { policy } = input.tool;
   const target = input.target;
   if (policy.requiresGate && !input.gateApproved) return { reason: 'gate_required', detail: 'needs a gate approval, which this call does not have' };
-  if (policy.spawnsProcess && target?.command !== undefined) {
+  // An upstream MCP tool's argument targets are judged as a built-in's are: its command by the command
+  // allowlist, its URL by the domain floor, whether or not the tool is governed.
+  const upstream = input.tool.source === 'mcp';
+  if ((policy.spawnsProcess || upstream) && target?.command !== undefined) {
     const verdict = view.argv === undefined ? undefined : checkCommand(view.argv, config.commands);
     if (verdict === undefined || !verdict.ok) return { reason: 'command_not_allowed', detail: verdict?.detail ?? 'was refused: the command is malformed' };
   }
-  if (policy.egress === 'http') {
+  if (policy.egress === 'http' || (upstream && target?.url !== undefined)) {
     if (target?.url === undefined) return { reason: 'domain_not_allowed', detail: 'was refused: the tool declares no URL target to check' };
     const parsed = parseHttpsTarget(target.url);
     if (!parsed.ok) return { reason: parsed.reason, detail: parsed.detail };

@@ -14,6 +14,7 @@ import { createPathMatcher, createProtectedPathMatcher, type ProtectedPathMatche
 import { createRateLimiter } from './rate-limiter.js';
 import type { CompiledRule } from './rule-types.js';
 import { splitCommand } from './split-command.js';
+import { upstreamStandIns } from './upstream-stand-ins.js';
 
 const RISK_ORDER: Record<ToolRisk, number> = { low: 0, medium: 1, high: 2, critical: 3 };
 
@@ -29,6 +30,7 @@ const GIT_TOOL_ARGV: ReadonlyMap<string, readonly string[]> = new Map([
 ]);
 let lastVersion = 0;
 const NO_RULES: readonly MatchedRule[] = Object.freeze([]);
+const coversAnyTool = (): boolean => true;
 
 /** Everything one decision looked at; `explain` renders it. */
 export interface PolicyEvaluation {
@@ -87,6 +89,21 @@ export function createPolicy(options: CreatePolicyOptions = {}): PolicySnapshot 
     }
     return list;
   };
+  // An upstream tool's call also answers to the deny and ask rules of the built-ins its targets stand for.
+  const standInCache = new Map<string, readonly CompiledRule[]>();
+  const rulesForCall = (input: ArgumentPolicyInput): readonly CompiledRule[] => {
+    const standIns = upstreamStandIns(input.tool, input.target);
+    const own = rulesFor(input.tool.name);
+    if (standIns.length === 0) return own;
+    const key = `${input.tool.name}\u0000${standIns.join(',')}`;
+    let list = standInCache.get(key);
+    if (list === undefined) {
+      const reaching = rules.filter((rule) => rule.decision !== 'allow' && !own.includes(rule) && standIns.some((name) => rule.tools(name)));
+      list = [...own, ...reaching.map((rule) => Object.freeze({ ...rule, tools: coversAnyTool }))];
+      if (standInCache.size < 4096) standInCache.set(key, list);
+    }
+    return list;
+  };
   const needsAsk = (tool: PolicyToolView): boolean => approveAtRisk !== undefined && RISK_ORDER[tool.risk] >= RISK_ORDER[approveAtRisk];
 
   const evaluate = (input: ArgumentPolicyInput, consume: boolean): PolicyEvaluation => {
@@ -100,7 +117,7 @@ export function createPolicy(options: CreatePolicyOptions = {}): PolicySnapshot 
           : { kind: 'deny', reason: guardrail.reason, detail: guardrail.detail, matched: NO_RULES, policyVersion: version };
       return { decision, guardrail, verdict: undefined, view, notes };
     }
-    const verdict = evaluateRules(rulesFor(input.tool.name), {
+    const verdict = evaluateRules(rulesForCall(input), {
       tool: input.tool.name,
       argv: view.argv ?? GIT_TOOL_ARGV.get(input.tool.name),
       paths: view.paths,

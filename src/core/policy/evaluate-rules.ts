@@ -1,6 +1,6 @@
 import { canonicalJson } from '../digest/canonical-json.js';
 import { matchDomain } from './canonical-host.js';
-import { gitSubcommandIndex } from './find-dangerous-argument.js';
+import { gitSubcommandIndex } from './git-danger.js';
 import { matchArgvPattern } from './match-argv-pattern.js';
 import type { NormalizedPath } from './normalize-path.js';
 import type { CompiledRule, RuleDecision } from './rule-types.js';

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { checkCommand } from './check-command.js';
-import { findDangerousArgument, gitSubcommandIndex } from './find-dangerous-argument.js';
+import { findDangerousArgument } from './find-dangerous-argument.js';
+import { gitSubcommandIndex } from './git-danger.js';
 
 /** The glob a user writes to let the model run any git command. */
 const anyGit = { commands: [], globs: [['git', '*']] };
@@ -72,6 +73,15 @@ describe('findDangerousArgument: git forms that run a program', () => {
     ['config --file= --unset', ['git', 'config', '--file=/home/me/.gitconfig', '--unset', 'core.hooksPath']],
     ['config --global -e', ['git', 'config', '--global', '-e']],
     ['config set --global', ['git', 'config', 'set', '--global', 'alias.x', '!id']],
+    // The repository's own configuration names programs too (core.fsmonitor runs at the next git status).
+    ['config writes the repository', ['git', 'config', 'core.fsmonitor', 'touch pwned']],
+    ['config --local write', ['git', 'config', '--local', 'core.autocrlf', 'false']],
+    ['config --add', ['git', 'config', '--add', 'alias.x', '!id']],
+    ['config --replace-all', ['git', 'config', '--replace-all', 'core.pager', 'sh']],
+    ['config set', ['git', 'config', 'set', 'core.fsmonitor', 'touch pwned']],
+    ['config --unset', ['git', 'config', '--unset', 'core.hooksPath']],
+    ['config -e', ['git', 'config', '-e']],
+    ['config --file write', ['git', 'config', '--file', '.git/config', 'core.pager', 'sh']],
     ['maintenance start', ['git', 'maintenance', 'start']],
     ['maintenance register', ['git', 'maintenance', 'register']],
     ['filter-branch --tree-filter', ['git', 'filter-branch', '--tree-filter', 'touch pwned', 'HEAD']],
@@ -82,9 +92,9 @@ describe('findDangerousArgument: git forms that run a program', () => {
     ['path-qualified git', ['/usr/bin/git', 'rebase', '-x', 'touch pwned']],
   ])('%s is refused', (_label, argv) => {
     expect(refused(argv)).toBe(true);
-    const check = checkCommand(argv, { commands: [argv], globs: [] });
-    expect(check.ok).toBe(false);
     if (!argv[0]?.includes('/')) expect(checkCommand(argv, anyGit).ok).toBe(false);
+    // An exact allowedCommands entry runs exactly what it says: the person wrote this very argv.
+    expect(checkCommand(argv, { commands: [argv], globs: [['git', '*']] })).toEqual({ ok: true, via: 'exact' });
   });
 
   // The same letters and words where they run nothing stay allowed.
@@ -112,8 +122,9 @@ describe('findDangerousArgument: git forms that run a program', () => {
     ['config reads the global value', ['git', 'config', '--global', 'user.name']],
     ['config --global --get', ['git', 'config', '--global', '--get', 'user.email']],
     ['config --list --show-origin', ['git', 'config', '--list', '--show-origin']],
-    ['config writes the repository', ['git', 'config', 'user.name', 'Model']],
-    ['config --local write', ['git', 'config', '--local', 'core.autocrlf', 'false']],
+    ['config reads one name', ['git', 'config', 'user.name']],
+    ['config get', ['git', 'config', 'get', 'user.name']],
+    ['config --file read', ['git', 'config', '--file', '.gitmodules', '--get-regexp', 'path']],
     ['maintenance run', ['git', 'maintenance', 'run', '--task=gc']],
     ['filter-branch --subdirectory-filter', ['git', 'filter-branch', '--subdirectory-filter', 'lib']],
     ['after --', ['git', 'rebase', '--', '-x']],

@@ -9,8 +9,8 @@ import { callOf } from './__fixtures__/tool-views.js';
  * `expected` is the decision kind, or the deny reason.
  */
 const policy = createPolicy({
-  allowedCommands: ['git status', ['git', 'log', '--oneline'], 'npm test', ['/usr/bin/git', 'status'], 'ls'],
-  allowedCommandGlobs: ['git diff *', 'rg *', 'find *', 'sed *', 'cat *', 'npm run *'],
+  allowedCommands: ['git status', ['git', 'log', '--oneline'], 'npm test', ['/usr/bin/git', 'status'], 'ls', 'find build -name *.o -delete'],
+  allowedCommandGlobs: ['git diff *', 'rg *', 'find *', 'sed *', 'cat *', 'npm run *', 'awk *', 'tar *', 'python3 *', 'env *', 'timeout *'],
   allowedDomains: ['api.github.com', '*.example.org', 'bücher.de', 'Trailing.Dot.COM.'],
   mcpServers: ['github'],
   scope: { tier: 'workspace-write', roots: ['/work/repo'] },
@@ -98,6 +98,23 @@ const commands: Row[] = [
   ['sed print', { command: 'sed -n 1,5p file.txt' }, 'allow'],
   ['sed substitute', { command: 'sed s/foo/bar/g file.txt' }, 'allow'],
   ['cat harmless', { command: 'cat README.md' }, 'allow'],
+  // Exec-capable forms under a glob; an exact entry runs exactly what it says.
+  ['exact entry with -delete', { command: 'find build -name *.o -delete' }, 'allow'],
+  ['awk system()', { command: ['awk', 'BEGIN{system("id")}'] }, 'command_not_allowed'],
+  ['awk print pipe', { command: ['awk', '{ print | "sh" }'] }, 'command_not_allowed'],
+  ['awk print', { command: ['awk', '{ print $1 }', 'f.txt'] }, 'allow'],
+  ['tar --to-command', { command: 'tar -xf a.tar --to-command=sh' }, 'command_not_allowed'],
+  ['tar --checkpoint-action', { command: 'tar -cf a.tar --checkp=1 --checkpoint-a=exec=id src' }, 'command_not_allowed'],
+  ['tar list', { command: 'tar -tvf a.tar' }, 'allow'],
+  ['python3 -c', { command: ['python3', '-c', 'import os'] }, 'command_not_allowed'],
+  ['python3 script', { command: 'python3 tools/gen.py' }, 'allow'],
+  ['env python3 -c', { command: ['env', 'python3', '-Ic', 'import os'] }, 'command_not_allowed'],
+  ['env FOO=1 python3', { command: 'env FOO=1 python3 tools/gen.py' }, 'command_not_allowed'],
+  ['env -S', { command: ['env', '-S', 'python3 -c x'] }, 'command_not_allowed'],
+  ['timeout python3 -c', { command: ['timeout', '-s', 'KILL', '5', 'python3', '-c', 'x'] }, 'command_not_allowed'],
+  ['timeout a command not allowed', { command: 'timeout 5 curl https://example.com' }, 'command_not_allowed'],
+  ['timeout wraps git', { command: 'timeout 5 git diff' }, 'command_not_allowed'],
+  ['timeout rg', { command: 'timeout 5 rg TODO' }, 'allow'],
 ];
 
 const paths: Row[] = [

@@ -54,6 +54,26 @@ describe('policy through createToolRegistry(...).dispatch', () => {
     expect(host.calls).toEqual([]);
   });
 
+  test.each([
+    ['env sh -c', ['env', 'sh', '-c', 'id']],
+    ['xargs -0 sh -c', ['xargs', '-0', 'sh', '-c', 'id']],
+    ['timeout -s KILL 5 sh -c', ['timeout', '-s', 'KILL', '5', 'sh', '-c', 'id']],
+    ['awk system()', ['awk', 'BEGIN{system("id")}']],
+  ])('under globs, %s is denied before the host', async (_label, command) => {
+    const { host, registry } = setup(createPolicy({ allowedCommandGlobs: ['env *', 'xargs *', 'timeout *', 'sh *', 'awk *'] }));
+    const outcome = await registry.dispatch(call('run_command', { command }), { grantedTools });
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect((outcome.error as ToolPolicyError).reason).toBe('command_not_allowed');
+    expect(host.calls).toEqual([]);
+  });
+
+  test('an exact entry holding an exec-capable form reaches the host as written', async () => {
+    const { host, registry } = setup(createPolicy({ allowedCommands: [['sh', '-c', 'make']] }));
+    const outcome = await registry.dispatch(call('run_command', { command: ['sh', '-c', 'make'] }), { grantedTools });
+    expect(outcome.ok).toBe(true);
+    expect(host.calls.map((entry) => `${entry.capability}.${entry.method}`)).toEqual(['process.spawn']);
+  });
+
   test('an allowed command reaches the host exactly once', async () => {
     const { host, registry } = setup(createPolicy({ allowedCommands: ['git status'] }));
     const outcome = await registry.dispatch(call('run_command', { command: ['git', 'status'] }), { grantedTools });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { REDACTED, redactSecrets } from './redact-secrets.js';
+import { REDACTED, redactSecrets, redactSecretsCounted } from './redact-secrets.js';
 
 const gh = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
 const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
@@ -46,6 +46,29 @@ const positives: [string, string, string][] = [
   ['camelCase key', '{"apiKey":"abcd1234"}', `{"apiKey":"${REDACTED}"}`],
   ['password', 'password=hunter22', `password=${REDACTED}`],
   ['dotted name', 'spring.datasource.password=abcd', `spring.datasource.password=${REDACTED}`],
+  ['raw Authorization (no scheme)', 'Authorization: 3f9a8c7d6e5b4a39', `Authorization: ${REDACTED}`],
+  ['Authorization, unknown scheme', 'Authorization: AcmeAuth acct:ctzMq410TV3wS7upTBcunJTDLEJwMAZuFPfr0mrrA08=', `Authorization: ${REDACTED} ${REDACTED}`],
+  ['Authorization, known scheme', 'Authorization: SSWS 00QCjAl4MlV-WPXM', `Authorization: SSWS ${REDACTED}`],
+  ['Proxy-Authorization', 'Proxy-Authorization: Basic dXNlcjpwYXNz', `Proxy-Authorization: Basic ${REDACTED}`],
+  ['Cookie', 'Cookie: sid=31d4d96e407aad42; theme=dark', `Cookie: sid=${REDACTED}; theme=${REDACTED}`],
+  ['Set-Cookie', 'Set-Cookie: sid=31d4d96e407aad42; Path=/; Secure; HttpOnly', `Set-Cookie: sid=${REDACTED}; Path=/; Secure; HttpOnly`],
+  ['X-Auth header', 'X-Auth: 9f8e7d6c', `X-Auth: ${REDACTED}`],
+  ['X-*-Token header', 'x-csrf-token: 9f8e7d6c5b4a', `x-csrf-token: ${REDACTED}`],
+  ['X-*-Key header in JSON', '{"X-Goog-Api-Key":"9f8e7d6c5b4a"}', `{"X-Goog-Api-Key":"${REDACTED}"}`],
+  ['X-*-Secret header', 'X-Client-Secret: abcdefgh', `X-Client-Secret: ${REDACTED}`],
+  ['X-*-Signature header', 'X-Hub-Signature-256: sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17', `X-Hub-Signature-256: ${REDACTED}`],
+  ['header named in a dotted path', 'headers.Authorization=Bearer abc.def', `headers.Authorization=Bearer ${REDACTED}`],
+  ['bare token=', 'curl localhost/x token=f00ba4', `curl localhost/x token=${REDACTED}`],
+  ['bare secret=', 'secret=hunter22', `secret=${REDACTED}`],
+  ['bare apikey=', 'apikey=9f8e7d6c', `apikey=${REDACTED}`],
+  ['query key and SAS sig', 'https://a.blob.core.windows.net/c/b?sv=2020-08-04&key=9f8e7d6c&sig=abc%2Bdef%3D&se=2030', `https://a.blob.core.windows.net/c/b?sv=2020-08-04&key=${REDACTED}&sig=${REDACTED}&se=2030`],
+  ['query access_token', '?access_token=9f8e7d6c&refresh_token=1a2b3c4d&id_token=5e6f7a8b', `?access_token=${REDACTED}&refresh_token=${REDACTED}&id_token=${REDACTED}`],
+  ['query signature, session, auth, pwd', '?signature=9f8e7d6c&session=1a2b3c4d&auth=5e6f7a8b&pwd=hunter22', `?signature=${REDACTED}&session=${REDACTED}&auth=${REDACTED}&pwd=${REDACTED}`],
+  ['JSON token member', '{"token": "correct horse battery"}', `{"token": "${REDACTED}"}`],
+  ['JSON client_secret, private_key', '{"client_secret":"9f8e7d6c","private_key":"1a2b3c4d"}', `{"client_secret":"${REDACTED}","private_key":"${REDACTED}"}`],
+  ['escaped JSON member', '{\\"token\\":\\"9f8e7d6c\\"}', `{\\"token\\":\\"${REDACTED}\\"}`],
+  ['flag', 'tool --token=9f8e7d6c --key=1a2b3c4d', `tool --token=${REDACTED} --key=${REDACTED}`],
+  ['quoted value of a credential word', 'token: "9f8e7d6c"', `token: "${REDACTED}"`],
 ];
 
 /** Look-alikes: prose, identifiers and hashes that must come back unchanged. */
@@ -74,6 +97,25 @@ const lookAlikes: [string, string][] = [
   ['key prefix in word', 'monkeypatch: true'],
   ['JWT-like header only', 'eyJhbGciOiJIUzI1NiJ9'],
   ['empty', ''],
+  ['angle-bracket placeholder', 'OPENAI_API_KEY=<your-api-key-here>'],
+  ['elided vendor prefix', 'export ANTHROPIC_API_KEY=sk-ant-...'],
+  ['stars', 'password: ********'],
+  ['x placeholder', 'token=xxxxxxxx and SECRET_KEY=XXXX'],
+  ['dots', 'api_key: ...'],
+  ['redacted markers', 'password=<redacted> token="[REDACTED]" "apiKey": "***redacted***"'],
+  ['references', 'API_KEY=$OPENAI_API_KEY TOKEN="${GITHUB_TOKEN}" "password": "{{ secrets.DB_PASSWORD }}"'],
+  ['userinfo without a password', 'git clone https://git@github.com/org/repo.git'],
+  ['userinfo with a placeholder password', 'https://user:****@example.com/x'],
+  ['Authorization placeholders', 'Authorization: Bearer <token> and Authorization: Bearer $TOKEN'],
+  ['prose token', 'The token: a short string.'],
+  ['prose key', 'key = banana'],
+  ['prose session', 'Pick a session: any open one.'],
+  ['PWD variable, relative', 'PWD=project OLDPWD=/tmp'],
+  ['key as a JSON member', '{"key": "Enter", "session": "main", "auth": "oauth", "signature": "fn(a: int)"}'],
+  ['flag literals', 'auth=false token=null'],
+  ['shell command substitution', 'API_KEY="$(pass show api)"'],
+  ['name closing a string', 'const line = "API_KEY=" + key;'],
+  ['Digest parameters', 'Authorization: Digest username="Mufasa", realm="x"'],
 ];
 
 describe('redactSecrets', () => {
@@ -94,6 +136,19 @@ describe('redactSecrets', () => {
     for (const [, input] of positives) expect(redactSecrets(redactSecrets(input))).toBe(redactSecrets(input));
   });
 
+  test('counts the values it masks, and says none for a text without secrets', () => {
+    expect(redactSecretsCounted(`a ${gh} b AKIAIOSFODNN7EXAMPLE`)).toEqual({ text: `a ${REDACTED} b ${REDACTED}`, masked: 2 });
+    expect(redactSecretsCounted('token=9f8e7d6c&sig=1a2b3c4d')).toEqual({ text: `token=${REDACTED}&sig=${REDACTED}`, masked: 2 });
+    expect(redactSecretsCounted('plain text: nothing here')).toEqual({ text: 'plain text: nothing here', masked: 0 });
+    expect(redactSecretsCounted(redactSecrets(`token=${jwt}`)).masked).toBe(0);
+    expect(redactSecretsCounted('')).toEqual({ text: '', masked: 0 });
+  });
+
+  test('two patterns over one secret mask it once', () => {
+    expect(redactSecretsCounted(`Authorization: Bearer 0123456789abcdefXYZ`)).toEqual({ text: `Authorization: Bearer ${REDACTED}`, masked: 1 });
+    expect(redactSecretsCounted(`https://x:${gh}@github.com/o/r`)).toEqual({ text: `https://${REDACTED}@github.com/o/r`, masked: 1 });
+  });
+
   test('stays linear on long adversarial input', () => {
     const long = `${'a-'.repeat(50_000)}x ${'A_'.repeat(50_000)}`;
     expect(redactSecrets(long)).toBe(long);
@@ -105,5 +160,75 @@ describe('redactSecrets', () => {
     expect(redactSecrets(dots)).toBe(dots);
     const schemes = `${'a+'.repeat(64 * 1024)}://user:${'p'.repeat(1024)}@host`;
     expect(redactSecrets(schemes)).toBe(`${'a+'.repeat(64 * 1024)}://${REDACTED}@host`);
+  });
+
+  // One case per scan this module runs over text a model controls; the timeout is the guard.
+  const many = 64 * 1024;
+  test.each([
+    ['assignment separators', 'a='.repeat(many)],
+    ['secret-named assignments without a value', 'token='.repeat(many)],
+    ['long names before a separator', `${'api_'.repeat(many)}key=`],
+    ['header-name runs', `${'X-'.repeat(many)}Token: `],
+    ['headers without a value', 'Authorization: '.repeat(many / 4)],
+    ['cookie pairs', `Cookie: ${'a=b; '.repeat(many)}`],
+    ['quoted values that never close', `"token": "${'a'.repeat(many)}`],
+    ['PEM armour runs', '-----BEGIN PRIVATE KEY-----\n'.repeat(many / 8)],
+    ['PEM BEGIN with a long label', `-----BEGIN ${'A'.repeat(many)}`],
+    ['a PEM body that never ends', `-----BEGIN PRIVATE KEY-----\n${'ABCD\n'.repeat(many)}`],
+    ['userinfo without @', `a://u:${'p:'.repeat(many)}`],
+    ['slashes in a value', `api_key=${'a/'.repeat(many)}`],
+  ])('stays linear on %s', { timeout: 2_000 }, (_label, text) => {
+    const once = redactSecrets(text);
+    expect(redactSecrets(once)).toBe(once);
+  });
+});
+
+/** The texts that hid the real target from an approver: only the secret token may go. */
+describe('redaction boundaries', () => {
+  test.each([
+    ['a path through a secret-named folder', 'src/api_key=0000/../../.git/config', `src/api_key=${REDACTED}/../../.git/config`],
+    [
+      'a PEM BEGIN line before a config section',
+      '# -----BEGIN PRIVATE KEY-----\n[core]\n\tfsmonitor = "touch PWNED"\n',
+      `# ${REDACTED}\n[core]\n\tfsmonitor = "touch PWNED"\n`,
+    ],
+    ['a PEM BEGIN line inside a command', 'sh -c echo -----BEGIN PRIVATE KEY----- >/dev/null; touch PWNED', `sh -c echo ${REDACTED} >/dev/null; touch PWNED`],
+    ['a command word on the line after BEGIN', '# -----BEGIN PRIVATE KEY-----\nreboot\n/sbin/reboot', `# ${REDACTED}\nreboot\n/sbin/reboot`],
+    ['base64 lines then text, no END', '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADAN\nBgkqhkiG9w0B\nrm -rf /', `${REDACTED}\nrm -rf /`],
+    ['text after END', '-----BEGIN PRIVATE KEY-----\nMC4C\n-----END PRIVATE KEY----- && touch PWNED', `${REDACTED} && touch PWNED`],
+    ['a value before a path continuation', 'DB_PASSWORD=hunter22/../../etc/passwd', `DB_PASSWORD=${REDACTED}/../../etc/passwd`],
+    ['a path-valued secret name', 'SSH_KEY=/home/me/.ssh/id_rsa', 'SSH_KEY=/home/me/.ssh/id_rsa'],
+    ['a token before a command separator', 'TOKEN=9f8e7d6c;touch PWNED', `TOKEN=${REDACTED};touch PWNED`],
+    ['a bearer token before a path', 'Bearer 0123456789abcdefXYZ/../../etc/passwd', `Bearer ${REDACTED}/../../etc/passwd`],
+    ['a cookie before a path', 'Cookie: sid=31d4d96e/../x; y', `Cookie: sid=${REDACTED}/../x; y`],
+    ['a query value before a fragment of path', '?key=9f8e7d6c/./x', `?key=${REDACTED}/./x`],
+  ])('%s', (_label, input, expected) => {
+    expect(redactSecrets(input)).toBe(expected);
+  });
+
+  test('a base64 secret holding / is masked whole', () => {
+    const aws = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+    expect(redactSecrets(`aws_secret_access_key=${aws}`)).toBe(`aws_secret_access_key=${REDACTED}`);
+    expect(redactSecrets(`AWS_SECRET_ACCESS_KEY="${aws}"`)).toBe(`AWS_SECRET_ACCESS_KEY="${REDACTED}"`);
+    expect(redactSecrets(`client_secret=${aws}&x=1`)).toBe(`client_secret=${REDACTED}&x=1`);
+  });
+
+  test('a private key is masked from BEGIN to END, in every spelling', () => {
+    const body = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\nMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3S\nC1+bQ==';
+    const key = `-----BEGIN PRIVATE KEY-----\n${body}\n-----END PRIVATE KEY-----`;
+    expect(redactSecrets(`before\n${key}\nafter`)).toBe(`before\n${REDACTED}\nafter`);
+    expect(redactSecrets(`before\r\n${key.replaceAll('\n', '\r\n')}\r\nafter`)).toBe(`before\r\n${REDACTED}\r\nafter`);
+    // JSON text, a key pasted onto one line, a YAML block, a diff of it.
+    expect(redactSecrets(JSON.stringify({ key }))).toBe(`{"key":"${REDACTED}"}`);
+    expect(redactSecrets(`KEY="${key.replaceAll('\n', ' ')}" next`)).toBe(`KEY="${REDACTED}" next`);
+    expect(redactSecrets(`tls:\n  key: |\n    ${key.replaceAll('\n', '\n    ')}\n  ca: x`)).toBe(`tls:\n  key: |\n    ${REDACTED}\n  ca: x`);
+    expect(redactSecrets(`@@ -1,6 +0,0 @@\n${key.replace(/^/gm, '-')}\n context`)).toBe(`@@ -1,6 +0,0 @@\n-${REDACTED}\n context`);
+  });
+
+  test('PEM header lines stay readable between the masked armour and body', () => {
+    const pgp = '-----BEGIN PGP PRIVATE KEY BLOCK-----\nComment: backup\n\nlQOYBF0AAAAB\nCAC7VJTUt9Us\n=Zk4R\n-----END PGP PRIVATE KEY BLOCK-----\nafter';
+    expect(redactSecretsCounted(pgp)).toEqual({ text: `${REDACTED}\nComment: backup\n\n${REDACTED}\nafter`, masked: 2 });
+    const legacy = '-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\nMIIEowIBAAKC\n-----END RSA PRIVATE KEY-----';
+    expect(redactSecrets(legacy)).toBe(`${REDACTED}\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\n${REDACTED}`);
   });
 });

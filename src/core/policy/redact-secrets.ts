@@ -1,108 +1,135 @@
-/**
- * Scrub secret-shaped spans from text, fail closed: the whole matched
- * secret is replaced by `[redacted]` (labels such as `API_KEY=` or
- * `Bearer ` stay, so a reader sees what was hidden). Used for approval
- * previews, event `toolInput` and receipt summaries. Ordinary prose, git
- * SHAs, UUIDs and hashes are left alone: every pattern needs a vendor
- * prefix, a PEM armour line, a header or an explicit secret-named label.
- */
-export const REDACTED = '[redacted]';
+import { credentialSpans } from './credential-spans.js';
+import { privateKeySpans } from './private-key-spans.js';
+import { maskSpans, pathSafeEnd, type RedactedText, type SecretSpan } from './secret-token.js';
+import { userinfoSpans } from './userinfo-spans.js';
 
+export { REDACTED, type RedactedText } from './secret-token.js';
+
+/**
+ * Scrub secrets from text a person reads (approval previews, event
+ * `toolInput`, receipt summaries, the console, error messages), fail
+ * closed, masking only the secret token itself: each is replaced by
+ * `[redacted]` while labels (`API_KEY=`, `Bearer `, `Cookie: sid=`), path
+ * separators, `..`, command words and the layout of the text stay, so a
+ * reader still sees what the text does. Ordinary prose, git SHAs, UUIDs
+ * and hashes are left alone: every pattern needs a vendor prefix, a PEM
+ * armour line, URL userinfo, a header, or a credential name where a
+ * credential stands. Placeholders (`<your-api-key-here>`, `********`,
+ * `sk-ant-...`, `[redacted]`) stay as written.
+ */
 interface SecretPattern {
   readonly id: string;
   readonly pattern: RegExp;
   /** Keep capture group 1 (a label) before the marker. */
   readonly keepLabel?: boolean;
-  /** Keep the last capture group (a delimiter such as `@`) after the marker. */
-  readonly keepSuffix?: boolean;
-  /** Literals, matched regardless of case, one of which every match contains: a text with none skips the pattern. */
+  /** The token may be followed by path structure (`/../x`): only the part before it is masked. */
+  readonly pathSafe?: boolean;
+  /** Literals, one of which every match contains: a text with none skips the pattern. */
   readonly hints: readonly string[];
 }
 
-// Secret-named keys: FOO_KEY / FOO_SECRET / FOO_TOKEN / FOO_PASSWORD (any case with a separator),
-// camelCase apiKey / clientSecret / accessToken, and bare password / passwd.
-const SECRET_NAME =
-  '(?:[A-Za-z0-9_.-]*[_.-](?:KEY|Key|key|SECRET|Secret|secret|TOKEN|Token|token|PASSWORD|Password|password|PASSWD|passwd|PASS|pass|CREDENTIALS?|Credentials?|credentials?)|[A-Za-z0-9]*[a-z0-9](?:Key|Secret|Token|Password|Passwd|Credentials?)|password|passwd|PASSWORD|Password)';
-
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
-  {
-    id: 'pem-private-key', hints: ['private key'],
-    pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
-  },
-  { id: 'aws-access-key-id', hints: ['akia', 'asia', 'abia', 'acca', 'aida', 'aroa', 'aipa', 'anpa', 'anva', 'apka'], pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}\b/g },
+  { id: 'aws-access-key-id', hints: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'APKA'], pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}\b/g },
   { id: 'github-token', hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'], pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g },
   { id: 'anthropic-key', hints: ['sk-ant-'], pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
   { id: 'openai-key', hints: ['sk-'], pattern: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g },
   { id: 'slack-token', hints: ['xox', 'xapp-'], pattern: /\b(?:xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})/g },
   { id: 'slack-webhook', hints: ['hooks.slack.com'], pattern: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]{20,}/g },
   { id: 'stripe-key', hints: ['_live_', '_test_', 'whsec_'], pattern: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|\bwhsec_[A-Za-z0-9]{24,}/g },
-  { id: 'google-api-key', hints: ['aiza'], pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
-  { id: 'jwt', hints: ['eyj'], pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
-  { id: 'authorization-header', hints: ['authorization'], pattern: /\b((?:Proxy-)?Authorization["']?\s*[:=]\s*["']?(?:Bearer|Basic|Token|Digest|Bot)\s+)[^\s"',;]+/gi, keepLabel: true },
-  { id: 'bearer-token', hints: ['bearer'], pattern: /\b(Bearer\s+)(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{16,}/g, keepLabel: true },
-  // A scheme starts only where no scheme character precedes it: tried from every letter of `a.a.a…://`, the scan
-  // would be quadratic in text the model controls (64 KB took over a second).
-  { id: 'url-userinfo', hints: ['://'], pattern: /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+(@)/gi, keepLabel: true, keepSuffix: true },
-  { id: 'aws-secret-access-key', hints: ['aws_secret_access_key', 'secretaccesskey'], pattern: /\b((?:aws_secret_access_key|SecretAccessKey)["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi, keepLabel: true },
+  { id: 'google-api-key', hints: ['AIza'], pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
+  { id: 'jwt', hints: ['eyJ'], pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  { id: 'bearer-token', hints: ['Bearer'], pattern: /\b(Bearer\s+)(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{16,}/g, keepLabel: true, pathSafe: true },
 ];
 
-// Secret-named assignments are found separator-first: one scan for `:` / `=`, a walk back over the
-// name, then the name is checked against SECRET_NAME — the long alternation never runs per position.
-const SEPARATOR = /[:=]/g;
-const SECRET_NAME_EXACT = new RegExp(`^${SECRET_NAME}$`);
-const ASSIGNED_VALUE = /["']?\s*[:=]\s*["']?(?!\[redacted\])([^\s"',;}&]{4,})/y;
-
-function isNameChar(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 46 || code === 45;
-}
-
-function redactAssignments(text: string): string {
-  let output = '';
-  let last = 0;
-  SEPARATOR.lastIndex = 0;
-  for (let separator = SEPARATOR.exec(text); separator !== null; separator = SEPARATOR.exec(text)) {
-    let end = separator.index;
-    while (end > last && /\s/.test(text[end - 1] ?? '')) end -= 1;
-    if (end > last && (text[end - 1] === '"' || text[end - 1] === "'")) end -= 1;
-    let start = end;
-    while (start > last && isNameChar(text.charCodeAt(start - 1))) start -= 1;
-    if (start === end || !SECRET_NAME_EXACT.test(text.slice(start, end))) continue;
-    ASSIGNED_VALUE.lastIndex = end;
-    const value = ASSIGNED_VALUE.exec(text);
-    if (value === null) continue;
-    const valueEnd = ASSIGNED_VALUE.lastIndex;
-    output += `${text.slice(last, valueEnd - (value[1] ?? '').length)}${REDACTED}`;
-    last = valueEnd;
-    SEPARATOR.lastIndex = valueEnd;
-  }
-  return last === 0 ? text : output + text.slice(last);
-}
-
 const escapeHint = (hint: string): string => hint.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const PRIVATE_KEY_HINT = 'PRIVATE KEY';
+const USERINFO_HINT = '://';
 /**
- * Each pattern's hints as one case-insensitive test, and all of them as
- * one: most strings (names, ids, prose) hold no hint and no `:` or `=`, and
- * leave after a single scan. The `i` flag folds case as the patterns' own
- * `i` flag does, so a text a pattern would match always passes its hint.
+ * Every pattern's hints as one scan: most strings (names, ids, prose) hold
+ * none, and a pattern whose hint does not occur is not run; one that does
+ * runs from just before the first place its hint occurs. The patterns
+ * match case-sensitively, and so does the scan (with the `i` flag it took
+ * ten times as long). The scan reports one hint per place, the longest, so
+ * a hint that holds another (`sk-ant-` holds `sk-`) wakes the other's
+ * pattern too; it resumes one character on, so hints that overlap are all
+ * seen.
  */
-const HINT_TESTS: readonly RegExp[] = SECRET_PATTERNS.map(({ hints }) => new RegExp(hints.map(escapeHint).join('|'), 'i'));
-const ANY_HINT = new RegExp(SECRET_PATTERNS.flatMap(({ hints }) => hints).map(escapeHint).join('|'), 'i');
+const HINT_LIST = [...new Set([...SECRET_PATTERNS.flatMap(({ hints }) => hints), PRIVATE_KEY_HINT, USERINFO_HINT])];
+const HINTS = new RegExp([...HINT_LIST].sort((left, right) => right.length - left.length).map(escapeHint).join('|'), 'g');
+const PRIVATE_KEY_BIT = 1 << SECRET_PATTERNS.length;
+const USERINFO_BIT = PRIVATE_KEY_BIT << 1;
+const HINT_OWNERS = new Map(
+  HINT_LIST.map((hint) => {
+    const holds = (other: string): boolean => hint.includes(other);
+    let owners = SECRET_PATTERNS.reduce((bits, { hints }, index) => (hints.some(holds) ? bits | (1 << index) : bits), 0);
+    if (holds(PRIVATE_KEY_HINT)) owners |= PRIVATE_KEY_BIT;
+    if (holds(USERINFO_HINT)) owners |= USERINFO_BIT;
+    return [hint, owners] as const;
+  }),
+);
+/** How far before its hint a match can start (`https://` before `hooks.slack.com`, `sk` before `_live_`). */
+const MAX_LEAD = 16;
+
+/** Which scans the text needs (one bit per pattern, then the private-key and userinfo scans), and where each pattern's first hint is. */
+function hintedScans(text: string, firstHint: number[]): number {
+  let bits = 0;
+  HINTS.lastIndex = 0;
+  for (let hint = HINTS.exec(text); hint !== null; hint = HINTS.exec(text)) {
+    const owners = HINT_OWNERS.get(hint[0]) ?? 0;
+    for (let index = 0; index < SECRET_PATTERNS.length; index += 1) if ((owners & ~bits & (1 << index)) !== 0) firstHint[index] = hint.index;
+    bits |= owners;
+    HINTS.lastIndex = hint.index + 1;
+  }
+  return bits;
+}
+
+function patternSpans(text: string, bits: number, firstHint: readonly number[], spans: SecretSpan[]): void {
+  for (let index = 0; index < SECRET_PATTERNS.length; index += 1) {
+    if ((bits & (1 << index)) === 0) continue;
+    const { pattern, keepLabel, pathSafe } = SECRET_PATTERNS[index] as SecretPattern;
+    pattern.lastIndex = Math.max(0, (firstHint[index] ?? 0) - MAX_LEAD);
+    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+      const start = match.index + (keepLabel === true ? (match[1] ?? '').length : 0);
+      const end = pathSafe === true ? pathSafeEnd(text, start, match.index + match[0].length) : match.index + match[0].length;
+      // Cut before a path, a bearer token must still be one.
+      if (pathSafe !== true || end - start >= 16) spans.push([start, end]);
+    }
+  }
+}
+
+/**
+ * `redactSecrets`, with the number of values it masked (a preview can say
+ * "1 value masked"). Three stages, each reading the text the one before
+ * masked, as a second redaction would read it, so redaction is idempotent:
+ * private keys (whose armour holds spaces, dashes and capitals that other
+ * patterns could run into), then vendor shapes and URL userinfo, then
+ * credentials by where they stand (a name that ran into an armour,
+ * `…KEY-----Cookie:`, reads as it will once the armour is a marker).
+ */
+export function redactSecretsCounted(text: string): RedactedText {
+  if (typeof text !== 'string' || text.length === 0) return { text, masked: 0 };
+  let firstHint: number[] = [];
+  let bits = hintedScans(text, firstHint);
+  let masked = 0;
+  let current = text;
+  if ((bits & PRIVATE_KEY_BIT) !== 0) {
+    const keys = maskSpans(current, privateKeySpans(current));
+    if (keys.masked > 0) {
+      ({ text: current, masked } = keys);
+      firstHint = [];
+      bits = hintedScans(current, firstHint);
+    }
+  }
+  const spans: SecretSpan[] = [];
+  patternSpans(current, bits, firstHint, spans);
+  if ((bits & USERINFO_BIT) !== 0) for (const span of userinfoSpans(current)) spans.push(span);
+  const shaped = maskSpans(current, spans);
+  masked += shaped.masked;
+  if (!shaped.text.includes(':') && !shaped.text.includes('=')) return { text: shaped.text, masked };
+  const placed = maskSpans(shaped.text, credentialSpans(shaped.text));
+  return { text: placed.text, masked: masked + placed.masked };
+}
 
 export function redactSecrets(text: string): string {
-  if (typeof text !== 'string' || text.length === 0) return text;
-  const assigns = text.includes(':') || text.includes('=');
-  if (!assigns && !ANY_HINT.test(text)) return text;
-  let result = text;
-  for (let index = 0; index < SECRET_PATTERNS.length; index += 1) {
-    if (!(HINT_TESTS[index] as RegExp).test(text)) continue;
-    const { pattern, keepLabel, keepSuffix } = SECRET_PATTERNS[index] as SecretPattern;
-    pattern.lastIndex = 0;
-    result = result.replace(pattern, (...groups: unknown[]) => {
-      const captures = groups.slice(1, -2).filter((group): group is string => typeof group === 'string');
-      const label = keepLabel === true ? (captures[0] ?? '') : '';
-      const suffix = keepSuffix === true ? (captures[captures.length - 1] ?? '') : '';
-      return `${label}${REDACTED}${suffix}`;
-    });
-  }
-  return assigns ? redactAssignments(result) : result;
+  return redactSecretsCounted(text).text;
 }

@@ -1,9 +1,11 @@
+import { readGetopt, withArity, type GetoptGrammar } from './read-getopt.js';
+
 /**
  * sed executes with the `e` command or the `e` flag of `s`, reads files with
  * `r`/`R` and writes with `w`/`W`, the `w` flag of `s`, `-i`, or a script read
  * from a file we cannot inspect. Options are read as GNU getopt reads them
- * (short clusters, any unambiguous prefix of a long option) and every script
- * is parsed with sed's grammar to find each command. Whatever cannot be read
+ * (`readGetopt`: short clusters, any unambiguous prefix of a long option)
+ * and every script is parsed with sed's grammar to find each command. Whatever cannot be read
  * this way is refused (fail closed). Returns the refused form (a fixed
  * description, never the script), or undefined.
  */
@@ -14,21 +16,15 @@ export function sedDanger(args: readonly string[]): string | undefined {
   return options.some((script) => !isSafeSedScript(script)) ? 'sed e/w/r command' : undefined;
 }
 
-type SedLongArg = 'none' | 'required' | 'optional';
-interface SedLongOption {
-  readonly arg: SedLongArg;
-  readonly refused?: boolean;
-}
-const SED_LONG_OPTIONS: ReadonlyMap<string, SedLongOption> = new Map<string, SedLongOption>([
-  ['expression', { arg: 'required' }],
-  ['file', { arg: 'required', refused: true }],
-  ['in-place', { arg: 'optional', refused: true }],
-  ['line-length', { arg: 'required' }],
-  ...['null-data', 'zero-terminated', 'separate', 'sandbox', 'debug', 'posix', 'quiet', 'silent', 'regexp-extended', 'unbuffered', 'follow-symlinks', 'binary', 'help', 'version'].map(
-    (name): [string, SedLongOption] => [name, { arg: 'none' }],
-  ),
-]);
-const SED_SHORT_FLAGS = 'bnrsuzE';
+const SED_GRAMMAR: GetoptGrammar = {
+  short: { ...withArity('bnrsuzE', 'none'), ...withArity('elf', 'required'), i: 'optional' },
+  long: {
+    ...withArity(['expression', 'file', 'line-length'], 'required'),
+    'in-place': 'optional',
+    ...withArity(['null-data', 'zero-terminated', 'separate', 'sandbox', 'debug', 'posix', 'quiet', 'silent', 'regexp-extended', 'unbuffered', 'follow-symlinks', 'binary', 'help', 'version'], 'none'),
+  },
+};
+const SED_REFUSED_OPTIONS = new Set(['i', 'f', 'in-place', 'file']);
 
 /**
  * The scripts sed would run: the `-e`/`--expression` values joined by
@@ -37,60 +33,23 @@ const SED_SHORT_FLAGS = 'bnrsuzE';
  * POSIXLY_CORRECT getopt stops there and takes it as the script.
  */
 function readSedOptions(args: readonly string[]): readonly string[] | 'in-place-or-file' | 'unreadable' {
+  const items = readGetopt(args, SED_GRAMMAR);
+  if (items === undefined) return 'unreadable';
   const expressions: string[] = [];
   const positionals: string[] = [];
   let positionalBeforeExpression: string | undefined;
-  const addExpression = (value: string): void => {
-    if (expressions.length === 0 && positionals.length > 0) positionalBeforeExpression = positionals[0];
-    expressions.push(value);
-  };
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index] as string;
-    if (arg === '--') {
-      positionals.push(...args.slice(index + 1));
-      break;
-    }
-    if (arg.startsWith('--')) {
-      const equals = arg.indexOf('=');
-      const name = arg.slice(2, equals === -1 ? undefined : equals);
-      const candidates = [...SED_LONG_OPTIONS.keys()].filter((option) => option === name || option.startsWith(name));
-      const exact = candidates.includes(name) ? [name] : candidates;
-      if (exact.some((option) => SED_LONG_OPTIONS.get(option)?.refused === true)) return 'in-place-or-file';
-      if (exact.length !== 1) return 'unreadable';
-      const option = exact[0] as string;
-      const arity = SED_LONG_OPTIONS.get(option)?.arg;
-      let value: string | undefined;
-      if (equals !== -1) {
-        if (arity === 'none') return 'unreadable';
-        value = arg.slice(equals + 1);
-      } else if (arity === 'required') {
-        index += 1;
-        value = args[index];
-        if (value === undefined) return 'unreadable';
-      }
-      if (option === 'expression') addExpression(value as string);
-      if (option === 'line-length' && !/^[0-9]+$/.test(value as string)) return 'unreadable';
+  for (const item of items) {
+    if ('operand' in item) {
+      positionals.push(item.operand);
       continue;
     }
-    if (arg.length < 2 || !arg.startsWith('-')) {
-      positionals.push(arg);
-      continue;
+    const value = item.value ?? '';
+    if (SED_REFUSED_OPTIONS.has(item.option)) return 'in-place-or-file';
+    if (item.option === 'e' || item.option === 'expression') {
+      if (expressions.length === 0 && positionals.length > 0) positionalBeforeExpression = positionals[0];
+      expressions.push(value);
     }
-    for (let at = 1; at < arg.length; at += 1) {
-      const letter = arg[at] as string;
-      if (letter === 'i' || letter === 'f') return 'in-place-or-file';
-      if (SED_SHORT_FLAGS.includes(letter)) continue;
-      if (letter !== 'e' && letter !== 'l') return 'unreadable';
-      let value: string | undefined = arg.slice(at + 1);
-      if (value === '') {
-        index += 1;
-        value = args[index];
-        if (value === undefined) return 'unreadable';
-      }
-      if (letter === 'e') addExpression(value);
-      else if (!/^[0-9]+$/.test(value)) return 'unreadable';
-      break;
-    }
+    if ((item.option === 'l' || item.option === 'line-length') && !/^[0-9]+$/.test(value)) return 'unreadable';
   }
   if (expressions.length === 0) return positionals.length === 0 ? [] : [positionals[0] as string];
   const joined = expressions.join('\n');

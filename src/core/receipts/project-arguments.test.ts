@@ -17,6 +17,50 @@ describe('projectArguments', () => {
     expect(projectArguments({ [first]: 'one', [second]: 'two' })).toEqual({ '[redacted]': 'one', '[redacted] (2)': 'two' });
   });
 
+  it('masks what header-named and credential-named members hold, at any depth, whatever its shape', () => {
+    const projected = projectArguments({
+      url: 'https://api.example.com/v1/items?token=9f8e7d6c&page=2',
+      headers: {
+        Accept: 'application/json',
+        Authorization: 'Bearer opaque-value-1',
+        'Proxy-Authorization': 'opaque-value-2',
+        Cookie: 'sid=opaque3; theme=dark',
+        'Set-Cookie': 'sid=opaque4; Path=/; HttpOnly',
+        'X-Api-Key': 'opaque-value-5',
+        'x-auth-token': 'opaque6',
+      },
+      config: { password: 'correct horse battery staple', api_key: 'k', client_secret: 12345678, retries: 3 },
+    });
+    expect(projected).toEqual({
+      url: 'https://api.example.com/v1/items?token=[redacted]&page=2',
+      headers: {
+        Accept: 'application/json',
+        Authorization: 'Bearer [redacted]',
+        'Proxy-Authorization': '[redacted]',
+        Cookie: 'sid=[redacted]; theme=[redacted]',
+        'Set-Cookie': 'sid=[redacted]; Path=/; HttpOnly',
+        'X-Api-Key': '[redacted]',
+        'x-auth-token': '[redacted]',
+      },
+      config: { password: '[redacted]', api_key: '[redacted]', client_secret: '[redacted]', retries: 3 },
+    });
+  });
+
+  it('leaves placeholders, and members whose names are credentials only in a query (key, session, auth, signature, pwd)', () => {
+    const args = {
+      token: '<your-token>',
+      password: '********',
+      secret: '',
+      headers: { Authorization: 'Bearer ${TOKEN}' },
+      key: 'Enter',
+      session: 'main',
+      auth: 'oauth',
+      signature: 'fn(a: int): int',
+      pwd: '/home/user/project',
+    };
+    expect(projectArguments(args)).toEqual(args);
+  });
+
   it('shows the approver every argument the tool will get, __proto__ included', async () => {
     const seen: ToolApprovalRequest[] = [];
     const tool = defineTool({ name: 'update_user', description: 'Update a user.', input: { type: 'object', properties: { id: { type: 'number' } } }, dispatch: (args) => args });

@@ -1,3 +1,4 @@
+import { redactNamedValue } from '../policy/credential-spans.js';
 import { redactSecrets } from '../policy/redact-secrets.js';
 
 export interface ProjectArgumentsOptions {
@@ -5,29 +6,35 @@ export interface ProjectArgumentsOptions {
   readonly maxString?: number;
   readonly maxDepth?: number;
   readonly maxEntries?: number;
-  /** Top-level keys whose values are secret-tainted: shown as `[redacted]`. */
+  /**
+   * Top-level keys whose values are secret-tainted: shown as `[redacted]`.
+   * Credential-named keys (`password`, `token`, `Authorization`, `Cookie`,
+   * `X-Api-Key`, …) are masked at every depth without being listed.
+   */
   readonly secretKeys?: ReadonlySet<string> | undefined;
 }
 
 /**
  * The display projection of arguments for events, receipts and previews.
  * Secrets are redacted on the complete string BEFORE clipping, so a clipped
- * secret cannot slip through; an ancestor back-reference shows `[cyclic]`
- * while a shared sibling is shown at every place it occurs; binary is
- * replaced by its size.
+ * secret cannot slip through; a member whose name says credential (a
+ * header such as `Authorization` or `Cookie`, a key such as `password` or
+ * `api_key`) has its value masked whatever its shape; an ancestor
+ * back-reference shows `[cyclic]` while a shared sibling is shown at every
+ * place it occurs; binary is replaced by its size.
  */
 export function projectArguments(value: unknown, options: ProjectArgumentsOptions = {}): unknown {
   const maxString = options.maxString ?? 512;
   const maxDepth = options.maxDepth ?? 8;
   const maxEntries = options.maxEntries ?? 64;
   const ancestors = new Set<object>();
+  const clip = (clean: string): string => (clean.length > maxString ? `${clean.slice(0, maxString)}… [${clean.length - maxString} more characters]` : clean);
 
   const visit = (node: unknown, depth: number, key: string | undefined, top: boolean): unknown => {
     if (top && key !== undefined && options.secretKeys?.has(key) === true) return '[redacted]';
-    if (typeof node === 'string') {
-      const clean = redactSecrets(node);
-      return clean.length > maxString ? `${clean.slice(0, maxString)}… [${clean.length - maxString} more characters]` : clean;
-    }
+    const named = key !== undefined && (typeof node === 'string' || typeof node === 'number' || typeof node === 'bigint') ? redactNamedValue(key, String(node)) : undefined;
+    if (named !== undefined && named.masked > 0) return clip(redactSecrets(named.text));
+    if (typeof node === 'string') return clip(redactSecrets(node));
     if (typeof node === 'bigint') return node.toString();
     if (typeof node === 'function' || typeof node === 'symbol') return `[${typeof node}]`;
     if (typeof node !== 'object' || node === null) return node;

@@ -280,14 +280,16 @@ function deriveRisk(effect: ToolEffect): ToolRisk {
 }
 
 /**
- * fsWrite → fs_write, any egress → egress, os → os, and spawnsProcess →
+ * Any egress → egress, fsWrite → fs_write, os → os, and spawnsProcess →
  * process only when the command is model-controlled (the tool exposes a
  * policy target); a pre-approved `git_status` that exposes none is not gated.
+ * Egress comes first: an upstream MCP tool that writes files is another
+ * program's write, which `accept-edits` (workspace writes) does not approve.
  */
 function deriveActionClass(definition: AnyToolDefinition): ToolActionClass | undefined {
   const policy = definition.policy ?? {};
-  if (policy.fsWrite === true) return 'fs_write';
   if (policy.egress !== undefined) return 'egress';
+  if (policy.fsWrite === true) return 'fs_write';
   if (policy.os === true) return 'os';
   if (policy.spawnsProcess === true && definition.policyTarget !== undefined) return 'process';
   return undefined;

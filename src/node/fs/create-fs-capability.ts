@@ -14,21 +14,25 @@ export interface CreateFsCapabilityOptions {
   readonly maxListEntries?: number;
 }
 
-/** The jailed filesystem capability: every method resolves, opens and verifies inside the jail. */
+/**
+ * The jailed filesystem capability: every method resolves, opens and
+ * verifies inside the jail, and re-checks the target the call was approved
+ * for (`expected`) before anything is read or written.
+ */
 export function createFsCapability(options: CreateFsCapabilityOptions): Required<FsCapability> {
   const { jail, mediaStore, maxFileBytes } = options;
   return {
     readFile: (requested, read = {}, signal) =>
-      readJailedFile({ jail, path: requested, maxBytes: maxFileBytes, mediaStore, offset: read.offset, limit: read.limit, tool: read.tool, signal }),
+      readJailedFile({ jail, path: requested, maxBytes: maxFileBytes, mediaStore, offset: read.offset, limit: read.limit, tool: read.tool, expected: read.expected, signal }),
     writeFile: (requested, content, write = {}, signal) =>
-      writeJailedFile({ jail, path: requested, content, maxBytes: maxFileBytes, expectedSha256: write.expectedSha256, tool: write.tool, signal }),
+      writeJailedFile({ jail, path: requested, content, maxBytes: maxFileBytes, expectedSha256: write.expectedSha256, tool: write.tool, expected: write.expected, signal }),
     listDirectory: (requested, list = {}, signal) =>
-      listJailedDirectory({ jail, path: requested, depth: list.depth, includeHidden: list.includeHidden, maxEntries: options.maxListEntries ?? 5000, tool: list.tool, signal }),
+      listJailedDirectory({ jail, path: requested, depth: list.depth, includeHidden: list.includeHidden, maxEntries: options.maxListEntries ?? 5000, tool: list.tool, expected: list.expected, signal }),
     async editFile(requested, edit, label = {}, signal) {
-      const tool = label.tool;
+      const { tool, expected } = label;
       if (jail.scope === 'read-only') throw hostDenial(tool, 'scope_denied');
       if (edit.oldText.length === 0) throw hostFailure(tool, 'the text to replace is empty');
-      const { bytes, size } = await readJailedBytes(jail, requested, maxFileBytes, tool);
+      const { bytes, size } = await readJailedBytes(jail, requested, maxFileBytes, tool, expected);
       if (size > bytes.byteLength) throw hostDenial(tool, 'too_large');
       const text = decodeText(bytes);
       if (text === undefined) throw hostDenial(tool, 'not_a_file');
@@ -39,7 +43,7 @@ export function createFsCapability(options: CreateFsCapabilityOptions): Required
       }
       const updated = edit.replaceAll === true ? text.replaceAll(edit.oldText, () => edit.newText) : text.replace(edit.oldText, () => edit.newText);
       const expectedSha256 = createHash('sha256').update(bytes).digest('hex');
-      const written = await writeJailedFile({ jail, path: requested, content: updated, maxBytes: maxFileBytes, expectedSha256, tool, signal });
+      const written = await writeJailedFile({ jail, path: requested, content: updated, maxBytes: maxFileBytes, expectedSha256, tool, expected, signal });
       return { bytes: written.bytes, sha256: written.sha256, replacements: edit.replaceAll === true ? occurrences : 1 };
     },
   };

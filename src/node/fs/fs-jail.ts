@@ -1,7 +1,8 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import picomatch from 'picomatch';
 import { ConfigurationError } from '../../core/index.js';
+import type { NormalizedPath } from '../../core/policy/normalize-path.js';
+import { createProtectedPathMatcher } from '../../core/policy/protected-paths.js';
 import type { FsScope } from '../node-host-types.js';
 
 /** The host-captured, immutable view of what the filesystem capability may touch. */
@@ -11,14 +12,28 @@ export interface FsJail {
   /** Real path everything must stay under: the workspace, or `/` in the `full` tier. */
   readonly root: string;
   readonly scope: FsScope;
-  /** Why an absolute real path is off limits whatever the tier, or `undefined`. */
+  /**
+   * Why an absolute path is off limits whatever the tier and whatever an
+   * approval says (the host's own stores, the embedder's private paths), or `undefined`.
+   */
   readonly refusal: (absolute: string) => 'protected_path' | 'secret_store' | undefined;
+  /**
+   * Whether an absolute path is in a protected area: the default protected
+   * list (repository internals, environment and key files, toolgate's own
+   * state), `protectedPaths`, and everything `refusal` names. Reached only
+   * with an approval that named its real path.
+   */
+  readonly isProtected: (absolute: string) => boolean;
+  /** How a path is shown and compared: workspace-relative with `/` (`.` for the root) when inside, else absolute. */
+  readonly display: (absolute: string) => string;
 }
 
 export interface CreateFsJailOptions {
   readonly workspace: string;
   readonly scope: FsScope;
   readonly protectedPaths: readonly string[];
+  /** Literal paths (absolute, or relative to the workspace) the embedder keeps to itself: refused as `protected_path` even when approved. */
+  readonly privatePaths?: readonly string[];
   /** Paths the host keeps to itself: the secret store, the spill and media directories. */
   readonly hostPaths: readonly string[];
 }
@@ -43,24 +58,48 @@ export function createFsJail(options: CreateFsJailOptions): FsJail {
   if (!path.isAbsolute(options.workspace)) throw new ConfigurationError('workspace', 'must be an absolute path');
   let workspace: string;
   try {
-    workspace = realpathSync(options.workspace);
+    workspace = realpathSync.native(options.workspace);
   } catch (error) {
     throw new ConfigurationError('workspace', `must be an existing directory (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
   }
-  const absolute = options.protectedPaths.filter((entry) => path.isAbsolute(entry)).map((entry) => realOrSelf(path.resolve(entry)));
-  const globs = options.protectedPaths.filter((entry) => !path.isAbsolute(entry)).flatMap((entry) => [entry, `${entry.replace(/\/+$/, '')}/**`]);
-  const matchGlob = globs.length === 0 ? () => false : picomatch(globs, { dot: true });
-  const hostPaths = options.hostPaths.map((entry) => realOrSelf(path.resolve(entry)));
+  // Entries are compared by their real paths, case-folded: on a filesystem that folds case `.Toolgate/` is `.toolgate/`, so fail closed.
+  // Each as itself and as a folder prefix, built once: classification runs on every access.
+  const foldAll = (entries: readonly string[]): readonly (readonly [string, string])[] =>
+    entries.map((entry) => {
+      const folded = realOrSelf(path.resolve(workspace, entry)).toLowerCase();
+      return [folded, folded.endsWith(path.sep) ? folded : folded + path.sep] as const;
+    });
+  const hostPaths = foldAll(options.hostPaths);
+  const privatePaths = foldAll(options.privatePaths ?? []);
+  const absolute = foldAll(options.protectedPaths.filter((entry) => path.isAbsolute(entry)));
+  // The engine's own matcher: its defaults plus the relative entries, case-insensitive, gitignore-style.
+  const matches = createProtectedPathMatcher(options.protectedPaths.filter((entry) => !path.isAbsolute(entry)));
+  const inside = (entries: readonly (readonly [string, string])[], folded: string): boolean => entries.some(([entry, folder]) => folded === entry || folded.startsWith(folder));
+  const prefix = workspace.endsWith(path.sep) ? workspace : workspace + path.sep;
+  const display = (candidate: string): string => {
+    if (candidate === workspace) return '.';
+    if (!candidate.startsWith(prefix)) return candidate;
+    const relative = candidate.slice(prefix.length);
+    return path.sep === '/' ? relative : relative.split(path.sep).join('/');
+  };
+  const reserved = (folded: string): 'protected_path' | 'secret_store' | undefined => {
+    if (inside(hostPaths, folded)) return 'secret_store';
+    if (inside(privatePaths, folded)) return 'protected_path';
+    return undefined;
+  };
   return Object.freeze({
     workspace,
     root: options.scope === 'full' ? path.parse(workspace).root : workspace,
     scope: options.scope,
-    refusal(candidate: string) {
-      if (hostPaths.some((entry) => isInside(entry, candidate))) return 'secret_store';
-      if (absolute.some((entry) => isInside(entry, candidate))) return 'protected_path';
-      const relative = path.relative(workspace, candidate).split(path.sep).join('/');
-      if (relative !== '' && !climbsOut(relative) && matchGlob(relative)) return 'protected_path';
-      return undefined;
+    refusal: (candidate: string) => reserved(candidate.toLowerCase()),
+    display,
+    isProtected(candidate: string) {
+      const folded = candidate.toLowerCase();
+      if (reserved(folded) !== undefined || inside(absolute, folded)) return true;
+      // Inside the workspace the matcher sees the workspace-relative path (where the workspace itself lives is the user's choice); outside, the absolute one.
+      const shown = display(candidate);
+      const normal: NormalizedPath = { absolute: path.isAbsolute(shown), path: shown, relative: undefined, escapes: false };
+      return matches(normal);
     },
   });
 }
@@ -76,7 +115,7 @@ function realOrSelf(candidate: string): string {
   const missing: string[] = [];
   for (let existing = candidate; ; existing = path.dirname(existing)) {
     try {
-      return path.join(realpathSync(existing), ...missing);
+      return path.join(realpathSync.native(existing), ...missing);
     } catch {
       // Not there yet: try its parent.
     }

@@ -1,12 +1,12 @@
 import { constants } from 'node:fs';
 import { lstat, opendir } from 'node:fs/promises';
 import path from 'node:path';
-import type { DirectoryEntry } from '../../core/index.js';
+import type { DirectoryEntry, ResolvedPath } from '../../core/index.js';
 import { hostFailure } from '../errors/host-denial.js';
 import { climbsOut, type FsJail } from './fs-jail.js';
 import { isIgnored, parseGitignore, type IgnoreRule } from './gitignore-rules.js';
 import { openInDirectory, openVerifiedDirectory, type VerifiedDirectory } from './open-verified.js';
-import { resolveJailedPath } from './resolve-jailed-path.js';
+import { resolveJailedPath, sameTarget } from './resolve-jailed-path.js';
 
 export interface ListJailedDirectoryOptions {
   readonly jail: FsJail;
@@ -17,6 +17,8 @@ export interface ListJailedDirectoryOptions {
   /** At most this many entries. */
   readonly maxEntries: number;
   readonly tool?: string | undefined;
+  /** The directory as resolved before policy and approval (see `resolveJailedPath`). */
+  readonly expected?: ResolvedPath | undefined;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -27,16 +29,20 @@ const MAX_GITIGNORE_BYTES = 256 * 1024;
  * List a jailed directory, breadth-first to `depth`, honouring `.gitignore`
  * files on the way (and always skipping `.git`). Symlinks are reported, never
  * followed; each subdirectory is opened through its verified parent.
+ * Protected entries are left out, even of a protected directory whose
+ * listing was approved: the approval named the directory, not what is in it.
  */
 export async function listJailedDirectory(options: ListJailedDirectoryOptions): Promise<DirectoryEntry[]> {
   const { jail, tool } = options;
   const depth = Math.min(Math.max(1, Math.floor(options.depth ?? 1)), MAX_DEPTH);
-  const target = await resolveJailedPath(jail, options.path, tool);
+  const target = resolveJailedPath(jail, options.path, tool, options.expected);
   if (target.missing.length > 0) throw hostFailure(tool, 'the directory does not exist');
   const entries: DirectoryEntry[] = [];
   const rules: IgnoreRule[] = await rootRules(jail, target.absolute, tool);
-  let level: VerifiedDirectory[] = [await openVerifiedDirectory(jail, target.absolute, tool)];
+  const root = await openVerifiedDirectory(jail, target.absolute, tool);
+  let level: VerifiedDirectory[] = [root];
   try {
+    sameTarget(target, await root.handle.stat(), tool);
     for (let current = 1; current <= depth && level.length > 0; current += 1) {
       const next: VerifiedDirectory[] = [];
       for (const directory of level) {
@@ -50,7 +56,7 @@ export async function listJailedDirectory(options: ListJailedDirectoryOptions): 
           const relative = relativeDirectory === '' ? dirent.name : `${relativeDirectory}/${dirent.name}`;
           const isDirectory = dirent.isDirectory();
           if (isIgnored(rules, relative, isDirectory)) continue;
-          if (jail.refusal(path.join(directory.real, dirent.name)) !== undefined) continue;
+          if (jail.isProtected(path.join(directory.real, dirent.name))) continue;
           if (dirent.isFile()) {
             const stat = await lstat(`${directory.via}/${dirent.name}`);
             entries.push({ path: relative, kind: 'file', bytes: stat.size });

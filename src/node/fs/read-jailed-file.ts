@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import type { FileRead, MediaStore } from '../../core/index.js';
+import type { FileRead, MediaStore, ResolvedPath } from '../../core/index.js';
 import { hostDenial, hostFailure } from '../errors/host-denial.js';
 import { decodeText, sniffMediaType } from '../stores/sniff-media-type.js';
 import type { FsJail } from './fs-jail.js';
 import { openVerified } from './open-verified.js';
-import { resolveJailedPath } from './resolve-jailed-path.js';
+import { resolveJailedPath, sameTarget } from './resolve-jailed-path.js';
 
 export interface ReadJailedFileOptions {
   readonly jail: FsJail;
@@ -16,18 +16,28 @@ export interface ReadJailedFileOptions {
   readonly offset?: number | undefined;
   readonly limit?: number | undefined;
   readonly tool?: string | undefined;
+  /** The target as resolved before policy and approval (see `resolveJailedPath`). */
+  readonly expected?: ResolvedPath | undefined;
   readonly signal?: AbortSignal | undefined;
 }
 
 /** The raw bytes of a jailed regular file, read through a verified descriptor. */
-export async function readJailedBytes(jail: FsJail, requested: string, maxBytes: number, tool: string | undefined): Promise<{ bytes: Buffer; size: number }> {
-  const target = await resolveJailedPath(jail, requested, tool);
+export async function readJailedBytes(
+  jail: FsJail,
+  requested: string,
+  maxBytes: number,
+  tool: string | undefined,
+  expected: ResolvedPath | undefined,
+): Promise<{ bytes: Buffer; size: number }> {
+  const target = resolveJailedPath(jail, requested, tool, expected);
   if (target.missing.length > 0) throw hostFailure(tool, 'the file does not exist');
   // One open by the resolved real path: O_NOFOLLOW refuses a symlinked last
-  // component, and the descriptor check refuses a swapped parent.
+  // component, the descriptor check refuses a swapped parent, and the file
+  // opened must be the very one resolved.
   const handle = await openVerified(jail, target.absolute, constants.O_RDONLY | constants.O_NONBLOCK, tool);
   try {
     const stat = await handle.stat();
+    sameTarget(target, stat, tool);
     if (!stat.isFile()) throw hostDenial(tool, 'not_a_file');
     const length = Math.min(stat.size, maxBytes);
     const bytes = Buffer.allocUnsafe(length);
@@ -50,7 +60,7 @@ export async function readJailedBytes(jail: FsJail, requested: string, maxBytes:
  */
 export async function readJailedFile(options: ReadJailedFileOptions): Promise<FileRead> {
   options.signal?.throwIfAborted();
-  const { bytes, size } = await readJailedBytes(options.jail, options.path, options.maxBytes, options.tool);
+  const { bytes, size } = await readJailedBytes(options.jail, options.path, options.maxBytes, options.tool, options.expected);
   const cut = size > bytes.byteLength;
   const sha256 = cut ? undefined : createHash('sha256').update(bytes).digest('hex');
   const text = decodeText(cut ? trimPartialCharacter(bytes) : bytes);

@@ -1,7 +1,9 @@
-import { lstat, realpath } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
+import type { ResolvedPath } from '../../core/index.js';
 import { hostDenial } from '../errors/host-denial.js';
 import { isInside, type FsJail } from './fs-jail.js';
+import { identityOf, walkRealPath } from './walk-real-path.js';
 
 export interface JailedPath {
   /** The real path of the deepest existing ancestor. */
@@ -10,49 +12,55 @@ export interface JailedPath {
   readonly missing: readonly string[];
   /** `existing` joined with `missing`. */
   readonly absolute: string;
+  /** What stood there when it was resolved: an open must find the same (`sameTarget`). */
+  readonly identity: string;
 }
 
 /**
- * Resolve a model-supplied path inside the jail. Lexical escapes (`..`,
- * absolute paths outside) are a pure scope denial the model may correct;
- * a symlink leading out (file, directory, chain) or dangling, a protected
- * path and the host's own stores are fatal. This is the first check: every
- * open re-verifies the descriptor it got, because a parent directory may be
- * swapped between this resolution and the open.
+ * Resolve a model-supplied path inside the jail, at execution. Lexical
+ * escapes (`..`, absolute paths outside) are a pure scope denial the model
+ * may correct; a symlink leading out (file, directory, chain), dangling or
+ * looping, the host's own stores and the embedder's private paths are fatal.
+ *
+ * `expected` is the target as it was resolved before policy and approval:
+ * when this host resolved it, a different real path, existence or identity
+ * now is `target_changed` — what runs is what was judged, never a link or a
+ * file put there since. A protected real path (or spelling) passes only when
+ * `expected` says protected and names this real path: the approver saw it.
+ *
+ * This is the first check: every open re-verifies the descriptor it got,
+ * because a parent directory may be swapped between this and the open.
  */
-export async function resolveJailedPath(jail: FsJail, requested: string, tool: string | undefined): Promise<JailedPath> {
+export function resolveJailedPath(jail: FsJail, requested: string, tool: string | undefined, expected?: ResolvedPath): JailedPath {
   if (requested.length === 0 || requested.includes('\0')) throw hostDenial(tool, 'invalid_path');
   const lexical = path.resolve(jail.workspace, requested);
   if (!isInside(jail.root, lexical)) throw hostDenial(tool, 'scope_denied');
-  refuseHostPaths(jail, lexical, tool);
-
-  let existing = lexical;
-  const missing: string[] = [];
-  for (;;) {
-    try {
-      await lstat(existing);
-      break;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
-      missing.unshift(path.basename(existing));
-      existing = path.dirname(existing);
-    }
+  refuseReserved(jail, lexical, tool);
+  const walk = walkRealPath(jail.workspace, lexical, tool);
+  const real = jail.display(walk.absolute);
+  if (expected?.identity !== undefined && (expected.real !== real || expected.created !== walk.missing.length > 0 || expected.identity !== walk.identity)) {
+    throw hostDenial(tool, 'target_changed');
   }
-  let real: string;
-  try {
-    real = await realpath(existing);
-  } catch (error) {
-    // lstat saw it but realpath cannot follow it: a dangling symlink or a loop.
-    throw hostDenial(tool, 'symlink_refused', error);
-  }
-  if (!isInside(jail.root, real)) throw hostDenial(tool, 'symlink_refused');
-  const absolute = path.join(real, ...missing);
-  refuseHostPaths(jail, absolute, tool);
-  return { existing: real, missing, absolute };
+  if (walk.dangling || !isInside(jail.root, walk.absolute)) throw hostDenial(tool, 'symlink_refused');
+  refuseReserved(jail, walk.absolute, tool);
+  const isProtected = jail.isProtected(lexical) || (walk.absolute !== lexical && jail.isProtected(walk.absolute));
+  if (isProtected && !(expected?.protected === true && expected.real === real)) throw hostDenial(tool, 'protected_path');
+  return { existing: walk.existing, missing: walk.missing, absolute: walk.absolute, identity: walk.identity };
 }
 
-function refuseHostPaths(jail: FsJail, candidate: string, tool: string | undefined): void {
+/**
+ * Whether what an open found (`fstat` of the descriptor, `lstat` of the
+ * entry, or nothing) is what was resolved: another file renamed over the
+ * target, one created where none was, a folder swapped in are `target_changed`.
+ * On every platform, so a swap between resolution and open is caught here
+ * even where there is no `/proc/self/fd` to read the descriptor's path from.
+ */
+export function sameTarget(target: JailedPath, found: Stats | undefined, tool: string | undefined): void {
+  const same = target.missing.length === 0 ? found !== undefined && identityOf(found) === target.identity : found === undefined;
+  if (!same) throw hostDenial(tool, 'target_changed');
+}
+
+function refuseReserved(jail: FsJail, candidate: string, tool: string | undefined): void {
   const refusal = jail.refusal(candidate);
   if (refusal !== undefined) throw hostDenial(tool, refusal);
 }

@@ -2,11 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { lstat, mkdir, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { FileWrite } from '../../core/index.js';
+import type { FileWrite, ResolvedPath } from '../../core/index.js';
 import { hostDenial, hostFailure } from '../errors/host-denial.js';
 import type { FsJail } from './fs-jail.js';
 import { openInDirectory, openVerifiedDirectory, type VerifiedDirectory } from './open-verified.js';
-import { resolveJailedPath } from './resolve-jailed-path.js';
+import { resolveJailedPath, sameTarget } from './resolve-jailed-path.js';
 
 export interface WriteJailedFileOptions {
   readonly jail: FsJail;
@@ -16,6 +16,8 @@ export interface WriteJailedFileOptions {
   /** Write only when the current content hashes to this (absent file ⇒ mismatch). */
   readonly expectedSha256?: string | undefined;
   readonly tool?: string | undefined;
+  /** The target as resolved before policy and approval (see `resolveJailedPath`). */
+  readonly expected?: ResolvedPath | undefined;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -29,7 +31,9 @@ const STALE = 'the file changed since it was read (its sha256 differs); read it 
  * can refuse without touching the disk runs before a folder is created; any
  * later failure (an abort, a refusal, an I/O error) removes the temp file and
  * the folders this call created that are still empty, and leaves the old
- * content intact. With `expectedSha256` the current file is hashed only up to
+ * content intact. The entry found in the verified directory must be the one
+ * resolved: a file renamed over it, or one created where none was, is
+ * `target_changed`. With `expectedSha256` the current file is hashed only up to
  * `maxBytes`: a larger one is refused as `too_large`, as a read of it would be.
  */
 export async function writeJailedFile(options: WriteJailedFileOptions): Promise<FileWrite> {
@@ -38,7 +42,7 @@ export async function writeJailedFile(options: WriteJailedFileOptions): Promise<
   const data = Buffer.from(options.content, 'utf8');
   if (data.byteLength > options.maxBytes) throw hostDenial(tool, 'too_large');
   options.signal?.throwIfAborted();
-  const target = await resolveJailedPath(jail, options.path, tool);
+  const target = resolveJailedPath(jail, options.path, tool, options.expected);
   // A missing target has no content to match: refuse before creating its folders.
   if (options.expectedSha256 !== undefined && target.missing.length > 0) throw hostFailure(tool, STALE);
   options.signal?.throwIfAborted();
@@ -50,6 +54,7 @@ export async function writeJailedFile(options: WriteJailedFileOptions): Promise<
     try {
       const existing = await statEntry(directory, name);
       if (existing?.isSymbolicLink() === true) throw hostDenial(tool, 'symlink_refused');
+      sameTarget(target, existing, tool);
       if (existing !== undefined && !existing.isFile()) throw hostDenial(tool, 'not_a_file');
       if (existing !== undefined && existing.nlink > 1) throw hostDenial(tool, 'hardlink_refused');
       if (options.expectedSha256 !== undefined) {

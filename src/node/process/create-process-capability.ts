@@ -1,10 +1,10 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
-import type { ProcessCapability, ProcessResult } from '../../core/index.js';
+import type { ProcessCapability, ProcessResult, ResolvedCommand, ResolvedPath } from '../../core/index.js';
 import { hostDenial, hostUnavailable } from '../errors/host-denial.js';
 import type { FsJail } from '../fs/fs-jail.js';
 import { openVerifiedDirectory } from '../fs/open-verified.js';
-import { resolveJailedPath } from '../fs/resolve-jailed-path.js';
+import { resolveJailedPath, sameTarget } from '../fs/resolve-jailed-path.js';
 import type { SandboxMode } from '../node-host-types.js';
 import { buildBwrapArgs, detectBwrap } from './bwrap-sandbox.js';
 import { buildChildEnv, gitHardeningEnv, withGitConfig } from './build-child-env.js';
@@ -36,7 +36,9 @@ export interface NodeProcessCapability extends ProcessCapability {
  * jailed, environment rebuilt from scratch, time and output bounded, the
  * whole process group killed on timeout or abort, and bwrap around it when
  * it can run. A cancel that lands while the executable is being resolved
- * refuses entry: nothing is spawned.
+ * refuses entry: nothing is spawned. A command resolved before policy and
+ * approval (`expected`) runs only as it was judged: another argv, another
+ * executable or another working directory now is `target_changed`.
  */
 export function createProcessCapability(options: CreateProcessCapabilityOptions): NodeProcessCapability {
   const { jail } = options;
@@ -52,7 +54,9 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       signal?.throwIfAborted();
       if (args.some((arg) => arg.includes('\0'))) throw hostDenial(tool, 'invalid_path');
       const file = resolveExecutable(command, options.systemPath, jail.workspace, tool);
-      const cwd = await resolveCwd(jail, spawnOptions.cwd, tool);
+      const expected = spawnOptions.expected;
+      if (expected !== undefined && !sameCommand(expected, file, command, args)) throw hostDenial(tool, 'target_changed');
+      const cwd = await resolveCwd(jail, spawnOptions.cwd, tool, expected?.cwd);
       const baseEnv = buildChildEnv({ systemPath: options.systemPath, home: homedir(), set: options.env.set, allow: options.env.allow, declared: declaredEnv, tool, gitHardening });
       const env = path.basename(file) === 'git' ? await hardenForRepository({ file, args, cwd, env: baseEnv, externalDiff: options.gitExternalDiff, signal, tool }, tool) : baseEnv;
       const sandbox = await findBwrap();
@@ -100,12 +104,22 @@ async function hardenForRepository(probe: RepositoryOverridesOptions, tool: stri
   return overrides.length === 0 ? probe.env : withGitConfig(probe.env, overrides);
 }
 
-/** The working directory: inside the jail, an existing directory, verified by opening it. */
-async function resolveCwd(jail: FsJail, requested: string | undefined, tool: string | undefined): Promise<string> {
-  if (requested === undefined || requested === '' || requested === '.') return jail.workspace;
-  const target = await resolveJailedPath(jail, requested, tool);
+/** The argv as judged, and the executable when the host resolved one then. */
+function sameCommand(expected: ResolvedCommand, file: string, command: string, args: readonly string[]): boolean {
+  if (expected.executable !== undefined && expected.executable !== file) return false;
+  return expected.argv.length === args.length + 1 && expected.argv[0] === command && args.every((arg, index) => expected.argv[index + 1] === arg);
+}
+
+/** The working directory: inside the jail, an existing directory, verified by opening it, and the one that was judged. */
+async function resolveCwd(jail: FsJail, requested: string | undefined, tool: string | undefined, expected: ResolvedPath | undefined): Promise<string> {
+  if ((requested === undefined || requested === '' || requested === '.') && expected?.identity === undefined) return jail.workspace;
+  const target = resolveJailedPath(jail, requested === undefined || requested === '' ? '.' : requested, tool, expected);
   if (target.missing.length > 0) throw hostDenial(tool, 'not_a_directory');
   const directory = await openVerifiedDirectory(jail, target.absolute, tool);
-  await directory.handle.close();
+  try {
+    sameTarget(target, await directory.handle.stat(), tool);
+  } finally {
+    await directory.handle.close();
+  }
   return path.normalize(target.absolute);
 }

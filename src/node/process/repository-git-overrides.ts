@@ -1,7 +1,8 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolPolicyError } from '../../core/index.js';
-import { GIT_VALUE_OPTIONS, gitSubcommandIndex, matchesGitLongOption } from '../../core/policy/find-dangerous-argument.js';
+import { GIT_VALUE_OPTIONS, gitSubcommandIndex } from '../../core/policy/git-danger.js';
+import { matchesLongOption } from '../../core/policy/option-forms.js';
 import { spawnBounded, type BoundedResult } from './spawn-bounded.js';
 
 /**
@@ -268,9 +269,9 @@ function argumentOverrides(options: RepositoryOverridesOptions): [string, string
   const values: string[] = [];
   for (let position = 0; position < args.length; position += 1) {
     const arg = args[position] as string;
-    if (matchesGitLongOption(arg, [{ name: 'template' }])) throw refusal(options.tool);
+    if (matchesLongOption(arg, [{ name: 'template' }])) throw refusal(options.tool);
     if (subcommand !== 'clone') continue;
-    if (matchesGitLongOption(arg, [{ name: 'config' }])) {
+    if (matchesLongOption(arg, [{ name: 'config' }])) {
       const equals = arg.indexOf('=');
       values.push(equals === -1 ? (args[position + 1] ?? '') : arg.slice(equals + 1));
     } else if (/^-[^-]/.test(arg)) {

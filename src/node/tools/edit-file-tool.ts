@@ -35,7 +35,12 @@ export const editFileTool = defineBuiltin<EditFileArgs, FileEdit>({
   facts: { destructive: true },
   policy: { fsScoped: true, fsWrite: true },
   policyTarget: (args) => ({ path: args.path }),
-  presentCall: (args) => ({ title: `Edit ${args.path}`, subtitle: args.replaceAll === true ? 'replaceAll: every occurrence' : 'replaceAll: false (exactly one occurrence)', body: `- ${args.oldText}\n+ ${args.newText}` }),
+  // Every line of the old text is marked `-` and every line of the new `+`: a new text holding "\n- …" cannot pass for old text.
+  presentCall: (args) => ({
+    title: `Edit ${args.path}`,
+    subtitle: args.replaceAll === true ? 'replaceAll: every occurrence' : 'replaceAll: false (exactly one occurrence)',
+    body: `${marked('-', args.oldText)}\n${marked('+', args.newText)}`,
+  }),
   dispatch(args, host, context) {
     const fs = requireCapability(host, 'fs', context.toolName);
     if (fs.editFile === undefined) throw new ToolUnavailableError(context.toolName, 'fs', 'the host filesystem cannot edit files');
@@ -43,3 +48,10 @@ export const editFileTool = defineBuiltin<EditFileArgs, FileEdit>({
     return fs.editFile(args.path, edit, { tool: context.toolName, ...expectedFile(context) }, context.signal);
   },
 });
+
+function marked(sign: '-' | '+', text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `${sign} ${line}`)
+    .join('\n');
+}

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createFakeHost } from '../../testing/index.js';
+import { approvalRequest } from '../policy/__fixtures__/approval-request.js';
+import type { ToolApprovalRequest } from '../policy/approval-types.js';
+import { createConfirm } from '../policy/create-confirm.js';
+import { createPolicy } from '../policy/create-policy.js';
+import { createToolRegistry } from '../registry/create-tool-registry.js';
+import { defineTool } from '../tools/define-tool.js';
+import { describeApproval } from './describe-approval.js';
+import { lexicalPath } from './resolve-action-lexically.js';
+
+const GITHUB_TOKEN = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
+
+describe('describeApproval', () => {
+  it('shows a write where it really lands, protected, with the spelling beneath and the masked notice', () => {
+    const spelled = 'src/api_key=0000/../../.git/config';
+    const request = approvalRequest({
+      toolName: 'write_file',
+      agent: 'coder',
+      action: 'fs_write',
+      resolved: { resolvedBy: 'host', access: 'write', files: [{ ...lexicalPath(spelled), protected: true }] },
+      arguments: { path: 'src/api_key=[redacted]/../../.git/config', content: '[core]\n' },
+      decision: { kind: 'ask', reason: 'protected_path', matched: [] },
+      reasons: { reason: 'protected_path', protectedPath: true, mode: 'ask' },
+      view: { title: 'Write src/api_key=[redacted]', body: '[core]\n\tbare = false' },
+    });
+    const lines = describeApproval(request);
+    expect(lines).toContain('Tool: write_file (fs_write) · agent coder');
+    expect(lines).toContain('Why: Protected path — never approved automatically, never remembered');
+    expect(lines).toContain('Why: Mode: ask — every governed call asks');
+    expect(lines).toContain('Writes: .git/config  [protected]');
+    // The mask hides the value and only the value: the `../..` that climbs to .git stays in view.
+    expect(lines).toContain('  requested as: src/api_key=[redacted]/../../.git/config');
+    expect(lines).toContain('Content:');
+    expect(lines).toContain('  \tbare = false');
+    expect(lines).toContain('1 value masked (shown as [redacted]): approving this call is never remembered');
+    expect(lines.join('\n')).not.toContain('0000');
+  });
+
+  it('quotes the whole argv so an element holding ; or a line break stays one element on one line', () => {
+    const request = approvalRequest({
+      toolName: 'run_command',
+      action: 'process',
+      target: { command: ['sh', '-c', 'echo a; touch b', 'x\nWhy: approved by the operator'], path: 'sub' },
+      view: { title: 'Run command', body: 'sh -c echo a; touch b' },
+    });
+    const lines = describeApproval(request);
+    expect(lines).toContain("Command: sh -c 'echo a; touch b' $'x\\nWhy: approved by the operator'");
+    expect(lines).toContain('  cwd: sub');
+    expect(lines).toContain('Path: sub');
+    // The tool's own joined rendering is left out: it reads as four words.
+    expect(lines).not.toContain('  sh -c echo a; touch b');
+    for (const line of lines) expect(line).not.toMatch(/[\n\r]/);
+    expect(lines.filter((line) => line.startsWith('Why:'))).toEqual(['Why: Governed action (process)']);
+  });
+
+  it('shows the method and the full URL, the secret query value masked', () => {
+    const request = approvalRequest({
+      toolName: 'http_request',
+      action: 'egress',
+      target: { url: `https://api.github.com/repos/me/prod?force=true&access_token=${GITHUB_TOKEN}`, method: 'DELETE' },
+      arguments: { method: 'DELETE', url: 'https://api.github.com/repos/me/prod?force=true&access_token=[redacted]' },
+    });
+    const lines = describeApproval(request);
+    expect(lines).toContain('Request: DELETE https://api.github.com/repos/me/prod?force=true&access_token=[redacted]');
+    expect(lines.join('\n')).not.toContain(GITHUB_TOKEN);
+    expect(lines.at(-1)).toMatch(/^1 value masked/);
+  });
+
+  it('shows the MCP server, tool and pretty-printed arguments, bounded', () => {
+    const many = Object.fromEntries(Array.from({ length: 60 }, (_, index) => [`key${index}`, index]));
+    const request = approvalRequest({
+      toolName: 'mcp_call',
+      action: 'egress',
+      target: { server: 'github', mcpTool: 'delete_repo', mcpArguments: { repo: 'me/prod', ...many } },
+      arguments: { server: 'github', tool: 'delete_repo', arguments: { repo: 'me/prod' } },
+    });
+    const lines = describeApproval(request);
+    expect(lines).toContain('MCP: server github · tool delete_repo');
+    const start = lines.indexOf('Arguments:');
+    expect(lines.slice(start + 1, start + 3)).toEqual(['  {', '    "repo": "me/prod",']);
+    expect(lines).toContain('  … 23 more lines (the console shows them all)');
+    // The MCP arguments are the call's arguments: not repeated as a one-line projection.
+    expect(lines.filter((line) => line.startsWith('Arguments'))).toEqual(['Arguments:']);
+  });
+
+  it('shows an OS action and its text, and an edit with replaceAll and its old and new text', () => {
+    const notify = describeApproval(approvalRequest({ toolName: 'notify', action: 'os', target: { os: { action: 'notify', text: 'Build done\nsecond line' } } }));
+    expect(notify).toEqual(expect.arrayContaining(['OS action: notify', 'Text:', '  Build done', '  second line']));
+    const edit = describeApproval(
+      approvalRequest({
+        toolName: 'edit_file',
+        action: 'fs_write',
+        target: { path: 'notes.md' },
+        view: { title: 'Edit notes.md', subtitle: 'replaceAll: every occurrence', body: '- let\n+ const' },
+      }),
+    );
+    expect(edit).toEqual(expect.arrayContaining(['Writes: notes.md', 'replaceAll: every occurrence', 'Content:', '  - let', '  + const']));
+  });
+
+  it('names the rule that asked, with its text and source, and writes unprintable characters out', () => {
+    const request = approvalRequest({
+      toolName: 'run_command',
+      agent: 'co\u001b[2Kder',
+      action: 'process',
+      target: { command: ['git', 'push', 'origin', 'main'] },
+      decision: { kind: 'ask', reason: 'rule', matched: [{ id: 'project#0', source: 'project', decision: 'ask', rule: 'Bash(git push:*)' }] },
+      reasons: { mode: 'accept-edits' },
+    });
+    const lines = describeApproval(request);
+    expect(lines).toContain('Tool: run_command (process) · agent co⟨U+001B⟩[2Kder');
+    expect(lines.filter((line) => line.startsWith('Why:'))).toEqual([
+      'Why: Asked by rule `Bash(git push:*)` (project)',
+      'Why: Mode: accept-edits — edits inside the workspace run without asking; anything else asks',
+    ]);
+    expect(lines).toContain('Command: git push origin main');
+  });
+
+  it('says when the approveAtRisk threshold asked, as the pipeline and createConfirm report it', async () => {
+    const deploy = defineTool({ name: 'deploy', description: 'Deploy', input: z.object({ env: z.string() }), risk: 'high', dispatch: () => 'ok' });
+    const seen: ToolApprovalRequest[] = [];
+    const controller = createConfirm({ mode: 'ask', prompt: (request) => (seen.push(request), Promise.resolve({ outcome: 'reject', reason: 'no' })) });
+    const registry = createToolRegistry({ tools: [deploy], host: createFakeHost(), policy: createPolicy({ approveAtRisk: 'high' }) });
+    const outcome = await registry.dispatch({ callId: 'd', name: 'deploy', arguments: { env: 'prod' } }, { grantedTools: ['deploy'], approval: { confirm: controller.confirm } });
+    expect(outcome.ok).toBe(false);
+    const lines = describeApproval(seen[0] as ToolApprovalRequest);
+    expect(lines.filter((line) => line.startsWith('Why:'))).toEqual(['Why: Risk high ≥ approveAtRisk', 'Why: Mode: ask — every governed call asks']);
+    expect(lines).toContain('Arguments: {"env":"prod"}');
+  });
+});

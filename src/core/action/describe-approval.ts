@@ -1,0 +1,118 @@
+import type { ApprovalMode } from '../policy/policy-snapshot-types.js';
+import type { ToolApprovalRequest } from '../policy/approval-types.js';
+import { quoteArgv, showUnprintable } from './display-action.js';
+import type { ResolvedPathFlag } from './resolved-action.js';
+
+/** The most lines a block (arguments, content) shows, and the most characters of one line. */
+const MAX_BLOCK_LINES = 40;
+const MAX_LINE = 240;
+const MAX_ARGUMENTS = 600;
+
+const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/;
+
+const FLAG_TEXT: Readonly<Record<ResolvedPathFlag, string>> = {
+  protected: 'protected',
+  link: 'through a symlink',
+  outside: 'outside the workspace',
+  new: 'new file',
+  hardlink: 'hard-linked',
+};
+
+const MODE_TEXT: Readonly<Record<ApprovalMode, string>> = {
+  ask: 'Mode: ask — every governed call asks',
+  'accept-edits': 'Mode: accept-edits — edits inside the workspace run without asking; anything else asks',
+  auto: 'Mode: auto — what a rule allows runs without asking; anything else asks',
+  plan: 'Mode: plan — nothing runs',
+};
+
+/**
+ * An approval request as plain text lines, for a terminal or an MCP
+ * client's elicitation: the tool and agent; why it asks (the rule's text
+ * and source, a protected path, the risk, the mode); where the call really
+ * acts (real paths with their flags and the spelling beneath, the whole argv
+ * quoted, executable and cwd, method and full URL, the MCP server, tool and
+ * arguments, the OS action); what the tool shows of it; the arguments; and
+ * how many values are masked. Every line is one line: a value cannot start
+ * a line of its own, and unprintable characters are written `⟨U+XXXX⟩`.
+ * Blocks are bounded; the console shows them whole.
+ */
+export function describeApproval(request: ToolApprovalRequest): string[] {
+  const lines = [`Tool: ${showUnprintable(request.toolName)}${request.action === undefined ? '' : ` (${request.action})`} · agent ${showUnprintable(request.agent ?? '—')}`];
+  for (const reason of approvalReasonLines(request)) lines.push(`Why: ${reason}`);
+  const target = request.target;
+  if (target !== undefined) {
+    const label = target.command !== undefined ? 'Path' : target.access === 'write' ? 'Writes' : 'Reads';
+    for (const file of target.files) {
+      lines.push(`${label}: ${showUnprintable(file.path)}${file.flags.length === 0 ? '' : `  [${file.flags.map((flag) => FLAG_TEXT[flag]).join(', ')}]`}`);
+      if (file.requested !== undefined) lines.push(`  requested as: ${showUnprintable(file.requested)}`);
+    }
+    if (target.command !== undefined) {
+      lines.push(`Command: ${quoteArgv(target.command.argv)}`);
+      if (target.command.executable !== undefined) lines.push(`  executable: ${showUnprintable(target.command.executable)}`);
+      lines.push(`  cwd: ${showUnprintable(target.command.cwd)}`);
+    }
+    if (target.http !== undefined) lines.push(`Request: ${showUnprintable(target.http.method)} ${showUnprintable(target.http.url)}`);
+    if (target.mcp !== undefined) {
+      lines.push(`MCP: server ${showUnprintable(target.mcp.server)}${target.mcp.tool === undefined ? '' : ` · tool ${showUnprintable(target.mcp.tool)}`}`);
+      block(lines, 'Arguments', target.mcp.arguments);
+    }
+    if (target.os !== undefined) {
+      lines.push(`OS action: ${showUnprintable(target.os.action)}`);
+      if (target.os.text !== undefined) block(lines, 'Text', target.os.text);
+    }
+    if (target.search !== undefined) lines.push(`Search: ${showUnprintable(target.search.query)}${target.search.host === undefined ? '' : ` · via ${showUnprintable(target.search.host)}`}`);
+  }
+  const view = request.view;
+  if (view?.subtitle !== undefined) lines.push(showUnprintable(view.subtitle));
+  // A command's argv is above, element by element; the tool's own rendering of it joins them and would blur them.
+  if (view?.body !== undefined && target?.command === undefined) block(lines, 'Content', view.body);
+  if (target?.mcp === undefined) lines.push(`Arguments: ${clip(showUnprintable(argumentsText(request.arguments)), MAX_ARGUMENTS)}`);
+  if (request.masked > 0) lines.push(maskedNotice(request.masked));
+  return lines;
+}
+
+/** Why the call reaches a person, one reason a line. */
+function approvalReasonLines(request: Pick<ToolApprovalRequest, 'reasons' | 'why' | 'action'>): string[] {
+  const { reasons } = request;
+  const lines: string[] = [];
+  const asking = reasons.rules.filter((rule) => rule.decision === 'ask');
+  if (reasons.reason === 'protected_path' || reasons.protectedPath) lines.push('Protected path — never approved automatically, never remembered');
+  if (reasons.reason === 'risk') lines.push(reasons.risk === undefined ? 'Risk at or above approveAtRisk' : `Risk ${reasons.risk} ≥ approveAtRisk`);
+  if (reasons.reason === 'classifier') lines.push('The auto-mode classifier did not decide');
+  if (reasons.reason === 'governed') lines.push(`Governed action${request.action === undefined ? '' : ` (${request.action})`}`);
+  if (reasons.reason === 'rule' && asking.length === 0) lines.push('Asked by a policy rule');
+  if (!KNOWN_REASONS.has(reasons.reason)) lines.push(`${request.why === 'hook' ? 'Asked by a pre-execute hook' : 'Asked'}: ${showUnprintable(reasons.reason)}`);
+  for (const rule of reasons.rules) {
+    const text = `\`${showUnprintable(rule.rule ?? rule.id)}\` (${showUnprintable(rule.source)})`;
+    lines.push(rule.decision === 'ask' ? `Asked by rule ${text}` : `Rule ${text} matched: ${rule.decision}`);
+  }
+  if (reasons.mode !== undefined) lines.push(MODE_TEXT[reasons.mode]);
+  return lines;
+}
+
+/** What a card says when values are masked: it cannot be told from a call that differs only there, so it is never remembered. */
+function maskedNotice(masked: number): string {
+  return `${masked} ${masked === 1 ? 'value' : 'values'} masked (shown as [redacted]): approving this call is never remembered`;
+}
+
+const KNOWN_REASONS: ReadonlySet<string> = new Set(['governed', 'rule', 'risk', 'protected_path', 'classifier']);
+
+/** A multi-line value, indented under its label (so no line of it can pass for a line of the card) and bounded. */
+function block(lines: string[], label: string, text: string): void {
+  lines.push(`${label}:`);
+  const all = text.split(LINE_BREAK);
+  for (const line of all.slice(0, MAX_BLOCK_LINES)) lines.push(`  ${clip(showUnprintable(line, true), MAX_LINE)}`);
+  if (all.length > MAX_BLOCK_LINES) lines.push(`  … ${all.length - MAX_BLOCK_LINES} more lines (the console shows them all)`);
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+}
+
+function argumentsText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '[arguments]';
+  }
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { displayAction, quoteArgv, showUnprintable } from './display-action.js';
+import { resolveActionLexically } from './resolve-action-lexically.js';
+
+const TOKEN = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
+
+describe('displayAction', () => {
+  it('masks a secret in a path and only the secret: what follows it stays in view', () => {
+    const display = displayAction(resolveActionLexically({ path: 'src/api_key=0000/../../.git/config' }, { fsWrite: true }));
+    expect(display.files).toEqual([{ path: '.git/config', requested: 'src/api_key=[redacted]/../../.git/config', flags: [] }]);
+    expect(display.masked).toBe(1);
+    // A real path with a secret-named directory in it still names the file it ends in.
+    const deep = displayAction(resolveActionLexically({ path: 'build/access_token=abcd1234/keys/id_rsa' }, { fsWrite: true }));
+    expect(deep.files[0]?.path).toBe('build/access_token=[redacted]/keys/id_rsa');
+    const windows = displayAction(resolveActionLexically({ path: 'src\\api_key=0000\\..\\..\\.git\\config' }, { fsWrite: true }));
+    expect(windows.files[0]?.requested).toBe('src\\api_key=[redacted]\\..\\..\\.git\\config');
+  });
+
+  it('masks a URL token by token: the path and the other query parameters stay, credentials in it go', () => {
+    const display = displayAction(resolveActionLexically({ url: `https://api.github.com/a/api_key=1234/delete?token=${TOKEN}&force=true`, method: 'DELETE' }, {}));
+    expect(display.http?.url).toBe('https://api.github.com/a/api_key=[redacted]/delete?token=[redacted]&force=true');
+    expect(display.masked).toBe(2);
+    const userinfo = displayAction(resolveActionLexically({ url: 'https://me:hunter2hunter2@example.com/x' }, {}));
+    expect(userinfo.http?.url).not.toContain('hunter2');
+    expect(userinfo.masked).toBeGreaterThan(0);
+  });
+  it('never shows part of a secret that holds a `/`: a base64 value in a query is masked whole', () => {
+    const secret = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+    const action = resolveActionLexically({ url: `https://s3.example.com/bucket/key?aws_secret_access_key=${secret}&part=2`, method: 'PUT' }, {});
+    const shown = displayAction(action);
+    expect(shown.http?.url).toBe('https://s3.example.com/bucket/key?aws_secret_access_key=[redacted]&part=2');
+    for (const piece of secret.split('/')) expect(JSON.stringify(shown)).not.toContain(piece);
+    expect(shown.masked).toBe(1);
+  });
+});
+
+describe('quoteArgv', () => {
+  it('reads back into the same argv: one element with a ; or spaces is one quoted element', () => {
+    expect(quoteArgv(['sh', '-c', 'echo a; touch b'])).toBe("sh -c 'echo a; touch b'");
+    expect(quoteArgv(['echo', "it's", ''])).toBe("echo 'it'\\''s' ''");
+  });
+
+  it("writes an element holding a control, a line break or a direction override as $'…', on one line", () => {
+    expect(quoteArgv(['printf', 'a\nb', 'tab\there', '\u001b[2J'])).toBe("printf $'a\\nb' $'tab\\there' $'\\u001b[2J'");
+    expect(quoteArgv(['cat', 'txt.\u202egnp'])).toBe("cat $'txt.\\u202egnp'");
+    expect(quoteArgv(['echo', "back\\slash and 'quote'\n"])).toBe("echo $'back\\\\slash and \\'quote\\'\\n'");
+  });
+});
+
+describe('showUnprintable', () => {
+  it('writes controls, line breaks and invisible characters out, and keeps tabs only when asked', () => {
+    expect(showUnprintable('.git/con\u202efig\r\n\u200b')).toBe('.git/con⟨U+202E⟩fig⟨U+000D⟩⟨U+000A⟩⟨U+200B⟩');
+    expect(showUnprintable('a\tb')).toBe('a⟨U+0009⟩b');
+    expect(showUnprintable('a\tb', true)).toBe('a\tb');
+    expect(showUnprintable('plain: ünïcode ✓')).toBe('plain: ünïcode ✓');
+  });
+});

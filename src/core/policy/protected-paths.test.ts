@@ -1,0 +1,61 @@
+import picomatch from 'picomatch/posix.js';
+import { describe, expect, it } from 'vitest';
+import { normalizePath } from './normalize-path.js';
+import { createProtectedPathMatcher, DEFAULT_PROTECTED_PATHS, gitignoreGlob, requiredLiteral, withChildren } from './protected-paths.js';
+
+const normal = (path: string) => {
+  const parsed = normalizePath(path);
+  if (parsed === undefined) throw new Error(`not a path: ${path}`);
+  return parsed;
+};
+
+describe('protected paths', () => {
+  it('covers repository internals, environment files, key material and cloud credentials, at any depth and in any case', () => {
+    const isProtected = createProtectedPathMatcher();
+    for (const path of [
+      '.git/config',
+      'vendor/lib/.git/config',
+      'sub/.git',
+      '.GIT/HEAD',
+      '.Env',
+      'app/.env.production',
+      'certs/server.pem',
+      'deploy/tls.KEY',
+      'home/.ssh/id_rsa',
+      'keys/id_ed25519_sk.pub',
+      'id_ecdsa',
+      '.config/gcloud/application_default_credentials.json',
+      '.azure/msal_token_cache.json',
+      '.git-credentials',
+      '.docker/config.json',
+      '.toolgate/policy.json',
+      '/home/me/.aws/credentials',
+      '.git./config',
+    ]) {
+      expect(isProtected(normal(path)), path).toBe(true);
+    }
+    for (const path of ['src/id_generator.ts', 'src/identity.ts', 'docs/keys.md', 'src/app.ts', 'environment.md', 'gitlab.yml']) expect(isProtected(normal(path)), path).toBe(false);
+  });
+
+  it('finds the literal every match of a glob must contain, and none where glob syntax could make that untrue', () => {
+    expect(requiredLiteral('**/.git/**')).toBe('.git');
+    expect(requiredLiteral('**/.claude/settings*.json')).toBe('settings');
+    expect(requiredLiteral('**/id_{rsa,dsa}*')).toBe('id_');
+    expect(requiredLiteral('**/*.toolgate-journal*')).toBe('.toolgate-journal');
+    expect(requiredLiteral('secrets/[abc]x/**')).toBe('secrets');
+    for (const glob of ['**/*', '**/{a,b}', '!secrets/**', '**/+(a|b)', 'a\\*b', '**/[ab]', 'a}b']) expect(requiredLiteral(glob), glob).toBeUndefined();
+  });
+
+  it('answers as the glob regexes alone would: the literal test only skips what cannot match', () => {
+    const additions = ['secrets/', '*.p12', '/build/out', 'config/{prod,stage}/*.json', '**/*', 'x[0-9]y', '+(tmp|cache)', 'a\\*b'];
+    const paths = ['src/app.ts', 'secrets/a', 'a/secrets/b', 'cert.P12', 'build/out/x', 'a/build/out', 'config/prod/db.json', 'config/dev/db.json', 'x5y', 'x/y', 'tmp', 'a*b', 'README.md'];
+    for (const addition of additions) {
+      const isProtected = createProtectedPathMatcher([addition]);
+      const globs = [...DEFAULT_PROTECTED_PATHS, withChildren(gitignoreGlob(addition))].map((glob) => picomatch.makeRe(glob, { dot: true, nocase: true }));
+      for (const path of paths) {
+        const direct = globs.some((glob) => glob.test(path) || glob.test(`${path}/`));
+        expect(isProtected(normal(path)), `${addition} on ${path}`).toBe(direct);
+      }
+    }
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { checkArgumentTargets, compileArgumentTargets } from './argument-targets.js';
+
+const field = 'servers.fs.targets.tool';
+
+describe('compileArgumentTargets', () => {
+  it('reads path, paths (strings, arrays, several pointers), url and command from the arguments', () => {
+    const targets = compileArgumentTargets({ path: '/path', paths: ['/source', '/more'], url: '/request/url', command: '/argv' }, field);
+    expect(targets({ path: 'a', source: 'b', more: ['c', 'd'], request: { url: 'https://x.example/' }, argv: ['git', 'status'] })).toEqual({
+      path: 'a',
+      paths: ['b', 'c', 'd'],
+      url: 'https://x.example/',
+      command: ['git', 'status'],
+    });
+    expect(compileArgumentTargets({ command: '/command' }, field)({ command: 'git status' })).toEqual({ command: 'git status' });
+  });
+
+  it('puts the first path found first: a tool with only paths still shows one path', () => {
+    expect(compileArgumentTargets({ paths: ['/source', '/destination'] }, field)({ source: 'a', destination: 'b' })).toEqual({ path: 'a', paths: ['b'] });
+    expect(compileArgumentTargets({ paths: '/paths' }, field)({ paths: ['only'] })).toEqual({ path: 'only' });
+  });
+
+  it('gives no target of a kind whose member is absent', () => {
+    const targets = compileArgumentTargets({ path: '/path', paths: '/paths', url: '/url', command: '/command' }, field);
+    expect(targets({})).toEqual({});
+    expect(targets({ paths: [] })).toEqual({});
+    expect(targets({ other: '/etc/passwd' })).toEqual({});
+  });
+
+  it('throws for a member of the wrong type, so the call is refused rather than judged without it', () => {
+    const targets = compileArgumentTargets({ path: '/path', paths: '/paths', url: '/url', command: '/command' }, field);
+    for (const args of [{ path: 42 }, { path: null }, { path: ['a'] }, { path: { toString: 'x' } }, { paths: [1] }, { paths: ['a', null] }, { paths: 7 }, { url: 1 }, { url: ['https://x.example/'] }, { command: ['git', 1] }, { command: { argv: [] } }]) {
+      expect(() => targets(args), JSON.stringify(args)).toThrow(TypeError);
+    }
+  });
+
+  it('judges every spelling a server reads a path as', () => {
+    const targets = compileArgumentTargets({ path: '/path', paths: '/more' }, field, { spellings: (path) => [`/root/${path}`, `/other/${path}`] });
+    expect(targets({ path: 'a', more: ['b'] })).toEqual({ path: '/root/a', paths: ['/other/a', '/root/b', '/other/b'] });
+  });
+});
+
+describe('checkArgumentTargets', () => {
+  it('names the key that is wrong', () => {
+    expect(() => checkArgumentTargets({ file: '/path' }, field)).toThrow('Configuration "servers.fs.targets.tool.file" is not a target kind');
+    expect(() => checkArgumentTargets({ path: 'path' }, field)).toThrow('Configuration "servers.fs.targets.tool.path" must be a JSON pointer');
+    expect(() => checkArgumentTargets({ url: '/a~2' }, field)).toThrow('"servers.fs.targets.tool.url" must be a JSON pointer');
+    expect(() => checkArgumentTargets({ paths: [] }, field)).toThrow('"servers.fs.targets.tool.paths" must name at least one JSON pointer');
+    expect(() => checkArgumentTargets({ paths: ['/a', 3] }, field)).toThrow('"servers.fs.targets.tool.paths" must be a JSON pointer');
+    expect(() => checkArgumentTargets({ path: ['/a'] }, field)).toThrow('"servers.fs.targets.tool.path" must be a JSON pointer');
+    expect(() => checkArgumentTargets('/path', field)).toThrow('"servers.fs.targets.tool" must be an object');
+    expect(checkArgumentTargets({ path: '/a~1b', paths: ['/c', '/d'] }, field)).toEqual({ path: '/a~1b', paths: ['/c', '/d'] });
+  });
+});

@@ -1,0 +1,101 @@
+import { ConfigurationError, type PolicyTarget } from '../core/index.js';
+import { evaluateJsonPointer, parseJsonPointer, type JsonPointer } from './json-pointer.js';
+
+/**
+ * Where an upstream tool's targets are in its arguments, as JSON Pointers
+ * (RFC 6901): what the guardrail floor and the path, domain and command
+ * rules judge, exactly as they judge a built-in's.
+ */
+export interface McpArgumentTargets {
+  /** A string: the file or directory the tool acts on. */
+  readonly path?: string;
+  /** More paths: each pointer names a string or an array of strings (`["/source", "/destination"]`). */
+  readonly paths?: string | readonly string[];
+  /** A string: the URL the tool fetches. */
+  readonly url?: string;
+  /** A string or an array of strings: the command the tool runs. */
+  readonly command?: string;
+}
+
+/** The target members an upstream call contributes to its `policyTarget`. */
+export type ArgumentTargetValues = Pick<PolicyTarget, 'path' | 'paths' | 'url' | 'command'>;
+
+export interface CompileArgumentTargetsOptions {
+  /**
+   * Every spelling of one path the policy must judge, in place of the path
+   * as given: a server that reads a relative path against its own directory,
+   * or that matches names up to Unicode normalisation, says so here. The
+   * first spelling is the one shown.
+   */
+  readonly spellings?: (path: string) => readonly string[];
+}
+
+const KINDS = ['path', 'paths', 'url', 'command'] as const;
+
+/** Check a configured targets object, naming the key that is wrong. */
+export function checkArgumentTargets(targets: unknown, field: string): McpArgumentTargets {
+  if (typeof targets !== 'object' || targets === null || Array.isArray(targets)) throw new ConfigurationError(field, 'must be an object of JSON pointers (path, paths, url, command)');
+  for (const [kind, value] of Object.entries(targets)) {
+    if (!(KINDS as readonly string[]).includes(kind)) throw new ConfigurationError(`${field}.${kind}`, 'is not a target kind (path, paths, url or command)');
+    const pointers: unknown[] = kind === 'paths' && Array.isArray(value) ? value : [value];
+    if (pointers.length === 0) throw new ConfigurationError(`${field}.${kind}`, 'must name at least one JSON pointer');
+    for (const pointer of pointers) {
+      if (parseJsonPointer(pointer) === undefined) throw new ConfigurationError(`${field}.${kind}`, 'must be a JSON pointer such as "/path" (members after "/", "~1" for "/" and "~0" for "~")');
+    }
+  }
+  return targets;
+}
+
+/**
+ * Compile targets once, at discovery: the function reads the pointers from
+ * a call's arguments. A member that is absent is no target of that kind; one
+ * that is present with the wrong type throws, so the call is refused
+ * (`target_unavailable`) rather than judged without it.
+ */
+export function compileArgumentTargets(targets: McpArgumentTargets, field: string, options: CompileArgumentTargetsOptions = {}): (args: unknown) => ArgumentTargetValues {
+  checkArgumentTargets(targets, field);
+  const pointer = (text: string): JsonPointer => parseJsonPointer(text) as JsonPointer;
+  const path = targets.path === undefined ? undefined : pointer(targets.path);
+  const paths = targets.paths === undefined ? [] : (typeof targets.paths === 'string' ? [targets.paths] : targets.paths).map(pointer);
+  const url = targets.url === undefined ? undefined : pointer(targets.url);
+  const command = targets.command === undefined ? undefined : pointer(targets.command);
+  const spell = options.spellings ?? ((value: string) => [value]);
+  return (args) => {
+    const found: { -readonly [K in keyof ArgumentTargetValues]: ArgumentTargetValues[K] } = {};
+    const all: string[] = [];
+    if (path !== undefined) {
+      const value = read(args, path, 'path');
+      if (value !== undefined) all.push(...spell(text(value, 'path')));
+    }
+    for (const entry of paths) {
+      const value = read(args, entry, 'paths');
+      if (value === undefined) continue;
+      for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) all.push(...spell(text(item, 'paths')));
+    }
+    if (all.length > 0) {
+      found.path = all[0] as string;
+      if (all.length > 1) found.paths = Object.freeze(all.slice(1));
+    }
+    if (url !== undefined) {
+      const value = read(args, url, 'url');
+      if (value !== undefined) found.url = text(value, 'url');
+    }
+    if (command !== undefined) {
+      const value = read(args, command, 'command');
+      if (value !== undefined) found.command = Array.isArray(value) ? Object.freeze((value as unknown[]).map((element) => text(element, 'command'))) : text(value, 'command');
+    }
+    return found;
+  };
+}
+
+function read(args: unknown, pointer: JsonPointer, kind: string): unknown {
+  const value = evaluateJsonPointer(args, pointer);
+  if (!value.found) return undefined;
+  if (value.value === undefined || value.value === null) throw new TypeError(`the ${kind} target is null`);
+  return value.value;
+}
+
+function text(value: unknown, kind: string): string {
+  if (typeof value !== 'string') throw new TypeError(`the ${kind} target is not a string`);
+  return value;
+}

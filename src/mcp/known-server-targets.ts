@@ -1,0 +1,121 @@
+import path from 'node:path';
+import type { McpArgumentTargets } from './argument-targets.js';
+import type { McpServerConfig } from './mcp-types.js';
+
+/** One tool of a reference server: where its targets are, and whether it writes the paths it names. */
+export interface KnownToolTargets {
+  readonly targets: McpArgumentTargets;
+  readonly access: 'read' | 'write';
+}
+
+/** A reference MCP server recognised from how it is started. */
+export interface KnownServer {
+  readonly kind: 'filesystem' | 'fetch' | 'git';
+  readonly tools: Readonly<Record<string, KnownToolTargets>>;
+  /** How this server reads a path argument: every spelling the policy must judge for it. */
+  readonly spellings?: (requested: string) => readonly string[];
+}
+
+const read = (targets: McpArgumentTargets): KnownToolTargets => Object.freeze({ targets: Object.freeze(targets), access: 'read' });
+const write = (targets: McpArgumentTargets): KnownToolTargets => Object.freeze({ targets: Object.freeze(targets), access: 'write' });
+const PATH = { path: '/path' };
+const REPO = { path: '/repo_path' };
+
+/** `@modelcontextprotocol/server-filesystem`: every tool that takes a path, with the argument names it declares. */
+const FILESYSTEM_TOOLS: Readonly<Record<string, KnownToolTargets>> = Object.freeze({
+  read_file: read(PATH),
+  read_text_file: read(PATH),
+  read_media_file: read(PATH),
+  read_multiple_files: read({ paths: '/paths' }),
+  write_file: write(PATH),
+  // Edits return a diff with the file's surrounding lines: an edit also shows what the file holds.
+  edit_file: write(PATH),
+  create_directory: write(PATH),
+  list_directory: read(PATH),
+  list_directory_with_sizes: read(PATH),
+  directory_tree: read(PATH),
+  move_file: write({ paths: ['/source', '/destination'] }),
+  search_files: read(PATH),
+  get_file_info: read(PATH),
+});
+
+/** `mcp-server-fetch`: the URL it fetches. */
+const FETCH_TOOLS: Readonly<Record<string, KnownToolTargets>> = Object.freeze({ fetch: read({ url: '/url' }) });
+
+/** `mcp-server-git`: the repository each tool acts on; the tools that change the repository or its work tree write it. */
+const GIT_TOOLS: Readonly<Record<string, KnownToolTargets>> = Object.freeze({
+  git_status: read(REPO),
+  git_diff_unstaged: read(REPO),
+  git_diff_staged: read(REPO),
+  git_diff: read(REPO),
+  git_log: read(REPO),
+  git_show: read(REPO),
+  git_branch: read(REPO),
+  git_commit: write(REPO),
+  git_add: write(REPO),
+  git_reset: write(REPO),
+  git_create_branch: write(REPO),
+  git_checkout: write(REPO),
+  git_init: write(REPO),
+});
+
+/**
+ * The reference server a stdio configuration starts, recognised by its
+ * package or executable name anywhere in the command line (`npx -y
+ * @modelcontextprotocol/server-filesystem .`, `uvx mcp-server-fetch`,
+ * `python -m mcp_server_git`, a path to the installed entry point). An HTTP
+ * server, or one started any other way (a container sees other paths), is
+ * not recognised: its targets come from the configuration alone.
+ */
+export function recognizeServer(server: McpServerConfig): KnownServer | undefined {
+  if (server.transport !== 'stdio') return undefined;
+  const argv = [server.command, ...(server.args ?? [])];
+  const at = (kind: string): number => argv.findIndex((token) => packageName(token) === kind);
+  const filesystem = at('server-filesystem');
+  if (filesystem !== -1) {
+    const cwd = server.cwd ?? process.cwd();
+    const directories = argv.slice(filesystem + 1).filter((token) => !token.startsWith('-')).map((token) => path.resolve(cwd, token));
+    return Object.freeze({ kind: 'filesystem', tools: FILESYSTEM_TOOLS, spellings: filesystemSpellings(directories.length > 0 ? directories : [cwd]) });
+  }
+  if (at('server-fetch') !== -1) return Object.freeze({ kind: 'fetch', tools: FETCH_TOOLS });
+  if (at('server-git') !== -1) return Object.freeze({ kind: 'git', tools: GIT_TOOLS });
+  return undefined;
+}
+
+/**
+ * Which reference server a command-line token names: `server-filesystem`,
+ * `server-fetch` or `server-git`, or undefined. The token may be the npm
+ * package (scoped, with a version), the executable (`mcp-server-fetch`,
+ * with a version or a script extension), the Python module
+ * (`mcp_server_git`) or a path to any of these.
+ */
+function packageName(token: string): string | undefined {
+  const unified = token.replace(/\\/g, '/');
+  const scoped = /(?:^|\/)@modelcontextprotocol\/(server-filesystem)(?:@[^/]*)?(?:\/|$)/.exec(unified);
+  if (scoped !== null) return scoped[1];
+  const base = (unified.split('/').pop() ?? '').replace(/(?:@|==).*$/, '').replace(/\.(?:m?js|cjs|py|exe)$/, '');
+  const named = /^mcp[-_]server[-_](filesystem|fetch|git)$/.exec(base);
+  return named === null ? undefined : `server-${named[1] as string}`;
+}
+
+/**
+ * server-filesystem reads a relative path against the first of its
+ * directories under which it lands (`..` can carry it into another), and
+ * matches a missing name with any name equal to it after Unicode NFC
+ * normalisation. The policy judges each place the path may end up in, and
+ * the NFC spelling of each: a deny on any of them refuses, an allow must
+ * cover them all. `~` is left as it is: the policy reads it as the home
+ * directory, outside the workspace.
+ */
+function filesystemSpellings(directories: readonly string[]): (requested: string) => readonly string[] {
+  return (requested) => {
+    if (requested === '~' || requested.startsWith('~/')) return [requested];
+    const places = path.isAbsolute(requested) ? [path.resolve(requested)] : directories.map((directory) => path.resolve(directory, requested));
+    const spellings = new Set<string>();
+    for (const place of places) {
+      spellings.add(place);
+      spellings.add(place.normalize('NFC'));
+    }
+    return [...spellings];
+  };
+}

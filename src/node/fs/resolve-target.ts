@@ -1,0 +1,76 @@
+import path from 'node:path';
+import type { ResolvedPath, ResolvedTarget, ResolveTargetRequest } from '../../core/index.js';
+import { hostDenial } from '../errors/host-denial.js';
+import { resolveExecutable } from '../process/resolve-executable.js';
+import { isInside, type FsJail } from './fs-jail.js';
+import { walkRealPath } from './walk-real-path.js';
+
+export interface CreateResolveTargetOptions {
+  readonly jail: FsJail;
+  /** Where the process capability looks programs up. */
+  readonly systemPath: readonly string[];
+}
+
+/**
+ * The host's half of the resolved action (`host.resolve`): each path a call
+ * names, as it really is on this disk, and the executable its program would
+ * be. It reports, it does not refuse — the engine's floor refuses a lexical
+ * escape and a link leading out before anyone is asked, and the capability
+ * refuses again at execution, where it also re-checks what this returned.
+ * Only an unusable path (empty, NUL) or a symlink loop is refused here.
+ *
+ * Synchronous: one `lstat` per component below the workspace, no thread-pool
+ * round trip. A path outside the host's scope is never looked at: it is
+ * reported as spelled, outside, and refused later.
+ *
+ * The host's own stores and the embedder's private paths are the exception:
+ * no approval can open them, so a call naming one (as spelled or where it
+ * really leads) is refused here, before anyone is asked to approve what
+ * would be refused anyway.
+ */
+export function createResolveTarget(options: CreateResolveTargetOptions): (request: ResolveTargetRequest, signal?: AbortSignal) => ResolvedTarget {
+  const { jail, systemPath } = options;
+  return (request) => {
+    const files = request.paths.map((requested) => resolvePath(jail, requested, request.tool));
+    const executable = request.program === undefined ? undefined : findExecutable(request.program, systemPath, jail.workspace);
+    return executable === undefined ? { files } : { files, executable };
+  };
+}
+
+function resolvePath(jail: FsJail, requested: string, tool: string): ResolvedPath {
+  if (typeof requested !== 'string' || requested.length === 0 || requested.includes('\0')) throw hostDenial(tool, 'invalid_path');
+  const lexical = path.resolve(jail.workspace, requested);
+  const shown = jail.display(lexical);
+  const spelledProtected = jail.isProtected(lexical);
+  refuseReserved(jail, lexical, tool);
+  if (!isInside(jail.root, lexical)) {
+    return { requested, path: shown, real: shown, protected: spelledProtected, linkTraversal: false, outside: !isInside(jail.workspace, lexical), created: false, hardLinked: false };
+  }
+  const walk = walkRealPath(jail.workspace, lexical, tool);
+  if (walk.absolute !== lexical) refuseReserved(jail, walk.absolute, tool);
+  return {
+    requested,
+    path: shown,
+    real: jail.display(walk.absolute),
+    protected: spelledProtected || (walk.absolute !== lexical && jail.isProtected(walk.absolute)),
+    linkTraversal: walk.linkTraversal,
+    outside: !isInside(jail.workspace, walk.absolute),
+    created: walk.missing.length > 0,
+    hardLinked: walk.missing.length === 0 && !walk.stats.isDirectory() && walk.stats.nlink > 1,
+    identity: walk.identity,
+  };
+}
+
+function refuseReserved(jail: FsJail, absolute: string, tool: string): void {
+  const refusal = jail.refusal(absolute);
+  if (refusal !== undefined) throw hostDenial(tool, refusal);
+}
+
+/** The executable the process capability would run, or undefined when it would refuse (spawn then fails as it always has). */
+function findExecutable(program: string, systemPath: readonly string[], workspace: string): string | undefined {
+  try {
+    return resolveExecutable(program, systemPath, workspace, undefined);
+  } catch {
+    return undefined;
+  }
+}

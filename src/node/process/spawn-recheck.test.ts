@@ -1,0 +1,84 @@
+import { chmod, mkdir, rename, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lexicalPath } from '../../core/action/resolve-action-lexically.js';
+import { ToolPolicyError, type ResolvedCommand } from '../../core/index.js';
+import type { NodeHost } from '../node-host-types.js';
+import { exists, useProcessWorkspace } from './__fixtures__/process-workspace.js';
+
+const setup = useProcessWorkspace();
+
+/** The command as the engine hands it on after resolution: argv, the host's executable, the working directory. */
+function resolvedCommand(host: NodeHost, argv: readonly string[], cwd?: string): ResolvedCommand {
+  const answer = host.resolve({ tool: 'run_command', access: 'read', paths: cwd === undefined ? [] : [cwd], program: argv[0] ?? '' });
+  return { argv, executable: answer.executable, cwd: answer.files[0] ?? lexicalPath('.') };
+}
+
+async function reason(attempt: Promise<unknown>): Promise<string> {
+  const error = await attempt.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ToolPolicyError);
+  return (error as ToolPolicyError).reason;
+}
+
+async function program(directory: string, marker: string): Promise<void> {
+  await mkdir(directory, { recursive: true });
+  await writeFile(path.join(directory, 'tool'), `#!/bin/sh\ntouch ${marker}\n`);
+  await chmod(path.join(directory, 'tool'), 0o755);
+}
+
+describe('spawn re-checks the command it was approved for', () => {
+  it('refuses when another executable would run now (one planted earlier on the PATH), and runs neither', async () => {
+    const first = path.join(setup.base, 'bin-first');
+    const second = path.join(setup.base, 'bin-second');
+    await mkdir(first);
+    await program(second, path.join(setup.base, 'second-ran'));
+    const host = setup.makeHost({ executablePath: [first, second, '/usr/bin', '/bin'] });
+    const expected = resolvedCommand(host, ['tool']);
+    expect(expected.executable).toBe(path.join(second, 'tool'));
+    await program(first, path.join(setup.base, 'first-ran'));
+    expect(await reason(host.process.spawn('tool', [], {}, { expected }))).toBe('target_changed');
+    expect(await exists(path.join(setup.base, 'first-ran'))).toBe(false);
+    expect(await exists(path.join(setup.base, 'second-ran'))).toBe(false);
+    // Resolved again, it runs: the one now first on the PATH.
+    await host.process.spawn('tool', [], {}, { expected: resolvedCommand(host, ['tool']) });
+    expect(await exists(path.join(setup.base, 'first-ran'))).toBe(true);
+  });
+
+  it('refuses when the working directory was replaced or swapped for a link, and creates nothing there', async () => {
+    const host = setup.makeHost();
+    await mkdir(path.join(setup.workspace, 'job'));
+    await mkdir(path.join(setup.workspace, 'elsewhere'));
+    const replaced = resolvedCommand(host, ['touch', 'made-here'], 'job');
+    await rename(path.join(setup.workspace, 'job'), path.join(setup.workspace, 'job-old'));
+    await mkdir(path.join(setup.workspace, 'job'));
+    expect(await reason(host.process.spawn('touch', ['made-here'], {}, { cwd: 'job', expected: replaced }))).toBe('target_changed');
+
+    const linked = resolvedCommand(host, ['touch', 'made-here'], 'job');
+    await rename(path.join(setup.workspace, 'job'), path.join(setup.workspace, 'job-2'));
+    await symlink('elsewhere', path.join(setup.workspace, 'job'));
+    expect(await reason(host.process.spawn('touch', ['made-here'], {}, { cwd: 'job', expected: linked }))).toBe('target_changed');
+    for (const folder of ['job-old', 'job-2', 'elsewhere']) expect(await exists(path.join(setup.workspace, folder, 'made-here')), folder).toBe(false);
+  });
+
+  it('refuses an argv other than the one judged, and runs exactly the judged one', async () => {
+    const host = setup.makeHost();
+    const expected = resolvedCommand(host, ['touch', 'judged']);
+    expect(await reason(host.process.spawn('touch', ['other'], {}, { expected }))).toBe('target_changed');
+    expect(await reason(host.process.spawn('touch', ['judged', 'extra'], {}, { expected }))).toBe('target_changed');
+    expect(await exists(path.join(setup.workspace, 'other'))).toBe(false);
+    await host.process.spawn('touch', ['judged'], {}, { expected });
+    expect(await exists(path.join(setup.workspace, 'judged'))).toBe(true);
+  });
+
+  it('runs in a protected working directory only when the approved command named it', async () => {
+    const host = setup.makeHost();
+    await mkdir(path.join(setup.workspace, '.git'), { recursive: true });
+    expect(await reason(host.process.spawn('pwd', [], {}, { cwd: '.git' }))).toBe('protected_path');
+    const approved = resolvedCommand(host, ['pwd'], '.git');
+    expect(approved.cwd).toMatchObject({ real: '.git', protected: true });
+    expect((await host.process.spawn('pwd', [], {}, { cwd: '.git', expected: approved })).stdout.trim()).toBe(path.join(host.workspace, '.git'));
+  });
+});
