@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectClient, consoleApi, makeWorkspace } from './support/serve-gateway.js';
-import { runCli, startCli, type RunningCli } from './support/spawn-cli.js';
+import { gatewayAuth, runCli, startCli, type RunningCli } from './support/spawn-cli.js';
 
 const EFFECT_SERVER = fileURLToPath(new URL('./fixtures/mcp/effect-server.mjs', import.meta.url));
 const CHANGE = { name: 'mcp_fx_apply_change', arguments: { change: 'rename the release branch' } };
@@ -21,15 +21,22 @@ afterEach(async () => {
   await Promise.allSettled(running.splice(0).map((cli) => cli.stop()));
 });
 
-async function serve(workspace: string): Promise<{ cli: RunningCli; mcpUrl: URL; consoleUrl: URL }> {
+interface Served {
+  readonly cli: RunningCli;
+  readonly mcpUrl: URL;
+  readonly consoleUrl: URL;
+  readonly auth: { requestInit: RequestInit };
+}
+
+async function serve(workspace: string): Promise<Served> {
   const cli = startCli(['--json', 'serve', '--http', '0'], workspace);
   running.push(cli);
   const started = await cli.ready;
-  return { cli, mcpUrl: new URL(String(started.mcp)), consoleUrl: new URL(String(started.console)) };
+  return { cli, mcpUrl: new URL(String(started.mcp)), consoleUrl: new URL(String(started.console)), auth: gatewayAuth(started) };
 }
 
-async function client(url: URL): Promise<Client> {
-  const { client: connected } = await connectClient(url, 'crash-test-client');
+async function client(gateway: Served): Promise<Client> {
+  const { client: connected } = await connectClient(gateway.mcpUrl, 'crash-test-client', undefined, gateway.auth);
   clients.push(connected);
   return connected;
 }
@@ -52,11 +59,16 @@ describe('a gateway killed mid-effect', () => {
     const marker = join(outside, 'marker.txt');
     hold = join(outside, 'hold');
     writeFileSync(hold, '');
-    const workspace = makeWorkspace({ servers: { fx: { command: process.execPath, args: [EFFECT_SERVER, marker, hold] } } });
+    // In `auto` mode a rule naming the tool allows the change, so it runs without a person (an upstream tool is governed).
+    const workspace = makeWorkspace({
+      mode: 'auto',
+      servers: { fx: { command: process.execPath, args: [EFFECT_SERVER, marker, hold] } },
+      policy: { rules: [{ tool: 'mcp_fx_apply_change', decision: 'allow' }] },
+    });
 
     // The effect starts, and the gateway dies under it.
     const first = await serve(workspace);
-    const pending = (await client(first.mcpUrl)).callTool(CHANGE).catch((error: unknown) => error);
+    const pending = (await client(first)).callTool(CHANGE).catch((error: unknown) => error);
     await expect.poll(() => marks(marker), { timeout: 30_000 }).toEqual(['rename the release branch']);
     const killedPid = first.cli.child.pid;
     first.cli.child.kill('SIGKILL');
@@ -78,7 +90,7 @@ describe('a gateway killed mid-effect', () => {
     expect((await consoleApi(second.consoleUrl, '/api/unresolved')).body).toEqual([expect.objectContaining({ claimId: claim.claimId, toolName: 'mcp_fx_apply_change' })]);
 
     // The same action again, from a new client session (a new call id): refused, saying why; the effect does not run twice.
-    const again = await (await client(second.mcpUrl)).callTool(CHANGE);
+    const again = await (await client(second)).callTool(CHANGE);
     expect(again.isError).toBe(true);
     expect(text(again)).toContain(`an earlier dispatch of the same action (journal claim ${claim.claimId}`);
     expect(text(again)).toContain('it is not run again until an operator resolves that claim');
@@ -98,7 +110,7 @@ describe('a gateway killed mid-effect', () => {
 
     // Now the action may run again, and does, once.
     rmSync(hold);
-    const rerun = await (await client(second.mcpUrl)).callTool(CHANGE);
+    const rerun = await (await client(second)).callTool(CHANGE);
     expect(rerun.isError).not.toBe(true);
     expect(text(rerun)).toContain('applied rename the release branch');
     expect(marks(marker)).toHaveLength(2);

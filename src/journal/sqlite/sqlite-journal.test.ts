@@ -240,6 +240,33 @@ describe('the durable effect bracket', () => {
     expect(recorded?.value).toBe('hi');
     expect(new Database(journal.path, { readonly: true }).prepare('SELECT count(*) FROM claims').pluck().get()).toBe(0);
   });
+
+  it('with recordAll, claims a tier-none tool that declares an effect other than read: a crash in it leaves a claim, and the action is refused', async () => {
+    const path = join(dir, 'effects.db');
+    const journal = journalAt(path, { recordAll: true });
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const apply = defineTool({ name: 'apply', description: 'Change the world.', effect: 'external', input: { type: 'object', properties: { change: { type: 'string' } } }, dispatch: () => (started(), new Promise<string>(() => undefined)) });
+    void createToolRegistry({ tools: [apply], journal }).dispatch({ callId: 'x1', name: 'apply', arguments: { change: 'c' } }, { grantedTools: ['apply'] });
+    await running;
+    // Another process over the same file, as a restarted gateway would be: the claim is open and the action refused.
+    const restarted = journalAt(path, { recordAll: true });
+    const [claim] = await restarted.unresolved();
+    expect(claim).toMatchObject({ toolName: 'apply', callId: 'x1', arguments: { change: 'c' } });
+    const again = await createToolRegistry({ tools: [apply], journal: restarted }).dispatch({ callId: 'x2', name: 'apply', arguments: { change: 'c' } }, { grantedTools: ['apply'] });
+    expect(again.ok ? undefined : again.error).toMatchObject({ code: 'POLICY_DENIED', reason: 'unresolved_claim' });
+  });
+
+  it('refuses a resolution that names nobody, carries a note that is not short text, or names no open claim, and writes nothing', async () => {
+    const journal = journalAt();
+    const rows = (): unknown => new Database(journal.path, { readonly: true }).prepare('SELECT count(*) FROM claims').pluck().get();
+    const before = rows();
+    await expect(journal.resolveClaim('claim-1', { resolution: 'failed', by: '' })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    await expect(journal.resolveClaim('claim-1', { resolution: 'failed', by: 'operator', note: 'x'.repeat(1001) })).rejects.toThrow(/at most 1000 characters/);
+    await expect(journal.resolveClaim('claim-1', { resolution: 'failed', by: 'operator', note: 7 as unknown as string })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    await expect(journal.resolveClaim('no-such-claim', { resolution: 'done', by: 'operator' })).rejects.toThrow(/does not name an unresolved claim/);
+    expect(rows()).toBe(before);
+  });
 });
 
 describe('the file', () => {
