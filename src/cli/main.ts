@@ -11,7 +11,7 @@ import { runReplay } from './commands/replay-command.js';
 import { runServe } from './commands/serve-command.js';
 import { runTools, TOOL_FORMATS } from './commands/tools-command.js';
 import { loadConfig } from './config/load-config.js';
-import { findRunningConsole } from './runtime/console-locator.js';
+import { findRunningConsoles } from './runtime/console-locator.js';
 import { resolveHttpAccess } from './runtime/resolve-http-access.js';
 import type { ResolvedConfig } from './config/config-types.js';
 
@@ -86,12 +86,14 @@ export function buildProgram(run: (task: (output: CliOutput, config: () => Resol
 
   program
     .command('console')
-    .description('print the URL of the console of the gateway running for this configuration')
+    .description('print the URL of the console of every gateway running for this configuration, newest first')
     .action(() =>
       run((output, config) => {
-        const found = findRunningConsole(config());
-        if (found === undefined) throw new CliError('tool', 'No console is running for this configuration: start one with `toolgate serve`.');
-        output.result(found, () => found.url);
+        const [newest, ...others] = findRunningConsoles(config());
+        if (newest === undefined) throw new CliError('tool', 'No console is running for this configuration: start one with `toolgate serve`.');
+        // One gateway: its URL alone, as a script expects. Several: one a line, each with its process.
+        const line = (found: typeof newest) => (others.length === 0 ? found.url : `${found.url}  (pid ${String(found.pid)}, started ${found.startedAt})`);
+        output.result({ ...newest, consoles: [newest, ...others] }, () => [newest, ...others].map(line).join('\n'));
         return Promise.resolve();
       }),
     );
