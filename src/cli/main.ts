@@ -2,7 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { CliError } from './cli-error.js';
 import { createCliOutput, type CliOutput } from './cli-output.js';
-import { runAuditExport, runAuditShow, runAuditTail, runAuditVerify } from './commands/audit-command.js';
+import { runAuditExport, runAuditResolve, runAuditShow, runAuditTail, runAuditUnresolved, runAuditVerify } from './commands/audit-command.js';
 import { runCall } from './commands/call-command.js';
 import { runInit } from './commands/init-command.js';
 import { runMcpApprove, runMcpWithheld } from './commands/mcp-command.js';
@@ -11,7 +11,7 @@ import { runReplay } from './commands/replay-command.js';
 import { runServe } from './commands/serve-command.js';
 import { runTools, TOOL_FORMATS } from './commands/tools-command.js';
 import { loadConfig } from './config/load-config.js';
-import { findRunningConsole } from './runtime/console-locator.js';
+import { findRunningConsoles } from './runtime/console-locator.js';
 import { resolveHttpAccess } from './runtime/resolve-http-access.js';
 import type { ResolvedConfig } from './config/config-types.js';
 
@@ -86,12 +86,14 @@ export function buildProgram(run: (task: (output: CliOutput, config: () => Resol
 
   program
     .command('console')
-    .description('print the URL of the console of the gateway running for this configuration')
+    .description('print the URL of the console of every gateway running for this configuration, newest first')
     .action(() =>
       run((output, config) => {
-        const found = findRunningConsole(config());
-        if (found === undefined) throw new CliError('tool', 'No console is running for this configuration: start one with `toolgate serve`.');
-        output.result(found, () => found.url);
+        const [newest, ...others] = findRunningConsoles(config());
+        if (newest === undefined) throw new CliError('tool', 'No console is running for this configuration: start one with `toolgate serve`.');
+        // One gateway: its URL alone, as a script expects. Several: one a line, each with its process.
+        const line = (found: typeof newest) => (others.length === 0 ? found.url : `${found.url}  (pid ${String(found.pid)}, started ${found.startedAt})`);
+        output.result({ ...newest, consoles: [newest, ...others] }, () => [newest, ...others].map(line).join('\n'));
         return Promise.resolve();
       }),
     );
@@ -157,8 +159,26 @@ export function buildProgram(run: (task: (output: CliOutput, config: () => Resol
     .action((id: string) => run((output, config) => Promise.resolve(runAuditShow(config(), id, output))));
   audit
     .command('verify')
-    .description('verify the hash chain and signatures; name the first bad row')
-    .action(() => run((output, config) => runAuditVerify(config(), output)));
+    .description('verify the hash chain and signatures against the anchored head; name the first bad row or how the file was cut or replaced')
+    .option('--anchor <file>', 'check against this anchor (a copy kept elsewhere) instead of the journal\'s own .anchor file')
+    .option('--no-anchor', 'walk the chain alone')
+    .option('--strict', 'fail on rows beyond the anchor and on a missing anchor')
+    .action((options: { anchor: string | boolean; strict?: boolean }) =>
+      run((output, config) => runAuditVerify(config(), { ...(options.anchor === false ? { anchor: false } : typeof options.anchor === 'string' ? { anchor: options.anchor } : {}), strict: options.strict === true }, output)),
+    );
+  audit
+    .command('unresolved')
+    .description('calls that claimed their effect and never settled (a crash, or a process still running): each refuses its action until resolved')
+    .action(() => run((output, config) => runAuditUnresolved(config(), output)));
+  audit
+    .command('resolve <claim>')
+    .description('answer an unresolved claim, journaled: --as failed (the effect did not happen; the action may run again) or --as done (it happened)')
+    .requiredOption('--as <outcome>', 'failed or done')
+    .option('--note <text>', 'why, for the audit trail')
+    .option('--force', 'resolve even though the pid that held the claim runs on this host (it may be another process now)')
+    .action((claim: string, options: { as: string; note?: string; force?: boolean }) =>
+      run((output, config) => runAuditResolve(config(), claim, { as: options.as, ...(options.note === undefined ? {} : { note: options.note }), force: options.force === true }, output)),
+    );
   audit
     .command('export')
     .description('export every receipt')

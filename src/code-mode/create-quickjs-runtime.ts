@@ -1,4 +1,4 @@
-import { ConfigurationError, type CodeRunRequest, type CodeRunResult, type CodeRuntime } from '../core/index.js';
+import { ConfigurationError, DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_DELIVERED_BYTES, MAX_NESTED_CALLS, type CodeRunRequest, type CodeRunResult, type CodeRuntime } from '../core/index.js';
 import { QUICKJS_BASE_MEMORY_BYTES, QuickJsModulePool } from './quickjs-module-pool.js';
 import { runSandboxedScript, type SandboxLimits } from './run-sandboxed-script.js';
 
@@ -15,6 +15,14 @@ export interface QuickJsRuntimeOptions {
   readonly maxConsoleBytes?: number;
   /** The script's JSON return value, in characters. Default 1 MiB. */
   readonly maxResultChars?: number;
+  /** Tool calls one script may have running at once; later calls wait their turn. Default 8. */
+  readonly maxConcurrentCalls?: number;
+  /**
+   * UTF-8 bytes of tool results (their JSON text) one script may receive in
+   * all; the result that would pass it ends the run with `result_budget`
+   * before it is copied. Default 16 MiB.
+   */
+  readonly maxDeliveredBytes?: number;
   /** Idle sandbox instances kept for reuse. Default 2. */
   readonly poolSize?: number;
 }
@@ -55,7 +63,13 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): CodeR
       return { ok: false, failure: 'runtime_error', message: 'the sandbox could not be created', console: EMPTY_CONSOLE };
     }
   };
-  return Object.freeze({ language: 'javascript', maxTimeoutMs: limits.timeoutMs, run });
+  return Object.freeze({
+    language: 'javascript',
+    maxTimeoutMs: limits.timeoutMs,
+    maxConcurrentCalls: bounded(options.maxConcurrentCalls, DEFAULT_MAX_CONCURRENT_CALLS, 1, MAX_NESTED_CALLS, 'maxConcurrentCalls'),
+    maxDeliveredBytes: bounded(options.maxDeliveredBytes, DEFAULT_MAX_DELIVERED_BYTES, 0, 1024 * MIB, 'maxDeliveredBytes'),
+    run,
+  });
 }
 
 const EMPTY_CONSOLE = Object.freeze({ lines: Object.freeze([]), truncated: false });

@@ -37,6 +37,11 @@ export function renderConsolePage(nonce: string): string {
     <h2>Tool calls, live</h2>
     <table><thead><tr><th>time</th><th>tool</th><th>agent</th><th>decision</th><th>duration</th><th>status</th></tr></thead><tbody id="calls"></tbody></table>
     <p id="calls-empty" class="empty">No calls yet. Point an MCP client at this gateway and make one.</p>
+    <div id="unresolved" class="card" hidden>
+      <h3>Unresolved claims</h3>
+      <p class="muted">Each call started and never settled, so it may or may not have had its effect; the same action is refused until you decide. Check, then run <code>toolgate audit resolve &lt;claim&gt; --as failed</code> (it did not happen) or <code>--as done</code> (it happened).</p>
+      <ul id="unresolved-list"></ul>
+    </div>
     <ul id="approvals-closed" class="closed" hidden></ul>
   </section>
   <section id="view-approvals" class="view">

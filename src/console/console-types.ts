@@ -1,4 +1,4 @@
-import type { ApprovalMode, ConfirmActionHook, JournalVerifyResult, MatchedRule, PolicyExplanation, RuleInForce, ToolApprovalDecision, ToolApprovalRequest, ToolReceipt, ToolRegistry } from '../core/index.js';
+import type { ApprovalMode, ConfirmActionHook, JournalVerifyResult, MatchedRule, PolicyExplanation, RuleInForce, ToolApprovalDecision, ToolApprovalRequest, ToolReceipt, ToolRegistry, UnresolvedClaim } from '../core/index.js';
 import type { WithheldDefinition } from '../mcp/mcp-types.js';
 
 /*
@@ -8,7 +8,7 @@ import type { WithheldDefinition } from '../mcp/mcp-types.js';
  * not a person looking at an empty column.
  */
 
-export type { JournalVerifyResult, ToolReceipt, WithheldDefinition };
+export type { JournalVerifyResult, ToolReceipt, UnresolvedClaim, WithheldDefinition };
 
 /**
  * A pending approval as the console shows it: the masked display of
@@ -158,6 +158,8 @@ export interface ConsoleOptions {
   /** The policy in force, as shown on the Policy view. */
   readonly describePolicy?: () => PolicyDescription;
   readonly withheld?: WithheldSource;
+  /** Claims a crash left open (their action is refused until an operator resolves them), for the Live view. */
+  readonly unresolved?: () => Promise<readonly UnresolvedClaim[]>;
   /** Default 0: an ephemeral port. Always bound to 127.0.0.1. */
   readonly port?: number;
   /** Fixed token (tests); default: random per start. */

@@ -55,6 +55,21 @@ describe('console server', () => {
     expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=${server.token}`);
   });
 
+  it('lists the unresolved claims its source reports, behind the token; none without a source', async () => {
+    const { server: plain } = await setup();
+    const host = (port: number) => `127.0.0.1:${port}`;
+    expect(JSON.parse((await raw(plain.port, '/api/unresolved', { host: host(plain.port), 'x-toolgate-token': plain.token })).body)).toEqual([]);
+    const claim = { key: 'a:c1', claimId: 'claim-1', toolName: 'mcp_fx_effect', callId: 'c1', runId: undefined, startedAt: 1, holder: 'pid 1 on h' };
+    const withClaims = await startConsole({ registry: createToolRegistry({ tools: [writeNote], host: createFakeHost(), policy: allowAll }), approvals: createApprovalQueue(), unresolved: () => Promise.resolve([claim]) });
+    try {
+      expect((await raw(withClaims.port, '/api/unresolved', { host: host(withClaims.port) })).status).toBe(401);
+      const listed = await raw(withClaims.port, '/api/unresolved', { host: host(withClaims.port), 'x-toolgate-token': withClaims.token });
+      expect(JSON.parse(listed.body)).toEqual([{ key: 'a:c1', claimId: 'claim-1', toolName: 'mcp_fx_effect', callId: 'c1', startedAt: 1, holder: 'pid 1 on h' }]);
+    } finally {
+      await withClaims.close();
+    }
+  });
+
   it('takes the token in the URL only to load the page: a decision or an API read sent that way is refused, and the approval stays pending', async () => {
     const { host, registry, approvals, server } = await setup();
     void registry.dispatch({ callId: 'q1', name: 'write_note', arguments: { path: 'notes/q.md', content: 'x' } }, { grantedTools: ['write_note'], approval: { confirm: approvals.confirm } });

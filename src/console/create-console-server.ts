@@ -106,6 +106,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     }
     if (method === 'GET' && path === '/api/policy') return send(response, 200, options.describePolicy?.() ?? { version: options.registry.policy.version });
     if (method === 'GET' && path === '/api/verify') return send(response, 200, await audit.verify());
+    if (method === 'GET' && path === '/api/unresolved') return send(response, 200, (await options.unresolved?.()) ?? []);
     if (method === 'GET' && path === '/api/withheld') return send(response, 200, (await options.withheld?.list()) ?? []);
     const withheldMatch = /^\/api\/withheld\/([a-z0-9_]{1,64})\/approve$/.exec(path);
     if (method === 'POST' && withheldMatch !== null) {

@@ -146,6 +146,7 @@ export { DEFAULT_PROTECTED_PATHS } from './policy/protected-paths.js';
 export type { RateLimit, RateLimits } from './policy/rate-limiter.js';
 
 export type {
+  ClaimResolution,
   Journal,
   JournalClaim,
   JournalEvent,
@@ -222,8 +223,8 @@ export type { ValidationIssue } from './errors/describe-issues.js';
 
 // Code Mode: the reserved run_code transport's runtime seam, its errors and results,
 // the generated tools SDK and the prompt assembly.
-export { CodeModeError } from './code-mode/code-mode-error.js';
-export { MAX_NESTED_CALLS, type RunCodeArguments, type RunCodeResult, type RunCodeSummary } from './code-mode/create-run-code-tool.js';
+export { CodeModeError, type CodeModeFailure } from './code-mode/code-mode-error.js';
+export { DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_DELIVERED_BYTES, MAX_NESTED_CALLS, type RunCodeArguments, type RunCodeResult, type RunCodeSummary } from './code-mode/create-run-code-tool.js';
 export { assembleToolPrompt, type AssembleToolPromptOptions, type PromptSection, type ToolPromptAssembly } from './code-mode/assemble-tool-prompt.js';
 export { SDK_RENDERERS, renderToolSdk, type SdkRenderer } from './code-mode/render-tool-sdk.js';
 export { renderTypeScriptSdk } from './code-mode/render-typescript-sdk.js';

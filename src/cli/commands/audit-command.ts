@@ -1,8 +1,21 @@
 import { createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import type { ToolReceipt } from '../../core/index.js';
-import { createJournalAudit, createSqliteJournal, describeVerification, type AuditEntry, type AuditFilter } from '../../journal/sqlite/index.js';
+import { dirname, join, resolve } from 'node:path';
+import { hostname, userInfo } from 'node:os';
+import { ToolgateError, type ClaimResolution, type ToolReceipt, type UnresolvedClaim } from '../../core/index.js';
+import {
+  anchorPathFor,
+  createJournalAudit,
+  createSqliteJournal,
+  describeVerification,
+  readJournalAnchor,
+  type AnchoredVerifyResult,
+  type AnchorFinding,
+  type AuditEntry,
+  type AuditFilter,
+  type JournalAnchor,
+  type SqliteJournal,
+} from '../../journal/sqlite/index.js';
 import { SIGNING_KEY_FILE } from '../../journal/sqlite/receipt-signer.js';
 import { CliError } from '../cli-error.js';
 import { formatTable, type CliOutput } from '../cli-output.js';
@@ -70,7 +83,6 @@ function renderEntry(entry: AuditEntry): string {
   ].join('\n');
 }
 
-/** `toolgate audit verify`: walk the hash chain (and signatures); a broken chain exits non-zero naming the first bad row. */
 /**
  * The public half of the journal's signing key, so verify checks every
  * signature (and requires one on every receipt) without ever creating a key:
@@ -85,21 +97,166 @@ function signingPublicKey(journalPath: string): string {
   }
 }
 
-export async function runAuditVerify(config: ResolvedConfig, output: CliOutput): Promise<number> {
+export interface AuditVerifyOptions {
+  /** An anchor file to check against; `false` skips the anchor; undefined: the journal's own, when it exists. */
+  readonly anchor?: string | false;
+  /** Rows beyond the anchor, and a missing anchor, fail. */
+  readonly strict?: boolean;
+}
+
+/**
+ * `toolgate audit verify [--anchor FILE | --no-anchor] [--strict]`: walk the
+ * hash chain (and signatures) and compare it with the anchor (the journal's
+ * own `journal.anchor` by default); a broken chain or a journal that does not
+ * match its anchor exits non-zero, naming the first bad row or the case.
+ */
+export async function runAuditVerify(config: ResolvedConfig, options: AuditVerifyOptions, output: CliOutput): Promise<number> {
   if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path} yet.`);
+  const anchorFile = options.anchor === false ? undefined : options.anchor === undefined ? anchorPathFor(config.journal.path) : resolve(options.anchor);
+  const anchor = anchorFile === undefined ? undefined : loadAnchor(anchorFile, options.anchor !== undefined);
   const progress = output.progress('verifying the journal chain');
   const publicKey = config.journal.sign ? signingPublicKey(config.journal.path) : undefined;
+  // Opened without `anchor`: verifying never writes the anchor it checks.
   const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, ...(publicKey === undefined ? {} : { publicKey }) });
   try {
-    const result = await journal.verify();
+    const result = anchor?.anchor === undefined ? await journal.verify() : await journal.verify({ anchor: anchor.anchor, strictAnchor: options.strict === true });
     progress.done();
     const unresolved = await journal.unresolved();
-    output.result({ ...result, unresolved }, () =>
-      [describeVerification(result), ...unresolved.map((claim) => `unresolved claim ${claim.claimId}: ${claim.toolName} (call ${claim.callId}) since ${new Date(claim.startedAt).toISOString()}`)].join('\n'),
+    // Without an anchor a cut tail or a replaced file cannot be seen; strict makes that a failure too.
+    const missing = anchorFile !== undefined && anchor?.anchor === undefined;
+    const ok = result.ok && !(missing && options.strict === true);
+    const finding = 'anchor' in result ? (result as AnchoredVerifyResult).anchor : undefined;
+    const anchorReport = anchorFile === undefined ? undefined : { file: anchorFile, ...(finding === undefined ? { missing: true } : finding) };
+    output.result({ ...result, ok, ...(anchorReport === undefined ? {} : { anchor: anchorReport }), unresolved }, () =>
+      [
+        describeVerification(result),
+        ...(anchorFile === undefined ? ['anchor: not checked (--no-anchor)'] : []),
+        ...(missing ? [`${options.strict === true ? 'failed' : 'warning'}: no anchor at ${anchorFile}: a cut tail or a replaced file cannot be detected`] : []),
+        ...(finding === undefined ? [] : [anchorLine(finding, anchorFile as string)]),
+        ...unresolved.map((claim) => `unresolved claim ${claim.claimId}: ${claim.toolName} (call ${claim.callId}) since ${new Date(claim.startedAt).toISOString()}; see \`toolgate audit unresolved\``),
+      ].join('\n'),
     );
-    return result.ok ? 0 : 1;
+    return ok ? 0 : 1;
   } finally {
     journal.close();
+  }
+}
+
+/** The anchor file, read. A file that is there but not an anchor is a failure to report, never a reason to skip the check. */
+function loadAnchor(file: string, named: boolean): { anchor: JournalAnchor | undefined } {
+  let anchor: JournalAnchor | undefined;
+  try {
+    anchor = readJournalAnchor(file);
+  } catch (error) {
+    throw new CliError('tool', `The anchor ${file} cannot be read: ${error instanceof Error ? error.message : String(error)}.`);
+  }
+  if (anchor === undefined && named) throw new CliError('usage', `No anchor at ${file}.`);
+  return { anchor };
+}
+
+function anchorLine(finding: AnchorFinding, file: string): string {
+  if (finding.case === 'matches') return `anchor ${file}: ${finding.message}`;
+  if (finding.case === 'beyond') return `warning: anchor ${file}: ${finding.message}`;
+  return `anchor ${file}: ${finding.message}`;
+}
+
+/** Whether the process that held a claim still runs: only a process on this host can be asked. */
+export type HolderState = 'running' | 'gone' | 'other-host' | 'unknown';
+
+export type ListedClaim = UnresolvedClaim & { readonly holderState: HolderState };
+
+function holderState(holder: string | undefined): HolderState {
+  const match = holder === undefined ? null : /^pid (\d+) on (.+)$/.exec(holder);
+  if (match === null) return 'unknown';
+  if (match[2] !== hostname()) return 'other-host';
+  const pid = Number(match[1]);
+  if (!Number.isSafeInteger(pid) || pid <= 0) return 'unknown';
+  try {
+    process.kill(pid, 0);
+    return 'running';
+  } catch (error) {
+    // EPERM: the process exists, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? 'running' : 'gone';
+  }
+}
+
+/** The claims a crash (or a process still running) left open, each with whether its holder still runs. */
+async function listClaims(journal: SqliteJournal): Promise<ListedClaim[]> {
+  return (await journal.unresolved()).map((claim) => ({ ...claim, holderState: holderState(claim.holder) }));
+}
+
+/** Where the claimed call acted, in one line: the real paths, the command, the request or the MCP tool. */
+function targetLine(claim: UnresolvedClaim): string {
+  const target = claim.target;
+  if (target === undefined) return '—';
+  const parts = [
+    ...target.files.map((file) => file.path),
+    ...(target.command === undefined ? [] : [target.command.argv.join(' ')]),
+    ...(target.http === undefined ? [] : [`${target.http.method} ${target.http.url}`]),
+    ...(target.mcp === undefined ? [] : [`${target.mcp.server}/${target.mcp.tool ?? '*'} ${target.mcp.arguments.replace(/\s+/g, ' ')}`]),
+    ...(target.os === undefined ? [] : [target.os.action]),
+  ];
+  const line = parts.join(' · ');
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+}
+
+const HOLDER_TEXT: Record<HolderState, string> = { running: 'still running', gone: 'gone', 'other-host': 'on another host', unknown: 'unknown' };
+
+/** `toolgate audit unresolved`: calls that claimed their effect and never settled, oldest first. */
+export async function runAuditUnresolved(config: ResolvedConfig, output: CliOutput): Promise<void> {
+  if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path} yet.`);
+  const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined });
+  try {
+    const claims = await listClaims(journal);
+    output.result(claims, () =>
+      claims.length === 0
+        ? 'no unresolved claims'
+        : [
+            formatTable(
+              ['claim', 'tool', 'call', 'agent', 'started', 'holder', 'target'],
+              claims.map((claim) => [claim.claimId, claim.toolName, claim.callId, claim.agent ?? '—', new Date(claim.startedAt).toISOString(), `${claim.holder ?? '—'} (${HOLDER_TEXT[claim.holderState]})`, targetLine(claim)]),
+            ),
+            '',
+            'Each was started and never settled: it may or may not have had its effect, and the same action is refused until you decide.',
+            'Check, then: toolgate audit resolve <claim> --as failed (it did not happen; the action may run again) or --as done (it happened).',
+          ].join('\n'),
+    );
+  } finally {
+    journal.close();
+  }
+}
+
+/** `toolgate audit resolve <claim> --as failed|done [--note TEXT] [--force]`: an operator's answer, journaled. */
+export async function runAuditResolve(config: ResolvedConfig, claimId: string, options: { readonly as: string; readonly note?: string; readonly force?: boolean }, output: CliOutput): Promise<void> {
+  if (options.as !== 'failed' && options.as !== 'done') throw new CliError('usage', '--as must be failed (the effect did not happen) or done (it happened).');
+  const resolution: ClaimResolution = options.as;
+  if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path} yet.`);
+  // The answer is a chained row, signed like every other: with signing on, the key must be there already, never made now.
+  if (config.journal.sign) signingPublicKey(config.journal.path);
+  const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, sign: config.journal.sign, anchor: anchorPathFor(config.journal.path) });
+  try {
+    const claim = (await listClaims(journal)).find((candidate) => candidate.claimId === claimId);
+    if (claim === undefined) throw new CliError('usage', `No unresolved claim ${claimId} in ${config.journal.path}: see \`toolgate audit unresolved\`.`);
+    if (claim.holderState === 'running' && options.force !== true) {
+      throw new CliError('tool', `Claim ${claimId} is held by ${claim.holder ?? 'a process'}, which is still running: the call may still be in flight. Stop that process first, or pass --force if that pid now belongs to another process.`);
+    }
+    await journal.resolveClaim(claimId, { resolution, by: `${operatorName()} (toolgate audit resolve)`, ...(options.note === undefined ? {} : { note: options.note }) });
+    output.result({ resolved: claimId, as: resolution, tool: claim.toolName, callId: claim.callId }, () =>
+      `resolved claim ${claimId} (${claim.toolName}, call ${claim.callId}) as ${resolution}: journaled; ${resolution === 'failed' ? 'the action may run again' : 'recorded as done'}, and it is no longer refused.`,
+    );
+  } catch (error) {
+    if (error instanceof ToolgateError && error.code === 'CONFIGURATION_INVALID') throw new CliError('usage', error.message, { cause: error });
+    throw error;
+  } finally {
+    journal.close();
+  }
+}
+
+function operatorName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'operator';
   }
 }
 

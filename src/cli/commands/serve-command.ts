@@ -1,4 +1,4 @@
-import { createJournalAudit, type JournalAudit } from '../../journal/sqlite/index.js';
+import { anchorPathFor, createJournalAudit, readJournalAnchor, type JournalAudit } from '../../journal/sqlite/index.js';
 import { serveMcp, type McpGateway } from '../../mcp/index.js';
 import { startConsole, type AuditSource, type ConsoleServer, type PolicyDescription } from '../../console/index.js';
 import type { ConfirmActionHook, MatchedRule, PolicyExplanation } from '../../core/index.js';
@@ -51,6 +51,7 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
         approvals: gateway.approvals,
         audit: auditSource(gateway, audit),
         describePolicy: () => describePolicy(gateway),
+        unresolved: () => gateway.journal.unresolved(),
         withheld: {
           list: () => Promise.resolve(gateway.connection.listWithheld()),
           approve: (name, digest) => gateway.connection.approvePin(name, { by: 'console', digest }),
@@ -78,7 +79,7 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
       }
     }
     output.info(consoleServer === undefined ? 'console: off' : `console: ${consoleServer.url} (\`toolgate console\` prints it again)`);
-    output.info(`journal: ${config.journal.path}`);
+    output.info(`journal: ${config.journal.path} (anchored in ${anchorPathFor(config.journal.path)})`);
     const stopRetention = startRetention(gateway, (run) => {
       if (run instanceof Error) output.info(`warning: retention failed, retried within the hour: ${run.message}`);
       else if (run.compactedRows + run.removed > 0) output.info(`retention: ${run.compactedRows} journal rows compacted, ${run.removed} spills and media removed (${run.freedBytes} bytes)`);
@@ -157,7 +158,11 @@ function auditSource(gateway: Gateway, audit: JournalAudit): AuditSource {
       }
       return Promise.resolve({ receipt, chain: { position: entry.chain.position, hash: entry.chain.hash }, explanation });
     },
-    verify: () => gateway.journal.verify(),
+    // Against the anchor the gateway keeps, so the console's chain status also shows a cut tail or a replaced file.
+    verify: () => {
+      const anchor = readJournalAnchor(anchorPathFor(gateway.config.journal.path));
+      return anchor === undefined ? gateway.journal.verify() : gateway.journal.verify({ anchor });
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/config-types.js';
 
@@ -11,45 +11,94 @@ export interface ConsoleLocation {
   readonly startedAt: string;
 }
 
+/** A gateway's own locator: `console-<pid>.json`. */
+const OWN_LOCATOR = /^console-([1-9]\d*)\.json$/;
+
 /**
- * `.toolgate/console.json` in the workspace: readable by the user alone
- * (it holds the token) and, like the rest of `.toolgate`, refused to every
- * tool. It lets `toolgate console` find the console of a gateway an MCP
- * client started over stdio, whose stderr the user rarely sees.
+ * `.toolgate/console.json` in the workspace: the console of the newest
+ * gateway for this configuration. Readable by the user alone (it holds the
+ * token) and, like the rest of `.toolgate`, refused to every tool. It lets
+ * `toolgate console` find the console of a gateway an MCP client started
+ * over stdio, whose stderr the user rarely sees.
  */
 export function consoleLocatorPath(config: ResolvedConfig): string {
-  return join(config.workspace, '.toolgate', 'console.json');
+  return join(stateDirectory(config), 'console.json');
+}
+
+/**
+ * `.toolgate/console-<pid>.json`: each gateway's own locator. Several
+ * gateways may serve one configuration (an MCP client's and an inspector's),
+ * and one that stops removes only its own, so the others stay findable.
+ */
+function ownConsoleLocatorPath(config: ResolvedConfig, pid: number): string {
+  return join(stateDirectory(config), `console-${String(pid)}.json`);
+}
+
+/** This process's own locator and `console.json`, each written atomically with mode 0600. */
+export function publishConsole(config: ResolvedConfig, url: string): void {
+  mkdirSync(stateDirectory(config), { recursive: true, mode: 0o700 });
+  const text = `${JSON.stringify({ url, pid: process.pid, startedAt: new Date().toISOString() } satisfies ConsoleLocation)}\n`;
+  writePrivately(ownConsoleLocatorPath(config, process.pid), text);
+  writePrivately(consoleLocatorPath(config), text);
+}
+
+/** Removed on shutdown: this process's own locator, and `console.json` only while it is still this process's (a newer `serve` may have replaced it). */
+export function withdrawConsole(config: ResolvedConfig): void {
+  rmSync(ownConsoleLocatorPath(config, process.pid), { force: true });
+  if (readConsoleLocation(consoleLocatorPath(config))?.pid === process.pid) rmSync(consoleLocatorPath(config), { force: true });
+}
+
+/**
+ * The consoles of every live `serve` for this configuration, newest first.
+ * A locator whose process is gone (a gateway killed before it could remove
+ * it), `console.json` included, is removed; an unreadable one, one naming another pid than its file
+ * or anything but a loopback URL is skipped.
+ */
+export function findRunningConsoles(config: ResolvedConfig): ConsoleLocation[] {
+  const found = new Map<number, ConsoleLocation>();
+  for (const name of locatorNames(config)) {
+    const pid = Number(OWN_LOCATOR.exec(name)?.[1]);
+    const file = join(stateDirectory(config), name);
+    const location = readConsoleLocation(file);
+    if (location?.pid !== pid) continue;
+    if (processAlive(pid)) found.set(pid, location);
+    else rmSync(file, { force: true });
+  }
+  // `console.json` alone: written by a gateway that keeps no locator of its own.
+  const newest = readConsoleLocation(consoleLocatorPath(config));
+  if (newest !== undefined && !found.has(newest.pid)) {
+    if (processAlive(newest.pid)) found.set(newest.pid, newest);
+    else rmSync(consoleLocatorPath(config), { force: true });
+  }
+  return [...found.values()].sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.pid - a.pid);
+}
+
+function stateDirectory(config: ResolvedConfig): string {
+  return join(config.workspace, '.toolgate');
+}
+
+function locatorNames(config: ResolvedConfig): string[] {
+  try {
+    return readdirSync(stateDirectory(config)).filter((name) => OWN_LOCATOR.test(name));
+  } catch {
+    return [];
+  }
 }
 
 /** Written atomically with mode 0600, so a reader never sees half a file or a wider mode. */
-export function publishConsole(config: ResolvedConfig, url: string): void {
-  const file = consoleLocatorPath(config);
-  mkdirSync(join(config.workspace, '.toolgate'), { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${process.pid}.tmp`;
-  const location: ConsoleLocation = { url, pid: process.pid, startedAt: new Date().toISOString() };
+function writePrivately(file: string, text: string): void {
+  const temporary = `${file}.${String(process.pid)}.tmp`;
   // A leftover of an earlier process with this pid goes first; `wx` then never writes through whatever is there.
   rmSync(temporary, { force: true });
-  writeFileSync(temporary, `${JSON.stringify(location)}\n`, { mode: 0o600, flag: 'wx' });
+  writeFileSync(temporary, text, { mode: 0o600, flag: 'wx' });
   chmodSync(temporary, 0o600);
   renameSync(temporary, file);
 }
 
-/** Removed on shutdown, but only while it is still this process's: a newer `serve` may have replaced it. */
-export function withdrawConsole(config: ResolvedConfig): void {
-  const found = readConsoleLocation(config);
-  if (found?.pid === process.pid) rmSync(consoleLocatorPath(config), { force: true });
-}
-
-/** The console of a live `serve` for this configuration, or undefined (none written, unreadable, or its process gone). */
-export function findRunningConsole(config: ResolvedConfig): ConsoleLocation | undefined {
-  const found = readConsoleLocation(config);
-  return found !== undefined && processAlive(found.pid) ? found : undefined;
-}
-
-function readConsoleLocation(config: ResolvedConfig): ConsoleLocation | undefined {
+function readConsoleLocation(file: string): ConsoleLocation | undefined {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(consoleLocatorPath(config), 'utf8'));
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
     return undefined;
   }

@@ -13,7 +13,7 @@ import {
 } from '../../core/index.js';
 import { checkServerGovernance, connectMcpServers, createJsonFilePinStore, type LiveRegistry, type McpConnection, type McpServerConfig } from '../../mcp/index.js';
 import { builtinTools, createNodeHost, createRulePersister, type NodeHost } from '../../node/index.js';
-import { createSqliteJournal, type SqliteJournal } from '../../journal/sqlite/index.js';
+import { anchorPathFor, createSqliteJournal, type SqliteJournal } from '../../journal/sqlite/index.js';
 import { createApprovalQueue, type ApprovalQueue } from '../../console/index.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
@@ -100,7 +100,7 @@ function upstreamConfigs(config: ResolvedConfig): McpServerConfig[] {
  */
 function gatewayStatePaths(config: ResolvedConfig): string[] {
   const journal = config.journal.path;
-  return ['.toolgate', journal, `${journal}-wal`, `${journal}-shm`, `${journal}-journal`, ...(config.file === undefined ? [] : [config.file])];
+  return ['.toolgate', journal, `${journal}-wal`, `${journal}-shm`, `${journal}-journal`, anchorPathFor(journal), ...(config.file === undefined ? [] : [config.file])];
 }
 
 /**
@@ -133,7 +133,16 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
       persisted: (rule) => rule.id.startsWith(REMEMBERED_RULE_PREFIX),
     },
   });
-  const journal = createSqliteJournal(config.journal.path, { recordAll: options.recordAll ?? true, sign: config.journal.sign });
+  const warnings = [...built.warnings];
+  // Every process that writes the journal keeps its anchor, so `audit verify` can tell a cut tail or a replaced file.
+  const journal = createSqliteJournal(config.journal.path, {
+    recordAll: options.recordAll ?? true,
+    sign: config.journal.sign,
+    anchor: anchorPathFor(config.journal.path),
+    onUnresolved: (claims) => {
+      if (claims.length > 0) warnings.push(`${claims.length} unresolved claim(s) in the journal: a call started and never settled, and the same action is refused until you resolve it (toolgate audit unresolved; toolgate audit resolve <claim> --as failed|done)`);
+    },
+  });
   let connection: McpConnection | undefined;
   try {
     connection = await connectMcpServers({
@@ -171,7 +180,7 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
       connection: opened,
       live,
       context,
-      warnings: built.warnings,
+      warnings,
       registry: () => live.current(),
       async close() {
         await opened.close();

@@ -5,7 +5,8 @@ import { api, byId } from './dom.js';
 export function checkChain(): void {
   void api<JournalVerifyResult>('/api/verify').then((v) => {
     const chip = byId('chain');
-    chip.textContent = v.ok ? `chain verified · ${v.rows} rows` : `chain broken at ${v.firstBadRow ? `${v.firstBadRow.table} #${v.firstBadRow.id}` : '?'}`;
+    const broken = v.firstBadRow?.table === 'anchor' ? 'journal does not match its anchor' : `chain broken at ${v.firstBadRow ? `${v.firstBadRow.table} #${v.firstBadRow.id}` : '?'}`;
+    chip.textContent = v.ok ? `chain verified · ${v.rows} rows` : broken;
     chip.className = `chip ${v.ok ? 'ok' : 'bad'}`;
   });
 }

@@ -2,6 +2,7 @@ import type { ApprovalChange, ConsoleHello, LiveCall } from '../console-types.js
 import { checkChain } from './check-chain.js';
 import { byId } from './dom.js';
 import { loadReceipts } from './load-receipts.js';
+import { loadUnresolved } from './load-unresolved.js';
 import { loadWithheld } from './load-withheld.js';
 import { setUpPendingBanner } from './pending-banner.js';
 import { noteClosed, removeApproval, renderApproval, updateApprovalCount } from './render-approval.js';
@@ -53,5 +54,9 @@ source.addEventListener('approval', (e) => {
 });
 source.addEventListener('withheld', () => loadWithheld());
 checkChain();
-setInterval(checkChain, 30000);
+loadUnresolved();
+setInterval(() => {
+  checkChain();
+  loadUnresolved();
+}, 30000);
 updateApprovalCount();

@@ -4,13 +4,21 @@ import type { ToolReceipt } from '../receipts/receipt-types.js';
 import { CODE_MODE_TOOL_NAME } from '../registry/registry-state.js';
 import type { CodeConsoleOutput, CodeRunFailure } from './code-mode-types.js';
 
-const FAILURE_TEXT: Record<Exclude<CodeRunFailure, 'aborted'>, string> = {
+/**
+ * Why a `run_code` call failed: a runtime's own failure, or `result_budget`,
+ * which the engine decides: the nested results would have passed the bytes
+ * the script may receive.
+ */
+export type CodeModeFailure = Exclude<CodeRunFailure, 'aborted'> | 'result_budget';
+
+const FAILURE_TEXT: Record<CodeModeFailure, string> = {
   script_error: 'the script threw',
   time_limit: 'the script ran out of wall time',
   cpu_limit: 'the script ran out of CPU time',
   memory_limit: 'the script exceeded the sandbox memory limit',
   stack_limit: 'the script exceeded the sandbox stack limit',
   result_invalid: 'the script returned a value that is not bounded JSON',
+  result_budget: 'the tool results the script asked for exceed its budget',
   runtime_error: 'the sandbox failed',
 };
 
@@ -23,10 +31,10 @@ const MAX_DETAIL = 400;
  * failure stay on the error for the caller (never in the message).
  */
 export class CodeModeError extends ToolgateError {
-  readonly reason: Exclude<CodeRunFailure, 'aborted'>;
+  readonly reason: CodeModeFailure;
   readonly console: CodeConsoleOutput;
   readonly calls: readonly ToolReceipt[];
-  constructor(reason: Exclude<CodeRunFailure, 'aborted'>, detail: string, options: { console: CodeConsoleOutput; calls: readonly ToolReceipt[] }) {
+  constructor(reason: CodeModeFailure, detail: string, options: { console: CodeConsoleOutput; calls: readonly ToolReceipt[] }) {
     // The detail is script-authored text (an exception message): redact secret shapes and bound it.
     const safe = redactSecrets(detail).replace(/\s+/g, ' ').trim().slice(0, MAX_DETAIL);
     super(

@@ -9,6 +9,14 @@ export interface CodeRuntime {
   readonly language: string;
   /** The longest wall time a script may ask for with `timeoutMs`. Also the `run_code` schema maximum. */
   readonly maxTimeoutMs: number;
+  /** Nested tool calls one script may have running at once; later calls wait their turn. Default 8 (`DEFAULT_MAX_CONCURRENT_CALLS`). */
+  readonly maxConcurrentCalls?: number;
+  /**
+   * UTF-8 bytes of nested results (their JSON text) one script may receive in
+   * all; a result that would pass it ends the run with `result_budget`, before
+   * it is copied into the sandbox. Default 16 MiB (`DEFAULT_MAX_DELIVERED_BYTES`).
+   */
+  readonly maxDeliveredBytes?: number;
   /** Run one script to completion. Never rejects for a script-level failure: that is a `CodeRunFailure`. */
   run(request: CodeRunRequest): Promise<CodeRunResult>;
 }

@@ -1,12 +1,14 @@
 import { ToolCancelledError } from '../errors/tool-errors.js';
 import type { ToolgateError } from '../errors/toolgate-error.js';
 import type { ToolOutcome, ToolSuccess } from '../dispatch/dispatch-types.js';
-import { measureParsedJson } from '../dispatch/snapshot-json.js';
+import { MAX_JSON_DEPTH, measureParsedJson } from '../dispatch/snapshot-json.js';
 import type { ToolReceipt } from '../receipts/receipt-types.js';
 import { CODE_MODE_TOOL_NAME } from '../registry/registry-state.js';
 import type { ToolDefinition, ToolDispatchContext } from '../tools/tool-types.js';
 import { unwrapUntrusted } from '../untrusted/untrusted.js';
 import { CodeModeError } from './code-mode-error.js';
+import { createCallGate } from './create-call-gate.js';
+import { measureJsonBytes } from './measure-json-bytes.js';
 import type { CodeConsoleOutput, CodeRuntime, CodeToolErrorView, CodeToolReply } from './code-mode-types.js';
 
 /** What a successful `run_code` call returns. */
@@ -35,6 +37,10 @@ export interface RunCodeArguments {
 
 /** A script may start at most this many tool calls; later calls are refused inside the script. */
 export const MAX_NESTED_CALLS = 256;
+/** Nested calls one script may have running at once, unless its runtime says otherwise (`maxConcurrentCalls`). */
+export const DEFAULT_MAX_CONCURRENT_CALLS = 8;
+/** UTF-8 bytes of nested results one script may receive in all, unless its runtime says otherwise (`maxDeliveredBytes`). */
+export const DEFAULT_MAX_DELIVERED_BYTES = 16 * 1024 * 1024;
 const MAX_CODE_LENGTH = 60_000;
 
 const JAVASCRIPT_DESCRIPTION =
@@ -55,6 +61,9 @@ const definitions = new WeakMap<CodeRuntime, ToolDefinition<RunCodeArguments, Ru
  * access: every tool the script calls is a full nested dispatch through the
  * same pipeline (grant, policy, hooks, approval, journal, receipt) with this
  * call as parent, and an abort of this call reaches every one of them.
+ * One script's calls run at most `maxConcurrentCalls` at a time, and the
+ * results it receives are bounded in all by `maxDeliveredBytes`, so the
+ * host's memory does not grow with what a script asks for.
  */
 export function createRunCodeTool(runtime: CodeRuntime): ToolDefinition<RunCodeArguments, RunCodeResult> {
   const cached = definitions.get(runtime);
@@ -85,16 +94,41 @@ export function createRunCodeTool(runtime: CodeRuntime): ToolDefinition<RunCodeA
 async function runScript(runtime: CodeRuntime, args: RunCodeArguments, context: ToolDispatchContext): Promise<RunCodeResult> {
   // Slots are taken when a call starts, so receipts keep the script's start order.
   const outcomes: (ToolOutcome | undefined)[] = [];
-  const callTool = async (name: string, toolArgs: unknown, signal: AbortSignal): Promise<CodeToolReply> => {
+  const gate = createCallGate(runtime.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT_CALLS);
+  const budget = runtime.maxDeliveredBytes ?? DEFAULT_MAX_DELIVERED_BYTES;
+  let delivered = 0;
+  // A result past the budget stops the whole run: the model reads why, the script never gets the value.
+  let overBudget: { readonly detail: string; readonly reply: CodeToolReply } | undefined;
+  const stop = new AbortController();
+  const signal = context.signal === undefined ? stop.signal : AbortSignal.any([context.signal, stop.signal]);
+  const callTool = async (name: string, toolArgs: unknown, callSignal: AbortSignal): Promise<CodeToolReply> => {
+    if (overBudget !== undefined) return overBudget.reply;
     if (outcomes.length >= MAX_NESTED_CALLS) {
       return { ok: false, error: { code: 'CALL_LIMIT', message: `This script may make at most ${MAX_NESTED_CALLS} tool calls.`, tool: undefined } };
     }
     const slot = outcomes.push(undefined) - 1;
-    const outcome = await context.dispatchNested({ name, arguments: toolArgs, signal });
+    if (!gate.tryEnter() && !(await gate.enter(callSignal))) return { ok: false, error: { code: 'ABORTED', message: 'The script stopped before this call started.', tool: undefined } };
+    let outcome: ToolOutcome;
+    try {
+      outcome = await context.dispatchNested({ name, arguments: toolArgs, signal: callSignal });
+    } finally {
+      gate.leave();
+    }
     outcomes[slot] = outcome;
-    return outcome.ok ? { ok: true, value: scriptValue(outcome) } : { ok: false, error: errorView(outcome.error) };
+    if (!outcome.ok) return { ok: false, error: errorView(outcome.error) };
+    const value = scriptValue(outcome);
+    // Measured before the runtime copies anything into the sandbox: a value past what is left is never serialised.
+    const size = measureJsonBytes(value, budget - delivered);
+    if (size.kind === 'fits') {
+      delivered += size.bytes;
+      return { ok: true, value };
+    }
+    if (size.kind === 'invalid') return { ok: false, error: { code: 'OUTPUT_INVALID', message: `The tool result is not bounded JSON (nested deeper than ${MAX_JSON_DEPTH} levels, or cyclic).`, tool: outcome.toolName } };
+    overBudget ??= budgetRefusal(outcome, budget, delivered);
+    stop.abort(new Error('Code Mode script stopped: result_budget'));
+    return overBudget.reply;
   };
-  const result = await runtime.run({ code: args.code, timeoutMs: args.timeoutMs, signal: context.signal, callTool });
+  const result = await runtime.run({ code: args.code, timeoutMs: args.timeoutMs, signal, callTool });
   // The runtime returns only after every nested call settled, so every slot is filled.
   const settled = outcomes.filter((outcome): outcome is ToolOutcome => outcome !== undefined);
   if (result.ok) {
@@ -103,8 +137,25 @@ async function runScript(runtime: CodeRuntime, args: RunCodeArguments, context: 
     if (!measured.ok) throw new CodeModeError('result_invalid', measured.problem, { console: result.console, calls: settled.map((outcome) => outcome.receipt) });
     return runCodeResult(result.value, result.console, settled);
   }
-  if (result.failure === 'aborted' || context.signal?.aborted === true) throw new ToolCancelledError(CODE_MODE_TOOL_NAME, 'after-dispatch');
-  throw new CodeModeError(result.failure, result.message, { console: result.console, calls: settled.map((outcome) => outcome.receipt) });
+  // A cancellation of the call wins over the budget stop, as it wins over every other ending.
+  if (context.signal?.aborted === true) throw new ToolCancelledError(CODE_MODE_TOOL_NAME, 'after-dispatch');
+  const failure = overBudget === undefined ? result : { failure: 'result_budget' as const, message: overBudget.detail };
+  if (failure.failure === 'aborted') throw new ToolCancelledError(CODE_MODE_TOOL_NAME, 'after-dispatch');
+  throw new CodeModeError(failure.failure, failure.message, { console: result.console, calls: settled.map((outcome) => outcome.receipt) });
+}
+
+/** What the model reads when a result would pass the budget, and what a script still running would catch. */
+function budgetRefusal(outcome: ToolSuccess, budget: number, delivered: number): { detail: string; reply: CodeToolReply } {
+  // The receipt is built only here, off the common path; a spilled output is named so an operator can find it.
+  const spill = outcome.receipt.spill;
+  const detail =
+    `the result of ${outcome.toolName} is larger than the ${mebibytes(budget - delivered)} left of the script's ${mebibytes(budget)} budget for tool results` +
+    `${spill === undefined ? '' : ` (the full output, ${mebibytes(spill.bytes)}, is stored as ${spill.handle})`}; ask for less per call (for read_file a line window with offset and limit) and keep only what you need`;
+  return { detail, reply: { ok: false, error: { code: 'RESULT_BUDGET', message: `The tool result exceeds the script's budget: ${detail}.`, tool: outcome.toolName } } };
+}
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
 /**

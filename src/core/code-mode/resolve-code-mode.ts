@@ -25,6 +25,12 @@ export function resolveCodeMode(options: { readonly presentAs?: PresentationMode
       throw new ConfigurationError('codeRuntime', 'must be a Code Mode runtime with a language and a run function');
     }
     if (!Number.isInteger(runtime.maxTimeoutMs) || runtime.maxTimeoutMs < 1) throw new ConfigurationError('codeRuntime.maxTimeoutMs', 'must be a positive integer');
+    if (runtime.maxConcurrentCalls !== undefined && (!Number.isInteger(runtime.maxConcurrentCalls) || runtime.maxConcurrentCalls < 1)) {
+      throw new ConfigurationError('codeRuntime.maxConcurrentCalls', 'must be a positive integer');
+    }
+    if (runtime.maxDeliveredBytes !== undefined && (!Number.isInteger(runtime.maxDeliveredBytes) || runtime.maxDeliveredBytes < 0)) {
+      throw new ConfigurationError('codeRuntime.maxDeliveredBytes', 'must be a non-negative integer');
+    }
   }
   requireRuntime(presentAs, runtime, 'presentAs');
   return Object.freeze({ presentAs, codeRuntime: runtime, codeTool: runtime === undefined ? undefined : compileTool(createRunCodeTool(runtime)) });

@@ -1,3 +1,4 @@
+import { displayAction } from '../action/display-action.js';
 import { ToolgateError } from '../errors/toolgate-error.js';
 import { ToolExecutionError, ToolUnavailableError } from '../errors/tool-errors.js';
 import type { JournalPrepareResult, RecordedResult } from '../journal/journal-types.js';
@@ -5,12 +6,18 @@ import { ensureDigests } from './ensure-digests.js';
 import type { DispatchState, StageResult } from './dispatch-state.js';
 import { projectedArguments } from './projected-arguments.js';
 
-/** The tier the journal sees: a `none` tool is journaled as `record` when the journal covers every call. */
+/**
+ * The tier the journal sees. When the journal covers every call, a `none`
+ * tool is journaled as `record`, or as `effect` when it declares a side
+ * effect (anything but `read`, an upstream MCP tool for one): then a crash
+ * in the middle of it leaves a claim to resolve, and the same action is not
+ * run again behind the operator's back.
+ */
 export function journalTierOf(state: DispatchState): 'none' | 'record' | 'effect' {
   const journal = state.snapshot.journal;
   const tool = state.tool;
   if (journal === undefined || tool === undefined) return 'none';
-  if (tool.journalTier === 'none') return journal.coverage === 'all' ? 'record' : 'none';
+  if (tool.journalTier === 'none') return journal.coverage !== 'all' ? 'none' : tool.policyView.effect === 'read' ? 'record' : 'effect';
   return tool.journalTier;
 }
 
@@ -44,6 +51,8 @@ export async function prepareJournal(state: DispatchState): Promise<StageResult 
       actionDigest,
       inputDigest,
       arguments: projectedArguments(state),
+      // Only a claim keeps it, for the operator who resolves one a crash left open.
+      ...(tier === 'effect' && state.action !== undefined ? { target: displayAction(state.action) } : {}),
       tier,
       startedAt: state.startedAt,
     });

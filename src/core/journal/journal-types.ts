@@ -1,3 +1,4 @@
+import type { ActionDisplay } from '../action/display-action.js';
 import type { ToolgateError } from '../errors/toolgate-error.js';
 import type { ToolReceipt } from '../receipts/receipt-types.js';
 
@@ -19,6 +20,8 @@ export interface JournalPrepareInput {
   readonly inputDigest: string;
   /** Redacted argument projection, safe to store. */
   readonly arguments: unknown;
+  /** The resolved target as a person reads it (masked), when the call resolved one: what an operator checks before resolving a claim. */
+  readonly target?: ActionDisplay;
   readonly tier: 'record' | 'effect';
   readonly startedAt: number;
 }
@@ -64,7 +67,21 @@ export interface UnresolvedClaim {
   readonly startedAt: number;
   /** Who held the claim, for the operator (e.g. `pid 123 on host-a`). */
   readonly holder?: string;
+  readonly agent?: string;
+  /** The action digest: every later call of the same action is refused until the claim is resolved. */
+  readonly actionDigest?: string;
+  /** The redacted arguments, as the claim recorded them. */
+  readonly arguments?: unknown;
+  /** The resolved target, when the claim recorded one. */
+  readonly target?: ActionDisplay;
 }
+
+/**
+ * An operator's answer to an unresolved claim. `failed`: the effect did not
+ * happen (or may safely happen again). `done`: it happened. Either way the
+ * answer is journaled and the action is no longer refused.
+ */
+export type ClaimResolution = 'failed' | 'done';
 
 /** A filter over recorded results, for replay. */
 export interface RecordingQuery {
@@ -88,7 +105,8 @@ export interface Journal {
   /**
    * `tiered` (default): the pipeline consults the journal for `record` and
    * `effect` tools only. `all`: every call is journaled, a `none` tool as
-   * `record` — what a recording session or a replay-only journal needs.
+   * `record` (as `effect` when its effect is not `read`) — what a recording
+   * session, a gateway or a replay-only journal needs.
    */
   readonly coverage?: 'tiered' | 'all';
   /** Claim before dispatch (effect tier), or return the recorded result for the key. */

@@ -24,6 +24,7 @@ export class ChainStore {
   /** The head as of our last commit, valid while no other connection has committed since. */
   #cached: { head: ChainHead; version: number } | undefined;
   #written: ChainHead | undefined;
+  #afterCommit: (() => void) | undefined;
 
   constructor(db: Database.Database, signer: ReceiptSigner | undefined) {
     this.db = db;
@@ -53,12 +54,20 @@ export class ChainStore {
         if (this.#cached !== undefined && this.#cached.version !== version) this.#cached = undefined;
         return work();
       }) as T;
-      if (this.#written !== undefined) this.#cached = { head: this.#written, version };
+      if (this.#written !== undefined) {
+        this.#cached = { head: this.#written, version };
+        this.#afterCommit?.();
+      }
       return result;
     } catch (error) {
       this.#cached = undefined;
       throw error;
     }
+  }
+
+  /** Called after every commit that appended rows (the anchor keeper). */
+  onCommit(listener: () => void): void {
+    this.#afterCommit = listener;
   }
 
   /** Fix the head for the rest of this transaction (compaction deletes rows before it appends). */

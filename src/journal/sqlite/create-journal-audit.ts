@@ -100,5 +100,6 @@ export function createJournalAudit(path: string): JournalAudit {
 export function describeVerification(result: JournalVerifyResult): string {
   if (result.ok) return `chain verified: ${result.rows} rows`;
   const bad = result.firstBadRow;
+  if (bad?.table === 'anchor') return `journal does not match its anchor: ${bad.problem}`;
   return bad === undefined ? 'chain broken' : `chain broken at ${bad.table} #${bad.id}: ${bad.problem}`;
 }

@@ -2,9 +2,10 @@ import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync } from
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigurationError, type UnresolvedClaim } from '../../core/index.js';
+import { AnchorKeeper } from './anchor-keeper.js';
 import { ChainStore } from './chain-store.js';
 import { loadReceiptSigner, verifierFromPem, type ReceiptVerifier } from './receipt-signer.js';
-import { migrateSchema } from './schema.js';
+import { ensureJournalId, migrateSchema } from './schema.js';
 import { SqliteJournal } from './sqlite-journal.js';
 
 export interface SqliteJournalOptions {
@@ -30,6 +31,17 @@ export interface SqliteJournalOptions {
   readonly recordAll?: boolean;
   /** Called once at open with the claims a crash left unresolved. Default: a warning on the console when there are any. */
   readonly onUnresolved?: (claims: readonly UnresolvedClaim[]) => void;
+  /**
+   * Keep an anchor of the chain head in this file, outside the database
+   * (`anchorPathFor(path)` is the usual place: `.toolgate/journal.anchor`
+   * beside `.toolgate/journal.db`). It is written at open, after every
+   * commit batch and at close, atomically, mode 0600, signed when signing is
+   * on; it never goes backwards, and once the file no longer holds the
+   * anchored head it is left as it is. `verify({ anchor })` checks against it.
+   */
+  readonly anchor?: string;
+  /** Called when the anchor cannot be kept (it no longer matches the file, or a write failed). Default: a warning on the console. */
+  readonly onAnchorProblem?: (problem: string) => void;
 }
 
 export const DEFAULT_JOURNAL_PATH = join('.toolgate', 'journal.db');
@@ -58,7 +70,12 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
     migrateSchema(db);
     const signer = options.sign === undefined || options.sign === false ? undefined : loadReceiptSigner(options.sign === true ? join(directory, 'keys') : options.sign.keyDir);
     const verifier: ReceiptVerifier | undefined = options.publicKey === undefined ? signer : verifierFromPem(options.publicKey);
-    const journal = new SqliteJournal(file, new ChainStore(db, signer), { coverage: options.recordAll === true ? 'all' : 'tiered', verifier });
+    ensureJournalId(db);
+    const store = new ChainStore(db, signer);
+    const anchor = options.anchor === undefined ? undefined : new AnchorKeeper(store, resolve(options.anchor), options.onAnchorProblem ?? ((problem) => console.warn(`toolgate: ${problem}`)));
+    if (anchor !== undefined) store.onCommit(() => anchor.committed());
+    const journal = new SqliteJournal(file, store, { coverage: options.recordAll === true ? 'all' : 'tiered', verifier, anchor });
+    anchor?.flush();
     reportUnresolved(journal.unresolvedNow(), options.onUnresolved);
     return journal;
   } catch (error) {

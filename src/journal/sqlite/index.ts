@@ -4,5 +4,8 @@ export { SqliteJournal, type ResolveClaimOptions } from './sqlite-journal.js';
 export type { ChainHead } from './chain-store.js';
 export type { CompactOptions, CompactResult } from './compact-journal.js';
 export type { SqliteVerifyResult, VerifyOptions } from './verify-chain.js';
+export { anchorPathFor, readJournalAnchor, type JournalAnchor } from './journal-anchor.js';
+export type { AnchorCase } from './describe-anchor-case.js';
+export type { AnchorFinding, AnchoredVerifyResult } from './verify-against-anchor.js';
 export { sweepRetention, type SweepRetentionOptions, type SweepRetentionResult, type RetentionDirectory } from '../sweep-retention.js';
 export { createJournalAudit, describeVerification, type AuditEntry, type AuditFilter, type JournalAudit } from './create-journal-audit.js';

@@ -105,3 +105,18 @@ export function migrateSchema(db: Database.Database): void {
   });
   run.immediate();
 }
+
+/**
+ * The file's identity, made once on first open (not a migration: an older
+ * toolgate still opens the file). It is not chained, so it proves nothing
+ * alone; an anchor names it so that a file swapped for another journal, or
+ * deleted and recreated, is told apart from one whose tail was cut.
+ */
+export function ensureJournalId(db: Database.Database): void {
+  db.prepare(`INSERT OR IGNORE INTO meta (name, value) VALUES ('journal_id', lower(hex(randomblob(16))))`).run();
+}
+
+/** The id `ensureJournalId` made, or undefined when the row is gone. */
+export function journalIdOf(db: Database.Database): string | undefined {
+  return db.prepare<[], string>(`SELECT value FROM meta WHERE name = 'journal_id'`).pluck().get();
+}

@@ -95,12 +95,68 @@ describe('the durable effect bracket', () => {
     expect(refused.ok ? undefined : { code: refused.error.code, reason: (refused.error as { reason?: string }).reason }).toEqual({ code: 'POLICY_DENIED', reason: 'unresolved_claim' });
     expect(runs.count).toBe(0);
 
-    await restarted.resolveClaim(claim!.claimId, { resolution: 'release', by: 'operator', note: 'checked: nothing was written' });
+    await restarted.resolveClaim(claim!.claimId, { resolution: 'failed', by: 'operator', note: 'checked: nothing was written' });
     expect(await restarted.unresolved()).toEqual([]);
     const rerun = await registry.dispatch({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, context);
     expect(rerun.ok).toBe(true);
     expect(runs.count).toBe(1);
     expect((await restarted.verify()).ok).toBe(true);
+  });
+
+  it('after a crash refuses the same action under any call id, naming the claim; its own concurrent calls of one action still run', async () => {
+    const path = join(dir, 'journal.db');
+    const runs = { count: 0 };
+    const crashed = journalAt(path);
+    const plan = await counterRegistry(crashed, runs).prepare({ callId: 'lost', name: 'bump', arguments: { by: 1 } }, context);
+    const actionDigest = plan.actionDigest!;
+    await crashed.prepare({ key: `${actionDigest}:lost`, callId: 'lost', runId: 'run-1', toolName: 'bump', toolVersion: undefined, agent: 'agent-a', actionDigest, inputDigest: plan.inputDigest!, arguments: { by: 1 }, tier: 'effect', startedAt: 1_700_000_000_000 });
+    crashed.close();
+
+    const restarted = journalAt(path);
+    const registry = counterRegistry(restarted, runs);
+    // A client retrying after the crash sends a new call id: the key differs, the action does not.
+    const retried = await registry.dispatch({ callId: 'retry-1', name: 'bump', arguments: { by: 1 } }, context);
+    expect(retried.ok ? undefined : retried.error).toMatchObject({ code: 'POLICY_DENIED', reason: 'unresolved_claim' });
+    const [claim] = await restarted.unresolved();
+    expect(retried.ok ? '' : retried.error.message).toBe(
+      `Tool "bump" was refused: an earlier dispatch of the same action (journal claim ${claim!.claimId}, started 2023-11-14T22:13:20.000Z) may have started and never settled; it is not run again until an operator resolves that claim.`,
+    );
+    expect(claim).toMatchObject({ agent: 'agent-a', actionDigest, arguments: { by: 1 } });
+    // Another action is not in doubt.
+    expect((await registry.dispatch({ callId: 'other', name: 'bump', arguments: { by: 5 } }, context)).ok).toBe(true);
+    expect(runs.count).toBe(5);
+
+    await restarted.resolveClaim(claim!.claimId, { resolution: 'done', by: 'operator', note: 'the counter did move' });
+    expect(await restarted.unresolved()).toEqual([]);
+    const reader = new Database(path, { readonly: true });
+    expect(JSON.parse(reader.prepare(`SELECT body FROM claims WHERE state = 'released'`).pluck().get() as string)).toEqual({ resolution: 'done', by: 'operator', note: 'the counter did move' });
+    reader.close();
+    // Two calls of the one action in flight together in this process: neither doubts the other.
+    const both = await Promise.all([registry.dispatch({ callId: 'a', name: 'bump', arguments: { by: 1 } }, context), registry.dispatch({ callId: 'b', name: 'bump', arguments: { by: 1 } }, context)]);
+    expect(both.map((outcome) => outcome.ok)).toEqual([true, true]);
+    expect(runs.count).toBe(7);
+    expect((await restarted.verify()).ok).toBe(true);
+    await expect(restarted.resolveClaim(claim!.claimId, { resolution: 'failed', by: 'operator' })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    await expect(restarted.resolveClaim(claim!.claimId, { resolution: 'release' as 'failed', by: 'operator' })).rejects.toThrow(/failed" or "done/);
+  });
+
+  it('records the resolved target in the claim, for the operator who resolves it', async () => {
+    const journal = journalAt();
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const write: ToolDefinition<{ path: string }> = {
+      name: 'write_note',
+      description: 'Write a note.',
+      input: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+      policy: { fsScoped: true, fsWrite: true },
+      policyTarget: (args) => ({ path: args.path }),
+      dispatch: () => (started(), new Promise(() => undefined)),
+    };
+    void createToolRegistry({ tools: [write], journal }).dispatch({ callId: 'w1', name: 'write_note', arguments: { path: 'notes/a.md' } }, { grantedTools: ['write_note'] });
+    await running;
+    const other = journalAt(journal.path);
+    const [claim] = await other.unresolved();
+    expect(claim?.target).toMatchObject({ access: 'write', files: [{ path: 'notes/a.md' }] });
   });
 
   it('audits a call refused before it could claim as a chained event, never as a result a retry would replay', async () => {
@@ -183,6 +239,33 @@ describe('the durable effect bracket', () => {
     const [recorded] = await journal.recordings({ runId: 'r' });
     expect(recorded?.value).toBe('hi');
     expect(new Database(journal.path, { readonly: true }).prepare('SELECT count(*) FROM claims').pluck().get()).toBe(0);
+  });
+
+  it('with recordAll, claims a tier-none tool that declares an effect other than read: a crash in it leaves a claim, and the action is refused', async () => {
+    const path = join(dir, 'effects.db');
+    const journal = journalAt(path, { recordAll: true });
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const apply = defineTool({ name: 'apply', description: 'Change the world.', effect: 'external', input: { type: 'object', properties: { change: { type: 'string' } } }, dispatch: () => (started(), new Promise<string>(() => undefined)) });
+    void createToolRegistry({ tools: [apply], journal }).dispatch({ callId: 'x1', name: 'apply', arguments: { change: 'c' } }, { grantedTools: ['apply'] });
+    await running;
+    // Another process over the same file, as a restarted gateway would be: the claim is open and the action refused.
+    const restarted = journalAt(path, { recordAll: true });
+    const [claim] = await restarted.unresolved();
+    expect(claim).toMatchObject({ toolName: 'apply', callId: 'x1', arguments: { change: 'c' } });
+    const again = await createToolRegistry({ tools: [apply], journal: restarted }).dispatch({ callId: 'x2', name: 'apply', arguments: { change: 'c' } }, { grantedTools: ['apply'] });
+    expect(again.ok ? undefined : again.error).toMatchObject({ code: 'POLICY_DENIED', reason: 'unresolved_claim' });
+  });
+
+  it('refuses a resolution that names nobody, carries a note that is not short text, or names no open claim, and writes nothing', async () => {
+    const journal = journalAt();
+    const rows = (): unknown => new Database(journal.path, { readonly: true }).prepare('SELECT count(*) FROM claims').pluck().get();
+    const before = rows();
+    await expect(journal.resolveClaim('claim-1', { resolution: 'failed', by: '' })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    await expect(journal.resolveClaim('claim-1', { resolution: 'failed', by: 'operator', note: 'x'.repeat(1001) })).rejects.toThrow(/at most 1000 characters/);
+    await expect(journal.resolveClaim('claim-1', { resolution: 'failed', by: 'operator', note: 7 as unknown as string })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    await expect(journal.resolveClaim('no-such-claim', { resolution: 'done', by: 'operator' })).rejects.toThrow(/does not name an unresolved claim/);
+    expect(rows()).toBe(before);
   });
 });
 

@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import {
   ConfigurationError,
   ToolPolicyError,
+  type ClaimResolution,
   type Journal,
   type JournalClaim,
   type JournalEvent,
@@ -14,9 +15,13 @@ import {
   type RecordingQuery,
   type UnresolvedClaim,
 } from '../../core/index.js';
+import type { AnchorKeeper } from './anchor-keeper.js';
 import type { ChainHead, ChainStore } from './chain-store.js';
 import { compactJournal, type CompactOptions, type CompactResult } from './compact-journal.js';
+import { readJournalAnchor, type JournalAnchor } from './journal-anchor.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
+import { journalIdOf } from './schema.js';
+import { verifyAgainstAnchor, type AnchoredVerifyResult } from './verify-against-anchor.js';
 import { verifyChain, type VerifyOptions, type SqliteVerifyResult } from './verify-chain.js';
 
 interface PendingClaim {
@@ -37,17 +42,38 @@ interface ClaimBody {
   readonly callId: string;
   readonly runId?: string;
   readonly tool: string;
+  readonly agent?: string;
+  readonly actionDigest?: string;
+  readonly arguments?: unknown;
+  readonly target?: UnresolvedClaim['target'];
   readonly startedAt: number;
   readonly holder?: string;
 }
 
 /** How an operator resolves a claim a crash left behind. */
 export interface ResolveClaimOptions {
-  /** `release`: the effect did not happen (or may safely repeat); the key is free and the next dispatch runs. */
-  readonly resolution: 'release';
+  /**
+   * `failed`: the effect did not happen (or may safely happen again).
+   * `done`: it happened. Either way a `released` row records the answer
+   * (chained, signed when signing is on) and the action runs again when
+   * next called: a new call, not a retry of the lost one.
+   */
+  readonly resolution: ClaimResolution;
   /** Who decided, for the audit trail. */
   readonly by: string;
   readonly note?: string;
+}
+
+/** The last character of an action digest's key prefix (`digest:`) plus one: keys of one action sort between the two. */
+const AFTER_SEPARATOR = String.fromCharCode(':'.charCodeAt(0) + 1);
+
+/** The refusal, naming the claim an operator resolves and when it started: never the arguments. */
+function unresolvedClaimError(toolName: string, claim: ClaimRow): ToolPolicyError {
+  const startedAt = (JSON.parse(claim.body) as Partial<ClaimBody>).startedAt;
+  const since = typeof startedAt === 'number' && Number.isFinite(startedAt) ? `, started ${new Date(startedAt).toISOString()}` : '';
+  return new ToolPolicyError(toolName, 'unresolved_claim', {
+    detail: `was refused: an earlier dispatch of the same action (journal claim ${claim.claim_id}${since}) may have started and never settled; it is not run again until an operator resolves that claim`,
+  });
 }
 
 /** Run synchronous work behind the async seam: a throw becomes a rejection, never a synchronous exception. */
@@ -89,6 +115,7 @@ export class SqliteJournal implements Journal {
   readonly coverage: 'tiered' | 'all';
   readonly #store: ChainStore;
   readonly #verifier: ReceiptVerifier | undefined;
+  readonly #anchor: AnchorKeeper | undefined;
   readonly #pending = new Map<string, PendingClaim>();
   readonly #holder = `pid ${process.pid} on ${hostname()}`;
   readonly #statements: {
@@ -96,15 +123,17 @@ export class SqliteJournal implements Journal {
     claimByKey: Database.Statement<[string], ClaimRow>;
     claimById: Database.Statement<[string], ClaimRow>;
     unresolved: Database.Statement<[], ClaimRow>;
+    unresolvedOfAction: Database.Statement<[string, string], ClaimRow>;
     byRun: Database.Statement<[string], { body: string }>;
   };
   #closed = false;
 
-  constructor(path: string, store: ChainStore, options: { coverage: 'tiered' | 'all'; verifier: ReceiptVerifier | undefined }) {
+  constructor(path: string, store: ChainStore, options: { coverage: 'tiered' | 'all'; verifier: ReceiptVerifier | undefined; anchor?: AnchorKeeper | undefined }) {
     this.path = path;
     this.#store = store;
     this.coverage = options.coverage;
     this.#verifier = options.verifier;
+    this.#anchor = options.anchor;
     const db = store.db;
     this.#statements = {
       receiptByKey: db.prepare(`SELECT body FROM receipts WHERE key = ? ORDER BY seq DESC LIMIT 1`),
@@ -113,6 +142,10 @@ export class SqliteJournal implements Journal {
       // A claim is unresolved while its latest row is still `claimed`.
       unresolved: db.prepare(
         `SELECT c.* FROM claims c WHERE c.state = 'claimed' AND NOT EXISTS (SELECT 1 FROM claims d WHERE d.key = c.key AND d.seq > c.seq) ORDER BY c.seq`,
+      ),
+      // Keys are `actionDigest:callId`: one action's claims are a range of the key index.
+      unresolvedOfAction: db.prepare(
+        `SELECT c.* FROM claims c WHERE c.key >= ? AND c.key < ? AND c.state = 'claimed' AND NOT EXISTS (SELECT 1 FROM claims d WHERE d.key = c.key AND d.seq > c.seq) ORDER BY c.seq`,
       ),
       byRun: db.prepare(`SELECT body FROM receipts WHERE run_id = ? ORDER BY seq`),
     };
@@ -134,8 +167,12 @@ export class SqliteJournal implements Journal {
           const open = this.#statements.claimByKey.get(input.key);
           if (open?.state === 'claimed') {
             // Never re-run silently: the earlier attempt may have touched the world.
-            return { status: 'refused', error: new ToolPolicyError(input.toolName, 'unresolved_claim') };
+            return { status: 'refused', error: unresolvedClaimError(input.toolName, open) };
           }
+          // The same action under another call id (a client retrying after a crash): refused too, while a claim
+          // this instance does not hold is open. Its own calls in flight are not in doubt, and run side by side.
+          const sameAction = this.#openClaimOfAction(input.actionDigest);
+          if (sameAction !== undefined) return { status: 'refused', error: unresolvedClaimError(input.toolName, sameAction) };
           const body: Record<string, unknown> = {
             callId: input.callId,
             runId: input.runId,
@@ -145,6 +182,7 @@ export class SqliteJournal implements Journal {
             actionDigest: input.actionDigest,
             inputDigest: input.inputDigest,
             arguments: input.arguments,
+            ...(input.target === undefined ? {} : { target: input.target }),
             startedAt: input.startedAt,
             holder: this.#holder,
           };
@@ -232,29 +270,71 @@ export class SqliteJournal implements Journal {
           runId: body.runId,
           startedAt: body.startedAt,
           ...(body.holder === undefined ? {} : { holder: body.holder }),
+          ...(body.agent === undefined ? {} : { agent: body.agent }),
+          ...(body.actionDigest === undefined ? {} : { actionDigest: body.actionDigest }),
+          ...(body.arguments === undefined ? {} : { arguments: body.arguments }),
+          ...(body.target === undefined ? {} : { target: body.target }),
         };
       });
   }
 
-  /** An operator's decision on an unresolved claim, appended to the chain. */
+  /**
+   * An operator's answer to an unresolved claim, appended to the chain as a
+   * `released` row that records it (`resolution`, `by`, `note`). From then on
+   * the claim is not listed and the action is not refused for it.
+   */
   resolveClaim(claimId: string, options: ResolveClaimOptions): Promise<void> {
     return promised(() => {
       this.#open();
-      if (options.resolution !== 'release') throw new ConfigurationError('resolution', 'must be "release"');
+      if (options.resolution !== 'failed' && options.resolution !== 'done') throw new ConfigurationError('resolution', 'must be "failed" or "done"');
       if (typeof options.by !== 'string' || options.by.length === 0) throw new ConfigurationError('by', 'must name who resolved the claim');
+      if (options.note !== undefined && (typeof options.note !== 'string' || options.note.length > 1000)) throw new ConfigurationError('note', 'must be text of at most 1000 characters');
       this.#store.write(() => {
         const latest = this.#statements.claimById.get(claimId);
         if (latest?.state !== 'claimed') throw new ConfigurationError('claimId', 'does not name an unresolved claim');
-        this.#store.append('claims', { at: Date.now(), claim_id: claimId, key: latest.key, state: 'released', body: encodeData({ by: options.by, note: options.note }) });
+        const body = { resolution: options.resolution, by: options.by, ...(options.note === undefined ? {} : { note: options.note }) };
+        this.#store.append('claims', { at: Date.now(), claim_id: claimId, key: latest.key, state: 'released', body: encodeData(body) });
       });
     });
   }
 
-  verify(options: VerifyOptions = {}): Promise<SqliteVerifyResult> {
+  /** An open claim of this action that this instance does not hold (a crash left it, or another process runs it). */
+  #openClaimOfAction(actionDigest: string): ClaimRow | undefined {
+    for (const row of this.#statements.unresolvedOfAction.iterate(`${actionDigest}:`, `${actionDigest}${AFTER_SEPARATOR}`)) {
+      if (!this.#pending.has(row.claim_id)) return row;
+    }
+    return undefined;
+  }
+
+  /**
+   * Walk the chain. With `anchor` (an anchor file's contents,
+   * `readJournalAnchor`), also check that this is the file the anchor was
+   * taken from, that the anchor carries the journal key's signature when
+   * the journal verifies with a key, and that the anchored head is still in
+   * the chain; `result.anchor` names what was found. Rows past the anchor
+   * pass unless `strictAnchor`.
+   */
+  verify(options: VerifyOptions & { readonly anchor: JournalAnchor; readonly strictAnchor?: boolean }): Promise<AnchoredVerifyResult>;
+  verify(options?: VerifyOptions): Promise<SqliteVerifyResult>;
+  verify(options: VerifyOptions & { readonly anchor?: JournalAnchor; readonly strictAnchor?: boolean } = {}): Promise<SqliteVerifyResult> {
     return promised(() => {
       this.#open();
-      return verifyChain(this.#store.db, { verifier: this.#verifier, ...options });
+      const { anchor, strictAnchor, ...walk } = options;
+      if (anchor === undefined) return verifyChain(this.#store.db, { verifier: this.#verifier, ...walk });
+      return verifyAgainstAnchor(this.#store.db, anchor, { verifier: this.#verifier, ...walk, ...(strictAnchor === undefined ? {} : { strict: strictAnchor }) });
     });
+  }
+
+  /** The file's id, which an anchor names (undefined only if someone removed it). */
+  get journalId(): string | undefined {
+    this.#open();
+    return journalIdOf(this.#store.db);
+  }
+
+  /** The anchor this journal keeps, and the problem that stopped it, if any. */
+  get anchor(): { readonly path: string; readonly mismatch: string | undefined } | undefined {
+    const keeper = this.#anchor;
+    return keeper === undefined ? undefined : { path: keeper.path, mismatch: keeper.mismatch };
   }
 
   recordings(query: RecordingQuery): Promise<readonly RecordedResult[]> {
@@ -270,15 +350,19 @@ export class SqliteJournal implements Journal {
     return this.#store.head();
   }
 
+  /** With a kept anchor and no `expectedHead`, the anchored head is checked before any row that carries it is dropped. */
   compact(options: CompactOptions): Promise<CompactResult> {
     return promised(() => {
       this.#open();
-      return compactJournal(this.#store, options, this.#verifier);
+      const anchored = options.expectedHead === undefined && this.#anchor !== undefined ? readJournalAnchor(this.#anchor.path) : undefined;
+      return compactJournal(this.#store, anchored === undefined ? options : { ...options, expectedHead: { seq: anchored.rows, hash: anchored.head } }, this.#verifier);
     });
   }
 
   close(): void {
     if (this.#closed) return;
+    // The last commits' anchor, before the file closes.
+    this.#anchor?.flush();
     this.#closed = true;
     this.#store.db.close();
   }

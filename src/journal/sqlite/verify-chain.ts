@@ -24,7 +24,11 @@ export interface VerifyOptions {
   readonly requireSignatures?: boolean;
 }
 
-export type SqliteVerifyResult = JournalVerifyResult & { readonly head: ChainHead };
+export type SqliteVerifyResult = JournalVerifyResult & {
+  readonly head: ChainHead;
+  /** Set when the walk failed on `expectedHead`: the chain is shorter, differs at that row, or compaction left it unvouched. */
+  readonly anchored?: 'shorter' | 'differs' | 'unvouched';
+};
 
 type Row = Record<string, unknown> & { seq: number; prev_hash: string; hash: string; key_id?: string | null; signature?: string | null };
 
@@ -85,11 +89,11 @@ function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifi
   let uncovered: { table: ChainedTable; seq: number } | undefined;
   /** Set at the first signed event or claim: from there on the writer signed every row. */
   let everyRowSigned = false;
-  const result = (bad: BadRow | undefined): SqliteVerifyResult => {
+  const result = (bad: BadRow | undefined, anchored?: SqliteVerifyResult['anchored']): SqliteVerifyResult => {
     const head = previous ?? { seq: 0, hash: GENESIS_HASH };
-    return bad === undefined ? { ok: true, rows, head } : { ok: false, rows, firstBadRow: bad, head };
+    return bad === undefined ? { ok: true, rows, head } : { ok: false, rows, firstBadRow: bad, head, ...(anchored === undefined ? {} : { anchored }) };
   };
-  const fail = (table: string, id: number, problem: string): SqliteVerifyResult => result({ table, id, problem });
+  const fail = (table: string, id: number, problem: string, anchored?: SqliteVerifyResult['anchored']): SqliteVerifyResult => result({ table, id, problem }, anchored);
   // Iterators hold the read transaction open; finish them on every exit.
   const walk = chainRows(db);
   try {
@@ -116,7 +120,7 @@ function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifi
         uncovered ??= { table, seq: row.seq };
       }
       if (expected !== undefined && row.seq === expected.seq) {
-        if (row.hash !== expected.hash) return fail(table, row.seq, 'differs from the anchored head: the chain was rewritten at or before this row');
+        if (row.hash !== expected.hash) return fail(table, row.seq, 'differs from the anchored head: the chain was rewritten at or before this row', 'differs');
         anchorSeen = true;
       }
       previous = { seq: row.seq, hash: row.hash };
@@ -127,7 +131,7 @@ function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifi
   if (uncovered !== undefined) return fail(uncovered.table, uncovered.seq, 'signature missing: the row is unsigned and no later signed row covers it');
   if (expected !== undefined && !anchorSeen) {
     const problem = anchorProblem(expected, previous, checkpoints, signedCheckpoints);
-    if (problem !== undefined) return fail('chain', expected.seq, problem);
+    if (problem !== undefined) return fail('chain', expected.seq, problem.problem, problem.kind);
   }
   return result(triggerProblem(db));
 }
@@ -138,14 +142,19 @@ function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifi
  * a checkpoint the trusted key signed: an unsigned checkpoint, and the chain
  * after it, are what a writer without the key can fabricate.
  */
-function anchorProblem(expected: ChainHead, walkedHead: ChainHead | undefined, checkpoints: ReadonlyMap<number, string>, signedCheckpoints: readonly number[]): string | undefined {
-  if (expected.seq === 0) return expected.hash === GENESIS_HASH ? undefined : 'differs from the anchored head: the chain was rewritten at or before this row';
-  if (expected.seq > (walkedHead?.seq ?? 0)) return 'the chain is shorter than the anchored head (rows deleted from the tail)';
+function anchorProblem(
+  expected: ChainHead,
+  walkedHead: ChainHead | undefined,
+  checkpoints: ReadonlyMap<number, string>,
+  signedCheckpoints: readonly number[],
+): { kind: NonNullable<SqliteVerifyResult['anchored']>; problem: string } | undefined {
+  if (expected.seq === 0) return expected.hash === GENESIS_HASH ? undefined : { kind: 'differs', problem: 'differs from the anchored head: the chain was rewritten at or before this row' };
+  if (expected.seq > (walkedHead?.seq ?? 0)) return { kind: 'shorter', problem: 'the chain is shorter than the anchored head (rows deleted from the tail)' };
   // A checkpoint that names this very position records the hash the row had when it was dropped.
   const recorded = checkpoints.get(expected.seq);
-  if (recorded !== undefined && recorded !== expected.hash) return 'differs from the anchored head: compaction recorded another hash at this position';
+  if (recorded !== undefined && recorded !== expected.hash) return { kind: 'differs', problem: 'differs from the anchored head: compaction recorded another hash at this position' };
   if (signedCheckpoints.some((through) => through >= expected.seq)) return undefined;
-  return 'the anchored row was removed by compaction and no signed checkpoint covers it; anchor a head taken after compact()';
+  return { kind: 'unvouched', problem: 'the anchored row was removed by compaction and no signed checkpoint covers it; anchor a head taken after compact()' };
 }
 
 /**

@@ -1,0 +1,121 @@
+// `kill -9` of a real gateway (the built CLI) while an upstream MCP tool has its effect under way, then a restart.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectClient, consoleApi, makeWorkspace } from './support/serve-gateway.js';
+import { gatewayAuth, runCli, startCli, type RunningCli } from './support/spawn-cli.js';
+
+const EFFECT_SERVER = fileURLToPath(new URL('./fixtures/mcp/effect-server.mjs', import.meta.url));
+const CHANGE = { name: 'mcp_fx_apply_change', arguments: { change: 'rename the release branch' } };
+
+const running: RunningCli[] = [];
+const clients: Client[] = [];
+let hold: string | undefined;
+afterEach(async () => {
+  if (hold !== undefined) rmSync(hold, { force: true });
+  await Promise.allSettled(clients.splice(0).map((client) => client.close()));
+  await Promise.allSettled(running.splice(0).map((cli) => cli.stop()));
+});
+
+interface Served {
+  readonly cli: RunningCli;
+  readonly mcpUrl: URL;
+  readonly consoleUrl: URL;
+  readonly auth: { requestInit: RequestInit };
+}
+
+async function serve(workspace: string): Promise<Served> {
+  const cli = startCli(['--json', 'serve', '--http', '0'], workspace);
+  running.push(cli);
+  const started = await cli.ready;
+  return { cli, mcpUrl: new URL(String(started.mcp)), consoleUrl: new URL(String(started.console)), auth: gatewayAuth(started) };
+}
+
+async function client(gateway: Served): Promise<Client> {
+  const { client: connected } = await connectClient(gateway.mcpUrl, 'crash-test-client', undefined, gateway.auth);
+  clients.push(connected);
+  return connected;
+}
+
+interface Listed {
+  readonly claimId: string;
+  readonly toolName: string;
+  readonly callId: string;
+  readonly holder: string;
+  readonly holderState: string;
+  readonly target?: { readonly mcp?: { readonly server: string; readonly tool: string } };
+}
+
+const marks = (marker: string): string[] => (existsSync(marker) ? readFileSync(marker, 'utf8').split('\n').filter(Boolean) : []);
+const text = (result: unknown): string => JSON.stringify((result as { content?: unknown }).content);
+
+describe('a gateway killed mid-effect', () => {
+  it('leaves its claim visible (console and audit unresolved), never re-runs it, and runs it again only after an operator resolves it, journaled', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'toolgate-crash-effect-'));
+    const marker = join(outside, 'marker.txt');
+    hold = join(outside, 'hold');
+    writeFileSync(hold, '');
+    // In `auto` mode a rule naming the tool allows the change, so it runs without a person (an upstream tool is governed).
+    const workspace = makeWorkspace({
+      mode: 'auto',
+      servers: { fx: { command: process.execPath, args: [EFFECT_SERVER, marker, hold] } },
+      policy: { rules: [{ tool: 'mcp_fx_apply_change', decision: 'allow' }] },
+    });
+
+    // The effect starts, and the gateway dies under it.
+    const first = await serve(workspace);
+    const pending = (await client(first)).callTool(CHANGE).catch((error: unknown) => error);
+    await expect.poll(() => marks(marker), { timeout: 30_000 }).toEqual(['rename the release branch']);
+    const killedPid = first.cli.child.pid;
+    first.cli.child.kill('SIGKILL');
+    await new Promise((resolve) => first.cli.child.once('exit', resolve));
+    running.splice(running.indexOf(first.cli), 1);
+    await pending;
+
+    // Restarted: the claim is listed by the CLI and shown by the console.
+    const second = await serve(workspace);
+    const listed = await runCli(['--json', 'audit', 'unresolved'], workspace);
+    expect(listed.code).toBe(0);
+    const claims = JSON.parse(listed.stdout) as Listed[];
+    expect(claims).toHaveLength(1);
+    const [claim] = claims as [Listed];
+    expect(claim).toMatchObject({ toolName: 'mcp_fx_apply_change', holder: expect.stringContaining(`pid ${String(killedPid)} on `), holderState: 'gone', target: { mcp: { server: 'fx', tool: 'apply_change' } } });
+    const human = await runCli(['audit', 'unresolved'], workspace);
+    expect(human.stdout).toContain(claim.claimId);
+    expect(human.stdout).toContain('toolgate audit resolve <claim> --as failed');
+    expect((await consoleApi(second.consoleUrl, '/api/unresolved')).body).toEqual([expect.objectContaining({ claimId: claim.claimId, toolName: 'mcp_fx_apply_change' })]);
+
+    // The same action again, from a new client session (a new call id): refused, saying why; the effect does not run twice.
+    const again = await (await client(second)).callTool(CHANGE);
+    expect(again.isError).toBe(true);
+    expect(text(again)).toContain(`an earlier dispatch of the same action (journal claim ${claim.claimId}`);
+    expect(text(again)).toContain('it is not run again until an operator resolves that claim');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(marks(marker)).toHaveLength(1);
+
+    // The operator checked: the change did not complete. The answer is a chained journal row.
+    const resolved = await runCli(['audit', 'resolve', claim.claimId, '--as', 'failed', '--note', 'checked the branch: not renamed'], workspace);
+    expect(resolved.code).toBe(0);
+    expect(resolved.stdout).toContain(`resolved claim ${claim.claimId}`);
+    const journal = join(workspace, '.toolgate', 'journal.db');
+    const row = execFileSync('sqlite3', [journal, `SELECT body FROM claims WHERE claim_id = '${claim.claimId}' AND state = 'released'`], { encoding: 'utf8' });
+    expect(JSON.parse(row)).toMatchObject({ resolution: 'failed', note: 'checked the branch: not renamed', by: expect.stringContaining('toolgate audit resolve') });
+    expect(JSON.parse((await runCli(['--json', 'audit', 'unresolved'], workspace)).stdout)).toEqual([]);
+    expect((await consoleApi(second.consoleUrl, '/api/unresolved')).body).toEqual([]);
+    expect((await runCli(['audit', 'resolve', claim.claimId, '--as', 'done'], workspace)).code).toBe(2);
+
+    // Now the action may run again, and does, once.
+    rmSync(hold);
+    const rerun = await (await client(second)).callTool(CHANGE);
+    expect(rerun.isError).not.toBe(true);
+    expect(text(rerun)).toContain('applied rename the release branch');
+    expect(marks(marker)).toHaveLength(2);
+    const verified = await runCli(['audit', 'verify'], workspace);
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).toContain('chain verified');
+  }, 240_000);
+});
