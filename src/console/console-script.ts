@@ -274,6 +274,20 @@ export const consoleScript = String.raw`
     });
   }
 
+  // Upstream MCP servers: the ones down, why, and when each is tried again; the tail of its stderr on hover.
+  function checkUpstreams() {
+    api('/api/policy').then(function (p) {
+      var list = p.servers || [], chip = document.getElementById('upstreams');
+      var down = list.filter(function (s) { return s.state !== 'up'; });
+      chip.hidden = list.length === 0;
+      chip.className = 'chip ' + (down.length > 0 ? 'bad' : 'ok');
+      chip.textContent = down.length === 0 ? 'upstreams: ' + list.length + ' up' : 'upstreams down: ' + down.map(function (s) {
+        return visible(s.server) + ' (' + s.state + (s.error ? ': ' + visible(s.error) : '') + (s.nextRetryAt ? ' · retry ' + time(s.nextRetryAt) : '') + ')';
+      }).join('; ');
+      chip.title = down.map(function (s) { return visible(s.server) + (s.stderr ? ':\n' + visible(s.stderr, true) : ''); }).join('\n\n');
+    });
+  }
+
   // Live stream
   var source = new EventSource('/api/events');
   source.addEventListener('hello', function (e) {
@@ -296,6 +310,8 @@ export const consoleScript = String.raw`
   source.addEventListener('withheld', function () { loadWithheld(); });
   checkChain();
   setInterval(checkChain, 30000);
+  checkUpstreams();
+  setInterval(checkUpstreams, 5000);
   updateApprovalCount();
 })();
 `;
