@@ -275,9 +275,11 @@ describe('connectMcpServers options', () => {
       expect(!flooded.ok && flooded.error.code).toBe('EXECUTION_FAILED');
       expect(!flooded.ok && flooded.error.message).toMatch(/connection to the MCP server closed/);
       expect(Date.now() - started).toBeLessThan(30_000);
-      // The connection stays closed: later calls fail at once, typed, instead of hanging.
+      // The server is down from then on (and retried): later calls fail at once, typed, instead of hanging.
       const after = await registry.dispatch({ callId: 'f2', name: 'mcp_fl_echo', arguments: { text: 'hi' } }, grantAll(registry));
-      expect(!after.ok && after.error.code).toBe('EXECUTION_FAILED');
+      expect(!after.ok && after.error.code).toBe('TOOL_UNAVAILABLE');
+      expect(!after.ok && after.error.message).toMatch(/MCP server "fl" is down/);
+      expect(connection.servers()[0]).toMatchObject({ server: 'fl', state: 'down', error: expect.stringMatching(/closed the connection/) });
     } finally {
       await connection.close();
     }

@@ -109,7 +109,8 @@ export function buildProgram(run: (task: (output: CliOutput, config: () => Resol
     .command('tools')
     .description('list the tools, or project them for a provider')
     .addOption(new Option('--format <format>', 'output format').choices([...TOOL_FORMATS]).default('table'))
-    .action((options: { format: string }) => run((output, config) => runTools(config(), options.format, output)));
+    .option('--strict', 'exit 3 when a configured MCP server is down (it is reported either way)')
+    .action((options: { format: string; strict?: boolean }) => run((output, config) => runTools(config(), options.format, output, { strict: options.strict === true })));
 
   const mcp = program.command('mcp').description('review and approve upstream MCP definitions that are withheld');
   mcp

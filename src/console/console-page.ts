@@ -25,6 +25,7 @@ export function renderConsolePage(nonce: string): string {
     <button data-view="policy">Policy</button>
     <button data-view="withheld">Withheld MCP tools</button>
   </nav>
+  <div id="upstreams" class="chip" hidden></div>
   <div id="chain" class="chip">chain: checking…</div>
 </header>
 <div id="pending-banner" class="banner" role="alert" hidden>

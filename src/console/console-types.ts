@@ -1,5 +1,5 @@
 import type { ApprovalMode, ConfirmActionHook, JournalVerifyResult, MatchedRule, PolicyExplanation, RuleInForce, ToolApprovalDecision, ToolApprovalRequest, ToolReceipt, ToolRegistry, UnresolvedClaim } from '../core/index.js';
-import type { WithheldDefinition } from '../mcp/mcp-types.js';
+import type { McpServerStatus, WithheldDefinition } from '../mcp/mcp-types.js';
 
 /*
  * What the console API sends and its page reads. The page (./page, compiled
@@ -124,6 +124,8 @@ export interface PolicyDescription {
   readonly allowedDomains?: readonly string[];
   readonly protectedPaths?: readonly string[];
   readonly mcpServers?: readonly string[];
+  /** Each upstream server's status: up, down or retrying, its last failure and when it is tried again. */
+  readonly servers?: readonly McpServerStatus[];
   readonly remembered?: unknown;
   readonly warnings?: readonly string[];
 }

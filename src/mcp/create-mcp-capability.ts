@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { mcpToolName, ToolPolicyError, type McpCallInput, type McpCapability, type ToolgateError } from '../core/index.js';
 import { callUpstream } from './call-upstream.js';
+import type { StderrTail } from './create-stderr-tail.js';
 import type { Emit, UpstreamEntry } from './discover-server-tools.js';
 import { hasArgumentTargets, targetsJudgedByName } from './guard-mcp-call.js';
 import { McpToolError } from './mcp-tool-error.js';
@@ -12,6 +13,8 @@ import { scanHiddenCharacters, scanHiddenInValue } from './scan-hidden-character
 export interface UpstreamServer {
   readonly config: McpServerConfig;
   readonly client: Client;
+  /** The newest lines of its stderr: what it said before it stopped. */
+  readonly stderr: StderrTail;
   /** Keyed by the upstream tool name. Replaced wholesale on each refresh. */
   entries: ReadonlyMap<string, UpstreamEntry>;
 }
@@ -20,6 +23,8 @@ export interface CreateMcpCapabilityOptions {
   readonly servers: ReadonlyMap<string, UpstreamServer>;
   readonly emit: Emit;
   readonly withheldError: (entry: UpstreamEntry) => ToolgateError;
+  /** Why a configured server that is not up now refuses the call (`label` is the tool name the call used). */
+  readonly downError: (server: string, label: string) => ToolgateError | undefined;
 }
 
 /**
@@ -39,7 +44,7 @@ export function createMcpCapability(options: CreateMcpCapabilityOptions): McpCap
       const server = typeof serverName === 'string' ? options.servers.get(serverName) : undefined;
       if (server === undefined || typeof toolName !== 'string') {
         const label = isValidServerName(serverName) && typeof toolName === 'string' ? mcpToolName(serverName, toolName) : 'mcp_call';
-        throw new ToolPolicyError(label, 'server_not_allowed');
+        throw (typeof serverName === 'string' ? options.downError(serverName, label) : undefined) ?? new ToolPolicyError(label, 'server_not_allowed');
       }
       const entry = server.entries.get(toolName);
       if (entry === undefined) throw new ToolPolicyError(mcpToolName(server.config.name, toolName), 'tool_not_offered', { detail: 'is not offered by its MCP server' });

@@ -9,6 +9,7 @@ export type {
   McpFetch,
   McpHttpServerConfig,
   McpServerConfig,
+  McpServerStatus,
   McpStdioServerConfig,
   McpToolOverride,
   McpToolsChange,
@@ -24,6 +25,7 @@ export { mcpToolName } from '../core/index.js';
 export { buildStdioEnv } from './build-stdio-env.js';
 export { mapCallToolResult } from './map-call-tool-result.js';
 export { McpToolError } from './mcp-tool-error.js';
+export { McpServerUnavailableError } from './mcp-server-unavailable-error.js';
 export { scanHiddenCharacters, type HiddenCharacterScan } from './scan-hidden-characters.js';
 export { serveMcp, type McpGateway, type ServeMcpOptions } from './serve-mcp.js';
 export type { ApprovalChannels, ElicitationTrust } from './choose-served-confirm.js';

@@ -37,6 +37,8 @@ interface McpServerBase {
   readonly targets?: Readonly<Record<string, McpArgumentTargets>>;
   /** Per upstream tool name: whether it is governed, and whether it writes the paths its targets name. */
   readonly tools?: Readonly<Record<string, McpToolOverride>>;
+  /** The handshake and the first tool listing must finish within this, or the server is down (and retried). Default 30 s. */
+  readonly connectTimeoutMs?: number;
   /** Per-call timeout, reset by every progress notification. Default 60 s. */
   readonly timeoutMs?: number;
   /** Upper bound of a call, progress or not. Default: none. */
@@ -131,6 +133,29 @@ export interface WithheldDefinition {
   };
 }
 
+/**
+ * Where an upstream server stands. `up`: connected, its tools offered.
+ * `down`: it did not start, timed out in the handshake or stopped; it is
+ * tried again at `nextRetryAt` (1 s after the first failure, doubling to a
+ * minute). `retrying`: that attempt is running now.
+ */
+export interface McpServerStatus {
+  readonly server: string;
+  readonly state: 'up' | 'down' | 'retrying';
+  /** When it entered this state (epoch ms). */
+  readonly since: number;
+  /** Failed attempts in a row; 0 once it is up. */
+  readonly failures: number;
+  /** The last failure, one line, secrets masked. */
+  readonly error?: string;
+  /** The tail of its stderr at the last failure, secrets masked. */
+  readonly stderr?: string;
+  /** When it is tried again (epoch ms), while down. */
+  readonly nextRetryAt?: number;
+  /** The tools it offers now. */
+  readonly tools: number;
+}
+
 /** Events a connection raises. */
 export interface McpConnectionEventMap {
   /** Hidden, bidirectional or control characters were found in upstream text. */
@@ -149,6 +174,10 @@ export interface McpConnectionEventMap {
   'tool-skipped': { readonly server: string; readonly tool: string; readonly error: ReturnType<ToolgateError['toJSON']> };
   /** The offered tool set changed: `added` and `removed` are toolgate names. */
   'tools-changed': { readonly added: readonly string[]; readonly removed: readonly string[] };
+  /** A server did not start, timed out or stopped: its tools are withdrawn until a retry brings it up. */
+  'server-down': McpServerStatus;
+  /** A server is up (at connect, or after a retry): its tools are offered. */
+  'server-up': McpServerStatus;
   /** An upstream failed to refresh its tool list; the previous list stays. */
   'refresh-failed': { readonly server: string; readonly error: ReturnType<ToolgateError['toJSON']> };
 }
@@ -182,6 +211,8 @@ export interface McpConnection {
   /** A live view: the registry kept current with this connection's changes, for `serveMcp`. */
   live(registry: ToolRegistry): LiveRegistry;
   listWithheld(): readonly WithheldDefinition[];
+  /** Every configured server's status, in configuration order. */
+  servers(): readonly McpServerStatus[];
   /**
    * Approve the definition now offered under `name`: pin its digest and offer
    * it. Give `digest` (from `listWithheld`) when a person reviewed a definition:

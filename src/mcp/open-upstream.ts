@@ -5,6 +5,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigurationError } from '../core/index.js';
 import { buildStdioEnv } from './build-stdio-env.js';
+import { createStderrTail, type StderrTail } from './create-stderr-tail.js';
+import { McpServerUnavailableError } from './mcp-server-unavailable-error.js';
 import type { ConnectMcpServersOptions, McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './mcp-types.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -15,17 +17,45 @@ export interface OpenUpstreamOptions {
   readonly connect: ConnectMcpServersOptions;
   /** Called on `notifications/tools/list_changed`. */
   readonly onToolsChanged: () => void;
+  /** The handshake's deadline. */
+  readonly timeoutMs: number;
 }
 
-/** Connect one upstream and complete the MCP handshake. */
-export async function openUpstream(options: OpenUpstreamOptions): Promise<Client> {
+export interface OpenedUpstream {
+  readonly client: Client;
+  /** The newest lines of a stdio upstream's stderr; empty for HTTP. */
+  readonly stderr: StderrTail;
+}
+
+const NO_STDERR: StderrTail = { text: () => '' };
+
+/**
+ * Connect one upstream and complete the MCP handshake. A configuration
+ * mistake throws as it is, before anything is started; a server that does
+ * not start or answer in time throws `McpServerUnavailableError`, with the
+ * tail of its stderr.
+ */
+export async function openUpstream(options: OpenUpstreamOptions): Promise<OpenedUpstream> {
   const { server, connect } = options;
+  const transport = createTransport(server, connect);
+  const stderr = transport instanceof StdioClientTransport ? createStderrTail(transport.stderr, connect.stderr === 'inherit' ? process.stderr : undefined) : NO_STDERR;
   const client = new Client({ name: connect.clientName ?? 'toolgate', version: '0.1.0' }, { capabilities: {} });
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     options.onToolsChanged();
   });
-  await client.connect(createTransport(server, connect));
-  return client;
+  try {
+    await client.connect(transport, { timeout: options.timeoutMs });
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw await unavailable(server.name, error, stderr);
+  }
+  return { client, stderr };
+}
+
+/** The failure with what the server wrote last: read once the pipe has delivered what the exit left in it. */
+export async function unavailable(server: string, error: unknown, stderr: StderrTail): Promise<McpServerUnavailableError> {
+  await new Promise((resolve) => setImmediate(resolve));
+  return new McpServerUnavailableError(server, error, stderr.text());
 }
 
 function createTransport(server: McpServerConfig, connect: ConnectMcpServersOptions): Transport {
@@ -37,7 +67,8 @@ function createTransport(server: McpServerConfig, connect: ConnectMcpServersOpti
       env: buildStdioEnv(server.env),
       ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
       maxBufferSize: maxMessageBytes(server),
-      stderr: connect.stderr ?? 'ignore',
+      // Always read: its tail is what says why a server failed to start or stopped.
+      stderr: 'pipe',
     });
   }
   const url = checkHttpUrl(server);

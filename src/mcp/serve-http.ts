@@ -31,6 +31,8 @@ export interface ServeHttpOptions {
 
 export interface HttpListener {
   readonly url: string;
+  /** Sessions open now. */
+  sessions(): number;
   close(): Promise<void>;
 }
 
@@ -144,6 +146,7 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
   const shown = host === '::1' ? '[::1]' : host;
   return {
     url: `http://${shown}:${port}${path}`,
+    sessions: () => sessions.size,
     async close() {
       clearInterval(sweeper);
       await Promise.allSettled([...sessions.values()].map((session) => session.close()));

@@ -46,6 +46,8 @@ export interface ServeMcpOptions {
 export interface McpGateway {
   /** The HTTP endpoint, when serving HTTP. */
   readonly url: string | undefined;
+  /** What the gateway holds now: open sessions, and sessions subscribed to the registry's changes. A closed session holds neither. */
+  stats(): { readonly sessions: number; readonly subscribed: number };
   close(): Promise<void>;
 }
 
@@ -61,9 +63,10 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
   const approvals = servedApprovals(options, context);
   const prefix = `mcp-${randomBytes(4).toString('hex')}`;
   let sessions = 0;
+  let subscribed = 0;
   const createSession = (): ReturnType<typeof createGatewayServer> => {
     sessions += 1;
-    return createGatewayServer({
+    const session = createGatewayServer({
       source,
       context,
       approvals,
@@ -71,6 +74,14 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
       version: options.version ?? '0.1.0',
       callIdPrefix: `${prefix}-${sessions.toString(36)}`,
     });
+    subscribed += 1;
+    let attached = true;
+    const detach = (): void => {
+      if (attached) subscribed -= 1;
+      attached = false;
+      session.detach();
+    };
+    return { server: session.server, detach };
   };
   const transport = options.transport ?? 'stdio';
   if (transport === 'stdio') {
@@ -88,10 +99,10 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
     const onEnd = (): void => void close();
     stdin.once('end', onEnd);
     await server.connect(new StdioServerTransport(stdin, options.stdout));
-    return { url: undefined, close };
+    return { url: undefined, stats: () => ({ sessions: closing === undefined ? 1 : 0, subscribed }), close };
   }
   const listener = await serveHttp(transport, createSession);
-  return { url: listener.url, close: () => listener.close() };
+  return { url: listener.url, stats: () => ({ sessions: listener.sessions(), subscribed }), close: () => listener.close() };
 }
 
 function servedApprovals(options: ServeMcpOptions, context: DispatchContext): ServedApprovals {

@@ -1,10 +1,11 @@
 import { anchorPathFor, createJournalAudit, readJournalAnchor, type JournalAudit } from '../../journal/sqlite/index.js';
-import { serveMcp, type McpGateway } from '../../mcp/index.js';
+import { serveMcp, type McpGateway, type McpServerStatus } from '../../mcp/index.js';
 import { startConsole, type AuditSource, type ConsoleServer, type PolicyDescription } from '../../console/index.js';
 import type { ConfirmActionHook, MatchedRule, PolicyExplanation } from '../../core/index.js';
 import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { publishConsole, withdrawConsole } from '../runtime/console-locator.js';
+import { describeServerDown } from '../runtime/describe-server-down.js';
 import { openGateway, type Gateway } from '../runtime/open-gateway.js';
 import type { HttpAccess } from '../runtime/resolve-http-access.js';
 import { startRetention } from '../runtime/start-retention.js';
@@ -44,6 +45,12 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
   let consoleServer: ConsoleServer | undefined;
   try {
     for (const warning of gateway.warnings) output.info(`warning: ${warning}`);
+    for (const status of gateway.connection.servers()) if (status.state !== 'up') output.info(describeServerDown(status, retriedAt(status)));
+    // Said once when a server goes down and once when it is back, not at every retry between.
+    const stopDown = gateway.connection.on('server-down', (status) => {
+      if (status.failures === 1) output.info(describeServerDown(status, retriedAt(status)));
+    });
+    const stopUp = gateway.connection.on('server-up', (status) => output.info(`MCP server "${status.server}" is up: ${status.tools} tools offered`));
     if (consoleOn) {
       audit = createJournalAudit(config.journal.path);
       consoleServer = await startConsole({
@@ -91,6 +98,7 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
       ...(http === undefined ? {} : { auth: http.access.kind === 'token' ? 'bearer' : 'none', ...('file' in http.access ? { tokenFile: http.access.file } : {}) }),
       console: consoleServer?.url,
       tools,
+      servers: gateway.connection.servers(),
       journal: config.journal.path,
     };
     if (output.json && options.transport !== 'stdio') output.result(started);
@@ -102,6 +110,8 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
       console: running,
       async close() {
         stopRetention?.();
+        stopDown();
+        stopUp();
         if (running !== undefined) withdrawConsole(config);
         await mcp.close();
         await running?.close();
@@ -115,6 +125,10 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
     await gateway.close();
     throw error;
   }
+}
+
+function retriedAt(status: McpServerStatus): string {
+  return status.nextRetryAt === undefined ? 'it is retried' : `retried at ${new Date(status.nextRetryAt).toISOString()}`;
 }
 
 /** The prompt of a gateway without a console: it asks nobody, and says how to approve. */
@@ -181,6 +195,8 @@ function describePolicy(gateway: Gateway): PolicyDescription {
     allowedDomains: config.policy.allowedDomains ?? [],
     protectedPaths: config.policy.protectedPaths ?? [],
     mcpServers: Object.keys(config.servers),
+    // Each upstream's status (up, down, retrying), its last failure and next retry: the console shows it beside the chain.
+    servers: gateway.connection.servers(),
     remembered: gateway.controller.remembered(),
     warnings: snapshot.warnings,
   };

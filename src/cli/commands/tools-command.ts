@@ -1,18 +1,25 @@
 import type { ProviderName, ToolInfo, ToolRegistry } from '../../core/index.js';
 import { upstreamGovernanceOf, type UpstreamGovernance } from '../../mcp/index.js';
-import { CliError } from '../cli-error.js';
+import { CliError, EXIT_CODES } from '../cli-error.js';
 import { formatTable, type CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
-import { openGateway } from '../runtime/open-gateway.js';
+import { describeServerDown } from '../runtime/describe-server-down.js';
+import { openGateway, type Gateway } from '../runtime/open-gateway.js';
 
 export const TOOL_FORMATS = ['table', 'openai-chat', 'openai-responses', 'anthropic', 'gemini', 'mcp'] as const;
 export type ToolFormat = (typeof TOOL_FORMATS)[number];
 
-/** `toolgate tools`: what the gateway serves, as a table or as one provider's wire tools. */
-export async function runTools(config: ResolvedConfig, format: string, output: CliOutput): Promise<void> {
+/**
+ * `toolgate tools`: what the gateway serves, as a table or as one provider's
+ * wire tools. An upstream server that is down is reported on stderr, named,
+ * with why and the tail of its stderr, and the others are listed; `strict`
+ * makes that exit 3.
+ */
+export async function runTools(config: ResolvedConfig, format: string, output: CliOutput, options: { readonly strict?: boolean } = {}): Promise<number> {
   if (!(TOOL_FORMATS as readonly string[]).includes(format)) throw new CliError('usage', `--format must be one of ${TOOL_FORMATS.join(', ')}.`);
   const gateway = await openGateway(config);
   try {
+    const down = reportDownServers(gateway, output);
     const registry = gateway.registry();
     if (format === 'table') {
       const list = registry.list().map((info) => ({ ...info, ...upstreamOf(registry, info) }));
@@ -21,9 +28,19 @@ export async function runTools(config: ResolvedConfig, format: string, output: C
       const projected = registry.project(format as ProviderName);
       output.result(projected, (value) => JSON.stringify(value, null, 2));
     }
+    return down > 0 && options.strict === true ? EXIT_CODES.denied : EXIT_CODES.ok;
   } finally {
     await gateway.close();
   }
+}
+
+/** Down servers go to stderr (as one JSON document with `--json`, so stdout stays the list); returns how many. */
+function reportDownServers(gateway: Gateway, output: CliOutput): number {
+  const down = gateway.connection.servers().filter((status) => status.state !== 'up');
+  if (down.length === 0) return 0;
+  if (output.json) process.stderr.write(`${JSON.stringify({ serversDown: down })}\n`);
+  else for (const status of down) output.info(describeServerDown(status, 'its tools are not listed'));
+  return down.length;
 }
 
 /** An upstream tool's governance (governed or not and why, its targets), beside what the registry says of it. */

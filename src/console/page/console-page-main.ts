@@ -1,5 +1,6 @@
 import type { ApprovalChange, ConsoleHello, LiveCall } from '../console-types.js';
 import { checkChain } from './check-chain.js';
+import { checkUpstreams } from './check-upstreams.js';
 import { byId } from './dom.js';
 import { loadReceipts } from './load-receipts.js';
 import { loadUnresolved } from './load-unresolved.js';
@@ -59,4 +60,6 @@ setInterval(() => {
   checkChain();
   loadUnresolved();
 }, 30000);
+checkUpstreams();
+setInterval(checkUpstreams, 5000);
 updateApprovalCount();

@@ -161,7 +161,11 @@ function displayLabel(reason: string): string {
 /** Resolve with the approval, or reject as soon as the caller aborts: an approval is not started work. */
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(new Error('aborted while awaiting approval'));
+  if (signal.aborted) {
+    // The hook already saw the abort and rejects too: that rejection is this one, and must not be left unhandled (it would end the process).
+    promise.catch(() => undefined);
+    return Promise.reject(new Error('aborted while awaiting approval'));
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(new Error('aborted while awaiting approval'));
     signal.addEventListener('abort', onAbort, { once: true });
