@@ -5,6 +5,8 @@ export interface AuditFilter {
   readonly tool?: string;
   readonly status?: string;
   readonly agent?: string;
+  /** Only the receipts of this run (`toolgate replay` takes the same id). */
+  readonly runId?: string;
   /** Epoch ms: receipts started at or after. */
   readonly since?: number;
   /** Only rows after this chain position (for `audit tail --follow`). */
@@ -17,6 +19,8 @@ export interface AuditFilter {
 /** A receipt with its place in the hash chain. */
 export interface AuditEntry {
   readonly receipt: ToolReceipt;
+  /** The run the call was recorded under; undefined for a call refused before it ran (journaled as an event, not a recording). */
+  readonly runId: string | undefined;
   readonly chain: { readonly position: number; readonly hash: string; readonly table: 'receipts' | 'events' };
 }
 
@@ -33,6 +37,7 @@ interface Row {
   readonly hash: string;
   readonly origin: 'receipts' | 'events';
   readonly receipt: string;
+  readonly run_id: string | null;
 }
 
 /**
@@ -43,13 +48,14 @@ interface Row {
 export function createJournalAudit(path: string): JournalAudit {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   const union = `
-    SELECT seq, hash, 'receipts' AS origin, json_extract(body, '$.receipt') AS receipt FROM receipts
+    SELECT seq, hash, 'receipts' AS origin, run_id, json_extract(body, '$.receipt') AS receipt FROM receipts
     UNION ALL
-    SELECT seq, hash, 'events' AS origin, json_extract(body, '$') AS receipt FROM events WHERE type = 'call-refused'`;
+    SELECT seq, hash, 'events' AS origin, NULL AS run_id, json_extract(body, '$') AS receipt FROM events WHERE type = 'call-refused'`;
   const where = `
     WHERE (@tool IS NULL OR json_extract(receipt, '$.tool') = @tool)
       AND (@status IS NULL OR json_extract(receipt, '$.status') = @status)
       AND (@agent IS NULL OR json_extract(receipt, '$.agent') = @agent)
+      AND (@runId IS NULL OR run_id = @runId)
       AND (@since IS NULL OR json_extract(receipt, '$.startedAt') >= @since)
       AND (@afterSeq IS NULL OR seq > @afterSeq)`;
   const newest = db.prepare<Record<string, unknown>, Row>(`SELECT * FROM (${union}) ${where} ORDER BY seq DESC LIMIT @limit`);
@@ -57,13 +63,14 @@ export function createJournalAudit(path: string): JournalAudit {
   const byId = db.prepare<[string], Row>(`SELECT * FROM (${union}) WHERE json_extract(receipt, '$.invocationId') = ? LIMIT 1`);
   const total = db.prepare<[], { n: number }>(`SELECT (SELECT count(*) FROM receipts) + (SELECT count(*) FROM events WHERE type = 'call-refused') AS n`);
 
-  const toEntry = (row: Row): AuditEntry => ({ receipt: JSON.parse(row.receipt) as ToolReceipt, chain: { position: row.seq, hash: row.hash, table: row.origin } });
+  const toEntry = (row: Row): AuditEntry => ({ receipt: JSON.parse(row.receipt) as ToolReceipt, runId: row.run_id ?? undefined, chain: { position: row.seq, hash: row.hash, table: row.origin } });
   return {
     list(filter = {}) {
       const parameters = {
         tool: filter.tool ?? null,
         status: filter.status ?? null,
         agent: filter.agent ?? null,
+        runId: filter.runId ?? null,
         since: filter.since ?? null,
         afterSeq: filter.afterSeq ?? null,
         limit: Math.max(1, Math.min(filter.limit ?? 200, 100_000)),
