@@ -93,7 +93,7 @@ describe('toolgate CLI (the built binary, as a real process)', () => {
     expect(show.stdout).toMatch(/agent\s+cli\n/);
     expect(show.stdout).toMatch(/run\s+cli\n/);
     const human = await runCli(['audit', 'tail', '--run', 'cli'], dir);
-    expect(human.stdout).toMatch(/read_file\s+cli\s+ok\s+ok\s+\d+ ms\s+cli\s/);
+    expect(human.stdout).toMatch(/read_file\s+cli\s+ok\s+OK\s+\d+ ms\s+cli\s/);
     expect(JSON.parse((await runCli(['--json', 'audit', 'tail', '--run', 'cli'], dir)).stdout)).toHaveLength(1);
     expect((await runCli(['audit', 'tail', '--run', 'serve-none'], dir)).stdout.trim()).toBe('no receipts match');
     const verify = await runCli(['audit', 'verify'], dir);
@@ -144,11 +144,12 @@ describe('toolgate CLI (the built binary, as a real process)', () => {
     expect(body.explanation.considered.argv).toEqual(['git', 'status']);
     expect(body.explanation.rules.some((rule) => rule.winner)).toBe(true);
     const human = await runCli(['policy', 'explain', 'run_command', '{"command":"git push"}'], dir);
-    expect(human.stdout).toMatch(/run_command: denied/);
+    expect(human.stdout.trim().split('\n').at(-1)).toMatch(/^decision: denied — /);
   });
 
   it('policy explain knows upstream tools, and prints one decision with its trace in order', async () => {
     const dir = workspace({
+      scope: 'workspace-write',
       policy: { allowedCommands: [['git', 'status']], allow: ['Bash(git status)'], deny: ['Read(./.env*)'] },
       servers: { fx: { command: process.execPath, args: [UPSTREAM] } },
       console: { enabled: false },
