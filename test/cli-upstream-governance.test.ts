@@ -62,6 +62,8 @@ describe('upstream MCP tools through toolgate serve', () => {
     const { workspace, log } = workspaceWith(config);
     cli = startCli(['--json', 'serve', '--http', '0'], workspace);
     const started = await cli.ready;
+    // The start-up document names the run every call of this gateway is journaled under.
+    expect(String(started.runId)).toMatch(/^serve-\d{4}-/);
     const consoleUrl = new URL(String(started.console));
     const token = consoleUrl.searchParams.get('token') ?? '';
     const api = (path: string, init: RequestInit = {}) =>

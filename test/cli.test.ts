@@ -89,6 +89,13 @@ describe('toolgate CLI (the built binary, as a real process)', () => {
     expect(receipts.map((receipt) => `${receipt.tool}:${receipt.status}`)).toEqual(['read_file:ok', 'read_file:denied', 'run_command:denied', 'write_file:denied']);
     const show = await runCli(['audit', 'show', receipts[0]?.invocationId ?? ''], dir);
     expect(show.stdout).toMatch(/chain\s+receipts #\d+ [0-9a-f]{64}/);
+    // A terminal call is journaled as the agent cli, under the run cli, which tail and show name and --run selects.
+    expect(show.stdout).toMatch(/agent\s+cli\n/);
+    expect(show.stdout).toMatch(/run\s+cli\n/);
+    const human = await runCli(['audit', 'tail', '--run', 'cli'], dir);
+    expect(human.stdout).toMatch(/read_file\s+cli\s+ok\s+OK\s+\d+ ms\s+cli\s/);
+    expect(JSON.parse((await runCli(['--json', 'audit', 'tail', '--run', 'cli'], dir)).stdout)).toHaveLength(1);
+    expect((await runCli(['audit', 'tail', '--run', 'serve-none'], dir)).stdout.trim()).toBe('no receipts match');
     const verify = await runCli(['audit', 'verify'], dir);
     expect(verify.code).toBe(0);
     expect(verify.stdout).toMatch(/chain verified: \d+ rows/);
@@ -137,7 +144,64 @@ describe('toolgate CLI (the built binary, as a real process)', () => {
     expect(body.explanation.considered.argv).toEqual(['git', 'status']);
     expect(body.explanation.rules.some((rule) => rule.winner)).toBe(true);
     const human = await runCli(['policy', 'explain', 'run_command', '{"command":"git push"}'], dir);
-    expect(human.stdout).toMatch(/run_command: denied/);
+    expect(human.stdout.trim().split('\n').at(-1)).toMatch(/^decision: denied — /);
+  });
+
+  it('policy explain knows upstream tools, and prints one decision with its trace in order', async () => {
+    const dir = workspace({
+      scope: 'workspace-write',
+      policy: { allowedCommands: [['git', 'status']], allow: ['Bash(git status)'], deny: ['Read(./.env*)'] },
+      servers: { fx: { command: process.execPath, args: [UPSTREAM] } },
+      console: { enabled: false },
+    });
+    const upstream = await runCli(['--json', 'policy', 'explain', 'mcp_fx_echo', '{"text":"hi"}'], dir);
+    expect(upstream.code).toBe(0);
+    expect(JSON.parse(upstream.stdout)).toMatchObject({ tool: 'mcp_fx_echo', decision: 'asks', mode: 'ask', explanation: { considered: { server: 'fx' } } });
+    // An allow rule in ask mode: the rules allow, the mode still asks, and only the final decision is printed as one.
+    const allowed = await runCli(['policy', 'explain', 'run_command', '{"command":"git status"}'], dir);
+    const lines = allowed.stdout.trim().split('\n');
+    expect(lines.filter((line) => line.startsWith('decision:'))).toEqual(['decision: asks — a person approves it: every governed call asks in this mode']);
+    expect(lines.at(-1)).toMatch(/^decision: asks/);
+    expect(allowed.stdout).toContain('allow Bash(git status) (toolgate.config.json policy.allow[0])');
+    expect(allowed.stdout).not.toMatch(/approval_required|decision allow/);
+    expect(lines.findIndex((line) => line.includes('argv'))).toBeLessThan(lines.findIndex((line) => line.includes('rule ')));
+    // A protected path: the reason and the trace agree.
+    const protectedPath = await runCli(['policy', 'explain', 'write_file', '{"path":".git/config","content":"x"}'], dir);
+    expect(protectedPath.stdout).toContain('decision: asks — a person approves it: the path is protected');
+    expect(protectedPath.stdout).not.toContain('asked by a rule');
+    // Explaining runs and journals nothing.
+    expect(JSON.parse((await runCli(['--json', 'audit', 'tail'], dir)).stdout)).toEqual([]);
+  });
+
+  it('a denial names the rule by its text, its file and its key; so does a rule that does not load, and a bad server name', async () => {
+    const dir = workspace({ policy: { deny: ['Read(./.env*)'] } });
+    writeFileSync(join(dir, '.env'), 'SECRET=1\n');
+    const denied = await runCli(['call', 'read_file', '{"path":".env"}'], dir);
+    expect(denied.code).toBe(3);
+    expect(denied.stdout).toContain('refused by policy rule "Read(./.env*) (toolgate.config.json policy.deny[0])"');
+    const broken = workspace({ policy: { allow: ['Read(./src/**)', 'Bash(git status'] } });
+    const check = await runCli(['policy', 'check'], broken);
+    expect(check.code).toBe(2);
+    expect(check.stderr).toContain('Bash(git status (toolgate.config.json policy.allow[1])');
+    expect(check.stderr).toContain(join(broken, 'toolgate.config.json'));
+    const badServer = await runCli(['tools'], workspace({ servers: { 'My-Server': { command: 'x' } } }));
+    expect(badServer.code).toBe(2);
+    expect(badServer.stderr).toContain('$.servers: expected keys matching ^[a-z][a-z0-9_]{0,31}$; found the key "My-Server"');
+    expect(badServer.stderr).not.toContain('found an object');
+  });
+
+  it('policy check counts every loaded rule, imports included; bad enum values are usage errors', async () => {
+    const dir = workspace({ policy: { allow: ['Read(./src/**)'], imports: [{ from: 'claude', path: 'settings.json' }] } });
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash(npm test)', 'Read(./docs/**)'], deny: ['Read(./.env)'] } }));
+    const check = await runCli(['--json', 'policy', 'check'], dir);
+    expect(JSON.parse(check.stdout)).toMatchObject({ ok: true, rules: 4, counts: { config: 1, imported: 3, remembered: 0 } });
+    const status = await runCli(['audit', 'tail', '--status', 'bogus'], dir);
+    expect(status.code).toBe(2);
+    expect(status.stderr).toContain("argument 'bogus' is invalid");
+    const kind = await runCli(['policy', 'import', 'cursor', 'settings.json'], dir);
+    expect(kind.code).toBe(2);
+    expect(kind.stderr).toContain("'cursor' is invalid");
+    expect(kind.stderr).not.toContain('Cannot read');
   });
 
   it('policy import turns a Claude Code settings file into rules and reports lossy mappings', async () => {
@@ -162,6 +226,15 @@ describe('toolgate CLI (the built binary, as a real process)', () => {
     expect(body.calls).toBe(2);
     expect(body.identical).toBe(2);
     expect((await runCli(['replay', 'no-such-run'], dir)).code).toBe(2);
+  });
+
+  it('replay covers upstream tools: answered from the journal, with nothing sent to the server', async () => {
+    const dir = workspace({ mode: 'auto', policy: { allow: ['mcp__fx__echo'] }, servers: { fx: { command: process.execPath, args: [UPSTREAM] } }, console: { enabled: false } });
+    const called = await runCli(['--json', 'call', 'mcp_fx_echo', '{"text":"recorded"}'], dir);
+    expect(called.code).toBe(0);
+    const replay = await runCli(['--json', 'replay', 'cli'], dir);
+    expect(replay.code).toBe(0);
+    expect(JSON.parse(replay.stdout)).toMatchObject({ calls: 1, identical: 1, stats: { hits: 1, misses: 0 }, lines: [{ tool: 'mcp_fx_echo', recorded: 'ok', replayed: 'ok', same: true }] });
   });
 
   it('stays quiet about progress when it is not on a terminal', async () => {

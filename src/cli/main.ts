@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { CliError } from './cli-error.js';
 import { createCliOutput, type CliOutput } from './cli-output.js';
-import { runAuditExport, runAuditResolve, runAuditShow, runAuditTail, runAuditUnresolved, runAuditVerify } from './commands/audit-command.js';
+import { RECEIPT_STATUSES, runAuditExport, runAuditResolve, runAuditShow, runAuditTail, runAuditUnresolved, runAuditVerify } from './commands/audit-command.js';
 import { runCall } from './commands/call-command.js';
 import { runInit } from './commands/init-command.js';
 import { runMcpApprove, runMcpWithheld } from './commands/mcp-command.js';
@@ -129,8 +129,10 @@ export function buildProgram(run: (task: (output: CliOutput, config: () => Resol
     .description('why a call would be allowed, asked or denied')
     .action((tool: string, json: string) => run((output, config) => runPolicyExplain(config(), tool, json, output)));
   policy
-    .command('import <kind> <file>')
+    .command('import')
     .description('import a Claude Code settings.json (claude) or a Gemini CLI TOML policy (gemini)')
+    .addArgument(new Argument('<kind>', 'what the file is').choices(['claude', 'gemini']))
+    .argument('<file>')
     .action((kind: string, file: string) => run((output) => runPolicyImport(kind, file, output)));
   policy
     .command('check')
@@ -143,14 +145,15 @@ export function buildProgram(run: (task: (output: CliOutput, config: () => Resol
     .description('the newest receipts')
     .option('-n, --lines <n>', 'how many', '20')
     .option('-f, --follow', 'keep printing new receipts')
-    .option('--tool <tool>')
-    .option('--status <status>')
-    .option('--agent <agent>')
-    .action((options: { lines: string; follow?: boolean; tool?: string; status?: string; agent?: string }) =>
+    .option('--tool <tool>', 'only this tool')
+    .addOption(new Option('--status <status>', 'only receipts with this status').choices([...RECEIPT_STATUSES]))
+    .option('--agent <agent>', 'only this agent (cli for toolgate call)')
+    .option('--run <run>', 'only this run (the serve banner names it; cli for toolgate call)')
+    .action((options: { lines: string; follow?: boolean; tool?: string; status?: string; agent?: string; run?: string }) =>
       run((output, config) => {
         const controller = new AbortController();
         process.once('SIGINT', () => controller.abort());
-        const filter = { ...(options.tool === undefined ? {} : { tool: options.tool }), ...(options.status === undefined ? {} : { status: options.status }), ...(options.agent === undefined ? {} : { agent: options.agent }) };
+        const filter = { ...(options.tool === undefined ? {} : { tool: options.tool }), ...(options.status === undefined ? {} : { status: options.status }), ...(options.agent === undefined ? {} : { agent: options.agent }), ...(options.run === undefined ? {} : { runId: options.run }) };
         return runAuditTail(config(), { lines: Math.max(1, Number(options.lines) || 20), follow: options.follow === true, filter }, output, controller.signal);
       }),
     );

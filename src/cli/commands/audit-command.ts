@@ -2,7 +2,7 @@ import { createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { hostname, userInfo } from 'node:os';
-import { ToolgateError, type ClaimResolution, type ToolReceipt, type UnresolvedClaim } from '../../core/index.js';
+import { ToolgateError, type ClaimResolution, type ReceiptStatus, type UnresolvedClaim } from '../../core/index.js';
 import {
   anchorPathFor,
   createJournalAudit,
@@ -26,25 +26,29 @@ function openAudit(config: ResolvedConfig): ReturnType<typeof createJournalAudit
   return createJournalAudit(config.journal.path);
 }
 
-function receiptRow(receipt: ToolReceipt): string[] {
-  return [new Date(receipt.startedAt).toISOString(), receipt.tool, receipt.agent ?? '—', receipt.status, receipt.code, `${receipt.durationMs} ms`, receipt.invocationId];
+function receiptRow(entry: AuditEntry): string[] {
+  const receipt = entry.receipt;
+  return [new Date(receipt.startedAt).toISOString(), receipt.tool, receipt.agent ?? '—', receipt.status, receipt.code, `${receipt.durationMs} ms`, entry.runId ?? '—', receipt.invocationId];
 }
 
-const HEADER = ['started', 'tool', 'agent', 'status', 'code', 'duration', 'invocation'];
+const HEADER = ['started', 'tool', 'agent', 'status', 'code', 'duration', 'run', 'invocation'];
+
+/** The statuses a receipt can have, so `--status` refuses a value that could never match. */
+export const RECEIPT_STATUSES = ['ok', 'error', 'denied', 'cancelled', 'replayed'] as const satisfies readonly ReceiptStatus[];
 
 /** `toolgate audit tail [-n N] [--follow]`: the newest receipts, oldest first; with --follow, new ones as they land. */
 export async function runAuditTail(config: ResolvedConfig, options: { lines: number; follow: boolean; filter: AuditFilter }, output: CliOutput, signal?: AbortSignal): Promise<void> {
   const audit = openAudit(config);
   try {
     const entries = audit.list({ ...options.filter, limit: options.lines }).reverse();
-    output.result(entries, () => (entries.length === 0 ? 'no receipts yet' : formatTable(HEADER, entries.map((entry) => receiptRow(entry.receipt)))));
+    output.result(entries, () => (entries.length === 0 ? (Object.keys(options.filter).length === 0 ? 'no receipts yet' : 'no receipts match') : formatTable(HEADER, entries.map((entry) => receiptRow(entry)))));
     if (!options.follow) return;
     let after = entries.at(-1)?.chain.position ?? 0;
     while (signal?.aborted !== true) {
       await new Promise((resolve) => setTimeout(resolve, 500));
       for (const entry of audit.list({ ...options.filter, afterSeq: after, oldestFirst: true, limit: 1000 })) {
         after = entry.chain.position;
-        output.result(entry, () => receiptRow(entry.receipt).join('  '));
+        output.result(entry, () => receiptRow(entry).join('  '));
       }
     }
   } finally {
@@ -70,6 +74,7 @@ function renderEntry(entry: AuditEntry): string {
     `invocation   ${receipt.invocationId}`,
     `tool         ${receipt.tool}${receipt.version === undefined ? '' : `@${receipt.version}`}`,
     `agent        ${receipt.agent ?? '—'}`,
+    `run          ${entry.runId ?? '— (refused before it ran)'}`,
     `status       ${receipt.status} (${receipt.code})`,
     `started      ${new Date(receipt.startedAt).toISOString()}, ${receipt.durationMs} ms`,
     `risk / tier  ${receipt.risk} / ${receipt.tier}`,

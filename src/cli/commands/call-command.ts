@@ -21,6 +21,9 @@ export function exitCodeOf(outcome: ToolOutcome): number {
   }
 }
 
+/** The agent and the run id of every `toolgate call`. */
+export const CLI_AGENT = 'cli';
+
 /**
  * `toolgate call <tool> [json | -]`: one governed call from the terminal.
  * Approvals are asked at the terminal when there is one; without a
@@ -36,7 +39,8 @@ export async function runCall(config: ResolvedConfig, tool: string, json: string
   }
   const gateway = await openGateway(config, interactive ? { prompt: createTtyApprover() } : { prompt: () => Promise.resolve({ outcome: 'reject', noApprover: true, reason: 'no terminal to ask: run toolgate call in a terminal, or approve through toolgate serve and its console' }) });
   try {
-    const outcome = await gateway.registry().dispatch({ callId: `cli-${Date.now().toString(36)}`, name: tool, arguments: args }, { ...gateway.context, runId: 'cli' });
+    // Journaled as the terminal's own agent and run, never as the MCP client the gateway serves.
+    const outcome = await gateway.registry().dispatch({ callId: `cli-${Date.now().toString(36)}`, name: tool, arguments: args }, { ...gateway.context, agent: CLI_AGENT, runId: CLI_AGENT });
     const receipt = outcome.receipt;
     output.result(
       outcome.ok

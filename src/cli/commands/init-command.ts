@@ -15,8 +15,9 @@ export const DEFAULT_CONFIG_TEXT = `{
   "mode": "ask",
 
   "policy": {
-    // Claude Code-style rules, decided within the allowlists below; a deny always wins.
-    "allow": ["Read(./**)", "Bash(git status)", "Bash(git diff:*)"],
+    // Claude Code-style rules, decided within the allowlists below; a deny always wins. A rule never
+    // widens an allowlist: to allow "git diff HEAD", add ["git", "diff", "HEAD"] to allowedCommands too.
+    "allow": ["Read(./**)", "Bash(git status)", "Bash(git diff)"],
     "ask": [],
     "deny": ["Read(./.env*)"],
     // Exact commands that may run at all (argv, byte for byte). Empty: none.

@@ -1,13 +1,26 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseToml } from 'smol-toml';
-import { importClaudeSettings, importGeminiPolicies, type PolicyExplanation } from '../../core/index.js';
+import { importClaudeSettings, importGeminiPolicies, type PolicyExplanation, type PromptContext, type ToolApprovalDecision, type ToolCall } from '../../core/index.js';
 import { CliError } from '../cli-error.js';
 import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
-import { buildPolicy, configRules } from '../runtime/build-policy.js';
-import { openGateway } from '../runtime/open-gateway.js';
+import { buildPolicy } from '../runtime/build-policy.js';
+import { openGateway, servedBuiltins, type Gateway } from '../runtime/open-gateway.js';
 
-/** `toolgate policy explain <tool> <json>`: the decision, every rule that matched with its source, what was considered, the mode. */
+/** What a call would come to, once: it runs, a person is asked, or it is denied, and why. */
+export interface ExplainedOutcome {
+  readonly decision: 'runs' | 'asks' | 'denied';
+  readonly reason: string;
+}
+
+/**
+ * `toolgate policy explain <tool> <json>`: one decision with its trace in
+ * order — what was considered, the floor, the rules, the mode — for a
+ * built-in or an upstream tool (the servers are connected only for one).
+ * The call is taken through the real pipeline up to its approval, where the
+ * gateway's own mode logic decides; it is refused there, so nothing runs
+ * and nothing is journaled.
+ */
 export async function runPolicyExplain(config: ResolvedConfig, tool: string, json: string, output: CliOutput): Promise<void> {
   let args: unknown;
   try {
@@ -15,12 +28,14 @@ export async function runPolicyExplain(config: ResolvedConfig, tool: string, jso
   } catch {
     throw new CliError('usage', 'The arguments must be a JSON object.');
   }
-  const gateway = await openGateway(config, { connectServers: false });
+  const builtin = servedBuiltins(config).some((definition) => definition.name === tool);
+  const gateway = await openGateway(config, { connectServers: !builtin, journalCalls: false });
   try {
     const registry = gateway.registry();
     const definition = registry.get(tool);
     if (definition === undefined) throw new CliError('usage', `Unknown tool "${tool}". See toolgate tools.`);
-    const plan = await registry.prepare({ callId: 'explain', name: tool, arguments: args }, gateway.context);
+    const call = { callId: 'explain', name: tool, arguments: args };
+    const plan = await registry.prepare(call, gateway.context);
     let target;
     try {
       target = definition.policyTarget?.(args);
@@ -28,24 +43,63 @@ export async function runPolicyExplain(config: ResolvedConfig, tool: string, jso
       target = undefined;
     }
     const info = registry.list().find((entry) => entry.key === tool || entry.name === tool);
-    const explanation = gateway.policy.current.explain({ tool: info?.policyView ?? tool, args, ...(target === undefined ? {} : { target }) });
-    const result = { tool, plan: { status: plan.status, reason: plan.reason, actionDigest: plan.actionDigest }, governed: info?.governed ?? false, explanation };
-    output.result(result, () => renderExplanation(tool, plan.status, plan.reason, explanation));
+    const explanation = gateway.policy.current.explain({ tool: info?.policyView ?? tool, args, agent: config.agent, ...(target === undefined ? {} : { target }) });
+    const outcome = plan.status === 'denied' ? { decision: 'denied' as const, reason: plan.reason ?? 'denied' } : plan.status === 'ready' ? { decision: 'runs' as const, reason: 'not governed, and no rule asks' } : await approvalVerdict(gateway, call);
+    const result = { tool, ...outcome, mode: gateway.controller.mode, governed: info?.governed ?? false, plan: { status: plan.status, reason: plan.reason, actionDigest: plan.actionDigest }, explanation };
+    output.result(result, () => renderExplanation(tool, outcome, gateway.controller.mode, explanation));
   } finally {
     await gateway.close();
   }
 }
 
-function renderExplanation(tool: string, status: string, reason: string | undefined, explanation: PolicyExplanation): string {
-  const lines = [`${tool}: ${status}${reason === undefined ? '' : ` (${reason})`}`, `policy v${explanation.version}, mode ${explanation.mode}, decision ${explanation.decision.kind}`];
-  if (explanation.guardrail !== undefined) lines.push(`guardrail: ${explanation.guardrail.reason} — ${explanation.guardrail.detail}`);
+/**
+ * What the gateway's approver makes of a call that reaches approval: the
+ * mode may approve it (accept-edits, auto), refuse it (plan) or leave it to
+ * a person. The engine is always answered with a rejection, so the call
+ * never runs.
+ */
+async function approvalVerdict(gateway: Gateway, call: ToolCall): Promise<ExplainedOutcome> {
+  let asked: PromptContext | undefined;
+  let verdict: ToolApprovalDecision | undefined;
+  const decide = gateway.controller.confirmWith((_request, context) => {
+    asked = context;
+    return Promise.resolve({ outcome: 'reject', reason: 'policy explain asks nobody' });
+  });
+  await gateway.registry().dispatch(call, {
+    ...gateway.context,
+    approval: {
+      confirm: async (request, signal) => {
+        verdict = await decide(request, signal);
+        return { outcome: 'reject', reason: 'policy explain runs nothing' };
+      },
+    },
+  });
+  if (asked !== undefined) return { decision: 'asks', reason: `a person approves it: ${ASK_REASONS[asked.reason] ?? asked.reason}` };
+  if (verdict?.outcome === 'approve') return { decision: 'runs', reason: `approved by ${verdict.by ?? 'the approver'}` };
+  return { decision: 'denied', reason: verdict?.outcome === 'reject' ? (verdict.reason ?? 'rejected') : 'the approval stage did not run' };
+}
+
+const ASK_REASONS: Readonly<Record<string, string>> = {
+  governed: 'every governed call asks in this mode',
+  protected_path: 'the path is protected',
+  rule: 'a rule asks',
+  risk: 'its risk is at or above approveAtRisk',
+  classifier: 'the auto-mode classifier asks',
+};
+
+function renderExplanation(tool: string, outcome: ExplainedOutcome, mode: string, explanation: PolicyExplanation): string {
+  const lines = [`${tool}`];
   const considered = explanation.considered;
-  if (considered.argv !== undefined) lines.push(`argv: ${JSON.stringify(considered.argv)}`);
-  if (considered.paths !== undefined) lines.push(`paths: ${considered.paths.join(', ')}`);
-  if (considered.host !== undefined) lines.push(`host: ${considered.host}`);
-  if (considered.server !== undefined) lines.push(`server: ${considered.server}`);
-  for (const rule of explanation.rules) lines.push(`${rule.winner ? '→' : ' '} ${rule.decision.padEnd(5)} ${rule.rule}  [${rule.source}${rule.band === 'managed' ? ', managed' : ''}]${rule.reason === undefined ? '' : ` — ${rule.reason}`}`);
-  for (const note of explanation.notes) lines.push(`note: ${note}`);
+  if (considered.argv !== undefined) lines.push(`  argv     ${JSON.stringify(considered.argv)}`);
+  if (considered.paths !== undefined) lines.push(`  paths    ${considered.paths.join(', ')}`);
+  if (considered.host !== undefined) lines.push(`  host     ${considered.host}`);
+  if (considered.server !== undefined) lines.push(`  server   ${considered.server}`);
+  if (explanation.guardrail !== undefined) lines.push(`  floor    ${explanation.guardrail.reason}: ${explanation.guardrail.detail}`);
+  if (explanation.rules.length === 0) lines.push('  rules    none matched');
+  for (const rule of explanation.rules) lines.push(`  rule   ${rule.winner ? '→' : ' '} ${rule.decision.padEnd(5)} ${rule.id}${rule.band === 'managed' ? ' [managed]' : ''}${rule.reason === undefined ? '' : ` — ${rule.reason}`}`);
+  for (const note of explanation.notes) lines.push(`  note     ${note}`);
+  lines.push(`  mode     ${mode}`);
+  lines.push(`decision: ${outcome.decision} — ${outcome.reason}`);
   return lines.join('\n');
 }
 
@@ -88,11 +142,15 @@ export async function runPolicyImport(kind: string, file: string, output: CliOut
   );
 }
 
-/** `toolgate policy check`: load the policy, which runs every rule's own examples; a failing rule names itself. */
+/** `toolgate policy check`: load the policy, which runs every rule's own examples; a failing rule names itself. Every loaded rule is counted, imports and remembered approvals included. */
 export async function runPolicyCheck(config: ResolvedConfig, output: CliOutput): Promise<void> {
   const built = await buildPolicy(config);
-  const rules = configRules(config).length;
-  output.result({ ok: true, version: built.snapshot.version, rules, warnings: built.warnings }, () =>
-    [`policy ok: ${rules} rule${rules === 1 ? '' : 's'} in ${config.file ?? 'the default configuration'} load and pass their self-tests`, ...built.warnings.map((warning) => `warning: ${warning}`)].join('\n'),
+  const { counts } = built;
+  const rules = counts.config + counts.imported + counts.remembered;
+  output.result({ ok: true, version: built.snapshot.version, rules, counts, warnings: built.warnings }, () =>
+    [
+      `policy ok: ${rules} rule${rules === 1 ? '' : 's'} load and pass their self-tests (${counts.config} in ${config.file ?? 'the default configuration'}, ${counts.imported} imported, ${counts.remembered} remembered)`,
+      ...built.warnings.map((warning) => `warning: ${warning}`),
+    ].join('\n'),
   );
 }

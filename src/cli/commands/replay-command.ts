@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import { createReplayHost, createToolRegistry, unwrapUntrusted, type RecordedResult } from '../../core/index.js';
+import { createReplayHost, createToolRegistry, unwrapUntrusted, type RecordedResult, type ReplaySession, type ToolRegistry } from '../../core/index.js';
 import { createSqliteJournal } from '../../journal/sqlite/index.js';
 import { CliError } from '../cli-error.js';
 import { formatTable, type CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { buildPolicy } from '../runtime/build-policy.js';
-import { servedBuiltins } from '../runtime/open-gateway.js';
+import { connectUpstreams, servedBuiltins } from '../runtime/open-gateway.js';
 
 export interface ReplayLine {
   readonly callId: string;
@@ -29,33 +29,46 @@ export async function runReplay(config: ResolvedConfig, runId: string, output: C
     if (recorded.length === 0) throw new CliError('usage', `Run "${runId}" has no recorded calls in ${config.journal.path}.`);
     const session = createReplayHost(journal, { runId });
     const { snapshot } = await buildPolicy(config);
-    const registry = createToolRegistry({ tools: servedBuiltins(config), host: session.host, journal: session.journal, policy: snapshot });
-    const granted = registry.list().map((info) => info.key);
-    const progress = output.progress(`replaying run ${runId}`, recorded.length);
-    const lines: ReplayLine[] = [];
-    for (const [index, entry] of recorded.entries()) {
-      const receipt = entry.receipt;
-      const outcome = await registry.dispatch(
-        { callId: receipt.callId, name: receipt.version === undefined ? receipt.tool : `${receipt.tool}@${receipt.version}`, arguments: receipt.arguments },
-        { agent: receipt.agent ?? config.agent, grantedTools: granted, runId, approval: { approvedActionDigests: receipt.actionDigest === undefined ? [] : [receipt.actionDigest] } },
-      );
-      const replayed = outcome.ok ? 'ok' : outcome.error.code;
-      lines.push({
-        callId: receipt.callId,
-        tool: receipt.tool,
-        recorded: entry.ok ? 'ok' : (entry.error?.code ?? 'error'),
-        replayed,
-        same: unwrapUntrusted(outcome.content) === entry.content && outcome.ok === entry.ok,
-      });
-      progress.tick(index + 1);
+    const builtins = servedBuiltins(config);
+    // An upstream tool is known by its definition, which only its server gives; the replay host has no
+    // MCP capability, so a recorded call is answered from the journal and nothing reaches the server.
+    const upstream = recorded.some((entry) => !builtins.some((tool) => tool.name === entry.receipt.tool));
+    const connection = await connectUpstreams(config, upstream);
+    try {
+      const registry = connection.applyTo(createToolRegistry({ tools: builtins, host: session.host, journal: session.journal, policy: snapshot }));
+      return await replayAll(registry, recorded, session, config, runId, output);
+    } finally {
+      await connection.close();
     }
-    progress.done();
-    const same = lines.filter((line) => line.same).length;
-    output.result({ runId, calls: lines.length, identical: same, stats: session.stats(), lines }, () =>
-      [formatTable(['call', 'tool', 'recorded', 'replayed', 'identical'], lines.map((line) => [line.callId, line.tool, line.recorded, line.replayed, line.same ? 'yes' : 'NO'])), `${same} of ${lines.length} calls replayed identically, with no side effect`].join('\n'),
-    );
-    return same === lines.length ? 0 : 1;
   } finally {
     journal.close();
   }
+}
+
+async function replayAll(registry: ToolRegistry, recorded: readonly RecordedResult[], session: ReplaySession, config: ResolvedConfig, runId: string, output: CliOutput): Promise<number> {
+  const granted = registry.list().map((info) => info.key);
+  const progress = output.progress(`replaying run ${runId}`, recorded.length);
+  const lines: ReplayLine[] = [];
+  for (const [index, entry] of recorded.entries()) {
+    const receipt = entry.receipt;
+    const outcome = await registry.dispatch(
+      { callId: receipt.callId, name: receipt.version === undefined ? receipt.tool : `${receipt.tool}@${receipt.version}`, arguments: receipt.arguments },
+      { agent: receipt.agent ?? config.agent, grantedTools: granted, runId, approval: { approvedActionDigests: receipt.actionDigest === undefined ? [] : [receipt.actionDigest] } },
+    );
+    const replayed = outcome.ok ? 'ok' : outcome.error.code;
+    lines.push({
+      callId: receipt.callId,
+      tool: receipt.tool,
+      recorded: entry.ok ? 'ok' : (entry.error?.code ?? 'error'),
+      replayed,
+      same: unwrapUntrusted(outcome.content) === entry.content && outcome.ok === entry.ok,
+    });
+    progress.tick(index + 1);
+  }
+  progress.done();
+  const same = lines.filter((line) => line.same).length;
+  output.result({ runId, calls: lines.length, identical: same, stats: session.stats(), lines }, () =>
+    [formatTable(['call', 'tool', 'recorded', 'replayed', 'identical'], lines.map((line) => [line.callId, line.tool, line.recorded, line.replayed, line.same ? 'yes' : 'NO'])), `${same} of ${lines.length} calls replayed identically, with no side effect`].join('\n'),
+  );
+  return same === lines.length ? 0 : 1;
 }

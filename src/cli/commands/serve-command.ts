@@ -66,9 +66,11 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
         port: config.console.port,
       });
     }
+    // Every call of this gateway is journaled under one run id: `audit tail --run` and `replay` take it.
+    const runId = `serve-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     const mcp = await serveMcp(gateway.live, {
       transport: http === undefined ? 'stdio' : { kind: 'http', port: http.port, ...(http.access.kind === 'token' ? { token: http.access.token } : {}) },
-      context: { ...gateway.context, runId: `serve-${new Date().toISOString().replace(/[:.]/g, '-')}` },
+      context: { ...gateway.context, runId },
       controller: gateway.controller,
       ...(trustedClients.length === 0 ? {} : { elicitation: { trustedClients } }),
       name: 'toolgate',
@@ -86,7 +88,7 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
       }
     }
     output.info(consoleServer === undefined ? 'console: off' : `console: ${consoleServer.url} (\`toolgate console\` prints it again)`);
-    output.info(`journal: ${config.journal.path} (anchored in ${anchorPathFor(config.journal.path)})`);
+    output.info(`journal: ${config.journal.path} (anchored in ${anchorPathFor(config.journal.path)}), run ${runId} (\`toolgate audit tail --run ${runId}\`, \`toolgate replay ${runId}\`)`);
     const stopRetention = startRetention(gateway, (run) => {
       if (run instanceof Error) output.info(`warning: retention failed, retried within the hour: ${run.message}`);
       else if (run.compactedRows + run.removed > 0) output.info(`retention: ${run.compactedRows} journal rows compacted, ${run.removed} spills and media removed (${run.freedBytes} bytes)`);
@@ -100,6 +102,7 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
       tools,
       servers: gateway.connection.servers(),
       journal: config.journal.path,
+      runId,
     };
     if (output.json && options.transport !== 'stdio') output.result(started);
     else if (output.json) process.stderr.write(`${JSON.stringify(started)}\n`);

@@ -84,8 +84,14 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
 }
 
 function describeProblems(file: string, config: unknown, problems: readonly ErrorObject[]): string {
-  const lines = problems.slice(0, 8).map((problem) => {
+  // A bad key is reported once, by the check it failed (the pattern), not again as "property name must be valid".
+  const reported = problems.filter((problem) => problem.keyword !== 'propertyNames');
+  const lines = reported.slice(0, 8).map((problem) => {
     const path = `$${problem.instancePath.replaceAll('/', '.')}`;
+    if (problem.propertyName !== undefined) {
+      const pattern = (problem.params as { pattern?: unknown }).pattern;
+      return `  ${path}: expected ${typeof pattern === 'string' ? `keys matching ${pattern}` : `keys that ${problem.message ?? 'are valid'}`}; found the key ${JSON.stringify(problem.propertyName)}`;
+    }
     const found = describeFound(readPointer(config, problem.instancePath));
     const expected =
       problem.keyword === 'additionalProperties'
@@ -97,7 +103,7 @@ function describeProblems(file: string, config: unknown, problems: readonly Erro
             : (problem.message ?? 'a valid value');
     return `  ${path}: expected ${expected}; found ${found}`;
   });
-  return `Invalid configuration in ${file}:\n${lines.join('\n')}${problems.length > 8 ? `\n  …and ${problems.length - 8} more` : ''}`;
+  return `Invalid configuration in ${file}:\n${lines.join('\n')}${reported.length > 8 ? `\n  …and ${reported.length - 8} more` : ''}`;
 }
 
 function readPointer(root: unknown, pointer: string): unknown {

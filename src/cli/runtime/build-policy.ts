@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { createPolicy, importClaudeSettings, importGeminiPolicies, type PolicyRule, type PolicySnapshot } from '../../core/index.js';
 import { isTrustedPolicyFile, policyFilePaths, readPolicyFile } from '../../node/index.js';
@@ -12,6 +12,8 @@ export interface BuiltPolicy {
   readonly snapshot: PolicySnapshot;
   /** Lossy mappings from imported files, and load notes. */
   readonly warnings: readonly string[];
+  /** How many rules loaded, by where they came from: the configuration, its imports, earlier "always" approvals. */
+  readonly counts: { readonly config: number; readonly imported: number; readonly remembered: number };
 }
 
 /**
@@ -62,22 +64,46 @@ function asRemembered(rule: PolicyRule, where: 'project' | 'user'): PolicyRule {
   return { ...rest, source: where };
 }
 
-/** An importer names rules by their place in one file: two imports of one kind would share ids, so each is prefixed with its position. */
-function numbered(rules: readonly PolicyRule[], position: number): PolicyRule[] {
-  return rules.map((rule) => ('id' in rule && typeof rule.id === 'string' ? { ...rule, id: `import[${position}]:${rule.id}` } : rule));
+/**
+ * A rule's id is what a denial, a receipt and a load error name: its text, the
+ * file it came from and where in that file, so a person finds it without
+ * knowing how the engine numbers rules.
+ */
+function ruleId(text: string | undefined, file: string, where: string): string {
+  return `${text === undefined ? '' : `${text} `}(${file} ${where})`;
 }
 
-/** The config's rules in the policy engine's form: a bare string allows, `source` defaults to the project. */
+/** The file as a person in the workspace names it. */
+function shownFile(config: ResolvedConfig, file: string): string {
+  const inside = relative(config.workspace, file);
+  return inside.startsWith('..') || isAbsolute(inside) ? file : inside;
+}
+
+/** An importer names rules by their place in one file: each id gains the file and the import's position, so two imports never share one. */
+function numbered(config: ResolvedConfig, rules: readonly PolicyRule[], file: string, position: number): PolicyRule[] {
+  return rules.map((rule) => ({ ...rule, id: ruleId('rule' in rule ? rule.rule : undefined, shownFile(config, file), `${rule.id ?? ''}, policy.imports[${String(position)}]`) }));
+}
+
+/** The config's rules in the policy engine's form: a bare string allows, `source` defaults to the project; each is named by its text and key. */
 export function configRules(config: ResolvedConfig): PolicyRule[] {
   const { allow = [], ask = [], deny = [], rules = [] } = config.policy;
-  const listed = (decision: 'allow' | 'ask' | 'deny', list: readonly string[]): PolicyRule[] => list.map((rule) => ({ rule, decision, source: 'project' }));
-  const written = rules.map((rule): PolicyRule => (typeof rule === 'string' ? { rule, decision: 'allow', source: 'project' } : ({ source: 'project', ...(rule as object) } as PolicyRule)));
+  const file = config.file === undefined ? 'the default configuration' : shownFile(config, config.file);
+  const listed = (decision: 'allow' | 'ask' | 'deny', list: readonly string[]): PolicyRule[] =>
+    list.map((rule, index) => ({ rule, decision, source: 'project', id: ruleId(rule, file, `policy.${decision}[${String(index)}]`) }));
+  const written = rules.map((rule, index): PolicyRule => {
+    const where = `policy.rules[${String(index)}]`;
+    if (typeof rule === 'string') return { rule, decision: 'allow', source: 'project', id: ruleId(rule, file, where) };
+    const object = rule as { readonly id?: unknown; readonly rule?: unknown };
+    const text = typeof object.rule === 'string' ? object.rule : typeof object.id === 'string' ? object.id : undefined;
+    return { source: 'project', ...(rule as object), id: ruleId(text, file, where) } as PolicyRule;
+  });
   return [...listed('allow', allow), ...listed('ask', ask), ...listed('deny', deny), ...written];
 }
 
 export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> {
   const warnings: string[] = [];
-  const imported: PolicyRule[] = await rememberedRules(config, warnings);
+  const remembered = await rememberedRules(config, warnings);
+  const imported: PolicyRule[] = [];
   for (const [position, entry] of (config.policy.imports ?? []).entries()) {
     const file = entry.path;
     let text: string;
@@ -94,7 +120,7 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
         throw new CliError('config', `Policy import ${file} is not valid JSON.`);
       }
       const result = importClaudeSettings([{ scope: 'project', settings, file }]);
-      imported.push(...numbered(result.rules, position));
+      imported.push(...numbered(config, result.rules, file, position));
       warnings.push(...result.warnings);
     } else {
       let document: unknown;
@@ -104,16 +130,17 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
         throw new CliError('config', `Policy import ${file} is not valid TOML.`);
       }
       const result = importGeminiPolicies([{ tier: 'workspace', document, file }]);
-      imported.push(...numbered(result.rules, position));
+      imported.push(...numbered(config, result.rules, file, position));
       warnings.push(...result.warnings);
     }
   }
+  const written = configRules(config);
   const ownFiles = [config.journal.path, ...(config.file === undefined ? [] : [config.file])]
     .map((file) => relative(config.workspace, file))
     .filter((file) => !file.startsWith('..'));
   try {
     const snapshot = createPolicy({
-      rules: [...configRules(config), ...imported],
+      rules: [...written, ...imported, ...remembered],
       allowedCommands: config.policy.allowedCommands ?? [],
       allowedCommandGlobs: config.policy.allowedCommandGlobs ?? [],
       allowedDomains: config.policy.allowedDomains ?? [],
@@ -126,7 +153,7 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
       home: homedir(),
       ...(config.policy.approveAtRisk === undefined ? {} : { approveAtRisk: config.policy.approveAtRisk }),
     });
-    return { snapshot, warnings: [...warnings, ...snapshot.warnings] };
+    return { snapshot, warnings: [...warnings, ...snapshot.warnings], counts: { config: written.length, imported: imported.length, remembered: remembered.length } };
   } catch (error) {
     throw new CliError('config', `The policy in ${config.file ?? 'the default configuration'} does not load: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }

@@ -49,6 +49,12 @@ export interface OpenGatewayOptions {
   readonly connectServers?: boolean;
   /** Journal every call, so a run can be replayed. Default true. */
   readonly recordAll?: boolean;
+  /**
+   * Journal the calls made through the registry. Default true. `policy
+   * explain` takes a call up to its approval and refuses it there, so it
+   * has nothing to record.
+   */
+  readonly journalCalls?: boolean;
 }
 
 /** The built-in tools the config serves: all of them unless `tools.enable` / `tools.disable` say otherwise. */
@@ -90,6 +96,11 @@ function upstreamConfigs(config: ResolvedConfig): McpServerConfig[] {
     }
     return upstream;
   });
+}
+
+/** The configured upstream servers (none unless `connect`), with the workspace's pinned definitions: the tools as the gateway offers them. */
+export function connectUpstreams(config: ResolvedConfig, connect = true): Promise<McpConnection> {
+  return connectMcpServers({ servers: connect ? upstreamConfigs(config) : [], pins: createJsonFilePinStore(join(config.workspace, '.toolgate', 'mcp-pins.json')) });
 }
 
 /**
@@ -145,15 +156,12 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
   });
   let connection: McpConnection | undefined;
   try {
-    connection = await connectMcpServers({
-      servers: options.connectServers === false ? [] : upstreamConfigs(config),
-      pins: createJsonFilePinStore(join(config.workspace, '.toolgate', 'mcp-pins.json')),
-    });
+    connection = await connectUpstreams(config, options.connectServers !== false);
     const base = createToolRegistry({
       tools: servedBuiltins(config),
       host: { ...host, mcp: connection.capability },
       policy,
-      journal,
+      ...(options.journalCalls === false ? {} : { journal }),
       hooks: { around: [policy.guardStart], guards: [connection.mcpCallGuard] },
       limits: {
         ...(config.limits.maxInputBytes === undefined ? {} : { maxInputBytes: config.limits.maxInputBytes }),

@@ -5,14 +5,14 @@ export interface AuditFilter {
   readonly tool?: string;
   readonly status?: string;
   readonly agent?: string;
+  /** Only the receipts of this run (`toolgate replay` takes the same id). */
+  readonly runId?: string;
   /** Epoch ms: receipts started at or after. */
   readonly since?: number;
   /** Only rows after this chain position (for `audit tail --follow`). */
   readonly afterSeq?: number;
   /** Only rows before this chain position (the console's next page, newest first). */
   readonly beforeSeq?: number;
-  /** Only the receipts of this run. */
-  readonly runId?: string;
   /** Text the tool, agent, code, ids, summary, resolved target or arguments contain (case-insensitive). */
   readonly search?: string;
   /** Newest first unless `oldestFirst`. Default 200. */
@@ -24,7 +24,7 @@ export interface AuditFilter {
 export interface AuditEntry {
   readonly receipt: ToolReceipt;
   readonly chain: { readonly position: number; readonly hash: string; readonly table: 'receipts' | 'events' };
-  /** The run the call was journaled under, when it had one. */
+  /** The run the call was recorded under; undefined for a call refused before it ran (journaled as an event, not a recording). */
   readonly runId: string | undefined;
 }
 
