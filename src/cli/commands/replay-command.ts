@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createReplayHost, createToolRegistry, unwrapUntrusted, type RecordedResult } from '../../core/index.js';
 import { createSqliteJournal } from '../../journal/sqlite/index.js';
+import { nodeSha256 } from '../../node/index.js';
 import { CliError } from '../cli-error.js';
 import { formatTable, type CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
@@ -29,7 +30,7 @@ export async function runReplay(config: ResolvedConfig, runId: string, output: C
     if (recorded.length === 0) throw new CliError('usage', `Run "${runId}" has no recorded calls in ${config.journal.path}.`);
     const session = createReplayHost(journal, { runId });
     const { snapshot } = await buildPolicy(config);
-    const registry = createToolRegistry({ tools: servedBuiltins(config), host: session.host, journal: session.journal, policy: snapshot });
+    const registry = createToolRegistry({ tools: servedBuiltins(config), host: session.host, sha256: nodeSha256, journal: session.journal, policy: snapshot });
     const granted = registry.list().map((info) => info.key);
     const progress = output.progress(`replaying run ${runId}`, recorded.length);
     const lines: ReplayLine[] = [];
