@@ -15,7 +15,9 @@
  *   "(zod, JSON text)" passes the JSON string a model sends, beside "bare
  *   JSON.parse + zod + call".
  * - toolgate governed: an `os`-class tool, so approval (auto-approve hook,
- *   action digest over canonical JSON) and an in-memory effect journal.
+ *   action digest over canonical JSON, `node:crypto` SHA-256 as the Node
+ *   host supplies it), without a journal and with an in-memory effect
+ *   journal; and once more with the Web Crypto fallback digests.
  * - AI SDK 7: `parseToolCall` (ai/internal: JSON parse + schema validation
  *   against the tool set) then `executeTool` (@ai-sdk/provider-utils, the
  *   generator the AI SDK loop drains), with a JSON string as a model sends.
@@ -32,8 +34,9 @@ import { RunContext, tool as agentsTool } from '@openai/agents';
 import { tool as aiTool } from 'ai';
 import { parseToolCall } from 'ai/internal';
 import { boundText, createToolRegistry, defineTool, type Journal, type JsonSchema, type RecordedResult, type ToolRegistry } from 'toolgate';
+import { nodeSha256 } from 'toolgate/node';
 import { z } from 'zod';
-import { bench, formatNs, type BenchCase, type BenchRow } from './harness.js';
+import { bench, checkGoal, formatNs, type BenchCase, type BenchRow } from './harness.js';
 
 // ---------- the two workloads ----------
 
@@ -131,7 +134,16 @@ function memoryJournal(): Journal {
   };
 }
 
-function registries(name: string, schema: () => z.ZodObject, jsonSchemaInput: JsonSchema, body: (args: never) => unknown): { zod: ToolRegistry; json: ToolRegistry; observed: ToolRegistry; governed: ToolRegistry } {
+interface Registries {
+  readonly zod: ToolRegistry;
+  readonly json: ToolRegistry;
+  readonly observed: ToolRegistry;
+  readonly governedBare: ToolRegistry;
+  readonly governed: ToolRegistry;
+  readonly governedWebCrypto: ToolRegistry;
+}
+
+function registries(name: string, schema: () => z.ZodObject, jsonSchemaInput: JsonSchema, body: (args: never) => unknown): Registries {
   const dispatch = (args: unknown): unknown => body(args as never);
   const zodTool = defineTool({ name, description: 'benchmark tool', input: schema(), dispatch });
   const jsonTool = defineTool({ name, description: 'benchmark tool', input: jsonSchemaInput, dispatch });
@@ -142,7 +154,9 @@ function registries(name: string, schema: () => z.ZodObject, jsonSchemaInput: Js
     json: createToolRegistry({ tools: [jsonTool] }),
     // The same plain path with one listener attached: what observing costs (with none, one flag is read).
     observed: observedRegistry(createToolRegistry({ tools: [defineTool({ name, description: 'benchmark tool', input: schema(), dispatch })] })),
-    governed: createToolRegistry({ tools: [governedTool], journal: memoryJournal() }),
+    governedBare: createToolRegistry({ tools: [governedTool], sha256: nodeSha256 }),
+    governed: createToolRegistry({ tools: [governedTool], journal: memoryJournal(), sha256: nodeSha256 }),
+    governedWebCrypto: createToolRegistry({ tools: [governedTool], journal: memoryJournal() }),
   };
 }
 
@@ -201,7 +215,9 @@ async function workloadCases(label: string, name: string, schema: () => z.ZodObj
     { name: `${label}: toolgate dispatch (zod, JSON text)`, run: () => registry.zod.dispatch(textCall, granted) },
     { name: `${label}: toolgate dispatch (JSON Schema, JSON text)`, run: () => registry.json.dispatch(textCall, granted) },
     // A fresh call id per call: a repeated id would replay from the journal.
+    { name: `${label}: toolgate governed (approval, no journal)`, run: () => registry.governedBare.dispatch(call, governedContext) },
     { name: `${label}: toolgate governed (approval + journal)`, run: () => registry.governed.dispatch({ callId: `g${(callNumber += 1)}`, name, arguments: args }, governedContext) },
+    { name: `${label}: toolgate governed (approval + journal), Web Crypto digests`, run: () => registry.governedWebCrypto.dispatch({ callId: `w${(callNumber += 1)}`, name, arguments: args }, governedContext) },
     {
       name: `${label}: AI SDK parseToolCall + executeTool`,
       run: async () => {
@@ -234,12 +250,19 @@ function summarise(label: string, rows: readonly BenchRow[]): void {
     `${label}: toolgate (zod) = ${(zodRow.medianNs / bareZod.medianNs).toFixed(2)}× bare zod parse + call; JSON Schema = ${(jsonRow.medianNs / bareZod.medianNs).toFixed(2)}×; from JSON text, JSON Schema = ${(jsonTextRow.medianNs / bareText.medianNs).toFixed(2)}× bare JSON.parse + zod + call`,
     `${label}: toolgate (zod) ${Math.round(zodRow.opsPerSecond).toLocaleString('en-US')} calls/s; JSON Schema ${Math.round(jsonRow.opsPerSecond).toLocaleString('en-US')} calls/s`,
     `${label}: one tool-call-started listener adds ${formatNs(row(rows, 'toolgate dispatch (zod), one event listener').medianNs - zodRow.medianNs)} per call`,
+    `${label}: governed with node:crypto digests ${formatNs(row(rows, 'toolgate governed (approval + journal)').medianNs)}; with Web Crypto ${formatNs(row(rows, 'Web Crypto digests').medianNs)}`,
   ];
   for (const peer of ['AI SDK parseToolCall + executeTool', 'OpenAI Agents FunctionTool.invoke', 'LangChain tool.invoke', 'MCP client.callTool (in-memory)']) {
     const peerRow = row(rows, peer);
     lines.push(`${label}: ${peer} = ${(peerRow.medianNs / bareZod.medianNs).toFixed(2)}× bare zod; ${(peerRow.medianNs / zodRow.medianNs).toFixed(1)}× toolgate (zod)`);
   }
   console.log(lines.join('\n'));
+  if (label === 'add') {
+    checkGoal('plain add: overhead beyond zod (p50)', zodRow.medianNs - bareZod.medianNs, 500, 'ns');
+    checkGoal('governed add, auto-approving confirm, no journal', row(rows, 'toolgate governed (approval, no journal)').medianNs, 10_000, 'ns');
+  } else {
+    checkGoal('plain 2.6 KB payload vs bare zod', zodRow.medianNs / bareZod.medianNs, 1.05, '×');
+  }
 }
 
 export async function run(): Promise<void> {

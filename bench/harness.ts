@@ -82,3 +82,35 @@ export function printTable(title: string, rows: readonly BenchRow[], baseline: s
   }
   console.log(lines.join('\n'));
 }
+
+export interface GoalRow {
+  readonly goal: string;
+  /** What the goal is, in the summary: `≤ 10 µs`, `≤ 1.05×`. */
+  readonly target: string;
+  readonly measured: string;
+  readonly met: boolean;
+}
+
+const goals: GoalRow[] = [];
+
+/**
+ * Record a goal and how this run measured against it; `printGoals` lists them
+ * all at the end of `npm run bench`, so a reader sees at a glance which are
+ * met. `at most` (default): a value ≤ the limit meets it; `at least`: ≥.
+ */
+export function checkGoal(goal: string, measured: number, limit: number, unit: 'ns' | '×', direction: 'at most' | 'at least' = 'at most'): GoalRow {
+  const met = direction === 'at least' ? measured >= limit : measured <= limit;
+  const show = (value: number): string => (unit === 'ns' ? formatNs(value) : `${value.toFixed(2)}×`);
+  const row = { goal, target: `${direction === 'at least' ? '≥' : '≤'} ${show(limit)}`, measured: show(measured), met };
+  goals.push(row);
+  console.log(`goal: ${goal}: ${row.target}; measured ${row.measured}: ${met ? 'met' : 'NOT met'}`);
+  return row;
+}
+
+export function printGoals(): void {
+  if (goals.length === 0) return;
+  const width = Math.max(...goals.map((row) => row.goal.length), 4);
+  const lines = [`\n## goals  (this run; the machine's load moves every figure, ratios less than times)`, `${'goal'.padEnd(width)}  ${'target'.padStart(10)}  ${'measured'.padStart(10)}  met?`];
+  for (const row of goals) lines.push(`${row.goal.padEnd(width)}  ${row.target.padStart(10)}  ${row.measured.padStart(10)}  ${row.met ? 'yes' : 'NO'}`);
+  console.log(lines.join('\n'));
+}

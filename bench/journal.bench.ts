@@ -3,6 +3,10 @@
  * without Ed25519 signing) against raw better-sqlite3 inserts of the same
  * rows, and the dispatch overhead the journal adds to an effect-tier call.
  * Same process, interleaved rounds, WAL + synchronous=NORMAL throughout.
+ * The floor row is what durability costs at least: the same two single-row
+ * commits an effect-tier call makes (claim, then settle) through
+ * better-sqlite3 in the journal's own mode. 64 calls in flight show group
+ * commit: their claims and settles share commits.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +14,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createToolRegistry, type ToolDefinition, type ToolReceipt } from 'toolgate';
 import { createSqliteJournal } from 'toolgate/sqlite';
-import { bench } from './harness.js';
+import { bench, checkGoal, type BenchRow } from './harness.js';
 
 function receipt(index: number): ToolReceipt {
   return {
@@ -59,7 +63,7 @@ async function appendBench(dir: string): Promise<void> {
   let plainIndex = 0;
   let signedIndex = 0;
   const settleInput = (index: number) => ({ ok: true, value: { bytes: 1024 }, content: 'Wrote 1024 bytes.', receipt: receipt(index) });
-  await bench(
+  const rows = await bench(
     [
       {
         name: 'raw better-sqlite3 insert (same row)',
@@ -73,11 +77,40 @@ async function appendBench(dir: string): Promise<void> {
     ],
     { title: 'Receipts appended (one transaction each)', batch: 200, rounds: 15, warmup: 2 },
   );
+  checkGoal('journal.settle with the chain vs a raw insert', find(rows, 'journal.settle, hash chain').medianNs / find(rows, 'raw better-sqlite3').medianNs, 2, '×');
   const verified = await signed.verify();
   console.log(`verify(): ${verified.rows.toLocaleString('en-US')} signed rows, ok=${verified.ok}`);
   raw.close();
   plain.close();
   signed.close();
+}
+
+function find(rows: readonly BenchRow[], prefix: string): BenchRow {
+  const found = rows.find((row) => row.name.startsWith(prefix));
+  if (found === undefined) throw new Error(`no row ${prefix}`);
+  return found;
+}
+
+/** The durable floor of one effect-tier call: a claim row committed, then a settle row committed, each its own transaction. */
+function floorWriter(file: string): () => void {
+  const raw = new Database(file);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = NORMAL');
+  raw.exec('CREATE TABLE claims (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, key TEXT NOT NULL, state TEXT NOT NULL, body TEXT NOT NULL)');
+  raw.exec('CREATE TABLE receipts (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, key TEXT NOT NULL, tool TEXT NOT NULL, body TEXT NOT NULL)');
+  const claim = raw.prepare('INSERT INTO claims (at, key, state, body) VALUES (?, ?, ?, ?)');
+  const settle = raw.prepare('INSERT INTO receipts (at, key, tool, body) VALUES (?, ?, ?, ?)');
+  const claimTx = raw.transaction((key: string) => claim.run(Date.now(), key, 'claimed', JSON.stringify({ callId: key, tool: 'write_note', arguments: { path: 'notes/today.md', content: 'x'.repeat(200) } })));
+  const settleTx = raw.transaction((key: string) => {
+    settle.run(Date.now(), key, 'write_note', JSON.stringify({ ok: true, value: { bytes: 200 }, receipt: receipt(0) }));
+    claim.run(Date.now(), key, 'settled', '{}');
+  });
+  let index = 0;
+  return () => {
+    const key = `k${(index += 1)}`;
+    claimTx.immediate(key);
+    settleTx.immediate(key);
+  };
 }
 
 async function dispatchBench(dir: string): Promise<void> {
@@ -97,14 +130,29 @@ async function dispatchBench(dir: string): Promise<void> {
   const args = { path: 'notes/today.md', content: 'x'.repeat(200) };
   let id = 0;
   const call = (registry: typeof bare) => registry.dispatch({ callId: `c${(id += 1)}`, name: 'write_note', arguments: args }, context);
-  await bench(
+  const floor = floorWriter(join(dir, 'floor.db'));
+  const inFlightJournal = createSqliteJournal(join(dir, 'dispatch-64.db'), { onUnresolved: () => undefined });
+  const inFlight = createToolRegistry({ tools: [write], journal: inFlightJournal });
+  const rows = await bench(
     [
+      { name: 'floor: raw claim + settle commits (better-sqlite3, WAL, NORMAL)', run: floor },
       { name: 'effect-tier dispatch, no journal', run: () => call(bare) },
       { name: 'effect-tier dispatch, SQLite journal (claim + settle)', run: () => call(journaled) },
       { name: 'effect-tier dispatch, SQLite journal, signed', run: () => call(signed) },
+      // 64 calls dispatched together, timed per call: their claims share commits, so do their settles.
+      { name: 'effect-tier dispatch, SQLite journal, 64 in flight (per call)', run: () => Promise.all(Array.from({ length: 64 }, () => call(inFlight))) },
     ],
-    { title: 'Dispatch overhead of the durable effect bracket', batch: 200, rounds: 15, warmup: 2 },
+    { title: 'Dispatch overhead of the durable effect bracket (ratio vs the floor)', batch: 200, rounds: 15, warmup: 2 },
   );
+  const floorNs = find(rows, 'floor').medianNs;
+  const oneAtATime = find(rows, 'effect-tier dispatch, SQLite journal (claim').medianNs;
+  // The 64-in-flight row times 64 calls per operation.
+  const perCallInFlight = find(rows, 'effect-tier dispatch, SQLite journal, 64').medianNs / 64;
+  console.log(`64 in flight: ${Math.round(1e9 / perCallInFlight).toLocaleString('en-US')} calls/s; one at a time: ${Math.round(1e9 / oneAtATime).toLocaleString('en-US')} calls/s`);
+  checkGoal('effect-tier add, SQLite journal vs the floor', oneAtATime / floorNs, 1.5, '×');
+  checkGoal('effect-tier add, SQLite journal signed vs the floor', find(rows, 'effect-tier dispatch, SQLite journal, signed').medianNs / floorNs, 1.7, '×');
+  checkGoal('64 effect-tier calls in flight: calls/s vs one at a time', oneAtATime / perCallInFlight, 4, '×', 'at least');
+  inFlightJournal.close();
   plainJournal.close();
   signedJournal.close();
 }

@@ -1,10 +1,13 @@
 /**
  * `npm run bench`: every `*.bench.js` module beside this file, in name
- * order, in one process. A module exports `run(): Promise<void>`.
+ * order, in one process. A module exports `run(): Promise<void>`; the goals
+ * the modules checked are listed last, each with its target, the measured
+ * value and whether it is met.
  */
 import { readdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { printGoals } from './harness.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
@@ -14,3 +17,4 @@ for (const file of modules) {
   console.log(`\n# ${file.replace(/\.js$/, '')}`);
   await module.run();
 }
+printGoals();

@@ -146,3 +146,48 @@ describe('two processes signing with a key neither has created yet', () => {
     }
   });
 });
+
+describe('group commit under concurrency, killed between batches', () => {
+  it('loses no claim and doubles no effect: every effect that ran has a durable claim; the rerun replays or refuses each one', async () => {
+    const db = join(dir, 'journal.db');
+    const effects = join(dir, 'effects.txt');
+    const first = run('journal-group-child.mjs', [db, effects, '1000']);
+    // Several waves of 64 calls have been claimed, run and settled in shared commits: kill it mid-stream.
+    await first.waitFor((line) => typeof line === 'object' && typeof line.wave === 'number' && line.wave >= 3);
+    first.process.kill('SIGKILL');
+    expect(await first.exited).toBeNull();
+    const ran = readFileSync(effects, 'utf8').split('\n').filter((line) => line.length > 0);
+    expect(ran.length).toBeGreaterThanOrEqual(4 * 64);
+    expect(new Set(ran).size).toBe(ran.length);
+
+    const reader = new Database(db, { readonly: true });
+    const claimed = new Set(reader.prepare(`SELECT json_extract(body, '$.callId') AS id FROM claims WHERE state = 'claimed'`).pluck().all() as string[]);
+    const settled = reader.prepare(`SELECT count(*) FROM claims WHERE state = 'settled'`).pluck().get() as number;
+    reader.close();
+    // No claim lost: each effect ran only after its claim was committed.
+    for (const id of ran) expect(claimed.has(id), id).toBe(true);
+    expect(settled).toBeGreaterThanOrEqual(4 * 64);
+
+    // The same calls again, in a new process, up to the wave the first one reached.
+    const waves = Math.max(...ran.map((id) => Number(id.split('-')[1]))) + 1;
+    const second = run('journal-group-child.mjs', [db, effects, String(waves)]);
+    expect(await second.exited).toBe(0);
+    const counts = second.lines.at(-1) as { ok: number; replayed: number; refused: number };
+    const rerun = readFileSync(effects, 'utf8').split('\n').filter((line) => line.length > 0);
+    // No effect doubled: every call that ran before either replayed its recording or was refused as unresolved.
+    const before = new Set(ran);
+    expect(rerun.slice(ran.length).filter((id) => before.has(id))).toEqual([]);
+    expect(new Set(rerun).size).toBe(rerun.length);
+    expect(counts.replayed + counts.refused).toBeGreaterThanOrEqual(ran.length);
+    expect(counts.ok + counts.replayed + counts.refused).toBe(waves * 64);
+
+    const { createSqliteJournal } = await import('toolgate/sqlite');
+    const journal = createSqliteJournal(db, { onUnresolved: () => undefined });
+    try {
+      expect(await journal.verify()).toMatchObject({ ok: true });
+      expect((await journal.unresolved()).length).toBe(counts.refused);
+    } finally {
+      journal.close();
+    }
+  });
+});

@@ -181,7 +181,7 @@ export type { ToolgateEvent, ToolgateEventMap, ToolgateEventName, ToolgateListen
 export type { ApprovalTier, ReceiptApproval, ReceiptPolicy, ReceiptStatus, ToolReceipt } from './receipts/receipt-types.js';
 export { projectArguments, type ProjectArgumentsOptions } from './receipts/project-arguments.js';
 export { canonicalJson } from './digest/canonical-json.js';
-export { sha256Hex } from './digest/sha256.js';
+export { sha256Hex, type Sha256Text } from './digest/sha256.js';
 export { ACTION_DIGEST_SCHEMA, computeInvocationDigests, type InvocationDigests } from './digest/invocation-digests.js';
 
 export type {

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigurationError } from '../core/index.js';
+import { nodeSha256 } from './digest/node-sha256.js';
 import { createEgressCapability } from './egress/create-egress-capability.js';
 import { createFsCapability } from './fs/create-fs-capability.js';
 import { createFsJail, isInside } from './fs/fs-jail.js';
@@ -62,6 +63,7 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
     workspace: jail.workspace,
     scope,
     resolve: createResolveTarget({ jail, systemPath }),
+    sha256: nodeSha256,
     fs: createFsCapability({ jail, mediaStore, maxFileBytes: options.maxFileBytes ?? 10 * 1024 * 1024 }),
     process: processCapability,
     egress,

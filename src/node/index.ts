@@ -1,5 +1,6 @@
 // The Node host and the built-in tools: every side effect the engine decides on.
 export { createNodeHost } from './create-node-host.js';
+export { nodeSha256 } from './digest/node-sha256.js';
 export type {
   EgressConnect,
   EgressLookup,

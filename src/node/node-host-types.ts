@@ -83,6 +83,8 @@ export interface NodeHost extends ToolHost {
   readonly scope: FsScope;
   /** Real paths and their flags, and the executable, before policy; synchronous (see `createResolveTarget`). */
   readonly resolve: (request: ResolveTargetRequest, signal?: AbortSignal) => ResolvedTarget;
+  /** `node:crypto`'s SHA-256 (see `nodeSha256`): digests without a Web Crypto round trip. */
+  readonly sha256: (text: string) => string;
   readonly fs: Required<FsCapability>;
   readonly process: ProcessCapability;
   readonly egress: EgressCapability;

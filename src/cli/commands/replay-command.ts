@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createReplayHost, createToolRegistry, unwrapUntrusted, type RecordedResult, type ReplaySession, type ToolRegistry } from '../../core/index.js';
 import { createSqliteJournal } from '../../journal/sqlite/index.js';
+import { nodeSha256 } from '../../node/index.js';
 import { CliError } from '../cli-error.js';
 import { formatTable, type CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
@@ -35,7 +36,7 @@ export async function runReplay(config: ResolvedConfig, runId: string, output: C
     const upstream = recorded.some((entry) => !builtins.some((tool) => tool.name === entry.receipt.tool));
     const connection = await connectUpstreams(config, upstream);
     try {
-      const registry = connection.applyTo(createToolRegistry({ tools: builtins, host: session.host, journal: session.journal, policy: snapshot }));
+      const registry = connection.applyTo(createToolRegistry({ tools: builtins, host: session.host, sha256: nodeSha256, journal: session.journal, policy: snapshot }));
       return await replayAll(registry, recorded, session, config, runId, output);
     } finally {
       await connection.close();

@@ -7,12 +7,15 @@ const encoder = new TextEncoder();
 
 /**
  * Digests are computed only when a feature of the call needs them, and then
- * once. Mapped and configured values bound for a rebuilding validator were
- * never walked (stage 5), so their JSON form and canonical size are checked
- * here, where the canonical text is built anyway: a value with no JSON form,
- * or one over the input limit, fails closed as ARGS_INVALID.
+ * once: the canonical text of the arguments is built here a single time and
+ * both digests derive from it. Mapped and configured values bound for a
+ * rebuilding validator were never walked (stage 5), so their JSON form and
+ * canonical size are checked here, where the canonical text is built anyway:
+ * a value with no JSON form, or one over the input limit, fails closed as
+ * ARGS_INVALID. With the snapshot's synchronous SHA-256 the answer is ready
+ * now; otherwise it is Web Crypto's promise.
  */
-export async function ensureDigests(state: DispatchState): Promise<InvocationDigests | ToolArgsInvalidError> {
+export function ensureDigests(state: DispatchState): InvocationDigests | ToolArgsInvalidError | Promise<InvocationDigests> {
   if (state.digests !== undefined) return state.digests;
   const tool = state.tool;
   if (tool === undefined) throw new TypeError('digests need a resolved tool');
@@ -26,6 +29,8 @@ export async function ensureDigests(state: DispatchState): Promise<InvocationDig
   if (state.argsUnchecked && canonical.length > limit / 3 && encoder.encode(canonical).length > limit) {
     return new ToolArgsInvalidError(tool.key, [], `the arguments exceed ${limit} bytes`);
   }
-  state.digests = await digestCanonicalInput(tool, state.agent, canonical, state.action);
-  return state.digests;
+  const digests = digestCanonicalInput(tool, state.agent, canonical, state.action, state.snapshot.sha256);
+  if (digests instanceof Promise) return digests.then((settled) => (state.digests = settled));
+  state.digests = digests;
+  return digests;
 }

@@ -46,8 +46,9 @@ export async function requestApproval(state: DispatchState): Promise<ApprovalFai
     const preApproved = approved !== undefined && (approved instanceof Set ? approved.size : (approved as readonly string[]).length) > 0;
     return new ToolDeniedByUserError(tool.key, preApproved ? 'approval_mismatch' : 'no_approval_hook');
   }
-  const { preview, target } = buildApprovalPreview(tool.actionClass, state.action, state.effectiveArgs);
   const toolInput = projectedArguments(state);
+  const toolInputJson = jsonOf(toolInput);
+  const { preview, target } = buildApprovalPreview(tool.actionClass, state.action, state.effectiveArgs, toolInputJson === undefined ? undefined : { value: toolInput, json: toolInputJson });
   const presented = presentedView(state);
   const decisionSoFar = state.decision ?? { kind: 'allow' as const, matched: [] };
   const why = state.askedBy ?? 'governed';
@@ -59,7 +60,7 @@ export async function requestApproval(state: DispatchState): Promise<ApprovalFai
     action: tool.actionClass,
     preview,
     target,
-    masked: Math.max(target?.masked ?? 0, maskedIn(toolInput), presented.masked),
+    masked: Math.max(target?.masked ?? 0, countMarkers(toolInputJson ?? ''), presented.masked),
     resolved: state.action,
     actionDigest,
     arguments: toolInput,
@@ -133,19 +134,20 @@ function approvalReasons(decision: PolicyDecision, why: ToolApprovalRequest['why
   return Object.freeze({ reason, rules: Object.freeze(asking.length > 0 ? asking : decision.matched), protectedPath, ...(reason === 'risk' ? { risk } : {}) });
 }
 
-/** `[redacted]` markers a projection holds. */
-function maskedIn(projection: unknown): number {
-  let text: string;
+/** A projection's JSON text: the summary line and the count of masked values both read it. */
+function jsonOf(projection: unknown): string | undefined {
   try {
-    text = JSON.stringify(projection) ?? '';
+    return JSON.stringify(projection);
   } catch {
-    return 0;
+    return undefined;
   }
-  return countMarkers(text);
 }
 
+/** `[redacted]` markers a projection's text holds. */
 function countMarkers(text: string): number {
-  return text.split(REDACTED).length - 1;
+  let count = 0;
+  for (let at = text.indexOf(REDACTED); at !== -1; at = text.indexOf(REDACTED, at + REDACTED.length)) count += 1;
+  return count;
 }
 
 function emitResolved(state: DispatchState, decision: Parameters<typeof state.snapshot.bus.emit<'approval-resolved'>>[1]['decision'], actionDigest: string): void {

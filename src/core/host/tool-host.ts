@@ -7,6 +7,7 @@
  */
 
 import type { ResolvedCommand, ResolvedPath } from '../action/resolved-action.js';
+import type { Sha256Text } from '../digest/sha256.js';
 
 /** Trusted per-call options a host may receive; never tool arguments. */
 export interface ToolHostCallOptions {
@@ -223,6 +224,12 @@ export interface ToolHost {
    * typed error (an unusable path), which fails the call closed.
    */
   readonly resolve?: (request: ResolveTargetRequest, signal?: AbortSignal) => ResolvedTarget | Promise<ResolvedTarget>;
+  /**
+   * A synchronous SHA-256 of UTF-8 text, as lowercase hex, for the input and
+   * action digests (the Node host supplies `node:crypto`'s). Optional: without
+   * it the engine falls back to Web Crypto, which is asynchronous.
+   */
+  readonly sha256?: Sha256Text;
   readonly fs?: FsCapability;
   readonly process?: ProcessCapability;
   readonly egress?: EgressCapability;

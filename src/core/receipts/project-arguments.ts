@@ -51,15 +51,16 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
       }
       const result: Record<string, unknown> = {};
       const keys = Object.keys(node);
-      for (const entryKey of keys.slice(0, maxEntries)) {
+      const shown = Math.min(keys.length, maxEntries);
+      for (let index = 0; index < shown; index += 1) {
+        const entryKey = keys[index] as string;
+        const name = distinctKey(result, redactSecrets(entryKey));
+        const projected = visit((node as Record<string, unknown>)[entryKey], depth + 1, entryKey, depth === 0);
         // An own member, whatever its name: `result['__proto__'] = …` would set the prototype and drop a
         // model-chosen `__proto__` argument from what the approver, the receipt and the journal show.
-        Object.defineProperty(result, distinctKey(result, redactSecrets(entryKey)), {
-          value: visit((node as Record<string, unknown>)[entryKey], depth + 1, entryKey, depth === 0),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        // Every other name is a plain assignment, which defines the same own, enumerable, writable member.
+        if (name === '__proto__') Object.defineProperty(result, name, { value: projected, enumerable: true, writable: true, configurable: true });
+        else result[name] = projected;
       }
       if (keys.length > maxEntries) result['…'] = `[${keys.length - maxEntries} more keys]`;
       return result;

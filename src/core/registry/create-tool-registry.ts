@@ -7,6 +7,7 @@ import { EventBus } from '../events/event-bus.js';
 import type { ToolgateEventName, ToolgateListener } from '../events/event-types.js';
 import { DEFAULT_TOOL_RESULT_LIMITS } from '../bounding/bound-text.js';
 import type { ToolHost } from '../host/tool-host.js';
+import { checkSha256 } from '../digest/check-sha256.js';
 import { prepareInvocation } from '../plan/prepare-invocation.js';
 import type { InvocationPlan } from '../plan/plan-types.js';
 import { guardrailFloor } from '../policy/guardrail-floor.js';
@@ -35,6 +36,8 @@ export function createToolRegistry(options: CreateToolRegistryOptions): ToolRegi
   const snapshot = buildSnapshot(options.tools, {
     reserved: new Set(options.reserved ?? []),
     host: options.host ?? NO_HOST,
+    // The registry's own hash wins over the host's; each is checked against known answers first.
+    sha256: checkSha256(options.sha256, 'sha256') ?? checkSha256(options.host?.sha256, 'host.sha256'),
     policy: options.policy ?? guardrailFloor,
     journal: options.journal,
     hooks: Object.freeze({

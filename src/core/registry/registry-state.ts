@@ -1,4 +1,5 @@
 import type { CodeRuntime } from '../code-mode/code-mode-types.js';
+import type { Sha256Text } from '../digest/sha256.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { ToolHooks } from '../hooks/hook-types.js';
 import type { ToolHost, ToolResultLimits } from '../host/tool-host.js';
@@ -49,6 +50,8 @@ export interface RegistrySnapshot {
   /** Names known and restrictable without a definition. */
   readonly reserved: ReadonlySet<string>;
   readonly host: ToolHost;
+  /** The synchronous SHA-256 digests use (registry options, else the host); undefined ⇒ Web Crypto. */
+  readonly sha256: Sha256Text | undefined;
   readonly policy: ToolPolicy;
   readonly journal: Journal | undefined;
   readonly hooks: ResolvedHooks;

@@ -1,5 +1,6 @@
 import type { CodeRuntime } from '../code-mode/code-mode-types.js';
 import type { DispatchContext, ToolCall, ToolOutcome } from '../dispatch/dispatch-types.js';
+import type { Sha256Text } from '../digest/sha256.js';
 import type { ToolgateEventName, ToolgateListener } from '../events/event-types.js';
 import type { ToolHooks } from '../hooks/hook-types.js';
 import type { ToolHost, ToolResultLimits } from '../host/tool-host.js';
@@ -35,6 +36,12 @@ export interface CreateToolRegistryOptions {
   readonly tools: readonly AnyToolDefinition[];
   /** The host that performs side effects. Default: no capabilities. */
   readonly host?: ToolHost;
+  /**
+   * A synchronous SHA-256 of UTF-8 text (lowercase hex) for the input and
+   * action digests; overrides `host.sha256`. Default: the host's, else Web
+   * Crypto. Checked against known answers when the registry is built.
+   */
+  readonly sha256?: Sha256Text;
   /** Default: the guardrail floor (deny-all commands and domains). */
   readonly policy?: ToolPolicy;
   readonly journal?: Journal;

@@ -21,6 +21,7 @@ export class ChainStore {
   readonly #inserts = new Map<string, Database.Statement>();
   readonly #dataVersion: Database.Statement<[], number>;
   readonly #transaction: Database.Transaction<(work: () => unknown) => unknown>;
+  readonly #savepoint: Database.Transaction<(work: () => unknown) => unknown>;
   /** The head as of our last commit, valid while no other connection has committed since. */
   #cached: { head: ChainHead; version: number } | undefined;
   #written: ChainHead | undefined;
@@ -31,6 +32,7 @@ export class ChainStore {
     this.signer = signer;
     this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.#transaction = db.transaction((work: () => unknown) => work());
+    this.#savepoint = db.transaction((work: () => unknown) => work());
     this.#head = db.prepare<[], ChainHead>(
       `SELECT seq, hash FROM (${CHAINED_TABLES.map((table) => `SELECT * FROM (SELECT seq, hash FROM ${table} ORDER BY seq DESC LIMIT 1)`).join(' UNION ALL ')}) ORDER BY seq DESC LIMIT 1`,
     );
@@ -68,6 +70,22 @@ export class ChainStore {
   /** Called after every commit that appended rows (the anchor keeper). */
   onCommit(listener: () => void): void {
     this.#afterCommit = listener;
+  }
+
+  /**
+   * Run `work` inside `write` as a savepoint: when it throws, its rows are
+   * rolled back and the head is what it was before, while the rest of the
+   * transaction (the other writes of a batch) stays.
+   */
+  attempt<T>(work: () => T): T {
+    if (!this.db.inTransaction) throw new Error('ChainStore.attempt must run inside write()');
+    const before = this.#written;
+    try {
+      return this.#savepoint(work) as T;
+    } catch (error) {
+      this.#written = before;
+      throw error;
+    }
   }
 
   /** Fix the head for the rest of this transaction (compaction deletes rows before it appends). */

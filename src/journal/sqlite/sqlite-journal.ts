@@ -17,6 +17,7 @@ import {
 } from '../../core/index.js';
 import type { AnchorKeeper } from './anchor-keeper.js';
 import type { ChainHead, ChainStore } from './chain-store.js';
+import { CommitBatcher } from './commit-batcher.js';
 import { compactJournal, type CompactOptions, type CompactResult } from './compact-journal.js';
 import { readJournalAnchor, type JournalAnchor } from './journal-anchor.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
@@ -77,7 +78,7 @@ function unresolvedClaimError(toolName: string, claim: ClaimRow): ToolPolicyErro
 }
 
 /** Run synchronous work behind the async seam: a throw becomes a rejection, never a synchronous exception. */
-function promised<T>(work: () => T): Promise<T> {
+function promised<T>(work: () => T | Promise<T>): Promise<T> {
   return new Promise((resolve) => resolve(work()));
 }
 
@@ -105,10 +106,15 @@ function encodeData(data: unknown): string {
   }
 }
 
+/** The longest a settled receipt waits for its batch to commit. */
+const MAX_BATCH_DELAY_MS = 10;
+
 /**
- * The embedded journal. Every public write is one immediate transaction
- * that links a row to the chain head; the Journal methods are async only to
- * match the seam (better-sqlite3 is synchronous).
+ * The embedded journal. Writes are group-committed (see `CommitBatcher`):
+ * claims that arrive together share one immediate transaction, and a claim
+ * is committed before `prepare` resolves; settles join the next batch
+ * (at most `MAX_BATCH_DELAY_MS` later) without holding up a claim. Reads
+ * commit what is queued first, so they see every write in order.
  */
 export class SqliteJournal implements Journal {
   readonly path: string;
@@ -117,6 +123,9 @@ export class SqliteJournal implements Journal {
   readonly #verifier: ReceiptVerifier | undefined;
   readonly #anchor: AnchorKeeper | undefined;
   readonly #pending = new Map<string, PendingClaim>();
+  readonly #batcher: CommitBatcher;
+  /** Receipts queued for the next batch, by key: a record-tier `prepare` reads them without waiting for the commit. */
+  readonly #queued = new Map<string, string>();
   readonly #holder = `pid ${process.pid} on ${hostname()}`;
   readonly #statements: {
     receiptByKey: Database.Statement<[string], { body: string }>;
@@ -134,6 +143,7 @@ export class SqliteJournal implements Journal {
     this.coverage = options.coverage;
     this.#verifier = options.verifier;
     this.#anchor = options.anchor;
+    this.#batcher = new CommitBatcher(store, MAX_BATCH_DELAY_MS);
     const db = store.db;
     this.#statements = {
       receiptByKey: db.prepare(`SELECT body FROM receipts WHERE key = ? ORDER BY seq DESC LIMIT 1`),
@@ -159,39 +169,46 @@ export class SqliteJournal implements Journal {
   prepare(input: JournalPrepareInput): Promise<JournalPrepareResult> {
     return promised(() => {
       this.#open();
-      return this.#store.write((): JournalPrepareResult => {
-        const recorded = this.#statements.receiptByKey.get(input.key);
-        if (recorded !== undefined) return { status: 'recorded', recorded: JSON.parse(recorded.body) as RecordedResult };
-        const claimId = randomUUID();
-        if (input.tier === 'effect') {
-          const open = this.#statements.claimByKey.get(input.key);
-          if (open?.state === 'claimed') {
-            // Never re-run silently: the earlier attempt may have touched the world.
-            return { status: 'refused', error: unresolvedClaimError(input.toolName, open) };
-          }
-          // The same action under another call id (a client retrying after a crash): refused too, while a claim
-          // this instance does not hold is open. Its own calls in flight are not in doubt, and run side by side.
-          const sameAction = this.#openClaimOfAction(input.actionDigest);
-          if (sameAction !== undefined) return { status: 'refused', error: unresolvedClaimError(input.toolName, sameAction) };
-          const body: Record<string, unknown> = {
-            callId: input.callId,
-            runId: input.runId,
-            tool: input.toolName,
-            toolVersion: input.toolVersion,
-            agent: input.agent,
-            actionDigest: input.actionDigest,
-            inputDigest: input.inputDigest,
-            arguments: input.arguments,
-            ...(input.target === undefined ? {} : { target: input.target }),
-            startedAt: input.startedAt,
-            holder: this.#holder,
-          };
-          this.#store.append('claims', { at: Date.now(), claim_id: claimId, key: input.key, state: 'claimed', body: encodeData(body) });
-        }
-        this.#pending.set(claimId, { tier: input.tier, runId: input.runId });
-        return { status: 'claimed', claim: { key: input.key, claimId } };
-      });
+      // A record-tier call guards no effect: it writes no claim and does not wait for a commit.
+      const queued = this.#queued.get(input.key);
+      if (queued !== undefined) return { status: 'recorded', recorded: JSON.parse(queued) as RecordedResult } as const;
+      if (input.tier === 'record') return this.#claim(input);
+      return this.#batcher.commit(() => this.#claim(input));
     });
+  }
+
+  /** Look the key up and, for the effect tier, append the claim (inside a batch's transaction); the record tier only reads. */
+  #claim(input: JournalPrepareInput): JournalPrepareResult {
+    const recorded = this.#statements.receiptByKey.get(input.key);
+    if (recorded !== undefined) return { status: 'recorded', recorded: JSON.parse(recorded.body) as RecordedResult };
+    const claimId = randomUUID();
+    if (input.tier === 'effect') {
+      const open = this.#statements.claimByKey.get(input.key);
+      if (open?.state === 'claimed') {
+        // Never re-run silently: the earlier attempt may have touched the world.
+        return { status: 'refused', error: unresolvedClaimError(input.toolName, open) };
+      }
+      // The same action under another call id (a client retrying after a crash): refused too, while a claim
+      // this instance does not hold is open. Its own calls in flight are not in doubt, and run side by side.
+      const sameAction = this.#openClaimOfAction(input.actionDigest);
+      if (sameAction !== undefined) return { status: 'refused', error: unresolvedClaimError(input.toolName, sameAction) };
+      const body: Record<string, unknown> = {
+        callId: input.callId,
+        runId: input.runId,
+        tool: input.toolName,
+        toolVersion: input.toolVersion,
+        agent: input.agent,
+        actionDigest: input.actionDigest,
+        inputDigest: input.inputDigest,
+        arguments: input.arguments,
+        ...(input.target === undefined ? {} : { target: input.target }),
+        startedAt: input.startedAt,
+        holder: this.#holder,
+      };
+      this.#store.append('claims', { at: Date.now(), claim_id: claimId, key: input.key, state: 'claimed', body: encodeData(body) });
+    }
+    this.#pending.set(claimId, { tier: input.tier, runId: input.runId });
+    return { status: 'claimed', claim: { key: input.key, claimId } };
   }
 
   settle(claim: JournalClaim | undefined, input: JournalSettleInput): Promise<void> {
@@ -202,7 +219,8 @@ export class SqliteJournal implements Journal {
       const receipt = input.receipt;
       const key = claim?.key ?? `${receipt.actionDigest ?? ''}:${receipt.callId}`;
       const body = encodeResult(input);
-      this.#store.write(() => {
+      if (claim !== undefined) this.#pending.delete(claim.claimId);
+      const write = (): void => {
         const at = Date.now();
         this.#store.append('receipts', {
           at,
@@ -214,8 +232,26 @@ export class SqliteJournal implements Journal {
           body,
         });
         if (claim !== undefined && pending?.tier === 'effect') this.#store.append('claims', { at, claim_id: claim.claimId, key, state: 'settled', body: '{}' });
-      });
-      if (claim !== undefined) this.#pending.delete(claim.claimId);
+      };
+      // An effect-tier settle (and a receipt recorded directly) resolves once its batch committed; it shares
+      // that commit with the claims and settles around it. A record-tier call guards no effect and does not
+      // wait: its receipt is committed with the next batch, at most MAX_BATCH_DELAY_MS later.
+      if (pending?.tier !== 'record') return this.#batcher.commit(write);
+      this.#queued.set(key, body);
+      const settled = (): void => {
+        if (this.#queued.get(key) === body) this.#queued.delete(key);
+      };
+      this.#batcher.defer(
+        () => {
+          settled();
+          write();
+        },
+        (error) => {
+          settled();
+          console.warn('toolgate: committing a recorded receipt failed', error);
+        },
+      );
+      return undefined;
     });
   }
 
@@ -223,16 +259,20 @@ export class SqliteJournal implements Journal {
     return promised(() => {
       this.#open();
       const pending = this.#pending.get(claim.claimId);
-      if (pending?.tier === 'effect') {
-        this.#store.write(() => this.#store.append('claims', { at: Date.now(), claim_id: claim.claimId, key: claim.key, state: 'discarded', body: '{}' }));
-      }
       this.#pending.delete(claim.claimId);
+      if (pending?.tier === 'effect') {
+        return this.#batcher.commit(() => {
+          this.#store.append('claims', { at: Date.now(), claim_id: claim.claimId, key: claim.key, state: 'discarded', body: '{}' });
+        });
+      }
+      return undefined;
     });
   }
 
   lookup(key: string): Promise<RecordedResult | undefined> {
     return promised(() => {
       this.#open();
+      this.#batcher.flush();
       const row = this.#statements.receiptByKey.get(key);
       return row === undefined ? undefined : (JSON.parse(row.body) as RecordedResult);
     });
@@ -243,7 +283,9 @@ export class SqliteJournal implements Journal {
       this.#open();
       if (typeof event.type !== 'string' || event.type.length === 0 || event.type.length > 128) throw new ConfigurationError('event.type', 'must be a string of 1–128 characters');
       const at = Number.isFinite(event.at) ? event.at : Date.now();
-      this.#store.write(() => this.#store.append('events', { at, type: event.type, body: encodeData(event.data) }));
+      return this.#batcher.commit(() => {
+        this.#store.append('events', { at, type: event.type, body: encodeData(event.data) });
+      });
     });
   }
 
@@ -257,6 +299,7 @@ export class SqliteJournal implements Journal {
 
   /** Synchronous form, for reporting at open. */
   unresolvedNow(): UnresolvedClaim[] {
+    this.#batcher.flush();
     return this.#statements.unresolved
       .all()
       .filter((row) => !this.#pending.has(row.claim_id))
@@ -289,6 +332,7 @@ export class SqliteJournal implements Journal {
       if (options.resolution !== 'failed' && options.resolution !== 'done') throw new ConfigurationError('resolution', 'must be "failed" or "done"');
       if (typeof options.by !== 'string' || options.by.length === 0) throw new ConfigurationError('by', 'must name who resolved the claim');
       if (options.note !== undefined && (typeof options.note !== 'string' || options.note.length > 1000)) throw new ConfigurationError('note', 'must be text of at most 1000 characters');
+      this.#batcher.flush();
       this.#store.write(() => {
         const latest = this.#statements.claimById.get(claimId);
         if (latest?.state !== 'claimed') throw new ConfigurationError('claimId', 'does not name an unresolved claim');
@@ -319,6 +363,7 @@ export class SqliteJournal implements Journal {
   verify(options: VerifyOptions & { readonly anchor?: JournalAnchor; readonly strictAnchor?: boolean } = {}): Promise<SqliteVerifyResult> {
     return promised(() => {
       this.#open();
+      this.#batcher.flush();
       const { anchor, strictAnchor, ...walk } = options;
       if (anchor === undefined) return verifyChain(this.#store.db, { verifier: this.#verifier, ...walk });
       return verifyAgainstAnchor(this.#store.db, anchor, { verifier: this.#verifier, ...walk, ...(strictAnchor === undefined ? {} : { strict: strictAnchor }) });
@@ -340,6 +385,7 @@ export class SqliteJournal implements Journal {
   recordings(query: RecordingQuery): Promise<readonly RecordedResult[]> {
     return promised(() => {
       this.#open();
+      this.#batcher.flush();
       return this.#statements.byRun.all(query.runId).map((row) => JSON.parse(row.body) as RecordedResult);
     });
   }
@@ -347,6 +393,7 @@ export class SqliteJournal implements Journal {
   /** The chain head, to anchor outside the file (detects a truncated tail). */
   head(): ChainHead {
     this.#open();
+    this.#batcher.flush();
     return this.#store.head();
   }
 
@@ -354,6 +401,7 @@ export class SqliteJournal implements Journal {
   compact(options: CompactOptions): Promise<CompactResult> {
     return promised(() => {
       this.#open();
+      this.#batcher.flush();
       const anchored = options.expectedHead === undefined && this.#anchor !== undefined ? readJournalAnchor(this.#anchor.path) : undefined;
       return compactJournal(this.#store, anchored === undefined ? options : { ...options, expectedHead: { seq: anchored.rows, hash: anchored.head } }, this.#verifier);
     });
@@ -361,6 +409,7 @@ export class SqliteJournal implements Journal {
 
   close(): void {
     if (this.#closed) return;
+    this.#batcher.flush();
     // The last commits' anchor, before the file closes.
     this.#anchor?.flush();
     this.#closed = true;

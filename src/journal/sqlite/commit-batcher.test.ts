@@ -1,0 +1,59 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { ChainStore } from './chain-store.js';
+import { CommitBatcher } from './commit-batcher.js';
+import { migrateSchema } from './schema.js';
+
+function store(): ChainStore {
+  const db = new Database(':memory:');
+  migrateSchema(db);
+  return new ChainStore(db, undefined);
+}
+
+const event = (chain: ChainStore, type: string) => () => chain.append('events', { at: 1, type, body: '{}' });
+
+describe('CommitBatcher', () => {
+  it('commits the writes of one turn together, and resolves each only after the commit', async () => {
+    const chain = store();
+    const batcher = new CommitBatcher(chain, 10);
+    const written = Promise.all([batcher.commit(event(chain, 'a')), batcher.commit(event(chain, 'b')), batcher.commit(event(chain, 'c'))]);
+    expect(chain.db.prepare('SELECT count(*) FROM events').pluck().get()).toBe(0);
+    const heads = await written;
+    expect(heads.map((head) => head.seq)).toEqual([1, 2, 3]);
+    expect(chain.db.prepare('SELECT type FROM events ORDER BY seq').pluck().all()).toEqual(['a', 'b', 'c']);
+    expect(chain.db.inTransaction).toBe(false);
+  });
+
+  it('rolls back and rejects only the write that failed; the rest of the batch commits and the chain stays linked', async () => {
+    const chain = store();
+    const batcher = new CommitBatcher(chain, 10);
+    const failing = () => {
+      chain.append('events', { at: 1, type: 'half-written', body: '{}' });
+      throw new Error('boom');
+    };
+    const results = await Promise.allSettled([batcher.commit(event(chain, 'a')), batcher.commit(failing), batcher.commit(event(chain, 'c'))]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const rows = chain.db.prepare('SELECT seq, type, prev_hash, hash FROM events ORDER BY seq').all() as { seq: number; type: string; prev_hash: string; hash: string }[];
+    expect(rows.map((row) => [row.seq, row.type])).toEqual([
+      [1, 'a'],
+      [2, 'c'],
+    ]);
+    expect(rows[1]?.prev_hash).toBe(rows[0]?.hash);
+  });
+
+  it('a deferred write does not wait, and is committed within the delay; flush() commits it at once', async () => {
+    const chain = store();
+    const batcher = new CommitBatcher(chain, 10);
+    const errors: unknown[] = [];
+    batcher.defer(event(chain, 'later'), (error) => errors.push(error));
+    expect(batcher.pending).toBe(true);
+    expect(chain.db.prepare('SELECT count(*) FROM events').pluck().get()).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(chain.db.prepare('SELECT count(*) FROM events').pluck().get()).toBe(1);
+    batcher.defer(event(chain, 'flushed'), (error) => errors.push(error));
+    batcher.flush();
+    expect(batcher.pending).toBe(false);
+    expect(chain.db.prepare('SELECT type FROM events ORDER BY seq').pluck().all()).toEqual(['later', 'flushed']);
+    expect(errors).toEqual([]);
+  });
+});
