@@ -155,11 +155,15 @@ function describeAccess(access: HttpAccess): string[] {
 
 function auditSource(gateway: Gateway, audit: JournalAudit): AuditSource {
   return {
-    list: ({ before, ...filter }) =>
-      Promise.resolve(
+    list: ({ before, ...filter }) => {
+      // The receipts of calls that have returned, batched or not.
+      gateway.journal.flush();
+      return Promise.resolve(
         audit.list({ ...filter, ...(before === undefined ? {} : { beforeSeq: before }) }).map((entry) => ({ ...entry.receipt, position: entry.chain.position, ...(entry.runId === undefined ? {} : { runId: entry.runId }) })),
-      ),
+      );
+    },
     get: (invocationId) => {
+      gateway.journal.flush();
       const entry = audit.get(invocationId);
       if (entry === undefined) return Promise.resolve(undefined);
       const receipt = entry.receipt;

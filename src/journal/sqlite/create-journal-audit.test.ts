@@ -48,6 +48,8 @@ describe('createJournalAudit', () => {
     for (let index = 0; index < 6; index += 1) {
       await registry.dispatch({ callId: `c${index}`, name: 'echo', arguments: { text: index === 4 ? 'Needle in notes' : `hay ${index}` } }, { grantedTools: ['echo'], runId: index < 3 ? 'run-a' : 'run-b' });
     }
+    // Record-tier receipts commit in the next batch; another connection sees them once it has.
+    journal.flush();
     const audit = createJournalAudit(path);
     try {
       const first = audit.list({ limit: 2 });

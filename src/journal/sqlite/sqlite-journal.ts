@@ -289,6 +289,17 @@ export class SqliteJournal implements Journal {
     });
   }
 
+  /**
+   * Commit what is queued now. A reader on another connection (the console's
+   * audit, `toolgate audit`) sees a record-tier receipt only once its batch
+   * commits; one in this process calls this first to see every call that
+   * has returned.
+   */
+  flush(): void {
+    this.#open();
+    this.#batcher.flush();
+  }
+
   /** Claims left open by a crash (or held by another live process). This instance's in-flight claims are not listed. */
   unresolved(): Promise<readonly UnresolvedClaim[]> {
     return promised(() => {

@@ -180,11 +180,13 @@ describe('protected unless approved: the real path decides', () => {
     await writeFile(path.join(workspace, 'state', 'journal.db'), 'JOURNAL');
     await writeFile(path.join(workspace, 'secrets.json'), '{"k":"v"}');
     const guarded = makeHost({ privatePaths: ['state'], secrets: { get: () => undefined, path: path.join(workspace, 'secrets.json') } });
-    const journal = resolved('state/journal.db', guarded);
-    expect(journal.protected).toBe(true);
-    expect(await reason(guarded.fs.readFile('state/journal.db', { expected: journal }))).toBe('protected_path');
-    expect(await reason(guarded.fs.writeFile('STATE/journal.db', 'x', { expected: resolved('STATE/journal.db', guarded) }))).toBe('protected_path');
-    expect(await reason(guarded.fs.readFile('secrets.json', { expected: resolved('secrets.json', guarded) }))).toBe('secret_store');
+    // The resolver refuses them before anyone could approve; an expected target that names one anyway (a caller
+    // that built it by hand) is refused again at execution.
+    expect(() => resolved('state/journal.db', guarded)).toThrow(/protected/);
+    const claimed = (requested: string): ResolvedPath => ({ requested, path: requested, real: requested, protected: true, linkTraversal: false, outside: false, created: false, hardLinked: false });
+    expect(await reason(guarded.fs.readFile('state/journal.db', { expected: claimed('state/journal.db') }))).toBe('protected_path');
+    expect(await reason(guarded.fs.writeFile('STATE/journal.db', 'x', { expected: claimed('STATE/journal.db') }))).toBe('protected_path');
+    expect(await reason(guarded.fs.readFile('secrets.json', { expected: claimed('secrets.json') }))).toBe('secret_store');
     expect(await read('state/journal.db')).toBe('JOURNAL');
     await guarded.close();
   });
