@@ -7,7 +7,6 @@ import { importGeminiPolicies, type GeminiApprovalMode } from './import-gemini-p
 
 // Each case reproduces gemini-cli packages/core/src/policy: the file named in its `source`.
 const ENGINE = 'policy-engine.ts ruleMatches/check';
-const LOADER = 'toml-loader.ts PolicyRuleSchema / loadPoliciesFromToml';
 const UTILS = 'utils.ts buildArgsPatterns';
 const NAMES = 'tools/tool-names.ts TOOL_LEGACY_ALIASES, tools/mcp-tool.ts formatMcpToolName';
 
