@@ -215,6 +215,26 @@ describe('toolgate CLI (the built binary, as a real process)', () => {
     expect(body.warnings.join('\n')).toContain('TodoWrite');
   });
 
+  it('policy import prints every stricter mapping as a warning and refuses a file with a schema error', async () => {
+    const dir = workspace();
+    const claude = join(dir, 'claude.json');
+    writeFileSync(claude, JSON.stringify({ permissions: { allow: ['*', 'WebFetch(domain:example.*)'], deny: ['WebSearch(cats)'], defaultMode: 'dontAsk', additionalDirectories: ['../x'] } }));
+    const human = await runCli(['policy', 'import', 'claude', claude], dir);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('warning: ');
+    for (const text of ['"*" was ignored', 'domain wildcard', 'covers every WebSearch call (stricter)', 'dontAsk maps to plan', 'additionalDirectories']) expect(human.stdout).toContain(text);
+    const gemini = join(dir, 'policy.toml');
+    writeFileSync(gemini, '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git status"\ndecision = "allow"\npriority = 1\n\n[[rule]]\ntoolName = "write_file"\ndecision = "allow"\nmodes = ["yolo"]\npriority = 1\n');
+    const geminiOut = await runCli(['policy', 'import', 'gemini', gemini], dir);
+    expect(geminiOut.code).toBe(0);
+    expect(geminiOut.stdout).toContain('warning: ');
+    expect(geminiOut.stdout).toContain('applies only in modes yolo');
+    writeFileSync(gemini, '[[rule]]\ndecision = "allow"\npriority = 1\n');
+    const refused = await runCli(['policy', 'import', 'gemini', gemini], dir);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('rule #1 field "toolName" is required');
+  });
+
   it('replay re-runs a recorded run from the journal with no side effect', async () => {
     const dir = workspace();
     await runCli(['call', 'read_file', '{"path":"notes.md"}'], dir);

@@ -141,6 +141,7 @@ export {
 export { importClaudeSettings, type ClaudeSettingsFile, type ClaudeSettingsScope, type ImportedPolicy } from './policy/import-claude-settings.js';
 export { importGeminiPolicies, type GeminiPolicyFile, type GeminiPolicyTier, type ImportedGeminiPolicy } from './policy/import-gemini-policies.js';
 export { splitCommand } from './policy/split-command.js';
+export { findShellOperator } from './policy/find-shell-operator.js';
 export { canonicalHost } from './policy/canonical-host.js';
 export { DEFAULT_PROTECTED_PATHS } from './policy/protected-paths.js';
 export type { RateLimit, RateLimits } from './policy/rate-limiter.js';

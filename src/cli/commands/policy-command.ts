@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { parse as parseToml } from 'smol-toml';
-import { importClaudeSettings, importGeminiPolicies, type PolicyExplanation, type PromptContext, type ToolApprovalDecision, type ToolCall } from '../../core/index.js';
+import { ConfigurationError, importClaudeSettings, importGeminiPolicies, type PolicyExplanation, type PromptContext, type ToolApprovalDecision, type ToolCall } from '../../core/index.js';
 import { CliError } from '../cli-error.js';
 import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
@@ -103,7 +104,7 @@ function renderExplanation(tool: string, outcome: ExplainedOutcome, mode: string
   return lines.join('\n');
 }
 
-/** `toolgate policy import claude|gemini <file>`: the rules a file becomes, and every lossy mapping as a warning. */
+/** `toolgate policy import claude|gemini <file>`: the rules a file becomes, and every stricter or left-out mapping as a warning. */
 export async function runPolicyImport(kind: string, file: string, output: CliOutput): Promise<void> {
   const progress = output.progress(`importing ${file}`);
   let text: string;
@@ -120,7 +121,7 @@ export async function runPolicyImport(kind: string, file: string, output: CliOut
     } catch {
       throw new CliError('config', `${file} is not valid JSON.`);
     }
-    result = importClaudeSettings([{ scope: 'project', settings, file }]);
+    result = refusedAsConfig(() => importClaudeSettings([{ scope: 'project', settings, file }], { home: homedir() }));
   } else if (kind === 'gemini') {
     let document: unknown;
     try {
@@ -128,7 +129,7 @@ export async function runPolicyImport(kind: string, file: string, output: CliOut
     } catch {
       throw new CliError('config', `${file} is not valid TOML.`);
     }
-    result = importGeminiPolicies([{ tier: 'workspace', document, file }]);
+    result = refusedAsConfig(() => importGeminiPolicies([{ tier: 'workspace', document, file }]));
   } else {
     throw new CliError('usage', 'policy import takes claude or gemini.');
   }
@@ -140,6 +141,16 @@ export async function runPolicyImport(kind: string, file: string, output: CliOut
       ...result.warnings.map((warning) => `warning: ${warning}`),
     ].join('\n'),
   );
+}
+
+/** A file the importer refuses (a schema error names the file, the rule and the field) is a configuration error. */
+function refusedAsConfig<T>(load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    if (error instanceof ConfigurationError) throw new CliError('config', error.message);
+    throw error;
+  }
 }
 
 /** `toolgate policy check`: load the policy, which runs every rule's own examples; a failing rule names itself. Every loaded rule is counted, imports and remembered approvals included. */

@@ -70,6 +70,8 @@ function accept(state: DispatchState, result: ValidationResult): ToolArgsInvalid
   const tool = state.tool as CompiledTool;
   if (!result.ok) return new ToolArgsInvalidError(tool.key, withholdValues(result.issues, state.effectiveArgs, tool.declaredNames));
   let value = result.value;
+  const problem = tool.definition.checkInput?.(value);
+  if (problem !== undefined) return new ToolArgsInvalidError(tool.key, [], problem);
   if (state.argsForeign) {
     if (value === state.effectiveArgs) {
       // The validator handed the caller's object back. Synchronous, so nothing ran since it

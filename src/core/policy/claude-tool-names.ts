@@ -22,7 +22,11 @@ const CLAUDE_TO_TOOLGATE: Readonly<Record<string, readonly string[]>> = Object.f
   WebSearch: ['web_search'],
 });
 
-export function toolgateNamesFor(claudeName: string): readonly string[] | undefined {
+/** A `Read` deny or ask also refuses editing and writing that path: what cannot be read must not be rewritten. */
+const READ_DENY_ALSO: readonly string[] = ['edit_file', 'write_file'];
+
+export function toolgateNamesFor(claudeName: string, decision: 'allow' | 'ask' | 'deny' = 'allow'): readonly string[] | undefined {
+  if (claudeName === 'Read' && decision !== 'allow') return [...(CLAUDE_TO_TOOLGATE.Read ?? []), ...READ_DENY_ALSO];
   if (Object.hasOwn(CLAUDE_TO_TOOLGATE, claudeName)) return CLAUDE_TO_TOOLGATE[claudeName];
   const mcp = /^mcp__([A-Za-z0-9_-]+?)__([A-Za-z0-9_-]+)$/.exec(claudeName);
   return mcp === null ? undefined : [mcpToolName(mcp[1] ?? '', mcp[2] ?? ''), claudeName];

@@ -7,8 +7,8 @@ import { callOf, toolView } from './__fixtures__/tool-views.js';
 
 describe('Claude Code string form', () => {
   test.each([
-    ['Bash(npm run test:*)', { argv: ['npm', 'run', 'test', '*'] }],
-    ['Bash(git status)', { argv: ['git', 'status'] }],
+    ['Bash(npm run test:*)', { command: 'npm run test:*' }],
+    ['Bash(git status)', { command: 'git status' }],
     ['Read(./src/**)', { path: './src/**' }],
     ['Edit(./docs/**)', { path: './docs/**' }],
     ['Read(//etc/hosts)', { path: '/etc/hosts' }],

@@ -3,6 +3,9 @@ import { canonicalHost, matchDomain, parseDomainPattern, parseHttpsTarget } from
 import { foldMcpNamePart, mcpToolName } from '../names/mcp-tool-name.js';
 import { claudeSpecifierKind, toolgateNamesFor } from './claude-tool-names.js';
 import { exactArgvPattern, matchArgvPattern } from './match-argv-pattern.js';
+import { compileCommandPattern, matchCommandPattern } from './match-command-pattern.js';
+import { geminiStableJson } from './gemini-stable-json.js';
+import { quoteArgv } from './quote-argv.js';
 import { normalizePath } from './normalize-path.js';
 import { PolicyRuleError } from './policy-rule-error.js';
 import { gitignoreGlob, withChildren } from './protected-paths.js';
@@ -33,7 +36,7 @@ export function compileRule(rule: PolicyRule, position: number, options: { reado
   const priority = rule.priority ?? 0;
   if (!Number.isFinite(priority)) fail('invalid_rule', 'has a non-finite priority');
   const object = 'rule' in rule ? parseRuleString(rule.rule, id) : rule;
-  const tools = compileToolMatcher(object.tool, fail);
+  const tools = compileToolMatcher(object.tool, rule.decision, fail);
   const match = compileMatch(object.match, rule.decision, fail, options.home);
   const display = 'rule' in rule ? rule.rule : displayRule(object);
   const compiled: CompiledRule = Object.freeze({
@@ -64,7 +67,7 @@ export function parseRuleString(text: string, id: string): Pick<PolicyRuleObject
   const mcpServer = MCP_SERVER_RULE.exec(tool);
   if (mcpServer !== null) throw new PolicyRuleError(id, 'invalid_rule', 'an MCP server rule takes no specifier');
   const kind = claudeSpecifierKind(tool);
-  if (kind === 'argv') return { tool, match: { argv: claudeBashPattern(specifier) } };
+  if (kind === 'argv') return { tool, match: { command: specifier } };
   if (kind === 'path') return { tool, match: { path: claudePathPattern(specifier) } };
   if (kind === 'domain') {
     if (!specifier.startsWith('domain:')) throw new PolicyRuleError(id, 'invalid_pattern', 'WebFetch takes domain:<host>');
@@ -106,7 +109,7 @@ function serverOf(tool: string): { readonly server?: string } {
   return mcpServer === null ? {} : { server: foldMcpNamePart(mcpServer[1] as string) };
 }
 
-function compileToolMatcher(tool: string, fail: (problem: 'unknown_tool', text: string) => never): (name: string) => boolean {
+function compileToolMatcher(tool: string, decision: RuleDecision, fail: (problem: 'unknown_tool', text: string) => never): (name: string) => boolean {
   if (typeof tool !== 'string' || tool.length === 0) return fail('unknown_tool', 'has no tool');
   if (tool === '*') return () => true;
   const mcpServer = MCP_SERVER_RULE.exec(tool);
@@ -119,7 +122,7 @@ function compileToolMatcher(tool: string, fail: (problem: 'unknown_tool', text: 
     const prefix = tool.slice(0, -1);
     return (name) => name.startsWith(prefix);
   }
-  const names = TOOL_NAME.test(tool) && !tool.startsWith('mcp__') ? [tool] : toolgateNamesFor(tool);
+  const names = TOOL_NAME.test(tool) && !tool.startsWith('mcp__') ? [tool] : toolgateNamesFor(tool, decision);
   if (names === undefined) return fail('unknown_tool', 'names a tool that has no toolgate equivalent');
   const set = new Set(names);
   return (name) => set.has(name);
@@ -161,6 +164,18 @@ function compileMatch(match: RuleMatch | undefined, decision: RuleDecision, fail
     if (typeof match.server !== 'string' || match.server.length === 0) return fail('invalid_pattern', 'has an empty server name');
     return { kind: 'server', server: match.server };
   }
+  if ('command' in match) {
+    if (typeof match.command !== 'string' || match.command.trim().length === 0) return fail('invalid_pattern', 'has an empty command pattern');
+    return { kind: 'command', pattern: compileCommandPattern(match.command, decision) };
+  }
+  if ('shellArgsPattern' in match) {
+    try {
+      // Gemini CLI compiles its patterns without flags; so does this, so each one means what it meant there.
+      return { kind: 'shell-args', regex: new RegExp(match.shellArgsPattern) };
+    } catch {
+      return fail('invalid_pattern', 'has a shellArgsPattern that is not a valid regular expression');
+    }
+  }
   if ('argsPattern' in match) {
     try {
       return { kind: 'args', regex: new RegExp(match.argsPattern, 'u') };
@@ -168,7 +183,7 @@ function compileMatch(match: RuleMatch | undefined, decision: RuleDecision, fail
       return fail('invalid_pattern', 'has an argsPattern that is not a valid regular expression');
     }
   }
-  return fail('invalid_pattern', 'has a match with no known key (argv, path, domain, server, argsPattern)');
+  return fail('invalid_pattern', 'has a match with no known key (argv, command, path, domain, server, argsPattern, shellArgsPattern)');
 }
 
 /** Whether an example (a command, path, domain or URL, server, or arguments JSON) matches. */
@@ -192,6 +207,10 @@ export function matchExample(match: CompiledMatch, example: RuleExample): boolea
       return text === match.server;
     case 'args':
       return match.regex.test(text);
+    case 'command':
+      return matchCommandPattern(match.pattern, splitCommand(example), 'allow');
+    case 'shell-args':
+      return match.regex.test(geminiStableJson({ command: quoteArgv(splitCommand(example)) }));
   }
 }
 

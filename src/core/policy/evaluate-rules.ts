@@ -1,7 +1,10 @@
 import { canonicalJson } from '../digest/canonical-json.js';
 import { matchDomain } from './canonical-host.js';
 import { gitSubcommandIndex } from './git-danger.js';
+import { geminiStableJson } from './gemini-stable-json.js';
 import { matchArgvPattern } from './match-argv-pattern.js';
+import { matchCommandPattern } from './match-command-pattern.js';
+import { quoteArgv } from './quote-argv.js';
 import type { NormalizedPath } from './normalize-path.js';
 import type { CompiledRule, RuleDecision } from './rule-types.js';
 
@@ -82,7 +85,26 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, json: () => st
       return subject.server === match.server;
     case 'args':
       return match.regex.test(json());
+    case 'command':
+      return subject.argv !== undefined && matchCommandPattern(match.pattern, subject.argv, rule.decision);
+    case 'shell-args':
+      return subject.argv !== undefined && shellArgsMatch(match.regex, subject, rule.decision);
   }
+}
+
+/**
+ * Gemini CLI's view of a shell call: `{ command, dir_path }` with the argv
+ * that runs, shell-quoted. A deny or ask also sees the argv joined unquoted.
+ */
+function shellArgsMatch(regex: RegExp, subject: RuleSubject, decision: RuleDecision): boolean {
+  const argv = subject.argv as readonly string[];
+  const cwd = isRecord(subject.args) && typeof subject.args.cwd === 'string' ? subject.args.cwd : undefined;
+  const lines = decision === 'allow' ? [quoteArgv(argv)] : [quoteArgv(argv), argv.join(' ')];
+  return lines.some((command) => regex.test(geminiStableJson({ command, dir_path: cwd })));
+}
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** git's argv with the global options before the subcommand removed; null when that changes nothing. */

@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../errors/tool-errors.js';
 import { compileRule } from './compile-rule.js';
 import { PolicyRuleError } from './policy-rule-error.js';
 import type { ApprovalMode, ManagedSwitches } from './policy-snapshot-types.js';
@@ -24,14 +25,18 @@ export interface ImportedPolicy {
 
 const SOURCE: Record<ClaudeSettingsScope, RuleSource> = { managed: 'managed', local: 'project', project: 'project', user: 'user' };
 const PRECEDENCE: readonly ClaudeSettingsScope[] = ['managed', 'local', 'project', 'user'];
-const MODES: Readonly<Record<string, { mode: ApprovalMode; lossy?: string }>> = {
-  default: { mode: 'ask' },
-  acceptEdits: { mode: 'accept-edits' },
+// Claude Code's `default` asks only where no rule allows: toolgate's `auto` without a classifier runs a rule-allowed
+// call and asks for the rest, where toolgate's `ask` would ask for every governed call.
+const MODES: Readonly<Record<string, { mode: ApprovalMode; stricter?: string }>> = {
+  default: { mode: 'auto' },
+  acceptEdits: { mode: 'accept-edits', stricter: 'acceptEdits maps to accept-edits: a rule-allowed call other than a workspace edit still asks' },
   plan: { mode: 'plan' },
-  bypassPermissions: { mode: 'auto', lossy: 'bypassPermissions maps to auto: the guardrails and protected paths still apply' },
-  dontAsk: { mode: 'auto', lossy: 'dontAsk maps to auto: calls no rule allows still prompt instead of being refused' },
+  bypassPermissions: { mode: 'auto', stricter: 'bypassPermissions maps to auto: calls no rule allows still ask, and the guardrails and protected paths apply' },
+  dontAsk: { mode: 'plan', stricter: 'dontAsk maps to plan: governed calls are refused, rule-allowed ones too' },
   auto: { mode: 'auto' },
 };
+const PERMISSION_KEYS = new Set(['allow', 'ask', 'deny', 'defaultMode', 'disableBypassPermissionsMode', 'disableAutoMode']);
+const PATH_TOOLS = 'Read|Edit|Write|MultiEdit|NotebookEdit|Glob|Grep|LS';
 
 /**
  * Claude Code `permissions.allow / ask / deny` and `defaultMode` from every
@@ -51,17 +56,27 @@ export function importClaudeSettings(files: readonly ClaudeSettingsFile[], optio
       warnings.push(`${where}: unknown scope "${String(scope)}" skipped`);
       continue;
     }
-    const permissions = isRecord(settings) && isRecord(settings.permissions) ? settings.permissions : undefined;
+    const refuse = (field: string, problem: string): never => {
+      throw new ConfigurationError(`claude settings ${where}`, `field "${field}" ${problem}; the whole file was refused`);
+    };
+    const record = isRecord(settings) ? settings : refuse('(document)', 'is not an object');
+    const permissions = record.permissions;
     if (permissions === undefined) continue;
-    for (const decision of ['deny', 'ask', 'allow'] as const satisfies readonly RuleDecision[]) {
+    if (!isRecord(permissions)) return refuse('permissions', 'is not an object');
+    // The whole file is checked before any rule is taken, so a broken list never half-loads.
+    for (const decision of ['deny', 'ask', 'allow'] as const) {
       const list = permissions[decision];
       if (list === undefined) continue;
-      if (!Array.isArray(list)) {
-        warnings.push(`${where}: permissions.${decision} is not a list; skipped`);
-        continue;
-      }
-      for (const [index, text] of list.entries()) {
-        const rule = importRule(text, decision, scope, `${scope}.${decision}[${index}]`, where, warnings, options.home);
+      if (!Array.isArray(list)) refuse(`permissions.${decision}`, 'is not a list');
+      for (const [index, text] of (list as unknown[]).entries()) if (typeof text !== 'string') refuse(`permissions.${decision}[${index}]`, 'is not a string');
+    }
+    for (const key of Object.keys(permissions)) {
+      if (!PERMISSION_KEYS.has(key)) warnings.push(`${where}: permissions.${key.slice(0, 40)} has no toolgate equivalent and was dropped${key === 'additionalDirectories' ? ' (toolgate reaches only the workspace roots it is given: stricter)' : ''}`);
+    }
+    const context: RuleContext = { scope, where, warnings, home: options.home, file };
+    for (const decision of ['deny', 'ask', 'allow'] as const satisfies readonly RuleDecision[]) {
+      for (const [index, text] of ((permissions[decision] ?? []) as string[]).entries()) {
+        const rule = importRule(text, decision, `${scope}.${decision}[${index}]`, context);
         if (rule !== undefined) rules.push(rule);
       }
     }
@@ -72,47 +87,87 @@ export function importClaudeSettings(files: readonly ClaudeSettingsFile[], optio
       else if (PRECEDENCE.indexOf(scope) < modeScope) {
         mode = mapped.mode;
         modeScope = PRECEDENCE.indexOf(scope);
-        if (mapped.lossy !== undefined) warnings.push(`${where}: ${mapped.lossy}`);
+        if (mapped.stricter !== undefined) warnings.push(`${where}: ${mapped.stricter}`);
       }
     }
-    if (scope === 'managed' && isRecord(settings)) {
-      if (settings.allowManagedPermissionRulesOnly === true || settings.allowManagedRulesOnly === true) managed.allowManagedRulesOnly = true;
-      if (settings.disableAutoMode === true || permissions.disableBypassPermissionsMode === 'disable' || permissions.disableAutoMode === 'disable') managed.disableAutoMode = true;
+    if (scope === 'managed') {
+      if (record.allowManagedPermissionRulesOnly === true || record.allowManagedRulesOnly === true) managed.allowManagedRulesOnly = true;
+      if (record.disableAutoMode === true || permissions.disableBypassPermissionsMode === 'disable' || permissions.disableAutoMode === 'disable') managed.disableAutoMode = true;
     }
   }
   return Object.freeze({ rules: Object.freeze(rules), mode, managed: Object.freeze(managed), warnings: Object.freeze(warnings) });
 }
 
-function importRule(text: unknown, decision: RuleDecision, scope: ClaudeSettingsScope, id: string, where: string, warnings: string[], home: string | undefined): PolicyRuleString | undefined {
-  if (typeof text !== 'string') {
-    warnings.push(`${where}: ${id} is not a string; skipped`);
+interface RuleContext {
+  readonly scope: ClaudeSettingsScope;
+  readonly where: string;
+  readonly warnings: string[];
+  readonly home: string | undefined;
+  readonly file: string | undefined;
+}
+
+function importRule(text: string, decision: RuleDecision, id: string, context: RuleContext): PolicyRuleString | undefined {
+  const { where, warnings } = context;
+  const shown = JSON.stringify(text.slice(0, 120));
+  const warn = (problem: string): void => {
+    warnings.push(`${where}: rule ${shown} ${problem}`);
+  };
+  let rule = text.trim();
+  if (rule === '*' && decision === 'allow') {
+    warn('was ignored, as Claude Code ignores a bare "*" allow');
     return undefined;
   }
-  const shown = JSON.stringify(text.slice(0, 120));
-  let rule = text.trim();
-  const pathSpecifier = /^(Read|Edit|Write|MultiEdit|NotebookEdit|Glob|Grep|LS)\((\/[^/].*)\)$/s.exec(rule);
-  if (pathSpecifier !== null) {
-    // Claude Code reads `/x` relative to the settings file; toolgate anchors it at the workspace root.
-    warnings.push(`${where}: rule ${shown} uses a settings-relative path; it is anchored at the workspace root`);
-    rule = `${pathSpecifier[1] ?? ''}(.${pathSpecifier[2] ?? ''})`;
+  // `mcp__server__*` is every tool of one server, `mcp__*` every MCP tool.
+  if (/^mcp__[A-Za-z0-9_-]+__\*$/.test(rule)) rule = rule.slice(0, -3);
+  else if (rule === 'mcp__*') rule = 'mcp_*';
+  const settingsRelative = new RegExp(`^(${PATH_TOOLS})\\((/[^/].*)\\)$`, 's').exec(rule);
+  if (settingsRelative !== null) rule = `${settingsRelative[1] ?? ''}(${settingsRoot(context, warn)}${settingsRelative[2] ?? ''})`;
+  const homeSpecifier = new RegExp(`^(${PATH_TOOLS})\\(~/(.*)\\)$`, 's').exec(rule);
+  if (homeSpecifier !== null && context.home !== undefined) rule = `${homeSpecifier[1] ?? ''}(/${context.home.replace(/\/+$/, '')}/${homeSpecifier[2] ?? ''})`;
+  else if (homeSpecifier !== null) warn('names a home path and no home directory was given: it matches only paths written with ~/');
+  const wildDomain = /^WebFetch\(domain:(.*)\)$/s.exec(rule);
+  if (wildDomain !== null && (wildDomain[1] ?? '').slice((wildDomain[1] ?? '').startsWith('*.') ? 2 : 0).includes('*')) {
+    if (decision === 'allow') {
+      warn('allows a domain wildcard toolgate cannot name: left out (stricter)');
+      return undefined;
+    }
+    warn(`${decision === 'deny' ? 'denies' : 'asks for'} a domain wildcard toolgate cannot name: it covers every WebFetch (stricter)`);
+    rule = 'WebFetch';
   }
-  const homeSpecifier = /^(Read|Edit|Write|MultiEdit|NotebookEdit|Glob|Grep|LS)\(~\/(.*)\)$/s.exec(rule);
-  if (homeSpecifier !== null) {
-    if (home === undefined) warnings.push(`${where}: rule ${shown} names a home path and no home directory was given; it matches only paths written with ~/`);
-    else rule = `${homeSpecifier[1] ?? ''}(/${home.replace(/\/+$/, '')}/${homeSpecifier[2] ?? ''})`;
-  }
-  if (/^Bash\(.*\*.+\)$/s.test(rule) && !rule.endsWith(':*)')) {
-    warnings.push(`${where}: rule ${shown} has a wildcard inside the command; it matches within one argv element only`);
-  }
-  const imported: PolicyRuleString = { rule, decision, source: SOURCE[scope], band: 'claude-code', id: `claude:${id}` };
+  const imported = (form: string): PolicyRuleString => ({ rule: form, decision, source: SOURCE[context.scope], band: 'claude-code', id: `claude:${id}` });
   try {
-    compileRule(imported, 0);
+    compileRule(imported(rule), 0);
+    return imported(rule);
   } catch (error) {
     if (!(error instanceof PolicyRuleError)) throw error;
-    warnings.push(`${where}: rule ${shown} was skipped: ${error.problem === 'unknown_tool' ? 'it names a tool with no toolgate equivalent' : 'its specifier cannot be mapped'}`);
-    return undefined;
+    if (error.problem === 'unknown_tool') {
+      warn('names a tool toolgate does not have: left out');
+      return undefined;
+    }
+    const tool = /^([A-Za-z0-9_-]+)\(/.exec(rule)?.[1];
+    if (decision === 'allow' || tool === undefined) {
+      warn('has a specifier toolgate cannot read: left out (stricter)');
+      return undefined;
+    }
+    // Claude Code has no priorities, so a deny or ask that covers the whole tool only refuses or asks more.
+    warn(`has a specifier toolgate cannot read: the ${decision} covers every ${tool} call (stricter)`);
+    return imported(tool);
   }
-  return imported;
+}
+
+/**
+ * Where `/path` is anchored: the root its settings file belongs to. The
+ * user's settings live in `~/.claude/`, the managed file in its own
+ * directory, project and local settings in the workspace.
+ */
+function settingsRoot(context: RuleContext, warn: (problem: string) => void): string {
+  if (context.scope === 'user') return '~/.claude';
+  if (context.scope === 'managed') {
+    const directory = context.file?.startsWith('/') === true ? context.file.slice(0, context.file.lastIndexOf('/')) : undefined;
+    if (directory !== undefined) return `/${directory}`;
+    warn('is relative to a managed settings file whose location was not given: it is anchored at the workspace root');
+  }
+  return '.';
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -5,20 +5,28 @@ import { importClaudeSettings } from './import-claude-settings.js';
 import { importGeminiPolicies } from './import-gemini-policies.js';
 
 describe('importClaudeSettings: malformed and lossy input', () => {
-  test('every problem becomes a warning naming the rule; nothing half-loads', () => {
+  test('a file with a schema error is refused whole, naming the file and the field', () => {
+    expect(() => importClaudeSettings([{ scope: 'project', settings: { permissions: { deny: [42, 'Bash(rm:*)'] } }, file: 'p.json' }])).toThrow(
+      'Configuration "claude settings p.json" field "permissions.deny[0]" is not a string; the whole file was refused.',
+    );
+    expect(() => importClaudeSettings([{ scope: 'project', settings: { permissions: { allow: 'Bash' } }, file: 'p.json' }])).toThrow('field "permissions.allow" is not a list');
+    expect(() => importClaudeSettings([{ scope: 'user', settings: null, file: 'u.json' }])).toThrow('field "(document)" is not an object');
+  });
+
+  test('what cannot be represented is left out or made stricter, with a warning naming it', () => {
     const imported = importClaudeSettings([
-      { scope: 'project', settings: { permissions: { allow: 'Bash', deny: [42, 'Task(x)', 'WebSearch(cats)'], ask: ['Bash(git push:*)'], defaultMode: 'yolo' } }, file: 'p.json' },
+      { scope: 'project', settings: { permissions: { deny: ['Task(x)', 'WebSearch(cats)'], ask: ['Bash(git push:*)'], defaultMode: 'yolo' } }, file: 'p.json' },
       { scope: 'team' as never, settings: {}, file: 't.json' },
-      { scope: 'user', settings: null },
       { scope: 'user', settings: { permissions: { defaultMode: 'plan' } } },
     ]);
-    expect(imported.rules.map((rule) => rule.rule)).toEqual(['Bash(git push:*)']);
+    expect(imported.rules.map((rule) => [rule.rule, rule.decision])).toEqual([
+      ['WebSearch', 'deny'],
+      ['Bash(git push:*)', 'ask'],
+    ]);
     expect(imported.mode).toBe('plan');
     expect(imported.warnings).toEqual([
-      'p.json: project.deny[0] is not a string; skipped',
-      'p.json: rule "Task(x)" was skipped: it names a tool with no toolgate equivalent',
-      'p.json: rule "WebSearch(cats)" was skipped: its specifier cannot be mapped',
-      'p.json: permissions.allow is not a list; skipped',
+      'p.json: rule "Task(x)" names a tool toolgate does not have: left out',
+      'p.json: rule "WebSearch(cats)" has a specifier toolgate cannot read: the deny covers every WebSearch call (stricter)',
       'p.json: defaultMode "yolo" is unknown; ignored',
       't.json: unknown scope "team" skipped',
     ]);
@@ -44,50 +52,32 @@ describe('importClaudeSettings: malformed and lossy input', () => {
 });
 
 describe('importGeminiPolicies: malformed and lossy input', () => {
-  test('bad tables are skipped with warnings naming them', () => {
-    const document = parse(`
-[[rule]]
-toolName = "run_shell_command"
-decision = "maybe"
-
-[[rule]]
-toolName = "run_shell_command"
-decision = "allow"
-priority = 5000
-
-[[rule]]
-toolName = "web_fetch"
-argsPattern = "("
-decision = "deny"
-
-[[rule]]
-toolName = "run_shell_command"
-commandPrefix = "git log"
-argsPattern = "x"
-decision = "deny"
-priority = 1
-`);
-    const imported = importGeminiPolicies([{ tier: 'user', document, file: '/h/.gemini/policies/p.toml' }, { tier: 'root' as never, document: {} }, { tier: 'user', document: { rule: 'x' }, file: 'q.toml' }]);
-    expect(imported.rules).toHaveLength(1);
-    expect(imported.rules[0]).toMatchObject({ decision: 'deny', match: { argv: ['git', 'log*', '*'] }, priority: 3001 });
-    expect(imported.warnings.map((warning) => warning.replace(/^.*?rule\[(\d)\]/, 'rule[$1]'))).toEqual([
-      'rule[0] has no valid decision (allow, deny, ask_user); skipped',
-      'rule[1] has a priority outside 0–999; skipped',
-      'rule[2] uses argsPattern/commandRegex, matched against the canonical JSON of toolgate\'s arguments (names may differ)',
-      'rule[2] has an invalid regular expression; skipped',
-      'rule[3] combines commandPrefix with argsPattern/commandRegex; toolgate keeps the prefix only',
-      'root policy: unknown tier "root" skipped',
-      'q.toml: "rule" must be an array of tables; skipped',
-    ]);
+  test.each([
+    ['toolName = "run_shell_command"\ndecision = "maybe"\npriority = 1', 'field "decision" must be allow, deny or ask_user'],
+    ['toolName = "run_shell_command"\ndecision = "allow"\npriority = 5000', 'field "priority" must be within 0–999'],
+    ['toolName = "run_shell_command"\ndecision = "allow"', 'field "priority" is required'],
+    ['toolName = "run_shell_command"\ndecision = "allow"\npriority = 1.5', 'field "priority" must be an integer'],
+    ['decision = "deny"\npriority = 1', 'field "toolName" is required'],
+    ['toolName = 7\ndecision = "deny"\npriority = 1', 'field "toolName" must be a string or an array of strings'],
+    ['toolName = "web_fetch"\nargsPattern = "("\ndecision = "deny"\npriority = 1', 'is not a valid, safe regular expression'],
+    ['toolName = "run_shell_command"\ncommandPrefix = "git log"\nargsPattern = "x"\ndecision = "deny"\npriority = 1', 'field "argsPattern" cannot be combined'],
+  ])('a schema error refuses the whole file: %s', (rule, message) => {
+    const document = parse(`[[rule]]\ntoolName = "read_file"\ndecision = "allow"\npriority = 1\n\n[[rule]]\n${rule}\n`);
+    expect(() => importGeminiPolicies([{ tier: 'user', document, file: '/h/.gemini/policies/p.toml' }])).toThrow(message);
+    expect(() => importGeminiPolicies([{ tier: 'user', document, file: '/h/.gemini/policies/p.toml' }])).toThrow(/gemini policy|rule pattern/);
   });
 
-  test('a tool-less rule covers every tool; an MCP wildcard maps to the server', () => {
-    const imported = importGeminiPolicies([
-      { tier: 'admin', document: { rule: [{ decision: 'deny', priority: 1 }, { toolName: 'github__*', decision: 'allow', priority: 2 }] } },
-    ]);
+  test('a rule without toolName never becomes a rule for every tool; the error names file, rule and field', () => {
+    expect(() => importGeminiPolicies([{ tier: 'admin', document: { rule: [{ decision: 'allow', priority: 1 }] }, file: 'a.toml' }])).toThrow(
+      'Configuration "gemini policy a.toml" rule #1 field "toolName" is required; the whole file was refused.',
+    );
+  });
+
+  test('tiers become priority bands; an MCP server wildcard maps to the server', () => {
+    const imported = importGeminiPolicies([{ tier: 'admin', document: { rule: [{ toolName: '*', decision: 'deny', priority: 1 }, { toolName: 'mcp_github_*', decision: 'allow', priority: 2 }] } }]);
     expect(imported.rules.map((rule) => [rule.tool, rule.source, rule.priority])).toEqual([
-      ['*', 'managed', 4001],
-      ['mcp__github', 'managed', 4002],
+      ['*', 'managed', 5001],
+      ['mcp__github', 'managed', 5002],
     ]);
   });
 });

@@ -1,3 +1,5 @@
+import type { CommandPattern } from './match-command-pattern.js';
+
 /** Where a rule came from. Managed rules sit in a band above every other source. */
 export type RuleSource = 'managed' | 'project' | 'user' | 'session' | 'cli';
 export type RuleDecision = 'allow' | 'ask' | 'deny';
@@ -10,15 +12,21 @@ export type RuleDecision = 'allow' | 'ask' | 'deny';
  * - `path`: a gitignore-style glob (picomatch), relative to the workspace.
  * - `domain`: an exact FQDN or `*.` + FQDN.
  * - `server`: an MCP server name.
- * - `argsPattern`: a regular expression over the canonical JSON arguments
- *   (for imported Gemini CLI rules).
+ * - `argsPattern`: a regular expression over the canonical JSON arguments.
+ * - `command`: a Claude Code command pattern (what `Bash(…)` holds), matched
+ *   against the shell-quoted argv (`match-command-pattern.ts`).
+ * - `shellArgsPattern`: a regular expression as Gemini CLI writes it for its
+ *   shell tool, over its stable JSON of `{ command, dir_path }` with the
+ *   shell-quoted argv as the command (imported Gemini CLI shell rules).
  */
 export type RuleMatch =
   | { readonly argv: string | readonly string[]; readonly exact?: boolean }
   | { readonly path: string }
   | { readonly domain: string }
   | { readonly server: string }
-  | { readonly argsPattern: string };
+  | { readonly argsPattern: string }
+  | { readonly command: string }
+  | { readonly shellArgsPattern: string };
 
 /** An example for a rule's self-test: a command, path, domain, server or arguments JSON. */
 export type RuleExample = string | readonly string[];
@@ -59,7 +67,9 @@ export type CompiledMatch =
   | { readonly kind: 'path'; readonly glob: string; readonly test: (path: string) => boolean }
   | { readonly kind: 'domain'; readonly host: string; readonly subdomains: boolean }
   | { readonly kind: 'server'; readonly server: string }
-  | { readonly kind: 'args'; readonly regex: RegExp };
+  | { readonly kind: 'args'; readonly regex: RegExp }
+  | { readonly kind: 'command'; readonly pattern: CommandPattern }
+  | { readonly kind: 'shell-args'; readonly regex: RegExp };
 
 /** A rule ready to evaluate. */
 export interface CompiledRule {

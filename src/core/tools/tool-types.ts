@@ -150,6 +150,13 @@ export interface ToolDefinition<TArgs = any, TResult = unknown> {
   readonly presentResult?: (result: TResult) => ToolResultView;
   /** Where the guardrail target lives in the effective arguments. */
   readonly policyTarget?: (args: TArgs) => PolicyTarget;
+  /**
+   * A check the schema cannot express, on the validated effective arguments
+   * (stage 6, before any policy): a returned problem refuses the call with a
+   * loop-correctable `ARGS_INVALID` whose message is that problem. It must be
+   * synchronous, total and secret-free (never quote an argument value).
+   */
+  readonly checkInput?: (args: TArgs) => string | undefined;
   /** 1 ms to 1 hour. */
   readonly timeoutMs?: number;
   /** `true` (exactly) lets a batch run this call in parallel. */

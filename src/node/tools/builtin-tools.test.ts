@@ -97,6 +97,27 @@ describe('builtinTools through the pipeline', () => {
     expect(refused.ok === false && (refused.error as { reason?: string }).reason).toBe('command_not_allowed');
   });
 
+  it('run_command refuses a compound command string before policy; an argv array keeps its literal meaning', async () => {
+    let decided = 0;
+    const counting: ToolPolicy = { version: 1, decideIdentity: () => allow, decideArguments: () => ((decided += 1), allow) };
+    const registry = createToolRegistry({ tools: builtinTools, host: makeHost(), policy: counting });
+    for (const [index, command] of ['echo ok && rm -rf x', 'echo a | sh', 'echo x > out', 'echo $(id)', 'echo `id`', 'echo a; echo b', 'echo a\necho b'].entries()) {
+      const refused = await registry.dispatch({ callId: `c${index}`, name: 'run_command', arguments: { command } }, { grantedTools: granted });
+      expect(refused.ok).toBe(false);
+      if (refused.ok) continue;
+      expect(refused.error.code).toBe('ARGS_INVALID');
+      expect(refused.error.loopCorrectable).toBe(true);
+      expect(refused.error.message).toContain('without a shell');
+      expect(refused.error.message).toContain('separate run_command call');
+    }
+    expect(decided).toBe(0);
+    const quoted = expectOk(await registry.dispatch({ callId: 'q', name: 'run_command', arguments: { command: "echo 'a && b'" } }, { grantedTools: granted }));
+    expect(quoted).toMatchObject({ exitCode: 0, stdout: "'a && b'\n" });
+    const literal = expectOk(await registry.dispatch({ callId: 'l', name: 'run_command', arguments: { command: ['echo', 'ok', '&&', 'rm', '-rf', 'x'] } }, { grantedTools: granted }));
+    expect(literal).toMatchObject({ exitCode: 0, stdout: 'ok && rm -rf x\n' });
+    expect(decided).toBe(2);
+  });
+
   it('git_status needs no command allowance; git_commit needs the gate', async () => {
     execFileSync('git', ['init', '-q', workspace]);
     await writeFile(path.join(workspace, 'tracked.txt'), 'x\n');

@@ -1,4 +1,4 @@
-import { requireCapability, type ProcessResult } from '../../core/index.js';
+import { findShellOperator, requireCapability, type ProcessResult } from '../../core/index.js';
 import { defineBuiltin } from './define-builtin.js';
 import { expectedCommand } from './expected-target.js';
 import { processResultSchema } from './process-result-schema.js';
@@ -12,6 +12,9 @@ export interface RunCommandArgs {
 export function commandArgv(command: string | readonly string[]): readonly string[] {
   return typeof command === 'string' ? command.split(/ +/).filter((part) => part.length > 0) : command;
 }
+
+const COMPOUND_COMMAND =
+  'the command string holds a shell operator (&&, ||, ;, |, &, >, <, $(, a backtick or a newline). toolgate runs one program without a shell: make a separate run_command call for each command, and read or write files with the file tools';
 
 /** Runs one allowlisted command, without a shell. */
 export const runCommandTool = defineBuiltin<RunCommandArgs, ProcessResult>({
@@ -37,6 +40,9 @@ export const runCommandTool = defineBuiltin<RunCommandArgs, ProcessResult>({
   facts: { destructive: true, openWorld: false },
   policy: { spawnsProcess: true },
   policyTarget: (args) => ({ command: args.command, ...(args.cwd === undefined ? {} : { path: args.cwd }) }),
+  // A string with a shell operator means a second command, a pipe or a redirection that would never happen:
+  // refused before policy, so no rule written for `git status` is read as covering `git status && rm -rf x`.
+  checkInput: (args) => (typeof args.command === 'string' && findShellOperator(args.command) !== undefined ? COMPOUND_COMMAND : undefined),
   presentCall: (args) => ({ title: 'Run command', body: commandArgv(args.command).join(' '), language: 'shell' }),
   dispatch(args, host, context) {
     const [program, ...rest] = commandArgv(args.command);

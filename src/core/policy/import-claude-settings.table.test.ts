@@ -1,0 +1,166 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { createPolicy } from './create-policy.js';
+import { importClaudeSettings, type ClaudeSettingsScope } from './import-claude-settings.js';
+
+// Each case cites the section of Claude Code's "Configure permissions" documentation it reproduces.
+const WILDCARDS = 'Configure permissions › Permission rule syntax › Wildcard patterns';
+const BASH = 'Configure permissions › Tool-specific permission rules › Bash';
+const READ_EDIT = 'Configure permissions › Tool-specific permission rules › Read and Edit';
+const WEBFETCH = 'Configure permissions › Tool-specific permission rules › WebFetch';
+const MCP = 'Configure permissions › Tool-specific permission rules › MCP';
+const ORDER = 'Configure permissions › Manage permissions (deny, then ask, then allow)';
+
+const HOME = '/home/ada';
+const SETTINGS = {
+  permissions: {
+    allow: ['Bash(ls*)', 'Bash(git status *)', 'Bash(npm run test:*)', 'Bash(git * main)', 'Bash(make)', 'Read(src/**)', 'Read(/notes/**)', 'Edit(docs/**)', 'WebFetch(domain:example.*)', 'mcp__github__*', '*', 'Bash(timeout *)'],
+    ask: ['Bash(git push *)', 'mcp__jira'],
+    deny: ['Bash(rm *)', 'Read(.env)', 'Read(~/.ssh/**)', 'Read(//etc/shadow)', 'WebFetch(domain:evil.*)', 'Bash(curl:*)', 'mcp__*__delete*'],
+  },
+};
+
+type Kind = 'allow' | 'ask' | 'deny' | 'none';
+type Case = readonly [name: string, tool: string, target: Record<string, unknown>, expected: Kind, source: string];
+const bash = (command: string | string[], expected: Kind, source = WILDCARDS): Case => [`Bash ${JSON.stringify(command)}`, 'run_command', { command }, expected, source];
+const file = (tool: string, path: string, expected: Kind, source = READ_EDIT): Case => [`${tool} ${path}`, tool, { path }, expected, source];
+
+const CASES: Case[] = [
+  // `ls*` matches across the word boundary; `ls *` would need the space.
+  ...['ls', 'lsof', 'ls -la', 'lsblk', 'ls src/a b'].map((command) => bash(command, 'allow')),
+  ...['l', 'xls', 'cat ls', 'echo ls', 'sl'].map((command) => bash(command, 'none')),
+  ...['ls -R /', 'lsattr x', 'ls --color=never'].map((command) => bash(command, 'allow')),
+  // `git status *`: the final ` *` is optional and needs a space.
+  ...['git status', 'git status --short', 'git status -s -b'].map((command) => bash(command, 'allow')),
+  ...['git statusx', 'git stat'].map((command) => bash(command, 'none')),
+  // `:*` is a prefix at a word boundary.
+  ...['npm run test:unit x'].map((command) => bash(command, 'none')),
+  ...['npm run test', 'npm run test -- --watch', 'npm run test --coverage', 'npm run test a b'].map((command) => bash(command, 'allow')),
+  ...['npm run testx', 'npm run tests', 'npm run'].map((command) => bash(command, 'none')),
+  // `*` in the middle matches any run of words.
+  ...['git checkout main', 'git merge --no-ff main', 'git log origin main'].map((command) => bash(command, 'allow')),
+  ...['git checkout mainx', 'git main'].map((command) => bash(command, 'none')),
+  // An exact rule is that command only.
+  bash('make', 'allow', BASH),
+  ...['make all', 'make -j4'].map((command) => bash(command, 'none', BASH)),
+  // Prefix and wildcard allows never approve an exec wrapper (exec-wrappers.ts).
+  ...['timeout 5 ls', 'timeout 1 make', 'timeout 2 git status', 'timeout 9 npm run test'].map((command) => bash(command, 'none', BASH)),
+  // Denies see through wrappers and git's global options.
+  ...['rm -rf /', 'rm x', 'rm', 'nice rm -rf x', 'timeout 5 rm -rf x', 'nohup rm a', 'env rm x', 'stdbuf -o0 rm x', 'nice timeout 5 nohup rm x'].map((command) => bash(command, 'deny', BASH)),
+  ...['rmdir x', 'rmx'].map((command) => bash(command, 'none', BASH)),
+  ...['curl https://x', 'curl', 'timeout 3 curl -s x'].map((command) => bash(command, 'deny', BASH)),
+  bash('curlie x', 'none', BASH),
+  ...['git push origin dev', 'git push origin feature', 'git push --tags'].map((command) => bash(command, 'ask', ORDER)),
+  // `git * main` also takes a push to main, but the ask comes first.
+  bash('git push origin main --force', 'ask', ORDER),
+  // deny, then ask, then allow: a matching ask beats a more specific allow.
+  ...['git push origin main', 'git push', 'git push --force'].map((command) => bash(command, 'ask', ORDER)),
+  // An argv array is shown shell-quoted: an element with a space is one word.
+  bash(['git', 'status', '&&', 'rm'], 'allow', BASH),
+  bash(['ls', 'a b'], 'allow', BASH),
+  bash(['git', 'checkout', 'main'], 'allow', WILDCARDS),
+  bash(['rm', '-rf', 'a b'], 'deny', BASH),
+  // Read and Edit: gitignore patterns; a bare name at any depth, `src/**` into nested folders.
+  ...['src/a.ts', 'src/deep/er/b.ts', 'src/x'].map((path) => file('read_file', path, 'allow')),
+  ...['lib/a.ts', 'srcx/a.ts'].map((path) => file('read_file', path, 'none')),
+  ...['.env', 'config/.env', 'a/b/c/.env'].map((path) => file('read_file', path, 'deny')),
+  // A Read deny also refuses Edit and Write on the same path.
+  ...['.env', 'config/.env'].flatMap((path) => [file('edit_file', path, 'deny'), file('write_file', path, 'deny')]),
+  ...['docs/a.md', 'docs/deep/b.md'].flatMap((path) => [file('edit_file', path, 'allow'), file('write_file', path, 'allow')]),
+  file('edit_file', 'src/a.ts', 'none'),
+  // `~/` is home, `//` the filesystem root, `/path` in user settings the settings file's root (~/.claude/).
+  ...[`${HOME}/.ssh/id_ed25519`, `${HOME}/.ssh/config`].map((path) => file('read_file', path, 'deny')),
+  file('read_file', '/etc/shadow', 'deny'),
+  file('read_file', '/etc/hosts', 'none'),
+  file('read_file', `${HOME}/.claude/notes/a.md`, 'allow'),
+  file('read_file', 'notes/a.md', 'none'),
+  // WebFetch: a domain wildcard label cannot be named: the allow is left out, the deny covers every fetch.
+  ['WebFetch example.com', 'http_request', { url: 'https://example.com/' }, 'deny', WEBFETCH],
+  ['WebFetch evil.io', 'http_request', { url: 'https://evil.io/' }, 'deny', WEBFETCH],
+  // MCP: mcp__server__* is the server; a bare "*" allow is ignored.
+  ['mcp github create', 'mcp_github_create_issue', { server: 'github' }, 'allow', MCP],
+  ['mcp github list', 'mcp_github_list', { server: 'github' }, 'allow', MCP],
+  ['mcp jira any', 'mcp_jira_get', { server: 'jira' }, 'ask', MCP],
+  ['mcp other', 'mcp_other_get', { server: 'other' }, 'none', MCP],
+  ['a tool no rule names', 'web_search', { query: 'cats' }, 'none', MCP],
+];
+
+describe('Claude Code settings import: decision table', () => {
+  const imported = importClaudeSettings([{ scope: 'user', settings: SETTINGS, file: `${HOME}/.claude/settings.json` }], { home: HOME });
+  const policy = createPolicy({ rules: imported.rules, home: HOME, allowedCommandGlobs: ['*'], allowedDomains: ['example.com', 'evil.io'], mcpServers: ['github', 'jira', 'other'], scope: { tier: 'full', roots: ['/w'] } });
+
+  test('holds at least 100 cases', () => {
+    expect(CASES.length + MODE_CASES.length).toBeGreaterThanOrEqual(100);
+  });
+
+  test.each(CASES)('%s → %s', (_name, tool, target, expected, source) => {
+    expect(source.length).toBeGreaterThan(0);
+    const winner = policy.explain({ tool, target, args: target }).rules.find((rule) => rule.winner);
+    expect(winner?.decision ?? 'none').toBe(expected);
+  });
+
+  test('every stricter or left-out mapping is a warning', () => {
+    expect(imported.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('rule "*" was ignored'),
+        expect.stringContaining('rule "WebFetch(domain:example.*)" allows a domain wildcard'),
+        expect.stringContaining('rule "WebFetch(domain:evil.*)" denies a domain wildcard'),
+      ]),
+    );
+  });
+});
+
+// defaultMode: Claude Code's `default` asks only where no rule allows (Configure permissions › Permission modes).
+const MODE_CASES = [
+  ['default', 'auto'],
+  ['acceptEdits', 'accept-edits'],
+  ['plan', 'plan'],
+  ['bypassPermissions', 'auto'],
+  ['dontAsk', 'plan'],
+  ['auto', 'auto'],
+] as const;
+describe('Claude Code settings import: modes', () => {
+  test.each(MODE_CASES)('defaultMode %s → %s', (claude, toolgate) => {
+    expect(importClaudeSettings([{ scope: 'project', settings: { permissions: { defaultMode: claude } } }]).mode).toBe(toolgate);
+  });
+  test.each<ClaudeSettingsScope>(['managed', 'local', 'project', 'user'])('a deny in %s beats an allow in every scope', (scope) => {
+    const imported = importClaudeSettings([
+      { scope, settings: { permissions: { deny: ['Bash(rm:*)'] } } },
+      { scope: 'user', settings: { permissions: { allow: ['Bash(rm:*)'] } } },
+      { scope: 'managed', settings: { permissions: { allow: ['Bash(rm -rf:*)'] } } },
+    ]);
+    expect(createPolicy({ rules: imported.rules, allowedCommandGlobs: ['*'] }).explain({ tool: 'run_command', target: { command: 'rm -rf x' } }).decision.kind).toBe('deny');
+  });
+});
+
+/** Claude Code's decision on one command: any deny, else any ask, else any allow; patterns as documented. */
+function claudeDecision(rules: Record<'allow' | 'ask' | 'deny', string[]>, command: string): Kind {
+  const matches = (pattern: string): boolean => {
+    if (pattern.endsWith(':*')) return command === pattern.slice(0, -2) || command.startsWith(`${pattern.slice(0, -2)} `);
+    const source = pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('.*');
+    return new RegExp(`^${source}$`).test(command) || (pattern.endsWith(' *') && command === pattern.slice(0, -2));
+  };
+  for (const decision of ['deny', 'ask', 'allow'] as const) if (rules[decision].some(matches)) return decision;
+  return 'ask';
+}
+
+describe('Claude Code settings import: never looser than Claude Code', () => {
+  const word = fc.constantFrom('git', 'status', 'push', 'rm', '-rf', 'ls', 'lsof', 'npm', 'x', 'timeout', '5');
+  const pattern = fc.tuple(fc.array(fc.oneof(word, fc.constant('*'), fc.constant('l*')), { minLength: 1, maxLength: 3 }), fc.boolean()).map(([words, prefix]) => `${words.join(' ')}${prefix ? ':*' : ''}`);
+  const list = fc.array(pattern, { maxLength: 3 });
+  test('on any generated command, toolgate decides at least as strictly', () => {
+    const RANK: Record<Kind, number> = { allow: 0, ask: 1, none: 1, deny: 2 };
+    fc.assert(
+      fc.property(fc.record({ allow: list, ask: list, deny: list }), fc.array(word, { minLength: 1, maxLength: 4 }), (rules, words) => {
+        const command = words.join(' ');
+        const settings = { permissions: { allow: rules.allow.map((entry) => `Bash(${entry})`), ask: rules.ask.map((entry) => `Bash(${entry})`), deny: rules.deny.map((entry) => `Bash(${entry})`) } };
+        const imported = importClaudeSettings([{ scope: 'project', settings }]);
+        const decided = createPolicy({ rules: imported.rules, allowedCommandGlobs: ['*'] }).explain({ tool: 'run_command', target: { command } });
+        const winner = decided.rules.find((entry) => entry.winner)?.decision;
+        const ours: Kind = decided.decision.kind === 'deny' ? 'deny' : (winner ?? 'ask');
+        expect(RANK[ours]).toBeGreaterThanOrEqual(RANK[claudeDecision(rules, command)]);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});

@@ -1,0 +1,69 @@
+import { unwrapCommand } from './exec-wrappers.js';
+import { gitSubcommandIndex } from './git-danger.js';
+import { programName } from './lookup-program.js';
+import { quoteArgv } from './quote-argv.js';
+import type { RuleDecision } from './rule-types.js';
+
+/** A Claude Code `Bash(…)` specifier, compiled: a regular expression over a command line. */
+export interface CommandPattern {
+  readonly regex: RegExp;
+  /** A prefix or wildcard pattern (anything but an exact command). */
+  readonly wildcard: boolean;
+}
+
+/** Wrappers inside wrappers followed for a deny or ask (`nice timeout 5 nohup rm …`). */
+const MAX_WRAPPERS = 8;
+
+/**
+ * Claude Code's command patterns: `npm run test:*` is the prefix `npm run test`
+ * at a word boundary (`npm run test` itself or followed by a space); `*`
+ * elsewhere matches any run of characters, spaces included, so `ls*` matches
+ * `lsof` and `ls -la`, while `ls *` needs the space. A final ` *` is optional
+ * when it is the pattern's only wildcard (`ls *` matches `ls`); a deny or ask
+ * always reads it so, which only widens it. Anything else is the exact command.
+ */
+export function compileCommandPattern(specifier: string, decision: RuleDecision): CommandPattern {
+  const text = specifier.trim();
+  if (text.endsWith(':*')) return { regex: new RegExp(`^${escape(text.slice(0, -2))}(?: [\\s\\S]*)?$`), wildcard: true };
+  if (!text.includes('*')) return { regex: new RegExp(`^${escape(text)}$`), wildcard: false };
+  const optionalTail = text.endsWith(' *') && (decision !== 'allow' || text.indexOf('*') === text.length - 1);
+  const body = optionalTail ? text.slice(0, -2) : text;
+  const source = body.split('*').map(escape).join('[\\s\\S]*');
+  return { regex: new RegExp(`^${source}${optionalTail ? '(?: [\\s\\S]*)?' : ''}$`), wildcard: true };
+}
+
+/**
+ * Whether an argv matches: its command line is the argv shell-quoted, as the
+ * person would have typed it. An allow sees that line only, and a prefix or
+ * wildcard allow never approves an exec wrapper (`timeout`, `xargs`, `watch`,
+ * `env`, `sudo`, …: Claude Code refuses that too), since the command the
+ * wrapper runs is not what the rule names. A deny or ask also sees the line
+ * joined without quoting, the program by its base name, git without its
+ * global options, and every command a wrapper runs.
+ */
+export function matchCommandPattern(pattern: CommandPattern, argv: readonly string[], decision: RuleDecision): boolean {
+  if (argv.length === 0) return false;
+  if (decision === 'allow') return !(pattern.wildcard && unwrapCommand(argv) !== undefined) && pattern.regex.test(quoteArgv(argv));
+  let current: readonly string[] | undefined = argv;
+  for (let depth = 0; current !== undefined && depth <= MAX_WRAPPERS; depth += 1) {
+    if (commandLines(current).some((line) => pattern.regex.test(line))) return true;
+    const unwrapped = unwrapCommand(current);
+    current = unwrapped?.kind === 'runs' ? unwrapped.argv : undefined;
+  }
+  return false;
+}
+
+function commandLines(argv: readonly string[]): string[] {
+  const program = argv[0] as string;
+  const bare = programName(program);
+  const forms: (readonly string[])[] = [argv, ...(bare !== program ? [[bare, ...argv.slice(1)]] : [])];
+  if (bare === 'git') {
+    const subcommand = gitSubcommandIndex(argv);
+    if (subcommand > 1) forms.push(['git', ...argv.slice(subcommand)]);
+  }
+  return forms.flatMap((form) => [quoteArgv(form), form.join(' ')]);
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
