@@ -26,6 +26,7 @@ export { mapCallToolResult } from './map-call-tool-result.js';
 export { McpToolError } from './mcp-tool-error.js';
 export { scanHiddenCharacters, type HiddenCharacterScan } from './scan-hidden-characters.js';
 export { serveMcp, type McpGateway, type ServeMcpOptions } from './serve-mcp.js';
+export type { ObserveServedCall, ServedCall } from './observe-served-call.js';
 export type { ApprovalChannels, ElicitationTrust } from './choose-served-confirm.js';
 export type { ServeHttpOptions } from './serve-http.js';
 export { startMcpGateway, type StartedMcpGateway, type StartMcpGatewayOptions } from './start-mcp-gateway.js';
