@@ -1,10 +1,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { DispatchContext } from '../core/index.js';
 import { callServedTool } from './call-served-tool.js';
 import type { ServedApprovals } from './choose-served-confirm.js';
 import { listServedTools } from './list-served-tools.js';
 import type { LiveRegistry } from './mcp-types.js';
+import type { ObserveServedCall } from './observe-served-call.js';
 
 export interface CreateGatewayServerOptions {
   readonly source: LiveRegistry;
@@ -14,6 +15,8 @@ export interface CreateGatewayServerOptions {
   readonly version: string;
   /** Prefix of call ids, unique per client connection. */
   readonly callIdPrefix: string;
+  readonly transport: 'stdio' | 'http';
+  readonly observe: ObserveServedCall | undefined;
 }
 
 /** One MCP server session over a live registry: `tools/list` and `tools/call`, and `list_changed` on every new snapshot. */
@@ -23,13 +26,10 @@ export function createGatewayServer(options: CreateGatewayServerOptions): { serv
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listServedTools(options.source.current(), options.context).tools] }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     calls += 1;
-    return callServedTool(request, extra, {
-      source: options.source,
-      server,
-      context: options.context,
-      approvals: options.approvals,
-      callId: `${options.callIdPrefix}-${calls.toString(36)}`,
-    });
+    const callId = `${options.callIdPrefix}-${calls.toString(36)}`;
+    const run = (): Promise<CallToolResult> => callServedTool(request, extra, { source: options.source, server, context: options.context, approvals: options.approvals, callId });
+    if (options.observe === undefined) return run();
+    return options.observe({ callId, tool: request.params.name, requestId: extra.requestId, sessionId: extra.sessionId, transport: options.transport }, run);
   });
   const detach = options.source.subscribe(() => {
     if (server.transport === undefined) return;

@@ -28,6 +28,7 @@ export { McpToolError } from './mcp-tool-error.js';
 export { McpServerUnavailableError } from './mcp-server-unavailable-error.js';
 export { scanHiddenCharacters, type HiddenCharacterScan } from './scan-hidden-characters.js';
 export { serveMcp, type McpGateway, type ServeMcpOptions } from './serve-mcp.js';
+export type { ObserveServedCall, ServedCall } from './observe-served-call.js';
 export type { ApprovalChannels, ElicitationTrust } from './choose-served-confirm.js';
 export type { ServeHttpOptions } from './serve-http.js';
 export { startMcpGateway, type StartedMcpGateway, type StartMcpGatewayOptions } from './start-mcp-gateway.js';

@@ -5,6 +5,7 @@ import { ConfigurationError, type ConfirmActionHook, type DispatchContext, type 
 import type { ApprovalChannels, ElicitationTrust, ServedApprovals } from './choose-served-confirm.js';
 import { createGatewayServer } from './create-gateway-server.js';
 import type { LiveRegistry } from './mcp-types.js';
+import type { ObserveServedCall } from './observe-served-call.js';
 import { serveHttp, type ServeHttpOptions } from './serve-http.js';
 
 export interface ServeMcpOptions {
@@ -36,6 +37,8 @@ export interface ServeMcpOptions {
    * Needs a `controller`.
    */
   readonly elicitation?: ElicitationTrust;
+  /** Wraps every `tools/call` with what the gateway knows of it (session, transport): how `toolgate/otel` opens a call's span. */
+  readonly observeCall?: ObserveServedCall;
   readonly name?: string;
   readonly version?: string;
   /** For stdio: the streams (default the process's). */
@@ -64,6 +67,7 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
   const prefix = `mcp-${randomBytes(4).toString('hex')}`;
   let sessions = 0;
   let subscribed = 0;
+  const transport = options.transport ?? 'stdio';
   const createSession = (): ReturnType<typeof createGatewayServer> => {
     sessions += 1;
     const session = createGatewayServer({
@@ -73,6 +77,8 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
       name: options.name ?? 'toolgate',
       version: options.version ?? '0.1.0',
       callIdPrefix: `${prefix}-${sessions.toString(36)}`,
+      transport: transport === 'stdio' ? 'stdio' : 'http',
+      observe: options.observeCall,
     });
     subscribed += 1;
     let attached = true;
@@ -83,7 +89,6 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
     };
     return { server: session.server, detach };
   };
-  const transport = options.transport ?? 'stdio';
   if (transport === 'stdio') {
     const { server, detach } = createSession();
     const stdin = options.stdin ?? process.stdin;

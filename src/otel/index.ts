@@ -1,2 +1,3 @@
-// `toolgate/otel`: metrics through @opentelemetry/api (an optional peer).
+// `toolgate/otel`: metrics and traces through @opentelemetry/api (an optional peer).
 export { ESCAPE_REASONS, instrumentRegistry, type InstrumentRegistryOptions } from './instrument-registry.js';
+export { traceRegistry, type RegistryTracing, type TraceRegistryOptions } from './trace-registry.js';

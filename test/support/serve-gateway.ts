@@ -26,10 +26,10 @@ export function makeWorkspace(config: object, files: Record<string, string> = {}
   return workspace;
 }
 
-/** Write `config` (and `files`) into a new workspace and serve it over HTTP. */
-export async function serveGateway(config: object, options: { files?: Record<string, string>; args?: readonly string[] } = {}): Promise<ServedGateway> {
+/** Write `config` (and `files`) into a new workspace and serve it over HTTP; `env` adds to the child's environment. */
+export async function serveGateway(config: object, options: { files?: Record<string, string>; args?: readonly string[]; env?: NodeJS.ProcessEnv } = {}): Promise<ServedGateway> {
   const workspace = makeWorkspace(config, options.files);
-  const cli = startCli(['--json', 'serve', '--http', '0', ...(options.args ?? [])], workspace);
+  const cli = startCli(['--json', 'serve', '--http', '0', ...(options.args ?? [])], workspace, options.env);
   const started = await cli.ready;
   const consoleUrl = typeof started.console === 'string' ? new URL(started.console) : undefined;
   return {

@@ -9,6 +9,7 @@ import { describeServerDown } from '../runtime/describe-server-down.js';
 import { openGateway, type Gateway } from '../runtime/open-gateway.js';
 import type { HttpAccess } from '../runtime/resolve-http-access.js';
 import { startRetention } from '../runtime/start-retention.js';
+import { startTraceExport } from '../runtime/start-trace-export.js';
 
 export interface ServeOptions {
   /** `stdio`, or an HTTP port (0: a free one) with what it asks of a client (`resolveHttpAccess`). */
@@ -39,10 +40,13 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
   const http = options.transport === 'stdio' ? undefined : options.transport;
   const consoleOn = options.console && config.console.enabled;
   const trustedClients = options.elicitation === false ? [] : config.elicitation.trustedClients;
+  // Before anything opens: a collector named without the packages to reach it stops the start here.
+  const traces = await startTraceExport(process.env);
   // Without the console nobody sees the queue: a call the mode leaves to a person is denied at once, not left to hang.
   const gateway = await openGateway(config, consoleOn ? {} : { prompt: nobodyToAsk(trustedClients.length > 0) });
   let audit: JournalAudit | undefined;
   let consoleServer: ConsoleServer | undefined;
+  const tracing = traces?.trace(gateway.registry());
   try {
     for (const warning of gateway.warnings) output.info(`warning: ${warning}`);
     for (const status of gateway.connection.servers()) if (status.state !== 'up') output.info(describeServerDown(status, retriedAt(status)));
@@ -73,6 +77,7 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
       context: { ...gateway.context, runId },
       controller: gateway.controller,
       ...(trustedClients.length === 0 ? {} : { elicitation: { trustedClients } }),
+      ...(tracing === undefined ? {} : { observeCall: tracing.observeServedCall }),
       name: 'toolgate',
     });
     const tools = gateway.registry().list().length;
@@ -89,6 +94,7 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
     }
     output.info(consoleServer === undefined ? 'console: off' : `console: ${consoleServer.url} (\`toolgate console\` prints it again)`);
     output.info(`journal: ${config.journal.path} (anchored in ${anchorPathFor(config.journal.path)}), run ${runId} (\`toolgate audit tail --run ${runId}\`, \`toolgate replay ${runId}\`)`);
+    if (traces !== undefined) output.info('traces: OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT');
     const stopRetention = startRetention(gateway, (run) => {
       if (run instanceof Error) output.info(`warning: retention failed, retried within the hour: ${run.message}`);
       else if (run.compactedRows + run.removed > 0) output.info(`retention: ${run.compactedRows} journal rows compacted, ${run.removed} spills and media removed (${run.freedBytes} bytes)`);
@@ -120,12 +126,16 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
         await running?.close();
         audit?.close();
         await gateway.close();
+        tracing?.detach();
+        await traces?.shutdown();
       },
     };
   } catch (error) {
     await consoleServer?.close();
     audit?.close();
     await gateway.close();
+    tracing?.detach();
+    await traces?.shutdown();
     throw error;
   }
 }
