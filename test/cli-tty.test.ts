@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,6 +52,8 @@ describe('toolgate call on a terminal', () => {
 
   it('shows a write where it really lands: .git/config, protected, the spelling beneath, the masked value', async () => {
     const dir = workspace();
+    // A repository, so the target exists: a missing one is flagged as a new file too.
+    execFileSync('git', ['init', '-q'], { cwd: dir });
     const { code, screen } = await callOnTerminal(dir, `write_file '{"path":"src/api_key=0000/../../.git/config","content":"x"}'`, [
       { after: 'Allow write_file?', keys: `${DOWN}${DOWN}${DOWN}\r` },
       { after: 'Reason', keys: '\r' },
