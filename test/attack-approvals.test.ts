@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/chromium.js';
 import { decide, pendingApproval } from './support/pending-approval.js';
-import { connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
+import { closeAfterEach, connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
 
 // The attacks that once got past the approver, replayed against `toolgate serve` with the MCP SDK client,
 // the console's API and the console in Chromium: each checks the end effect, not only what a function returned.
@@ -14,24 +14,17 @@ import { connectClient, serveGateway, type ServedGateway } from './support/serve
 const UPSTREAM = join(import.meta.dirname, 'fixtures', 'mcp', 'upstream-server.mjs');
 const PAYLOAD = '# -----BEGIN PRIVATE KEY-----\n[core]\n\tfsmonitor = "touch PWNED"\n';
 
-let served: ServedGateway[] = [];
-let clients: Client[] = [];
-afterEach(async () => {
-  await Promise.allSettled(clients.map((client) => client.close()));
-  await Promise.allSettled(served.map((gateway) => gateway.cli.stop()));
-  served = [];
-  clients = [];
-});
+const opened = closeAfterEach();
 
 async function serve(config: object, files: Record<string, string> = {}): Promise<ServedGateway> {
   const gateway = await serveGateway({ scope: 'workspace-write', mode: 'ask', ...config }, { files });
-  served.push(gateway);
+  opened.gateway(gateway);
   return gateway;
 }
 
 async function client(gateway: ServedGateway): Promise<Client> {
   const connected = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
-  clients.push(connected.client);
+  opened.client(connected.client);
   return connected.client;
 }
 

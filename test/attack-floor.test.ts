@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decide, pendingApproval } from './support/pending-approval.js';
-import { connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
+import { closeAfterEach, connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
 
 // The floor's attacks replayed against `toolgate serve` with the MCP SDK client and the console's API: a link
 // inside the workspace that leads to repository internals or an environment file, secret-bearing files read in
@@ -14,25 +14,18 @@ import { connectClient, serveGateway, type ServedGateway } from './support/serve
 const SECRET = 'TOOLGATE_FLOOR_SECRET=hunter2';
 const PAYLOAD = '[core]\n\tfsmonitor = "touch PWNED"\n';
 
-let served: ServedGateway[] = [];
-let clients: Client[] = [];
-afterEach(async () => {
-  await Promise.allSettled(clients.map((client) => client.close()));
-  await Promise.allSettled(served.map((gateway) => gateway.cli.stop()));
-  served = [];
-  clients = [];
-});
+const opened = closeAfterEach();
 
 /** A gateway on a git repository holding `.env` files, in `mode`. */
 async function serve(mode: string, policy: object = {}): Promise<{ gateway: ServedGateway; mcp: Client; gitConfig: string }> {
   const files = { '.env': `${SECRET}\n`, '.env.local': `${SECRET}\n`, '.env.example': 'TOKEN=\n', 'notes.md': 'first\n' };
   const gateway = await serveGateway({ scope: 'workspace-write', mode, policy }, { files });
-  served.push(gateway);
+  opened.gateway(gateway);
   execFileSync('git', ['init', '-q'], { cwd: gateway.workspace });
   mkdirSync(join(gateway.workspace, 'config'));
   writeFileSync(join(gateway.workspace, 'config', '.env.production'), `${SECRET}\n`);
   const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
-  clients.push(client);
+  opened.client(client);
   return { gateway, mcp: client, gitConfig: readFileSync(join(gateway.workspace, '.git', 'config'), 'utf8') };
 }
 

@@ -4,9 +4,9 @@ import type { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLI } from './support/spawn-cli.js';
-import { connectClient, consoleApi, makeWorkspace, serveGateway, watchConsole, type ServedGateway } from './support/serve-gateway.js';
+import { closeAfterEach, connectClient, consoleApi, makeWorkspace, serveGateway, watchConsole, type ServedGateway } from './support/serve-gateway.js';
 
 const NOTES = { 'notes.md': 'first\n' };
 const WRITE = { name: 'write_file', arguments: { path: 'notes.md', content: 'changed\n' } };
@@ -16,24 +16,17 @@ interface Closed {
   readonly outcome: string;
 }
 
-let served: ServedGateway[] = [];
-let clients: Client[] = [];
-afterEach(async () => {
-  await Promise.allSettled(clients.map((client) => client.close()));
-  await Promise.allSettled(served.map((gateway) => gateway.cli.stop()));
-  served = [];
-  clients = [];
-});
+const opened = closeAfterEach();
 
 async function serve(config: object, args: readonly string[] = []): Promise<ServedGateway> {
   const gateway = await serveGateway({ scope: 'workspace-write', ...config }, { files: NOTES, args });
-  served.push(gateway);
+  opened.gateway(gateway);
   return gateway;
 }
 
 async function connect(gateway: ServedGateway, name: string, elicit?: boolean): Promise<{ client: Client; asked: unknown[] }> {
   const connected = await connectClient(gateway.mcpUrl, name, elicit, gateway.auth);
-  clients.push(connected.client);
+  opened.client(connected.client);
   return connected;
 }
 
@@ -158,7 +151,7 @@ describe('toolgate serve: an approval lives and dies with its call', () => {
     const client = new Client({ name: 'deleting-client', version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(gateway.mcpUrl, gateway.auth);
     await client.connect(transport);
-    clients.push(client);
+    opened.client(client);
     void client.callTool(WRITE).catch(() => undefined);
     await expect.poll(async () => (await pending(gateway)).length, { timeout: 15_000 }).toBe(1);
     const [approval] = await pending(gateway);
@@ -216,7 +209,7 @@ describe('toolgate serve --stdio --no-console: nobody to ask', () => {
     const workspace = makeWorkspace({ scope: 'workspace-write', ...config }, files);
     const client = new Client({ name: 'plain-client', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--stdio', '--no-console'], cwd: workspace, stderr: 'ignore' }));
-    clients.push(client);
+    opened.client(client);
     return { client, workspace };
   }
 

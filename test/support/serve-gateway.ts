@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach } from 'vitest';
 import { gatewayAuth, startCli, type RunningCli } from './spawn-cli.js';
 
 /** A `toolgate serve --http 0` child in a fresh workspace, with its console API. */
@@ -88,4 +89,20 @@ export function watchConsole(consoleUrl: URL): { events: { type: string; data: u
     })
     .catch(() => undefined);
   return { events, stop: () => controller.abort() };
+}
+
+/** What a test file opens, closed after each test: `gateway` and `client` keep one and return it. */
+export function closeAfterEach(): { gateway(gateway: ServedGateway): ServedGateway; client(client: Client): Client } {
+  let gateways: ServedGateway[] = [];
+  let clients: Client[] = [];
+  afterEach(async () => {
+    await Promise.allSettled(clients.map((client) => client.close()));
+    await Promise.allSettled(gateways.map((gateway) => gateway.cli.stop()));
+    gateways = [];
+    clients = [];
+  });
+  return {
+    gateway: (gateway) => (gateways.push(gateway), gateway),
+    client: (client) => (clients.push(client), client),
+  };
 }
