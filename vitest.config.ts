@@ -6,8 +6,11 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
     typecheck: { enabled: true, include: ['src/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // Most files spawn the built CLI, gateways and upstream servers and wait on them: two workers keep both cores busy.
+    maxWorkers: 2,
+    // A test that drives several CLI processes end to end takes tens of seconds on a loaded 2-core machine; a hang still fails.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
     reporters: ['default'],
   },
