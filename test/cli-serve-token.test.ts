@@ -17,7 +17,7 @@ function workspace(): string {
   return dir;
 }
 
-/** A client that would approve anything it is asked: the local process the issue describes. */
+/** A client that would approve anything it is asked: a local process that answers its own approvals. */
 async function connect(url: string, token?: string): Promise<Client> {
   const client = new Client({ name: 'local-process', version: '1.0.0' }, { capabilities: { elicitation: {} } });
   client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { approve: true } }));

@@ -8,7 +8,7 @@ import { ROOT } from './fixtures/mcp/helpers.js';
 import { gatewayAuth, runCli, startCli, type RunningCli } from './support/spawn-cli.js';
 
 /**
- * The attacks of the issue on upstream MCP tools, end to end: the built CLI
+ * The known attacks on upstream MCP tools, end to end: the built CLI
  * `toolgate serve`, the real MCP SDK client, the real
  * @modelcontextprotocol/server-filesystem upstream on a workspace holding
  * `.env` and the console's token file, and stand-ins for the Python fetch

@@ -19,7 +19,7 @@ import { makeWorkspace } from './support/serve-gateway.js';
 const CHILD = join(import.meta.dirname, '__fixtures__', 'gateway-load-child.mjs');
 const SESSIONS = 200;
 /**
- * The issue's load is 10,000 calls (TOOLGATE_LOAD_CALLS=10000). By default
+ * The full load is 10,000 calls (TOOLGATE_LOAD_CALLS=10000). By default
  * the 200 sessions make 2,000, which keeps the test within a minute or two on
  * a shared two-core machine; the figures of both are in docs/mcp.md.
  */

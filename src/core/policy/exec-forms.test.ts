@@ -67,7 +67,7 @@ const allowedUnderGlob = (argv: readonly string[]): void => {
 };
 
 describe('exec-capable forms refused under a glob', () => {
-  // The payloads of the issue, and the spellings getopt accepts for them.
+  // The known payloads, and the spellings getopt accepts for them.
   test.each([
     ['tar --checkpoint-action=exec', ['tar', '-cf', 'a.tar', '--checkpoint=1', '--checkpoint-action=exec=touch pwned', 'src']],
     ['tar --checkpoint-action separate', ['tar', '-cf', 'a.tar', '--checkpoint-action', 'exec=id', 'src']],
