@@ -1,6 +1,7 @@
 /**
  * MCP: `tools/call` through toolgate as a stdio proxy against the same
- * upstream called directly over stdio (goal ≤ 1.15× latency), and
+ * upstream called directly over stdio (goals: a no-op call ≤ 1.5× direct and
+ * ≤ 1.15× the byte relay; a 64 KiB read ≤ 1.3× direct), and
  * `tools/list` with 1,000 upstream tools, through the proxy and in process.
  * Every process is real: the SDK client, the gateway (`serve-stdio-main`)
  * and the fixture upstream, over pipes.
@@ -24,7 +25,7 @@ import { PassThrough } from 'node:stream';
 import { z } from 'zod';
 import { createToolRegistry, defineTool } from 'toolgate';
 import { connectMcpServers, scanHiddenCharacters, serveMcp } from 'toolgate/mcp';
-import { bench } from './harness.js';
+import { bench, checkGoal, type BenchRow } from './harness.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const upstream = join(root, 'test/fixtures/mcp/upstream-server.mjs');
@@ -36,6 +37,12 @@ async function connect(args: string[]): Promise<Client> {
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' }));
   return client;
+}
+
+function median(rows: readonly BenchRow[], prefix: string): number {
+  const row = rows.find((entry) => entry.name.startsWith(prefix));
+  if (row === undefined) throw new Error(`no bench row "${prefix}"`);
+  return row.medianNs;
 }
 
 let configs = 0;
@@ -107,7 +114,7 @@ export async function run(): Promise<void> {
   const inProcess = await connectMcpServers({ servers: [{ name: 'fx', transport: 'stdio', command: process.execPath, args: [upstream], trust: 'annotations' }] });
   const governed = createToolRegistry({ tools: inProcess.tools, host: { mcp: inProcess.capability } });
   const echoContext = { grantedTools: ['mcp_fx_echo'] };
-  await bench(
+  const noOp = await bench(
     [
       { name: 'direct: echo, client → upstream (stdio)', run: () => direct.callTool({ name: 'echo', arguments: { text: 'hello' } }) },
       { name: 'floor: byte relay, client → relay → upstream (stdio)', run: () => relayed.callTool({ name: 'echo', arguments: { text: 'hello' } }) },
@@ -115,8 +122,11 @@ export async function run(): Promise<void> {
       { name: 'in process: registry.dispatch → upstream (stdio)', run: () => governed.dispatch({ callId: 'b', name: 'mcp_fx_echo', arguments: { text: 'hello' } }, echoContext) },
       { name: 'proxy: echo, client → toolgate → upstream (stdio)', run: () => proxied.callTool({ name: 'mcp_fx_echo', arguments: { text: 'hello' } }) },
     ],
-    { title: 'tools/call of a no-op tool: pure transport cost (goal: proxy ≤ 1.15×)', batch: 200, rounds: 15, warmup: 3 },
+    { title: 'tools/call of a no-op tool: pure transport cost (goals: proxy ≤ 1.5× direct, ≤ 1.15× the byte relay)', batch: 200, rounds: 15, warmup: 3 },
   );
+  const proxiedNs = median(noOp, 'proxy: echo');
+  checkGoal('MCP proxy: no-op tools/call vs direct', proxiedNs / median(noOp, 'direct: echo'), 1.5, '×');
+  checkGoal('MCP proxy: no-op tools/call vs the byte relay', proxiedNs / median(noOp, 'floor: byte relay'), 1.15, '×');
   await Promise.all([direct.close(), relayed.close(), parsed.close(), proxied.close(), inProcess.close()]);
 
   // A real upstream doing real work: @modelcontextprotocol/server-filesystem reading a 64 KiB file.
@@ -128,15 +138,16 @@ export async function run(): Promise<void> {
   const fsRelayed = await connect([relay, process.execPath, ...filesystem]);
   const fsParsed = await connect([jsonRelay, process.execPath, ...filesystem]);
   const fsProxied = await connect(await gatewayArgs(dir, 'fs', filesystem));
-  await bench(
+  const read = await bench(
     [
       { name: 'direct: read_text_file 64 KiB (stdio)', run: () => fsDirect.callTool({ name: 'read_text_file', arguments: { path: file } }) },
       { name: 'floor: read_text_file 64 KiB via a byte relay (stdio)', run: () => fsRelayed.callTool({ name: 'read_text_file', arguments: { path: file } }) },
       { name: 'floor: read_text_file 64 KiB via a JSON relay (stdio)', run: () => fsParsed.callTool({ name: 'read_text_file', arguments: { path: file } }) },
       { name: 'proxy: read_text_file 64 KiB via toolgate (stdio)', run: () => fsProxied.callTool({ name: 'mcp_fs_read_text_file', arguments: { path: file } }) },
     ],
-    { title: 'tools/call of server-filesystem (goal: proxy ≤ 1.15×)', batch: 50, rounds: 15, warmup: 3 },
+    { title: 'tools/call of server-filesystem (goal: proxy ≤ 1.3× direct)', batch: 50, rounds: 15, warmup: 3 },
   );
+  checkGoal('MCP proxy: read_text_file 64 KiB vs direct', median(read, 'proxy: read_text_file') / median(read, 'direct: read_text_file'), 1.3, '×');
   await Promise.all([fsDirect.close(), fsRelayed.close(), fsParsed.close(), fsProxied.close()]);
 
   const manyDirect = await connect([upstream, '--tools', '1000']);

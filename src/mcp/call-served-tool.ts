@@ -1,10 +1,11 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { UnknownToolError, unwrapUntrusted, type DispatchContext, type ToolHostCallOptions, type ToolOutcome } from '../core/index.js';
 import { chooseServedConfirm, type ServedApprovals } from './choose-served-confirm.js';
 import type { CallExtra } from './elicit-approval.js';
 import { listServedTools } from './list-served-tools.js';
 import type { LiveRegistry } from './mcp-types.js';
+import type { CallToolParams } from './read-call-tool-request.js';
 
 export interface CallServedToolOptions {
   readonly source: LiveRegistry;
@@ -23,9 +24,9 @@ const HOW_TO_APPROVE = 'To approve calls, serve with an approval controller whos
  * when the result was cut, plus `structuredContent` for tools that declare
  * an output schema. The client's cancellation is the dispatch signal.
  */
-export async function callServedTool(request: CallToolRequest, extra: CallExtra, options: CallServedToolOptions): Promise<CallToolResult> {
+export async function callServedTool(request: CallToolParams, extra: CallExtra, options: CallServedToolOptions): Promise<CallToolResult> {
   const registry = options.source.current();
-  const requested = request.params.name;
+  const requested = request.name;
   const served = listServedTools(registry, options.context);
   const key = served.keyByWireName.get(requested);
   if (key === undefined) {
@@ -40,7 +41,7 @@ export async function callServedTool(request: CallToolRequest, extra: CallExtra,
     approval: { ...options.context.approval, ...(confirm === undefined ? {} : { confirm }) },
     ...(hostCallOptions === undefined ? {} : { hostCallOptions }),
   };
-  const outcome = await registry.dispatch({ callId: options.callId, name: key ?? requested, arguments: request.params.arguments ?? {} }, context);
+  const outcome = await registry.dispatch({ callId: options.callId, name: key ?? requested, arguments: request.arguments }, context);
   if (!outcome.ok && (outcome.error.code === 'UNKNOWN_TOOL' || key === undefined)) {
     // A name the client was not shown fails as unknown, whatever the pipeline refused it for (a deny rule, a missing
     // grant), and the names offered are the listed ones: a hidden tool stays hidden. The journal still has the attempt.

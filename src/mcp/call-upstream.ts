@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, ResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolExecutionError, ToolTimeoutError, type McpCallInput } from '../core/index.js';
+import { asCallToolResult, findMalformedCallResult } from './check-upstream-call-result.js';
 
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
@@ -22,13 +23,21 @@ export interface CallUpstreamOptions {
  * total cap bounds it anyway. An abort of `signal` makes the SDK send
  * `notifications/cancelled` upstream and reject with the abort reason, which
  * the pipeline classifies as a cancellation.
+ *
+ * The result is read once, for what the gateway uses
+ * (`findMalformedCallResult`), rather than through the SDK's `callTool`: it validates the
+ * whole result against the SDK's schema, then `structuredContent` against
+ * the upstream's output schema as sent — patterns included, which toolgate
+ * never runs for an untrusted server. The pipeline validates the value
+ * against the definition's own copy of that schema.
  */
 export async function callUpstream(options: CallUpstreamOptions): Promise<CallToolResult> {
   const { client, name, input, signal } = options;
   const timeout = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const onProgress = input.onProgress;
+  let result: Record<string, unknown>;
   try {
-    const result = await client.callTool({ name: input.tool, arguments: { ...input.arguments } }, undefined, {
+    result = await client.request({ method: 'tools/call', params: { name: input.tool, arguments: { ...input.arguments } } }, ResultSchema, {
       timeout,
       resetTimeoutOnProgress: true,
       ...(options.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeout: options.maxTotalTimeoutMs }),
@@ -42,7 +51,6 @@ export async function callUpstream(options: CallUpstreamOptions): Promise<CallTo
         });
       },
     });
-    return result as CallToolResult;
   } catch (error) {
     // The SDK wraps an abort as a timeout error; the caller's own reason is what marks it a cancellation.
     if (signal?.aborted === true) throw signal.reason as Error;
@@ -52,6 +60,9 @@ export async function callUpstream(options: CallUpstreamOptions): Promise<CallTo
     }
     throw new ToolExecutionError(name, { cause: error, detail: failureDetail(error) });
   }
+  const problem = findMalformedCallResult(result);
+  if (problem !== undefined) throw new ToolExecutionError(name, { detail: `the MCP server sent a malformed result (${problem})` });
+  return asCallToolResult(result);
 }
 
 /** What went wrong, in words that hold no upstream text. */

@@ -1,11 +1,12 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { DispatchContext } from '../core/index.js';
 import { callServedTool } from './call-served-tool.js';
 import type { ServedApprovals } from './choose-served-confirm.js';
 import { listServedTools } from './list-served-tools.js';
 import type { LiveRegistry } from './mcp-types.js';
 import type { ObserveServedCall } from './observe-served-call.js';
+import { setCallToolHandler } from './read-call-tool-request.js';
 
 export interface CreateGatewayServerOptions {
   readonly source: LiveRegistry;
@@ -24,12 +25,12 @@ export function createGatewayServer(options: CreateGatewayServerOptions): { serv
   const server = new Server({ name: options.name, version: options.version }, { capabilities: { tools: { listChanged: true } } });
   let calls = 0;
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listServedTools(options.source.current(), options.context).tools] }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+  setCallToolHandler(server, (request, extra) => {
     calls += 1;
     const callId = `${options.callIdPrefix}-${calls.toString(36)}`;
     const run = (): Promise<CallToolResult> => callServedTool(request, extra, { source: options.source, server, context: options.context, approvals: options.approvals, callId });
     if (options.observe === undefined) return run();
-    return options.observe({ callId, tool: request.params.name, requestId: extra.requestId, sessionId: extra.sessionId, transport: options.transport }, run);
+    return options.observe({ callId, tool: request.name, requestId: extra.requestId, sessionId: extra.sessionId, transport: options.transport }, run);
   });
   const detach = options.source.subscribe(() => {
     if (server.transport === undefined) return;

@@ -67,13 +67,19 @@ export function createMcpCapability(options: CreateMcpCapabilityOptions): McpCap
   };
 }
 
+/**
+ * Scan the part of the result that goes on: `structuredContent` when a
+ * success carries it (it is the value; the content blocks beside it, by
+ * convention the same data as text, reach no one), the content blocks
+ * otherwise. Each string is scanned once.
+ */
 function scanResult(result: CallToolResult, config: McpServerConfig, tool: string, emit: Emit): CallToolResult {
   const strip = config.stripHiddenCharacters !== false;
-  const scan = scanHiddenInValue({ content: result.content, structuredContent: result.structuredContent }, strip);
+  const structured = result.isError !== true && result.structuredContent !== undefined;
+  const scan = structured ? scanHiddenInValue(result.structuredContent, strip) : scanHiddenInValue(result.content, strip);
   if (scan.count === 0) return result;
   emit('hidden-characters-detected', { server: config.name, tool, where: 'result', count: scan.count, codePoints: scan.codePoints, stripped: strip });
-  const { content, structuredContent } = scan.value;
-  return { ...result, content, ...(structuredContent === undefined ? {} : { structuredContent }) };
+  return structured ? { ...result, structuredContent: scan.value as Record<string, unknown> } : { ...result, content: scan.value as CallToolResult['content'] };
 }
 
 function scanProgress(text: string, config: McpServerConfig, tool: string, emit: Emit): string {

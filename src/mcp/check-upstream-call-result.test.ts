@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { asCallToolResult, findMalformedCallResult } from './check-upstream-call-result.js';
+
+describe('findMalformedCallResult', () => {
+  it('accepts every MCP content type, an absent content, isError and structuredContent', () => {
+    const blocks = [
+      { type: 'text', text: 'hi', annotations: { audience: ['user'] }, _meta: { any: 1 } },
+      { type: 'image', data: 'aGk=', mimeType: 'image/png' },
+      { type: 'audio', data: 'aGk', mimeType: 'audio/wav' },
+      { type: 'resource', resource: { uri: 'file:///a', text: 'a' } },
+      { type: 'resource', resource: { uri: 'file:///b', blob: 'aGk=', mimeType: 'application/octet-stream' } },
+      { type: 'resource_link', uri: 'file:///c', name: 'c' },
+    ];
+    expect(findMalformedCallResult({ content: blocks, isError: false, structuredContent: { a: 1 }, _meta: {} })).toBeUndefined();
+    expect(findMalformedCallResult({})).toBeUndefined();
+    expect(asCallToolResult({}).content).toEqual([]);
+  });
+
+  it.each([
+    ['a result that is not an object', 'text', 'the result is not an object'],
+    ['a result that is an array', [], 'the result is not an object'],
+    ['content that is not an array', { content: { type: 'text', text: 'x' } }, 'content is not an array'],
+    ['a block that is not an object', { content: ['x'] }, 'content[0] is not an object'],
+    ['a text block without text', { content: [{ type: 'text', text: 42 }] }, 'content[0] has no text'],
+    ['a block of no MCP type', { content: [{ type: 'text', text: 'ok' }, { type: 'script', text: 'x' }] }, 'content[1] is of no MCP content type'],
+    ['a block with no type', { content: [{ text: 'x' }] }, 'content[0] is of no MCP content type'],
+    ['an image whose data is not base64', { content: [{ type: 'image', data: 'not base64!', mimeType: 'image/png' }] }, 'content[0] has no base64 data'],
+    ['an image without a mimeType', { content: [{ type: 'image', data: 'aGk=' }] }, 'content[0] has no mimeType'],
+    ['a resource without a uri', { content: [{ type: 'resource', resource: { text: 'x' } }] }, 'content[0] has no resource uri'],
+    ['a resource with neither text nor blob', { content: [{ type: 'resource', resource: { uri: 'file:///a' } }] }, 'content[0] has a resource with neither text nor base64 blob'],
+    ['a resource link without a name', { content: [{ type: 'resource_link', uri: 'file:///a' }] }, 'content[0] has no uri or name'],
+    ['isError that is a string', { content: [], isError: 'true' }, 'isError is not a boolean'],
+    ['structuredContent that is an array', { content: [], structuredContent: [1] }, 'structuredContent is not an object'],
+    ['structuredContent that is null', { content: [], structuredContent: null }, 'structuredContent is not an object'],
+  ])('refuses %s, naming the field and quoting nothing', (_label, result, problem) => {
+    expect(findMalformedCallResult(result)).toBe(problem);
+  });
+});

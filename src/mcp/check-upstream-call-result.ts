@@ -1,0 +1,68 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * What is wrong with an upstream's `tools/call` result, in words that quote
+ * none of it; undefined when it is well formed. Only what the gateway reads
+ * is checked, each field once: `content` (absent means none), each block's
+ * type and the fields that type is read by, `isError` and
+ * `structuredContent`. Other fields (`_meta`, annotations) are never read.
+ * A block of a type MCP does not define is malformed, as it is to the SDK.
+ */
+export function findMalformedCallResult(result: unknown): string | undefined {
+  if (!isRecord(result)) return 'the result is not an object';
+  const { content, isError, structuredContent } = result;
+  if (isError !== undefined && typeof isError !== 'boolean') return 'isError is not a boolean';
+  if (structuredContent !== undefined && !isRecord(structuredContent)) return 'structuredContent is not an object';
+  if (content === undefined) return undefined;
+  if (!Array.isArray(content)) return 'content is not an array';
+  for (const [index, block] of content.entries()) {
+    const problem = malformedBlock(block);
+    if (problem !== undefined) return `content[${index}] ${problem}`;
+  }
+  return undefined;
+}
+
+/** The result as the gateway reads it: `content` present. Call only once `findMalformedCallResult` found nothing. */
+export function asCallToolResult(result: Record<string, unknown>): CallToolResult {
+  const read = result as CallToolResult;
+  return read.content === undefined ? { ...read, content: [] } : read;
+}
+
+function malformedBlock(block: unknown): string | undefined {
+  if (!isRecord(block)) return 'is not an object';
+  switch (block.type) {
+    case 'text':
+      return typeof block.text === 'string' ? undefined : 'has no text';
+    case 'image':
+    case 'audio':
+      return typeof block.mimeType !== 'string' ? 'has no mimeType' : isBase64(block.data) ? undefined : 'has no base64 data';
+    case 'resource':
+      return malformedResource(block.resource);
+    case 'resource_link':
+      return typeof block.uri === 'string' && typeof block.name === 'string' ? undefined : 'has no uri or name';
+    default:
+      return 'is of no MCP content type';
+  }
+}
+
+function malformedResource(resource: unknown): string | undefined {
+  if (!isRecord(resource) || typeof resource.uri !== 'string') return 'has no resource uri';
+  if (resource.mimeType !== undefined && typeof resource.mimeType !== 'string') return 'has a resource mimeType that is not a string';
+  if (typeof resource.text === 'string') return undefined;
+  return isBase64(resource.blob) ? undefined : 'has a resource with neither text nor base64 blob';
+}
+
+/** As lenient as the SDK's own check (`atob`): whitespace and missing padding pass, any other character does not. */
+function isBase64(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  try {
+    atob(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,68 @@
+import { PassThrough } from 'node:stream';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { createToolRegistry, defineTool } from '../core/index.js';
+import { readCallToolParams } from './read-call-tool-request.js';
+import { serveMcp } from './serve-mcp.js';
+
+describe('readCallToolParams', () => {
+  it('reads the name and the arguments, absent arguments as none', () => {
+    expect(readCallToolParams({ name: 'echo', arguments: { text: 'hi' }, _meta: { progressToken: 1 } })).toEqual({ name: 'echo', arguments: { text: 'hi' } });
+    expect(readCallToolParams({ name: 'echo' })).toEqual({ name: 'echo', arguments: {} });
+  });
+
+  it.each([
+    ['no params', undefined, 'params must be an object'],
+    ['params that are an array', ['echo'], 'params must be an object'],
+    ['a name that is not a string', { name: 42 }, 'params.name must be a string'],
+    ['no name', { arguments: {} }, 'params.name must be a string'],
+    ['arguments that are an array', { name: 'echo', arguments: ['x'] }, 'params.arguments must be an object'],
+    ['arguments that are a string', { name: 'echo', arguments: '{"text":"x"}' }, 'params.arguments must be an object'],
+    ['arguments that are null', { name: 'echo', arguments: null }, 'params.arguments must be an object'],
+  ])('refuses %s with InvalidParams', (_label, params, problem) => {
+    let thrown: unknown;
+    try {
+      readCallToolParams(params);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(McpError);
+    expect((thrown as McpError).code).toBe(ErrorCode.InvalidParams);
+    expect((thrown as McpError).message).toContain(problem);
+  });
+});
+
+describe('a served tools/call, read once', () => {
+  it('answers a malformed request with InvalidParams and never dispatches it; a well-formed one runs', async () => {
+    const calls: unknown[] = [];
+    const registry = createToolRegistry({
+      tools: [defineTool({ name: 'echo', description: 'Echo.', input: { type: 'object', properties: { text: { type: 'string' } } }, dispatch: (args) => (calls.push(args), 'ok') })],
+    });
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const gateway = await serveMcp(registry, { transport: 'stdio', stdin, stdout, context: { grantedTools: ['echo'] } });
+    type Answer = { id: number; result?: { content: { text: string }[] }; error?: { code: number; message: string } };
+    const answers = new Map<number, Answer>();
+    let buffered = '';
+    stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      for (let newline = buffered.indexOf('\n'); newline >= 0; newline = buffered.indexOf('\n')) {
+        const message = JSON.parse(buffered.slice(0, newline)) as Answer;
+        answers.set(message.id, message);
+        buffered = buffered.slice(newline + 1);
+      }
+    });
+    const send = (message: object): boolean => stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/call', params: { name: 'echo', arguments: ['not', 'an', 'object'] } });
+    send({ id: 3, method: 'tools/call', params: { arguments: { text: 'x' } } });
+    send({ id: 4, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } });
+    await expect.poll(() => answers.size, { timeout: 5000 }).toBe(4);
+    expect(answers.get(2)?.error?.code).toBe(ErrorCode.InvalidParams);
+    expect(answers.get(3)?.error?.code).toBe(ErrorCode.InvalidParams);
+    expect(answers.get(4)?.result?.content[0]?.text).toBe('ok');
+    expect(calls).toEqual([{ text: 'x' }]);
+    await gateway.close();
+  });
+});

@@ -1,0 +1,45 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallExtra } from './elicit-approval.js';
+
+/** What the gateway reads of a `tools/call` request: the name and the arguments. */
+export interface CallToolParams {
+  readonly name: string;
+  readonly arguments: Record<string, unknown>;
+}
+
+/** The method alone: the SDK still routes the request by it, and the parameters are read below, once. */
+const TOOLS_CALL_METHOD = CallToolRequestSchema.pick({ method: true }).loose();
+
+/**
+ * The parameters of a `tools/call`, or an `InvalidParams` error naming what
+ * is wrong with them (never quoting a value). Only what the gateway uses is
+ * read: the tool name and the arguments object.
+ */
+export function readCallToolParams(params: unknown): CallToolParams {
+  if (!isRecord(params)) throw invalid('params must be an object');
+  const { name, arguments: args } = params;
+  if (typeof name !== 'string') throw invalid('params.name must be a string');
+  if (args !== undefined && !isRecord(args)) throw invalid('params.arguments must be an object');
+  return { name, arguments: args ?? {} };
+}
+
+/**
+ * Answer `tools/call` on `server` with `handler`, reading the request once.
+ * The SDK's `Server` validates a `tools/call` request twice against its full
+ * schema and the handler's result once more; the gateway builds every result
+ * itself from a fixed shape, so it registers through the protocol layer,
+ * which still owns request ids, cancellation and progress.
+ */
+export function setCallToolHandler(server: Server, handler: (params: CallToolParams, extra: CallExtra) => Promise<CallToolResult>): void {
+  Protocol.prototype.setRequestHandler.call(server, TOOLS_CALL_METHOD, (request, extra: CallExtra) => handler(readCallToolParams(request.params), extra));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function invalid(problem: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Invalid tools/call request: ${problem}`);
+}
