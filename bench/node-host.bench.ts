@@ -20,7 +20,7 @@ import { builtinTools, createNodeHost } from 'toolgate/node';
 import { Agent, request } from 'undici';
 // Internal on purpose: the classifier alone, as the host's jail runs it.
 import { createFsJail } from '../dist/node/fs/fs-jail.js';
-import { bench } from './harness.js';
+import { bench, checkGoal } from './harness.js';
 
 const allow: PolicyDecision = { kind: 'allow', matched: [] };
 const allowAll: ToolPolicy = { version: 1, decideIdentity: () => allow, decideArguments: () => allow };
@@ -98,14 +98,15 @@ export async function run(): Promise<void> {
       ],
       { title: 'http_request vs raw undici (loopback TLS server in another process, keep-alive)', batch: 50, rounds: 40, warmup: 5 },
     );
-    await bench(
+    const reads = await bench(
       [
         { name: 'fs.readFile 1 MB', run: () => readFile(path.join(workspace, 'one-mb.txt'), 'utf8') },
         { name: 'host.fs.readFile 1 MB (capability only)', run: () => host.fs.readFile('one-mb.txt') },
         { name: 'read_file 1 MB (through the pipeline)', run: () => dispatch('read_file', { path: 'one-mb.txt' }) },
       ],
-      { title: 'read_file vs fs.readFile', batch: 20, rounds: 20, warmup: 3 },
+      { title: 'read_file vs fs.readFile (goal: through the pipeline ≤ 2.5×)', batch: 20, rounds: 20, warmup: 3 },
     );
+    checkGoal('read_file 1 MB through the pipeline vs fs.readFile', reads.find((row) => row.name.startsWith('read_file 1 MB'))?.ratio ?? Number.NaN, 2.5, '×');
     await benchResolution(workspace);
   } finally {
     await rawAgent.close();

@@ -1,3 +1,25 @@
+import type { DispatchState, StageResult } from './dispatch-state.js';
+
+/**
+ * The model-facing text of a result before bounding: content a stage already
+ * wrote, the error's message for a failure, else the tool's own rendering
+ * of the value (`renderContent` on the definition) or the default.
+ */
+export function contentOf(state: DispatchState, result: StageResult): string {
+  if (result.content !== undefined) return result.content;
+  if (!result.ok) return result.error.message;
+  const render = state.tool?.definition.renderContent;
+  if (render === undefined) return renderContent(result.value);
+  try {
+    const text: unknown = render(result.value);
+    if (typeof text === 'string') return text;
+    console.warn(`toolgate: renderContent of tool "${state.tool?.key ?? ''}" returned no string; rendered as JSON`);
+  } catch (error) {
+    console.warn(`toolgate: renderContent of tool "${state.tool?.key ?? ''}" threw; rendered as JSON`, error);
+  }
+  return renderContent(result.value);
+}
+
 /** The text a model would see for a value, before bounding: strings as-is, everything else as JSON. */
 export function renderContent(value: unknown): string {
   switch (typeof value) {

@@ -13,7 +13,7 @@ import { finalizeContent } from './finalize-content.js';
 import { mapOutput } from './map-output.js';
 import { isJournaled, prepareJournal } from './prepare-journal.js';
 import { refuseProviderExecuted } from './refuse-provider-executed.js';
-import { renderContent } from './render-content.js';
+import { contentOf } from './render-content.js';
 import { secretKeySet } from './projected-arguments.js';
 import { needsApproval, requestApproval } from './request-approval.js';
 import { resolveTool } from './resolve-tool.js';
@@ -121,7 +121,7 @@ function mapAndPostProcess(state: DispatchState, result: StageResult): Eventuall
 
 /** Stages 17–20: every outcome, failures included, passes here exactly once. */
 function finish(state: DispatchState, result: StageResult): Eventually<ToolOutcome> {
-  const text = result.content ?? (result.ok ? renderContent(result.value) : result.error.message);
+  const text = contentOf(state, result);
   const bounded = text.length === 0 ? text : boundContent(state, text); // 17
   return typeof bounded === 'string' ? finalizeAndSettle(state, result, bounded) : bounded.then((content) => finalizeAndSettle(state, result, content));
 }

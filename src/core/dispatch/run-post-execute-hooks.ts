@@ -1,7 +1,7 @@
 import { ToolExecutionError, ToolPolicyError } from '../errors/tool-errors.js';
 import type { PostExecuteDecision } from '../hooks/hook-types.js';
 import type { DispatchState, StageResult } from './dispatch-state.js';
-import { renderContent } from './render-content.js';
+import { contentOf } from './render-content.js';
 import { toolExecution } from './run-pre-execute-hooks.js';
 import { validateOutput } from './validate-output.js';
 
@@ -16,7 +16,7 @@ export async function runPostExecuteHooks(state: DispatchState, initial: StageRe
   let result = initial;
   if (tool === undefined) return result;
   for (const hook of state.snapshot.hooks.postExecute) {
-    const content = result.content ?? (result.ok ? renderContent(result.value) : result.error.message);
+    const content = contentOf(state, result);
     let decision: PostExecuteDecision | undefined;
     try {
       decision = await hook({ ...toolExecution(state), ok: result.ok, value: result.ok ? result.value : undefined, content, errorCode: result.ok ? undefined : result.error.code });

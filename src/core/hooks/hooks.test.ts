@@ -168,6 +168,38 @@ describe('finalizeContent', () => {
   });
 });
 
+describe('renderContent', () => {
+  const tool = (renderContent: (result: { text: string }) => string) =>
+    defineTool({ name: 'work', description: 'Returns a text.', input: z.object({ fail: z.boolean() }), dispatch: ({ fail }) => {
+      if (fail) throw new Error('no');
+      return { text: 'a "quoted"\nline' };
+    }, renderContent });
+
+  it('writes the model-facing text of a success, which is then bounded; the value stays the value', async () => {
+    const { registry } = harness([tool((result) => `text:\n${result.text}`)]);
+    const outcome = await registry.dispatch({ callId: 'a', name: 'work', arguments: { fail: false } }, grants);
+    expect(unwrapUntrusted(outcome.content)).toBe('text:\na "quoted"\nline');
+    expect(outcome.ok && outcome.value).toEqual({ text: 'a "quoted"\nline' });
+    expect(outcome.ok && outcome.contentReplaced).not.toBe(true);
+    const bounded = await registry.dispatch({ callId: 'b', name: 'work', arguments: { fail: false } }, { ...grants, limits: { maxLines: 1 } });
+    expect(unwrapUntrusted(bounded.content)).toMatch(/^text:\n\[toolgate: output truncated/);
+    const failed = await registry.dispatch({ callId: 'c', name: 'work', arguments: { fail: true } }, grants);
+    expect(unwrapUntrusted(failed.content)).toContain('failed');
+  });
+
+  it('falls back to JSON when it throws or returns no string', async () => {
+    for (const render of [() => { throw new Error('broken'); }, () => 42 as unknown as string]) {
+      const { registry } = harness([tool(render)]);
+      const outcome = await registry.dispatch({ callId: 'a', name: 'work', arguments: { fail: false } }, grants);
+      expect(unwrapUntrusted(outcome.content)).toBe('{"text":"a \\"quoted\\"\\nline"}');
+    }
+  });
+
+  it('must be a function', () => {
+    expect(() => harness([tool('text' as unknown as () => string)])).toThrow(/renderContent/);
+  });
+});
+
 describe('built-in wrappers', () => {
   it('timeout(ms) aborts the signal and reports TOOL_TIMEOUT', async () => {
     const tool = defineTool({

@@ -108,7 +108,7 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
   checkOneOf(definition.journal, ['none', 'record', 'effect'], 'journal', fail);
   checkOneOf(definition.policy?.egress, ['http', 'search', 'mcp'], 'policy.egress', fail);
   checkOneOf(definition.schemaProfile, ['bounded'], 'schemaProfile', fail);
-  for (const hook of ['isConcurrencySafe', 'policyTarget', 'finalizeContent', 'presentCall', 'presentResult'] as const) {
+  for (const hook of ['isConcurrencySafe', 'policyTarget', 'renderContent', 'finalizeContent', 'presentCall', 'presentResult'] as const) {
     if (definition[hook] !== undefined && typeof definition[hook] !== 'function') fail(hook, 'must be a function');
   }
 

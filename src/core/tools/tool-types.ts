@@ -163,6 +163,14 @@ export interface ToolDefinition<TArgs = any, TResult = unknown> {
   readonly isConcurrencySafe?: (args: TArgs) => boolean;
   /** Governed tools default to `'effect'`; others to `'none'`. */
   readonly journal?: JournalTier;
+  /**
+   * The model-facing text of a successful result, before it is bounded
+   * (default: a string as it is, anything else as JSON). For a result that
+   * carries a large text, this lets the text go to the model as it is rather
+   * than escaped inside JSON. Synchronous and total; if it throws anyway the
+   * default rendering is used and the fault is reported.
+   */
+  readonly renderContent?: (result: TResult) => string;
   /** Synchronous and total; may replace only the final model-facing content. */
   readonly finalizeContent?: (state: FinalizeContentState) => string | undefined;
   /** Perform the call. Side effects only through `host`. */

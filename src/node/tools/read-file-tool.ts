@@ -13,7 +13,7 @@ export interface ReadFileArgs {
 export const readFileTool = defineBuiltin<ReadFileArgs, FileRead>({
   name: 'read_file',
   description:
-    'Read a file in the workspace. Text comes back as UTF-8 (offset/limit select a window of lines); a binary file comes back as a media handle, never inline. Pass the returned sha256 to write_file as expectedSha256 to detect a concurrent change.',
+    'Read a file in the workspace. Text comes back as one line of JSON (bytes, partial, sha256) followed by the UTF-8 text as it is (offset/limit select a window of lines); a binary file comes back as a media handle, never inline. Pass the returned sha256 to write_file as expectedSha256 to detect a concurrent change.',
   input: {
     type: 'object',
     properties: {
@@ -40,8 +40,22 @@ export const readFileTool = defineBuiltin<ReadFileArgs, FileRead>({
   policy: { fsScoped: true },
   policyTarget: (args) => ({ path: args.path }),
   isConcurrencySafe: () => true,
+  renderContent: renderFileRead,
   dispatch(args, host, context) {
     const options = { tool: context.toolName, ...expectedFile(context), ...(args.offset === undefined ? {} : { offset: args.offset }), ...(args.limit === undefined ? {} : { limit: args.limit }) };
     return requireCapability(host, 'fs', context.toolName).readFile(args.path, options, context.signal);
   },
 });
+
+/**
+ * What the model reads: the facts as one line of JSON, then the text as it
+ * is. The text is neither escaped nor copied into a JSON string, so a large
+ * file costs one pass to bound, and a cut preview still begins with the
+ * facts (the sha256 that write_file takes). A binary file is its JSON, media
+ * handle included.
+ */
+export function renderFileRead(read: FileRead): string {
+  if (read.content === undefined) return JSON.stringify(read);
+  const { content, ...facts } = read;
+  return `${JSON.stringify(facts)}\n${content}`;
+}
