@@ -33,7 +33,7 @@ export function readCallToolParams(params: unknown): CallToolParams {
  * which still owns request ids, cancellation and progress.
  */
 export function setCallToolHandler(server: Server, handler: (params: CallToolParams, extra: CallExtra) => Promise<CallToolResult>): void {
-  Protocol.prototype.setRequestHandler.call(server, TOOLS_CALL_METHOD, (request, extra: CallExtra) => handler(readCallToolParams(request.params), extra));
+  Protocol.prototype.setRequestHandler.call(server, TOOLS_CALL_METHOD, (request: Readonly<Record<string, unknown>>, extra: CallExtra) => handler(readCallToolParams(request.params), extra));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
