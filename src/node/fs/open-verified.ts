@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, readlink, type FileHandle } from 'node:fs/promises';
+import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { hostDenial } from '../errors/host-denial.js';
 import { isInside, type FsJail } from './fs-jail.js';
@@ -35,8 +35,17 @@ export async function openVerifiedDirectory(jail: FsJail, real: string, tool: st
     const handle = await openVerified(jail, real, constants.O_RDONLY | constants.O_DIRECTORY, tool);
     return { handle, real, via: verifiesDescriptorPath ? `/proc/self/fd/${handle.fd}` : real };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') throw hostDenial(tool, 'not_a_directory', error);
+    // `O_DIRECTORY` wins over `O_NOFOLLOW`: a link where the folder was is ENOTDIR too, and is said to be a link.
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') throw hostDenial(tool, (await isLink(real)) ? 'symlink_refused' : 'not_a_directory', error);
     throw error;
+  }
+}
+
+async function isLink(candidate: string): Promise<boolean> {
+  try {
+    return (await lstat(candidate)).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 
