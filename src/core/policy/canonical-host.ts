@@ -31,6 +31,7 @@ export type HttpsTarget =
  * and fetched from the other.
  */
 export function parseHttpsTarget(url: string): HttpsTarget {
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
   if (typeof url !== 'string' || /[\\\u0000-\u001f\u007f]/.test(url)) return { ok: false, reason: 'insecure_url', detail: 'was refused: the URL holds a backslash or a control character, which URL parsers read differently' };
   let parsed: URL;
   try {
