@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -255,9 +255,23 @@ describe('attack variants: approvals stretched, and approved from elsewhere', ()
       policy: { allowedCommandGlobs: ['rm *'] },
       servers: { fs: { command: process.execPath, args: [FILESYSTEM, '.'] }, fx: { command: process.execPath, args: [UPSTREAM] } },
     },
-    { 'notes.md': 'first\n', 'a.txt': 'a\n' },
+    { 'notes.md': 'first\n', 'a.txt': 'a\n', '.env': `${SECRET}\n`, 'plain.md': 'plain\n' },
     () => undefined,
   );
+
+  it('an upstream read whose file is swapped for a link to .env while its approval waits is refused, typed, and returns nothing', async () => {
+    const { gateway, mcp } = opened();
+    const call = mcp.callTool({ name: 'mcp_fs_read_text_file', arguments: { path: 'plain.md' } });
+    const card = await pendingApproval(gateway, 'mcp_fs_read_text_file');
+    expect(card.target?.files[0]).toMatchObject({ path: 'plain.md', flags: [] });
+    rmSync(join(gateway.workspace, 'plain.md'));
+    symlinkSync('.env', join(gateway.workspace, 'plain.md'));
+    await decide(gateway, card.id, 'once');
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('target changed');
+    expect(text(result)).not.toContain('hunter2');
+  });
 
   it('held: an upstream write approved for the session asks again for another path; an upstream tool and mcp_call ask again for other arguments', async () => {
     const { gateway, mcp } = opened();
