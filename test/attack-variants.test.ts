@@ -74,7 +74,7 @@ describe('attack variants: another name for a protected file', () => {
     {
       scope: 'workspace-write',
       mode: 'auto',
-      policy: { allowedCommandGlobs: ['cat *', 'cp *'], allow: ['Bash(cat *)', 'Bash(cp *)'] },
+      policy: { allowedCommandGlobs: ['cat *', 'cp *', 'grep *'], allow: ['Bash(cat *)', 'Bash(cp *)', 'Bash(grep *)'] },
       servers: { fs: { command: process.execPath, args: [FILESYSTEM, '.'], trust: 'annotations' } },
     },
     { '.env': `${SECRET}\n`, 'notes.md': 'first\n', 'payload.txt': PAYLOAD },
@@ -141,6 +141,13 @@ describe('attack variants: another name for a protected file', () => {
       const { result } = await decidedByPerson(opened(), 'run_command', { command });
       expect(text(result), command.join(' ')).not.toContain('hunter2');
     }
+  });
+
+  // The sandbox masks only literal protectedPaths and the host's stores; the default list (`.env*`, key files) is
+  // globs, so a command that reads the whole tree reads them: names in argv are all the floor can see.
+  it.fails('a recursive read of the workspace under an allowed rule does not return .env without a person', async () => {
+    const result = await opened().mcp.callTool({ name: 'run_command', arguments: { command: ['grep', '-r', 'hunter2', '.'] } });
+    expect(text(result)).not.toContain('hunter2');
   });
 
   it('held: /proc/self/cwd and /proc/self/root are outside the workspace; a link to .. inside it is judged where it leads', async () => {
@@ -234,6 +241,8 @@ describe('attack variants: egress to loopback, and a URL two parsers read differ
     }
     const userinfo = await opened().mcp.callTool({ name: 'http_request', arguments: { method: 'GET', url: 'https://docs.example.com@evil.example/' } });
     expect(text(userinfo)).toContain('credentials');
+    const zone = await opened().mcp.callTool({ name: 'http_request', arguments: { method: 'GET', url: 'https://[fe80::1%25lo]/' } });
+    expect(text(zone)).toContain('cannot be parsed');
   });
 
   it('a backslash that hides another host from the gateway is refused before the upstream fetch server sees it', async () => {
@@ -287,6 +296,12 @@ describe('attack variants: approvals stretched, and approved from elsewhere', ()
     expect(text((await decidedByPerson(opened(), 'mcp_fx_echo', { text: 'other' })).result)).not.toContain('other');
     await sessionApproved('mcp_call', { server: 'fx', tool: 'echo', arguments: { text: 'first' } });
     expect(text((await decidedByPerson(opened(), 'mcp_call', { server: 'fx', tool: 'echo', arguments: { text: 'second' } })).result)).not.toContain('second');
+    // A call whose card masked a value is never approved by a remembered approval, not even the identical call.
+    const masked = { server: 'fx', tool: 'echo', arguments: { text: `token ghp_${'a'.repeat(36)}` } };
+    await sessionApproved('mcp_call', masked);
+    const again = await decidedByPerson(opened(), 'mcp_call', masked);
+    expect(again.card.masked).toBe(1);
+    expect(again.result).toMatchObject({ isError: true });
   });
 
   it('held: a right-to-left override in an argument is escaped in the preview a person reads', async () => {
@@ -318,6 +333,8 @@ describe('attack variants: approvals stretched, and approved from elsewhere', ()
     expect(existsSync(join(gateway.workspace, 'c.txt'))).toBe(false);
     await decide(gateway, id, 'reject');
     expect((await call).isError).toBe(true);
+    // Replayed with the token after the call was decided: nothing is pending under that id.
+    expect((await gateway.api(`/api/approvals/${id}`, { method: 'POST', body: json })).status).toBe(404);
     expect(existsSync(join(gateway.workspace, 'c.txt'))).toBe(false);
   });
 });
