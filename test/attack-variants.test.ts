@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './fixtures/mcp/helpers.js';
-import { decide, pendingApproval, type Pending } from './support/pending-approval.js';
+import { decide, pendingApproval, swapWhileApprovalWaits, type Pending } from './support/pending-approval.js';
 import { connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
 
 // What a hostile model tries after the known attacks are shut: other names for a protected file (a hard link,
@@ -270,13 +270,8 @@ describe('attack variants: approvals stretched, and approved from elsewhere', ()
 
   it('an upstream read whose file is swapped for a link to .env while its approval waits is refused, typed, and returns nothing', async () => {
     const { gateway, mcp } = opened();
-    const call = mcp.callTool({ name: 'mcp_fs_read_text_file', arguments: { path: 'plain.md' } });
-    const card = await pendingApproval(gateway, 'mcp_fs_read_text_file');
+    const { card, result } = await swapWhileApprovalWaits(gateway, mcp, { name: 'mcp_fs_read_text_file', arguments: { path: 'plain.md' } }, 'plain.md', '.env');
     expect(card.target?.files[0]).toMatchObject({ path: 'plain.md', flags: [] });
-    rmSync(join(gateway.workspace, 'plain.md'));
-    symlinkSync('.env', join(gateway.workspace, 'plain.md'));
-    await decide(gateway, card.id, 'once');
-    const result = await call;
     expect(result.isError).toBe(true);
     expect(text(result)).toContain('target changed');
     expect(text(result)).not.toContain('hunter2');
