@@ -23,6 +23,7 @@ describe('argumentPaths', () => {
   test('an absolute argument stays absolute, and is placed in the workspace by its roots', () => {
     expect(spelled(['cat', '/work/.env'], 'sub', ['/work'])).toEqual(['.env']);
     expect(spelled(['cat', '/etc/passwd'], 'sub', ['/work'])).toEqual(['/etc/passwd']);
+    expect(spelled(['cat', '~/.ssh/id_rsa', 'C:\\keys\\a.pem'], 'sub')).toEqual(['~/.ssh/id_rsa', 'C:/keys/a.pem', '/keys/a.pem']);
   });
 
   test('the program itself and empty values are not paths', () => {

@@ -1,5 +1,8 @@
 import { normalizePath, type NormalizedPath } from './normalize-path.js';
 
+/** What normalizePath reads as absolute: a root, a home directory, a drive. */
+const ABSOLUTE = /^(?:[\\/]|~(?:[\\/]|$)|[A-Za-z]:[\\/])/;
+
 /**
  * The paths a command's arguments may name, read against its working
  * directory: each argument after the program as a whole, and each part of
@@ -12,13 +15,14 @@ import { normalizePath, type NormalizedPath } from './normalize-path.js';
 export function argumentPaths(argv: readonly string[], cwd: string, roots: readonly string[]): NormalizedPath[] {
   const base = cwd === '.' ? '' : `${cwd}/`;
   const paths: NormalizedPath[] = [];
-  for (const arg of argv.slice(1)) {
-    for (const part of new Set([arg, ...arg.split(/[=:]/).slice(1)])) {
-      if (part.length === 0) continue;
-      const absolute = normalizePath(part)?.absolute === true;
-      const normal = normalizePath(absolute ? part : `${base}${part}`, roots);
-      if (normal !== undefined) paths.push(normal);
-    }
+  const add = (part: string): void => {
+    const normal = part.length === 0 ? undefined : normalizePath(ABSOLUTE.test(part) ? part : `${base}${part}`, roots);
+    if (normal !== undefined) paths.push(normal);
+  };
+  for (let index = 1; index < argv.length; index += 1) {
+    const arg = argv[index] as string;
+    add(arg);
+    if (arg.includes('=') || arg.includes(':')) for (const part of arg.split(/[=:]/).slice(1)) add(part);
   }
   return paths;
 }
