@@ -21,6 +21,7 @@ import { CommitBatcher } from './commit-batcher.js';
 import { compactJournal, type CompactOptions, type CompactResult } from './compact-journal.js';
 import { readJournalAnchor, type JournalAnchor } from './journal-anchor.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
+import { OpenClaims } from './open-claims.js';
 import { journalIdOf } from './schema.js';
 import { verifyAgainstAnchor, type AnchoredVerifyResult } from './verify-against-anchor.js';
 import { verifyChain, type VerifyOptions, type SqliteVerifyResult } from './verify-chain.js';
@@ -64,9 +65,6 @@ export interface ResolveClaimOptions {
   readonly by: string;
   readonly note?: string;
 }
-
-/** The last character of an action digest's key prefix (`digest:`) plus one: keys of one action sort between the two. */
-const AFTER_SEPARATOR = String.fromCharCode(':'.charCodeAt(0) + 1);
 
 /** The refusal, naming the claim an operator resolves and when it started: never the arguments. */
 function unresolvedClaimError(toolName: string, claim: ClaimRow): ToolPolicyError {
@@ -124,6 +122,7 @@ export class SqliteJournal implements Journal {
   readonly #anchor: AnchorKeeper | undefined;
   readonly #pending = new Map<string, PendingClaim>();
   readonly #batcher: CommitBatcher;
+  readonly #openClaims: OpenClaims;
   /** Receipts queued for the next batch, by key: a record-tier `prepare` reads them without waiting for the commit. */
   readonly #queued = new Map<string, string>();
   readonly #holder = `pid ${process.pid} on ${hostname()}`;
@@ -132,7 +131,6 @@ export class SqliteJournal implements Journal {
     claimByKey: Database.Statement<[string], ClaimRow>;
     claimById: Database.Statement<[string], ClaimRow>;
     unresolved: Database.Statement<[], ClaimRow>;
-    unresolvedOfAction: Database.Statement<[string, string], ClaimRow>;
     byRun: Database.Statement<[string], { body: string }>;
   };
   #closed = false;
@@ -145,6 +143,7 @@ export class SqliteJournal implements Journal {
     this.#anchor = options.anchor;
     this.#batcher = new CommitBatcher(store, MAX_BATCH_DELAY_MS);
     const db = store.db;
+    this.#openClaims = new OpenClaims(db);
     this.#statements = {
       receiptByKey: db.prepare(`SELECT body FROM receipts WHERE key = ? ORDER BY seq DESC LIMIT 1`),
       claimByKey: db.prepare(`SELECT * FROM claims WHERE key = ? ORDER BY seq DESC LIMIT 1`),
@@ -152,10 +151,6 @@ export class SqliteJournal implements Journal {
       // A claim is unresolved while its latest row is still `claimed`.
       unresolved: db.prepare(
         `SELECT c.* FROM claims c WHERE c.state = 'claimed' AND NOT EXISTS (SELECT 1 FROM claims d WHERE d.key = c.key AND d.seq > c.seq) ORDER BY c.seq`,
-      ),
-      // Keys are `actionDigest:callId`: one action's claims are a range of the key index.
-      unresolvedOfAction: db.prepare(
-        `SELECT c.* FROM claims c WHERE c.key >= ? AND c.key < ? AND c.state = 'claimed' AND NOT EXISTS (SELECT 1 FROM claims d WHERE d.key = c.key AND d.seq > c.seq) ORDER BY c.seq`,
       ),
       byRun: db.prepare(`SELECT body FROM receipts WHERE run_id = ? ORDER BY seq`),
     };
@@ -355,8 +350,10 @@ export class SqliteJournal implements Journal {
 
   /** An open claim of this action that this instance does not hold (a crash left it, or another process runs it). */
   #openClaimOfAction(actionDigest: string): ClaimRow | undefined {
-    for (const row of this.#statements.unresolvedOfAction.iterate(`${actionDigest}:`, `${actionDigest}${AFTER_SEPARATOR}`)) {
-      if (!this.#pending.has(row.claim_id)) return row;
+    // Keys are `actionDigest:callId`.
+    const prefix = `${actionDigest}:`;
+    for (const open of this.#openClaims.refresh().values()) {
+      if (open.key.startsWith(prefix) && !this.#pending.has(open.claim_id)) return this.#statements.claimById.get(open.claim_id);
     }
     return undefined;
   }
