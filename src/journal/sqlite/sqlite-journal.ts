@@ -21,7 +21,7 @@ import { CommitBatcher } from './commit-batcher.js';
 import { compactJournal, type CompactOptions, type CompactResult } from './compact-journal.js';
 import { readJournalAnchor, type JournalAnchor } from './journal-anchor.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
-import { OpenClaims } from './open-claims.js';
+import { OpenClaims, type OpenClaim } from './open-claims.js';
 import { journalIdOf } from './schema.js';
 import { verifyAgainstAnchor, type AnchoredVerifyResult } from './verify-against-anchor.js';
 import { verifyChain, type VerifyOptions, type SqliteVerifyResult } from './verify-chain.js';
@@ -73,6 +73,14 @@ function unresolvedClaimError(toolName: string, claim: ClaimRow): ToolPolicyErro
   return new ToolPolicyError(toolName, 'unresolved_claim', {
     detail: `was refused: an earlier dispatch of the same action (journal claim ${claim.claim_id}${since}) may have started and never settled; it is not run again until an operator resolves that claim`,
   });
+}
+
+/** An open claim of this action that this instance does not hold (a crash left it, or another process runs it). */
+function openClaimOfAction(open: ReadonlyMap<string, OpenClaim>, actionDigest: string, held: ReadonlyMap<string, unknown>): OpenClaim | undefined {
+  // Keys are `actionDigest:callId`.
+  const prefix = `${actionDigest}:`;
+  for (const claim of open.values()) if (claim.key.startsWith(prefix) && !held.has(claim.claim_id)) return claim;
+  return undefined;
 }
 
 /** Run synchronous work behind the async seam: a throw becomes a rejection, never a synchronous exception. */
@@ -128,7 +136,6 @@ export class SqliteJournal implements Journal {
   readonly #holder = `pid ${process.pid} on ${hostname()}`;
   readonly #statements: {
     receiptByKey: Database.Statement<[string], { body: string }>;
-    claimByKey: Database.Statement<[string], ClaimRow>;
     claimById: Database.Statement<[string], ClaimRow>;
     unresolved: Database.Statement<[], ClaimRow>;
     byRun: Database.Statement<[string], { body: string }>;
@@ -146,7 +153,6 @@ export class SqliteJournal implements Journal {
     this.#openClaims = new OpenClaims(db);
     this.#statements = {
       receiptByKey: db.prepare(`SELECT body FROM receipts WHERE key = ? ORDER BY seq DESC LIMIT 1`),
-      claimByKey: db.prepare(`SELECT * FROM claims WHERE key = ? ORDER BY seq DESC LIMIT 1`),
       claimById: db.prepare(`SELECT * FROM claims WHERE claim_id = ? ORDER BY seq DESC LIMIT 1`),
       // A claim is unresolved while its latest row is still `claimed`.
       unresolved: db.prepare(
@@ -178,15 +184,16 @@ export class SqliteJournal implements Journal {
     if (recorded !== undefined) return { status: 'recorded', recorded: JSON.parse(recorded.body) as RecordedResult };
     const claimId = randomUUID();
     if (input.tier === 'effect') {
-      const open = this.#statements.claimByKey.get(input.key);
-      if (open?.state === 'claimed') {
-        // Never re-run silently: the earlier attempt may have touched the world.
-        return { status: 'refused', error: unresolvedClaimError(input.toolName, open) };
-      }
+      const open = this.#openClaims.refresh();
+      // Never re-run silently: the earlier attempt may have touched the world.
+      const sameKey = open.get(input.key);
       // The same action under another call id (a client retrying after a crash): refused too, while a claim
       // this instance does not hold is open. Its own calls in flight are not in doubt, and run side by side.
-      const sameAction = this.#openClaimOfAction(input.actionDigest);
-      if (sameAction !== undefined) return { status: 'refused', error: unresolvedClaimError(input.toolName, sameAction) };
+      const doubted = sameKey ?? openClaimOfAction(open, input.actionDigest, this.#pending);
+      if (doubted !== undefined) {
+        const row = this.#statements.claimById.get(doubted.claim_id) ?? { ...doubted, at: 0, state: 'claimed', body: '{}' };
+        return { status: 'refused', error: unresolvedClaimError(input.toolName, row) };
+      }
       const body: Record<string, unknown> = {
         callId: input.callId,
         runId: input.runId,
@@ -346,16 +353,6 @@ export class SqliteJournal implements Journal {
         this.#store.append('claims', { at: Date.now(), claim_id: claimId, key: latest.key, state: 'released', body: encodeData(body) });
       });
     });
-  }
-
-  /** An open claim of this action that this instance does not hold (a crash left it, or another process runs it). */
-  #openClaimOfAction(actionDigest: string): ClaimRow | undefined {
-    // Keys are `actionDigest:callId`.
-    const prefix = `${actionDigest}:`;
-    for (const open of this.#openClaims.refresh().values()) {
-      if (open.key.startsWith(prefix) && !this.#pending.has(open.claim_id)) return this.#statements.claimById.get(open.claim_id);
-    }
-    return undefined;
   }
 
   /**
