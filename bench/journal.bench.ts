@@ -164,4 +164,29 @@ async function dispatchBench(dir: string): Promise<void> {
   inFlightJournal.close();
   plainJournal.close();
   signedJournal.close();
+  await fullSyncBench(dir, write, call);
+}
+
+/**
+ * The same calls with `synchronous: 'full'`, where every commit waits for
+ * fsync: what group commit buys when a commit is expensive. (With NORMAL a
+ * commit is an append to the WAL, so sharing it saves less.)
+ */
+async function fullSyncBench(dir: string, write: ToolDefinition<{ path: string; content: string }, { bytes: number }>, call: (registry: ReturnType<typeof createToolRegistry>) => Promise<unknown>): Promise<void> {
+  const oneJournal = createSqliteJournal(join(dir, 'full-1.db'), { synchronous: 'full', onUnresolved: () => undefined });
+  const manyJournal = createSqliteJournal(join(dir, 'full-64.db'), { synchronous: 'full', onUnresolved: () => undefined });
+  const one = createToolRegistry({ tools: [write], journal: oneJournal, sha256: nodeSha256 });
+  const many = createToolRegistry({ tools: [write], journal: manyJournal, sha256: nodeSha256 });
+  const rows = await bench(
+    [
+      { name: 'effect-tier dispatch, synchronous FULL, one at a time', run: () => call(one) },
+      { name: `effect-tier dispatch, synchronous FULL, ${TOGETHER} in flight`, run: () => Promise.all(Array.from({ length: TOGETHER }, () => call(many))) },
+    ],
+    { title: 'Group commit when every commit waits for fsync (synchronous FULL)', batch: 20, rounds: 7, warmup: 1 },
+  );
+  const oneNs = find(rows, 'effect-tier dispatch, synchronous FULL, one').medianNs;
+  const manyNs = find(rows, `effect-tier dispatch, synchronous FULL, ${TOGETHER}`).medianNs / TOGETHER;
+  console.log(`synchronous FULL: ${TOGETHER} in flight ${Math.round(1e9 / manyNs).toLocaleString('en-US')} calls/s = ${(oneNs / manyNs).toFixed(1)}× one at a time (${Math.round(1e9 / oneNs).toLocaleString('en-US')} calls/s)`);
+  oneJournal.close();
+  manyJournal.close();
 }
