@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { CliError } from './cli-error.js';
 import { createCliOutput, type CliOutput } from './cli-output.js';
@@ -227,5 +226,3 @@ function reportError(error: unknown, globals: GlobalOptions): number {
   if (globals.debug === true && error instanceof Error && error.stack !== undefined) process.stderr.write(`${error.stack}\n`);
   return code;
 }
-
-process.exitCode = await main(process.argv.slice(2));
