@@ -2,7 +2,7 @@ import { generateText, type ModelMessage } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createConfirm, createToolRegistry, defineTool } from '../../core/index.js';
+import { createConfirm, createToolRegistry, defineTool, ToolgateError } from '../../core/index.js';
 import { createNotesFixture, NOTES_GRANT } from '../__fixtures__/notes-registry.js';
 import { ToolOutcomeError } from '../shared/outcome-error.js';
 import { recordAISDKRejections, toAISDKTools } from './to-ai-sdk-tools.js';
@@ -139,6 +139,10 @@ describe('toAISDKTools', () => {
     const run = Promise.resolve(execute({ path: 'notes/x.txt', text: 'x' }, { toolCallId: 'direct', messages: [], context: {} }));
     await expect(run).rejects.toBeInstanceOf(ToolOutcomeError);
     await expect(run).rejects.toMatchObject({ code: 'DENIED_BY_USER', outcome: { error: { reason: 'no_approval_hook' } } });
+    // One error base: a framework's handler can tell a toolgate failure by the shared brand and read its flags.
+    const thrown: unknown = await run.catch((error: unknown) => error);
+    expect(ToolgateError.isInstance(thrown)).toBe(true);
+    expect(thrown).toMatchObject({ name: 'ToolOutcomeError', code: 'DENIED_BY_USER', tool: ((thrown as ToolgateError).cause as ToolgateError).tool });
     expect(host.files.has('notes/x.txt')).toBe(false);
   });
 

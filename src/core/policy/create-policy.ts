@@ -44,7 +44,7 @@ export interface PolicyEvaluation {
 }
 
 /**
- * Build an immutable, versioned policy snapshot: the seed's guardrail
+ * Build an immutable, versioned policy snapshot: the guardrail
  * floor (exact commands, HTTPS + exact domains, configured MCP servers,
  * the gate, the filesystem scope) and, within it, declarative rules and
  * defaults. `createPolicy({})` is the fail-closed floor every registry
