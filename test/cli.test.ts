@@ -262,7 +262,7 @@ describe('toolgate CLI (the built binary, as a real process)', () => {
     await runCli(['call', 'read_file', '{"path":"notes.md"}'], dir);
     const exported = await runCli(['audit', 'export'], dir);
     expect(exported.stderr).toBe('');
-    expect(CLI).toMatch(/dist\/cli\/main\.js$/);
+    expect(CLI).toMatch(/dist\/cli\/bin\.js$/);
   });
 
   it('mcp withheld shows a changed upstream definition whole; mcp approve pins only the digest shown', async () => {
