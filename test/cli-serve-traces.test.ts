@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UPSTREAM } from './fixtures/mcp/helpers.js';
@@ -11,8 +13,9 @@ import { runCli } from './support/spawn-cli.js';
  * `toolgate serve` with OTEL_EXPORTER_OTLP_ENDPOINT set, end to end: the
  * built CLI, the real MCP SDK client, an upstream over stdio, and an
  * OTLP/HTTP receiver on loopback that keeps every byte the gateway sends.
- * The SDK packages are optional: without them the gateway refuses to start
- * and says which to install; with them, the spans arrive.
+ * The SDK packages are optional: without them (hidden from Node's resolver)
+ * the gateway refuses to start and says which to install; with them, the
+ * spans arrive.
  */
 const SECRET = 'sk-abcdefghijklmnopqrstuvwxyz123456';
 const TIMEOUT = 90_000;
@@ -146,13 +149,23 @@ describe.runIf(sdkInstalled)('toolgate serve exports its spans over OTLP/HTTP', 
   );
 });
 
-describe.skipIf(sdkInstalled)('toolgate serve without the OpenTelemetry SDK packages', () => {
+/** Node started with this runs as if the SDK packages were not installed (a resolve hook answers them "not found"). */
+const WITHOUT_SDK = `--import=${pathToFileURL(join(import.meta.dirname, 'fixtures', 'otel', 'without-sdk.mjs')).href}`;
+
+describe('toolgate serve without the OpenTelemetry SDK packages', () => {
   it('refuses to start when OTEL_EXPORTER_OTLP_ENDPOINT is set, naming what to install', async () => {
     const workspace = makeWorkspace({});
-    const result = await runCli(['serve', '--http', '0'], workspace, undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
+    const result = await runCli(['serve', '--http', '0'], workspace, undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', NODE_OPTIONS: WITHOUT_SDK });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('OTEL_EXPORTER_OTLP_ENDPOINT is set');
     expect(result.stderr).toContain('@opentelemetry/sdk-trace');
     expect(result.stderr).toContain('npm install');
+  });
+
+  it('starts without them when no collector is named', async () => {
+    const workspace = makeWorkspace({});
+    const result = await runCli(['tools'], workspace, undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: undefined, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined, NODE_OPTIONS: WITHOUT_SDK });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
   });
 });
