@@ -1,8 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UPSTREAM } from './fixtures/mcp/helpers.js';
@@ -149,8 +147,21 @@ describe.runIf(sdkInstalled)('toolgate serve exports its spans over OTLP/HTTP', 
   );
 });
 
-/** Node started with this runs as if the SDK packages were not installed (a resolve hook answers them "not found"). */
-const WITHOUT_SDK = `--import=${pathToFileURL(join(import.meta.dirname, 'fixtures', 'otel', 'without-sdk.mjs')).href}`;
+/**
+ * Node started with this runs as if the SDK packages were not installed: a
+ * resolve hook, registered before the CLI loads, answers each of them the
+ * way Node answers a package that is not there. The API stays resolvable.
+ */
+const HIDE_SDK_HOOKS = `const ABSENT = ${JSON.stringify(['@opentelemetry/sdk-trace', '@opentelemetry/resources', '@opentelemetry/exporter-trace-otlp-http'])};
+export async function resolve(specifier, context, next) {
+  if (ABSENT.some((name) => specifier === name || specifier.startsWith(name + "/"))) {
+    const error = new Error("Cannot find package " + specifier);
+    error.code = "ERR_MODULE_NOT_FOUND";
+    throw error;
+  }
+  return next(specifier, context);
+}`;
+const WITHOUT_SDK = `--import=data:text/javascript,${encodeURIComponent(`import { register } from "node:module"; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HIDE_SDK_HOOKS)}`)});`)}`;
 
 describe('toolgate serve without the OpenTelemetry SDK packages', () => {
   it('refuses to start when OTEL_EXPORTER_OTLP_ENDPOINT is set, naming what to install', async () => {
