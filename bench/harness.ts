@@ -66,6 +66,26 @@ export async function bench(cases: readonly BenchCase[], options: BenchOptions):
   return rows;
 }
 
+/**
+ * Median CPU time per operation of each case (user and system time of this
+ * process), in interleaved rounds as `bench` runs them. On a shared machine
+ * wall time also counts the time spent waiting for a core; CPU time does not
+ * (cache and memory contention still show in it).
+ */
+export async function cpuTimes(cases: readonly BenchCase[], options: { readonly batch?: number; readonly rounds?: number } = {}): Promise<Map<string, number>> {
+  const batch = options.batch ?? 1000;
+  const samples = new Map<string, number[]>(cases.map((entry) => [entry.name, []]));
+  for (let round = 0; round < (options.rounds ?? 15); round += 1) {
+    for (const entry of cases) {
+      const started = process.cpuUsage();
+      await timeBatch(entry.run, batch);
+      const used = process.cpuUsage(started);
+      samples.get(entry.name)?.push(((used.user + used.system) * 1000) / batch);
+    }
+  }
+  return new Map([...samples].map(([name, values]) => [name, percentile([...values].sort((left, right) => left - right), 0.5)]));
+}
+
 export function formatNs(ns: number): string {
   if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
   if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)} µs`;

@@ -5,14 +5,15 @@
  * Same process, interleaved rounds, WAL + synchronous=NORMAL throughout.
  * The floor row is what durability costs at least: the same two single-row
  * commits an effect-tier call makes (claim, then settle) through
- * better-sqlite3 in the journal's own mode. 64 calls in flight show group
- * commit: their claims and settles share commits.
+ * better-sqlite3 in the journal's own mode. 64 calls in flight, and 64
+ * settles issued together, show group commit: they share commits.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createToolRegistry, type ToolDefinition, type ToolReceipt } from 'toolgate';
+import { nodeSha256 } from 'toolgate/node';
 import { createSqliteJournal } from 'toolgate/sqlite';
 import { bench, checkGoal, type BenchRow } from './harness.js';
 
@@ -51,6 +52,9 @@ export async function run(): Promise<void> {
   }
 }
 
+/** Settles or calls issued together, as an agent loop running tool calls in parallel issues them. */
+const TOGETHER = 64;
+
 async function appendBench(dir: string): Promise<void> {
   const raw = new Database(join(dir, 'raw.db'));
   raw.pragma('journal_mode = WAL');
@@ -74,10 +78,14 @@ async function appendBench(dir: string): Promise<void> {
       },
       { name: 'journal.settle, hash chain', run: () => plain.settle(undefined, settleInput((plainIndex += 1))) },
       { name: 'journal.settle, hash chain + Ed25519', run: () => signed.settle(undefined, settleInput((signedIndex += 1))) },
+      // Settles that arrive together share one commit (timed per 64).
+      { name: `journal.settle, hash chain, ${TOGETHER} together`, run: () => Promise.all(Array.from({ length: TOGETHER }, () => plain.settle(undefined, settleInput((plainIndex += 1))))) },
     ],
-    { title: 'Receipts appended (one transaction each)', batch: 200, rounds: 15, warmup: 2 },
+    { title: 'Receipts appended (one transaction each, or one per batch)', batch: 200, rounds: 15, warmup: 2 },
   );
-  checkGoal('journal.settle with the chain vs a raw insert', find(rows, 'journal.settle, hash chain').medianNs / find(rows, 'raw better-sqlite3').medianNs, 2, '×');
+  const rawNs = find(rows, 'raw better-sqlite3').medianNs;
+  console.log(`one settle at a time: ${(find(rows, 'journal.settle, hash chain').medianNs / rawNs).toFixed(2)}× a raw insert`);
+  checkGoal('journal.settle with the chain, batched, vs a raw insert', find(rows, `journal.settle, hash chain, ${TOGETHER}`).medianNs / TOGETHER / rawNs, 2, '×');
   const verified = await signed.verify();
   console.log(`verify(): ${verified.rows.toLocaleString('en-US')} signed rows, ok=${verified.ok}`);
   raw.close();
@@ -123,16 +131,17 @@ async function dispatchBench(dir: string): Promise<void> {
   };
   const plainJournal = createSqliteJournal(join(dir, 'dispatch.db'), { onUnresolved: () => undefined });
   const signedJournal = createSqliteJournal(join(dir, 'dispatch-signed.db'), { sign: { keyDir: join(dir, 'keys') }, onUnresolved: () => undefined });
-  const bare = createToolRegistry({ tools: [write] });
-  const journaled = createToolRegistry({ tools: [write], journal: plainJournal });
-  const signed = createToolRegistry({ tools: [write], journal: signedJournal });
+  // node:crypto's SHA-256 for the digests, as the Node host and the CLI supply it.
+  const bare = createToolRegistry({ tools: [write], sha256: nodeSha256 });
+  const journaled = createToolRegistry({ tools: [write], journal: plainJournal, sha256: nodeSha256 });
+  const signed = createToolRegistry({ tools: [write], journal: signedJournal, sha256: nodeSha256 });
   const context = { grantedTools: ['write_note'], runId: 'bench' };
   const args = { path: 'notes/today.md', content: 'x'.repeat(200) };
   let id = 0;
   const call = (registry: typeof bare) => registry.dispatch({ callId: `c${(id += 1)}`, name: 'write_note', arguments: args }, context);
   const floor = floorWriter(join(dir, 'floor.db'));
   const inFlightJournal = createSqliteJournal(join(dir, 'dispatch-64.db'), { onUnresolved: () => undefined });
-  const inFlight = createToolRegistry({ tools: [write], journal: inFlightJournal });
+  const inFlight = createToolRegistry({ tools: [write], journal: inFlightJournal, sha256: nodeSha256 });
   const rows = await bench(
     [
       { name: 'floor: raw claim + settle commits (better-sqlite3, WAL, NORMAL)', run: floor },
@@ -140,19 +149,44 @@ async function dispatchBench(dir: string): Promise<void> {
       { name: 'effect-tier dispatch, SQLite journal (claim + settle)', run: () => call(journaled) },
       { name: 'effect-tier dispatch, SQLite journal, signed', run: () => call(signed) },
       // 64 calls dispatched together, timed per call: their claims share commits, so do their settles.
-      { name: 'effect-tier dispatch, SQLite journal, 64 in flight (per call)', run: () => Promise.all(Array.from({ length: 64 }, () => call(inFlight))) },
+      { name: `effect-tier dispatch, SQLite journal, ${TOGETHER} in flight`, run: () => Promise.all(Array.from({ length: TOGETHER }, () => call(inFlight))) },
     ],
     { title: 'Dispatch overhead of the durable effect bracket (ratio vs the floor)', batch: 200, rounds: 15, warmup: 2 },
   );
   const floorNs = find(rows, 'floor').medianNs;
   const oneAtATime = find(rows, 'effect-tier dispatch, SQLite journal (claim').medianNs;
-  // The 64-in-flight row times 64 calls per operation.
-  const perCallInFlight = find(rows, 'effect-tier dispatch, SQLite journal, 64').medianNs / 64;
-  console.log(`64 in flight: ${Math.round(1e9 / perCallInFlight).toLocaleString('en-US')} calls/s; one at a time: ${Math.round(1e9 / oneAtATime).toLocaleString('en-US')} calls/s`);
+  // The in-flight row times TOGETHER calls per operation.
+  const perCallInFlight = find(rows, `effect-tier dispatch, SQLite journal, ${TOGETHER}`).medianNs / TOGETHER;
+  console.log(`${TOGETHER} in flight: ${Math.round(1e9 / perCallInFlight).toLocaleString('en-US')} calls/s; one at a time: ${Math.round(1e9 / oneAtATime).toLocaleString('en-US')} calls/s`);
   checkGoal('effect-tier add, SQLite journal vs the floor', oneAtATime / floorNs, 1.5, '×');
   checkGoal('effect-tier add, SQLite journal signed vs the floor', find(rows, 'effect-tier dispatch, SQLite journal, signed').medianNs / floorNs, 1.7, '×');
   checkGoal('64 effect-tier calls in flight: calls/s vs one at a time', oneAtATime / perCallInFlight, 4, '×', 'at least');
   inFlightJournal.close();
   plainJournal.close();
   signedJournal.close();
+  await fullSyncBench(dir, write, call);
+}
+
+/**
+ * The same calls with `synchronous: 'full'`, where every commit waits for
+ * fsync: what group commit buys when a commit is expensive. (With NORMAL a
+ * commit is an append to the WAL, so sharing it saves less.)
+ */
+async function fullSyncBench(dir: string, write: ToolDefinition<{ path: string; content: string }, { bytes: number }>, call: (registry: ReturnType<typeof createToolRegistry>) => Promise<unknown>): Promise<void> {
+  const oneJournal = createSqliteJournal(join(dir, 'full-1.db'), { synchronous: 'full', onUnresolved: () => undefined });
+  const manyJournal = createSqliteJournal(join(dir, 'full-64.db'), { synchronous: 'full', onUnresolved: () => undefined });
+  const one = createToolRegistry({ tools: [write], journal: oneJournal, sha256: nodeSha256 });
+  const many = createToolRegistry({ tools: [write], journal: manyJournal, sha256: nodeSha256 });
+  const rows = await bench(
+    [
+      { name: 'effect-tier dispatch, synchronous FULL, one at a time', run: () => call(one) },
+      { name: `effect-tier dispatch, synchronous FULL, ${TOGETHER} in flight`, run: () => Promise.all(Array.from({ length: TOGETHER }, () => call(many))) },
+    ],
+    { title: 'Group commit when every commit waits for fsync (synchronous FULL)', batch: 20, rounds: 7, warmup: 1 },
+  );
+  const oneNs = find(rows, 'effect-tier dispatch, synchronous FULL, one').medianNs;
+  const manyNs = find(rows, `effect-tier dispatch, synchronous FULL, ${TOGETHER}`).medianNs / TOGETHER;
+  console.log(`synchronous FULL: ${TOGETHER} in flight ${Math.round(1e9 / manyNs).toLocaleString('en-US')} calls/s = ${(oneNs / manyNs).toFixed(1)}× one at a time (${Math.round(1e9 / oneNs).toLocaleString('en-US')} calls/s)`);
+  oneJournal.close();
+  manyJournal.close();
 }

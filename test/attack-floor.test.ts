@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
-import { decide, pendingApproval } from './support/pending-approval.js';
+import { decide, pendingApproval, swapWhileApprovalWaits } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
 
 // The floor's attacks replayed against `toolgate serve` with the MCP SDK client and the console's API: a link
@@ -97,13 +97,8 @@ describe('attack: secret-bearing files read with no approval', () => {
 describe('attack: the target is swapped while its approval waits', () => {
   it('a file replaced by a link to .git/config after the card was shown is refused at execution, typed, and .git/config is unchanged', async () => {
     const { gateway, mcp, gitConfig } = await serve('ask');
-    const call = mcp.callTool({ name: 'write_file', arguments: { path: 'notes.md', content: PAYLOAD } });
-    const approval = await pendingApproval(gateway, 'write_file');
-    expect(approval.target?.files[0]).toMatchObject({ path: 'notes.md', flags: [] });
-    rmSync(join(gateway.workspace, 'notes.md'));
-    symlinkSync('.git/config', join(gateway.workspace, 'notes.md'));
-    await decide(gateway, approval.id, 'once');
-    const result = await call;
+    const { card, result } = await swapWhileApprovalWaits(gateway, mcp, { name: 'write_file', arguments: { path: 'notes.md', content: PAYLOAD } }, 'notes.md', '.git/config');
+    expect(card.target?.files[0]).toMatchObject({ path: 'notes.md', flags: [] });
     expect(result.isError).toBe(true);
     expect(text(result)).toContain('target changed');
     expect(readFileSync(join(gateway.workspace, '.git', 'config'), 'utf8')).toBe(gitConfig);
@@ -112,13 +107,9 @@ describe('attack: the target is swapped while its approval waits', () => {
   it('a new file whose folder became a link to .git is refused the same way', async () => {
     const { gateway, mcp, gitConfig } = await serve('ask');
     mkdirSync(join(gateway.workspace, 'out'));
-    const call = mcp.callTool({ name: 'write_file', arguments: { path: 'out/config', content: PAYLOAD } });
-    const approval = await pendingApproval(gateway, 'write_file');
-    expect(approval.target?.files[0]).toMatchObject({ path: 'out/config', flags: ['new'] });
-    rmSync(join(gateway.workspace, 'out'), { recursive: true });
-    symlinkSync('.git', join(gateway.workspace, 'out'));
-    await decide(gateway, approval.id, 'once');
-    expect((await call).isError).toBe(true);
+    const { card, result } = await swapWhileApprovalWaits(gateway, mcp, { name: 'write_file', arguments: { path: 'out/config', content: PAYLOAD } }, 'out', '.git');
+    expect(card.target?.files[0]).toMatchObject({ path: 'out/config', flags: ['new'] });
+    expect(result.isError).toBe(true);
     expect(readFileSync(join(gateway.workspace, '.git', 'config'), 'utf8')).toBe(gitConfig);
   });
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, describe, expect, it } from 'vitest';
+import { APPROVAL_QUEUE_FULL_REASON } from '../src/console/approval-queue.js';
 import { makeWorkspace } from './support/serve-gateway.js';
 
 /**
@@ -25,6 +26,12 @@ const SESSIONS = 200;
  */
 const CALLS = Number(process.env.TOOLGATE_LOAD_CALLS ?? 2_000);
 const WARMUP_CALLS_PER_SESSION = 5;
+/** The heap after GC may end at most this much above where it started. */
+const MAX_HEAP_GROWTH = 0.1;
+/** A call (or a session's start) can wait behind the 199 other sessions' calls on a loaded machine: far longer than the SDK's default minute. */
+const CALL_TIMEOUT_MS = 5 * 60_000;
+/** On a two-core machine busy with other work a call of this load took 50–210 ms: 250 ms a call bounds the test, never under three minutes. */
+const TEST_TIMEOUT_MS = Math.max(180_000, (CALLS + SESSIONS * WARMUP_CALLS_PER_SESSION) * 250);
 
 interface Stats {
   heapUsed: number;
@@ -39,6 +46,8 @@ interface Tally {
   read: number;
   denied: number;
   withdrawn: number;
+  /** Writes refused at once because 100 approvals were already pending: the queue's cap, never queued. */
+  refusedFull: number;
   unexpected: string[];
 }
 
@@ -70,19 +79,20 @@ function startGateway(workspace: string, token: string): { child: ChildProcessWi
 }
 
 /**
- * The platform fetch, once more when a kept-alive socket turned out closed:
- * with two hundred clients on a loaded machine the client can pick a socket
- * the server is closing for idleness. Such a request never reached the
- * server, so sending it again calls nothing twice (the approval counts
- * below would show it).
+ * The platform fetch, sent again (a few times at most) when a kept-alive
+ * socket turned out closed: with two hundred clients on a loaded machine the
+ * client can pick a socket the server is closing for idleness, and the next
+ * pooled one may be closing too. Such a request
+ * never reached the server, so sending it again calls nothing twice (the
+ * approval counts below would show it).
  */
-const fetchAgain = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+const fetchAgain = async (input: string | URL | Request, init?: RequestInit, attempts = 8): Promise<Response> => {
   try {
     return await fetch(input, init);
   } catch (error) {
     const code = (error as { cause?: { code?: string } }).cause?.code;
-    if (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET') throw error;
-    return fetch(input, init);
+    if (attempts <= 1 || (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET')) throw error;
+    return fetchAgain(input, init, attempts - 1);
   }
 };
 
@@ -90,16 +100,16 @@ const fetchAgain = async (input: string | URL | Request, init?: RequestInit): Pr
 async function session(url: URL, token: string, index: number, calls: number, tally: Tally): Promise<void> {
   const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${token}` } }, fetch: fetchAgain });
   const client = new Client({ name: `load-${index}`, version: '1.0.0' });
-  await client.connect(transport);
+  await client.connect(transport, { timeout: CALL_TIMEOUT_MS });
   for (let call = 0; call < calls; call += 1) {
     const kind = (index + call) % 10;
     if (kind < 7) {
-      const result = await client.callTool({ name: 'read_file', arguments: { path: 'notes.md' } });
+      const result = await client.callTool({ name: 'read_file', arguments: { path: 'notes.md' } }, undefined, { timeout: CALL_TIMEOUT_MS });
       if (result.isError === true || !JSON.stringify(result.content).includes('load test notes')) tally.unexpected.push(`read: ${JSON.stringify(result.content).slice(0, 200)}`);
       else tally.read += 1;
     } else if (kind < 9) {
       // Outside the workspace: the policy refuses it before anything runs.
-      const result = await client.callTool({ name: 'read_file', arguments: { path: '/etc/hostname' } });
+      const result = await client.callTool({ name: 'read_file', arguments: { path: '/etc/hostname' } }, undefined, { timeout: CALL_TIMEOUT_MS });
       if (result.isError !== true) tally.unexpected.push('a call outside the workspace was not denied');
       else tally.denied += 1;
     } else {
@@ -108,7 +118,10 @@ async function session(url: URL, token: string, index: number, calls: number, ta
       const timer = setTimeout(() => controller.abort(), 300);
       try {
         const answer = await client.callTool({ name: 'write_file', arguments: { path: `out-${index}.txt`, content: 'never written' } }, undefined, { signal: controller.signal });
-        tally.unexpected.push(`a write that needs an approval was answered: ${JSON.stringify(answer.content).slice(0, 300)}`);
+        // A client moves on when it cancels; on a busy machine the gateway can hold its approval a while longer, and
+        // beyond 100 pending approvals a new one is refused at once.
+        if (answer.isError === true && JSON.stringify(answer.content).includes(APPROVAL_QUEUE_FULL_REASON)) tally.refusedFull += 1;
+        else tally.unexpected.push(`a write that needs an approval was answered: ${JSON.stringify(answer.content).slice(0, 300)}`);
       } catch {
         tally.withdrawn += 1;
       } finally {
@@ -121,7 +134,7 @@ async function session(url: URL, token: string, index: number, calls: number, ta
 }
 
 async function load(url: URL, token: string, callsPerSession: number): Promise<Tally> {
-  const tally: Tally = { read: 0, denied: 0, withdrawn: 0, unexpected: [] };
+  const tally: Tally = { read: 0, denied: 0, withdrawn: 0, refusedFull: 0, unexpected: [] };
   await Promise.all(Array.from({ length: SESSIONS }, (_, index) => session(url, token, index, callsPerSession, tally)));
   return tally;
 }
@@ -134,7 +147,7 @@ describe('the gateway under load', () => {
     gateway.child.kill();
   });
 
-  it('ends 200 concurrent sessions of mixed calls with nothing left behind and under 4 KB of heap retained per call', async () => {
+  it('ends 200 concurrent sessions of mixed calls with nothing left behind and the heap within 10 % of where it started', async () => {
     const url = await gateway.url;
     // The first sessions compile, fill caches and open the journal's statements: the baseline is taken after them.
     const warmStarted = Date.now();
@@ -149,23 +162,19 @@ describe('the gateway under load', () => {
     const change = (after.heapUsed - before.heapUsed) / before.heapUsed;
     const mib = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
     console.log(
-      `gateway load: ${SESSIONS} sessions, ${tally.read + tally.denied + tally.withdrawn} calls (${tally.read} reads, ${tally.denied} denied, ${tally.withdrawn} withdrawn; ` +
+      `gateway load: ${SESSIONS} sessions, ${tally.read + tally.denied + tally.withdrawn + tally.refusedFull} calls (${tally.read} reads, ${tally.denied} denied, ${tally.withdrawn} withdrawn, ${tally.refusedFull} refused by the full approval queue; ` +
         `${after.approvals.requested - before.approvals.requested} approvals requested, ${after.approvals.withdrawn - before.approvals.withdrawn} withdrawn) in ${seconds.toFixed(1)} s; ` +
         `heap after GC ${mib(before.heapUsed)} MiB before, ${mib(after.heapUsed)} MiB after (${(change * 100).toFixed(1)}%)`,
     );
     expect(tally.unexpected).toEqual([]);
-    expect(tally.read + tally.denied + tally.withdrawn).toBe(CALLS);
-    expect(tally.withdrawn).toBe(CALLS / 10);
+    expect(tally.read + tally.denied + tally.withdrawn + tally.refusedFull).toBe(CALLS);
+    expect(tally.withdrawn + tally.refusedFull).toBe(CALLS / 10);
     // A cancelled write whose approval was already pending had it withdrawn (on a loaded machine some are cancelled before it is asked).
     const requested = after.approvals.requested - before.approvals.requested;
     expect(requested).toBeGreaterThan(0);
     expect(after.approvals.withdrawn - before.approvals.withdrawn).toBe(requested);
-    // What a call leaves on the heap after GC. The aim is a flat heap (within 10 % of the start); measured today it is
-    // not: about 0.8–1.6 KB stays per call (+27 % after 10,000 calls). This bound catches anything worse while that
-    // retention is found and removed.
-    const retainedPerCall = (after.heapUsed - before.heapUsed) / CALLS;
-    console.log(`gateway load: ${retainedPerCall.toFixed(0)} bytes retained per call`);
-    expect(retainedPerCall).toBeLessThan(4096);
+    console.log(`gateway load: ${((after.heapUsed - before.heapUsed) / CALLS).toFixed(0)} bytes retained per call`);
+    expect(change).toBeLessThan(MAX_HEAP_GROWTH);
     expect(after).toMatchObject({ sessions: 0, subscribed: 0, pendingApprovals: 0, timers: before.timers });
-  }, 180_000);
+  }, TEST_TIMEOUT_MS);
 });

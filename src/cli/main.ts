@@ -1,6 +1,6 @@
-#!/usr/bin/env node
 import { Argument, Command, CommanderError, Option } from 'commander';
-import { CliError } from './cli-error.js';
+import { ToolgateError } from '../core/index.js';
+import { CliError, exitCodeOfError } from './cli-error.js';
 import { createCliOutput, type CliOutput } from './cli-output.js';
 import { RECEIPT_STATUSES, runAuditExport, runAuditResolve, runAuditShow, runAuditTail, runAuditUnresolved, runAuditVerify } from './commands/audit-command.js';
 import { runCall } from './commands/call-command.js';
@@ -220,12 +220,10 @@ function reportError(error: unknown, globals: GlobalOptions): number {
     // Help and version exit 0; commander already printed the usage problem.
     return error.exitCode === 0 ? 0 : 2;
   }
-  const code = error instanceof CliError ? error.exitCode : 1;
+  const code = ToolgateError.isInstance(error) ? exitCodeOfError(error.code) : 1;
   const message = error instanceof Error ? error.message : String(error);
   if (globals.json === true) process.stdout.write(`${JSON.stringify({ ok: false, error: { kind: error instanceof CliError ? error.kind : 'internal', message } }, null, 2)}\n`);
   else process.stderr.write(`toolgate: ${message}\n`);
   if (globals.debug === true && error instanceof Error && error.stack !== undefined) process.stderr.write(`${error.stack}\n`);
   return code;
 }
-
-process.exitCode = await main(process.argv.slice(2));

@@ -107,9 +107,11 @@ describe('an upstream tool as a definition', () => {
     expect(reasonOf(await dispatch('mcp_fs_read_text_file', { path: '.toolgate/console.json' }))).toBe('protected_path');
     expect(calls).toEqual([]);
     expect((await dispatch('mcp_fs_read_text_file', { path: 'notes.md' })).ok).toBe(true);
-    // server-filesystem reads a relative path against its directory: that is the path the host is asked about.
+    // server-filesystem reads a relative path against its directory: that is the path the host is asked about,
+    // before policy and again right before the call (the re-check of what was judged).
     expect(seen.map((request) => [request.access, request.paths])).toEqual([
       ['read', [`${WORKSPACE}/.toolgate/console.json`]],
+      ['read', [`${WORKSPACE}/notes.md`]],
       ['read', [`${WORKSPACE}/notes.md`]],
     ]);
   });

@@ -2,6 +2,7 @@ import { requireCapability, ToolDefinitionError, type AnyToolDefinition, type Js
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { compileArgumentTargets } from './argument-targets.js';
 import { recognizeServer } from './known-server-targets.js';
+import { recheckUpstreamTargets } from './recheck-upstream-targets.js';
 import type { McpServerConfig } from './mcp-types.js';
 import { mapCallToolResult } from './map-call-tool-result.js';
 import { checkRegexFree, stripSchemaRegexes } from './strip-schema-regexes.js';
@@ -67,6 +68,7 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
     ...(readOnly ? { isConcurrencySafe: () => true } : {}),
     async dispatch(args: Record<string, unknown>, host, context) {
       const mcp = requireCapability(host, 'mcp', name);
+      await recheckUpstreamTargets(host, name, context.action, context.signal);
       const onProgress = context.hostCallOptions?.onProgress;
       const result = await mcp.call(
         { server: server.name, tool: tool.name, arguments: args, targetsJudged: true, ...(onProgress === undefined ? {} : { onProgress }) },

@@ -1,3 +1,6 @@
+import { rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect } from 'vitest';
 import type { ServedGateway } from './serve-gateway.js';
 
@@ -35,3 +38,22 @@ export async function pendingApproval(gateway: ServedGateway, tool: string): Pro
 
 /** Decide an approval through the console's API, as a person would. */
 export const decide = (gateway: ServedGateway, id: string, decision: string): Promise<unknown> => gateway.api(`/api/approvals/${id}`, { method: 'POST', body: JSON.stringify({ decision }) });
+
+/**
+ * Call `name` through `client`, and while its approval waits replace the workspace file `file` with a link to
+ * `linkTo`; then approve it once. Resolves with the card as it was shown and what the call answered.
+ */
+export async function swapWhileApprovalWaits(
+  gateway: ServedGateway,
+  client: Client,
+  call: { name: string; arguments: Record<string, unknown> },
+  file: string,
+  linkTo: string,
+): Promise<{ card: Pending; result: Awaited<ReturnType<Client['callTool']>> }> {
+  const answered = client.callTool(call);
+  const card = await pendingApproval(gateway, call.name);
+  rmSync(join(gateway.workspace, file), { recursive: true });
+  symlinkSync(linkTo, join(gateway.workspace, file));
+  await decide(gateway, card.id, 'once');
+  return { card, result: await answered };
+}

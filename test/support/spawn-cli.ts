@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');
+export const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'bin.js');
 
 export interface RunningCli {
   readonly child: ChildProcessWithoutNullStreams;

@@ -1,6 +1,6 @@
 import type { FunctionTool, RunContext, RunState, RunToolApprovalItem } from '@openai/agents';
 import type { DispatchContext, InvocationPlan, ToolCall, ToolOutcome, ToolRegistry } from '../../core/index.js';
-import { placeToolResult, unwrapUntrusted } from '../../core/index.js';
+import { ConfigurationError, placeToolResult, unwrapUntrusted } from '../../core/index.js';
 import { createApprovalLedger } from '../shared/approval-ledger.js';
 import { approvedDigest } from '../shared/approved-digest.js';
 import { dispatchGoverned, frameworkMustAsk, planGoverned } from '../shared/dispatch-governed.js';
@@ -38,7 +38,7 @@ export function toOpenAIAgentsTools(registry: ToolRegistry, context: DispatchCon
       },
       execute: async (input, runContext, details) => {
         const callId = details?.toolCall?.callId;
-        if (callId === undefined) throw new TypeError('toolgate: an OpenAI Agents tool call arrived without a call id.');
+        if (callId === undefined) throw new ConfigurationError('toolCall.callId', 'is missing: an OpenAI Agents tool call arrived without one');
         const approved = isApproved(runContext, entry.wireName, callId);
         const outcome = await dispatchGoverned({
           registry,
@@ -93,7 +93,7 @@ function interruptedCall(registry: ToolRegistry, item: RunToolApprovalItem): Too
   const raw = item.rawItem;
   const callId = 'callId' in raw && typeof raw.callId === 'string' ? raw.callId : undefined;
   const wireName = item.name;
-  if (callId === undefined || wireName === undefined) throw new TypeError('toolgate: this interruption is not a function tool call.');
+  if (callId === undefined || wireName === undefined) throw new ConfigurationError('interruption', 'is not a function tool call');
   const key = frameworkTools(registry).find((entry) => entry.wireName === wireName)?.key ?? wireName;
   // The raw JSON string: toolgate parses, bounds and validates it like any model argument.
   return { callId, name: key, arguments: item.arguments ?? '{}' };

@@ -1,19 +1,24 @@
-import type { ToolFailure, ToolgateErrorCode } from '../../core/index.js';
-import { placeToolResult } from '../../core/index.js';
+import type { ToolFailure } from '../../core/index.js';
+import { placeToolResult, ToolgateError } from '../../core/index.js';
 
 /**
  * A toolgate failure (a denial, invalid arguments, a failed tool) raised
  * inside a framework that reports tool failures by exception. Its message is
  * the model-facing content, placed as a tool result (bounded, secret-free);
- * the typed error stays on `cause` and the receipt on `outcome`.
+ * it carries the failure's code and flags, the typed error stays on `cause`
+ * and the receipt on `outcome`.
  */
-export class ToolOutcomeError extends Error {
-  readonly code: ToolgateErrorCode;
+export class ToolOutcomeError extends ToolgateError {
   readonly outcome: ToolFailure;
   constructor(outcome: ToolFailure) {
-    super(placeToolResult(outcome.callId, outcome.content, true).content, { cause: outcome.error });
-    this.name = 'ToolOutcomeError';
-    this.code = outcome.error.code;
+    const { error } = outcome;
+    super(error.code, placeToolResult(outcome.callId, outcome.content, true).content, {
+      cause: error,
+      tool: error.tool,
+      retryable: error.retryable,
+      recoverable: error.recoverable,
+      loopCorrectable: error.loopCorrectable,
+    });
     this.outcome = outcome;
   }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { unwrapUntrusted, type ToolOutcome } from '../../core/index.js';
-import { CliError } from '../cli-error.js';
+import { CliError, exitCodeOfError } from '../cli-error.js';
 import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { openGateway } from '../runtime/open-gateway.js';
@@ -8,17 +8,7 @@ import { createTtyApprover } from '../tty-approver.js';
 
 /** Exit code of one outcome: 0 ok, 1 tool failure, 2 usage (the caller's arguments or tool name), 3 denied. */
 export function exitCodeOf(outcome: ToolOutcome): number {
-  if (outcome.ok) return 0;
-  switch (outcome.error.code) {
-    case 'POLICY_DENIED':
-    case 'DENIED_BY_USER':
-      return 3;
-    case 'UNKNOWN_TOOL':
-    case 'ARGS_INVALID':
-      return 2;
-    default:
-      return 1;
-  }
+  return outcome.ok ? 0 : exitCodeOfError(outcome.error.code);
 }
 
 /** The agent and the run id of every `toolgate call`. */

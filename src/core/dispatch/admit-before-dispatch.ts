@@ -1,15 +1,15 @@
 import { ToolPolicyError } from '../errors/tool-errors.js';
-import type { DispatchState } from './dispatch-state.js';
+import type { ResolvedDispatchState } from './dispatch-state.js';
 
 /**
  * Stage 11: the caller's synchronous, trusted admission immediately before
  * the host is touched (for example a live durability latch). A refusal
  * proves nothing started; the caller of this stage discards any claim.
  */
-export function admitBeforeDispatch(state: DispatchState): ToolPolicyError | undefined {
+export function admitBeforeDispatch(state: ResolvedDispatchState): ToolPolicyError | undefined {
   const hook = state.context.beforeDispatch;
   const tool = state.tool;
-  if (hook === undefined || tool === undefined) return undefined;
+  if (hook === undefined) return undefined;
   try {
     const result: unknown = hook(tool.key);
     if (result instanceof Promise) {

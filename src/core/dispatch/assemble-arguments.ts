@@ -1,7 +1,7 @@
 import { ToolArgsInvalidError } from '../errors/tool-errors.js';
 import { dropOptionalNulls } from '../projection/to-openai-strict-schema.js';
 import type { CompiledTool } from '../tools/compile-tool.js';
-import type { DispatchState } from './dispatch-state.js';
+import type { DispatchState, ResolvedDispatchState } from './dispatch-state.js';
 import { measureParsedJson, snapshotJson, type JsonSnapshot } from './snapshot-json.js';
 
 /**
@@ -10,9 +10,8 @@ import { measureParsedJson, snapshotJson, type JsonSnapshot } from './snapshot-j
  * (config wins). A model can never supply a config-only parameter: such a
  * key is dropped from the model's arguments.
  */
-export function assembleArguments(state: DispatchState): ToolArgsInvalidError | undefined {
+export function assembleArguments(state: ResolvedDispatchState): ToolArgsInvalidError | undefined {
   const tool = state.tool;
-  if (tool === undefined) return undefined;
   const raw = state.call.rawArguments;
   const parsed = parseModelArguments(raw);
   if (typeof parsed === 'string') return new ToolArgsInvalidError(tool.key, [], parsed);

@@ -1,5 +1,5 @@
 import { ToolPolicyError } from '../errors/tool-errors.js';
-import type { DispatchState } from './dispatch-state.js';
+import type { ResolvedDispatchState } from './dispatch-state.js';
 
 /**
  * Stage 3: the name must be in `context.grantedTools`. Absent grants mean
@@ -8,9 +8,8 @@ import type { DispatchState } from './dispatch-state.js';
  * Only an Array or a Set grants; any other value (a string from an env var or
  * a YAML scalar, an object) grants nothing, so a substring never matches.
  */
-export function checkGrant(state: DispatchState): ToolPolicyError | undefined {
+export function checkGrant(state: ResolvedDispatchState): ToolPolicyError | undefined {
   const tool = state.tool;
-  if (tool === undefined) return undefined;
   if (isGranted(state.context.grantedTools, tool.name, tool.key)) return undefined;
   return new ToolPolicyError(tool.key, 'not_granted');
 }

@@ -1,7 +1,7 @@
 import { ToolPolicyError } from '../errors/tool-errors.js';
 import type { ToolgateError } from '../errors/toolgate-error.js';
 import { applyPolicyDecision } from './apply-policy-decision.js';
-import type { DispatchState } from './dispatch-state.js';
+import type { ResolvedDispatchState } from './dispatch-state.js';
 import { resolveAction } from './resolve-action.js';
 
 /**
@@ -10,9 +10,8 @@ import { resolveAction } from './resolve-action.js';
  * when the host can say them). A target function that throws fails closed.
  * Synchronous unless the host resolves asynchronously.
  */
-export function decideArgumentPolicy(state: DispatchState): ToolgateError | undefined | Promise<ToolgateError | undefined> {
+export function decideArgumentPolicy(state: ResolvedDispatchState): ToolgateError | undefined | Promise<ToolgateError | undefined> {
   const tool = state.tool;
-  if (tool === undefined) return undefined;
   const targetOf = tool.definition.policyTarget;
   if (targetOf !== undefined) {
     try {
@@ -26,11 +25,9 @@ export function decideArgumentPolicy(state: DispatchState): ToolgateError | unde
   return resolved ?? decide(state);
 }
 
-function decide(state: DispatchState): ToolPolicyError | undefined {
-  const tool = state.tool;
-  if (tool === undefined) return undefined;
+function decide(state: ResolvedDispatchState): ToolPolicyError | undefined {
   const decision = state.snapshot.policy.decideArguments({
-    tool: tool.policyView,
+    tool: state.tool.policyView,
     agent: state.agent,
     args: state.effectiveArgs,
     target: state.target,

@@ -1,11 +1,9 @@
 import type { ToolPolicyError } from '../errors/tool-errors.js';
 import { applyPolicyDecision } from './apply-policy-decision.js';
-import type { DispatchState } from './dispatch-state.js';
+import type { ResolvedDispatchState } from './dispatch-state.js';
 
-/** Stage 4: rules on the tool alone, before any input is parsed (seed 002 §4). */
-export function decideIdentityPolicy(state: DispatchState): ToolPolicyError | undefined {
-  const tool = state.tool;
-  if (tool === undefined) return undefined;
-  const decision = state.snapshot.policy.decideIdentity({ tool: tool.policyView, agent: state.agent });
+/** Stage 4: rules on the tool alone, before any input is parsed: a denied tool's input is never read. */
+export function decideIdentityPolicy(state: ResolvedDispatchState): ToolPolicyError | undefined {
+  const decision = state.snapshot.policy.decideIdentity({ tool: state.tool.policyView, agent: state.agent });
   return applyPolicyDecision(state, decision, 'identity');
 }

@@ -9,7 +9,11 @@ import type { CompiledTool } from '../tools/compile-tool.js';
 import type { PolicyTarget } from '../tools/tool-types.js';
 import type { InvocationDigests } from '../digest/invocation-digests.js';
 import type { MediaHandle } from '../host/tool-host.js';
+import { callFeatures, type CallFeatures } from './call-features.js';
 import type { DispatchContext } from './dispatch-types.js';
+
+/** A stage's value now, or later when it had I/O to do. */
+export type Eventually<T> = T | Promise<T>;
 
 /** Who asked: a model (or workflow) directly, or a Code Mode script through `run_code`. */
 export type DispatchOrigin = 'model' | 'nested';
@@ -23,8 +27,10 @@ export interface AdmittedCall {
 }
 
 /**
- * The one options object every stage takes. Stages fill it in order; the
- * order itself lives in `run-dispatch.ts`.
+ * The record of one call. Stages fill it in order; the order itself lives in
+ * `run-dispatch.ts`. Until stage 2 the call has no tool: stages before it,
+ * and the closing stages every outcome passes, take this type; every stage
+ * in between takes a `ResolvedDispatchState`.
  */
 export interface DispatchState {
   readonly snapshot: RegistrySnapshot;
@@ -37,6 +43,8 @@ export interface DispatchState {
   /** Whether any listener was attached when the call was admitted. */
   readonly observed: boolean;
   tool: CompiledTool | undefined;
+  /** Who besides the body takes part, decided when the tool resolves. */
+  features: CallFeatures | undefined;
   /** Model arguments, parsed and detached from the caller (frozen after validation, as part of `effectiveArgs`). */
   modelArgs: Readonly<Record<string, unknown>> | undefined;
   /** Upper bound of the model arguments' canonical size, from the copy walk. */
@@ -73,6 +81,24 @@ export interface DispatchState {
   finishedAt: number;
 }
 
+/** The call once stage 2 resolved its tool: every stage up to execution has one, and the call's features. */
+export interface ResolvedDispatchState extends DispatchState {
+  readonly tool: CompiledTool;
+  readonly features: CallFeatures;
+}
+
+/** Stage 2's result recorded: the tool, and the features that follow from it, fixed for the rest of the call. */
+export function resolveDispatchState(state: DispatchState, tool: CompiledTool): ResolvedDispatchState {
+  state.tool = tool;
+  state.features = callFeatures(state.snapshot, state.context, tool);
+  return state as ResolvedDispatchState;
+}
+
+/** Whether stage 2 resolved the call's tool: a call refused before it has none. */
+export function isResolved(state: DispatchState): state is ResolvedDispatchState {
+  return state.features !== undefined;
+}
+
 /** What stages 12–16 produce, before bounding. */
 export type StageResult = { readonly ok: true; value: unknown; content?: string } | { readonly ok: false; readonly error: ToolgateError; content?: string };
 
@@ -93,6 +119,7 @@ export function createDispatchState(
     startedAt: Date.now(),
     observed: snapshot.bus.active,
     tool: undefined,
+    features: undefined,
     modelArgs: undefined,
     modelArgsSizeBound: 0,
     argsForeign: false,

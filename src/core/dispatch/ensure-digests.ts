@@ -1,7 +1,7 @@
 import { canonicalJson } from '../digest/canonical-json.js';
 import { digestCanonicalInput, type InvocationDigests } from '../digest/invocation-digests.js';
 import { ToolArgsInvalidError } from '../errors/tool-errors.js';
-import type { DispatchState } from './dispatch-state.js';
+import type { ResolvedDispatchState } from './dispatch-state.js';
 
 const encoder = new TextEncoder();
 
@@ -15,10 +15,9 @@ const encoder = new TextEncoder();
  * ARGS_INVALID. With the snapshot's synchronous SHA-256 the answer is ready
  * now; otherwise it is Web Crypto's promise.
  */
-export function ensureDigests(state: DispatchState): InvocationDigests | ToolArgsInvalidError | Promise<InvocationDigests> {
+export function ensureDigests(state: ResolvedDispatchState): InvocationDigests | ToolArgsInvalidError | Promise<InvocationDigests> {
   if (state.digests !== undefined) return state.digests;
   const tool = state.tool;
-  if (tool === undefined) throw new TypeError('digests need a resolved tool');
   let canonical: string;
   try {
     canonical = canonicalJson(state.effectiveArgs ?? {});

@@ -4,7 +4,7 @@ import { composeAround } from '../hooks/compose-around.js';
 import type { ToolDispatchExecution } from '../hooks/hook-types.js';
 import { timeout } from '../hooks/timeout.js';
 import type { CompiledTool } from '../tools/compile-tool.js';
-import { eventBase, type DispatchState, type StageResult } from './dispatch-state.js';
+import { eventBase, type DispatchState, type ResolvedDispatchState, type StageResult } from './dispatch-state.js';
 import { ToolContext, type NestedDispatch } from './tool-context.js';
 
 /**
@@ -13,8 +13,8 @@ import { ToolContext, type NestedDispatch } from './tool-context.js';
  * immediately before it, so a wrapper can replace the signal but never drop
  * the caller's cancellation. The outcome waits for the body to settle.
  */
-export function executeTool(state: DispatchState, nested: NestedDispatch): StageResult | Promise<StageResult> {
-  const tool = state.tool as CompiledTool;
+export function executeTool(state: ResolvedDispatchState, nested: NestedDispatch): StageResult | Promise<StageResult> {
+  const tool = state.tool;
   const callerSignal = state.context.signal;
   const wrappers = state.snapshot.hooks.around;
   // Composed outside the try: a wrapper that returns no function is a configuration mistake and throws.

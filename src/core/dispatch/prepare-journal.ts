@@ -3,39 +3,19 @@ import { ToolgateError } from '../errors/toolgate-error.js';
 import { ToolExecutionError, ToolUnavailableError } from '../errors/tool-errors.js';
 import type { JournalPrepareResult, RecordedResult } from '../journal/journal-types.js';
 import { ensureDigests } from './ensure-digests.js';
-import type { DispatchState, StageResult } from './dispatch-state.js';
+import type { ResolvedDispatchState, StageResult } from './dispatch-state.js';
 import { projectedArguments } from './projected-arguments.js';
-
-/**
- * The tier the journal sees. When the journal covers every call, a `none`
- * tool is journaled as `record`, or as `effect` when it declares a side
- * effect (anything but `read`, an upstream MCP tool for one): then a crash
- * in the middle of it leaves a claim to resolve, and the same action is not
- * run again behind the operator's back.
- */
-export function journalTierOf(state: DispatchState): 'none' | 'record' | 'effect' {
-  const journal = state.snapshot.journal;
-  const tool = state.tool;
-  if (journal === undefined || tool === undefined) return 'none';
-  if (tool.journalTier === 'none') return journal.coverage !== 'all' ? 'none' : tool.policyView.effect === 'read' ? 'record' : 'effect';
-  return tool.journalTier;
-}
-
-/** Whether stage 10 applies: a journal is configured and the call's tier is not `none`. */
-export function isJournaled(state: DispatchState): boolean {
-  return journalTierOf(state) !== 'none';
-}
 
 /**
  * Stage 10: the durable effect bracket opens. An effect-tier call claims its
  * idempotency key (action digest + call id) before the host is touched; a
  * key that already settled replays its recorded result instead of running.
  */
-export async function prepareJournal(state: DispatchState): Promise<StageResult | undefined> {
+export async function prepareJournal(state: ResolvedDispatchState): Promise<StageResult | undefined> {
   const journal = state.snapshot.journal;
   const tool = state.tool;
-  const tier = journalTierOf(state);
-  if (journal === undefined || tool === undefined || tier === 'none') return undefined;
+  const tier = state.features.journalTier;
+  if (journal === undefined || tier === 'none') return undefined;
   const digests = await ensureDigests(state);
   if (!('actionDigest' in digests)) return { ok: false, error: digests };
   const { inputDigest, actionDigest } = digests;

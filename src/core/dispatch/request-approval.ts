@@ -7,13 +7,20 @@ import type { PolicyDecision } from '../policy/policy-types.js';
 import { buildApprovalPreview } from './build-approval-preview.js';
 import { ensureDigests } from './ensure-digests.js';
 import { projectedArguments } from './projected-arguments.js';
-import { eventBase, type DispatchState } from './dispatch-state.js';
+import { eventBase, type ResolvedDispatchState } from './dispatch-state.js';
 
 export type ApprovalFailure = ToolDeniedByUserError | ToolPolicyError | ToolCancelledError | ToolArgsInvalidError;
 
-/** Whether stage 9 has anything to do for this call. */
-export function needsApproval(state: DispatchState): boolean {
-  return state.askedBy !== undefined || (state.context.approval !== undefined && state.tool?.actionClass !== undefined);
+/**
+ * What stage 9 has to do for this call, once the policy and the hooks have
+ * spoken: nothing, ask (a governed action, or a rule or hook asked), or
+ * refuse, because something asked and no approval regime can answer.
+ */
+export type ApprovalNeed = 'none' | 'required' | 'unavailable';
+
+export function approvalNeed(state: ResolvedDispatchState): ApprovalNeed {
+  if (state.askedBy !== undefined) return state.context.approval === undefined ? 'unavailable' : 'required';
+  return state.features.governed ? 'required' : 'none';
 }
 
 /**
@@ -22,9 +29,8 @@ export function needsApproval(state: DispatchState): boolean {
  * hook that throws, or a digest that was not the one approved all deny. An
  * abort while the approver thinks takes the cancel path.
  */
-export async function requestApproval(state: DispatchState): Promise<ApprovalFailure | undefined> {
+export async function requestApproval(state: ResolvedDispatchState): Promise<ApprovalFailure | undefined> {
   const tool = state.tool;
-  if (tool === undefined) return undefined;
   const regime = state.context.approval;
   if (regime === undefined) {
     // Without a regime, governed calls run on author trust; an explicit ask cannot be serviced, and a
@@ -103,8 +109,8 @@ export async function requestApproval(state: DispatchState): Promise<ApprovalFai
 const MAX_VIEW_BODY = 256 * 1024;
 
 /** The tool's `presentCall` view, redacted, and how many values that masked; a view that throws is simply left out (display only). */
-function presentedView(state: DispatchState): { view?: ToolCallView; masked: number } {
-  const present = state.tool?.definition.presentCall;
+function presentedView(state: ResolvedDispatchState): { view?: ToolCallView; masked: number } {
+  const present = state.tool.definition.presentCall;
   if (present === undefined) return { masked: 0 };
   try {
     const view = present(state.effectiveArgs);
@@ -150,7 +156,7 @@ function countMarkers(text: string): number {
   return count;
 }
 
-function emitResolved(state: DispatchState, decision: Parameters<typeof state.snapshot.bus.emit<'approval-resolved'>>[1]['decision'], actionDigest: string): void {
+function emitResolved(state: ResolvedDispatchState, decision: Parameters<typeof state.snapshot.bus.emit<'approval-resolved'>>[1]['decision'], actionDigest: string): void {
   const bus = state.snapshot.bus;
   if (bus.has('approval-resolved')) bus.emit('approval-resolved', { ...eventBase(state), decision, actionDigest });
 }

@@ -1,7 +1,7 @@
 import { UnknownToolError } from '../errors/tool-errors.js';
 import { CODE_MODE_TOOL_NAME } from '../registry/registry-state.js';
 import { resolveToolName, visibleTools } from '../registry/resolve-tool-name.js';
-import type { DispatchState } from './dispatch-state.js';
+import { resolveDispatchState, type DispatchState, type ResolvedDispatchState } from './dispatch-state.js';
 
 /**
  * Stage 2: exact resolution in the caller's scope view. In `code`
@@ -9,7 +9,7 @@ import type { DispatchState } from './dispatch-state.js';
  * unknown to a model, before any policy runs. `run_code` itself resolves
  * only for a model in `code` or `both`, past every mask and shadow.
  */
-export function resolveTool(state: DispatchState): UnknownToolError | undefined {
+export function resolveTool(state: DispatchState): UnknownToolError | ResolvedDispatchState {
   const { snapshot, scope, call } = state;
   const presentAs = scope?.presentAs ?? snapshot.presentAs;
   if (presentAs === 'code' && state.origin === 'model' && call.name !== CODE_MODE_TOOL_NAME) {
@@ -17,17 +17,11 @@ export function resolveTool(state: DispatchState): UnknownToolError | undefined 
   }
   if (call.name === CODE_MODE_TOOL_NAME) {
     // The transport: offered to the model only in code and both; never to a script (no recursion).
-    if (presentAs !== 'native' && state.origin === 'model' && snapshot.codeTool !== undefined) {
-      state.tool = snapshot.codeTool;
-      return undefined;
-    }
+    if (presentAs !== 'native' && state.origin === 'model' && snapshot.codeTool !== undefined) return resolveDispatchState(state, snapshot.codeTool);
     return new UnknownToolError(call.name, availableNames(state));
   }
   const resolution = resolveToolName(snapshot, scope, call.name);
-  if (resolution.found) {
-    state.tool = resolution.tool;
-    return undefined;
-  }
+  if (resolution.found) return resolveDispatchState(state, resolution.tool);
   return new UnknownToolError(call.name, availableNames(state));
 }
 

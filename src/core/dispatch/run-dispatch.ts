@@ -1,35 +1,26 @@
+import { ToolgateError } from '../errors/toolgate-error.js';
 import { projectArguments } from '../receipts/project-arguments.js';
 import { admitBeforeDispatch } from './admit-before-dispatch.js';
 import { refuseIfAborted } from './admit-call.js';
-import { assembleArguments } from './assemble-arguments.js';
 import { boundContent } from './bound-content.js';
-import { checkGrant } from './check-grant.js';
-import { decideArgumentPolicy } from './decide-argument-policy.js';
-import { decideIdentityPolicy } from './decide-identity-policy.js';
-import { eventBase, type DispatchState, type StageResult } from './dispatch-state.js';
+import { eventBase, type DispatchState, type Eventually, type ResolvedDispatchState, type StageResult } from './dispatch-state.js';
 import type { ToolOutcome } from './dispatch-types.js';
 import { executeTool } from './execute-tool.js';
 import { finalizeContent } from './finalize-content.js';
 import { mapOutput } from './map-output.js';
-import { isJournaled, prepareJournal } from './prepare-journal.js';
-import { refuseProviderExecuted } from './refuse-provider-executed.js';
+import { prepareJournal } from './prepare-journal.js';
 import { contentOf } from './render-content.js';
 import { secretKeySet } from './projected-arguments.js';
-import { needsApproval, requestApproval } from './request-approval.js';
-import { resolveTool } from './resolve-tool.js';
+import { approvalNeed, requestApproval } from './request-approval.js';
+import { runDecisionStages, type DecisionResult } from './run-decision-stages.js';
 import { runPostExecuteHooks } from './run-post-execute-hooks.js';
-import { runPreExecuteHooks } from './run-pre-execute-hooks.js';
 import { settleCall } from './settle-call.js';
 import { splitAttachments } from './split-attachments.js';
 import type { NestedDispatch } from './tool-context.js';
-import { validateArguments } from './validate-arguments.js';
 import { validateOutput } from './validate-output.js';
 
-/** A stage's value now, or later when it had I/O to do. */
-type Eventually<T> = T | Promise<T>;
-
 /**
- * The fixed order of a dispatch (design.md, stages 0–20). Every stage is its
+ * The fixed order of a dispatch, stages 0–20. Every stage is its
  * own function in this folder; this file only sequences them. A failure at
  * any stage skips to bounding, finalization and settlement (17–20), so every
  * call yields exactly one outcome.
@@ -53,46 +44,27 @@ export function runDispatch(state: DispatchState, nested: NestedDispatch): Promi
   }
 }
 
-/** Stages 0–7 (synchronous unless validation is), then the rest. */
+/** Stage 0, the decisions (1–8), then the rest. */
 function runStages(state: DispatchState, nested: NestedDispatch): Eventually<StageResult> {
-  const failure =
-    refuseIfAborted(state) ?? // 0
-    refuseProviderExecuted(state) ?? // 1
-    resolveTool(state) ?? // 2
-    checkGrant(state) ?? // 3
-    decideIdentityPolicy(state) ?? // 4
-    assembleArguments(state); // 5
-  if (failure !== undefined) return { ok: false, error: failure };
-  const invalid = validateArguments(state); // 6
-  if (invalid instanceof Promise) return invalid.then((settled) => (settled === undefined ? afterValidation(state, nested) : { ok: false, error: settled }));
-  return invalid === undefined ? afterValidation(state, nested) : { ok: false, error: invalid };
+  const aborted = refuseIfAborted(state); // 0
+  if (aborted !== undefined) return { ok: false, error: aborted };
+  const decided = runDecisionStages(state); // 1–8
+  return decided instanceof Promise ? decided.then((settled) => afterDecision(settled, nested)) : afterDecision(decided, nested);
 }
 
-function afterValidation(state: DispatchState, nested: NestedDispatch): Eventually<StageResult> {
-  const denied = decideArgumentPolicy(state); // 7
-  if (denied instanceof Promise) return denied.then((settled) => (settled === undefined ? afterArgumentPolicy(state, nested) : { ok: false, error: settled }));
-  if (denied !== undefined) return { ok: false, error: denied };
-  return afterArgumentPolicy(state, nested);
+function afterDecision(decided: DecisionResult, nested: NestedDispatch): Eventually<StageResult> {
+  if (decided instanceof ToolgateError) return { ok: false, error: decided };
+  if (approvalNeed(decided) !== 'none' || decided.features.journalTier !== 'none') return approveAndClaim(decided, nested);
+  return admitAndExecute(decided, nested);
 }
 
-function afterArgumentPolicy(state: DispatchState, nested: NestedDispatch): Eventually<StageResult> {
-  const hooks = state.snapshot.hooks;
-  if (hooks.preExecute.length > 0 || hooks.guards.length > 0 || needsApproval(state) || isJournaled(state)) return governedStages(state, nested);
-  return admitAndExecute(state, nested);
-}
-
-/** Stages 8–10, for calls with hooks, an approval or a journal. */
-async function governedStages(state: DispatchState, nested: NestedDispatch): Promise<StageResult> {
-  const hooks = state.snapshot.hooks;
-  if (hooks.preExecute.length > 0 || hooks.guards.length > 0) {
-    const refused = await runPreExecuteHooks(state); // 8
-    if (refused !== undefined) return { ok: false, error: refused };
-  }
-  if (needsApproval(state)) {
+/** Stages 9–10, for calls with an approval or a journal. */
+async function approveAndClaim(state: ResolvedDispatchState, nested: NestedDispatch): Promise<StageResult> {
+  if (approvalNeed(state) !== 'none') {
     const rejected = await requestApproval(state); // 9
     if (rejected !== undefined) return { ok: false, error: rejected };
   }
-  if (isJournaled(state)) {
+  if (state.features.journalTier !== 'none') {
     const replayed = await prepareJournal(state); // 10: a recording replays and skips 11–12
     if (replayed !== undefined) return afterExecute(state, replayed);
   }
@@ -100,7 +72,7 @@ async function governedStages(state: DispatchState, nested: NestedDispatch): Pro
 }
 
 /** Stages 11–12. */
-function admitAndExecute(state: DispatchState, nested: NestedDispatch): Eventually<StageResult> {
+function admitAndExecute(state: ResolvedDispatchState, nested: NestedDispatch): Eventually<StageResult> {
   const refused = admitBeforeDispatch(state); // 11
   if (refused !== undefined) return { ok: false, error: refused };
   const executed = executeTool(state, nested); // 12
@@ -108,13 +80,13 @@ function admitAndExecute(state: DispatchState, nested: NestedDispatch): Eventual
 }
 
 /** Stages 13–16. */
-function afterExecute(state: DispatchState, executed: StageResult): Eventually<StageResult> {
+function afterExecute(state: ResolvedDispatchState, executed: StageResult): Eventually<StageResult> {
   const split = splitAttachments(state, executed); // 13
   const validated = validateOutput(state, split); // 14
   return validated instanceof Promise ? validated.then((result) => mapAndPostProcess(state, result)) : mapAndPostProcess(state, validated);
 }
 
-function mapAndPostProcess(state: DispatchState, result: StageResult): Eventually<StageResult> {
+function mapAndPostProcess(state: ResolvedDispatchState, result: StageResult): Eventually<StageResult> {
   mapOutput(state, result); // 15
   return state.snapshot.hooks.postExecute.length > 0 ? runPostExecuteHooks(state, result) : result; // 16
 }

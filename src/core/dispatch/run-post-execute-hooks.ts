@@ -1,6 +1,6 @@
 import { ToolExecutionError, ToolPolicyError } from '../errors/tool-errors.js';
 import type { PostExecuteDecision } from '../hooks/hook-types.js';
-import type { DispatchState, StageResult } from './dispatch-state.js';
+import type { ResolvedDispatchState, StageResult } from './dispatch-state.js';
 import { contentOf } from './render-content.js';
 import { toolExecution } from './run-pre-execute-hooks.js';
 import { validateOutput } from './validate-output.js';
@@ -11,10 +11,9 @@ import { validateOutput } from './validate-output.js';
  * and may attach ordered contexts. Block turns the result into a valueless
  * failure carrying the hook's feedback. A hook that throws fails closed.
  */
-export async function runPostExecuteHooks(state: DispatchState, initial: StageResult): Promise<StageResult> {
+export async function runPostExecuteHooks(state: ResolvedDispatchState, initial: StageResult): Promise<StageResult> {
   const tool = state.tool;
   let result = initial;
-  if (tool === undefined) return result;
   for (const hook of state.snapshot.hooks.postExecute) {
     const content = contentOf(state, result);
     let decision: PostExecuteDecision | undefined;

@@ -2,16 +2,15 @@ import { ToolPolicyError } from '../errors/tool-errors.js';
 import type { PreExecuteDecision, ToolExecution } from '../hooks/hook-types.js';
 import { redactSecrets } from '../policy/redact-secrets.js';
 import { applyPolicyDecision } from './apply-policy-decision.js';
-import type { DispatchState } from './dispatch-state.js';
+import type { DispatchState, ResolvedDispatchState } from './dispatch-state.js';
 
 /**
  * Stage 8: `preExecute` hooks in order (allow / deny / ask; no input
  * rewrite), then the monotonic guards. A guard's denial is final: nothing
  * after it can turn it back into permission. A hook that throws denies.
  */
-export async function runPreExecuteHooks(state: DispatchState): Promise<ToolPolicyError | undefined> {
+export async function runPreExecuteHooks(state: ResolvedDispatchState): Promise<ToolPolicyError | undefined> {
   const tool = state.tool;
-  if (tool === undefined) return undefined;
   const { preExecute, guards } = state.snapshot.hooks;
   const execution = toolExecution(state);
   for (const hook of preExecute) {

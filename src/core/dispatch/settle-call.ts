@@ -4,8 +4,7 @@ import { buildReceipt } from '../receipts/build-receipt.js';
 import type { ToolReceipt } from '../receipts/receipt-types.js';
 import { markUntrusted, unwrapUntrusted, type Untrusted } from '../untrusted/untrusted.js';
 import { ensureDigests } from './ensure-digests.js';
-import { journalTierOf } from './prepare-journal.js';
-import type { DispatchState, StageResult } from './dispatch-state.js';
+import { isResolved, type DispatchState, type StageResult } from './dispatch-state.js';
 import type { ToolOutcome } from './dispatch-types.js';
 
 let invocationCounter = 0;
@@ -63,7 +62,7 @@ function invocationId(state: DispatchState): string {
  */
 export function settleCall(state: DispatchState, result: StageResult, content: string): ToolOutcome | Promise<ToolOutcome> {
   state.finishedAt = Date.now();
-  const tier = journalTierOf(state);
+  const tier = state.features?.journalTier ?? 'none';
   const journaled = tier !== 'none' && !state.replayed;
   const needsReceipt = journaled || (state.observed && state.snapshot.bus.has('tool-result'));
   if (!needsReceipt && state.claim === undefined) return new DispatchOutcome(state, result, content) as unknown as ToolOutcome;
@@ -73,7 +72,7 @@ export function settleCall(state: DispatchState, result: StageResult, content: s
 async function settleDurably(state: DispatchState, result: StageResult, content: string, needsReceipt: boolean, tier: 'none' | 'record' | 'effect'): Promise<ToolOutcome> {
   // Digests only when a receipt is built now and the arguments were assembled (a value with no
   // JSON form simply leaves the receipt without them; the call already failed or ran).
-  if (needsReceipt && state.tool !== undefined && state.effectiveArgs !== undefined) await ensureDigests(state);
+  if (needsReceipt && isResolved(state) && state.effectiveArgs !== undefined) await ensureDigests(state);
   const outcome = new DispatchOutcome(state, result, content);
   const journal = state.snapshot.journal;
   if (journal !== undefined && state.claim !== undefined && !state.bodyStarted) {

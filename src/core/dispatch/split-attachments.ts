@@ -1,7 +1,6 @@
 import { ToolOutputInvalidError } from '../errors/tool-errors.js';
 import type { MediaHandle } from '../host/tool-host.js';
-import type { DispatchState, StageResult } from './dispatch-state.js';
-import { isJournaled } from './prepare-journal.js';
+import type { ResolvedDispatchState, StageResult } from './dispatch-state.js';
 
 const envelope = Symbol('toolgate.attachments');
 
@@ -21,12 +20,11 @@ export function withAttachments<T>(value: T, attachments: readonly MediaHandle[]
 }
 
 /** Stage 13: split media attachments off the result. A journaled call may not return media: a replay could not restore it. */
-export function splitAttachments(state: DispatchState, result: StageResult): StageResult {
+export function splitAttachments(state: ResolvedDispatchState, result: StageResult): StageResult {
   if (!result.ok || typeof result.value !== 'object' || result.value === null || !(envelope in result.value)) return result;
   const { value, attachments } = result.value as AttachmentEnvelope;
-  const tool = state.tool;
-  if (tool !== undefined && isJournaled(state)) {
-    return { ok: false, error: new ToolOutputInvalidError(tool.key, [], 'a journaled call cannot return media attachments') };
+  if (state.features.journalTier !== 'none') {
+    return { ok: false, error: new ToolOutputInvalidError(state.tool.key, [], 'a journaled call cannot return media attachments') };
   }
   state.attachments = [...attachments];
   return { ok: true, value };

@@ -3,7 +3,7 @@ import { withholdValues } from '../errors/describe-issues.js';
 import { ToolArgsInvalidError } from '../errors/tool-errors.js';
 import { deepFreeze, type CompiledTool } from '../tools/compile-tool.js';
 import type { ValidationResult } from '../tools/schema-validator.js';
-import type { DispatchState } from './dispatch-state.js';
+import type { ResolvedDispatchState } from './dispatch-state.js';
 import { checkModelArguments } from './assemble-arguments.js';
 import { snapshotJson } from './snapshot-json.js';
 
@@ -14,9 +14,8 @@ const encoder = new TextEncoder();
  * values exactly like model arguments — bound its canonical size, and refuse
  * any key whose value is secret-tainted.
  */
-export function validateArguments(state: DispatchState): ToolArgsInvalidError | undefined | Promise<ToolArgsInvalidError | undefined> {
+export function validateArguments(state: ResolvedDispatchState): ToolArgsInvalidError | undefined | Promise<ToolArgsInvalidError | undefined> {
   const tool = state.tool;
-  if (tool === undefined) return undefined;
   const directlyValid = state.argsUnmeasured ? validateDirectly(state, tool) : false;
   if (directlyValid instanceof ToolArgsInvalidError) return directlyValid;
   const limit = state.snapshot.limits.maxInputBytes;
@@ -42,7 +41,7 @@ export function validateArguments(state: DispatchState): ToolArgsInvalidError | 
  * copied and measured in one walk (true), or measured here for the full
  * validator, which decides and reports (false).
  */
-function validateDirectly(state: DispatchState, tool: CompiledTool): ToolArgsInvalidError | boolean {
+function validateDirectly(state: ResolvedDispatchState, tool: CompiledTool): ToolArgsInvalidError | boolean {
   state.argsUnmeasured = false;
   const direct = tool.validateDirect(state.effectiveArgs);
   if (direct !== undefined) {
@@ -66,8 +65,8 @@ function validateDirectly(state: DispatchState, tool: CompiledTool): ToolArgsInv
   return false;
 }
 
-function accept(state: DispatchState, result: ValidationResult): ToolArgsInvalidError | undefined {
-  const tool = state.tool as CompiledTool;
+function accept(state: ResolvedDispatchState, result: ValidationResult): ToolArgsInvalidError | undefined {
+  const tool = state.tool;
   if (!result.ok) return new ToolArgsInvalidError(tool.key, withholdValues(result.issues, state.effectiveArgs, tool.declaredNames));
   let value = result.value;
   const problem = tool.definition.checkInput?.(value);
@@ -83,23 +82,23 @@ function accept(state: DispatchState, result: ValidationResult): ToolArgsInvalid
     state.argsForeign = false;
   }
   // Frozen when code other than the tool body will see it — hooks, wrappers, an approver, a
-  // journal — so none of them can rewrite input; the plain path skips the walk (design.md §Budgets).
-  state.effectiveArgs = argumentsShared(state) ? deepFreeze(value) : value;
+  // journal — so none of them can rewrite input; the plain path skips the walk, which would cost more than its whole budget.
+  state.effectiveArgs = state.features.argumentsShared ? deepFreeze(value) : value;
   return undefined;
 }
 
-function revalidateCopy(state: DispatchState): ToolArgsInvalidError | undefined | Promise<ToolArgsInvalidError | undefined> {
+function revalidateCopy(state: ResolvedDispatchState): ToolArgsInvalidError | undefined | Promise<ToolArgsInvalidError | undefined> {
   const detached = detach(state, state.effectiveArgs);
   if (detached instanceof ToolArgsInvalidError) return detached;
   state.effectiveArgs = detached;
   state.argsForeign = false;
-  const result = (state.tool as CompiledTool).validateInput(detached);
+  const result = state.tool.validateInput(detached);
   return result instanceof Promise ? result.then((settled) => accept(state, settled)) : accept(state, result);
 }
 
 /** A checked copy of a caller's value, bounded like any other input. */
-function detach(state: DispatchState, value: unknown): unknown {
-  const tool = state.tool as CompiledTool;
+function detach(state: ResolvedDispatchState, value: unknown): unknown {
+  const tool = state.tool;
   const copied = snapshotJson(value);
   if (!copied.ok) return new ToolArgsInvalidError(tool.key, [], copied.problem);
   const limit = state.snapshot.limits.maxInputBytes;
@@ -112,18 +111,6 @@ function detach(state: DispatchState, value: unknown): unknown {
 function findTaintedKey(args: Record<string, unknown>, secretKeys: ReadonlySet<string> | readonly string[]): string | undefined {
   for (const key of secretKeys) if (Object.hasOwn(args, key)) return /^[A-Za-z0-9_.-]{1,64}$/.test(key) ? key : '?';
   return undefined;
-}
-
-function argumentsShared(state: DispatchState): boolean {
-  const { hooks, journal } = state.snapshot;
-  return (
-    hooks.preExecute.length > 0 ||
-    hooks.guards.length > 0 ||
-    hooks.around.length > 0 ||
-    hooks.postExecute.length > 0 ||
-    state.context.approval !== undefined ||
-    (journal !== undefined && state.tool?.journalTier !== 'none')
-  );
 }
 
 /** Exact canonical size check; a value with no canonical form (a caller's unchecked config value) does not fit. */

@@ -3,7 +3,7 @@ import { withholdValues } from '../errors/describe-issues.js';
 import { ToolOutputInvalidError } from '../errors/tool-errors.js';
 import type { CompiledTool } from '../tools/compile-tool.js';
 import type { ValidationResult } from '../tools/schema-validator.js';
-import type { DispatchState, StageResult } from './dispatch-state.js';
+import type { ResolvedDispatchState, StageResult } from './dispatch-state.js';
 
 const encoder = new TextEncoder();
 
@@ -12,9 +12,9 @@ const encoder = new TextEncoder();
  * from untrusted sources (`schemaProfile: 'bounded'`) also have their
  * canonical result bounded (default 256 KiB).
  */
-export function validateOutput(state: DispatchState, result: StageResult): StageResult | Promise<StageResult> {
+export function validateOutput(state: ResolvedDispatchState, result: StageResult): StageResult | Promise<StageResult> {
   const tool = state.tool;
-  if (!result.ok || tool === undefined) return result;
+  if (!result.ok) return result;
   if (tool.definition.schemaProfile === 'bounded') {
     const limit = state.snapshot.limits.maxOutputBytes;
     let size: number;

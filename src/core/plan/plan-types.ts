@@ -2,7 +2,7 @@ import type { ToolgateError } from '../errors/toolgate-error.js';
 import type { ToolActionClass } from '../policy/approval-types.js';
 import type { PolicyDecision } from '../policy/policy-types.js';
 
-/** Seed 002 §4–5: what a call would do, decided before anything happens. */
+/** What a call would do, decided before anything happens. */
 export interface InvocationPlan {
   readonly status: 'ready' | 'approval_required' | 'denied';
   readonly callId: string;

@@ -22,8 +22,17 @@ export type HttpsTarget =
   | { readonly ok: true; readonly host: string }
   | { readonly ok: false; readonly reason: 'insecure_url'; readonly detail: string };
 
-/** Parse a URL for the http egress floor: HTTPS only, no userinfo, a canonical host. */
+/**
+ * Parse a URL for the http egress floor: HTTPS only, no userinfo, a canonical
+ * host. A backslash, a control character or a tab is refused before parsing:
+ * the WHATWG parser reads a backslash as `/` and drops tabs and newlines, while
+ * other URL parsers (an upstream server's, in another language) keep them,
+ * so `https://allowed.example\@evil.example/` would be judged by one host
+ * and fetched from the other.
+ */
 export function parseHttpsTarget(url: string): HttpsTarget {
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+  if (typeof url !== 'string' || /[\\\u0000-\u001f\u007f]/.test(url)) return { ok: false, reason: 'insecure_url', detail: 'was refused: the URL holds a backslash or a control character, which URL parsers read differently' };
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -32,7 +32,7 @@ export interface GuardrailView {
 }
 
 /**
- * The seed's guardrails: a floor no rule, mode, hook or remembered approval
+ * The guardrails: a floor no rule, mode, hook or remembered approval
  * can lift. Returns the first denial, or undefined when the call is within
  * the floor.
  */

@@ -1,12 +1,19 @@
+// The test collects garbage to see what a finished call leaves behind: the engine itself imports nothing of Node.
+// eslint-disable-next-line no-restricted-imports
+import { setFlagsFromString } from 'node:v8';
+// eslint-disable-next-line no-restricted-imports
+import { runInNewContext } from 'node:vm';
 import { describe, expect, test, vi } from 'vitest';
 import { createToolRegistry } from '../registry/create-tool-registry.js';
 import { createFakeHost } from '../../testing/create-fake-host.js';
 import { ConfigurationError, ToolPolicyError } from '../errors/tool-errors.js';
-import type { ToolApprovalDecision } from './approval-types.js';
+import type { ToolApprovalDecision, ToolApprovalRequest } from './approval-types.js';
 import { createConfirm } from './create-confirm.js';
 import { createLivePolicy } from './create-live-policy.js';
 import { createPolicy } from './create-policy.js';
+import type { ArgumentPolicyInput } from './policy-types.js';
 import { governedTools } from './__fixtures__/governed-tools.js';
+import { toolView } from './__fixtures__/tool-views.js';
 
 const grantedTools = governedTools.map((tool) => tool.name);
 let counter = 0;
@@ -111,5 +118,27 @@ describe('live narrowing', () => {
     stop();
     live.replace(narrow());
     expect(seen).toEqual([next.version]);
+  });
+
+  test('a call holds its decision while it lives; one that ended without reaching a person leaves nothing behind', async () => {
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    const live = createLivePolicy(wide());
+    let input: ArgumentPolicyInput | undefined = { tool: toolView('http'), agent: undefined, args: { url: 'https://api.github.com/x' }, target: { url: 'https://api.github.com/x' }, gateApproved: false };
+    expect(live.decideArguments(input).kind).toBe('allow');
+    // What an approval request for that call would carry: the tool, the agent and the resolved action (none here).
+    const request = { toolName: 'http_request', agent: undefined, resolved: undefined, decision: { kind: 'allow', matched: [] } } as unknown as ToolApprovalRequest;
+    live.replace(wide());
+    collectGarbage();
+    // While the call lives, its decision is found and re-checked on the new snapshot.
+    expect(live.decisionFor(request)?.kind).toBe('allow');
+    // An allowed call that ran without an approval never settles one: once it is gone, so is its entry, and a request
+    // for an unknown call after a replacement fails closed.
+    input = undefined;
+    await vi.waitFor(async () => {
+      collectGarbage();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(live.decisionFor(request)).toMatchObject({ kind: 'deny', reason: 'policy_changed' });
+    });
   });
 });

@@ -45,32 +45,45 @@ interface Decided {
   readonly version: number;
 }
 
+/** A backstop: the most calls held for approval look-ups at once. */
 const MAX_PENDING = 1024;
 
 export function createLivePolicy(initial: PolicySnapshot): LivePolicy {
   let current = initial;
+  // A call's arguments hold its decision for as long as the call lives; nothing else holds it strongly.
   const byArgs = new WeakMap<object, Decided>();
   // Approval requests carry the resolved action, not the arguments: pending calls are found by its fingerprint.
-  const pending = new Map<string, Decided[]>();
+  // The lists only refer to the decisions, so a call that ends without reaching a person (an allowed read, a
+  // call cancelled before it was asked) leaves nothing here once its arguments are collected.
+  const pending = new Map<string, WeakRef<Decided>[]>();
   let pendingCount = 0;
   const listeners = new Set<(snapshot: PolicySnapshot) => void>();
 
+  const drop = (key: string, ref: WeakRef<Decided>): void => {
+    const list = pending.get(key);
+    const index = list === undefined ? -1 : list.indexOf(ref);
+    if (list === undefined || index === -1) return;
+    list.splice(index, 1);
+    pendingCount -= 1;
+    if (list.length === 0) pending.delete(key);
+  };
+  const collected = new FinalizationRegistry<{ readonly key: string; readonly ref: WeakRef<Decided> }>(({ key, ref }) => drop(key, ref));
+
   const remember = (entry: Decided): void => {
-    if (typeof entry.input.args === 'object' && entry.input.args !== null) byArgs.set(entry.input.args, entry);
+    // Arguments are an object once validated; anything else is not held, and its approval fails closed as unknown.
+    if (typeof entry.input.args !== 'object' || entry.input.args === null) return;
+    byArgs.set(entry.input.args, entry);
     if (entry.decision.kind === 'deny') return;
     const key = fingerprint(toolKey(entry.input), entry.input.agent, entry.input.action);
+    const ref = new WeakRef(entry);
     const list = pending.get(key) ?? [];
-    list.push(entry);
+    list.push(ref);
     pending.set(key, list);
     pendingCount += 1;
+    collected.register(entry, { key, ref });
     if (pendingCount > MAX_PENDING) {
-      const oldest = pending.keys().next().value;
-      if (oldest !== undefined) {
-        const dropped = pending.get(oldest) ?? [];
-        dropped.shift();
-        pendingCount -= 1;
-        if (dropped.length === 0) pending.delete(oldest);
-      }
+      const oldest = pending.entries().next().value;
+      if (oldest !== undefined) drop(oldest[0], oldest[1][0] as WeakRef<Decided>);
     }
   };
 
@@ -113,7 +126,7 @@ export function createLivePolicy(initial: PolicySnapshot): LivePolicy {
       return swap(next);
     },
     decisionFor(request) {
-      const entries = pending.get(fingerprint(request.toolName, request.agent, request.resolved)) ?? [];
+      const entries = (pending.get(fingerprint(request.toolName, request.agent, request.resolved)) ?? []).flatMap((ref) => ref.deref() ?? []);
       if (entries.length === 0) {
         if ((request.decision.policyVersion ?? initial.version) === current.version) return undefined;
         return { kind: 'deny', reason: 'policy_changed', detail: 'was refused: the policy changed while the approval was pending', matched: [], policyVersion: current.version };
@@ -123,11 +136,8 @@ export function createLivePolicy(initial: PolicySnapshot): LivePolicy {
     },
     settle(request) {
       const key = fingerprint(request.toolName, request.agent, request.resolved);
-      const list = pending.get(key);
-      if (list === undefined) return;
-      list.shift();
-      pendingCount -= 1;
-      if (list.length === 0) pending.delete(key);
+      const first = pending.get(key)?.[0];
+      if (first !== undefined) drop(key, first);
     },
     guardStart: (next) => async (execution) => {
       const args = execution.arguments;

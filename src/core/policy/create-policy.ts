@@ -1,4 +1,5 @@
 import type { ResolvedPath } from '../action/resolved-action.js';
+import { argumentPaths } from './argument-paths.js';
 import { describeRule } from './describe-rule.js';
 import { ConfigurationError } from '../errors/tool-errors.js';
 import type { ToolRisk } from '../tools/tool-types.js';
@@ -43,7 +44,7 @@ export interface PolicyEvaluation {
 }
 
 /**
- * Build an immutable, versioned policy snapshot: the seed's guardrail
+ * Build an immutable, versioned policy snapshot: the guardrail
  * floor (exact commands, HTTPS + exact domains, configured MCP servers,
  * the gate, the filesystem scope) and, within it, declarative rules and
  * defaults. `createPolicy({})` is the fail-closed floor every registry
@@ -140,7 +141,7 @@ export function createPolicy(options: CreatePolicyOptions = {}): PolicySnapshot 
       }
     }
     let ask: string | undefined = verdict.decision === 'ask' ? 'rule' : undefined;
-    if (touchesProtected(input, view, isProtected, isReadable)) {
+    if (touchesProtected(input, view, isProtected, isReadable, roots)) {
       notes.push(input.tool.policy.fsWrite ? 'a protected path is never auto-approved' : 'a protected path is read only when a person says so');
       ask ??= 'protected_path';
     }
@@ -257,13 +258,17 @@ function guardrailView(input: ArgumentPolicyInput, roots: readonly string[]): Gu
  * (`view.paths` holds both): a write always asks; a read or a command's
  * working directory asks unless every protected path it touches is one
  * `readableProtectedPaths` lets be read. A path only the host protects (its
- * own state) is never exempt.
+ * own state) is never exempt, nor is a file with more than one hard link:
+ * it may be another name of a protected file, and no lookup by name finds
+ * the others. A command that names a protected path in its arguments asks
+ * too, exempt or not: nothing says whether the program reads or writes it.
  */
-function touchesProtected(input: ArgumentPolicyInput, view: GuardrailView, isProtected: ProtectedPathMatcher, isReadable: (path: NormalizedPath) => boolean): boolean {
+function touchesProtected(input: ArgumentPolicyInput, view: GuardrailView, isProtected: ProtectedPathMatcher, isReadable: (path: NormalizedPath) => boolean, roots: readonly string[]): boolean {
   const { policy } = input.tool;
   if (!policy.fsWrite && !policy.fsScoped && !policy.spawnsProcess) return false;
+  if (policy.spawnsProcess && view.argv !== undefined && argumentPaths(view.argv, input.action?.command?.cwd.path ?? '.', roots).some(isProtected)) return true;
   const protectedPaths = view.paths.filter(isProtected);
-  const hostOnly = protectedPaths.length === 0 && input.action?.files.some((file) => file.protected) === true;
+  const hostOnly = input.action?.files.some((file) => file.hardLinked || (file.protected && protectedPaths.length === 0)) === true;
   if (protectedPaths.length === 0 && !hostOnly) return false;
   return policy.fsWrite || hostOnly || !protectedPaths.every(isReadable);
 }

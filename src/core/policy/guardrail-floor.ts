@@ -3,7 +3,7 @@ import type { PolicySnapshot } from './policy-snapshot-types.js';
 
 /**
  * The policy a registry uses when none is given: `createPolicy({})`, the
- * seed's guardrails with every allowlist empty, so it fails closed. No
+ * guardrails with every allowlist empty, so it fails closed. No
  * command runs, no domain is reached, no MCP server is called, gated tools
  * need `gateApproved`, and writes to protected paths need an approval.
  */

@@ -180,7 +180,11 @@ const domains: Row[] = [
   ['userinfo refused', { url: 'https://user:pw@api.github.com/x' }, 'insecure_url'],
   ['user only refused', { url: 'https://token@api.github.com/x' }, 'insecure_url'],
   ['userinfo disguise', { url: 'https://api.github.com@evil.net/x' }, 'insecure_url'],
-  ['backslash disguise', { url: 'https://evil.net\\@api.github.com/x' }, 'domain_not_allowed'],
+  // Refused before parsing: another URL parser (an upstream server's) reads a backslash or a tab as part of the authority.
+  ['backslash disguise', { url: 'https://evil.net\\@api.github.com/x' }, 'insecure_url'],
+  ['backslash before userinfo', { url: 'https://api.github.com\\@evil.net/x' }, 'insecure_url'],
+  ['tab in the authority', { url: 'https://api.github.com\t@evil.net/x' }, 'insecure_url'],
+  ['newline in the path', { url: 'https://api.github.com/x\ny' }, 'insecure_url'],
   ['unparseable', { url: 'https://' }, 'insecure_url'],
   ['not a url', { url: 'api.github.com' }, 'insecure_url'],
   ['wildcard subdomain', { url: 'https://a.example.org/x' }, 'allow'],

@@ -53,35 +53,61 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze([
 
 export type ProtectedPathMatcher = (path: NormalizedPath) => boolean;
 
+/** A matcher of one normalised path (`/` separators) without its root (`withoutRoot`): what a host that already holds real paths asks. */
+export type PathTextMatcher = (path: string) => boolean;
+
 /** Compile the defaults plus user additions (gitignore-style: a pattern without `/` matches at any depth). */
 export function createProtectedPathMatcher(additions: readonly string[] = []): ProtectedPathMatcher {
-  return compilePathMatcher([...DEFAULT_PROTECTED_PATHS, ...additions.map((addition) => withChildren(gitignoreGlob(addition)))]);
+  return viewMatcher(createProtectedTextMatcher(additions));
+}
+
+/** `createProtectedPathMatcher` for a path already normalised, without building its `NormalizedPath`. */
+export function createProtectedTextMatcher(additions: readonly string[] = []): PathTextMatcher {
+  return compileTextMatcher([...DEFAULT_PROTECTED_PATHS, ...additions.map((addition) => withChildren(gitignoreGlob(addition)))]);
 }
 
 /** A matcher for gitignore-style globs alone, read the way protected paths are (case-insensitive, any depth). */
 export function createPathMatcher(globs: readonly string[]): ProtectedPathMatcher {
-  return compilePathMatcher(globs.map((glob) => withChildren(gitignoreGlob(glob))));
+  return viewMatcher(compileTextMatcher(globs.map((glob) => withChildren(gitignoreGlob(glob)))));
 }
 
-function compilePathMatcher(patterns: readonly string[]): ProtectedPathMatcher {
+function viewMatcher(matches: PathTextMatcher): ProtectedPathMatcher {
+  // Check the path as given and as seen from its root, so `/home/u/.ssh/x` and `.ssh/x` both match.
+  return (path) => {
+    const given = withoutRoot(path.path);
+    return matches(given) || (path.relative !== undefined && path.relative !== given && matches(path.relative));
+  };
+}
+
+/** `/x`, `~/x` and `C:/x` as `x`: the globs are relative, and `**` reaches any depth. */
+export function withoutRoot(path: string): string {
+  const first = path.charCodeAt(0);
+  if (first === 47) return path.slice(1);
+  if (first === 126 && path.charCodeAt(1) === 47) return path.slice(2);
+  if (path.charCodeAt(1) === 58 && path.charCodeAt(2) === 47 && ((first | 0x20) >= 97 && (first | 0x20) <= 122)) return path.slice(3);
+  return path;
+}
+
+/** Where Windows reads a name other than as spelled: a segment ending in dots or spaces, or holding `:`. */
+const WINDOWS_SPELLING = /[. ](?:\/|$)|:/;
+
+function compileTextMatcher(patterns: readonly string[]): PathTextMatcher {
   // Compiled on first use: importing the engine (and its default floor) stays cheap.
   let compiled: CompiledPatterns | undefined;
   // A candidate matches as itself or as a folder (`x/`, so `x/**` covers `x`). No literal holds a `/`, so one literal test serves both.
-  const isMatch = (candidate: string): boolean => {
-    compiled ??= compilePatterns(patterns);
-    const { open, literals, guarded } = compiled;
+  const isMatch = (candidate: string, { open, literals, guarded }: CompiledPatterns): boolean => {
     if (open !== undefined && (open.test(candidate) || open.test(`${candidate}/`))) return true;
     return literals !== undefined && literals.test(candidate) && guarded !== undefined && (guarded.test(candidate) || guarded.test(`${candidate}/`));
   };
-  return (path) => {
-    // Check the path as given and as seen from its root, so `/home/u/.ssh/x` and `.ssh/x` both match.
-    const given = path.path.replace(/^[A-Za-z]:\/|^~\/|^\//, '');
-    const candidates = path.relative === undefined || path.relative === given ? [given] : [given, path.relative];
-    return candidates.some((candidate) => {
-      // Windows drops trailing dots and spaces and reads `name::$DATA` as `name`: `.git./config` is `.git/config` there.
-      const windows = /[. ](?:\/|$)|:/.test(candidate) ? candidate.split('/').map((segment) => segment.replace(/:.*$/s, '').replace(/[. ]+$/, '') || segment).join('/') : candidate;
-      return isMatch(candidate) || (windows !== candidate && isMatch(windows));
-    });
+  return (candidate) => {
+    compiled ??= compilePatterns(patterns);
+    // One scan answers an ordinary path: none of the literals, nothing Windows reads differently, and no open pattern.
+    if (compiled.open === undefined && !compiled.literalsOrWindows.test(candidate)) return false;
+    if (isMatch(candidate, compiled)) return true;
+    if (!WINDOWS_SPELLING.test(candidate)) return false;
+    // Windows drops trailing dots and spaces and reads `name::$DATA` as `name`: `.git./config` is `.git/config` there.
+    const windows = candidate.split('/').map((segment) => segment.replace(/:.*$/s, '').replace(/[. ]+$/, '') || segment).join('/');
+    return windows !== candidate && isMatch(windows, compiled);
   };
 }
 
@@ -92,6 +118,8 @@ interface CompiledPatterns {
   readonly literals: RegExp | undefined;
   /** Patterns without such a literal (a user's `**\/*`), tested on every candidate. */
   readonly open: RegExp | undefined;
+  /** `literals`, or a spelling Windows reads differently: a candidate with neither is not protected by a guarded pattern. */
+  readonly literalsOrWindows: RegExp;
 }
 
 /**
@@ -114,7 +142,12 @@ function compilePatterns(patterns: readonly string[]): CompiledPatterns {
   }
   const alternation = (list: readonly string[]): RegExp | undefined =>
     list.length === 0 ? undefined : new RegExp(list.map((pattern) => `(?:${picomatch.makeRe(pattern, { dot: true, nocase: true }).source})`).join('|'), 'i');
-  return { guarded: alternation(guarded), literals: literals.length === 0 ? undefined : new RegExp(literals.join('|'), 'i'), open: alternation(open) };
+  return {
+    guarded: alternation(guarded),
+    literals: literals.length === 0 ? undefined : new RegExp(literals.join('|'), 'i'),
+    open: alternation(open),
+    literalsOrWindows: new RegExp([...literals, WINDOWS_SPELLING.source].join('|'), 'i'),
+  };
 }
 
 /**

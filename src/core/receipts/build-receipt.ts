@@ -7,7 +7,7 @@ import type { ApprovalTier, ReceiptStatus, ToolReceipt } from './receipt-types.j
 
 const SUMMARY_LIMIT = 200;
 
-/** Seed 003 tiers from risk; a plain read is T0. */
+/** The receipt tier from risk; a plain read is T0. */
 export function tierOf(effect: string, risk: ToolRisk): ApprovalTier {
   if (effect === 'read' && risk === 'low') return 'T0';
   switch (risk) {

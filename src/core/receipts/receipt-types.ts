@@ -5,7 +5,7 @@ import type { ToolEffect, ToolRisk } from '../tools/tool-types.js';
 
 export type ReceiptStatus = 'ok' | 'error' | 'denied' | 'cancelled' | 'replayed';
 
-/** Seed 003 tiers: T0 (read) … T4 (critical), mapped from risk. */
+/** Receipt tiers: T0 (read) … T4 (critical), mapped from risk. */
 export type ApprovalTier = 'T0' | 'T1' | 'T2' | 'T3' | 'T4';
 
 export interface ReceiptApproval {

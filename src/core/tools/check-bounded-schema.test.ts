@@ -6,7 +6,7 @@ import { BOUNDED_SCHEMA_LIMITS, checkBoundedSchema } from './check-bounded-schem
 const str = { type: 'string', maxLength: 64 };
 const closed = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: 'object', properties, required: Object.keys(properties), additionalProperties: false, ...extra });
 
-describe('checkBoundedSchema (seed 002 subset)', () => {
+describe('checkBoundedSchema (the bounded subset)', () => {
   it('accepts a closed, explicitly bounded schema', () => {
     const schema = closed({
       name: str,

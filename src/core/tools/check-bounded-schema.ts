@@ -1,7 +1,7 @@
 import type { JsonSchema } from './tool-types.js';
 
 /**
- * The bounded JSON Schema subset (seed 002 §2), for schemas from untrusted
+ * The bounded JSON Schema subset, for schemas from untrusted
  * sources (MCP upstreams, packages): small, closed, explicitly bounded, with
  * nothing that references, branches or runs a regex. Returns the problems
  * found, each naming the JSON pointer where it is; empty means conforming.

@@ -18,7 +18,7 @@ export class ChainStore {
   readonly db: Database.Database;
   readonly signer: ReceiptSigner | undefined;
   readonly #head: Database.Statement<[], ChainHead>;
-  readonly #inserts = new Map<string, Database.Statement>();
+  readonly #inserts = new Map<ChainedTable, Database.Statement>();
   readonly #dataVersion: Database.Statement<[], number>;
   readonly #transaction: Database.Transaction<(work: () => unknown) => unknown>;
   readonly #savepoint: Database.Transaction<(work: () => unknown) => unknown>;
@@ -102,21 +102,27 @@ export class ChainStore {
     // signature would otherwise be covered by none, and a writer without the key could forge it.
     const signed = this.signer !== undefined;
     const hashed: Record<string, string | number | null> = {};
-    for (const column of HASHED_COLUMNS[table]) hashed[column] = column === 'key_id' ? (signed ? this.signer.keyId : null) : (fields[column] ?? null);
+    const values: (string | number | null)[] = [];
+    for (const column of HASHED_COLUMNS[table]) {
+      const value = column === 'key_id' ? (signed ? this.signer.keyId : null) : (fields[column] ?? null);
+      hashed[column] = value;
+      values.push(value);
+    }
     const hash = hashRow(previous.hash, table, seq, hashed);
-    const row = { ...hashed, seq, prev_hash: previous.hash, hash, ...(signed ? { signature: this.signer.sign(hash) } : {}) };
-    // Column order is fixed per table and signing state, so the statement cache stays tiny.
-    this.#insert(table, Object.keys(row)).run(row);
+    values.push(seq, previous.hash, hash);
+    if (signed) values.push(this.signer.sign(hash));
+    this.#insert(table).run(values);
     this.#written = { seq, hash };
     return this.#written;
   }
 
-  #insert(table: ChainedTable, columns: readonly string[]): Database.Statement {
-    const cacheKey = `${table}:${columns.join(',')}`;
-    let statement = this.#inserts.get(cacheKey);
+  /** The insert of one table's rows: its hashed columns in order, then the chain's (the signature when signing is on). */
+  #insert(table: ChainedTable): Database.Statement {
+    let statement = this.#inserts.get(table);
     if (statement === undefined) {
-      statement = this.db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`);
-      this.#inserts.set(cacheKey, statement);
+      const columns = [...HASHED_COLUMNS[table], 'seq', 'prev_hash', 'hash', ...(this.signer === undefined ? [] : ['signature'])];
+      statement = this.db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
+      this.#inserts.set(table, statement);
     }
     return statement;
   }

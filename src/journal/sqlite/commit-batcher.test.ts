@@ -41,6 +41,26 @@ describe('CommitBatcher', () => {
     expect(rows[1]?.prev_hash).toBe(rows[0]?.hash);
   });
 
+  it('a write alone in its batch that throws is rejected with its own error and leaves no row; the next write links to the head', async () => {
+    const chain = store();
+    const batcher = new CommitBatcher(chain, 10);
+    await batcher.commit(event(chain, 'a'));
+    await expect(
+      batcher.commit(() => {
+        chain.append('events', { at: 1, type: 'half-written', body: '{}' });
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    await batcher.commit(event(chain, 'b'));
+    const rows = chain.db.prepare('SELECT seq, type, prev_hash, hash FROM events ORDER BY seq').all() as { seq: number; type: string; prev_hash: string; hash: string }[];
+    expect(rows.map((row) => [row.seq, row.type])).toEqual([
+      [1, 'a'],
+      [2, 'b'],
+    ]);
+    expect(rows[1]?.prev_hash).toBe(rows[0]?.hash);
+    expect(chain.db.inTransaction).toBe(false);
+  });
+
   it('a deferred write does not wait, and is committed within the delay; flush() commits it at once', async () => {
     const chain = store();
     const batcher = new CommitBatcher(chain, 10);

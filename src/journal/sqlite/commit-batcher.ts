@@ -22,8 +22,10 @@ interface QueuedWrite {
  *   journal's other writes call it first, so they see every queued write
  *   in order, and `close()` loses none.
  *
- * Each write runs in its own savepoint: one that throws is rolled back and
- * rejected alone, the others in the batch still commit.
+ * Each write of a batch of several runs in its own savepoint: one that
+ * throws is rolled back and rejected alone, the others in the batch still
+ * commit. A batch of one (a call at a time) needs no savepoint: its
+ * transaction is rolled back instead.
  */
 export class CommitBatcher {
   readonly #store: ChainStore;
@@ -63,18 +65,21 @@ export class CommitBatcher {
     if (batch.length === 0) return;
     this.#queue = [];
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    const isolate = batch.length > 1;
     try {
       this.#store.write(() => {
         for (const entry of batch) {
           try {
-            outcomes.push({ ok: true, value: this.#store.attempt(entry.work) });
+            outcomes.push({ ok: true, value: isolate ? this.#store.attempt(entry.work) : entry.work() });
           } catch (error) {
+            // Alone in its batch, the write fails its transaction: the rollback below rejects it.
+            if (!isolate) throw error;
             outcomes.push({ ok: false, error });
           }
         }
       });
     } catch (error) {
-      // The commit itself failed (a busy lock past its timeout, a full disk): nothing in the batch is durable.
+      // The commit failed (a busy lock past its timeout, a full disk), or the batch's one write threw: nothing in the batch is durable.
       for (const entry of batch) entry.reject(error);
       return;
     }

@@ -21,6 +21,7 @@ import { CommitBatcher } from './commit-batcher.js';
 import { compactJournal, type CompactOptions, type CompactResult } from './compact-journal.js';
 import { readJournalAnchor, type JournalAnchor } from './journal-anchor.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
+import { OpenClaims, type OpenClaim } from './open-claims.js';
 import { journalIdOf } from './schema.js';
 import { verifyAgainstAnchor, type AnchoredVerifyResult } from './verify-against-anchor.js';
 import { verifyChain, type VerifyOptions, type SqliteVerifyResult } from './verify-chain.js';
@@ -65,9 +66,6 @@ export interface ResolveClaimOptions {
   readonly note?: string;
 }
 
-/** The last character of an action digest's key prefix (`digest:`) plus one: keys of one action sort between the two. */
-const AFTER_SEPARATOR = String.fromCharCode(':'.charCodeAt(0) + 1);
-
 /** The refusal, naming the claim an operator resolves and when it started: never the arguments. */
 function unresolvedClaimError(toolName: string, claim: ClaimRow): ToolPolicyError {
   const startedAt = (JSON.parse(claim.body) as Partial<ClaimBody>).startedAt;
@@ -75,6 +73,14 @@ function unresolvedClaimError(toolName: string, claim: ClaimRow): ToolPolicyErro
   return new ToolPolicyError(toolName, 'unresolved_claim', {
     detail: `was refused: an earlier dispatch of the same action (journal claim ${claim.claim_id}${since}) may have started and never settled; it is not run again until an operator resolves that claim`,
   });
+}
+
+/** An open claim of this action that this instance does not hold (a crash left it, or another process runs it). */
+function openClaimOfAction(open: ReadonlyMap<string, OpenClaim>, actionDigest: string, held: ReadonlyMap<string, unknown>): OpenClaim | undefined {
+  // Keys are `actionDigest:callId`.
+  const prefix = `${actionDigest}:`;
+  for (const claim of open.values()) if (claim.key.startsWith(prefix) && !held.has(claim.claim_id)) return claim;
+  return undefined;
 }
 
 /** Run synchronous work behind the async seam: a throw becomes a rejection, never a synchronous exception. */
@@ -124,15 +130,14 @@ export class SqliteJournal implements Journal {
   readonly #anchor: AnchorKeeper | undefined;
   readonly #pending = new Map<string, PendingClaim>();
   readonly #batcher: CommitBatcher;
+  readonly #openClaims: OpenClaims;
   /** Receipts queued for the next batch, by key: a record-tier `prepare` reads them without waiting for the commit. */
   readonly #queued = new Map<string, string>();
   readonly #holder = `pid ${process.pid} on ${hostname()}`;
   readonly #statements: {
     receiptByKey: Database.Statement<[string], { body: string }>;
-    claimByKey: Database.Statement<[string], ClaimRow>;
     claimById: Database.Statement<[string], ClaimRow>;
     unresolved: Database.Statement<[], ClaimRow>;
-    unresolvedOfAction: Database.Statement<[string, string], ClaimRow>;
     byRun: Database.Statement<[string], { body: string }>;
   };
   #closed = false;
@@ -145,17 +150,13 @@ export class SqliteJournal implements Journal {
     this.#anchor = options.anchor;
     this.#batcher = new CommitBatcher(store, MAX_BATCH_DELAY_MS);
     const db = store.db;
+    this.#openClaims = new OpenClaims(db);
     this.#statements = {
       receiptByKey: db.prepare(`SELECT body FROM receipts WHERE key = ? ORDER BY seq DESC LIMIT 1`),
-      claimByKey: db.prepare(`SELECT * FROM claims WHERE key = ? ORDER BY seq DESC LIMIT 1`),
       claimById: db.prepare(`SELECT * FROM claims WHERE claim_id = ? ORDER BY seq DESC LIMIT 1`),
       // A claim is unresolved while its latest row is still `claimed`.
       unresolved: db.prepare(
         `SELECT c.* FROM claims c WHERE c.state = 'claimed' AND NOT EXISTS (SELECT 1 FROM claims d WHERE d.key = c.key AND d.seq > c.seq) ORDER BY c.seq`,
-      ),
-      // Keys are `actionDigest:callId`: one action's claims are a range of the key index.
-      unresolvedOfAction: db.prepare(
-        `SELECT c.* FROM claims c WHERE c.key >= ? AND c.key < ? AND c.state = 'claimed' AND NOT EXISTS (SELECT 1 FROM claims d WHERE d.key = c.key AND d.seq > c.seq) ORDER BY c.seq`,
       ),
       byRun: db.prepare(`SELECT body FROM receipts WHERE run_id = ? ORDER BY seq`),
     };
@@ -183,15 +184,16 @@ export class SqliteJournal implements Journal {
     if (recorded !== undefined) return { status: 'recorded', recorded: JSON.parse(recorded.body) as RecordedResult };
     const claimId = randomUUID();
     if (input.tier === 'effect') {
-      const open = this.#statements.claimByKey.get(input.key);
-      if (open?.state === 'claimed') {
-        // Never re-run silently: the earlier attempt may have touched the world.
-        return { status: 'refused', error: unresolvedClaimError(input.toolName, open) };
-      }
+      const open = this.#openClaims.refresh();
+      // Never re-run silently: the earlier attempt may have touched the world.
+      const sameKey = open.get(input.key);
       // The same action under another call id (a client retrying after a crash): refused too, while a claim
       // this instance does not hold is open. Its own calls in flight are not in doubt, and run side by side.
-      const sameAction = this.#openClaimOfAction(input.actionDigest);
-      if (sameAction !== undefined) return { status: 'refused', error: unresolvedClaimError(input.toolName, sameAction) };
+      const doubted = sameKey ?? openClaimOfAction(open, input.actionDigest, this.#pending);
+      if (doubted !== undefined) {
+        const row = this.#statements.claimById.get(doubted.claim_id) ?? { ...doubted, at: 0, state: 'claimed', body: '{}' };
+        return { status: 'refused', error: unresolvedClaimError(input.toolName, row) };
+      }
       const body: Record<string, unknown> = {
         callId: input.callId,
         runId: input.runId,
@@ -351,14 +353,6 @@ export class SqliteJournal implements Journal {
         this.#store.append('claims', { at: Date.now(), claim_id: claimId, key: latest.key, state: 'released', body: encodeData(body) });
       });
     });
-  }
-
-  /** An open claim of this action that this instance does not hold (a crash left it, or another process runs it). */
-  #openClaimOfAction(actionDigest: string): ClaimRow | undefined {
-    for (const row of this.#statements.unresolvedOfAction.iterate(`${actionDigest}:`, `${actionDigest}${AFTER_SEPARATOR}`)) {
-      if (!this.#pending.has(row.claim_id)) return row;
-    }
-    return undefined;
   }
 
   /**

@@ -1,8 +1,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigurationError } from '../../core/index.js';
-import type { NormalizedPath } from '../../core/policy/normalize-path.js';
-import { createProtectedPathMatcher } from '../../core/policy/protected-paths.js';
+import { createProtectedTextMatcher, withoutRoot } from '../../core/policy/protected-paths.js';
 import type { FsScope } from '../node-host-types.js';
 
 /** The host-captured, immutable view of what the filesystem capability may touch. */
@@ -13,20 +12,21 @@ export interface FsJail {
   readonly root: string;
   readonly scope: FsScope;
   /**
-   * Why an absolute path is off limits whatever the tier and whatever an
-   * approval says (the host's own stores, the embedder's private paths), or `undefined`.
+   * What an absolute path is, in one pass: off limits whatever the tier and
+   * whatever an approval says (`secret_store`: the host's own stores;
+   * `protected_path`: the embedder's private paths), `protected` (the default
+   * protected list — repository internals, environment and key files,
+   * toolgate's own state — and `protectedPaths`: reached only with an
+   * approval that named its real path), or `open`.
    */
-  readonly refusal: (absolute: string) => 'protected_path' | 'secret_store' | undefined;
-  /**
-   * Whether an absolute path is in a protected area: the default protected
-   * list (repository internals, environment and key files, toolgate's own
-   * state), `protectedPaths`, and everything `refusal` names. Reached only
-   * with an approval that named its real path.
-   */
+  readonly classify: (absolute: string) => PathClass;
+  /** Whether `classify` says anything but `open`. */
   readonly isProtected: (absolute: string) => boolean;
   /** How a path is shown and compared: workspace-relative with `/` (`.` for the root) when inside, else absolute. */
   readonly display: (absolute: string) => string;
 }
+
+export type PathClass = 'secret_store' | 'protected_path' | 'protected' | 'open';
 
 export interface CreateFsJailOptions {
   readonly workspace: string;
@@ -63,18 +63,20 @@ export function createFsJail(options: CreateFsJailOptions): FsJail {
     throw new ConfigurationError('workspace', `must be an existing directory (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
   }
   // Entries are compared by their real paths, case-folded: on a filesystem that folds case `.Toolgate/` is `.toolgate/`, so fail closed.
-  // Each as itself and as a folder prefix, built once: classification runs on every access.
-  const foldAll = (entries: readonly string[]): readonly (readonly [string, string])[] =>
-    entries.map((entry) => {
+  // Each as itself and as a folder prefix, with what it makes of a path, in one list built once: classification runs on every access.
+  const entries: FoldedEntry[] = [];
+  const add = (list: readonly string[], verdict: Exclude<PathClass, 'open'>): void => {
+    for (const entry of list) {
       const folded = realOrSelf(path.resolve(workspace, entry)).toLowerCase();
-      return [folded, folded.endsWith(path.sep) ? folded : folded + path.sep] as const;
-    });
-  const hostPaths = foldAll(options.hostPaths);
-  const privatePaths = foldAll(options.privatePaths ?? []);
-  const absolute = foldAll(options.protectedPaths.filter((entry) => path.isAbsolute(entry)));
+      entries.push({ folded, folder: folded.endsWith(path.sep) ? folded : folded + path.sep, verdict });
+    }
+  };
+  // In precedence order, host stores first: a path that is both is refused as the store it is.
+  add(options.hostPaths, 'secret_store');
+  add(options.privatePaths ?? [], 'protected_path');
+  add(options.protectedPaths.filter((entry) => path.isAbsolute(entry)), 'protected');
   // The engine's own matcher: its defaults plus the relative entries, case-insensitive, gitignore-style.
-  const matches = createProtectedPathMatcher(options.protectedPaths.filter((entry) => !path.isAbsolute(entry)));
-  const inside = (entries: readonly (readonly [string, string])[], folded: string): boolean => entries.some(([entry, folder]) => folded === entry || folded.startsWith(folder));
+  const matches = createProtectedTextMatcher(options.protectedPaths.filter((entry) => !path.isAbsolute(entry)));
   const prefix = workspace.endsWith(path.sep) ? workspace : workspace + path.sep;
   const display = (candidate: string): string => {
     if (candidate === workspace) return '.';
@@ -82,26 +84,27 @@ export function createFsJail(options: CreateFsJailOptions): FsJail {
     const relative = candidate.slice(prefix.length);
     return path.sep === '/' ? relative : relative.split(path.sep).join('/');
   };
-  const reserved = (folded: string): 'protected_path' | 'secret_store' | undefined => {
-    if (inside(hostPaths, folded)) return 'secret_store';
-    if (inside(privatePaths, folded)) return 'protected_path';
-    return undefined;
+  const classify = (candidate: string): PathClass => {
+    const folded = candidate.toLowerCase();
+    // In precedence order: the first entry holding the path decides.
+    for (const entry of entries) if (folded === entry.folded || folded.startsWith(entry.folder)) return entry.verdict;
+    // Inside the workspace the matcher sees the workspace-relative path (where the workspace itself lives is the user's choice); outside, the absolute one.
+    return matches(withoutRoot(display(candidate))) ? 'protected' : 'open';
   };
   return Object.freeze({
     workspace,
     root: options.scope === 'full' ? path.parse(workspace).root : workspace,
     scope: options.scope,
-    refusal: (candidate: string) => reserved(candidate.toLowerCase()),
+    classify,
+    isProtected: (candidate: string) => classify(candidate) !== 'open',
     display,
-    isProtected(candidate: string) {
-      const folded = candidate.toLowerCase();
-      if (reserved(folded) !== undefined || inside(absolute, folded)) return true;
-      // Inside the workspace the matcher sees the workspace-relative path (where the workspace itself lives is the user's choice); outside, the absolute one.
-      const shown = display(candidate);
-      const normal: NormalizedPath = { absolute: path.isAbsolute(shown), path: shown, relative: undefined, escapes: false };
-      return matches(normal);
-    },
   });
+}
+
+interface FoldedEntry {
+  readonly folded: string;
+  readonly folder: string;
+  readonly verdict: Exclude<PathClass, 'open'>;
 }
 
 /**

@@ -1,10 +1,15 @@
 import { constants } from 'node:fs';
-import { open, readlink, type FileHandle } from 'node:fs/promises';
+import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { hostDenial } from '../errors/host-denial.js';
 import { isInside, type FsJail } from './fs-jail.js';
 
-const procFds = process.platform === 'linux';
+/**
+ * Whether an open reads the descriptor's own path back (`/proc/self/fd/N`)
+ * and refuses one that is not the path resolved: then no parent swapped for
+ * a link can carry an open elsewhere, whatever happened since resolution.
+ */
+export const verifiesDescriptorPath = process.platform === 'linux';
 
 /** An open directory and the path that reaches *this* directory, whatever happens to its name. */
 export interface VerifiedDirectory {
@@ -28,10 +33,19 @@ export async function openVerified(jail: FsJail, real: string, flags: number, to
 export async function openVerifiedDirectory(jail: FsJail, real: string, tool: string | undefined): Promise<VerifiedDirectory> {
   try {
     const handle = await openVerified(jail, real, constants.O_RDONLY | constants.O_DIRECTORY, tool);
-    return { handle, real, via: procFds ? `/proc/self/fd/${handle.fd}` : real };
+    return { handle, real, via: verifiesDescriptorPath ? `/proc/self/fd/${handle.fd}` : real };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') throw hostDenial(tool, 'not_a_directory', error);
+    // `O_DIRECTORY` wins over `O_NOFOLLOW`: a link where the folder was is ENOTDIR too, and is said to be a link.
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') throw hostDenial(tool, (await isLink(real)) ? 'symlink_refused' : 'not_a_directory', error);
     throw error;
+  }
+}
+
+async function isLink(candidate: string): Promise<boolean> {
+  try {
+    return (await lstat(candidate)).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 
@@ -57,7 +71,7 @@ async function openNoFollow(target: string, flags: number, tool: string | undefi
 
 /** The kernel's own answer for where the descriptor points must be the path we resolved. */
 async function verifyDescriptor(jail: FsJail, handle: FileHandle, expected: string, tool: string | undefined): Promise<FileHandle> {
-  if (!procFds) return handle;
+  if (!verifiesDescriptorPath) return handle;
   try {
     const actual = await readlink(`/proc/self/fd/${handle.fd}`);
     if (actual !== expected || !isInside(jail.root, actual)) throw hostDenial(tool, 'symlink_refused');

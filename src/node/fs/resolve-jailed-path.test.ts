@@ -108,6 +108,41 @@ describe('re-check at execution: what runs is what was resolved', () => {
     expect(await reason(host.fs.readFile('other/a.md', { expected: resolved('notes') }))).toBe('target_changed');
   });
 
+  it('refuses a folder replaced by another of the same name that holds a file of the same name, and writes nothing there', async () => {
+    const file = resolved('notes/a.md');
+    await rename(path.join(workspace, 'notes'), path.join(workspace, 'notes-old'));
+    await mkdir(path.join(workspace, 'notes'));
+    await writeFile(path.join(workspace, 'notes', 'a.md'), 'planted\n');
+    expect(await reason(host.fs.readFile('notes/a.md', { expected: file }))).toBe('target_changed');
+    expect(await reason(host.fs.writeFile('notes/a.md', 'mine', { expected: file }))).toBe('target_changed');
+    expect(await read('notes/a.md')).toBe('planted\n');
+    expect(await read('notes-old/a.md')).toBe('original\n');
+  });
+
+  it('refuses a new file whose folder was replaced by an empty one of the same name, and creates nothing', async () => {
+    const fresh = resolved('notes/new.md');
+    const nested = resolved('notes/deep/new.md');
+    await rename(path.join(workspace, 'notes'), path.join(workspace, 'notes-old'));
+    await mkdir(path.join(workspace, 'notes'));
+    expect(await reason(host.fs.writeFile('notes/new.md', 'mine', { expected: fresh }))).toBe('target_changed');
+    expect(await reason(host.fs.writeFile('notes/deep/new.md', 'mine', { expected: nested }))).toBe('target_changed');
+    expect(await readdir(path.join(workspace, 'notes'))).toEqual([]);
+    expect((await readdir(path.join(workspace, 'notes-old'))).sort()).toEqual(['a.md']);
+  });
+
+  it('refuses a folder swapped for a link to itself moved aside (the same file below it): nothing is read or written through the link', async () => {
+    const file = resolved('notes/a.md');
+    const fresh = resolved('notes/new.md');
+    await rename(path.join(workspace, 'notes'), path.join(workspace, 'moved'));
+    await symlink('moved', path.join(workspace, 'notes'));
+    const refused = ['target_changed', 'symlink_refused'];
+    expect(refused).toContain(await reason(host.fs.readFile('notes/a.md', { expected: file })));
+    expect(refused).toContain(await reason(host.fs.writeFile('notes/a.md', 'mine', { expected: file })));
+    expect(refused).toContain(await reason(host.fs.writeFile('notes/new.md', 'mine', { expected: fresh })));
+    expect(await read('moved/a.md')).toBe('original\n');
+    expect((await readdir(path.join(workspace, 'moved'))).sort()).toEqual(['a.md']);
+  });
+
   it('performs an unchanged resolved target, a new file included, and needs no expected target at all', async () => {
     expect((await host.fs.readFile('notes/a.md', { expected: resolved('notes/a.md') })).content).toBe('original\n');
     expect((await host.fs.writeFile('notes/b/new.md', 'new', { expected: resolved('notes/b/new.md') })).created).toBe(true);

@@ -2,8 +2,9 @@ import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { ResolvedPath } from '../../core/index.js';
 import { hostDenial } from '../errors/host-denial.js';
-import { isInside, type FsJail } from './fs-jail.js';
-import { identityOf, walkRealPath } from './walk-real-path.js';
+import { isInside, type FsJail, type PathClass } from './fs-jail.js';
+import { verifiesDescriptorPath } from './open-verified.js';
+import { confirmUnlinkedWalk, identityOf, walkRealPath, type RealWalk } from './walk-real-path.js';
 
 export interface JailedPath {
   /** The real path of the deepest existing ancestor. */
@@ -27,6 +28,9 @@ export interface JailedPath {
  * now is `target_changed` — what runs is what was judged, never a link or a
  * file put there since. A protected real path (or spelling) passes only when
  * `expected` says protected and names this real path: the approver saw it.
+ * A target that crossed no link is confirmed by its recorded identity
+ * (`confirmUnlinkedWalk`) where the open verifies the descriptor's path;
+ * any other is walked again, one `lstat` per component.
  *
  * This is the first check: every open re-verifies the descriptor it got,
  * because a parent directory may be swapped between this and the open.
@@ -35,17 +39,24 @@ export function resolveJailedPath(jail: FsJail, requested: string, tool: string 
   if (requested.length === 0 || requested.includes('\0')) throw hostDenial(tool, 'invalid_path');
   const lexical = path.resolve(jail.workspace, requested);
   if (!isInside(jail.root, lexical)) throw hostDenial(tool, 'scope_denied');
-  refuseReserved(jail, lexical, tool);
-  const walk = walkRealPath(jail.workspace, lexical, tool);
+  const spelled = jail.classify(lexical);
+  refuseReserved(spelled, tool);
+  const walk = recordedWalk(jail, lexical, expected) ?? walkRealPath(jail.workspace, lexical, tool);
   const real = jail.display(walk.absolute);
   if (expected?.identity !== undefined && (expected.real !== real || expected.created !== walk.missing.length > 0 || expected.identity !== walk.identity)) {
     throw hostDenial(tool, 'target_changed');
   }
   if (walk.dangling || !isInside(jail.root, walk.absolute)) throw hostDenial(tool, 'symlink_refused');
-  refuseReserved(jail, walk.absolute, tool);
-  const isProtected = jail.isProtected(lexical) || (walk.absolute !== lexical && jail.isProtected(walk.absolute));
-  if (isProtected && !(expected?.protected === true && expected.real === real)) throw hostDenial(tool, 'protected_path');
+  const found = walk.absolute === lexical ? spelled : jail.classify(walk.absolute);
+  refuseReserved(found, tool);
+  if ((spelled !== 'open' || found !== 'open') && !(expected?.protected === true && expected.real === real)) throw hostDenial(tool, 'protected_path');
   return { existing: walk.existing, missing: walk.missing, absolute: walk.absolute, identity: walk.identity };
+}
+
+/** The walk this host recorded for `expected`, confirmed, when it crossed no link and names this very path; else undefined (walk again). */
+function recordedWalk(jail: FsJail, lexical: string, expected: ResolvedPath | undefined): RealWalk | undefined {
+  if (!verifiesDescriptorPath || expected?.identity === undefined || expected.linkTraversal || expected.real !== jail.display(lexical)) return undefined;
+  return confirmUnlinkedWalk(lexical, expected.identity, expected.created);
 }
 
 /**
@@ -60,7 +71,7 @@ export function sameTarget(target: JailedPath, found: Stats | undefined, tool: s
   if (!same) throw hostDenial(tool, 'target_changed');
 }
 
-function refuseReserved(jail: FsJail, candidate: string, tool: string | undefined): void {
-  const refusal = jail.refusal(candidate);
-  if (refusal !== undefined) throw hostDenial(tool, refusal);
+/** The host's own stores and the embedder's private paths: refused whatever an approval says. */
+export function refuseReserved(verdict: PathClass, tool: string | undefined): void {
+  if (verdict === 'secret_store' || verdict === 'protected_path') throw hostDenial(tool, verdict);
 }

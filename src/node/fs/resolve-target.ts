@@ -3,6 +3,7 @@ import type { ResolvedPath, ResolvedTarget, ResolveTargetRequest } from '../../c
 import { hostDenial } from '../errors/host-denial.js';
 import { resolveExecutable } from '../process/resolve-executable.js';
 import { isInside, type FsJail } from './fs-jail.js';
+import { refuseReserved } from './resolve-jailed-path.js';
 import { walkRealPath } from './walk-real-path.js';
 
 export interface CreateResolveTargetOptions {
@@ -41,29 +42,26 @@ function resolvePath(jail: FsJail, requested: string, tool: string): ResolvedPat
   if (typeof requested !== 'string' || requested.length === 0 || requested.includes('\0')) throw hostDenial(tool, 'invalid_path');
   const lexical = path.resolve(jail.workspace, requested);
   const shown = jail.display(lexical);
-  const spelledProtected = jail.isProtected(lexical);
-  refuseReserved(jail, lexical, tool);
+  const spelled = jail.classify(lexical);
+  refuseReserved(spelled, tool);
   if (!isInside(jail.root, lexical)) {
-    return { requested, path: shown, real: shown, protected: spelledProtected, linkTraversal: false, outside: !isInside(jail.workspace, lexical), created: false, hardLinked: false };
+    return { requested, path: shown, real: shown, protected: spelled !== 'open', linkTraversal: false, outside: !isInside(jail.workspace, lexical), created: false, hardLinked: false };
   }
   const walk = walkRealPath(jail.workspace, lexical, tool);
-  if (walk.absolute !== lexical) refuseReserved(jail, walk.absolute, tool);
+  // The real path is classified only where a link moved it: the same string is never classified twice.
+  const found = walk.absolute === lexical ? spelled : jail.classify(walk.absolute);
+  refuseReserved(found, tool);
   return {
     requested,
     path: shown,
-    real: jail.display(walk.absolute),
-    protected: spelledProtected || (walk.absolute !== lexical && jail.isProtected(walk.absolute)),
+    real: walk.absolute === lexical ? shown : jail.display(walk.absolute),
+    protected: spelled !== 'open' || found !== 'open',
     linkTraversal: walk.linkTraversal,
     outside: !isInside(jail.workspace, walk.absolute),
     created: walk.missing.length > 0,
     hardLinked: walk.missing.length === 0 && !walk.stats.isDirectory() && walk.stats.nlink > 1,
     identity: walk.identity,
   };
-}
-
-function refuseReserved(jail: FsJail, absolute: string, tool: string): void {
-  const refusal = jail.refusal(absolute);
-  if (refusal !== undefined) throw hostDenial(tool, refusal);
 }
 
 /** The executable the process capability would run, or undefined when it would refuse (spawn then fails as it always has). */

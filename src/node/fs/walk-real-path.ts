@@ -82,6 +82,40 @@ export function walkRealPath(workspace: string, lexical: string, tool: string | 
   return { existing: current, missing: [], absolute: current, stats: target, linkTraversal: links > 0, dangling: false, identity: identityOf(target) };
 }
 
+/**
+ * The walk of a path that crossed no link, as `walkRealPath` recorded it
+ * (`identity`, `created`), confirmed with one `lstat` of the target, or for
+ * a new file one of its deepest existing folder and one of the first name
+ * below it, instead of one per component. With no link crossed the real path
+ * is the lexical one, so what stands there now is what was recorded exactly
+ * when the target (or that folder) has the recorded kind, device and inode
+ * and the first missing name is still missing: a component swapped for a
+ * link or replaced since would have led the kernel to another inode. The
+ * `lstat` follows a parent link if one was swapped in, so only an open that
+ * verifies the descriptor's path may rely on this. Undefined when anything
+ * differs: the caller walks again and sees how.
+ */
+export function confirmUnlinkedWalk(lexical: string, identity: string, created: boolean): RealWalk | undefined {
+  if (!created) {
+    const stats = lstatOrMissing(lexical);
+    if (stats === undefined || identityOf(stats) !== identity) return undefined;
+    return { existing: lexical, missing: [], absolute: lexical, stats, linkTraversal: false, dangling: false, identity };
+  }
+  // A new file's identity is its deepest existing folder's, then the missing names (see `missingBelow`).
+  const slash = identity.indexOf('/');
+  if (slash === -1) return undefined;
+  const missing = identity.slice(slash + 1).split('/');
+  let existing = lexical;
+  for (let index = missing.length - 1; index >= 0; index -= 1) {
+    if (path.basename(existing) !== missing[index]) return undefined;
+    existing = path.dirname(existing);
+  }
+  const stats = lstatOrMissing(existing);
+  const first = missing[0] as string;
+  if (stats === undefined || identityOf(stats) !== identity.slice(0, slash) || lstatOrMissing(path.join(existing, first)) !== undefined) return undefined;
+  return { existing, missing, absolute: lexical, stats, linkTraversal: false, dangling: false, identity };
+}
+
 /** The identity of what a `Stats` describes (see `RealWalk.identity`). */
 export function identityOf(stats: Stats): string {
   const kind = stats.isFile() ? 'file' : stats.isDirectory() ? 'directory' : 'other';

@@ -1,0 +1,76 @@
+import type Database from 'better-sqlite3';
+
+export interface OpenClaim {
+  readonly seq: number;
+  readonly claim_id: string;
+  readonly key: string;
+}
+
+interface ClaimState extends OpenClaim {
+  readonly state: string;
+}
+
+/**
+ * The claims whose latest row is still `claimed`, every process's, mirrored
+ * from the file. Claims are append-only and a closed claim never reopens (a
+ * key claimed again gets a new row), so `refresh` reads only the claim rows
+ * past the last one it saw: the cost of a check follows the rows written
+ * since the previous one, not the history of the action (an action repeated
+ * a million times would otherwise be scanned a million rows deep per call).
+ *
+ * The last row seen is checked by its claim id on every refresh: when it is
+ * gone or another row took its number (its transaction rolled back, or a
+ * compaction dropped it), the mirror is rebuilt from the file.
+ */
+export class OpenClaims {
+  readonly #open = new Map<string, OpenClaim>();
+  readonly #since: Database.Statement<[number], ClaimState>;
+  readonly #unresolved: Database.Statement<[], OpenClaim>;
+  readonly #last: Database.Statement<[], number | null>;
+  /** The last claim row applied, or undefined before the first refresh. */
+  #seen: { readonly seq: number; readonly claimId: string } | undefined;
+
+  constructor(db: Database.Database) {
+    this.#since = db.prepare(`SELECT seq, claim_id, key, state FROM claims WHERE seq >= ? ORDER BY seq`);
+    // A claim is open while its latest row is still `claimed`.
+    this.#unresolved = db.prepare(
+      `SELECT c.seq, c.claim_id, c.key FROM claims c WHERE c.state = 'claimed' AND NOT EXISTS (SELECT 1 FROM claims d WHERE d.key = c.key AND d.seq > c.seq) ORDER BY c.seq`,
+    );
+    this.#last = db.prepare<[], number | null>(`SELECT max(seq) FROM claims`).pluck();
+  }
+
+  /**
+   * Bring the mirror up to the file, inside the write transaction that will
+   * append (so no other process's row can land between the check and the
+   * claim), and return the open claims.
+   */
+  refresh(): ReadonlyMap<string, OpenClaim> {
+    const seen = this.#seen;
+    if (seen === undefined) return this.#rebuild();
+    const rows = this.#since.iterate(seen.seq);
+    if (seen.seq > 0) {
+      const first = rows.next();
+      if (first.done === true || first.value.seq !== seen.seq || first.value.claim_id !== seen.claimId) {
+        rows.return?.();
+        return this.#rebuild();
+      }
+    }
+    for (const row of rows) this.#apply(row);
+    return this.#open;
+  }
+
+  #rebuild(): ReadonlyMap<string, OpenClaim> {
+    this.#open.clear();
+    for (const row of this.#unresolved.iterate()) this.#open.set(row.key, row);
+    const last = this.#last.get() ?? 0;
+    const lastRow = last === 0 ? undefined : this.#since.get(last);
+    this.#seen = lastRow === undefined ? { seq: 0, claimId: '' } : { seq: lastRow.seq, claimId: lastRow.claim_id };
+    return this.#open;
+  }
+
+  #apply(row: ClaimState): void {
+    if (row.state === 'claimed') this.#open.set(row.key, { seq: row.seq, claim_id: row.claim_id, key: row.key });
+    else this.#open.delete(row.key);
+    this.#seen = { seq: row.seq, claimId: row.claim_id };
+  }
+}
