@@ -18,21 +18,21 @@
  *   action digest over canonical JSON, `node:crypto` SHA-256 as the Node
  *   host supplies it), without a journal and with an in-memory effect
  *   journal; and once more with the Web Crypto fallback digests.
- * - AI SDK 7: `parseToolCall` (ai/internal: JSON parse + schema validation
- *   against the tool set) then `executeTool` (@ai-sdk/provider-utils, the
- *   generator the AI SDK loop drains), with a JSON string as a model sends.
+ * - AI SDK: `parseJSON` against the tool's input schema (what the AI SDK's
+ *   tool-call parsing does: JSON parse + schema validation) then
+ *   `executeTool` (@ai-sdk/provider-utils, the generator the AI SDK loop
+ *   drains), with a JSON string as a model sends.
  * - OpenAI Agents: `tool()` → `FunctionTool.invoke(runContext, jsonString)`.
  * - LangChain: `tool()` → `.invoke(args)`.
  * - MCP: `client.callTool` to an `McpServer` over `InMemoryTransport`.
  */
-import { executeTool } from '@ai-sdk/provider-utils';
+import { asSchema, executeTool, parseJSON } from '@ai-sdk/provider-utils';
 import { tool as langchainTool } from '@langchain/core/tools';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RunContext, tool as agentsTool } from '@openai/agents';
 import { tool as aiTool } from 'ai';
-import { parseToolCall } from 'ai/internal';
 import { boundText, createToolRegistry, defineTool, type Journal, type JsonSchema, type RecordedResult, type ToolRegistry } from 'toolgate';
 import { nodeSha256 } from 'toolgate/node';
 import { z } from 'zod';
@@ -195,7 +195,7 @@ async function workloadCases(label: string, name: string, schema: () => z.ZodObj
   const textCall = { callId: 'c', name, arguments: json };
 
   const ai = aiTool({ description: 'benchmark tool', inputSchema: schema(), execute: (input: unknown) => body(input as never) });
-  const aiTools = { [name]: ai };
+  const aiInput = asSchema(ai.inputSchema);
   const agents = agentsTool({ name, description: 'benchmark tool', parameters: schema(), strict: true, execute: (input: unknown) => JSON.stringify(body(input as never)) });
   const runContext = new RunContext();
   const langchain = langchainTool((input: unknown) => JSON.stringify(body(input as never)), { name, description: 'benchmark tool', schema: schema() });
@@ -219,10 +219,10 @@ async function workloadCases(label: string, name: string, schema: () => z.ZodObj
     { name: `${label}: toolgate governed (approval + journal)`, run: () => registry.governed.dispatch({ callId: `g${(callNumber += 1)}`, name, arguments: args }, governedContext) },
     { name: `${label}: toolgate governed (approval + journal), Web Crypto digests`, run: () => registry.governedWebCrypto.dispatch({ callId: `w${(callNumber += 1)}`, name, arguments: args }, governedContext) },
     {
-      name: `${label}: AI SDK parseToolCall + executeTool`,
+      name: `${label}: AI SDK parseJSON + executeTool`,
       run: async () => {
-        const parsed = await parseToolCall({ toolCall: { type: 'tool-call', toolCallId: 'c', toolName: name, input: json }, tools: aiTools, repairToolCall: undefined, instructions: undefined, messages: [] });
-        return drain(executeTool({ tool: ai as never, input: parsed.input as never, options: { toolCallId: 'c', messages: [], context: undefined as never } }) as AsyncGenerator<{ type: string; output: unknown }>);
+        const input = await parseJSON({ text: json, schema: aiInput });
+        return drain(executeTool({ execute: ai.execute as never, input: input as never, options: { toolCallId: 'c', messages: [] } }) as AsyncGenerator<{ type: string; output: unknown }>);
       },
     },
     { name: `${label}: OpenAI Agents FunctionTool.invoke`, run: () => agents.invoke(runContext, json) },
@@ -252,7 +252,7 @@ function summarise(label: string, rows: readonly BenchRow[]): void {
     `${label}: one tool-call-started listener adds ${formatNs(row(rows, 'toolgate dispatch (zod), one event listener').medianNs - zodRow.medianNs)} per call`,
     `${label}: governed with node:crypto digests ${formatNs(row(rows, 'toolgate governed (approval + journal)').medianNs)}; with Web Crypto ${formatNs(row(rows, 'Web Crypto digests').medianNs)}`,
   ];
-  for (const peer of ['AI SDK parseToolCall + executeTool', 'OpenAI Agents FunctionTool.invoke', 'LangChain tool.invoke', 'MCP client.callTool (in-memory)']) {
+  for (const peer of ['AI SDK parseJSON + executeTool', 'OpenAI Agents FunctionTool.invoke', 'LangChain tool.invoke', 'MCP client.callTool (in-memory)']) {
     const peerRow = row(rows, peer);
     lines.push(`${label}: ${peer} = ${(peerRow.medianNs / bareZod.medianNs).toFixed(2)}× bare zod; ${(peerRow.medianNs / zodRow.medianNs).toFixed(1)}× toolgate (zod)`);
   }

@@ -1,7 +1,7 @@
 // toolgate inside the Vercel AI SDK: `node examples/ai-sdk.mjs`.
 // The model is the AI SDK's own mock so this runs offline; use any provider model instead.
 import { generateText } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
+import { MockLanguageModelV3 } from 'ai/test';
 import { recordAISDKRejections, toAISDKTools } from 'toolgate/ai-sdk';
 import { createNotesRegistry } from './notes-registry.mjs';
 
@@ -16,7 +16,7 @@ const call = (id, path, text) => ({
   usage,
   warnings: [],
 });
-const model = new MockLanguageModelV4({
+const model = new MockLanguageModelV3({
   doGenerate: [call('call-1', 'notes/a.txt', 'hello'), call('call-2', 'notes/b.txt', 'again'), { content: [{ type: 'text', text: 'Done.' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] }],
 });
 
@@ -30,7 +30,7 @@ for (;;) {
     console.log(`model: ${result.text}`);
     break;
   }
-  messages.push(...result.responseMessages, {
+  messages.push(...result.response.messages, {
     role: 'tool',
     content: requests.map((request) => {
       const approved = answers.shift() ?? false;

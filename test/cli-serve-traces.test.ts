@@ -11,8 +11,9 @@ import { runCli } from './support/spawn-cli.js';
  * `toolgate serve` with OTEL_EXPORTER_OTLP_ENDPOINT set, end to end: the
  * built CLI, the real MCP SDK client, an upstream over stdio, and an
  * OTLP/HTTP receiver on loopback that keeps every byte the gateway sends.
- * The SDK packages are optional: without them the gateway refuses to start
- * and says which to install; with them, the spans arrive.
+ * The SDK packages are optional: without them (hidden from Node's resolver)
+ * the gateway refuses to start and says which to install; with them, the
+ * spans arrive.
  */
 const SECRET = 'sk-abcdefghijklmnopqrstuvwxyz123456';
 const TIMEOUT = 90_000;
@@ -146,13 +147,36 @@ describe.runIf(sdkInstalled)('toolgate serve exports its spans over OTLP/HTTP', 
   );
 });
 
-describe.skipIf(sdkInstalled)('toolgate serve without the OpenTelemetry SDK packages', () => {
+/**
+ * Node started with this runs as if the SDK packages were not installed: a
+ * resolve hook, registered before the CLI loads, answers each of them the
+ * way Node answers a package that is not there. The API stays resolvable.
+ */
+const HIDE_SDK_HOOKS = `const ABSENT = ${JSON.stringify(['@opentelemetry/sdk-trace', '@opentelemetry/resources', '@opentelemetry/exporter-trace-otlp-http'])};
+export async function resolve(specifier, context, next) {
+  if (ABSENT.some((name) => specifier === name || specifier.startsWith(name + "/"))) {
+    const error = new Error("Cannot find package " + specifier);
+    error.code = "ERR_MODULE_NOT_FOUND";
+    throw error;
+  }
+  return next(specifier, context);
+}`;
+const WITHOUT_SDK = `--import=data:text/javascript,${encodeURIComponent(`import { register } from "node:module"; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HIDE_SDK_HOOKS)}`)});`)}`;
+
+describe('toolgate serve without the OpenTelemetry SDK packages', () => {
   it('refuses to start when OTEL_EXPORTER_OTLP_ENDPOINT is set, naming what to install', async () => {
     const workspace = makeWorkspace({});
-    const result = await runCli(['serve', '--http', '0'], workspace, undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
+    const result = await runCli(['serve', '--http', '0'], workspace, undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', NODE_OPTIONS: WITHOUT_SDK });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('OTEL_EXPORTER_OTLP_ENDPOINT is set');
     expect(result.stderr).toContain('@opentelemetry/sdk-trace');
     expect(result.stderr).toContain('npm install');
+  });
+
+  it('starts without them when no collector is named', async () => {
+    const workspace = makeWorkspace({});
+    const result = await runCli(['tools'], workspace, undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: undefined, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined, NODE_OPTIONS: WITHOUT_SDK });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
   });
 });

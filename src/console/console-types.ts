@@ -146,6 +146,12 @@ export interface AuditSource {
 }
 
 
+/** A withheld definition as the console shows it: with what changed since it was approved, when that is known. */
+export interface WithheldReview extends WithheldDefinition {
+  /** A unified diff of the approved and the offered definition (`-` approved, `+` offered). */
+  readonly changes?: string;
+}
+
 export interface WithheldSource {
   /** What each withheld definition offers now: shown in full, so a person reviews what they approve. */
   list(): Promise<readonly WithheldDefinition[]>;

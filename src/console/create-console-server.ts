@@ -6,6 +6,7 @@ import { authenticate, consoleCookie, createConsoleToken, hostAllowed, originAll
 import { renderConsolePage } from './console-page.js';
 import type { ApprovalChange, AuditSource, ConsoleHello, ConsoleOptions, ConsoleServer, LiveCall, ReceiptFilter } from './console-types.js';
 import { createReceiptFeed, RECEIPT_PAGE } from './receipt-feed.js';
+import { reviewWithheld } from './review-withheld.js';
 import { summarizeEvent } from './summarize-event.js';
 
 const MAX_BODY = 16 * 1024;
@@ -107,7 +108,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     if (method === 'GET' && path === '/api/policy') return send(response, 200, options.describePolicy?.() ?? { version: options.registry.policy.version });
     if (method === 'GET' && path === '/api/verify') return send(response, 200, await audit.verify());
     if (method === 'GET' && path === '/api/unresolved') return send(response, 200, (await options.unresolved?.()) ?? []);
-    if (method === 'GET' && path === '/api/withheld') return send(response, 200, (await options.withheld?.list()) ?? []);
+    if (method === 'GET' && path === '/api/withheld') return send(response, 200, reviewWithheld((await options.withheld?.list()) ?? []));
     const withheldMatch = /^\/api\/withheld\/([a-z0-9_]{1,64})\/approve$/.exec(path);
     if (method === 'POST' && withheldMatch !== null) {
       if (options.withheld === undefined) return send(response, 404, { error: 'no MCP pinning is configured' });

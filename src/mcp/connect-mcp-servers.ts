@@ -3,6 +3,7 @@ import { ConfigurationError, ToolgateError, ToolPolicyError, ToolUnavailableErro
 import { createMcpCapability, type UpstreamServer } from './create-mcp-capability.js';
 import { createMcpCallGuard } from './guard-mcp-call.js';
 import { describeWithheld, discoverServerTools, type Emit, type UpstreamEntry } from './discover-server-tools.js';
+import { pinnedDefinition } from './definition-digest.js';
 import { createMemoryPinStore } from './pin-store.js';
 import { isValidServerName } from './is-valid-server-name.js';
 import type {
@@ -341,7 +342,7 @@ export async function connectMcpServers(options: ConnectMcpServersOptions): Prom
       if (options.digest !== undefined && options.digest !== entry.digest) {
         throw new ConfigurationError('approvePin', `was given the digest of a definition "${entry.name}" no longer offers: review what it offers now`);
       }
-      await pins.set({ server: entry.server, tool: entry.tool.name, digest: entry.digest, approvedAt: new Date().toISOString(), approvedBy: options.by ?? 'approver' });
+      await pins.set({ server: entry.server, tool: entry.tool.name, digest: entry.digest, approvedAt: new Date().toISOString(), approvedBy: options.by ?? 'approver', definition: pinnedDefinition(entry.tool) });
       // Re-list rather than trust the stored entry: what gets offered is what the upstream offers now, checked against the new pin.
       await refreshServer(server);
     },

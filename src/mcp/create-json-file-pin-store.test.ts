@@ -46,6 +46,27 @@ describe('createJsonFilePinStore', () => {
     expect(await createJsonFilePinStore(file).get('s', 'a')).toEqual(pin('a'));
   });
 
+  it('keeps the approved definition, and reads a pin file written before definitions were kept', async () => {
+    const older = await tempFile(`${JSON.stringify({ version: 1, pins: [pin('old')] })}\n`);
+    expect(await createJsonFilePinStore(older).get('s', 'old')).toEqual(pin('old'));
+    const store = createJsonFilePinStore(older);
+    const definition = { title: 'New', description: 'Look up.', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } };
+    await store.set({ ...pin('new'), definition });
+    const reread = createJsonFilePinStore(older);
+    expect(await reread.get('s', 'new')).toEqual({ ...pin('new'), definition });
+    expect(await reread.get('s', 'old')).toEqual(pin('old'));
+  });
+
+  it.each([
+    ['no input schema', { description: 'x' }],
+    ['a description that is not text', { description: 1, inputSchema: {} }],
+    ['an input schema that is an array', { inputSchema: [] }],
+    ['annotations that are not an object', { inputSchema: {}, annotations: 'yes' }],
+  ])('refuses a pin whose kept definition has %s, never reading it as no pins', async (_label, definition) => {
+    const file = await tempFile(JSON.stringify({ version: 1, pins: [{ ...pin('a'), definition }] }));
+    await expect(createJsonFilePinStore(file).get('s', 'a')).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+  });
+
   it('serialises concurrent approvals so none is lost', async () => {
     const file = await tempFile();
     const store = createJsonFilePinStore(file);

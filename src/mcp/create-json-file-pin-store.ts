@@ -2,7 +2,7 @@ import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { ConfigurationError } from '../core/index.js';
-import { pinKey, type McpPin, type McpPinStore } from './pin-store.js';
+import { pinKey, type McpPin, type McpPinnedDefinition, type McpPinStore } from './pin-store.js';
 import { withFileLock } from './with-file-lock.js';
 
 interface PinFile {
@@ -116,6 +116,31 @@ function parsePinFile(text: string): McpPin[] {
     ) {
       throw new ConfigurationError(`pins[${index}]`, 'is not a valid pin');
     }
-    return Object.freeze({ server: pin.server, tool: pin.tool, digest: pin.digest, approvedAt: pin.approvedAt, approvedBy: pin.approvedBy });
+    const base = { server: pin.server, tool: pin.tool, digest: pin.digest, approvedAt: pin.approvedAt, approvedBy: pin.approvedBy };
+    // Pins written before definitions were kept have none; they stay valid.
+    if (pin.definition === undefined) return Object.freeze(base);
+    return Object.freeze({ ...base, definition: parseDefinition(pin.definition, index) });
+  });
+}
+
+const isObject = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function parseDefinition(value: unknown, index: number): McpPinnedDefinition {
+  const definition = value as Partial<McpPinnedDefinition> | null;
+  if (
+    !isObject(definition) || !isObject(definition.inputSchema) ||
+    (definition.title !== undefined && typeof definition.title !== 'string') ||
+    (definition.description !== undefined && typeof definition.description !== 'string') ||
+    (definition.outputSchema !== undefined && !isObject(definition.outputSchema)) ||
+    (definition.annotations !== undefined && !isObject(definition.annotations))
+  ) {
+    throw new ConfigurationError(`pins[${index}].definition`, 'must be { inputSchema: {...}, title?, description?, outputSchema?, annotations? }');
+  }
+  return Object.freeze({
+    ...(definition.title === undefined ? {} : { title: definition.title }),
+    ...(definition.description === undefined ? {} : { description: definition.description }),
+    inputSchema: definition.inputSchema,
+    ...(definition.outputSchema === undefined ? {} : { outputSchema: definition.outputSchema }),
+    ...(definition.annotations === undefined ? {} : { annotations: definition.annotations }),
   });
 }

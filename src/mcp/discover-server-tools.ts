@@ -1,9 +1,9 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createToolRegistry, mcpToolName, ToolgateError, type AnyToolDefinition } from '../core/index.js';
 import { buildUpstreamTool } from './build-upstream-tool.js';
-import { definitionDigest } from './definition-digest.js';
-import type { McpConnectionEventMap, McpConnectionEventName, McpServerConfig, WithheldDefinition, WithheldReason } from './mcp-types.js';
-import type { McpPinStore } from './pin-store.js';
+import { approvedDefinition, definitionDigest, pinnedDefinition } from './definition-digest.js';
+import type { McpConnectionEventMap, McpConnectionEventName, McpServerConfig, ReviewedDefinition, WithheldDefinition, WithheldReason } from './mcp-types.js';
+import type { McpPinnedDefinition, McpPinStore } from './pin-store.js';
 import { scanHiddenCharacters, scanHiddenInValue } from './scan-hidden-characters.js';
 
 /** What the connection knows about one upstream tool. */
@@ -15,6 +15,8 @@ export interface UpstreamEntry {
   readonly status: 'offered' | 'withheld';
   readonly reason: WithheldReason | undefined;
   readonly pinnedDigest: string | undefined;
+  /** The definition approved before, when its pin kept it (withheld entries only). */
+  readonly approved: McpPinnedDefinition | undefined;
   /** Present when offered. */
   readonly definition: AnyToolDefinition | undefined;
 }
@@ -68,14 +70,14 @@ export async function discoverServerTools(options: DiscoverServerToolsOptions): 
 async function decide(options: DiscoverServerToolsOptions, tool: Tool, name: string, digest: string, pinning: Promise<void>[]): Promise<UpstreamEntry | undefined> {
   const { server, emit } = options;
   const pin = await options.pins.get(server.name, tool.name);
-  const base = { server: server.name, tool, name, digest, pinnedDigest: pin?.digest };
+  const base = { server: server.name, tool, name, digest, pinnedDigest: pin?.digest, approved: undefined };
   if (pin === undefined && options.pinning === 'approve') return withhold(emit, { ...base, reason: 'unapproved' });
-  if (pin !== undefined && pin.digest !== digest) return withhold(emit, { ...base, reason: 'changed' });
+  if (pin !== undefined && pin.digest !== digest) return withhold(emit, { ...base, reason: 'changed', approved: await approvedDefinition(tool.name, pin) });
   const definition = buildDefinition(options, tool, name);
   if (definition === undefined) return undefined;
   if (pin === undefined) {
     pinning.push(
-      options.pins.set({ server: server.name, tool: tool.name, digest, approvedAt: new Date().toISOString(), approvedBy: 'first-use' }).then(() => {
+      options.pins.set({ server: server.name, tool: tool.name, digest, approvedAt: new Date().toISOString(), approvedBy: 'first-use', definition: pinnedDefinition(tool) }).then(() => {
         emit('definition-pinned', { server: server.name, tool: tool.name, name, digest });
       }),
     );
@@ -89,9 +91,8 @@ function withhold(emit: Emit, entry: Omit<UpstreamEntry, 'status' | 'definition'
   return withheld;
 }
 
-/** What a reviewer sees of a withheld definition: identity, digests and the offered text, hidden characters removed. */
+/** What a reviewer sees of a withheld definition: identity, digests, the offered text and the approved one, hidden characters removed. */
 export function describeWithheld(entry: UpstreamEntry): WithheldDefinition {
-  const offered = scanHiddenInValue({ title: entry.tool.title, description: entry.tool.description, inputSchema: entry.tool.inputSchema, outputSchema: entry.tool.outputSchema }, true).value;
   return Object.freeze({
     server: entry.server,
     tool: entry.tool.name,
@@ -99,12 +100,18 @@ export function describeWithheld(entry: UpstreamEntry): WithheldDefinition {
     reason: entry.reason ?? 'changed',
     digest: entry.digest,
     pinnedDigest: entry.pinnedDigest,
-    offered: Object.freeze({
-      ...(offered.title === undefined ? {} : { title: offered.title }),
-      description: offered.description ?? '',
-      inputSchema: offered.inputSchema,
-      ...(offered.outputSchema === undefined ? {} : { outputSchema: offered.outputSchema }),
-    }),
+    offered: reviewable(entry.tool),
+    ...(entry.approved === undefined ? {} : { approved: reviewable(entry.approved) }),
+  });
+}
+
+function reviewable(definition: McpPinnedDefinition): ReviewedDefinition {
+  const text = scanHiddenInValue({ title: definition.title, description: definition.description, inputSchema: definition.inputSchema, outputSchema: definition.outputSchema }, true).value;
+  return Object.freeze({
+    ...(text.title === undefined ? {} : { title: text.title }),
+    description: text.description ?? '',
+    inputSchema: text.inputSchema,
+    ...(text.outputSchema === undefined ? {} : { outputSchema: text.outputSchema }),
   });
 }
 

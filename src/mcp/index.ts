@@ -13,13 +13,14 @@ export type {
   McpStdioServerConfig,
   McpToolOverride,
   McpToolsChange,
+  ReviewedDefinition,
   WithheldDefinition,
   WithheldReason,
 } from './mcp-types.js';
 export type { McpArgumentTargets } from './argument-targets.js';
 export { upstreamGovernanceOf } from './build-upstream-tool.js';
 export { checkServerGovernance, type UpstreamGovernance, type UpstreamGovernanceReason } from './upstream-governance.js';
-export { createMemoryPinStore, type McpPin, type McpPinStore } from './pin-store.js';
+export { createMemoryPinStore, type McpPin, type McpPinnedDefinition, type McpPinStore } from './pin-store.js';
 export { createJsonFilePinStore } from './create-json-file-pin-store.js';
 export { mcpToolName } from '../core/index.js';
 export { buildStdioEnv } from './build-stdio-env.js';

@@ -125,12 +125,17 @@ export interface WithheldDefinition {
   /** The digest approved before, when there is one. */
   readonly pinnedDigest: string | undefined;
   /** What the upstream offers now, for review (untrusted text, hidden characters removed). */
-  readonly offered: {
-    readonly title?: string;
-    readonly description: string;
-    readonly inputSchema: JsonSchema;
-    readonly outputSchema?: JsonSchema;
-  };
+  readonly offered: ReviewedDefinition;
+  /** What was approved before, when the pin kept it (pins stored before definitions were kept did not). */
+  readonly approved?: ReviewedDefinition;
+}
+
+/** The text of an upstream definition a person reviews (untrusted, hidden characters removed). */
+export interface ReviewedDefinition {
+  readonly title?: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema?: JsonSchema;
 }
 
 /**

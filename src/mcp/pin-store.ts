@@ -1,3 +1,18 @@
+import type { JsonSchema } from '../core/index.js';
+
+/**
+ * An approved definition as the upstream sent it, without its name (the pin
+ * names the tool): everything its digest covers, kept so that a reviewer of
+ * a changed definition sees what was approved beside what is offered now.
+ */
+export interface McpPinnedDefinition {
+  readonly title?: string | undefined;
+  readonly description?: string | undefined;
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema?: JsonSchema | undefined;
+  readonly annotations?: Readonly<Record<string, unknown>> | undefined;
+}
+
 /** One approved definition: the digest of what a human (or first use) accepted. */
 export interface McpPin {
   readonly server: string;
@@ -9,6 +24,12 @@ export interface McpPin {
   readonly approvedAt: string;
   /** Who approved: `first-use`, or an approver's label. */
   readonly approvedBy: string;
+  /**
+   * The approved definition itself. Absent from pins stored before
+   * definitions were kept; the digest alone still decides what is offered,
+   * and a definition that does not hash to it is never shown as approved.
+   */
+  readonly definition?: McpPinnedDefinition;
 }
 
 /**

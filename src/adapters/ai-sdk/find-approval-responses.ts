@@ -24,7 +24,7 @@ export function findApprovalResponses(messages: readonly ModelMessage[]): readon
   for (const message of messages) {
     if (message.role !== 'assistant' || typeof message.content === 'string') continue;
     for (const part of message.content) {
-      if (part.type === 'tool-approval-request') requests.set(part.approvalId, { toolCallId: part.toolCallId, isAutomatic: part.isAutomatic === true });
+      if (part.type === 'tool-approval-request') requests.set(part.approvalId, { toolCallId: part.toolCallId, isAutomatic: isAutomatic(part) });
       else if (part.type === 'tool-call') calls.set(part.toolCallId, { toolName: part.toolName, input: part.input });
     }
   }
@@ -37,4 +37,9 @@ export function findApprovalResponses(messages: readonly ModelMessage[]): readon
     answers.push({ toolCallId: request.toolCallId, toolName: call.toolName, input: call.input, approved: part.approved, reason: part.reason });
   }
   return answers;
+}
+
+/** AI SDK 7 marks the approvals its own `toolApproval` configuration gave; AI SDK 6 gives none, so its parts carry no mark. */
+function isAutomatic(part: object): boolean {
+  return 'isAutomatic' in part && part.isAutomatic === true;
 }

@@ -1,5 +1,5 @@
 import { streamText, type ModelMessage, type UIMessageChunk } from 'ai';
-import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
+import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { createNotesFixture, NOTES_GRANT } from '../__fixtures__/notes-registry.js';
 import { toAISDKTools } from './to-ai-sdk-tools.js';
@@ -23,7 +23,7 @@ describe('toAISDKTools with streamText (the stream useChat renders)', () => {
   it('streams the approval request to the UI, then the approved result', async () => {
     const { registry, host, receipts } = createNotesFixture();
     const tools = toAISDKTools(registry, { grantedTools: NOTES_GRANT });
-    const model = new MockLanguageModelV4({
+    const model = new MockLanguageModelV3({
       doStream: [
         streamed([
           { type: 'tool-call', toolCallId: 'call-1', toolName: 'write_note', input: JSON.stringify({ path: 'notes/a.txt', text: 'hello' }) },
@@ -46,7 +46,7 @@ describe('toAISDKTools with streamText (the stream useChat renders)', () => {
     expect(host.files.has('notes/a.txt')).toBe(false);
 
     const approval = request as { approvalId: string };
-    messages.push(...(await first.responseMessages), { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approval.approvalId, approved: true }] });
+    messages.push(...(await first.response).messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approval.approvalId, approved: true }] });
     const second = streamText({ model, tools, messages });
     const resumed = await chunks(second.toUIMessageStream());
     expect(resumed).toContainEqual(expect.objectContaining({ type: 'tool-output-available', toolCallId: 'call-1', output: 'wrote 5 bytes to notes/a.txt' }));

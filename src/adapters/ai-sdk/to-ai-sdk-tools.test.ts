@@ -1,5 +1,5 @@
 import { generateText, type ModelMessage } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
+import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createConfirm, createToolRegistry, defineTool, ToolgateError } from '../../core/index.js';
@@ -32,7 +32,7 @@ function approvalId(content: readonly { type: string }[]): string {
 }
 
 /** The prompt the model saw on its nth call, as tool-result parts. */
-function toolResultsSeen(model: MockLanguageModelV4, call: number): unknown[] {
+function toolResultsSeen(model: MockLanguageModelV3, call: number): unknown[] {
   const prompt = model.doGenerateCalls[call]?.prompt ?? [];
   return prompt.filter((message) => message.role === 'tool').flatMap((message) => message.content as unknown[]);
 }
@@ -42,7 +42,7 @@ describe('toAISDKTools', () => {
     const { registry, host, journal, receipts } = createNotesFixture();
     const context = { agent: 'writer', grantedTools: NOTES_GRANT };
     const tools = toAISDKTools(registry, context);
-    const model = new MockLanguageModelV4({
+    const model = new MockLanguageModelV3({
       doGenerate: [
         toolCallTurn('call-1', 'write_note', { path: 'notes/a.txt', text: 'hello' }),
         toolCallTurn('call-2', 'write_note', { path: 'notes/b.txt', text: 'again' }),
@@ -55,14 +55,14 @@ describe('toAISDKTools', () => {
     const first = await generateText({ model, tools, messages });
     expect(first.content.some((part) => part.type === 'tool-approval-request')).toBe(true);
     expect(host.files.has('notes/a.txt')).toBe(false);
-    messages.push(...first.responseMessages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approvalId(first.content), approved: true }] });
+    messages.push(...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approvalId(first.content), approved: true }] });
 
     // Step 2: the human approved once; the call runs; the model calls again and toolgate asks again.
     const second = await generateText({ model, tools, messages });
     expect(host.files.get('notes/a.txt')).toBe('hello');
     expect(toolResultsSeen(model, 1)).toEqual([expect.objectContaining({ type: 'tool-result', toolCallId: 'call-1', output: { type: 'text', value: 'wrote 5 bytes to notes/a.txt' } })]);
     expect(second.content.some((part) => part.type === 'tool-approval-request')).toBe(true);
-    messages.push(...second.responseMessages, {
+    messages.push(...second.response.messages, {
       role: 'tool',
       content: [{ type: 'tool-approval-response', approvalId: approvalId(second.content), approved: false, reason: 'not this one' }],
     });
@@ -89,20 +89,20 @@ describe('toAISDKTools', () => {
     const approvals = createConfirm({ mode: 'plan', prompt: () => Promise.reject(new Error('the framework is the person here')) });
     const context = { agent: 'writer', grantedTools: NOTES_GRANT, approval: { confirm: approvals.confirm } };
     const tools = toAISDKTools(registry, context);
-    const model = new MockLanguageModelV4({ doGenerate: [toolCallTurn('call-p', 'write_note', { path: 'notes/p.txt', text: 'plan' }), textTurn('done')] });
+    const model = new MockLanguageModelV3({ doGenerate: [toolCallTurn('call-p', 'write_note', { path: 'notes/p.txt', text: 'plan' }), textTurn('done')] });
     const messages: ModelMessage[] = [{ role: 'user', content: 'Write a note.' }];
     const first = await generateText({ model, tools, messages });
-    messages.push(...first.responseMessages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approvalId(first.content), approved: true }] });
+    messages.push(...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approvalId(first.content), approved: true }] });
     await generateText({ model, tools, messages });
     expect(host.files.has('notes/p.txt')).toBe(false);
     expect(receipts.map((receipt) => [receipt.callId, receipt.code, receipt.approval.how])).toEqual([['call-p', 'DENIED_BY_USER', 'confirm']]);
 
     // In ask mode the same framework approval is the person's answer, bound to the action it was given for.
     approvals.setMode('ask');
-    const again = new MockLanguageModelV4({ doGenerate: [toolCallTurn('call-a', 'write_note', { path: 'notes/a.txt', text: 'ask' }), textTurn('done')] });
+    const again = new MockLanguageModelV3({ doGenerate: [toolCallTurn('call-a', 'write_note', { path: 'notes/a.txt', text: 'ask' }), textTurn('done')] });
     const next: ModelMessage[] = [{ role: 'user', content: 'Write a note.' }];
     const asked = await generateText({ model: again, tools, messages: next });
-    next.push(...asked.responseMessages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approvalId(asked.content), approved: true }] });
+    next.push(...asked.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approvalId(asked.content), approved: true }] });
     await generateText({ model: again, tools, messages: next });
     expect(host.files.get('notes/a.txt')).toBe('ask');
     expect(receipts.at(-1)?.approval).toMatchObject({ outcome: 'approve', how: 'confirm:framework' });
@@ -111,7 +111,7 @@ describe('toAISDKTools', () => {
   it('turns a toolgate denial into a tool error the model sees', async () => {
     const { registry, host, receipts } = createNotesFixture();
     const tools = toAISDKTools(registry, { grantedTools: NOTES_GRANT });
-    const model = new MockLanguageModelV4({ doGenerate: [toolCallTurn('call-w', 'wipe_notes', {}), textTurn('Could not wipe.')] });
+    const model = new MockLanguageModelV3({ doGenerate: [toolCallTurn('call-w', 'wipe_notes', {}), textTurn('Could not wipe.')] });
     const result = await generateText({ model, tools, prompt: 'Wipe everything.', stopWhen: () => false });
     expect(result.text).toBe('Could not wipe.');
     const seen = toolResultsSeen(model, 1) as { toolCallId: string; output: { type: string; value: string } }[];
@@ -125,7 +125,7 @@ describe('toAISDKTools', () => {
   it('feeds a plain (ungoverned) call straight through, untrusted content placed as the result', async () => {
     const { registry } = createNotesFixture();
     const tools = toAISDKTools(registry, { grantedTools: NOTES_GRANT });
-    const model = new MockLanguageModelV4({ doGenerate: [toolCallTurn('call-r', 'read_note', { path: 'notes/todo.txt' }), textTurn('It says buy milk.')] });
+    const model = new MockLanguageModelV3({ doGenerate: [toolCallTurn('call-r', 'read_note', { path: 'notes/todo.txt' }), textTurn('It says buy milk.')] });
     const result = await generateText({ model, tools, prompt: 'Read my todo.', stopWhen: () => false });
     expect(result.text).toBe('It says buy milk.');
     expect(toolResultsSeen(model, 1)).toEqual([expect.objectContaining({ toolCallId: 'call-r', output: { type: 'text', value: 'buy milk' } })]);
@@ -136,7 +136,7 @@ describe('toAISDKTools', () => {
     const tools = toAISDKTools(registry, { grantedTools: NOTES_GRANT });
     const execute = tools.write_note?.execute;
     if (execute === undefined) throw new Error('write_note has no execute');
-    const run = Promise.resolve(execute({ path: 'notes/x.txt', text: 'x' }, { toolCallId: 'direct', messages: [], context: {} }));
+    const run = Promise.resolve(execute({ path: 'notes/x.txt', text: 'x' }, { toolCallId: 'direct', messages: [] }));
     await expect(run).rejects.toBeInstanceOf(ToolOutcomeError);
     await expect(run).rejects.toMatchObject({ code: 'DENIED_BY_USER', outcome: { error: { reason: 'no_approval_hook' } } });
     // One error base: a framework's handler can tell a toolgate failure by the shared brand and read its flags.
@@ -151,12 +151,12 @@ describe('toAISDKTools', () => {
     const tools = toAISDKTools(registry, { grantedTools: NOTES_GRANT });
     const tool = tools.write_note;
     if (tool?.execute === undefined || typeof tool.needsApproval !== 'function') throw new Error('write_note is not governed');
-    expect(await tool.needsApproval({ path: 'notes/a.txt', text: 'safe' }, { toolCallId: 'c1', messages: [], context: {} })).toBe(true);
+    expect(await tool.needsApproval({ path: 'notes/a.txt', text: 'safe' }, { toolCallId: 'c1', messages: [] })).toBe(true);
     const approved: ModelMessage[] = [
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'write_note', input: { path: 'notes/a.txt', text: 'EVIL' } }, { type: 'tool-approval-request', approvalId: 'a1', toolCallId: 'c1' }] },
       { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'a1', approved: true }] },
     ];
-    const run = Promise.resolve(tool.execute({ path: 'notes/a.txt', text: 'EVIL' }, { toolCallId: 'c1', messages: approved, context: {} }));
+    const run = Promise.resolve(tool.execute({ path: 'notes/a.txt', text: 'EVIL' }, { toolCallId: 'c1', messages: approved }));
     await expect(run).rejects.toMatchObject({ code: 'DENIED_BY_USER', outcome: { error: { reason: 'approval_mismatch' } } });
     expect(host.files.has('notes/a.txt')).toBe(false);
   });
@@ -167,6 +167,8 @@ describe('toAISDKTools', () => {
     const execute = tools.write_note?.execute;
     if (execute === undefined) throw new Error('write_note has no execute');
     const input = { path: 'notes/a.txt', text: 'x' };
+    // AI SDK 7 marks an approval its own configuration gave; the adapter must never take it for a person's.
+    const automatic = { type: 'tool-approval-request' as const, approvalId: 'a-auto', toolCallId: 'auto', isAutomatic: true };
     const messages: ModelMessage[] = [
       {
         role: 'assistant',
@@ -174,13 +176,13 @@ describe('toAISDKTools', () => {
           { type: 'tool-call', toolCallId: 'other', toolName: 'write_note', input },
           { type: 'tool-approval-request', approvalId: 'a-other', toolCallId: 'other' },
           { type: 'tool-call', toolCallId: 'auto', toolName: 'write_note', input },
-          { type: 'tool-approval-request', approvalId: 'a-auto', toolCallId: 'auto', isAutomatic: true },
+          automatic,
         ],
       },
       { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'a-other', approved: true }, { type: 'tool-approval-response', approvalId: 'a-auto', approved: true }] },
     ];
     for (const toolCallId of ['mine', 'auto']) {
-      await expect(Promise.resolve(execute(input, { toolCallId, messages, context: {} }))).rejects.toMatchObject({ code: 'DENIED_BY_USER' });
+      await expect(Promise.resolve(execute(input, { toolCallId, messages }))).rejects.toMatchObject({ code: 'DENIED_BY_USER' });
     }
     expect(host.files.has('notes/a.txt')).toBe(false);
   });
@@ -192,10 +194,10 @@ describe('toAISDKTools', () => {
     if (execute === undefined) throw new Error('read_note has no execute');
     host.script('fs.readFile', { delayMs: 5_000, result: { content: 'late', bytes: 4, partial: false } });
     const controller = new AbortController();
-    const run = Promise.resolve(execute({ path: 'notes/todo.txt' }, { toolCallId: 'slow', messages: [], context: {}, abortSignal: controller.signal }));
+    const run = Promise.resolve(execute({ path: 'notes/todo.txt' }, { toolCallId: 'slow', messages: [], abortSignal: controller.signal }));
     setTimeout(() => controller.abort(new Error('user pressed stop')), 20);
     await expect(run).rejects.toMatchObject({ code: 'ABORTED' });
-    const aborted = Promise.resolve(execute({ path: 'notes/todo.txt' }, { toolCallId: 'pre', messages: [], context: {}, abortSignal: AbortSignal.abort() }));
+    const aborted = Promise.resolve(execute({ path: 'notes/todo.txt' }, { toolCallId: 'pre', messages: [], abortSignal: AbortSignal.abort() }));
     await expect(aborted).rejects.toMatchObject({ code: 'ABORTED_BEFORE_DISPATCH' });
   });
 
@@ -207,8 +209,8 @@ describe('toAISDKTools', () => {
     const tools = toAISDKTools(registry, { grantedTools: NOTES_GRANT, approval: { approvedActionDigests: [plan.actionDigest ?? ''] } });
     const tool = tools.write_note;
     if (tool?.execute === undefined || typeof tool.needsApproval !== 'function') throw new Error('write_note is not governed');
-    expect(await tool.needsApproval(call.arguments, { toolCallId: 'p1', messages: [], context: {} })).toBe(false);
-    expect(await tool.execute(call.arguments, { toolCallId: 'p1', messages: [], context: {} })).toBe('wrote 3 bytes to notes/p.txt');
+    expect(await tool.needsApproval(call.arguments, { toolCallId: 'p1', messages: [] })).toBe(false);
+    expect(await tool.execute(call.arguments, { toolCallId: 'p1', messages: [] })).toBe('wrote 3 bytes to notes/p.txt');
     expect(host.files.get('notes/p.txt')).toBe('pre');
   });
   it('denies an approved call whose action changed before it ran (configuration swapped after approval)', async () => {
@@ -223,10 +225,10 @@ describe('toAISDKTools', () => {
     const registry = createToolRegistry({ tools: [sendReport] });
     const values: Record<string, unknown> = { recipient: 'alice@example.com' };
     const tools = toAISDKTools(registry, { grantedTools: ['send_report'], config: { values } });
-    const model = new MockLanguageModelV4({ doGenerate: [toolCallTurn('call-r', 'send_report', { week: 7 }), textTurn('It was refused.')] });
+    const model = new MockLanguageModelV3({ doGenerate: [toolCallTurn('call-r', 'send_report', { week: 7 }), textTurn('It was refused.')] });
     const messages: ModelMessage[] = [{ role: 'user', content: 'Send the report.' }];
     const first = await generateText({ model, tools, messages });
-    messages.push(...first.responseMessages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approvalId(first.content), approved: true }] });
+    messages.push(...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approvalId(first.content), approved: true }] });
 
     values.recipient = 'mallory@example.com';
     const second = await generateText({ model, tools, messages });
@@ -238,13 +240,13 @@ describe('toAISDKTools', () => {
     const { registry, host } = createNotesFixture();
     const tools = toAISDKTools(registry, { grantedTools: NOTES_GRANT });
     const secret = 'approval-signing-secret';
-    const model = new MockLanguageModelV4({ doGenerate: [toolCallTurn('call-s', 'write_note', { path: 'notes/a.txt', text: 'hello' }), textTurn('Written.')] });
+    const model = new MockLanguageModelV3({ doGenerate: [toolCallTurn('call-s', 'write_note', { path: 'notes/a.txt', text: 'hello' }), textTurn('Written.')] });
     const messages: ModelMessage[] = [{ role: 'user', content: 'Write a note.' }];
     const first = await generateText({ model, tools, messages, experimental_toolApprovalSecret: secret });
     const answer: ModelMessage = { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approvalId(first.content), approved: true }] };
 
     // A client that swaps the approved input is caught by the AI SDK's signature check.
-    const altered = structuredClone(first.responseMessages).map((message) =>
+    const altered = structuredClone(first.response.messages).map((message) =>
       message.role === 'assistant' && typeof message.content !== 'string'
         ? { ...message, content: message.content.map((part) => (part.type === 'tool-call' ? { ...part, input: { path: 'notes/a.txt', text: 'EVIL' } } : part)) }
         : message,
@@ -252,14 +254,14 @@ describe('toAISDKTools', () => {
     await expect(generateText({ model, tools, messages: [...messages, ...altered, answer], experimental_toolApprovalSecret: secret })).rejects.toThrow(/signature/i);
     expect(host.files.has('notes/a.txt')).toBe(false);
 
-    const resumed = await generateText({ model, tools, messages: [...messages, ...first.responseMessages, answer], experimental_toolApprovalSecret: secret });
+    const resumed = await generateText({ model, tools, messages: [...messages, ...first.response.messages, answer], experimental_toolApprovalSecret: secret });
     expect(resumed.text).toBe('Written.');
     expect(host.files.get('notes/a.txt')).toBe('hello');
   });
   it('lets toolgate validate arguments: a bad one is a receipted ARGS_INVALID tool error the model can correct', async () => {
     const { registry, receipts } = createNotesFixture();
     const tools = toAISDKTools(registry, { grantedTools: NOTES_GRANT });
-    const model = new MockLanguageModelV4({ doGenerate: [toolCallTurn('call-bad', 'read_note', { path: 42 }), textTurn('Let me fix that.')] });
+    const model = new MockLanguageModelV3({ doGenerate: [toolCallTurn('call-bad', 'read_note', { path: 42 }), textTurn('Let me fix that.')] });
     const result = await generateText({ model, tools, prompt: 'Read note 42.', stopWhen: () => false });
     expect(result.text).toBe('Let me fix that.');
     const seen = toolResultsSeen(model, 1) as { output: { type: string; value: string } }[];

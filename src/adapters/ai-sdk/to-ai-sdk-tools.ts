@@ -22,10 +22,10 @@ import { findApprovalResponses } from './find-approval-responses.js';
  */
 export function toAISDKTools(registry: ToolRegistry, context: DispatchContext = {}): ToolSet {
   const ledger = createApprovalLedger();
-  const tools: Record<string, Tool<unknown, string, Record<string, never>>> = {};
+  const tools: Record<string, Tool<unknown, string>> = {};
   for (const entry of frameworkTools(registry)) {
     const call = (toolCallId: string, input: unknown) => ({ callId: toolCallId, name: entry.key, arguments: input });
-    tools[entry.wireName] = ai.tool<unknown, string, Record<string, never>>({
+    tools[entry.wireName] = ai.tool<unknown, string>({
       description: entry.description,
       // Validation is toolgate's (stage 6): a schema failure must become a receipted ARGS_INVALID result, not an SDK exception.
       inputSchema: ai.jsonSchema<unknown>(entry.inputSchema),

@@ -1,5 +1,6 @@
 import { ToolgateError } from '../../core/index.js';
-import type { WithheldDefinition } from '../../mcp/index.js';
+import { reviewWithheld } from '../../console/review-withheld.js';
+import type { WithheldReview } from '../../console/console-types.js';
 import { CliError } from '../cli-error.js';
 import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
@@ -9,13 +10,14 @@ const SHA256 = /^[0-9a-f]{64}$/;
 
 /**
  * `toolgate mcp withheld`: the upstream definitions withheld now, each
- * shown whole (hidden characters already removed) with the digest that
- * approves exactly it.
+ * with what changed since it was approved (when the pin kept the approved
+ * one), shown whole (hidden characters already removed) with the digest
+ * that approves exactly it.
  */
 export async function runMcpWithheld(config: ResolvedConfig, output: CliOutput): Promise<void> {
   const gateway = await openGateway(config);
   try {
-    const withheld = gateway.connection.listWithheld();
+    const withheld = reviewWithheld(gateway.connection.listWithheld());
     output.result(withheld, () => (withheld.length === 0 ? 'No MCP definition is withheld.' : withheld.map(renderWithheld).join('\n\n')));
   } finally {
     await gateway.close();
@@ -45,10 +47,12 @@ export async function runMcpApprove(config: ResolvedConfig, name: string, digest
   );
 }
 
-function renderWithheld(entry: WithheldDefinition): string {
+function renderWithheld(entry: WithheldReview): string {
   const why = entry.reason === 'changed' ? 'changed since it was approved' : 'not approved yet';
   return [
     `${entry.name}  (server ${entry.server}, tool ${entry.tool}): ${why}`,
+    ...(entry.changes === undefined ? [] : ['  what changed (- approved, + offered):', indent(entry.changes, 4), '  the offered definition, whole:']),
+    ...(entry.changes === undefined && entry.reason === 'changed' ? ['  (the approved definition was not kept: it was approved before toolgate kept definitions; compare the digests)'] : []),
     ...(entry.offered.title === undefined ? [] : [`  title: ${entry.offered.title}`]),
     '  description:',
     indent(entry.offered.description, 4),

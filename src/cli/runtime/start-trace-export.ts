@@ -10,6 +10,9 @@ import { CliError } from '../cli-error.js';
  */
 export const TRACE_EXPORT_PACKAGES = ['@opentelemetry/api', '@opentelemetry/sdk-trace', '@opentelemetry/resources', '@opentelemetry/exporter-trace-otlp-http'] as const;
 
+/** What to install: the SDK 2.x line, the one that runs on Node 20 (3.x needs Node 22 and API 1.10), with the API it accepts. */
+const TRACE_EXPORT_INSTALL = '@opentelemetry/api@1.9 @opentelemetry/sdk-trace@2 @opentelemetry/resources@2 @opentelemetry/exporter-trace-otlp-http@0.223';
+
 export interface TraceExport {
   /** Trace a registry's calls (`toolgate/otel`'s `traceRegistry`) to the collector. */
   trace(registry: Pick<ToolRegistry, 'on'>): RegistryTracing;
@@ -63,7 +66,7 @@ async function load<T>(name: string): Promise<T> {
     if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
     throw new CliError(
       'config',
-      `OTEL_EXPORTER_OTLP_ENDPOINT is set, but ${name} is not installed. Install the OpenTelemetry SDK packages beside toolgate (npm install ${TRACE_EXPORT_PACKAGES.join(' ')}), or unset OTEL_EXPORTER_OTLP_ENDPOINT.`,
+      `OTEL_EXPORTER_OTLP_ENDPOINT is set, but ${name} is not installed. Install the OpenTelemetry SDK packages beside toolgate (npm install ${TRACE_EXPORT_INSTALL}), or unset OTEL_EXPORTER_OTLP_ENDPOINT.`,
       { cause: error },
     );
   }

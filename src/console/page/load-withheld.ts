@@ -1,9 +1,10 @@
-import type { WithheldDefinition } from '../console-types.js';
+import type { WithheldReview } from '../console-types.js';
 import { api, byId, el } from './dom.js';
+import { renderDiff } from './render-diff.js';
 
-// The whole offered definition is shown, and the approval names its digest: the server pins it only if that is still what is offered.
+// What changed since the approval comes first, then the whole offered definition; the approval names its digest: the server pins it only if that is still what is offered.
 export function loadWithheld(): void {
-  void api<WithheldDefinition[]>('/api/withheld').then((list) => {
+  void api<WithheldReview[]>('/api/withheld').then((list) => {
     byId('withheld').replaceChildren(
       ...list.map((w) => {
         const offered = w.offered;
@@ -21,13 +22,19 @@ export function loadWithheld(): void {
           { class: 'card', 'data-withheld': w.name },
           el('h3', { text: w.name }),
           el('div', { class: 'meta', text: `server ${w.server} · tool ${w.tool} · ${w.reason === 'changed' ? 'changed since it was approved' : 'not approved yet'}` }),
-          offered.title ? el('p', { text: offered.title }) : null,
-          el('h4', { text: 'Description' }),
-          el('pre', { class: 'description', text: offered.description || '' }),
-          el('h4', { text: 'Input schema' }),
-          el('pre', { text: JSON.stringify(offered.inputSchema, null, 2) }),
-          offered.outputSchema ? el('h4', { text: 'Output schema' }) : null,
-          offered.outputSchema ? el('pre', { text: JSON.stringify(offered.outputSchema, null, 2) }) : null,
+          changesOf(w),
+          el(
+            'details',
+            { class: 'offered', ...(w.changes === undefined ? { open: '' } : {}) },
+            el('summary', { text: 'The offered definition, whole' }),
+            offered.title ? el('p', { text: offered.title }) : null,
+            el('h4', { text: 'Description' }),
+            el('pre', { class: 'description', text: offered.description || '' }),
+            el('h4', { text: 'Input schema' }),
+            el('pre', { text: JSON.stringify(offered.inputSchema, null, 2) }),
+            offered.outputSchema ? el('h4', { text: 'Output schema' }) : null,
+            offered.outputSchema ? el('pre', { text: JSON.stringify(offered.outputSchema, null, 2) }) : null,
+          ),
           el('div', { class: 'meta', text: `offered sha256 ${w.digest}${w.pinnedDigest ? ` · approved before: ${w.pinnedDigest}` : ''}` }),
           problem,
           el('div', { class: 'actions' }, el('button', { class: 'approve', text: 'Approve this definition', onclick: approve })),
@@ -36,4 +43,11 @@ export function loadWithheld(): void {
     );
     byId('withheld-empty').hidden = list.length > 0;
   });
+}
+
+/** The diff of the approved and the offered definition, or why there is none. */
+function changesOf(w: WithheldReview): HTMLElement | null {
+  if (w.changes !== undefined) return el('section', { class: 'changes' }, el('h4', { text: 'What changed since it was approved (− approved, + offered)' }), renderDiff(w.changes));
+  if (w.reason === 'changed') return el('p', { class: 'muted', text: 'The approved definition was not kept (it was approved before toolgate kept definitions): compare by digest below.' });
+  return null;
 }

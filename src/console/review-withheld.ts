@@ -1,0 +1,55 @@
+import { structuredPatch } from 'diff';
+import { canonicalJson } from '../core/index.js';
+import type { ReviewedDefinition, WithheldDefinition } from '../mcp/index.js';
+import type { WithheldReview } from './console-types.js';
+
+/** Above this, a definition is not compared line by line (the diff's cost grows with the product of the sizes); it is still shown whole. */
+const MAX_COMPARED = 256 * 1024;
+
+/** Each withheld definition with what changed since it was approved, for the console and `toolgate mcp withheld`. */
+export function reviewWithheld(list: readonly WithheldDefinition[]): WithheldReview[] {
+  return list.map((entry) => {
+    const changes = diffWithheldDefinition(entry);
+    return changes === undefined ? entry : { ...entry, changes };
+  });
+}
+
+/**
+ * What changed between the approved and the offered definition of a
+ * withheld upstream tool, as a unified diff of their title, description and
+ * schemas (`-` approved, `+` offered). Schemas are compared with their keys
+ * sorted, as the digest sees them, so a reordering alone shows no line.
+ * Undefined when there is nothing to compare with: never approved, or
+ * approved before pins kept the definition.
+ */
+export function diffWithheldDefinition(entry: WithheldDefinition): string | undefined {
+  if (entry.approved === undefined) return undefined;
+  const approved = definitionText(entry.approved);
+  const offered = definitionText(entry.offered);
+  if (approved.length > MAX_COMPARED || offered.length > MAX_COMPARED) return undefined;
+  const patch = structuredPatch('approved', 'offered', approved, offered, entry.pinnedDigest ?? '', entry.digest, { context: 3 });
+  return [
+    `--- approved ${entry.pinnedDigest ?? ''}`.trimEnd(),
+    `+++ offered ${entry.digest}`,
+    ...patch.hunks.flatMap((hunk) => [`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines]),
+  ].join('\n');
+}
+
+/** One definition as the lines a person compares: each part under its own heading. */
+function definitionText(definition: ReviewedDefinition): string {
+  return [
+    `title: ${definition.title ?? '(none)'}`,
+    'description:',
+    ...definition.description.split('\n').map((line) => `  ${line}`),
+    'input schema:',
+    ...schemaLines(definition.inputSchema),
+    'output schema:',
+    ...(definition.outputSchema === undefined ? ['  (none)'] : schemaLines(definition.outputSchema)),
+  ].join('\n') + '\n';
+}
+
+function schemaLines(schema: unknown): string[] {
+  return JSON.stringify(JSON.parse(canonicalJson(schema)), null, 2)
+    .split('\n')
+    .map((line) => `  ${line}`);
+}
