@@ -289,7 +289,7 @@ describe('host.resolve in the pipeline', () => {
     expect(prompts).toHaveLength(1);
   });
 
-  it('sends a command naming a link or a hard link to .env, or more paths than it resolves, to a person; ordinary names run', async () => {
+  it('sends a command naming a link or a hard link to .env, or more paths than it resolves, to a person; ordinary names are not protected', async () => {
     await symlink('.env', path.join(workspace, 'settings.txt'));
     await link(path.join(workspace, '.env'), path.join(workspace, 'backup.txt'));
     const { call, prompts } = pipeline({ allowedCommandGlobs: ['cat *'], rules: [{ tool: 'run_command', decision: 'allow', source: 'project', match: { argv: ['cat', '*'] } }] });
@@ -300,9 +300,9 @@ describe('host.resolve in the pipeline', () => {
     }
     expect(prompts.map((request) => request.reasons.protectedPath)).toEqual([true, true, true]);
     expect(prompts[0]?.resolved?.command?.arguments?.[0]).toMatchObject({ real: '.env', protected: true, linkTraversal: true });
-    const fine = await call('run_command', { command: ['cat', ...many.slice(1)] });
-    expect(fine.ok).toBe(true);
-    expect(prompts).toHaveLength(3);
+    // This mode asks before any command; an ordinary one is asked as governed, not as a protected path.
+    await call('run_command', { command: ['cat', ...many.slice(1)] });
+    expect(prompts[3]?.reasons).toMatchObject({ reason: 'governed', protectedPath: false });
   });
 
   it('refuses a link leading out before anyone is asked', async () => {
