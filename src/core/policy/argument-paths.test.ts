@@ -81,7 +81,8 @@ describe('a protected path a call reaches by another name', () => {
   const argumentAt = (requested: string, real: string, flags: Partial<ResolvedPath>): ResolvedPath => ({ ...lexicalPath(requested), real, ...flags });
 
   test('a command whose argument a host resolved to a protected file asks: a link, a chain, a folder link, a .. after a link', () => {
-    for (const [requested, real] of [['settings.txt', '.env'], ['chain.txt', '.env'], ['cfg/config', '.git/config'], ['up/../../.env', '.env'], ['link', '.env.example']]) {
+    const links: readonly (readonly [string, string])[] = [['settings.txt', '.env'], ['chain.txt', '.env'], ['cfg/config', '.git/config'], ['up/../../.env', '.env'], ['link', '.env.example']];
+    for (const [requested, real] of links) {
       const resolved = { arguments: [argumentAt(requested, real, { protected: true, linkTraversal: true })] };
       expect(resolvedCommand(['cat', requested], resolved), requested).toMatchObject({ kind: 'ask', reason: 'protected_path' });
     }
