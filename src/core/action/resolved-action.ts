@@ -45,6 +45,15 @@ export interface ResolvedCommand {
   readonly executable: string | undefined;
   /** The working directory (the workspace root when the call names none). */
   readonly cwd: ResolvedPath;
+  /**
+   * Where the paths its arguments may name really lead (each argument after
+   * the program, each part after a `=` or a `:`, read against `cwd`), as the
+   * host resolved them: a link or a hard link to a protected file is seen
+   * here, not in the spelling. Undefined when no host resolved them.
+   */
+  readonly arguments?: readonly ResolvedPath[];
+  /** It names more paths than a host resolves for one command: judged as naming a protected one. */
+  readonly tooManyArguments?: true;
 }
 
 /** One query parameter of a URL, in order. */

@@ -207,6 +207,8 @@ export interface ResolveTargetRequest {
   readonly paths: readonly string[];
   /** A command's program (argv[0]): the host says which executable it would run. */
   readonly program?: string;
+  /** A command's argument paths, joined to its working directory as spelled: the host says where each really leads. */
+  readonly arguments?: readonly string[];
 }
 
 export interface ResolvedTarget {
@@ -214,6 +216,8 @@ export interface ResolvedTarget {
   readonly files: readonly ResolvedPath[];
   /** The absolute executable for `program`, when the host found one. */
   readonly executable?: string;
+  /** One entry per requested argument path, in order; a host that leaves it out leaves arguments to their spelling. */
+  readonly arguments?: readonly ResolvedPath[];
 }
 
 export interface ToolHost {

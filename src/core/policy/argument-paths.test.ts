@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { lexicalPath } from '../action/resolve-action-lexically.js';
-import type { ResolvedAction } from '../action/resolved-action.js';
-import { argumentPaths } from './argument-paths.js';
+import type { ResolvedAction, ResolvedCommand, ResolvedPath } from '../action/resolved-action.js';
+import { argumentPaths, MAX_RESOLVED_ARGUMENTS, resolvableArguments } from './argument-paths.js';
 import { createPolicy } from './create-policy.js';
 import { callOf } from './__fixtures__/tool-views.js';
 
@@ -32,6 +32,30 @@ describe('argumentPaths', () => {
   });
 });
 
+describe('resolvableArguments', () => {
+  test('the same candidates, joined to the working directory as spelled, for a host to walk', () => {
+    expect(resolvableArguments(['cat', 'settings.txt', 'sub/../.env'], '.')).toEqual(['settings.txt', 'sub/../.env']);
+    expect(resolvableArguments(['cat', 'up/../../.env'], 'sub')).toEqual(['sub/up/../../.env']);
+    expect(resolvableArguments(['dd', 'if=backup.txt', 'HEAD:link'], '.')).toEqual(['if=backup.txt', 'backup.txt', 'HEAD:link', 'link']);
+  });
+
+  test('an absolute argument stays absolute; no shell expands ~ in an argv, so ~/x is under the working directory', () => {
+    expect(resolvableArguments(['cat', '/etc/passwd', '~/.env'], 'sub')).toEqual(['/etc/passwd', 'sub/~/.env']);
+  });
+
+  test('an option is not a path, the value after its = or : is; empty parts and a NUL are left out', () => {
+    expect(resolvableArguments(['ls', '-la', '--color', '--file=link.txt', '-o:out.txt', '', 'a\0b', 'A='], '.')).toEqual(['link.txt', 'out.txt', 'A=']);
+  });
+
+  test(`at most ${MAX_RESOLVED_ARGUMENTS} candidates; more is none at all`, () => {
+    const names = (count: number) => Array.from({ length: count }, (_, index) => `f${index}`);
+    expect(resolvableArguments(['cat', ...names(MAX_RESOLVED_ARGUMENTS)], '.')).toHaveLength(MAX_RESOLVED_ARGUMENTS);
+    expect(resolvableArguments(['cat', ...names(MAX_RESOLVED_ARGUMENTS + 1)], '.')).toBeUndefined();
+    expect(resolvableArguments(['cat', ...names(MAX_RESOLVED_ARGUMENTS / 2).map((name) => `${name}=x`)], '.')).toHaveLength(MAX_RESOLVED_ARGUMENTS);
+    expect(resolvableArguments(['cat', ...names(MAX_RESOLVED_ARGUMENTS), '-v', '--all'], '.')).toHaveLength(MAX_RESOLVED_ARGUMENTS);
+  });
+});
+
 describe('a protected path a call reaches by another name', () => {
   const policy = createPolicy({ allowedCommandGlobs: ['cat *', 'cp *', 'ls *'], readableProtectedPaths: ['.env.example'] });
   const command = (argv: readonly string[]) => {
@@ -48,6 +72,30 @@ describe('a protected path a call reaches by another name', () => {
   test('a command naming only ordinary files is left to the rules', () => {
     expect(command(['ls', '-la', 'src'])).toMatchObject({ kind: 'allow' });
     expect(command(['cat', 'notes.md', 'env.md'])).toMatchObject({ kind: 'allow' });
+  });
+
+  const resolvedCommand = (argv: readonly string[], resolved: Partial<Pick<ResolvedCommand, 'arguments' | 'tooManyArguments'>>) => {
+    const action: ResolvedAction = { resolvedBy: 'host', access: 'read', files: [lexicalPath('.')], command: { argv, executable: '/bin/cat', cwd: lexicalPath('.'), ...resolved } };
+    return policy.decideArguments(callOf('command', { command: argv }, { action }));
+  };
+  const argumentAt = (requested: string, real: string, flags: Partial<ResolvedPath>): ResolvedPath => ({ ...lexicalPath(requested), real, ...flags });
+
+  test('a command whose argument a host resolved to a protected file asks: a link, a chain, a folder link, a .. after a link', () => {
+    const links: readonly (readonly [string, string])[] = [['settings.txt', '.env'], ['chain.txt', '.env'], ['cfg/config', '.git/config'], ['up/../../.env', '.env'], ['link', '.env.example']];
+    for (const [requested, real] of links) {
+      const resolved = { arguments: [argumentAt(requested, real, { protected: true, linkTraversal: true })] };
+      expect(resolvedCommand(['cat', requested], resolved), requested).toMatchObject({ kind: 'ask', reason: 'protected_path' });
+    }
+  });
+
+  test('a command naming a file with several hard links asks, whatever its name', () => {
+    expect(resolvedCommand(['cat', 'backup.txt'], { arguments: [argumentAt('backup.txt', 'backup.txt', { hardLinked: true })] })).toMatchObject({ kind: 'ask', reason: 'protected_path' });
+  });
+
+  test('a command naming more paths than a host resolves asks; ordinary resolved names and missing ones are left to the rules', () => {
+    expect(resolvedCommand(['cat', 'notes.md'], { tooManyArguments: true })).toMatchObject({ kind: 'ask', reason: 'protected_path' });
+    const ordinary = [argumentAt('notes.md', 'notes.md', {}), argumentAt('nothere/x.txt', 'nothere/x.txt', { created: true })];
+    expect(resolvedCommand(['cat', 'notes.md', 'nothere/x.txt'], { arguments: ordinary })).toMatchObject({ kind: 'allow' });
   });
 
   test('a read of a file with several hard links asks even where the name is ordinary, and even where it is readable', () => {

@@ -3,6 +3,16 @@ import { normalizePath, type NormalizedPath } from './normalize-path.js';
 /** What normalizePath reads as absolute: a root, a home directory, a drive. */
 const ABSOLUTE = /^(?:[\\/]|~(?:[\\/]|$)|[A-Za-z]:[\\/])/;
 
+/** What a spawned program reads as absolute: no shell expands `~` in an argv, so `~/x` is a folder named `~`. */
+const ROOTED = /^(?:[\\/]|[A-Za-z]:[\\/])/;
+
+/**
+ * The most argument paths a host resolves for one command. Each costs an
+ * `lstat` per component; a command naming more is judged as naming a
+ * protected path rather than left half looked at.
+ */
+export const MAX_RESOLVED_ARGUMENTS = 64;
+
 /**
  * The paths a command's arguments may name, read against its working
  * directory: each argument after the program as a whole, and each part of
@@ -10,19 +20,40 @@ const ABSOLUTE = /^(?:[\\/]|~(?:[\\/]|$)|[A-Za-z]:[\\/])/;
  * program reads and writes the files its arguments name wherever the
  * working directory is, so `cat .env` and `cp payload .git/config` reach a
  * protected path as surely as `read_file` and `write_file` do. Lexical: a
- * symlink or a hard link in an argument is not followed.
+ * symlink or a hard link in an argument is seen only where a host resolves
+ * the same candidates (`resolvableArguments`).
  */
 export function argumentPaths(argv: readonly string[], cwd: string, roots: readonly string[]): NormalizedPath[] {
   const base = cwd === '.' ? '' : `${cwd}/`;
   const paths: NormalizedPath[] = [];
-  const add = (part: string): void => {
-    const normal = part.length === 0 ? undefined : normalizePath(ABSOLUTE.test(part) ? part : `${base}${part}`, roots);
+  eachCandidate(argv, (part) => {
+    const normal = normalizePath(ABSOLUTE.test(part) ? part : `${base}${part}`, roots);
     if (normal !== undefined) paths.push(normal);
-  };
+  });
+  return paths;
+}
+
+/**
+ * The same candidates, spelled for a host to walk on its disk: joined to the
+ * working directory as the call gave it, an option (`-la`, `--force`) left
+ * out unless a value follows its `=` or `:`, a part no path can have (a NUL)
+ * left out. Undefined when there are more than `MAX_RESOLVED_ARGUMENTS`.
+ */
+export function resolvableArguments(argv: readonly string[], cwd: string): readonly string[] | undefined {
+  const base = cwd === '.' ? '' : `${cwd}/`;
+  const parts: string[] = [];
+  eachCandidate(argv, (part, whole) => {
+    if ((whole && part.startsWith('-')) || part.includes('\0')) return;
+    parts.push(ROOTED.test(part) ? part : `${base}${part}`);
+  });
+  return parts.length > MAX_RESOLVED_ARGUMENTS ? undefined : parts;
+}
+
+/** Each non-empty argument after the program (`whole`), then each non-empty part of it after a `=` or a `:`. */
+function eachCandidate(argv: readonly string[], visit: (part: string, whole: boolean) => void): void {
   for (let index = 1; index < argv.length; index += 1) {
     const arg = argv[index] as string;
-    add(arg);
-    if (arg.includes('=') || arg.includes(':')) for (const part of arg.split(/[=:]/).slice(1)) add(part);
+    if (arg.length > 0) visit(arg, true);
+    if (arg.includes('=') || arg.includes(':')) for (const part of arg.split(/[=:]/).slice(1)) if (part.length > 0) visit(part, false);
   }
-  return paths;
 }

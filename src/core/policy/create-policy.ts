@@ -1,4 +1,4 @@
-import type { ResolvedPath } from '../action/resolved-action.js';
+import type { ResolvedCommand, ResolvedPath } from '../action/resolved-action.js';
 import { argumentPaths } from './argument-paths.js';
 import { describeRule } from './describe-rule.js';
 import { ConfigurationError } from '../errors/tool-errors.js';
@@ -261,16 +261,28 @@ function guardrailView(input: ArgumentPolicyInput, roots: readonly string[]): Gu
  * own state) is never exempt, nor is a file with more than one hard link:
  * it may be another name of a protected file, and no lookup by name finds
  * the others. A command that names a protected path in its arguments asks
- * too, exempt or not: nothing says whether the program reads or writes it.
+ * too, exempt or not: nothing says whether the program reads or writes it,
+ * and so does one whose arguments reach a protected file by another name.
  */
 function touchesProtected(input: ArgumentPolicyInput, view: GuardrailView, isProtected: ProtectedPathMatcher, isReadable: (path: NormalizedPath) => boolean, roots: readonly string[]): boolean {
   const { policy } = input.tool;
   if (!policy.fsWrite && !policy.fsScoped && !policy.spawnsProcess) return false;
-  if (policy.spawnsProcess && view.argv !== undefined && argumentPaths(view.argv, input.action?.command?.cwd.path ?? '.', roots).some(isProtected)) return true;
+  if (policy.spawnsProcess && view.argv !== undefined && (argumentPaths(view.argv, input.action?.command?.cwd.path ?? '.', roots).some(isProtected) || argumentsReachProtected(input.action?.command))) return true;
   const protectedPaths = view.paths.filter(isProtected);
   const hostOnly = input.action?.files.some((file) => file.hardLinked || (file.protected && protectedPaths.length === 0)) === true;
   if (protectedPaths.length === 0 && !hostOnly) return false;
   return policy.fsWrite || hostOnly || !protectedPaths.every(isReadable);
+}
+
+/**
+ * Whether a command's arguments reach a protected file by another name, as
+ * the host resolved them: a link whose real path is protected, or a file
+ * with several hard links. A command naming more paths than the host
+ * resolves is judged as reaching one.
+ */
+function argumentsReachProtected(command: ResolvedCommand | undefined): boolean {
+  if (command === undefined) return false;
+  return command.tooManyArguments === true || command.arguments?.some((path) => path.protected || path.hardLinked) === true;
 }
 
 function compileRules(input: NonNullable<CreatePolicyOptions['rules']>, managedOnly: boolean, warnings: string[], home: string | undefined): readonly CompiledRule[] {

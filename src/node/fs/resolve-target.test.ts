@@ -3,7 +3,8 @@ import { link, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPolicy, createConfirm, createToolRegistry, ToolPolicyError, type ResolvedPath, type ToolApprovalRequest } from '../../core/index.js';
+import { createPolicy, createConfirm, createToolRegistry, ToolPolicyError, type CreatePolicyOptions, type ResolvedPath, type ToolApprovalRequest } from '../../core/index.js';
+import { MAX_RESOLVED_ARGUMENTS } from '../../core/policy/argument-paths.js';
 import { createNodeHost } from '../create-node-host.js';
 import type { NodeHost, NodeHostOptions } from '../node-host-types.js';
 import { builtinTools } from '../tools/builtin-tools.js';
@@ -207,8 +208,50 @@ describe('host.resolve: real paths and flags', () => {
   });
 });
 
+describe('host.resolve: the paths a command\'s arguments name', () => {
+  const resolveArguments = (args: readonly string[], on: NodeHost = host): readonly ResolvedPath[] => {
+    const answer = on.resolve({ tool: 'run_command', access: 'read', paths: ['.'], program: 'cat', arguments: args });
+    if (answer.arguments === undefined) throw new Error('no arguments answered');
+    return answer.arguments;
+  };
+
+  it('follows a link, a chain of links and a link to a folder to the protected file they name', async () => {
+    await symlink('.env', path.join(workspace, 'settings.txt'));
+    await symlink('settings.txt', path.join(workspace, 'chain.txt'));
+    await symlink('.git', path.join(workspace, 'cfg'));
+    const [link, chain, inFolder] = resolveArguments(['settings.txt', 'chain.txt', 'cfg/config']);
+    expect(link).toMatchObject({ requested: 'settings.txt', path: 'settings.txt', real: '.env', protected: true, linkTraversal: true, hardLinked: false });
+    expect(chain).toMatchObject({ path: 'chain.txt', real: '.env', protected: true, linkTraversal: true });
+    expect(inFolder).toMatchObject({ path: 'cfg/config', real: '.git/config', protected: true, linkTraversal: true });
+  });
+
+  it('climbs a `..` after a link from where the link really led', async () => {
+    await mkdir(path.join(workspace, 'sub', 'deep'), { recursive: true });
+    await symlink('sub/deep', path.join(workspace, 'up'));
+    const [climbed] = resolveArguments(['up/../../.env']);
+    expect(climbed).toMatchObject({ real: '.env', protected: true, linkTraversal: true, outside: false });
+  });
+
+  it('reports a hard link to a protected file as hard-linked, under its ordinary name', async () => {
+    await link(path.join(workspace, '.env'), path.join(workspace, 'backup.txt'));
+    const [hard] = resolveArguments(['backup.txt']);
+    expect(hard).toMatchObject({ path: 'backup.txt', real: 'backup.txt', protected: false, hardLinked: true, linkTraversal: false });
+  });
+
+  it('leaves a missing name unprotected unless its spelling is protected', () => {
+    const [missing, spelledProtected, ordinary] = resolveArguments(['nothere/x.txt', '.env.local', 'hello.txt']);
+    expect(missing).toMatchObject({ path: 'nothere/x.txt', created: true, protected: false, hardLinked: false });
+    expect(spelledProtected).toMatchObject({ path: '.env.local', created: true, protected: true });
+    expect(ordinary).toMatchObject({ path: 'hello.txt', real: 'hello.txt', created: false, protected: false, hardLinked: false });
+  });
+
+  it('answers nothing about arguments when none were asked', () => {
+    expect(host.resolve({ tool: 'run_command', access: 'read', paths: ['.'], program: 'cat' }).arguments).toBeUndefined();
+  });
+});
+
 describe('host.resolve in the pipeline', () => {
-  function pipeline() {
+  function pipeline(rules: Pick<CreatePolicyOptions, 'allowedCommandGlobs' | 'rules'> = {}) {
     const prompts: ToolApprovalRequest[] = [];
     const controller = createConfirm({
       mode: 'accept-edits',
@@ -217,7 +260,7 @@ describe('host.resolve in the pipeline', () => {
         return Promise.resolve({ outcome: 'reject', reason: 'not this one' });
       },
     });
-    const registry = createToolRegistry({ tools: builtinTools, host, policy: createPolicy({ scope: 'workspace-write', mode: 'accept-edits' }) });
+    const registry = createToolRegistry({ tools: builtinTools, host, policy: createPolicy({ scope: 'workspace-write', mode: 'accept-edits', ...rules }) });
     const context = { grantedTools: builtinTools.map((tool) => tool.name), approval: { confirm: controller.confirm } };
     let id = 0;
     const call = (name: string, args: unknown) => registry.dispatch({ callId: `c${(id += 1)}`, name, arguments: args }, context);
@@ -244,6 +287,22 @@ describe('host.resolve in the pipeline', () => {
     expect(await readFile(path.join(workspace, '.env'), 'utf8')).toBe('TOKEN=1\n');
     expect((await call('write_file', { path: 'notes/today.md', content: 'ok' })).ok).toBe(true);
     expect(prompts).toHaveLength(1);
+  });
+
+  it('sends a command naming a link or a hard link to .env, or more paths than it resolves, to a person; ordinary names are not protected', async () => {
+    await symlink('.env', path.join(workspace, 'settings.txt'));
+    await link(path.join(workspace, '.env'), path.join(workspace, 'backup.txt'));
+    const { call, prompts } = pipeline({ allowedCommandGlobs: ['cat *'], rules: [{ tool: 'run_command', decision: 'allow', source: 'project', match: { argv: ['cat', '*'] } }] });
+    const many = Array.from({ length: MAX_RESOLVED_ARGUMENTS + 1 }, () => 'hello.txt');
+    for (const command of [['cat', 'settings.txt'], ['cat', 'backup.txt'], ['cat', ...many]]) {
+      const outcome = await call('run_command', { command });
+      expect(!outcome.ok && outcome.error.code, command.slice(0, 2).join(' ')).toBe('DENIED_BY_USER');
+    }
+    expect(prompts.map((request) => request.reasons.protectedPath)).toEqual([true, true, true]);
+    expect(prompts[0]?.resolved?.command?.arguments?.[0]).toMatchObject({ real: '.env', protected: true, linkTraversal: true });
+    // This mode asks before any command; an ordinary one is asked as governed, not as a protected path.
+    await call('run_command', { command: ['cat', ...many.slice(1)] });
+    expect(prompts[3]?.reasons).toMatchObject({ reason: 'governed', protectedPath: false });
   });
 
   it('refuses a link leading out before anyone is asked', async () => {

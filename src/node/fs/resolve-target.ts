@@ -14,8 +14,10 @@ export interface CreateResolveTargetOptions {
 
 /**
  * The host's half of the resolved action (`host.resolve`): each path a call
- * names, as it really is on this disk, and the executable its program would
- * be. It reports, it does not refuse — the engine's floor refuses a lexical
+ * names, as it really is on this disk, the executable its program would
+ * be, and each path a command's arguments may name, walked the same way (a
+ * name that does not exist costs its walk up to the first missing
+ * component, and is protected only if its spelling is). It reports, it does not refuse — the engine's floor refuses a lexical
  * escape and a link leading out before anyone is asked, and the capability
  * refuses again at execution, where it also re-checks what this returned.
  * Only an unusable path (empty, NUL) or a symlink loop is refused here.
@@ -34,20 +36,28 @@ export function createResolveTarget(options: CreateResolveTargetOptions): (reque
   return (request) => {
     const files = request.paths.map((requested) => resolvePath(jail, requested, request.tool));
     const executable = request.program === undefined ? undefined : findExecutable(request.program, systemPath, jail.workspace);
-    return executable === undefined ? { files } : { files, executable };
+    const resolvedArguments = request.arguments?.map((requested) => resolvePath(jail, requested, request.tool, true));
+    return { files, ...(executable === undefined ? {} : { executable }), ...(resolvedArguments === undefined ? {} : { arguments: resolvedArguments }) };
   };
 }
 
-function resolvePath(jail: FsJail, requested: string, tool: string): ResolvedPath {
+/**
+ * One path as it really is. A file target is opened at its folded spelling
+ * (`a/../b` is `b`), so that is what is walked. A command's argument with a
+ * `..` is walked as spelled (`asSpelled`), wherever its folded spelling
+ * points: the program hands it to the kernel unfolded.
+ */
+function resolvePath(jail: FsJail, requested: string, tool: string, asSpelled = false): ResolvedPath {
   if (typeof requested !== 'string' || requested.length === 0 || requested.includes('\0')) throw hostDenial(tool, 'invalid_path');
   const lexical = path.resolve(jail.workspace, requested);
   const shown = jail.display(lexical);
   const spelled = jail.classify(lexical);
   refuseReserved(spelled, tool);
-  if (!isInside(jail.root, lexical)) {
+  const spelledWalk = asSpelled && requested.split(/[\\/]/).includes('..');
+  if (!spelledWalk && !isInside(jail.root, lexical)) {
     return { requested, path: shown, real: shown, protected: spelled !== 'open', linkTraversal: false, outside: !isInside(jail.workspace, lexical), created: false, hardLinked: false };
   }
-  const walk = walkRealPath(jail.workspace, lexical, tool);
+  const walk = walkRealPath(jail.workspace, spelledWalk ? (path.isAbsolute(requested) ? requested : `${jail.workspace}${path.sep}${requested}`) : lexical, tool);
   // The real path is classified only where a link moved it: the same string is never classified twice.
   const found = walk.absolute === lexical ? spelled : jail.classify(walk.absolute);
   refuseReserved(found, tool);
