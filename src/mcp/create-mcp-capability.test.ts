@@ -19,6 +19,7 @@ function capabilityAnswering(result: unknown) {
     reason: undefined,
     pinnedDigest: undefined,
     definition: undefined,
+    approved: undefined,
   };
   const server: UpstreamServer = { config: { name: 'up', transport: 'stdio', command: 'unused' }, client, stderr: { text: () => '' }, entries: new Map([['look', entry]]) };
   const capability = createMcpCapability({
