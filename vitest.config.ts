@@ -5,7 +5,7 @@ export default defineConfig({
   plugins: [consoleScriptPlugin()],
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
-    typecheck: { enabled: true, include: ['src/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    typecheck: { enabled: true, include: ['src/**/*.test-d.ts'], tsconfig: './tsconfig.typetest.json' },
     // Most files spawn the built CLI, gateways and upstream servers and wait on them: two workers keep both cores busy.
     maxWorkers: 2,
     // A test that drives several CLI processes end to end takes tens of seconds on a loaded 2-core machine; a hang still fails.
