@@ -40,6 +40,7 @@ interface Stats {
   pendingApprovals: number;
   approvals: { requested: number; withdrawn: number };
   timers: number;
+  connections: number;
 }
 
 interface Tally {
@@ -164,7 +165,7 @@ describe('the gateway under load', () => {
     console.log(
       `gateway load: ${SESSIONS} sessions, ${tally.read + tally.denied + tally.withdrawn + tally.refusedFull} calls (${tally.read} reads, ${tally.denied} denied, ${tally.withdrawn} withdrawn, ${tally.refusedFull} refused by the full approval queue; ` +
         `${after.approvals.requested - before.approvals.requested} approvals requested, ${after.approvals.withdrawn - before.approvals.withdrawn} withdrawn) in ${seconds.toFixed(1)} s; ` +
-        `heap after GC ${mib(before.heapUsed)} MiB before, ${mib(after.heapUsed)} MiB after (${(change * 100).toFixed(1)}%)`,
+        `heap after GC ${mib(before.heapUsed)} MiB before, ${mib(after.heapUsed)} MiB after (${(change * 100).toFixed(1)}%), with ${before.connections} and ${after.connections} connections kept alive`,
     );
     expect(tally.unexpected).toEqual([]);
     expect(tally.read + tally.denied + tally.withdrawn + tally.refusedFull).toBe(CALLS);

@@ -67,7 +67,7 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
   if (!(Number.isFinite(idleMs) && idleMs >= 1)) throw new ConfigurationError('http.sessionIdleMs', 'must be a positive number of milliseconds');
   const sessions = new Map<string, Session>();
   // The HTTP response each JSON-RPC request arrived on, to notice the client dropping it.
-  const carrying = new AsyncLocalStorage<ServerResponse>();
+  const carrying = new AsyncLocalStorage<Carrier>();
   // An open SSE stream is a request in flight: only a session nobody is using can go idle.
   const closeIdle = (): void => {
     const now = Date.now();
@@ -97,7 +97,7 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
         session.inFlight -= 1;
         session.lastSeen = Date.now();
       });
-      return carrying.run(response, () => session.transport.handleRequest(request, response));
+      return carry(carrying, response, () => session.transport.handleRequest(request, response));
     }
     if (request.method !== 'POST') return reply(response, 400, 'Missing session');
     if (sessions.size >= maxSessions) closeIdle();
@@ -123,7 +123,7 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
     };
     await server.connect(transport);
     cancelOnDroppedStream(transport, carrying);
-    await carrying.run(response, () => transport.handleRequest(request, response));
+    await carry(carrying, response, () => transport.handleRequest(request, response));
     // A refused or non-initialize first request leaves no session behind.
     if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await closeSession();
   };
@@ -156,6 +156,27 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
   };
 }
 
+/** Where the response a request arrived on can be found while it is open. */
+interface Carrier {
+  response: ServerResponse | undefined;
+}
+
+/**
+ * Run `work` with its response findable through `carrying`, until the
+ * response closes. Whatever is created during the request inherits the
+ * carrier, and some of it outlives the request: a kept-alive connection's
+ * idle timer is armed as the response finishes. Holding the response itself
+ * there would keep it, the request and every listener on it for as long as
+ * the client keeps the connection open; an emptied carrier holds nothing.
+ */
+function carry<T>(carrying: AsyncLocalStorage<Carrier>, response: ServerResponse, work: () => T): T {
+  const carrier: Carrier = { response };
+  response.once('close', () => {
+    carrier.response = undefined;
+  });
+  return carrying.run(carrier, work);
+}
+
 /**
  * A request whose response stream the client dropped can never be answered:
  * without an event store there is no resuming it. It is cancelled as the
@@ -163,10 +184,10 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
  * signal aborts and a pending approval is withdrawn — not left for someone
  * to approve after the client has gone.
  */
-function cancelOnDroppedStream(transport: StreamableHTTPServerTransport, carrying: AsyncLocalStorage<ServerResponse>): void {
+function cancelOnDroppedStream(transport: StreamableHTTPServerTransport, carrying: AsyncLocalStorage<Carrier>): void {
   const deliver = transport.onmessage;
   transport.onmessage = (message, extra) => {
-    const response = carrying.getStore();
+    const response = carrying.getStore()?.response;
     if (response !== undefined && isJSONRPCRequest(message)) {
       const requestId = message.id;
       response.once('close', () => {

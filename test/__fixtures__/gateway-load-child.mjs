@@ -1,7 +1,7 @@
 // The gateway `toolgate serve --http` runs (openGateway, then serveMcp over HTTP with a bearer token), in a
 // process of its own started with --expose-gc, so its heap is measured apart from the clients that load it.
 // argv: <workspace> <token>. Prints {"url"} once serving; answers "stats" on stdin with one JSON line after a
-// full collection: heap, sessions, subscriptions, pending approvals, live timers.
+// full collection: heap, sessions, subscriptions, pending approvals, live timers, open connections.
 import { createInterface } from 'node:readline';
 import { loadConfig } from '../../dist/cli/config/load-config.js';
 import { openGateway } from '../../dist/cli/runtime/open-gateway.js';
@@ -30,8 +30,11 @@ async function stats() {
     globalThis.gc();
     await settle();
   }
-  const timers = process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
-  return { heapUsed: process.memoryUsage().heapUsed, ...mcp.stats(), pendingApprovals: gateway.approvals.pending().length, approvals: { ...approvals }, timers };
+  const resources = process.getActiveResourcesInfo();
+  const timers = resources.filter((kind) => kind === 'Timeout').length;
+  // Connections the clients keep alive for their next request: the gateway holds them, and nothing of the requests they carried.
+  const connections = resources.filter((kind) => kind === 'TCPSocketWrap').length;
+  return { heapUsed: process.memoryUsage().heapUsed, ...mcp.stats(), pendingApprovals: gateway.approvals.pending().length, approvals: { ...approvals }, timers, connections };
 }
 
 createInterface({ input: process.stdin }).on('line', (line) => {
