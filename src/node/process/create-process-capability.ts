@@ -8,6 +8,7 @@ import { resolveJailedPath, sameTarget } from '../fs/resolve-jailed-path.js';
 import type { SandboxMode } from '../node-host-types.js';
 import { buildBwrapArgs, detectBwrap } from './bwrap-sandbox.js';
 import { buildChildEnv, gitHardeningEnv, withGitConfig } from './build-child-env.js';
+import { findProtectedFiles, type MaskWalkLimit } from './find-protected-files.js';
 import { repositoryGitOverrides, type RepositoryOverridesOptions } from './repository-git-overrides.js';
 import { resolveExecutable } from './resolve-executable.js';
 import { spawnBounded } from './spawn-bounded.js';
@@ -17,8 +18,10 @@ export interface CreateProcessCapabilityOptions {
   readonly sandbox: SandboxMode;
   readonly systemPath: readonly string[];
   readonly env: { readonly allow: readonly string[]; readonly set: Readonly<Record<string, string>> };
-  /** Host paths masked inside the sandbox. */
+  /** Host paths masked inside the sandbox, besides the protected files found in the workspace at each spawn. */
   readonly hidden: readonly { readonly path: string }[];
+  /** How much of the workspace each sandboxed spawn may walk to find its protected files (see `findProtectedFiles`). */
+  readonly maskWalkLimit?: MaskWalkLimit;
   readonly defaultTimeoutMs?: number;
   readonly defaultMaxOutputBytes?: number;
   readonly killGraceMs?: number;
@@ -39,6 +42,11 @@ export interface NodeProcessCapability extends ProcessCapability {
  * refuses entry: nothing is spawned. A command resolved before policy and
  * approval (`expected`) runs only as it was judged: another argv, another
  * executable or another working directory now is `target_changed`.
+ *
+ * Inside bwrap, every protected file the workspace holds at that moment is
+ * masked, whatever the command does: `grep -r`, `tar` or `cp -r` of the
+ * workspace read protected files as empty. A workspace too large to walk
+ * within `maskWalkLimit` fails the spawn rather than run it unmasked.
  */
 export function createProcessCapability(options: CreateProcessCapabilityOptions): NodeProcessCapability {
   const { jail } = options;
@@ -63,12 +71,13 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       if (sandbox === undefined && options.sandbox === 'required') {
         throw hostUnavailable(tool, 'process', 'the required OS sandbox (bwrap) is not installed or cannot create namespaces here');
       }
+      const hidden = sandbox === undefined ? [] : [...options.hidden, ...workspaceMasks(jail, options.maskWalkLimit, tool)];
       // Re-check at the native spawn: a cancel during resolution must not start the child.
       signal?.throwIfAborted();
       const spawned =
         sandbox === undefined
           ? { file, args }
-          : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden: options.hidden, readOnly: [path.dirname(options.gitExternalDiff)], file, args }) };
+          : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden, readOnly: [path.dirname(options.gitExternalDiff)], file, args }) };
       const result = await spawnBounded({
         ...spawned,
         cwd,
@@ -92,6 +101,16 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       };
     },
   };
+}
+
+/** The workspace's protected files as sandbox masks; a workspace past the walk's limit is refused, never run unmasked. */
+function workspaceMasks(jail: FsJail, limit: MaskWalkLimit | undefined, tool: string | undefined): { readonly path: string }[] {
+  const found = findProtectedFiles(jail, limit);
+  if (found.kind === 'over_limit') {
+    const bound = found.bound === 'entries' ? 'more entries' : 'more time';
+    throw hostUnavailable(tool, 'process', `the workspace needs ${bound} than the sandbox may spend finding its protected files to mask, so the command was not run (raise maskWalkLimit or narrow the workspace)`);
+  }
+  return found.paths.map((entry) => ({ path: entry }));
 }
 
 /** git's environment, with the program-naming keys of this repository's own configuration made inert. */

@@ -1,0 +1,122 @@
+import { lstatSync, readdirSync, realpathSync, type Dirent } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { FsJail } from '../fs/fs-jail.js';
+
+/** How much of the workspace one spawn may walk to find what to mask. */
+export interface MaskWalkLimit {
+  /** Directory entries read, at most. Default 200,000. */
+  readonly entries?: number;
+  /** Milliseconds spent, at most. Default 2,000. */
+  readonly milliseconds?: number;
+}
+
+export const DEFAULT_MASK_WALK_LIMIT = { entries: 200_000, milliseconds: 2000 } as const;
+
+export type ProtectedFiles =
+  | { readonly kind: 'found'; readonly paths: readonly string[]; readonly entries: number }
+  /** The workspace is larger than the limit: what it holds was not all seen, so nothing may run unmasked. */
+  | { readonly kind: 'over_limit'; readonly bound: 'entries' | 'milliseconds' };
+
+/**
+ * Every place in the workspace a sandboxed command must see empty: each
+ * entry whose path the jail classifies as protected (the same classifier
+ * every file tool answers to — `.env*`, key files, `protectedPaths`, the
+ * embedder's own state), each ordinary file that is a hard link to one of
+ * those files, and where each symlink in the workspace leads when that is a
+ * protected place outside it. A protected folder is listed whole and not
+ * entered.
+ *
+ * Repository internals are the exception: a `.git` folder or gitdir file is
+ * neither listed nor entered, because git needs to read them to work. What
+ * they hold (the remote URLs in `.git/config` among it) stays readable to a
+ * command.
+ *
+ * Run at each spawn, so a secret created a moment ago is found. Synchronous
+ * (`readdir` with file types, one `lstat` per protected file): the hard-link
+ * pass `lstat`s every ordinary file, and runs only when a protected file has
+ * more than one link. Bounded by `limit`: past it the answer is
+ * `over_limit`, never a partial list.
+ */
+export function findProtectedFiles(jail: FsJail, limit: MaskWalkLimit = {}): ProtectedFiles {
+  const maxEntries = limit.entries ?? DEFAULT_MASK_WALK_LIMIT.entries;
+  const deadline = performance.now() + (limit.milliseconds ?? DEFAULT_MASK_WALK_LIMIT.milliseconds);
+  const found: string[] = [];
+  const protectedFiles: string[] = [];
+  const ordinaryFiles: string[] = [];
+  const folders = [jail.workspace];
+  let entries = 0;
+  for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+    if (performance.now() >= deadline) return { kind: 'over_limit', bound: 'milliseconds' };
+    const listing = readFolder(folder);
+    entries += listing.length;
+    if (entries > maxEntries) return { kind: 'over_limit', bound: 'entries' };
+    for (const entry of listing) {
+      if (entry.name === '.git') continue;
+      const absolute = `${folder}${path.sep}${entry.name}`;
+      if (jail.isProtected(absolute)) {
+        found.push(absolute);
+        if (entry.isFile()) protectedFiles.push(absolute);
+      } else if (entry.isDirectory()) folders.push(absolute);
+      else if (entry.isFile()) ordinaryFiles.push(absolute);
+      else if (entry.isSymbolicLink()) {
+        const target = protectedTargetOutside(jail, absolute);
+        if (target !== undefined) found.push(target);
+      }
+    }
+  }
+  const linked = hardLinksOf(protectedFiles, ordinaryFiles, deadline);
+  if (linked === undefined) return { kind: 'over_limit', bound: 'milliseconds' };
+  return { kind: 'found', paths: [...found, ...linked], entries };
+}
+
+/**
+ * A folder's entries. One that vanished or became a file since its parent
+ * was read holds nothing to mask; one the host cannot read, a child running
+ * as the same user cannot read either. Anything else is not understood, so
+ * the spawn fails rather than run unmasked.
+ */
+function readFolder(folder: string): Dirent[] {
+  try {
+    return readdirSync(folder, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES') return [];
+    throw error;
+  }
+}
+
+/** Where a symlink leads when that is a protected place outside the workspace (inside it, the walk finds the place itself). */
+function protectedTargetOutside(jail: FsJail, link: string): string | undefined {
+  let target: string;
+  try {
+    target = realpathSync.native(link);
+  } catch {
+    // Dangling or a loop: nothing is read through it.
+    return undefined;
+  }
+  const inside = target === jail.workspace || target.startsWith(`${jail.workspace}${path.sep}`);
+  return !inside && jail.isProtected(target) ? target : undefined;
+}
+
+/**
+ * The ordinary files that are the same file as a protected one (same device
+ * and inode): a second name a user made, or an archive left. Undefined when
+ * the deadline passes.
+ */
+function hardLinksOf(protectedFiles: readonly string[], ordinaryFiles: readonly string[], deadline: number): string[] | undefined {
+  const identities = new Set<string>();
+  for (const file of protectedFiles) {
+    const stats = lstatSync(file, { throwIfNoEntry: false });
+    if (stats !== undefined && stats.nlink > 1) identities.add(`${stats.dev}:${stats.ino}`);
+  }
+  if (identities.size === 0) return [];
+  const linked: string[] = [];
+  for (let index = 0; index < ordinaryFiles.length; index += 1) {
+    if (index % 256 === 0 && performance.now() >= deadline) return undefined;
+    const file = ordinaryFiles[index] as string;
+    const stats = lstatSync(file, { throwIfNoEntry: false });
+    if (stats !== undefined && stats.nlink > 1 && identities.has(`${stats.dev}:${stats.ino}`)) linked.push(file);
+  }
+  return linked;
+}
