@@ -5,6 +5,7 @@ import { hostDenial, hostUnavailable } from '../errors/host-denial.js';
 import type { FsJail } from '../fs/fs-jail.js';
 import { openVerifiedDirectory } from '../fs/open-verified.js';
 import { resolveJailedPath, sameTarget } from '../fs/resolve-jailed-path.js';
+import { createResolveTarget } from '../fs/resolve-target.js';
 import type { SandboxMode } from '../node-host-types.js';
 import { buildBwrapArgs, detectBwrap } from './bwrap-sandbox.js';
 import { buildChildEnv, gitHardeningEnv, withGitConfig } from './build-child-env.js';
@@ -41,7 +42,8 @@ export interface NodeProcessCapability extends ProcessCapability {
  * it can run. A cancel that lands while the executable is being resolved
  * refuses entry: nothing is spawned. A command resolved before policy and
  * approval (`expected`) runs only as it was judged: another argv, another
- * executable or another working directory now is `target_changed`.
+ * executable, another working directory, or an argument path that now leads
+ * elsewhere (a link swapped in, a file replaced) is `target_changed`.
  *
  * Inside bwrap, every protected file the workspace holds at that moment is
  * masked, whatever the command does: `grep -r`, `tar` or `cp -r` of the
@@ -51,6 +53,7 @@ export interface NodeProcessCapability extends ProcessCapability {
 export function createProcessCapability(options: CreateProcessCapabilityOptions): NodeProcessCapability {
   const { jail } = options;
   const gitHardening = gitHardeningEnv(options.gitExternalDiff);
+  const resolveTarget = createResolveTarget({ jail, systemPath: options.systemPath });
   let bwrap: Promise<string | undefined> | undefined;
   const findBwrap = (): Promise<string | undefined> => (bwrap ??= options.sandbox === 'off' ? Promise.resolve(undefined) : detectBwrap(options.systemPath));
   return {
@@ -64,6 +67,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       const file = resolveExecutable(command, options.systemPath, jail.workspace, tool);
       const expected = spawnOptions.expected;
       if (expected !== undefined && !sameCommand(expected, file, command, args)) throw hostDenial(tool, 'target_changed');
+      if (expected?.arguments !== undefined && !sameArguments(expected.arguments, resolveTarget, tool)) throw hostDenial(tool, 'target_changed');
       const cwd = await resolveCwd(jail, spawnOptions.cwd, tool, expected?.cwd);
       const baseEnv = buildChildEnv({ systemPath: options.systemPath, home: homedir(), set: options.env.set, allow: options.env.allow, declared: declaredEnv, tool, gitHardening });
       const env = path.basename(file) === 'git' ? await hardenForRepository({ file, args, cwd, env: baseEnv, externalDiff: options.gitExternalDiff, signal, tool }, tool) : baseEnv;
@@ -127,6 +131,19 @@ async function hardenForRepository(probe: RepositoryOverridesOptions, tool: stri
 function sameCommand(expected: ResolvedCommand, file: string, command: string, args: readonly string[]): boolean {
   if (expected.executable !== undefined && expected.executable !== file) return false;
   return expected.argv.length === args.length + 1 && expected.argv[0] === command && args.every((arg, index) => expected.argv[index + 1] === arg);
+}
+
+/**
+ * Whether each path the arguments name is still what was judged: the same
+ * real path, the same file there (or still none). Resolved the way the host
+ * resolved them before policy, from the same spellings.
+ */
+function sameArguments(expected: readonly ResolvedPath[], resolveTarget: ReturnType<typeof createResolveTarget>, tool: string | undefined): boolean {
+  const now = resolveTarget({ tool: tool ?? 'host', access: 'read', paths: [], arguments: expected.map((entry) => entry.requested) }).arguments ?? [];
+  return expected.every((was, index) => {
+    const is = now[index];
+    return is !== undefined && is.real === was.real && is.identity === was.identity && is.created === was.created && is.protected === was.protected;
+  });
 }
 
 /** The working directory: inside the jail, an existing directory, verified by opening it, and the one that was judged. */
