@@ -135,14 +135,15 @@ describe('attack variants: another name for a protected file', () => {
     expect(text(await opened().mcp.callTool({ name: 'run_command', arguments: { command: ['cat', 'notes.md'] } }))).toContain('first');
   });
 
-  // The floor reads a command's arguments by their spelling: the host resolves a call's paths and working
-  // directory, not the paths in its argv, so a link or a hard link named as an argument is not followed.
-  it('a command naming a link to .env, or a hard link to it, waits for a person', async () => {
-    for (const command of [
-      ['cat', 'settings.txt'],
-      ['cat', 'backup.txt'],
-    ]) {
-      const { result } = await decidedByPerson(opened(), 'run_command', { command });
+  // The host resolves where each path a command's arguments name really leads: a link or a hard link to a
+  // protected file asks, and the card names the file it reaches.
+  it('a command naming a link to .env, or a hard link to it, waits for a person whose card shows where the argument really leads', async () => {
+    for (const [command, shown] of [
+      [['cat', 'settings.txt'], { path: '.env', requested: 'settings.txt', flags: ['protected', 'link', 'hardlink'] }],
+      [['cat', 'backup.txt'], { path: 'backup.txt', flags: ['hardlink'] }],
+    ] as const) {
+      const { result, card } = await decidedByPerson(opened(), 'run_command', { command });
+      expect(card.target?.command?.paths, command.join(' ')).toEqual([shown]);
       expect(text(result), command.join(' ')).not.toContain('hunter2');
     }
   });
