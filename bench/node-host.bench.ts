@@ -21,7 +21,7 @@ import { builtinTools, createNodeHost } from 'toolgate/node';
 import { Agent, request } from 'undici';
 // Internal on purpose: the classifier alone, as the host's jail runs it.
 import { createFsJail } from '../dist/node/fs/fs-jail.js';
-import { findProtectedFiles } from '../dist/node/process/find-protected-files.js';
+import { createProtectedFileFinder } from '../dist/node/process/find-protected-files.js';
 import { bench, checkGoal, cpuTimes, type BenchCase, type BenchRow } from './harness.js';
 
 const allow: PolicyDecision = { kind: 'allow', matched: [] };
@@ -201,19 +201,21 @@ async function benchResolution(workspace: string): Promise<void> {
 
 /**
  * The walk each sandboxed spawn makes to find the workspace's protected
- * files (`findProtectedFiles`), on this repository's own tree with its
- * `node_modules` (walked from its real path when it is a link, as a
- * workspace holding it would be), against a bare `readdir` walk of the same
- * folders: the difference is the classification of every entry.
+ * files, on this repository's own tree with its `node_modules` (walked from
+ * its real path when it is a link, as a workspace holding it would be),
+ * against a bare `readdir` walk of the same folders: a first walk (every
+ * folder read and every entry classified) and the walk of each later spawn,
+ * which reads again only the folders that changed (an `lstat` per folder).
  */
 async function benchMaskWalk(): Promise<void> {
   const roots = [path.resolve('.'), realpathSync('node_modules')].filter((root, index, all) => all.indexOf(root) === index);
   const jails = roots.map((root) => createFsJail({ workspace: root, scope: 'workspace-write', protectedPaths: [], hostPaths: [] }));
-  let entries = 0;
-  for (const jail of jails) {
-    const found = findProtectedFiles(jail, { entries: 1_000_000, milliseconds: 60_000 });
-    entries += found.kind === 'found' ? found.entries : 0;
-  }
+  const limit = { entries: 1_000_000, milliseconds: 60_000 };
+  const finders = jails.map((jail) => createProtectedFileFinder(jail));
+  const entries = finders.reduce((sum, find) => {
+    const found = find(limit);
+    return sum + (found.kind === 'found' ? found.entries : 0);
+  }, 0);
   const bare = (): number => {
     let count = 0;
     for (const root of roots) {
@@ -230,7 +232,8 @@ async function benchMaskWalk(): Promise<void> {
   await bench(
     [
       { name: `readdir walk alone (${entries} entries)`, run: bare },
-      { name: 'findProtectedFiles, as each sandboxed spawn runs it', run: () => jails.map((jail) => findProtectedFiles(jail, { entries: 1_000_000, milliseconds: 60_000 })) },
+      { name: 'first mask walk (every folder read and classified)', run: () => jails.map((jail) => createProtectedFileFinder(jail)(limit)) },
+      { name: 'mask walk of a later spawn (unchanged folders cached)', run: () => finders.map((find) => find(limit)) },
     ],
     { title: "the sandbox's per-spawn mask walk on this repository and its node_modules", batch: 1, rounds: 10, warmup: 2 },
   );

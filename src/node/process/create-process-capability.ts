@@ -9,7 +9,7 @@ import { createResolveTarget } from '../fs/resolve-target.js';
 import type { SandboxMode } from '../node-host-types.js';
 import { buildBwrapArgs, detectBwrap } from './bwrap-sandbox.js';
 import { buildChildEnv, gitHardeningEnv, withGitConfig } from './build-child-env.js';
-import { findProtectedFiles, type MaskWalkLimit } from './find-protected-files.js';
+import { createProtectedFileFinder, type MaskWalkLimit, type ProtectedFiles } from './find-protected-files.js';
 import { repositoryGitOverrides, type RepositoryOverridesOptions } from './repository-git-overrides.js';
 import { resolveExecutable } from './resolve-executable.js';
 import { spawnBounded } from './spawn-bounded.js';
@@ -54,6 +54,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
   const { jail } = options;
   const gitHardening = gitHardeningEnv(options.gitExternalDiff);
   const resolveTarget = createResolveTarget({ jail, systemPath: options.systemPath });
+  const findProtectedFiles = createProtectedFileFinder(jail);
   let bwrap: Promise<string | undefined> | undefined;
   const findBwrap = (): Promise<string | undefined> => (bwrap ??= options.sandbox === 'off' ? Promise.resolve(undefined) : detectBwrap(options.systemPath));
   return {
@@ -75,7 +76,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       if (sandbox === undefined && options.sandbox === 'required') {
         throw hostUnavailable(tool, 'process', 'the required OS sandbox (bwrap) is not installed or cannot create namespaces here');
       }
-      const hidden = sandbox === undefined ? [] : [...options.hidden, ...workspaceMasks(jail, options.maskWalkLimit, tool)];
+      const hidden = sandbox === undefined ? [] : [...options.hidden, ...workspaceMasks(findProtectedFiles(options.maskWalkLimit), tool)];
       // Re-check at the native spawn: a cancel during resolution must not start the child.
       signal?.throwIfAborted();
       const spawned =
@@ -108,8 +109,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
 }
 
 /** The workspace's protected files as sandbox masks; a workspace past the walk's limit is refused, never run unmasked. */
-function workspaceMasks(jail: FsJail, limit: MaskWalkLimit | undefined, tool: string | undefined): { readonly path: string }[] {
-  const found = findProtectedFiles(jail, limit);
+function workspaceMasks(found: ProtectedFiles, tool: string | undefined): { readonly path: string }[] {
   if (found.kind === 'over_limit') {
     const bound = found.bound === 'entries' ? 'more entries' : 'more time';
     throw hostUnavailable(tool, 'process', `the workspace needs ${bound} than the sandbox may spend finding its protected files to mask, so the command was not run (raise maskWalkLimit or narrow the workspace)`);

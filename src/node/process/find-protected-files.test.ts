@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFsJail } from '../fs/fs-jail.js';
-import { findProtectedFiles } from './find-protected-files.js';
+import { createProtectedFileFinder } from './find-protected-files.js';
 
-describe('findProtectedFiles: what a sandboxed command must see empty', () => {
+describe('createProtectedFileFinder: what a sandboxed command must see empty', () => {
   let base = '';
   let workspace = '';
   const jail = (protectedPaths: readonly string[] = []) => createFsJail({ workspace, scope: 'workspace-write', protectedPaths, hostPaths: [] });
@@ -43,7 +43,7 @@ describe('findProtectedFiles: what a sandboxed command must see empty', () => {
   afterAll(() => rm(base, { recursive: true, force: true }));
 
   it('finds glob-protected files at any depth and in any case, a protected folder whole, a hard link to a protected file, and a protected place a link leads to outside', () => {
-    const found = findProtectedFiles(jail());
+    const found = createProtectedFileFinder(jail())();
     expect(found.kind).toBe('found');
     if (found.kind !== 'found') return;
     expect(relative(found.paths)).toEqual(
@@ -52,20 +52,41 @@ describe('findProtectedFiles: what a sandboxed command must see empty', () => {
   });
 
   it('adds the user protectedPaths through the same classifier, and leaves repository internals to git', () => {
-    const found = findProtectedFiles(jail(['secrets.yaml']));
+    const found = createProtectedFileFinder(jail(['secrets.yaml']))();
     expect(found.kind === 'found' && relative(found.paths)).toContain('secrets.yaml');
     expect(found.kind === 'found' && found.paths.some((entry) => entry.includes(`${path.sep}.git${path.sep}`) || entry.endsWith('.git'))).toBe(false);
   });
 
   it('finds a secret created after the walk last ran', async () => {
     await writeFile(path.join(workspace, 'src', 'deep', '.env.late'), 'LATE');
-    const found = findProtectedFiles(jail());
+    const found = createProtectedFileFinder(jail())();
     expect(found.kind === 'found' && relative(found.paths)).toContain('src/deep/.env.late');
     await rm(path.join(workspace, 'src', 'deep', '.env.late'));
   });
 
+  it('walking again with the same finder sees what changed since: a secret added, a folder removed, a link retargeted', async () => {
+    const find = createProtectedFileFinder(jail());
+    const paths = (): string[] => {
+      const found = find();
+      return found.kind === 'found' ? relative(found.paths) : [];
+    };
+    expect(paths()).toContain('.env');
+    await mkdir(path.join(workspace, 'later', 'deeper'), { recursive: true });
+    await writeFile(path.join(workspace, 'later', 'deeper', 'id_rsa'), 'LATE KEY');
+    await writeFile(path.join(workspace, 'src', 'deep', '.env.test'), 'LATE');
+    expect(paths()).toEqual(expect.arrayContaining(['later/deeper/id_rsa', 'src/deep/.env.test']));
+    await rm(path.join(workspace, 'later'), { recursive: true });
+    await rm(path.join(workspace, 'src', 'deep', '.env.test'));
+    expect(paths().filter((entry) => entry.startsWith('later') || entry.endsWith('.env.test'))).toEqual([]);
+    await rm(path.join(workspace, 'aws'));
+    await symlink(path.join(base, 'home', '.aws', 'credentials'), path.join(workspace, 'aws'));
+    expect(paths()).toContain(path.join(base, 'home', '.aws', 'credentials'));
+    await rm(path.join(workspace, 'aws'));
+    await symlink(path.join(base, 'home', '.aws'), path.join(workspace, 'aws'));
+  });
+
   it('answers over_limit, never a partial list, past its entry or time bound', () => {
-    expect(findProtectedFiles(jail(), { entries: 5 })).toEqual({ kind: 'over_limit', bound: 'entries' });
-    expect(findProtectedFiles(jail(), { milliseconds: 0 })).toEqual({ kind: 'over_limit', bound: 'milliseconds' });
+    expect(createProtectedFileFinder(jail())({ entries: 5 })).toEqual({ kind: 'over_limit', bound: 'entries' });
+    expect(createProtectedFileFinder(jail())({ milliseconds: 0 })).toEqual({ kind: 'over_limit', bound: 'milliseconds' });
   });
 });

@@ -18,6 +18,30 @@ export type ProtectedFiles =
   /** The workspace is larger than the limit: what it holds was not all seen, so nothing may run unmasked. */
   | { readonly kind: 'over_limit'; readonly bound: 'entries' | 'milliseconds' };
 
+/** What one folder holds, as the walk sorts it: read again only when the folder changed. */
+interface FolderListing {
+  /** Device, inode and change time (ns) of the folder when it was read. */
+  readonly stamp: string;
+  /** Whether the listing may stand for the folder while `stamp` holds (see `isSettled`). */
+  readonly settled: boolean;
+  readonly entries: number;
+  /** Protected entries, masked whole; `protectedFiles` are those of them that are files. */
+  readonly found: readonly string[];
+  readonly protectedFiles: readonly string[];
+  readonly folders: readonly string[];
+  readonly ordinaryFiles: readonly string[];
+  readonly links: readonly string[];
+}
+
+/**
+ * How long after a folder last changed its listing is trusted for as long
+ * as its change time holds. A filesystem keeps coarse timestamps (a few ms;
+ * FAT and HFS+ one or two seconds): an entry made within the same tick as
+ * the read leaves the time unchanged, so a listing read that soon is read
+ * again next time.
+ */
+const SETTLE_MS = 2000;
+
 /**
  * Every place in the workspace a sandboxed command must see empty: each
  * entry whose path the jail classifies as protected (the same classifier
@@ -32,42 +56,70 @@ export type ProtectedFiles =
  * they hold (the remote URLs in `.git/config` among it) stays readable to a
  * command.
  *
- * Run at each spawn, so a secret created a moment ago is found. Synchronous
- * (`readdir` with file types, one `lstat` per protected file): the hard-link
- * pass `lstat`s every ordinary file, and runs only when a protected file has
- * more than one link. Bounded by `limit`: past it the answer is
- * `over_limit`, never a partial list.
+ * Run at each spawn, so a secret created a moment ago is found. Each folder
+ * costs an `lstat`; it is read (`readdir` with file types) and its entries
+ * classified only when its device, inode or change time changed since the
+ * last walk: an entry added, removed or renamed in it changes that time, and
+ * unlike the modification time no command can set it back (`touch -d` on
+ * the folder changes it too). Symlinks are followed again each time (their targets change
+ * without their folder changing), and the hard-link pass `lstat`s every
+ * ordinary file, when a protected file has more than one link. Bounded by
+ * `limit`: past it the answer is `over_limit`, never a partial list.
  */
-export function findProtectedFiles(jail: FsJail, limit: MaskWalkLimit = {}): ProtectedFiles {
-  const maxEntries = limit.entries ?? DEFAULT_MASK_WALK_LIMIT.entries;
-  const deadline = performance.now() + (limit.milliseconds ?? DEFAULT_MASK_WALK_LIMIT.milliseconds);
-  const found: string[] = [];
-  const protectedFiles: string[] = [];
-  const ordinaryFiles: string[] = [];
-  const folders = [jail.workspace];
-  let entries = 0;
-  for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
-    if (performance.now() >= deadline) return { kind: 'over_limit', bound: 'milliseconds' };
-    const listing = readFolder(folder);
-    entries += listing.length;
-    if (entries > maxEntries) return { kind: 'over_limit', bound: 'entries' };
-    for (const entry of listing) {
-      if (entry.name === '.git') continue;
-      const absolute = `${folder}${path.sep}${entry.name}`;
-      if (jail.isProtected(absolute)) {
-        found.push(absolute);
-        if (entry.isFile()) protectedFiles.push(absolute);
-      } else if (entry.isDirectory()) folders.push(absolute);
-      else if (entry.isFile()) ordinaryFiles.push(absolute);
-      else if (entry.isSymbolicLink()) {
-        const target = protectedTargetOutside(jail, absolute);
+export function createProtectedFileFinder(jail: FsJail): (limit?: MaskWalkLimit) => ProtectedFiles {
+  let listings = new Map<string, FolderListing>();
+  return (limit = {}) => {
+    const maxEntries = limit.entries ?? DEFAULT_MASK_WALK_LIMIT.entries;
+    const deadline = performance.now() + (limit.milliseconds ?? DEFAULT_MASK_WALK_LIMIT.milliseconds);
+    const seen = new Map<string, FolderListing>();
+    const found: string[] = [];
+    const protectedFiles: string[] = [];
+    const ordinaryFiles: string[] = [];
+    const folders = [jail.workspace];
+    let entries = 0;
+    for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+      if (performance.now() >= deadline) return { kind: 'over_limit', bound: 'milliseconds' };
+      const listing = listFolder(jail, folder, listings.get(folder));
+      if (listing === undefined) continue;
+      seen.set(folder, listing);
+      entries += listing.entries;
+      if (entries > maxEntries) return { kind: 'over_limit', bound: 'entries' };
+      found.push(...listing.found);
+      protectedFiles.push(...listing.protectedFiles);
+      ordinaryFiles.push(...listing.ordinaryFiles);
+      folders.push(...listing.folders);
+      for (const link of listing.links) {
+        const target = protectedTargetOutside(jail, link);
         if (target !== undefined) found.push(target);
       }
     }
+    // Only the folders there now are kept: a removed tree does not stay in memory.
+    listings = seen;
+    const linked = hardLinksOf(protectedFiles, ordinaryFiles, deadline);
+    if (linked === undefined) return { kind: 'over_limit', bound: 'milliseconds' };
+    return { kind: 'found', paths: [...found, ...linked], entries };
+  };
+}
+
+/** A folder's listing: the cached one while the folder is unchanged and was settled when read, else read now. Undefined when it is gone or no longer a folder. */
+function listFolder(jail: FsJail, folder: string, cached: FolderListing | undefined): FolderListing | undefined {
+  const stats = lstatSync(folder, { bigint: true, throwIfNoEntry: false });
+  if (stats === undefined || !stats.isDirectory()) return undefined;
+  const stamp = `${stats.dev}:${stats.ino}:${stats.ctimeNs}`;
+  if (cached !== undefined && cached.settled && cached.stamp === stamp) return cached;
+  const listing = { stamp, settled: Date.now() - Number(stats.ctimeMs) >= SETTLE_MS, entries: 0, found: [] as string[], protectedFiles: [] as string[], folders: [] as string[], ordinaryFiles: [] as string[], links: [] as string[] };
+  for (const entry of readFolder(folder)) {
+    listing.entries += 1;
+    if (entry.name === '.git') continue;
+    const absolute = `${folder}${path.sep}${entry.name}`;
+    if (jail.isProtected(absolute)) {
+      listing.found.push(absolute);
+      if (entry.isFile()) listing.protectedFiles.push(absolute);
+    } else if (entry.isDirectory()) listing.folders.push(absolute);
+    else if (entry.isFile()) listing.ordinaryFiles.push(absolute);
+    else if (entry.isSymbolicLink()) listing.links.push(absolute);
   }
-  const linked = hardLinksOf(protectedFiles, ordinaryFiles, deadline);
-  if (linked === undefined) return { kind: 'over_limit', bound: 'milliseconds' };
-  return { kind: 'found', paths: [...found, ...linked], entries };
+  return listing;
 }
 
 /**
