@@ -74,7 +74,6 @@ export function createProtectedFileFinder(jail: FsJail): (limit?: MaskWalkLimit)
     const seen = new Map<string, FolderListing>();
     const found: string[] = [];
     const protectedFiles: string[] = [];
-    const ordinaryFiles: string[] = [];
     const folders = [jail.workspace];
     let entries = 0;
     for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
@@ -86,7 +85,6 @@ export function createProtectedFileFinder(jail: FsJail): (limit?: MaskWalkLimit)
       if (entries > maxEntries) return { kind: 'over_limit', bound: 'entries' };
       found.push(...listing.found);
       protectedFiles.push(...listing.protectedFiles);
-      ordinaryFiles.push(...listing.ordinaryFiles);
       folders.push(...listing.folders);
       for (const link of listing.links) {
         const target = protectedTargetOutside(jail, link);
@@ -95,7 +93,7 @@ export function createProtectedFileFinder(jail: FsJail): (limit?: MaskWalkLimit)
     }
     // Only the folders there now are kept: a removed tree does not stay in memory.
     listings = seen;
-    const linked = hardLinksOf(protectedFiles, ordinaryFiles, deadline);
+    const linked = hardLinksOf(protectedFiles, seen.values(), deadline);
     if (linked === undefined) return { kind: 'over_limit', bound: 'milliseconds' };
     return { kind: 'found', paths: [...found, ...linked], entries };
   };
@@ -156,7 +154,7 @@ function protectedTargetOutside(jail: FsJail, link: string): string | undefined 
  * and inode): a second name a user made, or an archive left. Undefined when
  * the deadline passes.
  */
-function hardLinksOf(protectedFiles: readonly string[], ordinaryFiles: readonly string[], deadline: number): string[] | undefined {
+function hardLinksOf(protectedFiles: readonly string[], listings: Iterable<FolderListing>, deadline: number): string[] | undefined {
   const identities = new Set<string>();
   for (const file of protectedFiles) {
     const stats = lstatSync(file, { throwIfNoEntry: false });
@@ -164,11 +162,12 @@ function hardLinksOf(protectedFiles: readonly string[], ordinaryFiles: readonly 
   }
   if (identities.size === 0) return [];
   const linked: string[] = [];
-  for (let index = 0; index < ordinaryFiles.length; index += 1) {
-    if (index % 256 === 0 && performance.now() >= deadline) return undefined;
-    const file = ordinaryFiles[index] as string;
-    const stats = lstatSync(file, { throwIfNoEntry: false });
-    if (stats !== undefined && stats.nlink > 1 && identities.has(`${stats.dev}:${stats.ino}`)) linked.push(file);
+  for (const listing of listings) {
+    if (performance.now() >= deadline) return undefined;
+    for (const file of listing.ordinaryFiles) {
+      const stats = lstatSync(file, { throwIfNoEntry: false });
+      if (stats !== undefined && stats.nlink > 1 && identities.has(`${stats.dev}:${stats.ino}`)) linked.push(file);
+    }
   }
   return linked;
 }
