@@ -65,7 +65,7 @@ describe("a command's argument paths", () => {
       { path: 'backup.txt', flags: ['hardlink'] },
       { path: '/etc/hosts', flags: ['outside'] },
     ]);
-    const ordinary = resolveActionLexically({ command: ['cat', 'notes.md'] }, { spawnsProcess: true });
+    const ordinary = resolveActionLexically({ command: ['cat', 'notes.md'] }, {});
     expect(displayAction(ordinary).command).not.toHaveProperty('paths');
   });
 
