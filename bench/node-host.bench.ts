@@ -5,11 +5,12 @@
  * connector) vs a raw undici request; read_file of 1 MB vs fs.readFile.
  * Every host case goes through the full registry pipeline (grant,
  * validation, policy, bounding). Then the resolved action: a governed
- * write_file with and without `host.resolve`, and the protected-path
- * classifier the host runs on every filesystem access.
+ * write_file with and without `host.resolve`, the protected-path
+ * classifier the host runs on every filesystem access, and the walk a
+ * sandboxed spawn makes to find the protected files it masks.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { lstatSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ import { builtinTools, createNodeHost } from 'toolgate/node';
 import { Agent, request } from 'undici';
 // Internal on purpose: the classifier alone, as the host's jail runs it.
 import { createFsJail } from '../dist/node/fs/fs-jail.js';
+import { createProtectedFileFinder } from '../dist/node/process/find-protected-files.js';
 import { bench, checkGoal, cpuTimes, type BenchCase, type BenchRow } from './harness.js';
 
 const allow: PolicyDecision = { kind: 'allow', matched: [] };
@@ -108,6 +110,7 @@ export async function run(): Promise<void> {
     );
     checkGoal('read_file 1 MB through the pipeline vs fs.readFile', reads.find((row) => row.name.startsWith('read_file 1 MB'))?.ratio ?? Number.NaN, 2.5, '×');
     await benchResolution(workspace);
+    await benchMaskWalk();
   } finally {
     await rawAgent.close();
     await host.close();
@@ -194,4 +197,44 @@ async function benchResolution(workspace: string): Promise<void> {
   } finally {
     await host.close();
   }
+}
+
+/**
+ * The walk each sandboxed spawn makes to find the workspace's protected
+ * files, on this repository's own tree with its `node_modules` (walked from
+ * its real path when it is a link, as a workspace holding it would be),
+ * against a bare `readdir` walk of the same folders: a first walk (every
+ * folder read and every entry classified) and the walk of each later spawn,
+ * which reads again only the folders that changed (an `lstat` per folder).
+ */
+async function benchMaskWalk(): Promise<void> {
+  const roots = [path.resolve('.'), realpathSync('node_modules')].filter((root, index, all) => all.indexOf(root) === index);
+  const jails = roots.map((root) => createFsJail({ workspace: root, scope: 'workspace-write', protectedPaths: [], hostPaths: [] }));
+  const limit = { entries: 1_000_000, milliseconds: 60_000 };
+  const finders = jails.map((jail) => createProtectedFileFinder(jail));
+  const entries = finders.reduce((sum, find) => {
+    const found = find(limit);
+    return sum + (found.kind === 'found' ? found.entries : 0);
+  }, 0);
+  const bare = (): number => {
+    let count = 0;
+    for (const root of roots) {
+      const folders = [root];
+      for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+        for (const entry of readdirSync(folder, { withFileTypes: true })) {
+          count += 1;
+          if (entry.isDirectory() && entry.name !== '.git') folders.push(path.join(folder, entry.name));
+        }
+      }
+    }
+    return count;
+  };
+  await bench(
+    [
+      { name: `readdir walk alone (${entries} entries)`, run: bare },
+      { name: 'first mask walk (every folder read and classified)', run: () => jails.map((jail) => createProtectedFileFinder(jail)(limit)) },
+      { name: 'mask walk of a later spawn (unchanged folders cached)', run: () => finders.map((find) => find(limit)) },
+    ],
+    { title: "the sandbox's per-spawn mask walk on this repository and its node_modules", batch: 1, rounds: 10, warmup: 2 },
+  );
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,14 +74,18 @@ describe('attack variants: another name for a protected file', () => {
     {
       scope: 'workspace-write',
       mode: 'auto',
-      policy: { allowedCommandGlobs: ['cat *', 'cp *', 'grep *'], allow: ['Bash(cat *)', 'Bash(cp *)', 'Bash(grep *)'] },
+      policy: { allowedCommandGlobs: ['cat *', 'cp *', 'grep *', 'tar *', 'git grep *'], allow: ['Bash(cat *)', 'Bash(cp *)', 'Bash(grep *)', 'Bash(tar *)', 'Bash(git grep *)'] },
       servers: { fs: { command: process.execPath, args: [FILESYSTEM, '.'], trust: 'annotations' } },
     },
-    { '.env': `${SECRET}\n`, 'notes.md': 'first\n', 'payload.txt': PAYLOAD },
+    { '.env': `${SECRET}\n`, '.ENV': 'TOOLGATE_VARIANT_UPPER=hunter2\n', 'id_ed25519': 'hunter2 private key\n', 'notes.md': 'first\n', 'payload.txt': PAYLOAD },
     (workspace) => {
       execFileSync('git', ['init', '-q'], { cwd: workspace });
+      mkdirSync(join(workspace, 'config', 'deploy'), { recursive: true });
+      writeFileSync(join(workspace, 'config', '.env.production'), 'TOOLGATE_VARIANT_PRODUCTION=hunter2\n');
+      writeFileSync(join(workspace, 'config', 'readme.md'), 'ordinary\n');
       // What a careless copy or an extracted archive leaves: a second name for the same file.
       linkSync(join(workspace, '.env'), join(workspace, 'backup.txt'));
+      linkSync(join(workspace, '.env'), join(workspace, 'config', 'deploy', 'old.txt'));
       linkSync(join(workspace, '.git', 'config'), join(workspace, 'gitconfig.txt'));
       symlinkSync('.env', join(workspace, 'settings.txt'));
       mkdirSync(join(workspace, 'sub'));
@@ -131,23 +135,47 @@ describe('attack variants: another name for a protected file', () => {
     expect(text(await opened().mcp.callTool({ name: 'run_command', arguments: { command: ['cat', 'notes.md'] } }))).toContain('first');
   });
 
-  // The floor reads a command's arguments by their spelling: the host resolves a call's paths and working
-  // directory, not the paths in its argv, so a link or a hard link named as an argument is not followed.
-  it('a command naming a link to .env, or a hard link to it, waits for a person', async () => {
-    for (const command of [
-      ['cat', 'settings.txt'],
-      ['cat', 'backup.txt'],
-    ]) {
-      const { result } = await decidedByPerson(opened(), 'run_command', { command });
+  // The host resolves where each path a command's arguments name really leads: a link or a hard link to a
+  // protected file asks, and the card names the file it reaches.
+  it('a command naming a link to .env, or a hard link to it, waits for a person whose card shows where the argument really leads', async () => {
+    for (const [command, shown] of [
+      [['cat', 'settings.txt'], { path: '.env', requested: 'settings.txt', flags: ['protected', 'link', 'hardlink'] }],
+      [['cat', 'backup.txt'], { path: 'backup.txt', flags: ['hardlink'] }],
+    ] as const) {
+      const { result, card } = await decidedByPerson(opened(), 'run_command', { command });
+      expect(card.target?.command?.paths, command.join(' ')).toEqual([shown]);
       expect(text(result), command.join(' ')).not.toContain('hunter2');
     }
   });
 
-  // The sandbox masks only literal protectedPaths and the host's stores; the default list (`.env*`, key files) is
-  // globs, so a command that reads the whole tree reads them: names in argv are all the floor can see.
-  it.fails('a recursive read of the workspace under an allowed rule does not return .env without a person', async () => {
+  // The floor sees only the names in an argv; a command that reads the whole tree is answered by the OS sandbox,
+  // which masks every protected file the workspace holds when the command starts (bwrap; without it see the docs).
+  it('a recursive read of the workspace under an allowed rule does not return .env without a person', async () => {
     const result = await opened().mcp.callTool({ name: 'run_command', arguments: { command: ['grep', '-r', 'hunter2', '.'] } });
     expect(text(result)).not.toContain('hunter2');
+    expect(result.isError).toBeFalsy();
+  });
+
+  it('nor does any other whole-tree read: no path (the working directory), a subfolder, an archive, a copy, git grep, a secret made after start', async () => {
+    const { gateway, mcp } = opened();
+    writeFileSync(join(gateway.workspace, 'config', 'deploy', '.env.late'), 'TOOLGATE_VARIANT_LATE=hunter2\n');
+    // Each also names an ordinary file's text (`ran`), so a command that did not run cannot pass.
+    const reads: { command: string[]; cwd?: string; ran: string }[] = [
+      { command: ['grep', '-r', '-e', 'hunter2', '-e', 'first'], ran: 'first' },
+      { command: ['grep', '-r', '-e', 'hunter2', '-e', 'ordinary', '.'], cwd: 'config', ran: 'ordinary' },
+      { command: ['grep', '-ri', '-e', 'HUNTER2', '-e', 'ORDINARY', 'config'], ran: 'ordinary' },
+      { command: ['tar', '-cf', '-', '.'], ran: 'notes.md' },
+      { command: ['cp', '-r', 'config', 'copy'], ran: '' },
+      { command: ['grep', '-r', '-e', 'hunter2', '-e', 'ordinary', 'copy'], ran: 'ordinary' },
+      { command: ['cat', 'copy/deploy/old.txt', 'copy/readme.md'], ran: 'ordinary' },
+      { command: ['git', 'grep', '--no-index', '-e', 'hunter2', '-e', 'first'], ran: 'first' },
+    ];
+    for (const { command, cwd, ran } of reads) {
+      const output = text(await mcp.callTool({ name: 'run_command', arguments: { command, ...(cwd === undefined ? {} : { cwd }) } }));
+      expect(output, command.join(' ')).toContain(ran);
+      expect(output, command.join(' ')).not.toContain('hunter2');
+    }
+    expect(readFileSync(join(gateway.workspace, '.env'), 'utf8')).toContain('hunter2');
   });
 
   it('held: /proc/self/cwd and /proc/self/root are outside the workspace; a link to .. inside it is judged where it leads', async () => {

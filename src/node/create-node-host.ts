@@ -54,6 +54,7 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
     systemPath,
     env: { allow: options.env?.allow ?? [], set: options.env?.set ?? {} },
     gitExternalDiff: writeGitDiffShim(path.join(spillDir, 'bin')),
+    ...(options.maskWalkLimit === undefined ? {} : { maskWalkLimit: options.maskWalkLimit }),
     // Only the paths are fixed here: whether each is masked as a folder, a file or not at all is decided at each spawn (maskKind).
     hidden: [...hostPaths, ...literalPaths(jail.workspace, [...protectedPaths, ...privatePaths])].map((entry) => ({ path: entry })),
   });
@@ -80,7 +81,7 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
   };
 }
 
-/** Protected paths that name one place (no glob characters), as absolute paths: those the sandbox can mask too. */
+/** Protected paths that name one place (no glob characters), as absolute paths: masked even outside the workspace, where no walk looks. */
 function literalPaths(workspace: string, protectedPaths: readonly string[]): string[] {
   return protectedPaths.filter((entry) => !/[*?[\]{}!]/.test(entry)).map((entry) => path.resolve(workspace, entry));
 }

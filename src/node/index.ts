@@ -13,6 +13,7 @@ export type {
   SecretStore,
 } from './node-host-types.js';
 export type { NodeOutputStore } from './stores/create-output-store.js';
+export type { MaskWalkLimit } from './process/find-protected-files.js';
 export { isPublicAddress } from './egress/classify-address.js';
 export { SYSTEM_PATH } from './process/system-path.js';
 export { gitHardeningEnv } from './process/build-child-env.js';

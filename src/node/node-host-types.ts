@@ -1,5 +1,6 @@
 import type { Duplex } from 'node:stream';
 import type { EgressCapability, FsCapability, MediaStore, OsCapability, ProcessCapability, ResolvedTarget, ResolveTargetRequest, SecretsCapability, ToolHost } from '../core/index.js';
+import type { MaskWalkLimit } from './process/find-protected-files.js';
 import type { NodeOutputStore } from './stores/create-output-store.js';
 
 /** The filesystem scope tier the host enforces. `full` lifts the workspace jail (protected paths still apply). */
@@ -53,7 +54,9 @@ export interface NodeHostOptions {
    * protected in addition to the defaults (`DEFAULT_PROTECTED_PATHS`: repository internals, environment
    * and key files, toolgate's own state). A read or write whose real path, or spelling, is protected is
    * refused unless the call's approved target (`expected`) named that real path as protected.
-   * One without glob characters is also masked inside the OS sandbox, so a command cannot read it either.
+   * Inside the OS sandbox every workspace file they match (and the defaults match) is masked at each
+   * command's start, so a command cannot read it either; one without glob characters is masked even
+   * outside the workspace.
    */
   readonly protectedPaths?: readonly string[];
   /**
@@ -66,6 +69,12 @@ export interface NodeHostOptions {
   readonly env?: { readonly allow?: readonly string[]; readonly set?: Readonly<Record<string, string>> };
   /** Default `'auto'`. */
   readonly sandbox?: SandboxMode;
+  /**
+   * How much of the workspace each sandboxed command may walk, before it starts, to find the protected
+   * files to mask (default 200,000 entries and 2 s). Past it the command is refused as unavailable,
+   * never run unmasked.
+   */
+  readonly maskWalkLimit?: MaskWalkLimit;
   readonly egress?: EgressOptions;
   /** A map, a record, or a store; credential references resolve through it inside the host. */
   readonly secrets?: ReadonlyMap<string, string> | Readonly<Record<string, string>> | SecretStore;

@@ -5,13 +5,20 @@ import { expect } from 'vitest';
 import type { ServedGateway } from './serve-gateway.js';
 
 /** A pending approval as the console's API shows it. */
+/** A path as a card shows it: where it really is, the spelling when that differs, its flags. */
+export interface PendingPath {
+  readonly path: string;
+  readonly requested?: string;
+  readonly flags: readonly string[];
+}
+
 export interface Pending {
   readonly id: string;
   readonly toolName: string;
   readonly preview: Record<string, string>;
   readonly target?: {
-    readonly files: readonly { readonly path: string; readonly requested?: string; readonly flags: readonly string[] }[];
-    readonly command?: { readonly argv: readonly string[]; readonly cwd: string };
+    readonly files: readonly PendingPath[];
+    readonly command?: { readonly argv: readonly string[]; readonly cwd: string; readonly paths?: readonly PendingPath[] };
     readonly http?: { readonly method: string; readonly url: string };
     readonly mcp?: { readonly server: string; readonly tool?: string; readonly arguments: string };
   };

@@ -52,12 +52,11 @@ function renderWhy(a: PendingApproval): HTMLUListElement {
 
 const FLAGS: Readonly<Record<string, string>> = { protected: 'a protected path', link: 'reached through a symlink', outside: 'outside the workspace', new: 'does not exist yet', hardlink: 'has more than one hard link' };
 
-function renderFiles(t: Target): HTMLDivElement {
-  const label = t.command ? 'working directory' : t.access === 'write' ? 'writes' : 'reads';
+function renderFiles(label: string, files: Target['files']): HTMLDivElement {
   return el(
     'div',
     { class: 'files' },
-    ...t.files.map((f) => {
+    ...files.map((f) => {
       const flags = el('span', { class: 'flags' });
       for (const flag of f.flags) flags.appendChild(el('span', { class: `flag flag-${flag}`, title: FLAGS[flag] || flag, text: flag }));
       return el(
@@ -84,7 +83,9 @@ function renderTarget(a: PendingApproval): HTMLDivElement {
     box.appendChild(dl);
     return box;
   }
-  if (t.files.length > 0) box.appendChild(renderFiles(t));
+  if (t.files.length > 0) box.appendChild(renderFiles(t.command ? 'working directory' : t.access === 'write' ? 'writes' : 'reads', t.files));
+  // The paths its arguments name that matter (protected, a link, outside, hard-linked), where they really lead.
+  if (t.command?.paths) box.appendChild(renderFiles('argument', t.command.paths));
   if (t.command) {
     // One element per box: sh -c 'echo a; touch b' is three elements, never four words.
     const argv = el('ol', { class: 'argv', 'aria-label': 'argv' });

@@ -55,6 +55,30 @@ describe('describeApproval', () => {
     expect(lines.filter((line) => line.startsWith('Why:'))).toEqual(['Why: Governed action (process)']);
   });
 
+  it("lists a command's argument paths that matter, where they lead, with their flags and the spelling beneath", () => {
+    const request = approvalRequest({
+      toolName: 'run_command',
+      action: 'process',
+      resolved: {
+        resolvedBy: 'host',
+        access: 'read',
+        files: [lexicalPath('.')],
+        command: {
+          argv: ['cat', 'notes.md', 'settings.txt'],
+          executable: '/usr/bin/cat',
+          cwd: lexicalPath('.'),
+          arguments: [lexicalPath('notes.md'), { ...lexicalPath('settings.txt'), real: '.env', protected: true, linkTraversal: true }],
+        },
+      },
+      decision: { kind: 'ask', reason: 'protected_path', matched: [] },
+      reasons: { reason: 'protected_path', protectedPath: true, mode: 'auto' },
+    });
+    const lines = describeApproval(request);
+    const command = lines.indexOf('Command: cat notes.md settings.txt');
+    expect(lines.slice(command)).toEqual(expect.arrayContaining(['Argument path: .env  [protected, through a symlink]', '  requested as: settings.txt']));
+    expect(lines.join('\n')).not.toContain('Argument path: notes.md');
+  });
+
   it('shows the method and the full URL, the secret query value masked', () => {
     const request = approvalRequest({
       toolName: 'http_request',

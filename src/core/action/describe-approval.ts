@@ -1,6 +1,6 @@
 import type { ApprovalMode } from '../policy/policy-snapshot-types.js';
 import type { ToolApprovalRequest } from '../policy/approval-types.js';
-import { quoteArgv, showUnprintable } from './display-action.js';
+import { quoteArgv, showUnprintable, type DisplayedPath } from './display-action.js';
 import type { ResolvedPathFlag } from './resolved-action.js';
 
 /** The most lines a block (arguments, content) shows, and the most characters of one line. */
@@ -41,15 +41,12 @@ export function describeApproval(request: ToolApprovalRequest): string[] {
   for (const reason of approvalReasonLines(request)) lines.push(`Why: ${reason}`);
   const target = request.target;
   if (target !== undefined) {
-    const label = target.command !== undefined ? 'Path' : target.access === 'write' ? 'Writes' : 'Reads';
-    for (const file of target.files) {
-      lines.push(`${label}: ${showUnprintable(file.path)}${file.flags.length === 0 ? '' : `  [${file.flags.map((flag) => FLAG_TEXT[flag]).join(', ')}]`}`);
-      if (file.requested !== undefined) lines.push(`  requested as: ${showUnprintable(file.requested)}`);
-    }
+    pathLines(lines, target.command !== undefined ? 'Path' : target.access === 'write' ? 'Writes' : 'Reads', target.files);
     if (target.command !== undefined) {
       lines.push(`Command: ${quoteArgv(target.command.argv)}`);
       if (target.command.executable !== undefined) lines.push(`  executable: ${showUnprintable(target.command.executable)}`);
       lines.push(`  cwd: ${showUnprintable(target.command.cwd)}`);
+      pathLines(lines, 'Argument path', target.command.paths ?? []);
     }
     if (target.http !== undefined) lines.push(`Request: ${showUnprintable(target.http.method)} ${showUnprintable(target.http.url)}`);
     if (target.mcp !== undefined) {
@@ -69,6 +66,14 @@ export function describeApproval(request: ToolApprovalRequest): string[] {
   if (target?.mcp === undefined) lines.push(`Arguments: ${clip(showUnprintable(argumentsText(request.arguments)), MAX_ARGUMENTS)}`);
   if (request.masked > 0) lines.push(maskedNotice(request.masked));
   return lines;
+}
+
+/** Each path under `label`, where it really is with its flags, and the spelling beneath when that differs. */
+function pathLines(lines: string[], label: string, files: readonly DisplayedPath[]): void {
+  for (const file of files) {
+    lines.push(`${label}: ${showUnprintable(file.path)}${file.flags.length === 0 ? '' : `  [${file.flags.map((flag) => FLAG_TEXT[flag]).join(', ')}]`}`);
+    if (file.requested !== undefined) lines.push(`  requested as: ${showUnprintable(file.requested)}`);
+  }
 }
 
 /** Why the call reaches a person, one reason a line. */

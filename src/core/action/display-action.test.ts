@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { actionDigestTarget } from './action-digest-target.js';
 import { displayAction, quoteArgv, showUnprintable } from './display-action.js';
-import { resolveActionLexically } from './resolve-action-lexically.js';
+import { lexicalPath, resolveActionLexically } from './resolve-action-lexically.js';
+import type { ResolvedAction, ResolvedPath } from './resolved-action.js';
 
 const TOKEN = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
 
@@ -31,6 +33,46 @@ describe('displayAction', () => {
     expect(shown.http?.url).toBe('https://s3.example.com/bucket/key?aws_secret_access_key=[redacted]&part=2');
     for (const piece of secret.split('/')) expect(JSON.stringify(shown)).not.toContain(piece);
     expect(shown.masked).toBe(1);
+  });
+});
+
+/** `cat notes.md settings.txt backup.txt new.txt /etc/hosts`, as a host resolved its argument paths. */
+function resolvedCat(settings: Partial<ResolvedPath> = {}): ResolvedAction {
+  const argument = (requested: string, found: Partial<ResolvedPath> = {}): ResolvedPath => ({ ...lexicalPath(requested), ...found });
+  return {
+    resolvedBy: 'host',
+    access: 'read',
+    files: [lexicalPath('.')],
+    command: {
+      argv: ['cat', 'notes.md', 'settings.txt', 'backup.txt', 'new.txt', '/etc/hosts'],
+      executable: '/usr/bin/cat',
+      cwd: lexicalPath('.'),
+      arguments: [
+        argument('notes.md'),
+        argument('settings.txt', { real: '.env', protected: true, linkTraversal: true, ...settings }),
+        argument('backup.txt', { hardLinked: true }),
+        argument('new.txt', { created: true }),
+        argument('/etc/hosts', { outside: true }),
+      ],
+    },
+  };
+}
+
+describe("a command's argument paths", () => {
+  it('are shown where they really lead, with their flags, when they matter: protected, a link, outside, hard-linked; an ordinary or new file is left out', () => {
+    expect(displayAction(resolvedCat()).command?.paths).toEqual([
+      { path: '.env', requested: 'settings.txt', flags: ['protected', 'link'] },
+      { path: 'backup.txt', flags: ['hardlink'] },
+      { path: '/etc/hosts', flags: ['outside'] },
+    ]);
+    const ordinary = resolveActionLexically({ command: ['cat', 'notes.md'] }, {});
+    expect(displayAction(ordinary).command).not.toHaveProperty('paths');
+  });
+
+  it('are bound by the action digest: the same argv leading elsewhere is another action', () => {
+    const approved = JSON.stringify(actionDigestTarget(resolvedCat({ real: 'settings.txt', protected: false, linkTraversal: false })));
+    expect(JSON.stringify(actionDigestTarget(resolvedCat({ real: 'settings.txt', protected: false, linkTraversal: false })))).toBe(approved);
+    expect(JSON.stringify(actionDigestTarget(resolvedCat()))).not.toBe(approved);
   });
 });
 

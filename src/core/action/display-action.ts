@@ -22,7 +22,11 @@ export interface DisplayedPath {
 export interface ActionDisplay {
   readonly access: 'read' | 'write';
   readonly files: readonly DisplayedPath[];
-  readonly command?: { readonly argv: readonly string[]; readonly executable?: string; readonly cwd: string };
+  /**
+   * `paths`: the paths the arguments name that a person must see (protected, reached through a link,
+   * outside the workspace, hard-linked), as the host resolved them; an ordinary file is left out.
+   */
+  readonly command?: { readonly argv: readonly string[]; readonly executable?: string; readonly cwd: string; readonly paths?: readonly DisplayedPath[] };
   readonly http?: { readonly method: string; readonly url: string; readonly host: string; readonly port: number };
   /** `arguments` is pretty-printed JSON. */
   readonly mcp?: { readonly server: string; readonly tool?: string; readonly arguments: string };
@@ -49,7 +53,13 @@ export function displayAction(action: ResolvedAction): ActionDisplay {
   const display: { -readonly [K in keyof ActionDisplay]: ActionDisplay[K] } = { access: action.access, files: Object.freeze(files), masked: 0 };
   if (action.command !== undefined) {
     const { argv, executable, cwd } = action.command;
-    display.command = Object.freeze({ argv: Object.freeze(argv.map(mask)), ...(executable === undefined ? {} : { executable: mask(executable) }), cwd: mask(cwd.real) });
+    const paths = (action.command.arguments ?? []).filter(isNotable).map((file) => displayPath(file, mask));
+    display.command = Object.freeze({
+      argv: Object.freeze(argv.map(mask)),
+      ...(executable === undefined ? {} : { executable: mask(executable) }),
+      cwd: mask(cwd.real),
+      ...(paths.length === 0 ? {} : { paths: Object.freeze(paths) }),
+    });
   }
   if (action.http !== undefined) {
     const { method, url, host, port } = action.http;
@@ -66,6 +76,11 @@ export function displayAction(action: ResolvedAction): ActionDisplay {
   if (action.search !== undefined) display.search = Object.freeze({ query: mask(action.search.query), ...(action.search.host === undefined ? {} : { host: action.search.host }) });
   display.masked = masked;
   return Object.freeze(display);
+}
+
+/** An argument path a person must see before approving: anything but an ordinary file, existing or new. */
+function isNotable(file: ResolvedPath): boolean {
+  return file.protected || file.linkTraversal || file.outside || file.hardLinked;
 }
 
 function displayPath(file: ResolvedPath, mask: (text: string) => string): DisplayedPath {

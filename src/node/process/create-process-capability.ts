@@ -5,9 +5,11 @@ import { hostDenial, hostUnavailable } from '../errors/host-denial.js';
 import type { FsJail } from '../fs/fs-jail.js';
 import { openVerifiedDirectory } from '../fs/open-verified.js';
 import { resolveJailedPath, sameTarget } from '../fs/resolve-jailed-path.js';
+import { createResolveTarget } from '../fs/resolve-target.js';
 import type { SandboxMode } from '../node-host-types.js';
 import { buildBwrapArgs, detectBwrap } from './bwrap-sandbox.js';
 import { buildChildEnv, gitHardeningEnv, withGitConfig } from './build-child-env.js';
+import { createProtectedFileFinder, type MaskWalkLimit, type ProtectedFiles } from './find-protected-files.js';
 import { repositoryGitOverrides, type RepositoryOverridesOptions } from './repository-git-overrides.js';
 import { resolveExecutable } from './resolve-executable.js';
 import { spawnBounded } from './spawn-bounded.js';
@@ -17,8 +19,10 @@ export interface CreateProcessCapabilityOptions {
   readonly sandbox: SandboxMode;
   readonly systemPath: readonly string[];
   readonly env: { readonly allow: readonly string[]; readonly set: Readonly<Record<string, string>> };
-  /** Host paths masked inside the sandbox. */
+  /** Host paths masked inside the sandbox, besides the protected files found in the workspace at each spawn. */
   readonly hidden: readonly { readonly path: string }[];
+  /** How much of the workspace each sandboxed spawn may walk to find its protected files (see `findProtectedFiles`). */
+  readonly maskWalkLimit?: MaskWalkLimit;
   readonly defaultTimeoutMs?: number;
   readonly defaultMaxOutputBytes?: number;
   readonly killGraceMs?: number;
@@ -38,11 +42,19 @@ export interface NodeProcessCapability extends ProcessCapability {
  * it can run. A cancel that lands while the executable is being resolved
  * refuses entry: nothing is spawned. A command resolved before policy and
  * approval (`expected`) runs only as it was judged: another argv, another
- * executable or another working directory now is `target_changed`.
+ * executable, another working directory, or an argument path that now leads
+ * elsewhere (a link swapped in, a file replaced) is `target_changed`.
+ *
+ * Inside bwrap, every protected file the workspace holds at that moment is
+ * masked, whatever the command does: `grep -r`, `tar` or `cp -r` of the
+ * workspace read protected files as empty. A workspace too large to walk
+ * within `maskWalkLimit` fails the spawn rather than run it unmasked.
  */
 export function createProcessCapability(options: CreateProcessCapabilityOptions): NodeProcessCapability {
   const { jail } = options;
   const gitHardening = gitHardeningEnv(options.gitExternalDiff);
+  const resolveTarget = createResolveTarget({ jail, systemPath: options.systemPath });
+  const findProtectedFiles = createProtectedFileFinder(jail);
   let bwrap: Promise<string | undefined> | undefined;
   const findBwrap = (): Promise<string | undefined> => (bwrap ??= options.sandbox === 'off' ? Promise.resolve(undefined) : detectBwrap(options.systemPath));
   return {
@@ -56,6 +68,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       const file = resolveExecutable(command, options.systemPath, jail.workspace, tool);
       const expected = spawnOptions.expected;
       if (expected !== undefined && !sameCommand(expected, file, command, args)) throw hostDenial(tool, 'target_changed');
+      if (expected?.arguments !== undefined && !sameArguments(expected.arguments, resolveTarget, tool)) throw hostDenial(tool, 'target_changed');
       const cwd = await resolveCwd(jail, spawnOptions.cwd, tool, expected?.cwd);
       const baseEnv = buildChildEnv({ systemPath: options.systemPath, home: homedir(), set: options.env.set, allow: options.env.allow, declared: declaredEnv, tool, gitHardening });
       const env = path.basename(file) === 'git' ? await hardenForRepository({ file, args, cwd, env: baseEnv, externalDiff: options.gitExternalDiff, signal, tool }, tool) : baseEnv;
@@ -63,12 +76,13 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       if (sandbox === undefined && options.sandbox === 'required') {
         throw hostUnavailable(tool, 'process', 'the required OS sandbox (bwrap) is not installed or cannot create namespaces here');
       }
+      const hidden = sandbox === undefined ? [] : [...options.hidden, ...workspaceMasks(findProtectedFiles(options.maskWalkLimit), tool)];
       // Re-check at the native spawn: a cancel during resolution must not start the child.
       signal?.throwIfAborted();
       const spawned =
         sandbox === undefined
           ? { file, args }
-          : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden: options.hidden, readOnly: [path.dirname(options.gitExternalDiff)], file, args }) };
+          : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden, readOnly: [path.dirname(options.gitExternalDiff)], file, args }) };
       const result = await spawnBounded({
         ...spawned,
         cwd,
@@ -94,6 +108,15 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
   };
 }
 
+/** The workspace's protected files as sandbox masks; a workspace past the walk's limit is refused, never run unmasked. */
+function workspaceMasks(found: ProtectedFiles, tool: string | undefined): { readonly path: string }[] {
+  if (found.kind === 'over_limit') {
+    const bound = found.bound === 'entries' ? 'more entries' : 'more time';
+    throw hostUnavailable(tool, 'process', `the workspace needs ${bound} than the sandbox may spend finding its protected files to mask, so the command was not run (raise maskWalkLimit or narrow the workspace)`);
+  }
+  return found.paths.map((entry) => ({ path: entry }));
+}
+
 /** git's environment, with the program-naming keys of this repository's own configuration made inert. */
 async function hardenForRepository(probe: RepositoryOverridesOptions, tool: string | undefined): Promise<Readonly<Record<string, string>>> {
   const overrides = await repositoryGitOverrides(probe);
@@ -108,6 +131,19 @@ async function hardenForRepository(probe: RepositoryOverridesOptions, tool: stri
 function sameCommand(expected: ResolvedCommand, file: string, command: string, args: readonly string[]): boolean {
   if (expected.executable !== undefined && expected.executable !== file) return false;
   return expected.argv.length === args.length + 1 && expected.argv[0] === command && args.every((arg, index) => expected.argv[index + 1] === arg);
+}
+
+/**
+ * Whether each path the arguments name is still what was judged: the same
+ * real path, the same file there (or still none). Resolved the way the host
+ * resolved them before policy, from the same spellings.
+ */
+function sameArguments(expected: readonly ResolvedPath[], resolveTarget: ReturnType<typeof createResolveTarget>, tool: string | undefined): boolean {
+  const now = resolveTarget({ tool: tool ?? 'host', access: 'read', paths: [], arguments: expected.map((entry) => entry.requested) }).arguments ?? [];
+  return expected.every((was, index) => {
+    const is = now[index];
+    return is !== undefined && is.real === was.real && is.identity === was.identity && is.created === was.created && is.protected === was.protected;
+  });
 }
 
 /** The working directory: inside the jail, an existing directory, verified by opening it, and the one that was judged. */

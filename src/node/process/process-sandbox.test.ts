@@ -1,4 +1,5 @@
-import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { link, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,6 +131,58 @@ describe('process: the bwrap sandbox', () => {
       expect(result.stdout + result.stderr, attack).not.toMatch(/ENV-SECRET|DIR-SECRET/);
     }
     expect(await readFile(path.join(ws, '.env'), 'utf8')).toBe('ENV-SECRET\n');
+  });
+
+  it('masks every file the protected list matches, found at each spawn: a recursive read, an archive or a copy of the workspace reads them empty', async (context) => {
+    const ws = path.join(setup.base, 'ws-globs');
+    await mkdir(path.join(ws, 'config', 'nested'), { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd: ws });
+    await writeFile(path.join(ws, '.env'), 'GLOB-SECRET-ENV\n');
+    await writeFile(path.join(ws, 'config', 'nested', '.env.production'), 'GLOB-SECRET-NESTED\n');
+    await writeFile(path.join(ws, '.ENV'), 'GLOB-SECRET-UPPER\n');
+    await writeFile(path.join(ws, 'config', 'id_ed25519'), 'GLOB-SECRET-KEY\n');
+    await writeFile(path.join(ws, 'notes.md'), 'ordinary\n');
+    await link(path.join(ws, '.env'), path.join(ws, 'config', 'backup.txt'));
+    const host = makeHost({ workspace: ws, sandbox: 'auto', scope: 'workspace-write' });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    // Created after the host started.
+    await writeFile(path.join(ws, 'config', '.env.late'), 'GLOB-SECRET-LATE\n');
+    for (const [command, args, cwd] of [
+      ['grep', ['-r', 'GLOB-SECRET', '.'], undefined],
+      ['grep', ['-r', 'GLOB-SECRET', '.'], 'config'],
+      ['tar', ['-cf', '-', '.'], undefined],
+      ['sh', ['-c', 'cp -r . /tmp/copy && cat /tmp/copy/.env /tmp/copy/config/backup.txt; find /tmp/copy -type f -exec cat {} +'], undefined],
+      ['git', ['grep', '--no-index', 'GLOB-SECRET'], undefined],
+    ] as const) {
+      const result = await host.process.spawn(command, args, {}, cwd === undefined ? {} : { cwd });
+      expect(result.sandbox).toBe('bwrap');
+      expect(result.stdout + result.stderr, `${command} ${args.join(' ')}`).not.toContain('GLOB-SECRET');
+    }
+    // git still works: the repository internals are not masked, and the ordinary file reads as it is.
+    const status = await host.process.spawn('git', ['status', '--porcelain'], {}, {});
+    expect(status.exitCode).toBe(0);
+    expect(status.stdout).toContain('notes.md');
+    expect((await host.process.spawn('cat', ['notes.md'], {}, {})).stdout).toBe('ordinary\n');
+    expect(await readFile(path.join(ws, '.env'), 'utf8')).toBe('GLOB-SECRET-ENV\n');
+  });
+
+  it('refuses a command, typed, rather than run it unmasked when the workspace is larger than the walk may look through', async (context) => {
+    const ws = path.join(setup.base, 'ws-large');
+    await mkdir(ws, { recursive: true });
+    for (const name of ['a', 'b', 'c', '.env']) await writeFile(path.join(ws, name), 'LARGE-SECRET\n');
+    const host = makeHost({ workspace: ws, sandbox: 'auto', maskWalkLimit: { entries: 3 } });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    const error = await host.process.spawn('cat', ['a', '.env'], {}, {}).catch((caught: unknown) => caught);
+    expect(ToolgateError.isInstance(error) && error.code).toBe('TOOL_UNAVAILABLE');
+    expect(String((error as Error).message)).toContain('protected files to mask');
+    // Without the sandbox nothing is masked, and nothing is walked.
+    expect((await makeHost({ workspace: ws, sandbox: 'off', maskWalkLimit: { entries: 3 } }).process.spawn('cat', ['.env'], {}, {})).stdout).toBe('LARGE-SECRET\n');
   });
 
   it('never creates a mount point for a protected path that does not exist', async (context) => {

@@ -1,17 +1,18 @@
-import { chmod, mkdir, rename, symlink, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lexicalPath } from '../../core/action/resolve-action-lexically.js';
 import { ToolPolicyError, type ResolvedCommand } from '../../core/index.js';
+import { resolvableArguments } from '../../core/policy/argument-paths.js';
 import type { NodeHost } from '../node-host-types.js';
 import { exists, useProcessWorkspace } from './__fixtures__/process-workspace.js';
 
 const setup = useProcessWorkspace();
 
-/** The command as the engine hands it on after resolution: argv, the host's executable, the working directory. */
+/** The command as the engine hands it on after resolution: argv, the host's executable, the working directory, the argument paths. */
 function resolvedCommand(host: NodeHost, argv: readonly string[], cwd?: string): ResolvedCommand {
-  const answer = host.resolve({ tool: 'run_command', access: 'read', paths: cwd === undefined ? [] : [cwd], program: argv[0] ?? '' });
-  return { argv, executable: answer.executable, cwd: answer.files[0] ?? lexicalPath('.') };
+  const answer = host.resolve({ tool: 'run_command', access: 'read', paths: cwd === undefined ? [] : [cwd], program: argv[0] ?? '', arguments: resolvableArguments(argv, cwd ?? '.') ?? [] });
+  return { argv, executable: answer.executable, cwd: answer.files[0] ?? lexicalPath('.'), ...(answer.arguments === undefined ? {} : { arguments: answer.arguments }) };
 }
 
 async function reason(attempt: Promise<unknown>): Promise<string> {
@@ -71,6 +72,37 @@ describe('spawn re-checks the command it was approved for', () => {
     expect(await exists(path.join(setup.workspace, 'other'))).toBe(false);
     await host.process.spawn('touch', ['judged'], {}, { expected });
     expect(await exists(path.join(setup.workspace, 'judged'))).toBe(true);
+  });
+
+  it('refuses when a path its arguments name leads elsewhere now: a link, a replaced file, a hard link swapped in after approval', async () => {
+    const host = setup.makeHost();
+    await writeFile(path.join(setup.workspace, '.env'), 'ARGUMENT-SECRET\n');
+    for (const [name, swap] of [
+      ['linked.txt', async (file: string) => {
+        await rm(file);
+        await symlink('.env', file);
+      }],
+      // Written beside it first, so the new file cannot reuse the old one's inode.
+      ['replaced.txt', async (file: string) => {
+        await writeFile(`${file}.new`, 'other\n');
+        await rename(`${file}.new`, file);
+      }],
+      ['hardlinked.txt', async (file: string) => {
+        await rm(file);
+        await link(path.join(setup.workspace, '.env'), file);
+      }],
+    ] as const) {
+      const file = path.join(setup.workspace, name);
+      await writeFile(file, 'plain\n');
+      const approved = resolvedCommand(host, ['cat', name]);
+      expect(approved.arguments?.[0]).toMatchObject({ real: name, protected: false });
+      await swap(file);
+      const attempt = host.process.spawn('cat', [name], {}, { expected: approved });
+      expect(await reason(attempt), name).toBe('target_changed');
+    }
+    // Unchanged, it runs.
+    await writeFile(path.join(setup.workspace, 'still.txt'), 'plain\n');
+    expect((await host.process.spawn('cat', ['still.txt'], {}, { expected: resolvedCommand(host, ['cat', 'still.txt']) })).stdout).toBe('plain\n');
   });
 
   it('runs in a protected working directory only when the approved command named it', async () => {

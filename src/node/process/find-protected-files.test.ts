@@ -1,0 +1,92 @@
+import { link, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFsJail } from '../fs/fs-jail.js';
+import { createProtectedFileFinder } from './find-protected-files.js';
+
+describe('createProtectedFileFinder: what a sandboxed command must see empty', () => {
+  let base = '';
+  let workspace = '';
+  const jail = (protectedPaths: readonly string[] = []) => createFsJail({ workspace, scope: 'workspace-write', protectedPaths, hostPaths: [] });
+  const relative = (paths: readonly string[]): string[] => paths.map((entry) => (entry.startsWith(workspace) ? path.relative(workspace, entry) : entry)).sort();
+
+  beforeAll(async () => {
+    base = await mkdtemp(path.join(tmpdir(), 'toolgate-mask-'));
+    workspace = path.join(base, 'ws');
+    await mkdir(path.join(workspace, 'config'), { recursive: true });
+    await mkdir(path.join(workspace, 'src', 'deep'), { recursive: true });
+    await mkdir(path.join(workspace, '.git', 'refs'), { recursive: true });
+    await mkdir(path.join(workspace, '.ssh'));
+    await mkdir(path.join(base, 'home', '.aws'), { recursive: true });
+    for (const [name, content] of Object.entries({
+      '.env': 'S=1',
+      '.ENV.local': 'S=2',
+      'config/.env.production': 'S=3',
+      'src/deep/id_ed25519': 'KEY',
+      'src/deep/server.PEM': 'PEM',
+      '.ssh/known_hosts': 'x',
+      '.git/config': '[core]',
+      '.git/refs/.env': 'inside the repository',
+      'notes.md': 'plain',
+      'src/app.ts': 'code',
+      'secrets.yaml': 'user protected',
+    })) {
+      await writeFile(path.join(workspace, name), content);
+    }
+    await writeFile(path.join(base, 'home', '.aws', 'credentials'), 'AWS');
+    await link(path.join(workspace, '.env'), path.join(workspace, 'src', 'backup.txt'));
+    await symlink(path.join(base, 'home', '.aws'), path.join(workspace, 'aws'));
+    await symlink('.env', path.join(workspace, 'settings.txt'));
+    await symlink(path.join(base, 'missing'), path.join(workspace, 'dangling'));
+  });
+  afterAll(() => rm(base, { recursive: true, force: true }));
+
+  it('finds glob-protected files at any depth and in any case, a protected folder whole, a hard link to a protected file, and a protected place a link leads to outside', () => {
+    const found = createProtectedFileFinder(jail())();
+    expect(found.kind).toBe('found');
+    if (found.kind !== 'found') return;
+    expect(relative(found.paths)).toEqual(
+      [path.join(base, 'home', '.aws'), '.ENV.local', '.env', '.ssh', 'config/.env.production', 'src/backup.txt', 'src/deep/id_ed25519', 'src/deep/server.PEM'].sort(),
+    );
+  });
+
+  it('adds the user protectedPaths through the same classifier, and leaves repository internals to git', () => {
+    const found = createProtectedFileFinder(jail(['secrets.yaml']))();
+    expect(found.kind === 'found' && relative(found.paths)).toContain('secrets.yaml');
+    expect(found.kind === 'found' && found.paths.some((entry) => entry.includes(`${path.sep}.git${path.sep}`) || entry.endsWith('.git'))).toBe(false);
+  });
+
+  it('finds a secret created after the walk last ran', async () => {
+    await writeFile(path.join(workspace, 'src', 'deep', '.env.late'), 'LATE');
+    const found = createProtectedFileFinder(jail())();
+    expect(found.kind === 'found' && relative(found.paths)).toContain('src/deep/.env.late');
+    await rm(path.join(workspace, 'src', 'deep', '.env.late'));
+  });
+
+  it('walking again with the same finder sees what changed since: a secret added, a folder removed, a link retargeted', async () => {
+    const find = createProtectedFileFinder(jail());
+    const paths = (): string[] => {
+      const found = find();
+      return found.kind === 'found' ? relative(found.paths) : [];
+    };
+    expect(paths()).toContain('.env');
+    await mkdir(path.join(workspace, 'later', 'deeper'), { recursive: true });
+    await writeFile(path.join(workspace, 'later', 'deeper', 'id_rsa'), 'LATE KEY');
+    await writeFile(path.join(workspace, 'src', 'deep', '.env.test'), 'LATE');
+    expect(paths()).toEqual(expect.arrayContaining(['later/deeper/id_rsa', 'src/deep/.env.test']));
+    await rm(path.join(workspace, 'later'), { recursive: true });
+    await rm(path.join(workspace, 'src', 'deep', '.env.test'));
+    expect(paths().filter((entry) => entry.startsWith('later') || entry.endsWith('.env.test'))).toEqual([]);
+    await rm(path.join(workspace, 'aws'));
+    await symlink(path.join(base, 'home', '.aws', 'credentials'), path.join(workspace, 'aws'));
+    expect(paths()).toContain(path.join(base, 'home', '.aws', 'credentials'));
+    await rm(path.join(workspace, 'aws'));
+    await symlink(path.join(base, 'home', '.aws'), path.join(workspace, 'aws'));
+  });
+
+  it('answers over_limit, never a partial list, past its entry or time bound', () => {
+    expect(createProtectedFileFinder(jail())({ entries: 5 })).toEqual({ kind: 'over_limit', bound: 'entries' });
+    expect(createProtectedFileFinder(jail())({ milliseconds: 0 })).toEqual({ kind: 'over_limit', bound: 'milliseconds' });
+  });
+});

@@ -1,0 +1,173 @@
+import { lstatSync, readdirSync, realpathSync, type Dirent } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { FsJail } from '../fs/fs-jail.js';
+
+/** How much of the workspace one spawn may walk to find what to mask. */
+export interface MaskWalkLimit {
+  /** Directory entries read, at most. Default 200,000. */
+  readonly entries?: number;
+  /** Milliseconds spent, at most. Default 2,000. */
+  readonly milliseconds?: number;
+}
+
+export const DEFAULT_MASK_WALK_LIMIT = { entries: 200_000, milliseconds: 2000 } as const;
+
+export type ProtectedFiles =
+  | { readonly kind: 'found'; readonly paths: readonly string[]; readonly entries: number }
+  /** The workspace is larger than the limit: what it holds was not all seen, so nothing may run unmasked. */
+  | { readonly kind: 'over_limit'; readonly bound: 'entries' | 'milliseconds' };
+
+/** What one folder holds, as the walk sorts it: read again only when the folder changed. */
+interface FolderListing {
+  /** Device, inode and change time (ns) of the folder when it was read. */
+  readonly stamp: string;
+  /** Whether the listing may stand for the folder while `stamp` holds (see `isSettled`). */
+  readonly settled: boolean;
+  readonly entries: number;
+  /** Protected entries, masked whole; `protectedFiles` are those of them that are files. */
+  readonly found: readonly string[];
+  readonly protectedFiles: readonly string[];
+  readonly folders: readonly string[];
+  readonly ordinaryFiles: readonly string[];
+  readonly links: readonly string[];
+}
+
+/**
+ * How long after a folder last changed its listing is trusted for as long
+ * as its change time holds. A filesystem keeps coarse timestamps (a few ms;
+ * FAT and HFS+ one or two seconds): an entry made within the same tick as
+ * the read leaves the time unchanged, so a listing read that soon is read
+ * again next time.
+ */
+const SETTLE_MS = 2000;
+
+/**
+ * Every place in the workspace a sandboxed command must see empty: each
+ * entry whose path the jail classifies as protected (the same classifier
+ * every file tool answers to — `.env*`, key files, `protectedPaths`, the
+ * embedder's own state), each ordinary file that is a hard link to one of
+ * those files, and where each symlink in the workspace leads when that is a
+ * protected place outside it. A protected folder is listed whole and not
+ * entered.
+ *
+ * Repository internals are the exception: a `.git` folder or gitdir file is
+ * neither listed nor entered, because git needs to read them to work. What
+ * they hold (the remote URLs in `.git/config` among it) stays readable to a
+ * command.
+ *
+ * Run at each spawn, so a secret created a moment ago is found. Each folder
+ * costs an `lstat`; it is read (`readdir` with file types) and its entries
+ * classified only when its device, inode or change time changed since the
+ * last walk: an entry added, removed or renamed in it changes that time, and
+ * unlike the modification time no command can set it back (`touch -d` on
+ * the folder changes it too). Symlinks are followed again each time (their targets change
+ * without their folder changing), and the hard-link pass `lstat`s every
+ * ordinary file, when a protected file has more than one link. Bounded by
+ * `limit`: past it the answer is `over_limit`, never a partial list.
+ */
+export function createProtectedFileFinder(jail: FsJail): (limit?: MaskWalkLimit) => ProtectedFiles {
+  let listings = new Map<string, FolderListing>();
+  return (limit = {}) => {
+    const maxEntries = limit.entries ?? DEFAULT_MASK_WALK_LIMIT.entries;
+    const deadline = performance.now() + (limit.milliseconds ?? DEFAULT_MASK_WALK_LIMIT.milliseconds);
+    const seen = new Map<string, FolderListing>();
+    const found: string[] = [];
+    const protectedFiles: string[] = [];
+    const folders = [jail.workspace];
+    let entries = 0;
+    for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+      if (performance.now() >= deadline) return { kind: 'over_limit', bound: 'milliseconds' };
+      const listing = listFolder(jail, folder, listings.get(folder));
+      if (listing === undefined) continue;
+      seen.set(folder, listing);
+      entries += listing.entries;
+      if (entries > maxEntries) return { kind: 'over_limit', bound: 'entries' };
+      found.push(...listing.found);
+      protectedFiles.push(...listing.protectedFiles);
+      folders.push(...listing.folders);
+      for (const link of listing.links) {
+        const target = protectedTargetOutside(jail, link);
+        if (target !== undefined) found.push(target);
+      }
+    }
+    // Only the folders there now are kept: a removed tree does not stay in memory.
+    listings = seen;
+    const linked = hardLinksOf(protectedFiles, seen.values(), deadline);
+    if (linked === undefined) return { kind: 'over_limit', bound: 'milliseconds' };
+    return { kind: 'found', paths: [...found, ...linked], entries };
+  };
+}
+
+/** A folder's listing: the cached one while the folder is unchanged and was settled when read, else read now. Undefined when it is gone or no longer a folder. */
+function listFolder(jail: FsJail, folder: string, cached: FolderListing | undefined): FolderListing | undefined {
+  const stats = lstatSync(folder, { bigint: true, throwIfNoEntry: false });
+  if (stats === undefined || !stats.isDirectory()) return undefined;
+  const stamp = `${stats.dev}:${stats.ino}:${stats.ctimeNs}`;
+  if (cached !== undefined && cached.settled && cached.stamp === stamp) return cached;
+  const listing = { stamp, settled: Date.now() - Number(stats.ctimeMs) >= SETTLE_MS, entries: 0, found: [] as string[], protectedFiles: [] as string[], folders: [] as string[], ordinaryFiles: [] as string[], links: [] as string[] };
+  for (const entry of readFolder(folder)) {
+    listing.entries += 1;
+    if (entry.name === '.git') continue;
+    const absolute = `${folder}${path.sep}${entry.name}`;
+    if (jail.isProtected(absolute)) {
+      listing.found.push(absolute);
+      if (entry.isFile()) listing.protectedFiles.push(absolute);
+    } else if (entry.isDirectory()) listing.folders.push(absolute);
+    else if (entry.isFile()) listing.ordinaryFiles.push(absolute);
+    else if (entry.isSymbolicLink()) listing.links.push(absolute);
+  }
+  return listing;
+}
+
+/**
+ * A folder's entries. One that vanished or became a file since its parent
+ * was read holds nothing to mask; one the host cannot read, a child running
+ * as the same user cannot read either. Anything else is not understood, so
+ * the spawn fails rather than run unmasked.
+ */
+function readFolder(folder: string): Dirent[] {
+  try {
+    return readdirSync(folder, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES') return [];
+    throw error;
+  }
+}
+
+/** Where a symlink leads when that is a protected place outside the workspace (inside it, the walk finds the place itself). */
+function protectedTargetOutside(jail: FsJail, link: string): string | undefined {
+  let target: string;
+  try {
+    target = realpathSync.native(link);
+  } catch {
+    // Dangling or a loop: nothing is read through it.
+    return undefined;
+  }
+  const inside = target === jail.workspace || target.startsWith(`${jail.workspace}${path.sep}`);
+  return !inside && jail.isProtected(target) ? target : undefined;
+}
+
+/**
+ * The ordinary files that are the same file as a protected one (same device
+ * and inode): a second name a user made, or an archive left. Undefined when
+ * the deadline passes.
+ */
+function hardLinksOf(protectedFiles: readonly string[], listings: Iterable<FolderListing>, deadline: number): string[] | undefined {
+  const identities = new Set<string>();
+  for (const file of protectedFiles) {
+    const stats = lstatSync(file, { throwIfNoEntry: false });
+    if (stats !== undefined && stats.nlink > 1) identities.add(`${stats.dev}:${stats.ino}`);
+  }
+  if (identities.size === 0) return [];
+  const linked: string[] = [];
+  for (const listing of listings) {
+    if (performance.now() >= deadline) return undefined;
+    for (const file of listing.ordinaryFiles) {
+      const stats = lstatSync(file, { throwIfNoEntry: false });
+      if (stats !== undefined && stats.nlink > 1 && identities.has(`${stats.dev}:${stats.ino}`)) linked.push(file);
+    }
+  }
+  return linked;
+}
