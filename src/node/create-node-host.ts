@@ -5,7 +5,8 @@ import { ConfigurationError } from '../core/index.js';
 import { nodeSha256 } from './digest/node-sha256.js';
 import { createEgressCapability } from './egress/create-egress-capability.js';
 import { createFsCapability } from './fs/create-fs-capability.js';
-import { createFsJail, isInside } from './fs/fs-jail.js';
+import { createPathTextMatcher, withoutRoot } from '../core/policy/protected-paths.js';
+import { createFsJail, isInside, type FsJail } from './fs/fs-jail.js';
 import { createResolveTarget } from './fs/resolve-target.js';
 import type { NodeHost, NodeHostOptions } from './node-host-types.js';
 import { createOsCapability } from './os/create-os-capability.js';
@@ -42,6 +43,10 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
   if (systemPath.some((directory) => !path.isAbsolute(directory) || isInside(jail.workspace, directory) || directory.includes('node_modules'))) {
     throw new ConfigurationError('executablePath', 'must list absolute directories outside the workspace and node_modules');
   }
+  const readable = options.readableProtectedPaths ?? [];
+  if (!Array.isArray(readable) || readable.some((entry) => typeof entry !== 'string' || entry === '')) {
+    throw new ConfigurationError('readableProtectedPaths', 'must list non-empty path globs');
+  }
   for (const name of options.env?.allow ?? []) {
     if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new ConfigurationError('env.allow', 'must list environment variable names');
   }
@@ -55,6 +60,7 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
     env: { allow: options.env?.allow ?? [], set: options.env?.set ?? {} },
     gitExternalDiff: writeGitDiffShim(path.join(spillDir, 'bin')),
     ...(options.maskWalkLimit === undefined ? {} : { maskWalkLimit: options.maskWalkLimit }),
+    isReadableProtected: readableProtected(jail, readable),
     // Only the paths are fixed here: whether each is masked as a folder, a file or not at all is decided at each spawn (maskKind).
     hidden: [...hostPaths, ...literalPaths(jail.workspace, [...protectedPaths, ...privatePaths])].map((entry) => ({ path: entry })),
   });
@@ -79,6 +85,13 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
       if (ownsSpillDir) rmSync(spillDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Whether a protected file is one the policy lets be read, by its workspace-relative path. */
+function readableProtected(jail: FsJail, readable: readonly string[]): (absolute: string) => boolean {
+  if (readable.length === 0) return () => false;
+  const matches = createPathTextMatcher(readable);
+  return (absolute) => matches(withoutRoot(jail.display(absolute)));
 }
 
 /** Protected paths that name one place (no glob characters), as absolute paths: masked even outside the workspace, where no walk looks. */

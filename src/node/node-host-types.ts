@@ -65,6 +65,13 @@ export interface NodeHostOptions {
    * masked inside the OS sandbox.
    */
   readonly privatePaths?: readonly string[];
+  /**
+   * Protected files the policy lets be read (its `readableProtectedPaths`, gitignore-style): left
+   * visible inside the OS sandbox, so a committed template such as `.env.example` is not seen
+   * emptied by git. Never the host's own stores or `privatePaths`, and never a hard link to a
+   * masked file.
+   */
+  readonly readableProtectedPaths?: readonly string[];
   /** Environment for children: names a tool may declare, and fixed values the host sets. */
   readonly env?: { readonly allow?: readonly string[]; readonly set?: Readonly<Record<string, string>> };
   /** Default `'auto'`. */

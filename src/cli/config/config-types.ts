@@ -21,7 +21,14 @@ export interface ToolgateConfigFile {
     readonly imports?: readonly { readonly from: 'claude' | 'gemini'; readonly path: string }[];
   };
   readonly servers?: Readonly<Record<string, McpServerConfig>>;
-  readonly limits?: { readonly maxBytes?: number; readonly maxLines?: number; readonly maxInputBytes?: number };
+  readonly limits?: {
+    readonly maxBytes?: number;
+    readonly maxLines?: number;
+    readonly maxInputBytes?: number;
+    /** How many workspace entries, and how many milliseconds, the sandbox may spend finding the protected files to mask before each command. */
+    readonly maskWalkEntries?: number;
+    readonly maskWalkMilliseconds?: number;
+  };
   readonly journal?: { readonly path?: string; readonly retentionDays?: number; readonly sign?: boolean };
   readonly console?: { readonly enabled?: boolean; readonly port?: number };
   /** The MCP clients asked to approve through elicitation, by their declared name (`"*"`: all). Default: none. */

@@ -86,6 +86,14 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the sandbox mask walk bounds, and refuses one that would let nothing be walked', () => {
+    const cwd = dir();
+    writeFileSync(join(cwd, 'toolgate.config.json'), JSON.stringify({ limits: { maskWalkEntries: 500_000, maskWalkMilliseconds: 5000 } }));
+    expect(loadConfig(cwd)).toMatchObject({ limits: { maskWalkEntries: 500_000, maskWalkMilliseconds: 5000 } });
+    writeFileSync(join(cwd, 'toolgate.config.json'), JSON.stringify({ limits: { maskWalkEntries: 0 } }));
+    expect(() => loadConfig(cwd)).toThrow('$.limits.maskWalkEntries: expected must be >= 1; found number 0');
+  });
+
   it('reports a syntax error with line and column', () => {
     const cwd = dir();
     writeFileSync(join(cwd, 'toolgate.config.json'), '{\n  "scope": "read-only",\n  "mode": \n}');

@@ -130,6 +130,11 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
     spillDir,
     privatePaths: gatewayStatePaths(config),
     protectedPaths: config.policy.protectedPaths ?? [],
+    readableProtectedPaths: config.policy.readableProtectedPaths ?? [],
+    maskWalkLimit: {
+      ...(config.limits.maskWalkEntries === undefined ? {} : { entries: config.limits.maskWalkEntries }),
+      ...(config.limits.maskWalkMilliseconds === undefined ? {} : { milliseconds: config.limits.maskWalkMilliseconds }),
+    },
   });
   const approvals = createApprovalQueue({ enrich: (request) => diffForWrite(host.fs, request), timeoutMs: config.approvals.timeoutSeconds * 1000 });
   const prompt = options.prompt ?? approvals.confirm;

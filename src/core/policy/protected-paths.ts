@@ -68,7 +68,12 @@ export function createProtectedTextMatcher(additions: readonly string[] = []): P
 
 /** A matcher for gitignore-style globs alone, read the way protected paths are (case-insensitive, any depth). */
 export function createPathMatcher(globs: readonly string[]): ProtectedPathMatcher {
-  return viewMatcher(compileTextMatcher(globs.map((glob) => withChildren(gitignoreGlob(glob)))));
+  return viewMatcher(createPathTextMatcher(globs));
+}
+
+/** `createPathMatcher` for a path already normalised and without its root (`withoutRoot`). */
+export function createPathTextMatcher(globs: readonly string[]): PathTextMatcher {
+  return compileTextMatcher(globs.map((glob) => withChildren(gitignoreGlob(glob))));
 }
 
 function viewMatcher(matches: PathTextMatcher): ProtectedPathMatcher {

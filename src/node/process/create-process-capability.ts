@@ -23,6 +23,8 @@ export interface CreateProcessCapabilityOptions {
   readonly hidden: readonly { readonly path: string }[];
   /** How much of the workspace each sandboxed spawn may walk to find its protected files (see `findProtectedFiles`). */
   readonly maskWalkLimit?: MaskWalkLimit;
+  /** Protected files the policy lets be read (`readableProtectedPaths`): left unmasked. */
+  readonly isReadableProtected?: (absolute: string) => boolean;
   readonly defaultTimeoutMs?: number;
   readonly defaultMaxOutputBytes?: number;
   readonly killGraceMs?: number;
@@ -54,7 +56,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
   const { jail } = options;
   const gitHardening = gitHardeningEnv(options.gitExternalDiff);
   const resolveTarget = createResolveTarget({ jail, systemPath: options.systemPath });
-  const findProtectedFiles = createProtectedFileFinder(jail);
+  const findProtectedFiles = createProtectedFileFinder(jail, options.isReadableProtected);
   let bwrap: Promise<string | undefined> | undefined;
   const findBwrap = (): Promise<string | undefined> => (bwrap ??= options.sandbox === 'off' ? Promise.resolve(undefined) : detectBwrap(options.systemPath));
   return {

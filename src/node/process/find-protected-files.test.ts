@@ -57,6 +57,16 @@ describe('createProtectedFileFinder: what a sandboxed command must see empty', (
     expect(found.kind === 'found' && found.paths.some((entry) => entry.includes(`${path.sep}.git${path.sep}`) || entry.endsWith('.git'))).toBe(false);
   });
 
+  it('leaves a protected file the policy lets be read visible, but masks a readable name that is a hard link to a masked secret', () => {
+    const readable = (absolute: string): boolean => ['.ENV.local', 'src/backup.txt', '.ssh'].includes(path.relative(workspace, absolute));
+    const found = createProtectedFileFinder(jail(), readable)();
+    expect(found.kind).toBe('found');
+    if (found.kind !== 'found') return;
+    // `.ENV.local` is exempt; `src/backup.txt` is an ordinary name hard-linked to `.env` (masked regardless); `.ssh` is a folder, never exempt.
+    expect(relative(found.paths)).not.toContain('.ENV.local');
+    expect(relative(found.paths)).toEqual(expect.arrayContaining(['.env', '.ssh', 'src/backup.txt']));
+  });
+
   it('finds a secret created after the walk last ran', async () => {
     await writeFile(path.join(workspace, 'src', 'deep', '.env.late'), 'LATE');
     const found = createProtectedFileFinder(jail())();

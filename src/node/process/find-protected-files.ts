@@ -49,7 +49,8 @@ const SETTLE_MS = 2000;
  * embedder's own state), each ordinary file that is a hard link to one of
  * those files, and where each symlink in the workspace leads when that is a
  * protected place outside it. A protected folder is listed whole and not
- * entered.
+ * entered. A protected file `isReadable` names is left visible (see
+ * `masksWhole`).
  *
  * Repository internals are the exception: a `.git` folder or gitdir file is
  * neither listed nor entered, because git needs to read them to work. What
@@ -66,7 +67,7 @@ const SETTLE_MS = 2000;
  * ordinary file, when a protected file has more than one link. Bounded by
  * `limit`: past it the answer is `over_limit`, never a partial list.
  */
-export function createProtectedFileFinder(jail: FsJail): (limit?: MaskWalkLimit) => ProtectedFiles {
+export function createProtectedFileFinder(jail: FsJail, isReadable: (absolute: string) => boolean = () => false): (limit?: MaskWalkLimit) => ProtectedFiles {
   let listings = new Map<string, FolderListing>();
   return (limit = {}) => {
     const maxEntries = limit.entries ?? DEFAULT_MASK_WALK_LIMIT.entries;
@@ -78,7 +79,7 @@ export function createProtectedFileFinder(jail: FsJail): (limit?: MaskWalkLimit)
     let entries = 0;
     for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
       if (performance.now() >= deadline) return { kind: 'over_limit', bound: 'milliseconds' };
-      const listing = listFolder(jail, folder, listings.get(folder));
+      const listing = listFolder(jail, isReadable, folder, listings.get(folder));
       if (listing === undefined) continue;
       seen.set(folder, listing);
       entries += listing.entries;
@@ -100,7 +101,7 @@ export function createProtectedFileFinder(jail: FsJail): (limit?: MaskWalkLimit)
 }
 
 /** A folder's listing: the cached one while the folder is unchanged and was settled when read, else read now. Undefined when it is gone or no longer a folder. */
-function listFolder(jail: FsJail, folder: string, cached: FolderListing | undefined): FolderListing | undefined {
+function listFolder(jail: FsJail, isReadable: (absolute: string) => boolean, folder: string, cached: FolderListing | undefined): FolderListing | undefined {
   const stats = lstatSync(folder, { bigint: true, throwIfNoEntry: false });
   if (stats === undefined || !stats.isDirectory()) return undefined;
   const stamp = `${stats.dev}:${stats.ino}:${stats.ctimeNs}`;
@@ -110,7 +111,7 @@ function listFolder(jail: FsJail, folder: string, cached: FolderListing | undefi
     listing.entries += 1;
     if (entry.name === '.git') continue;
     const absolute = `${folder}${path.sep}${entry.name}`;
-    if (jail.isProtected(absolute)) {
+    if (masksWhole(jail, isReadable, absolute, entry)) {
       listing.found.push(absolute);
       if (entry.isFile()) listing.protectedFiles.push(absolute);
     } else if (entry.isDirectory()) listing.folders.push(absolute);
@@ -118,6 +119,20 @@ function listFolder(jail: FsJail, folder: string, cached: FolderListing | undefi
     else if (entry.isSymbolicLink()) listing.links.push(absolute);
   }
   return listing;
+}
+
+/**
+ * Whether an entry is masked as it stands. A file the policy lets be read
+ * (`readableProtectedPaths`: a committed `.env.example`) stays visible, so
+ * git does not see it emptied and `git commit -a` cannot commit it so; it is
+ * still checked as an ordinary file, so a hard link to a masked secret under
+ * a readable name is masked all the same. The host's own stores and private
+ * paths are never exempt.
+ */
+function masksWhole(jail: FsJail, isReadable: (absolute: string) => boolean, absolute: string, entry: Dirent): boolean {
+  const kind = jail.classify(absolute);
+  if (kind === 'open') return false;
+  return !(kind === 'protected' && entry.isFile() && isReadable(absolute));
 }
 
 /**

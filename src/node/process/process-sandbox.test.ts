@@ -169,6 +169,30 @@ describe('process: the bwrap sandbox', () => {
     expect(await readFile(path.join(ws, '.env'), 'utf8')).toBe('GLOB-SECRET-ENV\n');
   });
 
+  it('leaves a committed template the policy lets be read visible, so git sees it unchanged, while a hard link to .env under a readable name stays masked', async (context) => {
+    const ws = path.join(setup.base, 'ws-readable');
+    await mkdir(ws, { recursive: true });
+    await writeFile(path.join(ws, '.env.example'), 'API_KEY=<your key>\n');
+    await writeFile(path.join(ws, '.env'), 'READABLE-TEST-SECRET\n');
+    await link(path.join(ws, '.env'), path.join(ws, '.env.sample'));
+    execFileSync('git', ['init', '-q'], { cwd: ws });
+    execFileSync('git', ['add', '.env.example'], { cwd: ws });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'template'], { cwd: ws });
+    const host = makeHost({ workspace: ws, sandbox: 'auto', readableProtectedPaths: ['.env.example', '.env.sample'] });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    expect((await host.process.spawn('cat', ['.env.example'], {}, {})).stdout).toBe('API_KEY=<your key>\n');
+    const status = await host.process.spawn('git', ['status', '--porcelain', '--', '.env.example'], {}, {});
+    expect(status.exitCode).toBe(0);
+    expect(status.stdout).toBe('');
+    const leak = await host.process.spawn('grep', ['-r', 'READABLE-TEST-SECRET', '.'], {}, {});
+    expect(leak.stdout + leak.stderr).not.toContain('READABLE-TEST-SECRET');
+    // Without the exemption the same template reads as empty.
+    expect((await makeHost({ workspace: ws, sandbox: 'auto' }).process.spawn('cat', ['.env.example'], {}, {})).stdout).toBe('');
+  });
+
   it('refuses a command, typed, rather than run it unmasked when the workspace is larger than the walk may look through', async (context) => {
     const ws = path.join(setup.base, 'ws-large');
     await mkdir(ws, { recursive: true });
