@@ -52,32 +52,11 @@ export async function requestApproval(state: ResolvedDispatchState): Promise<App
     const preApproved = approved !== undefined && (approved instanceof Set ? approved.size : (approved as readonly string[]).length) > 0;
     return new ToolDeniedByUserError(tool.key, preApproved ? 'approval_mismatch' : 'no_approval_hook');
   }
-  const toolInput = projectedArguments(state);
-  const toolInputJson = jsonOf(toolInput);
-  const { preview, target } = buildApprovalPreview(tool.actionClass, state.action, state.effectiveArgs, toolInputJson === undefined ? undefined : { value: toolInput, json: toolInputJson });
-  const presented = presentedView(state);
-  const decisionSoFar = state.decision ?? { kind: 'allow' as const, matched: [] };
-  const why = state.askedBy ?? 'governed';
-  const request: ToolApprovalRequest = Object.freeze({
-    callId: state.call.callId,
-    toolName: tool.key,
-    toolVersion: tool.version,
-    agent: state.agent,
-    action: tool.actionClass,
-    preview,
-    target,
-    masked: Math.max(target?.masked ?? 0, countMarkers(toolInputJson ?? ''), presented.masked),
-    resolved: state.action,
-    actionDigest,
-    arguments: toolInput,
-    decision: decisionSoFar,
-    why,
-    reasons: approvalReasons(decisionSoFar, why, state.action, tool.policyView.risk),
-    ...(presented.view === undefined ? {} : { view: presented.view }),
-  });
+  const request = approvalRequest(state, actionDigest);
   const bus = state.snapshot.bus;
   if (bus.has('approval-requested')) {
-    bus.emit('approval-requested', { ...eventBase(state), action: tool.actionClass, preview, ...(target === undefined ? {} : { target }), actionDigest, toolInput });
+    const { preview, target } = request;
+    bus.emit('approval-requested', { ...eventBase(state), action: tool.actionClass, preview, ...(target === undefined ? {} : { target }), actionDigest, toolInput: request.arguments });
   }
   const signal = state.context.signal;
   let decision: ToolApprovalDecision;
@@ -105,6 +84,78 @@ export async function requestApproval(state: ResolvedDispatchState): Promise<App
   const unanswered = decision?.outcome === 'reject' && decision.noApprover === true;
   return new ToolDeniedByUserError(tool.key, unanswered ? 'no_approval_hook' : 'user_rejected', { label });
 }
+
+/**
+ * The request a `confirm` hook gets: a frozen object like any other, except
+ * that what a person reads (preview, target, masked count, arguments,
+ * reasons, view) is built on the first look at any of it — reading one of
+ * those keys, listing the keys, spreading or serialising the request —
+ * and then fixed. An approver that decides on what decides (the resolved
+ * action, the digest, the policy's decision) — an auto-approving hook —
+ * never pays for redaction and rendering. Every input of the display (the
+ * effective arguments, frozen under an approval regime, and the resolved
+ * action) is frozen, so a late look shows what an early one would have.
+ * A proxy, because accessor properties on a fresh object cost V8 more
+ * than the display they would save.
+ */
+function approvalRequest(state: ResolvedDispatchState, actionDigest: string): ToolApprovalRequest {
+  const tool = state.tool;
+  const decided = {
+    callId: state.call.callId,
+    toolName: tool.key,
+    toolVersion: tool.version,
+    agent: state.agent,
+    action: tool.actionClass,
+    resolved: state.action,
+    actionDigest,
+    decision: state.decision ?? { kind: 'allow' as const, matched: [] },
+    why: state.askedBy ?? 'governed',
+  } satisfies DecidingPart;
+  undisplayed.set(decided, state);
+  return new Proxy(decided, displayOnFirstLook) as ToolApprovalRequest;
+}
+
+/** What decides an approval: the request without what a person reads. */
+type DecidingPart = Omit<ToolApprovalRequest, 'preview' | 'target' | 'masked' | 'arguments' | 'reasons' | 'view'>;
+
+/** Requests whose display is not built yet, and the call it shows. */
+const undisplayed = new WeakMap<DecidingPart, ResolvedDispatchState>();
+
+const DISPLAY_KEYS: ReadonlySet<string | symbol> = new Set(['preview', 'target', 'masked', 'arguments', 'reasons', 'view']);
+
+/** Add the display to a request's own properties, once, and freeze it. */
+function displayed(request: DecidingPart): DecidingPart {
+  const state = undisplayed.get(request);
+  if (state === undefined) return request;
+  undisplayed.delete(request);
+  const toolInput = projectedArguments(state);
+  const toolInputJson = jsonOf(toolInput);
+  const { preview, target } = buildApprovalPreview(state.tool.actionClass, state.action, state.effectiveArgs, toolInputJson === undefined ? undefined : { value: toolInput, json: toolInputJson });
+  const presented = presentedView(state);
+  return Object.freeze(
+    Object.assign(request, {
+      preview,
+      target,
+      masked: Math.max(target?.masked ?? 0, countMarkers(toolInputJson ?? ''), presented.masked),
+      arguments: toolInput,
+      reasons: approvalReasons(request.decision, request.why, state.action, state.tool.policyView.risk),
+      ...(presented.view === undefined ? {} : { view: presented.view }),
+    }),
+  );
+}
+
+/** Reading a decision key costs nothing; anything else sees the whole, frozen request. */
+const displayOnFirstLook: ProxyHandler<DecidingPart> = {
+  get: (request, key): unknown => Reflect.get(DISPLAY_KEYS.has(key) ? displayed(request) : request, key),
+  has: (request, key) => Reflect.has(displayed(request), key),
+  ownKeys: (request) => Reflect.ownKeys(displayed(request)),
+  getOwnPropertyDescriptor: (request, key) => Reflect.getOwnPropertyDescriptor(displayed(request), key),
+  defineProperty: (request, key, descriptor) => Reflect.defineProperty(displayed(request), key, descriptor),
+  deleteProperty: (request, key) => Reflect.deleteProperty(displayed(request), key),
+  set: (request, key, value) => Reflect.set(displayed(request), key, value),
+  isExtensible: (request) => Reflect.isExtensible(displayed(request)),
+  preventExtensions: (request) => Reflect.preventExtensions(displayed(request)),
+};
 
 const MAX_VIEW_BODY = 256 * 1024;
 
