@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boundText, DEFAULT_TOOL_RESULT_LIMITS, truncationMarker } from './bound-text.js';
+import { boundText, DEFAULT_TOOL_RESULT_LIMITS, fitsWithoutEncoding, truncationMarker } from './bound-text.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -65,5 +65,28 @@ describe('boundText', () => {
     const bounded = boundText(huge, DEFAULT_TOOL_RESULT_LIMITS);
     expect(bounded.previewBytes).toBe(32 * 1024);
     expect(bounded.preview.length).toBe(16 * 1024);
+  });
+});
+
+describe('fitsWithoutEncoding', () => {
+  it('property: it never says a text fits that boundText would cut, nor the reverse; it says nothing when the bytes might not fit', () => {
+    fc.assert(
+      fc.property(mixedText, limits, (text, limit) => {
+        const fits = fitsWithoutEncoding(text, limit);
+        if (text.length * 3 > limit.maxBytes) expect(fits).toBeUndefined();
+        else expect(fits).toBe(!boundText(text, limit).truncated);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('counts lines at the limit exactly: maxLines lines fit, one more does not, whatever the spelling of the rest', () => {
+    const limit = { maxBytes: 1024, maxLines: 3 };
+    expect(fitsWithoutEncoding('a\nb\nc', limit)).toBe(true);
+    expect(fitsWithoutEncoding('a\nb\nc\n', limit)).toBe(false);
+    expect(fitsWithoutEncoding('\n\n\n', limit)).toBe(false);
+    expect(fitsWithoutEncoding('a\r\nb\r\nc', limit)).toBe(true);
+    expect(fitsWithoutEncoding('😀'.repeat(170), limit)).toBe(true);
+    expect(fitsWithoutEncoding('😀'.repeat(170) + 'xx', limit)).toBeUndefined();
   });
 });
