@@ -39,7 +39,9 @@ export async function requestApproval(state: ResolvedDispatchState): Promise<App
     const protectedPath = state.decision?.kind === 'ask' && state.decision.reason === 'protected_path';
     return new ToolPolicyError(tool.key, protectedPath ? 'protected_path' : 'approval_unavailable', protectedPath ? { detail: 'was refused: the path is protected, and no person can be asked to approve it here' } : {});
   }
-  const digests = await ensureDigests(state);
+  const ensured = ensureDigests(state);
+  // With the host's synchronous SHA-256 the digests are ready: no turn of the event loop is spent waiting for them.
+  const digests = ensured instanceof Promise ? await ensured : ensured;
   if (!('actionDigest' in digests)) return digests;
   const { actionDigest } = digests;
   const approved = regime.approvedActionDigests;
@@ -111,51 +113,83 @@ function approvalRequest(state: ResolvedDispatchState, actionDigest: string): To
     decision: state.decision ?? { kind: 'allow' as const, matched: [] },
     why: state.askedBy ?? 'governed',
   } satisfies DecidingPart;
-  undisplayed.set(decided, state);
-  return new Proxy(decided, displayOnFirstLook) as ToolApprovalRequest;
+  return new Proxy(decided, new DisplayOnFirstLook(state)) as ToolApprovalRequest;
 }
 
 /** What decides an approval: the request without what a person reads. */
 type DecidingPart = Omit<ToolApprovalRequest, 'preview' | 'target' | 'masked' | 'arguments' | 'reasons' | 'view'>;
 
-/** Requests whose display is not built yet, and the call it shows. */
-const undisplayed = new WeakMap<DecidingPart, ResolvedDispatchState>();
-
 const DISPLAY_KEYS: ReadonlySet<string | symbol> = new Set(['preview', 'target', 'masked', 'arguments', 'reasons', 'view']);
 
-/** Add the display to a request's own properties, once, and freeze it. */
-function displayed(request: DecidingPart): DecidingPart {
-  const state = undisplayed.get(request);
-  if (state === undefined) return request;
-  undisplayed.delete(request);
-  const toolInput = projectedArguments(state);
-  const toolInputJson = jsonOf(toolInput);
-  const { preview, target } = buildApprovalPreview(state.tool.actionClass, state.action, state.effectiveArgs, toolInputJson === undefined ? undefined : { value: toolInput, json: toolInputJson });
-  const presented = presentedView(state);
-  return Object.freeze(
-    Object.assign(request, {
-      preview,
-      target,
-      masked: Math.max(target?.masked ?? 0, countMarkers(toolInputJson ?? ''), presented.masked),
-      arguments: toolInput,
-      reasons: approvalReasons(request.decision, request.why, state.action, state.tool.policyView.risk),
-      ...(presented.view === undefined ? {} : { view: presented.view }),
-    }),
-  );
-}
+/**
+ * The request's proxy handler, one per request: it holds the call until the
+ * display is built. Reading a decision key costs nothing; anything else sees
+ * the whole, frozen request.
+ */
+class DisplayOnFirstLook implements ProxyHandler<DecidingPart> {
+  #state: ResolvedDispatchState | undefined;
 
-/** Reading a decision key costs nothing; anything else sees the whole, frozen request. */
-const displayOnFirstLook: ProxyHandler<DecidingPart> = {
-  get: (request, key): unknown => Reflect.get(DISPLAY_KEYS.has(key) ? displayed(request) : request, key),
-  has: (request, key) => Reflect.has(displayed(request), key),
-  ownKeys: (request) => Reflect.ownKeys(displayed(request)),
-  getOwnPropertyDescriptor: (request, key) => Reflect.getOwnPropertyDescriptor(displayed(request), key),
-  defineProperty: (request, key, descriptor) => Reflect.defineProperty(displayed(request), key, descriptor),
-  deleteProperty: (request, key) => Reflect.deleteProperty(displayed(request), key),
-  set: (request, key, value) => Reflect.set(displayed(request), key, value),
-  isExtensible: (request) => Reflect.isExtensible(displayed(request)),
-  preventExtensions: (request) => Reflect.preventExtensions(displayed(request)),
-};
+  constructor(state: ResolvedDispatchState) {
+    this.#state = state;
+  }
+
+  get(request: DecidingPart, key: string | symbol): unknown {
+    return Reflect.get(DISPLAY_KEYS.has(key) ? this.#displayed(request) : request, key);
+  }
+
+  has(request: DecidingPart, key: string | symbol): boolean {
+    return Reflect.has(this.#displayed(request), key);
+  }
+
+  ownKeys(request: DecidingPart): ArrayLike<string | symbol> {
+    return Reflect.ownKeys(this.#displayed(request));
+  }
+
+  getOwnPropertyDescriptor(request: DecidingPart, key: string | symbol): PropertyDescriptor | undefined {
+    return Reflect.getOwnPropertyDescriptor(this.#displayed(request), key);
+  }
+
+  defineProperty(request: DecidingPart, key: string | symbol, descriptor: PropertyDescriptor): boolean {
+    return Reflect.defineProperty(this.#displayed(request), key, descriptor);
+  }
+
+  deleteProperty(request: DecidingPart, key: string | symbol): boolean {
+    return Reflect.deleteProperty(this.#displayed(request), key);
+  }
+
+  set(request: DecidingPart, key: string | symbol, value: unknown): boolean {
+    return Reflect.set(this.#displayed(request), key, value);
+  }
+
+  isExtensible(request: DecidingPart): boolean {
+    return Reflect.isExtensible(this.#displayed(request));
+  }
+
+  preventExtensions(request: DecidingPart): boolean {
+    return Reflect.preventExtensions(this.#displayed(request));
+  }
+
+  /** Add the display to the request's own properties, once, and freeze it. */
+  #displayed(request: DecidingPart): DecidingPart {
+    const state = this.#state;
+    if (state === undefined) return request;
+    this.#state = undefined;
+    const toolInput = projectedArguments(state);
+    const toolInputJson = jsonOf(toolInput);
+    const { preview, target } = buildApprovalPreview(state.tool.actionClass, state.action, state.effectiveArgs, toolInputJson === undefined ? undefined : { value: toolInput, json: toolInputJson });
+    const presented = presentedView(state);
+    return Object.freeze(
+      Object.assign(request, {
+        preview,
+        target,
+        masked: Math.max(target?.masked ?? 0, countMarkers(toolInputJson ?? ''), presented.masked),
+        arguments: toolInput,
+        reasons: approvalReasons(request.decision, request.why, state.action, state.tool.policyView.risk),
+        ...(presented.view === undefined ? {} : { view: presented.view }),
+      }),
+    );
+  }
+}
 
 const MAX_VIEW_BODY = 256 * 1024;
 
