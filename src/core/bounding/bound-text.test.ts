@@ -78,6 +78,14 @@ describe('fitsWithoutEncoding', () => {
       }),
       { numRuns: 500 },
     );
+    const manyLines = fc.array(fc.constantFrom('a', '\n', '\n', '\n', 'é'), { maxLength: 120 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(manyLines, fc.integer({ min: 1, max: 60 }), (text, maxLines) => {
+        const limit = { maxBytes: 1000, maxLines };
+        expect(fitsWithoutEncoding(text, limit)).toBe(linesOf(text) <= maxLines);
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('counts lines at the limit exactly: maxLines lines fit, one more does not, whatever the spelling of the rest', () => {
@@ -87,6 +95,10 @@ describe('fitsWithoutEncoding', () => {
     expect(fitsWithoutEncoding('\n\n\n', limit)).toBe(false);
     expect(fitsWithoutEncoding('a\r\nb\r\nc', limit)).toBe(true);
     expect(fitsWithoutEncoding('😀'.repeat(170), limit)).toBe(true);
+    // Long lines settle the count early; newlines packed at the end still count.
+    expect(fitsWithoutEncoding(`${'x'.repeat(300)}\n\n\n`, limit)).toBe(false);
+    expect(fitsWithoutEncoding(`${'x'.repeat(300)}\n\n`, limit)).toBe(true);
+    expect(fitsWithoutEncoding(`\n\n${'x'.repeat(300)}\n`, limit)).toBe(false);
     expect(fitsWithoutEncoding('😀'.repeat(170) + 'xx', limit)).toBeUndefined();
   });
 });

@@ -44,7 +44,26 @@ export function boundText(text: string, limits: ToolResultLimits): BoundedText {
  */
 export function fitsWithoutEncoding(text: string, limits: ToolResultLimits): boolean | undefined {
   if (text.length * 3 > limits.maxBytes) return undefined;
-  return text.length < limits.maxLines || cutAtLine(text, limits.maxLines).lineCut === text.length;
+  return text.length < limits.maxLines || !hasMoreLinesThan(text, limits.maxLines);
+}
+
+/**
+ * Whether `text` has more than `maxLines` lines, that is at least
+ * `maxLines` newlines. The scan stops as soon as it knows: at that many
+ * newlines, or once more than `length - maxLines` other characters have
+ * gone by, because then fewer than `maxLines` places are left for newlines
+ * (a text of long lines is settled after a few of them).
+ */
+function hasMoreLinesThan(text: string, maxLines: number): boolean {
+  const others = text.length - maxLines;
+  let newlines = 0;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) {
+    newlines += 1;
+    if (newlines === maxLines) return true;
+    // `index + 1 - newlines` characters so far are not newlines.
+    if (index + 1 - newlines > others) return false;
+  }
+  return false;
 }
 
 /** Where line `maxLines` of `text` ends (its length when it has no more lines), and how many lines that holds. */
