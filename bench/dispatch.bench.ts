@@ -36,7 +36,7 @@ import { tool as aiTool } from 'ai';
 import { boundText, createToolRegistry, defineTool, type Journal, type JsonSchema, type RecordedResult, type ToolRegistry } from 'toolgate';
 import { nodeSha256 } from 'toolgate/node';
 import { z } from 'zod';
-import { bench, checkGoal, formatNs, type BenchCase, type BenchRow } from './harness.js';
+import { bench, checkGoal, cpuTimes, formatNs, type BenchCase, type BenchRow } from './harness.js';
 
 // ---------- the two workloads ----------
 
@@ -269,6 +269,9 @@ export async function run(): Promise<void> {
   const addCases = await workloadCases('add', 'add', addSchema, addJsonSchema, add, addArgs, addJson);
   const addRows = await bench(addCases, { title: 'add (two numbers)', baseline: 'add: bare zod parse + call', batch: 2000, rounds: 25 });
   summarise('add', addRows);
+  // On a shared machine wall time also counts the wait for a core; CPU time does not.
+  const governedAdd = addCases.find((entry) => entry.name === 'add: toolgate governed (approval, no journal)') as BenchCase;
+  checkGoal('governed add, auto-approving confirm, no journal, CPU', (await cpuTimes([governedAdd], { batch: 2000 })).get(governedAdd.name) ?? Number.NaN, 10_000, 'ns');
 
   const issueCases = await workloadCases('issue', 'create_issue', issueSchema, issueJsonSchema, createIssue, issueArgs, issueJson);
   console.log(`\nrealistic payload: ${new TextEncoder().encode(issueJson).length} bytes of JSON`);

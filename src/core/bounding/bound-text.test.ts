@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boundText, DEFAULT_TOOL_RESULT_LIMITS, truncationMarker } from './bound-text.js';
+import { boundText, DEFAULT_TOOL_RESULT_LIMITS, fitsWithoutEncoding, truncationMarker } from './bound-text.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -65,5 +65,40 @@ describe('boundText', () => {
     const bounded = boundText(huge, DEFAULT_TOOL_RESULT_LIMITS);
     expect(bounded.previewBytes).toBe(32 * 1024);
     expect(bounded.preview.length).toBe(16 * 1024);
+  });
+});
+
+describe('fitsWithoutEncoding', () => {
+  it('property: it never says a text fits that boundText would cut, nor the reverse; it says nothing when the bytes might not fit', () => {
+    fc.assert(
+      fc.property(mixedText, limits, (text, limit) => {
+        const fits = fitsWithoutEncoding(text, limit);
+        if (text.length * 3 > limit.maxBytes) expect(fits).toBeUndefined();
+        else expect(fits).toBe(!boundText(text, limit).truncated);
+      }),
+      { numRuns: 500 },
+    );
+    const manyLines = fc.array(fc.constantFrom('a', '\n', '\n', '\n', 'é'), { maxLength: 120 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(manyLines, fc.integer({ min: 1, max: 60 }), (text, maxLines) => {
+        const limit = { maxBytes: 1000, maxLines };
+        expect(fitsWithoutEncoding(text, limit)).toBe(linesOf(text) <= maxLines);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('counts lines at the limit exactly: maxLines lines fit, one more does not, whatever the spelling of the rest', () => {
+    const limit = { maxBytes: 1024, maxLines: 3 };
+    expect(fitsWithoutEncoding('a\nb\nc', limit)).toBe(true);
+    expect(fitsWithoutEncoding('a\nb\nc\n', limit)).toBe(false);
+    expect(fitsWithoutEncoding('\n\n\n', limit)).toBe(false);
+    expect(fitsWithoutEncoding('a\r\nb\r\nc', limit)).toBe(true);
+    expect(fitsWithoutEncoding('😀'.repeat(170), limit)).toBe(true);
+    // Long lines settle the count early; newlines packed at the end still count.
+    expect(fitsWithoutEncoding(`${'x'.repeat(300)}\n\n\n`, limit)).toBe(false);
+    expect(fitsWithoutEncoding(`${'x'.repeat(300)}\n\n`, limit)).toBe(true);
+    expect(fitsWithoutEncoding(`\n\n${'x'.repeat(300)}\n`, limit)).toBe(false);
+    expect(fitsWithoutEncoding('😀'.repeat(170) + 'xx', limit)).toBeUndefined();
   });
 });

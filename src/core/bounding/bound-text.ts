@@ -26,21 +26,54 @@ export function boundText(text: string, limits: ToolResultLimits): BoundedText {
   const { maxBytes, maxLines } = limits;
   // Line cut first: find the end of line `maxLines` within the candidate window.
   const window = text.length > maxBytes ? text.slice(0, maxBytes) : text;
-  let lineCut = window.length;
-  let lines = 1;
-  for (let index = window.indexOf('\n'); index !== -1; index = window.indexOf('\n', index + 1)) {
-    if (lines === maxLines) {
-      lineCut = index;
-      break;
-    }
-    lines += 1;
-  }
+  const { lineCut, lines } = cutAtLine(window, maxLines);
   const candidate = lineCut < window.length ? window.slice(0, lineCut) : window;
   if (scratch.length < maxBytes) scratch = new Uint8Array(maxBytes);
   const { read, written } = encoder.encodeInto(candidate, maxBytes === scratch.length ? scratch : scratch.subarray(0, maxBytes));
   const preview = read === candidate.length ? candidate : candidate.slice(0, read);
   const truncated = preview.length < text.length;
   return { preview, truncated, previewBytes: written, previewLines: previewLineCount(candidate, read, lines) };
+}
+
+/**
+ * Whether `text` fits `limits` as it is, without encoding it: its UTF-8
+ * length can exceed neither limit when three bytes per UTF-16 unit fit, so
+ * only its lines are counted, and only up to `maxLines`. Undefined when
+ * that cannot say (a text long enough that its bytes might not fit):
+ * `boundText` decides.
+ */
+export function fitsWithoutEncoding(text: string, limits: ToolResultLimits): boolean | undefined {
+  if (text.length * 3 > limits.maxBytes) return undefined;
+  return text.length < limits.maxLines || !hasMoreLinesThan(text, limits.maxLines);
+}
+
+/**
+ * Whether `text` has more than `maxLines` lines, that is at least
+ * `maxLines` newlines. The scan stops as soon as it knows: at that many
+ * newlines, or once more than `length - maxLines` other characters have
+ * gone by, because then fewer than `maxLines` places are left for newlines
+ * (a text of long lines is settled after a few of them).
+ */
+function hasMoreLinesThan(text: string, maxLines: number): boolean {
+  const others = text.length - maxLines;
+  let newlines = 0;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) {
+    newlines += 1;
+    if (newlines === maxLines) return true;
+    // `index + 1 - newlines` characters so far are not newlines.
+    if (index + 1 - newlines > others) return false;
+  }
+  return false;
+}
+
+/** Where line `maxLines` of `text` ends (its length when it has no more lines), and how many lines that holds. */
+function cutAtLine(text: string, maxLines: number): { lineCut: number; lines: number } {
+  let lines = 1;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) {
+    if (lines === maxLines) return { lineCut: index, lines };
+    lines += 1;
+  }
+  return { lineCut: text.length, lines };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { boundText, truncationMarker, type BoundedText } from '../bounding/bound-text.js';
+import { boundText, fitsWithoutEncoding, truncationMarker, type BoundedText } from '../bounding/bound-text.js';
 import type { ToolResultLimits } from '../host/tool-host.js';
 import { eventBase, type DispatchState } from './dispatch-state.js';
 
@@ -19,8 +19,8 @@ export function contentLimits(state: DispatchState): ToolResultLimits {
  */
 export function boundContent(state: DispatchState, text: string): string | Promise<string> {
   const limits = contentLimits(state);
-  // Plainly fits: a UTF-16 unit is at most 3 UTF-8 bytes, and L units hold at most L + 1 lines.
-  if (text.length * 3 <= limits.maxBytes && text.length < limits.maxLines) return text;
+  // Plainly fits by its bytes (a UTF-16 unit is at most 3 UTF-8 bytes): only its lines are counted, nothing is encoded.
+  if (fitsWithoutEncoding(text, limits) === true) return text;
   const bounded = boundText(text, limits);
   if (!bounded.truncated) return text;
   return spillAndMark(state, text, limits, bounded);

@@ -50,7 +50,8 @@ export function climbsOut(relative: string): boolean {
 
 export function isInside(root: string, candidate: string): boolean {
   if (candidate === root) return true;
-  return candidate.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+  // The root, then a separator (its own last character, or the candidate's next): no string is built on every access.
+  return candidate.startsWith(root) && (root.endsWith(path.sep) || candidate[root.length] === path.sep);
 }
 
 /** Build the jail once, at host creation: the workspace must exist, protected globs compile up front. */

@@ -112,7 +112,7 @@ export function confirmUnlinkedWalk(lexical: string, identity: string, created: 
   }
   const stats = lstatOrMissing(existing);
   const first = missing[0] as string;
-  if (stats === undefined || identityOf(stats) !== identity.slice(0, slash) || lstatOrMissing(path.join(existing, first)) !== undefined) return undefined;
+  if (stats === undefined || identityOf(stats) !== identity.slice(0, slash) || lstatOrMissing(joinNames(existing, [first])) !== undefined) return undefined;
   return { existing, missing, absolute: lexical, stats, linkTraversal: false, dangling: false, identity };
 }
 
@@ -125,16 +125,24 @@ export function identityOf(stats: Stats): string {
 function missingBelow(existing: string, known: Stats | undefined, names: readonly string[], dangling: boolean, linkTraversal: boolean): RealWalk {
   const stats = known ?? lstatSync(existing);
   const missing = names.filter((name) => name !== '' && name !== '.');
+  // Only a `..` among them needs the normalisation of `path.join`; plain names are appended.
+  const climbs = missing.includes('..');
   return {
     existing,
     missing,
-    absolute: path.join(existing, ...missing),
+    absolute: climbs ? path.join(existing, ...missing) : joinNames(existing, missing),
     stats,
     linkTraversal,
     // A `..` among names that do not exist can only come from a link, which then leads nowhere real.
-    dangling: dangling || missing.includes('..'),
+    dangling: dangling || climbs,
     identity: `${identityOf(stats)}/${missing.join('/')}`,
   };
+}
+
+/** A real folder and names below it that are neither empty, `.` nor `..`: their path, with no normalisation to pay for. */
+function joinNames(folder: string, names: readonly string[]): string {
+  if (names.length === 0) return folder;
+  return (folder.endsWith(path.sep) ? folder : folder + path.sep) + names.join(path.sep);
 }
 
 function lstatOrMissing(candidate: string): Stats | undefined {
