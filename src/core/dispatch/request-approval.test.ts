@@ -60,7 +60,7 @@ describe('approval (stage 9)', () => {
     expect(host.calls).toHaveLength(1);
   });
 
-  it('builds what a person reads only when it is read: an approver that decides without looking renders nothing; a look sees the whole request, frozen', async () => {
+  it('hands the approver one frozen plain value: the whole request, rendered once, that it may spread, serialise or structuredClone', async () => {
     let rendered = 0;
     const shown = defineTool({
       name: 'shown',
@@ -75,38 +75,28 @@ describe('approval (stage 9)', () => {
     });
     const seen: ToolApprovalRequest[] = [];
     const { registry } = harness([shown]);
-    const blind = await registry.dispatch(
+    const outcome = await registry.dispatch(
       { callId: 'b', name: 'shown', arguments: { title: 'hi' } },
       { grantedTools: ['shown'], approval: { confirm: (request) => (seen.push(request), Promise.resolve({ outcome: 'approve' as const })) } },
     );
-    expect(blind.ok).toBe(true);
-    expect(rendered).toBe(0);
-    const request = seen[0] as ToolApprovalRequest;
-    expect([request.toolName, request.action, request.why, request.decision.kind, request.actionDigest]).toEqual(['shown', 'os', 'governed', 'allow', blind.receipt.actionDigest]);
-    expect(rendered).toBe(0);
-    // A look at any display key, or at the keys themselves, builds all of it once and freezes it.
-    expect(Object.keys(request).sort()).toEqual(['action', 'actionDigest', 'agent', 'arguments', 'callId', 'decision', 'masked', 'preview', 'reasons', 'resolved', 'target', 'toolName', 'toolVersion', 'view', 'why']);
+    expect(outcome.ok).toBe(true);
     expect(rendered).toBe(1);
+    const request = seen[0] as ToolApprovalRequest;
+    expect([request.toolName, request.action, request.why, request.decision.kind, request.actionDigest]).toEqual(['shown', 'os', 'governed', 'allow', outcome.receipt.actionDigest]);
+    expect(Object.keys(request).sort()).toEqual(['action', 'actionDigest', 'agent', 'arguments', 'callId', 'decision', 'masked', 'preview', 'reasons', 'resolved', 'target', 'toolName', 'toolVersion', 'view', 'why']);
     const copy = { ...request };
     expect(copy.view?.body).toBe('token=[redacted]');
     expect(copy.masked).toBe(1);
     expect(copy.reasons.reason).toBe('governed');
     expect(JSON.parse(JSON.stringify(request)).view.title).toBe('notify hi');
+    const cloned = structuredClone(request);
+    expect(cloned.view?.title).toBe('notify hi');
+    expect(cloned.actionDigest).toBe(request.actionDigest);
     expect(rendered).toBe(1);
     expect(Object.isFrozen(request)).toBe(true);
     expect(() => Object.assign(request, { actionDigest: 'f'.repeat(64) })).toThrow(TypeError);
     expect(() => Object.defineProperty(request, 'masked', { value: 0 })).toThrow(TypeError);
-    expect([request.actionDigest, request.masked]).toEqual([blind.receipt.actionDigest, 1]);
-    // Frozen before the first look too: nothing can be added or changed that a later look would show.
-    seen.length = 0;
-    await registry.dispatch(
-      { callId: 'c', name: 'shown', arguments: { title: 'hi' } },
-      { grantedTools: ['shown'], approval: { confirm: (request) => (seen.push(request), Promise.resolve({ outcome: 'approve' as const })) } },
-    );
-    const untouched = seen[0] as ToolApprovalRequest;
-    expect(() => Object.assign(untouched, { masked: 0, preview: {} })).toThrow(TypeError);
-    expect(untouched.masked).toBe(1);
-    expect('view' in untouched).toBe(true);
+    expect([request.actionDigest, request.masked]).toEqual([outcome.receipt.actionDigest, 1]);
   });
 
   it('the preview and every event are secret-free; the resolved action holds the raw value and never reaches an event', async () => {

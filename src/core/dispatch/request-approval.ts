@@ -88,107 +88,37 @@ export async function requestApproval(state: ResolvedDispatchState): Promise<App
 }
 
 /**
- * The request a `confirm` hook gets: a frozen object like any other, except
- * that what a person reads (preview, target, masked count, arguments,
- * reasons, view) is built on the first look at any of it — reading one of
- * those keys, listing the keys, spreading or serialising the request —
- * and then fixed. An approver that decides on what decides (the resolved
- * action, the digest, the policy's decision) — an auto-approving hook —
- * never pays for redaction and rendering. Every input of the display (the
- * effective arguments, frozen under an approval regime, and the resolved
- * action) is frozen, so a late look shows what an early one would have.
- * A proxy, because accessor properties on a fresh object cost V8 more
- * than the display they would save.
+ * The request a `confirm` hook gets: one frozen plain object holding what
+ * decides (the resolved action, the digest, the policy's decision) and what
+ * a person reads (preview, target, masked count, arguments, reasons, view).
+ * Plain, so an approver may spread, serialise, `structuredClone` or post it
+ * to a worker like any other value.
  */
 function approvalRequest(state: ResolvedDispatchState, actionDigest: string): ToolApprovalRequest {
   const tool = state.tool;
-  const decided = {
+  const toolInput = projectedArguments(state);
+  const toolInputJson = jsonOf(toolInput);
+  const { preview, target } = buildApprovalPreview(tool.actionClass, state.action, state.effectiveArgs, toolInputJson === undefined ? undefined : { value: toolInput, json: toolInputJson });
+  const presented = presentedView(state);
+  const decision = state.decision ?? { kind: 'allow' as const, matched: [] };
+  const why = state.askedBy ?? 'governed';
+  return Object.freeze({
     callId: state.call.callId,
     toolName: tool.key,
     toolVersion: tool.version,
     agent: state.agent,
     action: tool.actionClass,
+    preview,
+    target,
+    masked: Math.max(target?.masked ?? 0, countMarkers(toolInputJson ?? ''), presented.masked),
     resolved: state.action,
     actionDigest,
-    decision: state.decision ?? { kind: 'allow' as const, matched: [] },
-    why: state.askedBy ?? 'governed',
-  } satisfies DecidingPart;
-  return new Proxy(decided, new DisplayOnFirstLook(state)) as ToolApprovalRequest;
-}
-
-/** What decides an approval: the request without what a person reads. */
-type DecidingPart = Omit<ToolApprovalRequest, 'preview' | 'target' | 'masked' | 'arguments' | 'reasons' | 'view'>;
-
-const DISPLAY_KEYS: ReadonlySet<string | symbol> = new Set(['preview', 'target', 'masked', 'arguments', 'reasons', 'view']);
-
-/**
- * The request's proxy handler, one per request: it holds the call until the
- * display is built. Reading a decision key costs nothing; anything else sees
- * the whole, frozen request.
- */
-class DisplayOnFirstLook implements ProxyHandler<DecidingPart> {
-  #state: ResolvedDispatchState | undefined;
-
-  constructor(state: ResolvedDispatchState) {
-    this.#state = state;
-  }
-
-  get(request: DecidingPart, key: string | symbol): unknown {
-    return Reflect.get(DISPLAY_KEYS.has(key) ? this.#displayed(request) : request, key);
-  }
-
-  has(request: DecidingPart, key: string | symbol): boolean {
-    return Reflect.has(this.#displayed(request), key);
-  }
-
-  ownKeys(request: DecidingPart): ArrayLike<string | symbol> {
-    return Reflect.ownKeys(this.#displayed(request));
-  }
-
-  getOwnPropertyDescriptor(request: DecidingPart, key: string | symbol): PropertyDescriptor | undefined {
-    return Reflect.getOwnPropertyDescriptor(this.#displayed(request), key);
-  }
-
-  defineProperty(request: DecidingPart, key: string | symbol, descriptor: PropertyDescriptor): boolean {
-    return Reflect.defineProperty(this.#displayed(request), key, descriptor);
-  }
-
-  deleteProperty(request: DecidingPart, key: string | symbol): boolean {
-    return Reflect.deleteProperty(this.#displayed(request), key);
-  }
-
-  set(request: DecidingPart, key: string | symbol, value: unknown): boolean {
-    return Reflect.set(this.#displayed(request), key, value);
-  }
-
-  isExtensible(request: DecidingPart): boolean {
-    return Reflect.isExtensible(this.#displayed(request));
-  }
-
-  preventExtensions(request: DecidingPart): boolean {
-    return Reflect.preventExtensions(this.#displayed(request));
-  }
-
-  /** Add the display to the request's own properties, once, and freeze it. */
-  #displayed(request: DecidingPart): DecidingPart {
-    const state = this.#state;
-    if (state === undefined) return request;
-    this.#state = undefined;
-    const toolInput = projectedArguments(state);
-    const toolInputJson = jsonOf(toolInput);
-    const { preview, target } = buildApprovalPreview(state.tool.actionClass, state.action, state.effectiveArgs, toolInputJson === undefined ? undefined : { value: toolInput, json: toolInputJson });
-    const presented = presentedView(state);
-    return Object.freeze(
-      Object.assign(request, {
-        preview,
-        target,
-        masked: Math.max(target?.masked ?? 0, countMarkers(toolInputJson ?? ''), presented.masked),
-        arguments: toolInput,
-        reasons: approvalReasons(request.decision, request.why, state.action, state.tool.policyView.risk),
-        ...(presented.view === undefined ? {} : { view: presented.view }),
-      }),
-    );
-  }
+    arguments: toolInput,
+    decision,
+    why,
+    reasons: approvalReasons(decision, why, state.action, tool.policyView.risk),
+    ...(presented.view === undefined ? {} : { view: presented.view }),
+  });
 }
 
 const MAX_VIEW_BODY = 256 * 1024;
