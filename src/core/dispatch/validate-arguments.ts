@@ -4,82 +4,68 @@ import { ToolArgsInvalidError } from '../errors/tool-errors.js';
 import { deepFreeze, type CompiledTool } from '../tools/compile-tool.js';
 import type { ValidationResult } from '../tools/schema-validator.js';
 import type { ResolvedDispatchState } from './dispatch-state.js';
-import { checkModelArguments } from './assemble-arguments.js';
+import { checkModelArguments, type AssembledArguments } from './assemble-arguments.js';
 import { snapshotJson } from './snapshot-json.js';
 
 const encoder = new TextEncoder();
 
 /**
- * Stage 6: validate the COMPLETE effective set — mapped and configured
- * values exactly like model arguments — bound its canonical size, and refuse
- * any key whose value is secret-tainted.
+ * Stage 6: validate the COMPLETE effective set stage 5 assembled — mapped
+ * and configured values exactly like model arguments — bound its canonical
+ * size, and refuse any key whose value is secret-tainted. The one writer of
+ * the call's `effectiveArgs`: from the first point they are known to have a
+ * JSON form they are what a refusal's receipt shows, and once accepted what
+ * every later stage reads.
  */
-export function validateArguments(state: ResolvedDispatchState): ToolArgsInvalidError | undefined | Promise<ToolArgsInvalidError | undefined> {
+export function validateArguments(state: ResolvedDispatchState, assembled: AssembledArguments): ToolArgsInvalidError | undefined | Promise<ToolArgsInvalidError | undefined> {
   const tool = state.tool;
-  const directlyValid = state.argsUnmeasured ? validateDirectly(state, tool) : false;
-  if (directlyValid instanceof ToolArgsInvalidError) return directlyValid;
+  state.argsUnchecked = assembled.kind === 'unchecked';
+  const measured = assembled.kind === 'unmeasured' ? measureDirectly(state, tool, assembled.value) : { ...assembled, direct: false };
+  if (measured instanceof ToolArgsInvalidError) return measured;
+  const input = measured.value;
+  state.effectiveArgs = input;
   const limit = state.snapshot.limits.maxInputBytes;
-  if (state.modelArgsSizeBound > limit && !fitsLimit(state.effectiveArgs, limit)) {
+  if (measured.sizeBound > limit && !fitsLimit(input, limit)) {
     return new ToolArgsInvalidError(tool.key, [], `the arguments exceed ${limit} bytes`);
   }
   const secretKeys = state.context.secretArgKeys;
   if (secretKeys !== undefined) {
-    const tainted = findTaintedKey(state.effectiveArgs as Record<string, unknown>, secretKeys);
+    const tainted = findTaintedKey(input as Record<string, unknown>, secretKeys);
     if (tainted !== undefined) return new ToolArgsInvalidError(tool.key, [{ path: tainted, message: 'carries a secret-tainted value' }]);
   }
-  if (directlyValid) return accept(state, { ok: true, value: state.effectiveArgs });
-  const input = state.effectiveArgs;
+  // A fresh value from the direct walk, or one copied in stage 5, shares nothing with the caller.
+  const foreign = assembled.kind === 'unchecked' || (assembled.kind === 'unmeasured' && assembled.foreign && !measured.direct);
+  if (measured.direct) return accept(state, { ok: true, value: input }, foreign);
   const result = tool.validateInput(input);
-  if (!(result instanceof Promise)) return accept(state, result);
+  if (!(result instanceof Promise)) return accept(state, result, foreign);
   // While an async validator ran, the caller could have changed its object: if the validator
   // handed that object back, validate a detached copy instead.
-  return result.then((settled) => (settled.ok && state.argsForeign && settled.value === input ? revalidateCopy(state) : accept(state, settled)));
+  return result.then((settled) => (settled.ok && foreign && settled.value === input ? revalidateCopy(state) : accept(state, settled, foreign)));
 }
 
-/**
- * Arguments stage 5 left unmeasured for the tool's direct validator: accepted,
- * copied and measured in one walk (true), or measured here for the full
- * validator, which decides and reports (false).
- */
-function validateDirectly(state: ResolvedDispatchState, tool: CompiledTool): ToolArgsInvalidError | boolean {
-  state.argsUnmeasured = false;
-  const direct = tool.validateDirect(state.effectiveArgs);
-  if (direct !== undefined) {
-    // The fresh value the schema's validator would leave: nothing left shared with the caller.
-    state.modelArgs = direct.value as Readonly<Record<string, unknown>>;
-    state.effectiveArgs = direct.value;
-    state.modelArgsSizeBound = direct.sizeBound;
-    state.argsForeign = false;
-    return true;
-  }
-  const measured = checkModelArguments(state, tool, state.effectiveArgs);
-  if (!measured.ok) {
-    // Never walked further, so never projected into a receipt either.
-    state.modelArgs = undefined;
-    state.effectiveArgs = undefined;
-    return new ToolArgsInvalidError(tool.key, [], measured.problem);
-  }
-  state.modelArgs = measured.value as Readonly<Record<string, unknown>>;
-  state.effectiveArgs = measured.value;
-  state.modelArgsSizeBound = measured.sizeBound;
-  return false;
+/** The plain path's arguments measured: accepted, copied and measured in one walk by the tool's direct validator (`direct`), or measured here for the full validator, which decides and reports. */
+function measureDirectly(state: ResolvedDispatchState, tool: CompiledTool, value: unknown): ToolArgsInvalidError | { readonly value: unknown; readonly sizeBound: number; readonly direct: boolean } {
+  const direct = tool.validateDirect(value);
+  // The fresh value the schema's validator would leave: nothing left shared with the caller.
+  if (direct !== undefined) return { value: direct.value, sizeBound: direct.sizeBound, direct: true };
+  const measured = checkModelArguments(state, tool, value);
+  // Never walked further, so never projected into a receipt either.
+  if (!measured.ok) return new ToolArgsInvalidError(tool.key, [], measured.problem);
+  return { value: measured.value, sizeBound: measured.sizeBound, direct: false };
 }
 
-function accept(state: ResolvedDispatchState, result: ValidationResult): ToolArgsInvalidError | undefined {
+function accept(state: ResolvedDispatchState, result: ValidationResult, foreign: boolean): ToolArgsInvalidError | undefined {
   const tool = state.tool;
   if (!result.ok) return new ToolArgsInvalidError(tool.key, withholdValues(result.issues, state.effectiveArgs, tool.declaredNames));
   let value = result.value;
   const problem = tool.definition.checkInput?.(value);
   if (problem !== undefined) return new ToolArgsInvalidError(tool.key, [], problem);
-  if (state.argsForeign) {
-    if (value === state.effectiveArgs) {
-      // The validator handed the caller's object back. Synchronous, so nothing ran since it
-      // checked: detach (and check) a copy now.
-      const detached = detach(state, value);
-      if (detached instanceof ToolArgsInvalidError) return detached;
-      value = detached;
-    }
-    state.argsForeign = false;
+  if (foreign && value === state.effectiveArgs) {
+    // The validator handed the caller's object back. Synchronous, so nothing ran since it
+    // checked: detach (and check) a copy now.
+    const detached = detach(state, value);
+    if (detached instanceof ToolArgsInvalidError) return detached;
+    value = detached;
   }
   // Frozen when code other than the tool body will see it — hooks, wrappers, an approver, a
   // journal — so none of them can rewrite input; the plain path skips the walk, which would cost more than its whole budget.
@@ -91,9 +77,8 @@ function revalidateCopy(state: ResolvedDispatchState): ToolArgsInvalidError | un
   const detached = detach(state, state.effectiveArgs);
   if (detached instanceof ToolArgsInvalidError) return detached;
   state.effectiveArgs = detached;
-  state.argsForeign = false;
   const result = state.tool.validateInput(detached);
-  return result instanceof Promise ? result.then((settled) => accept(state, settled)) : accept(state, result);
+  return result instanceof Promise ? result.then((settled) => accept(state, settled, false)) : accept(state, result, false);
 }
 
 /** A checked copy of a caller's value, bounded like any other input. */
