@@ -1,7 +1,7 @@
 import { canonicalJson } from '../digest/canonical-json.js';
 import { withholdValues } from '../errors/describe-issues.js';
 import { ToolArgsInvalidError } from '../errors/tool-errors.js';
-import { deepFreeze, type CompiledTool } from '../tools/compile-tool.js';
+import { deepFreeze } from '../tools/compile-tool.js';
 import type { ValidationResult } from '../tools/schema-validator.js';
 import type { ResolvedDispatchState } from './dispatch-state.js';
 import { checkModelArguments, type AssembledArguments } from './assemble-arguments.js';
@@ -18,10 +18,31 @@ const encoder = new TextEncoder();
  * every later stage reads.
  */
 export function validateArguments(state: ResolvedDispatchState, assembled: AssembledArguments): ToolArgsInvalidError | undefined | Promise<ToolArgsInvalidError | undefined> {
-  const tool = state.tool;
   state.argsUnchecked = assembled.kind === 'unchecked';
-  const measured = assembled.kind === 'unmeasured' ? measureDirectly(state, tool, assembled.value) : { ...assembled, direct: false };
-  if (measured instanceof ToolArgsInvalidError) return measured;
+  if (assembled.kind !== 'unmeasured') return validateMeasured(state, { value: assembled.value, sizeBound: assembled.sizeBound, foreign: assembled.kind === 'unchecked', accepted: false });
+  const tool = state.tool;
+  // The direct validator accepts, copies and measures in one walk: a fresh value, nothing left shared with the caller.
+  const direct = tool.validateDirect(assembled.value);
+  if (direct !== undefined) return validateMeasured(state, { value: direct.value, sizeBound: direct.sizeBound, foreign: false, accepted: true });
+  // Where it gives up, the arguments are measured here and the full validator decides and reports.
+  const measured = checkModelArguments(state, tool, assembled.value);
+  // Never walked further, so never projected into a receipt either.
+  if (!measured.ok) return new ToolArgsInvalidError(tool.key, [], measured.problem);
+  return validateMeasured(state, { value: measured.value, sizeBound: measured.sizeBound, foreign: assembled.foreign, accepted: false });
+}
+
+/** Arguments known to have a JSON form, with an upper bound of their canonical size. */
+interface MeasuredArguments {
+  readonly value: unknown;
+  readonly sizeBound: number;
+  /** A caller's object a validator that hands its input back must not keep. */
+  readonly foreign: boolean;
+  /** The direct validator already accepted them. */
+  readonly accepted: boolean;
+}
+
+function validateMeasured(state: ResolvedDispatchState, measured: MeasuredArguments): ToolArgsInvalidError | undefined | Promise<ToolArgsInvalidError | undefined> {
+  const tool = state.tool;
   const input = measured.value;
   state.effectiveArgs = input;
   const limit = state.snapshot.limits.maxInputBytes;
@@ -33,25 +54,13 @@ export function validateArguments(state: ResolvedDispatchState, assembled: Assem
     const tainted = findTaintedKey(input as Record<string, unknown>, secretKeys);
     if (tainted !== undefined) return new ToolArgsInvalidError(tool.key, [{ path: tainted, message: 'carries a secret-tainted value' }]);
   }
-  // A fresh value from the direct walk, or one copied in stage 5, shares nothing with the caller.
-  const foreign = assembled.kind === 'unchecked' || (assembled.kind === 'unmeasured' && assembled.foreign && !measured.direct);
-  if (measured.direct) return accept(state, { ok: true, value: input }, foreign);
+  const foreign = measured.foreign;
+  if (measured.accepted) return accept(state, { ok: true, value: input }, foreign);
   const result = tool.validateInput(input);
   if (!(result instanceof Promise)) return accept(state, result, foreign);
   // While an async validator ran, the caller could have changed its object: if the validator
   // handed that object back, validate a detached copy instead.
   return result.then((settled) => (settled.ok && foreign && settled.value === input ? revalidateCopy(state) : accept(state, settled, foreign)));
-}
-
-/** The plain path's arguments measured: accepted, copied and measured in one walk by the tool's direct validator (`direct`), or measured here for the full validator, which decides and reports. */
-function measureDirectly(state: ResolvedDispatchState, tool: CompiledTool, value: unknown): ToolArgsInvalidError | { readonly value: unknown; readonly sizeBound: number; readonly direct: boolean } {
-  const direct = tool.validateDirect(value);
-  // The fresh value the schema's validator would leave: nothing left shared with the caller.
-  if (direct !== undefined) return { value: direct.value, sizeBound: direct.sizeBound, direct: true };
-  const measured = checkModelArguments(state, tool, value);
-  // Never walked further, so never projected into a receipt either.
-  if (!measured.ok) return new ToolArgsInvalidError(tool.key, [], measured.problem);
-  return { value: measured.value, sizeBound: measured.sizeBound, direct: false };
 }
 
 function accept(state: ResolvedDispatchState, result: ValidationResult, foreign: boolean): ToolArgsInvalidError | undefined {
