@@ -1,5 +1,6 @@
 import { ToolDefinitionError } from '../errors/tool-errors.js';
 import { toOpenAIStrictSchema, type OptionalNulls } from '../projection/to-openai-strict-schema.js';
+import { isToolName } from '../names/tool-name.js';
 import { MAX_WIRE_NAME_LENGTH, wireToolName } from '../names/wire-tool-name.js';
 import type { ToolActionClass } from '../policy/approval-types.js';
 import type { PolicyToolView } from '../policy/policy-types.js';
@@ -15,7 +16,6 @@ export { deepFreeze } from './deep-freeze.js';
 import { createValidator, isStandardSchema, isValidJsonSchema, standardJsonSchema, type Validator } from './schema-validator.js';
 import type { AnyToolDefinition, JournalTier, JsonSchema, ToolEffect, ToolRisk } from './tool-types.js';
 
-export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 // Semver 2.0.0, exact: no ranges, no leading `v`, no wildcards.
 const SEMVER =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
@@ -79,7 +79,7 @@ export function compileTool(definition: AnyToolDefinition): CompiledTool {
 
 function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
   const name: unknown = definition.name;
-  if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
+  if (!isToolName(name)) {
     throw new ToolDefinitionError(typeof name === 'string' ? name : '?', 'name', 'must match ^[a-z][a-z0-9_]{0,63}$');
   }
   const fail = (field: string, problem: string, cause?: unknown): never => {
