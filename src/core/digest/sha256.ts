@@ -1,3 +1,5 @@
+import { ConfigurationError } from '../errors/tool-errors.js';
+
 const encoder = new TextEncoder();
 const HEX = Array.from({ length: 256 }, (_, index) => index.toString(16).padStart(2, '0'));
 
@@ -22,7 +24,7 @@ export function sha256With(hash: Sha256Text | undefined, text: string): string |
   if (hash === undefined) return sha256Hex(text);
   const hex = hash(text);
   // An approval binds to this value: a hash that answers anything but a digest fails closed here.
-  if (typeof hex !== 'string' || !SHA256_HEX.test(hex)) throw new TypeError('The supplied SHA-256 returned something other than 64 lowercase hex digits.');
+  if (typeof hex !== 'string' || !SHA256_HEX.test(hex)) throw new ConfigurationError('sha256', 'returned something other than 64 lowercase hex digits');
   return hex;
 }
 

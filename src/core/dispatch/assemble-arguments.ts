@@ -5,12 +5,32 @@ import type { DispatchState, ResolvedDispatchState } from './dispatch-state.js';
 import { measureParsedJson, snapshotJson, type JsonSnapshot } from './snapshot-json.js';
 
 /**
+ * Stage 5's value: the effective arguments, and how far they are already
+ * checked, which decides what stage 6 still has to do.
+ *
+ * - `unmeasured`: the plain path, the model's arguments as given, left for
+ *   the tool's direct validator to check, copy and measure in one walk.
+ *   `foreign` when they are a caller's object bound for a rebuilding
+ *   validator, which may change under us until stage 6 detaches it.
+ * - `measured`: mapped or configured values joined to checked model
+ *   arguments, all copied and measured here; nothing shared with the caller.
+ * - `unchecked`: mapped or configured values bound for a rebuilding
+ *   validator, never walked (the validator rebuilds them anyway): the
+ *   caller's, and their JSON form and size are checked with the digests.
+ *   `sizeBound` covers the model's part only.
+ */
+export type AssembledArguments =
+  | { readonly kind: 'unmeasured'; readonly value: Readonly<Record<string, unknown>>; readonly foreign: boolean }
+  | { readonly kind: 'measured'; readonly value: unknown; readonly sizeBound: number }
+  | { readonly kind: 'unchecked'; readonly value: Readonly<Record<string, unknown>>; readonly sizeBound: number };
+
+/**
  * Stage 5: the effective arguments, assembled before any argument-level
  * policy runs: model arguments → `inputMapping` → config-only values last
  * (config wins). A model can never supply a config-only parameter: such a
  * key is dropped from the model's arguments.
  */
-export function assembleArguments(state: ResolvedDispatchState): ToolArgsInvalidError | undefined {
+export function assembleArguments(state: Pick<ResolvedDispatchState, 'tool' | 'call' | 'context'>): AssembledArguments | ToolArgsInvalidError {
   const tool = state.tool;
   const raw = state.call.rawArguments;
   const parsed = parseModelArguments(raw);
@@ -22,27 +42,18 @@ export function assembleArguments(state: ResolvedDispatchState): ToolArgsInvalid
   const mapping = config?.inputMapping;
   const configValues = config?.values;
   const stripConfigOnly = tool.configOnly.size > 0 && hasAnyKey(parsed as Record<string, unknown>, tool.configOnly);
-  const plain = mapping === undefined && configValues === undefined && !stripConfigOnly;
-  // A caller's object is foreign: it may change under us until stage 6 detaches it.
-  const foreign = typeof raw !== 'string' && tool.rebuildsInput;
-  if (plain) {
+  if (mapping === undefined && configValues === undefined && !stripConfigOnly) {
     // Measured in stage 6: by the direct validator's walk, which also checks and copies, or, where
     // that gives up, by `checkModelArguments`, as below.
-    state.modelArgs = dropNulls(tool, parsed) as Readonly<Record<string, unknown>>;
-    state.effectiveArgs = state.modelArgs;
-    state.argsUnmeasured = true;
-    state.argsForeign = foreign;
-    return undefined;
+    return { kind: 'unmeasured', value: dropNulls(tool, parsed) as Readonly<Record<string, unknown>>, foreign: typeof raw !== 'string' && tool.rebuildsInput };
   }
   // Mapped or configured values join the model's arguments, which are checked first.
   const snapshot = checkModelArguments(state, tool, parsed);
   if (!snapshot.ok) return new ToolArgsInvalidError(tool.key, [], snapshot.problem);
-  state.modelArgs = dropNulls(tool, snapshot.value) as Readonly<Record<string, unknown>>;
-  state.modelArgsSizeBound = snapshot.sizeBound;
-  if (foreign) state.argsForeign = true;
+  const modelArgs = dropNulls(tool, snapshot.value) as Readonly<Record<string, unknown>>;
   const effective: Record<string, unknown> = {};
-  for (const key of Object.keys(state.modelArgs)) {
-    if (!tool.configOnly.has(key)) defineEntry(effective, key, state.modelArgs[key]);
+  for (const key of Object.keys(modelArgs)) {
+    if (!tool.configOnly.has(key)) defineEntry(effective, key, modelArgs[key]);
   }
   if (mapping !== undefined) {
     for (const [field, path] of Object.entries(mapping)) {
@@ -56,18 +67,10 @@ export function assembleArguments(state: ResolvedDispatchState): ToolArgsInvalid
     }
   }
   // Mapped and configured values are the caller's: the same rule as a caller's model arguments.
-  if (tool.rebuildsInput) {
-    // Not walked here: their JSON form and size are checked with the digests.
-    state.effectiveArgs = effective;
-    state.argsForeign = true;
-    state.argsUnchecked = true;
-    return undefined;
-  }
+  if (tool.rebuildsInput) return { kind: 'unchecked', value: effective, sizeBound: snapshot.sizeBound };
   const copied = snapshotJson(effective);
   if (!copied.ok) return new ToolArgsInvalidError(tool.key, [], copied.problem);
-  state.effectiveArgs = copied.value;
-  state.modelArgsSizeBound = copied.sizeBound;
-  return undefined;
+  return { kind: 'measured', value: copied.value, sizeBound: copied.sizeBound };
 }
 
 /**
@@ -78,7 +81,7 @@ export function assembleArguments(state: ResolvedDispatchState): ToolArgsInvalid
  * caller's object bound for a JSON Schema validator, which hands its input
  * back, is copied.
  */
-export function checkModelArguments(state: DispatchState, tool: CompiledTool, value: unknown): JsonSnapshot {
+export function checkModelArguments(state: Pick<DispatchState, 'call'>, tool: CompiledTool, value: unknown): JsonSnapshot {
   return typeof state.call.rawArguments !== 'string' && !tool.rebuildsInput ? snapshotJson(value) : measureParsedJson(value);
 }
 

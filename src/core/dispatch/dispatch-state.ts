@@ -45,17 +45,16 @@ export interface DispatchState {
   tool: CompiledTool | undefined;
   /** Who besides the body takes part, decided when the tool resolves. */
   features: CallFeatures | undefined;
-  /** Model arguments, parsed and detached from the caller (frozen after validation, as part of `effectiveArgs`). */
-  modelArgs: Readonly<Record<string, unknown>> | undefined;
-  /** Upper bound of the model arguments' canonical size, from the copy walk. */
-  modelArgsSizeBound: number;
-  /** The effective arguments may still share objects with the caller (detached in stage 6). */
-  argsForeign: boolean;
-  /** Stage 5 left the model arguments for the direct validator to measure (stage 6). */
-  argsUnmeasured: boolean;
-  /** Mapped or configured values were never walked (a rebuilding validator takes them): JSON form and size are checked with the digests. */
+  /**
+   * Mapped or configured values stage 5 never walked (a rebuilding validator takes them): their
+   * JSON form and size are checked with the digests. Written by stage 6.
+   */
   argsUnchecked: boolean;
-  /** The complete effective arguments, validated and frozen. */
+  /**
+   * The complete effective arguments, written only by stage 6: once they are known to have a JSON
+   * form, what a refusal's receipt shows; once accepted, validated (and frozen when anyone besides
+   * the body sees them).
+   */
   effectiveArgs: unknown;
   /** Their display projection, once computed (see `projectedArguments`). */
   projectedArgs: unknown;
@@ -99,8 +98,22 @@ export function isResolved(state: DispatchState): state is ResolvedDispatchState
   return state.features !== undefined;
 }
 
+/** A stage's result when the body ran and its result holds so far. */
+export interface StageSuccess {
+  readonly ok: true;
+  value: unknown;
+  content?: string;
+}
+
+/** A stage's result when the call was refused or failed. */
+export interface StageFailure {
+  readonly ok: false;
+  readonly error: ToolgateError;
+  content?: string;
+}
+
 /** What stages 12–16 produce, before bounding. */
-export type StageResult = { readonly ok: true; value: unknown; content?: string } | { readonly ok: false; readonly error: ToolgateError; content?: string };
+export type StageResult = StageSuccess | StageFailure;
 
 export function createDispatchState(
   snapshot: RegistrySnapshot,
@@ -120,10 +133,6 @@ export function createDispatchState(
     observed: snapshot.bus.active,
     tool: undefined,
     features: undefined,
-    modelArgs: undefined,
-    modelArgsSizeBound: 0,
-    argsForeign: false,
-    argsUnmeasured: false,
     argsUnchecked: false,
     effectiveArgs: undefined,
     projectedArgs: undefined,

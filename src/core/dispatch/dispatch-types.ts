@@ -71,10 +71,10 @@ export interface ToolSuccess<TValue = unknown> extends ToolOutcomeBase {
   /** The full result (after `outputMapping` and `postExecute`). */
   readonly value: TValue;
   /** State written by `outputMapping`, from the full result. */
-  readonly mapped?: Readonly<Record<string, unknown>>;
-  readonly attachments?: readonly Untrusted<MediaHandle>[];
+  readonly mapped?: Readonly<Record<string, unknown>> | undefined;
+  readonly attachments?: readonly Untrusted<MediaHandle>[] | undefined;
   /** Ordered context messages for the agent loop, placed after the result. */
-  readonly contexts?: readonly Untrusted<string>[];
+  readonly contexts?: readonly Untrusted<string>[] | undefined;
   /**
    * True when a `postExecute` hook or the definition's `finalizeContent` wrote
    * `content`, so it is not the rendering of `value` (a redaction, say). Code
@@ -87,7 +87,7 @@ export interface ToolSuccess<TValue = unknown> extends ToolOutcomeBase {
 export interface ToolFailure extends ToolOutcomeBase {
   readonly ok: false;
   readonly error: ToolgateError;
-  readonly contexts?: readonly Untrusted<string>[];
+  readonly contexts?: readonly Untrusted<string>[] | undefined;
 }
 
 export type ToolOutcome<TValue = unknown> = ToolSuccess<TValue> | ToolFailure;

@@ -18,7 +18,7 @@ export function secretKeySet(state: DispatchState): ReadonlySet<string> | undefi
  */
 export function projectedArguments(state: DispatchState): unknown {
   if (state.projectedArgs === undefined) {
-    state.projectedArgs = deepFreeze(projectArguments(state.effectiveArgs ?? state.modelArgs, { secretKeys: secretKeySet(state) }));
+    state.projectedArgs = deepFreeze(projectArguments(state.effectiveArgs, { secretKeys: secretKeySet(state) }));
   }
   return state.projectedArgs;
 }

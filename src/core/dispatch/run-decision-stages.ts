@@ -28,12 +28,13 @@ export function runDecisionStages(state: DispatchState): Eventually<DecisionResu
   if (refused !== undefined) return refused;
   const resolved = resolveTool(state); // 2
   if (resolved instanceof ToolgateError) return resolved;
-  const failure =
+  const refusal =
     checkGrant(resolved) ?? // 3
-    decideIdentityPolicy(resolved) ?? // 4
-    assembleArguments(resolved); // 5
-  if (failure !== undefined) return failure;
-  const invalid = validateArguments(resolved); // 6
+    decideIdentityPolicy(resolved); // 4
+  if (refusal !== undefined) return refusal;
+  const assembled = assembleArguments(resolved); // 5
+  if (assembled instanceof ToolgateError) return assembled;
+  const invalid = validateArguments(resolved, assembled); // 6
   if (invalid instanceof Promise) return invalid.then((settled) => settled ?? afterValidation(resolved));
   return invalid ?? afterValidation(resolved);
 }

@@ -1,6 +1,6 @@
 import { ToolPolicyError } from '../errors/tool-errors.js';
 import type { PreExecuteDecision, ToolExecution } from '../hooks/hook-types.js';
-import { redactSecrets } from '../policy/redact-secrets.js';
+import { redactedLine } from '../policy/redacted-line.js';
 import { applyPolicyDecision } from './apply-policy-decision.js';
 import type { DispatchState, ResolvedDispatchState } from './dispatch-state.js';
 
@@ -40,8 +40,7 @@ export async function runPreExecuteHooks(state: ResolvedDispatchState): Promise<
 
 /** Hook-authored text is trusted, but still scrubbed and bounded before it reaches a message. */
 function hookText(text: string): string {
-  const clean = redactSecrets(String(text)).replace(/\s+/g, ' ').trim();
-  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
+  return redactedLine(String(text));
 }
 
 export function toolExecution(state: DispatchState): ToolExecution {

@@ -4,41 +4,29 @@ import { buildReceipt } from '../receipts/build-receipt.js';
 import type { ToolReceipt } from '../receipts/receipt-types.js';
 import { markUntrusted, unwrapUntrusted, type Untrusted } from '../untrusted/untrusted.js';
 import { ensureDigests } from './ensure-digests.js';
-import { isResolved, type DispatchState, type StageResult } from './dispatch-state.js';
-import type { ToolOutcome } from './dispatch-types.js';
+import { isResolved, type DispatchState, type StageFailure, type StageResult, type StageSuccess } from './dispatch-state.js';
+import type { ToolFailure, ToolOutcome, ToolOutcomeBase, ToolSuccess } from './dispatch-types.js';
 
 let invocationCounter = 0;
 
 /**
- * The outcome of one call. The receipt is built on first read (or eagerly
+ * What every outcome carries. The receipt is built on first read (or eagerly
  * when a journal or a listener needs it), so the plain path never pays for it.
  */
-class DispatchOutcome {
-  readonly ok: boolean;
+abstract class SettledOutcome implements ToolOutcomeBase {
   readonly callId: string;
   readonly toolName: string;
-  readonly value: unknown;
-  readonly error: ToolgateError | undefined;
   readonly content: Untrusted<string>;
-  readonly mapped: Readonly<Record<string, unknown>> | undefined;
-  readonly attachments: readonly Untrusted<MediaHandle>[] | undefined;
   readonly contexts: readonly Untrusted<string>[] | undefined;
-  readonly contentReplaced: boolean;
   #receipt: ToolReceipt | undefined;
   readonly #state: DispatchState;
   readonly #result: StageResult;
 
   constructor(state: DispatchState, result: StageResult, content: string) {
-    this.ok = result.ok;
     this.callId = state.call.callId;
     this.toolName = state.tool?.key ?? state.call.name;
-    this.value = result.ok ? result.value : undefined;
-    this.error = result.ok ? undefined : result.error;
     this.content = markUntrusted(content);
-    this.mapped = state.mapped;
-    this.attachments = state.attachments?.map((handle) => markUntrusted(handle));
     this.contexts = state.contexts?.map((context) => markUntrusted(context));
-    this.contentReplaced = state.contentReplaced;
     this.#state = state;
     this.#result = result;
   }
@@ -46,6 +34,39 @@ class DispatchOutcome {
   get receipt(): ToolReceipt {
     return (this.#receipt ??= buildReceipt(this.#state, this.#result, unwrapUntrusted(this.content), invocationId(this.#state)));
   }
+}
+
+/** A call that ran and whose result passed every stage after it. */
+export class DispatchSuccess extends SettledOutcome implements ToolSuccess {
+  readonly ok = true;
+  readonly value: unknown;
+  readonly mapped: Readonly<Record<string, unknown>> | undefined;
+  readonly attachments: readonly Untrusted<MediaHandle>[] | undefined;
+  readonly contentReplaced: boolean;
+
+  constructor(state: DispatchState, result: StageSuccess, content: string) {
+    super(state, result, content);
+    this.value = result.value;
+    this.mapped = state.mapped;
+    this.attachments = state.attachments?.map((handle) => markUntrusted(handle));
+    this.contentReplaced = state.contentReplaced;
+  }
+}
+
+/** A call some stage refused, or whose body or result failed. */
+export class DispatchFailure extends SettledOutcome implements ToolFailure {
+  readonly ok = false;
+  readonly error: ToolgateError;
+
+  constructor(state: DispatchState, result: StageFailure, content: string) {
+    super(state, result, content);
+    this.error = result.error;
+  }
+}
+
+/** The outcome of a settled stage result: a success or a failure, each its own type. */
+export function outcomeOf(state: DispatchState, result: StageResult, content: string): DispatchSuccess | DispatchFailure {
+  return result.ok ? new DispatchSuccess(state, result, content) : new DispatchFailure(state, result, content);
 }
 
 // Unique per process without a per-call UUID: the call id plus a counter.
@@ -65,7 +86,7 @@ export function settleCall(state: DispatchState, result: StageResult, content: s
   const tier = state.features?.journalTier ?? 'none';
   const journaled = tier !== 'none' && !state.replayed;
   const needsReceipt = journaled || (state.observed && state.snapshot.bus.has('tool-result'));
-  if (!needsReceipt && state.claim === undefined) return new DispatchOutcome(state, result, content) as unknown as ToolOutcome;
+  if (!needsReceipt && state.claim === undefined) return outcomeOf(state, result, content);
   return settleDurably(state, result, content, needsReceipt, tier);
 }
 
@@ -73,7 +94,7 @@ async function settleDurably(state: DispatchState, result: StageResult, content:
   // Digests only when a receipt is built now and the arguments were assembled (a value with no
   // JSON form simply leaves the receipt without them; the call already failed or ran).
   if (needsReceipt && isResolved(state) && state.effectiveArgs !== undefined) await ensureDigests(state);
-  const outcome = new DispatchOutcome(state, result, content);
+  const outcome = outcomeOf(state, result, content);
   const journal = state.snapshot.journal;
   if (journal !== undefined && state.claim !== undefined && !state.bodyStarted) {
     await journal.discard(state.claim).catch((error: unknown) => console.warn('toolgate: discarding a journal claim failed; it stays unresolved', error));
@@ -89,7 +110,7 @@ async function settleDurably(state: DispatchState, result: StageResult, content:
       .append({ type: 'call-refused', at: state.finishedAt, data: outcome.receipt })
       .catch((appendError: unknown) => console.warn('toolgate: journaling a refused call failed', appendError));
   }
-  return outcome as unknown as ToolOutcome;
+  return outcome;
 }
 
 function reasonOf(error: ToolgateError): { reason?: string } {

@@ -1,85 +1,80 @@
 import { canonicalJson } from '../digest/canonical-json.js';
 import { withholdValues } from '../errors/describe-issues.js';
 import { ToolArgsInvalidError } from '../errors/tool-errors.js';
-import { deepFreeze, type CompiledTool } from '../tools/compile-tool.js';
+import { deepFreeze } from '../tools/compile-tool.js';
 import type { ValidationResult } from '../tools/schema-validator.js';
 import type { ResolvedDispatchState } from './dispatch-state.js';
-import { checkModelArguments } from './assemble-arguments.js';
+import { checkModelArguments, type AssembledArguments } from './assemble-arguments.js';
 import { snapshotJson } from './snapshot-json.js';
 
 const encoder = new TextEncoder();
 
 /**
- * Stage 6: validate the COMPLETE effective set — mapped and configured
- * values exactly like model arguments — bound its canonical size, and refuse
- * any key whose value is secret-tainted.
+ * Stage 6: validate the COMPLETE effective set stage 5 assembled — mapped
+ * and configured values exactly like model arguments — bound its canonical
+ * size, and refuse any key whose value is secret-tainted. The one writer of
+ * the call's `effectiveArgs`: from the first point they are known to have a
+ * JSON form they are what a refusal's receipt shows, and once accepted what
+ * every later stage reads.
  */
-export function validateArguments(state: ResolvedDispatchState): ToolArgsInvalidError | undefined | Promise<ToolArgsInvalidError | undefined> {
+export function validateArguments(state: ResolvedDispatchState, assembled: AssembledArguments): ToolArgsInvalidError | undefined | Promise<ToolArgsInvalidError | undefined> {
+  state.argsUnchecked = assembled.kind === 'unchecked';
+  if (assembled.kind !== 'unmeasured') return validateMeasured(state, { value: assembled.value, sizeBound: assembled.sizeBound, foreign: assembled.kind === 'unchecked', accepted: false });
   const tool = state.tool;
-  const directlyValid = state.argsUnmeasured ? validateDirectly(state, tool) : false;
-  if (directlyValid instanceof ToolArgsInvalidError) return directlyValid;
+  // The direct validator accepts, copies and measures in one walk: a fresh value, nothing left shared with the caller.
+  const direct = tool.validateDirect(assembled.value);
+  if (direct !== undefined) return validateMeasured(state, { value: direct.value, sizeBound: direct.sizeBound, foreign: false, accepted: true });
+  // Where it gives up, the arguments are measured here and the full validator decides and reports.
+  const measured = checkModelArguments(state, tool, assembled.value);
+  // Never walked further, so never projected into a receipt either.
+  if (!measured.ok) return new ToolArgsInvalidError(tool.key, [], measured.problem);
+  return validateMeasured(state, { value: measured.value, sizeBound: measured.sizeBound, foreign: assembled.foreign, accepted: false });
+}
+
+/** Arguments known to have a JSON form, with an upper bound of their canonical size. */
+interface MeasuredArguments {
+  readonly value: unknown;
+  readonly sizeBound: number;
+  /** A caller's object a validator that hands its input back must not keep. */
+  readonly foreign: boolean;
+  /** The direct validator already accepted them. */
+  readonly accepted: boolean;
+}
+
+function validateMeasured(state: ResolvedDispatchState, measured: MeasuredArguments): ToolArgsInvalidError | undefined | Promise<ToolArgsInvalidError | undefined> {
+  const tool = state.tool;
+  const input = measured.value;
+  state.effectiveArgs = input;
   const limit = state.snapshot.limits.maxInputBytes;
-  if (state.modelArgsSizeBound > limit && !fitsLimit(state.effectiveArgs, limit)) {
+  if (measured.sizeBound > limit && !fitsLimit(input, limit)) {
     return new ToolArgsInvalidError(tool.key, [], `the arguments exceed ${limit} bytes`);
   }
   const secretKeys = state.context.secretArgKeys;
   if (secretKeys !== undefined) {
-    const tainted = findTaintedKey(state.effectiveArgs as Record<string, unknown>, secretKeys);
+    const tainted = findTaintedKey(input as Record<string, unknown>, secretKeys);
     if (tainted !== undefined) return new ToolArgsInvalidError(tool.key, [{ path: tainted, message: 'carries a secret-tainted value' }]);
   }
-  if (directlyValid) return accept(state, { ok: true, value: state.effectiveArgs });
-  const input = state.effectiveArgs;
+  const foreign = measured.foreign;
+  if (measured.accepted) return accept(state, { ok: true, value: input }, foreign);
   const result = tool.validateInput(input);
-  if (!(result instanceof Promise)) return accept(state, result);
+  if (!(result instanceof Promise)) return accept(state, result, foreign);
   // While an async validator ran, the caller could have changed its object: if the validator
   // handed that object back, validate a detached copy instead.
-  return result.then((settled) => (settled.ok && state.argsForeign && settled.value === input ? revalidateCopy(state) : accept(state, settled)));
+  return result.then((settled) => (settled.ok && foreign && settled.value === input ? revalidateCopy(state) : accept(state, settled, foreign)));
 }
 
-/**
- * Arguments stage 5 left unmeasured for the tool's direct validator: accepted,
- * copied and measured in one walk (true), or measured here for the full
- * validator, which decides and reports (false).
- */
-function validateDirectly(state: ResolvedDispatchState, tool: CompiledTool): ToolArgsInvalidError | boolean {
-  state.argsUnmeasured = false;
-  const direct = tool.validateDirect(state.effectiveArgs);
-  if (direct !== undefined) {
-    // The fresh value the schema's validator would leave: nothing left shared with the caller.
-    state.modelArgs = direct.value as Readonly<Record<string, unknown>>;
-    state.effectiveArgs = direct.value;
-    state.modelArgsSizeBound = direct.sizeBound;
-    state.argsForeign = false;
-    return true;
-  }
-  const measured = checkModelArguments(state, tool, state.effectiveArgs);
-  if (!measured.ok) {
-    // Never walked further, so never projected into a receipt either.
-    state.modelArgs = undefined;
-    state.effectiveArgs = undefined;
-    return new ToolArgsInvalidError(tool.key, [], measured.problem);
-  }
-  state.modelArgs = measured.value as Readonly<Record<string, unknown>>;
-  state.effectiveArgs = measured.value;
-  state.modelArgsSizeBound = measured.sizeBound;
-  return false;
-}
-
-function accept(state: ResolvedDispatchState, result: ValidationResult): ToolArgsInvalidError | undefined {
+function accept(state: ResolvedDispatchState, result: ValidationResult, foreign: boolean): ToolArgsInvalidError | undefined {
   const tool = state.tool;
   if (!result.ok) return new ToolArgsInvalidError(tool.key, withholdValues(result.issues, state.effectiveArgs, tool.declaredNames));
   let value = result.value;
   const problem = tool.definition.checkInput?.(value);
   if (problem !== undefined) return new ToolArgsInvalidError(tool.key, [], problem);
-  if (state.argsForeign) {
-    if (value === state.effectiveArgs) {
-      // The validator handed the caller's object back. Synchronous, so nothing ran since it
-      // checked: detach (and check) a copy now.
-      const detached = detach(state, value);
-      if (detached instanceof ToolArgsInvalidError) return detached;
-      value = detached;
-    }
-    state.argsForeign = false;
+  if (foreign && value === state.effectiveArgs) {
+    // The validator handed the caller's object back. Synchronous, so nothing ran since it
+    // checked: detach (and check) a copy now.
+    const detached = detach(state, value);
+    if (detached instanceof ToolArgsInvalidError) return detached;
+    value = detached;
   }
   // Frozen when code other than the tool body will see it — hooks, wrappers, an approver, a
   // journal — so none of them can rewrite input; the plain path skips the walk, which would cost more than its whole budget.
@@ -91,9 +86,8 @@ function revalidateCopy(state: ResolvedDispatchState): ToolArgsInvalidError | un
   const detached = detach(state, state.effectiveArgs);
   if (detached instanceof ToolArgsInvalidError) return detached;
   state.effectiveArgs = detached;
-  state.argsForeign = false;
   const result = state.tool.validateInput(detached);
-  return result instanceof Promise ? result.then((settled) => accept(state, settled)) : accept(state, result);
+  return result instanceof Promise ? result.then((settled) => accept(state, settled, false)) : accept(state, result, false);
 }
 
 /** A checked copy of a caller's value, bounded like any other input. */

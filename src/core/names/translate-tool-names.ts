@@ -1,4 +1,5 @@
 import { claudeCodeToolTargets } from './claude-code-tools.js';
+import { isToolName } from './tool-name.js';
 
 /** What translation did to one entry. */
 export interface ToolNameDiagnostic {
@@ -19,7 +20,6 @@ export interface TranslateToolNamesOptions {
   readonly known?: (name: string) => boolean;
 }
 
-const OUR_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const ARG_SPEC = /^([^()]+)\(([^]*)\)$/;
 
 /**
@@ -72,8 +72,8 @@ export function translateToolNames(
 function resolve(name: string, mode: 'strict' | 'lenient', options: TranslateToolNamesOptions): readonly string[] | undefined {
   const expanded = claudeCodeToolTargets(name);
   // In strict mode our own names pass unchecked: the mask is what rejects them.
-  if (expanded === undefined && (mode === 'strict' || options.known === undefined)) return OUR_NAME.test(name) ? [name] : undefined;
-  const targets = expanded ?? (OUR_NAME.test(name) ? [name] : []);
+  if (expanded === undefined && (mode === 'strict' || options.known === undefined)) return isToolName(name) ? [name] : undefined;
+  const targets = expanded ?? (isToolName(name) ? [name] : []);
   if (options.known === undefined) return targets;
   const known = targets.filter((target) => options.known?.(target) === true);
   return known.length > 0 ? known : undefined;

@@ -22,6 +22,19 @@ const CLAUDE_TO_TOOLGATE: Readonly<Record<string, readonly string[]>> = Object.f
   WebSearch: ['web_search'],
 });
 
+/**
+ * The catalog tools whose deny and ask rules stand in for an upstream MCP
+ * tool's targets: the `Read(…)`, `Write(…)` and `WebFetch(…)` tools, and
+ * the one that runs a command a model chose (`Bash(…)` without the tools
+ * that run a fixed argv).
+ */
+export const UPSTREAM_STAND_INS = Object.freeze({
+  reads: Object.freeze([...(CLAUDE_TO_TOOLGATE.Read ?? [])]),
+  writes: Object.freeze([...(CLAUDE_TO_TOOLGATE.Write ?? [])]),
+  fetches: Object.freeze([...(CLAUDE_TO_TOOLGATE.WebFetch ?? [])]),
+  runs: Object.freeze(['run_command']),
+});
+
 /** A `Read` deny or ask also refuses editing and writing that path: what cannot be read must not be rewritten. */
 const READ_DENY_ALSO: readonly string[] = ['edit_file', 'write_file'];
 

@@ -315,8 +315,8 @@ describe('~/ in path rules', () => {
 describe('Bash rules and the git built-ins', () => {
   test('a Bash(git …) rule reaches git_status and git_commit, which run git without giving a command', () => {
     const policy = createPolicy({ rules: [{ rule: 'Bash(git commit:*)', decision: 'deny', source: 'managed' }, { rule: 'Bash(git status)', decision: 'deny', source: 'project' }] });
-    const gitTool = (name: string) => callOf('gated', { path: '.' }, { tool: toolView('gated', { name }), gateApproved: true });
+    const gitTool = (name: string) => callOf('gated', { path: '.' }, { tool: toolView('gated', { name, fixedArgv: ['git', 'commit'] }), gateApproved: true });
     expect(policy.decideArguments(gitTool('git_commit'))).toMatchObject({ kind: 'deny', reason: 'rule_denied' });
-    expect(policy.decideArguments(callOf('read', { path: '.' }, { tool: toolView('read', { name: 'git_status' }) }))).toMatchObject({ kind: 'deny', reason: 'rule_denied' });
+    expect(policy.decideArguments(callOf('read', { path: '.' }, { tool: toolView('read', { name: 'git_status', fixedArgv: ['git', 'status'] }) }))).toMatchObject({ kind: 'deny', reason: 'rule_denied' });
   });
 });

@@ -1,6 +1,7 @@
 import picomatch from 'picomatch/posix.js';
 import { canonicalHost, matchDomain, parseDomainPattern, parseHttpsTarget } from './canonical-host.js';
 import { foldMcpNamePart, mcpToolName } from '../names/mcp-tool-name.js';
+import { isToolName } from '../names/tool-name.js';
 import { claudeSpecifierKind, toolgateNamesFor } from './claude-tool-names.js';
 import { exactArgvPattern, matchArgvPattern } from './match-argv-pattern.js';
 import { compileCommandPattern, matchCommandPattern } from './match-command-pattern.js';
@@ -17,7 +18,6 @@ const MCP_SERVER_RULE = /^mcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)$/;
 
 const SOURCES: readonly RuleSource[] = ['managed', 'project', 'user', 'session', 'cli'];
 const DECISIONS: readonly RuleDecision[] = ['allow', 'ask', 'deny'];
-const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 
 /**
  * Compile one rule (string or object form) and run its self-tests. Throws
@@ -74,7 +74,7 @@ export function parseRuleString(text: string, id: string): Pick<PolicyRuleObject
     return { tool, match: { domain: specifier.slice('domain:'.length) } };
   }
   if (kind === 'query') throw new PolicyRuleError(id, 'invalid_pattern', 'WebSearch specifiers are not supported');
-  if (!TOOL_NAME.test(tool)) throw new PolicyRuleError(id, 'unknown_tool', 'names a tool that has no toolgate equivalent');
+  if (!isToolName(tool)) throw new PolicyRuleError(id, 'unknown_tool', 'names a tool that has no toolgate equivalent');
   const prefixed = /^(argv|path|domain|server):(.*)$/s.exec(specifier);
   if (prefixed === null) throw new PolicyRuleError(id, 'invalid_pattern', 'needs a kind prefix (argv:, path:, domain: or server:)');
   const value = prefixed[2] as string;
@@ -118,11 +118,11 @@ function compileToolMatcher(tool: string, decision: RuleDecision, fail: (problem
     const literal = `${tool}__`;
     return (name) => name.startsWith(prefix) || name.startsWith(literal);
   }
-  if (tool.endsWith('*') && TOOL_NAME.test(tool.slice(0, -1))) {
+  if (tool.endsWith('*') && isToolName(tool.slice(0, -1))) {
     const prefix = tool.slice(0, -1);
     return (name) => name.startsWith(prefix);
   }
-  const names = TOOL_NAME.test(tool) && !tool.startsWith('mcp__') ? [tool] : toolgateNamesFor(tool, decision);
+  const names = isToolName(tool) && !tool.startsWith('mcp__') ? [tool] : toolgateNamesFor(tool, decision);
   if (names === undefined) return fail('unknown_tool', 'names a tool that has no toolgate equivalent');
   const set = new Set(names);
   return (name) => set.has(name);

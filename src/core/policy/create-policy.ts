@@ -20,16 +20,6 @@ import { upstreamStandIns } from './upstream-stand-ins.js';
 
 const RISK_ORDER: Record<ToolRisk, number> = { low: 0, medium: 1, high: 2, critical: 3 };
 
-/**
- * The command line the git built-ins stand for, for rules only: a `Bash(…)`
- * rule covers `git_status` and `git_commit`, which give the policy a path,
- * not a command, so `Bash(git commit:*)` sees `git commit`. The guardrail
- * floor (allowedCommands) is not asked: these tools run their own fixed argv.
- */
-const GIT_TOOL_ARGV: ReadonlyMap<string, readonly string[]> = new Map([
-  ['git_status', ['git', 'status']],
-  ['git_commit', ['git', 'commit']],
-]);
 let lastVersion = 0;
 const NO_RULES: readonly MatchedRule[] = Object.freeze([]);
 const coversAnyTool = (): boolean => true;
@@ -121,7 +111,8 @@ export function createPolicy(options: CreatePolicyOptions = {}): PolicySnapshot 
     }
     const verdict = evaluateRules(rulesForCall(input), {
       tool: input.tool.name,
-      argv: view.argv ?? GIT_TOOL_ARGV.get(input.tool.name),
+      // A tool that runs a fixed argv gives the policy no command: its declared argv stands for it.
+      argv: view.argv ?? input.tool.fixedArgv,
       paths: view.paths,
       host: view.host,
       server: input.target?.server,

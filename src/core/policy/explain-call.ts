@@ -19,7 +19,7 @@ export interface ExplainContext {
  * rate-limit token and has no side effect.
  */
 export function explainCall(call: ExplainCall, context: ExplainContext): PolicyExplanation {
-  const tool = typeof call.tool === 'string' ? inferToolView(call.tool, call.target) : call.tool;
+  const tool = typeof call.tool === 'string' ? inferToolView(call.tool, call.target, call.args) : call.tool;
   const input: ArgumentPolicyInput = { tool, agent: call.agent, args: call.args ?? {}, target: call.target, gateApproved: call.gateApproved === true };
   const identity = context.identity({ tool, agent: call.agent });
   const evaluation: PolicyEvaluation | undefined = identity.kind === 'deny' ? undefined : context.evaluate(input);
@@ -48,8 +48,13 @@ export function explainCall(call: ExplainCall, context: ExplainContext): PolicyE
   });
 }
 
-/** A tool known only by name: its class follows from the target it names. */
-function inferToolView(name: string, target: PolicyTarget | undefined): PolicyToolView {
+/**
+ * A tool known only by name: its class follows from the target it names.
+ * One that names an MCP server and, in its arguments, a `server` and a
+ * `tool` is taken to reach that upstream tool: judging the upstream tool's
+ * rules as well can only tighten what is explained.
+ */
+export function inferToolView(name: string, target: PolicyTarget | undefined, args: unknown): PolicyToolView {
   const policy: Required<Omit<ToolPolicyClass, 'egress'>> & { egress: ToolPolicyClass['egress'] | undefined } = {
     fsScoped: target?.path !== undefined || target?.paths !== undefined,
     fsWrite: false,
@@ -68,5 +73,12 @@ function inferToolView(name: string, target: PolicyTarget | undefined): PolicyTo
     policy,
     permissions: [],
     readOnly,
+    ...(policy.egress === 'mcp' && namesUpstreamTool(args) ? { delegatesTo: 'mcp' as const } : {}),
   };
+}
+
+function namesUpstreamTool(args: unknown): boolean {
+  if (typeof args !== 'object' || args === null) return false;
+  const { server, tool } = args as { server?: unknown; tool?: unknown };
+  return typeof server === 'string' && typeof tool === 'string';
 }

@@ -5,7 +5,7 @@ import type { PolicyRule } from './rule-types.js';
 
 const rule = (decision: 'allow' | 'ask' | 'deny', text: string): PolicyRule => ({ rule: text, decision, source: 'project' });
 const mcpCall = (tool: string, args: Record<string, unknown> = {}) =>
-  callOf('mcp', { server: 'up' }, { tool: toolView('mcp', { name: 'mcp_call' }), args: { server: 'up', tool, arguments: args } });
+  callOf('mcp', { server: 'up' }, { tool: toolView('mcp', { name: 'mcp_call', delegatesTo: 'mcp' }), args: { server: 'up', tool, arguments: args } });
 
 describe('createPolicy: mcp_call is decided as the upstream tool it calls, too', () => {
   const policy = createPolicy({ rules: [rule('allow', 'mcp_call(server:up)'), rule('deny', 'mcp__up__delete'), rule('ask', 'mcp__up__write')], mcpServers: ['up'], mode: 'auto' });

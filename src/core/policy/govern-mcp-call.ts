@@ -1,14 +1,12 @@
 import { mcpToolName } from '../names/mcp-tool-name.js';
+import { inferToolView } from './explain-call.js';
 import type { ExplainCall, ExplainedRule, PolicyExplanation, PolicySnapshot } from './policy-snapshot-types.js';
 import type { ArgumentPolicyInput, MatchedRule, PolicyDecision, PolicyToolView } from './policy-types.js';
-
-/** The built-in that reaches any upstream MCP tool by its server and tool names. */
-export const MCP_CALL_TOOL = 'mcp_call';
 
 type Deny = Extract<PolicyDecision, { kind: 'deny' }>;
 type Ask = Extract<PolicyDecision, { kind: 'ask' }>;
 
-/** The upstream tool an `mcp_call` call reaches, named as the gateway names the discovered tool. */
+/** The upstream tool a delegating call reaches, named as the gateway names the discovered tool. */
 interface Target {
   readonly name: string;
   readonly server: string;
@@ -16,21 +14,24 @@ interface Target {
 }
 
 /**
- * The snapshot `createPolicy` returns: `mcp_call({ server: S, tool: T,
- * arguments })` is decided on its own rules and also as the upstream tool
- * `mcpToolName(S, T)` would be with those arguments. Without this, a deny on
- * `mcp__S__T` would be dodged by reaching the same tool through `mcp_call`.
+ * The snapshot `createPolicy` returns: a call of a tool that delegates to
+ * MCP (`delegatesTo: 'mcp'`, as `mcp_call` does), with the arguments
+ * `{ server: S, tool: T, arguments }`, is decided on its own rules and also
+ * as the upstream tool `mcpToolName(S, T)` would be with those arguments.
+ * Without this, a deny on `mcp__S__T` would be dodged by reaching the same
+ * tool through the delegating one. The tool's declaration decides, never its
+ * name: a renamed delegating tool keeps the target's rules.
  *
  * - A deny on the target (identity or arguments) refuses the call before
  *   anything runs, and is never turned into an approval.
- * - An ask rule on the target makes the call ask, even where `mcp_call`
- *   itself is allowed.
- * - An allow on the target does not approve `mcp_call`: only rules on
- *   `mcp_call` can (`mcp_call(server:S)`), so this can only tighten.
+ * - An ask rule on the target makes the call ask, even where the delegating
+ *   tool itself is allowed.
+ * - An allow on the target does not approve the delegating tool: only rules
+ *   on it can (`mcp_call(server:S)`), so this can only tighten.
  *
  * Every decision path goes through it: `decideArguments` (dispatch and
  * `prepare`), `recheck` (live narrowing, pending approvals) and `explain`.
- * The target's rate limits are not charged; `mcp_call`'s own are.
+ * The target's rate limits are not charged; the delegating tool's own are.
  */
 export function governMcpCall(snapshot: PolicySnapshot): PolicySnapshot {
   return Object.freeze<PolicySnapshot>({
@@ -41,9 +42,9 @@ export function governMcpCall(snapshot: PolicySnapshot): PolicySnapshot {
     warnings: snapshot.warnings,
     rules: snapshot.rules,
     decideIdentity: (input) => snapshot.decideIdentity(input),
-    // Every other tool goes straight through: one string comparison on the hot path, no allocation.
-    decideArguments: (input) => (input.tool.name === MCP_CALL_TOOL ? decide(snapshot, input, 'decide') : snapshot.decideArguments(input)),
-    recheck: (input) => (input.tool.name === MCP_CALL_TOOL ? decide(snapshot, input, 'recheck') : snapshot.recheck(input)),
+    // Every other tool goes straight through: one property read on the hot path, no allocation.
+    decideArguments: (input) => (input.tool.delegatesTo === 'mcp' ? decide(snapshot, input, 'decide') : snapshot.decideArguments(input)),
+    recheck: (input) => (input.tool.delegatesTo === 'mcp' ? decide(snapshot, input, 'recheck') : snapshot.recheck(input)),
     explain: (call) => explain(snapshot, call),
     isProtectedPath: (path) => snapshot.isProtectedPath(path),
     isInsideWorkspace: (path) => snapshot.isInsideWorkspace(path),
@@ -51,15 +52,15 @@ export function governMcpCall(snapshot: PolicySnapshot): PolicySnapshot {
   });
 }
 
-function targetOf(toolName: string, args: unknown): Target | undefined {
-  if (toolName !== MCP_CALL_TOOL || typeof args !== 'object' || args === null) return undefined;
+function targetOf(view: PolicyToolView, args: unknown): Target | undefined {
+  if (view.delegatesTo !== 'mcp' || typeof args !== 'object' || args === null) return undefined;
   const { server, tool, arguments: inner } = args as { server?: unknown; tool?: unknown; arguments?: unknown };
   if (typeof server !== 'string' || typeof tool !== 'string') return undefined;
   return { name: mcpToolName(server, tool), server, args: inner ?? {} };
 }
 
 function targetView(tool: PolicyToolView, name: string): PolicyToolView {
-  return { ...tool, name, version: undefined, source: 'mcp' };
+  return { ...tool, name, version: undefined, source: 'mcp', delegatesTo: undefined };
 }
 
 /** What the target's rules say: a deny, an ask a rule made, or nothing. */
@@ -93,7 +94,7 @@ function withTargetAsk(own: PolicyDecision, asked: Ask): PolicyDecision {
 /** `decide` takes the call's rate-limit token (`decideArguments`); `recheck` does not. */
 function decide(snapshot: PolicySnapshot, input: ArgumentPolicyInput, how: 'decide' | 'recheck'): PolicyDecision {
   const own = (): PolicyDecision => (how === 'decide' ? snapshot.decideArguments(input) : snapshot.recheck(input));
-  const target = targetOf(input.tool.name, input.args);
+  const target = targetOf(input.tool, input.args);
   if (target === undefined) return own();
   const verdict = judgeTarget(snapshot, input, target);
   if (verdict?.kind === 'deny') return refusal(verdict, target.name);
@@ -103,7 +104,8 @@ function decide(snapshot: PolicySnapshot, input: ArgumentPolicyInput, how: 'deci
 
 function explain(snapshot: PolicySnapshot, call: ExplainCall): PolicyExplanation {
   const base = snapshot.explain(call);
-  const target = targetOf(typeof call.tool === 'string' ? call.tool : call.tool.name, call.args);
+  const tool = typeof call.tool === 'string' ? inferToolView(call.tool, call.target, call.args) : call.tool;
+  const target = targetOf(tool, call.args);
   if (target === undefined) return base;
   const targeted = snapshot.explain({
     ...call,
@@ -111,12 +113,12 @@ function explain(snapshot: PolicySnapshot, call: ExplainCall): PolicyExplanation
     target: { server: target.server },
     args: target.args,
   });
-  const notes = Object.freeze([...base.notes, `${MCP_CALL_TOOL} calls ${target.name}: the deny and ask rules on that tool apply to this call`]);
+  const notes = Object.freeze([...base.notes, `${tool.name} calls ${target.name}: the deny and ask rules on that tool apply to this call`]);
   const verdict = targeted.decision;
   const counts = verdict.kind === 'deny' || (verdict.kind === 'ask' && verdict.reason === 'rule');
   if (!counts) return Object.freeze({ ...base, notes });
   const decision = verdict.kind === 'deny' ? refusal(verdict, target.name) : withTargetAsk(base.decision, verdict);
-  // The target's deny and ask rules first (its winner stays the winner), then mcp_call's own, none of them winning.
+  // The target's deny and ask rules first (its winner stays the winner), then the delegating tool's own, none of them winning.
   const rules: readonly ExplainedRule[] =
     decision === base.decision
       ? base.rules

@@ -38,6 +38,10 @@ export interface PolicyToolView {
   readonly policy: Required<Omit<ToolPolicyClass, 'egress'>> & { readonly egress: ToolPolicyClass['egress'] | undefined };
   readonly permissions: readonly string[];
   readonly readOnly: boolean;
+  /** The command line the tool always runs, as its definition declares: the command rules judge it. */
+  readonly fixedArgv?: readonly string[] | undefined;
+  /** What a call reaches on the model's behalf, as its definition declares: `'mcp'`, the upstream tool its arguments name. */
+  readonly delegatesTo?: 'mcp' | undefined;
 }
 
 export interface IdentityPolicyInput {

@@ -1,10 +1,8 @@
 import type { PolicyTarget } from '../tools/tool-types.js';
 import type { PolicyToolView } from './policy-types.js';
+import { UPSTREAM_STAND_INS } from './claude-tool-names.js';
 
-const READS = Object.freeze(['read_file', 'read_media', 'list_directory']);
-const WRITES = Object.freeze(['write_file', 'edit_file']);
-const FETCHES = Object.freeze(['http_request']);
-const RUNS = Object.freeze(['run_command']);
+const { reads: READS, writes: WRITES, fetches: FETCHES, runs: RUNS } = UPSTREAM_STAND_INS;
 const NONE: readonly string[] = Object.freeze([]);
 
 /**
@@ -17,8 +15,14 @@ const NONE: readonly string[] = Object.freeze([]);
  * (an edit answers with a diff). Allow rules never reach it this way: an
  * upstream tool is allowed by rules that name it (`mcp__fs__read_text_file`,
  * `mcp__fs`), so a built-in's allow can never loosen what another server does.
+ *
+ * A tool that declares the fixed argv it runs answers the same way to the
+ * deny and ask rules of the tool that runs commands (`Bash(…)`), judged on
+ * that argv: registered under any name, `Bash(git commit:*)` still refuses a
+ * tool that runs `git commit`.
  */
 export function upstreamStandIns(tool: PolicyToolView, target: PolicyTarget | undefined): readonly string[] {
+  if (tool.fixedArgv !== undefined) return RUNS;
   if (tool.source !== 'mcp' || target === undefined) return NONE;
   const paths = target.path !== undefined || target.paths !== undefined;
   const url = target.url !== undefined;

@@ -1,7 +1,7 @@
 import type { DispatchState, StageResult } from '../dispatch/dispatch-state.js';
 import { projectedArguments } from '../dispatch/projected-arguments.js';
 import { displayAction, type ActionDisplay } from '../action/display-action.js';
-import { redactSecrets } from '../policy/redact-secrets.js';
+import { redactedLine } from '../policy/redacted-line.js';
 import type { ToolRisk } from '../tools/tool-types.js';
 import type { ApprovalTier, ReceiptStatus, ToolReceipt } from './receipt-types.js';
 
@@ -33,8 +33,7 @@ function statusOf(state: DispatchState, result: StageResult): ReceiptStatus {
 
 /** One line: redacted on the complete text first, then clipped. */
 export function summarize(text: string): string {
-  const line = redactSecrets(text).replace(/\s+/g, ' ').trim();
-  return line.length > SUMMARY_LIMIT ? `${line.slice(0, SUMMARY_LIMIT)}…` : line;
+  return redactedLine(text, SUMMARY_LIMIT);
 }
 
 /** What the call acted on, from its resolved action: real paths, the host, the program, the MCP server. */

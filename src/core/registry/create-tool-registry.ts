@@ -14,6 +14,7 @@ import { guardrailFloor } from '../policy/guardrail-floor.js';
 import type { ToolPolicy } from '../policy/policy-types.js';
 import { projectTools, writes } from '../projection/project-tools.js';
 import type { ProjectOptions, ProviderName, ProviderTools } from '../projection/projection-types.js';
+import { isToolName } from '../names/tool-name.js';
 import { compileTool, type CompiledTool } from '../tools/compile-tool.js';
 import type { AnyToolDefinition, JsonSchema } from '../tools/tool-types.js';
 import { checkPresentation, offeredTools, requireRuntime, resolveCodeMode } from '../code-mode/resolve-code-mode.js';
@@ -76,7 +77,7 @@ function buildSnapshot(definitions: readonly AnyToolDefinition[], settings: Snap
   for (const definition of definitions) addTool(byKey, byName, compileTool(definition));
   for (const name of settings.reserved) {
     if (name === CODE_MODE_TOOL_NAME) continue;
-    if (typeof name !== 'string' || !/^[a-z][a-z0-9_]{0,63}$/.test(name)) throw new ConfigurationError('reserved', 'must list valid tool names');
+    if (!isToolName(name)) throw new ConfigurationError('reserved', 'must list valid tool names');
   }
   const resolutions = buildResolutions(sortVersions(byName));
   const definitionsByName = new Map([...resolutions].map(([name, found]) => [name, found.definition] as const));

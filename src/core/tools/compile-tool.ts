@@ -1,5 +1,6 @@
 import { ToolDefinitionError } from '../errors/tool-errors.js';
 import { toOpenAIStrictSchema, type OptionalNulls } from '../projection/to-openai-strict-schema.js';
+import { isToolName } from '../names/tool-name.js';
 import { MAX_WIRE_NAME_LENGTH, wireToolName } from '../names/wire-tool-name.js';
 import type { ToolActionClass } from '../policy/approval-types.js';
 import type { PolicyToolView } from '../policy/policy-types.js';
@@ -15,12 +16,12 @@ export { deepFreeze } from './deep-freeze.js';
 import { createValidator, isStandardSchema, isValidJsonSchema, standardJsonSchema, type Validator } from './schema-validator.js';
 import type { AnyToolDefinition, JournalTier, JsonSchema, ToolEffect, ToolRisk } from './tool-types.js';
 
-export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 // Semver 2.0.0, exact: no ranges, no leading `v`, no wildcards.
 const SEMVER =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 const MAX_TIMEOUT_MS = 60 * 60 * 1000;
 const MAX_PERMISSIONS = 16;
+const MAX_FIXED_ARGV = 16;
 
 /**
  * A definition checked and compiled once per tool version: validators,
@@ -78,7 +79,7 @@ export function compileTool(definition: AnyToolDefinition): CompiledTool {
 
 function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
   const name: unknown = definition.name;
-  if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
+  if (!isToolName(name)) {
     throw new ToolDefinitionError(typeof name === 'string' ? name : '?', 'name', 'must match ^[a-z][a-z0-9_]{0,63}$');
   }
   const fail = (field: string, problem: string, cause?: unknown): never => {
@@ -108,6 +109,9 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
   checkOneOf(definition.journal, ['none', 'record', 'effect'], 'journal', fail);
   checkOneOf(definition.policy?.egress, ['http', 'search', 'mcp'], 'policy.egress', fail);
   checkOneOf(definition.schemaProfile, ['bounded'], 'schemaProfile', fail);
+  checkOneOf(definition.delegatesTo, ['mcp'], 'delegatesTo', fail);
+  const fixedArgv = definition.fixedArgv;
+  if (fixedArgv !== undefined && !isFixedArgv(fixedArgv)) fail('fixedArgv', `must be 1 to ${MAX_FIXED_ARGV} non-empty strings`);
   for (const hook of ['isConcurrencySafe', 'policyTarget', 'renderContent', 'finalizeContent', 'presentCall', 'presentResult'] as const) {
     if (definition[hook] !== undefined && typeof definition[hook] !== 'function') fail(hook, 'must be a function');
   }
@@ -168,6 +172,8 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
     }),
     permissions: Object.freeze([...permissions]),
     readOnly,
+    ...(fixedArgv === undefined ? {} : { fixedArgv: Object.freeze([...fixedArgv]) }),
+    ...(definition.delegatesTo === undefined ? {} : { delegatesTo: definition.delegatesTo }),
   });
 
   if (configOnly.size > 0) {
@@ -196,6 +202,10 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
     timeoutMs: definition.timeoutMs,
     rebuildsInput: isStandardSchema(definition.input),
   });
+}
+
+function isFixedArgv(argv: unknown): boolean {
+  return Array.isArray(argv) && argv.length > 0 && argv.length <= MAX_FIXED_ARGV && argv.every((element) => typeof element === 'string' && element.length > 0);
 }
 
 function checkOneOf(value: unknown, allowed: readonly string[], field: string, fail: (field: string, problem: string) => never): void {

@@ -151,6 +151,21 @@ export interface ToolDefinition<TArgs = any, TResult = unknown> {
   /** Where the guardrail target lives in the effective arguments. */
   readonly policyTarget?: (args: TArgs) => PolicyTarget;
   /**
+   * The command line the tool always runs, for a tool whose model chooses
+   * none of it (`['git', 'status']`): the command rules that argv matches
+   * cover the tool whatever its name, so `Bash(git status:*)` covers it. The
+   * guardrail floor (`allowedCommands`) is not asked: it judges commands a
+   * model chose. 1 to 16 non-empty strings.
+   */
+  readonly fixedArgv?: readonly string[];
+  /**
+   * What a call reaches on the model's behalf: `'mcp'`, the upstream MCP
+   * tool its arguments name as `server`, `tool` and `arguments`. The deny and
+   * ask rules on that upstream tool then apply to the call as well, so it
+   * cannot dodge them by going through this tool.
+   */
+  readonly delegatesTo?: 'mcp';
+  /**
    * A check the schema cannot express, on the validated effective arguments
    * (stage 6, before any policy): a returned problem refuses the call with a
    * loop-correctable `ARGS_INVALID` whose message is that problem. It must be

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { ConfigurationError } from '../../core/index.js';
 
 /** The chained tables, in the order a merge walk visits ties (there are none: `seq` is global). */
 export const CHAINED_TABLES = ['events', 'claims', 'receipts', 'checkpoints'] as const;
@@ -99,7 +100,7 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export function migrateSchema(db: Database.Database): void {
   const run = db.transaction(() => {
     const current = db.pragma('user_version', { simple: true }) as number;
-    if (current > SCHEMA_VERSION) throw new Error(`journal schema version ${current} is newer than this toolgate (${SCHEMA_VERSION})`);
+    if (current > SCHEMA_VERSION) throw new ConfigurationError('journal', `has schema version ${current}, newer than this toolgate's ${SCHEMA_VERSION}`);
     for (const step of MIGRATIONS.slice(current)) for (const statement of step) db.exec(statement);
     if (current !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
   });

@@ -32,6 +32,7 @@ export const gitCommitTool = defineBuiltin<GitCommitArgs, GitCommitResult>({
   },
   facts: { destructive: false },
   policy: { fsScoped: true, fsWrite: true, requiresGate: true },
+  fixedArgv: ['git', 'commit'],
   policyTarget: (args) => ({ path: '.', ...(args.paths === undefined ? {} : { paths: args.paths }) }),
   presentCall: (args) => ({ title: 'git commit', body: args.message }),
   async dispatch(args, host, context) {

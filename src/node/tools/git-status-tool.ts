@@ -10,6 +10,7 @@ export const gitStatusTool = defineBuiltin<Record<string, never>, ProcessResult>
   output: processResultSchema,
   facts: { readOnly: true, idempotent: true },
   policy: { fsScoped: true },
+  fixedArgv: ['git', 'status'],
   policyTarget: () => ({ path: '.' }),
   isConcurrencySafe: () => true,
   dispatch(_args, host, context) {

@@ -24,6 +24,7 @@ export const mcpCallTool = defineBuiltin<McpCallArgs, { result: unknown }>({
   output: { type: 'object', description: "The server's `result`, as it answered.", properties: { result: {} }, required: ['result'] },
   facts: { openWorld: true },
   policy: { egress: 'mcp' },
+  delegatesTo: 'mcp',
   policyTarget: (args) => ({ server: args.server, mcpTool: args.tool, mcpArguments: args.arguments ?? {} }),
   async dispatch(args, host, context) {
     const mcp = requireCapability(host, 'mcp', context.toolName);

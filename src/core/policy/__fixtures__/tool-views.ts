@@ -26,7 +26,7 @@ const NAMES: Record<Kind, string> = {
 };
 
 /** A policy view like the registry compiles, for policy unit tests. */
-export function toolView(kind: Kind, overrides: { name?: string; risk?: ToolRisk } = {}): PolicyToolView {
+export function toolView(kind: Kind, overrides: { name?: string; risk?: ToolRisk; fixedArgv?: readonly string[]; delegatesTo?: 'mcp' } = {}): PolicyToolView {
   const policy = CLASSES[kind];
   const effect = policy.spawnsProcess === true ? 'execute' : policy.fsWrite === true ? 'write' : policy.egress !== undefined ? 'external' : 'read';
   return {
@@ -45,6 +45,8 @@ export function toolView(kind: Kind, overrides: { name?: string; risk?: ToolRisk
     },
     permissions: [],
     readOnly: effect === 'read',
+    ...(overrides.fixedArgv === undefined ? {} : { fixedArgv: overrides.fixedArgv }),
+    ...(overrides.delegatesTo === undefined ? {} : { delegatesTo: overrides.delegatesTo }),
   };
 }
 
