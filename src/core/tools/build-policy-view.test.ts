@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPolicyView } from './build-policy-view.js';
-import type { AnyToolDefinition } from './tool-types.js';
 
-const view = (extra: Record<string, unknown>) => buildPolicyView({ name: 't', description: 'd', input: {}, dispatch: () => 'ok', ...extra } as unknown as AnyToolDefinition, 't');
+const view = (extra: Record<string, unknown>) => buildPolicyView({ name: 't', description: 'd', input: {}, dispatch: () => 'ok', ...extra }, 't');
 
 describe('buildPolicyView', () => {
   it('derives effect, risk and read-only from the declared policy facts', () => {
