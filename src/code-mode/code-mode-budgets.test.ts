@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CodeModeError, type CodeRuntime, createToolRegistry, defineTool, type DispatchContext, type RunCodeResult, type ToolRegistry } from '../core/index.js';
+import { CodeModeError, type CodeRuntime, createToolRegistry, defineTool, type DispatchContext, type RunCodeResult, type ToolRegistry } from '../core/internal.js';
 import { createQuickJsRuntime } from './index.js';
 
 /** Every call here names the tools it grants: a budget is checked against the tools a script reaches. */

@@ -11,7 +11,7 @@ import {
   type ToolPolicy,
   type ToolRegistry,
   unwrapUntrusted,
-} from '../core/index.js';
+} from '../core/internal.js';
 import { createScriptedApprover, recordEvents } from '../testing/index.js';
 import { createQuickJsRuntime } from './index.js';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ToolgateError, type ToolApprovalDecision } from '../core/index.js';
+import { ToolgateError, type ToolApprovalDecision } from '../core/internal.js';
 import { authenticate, consoleCookie, createConsoleToken, hostAllowed, originAllowed } from './console-access.js';
 import { renderConsolePage } from './console-page.js';
 import type { ApprovalChange, AuditSource, ConsoleHello, ConsoleOptions, ConsoleServer, LiveCall, ReceiptFilter } from './console-types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError } from '../core/index.js';
+import { ConfigurationError } from '../core/internal.js';
 import { checkConnectOptions } from './check-connect-options.js';
 import type { ConnectMcpServersOptions } from './mcp-types.js';
 

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../core/index.js';
+import { ConfigurationError } from '../core/internal.js';
 import { isValidServerName } from './is-valid-server-name.js';
 import type { ConnectMcpServersOptions } from './mcp-types.js';
 import { checkServerGovernance } from './upstream-governance.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnyToolDefinition } from '../core/index.js';
+import type { AnyToolDefinition } from '../core/internal.js';
 import { collectOfferedTools } from './collect-offered-tools.js';
 import type { UpstreamServer } from './create-mcp-capability.js';
 import type { UpstreamEntry } from './discover-server-tools.js';

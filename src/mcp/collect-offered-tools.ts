@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '../core/index.js';
+import type { AnyToolDefinition } from '../core/internal.js';
 import type { UpstreamServer } from './create-mcp-capability.js';
 
 export type CollectedTools =

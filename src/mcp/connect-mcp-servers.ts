@@ -1,4 +1,4 @@
-import { ConfigurationError, ToolgateError, type AnyToolDefinition, type ToolRegistry } from '../core/index.js';
+import { ConfigurationError, ToolgateError, type AnyToolDefinition, type ToolRegistry } from '../core/internal.js';
 import { checkConnectOptions } from './check-connect-options.js';
 import { collectOfferedTools } from './collect-offered-tools.js';
 import { createLiveRegistry } from './create-live-registry.js';

@@ -1,4 +1,4 @@
-import type { ToolgateError, ToolRegistry } from '../core/index.js';
+import type { ToolgateError, ToolRegistry } from '../core/internal.js';
 import type { LiveRegistry, McpToolsChange } from './mcp-types.js';
 
 export interface LiveRegistryOptions {

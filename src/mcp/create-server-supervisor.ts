@@ -1,4 +1,4 @@
-import { ToolUnavailableError, type ToolgateError } from '../core/index.js';
+import { ToolUnavailableError, type ToolgateError } from '../core/internal.js';
 import type { UpstreamServer } from './create-mcp-capability.js';
 import type { Emit } from './discover-server-tools.js';
 import { McpServerUnavailableError } from './mcp-server-unavailable-error.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnyToolDefinition } from '../core/index.js';
+import type { AnyToolDefinition } from '../core/internal.js';
 import { diffOfferedTools } from './diff-offered-tools.js';
 
 const definition = (name: string) => ({ name }) as AnyToolDefinition;

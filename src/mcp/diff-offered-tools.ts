@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '../core/index.js';
+import type { AnyToolDefinition } from '../core/internal.js';
 
 export type OfferedToolsDiff =
   | { readonly type: 'unchanged' }

@@ -1,4 +1,4 @@
-import { ToolPolicyError, type ToolgateError } from '../core/index.js';
+import { ToolPolicyError, type ToolgateError } from '../core/internal.js';
 import type { UpstreamServer } from './create-mcp-capability.js';
 import { describeWithheld, type UpstreamEntry } from './discover-server-tools.js';
 import type { WithheldDefinition } from './mcp-types.js';

@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import type { EgressCapability, FsCapability, MediaStore, OsCapability, ProcessCapability, ResolvedTarget, ResolveTargetRequest, SecretsCapability, ToolHost } from '../core/index.js';
+import type { EgressCapability, FsCapability, MediaStore, OsCapability, ProcessCapability, ResolvedTarget, ResolveTargetRequest, SecretsCapability, ToolHost } from '../core/internal.js';
 import type { NodeOutputStore } from './stores/create-output-store.js';
 
 /** The filesystem scope tier the host enforces. `full` lifts the workspace jail (protected paths still apply). */

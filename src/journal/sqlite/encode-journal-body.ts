@@ -1,4 +1,4 @@
-import type { JournalSettleInput } from '../../core/index.js';
+import type { JournalSettleInput } from '../../core/internal.js';
 
 /**
  * Encode a recorded result. A body is stored and hashed as this text, so it

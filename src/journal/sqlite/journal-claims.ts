@@ -1,4 +1,4 @@
-import { ToolPolicyError, type UnresolvedClaim } from '../../core/index.js';
+import { ToolPolicyError, type UnresolvedClaim } from '../../core/internal.js';
 import type { OpenClaim } from './open-claims.js';
 
 /** A `claims` row as the journal reads it. */

@@ -13,7 +13,7 @@ import {
   type RecordedResult,
   type RecordingQuery,
   type UnresolvedClaim,
-} from '../../core/index.js';
+} from '../../core/internal.js';
 import type { AnchorKeeper } from './anchor-keeper.js';
 import type { ChainHead, ChainStore } from './chain-store.js';
 import { CommitBatcher } from './commit-batcher.js';
