@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, ToolgateError, ToolPolicyError } from '../core/index.js';
+import { ConfigurationError, ToolgateError, ToolPolicyError } from '../core/internal.js';
 import { CliError, EXIT_CODES, exitCodeOfError } from './cli-error.js';
 
 describe('CLI errors and exit codes', () => {

@@ -1,4 +1,4 @@
-import { ToolgateError, type ToolgateErrorCode } from '../core/index.js';
+import { ToolgateError, type ToolgateErrorCode } from '../core/internal.js';
 
 /**
  * A CLI-level failure with its documented exit code:

@@ -1,5 +1,5 @@
 import { Argument, Command, CommanderError, Option } from 'commander';
-import { ToolgateError } from '../core/index.js';
+import { ToolgateError } from '../core/internal.js';
 import { CliError, exitCodeOfError } from './cli-error.js';
 import { createCliOutput, type CliOutput } from './cli-output.js';
 import { RECEIPT_STATUSES, runAuditExport, runAuditResolve, runAuditShow, runAuditTail, runAuditUnresolved, runAuditVerify } from './commands/audit-command.js';

@@ -1,5 +1,5 @@
 import { isCancel, note, select, text } from '@clack/prompts';
-import type { ConfirmActionHook, ToolApprovalDecision } from '../core/index.js';
+import type { ConfirmActionHook, ToolApprovalDecision } from '../core/internal.js';
 import { printableApproval } from '../mcp/printable-approval.js';
 
 /**

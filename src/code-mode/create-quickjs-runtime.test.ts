@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CodeRunRequest, CodeRunResult, CodeToolReply } from '../core/index.js';
+import type { CodeRunRequest, CodeRunResult, CodeToolReply } from '../core/internal.js';
 import { createQuickJsRuntime, type QuickJsRuntimeOptions } from './index.js';
 
 const echo = async (name: string, args: unknown): Promise<CodeToolReply> => ({ ok: true, value: { name, args } });

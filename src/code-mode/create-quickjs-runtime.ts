@@ -1,4 +1,4 @@
-import { ConfigurationError, DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_DELIVERED_BYTES, MAX_NESTED_CALLS, type CodeRunRequest, type CodeRunResult, type CodeRuntime } from '../core/index.js';
+import { ConfigurationError, DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_DELIVERED_BYTES, MAX_NESTED_CALLS, type CodeRunRequest, type CodeRunResult, type CodeRuntime } from '../core/internal.js';
 import { QUICKJS_BASE_MEMORY_BYTES, QuickJsModulePool } from './quickjs-module-pool.js';
 import { runSandboxedScript, type SandboxLimits } from './run-sandboxed-script.js';
 

@@ -1,5 +1,5 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
-import type { CodeConsoleOutput, CodeRunFailure, CodeRunRequest, CodeRunResult, CodeToolReply } from '../core/index.js';
+import type { CodeConsoleOutput, CodeRunFailure, CodeRunRequest, CodeRunResult, CodeToolReply } from '../core/internal.js';
 import { measureParsedJson } from '../core/dispatch/snapshot-json.js';
 import { HOST_CALL, HOST_CONSOLE, RESULT_INVALID_MARK, sandboxPrelude, wrapScript, type PreludeLimits } from './sandbox-prelude.js';
 

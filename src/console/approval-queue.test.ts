@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolApprovalDecision, ToolApprovalRequest } from '../core/index.js';
+import type { ToolApprovalDecision, ToolApprovalRequest } from '../core/internal.js';
 import { approvalRequest } from '../core/policy/__fixtures__/approval-request.js';
 import { APPROVAL_EXPIRED_REASON, APPROVAL_QUEUE_FULL_REASON, createApprovalQueue, DEFAULT_MAX_PENDING_APPROVALS, type ApprovalChange } from './approval-queue.js';
 

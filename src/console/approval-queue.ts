@@ -1,4 +1,4 @@
-import { ConfigurationError, type ConfirmActionHook, type ToolApprovalDecision, type ToolApprovalRequest } from '../core/index.js';
+import { ConfigurationError, type ConfirmActionHook, type ToolApprovalDecision, type ToolApprovalRequest } from '../core/internal.js';
 import type { ApprovalChange, ApprovalOutcome, ApprovalQueue, ClosedApproval, PendingApproval } from './console-types.js';
 
 export type { ApprovalChange, ApprovalOutcome, ApprovalQueue, ClosedApproval, PendingApproval } from './console-types.js';

@@ -6,7 +6,7 @@ import type { Browser, Locator } from 'playwright-core';
 import { z } from 'zod';
 import { launchChromium } from '../../test/support/chromium.js';
 import { diffForWrite } from '../cli/runtime/diff-for-write.js';
-import { ConfigurationError, createConfirm, createPolicy, createToolRegistry, defineTool, type ToolOutcome, type ToolPolicy } from '../core/index.js';
+import { ConfigurationError, createConfirm, createPolicy, createToolRegistry, defineTool, type ToolOutcome, type ToolPolicy } from '../core/internal.js';
 import { WITHHELD_READ, showWithheldCard } from './__fixtures__/withheld-definitions.js';
 import { builtinTools, createNodeHost } from '../node/index.js';
 import { createFakeHost } from '../testing/index.js';

@@ -1,4 +1,4 @@
-import type { ApprovalMode, ConfirmActionHook, JournalVerifyResult, MatchedRule, PolicyExplanation, RuleInForce, ToolApprovalDecision, ToolApprovalRequest, ToolReceipt, ToolRegistry, UnresolvedClaim } from '../core/index.js';
+import type { ApprovalMode, ConfirmActionHook, JournalVerifyResult, MatchedRule, PolicyExplanation, RuleInForce, ToolApprovalDecision, ToolApprovalRequest, ToolReceipt, ToolRegistry, UnresolvedClaim } from '../core/internal.js';
 import type { McpServerStatus, WithheldDefinition } from '../mcp/mcp-types.js';
 
 /*

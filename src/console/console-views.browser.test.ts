@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { z } from 'zod';
 import { launchChromium } from '../../test/support/chromium.js';
-import { createPolicy, createToolRegistry, defineTool } from '../core/index.js';
+import { createPolicy, createToolRegistry, defineTool } from '../core/internal.js';
 import { createFakeHost } from '../testing/index.js';
 import { createApprovalQueue } from './approval-queue.js';
 import { startConsole } from './create-console-server.js';

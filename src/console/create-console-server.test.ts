@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createToolRegistry, defineTool, type ToolPolicy } from '../core/index.js';
+import { createToolRegistry, defineTool, type ToolPolicy } from '../core/internal.js';
 import { createFakeHost } from '../testing/index.js';
 import { createApprovalQueue } from './approval-queue.js';
 import { startConsole } from './create-console-server.js';

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ToolgateError, type ToolApprovalDecision } from '../core/index.js';
+import { ToolgateError, type ToolApprovalDecision } from '../core/internal.js';
 import { authenticate, consoleCookie, createConsoleToken, hostAllowed, originAllowed } from './console-access.js';
 import { renderConsolePage } from './console-page.js';
 import type { ApprovalChange, AuditSource, ConsoleHello, ConsoleOptions, ConsoleServer, LiveCall, ReceiptFilter } from './console-types.js';
 import { createReceiptFeed, RECEIPT_PAGE } from './receipt-feed.js';
 import { reviewWithheld } from './review-withheld.js';
+import { routeConsoleRequest } from './route-console-request.js';
 import { summarizeEvent } from './summarize-event.js';
 
 const MAX_BODY = 16 * 1024;
@@ -57,9 +58,9 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
     if (!hostAllowed(request, port)) return send(response, 421, { error: 'unexpected Host header' });
     const method = request.method ?? 'GET';
-    const path = url.pathname;
+    const route = routeConsoleRequest(method, url.pathname);
     // The browser asks for it on its own, without the token: answered with the logo, so no request of the page is refused.
-    if (method === 'GET' && path === '/favicon.ico') {
+    if (route.type === 'favicon') {
       response.writeHead(200, { ...securityHeaders(), 'content-type': 'image/svg+xml', 'content-security-policy': "default-src 'none'" });
       response.end(FAVICON);
       return;
@@ -68,63 +69,70 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     if (credential === undefined) return send(response, 401, { error: 'a valid console token is required' });
     if (method !== 'GET' && !originAllowed(request, port, credential === 'cookie')) return send(response, 403, { error: 'cross-origin request refused' });
 
-    if (method === 'GET' && path === '/') {
-      const nonce = randomBytes(16).toString('base64');
-      response.writeHead(200, {
-        ...securityHeaders(),
-        'content-type': 'text/html; charset=utf-8',
-        // From here on the page's requests carry the token in this cookie; its script takes the token out of the address bar.
-        'set-cookie': consoleCookie(port, token),
-        'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
-      });
-      response.end(renderConsolePage(nonce));
-      return;
-    }
-    if (method === 'GET' && path === '/api/events') {
-      response.writeHead(200, { ...securityHeaders(), 'content-type': 'text/event-stream', connection: 'keep-alive' });
-      const hello: ConsoleHello = { calls: recent, approvals: options.approvals.pending(), closed: options.approvals.closed() };
-      response.write(`event: hello\ndata: ${JSON.stringify(hello)}\n\n`);
-      streams.add(response);
-      request.on('close', () => streams.delete(response));
-      return;
-    }
-    if (method === 'GET' && path === '/api/approvals') return send(response, 200, options.approvals.pending());
-    if (method === 'GET' && path === '/api/approvals/closed') return send(response, 200, options.approvals.closed());
-    const approvalMatch = /^\/api\/approvals\/([A-Za-z0-9_]+)$/.exec(path);
-    if (method === 'POST' && approvalMatch !== null) {
-      const body = await readJson(request);
-      const decision = toDecision(body);
-      if (decision === undefined) return send(response, 400, { error: 'decision must be once, session, always or reject' });
-      const found = options.approvals.decide(approvalMatch[1] as string, decision);
-      return send(response, found ? 200 : 404, found ? { ok: true } : { error: 'no such pending approval' });
-    }
-    if (method === 'GET' && path === '/api/calls') return send(response, 200, recent);
-    if (method === 'GET' && path === '/api/receipts') return send(response, 200, await audit.list(receiptFilter(url)));
-    const receiptMatch = /^\/api\/receipts\/(.+)$/.exec(path);
-    if (method === 'GET' && receiptMatch !== null) {
-      const detail = await audit.get(decodeURIComponent(receiptMatch[1] as string));
-      return detail === undefined ? send(response, 404, { error: 'no such receipt' }) : send(response, 200, detail);
-    }
-    if (method === 'GET' && path === '/api/policy') return send(response, 200, options.describePolicy?.() ?? { version: options.registry.policy.version });
-    if (method === 'GET' && path === '/api/verify') return send(response, 200, await audit.verify());
-    if (method === 'GET' && path === '/api/unresolved') return send(response, 200, (await options.unresolved?.()) ?? []);
-    if (method === 'GET' && path === '/api/withheld') return send(response, 200, reviewWithheld((await options.withheld?.list()) ?? []));
-    const withheldMatch = /^\/api\/withheld\/([a-z0-9_]{1,64})\/approve$/.exec(path);
-    if (method === 'POST' && withheldMatch !== null) {
-      if (options.withheld === undefined) return send(response, 404, { error: 'no MCP pinning is configured' });
-      const digest = (await readJson(request)) as { digest?: unknown } | undefined;
-      if (typeof digest?.digest !== 'string' || !/^[0-9a-f]{64}$/.test(digest.digest)) return send(response, 400, { error: 'digest must be the SHA-256 of the definition you reviewed' });
-      try {
-        await options.withheld.approve(withheldMatch[1] as string, digest.digest);
-      } catch (error) {
-        // Not withheld any more, or changed again since it was shown: the person must look again.
-        if (error instanceof ToolgateError && error.code === 'CONFIGURATION_INVALID') return send(response, 409, { error: error.message });
-        throw error;
+    switch (route.type) {
+      case 'page': {
+        const nonce = randomBytes(16).toString('base64');
+        response.writeHead(200, {
+          ...securityHeaders(),
+          'content-type': 'text/html; charset=utf-8',
+          // From here on the page's requests carry the token in this cookie; its script takes the token out of the address bar.
+          'set-cookie': consoleCookie(port, token),
+          'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+        });
+        response.end(renderConsolePage(nonce));
+        return;
       }
-      broadcast('withheld', { approved: withheldMatch[1] });
-      return send(response, 200, { ok: true });
+      case 'events': {
+        response.writeHead(200, { ...securityHeaders(), 'content-type': 'text/event-stream', connection: 'keep-alive' });
+        const hello: ConsoleHello = { calls: recent, approvals: options.approvals.pending(), closed: options.approvals.closed() };
+        response.write(`event: hello\ndata: ${JSON.stringify(hello)}\n\n`);
+        streams.add(response);
+        request.on('close', () => streams.delete(response));
+        return;
+      }
+      case 'approvals':
+        return send(response, 200, options.approvals.pending());
+      case 'closed-approvals':
+        return send(response, 200, options.approvals.closed());
+      case 'decide': {
+        const decision = toDecision(await readJson(request));
+        if (decision === undefined) return send(response, 400, { error: 'decision must be once, session, always or reject' });
+        const found = options.approvals.decide(route.approvalId, decision);
+        return send(response, found ? 200 : 404, found ? { ok: true } : { error: 'no such pending approval' });
+      }
+      case 'calls':
+        return send(response, 200, recent);
+      case 'receipts':
+        return send(response, 200, await audit.list(receiptFilter(url)));
+      case 'receipt': {
+        const detail = await audit.get(decodeURIComponent(route.receiptId));
+        return detail === undefined ? send(response, 404, { error: 'no such receipt' }) : send(response, 200, detail);
+      }
+      case 'policy':
+        return send(response, 200, options.describePolicy?.() ?? { version: options.registry.policy.version });
+      case 'verify':
+        return send(response, 200, await audit.verify());
+      case 'unresolved':
+        return send(response, 200, (await options.unresolved?.()) ?? []);
+      case 'withheld':
+        return send(response, 200, reviewWithheld((await options.withheld?.list()) ?? []));
+      case 'approve-withheld': {
+        if (options.withheld === undefined) return send(response, 404, { error: 'no MCP pinning is configured' });
+        const digest = (await readJson(request)) as { digest?: unknown } | undefined;
+        if (typeof digest?.digest !== 'string' || !/^[0-9a-f]{64}$/.test(digest.digest)) return send(response, 400, { error: 'digest must be the SHA-256 of the definition you reviewed' });
+        try {
+          await options.withheld.approve(route.name, digest.digest);
+        } catch (error) {
+          // Not withheld any more, or changed again since it was shown: the person must look again.
+          if (error instanceof ToolgateError && error.code === 'CONFIGURATION_INVALID') return send(response, 409, { error: error.message });
+          throw error;
+        }
+        broadcast('withheld', { approved: route.name });
+        return send(response, 200, { ok: true });
+      }
+      case 'not-found':
+        return send(response, 404, { error: 'not found' });
     }
-    send(response, 404, { error: 'not found' });
   };
 
   await new Promise<void>((resolve, reject) => {

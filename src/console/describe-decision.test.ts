@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolReceipt } from '../core/index.js';
+import type { ToolReceipt } from '../core/internal.js';
 import { describeDecision } from './describe-decision.js';
 
 type Decided = Pick<ToolReceipt, 'status' | 'code' | 'policy' | 'approval'>;

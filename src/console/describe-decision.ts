@@ -1,4 +1,4 @@
-import type { MatchedRule, ToolReceipt } from '../core/index.js';
+import type { MatchedRule, ToolReceipt } from '../core/internal.js';
 
 /*
  * What decided a call, in words, from its receipt alone: the live view and

@@ -1,4 +1,4 @@
-import type { JournalVerifyResult, ToolReceipt, ToolRegistry } from '../core/index.js';
+import type { JournalVerifyResult, ToolReceipt, ToolRegistry } from '../core/internal.js';
 import type { AuditSource, ReceiptFilter, ReceiptRow } from './console-types.js';
 
 const CAPACITY = 2000;

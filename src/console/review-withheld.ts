@@ -1,5 +1,5 @@
 import { structuredPatch } from 'diff';
-import { canonicalJson } from '../core/index.js';
+import { canonicalJson } from '../core/internal.js';
 import type { ReviewedDefinition, WithheldDefinition } from '../mcp/index.js';
 import type { WithheldReview } from './console-types.js';
 

@@ -1,4 +1,4 @@
-import type { ToolgateEventMap } from '../core/index.js';
+import type { ToolgateEventMap } from '../core/internal.js';
 import type { LiveCall } from './console-types.js';
 import { describeDecision } from './describe-decision.js';
 

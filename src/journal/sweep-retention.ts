@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, realpathSync, rmSync, type Stats } from 'node:fs';
 import { join, parse } from 'node:path';
-import { ConfigurationError } from '../core/index.js';
+import { ConfigurationError } from '../core/internal.js';
 
 /**
  * A directory to sweep. `runs`: each direct child is one run's spill folder

@@ -1,4 +1,4 @@
-import { ConfigurationError, type PolicyTarget } from '../core/index.js';
+import { ConfigurationError, type PolicyTarget } from '../core/internal.js';
 import { evaluateJsonPointer, parseJsonPointer, type JsonPointer } from './json-pointer.js';
 
 /**

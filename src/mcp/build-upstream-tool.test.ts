@@ -10,7 +10,7 @@ import {
   type ResolveTargetRequest,
   type ToolApprovalRequest,
   type ToolHost,
-} from '../core/index.js';
+} from '../core/internal.js';
 import { lexicalPath } from '../core/action/resolve-action-lexically.js';
 import { buildUpstreamTool, upstreamGovernanceOf } from './build-upstream-tool.js';
 import type { McpServerConfig } from './mcp-types.js';

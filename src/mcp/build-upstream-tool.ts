@@ -1,4 +1,4 @@
-import { requireCapability, ToolDefinitionError, type AnyToolDefinition, type JsonSchema, type ToolFacts } from '../core/index.js';
+import { requireCapability, ToolDefinitionError, type AnyToolDefinition, type JsonSchema, type ToolFacts } from '../core/internal.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { compileArgumentTargets } from './argument-targets.js';
 import { recognizeServer } from './known-server-targets.js';

@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { UnknownToolError, unwrapUntrusted, type DispatchContext, type ToolHostCallOptions, type ToolOutcome } from '../core/index.js';
+import { UnknownToolError, unwrapUntrusted, type DispatchContext, type ToolHostCallOptions, type ToolOutcome } from '../core/internal.js';
 import { chooseServedConfirm, type ServedApprovals } from './choose-served-confirm.js';
 import type { CallExtra } from './elicit-approval.js';
 import { listServedTools } from './list-served-tools.js';

@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, ResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ToolExecutionError, ToolTimeoutError, type McpCallInput } from '../core/index.js';
+import { ToolExecutionError, ToolTimeoutError, type McpCallInput } from '../core/internal.js';
 import { asCallToolResult, findMalformedCallResult } from './check-upstream-call-result.js';
 
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;

@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ApprovalController, ConfirmActionHook } from '../core/index.js';
+import type { ApprovalController, ConfirmActionHook } from '../core/internal.js';
 import { elicitApproval, type CallExtra } from './elicit-approval.js';
 
 /** The approval controller a gateway serves with (`createConfirm`'s): its mode logic decides, whoever is asked. */

@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { DispatchContext } from '../core/index.js';
+import type { DispatchContext } from '../core/internal.js';
 import { callServedTool } from './call-served-tool.js';
 import type { ServedApprovals } from './choose-served-confirm.js';
 import { listServedTools } from './list-served-tools.js';

@@ -1,7 +1,7 @@
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
-import { ConfigurationError } from '../core/index.js';
+import { ConfigurationError } from '../core/internal.js';
 import { pinKey, type McpPin, type McpPinnedDefinition, type McpPinStore } from './pin-store.js';
 import { withFileLock } from './with-file-lock.js';
 

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ToolPolicyError } from '../core/index.js';
+import { ToolPolicyError } from '../core/internal.js';
 import { createMcpCapability, type UpstreamServer } from './create-mcp-capability.js';
 import type { UpstreamEntry } from './discover-server-tools.js';
 import type { McpConnectionEventMap } from './mcp-types.js';

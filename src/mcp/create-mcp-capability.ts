@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { mcpToolName, ToolPolicyError, type McpCallInput, type McpCapability, type ToolgateError } from '../core/index.js';
+import { mcpToolName, ToolPolicyError, type McpCallInput, type McpCapability, type ToolgateError } from '../core/internal.js';
 import { callUpstream } from './call-upstream.js';
 import type { StderrTail } from './create-stderr-tail.js';
 import type { Emit, UpstreamEntry } from './discover-server-tools.js';

@@ -1,5 +1,5 @@
 import type { Stream } from 'node:stream';
-import { redactSecrets } from '../core/index.js';
+import { redactSecrets } from '../core/internal.js';
 import { scanHiddenCharacters } from './scan-hidden-characters.js';
 
 /** What is kept of an upstream's stderr: enough to see why it failed, never its whole output. */

@@ -1,4 +1,4 @@
-import { canonicalJson, sha256Hex } from '../core/index.js';
+import { canonicalJson, sha256Hex } from '../core/internal.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpPinnedDefinition } from './pin-store.js';
 

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { createToolRegistry, mcpToolName, ToolgateError, type AnyToolDefinition } from '../core/index.js';
+import { createToolRegistry, mcpToolName, ToolgateError, type AnyToolDefinition } from '../core/internal.js';
 import { buildUpstreamTool } from './build-upstream-tool.js';
 import { approvedDefinition, definitionDigest, pinnedDefinition } from './definition-digest.js';
 import type { McpConnectionEventMap, McpConnectionEventName, McpServerConfig, ReviewedDefinition, WithheldDefinition, WithheldReason } from './mcp-types.js';

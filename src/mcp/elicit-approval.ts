@@ -1,6 +1,6 @@
 import { ElicitResultSchema, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { PromptHook, ToolApprovalRequest } from '../core/index.js';
+import type { PromptHook, ToolApprovalRequest } from '../core/internal.js';
 import { printableApproval } from './printable-approval.js';
 
 export type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;

@@ -1,4 +1,4 @@
-import { MCP_CALL_TOOL, type ToolGuard } from '../core/index.js';
+import { MCP_CALL_TOOL, type ToolGuard } from '../core/internal.js';
 import { upstreamGovernanceOf } from './build-upstream-tool.js';
 import type { UpstreamServer } from './create-mcp-capability.js';
 import type { UpstreamEntry } from './discover-server-tools.js';

@@ -22,7 +22,7 @@ export { upstreamGovernanceOf } from './build-upstream-tool.js';
 export { checkServerGovernance, type UpstreamGovernance, type UpstreamGovernanceReason } from './upstream-governance.js';
 export { createMemoryPinStore, type McpPin, type McpPinnedDefinition, type McpPinStore } from './pin-store.js';
 export { createJsonFilePinStore } from './create-json-file-pin-store.js';
-export { mcpToolName } from '../core/index.js';
+export { mcpToolName } from '../core/internal.js';
 export { buildStdioEnv } from './build-stdio-env.js';
 export { mapCallToolResult } from './map-call-tool-result.js';
 export { McpToolError } from './mcp-tool-error.js';

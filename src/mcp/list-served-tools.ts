@@ -1,4 +1,4 @@
-import { wireToolName, type DispatchContext, type McpTool, type ToolRegistry } from '../core/index.js';
+import { wireToolName, type DispatchContext, type McpTool, type ToolRegistry } from '../core/internal.js';
 
 export interface ServedTools {
   /** What `tools/list` answers. Frozen. */

@@ -1,4 +1,4 @@
-import { withAttachments, type MediaHandle, type MediaStore } from '../core/index.js';
+import { withAttachments, type MediaHandle, type MediaStore } from '../core/internal.js';
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 
 /**

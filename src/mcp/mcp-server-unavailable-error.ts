@@ -1,4 +1,4 @@
-import { redactSecrets, ToolgateError } from '../core/index.js';
+import { redactSecrets, ToolgateError } from '../core/internal.js';
 import { scanHiddenCharacters } from './scan-hidden-characters.js';
 
 const MAX_REASON = 300;

@@ -1,4 +1,4 @@
-import { redactSecrets, ToolgateError } from '../core/index.js';
+import { redactSecrets, ToolgateError } from '../core/internal.js';
 
 const MAX_UPSTREAM_TEXT = 1000;
 

@@ -1,4 +1,4 @@
-import type { AnyToolDefinition, JsonSchema, McpCapability, ToolGuard, ToolRegistry, ToolgateError } from '../core/index.js';
+import type { AnyToolDefinition, JsonSchema, McpCapability, ToolGuard, ToolRegistry, ToolgateError } from '../core/internal.js';
 import type { McpArgumentTargets } from './argument-targets.js';
 import type { McpPinStore } from './pin-store.js';
 

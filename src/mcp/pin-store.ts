@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../core/index.js';
+import type { JsonSchema } from '../core/internal.js';
 
 /**
  * An approved definition as the upstream sent it, without its name (the pin

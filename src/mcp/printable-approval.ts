@@ -1,4 +1,4 @@
-import { describeApproval, type ToolApprovalRequest } from '../core/index.js';
+import { describeApproval, type ToolApprovalRequest } from '../core/internal.js';
 import { scanHiddenCharacters } from './scan-hidden-characters.js';
 
 /**

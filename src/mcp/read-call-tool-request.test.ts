@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { createToolRegistry, defineTool } from '../core/index.js';
+import { createToolRegistry, defineTool } from '../core/internal.js';
 import { readCallToolParams } from './read-call-tool-request.js';
 import { serveMcp } from './serve-mcp.js';
 

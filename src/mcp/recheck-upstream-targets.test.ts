@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ToolPolicyError, type ResolvedAction, type ResolvedPath, type ResolveTargetRequest, type ToolHost } from '../core/index.js';
+import { ToolPolicyError, type ResolvedAction, type ResolvedPath, type ResolveTargetRequest, type ToolHost } from '../core/internal.js';
 import { recheckUpstreamTargets } from './recheck-upstream-targets.js';
 
 const file = (requested: string, real: string, extra: Partial<ResolvedPath> = {}): ResolvedPath => ({

@@ -1,4 +1,4 @@
-import { ToolPolicyError, type ResolvedAction, type ResolvedPath, type ToolHost } from '../core/index.js';
+import { ToolPolicyError, type ResolvedAction, type ResolvedPath, type ToolHost } from '../core/internal.js';
 
 /**
  * Right before an upstream tool is called, resolve its path targets again

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { ConfigurationError } from '../core/index.js';
+import { ConfigurationError } from '../core/internal.js';
 
 export interface ServeHttpOptions {
   /** Default 127.0.0.1. Anything else needs `allowedHosts` and a `token`. */

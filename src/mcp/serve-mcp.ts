@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ConfigurationError, type ConfirmActionHook, type DispatchContext, type ToolRegistry } from '../core/index.js';
+import { ConfigurationError, type ConfirmActionHook, type DispatchContext, type ToolRegistry } from '../core/internal.js';
 import type { ApprovalChannels, ElicitationTrust, ServedApprovals } from './choose-served-confirm.js';
 import { createGatewayServer } from './create-gateway-server.js';
 import type { LiveRegistry } from './mcp-types.js';

@@ -1,4 +1,4 @@
-import { createPolicy, createToolRegistry, type AnyToolDefinition, type ToolHost, type ToolPolicy } from '../core/index.js';
+import { createPolicy, createToolRegistry, type AnyToolDefinition, type ToolHost, type ToolPolicy } from '../core/internal.js';
 import { connectMcpServers } from './connect-mcp-servers.js';
 import { createJsonFilePinStore } from './create-json-file-pin-store.js';
 import type { ConnectMcpServersOptions, McpConnection, McpServerConfig } from './mcp-types.js';

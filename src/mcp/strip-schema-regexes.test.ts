@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { createPolicy, createToolRegistry, type JsonSchema, type McpCallInput } from '../core/index.js';
+import { createPolicy, createToolRegistry, type JsonSchema, type McpCallInput } from '../core/internal.js';
 import { deepFreeze } from '../core/tools/deep-freeze.js';
 import { compileJsonSchema } from '../core/tools/schema-validator.js';
 import { buildUpstreamTool } from './build-upstream-tool.js';

@@ -1,6 +1,6 @@
 import { Ajv, MissingRefError, type Options } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { JsonSchema } from '../core/index.js';
+import type { JsonSchema } from '../core/internal.js';
 
 /**
  * Regular expressions in an untrusted upstream's schemas are never run by

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ConfigurationError } from '../core/index.js';
+import { ConfigurationError } from '../core/internal.js';
 import { checkArgumentTargets, type McpArgumentTargets } from './argument-targets.js';
 import { recognizeServer, type KnownServer } from './known-server-targets.js';
 import type { McpServerConfig } from './mcp-types.js';

@@ -3,7 +3,7 @@ import { link, open, rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ToolgateError } from '../core/index.js';
+import { ToolgateError } from '../core/internal.js';
 
 /** How long a writer waits for another process's lock before it gives up. */
 const WAIT_MS = 15_000;

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigurationError } from '../core/index.js';
+import { ConfigurationError } from '../core/internal.js';
 import { nodeSha256 } from './digest/node-sha256.js';
 import { createEgressCapability } from './egress/create-egress-capability.js';
 import { createFsCapability } from './fs/create-fs-capability.js';

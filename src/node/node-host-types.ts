@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import type { EgressCapability, FsCapability, MediaStore, OsCapability, ProcessCapability, ResolvedTarget, ResolveTargetRequest, SecretsCapability, ToolHost } from '../core/index.js';
+import type { EgressCapability, FsCapability, MediaStore, OsCapability, ProcessCapability, ResolvedTarget, ResolveTargetRequest, SecretsCapability, ToolHost } from '../core/internal.js';
 import type { MaskWalkLimit } from './process/find-protected-files.js';
 import type { NodeOutputStore } from './stores/create-output-store.js';
 

@@ -1,6 +1,6 @@
 import { createNoopMeter, type Attributes, type Counter, type Histogram, type Meter } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
-import { createToolRegistry, ToolPolicyError, type ToolDefinition, type ToolPolicy } from '../core/index.js';
+import { createToolRegistry, ToolPolicyError, type ToolDefinition, type ToolPolicy } from '../core/internal.js';
 import { createScriptedApprover } from '../testing/index.js';
 import { instrumentRegistry } from './instrument-registry.js';
 

@@ -1,5 +1,5 @@
 import { metrics, type Attributes, type Meter } from '@opentelemetry/api';
-import type { ToolRegistry } from '../core/index.js';
+import type { ToolRegistry } from '../core/internal.js';
 
 /** Denial reasons that mean a call tried to leave its sandbox or scope (a scope, a protected path, a command, a domain, a plain-HTTP URL or an MCP server outside what the policy allows). */
 export const ESCAPE_REASONS: ReadonlySet<string> = new Set(['scope_denied', 'protected_path', 'command_not_allowed', 'domain_not_allowed', 'insecure_url', 'server_not_allowed']);

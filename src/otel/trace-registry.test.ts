@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPolicy, createToolRegistry, REDACTED, type ToolDefinition, type ToolPolicy } from '../core/index.js';
+import { createPolicy, createToolRegistry, REDACTED, type ToolDefinition, type ToolPolicy } from '../core/internal.js';
 import { connectMcpServers, serveMcp, type McpConnection, type McpGateway } from '../mcp/index.js';
 import { createScriptedApprover } from '../testing/index.js';
 import { stdioUpstream } from '../../test/fixtures/mcp/helpers.js';

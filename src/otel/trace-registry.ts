@@ -1,5 +1,5 @@
 import { context as otelContext, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
-import type { ToolgateEventMap, ToolRegistry } from '../core/index.js';
+import type { ToolgateEventMap, ToolRegistry } from '../core/internal.js';
 import type { ObserveServedCall, ServedCall } from '../mcp/index.js';
 
 export interface TraceRegistryOptions {

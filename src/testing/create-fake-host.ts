@@ -9,7 +9,7 @@ import type {
   SpilledResult,
   ToolHost,
   ToolHostCapability,
-} from '../core/index.js';
+} from '../core/internal.js';
 
 /** One recorded capability call. */
 export interface FakeHostCall {

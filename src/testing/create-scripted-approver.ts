@@ -1,4 +1,4 @@
-import type { ConfirmActionHook, ToolApprovalDecision, ToolApprovalRequest } from '../core/index.js';
+import type { ConfirmActionHook, ToolApprovalDecision, ToolApprovalRequest } from '../core/internal.js';
 
 export type ScriptedAnswer = ToolApprovalDecision | 'approve' | 'reject' | 'throw' | 'hang' | ((request: ToolApprovalRequest) => ToolApprovalDecision | Promise<ToolApprovalDecision>);
 

@@ -1,4 +1,4 @@
-import type { ToolgateEventMap, ToolgateEventName, ToolRegistry } from '../core/index.js';
+import type { ToolgateEventMap, ToolgateEventName, ToolRegistry } from '../core/internal.js';
 
 export interface RecordedEvent<TName extends ToolgateEventName = ToolgateEventName> {
   readonly type: TName;

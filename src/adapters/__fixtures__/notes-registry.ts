@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createToolRegistry, defineTool, requireCapability, type Journal, type JournalSettleInput, type ToolReceipt, type ToolRegistry } from '../../core/index.js';
+import { createToolRegistry, defineTool, requireCapability, type Journal, type JournalSettleInput, type ToolReceipt, type ToolRegistry } from '../../core/internal.js';
 import { createFakeHost, type FakeHost } from '../../testing/index.js';
 
 /** A journal that keeps everything in memory: enough to see what was settled. */

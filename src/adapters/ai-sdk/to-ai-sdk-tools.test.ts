@@ -2,7 +2,7 @@ import { generateText, type ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createConfirm, createToolRegistry, defineTool, ToolgateError } from '../../core/index.js';
+import { createConfirm, createToolRegistry, defineTool, ToolgateError } from '../../core/internal.js';
 import { createNotesFixture, NOTES_GRANT } from '../__fixtures__/notes-registry.js';
 import { ToolOutcomeError } from '../shared/outcome-error.js';
 import { recordAISDKRejections, toAISDKTools } from './to-ai-sdk-tools.js';

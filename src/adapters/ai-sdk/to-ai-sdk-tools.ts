@@ -1,6 +1,6 @@
 import type { ModelMessage, Tool, ToolSet } from 'ai';
-import type { DispatchContext, ToolOutcome, ToolRegistry } from '../../core/index.js';
-import { placeToolResult } from '../../core/index.js';
+import type { DispatchContext, ToolOutcome, ToolRegistry } from '../../core/internal.js';
+import { placeToolResult } from '../../core/internal.js';
 import { createApprovalLedger } from '../shared/approval-ledger.js';
 import { approvedDigest } from '../shared/approved-digest.js';
 import { dispatchGoverned, frameworkMustAsk, planGoverned } from '../shared/dispatch-governed.js';

@@ -1,8 +1,8 @@
 import type { CallbackManagerForToolRun } from '@langchain/core/callbacks/manager';
 import type { ToolMessage } from '@langchain/core/messages';
 import type { StructuredTool, ToolRunnableConfig } from '@langchain/core/tools';
-import type { DispatchContext, JsonSchema, ToolOutcome, ToolRegistry } from '../../core/index.js';
-import { placeToolResult } from '../../core/index.js';
+import type { DispatchContext, JsonSchema, ToolOutcome, ToolRegistry } from '../../core/internal.js';
+import { placeToolResult } from '../../core/internal.js';
 import { dispatchGoverned } from '../shared/dispatch-governed.js';
 import { frameworkTools, type FrameworkTool } from '../shared/framework-tools.js';
 import { ToolOutcomeError } from '../shared/outcome-error.js';

@@ -1,7 +1,7 @@
 import { Agent, run, RunState, setTracingDisabled, Usage, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createToolRegistry, defineTool } from '../../core/index.js';
+import { createToolRegistry, defineTool } from '../../core/internal.js';
 import { createNotesFixture, NOTES_GRANT } from '../__fixtures__/notes-registry.js';
 import { planInterruption, rejectInterruption, toOpenAIAgentsTools } from './to-openai-agents-tools.js';
 

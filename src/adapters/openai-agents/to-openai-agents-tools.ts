@@ -1,6 +1,6 @@
 import type { FunctionTool, RunContext, RunState, RunToolApprovalItem } from '@openai/agents';
-import type { DispatchContext, InvocationPlan, ToolCall, ToolOutcome, ToolRegistry } from '../../core/index.js';
-import { ConfigurationError, placeToolResult, unwrapUntrusted } from '../../core/index.js';
+import type { DispatchContext, InvocationPlan, ToolCall, ToolOutcome, ToolRegistry } from '../../core/internal.js';
+import { ConfigurationError, placeToolResult, unwrapUntrusted } from '../../core/internal.js';
 import { createApprovalLedger } from '../shared/approval-ledger.js';
 import { approvedDigest } from '../shared/approved-digest.js';
 import { dispatchGoverned, frameworkMustAsk, planGoverned } from '../shared/dispatch-governed.js';

@@ -1,4 +1,4 @@
-import type { DispatchContext, ToolCall, ToolRegistry } from '../../core/index.js';
+import type { DispatchContext, ToolCall, ToolRegistry } from '../../core/internal.js';
 import type { ApprovalLedger } from './approval-ledger.js';
 import { planGoverned } from './dispatch-governed.js';
 

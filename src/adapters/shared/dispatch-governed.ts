@@ -1,4 +1,4 @@
-import type { DispatchContext, InvocationPlan, ToolCall, ToolOutcome, ToolRegistry } from '../../core/index.js';
+import type { DispatchContext, InvocationPlan, ToolCall, ToolOutcome, ToolRegistry } from '../../core/internal.js';
 import { governedContext, isPreApproved } from './governed-context.js';
 
 export interface GovernedCallOptions {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { createToolRegistry, defineTool } from '../../core/index.js';
+import { createToolRegistry, defineTool } from '../../core/internal.js';
 import { dispatchGoverned } from './dispatch-governed.js';
 import { frameworkTools } from './framework-tools.js';
 

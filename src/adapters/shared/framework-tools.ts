@@ -1,4 +1,4 @@
-import type { JsonSchema, ToolRegistry } from '../../core/index.js';
+import type { JsonSchema, ToolRegistry } from '../../core/internal.js';
 
 /** One tool as a framework offers it to a model. */
 export interface FrameworkTool {

@@ -1,4 +1,4 @@
-import type { DispatchContext, PromptHook } from '../../core/index.js';
+import type { DispatchContext, PromptHook } from '../../core/internal.js';
 import { controllerOf } from '../../core/policy/create-confirm.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolgateError } from '../../core/index.js';
+import { ToolgateError } from '../../core/internal.js';
 import { loadPeer, MissingPeerError } from './load-peer.js';
 
 describe('loadPeer', () => {

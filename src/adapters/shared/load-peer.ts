@@ -1,4 +1,4 @@
-import { ToolgateError } from '../../core/index.js';
+import { ToolgateError } from '../../core/internal.js';
 
 /** An adapter's framework is an optional peer that is not installed. */
 export class MissingPeerError extends ToolgateError {

@@ -1,5 +1,5 @@
-import type { ToolFailure } from '../../core/index.js';
-import { placeToolResult, ToolgateError } from '../../core/index.js';
+import type { ToolFailure } from '../../core/internal.js';
+import { placeToolResult, ToolgateError } from '../../core/internal.js';
 
 /**
  * A toolgate failure (a denial, invalid arguments, a failed tool) raised

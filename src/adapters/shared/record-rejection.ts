@@ -1,5 +1,5 @@
-import type { ToolOutcome } from '../../core/index.js';
-import { ToolgateError } from '../../core/index.js';
+import type { ToolOutcome } from '../../core/internal.js';
+import { ToolgateError } from '../../core/internal.js';
 import { governedContext } from './governed-context.js';
 import type { GovernedCallOptions } from './dispatch-governed.js';
 

@@ -2,7 +2,7 @@ import { createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { hostname, userInfo } from 'node:os';
-import { ToolgateError, type ClaimResolution, type ReceiptStatus, type UnresolvedClaim } from '../../core/index.js';
+import { ToolgateError, type ClaimResolution, type ReceiptStatus, type UnresolvedClaim } from '../../core/internal.js';
 import {
   anchorPathFor,
   createJournalAudit,

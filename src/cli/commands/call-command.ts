@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { unwrapUntrusted, type ToolOutcome } from '../../core/index.js';
+import { unwrapUntrusted, type ToolOutcome } from '../../core/internal.js';
 import { CliError, exitCodeOfError } from '../cli-error.js';
 import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';

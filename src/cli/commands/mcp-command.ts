@@ -1,4 +1,4 @@
-import { ToolgateError } from '../../core/index.js';
+import { ToolgateError } from '../../core/internal.js';
 import { reviewWithheld } from '../../console/review-withheld.js';
 import type { WithheldReview } from '../../console/console-types.js';
 import { CliError } from '../cli-error.js';

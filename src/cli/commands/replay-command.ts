@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createReplayHost, createToolRegistry, unwrapUntrusted, type RecordedResult, type ReplaySession, type ToolRegistry } from '../../core/index.js';
+import { createReplayHost, createToolRegistry, unwrapUntrusted, type RecordedResult, type ReplaySession, type ToolRegistry } from '../../core/internal.js';
 import { createSqliteJournal } from '../../journal/sqlite/index.js';
 import { nodeSha256 } from '../../node/index.js';
 import { CliError } from '../cli-error.js';

@@ -1,7 +1,7 @@
 import { anchorPathFor, createJournalAudit, readJournalAnchor, type JournalAudit } from '../../journal/sqlite/index.js';
 import { serveMcp, type McpGateway, type McpServerStatus } from '../../mcp/index.js';
 import { startConsole, type AuditSource, type ConsoleServer, type PolicyDescription } from '../../console/index.js';
-import type { ConfirmActionHook, MatchedRule, PolicyExplanation } from '../../core/index.js';
+import type { ConfirmActionHook, MatchedRule, PolicyExplanation } from '../../core/internal.js';
 import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { publishConsole, withdrawConsole } from '../runtime/console-locator.js';

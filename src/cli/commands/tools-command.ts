@@ -1,4 +1,4 @@
-import type { ProviderName, ToolInfo, ToolRegistry } from '../../core/index.js';
+import type { ProviderName, ToolInfo, ToolRegistry } from '../../core/internal.js';
 import { upstreamGovernanceOf, type UpstreamGovernance } from '../../mcp/index.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
 import { formatTable, type CliOutput } from '../cli-output.js';

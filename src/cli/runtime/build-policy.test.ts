@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ToolPolicyError, type ConfirmActionHook } from '../../core/index.js';
+import { ToolPolicyError, type ConfirmActionHook } from '../../core/internal.js';
 import { createRulePersister } from '../../node/index.js';
 import { loadConfig } from '../config/load-config.js';
 import { buildPolicy } from './build-policy.js';

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, relative } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { createPolicy, importClaudeSettings, importGeminiPolicies, type PolicyRule, type PolicySnapshot } from '../../core/index.js';
+import { createPolicy, importClaudeSettings, importGeminiPolicies, type PolicyRule, type PolicySnapshot } from '../../core/internal.js';
 import { isTrustedPolicyFile, policyFilePaths, readPolicyFile } from '../../node/index.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { approvalRequest } from '../../core/policy/__fixtures__/approval-request.js';
-import type { FsCapability, ToolApprovalRequest } from '../../core/index.js';
+import type { FsCapability, ToolApprovalRequest } from '../../core/internal.js';
 import { diffForWrite } from './diff-for-write.js';
 
 const secretFile = ['region = "eu-west-1"', 'AWS_SECRET_ACCESS_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"', 'GITHUB_TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"', ''].join('\n');

@@ -1,5 +1,5 @@
 import { createTwoFilesPatch } from 'diff';
-import { redactSecrets, type FsCapability, type ToolApprovalRequest } from '../../core/index.js';
+import { redactSecrets, type FsCapability, type ToolApprovalRequest } from '../../core/internal.js';
 
 const MAX_DIFF_INPUT = 256 * 1024;
 

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import type { ConfirmActionHook, ToolApprovalRequest } from '../../core/index.js';
+import type { ConfirmActionHook, ToolApprovalRequest } from '../../core/internal.js';
 import { loadConfig } from '../config/load-config.js';
 import { openGateway } from './open-gateway.js';
 

@@ -10,7 +10,7 @@ import {
   type LivePolicy,
   type ConfirmActionHook,
   type ToolRegistry,
-} from '../../core/index.js';
+} from '../../core/internal.js';
 import { checkServerGovernance, connectMcpServers, createJsonFilePinStore, type LiveRegistry, type McpConnection, type McpServerConfig } from '../../mcp/index.js';
 import { builtinTools, createNodeHost, createRulePersister, type NodeHost } from '../../node/index.js';
 import { anchorPathFor, createSqliteJournal, type SqliteJournal } from '../../journal/sqlite/index.js';

@@ -1,5 +1,5 @@
 import type { Attributes, Tracer } from '@opentelemetry/api';
-import type { ToolRegistry } from '../../core/index.js';
+import type { ToolRegistry } from '../../core/internal.js';
 import type { RegistryTracing } from '../../otel/index.js';
 import { CliError } from '../cli-error.js';
 

@@ -1,4 +1,4 @@
-import type { ExplainedRule, MatchedRule, PolicyExplanation } from '../../core/index.js';
+import type { ExplainedRule, MatchedRule, PolicyExplanation } from '../../core/internal.js';
 import type { ReceiptDetail, ReceiptRow, ToolReceipt } from '../console-types.js';
 import { describeDecision } from '../describe-decision.js';
 import { api, byId, dur, el, time, visible } from './dom.js';

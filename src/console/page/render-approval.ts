@@ -1,4 +1,4 @@
-import type { ApprovalMode } from '../../core/index.js';
+import type { ApprovalMode } from '../../core/internal.js';
 import type { ClosedApproval, PendingApproval } from '../console-types.js';
 import { api, byId, el, time, visible } from './dom.js';
 import { notifyPending, showPending } from './pending-banner.js';

@@ -1,10 +1,10 @@
 import { ToolDefinitionError } from '../errors/tool-errors.js';
 import { toOpenAIStrictSchema, type OptionalNulls } from '../projection/to-openai-strict-schema.js';
-import { isToolName } from '../names/tool-name.js';
-import { MAX_WIRE_NAME_LENGTH, wireToolName } from '../names/wire-tool-name.js';
 import type { ToolActionClass } from '../policy/approval-types.js';
 import type { PolicyToolView } from '../policy/policy-types.js';
+import { buildPolicyView } from './build-policy-view.js';
 import { checkBoundedSchema } from './check-bounded-schema.js';
+import { checkDefinitionFields } from './check-definition-fields.js';
 import { checkSchemaSize } from './check-schema-size.js';
 import { compileJsonSchemaDirect } from './compile-json-schema-direct.js';
 import { compileZodDirect } from './compile-zod-direct.js';
@@ -14,14 +14,8 @@ import { deepFreeze } from './deep-freeze.js';
 
 export { deepFreeze } from './deep-freeze.js';
 import { createValidator, isStandardSchema, isValidJsonSchema, standardJsonSchema, type Validator } from './schema-validator.js';
-import type { AnyToolDefinition, JournalTier, JsonSchema, ToolEffect, ToolRisk } from './tool-types.js';
+import type { AnyToolDefinition, JournalTier, JsonSchema } from './tool-types.js';
 
-// Semver 2.0.0, exact: no ranges, no leading `v`, no wildcards.
-const SEMVER =
-  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
-const MAX_TIMEOUT_MS = 60 * 60 * 1000;
-const MAX_PERMISSIONS = 16;
-const MAX_FIXED_ARGV = 16;
 
 /**
  * A definition checked and compiled once per tool version: validators,
@@ -78,53 +72,13 @@ export function compileTool(definition: AnyToolDefinition): CompiledTool {
 }
 
 function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
-  const name: unknown = definition.name;
-  if (!isToolName(name)) {
-    throw new ToolDefinitionError(typeof name === 'string' ? name : '?', 'name', 'must match ^[a-z][a-z0-9_]{0,63}$');
-  }
+  const checked = checkDefinitionFields(definition);
+  if (checked.type === 'invalid') throw new ToolDefinitionError(checked.name, checked.field, checked.problem);
+  const { name } = checked;
   const fail = (field: string, problem: string, cause?: unknown): never => {
     throw new ToolDefinitionError(name, field, problem, cause);
   };
-  if (definition.version !== undefined && (typeof definition.version !== 'string' || !SEMVER.test(definition.version))) {
-    fail('version', 'must be an exact SemVer version such as 1.2.0');
-  }
-  if (definition.version !== undefined && wireToolName(name, definition.version).length > MAX_WIRE_NAME_LENGTH) {
-    fail('version', `makes the wire name "${wireToolName(name, definition.version)}" longer than ${MAX_WIRE_NAME_LENGTH} characters`);
-  }
-  if (typeof definition.description !== 'string' || definition.description.trim().length === 0) fail('description', 'must not be empty');
-  if (typeof definition.dispatch !== 'function') fail('dispatch', 'must be a function');
-  if (definition.timeoutMs !== undefined && !(Number.isFinite(definition.timeoutMs) && definition.timeoutMs >= 1 && definition.timeoutMs <= MAX_TIMEOUT_MS)) {
-    fail('timeoutMs', 'must be between 1 ms and 1 hour');
-  }
-  const permissions = definition.permissions ?? [];
-  if (!Array.isArray(permissions) || permissions.length > MAX_PERMISSIONS || permissions.some((entry) => typeof entry !== 'string' || entry.length === 0)) {
-    fail('permissions', `must be at most ${MAX_PERMISSIONS} non-empty names`);
-  }
-  if (definition.configOnly !== undefined && !Array.isArray(definition.configOnly)) fail('configOnly', 'must be an array of parameter names');
   const configOnly = new Set(definition.configOnly ?? []);
-  for (const entry of configOnly) if (typeof entry !== 'string' || entry.length === 0) fail('configOnly', 'must list non-empty parameter names');
-  checkOneOf(definition.source, ['builtin', 'mcp', 'plugin'], 'source', fail);
-  checkOneOf(definition.effect, ['read', 'write', 'execute', 'external'], 'effect', fail);
-  checkOneOf(definition.risk, ['low', 'medium', 'high', 'critical'], 'risk', fail);
-  checkOneOf(definition.journal, ['none', 'record', 'effect'], 'journal', fail);
-  checkOneOf(definition.policy?.egress, ['http', 'search', 'mcp'], 'policy.egress', fail);
-  checkOneOf(definition.schemaProfile, ['bounded'], 'schemaProfile', fail);
-  checkOneOf(definition.delegatesTo, ['mcp'], 'delegatesTo', fail);
-  const fixedArgv = definition.fixedArgv;
-  if (fixedArgv !== undefined && !isFixedArgv(fixedArgv)) fail('fixedArgv', `must be 1 to ${MAX_FIXED_ARGV} non-empty strings`);
-  for (const hook of ['isConcurrencySafe', 'policyTarget', 'renderContent', 'finalizeContent', 'presentCall', 'presentResult'] as const) {
-    if (definition[hook] !== undefined && typeof definition[hook] !== 'function') fail(hook, 'must be a function');
-  }
-
-  const input = definition.input as unknown;
-  // An arktype schema is a function carrying `~standard`.
-  if ((typeof input !== 'object' && typeof input !== 'function') || input === null) fail('input', 'must be a Standard Schema or a JSON Schema object');
-  for (const io of ['input', 'output'] as const) {
-    const schema: unknown = definition[io];
-    if ((typeof schema === 'object' || typeof schema === 'function') && schema !== null && '~standard' in schema && typeof (schema as { '~standard'?: { validate?: unknown } })['~standard']?.validate !== 'function') {
-      fail(io, 'is a Standard Schema without a validate function');
-    }
-  }
   const inputJson = resolveJsonSchema(definition, 'input', fail);
   if (inputJson.type !== undefined && inputJson.type !== 'object') fail('input', 'must describe an object');
   const outputJson = definition.output === undefined ? undefined : resolveJsonSchema(definition, 'output', fail);
@@ -151,30 +105,7 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
     return fail('output', 'is not a valid JSON Schema', error);
   }
 
-  const policy = definition.policy ?? {};
-  const effect: ToolEffect = definition.effect ?? deriveEffect(policy);
-  const risk: ToolRisk = definition.risk ?? deriveRisk(effect);
-  const actionClass = deriveActionClass(definition);
-  const readOnly = definition.facts?.readOnly ?? (actionClass === undefined && effect === 'read');
-  const policyView: PolicyToolView = Object.freeze({
-    name,
-    version: definition.version,
-    source: definition.source ?? 'plugin',
-    effect,
-    risk,
-    policy: Object.freeze({
-      fsScoped: policy.fsScoped ?? false,
-      fsWrite: policy.fsWrite ?? false,
-      spawnsProcess: policy.spawnsProcess ?? false,
-      egress: policy.egress,
-      os: policy.os ?? false,
-      requiresGate: policy.requiresGate ?? false,
-    }),
-    permissions: Object.freeze([...permissions]),
-    readOnly,
-    ...(fixedArgv === undefined ? {} : { fixedArgv: Object.freeze([...fixedArgv]) }),
-    ...(definition.delegatesTo === undefined ? {} : { delegatesTo: definition.delegatesTo }),
-  });
+  const { policyView, actionClass } = buildPolicyView(definition, name);
 
   if (configOnly.size > 0) {
     const problem = configOnlyRootProblem(inputJson);
@@ -202,14 +133,6 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
     timeoutMs: definition.timeoutMs,
     rebuildsInput: isStandardSchema(definition.input),
   });
-}
-
-function isFixedArgv(argv: unknown): boolean {
-  return Array.isArray(argv) && argv.length > 0 && argv.length <= MAX_FIXED_ARGV && argv.every((element) => typeof element === 'string' && element.length > 0);
-}
-
-function checkOneOf(value: unknown, allowed: readonly string[], field: string, fail: (field: string, problem: string) => never): void {
-  if (value !== undefined && !allowed.includes(value as string)) fail(field, `must be one of ${allowed.join(', ')}`);
 }
 
 function resolveJsonSchema(definition: AnyToolDefinition, io: 'input' | 'output', fail: (field: string, problem: string, cause?: unknown) => never): JsonSchema {
@@ -268,39 +191,4 @@ function modelVisibleSchema(schema: JsonSchema, configOnly: ReadonlySet<string>)
   }
   if (Array.isArray(visible.required)) visible.required = visible.required.filter((key: unknown) => typeof key !== 'string' || !configOnly.has(key));
   return visible;
-}
-
-function deriveEffect(policy: NonNullable<AnyToolDefinition['policy']>): ToolEffect {
-  if (policy.spawnsProcess === true) return 'execute';
-  if (policy.fsWrite === true) return 'write';
-  if (policy.egress !== undefined || policy.os === true) return 'external';
-  return 'read';
-}
-
-function deriveRisk(effect: ToolEffect): ToolRisk {
-  switch (effect) {
-    case 'read':
-      return 'low';
-    case 'write':
-    case 'external':
-      return 'medium';
-    case 'execute':
-      return 'high';
-  }
-}
-
-/**
- * Any egress → egress, fsWrite → fs_write, os → os, and spawnsProcess →
- * process only when the command is model-controlled (the tool exposes a
- * policy target); a pre-approved `git_status` that exposes none is not gated.
- * Egress comes first: an upstream MCP tool that writes files is another
- * program's write, which `accept-edits` (workspace writes) does not approve.
- */
-function deriveActionClass(definition: AnyToolDefinition): ToolActionClass | undefined {
-  const policy = definition.policy ?? {};
-  if (policy.egress !== undefined) return 'egress';
-  if (policy.fsWrite === true) return 'fs_write';
-  if (policy.os === true) return 'os';
-  if (policy.spawnsProcess === true && definition.policyTarget !== undefined) return 'process';
-  return undefined;
 }

@@ -1,4 +1,4 @@
-import { canonicalJson, ConfigurationError } from '../../core/index.js';
+import { canonicalJson, ConfigurationError } from '../../core/internal.js';
 import type { ChainHead, ChainStore } from './chain-store.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
 import { appendOnlyTriggerSql, CHAINED_TABLES } from './schema.js';

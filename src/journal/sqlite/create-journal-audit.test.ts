@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createToolRegistry, defineTool, type ToolPolicy } from '../../core/index.js';
+import { createToolRegistry, defineTool, type ToolPolicy } from '../../core/internal.js';
 import { createJournalAudit } from './create-journal-audit.js';
 import { createSqliteJournal } from './create-sqlite-journal.js';
 

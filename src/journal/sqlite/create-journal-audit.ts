@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { JournalVerifyResult, ToolReceipt } from '../../core/index.js';
+import type { JournalVerifyResult, ToolReceipt } from '../../core/internal.js';
 
 export interface AuditFilter {
   readonly tool?: string;

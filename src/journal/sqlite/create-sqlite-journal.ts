@@ -1,7 +1,7 @@
 import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { ConfigurationError, type UnresolvedClaim } from '../../core/index.js';
+import { ConfigurationError, type UnresolvedClaim } from '../../core/internal.js';
 import { AnchorKeeper } from './anchor-keeper.js';
 import { ChainStore } from './chain-store.js';
 import { loadReceiptSigner, verifierFromPem, type ReceiptVerifier } from './receipt-signer.js';

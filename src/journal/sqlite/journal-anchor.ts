@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fsyncSync, lstatSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { canonicalJson, ConfigurationError } from '../../core/index.js';
+import { canonicalJson, ConfigurationError } from '../../core/internal.js';
 import type { ReceiptSigner, ReceiptVerifier } from './receipt-signer.js';
 
 /**

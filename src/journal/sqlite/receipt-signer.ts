@@ -1,7 +1,7 @@
 import { createHash, createPrivateKey, randomUUID, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigurationError } from '../../core/index.js';
+import { ConfigurationError } from '../../core/internal.js';
 
 export const SIGNING_KEY_FILE = 'journal-ed25519.pem';
 

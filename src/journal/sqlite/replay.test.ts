@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createReplayHost, createToolRegistry, requireCapability, unwrapUntrusted, type ToolCall, type ToolDefinition, type ToolOutcome } from '../../core/index.js';
+import { createReplayHost, createToolRegistry, requireCapability, unwrapUntrusted, type ToolCall, type ToolDefinition, type ToolOutcome } from '../../core/internal.js';
 import { createFakeHost } from '../../testing/index.js';
 import { createSqliteJournal } from './create-sqlite-journal.js';
 import type { SqliteJournal } from './sqlite-journal.js';

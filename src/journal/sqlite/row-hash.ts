@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../core/index.js';
+import { canonicalJson } from '../../core/internal.js';
 import { CHAIN_COLUMNS, KEY_ID_HASHED_WHEN_SET, type ChainedTable } from './schema.js';
 
 /** The `prev_hash` of the first row ever written. */

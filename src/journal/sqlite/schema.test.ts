@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError } from '../../core/index.js';
+import { ConfigurationError } from '../../core/internal.js';
 import { migrateSchema, SCHEMA_VERSION } from './schema.js';
 
 describe('migrateSchema', () => {

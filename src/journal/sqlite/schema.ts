@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { ConfigurationError } from '../../core/index.js';
+import { ConfigurationError } from '../../core/internal.js';
 
 /** The chained tables, in the order a merge walk visits ties (there are none: `seq` is global). */
 export const CHAINED_TABLES = ['events', 'claims', 'receipts', 'checkpoints'] as const;

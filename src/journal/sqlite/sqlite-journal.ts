@@ -3,7 +3,6 @@ import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
 import {
   ConfigurationError,
-  ToolPolicyError,
   type ClaimResolution,
   type Journal,
   type JournalClaim,
@@ -14,14 +13,16 @@ import {
   type RecordedResult,
   type RecordingQuery,
   type UnresolvedClaim,
-} from '../../core/index.js';
+} from '../../core/internal.js';
 import type { AnchorKeeper } from './anchor-keeper.js';
 import type { ChainHead, ChainStore } from './chain-store.js';
 import { CommitBatcher } from './commit-batcher.js';
 import { compactJournal, type CompactOptions, type CompactResult } from './compact-journal.js';
 import { readJournalAnchor, type JournalAnchor } from './journal-anchor.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
-import { OpenClaims, type OpenClaim } from './open-claims.js';
+import { OpenClaims } from './open-claims.js';
+import { openClaimOfAction, unresolvedClaimError, type ClaimBody, type ClaimRow } from './journal-claims.js';
+import { encodeData, encodeResult } from './encode-journal-body.js';
 import { journalIdOf } from './schema.js';
 import { verifyAgainstAnchor, type AnchoredVerifyResult } from './verify-against-anchor.js';
 import { verifyChain, type VerifyOptions, type SqliteVerifyResult } from './verify-chain.js';
@@ -29,27 +30,6 @@ import { verifyChain, type VerifyOptions, type SqliteVerifyResult } from './veri
 interface PendingClaim {
   readonly tier: 'record' | 'effect';
   readonly runId: string | undefined;
-}
-
-interface ClaimRow {
-  readonly seq: number;
-  readonly at: number;
-  readonly claim_id: string;
-  readonly key: string;
-  readonly state: string;
-  readonly body: string;
-}
-
-interface ClaimBody {
-  readonly callId: string;
-  readonly runId?: string;
-  readonly tool: string;
-  readonly agent?: string;
-  readonly actionDigest?: string;
-  readonly arguments?: unknown;
-  readonly target?: UnresolvedClaim['target'];
-  readonly startedAt: number;
-  readonly holder?: string;
 }
 
 /** How an operator resolves a claim a crash left behind. */
@@ -66,50 +46,9 @@ export interface ResolveClaimOptions {
   readonly note?: string;
 }
 
-/** The refusal, naming the claim an operator resolves and when it started: never the arguments. */
-function unresolvedClaimError(toolName: string, claim: ClaimRow): ToolPolicyError {
-  const startedAt = (JSON.parse(claim.body) as Partial<ClaimBody>).startedAt;
-  const since = typeof startedAt === 'number' && Number.isFinite(startedAt) ? `, started ${new Date(startedAt).toISOString()}` : '';
-  return new ToolPolicyError(toolName, 'unresolved_claim', {
-    detail: `was refused: an earlier dispatch of the same action (journal claim ${claim.claim_id}${since}) may have started and never settled; it is not run again until an operator resolves that claim`,
-  });
-}
-
-/** An open claim of this action that this instance does not hold (a crash left it, or another process runs it). */
-function openClaimOfAction(open: ReadonlyMap<string, OpenClaim>, actionDigest: string, held: ReadonlyMap<string, unknown>): OpenClaim | undefined {
-  // Keys are `actionDigest:callId`.
-  const prefix = `${actionDigest}:`;
-  for (const claim of open.values()) if (claim.key.startsWith(prefix) && !held.has(claim.claim_id)) return claim;
-  return undefined;
-}
-
 /** Run synchronous work behind the async seam: a throw becomes a rejection, never a synchronous exception. */
 function promised<T>(work: () => T | Promise<T>): Promise<T> {
   return new Promise((resolve) => resolve(work()));
-}
-
-/**
- * Encode a recorded result. A body is stored and hashed as this text, so it
- * needs a faithful encoding, not a canonical one (the row around it is
- * canonical): plain JSON, where a non-finite number becomes null. A value
- * with no JSON form (a bigint, a cycle) is kept as a marker so the receipt
- * still lands.
- */
-function encodeResult(input: JournalSettleInput): string {
-  const result = { ok: input.ok, value: input.value, content: input.content, error: input.error, receipt: input.receipt };
-  try {
-    return JSON.stringify(result);
-  } catch {
-    return JSON.stringify({ ...result, value: { $unserializable: true } });
-  }
-}
-
-function encodeData(data: unknown): string {
-  try {
-    return JSON.stringify(data ?? null);
-  } catch {
-    return JSON.stringify({ $unserializable: true });
-  }
 }
 
 /** The longest a settled receipt waits for its batch to commit. */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JournalPrepareInput } from '../../core/index.js';
+import type { JournalPrepareInput } from '../../core/internal.js';
 import type { ChainHead } from './chain-store.js';
 import { createSqliteJournal, type SqliteJournalOptions } from './create-sqlite-journal.js';
 import { loadReceiptSigner } from './receipt-signer.js';

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalVerifyResult } from '../../core/index.js';
+import type { JournalVerifyResult } from '../../core/internal.js';
 import type { ChainHead } from './chain-store.js';
 import { GENESIS_HASH, hashedFields, hashRow } from './row-hash.js';
 import type { ReceiptVerifier } from './receipt-signer.js';

@@ -1,4 +1,4 @@
-import type { AnyToolDefinition, JsonSchema } from '../../core/index.js';
+import type { AnyToolDefinition, JsonSchema } from '../../core/internal.js';
 
 /**
  * The tool catalog as Markdown, from the definitions alone: description,

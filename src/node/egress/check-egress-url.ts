@@ -1,4 +1,4 @@
-import type { ToolPolicyDenyReason } from '../../core/index.js';
+import type { ToolPolicyDenyReason } from '../../core/internal.js';
 import { hostDenial } from '../errors/host-denial.js';
 
 /**

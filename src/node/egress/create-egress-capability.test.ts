@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolgateError, ToolPolicyError, type EgressRequest } from '../../core/index.js';
+import { ToolgateError, ToolPolicyError, type EgressRequest } from '../../core/internal.js';
 import { createNodeHost } from '../create-node-host.js';
 import type { EgressOptions, NodeHost, ResolvedAddress } from '../node-host-types.js';
 import { startEgressTestServer, TEST_CERT, type EgressTestServer } from './__fixtures__/egress-test-server.js';

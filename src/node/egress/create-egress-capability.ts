@@ -1,5 +1,5 @@
 import { Agent, type Dispatcher } from 'undici';
-import { ToolTimeoutError, type EgressCapability, type EgressRequest, type EgressResponse, type MediaStore } from '../../core/index.js';
+import { ToolTimeoutError, type EgressCapability, type EgressRequest, type EgressResponse, type MediaStore } from '../../core/internal.js';
 import { hostDenial } from '../errors/host-denial.js';
 import type { EgressOptions, SecretStore } from '../node-host-types.js';
 import { decodeText, sniffMediaType } from '../stores/sniff-media-type.js';

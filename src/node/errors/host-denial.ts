@@ -1,4 +1,4 @@
-import { ToolExecutionError, ToolPolicyError, ToolUnavailableError, type ToolPolicyDenyReason } from '../../core/index.js';
+import { ToolExecutionError, ToolPolicyError, ToolUnavailableError, type ToolPolicyDenyReason } from '../../core/internal.js';
 
 /** Host-side denial reasons beyond the engine's own; every message is fixed text, never a path or value. */
 const hostReasonText: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FsCapability, MediaStore } from '../../core/index.js';
+import type { FsCapability, MediaStore } from '../../core/internal.js';
 import { hostDenial, hostFailure } from '../errors/host-denial.js';
 import { decodeText } from '../stores/sniff-media-type.js';
 import type { FsJail } from './fs-jail.js';

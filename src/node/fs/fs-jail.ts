@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigurationError } from '../../core/index.js';
+import { ConfigurationError } from '../../core/internal.js';
 import { createProtectedTextMatcher, withoutRoot } from '../../core/policy/protected-paths.js';
 import type { FsScope } from '../node-host-types.js';
 

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { lstat, opendir } from 'node:fs/promises';
 import path from 'node:path';
-import type { DirectoryEntry, ResolvedPath } from '../../core/index.js';
+import type { DirectoryEntry, ResolvedPath } from '../../core/internal.js';
 import { hostFailure } from '../errors/host-denial.js';
 import { climbsOut, type FsJail } from './fs-jail.js';
 import { isIgnored, parseGitignore, type IgnoreRule } from './gitignore-rules.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import type { FileRead, MediaStore, ResolvedPath } from '../../core/index.js';
+import type { FileRead, MediaStore, ResolvedPath } from '../../core/internal.js';
 import { hostDenial, hostFailure } from '../errors/host-denial.js';
 import { decodeText, sniffMediaType } from '../stores/sniff-media-type.js';
 import type { FsJail } from './fs-jail.js';

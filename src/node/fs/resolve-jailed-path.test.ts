@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, readdir, rename, rm, symlink, writeFile } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ToolPolicyError, type ResolvedPath } from '../../core/index.js';
+import { ToolPolicyError, type ResolvedPath } from '../../core/internal.js';
 import { createNodeHost } from '../create-node-host.js';
 import type { NodeHost, NodeHostOptions } from '../node-host-types.js';
 

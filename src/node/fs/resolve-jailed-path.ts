@@ -1,6 +1,6 @@
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import type { ResolvedPath } from '../../core/index.js';
+import type { ResolvedPath } from '../../core/internal.js';
 import { hostDenial } from '../errors/host-denial.js';
 import { isInside, type FsJail, type PathClass } from './fs-jail.js';
 import { verifiesDescriptorPath } from './open-verified.js';

@@ -3,7 +3,7 @@ import { link, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPolicy, createConfirm, createToolRegistry, ToolPolicyError, type CreatePolicyOptions, type ResolvedPath, type ToolApprovalRequest } from '../../core/index.js';
+import { createPolicy, createConfirm, createToolRegistry, ToolPolicyError, type CreatePolicyOptions, type ResolvedPath, type ToolApprovalRequest } from '../../core/internal.js';
 import { MAX_RESOLVED_ARGUMENTS } from '../../core/policy/argument-paths.js';
 import { createNodeHost } from '../create-node-host.js';
 import type { NodeHost, NodeHostOptions } from '../node-host-types.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ResolvedPath, ResolvedTarget, ResolveTargetRequest } from '../../core/index.js';
+import type { ResolvedPath, ResolvedTarget, ResolveTargetRequest } from '../../core/internal.js';
 import { hostDenial } from '../errors/host-denial.js';
 import { resolveExecutable } from '../process/resolve-executable.js';
 import { isInside, type FsJail } from './fs-jail.js';

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ToolgateError, ToolPolicyError } from '../../core/index.js';
+import { ToolgateError, ToolPolicyError } from '../../core/internal.js';
 import { createNodeHost } from '../create-node-host.js';
 import type { NodeHost, NodeHostOptions } from '../node-host-types.js';
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { lstat, mkdir, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { FileWrite, ResolvedPath } from '../../core/index.js';
+import type { FileWrite, ResolvedPath } from '../../core/internal.js';
 import { hostDenial, hostFailure } from '../errors/host-denial.js';
 import type { FsJail } from './fs-jail.js';
 import { openInDirectory, openVerifiedDirectory, type VerifiedDirectory } from './open-verified.js';

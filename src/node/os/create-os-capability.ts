@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import type { OsCapability } from '../../core/index.js';
+import type { OsCapability } from '../../core/internal.js';
 import { hostFailure, hostUnavailable } from '../errors/host-denial.js';
 import { findProgram } from '../process/find-program.js';
 import { spawnBounded } from '../process/spawn-bounded.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolPolicyError } from '../../core/index.js';
+import { ToolPolicyError } from '../../core/internal.js';
 import { buildChildEnv, gitHardeningEnv } from './build-child-env.js';
 
 const hardening = gitHardeningEnv('/opt/toolgate/bin/toolgate-git-diff');

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ToolgateError, ToolPolicyError } from '../../core/index.js';
+import { ToolgateError, ToolPolicyError } from '../../core/internal.js';
 import { exists, useProcessWorkspace } from './__fixtures__/process-workspace.js';
 
 const setup = useProcessWorkspace();

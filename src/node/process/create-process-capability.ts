@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
-import type { ProcessCapability, ProcessResult, ResolvedCommand, ResolvedPath } from '../../core/index.js';
+import type { ProcessCapability, ProcessResult, ResolvedCommand, ResolvedPath } from '../../core/internal.js';
 import { hostDenial, hostUnavailable } from '../errors/host-denial.js';
 import type { FsJail } from '../fs/fs-jail.js';
 import { openVerifiedDirectory } from '../fs/open-verified.js';

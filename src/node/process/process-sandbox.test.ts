@@ -3,7 +3,7 @@ import { link, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolgateError, ToolPolicyError } from '../../core/index.js';
+import { ToolgateError, ToolPolicyError } from '../../core/internal.js';
 import { exists, useProcessWorkspace } from './__fixtures__/process-workspace.js';
 
 /** The bwrap sandbox as commands meet it through the host: network, writes, masks, capabilities. */

@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ToolPolicyError, type ToolgateError } from '../../core/index.js';
+import { ToolPolicyError, type ToolgateError } from '../../core/internal.js';
 import { createNodeHost } from '../create-node-host.js';
 import type { NodeHost } from '../node-host-types.js';
 import { gitHardeningEnv } from './build-child-env.js';

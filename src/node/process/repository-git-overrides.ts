@@ -1,6 +1,6 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ToolPolicyError } from '../../core/index.js';
+import { ToolPolicyError } from '../../core/internal.js';
 import { GIT_VALUE_OPTIONS, gitSubcommandIndex } from '../../core/policy/git-danger.js';
 import { matchesLongOption } from '../../core/policy/option-forms.js';
 import { spawnBounded, type BoundedResult } from './spawn-bounded.js';

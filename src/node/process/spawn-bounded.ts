@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { ProcessResult } from '../../core/index.js';
+import type { ProcessResult } from '../../core/internal.js';
 
 export interface SpawnBoundedOptions {
   readonly file: string;

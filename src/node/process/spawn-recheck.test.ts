@@ -2,7 +2,7 @@ import { chmod, link, mkdir, rename, rm, symlink, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lexicalPath } from '../../core/action/resolve-action-lexically.js';
-import { ToolPolicyError, type ResolvedCommand } from '../../core/index.js';
+import { ToolPolicyError, type ResolvedCommand } from '../../core/internal.js';
 import { resolvableArguments } from '../../core/policy/argument-paths.js';
 import type { NodeHost } from '../node-host-types.js';
 import { exists, useProcessWorkspace } from './__fixtures__/process-workspace.js';

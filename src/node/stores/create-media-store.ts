@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { MediaHandle, MediaStore } from '../../core/index.js';
+import type { MediaHandle, MediaStore } from '../../core/internal.js';
 import { readStoreFile } from './read-store-file.js';
 
 const HANDLE = /^media:sha256:([0-9a-f]{64})$/;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { SpilledResult, ToolOutputStore } from '../../core/index.js';
+import type { SpilledResult, ToolOutputStore } from '../../core/internal.js';
 import { readStoreFile } from './read-store-file.js';
 
 const SAFE_RUN_ID = /^[A-Za-z0-9._-]{1,64}$/;

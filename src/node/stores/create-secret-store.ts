@@ -1,4 +1,4 @@
-import type { SecretsCapability } from '../../core/index.js';
+import type { SecretsCapability } from '../../core/internal.js';
 import type { NodeHostOptions, SecretStore } from '../node-host-types.js';
 
 /** Normalise the `secrets` option (a map, a record or a store) into one store. */

@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToolRegistry, type McpCapability, type PolicyDecision, type ToolHost, type ToolOutcome, type ToolPolicy, unwrapUntrusted } from '../../core/index.js';
+import { createToolRegistry, type McpCapability, type PolicyDecision, type ToolHost, type ToolOutcome, type ToolPolicy, unwrapUntrusted } from '../../core/internal.js';
 import { createNodeHost } from '../create-node-host.js';
 import { startEgressTestServer, TEST_CERT, type EgressTestServer } from '../egress/__fixtures__/egress-test-server.js';
 import type { NodeHost, NodeHostOptions } from '../node-host-types.js';

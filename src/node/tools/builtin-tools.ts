@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '../../core/index.js';
+import type { AnyToolDefinition } from '../../core/internal.js';
 import { editFileTool } from './edit-file-tool.js';
 import { gitCommitTool } from './git-commit-tool.js';
 import { gitStatusTool } from './git-status-tool.js';

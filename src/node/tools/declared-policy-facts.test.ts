@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPolicy, createToolRegistry, defineTool, ToolDefinitionError, type AnyToolDefinition, type McpCallInput, type PolicyRule } from '../../core/index.js';
+import { createPolicy, createToolRegistry, defineTool, ToolDefinitionError, type AnyToolDefinition, type McpCallInput, type PolicyRule } from '../../core/internal.js';
 import { compileTool } from '../../core/tools/compile-tool.js';
 import { createFakeHost } from '../../testing/create-fake-host.js';
 import { gitCommitTool } from './git-commit-tool.js';

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../../core/index.js';
+import type { ToolDefinition } from '../../core/internal.js';
 
 /**
  * A built-in definition with typed arguments. Built-ins describe their input

@@ -1,4 +1,4 @@
-import type { ResolvedCommand, ResolvedPath, ToolDispatchContext } from '../../core/index.js';
+import type { ResolvedCommand, ResolvedPath, ToolDispatchContext } from '../../core/internal.js';
 
 /**
  * The call's first file target as it was resolved before policy and

@@ -1,4 +1,4 @@
-import { requireCapability, ToolExecutionError } from '../../core/index.js';
+import { requireCapability, ToolExecutionError } from '../../core/internal.js';
 import { defineBuiltin } from './define-builtin.js';
 
 export interface GitCommitArgs {

@@ -1,4 +1,4 @@
-import { requireCapability, type ProcessResult } from '../../core/index.js';
+import { requireCapability, type ProcessResult } from '../../core/internal.js';
 import { defineBuiltin } from './define-builtin.js';
 import { processResultSchema } from './process-result-schema.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createToolRegistry, type EgressRequest, type ToolPolicy } from '../../core/index.js';
+import { createToolRegistry, type EgressRequest, type ToolPolicy } from '../../core/internal.js';
 import { createSqliteJournal } from '../../journal/sqlite/index.js';
 import { createFakeHost, createScriptedApprover, recordEvents } from '../../testing/index.js';
 import { httpRequestTool } from './http-request-tool.js';

@@ -1,4 +1,4 @@
-import { requireCapability, type EgressResponse } from '../../core/index.js';
+import { requireCapability, type EgressResponse } from '../../core/internal.js';
 import { defineBuiltin } from './define-builtin.js';
 import { mediaHandleSchema } from './shared-schemas.js';
 

@@ -1,4 +1,4 @@
-import { ToolUnavailableError } from '../../core/index.js';
+import { ToolUnavailableError } from '../../core/internal.js';
 import { defineBuiltin } from './define-builtin.js';
 
 export interface InvokeAgentArgs {

@@ -1,4 +1,4 @@
-import { requireCapability, type DirectoryEntry } from '../../core/index.js';
+import { requireCapability, type DirectoryEntry } from '../../core/internal.js';
 import { defineBuiltin } from './define-builtin.js';
 import { expectedFile } from './expected-target.js';
 import { pathSchema } from './shared-schemas.js';

@@ -11,7 +11,7 @@ import {
   type McpCapability,
   type PolicyRule,
   type ToolApprovalRequest,
-} from '../../core/index.js';
+} from '../../core/internal.js';
 import { createFakeHost } from '../../testing/create-fake-host.js';
 import { mcpCallTool } from './mcp-call-tool.js';
 

@@ -1,4 +1,4 @@
-import { requireCapability } from '../../core/index.js';
+import { requireCapability } from '../../core/internal.js';
 import { defineBuiltin } from './define-builtin.js';
 
 export interface McpCallArgs {

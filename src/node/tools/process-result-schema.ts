@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../core/index.js';
+import type { JsonSchema } from '../../core/internal.js';
 
 /** The shape every process-backed built-in returns. */
 export const processResultSchema: JsonSchema = {

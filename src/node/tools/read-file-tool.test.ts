@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createToolRegistry, unwrapUntrusted, type PolicyDecision, type ToolPolicy } from '../../core/index.js';
+import { createToolRegistry, unwrapUntrusted, type PolicyDecision, type ToolPolicy } from '../../core/internal.js';
 import { createNodeHost } from '../create-node-host.js';
 import { readFileTool, renderFileRead } from './read-file-tool.js';
 

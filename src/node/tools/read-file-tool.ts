@@ -1,4 +1,4 @@
-import { requireCapability, type FileRead } from '../../core/index.js';
+import { requireCapability, type FileRead } from '../../core/internal.js';
 import { defineBuiltin } from './define-builtin.js';
 import { expectedFile } from './expected-target.js';
 import { mediaHandleSchema, pathSchema } from './shared-schemas.js';

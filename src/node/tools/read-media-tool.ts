@@ -1,4 +1,4 @@
-import { requireCapability, ToolPolicyError, withAttachments, type MediaHandle } from '../../core/index.js';
+import { requireCapability, ToolPolicyError, withAttachments, type MediaHandle } from '../../core/internal.js';
 import { defineBuiltin } from './define-builtin.js';
 import { mediaHandleSchema } from './shared-schemas.js';
 

@@ -1,4 +1,4 @@
-import { findShellOperator, requireCapability, type ProcessResult } from '../../core/index.js';
+import { findShellOperator, requireCapability, type ProcessResult } from '../../core/internal.js';
 import { defineBuiltin } from './define-builtin.js';
 import { expectedCommand } from './expected-target.js';
 import { processResultSchema } from './process-result-schema.js';

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../core/index.js';
+import type { JsonSchema } from '../../core/internal.js';
 
 /** A content-addressed media handle (`media:sha256:…`), as every built-in returns binary content. */
 export const mediaHandleSchema: JsonSchema = {

@@ -1,4 +1,4 @@
-import type { EgressRequest, EgressResponse } from '../../core/index.js';
+import type { EgressRequest, EgressResponse } from '../../core/internal.js';
 
 export type WebSearchProviderName = 'searxng' | 'brave' | 'tavily';
 

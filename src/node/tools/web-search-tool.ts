@@ -1,4 +1,4 @@
-import { ConfigurationError, requireCapability, ToolExecutionError } from '../../core/index.js';
+import { ConfigurationError, requireCapability, ToolExecutionError } from '../../core/internal.js';
 import { defineBuiltin } from './define-builtin.js';
 import { parseJsonBody, webSearchProviders, type WebSearchHit, type WebSearchProviderName } from './web-search-providers.js';
 

@@ -1,4 +1,4 @@
-import type { ToolReceipt } from '../../../core/index.js';
+import type { ToolReceipt } from '../../../core/internal.js';
 
 /** A receipt of a small write, numbered so each is distinct: what the journal tests settle. */
 export function receipt(index: number): ToolReceipt {

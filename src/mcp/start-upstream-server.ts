@@ -1,0 +1,41 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { UpstreamServer } from './create-mcp-capability.js';
+import { discoverServerTools, type DiscoverServerToolsOptions } from './discover-server-tools.js';
+import { listAllTools } from './list-all-tools.js';
+import type { ConnectMcpServersOptions, McpServerConfig } from './mcp-types.js';
+import { openUpstream, unavailable } from './open-upstream.js';
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+
+export interface StartUpstreamServerOptions extends Pick<DiscoverServerToolsOptions, 'pins' | 'pinning' | 'emit'> {
+  readonly config: McpServerConfig;
+  readonly connect: ConnectMcpServersOptions;
+  /** Called on the server's `notifications/tools/list_changed`. */
+  readonly onToolsChanged: () => void;
+  /** Called when the server exits or drops the connection after it started. */
+  readonly onClose: (server: UpstreamServer) => void;
+}
+
+/** Open one server, list and pin its tools. A server that does not start or answer in time throws `McpServerUnavailableError`; nothing it opened is left running. */
+export async function startUpstreamServer(options: StartUpstreamServerOptions): Promise<UpstreamServer> {
+  const { config } = options;
+  const timeoutMs = config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const opened = await openUpstream({ server: config, connect: options.connect, timeoutMs, onToolsChanged: options.onToolsChanged });
+  const server: UpstreamServer = { config, client: opened.client, stderr: opened.stderr, entries: new Map() };
+  try {
+    let tools: Tool[];
+    try {
+      tools = await listAllTools(opened.client, AbortSignal.timeout(timeoutMs));
+    } catch (error) {
+      throw await unavailable(config.name, error, opened.stderr);
+    }
+    server.entries = await discoverServerTools({ server: config, tools, previous: new Map(), pins: options.pins, pinning: options.pinning, emit: options.emit });
+  } catch (error) {
+    await opened.client.close().catch(() => undefined);
+    throw error;
+  }
+  opened.client.onclose = () => {
+    options.onClose(server);
+  };
+  return server;
+}
