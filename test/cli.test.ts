@@ -19,6 +19,8 @@ describe('toolgate CLI (the built binary, as a real process)', () => {
     const help = await runCli(['--help'], workspace());
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('serve');
+    const version = await runCli(['--version'], workspace());
+    expect([version.code, version.stdout.trim()]).toEqual([0, (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version]);
     const bad = await runCli(['tools', '--format', 'yaml'], workspace());
     expect(bad.code).toBe(2);
     expect(bad.stderr).not.toMatch(/\n\s+at /);

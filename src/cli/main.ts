@@ -11,6 +11,7 @@ import { runReplay } from './commands/replay-command.js';
 import { runServe } from './commands/serve-command.js';
 import { runTools, TOOL_FORMATS } from './commands/tools-command.js';
 import { loadConfig } from './config/load-config.js';
+import { packageVersion } from './package-version.js';
 import { findRunningConsoles } from './runtime/console-locator.js';
 import { resolveHttpAccess } from './runtime/resolve-http-access.js';
 import type { ResolvedConfig } from './config/config-types.js';
@@ -32,6 +33,7 @@ export function buildProgram(run: (task: (output: CliOutput, config: () => Resol
     .option('--json', 'print JSON for scripts')
     .option('--debug', 'show stack traces on errors')
     .option('-c, --config <file>', 'the configuration file (default: toolgate.config.json in the current directory)')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .showHelpAfterError()
     .exitOverride();
 

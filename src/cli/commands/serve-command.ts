@@ -10,6 +10,7 @@ import { openGateway, type Gateway } from '../runtime/open-gateway.js';
 import type { HttpAccess } from '../runtime/resolve-http-access.js';
 import { startRetention } from '../runtime/start-retention.js';
 import { startTraceExport } from '../runtime/start-trace-export.js';
+import { packageVersion } from '../package-version.js';
 
 export interface ServeOptions {
   /** `stdio`, or an HTTP port (0: a free one) with what it asks of a client (`resolveHttpAccess`). */
@@ -79,6 +80,7 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
       ...(trustedClients.length === 0 ? {} : { elicitation: { trustedClients } }),
       ...(tracing === undefined ? {} : { observeCall: tracing.observeServedCall }),
       name: 'toolgate',
+      version: packageVersion(),
     });
     const tools = gateway.registry().list().length;
     output.info(`toolgate gateway: ${tools} tools from ${config.workspace} (${config.scope}, mode ${gateway.controller.mode})`);
