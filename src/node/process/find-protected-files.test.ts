@@ -1,3 +1,4 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { link, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -93,6 +94,21 @@ describe('createProtectedFileFinder: what a sandboxed command must see empty', (
     expect(paths()).toContain(path.join(base, 'home', '.aws', 'credentials'));
     await rm(path.join(workspace, 'aws'));
     await symlink(path.join(base, 'home', '.aws'), path.join(workspace, 'aws'));
+  });
+
+  it('refuses a folder holding a name that is not UTF-8: a path string cannot name it, so it could be neither classified nor masked', async () => {
+    const bytes = path.join(base, 'ws-bytes');
+    await mkdir(path.join(bytes, 'plain\uFFFD'), { recursive: true });
+    await writeFile(path.join(bytes, 'plain\uFFFD', 'notes.md'), 'a name that merely holds U+FFFD is read as any other');
+    const finder = createProtectedFileFinder(createFsJail({ workspace: bytes, scope: 'workspace-write', protectedPaths: [], hostPaths: [] }));
+    expect(finder()).toEqual({ kind: 'found', paths: [], entries: 2 });
+    const folder = Buffer.concat([Buffer.from(`${bytes}/d`), Buffer.from([0xff])]);
+    mkdirSync(folder);
+    writeFileSync(Buffer.concat([folder, Buffer.from('/.env')]), 'S=bytes');
+    expect(finder()).toEqual({ kind: 'undecodable_name', folder: bytes });
+    rmSync(folder, { recursive: true });
+    writeFileSync(Buffer.concat([Buffer.from(`${bytes}/plain\uFFFD/.env`), Buffer.from([0xfe])]), 'S=bytes');
+    expect(finder()).toEqual({ kind: 'undecodable_name', folder: path.join(bytes, 'plain\uFFFD') });
   });
 
   it('answers over_limit, never a partial list, past its entry or time bound', () => {

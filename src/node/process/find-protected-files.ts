@@ -16,7 +16,9 @@ export const DEFAULT_MASK_WALK_LIMIT = { entries: 200_000, milliseconds: 2000 } 
 export type ProtectedFiles =
   | { readonly kind: 'found'; readonly paths: readonly string[]; readonly entries: number }
   /** The workspace is larger than the limit: what it holds was not all seen, so nothing may run unmasked. */
-  | { readonly kind: 'over_limit'; readonly bound: 'entries' | 'milliseconds' };
+  | { readonly kind: 'over_limit'; readonly bound: 'entries' | 'milliseconds' }
+  /** A folder holds a name that is not UTF-8: no path string names it, so it can be neither classified nor masked. */
+  | { readonly kind: 'undecodable_name'; readonly folder: string };
 
 /** What one folder holds, as the walk sorts it: read again only when the folder changed. */
 interface FolderListing {
@@ -25,6 +27,8 @@ interface FolderListing {
   /** Whether the listing may stand for the folder while `stamp` holds (see `isSettled`). */
   readonly settled: boolean;
   readonly entries: number;
+  /** Whether a name in the folder is not UTF-8 (see `hasUndecodableName`). */
+  readonly undecodable: boolean;
   /** Protected entries, masked whole; `protectedFiles` are those of them that are files. */
   readonly found: readonly string[];
   readonly protectedFiles: readonly string[];
@@ -65,7 +69,8 @@ const SETTLE_MS = 2000;
  * the folder changes it too). Symlinks are followed again each time (their targets change
  * without their folder changing), and the hard-link pass `lstat`s every
  * ordinary file, when a protected file has more than one link. Bounded by
- * `limit`: past it the answer is `over_limit`, never a partial list.
+ * `limit`: past it the answer is `over_limit`, never a partial list. A
+ * folder holding a name that is not UTF-8 is `undecodable_name`.
  */
 export function createProtectedFileFinder(jail: FsJail, isReadable: (absolute: string) => boolean = () => false): (limit?: MaskWalkLimit) => ProtectedFiles {
   let listings = new Map<string, FolderListing>();
@@ -82,6 +87,7 @@ export function createProtectedFileFinder(jail: FsJail, isReadable: (absolute: s
       const listing = listFolder(jail, isReadable, folder, listings.get(folder));
       if (listing === undefined) continue;
       seen.set(folder, listing);
+      if (listing.undecodable) return { kind: 'undecodable_name', folder };
       entries += listing.entries;
       if (entries > maxEntries) return { kind: 'over_limit', bound: 'entries' };
       found.push(...listing.found);
@@ -106,8 +112,10 @@ function listFolder(jail: FsJail, isReadable: (absolute: string) => boolean, fol
   if (stats === undefined || !stats.isDirectory()) return undefined;
   const stamp = `${stats.dev}:${stats.ino}:${stats.ctimeNs}`;
   if (cached !== undefined && cached.settled && cached.stamp === stamp) return cached;
-  const listing = { stamp, settled: Date.now() - Number(stats.ctimeMs) >= SETTLE_MS, entries: 0, found: [] as string[], protectedFiles: [] as string[], folders: [] as string[], ordinaryFiles: [] as string[], links: [] as string[] };
-  for (const entry of readFolder(folder)) {
+  const dirents = readFolder(folder);
+  const undecodable = dirents.some((entry) => entry.name.includes('\uFFFD')) && hasUndecodableName(folder);
+  const listing = { stamp, settled: Date.now() - Number(stats.ctimeMs) >= SETTLE_MS, entries: 0, undecodable, found: [] as string[], protectedFiles: [] as string[], folders: [] as string[], ordinaryFiles: [] as string[], links: [] as string[] };
+  for (const entry of dirents) {
     listing.entries += 1;
     if (entry.name === '.git') continue;
     const absolute = `${folder}${path.sep}${entry.name}`;
@@ -149,6 +157,23 @@ function readFolder(folder: string): Dirent[] {
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES') return [];
     throw error;
   }
+}
+
+/**
+ * Whether a folder holds a name that is not valid UTF-8. Node reads such a
+ * name with U+FFFD in place of the bad bytes, so the path it builds names
+ * nothing (or another entry): `d\xff/.env` would go unmasked. Asked only when
+ * a name read holds U+FFFD, which is rare.
+ */
+function hasUndecodableName(folder: string): boolean {
+  let names: Buffer[];
+  try {
+    names = readdirSync(folder, { encoding: 'buffer' });
+  } catch {
+    // Gone or changed since it was read: not known to be safe, so this spawn is refused.
+    return true;
+  }
+  return names.some((name) => !Buffer.from(name.toString('utf8'), 'utf8').equals(name));
 }
 
 /** Where a symlink leads when that is a protected place outside the workspace (inside it, the walk finds the place itself). */
