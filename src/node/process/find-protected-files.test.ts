@@ -96,6 +96,25 @@ describe('createProtectedFileFinder: what a sandboxed command must see empty', (
     await symlink(path.join(base, 'home', '.aws'), path.join(workspace, 'aws'));
   });
 
+  it('walks a folder outside the workspace that a link leads to, so what it holds is masked too; a link named .git is followed unless it leads to a repository', async () => {
+    const linked = path.join(base, 'ws-links');
+    const home = path.join(base, 'linked-home');
+    await mkdir(path.join(home, '.ssh'), { recursive: true });
+    await mkdir(path.join(home, 'project', '.git'), { recursive: true });
+    await writeFile(path.join(home, '.ssh', 'id_rsa'), 'KEY');
+    await writeFile(path.join(home, 'project', '.env'), 'S=outside');
+    await mkdir(path.join(linked, 'x', 'y'), { recursive: true });
+    await symlink(home, path.join(linked, 'home'));
+    await symlink(path.join(home, '.ssh'), path.join(linked, 'x', '.git'));
+    await symlink(path.join(home, 'project', '.git'), path.join(linked, 'x', 'y', '.git'));
+    // A link back into the workspace and a loop are walked once.
+    await symlink(linked, path.join(home, 'project', 'back'));
+    const found = createProtectedFileFinder(createFsJail({ workspace: linked, scope: 'workspace-write', protectedPaths: [], hostPaths: [] }))();
+    expect(found.kind === 'found' && [...found.paths].sort()).toEqual([path.join(home, '.ssh'), path.join(home, 'project', '.env')]);
+    await symlink('/', path.join(linked, 'root'));
+    expect(createProtectedFileFinder(createFsJail({ workspace: linked, scope: 'workspace-write', protectedPaths: [], hostPaths: [] }))({ entries: 1000 })).toEqual({ kind: 'over_limit', bound: 'entries' });
+  });
+
   it('refuses a folder holding a name that is not UTF-8: a path string cannot name it, so it could be neither classified nor masked', async () => {
     const bytes = path.join(base, 'ws-bytes');
     await mkdir(path.join(bytes, 'plain\uFFFD'), { recursive: true });

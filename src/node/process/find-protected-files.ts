@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, realpathSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { FsJail } from '../fs/fs-jail.js';
@@ -52,12 +52,13 @@ const SETTLE_MS = 2000;
  * every file tool answers to — `.env*`, key files, `protectedPaths`, the
  * embedder's own state), each ordinary file that is a hard link to one of
  * those files, and where each symlink in the workspace leads when that is a
- * protected place outside it. A protected folder is listed whole and not
- * entered. A protected file `isReadable` names is left visible (see
+ * protected place outside it. A folder outside that a symlink leads to is
+ * walked as well, within the same bounds (a link to `/` puts the workspace
+ * over them). A protected folder is listed whole and not entered. A protected file `isReadable` names is left visible (see
  * `masksWhole`).
  *
- * Repository internals are the exception: a `.git` folder or gitdir file is
- * neither listed nor entered, because git needs to read them to work. What
+ * Repository internals are the exception: a `.git` folder or gitdir file (or
+ * a `.git` link to a folder named `.git`) is neither listed nor entered, because git needs to read them to work. What
  * they hold (the remote URLs in `.git/config` among it) stays readable to a
  * command.
  *
@@ -83,6 +84,8 @@ export function createProtectedFileFinder(jail: FsJail, isReadable: (absolute: s
     const folders = [jail.workspace];
     let entries = 0;
     for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+      // An outside folder two links lead to, or a loop of links, is walked once.
+      if (seen.has(folder)) continue;
       if (performance.now() >= deadline) return { kind: 'over_limit', bound: 'milliseconds' };
       const listing = listFolder(jail, isReadable, folder, listings.get(folder));
       if (listing === undefined) continue;
@@ -94,15 +97,16 @@ export function createProtectedFileFinder(jail: FsJail, isReadable: (absolute: s
       protectedFiles.push(...listing.protectedFiles);
       folders.push(...listing.folders);
       for (const link of listing.links) {
-        const target = protectedTargetOutside(jail, link);
-        if (target !== undefined) found.push(target);
+        const target = outsideTarget(jail, link);
+        if (target?.kind === 'protected') found.push(target.path);
+        else if (target?.kind === 'folder') folders.push(target.path);
       }
     }
     // Only the folders there now are kept: a removed tree does not stay in memory.
     listings = seen;
     const linked = hardLinksOf(protectedFiles, seen.values(), deadline);
     if (linked === undefined) return { kind: 'over_limit', bound: 'milliseconds' };
-    return { kind: 'found', paths: [...found, ...linked], entries };
+    return { kind: 'found', paths: [...new Set([...found, ...linked])], entries };
   };
 }
 
@@ -117,8 +121,12 @@ function listFolder(jail: FsJail, isReadable: (absolute: string) => boolean, fol
   const listing = { stamp, settled: Date.now() - Number(stats.ctimeMs) >= SETTLE_MS, entries: 0, undecodable, found: [] as string[], protectedFiles: [] as string[], folders: [] as string[], ordinaryFiles: [] as string[], links: [] as string[] };
   for (const entry of dirents) {
     listing.entries += 1;
-    if (entry.name === '.git') continue;
     const absolute = `${folder}${path.sep}${entry.name}`;
+    if (entry.name === '.git') {
+      // A `.git` that is a link is judged by where it leads (see `outsideTarget`), never masked as itself.
+      if (entry.isSymbolicLink()) listing.links.push(absolute);
+      continue;
+    }
     if (masksWhole(jail, isReadable, absolute, entry)) {
       listing.found.push(absolute);
       if (entry.isFile()) listing.protectedFiles.push(absolute);
@@ -176,17 +184,28 @@ function hasUndecodableName(folder: string): boolean {
   return names.some((name) => !Buffer.from(name.toString('utf8'), 'utf8').equals(name));
 }
 
-/** Where a symlink leads when that is a protected place outside the workspace (inside it, the walk finds the place itself). */
-function protectedTargetOutside(jail: FsJail, link: string): string | undefined {
+/**
+ * Where a symlink leads outside the workspace (inside it, the walk finds the
+ * place itself): a protected place, masked whole; or a folder, walked like
+ * the workspace, since `grep -R` or `tar -h` read through the link whatever
+ * the folder holds (a link to the home folder reaches `.ssh/` in it). A link
+ * named `.git` that leads to a folder named `.git` is a repository's
+ * internals, left to git.
+ */
+function outsideTarget(jail: FsJail, link: string): { readonly kind: 'protected' | 'folder'; readonly path: string } | undefined {
   let target: string;
+  let stats: Stats;
   try {
     target = realpathSync.native(link);
+    stats = statSync(target);
   } catch {
     // Dangling or a loop: nothing is read through it.
     return undefined;
   }
   const inside = target === jail.workspace || target.startsWith(`${jail.workspace}${path.sep}`);
-  return !inside && jail.isProtected(target) ? target : undefined;
+  if (inside || (path.basename(link) === '.git' && path.basename(target) === '.git')) return undefined;
+  if (jail.isProtected(target)) return { kind: 'protected', path: target };
+  return stats.isDirectory() ? { kind: 'folder', path: target } : undefined;
 }
 
 /**
