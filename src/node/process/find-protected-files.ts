@@ -117,6 +117,7 @@ function listFolder(jail: FsJail, isReadable: (absolute: string) => boolean, fol
   const stamp = `${stats.dev}:${stats.ino}:${stats.ctimeNs}`;
   if (cached !== undefined && cached.settled && cached.stamp === stamp) return cached;
   const dirents = readFolder(folder);
+  if (dirents === 'unreadable') return unreadableListing(stamp, folder);
   const undecodable = dirents.some((entry) => entry.name.includes('\uFFFD')) && hasUndecodableName(folder);
   const listing = { stamp, settled: Date.now() - Number(stats.ctimeMs) >= SETTLE_MS, entries: 0, undecodable, found: [] as string[], protectedFiles: [] as string[], folders: [] as string[], ordinaryFiles: [] as string[], links: [] as string[] };
   for (const entry of dirents) {
@@ -153,18 +154,25 @@ function masksWhole(jail: FsJail, isReadable: (absolute: string) => boolean, abs
 
 /**
  * A folder's entries. One that vanished or became a file since its parent
- * was read holds nothing to mask; one the host cannot read, a child running
- * as the same user cannot read either. Anything else is not understood, so
- * the spawn fails rather than run unmasked.
+ * was read holds nothing to mask. One the host cannot list is `unreadable`:
+ * a child running as the same user owns it, so it could `chmod` it back and
+ * read what it holds. Anything else is not understood, so the spawn fails
+ * rather than run unmasked.
  */
-function readFolder(folder: string): Dirent[] {
+function readFolder(folder: string): Dirent[] | 'unreadable' {
   try {
     return readdirSync(folder, { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES') return [];
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    if (code === 'EACCES' || code === 'EPERM') return 'unreadable';
     throw error;
   }
+}
+
+/** A folder the walk cannot list, masked whole: what it holds is unknown, so none of it is shown. Read again at each spawn. */
+function unreadableListing(stamp: string, folder: string): FolderListing {
+  return { stamp, settled: false, entries: 1, undecodable: false, found: [folder], protectedFiles: [], folders: [], ordinaryFiles: [], links: [] };
 }
 
 /**
