@@ -175,6 +175,12 @@ describe('attack variants: another name for a protected file', () => {
       expect(output, command.join(' ')).toContain(ran);
       expect(output, command.join(' ')).not.toContain('hunter2');
     }
+    // A folder name may hold a line break: the protected globs still reach what it holds.
+    mkdirSync(join(gateway.workspace, 'line\nbreak'));
+    writeFileSync(join(gateway.workspace, 'line\nbreak', '.env'), 'TOOLGATE_VARIANT_LINE_BREAK=hunter2\n');
+    const lineBreak = text(await mcp.callTool({ name: 'run_command', arguments: { command: ['grep', '-r', '-e', 'hunter2', '-e', 'first'] } }));
+    expect(lineBreak).toContain('first');
+    expect(lineBreak).not.toContain('hunter2');
     expect(readFileSync(join(gateway.workspace, '.env'), 'utf8')).toContain('hunter2');
   });
 

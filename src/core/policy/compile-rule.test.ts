@@ -265,7 +265,7 @@ describe('what a path or server rule covers', () => {
 
   test('a deny on a bare name covers everything inside the folder it names, as gitignore does; an allow does not widen', () => {
     const policy = createPolicy({ rules: [project('deny', 'Read(secrets)'), project('allow', 'Read(docs)')], scope: { tier: 'workspace-write', roots: ['/w'] } });
-    for (const path of ['secrets', 'secrets/key.pem', 'a/secrets/deep/key']) expect(policy.decideArguments(read(path)).kind, path).toBe('deny');
+    for (const path of ['secrets', 'secrets/key.pem', 'a/secrets/deep/key', 'a\nb/secrets/key', 'secrets/x\ny/key']) expect(policy.decideArguments(read(path)).kind, JSON.stringify(path)).toBe('deny');
     expect(policy.decideArguments(read('secretsx/key')).kind).not.toBe('deny');
     expect(policy.explain({ tool: toolView('read'), target: { path: 'docs/a.md' } }).rules.some((rule) => rule.winner)).toBe(false);
   });

@@ -152,7 +152,9 @@ function compileMatch(match: RuleMatch | undefined, decision: RuleDecision, fail
     // `~/` names the home directory when it is known; a deny or ask also keeps matching the literal spelling.
     const atHome = glob.startsWith('~/') && home !== undefined ? `${home.replace(/\/+$/, '')}/${glob.slice(2)}` : undefined;
     const globs = atHome === undefined ? [widen(glob)] : decision === 'allow' ? [atHome] : [widen(atHome), widen(glob)];
-    const test = picomatch(globs, { dot: true, nocase: decision !== 'allow' });
+    // `s`: picomatch's `**` is built from `.`, which without it stops at a line break, and a folder name may hold one.
+    const patterns = globs.map((pattern) => new RegExp(picomatch.makeRe(pattern, { dot: true }).source, decision === 'allow' ? 's' : 'is'));
+    const test = (candidate: string): boolean => patterns.some((pattern) => pattern.test(candidate));
     return { kind: 'path', glob: atHome ?? glob, test };
   }
   if ('domain' in match) {

@@ -1,7 +1,7 @@
 import picomatch from 'picomatch/posix.js';
 import { describe, expect, it } from 'vitest';
 import { normalizePath } from './normalize-path.js';
-import { createProtectedPathMatcher, DEFAULT_PROTECTED_PATHS, gitignoreGlob, requiredLiteral, withChildren } from './protected-paths.js';
+import { createProtectedPathMatcher, createProtectedTextMatcher, DEFAULT_PROTECTED_PATHS, gitignoreGlob, requiredLiteral, withChildren } from './protected-paths.js';
 
 const normal = (path: string) => {
   const parsed = normalizePath(path);
@@ -35,6 +35,12 @@ describe('protected paths', () => {
       expect(isProtected(normal(path)), path).toBe(true);
     }
     for (const path of ['src/id_generator.ts', 'src/identity.ts', 'docs/keys.md', 'src/app.ts', 'environment.md', 'gitlab.yml']) expect(isProtected(normal(path)), path).toBe(false);
+  });
+
+  it('matches a path whose folder names hold a line break: a name may hold any byte but `/` and NUL', () => {
+    const isProtected = createProtectedTextMatcher(['secrets/']);
+    for (const path of ['nl\ndir/.env', 'a\rb/c\nd/.ssh/config', 'x\u2028y/id_rsa', 'a\nb/secrets/token', '.env\n']) expect(isProtected(path), JSON.stringify(path)).toBe(true);
+    expect(isProtected('nl\ndir/app.ts')).toBe(false);
   });
 
   it('finds the literal every match of a glob must contain, and none where glob syntax could make that untrue', () => {

@@ -145,8 +145,9 @@ function compilePatterns(patterns: readonly string[]): CompiledPatterns {
       literals.push(literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
     }
   }
+  // `s`: picomatch's `**` is built from `.`, which without it stops at a line break, and a folder name may hold one (`a\nb/.env`).
   const alternation = (list: readonly string[]): RegExp | undefined =>
-    list.length === 0 ? undefined : new RegExp(list.map((pattern) => `(?:${picomatch.makeRe(pattern, { dot: true, nocase: true }).source})`).join('|'), 'i');
+    list.length === 0 ? undefined : new RegExp(list.map((pattern) => `(?:${picomatch.makeRe(pattern, { dot: true, nocase: true }).source})`).join('|'), 'is');
   return {
     guarded: alternation(guarded),
     literals: literals.length === 0 ? undefined : new RegExp(literals.join('|'), 'i'),

@@ -110,11 +110,14 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
   };
 }
 
-/** The workspace's protected files as sandbox masks; a workspace past the walk's limit is refused, never run unmasked. */
+/** The workspace's protected files as sandbox masks; a workspace past the walk's limit, or holding a name no path string can mask, is refused, never run unmasked. */
 function workspaceMasks(found: ProtectedFiles, tool: string | undefined): { readonly path: string }[] {
   if (found.kind === 'over_limit') {
     const bound = found.bound === 'entries' ? 'more entries' : 'more time';
     throw hostUnavailable(tool, 'process', `the workspace needs ${bound} than the sandbox may spend finding its protected files to mask, so the command was not run (raise maskWalkLimit or narrow the workspace)`);
+  }
+  if (found.kind === 'undecodable_name') {
+    throw hostUnavailable(tool, 'process', `${found.folder} holds a name that is not valid UTF-8, which the sandbox cannot mask, so the command was not run (rename it)`);
   }
   return found.paths.map((entry) => ({ path: entry }));
 }

@@ -1,4 +1,5 @@
-import { link, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmod, link, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,6 +94,54 @@ describe('createProtectedFileFinder: what a sandboxed command must see empty', (
     expect(paths()).toContain(path.join(base, 'home', '.aws', 'credentials'));
     await rm(path.join(workspace, 'aws'));
     await symlink(path.join(base, 'home', '.aws'), path.join(workspace, 'aws'));
+  });
+
+  it('walks a folder outside the workspace that a link leads to, so what it holds is masked too; a link named .git is followed unless it leads to a repository', async () => {
+    const linked = path.join(base, 'ws-links');
+    const home = path.join(base, 'linked-home');
+    await mkdir(path.join(home, '.ssh'), { recursive: true });
+    await mkdir(path.join(home, 'project', '.git'), { recursive: true });
+    await writeFile(path.join(home, '.ssh', 'id_rsa'), 'KEY');
+    await writeFile(path.join(home, 'project', '.env'), 'S=outside');
+    await mkdir(path.join(linked, 'x', 'y'), { recursive: true });
+    await symlink(home, path.join(linked, 'home'));
+    await symlink(path.join(home, '.ssh'), path.join(linked, 'x', '.git'));
+    await symlink(path.join(home, 'project', '.git'), path.join(linked, 'x', 'y', '.git'));
+    // A link back into the workspace and a loop are walked once.
+    await symlink(linked, path.join(home, 'project', 'back'));
+    const found = createProtectedFileFinder(createFsJail({ workspace: linked, scope: 'workspace-write', protectedPaths: [], hostPaths: [] }))();
+    expect(found.kind === 'found' && [...found.paths].sort()).toEqual([path.join(home, '.ssh'), path.join(home, 'project', '.env')]);
+    await symlink('/', path.join(linked, 'root'));
+    expect(createProtectedFileFinder(createFsJail({ workspace: linked, scope: 'workspace-write', protectedPaths: [], hostPaths: [] }))({ entries: 1000 })).toEqual({ kind: 'over_limit', bound: 'entries' });
+  });
+
+  it('masks a folder it cannot list whole: the child owns it and could chmod it back and read it', async (context) => {
+    if (process.getuid?.() === 0) {
+      context.skip('root lists every folder whatever its mode');
+      return;
+    }
+    const locked = path.join(base, 'ws-locked');
+    await mkdir(path.join(locked, 'config'), { recursive: true });
+    await writeFile(path.join(locked, 'config', '.env'), 'S=locked');
+    await chmod(path.join(locked, 'config'), 0o311);
+    const found = createProtectedFileFinder(createFsJail({ workspace: locked, scope: 'workspace-write', protectedPaths: [], hostPaths: [] }))();
+    await chmod(path.join(locked, 'config'), 0o755);
+    expect(found).toEqual({ kind: 'found', paths: [path.join(locked, 'config')], entries: 2 });
+  });
+
+  it('refuses a folder holding a name that is not UTF-8: a path string cannot name it, so it could be neither classified nor masked', async () => {
+    const bytes = path.join(base, 'ws-bytes');
+    await mkdir(path.join(bytes, 'plain\uFFFD'), { recursive: true });
+    await writeFile(path.join(bytes, 'plain\uFFFD', 'notes.md'), 'a name that merely holds U+FFFD is read as any other');
+    const finder = createProtectedFileFinder(createFsJail({ workspace: bytes, scope: 'workspace-write', protectedPaths: [], hostPaths: [] }));
+    expect(finder()).toEqual({ kind: 'found', paths: [], entries: 2 });
+    const folder = Buffer.concat([Buffer.from(`${bytes}/d`), Buffer.from([0xff])]);
+    mkdirSync(folder);
+    writeFileSync(Buffer.concat([folder, Buffer.from('/.env')]), 'S=bytes');
+    expect(finder()).toEqual({ kind: 'undecodable_name', folder: bytes });
+    rmSync(folder, { recursive: true });
+    writeFileSync(Buffer.concat([Buffer.from(`${bytes}/plain\uFFFD/.env`), Buffer.from([0xfe])]), 'S=bytes');
+    expect(finder()).toEqual({ kind: 'undecodable_name', folder: path.join(bytes, 'plain\uFFFD') });
   });
 
   it('answers over_limit, never a partial list, past its entry or time bound', () => {

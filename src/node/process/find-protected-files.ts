@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, realpathSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { FsJail } from '../fs/fs-jail.js';
@@ -16,7 +16,9 @@ export const DEFAULT_MASK_WALK_LIMIT = { entries: 200_000, milliseconds: 2000 } 
 export type ProtectedFiles =
   | { readonly kind: 'found'; readonly paths: readonly string[]; readonly entries: number }
   /** The workspace is larger than the limit: what it holds was not all seen, so nothing may run unmasked. */
-  | { readonly kind: 'over_limit'; readonly bound: 'entries' | 'milliseconds' };
+  | { readonly kind: 'over_limit'; readonly bound: 'entries' | 'milliseconds' }
+  /** A folder holds a name that is not UTF-8: no path string names it, so it can be neither classified nor masked. */
+  | { readonly kind: 'undecodable_name'; readonly folder: string };
 
 /** What one folder holds, as the walk sorts it: read again only when the folder changed. */
 interface FolderListing {
@@ -25,6 +27,8 @@ interface FolderListing {
   /** Whether the listing may stand for the folder while `stamp` holds (see `isSettled`). */
   readonly settled: boolean;
   readonly entries: number;
+  /** Whether a name in the folder is not UTF-8 (see `hasUndecodableName`). */
+  readonly undecodable: boolean;
   /** Protected entries, masked whole; `protectedFiles` are those of them that are files. */
   readonly found: readonly string[];
   readonly protectedFiles: readonly string[];
@@ -48,12 +52,13 @@ const SETTLE_MS = 2000;
  * every file tool answers to — `.env*`, key files, `protectedPaths`, the
  * embedder's own state), each ordinary file that is a hard link to one of
  * those files, and where each symlink in the workspace leads when that is a
- * protected place outside it. A protected folder is listed whole and not
- * entered. A protected file `isReadable` names is left visible (see
+ * protected place outside it. A folder outside that a symlink leads to is
+ * walked as well, within the same bounds (a link to `/` puts the workspace
+ * over them). A protected folder is listed whole and not entered. A protected file `isReadable` names is left visible (see
  * `masksWhole`).
  *
- * Repository internals are the exception: a `.git` folder or gitdir file is
- * neither listed nor entered, because git needs to read them to work. What
+ * Repository internals are the exception: a `.git` folder or gitdir file (or
+ * a `.git` link to a folder named `.git`) is neither listed nor entered, because git needs to read them to work. What
  * they hold (the remote URLs in `.git/config` among it) stays readable to a
  * command.
  *
@@ -65,7 +70,8 @@ const SETTLE_MS = 2000;
  * the folder changes it too). Symlinks are followed again each time (their targets change
  * without their folder changing), and the hard-link pass `lstat`s every
  * ordinary file, when a protected file has more than one link. Bounded by
- * `limit`: past it the answer is `over_limit`, never a partial list.
+ * `limit`: past it the answer is `over_limit`, never a partial list. A
+ * folder holding a name that is not UTF-8 is `undecodable_name`.
  */
 export function createProtectedFileFinder(jail: FsJail, isReadable: (absolute: string) => boolean = () => false): (limit?: MaskWalkLimit) => ProtectedFiles {
   let listings = new Map<string, FolderListing>();
@@ -78,25 +84,29 @@ export function createProtectedFileFinder(jail: FsJail, isReadable: (absolute: s
     const folders = [jail.workspace];
     let entries = 0;
     for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+      // An outside folder two links lead to, or a loop of links, is walked once.
+      if (seen.has(folder)) continue;
       if (performance.now() >= deadline) return { kind: 'over_limit', bound: 'milliseconds' };
       const listing = listFolder(jail, isReadable, folder, listings.get(folder));
       if (listing === undefined) continue;
       seen.set(folder, listing);
+      if (listing.undecodable) return { kind: 'undecodable_name', folder };
       entries += listing.entries;
       if (entries > maxEntries) return { kind: 'over_limit', bound: 'entries' };
       found.push(...listing.found);
       protectedFiles.push(...listing.protectedFiles);
       folders.push(...listing.folders);
       for (const link of listing.links) {
-        const target = protectedTargetOutside(jail, link);
-        if (target !== undefined) found.push(target);
+        const target = outsideTarget(jail, link);
+        if (target?.kind === 'protected') found.push(target.path);
+        else if (target?.kind === 'folder') folders.push(target.path);
       }
     }
     // Only the folders there now are kept: a removed tree does not stay in memory.
     listings = seen;
     const linked = hardLinksOf(protectedFiles, seen.values(), deadline);
     if (linked === undefined) return { kind: 'over_limit', bound: 'milliseconds' };
-    return { kind: 'found', paths: [...found, ...linked], entries };
+    return { kind: 'found', paths: [...new Set([...found, ...linked])], entries };
   };
 }
 
@@ -106,11 +116,18 @@ function listFolder(jail: FsJail, isReadable: (absolute: string) => boolean, fol
   if (stats === undefined || !stats.isDirectory()) return undefined;
   const stamp = `${stats.dev}:${stats.ino}:${stats.ctimeNs}`;
   if (cached !== undefined && cached.settled && cached.stamp === stamp) return cached;
-  const listing = { stamp, settled: Date.now() - Number(stats.ctimeMs) >= SETTLE_MS, entries: 0, found: [] as string[], protectedFiles: [] as string[], folders: [] as string[], ordinaryFiles: [] as string[], links: [] as string[] };
-  for (const entry of readFolder(folder)) {
+  const dirents = readFolder(folder);
+  if (dirents === 'unreadable') return unreadableListing(stamp, folder);
+  const undecodable = dirents.some((entry) => entry.name.includes('\uFFFD')) && hasUndecodableName(folder);
+  const listing = { stamp, settled: Date.now() - Number(stats.ctimeMs) >= SETTLE_MS, entries: 0, undecodable, found: [] as string[], protectedFiles: [] as string[], folders: [] as string[], ordinaryFiles: [] as string[], links: [] as string[] };
+  for (const entry of dirents) {
     listing.entries += 1;
-    if (entry.name === '.git') continue;
     const absolute = `${folder}${path.sep}${entry.name}`;
+    if (entry.name === '.git') {
+      // A `.git` that is a link is judged by where it leads (see `outsideTarget`), never masked as itself.
+      if (entry.isSymbolicLink()) listing.links.push(absolute);
+      continue;
+    }
     if (masksWhole(jail, isReadable, absolute, entry)) {
       listing.found.push(absolute);
       if (entry.isFile()) listing.protectedFiles.push(absolute);
@@ -137,31 +154,66 @@ function masksWhole(jail: FsJail, isReadable: (absolute: string) => boolean, abs
 
 /**
  * A folder's entries. One that vanished or became a file since its parent
- * was read holds nothing to mask; one the host cannot read, a child running
- * as the same user cannot read either. Anything else is not understood, so
- * the spawn fails rather than run unmasked.
+ * was read holds nothing to mask. One the host cannot list is `unreadable`:
+ * a child running as the same user owns it, so it could `chmod` it back and
+ * read what it holds. Anything else is not understood, so the spawn fails
+ * rather than run unmasked.
  */
-function readFolder(folder: string): Dirent[] {
+function readFolder(folder: string): Dirent[] | 'unreadable' {
   try {
     return readdirSync(folder, { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES') return [];
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    if (code === 'EACCES' || code === 'EPERM') return 'unreadable';
     throw error;
   }
 }
 
-/** Where a symlink leads when that is a protected place outside the workspace (inside it, the walk finds the place itself). */
-function protectedTargetOutside(jail: FsJail, link: string): string | undefined {
+/** A folder the walk cannot list, masked whole: what it holds is unknown, so none of it is shown. Read again at each spawn. */
+function unreadableListing(stamp: string, folder: string): FolderListing {
+  return { stamp, settled: false, entries: 1, undecodable: false, found: [folder], protectedFiles: [], folders: [], ordinaryFiles: [], links: [] };
+}
+
+/**
+ * Whether a folder holds a name that is not valid UTF-8. Node reads such a
+ * name with U+FFFD in place of the bad bytes, so the path it builds names
+ * nothing (or another entry): `d\xff/.env` would go unmasked. Asked only when
+ * a name read holds U+FFFD, which is rare.
+ */
+function hasUndecodableName(folder: string): boolean {
+  let names: Buffer[];
+  try {
+    names = readdirSync(folder, { encoding: 'buffer' });
+  } catch {
+    // Gone or changed since it was read: not known to be safe, so this spawn is refused.
+    return true;
+  }
+  return names.some((name) => !Buffer.from(name.toString('utf8'), 'utf8').equals(name));
+}
+
+/**
+ * Where a symlink leads outside the workspace (inside it, the walk finds the
+ * place itself): a protected place, masked whole; or a folder, walked like
+ * the workspace, since `grep -R` or `tar -h` read through the link whatever
+ * the folder holds (a link to the home folder reaches `.ssh/` in it). A link
+ * named `.git` that leads to a folder named `.git` is a repository's
+ * internals, left to git.
+ */
+function outsideTarget(jail: FsJail, link: string): { readonly kind: 'protected' | 'folder'; readonly path: string } | undefined {
   let target: string;
+  let stats: Stats;
   try {
     target = realpathSync.native(link);
+    stats = statSync(target);
   } catch {
     // Dangling or a loop: nothing is read through it.
     return undefined;
   }
   const inside = target === jail.workspace || target.startsWith(`${jail.workspace}${path.sep}`);
-  return !inside && jail.isProtected(target) ? target : undefined;
+  if (inside || (path.basename(link) === '.git' && path.basename(target) === '.git')) return undefined;
+  if (jail.isProtected(target)) return { kind: 'protected', path: target };
+  return stats.isDirectory() ? { kind: 'folder', path: target } : undefined;
 }
 
 /**

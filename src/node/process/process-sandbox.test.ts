@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { link, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
@@ -141,6 +142,8 @@ describe('process: the bwrap sandbox', () => {
     await writeFile(path.join(ws, 'config', 'nested', '.env.production'), 'GLOB-SECRET-NESTED\n');
     await writeFile(path.join(ws, '.ENV'), 'GLOB-SECRET-UPPER\n');
     await writeFile(path.join(ws, 'config', 'id_ed25519'), 'GLOB-SECRET-KEY\n');
+    await mkdir(path.join(ws, 'line\nbreak'));
+    await writeFile(path.join(ws, 'line\nbreak', '.env'), 'GLOB-SECRET-LINE-BREAK\n');
     await writeFile(path.join(ws, 'notes.md'), 'ordinary\n');
     await link(path.join(ws, '.env'), path.join(ws, 'config', 'backup.txt'));
     const host = makeHost({ workspace: ws, sandbox: 'auto', scope: 'workspace-write' });
@@ -207,6 +210,21 @@ describe('process: the bwrap sandbox', () => {
     expect(String((error as Error).message)).toContain('protected files to mask');
     // Without the sandbox nothing is masked, and nothing is walked.
     expect((await makeHost({ workspace: ws, sandbox: 'off', maskWalkLimit: { entries: 3 } }).process.spawn('cat', ['.env'], {}, {})).stdout).toBe('LARGE-SECRET\n');
+  });
+
+  it('refuses a command, typed, rather than run it unmasked when a folder name is not UTF-8 (no path string could mask what it holds)', async (context) => {
+    const ws = path.join(setup.base, 'ws-bytes');
+    const folder = Buffer.concat([Buffer.from(`${ws}/d`), Buffer.from([0xff])]);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(Buffer.concat([folder, Buffer.from('/.env')]), 'BYTES-SECRET\n');
+    const host = makeHost({ workspace: ws, sandbox: 'auto' });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    const error = await host.process.spawn('grep', ['-r', 'BYTES-SECRET', '.'], {}, {}).catch((caught: unknown) => caught);
+    expect(ToolgateError.isInstance(error) && error.code).toBe('TOOL_UNAVAILABLE');
+    expect(String((error as Error).message)).toContain('not valid UTF-8');
   });
 
   it('never creates a mount point for a protected path that does not exist', async (context) => {
