@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigurationError } from '../core/internal.js';
 import { nodeSha256 } from './digest/node-sha256.js';
@@ -43,6 +43,8 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
   if (systemPath.some((directory) => !path.isAbsolute(directory) || isInside(jail.workspace, directory) || directory.includes('node_modules'))) {
     throw new ConfigurationError('executablePath', 'must list absolute directories outside the workspace and node_modules');
   }
+  const home = options.home ?? homedir();
+  if (!path.isAbsolute(home)) throw new ConfigurationError('home', 'must be an absolute path');
   const readable = options.readableProtectedPaths ?? [];
   if (!Array.isArray(readable) || readable.some((entry) => typeof entry !== 'string' || entry === '')) {
     throw new ConfigurationError('readableProtectedPaths', 'must list non-empty path globs');
@@ -62,7 +64,8 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
     ...(options.maskWalkLimit === undefined ? {} : { maskWalkLimit: options.maskWalkLimit }),
     isReadableProtected: readableProtected(jail, readable),
     // Only the paths are fixed here: whether each is masked as a folder, a file or not at all is decided at each spawn (maskKind).
-    hidden: [...hostPaths, ...literalPaths(jail.workspace, [...protectedPaths, ...privatePaths])].map((entry) => ({ path: entry })),
+    home,
+    hidden: [...hostPaths, ...literalPaths(jail.workspace, [...protectedPaths, ...privatePaths]), ...HOME_CREDENTIAL_PATHS.map((entry) => path.join(home, entry))].map((entry) => ({ path: entry })),
   });
   const egress = createEgressCapability({ ...options.egress, secrets: secretStore, mediaStore });
 
@@ -86,6 +89,38 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
     },
   };
 }
+
+/**
+ * Where the host user's home keeps credentials: the places of the default
+ * protected list that live there, and the tokens of the tools agents drive
+ * most (GitHub CLI, Cargo, Claude Code, Gemini CLI). A sandboxed command
+ * sees the root read-only, so without these masks `grep -r` of the home
+ * folder would read keys no argument names. `.gitconfig` stays readable:
+ * git needs the user's identity to commit.
+ */
+export const HOME_CREDENTIAL_PATHS: readonly string[] = Object.freeze([
+  '.ssh',
+  '.gnupg',
+  '.aws',
+  '.azure',
+  '.kube',
+  '.config/gcloud',
+  '.config/gh',
+  '.docker/config.json',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.git-credentials',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.claude',
+  '.claude.json',
+  '.gemini',
+  '.toolgate',
+  '.env',
+]);
 
 /** Whether a protected file is one the policy lets be read, by its workspace-relative path. */
 function readableProtected(jail: FsJail, readable: readonly string[]): (absolute: string) => boolean {

@@ -77,6 +77,12 @@ export interface NodeHostOptions {
   /** Default `'auto'`. */
   readonly sandbox?: SandboxMode;
   /**
+   * The host user's home (default `os.homedir()`): children get it as `HOME`, and its credential
+   * stores (`HOME_CREDENTIAL_PATHS`: `.ssh`, `.aws`, `.netrc`, …) are masked inside the OS sandbox,
+   * so a command that reads the home folder recursively reads none of them.
+   */
+  readonly home?: string;
+  /**
    * How much of the workspace each sandboxed command may walk, before it starts, to find the protected
    * files to mask (default 200,000 entries and 2 s). Past it the command is refused as unavailable,
    * never run unmasked.

@@ -1,4 +1,3 @@
-import { homedir } from 'node:os';
 import path from 'node:path';
 import type { ProcessCapability, ProcessResult, ResolvedCommand, ResolvedPath } from '../../core/internal.js';
 import { hostDenial, hostUnavailable } from '../errors/host-denial.js';
@@ -23,6 +22,8 @@ export interface CreateProcessCapabilityOptions {
   readonly hidden: readonly { readonly path: string }[];
   /** How much of the workspace each sandboxed spawn may walk to find its protected files (see `findProtectedFiles`). */
   readonly maskWalkLimit?: MaskWalkLimit;
+  /** The host user's home, `HOME` for children. */
+  readonly home: string;
   /** Protected files the policy lets be read (`readableProtectedPaths`): left unmasked. */
   readonly isReadableProtected?: (absolute: string) => boolean;
   readonly defaultTimeoutMs?: number;
@@ -72,7 +73,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       if (expected !== undefined && !sameCommand(expected, file, command, args)) throw hostDenial(tool, 'target_changed');
       if (expected?.arguments !== undefined && !sameArguments(expected.arguments, resolveTarget, tool)) throw hostDenial(tool, 'target_changed');
       const cwd = await resolveCwd(jail, spawnOptions.cwd, tool, expected?.cwd);
-      const baseEnv = buildChildEnv({ systemPath: options.systemPath, home: homedir(), set: options.env.set, allow: options.env.allow, declared: declaredEnv, tool, gitHardening });
+      const baseEnv = buildChildEnv({ systemPath: options.systemPath, home: options.home, set: options.env.set, allow: options.env.allow, declared: declaredEnv, tool, gitHardening });
       const env = path.basename(file) === 'git' ? await hardenForRepository({ file, args, cwd, env: baseEnv, externalDiff: options.gitExternalDiff, signal, tool }, tool) : baseEnv;
       const sandbox = await findBwrap();
       if (sandbox === undefined && options.sandbox === 'required') {

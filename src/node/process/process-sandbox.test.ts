@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { link, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,6 +171,31 @@ describe('process: the bwrap sandbox', () => {
     expect(status.stdout).toContain('notes.md');
     expect((await host.process.spawn('cat', ['notes.md'], {}, {})).stdout).toBe('ordinary\n');
     expect(await readFile(path.join(ws, '.env'), 'utf8')).toBe('GLOB-SECRET-ENV\n');
+  });
+
+  it("masks the credential stores of the host user's home: a recursive read of the home folder reads none of them", async (context) => {
+    // Not under /tmp: the sandbox gives children a private one, so a home there would hide itself.
+    const home = await mkdtemp(path.join(homedir(), '.toolgate-test-home-'));
+    try {
+      await mkdir(path.join(home, '.ssh'));
+      await writeFile(path.join(home, '.ssh', 'id_ed25519'), 'HOME-SECRET-SSH\n');
+      await mkdir(path.join(home, '.config', 'gh'), { recursive: true });
+      await writeFile(path.join(home, '.config', 'gh', 'hosts.yml'), 'oauth_token: HOME-SECRET-GH\n');
+      await writeFile(path.join(home, '.netrc'), 'machine x password HOME-SECRET-NETRC\n');
+      await writeFile(path.join(home, 'notes.txt'), 'HOME-VISIBLE\n');
+      const host = makeHost({ sandbox: 'auto', home });
+      if ((await host.sandboxStatus()) !== 'bwrap') {
+        context.skip('bwrap is not installed or cannot create namespaces in this environment');
+        return;
+      }
+      const result = await host.process.spawn('grep', ['-r', 'HOME-', home], {}, {});
+      expect(result.stdout).toContain('HOME-VISIBLE');
+      expect(result.stdout + result.stderr).not.toContain('HOME-SECRET');
+      // Without the sandbox the same read finds them: the mask is what holds.
+      expect((await makeHost({ sandbox: 'off', home }).process.spawn('grep', ['-r', 'HOME-SECRET', home], {}, {})).stdout).toContain('HOME-SECRET-SSH');
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 
   it('leaves a committed template the policy lets be read visible, so git sees it unchanged, while a hard link to .env under a readable name stays masked', async (context) => {
