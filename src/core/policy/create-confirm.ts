@@ -1,7 +1,7 @@
 import { ConfigurationError } from '../errors/tool-errors.js';
 import type { ApprovalScope, ConfirmActionHook, ToolApprovalDecision, ToolApprovalRequest } from './approval-types.js';
 import type { LivePolicy } from './create-live-policy.js';
-import { APPROVAL_MODES, decideApprovalMode } from './decide-approval-mode.js';
+import { APPROVAL_MODES, decideApprovalMode, type ApprovalModeInput } from './decide-approval-mode.js';
 import { normalizePath } from './normalize-path.js';
 import type { ApprovalMode, PolicySnapshot } from './policy-snapshot-types.js';
 import type { MatchedRule } from './policy-types.js';
@@ -104,23 +104,11 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
   if (typeof options.prompt !== 'function') throw new ConfigurationError('prompt', 'must be a function');
   const snapshotOf = (): PolicySnapshot | undefined => (options.policy === undefined ? undefined : 'current' in options.policy ? options.policy.current : options.policy);
   const live = options.policy !== undefined && 'decisionFor' in options.policy ? options.policy : undefined;
-  const fallbackProtected = createProtectedPathMatcher();
   let mode = checkMode(options.mode ?? snapshotOf()?.mode ?? 'ask');
   const memory = new Map<string, RememberedApproval>();
 
   const effectiveMode = (): ApprovalMode => (mode === 'auto' && snapshotOf()?.managed.disableAutoMode === true ? 'ask' : mode);
-  const isProtected = (path: string): boolean => {
-    const snapshot = snapshotOf();
-    if (snapshot !== undefined) return snapshot.isProtectedPath(path);
-    const normal = normalizePath(path);
-    return normal === undefined || fallbackProtected(normal);
-  };
-  const insideWorkspace = (path: string): boolean => {
-    const snapshot = snapshotOf();
-    if (snapshot !== undefined) return snapshot.isInsideWorkspace(path);
-    const normal = normalizePath(path);
-    return normal !== undefined && normal.relative !== undefined;
-  };
+  const { isProtected, insideWorkspace } = pathChecks(snapshotOf);
 
   const persisted = options.remember?.persisted;
   const decide = async (request: ToolApprovalRequest, prompt: PromptHook, signal: AbortSignal | undefined): Promise<ToolApprovalDecision> => {
@@ -205,4 +193,26 @@ export function controllerOf(hook: ConfirmActionHook | undefined): ApprovalContr
 function checkMode(mode: ApprovalMode): ApprovalMode {
   if (!APPROVAL_MODES.includes(mode)) throw new ConfigurationError('mode', 'must be ask, plan, accept-edits or auto');
   return mode;
+}
+
+/**
+ * Whether a path is protected or inside the workspace, by the current policy
+ * snapshot; without one, by the default protected paths and the spelling alone.
+ */
+function pathChecks(snapshotOf: () => PolicySnapshot | undefined): Pick<ApprovalModeInput, 'isProtected' | 'insideWorkspace'> {
+  const fallbackProtected = createProtectedPathMatcher();
+  return {
+    isProtected(path) {
+      const snapshot = snapshotOf();
+      if (snapshot !== undefined) return snapshot.isProtectedPath(path);
+      const normal = normalizePath(path);
+      return normal === undefined || fallbackProtected(normal);
+    },
+    insideWorkspace(path) {
+      const snapshot = snapshotOf();
+      if (snapshot !== undefined) return snapshot.isInsideWorkspace(path);
+      const normal = normalizePath(path);
+      return normal !== undefined && normal.relative !== undefined;
+    },
+  };
 }
