@@ -1,9 +1,10 @@
 import { ConfigurationError } from '../errors/tool-errors.js';
 import type { ApprovalScope, ConfirmActionHook, ToolApprovalDecision, ToolApprovalRequest } from './approval-types.js';
 import type { LivePolicy } from './create-live-policy.js';
+import { APPROVAL_MODES, decideApprovalMode, type ApprovalModeInput } from './decide-approval-mode.js';
 import { normalizePath } from './normalize-path.js';
 import type { ApprovalMode, PolicySnapshot } from './policy-snapshot-types.js';
-import type { MatchedRule, PolicyDecision } from './policy-types.js';
+import type { MatchedRule } from './policy-types.js';
 import { createProtectedPathMatcher } from './protected-paths.js';
 import { rememberKey } from './remember-key.js';
 import type { PolicyRuleObject } from './rule-types.js';
@@ -88,8 +89,6 @@ export interface ApprovalController {
   forget(): void;
 }
 
-const MODES: readonly ApprovalMode[] = ['plan', 'ask', 'accept-edits', 'auto'];
-
 /**
  * The confirm hook toolgate ships: approval modes, remembered approvals and
  * protected paths live here, so the engine stays mode-agnostic.
@@ -105,56 +104,35 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
   if (typeof options.prompt !== 'function') throw new ConfigurationError('prompt', 'must be a function');
   const snapshotOf = (): PolicySnapshot | undefined => (options.policy === undefined ? undefined : 'current' in options.policy ? options.policy.current : options.policy);
   const live = options.policy !== undefined && 'decisionFor' in options.policy ? options.policy : undefined;
-  const fallbackProtected = createProtectedPathMatcher();
   let mode = checkMode(options.mode ?? snapshotOf()?.mode ?? 'ask');
   const memory = new Map<string, RememberedApproval>();
 
   const effectiveMode = (): ApprovalMode => (mode === 'auto' && snapshotOf()?.managed.disableAutoMode === true ? 'ask' : mode);
-  const isProtected = (path: string): boolean => {
-    const snapshot = snapshotOf();
-    if (snapshot !== undefined) return snapshot.isProtectedPath(path);
-    const normal = normalizePath(path);
-    return normal === undefined || fallbackProtected(normal);
-  };
-  const insideWorkspace = (path: string): boolean => {
-    const snapshot = snapshotOf();
-    if (snapshot !== undefined) return snapshot.isInsideWorkspace(path);
-    const normal = normalizePath(path);
-    return normal !== undefined && normal.relative !== undefined;
-  };
+  const { isProtected, insideWorkspace } = pathChecks(snapshotOf);
 
   const persisted = options.remember?.persisted;
   const decide = async (request: ToolApprovalRequest, prompt: PromptHook, signal: AbortSignal | undefined): Promise<ToolApprovalDecision> => {
     const current = effectiveMode();
     const before = live?.decisionFor(request) ?? request.decision;
-    if (before.kind === 'deny') return { outcome: 'reject', reason: 'the policy changed and now refuses this call', by: 'policy' };
-    if (current === 'plan') return { outcome: 'reject', reason: 'plan mode: governed calls do not run', by: 'mode:plan' };
-    // Classification reads the resolved action (real paths), never the masked preview. Any path being
-    // protected — as spelled, where it really is, or by the policy's own ask — is enough.
-    const files = request.resolved?.files ?? [];
-    const protectedPath =
-      files.some((file) => file.protected || isProtected(file.path) || isProtected(file.real)) || (before.kind === 'ask' && before.reason === 'protected_path') || request.reasons.protectedPath;
     const key = rememberKey(request);
-    // A remembered approval stands in for the default prompt only: an explicit ask (rule, risk) asks every time.
-    if (!protectedPath && before.kind === 'allow') {
-      const entry = key === undefined ? undefined : memory.get(key.id);
-      if (entry !== undefined && MODES.indexOf(current) >= MODES.indexOf(entry.mode)) return { outcome: 'approve', scope: entry.scope, by: 'remembered' };
-      if (persisted !== undefined && before.matched.some((rule) => rule.decision === 'allow' && persisted(rule))) return { outcome: 'approve', scope: 'always', by: 'remembered' };
+    const verdict = decideApprovalMode({
+      mode: current,
+      decision: before,
+      request,
+      remembered: key === undefined ? undefined : memory.get(key.id),
+      persisted,
+      classifier: options.classifier !== undefined,
+      isProtected,
+      insideWorkspace,
+    });
+    if (verdict.kind === 'approve') return { outcome: 'approve', by: verdict.by, ...(verdict.scope === undefined ? {} : { scope: verdict.scope }) };
+    if (verdict.kind === 'reject') return { outcome: 'reject', reason: verdict.reason, by: verdict.by };
+    if (verdict.kind === 'classify') {
+      const classified = await options.classifier?.(request, signal);
+      if (classified === 'approve') return { outcome: 'approve', by: 'classifier' };
+      if (classified === 'reject') return { outcome: 'reject', reason: 'refused by the auto-mode classifier', by: 'classifier' };
     }
-    let reason = protectedPath ? 'protected_path' : before.kind === 'ask' ? (before.reason ?? 'rule') : request.why;
-    if (!protectedPath && before.kind === 'allow') {
-      const workspaceEdit = request.action === 'fs_write' && files.length > 0 && files.every((file) => !file.outside && insideWorkspace(file.real));
-      if (current === 'accept-edits' && workspaceEdit) return { outcome: 'approve', by: 'mode:accept-edits' };
-      if (current === 'auto') {
-        if (allowedByRule(before)) return { outcome: 'approve', by: 'mode:auto' };
-        if (options.classifier !== undefined) {
-          const verdict = await options.classifier(request, signal);
-          if (verdict === 'approve') return { outcome: 'approve', by: 'classifier' };
-          if (verdict === 'reject') return { outcome: 'reject', reason: 'refused by the auto-mode classifier', by: 'classifier' };
-          reason = 'classifier';
-        }
-      }
-    }
+    const { reason, protectedPath } = verdict.kind === 'ask' ? verdict : { reason: 'classifier', protectedPath: false };
     // The person sees why the call reached them: the mode and the reason the logic above settled on.
     const shown: ToolApprovalRequest = Object.freeze({ ...request, reasons: Object.freeze({ ...request.reasons, reason, mode: current, protectedPath }) });
     const answer = await prompt(shown, { mode: current, reason, protectedPath }, signal);
@@ -213,10 +191,28 @@ export function controllerOf(hook: ConfirmActionHook | undefined): ApprovalContr
 }
 
 function checkMode(mode: ApprovalMode): ApprovalMode {
-  if (!MODES.includes(mode)) throw new ConfigurationError('mode', 'must be ask, plan, accept-edits or auto');
+  if (!APPROVAL_MODES.includes(mode)) throw new ConfigurationError('mode', 'must be ask, plan, accept-edits or auto');
   return mode;
 }
 
-function allowedByRule(decision: PolicyDecision): boolean {
-  return decision.kind === 'allow' && decision.matched.some((rule) => rule.decision === 'allow');
+/**
+ * Whether a path is protected or inside the workspace, by the current policy
+ * snapshot; without one, by the default protected paths and the spelling alone.
+ */
+function pathChecks(snapshotOf: () => PolicySnapshot | undefined): Pick<ApprovalModeInput, 'isProtected' | 'insideWorkspace'> {
+  const fallbackProtected = createProtectedPathMatcher();
+  return {
+    isProtected(path) {
+      const snapshot = snapshotOf();
+      if (snapshot !== undefined) return snapshot.isProtectedPath(path);
+      const normal = normalizePath(path);
+      return normal === undefined || fallbackProtected(normal);
+    },
+    insideWorkspace(path) {
+      const snapshot = snapshotOf();
+      if (snapshot !== undefined) return snapshot.isInsideWorkspace(path);
+      const normal = normalizePath(path);
+      return normal !== undefined && normal.relative !== undefined;
+    },
+  };
 }

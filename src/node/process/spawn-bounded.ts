@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ProcessResult } from '../../core/internal.js';
+import { BoundedSink } from './bounded-sink.js';
+import { startKillEscalation } from './kill-escalation.js';
 
 export interface SpawnBoundedOptions {
   readonly file: string;
@@ -48,7 +50,6 @@ const DEFAULT_DRAIN_GRACE_MS = 250;
  */
 export function spawnBounded(options: SpawnBoundedOptions): Promise<BoundedResult> {
   return new Promise((resolve) => {
-    const drainGraceMs = options.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS;
     const child = spawn(options.file, options.args, {
       cwd: options.cwd,
       env: options.env,
@@ -59,21 +60,15 @@ export function spawnBounded(options: SpawnBoundedOptions): Promise<BoundedResul
     });
     const stdout = new BoundedSink(options.maxOutputBytes);
     const stderr = new BoundedSink(options.maxOutputBytes);
-    let timedOut = false;
     let aborted = false;
     let spawnError: string | undefined;
-    let killTimer: NodeJS.Timeout | undefined;
-    let drainTimer: NodeJS.Timeout | undefined;
-    let killing = false;
     let settled = false;
     let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 
     const finish = (code: number | null, signal: NodeJS.Signals | null, cut: boolean): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(deadline);
-      if (killTimer !== undefined) clearTimeout(killTimer);
-      if (drainTimer !== undefined) clearTimeout(drainTimer);
+      escalation.stop();
       options.signal?.removeEventListener('abort', onAbort);
       // The leader is gone; nothing it left behind in its group may outlive the call.
       signalGroup(child.pid, 'SIGKILL');
@@ -86,58 +81,36 @@ export function spawnBounded(options: SpawnBoundedOptions): Promise<BoundedResul
         signal,
         stdout: stdout.text(),
         stderr: stderr.text(),
-        timedOut,
+        timedOut: escalation.timedOut,
         truncated: cut || stdout.truncated || stderr.truncated,
         aborted,
       };
       resolve(spawnError === undefined ? result : { ...result, spawnError });
     };
-    /**
-     * Wait a drain grace for `close`, then SIGKILL the group and wait one
-     * more; then cut the pipes. The cut waits for one turn of the event loop
-     * (`setImmediate` runs after the poll phase) so bytes already sitting in
-     * the pipes are read even when the loop was busy past the timers.
-     */
-    const boundClose = (): void => {
-      if (drainTimer !== undefined || settled) return;
-      drainTimer = setTimeout(() => {
-        signalGroup(child.pid, 'SIGKILL');
-        drainTimer = setTimeout(() => setImmediate(() => finish(exited?.code ?? null, exited?.signal ?? null, true)), drainGraceMs);
-      }, drainGraceMs);
-    };
-
-    const killGroup = (): void => {
-      if (killing) return;
-      killing = true;
-      signalGroup(child.pid, 'SIGTERM');
-      killTimer = setTimeout(() => {
-        signalGroup(child.pid, 'SIGKILL');
-        // A child that cannot even be reaped must not hold the call past the bound.
-        boundClose();
-      }, options.killGraceMs);
-      killTimer.unref();
-    };
+    const escalation = startKillEscalation({
+      signalGroup: (signal) => signalGroup(child.pid, signal),
+      timeoutMs: options.timeoutMs,
+      killGraceMs: options.killGraceMs,
+      drainGraceMs: options.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS,
+      onCut: () => finish(exited?.code ?? null, exited?.signal ?? null, true),
+    });
     const onAbort = (): void => {
       aborted = true;
-      killGroup();
+      escalation.kill();
     };
-    const deadline = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, options.timeoutMs);
 
     child.stdout?.on('data', (chunk: Buffer) => {
-      if (!stdout.push(chunk)) killGroup();
+      if (!stdout.push(chunk)) escalation.kill();
     });
     child.stderr?.on('data', (chunk: Buffer) => {
-      if (!stderr.push(chunk)) killGroup();
+      if (!stderr.push(chunk)) escalation.kill();
     });
     // After a cut, a destroyed pipe may still report an error; the result is already out.
     child.stdout?.on('error', () => undefined);
     child.stderr?.on('error', () => undefined);
     child.on('error', (error: NodeJS.ErrnoException) => {
       spawnError ??= error.code ?? 'spawn failed';
-      if (child.pid !== undefined) killGroup();
+      if (child.pid !== undefined) escalation.kill();
     });
     if (options.stdin !== undefined && child.stdin !== null) {
       child.stdin.on('error', () => undefined);
@@ -148,9 +121,7 @@ export function spawnBounded(options: SpawnBoundedOptions): Promise<BoundedResul
 
     child.on('exit', (code, signal) => {
       exited = { code, signal };
-      // The child finished in time: what remains is only draining its pipes, bounded below.
-      if (!killing) clearTimeout(deadline);
-      boundClose();
+      escalation.exited();
     });
     child.on('close', (code, signal) => finish(code, signal, false));
   });
@@ -162,31 +133,5 @@ function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
     process.kill(-pid, signal);
   } catch {
     // The group is already gone.
-  }
-}
-
-/** Collects up to `cap` bytes; reports when more arrived. */
-class BoundedSink {
-  readonly #cap: number;
-  readonly #chunks: Buffer[] = [];
-  #size = 0;
-  truncated = false;
-  constructor(cap: number) {
-    this.#cap = cap;
-  }
-  push(chunk: Buffer): boolean {
-    const room = this.#cap - this.#size;
-    if (chunk.byteLength > room) {
-      if (room > 0) this.#chunks.push(chunk.subarray(0, room));
-      this.#size = this.#cap;
-      this.truncated = true;
-      return false;
-    }
-    this.#chunks.push(chunk);
-    this.#size += chunk.byteLength;
-    return true;
-  }
-  text(): string {
-    return Buffer.concat(this.#chunks, this.#size).toString('utf8');
   }
 }

@@ -1,0 +1,57 @@
+import { Option, type Command } from 'commander';
+import { RECEIPT_STATUSES, runAuditExport, runAuditResolve, runAuditShow, runAuditTail, runAuditUnresolved, runAuditVerify } from '../commands/audit-command.js';
+import type { RunTask } from './run-task.js';
+
+/** `audit tail`, `show`, `verify`, `unresolved`, `resolve` and `export`: read, verify and settle the journal. */
+export function addAuditCommands(program: Command, run: RunTask): void {
+  const audit = program.command('audit').description('read and verify the journal');
+  audit
+    .command('tail')
+    .description('the newest receipts')
+    .option('-n, --lines <n>', 'how many', '20')
+    .option('-f, --follow', 'keep printing new receipts')
+    .option('--tool <tool>', 'only this tool')
+    .addOption(new Option('--status <status>', 'only receipts with this status').choices([...RECEIPT_STATUSES]))
+    .option('--agent <agent>', 'only this agent (cli for toolgate call)')
+    .option('--run <run>', 'only this run (the serve banner names it; cli for toolgate call)')
+    .action((options: { lines: string; follow?: boolean; tool?: string; status?: string; agent?: string; run?: string }) =>
+      run((output, config) => {
+        const controller = new AbortController();
+        process.once('SIGINT', () => controller.abort());
+        const filter = { ...(options.tool === undefined ? {} : { tool: options.tool }), ...(options.status === undefined ? {} : { status: options.status }), ...(options.agent === undefined ? {} : { agent: options.agent }), ...(options.run === undefined ? {} : { runId: options.run }) };
+        return runAuditTail(config(), { lines: Math.max(1, Number(options.lines) || 20), follow: options.follow === true, filter }, output, controller.signal);
+      }),
+    );
+  audit
+    .command('show <invocation>')
+    .description('one receipt with its chain position')
+    .action((id: string) => run((output, config) => Promise.resolve(runAuditShow(config(), id, output))));
+  audit
+    .command('verify')
+    .description('verify the hash chain and signatures against the anchored head; name the first bad row or how the file was cut or replaced')
+    .option('--anchor <file>', 'check against this anchor (a copy kept elsewhere) instead of the journal\'s own .anchor file')
+    .option('--no-anchor', 'walk the chain alone')
+    .option('--strict', 'fail on rows beyond the anchor and on a missing anchor')
+    .action((options: { anchor: string | boolean; strict?: boolean }) =>
+      run((output, config) => runAuditVerify(config(), { ...(options.anchor === false ? { anchor: false } : typeof options.anchor === 'string' ? { anchor: options.anchor } : {}), strict: options.strict === true }, output)),
+    );
+  audit
+    .command('unresolved')
+    .description('calls that claimed their effect and never settled (a crash, or a process still running): each refuses its action until resolved')
+    .action(() => run((output, config) => runAuditUnresolved(config(), output)));
+  audit
+    .command('resolve <claim>')
+    .description('answer an unresolved claim, journaled: --as failed (the effect did not happen; the action may run again) or --as done (it happened)')
+    .requiredOption('--as <outcome>', 'failed or done')
+    .option('--note <text>', 'why, for the audit trail')
+    .option('--force', 'resolve even though the pid that held the claim runs on this host (it may be another process now)')
+    .action((claim: string, options: { as: string; note?: string; force?: boolean }) =>
+      run((output, config) => runAuditResolve(config(), claim, { as: options.as, ...(options.note === undefined ? {} : { note: options.note }), force: options.force === true }, output)),
+    );
+  audit
+    .command('export')
+    .description('export every receipt')
+    .addOption(new Option('--format <format>').choices(['jsonl', 'csv']).default('jsonl'))
+    .option('--out <file>', 'write to a file instead of standard output')
+    .action((options: { format: string; out?: string }) => run((output, config) => Promise.resolve(runAuditExport(config(), options.format, options.out, output))));
+}

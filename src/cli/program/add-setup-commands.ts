@@ -1,0 +1,77 @@
+import { Option, type Command } from 'commander';
+import { CliError } from '../cli-error.js';
+import { runInit } from '../commands/init-command.js';
+import { runServe } from '../commands/serve-command.js';
+import { findRunningConsoles } from '../runtime/console-locator.js';
+import { resolveHttpAccess } from '../runtime/resolve-http-access.js';
+import type { RunTask } from './run-task.js';
+
+/** `init`, `serve` and `console`: set a project up, run its gateway, find the gateway's console. */
+export function addSetupCommands(program: Command, run: RunTask): void {
+  program
+    .command('init')
+    .description('write toolgate.config.json with a commented default policy')
+    .option('--force', 'overwrite an existing file')
+    .action((options: { force?: boolean }) =>
+      run((output) => {
+        const { file } = runInit(process.cwd(), { force: options.force === true });
+        output.result({ file }, () => `wrote ${file}`);
+        return Promise.resolve();
+      }),
+    );
+
+  addServeCommand(program, run);
+
+  program
+    .command('console')
+    .description('print the URL of the console of every gateway running for this configuration, newest first')
+    .action(() =>
+      run((output, config) => {
+        const [newest, ...others] = findRunningConsoles(config());
+        if (newest === undefined) throw new CliError('tool', 'No console is running for this configuration: start one with `toolgate serve`.');
+        // One gateway: its URL alone, as a script expects. Several: one a line, each with its process.
+        const line = (found: typeof newest) => (others.length === 0 ? found.url : `${found.url}  (pid ${String(found.pid)}, started ${found.startedAt})`);
+        output.result({ ...newest, consoles: [newest, ...others] }, () => [newest, ...others].map(line).join('\n'));
+        return Promise.resolve();
+      }),
+    );
+}
+
+function addServeCommand(program: Command, run: RunTask): void {
+  program
+    .command('serve')
+    .description('serve the built-in tools and the configured MCP servers, governed, to MCP clients; start the console')
+    .addOption(new Option('--stdio', 'serve MCP over stdio (for clients that spawn toolgate)').conflicts('http'))
+    .option('--http <port>', 'serve MCP over Streamable HTTP on 127.0.0.1:<port> (default 7420)')
+    // Refused: a token on the command line is readable by every local user. Declared so the refusal can say what to use instead.
+    .addOption(new Option('--token <secret>').hideHelp())
+    .addOption(new Option('--token-file <path>', 'read the bearer token the HTTP transport requires from this file (yours alone, mode 0600); or set TOOLGATE_TOKEN').conflicts('stdio'))
+    .addOption(new Option('--no-token', 'serve HTTP without a bearer token: any local process can then call the tools').conflicts('stdio'))
+    .option('--no-console', 'do not start the web console')
+    .option('--no-elicitation', 'never ask an MCP client to approve, even one elicitation.trustedClients lists: approvals go to the console only')
+    .action((options: { stdio?: boolean; http?: string; token?: string | false; tokenFile?: string; console: boolean; elicitation: boolean }) =>
+      run(async (output, config) => {
+        if (typeof options.token === 'string') {
+          throw new CliError('usage', '--token is refused: every local user can read a command line (ps, /proc/<pid>/cmdline). Put the token in a file only you can read and pass --token-file PATH, or set TOOLGATE_TOKEN; with neither, serve generates one in .toolgate/http-token.');
+        }
+        const port = options.http === undefined ? 7420 : Number(options.http);
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('usage', '--http takes a port number.');
+        // Read once and dropped from this process's environment, so nothing it starts can inherit the token.
+        const environment = process.env.TOOLGATE_TOKEN;
+        delete process.env.TOOLGATE_TOKEN;
+        const resolved = config();
+        const transport =
+          options.stdio === true
+            ? 'stdio'
+            : { port, access: resolveHttpAccess(resolved, { noToken: options.token === false, ...(options.tokenFile === undefined ? {} : { tokenFile: options.tokenFile }), ...(environment === undefined ? {} : { environment }) }) };
+        const server = await runServe(resolved, { transport, console: options.console, elicitation: options.elicitation }, output);
+        await new Promise<void>((resolve) => {
+          const stop = (): void => resolve();
+          process.once('SIGINT', stop);
+          process.once('SIGTERM', stop);
+          if (options.stdio === true) process.stdin.once('end', stop);
+        });
+        await server.close();
+      }),
+    );
+}
