@@ -1,6 +1,7 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/config-types.js';
+import { writeFileAtomicSync } from '../../node/fs/write-file-atomic.js';
 
 /** Where a running `serve` says where its console is. */
 export interface ConsoleLocation {
@@ -38,8 +39,8 @@ function ownConsoleLocatorPath(config: ResolvedConfig, pid: number): string {
 export function publishConsole(config: ResolvedConfig, url: string): void {
   mkdirSync(stateDirectory(config), { recursive: true, mode: 0o700 });
   const text = `${JSON.stringify({ url, pid: process.pid, startedAt: new Date().toISOString() } satisfies ConsoleLocation)}\n`;
-  writePrivately(ownConsoleLocatorPath(config, process.pid), text);
-  writePrivately(consoleLocatorPath(config), text);
+  writeFileAtomicSync(ownConsoleLocatorPath(config, process.pid), text, { mode: 0o600 });
+  writeFileAtomicSync(consoleLocatorPath(config), text, { mode: 0o600 });
 }
 
 /** Removed on shutdown: this process's own locator, and `console.json` only while it is still this process's (a newer `serve` may have replaced it). */
@@ -83,16 +84,6 @@ function locatorNames(config: ResolvedConfig): string[] {
   } catch {
     return [];
   }
-}
-
-/** Written atomically with mode 0600, so a reader never sees half a file or a wider mode. */
-function writePrivately(file: string, text: string): void {
-  const temporary = `${file}.${String(process.pid)}.tmp`;
-  // A leftover of an earlier process with this pid goes first; `wx` then never writes through whatever is there.
-  rmSync(temporary, { force: true });
-  writeFileSync(temporary, text, { mode: 0o600, flag: 'wx' });
-  chmodSync(temporary, 0o600);
-  renameSync(temporary, file);
 }
 
 function readConsoleLocation(file: string): ConsoleLocation | undefined {
