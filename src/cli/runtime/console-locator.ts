@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { writeFileAtomicSync } from '../../node/fs/write-file-atomic.js';
+import { isProcessAlive } from '../../node/process/is-process-alive.js';
 
 /** Where a running `serve` says where its console is. */
 export interface ConsoleLocation {
@@ -62,13 +63,13 @@ export function findRunningConsoles(config: ResolvedConfig): ConsoleLocation[] {
     const file = join(stateDirectory(config), name);
     const location = readConsoleLocation(file);
     if (location?.pid !== pid) continue;
-    if (processAlive(pid)) found.set(pid, location);
+    if (isProcessAlive(pid)) found.set(pid, location);
     else rmSync(file, { force: true });
   }
   // `console.json` alone: written by a gateway that keeps no locator of its own.
   const newest = readConsoleLocation(consoleLocatorPath(config));
   if (newest !== undefined && !found.has(newest.pid)) {
-    if (processAlive(newest.pid)) found.set(newest.pid, newest);
+    if (isProcessAlive(newest.pid)) found.set(newest.pid, newest);
     else rmSync(consoleLocatorPath(config), { force: true });
   }
   return [...found.values()].sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.pid - a.pid);
@@ -95,16 +96,7 @@ function readConsoleLocation(file: string): ConsoleLocation | undefined {
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const { url, pid, startedAt } = parsed as Record<string, unknown>;
-  if (typeof url !== 'string' || !/^http:\/\/(127\.0\.0\.1|\[::1\]|localhost):\d+\//.test(url) || typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return undefined;
+  if (typeof url !== 'string' || !/^http:\/\/(127\.0\.0\.1|\[::1\]|localhost):\d+\//.test(url) || typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return undefined;
   return { url, pid, startedAt: typeof startedAt === 'string' ? startedAt : '' };
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, another user's. Only "no such process" means gone.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
