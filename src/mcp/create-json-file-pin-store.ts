@@ -1,6 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ConfigurationError } from '../core/internal.js';
+import { ConfigurationError, parseJsonOrThrow } from '../core/internal.js';
 import { pinKey, type McpPin, type McpPinnedDefinition, type McpPinStore } from './pin-store.js';
 import { withFileLock } from './with-file-lock.js';
 import { writeFileAtomic } from '../node/fs/write-file-atomic.js';
@@ -83,12 +83,7 @@ async function readPins(path: string): Promise<Map<string, McpPin>> {
 }
 
 function parsePinFile(text: string): McpPin[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new ConfigurationError('pins', 'file is not valid JSON');
-  }
+  const parsed = parseJsonOrThrow(text, () => new ConfigurationError('pins', 'file is not valid JSON'));
   const file = parsed as Partial<PinFile> | null;
   if (typeof file !== 'object' || file === null || file.version !== 1 || !Array.isArray(file.pins)) {
     throw new ConfigurationError('pins', 'file must be { "version": 1, "pins": [...] }');

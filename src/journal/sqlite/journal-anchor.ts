@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { canonicalJson, ConfigurationError } from '../../core/internal.js';
+import { canonicalJson, ConfigurationError, parseJsonOrThrow } from '../../core/internal.js';
 import type { ReceiptSigner, ReceiptVerifier } from './receipt-signer.js';
 import { writeFileAtomicSync } from '../../node/fs/write-file-atomic.js';
 
@@ -41,12 +41,7 @@ export function readJournalAnchor(path: string): JournalAnchor | undefined {
 }
 
 export function parseAnchor(text: string): JournalAnchor {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new ConfigurationError('anchor', 'is not JSON');
-  }
+  const parsed = parseJsonOrThrow(text, () => new ConfigurationError('anchor', 'is not JSON'));
   const anchor = parsed as Partial<Record<keyof JournalAnchor, unknown>> | null;
   const valid =
     typeof anchor === 'object' &&

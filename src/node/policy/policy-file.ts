@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigurationError } from '../../core/errors/tool-errors.js';
+import { parseJsonOrThrow } from '../../core/errors/parse-json-or-throw.js';
 import { compileRule } from '../../core/policy/compile-rule.js';
 import type { PolicyRule, PolicyRuleObject } from '../../core/policy/rule-types.js';
 import type { PersistRule } from '../../core/policy/create-confirm.js';
@@ -60,12 +61,7 @@ export async function readPolicyFile(file: string): Promise<PolicyFile> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { rules: [] };
     throw new ConfigurationError('policyFile', 'cannot be read');
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new ConfigurationError('policyFile', 'is not valid JSON');
-  }
+  const parsed = parseJsonOrThrow(text, () => new ConfigurationError('policyFile', 'is not valid JSON'));
   const rules = typeof parsed === 'object' && parsed !== null ? (parsed as { rules?: unknown }).rules : undefined;
   if (!Array.isArray(rules)) throw new ConfigurationError('policyFile', 'must be an object with a "rules" array');
   return { rules: rules as PolicyRule[] };
