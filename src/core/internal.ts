@@ -204,7 +204,6 @@ export type {
 } from './projection/projection-types.js';
 
 export { ToolgateError, type ToolgateErrorCode, type ToolgateErrorOptions } from './errors/toolgate-error.js';
-export { parseJsonOrThrow } from './errors/parse-json-or-throw.js';
 export {
   ConfigurationError,
   DuplicateToolError,

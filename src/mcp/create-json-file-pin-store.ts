@@ -1,6 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ConfigurationError, parseJsonOrThrow } from '../core/internal.js';
+import { ConfigurationError } from '../core/internal.js';
+import { parseJsonOrThrow } from '../core/errors/parse-json-or-throw.js';
 import { pinKey, type McpPin, type McpPinnedDefinition, type McpPinStore } from './pin-store.js';
 import { withFileLock } from './with-file-lock.js';
 import { writeFileAtomic } from '../node/fs/write-file-atomic.js';

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { parseJsonOrThrow, unwrapUntrusted, type ToolOutcome } from '../../core/internal.js';
+import { unwrapUntrusted, type ToolOutcome } from '../../core/internal.js';
+import { parseJsonOrThrow } from '../../core/errors/parse-json-or-throw.js';
 import { CliError, exitCodeOfError } from '../cli-error.js';
 import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { parse as parseToml } from 'smol-toml';
-import { ConfigurationError, importClaudeSettings, importGeminiPolicies, parseJsonOrThrow, type PolicyExplanation, type PromptContext, type ToolApprovalDecision, type ToolCall } from '../../core/internal.js';
+import { ConfigurationError, importClaudeSettings, importGeminiPolicies, type PolicyExplanation, type PromptContext, type ToolApprovalDecision, type ToolCall } from '../../core/internal.js';
+import { parseJsonOrThrow } from '../../core/errors/parse-json-or-throw.js';
 import { CliError } from '../cli-error.js';
 import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { canonicalJson, ConfigurationError, parseJsonOrThrow } from '../../core/internal.js';
+import { canonicalJson, ConfigurationError } from '../../core/internal.js';
+import { parseJsonOrThrow } from '../../core/errors/parse-json-or-throw.js';
 import type { ReceiptSigner, ReceiptVerifier } from './receipt-signer.js';
 import { writeFileAtomicSync } from '../../node/fs/write-file-atomic.js';
 
