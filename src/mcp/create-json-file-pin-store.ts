@@ -1,9 +1,10 @@
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ConfigurationError } from '../core/internal.js';
+import { parseJsonOrThrow } from '../core/errors/parse-json-or-throw.js';
 import { pinKey, type McpPin, type McpPinnedDefinition, type McpPinStore } from './pin-store.js';
 import { withFileLock } from './with-file-lock.js';
+import { writeFileAtomic } from '../node/fs/write-file-atomic.js';
 
 interface PinFile {
   readonly version: 1;
@@ -68,20 +69,7 @@ export function createJsonFilePinStore(path: string): McpPinStore {
 
 async function writePins(path: string, pins: ReadonlyMap<string, McpPin>): Promise<void> {
   const body: PinFile = { version: 1, pins: [...pins.values()].sort((left, right) => (pinKey(left.server, left.tool) < pinKey(right.server, right.tool) ? -1 : 1)) };
-  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  const handle = await open(temporary, 'wx', 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(body, null, 2)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(path, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600, fsync: true });
 }
 
 async function readPins(path: string): Promise<Map<string, McpPin>> {
@@ -96,12 +84,7 @@ async function readPins(path: string): Promise<Map<string, McpPin>> {
 }
 
 function parsePinFile(text: string): McpPin[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new ConfigurationError('pins', 'file is not valid JSON');
-  }
+  const parsed = parseJsonOrThrow(text, () => new ConfigurationError('pins', 'file is not valid JSON'));
   const file = parsed as Partial<PinFile> | null;
   if (typeof file !== 'object' || file === null || file.version !== 1 || !Array.isArray(file.pins)) {
     throw new ConfigurationError('pins', 'file must be { "version": 1, "pins": [...] }');

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ToolgateError } from '../core/internal.js';
+import { isProcessAlive } from '../node/process/is-process-alive.js';
 
 /** How long a writer waits for another process's lock before it gives up. */
 const WAIT_MS = 15_000;
@@ -117,7 +118,7 @@ function isStale(seen: SeenLock): boolean {
   if (ageMs > STALE_MS) return true;
   if (ageMs <= DEAD_OWNER_MS) return false;
   const owner = parseOwner(seen.text);
-  return owner !== undefined && owner.host === hostname() && !isAlive(owner.pid);
+  return owner !== undefined && owner.host === hostname() && !isProcessAlive(owner.pid);
 }
 
 /** The owner a lock names; undefined for a lock whose owner crashed before writing it. */
@@ -134,15 +135,6 @@ function parseOwner(text: string): { readonly pid: number; readonly host: string
   return { pid: owner.pid as number, host: owner.host };
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Text and mtime from one open file, so both describe the same lock. */
 async function look(path: string): Promise<SeenLock | undefined> {

@@ -20,6 +20,7 @@ import { SIGNING_KEY_FILE } from '../../journal/sqlite/receipt-signer.js';
 import { CliError } from '../cli-error.js';
 import { formatTable, type CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
+import { isProcessAlive } from '../../node/process/is-process-alive.js';
 
 function openAudit(config: ResolvedConfig): ReturnType<typeof createJournalAudit> {
   if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path} yet: it is created by the first governed call.`);
@@ -176,13 +177,7 @@ function holderState(holder: string | undefined): HolderState {
   if (match[2] !== hostname()) return 'other-host';
   const pid = Number(match[1]);
   if (!Number.isSafeInteger(pid) || pid <= 0) return 'unknown';
-  try {
-    process.kill(pid, 0);
-    return 'running';
-  } catch (error) {
-    // EPERM: the process exists, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? 'running' : 'gone';
-  }
+  return isProcessAlive(pid) ? 'running' : 'gone';
 }
 
 /** The claims a crash (or a process still running) left open, each with whether its holder still runs. */

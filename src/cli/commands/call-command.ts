@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { unwrapUntrusted, type ToolOutcome } from '../../core/internal.js';
+import { parseJsonOrThrow } from '../../core/errors/parse-json-or-throw.js';
 import { CliError, exitCodeOfError } from '../cli-error.js';
 import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
@@ -21,12 +22,7 @@ export const CLI_AGENT = 'cli';
  */
 export async function runCall(config: ResolvedConfig, tool: string, json: string | undefined, output: CliOutput, interactive: boolean): Promise<number> {
   const text = json === '-' ? readFileSync(0, 'utf8') : (json ?? '{}');
-  let args: unknown;
-  try {
-    args = JSON.parse(text);
-  } catch {
-    throw new CliError('usage', 'The arguments must be a JSON object (or - to read one from standard input).');
-  }
+  const args = parseJsonOrThrow(text, () => new CliError('usage', 'The arguments must be a JSON object (or - to read one from standard input).'));
   const gateway = await openGateway(config, interactive ? { prompt: createTtyApprover() } : { prompt: () => Promise.resolve({ outcome: 'reject', noApprover: true, reason: 'no terminal to ask: run toolgate call in a terminal, or approve through toolgate serve and its console' }) });
   try {
     // Journaled as the terminal's own agent and run, never as the MCP client the gateway serves.

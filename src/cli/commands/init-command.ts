@@ -1,6 +1,7 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliError } from '../cli-error.js';
+import { writeFileAtomicSync } from '../../node/fs/write-file-atomic.js';
 
 /** The file `toolgate init` writes: JSON with comments, and a `$schema` so editors complete it. */
 export const DEFAULT_CONFIG_TEXT = `{
@@ -50,6 +51,6 @@ export interface InitResult {
 export function runInit(cwd: string, options: { force?: boolean } = {}): InitResult {
   const file = resolve(cwd, 'toolgate.config.json');
   if (existsSync(file) && options.force !== true) throw new CliError('usage', `${file} already exists (use --force to overwrite).`);
-  writeFileSync(file, DEFAULT_CONFIG_TEXT, { mode: 0o644 });
+  writeFileAtomicSync(file, DEFAULT_CONFIG_TEXT, { mode: 0o644 });
   return { file };
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { parse as parseToml } from 'smol-toml';
 import { ConfigurationError, importClaudeSettings, importGeminiPolicies, type PolicyExplanation, type PromptContext, type ToolApprovalDecision, type ToolCall } from '../../core/internal.js';
+import { parseJsonOrThrow } from '../../core/errors/parse-json-or-throw.js';
 import { CliError } from '../cli-error.js';
 import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
@@ -23,12 +24,7 @@ export interface ExplainedOutcome {
  * and nothing is journaled.
  */
 export async function runPolicyExplain(config: ResolvedConfig, tool: string, json: string, output: CliOutput): Promise<void> {
-  let args: unknown;
-  try {
-    args = JSON.parse(json);
-  } catch {
-    throw new CliError('usage', 'The arguments must be a JSON object.');
-  }
+  const args = parseJsonOrThrow(json, () => new CliError('usage', 'The arguments must be a JSON object.'));
   const builtin = servedBuiltins(config).some((definition) => definition.name === tool);
   const gateway = await openGateway(config, { connectServers: !builtin, journalCalls: false });
   try {
@@ -115,12 +111,7 @@ export async function runPolicyImport(kind: string, file: string, output: CliOut
   }
   let result: { rules: readonly unknown[]; warnings: readonly string[] };
   if (kind === 'claude') {
-    let settings: unknown;
-    try {
-      settings = JSON.parse(text);
-    } catch {
-      throw new CliError('config', `${file} is not valid JSON.`);
-    }
+    const settings = parseJsonOrThrow(text, () => new CliError('config', `${file} is not valid JSON.`));
     result = refusedAsConfig(() => importClaudeSettings([{ scope: 'project', settings, file }], { home: homedir() }));
   } else if (kind === 'gemini') {
     let document: unknown;

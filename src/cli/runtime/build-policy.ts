@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, relative } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { createPolicy, importClaudeSettings, importGeminiPolicies, type PolicyRule, type PolicySnapshot } from '../../core/internal.js';
+import { parseJsonOrThrow } from '../../core/errors/parse-json-or-throw.js';
 import { isTrustedPolicyFile, policyFilePaths, readPolicyFile } from '../../node/index.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
@@ -113,12 +114,7 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
       throw new CliError('config', `Policy import ${file} cannot be read.`);
     }
     if (entry.from === 'claude') {
-      let settings: unknown;
-      try {
-        settings = JSON.parse(text);
-      } catch {
-        throw new CliError('config', `Policy import ${file} is not valid JSON.`);
-      }
+      const settings = parseJsonOrThrow(text, () => new CliError('config', `Policy import ${file} is not valid JSON.`));
       const result = importClaudeSettings([{ scope: 'project', settings, file }]);
       imported.push(...numbered(config, result.rules, file, position));
       warnings.push(...result.warnings);

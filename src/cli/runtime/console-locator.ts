@@ -1,6 +1,8 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/config-types.js';
+import { writeFileAtomicSync } from '../../node/fs/write-file-atomic.js';
+import { isProcessAlive } from '../../node/process/is-process-alive.js';
 
 /** Where a running `serve` says where its console is. */
 export interface ConsoleLocation {
@@ -38,8 +40,8 @@ function ownConsoleLocatorPath(config: ResolvedConfig, pid: number): string {
 export function publishConsole(config: ResolvedConfig, url: string): void {
   mkdirSync(stateDirectory(config), { recursive: true, mode: 0o700 });
   const text = `${JSON.stringify({ url, pid: process.pid, startedAt: new Date().toISOString() } satisfies ConsoleLocation)}\n`;
-  writePrivately(ownConsoleLocatorPath(config, process.pid), text);
-  writePrivately(consoleLocatorPath(config), text);
+  writeFileAtomicSync(ownConsoleLocatorPath(config, process.pid), text, { mode: 0o600 });
+  writeFileAtomicSync(consoleLocatorPath(config), text, { mode: 0o600 });
 }
 
 /** Removed on shutdown: this process's own locator, and `console.json` only while it is still this process's (a newer `serve` may have replaced it). */
@@ -61,13 +63,13 @@ export function findRunningConsoles(config: ResolvedConfig): ConsoleLocation[] {
     const file = join(stateDirectory(config), name);
     const location = readConsoleLocation(file);
     if (location?.pid !== pid) continue;
-    if (processAlive(pid)) found.set(pid, location);
+    if (isProcessAlive(pid)) found.set(pid, location);
     else rmSync(file, { force: true });
   }
   // `console.json` alone: written by a gateway that keeps no locator of its own.
   const newest = readConsoleLocation(consoleLocatorPath(config));
   if (newest !== undefined && !found.has(newest.pid)) {
-    if (processAlive(newest.pid)) found.set(newest.pid, newest);
+    if (isProcessAlive(newest.pid)) found.set(newest.pid, newest);
     else rmSync(consoleLocatorPath(config), { force: true });
   }
   return [...found.values()].sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.pid - a.pid);
@@ -85,16 +87,6 @@ function locatorNames(config: ResolvedConfig): string[] {
   }
 }
 
-/** Written atomically with mode 0600, so a reader never sees half a file or a wider mode. */
-function writePrivately(file: string, text: string): void {
-  const temporary = `${file}.${String(process.pid)}.tmp`;
-  // A leftover of an earlier process with this pid goes first; `wx` then never writes through whatever is there.
-  rmSync(temporary, { force: true });
-  writeFileSync(temporary, text, { mode: 0o600, flag: 'wx' });
-  chmodSync(temporary, 0o600);
-  renameSync(temporary, file);
-}
-
 function readConsoleLocation(file: string): ConsoleLocation | undefined {
   let parsed: unknown;
   try {
@@ -104,16 +96,7 @@ function readConsoleLocation(file: string): ConsoleLocation | undefined {
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const { url, pid, startedAt } = parsed as Record<string, unknown>;
-  if (typeof url !== 'string' || !/^http:\/\/(127\.0\.0\.1|\[::1\]|localhost):\d+\//.test(url) || typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return undefined;
+  if (typeof url !== 'string' || !/^http:\/\/(127\.0\.0\.1|\[::1\]|localhost):\d+\//.test(url) || typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return undefined;
   return { url, pid, startedAt: typeof startedAt === 'string' ? startedAt : '' };
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, another user's. Only "no such process" means gone.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

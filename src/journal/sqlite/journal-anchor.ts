@@ -1,8 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, fsyncSync, lstatSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { lstatSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { canonicalJson, ConfigurationError } from '../../core/internal.js';
+import { parseJsonOrThrow } from '../../core/errors/parse-json-or-throw.js';
 import type { ReceiptSigner, ReceiptVerifier } from './receipt-signer.js';
+import { writeFileAtomicSync } from '../../node/fs/write-file-atomic.js';
 
 /**
  * The chain head recorded outside the journal file: `rows` is the chain's
@@ -40,12 +42,7 @@ export function readJournalAnchor(path: string): JournalAnchor | undefined {
 }
 
 export function parseAnchor(text: string): JournalAnchor {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new ConfigurationError('anchor', 'is not JSON');
-  }
+  const parsed = parseJsonOrThrow(text, () => new ConfigurationError('anchor', 'is not JSON'));
   const anchor = parsed as Partial<Record<keyof JournalAnchor, unknown>> | null;
   const valid =
     typeof anchor === 'object' &&
@@ -92,18 +89,5 @@ export function anchorSignature(anchor: JournalAnchor, verifier: ReceiptVerifier
  */
 export function writeJournalAnchor(path: string, anchor: JournalAnchor): void {
   if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true) throw new ConfigurationError('anchor', 'must not be a symbolic link');
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}`);
-  const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-  try {
-    try {
-      writeSync(fd, `${JSON.stringify(anchor, null, 2)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, path);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
+  writeFileAtomicSync(path, `${JSON.stringify(anchor, null, 2)}\n`, { fsync: true });
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigurationError } from '../../core/errors/tool-errors.js';
+import { parseJsonOrThrow } from '../../core/errors/parse-json-or-throw.js';
 import { importClaudeSettings, type ClaudeSettingsFile, type ClaudeSettingsScope, type ImportedPolicy } from '../../core/policy/import-claude-settings.js';
 
 export interface LoadClaudeSettingsOptions {
@@ -30,11 +31,7 @@ export async function loadClaudeSettings(options: LoadClaudeSettingsOptions): Pr
   for (const { scope, file } of claudeSettingsFiles(options)) {
     const text = await readOptional(file);
     if (text === undefined) continue;
-    try {
-      files.push({ scope, settings: JSON.parse(text) as unknown, file });
-    } catch {
-      throw new ConfigurationError(`claude.${scope}`, 'settings file is not valid JSON');
-    }
+    files.push({ scope, settings: parseJsonOrThrow(text, () => new ConfigurationError(`claude.${scope}`, 'settings file is not valid JSON')), file });
   }
   return importClaudeSettings(files, { home: options.home });
 }

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigurationError } from '../../core/errors/tool-errors.js';
+import { parseJsonOrThrow } from '../../core/errors/parse-json-or-throw.js';
 import { compileRule } from '../../core/policy/compile-rule.js';
 import type { PolicyRule, PolicyRuleObject } from '../../core/policy/rule-types.js';
 import type { PersistRule } from '../../core/policy/create-confirm.js';
+import { writeFileAtomic } from '../fs/write-file-atomic.js';
 
 /** The toolgate policy file: `{ "rules": [ … ] }` (object or string-form rules). */
 export interface PolicyFile {
@@ -59,12 +61,7 @@ export async function readPolicyFile(file: string): Promise<PolicyFile> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { rules: [] };
     throw new ConfigurationError('policyFile', 'cannot be read');
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new ConfigurationError('policyFile', 'is not valid JSON');
-  }
+  const parsed = parseJsonOrThrow(text, () => new ConfigurationError('policyFile', 'is not valid JSON'));
   const rules = typeof parsed === 'object' && parsed !== null ? (parsed as { rules?: unknown }).rules : undefined;
   if (!Array.isArray(rules)) throw new ConfigurationError('policyFile', 'must be an object with a "rules" array');
   return { rules: rules as PolicyRule[] };
@@ -85,20 +82,7 @@ export async function appendPolicyRule(file: string, rule: PolicyRuleObject): Pr
 
 async function writeAtomically(file: string, next: string): Promise<void> {
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
-  const handle = await open(temporary, 'wx', 0o600);
-  try {
-    await handle.writeFile(next, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(file, next, { mode: 0o600, fsync: true });
 }
 
 /**

@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { MediaHandle, MediaStore } from '../../core/internal.js';
 import { readStoreFile } from './read-store-file.js';
+import { writeFileAtomic } from '../fs/write-file-atomic.js';
 
 const HANDLE = /^media:sha256:([0-9a-f]{64})$/;
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}$/;
@@ -20,8 +21,8 @@ export function createMediaStore(directory: string): MediaStore {
       await ready;
       const type = MEDIA_TYPE.test(mediaType) ? mediaType : 'application/octet-stream';
       const digest = createHash('sha256').update(bytes).digest('hex');
-      await atomicWrite(path.join(directory, `${digest}.type`), type);
-      await atomicWrite(path.join(directory, digest), bytes);
+      await writeFileAtomic(path.join(directory, `${digest}.type`), type);
+      await writeFileAtomic(path.join(directory, digest), bytes);
       const handle: MediaHandle = { handle: `media:sha256:${digest}`, mediaType: type, bytes: bytes.byteLength };
       return handle;
     },
@@ -38,13 +39,3 @@ export function createMediaStore(directory: string): MediaStore {
   };
 }
 
-async function atomicWrite(target: string, data: string | Uint8Array): Promise<void> {
-  const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temporary, data, { flag: 'wx', mode: 0o600 });
-    await rename(temporary, target);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-}
