@@ -50,8 +50,9 @@ export function resolveJailedPath(jail: FsJail, requested: string, tool: string 
   if (!isInside(jail.root, lexical)) throw hostDenial(tool, 'scope_denied');
   const spelled = jail.classify(lexical);
   refuseReserved(spelled, tool);
-  const walk = recordedWalk(jail, lexical, expected) ?? walkRealPath(jail.workspace, lexical, tool);
-  const real = jail.display(walk.absolute);
+  const shown = jail.display(lexical);
+  const walk = recordedWalk(lexical, shown, expected) ?? walkRealPath(jail.workspace, lexical, tool);
+  const real = walk.absolute === lexical ? shown : jail.display(walk.absolute);
   if (expected?.identity !== undefined && (expected.real !== real || expected.created !== walk.missing.length > 0 || expected.identity !== walk.identity)) {
     throw hostDenial(tool, 'target_changed');
   }
@@ -70,8 +71,8 @@ export function resolveJailedPath(jail: FsJail, requested: string, tool: string 
  * a component swapped for a link leads the descriptor elsewhere, a file
  * renamed over the target or a folder swapped in has another inode.
  */
-function recordedWalk(jail: FsJail, lexical: string, expected: ResolvedPath | undefined): UnlinkedWalk | undefined {
-  if (!verifiesDescriptorPath || expected?.identity === undefined || expected.linkTraversal || expected.real !== jail.display(lexical)) return undefined;
+function recordedWalk(lexical: string, shown: string, expected: ResolvedPath | undefined): UnlinkedWalk | undefined {
+  if (!verifiesDescriptorPath || expected?.identity === undefined || expected.linkTraversal || expected.real !== shown) return undefined;
   return recordedUnlinkedWalk(lexical, expected.identity, expected.created);
 }
 
