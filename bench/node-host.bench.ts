@@ -123,9 +123,10 @@ export async function run(): Promise<void> {
  * What resolving the target costs a governed `write_file` (approved by a
  * hook that says yes): the Node host as shipped against a copy without
  * `resolve`, where the engine resolves lexically. Both check the path again
- * at execution (without `resolve` a walk, with it one `lstat` confirming the
- * identity recorded at resolution); the difference is the walk before policy (one
- * `lstat` per component), the classification and the engine's merge.
+ * at execution (without `resolve` a walk; with it no `lstat` at all, the
+ * write's own open confirming the identity recorded at resolution); the
+ * difference is the walk before policy (one `lstat` per component), the
+ * classification and the engine's merge.
  */
 async function benchResolution(workspace: string): Promise<void> {
   await mkdir(path.join(workspace, 'notes'), { recursive: true });

@@ -1,5 +1,6 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isInside } from './fs-jail.js';
+import { isInside, resolveInWorkspace } from './fs-jail.js';
 
 describe('isInside', () => {
   it('holds the root itself and what lies below it, never a sibling that merely shares its spelling', () => {
@@ -17,5 +18,36 @@ describe('isInside', () => {
     expect(isInside('/', '/')).toBe(true);
     expect(isInside('/', '/etc/passwd')).toBe(true);
     expect(isInside('/', 'relative')).toBe(false);
+  });
+});
+
+describe('resolveInWorkspace', () => {
+  const spellings = [
+    'notes/a.md',
+    'a',
+    '.env',
+    '...',
+    '..data/x',
+    'a./b',
+    'a/.b/c..',
+    '.',
+    '..',
+    './a',
+    'a/./b',
+    'a/../b',
+    'a/..',
+    '../outside',
+    'a/../../outside',
+    'a//b',
+    'a/',
+    '/etc/passwd',
+    '//etc',
+    'a\\..\\b',
+  ];
+
+  it('is exactly path.resolve for every spelling, plain or not', () => {
+    for (const workspace of ['/work/app', '/']) {
+      for (const requested of spellings) expect(resolveInWorkspace(workspace, requested), `${workspace} + ${requested}`).toBe(path.resolve(workspace, requested));
+    }
   });
 });

@@ -54,6 +54,19 @@ export function isInside(root: string, candidate: string): boolean {
   return candidate.startsWith(root) && (root.endsWith(path.sep) || candidate[root.length] === path.sep);
 }
 
+/** A segment `path.resolve` would fold or drop: empty, `.` or `..`, or a separator at either end. */
+const FOLDED_SEGMENT = /(?:^|\/)\.{0,2}(?:\/|$)/;
+
+/**
+ * `path.resolve(workspace, requested)`, paid for only when it has work to do:
+ * a relative spelling of plain names (the common case, resolved on every
+ * governed fs call) is the workspace, a separator and the spelling as is.
+ */
+export function resolveInWorkspace(workspace: string, requested: string): string {
+  if (path.sep !== '/' || FOLDED_SEGMENT.test(requested)) return path.resolve(workspace, requested);
+  return workspace.endsWith('/') ? workspace + requested : `${workspace}/${requested}`;
+}
+
 /** Build the jail once, at host creation: the workspace must exist, protected globs compile up front. */
 export function createFsJail(options: CreateFsJailOptions): FsJail {
   if (!path.isAbsolute(options.workspace)) throw new ConfigurationError('workspace', 'must be an absolute path');

@@ -6,7 +6,7 @@ import { hostFailure } from '../errors/host-denial.js';
 import { climbsOut, type FsJail } from './fs-jail.js';
 import { isIgnored, parseGitignore, type IgnoreRule } from './gitignore-rules.js';
 import { openInDirectory, openVerifiedDirectory, type VerifiedDirectory } from './open-verified.js';
-import { resolveJailedPath, sameTarget } from './resolve-jailed-path.js';
+import { openAsResolved, resolveJailedPath, sameTarget } from './resolve-jailed-path.js';
 
 export interface ListJailedDirectoryOptions {
   readonly jail: FsJail;
@@ -38,8 +38,8 @@ export async function listJailedDirectory(options: ListJailedDirectoryOptions): 
   const target = resolveJailedPath(jail, options.path, tool, options.expected);
   if (target.missing.length > 0) throw hostFailure(tool, 'the directory does not exist');
   const entries: DirectoryEntry[] = [];
-  const rules: IgnoreRule[] = await rootRules(jail, target.absolute, tool);
-  const root = await openVerifiedDirectory(jail, target.absolute, tool);
+  const rules: IgnoreRule[] = await openAsResolved(target, tool, () => rootRules(jail, target.absolute, tool));
+  const root = await openAsResolved(target, tool, () => openVerifiedDirectory(jail, target.absolute, tool));
   let level: VerifiedDirectory[] = [root];
   try {
     sameTarget(target, await root.handle.stat(), tool);

@@ -5,7 +5,7 @@ import { hostDenial, hostFailure } from '../errors/host-denial.js';
 import { decodeText, sniffMediaType } from '../stores/sniff-media-type.js';
 import type { FsJail } from './fs-jail.js';
 import { openVerified } from './open-verified.js';
-import { resolveJailedPath, sameTarget } from './resolve-jailed-path.js';
+import { openAsResolved, resolveJailedPath, sameTarget } from './resolve-jailed-path.js';
 
 export interface ReadJailedFileOptions {
   readonly jail: FsJail;
@@ -34,7 +34,7 @@ export async function readJailedBytes(
   // One open by the resolved real path: O_NOFOLLOW refuses a symlinked last
   // component, the descriptor check refuses a swapped parent, and the file
   // opened must be the very one resolved.
-  const handle = await openVerified(jail, target.absolute, constants.O_RDONLY | constants.O_NONBLOCK, tool);
+  const handle = await openAsResolved(target, tool, () => openVerified(jail, target.absolute, constants.O_RDONLY | constants.O_NONBLOCK, tool));
   try {
     const stat = await handle.stat();
     sameTarget(target, stat, tool);

@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readFile, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -224,5 +224,61 @@ describe('protected unless approved: the real path decides', () => {
     expect(await reason(guarded.fs.readFile('secrets.json', { expected: claimed('secrets.json') }))).toBe('secret_store');
     expect(await read('state/journal.db')).toBe('JOURNAL');
     await guarded.close();
+  });
+});
+
+describe('re-check at the open: a target taken as resolved is confirmed by what the open meets', () => {
+  it('refuses a file replaced by a hard link to a protected file after resolution (same kind, another inode), for read, write and edit', async () => {
+    const file = resolved('notes/a.md');
+    await rm(path.join(workspace, 'notes', 'a.md'));
+    await link(path.join(workspace, '.env'), path.join(workspace, 'notes', 'a.md'));
+    expect(await reason(host.fs.readFile('notes/a.md', { expected: file }))).toBe('target_changed');
+    expect(await reason(host.fs.writeFile('notes/a.md', 'TOKEN=stolen', { expected: file }))).toBe('target_changed');
+    expect(await reason(host.fs.editFile('notes/a.md', { oldText: 'TOKEN=1', newText: 'TOKEN=stolen' }, { expected: file }))).toBe('target_changed');
+    expect(await read('.env')).toBe('TOKEN=1\n');
+  });
+
+  it('refuses a grandparent folder swapped for a link to itself moved aside (the same inodes below it): nothing is read, written or created through the link', async () => {
+    await mkdir(path.join(workspace, 'notes', 'sub'));
+    await writeFile(path.join(workspace, 'notes', 'sub', 'a.md'), 'deep\n');
+    const file = resolved('notes/sub/a.md');
+    const fresh = resolved('notes/sub/new.md');
+    const nested = resolved('notes/sub/deeper/new.md');
+    const folder = resolved('notes/sub');
+    await rename(path.join(workspace, 'notes'), path.join(workspace, 'moved'));
+    await symlink('moved', path.join(workspace, 'notes'));
+    expect(await reason(host.fs.readFile('notes/sub/a.md', { expected: file }))).toBe('target_changed');
+    expect(await reason(host.fs.writeFile('notes/sub/a.md', 'mine', { expected: file }))).toBe('target_changed');
+    expect(await reason(host.fs.writeFile('notes/sub/new.md', 'mine', { expected: fresh }))).toBe('target_changed');
+    expect(await reason(host.fs.writeFile('notes/sub/deeper/new.md', 'mine', { expected: nested }))).toBe('target_changed');
+    expect(await reason(host.fs.listDirectory('notes/sub', { expected: folder }))).toBe('target_changed');
+    expect(await read('moved/sub/a.md')).toBe('deep\n');
+    expect((await readdir(path.join(workspace, 'moved', 'sub'))).sort()).toEqual(['a.md']);
+  });
+
+  it("refuses a new file whose folder was swapped for a link to another folder, or replaced by a file, and creates nothing", async () => {
+    const fresh = resolved('notes/new.md');
+    const nested = resolved('notes/deep/new.md');
+    await rename(path.join(workspace, 'notes'), path.join(workspace, 'notes-old'));
+    await symlink('other', path.join(workspace, 'notes'));
+    expect(await reason(host.fs.writeFile('notes/new.md', 'mine', { expected: fresh }))).toBe('target_changed');
+    expect(await reason(host.fs.writeFile('notes/deep/new.md', 'mine', { expected: nested }))).toBe('target_changed');
+    await rm(path.join(workspace, 'notes'));
+    await writeFile(path.join(workspace, 'notes'), 'a file now\n');
+    expect(await reason(host.fs.writeFile('notes/new.md', 'mine', { expected: fresh }))).toBe('target_changed');
+    expect(await reason(host.fs.writeFile('notes/deep/new.md', 'mine', { expected: nested }))).toBe('target_changed');
+    expect((await readdir(path.join(workspace, 'other'))).sort()).toEqual(['a.md']);
+    expect(await read('notes')).toBe('a file now\n');
+  });
+
+  it('refuses a folder resolved for a listing or a read that is now a file, or gone', async () => {
+    const folder = resolved('notes');
+    const file = resolved('notes/a.md');
+    await rename(path.join(workspace, 'notes'), path.join(workspace, 'notes-old'));
+    expect(await reason(host.fs.listDirectory('notes', { expected: folder }))).toBe('target_changed');
+    expect(await reason(host.fs.readFile('notes/a.md', { expected: file }))).toBe('target_changed');
+    await writeFile(path.join(workspace, 'notes'), 'a file now\n');
+    expect(await reason(host.fs.listDirectory('notes', { expected: folder }))).toBe('target_changed');
+    expect(await reason(host.fs.readFile('notes/a.md', { expected: file }))).toBe('target_changed');
   });
 });

@@ -1,10 +1,9 @@
 import type { Stats } from 'node:fs';
-import path from 'node:path';
-import type { ResolvedPath } from '../../core/internal.js';
+import { ToolPolicyError, type ResolvedPath } from '../../core/internal.js';
 import { hostDenial } from '../errors/host-denial.js';
-import { isInside, type FsJail, type PathClass } from './fs-jail.js';
+import { isInside, resolveInWorkspace, type FsJail, type PathClass } from './fs-jail.js';
 import { verifiesDescriptorPath } from './open-verified.js';
-import { confirmUnlinkedWalk, identityOf, walkRealPath, type RealWalk } from './walk-real-path.js';
+import { identityOf, recordedUnlinkedWalk, walkRealPath, type UnlinkedWalk } from './walk-real-path.js';
 
 export interface JailedPath {
   /** The real path of the deepest existing ancestor. */
@@ -15,6 +14,16 @@ export interface JailedPath {
   readonly absolute: string;
   /** What stood there when it was resolved: an open must find the same (`sameTarget`). */
   readonly identity: string;
+  /**
+   * Bound to a resolution made before policy and approval (`expected` named
+   * its identity), and perhaps taken from its record without a look at the
+   * disk (`recordedWalk`): the open confirms it, by the descriptor's path and
+   * identity (for a new file, its folder's: `sameFolder`). What the open meets
+   * instead of that target, a link included, is `target_changed`
+   * (`openAsResolved`), and so is a folder that appeared where a new file's
+   * folders were missing.
+   */
+  readonly bound: boolean;
 }
 
 /**
@@ -28,21 +37,22 @@ export interface JailedPath {
  * now is `target_changed` — what runs is what was judged, never a link or a
  * file put there since. A protected real path (or spelling) passes only when
  * `expected` says protected and names this real path: the approver saw it.
- * A target that crossed no link is confirmed by its recorded identity
- * (`confirmUnlinkedWalk`) where the open verifies the descriptor's path;
- * any other is walked again, one `lstat` per component.
+ * A target that crossed no link is taken as recorded, with no `lstat` at
+ * all, where the open verifies the descriptor's path: that open is the
+ * re-check (`bound`). Any other is walked again, one `lstat` per component.
  *
- * This is the first check: every open re-verifies the descriptor it got,
- * because a parent directory may be swapped between this and the open.
+ * Every open re-verifies the descriptor it got, because a parent directory
+ * may be swapped between this and the open.
  */
 export function resolveJailedPath(jail: FsJail, requested: string, tool: string | undefined, expected?: ResolvedPath): JailedPath {
   if (requested.length === 0 || requested.includes('\0')) throw hostDenial(tool, 'invalid_path');
-  const lexical = path.resolve(jail.workspace, requested);
+  const lexical = resolveInWorkspace(jail.workspace, requested);
   if (!isInside(jail.root, lexical)) throw hostDenial(tool, 'scope_denied');
   const spelled = jail.classify(lexical);
   refuseReserved(spelled, tool);
-  const walk = recordedWalk(jail, lexical, expected) ?? walkRealPath(jail.workspace, lexical, tool);
-  const real = jail.display(walk.absolute);
+  const shown = jail.display(lexical);
+  const walk = recordedWalk(lexical, shown, expected) ?? walkRealPath(jail.workspace, lexical, tool);
+  const real = walk.absolute === lexical ? shown : jail.display(walk.absolute);
   if (expected?.identity !== undefined && (expected.real !== real || expected.created !== walk.missing.length > 0 || expected.identity !== walk.identity)) {
     throw hostDenial(tool, 'target_changed');
   }
@@ -50,13 +60,20 @@ export function resolveJailedPath(jail: FsJail, requested: string, tool: string 
   const found = walk.absolute === lexical ? spelled : jail.classify(walk.absolute);
   refuseReserved(found, tool);
   if ((spelled !== 'open' || found !== 'open') && !(expected?.protected === true && expected.real === real)) throw hostDenial(tool, 'protected_path');
-  return { existing: walk.existing, missing: walk.missing, absolute: walk.absolute, identity: walk.identity };
+  return { existing: walk.existing, missing: walk.missing, absolute: walk.absolute, identity: walk.identity, bound: expected?.identity !== undefined };
 }
 
-/** The walk this host recorded for `expected`, confirmed, when it crossed no link and names this very path; else undefined (walk again). */
-function recordedWalk(jail: FsJail, lexical: string, expected: ResolvedPath | undefined): RealWalk | undefined {
-  if (!verifiesDescriptorPath || expected?.identity === undefined || expected.linkTraversal || expected.real !== jail.display(lexical)) return undefined;
-  return confirmUnlinkedWalk(lexical, expected.identity, expected.created);
+/**
+ * The walk this host recorded for `expected`, as recorded, when it crossed
+ * no link and names this very path; else undefined (walk again). With no
+ * link crossed the real path is the lexical one, so the open that verifies
+ * the descriptor's path and identity sees every change a second walk would:
+ * a component swapped for a link leads the descriptor elsewhere, a file
+ * renamed over the target or a folder swapped in has another inode.
+ */
+function recordedWalk(lexical: string, shown: string, expected: ResolvedPath | undefined): UnlinkedWalk | undefined {
+  if (!verifiesDescriptorPath || expected?.identity === undefined || expected.linkTraversal || expected.real !== shown) return undefined;
+  return recordedUnlinkedWalk(lexical, expected.identity, expected.created);
 }
 
 /**
@@ -69,6 +86,31 @@ function recordedWalk(jail: FsJail, lexical: string, expected: ResolvedPath | un
 export function sameTarget(target: JailedPath, found: Stats | undefined, tool: string | undefined): void {
   const same = target.missing.length === 0 ? found !== undefined && identityOf(found) === target.identity : found === undefined;
   if (!same) throw hostDenial(tool, 'target_changed');
+}
+
+/** For a new file: whether the folder opened for it (`fstat`) is the deepest existing one it was resolved below. */
+export function sameFolder(target: JailedPath, folder: Stats, tool: string | undefined): void {
+  if (`${identityOf(folder)}/${target.missing.join('/')}` !== target.identity) throw hostDenial(tool, 'target_changed');
+}
+
+/**
+ * An open of `target`: for one bound to its resolution, a link met there
+ * (`ELOOP`, `symlink_refused`), nothing (`ENOENT`), or a file where a folder
+ * was (`ENOTDIR`, `not_a_directory`) is what changed since, `target_changed`.
+ */
+export async function openAsResolved<T>(target: JailedPath, tool: string | undefined, open: () => Promise<T>): Promise<T> {
+  if (!target.bound) return open();
+  try {
+    return await open();
+  } catch (error) {
+    throw metAtOpen(error) ? hostDenial(tool, 'target_changed', error) : error;
+  }
+}
+
+function metAtOpen(error: unknown): boolean {
+  if (error instanceof ToolPolicyError) return error.reason === 'symlink_refused' || error.reason === 'not_a_directory';
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ELOOP' || code === 'ENOENT' || code === 'ENOTDIR';
 }
 
 /** The host's own stores and the embedder's private paths: refused whatever an approval says. */

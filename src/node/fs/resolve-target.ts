@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ResolvedPath, ResolvedTarget, ResolveTargetRequest } from '../../core/internal.js';
 import { hostDenial } from '../errors/host-denial.js';
 import { resolveExecutable } from '../process/resolve-executable.js';
-import { isInside, type FsJail } from './fs-jail.js';
+import { isInside, resolveInWorkspace, type FsJail } from './fs-jail.js';
 import { refuseReserved } from './resolve-jailed-path.js';
 import { walkRealPath } from './walk-real-path.js';
 
@@ -49,7 +49,7 @@ export function createResolveTarget(options: CreateResolveTargetOptions): (reque
  */
 function resolvePath(jail: FsJail, requested: string, tool: string, asSpelled = false): ResolvedPath {
   if (typeof requested !== 'string' || requested.length === 0 || requested.includes('\0')) throw hostDenial(tool, 'invalid_path');
-  const lexical = path.resolve(jail.workspace, requested);
+  const lexical = resolveInWorkspace(jail.workspace, requested);
   const shown = jail.display(lexical);
   const spelled = jail.classify(lexical);
   refuseReserved(spelled, tool);

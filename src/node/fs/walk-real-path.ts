@@ -43,15 +43,20 @@ export interface RealWalk {
 export function walkRealPath(workspace: string, lexical: string, tool: string | undefined): RealWalk {
   const inside = isInside(workspace, lexical);
   let current = inside ? workspace : path.parse(lexical).root;
-  // Names still to walk, the next one last. The bottom `own` of them are the path's own; any above came from a link.
-  const pending = lexical.slice(current.length).split(path.sep).reverse();
-  let own = pending.length;
+  // Names a link put there still to walk, the next one last; the path's own names are read from `lexical` at `cursor`, no array built.
+  const linked: string[] = [];
+  let cursor = current.length;
   let stats: Stats | undefined;
   let links = 0;
-  while (pending.length > 0) {
-    const fromLink = pending.length > own;
-    const name = pending.pop() as string;
-    if (!fromLink) own -= 1;
+  while (linked.length > 0 || cursor <= lexical.length) {
+    const fromLink = linked.length > 0;
+    let name: string;
+    if (fromLink) name = linked.pop() as string;
+    else {
+      const end = lexical.indexOf(path.sep, cursor);
+      name = lexical.slice(cursor, end === -1 ? lexical.length : end);
+      cursor = end === -1 ? lexical.length + 1 : end + 1;
+    }
     if (name === '' || name === '.') continue;
     if (name === '..') {
       // `current` is real, so its parent is too.
@@ -61,7 +66,7 @@ export function walkRealPath(workspace: string, lexical: string, tool: string | 
     }
     const next = current.endsWith(path.sep) ? current + name : current + path.sep + name;
     const found = lstatOrMissing(next);
-    if (found === undefined) return missingBelow(current, stats, [name, ...pending.reverse()], fromLink, links > 0);
+    if (found === undefined) return missingBelow(current, stats, [name, ...namesLeft(linked, lexical, cursor)], fromLink, links > 0);
     if (found.isSymbolicLink()) {
       links += 1;
       if (links > MAX_LINKS) throw hostDenial(tool, 'symlink_refused');
@@ -70,38 +75,38 @@ export function walkRealPath(workspace: string, lexical: string, tool: string | 
         current = path.parse(target).root;
         stats = undefined;
       }
-      pending.push(...target.split(path.sep).reverse());
+      linked.push(...target.split(path.sep).reverse());
       continue;
     }
     current = next;
     stats = found;
     // A file with names after it: nothing exists below it. Names a link put there make the link a dead end.
-    if (!found.isDirectory() && pending.length > 0) return missingBelow(current, stats, pending.reverse(), pending.length > own, links > 0);
+    if (!found.isDirectory() && (linked.length > 0 || cursor <= lexical.length)) return missingBelow(current, stats, namesLeft(linked, lexical, cursor), linked.length > 0, links > 0);
   }
   const target = stats ?? lstatSync(current);
   return { existing: current, missing: [], absolute: current, stats: target, linkTraversal: links > 0, dangling: false, identity: identityOf(target) };
 }
 
+/** The names a walk has not reached, in order: those a link put there first, then the rest of the path's own. */
+function namesLeft(linked: readonly string[], lexical: string, cursor: number): string[] {
+  const own = cursor <= lexical.length ? lexical.slice(cursor).split(path.sep) : [];
+  return [...[...linked].reverse(), ...own];
+}
+
+/** A walk as far as it can be known without the `Stats` of what it found. */
+export type UnlinkedWalk = Omit<RealWalk, 'stats'>;
+
 /**
  * The walk of a path that crossed no link, as `walkRealPath` recorded it
- * (`identity`, `created`), confirmed with one `lstat` of the target, or for
- * a new file one of its deepest existing folder and one of the first name
- * below it, instead of one per component. With no link crossed the real path
- * is the lexical one, so what stands there now is what was recorded exactly
- * when the target (or that folder) has the recorded kind, device and inode
- * and the first missing name is still missing: a component swapped for a
- * link or replaced since would have led the kernel to another inode. The
- * `lstat` follows a parent link if one was swapped in, so only an open that
- * verifies the descriptor's path may rely on this. Undefined when anything
- * differs: the caller walks again and sees how.
+ * (`identity`, `created`), rebuilt without a look at the disk: with no link
+ * crossed the real path is the lexical one, and a new file's identity names
+ * its deepest existing folder, then the names missing below it (see
+ * `missingBelow`). Nothing here is confirmed: only an open that verifies
+ * the descriptor's path and identity may rely on it. Undefined when the
+ * record does not fit this path: the caller walks again and sees how.
  */
-export function confirmUnlinkedWalk(lexical: string, identity: string, created: boolean): RealWalk | undefined {
-  if (!created) {
-    const stats = lstatOrMissing(lexical);
-    if (stats === undefined || identityOf(stats) !== identity) return undefined;
-    return { existing: lexical, missing: [], absolute: lexical, stats, linkTraversal: false, dangling: false, identity };
-  }
-  // A new file's identity is its deepest existing folder's, then the missing names (see `missingBelow`).
+export function recordedUnlinkedWalk(lexical: string, identity: string, created: boolean): UnlinkedWalk | undefined {
+  if (!created) return { existing: lexical, missing: [], absolute: lexical, linkTraversal: false, dangling: false, identity };
   const slash = identity.indexOf('/');
   if (slash === -1) return undefined;
   const missing = identity.slice(slash + 1).split('/');
@@ -110,10 +115,7 @@ export function confirmUnlinkedWalk(lexical: string, identity: string, created: 
     if (path.basename(existing) !== missing[index]) return undefined;
     existing = path.dirname(existing);
   }
-  const stats = lstatOrMissing(existing);
-  const first = missing[0] as string;
-  if (stats === undefined || identityOf(stats) !== identity.slice(0, slash) || lstatOrMissing(joinNames(existing, [first])) !== undefined) return undefined;
-  return { existing, missing, absolute: lexical, stats, linkTraversal: false, dangling: false, identity };
+  return { existing, missing, absolute: lexical, linkTraversal: false, dangling: false, identity };
 }
 
 /** The identity of what a `Stats` describes (see `RealWalk.identity`). */
@@ -145,9 +147,11 @@ function joinNames(folder: string, names: readonly string[]): string {
   return (folder.endsWith(path.sep) ? folder : folder + path.sep) + names.join(path.sep);
 }
 
+const NO_THROW = { throwIfNoEntry: false } as const;
+
 function lstatOrMissing(candidate: string): Stats | undefined {
   try {
-    return lstatSync(candidate, { throwIfNoEntry: false });
+    return lstatSync(candidate, NO_THROW);
   } catch (error) {
     // A component turned into a file since it was walked: below it, nothing exists.
     if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;

@@ -6,7 +6,7 @@ import type { FileWrite, ResolvedPath } from '../../core/internal.js';
 import { hostDenial, hostFailure } from '../errors/host-denial.js';
 import type { FsJail } from './fs-jail.js';
 import { openInDirectory, openVerifiedDirectory, type VerifiedDirectory } from './open-verified.js';
-import { resolveJailedPath, sameTarget } from './resolve-jailed-path.js';
+import { openAsResolved, resolveJailedPath, sameFolder, sameTarget, type JailedPath } from './resolve-jailed-path.js';
 
 export interface WriteJailedFileOptions {
   readonly jail: FsJail;
@@ -50,10 +50,11 @@ export async function writeJailedFile(options: WriteJailedFileOptions): Promise<
   const created: CreatedDirectory[] = [];
   let written = false;
   try {
-    const directory = await openParent(jail, target.existing, target.missing, target.absolute, tool, created, options.signal);
+    const directory = await openParent(jail, target, tool, created, options.signal);
     try {
       const existing = await statEntry(directory, name);
-      if (existing?.isSymbolicLink() === true) throw hostDenial(tool, 'symlink_refused');
+      // A link where the resolved file stood is what changed since, when the write is bound to that resolution.
+      if (existing?.isSymbolicLink() === true) throw hostDenial(tool, target.bound ? 'target_changed' : 'symlink_refused');
       sameTarget(target, existing, tool);
       if (existing !== undefined && !existing.isFile()) throw hostDenial(tool, 'not_a_file');
       if (existing !== undefined && existing.nlink > 1) throw hostDenial(tool, 'hardlink_refused');
@@ -84,22 +85,27 @@ interface CreatedDirectory {
  * The directory that will hold the file: the existing ancestor, then each
  * missing component created and verified. A component another writer created
  * first is used (and verified) but not recorded in `created`; the signal is
- * consulted after each folder, so an abort stops the creation early.
+ * consulted after each folder, so an abort stops the creation early. For a
+ * target bound to its resolution the existing ancestor must be the folder
+ * resolved (`sameFolder`), and a component found already there is
+ * `target_changed`: it was missing when the write was judged.
  */
-async function openParent(
-  jail: FsJail,
-  existing: string,
-  missing: readonly string[],
-  absolute: string,
-  tool: string | undefined,
-  created: CreatedDirectory[],
-  signal: AbortSignal | undefined,
-): Promise<VerifiedDirectory> {
-  if (missing.length === 0) return openVerifiedDirectory(jail, path.dirname(absolute), tool);
-  let directory = await openVerifiedDirectory(jail, existing, tool);
+async function openParent(jail: FsJail, target: JailedPath, tool: string | undefined, created: CreatedDirectory[], signal: AbortSignal | undefined): Promise<VerifiedDirectory> {
+  const { existing, missing } = target;
+  if (missing.length === 0) return openAsResolved(target, tool, () => openVerifiedDirectory(jail, path.dirname(target.absolute), tool));
+  let directory = await openAsResolved(target, tool, () => openVerifiedDirectory(jail, existing, tool));
+  if (target.bound) {
+    try {
+      sameFolder(target, await directory.handle.stat(), tool);
+    } catch (error) {
+      await directory.handle.close();
+      throw error;
+    }
+  }
   for (const component of missing.slice(0, -1)) {
     try {
       const ours = await makeDirectory(`${directory.via}/${component}`);
+      if (!ours && target.bound) throw hostDenial(tool, 'target_changed');
       const next = await openVerifiedDirectory(jail, path.join(directory.real, component), tool);
       await directory.handle.close();
       directory = next;

@@ -3,7 +3,7 @@ import type { ProcessCapability, ProcessResult, ResolvedCommand, ResolvedPath } 
 import { hostDenial, hostUnavailable } from '../errors/host-denial.js';
 import type { FsJail } from '../fs/fs-jail.js';
 import { openVerifiedDirectory } from '../fs/open-verified.js';
-import { resolveJailedPath, sameTarget } from '../fs/resolve-jailed-path.js';
+import { openAsResolved, resolveJailedPath, sameTarget } from '../fs/resolve-jailed-path.js';
 import { createResolveTarget } from '../fs/resolve-target.js';
 import type { SandboxMode } from '../node-host-types.js';
 import { buildBwrapArgs, detectBwrap } from './bwrap-sandbox.js';
@@ -157,7 +157,7 @@ async function resolveCwd(jail: FsJail, requested: string | undefined, tool: str
   if ((requested === undefined || requested === '' || requested === '.') && expected?.identity === undefined) return jail.workspace;
   const target = resolveJailedPath(jail, requested === undefined || requested === '' ? '.' : requested, tool, expected);
   if (target.missing.length > 0) throw hostDenial(tool, 'not_a_directory');
-  const directory = await openVerifiedDirectory(jail, target.absolute, tool);
+  const directory = await openAsResolved(target, tool, () => openVerifiedDirectory(jail, target.absolute, tool));
   try {
     sameTarget(target, await directory.handle.stat(), tool);
   } finally {
