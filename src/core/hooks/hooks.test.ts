@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedApprover } from '../../testing/index.js';
 import { addTool, harness, readFileTool, writeFileTool } from '../dispatch/__fixtures__/pipeline-fixtures.js';
-import { ToolExecutionError } from '../errors/tool-errors.js';
+import { ConfigurationError, ToolExecutionError } from '../errors/tool-errors.js';
 import { defineTool } from '../tools/define-tool.js';
 import { unwrapUntrusted } from '../untrusted/untrusted.js';
 import type { MetricsSample } from './metrics.js';
@@ -211,7 +211,8 @@ describe('built-in wrappers', () => {
     const { registry } = harness([tool], { hooks: { around: [timeout(10)] } });
     const outcome = await registry.dispatch({ callId: 'c', name: 'work', arguments: {} }, grants);
     expect(outcome.ok ? 'OK' : outcome.error).toMatchObject({ code: 'TOOL_TIMEOUT', timeoutMs: 10 });
-    expect(() => timeout(0)).toThrow(RangeError);
+    expect(() => timeout(0)).toThrow(ConfigurationError);
+    expect(() => timeout(Number.NaN)).toThrow('Configuration "timeout(ms)" needs a positive number of milliseconds.');
   });
 
   it('retry retries a raw (retryable) failure of an idempotent read', async () => {
