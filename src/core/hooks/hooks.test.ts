@@ -83,6 +83,26 @@ describe('preExecute hooks and guards', () => {
     const outcome = await leaky.registry.dispatch({ callId: 'c', name: 'add', arguments: { a: 1, b: 2 } }, grants);
     if (!outcome.ok) expect(outcome.error.message).not.toContain('Zq8vT3xW9');
   });
+
+  it('hooks and guards see what the definition says the tool delegates to, whatever its name', async () => {
+    const relay = defineTool({ name: 'relay', description: 'Reaches an upstream tool.', input: z.object({ server: z.string() }), policy: { egress: 'mcp' }, delegatesTo: 'mcp', dispatch: () => 'relayed' });
+    const seen: unknown[] = [];
+    const { registry } = harness([relay, addTool], {
+      hooks: {
+        preExecute: [(execution) => void seen.push(['pre', execution.toolName, execution.delegatesTo])],
+        guards: [(execution) => (execution.delegatesTo === 'mcp' ? 'delegates' : undefined)],
+        postExecute: [(state) => void seen.push(['post', state.toolName, state.delegatesTo])],
+      },
+    });
+    const relayed = await registry.dispatch({ callId: 'c', name: 'relay', arguments: { server: 'up' } }, { grantedTools: ['relay'] });
+    expect(relayed.ok ? 'OK' : relayed.error).toMatchObject({ code: 'POLICY_DENIED', reason: 'guard_denied' });
+    expect(code(await registry.dispatch({ callId: 'd', name: 'add', arguments: { a: 1, b: 2 } }, grants))).toBe('OK');
+    expect(seen).toEqual([
+      ['pre', 'relay', 'mcp'],
+      ['pre', 'add', undefined],
+      ['post', 'add', undefined],
+    ]);
+  });
 });
 
 describe('postExecute hooks', () => {
