@@ -174,6 +174,7 @@ describe('package exports (after build)', () => {
         "OsCapability",
         "PolicyDecision",
         "PolicyRule",
+        "PolicySnapshot",
         "PolicyToolView",
         "PostExecuteHook",
         "PreExecuteHook",

@@ -44,6 +44,7 @@ export {
   type MatchedRule,
   type PolicyDecision,
   type PolicyRule,
+  type PolicySnapshot,
   type PolicyToolView,
   type RuleDecision,
   type ToolPolicy,
