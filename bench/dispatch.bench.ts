@@ -33,9 +33,11 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RunContext, tool as agentsTool } from '@openai/agents';
 import { tool as aiTool } from 'ai';
-import { boundText, createToolRegistry, defineTool, type Journal, type JsonSchema, type RecordedResult, type ToolRegistry } from 'toolgate';
+import { createToolRegistry, defineTool, type Journal, type JsonSchema, type RecordedResult, type ToolRegistry } from 'toolgate';
 import { nodeSha256 } from 'toolgate/node';
 import { z } from 'zod';
+// Internal on purpose: the bounding stage alone, as stage 17 runs it.
+import { boundText } from '../dist/core/internal.js';
 import { bench, checkGoal, cpuTimes, formatNs, type BenchCase, type BenchRow } from './harness.js';
 
 // ---------- the two workloads ----------

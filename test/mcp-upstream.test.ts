@@ -197,10 +197,11 @@ describe('connectMcpServers options', () => {
   it('reaches a tool with argument targets only through its own name: mcp_call to it is refused by the guard and by the capability', async () => {
     const connection = await connectMcpServers({ servers: [stdioUpstream('tg', { targets: { echo: { path: '/text' } } })] });
     try {
-      const execution = (toolName: string, args: unknown) => ({ callId: '1', toolName, toolVersion: undefined, agent: undefined, parent: undefined, arguments: args, signal: undefined });
-      expect(connection.mcpCallGuard(execution('mcp_call', { server: 'tg', tool: 'echo', arguments: { text: '.env' } }))).toContain('only when it is called as mcp_tg_echo');
+      // What the pipeline shows a guard: `mcp_call` declares that it delegates to MCP.
+      const execution = (toolName: string, args: unknown, delegatesTo?: 'mcp') => ({ callId: '1', toolName, toolVersion: undefined, agent: undefined, parent: undefined, arguments: args, signal: undefined, delegatesTo });
+      expect(connection.mcpCallGuard(execution('mcp_call', { server: 'tg', tool: 'echo', arguments: { text: '.env' } }, 'mcp'))).toContain('only when it is called as mcp_tg_echo');
       // Other tools, and other callers, are not the guard's business.
-      expect(connection.mcpCallGuard(execution('mcp_call', { server: 'tg', tool: 'add', arguments: {} }))).toBeUndefined();
+      expect(connection.mcpCallGuard(execution('mcp_call', { server: 'tg', tool: 'add', arguments: {} }, 'mcp'))).toBeUndefined();
       expect(connection.mcpCallGuard(execution('mcp_tg_echo', { text: '.env' }))).toBeUndefined();
       await expect(connection.capability.call({ server: 'tg', tool: 'echo', arguments: { text: '.env' } })).rejects.toMatchObject({ reason: 'target_unavailable' });
       const result = (await connection.capability.call({ server: 'tg', tool: 'echo', arguments: { text: 'notes.md' }, targetsJudged: true })) as { content: { text: string }[] };

@@ -123,7 +123,6 @@ export { guardrailFloor } from './policy/guardrail-floor.js';
 export { REDACTED, redactSecrets, redactSecretsCounted, type RedactedText } from './policy/redact-secrets.js';
 // Policy engine: declarative rules within the guardrail floor, live narrowing, approval modes, importers.
 export { createPolicy } from './policy/create-policy.js';
-export { MCP_CALL_TOOL } from './names/mcp-tool-name.js';
 export type { ApprovalMode, CreatePolicyOptions, ExplainCall, ExplainedRule, RuleInForce, FsScope, ManagedSwitches, PolicyExplanation, PolicySnapshot } from './policy/policy-snapshot-types.js';
 export type { FsScopeTier } from './policy/check-guardrails.js';
 export type { PolicyRule, PolicyRuleObject, PolicyRuleString, RuleDecision, RuleExample, RuleMatch, RuleSource } from './policy/rule-types.js';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../core/internal.js';
 import { checkArgumentTargets, compileArgumentTargets } from './argument-targets.js';
 
 const field = 'servers.fs.targets.tool';
@@ -30,8 +31,9 @@ describe('compileArgumentTargets', () => {
   it('throws for a member of the wrong type, so the call is refused rather than judged without it', () => {
     const targets = compileArgumentTargets({ path: '/path', paths: '/paths', url: '/url', command: '/command' }, field);
     for (const args of [{ path: 42 }, { path: null }, { path: ['a'] }, { path: { toString: 'x' } }, { paths: [1] }, { paths: ['a', null] }, { paths: 7 }, { url: 1 }, { url: ['https://x.example/'] }, { command: ['git', 1] }, { command: { argv: [] } }]) {
-      expect(() => targets(args), JSON.stringify(args)).toThrow(TypeError);
+      expect(() => targets(args), JSON.stringify(args)).toThrow(ConfigurationError);
     }
+    expect(() => targets({ url: null })).toThrow('Configuration "servers.fs.targets.tool.url" names a member that is null in the arguments.');
   });
 
   it('judges every spelling a server reads a path as', () => {

@@ -60,42 +60,45 @@ export function compileArgumentTargets(targets: McpArgumentTargets, field: strin
   const url = targets.url === undefined ? undefined : pointer(targets.url);
   const command = targets.command === undefined ? undefined : pointer(targets.command);
   const spell = options.spellings ?? ((value: string) => [value]);
+  // The configured member each kind reads, named when a call's arguments do not fit it.
+  const at = { path: `${field}.path`, paths: `${field}.paths`, url: `${field}.url`, command: `${field}.command` };
   return (args) => {
     const found: { -readonly [K in keyof ArgumentTargetValues]: ArgumentTargetValues[K] } = {};
     const all: string[] = [];
     if (path !== undefined) {
-      const value = read(args, path, 'path');
-      if (value !== undefined) all.push(...spell(text(value, 'path')));
+      const value = read(args, path, at.path);
+      if (value !== undefined) all.push(...spell(text(value, at.path)));
     }
     for (const entry of paths) {
-      const value = read(args, entry, 'paths');
+      const value = read(args, entry, at.paths);
       if (value === undefined) continue;
-      for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) all.push(...spell(text(item, 'paths')));
+      for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) all.push(...spell(text(item, at.paths)));
     }
     if (all.length > 0) {
       found.path = all[0] as string;
       if (all.length > 1) found.paths = Object.freeze(all.slice(1));
     }
     if (url !== undefined) {
-      const value = read(args, url, 'url');
-      if (value !== undefined) found.url = text(value, 'url');
+      const value = read(args, url, at.url);
+      if (value !== undefined) found.url = text(value, at.url);
     }
     if (command !== undefined) {
-      const value = read(args, command, 'command');
-      if (value !== undefined) found.command = Array.isArray(value) ? Object.freeze((value as unknown[]).map((element) => text(element, 'command'))) : text(value, 'command');
+      const value = read(args, command, at.command);
+      if (value !== undefined) found.command = Array.isArray(value) ? Object.freeze((value as unknown[]).map((element) => text(element, at.command))) : text(value, at.command);
     }
     return found;
   };
 }
 
-function read(args: unknown, pointer: JsonPointer, kind: string): unknown {
+/** The member a pointer names in a call's arguments; `member` is the configured target, named in the error. */
+function read(args: unknown, pointer: JsonPointer, member: string): unknown {
   const value = evaluateJsonPointer(args, pointer);
   if (!value.found) return undefined;
-  if (value.value === undefined || value.value === null) throw new TypeError(`the ${kind} target is null`);
+  if (value.value === undefined || value.value === null) throw new ConfigurationError(member, 'names a member that is null in the arguments');
   return value.value;
 }
 
-function text(value: unknown, kind: string): string {
-  if (typeof value !== 'string') throw new TypeError(`the ${kind} target is not a string`);
+function text(value: unknown, member: string): string {
+  if (typeof value !== 'string') throw new ConfigurationError(member, 'names a member that is not a string in the arguments');
   return value;
 }

@@ -1,4 +1,4 @@
-import { MCP_CALL_TOOL, type ToolGuard } from '../core/internal.js';
+import type { ToolGuard } from '../core/internal.js';
 import { upstreamGovernanceOf } from './build-upstream-tool.js';
 import type { UpstreamServer } from './create-mcp-capability.js';
 import type { UpstreamEntry } from './discover-server-tools.js';
@@ -15,16 +15,18 @@ export function targetsJudgedByName(entry: UpstreamEntry): string {
 }
 
 /**
- * A guard for a registry's `hooks.guards`: `mcp_call` to an offered tool
+ * A guard for a registry's `hooks.guards`: a call through a tool that
+ * declares it reaches upstream MCP tools by name (`delegatesTo: 'mcp'`, as
+ * `mcp_call` does, under whatever name it is registered) to an offered tool
  * that has argument targets is refused before it reaches an approver. Only
  * the tool's own definition says where its paths and URL are, so the policy
- * judged none of them for `mcp_call`; a person would be asked about a call
- * the floor and the rules never saw. The capability refuses it as well, for
- * registries without this guard.
+ * judged none of them for the delegating call; a person would be asked about
+ * a call the floor and the rules never saw. The capability refuses it as
+ * well, for registries without this guard.
  */
 export function createMcpCallGuard(servers: ReadonlyMap<string, UpstreamServer>): ToolGuard {
   return (execution) => {
-    if (execution.toolName !== MCP_CALL_TOOL) return undefined;
+    if (execution.delegatesTo !== 'mcp') return undefined;
     const { server, tool } = (execution.arguments ?? {}) as { server?: unknown; tool?: unknown };
     if (typeof server !== 'string' || typeof tool !== 'string') return undefined;
     const entry = servers.get(server)?.entries.get(tool);

@@ -52,5 +52,6 @@ export function toolExecution(state: DispatchState): ToolExecution {
     parent: state.context.parent,
     arguments: state.effectiveArgs,
     signal: state.context.signal,
+    delegatesTo: state.tool?.policyView.delegatesTo,
   });
 }

@@ -11,6 +11,8 @@ export interface ToolExecution {
   /** The complete effective arguments, validated and frozen. */
   readonly arguments: unknown;
   readonly signal: AbortSignal | undefined;
+  /** What the call reaches on the model's behalf, as the tool's definition declares: `'mcp'`, the upstream tool its arguments name. */
+  readonly delegatesTo?: 'mcp' | undefined;
 }
 
 /** `preExecute` verdicts. Rewriting input is deliberately not offered. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedApprover } from '../../testing/index.js';
 import { addTool, harness, readFileTool, writeFileTool } from '../dispatch/__fixtures__/pipeline-fixtures.js';
-import { ToolExecutionError } from '../errors/tool-errors.js';
+import { ConfigurationError, ToolExecutionError } from '../errors/tool-errors.js';
 import { defineTool } from '../tools/define-tool.js';
 import { unwrapUntrusted } from '../untrusted/untrusted.js';
 import type { MetricsSample } from './metrics.js';
@@ -82,6 +82,26 @@ describe('preExecute hooks and guards', () => {
     const leaky = harness([addTool], { hooks: { guards: [() => 'token=sk-proj-Zq8vT3xW9yB2nL5mK7pR4sD1fG6hJ0aQ is banned'] } });
     const outcome = await leaky.registry.dispatch({ callId: 'c', name: 'add', arguments: { a: 1, b: 2 } }, grants);
     if (!outcome.ok) expect(outcome.error.message).not.toContain('Zq8vT3xW9');
+  });
+
+  it('hooks and guards see what the definition says the tool delegates to, whatever its name', async () => {
+    const relay = defineTool({ name: 'relay', description: 'Reaches an upstream tool.', input: z.object({ server: z.string() }), policy: { egress: 'mcp' }, delegatesTo: 'mcp', dispatch: () => 'relayed' });
+    const seen: unknown[] = [];
+    const { registry } = harness([relay, addTool], {
+      hooks: {
+        preExecute: [(execution) => void seen.push(['pre', execution.toolName, execution.delegatesTo])],
+        guards: [(execution) => (execution.delegatesTo === 'mcp' ? 'delegates' : undefined)],
+        postExecute: [(state) => void seen.push(['post', state.toolName, state.delegatesTo])],
+      },
+    });
+    const relayed = await registry.dispatch({ callId: 'c', name: 'relay', arguments: { server: 'up' } }, { grantedTools: ['relay'] });
+    expect(relayed.ok ? 'OK' : relayed.error).toMatchObject({ code: 'POLICY_DENIED', reason: 'guard_denied' });
+    expect(code(await registry.dispatch({ callId: 'd', name: 'add', arguments: { a: 1, b: 2 } }, grants))).toBe('OK');
+    expect(seen).toEqual([
+      ['pre', 'relay', 'mcp'],
+      ['pre', 'add', undefined],
+      ['post', 'add', undefined],
+    ]);
   });
 });
 
@@ -211,7 +231,8 @@ describe('built-in wrappers', () => {
     const { registry } = harness([tool], { hooks: { around: [timeout(10)] } });
     const outcome = await registry.dispatch({ callId: 'c', name: 'work', arguments: {} }, grants);
     expect(outcome.ok ? 'OK' : outcome.error).toMatchObject({ code: 'TOOL_TIMEOUT', timeoutMs: 10 });
-    expect(() => timeout(0)).toThrow(RangeError);
+    expect(() => timeout(0)).toThrow(ConfigurationError);
+    expect(() => timeout(Number.NaN)).toThrow('Configuration "timeout(ms)" needs a positive number of milliseconds.');
   });
 
   it('retry retries a raw (retryable) failure of an idempotent read', async () => {

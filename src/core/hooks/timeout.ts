@@ -1,4 +1,4 @@
-import { ToolTimeoutError } from '../errors/tool-errors.js';
+import { ConfigurationError, ToolTimeoutError } from '../errors/tool-errors.js';
 import type { AroundWrapper } from './hook-types.js';
 
 /**
@@ -7,7 +7,7 @@ import type { AroundWrapper } from './hook-types.js';
  * started work), and the timeout outranks whatever the body then returns.
  */
 export function timeout(ms: number): AroundWrapper {
-  if (!(Number.isFinite(ms) && ms >= 1)) throw new RangeError('timeout(ms) needs a positive number of milliseconds');
+  if (!(Number.isFinite(ms) && ms >= 1)) throw new ConfigurationError('timeout(ms)', 'needs a positive number of milliseconds');
   return (next) => async (execution) => {
     const controller = new AbortController();
     const outer = execution.signal;

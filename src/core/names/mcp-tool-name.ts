@@ -1,8 +1,5 @@
 const MAX_NAME = 64;
 
-/** The name of the Node built-in that reaches any upstream MCP tool by its server and tool names (`delegatesTo: 'mcp'`). */
-export const MCP_CALL_TOOL = 'mcp_call';
-
 /**
  * The toolgate name of an upstream MCP tool: `mcp_{server}_{tool}`, each part
  * NFKC-normalised, lowercased, and every run of characters outside

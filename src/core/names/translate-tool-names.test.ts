@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../errors/tool-errors.js';
 import { createToolRegistry } from '../registry/create-tool-registry.js';
 import { defineTool } from '../tools/define-tool.js';
 import { translateToolNames, type ToolNameDiagnostic } from './translate-tool-names.js';
@@ -68,7 +69,8 @@ describe('translateToolNames', () => {
     expect(translateToolNames(hostile, 'lenient', onDiagnostic)).toEqual(['constructor']);
     expect(diagnostics).toHaveLength(hostile.length - 1);
     for (const diagnostic of diagnostics) expect(diagnostic.entry.length).toBeLessThanOrEqual(128);
-    expect(() => translateToolNames(['Read'], 'loose' as 'strict')).toThrow(TypeError);
-    expect(() => translateToolNames('Read' as unknown as string[], 'lenient')).toThrow(TypeError);
+    expect(() => translateToolNames(['Read'], 'loose' as 'strict')).toThrow(ConfigurationError);
+    expect(() => translateToolNames('Read' as unknown as string[], 'lenient')).toThrow(ConfigurationError);
+    expect(() => translateToolNames('Read' as unknown as string[], 'lenient')).toThrow('"translateToolNames names" must be an array');
   });
 });

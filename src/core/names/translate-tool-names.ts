@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../errors/tool-errors.js';
 import { claudeCodeToolTargets } from './claude-code-tools.js';
 import { isToolName } from './tool-name.js';
 
@@ -47,9 +48,9 @@ export function translateToolNames(
   onDiagnostic?: (diagnostic: ToolNameDiagnostic) => void,
   options: TranslateToolNamesOptions = {},
 ): string[] | undefined {
-  if (mode !== 'strict' && mode !== 'lenient') throw new TypeError('translateToolNames: mode must be "strict" or "lenient".');
+  if (mode !== 'strict' && mode !== 'lenient') throw new ConfigurationError('translateToolNames mode', 'must be "strict" or "lenient"');
   // A lone string would otherwise be iterated character by character.
-  if (!Array.isArray(names)) throw new TypeError('translateToolNames: names must be an array.');
+  if (!Array.isArray(names)) throw new ConfigurationError('translateToolNames names', 'must be an array');
   const out = new Set<string>();
   for (const raw of names as readonly unknown[]) {
     const entry = typeof raw === 'string' ? raw : String(raw);

@@ -18,7 +18,7 @@ export interface ToolActionPreview {
   /** The whole argv, one line, elements quoted where a space or shell character would blur them. */
   readonly command?: string;
   readonly host?: string;
-  /** For `http_request`: method and full URL (secret query values masked). */
+  /** For an HTTP egress tool: method and full URL (secret query values masked). */
   readonly request?: string;
   /** For calls a rule asked about that fit no class: the redacted argument projection. */
   readonly summary?: string;

@@ -19,7 +19,7 @@ export const MAX_RESOLVED_ARGUMENTS = 64;
  * it after a `=` or a `:` (`--file=.env`, `if=.env`, `HEAD:.env`). A
  * program reads and writes the files its arguments name wherever the
  * working directory is, so `cat .env` and `cp payload .git/config` reach a
- * protected path as surely as `read_file` and `write_file` do. Lexical: a
+ * protected path as surely as the file tools that name it do. Lexical: a
  * symlink or a hard link in an argument is seen only where a host resolves
  * the same candidates (`resolvableArguments`).
  */

@@ -56,7 +56,7 @@ export function compileRule(rule: PolicyRule, position: number, options: { reado
   return compiled;
 }
 
-/** `Bash(npm run test:*)`, `Read(./src/**)`, `WebFetch(domain:x)`, `mcp__github__create_issue`, `run_command(argv:git status)`. */
+/** `Bash(npm run test:*)`, `Read(./src/**)`, `WebFetch(domain:x)`, `mcp__github__create_issue`, `<tool name>(argv:git status)`. */
 export function parseRuleString(text: string, id: string): Pick<PolicyRuleObject, 'tool' | 'match'> {
   if (typeof text !== 'string') throw new PolicyRuleError(id, 'invalid_rule', 'must be a string rule');
   const parsed = /^([A-Za-z0-9_*-]+)(?:\((.*)\))?$/s.exec(text.trim());

@@ -15,7 +15,7 @@ interface Target {
 
 /**
  * The snapshot `createPolicy` returns: a call of a tool that delegates to
- * MCP (`delegatesTo: 'mcp'`, as `mcp_call` does), with the arguments
+ * MCP (`delegatesTo: 'mcp'`, as the Node host's generic MCP caller does), with the arguments
  * `{ server: S, tool: T, arguments }`, is decided on its own rules and also
  * as the upstream tool `mcpToolName(S, T)` would be with those arguments.
  * Without this, a deny on `mcp__S__T` would be dodged by reaching the same
@@ -27,7 +27,7 @@ interface Target {
  * - An ask rule on the target makes the call ask, even where the delegating
  *   tool itself is allowed.
  * - An allow on the target does not approve the delegating tool: only rules
- *   on it can (`mcp_call(server:S)`), so this can only tighten.
+ *   on it can (`<its name>(server:S)`), so this can only tighten.
  *
  * Every decision path goes through it: `decideArguments` (dispatch and
  * `prepare`), `recheck` (live narrowing, pending approvals) and `explain`.

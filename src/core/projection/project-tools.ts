@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../errors/tool-errors.js';
 import { wireToolName } from '../names/wire-tool-name.js';
 import type { CompiledTool } from '../tools/compile-tool.js';
 import { deepFreeze } from '../tools/deep-freeze.js';
@@ -18,6 +19,9 @@ const projectors: { readonly [TProvider in ProviderName]: Projector<TProvider> }
   mcp: projectMcp,
 };
 
+// Named in the refusal of any other provider: the caller's text is never echoed.
+const PROVIDERS = Object.keys(projectors).join(', ');
+
 // One projection per tool version and provider, shared by every snapshot and
 // scope that holds the compiled tool: `with()` and `scope()` never recompute.
 const cache: { readonly [TProvider in ProviderName]: WeakMap<CompiledTool, ProviderToolMap[TProvider]> } = {
@@ -35,7 +39,7 @@ const cache: { readonly [TProvider in ProviderName]: WeakMap<CompiledTool, Provi
  */
 export function projectTools<TProvider extends ProviderName>(provider: TProvider, tools: readonly CompiledTool[], options: ProjectOptions = {}): ProviderTools<TProvider> {
   const projector = projectors[provider] as Projector<TProvider> | undefined;
-  if (projector === undefined || !Object.hasOwn(projectors, provider)) throw new TypeError(`Unknown provider "${String(provider).slice(0, 32)}".`);
+  if (projector === undefined || !Object.hasOwn(projectors, provider)) throw new ConfigurationError('provider', `names no provider toolgate projects to (${PROVIDERS})`);
   const perTool = cache[provider] as WeakMap<CompiledTool, ProviderToolMap[TProvider]>;
   const offered = orderTools(options.tier === 'read-only' ? tools.filter((tool) => !writes(tool)) : tools, options.order);
   return Object.freeze(

@@ -307,8 +307,9 @@ describe('projection through the registry', () => {
   });
 
   it('refuses an unknown provider', () => {
-    expect(() => registry.project('cohere' as 'mcp')).toThrow(TypeError);
-    expect(() => registry.project('__proto__' as 'mcp')).toThrow(TypeError);
+    expect(() => registry.project('cohere' as 'mcp')).toThrow(ConfigurationError);
+    expect(() => registry.project('__proto__' as 'mcp')).toThrow(ConfigurationError);
+    expect(() => registry.project('cohere' as 'mcp')).toThrow('(openai-chat, openai-responses, anthropic, gemini, mcp)');
   });
 
   it('lists facts, effect and risk derived from the policy class', () => {
