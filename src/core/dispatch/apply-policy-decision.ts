@@ -8,7 +8,7 @@ import { eventBase } from './dispatch-state.js';
  * approval, an allow passes. Matched rules accumulate for the receipt.
  */
 export function applyPolicyDecision(state: DispatchState, decision: PolicyDecision, stage: 'identity' | 'arguments' | 'hooks'): ToolPolicyError | undefined {
-  if (decision.matched.length > 0) state.matched.push(...decision.matched);
+  if (decision.matched.length > 0) state.matched = [...state.matched, ...decision.matched];
   if (state.observed && state.snapshot.bus.has('policy-decided')) {
     state.snapshot.bus.emit('policy-decided', { ...eventBase(state), stage, decision, policyVersion: state.snapshot.policy.version });
   }

@@ -21,17 +21,17 @@ export interface CallFeatures {
   readonly argumentsShared: boolean;
 }
 
+/** A call only its tool body takes part in: the plain path shares this one answer rather than allocate its own. */
+const BODY_ONLY: CallFeatures = Object.freeze({ hooked: false, governed: false, journalTier: 'none', argumentsShared: false });
+
 export function callFeatures(snapshot: RegistrySnapshot, context: DispatchContext, tool: CompiledTool): CallFeatures {
   const { hooks } = snapshot;
   const hooked = hooks.preExecute.length > 0 || hooks.guards.length > 0;
   const journalTier = journalTierOf(snapshot, tool);
-  return {
-    hooked,
-    governed: context.approval !== undefined && tool.actionClass !== undefined,
-    journalTier,
-    // A regime with an ungoverned tool still counts: a rule or a hook may ask, and the approver then sees the arguments.
-    argumentsShared: hooked || hooks.around.length > 0 || hooks.postExecute.length > 0 || context.approval !== undefined || journalTier !== 'none',
-  };
+  // A regime with an ungoverned tool still counts: a rule or a hook may ask, and the approver then sees the arguments.
+  const argumentsShared = hooked || hooks.around.length > 0 || hooks.postExecute.length > 0 || context.approval !== undefined || journalTier !== 'none';
+  if (!argumentsShared) return BODY_ONLY;
+  return { hooked, governed: context.approval !== undefined && tool.actionClass !== undefined, journalTier, argumentsShared };
 }
 
 /**

@@ -31,7 +31,8 @@ function decide(state: ResolvedDispatchState): ToolPolicyError | undefined {
     agent: state.agent,
     args: state.effectiveArgs,
     target: state.target,
-    ...(state.action === undefined ? {} : { action: state.action }),
+    // Always present, undefined without a target: one object of one shape, with nothing spread into it.
+    action: state.action,
     gateApproved: state.context.gateApproved === true,
   });
   return applyPolicyDecision(state, decision, 'arguments');

@@ -63,7 +63,8 @@ export interface DispatchState {
   action: ResolvedAction | undefined;
   /** The strictest decision so far (allow → ask → deny). */
   decision: PolicyDecision | undefined;
-  matched: MatchedRule[];
+  /** The rules that matched so far: replaced, never pushed to, so a receipt that took the list keeps it. */
+  matched: readonly MatchedRule[];
   /** Why approval is needed beyond the governed class. */
   askedBy: 'rule' | 'hook' | undefined;
   digests: InvocationDigests | undefined;
@@ -139,7 +140,7 @@ export function createDispatchState(
     target: undefined,
     action: undefined,
     decision: undefined,
-    matched: [],
+    matched: NO_RULES,
     askedBy: undefined,
     digests: undefined,
     approval: NOT_REQUIRED,
@@ -156,6 +157,7 @@ export function createDispatchState(
 }
 
 const NOT_REQUIRED: ReceiptApproval = Object.freeze({ outcome: 'not-required' });
+const NO_RULES: readonly MatchedRule[] = Object.freeze([]);
 
 /** Shared fields of every call event. */
 export function eventBase(state: DispatchState): { callId: string; toolName: string; agent: string | undefined; parent: string | undefined; at: number } {

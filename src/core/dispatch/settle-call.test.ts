@@ -1,3 +1,6 @@
+// A log line is what Node's inspector prints: the engine itself imports nothing of Node.
+// eslint-disable-next-line no-restricted-imports
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { addTool, grantAll, harness } from './__fixtures__/pipeline-fixtures.js';
 
@@ -17,5 +20,18 @@ describe('settleCall: a success and a failure are separate values', () => {
     // still shows the arguments as assembled.
     expect(success.receipt).toMatchObject({ callId: 's', code: 'OK', arguments: { a: 1, b: 2 } });
     expect(failure.receipt).toMatchObject({ callId: 'f', code: 'ARGS_INVALID', arguments: { a: 'x', b: 2 } });
+  });
+
+  it("keeps the call's state out of sight: its own keys, its JSON and a log line show only the outcome", async () => {
+    const { registry } = harness([addTool]);
+    const context = { grantedTools: grantAll(addTool), config: { values: { apiKey: 'sk-live-0123456789abcdef' } } };
+    const success = await registry.dispatch({ callId: 's', name: 'add', arguments: { a: 1, b: 2 } }, context);
+    const failure = await registry.dispatch({ callId: 'f', name: 'add', arguments: { a: 'x', b: 2 } }, context);
+    expect(Reflect.ownKeys(success)).toEqual(['callId', 'toolName', 'content', 'contexts', 'ok', 'value', 'mapped', 'attachments', 'contentReplaced']);
+    expect(Reflect.ownKeys(failure)).toEqual(['callId', 'toolName', 'content', 'contexts', 'ok', 'error']);
+    for (const outcome of [success, failure]) {
+      expect(JSON.stringify(outcome)).not.toContain('sk-live');
+      expect(inspect(outcome, { depth: 8, showHidden: true })).not.toContain('sk-live');
+    }
   });
 });

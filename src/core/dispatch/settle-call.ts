@@ -5,63 +5,93 @@ import type { ToolReceipt } from '../receipts/receipt-types.js';
 import { markUntrusted, unwrapUntrusted, type Untrusted } from '../untrusted/untrusted.js';
 import { ensureDigests } from './ensure-digests.js';
 import { isResolved, type DispatchState, type StageFailure, type StageResult, type StageSuccess } from './dispatch-state.js';
-import type { ToolFailure, ToolOutcome, ToolOutcomeBase, ToolSuccess } from './dispatch-types.js';
+import type { ToolFailure, ToolOutcome, ToolSuccess } from './dispatch-types.js';
 
 let invocationCounter = 0;
 
 /**
- * What every outcome carries. The receipt is built on first read (or eagerly
- * when a journal or a listener needs it), so the plain path never pays for it.
+ * The two outcome classes. The receipt is built on first read (or eagerly
+ * when a journal or a listener needs it), so the plain path never pays for
+ * it; the call's state stays behind private fields, out of sight of a
+ * serialiser or a log line.
+ *
+ * Public fields are `declare`d and assigned in the constructor, and neither
+ * class extends a base: a class field, or a base class with fields, is
+ * defined through V8's instance initializer, a step of its own on every
+ * construction that costs a measurable share of the plain path's budget.
  */
-abstract class SettledOutcome implements ToolOutcomeBase {
-  readonly callId: string;
-  readonly toolName: string;
-  readonly content: Untrusted<string>;
-  readonly contexts: readonly Untrusted<string>[] | undefined;
-  #receipt: ToolReceipt | undefined;
+export class DispatchSuccess implements ToolSuccess {
+  declare readonly ok: true;
+  declare readonly callId: string;
+  declare readonly toolName: string;
+  declare readonly content: Untrusted<string>;
+  declare readonly contexts: readonly Untrusted<string>[] | undefined;
+  declare readonly value: unknown;
+  declare readonly mapped: Readonly<Record<string, unknown>> | undefined;
+  declare readonly attachments: readonly Untrusted<MediaHandle>[] | undefined;
+  declare readonly contentReplaced: boolean;
   readonly #state: DispatchState;
-  readonly #result: StageResult;
+  readonly #result: StageSuccess;
+  #receipt: ToolReceipt | undefined;
 
-  constructor(state: DispatchState, result: StageResult, content: string) {
+  constructor(state: DispatchState, result: StageSuccess, content: string) {
+    // In the order the fields always had: a serialised outcome reads the same.
     this.callId = state.call.callId;
-    this.toolName = state.tool?.key ?? state.call.name;
+    this.toolName = toolNameOf(state);
     this.content = markUntrusted(content);
-    this.contexts = state.contexts?.map((context) => markUntrusted(context));
+    this.contexts = markedContexts(state);
+    this.ok = true;
+    this.value = result.value;
+    this.mapped = state.mapped;
+    this.attachments = state.attachments?.map((handle) => markUntrusted(handle));
+    this.contentReplaced = state.contentReplaced;
     this.#state = state;
     this.#result = result;
   }
 
   get receipt(): ToolReceipt {
-    return (this.#receipt ??= buildReceipt(this.#state, this.#result, unwrapUntrusted(this.content), invocationId(this.#state)));
-  }
-}
-
-/** A call that ran and whose result passed every stage after it. */
-export class DispatchSuccess extends SettledOutcome implements ToolSuccess {
-  readonly ok = true;
-  readonly value: unknown;
-  readonly mapped: Readonly<Record<string, unknown>> | undefined;
-  readonly attachments: readonly Untrusted<MediaHandle>[] | undefined;
-  readonly contentReplaced: boolean;
-
-  constructor(state: DispatchState, result: StageSuccess, content: string) {
-    super(state, result, content);
-    this.value = result.value;
-    this.mapped = state.mapped;
-    this.attachments = state.attachments?.map((handle) => markUntrusted(handle));
-    this.contentReplaced = state.contentReplaced;
+    return (this.#receipt ??= receiptOf(this.#state, this.#result, this.content));
   }
 }
 
 /** A call some stage refused, or whose body or result failed. */
-export class DispatchFailure extends SettledOutcome implements ToolFailure {
-  readonly ok = false;
-  readonly error: ToolgateError;
+export class DispatchFailure implements ToolFailure {
+  declare readonly ok: false;
+  declare readonly callId: string;
+  declare readonly toolName: string;
+  declare readonly content: Untrusted<string>;
+  declare readonly contexts: readonly Untrusted<string>[] | undefined;
+  declare readonly error: ToolgateError;
+  readonly #state: DispatchState;
+  readonly #result: StageFailure;
+  #receipt: ToolReceipt | undefined;
 
   constructor(state: DispatchState, result: StageFailure, content: string) {
-    super(state, result, content);
+    this.callId = state.call.callId;
+    this.toolName = toolNameOf(state);
+    this.content = markUntrusted(content);
+    this.contexts = markedContexts(state);
+    this.ok = false;
     this.error = result.error;
+    this.#state = state;
+    this.#result = result;
   }
+
+  get receipt(): ToolReceipt {
+    return (this.#receipt ??= receiptOf(this.#state, this.#result, this.content));
+  }
+}
+
+function toolNameOf(state: DispatchState): string {
+  return state.tool?.key ?? state.call.name;
+}
+
+function markedContexts(state: DispatchState): readonly Untrusted<string>[] | undefined {
+  return state.contexts?.map((context) => markUntrusted(context));
+}
+
+function receiptOf(state: DispatchState, result: StageResult, content: Untrusted<string>): ToolReceipt {
+  return buildReceipt(state, result, unwrapUntrusted(content), invocationId(state));
 }
 
 /** The outcome of a settled stage result: a success or a failure, each its own type. */

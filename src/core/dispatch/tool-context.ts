@@ -7,11 +7,15 @@ import type { ToolOutcome } from './dispatch-types.js';
 /** Dispatches a nested call with the given parent; supplied by the registry view. */
 export type NestedDispatch = (state: DispatchState, call: { name: string; arguments: unknown; callId?: string }, signal: AbortSignal | undefined) => Promise<ToolOutcome>;
 
-/** What a tool body receives as its third argument. One allocation per call. */
+/**
+ * What a tool body receives as its third argument. One allocation per call.
+ * `signal` is `declare`d and assigned rather than a class field, which V8
+ * defines through a separate initializer step on every construction.
+ */
 export class ToolContext implements ToolDispatchContext {
   readonly #state: DispatchState;
   readonly #nested: NestedDispatch;
-  readonly signal: AbortSignal | undefined;
+  declare readonly signal: AbortSignal | undefined;
 
   constructor(state: DispatchState, signal: AbortSignal | undefined, nested: NestedDispatch) {
     this.#state = state;

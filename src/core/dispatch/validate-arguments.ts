@@ -2,6 +2,7 @@ import { canonicalJson } from '../digest/canonical-json.js';
 import { withholdValues } from '../errors/describe-issues.js';
 import { ToolArgsInvalidError } from '../errors/tool-errors.js';
 import { deepFreeze } from '../tools/compile-tool.js';
+import type { DirectResult } from '../tools/direct-program.js';
 import type { ValidationResult } from '../tools/schema-validator.js';
 import type { ResolvedDispatchState } from './dispatch-state.js';
 import { checkModelArguments, type AssembledArguments } from './assemble-arguments.js';
@@ -19,16 +20,16 @@ const encoder = new TextEncoder();
  */
 export function validateArguments(state: ResolvedDispatchState, assembled: AssembledArguments): ToolArgsInvalidError | undefined | Promise<ToolArgsInvalidError | undefined> {
   state.argsUnchecked = assembled.kind === 'unchecked';
-  if (assembled.kind !== 'unmeasured') return validateMeasured(state, { value: assembled.value, sizeBound: assembled.sizeBound, foreign: assembled.kind === 'unchecked', accepted: false });
+  if (assembled.kind !== 'unmeasured') return validateMeasured(state, { value: assembled.value, sizeBound: assembled.sizeBound, foreign: assembled.kind === 'unchecked' });
   const tool = state.tool;
   // The direct validator accepts, copies and measures in one walk: a fresh value, nothing left shared with the caller.
   const direct = tool.validateDirect(assembled.value);
-  if (direct !== undefined) return validateMeasured(state, { value: direct.value, sizeBound: direct.sizeBound, foreign: false, accepted: true });
+  if (direct !== undefined) return acceptDirect(state, direct);
   // Where it gives up, the arguments are measured here and the full validator decides and reports.
   const measured = checkModelArguments(state, tool, assembled.value);
   // Never walked further, so never projected into a receipt either.
   if (!measured.ok) return new ToolArgsInvalidError(tool.key, [], measured.problem);
-  return validateMeasured(state, { value: measured.value, sizeBound: measured.sizeBound, foreign: assembled.foreign, accepted: false });
+  return validateMeasured(state, { value: measured.value, sizeBound: measured.sizeBound, foreign: assembled.foreign });
 }
 
 /** Arguments known to have a JSON form, with an upper bound of their canonical size. */
@@ -37,16 +38,35 @@ interface MeasuredArguments {
   readonly sizeBound: number;
   /** A caller's object a validator that hands its input back must not keep. */
   readonly foreign: boolean;
-  /** The direct validator already accepted them. */
-  readonly accepted: boolean;
+}
+
+/** What the direct validator accepted: bounded and checked for taint like any input, and not validated again. */
+function acceptDirect(state: ResolvedDispatchState, direct: DirectResult): ToolArgsInvalidError | undefined {
+  const refused = refuseOversizedOrTainted(state, direct.value, direct.sizeBound);
+  return refused ?? acceptValue(state, direct.value, false);
 }
 
 function validateMeasured(state: ResolvedDispatchState, measured: MeasuredArguments): ToolArgsInvalidError | undefined | Promise<ToolArgsInvalidError | undefined> {
-  const tool = state.tool;
   const input = measured.value;
+  const refused = refuseOversizedOrTainted(state, input, measured.sizeBound);
+  if (refused !== undefined) return refused;
+  const foreign = measured.foreign;
+  const result = state.tool.validateInput(input);
+  if (!(result instanceof Promise)) return accept(state, result, foreign);
+  // While an async validator ran, the caller could have changed its object: if the validator
+  // handed that object back, validate a detached copy instead.
+  return result.then((settled) => (settled.ok && foreign && settled.value === input ? revalidateCopy(state) : accept(state, settled, foreign)));
+}
+
+/**
+ * The argument-size bound and the secret-taint check, before anything
+ * accepts the arguments. From here on they are what a refusal's receipt shows.
+ */
+function refuseOversizedOrTainted(state: ResolvedDispatchState, input: unknown, sizeBound: number): ToolArgsInvalidError | undefined {
+  const tool = state.tool;
   state.effectiveArgs = input;
   const limit = state.snapshot.limits.maxInputBytes;
-  if (measured.sizeBound > limit && !fitsLimit(input, limit)) {
+  if (sizeBound > limit && !fitsLimit(input, limit)) {
     return new ToolArgsInvalidError(tool.key, [], `the arguments exceed ${limit} bytes`);
   }
   const secretKeys = state.context.secretArgKeys;
@@ -54,19 +74,18 @@ function validateMeasured(state: ResolvedDispatchState, measured: MeasuredArgume
     const tainted = findTaintedKey(input as Record<string, unknown>, secretKeys);
     if (tainted !== undefined) return new ToolArgsInvalidError(tool.key, [{ path: tainted, message: 'carries a secret-tainted value' }]);
   }
-  const foreign = measured.foreign;
-  if (measured.accepted) return accept(state, { ok: true, value: input }, foreign);
-  const result = tool.validateInput(input);
-  if (!(result instanceof Promise)) return accept(state, result, foreign);
-  // While an async validator ran, the caller could have changed its object: if the validator
-  // handed that object back, validate a detached copy instead.
-  return result.then((settled) => (settled.ok && foreign && settled.value === input ? revalidateCopy(state) : accept(state, settled, foreign)));
+  return undefined;
 }
 
 function accept(state: ResolvedDispatchState, result: ValidationResult, foreign: boolean): ToolArgsInvalidError | undefined {
+  if (!result.ok) return new ToolArgsInvalidError(state.tool.key, withholdValues(result.issues, state.effectiveArgs, state.tool.declaredNames));
+  return acceptValue(state, result.value, foreign);
+}
+
+/** The validator's value, past the definition's own `checkInput`: the call's effective arguments. */
+function acceptValue(state: ResolvedDispatchState, validated: unknown, foreign: boolean): ToolArgsInvalidError | undefined {
   const tool = state.tool;
-  if (!result.ok) return new ToolArgsInvalidError(tool.key, withholdValues(result.issues, state.effectiveArgs, tool.declaredNames));
-  let value = result.value;
+  let value = validated;
   const problem = tool.definition.checkInput?.(value);
   if (problem !== undefined) return new ToolArgsInvalidError(tool.key, [], problem);
   if (foreign && value === state.effectiveArgs) {

@@ -55,7 +55,7 @@ export interface ArgumentPolicyInput extends IdentityPolicyInput {
   /** The tool's guardrail target, computed from the effective arguments. */
   readonly target: PolicyTarget | undefined;
   /** The target resolved (real paths, exact argv, parsed URL): when present, the floor and the rules judge it. */
-  readonly action?: ResolvedAction;
+  readonly action?: ResolvedAction | undefined;
   readonly gateApproved: boolean;
 }
 

@@ -129,21 +129,28 @@ function emitObject(program: Program<ZodInternals>, node: ZodInternals, input: s
   }
   const { lines } = program;
   const output = fresh(program, 'out');
-  const present = fresh(program, 'present');
   lines.push(`if (typeof ${input} !== 'object' || ${input} === null || Array.isArray(${input})) return GIVE_UP;`);
-  lines.push(`const ${output} = {};`, `let ${present} = 0;`);
+  // With every member required, the output is one literal built once every member is checked: V8
+  // allocates it at its final shape instead of adding one property at a time.
+  const allRequired = members.every((member) => !member.optional);
+  const present = allRequired ? String(members.length) : fresh(program, 'present');
+  if (!allRequired) lines.push(`const ${output} = {};`, `let ${present} = 0;`);
+  const entries: string[] = [];
   for (const { key, node: member, optional } of members) {
     const name = literal(key);
     const value = fresh(program, 'value');
     // zod reads `input[key]` and counts a key as present when `key in input`; so does this.
     lines.push(`const ${value} = ${input}[${name}];`);
     // Absent is fine only for an optional member; present but undefined is zod's call.
-    lines.push(optional ? `if (${value} === undefined) { if (${name} in ${input}) return GIVE_UP; } else {` : `if (${value} === undefined) return GIVE_UP;`, '{');
+    lines.push(optional ? `if (${value} === undefined) { if (${name} in ${input}) return GIVE_UP; } else {` : `if (${value} === undefined) return GIVE_UP;`);
     const checked = emitNode(program, member, value, depth + 1);
+    if (allRequired) entries.push(`${name}: ${checked}`);
+    else lines.push(`${output}[${name}] = ${checked};`, `${present} += 1;`);
     // Its quoted, escaped name and the colon and comma around it.
-    lines.push(`${output}[${name}] = ${checked};`, `size += ${key.length * 6 + 4};`, `${present} += 1;`, '}');
+    lines.push(`size += ${key.length * 6 + 4};`);
     if (optional) lines.push('}');
   }
+  if (allRequired) lines.push(`const ${output} = { ${entries.join(', ')} };`);
   // A key the schema does not name (zod strips, refuses or keeps it, by mode) is left to zod. And
   // the enumerable keys must be exactly the members read: a member whose value came from elsewhere
   // (a non-enumerable or inherited property) is left to zod too, so the size bound stays exact.
