@@ -188,6 +188,8 @@ describe('every chained row is signed', () => {
     expect(prepared.status).toBe('claimed');
     if (prepared.status !== 'claimed') return;
     await journal.settle(prepared.claim, { ok: true, value: 1, content: 'ok', receipt: receipt(1) });
+    // Each write its own commit, so each row ends one: the last row of a commit carries the signature.
+    journal.flush();
     await journal.append({ type: 'note', at: Date.now(), data: {} });
     const signedIn = (table: ChainedTable): boolean[] => {
       const db = new Database(journal.path, { readonly: true });
