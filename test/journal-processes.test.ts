@@ -153,7 +153,8 @@ describe('group commit under concurrency, killed between batches', () => {
     const effects = join(dir, 'effects.txt');
     const first = run('journal-group-child.mjs', [db, effects, '1000']);
     // Several waves of 64 calls have been claimed, run and settled in shared commits: kill it mid-stream.
-    await first.waitFor((line) => typeof line === 'object' && typeof line.wave === 'number' && line.wave >= 3);
+    // A wave's settles commit with the next wave's claims: once wave 4 is reported, waves 0–3 are settled.
+    await first.waitFor((line) => typeof line === 'object' && typeof line.wave === 'number' && line.wave >= 4);
     first.process.kill('SIGKILL');
     expect(await first.exited).toBeNull();
     const ran = readFileSync(effects, 'utf8').split('\n').filter((line) => line.length > 0);
@@ -183,6 +184,43 @@ describe('group commit under concurrency, killed between batches', () => {
 
     const { createSqliteJournal } = await import('toolgate/sqlite');
     const journal = createSqliteJournal(db, { onUnresolved: () => undefined });
+    try {
+      expect(await journal.verify()).toMatchObject({ ok: true });
+      expect((await journal.unresolved()).length).toBe(counts.refused);
+    } finally {
+      journal.close();
+    }
+  });
+
+  it('one call at a time, signed: a settle waiting for the next claim’s commit is lost in the crash, never its claim; the chain ends signed', async () => {
+    const db = join(dir, 'journal.db');
+    const effects = join(dir, 'effects.txt');
+    const keys = join(dir, 'keys');
+    const first = run('journal-group-child.mjs', [db, effects, '100000', '1', keys]);
+    await first.waitFor((line) => typeof line === 'object' && typeof line.wave === 'number' && line.wave >= 200);
+    first.process.kill('SIGKILL');
+    expect(await first.exited).toBeNull();
+    const ran = readFileSync(effects, 'utf8').split('\n').filter((line) => line.length > 0);
+    expect(new Set(ran).size).toBe(ran.length);
+    const reader = new Database(db, { readonly: true });
+    const claimed = new Set(reader.prepare(`SELECT json_extract(body, '$.callId') AS id FROM claims WHERE state = 'claimed'`).pluck().all() as string[]);
+    reader.close();
+    for (const id of ran) expect(claimed.has(id), id).toBe(true);
+
+    // The same calls again, and the next one (claimed, perhaps, before its body could run).
+    const second = run('journal-group-child.mjs', [db, effects, String(ran.length + 1), '1', keys]);
+    expect(await second.exited).toBe(0);
+    const counts = second.lines.at(-1) as { ok: number; replayed: number; refused: number };
+    const rerun = readFileSync(effects, 'utf8').split('\n').filter((line) => line.length > 0);
+    const before = new Set(ran);
+    expect(rerun.slice(ran.length).filter((id) => before.has(id))).toEqual([]);
+    expect(counts.replayed + counts.refused).toBeGreaterThanOrEqual(ran.length);
+    expect(counts.ok + counts.replayed + counts.refused).toBe(ran.length + 1);
+    // Only the last call is in doubt: its settle waited for the next claim's commit, or its body was running.
+    expect(counts.refused).toBeLessThanOrEqual(1);
+
+    const { createSqliteJournal } = await import('toolgate/sqlite');
+    const journal = createSqliteJournal(db, { sign: { keyDir: keys }, onUnresolved: () => undefined });
     try {
       expect(await journal.verify()).toMatchObject({ ok: true });
       expect((await journal.unresolved()).length).toBe(counts.refused);

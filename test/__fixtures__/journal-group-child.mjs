@@ -1,13 +1,15 @@
-// Effect-tier calls dispatched 64 at a time through a SQLite journal, so their
-// claims and settles are group-committed. Each body appends its call id to the
-// effects file. Run once, the parent kills it with SIGKILL mid-run; run again
-// with the same call ids, it prints how many ran, replayed or were refused.
+// Effect-tier calls dispatched in waves (64 at a time unless told) through a
+// SQLite journal, so their claims and settles are group-committed; with a key
+// directory the journal signs. Each body appends its call id to the effects
+// file. Run once, the parent kills it with SIGKILL mid-run; run again with the
+// same call ids, it prints how many ran, replayed or were refused.
 import { appendFileSync } from 'node:fs';
 import { createToolRegistry, defineTool } from 'toolgate';
 import { createSqliteJournal } from 'toolgate/sqlite';
 
-const [dbPath, effectsPath, wavesText] = process.argv.slice(2);
-const journal = createSqliteJournal(dbPath, { onUnresolved: () => undefined });
+const [dbPath, effectsPath, wavesText, widthText = '64', keyDir] = process.argv.slice(2);
+const width = Number(widthText);
+const journal = createSqliteJournal(dbPath, { onUnresolved: () => undefined, ...(keyDir === undefined ? {} : { sign: { keyDir } }) });
 const effect = defineTool({
   name: 'effect',
   description: 'Record that the effect happened.',
@@ -21,7 +23,7 @@ const effect = defineTool({
 const registry = createToolRegistry({ tools: [effect], journal });
 const counts = { ok: 0, replayed: 0, refused: 0 };
 for (let wave = 0; wave < Number(wavesText); wave += 1) {
-  const calls = Array.from({ length: 64 }, (_, index) => `call-${wave}-${index}`);
+  const calls = Array.from({ length: width }, (_, index) => `call-${wave}-${index}`);
   const outcomes = await Promise.all(calls.map((id) => registry.dispatch({ callId: id, name: 'effect', arguments: { id } }, { grantedTools: ['effect'], runId: 'group' })));
   for (const outcome of outcomes) {
     if (!outcome.ok) counts.refused += outcome.error.reason === 'unresolved_claim' ? 1 : 0;

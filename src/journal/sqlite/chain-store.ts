@@ -21,10 +21,13 @@ export class ChainStore {
   readonly #inserts = new Map<ChainedTable, Database.Statement>();
   readonly #dataVersion: Database.Statement<[], number>;
   readonly #transaction: Database.Transaction<(work: () => unknown) => unknown>;
-  readonly #savepoint: Database.Transaction<(work: () => unknown) => unknown>;
   /** The head as of our last commit, valid while no other connection has committed since. */
   #cached: { head: ChainHead; version: number } | undefined;
   #written: ChainHead | undefined;
+  /** Whether the last row this transaction appended carries no signature (the head of a batch must). */
+  #headUnsigned = false;
+  /** Whether `append` signs: always, except for the rows of a batch before its last write (`writeBatch`). */
+  #signing = true;
   #afterCommit: (() => void) | undefined;
 
   constructor(db: Database.Database, signer: ReceiptSigner | undefined) {
@@ -32,7 +35,6 @@ export class ChainStore {
     this.signer = signer;
     this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.#transaction = db.transaction((work: () => unknown) => work());
-    this.#savepoint = db.transaction((work: () => unknown) => work());
     this.#head = db.prepare<[], ChainHead>(
       `SELECT seq, hash FROM (${CHAINED_TABLES.map((table) => `SELECT * FROM (SELECT seq, hash FROM ${table} ORDER BY seq DESC LIMIT 1)`).join(' UNION ALL ')}) ORDER BY seq DESC LIMIT 1`,
     );
@@ -50,6 +52,7 @@ export class ChainStore {
   write<T>(work: () => T): T {
     let version = -1;
     this.#written = undefined;
+    this.#headUnsigned = false;
     try {
       const result = this.#transaction.immediate(() => {
         version = this.#dataVersion.get() ?? -1;
@@ -73,17 +76,42 @@ export class ChainStore {
   }
 
   /**
-   * Run `work` inside `write` as a savepoint: when it throws, its rows are
-   * rolled back and the head is what it was before, while the rest of the
-   * transaction (the other writes of a batch) stays.
+   * Run several writes in one immediate transaction: one commit for all of
+   * them. With a signer only the rows of the last write are signed; every
+   * earlier row is written without a key id or signature, and the last
+   * write's signature covers it through the chain (each hash includes the
+   * previous one), so the commit still ends on a signed row. The writes'
+   * values, or `undefined` when the batch cannot commit as one (a write threw,
+   * or the last one appended nothing and would leave an unsigned head): then
+   * nothing of it was written, and the caller runs each write in its own
+   * `write`. A failure of the transaction itself (a busy lock, a full disk)
+   * is thrown.
    */
-  attempt<T>(work: () => T): T {
-    if (!this.db.inTransaction) throw new Error('ChainStore.attempt must run inside write()');
-    const before = this.#written;
+  writeBatch(works: readonly (() => unknown)[]): unknown[] | undefined {
+    let failed = false;
     try {
-      return this.#savepoint(work) as T;
+      return this.write(() => {
+        const values: unknown[] = [];
+        try {
+          works.forEach((work, index) => {
+            this.#signing = index === works.length - 1;
+            values.push(work());
+          });
+        } catch (error) {
+          failed = true;
+          throw error;
+        } finally {
+          this.#signing = true;
+        }
+        if (this.#headUnsigned) {
+          // Thrown only to roll the transaction back; the caller commits each write alone instead.
+          failed = true;
+          throw new Error('the batch would end on an unsigned row');
+        }
+        return values;
+      });
     } catch (error) {
-      this.#written = before;
+      if (failed) return undefined;
       throw error;
     }
   }
@@ -98,9 +126,9 @@ export class ChainStore {
     if (!this.db.inTransaction) throw new Error('ChainStore.append must run inside write()');
     const previous = this.#written ?? this.#cached?.head ?? this.head();
     const seq = previous.seq + 1;
-    // With a signer every chained row is signed, claims and events included: a row after the last
+    // With a signer every commit ends on a signed row, claims and events included: a row after the last
     // signature would otherwise be covered by none, and a writer without the key could forge it.
-    const signed = this.signer !== undefined;
+    const signed = this.signer !== undefined && this.#signing;
     const hashed: Record<string, string | number | null> = {};
     const values: (string | number | null)[] = [];
     for (const column of HASHED_COLUMNS[table]) {
@@ -110,9 +138,10 @@ export class ChainStore {
     }
     const hash = hashRow(previous.hash, table, seq, hashed);
     values.push(seq, previous.hash, hash);
-    if (signed) values.push(this.signer.sign(hash));
+    if (this.signer !== undefined) values.push(signed ? this.signer.sign(hash) : null);
     this.#insert(table).run(values);
     this.#written = { seq, hash };
+    this.#headUnsigned = this.signer !== undefined && !signed;
     return this.#written;
   }
 

@@ -1,14 +1,32 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { ChainStore } from './chain-store.js';
 import { CommitBatcher } from './commit-batcher.js';
+import { loadReceiptSigner } from './receipt-signer.js';
 import { migrateSchema } from './schema.js';
+import { verifyChain } from './verify-chain.js';
 
 function store(): ChainStore {
   const db = new Database(':memory:');
   migrateSchema(db);
   return new ChainStore(db, undefined);
 }
+
+function signedStore(): ChainStore {
+  const keyDir = mkdtempSync(join(tmpdir(), 'toolgate-batcher-keys-'));
+  try {
+    const db = new Database(':memory:');
+    migrateSchema(db);
+    return new ChainStore(db, loadReceiptSigner(keyDir));
+  } finally {
+    rmSync(keyDir, { recursive: true, force: true });
+  }
+}
+
+const signedTypes = (chain: ChainStore) => chain.db.prepare('SELECT type FROM events WHERE signature IS NOT NULL ORDER BY seq').pluck().all();
 
 const event = (chain: ChainStore, type: string) => () => chain.append('events', { at: 1, type, body: '{}' });
 
@@ -75,5 +93,23 @@ describe('CommitBatcher', () => {
     expect(batcher.pending).toBe(false);
     expect(chain.db.prepare('SELECT type FROM events ORDER BY seq').pluck().all()).toEqual(['later', 'flushed']);
     expect(errors).toEqual([]);
+  });
+
+  it('signs only the last write of a batch: the rows before it name no key, and the signature covers them', async () => {
+    const chain = signedStore();
+    const batcher = new CommitBatcher(chain, 10);
+    await Promise.all([batcher.commit(event(chain, 'a')), batcher.commit(event(chain, 'b')), batcher.commit(event(chain, 'c'))]);
+    expect(signedTypes(chain)).toEqual(['c']);
+    expect(chain.db.prepare('SELECT count(*) FROM events WHERE key_id IS NULL').pluck().get()).toBe(2);
+    expect(verifyChain(chain.db, { verifier: chain.signer })).toMatchObject({ ok: true, rows: 3 });
+  });
+
+  it('commits write by write when the last write of a batch appends nothing: no commit ends on an unsigned row', async () => {
+    const chain = signedStore();
+    const batcher = new CommitBatcher(chain, 10);
+    const values = await Promise.all([batcher.commit(event(chain, 'a')), batcher.commit(event(chain, 'b')), batcher.commit(() => 'read only')]);
+    expect(values[2]).toBe('read only');
+    expect(signedTypes(chain)).toEqual(['a', 'b']);
+    expect(verifyChain(chain.db, { verifier: chain.signer })).toMatchObject({ ok: true, rows: 2 });
   });
 });

@@ -8,30 +8,33 @@ interface QueuedWrite {
 
 /**
  * Group commit for the SQLite journal. better-sqlite3 commits
- * synchronously, so writes that arrive in the same turn of the event loop
- * (the claims of calls dispatched together, the settles of calls that
- * finished together) are queued and committed in one immediate transaction
- * at the next turn: one commit, one WAL sync point, for all of them.
+ * synchronously, so a commit is never in flight while JavaScript runs:
+ * writes queued in the same turn (the claims of calls dispatched together)
+ * are committed together once that turn's synchronous work and promise
+ * reactions are done, in one immediate transaction: one commit for all of
+ * them, and no wait for the event loop when a call comes alone.
  *
  * - `commit(work)` resolves only after the transaction holding `work`
- *   committed: a claim is durable before its effect runs, as before.
- * - `defer(work)` returns at once; the write joins the next batch, which
- *   runs at the latest `maxDelayMs` later (a record-tier receipt, which
- *   guards no effect). It is durable within that batch.
+ *   committed: a claim is durable before its effect runs.
+ * - `defer(work)` returns at once; the write joins the next commit (the
+ *   next claim's, say), or runs `maxDelayMs` later at the latest (a settled
+ *   call's receipt). It is durable within that batch.
  * - `flush()` commits whatever is queued now, synchronously: reads and the
  *   journal's other writes call it first, so they see every queued write
  *   in order, and `close()` loses none.
  *
- * Each write of a batch of several runs in its own savepoint: one that
- * throws is rolled back and rejected alone, the others in the batch still
- * commit. A batch of one (a call at a time) needs no savepoint: its
- * transaction is rolled back instead.
+ * A batch is one transaction (see `ChainStore.writeBatch`). When it cannot
+ * commit as one (a write threw), nothing of it is written and each write
+ * runs again in its own transaction: the one that fails is rolled back and
+ * rejected alone, the others commit. A write may therefore run twice, the
+ * first time in a transaction that was rolled back, so it keeps no state of
+ * its own outside the file but what running it again leaves the same.
  */
 export class CommitBatcher {
   readonly #store: ChainStore;
   readonly #maxDelayMs: number;
   #queue: QueuedWrite[] = [];
-  #immediate: ReturnType<typeof setImmediate> | undefined;
+  #scheduled = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(store: ChainStore, maxDelayMs: number) {
@@ -47,7 +50,13 @@ export class CommitBatcher {
   commit<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      this.#immediate ??= setImmediate(() => this.flush());
+      if (this.#scheduled) return;
+      this.#scheduled = true;
+      // After the promise reactions queued so far: the other calls of this turn queue their claims first.
+      queueMicrotask(() => {
+        this.#scheduled = false;
+        this.flush();
+      });
     });
   }
 
@@ -57,36 +66,34 @@ export class CommitBatcher {
   }
 
   flush(): void {
-    if (this.#immediate !== undefined) clearImmediate(this.#immediate);
     if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#immediate = undefined;
     this.#timer = undefined;
     const batch = this.#queue;
     if (batch.length === 0) return;
     this.#queue = [];
-    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
-    const isolate = batch.length > 1;
+    let values: unknown[] | undefined;
     try {
-      this.#store.write(() => {
-        for (const entry of batch) {
-          try {
-            outcomes.push({ ok: true, value: isolate ? this.#store.attempt(entry.work) : entry.work() });
-          } catch (error) {
-            // Alone in its batch, the write fails its transaction: the rollback below rejects it.
-            if (!isolate) throw error;
-            outcomes.push({ ok: false, error });
-          }
-        }
-      });
+      values = this.#store.writeBatch(batch.map((entry) => entry.work));
     } catch (error) {
-      // The commit failed (a busy lock past its timeout, a full disk), or the batch's one write threw: nothing in the batch is durable.
+      // The commit failed (a busy lock past its timeout, a full disk): nothing in the batch is durable.
       for (const entry of batch) entry.reject(error);
       return;
     }
-    batch.forEach((entry, index) => {
-      const outcome = outcomes[index];
-      if (outcome?.ok === true) entry.resolve(outcome.value);
-      else entry.reject(outcome?.error);
-    });
+    if (values === undefined) {
+      for (const entry of batch) this.#commitAlone(entry);
+      return;
+    }
+    batch.forEach((entry, index) => entry.resolve(values[index]));
+  }
+
+  #commitAlone(entry: QueuedWrite): void {
+    let value: unknown;
+    try {
+      value = this.#store.write(entry.work);
+    } catch (error) {
+      entry.reject(error);
+      return;
+    }
+    entry.resolve(value);
   }
 }

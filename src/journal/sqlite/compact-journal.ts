@@ -1,5 +1,6 @@
 import { canonicalJson, ConfigurationError } from '../../core/internal.js';
 import type { ChainHead, ChainStore } from './chain-store.js';
+import type { OpenClaims } from './open-claims.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
 import { appendOnlyTriggerSql, CHAINED_TABLES } from './schema.js';
 import { verifyChain } from './verify-chain.js';
@@ -39,7 +40,7 @@ export interface CompactResult {
  * so no other writer ever sees them absent. Compaction also ends idempotent
  * replay for the dropped receipts.
  */
-export function compactJournal(store: ChainStore, options: CompactOptions, verifier: ReceiptVerifier | undefined): CompactResult {
+export function compactJournal(store: ChainStore, openClaims: OpenClaims, options: CompactOptions, verifier: ReceiptVerifier | undefined): CompactResult {
   if (!Number.isFinite(options.before)) throw new ConfigurationError('compact.before', 'must be a time in milliseconds');
   const db = store.db;
   // Nothing old enough: no walk. Retention asks hourly, and the walk costs about 0.1 ms a signed row.
@@ -66,13 +67,9 @@ export function compactJournal(store: ChainStore, options: CompactOptions, verif
         0,
       ),
     );
-    const oldestOpen =
-      db
-        .prepare<[], { seq: number | null }>(
-          `SELECT min(c.seq) AS seq FROM claims c WHERE c.state = 'claimed' AND NOT EXISTS (SELECT 1 FROM claims d WHERE d.key = c.key AND d.seq > c.seq)`,
-        )
-        .get()?.seq ?? undefined;
-    const throughSeq = oldestOpen === undefined ? lastOld : Math.min(lastOld, oldestOpen - 1);
+    let oldestOpen = Number.POSITIVE_INFINITY;
+    for (const claim of openClaims.refresh().values()) oldestOpen = Math.min(oldestOpen, claim.seq);
+    const throughSeq = Math.min(lastOld, oldestOpen - 1);
     if (throughSeq <= 0) return { removed: {}, throughSeq: 0 };
     const through = CHAINED_TABLES.map((table) => db.prepare<[number], { hash: string }>(`SELECT hash FROM ${table} WHERE seq = ?`).get(throughSeq)).find((row) => row !== undefined);
     if (through === undefined) throw new ConfigurationError('journal', 'cannot be compacted: the chain has a gap; run verify()');

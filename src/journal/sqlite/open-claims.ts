@@ -20,29 +20,24 @@ interface ClaimState extends OpenClaim {
  *
  * The last row seen is checked by its claim id on every refresh: when it is
  * gone or another row took its number (its transaction rolled back, or a
- * compaction dropped it), the mirror is rebuilt from the file.
+ * compaction dropped it), the mirror is rebuilt from the file. The file has
+ * no index by key: the mirror is the journal's only view of the open claims
+ * (`unresolved()`, compaction), so no claim row pays for one.
  */
 export class OpenClaims {
   readonly #open = new Map<string, OpenClaim>();
   readonly #since: Database.Statement<[number], ClaimState>;
-  readonly #unresolved: Database.Statement<[], OpenClaim>;
-  readonly #last: Database.Statement<[], number | null>;
   /** The last claim row applied, or undefined before the first refresh. */
   #seen: { readonly seq: number; readonly claimId: string } | undefined;
 
   constructor(db: Database.Database) {
     this.#since = db.prepare(`SELECT seq, claim_id, key, state FROM claims WHERE seq >= ? ORDER BY seq`);
-    // A claim is open while its latest row is still `claimed`.
-    this.#unresolved = db.prepare(
-      `SELECT c.seq, c.claim_id, c.key FROM claims c WHERE c.state = 'claimed' AND NOT EXISTS (SELECT 1 FROM claims d WHERE d.key = c.key AND d.seq > c.seq) ORDER BY c.seq`,
-    );
-    this.#last = db.prepare<[], number | null>(`SELECT max(seq) FROM claims`).pluck();
   }
 
   /**
-   * Bring the mirror up to the file, inside the write transaction that will
-   * append (so no other process's row can land between the check and the
-   * claim), and return the open claims.
+   * Bring the mirror up to the file and return the open claims. A claim's
+   * check calls it inside the write transaction that will append (so no
+   * other process's row can land between the check and the claim).
    */
   refresh(): ReadonlyMap<string, OpenClaim> {
     const seen = this.#seen;
@@ -59,12 +54,11 @@ export class OpenClaims {
     return this.#open;
   }
 
+  /** One pass over every claim row in order: a claim is open while its key's latest row is still `claimed`. */
   #rebuild(): ReadonlyMap<string, OpenClaim> {
     this.#open.clear();
-    for (const row of this.#unresolved.iterate()) this.#open.set(row.key, row);
-    const last = this.#last.get() ?? 0;
-    const lastRow = last === 0 ? undefined : this.#since.get(last);
-    this.#seen = lastRow === undefined ? { seq: 0, claimId: '' } : { seq: lastRow.seq, claimId: lastRow.claim_id };
+    this.#seen = { seq: 0, claimId: '' };
+    for (const row of this.#since.iterate(0)) this.#apply(row);
     return this.#open;
   }
 

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../core/internal.js';
-import { CHAIN_COLUMNS, KEY_ID_HASHED_WHEN_SET, type ChainedTable } from './schema.js';
+import { nodeSha256 } from '../../node/digest/node-sha256.js';
+import { CHAIN_COLUMNS, CHAINED_TABLES, HASHED_COLUMNS, KEY_ID_HASHED_WHEN_SET, type ChainedTable } from './schema.js';
 
 /** The `prev_hash` of the first row ever written. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -14,9 +14,37 @@ export type RowFields = Readonly<Record<string, string | number | null>>;
  * left out while it is NULL (see `KEY_ID_HASHED_WHEN_SET`).
  */
 export function hashRow(prevHash: string, table: ChainedTable, seq: number, fields: RowFields): string {
+  return nodeSha256(prevHash + (canonicalColumns(table, seq, fields) ?? canonicalRow(table, seq, fields)));
+}
+
+function canonicalRow(table: ChainedTable, seq: number, fields: RowFields): string {
   const canonical: Record<string, string | number | null | undefined> = { ...fields, table, seq };
   if (KEY_ID_HASHED_WHEN_SET.has(table) && canonical.key_id === null) canonical.key_id = undefined;
-  return createHash('sha256').update(prevHash).update(canonicalJson(canonical)).digest('hex');
+  return canonicalJson(canonical);
+}
+
+/** Each table's canonical members in canonical (sorted) order: its hashed columns, `table` and `seq`. */
+const CANONICAL_ORDER = new Map(CHAINED_TABLES.map((table) => [table, [...HASHED_COLUMNS[table], 'table', 'seq'].sort()]));
+
+/**
+ * The canonical row, written directly when `fields` holds exactly the
+ * table's hashed columns (every row the journal appends or reads back), as
+ * `canonicalJson` writes it, without building the object and sorting its
+ * keys per row; undefined for any other shape, which `canonicalRow` encodes.
+ * Every row is hashed on append and on every `verify()`.
+ */
+function canonicalColumns(table: ChainedTable, seq: number, fields: RowFields): string | undefined {
+  const columns = HASHED_COLUMNS[table];
+  if (Object.keys(fields).length !== columns.length) return undefined;
+  let text = '{';
+  for (const name of CANONICAL_ORDER.get(table) ?? []) {
+    const value = name === 'table' ? table : name === 'seq' ? seq : fields[name];
+    if (value === undefined) return undefined;
+    if (value === null && name === 'key_id' && KEY_ID_HASHED_WHEN_SET.has(table)) continue;
+    if (typeof value === 'number' && !Number.isFinite(value)) throw new TypeError('A non-finite number has no canonical JSON form.');
+    text += `${text.length === 1 ? '' : ','}"${name}":${JSON.stringify(value)}`;
+  }
+  return `${text}}`;
 }
 
 /** The hashed fields of a stored row: every column but the chain's own. */

@@ -269,6 +269,44 @@ describe('the durable effect bracket', () => {
   });
 });
 
+describe('batched settles', () => {
+  const receiptCount = (path: string): number => {
+    const reader = new Database(path, { readonly: true });
+    try {
+      return reader.prepare('SELECT count(*) FROM receipts').pluck().get() as number;
+    } finally {
+      reader.close();
+    }
+  };
+
+  it('a settled call returns before its receipt commits; the next claim’s commit carries it, and the same process replays it at once', async () => {
+    const journal = journalAt();
+    const runs = { count: 0 };
+    const registry = counterRegistry(journal, runs);
+    expect((await registry.dispatch({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, context)).ok).toBe(true);
+    // Another connection does not see the receipt yet: it waits for the next batch.
+    expect(receiptCount(journal.path)).toBe(0);
+    // A retry in this process finds the queued receipt and replays it.
+    const retry = await registry.dispatch({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, context);
+    expect(retry.ok && retry.receipt.status).toBe('replayed');
+    expect(runs.count).toBe(1);
+    // The next call's claim commits the settle with it.
+    await registry.dispatch({ callId: 'c2', name: 'bump', arguments: { by: 1 } }, context);
+    expect(receiptCount(journal.path)).toBe(1);
+    // A read commits what is queued first: both calls are recorded.
+    expect((await journal.recordings({ runId: 'run-1' })).length).toBe(2);
+  });
+
+  it('commits a settle within the batch delay when no claim follows', async () => {
+    const journal = journalAt();
+    const registry = counterRegistry(journal, { count: 0 });
+    await registry.dispatch({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, context);
+    expect(receiptCount(journal.path)).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(receiptCount(journal.path)).toBe(1);
+  });
+});
+
 describe('the file', () => {
   it('defaults to .toolgate/journal.db under the workspace, private to the user, in WAL mode', () => {
     const journal = createSqliteJournal(undefined, { workspace: dir, onUnresolved: () => undefined });

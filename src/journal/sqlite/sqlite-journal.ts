@@ -57,9 +57,10 @@ const MAX_BATCH_DELAY_MS = 10;
 /**
  * The embedded journal. Writes are group-committed (see `CommitBatcher`):
  * claims that arrive together share one immediate transaction, and a claim
- * is committed before `prepare` resolves; settles join the next batch
- * (at most `MAX_BATCH_DELAY_MS` later) without holding up a claim. Reads
- * commit what is queued first, so they see every write in order.
+ * is committed before `prepare` resolves; settles join the next batch (the
+ * next claim's commit, at most `MAX_BATCH_DELAY_MS` later) without holding
+ * up a claim. Reads commit what is queued first, so they see every write in
+ * order.
  */
 export class SqliteJournal implements Journal {
   readonly path: string;
@@ -70,13 +71,13 @@ export class SqliteJournal implements Journal {
   readonly #pending = new Map<string, PendingClaim>();
   readonly #batcher: CommitBatcher;
   readonly #openClaims: OpenClaims;
-  /** Receipts queued for the next batch, by key: a record-tier `prepare` reads them without waiting for the commit. */
+  /** Receipts queued for the next batch, by key: a `prepare` of the key reads them without waiting for the commit. */
   readonly #queued = new Map<string, string>();
   readonly #holder = `pid ${process.pid} on ${hostname()}`;
   readonly #statements: {
     receiptByKey: Database.Statement<[string], { body: string }>;
     claimById: Database.Statement<[string], ClaimRow>;
-    unresolved: Database.Statement<[], ClaimRow>;
+    claimBySeq: Database.Statement<[number], ClaimRow>;
     byRun: Database.Statement<[string], { body: string }>;
   };
   #closed = false;
@@ -93,10 +94,7 @@ export class SqliteJournal implements Journal {
     this.#statements = {
       receiptByKey: db.prepare(`SELECT body FROM receipts WHERE key = ? ORDER BY seq DESC LIMIT 1`),
       claimById: db.prepare(`SELECT * FROM claims WHERE claim_id = ? ORDER BY seq DESC LIMIT 1`),
-      // A claim is unresolved while its latest row is still `claimed`.
-      unresolved: db.prepare(
-        `SELECT c.* FROM claims c WHERE c.state = 'claimed' AND NOT EXISTS (SELECT 1 FROM claims d WHERE d.key = c.key AND d.seq > c.seq) ORDER BY c.seq`,
-      ),
+      claimBySeq: db.prepare(`SELECT * FROM claims WHERE seq = ?`),
       byRun: db.prepare(`SELECT body FROM receipts WHERE run_id = ? ORDER BY seq`),
     };
   }
@@ -112,16 +110,18 @@ export class SqliteJournal implements Journal {
       // A record-tier call guards no effect: it writes no claim and does not wait for a commit.
       const queued = this.#queued.get(input.key);
       if (queued !== undefined) return { status: 'recorded', recorded: JSON.parse(queued) as RecordedResult } as const;
-      if (input.tier === 'record') return this.#claim(input);
-      return this.#batcher.commit(() => this.#claim(input));
+      // The claim id is fixed here: a batch that cannot commit as one runs its writes again, and the
+      // claim must come out the same.
+      const claimId = randomUUID();
+      if (input.tier === 'record') return this.#claim(input, claimId);
+      return this.#batcher.commit(() => this.#claim(input, claimId));
     });
   }
 
   /** Look the key up and, for the effect tier, append the claim (inside a batch's transaction); the record tier only reads. */
-  #claim(input: JournalPrepareInput): JournalPrepareResult {
+  #claim(input: JournalPrepareInput, claimId: string): JournalPrepareResult {
     const recorded = this.#statements.receiptByKey.get(input.key);
     if (recorded !== undefined) return { status: 'recorded', recorded: JSON.parse(recorded.body) as RecordedResult };
-    const claimId = randomUUID();
     if (input.tier === 'effect') {
       const open = this.#openClaims.refresh();
       // Never re-run silently: the earlier attempt may have touched the world.
@@ -130,7 +130,7 @@ export class SqliteJournal implements Journal {
       // this instance does not hold is open. Its own calls in flight are not in doubt, and run side by side.
       const doubted = sameKey ?? openClaimOfAction(open, input.actionDigest, this.#pending);
       if (doubted !== undefined) {
-        const row = this.#statements.claimById.get(doubted.claim_id) ?? { ...doubted, at: 0, state: 'claimed', body: '{}' };
+        const row = this.#statements.claimBySeq.get(doubted.seq) ?? { ...doubted, at: 0, state: 'claimed', body: '{}' };
         return { status: 'refused', error: unresolvedClaimError(input.toolName, row) };
       }
       const body: Record<string, unknown> = {
@@ -174,26 +174,36 @@ export class SqliteJournal implements Journal {
         });
         if (claim !== undefined && pending?.tier === 'effect') this.#store.append('claims', { at, claim_id: claim.claimId, key, state: 'settled', body: '{}' });
       };
-      // An effect-tier settle (and a receipt recorded directly) resolves once its batch committed; it shares
-      // that commit with the claims and settles around it. A record-tier call guards no effect and does not
-      // wait: its receipt is committed with the next batch, at most MAX_BATCH_DELAY_MS later.
-      if (pending?.tier !== 'record') return this.#batcher.commit(write);
-      this.#queued.set(key, body);
-      const settled = (): void => {
-        if (this.#queued.get(key) === body) this.#queued.delete(key);
-      };
-      this.#batcher.defer(
-        () => {
-          settled();
-          write();
-        },
-        (error) => {
-          settled();
-          console.warn('toolgate: committing a recorded receipt failed', error);
-        },
-      );
+      // A receipt recorded directly resolves once its batch committed.
+      if (claim === undefined) return this.#batcher.commit(write);
+      this.#deferReceipt(key, body, write);
       return undefined;
     });
+  }
+
+  /**
+   * A settled call's receipt does not wait for a commit, and never holds up
+   * the next call's claim: it joins the next batch (that claim's commit, at
+   * most MAX_BATCH_DELAY_MS later). Its claim was committed before the effect
+   * ran; a crash before the receipt commits leaves that claim unresolved, so
+   * the call is reported and never run again on its own. Until then a
+   * `prepare` of the same key finds the receipt here.
+   */
+  #deferReceipt(key: string, body: string, write: () => void): void {
+    this.#queued.set(key, body);
+    const settled = (): void => {
+      if (this.#queued.get(key) === body) this.#queued.delete(key);
+    };
+    this.#batcher.defer(
+      () => {
+        settled();
+        write();
+      },
+      (error) => {
+        settled();
+        console.warn('toolgate: committing a settled receipt failed; its claim stays unresolved', error);
+      },
+    );
   }
 
   discard(claim: JournalClaim): Promise<void> {
@@ -252,9 +262,12 @@ export class SqliteJournal implements Journal {
   /** Synchronous form, for reporting at open. */
   unresolvedNow(): UnresolvedClaim[] {
     this.#batcher.flush();
-    return this.#statements.unresolved
-      .all()
-      .filter((row) => !this.#pending.has(row.claim_id))
+    // A claim is unresolved while its latest row is still `claimed`: the mirror knows which.
+    return [...this.#openClaims.refresh().values()]
+      .filter((open) => !this.#pending.has(open.claim_id))
+      .sort((left, right) => left.seq - right.seq)
+      .map((open) => this.#statements.claimBySeq.get(open.seq))
+      .filter((row) => row !== undefined)
       .map((row) => {
         const body = JSON.parse(row.body) as ClaimBody;
         return {
@@ -347,7 +360,7 @@ export class SqliteJournal implements Journal {
       this.#open();
       this.#batcher.flush();
       const anchored = options.expectedHead === undefined && this.#anchor !== undefined ? readJournalAnchor(this.#anchor.path) : undefined;
-      return compactJournal(this.#store, anchored === undefined ? options : { ...options, expectedHead: { seq: anchored.rows, hash: anchored.head } }, this.#verifier);
+      return compactJournal(this.#store, this.#openClaims, anchored === undefined ? options : { ...options, expectedHead: { seq: anchored.rows, hash: anchored.head } }, this.#verifier);
     });
   }
 

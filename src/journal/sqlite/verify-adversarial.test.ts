@@ -188,6 +188,8 @@ describe('every chained row is signed', () => {
     expect(prepared.status).toBe('claimed');
     if (prepared.status !== 'claimed') return;
     await journal.settle(prepared.claim, { ok: true, value: 1, content: 'ok', receipt: receipt(1) });
+    // Each write its own commit, so each row ends one: the last row of a commit carries the signature.
+    journal.flush();
     await journal.append({ type: 'note', at: Date.now(), data: {} });
     const signedIn = (table: ChainedTable): boolean[] => {
       const db = new Database(journal.path, { readonly: true });
@@ -249,6 +251,77 @@ describe('every chained row is signed', () => {
     // Past the first signed event or claim, an unsigned one is a forgery, not a legacy row.
     tamper(path, (db) => appendForged(db, 'claims', { at: Date.now(), claim_id: 'x', key: 'k', state: 'released', body: '{}' }));
     expect((await journal.verify()).firstBadRow).toEqual({ table: 'claims', id: 6, problem: 'signature missing' });
+  });
+});
+
+describe('one signature per commit', () => {
+  /** Four effect-tier calls made together, settled, then one more call: two batches of several rows. */
+  async function batched(journal: SqliteJournal): Promise<void> {
+    const prepared = await Promise.all(['c1', 'c2', 'c3', 'c4'].map((callId) => journal.prepare(effectCall(callId))));
+    for (const [index, result] of prepared.entries()) {
+      if (result.status !== 'claimed') throw new Error('not claimed');
+      await journal.settle(result.claim, { ok: true, value: index, content: `ok ${index}`, receipt: receipt(index) });
+    }
+    await journal.prepare(effectCall('c5'));
+  }
+
+  function rows(path: string): { table: string; seq: number; key_id: string | null; signature: string | null }[] {
+    const db = new Database(path, { readonly: true });
+    try {
+      return db
+        .prepare<[], { table: string; seq: number; key_id: string | null; signature: string | null }>(
+          `SELECT 'claims' AS "table", seq, key_id, signature FROM claims UNION ALL SELECT 'receipts', seq, key_id, signature FROM receipts ORDER BY seq`,
+        )
+        .all();
+    } finally {
+      db.close();
+    }
+  }
+
+  it('signs the last row of each commit; the rows before it name no key, and verify() passes', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await batched(journal);
+    const written = rows(journal.path);
+    // Claims 1–4 in one commit; the four settles (receipt and settled row each) and claim 5 in the next.
+    expect(written.filter((row) => row.signature !== null).map((row) => row.seq)).toEqual([4, 13]);
+    for (const row of written) expect(row.key_id === null, `row ${row.seq}`).toBe(row.signature === null);
+    expect(await journal.verify()).toMatchObject({ ok: true, rows: 13 });
+  });
+
+  it('catches the tail cut inside a commit: the row left last names no key and nothing covers it', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await batched(journal);
+    tamper(journal.path, (db) => db.prepare('DELETE FROM claims WHERE seq = 13').run());
+    expect((await journal.verify()).firstBadRow).toEqual({ table: 'receipts', id: 5, problem: 'signature missing' });
+  });
+
+  it('catches a row inside a commit changed and the chain re-linked: the covering signature no longer matches, and the row is named', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await batched(journal);
+    tamper(journal.path, (db) => {
+      let previous = db.prepare<[], string>('SELECT hash FROM claims WHERE seq = 4').pluck().get() ?? '';
+      for (const seq of [5, 6, 7, 8, 9, 10, 11, 12, 13]) {
+        const table = db.prepare('SELECT 1 FROM receipts WHERE seq = ?').get(seq) === undefined ? 'claims' : 'receipts';
+        const row = db.prepare<[number], Record<string, unknown>>(`SELECT * FROM ${table} WHERE seq = ?`).get(seq) ?? {};
+        if (seq === 5) row.body = String(row.body).replace('"ok 0"', '"FORGED"');
+        const hash = hashRow(previous, table, seq, hashedFields(row));
+        db.prepare(`UPDATE ${table} SET body = ?, prev_hash = ?, hash = ? WHERE seq = ?`).run(row.body, previous, hash, seq);
+        previous = hash;
+      }
+    });
+    expect((await journal.verify()).firstBadRow).toEqual({ table: 'receipts', id: 5, problem: 'signature missing' });
+  });
+
+  it('catches a row appended after the signed head without a key id, and the signature stripped from a commit’s last row', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await batched(journal);
+    tamper(journal.path, (db) => appendForged(db, 'claims', { at: Date.now(), claim_id: 'x', key: 'act:c5', state: 'released', body: '{}', key_id: null }));
+    expect((await journal.verify()).firstBadRow).toEqual({ table: 'claims', id: 14, problem: 'signature missing' });
+
+    const other = journalAt({ sign: { keyDir: keyDir() } }, join(dir, 'other.db'));
+    await batched(other);
+    tamper(other.path, (db) => db.prepare('UPDATE claims SET signature = NULL WHERE seq = 4').run());
+    expect((await other.verify()).firstBadRow).toEqual({ table: 'claims', id: 4, problem: 'signature missing' });
   });
 });
 

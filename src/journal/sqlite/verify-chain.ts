@@ -15,11 +15,14 @@ export interface VerifyOptions {
    */
   readonly expectedHead?: ChainHead;
   /**
-   * Require a signature on every row. Default: on when the journal verifies
+   * Require every row to be signed or covered by a signature: a row that
+   * names the key (`key_id`) carries its signature, and one that names none
+   * (written before the last row of its commit, which alone is signed) is
+   * covered by the next signed row. Default: on when the journal verifies
    * with a key (an attacker who strips signatures and re-links the chain, or
    * appends rows past the last signature, is caught). Events and claims
    * written before schema 2, when only receipts and checkpoints were signed,
-   * pass unsigned only while a later signed row covers them.
+   * pass unsigned the same way, while a later signed row covers them.
    */
   readonly requireSignatures?: boolean;
 }
@@ -85,9 +88,9 @@ function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifi
   let anchorSeen = false;
   /** The `through_seq` of every checkpoint whose signature the trusted key verified. */
   const signedCheckpoints: number[] = [];
-  /** The first legacy unsigned event or claim no later signed row covers yet. */
-  let uncovered: { table: ChainedTable; seq: number } | undefined;
-  /** Set at the first signed event or claim: from there on the writer signed every row. */
+  /** The first unsigned row no later signed row covers yet, and whether it is a schema 1 event or claim. */
+  let uncovered: { table: ChainedTable; seq: number; legacy: boolean } | undefined;
+  /** Set at the first signed event or claim: from there on the writer signed every commit. */
   let everyRowSigned = false;
   const result = (bad: BadRow | undefined, anchored?: SqliteVerifyResult['anchored']): SqliteVerifyResult => {
     const head = previous ?? { seq: 0, hash: GENESIS_HASH };
@@ -105,19 +108,19 @@ function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifi
       if (row.prev_hash !== expectedPrev) return fail(table, row.seq, 'chain break: prev_hash does not match the previous row');
       if (hashRow(row.prev_hash, table, row.seq, hashedFields(row)) !== row.hash) return fail(table, row.seq, 'hash mismatch: the row was changed');
       const signature = checkSignature(row, verifier);
-      if (signature.problem !== undefined) return fail(table, row.seq, signature.problem);
+      // Past a row no signature covers yet, a bad signature leaves that row unvouched: it is the first bad row.
+      if (signature.problem !== undefined) return uncovered?.legacy === false ? fail(uncovered.table, uncovered.seq, 'signature missing') : fail(table, row.seq, signature.problem);
       if (signature.signed) {
         // A signed hash covers `prev_hash`, so it vouches for every row before it.
         uncovered = undefined;
         if (table === 'events' || table === 'claims') everyRowSigned = true;
         if (table === 'checkpoints' && verifier !== undefined) signedCheckpoints.push(Number(row.through_seq));
       } else if (requireSignatures) {
-        // Schema 1 signed only receipts and checkpoints (and had no key_id on events and claims): an
-        // older unsigned event or claim passes while a later signature covers it. Past the first
-        // signed event or claim, none is legacy.
-        const legacy = (table === 'events' || table === 'claims') && !everyRowSigned && (row.key_id ?? null) === null;
-        if (!legacy) return fail(table, row.seq, 'signature missing');
-        uncovered ??= { table, seq: row.seq };
+        // A row that names the key carries its signature. One that names none is covered by the next signed row:
+        // only the last row of a commit is signed. Schema 1 signed only receipts and checkpoints: an older unsigned
+        // event or claim is legacy, before the first signed event or claim.
+        if ((row.key_id ?? null) !== null) return fail(table, row.seq, 'signature missing');
+        uncovered ??= { table, seq: row.seq, legacy: (table === 'events' || table === 'claims') && !everyRowSigned };
       }
       if (expected !== undefined && row.seq === expected.seq) {
         if (row.hash !== expected.hash) return fail(table, row.seq, 'differs from the anchored head: the chain was rewritten at or before this row', 'differs');
@@ -128,7 +131,7 @@ function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifi
   } finally {
     walk.return(undefined);
   }
-  if (uncovered !== undefined) return fail(uncovered.table, uncovered.seq, 'signature missing: the row is unsigned and no later signed row covers it');
+  if (uncovered !== undefined) return fail(uncovered.table, uncovered.seq, uncovered.legacy ? 'signature missing: the row is unsigned and no later signed row covers it' : 'signature missing');
   if (expected !== undefined && !anchorSeen) {
     const problem = anchorProblem(expected, previous, checkpoints, signedCheckpoints);
     if (problem !== undefined) return fail('chain', expected.seq, problem.problem, problem.kind);
