@@ -1,0 +1,102 @@
+import { PassThrough } from 'node:stream';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setCallToolHandler } from './read-call-tool-request.js';
+import { routeRequestsDirectly } from './route-requests-directly.js';
+
+interface Wire {
+  readonly send: (message: unknown) => void;
+  /** The next message the server writes. */
+  readonly next: () => Promise<Record<string, unknown>>;
+  readonly server: Server;
+  readonly aborted: string[];
+  /** What reached the SDK's message switch: a method, or "response". */
+  readonly viaSwitch: string[];
+}
+
+const open: Server[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((server) => server.close()));
+});
+
+async function connectRouted(): Promise<Wire> {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const server = new Server({ name: 'routed', version: '1.0.0' }, { capabilities: { tools: {} } });
+  const aborted: string[] = [];
+  setCallToolHandler(server, async (params, extra) => {
+    if (params.name === 'wait') await new Promise((resolve) => extra.signal.addEventListener('abort', resolve, { once: true }));
+    if (extra.signal.aborted) aborted.push(params.name);
+    return { content: [{ type: 'text', text: `ran ${params.name}` }] };
+  });
+  const transport = new StdioServerTransport(stdin, stdout);
+  await server.connect(transport);
+  const viaSwitch: string[] = [];
+  const sdkSwitch = transport.onmessage;
+  transport.onmessage = (message) => {
+    viaSwitch.push('method' in message ? message.method : 'response');
+    sdkSwitch?.(message);
+  };
+  expect(routeRequestsDirectly(server, transport)).toBe(true);
+  open.push(server);
+  const lines: string[] = [];
+  let wake: (() => void) | undefined;
+  let pending = '';
+  stdout.on('data', (chunk: Buffer) => {
+    pending += chunk.toString('utf8');
+    for (let newline = pending.indexOf('\n'); newline >= 0; newline = pending.indexOf('\n')) {
+      lines.push(pending.slice(0, newline));
+      pending = pending.slice(newline + 1);
+    }
+    wake?.();
+  });
+  const next = async (): Promise<Record<string, unknown>> => {
+    while (lines.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+    return JSON.parse(lines.shift() ?? '') as Record<string, unknown>;
+  };
+  return { send: (message) => stdin.write(`${JSON.stringify(message)}\n`), next, server, aborted, viaSwitch };
+}
+
+describe('routeRequestsDirectly', () => {
+  it('answers a request through the protocol layer, id for id', async () => {
+    const wire = await connectRouted();
+    wire.send({ jsonrpc: '2.0', id: 'c-1', method: 'tools/call', params: { name: 'echo', arguments: {} } });
+    expect(await wire.next()).toEqual({ jsonrpc: '2.0', id: 'c-1', result: { content: [{ type: 'text', text: 'ran echo' }] } });
+    expect(wire.viaSwitch).toEqual([]);
+  });
+
+  it('answers an unknown method and malformed parameters with the protocol errors', async () => {
+    const wire = await connectRouted();
+    wire.send({ jsonrpc: '2.0', id: 1, method: 'tools/teleport', params: {} });
+    expect(await wire.next()).toMatchObject({ id: 1, error: { code: -32601 } });
+    wire.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 42 } });
+    expect(await wire.next()).toMatchObject({ id: 2, error: { code: -32602 } });
+  });
+
+  it('keeps notifications on the message switch: a cancellation aborts the call in flight', async () => {
+    const wire = await connectRouted();
+    wire.send({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'wait', arguments: {} } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    wire.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5, reason: 'no longer needed' } });
+    await expect.poll(() => wire.aborted).toEqual(['wait']);
+    expect(wire.viaSwitch).toEqual(['notifications/cancelled']);
+  });
+
+  it('keeps responses on the message switch: a request of the server gets its answer', async () => {
+    const wire = await connectRouted();
+    const pinged = wire.server.ping();
+    const ping = await wire.next();
+    expect(ping).toMatchObject({ method: 'ping' });
+    wire.send({ jsonrpc: '2.0', id: ping.id, result: {} });
+    await expect(pinged).resolves.toEqual({});
+    expect(wire.viaSwitch).toEqual(['response']);
+  });
+
+  it('leaves the switch in place where the protocol layer has no request entry', () => {
+    const transport = { onmessage: () => undefined };
+    const before = transport.onmessage;
+    expect(routeRequestsDirectly({} as Server, transport)).toBe(false);
+    expect(transport.onmessage).toBe(before);
+  });
+});
