@@ -7,6 +7,7 @@ import { ConfigurationError } from '../core/internal.js';
 import { buildStdioEnv } from './build-stdio-env.js';
 import { createStderrTail, type StderrTail } from './create-stderr-tail.js';
 import { McpServerUnavailableError } from './mcp-server-unavailable-error.js';
+import { routePastMessageSwitch } from './route-past-message-switch.js';
 import { useLeanFraming } from './use-lean-framing.js';
 import type { ConnectMcpServersOptions, McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './mcp-types.js';
 
@@ -50,6 +51,7 @@ export async function openUpstream(options: OpenUpstreamOptions): Promise<Opened
     await client.close().catch(() => undefined);
     throw await unavailable(server.name, error, stderr);
   }
+  if (transport instanceof StdioClientTransport) routePastMessageSwitch(client, transport);
   return { client, stderr };
 }
 

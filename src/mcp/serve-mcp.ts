@@ -7,7 +7,7 @@ import type { ApprovalChannels, ElicitationTrust, ServedApprovals } from './choo
 import { createGatewayServer } from './create-gateway-server.js';
 import type { LiveRegistry } from './mcp-types.js';
 import type { ObserveServedCall } from './observe-served-call.js';
-import { routeRequestsDirectly } from './route-requests-directly.js';
+import { routePastMessageSwitch } from './route-past-message-switch.js';
 import { serveHttp, type ServeHttpOptions } from './serve-http.js';
 import { useLeanFraming } from './use-lean-framing.js';
 
@@ -109,7 +109,7 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
     const stdio = new StdioServerTransport(stdin, options.stdout);
     useLeanFraming(stdio, STDIO_DEFAULT_MAX_BUFFER_SIZE);
     await server.connect(stdio);
-    routeRequestsDirectly(server, stdio);
+    routePastMessageSwitch(server, stdio);
     return { url: undefined, stats: () => ({ sessions: closing === undefined ? 1 : 0, subscribed }), close };
   }
   const listener = await serveHttp(transport, createSession);

@@ -1,9 +1,13 @@
 import { PassThrough } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { setCallToolHandler } from './read-call-tool-request.js';
-import { routeRequestsDirectly } from './route-requests-directly.js';
+import { routePastMessageSwitch } from './route-past-message-switch.js';
 
 interface Wire {
   readonly send: (message: unknown) => void;
@@ -38,7 +42,7 @@ async function connectRouted(): Promise<Wire> {
     viaSwitch.push('method' in message ? message.method : 'response');
     sdkSwitch?.(message);
   };
-  expect(routeRequestsDirectly(server, transport)).toBe(true);
+  expect(routePastMessageSwitch(server, transport)).toBe(true);
   open.push(server);
   const lines: string[] = [];
   let wake: (() => void) | undefined;
@@ -58,7 +62,7 @@ async function connectRouted(): Promise<Wire> {
   return { send: (message) => stdin.write(`${JSON.stringify(message)}\n`), next, server, aborted, viaSwitch };
 }
 
-describe('routeRequestsDirectly', () => {
+describe('routePastMessageSwitch', () => {
   it('answers a request through the protocol layer, id for id', async () => {
     const wire = await connectRouted();
     wire.send({ jsonrpc: '2.0', id: 'c-1', method: 'tools/call', params: { name: 'echo', arguments: {} } });
@@ -83,20 +87,43 @@ describe('routeRequestsDirectly', () => {
     expect(wire.viaSwitch).toEqual(['notifications/cancelled']);
   });
 
-  it('keeps responses on the message switch: a request of the server gets its answer', async () => {
+  it('hands a result response to the protocol layer and keeps an error response on the switch', async () => {
     const wire = await connectRouted();
-    const pinged = wire.server.ping();
-    const ping = await wire.next();
-    expect(ping).toMatchObject({ method: 'ping' });
-    wire.send({ jsonrpc: '2.0', id: ping.id, result: {} });
-    await expect(pinged).resolves.toEqual({});
+    const answered = wire.server.ping();
+    const first = await wire.next();
+    wire.send({ jsonrpc: '2.0', id: first.id, result: {} });
+    await expect(answered).resolves.toEqual({});
+    expect(wire.viaSwitch).toEqual([]);
+    const refused = wire.server.ping();
+    const second = await wire.next();
+    wire.send({ jsonrpc: '2.0', id: second.id, error: { code: -32603, message: 'no' } });
+    await expect(refused).rejects.toThrow('no');
     expect(wire.viaSwitch).toEqual(['response']);
+  });
+
+  it('routes a client too: a tools/call result reaches the caller past the switch', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const upstream = new McpServer({ name: 'upstream', version: '1.0.0' });
+    upstream.registerTool('echo', { inputSchema: { text: z.string() } }, ({ text }) => ({ content: [{ type: 'text', text }] }));
+    await upstream.connect(serverSide);
+    const client = new Client({ name: 'routed', version: '1.0.0' });
+    await client.connect(clientSide);
+    const viaSwitch: string[] = [];
+    const sdkSwitch = clientSide.onmessage;
+    clientSide.onmessage = (message, extra) => {
+      viaSwitch.push('method' in message ? message.method : 'response');
+      sdkSwitch?.(message, extra);
+    };
+    expect(routePastMessageSwitch(client, clientSide)).toBe(true);
+    await expect(client.callTool({ name: 'echo', arguments: { text: 'hi' } })).resolves.toMatchObject({ content: [{ type: 'text', text: 'hi' }] });
+    expect(viaSwitch).toEqual([]);
+    await Promise.all([client.close(), upstream.close()]);
   });
 
   it('leaves the switch in place where the protocol layer has no request entry', () => {
     const transport = { onmessage: () => undefined };
     const before = transport.onmessage;
-    expect(routeRequestsDirectly({} as Server, transport)).toBe(false);
+    expect(routePastMessageSwitch({} as Server, transport)).toBe(false);
     expect(transport.onmessage).toBe(before);
   });
 });
