@@ -26,6 +26,19 @@ describe('createMessageReadBuffer', () => {
     ]);
   });
 
+  it('joins a message that arrives in many chunks, with the next one begun in its last chunk', () => {
+    const buffer = createMessageReadBuffer(64 * 1024);
+    const big = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'z'.repeat(10_000) }] } };
+    const wire = Buffer.concat([line(big), line({ jsonrpc: '2.0', id: 2, result: {} }), Buffer.from('{"jsonrpc":"2.0",')]);
+    for (let start = 0; start < wire.length; start += 1000) {
+      buffer.append(wire.subarray(start, start + 1000));
+      if (start + 1000 < line(big).length) expect(buffer.readMessage()).toBeNull();
+    }
+    expect(readAll(buffer)).toEqual([big, { jsonrpc: '2.0', id: 2, result: {} }]);
+    buffer.append(Buffer.from('"id":3,"result":{}}\n'));
+    expect(readAll(buffer)).toEqual([{ jsonrpc: '2.0', id: 3, result: {} }]);
+  });
+
   it('throws on a malformed line, having consumed it, and reads the next one', () => {
     const buffer = createMessageReadBuffer(1024);
     buffer.append(Buffer.concat([line({ jsonrpc: '2.0', id: 1, result: [] }), line({ jsonrpc: '2.0', id: 2, result: {} })]));

@@ -11,29 +11,46 @@ export type MessageReadBuffer = Pick<ReadBuffer, 'append' | 'readMessage' | 'cle
  * The SDK's read buffer with the gateway's message reading
  * (`readJsonRpcLine`): newline-delimited messages, at most `maxBytes`
  * buffered — past it the buffer is emptied and `append` throws, which makes
- * the transport close, exactly as the SDK's does.
+ * the transport close, exactly as the SDK's does. Unlike the SDK's, it
+ * keeps the chunks of a message apart until its newline arrives and looks
+ * for that newline only in chunks it has not searched yet, so a large
+ * result that arrives in many chunks is copied once and scanned once.
  */
 export function createMessageReadBuffer(maxBytes: number): MessageReadBuffer {
-  let buffer: Buffer | undefined;
+  let chunks: Buffer[] = [];
+  let bytes = 0;
+  /** Chunks before this index hold no newline. */
+  let searched = 0;
+  const clear = (): void => {
+    chunks = [];
+    bytes = 0;
+    searched = 0;
+  };
   return {
     append(chunk: Buffer): void {
-      if ((buffer?.length ?? 0) + chunk.length > maxBytes) {
-        buffer = undefined;
+      if (bytes + chunk.length > maxBytes) {
+        clear();
         throw new Error(`ReadBuffer exceeded maximum size of ${maxBytes} bytes`);
       }
-      buffer = buffer === undefined ? chunk : Buffer.concat([buffer, chunk]);
+      chunks.push(chunk);
+      bytes += chunk.length;
     },
     readMessage(): JSONRPCMessage | null {
-      if (buffer === undefined) return null;
-      const newline = buffer.indexOf(0x0a);
-      if (newline === -1) return null;
-      const line = buffer.toString('utf8', 0, newline);
-      buffer = newline + 1 === buffer.length ? undefined : buffer.subarray(newline + 1);
-      return readJsonRpcLine(line);
+      for (; searched < chunks.length; searched += 1) {
+        const chunk = chunks[searched] as Buffer;
+        const newline = chunk.indexOf(0x0a);
+        if (newline === -1) continue;
+        const head = chunks.slice(0, searched);
+        const line = head.length === 0 ? chunk.toString('utf8', 0, newline) : Buffer.concat([...head, chunk.subarray(0, newline)]).toString('utf8');
+        const rest = chunk.subarray(newline + 1);
+        chunks = rest.length === 0 ? [] : [rest, ...chunks.slice(searched + 1)];
+        bytes = chunks.reduce((total, kept) => total + kept.length, 0);
+        searched = 0;
+        return readJsonRpcLine(line);
+      }
+      return null;
     },
-    clear(): void {
-      buffer = undefined;
-    },
+    clear,
   };
 }
 
