@@ -7,6 +7,8 @@ import { ConfigurationError } from '../core/internal.js';
 import { buildStdioEnv } from './build-stdio-env.js';
 import { createStderrTail, type StderrTail } from './create-stderr-tail.js';
 import { McpServerUnavailableError } from './mcp-server-unavailable-error.js';
+import { routePastMessageSwitch } from './route-past-message-switch.js';
+import { useLeanFraming } from './use-lean-framing.js';
 import type { ConnectMcpServersOptions, McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './mcp-types.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -49,6 +51,7 @@ export async function openUpstream(options: OpenUpstreamOptions): Promise<Opened
     await client.close().catch(() => undefined);
     throw await unavailable(server.name, error, stderr);
   }
+  if (transport instanceof StdioClientTransport) routePastMessageSwitch(client, transport);
   return { client, stderr };
 }
 
@@ -61,15 +64,18 @@ export async function unavailable(server: string, error: unknown, stderr: Stderr
 function createTransport(server: McpServerConfig, connect: ConnectMcpServersOptions): Transport {
   if (server.transport === 'stdio') {
     if (typeof server.command !== 'string' || server.command.length === 0) throw new ConfigurationError(`servers.${server.name}.command`, 'must be a non-empty string');
-    return new StdioClientTransport({
+    const maxBufferSize = maxMessageBytes(server);
+    const stdio = new StdioClientTransport({
       command: server.command,
       args: [...(server.args ?? [])],
       env: buildStdioEnv(server.env),
       ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
-      maxBufferSize: maxMessageBytes(server),
+      maxBufferSize,
       // Always read: its tail is what says why a server failed to start or stopped.
       stderr: 'pipe',
     });
+    useLeanFraming(stdio, maxBufferSize);
+    return stdio;
   }
   const url = checkHttpUrl(server);
   const fetch = server.local === true ? undefined : connect.fetch;

@@ -32,29 +32,37 @@ describe('readCallToolParams', () => {
   });
 });
 
+type Answer = { id: number; result?: { content: { text: string }[] }; error?: { code: number; message: string } };
+
+/** An echo tool served over stdio streams: what it was called with, and the answers by id. */
+async function serveEcho() {
+  const calls: unknown[] = [];
+  const registry = createToolRegistry({
+    tools: [defineTool({ name: 'echo', description: 'Echo.', input: { type: 'object', properties: { text: { type: 'string' } } }, dispatch: (args) => (calls.push(args), 'ok') })],
+  });
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const gateway = await serveMcp(registry, { transport: 'stdio', stdin, stdout, context: { grantedTools: ['echo'] } });
+  const answers = new Map<number, Answer>();
+  let buffered = '';
+  stdout.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString('utf8');
+    for (let newline = buffered.indexOf('\n'); newline >= 0; newline = buffered.indexOf('\n')) {
+      const message = JSON.parse(buffered.slice(0, newline)) as Answer;
+      answers.set(message.id, message);
+      buffered = buffered.slice(newline + 1);
+    }
+  });
+  const sendLine = (line: string): boolean => stdin.write(`${line}\n`);
+  const send = (message: object): boolean => sendLine(JSON.stringify({ jsonrpc: '2.0', ...message }));
+  send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  send({ method: 'notifications/initialized' });
+  return { calls, answers, send, sendLine, gateway };
+}
+
 describe('a served tools/call, read once', () => {
   it('answers a malformed request with InvalidParams and never dispatches it; a well-formed one runs', async () => {
-    const calls: unknown[] = [];
-    const registry = createToolRegistry({
-      tools: [defineTool({ name: 'echo', description: 'Echo.', input: { type: 'object', properties: { text: { type: 'string' } } }, dispatch: (args) => (calls.push(args), 'ok') })],
-    });
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    const gateway = await serveMcp(registry, { transport: 'stdio', stdin, stdout, context: { grantedTools: ['echo'] } });
-    type Answer = { id: number; result?: { content: { text: string }[] }; error?: { code: number; message: string } };
-    const answers = new Map<number, Answer>();
-    let buffered = '';
-    stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      for (let newline = buffered.indexOf('\n'); newline >= 0; newline = buffered.indexOf('\n')) {
-        const message = JSON.parse(buffered.slice(0, newline)) as Answer;
-        answers.set(message.id, message);
-        buffered = buffered.slice(newline + 1);
-      }
-    });
-    const send = (message: object): boolean => stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
-    send({ method: 'notifications/initialized' });
+    const { calls, answers, send, gateway } = await serveEcho();
     send({ id: 2, method: 'tools/call', params: { name: 'echo', arguments: ['not', 'an', 'object'] } });
     send({ id: 3, method: 'tools/call', params: { arguments: { text: 'x' } } });
     send({ id: 4, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } });
@@ -62,6 +70,21 @@ describe('a served tools/call, read once', () => {
     expect(answers.get(2)?.error?.code).toBe(ErrorCode.InvalidParams);
     expect(answers.get(3)?.error?.code).toBe(ErrorCode.InvalidParams);
     expect(answers.get(4)?.result?.content[0]?.text).toBe('ok');
+    expect(calls).toEqual([{ text: 'x' }]);
+    await gateway.close();
+  });
+
+  it('dispatches nothing of a line the JSON-RPC schemas refuse, and answers it not at all', async () => {
+    const { calls, answers, send, sendLine, gateway } = await serveEcho();
+    const call = { method: 'tools/call', params: { name: 'echo', arguments: { text: 'planted' } } };
+    sendLine(JSON.stringify({ jsonrpc: '1.0', id: 2, ...call }));
+    sendLine(JSON.stringify({ jsonrpc: '2.0', id: 3, ...call, result: {} }));
+    sendLine(JSON.stringify({ jsonrpc: '2.0', id: 4.5, ...call }));
+    sendLine(JSON.stringify({ jsonrpc: '2.0', id: 5, ...call, params: { ...call.params, _meta: { progressToken: null } } }));
+    sendLine('{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"echo"');
+    send({ id: 7, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } });
+    await expect.poll(() => answers.has(7), { timeout: 5000 }).toBe(true);
+    expect([...answers.keys()]).toEqual([1, 7]);
     expect(calls).toEqual([{ text: 'x' }]);
     await gateway.close();
   });

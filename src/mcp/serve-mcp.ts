@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { ConfigurationError, type ConfirmActionHook, type DispatchContext, type ToolRegistry } from '../core/internal.js';
 import type { ApprovalChannels, ElicitationTrust, ServedApprovals } from './choose-served-confirm.js';
 import { createGatewayServer } from './create-gateway-server.js';
 import type { LiveRegistry } from './mcp-types.js';
 import type { ObserveServedCall } from './observe-served-call.js';
+import { routePastMessageSwitch } from './route-past-message-switch.js';
 import { serveHttp, type ServeHttpOptions } from './serve-http.js';
+import { useLeanFraming } from './use-lean-framing.js';
 
 export interface ServeMcpOptions {
   /** `stdio` (default) or Streamable HTTP. */
@@ -103,7 +106,10 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
     // calls in flight: their pending approvals are withdrawn, never left for someone to approve later.
     const onEnd = (): void => void close();
     stdin.once('end', onEnd);
-    await server.connect(new StdioServerTransport(stdin, options.stdout));
+    const stdio = new StdioServerTransport(stdin, options.stdout);
+    useLeanFraming(stdio, STDIO_DEFAULT_MAX_BUFFER_SIZE);
+    await server.connect(stdio);
+    routePastMessageSwitch(server, stdio);
     return { url: undefined, stats: () => ({ sessions: closing === undefined ? 1 : 0, subscribed }), close };
   }
   const listener = await serveHttp(transport, createSession);
