@@ -6,12 +6,7 @@ import { createFileIfAbsentSync } from './create-file-if-absent.js';
 
 const root = mkdtempSync(join(tmpdir(), 'toolgate-create-if-absent-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-let folders = 0;
-const freshFolder = (): string => {
-  const folder = join(root, String(folders++));
-  mkdirSync(folder);
-  return folder;
-};
+const freshFolder = (): string => mkdtempSync(join(root, 'case-'));
 
 describe('createFileIfAbsentSync', () => {
   it('creates the file whole, private by default, and leaves nothing else in the folder', () => {
