@@ -42,18 +42,18 @@ export function createPolicy(options: CreatePolicyOptions = {}): PolicySnapshot 
   const config = guardrailConfig(options, scope);
   const warnings: string[] = [];
   const rules = compileRules(options.rules ?? [], managed.allowManagedRulesOnly, warnings, options.home);
+  const isProtected = createProtectedPathMatcher(stringList(options.protectedPaths, 'protectedPaths'));
   const readable = stringList(options.readableProtectedPaths, 'readableProtectedPaths');
   const evaluator: CallEvaluator = {
     version,
     roots,
     config,
     rules: createRuleIndex(rules),
-    takeToken: createRateLimiter(options.rateLimits),
-    isProtected: createProtectedPathMatcher(stringList(options.protectedPaths, 'protectedPaths')),
+    isProtected,
     isReadable: readable.length === 0 ? (): boolean => false : createPathMatcher(readable),
+    takeToken: createRateLimiter(options.rateLimits),
     approveAtRisk,
   };
-  const { isProtected } = evaluator;
   const identityCache = new Map<string, PolicyDecision>();
   const plainAllow: PolicyDecision = Object.freeze({ kind: 'allow', matched: NO_RULES, policyVersion: version });
   const rateLimited = options.rateLimits !== undefined;
