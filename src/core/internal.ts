@@ -121,7 +121,6 @@ export type {
 } from './policy/approval-types.js';
 export { guardrailFloor } from './policy/guardrail-floor.js';
 export { REDACTED, redactSecrets, redactSecretsCounted, type RedactedText } from './policy/redact-secrets.js';
-export { redactedLine } from './policy/redacted-line.js';
 // Policy engine: declarative rules within the guardrail floor, live narrowing, approval modes, importers.
 export { createPolicy } from './policy/create-policy.js';
 export { MCP_CALL_TOOL } from './names/mcp-tool-name.js';

@@ -1,4 +1,5 @@
-import { redactedLine, ToolgateError } from '../core/internal.js';
+import { ToolgateError } from '../core/internal.js';
+import { redactedLine } from '../core/policy/redacted-line.js';
 
 const MAX_UPSTREAM_TEXT = 1000;
 
