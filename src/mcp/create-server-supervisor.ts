@@ -3,6 +3,7 @@ import type { UpstreamServer } from './create-mcp-capability.js';
 import type { Emit } from './discover-server-tools.js';
 import { McpServerUnavailableError } from './mcp-server-unavailable-error.js';
 import type { McpServerConfig, McpServerStatus } from './mcp-types.js';
+import { restartServer } from './restart-server.js';
 import { describeServerStatus, supervisionDown, supervisionLost, supervisionRetrying, supervisionStarting, supervisionUp, type ServerSupervision } from './server-supervision.js';
 
 export interface ServerSupervisorOptions {
@@ -64,28 +65,9 @@ export function createServerSupervisor(options: ServerSupervisorOptions): Server
     timers.delete(name);
     if (options.isClosed()) return;
     supervised.set(name, supervisionRetrying(current(name), Date.now()));
-    let server: UpstreamServer;
-    try {
-      server = await options.start(current(name).config);
-    } catch (error) {
-      if (!options.isClosed()) down(name, error);
-      return;
-    }
-    if (options.isClosed()) {
-      await server.client.close().catch(() => undefined);
-      return;
-    }
-    servers.set(name, server);
-    try {
-      options.publish();
-    } catch (error) {
-      // Its tools would collide with another server's: it stays down, and says so.
-      servers.delete(name);
-      await server.client.close().catch(() => undefined);
-      down(name, error);
-      return;
-    }
-    up(name, server);
+    const outcome = await restartServer(current(name).config, options);
+    if (outcome.kind === 'down') down(name, outcome.error);
+    else if (outcome.kind === 'up') up(name, outcome.server);
   };
 
   const downError = (serverName: string, label: string): ToolgateError | undefined => {

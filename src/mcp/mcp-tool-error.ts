@@ -1,4 +1,5 @@
-import { redactSecrets, ToolgateError } from '../core/internal.js';
+import { ToolgateError } from '../core/internal.js';
+import { redactedLine } from '../core/policy/redacted-line.js';
 
 const MAX_UPSTREAM_TEXT = 1000;
 
@@ -11,8 +12,7 @@ const MAX_UPSTREAM_TEXT = 1000;
 export class McpToolError extends ToolgateError {
   readonly server: string;
   constructor(tool: string, server: string, upstreamText: string) {
-    const text = redactSecrets(upstreamText).replace(/\s+/g, ' ').trim();
-    const clipped = text.length > MAX_UPSTREAM_TEXT ? `${text.slice(0, MAX_UPSTREAM_TEXT)}…` : text;
+    const clipped = redactedLine(upstreamText, MAX_UPSTREAM_TEXT);
     super('EXECUTION_FAILED', `Tool "${tool}" reported an error from MCP server "${server}"${clipped.length === 0 ? '' : `: ${clipped}`}.`, {
       tool,
       loopCorrectable: true,

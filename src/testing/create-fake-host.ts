@@ -10,6 +10,7 @@ import type {
   ToolHost,
   ToolHostCapability,
 } from '../core/internal.js';
+import { createScriptedInvoke, type ScriptedInvoke } from './scripted-invoke.js';
 
 /** One recorded capability call. */
 export interface FakeHostCall {
@@ -60,19 +61,7 @@ export function createFakeHost(options: FakeHostOptions = {}): FakeHost {
   const spills = new Map<string, string>();
   const without = new Set(options.without ?? []);
 
-  const invoke = async <T>(capability: ToolHostCapability, method: string, args: unknown[], signal: AbortSignal | undefined, fallback: () => T | Promise<T>): Promise<T> => {
-    calls.push(Object.freeze({ capability, method, args: Object.freeze([...args]), at: Date.now() }));
-    const queue = scripts.get(`${capability}.${method}`);
-    const script = queue === undefined ? undefined : queue.length > 1 ? queue.shift() : queue[0];
-    if (script?.delayMs !== undefined) await delay(script.delayMs, signal);
-    if (signal?.aborted === true) throw abortError(signal);
-    if (script === undefined) return fallback();
-    // A fault is thrown as scripted, non-Error values included: hosts in the wild throw those too.
-    // eslint-disable-next-line @typescript-eslint/only-throw-error
-    if (script.fault !== undefined) throw script.fault;
-    if (script.respond !== undefined) return script.respond(...args) as T;
-    return script.result as T;
-  };
+  const invoke = createScriptedInvoke(calls, scripts);
 
   const host: FakeHost = {
     calls,
@@ -86,24 +75,7 @@ export function createFakeHost(options: FakeHostOptions = {}): FakeHost {
       scripts.clear();
       spills.clear();
     },
-    fs: {
-      readFile: (path, readOptions, signal) =>
-        invoke<FileRead>('fs', 'readFile', [path, readOptions], signal, () => {
-          const content = files.get(path);
-          if (content === undefined) throw Object.assign(new Error('not found'), { code: 'ENOENT' });
-          return { content, bytes: new TextEncoder().encode(content).length, partial: false };
-        }),
-      writeFile: (path, content, writeOptions, signal) =>
-        invoke<FileWrite>('fs', 'writeFile', [path, content, writeOptions], signal, () => {
-          const created = !files.has(path);
-          files.set(path, content);
-          return { bytes: new TextEncoder().encode(content).length, sha256: '', created };
-        }),
-      listDirectory: (path, listOptions, signal) =>
-        invoke<readonly DirectoryEntry[]>('fs', 'listDirectory', [path, listOptions], signal, () =>
-          [...files.keys()].filter((file) => path === '.' || file.startsWith(`${path}/`)).map((file) => ({ path: file, kind: 'file' as const })),
-        ),
-    },
+    fs: fakeFileSystem(invoke, files),
     process: {
       spawn: (command, args, env, spawnOptions, signal) =>
         invoke<ProcessResult>('process', 'spawn', [command, args, env, spawnOptions], signal, () => ({
@@ -127,14 +99,7 @@ export function createFakeHost(options: FakeHostOptions = {}): FakeHost {
     mcp: {
       call: (input, signal) => invoke<unknown>('mcp', 'call', [input], signal, () => ({ content: [] })),
     },
-    outputStore: {
-      spill: (text, limits, signal) =>
-        invoke<SpilledResult>('outputStore', 'spill', [text.length, limits], signal, () => {
-          const handle = `spill:${spills.size + 1}`;
-          spills.set(handle, text);
-          return { handle, bytes: new TextEncoder().encode(text).length };
-        }),
-    },
+    outputStore: fakeOutputStore(invoke, spills),
     mediaStore: {
       put: (bytes, mediaType) =>
         invoke<MediaHandle>('mediaStore', 'put', [bytes.byteLength, mediaType], undefined, () => ({ handle: `media:fake:${bytes.byteLength}`, mediaType, bytes: bytes.byteLength })),
@@ -145,25 +110,36 @@ export function createFakeHost(options: FakeHostOptions = {}): FakeHost {
   return host;
 }
 
-/** The signal's own reason when it is an error (the default DOMException is), else an AbortError carrying it. */
-function abortError(signal: AbortSignal): Error {
-  return signal.reason instanceof Error ? signal.reason : Object.assign(new Error('aborted', { cause: signal.reason }), { name: 'AbortError' });
+/** An in-memory filesystem: reads and writes `files` by path, lists the files under a folder. */
+function fakeFileSystem(invoke: ScriptedInvoke, files: Map<string, string>): NonNullable<ToolHost['fs']> {
+  return {
+    readFile: (path, readOptions, signal) =>
+      invoke<FileRead>('fs', 'readFile', [path, readOptions], signal, () => {
+        const content = files.get(path);
+        if (content === undefined) throw Object.assign(new Error('not found'), { code: 'ENOENT' });
+        return { content, bytes: new TextEncoder().encode(content).length, partial: false };
+      }),
+    writeFile: (path, content, writeOptions, signal) =>
+      invoke<FileWrite>('fs', 'writeFile', [path, content, writeOptions], signal, () => {
+        const created = !files.has(path);
+        files.set(path, content);
+        return { bytes: new TextEncoder().encode(content).length, sha256: '', created };
+      }),
+    listDirectory: (path, listOptions, signal) =>
+      invoke<readonly DirectoryEntry[]>('fs', 'listDirectory', [path, listOptions], signal, () =>
+        [...files.keys()].filter((file) => path === '.' || file.startsWith(`${path}/`)).map((file) => ({ path: file, kind: 'file' as const })),
+      ),
+  };
 }
 
-function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted === true) {
-      reject(abortError(signal));
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(abortError(signal as AbortSignal));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** An in-memory spill store: each spilled text is kept in `spills` under a new handle (its length is what is recorded). */
+function fakeOutputStore(invoke: ScriptedInvoke, spills: Map<string, string>): NonNullable<ToolHost['outputStore']> {
+  return {
+    spill: (text, limits, signal) =>
+      invoke<SpilledResult>('outputStore', 'spill', [text.length, limits], signal, () => {
+        const handle = `spill:${spills.size + 1}`;
+        spills.set(handle, text);
+        return { handle, bytes: new TextEncoder().encode(text).length };
+      }),
+  };
 }

@@ -1,6 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createFileIfAbsentSync } from '../../node/fs/create-file-if-absent.js';
+import { writeFileAtomicSync } from '../../node/fs/write-file-atomic.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 
@@ -71,29 +73,13 @@ function workspaceToken(config: ResolvedConfig): HttpAccess {
     if (error.reason !== 'missing') replaced = error.message;
   }
   const token = randomBytes(32).toString('base64url');
-  // Written whole beside the target with O_EXCL | O_NOFOLLOW, then moved into place: a reader never sees half a token, and nothing is written through a planted link.
-  const temporary = join(directory, `.http-token.${process.pid}.${randomUUID()}`);
-  const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-  try {
-    try {
-      writeSync(fd, `${token}\n`);
-    } finally {
-      closeSync(fd);
-    }
-    if (replaced !== undefined) {
-      // The rename replaces the bad entry itself (a link is replaced, never followed).
-      renameSync(temporary, file);
-    } else {
-      try {
-        linkSync(temporary, file);
-      } catch (error) {
-        // Another start made one in the meantime: both use it.
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        return { kind: 'token', token: checkToken(readPrivateFile(file, file, 'gateway'), file), from: 'saved', file };
-      }
-    }
-  } finally {
-    rmSync(temporary, { force: true });
+  // Written whole beside the target, then moved into place: a reader never sees half a token, and nothing is written through a planted link.
+  if (replaced !== undefined) {
+    // The rename replaces the bad entry itself (a link is replaced, never followed).
+    writeFileAtomicSync(file, `${token}\n`, { mode: 0o600 });
+  } else if (createFileIfAbsentSync(file, `${token}\n`, { mode: 0o600 }) === 'exists') {
+    // Another start made one in the meantime: both use it.
+    return { kind: 'token', token: checkToken(readPrivateFile(file, file, 'gateway'), file), from: 'saved', file };
   }
   return { kind: 'token', token, from: 'generated', file, ...(replaced === undefined ? {} : { replaced }) };
 }

@@ -5,6 +5,7 @@ import type { ToolDispatchExecution } from '../hooks/hook-types.js';
 import { timeout } from '../hooks/timeout.js';
 import type { CompiledTool } from '../tools/compile-tool.js';
 import { eventBase, type DispatchState, type ResolvedDispatchState, type StageResult } from './dispatch-state.js';
+import { hookCallView } from './hook-call-view.js';
 import { ToolContext, type NestedDispatch } from './tool-context.js';
 
 /**
@@ -77,13 +78,7 @@ function runBody(state: DispatchState, tool: CompiledTool, nested: NestedDispatc
 
 function executionView(state: DispatchState, tool: CompiledTool, signal: AbortSignal | undefined): ToolDispatchExecution {
   return {
-    callId: state.call.callId,
-    toolName: tool.key,
-    toolVersion: tool.version,
-    agent: state.agent,
-    parent: state.context.parent,
-    arguments: state.effectiveArgs,
-    signal,
+    ...hookCallView(state, signal),
     tool: {
       name: tool.name,
       version: tool.version,

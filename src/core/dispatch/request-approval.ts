@@ -1,7 +1,8 @@
 import type { ToolCallView, ToolRisk } from '../tools/tool-types.js';
 import { ToolCancelledError, ToolDeniedByUserError, ToolPolicyError, type ToolArgsInvalidError } from '../errors/tool-errors.js';
 import type { ApprovalReasons, ToolApprovalDecision, ToolApprovalRequest } from '../policy/approval-types.js';
-import { REDACTED, redactSecrets, redactSecretsCounted } from '../policy/redact-secrets.js';
+import { REDACTED, redactSecretsCounted } from '../policy/redact-secrets.js';
+import { redactedLine } from '../policy/redacted-line.js';
 import type { ResolvedAction } from '../action/resolved-action.js';
 import type { PolicyDecision } from '../policy/policy-types.js';
 import { buildApprovalPreview } from './build-approval-preview.js';
@@ -81,7 +82,7 @@ export async function requestApproval(state: ResolvedDispatchState): Promise<App
     state.approval = { outcome: 'approve', how: decision.by === undefined ? 'confirm' : `confirm:${decision.by}`, ...(decision.scope === undefined ? {} : { scope: decision.scope }), at: Date.now() };
     return undefined;
   }
-  const label = decision?.outcome === 'reject' && typeof decision.reason === 'string' ? displayLabel(decision.reason) : undefined;
+  const label = decision?.outcome === 'reject' && typeof decision.reason === 'string' ? redactedLine(decision.reason) : undefined;
   state.approval = { outcome: 'reject', how: 'confirm', at: Date.now() };
   const unanswered = decision?.outcome === 'reject' && decision.noApprover === true;
   return new ToolDeniedByUserError(tool.key, unanswered ? 'no_approval_hook' : 'user_rejected', { label });
@@ -174,11 +175,6 @@ function countMarkers(text: string): number {
 function emitResolved(state: ResolvedDispatchState, decision: Parameters<typeof state.snapshot.bus.emit<'approval-resolved'>>[1]['decision'], actionDigest: string): void {
   const bus = state.snapshot.bus;
   if (bus.has('approval-resolved')) bus.emit('approval-resolved', { ...eventBase(state), decision, actionDigest });
-}
-
-function displayLabel(reason: string): string {
-  const clean = redactSecrets(reason).replace(/\s+/g, ' ').trim();
-  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
 }
 
 /** Resolve with the approval, or reject as soon as the caller aborts: an approval is not started work. */

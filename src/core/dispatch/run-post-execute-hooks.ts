@@ -1,8 +1,8 @@
 import { ToolExecutionError, ToolPolicyError } from '../errors/tool-errors.js';
 import type { PostExecuteDecision } from '../hooks/hook-types.js';
 import type { ResolvedDispatchState, StageResult } from './dispatch-state.js';
+import { hookCallView } from './hook-call-view.js';
 import { contentOf } from './render-content.js';
-import { toolExecution } from './run-pre-execute-hooks.js';
 import { validateOutput } from './validate-output.js';
 
 /**
@@ -18,7 +18,7 @@ export async function runPostExecuteHooks(state: ResolvedDispatchState, initial:
     const content = contentOf(state, result);
     let decision: PostExecuteDecision | undefined;
     try {
-      decision = await hook({ ...toolExecution(state), ok: result.ok, value: result.ok ? result.value : undefined, content, errorCode: result.ok ? undefined : result.error.code });
+      decision = await hook({ ...hookCallView(state, state.context.signal), ok: result.ok, value: result.ok ? result.value : undefined, content, errorCode: result.ok ? undefined : result.error.code });
     } catch (error) {
       return { ok: false, error: new ToolExecutionError(tool.key, { cause: error, detail: 'a post-execute hook failed' }) };
     }

@@ -1,8 +1,9 @@
 import { ToolPolicyError } from '../errors/tool-errors.js';
-import type { PreExecuteDecision, ToolExecution } from '../hooks/hook-types.js';
+import type { PreExecuteDecision } from '../hooks/hook-types.js';
 import { redactedLine } from '../policy/redacted-line.js';
 import { applyPolicyDecision } from './apply-policy-decision.js';
-import type { DispatchState, ResolvedDispatchState } from './dispatch-state.js';
+import type { ResolvedDispatchState } from './dispatch-state.js';
+import { hookCallView } from './hook-call-view.js';
 
 /**
  * Stage 8: `preExecute` hooks in order (allow / deny / ask; no input
@@ -12,7 +13,7 @@ import type { DispatchState, ResolvedDispatchState } from './dispatch-state.js';
 export async function runPreExecuteHooks(state: ResolvedDispatchState): Promise<ToolPolicyError | undefined> {
   const tool = state.tool;
   const { preExecute, guards } = state.snapshot.hooks;
-  const execution = toolExecution(state);
+  const execution = Object.freeze(hookCallView(state, state.context.signal));
   for (const hook of preExecute) {
     let decision: PreExecuteDecision | undefined;
     try {
@@ -41,17 +42,4 @@ export async function runPreExecuteHooks(state: ResolvedDispatchState): Promise<
 /** Hook-authored text is trusted, but still scrubbed and bounded before it reaches a message. */
 function hookText(text: string): string {
   return redactedLine(String(text));
-}
-
-export function toolExecution(state: DispatchState): ToolExecution {
-  return Object.freeze({
-    callId: state.call.callId,
-    toolName: state.tool?.key ?? state.call.name,
-    toolVersion: state.tool?.version,
-    agent: state.agent,
-    parent: state.context.parent,
-    arguments: state.effectiveArgs,
-    signal: state.context.signal,
-    delegatesTo: state.tool?.policyView.delegatesTo,
-  });
 }

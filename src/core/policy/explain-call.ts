@@ -1,6 +1,6 @@
 import type { PolicyTarget, ToolPolicyClass } from '../tools/tool-types.js';
 import { describeRule } from './describe-rule.js';
-import type { PolicyEvaluation } from './create-policy.js';
+import type { PolicyEvaluation } from './evaluate-call.js';
 import type { ApprovalMode, ExplainCall, ExplainedRule, PolicyExplanation } from './policy-snapshot-types.js';
 import type { ArgumentPolicyInput, IdentityPolicyInput, PolicyDecision, PolicyToolView } from './policy-types.js';
 import type { CompiledRule } from './rule-types.js';

@@ -51,25 +51,6 @@ export function checkBoundedSchema(schema: JsonSchema, role: 'input' | 'output' 
       return;
     }
     switch (type) {
-      case 'null':
-      case 'boolean':
-        return;
-      case 'string':
-        if (typeof schemaNode.maxLength !== 'number' && enumValues === undefined && schemaNode.const === undefined) {
-          problems.push(`${pointer || '/'}: a string needs "maxLength"`);
-        }
-        return;
-      case 'number':
-      case 'integer': {
-        // Safe bounds: finite, and within the range where a JSON number is exact.
-        const bound = (value: unknown): boolean => typeof value === 'number' && Math.abs(value) <= Number.MAX_SAFE_INTEGER;
-        const hasMin = bound(schemaNode.minimum) || bound(schemaNode.exclusiveMinimum);
-        const hasMax = bound(schemaNode.maximum) || bound(schemaNode.exclusiveMaximum);
-        if ((!hasMin || !hasMax) && enumValues === undefined && schemaNode.const === undefined) {
-          problems.push(`${pointer || '/'}: a number needs explicit lower and upper bounds`);
-        }
-        return;
-      }
       case 'array':
         if (typeof schemaNode.maxItems !== 'number' || !(schemaNode.maxItems <= BOUNDED_SCHEMA_LIMITS.maxItems)) {
           problems.push(`${pointer || '/'}: an array needs "maxItems" of at most ${BOUNDED_SCHEMA_LIMITS.maxItems}`);
@@ -92,12 +73,40 @@ export function checkBoundedSchema(schema: JsonSchema, role: 'input' | 'output' 
         for (const [key, child] of entries) visit(child, `${pointer}/properties/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`, depth + 1);
         return;
       }
-      default:
-        problems.push(`${pointer || '/'}: type "${String(type)}" is not allowed`);
+      default: {
+        const problem = scalarProblem(schemaNode, type);
+        if (problem !== undefined) problems.push(`${pointer || '/'}: ${problem}`);
+      }
     }
   };
 
   visit(schema, '', 1);
   if (role === 'input' && schema.type !== 'object') problems.unshift('/: the input root must be an object');
   return problems;
+}
+
+/**
+ * What a schema of a type that holds no other schema lacks: a string its
+ * length bound, a number its safe lower and upper bounds (an enum or a const
+ * bounds either); any type but these is not allowed.
+ */
+function scalarProblem(schemaNode: Record<string, unknown>, type: string): string | undefined {
+  const listed = schemaNode.enum !== undefined || schemaNode.const !== undefined;
+  switch (type) {
+    case 'null':
+    case 'boolean':
+      return undefined;
+    case 'string':
+      return typeof schemaNode.maxLength !== 'number' && !listed ? 'a string needs "maxLength"' : undefined;
+    case 'number':
+    case 'integer': {
+      // Safe bounds: finite, and within the range where a JSON number is exact.
+      const bound = (value: unknown): boolean => typeof value === 'number' && Math.abs(value) <= Number.MAX_SAFE_INTEGER;
+      const hasMin = bound(schemaNode.minimum) || bound(schemaNode.exclusiveMinimum);
+      const hasMax = bound(schemaNode.maximum) || bound(schemaNode.exclusiveMaximum);
+      return (!hasMin || !hasMax) && !listed ? 'a number needs explicit lower and upper bounds' : undefined;
+    }
+    default:
+      return `type "${type}" is not allowed`;
+  }
 }

@@ -1,7 +1,8 @@
-import { createHash, createPrivateKey, randomUUID, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigurationError } from '../../core/internal.js';
+import { createFileIfAbsentSync } from '../../node/fs/create-file-if-absent.js';
 
 export const SIGNING_KEY_FILE = 'journal-ed25519.pem';
 
@@ -55,25 +56,9 @@ export function verifierFromPem(pem: string): ReceiptVerifier {
 export function loadReceiptSigner(keyDir: string): ReceiptSigner {
   mkdirSync(keyDir, { recursive: true, mode: 0o700 });
   const path = join(keyDir, SIGNING_KEY_FILE);
-  let pem: string;
-  // Write a complete key beside the target, then link it into place: a
-  // concurrent opener sees either no key or a whole one, never a partial file.
-  const temporary = join(keyDir, `.${SIGNING_KEY_FILE}.${process.pid}.${randomUUID()}`);
-  const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-  try {
-    try {
-      pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-      writeSync(fd, pem);
-    } finally {
-      closeSync(fd);
-    }
-    linkSync(temporary, path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    pem = readExistingKey(path);
-  } finally {
-    rmSync(temporary, { force: true });
-  }
+  // A key made now is kept only if no key is there yet; a process that lost the race to create it uses the winner's.
+  const generated = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const pem = createFileIfAbsentSync(path, generated, { mode: 0o600 }) === 'created' ? generated : readExistingKey(path);
   const privateKey = createPrivateKey(pem);
   if (privateKey.asymmetricKeyType !== 'ed25519') throw new ConfigurationError('signing key', 'must be an Ed25519 private key');
   const verifier = createVerifier(createPublicKey(privateKey));

@@ -29,6 +29,21 @@ function temporaryNameFor(file: string): string {
  * followed. On any failure the temporary file is removed and the error thrown.
  */
 export function writeFileAtomicSync(file: string, data: string | Uint8Array, options: WriteFileAtomicOptions = {}): void {
+  const temporary = writeTemporaryBesideSync(file, data, options);
+  try {
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Write `data` whole to a new temporary file beside `file` and return its
+ * name, for the caller to move into place; on any failure the temporary file
+ * is removed and the error thrown.
+ */
+export function writeTemporaryBesideSync(file: string, data: string | Uint8Array, options: WriteFileAtomicOptions = {}): string {
   const { mode = 0o600, fsync = false } = options;
   const temporary = temporaryNameFor(file);
   const fd = openSync(temporary, CREATE_NEW, mode);
@@ -40,11 +55,11 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
     } finally {
       closeSync(fd);
     }
-    renameSync(temporary, file);
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;
   }
+  return temporary;
 }
 
 /** The asynchronous {@link writeFileAtomicSync}: same temporary name, same guarantees. */

@@ -1,0 +1,94 @@
+import { anchorPathFor, createJournalAudit, readJournalAnchor, type JournalAudit } from '../../journal/sqlite/index.js';
+import { startConsole, type AuditSource, type ConsoleServer, type PolicyDescription } from '../../console/index.js';
+import type { MatchedRule, PolicyExplanation } from '../../core/internal.js';
+import type { Gateway } from './open-gateway.js';
+
+/** The console of `toolgate serve`, and the journal audit it reads receipts through. */
+export interface ServeConsole {
+  readonly server: ConsoleServer;
+  readonly audit: JournalAudit;
+}
+
+/**
+ * Start the web console of a gateway: its approvals, its journal (read
+ * through an audit of its own), its policy, the claims a crash left open and
+ * the withheld MCP definitions a person may approve.
+ */
+export async function startServeConsole(gateway: Gateway): Promise<ServeConsole> {
+  const { config } = gateway;
+  const audit = createJournalAudit(config.journal.path);
+  try {
+    const server = await startConsole({
+      registry: gateway.registry(),
+      approvals: gateway.approvals,
+      audit: auditSource(gateway, audit),
+      describePolicy: () => describePolicy(gateway),
+      unresolved: () => gateway.journal.unresolved(),
+      withheld: {
+        list: () => Promise.resolve(gateway.connection.listWithheld()),
+        approve: (name, digest) => gateway.connection.approvePin(name, { by: 'console', digest }),
+      },
+      port: config.console.port,
+    });
+    return { server, audit };
+  } catch (error) {
+    audit.close();
+    throw error;
+  }
+}
+
+function auditSource(gateway: Gateway, audit: JournalAudit): AuditSource {
+  return {
+    list: ({ before, ...filter }) => {
+      // The receipts of calls that have returned, batched or not.
+      gateway.journal.flush();
+      return Promise.resolve(
+        audit.list({ ...filter, ...(before === undefined ? {} : { beforeSeq: before }) }).map((entry) => ({ ...entry.receipt, position: entry.chain.position, ...(entry.runId === undefined ? {} : { runId: entry.runId }) })),
+      );
+    },
+    get: (invocationId) => {
+      gateway.journal.flush();
+      const entry = audit.get(invocationId);
+      if (entry === undefined) return Promise.resolve(undefined);
+      const receipt = entry.receipt;
+      let explanation: PolicyExplanation | readonly MatchedRule[];
+      try {
+        const registry = gateway.registry();
+        const target = registry.get(receipt.tool)?.policyTarget?.(receipt.arguments);
+        // The tool's own policy view, so the explanation knows a write from a read.
+        const tool = registry.list().find((info) => info.name === receipt.tool && info.version === receipt.version)?.policyView ?? receipt.tool;
+        explanation = gateway.policy.current.explain({ tool, args: receipt.arguments, ...(target === undefined ? {} : { target }) });
+      } catch {
+        explanation = receipt.policy.rules;
+      }
+      return Promise.resolve({ receipt, chain: { position: entry.chain.position, hash: entry.chain.hash }, explanation });
+    },
+    // Against the anchor the gateway keeps, so the console's chain status also shows a cut tail or a replaced file.
+    verify: () => {
+      const anchor = readJournalAnchor(anchorPathFor(gateway.config.journal.path));
+      return anchor === undefined ? gateway.journal.verify() : gateway.journal.verify({ anchor });
+    },
+  };
+}
+
+function describePolicy(gateway: Gateway): PolicyDescription {
+  const { config } = gateway;
+  const snapshot = gateway.policy.current;
+  return {
+    version: snapshot.version,
+    mode: gateway.controller.mode,
+    scope: config.scope,
+    workspace: config.workspace,
+    // What the policy holds: the config's allow, ask, deny and rules, the imported files, the remembered approvals.
+    rules: snapshot.rules,
+    allowedCommands: config.policy.allowedCommands ?? [],
+    allowedCommandGlobs: config.policy.allowedCommandGlobs ?? [],
+    allowedDomains: config.policy.allowedDomains ?? [],
+    protectedPaths: config.policy.protectedPaths ?? [],
+    mcpServers: Object.keys(config.servers),
+    // Each upstream's status (up, down, retrying), its last failure and next retry: the console shows it beside the chain.
+    servers: gateway.connection.servers(),
+    remembered: gateway.controller.remembered(),
+    warnings: snapshot.warnings,
+  };
+}

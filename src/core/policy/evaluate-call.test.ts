@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { compileRule } from './compile-rule.js';
+import { evaluateCall, riskNeedsAsk, type CallEvaluator } from './evaluate-call.js';
+import type { ArgumentPolicyInput } from './policy-types.js';
+import { createPathMatcher, createProtectedPathMatcher } from './protected-paths.js';
+import type { RateCheck } from './rate-limiter.js';
+import { createRuleIndex } from './rule-index.js';
+import { toolView } from './__fixtures__/tool-views.js';
+
+const evaluator = (overrides: Partial<CallEvaluator> = {}): CallEvaluator => ({
+  version: 7,
+  roots: ['/work/repo'],
+  config: { commands: { commands: [], globs: [] }, domains: [], mcpServers: new Set(), tier: 'workspace-write' },
+  rules: createRuleIndex([compileRule({ rule: 'Read(private/**)', decision: 'deny', source: 'project' }, 0), compileRule({ rule: 'Read(review/**)', decision: 'ask', source: 'project' }, 1)]),
+  takeToken: () => ({ ok: true }),
+  isProtected: createProtectedPathMatcher(),
+  isReadable: createPathMatcher([]),
+  approveAtRisk: undefined,
+  ...overrides,
+});
+
+const read = (path: string): ArgumentPolicyInput => ({ tool: toolView('read'), agent: undefined, args: { path }, target: { path }, gateApproved: false });
+
+describe('evaluateCall', () => {
+  it('lets the floor refuse first, with no rule and no token taken', () => {
+    let taken = 0;
+    const result = evaluateCall(read('/etc/passwd'), true, evaluator({ takeToken: () => ((taken += 1), { ok: true }) }));
+    expect(result.decision).toMatchObject({ kind: 'deny', policyVersion: 7, matched: [] });
+    expect(result.guardrail).toBeDefined();
+    expect(result.verdict).toBeUndefined();
+    expect(taken).toBe(0);
+  });
+
+  it('refuses by a deny rule, naming it', () => {
+    expect(evaluateCall(read('private/a.txt'), true, evaluator()).decision).toMatchObject({ kind: 'deny', reason: 'rule_denied', detail: 'was refused by policy rule "project#0"', policyVersion: 7 });
+  });
+
+  it('takes a rate-limit token only when asked to consume one', () => {
+    const limited: RateCheck = { ok: false, retryAfterMs: 500, scope: 'tool' };
+    const strict = evaluator({ takeToken: () => limited });
+    const consumed = evaluateCall(read('src/a.ts'), true, strict);
+    expect(consumed.decision).toMatchObject({ kind: 'deny', reason: 'rate_limited', retryAfterMs: 500 });
+    expect(consumed.notes).toEqual(['rate limit per tool']);
+    expect(evaluateCall(read('src/a.ts'), false, strict).decision.kind).toBe('allow');
+  });
+
+  it('asks for an ask rule before a protected path or the risk, and notes each reason', () => {
+    const result = evaluateCall(read('review/.env'), false, evaluator({ approveAtRisk: 'low' }));
+    expect(result.decision).toMatchObject({ kind: 'ask', reason: 'rule' });
+    expect(result.notes).toEqual(['a protected path is read only when a person says so', 'risk low is at or above approveAtRisk low']);
+    expect(evaluateCall(read('src/a.ts'), false, evaluator({ approveAtRisk: 'low' })).decision).toMatchObject({ kind: 'ask', reason: 'risk' });
+  });
+
+  it('allows when nothing matched, and says the default applied', () => {
+    const result = evaluateCall(read('src/a.ts'), true, evaluator());
+    expect(result.decision).toEqual({ kind: 'allow', matched: [], policyVersion: 7 });
+    expect(result.notes).toEqual(['no rule matched: read-only tools allow']);
+  });
+});
+
+describe('riskNeedsAsk', () => {
+  it('asks at or above the threshold, never without one', () => {
+    expect(riskNeedsAsk(toolView('command'), 'high')).toBe(true);
+    expect(riskNeedsAsk(toolView('write'), 'high')).toBe(false);
+    expect(riskNeedsAsk(toolView('command'), undefined)).toBe(false);
+  });
+});
