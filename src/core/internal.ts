@@ -22,17 +22,12 @@ export type {
   ToolSchema,
   ToolSource,
 } from './tools/tool-types.js';
-export { BOUNDED_SCHEMA_LIMITS, checkBoundedSchema } from './tools/check-bounded-schema.js';
 
-export { CLAUDE_CODE_TOOLS } from './names/claude-code-tools.js';
 export { mcpToolName } from './names/mcp-tool-name.js';
-export { MAX_WIRE_NAME_LENGTH, wireToolName } from './names/wire-tool-name.js';
+export { wireToolName } from './names/wire-tool-name.js';
 export { translateToolNames, type ToolNameDiagnostic, type TranslateToolNamesOptions } from './names/translate-tool-names.js';
-export { toolNameMatches } from './names/tool-name-matches.js';
-export { canonicalToolName } from './names/canonical-tool-name.js';
 
 export { createToolRegistry } from './registry/create-tool-registry.js';
-export { CODE_MODE_TOOL_NAME } from './registry/registry-state.js';
 export type {
   CreateToolRegistryOptions,
   PresentationMode,
@@ -119,8 +114,7 @@ export type {
   ToolApprovalRequest,
   ApprovalReasons,
 } from './policy/approval-types.js';
-export { guardrailFloor } from './policy/guardrail-floor.js';
-export { REDACTED, redactSecrets, redactSecretsCounted, type RedactedText } from './policy/redact-secrets.js';
+export { REDACTED, redactSecrets, type RedactedText } from './policy/redact-secrets.js';
 // Policy engine: declarative rules within the guardrail floor, live narrowing, approval modes, importers.
 export { createPolicy } from './policy/create-policy.js';
 export type { ApprovalMode, CreatePolicyOptions, ExplainCall, ExplainedRule, RuleInForce, FsScope, ManagedSwitches, PolicyExplanation, PolicySnapshot } from './policy/policy-snapshot-types.js';
@@ -141,9 +135,7 @@ export {
 } from './policy/create-confirm.js';
 export { importClaudeSettings, type ClaudeSettingsFile, type ClaudeSettingsScope, type ImportedPolicy } from './policy/import-claude-settings.js';
 export { importGeminiPolicies, type GeminiPolicyFile, type GeminiPolicyTier, type ImportedGeminiPolicy } from './policy/import-gemini-policies.js';
-export { splitCommand } from './policy/split-command.js';
 export { findShellOperator } from './policy/find-shell-operator.js';
-export { canonicalHost } from './policy/canonical-host.js';
 export { DEFAULT_PROTECTED_PATHS } from './policy/protected-paths.js';
 export type { RateLimit, RateLimits } from './policy/rate-limiter.js';
 
@@ -163,7 +155,7 @@ export type {
 export { createReplayHost, type ReplayHostOptions, type ReplaySession, type ReplayStats } from './journal/create-replay-host.js';
 export { createScriptedTools, type ScriptedAnswer, type ScriptedCall, type ScriptedTools, type ToolScript } from './journal/create-scripted-tools.js';
 
-export { DEFAULT_TOOL_RESULT_LIMITS, boundText, type BoundedText } from './bounding/bound-text.js';
+export { boundText, type BoundedText } from './bounding/bound-text.js';
 export {
   Untrusted,
   instruction,
@@ -181,10 +173,10 @@ export {
 
 export type { ToolgateEvent, ToolgateEventMap, ToolgateEventName, ToolgateListener } from './events/event-types.js';
 export type { ApprovalTier, ReceiptApproval, ReceiptPolicy, ReceiptStatus, ToolReceipt } from './receipts/receipt-types.js';
-export { projectArguments, type ProjectArgumentsOptions } from './receipts/project-arguments.js';
+export { type ProjectArgumentsOptions } from './receipts/project-arguments.js';
 export { canonicalJson } from './digest/canonical-json.js';
 export { sha256Hex, type Sha256Text } from './digest/sha256.js';
-export { ACTION_DIGEST_SCHEMA, computeInvocationDigests, type InvocationDigests } from './digest/invocation-digests.js';
+export { type InvocationDigests } from './digest/invocation-digests.js';
 
 export type {
   AnthropicTool,
@@ -228,9 +220,7 @@ export type { ValidationIssue } from './errors/describe-issues.js';
 export { CodeModeError, type CodeModeFailure } from './code-mode/code-mode-error.js';
 export { DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_DELIVERED_BYTES, MAX_NESTED_CALLS, type RunCodeArguments, type RunCodeResult, type RunCodeSummary } from './code-mode/create-run-code-tool.js';
 export { assembleToolPrompt, type AssembleToolPromptOptions, type PromptSection, type ToolPromptAssembly } from './code-mode/assemble-tool-prompt.js';
-export { SDK_RENDERERS, renderToolSdk, type SdkRenderer } from './code-mode/render-tool-sdk.js';
-export { renderTypeScriptSdk } from './code-mode/render-typescript-sdk.js';
-export { renderPythonSdk } from './code-mode/render-python-sdk.js';
+export { type SdkRenderer } from './code-mode/render-tool-sdk.js';
 export type {
   CodeConsoleOutput,
   CodeRunFailure,
