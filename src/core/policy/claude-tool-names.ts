@@ -1,4 +1,4 @@
-import { mcpToolName } from '../names/mcp-tool-name.js';
+import { CLAUDE_CODE_TOOLS, claudeCodeToolTargets } from '../names/claude-code-tools.js';
 
 /**
  * Claude Code tool names → toolgate tool names, for policy rules. The names
@@ -8,18 +8,14 @@ import { mcpToolName } from '../names/mcp-tool-name.js';
  * that reads them (so listings and searches too) — a deny must not miss one.
  * This is the one place the policy engine translates names.
  */
+const EDITS: readonly string[] = Object.freeze([...(CLAUDE_CODE_TOOLS.Edit ?? []), 'write_file']);
 const CLAUDE_TO_TOOLGATE: Readonly<Record<string, readonly string[]>> = Object.freeze({
-  Bash: ['run_command', 'git_status', 'git_commit'],
-  Read: ['read_file', 'read_media', 'list_directory'],
-  Edit: ['edit_file', 'write_file'],
-  MultiEdit: ['edit_file', 'write_file'],
-  NotebookEdit: ['edit_file', 'write_file'],
-  Write: ['write_file', 'edit_file'],
-  Glob: ['list_directory'],
-  Grep: ['read_file', 'list_directory'],
-  LS: ['list_directory'],
-  WebFetch: ['http_request'],
-  WebSearch: ['web_search'],
+  ...CLAUDE_CODE_TOOLS,
+  Read: Object.freeze([...(CLAUDE_CODE_TOOLS.Read ?? []), 'list_directory']),
+  Edit: EDITS,
+  MultiEdit: EDITS,
+  NotebookEdit: EDITS,
+  Write: Object.freeze([...(CLAUDE_CODE_TOOLS.Write ?? []), 'edit_file']),
 });
 
 /**
@@ -41,8 +37,9 @@ const READ_DENY_ALSO: readonly string[] = ['edit_file', 'write_file'];
 export function toolgateNamesFor(claudeName: string, decision: 'allow' | 'ask' | 'deny' = 'allow'): readonly string[] | undefined {
   if (claudeName === 'Read' && decision !== 'allow') return [...(CLAUDE_TO_TOOLGATE.Read ?? []), ...READ_DENY_ALSO];
   if (Object.hasOwn(CLAUDE_TO_TOOLGATE, claudeName)) return CLAUDE_TO_TOOLGATE[claudeName];
-  const mcp = /^mcp__([A-Za-z0-9_-]+?)__([A-Za-z0-9_-]+)$/.exec(claudeName);
-  return mcp === null ? undefined : [mcpToolName(mcp[1] ?? '', mcp[2] ?? ''), claudeName];
+  // `mcp__server__tool`, read as the name translator reads it; the raw name too, for a tool registered under it.
+  const mcp = claudeName.startsWith('mcp__') ? claudeCodeToolTargets(claudeName) : undefined;
+  return mcp === undefined ? undefined : [...mcp, claudeName];
 }
 
 /** Which kind of argument a Claude Code tool's specifier talks about. */
