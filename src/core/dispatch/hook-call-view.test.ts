@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { DispatchState } from './dispatch-state.js';
 import { hookCallView } from './hook-call-view.js';
 
-function stateOf(tool: { key: string; version: string | undefined } | undefined): DispatchState {
+function stateOf(resolved: { key: string; version: string | undefined; delegatesTo?: 'mcp' } | undefined): DispatchState {
+  const tool = resolved === undefined ? undefined : { key: resolved.key, version: resolved.version, policyView: { delegatesTo: resolved.delegatesTo } };
   return {
     call: { callId: 'call-1', name: 'asked_name', rawArguments: { raw: true }, providerExecuted: false },
     tool,
@@ -24,6 +25,11 @@ describe('hookCallView', () => {
       arguments: { path: 'a.txt' },
       signal,
     });
+  });
+
+  it('carries what the tool declares it delegates to, so a guard judges the fact rather than the name', () => {
+    expect(hookCallView(stateOf({ key: 'reach_upstream', version: undefined, delegatesTo: 'mcp' }), undefined).delegatesTo).toBe('mcp');
+    expect(hookCallView(stateOf({ key: 'mcp_call', version: undefined }), undefined).delegatesTo).toBeUndefined();
   });
 
   it('names the asked tool when none resolved, and never the raw arguments', () => {
