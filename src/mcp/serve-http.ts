@@ -1,11 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { ConfigurationError } from '../core/internal.js';
+import { createBearerCheck } from './bearer-token-check.js';
+import { httpAllowLists } from './http-allow-lists.js';
+import { resolveServeHttpOptions } from './resolve-serve-http-options.js';
 
 export interface ServeHttpOptions {
   /** Default 127.0.0.1. Anything else needs `allowedHosts` and a `token`. */
@@ -36,8 +38,6 @@ export interface HttpListener {
   close(): Promise<void>;
 }
 
-const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
-
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
   readonly close: () => Promise<void>;
@@ -54,17 +54,7 @@ interface Session {
  * configured, is checked first in constant time.
  */
 export async function serveHttp(options: ServeHttpOptions, createSession: () => { server: Server; detach: () => void }): Promise<HttpListener> {
-  const host = options.host ?? '127.0.0.1';
-  if (!['127.0.0.1', '::1', 'localhost'].includes(host) && (options.allowedHosts === undefined || options.token === undefined)) {
-    throw new ConfigurationError('http.host', 'binds beyond loopback; give allowedHosts and a token explicitly');
-  }
-  // The SDK checks Host and Origin only against a non-empty list: an empty one would switch the DNS-rebinding defence off.
-  if (options.allowedHosts?.length === 0) throw new ConfigurationError('http.allowedHosts', 'must name at least one host (leave it out for the loopback names)');
-  if (options.allowedOrigins?.length === 0) throw new ConfigurationError('http.allowedOrigins', 'must name at least one origin (leave it out for the loopback origins)');
-  const path = options.path ?? '/mcp';
-  const maxSessions = options.maxSessions ?? 64;
-  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
-  if (!(Number.isFinite(idleMs) && idleMs >= 1)) throw new ConfigurationError('http.sessionIdleMs', 'must be a positive number of milliseconds');
+  const { host, path, maxSessions, idleMs } = resolveServeHttpOptions(options);
   const sessions = new Map<string, Session>();
   // The HTTP response each JSON-RPC request arrived on, to notice the client dropping it.
   const carrying = new AsyncLocalStorage<Carrier>();
@@ -74,29 +64,21 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
     for (const session of sessions.values()) if (session.inFlight === 0 && now - session.lastSeen >= idleMs) void session.close();
   };
 
-  const expectedToken = options.token === undefined ? undefined : createHash('sha256').update(`Bearer ${options.token}`).digest();
+  const authorized = options.token === undefined ? undefined : createBearerCheck(options.token);
   let allowedHosts: string[] = [];
   let allowedOrigins: string[] = [];
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) return reply(response, 404, 'Not found');
-    if (expectedToken !== undefined) {
-      const given = createHash('sha256').update(request.headers.authorization ?? '').digest();
-      if (!timingSafeEqual(given, expectedToken)) {
-        response.setHeader('WWW-Authenticate', 'Bearer');
-        return reply(response, 401, 'Unauthorized');
-      }
+    if (authorized !== undefined && !authorized(request.headers.authorization)) {
+      response.setHeader('WWW-Authenticate', 'Bearer');
+      return reply(response, 401, 'Unauthorized');
     }
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (session === undefined) return reply(response, 404, 'Session not found');
-      session.inFlight += 1;
-      session.lastSeen = Date.now();
-      response.once('close', () => {
-        session.inFlight -= 1;
-        session.lastSeen = Date.now();
-      });
+      holdOpen(session, response);
       return carry(carrying, response, () => session.transport.handleRequest(request, response));
     }
     if (request.method !== 'POST') return reply(response, 400, 'Missing session');
@@ -134,15 +116,10 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
       else response.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    listener.once('error', reject);
-    listener.listen(options.port ?? 0, host, () => resolve());
-  });
-  const port = (listener.address() as AddressInfo).port;
+  const port = await listenOn(listener, options.port ?? 0, host);
   const sweeper = setInterval(closeIdle, Math.min(idleMs, 60_000));
   sweeper.unref();
-  allowedHosts = options.allowedHosts === undefined ? LOOPBACK_HOSTS.map((name) => `${name}:${port}`) : [...options.allowedHosts];
-  allowedOrigins = options.allowedOrigins === undefined ? LOOPBACK_HOSTS.map((name) => `http://${name}:${port}`) : [...options.allowedOrigins];
+  ({ allowedHosts, allowedOrigins } = httpAllowLists(options, port));
   const shown = host === '::1' ? '[::1]' : host;
   return {
     url: `http://${shown}:${port}${path}`,
@@ -154,6 +131,16 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
       await new Promise<void>((resolve) => listener.close(() => resolve()));
     },
   };
+}
+
+/** Count `response` as a request in flight on `session` until it closes, so the session cannot go idle under it. */
+function holdOpen(session: Session, response: ServerResponse): void {
+  session.inFlight += 1;
+  session.lastSeen = Date.now();
+  response.once('close', () => {
+    session.inFlight -= 1;
+    session.lastSeen = Date.now();
+  });
 }
 
 /** Where the response a request arrived on can be found while it is open. */
@@ -196,6 +183,15 @@ function cancelOnDroppedStream(transport: StreamableHTTPServerTransport, carryin
     }
     deliver?.(message, extra);
   };
+}
+
+/** Listen on `port` (0: an ephemeral one) and answer the port bound. */
+async function listenOn(listener: HttpServer, port: number, host: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    listener.once('error', reject);
+    listener.listen(port, host, () => resolve());
+  });
+  return (listener.address() as AddressInfo).port;
 }
 
 function reply(response: ServerResponse, status: number, message: string): void {

@@ -19,6 +19,8 @@ import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { buildPolicy, REMEMBERED_RULE_PREFIX } from './build-policy.js';
 import { diffForWrite } from './diff-for-write.js';
+import { gatewayHostOptions, gatewaySpillDir } from './gateway-host-options.js';
+import { registryLimits } from './registry-limits.js';
 
 /** Everything a running gateway holds: one host, one live policy, one journal, the upstream servers and the approvals. */
 export interface Gateway {
@@ -104,17 +106,6 @@ export function connectUpstreams(config: ResolvedConfig, connect = true): Promis
 }
 
 /**
- * The gateway's own files: its state directory (remembered rules, MCP pins,
- * spills), the journal and the configuration file, which may hold an
- * upstream server's credentials in `env`. No tool reads or writes them,
- * whatever the tier or an approval says: the host refuses them outright.
- */
-function gatewayStatePaths(config: ResolvedConfig): string[] {
-  const journal = config.journal.path;
-  return ['.toolgate', journal, `${journal}-wal`, `${journal}-shm`, `${journal}-journal`, anchorPathFor(journal), ...(config.file === undefined ? [] : [config.file])];
-}
-
-/**
  * Open the gateway a configuration describes: the Node host jailed to the
  * workspace, the policy (live, so a reload can narrow it), the SQLite
  * journal, the upstream MCP servers with pinned definitions, and the
@@ -123,19 +114,8 @@ function gatewayStatePaths(config: ResolvedConfig): string[] {
 export async function openGateway(config: ResolvedConfig, options: OpenGatewayOptions = {}): Promise<Gateway> {
   const built = await buildPolicy(config);
   const policy = createLivePolicy(built.snapshot);
-  const spillDir = join(config.workspace, '.toolgate', 'spill');
-  const host = createNodeHost({
-    workspace: config.workspace,
-    scope: config.scope,
-    spillDir,
-    privatePaths: gatewayStatePaths(config),
-    protectedPaths: config.policy.protectedPaths ?? [],
-    readableProtectedPaths: config.policy.readableProtectedPaths ?? [],
-    maskWalkLimit: {
-      ...(config.limits.maskWalkEntries === undefined ? {} : { entries: config.limits.maskWalkEntries }),
-      ...(config.limits.maskWalkMilliseconds === undefined ? {} : { milliseconds: config.limits.maskWalkMilliseconds }),
-    },
-  });
+  const spillDir = gatewaySpillDir(config);
+  const host = createNodeHost(gatewayHostOptions(config));
   const approvals = createApprovalQueue({ enrich: (request) => diffForWrite(host.fs, request), timeoutMs: config.approvals.timeoutSeconds * 1000 });
   const prompt = options.prompt ?? approvals.confirm;
   const controller = createConfirm({
@@ -168,10 +148,7 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
       policy,
       ...(options.journalCalls === false ? {} : { journal }),
       hooks: { around: [policy.guardStart], guards: [connection.mcpCallGuard] },
-      limits: {
-        ...(config.limits.maxInputBytes === undefined ? {} : { maxInputBytes: config.limits.maxInputBytes }),
-        content: { ...(config.limits.maxBytes === undefined ? {} : { maxBytes: config.limits.maxBytes }), ...(config.limits.maxLines === undefined ? {} : { maxLines: config.limits.maxLines }) },
-      },
+      limits: registryLimits(config),
     });
     const live = connection.live(base);
     // The operator granted what the config serves: the grant set follows the offered tools as upstreams change.

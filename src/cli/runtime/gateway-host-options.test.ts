@@ -1,0 +1,35 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { anchorPathFor } from '../../journal/sqlite/index.js';
+import { loadConfig } from '../config/load-config.js';
+import { gatewayHostOptions, gatewaySpillDir } from './gateway-host-options.js';
+
+function configWith(file: unknown) {
+  const workspace = mkdtempSync(join(tmpdir(), 'toolgate-host-options-'));
+  writeFileSync(join(workspace, 'toolgate.config.json'), JSON.stringify(file));
+  return loadConfig(workspace);
+}
+
+describe('gatewayHostOptions', () => {
+  it('refuses the journal, its side files, its anchor, the state directory and the configuration file to every tool', () => {
+    const config = configWith({});
+    const journal = config.journal.path;
+    expect(gatewayHostOptions(config).privatePaths).toEqual(['.toolgate', journal, `${journal}-wal`, `${journal}-shm`, `${journal}-journal`, anchorPathFor(journal), config.file]);
+  });
+
+  it('jails the host to the workspace at the configured scope, spilling under the state directory', () => {
+    const config = configWith({ scope: 'read-only' });
+    const options = gatewayHostOptions(config);
+    expect(options).toMatchObject({ workspace: config.workspace, scope: 'read-only', spillDir: join(config.workspace, '.toolgate', 'spill') });
+    expect(options.spillDir).toBe(gatewaySpillDir(config));
+  });
+
+  it('takes the protected paths and the mask-walk limits the configuration sets, and no limit it leaves out', () => {
+    const set = gatewayHostOptions(configWith({ policy: { protectedPaths: ['secrets/**'], readableProtectedPaths: ['.env.example'] }, limits: { maskWalkEntries: 10, maskWalkMilliseconds: 5 } }));
+    expect(set).toMatchObject({ protectedPaths: ['secrets/**'], readableProtectedPaths: ['.env.example'], maskWalkLimit: { entries: 10, milliseconds: 5 } });
+    const unset = gatewayHostOptions(configWith({}));
+    expect(unset).toMatchObject({ protectedPaths: [], readableProtectedPaths: [], maskWalkLimit: {} });
+  });
+});

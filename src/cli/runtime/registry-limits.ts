@@ -1,0 +1,10 @@
+import type { RegistryLimits } from '../../core/internal.js';
+import type { ResolvedConfig } from '../config/config-types.js';
+
+/** The registry's input and content ceilings a configuration sets; an unset one keeps the registry's default. */
+export function registryLimits(config: ResolvedConfig): RegistryLimits {
+  return {
+    ...(config.limits.maxInputBytes === undefined ? {} : { maxInputBytes: config.limits.maxInputBytes }),
+    content: { ...(config.limits.maxBytes === undefined ? {} : { maxBytes: config.limits.maxBytes }), ...(config.limits.maxLines === undefined ? {} : { maxLines: config.limits.maxLines }) },
+  };
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { AnyToolDefinition } from '../core/internal.js';
+import type { UpstreamServer } from './create-mcp-capability.js';
+import type { Emit, UpstreamEntry } from './discover-server-tools.js';
+import type { McpToolsChange } from './mcp-types.js';
+import { createOfferedToolSet } from './offered-tool-set.js';
+
+const entry = (server: string, tool: string) => ({ server, tool: { name: tool }, name: `mcp_${server}_${tool}`, status: 'offered', definition: { name: `mcp_${server}_${tool}` } as AnyToolDefinition }) as unknown as UpstreamEntry;
+const server = (name: string, tools: string[]) => ({ config: { name }, entries: new Map(tools.map((tool) => [tool, entry(name, tool)])) }) as unknown as UpstreamServer;
+
+function setWith(initial: UpstreamServer[]) {
+  const servers = new Map(initial.map((item) => [item.config.name, item]));
+  const events: unknown[] = [];
+  const emit = ((event: string, payload: unknown) => void events.push({ event, payload })) as Emit;
+  const changes: McpToolsChange[] = [];
+  const offered = createOfferedToolSet(servers, emit);
+  offered.onChange((change) => changes.push(change));
+  return { servers, offered, events, changes };
+}
+
+describe('createOfferedToolSet', () => {
+  it('adopts the first set quietly', () => {
+    const { offered, events, changes } = setWith([server('a', ['x'])]);
+    offered.adopt();
+    expect(offered.current().map((tool) => tool.name)).toEqual(['mcp_a_x']);
+    expect(offered.owned()).toEqual(['mcp_a_x']);
+    expect(events).toEqual([]);
+    expect(changes).toEqual([]);
+  });
+
+  it('publishes a change with what was added and removed, and keeps every name ever offered for removal', () => {
+    const { servers, offered, events, changes } = setWith([server('a', ['x'])]);
+    offered.adopt();
+    servers.set('a', server('a', ['y']));
+    offered.publish();
+    expect(events).toEqual([{ event: 'tools-changed', payload: { added: ['mcp_a_y'], removed: ['mcp_a_x'] } }]);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]?.tools.map((tool) => tool.name)).toEqual(['mcp_a_y']);
+    expect(changes[0]?.remove).toEqual(['mcp_a_x', 'mcp_a_y']);
+    expect(offered.owned()).toEqual(['mcp_a_x', 'mcp_a_y']);
+  });
+
+  it('publishes nothing when the set did not change, and stops telling a listener that unsubscribed', () => {
+    const { servers, offered, events, changes } = setWith([server('a', ['x'])]);
+    offered.adopt();
+    offered.publish();
+    expect(events).toEqual([]);
+    const seen: McpToolsChange[] = [];
+    offered.onChange((change) => seen.push(change))();
+    servers.set('a', server('a', []));
+    offered.publish();
+    expect(changes).toHaveLength(1);
+    expect(seen).toEqual([]);
+  });
+
+  it('refuses two upstream tools that become one governed name, offering nothing new', () => {
+    const { servers, offered } = setWith([server('a', ['x_y'])]);
+    offered.adopt();
+    servers.set('a_x', server('a_x', ['y']));
+    expect(() => offered.publish()).toThrow(expect.objectContaining({ code: 'DUPLICATE_TOOL' }));
+    expect(offered.current().map((tool) => tool.name)).toEqual(['mcp_a_x_y']);
+  });
+});
