@@ -19,6 +19,7 @@ describe('readCallToolParams', () => {
     ['arguments that are an array', { name: 'echo', arguments: ['x'] }, 'params.arguments must be an object'],
     ['arguments that are a string', { name: 'echo', arguments: '{"text":"x"}' }, 'params.arguments must be an object'],
     ['arguments that are null', { name: 'echo', arguments: null }, 'params.arguments must be an object'],
+    ['arguments with an own __proto__ member', JSON.parse('{"name":"echo","arguments":{"text":"x","__proto__":{"overwrite":true}}}') as unknown, 'must not have a __proto__ member'],
   ])('refuses %s with InvalidParams', (_label, params, problem) => {
     let thrown: unknown;
     try {
@@ -71,6 +72,17 @@ describe('a served tools/call, read once', () => {
     expect(answers.get(3)?.error?.code).toBe(ErrorCode.InvalidParams);
     expect(answers.get(4)?.result?.content[0]?.text).toBe('ok');
     expect(calls).toEqual([{ text: 'x' }]);
+    await gateway.close();
+  });
+
+  it('never hands a body arguments carrying an own __proto__ member, which a copy would take as the prototype', async () => {
+    const { calls, answers, sendLine, send, gateway } = await serveEcho();
+    sendLine('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x","__proto__":{"text":"evil","overwrite":true}}}}');
+    send({ id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } });
+    await expect.poll(() => answers.size, { timeout: 5000 }).toBe(3);
+    expect(answers.get(2)?.error?.code).toBe(ErrorCode.InvalidParams);
+    expect(calls).toEqual([{ text: 'x' }]);
+    expect(calls.every((args) => !Object.hasOwn(args as object, '__proto__'))).toBe(true);
     await gateway.close();
   });
 

@@ -22,6 +22,9 @@ export function readCallToolParams(params: unknown): CallToolParams {
   const { name, arguments: args } = params;
   if (typeof name !== 'string') throw invalid('params.name must be a string');
   if (args !== undefined && !isRecord(args)) throw invalid('params.arguments must be an object');
+  // JSON.parse makes `__proto__` an own member. Policy reads the arguments by property and never sees it, but a
+  // body or an upstream that copies them with Object.assign takes it as the prototype: values policy did not judge.
+  if (args !== undefined && Object.hasOwn(args, '__proto__')) throw invalid('params.arguments must not have a __proto__ member');
   return { name, arguments: args ?? {} };
 }
 

@@ -132,7 +132,9 @@ export class ChainStore {
     const hashed: Record<string, string | number | null> = {};
     const values: (string | number | null)[] = [];
     for (const column of HASHED_COLUMNS[table]) {
-      const value = column === 'key_id' ? (signed ? this.signer.keyId : null) : (fields[column] ?? null);
+      const given = column === 'key_id' ? (signed ? this.signer.keyId : null) : (fields[column] ?? null);
+      // SQLite stores a lone surrogate as U+FFFD: hash the text it will read back, or the row would not verify.
+      const value = typeof given === 'string' ? given.toWellFormed() : given;
       hashed[column] = value;
       values.push(value);
     }

@@ -56,3 +56,16 @@ export function hashedFields(row: Readonly<Record<string, unknown>>): RowFields 
   }
   return fields;
 }
+
+/**
+ * Whether a stored row holds a value the journal never writes (a BLOB, a
+ * 64-bit integer) in a hashed column. Such a value has no canonical form:
+ * hashed as NULL it would let a forged BLOB stand where the journal wrote
+ * NULL with the hash intact, so `verify()` reports the row as changed.
+ */
+export function holdsForeignValue(row: Readonly<Record<string, unknown>>): boolean {
+  for (const [column, value] of Object.entries(row)) {
+    if (!CHAIN_COLUMNS.has(column) && value !== null && typeof value !== 'string' && typeof value !== 'number') return true;
+  }
+  return false;
+}

@@ -357,6 +357,26 @@ describe('compaction', () => {
   });
 });
 
+describe('values the journal never writes', () => {
+  it('catches a BLOB put where the journal wrote NULL, which a NULL-reading hash would not see', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await settle(journal, 1, 3);
+    expect((await journal.verify()).ok).toBe(true);
+    tamper(journal.path, (db) => {
+      db.prepare("UPDATE receipts SET run_id = CAST('run-attacker' AS BLOB), action_digest = CAST('forged' AS BLOB) WHERE seq = 2").run();
+    });
+    expect((await journal.verify()).firstBadRow).toEqual({ table: 'receipts', id: 2, problem: 'a column holds a value the journal never writes: the row was changed' });
+  });
+
+  it('verifies its own rows whose text holds a lone surrogate, which SQLite stores as U+FFFD', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    const call = effectCall('c\udc00');
+    expect((await journal.prepare({ ...call, key: 'act:\ud800x', runId: 'run-\ud800', toolName: 'bump\ud800' })).status).toBe('claimed');
+    journal.flush();
+    expect(await journal.verify()).toMatchObject({ ok: true, rows: 1 });
+  });
+});
+
 describe('the append-only triggers', () => {
   it('catches same-named triggers that guard another table, after which a plain DELETE works', async () => {
     const journal = journalAt();
