@@ -375,6 +375,15 @@ describe('values the journal never writes', () => {
     journal.flush();
     expect(await journal.verify()).toMatchObject({ ok: true, rows: 1 });
   });
+
+  it('finds a claim whose key held a lone surrogate after a restart: the retry is refused, not run again', async () => {
+    const path = join(dir, 'restart.db');
+    const call = { ...effectCall('c\udc00'), key: 'act:c\udc00' };
+    const first = journalAt({}, path);
+    expect((await first.prepare(call)).status).toBe('claimed');
+    first.close();
+    expect((await journalAt({}, path).prepare(call)).status).toBe('refused');
+  });
 });
 
 describe('the append-only triggers', () => {
