@@ -3,75 +3,14 @@
  * each test tampers the way such a writer can (raw SQL, hashes recomputed,
  * triggers dropped and put back) and expects `verify()` to name the damage.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JournalPrepareInput } from '../../core/internal.js';
-import type { ChainHead } from './chain-store.js';
-import { createSqliteJournal, type SqliteJournalOptions } from './create-sqlite-journal.js';
+import { describe, expect, it } from 'vitest';
 import { loadReceiptSigner } from './receipt-signer.js';
 import { GENESIS_HASH, hashedFields, hashRow } from './row-hash.js';
-import { appendOnlyTriggerSql, CHAINED_TABLES, SCHEMA_VERSION, type ChainedTable } from './schema.js';
+import { CHAINED_TABLES, SCHEMA_VERSION, type ChainedTable } from './schema.js';
 import type { SqliteJournal } from './sqlite-journal.js';
 import { receipt } from './__fixtures__/receipt.js';
-
-let dir: string;
-const open: SqliteJournal[] = [];
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'toolgate-adversarial-'));
-});
-afterEach(() => {
-  for (const journal of open.splice(0)) journal.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const keyDir = () => join(dir, 'keys');
-
-function journalAt(options: SqliteJournalOptions = {}, path = join(dir, 'journal.db')): SqliteJournal {
-  const journal = createSqliteJournal(path, { onUnresolved: () => undefined, ...options });
-  open.push(journal);
-  return journal;
-}
-
-async function settle(journal: SqliteJournal, from: number, to: number): Promise<void> {
-  for (let index = from; index <= to; index += 1) await journal.settle(undefined, { ok: true, value: index, content: `ok ${index}`, receipt: receipt(index) });
-}
-
-function effectCall(callId: string): JournalPrepareInput {
-  return { key: `act:${callId}`, callId, runId: 'run-1', toolName: 'bump', toolVersion: undefined, agent: undefined, actionDigest: 'act', inputDigest: 'in', arguments: {}, tier: 'effect', startedAt: 1 };
-}
-
-/** The attacker's session: drop every guard trigger, tamper, put the journal's own triggers back. */
-function tamper(path: string, work: (db: Database.Database) => void): void {
-  const db = new Database(path);
-  try {
-    for (const table of CHAINED_TABLES) db.exec(`DROP TRIGGER IF EXISTS ${table}_no_update; DROP TRIGGER IF EXISTS ${table}_no_delete;`);
-    work(db);
-    for (const table of CHAINED_TABLES) for (const statement of appendOnlyTriggerSql(table)) db.exec(statement);
-  } finally {
-    db.close();
-  }
-}
-
-function headOf(db: Database.Database): ChainHead {
-  let head: ChainHead = { seq: 0, hash: GENESIS_HASH };
-  for (const table of CHAINED_TABLES) {
-    const row = db.prepare<[], ChainHead>(`SELECT seq, hash FROM ${table} ORDER BY seq DESC LIMIT 1`).get();
-    if (row !== undefined && row.seq > head.seq) head = row;
-  }
-  return head;
-}
-
-/** Append an unsigned row, correctly linked and hashed: all a writer without the key can make. */
-function appendForged(db: Database.Database, table: ChainedTable, fields: Record<string, string | number | null>, after: ChainHead = headOf(db)): ChainHead {
-  const seq = after.seq + 1;
-  const hash = hashRow(after.hash, table, seq, fields);
-  const row = { ...fields, seq, prev_hash: after.hash, hash };
-  db.prepare(`INSERT INTO ${table} (${Object.keys(row).join(', ')}) VALUES (${Object.keys(row).map((column) => `@${column}`).join(', ')})`).run(row);
-  return { seq, hash };
-}
+import { appendForged, effectCall, journalAt, journalPath, keyDir, settle, tamper, writeSchema1Journal } from './__fixtures__/tampering.js';
 
 describe('an anchored head (expectedHead)', () => {
   it('catches signed receipts deleted from the anchored tail and replaced by correctly hashed unsigned rows', async () => {
@@ -229,7 +168,7 @@ describe('every chained row is signed', () => {
     tamper(journal.path, (db) => appendForged(db, 'events', { at: Date.now(), type: 'call-refused', body: '{}' }));
     expect((await journal.verify()).firstBadRow).toEqual({ table: 'events', id: 3, problem: 'signature missing: the row is unsigned and no later signed row covers it' });
 
-    const other = journalAt({ sign: { keyDir: keyDir() } }, join(dir, 'other.db'));
+    const other = journalAt({ sign: { keyDir: keyDir() } }, journalPath('other.db'));
     await other.append({ type: 'note', at: Date.now(), data: {} });
     await settle(other, 1, 1);
     tamper(other.path, (db) => db.prepare('UPDATE events SET signature = NULL WHERE seq = 1').run());
@@ -237,7 +176,7 @@ describe('every chained row is signed', () => {
   });
 
   it('still verifies a schema 1 journal (signed receipts, unsigned events and claims) once a later signature covers its unsigned rows', async () => {
-    const path = join(dir, 'legacy.db');
+    const path = journalPath('legacy.db');
     const signer = loadReceiptSigner(keyDir());
     writeSchema1Journal(path, signer);
     const journal = journalAt({ sign: { keyDir: keyDir() } }, path);
@@ -318,145 +257,10 @@ describe('one signature per commit', () => {
     tamper(journal.path, (db) => appendForged(db, 'claims', { at: Date.now(), claim_id: 'x', key: 'act:c5', state: 'released', body: '{}', key_id: null }));
     expect((await journal.verify()).firstBadRow).toEqual({ table: 'claims', id: 14, problem: 'signature missing' });
 
-    const other = journalAt({ sign: { keyDir: keyDir() } }, join(dir, 'other.db'));
+    const other = journalAt({ sign: { keyDir: keyDir() } }, journalPath('other.db'));
     await batched(other);
     tamper(other.path, (db) => db.prepare('UPDATE claims SET signature = NULL WHERE seq = 4').run());
     expect((await other.verify()).firstBadRow).toEqual({ table: 'claims', id: 4, problem: 'signature missing' });
   });
 });
 
-describe('compaction', () => {
-  it('refuses to drop a prefix that does not verify (its signed checkpoint would vouch for it)', async () => {
-    const journal = journalAt({ sign: { keyDir: keyDir() } });
-    await settle(journal, 1, 4);
-    tamper(journal.path, (db) => {
-      // Edit receipt 2 and re-link every later row: the signatures no longer match.
-      let previous = GENESIS_HASH;
-      for (const row of db.prepare<[], Record<string, unknown> & { seq: number }>('SELECT * FROM receipts ORDER BY seq').all()) {
-        if (row.seq === 2) row.body = String(row.body).replace('"ok 2"', '"FORGED"');
-        const hash = hashRow(previous, 'receipts', row.seq, hashedFields(row));
-        db.prepare('UPDATE receipts SET body = ?, prev_hash = ?, hash = ? WHERE seq = ?').run(row.body, previous, hash, row.seq);
-        previous = hash;
-      }
-    });
-    await expect(journal.compact({ before: Date.now() + 1 })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringMatching(/receipts #2: signature mismatch/) });
-    expect(new Database(journal.path, { readonly: true }).prepare('SELECT count(*) FROM receipts').pluck().get()).toBe(4);
-  });
-
-  it('checks an anchored head before it drops the rows that carry it', async () => {
-    const journal = journalAt({ sign: { keyDir: keyDir() } });
-    await settle(journal, 1, 5);
-    const anchored = journal.head();
-    // A writer without the key truncates the signed tail; the honest writer then appends over it.
-    tamper(journal.path, (db) => db.prepare('DELETE FROM receipts WHERE seq >= 4').run());
-    const honest = journalAt({ sign: { keyDir: keyDir() } }, journal.path);
-    await settle(honest, 6, 8);
-    expect((await journal.verify({ expectedHead: anchored })).firstBadRow).toMatchObject({ table: 'receipts', id: 5 });
-    await expect(journal.compact({ before: Date.now() + 1, expectedHead: anchored })).rejects.toMatchObject({ message: expect.stringMatching(/receipts #5: differs from the anchored head/) });
-    expect(journal.head().seq).toBe(6);
-  });
-});
-
-describe('values the journal never writes', () => {
-  it('catches a BLOB put where the journal wrote NULL, which a NULL-reading hash would not see', async () => {
-    const journal = journalAt({ sign: { keyDir: keyDir() } });
-    await settle(journal, 1, 3);
-    expect((await journal.verify()).ok).toBe(true);
-    tamper(journal.path, (db) => {
-      db.prepare("UPDATE receipts SET run_id = CAST('run-attacker' AS BLOB), action_digest = CAST('forged' AS BLOB) WHERE seq = 2").run();
-    });
-    expect((await journal.verify()).firstBadRow).toEqual({ table: 'receipts', id: 2, problem: 'a column holds a value the journal never writes: the row was changed' });
-  });
-
-  it('verifies its own rows whose text holds a lone surrogate, which SQLite stores as U+FFFD', async () => {
-    const journal = journalAt({ sign: { keyDir: keyDir() } });
-    const call = effectCall('c\udc00');
-    expect((await journal.prepare({ ...call, key: 'act:\ud800x', runId: 'run-\ud800', toolName: 'bump\ud800' })).status).toBe('claimed');
-    journal.flush();
-    expect(await journal.verify()).toMatchObject({ ok: true, rows: 1 });
-  });
-
-  it('finds a claim whose key held a lone surrogate after a restart: the retry is refused, not run again', async () => {
-    const path = join(dir, 'restart.db');
-    const call = { ...effectCall('c\udc00'), key: 'act:c\udc00' };
-    const first = journalAt({}, path);
-    expect((await first.prepare(call)).status).toBe('claimed');
-    first.close();
-    expect((await journalAt({}, path).prepare(call)).status).toBe('refused');
-  });
-});
-
-describe('the append-only triggers', () => {
-  it('catches same-named triggers that guard another table, after which a plain DELETE works', async () => {
-    const journal = journalAt();
-    await settle(journal, 1, 3);
-    const db = new Database(journal.path);
-    for (const table of CHAINED_TABLES) {
-      for (const operation of ['update', 'delete']) {
-        db.exec(`DROP TRIGGER ${table}_no_${operation}; CREATE TRIGGER ${table}_no_${operation} BEFORE ${operation.toUpperCase()} ON meta BEGIN SELECT 1; END`);
-      }
-    }
-    expect(db.prepare('DELETE FROM receipts WHERE seq = 3').run().changes).toBe(1);
-    db.close();
-    expect((await journal.verify()).firstBadRow).toEqual({ table: 'schema', id: 0, problem: 'append-only trigger events_no_update is on table meta, not events' });
-  });
-
-  it('catches a same-named trigger on the right table that does nothing', async () => {
-    const journal = journalAt();
-    await settle(journal, 1, 2);
-    const db = new Database(journal.path);
-    db.exec(`DROP TRIGGER receipts_no_delete; CREATE TRIGGER receipts_no_delete BEFORE DELETE ON receipts WHEN 0 BEGIN SELECT RAISE(ABORT, 'toolgate journal: receipts rows are append-only'); END`);
-    db.close();
-    expect((await journal.verify()).firstBadRow).toEqual({ table: 'schema', id: 0, problem: 'append-only trigger receipts_no_delete differs from the one the journal creates' });
-  });
-
-  it('catches a trigger the journal does not create on a chained table (one that silently drops claims)', async () => {
-    const journal = journalAt();
-    await settle(journal, 1, 1);
-    const db = new Database(journal.path);
-    db.exec(`CREATE TRIGGER drop_claims BEFORE INSERT ON claims BEGIN SELECT RAISE(IGNORE); END`);
-    db.close();
-    expect((await journal.verify()).firstBadRow).toEqual({ table: 'schema', id: 0, problem: 'unexpected trigger drop_claims on claims' });
-  });
-
-  it('accepts the journal’s own triggers however they were spelled when restored', async () => {
-    const journal = journalAt();
-    await settle(journal, 1, 1);
-    const db = new Database(journal.path);
-    db.exec(`DROP TRIGGER claims_no_update; create   trigger claims_no_update before update on CLAIMS
-      begin select raise ( abort , 'toolgate journal: claims rows are append-only' ) ;  end;`);
-    db.close();
-    expect(await journal.verify()).toMatchObject({ ok: true });
-  });
-});
-
-/**
- * A journal as toolgate wrote it at schema 1: the tables of the first
- * migration (no key_id or signature on events and claims), receipts signed,
- * events and claims not. Rows: receipt, event, claim (claimed), claim (settled).
- */
-function writeSchema1Journal(path: string, signer: ReturnType<typeof loadReceiptSigner>): void {
-  const db = new Database(path);
-  const chain = 'prev_hash TEXT NOT NULL, hash TEXT NOT NULL';
-  db.exec(`CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-    CREATE TABLE events (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, type TEXT NOT NULL, body TEXT NOT NULL, ${chain});
-    CREATE TABLE claims (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, claim_id TEXT NOT NULL, key TEXT NOT NULL,
-       state TEXT NOT NULL CHECK (state IN ('claimed', 'settled', 'discarded', 'released')), body TEXT NOT NULL, ${chain});
-    CREATE INDEX claims_by_key ON claims (key, seq);
-    CREATE TABLE receipts (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, key TEXT NOT NULL, claim_id TEXT, run_id TEXT, tool TEXT NOT NULL,
-       action_digest TEXT, body TEXT NOT NULL, key_id TEXT, signature TEXT, ${chain});
-    CREATE INDEX receipts_by_key ON receipts (key, seq);
-    CREATE INDEX receipts_by_run ON receipts (run_id, seq);
-    CREATE TABLE checkpoints (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, through_seq INTEGER NOT NULL, through_hash TEXT NOT NULL,
-       body TEXT NOT NULL, key_id TEXT, signature TEXT, ${chain});`);
-  const at = 1_700_000_000_000;
-  const fields = { at, key: 'act1:c1', claim_id: null, run_id: null, tool: 'write_note', action_digest: 'act1', body: '{"ok":true}', key_id: signer.keyId };
-  const first = appendForged(db, 'receipts', fields);
-  db.prepare('UPDATE receipts SET signature = ? WHERE seq = ?').run(signer.sign(first.hash), first.seq);
-  appendForged(db, 'events', { at, type: 'note', body: '{}' });
-  appendForged(db, 'claims', { at, claim_id: 'claim-2', key: 'act2:c2', state: 'claimed', body: '{"tool":"bump","callId":"c2","startedAt":1}' });
-  appendForged(db, 'claims', { at, claim_id: 'claim-2', key: 'act2:c2', state: 'settled', body: '{}' });
-  for (const table of CHAINED_TABLES) for (const statement of appendOnlyTriggerSql(table)) db.exec(statement);
-  db.pragma('user_version = 1');
-  db.close();
-}
