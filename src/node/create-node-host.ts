@@ -85,7 +85,8 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
     endRun: (runId) => outputStore.endRun(runId),
     async close() {
       await egress.close();
-      if (ownsSpillDir) rmSync(spillDir, { recursive: true, force: true });
+      // Retried: a spill still landing from a call that outlived its run would otherwise fail the removal.
+      if (ownsSpillDir) rmSync(spillDir, { recursive: true, force: true, maxRetries: 3 });
     },
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,5 +20,13 @@ describe('createMediaStore', () => {
     rmSync(path.join(directory, digest));
     symlinkSync(secret, path.join(directory, digest));
     expect(await store.get(handle.handle)).toBeUndefined();
+  });
+
+  it('has made its folder by the time it is returned, so a host closed at once removes a complete spill folder', () => {
+    const spill = mkdtempSync(path.join(tmpdir(), 'toolgate-media-'));
+    createMediaStore(path.join(spill, 'media'));
+    expect(existsSync(path.join(spill, 'media'))).toBe(true);
+    rmSync(spill, { recursive: true });
+    expect(existsSync(spill)).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { MediaHandle, MediaStore } from '../../core/internal.js';
 import { readStoreFile } from './read-store-file.js';
@@ -15,10 +15,10 @@ const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{
  * (temp file, then rename); reads never follow a link.
  */
 export function createMediaStore(directory: string): MediaStore {
-  const ready = mkdir(directory, { recursive: true, mode: 0o700 });
+  // Made here, synchronously: a folder still being made on the thread pool would race the host's close removing the spill folder.
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
   return {
     async put(bytes, mediaType) {
-      await ready;
       const type = MEDIA_TYPE.test(mediaType) ? mediaType : 'application/octet-stream';
       const digest = createHash('sha256').update(bytes).digest('hex');
       await writeFileAtomic(path.join(directory, `${digest}.type`), type);
@@ -29,7 +29,6 @@ export function createMediaStore(directory: string): MediaStore {
     async get(handle) {
       const digest = HANDLE.exec(handle)?.[1];
       if (digest === undefined) return undefined;
-      await ready;
       const [bytes, type] = await Promise.all([readStoreFile(path.join(directory, digest)), readStoreFile(path.join(directory, `${digest}.type`))]);
       // Content-addressed means checked: bytes that do not hash to their handle are not the handle's.
       if (bytes === undefined || type === undefined || createHash('sha256').update(bytes).digest('hex') !== digest) return undefined;
