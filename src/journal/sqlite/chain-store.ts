@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { GENESIS_HASH, hashRow, type RowFields } from './row-hash.js';
+import { GENESIS_HASH, hashColumnValues, type RowFields } from './row-hash.js';
 import type { ReceiptSigner } from './receipt-signer.js';
 import { CHAINED_TABLES, HASHED_COLUMNS, type ChainedTable } from './schema.js';
 
@@ -129,16 +129,14 @@ export class ChainStore {
     // With a signer every commit ends on a signed row, claims and events included: a row after the last
     // signature would otherwise be covered by none, and a writer without the key could forge it.
     const signed = this.signer !== undefined && this.#signing;
-    const hashed: Record<string, string | number | null> = {};
     const values: (string | number | null)[] = [];
     for (const column of HASHED_COLUMNS[table]) {
       const given = column === 'key_id' ? (signed ? this.signer.keyId : null) : (fields[column] ?? null);
       // SQLite stores a lone surrogate as U+FFFD: hash the text it will read back, or the row would not verify.
-      const value = typeof given === 'string' ? given.toWellFormed() : given;
-      hashed[column] = value;
-      values.push(value);
+      values.push(typeof given === 'string' ? given.toWellFormed() : given);
     }
-    const hash = hashRow(previous.hash, table, seq, hashed);
+    // The values in insert order are the hashed columns in order: hashed as they are bound.
+    const hash = hashColumnValues(previous.hash, table, seq, values);
     values.push(seq, previous.hash, hash);
     if (this.signer !== undefined) values.push(signed ? this.signer.sign(hash) : null);
     this.#insert(table).run(values);

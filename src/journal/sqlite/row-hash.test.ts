@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../core/internal.js';
-import { hashRow } from './row-hash.js';
+import { hashColumnValues, hashRow } from './row-hash.js';
 import { CHAINED_TABLES, HASHED_COLUMNS, KEY_ID_HASHED_WHEN_SET, type ChainedTable } from './schema.js';
 
 /** The row hash as the chain defines it: SHA-256 of the previous hash and the canonical JSON of the row with its table and number. */
@@ -20,6 +20,17 @@ describe('hashRow', () => {
       fc.property(fc.constantFrom(...CHAINED_TABLES), fc.nat(), fc.array(value, { minLength: 8, maxLength: 8 }), (table, seq, values) => {
         const fields = Object.fromEntries(HASHED_COLUMNS[table].map((column, index) => [column, values[index] ?? null]));
         expect(hashRow('a'.repeat(64), table, seq, fields)).toBe(reference('a'.repeat(64), table, seq, fields));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('hashes a row given as its column values in order exactly as the same row given as fields', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...CHAINED_TABLES), fc.nat(), fc.array(value, { minLength: 8, maxLength: 8 }), (table, seq, values) => {
+        const columnValues = HASHED_COLUMNS[table].map((_, index) => values[index] ?? null);
+        const fields = Object.fromEntries(HASHED_COLUMNS[table].map((column, index) => [column, columnValues[index] ?? null]));
+        expect(hashColumnValues('d'.repeat(64), table, seq, columnValues)).toBe(reference('d'.repeat(64), table, seq, fields));
       }),
       { numRuns: 1000 },
     );
