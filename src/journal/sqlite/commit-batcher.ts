@@ -1,5 +1,8 @@
 import type { ChainStore } from './chain-store.js';
 
+/** Settled once: a reaction on it runs as a microtask. */
+const SETTLED = Promise.resolve();
+
 interface QueuedWrite {
   readonly work: () => unknown;
   readonly resolve: (value: unknown) => void;
@@ -53,7 +56,8 @@ export class CommitBatcher {
       if (this.#scheduled) return;
       this.#scheduled = true;
       // After the promise reactions queued so far: the other calls of this turn queue their claims first.
-      queueMicrotask(() => {
+      // A reaction on a settled promise, not `queueMicrotask`, which wraps every callback in an async resource.
+      void SETTLED.then(() => {
         this.#scheduled = false;
         this.flush();
       });
