@@ -10,6 +10,7 @@ import type { ObserveServedCall } from './observe-served-call.js';
 import { routePastMessageSwitch } from './route-past-message-switch.js';
 import { serveHttp, type ServeHttpOptions } from './serve-http.js';
 import { useLeanFraming } from './use-lean-framing.js';
+import { useJsonLineWriting } from './write-json-line.js';
 
 export interface ServeMcpOptions {
   /** `stdio` (default) or Streamable HTTP. */
@@ -106,8 +107,10 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
     // calls in flight: their pending approvals are withdrawn, never left for someone to approve later.
     const onEnd = (): void => void close();
     stdin.once('end', onEnd);
-    const stdio = new StdioServerTransport(stdin, options.stdout);
+    const stdout = options.stdout ?? process.stdout;
+    const stdio = new StdioServerTransport(stdin, stdout);
     useLeanFraming(stdio, STDIO_DEFAULT_MAX_BUFFER_SIZE);
+    useJsonLineWriting(stdio, stdout);
     await server.connect(stdio);
     routePastMessageSwitch(server, stdio);
     return { url: undefined, stats: () => ({ sessions: closing === undefined ? 1 : 0, subscribed }), close };
