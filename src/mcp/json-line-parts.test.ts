@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonLineParts } from './json-line-parts.js';
 
@@ -17,6 +18,19 @@ describe('jsonLineParts', () => {
     ['an array', [1, { a: long }]],
   ])('writes %s as JSON.stringify does, line and all', (_label, message) => {
     expect(jsonLineParts(message).join('')).toBe(`${JSON.stringify(message)}\n`);
+  });
+
+  it('writes any JSON value, with members long enough to be parts of their own, as JSON.stringify does', () => {
+    const text = fc.oneof(fc.string(), fc.string({ unit: 'binary', minLength: 8_200, maxLength: 9_000 }), fc.constant(wide));
+    const value = fc.letrec((tie) => ({
+      any: fc.oneof({ depthSize: 'small' }, text, fc.double(), fc.boolean(), fc.constant(null), fc.array(tie('any'), { maxLength: 3 }), fc.dictionary(fc.string(), tie('any'), { maxKeys: 4 })),
+    })).any;
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), value, { maxKeys: 5 }), (message) => {
+        expect(jsonLineParts(message).join('')).toBe(`${JSON.stringify(message)}\n`);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('keeps each long member a part of its own, so a wide one widens nothing else', () => {
