@@ -16,7 +16,8 @@ export function resolveActionLexically(target: PolicyTarget, policy: Pick<ToolPo
   const files = requested.map(lexicalPath);
   const action: { -readonly [K in keyof ResolvedAction]: ResolvedAction[K] } = { resolvedBy: 'lexical', access: policy.fsWrite === true ? 'write' : 'read', files };
   if (target.command !== undefined) {
-    const cwd = target.path === undefined ? lexicalPath('.') : (files[0] as ResolvedPath);
+    // A `path` that is not a string names no file (the floor refuses it): the command then runs at the root as spelled.
+    const cwd = typeof target.path === 'string' ? (files[0] as ResolvedPath) : lexicalPath('.');
     action.command = { argv: Object.freeze(splitCommand(target.command)), executable: undefined, cwd };
   }
   if (typeof target.url === 'string') {
