@@ -1,5 +1,5 @@
 import type { ResolvedAction, ResolvedCommand, ResolvedPath } from '../action/resolved-action.js';
-import { resolveActionLexically } from '../action/resolve-action-lexically.js';
+import { accessOf, actionAround, commandArgv, commandCwdSpelling, lexicalPath, targetPaths } from '../action/resolve-action-lexically.js';
 import { ToolPolicyError } from '../errors/tool-errors.js';
 import { ToolgateError } from '../errors/toolgate-error.js';
 import type { ResolvedTarget, ResolveTargetRequest } from '../host/tool-host.js';
@@ -11,11 +11,11 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] };
 type Place = (path: string) => PathPlacement;
 
 /**
- * Stage 7, first half: the call's target becomes one resolved action. The
- * spelling is resolved lexically; a host with `resolve` then supplies real
- * paths, link traversal, new files, hard links and the executable, for tools
- * that touch the filesystem or spawn a process, and where each path a
- * command's arguments may name really leads. The policy adds what it
+ * Stage 7, first half: the call's target becomes one resolved action. A
+ * host with `resolve` supplies real paths, link traversal, new files, hard
+ * links and the executable, for tools that touch the filesystem or spawn a
+ * process, and where each path a command's arguments may name really leads;
+ * otherwise the spelling is resolved lexically. The policy adds what it
  * protects. What this leaves in `state.action` is what the floor, the rules,
  * the approver, the digest, the receipt and the host all see.
  *
@@ -27,25 +27,26 @@ export function resolveAction(state: DispatchState): ToolgateError | undefined |
   const target = state.target;
   if (tool === undefined || target === undefined) return undefined;
   const { policy } = tool.policyView;
-  const lexical = resolveActionLexically(target, policy);
+  const requested = targetPaths(target);
+  const argv = commandArgv(target);
+  const program = argv?.[0];
   const place = placeOf(state.snapshot.policy);
-  const program = lexical.command?.argv[0];
   const resolve = state.snapshot.host.resolve;
-  if (resolve === undefined || !(policy.fsScoped || policy.fsWrite || policy.spawnsProcess) || (lexical.files.length === 0 && program === undefined)) {
-    state.action = judgedAction(lexical, undefined, undefined, place);
+  if (resolve === undefined || !(policy.fsScoped || policy.fsWrite || policy.spawnsProcess) || (requested.length === 0 && program === undefined)) {
+    state.action = judgedAction(actionAround(target, policy, requested.map(lexicalPath), argv), undefined, undefined, place);
     return undefined;
   }
   const refused = (error: unknown): ToolgateError =>
     error instanceof ToolgateError ? error : new ToolPolicyError(tool.key, 'target_unavailable', { detail: 'was refused: its target could not be resolved', cause: error });
-  const argumentsAsked = lexical.command === undefined ? undefined : resolvableArguments(lexical.command.argv, lexical.command.cwd.requested);
+  const argumentsAsked = argv === undefined ? undefined : resolvableArguments(argv, commandCwdSpelling(target));
   const settle = (answer: ResolvedTarget): ToolgateError | undefined => {
-    if (!fitsRequest(lexical, answer, argumentsAsked)) return refused(new TypeError('the host resolved a different number of paths than it was given'));
-    state.action = judgedAction(lexical, answer, argumentsAsked, place);
+    if (!fitsRequest(requested, answer, argumentsAsked)) return refused(new TypeError('the host resolved a different number of paths than it was given'));
+    state.action = judgedAction(actionAround(target, policy, answer.files, argv), answer, argumentsAsked, place);
     return undefined;
   };
   let answer: ResolvedTarget | Promise<ResolvedTarget>;
   try {
-    answer = resolve(resolveRequest(tool.key, lexical, program, argumentsAsked), state.context.signal);
+    answer = resolve(resolveRequest(tool.key, accessOf(policy), requested, program, argumentsAsked), state.context.signal);
   } catch (error) {
     return refused(error);
   }
@@ -58,35 +59,35 @@ function placeOf(policy: ToolPolicy): Place | undefined {
 }
 
 /** What the host is asked: the spelled paths, and the program and argument paths of a command. */
-function resolveRequest(tool: string, lexical: ResolvedAction, program: string | undefined, argumentsAsked: readonly string[] | undefined): ResolveTargetRequest {
-  const request: Writable<ResolveTargetRequest> = { tool, access: lexical.access, paths: lexical.files.map((file) => file.requested) };
+function resolveRequest(tool: string, access: ResolveTargetRequest['access'], paths: readonly string[], program: string | undefined, argumentsAsked: readonly string[] | undefined): ResolveTargetRequest {
+  const request: Writable<ResolveTargetRequest> = { tool, access, paths };
   if (program !== undefined) request.program = program;
   if (argumentsAsked !== undefined) request.arguments = argumentsAsked;
   return request;
 }
 
 /** An answer with one path per path asked, and, when it answers arguments, one per argument asked. */
-function fitsRequest(lexical: ResolvedAction, answer: ResolvedTarget, argumentsAsked: readonly string[] | undefined): boolean {
-  if (typeof answer !== 'object' || answer === null || !Array.isArray(answer.files) || answer.files.length !== lexical.files.length) return false;
+function fitsRequest(requested: readonly string[], answer: ResolvedTarget, argumentsAsked: readonly string[] | undefined): boolean {
+  if (typeof answer !== 'object' || answer === null || !Array.isArray(answer.files) || answer.files.length !== requested.length) return false;
   const resolvedArguments = answer.arguments;
   return resolvedArguments === undefined || (Array.isArray(resolvedArguments) && resolvedArguments.length === argumentsAsked?.length);
 }
 
 /**
- * The action every later stage reads, built and frozen in one pass: the
- * host's answer (when there is one) laid over the spelling, each path copied
- * once with what the policy protects added. Frozen: every later reader sees
+ * The action every later stage reads, built and frozen in one pass from
+ * the target's frame: each path copied once with what the policy protects
+ * added, the host's executable and argument paths when it answered. Frozen: every later reader sees
  * the same value, and the host's own objects are never frozen or kept.
  */
-function judgedAction(lexical: ResolvedAction, answer: ResolvedTarget | undefined, argumentsAsked: readonly string[] | undefined, place: Place | undefined): ResolvedAction {
+function judgedAction(frame: ResolvedAction, answer: ResolvedTarget | undefined, argumentsAsked: readonly string[] | undefined, place: Place | undefined): ResolvedAction {
   const resolvedBy = answer === undefined ? 'lexical' : 'host';
-  const files = judgedPaths(answer === undefined ? lexical.files : answer.files, resolvedBy, place);
-  const action: Writable<ResolvedAction> = { resolvedBy, access: lexical.access, files };
-  if (lexical.command !== undefined) action.command = judgedCommand(lexical.command, lexical.files, files, answer, argumentsAsked, place);
-  if (lexical.http !== undefined) action.http = lexical.http;
-  if (lexical.mcp !== undefined) action.mcp = lexical.mcp;
-  if (lexical.os !== undefined) action.os = lexical.os;
-  if (lexical.search !== undefined) action.search = lexical.search;
+  const files = judgedPaths(frame.files, resolvedBy, place);
+  const action: Writable<ResolvedAction> = { resolvedBy, access: frame.access, files };
+  if (frame.command !== undefined) action.command = judgedCommand(frame.command, frame.files, files, answer, argumentsAsked, place);
+  if (frame.http !== undefined) action.http = frame.http;
+  if (frame.mcp !== undefined) action.mcp = frame.mcp;
+  if (frame.os !== undefined) action.os = frame.os;
+  if (frame.search !== undefined) action.search = frame.search;
   return Object.freeze(action);
 }
 
@@ -97,19 +98,19 @@ function judgedAction(lexical: ResolvedAction, answer: ResolvedTarget | undefine
  * marked, so the policy judges it as naming a protected one.
  */
 function judgedCommand(
-  lexical: ResolvedCommand,
-  lexicalFiles: readonly ResolvedPath[],
+  frame: ResolvedCommand,
+  frameFiles: readonly ResolvedPath[],
   files: readonly ResolvedPath[],
   answer: ResolvedTarget | undefined,
   argumentsAsked: readonly string[] | undefined,
   place: Place | undefined,
 ): ResolvedCommand {
-  const cwdIsTarget = lexicalFiles.length > 0 && lexical.cwd === lexicalFiles[0];
-  // The lexical argv is this call's own array, frozen as it was split.
+  const cwdIsTarget = frameFiles.length > 0 && frame.cwd === frameFiles[0];
+  // The argv is this call's own array, frozen as it was split.
   const command: Writable<ResolvedCommand> = {
-    argv: lexical.argv,
-    executable: answer === undefined ? lexical.executable : answer.executable,
-    cwd: cwdIsTarget ? (files[0] as ResolvedPath) : frozenPath(lexical.cwd, lexical.cwd.path, lexical.cwd.real, lexical.cwd.outside, lexical.cwd.protected),
+    argv: frame.argv,
+    executable: answer === undefined ? frame.executable : answer.executable,
+    cwd: cwdIsTarget ? (files[0] as ResolvedPath) : frozenPath(frame.cwd, frame.cwd.path, frame.cwd.real, frame.cwd.outside, frame.cwd.protected),
   };
   if (answer?.arguments !== undefined) command.arguments = judgedPaths(answer.arguments, 'host', place);
   if (answer !== undefined && argumentsAsked === undefined) command.tooManyArguments = true;
