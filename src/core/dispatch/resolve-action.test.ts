@@ -92,6 +92,19 @@ describe('resolveAction: the host answer and the policy view, in one frozen acti
     expect(action?.files[0]).not.toBe(answer?.files[0]);
   });
 
+  it('refuses an answer with more paths than were asked, even from a host that grew the list it was given', async () => {
+    const policy = classifyingPolicy();
+    const host = resolvingHost((request) => {
+      (request.paths as string[]).push('.env');
+      return { files: request.paths.map((path) => hostPath(path, path)) };
+    });
+    const registry = createToolRegistry({ tools: [touchFiles], host, policy });
+    const outcome = await registry.dispatch({ callId: 'c', name: 'touch_files', arguments: { paths: ['a.txt'] } }, { grantedTools: ['touch_files'], approval: { confirm: () => Promise.resolve({ outcome: 'approve' }) } });
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.error).toMatchObject({ code: 'POLICY_DENIED', reason: 'target_unavailable' });
+    expect(policy.actions).toHaveLength(0);
+  });
+
   it('judges a spelled path without a resolving host: inside by the policy, its real path its spelling', async () => {
     const policy = classifyingPolicy();
     const registry = createToolRegistry({ tools: [touchFiles], policy });

@@ -39,8 +39,10 @@ export function resolveAction(state: DispatchState): ToolgateError | undefined |
   const refused = (error: unknown): ToolgateError =>
     error instanceof ToolgateError ? error : new ToolPolicyError(tool.key, 'target_unavailable', { detail: 'was refused: its target could not be resolved', cause: error });
   const argumentsAsked = argv === undefined ? undefined : resolvableArguments(argv, commandCwdSpelling(target));
+  // Counted before the host sees the list: what it answers is checked against what it was asked.
+  const pathsAsked = requested.length;
   const settle = (answer: ResolvedTarget): ToolgateError | undefined => {
-    if (!fitsRequest(requested, answer, argumentsAsked)) return refused(new TypeError('the host resolved a different number of paths than it was given'));
+    if (!fitsRequest(pathsAsked, answer, argumentsAsked)) return refused(new TypeError('the host resolved a different number of paths than it was given'));
     state.action = judgedAction(actionAround(target, policy, answer.files, argv), answer, argumentsAsked, place);
     return undefined;
   };
@@ -67,8 +69,8 @@ function resolveRequest(tool: string, access: ResolveTargetRequest['access'], pa
 }
 
 /** An answer with one path per path asked, and, when it answers arguments, one per argument asked. */
-function fitsRequest(requested: readonly string[], answer: ResolvedTarget, argumentsAsked: readonly string[] | undefined): boolean {
-  if (typeof answer !== 'object' || answer === null || !Array.isArray(answer.files) || answer.files.length !== requested.length) return false;
+function fitsRequest(pathsAsked: number, answer: ResolvedTarget, argumentsAsked: readonly string[] | undefined): boolean {
+  if (typeof answer !== 'object' || answer === null || !Array.isArray(answer.files) || answer.files.length !== pathsAsked) return false;
   const resolvedArguments = answer.arguments;
   return resolvedArguments === undefined || (Array.isArray(resolvedArguments) && resolvedArguments.length === argumentsAsked?.length);
 }
@@ -76,8 +78,9 @@ function fitsRequest(requested: readonly string[], answer: ResolvedTarget, argum
 /**
  * The action every later stage reads, built and frozen in one pass from
  * the target's frame: each path copied once with what the policy protects
- * added, the host's executable and argument paths when it answered. Frozen: every later reader sees
- * the same value, and the host's own objects are never frozen or kept.
+ * added, the host's executable and argument paths when it answered. Frozen:
+ * every later reader sees the same value, and the host's own objects are
+ * never frozen or kept.
  */
 function judgedAction(frame: ResolvedAction, answer: ResolvedTarget | undefined, argumentsAsked: readonly string[] | undefined, place: Place | undefined): ResolvedAction {
   const resolvedBy = answer === undefined ? 'lexical' : 'host';
