@@ -105,6 +105,16 @@ describe('resolveAction: the host answer and the policy view, in one frozen acti
     expect(policy.actions).toHaveLength(0);
   });
 
+  it('refuses a call whose host answers a path that is not an object', async () => {
+    const policy = classifyingPolicy();
+    const host = resolvingHost(() => ({ files: [null as unknown as ResolvedPath] }));
+    const registry = createToolRegistry({ tools: [touchFiles], host, policy });
+    const outcome = await registry.dispatch({ callId: 'c', name: 'touch_files', arguments: { paths: ['a.txt'] } }, { grantedTools: ['touch_files'], approval: { confirm: () => Promise.resolve({ outcome: 'approve' }) } });
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.error).toMatchObject({ code: 'POLICY_DENIED', reason: 'target_unavailable' });
+    expect(policy.actions).toHaveLength(0);
+  });
+
   it('judges a spelled path without a resolving host: inside by the policy, its real path its spelling', async () => {
     const policy = classifyingPolicy();
     const registry = createToolRegistry({ tools: [touchFiles], policy });

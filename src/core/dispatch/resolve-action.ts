@@ -43,7 +43,12 @@ export function resolveAction(state: DispatchState): ToolgateError | undefined |
   const pathsAsked = requested.length;
   const settle = (answer: ResolvedTarget): ToolgateError | undefined => {
     if (!fitsRequest(pathsAsked, answer, argumentsAsked)) return refused(new TypeError('the host resolved a different number of paths than it was given'));
-    state.action = judgedAction(actionAround(target, policy, answer.files, argv), answer, argumentsAsked, place);
+    try {
+      state.action = judgedAction(actionAround(target, policy, answer.files, argv), answer, argumentsAsked, place);
+    } catch (error) {
+      // A path the host answered with that is not an object cannot be copied: the call fails closed.
+      return refused(error);
+    }
     return undefined;
   };
   let answer: ResolvedTarget | Promise<ResolvedTarget>;
