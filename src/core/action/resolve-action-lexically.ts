@@ -6,18 +6,28 @@ import type { ResolvedAction, ResolvedHttp, ResolvedPath } from './resolved-acti
 
 /**
  * The resolved action from the target's spelling alone, for engines without
- * a resolving host and as the frame a host fills in: paths normalised (both
- * separators, `.` and `..` folded), the command split exactly as it will be
- * spawned, the URL parsed by the WHATWG parser. Nothing touches a disk, so a
- * symlink is invisible here; the host's `resolve` is what sees it.
+ * a resolving host: paths normalised (both separators, `.` and `..` folded),
+ * the command split exactly as it will be spawned, the URL parsed by the
+ * WHATWG parser. Nothing touches a disk, so a symlink is invisible here;
+ * the host's `resolve` is what sees it.
  */
 export function resolveActionLexically(target: PolicyTarget, policy: Pick<ToolPolicyClass, 'fsWrite'>): ResolvedAction {
-  const requested = targetPaths(target);
-  const files = requested.map(lexicalPath);
-  const action: { -readonly [K in keyof ResolvedAction]: ResolvedAction[K] } = { resolvedBy: 'lexical', access: policy.fsWrite === true ? 'write' : 'read', files };
-  if (target.command !== undefined) {
-    const cwd = target.path === undefined ? lexicalPath('.') : (files[0] as ResolvedPath);
-    action.command = { argv: Object.freeze(splitCommand(target.command)), executable: undefined, cwd };
+  return actionAround(target, policy, targetPaths(target).map(lexicalPath), commandArgv(target));
+}
+
+/**
+ * The action a target names, around its file targets as they were resolved
+ * (one per path of `targetPaths`, in order: lexically, or by a host, which
+ * is then never asked to resolve a spelling it is about to replace). A
+ * command runs in its first file target when `path` names one; a `path`
+ * that is not a string names no file (the floor refuses it), and the
+ * command then runs at the root as spelled.
+ */
+export function actionAround(target: PolicyTarget, policy: Pick<ToolPolicyClass, 'fsWrite'>, files: readonly ResolvedPath[], argv: readonly string[] | undefined): ResolvedAction {
+  const action: { -readonly [K in keyof ResolvedAction]: ResolvedAction[K] } = { resolvedBy: 'lexical', access: accessOf(policy), files };
+  if (argv !== undefined) {
+    const cwd = typeof target.path === 'string' ? (files[0] as ResolvedPath) : lexicalPath('.');
+    action.command = { argv, executable: undefined, cwd };
   }
   if (typeof target.url === 'string') {
     const http = resolveHttp(target.url, target.method);
@@ -29,6 +39,21 @@ export function resolveActionLexically(target: PolicyTarget, policy: Pick<ToolPo
   if (target.os !== undefined) action.os = target.os.text === undefined ? { action: target.os.action } : { action: target.os.action, text: target.os.text };
   if (typeof target.query === 'string') action.search = { query: target.query, host: action.http?.host };
   return action;
+}
+
+/** Whether the file targets are written or only read. */
+export function accessOf(policy: Pick<ToolPolicyClass, 'fsWrite'>): ResolvedAction['access'] {
+  return policy.fsWrite === true ? 'write' : 'read';
+}
+
+/** The target's command split exactly as it will be spawned, frozen; undefined when it names none. */
+export function commandArgv(target: PolicyTarget): readonly string[] | undefined {
+  return target.command === undefined ? undefined : Object.freeze(splitCommand(target.command));
+}
+
+/** Where a command runs, as spelled: its `path` when that is a string, else the workspace root. */
+export function commandCwdSpelling(target: PolicyTarget): string {
+  return typeof target.path === 'string' ? target.path : '.';
 }
 
 /** The paths a target names, in order: `path` first, then `paths`. Non-strings are left to the floor, which refuses them. */

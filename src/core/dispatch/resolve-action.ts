@@ -1,18 +1,21 @@
-import type { ResolvedAction, ResolvedPath } from '../action/resolved-action.js';
-import { resolveActionLexically } from '../action/resolve-action-lexically.js';
+import type { ResolvedAction, ResolvedCommand, ResolvedPath } from '../action/resolved-action.js';
+import { accessOf, actionAround, commandArgv, commandCwdSpelling, lexicalPath, targetPaths } from '../action/resolve-action-lexically.js';
 import { ToolPolicyError } from '../errors/tool-errors.js';
 import { ToolgateError } from '../errors/toolgate-error.js';
-import type { ResolvedTarget } from '../host/tool-host.js';
+import type { ResolvedTarget, ResolveTargetRequest } from '../host/tool-host.js';
 import { resolvableArguments } from '../policy/argument-paths.js';
 import type { PathPlacement, ToolPolicy } from '../policy/policy-types.js';
 import type { DispatchState } from './dispatch-state.js';
 
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+type Place = (path: string) => PathPlacement;
+
 /**
- * Stage 7, first half: the call's target becomes one resolved action. The
- * spelling is resolved lexically; a host with `resolve` then supplies real
- * paths, link traversal, new files, hard links and the executable, for tools
- * that touch the filesystem or spawn a process, and where each path a
- * command's arguments may name really leads. The policy adds what it
+ * Stage 7, first half: the call's target becomes one resolved action. A
+ * host with `resolve` supplies real paths, link traversal, new files, hard
+ * links and the executable, for tools that touch the filesystem or spawn a
+ * process, and where each path a command's arguments may name really leads;
+ * otherwise the spelling is resolved lexically. The policy adds what it
  * protects. What this leaves in `state.action` is what the floor, the rules,
  * the approver, the digest, the receipt and the host all see.
  *
@@ -23,89 +26,141 @@ export function resolveAction(state: DispatchState): ToolgateError | undefined |
   const tool = state.tool;
   const target = state.target;
   if (tool === undefined || target === undefined) return undefined;
-  const lexical = resolveActionLexically(target, tool.policyView.policy);
   const { policy } = tool.policyView;
-  const host = state.snapshot.host;
-  const program = lexical.command?.argv[0];
-  const resolve = host.resolve;
-  if (resolve === undefined || !(policy.fsScoped || policy.fsWrite || policy.spawnsProcess) || (lexical.files.length === 0 && program === undefined)) {
-    state.action = classify(state.snapshot.policy, lexical);
+  const requested = targetPaths(target);
+  const argv = commandArgv(target);
+  const program = argv?.[0];
+  const place = placeOf(state.snapshot.policy);
+  const resolve = state.snapshot.host.resolve;
+  if (resolve === undefined || !(policy.fsScoped || policy.fsWrite || policy.spawnsProcess) || (requested.length === 0 && program === undefined)) {
+    state.action = judgedAction(actionAround(target, policy, requested.map(lexicalPath), argv), undefined, undefined, place);
     return undefined;
   }
   const refused = (error: unknown): ToolgateError =>
     error instanceof ToolgateError ? error : new ToolPolicyError(tool.key, 'target_unavailable', { detail: 'was refused: its target could not be resolved', cause: error });
-  const argumentsAsked = lexical.command === undefined ? undefined : resolvableArguments(lexical.command.argv, lexical.command.cwd.requested);
+  const argumentsAsked = argv === undefined ? undefined : resolvableArguments(argv, commandCwdSpelling(target));
+  // Counted before the host sees the list: what it answers is checked against what it was asked.
+  const pathsAsked = requested.length;
   const settle = (answer: ResolvedTarget): ToolgateError | undefined => {
-    const merged = mergeHostAnswer(lexical, answer, argumentsAsked);
-    if (merged === undefined) return refused(new TypeError('the host resolved a different number of paths than it was given'));
-    state.action = classify(state.snapshot.policy, merged);
+    if (!fitsRequest(pathsAsked, answer, argumentsAsked)) return refused(new TypeError('the host resolved a different number of paths than it was given'));
+    try {
+      state.action = judgedAction(actionAround(target, policy, answer.files, argv), answer, argumentsAsked, place);
+    } catch (error) {
+      // A path the host answered with that is not an object cannot be copied: the call fails closed.
+      return refused(error);
+    }
     return undefined;
   };
   let answer: ResolvedTarget | Promise<ResolvedTarget>;
   try {
-    const request = { tool: tool.key, access: lexical.access, paths: lexical.files.map((file) => file.requested), ...(program === undefined ? {} : { program }), ...(argumentsAsked === undefined ? {} : { arguments: argumentsAsked }) };
-    answer = resolve(request, state.context.signal);
+    answer = resolve(resolveRequest(tool.key, accessOf(policy), requested, program, argumentsAsked), state.context.signal);
   } catch (error) {
     return refused(error);
   }
   return answer instanceof Promise ? answer.then(settle, refused) : settle(answer);
 }
 
-/**
- * The host's answer laid over the spelling. A command naming more argument
- * paths than a host resolves asks none of them and is marked, so the policy
- * judges it as naming a protected one; a host that answers arguments must
- * answer each of them.
- */
-function mergeHostAnswer(lexical: ResolvedAction, answer: ResolvedTarget, argumentsAsked: readonly string[] | undefined): ResolvedAction | undefined {
-  if (typeof answer !== 'object' || answer === null || !Array.isArray(answer.files) || answer.files.length !== lexical.files.length) return undefined;
+/** The policy's own classifier, bound to it; undefined when the policy has none. */
+function placeOf(policy: ToolPolicy): Place | undefined {
+  return policy.classifyPath === undefined ? undefined : (path) => (policy.classifyPath as Place).call(policy, path);
+}
+
+/** What the host is asked: the spelled paths, and the program and argument paths of a command. */
+function resolveRequest(tool: string, access: ResolveTargetRequest['access'], paths: readonly string[], program: string | undefined, argumentsAsked: readonly string[] | undefined): ResolveTargetRequest {
+  const request: Writable<ResolveTargetRequest> = { tool, access, paths };
+  if (program !== undefined) request.program = program;
+  if (argumentsAsked !== undefined) request.arguments = argumentsAsked;
+  return request;
+}
+
+/** An answer with one path per path asked, and, when it answers arguments, one per argument asked. */
+function fitsRequest(pathsAsked: number, answer: ResolvedTarget, argumentsAsked: readonly string[] | undefined): boolean {
+  if (typeof answer !== 'object' || answer === null || !Array.isArray(answer.files) || answer.files.length !== pathsAsked) return false;
   const resolvedArguments = answer.arguments;
-  if (resolvedArguments !== undefined && (!Array.isArray(resolvedArguments) || resolvedArguments.length !== argumentsAsked?.length)) return undefined;
-  const files = answer.files;
-  const command =
-    lexical.command === undefined
-      ? undefined
-      : {
-          ...lexical.command,
-          cwd: lexical.files.length > 0 && lexical.command.cwd === lexical.files[0] ? (files[0] as ResolvedPath) : lexical.command.cwd,
-          executable: answer.executable,
-          ...(resolvedArguments === undefined ? {} : { arguments: resolvedArguments }),
-          ...(argumentsAsked === undefined ? { tooManyArguments: true as const } : {}),
-        };
-  return { ...lexical, resolvedBy: 'host', files, ...(command === undefined ? {} : { command }) };
+  return resolvedArguments === undefined || (Array.isArray(resolvedArguments) && resolvedArguments.length === argumentsAsked?.length);
 }
 
 /**
- * The policy's own view of each path, added to what the host said: a path
+ * The action every later stage reads, built and frozen in one pass from
+ * the target's frame: each path copied once with what the policy protects
+ * added, the host's executable and argument paths when it answered. Frozen:
+ * every later reader sees the same value, and the host's own objects are
+ * never frozen or kept.
+ */
+function judgedAction(frame: ResolvedAction, answer: ResolvedTarget | undefined, argumentsAsked: readonly string[] | undefined, place: Place | undefined): ResolvedAction {
+  const resolvedBy = answer === undefined ? 'lexical' : 'host';
+  const files = judgedPaths(frame.files, resolvedBy, place);
+  const action: Writable<ResolvedAction> = { resolvedBy, access: frame.access, files };
+  if (frame.command !== undefined) action.command = judgedCommand(frame.command, frame.files, files, answer, argumentsAsked, place);
+  if (frame.http !== undefined) action.http = frame.http;
+  if (frame.mcp !== undefined) action.mcp = frame.mcp;
+  if (frame.os !== undefined) action.os = frame.os;
+  if (frame.search !== undefined) action.search = frame.search;
+  return Object.freeze(action);
+}
+
+/**
+ * A command's working directory is its first file target when it names one
+ * (then as judged there), else the workspace root as spelled. A command
+ * naming more argument paths than a host resolves asks none of them and is
+ * marked, so the policy judges it as naming a protected one.
+ */
+function judgedCommand(
+  frame: ResolvedCommand,
+  frameFiles: readonly ResolvedPath[],
+  files: readonly ResolvedPath[],
+  answer: ResolvedTarget | undefined,
+  argumentsAsked: readonly string[] | undefined,
+  place: Place | undefined,
+): ResolvedCommand {
+  const cwdIsTarget = frameFiles.length > 0 && frame.cwd === frameFiles[0];
+  // The argv is this call's own array, frozen as it was split.
+  const command: Writable<ResolvedCommand> = {
+    argv: frame.argv,
+    executable: answer === undefined ? frame.executable : answer.executable,
+    cwd: cwdIsTarget ? (files[0] as ResolvedPath) : frozenPath(frame.cwd, frame.cwd.path, frame.cwd.real, frame.cwd.outside, frame.cwd.protected),
+  };
+  if (answer?.arguments !== undefined) command.arguments = judgedPaths(answer.arguments, 'host', place);
+  if (answer !== undefined && argumentsAsked === undefined) command.tooManyArguments = true;
+  return Object.freeze(command);
+}
+
+function judgedPaths(list: readonly ResolvedPath[], resolvedBy: ResolvedAction['resolvedBy'], place: Place | undefined): readonly ResolvedPath[] {
+  return Object.freeze(list.map((file) => judgedPath(file, resolvedBy, place)));
+}
+
+/**
+ * The policy's own view of one path, added to what the host said: a path
  * the policy protects (by its spelling or by where it really is) is
  * protected, and without a host the policy says which paths are inside the
- * workspace. Frozen: every later reader sees the same value.
+ * workspace. A path the host already protects has nothing to add, and a
+ * real path spelled as asked is classified once.
  */
-function classify(policy: ToolPolicy, action: ResolvedAction): ResolvedAction {
-  const place = policy.classifyPath === undefined ? undefined : (path: string): PathPlacement => (policy.classifyPath as (path: string) => PathPlacement).call(policy, path);
-  const judged = (list: readonly ResolvedPath[]): readonly ResolvedPath[] =>
-    Object.freeze((place === undefined ? list : list.map((file) => classifyFile(file, action.resolvedBy, place))).map((file) => Object.freeze({ ...file })));
-  const files = judged(action.files);
-  const cwd = action.command === undefined ? undefined : action.files.length > 0 && action.command.cwd === action.files[0] ? files[0] : action.command.cwd;
-  const resolvedArguments = action.command?.arguments;
-  const command =
-    action.command === undefined
-      ? undefined
-      : Object.freeze({
-          ...action.command,
-          argv: Object.freeze([...action.command.argv]),
-          cwd: Object.freeze({ ...(cwd as ResolvedPath) }),
-          ...(resolvedArguments === undefined ? {} : { arguments: judged(resolvedArguments) }),
-        });
-  return Object.freeze({ ...action, files, ...(command === undefined ? {} : { command }) });
-}
-
-function classifyFile(file: ResolvedPath, resolvedBy: ResolvedAction['resolvedBy'], place: (path: string) => PathPlacement): ResolvedPath {
+function judgedPath(file: ResolvedPath, resolvedBy: ResolvedAction['resolvedBy'], place: Place | undefined): ResolvedPath {
+  if (place === undefined || (resolvedBy === 'host' && file.protected)) return frozenPath(file, file.path, file.real, file.outside, file.protected);
   const spelled = place(file.requested);
-  const real = place(file.real);
-  const isProtected = file.protected || spelled.protected || real.protected;
-  if (resolvedBy === 'host') return isProtected === file.protected ? file : { ...file, protected: isProtected };
+  const isProtected = file.protected || spelled.protected || (file.real !== file.requested && place(file.real).protected);
+  if (resolvedBy === 'host') return frozenPath(file, file.path, file.real, file.outside, isProtected);
   // Lexically, the policy's workspace roots are the only way to know where an absolute path stands.
   const path = spelled.relative ?? file.path;
-  return { ...file, path, real: path, outside: spelled.relative === undefined, protected: isProtected };
+  return frozenPath(file, path, path, spelled.relative === undefined, isProtected);
+}
+
+/**
+ * A frozen copy of a path with its placement. Built as one literal: freezing
+ * a spread copy costs V8 several times more than the copy itself.
+ */
+function frozenPath(file: ResolvedPath, path: string, real: string, outside: boolean, isProtected: boolean): ResolvedPath {
+  const copy: Writable<ResolvedPath> = {
+    requested: file.requested,
+    path,
+    real,
+    protected: isProtected,
+    linkTraversal: file.linkTraversal,
+    outside,
+    created: file.created,
+    hardLinked: file.hardLinked,
+  };
+  if (file.identity !== undefined) copy.identity = file.identity;
+  return Object.freeze(copy);
 }

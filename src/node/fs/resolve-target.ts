@@ -34,11 +34,19 @@ export interface CreateResolveTargetOptions {
 export function createResolveTarget(options: CreateResolveTargetOptions): (request: ResolveTargetRequest, signal?: AbortSignal) => ResolvedTarget {
   const { jail, systemPath } = options;
   return (request) => {
-    const files = request.paths.map((requested) => resolvePath(jail, requested, request.tool));
+    const answer: { -readonly [K in keyof ResolvedTarget]: ResolvedTarget[K] } = { files: resolvePaths(jail, request.paths, request.tool, false) };
     const executable = request.program === undefined ? undefined : findExecutable(request.program, systemPath, jail.workspace);
-    const resolvedArguments = request.arguments?.map((requested) => resolvePath(jail, requested, request.tool, true));
-    return { files, ...(executable === undefined ? {} : { executable }), ...(resolvedArguments === undefined ? {} : { arguments: resolvedArguments }) };
+    if (executable !== undefined) answer.executable = executable;
+    if (request.arguments !== undefined) answer.arguments = resolvePaths(jail, request.arguments, request.tool, true);
+    return answer;
   };
+}
+
+/** Each path of a list as it really is, in order (a loop: this runs on every governed call). */
+function resolvePaths(jail: FsJail, paths: readonly string[], tool: string, asSpelled: boolean): ResolvedPath[] {
+  const resolved: ResolvedPath[] = [];
+  for (const requested of paths) resolved.push(resolvePath(jail, requested, tool, asSpelled));
+  return resolved;
 }
 
 /**
@@ -47,7 +55,7 @@ export function createResolveTarget(options: CreateResolveTargetOptions): (reque
  * `..` is walked as spelled (`asSpelled`), wherever its folded spelling
  * points: the program hands it to the kernel unfolded.
  */
-function resolvePath(jail: FsJail, requested: string, tool: string, asSpelled = false): ResolvedPath {
+function resolvePath(jail: FsJail, requested: string, tool: string, asSpelled: boolean): ResolvedPath {
   if (typeof requested !== 'string' || requested.length === 0 || requested.includes('\0')) throw hostDenial(tool, 'invalid_path');
   const lexical = resolveInWorkspace(jail.workspace, requested);
   const shown = jail.display(lexical);
