@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decide, type Pending } from './support/pending-approval.js';
+import { decideIfAsked, type Pending } from './support/pending-approval.js';
 import { connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
 
 // A hostile model against the resolved action as it is built around the host's answer: other spellings of a
@@ -53,26 +53,8 @@ function protectedFiles(): Record<string, string> {
   return files;
 }
 
-/**
- * Call `name` and, if it raises a card, check the card shows a protected path and reject it. Resolves with what
- * the call returned and the card, if any; a call that runs without a card returns no card.
- */
-async function attempt(name: string, args: Record<string, unknown>): Promise<{ result: object; card: Pending | undefined }> {
-  let settled: object | undefined;
-  const call = mcp.callTool({ name, arguments: args }).then((result) => (settled = result));
-  let card: Pending | undefined;
-  await expect
-    .poll(
-      async () => {
-        card = ((await gateway.api('/api/approvals')).body as Pending[]).find((entry) => entry.toolName === name);
-        return card !== undefined || settled !== undefined;
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(true);
-  if (card !== undefined) await decide(gateway, card.id, 'reject');
-  return { result: await call, card };
-}
+/** Call `name` and, if it raises a card, reject it. */
+const attempt = (name: string, args: Record<string, unknown>): Promise<{ result: object; card: Pending | undefined }> => decideIfAsked(gateway, mcp, name, args, 'reject');
 
 describe('attack: another spelling of a protected file, through the built-in file tools', () => {
   // What each spelling meets: a card naming the real path, a refusal before anyone is asked (toolgate's own state
