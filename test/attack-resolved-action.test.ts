@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { connectClient, serveGateway, type ServedGateway } from './support/serve
 // A hostile model against the resolved action as it is built around the host's answer: other spellings of a
 // protected file (`./`, doubled separators, a trailing slash, a case change, `..` through a linked folder), links
 // to toolgate's own state and to files only the policy protects, and commands whose working directory is not a
-// string. Each drives `toolgate serve` with the MCP SDK client and checks the end effect: a refused call, or a
+// string, and hard links to files only the policy protects. Each drives `toolgate serve` with the MCP SDK client and checks the end effect: a refused call, or a
 // card that shows the real path as protected, rejected, and the protected file as it was.
 
 const SECRET = 'TOOLGATE_RESOLVED_SECRET=hunter2';
@@ -34,6 +34,8 @@ beforeAll(async () => {
   symlinkSync('.toolgate', join(workspace, 'state'));
   symlinkSync('toolgate.config.json', join(workspace, 'settings.json'));
   symlinkSync('secrets/key.txt', join(workspace, 'key.txt'));
+  linkSync(join(workspace, 'secrets', 'key.txt'), join(workspace, 'key-copy.txt'));
+  linkSync(join(workspace, 'toolgate.config.json'), join(workspace, 'config-copy.json'));
   mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
 }, 30_000);
 
@@ -91,6 +93,22 @@ describe('attack: another spelling of a protected file, through the built-in fil
         expect(card, `${name} ${path}`).toBeUndefined();
         expect(readFileSync(join(gateway.workspace, meets.ordinary), 'utf8'), `${name} ${path}`).toContain('fsmonitor');
       }
+      expect(protectedFiles(), `${name} ${path}`).toEqual(before);
+    }
+  });
+
+  it.each([
+    ['key-copy.txt', 'hunter2'],
+    ['config-copy.json', 'auto'],
+  ])('held: a hard link %s to a file only the policy protects is never written through, even approved', async (path, present) => {
+    const before = protectedFiles();
+    for (const [name, args] of [
+      ['write_file', { path, content: PAYLOAD }],
+      ['edit_file', { path, oldText: present, newText: 'fsmonitor' }],
+    ] as const) {
+      const { result, card } = await decideIfAsked(gateway, mcp, name, args, 'once');
+      expect(card?.reasons.protectedPath, `${name} ${path}`).toBe(true);
+      expect(text(result), `${name} ${path}`).toContain('never written through');
       expect(protectedFiles(), `${name} ${path}`).toEqual(before);
     }
   });
