@@ -8,9 +8,9 @@ import { connectClient, serveGateway, type ServedGateway } from './support/serve
 
 // A hostile model against the resolved action as it is built around the host's answer: other spellings of a
 // protected file (`./`, doubled separators, a trailing slash, a case change, `..` through a linked folder), links
-// to toolgate's own state and to files only the policy protects, and commands whose working directory is not a
-// string, and hard links to files only the policy protects. Each drives `toolgate serve` with the MCP SDK client and checks the end effect: a refused call, or a
-// card that shows the real path as protected, rejected, and the protected file as it was.
+// and hard links to toolgate's own state and to files only the policy protects, and commands whose working
+// directory is not a string. Each drives `toolgate serve` with the MCP SDK client and checks the end effect: a
+// refused call, or a card that shows the real path as protected, rejected, and the protected file as it was.
 
 const SECRET = 'TOOLGATE_RESOLVED_SECRET=hunter2';
 const PAYLOAD = '[core]\n\tfsmonitor = "touch PWNED"\n';
