@@ -15,7 +15,7 @@ import { CLI } from './support/spawn-cli.js';
 // while. The SDK client drives `toolgate serve --stdio`; every byte the gateway writes is also kept and read
 // line by line, so a spliced or forged message shows whatever the client made of it.
 
-const HOSTILE = join(ROOT, 'test/fixtures/mcp/hostile-results-server.mjs');
+const HOSTILE = join(ROOT, 'test/__fixtures__/hostile-results-server.mjs');
 const MEGABYTES = 3 * 1024 * 1024;
 
 interface Served {
