@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './fixtures/mcp/helpers.js';
-import { decide, pendingApproval, swapWhileApprovalWaits, type Pending } from './support/pending-approval.js';
+import { decide, decideIfAsked, pendingApproval, swapWhileApprovalWaits, type Pending } from './support/pending-approval.js';
 import { connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
 
 // What a hostile model tries after the known attacks are shut: other names for a protected file (a hard link,
@@ -52,21 +52,9 @@ function shareGateway(config: object, files: Record<string, string>, prepare: (w
  * expectation at once, with what it returned.
  */
 async function decidedByPerson(opened: Opened, name: string, args: Record<string, unknown>, decision = 'reject'): Promise<{ result: object; card: Pending }> {
-  let settled: object | undefined;
-  const call = opened.mcp.callTool({ name, arguments: args }).then((result) => (settled = result));
-  let card: Pending | undefined;
-  await expect
-    .poll(
-      async () => {
-        card = ((await opened.gateway.api('/api/approvals')).body as Pending[]).find((entry) => entry.toolName === name);
-        return card !== undefined || settled !== undefined;
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(true);
-  expect(card, `${name} answered without asking: ${JSON.stringify(settled)}`).toBeDefined();
-  await decide(opened.gateway, (card as Pending).id, decision);
-  return { result: await call, card: card as Pending };
+  const { result, card } = await decideIfAsked(opened.gateway, opened.mcp, name, args, decision);
+  expect(card, `${name} answered without asking: ${JSON.stringify(result)}`).toBeDefined();
+  return { result, card: card as Pending };
 }
 
 describe('attack variants: another name for a protected file', () => {

@@ -13,6 +13,7 @@ describe('jsonLineParts', () => {
     ['an error response', { jsonrpc: '2.0', id: 'a', error: { code: -32602, message: 'bad' } }],
     ['members that JSON leaves out', { result: { content: [], skipped: undefined, fn: () => 1, [Symbol('s')]: 1 }, jsonrpc: '2.0', id: 2, gone: undefined }],
     ['a null prototype, numeric keys and escapes', Object.assign(Object.create(null) as object, { 2: 'b', 1: 'a\n"q"', result: { '\u2028': long } })],
+    ['keys and values with separators, lone surrogates, line breaks and a forged line', { jsonrpc: '2.0', id: 1, result: { '\ud800\n': '\u2028\udfff"}\n{"jsonrpc":"2.0","id":1}', ['\u2029' + long]: `${long}\ud83d`, ['__proto__']: { toJSON: 'text' } } }],
     ['a member with toJSON', { result: { when: new Date(0), text: long }, jsonrpc: '2.0', id: 3 }],
     ['a message with toJSON', { toJSON: (key: string) => ({ key }) }],
     ['an array', [1, { a: long }]],

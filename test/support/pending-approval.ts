@@ -64,3 +64,30 @@ export async function swapWhileApprovalWaits(
   await decide(gateway, card.id, 'once');
   return { card, result: await answered };
 }
+
+/**
+ * Call `name` through `client` and, if it raises a card, answer it with `decision`. Resolves with what the call
+ * returned and the card, or no card when the call answered without asking anyone.
+ */
+export async function decideIfAsked(
+  gateway: ServedGateway,
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  decision: string,
+): Promise<{ result: object; card: Pending | undefined }> {
+  let settled: object | undefined;
+  const call = client.callTool({ name, arguments: args }).then((result) => (settled = result));
+  let card: Pending | undefined;
+  await expect
+    .poll(
+      async () => {
+        card = ((await gateway.api('/api/approvals')).body as Pending[]).find((entry) => entry.toolName === name);
+        return card !== undefined || settled !== undefined;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  if (card !== undefined) await decide(gateway, card.id, decision);
+  return { result: await call, card };
+}

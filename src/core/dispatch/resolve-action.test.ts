@@ -105,6 +105,19 @@ describe('resolveAction: the host answer and the policy view, in one frozen acti
     expect(policy.actions).toHaveLength(0);
   });
 
+  it('refuses an answer with fewer argument paths than were asked, even from a host that emptied the list it was given', async () => {
+    const policy = classifyingPolicy();
+    const host = resolvingHost((request) => {
+      (request.arguments as string[]).length = 0;
+      return { files: [hostPath('work', 'work')], arguments: [] };
+    });
+    const registry = createToolRegistry({ tools: [runIn], host, policy });
+    const outcome = await registry.dispatch({ callId: 'c', name: 'run_in', arguments: { cwd: 'work', command: 'cat ../secret/key' } }, { grantedTools: ['run_in'], approval: { confirm: () => Promise.resolve({ outcome: 'approve' }) } });
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.error).toMatchObject({ code: 'POLICY_DENIED', reason: 'target_unavailable' });
+    expect(policy.actions).toHaveLength(0);
+  });
+
   it('refuses a call whose host answers a path that is not an object', async () => {
     const policy = classifyingPolicy();
     const host = resolvingHost(() => ({ files: [null as unknown as ResolvedPath] }));

@@ -39,10 +39,11 @@ export function resolveAction(state: DispatchState): ToolgateError | undefined |
   const refused = (error: unknown): ToolgateError =>
     error instanceof ToolgateError ? error : new ToolPolicyError(tool.key, 'target_unavailable', { detail: 'was refused: its target could not be resolved', cause: error });
   const argumentsAsked = argv === undefined ? undefined : resolvableArguments(argv, commandCwdSpelling(target));
-  // Counted before the host sees the list: what it answers is checked against what it was asked.
+  // Counted before the host sees the lists: what it answers is checked against what it was asked, even by a host that changed them.
   const pathsAsked = requested.length;
+  const argumentPathsAsked = argumentsAsked?.length;
   const settle = (answer: ResolvedTarget): ToolgateError | undefined => {
-    if (!fitsRequest(pathsAsked, answer, argumentsAsked)) return refused(new TypeError('the host resolved a different number of paths than it was given'));
+    if (!fitsRequest(pathsAsked, answer, argumentPathsAsked)) return refused(new TypeError('the host resolved a different number of paths than it was given'));
     try {
       state.action = judgedAction(actionAround(target, policy, answer.files, argv), answer, argumentsAsked, place);
     } catch (error) {
@@ -74,10 +75,10 @@ function resolveRequest(tool: string, access: ResolveTargetRequest['access'], pa
 }
 
 /** An answer with one path per path asked, and, when it answers arguments, one per argument asked. */
-function fitsRequest(pathsAsked: number, answer: ResolvedTarget, argumentsAsked: readonly string[] | undefined): boolean {
+function fitsRequest(pathsAsked: number, answer: ResolvedTarget, argumentPathsAsked: number | undefined): boolean {
   if (typeof answer !== 'object' || answer === null || !Array.isArray(answer.files) || answer.files.length !== pathsAsked) return false;
   const resolvedArguments = answer.arguments;
-  return resolvedArguments === undefined || (Array.isArray(resolvedArguments) && resolvedArguments.length === argumentsAsked?.length);
+  return resolvedArguments === undefined || (Array.isArray(resolvedArguments) && resolvedArguments.length === argumentPathsAsked);
 }
 
 /**
