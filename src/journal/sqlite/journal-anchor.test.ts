@@ -4,73 +4,27 @@
  * what `verify({ anchor })` names for each way the file can be cut, rewritten
  * or replaced by a writer with access to it.
  */
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { receipt } from './__fixtures__/receipt.js';
+import { copyFileSync, existsSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { closeJournal, closeJournals, journalAt as plainAt, journalPath, keyDir, settle, tamper } from './__fixtures__/tampering.js';
 import { createSqliteJournal, type SqliteJournalOptions } from './create-sqlite-journal.js';
 import { anchorPathFor, parseAnchor, readJournalAnchor, type JournalAnchor } from './journal-anchor.js';
 import { hashedFields, hashRow, GENESIS_HASH } from './row-hash.js';
-import { appendOnlyTriggerSql, CHAINED_TABLES } from './schema.js';
+import { CHAINED_TABLES } from './schema.js';
 import type { SqliteJournal } from './sqlite-journal.js';
 
-let dir: string;
-const open: SqliteJournal[] = [];
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'toolgate-anchor-'));
-});
-afterEach(() => {
-  for (const journal of open.splice(0)) journal.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const dbPath = (name = 'journal.db') => join(dir, name);
-const anchorPath = () => join(dir, 'journal.anchor');
+const dbPath = (name = 'journal.db'): string => journalPath(name);
+const anchorPath = (): string => journalPath('journal.anchor');
 
 /** A writer that keeps the anchor, as the gateway does. */
 function journalAt(options: SqliteJournalOptions = {}, path = dbPath()): SqliteJournal {
   return plainAt({ anchor: anchorPath(), ...options }, path);
 }
 
-/** A journal that keeps no anchor: an auditor, or a writer from before anchors. */
-function plainAt(options: SqliteJournalOptions = {}, path = dbPath()): SqliteJournal {
-  const journal = createSqliteJournal(path, { onUnresolved: () => undefined, ...options });
-  open.push(journal);
-  return journal;
-}
-
-function closeAll(): void {
-  for (const journal of open.splice(0)) journal.close();
-}
-
-/** Close one journal now (its anchor is flushed), and stop tracking it. */
-function closeOne(journal: SqliteJournal): void {
-  journal.close();
-  open.splice(open.indexOf(journal), 1);
-}
-
-async function settle(journal: SqliteJournal, from: number, to: number): Promise<void> {
-  for (let index = from; index <= to; index += 1) await journal.settle(undefined, { ok: true, value: index, content: `ok ${index}`, receipt: receipt(index) });
-}
-
 function anchor(): JournalAnchor {
   const found = readJournalAnchor(anchorPath());
   if (found === undefined) throw new Error('no anchor');
   return found;
-}
-
-/** The attacker's session: triggers dropped, the tampering, the journal's own triggers put back. */
-function tamper(path: string, work: (db: Database.Database) => void): void {
-  const db = new Database(path);
-  try {
-    for (const table of CHAINED_TABLES) db.exec(`DROP TRIGGER IF EXISTS ${table}_no_update; DROP TRIGGER IF EXISTS ${table}_no_delete;`);
-    work(db);
-    for (const table of CHAINED_TABLES) for (const statement of appendOnlyTriggerSql(table)) db.exec(statement);
-  } finally {
-    db.close();
-  }
 }
 
 /** Delete the newest rows, as a writer hiding its last calls would. */
@@ -97,7 +51,7 @@ describe('the anchor a journal keeps', () => {
   });
 
   it('is signed with the journal key when signing is on, and the signature covers every field', async () => {
-    const journal = journalAt({ sign: { keyDir: join(dir, 'keys') } });
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
     const publicKey = journal.publicKey as string;
     await settle(journal, 1, 2);
     journal.close();
@@ -155,12 +109,12 @@ describe('the anchor a journal keeps', () => {
     expect(problems[0]).toContain('the anchor file is unreadable');
     expect(readFileSync(anchorPath(), 'utf8')).toBe('not json');
     expect(() => parseAnchor('{"version":1,"journal":"a","rows":-1,"head":"x","at":1}')).toThrow(/not a toolgate journal anchor/);
-    closeAll();
+    closeJournals();
     rmSync(anchorPath());
-    symlinkSync(join(dir, 'elsewhere'), anchorPath());
+    symlinkSync(journalPath('elsewhere'), anchorPath());
     journalAt({ onAnchorProblem: (problem) => problems.push(problem) });
     expect(problems[1]).toContain('must not be a symbolic link');
-    expect(existsSync(join(dir, 'elsewhere'))).toBe(false);
+    expect(existsSync(journalPath('elsewhere'))).toBe(false);
   });
 });
 
@@ -168,7 +122,7 @@ describe('verify({ anchor }) names what happened to the file', () => {
   async function anchoredJournal(rows: number, options: SqliteJournalOptions = {}): Promise<JournalAnchor> {
     const journal = journalAt(options);
     await settle(journal, 1, rows);
-    closeOne(journal);
+    closeJournal(journal);
     return anchor();
   }
   const auditor = (options: SqliteJournalOptions = {}) => plainAt(options);
@@ -216,7 +170,7 @@ describe('verify({ anchor }) names what happened to the file', () => {
     const swapped = await auditor().verify({ anchor: kept });
     expect(swapped).toMatchObject({ ok: false, anchor: { case: 'replaced' }, firstBadRow: { table: 'anchor' } });
     expect(swapped.anchor.message).toContain(`the anchor was taken from journal ${kept.journal}`);
-    closeAll();
+    closeJournals();
     rmSync(dbPath());
     const recreated = plainAt();
     await settle(recreated, 1, 3);
@@ -231,21 +185,21 @@ describe('verify({ anchor }) names what happened to the file', () => {
   });
 
   it('survives compaction of the anchored rows, and compaction checks the kept anchor first', async () => {
-    const keyDir = join(dir, 'keys');
-    const journal = journalAt({ sign: { keyDir } });
+    const keys = keyDir();
+    const journal = journalAt({ sign: { keyDir: keys } });
     await settle(journal, 1, 4);
-    closeOne(journal);
+    closeJournal(journal);
     const kept = anchor();
-    const compacting = journalAt({ sign: { keyDir } });
+    const compacting = journalAt({ sign: { keyDir: keys } });
     await compacting.compact({ before: Date.now() + 1000 });
     expect((await compacting.verify({ anchor: kept })).anchor.case).toBe('beyond');
-    closeOne(compacting);
+    closeJournal(compacting);
     // A tail cut behind the kept anchor: the next compaction refuses to sign over it.
-    await settle(journalAt({ sign: { keyDir } }), 10, 12);
-    closeAll();
+    await settle(journalAt({ sign: { keyDir: keys } }), 10, 12);
+    closeJournals();
     const before = anchor();
     cutTail(dbPath(), before.rows);
-    const refusing = journalAt({ sign: { keyDir }, onAnchorProblem: () => undefined });
+    const refusing = journalAt({ sign: { keyDir: keys }, onAnchorProblem: () => undefined });
     await expect(refusing.compact({ before: Date.now() + 1000 })).rejects.toThrow(/cannot be compacted/);
   });
 });

@@ -23,7 +23,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'toolgate-adversarial-'));
 });
 afterEach(() => {
-  for (const journal of open.splice(0)) journal.close();
+  closeJournals();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -36,6 +36,17 @@ export function journalAt(options: SqliteJournalOptions = {}, path = join(dir, '
   const journal = createSqliteJournal(path, { onUnresolved: () => undefined, ...options });
   open.push(journal);
   return journal;
+}
+
+/** Close every journal this test opened (each flushes its anchor). */
+export function closeJournals(): void {
+  for (const journal of open.splice(0)) journal.close();
+}
+
+/** Close one journal now, and stop tracking it. */
+export function closeJournal(journal: SqliteJournal): void {
+  journal.close();
+  open.splice(open.indexOf(journal), 1);
 }
 
 export async function settle(journal: SqliteJournal, from: number, to: number): Promise<void> {
