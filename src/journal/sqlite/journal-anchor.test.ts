@@ -6,10 +6,10 @@
  */
 import { copyFileSync, existsSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { closeJournal, closeJournals, journalAt as plainAt, journalPath, keyDir, settle, tamper } from './__fixtures__/tampering.js';
+import { closeJournal, closeJournals, journalAt as plainAt, journalPath, keyDir, settle, tamper, forgeReceiptRelinked } from './__fixtures__/tampering.js';
 import { createSqliteJournal, type SqliteJournalOptions } from './create-sqlite-journal.js';
 import { anchorPathFor, parseAnchor, readJournalAnchor, type JournalAnchor } from './journal-anchor.js';
-import { hashedFields, hashRow, GENESIS_HASH } from './row-hash.js';
+import { GENESIS_HASH } from './row-hash.js';
 import { CHAINED_TABLES } from './schema.js';
 import type { SqliteJournal } from './sqlite-journal.js';
 
@@ -148,13 +148,7 @@ describe('verify({ anchor }) names what happened to the file', () => {
   it('a chain rewritten and re-hashed to the same length: the head differs', async () => {
     const kept = await anchoredJournal(4);
     tamper(dbPath(), (db) => {
-      let previous = GENESIS_HASH;
-      for (const row of db.prepare<[], Record<string, unknown> & { seq: number }>('SELECT * FROM receipts ORDER BY seq').all()) {
-        if (row.seq === 2) row.body = String(row.body).replace('"ok 2"', '"FORGED"');
-        const hash = hashRow(previous, 'receipts', row.seq, hashedFields(row));
-        db.prepare('UPDATE receipts SET body = ?, prev_hash = ?, hash = ? WHERE seq = ?').run(row.body, previous, hash, row.seq);
-        previous = hash;
-      }
+      forgeReceiptRelinked(db, 2);
     });
     expect(await auditor().verify({ anchor: kept })).toMatchObject({ ok: false, anchor: { case: 'differs', message: 'the head at row 4 differs from the anchor (rewritten or swapped file)' } });
   });

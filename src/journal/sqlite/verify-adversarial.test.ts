@@ -6,11 +6,11 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { loadReceiptSigner } from './receipt-signer.js';
-import { GENESIS_HASH, hashedFields, hashRow } from './row-hash.js';
+import { hashedFields, hashRow } from './row-hash.js';
 import { CHAINED_TABLES, SCHEMA_VERSION, type ChainedTable } from './schema.js';
 import type { SqliteJournal } from './sqlite-journal.js';
 import { receipt } from './__fixtures__/receipt.js';
-import { appendForged, effectCall, journalAt, journalPath, keyDir, settle, tamper, writeSchema1Journal } from './__fixtures__/tampering.js';
+import { appendForged, effectCall, journalAt, journalPath, keyDir, settle, tamper, writeSchema1Journal, forgeReceiptRelinked } from './__fixtures__/tampering.js';
 
 describe('an anchored head (expectedHead)', () => {
   it('catches signed receipts deleted from the anchored tail and replaced by correctly hashed unsigned rows', async () => {
@@ -35,13 +35,7 @@ describe('an anchored head (expectedHead)', () => {
     await settle(journal, 1, 4);
     const anchored = journal.head();
     tamper(journal.path, (db) => {
-      let previous = GENESIS_HASH;
-      for (const row of db.prepare<[], Record<string, unknown> & { seq: number }>('SELECT * FROM receipts ORDER BY seq').all()) {
-        if (row.seq === 2) row.body = String(row.body).replace('"ok 2"', '"FORGED"');
-        const hash = hashRow(previous, 'receipts', row.seq, hashedFields(row));
-        db.prepare('UPDATE receipts SET body = ?, prev_hash = ?, hash = ? WHERE seq = ?').run(row.body, previous, hash, row.seq);
-        previous = hash;
-      }
+      forgeReceiptRelinked(db, 2);
       appendForged(db, 'events', { at: Date.now(), type: 'note', body: '{}' });
     });
     // Without the anchor a rewritten unsigned chain is indistinguishable from the real one…

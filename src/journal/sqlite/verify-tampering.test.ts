@@ -4,9 +4,8 @@
  */
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { GENESIS_HASH, hashedFields, hashRow } from './row-hash.js';
 import { CHAINED_TABLES } from './schema.js';
-import { effectCall, journalAt, journalPath, keyDir, settle, tamper } from './__fixtures__/tampering.js';
+import { effectCall, journalAt, journalPath, keyDir, settle, tamper, forgeReceiptRelinked } from './__fixtures__/tampering.js';
 
 describe('compaction', () => {
   it('refuses to drop a prefix that does not verify (its signed checkpoint would vouch for it)', async () => {
@@ -14,13 +13,7 @@ describe('compaction', () => {
     await settle(journal, 1, 4);
     tamper(journal.path, (db) => {
       // Edit receipt 2 and re-link every later row: the signatures no longer match.
-      let previous = GENESIS_HASH;
-      for (const row of db.prepare<[], Record<string, unknown> & { seq: number }>('SELECT * FROM receipts ORDER BY seq').all()) {
-        if (row.seq === 2) row.body = String(row.body).replace('"ok 2"', '"FORGED"');
-        const hash = hashRow(previous, 'receipts', row.seq, hashedFields(row));
-        db.prepare('UPDATE receipts SET body = ?, prev_hash = ?, hash = ? WHERE seq = ?').run(row.body, previous, hash, row.seq);
-        previous = hash;
-      }
+      forgeReceiptRelinked(db, 2);
     });
     await expect(journal.compact({ before: Date.now() + 1 })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringMatching(/receipts #2: signature mismatch/) });
     expect(new Database(journal.path, { readonly: true }).prepare('SELECT count(*) FROM receipts').pluck().get()).toBe(4);

@@ -12,7 +12,7 @@ import type { JournalPrepareInput } from '../../../core/internal.js';
 import type { ChainHead } from '../chain-store.js';
 import type { ReceiptSigner } from '../receipt-signer.js';
 import { createSqliteJournal, type SqliteJournalOptions } from '../create-sqlite-journal.js';
-import { GENESIS_HASH, hashRow } from '../row-hash.js';
+import { GENESIS_HASH, hashedFields, hashRow } from '../row-hash.js';
 import { appendOnlyTriggerSql, CHAINED_TABLES, type ChainedTable } from '../schema.js';
 import type { SqliteJournal } from '../sqlite-journal.js';
 import { receipt } from './receipt.js';
@@ -66,6 +66,21 @@ export function tamper(path: string, work: (db: Database.Database) => void): voi
     for (const table of CHAINED_TABLES) for (const statement of appendOnlyTriggerSql(table)) db.exec(statement);
   } finally {
     db.close();
+  }
+}
+
+/**
+ * Rewrite one receipt's body (its `ok N` becomes `FORGED`) and re-hash and
+ * re-link every receipt from the first, as a writer without the key can:
+ * the chain links again, only signatures and anchors can tell.
+ */
+export function forgeReceiptRelinked(db: Database.Database, seq: number): void {
+  let previous = GENESIS_HASH;
+  for (const row of db.prepare<[], Record<string, unknown> & { seq: number }>('SELECT * FROM receipts ORDER BY seq').all()) {
+    if (row.seq === seq) row.body = String(row.body).replace(`"ok ${String(seq)}"`, '"FORGED"');
+    const hash = hashRow(previous, 'receipts', row.seq, hashedFields(row));
+    db.prepare('UPDATE receipts SET body = ?, prev_hash = ?, hash = ? WHERE seq = ?').run(row.body, previous, hash, row.seq);
+    previous = hash;
   }
 }
 
