@@ -2,7 +2,7 @@
  * The Web APIs the engine may use, declared for the engine-only typecheck
  * (`src/core/tsconfig.json`, `"types": []`). Everything here exists in every
  * modern runtime (browsers, Node, Deno, Bun, workers); anything not declared
- * here — `node:*`, `process`, `Buffer` — does not compile inside `src/core`.
+ * here — Node's built-in modules, `process`, `Buffer` — does not compile inside `src/core`.
  * The full build typechecks the same code against the real Node/DOM shapes,
  * so these must stay a faithful subset of them.
  */
