@@ -118,9 +118,15 @@ describe('resolveAction: the host answer and the policy view, in one frozen acti
     expect(policy.actions).toHaveLength(0);
   });
 
-  it('refuses a call whose host answers a path that is not an object', async () => {
+  it.each([
+    ['null', null, true],
+    ['a number', 5, true],
+    ['a string', 'a.txt', true],
+    ['a string, to a policy that classifies no path', 'a.txt', false],
+  ])('refuses a call whose host answers a path that is not an object (%s)', async (_label, path, classifies) => {
     const policy = classifyingPolicy();
-    const host = resolvingHost(() => ({ files: [null as unknown as ResolvedPath] }));
+    if (!classifies) delete (policy as { classifyPath?: unknown }).classifyPath;
+    const host = resolvingHost(() => ({ files: [path as unknown as ResolvedPath] }));
     const registry = createToolRegistry({ tools: [touchFiles], host, policy });
     const outcome = await registry.dispatch({ callId: 'c', name: 'touch_files', arguments: { paths: ['a.txt'] } }, { grantedTools: ['touch_files'], approval: { confirm: () => Promise.resolve({ outcome: 'approve' }) } });
     expect(outcome.ok).toBe(false);

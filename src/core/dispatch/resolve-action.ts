@@ -43,11 +43,11 @@ export function resolveAction(state: DispatchState): ToolgateError | undefined |
   const pathsAsked = requested.length;
   const argumentPathsAsked = argumentsAsked?.length;
   const settle = (answer: ResolvedTarget): ToolgateError | undefined => {
-    if (!fitsRequest(pathsAsked, answer, argumentPathsAsked)) return refused(new TypeError('the host resolved a different number of paths than it was given'));
+    if (!fitsRequest(pathsAsked, answer, argumentPathsAsked)) return refused(new TypeError('the host did not answer one path object for each path it was given'));
     try {
       state.action = judgedAction(actionAround(target, policy, answer.files, argv), answer, argumentsAsked, place);
     } catch (error) {
-      // A path the host answered with that is not an object cannot be copied: the call fails closed.
+      // A policy whose classification throws fails the call closed, as a host that cannot resolve does.
       return refused(error);
     }
     return undefined;
@@ -74,11 +74,15 @@ function resolveRequest(tool: string, access: ResolveTargetRequest['access'], pa
   return request;
 }
 
-/** An answer with one path per path asked, and, when it answers arguments, one per argument asked. */
+/** An answer with one path per path asked, and, when it answers arguments, one per argument asked; every path an object. */
 function fitsRequest(pathsAsked: number, answer: ResolvedTarget, argumentPathsAsked: number | undefined): boolean {
-  if (typeof answer !== 'object' || answer === null || !Array.isArray(answer.files) || answer.files.length !== pathsAsked) return false;
+  if (typeof answer !== 'object' || answer === null || !Array.isArray(answer.files) || answer.files.length !== pathsAsked || !answer.files.every(isObject)) return false;
   const resolvedArguments = answer.arguments;
-  return resolvedArguments === undefined || (Array.isArray(resolvedArguments) && resolvedArguments.length === argumentPathsAsked);
+  return resolvedArguments === undefined || (Array.isArray(resolvedArguments) && resolvedArguments.length === argumentPathsAsked && resolvedArguments.every(isObject));
+}
+
+function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null;
 }
 
 /**
