@@ -52,6 +52,17 @@ describe('canonicalJson (RFC 8785)', () => {
     expect(canonicalJson(value)).toBe(canonicalize(value));
   });
 
+  it('sorts objects of every size as the reference does: few keys, and more than the insertion sort takes', () => {
+    const key = fc.oneof(fc.string({ unit: 'binary', maxLength: 4 }), fc.constantFrom('9', '10', '01', 'a', 'B', '\u00e9', '\uffff', '\ud800'));
+    fc.assert(
+      fc.property(fc.dictionary(key, fc.integer(), { maxKeys: 40 }), (value) => {
+        expect(canonicalJson(value)).toBe(canonicalize(value));
+        expect(canonicalJson(reorder(value))).toBe(canonicalize(value));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('is independent of key order, so the digest is too', async () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {

@@ -261,6 +261,12 @@ export function credentialSpans(text: string): SecretSpan[] {
   return spans;
 }
 
+/** Whether a member of this name holds a credential whatever its value says: `redactNamedValue` masks by it. */
+export function namesCredential(name: string): boolean {
+  const kind = credentialKind(name);
+  return kind !== undefined && kind !== 'parameter';
+}
+
 /**
  * The display form of an argument object's member named `name` whose value
  * is `value`, or undefined when the name does not say credential. Here the

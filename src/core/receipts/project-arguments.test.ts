@@ -11,6 +11,18 @@ describe('projectArguments', () => {
     expect(JSON.stringify(projected)).toBe('{"id":7,"__proto__":{"role":"admin"}}');
   });
 
+  it('judges a member name the same every time it recurs, past any number of other names', () => {
+    const token = `ghp_${'c'.repeat(36)}`;
+    const args = { [token]: 'one', password: 'hunter2hunter2', path: 'notes/today.md', 'X-Api-Key': 12345678 };
+    const expected = { '[redacted]': 'one', password: '[redacted]', path: 'notes/today.md', 'X-Api-Key': '[redacted]' };
+    expect(projectArguments(args)).toEqual(expected);
+    for (let round = 0; round < 3; round += 1) {
+      // Thousands of other names in between: whatever is kept of them, the answers stay those of a fresh scan.
+      projectArguments(Object.fromEntries(Array.from({ length: 2500 }, (_, index) => [`name${round}_${index}`, index])));
+      expect(projectArguments(args)).toEqual(expected);
+    }
+  });
+
   it('keeps two keys that redact alike apart', () => {
     const first = `ghp_${'a'.repeat(36)}`;
     const second = `ghp_${'b'.repeat(36)}`;

@@ -1,4 +1,4 @@
-import { redactNamedValue } from '../policy/credential-spans.js';
+import { namesCredential, redactNamedValue } from '../policy/credential-spans.js';
 import { redactSecrets } from '../policy/redact-secrets.js';
 
 export interface ProjectArgumentsOptions {
@@ -12,6 +12,33 @@ export interface ProjectArgumentsOptions {
    * `X-Api-Key`, …) are masked at every depth without being listed.
    */
   readonly secretKeys?: ReadonlySet<string> | undefined;
+}
+
+/** What a member's name says for every value under it: the name as shown, and whether it names a credential. */
+interface MemberName {
+  readonly shown: string;
+  readonly credential: boolean;
+}
+
+/**
+ * Member names recur from call to call (a tool's arguments have the same
+ * keys each time), so what each says is kept, for names short enough to be
+ * a schema's. Redaction and the credential test are pure functions of the
+ * name: a kept answer is the one a fresh scan would give.
+ */
+const MEMBER_NAMES = new Map<string, MemberName>();
+const MAX_KEPT_NAME = 128;
+const MAX_KEPT_NAMES = 4096;
+
+function memberName(key: string): MemberName {
+  const kept = MEMBER_NAMES.get(key);
+  if (kept !== undefined) return kept;
+  const name = { shown: redactSecrets(key), credential: namesCredential(key) };
+  if (key.length <= MAX_KEPT_NAME) {
+    if (MEMBER_NAMES.size >= MAX_KEPT_NAMES) MEMBER_NAMES.clear();
+    MEMBER_NAMES.set(key, name);
+  }
+  return name;
 }
 
 /**
@@ -30,10 +57,13 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
   const ancestors = new Set<object>();
   const clip = (clean: string): string => (clean.length > maxString ? `${clean.slice(0, maxString)}… [${clean.length - maxString} more characters]` : clean);
 
-  const visit = (node: unknown, depth: number, key: string | undefined, top: boolean): unknown => {
+  /** `key` names the member `node` is the value of (`credential` when the name says so), `top` when that member is a top-level argument. */
+  const visit = (node: unknown, depth: number, key: string | undefined, credential: boolean, top: boolean): unknown => {
     if (top && key !== undefined && options.secretKeys?.has(key) === true) return '[redacted]';
-    const named = key !== undefined && (typeof node === 'string' || typeof node === 'number' || typeof node === 'bigint') ? redactNamedValue(key, String(node)) : undefined;
-    if (named !== undefined && named.masked > 0) return clip(redactSecrets(named.text));
+    if (credential && key !== undefined && (typeof node === 'string' || typeof node === 'number' || typeof node === 'bigint')) {
+      const named = redactNamedValue(key, String(node));
+      if (named !== undefined && named.masked > 0) return clip(redactSecrets(named.text));
+    }
     if (typeof node === 'string') return clip(redactSecrets(node));
     if (typeof node === 'bigint') return node.toString();
     if (typeof node === 'function' || typeof node === 'symbol') return `[${typeof node}]`;
@@ -45,7 +75,7 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
     ancestors.add(node);
     try {
       if (Array.isArray(node)) {
-        const items = node.slice(0, maxEntries).map((item) => visit(item, depth + 1, undefined, false));
+        const items = node.slice(0, maxEntries).map((item) => visit(item, depth + 1, undefined, false, false));
         if (node.length > maxEntries) items.push(`[${node.length - maxEntries} more items]`);
         return items;
       }
@@ -54,8 +84,9 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
       const shown = Math.min(keys.length, maxEntries);
       for (let index = 0; index < shown; index += 1) {
         const entryKey = keys[index] as string;
-        const name = distinctKey(result, redactSecrets(entryKey));
-        const projected = visit((node as Record<string, unknown>)[entryKey], depth + 1, entryKey, depth === 0);
+        const member = memberName(entryKey);
+        const name = distinctKey(result, member.shown);
+        const projected = visit((node as Record<string, unknown>)[entryKey], depth + 1, entryKey, member.credential, depth === 0);
         // An own member, whatever its name: `result['__proto__'] = …` would set the prototype and drop a
         // model-chosen `__proto__` argument from what the approver, the receipt and the journal show.
         // Every other name is a plain assignment, which defines the same own, enumerable, writable member.
@@ -70,7 +101,7 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
     }
   };
 
-  return visit(value, 0, undefined, false);
+  return visit(value, 0, undefined, false, false);
 }
 
 /** Two keys that redact alike (two tokens used as keys) must both stay visible: the later one is numbered. */
