@@ -4,7 +4,7 @@ import { foldMcpNamePart, mcpToolName } from '../names/mcp-tool-name.js';
 import { isToolName } from '../names/tool-name.js';
 import { claudeSpecifierKind, toolgateNamesFor } from './claude-tool-names.js';
 import { exactArgvPattern, matchArgvPattern } from './match-argv-pattern.js';
-import { compileCommandPattern, matchCommandPattern } from './match-command-pattern.js';
+import { CommandLines, compileCommandPattern, matchCommandPattern } from './match-command-pattern.js';
 import { geminiStableJson } from './gemini-stable-json.js';
 import { quoteArgv } from './quote-argv.js';
 import { normalizePath } from './normalize-path.js';
@@ -210,7 +210,7 @@ export function matchExample(match: CompiledMatch, example: RuleExample): boolea
     case 'args':
       return match.regex.test(text);
     case 'command':
-      return matchCommandPattern(match.pattern, splitCommand(example), 'allow');
+      return matchCommandPattern(match.pattern, new CommandLines(splitCommand(example)), 'allow');
     case 'shell-args':
       return match.regex.test(geminiStableJson({ command: quoteArgv(splitCommand(example)) }));
   }

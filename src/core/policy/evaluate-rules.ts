@@ -3,7 +3,7 @@ import { matchDomain } from './canonical-host.js';
 import { gitSubcommandIndex } from './git-danger.js';
 import { geminiStableJson } from './gemini-stable-json.js';
 import { matchArgvPattern } from './match-argv-pattern.js';
-import { matchCommandPattern } from './match-command-pattern.js';
+import { CommandLines, matchCommandPattern } from './match-command-pattern.js';
 import { quoteArgv } from './quote-argv.js';
 import type { NormalizedPath } from './normalize-path.js';
 import type { CompiledRule, RuleDecision } from './rule-types.js';
@@ -45,8 +45,9 @@ export function evaluateRules(rules: readonly CompiledRule[], subject: RuleSubje
   const json = (): string => (argsJson ??= safeJson(subject.args));
   let bare: readonly string[] | null | undefined;
   const gitBare = (): readonly string[] | null => (bare ??= subject.argv === undefined ? null : withoutGitGlobals(subject.argv));
+  const views: SubjectViews = { json, gitBare, commandLines: subject.argv === undefined ? undefined : new CommandLines(subject.argv) };
   const matched = rules.filter(
-    (rule) => rule.tools(subject.tool) && (rule.server === undefined || subject.server === undefined || rule.server === subject.server) && matchesSubject(rule, subject, json, gitBare),
+    (rule) => rule.tools(subject.tool) && (rule.server === undefined || subject.server === undefined || rule.server === subject.server) && matchesSubject(rule, subject, views),
   );
   matched.sort(compareRules);
   const winner = matched[0];
@@ -57,7 +58,14 @@ export function compareRules(left: CompiledRule, right: CompiledRule): number {
   return right.band - left.band || right.priority - left.priority || STRENGTH[right.decision] - STRENGTH[left.decision];
 }
 
-function matchesSubject(rule: CompiledRule, subject: RuleSubject, json: () => string, gitBare: () => readonly string[] | null): boolean {
+/** What rules read of the subject beyond its fields, each worked out at most once per evaluation. */
+interface SubjectViews {
+  readonly json: () => string;
+  readonly gitBare: () => readonly string[] | null;
+  readonly commandLines: CommandLines | undefined;
+}
+
+function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: SubjectViews): boolean {
   const match = rule.match;
   switch (match.kind) {
     case 'any':
@@ -68,7 +76,7 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, json: () => st
       // `git -C . push` is a push: a deny or ask also sees git without its global options.
       // An allow never does, so the spelling can only narrow what a call may do.
       if (rule.decision === 'allow') return false;
-      const bare = gitBare();
+      const bare = views.gitBare();
       return bare !== null && matchArgvPattern(match.pattern, bare);
     }
     case 'path': {
@@ -84,9 +92,9 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, json: () => st
     case 'server':
       return subject.server === match.server;
     case 'args':
-      return match.regex.test(json());
+      return match.regex.test(views.json());
     case 'command':
-      return subject.argv !== undefined && matchCommandPattern(match.pattern, subject.argv, rule.decision);
+      return views.commandLines !== undefined && matchCommandPattern(match.pattern, views.commandLines, rule.decision);
     case 'shell-args':
       return subject.argv !== undefined && shellArgsMatch(match.regex, subject, rule.decision);
   }

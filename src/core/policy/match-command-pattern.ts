@@ -33,27 +33,64 @@ export function compileCommandPattern(specifier: string, decision: RuleDecision)
 }
 
 /**
- * Whether an argv matches: its command line is the argv shell-quoted, as the
+ * What command patterns read of one argv, worked out once per call however
+ * many rules read it: its command line is the argv shell-quoted, as the
  * person would have typed it. An allow sees that line only, and a prefix or
- * wildcard allow never approves an exec wrapper (`timeout`, `xargs`, `watch`,
- * `env`, `sudo`, …: Claude Code refuses that too), since the command the
- * wrapper runs is not what the rule names. A deny or ask also sees the line
- * joined without quoting, the program by its base name, git without its
- * global options, and every command a wrapper runs.
+ * wildcard allow never approves an exec wrapper (`timeout`, `xargs`,
+ * `watch`, `env`, `sudo`, …: Claude Code refuses that too), since the
+ * command the wrapper runs is not what the rule names. A deny or ask also
+ * sees the line joined without quoting, the program by its base name, git
+ * without its global options, and every command a wrapper runs.
  */
-export function matchCommandPattern(pattern: CommandPattern, argv: readonly string[], decision: RuleDecision): boolean {
-  if (argv.length === 0) return false;
-  if (decision === 'allow') return !(pattern.wildcard && unwrapCommand(argv) !== undefined) && pattern.regex.test(quoteArgv(argv));
-  let current: readonly string[] | undefined = argv;
-  for (let depth = 0; current !== undefined && depth <= MAX_WRAPPERS; depth += 1) {
-    if (commandLines(current).some((line) => pattern.regex.test(line))) return true;
-    const unwrapped = unwrapCommand(current);
-    current = unwrapped?.kind === 'runs' ? unwrapped.argv : undefined;
+export class CommandLines {
+  readonly #argv: readonly string[];
+  #quoted: string | undefined;
+  #wrapped: boolean | undefined;
+  #all: readonly string[] | undefined;
+
+  constructor(argv: readonly string[]) {
+    this.#argv = argv;
   }
-  return false;
+
+  get empty(): boolean {
+    return this.#argv.length === 0;
+  }
+
+  /** The one line an allow reads. */
+  get quoted(): string {
+    return (this.#quoted ??= quoteArgv(this.#argv));
+  }
+
+  /** Whether the argv runs another command through an exec wrapper. */
+  get wrapped(): boolean {
+    return (this.#wrapped ??= unwrapCommand(this.#argv) !== undefined);
+  }
+
+  /** Every line a deny or ask reads, through up to `MAX_WRAPPERS` wrappers. */
+  get all(): readonly string[] {
+    if (this.#all === undefined) {
+      const lines: string[] = [];
+      let current: readonly string[] | undefined = this.#argv;
+      for (let depth = 0; current !== undefined && depth <= MAX_WRAPPERS; depth += 1) {
+        for (const line of linesOf(current)) lines.push(line);
+        const unwrapped = unwrapCommand(current);
+        current = unwrapped?.kind === 'runs' ? unwrapped.argv : undefined;
+      }
+      this.#all = lines;
+    }
+    return this.#all;
+  }
 }
 
-function commandLines(argv: readonly string[]): string[] {
+/** Whether a command matches the pattern, as `decision` reads it (`CommandLines`). */
+export function matchCommandPattern(pattern: CommandPattern, lines: CommandLines, decision: RuleDecision): boolean {
+  if (lines.empty) return false;
+  if (decision === 'allow') return !(pattern.wildcard && lines.wrapped) && pattern.regex.test(lines.quoted);
+  return lines.all.some((line) => pattern.regex.test(line));
+}
+
+/** The lines one argv (before unwrapping) is read as by a deny or ask. */
+function linesOf(argv: readonly string[]): string[] {
   const program = argv[0] as string;
   const bare = programName(program);
   const forms: (readonly string[])[] = [argv, ...(bare !== program ? [[bare, ...argv.slice(1)]] : [])];
