@@ -9,6 +9,18 @@ export interface ChainHead {
 }
 
 /**
+ * Told of every row this connection appends, as it is inserted, and of how
+ * the transaction holding it ended: a row is in the file only once its
+ * transaction committed (the open-claims mirror).
+ */
+export interface AppendObserver {
+  /** `values`: the row's hashed columns as bound, in `HASHED_COLUMNS` order (then the chain's). */
+  appended(table: ChainedTable, seq: number, values: readonly (string | number | null)[]): void;
+  /** `committed` false: the transaction rolled back and every row it was told of is gone. */
+  ended(committed: boolean): void;
+}
+
+/**
  * The one writer of chained rows. `append` must run inside `write`, an
  * immediate transaction: the head is read and the next row linked to it
  * under SQLite's write lock, so concurrent processes serialize and no row
@@ -29,6 +41,9 @@ export class ChainStore {
   /** Whether `append` signs: always, except for the rows of a batch before its last write (`writeBatch`). */
   #signing = true;
   #afterCommit: (() => void) | undefined;
+  #observer: AppendObserver | undefined;
+  /** `PRAGMA data_version` as read when the open transaction began; undefined outside `write`. */
+  #version: number | undefined;
 
   constructor(db: Database.Database, signer: ReceiptSigner | undefined) {
     this.db = db;
@@ -56,23 +71,43 @@ export class ChainStore {
     try {
       const result = this.#transaction.immediate(() => {
         version = this.#dataVersion.get() ?? -1;
+        this.#version = version;
         if (this.#cached !== undefined && this.#cached.version !== version) this.#cached = undefined;
         return work();
       }) as T;
+      this.#version = undefined;
+      this.#observer?.ended(true);
       if (this.#written !== undefined) {
         this.#cached = { head: this.#written, version };
         this.#afterCommit?.();
       }
       return result;
     } catch (error) {
+      this.#version = undefined;
       this.#cached = undefined;
+      this.#observer?.ended(false);
       throw error;
     }
+  }
+
+  /**
+   * `PRAGMA data_version`, which moves only when another connection commits.
+   * Inside `write` it is the value read as the transaction began: while the
+   * transaction holds the write lock no other connection can commit.
+   */
+  dataVersion(): number {
+    return this.#version ?? this.#dataVersion.get() ?? -1;
   }
 
   /** Called after every commit that appended rows (the anchor keeper). */
   onCommit(listener: () => void): void {
     this.#afterCommit = listener;
+  }
+
+  /** The one observer of appended rows (the open-claims mirror); it must see every row, so there is no second. */
+  observe(observer: AppendObserver): void {
+    if (this.#observer !== undefined) throw new Error('ChainStore takes one append observer');
+    this.#observer = observer;
   }
 
   /**
@@ -140,6 +175,7 @@ export class ChainStore {
     values.push(seq, previous.hash, hash);
     if (this.signer !== undefined) values.push(signed ? this.signer.sign(hash) : null);
     this.#insert(table).run(values);
+    this.#observer?.appended(table, seq, values);
     this.#written = { seq, hash };
     this.#headUnsigned = this.signer !== undefined && !signed;
     return this.#written;

@@ -1,4 +1,6 @@
 import type Database from 'better-sqlite3';
+import type { AppendObserver, ChainStore } from './chain-store.js';
+import { HASHED_COLUMNS, type ChainedTable } from './schema.js';
 
 export interface OpenClaim {
   readonly seq: number;
@@ -10,28 +12,64 @@ interface ClaimState extends OpenClaim {
   readonly state: string;
 }
 
+/** The last claim row applied. */
+interface Seen {
+  readonly seq: number;
+  readonly claimId: string;
+}
+
+/** How to take back one row of a transaction that rolled back: the key's entry and the last row seen before it. */
+interface Undo {
+  readonly key: string;
+  readonly previous: OpenClaim | undefined;
+  readonly seen: Seen;
+}
+
+const CLAIM_COLUMNS = HASHED_COLUMNS.claims;
+const CLAIM_ID = CLAIM_COLUMNS.indexOf('claim_id');
+const KEY = CLAIM_COLUMNS.indexOf('key');
+const STATE = CLAIM_COLUMNS.indexOf('state');
+
 /**
  * The claims whose latest row is still `claimed`, every process's, mirrored
  * from the file. Claims are append-only and a closed claim never reopens (a
- * key claimed again gets a new row), so `refresh` reads only the claim rows
+ * key claimed again gets a new row), so the mirror reads only the claim rows
  * past the last one it saw: the cost of a check follows the rows written
  * since the previous one, not the history of the action (an action repeated
  * a million times would otherwise be scanned a million rows deep per call).
  *
- * The last row seen is checked by its claim id on every refresh: when it is
- * gone or another row took its number (its transaction rolled back, or a
- * compaction dropped it), the mirror is rebuilt from the file. The file has
- * no index by key: the mirror is the journal's only view of the open claims
- * (`unresolved()`, compaction), so no claim row pays for one.
+ * While `PRAGMA data_version` reads as it did when the mirror last matched
+ * the file, no other connection has committed since, and the only new claim
+ * rows are the ones this connection appended: the store tells the mirror of
+ * each as it is inserted, so a claim costs no read. Such a row is applied at
+ * once (a later write of the same batch must see it) and taken back if its
+ * transaction rolls back. Every claim row this connection writes goes
+ * through `ChainStore.append`; compaction deletes only rows before the
+ * oldest open claim, which leaves the open claims as they are.
+ *
+ * When another connection committed, the rows are read from the file. The
+ * last row seen is checked by its claim id: when it is gone or another row
+ * took its number (its transaction rolled back, or a compaction dropped it),
+ * the mirror is rebuilt from the file. The file has no index by key: the
+ * mirror is the journal's only view of the open claims (`unresolved()`,
+ * compaction), so no claim row pays for one.
  */
-export class OpenClaims {
+export class OpenClaims implements AppendObserver {
+  readonly #store: ChainStore;
   readonly #open = new Map<string, OpenClaim>();
-  readonly #since: Database.Statement<[number], ClaimState>;
-  /** The last claim row applied, or undefined before the first refresh. */
-  #seen: { readonly seq: number; readonly claimId: string } | undefined;
+  readonly #between: Database.Statement<[number, number], ClaimState>;
+  /** The last claim row applied, or undefined before the first read of the file. */
+  #seen: Seen | undefined;
+  /** `PRAGMA data_version` when the mirror last matched the file. */
+  #version: number | undefined;
+  /** The rows of the open transaction applied so far, oldest first. */
+  #uncommitted: Undo[] = [];
 
-  constructor(db: Database.Database) {
-    this.#since = db.prepare(`SELECT seq, claim_id, key, state FROM claims WHERE seq >= ? ORDER BY seq`);
+  /** The mirror of the claims `store` sees; the store tells it of every claim row it appends. */
+  constructor(store: ChainStore) {
+    this.#store = store;
+    this.#between = store.db.prepare(`SELECT seq, claim_id, key, state FROM claims WHERE seq >= ? AND seq < ? ORDER BY seq`);
+    store.observe(this);
   }
 
   /**
@@ -40,27 +78,61 @@ export class OpenClaims {
    * other process's row can land between the check and the claim).
    */
   refresh(): ReadonlyMap<string, OpenClaim> {
-    const seen = this.#seen;
-    if (seen === undefined) return this.#rebuild();
-    // Read at once: the rows since the last refresh are few (a claim and a settle per call), and one
-    // `all` costs less than an iterator's step per row.
-    const rows = this.#since.all(seen.seq);
-    let first = 0;
-    if (seen.seq > 0) {
-      const row = rows[0];
-      if (row?.seq !== seen.seq || row.claim_id !== seen.claimId) return this.#rebuild();
-      first = 1;
-    }
-    for (let index = first; index < rows.length; index += 1) this.#apply(rows[index] as ClaimState);
+    this.#catchUp(Number.MAX_SAFE_INTEGER);
     return this.#open;
   }
 
+  appended(table: ChainedTable, seq: number, values: readonly (string | number | null)[]): void {
+    if (table !== 'claims') return;
+    // The rows other connections committed before this one first: the file's, up to (not including) it.
+    this.#catchUp(seq);
+    const key = String(values[KEY]);
+    this.#uncommitted.push({ key, previous: this.#open.get(key), seen: this.#seen ?? { seq: 0, claimId: '' } });
+    this.#apply({ seq, claim_id: String(values[CLAIM_ID]), key, state: String(values[STATE]) });
+  }
+
+  ended(committed: boolean): void {
+    if (!committed) {
+      for (let index = this.#uncommitted.length - 1; index >= 0; index -= 1) {
+        const undo = this.#uncommitted[index] as Undo;
+        if (undo.previous === undefined) this.#open.delete(undo.key);
+        else this.#open.set(undo.key, undo.previous);
+        this.#seen = undo.seen;
+      }
+    }
+    if (this.#uncommitted.length > 0) this.#uncommitted = [];
+  }
+
+  /** Read the claim rows numbered below `before` that other connections committed since the mirror last matched the file. */
+  #catchUp(before: number): void {
+    const version = this.#store.dataVersion();
+    const seen = this.#seen;
+    if (seen !== undefined && version === this.#version) return;
+    // Noted before the rows are read: a commit that lands in between moves it again, and is read next time.
+    this.#version = version;
+    if (seen === undefined) {
+      this.#rebuild(before);
+      return;
+    }
+    // Read at once: the rows since the last read are few, and one `all` costs less than an iterator's step per row.
+    const rows = this.#between.all(seen.seq, before);
+    let first = 0;
+    if (seen.seq > 0) {
+      const row = rows[0];
+      if (row?.seq !== seen.seq || row.claim_id !== seen.claimId) {
+        this.#rebuild(before);
+        return;
+      }
+      first = 1;
+    }
+    for (let index = first; index < rows.length; index += 1) this.#apply(rows[index] as ClaimState);
+  }
+
   /** One pass over every claim row in order: a claim is open while its key's latest row is still `claimed`. */
-  #rebuild(): ReadonlyMap<string, OpenClaim> {
+  #rebuild(before: number): void {
     this.#open.clear();
     this.#seen = { seq: 0, claimId: '' };
-    for (const row of this.#since.iterate(0)) this.#apply(row);
-    return this.#open;
+    for (const row of this.#between.iterate(0, before)) this.#apply(row);
   }
 
   #apply(row: ClaimState): void {

@@ -102,7 +102,7 @@ export class SqliteJournal implements Journal {
     this.#anchor = options.anchor;
     this.#batcher = new CommitBatcher(store, MAX_BATCH_DELAY_MS);
     const db = store.db;
-    this.#openClaims = new OpenClaims(db);
+    this.#openClaims = new OpenClaims(store);
     this.#statements = {
       receiptByKey: db.prepare(`SELECT body FROM receipts WHERE key = ? ORDER BY seq DESC LIMIT 1`),
       claimById: db.prepare(`SELECT * FROM claims WHERE claim_id = ? ORDER BY seq DESC LIMIT 1`),
