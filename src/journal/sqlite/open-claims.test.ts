@@ -40,9 +40,9 @@ function openInFile(store: ChainStore): string[] {
     .sort();
 }
 
-/** Counts the rows the mirror reads from the file: every `all` and `iterate` of the statements prepared on `store` from now on. */
-function countReads(store: ChainStore): { reads: number } {
-  const count = { reads: 0 };
+/** Counts the rows the mirror reads from the file: every `all` and `iterate` of the statements prepared on `store` from now on; `failNext` makes the next one throw. */
+function countReads(store: ChainStore): { reads: number; failNext: boolean } {
+  const count = { reads: 0, failNext: false };
   const prepare = store.db.prepare.bind(store.db);
   store.db.prepare = ((source: string) => {
     const statement = prepare(source);
@@ -50,6 +50,10 @@ function countReads(store: ChainStore): { reads: number } {
       const original = statement[method].bind(statement) as (...args: unknown[]) => unknown;
       (statement as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
         count.reads += 1;
+        if (count.failNext) {
+          count.failNext = false;
+          throw new Error('the read failed');
+        }
         return original(...args);
       };
     }
@@ -134,6 +138,17 @@ describe('OpenClaims', () => {
     expect(openKeys(mine, claims)).toContain('d2:a=foreign');
     expect(counted.reads).toBe(built + 1);
     expect(openKeys(mine, claims).sort()).toEqual(openInFile(mine));
+  });
+
+  it('reads again after a read of the file that failed', () => {
+    const mine = connection();
+    const counted = countReads(mine);
+    const claims = new OpenClaims(mine);
+    expect(openKeys(mine, claims)).toEqual([]);
+    claimRow(connection(), 'foreign', 'd1:a');
+    counted.failNext = true;
+    expect(() => openKeys(mine, claims)).toThrow('the read failed');
+    expect(openKeys(mine, claims)).toEqual(['d1:a=foreign']);
   });
 
   it('sees another connection’s claim committed between two of its own, either way round, even when its next row comes before any check', () => {

@@ -105,11 +105,16 @@ export class OpenClaims implements AppendObserver {
 
   /** Read the claim rows numbered below `before` that other connections committed since the mirror last matched the file. */
   #catchUp(before: number): void {
+    // Read before the rows: a commit that lands in between moves it again, and is read next time.
     const version = this.#store.dataVersion();
-    const seen = this.#seen;
-    if (seen !== undefined && version === this.#version) return;
-    // Noted before the rows are read: a commit that lands in between moves it again, and is read next time.
+    if (this.#seen !== undefined && version === this.#version) return;
+    this.#readFile(before);
+    // Only once every row was read: a read that failed part way is taken up again from the last row applied.
     this.#version = version;
+  }
+
+  #readFile(before: number): void {
+    const seen = this.#seen;
     if (seen === undefined) {
       this.#rebuild(before);
       return;
