@@ -174,7 +174,9 @@ export class ChainStore {
     const hash = hashColumnValues(previous.hash, table, seq, values);
     values.push(seq, previous.hash, hash);
     if (this.signer !== undefined) values.push(signed ? this.signer.sign(hash) : null);
-    this.#insert(table).run(values);
+    // Bound as separate arguments: better-sqlite3 reads each from the call directly, where it would fetch
+    // an array's elements one by one through V8's API (about 0.2 µs a row).
+    this.#insert(table).run(...values);
     this.#observer?.appended(table, seq, values);
     this.#written = { seq, hash };
     this.#headUnsigned = this.signer !== undefined && !signed;
