@@ -65,6 +65,8 @@ export class ChainStore {
    * connection committed since our own last write.
    */
   write<T>(work: () => T): T {
+    // A write inside a write would end the outer transaction's bookkeeping (its head, the rows the mirror was told of) early.
+    if (this.#version !== undefined) throw new Error('ChainStore.write does not nest');
     let version = -1;
     this.#written = undefined;
     this.#headUnsigned = false;
