@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { UnknownToolError, unwrapUntrusted, type DispatchContext, type ToolHostCallOptions, type ToolOutcome } from '../core/internal.js';
+import { UnknownToolError, unwrapUntrusted, type ConfirmActionHook, type DispatchContext, type ToolApprovalContext, type ToolHostCallOptions, type ToolOutcome } from '../core/internal.js';
 import { chooseServedConfirm, type ServedApprovals } from './choose-served-confirm.js';
 import type { CallExtra } from './elicit-approval.js';
 import { listServedTools } from './list-served-tools.js';
@@ -10,7 +10,7 @@ import type { CallToolParams } from './read-call-tool-request.js';
 export interface CallServedToolOptions {
   readonly source: LiveRegistry;
   readonly server: Server;
-  readonly context: DispatchContext;
+  readonly context: ServedContext;
   readonly approvals: ServedApprovals;
   readonly callId: string;
 }
@@ -27,20 +27,13 @@ const HOW_TO_APPROVE = 'To approve calls, serve with an approval controller whos
 export async function callServedTool(request: CallToolParams, extra: CallExtra, options: CallServedToolOptions): Promise<CallToolResult> {
   const registry = options.source.current();
   const requested = request.name;
-  const served = listServedTools(registry, options.context);
+  const served = listServedTools(registry, options.context.base);
   const key = served.keyByWireName.get(requested);
   if (key === undefined) {
     const withheld = options.source.explainMissing?.(requested);
     if (withheld !== undefined) return errorResult(withheld.message);
   }
-  const confirm = chooseServedConfirm(options.approvals, options.server, extra);
-  const hostCallOptions = progressOptions(options.context.hostCallOptions, extra);
-  const context: DispatchContext = {
-    ...options.context,
-    signal: extra.signal,
-    approval: { ...options.context.approval, ...(confirm === undefined ? {} : { confirm }) },
-    ...(hostCallOptions === undefined ? {} : { hostCallOptions }),
-  };
+  const context = servedContext(options.context, extra, chooseServedConfirm(options.approvals, options.server, extra));
   const outcome = await registry.dispatch({ callId: options.callId, name: key ?? requested, arguments: request.arguments }, context);
   if (!outcome.ok && (outcome.error.code === 'UNKNOWN_TOOL' || key === undefined)) {
     // A name the client was not shown fails as unknown, whatever the pipeline refused it for (a deny rule, a missing
@@ -50,15 +43,42 @@ export async function callServedTool(request: CallToolParams, extra: CallExtra, 
   return toCallToolResult(registry.get(outcome.toolName)?.output !== undefined, outcome);
 }
 
-function progressOptions(base: ToolHostCallOptions | undefined, extra: CallExtra): ToolHostCallOptions | undefined {
+/** The session's context split once: what every call copies, and the members a call may set for itself. */
+export interface ServedContext {
+  readonly base: DispatchContext;
+  readonly shared: Omit<DispatchContext, 'signal' | 'approval' | 'hostCallOptions'>;
+  readonly approval: Omit<ToolApprovalContext, 'confirm'>;
+  readonly hostCallOptions: Omit<ToolHostCallOptions, 'onProgress'>;
+}
+
+/** Split once per session, so that no call copies a member only to replace it. */
+export function prepareServedContext(base: DispatchContext): ServedContext {
+  const { signal: _signal, approval, hostCallOptions, ...shared } = base;
+  const { confirm: _confirm, ...approvalShared } = approval ?? {};
+  const { onProgress: _onProgress, ...hostShared } = hostCallOptions ?? {};
+  return { base, shared, approval: approvalShared, hostCallOptions: hostShared };
+}
+
+/**
+ * The call's context: the session's with the call's own signal, confirm
+ * hook and progress sink. Each object starts with the call's members and
+ * copies the session's after them, which hold none of those: V8 gives an
+ * object spread from another a shape outside its usual tree, and a member
+ * written into one after the spread takes a slow path on every call.
+ */
+function servedContext(session: ServedContext, extra: CallExtra, confirm: ConfirmActionHook | undefined): DispatchContext {
+  const { base } = session;
+  const approval: ToolApprovalContext = confirm === undefined ? { ...base.approval } : { confirm, ...session.approval };
   const token = extra._meta?.progressToken;
-  if (token === undefined) return base;
-  return {
-    ...base,
-    onProgress: (progress) => {
-      extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...progress } }).catch(() => undefined);
-    },
+  if (token === undefined) {
+    return base.hostCallOptions === undefined
+      ? { signal: extra.signal, approval, ...session.shared }
+      : { signal: extra.signal, approval, hostCallOptions: base.hostCallOptions, ...session.shared };
+  }
+  const onProgress: NonNullable<ToolHostCallOptions['onProgress']> = (progress) => {
+    extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...progress } }).catch(() => undefined);
   };
+  return { signal: extra.signal, approval, hostCallOptions: { onProgress, ...session.hostCallOptions }, ...session.shared };
 }
 
 function toCallToolResult(hasOutputSchema: boolean, outcome: ToolOutcome): CallToolResult {

@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { DispatchContext } from '../core/internal.js';
-import { callServedTool } from './call-served-tool.js';
+import { callServedTool, prepareServedContext } from './call-served-tool.js';
 import type { ServedApprovals } from './choose-served-confirm.js';
 import { listServedTools } from './list-served-tools.js';
 import type { LiveRegistry } from './mcp-types.js';
@@ -24,11 +24,12 @@ export interface CreateGatewayServerOptions {
 export function createGatewayServer(options: CreateGatewayServerOptions): { server: Server; detach: () => void } {
   const server = new Server({ name: options.name, version: options.version }, { capabilities: { tools: { listChanged: true } } });
   let calls = 0;
+  const callContext = prepareServedContext(options.context);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listServedTools(options.source.current(), options.context).tools] }));
   setCallToolHandler(server, (request, extra) => {
     calls += 1;
     const callId = `${options.callIdPrefix}-${calls.toString(36)}`;
-    const run = (): Promise<CallToolResult> => callServedTool(request, extra, { source: options.source, server, context: options.context, approvals: options.approvals, callId });
+    const run = (): Promise<CallToolResult> => callServedTool(request, extra, { source: options.source, server, context: callContext, approvals: options.approvals, callId });
     if (options.observe === undefined) return run();
     return options.observe({ callId, tool: request.name, requestId: extra.requestId, sessionId: extra.sessionId, transport: options.transport }, run);
   });
