@@ -15,7 +15,9 @@ export function decideArgumentPolicy(state: ResolvedDispatchState): ToolgateErro
   const targetOf = tool.definition.policyTarget;
   if (targetOf !== undefined) {
     try {
-      state.target = Object.freeze({ ...targetOf(state.effectiveArgs) });
+      // Copied member by member, not spread: V8 gives a spread copy a shape outside its usual tree, so freezing one
+      // made a new shape for every call's target, and each stage reading it met one more shape than it can keep.
+      state.target = Object.freeze(Object.fromEntries(Object.entries(targetOf(state.effectiveArgs))));
     } catch (error) {
       return new ToolPolicyError(tool.key, 'target_unavailable', { detail: 'was refused: its policy target could not be computed', cause: error });
     }
