@@ -1,8 +1,9 @@
 import { PassThrough } from 'node:stream';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { createToolRegistry, defineTool } from '../core/internal.js';
-import { readCallToolParams } from './read-call-tool-request.js';
+import { readCallToolParams, setCallToolHandler } from './read-call-tool-request.js';
 import { serveMcp } from './serve-mcp.js';
 
 describe('readCallToolParams', () => {
@@ -62,6 +63,11 @@ async function serveEcho() {
 }
 
 describe('a served tools/call, read once', () => {
+  it('is answered past the protocol layer\'s schema parse with this SDK version', () => {
+    const server = new Server({ name: 'routed', version: '1.0.0' }, { capabilities: { tools: {} } });
+    expect(setCallToolHandler(server, () => Promise.resolve({ content: [] }))).toBe(true);
+  });
+
   it('answers a malformed request with InvalidParams and never dispatches it; a well-formed one runs', async () => {
     const { calls, answers, send, gateway } = await serveEcho();
     send({ id: 2, method: 'tools/call', params: { name: 'echo', arguments: ['not', 'an', 'object'] } });

@@ -11,6 +11,7 @@ export interface CallToolParams {
 
 /** The method alone: the SDK still routes the request by it, and the parameters are read below, once. */
 const TOOLS_CALL_METHOD = CallToolRequestSchema.pick({ method: true }).loose();
+const TOOLS_CALL = TOOLS_CALL_METHOD.shape.method.value;
 
 /**
  * The parameters of a `tools/call`, or an `InvalidParams` error naming what
@@ -33,10 +34,19 @@ export function readCallToolParams(params: unknown): CallToolParams {
  * The SDK's `Server` validates a `tools/call` request twice against its full
  * schema and the handler's result once more; the gateway builds every result
  * itself from a fixed shape, so it registers through the protocol layer,
- * which still owns request ids, cancellation and progress.
+ * which still owns request ids, cancellation and progress. The protocol
+ * layer wraps a handler in a parse of the request against the given schema,
+ * a copy of it that proves only the method its map already routed by; where
+ * that map is what this SDK version holds, its entry calls `handler` on the
+ * request as read. Returns whether that entry is in place.
  */
-export function setCallToolHandler(server: Server, handler: (params: CallToolParams, extra: CallExtra) => Promise<CallToolResult>): void {
-  Protocol.prototype.setRequestHandler.call(server, TOOLS_CALL_METHOD, (request: Readonly<Record<string, unknown>>, extra: CallExtra) => handler(readCallToolParams(request.params), extra));
+export function setCallToolHandler(server: Server, handler: (params: CallToolParams, extra: CallExtra) => Promise<CallToolResult>): boolean {
+  const answer = (request: Readonly<Record<string, unknown>>, extra: CallExtra): Promise<CallToolResult> => handler(readCallToolParams(request.params), extra);
+  Protocol.prototype.setRequestHandler.call(server, TOOLS_CALL_METHOD, answer);
+  const handlers = (server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  if (!(handlers instanceof Map) || !handlers.has(TOOLS_CALL)) return false;
+  handlers.set(TOOLS_CALL, answer);
+  return true;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
