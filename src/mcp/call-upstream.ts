@@ -1,7 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError, ResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolExecutionError, ToolTimeoutError, type McpCallInput } from '../core/internal.js';
 import { asCallToolResult, findMalformedCallResult } from './check-upstream-call-result.js';
+import { UPSTREAM_RESULT_SCHEMA } from './upstream-result-schema.js';
 
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
@@ -24,7 +25,8 @@ export interface CallUpstreamOptions {
  * `notifications/cancelled` upstream and reject with the abort reason, which
  * the pipeline classifies as a cancellation.
  *
- * The result is read once, for what the gateway uses
+ * The result is taken as the SDK's result schema takes it, in plain code
+ * (`UPSTREAM_RESULT_SCHEMA`), and read once, for what the gateway uses
  * (`findMalformedCallResult`), rather than through the SDK's `callTool`: it validates the
  * whole result against the SDK's schema, then `structuredContent` against
  * the upstream's output schema as sent — patterns included, which toolgate
@@ -37,7 +39,7 @@ export async function callUpstream(options: CallUpstreamOptions): Promise<CallTo
   const onProgress = input.onProgress;
   let result: Record<string, unknown>;
   try {
-    result = await client.request({ method: 'tools/call', params: { name: input.tool, arguments: { ...input.arguments } } }, ResultSchema, {
+    result = await client.request({ method: 'tools/call', params: { name: input.tool, arguments: { ...input.arguments } } }, UPSTREAM_RESULT_SCHEMA, {
       timeout,
       resetTimeoutOnProgress: true,
       ...(options.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeout: options.maxTotalTimeoutMs }),
