@@ -39,7 +39,7 @@ export async function callUpstream(options: CallUpstreamOptions): Promise<CallTo
   const onProgress = input.onProgress;
   let result: Record<string, unknown>;
   try {
-    result = await client.request({ method: 'tools/call', params: { name: input.tool, arguments: { ...input.arguments } } }, UPSTREAM_RESULT_SCHEMA, {
+    result = await client.request(toolsCallRequest(input), UPSTREAM_RESULT_SCHEMA, {
       timeout,
       resetTimeoutOnProgress: true,
       ...(options.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeout: options.maxTotalTimeoutMs }),
@@ -65,6 +65,18 @@ export async function callUpstream(options: CallUpstreamOptions): Promise<CallTo
   const problem = findMalformedCallResult(result);
   if (problem !== undefined) throw new ToolExecutionError(name, { detail: `the MCP server sent a malformed result (${problem})` });
   return asCallToolResult(result);
+}
+
+/**
+ * The request as the SDK's `request` takes it: it copies the request and
+ * its params into the message it sends, adding `jsonrpc` and `id`, and
+ * `_meta` with the progress token. V8 adds a member to a spread copy on a
+ * slow path, on every call, and writes one the copy already has in place:
+ * the three are here already, and the SDK writes its own values over them.
+ */
+function toolsCallRequest(input: McpCallInput): Parameters<Client['request']>[0] {
+  const request = { method: 'tools/call', params: { name: input.tool, arguments: { ...input.arguments }, _meta: undefined }, jsonrpc: '2.0', id: 0 };
+  return request;
 }
 
 /** What went wrong, in words that hold no upstream text. */

@@ -1,0 +1,60 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { callUpstream } from './call-upstream.js';
+import { setCallToolHandler } from './read-call-tool-request.js';
+
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((party) => party.close()));
+});
+
+/** A client connected to a server answering every call with `result`; the tools/call messages the server received, as sent. */
+async function connect(result: Record<string, unknown>): Promise<{ client: Client; received: JSONRPCMessage[] }> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const server = new Server({ name: 'upstream', version: '1.0.0' }, { capabilities: { tools: {} } });
+  setCallToolHandler(server, () => Promise.resolve(result as never));
+  await server.connect(serverSide);
+  const received: JSONRPCMessage[] = [];
+  const onMessage = serverSide.onmessage;
+  serverSide.onmessage = (message, extra) => {
+    if ('method' in message && message.method === 'tools/call') received.push(structuredClone(message));
+    onMessage?.(message, extra);
+  };
+  const client = new Client({ name: 'gateway', version: '1.0.0' });
+  await client.connect(clientSide);
+  open.push(client, server);
+  return { client, received };
+}
+
+function call(client: Client, args: Record<string, unknown>): ReturnType<typeof callUpstream> {
+  return callUpstream({ client, name: 'mcp_up_echo', input: { server: 'up', tool: 'echo', arguments: args }, signal: undefined, timeoutMs: 5000, maxTotalTimeoutMs: undefined, cleanText: (text) => text });
+}
+
+describe('callUpstream', () => {
+  it('sends each call as one JSON-RPC request with its own id, that id as its progress token, and the arguments as given', async () => {
+    const { client, received } = await connect({ content: [{ type: 'text', text: 'ok' }] });
+    await call(client, { text: 'a' });
+    await call(client, { text: 'b', n: 2 });
+    expect(received).toHaveLength(2);
+    const ids = received.map((message) => (message as { id: unknown }).id);
+    expect(new Set(ids).size).toBe(2);
+    received.forEach((message, index) => {
+      expect(message).toEqual({
+        jsonrpc: '2.0',
+        id: ids[index],
+        method: 'tools/call',
+        params: { name: 'echo', arguments: index === 0 ? { text: 'a' } : { text: 'b', n: 2 }, _meta: { progressToken: ids[index] } },
+      });
+    });
+  });
+
+  it('hands on the upstream result as it was sent, and refuses one whose content is malformed', async () => {
+    const { client } = await connect({ content: [{ type: 'text', text: 'ok' }], _meta: { 'example.com/trace': 'x' } });
+    await expect(call(client, { text: 'a' })).resolves.toEqual({ content: [{ type: 'text', text: 'ok' }], _meta: { 'example.com/trace': 'x' } });
+    const { client: broken } = await connect({ content: [{ type: 'text' }] });
+    await expect(call(broken, { text: 'a' })).rejects.toMatchObject({ code: 'EXECUTION_FAILED' });
+  });
+});
