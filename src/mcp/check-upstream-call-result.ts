@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isRecord } from './is-record.js';
 
 /**
  * What is wrong with an upstream's `tools/call` result, in words that quote
@@ -61,8 +62,4 @@ function isBase64(value: unknown): boolean {
   } catch {
     return false;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallExtra } from './elicit-approval.js';
+import { isRecord } from './is-record.js';
 
 /** What the gateway reads of a `tools/call` request: the name and the arguments. */
 export interface CallToolParams {
@@ -49,9 +50,6 @@ export function setCallToolHandler(server: Server, handler: (params: CallToolPar
   return true;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function invalid(problem: string): McpError {
   return new McpError(ErrorCode.InvalidParams, `Invalid tools/call request: ${problem}`);

@@ -1,4 +1,5 @@
 import { JSONRPCMessageSchema, RELATED_TASK_META_KEY, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isRecord } from './is-record.js';
 
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 const RESULT_KEYS = new Set(['jsonrpc', 'id', 'result']);
@@ -47,8 +48,4 @@ function isRequestId(value: unknown): boolean {
 function hasOnlyKeys(record: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
   for (const key of Object.keys(record)) if (!allowed.has(key)) return false;
   return true;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,4 +1,5 @@
 import { RELATED_TASK_META_KEY, type ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { isRecord } from './is-record.js';
 
 /** What the SDK's request takes the result with: a parse that answers success and the value, or failure and an error. */
 interface ResultCheck {
@@ -33,8 +34,4 @@ function isResult(value: unknown): value is Record<string, unknown> {
   if (progressToken !== undefined && typeof progressToken !== 'string' && !Number.isSafeInteger(progressToken)) return false;
   const related = meta[RELATED_TASK_META_KEY];
   return related === undefined || (isRecord(related) && typeof related.taskId === 'string');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
