@@ -2,6 +2,7 @@ import type { DispatchState, StageResult } from '../dispatch/dispatch-state.js';
 import { projectedArguments } from '../dispatch/projected-arguments.js';
 import { displayAction, type ActionDisplay } from '../action/display-action.js';
 import { redactedLine } from '../policy/redacted-line.js';
+import { deepFreeze } from '../tools/deep-freeze.js';
 import type { ToolRisk } from '../tools/tool-types.js';
 import type { ApprovalTier, ReceiptStatus, ToolReceipt } from './receipt-types.js';
 
@@ -82,18 +83,11 @@ export function buildReceipt(state: DispatchState, result: StageResult, content:
     ...(state.spill === undefined ? {} : { spill: state.spill }),
     arguments: projectedArguments(state),
   };
-  return deepFreezeReceipt(receipt);
+  return deepFreeze(receipt);
 }
 
 function exitCodeOf(value: unknown): number | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const code = (value as { exitCode?: unknown }).exitCode;
   return typeof code === 'number' ? code : undefined;
-}
-
-function deepFreezeReceipt<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  for (const key of Object.keys(value)) deepFreezeReceipt((value as Record<string, unknown>)[key]);
-  return value;
 }
