@@ -100,10 +100,10 @@ function find(rows: readonly BenchRow[], prefix: string): BenchRow {
 }
 
 /** The durable floor of one effect-tier call: a claim row committed, then a settle row committed, each its own transaction. */
-function floorWriter(file: string): () => void {
+function floorWriter(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMAL'): () => void {
   const raw = new Database(file);
   raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = NORMAL');
+  raw.pragma(`synchronous = ${synchronous}`);
   raw.exec('CREATE TABLE claims (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, key TEXT NOT NULL, state TEXT NOT NULL, body TEXT NOT NULL)');
   raw.exec('CREATE TABLE receipts (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, key TEXT NOT NULL, tool TEXT NOT NULL, body TEXT NOT NULL)');
   const claim = raw.prepare('INSERT INTO claims (at, key, state, body) VALUES (?, ?, ?, ?)');
@@ -170,23 +170,27 @@ async function dispatchBench(dir: string): Promise<void> {
 /**
  * The same calls with `synchronous: 'full'`, where every commit waits for
  * fsync: what group commit buys when a commit is expensive. (With NORMAL a
- * commit is an append to the WAL, so sharing it saves less.)
+ * commit is an append to the WAL, so sharing it saves less.) Its floor is
+ * the same two raw commits, each waiting for fsync too.
  */
 async function fullSyncBench(dir: string, write: ToolDefinition<{ path: string; content: string }, { bytes: number }>, call: (registry: ReturnType<typeof createToolRegistry>) => Promise<unknown>): Promise<void> {
   const oneJournal = createSqliteJournal(join(dir, 'full-1.db'), { synchronous: 'full', onUnresolved: () => undefined });
   const manyJournal = createSqliteJournal(join(dir, 'full-64.db'), { synchronous: 'full', onUnresolved: () => undefined });
   const one = createToolRegistry({ tools: [write], journal: oneJournal, sha256: nodeSha256 });
   const many = createToolRegistry({ tools: [write], journal: manyJournal, sha256: nodeSha256 });
+  const floor = floorWriter(join(dir, 'full-floor.db'), 'FULL');
   const rows = await bench(
     [
+      { name: 'floor: raw claim + settle commits (better-sqlite3, WAL, FULL)', run: floor },
       { name: 'effect-tier dispatch, synchronous FULL, one at a time', run: () => call(one) },
       { name: `effect-tier dispatch, synchronous FULL, ${TOGETHER} in flight`, run: () => Promise.all(Array.from({ length: TOGETHER }, () => call(many))) },
     ],
     { title: 'Group commit when every commit waits for fsync (synchronous FULL)', batch: 20, rounds: 7, warmup: 1 },
   );
+  const floorNs = find(rows, 'floor').medianNs;
   const oneNs = find(rows, 'effect-tier dispatch, synchronous FULL, one').medianNs;
   const manyNs = find(rows, `effect-tier dispatch, synchronous FULL, ${TOGETHER}`).medianNs / TOGETHER;
-  console.log(`synchronous FULL: ${TOGETHER} in flight ${Math.round(1e9 / manyNs).toLocaleString('en-US')} calls/s = ${(oneNs / manyNs).toFixed(1)}× one at a time (${Math.round(1e9 / oneNs).toLocaleString('en-US')} calls/s)`);
+  console.log(`synchronous FULL: ${TOGETHER} in flight ${Math.round(1e9 / manyNs).toLocaleString('en-US')} calls/s = ${(oneNs / manyNs).toFixed(1)}× one at a time (${Math.round(1e9 / oneNs).toLocaleString('en-US')} calls/s); one at a time ${(oneNs / floorNs).toFixed(2)}× its floor`);
   oneJournal.close();
   manyJournal.close();
 }
