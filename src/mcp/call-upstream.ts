@@ -1,8 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { ToolExecutionError, ToolTimeoutError, type McpCallInput } from '../core/internal.js';
 import { asCallToolResult, findMalformedCallResult } from './check-upstream-call-result.js';
-import { UPSTREAM_RESULT_SCHEMA } from './upstream-result-schema.js';
+import { leanToolsCallOf } from './lean-tools-call.js';
+import { NotAnMcpResultError, UPSTREAM_RESULT_SCHEMA } from './upstream-result-schema.js';
 
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
@@ -21,9 +22,11 @@ export interface CallUpstreamOptions {
 /**
  * One `tools/call` upstream. The timeout restarts on every progress
  * notification (a long job that reports progress is alive); an optional
- * total cap bounds it anyway. An abort of `signal` makes the SDK send
- * `notifications/cancelled` upstream and reject with the abort reason, which
- * the pipeline classifies as a cancellation.
+ * total cap bounds it anyway. An abort of `signal` sends
+ * `notifications/cancelled` upstream and rejects with the abort reason, which
+ * the pipeline classifies as a cancellation. A stdio upstream's call goes
+ * past the SDK's request machinery (lean-tools-call.ts), which keeps all of
+ * that; any other upstream's goes through the SDK's `request`.
  *
  * The result is taken as the SDK's result schema takes it, in plain code
  * (`UPSTREAM_RESULT_SCHEMA`), and read once, for what the gateway uses
@@ -37,22 +40,23 @@ export async function callUpstream(options: CallUpstreamOptions): Promise<CallTo
   const { client, name, input, signal } = options;
   const timeout = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const onProgress = input.onProgress;
+  const callOptions = {
+    timeout,
+    ...(options.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeout: options.maxTotalTimeoutMs }),
+    ...(signal === undefined ? {} : { signal }),
+    // Always ask for progress: without a progress token the upstream cannot reset the timeout.
+    onprogress: (progress: Progress) => {
+      onProgress?.({
+        progress: progress.progress,
+        ...(progress.total === undefined ? {} : { total: progress.total }),
+        ...(progress.message === undefined ? {} : { message: options.cleanText(progress.message) }),
+      });
+    },
+  };
+  const lean = leanToolsCallOf(client);
   let result: Record<string, unknown>;
   try {
-    result = await client.request(toolsCallRequest(input), UPSTREAM_RESULT_SCHEMA, {
-      timeout,
-      resetTimeoutOnProgress: true,
-      ...(options.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeout: options.maxTotalTimeoutMs }),
-      ...(signal === undefined ? {} : { signal }),
-      // Always ask for progress: without a progress token the upstream cannot reset the timeout.
-      onprogress: (progress) => {
-        onProgress?.({
-          progress: progress.progress,
-          ...(progress.total === undefined ? {} : { total: progress.total }),
-          ...(progress.message === undefined ? {} : { message: options.cleanText(progress.message) }),
-        });
-      },
-    });
+    result = lean === undefined ? await client.request(toolsCallRequest(input), UPSTREAM_RESULT_SCHEMA, { ...callOptions, resetTimeoutOnProgress: true }) : await lean(input.tool, input.arguments, callOptions);
   } catch (error) {
     // The SDK wraps an abort as a timeout error; the caller's own reason is what marks it a cancellation.
     if (signal?.aborted === true) throw signal.reason as Error;
@@ -81,6 +85,7 @@ function toolsCallRequest(input: McpCallInput): Parameters<Client['request']>[0]
 
 /** What went wrong, in words that hold no upstream text. */
 function failureDetail(error: unknown): string {
+  if (error instanceof NotAnMcpResultError) return 'the MCP server sent a malformed result (not an MCP result object)';
   if (!(error instanceof McpError)) return 'the MCP server could not be reached';
   // The SDK rejects every pending request this way when the transport closes: the server exited, or sent a message past maxMessageBytes.
   if (error.code === (ErrorCode.ConnectionClosed as number)) return 'the connection to the MCP server closed';

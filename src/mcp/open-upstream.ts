@@ -6,6 +6,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { ConfigurationError } from '../core/internal.js';
 import { buildStdioEnv } from './build-stdio-env.js';
 import { createStderrTail, type StderrTail } from './create-stderr-tail.js';
+import { attachLeanToolsCall } from './lean-tools-call.js';
 import { McpServerUnavailableError } from './mcp-server-unavailable-error.js';
 import { routePastMessageSwitch } from './route-past-message-switch.js';
 import { useLeanFraming } from './use-lean-framing.js';
@@ -51,7 +52,10 @@ export async function openUpstream(options: OpenUpstreamOptions): Promise<Opened
     await client.close().catch(() => undefined);
     throw await unavailable(server.name, error, stderr);
   }
-  if (transport instanceof StdioClientTransport) routePastMessageSwitch(client, transport);
+  if (transport instanceof StdioClientTransport) {
+    routePastMessageSwitch(client, transport);
+    attachLeanToolsCall(client, transport);
+  }
   return { client, stderr };
 }
 

@@ -21,11 +21,20 @@ interface ResultCheck {
  */
 export const UPSTREAM_RESULT_SCHEMA = {
   safeParse(value: unknown) {
-    return isResult(value) ? { success: true, data: value } : { success: false, error: new TypeError('the result is not an MCP result object') };
+    return isUpstreamResult(value) ? { success: true, data: value } : { success: false, error: new NotAnMcpResultError() };
   },
 } satisfies ResultCheck as unknown as typeof ResultSchema;
 
-function isResult(value: unknown): value is Record<string, unknown> {
+/** What a result that is not one is refused with. */
+export class NotAnMcpResultError extends TypeError {
+  constructor() {
+    super('the result is not an MCP result object');
+    this.name = 'NotAnMcpResultError';
+  }
+}
+
+/** Whether `value` passes the SDK's `ResultSchema` (see `UPSTREAM_RESULT_SCHEMA`). */
+export function isUpstreamResult(value: unknown): value is Record<string, unknown> {
   if (!isRecord(value)) return false;
   const meta = value._meta;
   if (meta === undefined) return true;
