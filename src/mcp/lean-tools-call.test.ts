@@ -148,6 +148,18 @@ describe('attachLeanToolsCall', () => {
     expect(upstream.received.filter((message) => 'method' in message && message.method === 'tools/call')).toHaveLength(1);
   });
 
+  it('rejects with a caller’s abort reason that turns into no text, and still tells the upstream', async () => {
+    const upstream = await connect(() => new Promise(() => undefined));
+    const controller = new AbortController();
+    const pending = upstream.call('slow', {}, options({ signal: controller.signal }));
+    await sleep(20);
+    // String() of it throws: had that come before the rejection, the call would wait forever and the throw would end the process.
+    const reason = Object.create(null) as object;
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    await expect.poll(() => cancellations(upstream.received)).toEqual([{ requestId: 'toolgate-1', reason: 'cancelled' }]);
+  });
+
   it('rejects every call in flight when the connection closes', async () => {
     const upstream = await connect(() => new Promise(() => undefined));
     const pending = [upstream.call('a', {}, options()), upstream.call('b', {}, options())];

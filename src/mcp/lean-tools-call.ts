@@ -72,9 +72,9 @@ export function attachLeanToolsCall(client: Client, transport: Transport): boole
   const cancel = (id: string, error: unknown): void => {
     const call = finish(id);
     if (call === undefined) return;
-    const reason = error instanceof Error ? error.message : String(error);
-    transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }).catch(() => undefined);
+    // Settled before anything that may throw: the call is already out of the map, so nothing else would settle it.
     call.reject(error);
+    transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: reasonText(error) } }).catch(() => undefined);
   };
   const timedOut = (id: string, message: string): McpError => new McpError(ErrorCode.RequestTimeout, message, { requestId: id });
 
@@ -139,6 +139,15 @@ export function attachLeanToolsCall(client: Client, transport: Transport): boole
     });
   });
   return true;
+}
+
+/** A cancellation's reason as words for the upstream. A caller may abort with any value, one that turns into no text among them. */
+function reasonText(reason: unknown): string {
+  try {
+    return reason instanceof Error ? reason.message : String(reason);
+  } catch {
+    return 'cancelled';
+  }
 }
 
 /** A progress notification's update as the SDK's schema takes it: a number, then an optional total and message. */
