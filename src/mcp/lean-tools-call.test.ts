@@ -160,6 +160,18 @@ describe('attachLeanToolsCall', () => {
     await expect.poll(() => cancellations(upstream.received)).toEqual([{ requestId: 'toolgate-1', reason: 'cancelled' }]);
   });
 
+  it('leaves a request named notifications/progress to the SDK: it is refused, and neither reports progress nor keeps a call alive', async () => {
+    const upstream = await connect(() => new Promise(() => undefined));
+    const seen: Progress[] = [];
+    const pending = upstream.call('slow', {}, options({ onprogress: (update) => seen.push(update) }));
+    await sleep(20);
+    upstream.inject({ jsonrpc: '2.0', id: 7, method: 'notifications/progress', params: { progressToken: 'toolgate-1', progress: 1 } });
+    await expect.poll(() => upstream.received.find((message) => 'id' in message && message.id === 7)).toMatchObject({ error: { code: ErrorCode.MethodNotFound } });
+    expect(seen).toEqual([]);
+    await upstream.clientSide.close();
+    await expect(pending).rejects.toMatchObject({ code: ErrorCode.ConnectionClosed });
+  });
+
   it('rejects every call in flight when the connection closes', async () => {
     const upstream = await connect(() => new Promise(() => undefined));
     const pending = [upstream.call('a', {}, options()), upstream.call('b', {}, options())];

@@ -109,7 +109,8 @@ export function attachLeanToolsCall(client: Client, transport: Transport): boole
       answer(message.id, message);
       return;
     }
-    if ('method' in message && message.method === 'notifications/progress' && isRecord(message.params)) {
+    // A request under that name (it has an id) is no progress: the SDK refuses it, as it refuses any request it has no handler for.
+    if ('method' in message && message.method === 'notifications/progress' && !('id' in message) && isRecord(message.params)) {
       const token = message.params.progressToken;
       if (typeof token === 'string' && pending.has(token)) {
         progress(token, message.params);
