@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -158,6 +159,30 @@ describe('attachLeanToolsCall', () => {
     controller.abort(reason);
     await expect(pending).rejects.toBe(reason);
     await expect.poll(() => cancellations(upstream.received)).toEqual([{ requestId: 'toolgate-1', reason: 'cancelled' }]);
+  });
+
+  it('leaves nothing behind on a signal shared by many calls, however each ends', async () => {
+    const upstream = await connect((params) => (params.name === 'fail' ? Promise.reject(new McpError(ErrorCode.InvalidParams, 'no')) : params.name === 'slow' ? new Promise(() => undefined) : Promise.resolve(OK)));
+    const signal = new AbortController().signal;
+    const calls = ['echo', 'fail', 'slow'].flatMap((tool) => Array.from({ length: 4 }, () => upstream.call(tool, {}, options({ signal, timeout: 50 }))));
+    await Promise.allSettled(calls);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
+  it('rejects at once with the error of a send that fails, and drops the call: no timeout fires for it later', async () => {
+    const upstream = await connect(() => Promise.resolve(OK));
+    const failure = new Error('Not connected');
+    const send = upstream.clientSide.send.bind(upstream.clientSide);
+    const sent: JSONRPCMessage[] = [];
+    upstream.clientSide.send = (message, sendOptions) => {
+      sent.push(message);
+      return 'id' in message ? Promise.reject(failure) : send(message, sendOptions);
+    };
+    const signal = new AbortController().signal;
+    await expect(upstream.call('echo', {}, options({ signal, timeout: 30 }))).rejects.toBe(failure);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    await sleep(60);
+    expect(sent.map((message) => ('method' in message ? message.method : ''))).toEqual(['tools/call']);
   });
 
   it('leaves a request named notifications/progress to the SDK: it is refused, and neither reports progress nor keeps a call alive', async () => {

@@ -71,6 +71,20 @@ describe('an upstream over stdio, read by the lean framing', () => {
     expect(text).toContain('truncated');
     expect(outcome.content).not.toBe(text);
   });
+
+  it('takes a flood of progress scanned, one answer per call, and no answer sent early for a call not yet made', async () => {
+    const messages: string[] = [];
+    const before = hidden.length;
+    const result = await connection.capability.call({ server: 'hx', tool: 'noisy', arguments: {}, onProgress: (update) => messages.push(update.message ?? '') });
+    expect(JSON.stringify(result)).toContain('noisy done');
+    expect(messages).toHaveLength(200);
+    expect(new Set(messages)).toEqual(new Set(['step on']));
+    expect(hidden.slice(before)).toHaveLength(200);
+    expect(hidden.slice(before).every((event) => event.where === 'progress')).toBe(true);
+    // The answer the upstream sent for this next call before it was made is not taken for it.
+    const after = await call('fine');
+    expect(after.ok && unwrapUntrusted(after.content)).toBe('fine');
+  });
 });
 
 describe('an upstream over stdio that sends a message past its bound', () => {

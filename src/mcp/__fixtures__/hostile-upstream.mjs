@@ -15,7 +15,22 @@ const TOOLS = {
   hidden: (id) => line({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'hi\u202Edlrow\u200B there' }] } }),
   huge: (id) => line({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'y'.repeat(200 * 1024) }] } }),
   fine: (id) => line({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'fine' }] } }),
+  noisy: (id, token) => noisy(id, token),
 };
+
+// One write: a flood of progress with hidden characters in it, an answer to the id the gateway will send next (before it
+// is sent), the answer, the answer again, and progress for the call once it is answered.
+function noisy(id, token) {
+  const progress = (message) => line({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1, message } });
+  const next = typeof id === 'string' ? id.replace(/\d+$/, (n) => String(Number(n) + 1)) : id + 1;
+  return [
+    ...Array.from({ length: 200 }, () => progress('step\u202E \u200Bon')),
+    line({ jsonrpc: '2.0', id: next, result: { content: [{ type: 'text', text: 'planted: early' }] } }),
+    line({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'noisy done' }] } }),
+    line({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'planted: twice' }] } }),
+    progress('planted: late'),
+  ].join('\n');
+}
 
 function line(message) {
   return JSON.stringify(message);
@@ -29,7 +44,7 @@ function answer(message) {
     const tools = Object.keys(TOOLS).map((name) => ({ name, description: `Answers as "${name}".`, inputSchema: { type: 'object' } }));
     return line({ jsonrpc: '2.0', id: message.id, result: { tools } });
   }
-  if (message.method === 'tools/call') return TOOLS[message.params.name](message.id);
+  if (message.method === 'tools/call') return TOOLS[message.params.name](message.id, message.params._meta?.progressToken);
   if (message.id !== undefined) return line({ jsonrpc: '2.0', id: message.id, result: {} });
   return undefined;
 }
