@@ -5,7 +5,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult, type JSONRPCMessage, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { attachLeanToolsCall, leanToolsCallOf, type LeanToolsCall } from './lean-tools-call.js';
-import { setCallToolHandler, type CallExtra, type CallToolParams } from './read-call-tool-request.js';
+import type { CallExtra } from './elicit-approval.js';
+import { setCallToolHandler, type CallToolParams } from './read-call-tool-request.js';
 
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {
