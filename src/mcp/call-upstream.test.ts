@@ -29,8 +29,8 @@ async function connect(result: Record<string, unknown>): Promise<{ client: Clien
   return { client, received };
 }
 
-function call(client: Client, args: Record<string, unknown>): ReturnType<typeof callUpstream> {
-  return callUpstream({ client, name: 'mcp_up_echo', input: { server: 'up', tool: 'echo', arguments: args }, signal: undefined, timeoutMs: 5000, maxTotalTimeoutMs: undefined, cleanText: (text) => text });
+function call(client: Client, args: Record<string, unknown>, signal?: AbortSignal): ReturnType<typeof callUpstream> {
+  return callUpstream({ client, name: 'mcp_up_echo', input: { server: 'up', tool: 'echo', arguments: args }, signal, timeoutMs: 5000, maxTotalTimeoutMs: undefined, cleanText: (text) => text });
 }
 
 describe('callUpstream', () => {
@@ -56,5 +56,30 @@ describe('callUpstream', () => {
     await expect(call(client, { text: 'a' })).resolves.toEqual({ content: [{ type: 'text', text: 'ok' }], _meta: { 'example.com/trace': 'x' } });
     const { client: broken } = await connect({ content: [{ type: 'text' }] });
     await expect(call(broken, { text: 'a' })).rejects.toMatchObject({ code: 'EXECUTION_FAILED' });
+  });
+
+  it('rejects with the caller’s own reason when it aborts, even one that turns into no text (the SDK would throw turning it into words)', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = new Server({ name: 'upstream', version: '1.0.0' }, { capabilities: { tools: {} } });
+    const cancelled: unknown[] = [];
+    setCallToolHandler(server, (_params, extra) => new Promise((resolve) => extra.signal.addEventListener('abort', () => resolve({ content: [] }))));
+    await server.connect(serverSide);
+    const onServerMessage = serverSide.onmessage;
+    serverSide.onmessage = (message, extra) => {
+      if ('method' in message && message.method === 'notifications/cancelled') cancelled.push(message.params);
+      onServerMessage?.(message, extra);
+    };
+    const client = new Client({ name: 'gateway', version: '1.0.0' });
+    await client.connect(clientSide);
+    open.push(client, server);
+    for (const reason of [Object.create(null) as object, new Error('stopped')]) {
+      const controller = new AbortController();
+      const pending = call(client, { text: 'a' }, controller.signal);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      controller.abort(reason);
+      await expect(pending).rejects.toBe(reason);
+    }
+    // The SDK words a reason as `String(reason)`.
+    await expect.poll(() => cancelled).toEqual([expect.objectContaining({ reason: 'Error: cancelled' }), expect.objectContaining({ reason: 'Error: stopped' })]);
   });
 });

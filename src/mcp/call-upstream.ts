@@ -2,7 +2,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { ToolExecutionError, ToolTimeoutError, type McpCallInput } from '../core/internal.js';
 import { asCallToolResult, findMalformedCallResult } from './check-upstream-call-result.js';
-import { leanToolsCallOf } from './lean-tools-call.js';
+import { abortReasonText } from './abort-reason-text.js';
+import { leanToolsCallOf, type ToolsCallOptions } from './lean-tools-call.js';
 import { NotAnMcpResultError, UPSTREAM_RESULT_SCHEMA } from './upstream-result-schema.js';
 
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -56,7 +57,7 @@ export async function callUpstream(options: CallUpstreamOptions): Promise<CallTo
   const lean = leanToolsCallOf(client);
   let result: Record<string, unknown>;
   try {
-    result = lean === undefined ? await client.request(toolsCallRequest(input), UPSTREAM_RESULT_SCHEMA, { ...callOptions, resetTimeoutOnProgress: true }) : await lean(input.tool, input.arguments, callOptions);
+    result = lean === undefined ? await sdkRequest(client, input, callOptions) : await lean(input.tool, input.arguments, callOptions);
   } catch (error) {
     // The SDK wraps an abort as a timeout error; the caller's own reason is what marks it a cancellation.
     if (signal?.aborted === true) throw signal.reason as Error;
@@ -69,6 +70,27 @@ export async function callUpstream(options: CallUpstreamOptions): Promise<CallTo
   const problem = findMalformedCallResult(result);
   if (problem !== undefined) throw new ToolExecutionError(name, { detail: `the MCP server sent a malformed result (${problem})` });
   return asCallToolResult(result);
+}
+
+/**
+ * The call through the SDK's `request` (an upstream over HTTP). The SDK
+ * turns an abort's reason into text before it rejects the call: a reason
+ * with no text form would throw there, inside the abort listener, and leave
+ * the call waiting forever. It is given a signal of its own whose reason is
+ * always an Error; the caller still gets its own reason (`callUpstream`).
+ */
+async function sdkRequest(client: Client, input: McpCallInput, options: ToolsCallOptions): Promise<Record<string, unknown>> {
+  const { signal } = options;
+  if (signal === undefined) return client.request(toolsCallRequest(input), UPSTREAM_RESULT_SCHEMA, { ...options, resetTimeoutOnProgress: true });
+  const own = new AbortController();
+  const forward = (): void => own.abort(new Error(abortReasonText(signal.reason)));
+  if (signal.aborted) forward();
+  else signal.addEventListener('abort', forward, { once: true });
+  try {
+    return await client.request(toolsCallRequest(input), UPSTREAM_RESULT_SCHEMA, { ...options, signal: own.signal, resetTimeoutOnProgress: true });
+  } finally {
+    signal.removeEventListener('abort', forward);
+  }
 }
 
 /**

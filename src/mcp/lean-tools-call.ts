@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type JSONRPCMessage, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { abortReasonText } from './abort-reason-text.js';
 import { isRecord } from './is-record.js';
 import { isUpstreamResult, NotAnMcpResultError } from './upstream-result-schema.js';
 
@@ -74,7 +75,7 @@ export function attachLeanToolsCall(client: Client, transport: Transport): boole
     if (call === undefined) return;
     // Settled before anything that may throw: the call is already out of the map, so nothing else would settle it.
     call.reject(error);
-    transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: reasonText(error) } }).catch(() => undefined);
+    transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: abortReasonText(error) } }).catch(() => undefined);
   };
   const timedOut = (id: string, message: string): McpError => new McpError(ErrorCode.RequestTimeout, message, { requestId: id });
 
@@ -140,15 +141,6 @@ export function attachLeanToolsCall(client: Client, transport: Transport): boole
     });
   });
   return true;
-}
-
-/** A cancellation's reason as words for the upstream. A caller may abort with any value, one that turns into no text among them. */
-function reasonText(reason: unknown): string {
-  try {
-    return reason instanceof Error ? reason.message : String(reason);
-  } catch {
-    return 'cancelled';
-  }
 }
 
 /** A progress notification's update as the SDK's schema takes it: a number, then an optional total and message. */
