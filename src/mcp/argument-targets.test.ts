@@ -36,6 +36,24 @@ describe('compileArgumentTargets', () => {
     expect(() => targets({ url: null })).toThrow('Configuration "servers.fs.targets.tool.url" names a member that is null in the arguments.');
   });
 
+  it('refuses arguments holding a __proto__ member or constructor.prototype at any depth: a copy or merge upstream would read targets from them that were never judged', () => {
+    const targets = compileArgumentTargets({ path: '/options/path' }, field);
+    const refused = [
+      '{"options":{"__proto__":{"path":"/etc/passwd"}}}',
+      '{"__proto__":{"options":{"path":"/etc/passwd"}}}',
+      '{"options":{"path":"notes.md"},"extra":[{"a":{"__proto__":{}}}]}',
+      '{"options":{"constructor":{"prototype":{"path":"/etc/passwd"}}}}',
+      '{"list":[[{"constructor":{"prototype":{}}}]]}',
+    ];
+    for (const json of refused) expect(() => targets(JSON.parse(json)), json).toThrow('cannot be read from arguments that hold a __proto__ member');
+    // Only member names count, and only these shapes: a string, another name or a constructor without a prototype is data.
+    expect(targets(JSON.parse('{"options":{"path":"a.md","note":"__proto__","__proto__x":{},"constructor":"Object","c":{"constructor":{"name":"x"}}}}'))).toEqual({ path: 'a.md' });
+    // Walked without recursion: nesting as deep as a message allows is read, not a stack overflow.
+    let deep: unknown = { leaf: true };
+    for (let level = 0; level < 100_000; level += 1) deep = level % 2 === 0 ? [deep] : { level: deep };
+    expect(targets({ options: { path: 'a.md' }, deep })).toEqual({ path: 'a.md' });
+  });
+
   it('judges every spelling a server reads a path as', () => {
     const targets = compileArgumentTargets({ path: '/path', paths: '/more' }, field, { spellings: (path) => [`/root/${path}`, `/other/${path}`] });
     expect(targets({ path: 'a', more: ['b'] })).toEqual({ path: '/root/a', paths: ['/other/a', '/root/b', '/other/b'] });

@@ -63,6 +63,7 @@ export function compileArgumentTargets(targets: McpArgumentTargets, field: strin
   // The configured member each kind reads, named when a call's arguments do not fit it.
   const at = { path: `${field}.path`, paths: `${field}.paths`, url: `${field}.url`, command: `${field}.command` };
   return (args) => {
+    if (holdsPrototypeMember(args)) throw new ConfigurationError(field, 'cannot be read from arguments that hold a __proto__ member, or constructor.prototype, at any depth');
     const found: { -readonly [K in keyof ArgumentTargetValues]: ArgumentTargetValues[K] } = {};
     const all: string[] = [];
     if (path !== undefined) {
@@ -101,4 +102,30 @@ function read(args: unknown, pointer: JsonPointer, member: string): unknown {
 function text(value: unknown, member: string): string {
   if (typeof value !== 'string') throw new ConfigurationError(member, 'names a member that is not a string in the arguments');
   return value;
+}
+
+/**
+ * Whether the arguments hold, at any depth, an own `__proto__` member, or a
+ * `constructor` member with a `prototype` member. The floor judges the
+ * targets the arguments hold as their own. An upstream that copies an
+ * object of them with `Object.assign` takes its `__proto__` member as the
+ * copy's prototype, and reads a target the arguments left absent from it;
+ * one that merges them recursively can write `constructor.prototype` into
+ * every object's prototype, and later calls read it too. Neither is ever
+ * judged, so such arguments are refused. Walked without recursion: they may
+ * nest as deep as a message allows.
+ */
+function holdsPrototypeMember(args: unknown): boolean {
+  const pending: unknown[] = [args];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    if (!Array.isArray(node)) {
+      if (Object.hasOwn(node, '__proto__')) return true;
+      const constructor: unknown = Object.hasOwn(node, 'constructor') ? (node as { constructor: unknown }).constructor : undefined;
+      if (typeof constructor === 'object' && constructor !== null && Object.hasOwn(constructor, 'prototype')) return true;
+    }
+    for (const value of Object.values(node)) if (typeof value === 'object' && value !== null) pending.push(value);
+  }
+  return false;
 }
