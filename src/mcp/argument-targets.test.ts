@@ -54,6 +54,21 @@ describe('compileArgumentTargets', () => {
     expect(targets({ options: { path: 'a.md' }, deep })).toEqual({ path: 'a.md' });
   });
 
+  it('refuses arguments holding, along a pointer, a member named like its token up to case: an upstream that matches names so would read that one', () => {
+    const targets = compileArgumentTargets({ path: '/options/path', paths: '/items/0/source', url: '/link' }, field);
+    const refused = [
+      { options: { path: 'a.md', PATH: '/etc/passwd' } },
+      { options: { Path: '/etc/passwd' } },
+      { options: { path: 'a.md' }, OPTIONS: { path: '/etc/passwd' } },
+      { items: [{ source: 'a.md', '\u017Fource': '/etc/passwd' }] },
+      { LINK: 'https://evil.example/' },
+    ];
+    for (const args of refused) expect(() => targets(args), JSON.stringify(args)).toThrow('cannot be read from arguments that also hold a member named like it up to case');
+    expect(() => compileArgumentTargets({ path: '/kind' }, field)({ '\u212Aind': '/etc/passwd' })).toThrow(ConfigurationError);
+    // Only the members along a pointer count: the same names elsewhere, or other names of the same length, are data.
+    expect(targets({ options: { path: 'a.md', PATHS: 'x', pats: 'y' }, other: { PATH: '/etc/passwd' }, items: [{ source: 'b.md' }, { SOURCE: 'c' }] })).toEqual({ path: 'a.md', paths: ['b.md'] });
+  });
+
   it('judges every spelling a server reads a path as', () => {
     const targets = compileArgumentTargets({ path: '/path', paths: '/more' }, field, { spellings: (path) => [`/root/${path}`, `/other/${path}`] });
     expect(targets({ path: 'a', more: ['b'] })).toEqual({ path: '/root/a', paths: ['/other/a', '/root/b', '/other/b'] });

@@ -93,10 +93,45 @@ export function compileArgumentTargets(targets: McpArgumentTargets, field: strin
 
 /** The member a pointer names in a call's arguments; `member` is the configured target, named in the error. */
 function read(args: unknown, pointer: JsonPointer, member: string): unknown {
+  if (holdsCaseVariant(args, pointer)) throw new ConfigurationError(member, 'cannot be read from arguments that also hold a member named like it up to case');
   const value = evaluateJsonPointer(args, pointer);
   if (!value.found) return undefined;
   if (value.value === undefined || value.value === null) throw new ConfigurationError(member, 'names a member that is null in the arguments');
   return value.value;
+}
+
+/**
+ * Whether an object along the pointer holds a member whose name differs
+ * from the pointer's token there only in case (`PATH` or `Path` beside or in
+ * place of `path`). The floor judges the member named exactly. An upstream
+ * written in Go that decodes its arguments into a struct matches member
+ * names up to case (Unicode simple folding, so `ſ` is an `s` and `K`, the
+ * Kelvin sign, a `k`), and of several matches takes the last: it would act
+ * on a value that was never judged. Names are compared upper-cased, then
+ * lower-cased, which folds at least those; a name of another length is no
+ * such variant, as simple folding maps one character to one.
+ */
+function holdsCaseVariant(args: unknown, pointer: JsonPointer): boolean {
+  let node = args;
+  for (const token of pointer) {
+    if (typeof node !== 'object' || node === null) return false;
+    if (!Array.isArray(node)) {
+      let folded: string | undefined;
+      for (const key of Object.keys(node)) {
+        if (key.length !== token.length || key === token) continue;
+        folded ??= fold(token);
+        if (fold(key) === folded) return true;
+      }
+    }
+    const next = evaluateJsonPointer(node, [token]);
+    if (!next.found) return false;
+    node = next.value;
+  }
+  return false;
+}
+
+function fold(name: string): string {
+  return name.toUpperCase().toLowerCase();
 }
 
 function text(value: unknown, member: string): string {
