@@ -69,6 +69,16 @@ describe('compileArgumentTargets', () => {
     expect(targets({ options: { path: 'a.md', PATHS: 'x', pats: 'y' }, other: { PATH: '/etc/passwd' }, items: [{ source: 'b.md' }, { SOURCE: 'c' }] })).toEqual({ path: 'a.md', paths: ['b.md'] });
   });
 
+  it('refuses a pointer that goes on into a string: an upstream that parses the string as JSON would read a member never judged', () => {
+    const targets = compileArgumentTargets({ path: '/options/path', paths: '/list/0/source' }, field);
+    for (const args of [{ options: '{"path":"/etc/passwd"}' }, { options: 'default' }, { list: ['[{"source":"/etc/passwd"}]'] }]) {
+      expect(() => targets(args), JSON.stringify(args)).toThrow('names a member inside a string in the arguments');
+    }
+    // A null, number or boolean holds no member in any reading: the target is absent, as before.
+    expect(targets({ options: null, list: [7] })).toEqual({});
+    expect(targets({ options: { path: '{"path":"x"}' } })).toEqual({ path: '{"path":"x"}' });
+  });
+
   it('judges every spelling a server reads a path as', () => {
     const targets = compileArgumentTargets({ path: '/path', paths: '/more' }, field, { spellings: (path) => [`/root/${path}`, `/other/${path}`] });
     expect(targets({ path: 'a', more: ['b'] })).toEqual({ path: '/root/a', paths: ['/other/a', '/root/b', '/other/b'] });

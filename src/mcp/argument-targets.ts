@@ -93,7 +93,8 @@ export function compileArgumentTargets(targets: McpArgumentTargets, field: strin
 
 /** The member a pointer names in a call's arguments; `member` is the configured target, named in the error. */
 function read(args: unknown, pointer: JsonPointer, member: string): unknown {
-  if (holdsCaseVariant(args, pointer)) throw new ConfigurationError(member, 'cannot be read from arguments that also hold a member named like it up to case');
+  const problem = unjudgedReading(args, pointer);
+  if (problem !== undefined) throw new ConfigurationError(member, problem);
   const value = evaluateJsonPointer(args, pointer);
   if (!value.found) return undefined;
   if (value.value === undefined || value.value === null) throw new ConfigurationError(member, 'names a member that is null in the arguments');
@@ -101,31 +102,41 @@ function read(args: unknown, pointer: JsonPointer, member: string): unknown {
 }
 
 /**
- * Whether an object along the pointer holds a member whose name differs
- * from the pointer's token there only in case (`PATH` or `Path` beside or in
- * place of `path`). The floor judges the member named exactly. An upstream
- * written in Go that decodes its arguments into a struct matches member
- * names up to case (Unicode simple folding, so `ſ` is an `s` and `K`, the
- * Kelvin sign, a `k`), and of several matches takes the last: it would act
- * on a value that was never judged. Names are compared upper-cased, then
- * lower-cased, which folds at least those; a name of another length is no
- * such variant, as simple folding maps one character to one.
+ * Why an upstream could read the member a pointer names from the arguments
+ * otherwise than the floor reads it, or undefined. The floor judges the
+ * member named exactly, inside objects and arrays.
+ *
+ * A member whose name differs from the token only in case (`PATH` or `Path`
+ * beside or in place of `path`): an upstream written in Go that decodes its
+ * arguments into a struct matches member names up to case (Unicode simple
+ * folding, so `ſ` is an `s` and `K`, the Kelvin sign, a `k`), and of several
+ * matches takes the last. Names are compared upper-cased, then lower-cased,
+ * which folds at least those; a name of another length is no such variant,
+ * as simple folding maps one character to one.
+ *
+ * A string where the pointer goes on into an object: Python's FastMCP, and
+ * servers like it, parse a string sent for an argument that is not text as
+ * the JSON it spells, and would read a member the floor saw only as text.
  */
-function holdsCaseVariant(args: unknown, pointer: JsonPointer): boolean {
+function unjudgedReading(args: unknown, pointer: JsonPointer): string | undefined {
   let node = args;
   for (const token of pointer) {
-    if (typeof node !== 'object' || node === null) return false;
-    if (!Array.isArray(node)) {
-      let folded: string | undefined;
-      for (const key of Object.keys(node)) {
-        if (key.length !== token.length || key === token) continue;
-        folded ??= fold(token);
-        if (fold(key) === folded) return true;
-      }
-    }
+    if (typeof node === 'string') return 'names a member inside a string in the arguments, which an upstream may parse';
+    if (typeof node !== 'object' || node === null) return undefined;
+    if (!Array.isArray(node) && holdsCaseVariant(node, token)) return 'cannot be read from arguments that also hold a member named like it up to case';
     const next = evaluateJsonPointer(node, [token]);
-    if (!next.found) return false;
+    if (!next.found) return undefined;
     node = next.value;
+  }
+  return undefined;
+}
+
+function holdsCaseVariant(node: object, token: string): boolean {
+  let folded: string | undefined;
+  for (const key of Object.keys(node)) {
+    if (key.length !== token.length || key === token) continue;
+    folded ??= fold(token);
+    if (fold(key) === folded) return true;
   }
   return false;
 }

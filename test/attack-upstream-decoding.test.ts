@@ -8,19 +8,21 @@ import { ROOT } from './fixtures/mcp/helpers.js';
 import { CLI } from './support/spawn-cli.js';
 
 // A hostile model against an argument target (`/options/path`), through `toolgate serve --stdio` and the SDK
-// client, with an upstream that reads its arguments as Go's encoding/json does: a member matches up to case, and
-// the last match wins. The floor judges the member named exactly as the target; a member spelled like it up to
-// case, beside it or in its place, would reach the upstream unjudged.
+// client, with upstreams that decode their arguments otherwise than the floor reads them: one as Go's
+// encoding/json does (a member name matches up to case, the last match wins), one as Python's FastMCP does
+// (a string sent for an argument that is not text is parsed as JSON). The floor judges the member named exactly,
+// inside objects; a member spelled like it up to case, or one inside a string, would reach the upstream unjudged.
 
 const FOLDING = join(ROOT, 'test/__fixtures__/case-folding-server.mjs');
+const JSON_STRING = join(ROOT, 'test/__fixtures__/json-string-server.mjs');
 const SECRET = 'outside-the-workspace-do-not-leak';
 
 let client: Client;
 let outside: string;
 
 beforeAll(async () => {
-  const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'toolgate-attack-case-')));
-  outside = join(realpathSync(mkdtempSync(join(tmpdir(), 'toolgate-attack-case-outside-'))), 'secret.txt');
+  const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'toolgate-attack-decoding-')));
+  outside = join(realpathSync(mkdtempSync(join(tmpdir(), 'toolgate-attack-decoding-outside-'))), 'secret.txt');
   writeFileSync(outside, SECRET);
   writeFileSync(join(workspace, 'notes.md'), 'inside\n');
   const config = join(workspace, 'toolgate.config.json');
@@ -28,7 +30,10 @@ beforeAll(async () => {
     config,
     JSON.stringify({
       // Trusted and read-only: the tool runs without a person, and its target is the floor's alone to judge.
-      servers: { go: { command: process.execPath, args: [FOLDING], trust: 'annotations', targets: { read_file: { path: '/options/path' } } } },
+      servers: {
+        go: { command: process.execPath, args: [FOLDING], trust: 'annotations', targets: { read_file: { path: '/options/path' } } },
+        py: { command: process.execPath, args: [JSON_STRING], trust: 'annotations', targets: { read_file: { path: '/options/path' } } },
+      },
       console: { enabled: false },
     }),
   );
@@ -40,8 +45,8 @@ afterAll(async () => {
   await client?.close();
 });
 
-const call = async (args: Record<string, unknown>): Promise<{ isError?: boolean; text: string }> => {
-  const result = (await client.callTool({ name: 'mcp_go_read_file', arguments: args })) as { isError?: boolean; content: { text?: string }[] };
+const call = async (args: Record<string, unknown>, name = 'mcp_go_read_file'): Promise<{ isError?: boolean; text: string }> => {
+  const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text?: string }[] };
   return { ...(result.isError === undefined ? {} : { isError: result.isError }), text: result.content.map((block) => block.text ?? '').join('\n') };
 };
 
@@ -59,6 +64,18 @@ describe('an argument target an upstream matches up to case', () => {
     ['under options spelled in another case', () => ({ options: { path: 'notes.md' }, OPTIONS: { path: outside } })],
   ])('held: a path %s is refused before the upstream reads anything', async (_label, args) => {
     const outcome = await call(args());
+    expect(outcome.text).not.toContain(SECRET);
+    expect(outcome.isError).toBe(true);
+  });
+});
+
+describe('an argument target inside a member an upstream parses as JSON text', () => {
+  it('control: options as an object are read', async () => {
+    expect((await call({ options: { path: 'notes.md' } }, 'mcp_py_read_file')).text).toContain('inside');
+  });
+
+  it('held: options sent as a string of JSON are refused before the upstream reads anything', async () => {
+    const outcome = await call({ options: JSON.stringify({ path: outside }) }, 'mcp_py_read_file');
     expect(outcome.text).not.toContain(SECRET);
     expect(outcome.isError).toBe(true);
   });
