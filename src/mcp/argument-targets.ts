@@ -91,46 +91,39 @@ export function compileArgumentTargets(targets: McpArgumentTargets, field: strin
   };
 }
 
-/** The member a pointer names in a call's arguments; `member` is the configured target, named in the error. */
+/**
+ * The member a pointer names in a call's arguments, as the floor judges it;
+ * `member` is the configured target, named in the error. The floor reads
+ * the member named exactly, inside objects and arrays. Where an upstream
+ * could read another value for it, the call is refused:
+ *
+ * - A member whose name differs from the token only in case (`PATH` or
+ *   `Path` beside or in place of `path`): an upstream written in Go that
+ *   decodes its arguments into a struct matches member names up to case
+ *   (Unicode simple folding, so `ſ` is an `s` and `K`, the Kelvin sign, a
+ *   `k`), and of several matches takes the last.
+ * - A string where the pointer goes on into an object: Python's FastMCP, and
+ *   servers like it, parse a string sent for an argument that is not text
+ *   as the JSON it spells, and would read a member the floor saw as text.
+ */
 function read(args: unknown, pointer: JsonPointer, member: string): unknown {
-  const problem = unjudgedReading(args, pointer);
-  if (problem !== undefined) throw new ConfigurationError(member, problem);
-  const value = evaluateJsonPointer(args, pointer);
+  const value = evaluateJsonPointer(args, pointer, (node, token) => {
+    if (typeof node === 'string') throw new ConfigurationError(member, 'names a member inside a string in the arguments, which an upstream may parse');
+    if (typeof node === 'object' && node !== null && !Array.isArray(node) && holdsCaseVariant(node, token)) {
+      throw new ConfigurationError(member, 'cannot be read from arguments that also hold a member named like it up to case');
+    }
+  });
   if (!value.found) return undefined;
   if (value.value === undefined || value.value === null) throw new ConfigurationError(member, 'names a member that is null in the arguments');
   return value.value;
 }
 
 /**
- * Why an upstream could read the member a pointer names from the arguments
- * otherwise than the floor reads it, or undefined. The floor judges the
- * member named exactly, inside objects and arrays.
- *
- * A member whose name differs from the token only in case (`PATH` or `Path`
- * beside or in place of `path`): an upstream written in Go that decodes its
- * arguments into a struct matches member names up to case (Unicode simple
- * folding, so `ſ` is an `s` and `K`, the Kelvin sign, a `k`), and of several
- * matches takes the last. Names are compared upper-cased, then lower-cased,
- * which folds at least those; a name of another length is no such variant,
+ * Whether `node` holds a member named like `token` up to case, but not as
+ * it. Names are compared upper-cased, then lower-cased, which folds at least
+ * what simple folding folds; a name of another length is no such variant,
  * as simple folding maps one character to one.
- *
- * A string where the pointer goes on into an object: Python's FastMCP, and
- * servers like it, parse a string sent for an argument that is not text as
- * the JSON it spells, and would read a member the floor saw only as text.
  */
-function unjudgedReading(args: unknown, pointer: JsonPointer): string | undefined {
-  let node = args;
-  for (const token of pointer) {
-    if (typeof node === 'string') return 'names a member inside a string in the arguments, which an upstream may parse';
-    if (typeof node !== 'object' || node === null) return undefined;
-    if (!Array.isArray(node) && holdsCaseVariant(node, token)) return 'cannot be read from arguments that also hold a member named like it up to case';
-    const next = evaluateJsonPointer(node, [token]);
-    if (!next.found) return undefined;
-    node = next.value;
-  }
-  return undefined;
-}
-
 function holdsCaseVariant(node: object, token: string): boolean {
   let folded: string | undefined;
   for (const key of Object.keys(node)) {

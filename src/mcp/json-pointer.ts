@@ -27,11 +27,13 @@ const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
  * `/constructor` name what the arguments hold under that key, never what an
  * object inherits. An array is indexed by a canonical decimal index (`01`,
  * `-` and out-of-range indexes name nothing); a string or number has no
- * members.
+ * members. `beforeStep` sees each node the pointer reads a member of, with
+ * that member's token, and may throw to refuse the reading.
  */
-export function evaluateJsonPointer(document: unknown, pointer: JsonPointer): PointerValue {
+export function evaluateJsonPointer(document: unknown, pointer: JsonPointer, beforeStep?: (node: unknown, token: string) => void): PointerValue {
   let node = document;
   for (const token of pointer) {
+    beforeStep?.(node, token);
     if (Array.isArray(node)) {
       if (!ARRAY_INDEX.test(token)) return MISSING;
       const index = Number(token);
