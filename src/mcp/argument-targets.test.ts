@@ -65,6 +65,7 @@ describe('compileArgumentTargets', () => {
     ];
     for (const args of refused) expect(() => targets(args), JSON.stringify(args)).toThrow('cannot be read from arguments that also hold a member named like it up to case');
     expect(() => compileArgumentTargets({ path: '/kind' }, field)({ '\u212Aind': '/etc/passwd' })).toThrow(ConfigurationError);
+    expect(() => compileArgumentTargets({ path: '/stra\u00DFe' }, field)({ 'stra\u1E9Ee': '/etc/passwd' })).toThrow(ConfigurationError);
     // Only the members along a pointer count: the same names elsewhere, or other names of the same length, are data.
     expect(targets({ options: { path: 'a.md', PATHS: 'x', pats: 'y' }, other: { PATH: '/etc/passwd' }, items: [{ source: 'b.md' }, { SOURCE: 'c' }] })).toEqual({ path: 'a.md', paths: ['b.md'] });
   });

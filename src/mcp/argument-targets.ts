@@ -120,9 +120,11 @@ function read(args: unknown, pointer: JsonPointer, member: string): unknown {
 
 /**
  * Whether `node` holds a member named like `token` up to case, but not as
- * it. Names are compared upper-cased, then lower-cased, which folds at least
- * what simple folding folds; a name of another length is no such variant,
- * as simple folding maps one character to one.
+ * it. Names are compared lower-cased, then upper-cased, which takes every
+ * character of a simple folding orbit to one (`ß` and `ẞ` to `SS`, `ſ` to
+ * `S`), and folds some names Go keeps apart (`ı` and `i`): such a call is
+ * refused too. A name of another length is no such variant, as simple
+ * folding maps one character to one.
  */
 function holdsCaseVariant(node: object, token: string): boolean {
   let folded: string | undefined;
@@ -135,7 +137,7 @@ function holdsCaseVariant(node: object, token: string): boolean {
 }
 
 function fold(name: string): string {
-  return name.toUpperCase().toLowerCase();
+  return name.toLowerCase().toUpperCase();
 }
 
 function text(value: unknown, member: string): string {
