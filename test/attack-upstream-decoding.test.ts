@@ -32,7 +32,7 @@ beforeAll(async () => {
       // Trusted and read-only: the tool runs without a person, and its target is the floor's alone to judge.
       servers: {
         go: { command: process.execPath, args: [FOLDING], trust: 'annotations', targets: { read_file: { path: '/options/path' } } },
-        py: { command: process.execPath, args: [JSON_STRING], trust: 'annotations', targets: { read_file: { path: '/options/path' } } },
+        py: { command: process.execPath, args: [JSON_STRING], trust: 'annotations', targets: { read_file: { path: '/options/path' }, read_files: { paths: '/paths' } } },
       },
       console: { enabled: false },
     }),
@@ -72,6 +72,17 @@ describe('an argument target an upstream matches up to case', () => {
 describe('an argument target inside a member an upstream parses as JSON text', () => {
   it('control: options as an object are read', async () => {
     expect((await call({ options: { path: 'notes.md' } }, 'mcp_py_read_file')).text).toContain('inside');
+  });
+
+  it('control: paths as a path or a list are read', async () => {
+    expect((await call({ paths: 'notes.md' }, 'mcp_py_read_files')).text).toContain('inside');
+    expect((await call({ paths: ['notes.md'] }, 'mcp_py_read_files')).text).toContain('inside');
+  });
+
+  it('held: paths sent as a string of a JSON list are refused before the upstream reads anything', async () => {
+    const outcome = await call({ paths: JSON.stringify([outside]) }, 'mcp_py_read_files');
+    expect(outcome.text).not.toContain(SECRET);
+    expect(outcome.isError).toBe(true);
   });
 
   it('held: options sent as a string of JSON are refused before the upstream reads anything', async () => {

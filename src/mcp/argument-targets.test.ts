@@ -77,7 +77,9 @@ describe('compileArgumentTargets', () => {
     }
     // A null, number or boolean holds no member in any reading: the target is absent, as before.
     expect(targets({ options: null, list: [7] })).toEqual({});
-    expect(targets({ options: { path: '{"path":"x"}' } })).toEqual({ path: '{"path":"x"}' });
+    // A target string that is JSON of a list or an object is refused too; one that only looks like it is a path.
+    for (const path of ['["/etc/passwd"]', ' {"a":1} ', '[]']) expect(() => targets({ options: { path } }), path).toThrow('names a string that is JSON of a list or an object');
+    expect(targets({ options: { path: '[draft] notes.md' }, list: [{ source: '[1' }] })).toEqual({ path: '[draft] notes.md', paths: ['[1'] });
   });
 
   it('judges every spelling a server reads a path as', () => {

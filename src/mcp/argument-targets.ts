@@ -102,9 +102,10 @@ export function compileArgumentTargets(targets: McpArgumentTargets, field: strin
  *   decodes its arguments into a struct matches member names up to case
  *   (Unicode simple folding, so `ſ` is an `s` and `K`, the Kelvin sign, a
  *   `k`), and of several matches takes the last.
- * - A string where the pointer goes on into an object: Python's FastMCP, and
- *   servers like it, parse a string sent for an argument that is not text
- *   as the JSON it spells, and would read a member the floor saw as text.
+ * - A string where the pointer goes on into an object, or a target string
+ *   that is JSON of a list or an object: Python's FastMCP, and servers like
+ *   it, parse a string sent for an argument that is not text as the JSON it
+ *   spells, and would read members the floor saw as text.
  */
 function read(args: unknown, pointer: JsonPointer, member: string): unknown {
   const value = evaluateJsonPointer(args, pointer, (node, token) => {
@@ -115,7 +116,32 @@ function read(args: unknown, pointer: JsonPointer, member: string): unknown {
   });
   if (!value.found) return undefined;
   if (value.value === undefined || value.value === null) throw new ConfigurationError(member, 'names a member that is null in the arguments');
+  if (typeof value.value === 'string' && spellsJsonStructure(value.value)) throw new ConfigurationError(member, 'names a string that is JSON of a list or an object in the arguments, which an upstream may parse');
   return value.value;
+}
+
+/** `[`, `{` and the JSON whitespace that may come before them. */
+const OPENS_JSON_STRUCTURE: ReadonlySet<number> = new Set([0x5b, 0x7b, 0x20, 0x09, 0x0a, 0x0d]);
+
+/**
+ * Whether a target string is the JSON text of an array or an object. The
+ * floor judges it as the one path, URL or command it is; FastMCP parses such
+ * a string, sent for an argument that may be a list (`str | list[str]`), into
+ * the paths it spells. Parsed only when it opens and closes like one.
+ */
+function spellsJsonStructure(value: string): boolean {
+  // Most targets open with neither bracket nor JSON whitespace: they are settled by one character.
+  if (!OPENS_JSON_STRUCTURE.has(value.charCodeAt(0))) return false;
+  const text = value.trim();
+  const open = text.charAt(0);
+  const close = text.charAt(text.length - 1);
+  if (!((open === '[' && close === ']') || (open === '{' && close === '}'))) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

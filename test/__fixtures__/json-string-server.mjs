@@ -1,6 +1,7 @@
-// An upstream MCP server over stdio whose tool reads `options.path`, and takes options sent as a string of JSON
-// as the object it spells, as Python's FastMCP does for an argument whose type is not `str` (models often send
-// objects as JSON text). Its schema gives `options` no type, as FastMCP's does for an argument typed `Any`.
+// An upstream MCP server over stdio whose tools take an argument sent as a string of JSON as the value it spells,
+// as Python's FastMCP does for an argument whose type is not `str` (models often send objects and lists as JSON
+// text). `read_file` reads `options.path`; its schema gives `options` no type, as FastMCP's does for an argument
+// typed `Any`. `read_files` reads `paths`, a path or a list of them (`str | list[str]`).
 import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -8,19 +9,32 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 
 const server = new Server({ name: 'json-string', version: '1.0.0' }, { capabilities: { tools: {} } });
 server.setRequestHandler(ListToolsRequestSchema, () => ({
-  tools: [{ name: 'read_file', description: 'Read the file options.path.', inputSchema: { type: 'object', properties: { options: { title: 'Options' } } }, annotations: { readOnlyHint: true } }],
+  tools: [
+    { name: 'read_file', description: 'Read the file options.path.', inputSchema: { type: 'object', properties: { options: { title: 'Options' } } }, annotations: { readOnlyHint: true } },
+    {
+      name: 'read_files',
+      description: 'Read the files in paths.',
+      inputSchema: { type: 'object', properties: { paths: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] } } },
+      annotations: { readOnlyHint: true },
+    },
+  ],
 }));
-server.setRequestHandler(CallToolRequestSchema, (request) => {
-  let options = request.params.arguments?.options;
-  if (typeof options === 'string') {
-    try {
-      options = JSON.parse(options);
-    } catch {
-      // Not JSON: kept as the string it is.
-    }
+
+/** The argument as FastMCP hands it on: a string that is JSON of anything but a string or number, parsed. */
+const preParsed = (value) => {
+  if (typeof value !== 'string') return value;
+  try {
+    const parsed = JSON.parse(value);
+    return typeof parsed === 'string' || typeof parsed === 'number' ? value : parsed;
+  } catch {
+    return value;
   }
-  const path = options?.path;
-  if (typeof path !== 'string') return { content: [{ type: 'text', text: 'no path' }], isError: true };
-  return { content: [{ type: 'text', text: readFileSync(path, 'utf8') }] };
+};
+
+server.setRequestHandler(CallToolRequestSchema, (request) => {
+  const args = request.params.arguments ?? {};
+  const paths = request.params.name === 'read_files' ? [preParsed(args.paths)].flat() : [preParsed(args.options)?.path];
+  if (!paths.every((path) => typeof path === 'string')) return { content: [{ type: 'text', text: 'no path' }], isError: true };
+  return { content: paths.map((path) => ({ type: 'text', text: readFileSync(path, 'utf8') })) };
 });
 await server.connect(new StdioServerTransport());
