@@ -1,18 +1,16 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './fixtures/mcp/helpers.js';
+import { attackWorkspace, OUTSIDE_SECRET as SECRET } from './support/attack-workspace.js';
 import { CLI } from './support/spawn-cli.js';
 
-// The nested-__proto__ attack of attack-nested-proto.test.ts in spellings an SDK client never sends, written as
+// The nested-__proto__ attack of attack-upstream-decoding.test.ts in spellings an SDK client never sends, written as
 // raw JSON lines to `toolgate serve --stdio`: a key escaped into "__proto__", and duplicate keys, whose last value
 // JSON.parse keeps. The upstream (merging-server.mjs) copies the options with Object.assign before it reads the path.
 
 const MERGING = join(ROOT, 'test/__fixtures__/merging-server.mjs');
-const SECRET = 'outside-the-workspace-do-not-leak';
 
 let child: ChildProcessWithoutNullStreams;
 let outside: string;
@@ -31,19 +29,11 @@ const call = (argumentsJson: string): Promise<Record<string, unknown>> =>
   send(`{"jsonrpc":"2.0","id":"ID","method":"tools/call","params":{"name":"mcp_cfg_read_config","arguments":${argumentsJson.replace('OUTSIDE', JSON.stringify(outside).slice(1, -1))}}}`);
 
 beforeAll(async () => {
-  const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'toolgate-attack-spell-')));
-  outside = join(realpathSync(mkdtempSync(join(tmpdir(), 'toolgate-attack-spell-outside-'))), 'secret.txt');
-  writeFileSync(outside, SECRET);
-  writeFileSync(join(workspace, 'notes.md'), 'inside\n');
-  const config = join(workspace, 'toolgate.config.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      servers: { cfg: { command: process.execPath, args: [MERGING], trust: 'annotations', targets: { read_config: { path: '/options/path' } } } },
-      console: { enabled: false },
-    }),
-  );
-  child = spawn(process.execPath, [CLI, '-c', config, 'serve', '--stdio'], { cwd: workspace });
+  const served = attackWorkspace('toolgate-attack-spell', {
+    cfg: { command: process.execPath, args: [MERGING], trust: 'annotations', targets: { read_config: { path: '/options/path' } } },
+  });
+  outside = served.outside;
+  child = spawn(process.execPath, [CLI, '-c', served.config, 'serve', '--stdio'], { cwd: served.workspace });
   createInterface({ input: child.stdout }).on('line', (line) => {
     const message = JSON.parse(line) as Record<string, unknown>;
     if (typeof message.id === 'number') answers.get(message.id)?.(message);

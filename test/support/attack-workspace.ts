@@ -1,0 +1,29 @@
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** What a file outside the workspace holds: no answer of a call may contain it. */
+export const OUTSIDE_SECRET = 'outside-the-workspace-do-not-leak';
+
+export interface AttackWorkspace {
+  readonly workspace: string;
+  /** A file outside the workspace holding `OUTSIDE_SECRET`. */
+  readonly outside: string;
+  /** The gateway configuration written in the workspace. */
+  readonly config: string;
+}
+
+/**
+ * A workspace holding `notes.md` ("inside") and a configuration serving
+ * `servers` with the console off, beside a file outside it that the floor
+ * must keep every upstream from reading.
+ */
+export function attackWorkspace(prefix: string, servers: Record<string, object>): AttackWorkspace {
+  const workspace = realpathSync(mkdtempSync(join(tmpdir(), `${prefix}-`)));
+  const outside = join(realpathSync(mkdtempSync(join(tmpdir(), `${prefix}-outside-`))), 'secret.txt');
+  writeFileSync(outside, OUTSIDE_SECRET);
+  writeFileSync(join(workspace, 'notes.md'), 'inside\n');
+  const config = join(workspace, 'toolgate.config.json');
+  writeFileSync(config, JSON.stringify({ servers, console: { enabled: false } }));
+  return { workspace, outside, config };
+}
