@@ -92,6 +92,8 @@ describe('an argument target an upstream matches up to case', () => {
     const outcome = await call(args());
     expect(outcome.text).not.toContain(SECRET);
     expect(outcome.isError).toBe(true);
+    // The model is told which target and why, in words that quote no value.
+    expect(outcome.text).toContain('its target servers.go.targets.read_file.path cannot be read from arguments that also hold a member named like it up to case');
   });
 });
 

@@ -88,7 +88,10 @@ describe('an upstream tool as a definition', () => {
     const { calls, dispatch } = setup({ tools: [loose], rules: { deny: ['Read(./.env)'] } });
     expect(reasonOf(await dispatch('mcp_fs_read_text_file', { path: '.env' }))).toBe('rule_denied');
     expect(reasonOf(await dispatch('mcp_fs_read_text_file', { path: `${WORKSPACE}/.env` }))).toBe('rule_denied');
-    expect(reasonOf(await dispatch('mcp_fs_read_text_file', { path: ['.env'] }))).toBe('target_unavailable');
+    const misfit = await dispatch('mcp_fs_read_text_file', { path: ['.env'] });
+    expect(reasonOf(misfit)).toBe('target_unavailable');
+    // The refusal says which target and why, and quotes no value.
+    expect(!misfit.ok && misfit.error.message).toBe('Tool "mcp_fs_read_text_file" was refused: its target servers.fs.targets.read_text_file.path names a member that is not a string in the arguments.');
     expect(calls).toEqual([]);
     const outcome = await dispatch('mcp_fs_read_text_file', { path: 'README.md' });
     expect(outcome.ok).toBe(true);

@@ -1,4 +1,4 @@
-import { requireCapability, ToolDefinitionError, type AnyToolDefinition, type JsonSchema, type ToolFacts } from '../core/internal.js';
+import { ConfigurationError, requireCapability, ToolDefinitionError, ToolPolicyError, type AnyToolDefinition, type JsonSchema, type ToolFacts } from '../core/internal.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { compileArgumentTargets } from './argument-targets.js';
 import { recognizeServer } from './known-server-targets.js';
@@ -46,6 +46,15 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
   const output = tool.outputSchema === undefined ? undefined : schemas(name, 'output', tool.outputSchema, trusted);
   const description = options.description.trim().length > 0 ? options.description : `Tool "${tool.name}" of MCP server "${server.name}".`;
   const targetsOf = compileArgumentTargets(governance.targets, `servers.${server.name}.targets.${tool.name}`, known?.spellings === undefined ? {} : { spellings: known.spellings });
+  // Arguments that do not fit the targets refuse the call saying which target and why; the words quote no value.
+  const targetsIn = (args: Record<string, unknown>) => {
+    try {
+      return targetsOf(args);
+    } catch (error) {
+      if (!(error instanceof ConfigurationError)) throw error;
+      throw new ToolPolicyError(name, 'target_unavailable', { detail: `was refused: its target ${error.field} ${error.problemText}`, cause: error });
+    }
+  };
   const policy = {
     ...(governance.governed ? { egress: 'mcp' as const } : {}),
     ...(governance.access === undefined ? {} : { fsScoped: true }),
@@ -64,7 +73,7 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
     risk: readOnly ? 'low' : facts.destructive === true ? 'high' : 'medium',
     policy,
     ...(server.schemaProfile === undefined ? {} : { schemaProfile: server.schemaProfile }),
-    policyTarget: (args: Record<string, unknown>) => ({ server: server.name, mcpTool: tool.name, mcpArguments: args, ...targetsOf(args) }),
+    policyTarget: (args: Record<string, unknown>) => ({ server: server.name, mcpTool: tool.name, mcpArguments: args, ...targetsIn(args) }),
     ...(readOnly ? { isConcurrencySafe: () => true } : {}),
     async dispatch(args: Record<string, unknown>, host, context) {
       const mcp = requireCapability(host, 'mcp', name);

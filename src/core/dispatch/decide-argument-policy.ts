@@ -7,7 +7,8 @@ import { resolveAction } from './resolve-action.js';
 /**
  * Stage 7: guardrails and rules on the EFFECTIVE arguments, through the
  * tool's `policyTarget`, resolved into the call's action first (real paths
- * when the host can say them). A target function that throws fails closed.
+ * when the host can say them). A target function that throws fails closed:
+ * with its own `ToolPolicyError`, or else with `target_unavailable`.
  * Synchronous unless the host resolves asynchronously.
  */
 export function decideArgumentPolicy(state: ResolvedDispatchState): ToolgateError | undefined | Promise<ToolgateError | undefined> {
@@ -19,6 +20,8 @@ export function decideArgumentPolicy(state: ResolvedDispatchState): ToolgateErro
       // made a new shape for every call's target, and each stage reading it met one more shape than it can keep.
       state.target = Object.freeze(Object.fromEntries(Object.entries(targetOf(state.effectiveArgs))));
     } catch (error) {
+      // A policy refusal the target function words itself stands; anything else it throws may quote the arguments.
+      if (error instanceof ToolPolicyError) return error;
       return new ToolPolicyError(tool.key, 'target_unavailable', { detail: 'was refused: its policy target could not be computed', cause: error });
     }
   }

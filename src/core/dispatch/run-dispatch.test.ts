@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
 import { unwrapUntrusted } from '../untrusted/untrusted.js';
-import { ToolUnavailableError } from '../errors/tool-errors.js';
+import { ToolPolicyError, ToolUnavailableError } from '../errors/tool-errors.js';
 import { requireCapability } from '../host/require-capability.js';
 import { createFakeHost } from '../../testing/index.js';
 import {
@@ -189,6 +189,25 @@ describe('registry.dispatch: one outcome per call, stage by stage', () => {
     const { registry } = harness([tool]);
     const outcome = await registry.dispatch({ callId: 'c', name: 'bad_target', arguments: {} }, { grantedTools: ['bad_target'] });
     expect(outcome.ok ? 'OK' : outcome.error).toMatchObject({ code: 'POLICY_DENIED', reason: 'target_unavailable' });
+    // What it threw may quote the arguments: the refusal keeps it as the cause, never in its words.
+    expect(outcome.ok ? 'OK' : outcome.error.message).toBe('Tool "bad_target" was refused: its policy target could not be computed.');
+  });
+
+  it('stage 7: a policyTarget that refuses with its own ToolPolicyError refuses with it', async () => {
+    const refusal = new ToolPolicyError('worded_target', 'target_unavailable', { detail: 'was refused: its target options.path is inside a string' });
+    const tool = defineTool({
+      name: 'worded_target',
+      description: 'Refuses its target in its own words.',
+      input: z.object({}),
+      policy: { spawnsProcess: true },
+      policyTarget: () => {
+        throw refusal;
+      },
+      dispatch: () => 'ran',
+    });
+    const { registry } = harness([tool]);
+    const outcome = await registry.dispatch({ callId: 'c', name: 'worded_target', arguments: {} }, { grantedTools: ['worded_target'] });
+    expect(outcome.ok ? 'OK' : outcome.error).toBe(refusal);
   });
 
   it('stage 11: a beforeDispatch refusal discards the prepared journal claim and never touches the host', async () => {

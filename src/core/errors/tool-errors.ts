@@ -37,9 +37,12 @@ export class ToolDefinitionError extends ToolgateError {
 /** A caller or configuration mistake (not a tool-level failure): thrown, not returned. */
 export class ConfigurationError extends ToolgateError {
   readonly field: string;
+  /** What is wrong with the field, in the words of the message, without the field. */
+  readonly problemText: string;
   constructor(field: string, problem: string) {
     super('CONFIGURATION_INVALID', `Configuration "${field}" ${problem}.`);
     this.field = field;
+    this.problemText = problem;
   }
 }
 
