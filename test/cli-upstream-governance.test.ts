@@ -247,4 +247,15 @@ describe('upstream MCP tools through toolgate serve', () => {
     },
     TIMEOUT,
   );
+
+  it(
+    'refuses a configuration whose targets would drop the path toolgate knows server-filesystem reads, naming the key',
+    async () => {
+      const { workspace } = workspaceWith((_workspace, log) => ({ servers: { ...servers(log), fs: { ...servers(log).fs, trust: 'annotations', targets: { read_text_file: {} } } }, console: { enabled: false } }));
+      const result = await runCli(['tools'], workspace);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('servers.fs.targets.read_text_file" drops the path target');
+    },
+    TIMEOUT,
+  );
 });

@@ -90,4 +90,12 @@ describe('checkServerGovernance', () => {
     expect(check({ targets: { add: { path: '/p' } }, tools: { add: { governed: false, access: 'read' } } })).not.toThrow();
     expect(check({ trust: 'annotations', trusted: true, tools: { add: { governed: false } } })).not.toThrow();
   });
+
+  it('refuses targets that drop a kind toolgate ships for a tool of a recognised server: an empty entry would take its workspace jail away', () => {
+    expect(check({ targets: { read_text_file: {} } }, FILESYSTEM)).toThrow('"servers.fs.targets.read_text_file" drops the path target toolgate knows this server reads (give its JSON pointer)');
+    expect(check({ targets: { move_file: { url: '/u' } } }, FILESYSTEM)).toThrow('"servers.fs.targets.move_file" drops the path target');
+    // Other pointers to the same kind are the operator's to give; a tool the table does not list takes any targets.
+    expect(check({ targets: { read_text_file: { path: '/file' }, move_file: { paths: ['/from', '/to'] }, list_allowed_directories: {} } }, FILESYSTEM)).not.toThrow();
+    expect(check({ targets: { read_text_file: {} } })).not.toThrow();
+  });
 });

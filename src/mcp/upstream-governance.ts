@@ -69,9 +69,14 @@ export function checkServerGovernance(server: Partial<Record<keyof McpServerConf
   if (trust !== undefined && trusted !== undefined && (trust === 'annotations') !== trusted) throw new ConfigurationError(`${field}.trusted`, `contradicts "trust": "${trust}" (trusted is its older spelling: give one)`);
   if (governed !== undefined && typeof governed !== 'boolean') throw new ConfigurationError(`${field}.governed`, 'must be true or false');
   const targets = record(server.targets, `${field}.targets`);
-  for (const [name, entry] of Object.entries(targets)) checkArgumentTargets(entry, `${field}.targets.${name}`);
-  const tools = record(server.tools, `${field}.tools`);
   const known = recognizeServer(server as McpServerConfig);
+  for (const [name, entry] of Object.entries(targets)) {
+    const where = `${field}.targets.${name}`;
+    const shipped = known === undefined ? undefined : own(known.tools, name);
+    if (shipped !== undefined) keepsShippedKinds(checkArgumentTargets(entry, where), shipped.targets, where);
+    else checkArgumentTargets(entry, where);
+  }
+  const tools = record(server.tools, `${field}.tools`);
   for (const [name, entry] of Object.entries(tools)) {
     const where = `${field}.tools.${name}`;
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new ConfigurationError(where, 'must be an object ({ "governed": …, "access": … })');
@@ -85,6 +90,19 @@ export function checkServerGovernance(server: Partial<Record<keyof McpServerConf
     if (namesPaths(toolTargets) && (access ?? shipped?.access) !== 'read') {
       throw new ConfigurationError(`${where}.governed`, 'cannot be false for a tool that writes the paths its targets name (give "access": "read" if it only reads them)');
     }
+  }
+}
+
+/**
+ * A configured entry replaces what toolgate ships for a tool of a recognised
+ * server, and may point elsewhere; it may not leave out a kind of target the
+ * server is known to read. An empty entry would otherwise run the tool with
+ * no path judged at all: no workspace jail, no protected paths.
+ */
+function keepsShippedKinds(configured: McpArgumentTargets, shipped: McpArgumentTargets, where: string): void {
+  if (namesPaths(shipped) && !namesPaths(configured)) throw new ConfigurationError(where, 'drops the path target toolgate knows this server reads (give its JSON pointer)');
+  for (const kind of ['url', 'command'] as const) {
+    if (shipped[kind] !== undefined && configured[kind] === undefined) throw new ConfigurationError(where, `drops the ${kind} target toolgate knows this server reads (give its JSON pointer)`);
   }
 }
 
