@@ -81,28 +81,16 @@ export async function callUpstream(options: CallUpstreamOptions): Promise<CallTo
  */
 async function sdkRequest(client: Client, input: McpCallInput, options: ToolsCallOptions): Promise<Record<string, unknown>> {
   const { signal } = options;
-  if (signal === undefined) return client.request(toolsCallRequest(input), UPSTREAM_RESULT_SCHEMA, { ...options, resetTimeoutOnProgress: true });
   const own = new AbortController();
-  const forward = (): void => own.abort(new Error(abortReasonText(signal.reason)));
-  if (signal.aborted) forward();
-  else signal.addEventListener('abort', forward, { once: true });
+  const forward = (): void => own.abort(new Error(abortReasonText(signal?.reason)));
+  if (signal?.aborted === true) forward();
+  else signal?.addEventListener('abort', forward, { once: true });
   try {
-    return await client.request(toolsCallRequest(input), UPSTREAM_RESULT_SCHEMA, { ...options, signal: own.signal, resetTimeoutOnProgress: true });
+    const request = { method: 'tools/call', params: { name: input.tool, arguments: { ...input.arguments } } };
+    return await client.request(request, UPSTREAM_RESULT_SCHEMA, { ...options, signal: own.signal, resetTimeoutOnProgress: true });
   } finally {
-    signal.removeEventListener('abort', forward);
+    signal?.removeEventListener('abort', forward);
   }
-}
-
-/**
- * The request as the SDK's `request` takes it: it copies the request and
- * its params into the message it sends, adding `jsonrpc` and `id`, and
- * `_meta` with the progress token. V8 adds a member to a spread copy on a
- * slow path, on every call, and writes one the copy already has in place:
- * the three are here already, and the SDK writes its own values over them.
- */
-function toolsCallRequest(input: McpCallInput): Parameters<Client['request']>[0] {
-  const request = { method: 'tools/call', params: { name: input.tool, arguments: { ...input.arguments }, _meta: undefined }, jsonrpc: '2.0', id: 0 };
-  return request;
 }
 
 /** What went wrong, in words that hold no upstream text. */

@@ -72,9 +72,9 @@ export function checkServerGovernance(server: Partial<Record<keyof McpServerConf
   const known = recognizeServer(server as McpServerConfig);
   for (const [name, entry] of Object.entries(targets)) {
     const where = `${field}.targets.${name}`;
+    const checked = checkArgumentTargets(entry, where);
     const shipped = known === undefined ? undefined : own(known.tools, name);
-    if (shipped !== undefined) keepsShippedKinds(checkArgumentTargets(entry, where), shipped.targets, where);
-    else checkArgumentTargets(entry, where);
+    if (shipped !== undefined) keepsShippedKinds(checked, shipped.targets, where);
   }
   const tools = record(server.tools, `${field}.tools`);
   for (const [name, entry] of Object.entries(tools)) {
