@@ -79,19 +79,22 @@ describe('CommitBatcher', () => {
     expect(chain.db.inTransaction).toBe(false);
   });
 
-  it('a deferred write does not wait, and is committed within the delay; flush() commits it at once', async () => {
+  it('a deferred write does not wait, and is committed within the delay; flush() commits it at once; each is told once its batch committed', async () => {
     const chain = store();
     const batcher = new CommitBatcher(chain, 10);
     const errors: unknown[] = [];
-    batcher.defer(event(chain, 'later'), (error) => errors.push(error));
+    const committed: string[] = [];
+    batcher.defer(event(chain, 'later'), () => committed.push('later'), (error) => errors.push(error));
     expect(batcher.pending).toBe(true);
     expect(chain.db.prepare('SELECT count(*) FROM events').pluck().get()).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(chain.db.prepare('SELECT count(*) FROM events').pluck().get()).toBe(1);
-    batcher.defer(event(chain, 'flushed'), (error) => errors.push(error));
+    expect(committed).toEqual(['later']);
+    batcher.defer(event(chain, 'flushed'), () => committed.push('flushed'), (error) => errors.push(error));
     batcher.flush();
     expect(batcher.pending).toBe(false);
     expect(chain.db.prepare('SELECT type FROM events ORDER BY seq').pluck().all()).toEqual(['later', 'flushed']);
+    expect(committed).toEqual(['later', 'flushed']);
     expect(errors).toEqual([]);
   });
 

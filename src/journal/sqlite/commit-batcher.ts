@@ -19,9 +19,10 @@ interface QueuedWrite {
  *
  * - `commit(work)` resolves only after the transaction holding `work`
  *   committed: a claim is durable before its effect runs.
- * - `defer(work)` returns at once; the write joins the next commit (the
- *   next claim's, say), or runs `maxDelayMs` later at the latest (a settled
- *   call's receipt). It is durable within that batch.
+ * - `defer(work, onCommitted, onError)` returns at once; the write joins
+ *   the next commit (the next claim's, say), or runs `maxDelayMs` later at
+ *   the latest (a settled call's receipt). It is durable within that batch,
+ *   and `onCommitted` is called once that batch committed.
  * - `flush()` commits whatever is queued now, synchronously: reads and the
  *   journal's other writes call it first, so they see every queued write
  *   in order, and `close()` loses none.
@@ -64,8 +65,8 @@ export class CommitBatcher {
     });
   }
 
-  defer(work: () => void, onError: (error: unknown) => void): void {
-    this.#queue.push({ work, resolve: () => undefined, reject: onError });
+  defer(work: () => void, onCommitted: () => void, onError: (error: unknown) => void): void {
+    this.#queue.push({ work, resolve: onCommitted, reject: onError });
     this.#timer ??= setTimeout(() => this.flush(), this.#maxDelayMs);
   }
 

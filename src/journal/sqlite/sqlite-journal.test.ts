@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createToolRegistry, defineTool, withAttachments, type ToolDefinition, type ToolPolicy, type ToolRegistry } from '../../core/internal.js';
 import { createSqliteJournal } from './create-sqlite-journal.js';
 import type { SqliteJournal } from './sqlite-journal.js';
+import { receipt } from './__fixtures__/receipt.js';
 
 let dir: string;
 const open: SqliteJournal[] = [];
@@ -295,6 +296,19 @@ describe('batched settles', () => {
     expect(receiptCount(journal.path)).toBe(1);
     // A read commits what is queued first: both calls are recorded.
     expect((await journal.recordings({ runId: 'run-1' })).length).toBe(2);
+  });
+
+  it('a call of the same action that claims in the turn an earlier one settles is not taken for a crashed claim', async () => {
+    const journal = journalAt();
+    const claimOf = (callId: string) =>
+      journal.prepare({ key: `act:${callId}`, callId, runId: 'run-1', toolName: 'bump', toolVersion: undefined, agent: 'agent-a', actionDigest: 'act', inputDigest: 'in', arguments: { by: 1 }, tier: 'effect', startedAt: 1_700_000_000_000 });
+    const first = await claimOf('c1');
+    expect(first.status).toBe('claimed');
+    // The second claim is queued before the first call's receipt: both land in one batch, the claim first.
+    const second = claimOf('c2');
+    await journal.settle(first.status === 'claimed' ? first.claim : undefined, { ok: true, value: 1, content: '1', receipt: receipt(1) });
+    expect((await second).status).toBe('claimed');
+    expect(await journal.unresolved()).toEqual([]);
   });
 
   it('commits a settle within the batch delay when no claim follows', async () => {

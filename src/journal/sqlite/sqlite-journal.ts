@@ -81,6 +81,8 @@ export class SqliteJournal implements Journal {
   readonly #verifier: ReceiptVerifier | undefined;
   readonly #anchor: AnchorKeeper | undefined;
   readonly #pending = new Map<string, PendingClaim>();
+  /** Effect-tier claims settled whose receipt waits for its batch: still open in the file, and still this instance's. */
+  readonly #settling = new Set<string>();
   readonly #batcher: CommitBatcher;
   readonly #openClaims: OpenClaims;
   /** Receipts queued for the next batch, by key: a `prepare` of the key reads them without waiting for the commit. */
@@ -140,7 +142,7 @@ export class SqliteJournal implements Journal {
       const sameKey = open.get(input.key);
       // The same action under another call id (a client retrying after a crash): refused too, while a claim
       // this instance does not hold is open. Its own calls in flight are not in doubt, and run side by side.
-      const doubted = sameKey ?? openClaimOfAction(open, input.actionDigest, this.#pending);
+      const doubted = sameKey ?? openClaimOfAction(open, input.actionDigest, (id) => this.#pending.has(id) || this.#settling.has(id));
       if (doubted !== undefined) {
         const row = this.#statements.claimBySeq.get(doubted.seq) ?? { ...doubted, at: 0, state: 'claimed', body: '{}' };
         return { status: 'refused', error: unresolvedClaimError(input.toolName, row) };
@@ -188,7 +190,7 @@ export class SqliteJournal implements Journal {
       };
       // A receipt recorded directly resolves once its batch committed.
       if (claim === undefined) return this.#batcher.commit(write);
-      this.#deferReceipt(key, body, write);
+      this.#deferReceipt(key, body, pending?.tier === 'effect' ? claim.claimId : undefined, write);
       return undefined;
     });
   }
@@ -199,23 +201,21 @@ export class SqliteJournal implements Journal {
    * most MAX_BATCH_DELAY_MS later). Its claim was committed before the effect
    * ran; a crash before the receipt commits leaves that claim unresolved, so
    * the call is reported and never run again on its own. Until then a
-   * `prepare` of the same key finds the receipt here.
+   * `prepare` of the same key finds the receipt here, and the claim, still
+   * open in the file, counts as this instance's: a call of the same action
+   * claiming in the same batch, ahead of the receipt, does not doubt it.
    */
-  #deferReceipt(key: string, body: string, write: () => void): void {
+  #deferReceipt(key: string, body: string, claimId: string | undefined, write: () => void): void {
     this.#queued.set(key, body);
+    if (claimId !== undefined) this.#settling.add(claimId);
     const settled = (): void => {
       if (this.#queued.get(key) === body) this.#queued.delete(key);
+      if (claimId !== undefined) this.#settling.delete(claimId);
     };
-    this.#batcher.defer(
-      () => {
-        settled();
-        write();
-      },
-      (error) => {
-        settled();
-        console.warn('toolgate: committing a settled receipt failed; its claim stays unresolved', error);
-      },
-    );
+    this.#batcher.defer(write, settled, (error) => {
+      settled();
+      console.warn('toolgate: committing a settled receipt failed; its claim stays unresolved', error);
+    });
   }
 
   discard(claim: JournalClaim): Promise<void> {
