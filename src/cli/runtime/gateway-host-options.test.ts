@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchorPathFor } from '../../journal/sqlite/index.js';
 import { loadConfig } from '../config/load-config.js';
-import { gatewayHostOptions, gatewaySpillDir } from './gateway-host-options.js';
+import { gatewayHostOptions, gatewaySpillDir, prepareUserStateFolder } from './gateway-host-options.js';
 
 function configWith(file: unknown) {
   const workspace = mkdtempSync(join(tmpdir(), 'toolgate-host-options-'));
@@ -13,10 +13,20 @@ function configWith(file: unknown) {
 }
 
 describe('gatewayHostOptions', () => {
-  it('refuses the journal, its side files, its anchor, the state directory and the configuration file to every tool', () => {
+  it("refuses the journal, its side files, its anchor, the state directory, the configuration file and the user's remembered rules to every tool", () => {
     const config = configWith({});
     const journal = config.journal.path;
-    expect(gatewayHostOptions(config).privatePaths).toEqual(['.toolgate', journal, `${journal}-wal`, `${journal}-shm`, `${journal}-journal`, anchorPathFor(journal), config.file]);
+    const userState = join('/home/someone', '.config', 'toolgate');
+    expect(gatewayHostOptions(config, '/home/someone').privatePaths).toEqual(['.toolgate', journal, `${journal}-wal`, `${journal}-shm`, `${journal}-journal`, anchorPathFor(journal), config.file, userState]);
+  });
+
+  it("creates the user's state folder, so the sandbox has a folder to mask before a command could create it", () => {
+    const home = mkdtempSync(join(tmpdir(), 'toolgate-host-options-home-'));
+    prepareUserStateFolder(configWith({}), home);
+    expect(statSync(join(home, '.config', 'toolgate')).isDirectory()).toBe(true);
+    // A home where the folder cannot be made (here a file) is left as it is: a command of the same user cannot make it either.
+    writeFileSync(join(home, 'file'), '');
+    expect(() => prepareUserStateFolder(configWith({}), join(home, 'file'))).not.toThrow();
   });
 
   it('jails the host to the workspace at the configured scope, spilling under the state directory', () => {

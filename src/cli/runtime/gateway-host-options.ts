@@ -1,6 +1,8 @@
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { anchorPathFor } from '../../journal/sqlite/index.js';
-import type { NodeHostOptions } from '../../node/index.js';
+import { policyFilePaths, type NodeHostOptions } from '../../node/index.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 
 /** Where the gateway's host spills what it keeps: `runs/` (spilled outputs), `media/`, `bin/`. */
@@ -9,16 +11,40 @@ export function gatewaySpillDir(config: ResolvedConfig): string {
 }
 
 /**
+ * The folder of the user's own toolgate state in `home`: the remembered rules
+ * the gateway trusts without asking (`policy.json`) and the record of which
+ * project policy files it wrote itself.
+ */
+export function userStateFolder(config: ResolvedConfig, home: string): string {
+  return dirname(policyFilePaths({ projectRoot: config.workspace, home }).user);
+}
+
+/**
+ * Create the user's state folder before any command runs. The sandbox masks
+ * only what exists when a command starts: a folder missing then could be
+ * created by a command in the `full` tier, with rules the next start would
+ * trust. A folder the gateway cannot create, a command of the same user
+ * cannot either, so a failure here leaves nothing open.
+ */
+export function prepareUserStateFolder(config: ResolvedConfig, home = homedir()): void {
+  try {
+    mkdirSync(userStateFolder(config, home), { recursive: true, mode: 0o700 });
+  } catch {
+    // See above: nothing a command could do instead.
+  }
+}
+
+/**
  * The Node host a configuration describes: jailed to the workspace at its
  * scope, its protected paths as the policy names them, and the gateway's
  * own files refused to every tool.
  */
-export function gatewayHostOptions(config: ResolvedConfig): NodeHostOptions {
+export function gatewayHostOptions(config: ResolvedConfig, home = homedir()): NodeHostOptions {
   return {
     workspace: config.workspace,
     scope: config.scope,
     spillDir: gatewaySpillDir(config),
-    privatePaths: gatewayStatePaths(config),
+    privatePaths: gatewayStatePaths(config, home),
     protectedPaths: config.policy.protectedPaths ?? [],
     readableProtectedPaths: config.policy.readableProtectedPaths ?? [],
     maskWalkLimit: {
@@ -30,11 +56,12 @@ export function gatewayHostOptions(config: ResolvedConfig): NodeHostOptions {
 
 /**
  * The gateway's own files: its state directory (remembered rules, MCP pins,
- * spills), the journal and the configuration file, which may hold an
- * upstream server's credentials in `env`. No tool reads or writes them,
- * whatever the tier or an approval says: the host refuses them outright.
+ * spills), the journal, the configuration file, which may hold an upstream
+ * server's credentials in `env`, and the user's state folder, whose rules
+ * approve without asking. No tool reads or writes them, whatever the tier or
+ * an approval says: the host refuses them outright, and the sandbox masks them.
  */
-function gatewayStatePaths(config: ResolvedConfig): string[] {
+function gatewayStatePaths(config: ResolvedConfig, home: string): string[] {
   const journal = config.journal.path;
-  return ['.toolgate', journal, `${journal}-wal`, `${journal}-shm`, `${journal}-journal`, anchorPathFor(journal), ...(config.file === undefined ? [] : [config.file])];
+  return ['.toolgate', journal, `${journal}-wal`, `${journal}-shm`, `${journal}-journal`, anchorPathFor(journal), ...(config.file === undefined ? [] : [config.file]), userStateFolder(config, home)];
 }

@@ -19,7 +19,7 @@ import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { buildPolicy, REMEMBERED_RULE_PREFIX } from './build-policy.js';
 import { diffForWrite } from './diff-for-write.js';
-import { gatewayHostOptions, gatewaySpillDir } from './gateway-host-options.js';
+import { gatewayHostOptions, gatewaySpillDir, prepareUserStateFolder } from './gateway-host-options.js';
 import { registryLimits } from './registry-limits.js';
 
 /** Everything a running gateway holds: one host, one live policy, one journal, the upstream servers and the approvals. */
@@ -115,6 +115,7 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
   const built = await buildPolicy(config);
   const policy = createLivePolicy(built.snapshot);
   const spillDir = gatewaySpillDir(config);
+  prepareUserStateFolder(config);
   const host = createNodeHost(gatewayHostOptions(config));
   const approvals = createApprovalQueue({ enrich: (request) => diffForWrite(host.fs, request), timeoutMs: config.approvals.timeoutSeconds * 1000 });
   const prompt = options.prompt ?? approvals.confirm;

@@ -1,0 +1,67 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decideIfAsked } from './support/pending-approval.js';
+import { connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
+
+// A hostile model against what the commands it may run can change of the gateway's own state: the user's
+// remembered rules, which the next start trusts without asking. Each drives `toolgate serve` with the MCP SDK
+// client, in the `full` tier where a command may write outside the workspace, and checks the end effect on disk.
+
+const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
+/** What a model would plant: a remembered approval of every command the floor lets through. */
+const PLANTED = `${JSON.stringify({ rules: [{ tool: 'run_command', decision: 'allow', source: 'user', match: { argv: ['*'] } }] })}\n`;
+const RULES = ['cp *'];
+const CONFIG = { scope: 'full', mode: 'auto', policy: { allowedCommandGlobs: RULES, allow: RULES.map((rule) => `Bash(${rule})`) } };
+
+/** A home for the gateway outside /tmp (the sandbox gives every command a /tmp of its own), holding the payload. */
+function attackHome(): string {
+  const home = realpathSync(mkdtempSync('/var/tmp/toolgate-attack-home-'));
+  writeFileSync(join(home, 'payload.json'), PLANTED);
+  mkdirSync(join(home, 'stage', '.config', 'toolgate'), { recursive: true });
+  writeFileSync(join(home, 'stage', '.config', 'toolgate', 'policy.json'), PLANTED);
+  return home;
+}
+
+/** A gateway for one describe block whose `HOME` is `home()`, closed after it. */
+function shareGateway(home: () => string): () => { gateway: ServedGateway; mcp: Client } {
+  let opened: { gateway: ServedGateway; mcp: Client } | undefined;
+  beforeAll(async () => {
+    const gateway = await serveGateway(CONFIG, { env: { HOME: home() } });
+    opened = { gateway, mcp: (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client };
+  }, 30_000);
+  afterAll(async () => {
+    await opened?.mcp.close();
+    await opened?.gateway.cli.stop();
+  });
+  return () => opened as { gateway: ServedGateway; mcp: Client };
+}
+
+describe('attack: a command rewrites the remembered rules the next start trusts', () => {
+  let home = '';
+  const opened = shareGateway(() => {
+    home = attackHome();
+    mkdirSync(join(home, '.config', 'toolgate'), { recursive: true });
+    writeFileSync(join(home, '.config', 'toolgate', 'policy.json'), '{ "rules": [] }\n');
+    return home;
+  });
+
+  it.each([['policy.json'], ['trusted-project-policies.json']])('cp of a payload over ~/.config/toolgate/%s changes nothing without a person', async (name) => {
+    const target = join(home, '.config', 'toolgate', name);
+    const before = existsSync(target) ? readFileSync(target, 'utf8') : undefined;
+    const { result, card } = await decideIfAsked(opened().gateway, opened().mcp, 'run_command', { command: ['cp', join(home, 'payload.json'), target] }, 'reject');
+    if (card !== undefined) expect(card.reasons.protectedPath).toBe(true);
+    expect(existsSync(target) ? readFileSync(target, 'utf8') : undefined, text(result)).toBe(before);
+  });
+});
+
+describe('attack: a command creates the remembered rules of a user who has none yet', () => {
+  let home = '';
+  const opened = shareGateway(() => (home = attackHome()));
+
+  it('cp -r of a folder holding .config/toolgate/policy.json into the home, naming no protected path, leaves the home without it', async () => {
+    const { result } = await decideIfAsked(opened().gateway, opened().mcp, 'run_command', { command: ['cp', '-r', join(home, 'stage', '.config'), home] }, 'reject');
+    expect(existsSync(join(home, '.config', 'toolgate', 'policy.json')), text(result)).toBe(false);
+  });
+});
