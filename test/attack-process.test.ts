@@ -12,7 +12,7 @@ import { connectClient, serveGateway, type ServedGateway } from './support/serve
 const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
 /** What a model would plant: a remembered approval of every command the floor lets through. */
 const PLANTED = `${JSON.stringify({ rules: [{ tool: 'run_command', decision: 'allow', source: 'user', match: { argv: ['*'] } }] })}\n`;
-const RULES = ['cp *'];
+const RULES = ['cp *', 'mv *'];
 const CONFIG = { scope: 'full', mode: 'auto', policy: { allowedCommandGlobs: RULES, allow: RULES.map((rule) => `Bash(${rule})`) } };
 
 /** A home for the gateway outside /tmp (the sandbox gives every command a /tmp of its own), holding the payload. */
@@ -63,5 +63,12 @@ describe('attack: a command creates the remembered rules of a user who has none 
   it('cp -r of a folder holding .config/toolgate/policy.json into the home, naming no protected path, leaves the home without it', async () => {
     const { result } = await decideIfAsked(opened().gateway, opened().mcp, 'run_command', { command: ['cp', '-r', join(home, 'stage', '.config'), home] }, 'reject');
     expect(existsSync(join(home, '.config', 'toolgate', 'policy.json')), text(result)).toBe(false);
+  });
+
+  it('nor does moving the folders above the mask aside first, then copying', async () => {
+    const moved = await decideIfAsked(opened().gateway, opened().mcp, 'run_command', { command: ['mv', join(home, '.config'), join(home, 'moved')] }, 'reject');
+    const copied = await decideIfAsked(opened().gateway, opened().mcp, 'run_command', { command: ['cp', '-r', join(home, 'stage', '.config'), home] }, 'reject');
+    expect(existsSync(join(home, '.config', 'toolgate', 'policy.json')), text(moved.result) + text(copied.result)).toBe(false);
+    expect(existsSync(join(home, 'moved', 'toolgate', 'policy.json'))).toBe(false);
   });
 });

@@ -72,6 +72,33 @@ describe('bwrap arguments', () => {
     expect(maskFor(args(workspace, hidden), env)).toEqual(['--tmpfs', env]);
   });
 
+  it('in full, bind every folder above a mask outside the workspace onto itself, outermost first, so none can be moved aside', async () => {
+    // Outside /tmp, which the sandbox replaces with its own.
+    const home = await mkdtemp('/var/tmp/toolgate-bwrap-home-');
+    try {
+      const state = path.join(home, '.config', 'toolgate');
+      await mkdir(state, { recursive: true });
+      const workspace = path.join(base, 'ws-full');
+      await mkdir(path.join(workspace, 'config'), { recursive: true });
+      await writeFile(path.join(workspace, 'config', 'key.json'), '{}');
+      const hidden = [path.join(workspace, 'config', 'key.json'), state, path.join(base, 'store')].map((entry) => ({ path: entry }));
+      const built = buildBwrapArgs({ workspace, scope: 'full', cwd: workspace, env: {}, hidden, readOnly: [], file: '/bin/true', args: [] });
+      const binds = built.flatMap((flag, at) => {
+        const folder = built[at + 1];
+        return flag === '--bind' && folder !== undefined && folder === built[at + 2] && folder !== '/' ? [folder] : [];
+      });
+      const above = home.split(path.sep).slice(1).map((_, index, names) => path.sep + names.slice(0, index + 1).join(path.sep));
+      expect([...binds].sort()).toEqual([...above, path.join(home, '.config'), path.join(workspace, 'config')].sort());
+      for (const folder of binds) expect(binds.indexOf(path.dirname(folder)), folder).toBeLessThan(binds.indexOf(folder));
+      expect(built.indexOf(state)).toBe(built.indexOf('--tmpfs', built.indexOf(path.join(home, '.config'))) + 1);
+      // Not in a tier whose root is read-only: nothing there can be moved.
+      const readOnlyRoot = buildBwrapArgs({ workspace, scope: 'workspace-write', cwd: workspace, env: {}, hidden, readOnly: [], file: '/bin/true', args: [] });
+      expect(readOnlyRoot).not.toContain(path.join(home, '.config'));
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
   it('judge a symlink by its target, a dangling link or a path through a file as missing', async () => {
     const workspace = path.join(base, 'ws-links');
     await mkdir(path.join(workspace, 'real-dir'), { recursive: true });

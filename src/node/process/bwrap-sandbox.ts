@@ -66,7 +66,7 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
   if (options.scope !== 'full') args.push(writable ? '--bind' : '--ro-bind', options.workspace, options.workspace);
   // Folders that hold a mask become mount points of themselves: the kernel refuses to rename or remove a mount
   // point, so `mv config c2` cannot carry a masked config/key.json out from under its mask.
-  for (const folder of maskedAncestors(options.workspace, options.hidden)) args.push(writable ? '--bind' : '--ro-bind', folder, folder);
+  for (const folder of maskedAncestors(options.workspace, options.scope, options.hidden)) args.push(writable ? '--bind' : '--ro-bind', folder, folder);
   for (const hidden of options.hidden) {
     const kind = maskKind(hidden.path);
     if (kind === 'directory') args.push('--tmpfs', hidden.path);
@@ -78,24 +78,37 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
   return args;
 }
 
+/** Where the sandbox puts folders of its own: a host folder bound there would show the host's. */
+const SANDBOX_OWN = ['/tmp', '/dev', '/proc'];
+
 /**
  * The folders between the workspace and each masked path inside it, outermost
  * first, that exist now as real folders (a symlink is not followed: bwrap
  * would bind its target). The masked path itself is masked, not listed.
+ *
+ * In `full` the root is writable too: a command could move a folder above a
+ * mask outside the workspace aside (`mv ~/.config elsewhere`), and the next
+ * command, finding nothing at the masked path, would run with the moved
+ * content unmasked, or create the path afresh (the user's remembered rules).
+ * There the folders from the root down to each such mask are listed as well,
+ * except those below a folder the sandbox replaces with its own.
  */
-function maskedAncestors(workspace: string, hidden: readonly { readonly path: string }[]): string[] {
+function maskedAncestors(workspace: string, scope: FsScope, hidden: readonly { readonly path: string }[]): string[] {
   const folders = new Set<string>();
   for (const { path: target } of hidden) {
-    const relative = path.relative(workspace, target);
-    if (relative === '' || climbsOut(relative)) continue;
-    let folder = workspace;
-    for (const name of relative.split(path.sep).slice(0, -1)) {
+    const inside = path.relative(workspace, target);
+    const outside = scope === 'full' && climbsOut(inside) && !SANDBOX_OWN.some((own) => target === own || target.startsWith(own + path.sep));
+    if (!outside && (inside === '' || climbsOut(inside))) continue;
+    const start = outside ? path.parse(target).root : workspace;
+    let folder = start;
+    for (const name of path.relative(start, target).split(path.sep).slice(0, -1)) {
       folder = path.join(folder, name);
       if (lstatSync(folder, { throwIfNoEntry: false })?.isDirectory() !== true) break;
       folders.add(folder);
     }
   }
-  return [...folders];
+  // Outermost first across every mask: a folder bound after one inside it would cover that inner mount point.
+  return [...folders].sort((a, b) => a.split(path.sep).length - b.split(path.sep).length);
 }
 
 /**
