@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -5,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideIfAsked } from './support/pending-approval.js';
 import { connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
 
-// A hostile model against what the commands it may run can change of the gateway's own state: the user's
-// remembered rules, which the next start trusts without asking. Each drives `toolgate serve` with the MCP SDK
-// client, in the `full` tier where a command may write outside the workspace, and checks the end effect on disk.
+// A hostile model against what the commands it may run can do beyond what was allowed: change the gateway's own
+// state (the user's remembered rules, which the next start trusts without asking, in the `full` tier where a
+// command may write outside the workspace), or have git run a program the repository's configuration names. Each
+// drives `toolgate serve` with the MCP SDK client and checks the end effect on disk.
 
 const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
 /** What a model would plant: a remembered approval of every command the floor lets through. */
@@ -70,5 +72,38 @@ describe('attack: a command creates the remembered rules of a user who has none 
     const copied = await decideIfAsked(opened().gateway, opened().mcp, 'run_command', { command: ['cp', '-r', join(home, 'stage', '.config'), home] }, 'reject');
     expect(existsSync(join(home, '.config', 'toolgate', 'policy.json')), text(moved.result) + text(copied.result)).toBe(false);
     expect(existsSync(join(home, 'moved', 'toolgate', 'policy.json'))).toBe(false);
+  });
+});
+
+describe('attack: a driver hidden behind a conditional include runs in the git a command starts', () => {
+  const GIT = ['git *'];
+  let gateway: ServedGateway;
+  let mcp: Client;
+
+  beforeAll(async () => {
+    gateway = await serveGateway({ scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: GIT, allow: GIT.map((rule) => `Bash(${rule})`) } }, { files: { 'a.txt': 'one\n' } });
+    // The repository as it came: its configuration includes a filter only on the branch `evil`, whose files use it.
+    const git = (...args: string[]): string => execFileSync('git', args, { cwd: gateway.workspace, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.test', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.test' } });
+    git('init', '-q');
+    git('add', 'a.txt');
+    git('commit', '-qm', 'one');
+    git('checkout', '-qb', 'evil');
+    writeFileSync(join(gateway.workspace, '.gitattributes'), '*.txt filter=evil\n');
+    git('add', '.gitattributes');
+    git('commit', '-qm', 'evil');
+    git('checkout', '-q', '-');
+    writeFileSync(join(gateway.workspace, 'evil.cfg'), `[filter "evil"]\n\tsmudge = "sh -c 'touch ${join(gateway.workspace, 'PWNED')}; cat'"\n`);
+    git('config', 'includeIf.onbranch:evil.path', '../evil.cfg');
+    mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
+  }, 30_000);
+
+  afterAll(async () => {
+    await mcp?.close();
+    await gateway?.cli.stop();
+  });
+
+  it('git worktree add of that branch, allowed by the rule, runs no filter', async () => {
+    const { result } = await decideIfAsked(gateway, mcp, 'run_command', { command: ['git', 'worktree', 'add', 'wt', 'evil'] }, 'reject');
+    expect(existsSync(join(gateway.workspace, 'PWNED')), text(result)).toBe(false);
   });
 });

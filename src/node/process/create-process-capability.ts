@@ -128,7 +128,7 @@ async function hardenForRepository(probe: RepositoryOverridesOptions, tool: stri
   const overrides = await repositoryGitOverrides(probe);
   if (overrides === undefined) {
     probe.signal?.throwIfAborted();
-    throw hostUnavailable(tool, 'process', 'git could not read the repository configuration, so the command was not run');
+    throw hostUnavailable(tool, 'process', 'git could not read the repository configuration, or it includes a file under a condition the host cannot vet, so the command was not run');
   }
   return overrides.length === 0 ? probe.env : withGitConfig(probe.env, overrides);
 }

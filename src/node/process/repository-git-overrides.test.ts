@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ToolPolicyError, type ToolgateError } from '../../core/internal.js';
+import { ToolPolicyError, ToolUnavailableError, type ToolgateError } from '../../core/internal.js';
 import { createNodeHost } from '../create-node-host.js';
 import type { NodeHost } from '../node-host-types.js';
 import { gitHardeningEnv } from './build-child-env.js';
@@ -315,6 +315,28 @@ describe('process: configuration a command writes into the repository it creates
     }
     expect(await ran()).toBe('');
     git(repo, 'push', bare, 'HEAD:refs/heads/control');
+    expect(await ran()).not.toBe('');
+  });
+
+  it('refuses a repository whose configuration includes a file under a condition: the git worktree add starts would read it and run its driver', async () => {
+    const repo = await repository('include-if');
+    await writeFile(path.join(repo, 'a.txt'), 'one\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-qm', 'one');
+    git(repo, 'checkout', '-qb', 'evil');
+    await writeFile(path.join(repo, '.gitattributes'), '*.txt filter=evil\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-qm', 'evil');
+    git(repo, 'checkout', '-q', '-');
+    await writeFile(path.join(repo, 'evil.cfg'), `[filter "evil"]\n\tsmudge = ${payload}\n\tclean = ${payload}\n`);
+    const host = makeHost();
+    // Written by the host-run git itself; the condition does not hold where the command starts.
+    expect((await host.process.spawn('git', ['config', 'includeIf.onbranch:evil.path', '../evil.cfg'], {}, { cwd: 'include-if' })).exitCode).toBe(0);
+    // `worktree add` checks the branch out in a git of its own, which reads the configuration again.
+    const refused = await host.process.spawn('git', ['worktree', 'add', 'wt', 'evil'], {}, { cwd: 'include-if' }).catch((caught: unknown) => caught);
+    expect(refused).toBeInstanceOf(ToolUnavailableError);
+    expect(await ran()).toBe('');
+    git(repo, 'worktree', 'add', 'control', 'evil');
     expect(await ran()).not.toBe('');
   });
 

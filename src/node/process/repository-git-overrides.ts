@@ -38,8 +38,17 @@ const PROGRAM_KEYS = [
   'core\\.(gitproxy|alternaterefscommand|askpass)',
   'gpg\\.(.+\\.)?(program|defaultkeycommand)',
 ];
-const DRIVER_KEYS = `^(${PROGRAM_KEYS.join('|')})$`;
-const DRIVER_PATTERN = new RegExp(DRIVER_KEYS);
+const DRIVER_PATTERN = new RegExp(`^(${PROGRAM_KEYS.join('|')})$`);
+/**
+ * A conditional include (`includeIf.<condition>.path`) is read only where its
+ * condition holds, and git decides that afresh in every process: a probe in
+ * the command's repository on its branch does not read a file included
+ * `onbranch:other` or under a `gitdir:` that names a linked worktree, while
+ * the git that `worktree add` starts in the new worktree does, and runs the
+ * drivers it names. Such a repository is refused rather than guessed at.
+ */
+const CONDITIONAL_INCLUDE = 'includeif\\..+\\.path';
+const PROBED_KEYS = `^(${PROGRAM_KEYS.join('|')}|${CONDITIONAL_INCLUDE})$`;
 
 /** Configuration the repository itself controls; a model that can write files can write these. */
 const REPOSITORY_SCOPES = new Set(['local', 'worktree']);
@@ -189,9 +198,9 @@ async function readWorktreeRepository(run: Run, location: Location, externalDiff
   };
 }
 
-/** One repository's configuration: an inert override for each program-naming key its own scopes set. False when git cannot answer. */
+/** One repository's configuration: an inert override for each program-naming key its own scopes set. False when git cannot answer, or they hold a conditional include. */
 async function readConfig(run: Run, location: readonly string[], externalDiff: string, overrides: Map<string, string>): Promise<boolean> {
-  const probe = await run([...location, 'config', '--show-scope', '--null', '--get-regexp', DRIVER_KEYS]);
+  const probe = await run([...location, 'config', '--show-scope', '--null', '--get-regexp', PROBED_KEYS]);
   // Exit 1: no key matched. Anything else but success means the configuration could not be read.
   if (probe.exitCode === 1 && probe.stdout === '') return true;
   if (probe.exitCode !== 0 || probe.truncated || probe.spawnError !== undefined) return false;
@@ -205,6 +214,7 @@ async function readConfig(run: Run, location: readonly string[], externalDiff: s
     // A name that is not UTF-8 would come back altered, and the override would miss the key it is for.
     if (name.includes('\uFFFD')) return false;
     if (!REPOSITORY_SCOPES.has(scope)) continue;
+    if (name.startsWith('includeif.')) return false;
     const inert = inertValue(name, newline === -1 ? undefined : entry.slice(newline + 1), externalDiff);
     if (inert !== undefined) overrides.set(name, inert);
   }
