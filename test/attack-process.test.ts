@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,9 +17,15 @@ const PLANTED = `${JSON.stringify({ rules: [{ tool: 'run_command', decision: 'al
 const RULES = ['cp *', 'mv *'];
 const CONFIG = { scope: 'full', mode: 'auto', policy: { allowedCommandGlobs: RULES, allow: RULES.map((rule) => `Bash(${rule})`) } };
 
+const homes: string[] = [];
+afterAll(() => {
+  for (const home of homes) rmSync(home, { recursive: true, force: true });
+});
+
 /** A home for the gateway outside /tmp (the sandbox gives every command a /tmp of its own), holding the payload. */
 function attackHome(): string {
   const home = realpathSync(mkdtempSync('/var/tmp/toolgate-attack-home-'));
+  homes.push(home);
   writeFileSync(join(home, 'payload.json'), PLANTED);
   mkdirSync(join(home, 'stage', '.config', 'toolgate'), { recursive: true });
   writeFileSync(join(home, 'stage', '.config', 'toolgate', 'policy.json'), PLANTED);
