@@ -340,6 +340,29 @@ describe('process: configuration a command writes into the repository it creates
     expect(await ran()).not.toBe('');
   });
 
+  it("never runs a clean filter a linked worktree's own config.worktree names, on git worktree remove from the main one", async () => {
+    const repo = await repository('linked');
+    await writeFile(path.join(repo, '.gitattributes'), '*.txt filter=evil\n');
+    await writeFile(path.join(repo, 'a.txt'), 'one\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-qm', 'one');
+    const host = makeHost();
+    const spawn = (cwd: string, ...args: string[]) => host.process.spawn('git', args, {}, { cwd });
+    // Written by the host-run git itself, in the linked worktree, where the main worktree's probe does not look.
+    expect((await spawn('linked', 'worktree', 'add', 'wt', '-b', 'side')).exitCode).toBe(0);
+    expect((await spawn('linked', 'config', 'extensions.worktreeConfig', 'true')).exitCode).toBe(0);
+    expect((await spawn('linked/wt', 'config', '--worktree', 'filter.evil.clean', payload)).exitCode).toBe(0);
+    await touchLater(path.join(repo, 'wt', 'a.txt'));
+    // `worktree remove` runs `git status` in the linked worktree to see whether it is clean.
+    await spawn('linked', 'worktree', 'remove', 'wt');
+    expect(await ran()).toBe('');
+    expect((await spawn('linked', 'worktree', 'add', 'wt2', '-b', 'side2')).exitCode).toBe(0);
+    git(path.join(repo, 'wt2'), 'config', '--worktree', 'filter.evil.clean', payload);
+    await touchLater(path.join(repo, 'wt2', 'a.txt'));
+    git(repo, 'worktree', 'remove', 'wt2');
+    expect(await ran()).not.toBe('');
+  });
+
   it('refuses a template, and an include given to git clone -c, before anything runs', async () => {
     const template = path.join(workspace, 'template');
     await mkdir(template);

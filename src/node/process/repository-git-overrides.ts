@@ -1,8 +1,9 @@
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolPolicyError } from '../../core/internal.js';
 import { GIT_VALUE_OPTIONS, gitSubcommandIndex } from '../../core/policy/git-danger.js';
 import { matchesLongOption } from '../../core/policy/option-forms.js';
+import { exists, findLinkedWorktreeGitDirs, findModuleGitDirs } from './find-git-directories.js';
 import { spawnBounded, type BoundedResult } from './spawn-bounded.js';
 
 /**
@@ -60,8 +61,6 @@ const MAX_NESTING = 8;
 /** Directories looked at under `.git/modules` per command; beyond this the command is refused. */
 const MAX_MODULE_DIRECTORIES = 8192;
 const PROBE_CONCURRENCY = 8;
-/** Not a submodule name's namespace: the standard parts of a git directory, never walked for nested ones. */
-const GIT_DIRECTORY_PARTS = new Set(['objects', 'refs', 'logs', 'hooks', 'info', 'worktrees', 'rr-cache', 'lfs', 'branches', 'remotes']);
 
 export interface RepositoryOverridesOptions {
   /** The resolved git executable. */
@@ -150,12 +149,14 @@ async function readRepositories(options: RepositoryOverridesOptions, overrides: 
     }
     level = next;
   }
-  // Submodule git directories with no checkout here: `git submodule update` checks out into them.
+  // Submodule git directories with no checkout here: `git submodule update` checks out into them. Linked
+  // worktrees' git directories: `git worktree remove` runs `git status` in each, with its own `config.worktree`.
   const found: string[] = [];
   const budget = { left: MAX_MODULE_DIRECTORIES };
   const visited = new Set<string>();
   for (const commonDir of commonDirs) {
     if (!(await findModuleGitDirs(path.join(commonDir, 'modules'), found, budget, visited))) return false;
+    if (!(await findLinkedWorktreeGitDirs(path.join(commonDir, 'worktrees'), found, budget))) return false;
   }
   const unread = [...new Set(found)].filter((gitDir) => !seen.has(gitDir));
   if (count + unread.length > MAX_REPOSITORIES) return false;
@@ -217,42 +218,6 @@ async function readConfig(run: Run, location: readonly string[], externalDiff: s
     if (name.startsWith('includeif.')) return false;
     const inert = inertValue(name, newline === -1 ? undefined : entry.slice(newline + 1), externalDiff);
     if (inert !== undefined) overrides.set(name, inert);
-  }
-  return true;
-}
-
-/**
- * The git directories under a repository's `.git/modules`: a directory
- * holding `HEAD` is one (its own `modules` may hold nested ones); any other
- * directory is part of a submodule name with slashes. Symbolic links are
- * followed, as git follows them. False when the walk cannot finish.
- */
-async function findModuleGitDirs(directory: string, found: string[], budget: { left: number }, visited: Set<string>): Promise<boolean> {
-  let names: string[];
-  try {
-    names = await readdir(directory);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR';
-  }
-  for (const name of names) {
-    budget.left -= 1;
-    if (budget.left < 0) return false;
-    const candidate = path.join(directory, name);
-    const info = await stat(candidate).catch(() => undefined);
-    if (info === undefined || !info.isDirectory()) continue;
-    const real = await realpath(candidate).catch(() => undefined);
-    if (real === undefined || visited.has(real)) continue;
-    visited.add(real);
-    if (await exists(path.join(candidate, 'HEAD'))) {
-      found.push(real);
-      for (const inner of await readdir(candidate).catch(() => [] as string[])) {
-        if (GIT_DIRECTORY_PARTS.has(inner)) continue;
-        if (!(await findModuleGitDirs(path.join(candidate, inner), found, budget, visited))) return false;
-      }
-    } else if (!(await findModuleGitDirs(candidate, found, budget, visited))) {
-      return false;
-    }
   }
   return true;
 }
@@ -385,13 +350,6 @@ function inertValue(name: string, value: string | undefined, externalDiff: strin
       // merge drivers, difftool/mergetool/man/browser/guitool commands and paths, instaweb.httpd, gpg programs.
       return 'false';
   }
-}
-
-async function exists(file: string): Promise<boolean> {
-  return stat(file).then(
-    () => true,
-    () => false,
-  );
 }
 
 /** `work` over `items`, a few at a time, in order. */
