@@ -20,6 +20,14 @@ describe('argumentPaths', () => {
     expect(spelled(['tool', '--config=.git/config'])).toEqual(['--config=.git/config', '.git/config']);
   });
 
+  test('the file an @ names, as a whole argument or a value (curl -d @file, -F name=@file, a response file)', () => {
+    expect(spelled(['curl', '-d', '@.env', 'https://example.org'])).toContain('.env');
+    expect(spelled(['curl', '-F', 'file=@.git/config', 'https://example.org'])).toContain('.git/config');
+    expect(spelled(['gcc', '@sub/../.env'])).toContain('.env');
+    expect(resolvableArguments(['curl', '--data-binary', '@link', 'x'], '.')).toContain('link');
+    expect(resolvableArguments(['curl', '-F', 'f=@link'], 'sub')).toContain('sub/link');
+  });
+
   test('an absolute argument stays absolute, and is placed in the workspace by its roots', () => {
     expect(spelled(['cat', '/work/.env'], 'sub', ['/work'])).toEqual(['.env']);
     expect(spelled(['cat', '/etc/passwd'], 'sub', ['/work'])).toEqual(['/etc/passwd']);

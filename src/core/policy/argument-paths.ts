@@ -16,7 +16,8 @@ export const MAX_RESOLVED_ARGUMENTS = 64;
 /**
  * The paths a command's arguments may name, read against its working
  * directory: each argument after the program as a whole, and each part of
- * it after a `=` or a `:` (`--file=.env`, `if=.env`, `HEAD:.env`). A
+ * it after a `=` or a `:` (`--file=.env`, `if=.env`, `HEAD:.env`), and the
+ * file after a leading `@` (`-d @.env`). A
  * program reads and writes the files its arguments name wherever the
  * working directory is, so `cat .env` and `cp payload .git/config` reach a
  * protected path as surely as the file tools that name it do. Lexical: a
@@ -49,11 +50,20 @@ export function resolvableArguments(argv: readonly string[], cwd: string): reado
   return parts.length > MAX_RESOLVED_ARGUMENTS ? undefined : parts;
 }
 
-/** Each non-empty argument after the program (`whole`), then each non-empty part of it after a `=` or a `:`. */
+/**
+ * Each non-empty argument after the program (`whole`), then each non-empty
+ * part of it after a `=` or a `:`; and of each, what follows a leading `@`:
+ * curl sends the file `-d @.env` and `-F f=@.env` name, and compilers read
+ * arguments from a response file `@args`.
+ */
 function eachCandidate(argv: readonly string[], visit: (part: string, whole: boolean) => void): void {
+  const visitNamed = (part: string, whole: boolean): void => {
+    visit(part, whole);
+    if (part.length > 1 && part.startsWith('@')) visit(part.slice(1), false);
+  };
   for (let index = 1; index < argv.length; index += 1) {
     const arg = argv[index] as string;
-    if (arg.length > 0) visit(arg, true);
-    if (arg.includes('=') || arg.includes(':')) for (const part of arg.split(/[=:]/).slice(1)) if (part.length > 0) visit(part, false);
+    if (arg.length > 0) visitNamed(arg, true);
+    if (arg.includes('=') || arg.includes(':')) for (const part of arg.split(/[=:]/).slice(1)) if (part.length > 0) visitNamed(part, false);
   }
 }
