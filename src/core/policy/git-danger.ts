@@ -46,6 +46,15 @@ const GIT_SUBCOMMANDS: ReadonlyMap<string, OptionRule> = new Map<string, OptionR
     },
   ],
   ['daemon', { form: 'git daemon --access-hook', long: [{ name: 'access-hook' }] }],
+  // send-email runs the sendmail program these name (an absolute `--smtp-server` is one) and the address commands.
+  [
+    'send-email',
+    {
+      form: 'git send-email --smtp-server/--sendmail-cmd/--to-cmd/--cc-cmd/--header-cmd',
+      // `--to` and `--cc` are addresses: only a prefix past them reaches `--to-cmd` and `--cc-cmd`.
+      long: [{ name: 'smtp-server' }, { name: 'sendmail-cmd' }, { name: 'to-cmd', min: 4 }, { name: 'cc-cmd', min: 4 }, { name: 'header-cmd' }],
+    },
+  ],
   ['for-each-repo', { form: 'git for-each-repo', always: true }],
   ['instaweb', { form: 'git instaweb', always: true }],
 ]);
