@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ToolPolicyError } from '../../core/internal.js';
 import { GIT_VALUE_OPTIONS, gitSubcommandIndex } from '../../core/policy/git-danger.js';
 import { matchesLongOption } from '../../core/policy/option-forms.js';
+import { withGitConfig } from './build-child-env.js';
 import { exists, findLinkedWorktreeGitDirs, findModuleGitDirs } from './find-git-directories.js';
 import { spawnBounded, type BoundedResult } from './spawn-bounded.js';
 
@@ -127,7 +128,13 @@ interface WorktreeRead {
 
 async function readRepositories(options: RepositoryOverridesOptions, overrides: Map<string, string>): Promise<boolean> {
   // Byte-wise regular expressions: under a UTF-8 locale git's `.` matches no byte that is not UTF-8, and a key so named would go unlisted.
-  const env = { ...options.env, LC_ALL: 'C' };
+  // And no fetch: these run on the host, before the overrides exist, and in a partial clone a missing object is
+  // fetched on demand through the upload-pack the repository names (`remote.<r>.uploadpack`). git refuses the
+  // transport, so the probe fails and the command is refused; a newer git does not even try.
+  const env = withGitConfig({ ...options.env, LC_ALL: 'C', GIT_NO_LAZY_FETCH: '1' }, [
+    ['protocol.allow', 'never'],
+    ['protocol.file.allow', 'never'],
+  ]);
   const run: Run = (args, maxOutputBytes = 256 * 1024) => spawnBounded({ file: options.file, args, cwd: options.cwd, env, timeoutMs: 10_000, maxOutputBytes, killGraceMs: 500, signal: options.signal });
   const start = repositoryOptions(options.args);
   const seen = new Set<string>();
