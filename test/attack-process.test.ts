@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropTreeOfD, plainGit, sparsePartialClone } from './support/partial-clone.js';
 import { decideIfAsked } from './support/pending-approval.js';
 import { connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
 
@@ -137,5 +139,36 @@ describe('attack: a protected file named after an @, the way curl and response f
     const { result, card } = await decideIfAsked(gateway, mcp, 'run_command', { command: ['curl', '-sS', ...options, 'https://127.0.0.1:9/'] }, 'reject');
     expect(card, text(result)).toBeDefined();
     expect(card?.reasons.protectedPath).toBe(true);
+  });
+});
+
+describe('attack: a partial clone makes the host fetch, outside the sandbox, through the upload-pack it names', () => {
+  const GIT = ['git *'];
+  let gateway: ServedGateway;
+  let mcp: Client;
+  let outside = '';
+
+  beforeAll(async () => {
+    gateway = await serveGateway({ scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: GIT, allow: GIT.map((rule) => `Bash(${rule})`) } });
+    // The repository as it came: a sparse partial clone missing a tree, whose remote names a program as upload-pack.
+    // The program and its marker are outside the workspace, where no sandboxed command can reach.
+    outside = realpathSync(mkdtempSync(join(tmpdir(), 'toolgate-attack-outside-')));
+    const repo = join(gateway.workspace, 'repo');
+    await sparsePartialClone(outside, repo);
+    writeFileSync(join(outside, 'payload.sh'), `#!/bin/sh\necho ran >> ${join(outside, 'RAN')}\nexec git-upload-pack "$@"\n`, { mode: 0o755 });
+    plainGit(repo, 'config', 'remote.origin.uploadpack', join(outside, 'payload.sh'));
+    await dropTreeOfD(outside, repo);
+    mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
+  }, 30_000);
+
+  afterAll(async () => {
+    await mcp?.close();
+    await gateway?.cli.stop();
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('git status in it, allowed by the rule, runs nothing outside the sandbox', async () => {
+    const { result } = await decideIfAsked(gateway, mcp, 'run_command', { command: ['git', 'status'], cwd: 'repo' }, 'reject');
+    expect(existsSync(join(outside, 'RAN')), text(result)).toBe(false);
   });
 });
