@@ -223,8 +223,8 @@ async function readConfig(run: Run, location: readonly string[], externalDiff: s
     if (name.includes('\uFFFD')) return false;
     if (!REPOSITORY_SCOPES.has(scope)) continue;
     if (name.startsWith('includeif.')) return false;
-    const inert = inertValue(name, newline === -1 ? undefined : entry.slice(newline + 1), externalDiff);
-    if (inert !== undefined) overrides.set(name, inert);
+    const inert = inertOverride(name, newline === -1 ? undefined : entry.slice(newline + 1), externalDiff);
+    if (inert !== undefined) overrides.set(inert[0], inert[1]);
   }
   return true;
 }
@@ -272,8 +272,8 @@ function argumentOverrides(options: RepositoryOverridesOptions): [string, string
     const equals = pair.indexOf('=');
     const name = canonicalKey(equals === -1 ? pair : pair.slice(0, equals));
     if (/^include(if)?\./i.test(name)) throw refusal(options.tool);
-    const inert = DRIVER_PATTERN.test(name) ? inertValue(name, equals === -1 ? undefined : pair.slice(equals + 1), options.externalDiff) : undefined;
-    if (inert !== undefined) overrides.push([name, inert]);
+    const inert = DRIVER_PATTERN.test(name) ? inertOverride(name, equals === -1 ? undefined : pair.slice(equals + 1), options.externalDiff) : undefined;
+    if (inert !== undefined) overrides.push(inert);
   }
   return overrides;
 }
@@ -323,6 +323,21 @@ function effectiveCwd(cwd: string, args: readonly string[]): string {
   return directory;
 }
 
+/**
+ * The override that makes a key harmless. For most keys a later value wins,
+ * so the key itself gets one that names no program, or the host's own. git
+ * takes the first of several `remote.<r>.uploadpack`/`receivepack` values
+ * and the first `core.gitProxy` that matches, so a later one changes
+ * nothing: the transport that runs them, the local one and the git
+ * protocol, is refused instead.
+ */
+function inertOverride(name: string, value: string | undefined, externalDiff: string): [string, string] | undefined {
+  if (name.startsWith('remote.')) return ['protocol.file.allow', 'never'];
+  if (name === 'core.gitproxy') return ['protocol.git.allow', 'never'];
+  const inert = inertValue(name, value, externalDiff);
+  return inert === undefined ? undefined : [name, inert];
+}
+
 /** A value that makes the key harmless: no program, or the host's own, or (undefined) none needed. */
 function inertValue(name: string, value: string | undefined, externalDiff: string): string | undefined {
   const section = name.slice(0, name.indexOf('.'));
@@ -338,8 +353,6 @@ function inertValue(name: string, value: string | undefined, externalDiff: strin
       return key === 'textconv' ? 'cat' : externalDiff;
     case 'submodule':
       return value !== undefined && SUBMODULE_UPDATE_MODES.has(value) ? undefined : 'none';
-    case 'remote':
-      return key === 'uploadpack' ? 'git-upload-pack' : 'git-receive-pack';
     case 'tar':
       return name === 'tar.tgz.command' || name === 'tar.tar.gz.command' ? 'gzip -cn' : 'cat';
     case 'trailer':
@@ -352,7 +365,7 @@ function inertValue(name: string, value: string | undefined, externalDiff: strin
     case 'interactive':
       return 'cat';
     case 'core':
-      return key === 'gitproxy' ? 'none' : key === 'alternaterefscommand' ? 'true' : 'false';
+      return key === 'alternaterefscommand' ? 'true' : 'false';
     default:
       // merge drivers, difftool/mergetool/man/browser/guitool commands and paths, instaweb.httpd, gpg programs.
       return 'false';
