@@ -172,3 +172,33 @@ describe('attack: a partial clone makes the host fetch, outside the sandbox, thr
     expect(existsSync(join(outside, 'RAN')), text(result)).toBe(false);
   });
 });
+
+describe("attack: a remote's upload-pack and the git protocol's proxy, named by the repository", () => {
+  const GIT = ['git *'];
+  let gateway: ServedGateway;
+  let mcp: Client;
+
+  beforeAll(async () => {
+    gateway = await serveGateway({ scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: GIT, allow: GIT.map((rule) => `Bash(${rule})`) } });
+    // The repository as it came: its remote, another repository in the workspace, names a program as upload-pack.
+    plainGit(gateway.workspace, 'init', '-q', 'other');
+    plainGit(join(gateway.workspace, 'other'), 'commit', '-q', '--allow-empty', '-m', 'x');
+    plainGit(gateway.workspace, 'init', '-q', 'repo');
+    const repo = join(gateway.workspace, 'repo');
+    plainGit(repo, 'remote', 'add', 'origin', '../other');
+    plainGit(repo, 'config', 'remote.origin.uploadpack', `touch ${join(gateway.workspace, 'PWNED')}; git-upload-pack`);
+    plainGit(repo, 'config', 'core.gitProxy', `touch ${join(gateway.workspace, 'PROXIED')}; false`);
+    mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
+  }, 30_000);
+
+  afterAll(async () => {
+    await mcp?.close();
+    await gateway?.cli.stop();
+  });
+
+  it.each([[['fetch', 'origin']], [['ls-remote', 'origin']], [['ls-remote', 'git://127.0.0.1:9/x']]])('git %j, allowed by the rule, runs neither', async (args) => {
+    const { result } = await decideIfAsked(gateway, mcp, 'run_command', { command: ['git', ...args], cwd: 'repo' }, 'reject');
+    expect(existsSync(join(gateway.workspace, 'PWNED')), text(result)).toBe(false);
+    expect(existsSync(join(gateway.workspace, 'PROXIED')), text(result)).toBe(false);
+  });
+});
