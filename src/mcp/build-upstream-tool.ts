@@ -1,6 +1,7 @@
 import { ConfigurationError, requireCapability, ToolDefinitionError, ToolPolicyError, type AnyToolDefinition, type JsonSchema, type ToolFacts } from '../core/internal.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { compileArgumentTargets } from './argument-targets.js';
+import { checkUpstreamDestination } from './check-upstream-destination.js';
 import { recognizeServer } from './known-server-targets.js';
 import { recheckUpstreamTargets } from './recheck-upstream-targets.js';
 import type { McpServerConfig } from './mcp-types.js';
@@ -78,6 +79,7 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
     async dispatch(args: Record<string, unknown>, host, context) {
       const mcp = requireCapability(host, 'mcp', name);
       await recheckUpstreamTargets(host, name, context.action, context.signal);
+      await checkUpstreamDestination(host, name, context.action, context.signal);
       const onProgress = context.hostCallOptions?.onProgress;
       const result = await mcp.call(
         { server: server.name, tool: tool.name, arguments: args, targetsJudged: true, ...(onProgress === undefined ? {} : { onProgress }) },

@@ -109,7 +109,7 @@ export interface NodeHost extends ToolHost {
   readonly sha256: (text: string) => string;
   readonly fs: Required<FsCapability>;
   readonly process: ProcessCapability;
-  readonly egress: EgressCapability;
+  readonly egress: Required<EgressCapability>;
   readonly os: OsCapability;
   readonly outputStore: NodeOutputStore;
   readonly mediaStore: MediaStore;

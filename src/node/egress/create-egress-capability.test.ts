@@ -124,6 +124,25 @@ describe('egress: connecting', () => {
   });
 });
 
+describe('egress: checking a destination another program fetches', () => {
+  it('refuses a non-public literal or answer without dialling, accepts a public one, and leaves a name that does not resolve to the program', async () => {
+    const host = makeHost({ 'api.example.test': PUBLIC, 'mixed.example.test': [...PUBLIC, { address: '127.0.0.1', family: 4 }] });
+    fake.dialled.length = 0;
+    const check = (url: string): Promise<unknown> => host.egress.checkDestination(url, 'mcp_web_fetch').then(() => undefined, (caught: unknown) => caught);
+    for (const url of ['https://127.1:8443/admin', 'https://[::ffff:7f00:1]/', 'https://[64:ff9b::a9fe:a9fe]/', 'https://mixed.example.test/']) {
+      const error = await check(url);
+      expect(error, url).toBeInstanceOf(ToolPolicyError);
+      expect((error as ToolPolicyError).reason, url).toBe('address_not_public');
+      expect((error as ToolPolicyError).message, url).not.toMatch(/127|169\.254|example\.test/);
+    }
+    expect(await check('https://api.example.test/page')).toBeUndefined();
+    expect(await check('https://8.8.8.8/')).toBeUndefined();
+    expect(await check('https://missing.example.test/')).toBeUndefined();
+    expect(((await check('http://api.example.test/')) as ToolPolicyError).reason).toBe('insecure_url');
+    expect(fake.dialled).toEqual([]);
+  });
+});
+
 describe('egress: redirects', () => {
   const answers = {
     'api.example.test': PUBLIC,

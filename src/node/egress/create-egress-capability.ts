@@ -4,8 +4,9 @@ import { hostDenial } from '../errors/host-denial.js';
 import type { EgressOptions, SecretStore } from '../node-host-types.js';
 import { decodeText, sniffMediaType } from '../stores/sniff-media-type.js';
 import { checkEgressUrl } from './check-egress-url.js';
-import { createGuardedConnector, NonPublicAddressError } from './create-guarded-connector.js';
+import { createGuardedConnector, defaultLookup } from './create-guarded-connector.js';
 import { RequestAbort } from './request-abort.js';
+import { bareHostname, NonPublicAddressError, resolvePublicAddresses } from './resolve-public-addresses.js';
 
 export interface CreateEgressCapabilityOptions extends EgressOptions {
   readonly secrets: SecretStore;
@@ -13,6 +14,7 @@ export interface CreateEgressCapabilityOptions extends EgressOptions {
 }
 
 export interface NodeEgressCapability extends EgressCapability {
+  checkDestination(url: string, tool: string, signal?: AbortSignal): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -31,7 +33,8 @@ const TEXTUAL = /^(text\/|application\/(json|xml|javascript|x-www-form-urlencode
  * another origin.
  */
 export function createEgressCapability(options: CreateEgressCapabilityOptions): NodeEgressCapability {
-  const agent = new Agent({ connect: createGuardedConnector(options), connections: 16 });
+  const lookup = options.lookup ?? defaultLookup;
+  const agent = new Agent({ connect: createGuardedConnector({ ...options, lookup }), connections: 16 });
   const maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
   const maxRequestBytes = options.maxRequestBytes ?? 1024 * 1024;
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -97,10 +100,26 @@ export function createEgressCapability(options: CreateEgressCapabilityOptions): 
     return headers;
   }
 
+  /**
+   * The connector's address check, for a URL an upstream program fetches on
+   * its own: the same answers, judged the same way. A lookup that fails
+   * leaves the URL to that program, whose own lookup is what connects.
+   */
+  async function checkDestination(url: string, tool: string, signal: AbortSignal | undefined): Promise<void> {
+    signal?.throwIfAborted();
+    const hostname = bareHostname(checkEgressUrl(url, tool).hostname);
+    try {
+      await resolvePublicAddresses(hostname, lookup);
+    } catch (error) {
+      if (error instanceof NonPublicAddressError) throw hostDenial(tool, 'address_not_public');
+    }
+  }
+
   return {
     fetch(request, signal, callOptions) {
       return callOptions?.retainWork === undefined ? perform(request, signal) : callOptions.retainWork(() => perform(request, signal));
     },
+    checkDestination,
     close: () => agent.close(),
   };
 }

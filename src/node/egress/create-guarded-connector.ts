@@ -2,18 +2,9 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
-import ipaddr from 'ipaddr.js';
 import type { buildConnector } from 'undici';
-import type { EgressConnect, EgressLookup, ResolvedAddress } from '../node-host-types.js';
-import { isPublicAddress } from './classify-address.js';
-
-/** Raised inside the connector; the egress capability turns it into a typed denial. */
-export class NonPublicAddressError extends Error {
-  constructor() {
-    super('The destination resolves to a non-public address.');
-    this.name = 'NonPublicAddressError';
-  }
-}
+import type { EgressConnect, EgressLookup } from '../node-host-types.js';
+import { bareHostname, NonPublicAddressError, resolvePublicAddresses } from './resolve-public-addresses.js';
 
 export interface GuardedConnectorOptions {
   readonly lookup?: EgressLookup | undefined;
@@ -55,13 +46,10 @@ export function createGuardedConnector(options: GuardedConnectorOptions): buildC
 
   async function open(connectOptions: buildConnector.Options): Promise<tls.TLSSocket> {
     if (connectOptions.protocol !== 'https:') throw new NonPublicAddressError();
-    const hostname = connectOptions.hostname.replace(/^\[(.*)\]$/, '$1');
-    const literal = ipaddr.isValid(hostname);
-    const answers: readonly ResolvedAddress[] = literal ? [{ address: hostname, family: hostname.includes(':') ? 6 : 4 }] : await lookup(hostname);
-    const chosen = answers[0];
-    if (chosen === undefined || answers.some((answer) => !isPublicAddress(answer.address))) throw new NonPublicAddressError();
+    const hostname = bareHostname(connectOptions.hostname);
+    const { literal, first } = await resolvePublicAddresses(hostname, lookup);
     const port = Number(connectOptions.port || 443);
-    const raw = await connect({ address: chosen.address, port, servername: hostname });
+    const raw = await connect({ address: first.address, port, servername: hostname });
     return new Promise<tls.TLSSocket>((resolve, reject) => {
       const secure = tls.connect({
         socket: raw,
