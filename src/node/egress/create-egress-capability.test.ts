@@ -193,6 +193,17 @@ describe('egress: credentials and limits', () => {
     expect(JSON.parse(redirected.body)).toMatchObject({ host: 'other.example.test', authorization: null });
   });
 
+  it("drops the caller's own Authorization and Cookie on a redirect to another origin, as browsers do, and keeps them on the same origin", async () => {
+    const host = makeHost(answers, { allowedDomains: ['other.example.test'] });
+    const headers = { Authorization: 'Bearer caller-token', Cookie: 'session=caller-session', 'X-Trace': 'kept' };
+    const same = await host.egress.fetch({ method: 'GET', headers, url: `https://api.example.test/redirect?to=${encodeURIComponent('/echo')}` });
+    expect(JSON.parse(same.body)).toMatchObject({ authorization: 'Bearer caller-token', cookie: 'session=caller-session' });
+    for (const to of ['https://other.example.test/echo', `https://api.example.test:${fake.port}/echo`]) {
+      const redirected = await host.egress.fetch({ method: 'GET', headers, url: `https://api.example.test/redirect?to=${encodeURIComponent(to)}` });
+      expect(JSON.parse(redirected.body), to).toMatchObject({ authorization: null, cookie: null });
+    }
+  });
+
   it('refuses an unknown credential, a header-injecting secret and forbidden headers', async () => {
     const host = makeHost(answers);
     expect((await refusal(host, { method: 'GET', url: 'https://api.example.test/echo', credentialRef: 'missing' })).reason).toBe('credential_unknown');

@@ -61,7 +61,7 @@ export function createEgressCapability(options: CreateEgressCapabilityOptions): 
           if (hop + 1 > MAX_HOPS) throw hostDenial(tool, 'too_many_redirects');
           const next = checkEgressUrl(new URL(location, url).href, tool, 'redirect_refused');
           if (!redirectAllowed(first, next)) throw hostDenial(tool, 'redirect_refused');
-          if (next.origin !== url.origin && request.credentialRef !== undefined) delete headers[credentialHeaderName(request)];
+          if (next.origin !== url.origin) dropCredentials(headers, request);
           if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')) {
             if (method !== 'HEAD') method = 'GET';
             body = undefined;
@@ -126,6 +126,18 @@ export function createEgressCapability(options: CreateEgressCapabilityOptions): 
 
 function credentialHeaderName(request: EgressRequest): string {
   return (request.credentialHeader ?? 'authorization').toLowerCase();
+}
+
+/**
+ * Before a hop to another origin: the attached credential, and the caller's
+ * own `Authorization` and `Cookie`, which were meant for the origin they were
+ * sent to (browsers drop them the same way). A redirect must not carry them
+ * to a host the caller never addressed.
+ */
+function dropCredentials(headers: Record<string, string>, request: EgressRequest): void {
+  delete headers.authorization;
+  delete headers.cookie;
+  if (request.credentialRef !== undefined) delete headers[credentialHeaderName(request)];
 }
 
 async function readResponse(response: Dispatcher.ResponseData, url: URL, maxBytes: number, mediaStore: MediaStore): Promise<EgressResponse> {

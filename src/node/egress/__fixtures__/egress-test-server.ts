@@ -56,6 +56,7 @@ export async function startEgressTestServer(): Promise<EgressTestServer> {
             host: request.headers.host,
             method: request.method,
             authorization: request.headers.authorization ?? null,
+            cookie: request.headers.cookie ?? null,
             subscription: request.headers['x-subscription-token'] ?? null,
             body: Buffer.concat(chunks).toString('utf8'),
             // Search-provider shapes (SearXNG and Tavily: results; Brave: web.results).
