@@ -215,6 +215,17 @@ describe('egress: credentials and limits', () => {
     }
   });
 
+  // The method, path and host judged are the ones performed: a server or proxy that honours an override header would
+  // turn an approved GET into a DELETE, or serve another path or host than the one the policy and the approver saw.
+  it('refuses headers that override the method, the path or the host a server acts on', async () => {
+    const host = makeHost(answers);
+    const overrides = ['X-HTTP-Method-Override', 'X-HTTP-Method', 'X-Method-Override', 'X-Original-URL', 'X-Rewrite-URL', 'X-Forwarded-Host', 'X-Host', 'Forwarded'];
+    for (const name of overrides) {
+      const error = await refusal(host, { method: 'GET', url: 'https://api.example.test/echo', headers: { [name]: name.includes('Method') ? 'DELETE' : '/admin' } });
+      expect(error.reason, name).toBe('header_not_allowed');
+    }
+  });
+
   it('caps the response and the request body', async () => {
     const host = makeHost(answers, { maxBytes: 1000, maxRequestBytes: 10 });
     const response = await host.egress.fetch({ method: 'GET', url: 'https://api.example.test/big' });

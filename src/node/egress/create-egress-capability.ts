@@ -20,7 +20,14 @@ export interface NodeEgressCapability extends EgressCapability {
 
 const MAX_HOPS = 5;
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-const FORBIDDEN_HEADERS = /^(host|connection|content-length|transfer-encoding|upgrade|te|trailer|keep-alive|expect|proxy-.*)$/;
+/**
+ * Framing and hop-by-hop headers, and those a server or proxy may honour to
+ * act on another method, path or host than the request line and `Host` name
+ * (`X-HTTP-Method-Override`, `X-Original-URL`, `X-Forwarded-Host`, …): what
+ * the policy judged and a person approved is what the server acts on.
+ */
+const FORBIDDEN_HEADERS =
+  /^(host|connection|content-length|transfer-encoding|upgrade|te|trailer|keep-alive|expect|proxy-.*|x-http-method-override|x-http-method|x-method-override|x-original-url|x-rewrite-url|x-forwarded-host|x-host|forwarded)$/;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9a-z-]{1,64}$/;
 const TEXTUAL = /^(text\/|application\/(json|xml|javascript|x-www-form-urlencoded|[a-z0-9.+-]*\+(json|xml)))/;
 
