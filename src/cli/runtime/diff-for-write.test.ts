@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { approvalRequest } from '../../core/policy/__fixtures__/approval-request.js';
-import type { FsCapability, ToolApprovalRequest } from '../../core/internal.js';
+import { MAX_VIEW_BODY, type FsCapability, type ToolApprovalRequest } from '../../core/internal.js';
 import { diffForWrite } from './diff-for-write.js';
 
 const secretFile = ['region = "eu-west-1"', 'AWS_SECRET_ACCESS_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"', 'GITHUB_TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"', ''].join('\n');
@@ -24,5 +24,12 @@ describe('diffForWrite', () => {
     expect(result?.diff).toContain('+region = "us-east-1"');
     expect(result?.diff).not.toContain('wJalrXUtnFEMI');
     expect(result?.diff).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123456789');
+  });
+
+  it('builds no diff of a view the engine cut: it would pass for the whole write', async () => {
+    const fs = { readFile: () => Promise.resolve({ content: 'echo build\n' }) } as unknown as FsCapability;
+    expect(await diffForWrite(fs, request(`${'echo build\n'.repeat(1000)}`))).toMatchObject({ diff: expect.stringContaining('+echo build') as unknown });
+    const cut = `${'x'.repeat(MAX_VIEW_BODY)}\n… [36 more characters not shown]`;
+    expect(await diffForWrite(fs, request(cut))).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { createTwoFilesPatch } from 'diff';
-import { redactSecrets, type FsCapability, type ToolApprovalRequest } from '../../core/internal.js';
+import { MAX_VIEW_BODY, redactSecrets, type FsCapability, type ToolApprovalRequest } from '../../core/internal.js';
 
 const MAX_DIFF_INPUT = 256 * 1024;
 
@@ -16,6 +16,8 @@ export async function diffForWrite(fs: FsCapability, request: ToolApprovalReques
   const file = request.resolved?.files[0];
   const proposed = request.view?.body;
   if (request.action !== 'fs_write' || file === undefined || proposed === undefined || request.toolName !== 'write_file') return undefined;
+  // A view longer than a card shows is one the engine cut: a diff of it would pass for the whole write.
+  if (proposed.length > MAX_VIEW_BODY) return undefined;
   let current = '';
   try {
     // The file where the write really lands: its real path, not the spelling the model chose.

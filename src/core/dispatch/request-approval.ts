@@ -122,7 +122,8 @@ function approvalRequest(state: ResolvedDispatchState, actionDigest: string): To
   });
 }
 
-const MAX_VIEW_BODY = 256 * 1024;
+/** The longest body a card shows of a tool's view; a longer one is cut, and says so. */
+export const MAX_VIEW_BODY = 256 * 1024;
 
 /** The tool's `presentCall` view, redacted, and how many values that masked; a view that throws is simply left out (display only). */
 function presentedView(state: ResolvedDispatchState): { view?: ToolCallView; masked: number } {
@@ -130,7 +131,7 @@ function presentedView(state: ResolvedDispatchState): { view?: ToolCallView; mas
   if (present === undefined) return { masked: 0 };
   try {
     const view = present(state.effectiveArgs);
-    const raw = view.body === undefined ? undefined : view.body.length > MAX_VIEW_BODY ? view.body.slice(0, MAX_VIEW_BODY) : view.body;
+    const raw = view.body === undefined ? undefined : clipViewBody(view.body);
     const parts = [view.title, view.subtitle, raw].map((text) => (text === undefined ? undefined : redactSecretsCounted(text)));
     const [title, subtitle, body] = parts.map((part) => part?.text);
     const masked = parts.reduce((sum, part) => sum + (part?.masked ?? 0), 0);
@@ -146,6 +147,16 @@ function presentedView(state: ResolvedDispatchState): { view?: ToolCallView; mas
   } catch {
     return { masked: 0 };
   }
+}
+
+/**
+ * A body cut to what a card shows, with a last line that says how much is
+ * left out: a cut that said nothing would pass for the whole content, and
+ * the payload of a long write would sit unseen past it.
+ */
+function clipViewBody(body: string): string {
+  if (body.length <= MAX_VIEW_BODY) return body;
+  return `${body.slice(0, MAX_VIEW_BODY)}\n… [${body.length - MAX_VIEW_BODY} more characters not shown]`;
 }
 
 /** Why the call reaches a person, from what the policy said; `createConfirm` adds the mode. */
