@@ -47,6 +47,6 @@ const EVERY_UNPRINTABLE = new RegExp(UNPRINTABLE.source, 'g');
 export function visible(text: unknown, block = false): string {
   return String(text).replace(EVERY_UNPRINTABLE, (c) => {
     if (block && (c === '\n' || c === '\t')) return c;
-    return `\u27e8U+${`000${c.charCodeAt(0).toString(16).toUpperCase()}`.slice(-4)}\u27e9`;
+    return `\u27e8U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}\u27e9`;
   });
 }

@@ -85,6 +85,7 @@ describe('quoteArgv', () => {
   it("writes an element holding a control, a line break or a direction override as $'…', on one line", () => {
     expect(quoteArgv(['printf', 'a\nb', 'tab\there', '\u001b[2J'])).toBe("printf $'a\\nb' $'tab\\there' $'\\u001b[2J'");
     expect(quoteArgv(['cat', 'txt.\u202egnp'])).toBe("cat $'txt.\\u202egnp'");
+    expect(quoteArgv(['echo', 'hi\u{E0041}\u3164'])).toBe("echo $'hi\\U000e0041\\u3164'");
     expect(quoteArgv(['echo', "back\\slash and 'quote'\n"])).toBe("echo $'back\\\\slash and \\'quote\\'\\n'");
   });
 });
@@ -92,6 +93,8 @@ describe('quoteArgv', () => {
 describe('showUnprintable', () => {
   it('writes controls, line breaks and invisible characters out, and keeps tabs only when asked', () => {
     expect(showUnprintable('.git/con\u202efig\r\n\u200b')).toBe('.git/con⟨U+202E⟩fig⟨U+000D⟩⟨U+000A⟩⟨U+200B⟩');
+    // Tag characters (a text a model reads and a screen draws as nothing), a variation selector, a Hangul filler.
+    expect(showUnprintable('ok\u{E0041}\u{E0020}\ufe0f\u3164\u{E0100}')).toBe('ok⟨U+E0041⟩⟨U+E0020⟩⟨U+FE0F⟩⟨U+3164⟩⟨U+E0100⟩');
     expect(showUnprintable('a\tb')).toBe('a⟨U+0009⟩b');
     expect(showUnprintable('a\tb', true)).toBe('a\tb');
     expect(showUnprintable('plain: ünïcode ✓')).toBe('plain: ünïcode ✓');

@@ -102,18 +102,35 @@ export function quoteArgv(argv: readonly string[]): string {
   return argv.map(quoteElement).join(' ');
 }
 
-/** Controls, line breaks, and the invisible and direction-changing characters that make a line read as something it is not. */
-// eslint-disable-next-line no-control-regex -- these characters are what must never reach a screen raw
-export const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
+/**
+ * Controls, line breaks, and the characters that draw as nothing or reorder
+ * a line, so that it reads as something it is not: soft hyphen, joiners and
+ * zero-width spaces, direction marks, embeddings, overrides and isolates,
+ * invisible operators, fillers that draw as blank space (Hangul, Khmer,
+ * Mongolian), variation selectors, the byte-order mark, interlinear
+ * annotations. The same set the upstream-text scan removes, with line breaks.
+ */
+const UNPRINTABLE_BMP = '\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb';
+/** Plane 14 as surrogate pairs: Unicode tags (a text a model reads and a screen draws as nothing) and the variation selectors supplement. */
+const UNPRINTABLE_TAGS = '\\udb40[\\udc00-\\udfff]';
+/* eslint-disable no-misleading-character-class -- these characters are what must never reach a screen raw */
+export const UNPRINTABLE = new RegExp(`[${UNPRINTABLE_BMP}]|${UNPRINTABLE_TAGS}`);
 const EVERY_UNPRINTABLE = new RegExp(UNPRINTABLE.source, 'g');
 /** The same, with the two characters `$'…'` escapes besides. */
-const ESCAPED = new RegExp(`${UNPRINTABLE.source.slice(0, -1)}\\\\']`, 'g');
+const ESCAPED = new RegExp(`[${UNPRINTABLE_BMP}\\\\']|${UNPRINTABLE_TAGS}`, 'g');
+/* eslint-enable no-misleading-character-class */
 const ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\', "'": "\\'" };
 
 function quoteElement(element: string): string {
   if (element.length > 0 && /^[A-Za-z0-9_@%+=:,./-]+$/.test(element)) return element;
   if (!UNPRINTABLE.test(element)) return `'${element.replaceAll("'", "'\\''")}'`;
-  return `$'${element.replace(ESCAPED, (character) => ESCAPES[character] ?? `\\u${codeUnit(character)}`)}'`;
+  return `$'${element.replace(ESCAPED, (character) => ESCAPES[character] ?? shellEscape(character))}'`;
+}
+
+/** `$'…'` spells a character beyond the BMP as `\UXXXXXXXX`. */
+function shellEscape(character: string): string {
+  const point = codePoint(character);
+  return point.length > 4 ? `\\U${point.padStart(8, '0')}` : `\\u${point}`;
 }
 
 /**
@@ -122,11 +139,11 @@ function quoteElement(element: string): string {
  * as something else) are written `⟨U+XXXX⟩`; tabs are kept when `keepTabs`.
  */
 export function showUnprintable(text: string, keepTabs = false): string {
-  return text.replace(EVERY_UNPRINTABLE, (character) => (keepTabs && character === '\t' ? character : `⟨U+${codeUnit(character).toUpperCase()}⟩`));
+  return text.replace(EVERY_UNPRINTABLE, (character) => (keepTabs && character === '\t' ? character : `⟨U+${codePoint(character).toUpperCase()}⟩`));
 }
 
-function codeUnit(character: string): string {
-  return character.charCodeAt(0).toString(16).padStart(4, '0');
+function codePoint(character: string): string {
+  return (character.codePointAt(0) ?? 0).toString(16).padStart(4, '0');
 }
 
 function countMarkers(text: string): number {
