@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser } from 'playwright-core';
@@ -68,5 +70,91 @@ describe('attack, in the browser: characters the card draws as nothing', () => {
     expect((await call).isError).toBe(true);
     expect(readFileSync(join(gateway.workspace, 'README.md'), 'utf8')).toBe('# build\n');
     await page.close();
+  });
+});
+
+/** A page on another loopback port, as a hostile site the operator's browser has open would be: it tries every way to approve `id`. */
+function hostilePage(consoleOrigin: string, id: string): string {
+  const target = `${consoleOrigin}/api/approvals/${id}`;
+  return `<!doctype html><body>
+<iframe name="sink"></iframe>
+<iframe id="framed" src="${consoleOrigin}/"></iframe>
+<form id="plain" method="POST" action="${target}" enctype="text/plain" target="sink"><input name='{"decision":"once","x":"' value='"}'></form>
+<form id="urlencoded" method="POST" action="${target}" target="sink"><input name="decision" value="once"></form>
+<script>
+const report = [];
+const body = JSON.stringify({ decision: 'always' });
+(async () => {
+  document.getElementById('plain').submit();
+  await new Promise((r) => setTimeout(r, 300));
+  document.getElementById('urlencoded').submit();
+  await new Promise((r) => setTimeout(r, 300));
+  await fetch(${JSON.stringify(target)}, { method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'content-type': 'text/plain' }, body }).then(() => report.push('no-cors sent'), () => report.push('no-cors failed'));
+  report.push('beacon ' + navigator.sendBeacon(${JSON.stringify(target)}, new Blob([body], { type: 'text/plain' })));
+  await fetch(${JSON.stringify(`${consoleOrigin}/api/approvals`)}, { credentials: 'include' }).then((r) => r.text()).then((t) => report.push('read ' + t), () => report.push('read refused'));
+  await new Promise((resolve) => {
+    const events = new EventSource(${JSON.stringify(`${consoleOrigin}/api/events`)}, { withCredentials: true });
+    events.onmessage = () => report.push('stream read');
+    events.addEventListener('hello', () => report.push('stream read'));
+    events.onerror = () => { report.push('stream refused'); events.close(); resolve(); };
+  });
+  await new Promise((r) => setTimeout(r, 500));
+  window.report = report;
+  document.title = 'done';
+})();
+</script></body>`;
+}
+
+describe('attack, in the browser: a hostile page on another loopback port', () => {
+  let browser: Browser | undefined;
+  let hostile: Server | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => (hostile === undefined ? resolve(undefined) : hostile.close(resolve)));
+  });
+
+  it('cannot approve, read the queue or the stream, or frame the console, though the browser sends it the console cookie (same site)', async () => {
+    const { gateway, mcp } = await serve({}, { 'notes.md': 'first\n' });
+    const call = mcp.callTool({ name: 'write_file', arguments: { path: 'notes.md', content: 'pwned\n' } });
+    const card = await pendingApproval(gateway, 'write_file');
+    const consoleOrigin = (gateway.consoleUrl as URL).origin;
+    let html = '';
+    hostile = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(html));
+    await new Promise<void>((resolve) => (hostile as Server).listen(0, '127.0.0.1', resolve));
+    html = hostilePage(consoleOrigin, card.id);
+
+    // The operator has the console open in this browser: its cookie is set.
+    const context = await (browser as Browser).newContext();
+    const operator = await context.newPage();
+    await operator.goto(String(gateway.consoleUrl));
+    await operator.getByRole('button', { name: /Approvals/ }).click();
+    await operator.locator('[data-approval]').waitFor({ timeout: 20_000 });
+    const refused: string[] = [];
+    const attacker = await context.newPage();
+    attacker.on('response', (response) => {
+      if (response.url().startsWith(consoleOrigin)) refused.push(`${response.request().method()} ${response.status()}`);
+    });
+    await attacker.goto(`http://127.0.0.1:${(hostile.address() as AddressInfo).port}/`);
+    await expect.poll(() => attacker.title(), { timeout: 20_000 }).toBe('done');
+    const report = await attacker.evaluate<string[]>('window.report');
+    expect(report).toContain('read refused');
+    expect(report).toContain('stream refused');
+    expect(report).not.toContain('stream read');
+    // Framed, the console is blocked: the frame holds none of its page.
+    const framed = attacker.frames().find((frame) => frame.url().startsWith(consoleOrigin));
+    expect(await framed?.locator('nav').count().catch(() => 0)).toBeFalsy();
+    // The two forms, the no-cors fetch and the beacon each reached the console with its cookie (a request without it is a 401)
+    // and were refused as cross-origin; the approval still waits and nothing was written.
+    expect(report).toEqual(expect.arrayContaining(['no-cors sent', 'beacon true']));
+    expect(refused.filter((entry) => entry.startsWith('POST'))).toEqual(['POST 403', 'POST 403', 'POST 403', 'POST 403']);
+    expect(((await gateway.api('/api/approvals')).body as { id: string }[]).map((entry) => entry.id)).toEqual([card.id]);
+    expect(readFileSync(join(gateway.workspace, 'notes.md'), 'utf8')).toBe('first\n');
+    await decide(gateway, card.id, 'reject');
+    expect((await call).isError).toBe(true);
+    expect(readFileSync(join(gateway.workspace, 'notes.md'), 'utf8')).toBe('first\n');
+    await context.close();
   });
 });
