@@ -24,6 +24,8 @@ th { color:var(--muted); font-weight:500; font-size:12px; } tbody tr:hover { bac
 .card h3 { margin:0 0 6px; font-size:15px; } .card h4 { margin:10px 0 2px; font-size:12px; color:var(--muted); } p.error { color:var(--bad); } pre.description { white-space:pre-wrap; overflow-wrap:anywhere; } .card .meta { color:var(--muted); font-size:12px; margin-bottom:8px; }
 .preview { display:grid; grid-template-columns:90px 1fr; gap:4px 10px; margin:8px 0; } .preview dt { color:var(--muted); } .preview dd { margin:0; font-family:ui-monospace, monospace; word-break:break-all; }
 pre { background:#0b0f14; border:1px solid var(--line); border-radius:6px; padding:10px; overflow:auto; max-height:360px; font:12px/1.5 ui-monospace, monospace; margin:6px 0; }
+/* A card scrolls nothing: every line wraps and every box is as tall as its text, so no run of spaces or long line hides the end of what is approved, and the buttons come after all of it. */
+.card pre { white-space:pre-wrap; overflow-wrap:anywhere; max-height:none; overflow:visible; }
 .why { margin:6px 0 10px; padding-left:18px; } .why li.warn { color:var(--warn); font-weight:600; } .why code.rule { background:#0b0f14; border:1px solid var(--line); border-radius:4px; padding:0 4px; }
 .files { margin:8px 0; } .file { margin:4px 0; } .file-head { display:flex; align-items:center; gap:8px; flex-wrap:wrap; } .file .label { color:var(--muted); font-size:12px; min-width:90px; }
 .file code.path { font:600 15px/1.4 ui-monospace, monospace; word-break:break-all; } .requested { color:var(--muted); font-size:12px; margin-left:98px; } .requested code { font-family:ui-monospace, monospace; word-break:break-all; }
