@@ -32,7 +32,7 @@ pre { background:#0b0f14; border:1px solid var(--line); border-radius:6px; paddi
 .flag { border:1px solid var(--line); border-radius:10px; padding:0 7px; font-size:11px; color:var(--muted); } .flag-protected { border-color:var(--warn); background:#3a2a08; color:var(--warn); font-weight:700; } .flag-outside, .flag-hardlink { border-color:var(--bad); color:var(--bad); } .flag-link { border-color:var(--accent); color:var(--accent); }
 ol.argv { list-style:none; display:flex; flex-wrap:wrap; gap:4px; margin:0; padding:0; } ol.argv li code { display:inline-block; min-width:1.2em; white-space:pre-wrap; word-break:break-all; background:#0b0f14; border:1px solid var(--accent); border-radius:4px; padding:0 5px; }
 .request strong { color:var(--warn); } .subtitle { font-family:ui-monospace, monospace; color:var(--warn); margin:6px 0; }
-p.masked { color:#000; background:var(--warn); border-radius:6px; padding:4px 10px; display:inline-block; font-weight:600; margin:8px 0; }
+p.masked, p.cut { color:#000; background:var(--warn); border-radius:6px; padding:4px 10px; display:inline-block; font-weight:600; margin:8px 0; }
 details.arguments summary, details.offered summary { color:var(--muted); cursor:pointer; font-size:12px; margin-top:6px; }
 .diff-add { color:var(--ok); } .diff-del { color:var(--bad); } .diff-hunk { color:var(--accent); }
 .actions { display:flex; gap:8px; flex-wrap:wrap; margin-top:10px; }

@@ -1,3 +1,4 @@
+import { cutNotice } from '../../core/action/describe-approval.js';
 import type { ApprovalMode } from '../../core/internal.js';
 import type { ClosedApproval, PendingApproval } from '../console-types.js';
 import { api, byId, el, time, visible } from './dom.js';
@@ -107,6 +108,7 @@ function renderTarget(a: PendingApproval): HTMLDivElement {
   }
   box.appendChild(dl);
   if (t.mcp) box.appendChild(el('div', {}, el('h4', { text: 'Arguments' }), el('pre', { class: 'mcp-arguments', text: visible(t.mcp.arguments, true) })));
+  if (t.mcp?.cut) box.appendChild(el('p', { class: 'cut', role: 'note', text: cutNotice(t.mcp.cut) }));
   if (t.os && t.os.text !== undefined) box.appendChild(el('div', {}, el('h4', { text: 'Text' }), el('pre', { text: visible(t.os.text, true) })));
   return box;
 }

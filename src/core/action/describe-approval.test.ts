@@ -109,6 +109,17 @@ describe('describeApproval', () => {
     expect(lines.filter((line) => line.startsWith('Arguments'))).toEqual(['Arguments:']);
   });
 
+  it('says when MCP arguments are cut short on the card, and how many values: what is not shown runs too', () => {
+    const long = 'SELECT 1;'.padEnd(20_000, ' ') + 'DROP TABLE users;';
+    const deep = JSON.parse(`${'{"a":'.repeat(20)}"DROP"${'}'.repeat(20)}`) as unknown;
+    const request = approvalRequest({ toolName: 'mcp_db_query', action: 'egress', target: { server: 'db', mcpTool: 'query', mcpArguments: { sql: long, deep, rows: Array.from({ length: 300 }, (_, index) => index) } } });
+    expect(request.target?.mcp?.cut).toBe(3);
+    expect(describeApproval(request)).toContain('3 values in the arguments cut short (marked "more" or [nested]): the call carries them whole, unseen');
+    const whole = approvalRequest({ toolName: 'mcp_db_query', action: 'egress', target: { server: 'db', mcpTool: 'query', mcpArguments: { sql: 'SELECT 1;' } } });
+    expect(whole.target?.mcp?.cut).toBeUndefined();
+    expect(describeApproval(whole).join('\n')).not.toContain('cut short');
+  });
+
   it('shows an OS action and its text, and an edit with replaceAll and its old and new text', () => {
     const notify = describeApproval(approvalRequest({ toolName: 'notify', action: 'os', target: { os: { action: 'notify', text: 'Build done\nsecond line' } } }));
     expect(notify).toEqual(expect.arrayContaining(['OS action: notify', 'Text:', '  Build done', '  second line']));

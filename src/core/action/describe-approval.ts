@@ -52,6 +52,7 @@ export function describeApproval(request: ToolApprovalRequest): string[] {
     if (target.mcp !== undefined) {
       lines.push(`MCP: server ${showUnprintable(target.mcp.server)}${target.mcp.tool === undefined ? '' : ` · tool ${showUnprintable(target.mcp.tool)}`}`);
       block(lines, 'Arguments', target.mcp.arguments);
+      if (target.mcp.cut !== undefined) lines.push(cutNotice(target.mcp.cut));
     }
     if (target.os !== undefined) {
       lines.push(`OS action: ${showUnprintable(target.os.action)}`);
@@ -98,6 +99,11 @@ function approvalReasonLines(request: Pick<ToolApprovalRequest, 'reasons' | 'why
 /** What a card says when values are masked: it cannot be told from a call that differs only there, so it is never remembered. */
 function maskedNotice(masked: number): string {
   return `${masked} ${masked === 1 ? 'value' : 'values'} masked (shown as [redacted]): approving this call is never remembered`;
+}
+
+/** What a card says when arguments are cut short: the call carries them whole, and what is not shown runs too. */
+export function cutNotice(cut: number): string {
+  return `${cut} ${cut === 1 ? 'value' : 'values'} in the arguments cut short (marked "more" or [nested]): the call carries ${cut === 1 ? 'it' : 'them'} whole, unseen`;
 }
 
 const KNOWN_REASONS: ReadonlySet<string> = new Set(['governed', 'rule', 'risk', 'protected_path', 'classifier']);

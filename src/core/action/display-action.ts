@@ -28,8 +28,8 @@ export interface ActionDisplay {
    */
   readonly command?: { readonly argv: readonly string[]; readonly executable?: string; readonly cwd: string; readonly paths?: readonly DisplayedPath[] };
   readonly http?: { readonly method: string; readonly url: string; readonly host: string; readonly port: number };
-  /** `arguments` is pretty-printed JSON. */
-  readonly mcp?: { readonly server: string; readonly tool?: string; readonly arguments: string };
+  /** `arguments` is pretty-printed JSON; `cut` counts the values in it cut short (a long string, a list or object past its first entries, a level too deep), when any is. */
+  readonly mcp?: { readonly server: string; readonly tool?: string; readonly arguments: string; readonly cut?: number };
   readonly os?: { readonly action: string; readonly text?: string };
   readonly search?: { readonly query: string; readonly host?: string };
   /** How many values the display masks. */
@@ -66,11 +66,13 @@ export function displayAction(action: ResolvedAction): ActionDisplay {
     display.http = Object.freeze({ method, url: mask(url), host, port });
   }
   if (action.mcp !== undefined) {
-    const shown = projectArguments(action.mcp.arguments, { maxString: MAX_SHOWN_ARGUMENT, maxEntries: 256, maxDepth: 16 });
+    // What is cut short is counted, so a card can say that the call carries more than it shows.
+    let cut = 0;
+    const shown = projectArguments(action.mcp.arguments, { maxString: MAX_SHOWN_ARGUMENT, maxEntries: 256, maxDepth: 16, onCut: () => (cut += 1) });
     const text = JSON.stringify(shown, null, 2) ?? 'null';
     masked += Math.max(0, countMarkers(text) - countMarkers(safeJson(action.mcp.arguments)));
     const tool = action.mcp.tool;
-    display.mcp = Object.freeze({ server: mask(action.mcp.server), ...(tool === undefined ? {} : { tool: mask(tool) }), arguments: text });
+    display.mcp = Object.freeze({ server: mask(action.mcp.server), ...(tool === undefined ? {} : { tool: mask(tool) }), arguments: text, ...(cut === 0 ? {} : { cut }) });
   }
   if (action.os !== undefined) display.os = Object.freeze({ action: action.os.action, ...(action.os.text === undefined ? {} : { text: mask(action.os.text) }) });
   if (action.search !== undefined) display.search = Object.freeze({ query: mask(action.search.query), ...(action.search.host === undefined ? {} : { host: action.search.host }) });

@@ -23,6 +23,23 @@ describe('projectArguments', () => {
     }
   });
 
+  it('tells of each value it cuts short: a long string, a list or an object past its bound, a level too deep', () => {
+    let cut = 0;
+    const onCut = (): void => {
+      cut += 1;
+    };
+    const args = { text: 'x'.repeat(20), list: [1, 2, 3, 4], nest: { object: { a: 1, b: 2, c: 3, d: 4 }, deep: { a: { b: 1 } } } };
+    expect(projectArguments(args, { maxString: 10, maxEntries: 3, maxDepth: 3, onCut })).toEqual({
+      text: 'xxxxxxxxxx… [10 more characters]',
+      list: [1, 2, 3, '[1 more items]'],
+      nest: { object: { a: 1, b: 2, c: 3, '…': '[1 more keys]' }, deep: { a: '[nested]' } },
+    });
+    expect(cut).toBe(4);
+    cut = 0;
+    projectArguments({ short: 'ok', list: [1] }, { onCut });
+    expect(cut).toBe(0);
+  });
+
   it('keeps two keys that redact alike apart', () => {
     const first = `ghp_${'a'.repeat(36)}`;
     const second = `ghp_${'b'.repeat(36)}`;

@@ -12,6 +12,8 @@ export interface ProjectArgumentsOptions {
    * `X-Api-Key`, …) are masked at every depth without being listed.
    */
   readonly secretKeys?: ReadonlySet<string> | undefined;
+  /** Told of each value the projection cuts short: a string clipped, a list or an object with entries left out, a level not shown. */
+  readonly onCut?: () => void;
 }
 
 /** What a member's name says for every value under it: the name as shown, and whether it names a credential. */
@@ -55,7 +57,12 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
   const maxDepth = options.maxDepth ?? 8;
   const maxEntries = options.maxEntries ?? 64;
   const ancestors = new Set<object>();
-  const clip = (clean: string): string => (clean.length > maxString ? `${clean.slice(0, maxString)}… [${clean.length - maxString} more characters]` : clean);
+  const cut = options.onCut ?? ignoreCut;
+  const clip = (clean: string): string => {
+    if (clean.length <= maxString) return clean;
+    cut();
+    return `${clean.slice(0, maxString)}… [${clean.length - maxString} more characters]`;
+  };
 
   /** `key` names the member `node` is the value of (`credential` when the name says so), `top` when that member is a top-level argument. */
   const visit = (node: unknown, depth: number, key: string | undefined, credential: boolean, top: boolean): unknown => {
@@ -71,12 +78,18 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
     if (ArrayBuffer.isView(node)) return `[binary ${node.byteLength} bytes]`;
     if (node instanceof ArrayBuffer) return `[binary ${node.byteLength} bytes]`;
     if (ancestors.has(node)) return '[cyclic]';
-    if (depth >= maxDepth) return '[nested]';
+    if (depth >= maxDepth) {
+      cut();
+      return '[nested]';
+    }
     ancestors.add(node);
     try {
       if (Array.isArray(node)) {
         const items = node.slice(0, maxEntries).map((item) => visit(item, depth + 1, undefined, false, false));
-        if (node.length > maxEntries) items.push(`[${node.length - maxEntries} more items]`);
+        if (node.length > maxEntries) {
+          cut();
+          items.push(`[${node.length - maxEntries} more items]`);
+        }
         return items;
       }
       const result: Record<string, unknown> = {};
@@ -93,7 +106,10 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
         if (name === '__proto__') Object.defineProperty(result, name, { value: projected, enumerable: true, writable: true, configurable: true });
         else result[name] = projected;
       }
-      if (keys.length > maxEntries) result['…'] = `[${keys.length - maxEntries} more keys]`;
+      if (keys.length > maxEntries) {
+        cut();
+        result['…'] = `[${keys.length - maxEntries} more keys]`;
+      }
       return result;
     } finally {
       // Removing on exit is what tells an ancestor cycle from a shared sibling.
@@ -103,6 +119,9 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
 
   return visit(value, 0, undefined, false, false);
 }
+
+/** Receipts and events do not count what they cut. */
+function ignoreCut(): void {}
 
 /** Two keys that redact alike (two tokens used as keys) must both stay visible: the later one is numbered. */
 function distinctKey(result: object, key: string): string {
