@@ -5,13 +5,20 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, runCli } from './support/spawn-cli.js';
 
-/** A `toolgate serve --stdio` child in `dir`, once it has announced its console URL. */
+/**
+ * A `toolgate serve --stdio` child in `dir`, once it has announced its console: the address on stderr, which its MCP
+ * client reads, and the URL with its token, which only its own locator holds.
+ */
 async function stdioGateway(dir: string): Promise<{ gateway: ChildProcessWithoutNullStreams; url: string }> {
   const gateway = spawn(process.execPath, [CLI, 'serve', '--stdio'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
   let stderr = '';
   gateway.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  await expect.poll(() => stderr, { timeout: 60_000 }).toMatch(/console: http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/);
-  return { gateway, url: /console: (\S+)/.exec(stderr)?.[1] ?? '' };
+  await expect.poll(() => stderr, { timeout: 60_000 }).toMatch(/console: http:\/\/127\.0\.0\.1:\d+\/ /);
+  const announced = /console: (\S+)/.exec(stderr)?.[1] ?? '';
+  const url = (JSON.parse(readFileSync(join(dir, '.toolgate', `console-${String(gateway.pid)}.json`), 'utf8')) as { url: string }).url;
+  expect(url.startsWith(`${announced}?token=`)).toBe(true);
+  expect(stderr).not.toContain(new URL(url).searchParams.get('token'));
+  return { gateway, url };
 }
 
 /** A clean stop: the client closes stdin. */

@@ -164,14 +164,14 @@ describe('toolgate serve: an approval lives and dies with its call', () => {
 
   it('a stdio client that exits withdraws its pending approval before the gateway stops', async () => {
     const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask' }, NOTES);
-    // The console is on; its URL is in the start-up document on stderr.
+    // The console is on; its address is in the start-up document on stderr, its URL with the token in the locator the operator reads.
     const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--json', 'serve', '--stdio'], cwd: workspace, stderr: 'pipe' });
     let stderr = '';
     (transport.stderr as Readable | null)?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const client = new Client({ name: 'stdio-client', version: '1.0.0' });
     await client.connect(transport);
     await expect.poll(() => /"console":"([^"]+)"/.exec(stderr)?.[1], { timeout: 15_000 }).toBeDefined();
-    const consoleUrl = new URL(/"console":"([^"]+)"/.exec(stderr)?.[1] ?? '');
+    const consoleUrl = new URL((JSON.parse(readFileSync(join(workspace, '.toolgate', 'console.json'), 'utf8')) as { url: string }).url);
     const watched = watchConsole(consoleUrl);
     try {
       void client.callTool(WRITE).catch(() => undefined);

@@ -134,7 +134,8 @@ function announceServe(started: StartedServe & { readonly tracing: boolean }, ou
       output.info(`warning: the console URL could not be saved for \`toolgate console\` (${(error as NodeJS.ErrnoException).code ?? 'write failed'})`);
     }
   }
-  output.info(consoleServer === undefined ? 'console: off' : `console: ${consoleServer.url} (\`toolgate console\` prints it again)`);
+  if (consoleServer === undefined) output.info('console: off');
+  else output.info(`console: ${announcedConsoleUrl(consoleServer, http)} (\`toolgate console\` prints it ${http === undefined ? 'with its token' : 'again'})`);
   output.info(`journal: ${config.journal.path} (anchored in ${anchorPathFor(config.journal.path)}), run ${runId} (\`toolgate audit tail --run ${runId}\`, \`toolgate replay ${runId}\`)`);
   if (started.tracing) output.info('traces: OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT');
 }
@@ -151,7 +152,7 @@ function reportStarted(started: StartedServe, options: ServeOptions, output: Cli
   const document = {
     mcp: mcp.url ?? 'stdio',
     ...(http === undefined ? {} : { auth: http.access.kind === 'token' ? 'bearer' : 'none', ...('file' in http.access ? { tokenFile: http.access.file } : {}) }),
-    console: started.console?.url,
+    console: started.console === undefined ? undefined : announcedConsoleUrl(started.console, http),
     tools: gateway.registry().list().length,
     servers: gateway.connection.servers(),
     journal: gateway.config.journal.path,
@@ -159,6 +160,17 @@ function reportStarted(started: StartedServe, options: ServeOptions, output: Cli
   };
   if (options.transport !== 'stdio') output.result(document);
   else process.stderr.write(`${JSON.stringify(document)}\n`);
+}
+
+/**
+ * The console's address as the banner and the start-up document give it.
+ * Over stdio both go to the MCP client's stderr, and a client may be the
+ * model's own loop: holding the token, it could approve its own calls in
+ * the console. There the address goes without its token; `toolgate
+ * console` reads it whole from a file only the user can read.
+ */
+function announcedConsoleUrl(consoleServer: ConsoleServer, http: StartedServe['http']): string {
+  return http === undefined ? `http://127.0.0.1:${consoleServer.port}/` : consoleServer.url;
 }
 
 function retriedAt(status: McpServerStatus): string {
