@@ -142,6 +142,22 @@ describe('attack: a remembered approval is wider than what was seen', () => {
   });
 });
 
+describe('attack: a header turns the approved method into another', () => {
+  it('approving GET /repos/me/prod for the session does not let a method-override header make it a DELETE: the override never leaves', async () => {
+    const gateway = await serve({ policy: { allowedDomains: ['api.github.com'] } });
+    const mcp = await client(gateway);
+    const read = mcp.callTool({ name: 'http_request', arguments: { method: 'GET', url: 'https://api.github.com/repos/me/prod' } });
+    await decide(gateway, (await pendingApproval(gateway, 'http_request')).id, 'session');
+    await read;
+    // Frameworks that honour these act on the method they name, whatever the request line says.
+    for (const name of ['X-HTTP-Method-Override', 'x-http-method', 'X-Method-Override']) {
+      const overridden = await mcp.callTool({ name: 'http_request', arguments: { method: 'GET', url: 'https://api.github.com/repos/me/prod', headers: { [name]: 'DELETE' } } });
+      expect(overridden.isError).toBe(true);
+      expect(JSON.stringify(overridden.content)).toContain('a request header is not allowed');
+    }
+  });
+});
+
 describe('attack, in the browser: the card a person reads', () => {
   let browser: Browser | undefined;
   beforeAll(async () => {

@@ -210,7 +210,8 @@ describe('egress: credentials and limits', () => {
     const injected = await refusal(host, { method: 'GET', url: 'https://api.example.test/echo', credentialRef: 'bad-key' });
     expect(injected.reason).toBe('credential_unknown');
     expect(injected.message).not.toContain('Injected');
-    for (const headers of [{ Host: 'evil.test' }, { 'Proxy-Authorization': 'x' }, { 'x-ok': 'a\r\nb: c' }, { 'bad header': 'x' }]) {
+    const overrides = [{ 'X-HTTP-Method-Override': 'DELETE' }, { 'X-HTTP-Method': 'DELETE' }, { 'x-method-override': 'PUT' }];
+    for (const headers of [{ Host: 'evil.test' }, { 'Proxy-Authorization': 'x' }, { 'x-ok': 'a\r\nb: c' }, { 'bad header': 'x' }, ...overrides]) {
       expect((await refusal(host, { method: 'GET', url: 'https://api.example.test/echo', headers })).reason).toBe('header_not_allowed');
     }
   });
