@@ -158,6 +158,21 @@ describe('attack: a header turns the approved method into another', () => {
   });
 });
 
+describe('attack: a header the card leaves out changes what the request does', () => {
+  it('a PUT whose x-amz-acl header makes the object public shows its headers on the card', async () => {
+    const gateway = await serve({ policy: { allowedDomains: ['bucket.s3.amazonaws.com'] } });
+    const mcp = await client(gateway);
+    const call = mcp.callTool({ name: 'http_request', arguments: { method: 'PUT', url: 'https://bucket.s3.amazonaws.com/reports/q3.csv', headers: { 'x-amz-acl': 'public-read', Authorization: 'Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789' }, body: 'id,total\n' } });
+    const card = await pendingApproval(gateway, 'http_request');
+    expect(card.view?.subtitle).toContain('"x-amz-acl":"public-read"');
+    // Shown, and masked where it is a credential.
+    expect(card.view?.subtitle).toContain('"Authorization":"Bearer [redacted]"');
+    expect(JSON.stringify(card)).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123456789');
+    await decide(gateway, card.id, 'reject');
+    expect((await call).isError).toBe(true);
+  });
+});
+
 describe('attack, in the browser: the card a person reads', () => {
   let browser: Browser | undefined;
   beforeAll(async () => {

@@ -48,7 +48,12 @@ export const httpRequestTool = defineBuiltin<HttpRequestArgs, EgressResponse>({
   facts: { openWorld: true },
   policy: { egress: 'http' },
   policyTarget: (args) => ({ url: args.url, method: args.method }),
-  presentCall: (args) => ({ title: `${args.method} ${args.url}`, ...(args.body === undefined ? {} : { body: args.body }) }),
+  // The headers are part of what the request does (an `x-amz-acl` makes an object public): the card shows them, masked where they are credentials.
+  presentCall: (args) => ({
+    title: `${args.method} ${args.url}`,
+    ...(args.headers === undefined ? {} : { subtitle: `headers ${JSON.stringify(args.headers)}` }),
+    ...(args.body === undefined ? {} : { body: args.body }),
+  }),
   dispatch(args, host, context) {
     const request = {
       url: args.url,
