@@ -30,10 +30,20 @@ function claimRow(store: ChainStore, claimId: string, key: string, state = 'clai
   store.write(() => store.append('claims', { at: 1, claim_id: claimId, key, state, body: '{}' }));
 }
 
-/** The open claims as the file holds them, read row by row: what the mirror must agree with. */
+/** An effect-tier call's receipt, naming its claim (`null`: a record-tier receipt, which names none). */
+function receiptRow(store: ChainStore, claimId: string | null, key: string): void {
+  store.write(() => store.append('receipts', { at: 1, key, claim_id: claimId, run_id: null, tool: 'bump', action_digest: null, body: '{}' }));
+}
+
+/** The open claims as the file holds them, read row by row (a receipt settles the claim it names): what the mirror must agree with. */
 function openInFile(store: ChainStore): string[] {
   const latest = new Map<string, { claim_id: string; state: string }>();
-  for (const row of store.db.prepare<[], { claim_id: string; key: string; state: string }>('SELECT claim_id, key, state FROM claims ORDER BY seq').all()) latest.set(row.key, row);
+  const rows = store.db
+    .prepare<[], { claim_id: string; key: string; state: string }>(
+      `SELECT seq, claim_id, key, state FROM claims UNION ALL SELECT seq, claim_id, key, 'receipt' FROM receipts WHERE claim_id IS NOT NULL ORDER BY seq`,
+    )
+    .all();
+  for (const row of rows) if (row.state !== 'receipt' || latest.get(row.key)?.claim_id === row.claim_id) latest.set(row.key, row);
   return [...latest]
     .filter(([, row]) => row.state === 'claimed')
     .map(([key, row]) => `${key}=${row.claim_id}`)
@@ -88,6 +98,38 @@ describe('OpenClaims', () => {
     claimRow(other, 'again-1', 'd3:x', 'discarded');
     claimRow(other, 'again-2', 'd3:x');
     expect(openKeys(mine, claims)).toEqual(['d2:fresh=fresh', 'd3:x=again-2']);
+  });
+
+  it('takes a receipt that names a claim as settling it, from this connection and from another; a receipt naming another claim, or none, leaves the claim open', () => {
+    const mine = connection();
+    const claims = new OpenClaims(mine);
+    claimRow(mine, 'mine', 'd1:a');
+    claimRow(mine, 'other-call', 'd1:b');
+    claimRow(mine, 'recorded', 'd1:c');
+    expect(openKeys(mine, claims)).toEqual(['d1:a=mine', 'd1:b=other-call', 'd1:c=recorded']);
+    receiptRow(mine, 'mine', 'd1:a');
+    // A receipt for the key under another claim id does not settle the claim the file holds open: it stays in doubt.
+    receiptRow(mine, 'not-this-one', 'd1:b');
+    // A record-tier receipt names no claim and settles nothing.
+    receiptRow(mine, null, 'd1:c');
+    expect(openKeys(mine, claims)).toEqual(['d1:b=other-call', 'd1:c=recorded']);
+
+    const other = connection();
+    const theirs = new OpenClaims(other);
+    expect(openKeys(other, theirs)).toEqual(['d1:b=other-call', 'd1:c=recorded']);
+    receiptRow(other, 'other-call', 'd1:b');
+    expect(openKeys(mine, claims)).toEqual(['d1:c=recorded']);
+    // A receipt seen in a transaction that rolled back settles nothing.
+    expect(() =>
+      mine.write(() => {
+        mine.append('receipts', { at: 1, key: 'd1:c', claim_id: 'recorded', run_id: null, tool: 'bump', action_digest: null, body: '{}' });
+        expect([...claims.refresh().keys()]).toEqual([]);
+        throw new Error('the commit failed');
+      }),
+    ).toThrow('the commit failed');
+    expect(openKeys(mine, claims)).toEqual(['d1:c=recorded']);
+    expect(openKeys(other, theirs)).toEqual(['d1:c=recorded']);
+    expect(openKeys(mine, new OpenClaims(connection()))).toEqual(openInFile(mine));
   });
 
   it('never trusts a row it saw in a transaction that rolled back: another claim that took its number is seen', () => {

@@ -29,18 +29,27 @@ const CLAIM_COLUMNS = HASHED_COLUMNS.claims;
 const CLAIM_ID = CLAIM_COLUMNS.indexOf('claim_id');
 const KEY = CLAIM_COLUMNS.indexOf('key');
 const STATE = CLAIM_COLUMNS.indexOf('state');
+const RECEIPT_CLAIM_ID = HASHED_COLUMNS.receipts.indexOf('claim_id');
+const RECEIPT_KEY = HASHED_COLUMNS.receipts.indexOf('key');
+
+/** How a receipt that names its claim reads among the claim rows: it settles that claim. */
+const SETTLED_BY_RECEIPT = 'receipt';
 
 /**
  * The claims whose latest row is still `claimed`, every process's, mirrored
- * from the file. Claims are append-only and a closed claim never reopens (a
- * key claimed again gets a new row), so the mirror reads only the claim rows
+ * from the file. A claim is closed by a later claim row of its key
+ * (`discarded`, `released`, or `settled` in journals written before receipts
+ * closed claims) or by the receipt that names it: an effect-tier call's
+ * receipt carries its claim id, so settling costs no row of its own. Claims
+ * are append-only and a closed claim never reopens (a key claimed again gets
+ * a new row), so the mirror reads only the claim rows and claim receipts
  * past the last one it saw: the cost of a check follows the rows written
  * since the previous one, not the history of the action (an action repeated
  * a million times would otherwise be scanned a million rows deep per call).
  *
  * While `PRAGMA data_version` reads as it did when the mirror last matched
  * the file, no other connection has committed since, and the only new claim
- * rows are the ones this connection appended: the store tells the mirror of
+ * rows and claim receipts are the ones this connection appended: the store tells the mirror of
  * each as it is inserted, so a claim costs no read. Such a row is applied at
  * once (a later write of the same batch must see it) and taken back if its
  * transaction rolls back. Every claim row this connection writes goes
@@ -57,7 +66,7 @@ const STATE = CLAIM_COLUMNS.indexOf('state');
 export class OpenClaims implements AppendObserver {
   readonly #store: ChainStore;
   readonly #open = new Map<string, OpenClaim>();
-  readonly #between: Database.Statement<[number, number], ClaimState>;
+  readonly #between: Database.Statement<[{ from: number; before: number }], ClaimState>;
   /** The last claim row applied, or undefined before the first read of the file. */
   #seen: Seen | undefined;
   /** `PRAGMA data_version` when the mirror last matched the file. */
@@ -68,7 +77,11 @@ export class OpenClaims implements AppendObserver {
   /** The mirror of the claims `store` sees; the store tells it of every claim row it appends. */
   constructor(store: ChainStore) {
     this.#store = store;
-    this.#between = store.db.prepare(`SELECT seq, claim_id, key, state FROM claims WHERE seq >= ? AND seq < ? ORDER BY seq`);
+    this.#between = store.db.prepare(
+      `SELECT seq, claim_id, key, state FROM claims WHERE seq >= @from AND seq < @before
+       UNION ALL SELECT seq, claim_id, key, '${SETTLED_BY_RECEIPT}' FROM receipts WHERE claim_id IS NOT NULL AND seq >= @from AND seq < @before
+       ORDER BY seq`,
+    );
     store.observe(this);
   }
 
@@ -83,12 +96,12 @@ export class OpenClaims implements AppendObserver {
   }
 
   appended(table: ChainedTable, seq: number, values: readonly (string | number | null)[]): void {
-    if (table !== 'claims') return;
+    const row = claimStateOf(table, seq, values);
+    if (row === undefined) return;
     // The rows other connections committed before this one first: the file's, up to (not including) it.
     this.#catchUp(seq);
-    const key = String(values[KEY]);
-    this.#uncommitted.push({ key, previous: this.#open.get(key), seen: this.#seen ?? { seq: 0, claimId: '' } });
-    this.#apply({ seq, claim_id: String(values[CLAIM_ID]), key, state: String(values[STATE]) });
+    this.#uncommitted.push({ key: row.key, previous: this.#open.get(row.key), seen: this.#seen ?? { seq: 0, claimId: '' } });
+    this.#apply(row);
   }
 
   ended(committed: boolean): void {
@@ -120,7 +133,7 @@ export class OpenClaims implements AppendObserver {
       return;
     }
     // Read at once: the rows since the last read are few, and one `all` costs less than an iterator's step per row.
-    const rows = this.#between.all(seen.seq, before);
+    const rows = this.#between.all({ from: seen.seq, before });
     let first = 0;
     if (seen.seq > 0) {
       const row = rows[0];
@@ -137,12 +150,20 @@ export class OpenClaims implements AppendObserver {
   #rebuild(before: number): void {
     this.#open.clear();
     this.#seen = { seq: 0, claimId: '' };
-    for (const row of this.#between.iterate(0, before)) this.#apply(row);
+    for (const row of this.#between.iterate({ from: 0, before })) this.#apply(row);
   }
 
   #apply(row: ClaimState): void {
     if (row.state === 'claimed') this.#open.set(row.key, { seq: row.seq, claim_id: row.claim_id, key: row.key });
-    else this.#open.delete(row.key);
+    // A receipt settles only the claim it names: one naming another claim of the key leaves it open (fail closed).
+    else if (row.state !== SETTLED_BY_RECEIPT || this.#open.get(row.key)?.claim_id === row.claim_id) this.#open.delete(row.key);
     this.#seen = { seq: row.seq, claimId: row.claim_id };
   }
+}
+
+/** An appended row as the mirror reads it: a claim row, or a receipt that names its claim; undefined for any other row. */
+function claimStateOf(table: ChainedTable, seq: number, values: readonly (string | number | null)[]): ClaimState | undefined {
+  if (table === 'claims') return { seq, claim_id: String(values[CLAIM_ID]), key: String(values[KEY]), state: String(values[STATE]) };
+  if (table !== 'receipts' || values[RECEIPT_CLAIM_ID] === null) return undefined;
+  return { seq, claim_id: String(values[RECEIPT_CLAIM_ID]), key: String(values[RECEIPT_KEY]), state: SETTLED_BY_RECEIPT };
 }

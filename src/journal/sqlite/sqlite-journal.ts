@@ -90,7 +90,6 @@ export class SqliteJournal implements Journal {
   readonly #holder = `pid ${process.pid} on ${hostname()}`;
   readonly #statements: {
     receiptByKey: Database.Statement<[string], { body: string }>;
-    claimById: Database.Statement<[string], ClaimRow>;
     claimBySeq: Database.Statement<[number], ClaimRow>;
     byRun: Database.Statement<[string], { body: string }>;
   };
@@ -107,7 +106,6 @@ export class SqliteJournal implements Journal {
     this.#openClaims = new OpenClaims(store);
     this.#statements = {
       receiptByKey: db.prepare(`SELECT body FROM receipts WHERE key = ? ORDER BY seq DESC LIMIT 1`),
-      claimById: db.prepare(`SELECT * FROM claims WHERE claim_id = ? ORDER BY seq DESC LIMIT 1`),
       claimBySeq: db.prepare(`SELECT * FROM claims WHERE seq = ?`),
       byRun: db.prepare(`SELECT body FROM receipts WHERE run_id = ? ORDER BY seq`),
     };
@@ -176,9 +174,9 @@ export class SqliteJournal implements Journal {
       const body = encodeResult(input);
       if (claim !== undefined) this.#pending.delete(claim.claimId);
       const write = (): void => {
-        const at = Date.now();
+        // The receipt of an effect-tier call names its claim, and so settles it (see `OpenClaims`).
         this.#store.append('receipts', {
-          at,
+          at: Date.now(),
           key,
           claim_id: pending?.tier === 'effect' ? (claim?.claimId ?? null) : null,
           run_id: pending?.runId ?? null,
@@ -186,7 +184,6 @@ export class SqliteJournal implements Journal {
           action_digest: receipt.actionDigest ?? null,
           body,
         });
-        if (claim !== undefined && pending?.tier === 'effect') this.#store.append('claims', { at, claim_id: claim.claimId, key, state: 'settled', body: '{}' });
       };
       // A receipt recorded directly resolves once its batch committed.
       if (claim === undefined) return this.#batcher.commit(write);
@@ -311,8 +308,9 @@ export class SqliteJournal implements Journal {
       if (options.note !== undefined && (typeof options.note !== 'string' || options.note.length > 1000)) throw new ConfigurationError('note', 'must be text of at most 1000 characters');
       this.#batcher.flush();
       this.#store.write(() => {
-        const latest = this.#statements.claimById.get(claimId);
-        if (latest?.state !== 'claimed') throw new ConfigurationError('claimId', 'does not name an unresolved claim');
+        const open = this.#openClaims.refresh();
+        const latest = [...open.values()].find((entry) => entry.claim_id === claimId);
+        if (latest === undefined) throw new ConfigurationError('claimId', 'does not name an unresolved claim');
         const body = { resolution: options.resolution, by: options.by, ...(options.note === undefined ? {} : { note: options.note }) };
         this.#store.append('claims', { at: Date.now(), claim_id: claimId, key: latest.key, state: 'released', body: encodeData(body) });
       });
