@@ -41,7 +41,7 @@ export class ChainStore {
   /** Whether `append` signs: always, except for the rows of a batch before its last write (`writeBatch`). */
   #signing = true;
   #afterCommit: (() => void) | undefined;
-  #observer: AppendObserver | undefined;
+  readonly #observers: AppendObserver[] = [];
   /** `PRAGMA data_version` as read when the open transaction began; undefined outside `write`. */
   #version: number | undefined;
 
@@ -78,7 +78,7 @@ export class ChainStore {
         return work();
       }) as T;
       this.#version = undefined;
-      this.#observer?.ended(true);
+      for (const observer of this.#observers) observer.ended(true);
       if (this.#written !== undefined) {
         this.#cached = { head: this.#written, version };
         this.#afterCommit?.();
@@ -87,7 +87,7 @@ export class ChainStore {
     } catch (error) {
       this.#version = undefined;
       this.#cached = undefined;
-      this.#observer?.ended(false);
+      for (const observer of this.#observers) observer.ended(false);
       throw error;
     }
   }
@@ -106,10 +106,9 @@ export class ChainStore {
     this.#afterCommit = listener;
   }
 
-  /** The one observer of appended rows (the open-claims mirror); it must see every row, so there is no second. */
+  /** Be told of every row appended from now on, and of how its transaction ended (the open-claims mirror, the run index). */
   observe(observer: AppendObserver): void {
-    if (this.#observer !== undefined) throw new Error('ChainStore takes one append observer');
-    this.#observer = observer;
+    this.#observers.push(observer);
   }
 
   /**
@@ -179,7 +178,7 @@ export class ChainStore {
     // Bound as separate arguments: better-sqlite3 reads each from the call directly, where it would fetch
     // an array's elements one by one through V8's API (about 0.2 µs a row).
     this.#insert(table).run(...values);
-    this.#observer?.appended(table, seq, values);
+    for (const observer of this.#observers) observer.appended(table, seq, values);
     this.#written = { seq, hash };
     this.#headUnsigned = this.signer !== undefined && !signed;
     return this.#written;

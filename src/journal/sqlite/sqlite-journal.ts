@@ -21,6 +21,7 @@ import { compactJournal, type CompactOptions, type CompactResult } from './compa
 import { readJournalAnchor, type JournalAnchor } from './journal-anchor.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
 import { OpenClaims } from './open-claims.js';
+import { RunIndex } from './run-index.js';
 import { openClaimOfAction, unresolvedClaimError, type ClaimBody, type ClaimRow } from './journal-claims.js';
 import { encodeData, encodeResult } from './encode-journal-body.js';
 import { journalIdOf } from './schema.js';
@@ -85,13 +86,13 @@ export class SqliteJournal implements Journal {
   readonly #settling = new Set<string>();
   readonly #batcher: CommitBatcher;
   readonly #openClaims: OpenClaims;
+  readonly #runs: RunIndex;
   /** Receipts queued for the next batch, by key: a `prepare` of the key reads them without waiting for the commit. */
   readonly #queued = new Map<string, string>();
   readonly #holder = `pid ${process.pid} on ${hostname()}`;
   readonly #statements: {
     receiptByKey: Database.Statement<[string], { body: string }>;
     claimBySeq: Database.Statement<[number], ClaimRow>;
-    byRun: Database.Statement<[string], { body: string }>;
   };
   #closed = false;
 
@@ -104,10 +105,10 @@ export class SqliteJournal implements Journal {
     this.#batcher = new CommitBatcher(store, MAX_BATCH_DELAY_MS);
     const db = store.db;
     this.#openClaims = new OpenClaims(store);
+    this.#runs = new RunIndex(store);
     this.#statements = {
       receiptByKey: db.prepare(`SELECT body FROM receipts WHERE key = ? ORDER BY seq DESC LIMIT 1`),
       claimBySeq: db.prepare(`SELECT * FROM claims WHERE seq = ?`),
-      byRun: db.prepare(`SELECT body FROM receipts WHERE run_id = ? ORDER BY seq`),
     };
   }
 
@@ -353,7 +354,7 @@ export class SqliteJournal implements Journal {
     return promised(() => {
       this.#open();
       this.#batcher.flush();
-      return this.#statements.byRun.all(query.runId).map((row) => JSON.parse(row.body) as RecordedResult);
+      return this.#runs.bodies(query.runId).map((body) => JSON.parse(body) as RecordedResult);
     });
   }
 
