@@ -88,7 +88,8 @@ describe('bwrap arguments', () => {
         return flag === '--bind' && folder !== undefined && folder === built[at + 2] && folder !== '/' ? [folder] : [];
       });
       const above = home.split(path.sep).slice(1).map((_, index, names) => path.sep + names.slice(0, index + 1).join(path.sep));
-      expect([...binds].sort()).toEqual([...above, path.join(home, '.config'), path.join(workspace, 'config')].sort());
+      // The workspace too: it lies under /tmp, so it is bound again over the sandbox's own.
+      expect([...binds].sort()).toEqual([...above, path.join(home, '.config'), workspace, path.join(workspace, 'config')].sort());
       for (const folder of binds) expect(binds.indexOf(path.dirname(folder)), folder).toBeLessThan(binds.indexOf(folder));
       expect(built.indexOf(state)).toBe(built.indexOf('--tmpfs', built.indexOf(path.join(home, '.config'))) + 1);
       // Not in a tier whose root is read-only: nothing there can be moved.
@@ -96,6 +97,25 @@ describe('bwrap arguments', () => {
       expect(readOnlyRoot).not.toContain(path.join(home, '.config'));
     } finally {
       await rm(home, { recursive: true, force: true });
+    }
+  });
+
+  it('in every tier, bind a workspace inside a folder the sandbox replaces after that folder, and its masks after it', async () => {
+    await mkdir(path.join(base, 'ws-own', 'config'), { recursive: true });
+    await writeFile(path.join(base, 'ws-own', 'config', 'key.json'), '{}');
+    for (const [workspace, own] of [
+      [path.join(base, 'ws-own'), '/tmp'],
+      ['/tmp', '/tmp'],
+      ['/dev/shm/ws', '/dev'],
+    ] as const) {
+      for (const scope of ['full', 'workspace-write', 'read-only'] as const) {
+        const mask = path.join(workspace, 'config', 'key.json');
+        const built = buildBwrapArgs({ workspace, scope, cwd: workspace, env: {}, hidden: [{ path: mask }], readOnly: [], file: '/bin/true', args: [] });
+        const at = built.findIndex((flag, index) => (flag === '--bind' || flag === '--ro-bind') && built[index + 1] === workspace && built[index + 2] === workspace);
+        expect(at, `${scope} ${workspace}`).toBeGreaterThan(built.indexOf(own));
+        expect(built[at], `${scope} ${workspace}`).toBe(scope === 'read-only' ? '--ro-bind' : '--bind');
+        if (workspace === path.join(base, 'ws-own')) expect(built.indexOf(mask), scope).toBeGreaterThan(at);
+      }
     }
   });
 

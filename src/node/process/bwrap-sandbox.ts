@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { lstatSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { climbsOut } from '../fs/fs-jail.js';
+import { climbsOut, isInside } from '../fs/fs-jail.js';
 import type { FsScope } from '../node-host-types.js';
 import { findProgram } from './find-program.js';
 
@@ -63,7 +63,9 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
   args.push(options.scope === 'full' ? '--bind' : '--ro-bind', '/', '/');
   args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
   const writable = options.scope !== 'read-only';
-  if (options.scope !== 'full') args.push(writable ? '--bind' : '--ro-bind', options.workspace, options.workspace);
+  // In `full` the root bind already holds the workspace, unless it lies in a folder just replaced (a `mktemp -d`
+  // project under /tmp): bound again after it, it is the real one, and every mask below lands on the real one too.
+  if (options.scope !== 'full' || inSandboxOwn(options.workspace)) args.push(writable ? '--bind' : '--ro-bind', options.workspace, options.workspace);
   // Folders that hold a mask become mount points of themselves: the kernel refuses to rename or remove a mount
   // point, so `mv config c2` cannot carry a masked config/key.json out from under its mask.
   for (const folder of maskedAncestors(options.workspace, options.scope, options.hidden)) args.push(writable ? '--bind' : '--ro-bind', folder, folder);
@@ -81,6 +83,11 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
 /** Where the sandbox puts folders of its own: a host folder bound there would show the host's. */
 const SANDBOX_OWN = ['/tmp', '/dev', '/proc'];
 
+/** Whether `target` is one of the sandbox's own folders or lies inside one. */
+function inSandboxOwn(target: string): boolean {
+  return SANDBOX_OWN.some((own) => isInside(own, target));
+}
+
 /**
  * The folders between the workspace and each masked path inside it, outermost
  * first, that exist now as real folders (a symlink is not followed: bwrap
@@ -97,7 +104,7 @@ function maskedAncestors(workspace: string, scope: FsScope, hidden: readonly { r
   const folders = new Set<string>();
   for (const { path: target } of hidden) {
     const inside = path.relative(workspace, target);
-    const outside = scope === 'full' && climbsOut(inside) && !SANDBOX_OWN.some((own) => target === own || target.startsWith(own + path.sep));
+    const outside = scope === 'full' && climbsOut(inside) && !inSandboxOwn(target);
     if (!outside && (inside === '' || climbsOut(inside))) continue;
     const start = outside ? path.parse(target).root : workspace;
     let folder = start;

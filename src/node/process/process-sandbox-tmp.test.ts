@@ -1,0 +1,84 @@
+import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { FsScope } from '../node-host-types.js';
+import { exists, useProcessWorkspace } from './__fixtures__/process-workspace.js';
+
+/**
+ * A workspace under /tmp (a CI checkout, a `mktemp -d` project), where the
+ * sandbox mounts a /tmp of its own: commands see the real workspace in every
+ * tier, its protected files stay masked, and the rest of the host's /tmp
+ * stays out of sight. The fixture's workspaces all live under /tmp.
+ */
+const setup = useProcessWorkspace();
+
+/** A workspace under the fixture's /tmp folder holding `notes.md` and a `.env`. */
+async function tmpWorkspace(...names: string[]): Promise<string> {
+  const ws = path.join(setup.base, ...names);
+  await mkdir(ws, { recursive: true });
+  await writeFile(path.join(ws, 'notes.md'), 'TMP-VISIBLE\n');
+  await writeFile(path.join(ws, '.env'), 'TMP-ENV-SECRET\n');
+  return ws;
+}
+
+describe('process: a workspace under /tmp, which the sandbox replaces with its own', () => {
+  it.for<FsScope>(['full', 'workspace-write', 'read-only'])('in %s, commands see the workspace, a write lands in it (where the tier writes), and .env still reads as nothing', async (scope, context) => {
+    const ws = await tmpWorkspace(`ws-${scope}`);
+    await writeFile(path.join(setup.outside, 'host-tmp.txt'), 'HOST-TMP-SECRET\n');
+    const host = setup.makeHost({ workspace: ws, sandbox: 'auto', scope });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    const listed = await host.process.spawn('ls', ['-A'], {}, {});
+    expect(listed.sandbox).toBe('bwrap');
+    expect(listed.stdout).toContain('notes.md');
+    expect((await host.process.spawn('cat', ['notes.md'], {}, {})).stdout).toBe('TMP-VISIBLE\n');
+    const write = await host.process.spawn('cp', ['notes.md', 'copy.md'], {}, {});
+    expect(await exists(path.join(ws, 'copy.md'))).toBe(scope !== 'read-only');
+    if (scope !== 'read-only') expect(write.exitCode).toBe(0);
+    const leak = await host.process.spawn('sh', ['-c', 'cat .env; grep -r TMP-ENV-SECRET .'], {}, {});
+    expect(leak.stdout + leak.stderr).not.toContain('TMP-ENV-SECRET');
+    expect(await readFile(path.join(ws, '.env'), 'utf8')).toBe('TMP-ENV-SECRET\n');
+    // The rest of the host's /tmp, beside the workspace, is not there.
+    const beside = await host.process.spawn('sh', ['-c', `cat ${path.join(setup.outside, 'host-tmp.txt')}; ls -A ${setup.base}`], {}, {});
+    expect(beside.stdout + beside.stderr).not.toContain('HOST-TMP-SECRET');
+    expect(beside.stdout).not.toContain('outside');
+  });
+
+  it('in full, keeps a masked path under its mask: the folders above it cannot be renamed or removed', async (context) => {
+    const ws = await tmpWorkspace('ws-full-moves');
+    await mkdir(path.join(ws, 'config', 'prod'), { recursive: true });
+    await writeFile(path.join(ws, 'config', 'prod', 'key.json'), 'KEY-SECRET');
+    const host = setup.makeHost({ workspace: ws, sandbox: 'auto', scope: 'full', protectedPaths: ['config/prod/key.json'] });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    for (const script of ['mv config moved && cat moved/prod/key.json', 'mv config/prod config/p2 && cat config/p2/key.json', 'cp -r config copy; rm -rf config; cat copy/prod/key.json']) {
+      const attempt = await host.process.spawn('sh', ['-c', script], {}, {});
+      expect(attempt.stdout, script).not.toContain('KEY-SECRET');
+    }
+    expect(await readFile(path.join(ws, 'config', 'prod', 'key.json'), 'utf8')).toBe('KEY-SECRET');
+    expect((await host.process.spawn('sh', ['-c', 'mkdir -p config/other && touch config/other/x && mv config/other config/renamed'], {}, {})).exitCode).toBe(0);
+    expect(await exists(path.join(ws, 'config', 'renamed', 'x'))).toBe(true);
+  });
+
+  it('in full, a workspace reached through a link, or under folders named like protected ones, is the real one, with its .env masked', async (context) => {
+    const real = await tmpWorkspace('real');
+    await symlink(real, path.join(setup.base, 'link'));
+    const named = await tmpWorkspace('.ssh', '.env', 'ws');
+    for (const workspace of [path.join(setup.base, 'link'), named]) {
+      const host = setup.makeHost({ workspace, sandbox: 'auto', scope: 'full' });
+      if ((await host.sandboxStatus()) !== 'bwrap') {
+        context.skip('bwrap is not installed or cannot create namespaces in this environment');
+        return;
+      }
+      const read = await host.process.spawn('sh', ['-c', 'cat notes.md; cat .env; grep -r TMP-ENV-SECRET .; touch made.txt'], {}, {});
+      expect(read.stdout, workspace).toContain('TMP-VISIBLE');
+      expect(read.stdout + read.stderr, workspace).not.toContain('TMP-ENV-SECRET');
+    }
+    expect(await readdir(real)).toContain('made.txt');
+    expect(await readdir(named)).toContain('made.txt');
+  });
+});
