@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideIfAsked } from './support/pending-approval.js';
-import { connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
+import { connectClient, makeWorkspace, serveGateway, type ServedGateway } from './support/serve-gateway.js';
+import { gatewayAuth, startCli, type RunningCli } from './support/spawn-cli.js';
 
 // A workspace under /tmp (a CI checkout, a `mktemp -d` project) in the `full` tier, where the sandbox gives every
 // command a /tmp of its own: the commands must work on the real workspace, while its protected files stay masked,
@@ -70,5 +71,36 @@ describe('attack: a workspace under /tmp in the full tier, whose /tmp the sandbo
     // And the next command still finds the workspace, and its .env masked.
     expect(await run(['ls', '-A'])).toContain('.env');
     expect(await run(['grep', '-r', 'hunter2', '.'])).not.toContain('hunter2');
+  });
+});
+
+describe("attack: a home reached through a link under /tmp, whose real folder is the workspace", () => {
+  let cli: RunningCli;
+  let mcp: Client;
+  let link = '';
+
+  beforeAll(async () => {
+    // The gateway serves its own home (`toolgate serve` in ~), spelled through a link the sandbox's /tmp does not
+    // hold; in `workspace-write`, whose workspace bind never hid it.
+    const workspace = realpathSync(makeWorkspace({ ...CONFIG, scope: 'workspace-write', console: { enabled: false } }, { 'notes.md': 'inside the workspace\n', '.claude.json': '{"oauthAccount":"HOME-LINK-SECRET"}' }));
+    mkdirSync(join(workspace, '.config', 'gh'), { recursive: true });
+    writeFileSync(join(workspace, '.config', 'gh', 'hosts.yml'), 'oauth_token: HOME-LINK-SECRET\n');
+    link = join(realpathSync(tmpdir()), `toolgate-attack-home-link-${basename(workspace)}`);
+    symlinkSync(workspace, link);
+    cli = startCli(['--json', 'serve', '--http', '0'], workspace, { HOME: link });
+    const started = await cli.ready;
+    mcp = (await connectClient(new URL(String(started.mcp)), 'attacker', undefined, gatewayAuth(started))).client;
+  }, 30_000);
+
+  afterAll(async () => {
+    await mcp?.close();
+    await cli?.stop();
+    rmSync(link, { force: true });
+  });
+
+  it("grep -r of the workspace reads none of the home's credential stores", async () => {
+    const result = text(await mcp.callTool({ name: 'run_command', arguments: { command: ['grep', '-r', '-e', 'HOME-LINK-SECRET', '-e', 'inside the workspace', '.'] } }));
+    expect(result).toContain('inside the workspace');
+    expect(result).not.toContain('HOME-LINK-SECRET');
   });
 });

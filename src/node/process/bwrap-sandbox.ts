@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { lstatSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { climbsOut, isInside } from '../fs/fs-jail.js';
 import type { FsScope } from '../node-host-types.js';
@@ -41,8 +41,9 @@ export interface BwrapArgsOptions {
   readonly env: Readonly<Record<string, string>>;
   /**
    * Host paths hidden inside the sandbox (the secret store, spills, media,
-   * literal protected paths). What each one is gets decided here, when the
-   * command is spawned (see `maskKind`), never earlier.
+   * literal protected paths). What each one is, and where it really is, gets
+   * decided here, when the command is spawned (see `realTarget`, `maskKind`),
+   * never earlier.
    */
   readonly hidden: readonly { readonly path: string }[];
   /** Host directories the child may read (the git diff shim), bound after the masks. */
@@ -68,11 +69,12 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
   if (options.scope !== 'full' || inSandboxOwn(options.workspace)) args.push(writable ? '--bind' : '--ro-bind', options.workspace, options.workspace);
   // Folders that hold a mask become mount points of themselves: the kernel refuses to rename or remove a mount
   // point, so `mv config c2` cannot carry a masked config/key.json out from under its mask.
-  for (const folder of maskedAncestors(options.workspace, options.scope, options.hidden)) args.push(writable ? '--bind' : '--ro-bind', folder, folder);
-  for (const hidden of options.hidden) {
-    const kind = maskKind(hidden.path);
-    if (kind === 'directory') args.push('--tmpfs', hidden.path);
-    else if (kind === 'file') args.push('--ro-bind', '/dev/null', hidden.path);
+  const hidden = options.hidden.map((entry) => ({ path: realTarget(entry.path) }));
+  for (const folder of maskedAncestors(options.workspace, options.scope, hidden)) args.push(writable ? '--bind' : '--ro-bind', folder, folder);
+  for (const { path: target } of hidden) {
+    const kind = maskKind(target);
+    if (kind === 'directory') args.push('--tmpfs', target);
+    else if (kind === 'file') args.push('--ro-bind', '/dev/null', target);
   }
   for (const directory of options.readOnly) args.push('--ro-bind', directory, directory);
   for (const [name, value] of Object.entries(options.env)) args.push('--setenv', name, value);
@@ -116,6 +118,23 @@ function maskedAncestors(workspace: string, scope: FsScope, hidden: readonly { r
   }
   // Outermost first across every mask: a folder bound after one inside it would cover that inner mount point.
   return [...folders].sort((a, b) => a.split(path.sep).length - b.split(path.sep).length);
+}
+
+/**
+ * Where the mask of `target` must land: its real path. bwrap resolves a mount's
+ * place inside the sandbox, where /tmp is the sandbox's own, so a spelling
+ * through a link under the host's /tmp leads elsewhere there: a home reached
+ * through `/tmp/home -> workspace` would have its stores masked in the
+ * sandbox's /tmp and left in sight in the workspace, and a `~/.ssh` linked
+ * into /tmp would leave bwrap no place to mount (every command would fail).
+ * A path that cannot be resolved stays as spelled, for `maskKind` to judge.
+ */
+function realTarget(target: string): string {
+  try {
+    return realpathSync.native(target);
+  } catch {
+    return target;
+  }
 }
 
 /**

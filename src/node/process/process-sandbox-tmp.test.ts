@@ -1,4 +1,4 @@
-import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FsScope } from '../node-host-types.js';
@@ -80,5 +80,64 @@ describe('process: a workspace under /tmp, which the sandbox replaces with its o
     }
     expect(await readdir(real)).toContain('made.txt');
     expect(await readdir(named)).toContain('made.txt');
+  });
+});
+
+describe('process: masks spelled through /tmp, which the sandbox replaces with its own', () => {
+  it.for<FsScope>(['full', 'workspace-write'])('in %s, a home reached through a link under /tmp, whose real folder is the workspace, keeps its credential stores masked', async (scope, context) => {
+    const ws = await tmpWorkspace(`ws-home-${scope}`);
+    await writeFile(path.join(ws, '.claude.json'), '{"oauthAccount":"LINKED-HOME-SECRET"}');
+    await mkdir(path.join(ws, '.config', 'gh'), { recursive: true });
+    await writeFile(path.join(ws, '.config', 'gh', 'hosts.yml'), 'oauth_token: LINKED-HOME-SECRET\n');
+    const home = path.join(setup.base, `home-link-${scope}`);
+    await symlink(ws, home);
+    const host = setup.makeHost({ workspace: ws, sandbox: 'auto', scope, home });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    const read = await host.process.spawn('sh', ['-c', 'cat notes.md; cat .claude.json .config/gh/hosts.yml; grep -r LINKED-HOME-SECRET .'], {}, {});
+    expect(read.stdout).toContain('TMP-VISIBLE');
+    expect(read.stdout + read.stderr).not.toContain('LINKED-HOME-SECRET');
+  });
+
+  it.for<FsScope>(['full', 'workspace-write'])("in %s, a .env that links to a file in the host's /tmp lets commands run, and reads as nothing", async (scope, context) => {
+    const ws = await tmpWorkspace(`ws-env-link-${scope}`);
+    await writeFile(path.join(setup.outside, `env-${scope}`), 'LINKED-ENV-SECRET\n');
+    await rm(path.join(ws, '.env'));
+    await symlink(path.join(setup.outside, `env-${scope}`), path.join(ws, '.env'));
+    const host = setup.makeHost({ workspace: ws, sandbox: 'auto', scope });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    const read = await host.process.spawn('sh', ['-c', 'cat notes.md; cat .env'], {}, {});
+    expect(read.stderr).not.toMatch(/bwrap/);
+    expect(read.stdout).toContain('TMP-VISIBLE');
+    expect(read.stdout + read.stderr).not.toContain('LINKED-ENV-SECRET');
+  });
+
+  it("in full, a home credential store linked into the host's /tmp lets commands run, and they read nothing of it", async (context) => {
+    // The home outside /tmp, its `.ssh` and `.npmrc` links to folders under it.
+    const home = await mkdtemp('/var/tmp/toolgate-proc-home-');
+    try {
+      await mkdir(path.join(setup.base, 'ssh-store'));
+      await writeFile(path.join(setup.base, 'ssh-store', 'id_ed25519'), 'LINKED-STORE-SECRET\n');
+      await writeFile(path.join(setup.base, 'npmrc'), '//registry/:_authToken=LINKED-STORE-SECRET\n');
+      await symlink(path.join(setup.base, 'ssh-store'), path.join(home, '.ssh'));
+      await symlink(path.join(setup.base, 'npmrc'), path.join(home, '.npmrc'));
+      const ws = await tmpWorkspace('ws-store-link');
+      const host = setup.makeHost({ workspace: ws, sandbox: 'auto', scope: 'full', home });
+      if ((await host.sandboxStatus()) !== 'bwrap') {
+        context.skip('bwrap is not installed or cannot create namespaces in this environment');
+        return;
+      }
+      const read = await host.process.spawn('sh', ['-c', `cat notes.md; cat ${home}/.npmrc ${home}/.ssh/id_ed25519`], {}, {});
+      expect(read.stderr).not.toMatch(/bwrap/);
+      expect(read.stdout).toContain('TMP-VISIBLE');
+      expect(read.stdout + read.stderr).not.toContain('LINKED-STORE-SECRET');
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });
