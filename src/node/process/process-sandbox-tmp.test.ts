@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -80,6 +81,26 @@ describe('process: a workspace under /tmp, which the sandbox replaces with its o
     }
     expect(await readdir(real)).toContain('made.txt');
     expect(await readdir(named)).toContain('made.txt');
+  });
+  it('in full, git diff runs through the host diff shim, with the spill folder under /tmp beside the workspace or inside it', async (context) => {
+    const ws = await tmpWorkspace('ws-full-git');
+    const git = (...args: string[]): string => execFileSync('git', ['-C', ws, '-c', 'user.name=t', '-c', 'user.email=t@example.test', ...args], { encoding: 'utf8' });
+    git('init', '-q');
+    git('add', 'notes.md');
+    git('commit', '-qm', 'one');
+    await writeFile(path.join(ws, 'notes.md'), 'TMP-CHANGED\n');
+    for (const spillDir of [path.join(setup.base, 'spill-beside'), path.join(ws, '.toolgate', 'spill')]) {
+      const host = setup.makeHost({ workspace: ws, sandbox: 'auto', scope: 'full', spillDir, privatePaths: ['.toolgate'] });
+      if ((await host.sandboxStatus()) !== 'bwrap') {
+        context.skip('bwrap is not installed or cannot create namespaces in this environment');
+        return;
+      }
+      const diff = await host.process.spawn('git', ['diff'], {}, {});
+      expect(diff.stdout, spillDir).toContain('+TMP-CHANGED');
+      // The spill folder itself stays masked: the shim is all a command sees of it.
+      const spill = await host.process.spawn('ls', ['-A', spillDir], {}, {});
+      expect(spill.stdout.trim(), spillDir).toBe('bin');
+    }
   });
 });
 
