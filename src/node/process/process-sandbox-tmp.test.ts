@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FsScope } from '../node-host-types.js';
-import { exists, useProcessWorkspace } from './__fixtures__/process-workspace.js';
+import { exists, plantMaskedKey, useProcessWorkspace } from './__fixtures__/process-workspace.js';
 
 /**
  * A workspace under /tmp (a CI checkout, a `mktemp -d` project), where the
@@ -49,20 +49,13 @@ describe('process: a workspace under /tmp, which the sandbox replaces with its o
 
   it('in full, keeps a masked path under its mask: the folders above it cannot be renamed or removed', async (context) => {
     const ws = await tmpWorkspace('ws-full-moves');
-    await mkdir(path.join(ws, 'config', 'prod'), { recursive: true });
-    await writeFile(path.join(ws, 'config', 'prod', 'key.json'), 'KEY-SECRET');
+    const expectMasked = await plantMaskedKey(ws);
     const host = setup.makeHost({ workspace: ws, sandbox: 'auto', scope: 'full', protectedPaths: ['config/prod/key.json'] });
     if ((await host.sandboxStatus()) !== 'bwrap') {
       context.skip('bwrap is not installed or cannot create namespaces in this environment');
       return;
     }
-    for (const script of ['mv config moved && cat moved/prod/key.json', 'mv config/prod config/p2 && cat config/p2/key.json', 'cp -r config copy; rm -rf config; cat copy/prod/key.json']) {
-      const attempt = await host.process.spawn('sh', ['-c', script], {}, {});
-      expect(attempt.stdout, script).not.toContain('KEY-SECRET');
-    }
-    expect(await readFile(path.join(ws, 'config', 'prod', 'key.json'), 'utf8')).toBe('KEY-SECRET');
-    expect((await host.process.spawn('sh', ['-c', 'mkdir -p config/other && touch config/other/x && mv config/other config/renamed'], {}, {})).exitCode).toBe(0);
-    expect(await exists(path.join(ws, 'config', 'renamed', 'x'))).toBe(true);
+    await expectMasked(host);
   });
 
   it('in full, a workspace reached through a link, or under folders named like protected ones, is the real one, with its .env masked', async (context) => {
