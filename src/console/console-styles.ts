@@ -38,6 +38,8 @@ details.arguments summary, details.offered summary { color:var(--muted); cursor:
 .actions { display:flex; gap:8px; flex-wrap:wrap; margin-top:10px; }
 .actions button, .filters button { border:1px solid var(--line); background:#1f2833; color:var(--text); padding:6px 12px; border-radius:6px; cursor:pointer; font:inherit; }
 .actions button.approve { border-color:#1f6f33; background:#12391d; } .actions button.reject { border-color:#7a2328; background:#3d1416; }
+/* A card that just appeared or moved does not take a decision yet (settle-guard.ts): its buttons are drawn inert until it stays still. */
+.actions button[aria-disabled="true"] { opacity:.4; cursor:not-allowed; }
 .actions input, .filters input, .filters select { background:#0b0f14; border:1px solid var(--line); color:var(--text); padding:6px 8px; border-radius:6px; font:inherit; }
 .filters { display:flex; gap:8px; margin-bottom:12px; }
 .detail { margin-top:16px; background:var(--panel); border:1px solid var(--line); border-radius:8px; padding:14px 16px; }

@@ -1,6 +1,7 @@
 import type { WithheldReview } from '../console-types.js';
 import { api, byId, el } from './dom.js';
 import { renderDiff } from './render-diff.js';
+import { guardDecisions, whenSettled } from './settle-guard.js';
 
 // What changed since the approval comes first, then the whole offered definition; the approval names its digest: the server pins it only if that is still what is offered.
 export function loadWithheld(): void {
@@ -17,7 +18,7 @@ export function loadWithheld(): void {
             } else loadWithheld();
           });
         };
-        return el(
+        const card = el(
           'div',
           { class: 'card', 'data-withheld': w.name },
           el('h3', { text: w.name }),
@@ -37,8 +38,11 @@ export function loadWithheld(): void {
           ),
           el('div', { class: 'meta', text: `offered sha256 ${w.digest}${w.pinnedDigest ? ` · approved before: ${w.pinnedDigest}` : ''}` }),
           problem,
-          el('div', { class: 'actions' }, el('button', { class: 'approve', text: 'Approve this definition', onclick: approve })),
+          el('div', { class: 'actions' }, el('button', { class: 'approve', text: 'Approve this definition', onclick: whenSettled(approve) })),
         );
+        // The list is drawn anew after every approval: the card that takes an approved one's place must not take its second click.
+        guardDecisions(card);
+        return card;
       }),
     );
     byId('withheld-empty').hidden = list.length > 0;

@@ -4,6 +4,7 @@ import type { ClosedApproval, PendingApproval } from '../console-types.js';
 import { api, byId, el, time, visible } from './dom.js';
 import { notifyPending, showPending } from './pending-banner.js';
 import { renderDiff } from './render-diff.js';
+import { guardDecisions, whenSettled } from './settle-guard.js';
 
 type Target = NonNullable<PendingApproval['target']>;
 
@@ -149,14 +150,16 @@ export function renderApproval(a: PendingApproval, fresh = false): void {
     el(
       'div',
       { class: 'actions' },
-      el('button', { class: 'approve', 'data-decision': 'once', text: 'Approve once', onclick: () => decide(a.id, 'once') }),
-      el('button', { class: 'approve', 'data-decision': 'session', text: 'Approve for session', onclick: () => decide(a.id, 'session') }),
-      el('button', { class: 'approve', 'data-decision': 'always', text: 'Always allow', onclick: () => decide(a.id, 'always') }),
+      el('button', { class: 'approve', 'data-decision': 'once', text: 'Approve once', onclick: whenSettled(() => decide(a.id, 'once')) }),
+      el('button', { class: 'approve', 'data-decision': 'session', text: 'Approve for session', onclick: whenSettled(() => decide(a.id, 'session')) }),
+      el('button', { class: 'approve', 'data-decision': 'always', text: 'Always allow', onclick: whenSettled(() => decide(a.id, 'always')) }),
       reason,
-      el('button', { class: 'reject', 'data-decision': 'reject', text: 'Reject', onclick: () => decide(a.id, 'reject', reason.value) }),
+      el('button', { class: 'reject', 'data-decision': 'reject', text: 'Reject', onclick: whenSettled(() => decide(a.id, 'reject', reason.value)) }),
     ),
   );
   approvals.set(a.id, card);
+  // Its buttons answer once it has stayed still: a card that slides under a click meant for another does not take it.
+  guardDecisions(card);
   byId('approvals').appendChild(card);
   updateApprovalCount();
   if (fresh) notifyPending(a);
