@@ -37,8 +37,8 @@ interface Scene {
   readonly page: Page;
 }
 
-async function openScene(browser: Browser): Promise<Scene> {
-  const gateway = opened.gateway(await serveGateway({ scope: 'workspace-write', mode: 'ask' }, { files: FILES }));
+async function openScene(browser: Browser, config: object = {}): Promise<Scene> {
+  const gateway = opened.gateway(await serveGateway({ scope: 'workspace-write', mode: 'ask', ...config }, { files: FILES }));
   const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(String(gateway.consoleUrl));
@@ -132,6 +132,23 @@ describe('attack, in the browser: the next card slides under the pointer', () =>
     await goneFrom(scene.page, `[data-approval="${harmless.card.id}"]`);
     await scene.page.mouse.click(point.x, point.y);
     await expectDangerousUntouched(scene, dangerous.card, point, dangerous.answer);
+  });
+
+  it('the first card expiring just before the click: the click does not approve the card that slid up', async () => {
+    const scene = await openScene(browser as Browser, { approvals: { timeoutSeconds: 4 } });
+    const harmless = await queue(scene, HARMLESS);
+    // The dangerous call comes two seconds later: it expires two seconds after the first, long after the click.
+    await scene.page.waitForTimeout(2_000);
+    const dangerous = await queue(scene, DANGEROUS);
+    const point = await buttonCentre(scene.page, `[data-approval="${harmless.card.id}"]`, 'Approve once');
+    await scene.page.mouse.move(point.x, point.y);
+    await goneFrom(scene.page, `[data-approval="${harmless.card.id}"]`);
+    expect(await buttonOwnerAt(scene.page, point)).toBe(dangerous.card.id);
+    await scene.page.mouse.click(point.x, point.y);
+    await scene.page.waitForTimeout(300);
+    expect(await pendingIds(scene.gateway)).toContain(dangerous.card.id);
+    expect(JSON.stringify(await dangerous.answer)).toContain('expired');
+    expect(readFileSync(join(scene.gateway.workspace, 'build.sh'), 'utf8')).toBe('draft\n');
   });
 
   it('a card that takes the place of one just withdrawn, same place and shape, another write: the click does not approve it', async () => {
