@@ -5,6 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/chromium.js';
+import { clickWhenSettled } from './support/console-pointer.js';
 import { decide, pendingApproval } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
 
@@ -200,7 +201,7 @@ describe('attack, in the browser: the card a person reads', () => {
     expect(text).toContain('fsmonitor');
     mkdirSync('test-results/console', { recursive: true });
     await page.screenshot({ path: 'test-results/console/attack-git-config-card.png', fullPage: true });
-    await card.getByRole('button', { name: /Reject/ }).click();
+    await clickWhenSettled(card.getByRole('button', { name: /Reject/ }));
     expect((await call).isError).toBe(true);
     expect(existsSync(join(gateway.workspace, 'PWNED'))).toBe(false);
     expect(readFileSync(join(gateway.workspace, '.git', 'config'), 'utf8')).not.toContain('fsmonitor');

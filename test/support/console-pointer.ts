@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /*
  * Where the operator's pointer is on the console page, for tests that click at
@@ -30,4 +30,19 @@ export function buttonOwnerAt(page: Page, point: Point, attribute = 'data-approv
 /** Resolves once nothing on the page matches `selector`: the card it names was taken away. */
 export async function goneFrom(page: Page, selector: string): Promise<void> {
   await page.locator(selector).waitFor({ state: 'detached', timeout: 20_000 });
+}
+
+/** Longer than the console's settle time (600 ms), for a card that had to move into view to settle before its button answers. */
+const SETTLE_WAIT_MS = 800;
+
+/**
+ * Click a decision button as a person does: brought into view first, then
+ * clicked once its card has stayed still there. A click that scrolled the card
+ * (as `Locator.click` does) lands while it is still moving, and the console
+ * rightly ignores it.
+ */
+export async function clickWhenSettled(button: Locator): Promise<void> {
+  await button.scrollIntoViewIfNeeded();
+  await button.page().waitForTimeout(SETTLE_WAIT_MS);
+  await button.click();
 }
