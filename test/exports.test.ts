@@ -88,6 +88,7 @@ describe('package exports (after build)', () => {
     expect(entry?.ok).toBe(true);
     expect(entry?.ok === true ? entry.names : undefined).toMatchInlineSnapshot(`
       [
+        "CodeModeCancelledError",
         "CodeModeError",
         "ConfigurationError",
         "DuplicateToolError",

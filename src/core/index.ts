@@ -63,6 +63,7 @@ export {
 
 // Errors: one base class with a string code, and a subclass per failure.
 export {
+  CodeModeCancelledError,
   CodeModeError,
   ConfigurationError,
   DuplicateToolError,

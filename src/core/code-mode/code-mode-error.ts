@@ -1,3 +1,4 @@
+import { ToolCancelledError } from '../errors/tool-errors.js';
 import { ToolgateError } from '../errors/toolgate-error.js';
 import { redactSecrets } from '../policy/redact-secrets.js';
 import type { ToolReceipt } from '../receipts/receipt-types.js';
@@ -43,6 +44,22 @@ export class CodeModeError extends ToolgateError {
       { tool: CODE_MODE_TOOL_NAME, loopCorrectable: reason !== 'runtime_error' },
     );
     this.reason = reason;
+    this.console = options.console;
+    this.calls = options.calls;
+  }
+}
+
+/**
+ * A cancelled `run_code` call: `ABORTED`, like any cancelled call. The
+ * nested calls the script made before the cancellation ran or were refused
+ * on their own terms, so their receipts and the console stay on the error:
+ * a write that ran before the abort is never hidden from the caller.
+ */
+export class CodeModeCancelledError extends ToolCancelledError {
+  readonly console: CodeConsoleOutput;
+  readonly calls: readonly ToolReceipt[];
+  constructor(options: { console: CodeConsoleOutput; calls: readonly ToolReceipt[] }) {
+    super(CODE_MODE_TOOL_NAME, 'after-dispatch');
     this.console = options.console;
     this.calls = options.calls;
   }

@@ -1,4 +1,3 @@
-import { ToolCancelledError } from '../errors/tool-errors.js';
 import type { ToolgateError } from '../errors/toolgate-error.js';
 import type { ToolOutcome, ToolSuccess } from '../dispatch/dispatch-types.js';
 import { MAX_JSON_DEPTH, measureParsedJson } from '../dispatch/snapshot-json.js';
@@ -6,7 +5,7 @@ import type { ToolReceipt } from '../receipts/receipt-types.js';
 import { CODE_MODE_TOOL_NAME } from '../registry/registry-state.js';
 import type { ToolDefinition, ToolDispatchContext } from '../tools/tool-types.js';
 import { unwrapUntrusted } from '../untrusted/untrusted.js';
-import { CodeModeError } from './code-mode-error.js';
+import { CodeModeCancelledError, CodeModeError } from './code-mode-error.js';
 import { createCallGate } from './create-call-gate.js';
 import { measureJsonBytes } from './measure-json-bytes.js';
 import type { CodeConsoleOutput, CodeRuntime, CodeToolErrorView, CodeToolReply } from './code-mode-types.js';
@@ -137,11 +136,12 @@ async function runScript(runtime: CodeRuntime, args: RunCodeArguments, context: 
     if (!measured.ok) throw new CodeModeError('result_invalid', measured.problem, { console: result.console, calls: settled.map((outcome) => outcome.receipt) });
     return runCodeResult(result.value, result.console, settled);
   }
+  const record = { console: result.console, calls: settled.map((outcome) => outcome.receipt) };
   // A cancellation of the call wins over the budget stop, as it wins over every other ending.
-  if (context.signal?.aborted === true) throw new ToolCancelledError(CODE_MODE_TOOL_NAME, 'after-dispatch');
+  if (context.signal?.aborted === true) throw new CodeModeCancelledError(record);
   const failure = overBudget === undefined ? result : { failure: 'result_budget' as const, message: overBudget.detail };
-  if (failure.failure === 'aborted') throw new ToolCancelledError(CODE_MODE_TOOL_NAME, 'after-dispatch');
-  throw new CodeModeError(failure.failure, failure.message, { console: result.console, calls: settled.map((outcome) => outcome.receipt) });
+  if (failure.failure === 'aborted') throw new CodeModeCancelledError(record);
+  throw new CodeModeError(failure.failure, failure.message, record);
 }
 
 /** What the model reads when a result would pass the budget, and what a script still running would catch. */

@@ -1,0 +1,63 @@
+// Runs against the built package (npm test builds first). What a hostile model tries through run_code, as an
+// application using the library runs it: a real registry in code presentation, the QuickJS runtime, the Node host's
+// own tools on a temporary workspace, and `registry.dispatch` of a script written to break the pipeline's promises.
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPolicy, createToolRegistry, type DispatchContext, type RunCodeResult, type ToolOutcome, type ToolReceipt, type ToolRegistry } from 'toolgate';
+import { createQuickJsRuntime } from 'toolgate/code-mode';
+import { createNodeHost, type NodeHost, readFileTool, runCommandTool, writeFileTool } from 'toolgate/node';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const GRANTED = ['run_code', 'read_file', 'write_file', 'run_command'];
+
+interface Bench {
+  readonly workspace: string;
+  readonly host: NodeHost;
+  readonly registry: ToolRegistry;
+  run(code: string, context?: DispatchContext): Promise<ToolOutcome>;
+}
+
+let bench: Bench;
+
+beforeEach(() => {
+  const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'toolgate-attack-code-')));
+  const host = createNodeHost({ workspace, sandbox: 'off' });
+  const registry = createToolRegistry({
+    tools: [readFileTool, writeFileTool, runCommandTool],
+    host,
+    presentAs: 'code',
+    codeRuntime: createQuickJsRuntime({ timeoutMs: 20_000, cpuTimeMs: 20_000 }),
+    policy: createPolicy({ scope: 'workspace-write', mode: 'auto', allowedCommands: [['sleep', '30']] }),
+  });
+  const run = (code: string, context: DispatchContext = {}): Promise<ToolOutcome> =>
+    registry.dispatch({ callId: 'script', name: 'run_code', arguments: { code } }, { grantedTools: GRANTED, ...context });
+  bench = { workspace, host, registry, run };
+});
+
+afterEach(async () => {
+  await bench.host.close();
+  rmSync(bench.workspace, { recursive: true, force: true });
+});
+
+/** The receipts the caller holds, whatever the ending. */
+function receiptsOf(outcome: ToolOutcome): readonly ToolReceipt[] | undefined {
+  return outcome.ok ? (outcome.value as RunCodeResult).calls : (outcome.error as { calls?: readonly ToolReceipt[] }).calls;
+}
+
+describe('Code Mode: the calls a script made stay on the record', () => {
+  it('a cancelled run_code still hands the caller the receipt of the write that ran and of the command it cancelled', async () => {
+    const stop = new AbortController();
+    bench.registry.on('tool-call-started', (event) => {
+      if (event.toolName === 'run_command') stop.abort();
+    });
+    const outcome = await bench.run('await tools.write_file({ path: "done.txt", content: "written" }); await tools.run_command({ command: ["sleep", "30"] }); return 1;', { signal: stop.signal });
+    expect(outcome.ok ? 'ok' : outcome.error.code).toBe('ABORTED');
+    expect(existsSync(join(bench.workspace, 'done.txt'))).toBe(true);
+    expect(receiptsOf(outcome)?.map((receipt) => [receipt.tool, receipt.status])).toEqual([
+      ['write_file', 'ok'],
+      ['run_command', 'cancelled'],
+    ]);
+    expect(outcome.receipt.status).toBe('cancelled');
+  });
+});
