@@ -4,11 +4,12 @@
 import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPolicy, createToolRegistry, type DispatchContext, type RunCodeResult, type ToolOutcome, type ToolReceipt, type ToolRegistry } from 'toolgate';
+import { createPolicy, createToolRegistry, type DispatchContext, type RunCodeResult, type ToolOutcome, type ToolReceipt, type ToolRegistry, unwrapUntrusted } from 'toolgate';
 import { createQuickJsRuntime } from 'toolgate/code-mode';
 import { createNodeHost, type NodeHost, readFileTool, runCommandTool, writeFileTool } from 'toolgate/node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+const MIB = 1024 * 1024;
 const GRANTED = ['run_code', 'read_file', 'write_file', 'run_command'];
 
 interface Bench {
@@ -59,5 +60,25 @@ describe('Code Mode: the calls a script made stay on the record', () => {
       ['run_command', 'cancelled'],
     ]);
     expect(outcome.receipt.status).toBe('cancelled');
+  });
+});
+
+describe('Code Mode: what crosses out of the sandbox is bounded before it is copied', () => {
+  it('256 calls by a 1 MiB tool name never copy the names to the host: receipts and the model-facing summary stay small', async () => {
+    const before = process.memoryUsage().heapUsed;
+    const outcome = await bench.run('const name = "a".repeat(1024 * 1024); await Promise.allSettled(Array.from({ length: 256 }, () => tools[name]({}))); return 1;');
+    // Every receipt the caller holds is still alive here: before the bound, they held 256 copies of the name.
+    const grown = process.memoryUsage().heapUsed - before;
+    const receipts = receiptsOf(outcome) ?? [];
+    expect(receipts).toHaveLength(256);
+    expect(receipts.every((receipt) => receipt.status === 'error' && receipt.code === 'UNKNOWN_TOOL' && receipt.tool.length <= 1024)).toBe(true);
+    expect(unwrapUntrusted(outcome.content).length).toBeLessThan(64 * 1024);
+    expect(grown).toBeLessThan(64 * MIB);
+  });
+
+  it('a console line longer than the line bound is dropped whole, even when the script replaced the slicing the prelude relies on', async () => {
+    const outcome = await bench.run('String.prototype.slice = function () { return String(this); }; console.log("x".repeat(4 * 1024 * 1024)); return 1;');
+    const result = outcome.ok ? (outcome.value as RunCodeResult) : undefined;
+    expect(result?.console).toEqual({ lines: [], truncated: true });
   });
 });

@@ -1,6 +1,8 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import type { CodeConsoleOutput, CodeRunFailure, CodeRunRequest, CodeRunResult, CodeToolReply } from '../core/internal.js';
 import { measureParsedJson } from '../core/dispatch/snapshot-json.js';
+import { describeSandboxError } from './describe-sandbox-error.js';
+import { readSandboxString } from './read-sandbox-string.js';
 import { HOST_CALL, HOST_CONSOLE, RESULT_INVALID_MARK, sandboxPrelude, wrapScript, type PreludeLimits } from './sandbox-prelude.js';
 
 /** The limits one run enforces (resolved from the runtime options). */
@@ -19,7 +21,9 @@ export interface SandboxRunResult {
 }
 
 const TOOL_FAILED: CodeToolReply = { ok: false, error: { code: 'EXECUTION_FAILED', message: 'The tool call failed.', tool: undefined } };
-const MAX_ERROR_CHARS = 600;
+/** No tool key is longer; a longer name is never copied out and reaches the pipeline as no name at all. */
+const MAX_TOOL_KEY_CHARS = 1024;
+const MAX_LEVEL_CHARS = 8;
 
 /**
  * One script in a fresh QuickJS runtime and context on `module`. Limits:
@@ -130,11 +134,11 @@ class SandboxRun {
   /** The bridge: a tool call gets an id now; the governed dispatch's reply settles it later, in a batch. */
   #hostCall(nameHandle: QuickJSHandle, argsHandle: QuickJSHandle): QuickJSHandle {
     const context = this.#context;
-    const name = context.typeof(nameHandle) === 'string' ? context.getString(nameHandle) : '';
-    const text = context.typeof(argsHandle) === 'string' ? context.getString(argsHandle) : '';
+    const name = readSandboxString(context, nameHandle, MAX_TOOL_KEY_CHARS) ?? '';
+    const text = readSandboxString(context, argsHandle, this.#limits.maxArgumentChars);
     let args: unknown;
     try {
-      args = text.length > this.#limits.maxArgumentChars ? undefined : (JSON.parse(text) as unknown);
+      args = text === undefined ? undefined : (JSON.parse(text) as unknown);
     } catch {
       args = undefined; // The pipeline refuses it as invalid arguments.
     }
@@ -188,12 +192,13 @@ class SandboxRun {
   #hostConsole(levelHandle: QuickJSHandle, textHandle: QuickJSHandle): void {
     const context = this.#context;
     if (this.#consoleTruncated) return;
-    const level = context.typeof(levelHandle) === 'string' ? context.getString(levelHandle).slice(0, 8) : 'log';
-    const text = context.typeof(textHandle) === 'string' ? context.getString(textHandle).slice(0, this.#limits.maxConsoleLineChars) : '';
-    const line = level === 'log' ? text : `${level}: ${text}`;
+    // The prelude cuts every line to the bound; a longer one means the script replaced what cuts it: dropped, never copied.
+    const text = readSandboxString(context, textHandle, this.#limits.maxConsoleLineChars);
+    const level = readSandboxString(context, levelHandle, MAX_LEVEL_CHARS) ?? 'log';
+    const line = text === undefined || level === 'log' ? text : `${level}: ${text}`;
     // UTF-16 length × 3 bounds the UTF-8 size without encoding every line.
-    const bytes = line.length * 3 + 1;
-    if (this.#consoleBytes + bytes > this.#limits.maxConsoleBytes) {
+    const bytes = (line?.length ?? 0) * 3 + 1;
+    if (line === undefined || this.#consoleBytes + bytes > this.#limits.maxConsoleBytes) {
       this.#consoleTruncated = true;
       return;
     }
@@ -233,10 +238,10 @@ class SandboxRun {
   }
 
   #readResult(handle: QuickJSHandle): CodeRunResult {
-    if (this.#context.typeof(handle) !== 'string') return this.#failed({ failure: 'result_invalid', message: '' });
-    const text = this.#context.getString(handle);
+    // The wrapper bounds the text, but the script may have replaced the Promise.prototype.then it settles through.
+    const text = readSandboxString(this.#context, handle, this.#limits.maxResultChars);
+    if (text === undefined) return this.#failed({ failure: 'result_invalid', message: this.#context.typeof(handle) === 'string' ? 'the result is too large' : '' });
     if (text.startsWith(RESULT_INVALID_MARK)) return this.#failed({ failure: 'result_invalid', message: text.slice(1) });
-    if (text.length > this.#limits.maxResultChars) return this.#failed({ failure: 'result_invalid', message: 'the result is too large' });
     let value: unknown;
     try {
       value = JSON.parse(text) as unknown;
@@ -251,8 +256,8 @@ class SandboxRun {
 
   /** An exception out of the sandbox: a limit (by QuickJS's own message) or the script's error. */
   #settleFromError(handle: QuickJSHandle): void {
-    // Dumping may run script code (getters, toJSON): it is an entry like any other.
-    const described = this.#enter(() => describeError(this.#context, handle));
+    // Reading its properties may run script code (getters): it is an entry like any other.
+    const described = this.#enter(() => describeSandboxError(this.#context, handle));
     handle.dispose();
     if (this.#stop !== undefined) return this.#end(this.#failed(this.#stop));
     const failure: CodeRunFailure = described.internal && described.message === 'out of memory' ? 'memory_limit' : described.internal && described.message === 'stack overflow' ? 'stack_limit' : 'script_error';
@@ -359,20 +364,3 @@ function encodeReplies(batch: readonly (readonly [number, CodeToolReply])[]): st
 }
 
 const NOT_JSON: CodeToolReply = { ok: false, error: { code: 'OUTPUT_INVALID', message: 'The tool result is not JSON.', tool: undefined } };
-
-function describeError(context: QuickJSContext, handle: QuickJSHandle): { internal: boolean; message: string; text: string } {
-  let dumped: unknown;
-  try {
-    dumped = context.dump(handle);
-  } catch {
-    dumped = undefined;
-  }
-  if (typeof dumped === 'object' && dumped !== null) {
-    const { name, message, stack } = dumped as { name?: unknown; message?: unknown; stack?: unknown };
-    const line = typeof stack === 'string' ? /script\.js:(\d+)/.exec(stack)?.[1] : undefined;
-    const text = `${typeof name === 'string' ? name : 'Error'}: ${typeof message === 'string' ? message : ''}${line === undefined ? '' : ` (line ${line})`}`;
-    return { internal: name === 'InternalError', message: typeof message === 'string' ? message : '', text: text.slice(0, MAX_ERROR_CHARS) };
-  }
-  const text = typeof dumped === 'string' ? dumped : 'a non-error value was thrown';
-  return { internal: false, message: text, text: text.slice(0, MAX_ERROR_CHARS) };
-}
