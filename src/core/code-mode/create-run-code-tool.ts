@@ -1,6 +1,7 @@
 import type { ToolgateError } from '../errors/toolgate-error.js';
 import type { ToolOutcome, ToolSuccess } from '../dispatch/dispatch-types.js';
 import { MAX_JSON_DEPTH, measureParsedJson } from '../dispatch/snapshot-json.js';
+import { isShowableToolName } from '../errors/describe-issues.js';
 import type { ToolReceipt } from '../receipts/receipt-types.js';
 import { CODE_MODE_TOOL_NAME } from '../registry/registry-state.js';
 import type { ToolDefinition, ToolDispatchContext } from '../tools/tool-types.js';
@@ -175,7 +176,8 @@ function runCodeResult(value: unknown, console: CodeConsoleOutput, outcomes: rea
       value,
       ...(console.lines.length > 0 ? { console: console.lines } : {}),
       ...(console.truncated ? { consoleTruncated: true as const } : {}),
-      calls: outcomes.map((outcome) => `${outcome.toolName}: ${outcome.ok ? 'OK' : outcome.error.code}`),
+      // A name the script spelt is shown only as an unknown-tool refusal would show it: never free text or a credential.
+      calls: outcomes.map((outcome) => `${isShowableToolName(outcome.toolName) ? outcome.toolName : '(not a valid tool name)'}: ${outcome.ok ? 'OK' : outcome.error.code}`),
     }),
   });
 }

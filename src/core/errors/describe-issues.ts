@@ -11,12 +11,17 @@ const SAFE_NAME = /^[A-Za-z0-9_.@:-]{1,64}$/;
 const TOOL_NAME_SHAPE = /^[A-Za-z][A-Za-z0-9_]{0,63}(?:@[0-9A-Za-z.+-]{1,32})?$/;
 
 /**
- * A model-supplied tool name, shown in an error only when it is plainly a
- * tool name and nothing secret-shaped (a model can be tricked into calling a
- * "tool" named after a credential it saw).
+ * Whether a model-supplied tool name may be shown back: only when it is
+ * plainly a tool name and nothing secret-shaped (a model can be tricked into
+ * calling a "tool" named after a credential it saw).
  */
+export function isShowableToolName(name: unknown): name is string {
+  return typeof name === 'string' && TOOL_NAME_SHAPE.test(name) && redactSecrets(name) === name;
+}
+
+/** A model-supplied tool name as an error shows it. */
 export function safeName(name: unknown): string {
-  return typeof name === 'string' && TOOL_NAME_SHAPE.test(name) && redactSecrets(name) === name ? `"${name}"` : '(the requested name is not a valid tool name)';
+  return isShowableToolName(name) ? `"${name}"` : '(the requested name is not a valid tool name)';
 }
 
 const TYPE_WORDS = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null', 'undefined', 'bigint', 'symbol', 'function', 'nan', 'date', 'map', 'set']);
