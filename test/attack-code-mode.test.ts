@@ -76,6 +76,22 @@ describe('Code Mode: what crosses out of the sandbox is bounded before it is cop
     expect(grown).toBeLessThan(64 * MIB);
   });
 
+  it('the arguments a script sends are bounded in all: 256 writes of 1 MiB each no longer park 256 MiB on the host', async () => {
+    const before = process.memoryUsage().heapUsed;
+    let peak = before;
+    bench.registry.on('tool-call-requested', () => (peak = Math.max(peak, process.memoryUsage().heapUsed)));
+    const outcome = await bench.run(
+      'const content = "a".repeat(1000000); return await Promise.all(Array.from({ length: 256 }, (_, i) => tools.write_file({ path: `f${i}.txt`, content }).catch((error) => error.code)));',
+    );
+    peak = Math.max(peak, process.memoryUsage().heapUsed);
+    const codes = (outcome.ok ? (outcome.value as RunCodeResult).value : outcome.error.message) as string[];
+    // Each call reached the pipeline (which refuses 1 MiB of input) until 16 MiB were sent; the rest stopped at the bridge.
+    expect(codes.filter((code) => code === 'ARGS_INVALID')).toHaveLength(16);
+    expect(codes.filter((code) => code === 'ARGUMENT_BUDGET')).toHaveLength(240);
+    expect(receiptsOf(outcome)).toHaveLength(16);
+    expect(peak - before).toBeLessThan(128 * MIB);
+  });
+
   it('a console line longer than the line bound is dropped whole, even when the script replaced the slicing the prelude relies on', async () => {
     const outcome = await bench.run('String.prototype.slice = function () { return String(this); }; console.log("x".repeat(4 * 1024 * 1024)); return 1;');
     const result = outcome.ok ? (outcome.value as RunCodeResult) : undefined;

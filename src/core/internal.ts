@@ -219,7 +219,7 @@ export type { ValidationIssue } from './errors/describe-issues.js';
 // Code Mode: the reserved run_code transport's runtime seam, its errors and results,
 // the generated tools SDK and the prompt assembly.
 export { CodeModeCancelledError, CodeModeError, type CodeModeFailure } from './code-mode/code-mode-error.js';
-export { DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_DELIVERED_BYTES, MAX_NESTED_CALLS, type RunCodeArguments, type RunCodeResult, type RunCodeSummary } from './code-mode/create-run-code-tool.js';
+export { DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_DELIVERED_BYTES, MAX_NESTED_CALLS, MAX_SCRIPT_ARGUMENT_BYTES, type RunCodeArguments, type RunCodeResult, type RunCodeSummary } from './code-mode/create-run-code-tool.js';
 export { assembleToolPrompt, type AssembleToolPromptOptions, type PromptSection, type ToolPromptAssembly } from './code-mode/assemble-tool-prompt.js';
 export { type SdkRenderer } from './code-mode/render-tool-sdk.js';
 export type {

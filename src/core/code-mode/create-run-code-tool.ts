@@ -41,6 +41,12 @@ export const MAX_NESTED_CALLS = 256;
 export const DEFAULT_MAX_CONCURRENT_CALLS = 8;
 /** UTF-8 bytes of nested results one script may receive in all, unless its runtime says otherwise (`maxDeliveredBytes`). */
 export const DEFAULT_MAX_DELIVERED_BYTES = 16 * 1024 * 1024;
+/**
+ * UTF-8 bytes of arguments (their JSON text) one script may send to its tools, in all. The host holds a
+ * call's arguments while it waits its turn and, on its outcome, until the run ends; past this, a call is
+ * refused inside the script before it reaches the pipeline.
+ */
+export const MAX_SCRIPT_ARGUMENT_BYTES = 16 * 1024 * 1024;
 const MAX_CODE_LENGTH = 60_000;
 
 const JAVASCRIPT_DESCRIPTION =
@@ -97,6 +103,7 @@ async function runScript(runtime: CodeRuntime, args: RunCodeArguments, context: 
   const gate = createCallGate(runtime.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT_CALLS);
   const budget = runtime.maxDeliveredBytes ?? DEFAULT_MAX_DELIVERED_BYTES;
   let delivered = 0;
+  let sent = 0;
   // A result past the budget stops the whole run: the model reads why, the script never gets the value.
   let overBudget: { readonly detail: string; readonly reply: CodeToolReply } | undefined;
   const stop = new AbortController();
@@ -106,6 +113,9 @@ async function runScript(runtime: CodeRuntime, args: RunCodeArguments, context: 
     if (outcomes.length >= MAX_NESTED_CALLS) {
       return { ok: false, error: { code: 'CALL_LIMIT', message: `This script may make at most ${MAX_NESTED_CALLS} tool calls.`, tool: undefined } };
     }
+    const size = measureJsonBytes(toolArgs, MAX_SCRIPT_ARGUMENT_BYTES - sent);
+    if (size.kind !== 'fits') return argumentRefusal(size.kind);
+    sent += size.bytes;
     const slot = outcomes.push(undefined) - 1;
     if (!gate.tryEnter() && !(await gate.enter(callSignal))) return { ok: false, error: { code: 'ABORTED', message: 'The script stopped before this call started.', tool: undefined } };
     let outcome: ToolOutcome;
@@ -118,12 +128,12 @@ async function runScript(runtime: CodeRuntime, args: RunCodeArguments, context: 
     if (!outcome.ok) return { ok: false, error: errorView(outcome.error) };
     const value = scriptValue(outcome);
     // Measured before the runtime copies anything into the sandbox: a value past what is left is never serialised.
-    const size = measureJsonBytes(value, budget - delivered);
-    if (size.kind === 'fits') {
-      delivered += size.bytes;
+    const received = measureJsonBytes(value, budget - delivered);
+    if (received.kind === 'fits') {
+      delivered += received.bytes;
       return { ok: true, value };
     }
-    if (size.kind === 'invalid') return { ok: false, error: { code: 'OUTPUT_INVALID', message: `The tool result is not bounded JSON (nested deeper than ${MAX_JSON_DEPTH} levels, or cyclic).`, tool: outcome.toolName } };
+    if (received.kind === 'invalid') return { ok: false, error: { code: 'OUTPUT_INVALID', message: `The tool result is not bounded JSON (nested deeper than ${MAX_JSON_DEPTH} levels, or cyclic).`, tool: outcome.toolName } };
     overBudget ??= budgetRefusal(outcome, budget, delivered);
     stop.abort(new Error('Code Mode script stopped: result_budget'));
     return overBudget.reply;
@@ -153,6 +163,15 @@ function budgetRefusal(outcome: ToolSuccess, budget: number, delivered: number):
     `the result of ${outcome.toolName} is larger than the ${mebibytes(budget - delivered)} left of the script's ${mebibytes(budget)} budget for tool results` +
     `${spill === undefined ? '' : ` (the full output, ${mebibytes(spill.bytes)}, is stored as ${spill.handle})`}; ask for less per call (for read_file a line window with offset and limit) and keep only what you need`;
   return { detail, reply: { ok: false, error: { code: 'RESULT_BUDGET', message: `The tool result exceeds the script's budget: ${detail}.`, tool: outcome.toolName } } };
+}
+
+/** A call refused at the bridge, before the pipeline: no receipt, as nothing was dispatched. */
+function argumentRefusal(kind: 'over' | 'invalid'): CodeToolReply {
+  const message =
+    kind === 'over'
+      ? `The arguments of this call pass what is left of the ${mebibytes(MAX_SCRIPT_ARGUMENT_BYTES)} a script may send to its tools in all; send less per script.`
+      : `The arguments are not bounded JSON (nested deeper than ${MAX_JSON_DEPTH} levels).`;
+  return { ok: false, error: { code: kind === 'over' ? 'ARGUMENT_BUDGET' : 'ARGS_INVALID', message, tool: undefined } };
 }
 
 function mebibytes(bytes: number): string {
