@@ -63,6 +63,24 @@ describe('Code Mode: the calls a script made stay on the record', () => {
   });
 });
 
+describe('Code Mode: nothing runs past the limits of a script', () => {
+  it('a call the script makes after its wall time ran out, inside one slow built-in call, asks no one and runs nothing', async () => {
+    const asked: string[] = [];
+    const confirm = (request: { toolName: string }): Promise<{ outcome: 'approve' }> => {
+      asked.push(request.toolName);
+      return Promise.resolve({ outcome: 'approve' });
+    };
+    // One naive indexOf runs to its end past the 60 ms limit (the interrupt handler never runs inside it), then the write is issued.
+    const code = '"x".repeat(60000).indexOf("x".repeat(6000) + "y"); tools.write_file({ path: "late.txt", content: "late" }); return 1;';
+    const asking = bench.registry.withPolicy(createPolicy({ scope: 'workspace-write', mode: 'ask' }));
+    const outcome = await asking.dispatch({ callId: 'late', name: 'run_code', arguments: { code, timeoutMs: 60 } }, { grantedTools: GRANTED, approval: { confirm } });
+    expect(outcome.ok ? 'ok' : (outcome.error as { reason?: string }).reason).toBe('time_limit');
+    expect(asked).toEqual([]);
+    expect(receiptsOf(outcome)).toEqual([]);
+    expect(existsSync(join(bench.workspace, 'late.txt'))).toBe(false);
+  });
+});
+
 describe('Code Mode: what crosses out of the sandbox is bounded before it is copied', () => {
   it('256 calls by a 1 MiB tool name never copy the names to the host: receipts and the model-facing summary stay small', async () => {
     const before = process.memoryUsage().heapUsed;

@@ -21,6 +21,7 @@ export interface SandboxRunResult {
 }
 
 const TOOL_FAILED: CodeToolReply = { ok: false, error: { code: 'EXECUTION_FAILED', message: 'The tool call failed.', tool: undefined } };
+const STOPPED: CodeToolReply = { ok: false, error: { code: 'ABORTED', message: 'The script stopped before this call started.', tool: undefined } };
 /** No tool key is longer; a longer name is never copied out and reaches the pipeline as no name at all. */
 const MAX_TOOL_KEY_CHARS = 1024;
 const MAX_LEVEL_CHARS = 8;
@@ -147,7 +148,8 @@ class SandboxRun {
     this.#unsettled += 1;
     let pending: Promise<CodeToolReply>;
     try {
-      pending = this.#request.callTool(name, args, this.#calls.signal);
+      // Inside one slice the timer cannot fire: a call made past a limit or a cancellation is never dispatched, so no one is asked to approve it.
+      pending = this.#shouldInterrupt() ? Promise.resolve(STOPPED) : this.#request.callTool(name, args, this.#calls.signal);
     } catch {
       pending = Promise.resolve(TOOL_FAILED);
     }
