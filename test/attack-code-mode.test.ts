@@ -1,7 +1,7 @@
 // Runs against the built package (npm test builds first). What a hostile model tries through run_code, as an
 // application using the library runs it: a real registry in code presentation, the QuickJS runtime, the Node host's
 // own tools on a temporary workspace, and `registry.dispatch` of a script written to break the pipeline's promises.
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPolicy, createToolRegistry, type DispatchContext, type RunCodeResult, type ToolOutcome, type ToolReceipt, type ToolRegistry, unwrapUntrusted } from 'toolgate';
@@ -132,5 +132,22 @@ describe('Code Mode: the model-facing summary names calls the way an unknown-too
       '(not a valid tool name): UNKNOWN_TOOL',
       'reed_file: UNKNOWN_TOOL',
     ]);
+  });
+});
+
+describe('Code Mode: arguments cross the bridge as a direct call carries them', () => {
+  it('a path with a lone surrogate is refused before anyone is asked, and leaves nothing on disk', async () => {
+    const asked: string[] = [];
+    const confirm = (request: { toolName: string }): Promise<{ outcome: 'approve' }> => {
+      asked.push(request.toolName);
+      return Promise.resolve({ outcome: 'approve' });
+    };
+    const asking = bench.registry.withPolicy(createPolicy({ scope: 'workspace-write', mode: 'ask' }));
+    // JSON carries the lone surrogate exactly; on disk Node would have written U+FFFD in its place.
+    const code = 'try { await tools.write_file({ path: "note\\ud800.txt", content: "x" }); return "written"; } catch (error) { return error.code + "/" + error.reason; }';
+    const outcome = await asking.dispatch({ callId: 'surrogate', name: 'run_code', arguments: { code } }, { grantedTools: GRANTED, approval: { confirm } });
+    expect(outcome.ok ? (outcome.value as RunCodeResult).value : outcome.error.message).toMatch(/\/invalid_path$/);
+    expect(asked).toEqual([]);
+    expect(readdirSync(bench.workspace)).toEqual([]);
   });
 });

@@ -94,6 +94,16 @@ describe('fs: the jail', () => {
     expect((await denial(host.fs.readFile(''))).reason).toBe('invalid_path');
   });
 
+  it('refuses a path holding a lone surrogate before it touches the disk: the kernel would get U+FFFD, another name', async () => {
+    const before = await readdir(workspace);
+    const error = await denial(host.fs.writeFile('note\ud800.txt', 'x'));
+    expect(error.reason).toBe('invalid_path');
+    expect((await denial(host.fs.readFile('hello\udc00.txt'))).reason).toBe('invalid_path');
+    // A surrogate pair is a character like any other.
+    await host.fs.writeFile('note\ud83d\ude00.txt', 'x');
+    expect((await readdir(workspace)).sort()).toEqual([...before, 'note\ud83d\ude00.txt'].sort());
+  });
+
   it('treats Unicode look-alikes of dots and slashes as plain names inside the workspace', async () => {
     for (const name of ['\u2024\u2024/outside/secret.txt', '\uff0e\uff0e\uff0foutside\uff0fsecret.txt', '..\u2215outside\u2215secret.txt']) {
       const error = await host.fs.readFile(name).then(() => undefined, (caught: unknown) => caught);

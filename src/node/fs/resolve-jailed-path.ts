@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import { ToolPolicyError, type ResolvedPath } from '../../core/internal.js';
 import { hostDenial } from '../errors/host-denial.js';
-import { isInside, resolveInWorkspace, type FsJail, type PathClass } from './fs-jail.js';
+import { isInside, isUsablePath, resolveInWorkspace, type FsJail, type PathClass } from './fs-jail.js';
 import { verifiesDescriptorPath } from './open-verified.js';
 import { identityOf, recordedUnlinkedWalk, walkRealPath, type UnlinkedWalk } from './walk-real-path.js';
 
@@ -45,7 +45,7 @@ export interface JailedPath {
  * may be swapped between this and the open.
  */
 export function resolveJailedPath(jail: FsJail, requested: string, tool: string | undefined, expected?: ResolvedPath): JailedPath {
-  if (requested.length === 0 || requested.includes('\0')) throw hostDenial(tool, 'invalid_path');
+  if (!isUsablePath(requested)) throw hostDenial(tool, 'invalid_path');
   const lexical = resolveInWorkspace(jail.workspace, requested);
   if (!isInside(jail.root, lexical)) throw hostDenial(tool, 'scope_denied');
   const spelled = jail.classify(lexical);

@@ -170,9 +170,10 @@ describe('host.resolve: real paths and flags', () => {
     expect(resolveOne('hello.txt/x')).toMatchObject({ real: 'hello.txt/x', created: true });
   });
 
-  it('refuses an empty path, a NUL byte and a symlink loop, typed', async () => {
+  it('refuses an empty path, a NUL byte, a lone surrogate and a symlink loop, typed', async () => {
     expect(refusal(() => resolveOne('')).reason).toBe('invalid_path');
     expect(refusal(() => resolveOne('a\0b')).reason).toBe('invalid_path');
+    expect(refusal(() => resolveOne('a\ud800b')).reason).toBe('invalid_path');
     await symlink('loop-b', path.join(workspace, 'loop-a'));
     await symlink('loop-a', path.join(workspace, 'loop-b'));
     await symlink('self/x', path.join(workspace, 'self'));

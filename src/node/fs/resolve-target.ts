@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ResolvedPath, ResolvedTarget, ResolveTargetRequest } from '../../core/internal.js';
 import { hostDenial } from '../errors/host-denial.js';
 import { resolveExecutable } from '../process/resolve-executable.js';
-import { isInside, resolveInWorkspace, type FsJail } from './fs-jail.js';
+import { isInside, isUsablePath, resolveInWorkspace, type FsJail } from './fs-jail.js';
 import { refuseReserved } from './resolve-jailed-path.js';
 import { walkRealPath } from './walk-real-path.js';
 
@@ -20,7 +20,7 @@ export interface CreateResolveTargetOptions {
  * component, and is protected only if its spelling is). It reports, it does not refuse — the engine's floor refuses a lexical
  * escape and a link leading out before anyone is asked, and the capability
  * refuses again at execution, where it also re-checks what this returned.
- * Only an unusable path (empty, NUL) or a symlink loop is refused here.
+ * Only an unusable path (empty, NUL, a lone surrogate) or a symlink loop is refused here.
  *
  * Synchronous: one `lstat` per component below the workspace, no thread-pool
  * round trip. A path outside the host's scope is never looked at: it is
@@ -56,7 +56,7 @@ function resolvePaths(jail: FsJail, paths: readonly string[], tool: string, asSp
  * points: the program hands it to the kernel unfolded.
  */
 function resolvePath(jail: FsJail, requested: string, tool: string, asSpelled: boolean): ResolvedPath {
-  if (typeof requested !== 'string' || requested.length === 0 || requested.includes('\0')) throw hostDenial(tool, 'invalid_path');
+  if (typeof requested !== 'string' || !isUsablePath(requested)) throw hostDenial(tool, 'invalid_path');
   const lexical = resolveInWorkspace(jail.workspace, requested);
   const shown = jail.display(lexical);
   const spelled = jail.classify(lexical);
