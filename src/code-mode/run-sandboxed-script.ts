@@ -22,8 +22,6 @@ export interface SandboxRunResult {
 
 const TOOL_FAILED: CodeToolReply = { ok: false, error: { code: 'EXECUTION_FAILED', message: 'The tool call failed.', tool: undefined } };
 const STOPPED: CodeToolReply = { ok: false, error: { code: 'ABORTED', message: 'The script stopped before this call started.', tool: undefined } };
-/** No tool key is longer; a longer name is never copied out and reaches the pipeline as no name at all. */
-const MAX_TOOL_KEY_CHARS = 1024;
 const MAX_LEVEL_CHARS = 8;
 
 /**
@@ -135,11 +133,12 @@ class SandboxRun {
   /** The bridge: a tool call gets an id now; the governed dispatch's reply settles it later, in a batch. */
   #hostCall(nameHandle: QuickJSHandle, argsHandle: QuickJSHandle): QuickJSHandle {
     const context = this.#context;
-    const name = readSandboxString(context, nameHandle, MAX_TOOL_KEY_CHARS) ?? '';
-    const text = readSandboxString(context, argsHandle, this.#limits.maxArgumentChars);
+    // The prelude bounds both before they cross (a name to MAX_TOOL_KEY_CHARS, arguments to maxArgumentChars).
+    const name = context.typeof(nameHandle) === 'string' ? context.getString(nameHandle) : '';
+    const text = context.typeof(argsHandle) === 'string' ? context.getString(argsHandle) : '';
     let args: unknown;
     try {
-      args = text === undefined ? undefined : (JSON.parse(text) as unknown);
+      args = text.length > this.#limits.maxArgumentChars ? undefined : (JSON.parse(text) as unknown);
     } catch {
       args = undefined; // The pipeline refuses it as invalid arguments.
     }

@@ -10,6 +10,8 @@ export const HOST_CALL = '__toolgate_call';
 export const HOST_CONSOLE = '__toolgate_console';
 /** Marks a result the script returned that is not bounded JSON (valid JSON never starts with it). */
 export const RESULT_INVALID_MARK = '!';
+/** No tool key is longer: a longer name crosses to the host as no name at all, which no tool resolves. */
+export const MAX_TOOL_KEY_CHARS = 1024;
 
 /**
  * Runs first in every fresh context. It captures the two host functions in a
@@ -40,11 +42,12 @@ export function sandboxPrelude(limits: PreludeLimits): string {
       if (view.reason !== undefined) this.reason = String(view.reason);
     }
   }
+  // A primitive string's length cannot be replaced by the script: these two checks bound all a call copies out.
   const invoke = (name, args) => new Promise((resolve, reject) => {
     const text = stringify(args === undefined ? {} : args);
     if (typeof text !== 'string') throw new TypeError('Tool arguments must be a JSON object.');
     if (text.length > ${limits.maxArgumentChars}) throw new RangeError('Tool arguments are too large.');
-    waiting.set(call(name, text), { resolve, reject });
+    waiting.set(call(name.length > ${MAX_TOOL_KEY_CHARS} ? '' : name, text), { resolve, reject });
   });
   const tools = new Proxy(Object.freeze({}), {
     get(_target, key) {
