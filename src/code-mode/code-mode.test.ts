@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  CodeModeCancelledError,
   CodeModeError,
   type CodeRuntime,
   createToolRegistry,
@@ -183,6 +184,23 @@ describe('Code Mode through the registry', () => {
     expect(outcome.ok ? 'ok' : outcome.error.code).toBe('ABORTED');
     expect(slowCancelled.sort()).toEqual([...slowStarted].sort());
     expect(slowCancelled).toHaveLength(2);
+  });
+
+  it('keeps the receipts when run_code is cancelled just as its script finished, from any runtime', async () => {
+    const controller = new AbortController();
+    const finishing: CodeRuntime = {
+      language: 'javascript',
+      maxTimeoutMs: 1_000,
+      async run(request) {
+        await request.callTool('add', { a: 1, b: 2 }, new AbortController().signal);
+        controller.abort(); // after the last call, before the pipeline settles the finished script
+        return { ok: true, value: 3, console: { lines: [], truncated: false } };
+      },
+    };
+    const registry = createToolRegistry({ tools: [addNumbers], presentAs: 'code', codeRuntime: finishing });
+    const outcome = await registry.dispatch({ callId: 'f1', name: 'run_code', arguments: { code: 'x' } }, { grantedTools: ['run_code', 'add'], signal: controller.signal });
+    expect(outcome.ok ? 'ok' : outcome.error.code).toBe('ABORTED');
+    expect(outcome.ok ? [] : (outcome.error as CodeModeCancelledError).calls.map((receipt) => [receipt.tool, receipt.status])).toEqual([['add', 'ok']]);
   });
 
   it('stops a script that loops forever at the time limit, as a loop-correctable error', async () => {

@@ -141,18 +141,19 @@ async function runScript(runtime: CodeRuntime, args: RunCodeArguments, context: 
   const result = await runtime.run({ code: args.code, timeoutMs: args.timeoutMs, signal, callTool });
   // The runtime returns only after every nested call settled, so every slot is filled.
   const settled = outcomes.filter((outcome): outcome is ToolOutcome => outcome !== undefined);
+  const record = (): { console: CodeConsoleOutput; calls: readonly ToolReceipt[] } => ({ console: result.console, calls: settled.map((outcome) => outcome.receipt) });
+  // A cancellation of the call wins over every other ending, a finished script and the budget stop included;
+  // it keeps the receipts, where the pipeline would report a bare cancellation.
+  if (context.signal?.aborted === true) throw new CodeModeCancelledError(record());
   if (result.ok) {
     // Whatever the runtime: a value nested deeper than the engine's JSON bound would break every later stringify or clone.
     const measured = measureParsedJson(result.value);
-    if (!measured.ok) throw new CodeModeError('result_invalid', measured.problem, { console: result.console, calls: settled.map((outcome) => outcome.receipt) });
+    if (!measured.ok) throw new CodeModeError('result_invalid', measured.problem, record());
     return runCodeResult(result.value, result.console, settled);
   }
-  const record = { console: result.console, calls: settled.map((outcome) => outcome.receipt) };
-  // A cancellation of the call wins over the budget stop, as it wins over every other ending.
-  if (context.signal?.aborted === true) throw new CodeModeCancelledError(record);
   const failure = overBudget === undefined ? result : { failure: 'result_budget' as const, message: overBudget.detail };
-  if (failure.failure === 'aborted') throw new CodeModeCancelledError(record);
-  throw new CodeModeError(failure.failure, failure.message, record);
+  if (failure.failure === 'aborted') throw new CodeModeCancelledError(record());
+  throw new CodeModeError(failure.failure, failure.message, record());
 }
 
 /** What the model reads when a result would pass the budget, and what a script still running would catch. */
