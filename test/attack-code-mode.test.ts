@@ -120,6 +120,29 @@ describe('Code Mode: what crosses out of the sandbox is bounded before it is cop
     expect(peak - before).toBeLessThan(128 * MIB);
   });
 
+  it('Promise.all over 10,000 writes opens at most maxConcurrentCalls approvals, and none outlives the script', async () => {
+    let open = 0;
+    let most = 0;
+    let asked = 0;
+    const confirm = (_request: unknown, signal?: AbortSignal): Promise<{ outcome: 'reject'; reason: string }> => {
+      asked += 1;
+      most = Math.max(most, (open += 1));
+      return new Promise((resolve) => {
+        const close = (): void => {
+          open -= 1;
+          resolve({ outcome: 'reject', reason: 'cancelled' });
+        };
+        signal?.addEventListener('abort', close, { once: true });
+      });
+    };
+    const asking = bench.registry.withPolicy(createPolicy({ scope: 'workspace-write', mode: 'ask' }));
+    const code = 'await Promise.all(Array.from({ length: 10000 }, (_, i) => tools.write_file({ path: `f${i}.txt`, content: "x" }).catch((error) => error.code))); return 1;';
+    const outcome = await asking.dispatch({ callId: 'flood', name: 'run_code', arguments: { code, timeoutMs: 500 } }, { grantedTools: GRANTED, approval: { confirm } });
+    expect(outcome.ok ? 'ok' : (outcome.error as { reason?: string }).reason).toBe('time_limit');
+    expect([most, asked, open]).toEqual([8, 8, 0]);
+    expect(readdirSync(bench.workspace)).toEqual([]);
+  });
+
   it('a console line longer than the line bound is dropped whole, even when the script replaced the slicing the prelude relies on', async () => {
     const outcome = await bench.run('String.prototype.slice = function () { return String(this); }; console.log("x".repeat(4 * 1024 * 1024)); return 1;');
     const result = outcome.ok ? (outcome.value as RunCodeResult) : undefined;
