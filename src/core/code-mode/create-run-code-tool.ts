@@ -196,10 +196,19 @@ function runCodeResult(value: unknown, console: CodeConsoleOutput, outcomes: rea
       value,
       ...(console.lines.length > 0 ? { console: console.lines } : {}),
       ...(console.truncated ? { consoleTruncated: true as const } : {}),
-      // A name the script spelt is shown only as an unknown-tool refusal would show it: never free text or a credential.
-      calls: outcomes.map((outcome) => `${isShowableToolName(outcome.toolName) ? outcome.toolName : '(not a valid tool name)'}: ${outcome.ok ? 'OK' : outcome.error.code}`),
+      calls: outcomes.map(summaryLine),
     }),
   });
+}
+
+/**
+ * `tool: CODE`. A call that succeeded is named by the tool it resolved to; a
+ * failed one may carry the name as the script spelt it, shown only as an
+ * unknown-tool refusal would show it: never free text or a credential.
+ */
+function summaryLine(outcome: ToolOutcome): string {
+  if (outcome.ok) return `${outcome.toolName}: OK`;
+  return `${isShowableToolName(outcome.toolName) ? outcome.toolName : '(not a valid tool name)'}: ${outcome.error.code}`;
 }
 
 /**
