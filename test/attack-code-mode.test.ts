@@ -200,3 +200,50 @@ describe('Code Mode: arguments cross the bridge as a direct call carries them', 
     expect(readdirSync(bench.workspace)).toEqual([]);
   });
 });
+
+describe('Code Mode: a person who said no is not asked again by the same script', () => {
+  it('a script that catches the rejection and asks again, 50 times, puts one prompt to the person; a read needing no approval still runs', async () => {
+    writeFileSync(join(bench.workspace, 'notes.md'), 'plain notes\n');
+    const asked: string[] = [];
+    const confirm = (request: { toolName: string }): Promise<{ outcome: 'reject' }> => {
+      asked.push(request.toolName);
+      return Promise.resolve({ outcome: 'reject' });
+    };
+    const code = `
+      const answers = [];
+      for (let i = 0; i < 50; i++) {
+        try { await tools.write_file({ path: "approve-me-" + i + ".txt", content: "x" }); answers.push("written"); }
+        catch (error) { answers.push(error.code); }
+      }
+      const read = await tools.read_file({ path: "notes.md" });
+      return { answers, read: typeof read === "string" ? read : JSON.stringify(read) };`;
+    const asking = bench.registry.withPolicy(createPolicy({ scope: 'workspace-write', mode: 'ask' }));
+    const outcome = await asking.dispatch({ callId: 'weary', name: 'run_code', arguments: { code } }, { grantedTools: GRANTED, approval: { confirm } });
+    if (!outcome.ok) throw outcome.error;
+    const value = (outcome.value as RunCodeResult).value as { answers: string[]; read: string };
+    expect(asked).toEqual(['write_file']);
+    expect(value.answers).toEqual(Array.from({ length: 50 }, () => 'DENIED_BY_USER'));
+    expect(value.read).toContain('plain notes');
+    expect(readdirSync(bench.workspace).filter((name) => name.startsWith('approve-me-'))).toEqual([]);
+    const receipts = receiptsOf(outcome) ?? [];
+    expect(receipts[0]?.outputSummary).not.toContain('not asked again');
+    expect(receipts.slice(1, 50).every((receipt) => receipt.status === 'denied' && receipt.outputSummary.includes('it is not asked again'))).toBe(true);
+  });
+
+  it('a policy denial is not a person saying no: the script may still ask a person for another call', async () => {
+    const asked: string[] = [];
+    const confirm = (request: { toolName: string }): Promise<{ outcome: 'approve' }> => {
+      asked.push(request.toolName);
+      return Promise.resolve({ outcome: 'approve' });
+    };
+    const code = `
+      try { await tools.write_file({ path: "../outside.txt", content: "x" }); } catch (error) { /* refused by the policy */ }
+      await tools.write_file({ path: "inside.txt", content: "x" });
+      return 1;`;
+    const asking = bench.registry.withPolicy(createPolicy({ scope: 'workspace-write', mode: 'ask' }));
+    const outcome = await asking.dispatch({ callId: 'denied-then-asked', name: 'run_code', arguments: { code } }, { grantedTools: GRANTED, approval: { confirm } });
+    expect(outcome.ok, outcome.ok ? '' : outcome.error.message).toBe(true);
+    expect(asked).toEqual(['write_file']);
+    expect(existsSync(join(bench.workspace, 'inside.txt'))).toBe(true);
+  });
+});

@@ -1,11 +1,11 @@
 import type { ResolvedAction } from '../action/resolved-action.js';
 import type { ToolHostCallOptions } from '../host/tool-host.js';
-import type { ToolDispatchContext } from '../tools/tool-types.js';
+import type { NestedCall, ToolDispatchContext } from '../tools/tool-types.js';
 import type { DispatchState } from './dispatch-state.js';
 import type { ToolOutcome } from './dispatch-types.js';
 
 /** Dispatches a nested call with the given parent; supplied by the registry view. */
-export type NestedDispatch = (state: DispatchState, call: { name: string; arguments: unknown; callId?: string }, signal: AbortSignal | undefined) => Promise<ToolOutcome>;
+export type NestedDispatch = (state: DispatchState, call: NestedCall, signal: AbortSignal | undefined) => Promise<ToolOutcome>;
 
 /**
  * What a tool body receives as its third argument. One allocation per call.
@@ -43,7 +43,7 @@ export class ToolContext implements ToolDispatchContext {
   get action(): ResolvedAction | undefined {
     return this.#state.action;
   }
-  dispatchNested(call: { name: string; arguments: unknown; callId?: string; signal?: AbortSignal }): Promise<ToolOutcome> {
+  dispatchNested(call: NestedCall): Promise<ToolOutcome> {
     const own = call.signal;
     const signal = own === undefined || own === this.signal ? this.signal : this.signal === undefined ? own : AbortSignal.any([this.signal, own]);
     return this.#nested(this.#state, call, signal);

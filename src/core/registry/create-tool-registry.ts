@@ -12,11 +12,12 @@ import { prepareInvocation } from '../plan/prepare-invocation.js';
 import type { InvocationPlan } from '../plan/plan-types.js';
 import { guardrailFloor } from '../policy/guardrail-floor.js';
 import type { ToolPolicy } from '../policy/policy-types.js';
+import type { ConfirmActionHook } from '../policy/approval-types.js';
 import { projectTools, writes } from '../projection/project-tools.js';
 import type { ProjectOptions, ProviderName, ProviderTools } from '../projection/projection-types.js';
 import { isToolName } from '../names/tool-name.js';
 import { compileTool, type CompiledTool } from '../tools/compile-tool.js';
-import type { AnyToolDefinition, JsonSchema } from '../tools/tool-types.js';
+import type { AnyToolDefinition, JsonSchema, NestedCall } from '../tools/tool-types.js';
 import { checkPresentation, offeredTools, requireRuntime, resolveCodeMode } from '../code-mode/resolve-code-mode.js';
 import { CODE_MODE_TOOL_NAME, type FoundResolution, type RegistrySnapshot, type ScopeMask, type ScopeState } from './registry-state.js';
 import type { CreateToolRegistryOptions, ScopeOptions, ScopeRestriction, ToolInfo, ToolRegistry } from './registry-types.js';
@@ -161,9 +162,10 @@ class RegistryView implements ToolRegistry {
   }
 
   /** Nested calls (Code Mode) run the whole pipeline with the enclosing call as parent. */
-  readonly #nested = (parent: DispatchState, call: { name: string; arguments: unknown; callId?: string }, signal: AbortSignal | undefined): Promise<ToolOutcome> => {
+  readonly #nested = (parent: DispatchState, call: NestedCall, signal: AbortSignal | undefined): Promise<ToolOutcome> => {
     const { context } = parent;
-    const nestedContext: DispatchContext = { ...context, parent: parent.call.callId, ...(signal === undefined ? {} : { signal }) };
+    const approval = call.askPerson === false && context.approval !== undefined ? { ...context.approval, confirm: rejectWithoutAsking } : context.approval;
+    const nestedContext: DispatchContext = { ...context, parent: parent.call.callId, ...(signal === undefined ? {} : { signal }), ...(approval === undefined ? {} : { approval }) };
     const callId = call.callId ?? `${parent.call.callId}.${(nestedCounter += 1).toString(36)}`;
     return this.#dispatch({ callId, name: call.name, arguments: call.arguments }, nestedContext, 'nested');
   };
@@ -277,6 +279,13 @@ class RegistryView implements ToolRegistry {
 }
 
 let nestedCounter = 0;
+
+/**
+ * The answer for a nested call its parent may not put to a person: a
+ * script whose earlier call a person rejected does not get to ask again,
+ * so it cannot wear the person down with prompts until one is approved.
+ */
+const rejectWithoutAsking: ConfirmActionHook = () => Promise.resolve({ outcome: 'reject', reason: 'a person rejected an earlier call of this script; it is not asked again', by: 'toolgate' });
 
 function toolInfo(tool: CompiledTool): ToolInfo {
   return Object.freeze({

@@ -77,6 +77,16 @@ export interface ToolResultView {
   readonly language?: string;
 }
 
+/** A call a tool makes through the pipeline, with itself as parent (Code Mode). */
+export interface NestedCall {
+  readonly name: string;
+  readonly arguments: unknown;
+  readonly callId?: string;
+  readonly signal?: AbortSignal;
+  /** Default true. False: a call that needs approval is rejected as the person's earlier answer, and nobody is asked. */
+  readonly askPerson?: boolean;
+}
+
 /** What a tool body receives besides its arguments and the host. */
 export interface ToolDispatchContext {
   readonly callId: string;
@@ -92,8 +102,10 @@ export interface ToolDispatchContext {
    * Dispatch a nested call through the same pipeline, with this call as
    * parent. It always carries this call's signal; `signal` can only add a
    * reason to abort (a sandbox stopping a script cancels its calls in flight).
+   * `askPerson: false`: a call that needs a person's approval is rejected
+   * without asking (a script whose earlier call a person rejected).
    */
-  readonly dispatchNested: (call: { name: string; arguments: unknown; callId?: string; signal?: AbortSignal }) => Promise<import('../dispatch/dispatch-types.js').ToolOutcome>;
+  readonly dispatchNested: (call: NestedCall) => Promise<import('../dispatch/dispatch-types.js').ToolOutcome>;
   readonly hostCallOptions: ToolHostCallOptions | undefined;
   /**
    * The call's resolved action (real paths, exact argv, executable), when it
