@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Stream } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -27,10 +28,13 @@ export function makeWorkspace(config: object, files: Record<string, string> = {}
   return workspace;
 }
 
-/** Write `config` (and `files`) into a new workspace and serve it over HTTP; `env` adds to the child's environment. */
-export async function serveGateway(config: object, options: { files?: Record<string, string>; args?: readonly string[]; env?: NodeJS.ProcessEnv } = {}): Promise<ServedGateway> {
+/** Write `config` (and `files`) into a new workspace and serve it over HTTP; `env` adds to the child's environment, `inherit` to its descriptors (see `startCli`). */
+export async function serveGateway(
+  config: object,
+  options: { files?: Record<string, string>; args?: readonly string[]; env?: NodeJS.ProcessEnv; inherit?: readonly (Stream | 'ignore')[] } = {},
+): Promise<ServedGateway> {
   const workspace = makeWorkspace(config, options.files);
-  const cli = startCli(['--json', 'serve', '--http', '0', ...(options.args ?? [])], workspace, options.env);
+  const cli = startCli(['--json', 'serve', '--http', '0', ...(options.args ?? [])], workspace, options.env, options.inherit);
   const started = await cli.ready;
   const consoleUrl = typeof started.console === 'string' ? new URL(started.console) : undefined;
   return {

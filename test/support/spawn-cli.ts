@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import type { Stream } from 'node:stream';
 import { join } from 'node:path';
 
 export const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'bin.js');
@@ -12,9 +13,13 @@ export interface RunningCli {
   stop(): Promise<void>;
 }
 
-/** Start the built CLI as a real child process in `cwd`; `env` adds to (or, undefined, removes from) the test's environment. */
-export function startCli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): RunningCli {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env } });
+/**
+ * Start the built CLI as a real child process in `cwd`; `env` adds to (or, undefined, removes from) the test's
+ * environment; `inherit` lists what it holds after stdin, stdout and stderr, descriptor 3 on (as a careless parent
+ * leaves it open).
+ */
+export function startCli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}, inherit: readonly (Stream | 'ignore')[] = []): RunningCli {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['pipe', 'pipe', 'pipe', ...inherit] }) as ChildProcessWithoutNullStreams;
   let out = '';
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));

@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildBwrapArgs, detectBwrap, maskKind } from './bwrap-sandbox.js';
+import { buildBwrapArgs, detectBwrap, maskKind, SANDBOX_FILTER, SANDBOX_FILTER_FD } from './bwrap-sandbox.js';
 
 let base: string;
 
@@ -26,7 +26,7 @@ function maskFor(list: readonly string[], target: string): string[] {
 }
 
 describe('bwrap arguments', () => {
-  it('drop every capability, in the real arguments and in the probe', async () => {
+  it('drop every capability and install the socket filter, in the real arguments and in the probe', async () => {
     const built = args('/w', []);
     const separator = built.indexOf('--');
     const capDrop = built.indexOf('--cap-drop');
@@ -38,12 +38,19 @@ describe('bwrap arguments', () => {
     const bin = path.join(base, 'fake-bin');
     await mkdir(bin, { recursive: true });
     const recorded = path.join(base, 'probe-args');
-    await writeFile(path.join(bin, 'bwrap'), `#!/bin/sh\nprintf '%s\\n' "$@" > ${recorded}\n`);
+    const program = path.join(base, 'probe-program');
+    await writeFile(path.join(bin, 'bwrap'), `#!/bin/sh\nprintf '%s\\n' "$@" > ${recorded}\ncat <&3 > ${program}\n`);
     await chmod(path.join(bin, 'bwrap'), 0o755);
     expect(await detectBwrap([bin])).toBe(path.join(bin, 'bwrap'));
     const probe = (await readFile(recorded, 'utf8')).trim().split('\n');
     expect(probe.slice(probe.indexOf('--cap-drop'), probe.indexOf('--cap-drop') + 2)).toEqual(['--cap-drop', 'ALL']);
     expect(probe.indexOf('--cap-drop')).toBeLessThan(probe.indexOf('--'));
+    // And the socket filter, fed on the descriptor it names, both in the probe and in every command's arguments.
+    expect(SANDBOX_FILTER).toBeDefined();
+    expect(probe.slice(probe.indexOf('--seccomp'), probe.indexOf('--seccomp') + 2)).toEqual(['--seccomp', String(SANDBOX_FILTER_FD)]);
+    expect(new Uint8Array(await readFile(program))).toEqual(SANDBOX_FILTER);
+    expect(built.slice(built.indexOf('--seccomp'), built.indexOf('--seccomp') + 2)).toEqual(['--seccomp', String(SANDBOX_FILTER_FD)]);
+    expect(built.indexOf('--seccomp')).toBeLessThan(separator);
   });
 
   it('mask each hidden path as what it is at the time of the call, and skip what is not there', async () => {

@@ -1,9 +1,20 @@
-import { spawn } from 'node:child_process';
 import { lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { climbsOut, isInside } from '../fs/fs-jail.js';
 import type { FsScope } from '../node-host-types.js';
 import { findProgram } from './find-program.js';
+import { socketFilterProgram } from './socket-filter.js';
+import { spawnBounded } from './spawn-bounded.js';
+
+/**
+ * The seccomp program every sandboxed child gets (see `socketFilterProgram`):
+ * no Unix socket, so no host service behind one. bwrap reads it from the
+ * descriptor `SANDBOX_FILTER_FD` of its own spawn, then closes it, so the
+ * command never holds it. `undefined` on an architecture whose system-call
+ * table the program does not know: there bwrap runs without it.
+ */
+export const SANDBOX_FILTER: Uint8Array | undefined = socketFilterProgram(process.arch);
+export const SANDBOX_FILTER_FD = 3;
 
 /**
  * Flags every sandboxed child gets, the probe included (so the probe proves
@@ -12,26 +23,38 @@ import { findProgram } from './find-program.js';
  * default, and a child with `CAP_SYS_ADMIN` can simply `umount` the masks
  * over protected paths. For an unprivileged host it is a no-op.
  */
-const BASE_FLAGS = ['--die-with-parent', '--new-session', '--unshare-all', '--clearenv', '--cap-drop', 'ALL'] as const;
+const BASE_FLAGS: readonly string[] = [
+  '--die-with-parent',
+  '--new-session',
+  '--unshare-all',
+  '--clearenv',
+  '--cap-drop',
+  'ALL',
+  ...(SANDBOX_FILTER === undefined ? [] : ['--seccomp', String(SANDBOX_FILTER_FD)]),
+];
+
+/** A probe that has not answered by then counts as a sandbox that cannot run here. */
+const PROBE_TIMEOUT_MS = 10_000;
 
 /**
  * The bwrap binary when it is installed *and* can create its namespaces
- * here (containers often forbid user namespaces): probed once by running
- * `true` inside the same flags real commands get.
+ * here (containers often forbid user namespaces) *and* install the filter:
+ * probed once by running `true` inside the same flags real commands get.
  */
 export async function detectBwrap(directories: readonly string[]): Promise<string | undefined> {
   const bwrap = findProgram('bwrap', directories);
   if (bwrap === undefined) return undefined;
-  const probe = await new Promise<boolean>((resolve) => {
-    const child = spawn(bwrap, [...BASE_FLAGS, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--', '/bin/true'], {
-      stdio: 'ignore',
-      shell: false,
-      env: {},
-    });
-    child.on('error', () => resolve(false));
-    child.on('close', (code) => resolve(code === 0));
+  const probe = await spawnBounded({
+    file: bwrap,
+    args: [...BASE_FLAGS, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--', '/bin/true'],
+    cwd: '/',
+    env: {},
+    fd3: SANDBOX_FILTER,
+    timeoutMs: PROBE_TIMEOUT_MS,
+    maxOutputBytes: 4096,
+    killGraceMs: 1000,
   });
-  return probe ? bwrap : undefined;
+  return probe.exitCode === 0 && probe.spawnError === undefined ? bwrap : undefined;
 }
 
 export interface BwrapArgsOptions {

@@ -6,7 +6,7 @@ import { openVerifiedDirectory } from '../fs/open-verified.js';
 import { openAsResolved, resolveJailedPath, sameTarget } from '../fs/resolve-jailed-path.js';
 import { createResolveTarget } from '../fs/resolve-target.js';
 import type { SandboxMode } from '../node-host-types.js';
-import { buildBwrapArgs, detectBwrap } from './bwrap-sandbox.js';
+import { buildBwrapArgs, detectBwrap, SANDBOX_FILTER } from './bwrap-sandbox.js';
 import { buildChildEnv, gitHardeningEnv, withGitConfig } from './build-child-env.js';
 import { createProtectedFileFinder, type MaskWalkLimit, type ProtectedFiles } from './find-protected-files.js';
 import { repositoryGitOverrides, type RepositoryOverridesOptions } from './repository-git-overrides.js';
@@ -90,6 +90,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
         ...spawned,
         cwd,
         env: sandbox === undefined ? env : {},
+        fd3: sandbox === undefined ? undefined : SANDBOX_FILTER,
         stdin: spawnOptions.stdin,
         timeoutMs: spawnOptions.timeoutMs ?? options.defaultTimeoutMs ?? 60_000,
         maxOutputBytes: spawnOptions.maxOutputBytes ?? options.defaultMaxOutputBytes ?? 1024 * 1024,

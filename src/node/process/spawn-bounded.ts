@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import type { ProcessResult } from '../../core/internal.js';
 import { BoundedSink } from './bounded-sink.js';
+import { spawnCovered } from './inherited-descriptors.js';
 import { startKillEscalation } from './kill-escalation.js';
 
 export interface SpawnBoundedOptions {
@@ -9,6 +10,8 @@ export interface SpawnBoundedOptions {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
   readonly stdin?: string | undefined;
+  /** Bytes the child reads on descriptor 3, then end of file: bwrap's seccomp program (`--seccomp 3`). */
+  readonly fd3?: Uint8Array | undefined;
   readonly timeoutMs: number;
   /** Cap on stdout and on stderr, each, in bytes. */
   readonly maxOutputBytes: number;
@@ -33,7 +36,8 @@ export interface BoundedResult extends Omit<ProcessResult, 'sandbox'> {
 const DEFAULT_DRAIN_GRACE_MS = 250;
 
 /**
- * Run one child with `shell: false` in its own process group. A timeout, an
+ * Run one child with `shell: false` in its own process group, holding no
+ * descriptor of the host's but its stdio (see `spawnCovered`). A timeout, an
  * abort or an output cap kills the whole group (SIGTERM, then SIGKILL after
  * a grace period), so grandchildren die with it.
  *
@@ -50,14 +54,15 @@ const DEFAULT_DRAIN_GRACE_MS = 250;
  */
 export function spawnBounded(options: SpawnBoundedOptions): Promise<BoundedResult> {
   return new Promise((resolve) => {
-    const child = spawn(options.file, options.args, {
+    const child = spawnCovered(options.file, options.args, {
       cwd: options.cwd,
       env: options.env,
       shell: false,
       detached: true,
       windowsHide: true,
-      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(options.fd3 === undefined ? [] : ['pipe' as const])],
     });
+    const fd3 = child.stdio[3] as Writable | null | undefined;
     const stdout = new BoundedSink(options.maxOutputBytes);
     const stderr = new BoundedSink(options.maxOutputBytes);
     let aborted = false;
@@ -76,6 +81,7 @@ export function spawnBounded(options: SpawnBoundedOptions): Promise<BoundedResul
       child.stdout?.destroy();
       child.stderr?.destroy();
       child.stdin?.destroy();
+      fd3?.destroy();
       const result: BoundedResult = {
         exitCode: code,
         signal,
@@ -112,10 +118,8 @@ export function spawnBounded(options: SpawnBoundedOptions): Promise<BoundedResul
       spawnError ??= error.code ?? 'spawn failed';
       if (child.pid !== undefined) escalation.kill();
     });
-    if (options.stdin !== undefined && child.stdin !== null) {
-      child.stdin.on('error', () => undefined);
-      child.stdin.end(options.stdin);
-    }
+    feed(child.stdin, options.stdin);
+    feed(fd3, options.fd3);
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted === true) onAbort();
 
@@ -125,6 +129,13 @@ export function spawnBounded(options: SpawnBoundedOptions): Promise<BoundedResul
     });
     child.on('close', (code, signal) => finish(code, signal, false));
   });
+}
+
+/** Write `input` to one of the child's descriptors and close it; a child that exits without reading it (bwrap refusing its arguments) must not crash the host with EPIPE. */
+function feed(stream: Writable | null | undefined, input: string | Uint8Array | undefined): void {
+  if (input === undefined || stream == null) return;
+  stream.on('error', () => undefined);
+  stream.end(input);
 }
 
 function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
