@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigurationError } from '../core/internal.js';
@@ -65,7 +65,12 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
     isReadableProtected: readableProtected(jail, readable),
     // Only the paths are fixed here: whether each is masked as a folder, a file or not at all is decided at each spawn (maskKind).
     home,
-    hidden: [...hostPaths, ...literalPaths(jail.workspace, [...protectedPaths, ...privatePaths]), ...HOME_CREDENTIAL_PATHS.map((entry) => path.join(home, entry))].map((entry) => ({ path: entry })),
+    hidden: [
+      ...hostPaths,
+      ...literalPaths(jail.workspace, [...protectedPaths, ...privatePaths]),
+      ...HOME_CREDENTIAL_PATHS.map((entry) => path.join(home, entry)),
+      ...runtimeFolders(jail.workspace),
+    ].map((entry) => ({ path: entry })),
   });
   const egress = createEgressCapability({ ...options.egress, secrets: secretStore, mediaStore });
 
@@ -122,6 +127,32 @@ export const HOME_CREDENTIAL_PATHS: readonly string[] = Object.freeze([
   '.toolgate',
   '.env',
 ]);
+
+/**
+ * The users' runtime folders (`/run/user`, and the host's own
+ * `$XDG_RUNTIME_DIR` wherever it is): the session bus, the ssh, gpg and
+ * keyring agents, rootless docker and podman (with podman's registry
+ * credentials, `containers/auth.json`), the display's sockets. The sandbox's
+ * filter already keeps commands from connecting to any Unix socket; masked,
+ * they do not even see them, which still holds where that filter does not
+ * run (an architecture it does not know), and the files kept beside them
+ * stay unread. A folder that holds the workspace is left visible: masking
+ * it would hide the workspace from its own commands.
+ */
+function runtimeFolders(workspace: string): string[] {
+  const runtime = process.env.XDG_RUNTIME_DIR;
+  const folders = ['/run/user', ...(runtime !== undefined && path.isAbsolute(runtime) ? [runtime] : [])];
+  return folders.filter((folder) => !isInside(realFolder(folder), workspace));
+}
+
+/** `folder` with every link resolved, as the workspace is; as spelled when it cannot be. */
+function realFolder(folder: string): string {
+  try {
+    return realpathSync.native(folder);
+  } catch {
+    return folder;
+  }
+}
 
 /** Whether a protected file is one the policy lets be read, by its workspace-relative path. */
 function readableProtected(jail: FsJail, readable: readonly string[]): (absolute: string) => boolean {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FsScope } from '../node-host-types.js';
@@ -44,6 +44,24 @@ describe('process: Unix sockets of the host', () => {
       expect(result.sandbox).toBe('bwrap');
       for (const socket of host.sockets) expect(result.stdout + result.stderr, `${program} ${socket.path}`).not.toContain(socket.secret);
     }
+  });
+
+  it("are out of sight in the users' runtime folder, whose files beside them stay unread, unless it holds the workspace", async (context) => {
+    const runtime = host.runtime;
+    if (runtime === undefined) return context.skip('this user cannot create a runtime folder here');
+    const sandboxed = setup.makeHost({ sandbox: 'auto', scope: 'full', home });
+    if ((await sandboxed.sandboxStatus()) !== 'bwrap') return context.skip('bwrap is not installed or cannot create namespaces in this environment');
+    await mkdir(path.join(runtime, 'containers'), { recursive: true });
+    await writeFile(path.join(runtime, 'containers', 'auth.json'), 'REGISTRY-TOKEN');
+    const listed = await sandboxed.process.spawn('sh', ['-c', `ls -A ${path.dirname(runtime)}; cat ${path.join(runtime, 'containers', 'auth.json')}`], {}, {});
+    expect(listed.stdout).not.toContain('toolgate-sockets-');
+    expect(listed.stdout).not.toContain('REGISTRY-TOKEN');
+    // A workspace in the runtime folder still sees itself.
+    const inside = path.join(runtime, 'ws');
+    await mkdir(inside, { recursive: true });
+    await writeFile(path.join(inside, 'notes.md'), 'RUNTIME-WORKSPACE');
+    const own = setup.makeHost({ workspace: inside, sandbox: 'auto', scope: 'workspace-write', home });
+    expect((await own.process.spawn('cat', ['notes.md'], {}, {})).stdout).toBe('RUNTIME-WORKSPACE');
   });
 
   it('refuse the socket itself, EACCES, while socketpair and pipes keep working', async (context) => {

@@ -10,6 +10,8 @@ export interface HostSocket {
 
 export interface HostSockets {
   readonly sockets: readonly HostSocket[];
+  /** The folder of the sockets' own inside the runtime folder, removed by `close`; none when this user may not create one. */
+  readonly runtime: string | undefined;
   close(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ export async function startHostSockets(home: string): Promise<HostSockets> {
   const servers = await Promise.all(sockets.map((socket) => listen(socket)));
   return {
     sockets,
+    runtime: places.length === 4 ? path.dirname(places[0] as string) : undefined,
     async close() {
       await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
       for (const folder of owned) rmSync(folder, { recursive: true, force: true });
