@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,6 +118,19 @@ describe('process: ways around the socket filter', () => {
     } finally {
       server.stop();
     }
+  });
+
+  it('vsock, which no network namespace holds (a virtual machine reaches its host with it), cannot be made; loopback TCP still can', async (context) => {
+    const sandboxed = await sandboxedHost();
+    if (sandboxed === undefined) return context.skip('bwrap is not installed or cannot create namespaces in this environment');
+    const script = 'import socket\nfor family in (socket.AF_VSOCK, socket.AF_INET, socket.AF_INET6):\n    try:\n        socket.socket(family); print("made")\n    except OSError as e:\n        print(e.errno)';
+    const control = await setup.makeHost({ sandbox: 'off', home }).process.spawn('python3', ['-c', script], {}, {});
+    const result = await sandboxed.process.spawn('python3', ['-c', script], {}, {});
+    // Outside, vsock is made where the kernel has it (a virtual machine); inside, never.
+    if (existsSync('/dev/vsock')) expect(control.stdout.split('\n')[0]).toBe('made');
+    expect(result.stdout).toBe('13\nmade\nmade\n');
+    const server = await sandboxed.process.spawn('python3', ['-c', 'import socket\ns = socket.create_server(("127.0.0.1", 0)); c = socket.create_connection(s.getsockname()); print(s.accept()[0].getpeername()[0])'], {}, {});
+    expect(server.stdout).toBe('127.0.0.1\n');
   });
 
   it('io_uring, whose operations never pass through seccomp, is not there', async (context) => {

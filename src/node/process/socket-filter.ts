@@ -9,7 +9,12 @@
  * keys). Judging the call, not the path, covers every socket wherever it
  * lies, including those no mask names.
  *
- * - `socket(AF_UNIX, …)` fails with `EACCES`, whatever the type.
+ * - `socket` makes only what the sandbox's own network namespace confines:
+ *   `AF_INET`, `AF_INET6` (loopback servers still work) and `AF_NETLINK`
+ *   (interface lookups). Any other family fails with `EACCES`: `AF_UNIX`,
+ *   whatever the type, and `AF_VSOCK`, which no network namespace holds (in
+ *   a virtual machine it reaches the host's side: WSL 2, Firecracker). A
+ *   list of what may be made, so a family nobody thought of is refused.
  * - `socketpair` stays for stream and seqpacket pairs (pipelines, node and
  *   python use them for their children): both ends are connected, and the
  *   kernel refuses to connect either elsewhere. A datagram pair is refused
@@ -22,7 +27,7 @@
  * - Only the x86_64 and aarch64 system-call tables are known: a call through
  *   any other (`int 0x80` on x86_64, whose i386 table has `socketcall`; a
  *   32-bit arm program on aarch64) kills the process, and one in the x32
- *   range (a number with bit 30 set) fails with `ENOSYS`.
+ *   range (bit 30 set, and any number above it) fails with `ENOSYS`.
  *
  * The first argument is read as its low 32 bits: the kernel takes the
  * domain as an `int`, so the high half cannot change what it means.
@@ -31,7 +36,9 @@
 const AUDIT_ARCH_X86_64 = 0xc000003e;
 const AUDIT_ARCH_AARCH64 = 0xc00000b7;
 const X32_SYSCALL_BIT = 0x40000000;
-const AF_UNIX = 1;
+const AF_INET = 2;
+const AF_INET6 = 10;
+const AF_NETLINK = 16;
 const SOCK_STREAM = 1;
 const SOCK_SEQPACKET = 5;
 /** The type's low bits; the rest are `SOCK_NONBLOCK` and `SOCK_CLOEXEC`. */
@@ -91,7 +98,7 @@ function socketFilter(): Instruction[] {
     for (const call of IO_URING) program.push(ifEqual(call, 'enosys'));
     program.push(answer(SECCOMP_RET_ALLOW));
   }
-  program.push({ ...load(ARG0), label: 'socket' }, ifEqual(AF_UNIX, 'eacces', 'allow'));
+  program.push({ ...load(ARG0), label: 'socket' }, ifEqual(AF_INET, 'allow'), ifEqual(AF_INET6, 'allow'), ifEqual(AF_NETLINK, 'allow', 'eacces'));
   program.push({ ...load(ARG1), label: 'socketpair' }, { code: BPF_AND_K, k: SOCK_TYPE_MASK }, ifEqual(SOCK_STREAM, 'allow'), ifEqual(SOCK_SEQPACKET, 'allow', 'eacces'));
   program.push(answer(SECCOMP_RET_ALLOW, 'allow'), answer(SECCOMP_RET_ERRNO | EACCES, 'eacces'), answer(SECCOMP_RET_ERRNO | ENOSYS, 'enosys'));
   return program;
