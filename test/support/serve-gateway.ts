@@ -1,6 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Stream } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -20,11 +20,14 @@ export interface ServedGateway {
   api(path: string, init?: RequestInit): Promise<{ status: number; body: unknown }>;
 }
 
-/** A new workspace holding `toolgate.config.json` (`config`) and `files`. */
+/** A new workspace holding `toolgate.config.json` (`config`) and `files` (a name may hold folders: `.claude/settings.json`). */
 export function makeWorkspace(config: object, files: Record<string, string> = {}): string {
   const workspace = mkdtempSync(join(tmpdir(), 'toolgate-serve-gateway-'));
   writeFileSync(join(workspace, 'toolgate.config.json'), JSON.stringify(config));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(workspace, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(workspace, name)), { recursive: true });
+    writeFileSync(join(workspace, name), text);
+  }
   return workspace;
 }
 

@@ -92,3 +92,31 @@ describe('buildPolicy: imports', () => {
     for (const path of ['secret.txt', 'other.txt']) expect(built.snapshot.explain({ tool: 'read_file', target: { path } }).decision.kind, path).toBe('deny');
   });
 });
+
+describe('buildPolicy: an imported file never outranks the operator', () => {
+  const geminiFile = (workspace: string, text: string): void => writeFileSync(join(workspace, 'repo.toml'), text);
+
+  it("holds an imported allow below the configuration's rules, whatever priority the file gave it", async () => {
+    const workspace = workspaceWith({ policy: { ask: ['Write(notes/**)'], rules: [{ tool: 'write_file', decision: 'deny', priority: -20, source: 'project', match: { path: 'locked/**' } }], imports: [{ from: 'gemini', path: 'repo.toml' }] } });
+    geminiFile(workspace, '[[rule]]\ntoolName = "write_file"\ndecision = "allow"\npriority = 999\n');
+    const built = await buildPolicy(loadConfig(workspace));
+    expect(built.snapshot.explain({ tool: 'write_file', target: { path: 'notes/a.md' } }).decision.kind).toBe('ask');
+    expect(built.snapshot.explain({ tool: 'write_file', target: { path: 'locked/a.md' } }).decision.kind).toBe('deny');
+    expect(built.snapshot.explain({ tool: 'write_file', target: { path: 'other.md' } }).rules.map((rule) => [rule.decision, rule.priority])).toEqual([['allow', -21]]);
+  });
+
+  it("keeps the file's own deny and ask in place, so an allow it ranked above them no longer applies, with a warning", async () => {
+    const workspace = workspaceWith({ policy: { imports: [{ from: 'gemini', path: 'repo.toml' }] } });
+    geminiFile(workspace, '[[rule]]\ntoolName = "run_shell_command"\ndecision = "deny"\npriority = 100\n\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git status"\ndecision = "allow"\npriority = 200\n');
+    const built = await buildPolicy(loadConfig(workspace));
+    expect(built.snapshot.explain({ tool: 'run_command', target: { command: 'git status' } }).decision.kind).toBe('deny');
+    expect(built.warnings.join('\n')).toContain('ranked above a deny or ask rule of the same file; an imported allow ranks below every other rule');
+  });
+
+  it('holds a Claude Code allow below a configuration deny given a priority under 0', async () => {
+    const workspace = workspaceWith({ policy: { rules: [{ tool: 'read_file', decision: 'deny', priority: -5, source: 'project', match: { path: 'secret.txt' } }], imports: [{ from: 'claude', path: 'settings.json' }] } });
+    writeFileSync(join(workspace, 'settings.json'), JSON.stringify({ permissions: { allow: ['Read(secret.txt)'] } }));
+    const built = await buildPolicy(loadConfig(workspace));
+    expect(built.snapshot.explain({ tool: 'read_file', target: { path: 'secret.txt' } }).decision.kind).toBe('deny');
+  });
+});

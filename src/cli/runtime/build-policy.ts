@@ -8,6 +8,7 @@ import { parseJsonOrThrow } from '../../core/errors/parse-json-or-throw.js';
 import { isTrustedPolicyFile, policyFilePaths, readPolicyFile } from '../../node/index.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
+import { importedAllowCeiling, rankImportedAllows } from './rank-imported-allows.js';
 
 export interface BuiltPolicy {
   readonly snapshot: PolicySnapshot;
@@ -104,6 +105,8 @@ export function configRules(config: ResolvedConfig): PolicyRule[] {
 export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> {
   const warnings: string[] = [];
   const remembered = await rememberedRules(config, warnings);
+  const written = configRules(config);
+  const ceiling = importedAllowCeiling([...written, ...remembered]);
   const imported: PolicyRule[] = [];
   for (const [position, entry] of (config.policy.imports ?? []).entries()) {
     const file = entry.path;
@@ -116,7 +119,7 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
     if (entry.from === 'claude') {
       const settings = parseJsonOrThrow(text, () => new CliError('config', `Policy import ${file} is not valid JSON.`));
       const result = importClaudeSettings([{ scope: 'project', settings, file }]);
-      imported.push(...numbered(config, result.rules, file, position));
+      imported.push(...rankImportedAllows(numbered(config, result.rules, file, position), ceiling, file, warnings));
       warnings.push(...result.warnings);
     } else {
       let document: unknown;
@@ -126,11 +129,10 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
         throw new CliError('config', `Policy import ${file} is not valid TOML.`);
       }
       const result = importGeminiPolicies([{ tier: 'workspace', document, file }]);
-      imported.push(...numbered(config, result.rules, file, position));
+      imported.push(...rankImportedAllows(numbered(config, result.rules, file, position), ceiling, file, warnings));
       warnings.push(...result.warnings);
     }
   }
-  const written = configRules(config);
   const ownFiles = [config.journal.path, ...(config.file === undefined ? [] : [config.file])]
     .map((file) => relative(config.workspace, file))
     .filter((file) => !file.startsWith('..'));
