@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -193,8 +193,9 @@ describe('toolgate CLI (the built binary, as a real process)', () => {
   });
 
   it('policy check counts every loaded rule, imports included; bad enum values are usage errors', async () => {
-    const dir = workspace({ policy: { allow: ['Read(./src/**)'], imports: [{ from: 'claude', path: 'settings.json' }] } });
-    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash(npm test)', 'Read(./docs/**)'], deny: ['Read(./.env)'] } }));
+    const settings = JSON.stringify({ permissions: { allow: ['Bash(npm test)', 'Read(./docs/**)'], deny: ['Read(./.env)'] } });
+    const dir = workspace({ policy: { allow: ['Read(./src/**)'], imports: [{ from: 'claude', path: 'settings.json', sha256: createHash('sha256').update(settings).digest('hex') }] } });
+    writeFileSync(join(dir, 'settings.json'), settings);
     const check = await runCli(['--json', 'policy', 'check'], dir);
     expect(JSON.parse(check.stdout)).toMatchObject({ ok: true, rules: 4, counts: { config: 1, imported: 3, remembered: 0 } });
     const status = await runCli(['audit', 'tail', '--status', 'bogus'], dir);

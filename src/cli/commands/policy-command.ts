@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { parse as parseToml } from 'smol-toml';
 import { ConfigurationError, importClaudeSettings, importGeminiPolicies, type PolicyExplanation, type PromptContext, type ToolApprovalDecision, type ToolCall } from '../../core/internal.js';
@@ -7,6 +6,7 @@ import { CliError } from '../cli-error.js';
 import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { buildPolicy } from '../runtime/build-policy.js';
+import { readPolicyImport } from '../runtime/read-policy-import.js';
 import { openGateway, servedBuiltins, type Gateway } from '../runtime/open-gateway.js';
 
 /** What a call would come to, once: it runs, a person is asked, or it is denied, and why. */
@@ -103,17 +103,13 @@ function renderExplanation(tool: string, outcome: ExplainedOutcome, mode: string
 /** `toolgate policy import claude|gemini <file>`: the rules a file becomes, and every stricter or left-out mapping as a warning. */
 export async function runPolicyImport(kind: string, file: string, output: CliOutput): Promise<void> {
   const progress = output.progress(`importing ${file}`);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    throw new CliError('usage', `Cannot read ${file}.`);
-  }
+  if (kind !== 'claude' && kind !== 'gemini') throw new CliError('usage', 'policy import takes claude or gemini.');
+  const { text, sha256 } = await readPolicyImport(file);
   let result: { rules: readonly unknown[]; warnings: readonly string[] };
   if (kind === 'claude') {
     const settings = parseJsonOrThrow(text, () => new CliError('config', `${file} is not valid JSON.`));
     result = refusedAsConfig(() => importClaudeSettings([{ scope: 'project', settings, file }], { home: homedir() }));
-  } else if (kind === 'gemini') {
+  } else {
     let document: unknown;
     try {
       document = parseToml(text);
@@ -121,13 +117,12 @@ export async function runPolicyImport(kind: string, file: string, output: CliOut
       throw new CliError('config', `${file} is not valid TOML.`);
     }
     result = refusedAsConfig(() => importGeminiPolicies([{ tier: 'workspace', document, file }]));
-  } else {
-    throw new CliError('usage', 'policy import takes claude or gemini.');
   }
   progress.done(`imported ${result.rules.length} rules from ${file}`);
-  output.result({ rules: result.rules, warnings: result.warnings }, () =>
+  output.result({ rules: result.rules, sha256, warnings: result.warnings }, () =>
     [
       `// ${result.rules.length} rules — add them to "policy.rules" in toolgate.config.json, or list the file under "policy.imports".`,
+      `// Its allow rules load from "policy.imports" only with this content pinned: "sha256": "${sha256}".`,
       JSON.stringify(result.rules, null, 2),
       ...result.warnings.map((warning) => `warning: ${warning}`),
     ].join('\n'),

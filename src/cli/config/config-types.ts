@@ -18,7 +18,8 @@ export interface ToolgateConfigFile {
     readonly protectedPaths?: readonly string[];
     readonly readableProtectedPaths?: readonly string[];
     readonly approveAtRisk?: 'low' | 'medium' | 'high' | 'critical';
-    readonly imports?: readonly { readonly from: 'claude' | 'gemini'; readonly path: string }[];
+    /** `sha256`: the digest of the content whose allow rules the operator trusts; without it, or for other content, only deny and ask rules load. */
+    readonly imports?: readonly { readonly from: 'claude' | 'gemini'; readonly path: string; readonly sha256?: string }[];
   };
   readonly servers?: Readonly<Record<string, McpServerConfig>>;
   readonly limits?: {

@@ -135,7 +135,7 @@ function resolveConfig(config: ToolgateConfigFile, file: string | undefined, bas
     agent: config.agent ?? 'mcp-client',
     tools: config.tools ?? {},
     // Imported policy files are named relative to the config file.
-    policy: { ...config.policy, imports: (config.policy?.imports ?? []).map((entry) => ({ from: entry.from, path: resolve(base, entry.path) })) },
+    policy: { ...config.policy, imports: (config.policy?.imports ?? []).map((entry) => ({ ...entry, path: resolve(base, entry.path) })) },
     servers: config.servers ?? {},
     limits: config.limits ?? {},
     journal: { path: isAbsolute(journalPath) ? journalPath : resolve(workspace, journalPath), retentionDays: config.journal?.retentionDays, sign: config.journal?.sign ?? false },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,10 +96,13 @@ describe('buildPolicy: imports', () => {
 
 describe('buildPolicy: an imported file never outranks the operator', () => {
   const geminiFile = (workspace: string, text: string): void => writeFileSync(join(workspace, 'repo.toml'), text);
+  const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+  const ALLOW_WRITES = '[[rule]]\ntoolName = "write_file"\ndecision = "allow"\npriority = 999\n';
+  const DENY_THEN_ALLOW = '[[rule]]\ntoolName = "run_shell_command"\ndecision = "deny"\npriority = 100\n\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git status"\ndecision = "allow"\npriority = 200\n';
 
   it("holds an imported allow below the configuration's rules, whatever priority the file gave it", async () => {
-    const workspace = workspaceWith({ policy: { ask: ['Write(notes/**)'], rules: [{ tool: 'write_file', decision: 'deny', priority: -20, source: 'project', match: { path: 'locked/**' } }], imports: [{ from: 'gemini', path: 'repo.toml' }] } });
-    geminiFile(workspace, '[[rule]]\ntoolName = "write_file"\ndecision = "allow"\npriority = 999\n');
+    const workspace = workspaceWith({ policy: { ask: ['Write(notes/**)'], rules: [{ tool: 'write_file', decision: 'deny', priority: -20, source: 'project', match: { path: 'locked/**' } }], imports: [{ from: 'gemini', path: 'repo.toml', sha256: sha256(ALLOW_WRITES) }] } });
+    geminiFile(workspace, ALLOW_WRITES);
     const built = await buildPolicy(loadConfig(workspace));
     expect(built.snapshot.explain({ tool: 'write_file', target: { path: 'notes/a.md' } }).decision.kind).toBe('ask');
     expect(built.snapshot.explain({ tool: 'write_file', target: { path: 'locked/a.md' } }).decision.kind).toBe('deny');
@@ -106,8 +110,8 @@ describe('buildPolicy: an imported file never outranks the operator', () => {
   });
 
   it("keeps the file's own deny and ask in place, so an allow it ranked above them no longer applies, with a warning", async () => {
-    const workspace = workspaceWith({ policy: { imports: [{ from: 'gemini', path: 'repo.toml' }] } });
-    geminiFile(workspace, '[[rule]]\ntoolName = "run_shell_command"\ndecision = "deny"\npriority = 100\n\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git status"\ndecision = "allow"\npriority = 200\n');
+    const workspace = workspaceWith({ policy: { imports: [{ from: 'gemini', path: 'repo.toml', sha256: sha256(DENY_THEN_ALLOW) }] } });
+    geminiFile(workspace, DENY_THEN_ALLOW);
     const built = await buildPolicy(loadConfig(workspace));
     expect(built.snapshot.explain({ tool: 'run_command', target: { command: 'git status' } }).decision.kind).toBe('deny');
     expect(built.warnings.join('\n')).toContain('ranked above a deny or ask rule of the same file; an imported allow ranks below every other rule');
@@ -118,5 +122,18 @@ describe('buildPolicy: an imported file never outranks the operator', () => {
     writeFileSync(join(workspace, 'settings.json'), JSON.stringify({ permissions: { allow: ['Read(secret.txt)'] } }));
     const built = await buildPolicy(loadConfig(workspace));
     expect(built.snapshot.explain({ tool: 'read_file', target: { path: 'secret.txt' } }).decision.kind).toBe('deny');
+  });
+
+  it("loads an unpinned file's deny and ask rules only, and names the digest to pin", async () => {
+    const workspace = workspaceWith({ policy: { imports: [{ from: 'gemini', path: 'repo.toml' }, { from: 'gemini', path: 'repo.toml', sha256: sha256('other content') }] } });
+    geminiFile(workspace, DENY_THEN_ALLOW);
+    const built = await buildPolicy(loadConfig(workspace));
+    const explained = built.snapshot.explain({ tool: 'run_command', target: { command: 'git status' } });
+    expect(explained.decision.kind).toBe('deny');
+    expect(explained.rules.filter((rule) => rule.decision === 'allow')).toEqual([]);
+    expect(built.counts.imported).toBe(2);
+    expect(built.warnings).toContain(`${join(workspace, 'repo.toml')}: its 1 allow rule(s) are ignored: the configuration does not pin its content (a repository can ship or change the file). Read it, then set policy.imports[0].sha256 to ${sha256(DENY_THEN_ALLOW)} to trust them.`);
+    expect(built.warnings.join('\n')).toContain('policy.imports[1].sha256 to');
+    expect(built.warnings.join('\n')).toContain('its content is not the one the configuration pins');
   });
 });

@@ -1,5 +1,4 @@
 import { realpathSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, relative } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
@@ -8,7 +7,8 @@ import { parseJsonOrThrow } from '../../core/errors/parse-json-or-throw.js';
 import { isTrustedPolicyFile, policyFilePaths, readPolicyFile } from '../../node/index.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
-import { importedAllowCeiling, rankImportedAllows } from './rank-imported-allows.js';
+import { importedAllowCeiling, pinnedAllows, rankImportedAllows } from './imported-allows.js';
+import { readPolicyImport } from './read-policy-import.js';
 
 export interface BuiltPolicy {
   readonly snapshot: PolicySnapshot;
@@ -108,31 +108,7 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
   const written = configRules(config);
   const ceiling = importedAllowCeiling([...written, ...remembered]);
   const imported: PolicyRule[] = [];
-  for (const [position, entry] of (config.policy.imports ?? []).entries()) {
-    const file = entry.path;
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch {
-      throw new CliError('config', `Policy import ${file} cannot be read.`);
-    }
-    if (entry.from === 'claude') {
-      const settings = parseJsonOrThrow(text, () => new CliError('config', `Policy import ${file} is not valid JSON.`));
-      const result = importClaudeSettings([{ scope: 'project', settings, file }]);
-      imported.push(...rankImportedAllows(numbered(config, result.rules, file, position), ceiling, file, warnings));
-      warnings.push(...result.warnings);
-    } else {
-      let document: unknown;
-      try {
-        document = parseToml(text);
-      } catch {
-        throw new CliError('config', `Policy import ${file} is not valid TOML.`);
-      }
-      const result = importGeminiPolicies([{ tier: 'workspace', document, file }]);
-      imported.push(...rankImportedAllows(numbered(config, result.rules, file, position), ceiling, file, warnings));
-      warnings.push(...result.warnings);
-    }
-  }
+  for (const [position, entry] of (config.policy.imports ?? []).entries()) imported.push(...(await importedRules(config, { ...entry, position }, ceiling, warnings)));
   const ownFiles = [config.journal.path, ...(config.file === undefined ? [] : [config.file])]
     .map((file) => relative(config.workspace, file))
     .filter((file) => !file.startsWith('..'));
@@ -156,6 +132,34 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
     throw new CliError('config', `The policy in ${config.file ?? 'the default configuration'} does not load: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
+
+/**
+ * One `policy.imports` entry's rules: the file read once, parsed by its
+ * importer, its allows kept only while the configuration pins these bytes,
+ * and ranked below every rule the operator wrote.
+ */
+async function importedRules(config: ResolvedConfig, entry: ImportEntry & { readonly position: number }, ceiling: number, warnings: string[]): Promise<PolicyRule[]> {
+  const file = entry.path;
+  const { text, sha256 } = await readPolicyImport(file);
+  let result;
+  if (entry.from === 'claude') {
+    const settings = parseJsonOrThrow(text, () => new CliError('config', `Policy import ${file} is not valid JSON.`));
+    result = importClaudeSettings([{ scope: 'project', settings, file }]);
+  } else {
+    let document: unknown;
+    try {
+      document = parseToml(text);
+    } catch {
+      throw new CliError('config', `Policy import ${file} is not valid TOML.`);
+    }
+    result = importGeminiPolicies([{ tier: 'workspace', document, file }]);
+  }
+  warnings.push(...result.warnings);
+  const trusted = pinnedAllows(numbered(config, result.rules, file, entry.position), entry, sha256, file, warnings);
+  return rankImportedAllows(trusted, ceiling, file, warnings);
+}
+
+type ImportEntry = NonNullable<ResolvedConfig['policy']['imports']>[number];
 
 function realWorkspace(workspace: string): string {
   try {

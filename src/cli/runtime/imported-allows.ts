@@ -29,3 +29,22 @@ export function rankImportedAllows(imported: readonly PolicyRule[], ceiling: num
     return { ...rule, priority: ceiling };
   });
 }
+
+/**
+ * A file the operator names under `policy.imports` usually lives in the
+ * repository (`.claude/settings.json`), which anyone who can push to it
+ * writes, and changes with every pull. So its allows count only while its
+ * bytes are the ones the operator pinned (`sha256`); otherwise only its deny
+ * and ask rules, which can only narrow, are kept, and a warning says how many
+ * allows were left out and the digest to pin once the file has been read.
+ */
+export function pinnedAllows(imported: readonly PolicyRule[], pinned: { readonly sha256?: string | undefined; readonly position: number }, sha256: string, file: string, warnings: string[]): PolicyRule[] {
+  if (pinned.sha256 === sha256) return [...imported];
+  const narrowing = imported.filter((rule) => rule.decision !== 'allow');
+  const ignored = imported.length - narrowing.length;
+  if (ignored > 0) {
+    const why = pinned.sha256 === undefined ? 'the configuration does not pin its content' : 'its content is not the one the configuration pins';
+    warnings.push(`${file}: its ${String(ignored)} allow rule(s) are ignored: ${why} (a repository can ship or change the file). Read it, then set policy.imports[${String(pinned.position)}].sha256 to ${sha256} to trust them.`);
+  }
+  return narrowing;
+}
