@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,5 +87,26 @@ describe('attack import: the pinned content', () => {
     const command = await opened().mcp.callTool({ name: 'run_command', arguments: { command: ['touch', 'ran.txt'] } });
     expect(text(command)).not.toContain('exitCode');
     expect(existsSync(join(opened().gateway.workspace, 'ran.txt'))).toBe(false);
+  });
+});
+
+describe("attack import: a project-relative path rule reaches outside the project", () => {
+  // Claude Code reads `/**` in a project's settings as the project root and a bare name as one inside the project.
+  const settings = `${JSON.stringify({ permissions: { allow: ['Edit(/**)', 'Edit(notes.md)'] } })}\n`;
+  const outside = mkdtempSync('/var/tmp/toolgate-attack-import-');
+  afterAll(() => rmSync(outside, { recursive: true, force: true }));
+  const opened = shareGateway(
+    { scope: 'full', mode: 'auto', policy: { imports: [{ from: 'claude', path: '.claude/settings.json', sha256: sha256(settings) }] } },
+    { '.claude/settings.json': settings },
+  );
+
+  it('writes inside the workspace run, and the same rules approve no write outside it', async () => {
+    const inside = await opened().mcp.callTool({ name: 'write_file', arguments: { path: 'src/ok.txt', content: 'ok\n' } });
+    expect(text(inside)).toContain('created');
+    for (const path of [join(outside, 'planted.txt'), join(outside, 'notes.md')]) {
+      const result = await opened().mcp.callTool({ name: 'write_file', arguments: { path, content: 'pwned\n' } });
+      expect(text(result), path).toContain('nobody can be asked');
+      expect(existsSync(path), path).toBe(false);
+    }
   });
 });

@@ -82,8 +82,11 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: Subject
     case 'path': {
       if (subject.paths.length === 0) return false;
       const unplaceable = (path: NormalizedPath): boolean => subject.rootless === true && path.absolute && !/^(?:\/|~|\*\*)/.test(match.glob);
+      // A pattern that is not absolute names paths inside the workspace: an allow never reads it against a path
+      // outside every root (`**`, `./**` or a bare name would match `/etc/passwd` spelled whole). A deny or ask does.
+      const anywhere = rule.decision !== 'allow' || /^(?:\/|~)/.test(match.glob);
       const hit = (path: NormalizedPath): boolean =>
-        (path.relative !== undefined && match.test(path.relative)) || match.test(path.path) || (rule.decision !== 'allow' && unplaceable(path));
+        (path.relative !== undefined && match.test(path.relative)) || (anywhere && match.test(path.path)) || (rule.decision !== 'allow' && unplaceable(path));
       // An allow must cover every path a call touches; a deny or ask needs only one.
       return rule.decision === 'allow' ? subject.paths.every(hit) : subject.paths.some(hit);
     }

@@ -81,3 +81,22 @@ describe('importGeminiPolicies: malformed and lossy input', () => {
     ]);
   });
 });
+
+describe('importClaudeSettings: a workspace-relative path rule stays in the workspace', () => {
+  const policy = (decision: 'allow' | 'deny', rules: string[]) =>
+    createPolicy({ rules: importClaudeSettings([{ scope: 'project', settings: { permissions: { [decision]: rules } }, file: 'p.json' }]).rules, home: '/home/ada', scope: { tier: 'full', roots: ['/work/app'] } });
+  const winner = (snapshot: ReturnType<typeof policy>, tool: string, path: string) => snapshot.explain({ tool, target: { path } }).rules.find((rule) => rule.winner)?.decision;
+
+  test.each(['Edit(/**)', 'Edit(./**)', 'Edit(**)', 'Edit(notes.md)', 'Edit(**/*.md)'])('an allow %s covers the workspace and nothing outside it', (rule) => {
+    const snapshot = policy('allow', [rule]);
+    expect(winner(snapshot, 'write_file', '/work/app/notes.md')).toBe('allow');
+    expect(winner(snapshot, 'write_file', 'notes.md')).toBe('allow');
+    for (const outside of ['/etc/notes.md', '/home/ada/notes.md', '/work/other/notes.md']) expect(winner(snapshot, 'write_file', outside), outside).toBeUndefined();
+  });
+
+  test('a deny by a bare name still covers that name outside the workspace, and an absolute or home allow reaches its own place', () => {
+    expect(winner(policy('deny', ['Read(.env)']), 'read_file', '/etc/app/.env')).toBe('deny');
+    expect(winner(policy('allow', ['Edit(//etc/app/**)']), 'write_file', '/etc/app/x.conf')).toBe('allow');
+    expect(winner(policy('allow', ['Read(~/notes/**)']), 'read_file', '/home/ada/notes/a.md')).toBe('allow');
+  });
+});
