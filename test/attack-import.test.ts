@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
+import { connectClient, makeWorkspace, serveGateway, type ServedGateway } from './support/serve-gateway.js';
+import { runCli } from './support/spawn-cli.js';
 
 // A hostile repository against the policy importers: it ships its own `.claude/settings.json` or Gemini CLI
 // policy file, and the operator's configuration lists that file under `policy.imports`. Each drives `toolgate
@@ -108,5 +109,18 @@ describe("attack import: a project-relative path rule reaches outside the projec
       expect(text(result), path).toContain('nobody can be asked');
       expect(existsSync(path), path).toBe(false);
     }
+  });
+});
+
+describe('attack import: a deny that reads as one rule and matches another', () => {
+  it('a zero-width space inside a deny refuses the start, naming the character', async () => {
+    const settings = `${JSON.stringify({ permissions: { deny: ['Bash(rm\u200b:*)'] } })}\n`;
+    const workspace = makeWorkspace({ policy: { imports: [{ from: 'claude', path: '.claude/settings.json', sha256: sha256(settings) }] } }, { '.claude/settings.json': settings });
+    const check = await runCli(['policy', 'check'], workspace);
+    expect(check.code).not.toBe(0);
+    expect(check.stderr).toContain('field "permissions.deny[0]" holds ⟨U+200B⟩');
+    const gateway = await runCli(['serve', '--stdio', '--no-console'], workspace, '');
+    expect(gateway.code).not.toBe(0);
+    expect(gateway.stderr).toContain('⟨U+200B⟩');
   });
 });

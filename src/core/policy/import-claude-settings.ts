@@ -3,6 +3,7 @@ import { compileRule } from './compile-rule.js';
 import { PolicyRuleError } from './policy-rule-error.js';
 import type { ApprovalMode, ManagedSwitches } from './policy-snapshot-types.js';
 import type { PolicyRuleString, RuleDecision, RuleSource } from './rule-types.js';
+import { unprintableRuleText } from './unprintable-rule-text.js';
 
 /** Claude Code settings scopes, highest precedence first: managed, local, project, user. */
 export type ClaudeSettingsScope = 'managed' | 'local' | 'project' | 'user';
@@ -68,7 +69,11 @@ export function importClaudeSettings(files: readonly ClaudeSettingsFile[], optio
       const list = permissions[decision];
       if (list === undefined) continue;
       if (!Array.isArray(list)) refuse(`permissions.${decision}`, 'is not a list');
-      for (const [index, text] of (list as unknown[]).entries()) if (typeof text !== 'string') refuse(`permissions.${decision}[${index}]`, 'is not a string');
+      for (const [index, text] of (list as unknown[]).entries()) {
+        if (typeof text !== 'string') refuse(`permissions.${decision}[${index}]`, 'is not a string');
+        const unprintable = unprintableRuleText((text as string).trim());
+        if (unprintable !== undefined) refuse(`permissions.${decision}[${index}]`, unprintable);
+      }
     }
     for (const key of Object.keys(permissions)) {
       if (!PERMISSION_KEYS.has(key)) warnings.push(`${where}: permissions.${key.slice(0, 40)} has no toolgate equivalent and was dropped${key === 'additionalDirectories' ? ' (toolgate reaches only the workspace roots it is given: stricter)' : ''}`);

@@ -4,6 +4,7 @@ import { isRecord } from './import-claude-settings.js';
 import { PolicyRuleError } from './policy-rule-error.js';
 import type { ApprovalMode } from './policy-snapshot-types.js';
 import type { PolicyRuleObject, RuleDecision, RuleMatch, RuleSource } from './rule-types.js';
+import { unprintableRuleText } from './unprintable-rule-text.js';
 
 /** Gemini CLI policy tiers, lowest first. */
 export type GeminiPolicyTier = 'default' | 'extension' | 'workspace' | 'user' | 'admin';
@@ -177,6 +178,7 @@ function checkRule(table: unknown, refuse: (field: string, problem: string) => n
   boolean('allow_redirection');
   const denyMessage = string('denyMessage') ?? string('deny_message');
   for (const key of Object.keys(table)) if (!RULE_KEYS.has(key)) refuse(key, 'is not a rule field');
+  refuseUnprintable(table, refuse);
   return {
     toolNames,
     decision,
@@ -191,6 +193,16 @@ function checkRule(table: unknown, refuse: (field: string, problem: string) => n
     ...(annotations === undefined ? {} : { toolAnnotations: annotations }),
     ...(denyMessage === undefined ? {} : { denyMessage }),
   };
+}
+
+/** A rule whose text draws differently from what it matches is refused (see `unprintableRuleText`). */
+function refuseUnprintable(table: Record<string, unknown>, refuse: (field: string, problem: string) => never): void {
+  for (const [key, value] of Object.entries(table)) {
+    for (const text of typeof value === 'string' ? [value] : isList(value) ? value : []) {
+      const unprintable = typeof text === 'string' ? unprintableRuleText(text) : undefined;
+      if (unprintable !== undefined) refuse(key, unprintable);
+    }
+  }
 }
 
 interface Session {

@@ -100,3 +100,30 @@ describe('importClaudeSettings: a workspace-relative path rule stays in the work
     expect(winner(policy('allow', ['Read(~/notes/**)']), 'read_file', '/home/ada/notes/a.md')).toBe('allow');
   });
 });
+
+describe('importers: a rule that reads as one thing and matches another is refused', () => {
+  test.each([
+    ['Bash(rm\u200b:*)', '⟨U+200B⟩'],
+    ['Bash(rm:*)\u202e', '⟨U+202E⟩'],
+    ['Read(.env\u0000)', '⟨U+0000⟩'],
+    ['Bash(git push\n:*)', '⟨U+000A⟩'],
+    ['Read(\udb40\udc41.env)', '⟨U+E0041⟩'],
+    ['Read(\ud800.env)', 'half of a surrogate pair'],
+  ])('a Claude Code deny %j refuses the file', (rule, shown) => {
+    expect(() => importClaudeSettings([{ scope: 'project', settings: { permissions: { deny: ['Read(ok)', rule] } }, file: 'p.json' }])).toThrow(`field "permissions.deny[1]" holds ${shown}`);
+  });
+
+  test.each([
+    ['commandPrefix = "rm\\u200B"', 'commandPrefix', '⟨U+200B⟩'],
+    ['commandPrefix = ["git status", "rm\\u2066"]', 'commandPrefix', '⟨U+2066⟩'],
+    ['commandRegex = """rm\n"""', 'commandRegex', '⟨U+000A⟩'],
+    ['denyMessage = "safe\\u202Eevil"', 'denyMessage', '⟨U+202E⟩'],
+  ])('a Gemini CLI rule with %s refuses the file', (line, field, shown) => {
+    const document = parse(`[[rule]]\ntoolName = "run_shell_command"\ndecision = "deny"\npriority = 1\n${line}\n`);
+    expect(() => importGeminiPolicies([{ tier: 'workspace', document, file: 'g.toml' }])).toThrow(`rule #1 field "${field}" holds ${shown}`);
+  });
+
+  test('an ordinary rule, leading and trailing blanks included, still loads', () => {
+    expect(importClaudeSettings([{ scope: 'project', settings: { permissions: { deny: [' Bash(rm:*) ', 'Read(café/**)'] } } }]).rules).toHaveLength(2);
+  });
+});
