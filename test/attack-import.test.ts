@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,5 +122,25 @@ describe('attack import: a deny that reads as one rule and matches another', () 
     const gateway = await runCli(['serve', '--stdio', '--no-console'], workspace, '');
     expect(gateway.code).not.toBe(0);
     expect(gateway.stderr).toContain('⟨U+200B⟩');
+  });
+});
+
+describe('attack import: a deny bound to a session the import does not assume', () => {
+  // Gemini CLI applies this deny in yolo mode, whose toolgate counterpart is auto; the importer read the rules for
+  // Gemini CLI's default mode and left the deny out.
+  const policy = '[[rule]]\ntoolName = "write_file"\ndecision = "deny"\nmodes = ["yolo"]\npriority = 10\n\n[[rule]]\ntoolName = "replace"\ndecision = "deny"\nsubagent = "coder"\npriority = 10\n';
+  const opened = shareGateway(
+    { scope: 'workspace-write', mode: 'auto', policy: { allow: ['Write(**)'], imports: [{ from: 'gemini', path: '.gemini/policies/repo.toml', sha256: sha256(policy) }] } },
+    { '.gemini/policies/repo.toml': policy, 'notes.md': 'first\n' },
+  );
+
+  it('the deny holds in every session: the tools it covers whole are not even offered', async () => {
+    const offered = (await opened().mcp.listTools()).tools.map((tool) => tool.name);
+    expect(offered).not.toContain('write_file');
+    expect(offered).not.toContain('edit_file');
+    const write = await opened().mcp.callTool({ name: 'write_file', arguments: { path: 'planted.txt', content: 'pwned\n' } });
+    expect(text(write)).toContain('Unknown tool');
+    expect(existsSync(join(opened().gateway.workspace, 'planted.txt'))).toBe(false);
+    expect(readFileSync(join(opened().gateway.workspace, 'notes.md'), 'utf8')).toBe('first\n');
   });
 });

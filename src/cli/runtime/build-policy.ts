@@ -152,7 +152,8 @@ async function importedRules(config: ResolvedConfig, entry: ImportEntry & { read
     } catch {
       throw new CliError('config', `Policy import ${file} is not valid TOML.`);
     }
-    result = importGeminiPolicies([{ tier: 'workspace', document, file }]);
+    // A person can switch the gateway's mode and any agent may call it: no one Gemini CLI session is the one governed.
+    result = importGeminiPolicies([{ tier: 'workspace', document, file }], { anySession: true });
   }
   warnings.push(...result.warnings);
   const trusted = pinnedAllows(numbered(config, result.rules, file, entry.position), entry, sha256, file, warnings);

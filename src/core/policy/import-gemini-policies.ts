@@ -25,6 +25,13 @@ export interface ImportGeminiOptions {
   readonly interactive?: boolean;
   /** The subagent the rules are imported for (a rule's `subagent` is read against it). Default: the main agent. */
   readonly subagent?: string;
+  /**
+   * The rules govern no one session (a gateway whose mode a person switches,
+   * serving any agent): a deny or ask with a `modes`, `interactive` or
+   * `subagent` condition applies in every session, an allow with one is left
+   * out. `mode`, `interactive` and `subagent` are then not read.
+   */
+  readonly anySession?: boolean;
 }
 
 export interface ImportedGeminiPolicy {
@@ -109,7 +116,7 @@ export function importGeminiPolicies(files: readonly GeminiPolicyFile[], options
       const warn = (text: string): void => {
         warnings.push(`${where}: rule #${index + 1} ${text}`);
       };
-      mapped.push(...importRule(table, tier, id, { mode, interactive: options.interactive ?? true, subagent: options.subagent }, warn));
+      mapped.push(...importRule(table, tier, id, { mode, interactive: options.interactive ?? true, subagent: options.subagent, any: options.anySession === true }, warn));
     }
   }
   const rules = guardWidenedAsks(mapped, warnings);
@@ -209,23 +216,32 @@ interface Session {
   readonly mode: GeminiApprovalMode;
   readonly interactive: boolean;
   readonly subagent: string | undefined;
+  readonly any: boolean;
+}
+
+/** The rule's session condition that the imported session does not meet (with `any`, every one it has). */
+function sessionCondition(rule: GeminiRule, session: Session): { readonly text: string; readonly unmet: string } | undefined {
+  if (rule.modes !== undefined && rule.modes.length > 0 && (session.any || !rule.modes.includes(session.mode))) {
+    return { text: `applies only in modes ${rule.modes.join(', ')}`, unmet: `, not in ${session.mode}: left out (import again for another mode)` };
+  }
+  if (rule.interactive !== undefined && (session.any || rule.interactive !== session.interactive)) {
+    return { text: `applies only to ${rule.interactive ? 'interactive' : 'non-interactive'} sessions`, unmet: ': left out' };
+  }
+  if (rule.subagent !== undefined && (session.any || rule.subagent !== session.subagent)) {
+    return { text: `applies only to the subagent "${rule.subagent.slice(0, 60)}"`, unmet: ': left out (import with that subagent for it)' };
+  }
+  return undefined;
 }
 
 function importRule(rule: GeminiRule, tier: GeminiPolicyTier, id: string, session: Session, warn: (text: string) => void): Mapped[] {
   const { decision } = rule;
   // The session conditions are known when importing: a rule that does not apply in it is not imported.
-  if (rule.modes !== undefined && rule.modes.length > 0 && !rule.modes.includes(session.mode)) {
-    warn(`applies only in modes ${rule.modes.join(', ')}, not in ${session.mode}: left out (import again for another mode)`);
+  const condition = sessionCondition(rule, session);
+  if (condition !== undefined && (!session.any || decision === 'allow')) {
+    warn(session.any ? `${condition.text}, and the session a gateway governs is not fixed: left out (stricter)` : `${condition.text}${condition.unmet}`);
     return [];
   }
-  if (rule.interactive !== undefined && rule.interactive !== session.interactive) {
-    warn(`applies only to ${rule.interactive ? 'interactive' : 'non-interactive'} sessions: left out`);
-    return [];
-  }
-  if (rule.subagent !== undefined && rule.subagent !== session.subagent) {
-    warn(`applies only to the subagent "${rule.subagent.slice(0, 60)}": left out (import with that subagent for it)`);
-    return [];
-  }
+  if (condition !== undefined) warn(`${condition.text}, and the session a gateway governs is not fixed: the ${decision} applies in every session (stricter)`);
   let widened = false;
   // A condition toolgate cannot read: an allow is left out, a deny or ask applies without it.
   const unreadable = (what: string): boolean => {

@@ -127,3 +127,28 @@ describe('importers: a rule that reads as one thing and matches another is refus
     expect(importClaudeSettings([{ scope: 'project', settings: { permissions: { deny: [' Bash(rm:*) ', 'Read(café/**)'] } } }]).rules).toHaveLength(2);
   });
 });
+
+describe('importGeminiPolicies: anySession', () => {
+  const document = parse(
+    ['[[rule]]\ntoolName = "write_file"\ndecision = "deny"\nmodes = ["yolo"]\npriority = 1', '[[rule]]\ntoolName = "replace"\ndecision = "ask_user"\ninteractive = false\npriority = 1', '[[rule]]\ntoolName = "read_file"\ndecision = "allow"\nsubagent = "coder"\npriority = 1', '[[rule]]\ntoolName = "glob"\ndecision = "allow"\npriority = 1'].join('\n\n'),
+  );
+
+  test('a deny or ask with a session condition applies in every session, an allow with one is left out, each said', () => {
+    const imported = importGeminiPolicies([{ tier: 'workspace', document, file: 'g.toml' }], { anySession: true });
+    expect(imported.rules.map((rule) => [rule.tool, rule.decision])).toEqual([
+      ['write_file', 'deny'],
+      ['edit_file', 'ask'],
+      ['list_directory', 'allow'],
+    ]);
+    expect(imported.warnings).toEqual([
+      'g.toml: rule #1 applies only in modes yolo, and the session a gateway governs is not fixed: the deny applies in every session (stricter)',
+      'g.toml: rule #2 applies only to non-interactive sessions, and the session a gateway governs is not fixed: the ask applies in every session (stricter)',
+      'g.toml: rule #3 applies only to the subagent "coder", and the session a gateway governs is not fixed: left out (stricter)',
+    ]);
+  });
+
+  test('without it, the rules are read against the one session given, as before', () => {
+    expect(importGeminiPolicies([{ tier: 'workspace', document, file: 'g.toml' }], { mode: 'yolo', interactive: false, subagent: 'coder' }).rules).toHaveLength(4);
+    expect(importGeminiPolicies([{ tier: 'workspace', document, file: 'g.toml' }]).rules.map((rule) => rule.tool)).toEqual(['list_directory']);
+  });
+});
