@@ -4,7 +4,6 @@ import { gitSubcommandIndex } from './git-danger.js';
 import { geminiStableJson } from './gemini-stable-json.js';
 import { matchArgvPattern } from './match-argv-pattern.js';
 import { CommandLines, matchCommandPattern } from './match-command-pattern.js';
-import { quoteArgv } from './quote-argv.js';
 import type { NormalizedPath } from './normalize-path.js';
 import type { CompiledRule, RuleDecision } from './rule-types.js';
 
@@ -99,7 +98,7 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: Subject
     case 'command':
       return views.commandLines !== undefined && matchCommandPattern(match.pattern, views.commandLines, rule.decision);
     case 'shell-args':
-      return subject.argv !== undefined && shellArgsMatch(match.regex, subject, rule.decision);
+      return views.commandLines !== undefined && shellArgsMatch(match.regex, subject, rule.decision, views.commandLines);
   }
 }
 
@@ -107,11 +106,19 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: Subject
  * Gemini CLI's view of a shell call: `{ command, dir_path }` with the argv
  * that runs, shell-quoted. A deny or ask also sees the argv joined unquoted.
  */
-function shellArgsMatch(regex: RegExp, subject: RuleSubject, decision: RuleDecision): boolean {
-  const argv = subject.argv as readonly string[];
+/**
+ * A Gemini CLI shell pattern over its stable JSON of the call, read as a
+ * Claude Code command pattern is (`CommandLines`): an allow reads the command
+ * as typed and never approves one an exec wrapper runs (a prefix names the
+ * wrapper, not what it runs); a deny or ask also reads it unquoted, by the
+ * program's base name, git without its global options, and every command a
+ * wrapper runs, so `timeout 5 rm x` is as denied as `rm x`.
+ */
+function shellArgsMatch(regex: RegExp, subject: RuleSubject, decision: RuleDecision, lines: CommandLines): boolean {
   const cwd = isRecord(subject.args) && typeof subject.args.cwd === 'string' ? subject.args.cwd : undefined;
-  const lines = decision === 'allow' ? [quoteArgv(argv)] : [quoteArgv(argv), argv.join(' ')];
-  return lines.some((command) => regex.test(geminiStableJson({ command, dir_path: cwd })));
+  const read = (command: string): boolean => regex.test(geminiStableJson({ command, dir_path: cwd }));
+  if (decision === 'allow') return !lines.wrapped && read(lines.quoted);
+  return lines.all.some(read);
 }
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {

@@ -152,3 +152,27 @@ describe('importGeminiPolicies: anySession', () => {
     expect(importGeminiPolicies([{ tier: 'workspace', document, file: 'g.toml' }]).rules.map((rule) => rule.tool)).toEqual(['list_directory']);
   });
 });
+
+describe('importGeminiPolicies: a shell rule reads the command a wrapper runs', () => {
+  const policy = (toml: string) => createPolicy({ rules: importGeminiPolicies([{ tier: 'workspace', document: parse(toml), file: 'g.toml' }]).rules, allowedCommandGlobs: ['*'] });
+  const winner = (snapshot: ReturnType<typeof policy>, command: string[]) => snapshot.explain({ tool: 'run_command', target: { command } }).rules.find((rule) => rule.winner)?.decision;
+
+  test.each([
+    [['timeout', '5', 'rm', 'x']],
+    [['env', 'rm', 'x']],
+    [['nice', 'nohup', 'rm', '-rf', 'x']],
+  ])('a deny of the prefix rm covers %j', (command) => {
+    expect(winner(policy('[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "rm"\ndecision = "deny"\npriority = 1\n'), command)).toBe('deny');
+  });
+
+  test('a regex ask covers git push with global options, and a command run through a wrapper', () => {
+    expect(winner(policy('[[rule]]\ntoolName = "run_shell_command"\ncommandRegex = "git push.*"\ndecision = "ask_user"\npriority = 1\n'), ['git', '-C', '.', 'push'])).toBe('ask');
+    expect(winner(policy('[[rule]]\ntoolName = "run_shell_command"\ncommandRegex = "curl .*"\ndecision = "ask_user"\npriority = 1\n'), ['env', 'curl', 'https://x.test'])).toBe('ask');
+  });
+
+  test('an allow never approves a command run through a wrapper: what it runs is not what the rule names', () => {
+    const snapshot = policy('[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "timeout"\ndecision = "allow"\npriority = 1\n');
+    expect(winner(snapshot, ['timeout', '5', 'rm', '-rf', 'x'])).toBeUndefined();
+    expect(winner(policy('[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "ls"\ndecision = "allow"\npriority = 1\n'), ['ls', '-la'])).toBe('allow');
+  });
+});
