@@ -137,3 +137,14 @@ describe('buildPolicy: an imported file never outranks the operator', () => {
     expect(built.warnings.join('\n')).toContain('its content is not the one the configuration pins');
   });
 });
+
+describe('buildPolicy: an imported file is protected', () => {
+  it('a write to it asks a person, whatever the rules allow', async () => {
+    const workspace = workspaceWith({ scope: 'workspace-write', policy: { allow: ['Write(**)'], imports: [{ from: 'claude', path: 'policy/claude.json' }] } });
+    mkdirSync(join(workspace, 'policy'));
+    writeFileSync(join(workspace, 'policy', 'claude.json'), JSON.stringify({ permissions: { deny: ['Read(.env)'] } }));
+    const built = await buildPolicy(loadConfig(workspace));
+    expect(built.snapshot.explain({ tool: 'write_file', target: { path: 'policy/claude.json' } }).decision).toMatchObject({ kind: 'ask', reason: 'protected_path' });
+    expect(built.snapshot.explain({ tool: 'write_file', target: { path: 'policy/other.json' } }).decision.kind).toBe('allow');
+  });
+});

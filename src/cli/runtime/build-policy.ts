@@ -109,7 +109,8 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
   const ceiling = importedAllowCeiling([...written, ...remembered]);
   const imported: PolicyRule[] = [];
   for (const [position, entry] of (config.policy.imports ?? []).entries()) imported.push(...(await importedRules(config, { ...entry, position }, ceiling, warnings)));
-  const ownFiles = [config.journal.path, ...(config.file === undefined ? [] : [config.file])]
+  // The imported files too: a model that rewrites one changes the rules of the next start.
+  const ownFiles = [config.journal.path, ...(config.file === undefined ? [] : [config.file]), ...(config.policy.imports ?? []).map((entry) => entry.path)]
     .map((file) => relative(config.workspace, file))
     .filter((file) => !file.startsWith('..'));
   try {
