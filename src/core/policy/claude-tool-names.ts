@@ -42,6 +42,12 @@ export function toolgateNamesFor(claudeName: string, decision: 'allow' | 'ask' |
   return mcp === undefined ? undefined : [...mcp, claudeName];
 }
 
+/** The Claude Code tool a name spells in another case (`bash`, `READ`), or undefined when it spells none or is exact. */
+export function claudeToolInOtherCase(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return Object.keys(CLAUDE_TO_TOOLGATE).find((known) => known !== name && known.toLowerCase() === lower);
+}
+
 /** Which kind of argument a Claude Code tool's specifier talks about. */
 export function claudeSpecifierKind(claudeName: string): 'argv' | 'path' | 'domain' | 'query' | undefined {
   if (claudeName === 'Bash') return 'argv';

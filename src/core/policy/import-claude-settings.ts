@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../errors/tool-errors.js';
+import { claudeToolInOtherCase } from './claude-tool-names.js';
 import { compileRule } from './compile-rule.js';
 import { PolicyRuleError } from './policy-rule-error.js';
 import type { ApprovalMode, ManagedSwitches } from './policy-snapshot-types.js';
@@ -139,6 +140,13 @@ function importRule(text: string, decision: RuleDecision, id: string, context: R
     warn(`${decision === 'deny' ? 'denies' : 'asks for'} a domain wildcard toolgate cannot name: it covers every WebFetch (stricter)`);
     rule = 'WebFetch';
   }
+  // A deny or ask whose tool is spelt in another case is read as that tool: it can only refuse or ask more.
+  const named = /^([A-Za-z]+)(?=\(|$)/.exec(rule)?.[1];
+  const canonical = decision === 'allow' || named === undefined ? undefined : claudeToolInOtherCase(named);
+  if (canonical !== undefined) {
+    warn(`spells ${canonical} in another case: read as ${canonical} (stricter)`);
+    rule = `${canonical}${rule.slice(canonical.length)}`;
+  }
   const imported = (form: string): PolicyRuleString => ({ rule: form, decision, source: SOURCE[context.scope], band: 'claude-code', id: `claude:${id}` });
   try {
     compileRule(imported(rule), 0);
@@ -150,10 +158,12 @@ function importRule(text: string, decision: RuleDecision, id: string, context: R
       return undefined;
     }
     const tool = /^([A-Za-z0-9_-]+)\(/.exec(rule)?.[1];
-    if (decision === 'allow' || tool === undefined) {
+    if (decision === 'allow') {
       warn('has a specifier toolgate cannot read: left out (stricter)');
       return undefined;
     }
+    // Left out, a deny or ask would refuse or ask nothing while the file reads as if it did.
+    if (tool === undefined) throw new ConfigurationError(`claude settings ${where}`, `rule ${shown} is a ${decision} whose tool toolgate cannot tell; the whole file was refused`);
     // Claude Code has no priorities, so a deny or ask that covers the whole tool only refuses or asks more.
     warn(`has a specifier toolgate cannot read: the ${decision} covers every ${tool} call (stricter)`);
     return imported(tool);

@@ -176,3 +176,27 @@ describe('importGeminiPolicies: a shell rule reads the command a wrapper runs', 
     expect(winner(policy('[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "ls"\ndecision = "allow"\npriority = 1\n'), ['ls', '-la'])).toBe('allow');
   });
 });
+
+describe('importClaudeSettings: a deny is never silently lost to its spelling', () => {
+  const importDeny = (rule: string) => importClaudeSettings([{ scope: 'project', settings: { permissions: { deny: [rule] } }, file: 'p.json' }]);
+
+  test.each([
+    ['bash(rm:*)', 'Bash(rm:*)', 'run_command', { command: 'rm -rf x' }],
+    ['BASH(rm:*)', 'Bash(rm:*)', 'run_command', { command: 'rm -rf x' }],
+    ['read(.env)', 'Read(.env)', 'read_file', { path: '.env' }],
+  ])('a deny %j, its tool spelt in another case, is read as %j and denies', (text, rule, tool, target) => {
+    const imported = importDeny(text);
+    expect(imported.rules.map((entry) => entry.rule)).toEqual([rule]);
+    expect(imported.warnings[0]).toContain('in another case');
+    expect(createPolicy({ rules: imported.rules, allowedCommandGlobs: ['*'] }).explain({ tool, target }).decision.kind).toBe('deny');
+  });
+
+  test.each(['Bаsh(rm:*)', 'Read (.env)', 'mcp__evil.srv__x'])('a deny %j whose tool cannot be told refuses the file (it used to be left out "stricter")', (text) => {
+    expect(() => importDeny(text)).toThrow('is a deny whose tool toolgate cannot tell; the whole file was refused');
+  });
+
+  test('an allow spelt so is still left out, and a deny of a tool toolgate does not have too', () => {
+    expect(importClaudeSettings([{ scope: 'project', settings: { permissions: { allow: ['bash(ls:*)', 'Bаsh(ls:*)'] } } }]).rules).toEqual([]);
+    expect(importDeny('Task(x)').rules).toEqual([]);
+  });
+});
