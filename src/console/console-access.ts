@@ -47,6 +47,20 @@ export function consoleCookie(port: number, token: string): string {
   return `${consoleCookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
 }
 
+/**
+ * Whether the browser says a request comes from the console's own pages or
+ * from the person (an address typed or opened from the terminal, a bookmark,
+ * a reload): Fetch Metadata's `same-origin` or `none`. A browser treats every
+ * port of a host as one site, so the SameSite cookie also rides on what a
+ * page on another loopback port asks for without CORS: a window it opens and
+ * keeps a handle on, an image, a script tag, a no-cors fetch. A browser too
+ * old to say (no header) is judged by the Origin check of a POST alone.
+ */
+export function fetchSiteAllowed(request: IncomingMessage): boolean {
+  const site = request.headers['sec-fetch-site'];
+  return site === undefined || site === 'same-origin' || site === 'none';
+}
+
 export type ConsoleCredential = 'header' | 'cookie' | 'page-url';
 
 /**
@@ -58,8 +72,9 @@ export type ConsoleCredential = 'header' | 'cookie' | 'page-url';
 export function authenticate(request: IncomingMessage, url: URL, port: number, token: string): ConsoleCredential | undefined {
   const header = request.headers['x-toolgate-token'];
   if (tokenMatches(token, typeof header === 'string' ? header : undefined)) return 'header';
-  if (cookieValues(request, consoleCookieName(port)).some((value) => tokenMatches(token, value))) return 'cookie';
+  // Before the cookie: the printed address holds the token itself, wherever the person opened it from.
   if (request.method === 'GET' && url.pathname === '/' && tokenMatches(token, url.searchParams.get('token'))) return 'page-url';
+  if (cookieValues(request, consoleCookieName(port)).some((value) => tokenMatches(token, value))) return 'cookie';
   return undefined;
 }
 

@@ -112,6 +112,30 @@ describe('console server', () => {
     expect(host.files.get('notes/k.md')).toBe('by cookie');
   });
 
+  it('refuses what the cookie alone carries from another site (another loopback port): the page, the API, a decision; the printed address and the header still work', async () => {
+    const { approvals, registry, server } = await setup();
+    const pending = registry.dispatch({ callId: 's1', name: 'write_note', arguments: { path: 'notes/s.md', content: 'x' } }, { grantedTools: ['write_note'], approval: { confirm: approvals.confirm } });
+    await expect.poll(() => approvals.pending().length).toBe(1);
+    const id = approvals.pending()[0]?.id ?? '';
+    const host = `127.0.0.1:${server.port}`;
+    const cookie = `toolgate_console_${server.port}=${server.token}`;
+    const origin = `http://${host}`;
+    for (const site of ['same-site', 'cross-site']) {
+      expect((await raw(server.port, '/', { host, cookie, 'sec-fetch-site': site })).status).toBe(403);
+      expect((await raw(server.port, '/api/approvals', { host, cookie, 'sec-fetch-site': site })).status).toBe(403);
+      expect((await raw(server.port, '/api/events', { host, cookie, 'sec-fetch-site': site })).status).toBe(403);
+      expect((await raw(server.port, `/api/approvals/${id}`, { host, cookie, origin, 'sec-fetch-site': site }, 'POST', JSON.stringify({ decision: 'once' }))).status).toBe(403);
+    }
+    expect(approvals.pending()).toHaveLength(1);
+    // The person's own navigation, the console's own requests, the printed address opened from anywhere, the header.
+    expect((await raw(server.port, '/', { host, cookie, 'sec-fetch-site': 'none' })).status).toBe(200);
+    expect((await raw(server.port, '/api/approvals', { host, cookie, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+    expect((await raw(server.port, `/?token=${server.token}`, { host, cookie, 'sec-fetch-site': 'cross-site' })).status).toBe(200);
+    expect((await raw(server.port, '/api/approvals', { host, 'x-toolgate-token': server.token, 'sec-fetch-site': 'cross-site' })).status).toBe(200);
+    expect((await raw(server.port, `/api/approvals/${id}`, { host, cookie, origin, 'sec-fetch-site': 'same-origin' }, 'POST', JSON.stringify({ decision: 'reject' }))).status).toBe(200);
+    expect((await pending).ok).toBe(false);
+  });
+
   it('answers the favicon without the token, so a browser sees no refusal, but only to a loopback Host', async () => {
     const { server } = await setup();
     const favicon = await raw(server.port, '/favicon.ico', { host: `127.0.0.1:${server.port}` });

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerConsoleRoute } from './answer-console-route.js';
-import { authenticate, createConsoleToken, hostAllowed, originAllowed } from './console-access.js';
+import { authenticate, createConsoleToken, fetchSiteAllowed, hostAllowed, originAllowed } from './console-access.js';
 import { sendFavicon, sendJson } from './console-responses.js';
 import type { AuditSource, ConsoleOptions, ConsoleServer } from './console-types.js';
 import { LiveFeed } from './live-feed.js';
@@ -13,7 +13,8 @@ import { routeConsoleRequest } from './route-console-request.js';
  * secret-free previews, receipts, the policy in force, the chain status and
  * withheld MCP definitions. Bound to 127.0.0.1 only; every request needs
  * the random token printed in the start-up URL (in the URL for the page load
- * only, then in a cookie or a header), and a loopback Host header.
+ * only, then in a cookie or a header), and a loopback Host header; a request
+ * the cookie alone carries must come from the console's own origin.
  */
 export async function startConsole(options: ConsoleOptions): Promise<ConsoleServer> {
   const token = options.token ?? createConsoleToken();
@@ -31,6 +32,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     if (route.type === 'favicon') return sendFavicon(response);
     const credential = authenticate(request, url, port, token);
     if (credential === undefined) return sendJson(response, 401, { error: 'a valid console token is required' });
+    if (credential === 'cookie' && !fetchSiteAllowed(request)) return sendJson(response, 403, { error: 'request from another site refused' });
     if (method !== 'GET' && !originAllowed(request, port, credential === 'cookie')) return sendJson(response, 403, { error: 'cross-origin request refused' });
     return answerConsoleRoute(route, request, response, url, { options, audit, live, port, token });
   };
