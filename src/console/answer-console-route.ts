@@ -39,7 +39,8 @@ export async function answerConsoleRoute(route: Exclude<ConsoleRoute, { type: 'f
     case 'receipts':
       return sendJson(response, 200, await audit.list(receiptFilter(url)));
     case 'receipt': {
-      const detail = await audit.get(decodeURIComponent(route.receiptId));
+      const receiptId = decodedPathSegment(route.receiptId);
+      const detail = receiptId === undefined ? undefined : await audit.get(receiptId);
       return detail === undefined ? sendJson(response, 404, { error: 'no such receipt' }) : sendJson(response, 200, detail);
     }
     case 'policy':
@@ -54,6 +55,15 @@ export async function answerConsoleRoute(route: Exclude<ConsoleRoute, { type: 'f
       return approveWithheld(route.name, request, response, context);
     case 'not-found':
       return sendJson(response, 404, { error: 'not found' });
+  }
+}
+
+/** A path segment's percent-decoding; a spelling that is none (`%E0%A4%`) names no receipt, instead of failing the request as an internal error. */
+function decodedPathSegment(spelled: string): string | undefined {
+  try {
+    return decodeURIComponent(spelled);
+  } catch {
+    return undefined;
   }
 }
 

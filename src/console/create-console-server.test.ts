@@ -136,6 +136,13 @@ describe('console server', () => {
     expect((await pending).ok).toBe(false);
   });
 
+  it('answers a receipt id that is no percent-encoding with a typed not-found, never an internal error', async () => {
+    const { server } = await setup();
+    const response = await raw(server.port, '/api/receipts/%E0%A4%', { host: `127.0.0.1:${server.port}`, 'x-toolgate-token': server.token });
+    expect(response.status).toBe(404);
+    expect(JSON.parse(response.body)).toEqual({ error: 'no such receipt' });
+  });
+
   it('answers the favicon without the token, so a browser sees no refusal, but only to a loopback Host', async () => {
     const { server } = await setup();
     const favicon = await raw(server.port, '/favicon.ico', { host: `127.0.0.1:${server.port}` });
