@@ -93,3 +93,48 @@ describe('attack, in the browser: a page on another loopback port rides the cons
     await context.close();
   });
 });
+
+/** Markup a model writes into what the audit view shows: the path, the content, and what reading it back returns. */
+const PAYLOAD = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script><a href="javascript:window.pwned=3">x</a><style>body{display:none}</style>';
+
+describe('attack, in the browser: the audit view renders what a model wrote', () => {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows markup in a receipt\'s target, arguments and output as text: nothing runs, nothing is styled, nothing links', async () => {
+    const path = '<img src=x onerror=window.pwned=4>.md';
+    const gateway = opened.gateway(await serveGateway({ scope: 'workspace-write', mode: 'accept-edits' }));
+    const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
+    expect((await mcp.callTool({ name: 'write_file', arguments: { path, content: PAYLOAD } })).isError).toBeFalsy();
+    expect((await mcp.callTool({ name: 'read_file', arguments: { path } })).isError).toBeFalsy();
+
+    const page = await (browser as Browser).newPage();
+    const violations: string[] = [];
+    await page.exposeFunction('reportViolation', (directive: string) => violations.push(directive));
+    await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (event) => void (window as unknown as { reportViolation(d: string): void }).reportViolation(event.violatedDirective)));
+    await page.goto(String(gateway.consoleUrl));
+    await page.getByRole('button', { name: 'Receipts' }).click();
+    await expect.poll(() => page.locator('#receipts tr').count(), { timeout: 20_000 }).toBe(2);
+    expect(await page.locator('#receipts td.target').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining(path)]));
+    const details: string[] = [];
+    for (const row of await page.locator('#receipts tr').all()) {
+      await row.click();
+      await page.locator('#receipt-detail').waitFor();
+      await expect.poll(() => page.locator('#receipt-detail').textContent()).toContain('<img src=x onerror=window.pwned=4>');
+      details.push((await page.locator('#receipt-detail').textContent()) ?? '');
+    }
+    // The write's arguments carry the markup whole, as text.
+    expect(details.some((text) => text.includes('<script>window.pwned=2</script>') && text.includes('javascript:window.pwned=3'))).toBe(true);
+    // Markup stays text: no element came from it, no script ran, nothing was hidden, no link can be followed.
+    expect(await page.locator('#receipts img, #receipts script, #receipts a, #receipts style, #receipt-detail img, #receipt-detail script, #receipt-detail a, #receipt-detail style').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await page.locator('body').isVisible()).toBe(true);
+    expect(violations).toEqual([]);
+    await page.close();
+  });
+});
