@@ -116,7 +116,7 @@ describe('attack, in the browser: the audit view renders what a model wrote', ()
     const page = await (browser as Browser).newPage();
     const violations: string[] = [];
     await page.exposeFunction('reportViolation', (directive: string) => violations.push(directive));
-    await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (event) => void (window as unknown as { reportViolation(d: string): void }).reportViolation(event.violatedDirective)));
+    await page.addInitScript("document.addEventListener('securitypolicyviolation', (event) => void window.reportViolation(event.violatedDirective))");
     await page.goto(String(gateway.consoleUrl));
     await page.getByRole('button', { name: 'Receipts' }).click();
     await expect.poll(() => page.locator('#receipts tr').count(), { timeout: 20_000 }).toBe(2);
@@ -132,7 +132,7 @@ describe('attack, in the browser: the audit view renders what a model wrote', ()
     expect(details.some((text) => text.includes('<script>window.pwned=2</script>') && text.includes('javascript:window.pwned=3'))).toBe(true);
     // Markup stays text: no element came from it, no script ran, nothing was hidden, no link can be followed.
     expect(await page.locator('#receipts img, #receipts script, #receipts a, #receipts style, #receipt-detail img, #receipt-detail script, #receipt-detail a, #receipt-detail style').count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await page.evaluate<unknown>('window.pwned')).toBeUndefined();
     expect(await page.locator('body').isVisible()).toBe(true);
     expect(violations).toEqual([]);
     await page.close();
