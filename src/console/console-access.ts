@@ -17,12 +17,13 @@ export function tokenMatches(expected: string, given: string | undefined | null)
 /**
  * The DNS-rebinding defence: a page on another origin that resolves its own
  * name to 127.0.0.1 still sends its own Host header. Only loopback names on
- * our port pass.
+ * our port pass, and only as the one Host a request may carry: of two, Node
+ * keeps the first and a proxy in front may forward by the last.
  */
 export function hostAllowed(request: IncomingMessage, port: number): boolean {
-  const host = request.headers.host;
-  if (typeof host !== 'string') return false;
-  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host.toLowerCase());
+  const hosts = request.headersDistinct.host;
+  if (hosts?.length !== 1) return false;
+  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes((hosts[0] as string).toLowerCase());
 }
 
 /**

@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createToolRegistry, defineTool, type ToolPolicy } from '../core/internal.js';
@@ -157,6 +158,21 @@ describe('console server', () => {
     const { server } = await setup();
     const response = await raw(server.port, '/api/approvals', { host: `evil.example:${server.port}`, 'x-toolgate-token': server.token });
     expect(response.status).toBe(421);
+  });
+
+  it('refuses a request with two Host headers, whichever comes first: one reader may take the first and another the last', async () => {
+    const { server } = await setup();
+    const own = `127.0.0.1:${server.port}`;
+    for (const hosts of [[own, 'rebound.example'], ['rebound.example', own], [own, own]]) {
+      const head = await new Promise<string>((resolve, reject) => {
+        const socket = connect(server.port, '127.0.0.1', () => socket.end(`GET /api/approvals HTTP/1.1\r\n${hosts.map((host) => `Host: ${host}\r\n`).join('')}x-toolgate-token: ${server.token}\r\nConnection: close\r\n\r\n`));
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        socket.on('end', () => resolve(text.split('\r\n')[0] ?? ''));
+        socket.on('error', reject);
+      });
+      expect({ hosts, head }).toEqual({ hosts, head: 'HTTP/1.1 421 Misdirected Request' });
+    }
   });
 
   it('refuses a cross-origin decision', async () => {
