@@ -167,4 +167,27 @@ describe('attack: one MCP session reaching into another', () => {
     expect((await waiting).body).toContain('"isError":true');
     expect(existsSync(join(gateway.workspace, 'pwned.txt'))).toBe(false);
   });
+
+  it('a batch holding two writes under one request id and a listing asks for each write on its own: approving one writes that one alone', async () => {
+    const gateway = opened.gateway(await serveGateway({ scope: 'workspace-write', mode: 'ask' }));
+    const token = String((gateway.auth.requestInit.headers as Record<string, string>).Authorization);
+    const base = { host: `127.0.0.1:${gateway.mcpUrl.port}`, authorization: token, accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+    const session = (await post(gateway.mcpUrl, base, INITIALIZE.replace('2025-06-18', '2025-03-26'))).session as string;
+    const headers = { ...base, 'mcp-session-id': session, 'mcp-protocol-version': '2025-03-26' };
+    await post(gateway.mcpUrl, headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    const write = (path: string) => ({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'write_file', arguments: { path, content: path } } });
+    const answered = post(gateway.mcpUrl, headers, JSON.stringify([write('a.txt'), write('b.txt'), { jsonrpc: '2.0', id: 3, method: 'tools/list' }]));
+    const listed = async (): Promise<{ id: string; target?: { files: { path: string }[] } }[]> => (await consoleApi(gateway.consoleUrl, '/api/approvals')).body as { id: string; target?: { files: { path: string }[] } }[];
+    await expect.poll(async () => (await listed()).length, { timeout: 20_000 }).toBe(2);
+    const cards = await listed();
+    const first = cards.find((card) => card.target?.files[0]?.path === 'a.txt');
+    const second = cards.find((card) => card.target?.files[0]?.path === 'b.txt');
+    expect((await consoleApi(gateway.consoleUrl, `/api/approvals/${first?.id ?? ''}`, { method: 'POST', body: JSON.stringify({ decision: 'once' }) })).status).toBe(200);
+    await expect.poll(() => existsSync(join(gateway.workspace, 'a.txt')), { timeout: 10_000 }).toBe(true);
+    expect((await listed()).map((card) => card.id)).toEqual([second?.id]);
+    expect(existsSync(join(gateway.workspace, 'b.txt'))).toBe(false);
+    expect((await consoleApi(gateway.consoleUrl, `/api/approvals/${second?.id ?? ''}`, { method: 'POST', body: JSON.stringify({ decision: 'reject' }) })).status).toBe(200);
+    expect((await answered).status).toBe(200);
+    expect(existsSync(join(gateway.workspace, 'b.txt'))).toBe(false);
+  });
 });
