@@ -138,3 +138,28 @@ describe('attack, in the browser: the audit view renders what a model wrote', ()
     await page.close();
   });
 });
+
+describe('attack: the console cookie and token of an earlier start', () => {
+  it('are refused once the gateway restarts on the same console port; the new start\'s address works', async () => {
+    const free = createServer();
+    await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
+    const port = (free.address() as AddressInfo).port;
+    await new Promise((resolve) => free.close(resolve));
+    const first = opened.gateway(await serveGateway({ console: { port } }));
+    const oldToken = (first.consoleUrl as URL).searchParams.get('token') ?? '';
+    const page = await fetch(String(first.consoleUrl));
+    const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    expect(cookie).toBe(`toolgate_console_${port}=${oldToken}`);
+    expect((await fetch(new URL('/api/approvals', first.consoleUrl), { headers: { cookie, 'sec-fetch-site': 'same-origin' } })).status).toBe(200);
+    await first.cli.stop();
+
+    const second = opened.gateway(await serveGateway({ console: { port } }));
+    expect((second.consoleUrl as URL).port).toBe(String(port));
+    expect((second.consoleUrl as URL).searchParams.get('token')).not.toBe(oldToken);
+    const api = new URL('/api/approvals', second.consoleUrl);
+    expect((await fetch(api, { headers: { cookie, 'sec-fetch-site': 'same-origin' } })).status).toBe(401);
+    expect((await fetch(api, { headers: { 'x-toolgate-token': oldToken } })).status).toBe(401);
+    expect((await fetch(new URL(`/?token=${oldToken}`, second.consoleUrl))).status).toBe(401);
+    expect((await second.api('/api/approvals')).status).toBe(200);
+  });
+});
