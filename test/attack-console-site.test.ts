@@ -121,15 +121,12 @@ describe('attack, in the browser: the audit view renders what a model wrote', ()
     await page.getByRole('button', { name: 'Receipts' }).click();
     await expect.poll(() => page.locator('#receipts tr').count(), { timeout: 20_000 }).toBe(2);
     expect(await page.locator('#receipts td.target').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining(path)]));
-    const details: string[] = [];
-    for (const row of await page.locator('#receipts tr').all()) {
-      await row.click();
-      await page.locator('#receipt-detail').waitFor();
-      await expect.poll(() => page.locator('#receipt-detail').textContent()).toContain('<img src=x onerror=window.pwned=4>');
-      details.push((await page.locator('#receipt-detail').textContent()) ?? '');
+    // Each receipt's detail: the read's names the path, the write's arguments carry the markup whole, as text.
+    for (const [tool, shown] of [['read_file', 'read_file'], ['write_file', 'javascript:window.pwned=3'], ['write_file', '<script>window.pwned=2</script>']] as const) {
+      await page.locator('#receipts tr', { hasText: tool }).click();
+      await expect.poll(() => page.locator('#receipt-detail').textContent()).toContain(shown);
+      expect(await page.locator('#receipt-detail').textContent()).toContain('<img src=x onerror=window.pwned=4>');
     }
-    // The write's arguments carry the markup whole, as text.
-    expect(details.some((text) => text.includes('<script>window.pwned=2</script>') && text.includes('javascript:window.pwned=3'))).toBe(true);
     // Markup stays text: no element came from it, no script ran, nothing was hidden, no link can be followed.
     expect(await page.locator('#receipts img, #receipts script, #receipts a, #receipts style, #receipt-detail img, #receipt-detail script, #receipt-detail a, #receipt-detail style').count()).toBe(0);
     expect(await page.evaluate<unknown>('window.pwned')).toBeUndefined();
