@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/chromium.js';
+import { useHostileSite } from './support/hostile-site.js';
 import { decide, pendingApproval } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
 
@@ -108,28 +107,17 @@ const body = JSON.stringify({ decision: 'always' });
 }
 
 describe('attack, in the browser: a hostile page on another loopback port', () => {
-  let browser: Browser | undefined;
-  let hostile: Server | undefined;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => (hostile === undefined ? resolve(undefined) : hostile.close(resolve)));
-  });
+  const site = useHostileSite();
 
   it('cannot approve, read the queue or the stream, or frame the console, though the browser sends it the console cookie (same site)', async () => {
     const { gateway, mcp } = await serve({}, { 'notes.md': 'first\n' });
     const call = mcp.callTool({ name: 'write_file', arguments: { path: 'notes.md', content: 'pwned\n' } });
     const card = await pendingApproval(gateway, 'write_file');
     const consoleOrigin = (gateway.consoleUrl as URL).origin;
-    let html = '';
-    hostile = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(html));
-    await new Promise<void>((resolve) => (hostile as Server).listen(0, '127.0.0.1', resolve));
-    html = hostilePage(consoleOrigin, card.id);
+    const hostileUrl = await site.serve(() => hostilePage(consoleOrigin, card.id));
 
     // The operator has the console open in this browser: its cookie is set.
-    const context = await (browser as Browser).newContext();
+    const context = await site.browser().newContext();
     const operator = await context.newPage();
     await operator.goto(String(gateway.consoleUrl));
     await operator.getByRole('button', { name: /Approvals/ }).click();
@@ -139,7 +127,7 @@ describe('attack, in the browser: a hostile page on another loopback port', () =
     attacker.on('response', (response) => {
       if (response.url().startsWith(consoleOrigin)) refused.push(`${response.request().method()} ${response.status()}`);
     });
-    await attacker.goto(`http://127.0.0.1:${(hostile.address() as AddressInfo).port}/`);
+    await attacker.goto(hostileUrl);
     await expect.poll(() => attacker.title(), { timeout: 20_000 }).toBe('done');
     const report = await attacker.evaluate<string[]>('window.report');
     expect(report).toContain('read refused');

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/chromium.js';
+import { useHostileSite } from './support/hostile-site.js';
 import { decide, pendingApproval } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, serveGateway } from './support/serve-gateway.js';
 
@@ -41,15 +42,7 @@ function fromPage(response: Response, page: Page): boolean {
 }
 
 describe('attack, in the browser: a page on another loopback port rides the console cookie on requests that need no CORS', () => {
-  let browser: Browser | undefined;
-  let hostile: Server | undefined;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => (hostile === undefined ? resolve(undefined) : hostile.close(resolve)));
-  });
+  const site = useHostileSite();
 
   it('gets no console window and no API answer: every request of another site is refused, though it carries the cookie', async () => {
     const gateway = opened.gateway(await serveGateway({ scope: 'workspace-write', mode: 'ask' }, { files: { 'notes.md': 'first\n' } }));
@@ -57,11 +50,10 @@ describe('attack, in the browser: a page on another loopback port rides the cons
     const call = mcp.callTool({ name: 'write_file', arguments: { path: 'notes.md', content: 'pwned\n' } }).catch((error: unknown) => ({ isError: true, error }));
     const card = await pendingApproval(gateway, 'write_file');
     const consoleOrigin = (gateway.consoleUrl as URL).origin;
-    hostile = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(hostilePage(consoleOrigin)));
-    await new Promise<void>((resolve) => (hostile as Server).listen(0, '127.0.0.1', resolve));
+    const hostileUrl = await site.serve(() => hostilePage(consoleOrigin));
 
     // The operator has the console open in this browser: its cookie is set, and its own requests still work.
-    const context = await (browser as Browser).newContext();
+    const context = await site.browser().newContext();
     const operator = await context.newPage();
     await operator.goto(String(gateway.consoleUrl));
     await operator.getByRole('button', { name: /Approvals/ }).click();
@@ -72,7 +64,7 @@ describe('attack, in the browser: a page on another loopback port rides the cons
       if (response.url().startsWith(consoleOrigin) && !response.url().endsWith('/favicon.ico') && !fromPage(response, operator)) answered.push(`${new URL(response.url()).pathname} ${response.status()}`);
     });
     const attacker = await context.newPage();
-    await attacker.goto(`http://127.0.0.1:${(hostile.address() as AddressInfo).port}/`);
+    await attacker.goto(hostileUrl);
     await expect.poll(() => attacker.title(), { timeout: 20_000 }).toBe('loaded');
     const [popup] = await Promise.all([attacker.waitForEvent('popup'), attacker.click('#open')]);
     await popup.waitForLoadState();

@@ -1,10 +1,8 @@
 import { existsSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './support/chromium.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useHostileSite } from './support/hostile-site.js';
 import { pendingApproval } from './support/pending-approval.js';
 import { closeAfterEach, consoleApi, makeWorkspace, serveGateway } from './support/serve-gateway.js';
 import { startCli, type RunningCli } from './support/spawn-cli.js';
@@ -82,15 +80,7 @@ describe('attack: the MCP endpoint without a token, from another Host, Origin or
 });
 
 describe('attack, in the browser: a page on another loopback port posts to the MCP endpoint that asks for no token', () => {
-  let browser: Browser | undefined;
-  let hostile: Server | undefined;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => (hostile === undefined ? resolve(undefined) : hostile.close(resolve)));
-  });
+  const site = useHostileSite();
 
   it('reaches no tool: a text/plain form, a no-cors fetch, a beacon and a CORS fetch are each refused, and nothing is written', async () => {
     const { mcpUrl, workspace } = await serveWithoutToken();
@@ -111,15 +101,14 @@ const report = [];
   document.title = 'done';
 })();
 </script></body>`;
-    hostile = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(page));
-    await new Promise<void>((resolve) => (hostile as Server).listen(0, '127.0.0.1', resolve));
+    const hostileUrl = await site.serve(() => page);
     const answered: string[] = [];
-    const context = await (browser as Browser).newContext();
+    const context = await site.browser().newContext();
     const attacker = await context.newPage();
     attacker.on('response', (response) => {
       if (response.url() === target) answered.push(`${response.request().method()} ${response.status()}`);
     });
-    await attacker.goto(`http://127.0.0.1:${(hostile.address() as AddressInfo).port}/`);
+    await attacker.goto(hostileUrl);
     await expect.poll(() => attacker.title(), { timeout: 20_000 }).toBe('done');
     expect(await attacker.evaluate<string[]>('window.report')).toEqual(['no-cors sent', 'beacon true', 'cors refused']);
     // The form, the no-cors fetch and the beacon reach the endpoint and are refused for their Origin (before their content type is looked at); the CORS fetch never passes its preflight.
