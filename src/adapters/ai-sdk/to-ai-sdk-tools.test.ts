@@ -84,6 +84,27 @@ describe('toAISDKTools', () => {
     expect(journal.settled.map((entry) => entry.receipt.callId)).toEqual(['call-1']);
   });
 
+  it('runs an approved call once: a replayed request carrying the same approval is refused', async () => {
+    const { registry, host, receipts } = createNotesFixture();
+    const tools = toAISDKTools(registry, { grantedTools: NOTES_GRANT });
+    const model = new MockLanguageModelV3({ doGenerate: [toolCallTurn('call-1', 'write_note', { path: 'notes/a.txt', text: 'hello' }), textTurn('done'), textTurn('done again')] });
+    const messages: ModelMessage[] = [{ role: 'user', content: 'Write a note.' }];
+    const first = await generateText({ model, tools, messages });
+    messages.push(...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approvalId(first.content), approved: true }] });
+
+    await generateText({ model, tools, messages });
+    // A client retry (or a hostile client) sends the approved request again: the AI SDK executes the approved call again.
+    await generateText({ model, tools, messages });
+    expect(host.calls).toHaveLength(1);
+    expect(toolResultsSeen(model, 2)).toEqual([
+      expect.objectContaining({ toolCallId: 'call-1', output: { type: 'error-text', value: 'Tool "write_note" needs an approval, but no approval hook is wired (denied, fail closed).' } }),
+    ]);
+    expect(receipts.map((receipt) => [receipt.callId, receipt.code])).toEqual([
+      ['call-1', 'OK'],
+      ['call-1', 'DENIED_BY_USER'],
+    ]);
+  });
+
   it("puts the framework's approval behind the application's mode logic: in plan mode an approved call still does not run", async () => {
     const { registry, host, receipts } = createNotesFixture();
     const approvals = createConfirm({ mode: 'plan', prompt: () => Promise.reject(new Error('the framework is the person here')) });

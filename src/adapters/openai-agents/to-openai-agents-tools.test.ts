@@ -137,6 +137,30 @@ describe('toOpenAIAgentsTools', () => {
     expect(output).toBe('Tool "write_note" needs an approval, but no approval hook is wired (denied, fail closed).');
     expect(host.files.has('notes/x.txt')).toBe(false);
   });
+  it('refuses a later call that reuses an approved call id: the SDK approval covered one execution of other arguments', async () => {
+    const { registry, host, receipts } = createNotesFixture();
+    const context = { grantedTools: NOTES_GRANT };
+    const model = new ScriptedModel([
+      { call: { callId: 'call-1', name: 'write_note', input: { path: 'notes/a.txt', text: 'hello' } } },
+      // The hostile model calls again under the approved id: the SDK finds the id approved and never asks.
+      { call: { callId: 'call-1', name: 'write_note', input: { path: 'notes/evil.txt', text: 'pwned' } } },
+      { text: 'done' },
+    ]);
+    const agent = new Agent({ name: 'writer', model, tools: toOpenAIAgentsTools(registry, context) });
+    const interrupted = await run(agent, 'Write a note.');
+    interrupted.state.approve(interrupted.interruptions[0]!);
+
+    const resumed = await run(agent, interrupted.state);
+    expect(resumed.interruptions).toHaveLength(0);
+    expect(host.files.get('notes/a.txt')).toBe('hello');
+    expect(host.files.has('notes/evil.txt')).toBe(false);
+    expect(text(outputsSeen(model, 2).at(-1)?.output)).toBe('Tool "write_note" needs an approval, but no approval hook is wired (denied, fail closed).');
+    expect(receipts.map((receipt) => [receipt.status, receipt.code])).toEqual([
+      ['ok', 'OK'],
+      ['denied', 'DENIED_BY_USER'],
+    ]);
+  });
+
   it('dispatches exactly the approved digest: an action changed after approval is refused on resume', async () => {
     let sent = 0;
     const sendReport = defineTool({

@@ -23,4 +23,14 @@ describe('createApprovalLedger', () => {
     ledger.pin('a', 'computed-later');
     expect(ledger.take('a')).toBe('seen-by-human');
   });
+
+  it('lets a call id spend a framework approval once, within its bound', () => {
+    const ledger = createApprovalLedger(2);
+    expect(ledger.spend('a')).toBe(true);
+    expect(ledger.spend('a')).toBe(false);
+    ledger.spend('b');
+    ledger.spend('c');
+    expect(ledger.spend('c')).toBe(false);
+    expect(ledger.spend('a')).toBe(true);
+  });
 });

@@ -3,7 +3,11 @@
  * by the framework's call id. When the approved call later runs through the
  * same tool set, exactly this digest is pre-approved, so a call whose action
  * changed in between (another tool version, other configuration) no longer
- * matches and is denied. Bounded: the oldest entries go first.
+ * matches and is denied. It also remembers which call ids already spent a
+ * framework approval: the model chooses call ids, and a framework keeps an
+ * approval per call id for the whole run, so a later call reusing an
+ * approved id (or a replayed request) would otherwise run on that approval.
+ * Bounded: the oldest entries go first.
  */
 export interface ApprovalLedger {
   /**
@@ -14,23 +18,35 @@ export interface ApprovalLedger {
   pin(callId: string, actionDigest: string): void;
   /** The pinned digest, once: a digest approves one execution. */
   take(callId: string): string | undefined;
+  /** Spend the framework approval of a call id: true the first time, false for every later call under that id. */
+  spend(callId: string): boolean;
 }
 
 export function createApprovalLedger(limit = 1024): ApprovalLedger {
   const pinned = new Map<string, string>();
+  const spent = new Set<string>();
   return {
     pin(callId, actionDigest) {
       if (pinned.has(callId)) return;
       pinned.set(callId, actionDigest);
-      if (pinned.size > limit) {
-        const oldest = pinned.keys().next();
-        if (oldest.done !== true) pinned.delete(oldest.value);
-      }
+      dropOldest(pinned, limit);
     },
     take(callId) {
       const digest = pinned.get(callId);
       pinned.delete(callId);
       return digest;
     },
+    spend(callId) {
+      if (spent.has(callId)) return false;
+      spent.add(callId);
+      dropOldest(spent, limit);
+      return true;
+    },
   };
+}
+
+function dropOldest(entries: Map<string, string> | Set<string>, limit: number): void {
+  if (entries.size <= limit) return;
+  const oldest = entries.keys().next();
+  if (oldest.done !== true) entries.delete(oldest.value);
 }

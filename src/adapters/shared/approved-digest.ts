@@ -17,11 +17,14 @@ export interface ApprovedDigestOptions {
  * denied); otherwise, for a tool set rebuilt since (a stateless server, a
  * restored run), the digest of the call the framework approved, recomputed
  * from the arguments the framework bound to that approval.
- * Undefined when the framework did not approve the call: then only the
- * application's `confirm` hook or pre-approved digests can let it run.
+ * Undefined when the framework did not approve the call, or when its call
+ * id already spent the approval (a later call reusing the id, a replayed
+ * request): then only the application's `confirm` hook or pre-approved
+ * digests can let it run.
  */
 export async function approvedDigest(options: ApprovedDigestOptions): Promise<string | undefined> {
   const pinned = options.ledger.take(options.call.callId);
-  if (!options.approved) return undefined;
+  // One framework approval, one execution: a call id that already ran on its approval gets none.
+  if (!options.approved || !options.ledger.spend(options.call.callId)) return undefined;
   return pinned ?? (await planGoverned({ registry: options.registry, context: options.context, call: options.call })).actionDigest;
 }
