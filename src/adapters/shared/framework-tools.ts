@@ -1,4 +1,5 @@
 import type { JsonSchema, ToolRegistry } from '../../core/internal.js';
+import { wireToolName } from '../../core/internal.js';
 
 /** One tool as a framework offers it to a model. */
 export interface FrameworkTool {
@@ -18,7 +19,8 @@ export interface FrameworkTool {
  */
 export function frameworkTools(registry: ToolRegistry): readonly FrameworkTool[] {
   const keyByWire = new Map<string, string>();
-  for (const info of registry.list()) keyByWire.set(info.version === undefined ? info.name : `${info.name}__v${info.version.replace(/[^A-Za-z0-9]/g, '_')}`, info.key);
+  // The registry's own wire-name rule, so the key a framework dispatches is the tool the projection offered under that name.
+  for (const info of registry.list()) keyByWire.set(wireToolName(info.name, info.version), info.key);
   return registry.project('openai-responses').map((tool) => ({
     wireName: tool.name,
     key: keyByWire.get(tool.name) ?? tool.name,
