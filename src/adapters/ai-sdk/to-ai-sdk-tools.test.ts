@@ -105,6 +105,32 @@ describe('toAISDKTools', () => {
     ]);
   });
 
+  it('runs only the approved input when one step holds two calls under one id (held)', async () => {
+    const { registry, host, receipts } = createNotesFixture();
+    const tools = toAISDKTools(registry, { grantedTools: NOTES_GRANT });
+    const twoUnderOneId = {
+      ...toolCallTurn('call-x', 'write_note', { path: 'notes/a.txt', text: 'hello' }),
+      content: [
+        { type: 'tool-call' as const, toolCallId: 'call-x', toolName: 'write_note', input: JSON.stringify({ path: 'notes/a.txt', text: 'hello' }) },
+        { type: 'tool-call' as const, toolCallId: 'call-x', toolName: 'write_note', input: JSON.stringify({ path: 'notes/evil.txt', text: 'pwned' }) },
+      ],
+    };
+    const model = new MockLanguageModelV3({ doGenerate: [twoUnderOneId, textTurn('done')] });
+    const messages: ModelMessage[] = [{ role: 'user', content: 'Write a note.' }];
+    const first = await generateText({ model, tools, messages });
+    const requests = first.content.filter((part) => part.type === 'tool-approval-request') as { approvalId: string }[];
+    messages.push(...first.response.messages, {
+      role: 'tool',
+      content: requests.map((request, index) => ({ type: 'tool-approval-response' as const, approvalId: request.approvalId, approved: index === 0 })),
+    });
+    await generateText({ model, tools, messages });
+    // The AI SDK raises one request for the id; only the input whose digest was pinned when it was raised runs.
+    expect(requests).toHaveLength(1);
+    expect(host.files.get('notes/a.txt')).toBe('hello');
+    expect(host.files.has('notes/evil.txt')).toBe(false);
+    expect(receipts.map((receipt) => [receipt.callId, receipt.code])).toEqual([['call-x', 'OK']]);
+  });
+
   it("puts the framework's approval behind the application's mode logic: in plan mode an approved call still does not run", async () => {
     const { registry, host, receipts } = createNotesFixture();
     const approvals = createConfirm({ mode: 'plan', prompt: () => Promise.reject(new Error('the framework is the person here')) });
