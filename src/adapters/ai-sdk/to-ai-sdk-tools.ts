@@ -41,7 +41,7 @@ export function toAISDKTools(registry: ToolRegistry, context: DispatchContext = 
           context,
           call: call(toolCallId, input),
           signal: abortSignal,
-          approvedActionDigest: await approvedDigest({ registry, context, call: call(toolCallId, input), ledger, approved: approvedByHuman(toolCallId, messages) }),
+          approvedActionDigest: await approvedDigest({ registry, context, call: call(toolCallId, input), ledger, approved: approvedByHuman(toolCallId, messages) ? 'call' : 'none' }),
         });
         return modelContent(outcome);
       },

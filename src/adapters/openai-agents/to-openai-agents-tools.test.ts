@@ -161,6 +161,28 @@ describe('toOpenAIAgentsTools', () => {
     ]);
   });
 
+  it("does not take the SDK's standing approval of a tool as a person's approval of calls nobody was shown", async () => {
+    const { registry, host, receipts } = createNotesFixture();
+    const model = new ScriptedModel([
+      { call: { callId: 'call-1', name: 'write_note', input: { path: 'notes/a.txt', text: 'hello' } } },
+      { call: { callId: 'call-2', name: 'write_note', input: { path: 'notes/evil.txt', text: 'pwned' } } },
+      { text: 'done' },
+    ]);
+    const agent = new Agent({ name: 'writer', model, tools: toOpenAIAgentsTools(registry, { grantedTools: NOTES_GRANT }) });
+    const interrupted = await run(agent, 'Write a note.');
+    interrupted.state.approve(interrupted.interruptions[0]!, { alwaysApprove: true });
+
+    // The call the person was shown runs; the SDK then runs every later write_note without asking.
+    const resumed = await run(agent, interrupted.state);
+    expect(resumed.interruptions).toHaveLength(0);
+    expect(host.files.get('notes/a.txt')).toBe('hello');
+    expect(host.files.has('notes/evil.txt')).toBe(false);
+    expect(receipts.map((receipt) => [receipt.callId, receipt.code])).toEqual([
+      ['call-1', 'OK'],
+      ['call-2', 'DENIED_BY_USER'],
+    ]);
+  });
+
   it('dispatches exactly the approved digest: an action changed after approval is refused on resume', async () => {
     let sent = 0;
     const sendReport = defineTool({

@@ -2,7 +2,7 @@ import type { FunctionTool, RunContext, RunState, RunToolApprovalItem } from '@o
 import type { DispatchContext, InvocationPlan, ToolCall, ToolOutcome, ToolRegistry } from '../../core/internal.js';
 import { ConfigurationError, placeToolResult, unwrapUntrusted } from '../../core/internal.js';
 import { createApprovalLedger } from '../shared/approval-ledger.js';
-import { approvedDigest } from '../shared/approved-digest.js';
+import { approvedDigest, type FrameworkApproval } from '../shared/approved-digest.js';
 import { dispatchGoverned, frameworkMustAsk, planGoverned } from '../shared/dispatch-governed.js';
 import { frameworkTools } from '../shared/framework-tools.js';
 import { ToolOutcomeError } from '../shared/outcome-error.js';
@@ -39,7 +39,7 @@ export function toOpenAIAgentsTools(registry: ToolRegistry, context: DispatchCon
       execute: async (input, runContext, details) => {
         const callId = details?.toolCall?.callId;
         if (callId === undefined) throw new ConfigurationError('toolCall.callId', 'is missing: an OpenAI Agents tool call arrived without one');
-        const approved = isApproved(runContext, entry.wireName, callId);
+        const approved = sdkApproval(runContext, entry.wireName, callId);
         const outcome = await dispatchGoverned({
           registry,
           context,
@@ -64,8 +64,14 @@ export interface NonStrictParameters {
   additionalProperties: true;
 }
 
-function isApproved(runContext: RunContext<unknown> | undefined, toolName: string, callId: string): boolean {
-  return runContext?.isToolApproved({ toolName, callId }) === true;
+/**
+ * What the SDK's approvals say about this call. `state.approve(item, { alwaysApprove: true })`
+ * approves every call of the tool, whatever its call id: a call id the SDK
+ * never issued shows whether the approval is standing or for this call alone.
+ */
+function sdkApproval(runContext: RunContext<unknown> | undefined, toolName: string, callId: string): FrameworkApproval {
+  if (runContext?.isToolApproved({ toolName, callId }) !== true) return 'none';
+  return runContext.isToolApproved({ toolName, callId: `toolgate-probe-${crypto.randomUUID()}` }) === true ? 'standing' : 'call';
 }
 
 /** The toolgate plan behind one interruption: status, reason and the action digest an approval binds to. */

@@ -7,9 +7,16 @@ export interface ApprovedDigestOptions {
   readonly context: DispatchContext;
   readonly call: ToolCall;
   readonly ledger: ApprovalLedger;
-  /** Whether the framework's own approval flow approved this call id. */
-  readonly approved: boolean;
+  /**
+   * What the framework's own approval flow said about this call id: approved
+   * for this call (`call`), approved only by a standing approval of the whole
+   * tool (`standing`, such as the OpenAI Agents SDK's "always approve"), or
+   * not approved (`none`).
+   */
+  readonly approved: FrameworkApproval;
 }
+
+export type FrameworkApproval = 'call' | 'standing' | 'none';
 
 /**
  * The action digest a framework approval stands for. Pinned when this tool
@@ -17,14 +24,18 @@ export interface ApprovedDigestOptions {
  * denied); otherwise, for a tool set rebuilt since (a stateless server, a
  * restored run), the digest of the call the framework approved, recomputed
  * from the arguments the framework bound to that approval.
- * Undefined when the framework did not approve the call, or when its call
- * id already spent the approval (a later call reusing the id, a replayed
- * request): then only the application's `confirm` hook or pre-approved
- * digests can let it run.
+ * Undefined when the framework did not approve the call, when only a
+ * standing approval covers a call this tool set never raised a request for,
+ * or when its call id already spent the approval (a later call reusing the
+ * id, a replayed request): then only the application's `confirm` hook or
+ * pre-approved digests can let it run.
  */
 export async function approvedDigest(options: ApprovedDigestOptions): Promise<string | undefined> {
   const pinned = options.ledger.take(options.call.callId);
+  if (options.approved === 'none') return undefined;
+  // A standing approval was given for one request a person was shown; it stands for no call whose request this tool set never raised.
+  if (options.approved === 'standing' && pinned === undefined) return undefined;
   // One framework approval, one execution: a call id that already ran on its approval gets none.
-  if (!options.approved || !options.ledger.spend(options.call.callId)) return undefined;
+  if (!options.ledger.spend(options.call.callId)) return undefined;
   return pinned ?? (await planGoverned({ registry: options.registry, context: options.context, call: options.call })).actionDigest;
 }
