@@ -1,7 +1,7 @@
 import { showUnprintable, UNPRINTABLE } from '../action/display-action.js';
 
-/** Half of a surrogate pair with no other half: not text, whatever a screen draws for it. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** Half of a surrogate pair alone (a whole pair is one code point under `u`, not `Cs`): not text, whatever a screen draws for it. */
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
  * Why a rule's text cannot be imported, or undefined when it can. A control,

@@ -57,16 +57,14 @@ export function isInside(root: string, candidate: string): boolean {
 /** A segment `path.resolve` would fold or drop: empty, `.` or `..`, or a separator at either end. */
 const FOLDED_SEGMENT = /(?:^|\/)\.{0,2}(?:\/|$)/;
 
-/** Half of a UTF-16 pair alone: it has no UTF-8 form, and Node hands the kernel U+FFFD in its place. */
-const LONE_SURROGATE = /\p{Cs}/u;
-
 /**
  * Whether a requested path can reach the kernel as it was judged: not
  * empty, no NUL, and no lone surrogate (the file a write would create is
  * named with U+FFFD, not the name that was resolved, approved and verified).
  */
 export function isUsablePath(requested: string): boolean {
-  return requested.length > 0 && !requested.includes('\0') && !LONE_SURROGATE.test(requested);
+  // Half of a UTF-16 pair alone has no UTF-8 form: Node hands the kernel U+FFFD in its place.
+  return requested.length > 0 && !requested.includes('\0') && requested.isWellFormed();
 }
 
 /**
