@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigurationError } from '../core/internal.js';
@@ -6,7 +6,7 @@ import { nodeSha256 } from './digest/node-sha256.js';
 import { createEgressCapability } from './egress/create-egress-capability.js';
 import { createFsCapability } from './fs/create-fs-capability.js';
 import { createPathTextMatcher, withoutRoot } from '../core/policy/protected-paths.js';
-import { createFsJail, isInside, type FsJail } from './fs/fs-jail.js';
+import { createFsJail, isInside, realOrSelf, type FsJail } from './fs/fs-jail.js';
 import { createResolveTarget } from './fs/resolve-target.js';
 import type { NodeHost, NodeHostOptions } from './node-host-types.js';
 import { createOsCapability } from './os/create-os-capability.js';
@@ -142,16 +142,8 @@ export const HOME_CREDENTIAL_PATHS: readonly string[] = Object.freeze([
 function runtimeFolders(workspace: string): string[] {
   const runtime = process.env.XDG_RUNTIME_DIR;
   const folders = ['/run/user', ...(runtime !== undefined && path.isAbsolute(runtime) ? [runtime] : [])];
-  return folders.filter((folder) => !isInside(realFolder(folder), workspace));
-}
-
-/** `folder` with every link resolved, as the workspace is; as spelled when it cannot be. */
-function realFolder(folder: string): string {
-  try {
-    return realpathSync.native(folder);
-  } catch {
-    return folder;
-  }
+  // Compared by real paths, as the workspace is.
+  return folders.filter((folder) => !isInside(realOrSelf(folder), workspace));
 }
 
 /** Whether a protected file is one the policy lets be read, by its workspace-relative path. */

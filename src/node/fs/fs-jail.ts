@@ -138,7 +138,7 @@ interface FoldedEntry {
  * with the missing names after it, stands in, so an entry spelled through a
  * symlink (a symlinked checkout, macOS `/tmp`) still matches.
  */
-function realOrSelf(candidate: string): string {
+export function realOrSelf(candidate: string): string {
   const missing: string[] = [];
   for (let existing = candidate; ; existing = path.dirname(existing)) {
     try {
