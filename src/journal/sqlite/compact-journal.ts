@@ -79,6 +79,7 @@ export function compactJournal(store: ChainStore, openClaims: OpenClaims, option
       removed[table] = db.prepare(`DELETE FROM ${table} WHERE seq <= ?`).run(throughSeq).changes;
       for (const statement of appendOnlyTriggerSql(table)) db.exec(statement);
     }
+    db.prepare(`DELETE FROM receipt_keys WHERE seq <= ?`).run(throughSeq);
     store.append('checkpoints', { at: Date.now(), through_seq: throughSeq, through_hash: through.hash, body: canonicalJson({ removed }) });
     return { removed, throughSeq };
   });

@@ -106,6 +106,14 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     `INSERT INTO runs (run_id, first_seq) SELECT run_id, min(seq) FROM receipts WHERE run_id IS NOT NULL GROUP BY run_id`,
     `DROP INDEX IF EXISTS receipts_by_run`,
   ],
+  // Receipts by key, folded in a few hundred at a time (`ReceiptKeys`), in place of the index of receipts by key,
+  // which cost every commit a page write.
+  [
+    `CREATE TABLE receipt_keys (key TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (key, seq)) WITHOUT ROWID`,
+    `INSERT INTO receipt_keys (key, seq) SELECT key, seq FROM receipts`,
+    `INSERT OR REPLACE INTO meta (name, value) SELECT 'receipt_keys_through', coalesce(max(seq), 0) FROM receipts`,
+    `DROP INDEX IF EXISTS receipts_by_key`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -21,6 +21,7 @@ import { compactJournal, type CompactOptions, type CompactResult } from './compa
 import { readJournalAnchor, type JournalAnchor } from './journal-anchor.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
 import { OpenClaims } from './open-claims.js';
+import { ReceiptKeys } from './receipt-keys.js';
 import { RunIndex } from './run-index.js';
 import { openClaimOfAction, unresolvedClaimError, type ClaimBody, type ClaimRow } from './journal-claims.js';
 import { encodeData, encodeResult } from './encode-journal-body.js';
@@ -87,13 +88,11 @@ export class SqliteJournal implements Journal {
   readonly #batcher: CommitBatcher;
   readonly #openClaims: OpenClaims;
   readonly #runs: RunIndex;
+  readonly #receiptKeys: ReceiptKeys;
   /** Receipts queued for the next batch, by key: a `prepare` of the key reads them without waiting for the commit. */
   readonly #queued = new Map<string, string>();
   readonly #holder = `pid ${process.pid} on ${hostname()}`;
-  readonly #statements: {
-    receiptByKey: Database.Statement<[string], { body: string }>;
-    claimBySeq: Database.Statement<[number], ClaimRow>;
-  };
+  readonly #claimBySeq: Database.Statement<[number], ClaimRow>;
   #closed = false;
 
   constructor(path: string, store: ChainStore, options: { coverage: 'tiered' | 'all'; verifier: ReceiptVerifier | undefined; anchor?: AnchorKeeper | undefined }) {
@@ -106,10 +105,8 @@ export class SqliteJournal implements Journal {
     const db = store.db;
     this.#openClaims = new OpenClaims(store);
     this.#runs = new RunIndex(store);
-    this.#statements = {
-      receiptByKey: db.prepare(`SELECT body FROM receipts WHERE key = ? ORDER BY seq DESC LIMIT 1`),
-      claimBySeq: db.prepare(`SELECT * FROM claims WHERE seq = ?`),
-    };
+    this.#receiptKeys = new ReceiptKeys(store);
+    this.#claimBySeq = db.prepare(`SELECT * FROM claims WHERE seq = ?`);
   }
 
   /** The public key every row is signed with (PEM), when signing is on. */
@@ -133,8 +130,8 @@ export class SqliteJournal implements Journal {
 
   /** Look the key up and, for the effect tier, append the claim (inside a batch's transaction); the record tier only reads. */
   #claim(input: JournalPrepareInput, claimId: string): JournalPrepareResult {
-    const recorded = this.#statements.receiptByKey.get(input.key);
-    if (recorded !== undefined) return { status: 'recorded', recorded: JSON.parse(recorded.body) as RecordedResult };
+    const recorded = this.#receiptKeys.bodyOf(input.key);
+    if (recorded !== undefined) return { status: 'recorded', recorded: JSON.parse(recorded) as RecordedResult };
     if (input.tier === 'effect') {
       const open = this.#openClaims.refresh();
       // Never re-run silently: the earlier attempt may have touched the world.
@@ -143,7 +140,7 @@ export class SqliteJournal implements Journal {
       // this instance does not hold is open. Its own calls in flight are not in doubt, and run side by side.
       const doubted = sameKey ?? openClaimOfAction(open, input.actionDigest, (id) => this.#pending.has(id) || this.#settling.has(id));
       if (doubted !== undefined) {
-        const row = this.#statements.claimBySeq.get(doubted.seq) ?? { ...doubted, at: 0, state: 'claimed', body: '{}' };
+        const row = this.#claimBySeq.get(doubted.seq) ?? { ...doubted, at: 0, state: 'claimed', body: '{}' };
         return { status: 'refused', error: unresolvedClaimError(input.toolName, row) };
       }
       const body: Record<string, unknown> = {
@@ -234,8 +231,8 @@ export class SqliteJournal implements Journal {
     return promised(() => {
       this.#open();
       this.#batcher.flush();
-      const row = this.#statements.receiptByKey.get(key);
-      return row === undefined ? undefined : (JSON.parse(row.body) as RecordedResult);
+      const body = this.#receiptKeys.bodyOf(key);
+      return body === undefined ? undefined : (JSON.parse(body) as RecordedResult);
     });
   }
 
@@ -276,7 +273,7 @@ export class SqliteJournal implements Journal {
     return [...this.#openClaims.refresh().values()]
       .filter((open) => !this.#pending.has(open.claim_id))
       .sort((left, right) => left.seq - right.seq)
-      .map((open) => this.#statements.claimBySeq.get(open.seq))
+      .map((open) => this.#claimBySeq.get(open.seq))
       .filter((row) => row !== undefined)
       .map((row) => {
         const body = JSON.parse(row.body) as ClaimBody;

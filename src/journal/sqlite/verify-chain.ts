@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { JournalVerifyResult } from '../../core/internal.js';
 import type { ChainHead } from './chain-store.js';
 import { GENESIS_HASH, hashedFields, hashRow, holdsForeignValue } from './row-hash.js';
+import { receiptKeysProblem } from './receipt-keys.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
 import { appendOnlyTriggers, CHAINED_TABLES, normaliseTriggerSql, type ChainedTable } from './schema.js';
 
@@ -63,7 +64,8 @@ function* chainRows(db: Database.Database): Generator<{ table: ChainedTable; row
  * checkpoint, each `prev_hash` equal to the previous row's hash, each hash
  * recomputed from the row, each signature checked, the anchored head (when
  * given) found unchanged, the append-only triggers exactly as the journal
- * creates them. The first failure is named by table and sequence number.
+ * creates them, the receipt key index true to the receipts. The first
+ * failure is named by table and sequence number.
  */
 export function verifyChain(db: Database.Database, options: VerifyOptions & { verifier: ReceiptVerifier | undefined }): SqliteVerifyResult {
   // One read transaction: every cursor sees the same snapshot while other processes append.
@@ -137,7 +139,7 @@ function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifi
     const problem = anchorProblem(expected, previous, checkpoints, signedCheckpoints);
     if (problem !== undefined) return fail('chain', expected.seq, problem.problem, problem.kind);
   }
-  return result(triggerProblem(db));
+  return result(triggerProblem(db) ?? receiptKeysProblem(db));
 }
 
 /**

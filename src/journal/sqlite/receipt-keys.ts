@@ -1,0 +1,156 @@
+import type Database from 'better-sqlite3';
+import type { AppendObserver, ChainStore } from './chain-store.js';
+import { HASHED_COLUMNS, type ChainedTable } from './schema.js';
+
+const RECEIPT_KEY = HASHED_COLUMNS.receipts.indexOf('key');
+
+/** Rows of the chain the tail spans at most: the receipt written past them folds the tail into `receipt_keys`. */
+export const FOLD_AT = 512;
+
+/** The `meta` row that says how far `receipt_keys` reaches: every receipt numbered at or below it is in it. */
+const THROUGH = 'receipt_keys_through';
+
+/**
+ * The latest receipt of a key (`prepare` finds a call already recorded by
+ * it), without an index that every commit pays for. An index of receipts by
+ * key cost each commit a page of its own, and each call commits once: more
+ * than a quarter of an effect-tier call's time went to that page and to
+ * checkpointing it. Here the receipts are folded into `receipt_keys` (key,
+ * seq) once the chain has grown `FOLD_AT` rows past it, all in the
+ * transaction of the receipt that finds it so, and the
+ * receipts past it, the tail, are mirrored in memory, every connection's,
+ * as the open claims are (`OpenClaims`): this connection's as it appends
+ * them, the others' read by sequence number when `PRAGMA data_version`
+ * says another connection committed. A key is looked up in the tail first
+ * (it is newer), then in `receipt_keys`.
+ *
+ * The table is derived, not chained, so `verify()` checks it against the
+ * receipts (`receiptKeysProblem`): a key entry removed would let a call
+ * already recorded run again, one added would answer a call with another
+ * call's result.
+ */
+export class ReceiptKeys implements AppendObserver {
+  readonly #store: ChainStore;
+  readonly #statements: {
+    through: Database.Statement<[], string>;
+    setThrough: Database.Statement<[string]>;
+    fold: Database.Statement<[number]>;
+    after: Database.Statement<[{ from: number; before: number }], { seq: number; key: string }>;
+    atSeq: Database.Statement<[number, string], { body: string }>;
+    inTail: Database.Statement<[number, string], { body: string }>;
+    folded: Database.Statement<[string], { body: string }>;
+  };
+  /** The latest receipt of each key numbered above `#through`. */
+  #tail = new Map<string, number>();
+  /** Every receipt numbered at or below it is in `receipt_keys`. */
+  #through = 0;
+  /** The highest receipt number mirrored. */
+  #seen = 0;
+  /** `PRAGMA data_version` when the mirror last matched the file; undefined before the first read. */
+  #version: number | undefined;
+  /** How to take back what the open transaction changed, newest last. */
+  #undo: (() => void)[] = [];
+
+  constructor(store: ChainStore) {
+    this.#store = store;
+    const db = store.db;
+    this.#statements = {
+      through: db.prepare<[], string>(`SELECT value FROM meta WHERE name = '${THROUGH}'`).pluck(),
+      setThrough: db.prepare(`INSERT OR REPLACE INTO meta (name, value) VALUES ('${THROUGH}', ?)`),
+      fold: db.prepare(`INSERT OR IGNORE INTO receipt_keys (key, seq) SELECT key, seq FROM receipts WHERE seq > ?`),
+      after: db.prepare(`SELECT seq, key FROM receipts WHERE seq > @from AND seq < @before ORDER BY seq`),
+      atSeq: db.prepare(`SELECT body FROM receipts WHERE seq = ? AND key = ?`),
+      inTail: db.prepare(`SELECT body FROM receipts WHERE seq > ? AND key = ? ORDER BY seq DESC LIMIT 1`),
+      folded: db.prepare(`SELECT r.body FROM receipt_keys k JOIN receipts r ON r.seq = k.seq AND r.key = k.key WHERE k.key = ? ORDER BY k.seq DESC LIMIT 1`),
+    };
+    store.observe(this);
+  }
+
+  /** The body of the latest receipt of `key`, or undefined. Inside a write it sees that write's own receipts. */
+  bodyOf(key: string): string | undefined {
+    this.#catchUp(Number.MAX_SAFE_INTEGER);
+    const seq = this.#tail.get(key);
+    if (seq !== undefined) {
+      // A row the mirror names is there unless a compaction dropped it: then the tail is read as it is.
+      const row = this.#statements.atSeq.get(seq, key) ?? this.#statements.inTail.get(this.#through, key);
+      if (row !== undefined) return row.body;
+    }
+    return this.#statements.folded.get(key)?.body;
+  }
+
+  appended(table: ChainedTable, seq: number, values: readonly (string | number | null)[]): void {
+    if (table !== 'receipts') return;
+    // The receipts other connections committed before this one first: the file's, up to (not including) it.
+    this.#catchUp(seq);
+    this.#note(String(values[RECEIPT_KEY]), seq);
+    if (seq - this.#through >= FOLD_AT) this.#fold(seq);
+  }
+
+  ended(committed: boolean): void {
+    if (!committed) for (let index = this.#undo.length - 1; index >= 0; index -= 1) (this.#undo[index] as () => void)();
+    if (this.#undo.length > 0) this.#undo = [];
+  }
+
+  /** Mirror one receipt, undone if its transaction rolls back. */
+  #note(key: string, seq: number): void {
+    const previous = this.#tail.get(key);
+    const seen = this.#seen;
+    this.#tail.set(key, seq);
+    this.#seen = seq;
+    this.#undo.push(() => {
+      if (previous === undefined) this.#tail.delete(key);
+      else this.#tail.set(key, previous);
+      this.#seen = seen;
+    });
+  }
+
+  /** Inside the write that appended receipt `seq`: every receipt up to it goes into `receipt_keys`. */
+  #fold(seq: number): void {
+    this.#statements.fold.run(this.#through);
+    this.#statements.setThrough.run(String(seq));
+    const tail = this.#tail;
+    const through = this.#through;
+    this.#tail = new Map();
+    this.#through = seq;
+    this.#undo.push(() => {
+      this.#tail = tail;
+      this.#through = through;
+    });
+  }
+
+  /** Read what other connections committed since the mirror last matched the file: how far the table reaches, and the receipts past it numbered below `before`. */
+  #catchUp(before: number): void {
+    // Read before the rows: a commit that lands in between moves it again, and is read next time.
+    const version = this.#store.dataVersion();
+    if (version === this.#version) return;
+    const through = Number(this.#statements.through.get() ?? 0);
+    if (through !== this.#through) {
+      this.#through = through;
+      for (const [key, seq] of this.#tail) if (seq <= through) this.#tail.delete(key);
+    }
+    for (const row of this.#statements.after.all({ from: Math.max(this.#seen, through), before })) {
+      this.#tail.set(row.key, row.seq);
+      this.#seen = row.seq;
+    }
+    this.#version = version;
+  }
+}
+
+/**
+ * Whether `receipt_keys` says exactly what the receipts say: every receipt
+ * the table reaches is in it under its own key, and it names no other.
+ */
+export function receiptKeysProblem(db: Database.Database): { table: string; id: number; problem: string } | undefined {
+  const through = Number(db.prepare<[], string>(`SELECT value FROM meta WHERE name = '${THROUGH}'`).pluck().get() ?? 0);
+  const missing = db
+    .prepare<[number], number>(`SELECT r.seq FROM receipts r WHERE r.seq <= ? AND NOT EXISTS (SELECT 1 FROM receipt_keys k WHERE k.key = r.key AND k.seq = r.seq) ORDER BY r.seq LIMIT 1`)
+    .pluck()
+    .get(through);
+  if (missing !== undefined) return { table: 'receipts', id: missing, problem: 'missing from the receipt key index: a call it recorded could run again' };
+  const stray = db
+    .prepare<[], number>(`SELECT k.seq FROM receipt_keys k WHERE NOT EXISTS (SELECT 1 FROM receipts r WHERE r.seq = k.seq AND r.key = k.key) ORDER BY k.seq LIMIT 1`)
+    .pluck()
+    .get();
+  if (stray !== undefined) return { table: 'receipt_keys', id: stray, problem: 'the receipt key index names a receipt that is not there' };
+  return undefined;
+}
