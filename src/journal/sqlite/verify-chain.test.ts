@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteJournal, type SqliteJournalOptions } from './create-sqlite-journal.js';
-import { hashedFields, hashRow } from './row-hash.js';
+import { hashedFields, hashRow, legacyRowHash } from './row-hash.js';
 import { appendOnlyTriggerSql, type ChainedTable } from './schema.js';
 import type { SqliteJournal } from './sqlite-journal.js';
 import { receipt } from './__fixtures__/receipt.js';
@@ -65,6 +65,25 @@ describe('tampering', () => {
     withoutTrigger(journal.path, 'receipts_no_delete', `DELETE FROM receipts WHERE seq = 9`);
     const result = await journal.verify();
     expect(result.firstBadRow).toEqual({ table: 'receipts', id: 10, problem: 'rows 9–9 are missing (deleted)' });
+  });
+
+  it('verifies rows hashed as they were before the body followed the canonical part, among rows written now, and names one changed', async () => {
+    const journal = journalAt();
+    await fill(journal, 4);
+    const path = journal.path;
+    journal.close();
+    relinkAfterEdit(path, 1, (body) => body, false, legacyRowHash);
+    const db = new Database(path);
+    const first = db.prepare<[], Record<string, unknown> & { prev_hash: string; hash: string }>('SELECT * FROM receipts WHERE seq = 1').get();
+    db.close();
+    expect(first?.hash).toBe(legacyRowHash(String(first?.prev_hash), 'receipts', 1, hashedFields(first ?? {})));
+    expect(first?.hash).not.toBe(hashRow(String(first?.prev_hash), 'receipts', 1, hashedFields(first ?? {})));
+    const reopened = journalAt({}, path);
+    await fill(reopened, 2);
+    expect(await reopened.verify()).toMatchObject({ ok: true, rows: 7 });
+    reopened.close();
+    withoutTrigger(path, 'receipts_no_update', `UPDATE receipts SET body = replace(body, 'ok 2', 'ok 7') WHERE seq = 2`);
+    expect((await journalAt({}, path).verify()).firstBadRow).toMatchObject({ table: 'receipts', id: 2, problem: expect.stringContaining('hash mismatch') });
   });
 
   it('reports a missing append-only trigger even when every row is intact', async () => {
@@ -168,7 +187,7 @@ describe('compaction', () => {
 });
 
 /** What an attacker with write access can do without the key: edit a row and recompute every later hash. */
-function relinkAfterEdit(path: string, seq: number, edit: (body: string) => string, stripSignatures = false): void {
+function relinkAfterEdit(path: string, seq: number, edit: (body: string) => string, stripSignatures = false, rowHash = hashRow): void {
   const db = new Database(path);
   db.exec('DROP TRIGGER receipts_no_update; DROP TRIGGER events_no_update');
   const rows = db.prepare<[], Record<string, unknown> & { seq: number; table: string }>(
@@ -182,13 +201,12 @@ function relinkAfterEdit(path: string, seq: number, edit: (body: string) => stri
     if (row.seq === seq) fields.body = edit(String(fields.body));
     if (stripSignatures && table === 'receipts') fields.key_id = null;
     const prev = previous ?? String(fields.prev_hash);
-    const hash = hashRow(prev, table, row.seq, hashedFields(fields));
+    const hash = rowHash(prev, table, row.seq, hashedFields(fields));
     const signature = stripSignatures ? null : (fields.signature ?? null);
     if (table === 'receipts') db.prepare('UPDATE receipts SET body = ?, key_id = ?, signature = ?, prev_hash = ?, hash = ? WHERE seq = ?').run(fields.body, fields.key_id ?? null, signature, prev, hash, row.seq);
     else db.prepare('UPDATE events SET prev_hash = ?, hash = ? WHERE seq = ?').run(prev, hash, row.seq);
     previous = hash;
   }
-  db.exec(`CREATE TRIGGER receipts_no_update BEFORE UPDATE ON receipts BEGIN SELECT RAISE(ABORT, 'x'); END;
-           CREATE TRIGGER events_no_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'x'); END;`);
+  for (const table of ['receipts', 'events'] as const) for (const statement of appendOnlyTriggerSql(table)) db.exec(statement);
   db.close();
 }

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { JournalVerifyResult } from '../../core/internal.js';
 import type { ChainHead } from './chain-store.js';
-import { GENESIS_HASH, hashedFields, hashRow, holdsForeignValue } from './row-hash.js';
+import { GENESIS_HASH, hashedFields, holdsForeignValue, rowHashMatches } from './row-hash.js';
 import { receiptKeysProblem } from './receipt-keys.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
 import { appendOnlyTriggers, CHAINED_TABLES, normaliseTriggerSql, type ChainedTable } from './schema.js';
@@ -109,7 +109,7 @@ function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifi
       if (previous !== undefined && row.seq !== previous.seq + 1) return fail(table, row.seq, `rows ${previous.seq + 1}–${row.seq - 1} are missing (deleted)`);
       if (row.prev_hash !== expectedPrev) return fail(table, row.seq, 'chain break: prev_hash does not match the previous row');
       if (holdsForeignValue(row)) return fail(table, row.seq, 'a column holds a value the journal never writes: the row was changed');
-      if (hashRow(row.prev_hash, table, row.seq, hashedFields(row)) !== row.hash) return fail(table, row.seq, 'hash mismatch: the row was changed');
+      if (!rowHashMatches(row.hash, row.prev_hash, table, row.seq, hashedFields(row))) return fail(table, row.seq, 'hash mismatch: the row was changed');
       const signature = checkSignature(row, verifier);
       // Past a row no signature covers yet, a bad signature leaves that row unvouched: it is the first bad row.
       if (signature.problem !== undefined) return uncovered?.legacy === false ? fail(uncovered.table, uncovered.seq, 'signature missing') : fail(table, row.seq, signature.problem);
