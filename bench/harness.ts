@@ -1,8 +1,14 @@
 /**
  * A tiny benchmark harness: every case runs in the same process, in
- * interleaved rounds (A B C, A B C, …) so drift and GC hit them alike; each
+ * interleaved rounds (A B C, C A B, …) so drift and GC hit them alike; each
  * round times a batch of operations; the report gives the median time per
- * operation and the ratio to a named baseline case.
+ * operation and the ratio to a named baseline case. Each round runs the
+ * cases in another order: the garbage one case leaves is collected on the
+ * time of whichever case next crosses V8's threshold, and in a fixed order
+ * that was the same case round after round (a row that followed the peers'
+ * allocation-heavy rows read four times its cost in some runs and not in
+ * others). Shuffled, a collection lands on a different case each round, and
+ * the median of the rounds leaves it out for every case alike.
  */
 export interface BenchCase {
   readonly name: string;
@@ -40,6 +46,23 @@ async function timeBatch(run: () => unknown, batch: number): Promise<number> {
   return Number(process.hrtime.bigint() - started) / batch;
 }
 
+/** The cases in an order fixed by the round's number (a Fisher–Yates shuffle driven by mulberry32): every run tries the same orders. */
+function shuffled<T>(cases: readonly T[], round: number): T[] {
+  const order = [...cases];
+  let state = (round + 1) * 0x9e3779b9;
+  const next = (): number => {
+    state = (state + 0x6d2b79f5) | 0;
+    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
+    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed);
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
+  };
+  for (let index = order.length - 1; index > 0; index -= 1) {
+    const other = Math.floor(next() * (index + 1));
+    [order[index], order[other]] = [order[other] as T, order[index] as T];
+  }
+  return order;
+}
+
 function percentile(sorted: readonly number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
 }
@@ -50,7 +73,7 @@ export async function bench(cases: readonly BenchCase[], options: BenchOptions):
   const samples = new Map<string, number[]>(cases.map((entry) => [entry.name, []]));
   for (let round = 0; round < (options.warmup ?? 5); round += 1) for (const entry of cases) await timeBatch(entry.run, batch);
   for (let round = 0; round < rounds; round += 1) {
-    for (const entry of cases) samples.get(entry.name)?.push(await timeBatch(entry.run, batch));
+    for (const entry of shuffled(cases, round)) samples.get(entry.name)?.push(await timeBatch(entry.run, batch));
   }
   const medians = new Map<string, { median: number; p90: number }>();
   for (const [name, values] of samples) {
@@ -76,7 +99,7 @@ export async function cpuTimes(cases: readonly BenchCase[], options: { readonly 
   const batch = options.batch ?? 1000;
   const samples = new Map<string, number[]>(cases.map((entry) => [entry.name, []]));
   for (let round = 0; round < (options.rounds ?? 15); round += 1) {
-    for (const entry of cases) {
+    for (const entry of shuffled(cases, round)) {
       const started = process.cpuUsage();
       await timeBatch(entry.run, batch);
       const used = process.cpuUsage(started);
