@@ -136,6 +136,27 @@ describe('ReceiptKeys', () => {
 });
 
 describe('the journal with the receipt key index', () => {
+  it('drops the key entries of the receipts compaction drops: the chain verifies, and the dropped calls are no longer found', async () => {
+    const path = join(dir, 'journal.db');
+    const journal = createSqliteJournal(path, { onUnresolved: () => undefined });
+    for (let index = 0; index <= FOLD_AT; index += 1) {
+      await journal.settle(undefined, { ok: true, value: index, content: String(index), receipt: { callId: `c${index}`, tool: 'bump', actionDigest: 'act', status: 'ok', code: 'OK' } as never });
+    }
+    const db = open();
+    // The receipt at row FOLD_AT folded every receipt up to it; the last one is in the tail.
+    expect(folded(db)).toBe(FOLD_AT);
+    const result = await journal.compact({ before: Date.now() + 1 });
+    expect(result.throughSeq).toBe(FOLD_AT + 1);
+    expect(folded(db)).toBe(0);
+    expect(receiptKeysProblem(db)).toBeUndefined();
+    expect((await journal.verify()).ok).toBe(true);
+    expect(await journal.lookup('act:c0')).toBeUndefined();
+    expect(await journal.lookup(`act:c${FOLD_AT}`)).toBeUndefined();
+    await journal.settle(undefined, { ok: true, value: 'after', content: 'after', receipt: { callId: 'after', tool: 'bump', actionDigest: 'act', status: 'ok', code: 'OK' } as never });
+    expect(await journal.lookup('act:after')).toMatchObject({ value: 'after' });
+    journal.close();
+  });
+
   it('replays a recorded call past a fold, across journals on one file, and verify() reports a removed entry', async () => {
     const path = join(dir, 'journal.db');
     const first = createSqliteJournal(path, { onUnresolved: () => undefined });
