@@ -1,27 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ChainStore } from './chain-store.js';
 import { OpenClaims } from './open-claims.js';
 import { appendOnlyTriggerSql, migrateSchema } from './schema.js';
+import { useJournalFolder } from './__fixtures__/journal-folder.js';
 
-let dir: string;
-const databases: Database.Database[] = [];
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'toolgate-open-claims-'));
-});
-afterEach(() => {
-  for (const db of databases.splice(0)) db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { open } = useJournalFolder('toolgate-open-claims-');
 
 function connection(): ChainStore {
-  const db = new Database(join(dir, 'journal.db'));
-  databases.push(db);
-  db.pragma('journal_mode = WAL');
+  const db = open();
   migrateSchema(db);
   return new ChainStore(db, undefined);
 }

@@ -1,30 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
 import { ChainStore } from './chain-store.js';
 import { createSqliteJournal } from './create-sqlite-journal.js';
 import { FOLD_AT, ReceiptKeys, receiptKeysProblem } from './receipt-keys.js';
 import { migrateSchema, SCHEMA_VERSION } from './schema.js';
+import { useJournalFolder } from './__fixtures__/journal-folder.js';
 
-let dir: string;
-const databases: Database.Database[] = [];
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'toolgate-receipt-keys-'));
-});
-afterEach(() => {
-  for (const db of databases.splice(0)) db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function open(): Database.Database {
-  const db = new Database(join(dir, 'journal.db'));
-  databases.push(db);
-  db.pragma('journal_mode = WAL');
-  return db;
-}
+const { dir, open } = useJournalFolder('toolgate-receipt-keys-');
 
 function connection(): { store: ChainStore; keys: ReceiptKeys } {
   const db = open();
@@ -137,7 +120,7 @@ describe('ReceiptKeys', () => {
 
 describe('the journal with the receipt key index', () => {
   it('drops the key entries of the receipts compaction drops: the chain verifies, and the dropped calls are no longer found', async () => {
-    const path = join(dir, 'journal.db');
+    const path = join(dir(), 'journal.db');
     const journal = createSqliteJournal(path, { onUnresolved: () => undefined });
     for (let index = 0; index <= FOLD_AT; index += 1) {
       await journal.settle(undefined, { ok: true, value: index, content: String(index), receipt: { callId: `c${index}`, tool: 'bump', actionDigest: 'act', status: 'ok', code: 'OK' } as never });
@@ -158,7 +141,7 @@ describe('the journal with the receipt key index', () => {
   });
 
   it('replays a recorded call past a fold, across journals on one file, and verify() reports a removed entry', async () => {
-    const path = join(dir, 'journal.db');
+    const path = join(dir(), 'journal.db');
     const first = createSqliteJournal(path, { onUnresolved: () => undefined });
     const second = createSqliteJournal(path, { onUnresolved: () => undefined });
     const settle = (journal: typeof first, callId: string) =>

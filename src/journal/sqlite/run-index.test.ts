@@ -1,29 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ChainStore } from './chain-store.js';
 import { RunIndex } from './run-index.js';
 import { migrateSchema, SCHEMA_VERSION } from './schema.js';
+import { useJournalFolder } from './__fixtures__/journal-folder.js';
 
-let dir: string;
-const databases: Database.Database[] = [];
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'toolgate-run-index-'));
-});
-afterEach(() => {
-  for (const db of databases.splice(0)) db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function open(): Database.Database {
-  const db = new Database(join(dir, 'journal.db'));
-  databases.push(db);
-  db.pragma('journal_mode = WAL');
-  return db;
-}
+const { open } = useJournalFolder('toolgate-run-index-');
 
 function connection(): { store: ChainStore; runs: RunIndex } {
   const db = open();
