@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
+import { ConfigurationError } from '../../core/internal.js';
 import type { AppendObserver, ChainStore } from './chain-store.js';
-import { HASHED_COLUMNS, type ChainedTable } from './schema.js';
+import { CHAINED_TABLES, HASHED_COLUMNS, type ChainedTable } from './schema.js';
 
 const RECEIPT_KEY = HASHED_COLUMNS.receipts.indexOf('key');
 
@@ -123,8 +124,10 @@ export class ReceiptKeys implements AppendObserver {
     // Read before the rows: a commit that lands in between moves it again, and is read next time.
     const version = this.#store.dataVersion();
     if (version === this.#version) return;
-    const through = Number(this.#statements.through.get() ?? 0);
+    const through = reachOf(this.#statements.through.get());
     if (through !== this.#through) {
+      // A reach past the head would hide from the tail, and fold into the table, none of the receipts below it.
+      if (through === undefined || through > this.#store.head().seq) throw new ConfigurationError('journal', 'has a receipt key index that reaches past its chain; run verify()');
       this.#through = through;
       for (const [key, seq] of this.#tail) if (seq <= through) this.#tail.delete(key);
     }
@@ -138,19 +141,32 @@ export class ReceiptKeys implements AppendObserver {
 
 /**
  * Whether `receipt_keys` says exactly what the receipts say: every receipt
- * the table reaches is in it under its own key, and it names no other.
+ * the table reaches is in it under its own key, it names no other, and it
+ * reaches no further than the chain.
  */
 export function receiptKeysProblem(db: Database.Database): { table: string; id: number; problem: string } | undefined {
-  const through = Number(db.prepare<[], string>(`SELECT value FROM meta WHERE name = '${THROUGH}'`).pluck().get() ?? 0);
+  const through = reachOf(db.prepare<[], string>(`SELECT value FROM meta WHERE name = '${THROUGH}'`).pluck().get());
+  const head = db.prepare<[], number | null>(`SELECT max(seq) FROM (${CHAINED_TABLES.map((table) => `SELECT max(seq) AS seq FROM ${table}`).join(' UNION ALL ')})`).pluck().get() ?? 0;
   const missing = db
     .prepare<[number], number>(`SELECT r.seq FROM receipts r WHERE r.seq <= ? AND NOT EXISTS (SELECT 1 FROM receipt_keys k WHERE k.key = r.key AND k.seq = r.seq) ORDER BY r.seq LIMIT 1`)
     .pluck()
-    .get(through);
+    .get(through ?? head);
   if (missing !== undefined) return { table: 'receipts', id: missing, problem: 'missing from the receipt key index: a call it recorded could run again' };
   const stray = db
     .prepare<[], number>(`SELECT k.seq FROM receipt_keys k WHERE NOT EXISTS (SELECT 1 FROM receipts r WHERE r.seq = k.seq AND r.key = k.key) ORDER BY k.seq LIMIT 1`)
     .pluck()
     .get();
   if (stray !== undefined) return { table: 'receipt_keys', id: stray, problem: 'the receipt key index names a receipt that is not there' };
+  if (through === undefined || through > head) return { table: 'meta', id: 0, problem: 'the receipt key index reaches past the chain: a call recorded after it would be found by no other connection' };
   return undefined;
+}
+
+/**
+ * The reach as the journal writes it (a row's sequence number, 0 while
+ * absent), or undefined for any other value: read as a number, text that is
+ * none (NaN) or one past the chain would read no receipt into the tail.
+ */
+function reachOf(value: string | undefined): number | undefined {
+  if (value === undefined) return 0;
+  return /^(0|[1-9][0-9]{0,14})$/.test(value) ? Number(value) : undefined;
 }
