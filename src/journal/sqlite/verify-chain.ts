@@ -139,7 +139,27 @@ function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifi
     const problem = anchorProblem(expected, previous, checkpoints, signedCheckpoints);
     if (problem !== undefined) return fail('chain', expected.seq, problem.problem, problem.kind);
   }
-  return result(triggerProblem(db) ?? receiptKeysProblem(db));
+  return result(triggerProblem(db) ?? columnProblem(db) ?? receiptKeysProblem(db));
+}
+
+/**
+ * Column names whose values a row's hash never covers: a row read as an
+ * object keeps no `__proto__` of its own (the value is dropped), and the
+ * canonical row gives `table` the row's table, whatever the column holds.
+ * A chained table with such a column (one added with ALTER TABLE) could
+ * carry anything there with every hash intact.
+ */
+const UNHASHABLE_COLUMNS = new Set(['__proto__', 'table']);
+
+function columnProblem(db: Database.Database): BadRow | undefined {
+  for (const table of CHAINED_TABLES) {
+    const column = db
+      .prepare(`SELECT * FROM ${table} LIMIT 0`)
+      .columns()
+      .find((found) => UNHASHABLE_COLUMNS.has(found.name));
+    if (column !== undefined) return { table: 'schema', id: 0, problem: `${table} has a column named ${column.name}, whose values no hash covers` };
+  }
+  return undefined;
 }
 
 /**

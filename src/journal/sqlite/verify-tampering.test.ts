@@ -44,6 +44,18 @@ describe('values the journal never writes', () => {
     expect((await journal.verify()).firstBadRow).toEqual({ table: 'receipts', id: 2, problem: 'a column holds a value the journal never writes: the row was changed' });
   });
 
+  for (const column of ['table', '__proto__']) {
+    it(`catches a column added under the name ${column}, whose value no hash would cover`, async () => {
+      const journal = journalAt({ sign: { keyDir: keyDir() } });
+      await settle(journal, 1, 3);
+      tamper(journal.path, (db) => {
+        db.exec(`ALTER TABLE receipts ADD COLUMN "${column}" TEXT`);
+        db.prepare(`UPDATE receipts SET "${column}" = 'forged' WHERE seq = 2`).run();
+      });
+      expect((await journal.verify()).firstBadRow).toEqual({ table: 'schema', id: 0, problem: `receipts has a column named ${column}, whose values no hash covers` });
+    });
+  }
+
   it('verifies its own rows whose text holds a lone surrogate, which SQLite stores as U+FFFD', async () => {
     const journal = journalAt({ sign: { keyDir: keyDir() } });
     const call = effectCall('c\udc00');
