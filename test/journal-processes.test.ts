@@ -230,3 +230,37 @@ describe('group commit under concurrency, killed between batches', () => {
     }
   });
 });
+
+describe('an effect-tier call another process recorded, before and past a fold of the receipt key index', () => {
+  it('is replayed, never run again: while its recorder still holds it unfolded, after another process folded it, after the recorder was killed', async () => {
+    const db = join(dir, 'journal.db');
+    const marker = join(dir, 'marker.txt');
+    const ran = (): string[] => readFileSync(marker, 'utf8').split('\n').filter((line) => line.startsWith('call-'));
+    const replayed = (child: Child, callId: string): boolean => child.lines.some((line) => typeof line === 'object' && line.callId === callId && line.ok === true);
+    // The recorder stays open with call-1 in its tail: not yet in receipt_keys.
+    const recorder = run('journal-replay-child.mjs', [db, marker, 'call-1', '0', 'hold']);
+    await recorder.waitFor((line) => typeof line === 'object' && line.done === true);
+    const beforeFold = run('journal-replay-child.mjs', [db, marker, 'call-1', '0', '']);
+    expect(await beforeFold.exited).toBe(0);
+    expect(replayed(beforeFold, 'call-1')).toBe(true);
+    // 300 calls (a claim and a receipt each) take the chain past a fold; then call-1 again, found in receipt_keys.
+    const folder = run('journal-replay-child.mjs', [db, marker, 'call-2,call-1', '300', '']);
+    expect(await folder.exited).toBe(0);
+    recorder.process.kill('SIGKILL');
+    await recorder.exited;
+    const afterCrash = run('journal-replay-child.mjs', [db, marker, 'call-1,call-2', '0', '']);
+    expect(await afterCrash.exited).toBe(0);
+    expect(replayed(afterCrash, 'call-1') && replayed(afterCrash, 'call-2')).toBe(true);
+    expect(ran()).toEqual(['call-1', 'call-2']);
+    const reader = new Database(db, { readonly: true });
+    expect(reader.prepare(`SELECT count(*) FROM receipt_keys WHERE key LIKE '%:call-1'`).pluck().get()).toBe(1);
+    reader.close();
+    const { createSqliteJournal } = await import('toolgate/sqlite');
+    const journal = createSqliteJournal(db, { onUnresolved: () => undefined });
+    try {
+      expect(await journal.verify()).toMatchObject({ ok: true });
+    } finally {
+      journal.close();
+    }
+  });
+});
