@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { ConfigurationError } from '../../core/internal.js';
 import type { AppendObserver, ChainStore } from './chain-store.js';
-import { CHAINED_TABLES, HASHED_COLUMNS, type ChainedTable } from './schema.js';
+import { CHAINED_TABLES, HASHED_COLUMNS, normaliseSchemaSql, RECEIPT_KEYS_TABLE_SQL, type ChainedTable } from './schema.js';
 
 const RECEIPT_KEY = HASHED_COLUMNS.receipts.indexOf('key');
 
@@ -140,11 +140,15 @@ export class ReceiptKeys implements AppendObserver {
 }
 
 /**
- * Whether `receipt_keys` says exactly what the receipts say: every receipt
- * the table reaches is in it under its own key, it names no other, and it
- * reaches no further than the chain.
+ * Whether `receipt_keys` says exactly what the receipts say: it is declared
+ * as the journal creates it, every receipt the table reaches is in it under
+ * its own key, it names no other, and it reaches no further than the chain.
  */
 export function receiptKeysProblem(db: Database.Database): { table: string; id: number; problem: string } | undefined {
+  // Declared otherwise, the same entries can mean other answers: a key compared without case answers another call, and a
+  // constraint that a fold's INSERT OR IGNORE trips drops the receipts it folds.
+  const declared = db.prepare<[], string | null>(`SELECT sql FROM sqlite_master WHERE lower(name) = 'receipt_keys'`).pluck().get();
+  if (normaliseSchemaSql(declared ?? '') !== normaliseSchemaSql(RECEIPT_KEYS_TABLE_SQL)) return { table: 'schema', id: 0, problem: 'receipt_keys differs from the table the journal creates' };
   const through = reachOf(db.prepare<[], string>(`SELECT value FROM meta WHERE name = '${THROUGH}'`).pluck().get());
   const head = db.prepare<[], number | null>(`SELECT max(seq) FROM (${CHAINED_TABLES.map((table) => `SELECT max(seq) AS seq FROM ${table}`).join(' UNION ALL ')})`).pluck().get() ?? 0;
   const missing = db

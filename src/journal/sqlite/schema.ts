@@ -53,11 +53,12 @@ export function appendOnlyTriggers(): { name: string; table: ChainedTable; sql: 
 }
 
 /**
- * A trigger's SQL in a form that compares equal however it was spelled:
- * SQLite stores `CREATE TRIGGER name …` without `IF NOT EXISTS` and without the
- * final semicolon; case and whitespace carry no meaning for what it does.
+ * A trigger's or table's SQL in a form that compares equal however it was
+ * spelled: SQLite stores `CREATE TRIGGER name …` without `IF NOT EXISTS` and
+ * without the final semicolon; case and whitespace carry no meaning for what
+ * it does.
  */
-export function normaliseTriggerSql(sql: string): string {
+export function normaliseSchemaSql(sql: string): string {
   return sql
     .replace(/^\s*create\s+trigger\s+(?:if\s+not\s+exists\s+)?/i, 'create trigger ')
     .replace(/\s+/g, ' ')
@@ -68,6 +69,9 @@ export function normaliseTriggerSql(sql: string): string {
 }
 
 const CHAIN = 'prev_hash TEXT NOT NULL, hash TEXT NOT NULL';
+
+/** The table of receipts by key (`ReceiptKeys`), as `verify()` expects to find it declared. */
+export const RECEIPT_KEYS_TABLE_SQL = `CREATE TABLE receipt_keys (key TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (key, seq)) WITHOUT ROWID`;
 
 /** Schema migrations, in code; `PRAGMA user_version` records how many ran. Append new steps; never edit old ones. */
 const MIGRATIONS: readonly (readonly string[])[] = [
@@ -109,7 +113,7 @@ const MIGRATIONS: readonly (readonly string[])[] = [
   // Receipts by key, folded in a few hundred at a time (`ReceiptKeys`), in place of the index of receipts by key,
   // which cost every commit a page write.
   [
-    `CREATE TABLE receipt_keys (key TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (key, seq)) WITHOUT ROWID`,
+    RECEIPT_KEYS_TABLE_SQL,
     `INSERT INTO receipt_keys (key, seq) SELECT key, seq FROM receipts`,
     `INSERT OR REPLACE INTO meta (name, value) SELECT 'receipt_keys_through', coalesce(max(seq), 0) FROM receipts`,
     `DROP INDEX IF EXISTS receipts_by_key`,

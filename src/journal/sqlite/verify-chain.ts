@@ -4,7 +4,7 @@ import type { ChainHead } from './chain-store.js';
 import { GENESIS_HASH, hashedFields, holdsForeignValue, rowHashMatches } from './row-hash.js';
 import { receiptKeysProblem } from './receipt-keys.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
-import { appendOnlyTriggers, CHAINED_TABLES, normaliseTriggerSql, type ChainedTable } from './schema.js';
+import { appendOnlyTriggers, CHAINED_TABLES, normaliseSchemaSql, type ChainedTable } from './schema.js';
 
 export interface VerifyOptions {
   /**
@@ -186,8 +186,8 @@ function anchorProblem(
 /**
  * Each append-only trigger must exist, sit on its own table and say what the
  * journal creates (a same-named no-op, or one on another table, guards
- * nothing); a trigger the journal does not create on a chained table could
- * silently drop or divert writes.
+ * nothing); a trigger the journal does not create on a chained table, or on
+ * the receipt key index and its reach, could silently drop or divert writes.
  */
 function triggerProblem(db: Database.Database): BadRow | undefined {
   const present = new Map(
@@ -203,11 +203,12 @@ function triggerProblem(db: Database.Database): BadRow | undefined {
     const found = present.get(trigger.name);
     if (found === undefined) return bad(`append-only trigger ${trigger.name} is missing`);
     if (found.tbl_name.toLowerCase() !== trigger.table) return bad(`append-only trigger ${trigger.name} is on table ${found.tbl_name}, not ${trigger.table}`);
-    if (normaliseTriggerSql(found.sql ?? '') !== normaliseTriggerSql(trigger.sql)) return bad(`append-only trigger ${trigger.name} differs from the one the journal creates`);
+    if (normaliseSchemaSql(found.sql ?? '') !== normaliseSchemaSql(trigger.sql)) return bad(`append-only trigger ${trigger.name} differs from the one the journal creates`);
   }
-  const chained = new Set<string>(CHAINED_TABLES);
+  // The receipt key index and its reach too: a trigger there could drop what a fold inserts, or move the reach.
+  const guarded = new Set<string>([...CHAINED_TABLES, 'receipt_keys', 'meta']);
   for (const found of present.values()) {
-    if (!known.has(found.name) && chained.has(found.tbl_name.toLowerCase())) return bad(`unexpected trigger ${found.name} on ${found.tbl_name}`);
+    if (!known.has(found.name) && guarded.has(found.tbl_name.toLowerCase())) return bad(`unexpected trigger ${found.name} on ${found.tbl_name}`);
   }
   return undefined;
 }
