@@ -62,7 +62,7 @@ describe('the receipt key index, redeclared in the file', () => {
     });
   }
 
-  it('with a trigger on it or on meta (one that drops what a fold inserts): verify() reports it before any fold', async () => {
+  it('with a trigger on it, on meta or on runs (one that drops what a fold inserts): verify() reports it before any fold', async () => {
     const path = join(dir(), 'journal.db');
     const journal = createSqliteJournal(path, { onUnresolved: () => undefined });
     await settle(journal, 'c0');
@@ -72,6 +72,10 @@ describe('the receipt key index, redeclared in the file', () => {
     db.exec(`DROP TRIGGER receipt_keys_forget`);
     db.exec(`CREATE TRIGGER reach_moved AFTER UPDATE ON meta BEGIN UPDATE meta SET value = '0' WHERE name = 'unused'; END`);
     expect((await journal.verify()).firstBadRow).toEqual({ table: 'schema', id: 0, problem: 'unexpected trigger reach_moved on meta' });
+    db.exec(`DROP TRIGGER reach_moved`);
+    // Where each run's receipts begin: a run whose row is dropped reads as having recorded nothing.
+    db.exec(`CREATE TRIGGER runs_forget AFTER INSERT ON runs BEGIN DELETE FROM runs WHERE run_id = NEW.run_id; END`);
+    expect((await journal.verify()).firstBadRow).toEqual({ table: 'schema', id: 0, problem: 'unexpected trigger runs_forget on runs' });
     journal.close();
   });
 });

@@ -187,7 +187,8 @@ function anchorProblem(
  * Each append-only trigger must exist, sit on its own table and say what the
  * journal creates (a same-named no-op, or one on another table, guards
  * nothing); a trigger the journal does not create on a chained table, or on
- * the receipt key index and its reach, could silently drop or divert writes.
+ * the tables derived from them (the receipt key index and its reach, the
+ * runs), could silently drop or divert writes.
  */
 function triggerProblem(db: Database.Database): BadRow | undefined {
   const present = new Map(
@@ -205,8 +206,9 @@ function triggerProblem(db: Database.Database): BadRow | undefined {
     if (found.tbl_name.toLowerCase() !== trigger.table) return bad(`append-only trigger ${trigger.name} is on table ${found.tbl_name}, not ${trigger.table}`);
     if (normaliseSchemaSql(found.sql ?? '') !== normaliseSchemaSql(trigger.sql)) return bad(`append-only trigger ${trigger.name} differs from the one the journal creates`);
   }
-  // The receipt key index and its reach too: a trigger there could drop what a fold inserts, or move the reach.
-  const guarded = new Set<string>([...CHAINED_TABLES, 'receipt_keys', 'meta']);
+  // The derived tables too: a trigger on the receipt key index could drop what a fold inserts, one on `meta` move its
+  // reach, one on `runs` hide where a run's receipts begin from `recordings()`.
+  const guarded = new Set<string>([...CHAINED_TABLES, 'receipt_keys', 'meta', 'runs']);
   for (const found of present.values()) {
     if (!known.has(found.name) && guarded.has(found.tbl_name.toLowerCase())) return bad(`unexpected trigger ${found.name} on ${found.tbl_name}`);
   }
