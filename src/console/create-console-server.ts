@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createBoundedHttpServer } from '../mcp/create-bounded-http-server.js';
 import type { AddressInfo } from 'node:net';
 import { answerConsoleRoute } from './answer-console-route.js';
 import { authenticate, createConsoleToken, fetchSiteAllowed, hostAllowed, originAllowed } from './console-access.js';
@@ -36,7 +37,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     if (method !== 'GET' && !originAllowed(request, port, credential === 'cookie')) return sendJson(response, 403, { error: 'cross-origin request refused' });
     return answerConsoleRoute(route, request, response, url, { options, audit, live, port, token });
   };
-  const server = createServer((request, response) => {
+  const server = createBoundedHttpServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       console.warn('toolgate console: request failed', error);
       if (!response.headersSent) sendJson(response, 500, { error: 'internal error' });

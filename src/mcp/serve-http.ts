@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import { createBoundedHttpServer, MAX_CONNECTIONS } from './create-bounded-http-server.js';
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -110,12 +111,16 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
     if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await closeSession();
   };
 
-  const listener: HttpServer = createServer((request, response) => {
-    handle(request, response).catch(() => {
-      if (!response.headersSent) reply(response, 500, 'Internal error');
-      else response.end();
-    });
-  });
+  // Four connections a session (a request in flight, its event stream, a cancellation, a kept-alive spare), at least the default.
+  const listener: HttpServer = createBoundedHttpServer(
+    (request, response) => {
+      handle(request, response).catch(() => {
+        if (!response.headersSent) reply(response, 500, 'Internal error');
+        else response.end();
+      });
+    },
+    Math.max(MAX_CONNECTIONS, maxSessions * 4),
+  );
   const port = await listenOn(listener, options.port ?? 0, host);
   const sweeper = setInterval(closeIdle, Math.min(idleMs, 60_000));
   sweeper.unref();
