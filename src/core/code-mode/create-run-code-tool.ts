@@ -105,8 +105,8 @@ async function runScript(runtime: CodeRuntime, args: RunCodeArguments, context: 
   const budget = runtime.maxDeliveredBytes ?? DEFAULT_MAX_DELIVERED_BYTES;
   let delivered = 0;
   let sent = 0;
-  // Once a person rejected a call of this script, no later call of it is put to a person.
-  let rejected = false;
+  // Once a person rejected a call of this script, none of its other calls is put to a person, and their open prompts are withdrawn.
+  const personSaidNo = new AbortController();
   // A result past the budget stops the whole run: the model reads why, the script never gets the value.
   let overBudget: { readonly detail: string; readonly reply: CodeToolReply } | undefined;
   const stop = new AbortController();
@@ -123,12 +123,12 @@ async function runScript(runtime: CodeRuntime, args: RunCodeArguments, context: 
     if (!gate.tryEnter() && !(await gate.enter(callSignal))) return { ok: false, error: { code: 'ABORTED', message: 'The script stopped before this call started.', tool: undefined } };
     let outcome: ToolOutcome;
     try {
-      outcome = await context.dispatchNested({ name, arguments: toolArgs, signal: callSignal, askPerson: !rejected });
+      outcome = await context.dispatchNested({ name, arguments: toolArgs, signal: callSignal, stopAsking: personSaidNo.signal });
     } finally {
       gate.leave();
     }
     outcomes[slot] = outcome;
-    if (!outcome.ok && outcome.error instanceof ToolDeniedByUserError && outcome.error.reason === 'user_rejected') rejected = true;
+    if (!outcome.ok && outcome.error instanceof ToolDeniedByUserError && outcome.error.reason === 'user_rejected') personSaidNo.abort();
     if (!outcome.ok) return { ok: false, error: errorView(outcome.error) };
     const value = scriptValue(outcome);
     // Measured before the runtime copies anything into the sandbox: a value past what is left is never serialised.

@@ -12,7 +12,7 @@ import { prepareInvocation } from '../plan/prepare-invocation.js';
 import type { InvocationPlan } from '../plan/plan-types.js';
 import { guardrailFloor } from '../policy/guardrail-floor.js';
 import type { ToolPolicy } from '../policy/policy-types.js';
-import type { ConfirmActionHook } from '../policy/approval-types.js';
+import type { ConfirmActionHook, ToolApprovalContext, ToolApprovalDecision } from '../policy/approval-types.js';
 import { projectTools, writes } from '../projection/project-tools.js';
 import type { ProjectOptions, ProviderName, ProviderTools } from '../projection/projection-types.js';
 import { isToolName } from '../names/tool-name.js';
@@ -164,7 +164,7 @@ class RegistryView implements ToolRegistry {
   /** Nested calls (Code Mode) run the whole pipeline with the enclosing call as parent. */
   readonly #nested = (parent: DispatchState, call: NestedCall, signal: AbortSignal | undefined): Promise<ToolOutcome> => {
     const { context } = parent;
-    const approval = call.askPerson === false && context.approval !== undefined ? { ...context.approval, confirm: rejectWithoutAsking } : context.approval;
+    const approval = stopAskingWhen(context.approval, call.stopAsking);
     const nestedContext: DispatchContext = { ...context, parent: parent.call.callId, ...(signal === undefined ? {} : { signal }), ...(approval === undefined ? {} : { approval }) };
     const callId = call.callId ?? `${parent.call.callId}.${(nestedCounter += 1).toString(36)}`;
     return this.#dispatch({ callId, name: call.name, arguments: call.arguments }, nestedContext, 'nested');
@@ -285,7 +285,32 @@ let nestedCounter = 0;
  * script whose earlier call a person rejected does not get to ask again,
  * so it cannot wear the person down with prompts until one is approved.
  */
-const rejectWithoutAsking: ConfirmActionHook = () => Promise.resolve({ outcome: 'reject', reason: 'a person rejected an earlier call of this script; it is not asked again', by: 'toolgate' });
+const REJECTED_WITHOUT_ASKING: ToolApprovalDecision = Object.freeze({ outcome: 'reject', reason: 'a person rejected an earlier call of this script; it is not asked again', by: 'toolgate' });
+
+/**
+ * The approval regime of a nested call that stops asking once `stop`
+ * aborts. Before, it asks as the enclosing call does; after, it answers no
+ * without asking. A prompt open when `stop` aborts is withdrawn (its signal
+ * aborts) and answered no at once: a person who said no to one call of a
+ * script is not left with its other prompts to answer, one of which they
+ * might approve unread.
+ */
+function stopAskingWhen(approval: ToolApprovalContext | undefined, stop: AbortSignal | undefined): ToolApprovalContext | undefined {
+  const ask = approval?.confirm;
+  // Without a hook nobody is asked: the call is refused as it would be anyway.
+  if (approval === undefined || ask === undefined || stop === undefined) return approval;
+  const confirm: ConfirmActionHook = (request, signal) => {
+    if (stop.aborted) return Promise.resolve(REJECTED_WITHOUT_ASKING);
+    return new Promise((resolve, reject) => {
+      const answerNo = (): void => resolve(REJECTED_WITHOUT_ASKING);
+      stop.addEventListener('abort', answerNo, { once: true });
+      ask(request, signal === undefined ? stop : AbortSignal.any([signal, stop]))
+        .then(resolve, reject)
+        .finally(() => stop.removeEventListener('abort', answerNo));
+    });
+  };
+  return { ...approval, confirm };
+}
 
 function toolInfo(tool: CompiledTool): ToolInfo {
   return Object.freeze({

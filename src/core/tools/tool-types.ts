@@ -83,8 +83,12 @@ export interface NestedCall {
   readonly arguments: unknown;
   readonly callId?: string;
   readonly signal?: AbortSignal;
-  /** Default true. False: a call that needs approval is rejected as the person's earlier answer, and nobody is asked. */
-  readonly askPerson?: boolean;
+  /**
+   * Once it aborts, a call that needs a person's approval is rejected as the
+   * person's earlier answer and nobody is asked; a prompt already open is
+   * withdrawn and answered so. A call past its approval runs on.
+   */
+  readonly stopAsking?: AbortSignal;
 }
 
 /** What a tool body receives besides its arguments and the host. */
@@ -102,8 +106,9 @@ export interface ToolDispatchContext {
    * Dispatch a nested call through the same pipeline, with this call as
    * parent. It always carries this call's signal; `signal` can only add a
    * reason to abort (a sandbox stopping a script cancels its calls in flight).
-   * `askPerson: false`: a call that needs a person's approval is rejected
-   * without asking (a script whose earlier call a person rejected).
+   * `stopAsking`: once it aborts, a call that needs a person's approval is
+   * rejected without asking, and an open prompt is withdrawn (a script one
+   * of whose calls a person rejected).
    */
   readonly dispatchNested: (call: NestedCall) => Promise<import('../dispatch/dispatch-types.js').ToolOutcome>;
   readonly hostCallOptions: ToolHostCallOptions | undefined;
