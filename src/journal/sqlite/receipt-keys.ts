@@ -14,13 +14,13 @@ const THROUGH = 'receipt_keys_through';
 /**
  * The latest receipt of a key (`prepare` finds a call already recorded by
  * it), without an index that every commit pays for. An index of receipts by
- * key cost each commit a page of its own, and each call commits once: more
- * than a quarter of an effect-tier call's time went to that page and to
- * checkpointing it. Here the receipts are folded into `receipt_keys` (key,
- * seq) once the chain has grown `FOLD_AT` rows past it, all in the
- * transaction of the receipt that finds it so, and the
- * receipts past it, the tail, are mirrored in memory, every connection's,
- * as the open claims are (`OpenClaims`): this connection's as it appends
+ * key cost each commit a page of its own, and each call commits once: a
+ * tenth of an effect-tier call's time or more (when keys differ from call
+ * to call) went to that page and to checkpointing it. Here the receipts are
+ * folded into `receipt_keys` (key, seq) once the chain has grown `FOLD_AT`
+ * rows past it, all in the transaction of the receipt that finds it so, and
+ * the receipts past it, the tail, are mirrored in memory, every
+ * connection's, as the open claims are (`OpenClaims`): this connection's as it appends
  * them, the others' read by sequence number when `PRAGMA data_version`
  * says another connection committed. A key is looked up in the tail first
  * (it is newer), then in `receipt_keys`.
