@@ -16,6 +16,7 @@ import {
   unwrapUntrusted,
 } from 'toolgate';
 import { createQuickJsRuntime } from 'toolgate/code-mode';
+import { createApprovalQueue } from '../src/console/approval-queue.js';
 import { createNodeHost, type NodeHost, readFileTool, runCommandTool, writeFileTool } from 'toolgate/node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -230,27 +231,25 @@ describe('Code Mode: a person who said no is not asked again by the same script'
     expect(receipts.slice(1, 50).every((receipt) => receipt.status === 'denied' && receipt.outputSummary.includes('it is not asked again'))).toBe(true);
   });
 
-  it('prompts of the script already open when the person says no to one are withdrawn and answered no; a read in flight finishes', async () => {
+  it('prompts of the script already open on the console when the person says no to one are withdrawn and answered no; a read in flight finishes', async () => {
     writeFileSync(join(bench.workspace, 'notes.md'), 'plain notes\n');
-    const open: { signal: AbortSignal | undefined; answer: (decision: { outcome: 'reject' }) => void }[] = [];
-    // As the console's queue does: an approval whose signal aborts is withdrawn, and the wait ends with the reason.
-    const confirm = (_request: unknown, signal?: AbortSignal): Promise<{ outcome: 'reject' }> =>
-      new Promise((resolve, reject) => {
-        signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
-        open.push({ signal, answer: resolve });
-        // The person answers the first prompt once all four are on screen.
-        if (open.length === 4) open[0]?.answer({ outcome: 'reject' });
-      });
+    const queue = createApprovalQueue();
+    // The person rejects the first card once all four are on screen.
+    const person = queue.subscribe(() => {
+      const [first] = queue.pending();
+      if (queue.pending().length === 4 && first !== undefined) queue.decide(first.id, { outcome: 'reject', by: 'person' });
+    });
     const code = `
       const writes = [1, 2, 3, 4].map((i) => tools.write_file({ path: "open-" + i + ".txt", content: "x" }).then(() => "written", (error) => error.code));
       const read = tools.read_file({ path: "notes.md" }).then(() => "read", (error) => error.code);
       return { writes: await Promise.all(writes), read: await read };`;
     const asking = bench.registry.withPolicy(createPolicy({ scope: 'workspace-write', mode: 'ask' }));
-    const outcome = await asking.dispatch({ callId: 'four-open', name: 'run_code', arguments: { code } }, { grantedTools: GRANTED, approval: { confirm } });
+    const outcome = await asking.dispatch({ callId: 'four-open', name: 'run_code', arguments: { code } }, { grantedTools: GRANTED, approval: { confirm: queue.confirm } });
+    person();
     if (!outcome.ok) throw outcome.error;
     expect((outcome.value as RunCodeResult).value).toEqual({ writes: ['DENIED_BY_USER', 'DENIED_BY_USER', 'DENIED_BY_USER', 'DENIED_BY_USER'], read: 'read' });
-    expect(open).toHaveLength(4);
-    expect(open.slice(1).map((prompt) => prompt.signal?.aborted)).toEqual([true, true, true]);
+    expect(queue.pending()).toEqual([]);
+    expect(queue.closed().map((approval) => approval.outcome)).toEqual(['reject', 'withdrawn', 'withdrawn', 'withdrawn']);
     expect(readdirSync(bench.workspace).filter((name) => name.startsWith('open-'))).toEqual([]);
     const withdrawn = (receiptsOf(outcome) ?? []).filter((receipt) => receipt.status === 'denied' && receipt.outputSummary.includes('it is not asked again'));
     expect(withdrawn).toHaveLength(3);
