@@ -8,6 +8,9 @@ export interface ChainHead {
   readonly hash: string;
 }
 
+/** The last row of the chain, whichever table holds it: each table's last row by its own key, then the latest of those. */
+export const CHAIN_HEAD_SQL = `SELECT seq, hash FROM (${CHAINED_TABLES.map((table) => `SELECT * FROM (SELECT seq, hash FROM ${table} ORDER BY seq DESC LIMIT 1)`).join(' UNION ALL ')}) ORDER BY seq DESC LIMIT 1`;
+
 /**
  * Told of every row this connection appends, as it is inserted, and of how
  * the transaction holding it ended: a row is in the file only once its
@@ -50,9 +53,7 @@ export class ChainStore {
     this.signer = signer;
     this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.#transaction = db.transaction((work: () => unknown) => work());
-    this.#head = db.prepare<[], ChainHead>(
-      `SELECT seq, hash FROM (${CHAINED_TABLES.map((table) => `SELECT * FROM (SELECT seq, hash FROM ${table} ORDER BY seq DESC LIMIT 1)`).join(' UNION ALL ')}) ORDER BY seq DESC LIMIT 1`,
-    );
+    this.#head = db.prepare<[], ChainHead>(CHAIN_HEAD_SQL);
   }
 
   head(): ChainHead {

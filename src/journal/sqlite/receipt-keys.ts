@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { ConfigurationError } from '../../core/internal.js';
-import type { AppendObserver, ChainStore } from './chain-store.js';
-import { CHAINED_TABLES, HASHED_COLUMNS, normaliseSchemaSql, RECEIPT_KEYS_TABLE_SQL, type ChainedTable } from './schema.js';
+import { CHAIN_HEAD_SQL, type AppendObserver, type ChainHead, type ChainStore } from './chain-store.js';
+import { HASHED_COLUMNS, normaliseSchemaSql, RECEIPT_KEYS_TABLE_SQL, type ChainedTable } from './schema.js';
 
 const RECEIPT_KEY = HASHED_COLUMNS.receipts.indexOf('key');
 
@@ -150,7 +150,7 @@ export function receiptKeysProblem(db: Database.Database): { table: string; id: 
   const declared = db.prepare<[], string | null>(`SELECT sql FROM sqlite_master WHERE lower(name) = 'receipt_keys'`).pluck().get();
   if (normaliseSchemaSql(declared ?? '') !== normaliseSchemaSql(RECEIPT_KEYS_TABLE_SQL)) return { table: 'schema', id: 0, problem: 'receipt_keys differs from the table the journal creates' };
   const through = reachOf(db.prepare<[], string>(`SELECT value FROM meta WHERE name = '${THROUGH}'`).pluck().get());
-  const head = db.prepare<[], number | null>(`SELECT max(seq) FROM (${CHAINED_TABLES.map((table) => `SELECT max(seq) AS seq FROM ${table}`).join(' UNION ALL ')})`).pluck().get() ?? 0;
+  const head = db.prepare<[], ChainHead>(CHAIN_HEAD_SQL).get()?.seq ?? 0;
   const missing = db
     .prepare<[number], number>(`SELECT r.seq FROM receipts r WHERE r.seq <= ? AND NOT EXISTS (SELECT 1 FROM receipt_keys k WHERE k.key = r.key AND k.seq = r.seq) ORDER BY r.seq LIMIT 1`)
     .pluck()
