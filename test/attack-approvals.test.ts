@@ -2,9 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './support/chromium.js';
+import { describe, expect, it } from 'vitest';
+import { useChromium } from './support/chromium.js';
 import { clickWhenSettled } from './support/console-pointer.js';
 import { decide, pendingApproval } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
@@ -175,20 +174,14 @@ describe('attack: a header the card leaves out changes what the request does', (
 });
 
 describe('attack, in the browser: the card a person reads', () => {
-  let browser: Browser | undefined;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useChromium();
 
   it('shows .git/config, the protected badge, the spelling it was requested as, and why it asks', async () => {
     const gateway = await serve({});
     gitRepository(gateway.workspace);
     const mcp = await client(gateway);
     const call = mcp.callTool({ name: 'write_file', arguments: { path: 'src/api_key=0000/../../.git/config', content: PAYLOAD } });
-    const page = await (browser as Browser).newPage();
+    const page = await browser().newPage();
     await page.goto(String(gateway.consoleUrl));
     await page.getByRole('button', { name: /Approvals/ }).click();
     const card = page.locator('[data-approval]');

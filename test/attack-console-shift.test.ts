@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './support/chromium.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useChromium } from './support/chromium.js';
 import { buttonCentre, buttonOwnerAt, goneFrom, type Point } from './support/console-pointer.js';
 import { decide, type Pending } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
@@ -94,16 +94,10 @@ async function expectDangerousUntouched(scene: Scene, dangerous: Pending, point:
 }
 
 describe('attack, in the browser: the next card slides under the pointer', () => {
-  let browser: Browser | undefined;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useChromium();
 
   it('a double click on the first card approves it, and its second click does not approve the card that slid up', async () => {
-    const scene = await openScene(browser as Browser);
+    const scene = await openScene(browser());
     const { harmless, dangerous, point } = await twoCards(scene);
     await scene.page.mouse.click(point.x, point.y);
     await goneFrom(scene.page, `[data-approval="${harmless.card.id}"]`);
@@ -116,7 +110,7 @@ describe('attack, in the browser: the next card slides under the pointer', () =>
   });
 
   it('the first card answered in another tab just before the click: the click does not approve the card that slid up', async () => {
-    const scene = await openScene(browser as Browser);
+    const scene = await openScene(browser());
     const { harmless, dangerous, point } = await twoCards(scene);
     await decide(scene.gateway, harmless.card.id, 'reject');
     await goneFrom(scene.page, `[data-approval="${harmless.card.id}"]`);
@@ -126,7 +120,7 @@ describe('attack, in the browser: the next card slides under the pointer', () =>
   });
 
   it('the first card withdrawn by the model just before the click: the click does not approve the card that slid up', async () => {
-    const scene = await openScene(browser as Browser);
+    const scene = await openScene(browser());
     const { harmless, dangerous, point, harmlessAbort } = await twoCards(scene);
     harmlessAbort.abort();
     await goneFrom(scene.page, `[data-approval="${harmless.card.id}"]`);
@@ -135,7 +129,7 @@ describe('attack, in the browser: the next card slides under the pointer', () =>
   });
 
   it('the first card expiring just before the click: the click does not approve the card that slid up', async () => {
-    const scene = await openScene(browser as Browser, { approvals: { timeoutSeconds: 4 } });
+    const scene = await openScene(browser(), { approvals: { timeoutSeconds: 4 } });
     const harmless = await queue(scene, HARMLESS);
     // The dangerous call comes two seconds later: it expires two seconds after the first, long after the click.
     await scene.page.waitForTimeout(2_000);
@@ -152,7 +146,7 @@ describe('attack, in the browser: the next card slides under the pointer', () =>
   });
 
   it('a card that takes the place of one just withdrawn, same place and shape, another write: the click does not approve it', async () => {
-    const scene = await openScene(browser as Browser);
+    const scene = await openScene(browser());
     const abort = new AbortController();
     const harmless = await queue(scene, HARMLESS, abort.signal);
     const point = await buttonCentre(scene.page, `[data-approval="${harmless.card.id}"]`, 'Approve once');

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Browser, Page, Response } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './support/chromium.js';
+import type { Page, Response } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useChromium } from './support/chromium.js';
 import { useHostileSite } from './support/hostile-site.js';
 import { decide, pendingApproval } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, serveGateway } from './support/serve-gateway.js';
@@ -90,13 +90,7 @@ describe('attack, in the browser: a page on another loopback port rides the cons
 const PAYLOAD = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script><a href="javascript:window.pwned=3">x</a><style>body{display:none}</style>';
 
 describe('attack, in the browser: the audit view renders what a model wrote', () => {
-  let browser: Browser | undefined;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useChromium();
 
   it('shows markup in a receipt\'s target, arguments and output as text: nothing runs, nothing is styled, nothing links', async () => {
     const path = '<img src=x onerror=window.pwned=4>.md';
@@ -105,7 +99,7 @@ describe('attack, in the browser: the audit view renders what a model wrote', ()
     expect((await mcp.callTool({ name: 'write_file', arguments: { path, content: PAYLOAD } })).isError).toBeFalsy();
     expect((await mcp.callTool({ name: 'read_file', arguments: { path } })).isError).toBeFalsy();
 
-    const page = await (browser as Browser).newPage();
+    const page = await browser().newPage();
     const violations: string[] = [];
     await page.exposeFunction('reportViolation', (directive: string) => violations.push(directive));
     await page.addInitScript("document.addEventListener('securitypolicyviolation', (event) => void window.reportViolation(event.violatedDirective))");

@@ -1,4 +1,5 @@
 import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 /**
  * Debian's Chromium, headless, with background networking off (the machine
@@ -22,4 +23,19 @@ export function launchChromium(): Promise<Browser> {
       '--disable-dev-shm-usage',
     ],
   });
+}
+
+/** One Chromium for the tests of the enclosing describe block (or file): launched before them, closed after them. */
+export function useChromium(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (browser === undefined) throw new Error('the browser is open only inside the tests of its describe block');
+    return browser;
+  };
 }

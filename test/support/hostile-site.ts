@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
-import { launchChromium } from './chromium.js';
+import { afterAll } from 'vitest';
+import { useChromium } from './chromium.js';
 
 export interface HostileSite {
   /** The operator's browser (Debian's Chromium), open for the describe block. */
@@ -13,20 +13,13 @@ export interface HostileSite {
 
 /** A browser, and a page on another loopback port, for the tests of one describe block: both closed after them. */
 export function useHostileSite(): HostileSite {
-  let browser: Browser | undefined;
+  const browser = useChromium();
   let hostile: Server | undefined;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
   afterAll(async () => {
-    await browser?.close();
     await new Promise((resolve) => (hostile === undefined ? resolve(undefined) : hostile.close(resolve)));
   });
   return {
-    browser: () => {
-      if (browser === undefined) throw new Error('the browser is open only inside the tests of its describe block');
-      return browser;
-    },
+    browser,
     serve: async (html) => {
       const server = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(html()));
       hostile = server;
