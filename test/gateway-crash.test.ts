@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { appendForged, headOf } from '../src/journal/sqlite/__fixtures__/forge-row.js';
 import { connectClient, consoleApi, makeWorkspace } from './support/serve-gateway.js';
 import { gatewayAuth, runCli, startCli, type RunningCli } from './support/spawn-cli.js';
 
@@ -53,28 +55,38 @@ interface Listed {
 const marks = (marker: string): string[] => (existsSync(marker) ? readFileSync(marker, 'utf8').split('\n').filter(Boolean) : []);
 const text = (result: unknown): string => JSON.stringify((result as { content?: unknown }).content);
 
+/** A workspace whose upstream change runs without a person, started through a gateway that is then killed with the effect under way. */
+async function killedMidEffect(journal: object = {}): Promise<{ workspace: string; marker: string; held: string; killedPid: number | undefined }> {
+  const outside = mkdtempSync(join(tmpdir(), 'toolgate-crash-effect-'));
+  const marker = join(outside, 'marker.txt');
+  const held = join(outside, 'hold');
+  hold = held;
+  writeFileSync(held, '');
+  // In `auto` mode a rule naming the tool allows the change, so it runs without a person (an upstream tool is governed).
+  const workspace = makeWorkspace({
+    mode: 'auto',
+    journal,
+    servers: { fx: { command: process.execPath, args: [EFFECT_SERVER, marker, held] } },
+    policy: { rules: [{ tool: 'mcp_fx_apply_change', decision: 'allow' }] },
+  });
+  const first = await serve(workspace);
+  const caller = await client(first);
+  const pending = caller.callTool(CHANGE).catch((error: unknown) => error);
+  await expect.poll(() => marks(marker), { timeout: 30_000 }).toEqual(['rename the release branch']);
+  const killedPid = first.cli.child.pid;
+  first.cli.child.kill('SIGKILL');
+  await new Promise((resolve) => first.cli.child.once('exit', resolve));
+  running.splice(running.indexOf(first.cli), 1);
+  // The call's answer never comes: closing the client ends it now rather than at the request timeout.
+  await caller.close();
+  await pending;
+  return { workspace, marker, held, killedPid };
+}
+
 describe('a gateway killed mid-effect', () => {
   it('leaves its claim visible (console and audit unresolved), never re-runs it, and runs it again only after an operator resolves it, journaled', async () => {
-    const outside = mkdtempSync(join(tmpdir(), 'toolgate-crash-effect-'));
-    const marker = join(outside, 'marker.txt');
-    hold = join(outside, 'hold');
-    writeFileSync(hold, '');
-    // In `auto` mode a rule naming the tool allows the change, so it runs without a person (an upstream tool is governed).
-    const workspace = makeWorkspace({
-      mode: 'auto',
-      servers: { fx: { command: process.execPath, args: [EFFECT_SERVER, marker, hold] } },
-      policy: { rules: [{ tool: 'mcp_fx_apply_change', decision: 'allow' }] },
-    });
-
     // The effect starts, and the gateway dies under it.
-    const first = await serve(workspace);
-    const pending = (await client(first)).callTool(CHANGE).catch((error: unknown) => error);
-    await expect.poll(() => marks(marker), { timeout: 30_000 }).toEqual(['rename the release branch']);
-    const killedPid = first.cli.child.pid;
-    first.cli.child.kill('SIGKILL');
-    await new Promise((resolve) => first.cli.child.once('exit', resolve));
-    running.splice(running.indexOf(first.cli), 1);
-    await pending;
+    const { workspace, marker, held, killedPid } = await killedMidEffect();
 
     // Restarted: the claim is listed by the CLI and shown by the console.
     const second = await serve(workspace);
@@ -109,7 +121,7 @@ describe('a gateway killed mid-effect', () => {
     expect((await runCli(['audit', 'resolve', claim.claimId, '--as', 'done'], workspace)).code).toBe(2);
 
     // Now the action may run again, and does, once.
-    rmSync(hold);
+    rmSync(held);
     const rerun = await (await client(second)).callTool(CHANGE);
     expect(rerun.isError).not.toBe(true);
     expect(text(rerun)).toContain('applied rename the release branch');
@@ -117,5 +129,32 @@ describe('a gateway killed mid-effect', () => {
     const verified = await runCli(['audit', 'verify'], workspace);
     expect(verified.code).toBe(0);
     expect(verified.stdout).toContain('chain verified');
+  }, 240_000);
+
+  it('with signing on, a "released" row forged by a writer without the key does not let the change run again, and is not signed over', async () => {
+    const { workspace, marker, held } = await killedMidEffect({ sign: true });
+    const path = join(workspace, '.toolgate', 'journal.db');
+    const [claim] = JSON.parse((await runCli(['--json', 'audit', 'unresolved'], workspace)).stdout) as Listed[];
+    expect(claim).toBeDefined();
+
+    // The attacker can write the file, not read the key: a correctly linked, unsigned row that closes the claim.
+    const db = new Database(path);
+    const key = db.prepare<[string], { key: string }>(`SELECT key FROM claims WHERE claim_id = ?`).get(claim!.claimId)!.key;
+    const forged = appendForged(db, 'claims', { at: Date.now(), claim_id: claim!.claimId, key, state: 'released', body: JSON.stringify({ resolution: 'failed', by: 'operator' }), key_id: null }, headOf(db));
+    db.close();
+
+    // Restarted, the gateway is asked for the same change again: it must not run, and nothing signs over the forged row.
+    rmSync(held);
+    const second = await serve(workspace);
+    const again = await (await client(second)).callTool(CHANGE);
+    expect(again.isError).toBe(true);
+    expect(text(again)).toContain('the journal could not record the call');
+    // The operator is told why, on the gateway's own output; the model is not.
+    expect(second.cli.stderr()).toContain(`ends on a row that is not signed with the journal's key (claims #${String(forged.seq)})`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(marks(marker)).toHaveLength(1);
+    const verified = await runCli(['audit', 'verify'], workspace);
+    expect(verified.code).not.toBe(0);
+    expect(`${verified.stdout}${verified.stderr}`).toContain(`claims #${String(forged.seq)}`);
   }, 240_000);
 });

@@ -74,7 +74,8 @@ export class AnchorKeeper {
   #advance(): string | undefined {
     const db = this.#store.db;
     const journalId = journalIdOf(db);
-    const head = this.#store.head();
+    // Never anchor, under the journal's key, a head the journal would not link onto.
+    const head = this.#store.linkHead();
     let current: JournalAnchor | undefined;
     try {
       current = readJournalAnchor(this.path);

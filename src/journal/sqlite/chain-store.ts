@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { ConfigurationError } from '../../core/internal.js';
 import { GENESIS_HASH, hashColumnValues, type RowFields } from './row-hash.js';
 import type { ReceiptSigner } from './receipt-signer.js';
 import { CHAINED_TABLES, HASHED_COLUMNS, type ChainedTable } from './schema.js';
@@ -9,7 +10,16 @@ export interface ChainHead {
 }
 
 /** The last row of the chain, whichever table holds it: each table's last row by its own key, then the latest of those. */
-export const CHAIN_HEAD_SQL = `SELECT seq, hash FROM (${CHAINED_TABLES.map((table) => `SELECT * FROM (SELECT seq, hash FROM ${table} ORDER BY seq DESC LIMIT 1)`).join(' UNION ALL ')}) ORDER BY seq DESC LIMIT 1`;
+const lastRowSql = (columns: string): string =>
+  `SELECT * FROM (${CHAINED_TABLES.map((table) => `SELECT * FROM (SELECT ${columns}, '${table}' AS "table" FROM ${table} ORDER BY seq DESC LIMIT 1)`).join(' UNION ALL ')}) ORDER BY seq DESC LIMIT 1`;
+
+export const CHAIN_HEAD_SQL = `SELECT seq, hash FROM (${lastRowSql('seq, hash')})`;
+
+interface HeadRow extends ChainHead {
+  readonly table: ChainedTable;
+  readonly key_id: string | null;
+  readonly signature: string | null;
+}
 
 /**
  * Told of every row this connection appends, as it is inserted, and of how
@@ -33,12 +43,16 @@ export class ChainStore {
   readonly db: Database.Database;
   readonly signer: ReceiptSigner | undefined;
   readonly #head: Database.Statement<[], ChainHead>;
+  readonly #headRow: Database.Statement<[], HeadRow>;
+  readonly #anySigned: Database.Statement<[], number>;
   readonly #inserts = new Map<ChainedTable, Database.Statement>();
   readonly #dataVersion: Database.Statement<[], number>;
   readonly #transaction: Database.Transaction<(work: () => unknown) => unknown>;
   /** The head as of our last commit, valid while no other connection has committed since. */
   #cached: { head: ChainHead; version: number } | undefined;
   #written: ChainHead | undefined;
+  /** The last head read from the file that this store checked it may link onto (its signature verified once, not per write). */
+  #vouched: ChainHead | undefined;
   /** Whether the last row this transaction appended carries no signature (the head of a batch must). */
   #headUnsigned = false;
   /** Whether `append` signs: always, except for the rows of a batch before its last write (`writeBatch`). */
@@ -54,6 +68,8 @@ export class ChainStore {
     this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.#transaction = db.transaction((work: () => unknown) => work());
     this.#head = db.prepare<[], ChainHead>(CHAIN_HEAD_SQL);
+    this.#headRow = db.prepare<[], HeadRow>(lastRowSql('seq, hash, key_id, signature'));
+    this.#anySigned = db.prepare<[], number>(`SELECT ${CHAINED_TABLES.map((table) => `EXISTS (SELECT 1 FROM ${table} WHERE key_id IS NOT NULL OR signature IS NOT NULL)`).join(' OR ')}`).pluck();
   }
 
   head(): ChainHead {
@@ -153,15 +169,69 @@ export class ChainStore {
     }
   }
 
+  /**
+   * The head the next row links onto: this connection's own last row while
+   * no other connection committed since, else the file's.
+   * With a signer the file's head must carry a signature of its key (checked
+   * once per head): the next signature would vouch for every row before it,
+   * so a row appended by a writer without the key (a forged `released` claim
+   * that frees a crashed effect to run again) would pass `verify()` from the
+   * next commit on. A journal whose chain holds no signature at all is signed
+   * from its next row on: nothing protected its history before, and that
+   * row covers it as it stands.
+   */
+  linkHead(): ChainHead {
+    if (this.#written !== undefined) return this.#written;
+    // Inside `write` a stale cache was dropped as the transaction began; outside, it is checked against the file now.
+    if (this.#cached !== undefined && this.#cached.version === this.dataVersion()) return this.#cached.head;
+    return this.#fileHead();
+  }
+
+  /**
+   * With a signer, throw unless the file ends on a row its key signed (see
+   * `linkHead`): a reader about to act on the rows (a receipt to replay, a
+   * claim found released) acts only on rows the key covers, not on one a
+   * writer without the key appended.
+   */
+  checkHead(): void {
+    if (this.signer !== undefined) this.linkHead();
+  }
+
+  /** Accept the file's current head as signed: a journal upgraded from a schema that left rows after its last signature. */
+  vouchForHead(): void {
+    if (!this.db.inTransaction) throw new Error('ChainStore.vouchForHead must run inside write()');
+    this.#vouched = this.head();
+  }
+
+  #fileHead(): ChainHead {
+    // The version is read before the head: a commit between the two leaves the cache stale, never wrong.
+    const version = this.dataVersion();
+    const row = this.#headRow.get();
+    if (row === undefined) return { seq: 0, hash: GENESIS_HASH };
+    const head = { seq: row.seq, hash: row.hash };
+    if (this.signer === undefined) return head;
+    if (this.#vouched?.seq === head.seq && this.#vouched.hash === head.hash) return (this.#cached = { head, version }).head;
+    const signed = row.key_id === this.signer.keyId && row.signature !== null && this.signer.verify(row.hash, row.signature);
+    if (!signed && (row.key_id !== null || row.signature !== null || this.#anySigned.get() !== 0)) {
+      throw new ConfigurationError(
+        'journal',
+        `ends on a row that is not signed with the journal's key (${row.table} #${row.seq}): a writer without the key may have appended it, and the next signature would vouch for it. Nothing more is written to this journal; run verify() (toolgate audit verify), then move the file aside`,
+      );
+    }
+    this.#vouched = head;
+    this.#cached = { head, version };
+    return head;
+  }
+
   /** Fix the head for the rest of this transaction (compaction deletes rows before it appends). */
   pinHead(): ChainHead {
     if (!this.db.inTransaction) throw new Error('ChainStore.pinHead must run inside write()');
-    return (this.#written ??= this.#cached?.head ?? this.head());
+    return (this.#written ??= this.linkHead());
   }
 
   append(table: ChainedTable, fields: RowFields): ChainHead {
     if (!this.db.inTransaction) throw new Error('ChainStore.append must run inside write()');
-    const previous = this.#written ?? this.#cached?.head ?? this.head();
+    const previous = this.linkHead();
     const seq = previous.seq + 1;
     // With a signer every commit ends on a signed row, claims and events included: a row after the last
     // signature would otherwise be covered by none, and a writer without the key could forge it.

@@ -130,6 +130,7 @@ export class SqliteJournal implements Journal {
 
   /** Look the key up and, for the effect tier, append the claim (inside a batch's transaction); the record tier only reads. */
   #claim(input: JournalPrepareInput, claimId: string): JournalPrepareResult {
+    this.#store.checkHead();
     const recorded = this.#receiptKeys.bodyOf(input.key);
     if (recorded !== undefined) return { status: 'recorded', recorded: JSON.parse(recorded) as RecordedResult };
     if (input.tier === 'effect') {
@@ -231,6 +232,7 @@ export class SqliteJournal implements Journal {
     return promised(() => {
       this.#open();
       this.#batcher.flush();
+      this.#store.checkHead();
       const body = this.#receiptKeys.bodyOf(key);
       return body === undefined ? undefined : (JSON.parse(body) as RecordedResult);
     });

@@ -5,12 +5,13 @@
  */
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { readJournalAnchor } from './journal-anchor.js';
 import { loadReceiptSigner } from './receipt-signer.js';
 import { hashedFields, hashRow } from './row-hash.js';
 import { CHAINED_TABLES, SCHEMA_VERSION, type ChainedTable } from './schema.js';
 import type { SqliteJournal } from './sqlite-journal.js';
 import { receipt } from './__fixtures__/receipt.js';
-import { appendForged, effectCall, journalAt, journalPath, keyDir, settle, tamper, writeSchema1Journal, forgeReceiptRelinked } from './__fixtures__/tampering.js';
+import { appendForged, closeJournal, effectCall, journalAt, journalPath, keyDir, settle, tamper, writeSchema1Journal, forgeReceiptRelinked } from './__fixtures__/tampering.js';
 
 describe('an anchored head (expectedHead)', () => {
   it('catches signed receipts deleted from the anchored tail and replaced by correctly hashed unsigned rows', async () => {
@@ -169,23 +170,41 @@ describe('every chained row is signed', () => {
     expect((await other.verify()).firstBadRow).toEqual({ table: 'events', id: 1, problem: 'signature missing' });
   });
 
-  it('still verifies a schema 1 journal (signed receipts, unsigned events and claims) once a later signature covers its unsigned rows', async () => {
+  it('signs the unsigned tail of a schema 1 journal (signed receipts, unsigned events and claims) when it is opened with the key', async () => {
     const path = journalPath('legacy.db');
     const signer = loadReceiptSigner(keyDir());
     writeSchema1Journal(path, signer);
+    // Schema 1 left unsigned rows after its last signed receipt (an event and two claims): nothing signed covers them.
     const journal = journalAt({ sign: { keyDir: keyDir() } }, path);
     expect(new Database(path, { readonly: true }).pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    // Schema 1 left unsigned rows after its last signed receipt: nothing signed covers them yet.
-    expect((await journal.verify()).firstBadRow).toEqual({ table: 'events', id: 2, problem: 'signature missing: the row is unsigned and no later signed row covers it' });
-    expect(await journal.verify({ requireSignatures: false })).toMatchObject({ ok: true, rows: 4 });
-    // The first write of this version signs a row whose hash covers every row before it.
-    await journal.append({ type: 'upgraded', at: Date.now(), data: {} });
+    // Opening it with the key signed a row whose hash covers every row before it, as the first write did before.
     expect(await journal.verify()).toMatchObject({ ok: true, rows: 5 });
+    expect(lastEvent(path)).toMatchObject({ seq: 5, type: 'journal-upgraded', key_id: signer.keyId });
+    await journal.append({ type: 'note', at: Date.now(), data: {} });
+    expect(await journal.verify()).toMatchObject({ ok: true, rows: 6 });
     // Past the first signed event or claim, an unsigned one is a forgery, not a legacy row.
     tamper(path, (db) => appendForged(db, 'claims', { at: Date.now(), claim_id: 'x', key: 'k', state: 'released', body: '{}' }));
-    expect((await journal.verify()).firstBadRow).toEqual({ table: 'claims', id: 6, problem: 'signature missing' });
+    expect((await journal.verify()).firstBadRow).toEqual({ table: 'claims', id: 7, problem: 'signature missing' });
+  });
+
+  it('refuses to sign over a schema 1 journal first opened without the key: its unsigned tail is no longer known to be the upgrade’s', async () => {
+    const path = journalPath('legacy.db');
+    writeSchema1Journal(path, loadReceiptSigner(keyDir()));
+    closeJournal(journalAt({}, path));
+    const journal = journalAt({ sign: { keyDir: keyDir() } }, path);
+    await expect(journal.append({ type: 'note', at: Date.now(), data: {} })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    expect((await journal.verify()).firstBadRow).toEqual({ table: 'events', id: 2, problem: 'signature missing: the row is unsigned and no later signed row covers it' });
   });
 });
+
+function lastEvent(path: string): unknown {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare('SELECT seq, type, key_id FROM events ORDER BY seq DESC LIMIT 1').get();
+  } finally {
+    db.close();
+  }
+}
 
 describe('one signature per commit', () => {
   /** Four effect-tier calls made together, settled, then one more call: two batches of several rows. */
@@ -258,3 +277,92 @@ describe('one signature per commit', () => {
   });
 });
 
+
+describe('a signed journal links only onto a head its key signed', () => {
+  const refused = { code: 'CONFIGURATION_INVALID', message: expect.stringContaining('ends on a row that is not signed with the journal\'s key (claims #2)') };
+
+  it('refuses to sign over a forged "released" row, so the crashed effect stays refused and verify() keeps naming the row', async () => {
+    const crashed = journalAt({ sign: { keyDir: keyDir() } });
+    const prepared = await crashed.prepare(effectCall('c1'));
+    expect(prepared.status).toBe('claimed');
+    crashed.close(); // the process dies between claim and settle
+    const [claim] = await journalAt({ sign: { keyDir: keyDir() } }).unresolved();
+    tamper(crashed.path, (db) => appendForged(db, 'claims', { at: Date.now(), claim_id: claim!.claimId, key: claim!.key, state: 'released', body: '{}' }));
+    // A restarted process takes the claim for released; the next claim of the action would run the effect again.
+    const restarted = journalAt({ sign: { keyDir: keyDir() } });
+    await expect(restarted.prepare(effectCall('c2'))).rejects.toMatchObject(refused);
+    await expect(restarted.append({ type: 'note', at: Date.now(), data: {} })).rejects.toMatchObject(refused);
+    await expect(restarted.settle(undefined, { ok: true, value: 1, content: 'ok', receipt: receipt(1) })).rejects.toMatchObject(refused);
+    expect((await restarted.verify()).firstBadRow).toEqual({ table: 'claims', id: 2, problem: 'signature missing' });
+  });
+
+  it('replays no forged receipt: neither one that settles the crashed claim for its own retry, nor one looked up by key', async () => {
+    const crashed = journalAt({ sign: { keyDir: keyDir() } });
+    const prepared = await crashed.prepare(effectCall('c1'));
+    if (prepared.status !== 'claimed') throw new Error('not claimed');
+    crashed.close();
+    tamper(crashed.path, (db) =>
+      appendForged(db, 'receipts', { at: Date.now(), key: 'act:c1', claim_id: prepared.claim.claimId, run_id: 'run-1', tool: 'bump', action_digest: 'act', body: JSON.stringify({ ok: true, value: 'FORGED', content: 'FORGED' }) }),
+    );
+    const restarted = journalAt({ sign: { keyDir: keyDir() } });
+    // The retry would have been answered with the attacker's result, and the effect taken for done.
+    await expect(restarted.prepare(effectCall('c1'))).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    await expect(restarted.prepare({ ...effectCall('c1'), tier: 'record' })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    await expect(restarted.lookup('act:c1')).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+  });
+
+  it('refuses the same from a journal that was open before the row was appended, whose own head is cached', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await settle(journal, 1, 1);
+    tamper(journal.path, (db) => appendForged(db, 'claims', { at: Date.now(), claim_id: 'x', key: 'act:c9', state: 'released', body: '{}' }));
+    await expect(settle(journal, 2, 2)).rejects.toMatchObject(refused);
+    expect((await journal.verify()).firstBadRow).toEqual({ table: 'claims', id: 2, problem: 'signature missing: the row is unsigned and no later signed row covers it' });
+  });
+
+  it('refuses a head signed with another key, and a head whose signature does not verify', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await settle(journal, 1, 1);
+    const stranger = loadReceiptSigner(journalPath('stranger-keys'));
+    tamper(journal.path, (db) => {
+      const head = appendForged(db, 'events', { at: Date.now(), type: 'note', body: '{}', key_id: stranger.keyId });
+      db.prepare('UPDATE events SET signature = ? WHERE seq = ?').run(stranger.sign(head.hash), head.seq);
+    });
+    await expect(settle(journal, 2, 2)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('(events #2)') });
+
+    const other = journalAt({ sign: { keyDir: keyDir() } }, journalPath('other.db'));
+    await settle(other, 1, 2);
+    tamper(other.path, (db) => db.prepare('UPDATE receipts SET signature = (SELECT signature FROM receipts WHERE seq = 1) WHERE seq = 2').run());
+    const reopened = journalAt({ sign: { keyDir: keyDir() } }, other.path);
+    await expect(settle(reopened, 3, 3)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('(receipts #2)') });
+  });
+
+  it('links onto the signed commits of another journal on the file, and signs from its next row on a journal that never was', async () => {
+    const first = journalAt({ sign: { keyDir: keyDir() } });
+    const second = journalAt({ sign: { keyDir: keyDir() } });
+    for (let index = 1; index <= 6; index += 2) {
+      await settle(first, index, index);
+      await settle(second, index + 1, index + 1);
+    }
+    expect(await first.verify()).toMatchObject({ ok: true, rows: 6 });
+
+    const path = journalPath('unsigned.db');
+    await settle(journalAt({}, path), 1, 3);
+    const signed = journalAt({ sign: { keyDir: keyDir() } }, path);
+    await settle(signed, 4, 4);
+    expect(await signed.verify()).toMatchObject({ ok: true, rows: 4 });
+  });
+
+  it('does not anchor a forged head under the journal key: the anchor stays where the signed chain ended, and the refusal is reported', async () => {
+    const anchorFile = journalPath('journal.anchor');
+    const journal = journalAt({ sign: { keyDir: keyDir() }, anchor: anchorFile });
+    await settle(journal, 1, 2);
+    closeJournal(journal);
+    const anchored = readJournalAnchor(anchorFile);
+    expect(anchored).toMatchObject({ rows: 2 });
+    tamper(journal.path, (db) => appendForged(db, 'events', { at: Date.now(), type: 'note', body: '{}' }));
+    const problems: string[] = [];
+    closeJournal(journalAt({ sign: { keyDir: keyDir() }, anchor: anchorFile, onAnchorProblem: (problem) => problems.push(problem) }));
+    expect(readJournalAnchor(anchorFile)).toEqual(anchored);
+    expect(problems).toEqual([expect.stringContaining('ends on a row that is not signed with the journal\'s key (events #3)')]);
+  });
+});

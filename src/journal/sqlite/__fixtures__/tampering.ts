@@ -9,13 +9,15 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach } from 'vitest';
 import type { JournalPrepareInput } from '../../../core/internal.js';
-import type { ChainHead } from '../chain-store.js';
 import type { ReceiptSigner } from '../receipt-signer.js';
 import { createSqliteJournal, type SqliteJournalOptions } from '../create-sqlite-journal.js';
 import { GENESIS_HASH, hashedFields, hashRow } from '../row-hash.js';
-import { appendOnlyTriggerSql, CHAINED_TABLES, type ChainedTable } from '../schema.js';
+import { appendOnlyTriggerSql, CHAINED_TABLES } from '../schema.js';
 import type { SqliteJournal } from '../sqlite-journal.js';
+import { appendForged } from './forge-row.js';
 import { receipt } from './receipt.js';
+
+export { appendForged, headOf } from './forge-row.js';
 
 let dir: string;
 const open: SqliteJournal[] = [];
@@ -82,24 +84,6 @@ export function forgeReceiptRelinked(db: Database.Database, seq: number): void {
     db.prepare('UPDATE receipts SET body = ?, prev_hash = ?, hash = ? WHERE seq = ?').run(row.body, previous, hash, row.seq);
     previous = hash;
   }
-}
-
-export function headOf(db: Database.Database): ChainHead {
-  let head: ChainHead = { seq: 0, hash: GENESIS_HASH };
-  for (const table of CHAINED_TABLES) {
-    const row = db.prepare<[], ChainHead>(`SELECT seq, hash FROM ${table} ORDER BY seq DESC LIMIT 1`).get();
-    if (row !== undefined && row.seq > head.seq) head = row;
-  }
-  return head;
-}
-
-/** Append an unsigned row, correctly linked and hashed: all a writer without the key can make. */
-export function appendForged(db: Database.Database, table: ChainedTable, fields: Record<string, string | number | null>, after: ChainHead = headOf(db)): ChainHead {
-  const seq = after.seq + 1;
-  const hash = hashRow(after.hash, table, seq, fields);
-  const row = { ...fields, seq, prev_hash: after.hash, hash };
-  db.prepare(`INSERT INTO ${table} (${Object.keys(row).join(', ')}) VALUES (${Object.keys(row).map((column) => `@${column}`).join(', ')})`).run(row);
-  return { seq, hash };
 }
 
 /**
