@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ConfigurationError } from '../../core/internal.js';
-import { GENESIS_HASH, hashColumnValues, type RowFields } from './row-hash.js';
+import { GENESIS_HASH, hashColumnValues, hashedFields, holdsForeignValue, rowHashMatches, type RowFields } from './row-hash.js';
 import type { ReceiptSigner } from './receipt-signer.js';
 import { CHAINED_TABLES, HASHED_COLUMNS, type ChainedTable } from './schema.js';
 
@@ -211,7 +211,8 @@ export class ChainStore {
     const head = { seq: row.seq, hash: row.hash };
     if (this.signer === undefined) return head;
     if (this.#vouched?.seq === head.seq && this.#vouched.hash === head.hash) return (this.#cached = { head, version }).head;
-    const signed = row.key_id === this.signer.keyId && row.signature !== null && this.signer.verify(row.hash, row.signature);
+    // A stored hash and signature copied from another signed row verify: the row must also hash to them.
+    const signed = row.key_id === this.signer.keyId && row.signature !== null && this.signer.verify(row.hash, row.signature) && this.#hashesAsStored(row);
     if (!signed && (row.key_id !== null || row.signature !== null || this.#anySigned.get() !== 0)) {
       throw new ConfigurationError(
         'journal',
@@ -221,6 +222,11 @@ export class ChainStore {
     this.#vouched = head;
     this.#cached = { head, version };
     return head;
+  }
+
+  #hashesAsStored(head: HeadRow): boolean {
+    const row = this.db.prepare<[number], Record<string, unknown> & { prev_hash: string }>(`SELECT * FROM ${head.table} WHERE seq = ?`).get(head.seq);
+    return row !== undefined && !holdsForeignValue(row) && rowHashMatches(head.hash, row.prev_hash, head.table, head.seq, hashedFields(row));
   }
 
   /** Fix the head for the rest of this transaction (compaction deletes rows before it appends). */

@@ -336,6 +336,18 @@ describe('a signed journal links only onto a head its key signed', () => {
     await expect(settle(reopened, 3, 3)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('(receipts #2)') });
   });
 
+  it('refuses a forged row followed by a copy of an earlier signed row, whose stored hash and signature verify but are not its own', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await settle(journal, 1, 2);
+    tamper(journal.path, (db) => {
+      const forged = appendForged(db, 'claims', { at: Date.now(), claim_id: 'x', key: 'act:c9', state: 'released', body: '{}' });
+      const signed = db.prepare<[], Record<string, unknown>>('SELECT * FROM receipts WHERE seq = 2').get()!;
+      const columns = Object.keys(signed);
+      db.prepare(`INSERT INTO receipts (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`).run({ ...signed, seq: forged.seq + 1, prev_hash: forged.hash });
+    });
+    await expect(settle(journal, 3, 3)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('(receipts #4)') });
+  });
+
   it('links onto the signed commits of another journal on the file, and signs from its next row on a journal that never was', async () => {
     const first = journalAt({ sign: { keyDir: keyDir() } });
     const second = journalAt({ sign: { keyDir: keyDir() } });
