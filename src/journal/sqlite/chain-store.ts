@@ -44,7 +44,6 @@ export class ChainStore {
   readonly signer: ReceiptSigner | undefined;
   readonly #head: Database.Statement<[], ChainHead>;
   readonly #headRow: Database.Statement<[], HeadRow>;
-  readonly #anySigned: Database.Statement<[], number>;
   readonly #inserts = new Map<ChainedTable, Database.Statement>();
   readonly #dataVersion: Database.Statement<[], number>;
   readonly #transaction: Database.Transaction<(work: () => unknown) => unknown>;
@@ -69,7 +68,6 @@ export class ChainStore {
     this.#transaction = db.transaction((work: () => unknown) => work());
     this.#head = db.prepare<[], ChainHead>(CHAIN_HEAD_SQL);
     this.#headRow = db.prepare<[], HeadRow>(lastRowSql('seq, hash, key_id, signature'));
-    this.#anySigned = db.prepare<[], number>(`SELECT ${CHAINED_TABLES.map((table) => `EXISTS (SELECT 1 FROM ${table} WHERE key_id IS NOT NULL OR signature IS NOT NULL)`).join(' OR ')}`).pluck();
   }
 
   head(): ChainHead {
@@ -176,9 +174,8 @@ export class ChainStore {
    * once per head): the next signature would vouch for every row before it,
    * so a row appended by a writer without the key (a forged `released` claim
    * that frees a crashed effect to run again) would pass `verify()` from the
-   * next commit on. A journal whose chain holds no signature at all is signed
-   * from its next row on: nothing protected its history before, and that
-   * row covers it as it stands.
+   * next commit on. A history older than the key is signed over once, at
+   * open (`adoptUnsignedHead`), never on the way.
    */
   linkHead(): ChainHead {
     if (this.#written !== undefined) return this.#written;
@@ -197,10 +194,19 @@ export class ChainStore {
     if (this.signer !== undefined) this.linkHead();
   }
 
-  /** Accept the file's current head as signed: a journal upgraded from a schema that left rows after its last signature. */
-  vouchForHead(): void {
-    if (!this.db.inTransaction) throw new Error('ChainStore.vouchForHead must run inside write()');
-    this.#vouched = this.head();
+  /**
+   * Sign over the file's head as it stands when it carries no signature,
+   * with the event `row(head)` makes: for a history older than the key (a
+   * journal opened with a key made just now, or upgraded from schema 1,
+   * which signed receipts only). Called at open, never on the way.
+   */
+  adoptUnsignedHead(row: (head: ChainHead) => RowFields): void {
+    this.write(() => {
+      const head = this.#headRow.get();
+      if (head === undefined || head.signature !== null) return;
+      this.#vouched = { seq: head.seq, hash: head.hash };
+      this.append('events', row(this.#vouched));
+    });
   }
 
   #fileHead(): ChainHead {
@@ -213,7 +219,7 @@ export class ChainStore {
     if (this.#vouched?.seq === head.seq && this.#vouched.hash === head.hash) return (this.#cached = { head, version }).head;
     // A stored hash and signature copied from another signed row verify: the row must also hash to them.
     const signed = row.key_id === this.signer.keyId && row.signature !== null && this.signer.verify(row.hash, row.signature) && this.#hashesAsStored(row);
-    if (!signed && (row.key_id !== null || row.signature !== null || this.#anySigned.get() !== 0)) {
+    if (!signed) {
       throw new ConfigurationError(
         'journal',
         `ends on a row that is not signed with the journal's key (${row.table} #${row.seq}): a writer without the key may have appended it, and the next signature would vouch for it. Nothing more is written to this journal; run verify() (toolgate audit verify), then move the file aside`,

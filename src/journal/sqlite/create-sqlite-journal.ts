@@ -73,7 +73,10 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
     const verifier: ReceiptVerifier | undefined = options.publicKey === undefined ? signer : verifierFromPem(options.publicKey);
     ensureJournalId(db);
     const store = new ChainStore(db, signer);
-    if (signer !== undefined && schemaBefore === 1) signSchema1Tail(store);
+    // A history older than the key is signed over now, once: from here on the journal links only onto rows its key signed.
+    if (signer !== undefined && (signer.keyCreated || schemaBefore === 1)) {
+      store.adoptUnsignedHead((head) => ({ at: Date.now(), type: 'journal-signed', body: JSON.stringify({ signedThrough: head.seq, because: schemaBefore === 1 ? 'upgraded from schema 1' : 'signing key created' }) }));
+    }
     const anchor = options.anchor === undefined ? undefined : new AnchorKeeper(store, resolve(options.anchor), options.onAnchorProblem ?? ((problem) => console.warn(`toolgate: ${problem}`)));
     if (anchor !== undefined) store.onCommit(() => anchor.committed());
     const journal = new SqliteJournal(file, store, { coverage: options.recordAll === true ? 'all' : 'tiered', verifier, anchor });
@@ -84,20 +87,6 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
     db.close();
     throw error;
   }
-}
-
-/**
- * Schema 1 signed receipts only, so its events and claims after the last
- * receipt carry no signature, and a signed journal links onto no unsigned
- * head. Opening such a file with its key signs a row after them, as the
- * first write did before: the same trust, given once, at the upgrade.
- */
-function signSchema1Tail(store: ChainStore): void {
-  store.write(() => {
-    const head = store.head();
-    store.vouchForHead();
-    store.append('events', { at: Date.now(), type: 'journal-upgraded', body: JSON.stringify({ fromSchema: 1, signedThrough: head.seq }) });
-  });
 }
 
 /**

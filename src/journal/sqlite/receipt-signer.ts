@@ -48,21 +48,23 @@ export function verifierFromPem(pem: string): ReceiptVerifier {
 }
 
 /**
- * Load the journal's signing key from `keyDir`, generating it on first use.
+ * Load the journal's signing key from `keyDir`, generating it on first use
+ * (`keyCreated`).
  * The file is created exclusively with mode 0600 (two processes racing to
  * create it end up sharing one key); an existing key that is a symlink, is
  * not a regular file, or is readable by group or others is refused.
  */
-export function loadReceiptSigner(keyDir: string): ReceiptSigner {
+export function loadReceiptSigner(keyDir: string): ReceiptSigner & { readonly keyCreated: boolean } {
   mkdirSync(keyDir, { recursive: true, mode: 0o700 });
   const path = join(keyDir, SIGNING_KEY_FILE);
   // A key made now is kept only if no key is there yet; a process that lost the race to create it uses the winner's.
   const generated = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const pem = createFileIfAbsentSync(path, generated, { mode: 0o600 }) === 'created' ? generated : readExistingKey(path);
+  const keyCreated = createFileIfAbsentSync(path, generated, { mode: 0o600 }) === 'created';
+  const pem = keyCreated ? generated : readExistingKey(path);
   const privateKey = createPrivateKey(pem);
   if (privateKey.asymmetricKeyType !== 'ed25519') throw new ConfigurationError('signing key', 'must be an Ed25519 private key');
   const verifier = createVerifier(createPublicKey(privateKey));
-  return { ...verifier, sign: (hash) => sign(null, Buffer.from(hash, 'hex'), privateKey).toString('base64') };
+  return { ...verifier, keyCreated, sign: (hash) => sign(null, Buffer.from(hash, 'hex'), privateKey).toString('base64') };
 }
 
 function readExistingKey(path: string): string {

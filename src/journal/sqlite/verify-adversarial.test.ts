@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { readJournalAnchor } from './journal-anchor.js';
 import { loadReceiptSigner } from './receipt-signer.js';
-import { hashedFields, hashRow } from './row-hash.js';
+import { GENESIS_HASH, hashedFields, hashRow } from './row-hash.js';
 import { CHAINED_TABLES, SCHEMA_VERSION, type ChainedTable } from './schema.js';
 import type { SqliteJournal } from './sqlite-journal.js';
 import { receipt } from './__fixtures__/receipt.js';
@@ -179,7 +179,7 @@ describe('every chained row is signed', () => {
     expect(new Database(path, { readonly: true }).pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     // Opening it with the key signed a row whose hash covers every row before it, as the first write did before.
     expect(await journal.verify()).toMatchObject({ ok: true, rows: 5 });
-    expect(lastEvent(path)).toMatchObject({ seq: 5, type: 'journal-upgraded', key_id: signer.keyId });
+    expect(lastEvent(path)).toMatchObject({ seq: 5, type: 'journal-signed', key_id: signer.keyId });
     await journal.append({ type: 'note', at: Date.now(), data: {} });
     expect(await journal.verify()).toMatchObject({ ok: true, rows: 6 });
     // Past the first signed event or claim, an unsigned one is a forgery, not a legacy row.
@@ -357,11 +357,31 @@ describe('a signed journal links only onto a head its key signed', () => {
     }
     expect(await first.verify()).toMatchObject({ ok: true, rows: 6 });
 
+    // A journal kept unsigned, then opened with a key made for it: its history is signed over once, at open.
     const path = journalPath('unsigned.db');
     await settle(journalAt({}, path), 1, 3);
-    const signed = journalAt({ sign: { keyDir: keyDir() } }, path);
-    await settle(signed, 4, 4);
-    expect(await signed.verify()).toMatchObject({ ok: true, rows: 4 });
+    closeJournal(journalAt({ sign: { keyDir: journalPath('new-keys') } }, path));
+    expect(lastEvent(path)).toMatchObject({ seq: 4, type: 'journal-signed' });
+    const signed = journalAt({ sign: { keyDir: journalPath('new-keys') } }, path);
+    await settle(signed, 5, 5);
+    expect(await signed.verify()).toMatchObject({ ok: true, rows: 5 });
+  });
+
+  it('refuses a chain stripped of every signature and re-linked, once its key exists: it is not a history older than the key', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await settle(journal, 1, 3);
+    closeJournal(journal);
+    tamper(journal.path, (db) => {
+      let previous = GENESIS_HASH;
+      for (const row of db.prepare<[], Record<string, unknown> & { seq: number }>('SELECT * FROM receipts ORDER BY seq').all()) {
+        const fields = { ...hashedFields(row), key_id: null };
+        const hash = hashRow(previous, 'receipts', row.seq, fields);
+        db.prepare('UPDATE receipts SET key_id = NULL, signature = NULL, prev_hash = ?, hash = ? WHERE seq = ?').run(previous, hash, row.seq);
+        previous = hash;
+      }
+    });
+    const reopened = journalAt({ sign: { keyDir: keyDir() } });
+    await expect(settle(reopened, 4, 4)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('(receipts #3)') });
   });
 
   it('does not anchor a forged head under the journal key: the anchor stays where the signed chain ended, and the refusal is reported', async () => {
