@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
 import type { ConfirmActionHook, ToolApprovalRequest } from '../../core/internal.js';
+import { appendForged, headOf } from '../../journal/sqlite/__fixtures__/forge-row.js';
 import { loadConfig } from '../config/load-config.js';
 import { openGateway } from './open-gateway.js';
 
@@ -52,6 +54,27 @@ describe('openGateway', () => {
     writeFileSync(join(workspace, '.toolgate', 'policy.json'), '{ not json');
     await expect(openGateway(loadConfig(workspace), { connectServers: false })).rejects.toThrow(/policy file .* cannot be loaded/);
   });
+  it('warns as it starts when the signed journal ends on a row its key did not sign, and refuses every journaled call', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'toolgate-gateway-'));
+    writeFileSync(join(workspace, 'toolgate.config.json'), JSON.stringify({ journal: { sign: true } }));
+    writeFileSync(join(workspace, 'notes.md'), 'hello');
+    const first = await openGateway(loadConfig(workspace), { connectServers: false });
+    expect(first.warnings).toEqual([]);
+    expect((await first.registry().dispatch({ callId: 'a', name: 'read_file', arguments: { path: 'notes.md' } }, first.context)).ok).toBe(true);
+    await first.close();
+    const db = new Database(join(workspace, '.toolgate', 'journal.db'));
+    const forged = appendForged(db, 'events', { at: Date.now(), type: 'note', body: '{}' }, headOf(db));
+    db.close();
+    const second = await openGateway(loadConfig(workspace), { connectServers: false });
+    try {
+      expect(second.warnings).toEqual([expect.stringContaining(`ends on a row that is not signed with the journal's key (events #${String(forged.seq)})`)]);
+      const refused = await second.registry().dispatch({ callId: 'b', name: 'read_file', arguments: { path: 'notes.md' } }, second.context);
+      expect(refused.ok).toBe(false);
+    } finally {
+      await second.close();
+    }
+  });
+
   it("keeps the gateway's own files from every tool: configuration (with an upstream's credentials), state and journal", async () => {
     const workspace = mkdtempSync(join(tmpdir(), 'toolgate-gateway-'));
     writeFileSync(join(workspace, 'toolgate.config.json'), JSON.stringify({ scope: 'workspace-write', mode: 'accept-edits', servers: { gh: { command: 'gh-mcp', env: { GH_TOKEN: 'ghp_config_secret' } } } }));

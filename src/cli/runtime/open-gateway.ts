@@ -140,6 +140,8 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
       if (claims.length > 0) warnings.push(`${claims.length} unresolved claim(s) in the journal: a call started and never settled, and the same action is refused until you resolve it (toolgate audit unresolved; toolgate audit resolve <claim> --as failed|done)`);
     },
   });
+  const headProblem = journal.headProblem();
+  if (headProblem !== undefined) warnings.push(`${headProblem} Until then every journaled call is refused.`);
   let connection: McpConnection | undefined;
   try {
     connection = await connectUpstreams(config, options.connectServers !== false);

@@ -357,6 +357,22 @@ export class SqliteJournal implements Journal {
     });
   }
 
+  /**
+   * Why this journal writes, replays and anchors nothing more: its key does
+   * not vouch for the row the file ends on (see `ChainStore.linkHead`).
+   * Undefined when it does, or without a key.
+   */
+  headProblem(): string | undefined {
+    this.#open();
+    try {
+      this.#store.checkHead();
+      return undefined;
+    } catch (error) {
+      if (error instanceof ConfigurationError) return error.message;
+      throw error;
+    }
+  }
+
   /** The chain head, to anchor outside the file (detects a truncated tail). */
   head(): ChainHead {
     this.#open();
