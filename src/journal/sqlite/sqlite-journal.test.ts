@@ -75,6 +75,25 @@ describe('the durable effect bracket', () => {
     expect(runs.count).toBe(1);
   });
 
+  it('refuses the action once a claim it could not discard is left open: the claim is no longer a call in flight', async () => {
+    const journal = journalAt();
+    const runs = { count: 0 };
+    const registry = counterRegistry(journal, runs);
+    const other = new Database(journal.path);
+    other.exec(`CREATE TRIGGER no_discards BEFORE INSERT ON claims WHEN NEW.state = 'discarded' BEGIN SELECT RAISE(ABORT, 'no discards'); END`);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const latched = await registry.dispatch({ callId: 'c1', name: 'bump', arguments: { by: 1 } }, { ...context, beforeDispatch: () => { throw new Error('latched'); } });
+    expect(latched.ok).toBe(false);
+    expect(warn).toHaveBeenCalled();
+    warn.mockRestore();
+    other.exec(`DROP TRIGGER no_discards`);
+    other.close();
+    const refused = await registry.dispatch({ callId: 'c2', name: 'bump', arguments: { by: 1 } }, context);
+    expect(refused.ok ? undefined : (refused.error as { reason?: string }).reason).toBe('unresolved_claim');
+    expect(runs.count).toBe(0);
+    expect((await journal.unresolved()).map((claim) => claim.callId)).toEqual(['c1']);
+  });
+
   it('refuses to re-run a call whose claim a crash left unresolved, until an operator releases it', async () => {
     const path = join(dir, 'journal.db');
     const runs = { count: 0 };
@@ -309,6 +328,31 @@ describe('batched settles', () => {
     await journal.settle(first.status === 'claimed' ? first.claim : undefined, { ok: true, value: 1, content: '1', receipt: receipt(1) });
     expect((await second).status).toBe('claimed');
     expect(await journal.unresolved()).toEqual([]);
+  });
+
+  it('runs 64 calls of one action in flight side by side, round after round, and refuses the action once a claim of it is left in doubt', async () => {
+    const journal = journalAt();
+    const runs = { count: 0 };
+    const registry = counterRegistry(journal, runs);
+    let id = 0;
+    const round = () => Promise.all(Array.from({ length: 64 }, () => registry.dispatch({ callId: `c${(id += 1)}`, name: 'bump', arguments: { by: 1 } }, context)));
+    for (let index = 0; index < 3; index += 1) expect((await round()).every((outcome) => outcome.ok)).toBe(true);
+    expect(runs.count).toBe(192);
+    journal.flush();
+    // The next receipt cannot commit: its call returned, its claim stays open and is no longer this instance's.
+    const other = new Database(journal.path);
+    other.exec(`CREATE TRIGGER no_receipts BEFORE INSERT ON receipts BEGIN SELECT RAISE(ABORT, 'no receipts'); END`);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    expect((await registry.dispatch({ callId: 'lost', name: 'bump', arguments: { by: 1 } }, context)).ok).toBe(true);
+    journal.flush();
+    expect(warn).toHaveBeenCalledOnce();
+    warn.mockRestore();
+    other.exec(`DROP TRIGGER no_receipts`);
+    other.close();
+    const refused = await round();
+    expect(refused.every((outcome) => !outcome.ok && (outcome.error as { reason?: string }).reason === 'unresolved_claim')).toBe(true);
+    expect(runs.count).toBe(193);
+    expect((await journal.unresolved()).map((claim) => claim.callId)).toEqual(['lost']);
   });
 
   it('commits a settle within the batch delay when no claim follows', async () => {

@@ -23,7 +23,7 @@ import type { ReceiptVerifier } from './receipt-signer.js';
 import { OpenClaims } from './open-claims.js';
 import { ReceiptKeys } from './receipt-keys.js';
 import { RunIndex } from './run-index.js';
-import { openClaimOfAction, unresolvedClaimError, type ClaimBody, type ClaimRow } from './journal-claims.js';
+import { unresolvedClaimError, type ClaimBody, type ClaimRow } from './journal-claims.js';
 import { encodeData, encodeResult } from './encode-journal-body.js';
 import { journalIdOf } from './schema.js';
 import { verifyAgainstAnchor, type AnchoredVerifyResult } from './verify-against-anchor.js';
@@ -139,7 +139,7 @@ export class SqliteJournal implements Journal {
       const sameKey = open.get(input.key);
       // The same action under another call id (a client retrying after a crash): refused too, while a claim
       // this instance does not hold is open. Its own calls in flight are not in doubt, and run side by side.
-      const doubted = sameKey ?? openClaimOfAction(open, input.actionDigest, (id) => this.#pending.has(id) || this.#settling.has(id));
+      const doubted = sameKey ?? this.#openClaims.doubtedClaimOf(input.actionDigest);
       if (doubted !== undefined) {
         const row = this.#claimBySeq.get(doubted.seq) ?? { ...doubted, at: 0, state: 'claimed', body: '{}' };
         return { status: 'refused', error: unresolvedClaimError(input.toolName, row) };
@@ -157,7 +157,14 @@ export class SqliteJournal implements Journal {
         startedAt: input.startedAt,
         holder: this.#holder,
       };
-      this.#store.append('claims', { at: Date.now(), claim_id: claimId, key: input.key, state: 'claimed', body: encodeData(body) });
+      // Held before the row is appended, so the mirror never takes this instance's own claim for one in doubt.
+      this.#openClaims.hold(input.key, claimId);
+      try {
+        this.#store.append('claims', { at: Date.now(), claim_id: claimId, key: input.key, state: 'claimed', body: encodeData(body) });
+      } catch (error) {
+        this.#openClaims.release(input.key, claimId);
+        throw error;
+      }
     }
     this.#pending.set(claimId, { tier: input.tier, runId: input.runId });
     return { status: 'claimed', claim: { key: input.key, claimId } };
@@ -206,7 +213,10 @@ export class SqliteJournal implements Journal {
     if (claimId !== undefined) this.#settling.add(claimId);
     const settled = (): void => {
       if (this.#queued.get(key) === body) this.#queued.delete(key);
-      if (claimId !== undefined) this.#settling.delete(claimId);
+      if (claimId === undefined) return;
+      this.#settling.delete(claimId);
+      // Committed, the receipt closed the claim; failed, the claim stays open and is in doubt from now on.
+      this.#openClaims.release(key, claimId);
     };
     this.#batcher.defer(write, settled, (error) => {
       settled();
@@ -220,6 +230,8 @@ export class SqliteJournal implements Journal {
       const pending = this.#pending.get(claim.claimId);
       this.#pending.delete(claim.claimId);
       if (pending?.tier === 'effect') {
+        // Until the discarded row commits the claim is open, and no longer this instance's.
+        this.#openClaims.release(claim.key, claim.claimId);
         return this.#batcher.commit(() => {
           this.#store.append('claims', { at: Date.now(), claim_id: claim.claimId, key: claim.key, state: 'discarded', body: '{}' });
         });
