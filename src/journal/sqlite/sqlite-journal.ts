@@ -83,8 +83,6 @@ export class SqliteJournal implements Journal {
   readonly #verifier: ReceiptVerifier | undefined;
   readonly #anchor: AnchorKeeper | undefined;
   readonly #pending = new Map<string, PendingClaim>();
-  /** Effect-tier claims settled whose receipt waits for its batch: still open in the file, and still this instance's. */
-  readonly #settling = new Set<string>();
   readonly #batcher: CommitBatcher;
   readonly #openClaims: OpenClaims;
   readonly #runs: RunIndex;
@@ -205,16 +203,15 @@ export class SqliteJournal implements Journal {
    * ran; a crash before the receipt commits leaves that claim unresolved, so
    * the call is reported and never run again on its own. Until then a
    * `prepare` of the same key finds the receipt here, and the claim, still
-   * open in the file, counts as this instance's: a call of the same action
-   * claiming in the same batch, ahead of the receipt, does not doubt it.
+   * open in the file, stays held by this instance (`OpenClaims.hold`): a call
+   * of the same action claiming in the same batch, ahead of the receipt, does
+   * not doubt it.
    */
   #deferReceipt(key: string, body: string, claimId: string | undefined, write: () => void): void {
     this.#queued.set(key, body);
-    if (claimId !== undefined) this.#settling.add(claimId);
     const settled = (): void => {
       if (this.#queued.get(key) === body) this.#queued.delete(key);
       if (claimId === undefined) return;
-      this.#settling.delete(claimId);
       // Committed, the receipt closed the claim; failed, the claim stays open and is in doubt from now on.
       this.#openClaims.release(key, claimId);
     };
