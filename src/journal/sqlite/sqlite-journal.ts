@@ -139,6 +139,9 @@ export class SqliteJournal implements Journal {
       // this instance does not hold is open. Its own calls in flight are not in doubt, and run side by side.
       const doubted = sameKey ?? this.#openClaims.doubtedClaimOf(input.actionDigest);
       if (doubted !== undefined) {
+        // Run again alone after its batch rolled back, the claim was held (and pending) the first time.
+        this.#openClaims.release(input.key, claimId);
+        this.#pending.delete(claimId);
         const row = this.#claimBySeq.get(doubted.seq) ?? { ...doubted, at: 0, state: 'claimed', body: '{}' };
         return { status: 'refused', error: unresolvedClaimError(input.toolName, row) };
       }
