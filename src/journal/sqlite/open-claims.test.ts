@@ -297,10 +297,10 @@ describe('OpenClaims, the claims in doubt by action', () => {
     heldClaim(mine, claims, 'settled', 'd1:a');
     heldClaim(mine, claims, 'failed', 'd1:b');
     receiptRow(mine, 'settled', 'd1:a');
-    claims.release('d1:a', 'settled');
+    claims.release('settled');
     expect(doubtedOf(mine, claims, 'd1')).toBeUndefined();
     // Its receipt never committed: the claim stays open and is in doubt.
-    claims.release('d1:b', 'failed');
+    claims.release('failed');
     expect(doubtedOf(mine, claims, 'd1')).toBe('failed');
     // Held again (a claim run again after its batch rolled back), it is this instance's once more.
     claims.hold('d1:b', 'failed');
@@ -313,8 +313,7 @@ describe('OpenClaims, the claims in doubt by action', () => {
     heldClaim(mine, claims, 'm1', 'd1:a');
     claimRow(mine, 'm1', 'd1:z');
     expect(doubtedOf(mine, claims, 'd1')).toBe('m1');
-    claims.release('d1:z', 'm1');
-    claims.release('d1:a', 'm1');
+    claims.release('m1');
     expect(doubtedOf(mine, claims, 'd1')).toBe('m1');
     claimRow(mine, 'm1', 'd1:z', 'released');
     expect(doubtedOf(mine, claims, 'd1')).toBe('m1');
@@ -348,7 +347,7 @@ describe('OpenClaims, the claims in doubt by action', () => {
     expect(doubtedOf(mine, claims, 'd1')).toBeUndefined();
     // The other connection resolves this instance's own claim: it is closed, held or not.
     claimRow(other, 'm1', 'd1:a', 'released');
-    claims.release('d1:a', 'm1');
+    claims.release('m1');
     expect(doubtedOf(mine, claims, 'd1')).toBeUndefined();
   });
 
@@ -373,7 +372,7 @@ describe('OpenClaims, the claims in doubt by action', () => {
     expect(doubtedOf(mine, claims, 'd3')).toBeUndefined();
     expect(doubtedOf(mine, claims, 'd2')).toBeUndefined();
     // The receipt that rolled back left this instance's claim open; let go of, it is in doubt.
-    claims.release('d2:a', 'm1');
+    claims.release('m1');
     expect(doubtedOf(mine, claims, 'd2')).toBe('m1');
   });
 
@@ -391,7 +390,7 @@ describe('OpenClaims, the claims in doubt by action', () => {
     claimRow(mine, 'left', 'd1:a', 'released');
     expect(doubtedOf(mine, claims, 'd1')).toBeUndefined();
     expect(doubtedOf(mine, claims, 'd2')).toBe('foreign');
-    claims.release('d1:b', 'm1');
+    claims.release('m1');
     expect(doubtedOf(mine, claims, 'd1')).toBe('m1');
     // Every claim row dropped, open ones too: the rebuilt mirror doubts nothing it no longer finds.
     mine.db.exec(`DELETE FROM claims;`);
@@ -443,7 +442,7 @@ describe('OpenClaims, the claims in doubt by action', () => {
           } else if (entry.kind === 'release') {
             const target = [...held][entry.pick % Math.max(held.size, 1)];
             if (target === undefined) continue;
-            claims.release(target[1], target[0]);
+            claims.release(target[0]);
             held.delete(target[0]);
           } else {
             // As compaction does: the rows before the oldest open claim dropped inside a write of another connection.

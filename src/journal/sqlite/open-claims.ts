@@ -133,9 +133,14 @@ export class OpenClaims implements AppendObserver {
     if (open?.claim_id === claimId) this.#forget(open);
   }
 
-  /** This instance no longer holds the claim (settled, discarded, or its receipt failed to commit): if it is still open, it is in doubt. */
-  release(key: string, claimId: string): void {
-    if (this.#held.get(claimId) !== key) return;
+  /**
+   * This instance no longer holds the claim (settled, discarded, or its
+   * receipt failed to commit): if it is still open under the key it was
+   * claimed under, it is in doubt.
+   */
+  release(claimId: string): void {
+    const key = this.#held.get(claimId);
+    if (key === undefined) return;
     this.#held.delete(claimId);
     const open = this.#open.get(key);
     if (open?.claim_id === claimId) this.#doubt(open);

@@ -140,7 +140,7 @@ export class SqliteJournal implements Journal {
       const doubted = sameKey ?? this.#openClaims.doubtedClaimOf(input.actionDigest);
       if (doubted !== undefined) {
         // Run again alone after its batch rolled back, the claim was held (and pending) the first time.
-        this.#openClaims.release(input.key, claimId);
+        this.#openClaims.release(claimId);
         this.#pending.delete(claimId);
         const row = this.#claimBySeq.get(doubted.seq) ?? { ...doubted, at: 0, state: 'claimed', body: '{}' };
         return { status: 'refused', error: unresolvedClaimError(input.toolName, row) };
@@ -163,7 +163,7 @@ export class SqliteJournal implements Journal {
       try {
         this.#store.append('claims', { at: Date.now(), claim_id: claimId, key: input.key, state: 'claimed', body: encodeData(body) });
       } catch (error) {
-        this.#openClaims.release(input.key, claimId);
+        this.#openClaims.release(claimId);
         throw error;
       }
     }
@@ -216,7 +216,7 @@ export class SqliteJournal implements Journal {
       if (this.#queued.get(key) === body) this.#queued.delete(key);
       if (claimId === undefined) return;
       // Committed, the receipt closed the claim; failed, the claim stays open and is in doubt from now on.
-      this.#openClaims.release(key, claimId);
+      this.#openClaims.release(claimId);
     };
     this.#batcher.defer(write, settled, (error) => {
       settled();
@@ -231,7 +231,7 @@ export class SqliteJournal implements Journal {
       this.#pending.delete(claim.claimId);
       if (pending?.tier === 'effect') {
         // Until the discarded row commits the claim is open, and no longer this instance's.
-        this.#openClaims.release(claim.key, claim.claimId);
+        this.#openClaims.release(claim.claimId);
         return this.#batcher.commit(() => {
           this.#store.append('claims', { at: Date.now(), claim_id: claim.claimId, key: claim.key, state: 'discarded', body: '{}' });
         });
