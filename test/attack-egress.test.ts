@@ -15,6 +15,8 @@ import { connectClient, serveGateway, type ServedGateway } from './support/serve
 const FETCHING = join(ROOT, 'test/__fixtures__/fetching-server.mjs');
 const CERTS = join(ROOT, 'src/node/egress/__fixtures__');
 const INTERNAL = 'internal-service-do-not-leak';
+/** A name that does not resolve at the gateway, and that the fetch server's own resolver answers with loopback. */
+const OWN_NAME = 'internal.rebind.test';
 const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
 
 let internal: Server;
@@ -30,13 +32,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
   port = (internal.address() as AddressInfo).port;
-  const allowed = ['localhost', '127.0.0.1', '0.0.0.0', '[::ffff:7f00:1]'];
+  const allowed = ['localhost', '127.0.0.1', '0.0.0.0', '[::ffff:7f00:1]', OWN_NAME];
   gateway = await serveGateway({
     scope: 'workspace-write',
     mode: 'auto',
     console: { enabled: false },
     policy: { allowedDomains: allowed, allow: ['mcp__web__fetch', 'http_request'] },
-    servers: { web: { command: process.execPath, args: [FETCHING, 'mcp-server-fetch'] } },
+    servers: { web: { command: process.execPath, args: [FETCHING, 'mcp-server-fetch', '--resolve', `${OWN_NAME}=127.0.0.1`] } },
   });
   mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
 });
@@ -60,6 +62,16 @@ describe('attack egress: a loopback service through an upstream fetch server', (
       expect(upstream.isError, `mcp_web_fetch ${url}`).toBe(true);
       expect(text(upstream), `mcp_web_fetch ${url}`).toContain('non-public address');
     }
+    expect(reached).toEqual([]);
+  });
+
+  it('a name the gateway cannot resolve is refused, not left to the fetch server, whose own resolver may lead it to loopback', async () => {
+    const url = `https://${OWN_NAME}:${port}/admin`;
+    const upstream = await mcp.callTool({ name: 'mcp_web_fetch', arguments: { url } });
+    expect(text(upstream)).not.toContain(INTERNAL);
+    expect(upstream.isError).toBe(true);
+    expect(text(upstream)).toContain('did not resolve');
+    expect(text(upstream)).not.toContain(OWN_NAME);
     expect(reached).toEqual([]);
   });
 });

@@ -19,6 +19,8 @@ const FILESYSTEM = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesys
 const REFERENCE = join(ROOT, 'test/fixtures/mcp/reference-servers.mjs');
 const SECRET = 'TOOLGATE_E2E_SECRET=hunter2-do-not-leak';
 const TIMEOUT = 120_000;
+/** A public address an operator allows, standing for a documentation site. */
+const DOCS_ADDRESS = '93.184.215.14';
 
 interface Served {
   readonly workspace: string;
@@ -101,7 +103,7 @@ describe('upstream MCP tools through toolgate serve', () => {
   it(
     'ask: an upstream read of .env waits for a person and returns nothing when refused; a path outside the workspace, an unlisted domain and mcp_call are refused at once',
     async () => {
-      const served = await serve((_workspace, log) => ({ scope: 'workspace-write', mode: 'ask', servers: servers(log), policy: { allowedDomains: ['docs.example.com'] } }));
+      const served = await serve((_workspace, log) => ({ scope: 'workspace-write', mode: 'ask', servers: servers(log), policy: { allowedDomains: ['docs.example.com', DOCS_ADDRESS] } }));
 
       const read = await heldForApproval(served, 'mcp_fs_read_text_file', { path: '.env' });
       await served.decide(read.id, 'reject');
@@ -141,10 +143,11 @@ describe('upstream MCP tools through toolgate serve', () => {
       expect(await served.pending()).toEqual([]);
       // Nothing refused reached an upstream; the allowed domain is held for a person like any governed call.
       expect(served.recorded()).toEqual([]);
-      const docs = await heldForApproval(served, 'mcp_web_fetch', { url: 'https://docs.example.com/guide' });
+      // A public address, not a name: the tests may run without a name server, and a name the gateway cannot resolve is refused.
+      const docs = await heldForApproval(served, 'mcp_web_fetch', { url: `https://${DOCS_ADDRESS}/guide` });
       await served.decide(docs.id, 'once');
-      expect(text(await docs.result)).toContain('Contents of https://docs.example.com/guide');
-      expect(served.recorded()).toEqual([{ tool: 'fetch', args: { url: 'https://docs.example.com/guide' } }]);
+      expect(text(await docs.result)).toContain(`Contents of https://${DOCS_ADDRESS}/guide`);
+      expect(served.recorded()).toEqual([{ tool: 'fetch', args: { url: `https://${DOCS_ADDRESS}/guide` } }]);
     },
     TIMEOUT,
   );

@@ -139,8 +139,9 @@ export interface EgressCapability {
   fetch(request: EgressRequest, signal?: AbortSignal, options?: ToolHostCallOptions): Promise<EgressResponse>;
   /**
    * Refuse (`address_not_public`) a URL that another program will fetch when
-   * its host is, or resolves here to, a non-public address. A name that does
-   * not resolve here is left to the program, which fails on it as well.
+   * its host is, or resolves here to, a non-public address, and refuse
+   * (`TOOL_UNAVAILABLE`) one whose name does not resolve here: the program
+   * resolves it again on its own, where it may lead anywhere.
    * Optional: an upstream tool with a URL target is refused on a host without it.
    */
   checkDestination?(url: string, tool: string, signal?: AbortSignal): Promise<void>;

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolgateError, ToolPolicyError, type EgressRequest } from '../../core/internal.js';
+import { ToolgateError, ToolPolicyError, ToolUnavailableError, type EgressRequest } from '../../core/internal.js';
 import { createNodeHost } from '../create-node-host.js';
 import type { EgressOptions, NodeHost, ResolvedAddress } from '../node-host-types.js';
 import { startEgressTestServer, TEST_CERT, type EgressTestServer } from './__fixtures__/egress-test-server.js';
@@ -125,7 +125,7 @@ describe('egress: connecting', () => {
 });
 
 describe('egress: checking a destination another program fetches', () => {
-  it('refuses a non-public literal or answer without dialling, accepts a public one, and leaves a name that does not resolve to the program', async () => {
+  it('refuses a non-public literal or answer, and a name that does not resolve here, without dialling, and accepts a public one', async () => {
     const host = makeHost({ 'api.example.test': PUBLIC, 'mixed.example.test': [...PUBLIC, { address: '127.0.0.1', family: 4 }] });
     fake.dialled.length = 0;
     const check = (url: string): Promise<unknown> => host.egress.checkDestination(url, 'mcp_web_fetch').then(() => undefined, (caught: unknown) => caught);
@@ -137,7 +137,10 @@ describe('egress: checking a destination another program fetches', () => {
     }
     expect(await check('https://api.example.test/page')).toBeUndefined();
     expect(await check('https://8.8.8.8/')).toBeUndefined();
-    expect(await check('https://missing.example.test/')).toBeUndefined();
+    // The program resolves the name again with its own resolver, which may lead anywhere.
+    const unresolved = await check('https://missing.example.test/');
+    expect(unresolved).toBeInstanceOf(ToolUnavailableError);
+    expect((unresolved as ToolUnavailableError).message).not.toContain('missing.example.test');
     expect(((await check('http://api.example.test/')) as ToolPolicyError).reason).toBe('insecure_url');
     expect(fake.dialled).toEqual([]);
   });

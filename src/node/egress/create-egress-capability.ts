@@ -1,5 +1,5 @@
 import { Agent, type Dispatcher } from 'undici';
-import { ToolTimeoutError, type EgressCapability, type EgressRequest, type EgressResponse, type MediaStore } from '../../core/internal.js';
+import { ToolTimeoutError, ToolUnavailableError, type EgressCapability, type EgressRequest, type EgressResponse, type MediaStore } from '../../core/internal.js';
 import { hostDenial } from '../errors/host-denial.js';
 import type { EgressOptions, SecretStore } from '../node-host-types.js';
 import { decodeText, sniffMediaType } from '../stores/sniff-media-type.js';
@@ -109,8 +109,11 @@ export function createEgressCapability(options: CreateEgressCapabilityOptions): 
 
   /**
    * The connector's address check, for a URL an upstream program fetches on
-   * its own: the same answers, judged the same way. A lookup that fails
-   * leaves the URL to that program, whose own lookup is what connects.
+   * its own: the same answers, judged the same way. A name that does not
+   * resolve here is refused too: the program resolves it again with its own
+   * resolver (a container's DNS, or a name server that fails the gateway and
+   * answers the program with a private address), so a failed lookup says
+   * nothing about where the fetch would lead.
    */
   async function checkDestination(url: string, tool: string, signal: AbortSignal | undefined): Promise<void> {
     signal?.throwIfAborted();
@@ -119,6 +122,7 @@ export function createEgressCapability(options: CreateEgressCapabilityOptions): 
       await resolvePublicAddresses(hostname, lookup);
     } catch (error) {
       if (error instanceof NonPublicAddressError) throw hostDenial(tool, 'address_not_public');
+      throw new ToolUnavailableError(tool, 'egress', 'the host of its URL target did not resolve here, so where the fetch would lead cannot be checked');
     }
   }
 
