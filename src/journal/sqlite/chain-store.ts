@@ -21,6 +21,14 @@ interface HeadRow extends ChainHead {
   readonly signature: string | null;
 }
 
+/** The refusal of a head the journal's key does not vouch for: `found` says what the file ends on. */
+function notSigned(found: string): ConfigurationError {
+  return new ConfigurationError(
+    'journal',
+    `${found}: a writer without the key may have appended it, and the next signature would vouch for it. Nothing more is written to this journal; run verify() (toolgate audit verify), then move the file aside`,
+  );
+}
+
 /**
  * Told of every row this connection appends, as it is inserted, and of how
  * the transaction holding it ended: a row is in the file only once its
@@ -44,6 +52,8 @@ export class ChainStore {
   readonly signer: ReceiptSigner | undefined;
   readonly #head: Database.Statement<[], ChainHead>;
   readonly #headRow: Database.Statement<[], HeadRow>;
+  /** How many rows, across the chained tables, carry a sequence number. */
+  readonly #numbered: Database.Statement<[{ seq: number }], number>;
   readonly #inserts = new Map<ChainedTable, Database.Statement>();
   readonly #dataVersion: Database.Statement<[], number>;
   readonly #transaction: Database.Transaction<(work: () => unknown) => unknown>;
@@ -68,6 +78,7 @@ export class ChainStore {
     this.#transaction = db.transaction((work: () => unknown) => work());
     this.#head = db.prepare<[], ChainHead>(CHAIN_HEAD_SQL);
     this.#headRow = db.prepare<[], HeadRow>(lastRowSql('seq, hash, key_id, signature'));
+    this.#numbered = db.prepare<[{ seq: number }], number>(`SELECT ${CHAINED_TABLES.map((table) => `(SELECT count(*) FROM ${table} WHERE seq = @seq)`).join(' + ')}`).pluck();
   }
 
   head(): ChainHead {
@@ -218,15 +229,13 @@ export class ChainStore {
     if (row === undefined) return { seq: 0, hash: GENESIS_HASH };
     const head = { seq: row.seq, hash: row.hash };
     if (this.signer === undefined) return head;
+    // The head query names one of two rows that share the head's number (the other in another table), and the
+    // readers take both: a forged receipt numbered as the claim a crash left open would settle it.
+    if (this.#numbered.get({ seq: row.seq }) !== 1) throw notSigned(`ends on two rows numbered ${row.seq} (${row.table} #${row.seq} and a row of another table)`);
     if (this.#vouched?.seq === head.seq && this.#vouched.hash === head.hash) return (this.#cached = { head, version }).head;
     // A stored hash and signature copied from another signed row verify: the row must also hash to them.
     const signed = row.key_id === this.signer.keyId && row.signature !== null && this.signer.verify(row.hash, row.signature) && this.#hashesAsStored(row);
-    if (!signed) {
-      throw new ConfigurationError(
-        'journal',
-        `ends on a row that is not signed with the journal's key (${row.table} #${row.seq}): a writer without the key may have appended it, and the next signature would vouch for it. Nothing more is written to this journal; run verify() (toolgate audit verify), then move the file aside`,
-      );
-    }
+    if (!signed) throw notSigned(`ends on a row that is not signed with the journal's key (${row.table} #${row.seq})`);
     this.#vouched = head;
     this.#cached = { head, version };
     return head;

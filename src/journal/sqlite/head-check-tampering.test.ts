@@ -7,7 +7,7 @@
 import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { CHAINED_TABLES } from './schema.js';
-import { appendForged, closeJournal, journalAt, keyDir, settle, tamper } from './__fixtures__/tampering.js';
+import { appendForged, closeJournal, effectCall, headOf, journalAt, keyDir, settle, tamper } from './__fixtures__/tampering.js';
 
 const refused = { code: 'CONFIGURATION_INVALID' };
 const forgedResult = JSON.stringify({ ok: true, value: 'FORGED', content: 'FORGED' });
@@ -54,5 +54,39 @@ describe('the open-time signing of a history older than the key', () => {
     const reopened = journalAt({ sign: { keyDir: keyDir() } });
     await expect(reopened.append({ type: 'note', at: Date.now(), data: {} })).rejects.toMatchObject(refused);
     expect((await reopened.verify()).ok).toBe(false);
+  });
+});
+
+describe('a head sequence number held by two rows', () => {
+  for (const table of ['events', 'claims', 'checkpoints'] as const) {
+    it(`refuses a forged ${table} row numbered as the signed head`, async () => {
+      const journal = journalAt({ sign: { keyDir: keyDir() } });
+      await settle(journal, 1, 2);
+      const fields = {
+        events: { at: Date.now(), type: 'note', body: '{}', key_id: null },
+        claims: { at: Date.now(), claim_id: 'x', key: 'act:c9', state: 'released', body: '{}', key_id: null },
+        checkpoints: { at: Date.now(), through_seq: 1, through_hash: 'a'.repeat(64), body: '{}', key_id: null },
+      }[table];
+      tamper(journal.path, (db) => {
+        const head = headOf(db);
+        const before = db.prepare<[number], { hash: string }>('SELECT prev_hash AS hash FROM receipts WHERE seq = ?').get(head.seq)!;
+        appendForged(db, table, fields, { seq: head.seq - 1, hash: before.hash });
+      });
+      await expect(settle(journal, 3, 3)).rejects.toMatchObject(refused);
+    });
+  }
+
+  it('does not release a crashed claim with a forged receipt numbered as the claim', async () => {
+    const crashed = journalAt({ sign: { keyDir: keyDir() } });
+    const prepared = await crashed.prepare(effectCall('c1'));
+    if (prepared.status !== 'claimed') throw new Error('not claimed');
+    closeJournal(crashed); // the process dies between claim and settle
+    tamper(crashed.path, (db) => {
+      const claim = db.prepare<[], { seq: number; prev_hash: string }>('SELECT seq, prev_hash FROM claims ORDER BY seq DESC LIMIT 1').get()!;
+      appendForged(db, 'receipts', { at: Date.now(), key: 'act:c1', claim_id: prepared.claim.claimId, run_id: 'run-1', tool: 'bump', action_digest: 'act', body: forgedResult, key_id: null }, { seq: claim.seq - 1, hash: claim.prev_hash });
+    });
+    const restarted = journalAt({ sign: { keyDir: keyDir() } });
+    await expect(restarted.prepare(effectCall('c2'))).rejects.toMatchObject({ ...refused, message: expect.stringContaining('ends on two rows numbered 1 (claims #1 and a row of another table)') });
+    await expect(restarted.prepare(effectCall('c1'))).rejects.toMatchObject(refused);
   });
 });
