@@ -59,6 +59,7 @@ export class ChainStore {
   readonly #transaction: Database.Transaction<(work: () => unknown) => unknown>;
   /** The head as of our last commit, valid while no other connection has committed since. */
   #cached: { head: ChainHead; version: number } | undefined;
+  /** The last row the open transaction appended (or the head it pinned); undefined outside `write`. */
   #written: ChainHead | undefined;
   /** The last head read from the file that this store checked it may link onto (its signature verified once, not per write). */
   #vouched: ChainHead | undefined;
@@ -104,14 +105,19 @@ export class ChainStore {
         return work();
       }) as T;
       this.#version = undefined;
+      // Past its transaction, the last row written is the head only while `PRAGMA data_version` says so (the cache):
+      // read as the head then, it would let a reader skip the check of a row another writer appended since.
+      const written = this.#written;
+      this.#written = undefined;
       for (const observer of this.#observers) observer.ended(true);
-      if (this.#written !== undefined) {
-        this.#cached = { head: this.#written, version };
+      if (written !== undefined) {
+        this.#cached = { head: written, version };
         this.#afterCommit?.();
       }
       return result;
     } catch (error) {
       this.#version = undefined;
+      this.#written = undefined;
       this.#cached = undefined;
       for (const observer of this.#observers) observer.ended(false);
       throw error;

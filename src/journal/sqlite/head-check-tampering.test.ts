@@ -57,6 +57,19 @@ describe('the open-time signing of a history older than the key', () => {
   });
 });
 
+describe('the head a signed journal checks outside its own writes', () => {
+  const forgedReceipt = { at: Date.now(), key: 'act9:c9', claim_id: null, run_id: null, tool: 'write_note', action_digest: 'act9', body: forgedResult, key_id: null };
+
+  it('is the file\'s, not the last row the journal wrote: a forged receipt appended since is neither replayed nor returned by lookup()', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await settle(journal, 1, 2);
+    tamper(journal.path, (db) => appendForged(db, 'receipts', forgedReceipt));
+    await expect(journal.prepare({ ...effectCall('c9'), key: 'act9:c9', tier: 'record' })).rejects.toMatchObject({ ...refused, message: expect.stringContaining('(receipts #3)') });
+    await expect(journal.lookup('act9:c9')).rejects.toMatchObject(refused);
+    expect((await journal.verify()).firstBadRow).toMatchObject({ table: 'receipts', id: 3 });
+  });
+});
+
 describe('a head sequence number held by two rows', () => {
   for (const table of ['events', 'claims', 'checkpoints'] as const) {
     it(`refuses a forged ${table} row numbered as the signed head`, async () => {
