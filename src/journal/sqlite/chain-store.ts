@@ -61,7 +61,7 @@ export class ChainStore {
   #cached: { head: ChainHead; version: number } | undefined;
   /** The last row the open transaction appended (or the head it pinned); undefined outside `write`. */
   #written: ChainHead | undefined;
-  /** The last head read from the file that this store checked it may link onto (its signature verified once, not per write). */
+  /** The last head read from the file that this store checked it may link onto (its signature verified once, not per read). */
   #vouched: ChainHead | undefined;
   /** Whether the last row this transaction appended carries no signature (the head of a batch must). */
   #headUnsigned = false;
@@ -238,9 +238,10 @@ export class ChainStore {
     // The head query names one of two rows that share the head's number (the other in another table), and the
     // readers take both: a forged receipt numbered as the claim a crash left open would settle it.
     if (this.#numbered.get({ seq: row.seq }) !== 1) throw notSigned(`ends on two rows numbered ${row.seq} (${row.table} #${row.seq} and a row of another table)`);
-    if (this.#vouched?.seq === head.seq && this.#vouched.hash === head.hash) return (this.#cached = { head, version }).head;
-    // A stored hash and signature copied from another signed row verify: the row must also hash to them.
-    const signed = row.key_id === this.signer.keyId && row.signature !== null && this.signer.verify(row.hash, row.signature) && this.#hashesAsStored(row);
+    // The signature of a head is checked once. The row is hashed at every read: a stored hash and signature copied
+    // from another signed row verify, and so do the ones a row edited in place after the check keeps.
+    const vouched = this.#vouched?.seq === head.seq && this.#vouched.hash === head.hash;
+    const signed = (vouched || (row.key_id === this.signer.keyId && row.signature !== null && this.signer.verify(row.hash, row.signature))) && this.#hashesAsStored(row);
     if (!signed) throw notSigned(`ends on a row that is not signed with the journal's key (${row.table} #${row.seq})`);
     this.#vouched = head;
     this.#cached = { head, version };

@@ -70,6 +70,19 @@ describe('the head a signed journal checks outside its own writes', () => {
   });
 });
 
+describe('the head a signed journal checked once', () => {
+  it('is read again when its row is edited in place: the signature and stored hash it keeps are not its own any more', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await settle(journal, 1, 2);
+    // Another connection commits (nothing chained): the journal reads and checks the file's head, receipts #2.
+    tamper(journal.path, () => undefined);
+    expect(await journal.lookup('act2:c2')).toMatchObject({ value: 2 });
+    tamper(journal.path, (db) => db.prepare('UPDATE receipts SET body = ? WHERE seq = 2').run(forgedResult));
+    await expect(journal.lookup('act2:c2')).rejects.toMatchObject(refused);
+    await expect(settle(journal, 3, 3)).rejects.toMatchObject(refused);
+  });
+});
+
 describe('a head sequence number held by two rows', () => {
   for (const table of ['events', 'claims', 'checkpoints'] as const) {
     it(`refuses a forged ${table} row numbered as the signed head`, async () => {
