@@ -212,6 +212,16 @@ export class ChainStore {
   }
 
   /**
+   * Run `work` in one read transaction: every read in it sees the file as
+   * one commit left it, so a head checked there (`checkHead`) is the head of
+   * the rows read after it. Read one by one, a row another writer appended
+   * between the check and the read would be read unchecked.
+   */
+  read<T>(work: () => T): T {
+    return this.#transaction.deferred(work) as T;
+  }
+
+  /**
    * Sign over the file's head as it stands when it carries no signature,
    * with the event `row(head)` makes: for a history older than the key (a
    * journal opened with a key made just now, or upgraded from schema 1,

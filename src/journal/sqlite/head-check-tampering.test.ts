@@ -5,12 +5,17 @@
  * writer can and expects the journal to act on no row its key did not sign.
  */
 import type Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ChainStore } from './chain-store.js';
 import { CHAINED_TABLES } from './schema.js';
 import { appendForged, closeJournal, effectCall, headOf, journalAt, keyDir, settle, tamper } from './__fixtures__/tampering.js';
 
 const refused = { code: 'CONFIGURATION_INVALID' };
 const forgedResult = JSON.stringify({ ok: true, value: 'FORGED', content: 'FORGED' });
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 /**
  * What a toolgate of schema 1 left: events and claims without `key_id` or
@@ -54,6 +59,35 @@ describe('the open-time signing of a history older than the key', () => {
     const reopened = journalAt({ sign: { keyDir: keyDir() } });
     await expect(reopened.append({ type: 'note', at: Date.now(), data: {} })).rejects.toMatchObject(refused);
     expect((await reopened.verify()).ok).toBe(false);
+  });
+});
+
+describe('the head check holds for the rows read after it', () => {
+  /** Append a forged receipt of `key` right after the journal's next head check, from another connection. */
+  function forgeAfterNextCheck(path: string, key: string): void {
+    const check = Reflect.get<ChainStore, 'checkHead'>(ChainStore.prototype, 'checkHead');
+    vi.spyOn(ChainStore.prototype, 'checkHead').mockImplementationOnce(function (this: ChainStore) {
+      check.call(this);
+      tamper(path, (db) => appendForged(db, 'receipts', { at: Date.now(), key, claim_id: null, run_id: null, tool: 'write_note', action_digest: 'act9', body: forgedResult, key_id: null }));
+    });
+  }
+
+  it('does not replay a receipt committed between the check and the lookup of a record-tier call', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await settle(journal, 1, 1);
+    forgeAfterNextCheck(journal.path, 'act9:c9');
+    const prepared = await journal.prepare({ ...effectCall('c9'), key: 'act9:c9', tier: 'record' });
+    expect(prepared.status).toBe('claimed');
+    // The next look finds the forged head, and refuses.
+    await expect(journal.lookup('act9:c9')).rejects.toMatchObject(refused);
+  });
+
+  it('does not return a receipt committed between the check and the read of lookup()', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await settle(journal, 1, 1);
+    forgeAfterNextCheck(journal.path, 'act9:c9');
+    expect(await journal.lookup('act9:c9')).toBeUndefined();
+    await expect(journal.lookup('act9:c9')).rejects.toMatchObject(refused);
   });
 });
 

@@ -121,7 +121,8 @@ export class SqliteJournal implements Journal {
       // The claim id is fixed here: a batch that cannot commit as one runs its writes again, and the
       // claim must come out the same.
       const claimId = randomUUID();
-      if (input.tier === 'record') return this.#claim(input, claimId);
+      // The record tier writes nothing: its head check and lookup share a read transaction instead of a write.
+      if (input.tier === 'record') return this.#store.read(() => this.#claim(input, claimId));
       return this.#batcher.commit(() => this.#claim(input, claimId));
     });
   }
@@ -244,8 +245,10 @@ export class SqliteJournal implements Journal {
     return promised(() => {
       this.#open();
       this.#batcher.flush();
-      this.#store.checkHead();
-      const body = this.#receiptKeys.bodyOf(key);
+      const body = this.#store.read(() => {
+        this.#store.checkHead();
+        return this.#receiptKeys.bodyOf(key);
+      });
       return body === undefined ? undefined : (JSON.parse(body) as RecordedResult);
     });
   }
