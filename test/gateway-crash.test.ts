@@ -157,4 +157,31 @@ describe('a gateway killed mid-effect', () => {
     expect(verified.code).not.toBe(0);
     expect(`${verified.stdout}${verified.stderr}`).toContain(`claims #${String(forged.seq)}`);
   }, 240_000);
+
+  it('with signing on, a receipt forged with the number of the signed head, which would settle the claim, does not let the change run again', async () => {
+    const { workspace, marker, held } = await killedMidEffect({ sign: true });
+    const path = join(workspace, '.toolgate', 'journal.db');
+    const [claim] = JSON.parse((await runCli(['--json', 'audit', 'unresolved'], workspace)).stdout) as Listed[];
+    expect(claim).toBeDefined();
+
+    // Not appended after the head, which the journal checks, but beside it: a receipt that names the claim, numbered as the head.
+    const db = new Database(path);
+    const { key, body } = db.prepare<[string], { key: string; body: string }>(`SELECT key, body FROM claims WHERE claim_id = ?`).get(claim!.claimId)!;
+    const head = headOf(db);
+    const { prev_hash: previous } = db.prepare<[{ seq: number }], { prev_hash: string }>(`SELECT prev_hash FROM events WHERE seq = @seq UNION ALL SELECT prev_hash FROM claims WHERE seq = @seq`).get({ seq: head.seq })!;
+    const { actionDigest } = JSON.parse(body) as { actionDigest: string };
+    const receipt = { at: Date.now(), key, claim_id: claim!.claimId, run_id: null, tool: claim!.toolName, action_digest: actionDigest, body: JSON.stringify({ ok: true, value: 'applied', content: 'applied' }), key_id: null };
+    appendForged(db, 'receipts', receipt, { seq: head.seq - 1, hash: previous });
+    db.close();
+
+    rmSync(held);
+    const second = await serve(workspace);
+    const again = await (await client(second)).callTool(CHANGE);
+    expect(again.isError).toBe(true);
+    expect(text(again)).toContain('the journal could not record the call');
+    expect(second.cli.stderr()).toContain(`ends on two rows numbered ${String(head.seq)}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(marks(marker)).toHaveLength(1);
+    expect((await runCli(['audit', 'verify'], workspace)).code).not.toBe(0);
+  }, 240_000);
 });
