@@ -7,8 +7,9 @@
 import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChainStore } from './chain-store.js';
+import { loadReceiptSigner } from './receipt-signer.js';
 import { CHAINED_TABLES } from './schema.js';
-import { appendForged, closeJournal, effectCall, headOf, journalAt, keyDir, settle, tamper } from './__fixtures__/tampering.js';
+import { appendForged, closeJournal, effectCall, headOf, journalAt, journalPath, keyDir, settle, tamper } from './__fixtures__/tampering.js';
 
 const refused = { code: 'CONFIGURATION_INVALID' };
 const forgedResult = JSON.stringify({ ok: true, value: 'FORGED', content: 'FORGED' });
@@ -148,5 +149,36 @@ describe('a head sequence number held by two rows', () => {
     const restarted = journalAt({ sign: { keyDir: keyDir() } });
     await expect(restarted.prepare(effectCall('c2'))).rejects.toMatchObject({ ...refused, message: expect.stringContaining('ends on two rows numbered 1 (claims #1 and a row of another table)') });
     await expect(restarted.prepare(effectCall('c1'))).rejects.toMatchObject(refused);
+  });
+});
+
+describe('a head that names the key', () => {
+  for (const signature of ['', 'not base64!', 'AAAA']) {
+    it(`is refused with the signature ${JSON.stringify(signature)}`, async () => {
+      const journal = journalAt({ sign: { keyDir: keyDir() } });
+      await settle(journal, 1, 1);
+      const { keyId } = loadReceiptSigner(keyDir());
+      tamper(journal.path, (db) => {
+        const head = appendForged(db, 'claims', { at: Date.now(), claim_id: 'x', key: 'act:c9', state: 'released', body: '{}', key_id: keyId });
+        db.prepare('UPDATE claims SET signature = ? WHERE seq = ?').run(signature, head.seq);
+      });
+      await expect(settle(journal, 2, 2)).rejects.toMatchObject({ ...refused, message: expect.stringContaining('(claims #2)') });
+    });
+  }
+
+  it('is refused past a gap in the numbers, and as a forged checkpoint, which compaction does not sign over either', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await settle(journal, 1, 1);
+    tamper(journal.path, (db) => {
+      const head = headOf(db);
+      appendForged(db, 'events', { at: Date.now(), type: 'note', body: '{}', key_id: null }, { seq: head.seq + 5, hash: head.hash });
+    });
+    await expect(settle(journal, 2, 2)).rejects.toMatchObject({ ...refused, message: expect.stringContaining('(events #7)') });
+
+    const other = journalAt({ sign: { keyDir: keyDir() } }, journalPath('other.db'));
+    await settle(other, 1, 1);
+    tamper(other.path, (db) => appendForged(db, 'checkpoints', { at: Date.now(), through_seq: 0, through_hash: '0'.repeat(64), body: '{}', key_id: null }));
+    await expect(other.compact({ before: Date.now() + 1 })).rejects.toMatchObject(refused);
+    await expect(settle(other, 2, 2)).rejects.toMatchObject({ ...refused, message: expect.stringContaining('(checkpoints #2)') });
   });
 });
