@@ -83,6 +83,25 @@ async function killedMidEffect(journal: object = {}): Promise<{ workspace: strin
   return { workspace, marker, held, killedPid };
 }
 
+/** The one claim the killed gateway left open, as `toolgate audit unresolved` lists it. */
+async function openClaim(workspace: string): Promise<Listed> {
+  const claims = JSON.parse((await runCli(['--json', 'audit', 'unresolved'], workspace)).stdout) as Listed[];
+  expect(claims).toHaveLength(1);
+  return claims[0] as Listed;
+}
+
+/** Restarted after a forgery, with the change free to finish, the gateway is asked for it again: refused, and not run a second time. */
+async function refusedAgain(workspace: string, marker: string, held: string): Promise<Served> {
+  rmSync(held);
+  const second = await serve(workspace);
+  const again = await (await client(second)).callTool(CHANGE);
+  expect(again.isError).toBe(true);
+  expect(text(again)).toContain('the journal could not record the call');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(marks(marker)).toHaveLength(1);
+  return second;
+}
+
 describe('a gateway killed mid-effect', () => {
   it('leaves its claim visible (console and audit unresolved), never re-runs it, and runs it again only after an operator resolves it, journaled', async () => {
     // The effect starts, and the gateway dies under it.
@@ -133,26 +152,17 @@ describe('a gateway killed mid-effect', () => {
 
   it('with signing on, a "released" row forged by a writer without the key does not let the change run again, and is not signed over', async () => {
     const { workspace, marker, held } = await killedMidEffect({ sign: true });
-    const path = join(workspace, '.toolgate', 'journal.db');
-    const [claim] = JSON.parse((await runCli(['--json', 'audit', 'unresolved'], workspace)).stdout) as Listed[];
-    expect(claim).toBeDefined();
+    const claim = await openClaim(workspace);
 
     // The attacker can write the file, not read the key: a correctly linked, unsigned row that closes the claim.
-    const db = new Database(path);
-    const key = db.prepare<[string], { key: string }>(`SELECT key FROM claims WHERE claim_id = ?`).get(claim!.claimId)!.key;
-    const forged = appendForged(db, 'claims', { at: Date.now(), claim_id: claim!.claimId, key, state: 'released', body: JSON.stringify({ resolution: 'failed', by: 'operator' }), key_id: null }, headOf(db));
+    const db = new Database(join(workspace, '.toolgate', 'journal.db'));
+    const key = db.prepare<[string], { key: string }>(`SELECT key FROM claims WHERE claim_id = ?`).get(claim.claimId)!.key;
+    const forged = appendForged(db, 'claims', { at: Date.now(), claim_id: claim.claimId, key, state: 'released', body: JSON.stringify({ resolution: 'failed', by: 'operator' }), key_id: null }, headOf(db));
     db.close();
 
-    // Restarted, the gateway is asked for the same change again: it must not run, and nothing signs over the forged row.
-    rmSync(held);
-    const second = await serve(workspace);
-    const again = await (await client(second)).callTool(CHANGE);
-    expect(again.isError).toBe(true);
-    expect(text(again)).toContain('the journal could not record the call');
-    // The operator is told why, on the gateway's own output; the model is not.
+    // Nothing signs over the forged row; the operator is told why, on the gateway's own output, and the model is not.
+    const second = await refusedAgain(workspace, marker, held);
     expect(second.cli.stderr()).toContain(`ends on a row that is not signed with the journal's key (claims #${String(forged.seq)})`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(marks(marker)).toHaveLength(1);
     const verified = await runCli(['audit', 'verify'], workspace);
     expect(verified.code).not.toBe(0);
     expect(`${verified.stdout}${verified.stderr}`).toContain(`claims #${String(forged.seq)}`);
@@ -160,28 +170,20 @@ describe('a gateway killed mid-effect', () => {
 
   it('with signing on, a receipt forged with the number of the signed head, which would settle the claim, does not let the change run again', async () => {
     const { workspace, marker, held } = await killedMidEffect({ sign: true });
-    const path = join(workspace, '.toolgate', 'journal.db');
-    const [claim] = JSON.parse((await runCli(['--json', 'audit', 'unresolved'], workspace)).stdout) as Listed[];
-    expect(claim).toBeDefined();
+    const claim = await openClaim(workspace);
 
     // Not appended after the head, which the journal checks, but beside it: a receipt that names the claim, numbered as the head.
-    const db = new Database(path);
-    const { key, body } = db.prepare<[string], { key: string; body: string }>(`SELECT key, body FROM claims WHERE claim_id = ?`).get(claim!.claimId)!;
+    const db = new Database(join(workspace, '.toolgate', 'journal.db'));
+    const { key, body } = db.prepare<[string], { key: string; body: string }>(`SELECT key, body FROM claims WHERE claim_id = ?`).get(claim.claimId)!;
     const head = headOf(db);
     const { prev_hash: previous } = db.prepare<[{ seq: number }], { prev_hash: string }>(`SELECT prev_hash FROM events WHERE seq = @seq UNION ALL SELECT prev_hash FROM claims WHERE seq = @seq`).get({ seq: head.seq })!;
     const { actionDigest } = JSON.parse(body) as { actionDigest: string };
-    const receipt = { at: Date.now(), key, claim_id: claim!.claimId, run_id: null, tool: claim!.toolName, action_digest: actionDigest, body: JSON.stringify({ ok: true, value: 'applied', content: 'applied' }), key_id: null };
+    const receipt = { at: Date.now(), key, claim_id: claim.claimId, run_id: null, tool: claim.toolName, action_digest: actionDigest, body: JSON.stringify({ ok: true, value: 'applied', content: 'applied' }), key_id: null };
     appendForged(db, 'receipts', receipt, { seq: head.seq - 1, hash: previous });
     db.close();
 
-    rmSync(held);
-    const second = await serve(workspace);
-    const again = await (await client(second)).callTool(CHANGE);
-    expect(again.isError).toBe(true);
-    expect(text(again)).toContain('the journal could not record the call');
+    const second = await refusedAgain(workspace, marker, held);
     expect(second.cli.stderr()).toContain(`ends on two rows numbered ${String(head.seq)}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(marks(marker)).toHaveLength(1);
     expect((await runCli(['audit', 'verify'], workspace)).code).not.toBe(0);
   }, 240_000);
 });
