@@ -149,6 +149,8 @@ describe('a head sequence number held by two rows', () => {
     const restarted = journalAt({ sign: { keyDir: keyDir() } });
     await expect(restarted.prepare(effectCall('c2'))).rejects.toMatchObject({ ...refused, message: expect.stringContaining('ends on two rows numbered 1 (claims #1 and a row of another table)') });
     await expect(restarted.prepare(effectCall('c1'))).rejects.toMatchObject(refused);
+    // verify() names the pair by their shared number, not as a gap.
+    expect((await restarted.verify()).firstBadRow).toMatchObject({ id: 1, problem: 'another table holds a row numbered 1 too: one of the two was added' });
   });
 });
 

@@ -106,6 +106,8 @@ function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifi
       rows += 1;
       const expectedPrev = previous === undefined ? (row.seq === 1 ? GENESIS_HASH : checkpoints.get(row.seq - 1)) : previous.hash;
       if (previous === undefined && expectedPrev === undefined) return fail(table, row.seq, `rows 1–${row.seq - 1} are missing and no checkpoint covers them`);
+      // Each table keys its rows by number, not the chain: a row of another table may carry a number already walked.
+      if (previous !== undefined && row.seq <= previous.seq) return fail(table, row.seq, `another table holds a row numbered ${row.seq} too: one of the two was added`);
       if (previous !== undefined && row.seq !== previous.seq + 1) return fail(table, row.seq, `rows ${previous.seq + 1}–${row.seq - 1} are missing (deleted)`);
       if (row.prev_hash !== expectedPrev) return fail(table, row.seq, 'chain break: prev_hash does not match the previous row');
       if (holdsForeignValue(row)) return fail(table, row.seq, 'a column holds a value the journal never writes: the row was changed');
