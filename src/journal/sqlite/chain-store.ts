@@ -224,15 +224,13 @@ export class ChainStore {
   /**
    * Sign over the file's head as it stands when it carries no signature,
    * with the event `row(head)` makes: for a history older than the key (a
-   * journal opened with a key made just now, or upgraded from schema 1,
-   * which signed receipts only), when `isHistory` says the rows are one
-   * (asked inside the same transaction: a row appended after a check made
-   * outside it would be signed over too). Called at open, never on the way.
+   * journal opened with a key made just now). Called at open, never on the
+   * way.
    */
-  adoptUnsignedHead(row: (head: ChainHead) => RowFields, isHistory: () => boolean): void {
+  adoptUnsignedHead(row: (head: ChainHead) => RowFields): void {
     this.write(() => {
       const head = this.#headRow.get();
-      if (head === undefined || head.signature !== null || !isHistory()) return;
+      if (head === undefined || head.signature !== null) return;
       this.#vouched = { seq: head.seq, hash: head.hash };
       this.append('events', row(this.#vouched));
     });

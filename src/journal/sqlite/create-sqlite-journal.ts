@@ -6,7 +6,6 @@ import { AnchorKeeper } from './anchor-keeper.js';
 import { ChainStore } from './chain-store.js';
 import { loadReceiptSigner, verifierFromPem, type ReceiptVerifier } from './receipt-signer.js';
 import { ensureJournalId, migrateSchema } from './schema.js';
-import { isSchema1History } from './schema1-history.js';
 import { SqliteJournal } from './sqlite-journal.js';
 
 export interface SqliteJournalOptions {
@@ -68,19 +67,14 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
   try {
     enableWal(db, busyTimeoutMs);
     db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
-    const schemaBefore = db.pragma('user_version', { simple: true }) as number;
     migrateSchema(db);
     const signer = options.sign === undefined || options.sign === false ? undefined : loadReceiptSigner(options.sign === true ? join(directory, 'keys') : options.sign.keyDir);
     const verifier: ReceiptVerifier | undefined = options.publicKey === undefined ? signer : verifierFromPem(options.publicKey);
     ensureJournalId(db);
     const store = new ChainStore(db, signer);
     // A history older than the key is signed over now, once: from here on the journal links only onto rows its key signed.
-    if (signer !== undefined && (signer.keyCreated || schemaBefore === 1)) {
-      store.adoptUnsignedHead(
-        (head) => ({ at: Date.now(), type: 'journal-signed', body: JSON.stringify({ signedThrough: head.seq, because: schemaBefore === 1 ? 'upgraded from schema 1' : 'signing key created' }) }),
-        // A file that only says it is schema 1 is signed over only as far as schema 1 left it unsigned.
-        () => signer.keyCreated || isSchema1History(db, signer),
-      );
+    if (signer?.keyCreated === true) {
+      store.adoptUnsignedHead((head) => ({ at: Date.now(), type: 'journal-signed', body: JSON.stringify({ signedThrough: head.seq, because: 'signing key created' }) }));
     }
     const anchor = options.anchor === undefined ? undefined : new AnchorKeeper(store, resolve(options.anchor), options.onAnchorProblem ?? ((problem) => console.warn(`toolgate: ${problem}`)));
     if (anchor !== undefined) store.onCommit(() => anchor.committed());

@@ -61,6 +61,20 @@ describe('the open-time signing of a history older than the key', () => {
     await expect(reopened.append({ type: 'note', at: Date.now(), data: {} })).rejects.toMatchObject(refused);
     expect((await reopened.verify()).ok).toBe(false);
   });
+
+  it('does not sign over forged events and claims after the last receipt of a journal that never signed one, dressed as schema 1', async () => {
+    // Every commit of this journal ended on a receipt: nothing in the file tells its tail from the one schema 1 left.
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await settle(journal, 1, 2);
+    closeJournal(journal);
+    tamper(journal.path, (db) => {
+      appendForged(db, 'claims', { at: Date.now(), claim_id: 'x', key: 'act:c9', state: 'released', body: '{}', key_id: null });
+      dressAsSchema1(db);
+    });
+    const reopened = journalAt({ sign: { keyDir: keyDir() } });
+    await expect(reopened.append({ type: 'note', at: Date.now(), data: {} })).rejects.toMatchObject(refused);
+    expect((await reopened.verify()).firstBadRow).toMatchObject({ table: 'claims', id: 3 });
+  });
 });
 
 describe('the head check holds for the rows read after it', () => {
