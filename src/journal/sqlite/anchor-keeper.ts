@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../../core/internal.js';
 import type { ChainStore } from './chain-store.js';
 import { describeAnchorCase } from './describe-anchor-case.js';
 import { makeAnchor, readJournalAnchor, writeJournalAnchor, type JournalAnchor } from './journal-anchor.js';
@@ -65,7 +66,14 @@ export class AnchorKeeper {
       }
     } catch (error) {
       const failure = error instanceof Error ? error.message : String(error);
-      if (failure !== this.#failure) this.#report(`the journal anchor ${this.path} could not be written (${failure}); the next commit tries again`);
+      if (failure !== this.#failure) {
+        // A head the journal's key does not vouch for is never anchored under it (see `ChainStore.linkHead`).
+        this.#report(
+          error instanceof ConfigurationError
+            ? `the journal anchor ${this.path} stays where the signed chain ended: ${failure}`
+            : `the journal anchor ${this.path} could not be written (${failure}); the next commit tries again`,
+        );
+      }
       this.#failure = failure;
     }
   }

@@ -55,6 +55,8 @@ export class ChainStore {
   /** How many rows, across the chained tables, carry a sequence number. */
   readonly #numbered: Database.Statement<[{ seq: number }], number>;
   readonly #inserts = new Map<ChainedTable, Database.Statement>();
+  /** A whole row of a table by its number (the head, hashed again at every read). */
+  readonly #rowBySeq = new Map<ChainedTable, Database.Statement<[number], Record<string, unknown> & { prev_hash: string }>>();
   readonly #dataVersion: Database.Statement<[], number>;
   readonly #transaction: Database.Transaction<(work: () => unknown) => unknown>;
   /** The head as of our last commit, valid while no other connection has committed since. */
@@ -258,7 +260,9 @@ export class ChainStore {
   }
 
   #hashesAsStored(head: HeadRow): boolean {
-    const row = this.db.prepare<[number], Record<string, unknown> & { prev_hash: string }>(`SELECT * FROM ${head.table} WHERE seq = ?`).get(head.seq);
+    let select = this.#rowBySeq.get(head.table);
+    if (select === undefined) this.#rowBySeq.set(head.table, (select = this.db.prepare(`SELECT * FROM ${head.table} WHERE seq = ?`)));
+    const row = select.get(head.seq);
     return row !== undefined && !holdsForeignValue(row) && rowHashMatches(head.hash, row.prev_hash, head.table, head.seq, hashedFields(row));
   }
 
