@@ -252,6 +252,47 @@ export async function runAuditResolve(config: ResolvedConfig, claimId: string, o
   }
 }
 
+/**
+ * `toolgate audit sign-tail [--yes]`: sign over the unsigned rows a signed
+ * journal ends on, which it refuses to link onto (written while signing was
+ * off, or by an open that made the key and stopped before it signed the
+ * history over). Without `--yes` it only names them: signing them over
+ * vouches for them under the key, so an operator checks them first.
+ */
+export async function runAuditSignTail(config: ResolvedConfig, options: { readonly yes?: boolean }, output: CliOutput): Promise<void> {
+  if (!config.journal.sign) throw new CliError('usage', 'journal.sign is off: there is no key to sign the journal with.');
+  if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path} yet.`);
+  // Signed with the key already there, never one made now.
+  signingPublicKey(config.journal.path);
+  const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, sign: true, anchor: anchorPathFor(config.journal.path), onAnchorProblem: () => undefined });
+  try {
+    const tail = journal.unsignedTail();
+    if (tail === undefined) {
+      const problem = journal.headProblem();
+      if (problem !== undefined) throw new CliError('tool', `${problem} Its last row names a key, so it is not a row written without one: it is not signed over.`);
+      output.result({ signed: false, unsignedTail: null }, () => 'the journal ends on a row its key signed: nothing to sign over');
+      return;
+    }
+    const rows = `rows #${tail.from}–#${tail.through}`;
+    if (options.yes !== true) {
+      output.result({ signed: false, unsignedTail: tail }, () =>
+        [
+          `the journal ends on ${rows}, which no signature covers: written without the key, or by a writer who does not hold it.`,
+          'Check them (toolgate audit verify names the first; toolgate audit tail shows the receipts), then run again with --yes to sign them over under the key.',
+        ].join('\n'),
+      );
+      return;
+    }
+    const signed = await journal.signOverUnsignedTail(`${operatorName()} (toolgate audit sign-tail)`);
+    output.result({ signed: signed !== undefined, unsignedTail: signed ?? null }, () => (signed === undefined ? 'nothing to sign over' : `signed over ${rows}: the journal links onto them from now on`));
+  } catch (error) {
+    if (error instanceof ToolgateError && error.code === 'CONFIGURATION_INVALID') throw new CliError('tool', error.message, { cause: error });
+    throw error;
+  } finally {
+    journal.close();
+  }
+}
+
 function operatorName(): string {
   try {
     return userInfo().username;

@@ -1,8 +1,8 @@
 import { Option, type Command } from 'commander';
-import { RECEIPT_STATUSES, runAuditExport, runAuditResolve, runAuditShow, runAuditTail, runAuditUnresolved, runAuditVerify } from '../commands/audit-command.js';
+import { RECEIPT_STATUSES, runAuditExport, runAuditResolve, runAuditShow, runAuditSignTail, runAuditTail, runAuditUnresolved, runAuditVerify } from '../commands/audit-command.js';
 import type { RunTask } from './run-task.js';
 
-/** `audit tail`, `show`, `verify`, `unresolved`, `resolve` and `export`: read, verify and settle the journal. */
+/** `audit tail`, `show`, `verify`, `unresolved`, `resolve`, `sign-tail` and `export`: read, verify and settle the journal. */
 export function addAuditCommands(program: Command, run: RunTask): void {
   const audit = program.command('audit').description('read and verify the journal');
   audit
@@ -48,6 +48,11 @@ export function addAuditCommands(program: Command, run: RunTask): void {
     .action((claim: string, options: { as: string; note?: string; force?: boolean }) =>
       run((output, config) => runAuditResolve(config(), claim, { as: options.as, ...(options.note === undefined ? {} : { note: options.note }), force: options.force === true }, output)),
     );
+  audit
+    .command('sign-tail')
+    .description('sign over the unsigned rows a signed journal ends on (written while signing was off), which it refuses to link onto: names them, and signs them over with --yes')
+    .option('--yes', 'sign them over: you checked them')
+    .action((options: { yes?: boolean }) => run((output, config) => runAuditSignTail(config(), { yes: options.yes === true }, output)));
   audit
     .command('export')
     .description('export every receipt')

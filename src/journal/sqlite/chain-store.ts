@@ -52,6 +52,7 @@ export class ChainStore {
   readonly signer: ReceiptSigner | undefined;
   readonly #head: Database.Statement<[], ChainHead>;
   readonly #headRow: Database.Statement<[], HeadRow>;
+  readonly #lastSigned: Database.Statement<[], number | null>;
   /** How many rows, across the chained tables, carry a sequence number. */
   readonly #numbered: Database.Statement<[{ seq: number }], number>;
   readonly #inserts = new Map<ChainedTable, Database.Statement>();
@@ -81,6 +82,7 @@ export class ChainStore {
     this.#transaction = db.transaction((work: () => unknown) => work());
     this.#head = db.prepare<[], ChainHead>(CHAIN_HEAD_SQL);
     this.#headRow = db.prepare<[], HeadRow>(lastRowSql('seq, hash, key_id, signature'));
+    this.#lastSigned = db.prepare<[], number | null>(`SELECT max(seq) FROM (${CHAINED_TABLES.map((table) => `SELECT max(seq) AS seq FROM ${table} WHERE signature IS NOT NULL`).join(' UNION ALL ')})`).pluck();
     this.#numbered = db.prepare<[{ seq: number }], number>(`SELECT ${CHAINED_TABLES.map((table) => `(SELECT count(*) FROM ${table} WHERE seq = @seq)`).join(' + ')}`).pluck();
   }
 
@@ -225,17 +227,32 @@ export class ChainStore {
   }
 
   /**
-   * Sign over the file's head as it stands when it carries no signature,
-   * with the event `row(head)` makes: for a history older than the key (a
-   * journal opened with a key made just now). Called at open, never on the
-   * way.
+   * The rows the file ends on that no signature covers, `from` the first
+   * after the last signed row `through` the head; undefined when the head
+   * is signed, or names a key without a signature that verifies (a forgery
+   * or another key's row, never signed over).
    */
-  adoptUnsignedHead(row: (head: ChainHead) => RowFields): void {
-    this.write(() => {
+  unsignedTail(): { readonly from: number; readonly through: number } | undefined {
+    const head = this.#headRow.get();
+    if (head === undefined || head.signature !== null || head.key_id !== null) return undefined;
+    const lastSigned = this.#lastSigned.get() ?? 0;
+    return { from: lastSigned + 1, through: head.seq };
+  }
+
+  /**
+   * Sign over the unsigned rows the file ends on (`unsignedTail`), with the
+   * event `row(head)` makes, and return those rows: for a history older
+   * than the key (a journal opened with a key made just now), or on an
+   * operator's word once they have checked them. Never on the way.
+   */
+  adoptUnsignedHead(row: (head: ChainHead) => RowFields): { readonly from: number; readonly through: number } | undefined {
+    return this.write(() => {
       const head = this.#headRow.get();
-      if (head === undefined || head.signature !== null) return;
+      const tail = this.unsignedTail();
+      if (head === undefined || tail === undefined) return undefined;
       this.#vouched = { seq: head.seq, hash: head.hash };
       this.append('events', row(this.#vouched));
+      return tail;
     });
   }
 

@@ -388,6 +388,32 @@ export class SqliteJournal implements Journal {
     }
   }
 
+  /** The rows the file ends on that no signature covers (see `ChainStore.unsignedTail`); undefined when its head is signed. */
+  unsignedTail(): { readonly from: number; readonly through: number } | undefined {
+    this.#open();
+    this.#batcher.flush();
+    return this.#store.unsignedTail();
+  }
+
+  /**
+   * Sign over the unsigned rows this signed journal ends on, with a
+   * `journal-signed` event naming `by`: an operator's answer, once they have
+   * checked those rows (`verify()` names the first), to a journal that
+   * refuses its head (`headProblem()`) because rows were written without the
+   * key (signing turned off for a while, an open that made the key and
+   * stopped before it signed the history over, a schema 1 file). Returns the
+   * rows signed over, or undefined when there were none. A head that names a
+   * key, or whose number two rows hold, is never signed over.
+   */
+  signOverUnsignedTail(by: string): Promise<{ readonly from: number; readonly through: number } | undefined> {
+    return promised(() => {
+      this.#open();
+      if (this.#store.signer === undefined) throw new ConfigurationError('journal', 'has no signing key: open it with `sign` to sign its rows over');
+      this.#batcher.flush();
+      return this.#store.adoptUnsignedHead((head) => ({ at: Date.now(), type: 'journal-signed', body: JSON.stringify({ signedThrough: head.seq, because: `signed over by ${by}` }) }));
+    });
+  }
+
   /** The chain head, to anchor outside the file (detects a truncated tail). */
   head(): ChainHead {
     this.#open();

@@ -384,3 +384,43 @@ describe('a signed journal links only onto a head its key signed', () => {
     expect(problems).toEqual([expect.stringMatching(/^the journal anchor .* stays where the signed chain ended: .*ends on a row that is not signed with the journal's key \(events #3\)/)]);
   });
 });
+
+describe('signing over an unsigned tail, on an operator’s word', () => {
+  it('signs over the rows written while signing was off, once asked, and the journal writes again', async () => {
+    const path = journalPath('toggled.db');
+    const first = journalAt({ sign: { keyDir: keyDir() } }, path);
+    await settle(first, 1, 2);
+    closeJournal(first);
+    const unsigned = journalAt({}, path);
+    await settle(unsigned, 3, 4);
+    closeJournal(unsigned);
+    const signed = journalAt({ sign: { keyDir: keyDir() } }, path);
+    await expect(settle(signed, 5, 5)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    expect(signed.unsignedTail()).toEqual({ from: 3, through: 4 });
+    expect(await signed.signOverUnsignedTail('ops')).toEqual({ from: 3, through: 4 });
+    expect(lastEvent(path)).toMatchObject({ seq: 5, type: 'journal-signed' });
+    expect(signed.headProblem()).toBeUndefined();
+    await settle(signed, 5, 5);
+    expect(await signed.verify()).toMatchObject({ ok: true, rows: 6 });
+    expect(signed.unsignedTail()).toBeUndefined();
+    expect(await signed.signOverUnsignedTail('ops')).toBeUndefined();
+  });
+
+  it('never signs over a head that names a key without its signature, or a row of another key', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await settle(journal, 1, 1);
+    const stranger = loadReceiptSigner(journalPath('stranger-keys'));
+    tamper(journal.path, (db) => {
+      const head = appendForged(db, 'events', { at: Date.now(), type: 'note', body: '{}', key_id: stranger.keyId });
+      db.prepare('UPDATE events SET signature = ? WHERE seq = ?').run(stranger.sign(head.hash), head.seq);
+    });
+    expect(journal.unsignedTail()).toBeUndefined();
+    expect(await journal.signOverUnsignedTail('ops')).toBeUndefined();
+    expect(journal.headProblem()).toContain('(events #2)');
+  });
+
+  it('needs the key', async () => {
+    const journal = journalAt();
+    await expect(journal.signOverUnsignedTail('ops')).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+  });
+});

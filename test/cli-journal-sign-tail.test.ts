@@ -1,0 +1,60 @@
+// `toolgate audit sign-tail` through the built binary: rows written while journal signing was off, which a signed
+// journal refuses to link onto, are named, then signed over on an operator's --yes, and the gateway journals again.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './support/spawn-cli.js';
+
+function workspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'toolgate-cli-sign-tail-'));
+  writeFileSync(join(dir, 'notes.md'), 'hello\n');
+  return dir;
+}
+
+const signing = (dir: string, sign: boolean): void => writeFileSync(join(dir, 'toolgate.config.json'), JSON.stringify({ journal: { sign } }));
+const read = (dir: string) => runCli(['call', 'read_file', '{"path":"notes.md"}'], dir);
+
+describe('toolgate audit sign-tail', () => {
+  it('names the rows written while signing was off, signs them over only with --yes, and the journal links onto them again', async () => {
+    const dir = workspace();
+    signing(dir, true);
+    expect((await read(dir)).code).toBe(0);
+    signing(dir, false);
+    expect((await read(dir)).code).toBe(0);
+    signing(dir, true);
+
+    // Signing on again, the journal refuses the unsigned rows it ends on: the call is not journaled, so it is refused.
+    const refused = await read(dir);
+    expect(refused.code).not.toBe(0);
+    expect(`${refused.stdout}${refused.stderr}`).toContain("ends on a row that is not signed with the journal's key");
+
+    const named = await runCli(['--json', 'audit', 'sign-tail'], dir);
+    expect(named.code).toBe(0);
+    const tail = (JSON.parse(named.stdout) as { signed: boolean; unsignedTail: { from: number; through: number } }).unsignedTail;
+    expect(JSON.parse(named.stdout)).toMatchObject({ signed: false, unsignedTail: { from: expect.any(Number), through: expect.any(Number) } });
+    expect((await read(dir)).code).not.toBe(0);
+
+    const human = await runCli(['audit', 'sign-tail'], dir);
+    expect(human.stdout).toContain(`rows #${tail.from}–#${tail.through}`);
+    expect(human.stdout).toContain('run again with --yes');
+
+    const signed = await runCli(['audit', 'sign-tail', '--yes'], dir);
+    expect(signed.code).toBe(0);
+    expect(signed.stdout).toContain(`signed over rows #${tail.from}–#${tail.through}`);
+    expect((await read(dir)).code).toBe(0);
+    const verified = await runCli(['audit', 'verify'], dir);
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).toContain('chain verified');
+    expect((await runCli(['audit', 'sign-tail'], dir)).stdout).toContain('nothing to sign over');
+  }, 120_000);
+
+  it('refuses without journal signing', async () => {
+    const dir = workspace();
+    signing(dir, false);
+    expect((await read(dir)).code).toBe(0);
+    const result = await runCli(['audit', 'sign-tail', '--yes'], dir);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('journal.sign is off');
+  }, 60_000);
+});
