@@ -18,6 +18,6 @@ describe('journal claims', () => {
       ['b', { claim_id: 'b', key: 'digest10:call2' } as OpenClaim],
     ]);
     expect(openClaimOfAction(open, 'digest1', () => false)?.claim_id).toBe('a');
-    expect(openClaimOfAction(open, 'digest1', (id) => id === 'a')).toBeUndefined();
+    expect(openClaimOfAction(open, 'digest1', (claim) => claim.claim_id === 'a')).toBeUndefined();
   });
 });

@@ -34,9 +34,9 @@ export function unresolvedClaimError(toolName: string, claim: ClaimRow): ToolPol
 }
 
 /** An open claim of this action that this instance does not hold (a crash left it, or another process runs it). */
-export function openClaimOfAction(open: ReadonlyMap<string, OpenClaim>, actionDigest: string, held: (claimId: string) => boolean): OpenClaim | undefined {
+export function openClaimOfAction(open: ReadonlyMap<string, OpenClaim>, actionDigest: string, held: (claim: OpenClaim) => boolean): OpenClaim | undefined {
   // Keys are `actionDigest:callId`.
   const prefix = `${actionDigest}:`;
-  for (const claim of open.values()) if (claim.key.startsWith(prefix) && !held(claim.claim_id)) return claim;
+  for (const claim of open.values()) if (claim.key.startsWith(prefix) && !held(claim)) return claim;
   return undefined;
 }

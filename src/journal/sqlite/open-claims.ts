@@ -116,7 +116,7 @@ export class OpenClaims implements AppendObserver {
   doubtedClaimOf(actionDigest: string): OpenClaim | undefined {
     // Keys are `actionDigest:callId`, indexed by the text before their first colon: a digest holding a colon is found
     // by the keys' prefix, as any key that begins with it would be.
-    if (actionDigest.includes(':')) return openClaimOfAction(this.#open, actionDigest, (claimId) => this.#held.has(claimId));
+    if (actionDigest.includes(':')) return openClaimOfAction(this.#open, actionDigest, (claim) => this.#isHeld(claim));
     const doubted = this.#doubted.get(actionDigest);
     return doubted === undefined ? undefined : doubted.values().next().value;
   }

@@ -131,7 +131,10 @@ export class SqliteJournal implements Journal {
   #claim(input: JournalPrepareInput, claimId: string): JournalPrepareResult {
     this.#store.checkHead();
     const recorded = this.#receiptKeys.bodyOf(input.key);
-    if (recorded !== undefined) return { status: 'recorded', recorded: JSON.parse(recorded) as RecordedResult };
+    if (recorded !== undefined) {
+      this.#letGoOfEarlierRun(claimId);
+      return { status: 'recorded', recorded: JSON.parse(recorded) as RecordedResult };
+    }
     if (input.tier === 'effect') {
       const open = this.#openClaims.refresh();
       // Never re-run silently: the earlier attempt may have touched the world.
@@ -140,9 +143,7 @@ export class SqliteJournal implements Journal {
       // this instance does not hold is open. Its own calls in flight are not in doubt, and run side by side.
       const doubted = sameKey ?? this.#openClaims.doubtedClaimOf(input.actionDigest);
       if (doubted !== undefined) {
-        // Run again alone after its batch rolled back, the claim was held (and pending) the first time.
-        this.#openClaims.release(claimId);
-        this.#pending.delete(claimId);
+        this.#letGoOfEarlierRun(claimId);
         const row = this.#claimBySeq.get(doubted.seq) ?? { ...doubted, at: 0, state: 'claimed', body: '{}' };
         return { status: 'refused', error: unresolvedClaimError(input.toolName, row) };
       }
@@ -170,6 +171,12 @@ export class SqliteJournal implements Journal {
     }
     this.#pending.set(claimId, { tier: input.tier, runId: input.runId });
     return { status: 'claimed', claim: { key: input.key, claimId } };
+  }
+
+  /** A claim run again alone after its batch rolled back was held, and pending, the first time: a run that claims nothing lets go of both. */
+  #letGoOfEarlierRun(claimId: string): void {
+    this.#openClaims.release(claimId);
+    this.#pending.delete(claimId);
   }
 
   settle(claim: JournalClaim | undefined, input: JournalSettleInput): Promise<void> {
