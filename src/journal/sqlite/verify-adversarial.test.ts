@@ -183,6 +183,15 @@ describe('every chained row is signed', () => {
   });
 });
 
+/** An event appended after the head and signed with a key that is not the journal's. */
+function appendSignedByStranger(path: string): void {
+  const stranger = loadReceiptSigner(journalPath('stranger-keys'));
+  tamper(path, (db) => {
+    const head = appendForged(db, 'events', { at: Date.now(), type: 'note', body: '{}', key_id: stranger.keyId });
+    db.prepare('UPDATE events SET signature = ? WHERE seq = ?').run(stranger.sign(head.hash), head.seq);
+  });
+}
+
 function lastEvent(path: string): unknown {
   const db = new Database(path, { readonly: true });
   try {
@@ -308,11 +317,7 @@ describe('a signed journal links only onto a head its key signed', () => {
   it('refuses a head signed with another key, and a head whose signature does not verify', async () => {
     const journal = journalAt({ sign: { keyDir: keyDir() } });
     await settle(journal, 1, 1);
-    const stranger = loadReceiptSigner(journalPath('stranger-keys'));
-    tamper(journal.path, (db) => {
-      const head = appendForged(db, 'events', { at: Date.now(), type: 'note', body: '{}', key_id: stranger.keyId });
-      db.prepare('UPDATE events SET signature = ? WHERE seq = ?').run(stranger.sign(head.hash), head.seq);
-    });
+    appendSignedByStranger(journal.path);
     await expect(settle(journal, 2, 2)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('(events #2)') });
 
     const other = journalAt({ sign: { keyDir: keyDir() } }, journalPath('other.db'));
@@ -409,11 +414,7 @@ describe('signing over an unsigned tail, on an operator’s word', () => {
   it('never signs over a head that names a key without its signature, or a row of another key', async () => {
     const journal = journalAt({ sign: { keyDir: keyDir() } });
     await settle(journal, 1, 1);
-    const stranger = loadReceiptSigner(journalPath('stranger-keys'));
-    tamper(journal.path, (db) => {
-      const head = appendForged(db, 'events', { at: Date.now(), type: 'note', body: '{}', key_id: stranger.keyId });
-      db.prepare('UPDATE events SET signature = ? WHERE seq = ?').run(stranger.sign(head.hash), head.seq);
-    });
+    appendSignedByStranger(journal.path);
     expect(journal.unsignedTail()).toBeUndefined();
     expect(await journal.signOverUnsignedTail('ops')).toBeUndefined();
     expect(journal.headProblem()).toContain('(events #2)');
