@@ -29,6 +29,11 @@ describe('toolgate audit sign-tail', () => {
     expect(refused.code).not.toBe(0);
     expect(`${refused.stdout}${refused.stderr}`).toContain("ends on a row that is not signed with the journal's key");
 
+    // The operator's list of unresolved claims says its rows end on one the key did not sign.
+    const listed = await runCli(['audit', 'unresolved'], dir);
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).toContain('A row written without the key can hide a claim from this list');
+
     const named = await runCli(['--json', 'audit', 'sign-tail'], dir);
     expect(named.code).toBe(0);
     const tail = (JSON.parse(named.stdout) as { signed: boolean; unsignedTail: { from: number; through: number } }).unsignedTail;
@@ -47,6 +52,7 @@ describe('toolgate audit sign-tail', () => {
     expect(verified.code).toBe(0);
     expect(verified.stdout).toContain('chain verified');
     expect((await runCli(['audit', 'sign-tail'], dir)).stdout).toContain('nothing to sign over');
+    expect((await runCli(['audit', 'unresolved'], dir)).stderr).not.toContain('warning');
   }, 120_000);
 
   it('refuses without journal signing', async () => {

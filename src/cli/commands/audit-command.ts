@@ -89,13 +89,16 @@ function renderEntry(entry: AuditEntry): string {
   ].join('\n');
 }
 
+/** Where the journal's signing key is kept: `keys/` beside the journal. */
+const keyFileOf = (journalPath: string): string => join(dirname(journalPath), 'keys', SIGNING_KEY_FILE);
+
 /**
  * The public half of the journal's signing key, so verify checks every
  * signature (and requires one on every receipt) without ever creating a key:
  * a missing key is an error, never a fresh key that would sign nothing old.
  */
 function signingPublicKey(journalPath: string): string {
-  const keyFile = join(dirname(journalPath), 'keys', SIGNING_KEY_FILE);
+  const keyFile = keyFileOf(journalPath);
   try {
     return createPublicKey(readFileSync(keyFile)).export({ type: 'spki', format: 'pem' }).toString();
   } catch {
@@ -205,8 +208,12 @@ const HOLDER_TEXT: Record<HolderState, string> = { running: 'still running', gon
 /** `toolgate audit unresolved`: calls that claimed their effect and never settled, oldest first. */
 export async function runAuditUnresolved(config: ResolvedConfig, output: CliOutput): Promise<void> {
   if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path} yet.`);
-  const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined });
+  // With the key, the list can say when the rows it reads end on one the key did not sign (a claim may be hidden).
+  const keyed = config.journal.sign && existsSync(keyFileOf(config.journal.path));
+  const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, ...(keyed ? { sign: true } : {}) });
   try {
+    const headProblem = journal.headProblem();
+    if (headProblem !== undefined) output.info(`warning: ${headProblem} A row written without the key can hide a claim from this list: run toolgate audit verify before you resolve one.`);
     const claims = await listClaims(journal);
     output.result(claims, () =>
       claims.length === 0
