@@ -25,7 +25,7 @@ interface HeadRow extends ChainHead {
 function notSigned(found: string): ConfigurationError {
   return new ConfigurationError(
     'journal',
-    `${found}: a writer without the key may have appended it, and the next signature would vouch for it. Nothing more is written to this journal; run verify() (toolgate audit verify), then move the file aside`,
+    `${found}: a writer without the key may have appended it, and the next signature would vouch for it. Nothing more is written to this journal; run verify() (toolgate audit verify), then move the file aside or, if you wrote those rows yourself while signing was off, sign them over (toolgate audit sign-tail)`,
   );
 }
 
@@ -195,8 +195,8 @@ export class ChainStore {
    * once per head): the next signature would vouch for every row before it,
    * so a row appended by a writer without the key (a forged `released` claim
    * that frees a crashed effect to run again) would pass `verify()` from the
-   * next commit on. A history older than the key is signed over once, at
-   * open (`adoptUnsignedHead`), never on the way.
+   * next commit on. A history older than the key is signed over at open,
+   * or on an operator's word (`adoptUnsignedHead`), never on the way.
    */
   linkHead(): ChainHead {
     if (this.#written !== undefined) return this.#written;
