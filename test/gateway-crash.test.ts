@@ -183,7 +183,27 @@ describe('a gateway killed mid-effect', () => {
     db.close();
 
     const second = await refusedAgain(workspace, marker, held);
-    expect(second.cli.stderr()).toContain(`ends on two rows numbered ${String(head.seq)}`);
+    // Named by the walk below the head at open, or by the head's own check: two rows hold one number.
+    expect(second.cli.stderr()).toMatch(new RegExp(`rows? numbered ${String(head.seq)}\\b`));
+    expect((await runCli(['audit', 'verify'], workspace)).code).not.toBe(0);
+  }, 240_000);
+
+  it('with signing on, a "released" row forged under the number of a signed row below the head does not let the change run again', async () => {
+    const { workspace, marker, held } = await killedMidEffect({ sign: true });
+    const claim = await openClaim(workspace);
+    // The journal goes on after the crash (reads, journaled and signed): the claim is no longer the last row.
+    writeFileSync(join(workspace, 'notes.md'), 'hello\n');
+    for (let read = 0; read < 2; read += 1) expect((await runCli(['call', 'read_file', '{"path":"notes.md"}'], workspace)).code).toBe(0);
+
+    // Not after the head, which the journal checks, but under the number of the row after the claim.
+    const db = new Database(join(workspace, '.toolgate', 'journal.db'));
+    const { seq, key, hash } = db.prepare<[string], { seq: number; key: string; hash: string }>(`SELECT seq, key, hash FROM claims WHERE claim_id = ?`).get(claim.claimId)!;
+    expect(headOf(db).seq).toBeGreaterThan(seq + 1);
+    appendForged(db, 'claims', { at: Date.now(), claim_id: claim.claimId, key, state: 'released', body: JSON.stringify({ resolution: 'failed', by: 'operator' }), key_id: null }, { seq, hash });
+    db.close();
+
+    const second = await refusedAgain(workspace, marker, held);
+    expect(second.cli.stderr()).toContain(`has a row below its head that does not chain`);
     expect((await runCli(['audit', 'verify'], workspace)).code).not.toBe(0);
   }, 240_000);
 });

@@ -66,6 +66,8 @@ export class ChainStore {
   #written: ChainHead | undefined;
   /** The last head read from the file that this store checked it may link onto (its signature verified once, not per read). */
   #vouched: ChainHead | undefined;
+  /** Why this store writes, replays and anchors nothing: rows below the head that do not chain (`refuse`). */
+  #refusal: ConfigurationError | undefined;
   /** Whether the last row this transaction appended carries no signature (the head of a batch must). */
   #headUnsigned = false;
   /** Whether `append` signs: always, except for the rows of a batch before its last write (`writeBatch`). */
@@ -199,10 +201,25 @@ export class ChainStore {
    * or on an operator's word (`adoptUnsignedHead`), never on the way.
    */
   linkHead(): ChainHead {
+    if (this.#refusal !== undefined) throw this.#refusal;
     if (this.#written !== undefined) return this.#written;
     // Inside `write` a stale cache was dropped as the transaction began; outside, it is checked against the file now.
     if (this.#cached !== undefined && this.#cached.version === this.dataVersion()) return this.#cached.head;
     return this.#fileHead();
+  }
+
+  /**
+   * From now on link onto, read from and anchor nothing: the rows below the
+   * head do not chain (`problem`, as `verify()` names it). A signature over
+   * the head vouches only for a chain that links, so a row changed, replaced
+   * or added under a number another holds would be acted on, and signed
+   * over, as if the key covered it.
+   */
+  refuse(problem: string): void {
+    this.#refusal = new ConfigurationError(
+      'journal',
+      `has a row below its head that does not chain (${problem}): a writer without the key may have changed or added it, and the journal would act on it. Nothing more is written to this journal; run verify() (toolgate audit verify), then move the file aside`,
+    );
   }
 
   /**
@@ -230,9 +247,12 @@ export class ChainStore {
    * The rows the file ends on that no signature covers, `from` the first
    * after the last signed row `through` the head; undefined when the head
    * is signed, or names a key without a signature that verifies (a forgery
-   * or another key's row, never signed over).
+   * or another key's row, never signed over). Throws once the rows below the
+   * head were found not to chain (`refuse`).
    */
   unsignedTail(): { readonly from: number; readonly through: number } | undefined {
+    // Rows that do not chain are not a tail to sign over.
+    if (this.#refusal !== undefined) throw this.#refusal;
     const head = this.#headRow.get();
     if (head === undefined || head.signature !== null || head.key_id !== null) return undefined;
     const lastSigned = this.#lastSigned.get() ?? 0;

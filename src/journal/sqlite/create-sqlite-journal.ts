@@ -7,6 +7,7 @@ import { ChainStore } from './chain-store.js';
 import { loadReceiptSigner, verifierFromPem, type ReceiptVerifier } from './receipt-signer.js';
 import { ensureJournalId, migrateSchema } from './schema.js';
 import { SqliteJournal } from './sqlite-journal.js';
+import { verifyChain } from './verify-chain.js';
 
 export interface SqliteJournalOptions {
   /** Where `.toolgate/journal.db` lives when no path is given. Default: the current directory. */
@@ -72,8 +73,12 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
     const verifier: ReceiptVerifier | undefined = options.publicKey === undefined ? signer : verifierFromPem(options.publicKey);
     ensureJournalId(db);
     const store = new ChainStore(db, signer);
+    // The key vouches for its head only: the rows below must chain up to it, or the journal would act on a forged one.
+    // Walked once, at open, without checking each signature (the head's is checked before it is linked onto).
+    const walked = signer === undefined ? undefined : verifyChain(db, { verifier: undefined, requireSignatures: false }).firstBadRow;
+    if (walked !== undefined) store.refuse(`${walked.table} #${walked.id}: ${walked.problem}`);
     // A history older than the key is signed over now, once: from here on the journal links only onto rows its key signed.
-    if (signer?.keyCreated === true) {
+    else if (signer?.keyCreated === true) {
       store.adoptUnsignedHead((head) => ({ at: Date.now(), type: 'journal-signed', body: JSON.stringify({ signedThrough: head.seq, because: 'signing key created' }) }));
     }
     const anchor = options.anchor === undefined ? undefined : new AnchorKeeper(store, resolve(options.anchor), options.onAnchorProblem ?? ((problem) => console.warn(`toolgate: ${problem}`)));

@@ -161,7 +161,8 @@ describe('a head sequence number held by two rows', () => {
       appendForged(db, 'receipts', { at: Date.now(), key: 'act:c1', claim_id: prepared.claim.claimId, run_id: 'run-1', tool: 'bump', action_digest: 'act', body: forgedResult, key_id: null }, { seq: claim.seq - 1, hash: claim.prev_hash });
     });
     const restarted = journalAt({ sign: { keyDir: keyDir() } });
-    await expect(restarted.prepare(effectCall('c2'))).rejects.toMatchObject({ ...refused, message: expect.stringContaining('ends on two rows numbered 1 (claims #1 and a row of another table)') });
+    // Found at open, by the walk below the head, before the head's own check would name the pair.
+    await expect(restarted.prepare(effectCall('c2'))).rejects.toMatchObject({ ...refused, message: expect.stringContaining('another table holds a row numbered 1 too') });
     await expect(restarted.prepare(effectCall('c1'))).rejects.toMatchObject(refused);
     // verify() names the pair by their shared number, not as a gap.
     expect((await restarted.verify()).firstBadRow).toMatchObject({ id: 1, problem: 'another table holds a row numbered 1 too: one of the two was added' });
@@ -196,5 +197,36 @@ describe('a head that names the key', () => {
     tamper(other.path, (db) => appendForged(db, 'checkpoints', { at: Date.now(), through_seq: 0, through_hash: '0'.repeat(64), body: '{}', key_id: null }));
     await expect(other.compact({ before: Date.now() + 1 })).rejects.toMatchObject(refused);
     await expect(settle(other, 2, 2)).rejects.toMatchObject({ ...refused, message: expect.stringContaining('(checkpoints #2)') });
+  });
+});
+
+describe('rows below the head, at open', () => {
+  it('refuses a journal in which a forged row shares a number below the signed head: the crashed claim it would release stays refused', async () => {
+    const crashed = journalAt({ sign: { keyDir: keyDir() } });
+    const prepared = await crashed.prepare(effectCall('c1'));
+    if (prepared.status !== 'claimed') throw new Error('not claimed');
+    closeJournal(crashed); // the process dies between claim and settle
+    // Another process goes on journaling: the claim is no longer the head.
+    const other = journalAt({ sign: { keyDir: keyDir() } });
+    await settle(other, 2, 3);
+    closeJournal(other);
+    tamper(crashed.path, (db) => {
+      const receipt = db.prepare<[], { seq: number; prev_hash: string }>('SELECT seq, prev_hash FROM receipts ORDER BY seq LIMIT 1').get()!;
+      appendForged(db, 'claims', { at: Date.now(), claim_id: prepared.claim.claimId, key: 'act:c1', state: 'released', body: '{}', key_id: null }, { seq: receipt.seq - 1, hash: receipt.prev_hash });
+    });
+    const restarted = journalAt({ sign: { keyDir: keyDir() } });
+    expect(restarted.headProblem()).toContain('has a row below its head that does not chain (receipts #2: another table holds a row numbered 2 too');
+    await expect(restarted.prepare(effectCall('c2'))).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    await expect(restarted.signOverUnsignedTail('ops')).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+  });
+
+  it('refuses a journal in which a row below the head was replaced by one that does not hash as stored', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await settle(journal, 1, 3);
+    closeJournal(journal);
+    tamper(journal.path, (db) => db.prepare('UPDATE receipts SET body = ? WHERE seq = 1').run(forgedResult));
+    const reopened = journalAt({ sign: { keyDir: keyDir() } });
+    await expect(reopened.lookup('act1:c1')).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    expect(reopened.headProblem()).toContain('(receipts #1: hash mismatch');
   });
 });
