@@ -203,7 +203,7 @@ describe('a gateway killed mid-effect', () => {
     db.close();
 
     const second = await refusedAgain(workspace, marker, held);
-    expect(second.cli.stderr()).toContain(`has a row below its head that does not chain`);
+    expect(second.cli.stderr()).toContain(`does not verify below its head`);
     expect((await runCli(['audit', 'verify'], workspace)).code).not.toBe(0);
   }, 240_000);
 });

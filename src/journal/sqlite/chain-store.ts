@@ -218,7 +218,7 @@ export class ChainStore {
   refuse(problem: string): void {
     this.#refusal = new ConfigurationError(
       'journal',
-      `has a row below its head that does not chain (${problem}): a writer without the key may have changed or added it, and the journal would act on it. Nothing more is written to this journal; run verify() (toolgate audit verify), then move the file aside`,
+      `does not verify below its head (${problem}): a writer without the key may have changed or added a row, and the journal would act on it. Nothing more is written to this journal; run verify() (toolgate audit verify), then move the file aside`,
     );
   }
 

@@ -215,7 +215,7 @@ describe('rows below the head, at open', () => {
       appendForged(db, 'claims', { at: Date.now(), claim_id: prepared.claim.claimId, key: 'act:c1', state: 'released', body: '{}', key_id: null }, { seq: receipt.seq - 1, hash: receipt.prev_hash });
     });
     const restarted = journalAt({ sign: { keyDir: keyDir() } });
-    expect(restarted.headProblem()).toContain('has a row below its head that does not chain (receipts #2: another table holds a row numbered 2 too');
+    expect(restarted.headProblem()).toContain('does not verify below its head (receipts #2: another table holds a row numbered 2 too');
     await expect(restarted.prepare(effectCall('c2'))).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
     await expect(restarted.signOverUnsignedTail('ops')).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
   });
