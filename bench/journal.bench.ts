@@ -47,10 +47,20 @@ export async function run(): Promise<void> {
   try {
     await appendBench(dir);
     await dispatchBench(dir);
+    await openBench(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** The effect-tier tool every dispatch row calls. */
+const WRITE_NOTE: ToolDefinition<{ path: string; content: string }, { bytes: number }> = {
+  name: 'write_note',
+  description: 'Write a note.',
+  input: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'], additionalProperties: false },
+  journal: 'effect',
+  dispatch: (args) => ({ bytes: args.content.length }),
+};
 
 /** Settles or calls issued together, as an agent loop running tool calls in parallel issues them. */
 const TOGETHER = 64;
@@ -122,19 +132,12 @@ function floorWriter(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMAL'): (
 }
 
 async function dispatchBench(dir: string): Promise<void> {
-  const write: ToolDefinition<{ path: string; content: string }, { bytes: number }> = {
-    name: 'write_note',
-    description: 'Write a note.',
-    input: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'], additionalProperties: false },
-    journal: 'effect',
-    dispatch: (args) => ({ bytes: args.content.length }),
-  };
   const plainJournal = createSqliteJournal(join(dir, 'dispatch.db'), { onUnresolved: () => undefined });
   const signedJournal = createSqliteJournal(join(dir, 'dispatch-signed.db'), { sign: { keyDir: join(dir, 'keys') }, onUnresolved: () => undefined });
   // node:crypto's SHA-256 for the digests, as the Node host and the CLI supply it.
-  const bare = createToolRegistry({ tools: [write], sha256: nodeSha256 });
-  const journaled = createToolRegistry({ tools: [write], journal: plainJournal, sha256: nodeSha256 });
-  const signed = createToolRegistry({ tools: [write], journal: signedJournal, sha256: nodeSha256 });
+  const bare = createToolRegistry({ tools: [WRITE_NOTE], sha256: nodeSha256 });
+  const journaled = createToolRegistry({ tools: [WRITE_NOTE], journal: plainJournal, sha256: nodeSha256 });
+  const signed = createToolRegistry({ tools: [WRITE_NOTE], journal: signedJournal, sha256: nodeSha256 });
   const context = { grantedTools: ['write_note'], runId: 'bench' };
   const args = { path: 'notes/today.md', content: 'x'.repeat(200) };
   let id = 0;
@@ -154,8 +157,8 @@ async function dispatchBench(dir: string): Promise<void> {
   checkGoal('effect-tier add, SQLite journal signed vs the floor', find(rows, 'effect-tier dispatch, SQLite journal, signed').medianNs / floorNs, 1.7, '×');
   plainJournal.close();
   signedJournal.close();
-  await inFlightBench(dir, write, call);
-  await fullSyncBench(dir, write, call);
+  await inFlightBench(dir, call);
+  await fullSyncBench(dir, call);
 }
 
 /**
@@ -165,11 +168,11 @@ async function dispatchBench(dir: string): Promise<void> {
  * together, and its collection would land on the floor's and the single
  * call's time in the table above.
  */
-async function inFlightBench(dir: string, write: ToolDefinition<{ path: string; content: string }, { bytes: number }>, call: (registry: ReturnType<typeof createToolRegistry>) => Promise<unknown>): Promise<void> {
+async function inFlightBench(dir: string, call: (registry: ReturnType<typeof createToolRegistry>) => Promise<unknown>): Promise<void> {
   const oneJournal = createSqliteJournal(join(dir, 'dispatch-1.db'), { onUnresolved: () => undefined });
   const manyJournal = createSqliteJournal(join(dir, 'dispatch-64.db'), { onUnresolved: () => undefined });
-  const one = createToolRegistry({ tools: [write], journal: oneJournal, sha256: nodeSha256 });
-  const many = createToolRegistry({ tools: [write], journal: manyJournal, sha256: nodeSha256 });
+  const one = createToolRegistry({ tools: [WRITE_NOTE], journal: oneJournal, sha256: nodeSha256 });
+  const many = createToolRegistry({ tools: [WRITE_NOTE], journal: manyJournal, sha256: nodeSha256 });
   const rows = await bench(
     [
       { name: 'effect-tier dispatch, SQLite journal, one at a time', run: () => call(one) },
@@ -192,11 +195,11 @@ async function inFlightBench(dir: string, write: ToolDefinition<{ path: string; 
  * commit is an append to the WAL, so sharing it saves less.) Its floor is
  * the same two raw commits, each waiting for fsync too.
  */
-async function fullSyncBench(dir: string, write: ToolDefinition<{ path: string; content: string }, { bytes: number }>, call: (registry: ReturnType<typeof createToolRegistry>) => Promise<unknown>): Promise<void> {
+async function fullSyncBench(dir: string, call: (registry: ReturnType<typeof createToolRegistry>) => Promise<unknown>): Promise<void> {
   const oneJournal = createSqliteJournal(join(dir, 'full-1.db'), { synchronous: 'full', onUnresolved: () => undefined });
   const manyJournal = createSqliteJournal(join(dir, 'full-64.db'), { synchronous: 'full', onUnresolved: () => undefined });
-  const one = createToolRegistry({ tools: [write], journal: oneJournal, sha256: nodeSha256 });
-  const many = createToolRegistry({ tools: [write], journal: manyJournal, sha256: nodeSha256 });
+  const one = createToolRegistry({ tools: [WRITE_NOTE], journal: oneJournal, sha256: nodeSha256 });
+  const many = createToolRegistry({ tools: [WRITE_NOTE], journal: manyJournal, sha256: nodeSha256 });
   const floor = floorWriter(join(dir, 'full-floor.db'), 'FULL');
   const rows = await bench(
     [
@@ -212,4 +215,28 @@ async function fullSyncBench(dir: string, write: ToolDefinition<{ path: string; 
   console.log(`synchronous FULL: ${TOGETHER} in flight ${Math.round(1e9 / manyNs).toLocaleString('en-US')} calls/s = ${(oneNs / manyNs).toFixed(1)}× one at a time (${Math.round(1e9 / oneNs).toLocaleString('en-US')} calls/s); one at a time ${(oneNs / floorNs).toFixed(2)}× its floor`);
   oneJournal.close();
   manyJournal.close();
+}
+
+/**
+ * What a signed journal's walk below its head costs at open: the same file
+ * of 10,000 effect-tier calls opened without a key (no walk) and with it
+ * (every row's link and hash checked, and the head's signature).
+ */
+async function openBench(dir: string): Promise<void> {
+  const file = join(dir, 'open.db');
+  const keys = { keyDir: join(dir, 'open-keys') };
+  const built = createSqliteJournal(file, { sign: keys, onUnresolved: () => undefined });
+  const registry = createToolRegistry({ tools: [WRITE_NOTE], journal: built, sha256: nodeSha256 });
+  for (let index = 0; index < 10_000; index += 1) await registry.dispatch({ callId: `o${index}`, name: 'write_note', arguments: { path: 'notes/today.md', content: 'x'.repeat(200) } }, { grantedTools: ['write_note'], runId: 'open' });
+  const rows = built.head().seq;
+  built.close();
+  const result = await bench(
+    [
+      { name: `open a journal of ${rows.toLocaleString('en-US')} rows without a key`, run: () => createSqliteJournal(file, { onUnresolved: () => undefined }).close() },
+      { name: `open it signed (walks the chain below the head)`, run: () => createSqliteJournal(file, { sign: keys, onUnresolved: () => undefined }).close() },
+    ],
+    { title: 'Opening a signed journal (ratio vs opening it without a key)', batch: 1, rounds: 7, warmup: 1 },
+  );
+  const walkNs = find(result, 'open it signed').medianNs - find(result, 'open a journal').medianNs;
+  console.log(`the walk below the head: ${(walkNs / 1e6).toFixed(0)} ms for ${rows.toLocaleString('en-US')} rows, ${(walkNs / rows / 1000).toFixed(1)} µs a row`);
 }

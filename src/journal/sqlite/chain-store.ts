@@ -15,6 +15,12 @@ const lastRowSql = (columns: string): string =>
 
 export const CHAIN_HEAD_SQL = `SELECT seq, hash FROM (${lastRowSql('seq, hash')})`;
 
+/** The rows the file ends on that no signature covers: `from` the first after the last signed row, `through` the head. */
+export interface UnsignedTail {
+  readonly from: number;
+  readonly through: number;
+}
+
 interface HeadRow extends ChainHead {
   readonly table: ChainedTable;
   readonly key_id: string | null;
@@ -232,6 +238,17 @@ export class ChainStore {
     if (this.signer !== undefined) this.linkHead();
   }
 
+  /** What `checkHead` would refuse, in its words; undefined when it passes. */
+  headProblem(): string | undefined {
+    try {
+      this.checkHead();
+      return undefined;
+    } catch (error) {
+      if (error instanceof ConfigurationError) return error.message;
+      throw error;
+    }
+  }
+
   /**
    * Run `work` in one read transaction: every read in it sees the file as
    * one commit left it, so a head checked there (`checkHead`) is the head of
@@ -244,13 +261,12 @@ export class ChainStore {
   }
 
   /**
-   * The rows the file ends on that no signature covers, `from` the first
-   * after the last signed row `through` the head; undefined when the head
-   * is signed, or names a key without a signature that verifies (a forgery
-   * or another key's row, never signed over). Throws once the rows below the
-   * head were found not to chain (`refuse`).
+   * The rows the file ends on that no signature covers; undefined when the
+   * head is signed, or names a key without a signature that verifies (a
+   * forgery or another key's row, never signed over). Throws once the rows
+   * below the head were found not to chain (`refuse`).
    */
-  unsignedTail(): { readonly from: number; readonly through: number } | undefined {
+  unsignedTail(): UnsignedTail | undefined {
     // Rows that do not chain are not a tail to sign over.
     if (this.#refusal !== undefined) throw this.#refusal;
     const head = this.#headRow.get();
@@ -260,18 +276,19 @@ export class ChainStore {
   }
 
   /**
-   * Sign over the unsigned rows the file ends on (`unsignedTail`), with the
-   * event `row(head)` makes, and return those rows: for a history older
-   * than the key (a journal opened with a key made just now), or on an
-   * operator's word once they have checked them. Never on the way.
+   * Sign over the unsigned rows the file ends on (`unsignedTail`) with a
+   * signed `journal-signed` event that says `because`, and return those
+   * rows: for a history older than the key (a journal opened with a key made
+   * just now), or on an operator's word once they have checked them. Never
+   * on the way.
    */
-  adoptUnsignedHead(row: (head: ChainHead) => RowFields): { readonly from: number; readonly through: number } | undefined {
+  adoptUnsignedHead(because: string): UnsignedTail | undefined {
     return this.write(() => {
       const head = this.#headRow.get();
       const tail = this.unsignedTail();
       if (head === undefined || tail === undefined) return undefined;
       this.#vouched = { seq: head.seq, hash: head.hash };
-      this.append('events', row(this.#vouched));
+      this.append('events', { at: Date.now(), type: 'journal-signed', body: JSON.stringify({ signedThrough: head.seq, because }) });
       return tail;
     });
   }

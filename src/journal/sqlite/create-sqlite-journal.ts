@@ -78,9 +78,7 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
     const walked = signer === undefined ? undefined : verifyChain(db, { verifier: undefined, requireSignatures: false }).firstBadRow;
     if (walked !== undefined) store.refuse(`${walked.table} #${walked.id}: ${walked.problem}`);
     // A history older than the key is signed over now, once: from here on the journal links only onto rows its key signed.
-    else if (signer?.keyCreated === true) {
-      store.adoptUnsignedHead((head) => ({ at: Date.now(), type: 'journal-signed', body: JSON.stringify({ signedThrough: head.seq, because: 'signing key created' }) }));
-    }
+    else if (signer?.keyCreated === true) store.adoptUnsignedHead('signing key created');
     const anchor = options.anchor === undefined ? undefined : new AnchorKeeper(store, resolve(options.anchor), options.onAnchorProblem ?? ((problem) => console.warn(`toolgate: ${problem}`)));
     if (anchor !== undefined) store.onCommit(() => anchor.committed());
     const journal = new SqliteJournal(file, store, { coverage: options.recordAll === true ? 'all' : 'tiered', verifier, anchor });

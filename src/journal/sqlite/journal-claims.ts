@@ -1,4 +1,4 @@
-import { ToolPolicyError, type UnresolvedClaim } from '../../core/internal.js';
+import { ConfigurationError, ToolPolicyError, type ClaimResolution, type JournalPrepareInput, type UnresolvedClaim } from '../../core/internal.js';
 import type { OpenClaim } from './open-claims.js';
 
 /** A `claims` row as the journal reads it. */
@@ -24,6 +24,23 @@ export interface ClaimBody {
   readonly holder?: string;
 }
 
+/** The body of the claim row an effect-tier call appends before its effect: what an operator reads of it after a crash. */
+export function claimBodyOf(input: JournalPrepareInput, holder: string): Record<string, unknown> {
+  return {
+    callId: input.callId,
+    runId: input.runId,
+    tool: input.toolName,
+    toolVersion: input.toolVersion,
+    agent: input.agent,
+    actionDigest: input.actionDigest,
+    inputDigest: input.inputDigest,
+    arguments: input.arguments,
+    ...(input.target === undefined ? {} : { target: input.target }),
+    startedAt: input.startedAt,
+    holder,
+  };
+}
+
 /** The refusal, naming the claim an operator resolves and when it started: never the arguments. */
 export function unresolvedClaimError(toolName: string, claim: ClaimRow): ToolPolicyError {
   const startedAt = (JSON.parse(claim.body) as Partial<ClaimBody>).startedAt;
@@ -39,4 +56,43 @@ export function openClaimOfAction(open: ReadonlyMap<string, OpenClaim>, actionDi
   const prefix = `${actionDigest}:`;
   for (const claim of open.values()) if (claim.key.startsWith(prefix) && !held(claim)) return claim;
   return undefined;
+}
+
+/** How an operator resolves a claim a crash left behind. */
+export interface ResolveClaimOptions {
+  /**
+   * `failed`: the effect did not happen (or may safely happen again).
+   * `done`: it happened. Either way a `released` row records the answer
+   * (chained, signed when signing is on) and the action runs again when
+   * next called: a new call, not a retry of the lost one.
+   */
+  readonly resolution: ClaimResolution;
+  /** Who decided, for the audit trail. */
+  readonly by: string;
+  readonly note?: string;
+}
+
+/** An open claim's row as the operator's list shows it: what the claim body recorded, never more. */
+export function unresolvedClaimOf(row: ClaimRow): UnresolvedClaim {
+  const body = JSON.parse(row.body) as ClaimBody;
+  return {
+    key: row.key,
+    claimId: row.claim_id,
+    toolName: body.tool,
+    callId: body.callId,
+    runId: body.runId,
+    startedAt: body.startedAt,
+    ...(body.holder === undefined ? {} : { holder: body.holder }),
+    ...(body.agent === undefined ? {} : { agent: body.agent }),
+    ...(body.actionDigest === undefined ? {} : { actionDigest: body.actionDigest }),
+    ...(body.arguments === undefined ? {} : { arguments: body.arguments }),
+    ...(body.target === undefined ? {} : { target: body.target }),
+  };
+}
+
+/** An operator's answer as `resolveClaim` takes it, checked before anything is written. */
+export function checkResolveClaimOptions(options: ResolveClaimOptions): void {
+  if (options.resolution !== 'failed' && options.resolution !== 'done') throw new ConfigurationError('resolution', 'must be "failed" or "done"');
+  if (typeof options.by !== 'string' || options.by.length === 0) throw new ConfigurationError('by', 'must name who resolved the claim');
+  if (options.note !== undefined && (typeof options.note !== 'string' || options.note.length > 1000)) throw new ConfigurationError('note', 'must be text of at most 1000 characters');
 }

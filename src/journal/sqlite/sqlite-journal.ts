@@ -3,7 +3,6 @@ import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
 import {
   ConfigurationError,
-  type ClaimResolution,
   type Journal,
   type JournalClaim,
   type JournalEvent,
@@ -15,7 +14,7 @@ import {
   type UnresolvedClaim,
 } from '../../core/internal.js';
 import type { AnchorKeeper } from './anchor-keeper.js';
-import type { ChainHead, ChainStore } from './chain-store.js';
+import type { ChainHead, ChainStore, UnsignedTail } from './chain-store.js';
 import { CommitBatcher } from './commit-batcher.js';
 import { compactJournal, type CompactOptions, type CompactResult } from './compact-journal.js';
 import { readJournalAnchor, type JournalAnchor } from './journal-anchor.js';
@@ -23,7 +22,8 @@ import type { ReceiptVerifier } from './receipt-signer.js';
 import { OpenClaims } from './open-claims.js';
 import { ReceiptKeys } from './receipt-keys.js';
 import { RunIndex } from './run-index.js';
-import { unresolvedClaimError, type ClaimBody, type ClaimRow } from './journal-claims.js';
+import { checkResolveClaimOptions, claimBodyOf, unresolvedClaimError, unresolvedClaimOf, type ClaimRow, type ResolveClaimOptions } from './journal-claims.js';
+import { promised } from './promised.js';
 import { encodeData, encodeResult } from './encode-journal-body.js';
 import { journalIdOf } from './schema.js';
 import { verifyAgainstAnchor, type AnchoredVerifyResult } from './verify-against-anchor.js';
@@ -32,37 +32,6 @@ import { verifyChain, type VerifyOptions, type SqliteVerifyResult } from './veri
 interface PendingClaim {
   readonly tier: 'record' | 'effect';
   readonly runId: string | undefined;
-}
-
-/** How an operator resolves a claim a crash left behind. */
-export interface ResolveClaimOptions {
-  /**
-   * `failed`: the effect did not happen (or may safely happen again).
-   * `done`: it happened. Either way a `released` row records the answer
-   * (chained, signed when signing is on) and the action runs again when
-   * next called: a new call, not a retry of the lost one.
-   */
-  readonly resolution: ClaimResolution;
-  /** Who decided, for the audit trail. */
-  readonly by: string;
-  readonly note?: string;
-}
-
-/**
- * Run synchronous work behind the async seam: a throw becomes a rejection,
- * never a synchronous exception. A promise the work returns (a commit's) is
- * handed back as it is, not wrapped in another that would take two more
- * microtasks to follow it.
- */
-function promised<T>(work: () => T | Promise<T>): Promise<T> {
-  try {
-    const value = work();
-    return value instanceof Promise ? value : Promise.resolve(value);
-  } catch (error) {
-    return new Promise(() => {
-      throw error;
-    });
-  }
 }
 
 /** The longest a settled receipt waits for its batch to commit. */
@@ -147,23 +116,10 @@ export class SqliteJournal implements Journal {
         const row = this.#claimBySeq.get(doubted.seq) ?? { ...doubted, at: 0, state: 'claimed', body: '{}' };
         return { status: 'refused', error: unresolvedClaimError(input.toolName, row) };
       }
-      const body: Record<string, unknown> = {
-        callId: input.callId,
-        runId: input.runId,
-        tool: input.toolName,
-        toolVersion: input.toolVersion,
-        agent: input.agent,
-        actionDigest: input.actionDigest,
-        inputDigest: input.inputDigest,
-        arguments: input.arguments,
-        ...(input.target === undefined ? {} : { target: input.target }),
-        startedAt: input.startedAt,
-        holder: this.#holder,
-      };
       // Held before the row is appended, so the mirror never takes this instance's own claim for one in doubt.
       this.#openClaims.hold(input.key, claimId);
       try {
-        this.#store.append('claims', { at: Date.now(), claim_id: claimId, key: input.key, state: 'claimed', body: encodeData(body) });
+        this.#store.append('claims', { at: Date.now(), claim_id: claimId, key: input.key, state: 'claimed', body: encodeData(claimBodyOf(input, this.#holder)) });
       } catch (error) {
         this.#openClaims.release(claimId);
         throw error;
@@ -299,22 +255,7 @@ export class SqliteJournal implements Journal {
       .sort((left, right) => left.seq - right.seq)
       .map((open) => this.#claimBySeq.get(open.seq))
       .filter((row) => row !== undefined)
-      .map((row) => {
-        const body = JSON.parse(row.body) as ClaimBody;
-        return {
-          key: row.key,
-          claimId: row.claim_id,
-          toolName: body.tool,
-          callId: body.callId,
-          runId: body.runId,
-          startedAt: body.startedAt,
-          ...(body.holder === undefined ? {} : { holder: body.holder }),
-          ...(body.agent === undefined ? {} : { agent: body.agent }),
-          ...(body.actionDigest === undefined ? {} : { actionDigest: body.actionDigest }),
-          ...(body.arguments === undefined ? {} : { arguments: body.arguments }),
-          ...(body.target === undefined ? {} : { target: body.target }),
-        };
-      });
+      .map(unresolvedClaimOf);
   }
 
   /**
@@ -325,9 +266,7 @@ export class SqliteJournal implements Journal {
   resolveClaim(claimId: string, options: ResolveClaimOptions): Promise<void> {
     return promised(() => {
       this.#open();
-      if (options.resolution !== 'failed' && options.resolution !== 'done') throw new ConfigurationError('resolution', 'must be "failed" or "done"');
-      if (typeof options.by !== 'string' || options.by.length === 0) throw new ConfigurationError('by', 'must name who resolved the claim');
-      if (options.note !== undefined && (typeof options.note !== 'string' || options.note.length > 1000)) throw new ConfigurationError('note', 'must be text of at most 1000 characters');
+      checkResolveClaimOptions(options);
       this.#batcher.flush();
       this.#store.write(() => {
         const open = this.#openClaims.refresh();
@@ -381,22 +320,17 @@ export class SqliteJournal implements Journal {
 
   /**
    * Why this journal writes, replays and anchors nothing more: its key does
-   * not vouch for the row the file ends on (see `ChainStore.linkHead`).
-   * Undefined when it does, or without a key.
+   * not vouch for the row the file ends on, or the rows below it do not
+   * verify (see `ChainStore.linkHead`). Undefined when it does, or without a
+   * key.
    */
   headProblem(): string | undefined {
     this.#open();
-    try {
-      this.#store.checkHead();
-      return undefined;
-    } catch (error) {
-      if (error instanceof ConfigurationError) return error.message;
-      throw error;
-    }
+    return this.#store.headProblem();
   }
 
   /** The rows the file ends on that no signature covers (see `ChainStore.unsignedTail`); undefined when its head is signed. */
-  unsignedTail(): { readonly from: number; readonly through: number } | undefined {
+  unsignedTail(): UnsignedTail | undefined {
     this.#open();
     this.#batcher.flush();
     return this.#store.unsignedTail();
@@ -412,12 +346,12 @@ export class SqliteJournal implements Journal {
    * rows signed over, or undefined when there were none. A head that names a
    * key, or whose number two rows hold, is never signed over.
    */
-  signOverUnsignedTail(by: string): Promise<{ readonly from: number; readonly through: number } | undefined> {
+  signOverUnsignedTail(by: string): Promise<UnsignedTail | undefined> {
     return promised(() => {
       this.#open();
       if (this.#store.signer === undefined) throw new ConfigurationError('journal', 'has no signing key: open it with `sign` to sign its rows over');
       this.#batcher.flush();
-      return this.#store.adoptUnsignedHead((head) => ({ at: Date.now(), type: 'journal-signed', body: JSON.stringify({ signedThrough: head.seq, because: `signed over by ${by}` }) }));
+      return this.#store.adoptUnsignedHead(`signed over by ${by}`);
     });
   }
 

@@ -1,0 +1,184 @@
+/**
+ * A signed journal links, replays and anchors only onto a head its key
+ * signed, and takes back rows written without the key only on an operator's
+ * word: a writer with the file but not the key appends, forges and strips,
+ * and the journal refuses to vouch for what it did.
+ */
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { readJournalAnchor } from './journal-anchor.js';
+import { loadReceiptSigner } from './receipt-signer.js';
+import { GENESIS_HASH, hashedFields, hashRow } from './row-hash.js';
+import { receipt } from './__fixtures__/receipt.js';
+import { appendForged, closeJournal, effectCall, journalAt, journalPath, keyDir, settle, tamper } from './__fixtures__/tampering.js';
+
+/** An event appended after the head and signed with a key that is not the journal's. */
+function appendSignedByStranger(path: string): void {
+  const stranger = loadReceiptSigner(journalPath('stranger-keys'));
+  tamper(path, (db) => {
+    const head = appendForged(db, 'events', { at: Date.now(), type: 'note', body: '{}', key_id: stranger.keyId });
+    db.prepare('UPDATE events SET signature = ? WHERE seq = ?').run(stranger.sign(head.hash), head.seq);
+  });
+}
+
+function lastEvent(path: string): unknown {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare('SELECT seq, type, key_id FROM events ORDER BY seq DESC LIMIT 1').get();
+  } finally {
+    db.close();
+  }
+}
+
+describe('a signed journal links only onto a head its key signed', () => {
+  const refused = { code: 'CONFIGURATION_INVALID', message: expect.stringContaining('ends on a row that is not signed with the journal\'s key (claims #2)') };
+
+  it('refuses to sign over a forged "released" row, so the crashed effect stays refused and verify() keeps naming the row', async () => {
+    const crashed = journalAt({ sign: { keyDir: keyDir() } });
+    const prepared = await crashed.prepare(effectCall('c1'));
+    expect(prepared.status).toBe('claimed');
+    crashed.close(); // the process dies between claim and settle
+    const [claim] = await journalAt({ sign: { keyDir: keyDir() } }).unresolved();
+    tamper(crashed.path, (db) => appendForged(db, 'claims', { at: Date.now(), claim_id: claim!.claimId, key: claim!.key, state: 'released', body: '{}' }));
+    // A restarted process takes the claim for released; the next claim of the action would run the effect again.
+    const restarted = journalAt({ sign: { keyDir: keyDir() } });
+    await expect(restarted.prepare(effectCall('c2'))).rejects.toMatchObject(refused);
+    await expect(restarted.append({ type: 'note', at: Date.now(), data: {} })).rejects.toMatchObject(refused);
+    await expect(restarted.settle(undefined, { ok: true, value: 1, content: 'ok', receipt: receipt(1) })).rejects.toMatchObject(refused);
+    expect((await restarted.verify()).firstBadRow).toEqual({ table: 'claims', id: 2, problem: 'signature missing' });
+  });
+
+  it('replays no forged receipt: neither one that settles the crashed claim for its own retry, nor one looked up by key', async () => {
+    const crashed = journalAt({ sign: { keyDir: keyDir() } });
+    const prepared = await crashed.prepare(effectCall('c1'));
+    if (prepared.status !== 'claimed') throw new Error('not claimed');
+    crashed.close();
+    tamper(crashed.path, (db) =>
+      appendForged(db, 'receipts', { at: Date.now(), key: 'act:c1', claim_id: prepared.claim.claimId, run_id: 'run-1', tool: 'bump', action_digest: 'act', body: JSON.stringify({ ok: true, value: 'FORGED', content: 'FORGED' }) }),
+    );
+    const restarted = journalAt({ sign: { keyDir: keyDir() } });
+    // The retry would have been answered with the attacker's result, and the effect taken for done.
+    await expect(restarted.prepare(effectCall('c1'))).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    await expect(restarted.prepare({ ...effectCall('c1'), tier: 'record' })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    await expect(restarted.lookup('act:c1')).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+  });
+
+  it('refuses the same from a journal that was open before the row was appended, whose own head is cached', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await settle(journal, 1, 1);
+    tamper(journal.path, (db) => appendForged(db, 'claims', { at: Date.now(), claim_id: 'x', key: 'act:c9', state: 'released', body: '{}' }));
+    await expect(settle(journal, 2, 2)).rejects.toMatchObject(refused);
+    expect((await journal.verify()).firstBadRow).toEqual({ table: 'claims', id: 2, problem: 'signature missing: the row is unsigned and no later signed row covers it' });
+  });
+
+  it('refuses a head signed with another key, and a head whose signature does not verify', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await settle(journal, 1, 1);
+    appendSignedByStranger(journal.path);
+    await expect(settle(journal, 2, 2)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('(events #2)') });
+
+    const other = journalAt({ sign: { keyDir: keyDir() } }, journalPath('other.db'));
+    await settle(other, 1, 2);
+    tamper(other.path, (db) => db.prepare('UPDATE receipts SET signature = (SELECT signature FROM receipts WHERE seq = 1) WHERE seq = 2').run());
+    const reopened = journalAt({ sign: { keyDir: keyDir() } }, other.path);
+    await expect(settle(reopened, 3, 3)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('(receipts #2)') });
+  });
+
+  it('refuses a forged row followed by a copy of an earlier signed row, whose stored hash and signature verify but are not its own', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await settle(journal, 1, 2);
+    tamper(journal.path, (db) => {
+      const forged = appendForged(db, 'claims', { at: Date.now(), claim_id: 'x', key: 'act:c9', state: 'released', body: '{}' });
+      const signed = db.prepare<[], Record<string, unknown>>('SELECT * FROM receipts WHERE seq = 2').get()!;
+      const columns = Object.keys(signed);
+      db.prepare(`INSERT INTO receipts (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`).run({ ...signed, seq: forged.seq + 1, prev_hash: forged.hash });
+    });
+    await expect(settle(journal, 3, 3)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('(receipts #4)') });
+  });
+
+  it('links onto the signed commits of another journal on the file, and signs from its next row on a journal that never was', async () => {
+    const first = journalAt({ sign: { keyDir: keyDir() } });
+    const second = journalAt({ sign: { keyDir: keyDir() } });
+    for (let index = 1; index <= 6; index += 2) {
+      await settle(first, index, index);
+      await settle(second, index + 1, index + 1);
+    }
+    expect(await first.verify()).toMatchObject({ ok: true, rows: 6 });
+
+    // A journal kept unsigned, then opened with a key made for it: its history is signed over once, at open.
+    const path = journalPath('unsigned.db');
+    await settle(journalAt({}, path), 1, 3);
+    closeJournal(journalAt({ sign: { keyDir: journalPath('new-keys') } }, path));
+    expect(lastEvent(path)).toMatchObject({ seq: 4, type: 'journal-signed' });
+    const signed = journalAt({ sign: { keyDir: journalPath('new-keys') } }, path);
+    await settle(signed, 5, 5);
+    expect(await signed.verify()).toMatchObject({ ok: true, rows: 5 });
+  });
+
+  it('refuses a chain stripped of every signature and re-linked, once its key exists: it is not a history older than the key', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await settle(journal, 1, 3);
+    closeJournal(journal);
+    tamper(journal.path, (db) => {
+      let previous = GENESIS_HASH;
+      for (const row of db.prepare<[], Record<string, unknown> & { seq: number }>('SELECT * FROM receipts ORDER BY seq').all()) {
+        const fields = { ...hashedFields(row), key_id: null };
+        const hash = hashRow(previous, 'receipts', row.seq, fields);
+        db.prepare('UPDATE receipts SET key_id = NULL, signature = NULL, prev_hash = ?, hash = ? WHERE seq = ?').run(previous, hash, row.seq);
+        previous = hash;
+      }
+    });
+    const reopened = journalAt({ sign: { keyDir: keyDir() } });
+    await expect(settle(reopened, 4, 4)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('(receipts #3)') });
+  });
+
+  it('does not anchor a forged head under the journal key: the anchor stays where the signed chain ended, and the refusal is reported', async () => {
+    const anchorFile = journalPath('journal.anchor');
+    const journal = journalAt({ sign: { keyDir: keyDir() }, anchor: anchorFile });
+    await settle(journal, 1, 2);
+    closeJournal(journal);
+    const anchored = readJournalAnchor(anchorFile);
+    expect(anchored).toMatchObject({ rows: 2 });
+    tamper(journal.path, (db) => appendForged(db, 'events', { at: Date.now(), type: 'note', body: '{}' }));
+    const problems: string[] = [];
+    closeJournal(journalAt({ sign: { keyDir: keyDir() }, anchor: anchorFile, onAnchorProblem: (problem) => problems.push(problem) }));
+    expect(readJournalAnchor(anchorFile)).toEqual(anchored);
+    expect(problems).toEqual([expect.stringMatching(/^the journal anchor .* stays where the signed chain ended: .*ends on a row that is not signed with the journal's key \(events #3\)/)]);
+  });
+});
+
+describe('signing over an unsigned tail, on an operator’s word', () => {
+  it('signs over the rows written while signing was off, once asked, and the journal writes again', async () => {
+    const path = journalPath('toggled.db');
+    const first = journalAt({ sign: { keyDir: keyDir() } }, path);
+    await settle(first, 1, 2);
+    closeJournal(first);
+    const unsigned = journalAt({}, path);
+    await settle(unsigned, 3, 4);
+    closeJournal(unsigned);
+    const signed = journalAt({ sign: { keyDir: keyDir() } }, path);
+    await expect(settle(signed, 5, 5)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    expect(signed.unsignedTail()).toEqual({ from: 3, through: 4 });
+    expect(await signed.signOverUnsignedTail('ops')).toEqual({ from: 3, through: 4 });
+    expect(lastEvent(path)).toMatchObject({ seq: 5, type: 'journal-signed' });
+    expect(signed.headProblem()).toBeUndefined();
+    await settle(signed, 5, 5);
+    expect(await signed.verify()).toMatchObject({ ok: true, rows: 6 });
+    expect(signed.unsignedTail()).toBeUndefined();
+    expect(await signed.signOverUnsignedTail('ops')).toBeUndefined();
+  });
+
+  it('never signs over a head that names a key without its signature, or a row of another key', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir() } });
+    await settle(journal, 1, 1);
+    appendSignedByStranger(journal.path);
+    expect(journal.unsignedTail()).toBeUndefined();
+    expect(await journal.signOverUnsignedTail('ops')).toBeUndefined();
+    expect(journal.headProblem()).toContain('(events #2)');
+  });
+
+  it('needs the key', async () => {
+    const journal = journalAt();
+    await expect(journal.signOverUnsignedTail('ops')).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+  });
+});
