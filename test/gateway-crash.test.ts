@@ -206,4 +206,33 @@ describe('a gateway killed mid-effect', () => {
     expect(second.cli.stderr()).toContain(`does not verify below its head`);
     expect((await runCli(['audit', 'verify'], workspace)).code).not.toBe(0);
   }, 240_000);
+
+  it('with signing on, a "released" row forged below the head while the gateway runs does not let the change run again', async () => {
+    const { workspace, marker, held } = await killedMidEffect({ sign: true });
+    const claim = await openClaim(workspace);
+    // Restarted, the gateway refuses the change while the claim is open: it has read the claim.
+    const second = await serve(workspace);
+    const refused = await (await client(second)).callTool(CHANGE);
+    expect(text(refused)).toContain(`an earlier dispatch of the same action (journal claim ${claim.claimId}`);
+    // The journal goes on (reads, journaled and signed by another process): the claim is no longer the last row.
+    writeFileSync(join(workspace, 'notes.md'), 'hello\n');
+    for (let read = 0; read < 2; read += 1) expect((await runCli(['call', 'read_file', '{"path":"notes.md"}'], workspace)).code).toBe(0);
+
+    // While it runs: not after the head, which it checks, but under the number of the row after the claim.
+    const db = new Database(join(workspace, '.toolgate', 'journal.db'));
+    const { seq, key, hash } = db.prepare<[string], { seq: number; key: string; hash: string }>(`SELECT seq, key, hash FROM claims WHERE claim_id = ?`).get(claim.claimId)!;
+    expect(headOf(db).seq).toBeGreaterThan(seq + 1);
+    appendForged(db, 'claims', { at: Date.now(), claim_id: claim.claimId, key, state: 'released', body: JSON.stringify({ resolution: 'failed', by: 'operator' }), key_id: null }, { seq, hash });
+    db.close();
+
+    // The change is free to finish, and asked for again of the same gateway: the forged row is never read (it was not
+    // walked), so the claim is still in doubt: refused, and not run a second time.
+    rmSync(held);
+    const again = await (await client(second)).callTool(CHANGE);
+    expect(again.isError).toBe(true);
+    expect(text(again)).toContain(`an earlier dispatch of the same action (journal claim ${claim.claimId}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(marks(marker)).toHaveLength(1);
+    expect((await runCli(['audit', 'verify'], workspace)).code).not.toBe(0);
+  }, 240_000);
 });

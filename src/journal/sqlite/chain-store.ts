@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3';
 import { ConfigurationError } from '../../core/internal.js';
-import { GENESIS_HASH, hashColumnValues, hashedFields, holdsForeignValue, rowHashMatches, type RowFields } from './row-hash.js';
+import { GENESIS_HASH, hashColumnValues, type RowFields } from './row-hash.js';
 import type { ReceiptSigner } from './receipt-signer.js';
 import { CHAINED_TABLES, HASHED_COLUMNS, type ChainedTable } from './schema.js';
+import { chainRows, hashesAsStored, rowProblem, type ChainRow } from './chain-rows.js';
 
 export interface ChainHead {
   readonly seq: number;
@@ -38,13 +39,21 @@ function notSigned(found: string): ConfigurationError {
 /**
  * Told of every row this connection appends, as it is inserted, and of how
  * the transaction holding it ended: a row is in the file only once its
- * transaction committed (the open-claims mirror).
+ * transaction committed (the open-claims mirror). With a signer, also told
+ * of every row other connections committed, once the store walked it.
  */
 export interface AppendObserver {
   /** `values`: the row's hashed columns as bound, in `HASHED_COLUMNS` order (then the chain's). */
   appended(table: ChainedTable, seq: number, values: readonly (string | number | null)[]): void;
   /** `committed` false: the transaction rolled back and every row it was told of is gone. */
   ended(committed: boolean): void;
+  /**
+   * A row of the file, walked (`ChainStore.catchUp`): it holds its number
+   * alone, links onto the row before it and hashes to its stored hash.
+   * `values` as for `appended`. With a signer the readers take the rows
+   * other connections commit from here, never from the file.
+   */
+  walked?(table: ChainedTable, seq: number, values: readonly (string | number | null)[]): void;
 }
 
 /**
@@ -61,9 +70,11 @@ export class ChainStore {
   readonly #lastSigned: Database.Statement<[], number | null>;
   /** How many rows, across the chained tables, carry a sequence number. */
   readonly #numbered: Database.Statement<[{ seq: number }], number>;
+  /** The links of the rows, across the chained tables, that carry a sequence number. */
+  readonly #linksAt: Database.Statement<[{ seq: number }], string>;
   readonly #inserts = new Map<ChainedTable, Database.Statement>();
   /** A whole row of a table by its number (the head, hashed again at every read). */
-  readonly #rowBySeq = new Map<ChainedTable, Database.Statement<[number], Record<string, unknown> & { prev_hash: string }>>();
+  readonly #rowBySeq = new Map<ChainedTable, Database.Statement<[number], ChainRow>>();
   readonly #dataVersion: Database.Statement<[], number>;
   readonly #transaction: Database.Transaction<(work: () => unknown) => unknown>;
   /** The head as of our last commit, valid while no other connection has committed since. */
@@ -82,6 +93,10 @@ export class ChainStore {
   readonly #observers: AppendObserver[] = [];
   /** `PRAGMA data_version` as read when the open transaction began; undefined outside `write`. */
   #version: number | undefined;
+  /** With a signer: the rows through this position were walked and handed to the observers; undefined before the first walk. */
+  #walked: ChainHead | undefined;
+  /** `PRAGMA data_version` as of the last walk: while it reads the same, no other connection committed a row to walk. */
+  #walkedAt: number | undefined;
 
   constructor(db: Database.Database, signer: ReceiptSigner | undefined) {
     this.db = db;
@@ -92,6 +107,7 @@ export class ChainStore {
     this.#headRow = db.prepare<[], HeadRow>(lastRowSql('seq, hash, key_id, signature'));
     this.#lastSigned = db.prepare<[], number | null>(`SELECT max(seq) FROM (${CHAINED_TABLES.map((table) => `SELECT max(seq) AS seq FROM ${table} WHERE signature IS NOT NULL`).join(' UNION ALL ')})`).pluck();
     this.#numbered = db.prepare<[{ seq: number }], number>(`SELECT ${CHAINED_TABLES.map((table) => `(SELECT count(*) FROM ${table} WHERE seq = @seq)`).join(' + ')}`).pluck();
+    this.#linksAt = db.prepare<[{ seq: number }], string>(CHAINED_TABLES.map((table) => `SELECT prev_hash FROM ${table} WHERE seq = @seq`).join(' UNION ALL ')).pluck();
   }
 
   head(): ChainHead {
@@ -124,6 +140,11 @@ export class ChainStore {
       for (const observer of this.#observers) observer.ended(true);
       if (written !== undefined) {
         this.#cached = { head: written, version };
+        // Its rows link onto a head walked in this transaction (or one no other connection has moved since).
+        if (this.signer !== undefined) {
+          this.#walked = written;
+          this.#walkedAt = version;
+        }
         this.#afterCommit?.();
       }
       return result;
@@ -150,9 +171,88 @@ export class ChainStore {
     this.#afterCommit = listener;
   }
 
-  /** Be told of every row appended from now on, and of how its transaction ended (the open-claims mirror, the run index). */
+  /**
+   * Be told of every row appended from now on, and of how its transaction
+   * ended (the open-claims mirror, the run index); with a signer, of every
+   * row walked too, from the first walk on: an observer that came later
+   * would never be told of the rows before it.
+   */
   observe(observer: AppendObserver): void {
+    if (this.#walked !== undefined) throw new Error('ChainStore.observe must come before the first walk');
     this.#observers.push(observer);
+  }
+
+  /**
+   * With a signer, walk the rows other connections committed since the last
+   * walk (the first walk: every row) and hand each to the observers; false
+   * once the rows do not chain (`refuse`). The key signs the head, and a
+   * signature vouches for the rows below it only while they chain up to it:
+   * so a row is walked before any reader takes it, and the readers take rows
+   * only from the walk, never from the file, where a row added under a
+   * number already walked, or changed since, would be read unchecked (a
+   * forged `released` row that frees a crashed claim to run again). Each
+   * row is walked once: one row per number, linked onto the one before,
+   * hashed again; the signature is checked on the head alone (`linkHead`).
+   * Rows a compaction dropped before the walk reached them are passed only
+   * for the checkpoint, walked with them, that names where they end.
+   * Without a signer there is nothing to walk: the readers read the file.
+   */
+  catchUp(): boolean {
+    if (this.signer !== undefined && this.#refusal === undefined && this.#walkedAt !== this.dataVersion()) this.read(() => this.#walkNewRows());
+    return this.#refusal === undefined;
+  }
+
+  #walkNewRows(): void {
+    // The version is read before the rows: a commit that lands in between moves it again, and is walked next time.
+    const version = this.dataVersion();
+    const from = this.#walked ?? { seq: 0, hash: GENESIS_HASH };
+    let previous = from;
+    /** The rows before the first one walked that a compaction dropped (and that row): the checkpoint that names them must be walked too. */
+    let dropped: (ChainHead & { after: string }) | undefined;
+    /** The last row walked, handed over only once the next row is seen not to share its number. */
+    let last: { table: ChainedTable; row: ChainRow } | undefined;
+    for (const next of chainRows(this.db, from.seq)) {
+      const { table, row } = next;
+      if (previous === from && row.seq > from.seq + 1) {
+        dropped = { seq: row.seq - 1, hash: row.prev_hash, after: `${table} #${row.seq}` };
+        previous = dropped;
+      }
+      const problem = rowProblem(previous, table, row);
+      if (problem !== undefined) {
+        this.refuse(`${table} #${row.seq}: ${problem}`);
+        return;
+      }
+      if (dropped !== undefined && table === 'checkpoints' && row.through_seq === dropped.seq && row.through_hash === dropped.hash) dropped = undefined;
+      if (last !== undefined) this.#handOver(last.table, last.row);
+      last = next;
+      previous = { seq: row.seq, hash: row.hash };
+    }
+    if (dropped !== undefined) {
+      this.refuse(`${dropped.after}: rows ${from.seq + 1}–${dropped.seq} are missing and no checkpoint covers them`);
+      return;
+    }
+    if (last !== undefined) this.#handOver(last.table, last.row);
+    this.#walkedAt = version;
+  }
+
+  /** Tell the observers of a row walked: the readers' only source of the rows other connections commit. */
+  #handOver(table: ChainedTable, row: ChainRow): void {
+    const values = HASHED_COLUMNS[table].map((column) => (row[column] ?? null) as string | number | null);
+    for (const observer of this.#observers) observer.walked?.(table, row.seq, values);
+    this.#walked = { seq: row.seq, hash: row.hash };
+  }
+
+  /**
+   * Throw unless `row`, read from `table` again after the walk (a receipt to
+   * replay), holds its number alone, hashes to its stored hash and is what
+   * the next row links onto: a row a writer without the key added under a
+   * number already walked, or changed in place, is not acted on. From then
+   * on the journal refuses (`refuse`).
+   */
+  checkRow(table: ChainedTable, row: ChainRow): void {
+    if (this.signer === undefined) return;
+    const intact = this.#numbered.get({ seq: row.seq }) === 1 && hashesAsStored(table, row) && this.#linksAt.all({ seq: row.seq + 1 }).every((link) => link === row.hash);
+    if (!intact) throw this.refuse(`${table} #${row.seq}: changed or added after it was walked`);
   }
 
   /**
@@ -219,13 +319,13 @@ export class ChainStore {
    * head do not chain (`problem`, as `verify()` names it). A signature over
    * the head vouches only for a chain that links, so a row changed, replaced
    * or added under a number another holds would be acted on, and signed
-   * over, as if the key covered it.
+   * over, as if the key covered it. Returns the refusal, to throw.
    */
-  refuse(problem: string): void {
-    this.#refusal = new ConfigurationError(
+  refuse(problem: string): ConfigurationError {
+    return (this.#refusal = new ConfigurationError(
       'journal',
       `does not verify below its head (${problem}): a writer without the key may have changed or added a row, and the journal would act on it. Nothing more is written to this journal; run verify() (toolgate audit verify), then move the file aside`,
-    );
+    ));
   }
 
   /**
@@ -294,8 +394,15 @@ export class ChainStore {
   }
 
   #fileHead(): ChainHead {
+    return this.read(() => this.#checkedFileHead());
+  }
+
+  #checkedFileHead(): ChainHead {
     // The version is read before the head: a commit between the two leaves the cache stale, never wrong.
     const version = this.dataVersion();
+    // The rows up to the head first: a head that is signed vouches for them only if they chain up to it.
+    this.catchUp();
+    if (this.#refusal !== undefined) throw this.#refusal;
     const row = this.#headRow.get();
     if (row === undefined) return { seq: 0, hash: GENESIS_HASH };
     const head = { seq: row.seq, hash: row.hash };
@@ -317,7 +424,7 @@ export class ChainStore {
     let select = this.#rowBySeq.get(head.table);
     if (select === undefined) this.#rowBySeq.set(head.table, (select = this.db.prepare(`SELECT * FROM ${head.table} WHERE seq = ?`)));
     const row = select.get(head.seq);
-    return row !== undefined && !holdsForeignValue(row) && rowHashMatches(head.hash, row.prev_hash, head.table, head.seq, hashedFields(row));
+    return row !== undefined && hashesAsStored(head.table, row);
   }
 
   /** Fix the head for the rest of this transaction (compaction deletes rows before it appends). */

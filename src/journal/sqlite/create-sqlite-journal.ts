@@ -7,7 +7,7 @@ import { ChainStore } from './chain-store.js';
 import { loadReceiptSigner, verifierFromPem, type ReceiptVerifier } from './receipt-signer.js';
 import { ensureJournalId, migrateSchema } from './schema.js';
 import { SqliteJournal } from './sqlite-journal.js';
-import { verifyChain } from './verify-chain.js';
+import { schemaProblem } from './verify-chain.js';
 
 export interface SqliteJournalOptions {
   /** Where `.toolgate/journal.db` lives when no path is given. Default: the current directory. */
@@ -73,15 +73,18 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
     const verifier: ReceiptVerifier | undefined = options.publicKey === undefined ? signer : verifierFromPem(options.publicKey);
     ensureJournalId(db);
     const store = new ChainStore(db, signer);
-    // The key vouches for its head only: the rows below must chain up to it, or the journal would act on a forged one.
-    // Walked once, at open, without checking each signature (the head's is checked before it is linked onto).
-    const walked = signer === undefined ? undefined : verifyChain(db, { verifier: undefined, requireSignatures: false }).firstBadRow;
-    if (walked !== undefined) store.refuse(`${walked.table} #${walked.id}: ${walked.problem}`);
-    // A history older than the key is signed over now, once: from here on the journal links only onto rows its key signed.
-    else if (signer?.keyCreated === true) store.adoptUnsignedHead('signing key created');
     const anchor = options.anchor === undefined ? undefined : new AnchorKeeper(store, resolve(options.anchor), options.onAnchorProblem ?? ((problem) => console.warn(`toolgate: ${problem}`)));
-    if (anchor !== undefined) store.onCommit(() => anchor.committed());
     const journal = new SqliteJournal(file, store, { coverage: options.recordAll === true ? 'all' : 'tiered', verifier, anchor });
+    if (signer !== undefined) {
+      // The key vouches for its head only: the rows below must chain up to it, or the journal would act on a forged one.
+      // Every row is walked now, once, and handed to the journal's mirrors (`ChainStore.catchUp`); from then on each row
+      // another connection commits, before the journal reads it.
+      const schema = schemaProblem(db);
+      if (schema !== undefined) store.refuse(`${schema.table} #${schema.id}: ${schema.problem}`);
+      // A history older than the key is signed over now, once: from here on the journal links only onto rows its key signed.
+      else if (store.catchUp() && signer.keyCreated) store.adoptUnsignedHead('signing key created');
+    }
+    if (anchor !== undefined) store.onCommit(() => anchor.committed());
     anchor?.flush();
     reportUnresolved(journal.unresolvedNow(), options.onUnresolved);
     return journal;

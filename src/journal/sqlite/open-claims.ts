@@ -60,7 +60,9 @@ const SETTLED_BY_RECEIPT = 'receipt';
  * When another connection committed, the rows are read from the file. The
  * last row seen is checked by its claim id: when it is gone or another row
  * took its number (its transaction rolled back, or a compaction dropped it),
- * the mirror is rebuilt from the file. The file has no index by key: the
+ * the mirror is rebuilt from the file. With a signer the mirror reads no
+ * rows itself: the store walks each row another connection commits and
+ * hands it over (`ChainStore.catchUp`), and only those rows are applied. The file has no index by key: the
  * mirror is the journal's only view of the open claims (`unresolved()`,
  * compaction), so no claim row pays for one.
  *
@@ -166,8 +168,18 @@ export class OpenClaims implements AppendObserver {
     if (this.#uncommitted.length > 0) this.#uncommitted = [];
   }
 
+  walked(table: ChainedTable, seq: number, values: readonly (string | number | null)[]): void {
+    const row = claimStateOf(table, seq, values);
+    if (row !== undefined) this.#apply(row);
+  }
+
   /** Read the claim rows numbered below `before` that other connections committed since the mirror last matched the file. */
   #catchUp(before: number): void {
+    // With a signer the rows come walked: read from the file, a row added under a number already walked would be applied.
+    if (this.#store.signer !== undefined) {
+      this.#store.catchUp();
+      return;
+    }
     // Read before the rows: a commit that lands in between moves it again, and is read next time.
     const version = this.#store.dataVersion();
     if (this.#seen !== undefined && version === this.#version) return;

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ConfigurationError } from '../../core/internal.js';
+import type { ChainRow } from './chain-rows.js';
 import { CHAIN_HEAD_SQL, type AppendObserver, type ChainHead, type ChainStore } from './chain-store.js';
 import { HASHED_COLUMNS, normaliseSchemaSql, RECEIPT_KEYS_TABLE_SQL, type ChainedTable } from './schema.js';
 
@@ -23,7 +24,11 @@ const THROUGH = 'receipt_keys_through';
  * connection's, as the open claims are (`OpenClaims`): this connection's as it appends
  * them, the others' read by sequence number when `PRAGMA data_version`
  * says another connection committed. A key is looked up in the tail first
- * (it is newer), then in `receipt_keys`.
+ * (it is newer), then in `receipt_keys`. With a signer the tail reads no
+ * rows itself: the store walks each row another connection commits and
+ * hands it over (`ChainStore.catchUp`), a fold inserts the receipts the
+ * tail was told of, not whatever the file holds past the reach, and a
+ * receipt found is checked again before it is replayed (`checkRow`).
  *
  * The table is derived, not chained, so `verify()` checks it against the
  * receipts (`receiptKeysProblem`): a key entry removed would let a call
@@ -35,14 +40,16 @@ export class ReceiptKeys implements AppendObserver {
   readonly #statements: {
     through: Database.Statement<[], string>;
     setThrough: Database.Statement<[string]>;
-    fold: Database.Statement<[number]>;
+    fold: Database.Statement<[string]>;
+    leftOut: Database.Statement<[string], number>;
     after: Database.Statement<[{ from: number; before: number }], { seq: number; key: string }>;
-    atSeq: Database.Statement<[number, string], { body: string }>;
-    inTail: Database.Statement<[number, string], { body: string }>;
-    folded: Database.Statement<[string], { body: string }>;
+    atSeq: Database.Statement<[number, string], ChainRow & { body: string }>;
+    folded: Database.Statement<[string], ChainRow & { body: string }>;
   };
   /** The latest receipt of each key numbered above `#through`. */
   #tail = new Map<string, number>();
+  /** Every receipt numbered above `#through` the tail was told of, by number: what the next fold inserts. */
+  #unfolded: number[] = [];
   /** Every receipt numbered at or below it is in `receipt_keys`. */
   #through = 0;
   /** The highest receipt number mirrored. */
@@ -58,12 +65,18 @@ export class ReceiptKeys implements AppendObserver {
     this.#statements = {
       through: db.prepare<[], string>(`SELECT value FROM meta WHERE name = '${THROUGH}'`).pluck(),
       setThrough: db.prepare(`INSERT OR REPLACE INTO meta (name, value) VALUES ('${THROUGH}', ?)`),
-      fold: db.prepare(`INSERT OR IGNORE INTO receipt_keys (key, seq) SELECT key, seq FROM receipts WHERE seq > ?`),
+      // The numbers come as a JSON array: one statement for the whole tail. A row a compaction dropped is not inserted.
+      fold: db.prepare(`INSERT OR IGNORE INTO receipt_keys (key, seq) SELECT key, seq FROM receipts WHERE seq IN (SELECT value FROM json_each(?))`),
+      leftOut: db
+        .prepare<[string], number>(
+          `SELECT count(*) FROM receipts r WHERE r.seq IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM receipt_keys k WHERE k.key = r.key AND k.seq = r.seq)`,
+        )
+        .pluck(),
       after: db.prepare(`SELECT seq, key FROM receipts WHERE seq > @from AND seq < @before ORDER BY seq`),
-      atSeq: db.prepare(`SELECT body FROM receipts WHERE seq = ? AND key = ?`),
-      inTail: db.prepare(`SELECT body FROM receipts WHERE seq > ? AND key = ? ORDER BY seq DESC LIMIT 1`),
-      folded: db.prepare(`SELECT r.body FROM receipt_keys k JOIN receipts r ON r.seq = k.seq AND r.key = k.key WHERE k.key = ? ORDER BY k.seq DESC LIMIT 1`),
+      atSeq: db.prepare(`SELECT * FROM receipts WHERE seq = ? AND key = ?`),
+      folded: db.prepare(`SELECT r.* FROM receipt_keys k JOIN receipts r ON r.seq = k.seq AND r.key = k.key WHERE k.key = ? ORDER BY k.seq DESC LIMIT 1`),
     };
+    this.#through = reachOf(this.#statements.through.get()) ?? 0;
     store.observe(this);
   }
 
@@ -71,12 +84,11 @@ export class ReceiptKeys implements AppendObserver {
   bodyOf(key: string): string | undefined {
     this.#catchUp(Number.MAX_SAFE_INTEGER);
     const seq = this.#tail.get(key);
-    if (seq !== undefined) {
-      // A row the mirror names is there unless a compaction dropped it: then the tail is read as it is.
-      const row = this.#statements.atSeq.get(seq, key) ?? this.#statements.inTail.get(this.#through, key);
-      if (row !== undefined) return row.body;
-    }
-    return this.#statements.folded.get(key)?.body;
+    // The tail names the key's latest receipt: once a compaction dropped it, every earlier one went with it.
+    const row = (seq === undefined ? undefined : this.#statements.atSeq.get(seq, key)) ?? this.#statements.folded.get(key);
+    if (row === undefined) return undefined;
+    this.#store.checkRow('receipts', row);
+    return row.body;
   }
 
   appended(table: ChainedTable, seq: number, values: readonly (string | number | null)[]): void {
@@ -92,29 +104,42 @@ export class ReceiptKeys implements AppendObserver {
     if (this.#undo.length > 0) this.#undo = [];
   }
 
-  /** Mirror one receipt, undone if its transaction rolls back. */
+  walked(table: ChainedTable, seq: number, values: readonly (string | number | null)[]): void {
+    if (table === 'receipts' && seq > this.#through) this.#mirror(String(values[RECEIPT_KEY]), seq);
+  }
+
+  /** Mirror one receipt of this connection, undone if its transaction rolls back. */
   #note(key: string, seq: number): void {
     const previous = this.#tail.get(key);
     const seen = this.#seen;
-    this.#tail.set(key, seq);
-    this.#seen = seq;
+    this.#mirror(key, seq);
     this.#undo.push(() => {
       if (previous === undefined) this.#tail.delete(key);
       else this.#tail.set(key, previous);
       this.#seen = seen;
+      this.#unfolded.pop();
     });
+  }
+
+  #mirror(key: string, seq: number): void {
+    this.#tail.set(key, seq);
+    this.#unfolded.push(seq);
+    this.#seen = seq;
   }
 
   /** Inside the write that appended receipt `seq`: every receipt up to it goes into `receipt_keys`. */
   #fold(seq: number): void {
-    this.#statements.fold.run(this.#through);
+    this.#statements.fold.run(JSON.stringify(this.#unfolded));
     this.#statements.setThrough.run(String(seq));
     const tail = this.#tail;
+    const unfolded = this.#unfolded;
     const through = this.#through;
     this.#tail = new Map();
+    this.#unfolded = [];
     this.#through = seq;
     this.#undo.push(() => {
       this.#tail = tail;
+      this.#unfolded = unfolded;
       this.#through = through;
     });
   }
@@ -124,18 +149,26 @@ export class ReceiptKeys implements AppendObserver {
     // Read before the rows: a commit that lands in between moves it again, and is read next time.
     const version = this.#store.dataVersion();
     if (version === this.#version) return;
+    // With a signer the receipts come walked: read from the file, one added under a number already walked would be mirrored.
+    const walked = this.#store.signer !== undefined;
+    if (walked) this.#store.catchUp();
     const through = reachOf(this.#statements.through.get());
-    if (through !== this.#through) {
-      // A reach past the head would hide from the tail, and fold into the table, none of the receipts below it.
-      if (through === undefined || through > this.#store.head().seq) throw new ConfigurationError('journal', 'has a receipt key index that reaches past its chain; run verify()');
-      this.#through = through;
-      for (const [key, seq] of this.#tail) if (seq <= through) this.#tail.delete(key);
-    }
-    for (const row of this.#statements.after.all({ from: Math.max(this.#seen, through), before })) {
-      this.#tail.set(row.key, row.seq);
-      this.#seen = row.seq;
-    }
+    // Read at open too, unchecked, so the first walk mirrors no receipt already folded: checked at the first read.
+    if (through !== this.#through || this.#version === undefined) this.#reach(through);
+    if (!walked) for (const row of this.#statements.after.all({ from: Math.max(this.#seen, this.#through), before })) this.#mirror(row.key, row.seq);
     this.#version = version;
+  }
+
+  /** Another connection folded the tail up to `through`: every receipt this tail holds up to it must be in `receipt_keys`. */
+  #reach(through: number | undefined): void {
+    // A reach past the head would hide from the tail, and fold into the table, none of the receipts below it.
+    if (through === undefined || through > this.#store.head().seq) throw new ConfigurationError('journal', 'has a receipt key index that reaches past its chain; run verify()');
+    // One that was moved without folding them would let the calls they recorded run again.
+    const folded = this.#unfolded.filter((seq) => seq <= through);
+    if (folded.length > 0 && this.#statements.leftOut.get(JSON.stringify(folded)) !== 0) throw new ConfigurationError('journal', 'has a receipt key index that leaves out receipts below its reach; run verify()');
+    this.#through = through;
+    this.#unfolded = this.#unfolded.filter((seq) => seq > through);
+    for (const [key, seq] of this.#tail) if (seq <= through) this.#tail.delete(key);
   }
 }
 

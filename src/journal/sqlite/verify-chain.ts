@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { JournalVerifyResult } from '../../core/internal.js';
 import type { ChainHead } from './chain-store.js';
-import { GENESIS_HASH, hashedFields, holdsForeignValue, rowHashMatches } from './row-hash.js';
+import { chainRows, rowProblem, type ChainRow } from './chain-rows.js';
+import { GENESIS_HASH } from './row-hash.js';
 import { receiptKeysProblem } from './receipt-keys.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
 import { appendOnlyTriggers, CHAINED_TABLES, normaliseSchemaSql, type ChainedTable } from './schema.js';
@@ -33,31 +34,6 @@ export type SqliteVerifyResult = JournalVerifyResult & {
   /** Set when the walk failed on `expectedHead`: the chain is shorter, differs at that row, or compaction left it unvouched. */
   readonly anchored?: 'shorter' | 'differs' | 'unvouched';
 };
-
-type Row = Record<string, unknown> & { seq: number; prev_hash: string; hash: string; key_id?: string | null; signature?: string | null };
-
-/** Merge the chained tables by global `seq` (a k-way merge of sorted iterators). */
-function* chainRows(db: Database.Database): Generator<{ table: ChainedTable; row: Row }> {
-  const cursors = CHAINED_TABLES.map((table) => ({ table, rows: db.prepare<[], Row>(`SELECT * FROM ${table} ORDER BY seq`).iterate() }));
-  try {
-    const heads = cursors.map((cursor) => cursor.rows.next());
-    for (;;) {
-      let best = -1;
-      for (const [index, head] of heads.entries()) {
-        if (head.done === true) continue;
-        const bestHead = heads[best];
-        if (best === -1 || (bestHead?.done !== true && head.value.seq < (bestHead?.value as Row).seq)) best = index;
-      }
-      if (best === -1) return;
-      const cursor = cursors[best] as (typeof cursors)[number];
-      yield { table: cursor.table, row: (heads[best] as IteratorYieldResult<Row>).value };
-      heads[best] = cursor.rows.next();
-    }
-  } finally {
-    // An open cursor keeps the connection busy: close every one, also on an early exit.
-    for (const cursor of cursors) cursor.rows.return?.(undefined);
-  }
-}
 
 /**
  * Walk the whole chain: sequence numbers contiguous from genesis or from a
@@ -105,13 +81,9 @@ function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifi
     for (const { table, row } of walk) {
       rows += 1;
       const expectedPrev = previous === undefined ? (row.seq === 1 ? GENESIS_HASH : checkpoints.get(row.seq - 1)) : previous.hash;
-      if (previous === undefined && expectedPrev === undefined) return fail(table, row.seq, `rows 1–${row.seq - 1} are missing and no checkpoint covers them`);
-      // Each table keys its rows by number, not the chain: a row of another table may carry a number already walked.
-      if (previous !== undefined && row.seq <= previous.seq) return fail(table, row.seq, `another table holds a row numbered ${row.seq} too: one of the two was added`);
-      if (previous !== undefined && row.seq !== previous.seq + 1) return fail(table, row.seq, `rows ${previous.seq + 1}–${row.seq - 1} are missing (deleted)`);
-      if (row.prev_hash !== expectedPrev) return fail(table, row.seq, 'chain break: prev_hash does not match the previous row');
-      if (holdsForeignValue(row)) return fail(table, row.seq, 'a column holds a value the journal never writes: the row was changed');
-      if (!rowHashMatches(row.hash, row.prev_hash, table, row.seq, hashedFields(row))) return fail(table, row.seq, 'hash mismatch: the row was changed');
+      if (expectedPrev === undefined) return fail(table, row.seq, `rows 1–${row.seq - 1} are missing and no checkpoint covers them`);
+      const problem = rowProblem(previous ?? { seq: row.seq - 1, hash: expectedPrev }, table, row);
+      if (problem !== undefined) return fail(table, row.seq, problem);
       const signature = checkSignature(row, verifier);
       // Past a row no signature covers yet, a bad signature leaves that row unvouched: it is the first bad row.
       if (signature.problem !== undefined) return uncovered?.legacy === false ? fail(uncovered.table, uncovered.seq, 'signature missing') : fail(table, row.seq, signature.problem);
@@ -141,7 +113,12 @@ function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifi
     const problem = anchorProblem(expected, previous, checkpoints, signedCheckpoints);
     if (problem !== undefined) return fail('chain', expected.seq, problem.problem, problem.kind);
   }
-  return result(triggerProblem(db) ?? columnProblem(db) ?? receiptKeysProblem(db));
+  return result(schemaProblem(db));
+}
+
+/** The schema checks of `verify()`: the append-only triggers, columns no hash covers, the receipt key index. */
+export function schemaProblem(db: Database.Database): BadRow | undefined {
+  return triggerProblem(db) ?? columnProblem(db) ?? receiptKeysProblem(db);
 }
 
 /**
@@ -218,7 +195,7 @@ function triggerProblem(db: Database.Database): BadRow | undefined {
 }
 
 /** A row's signature: `signed` when the trusted key verified it (or, with no key, when one is present). */
-function checkSignature(row: Row, verifier: ReceiptVerifier | undefined): { signed: boolean; problem?: string } {
+function checkSignature(row: ChainRow, verifier: ReceiptVerifier | undefined): { signed: boolean; problem?: string } {
   const signature = row.signature ?? undefined;
   if (signature === undefined) return { signed: false };
   if (verifier === undefined) return { signed: true };
