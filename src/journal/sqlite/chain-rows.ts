@@ -5,9 +5,16 @@ import { CHAINED_TABLES, type ChainedTable } from './schema.js';
 
 export type ChainRow = Record<string, unknown> & { seq: number; prev_hash: string; hash: string; key_id?: string | null; signature?: string | null };
 
+/** Each chained table's rows numbered above a given number, in order: prepared once by a reader that walks again and again. */
+export type RowsAfter = readonly { readonly table: ChainedTable; readonly select: Database.Statement<[number], ChainRow> }[];
+
+export function rowsAfter(db: Database.Database): RowsAfter {
+  return CHAINED_TABLES.map((table) => ({ table, select: db.prepare<[number], ChainRow>(`SELECT * FROM ${table} WHERE seq > ? ORDER BY seq`) }));
+}
+
 /** Merge the chained tables' rows numbered above `after` by global `seq` (a k-way merge of sorted iterators). */
-export function* chainRows(db: Database.Database, after = 0): Generator<{ table: ChainedTable; row: ChainRow }> {
-  const cursors = CHAINED_TABLES.map((table) => ({ table, rows: db.prepare<[number], ChainRow>(`SELECT * FROM ${table} WHERE seq > ? ORDER BY seq`).iterate(after) }));
+export function* chainRows(tables: RowsAfter, after = 0): Generator<{ table: ChainedTable; row: ChainRow }> {
+  const cursors = tables.map(({ table, select }) => ({ table, rows: select.iterate(after) }));
   try {
     const heads = cursors.map((cursor) => cursor.rows.next());
     for (;;) {

@@ -3,7 +3,7 @@ import { ConfigurationError } from '../../core/internal.js';
 import { GENESIS_HASH, hashColumnValues, type RowFields } from './row-hash.js';
 import type { ReceiptSigner } from './receipt-signer.js';
 import { CHAINED_TABLES, HASHED_COLUMNS, type ChainedTable } from './schema.js';
-import { chainRows, hashesAsStored, rowProblem, type ChainRow } from './chain-rows.js';
+import { chainRows, hashesAsStored, rowProblem, rowsAfter, type ChainRow, type RowsAfter } from './chain-rows.js';
 
 export interface ChainHead {
   readonly seq: number;
@@ -72,6 +72,8 @@ export class ChainStore {
   readonly #numbered: Database.Statement<[{ seq: number }], number>;
   /** The links of the rows, across the chained tables, that carry a sequence number. */
   readonly #linksAt: Database.Statement<[{ seq: number }], string>;
+  /** What a walk reads: each table's rows past where the last one ended. */
+  readonly #rowsAfter: RowsAfter;
   readonly #inserts = new Map<ChainedTable, Database.Statement>();
   /** A whole row of a table by its number (the head, hashed again at every read). */
   readonly #rowBySeq = new Map<ChainedTable, Database.Statement<[number], ChainRow>>();
@@ -107,6 +109,7 @@ export class ChainStore {
     this.#headRow = db.prepare<[], HeadRow>(lastRowSql('seq, hash, key_id, signature'));
     this.#lastSigned = db.prepare<[], number | null>(`SELECT max(seq) FROM (${CHAINED_TABLES.map((table) => `SELECT max(seq) AS seq FROM ${table} WHERE signature IS NOT NULL`).join(' UNION ALL ')})`).pluck();
     this.#numbered = db.prepare<[{ seq: number }], number>(`SELECT ${CHAINED_TABLES.map((table) => `(SELECT count(*) FROM ${table} WHERE seq = @seq)`).join(' + ')}`).pluck();
+    this.#rowsAfter = rowsAfter(db);
     this.#linksAt = db.prepare<[{ seq: number }], string>(CHAINED_TABLES.map((table) => `SELECT prev_hash FROM ${table} WHERE seq = @seq`).join(' UNION ALL ')).pluck();
   }
 
@@ -211,7 +214,7 @@ export class ChainStore {
     let dropped: (ChainHead & { after: string }) | undefined;
     /** The last row walked, handed over only once the next row is seen not to share its number. */
     let last: { table: ChainedTable; row: ChainRow } | undefined;
-    for (const next of chainRows(this.db, from.seq)) {
+    for (const next of chainRows(this.#rowsAfter, from.seq)) {
       const { table, row } = next;
       if (previous === from && row.seq > from.seq + 1) {
         dropped = { seq: row.seq - 1, hash: row.prev_hash, after: `${table} #${row.seq}` };
@@ -357,7 +360,8 @@ export class ChainStore {
    * signer there is no check to hold the reads to, and no transaction.
    */
   read<T>(work: () => T): T {
-    return this.signer === undefined ? work() : (this.#transaction.deferred(work) as T);
+    // Inside a transaction every read already sees one commit's file: a savepoint would add nothing but its cost.
+    return this.signer === undefined || this.db.inTransaction ? work() : (this.#transaction.deferred(work) as T);
   }
 
   /**

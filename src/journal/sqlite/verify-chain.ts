@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { JournalVerifyResult } from '../../core/internal.js';
 import type { ChainHead } from './chain-store.js';
-import { chainRows, rowProblem, type ChainRow } from './chain-rows.js';
+import { chainRows, rowProblem, rowsAfter, type ChainRow } from './chain-rows.js';
 import { GENESIS_HASH } from './row-hash.js';
 import { receiptKeysProblem } from './receipt-keys.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
@@ -76,7 +76,7 @@ function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifi
   };
   const fail = (table: string, id: number, problem: string, anchored?: SqliteVerifyResult['anchored']): SqliteVerifyResult => result({ table, id, problem }, anchored);
   // Iterators hold the read transaction open; finish them on every exit.
-  const walk = chainRows(db);
+  const walk = chainRows(rowsAfter(db));
   try {
     for (const { table, row } of walk) {
       rows += 1;
