@@ -90,6 +90,21 @@ async function openClaim(workspace: string): Promise<Listed> {
   return claims[0] as Listed;
 }
 
+/**
+ * The journal goes on after the crash (reads, journaled and signed by another process), so the claim is no longer
+ * the last row; then a `released` row for it is forged, not after the head, which the journal checks, but under
+ * the number of the row after the claim.
+ */
+async function releaseForgedBelowHead(workspace: string, claim: Listed): Promise<void> {
+  writeFileSync(join(workspace, 'notes.md'), 'hello\n');
+  for (let read = 0; read < 2; read += 1) expect((await runCli(['call', 'read_file', '{"path":"notes.md"}'], workspace)).code).toBe(0);
+  const db = new Database(join(workspace, '.toolgate', 'journal.db'));
+  const { seq, key, hash } = db.prepare<[string], { seq: number; key: string; hash: string }>(`SELECT seq, key, hash FROM claims WHERE claim_id = ?`).get(claim.claimId)!;
+  expect(headOf(db).seq).toBeGreaterThan(seq + 1);
+  appendForged(db, 'claims', { at: Date.now(), claim_id: claim.claimId, key, state: 'released', body: JSON.stringify({ resolution: 'failed', by: 'operator' }), key_id: null }, { seq, hash });
+  db.close();
+}
+
 /** Restarted after a forgery, with the change free to finish, the gateway is asked for it again: refused, and not run a second time. */
 async function refusedAgain(workspace: string, marker: string, held: string): Promise<Served> {
   rmSync(held);
@@ -191,16 +206,7 @@ describe('a gateway killed mid-effect', () => {
   it('with signing on, a "released" row forged under the number of a signed row below the head does not let the change run again', async () => {
     const { workspace, marker, held } = await killedMidEffect({ sign: true });
     const claim = await openClaim(workspace);
-    // The journal goes on after the crash (reads, journaled and signed): the claim is no longer the last row.
-    writeFileSync(join(workspace, 'notes.md'), 'hello\n');
-    for (let read = 0; read < 2; read += 1) expect((await runCli(['call', 'read_file', '{"path":"notes.md"}'], workspace)).code).toBe(0);
-
-    // Not after the head, which the journal checks, but under the number of the row after the claim.
-    const db = new Database(join(workspace, '.toolgate', 'journal.db'));
-    const { seq, key, hash } = db.prepare<[string], { seq: number; key: string; hash: string }>(`SELECT seq, key, hash FROM claims WHERE claim_id = ?`).get(claim.claimId)!;
-    expect(headOf(db).seq).toBeGreaterThan(seq + 1);
-    appendForged(db, 'claims', { at: Date.now(), claim_id: claim.claimId, key, state: 'released', body: JSON.stringify({ resolution: 'failed', by: 'operator' }), key_id: null }, { seq, hash });
-    db.close();
+    await releaseForgedBelowHead(workspace, claim);
 
     const second = await refusedAgain(workspace, marker, held);
     expect(second.cli.stderr()).toContain(`does not verify below its head`);
@@ -214,16 +220,8 @@ describe('a gateway killed mid-effect', () => {
     const second = await serve(workspace);
     const refused = await (await client(second)).callTool(CHANGE);
     expect(text(refused)).toContain(`an earlier dispatch of the same action (journal claim ${claim.claimId}`);
-    // The journal goes on (reads, journaled and signed by another process): the claim is no longer the last row.
-    writeFileSync(join(workspace, 'notes.md'), 'hello\n');
-    for (let read = 0; read < 2; read += 1) expect((await runCli(['call', 'read_file', '{"path":"notes.md"}'], workspace)).code).toBe(0);
-
-    // While it runs: not after the head, which it checks, but under the number of the row after the claim.
-    const db = new Database(join(workspace, '.toolgate', 'journal.db'));
-    const { seq, key, hash } = db.prepare<[string], { seq: number; key: string; hash: string }>(`SELECT seq, key, hash FROM claims WHERE claim_id = ?`).get(claim.claimId)!;
-    expect(headOf(db).seq).toBeGreaterThan(seq + 1);
-    appendForged(db, 'claims', { at: Date.now(), claim_id: claim.claimId, key, state: 'released', body: JSON.stringify({ resolution: 'failed', by: 'operator' }), key_id: null }, { seq, hash });
-    db.close();
+    // While it runs.
+    await releaseForgedBelowHead(workspace, claim);
 
     // The change is free to finish, and asked for again of the same gateway: the forged row is never read (it was not
     // walked), so the claim is still in doubt: refused, and not run a second time.
