@@ -27,10 +27,9 @@ const THROUGH = 'receipt_keys_through';
  * says another connection committed. A key is looked up in the tail first
  * (it is newer), then in `receipt_keys`. With a signer the tail reads no
  * rows itself: the store walks each row another connection commits and
- * hands it over (`ChainStore.catchUp`), and a receipt found is checked
- * again before it is replayed (`checkRow`): one a fold took into the index
- * under a number another row holds, or in the place of a receipt it
- * walked, is refused there.
+ * hands it over (`ChainStore.catchUp`), a fold inserts the receipts the
+ * tail was told of, not whatever the file holds past the reach, and a
+ * receipt found is checked again before it is replayed (`checkRow`).
  *
  * The table is derived, not chained, so `verify()` checks it against the
  * receipts (`receiptKeysProblem`): a key entry removed would let a call
@@ -42,7 +41,7 @@ export class ReceiptKeys implements AppendObserver {
   readonly #statements: {
     through: Database.Statement<[], string>;
     setThrough: Database.Statement<[string]>;
-    fold: Database.Statement<[number]>;
+    fold: Database.Statement<[string]>;
     leftOut: Database.Statement<[string], number>;
     after: Database.Statement<[{ from: number; before: number }], { seq: number; key: string }>;
     atSeq: Database.Statement<[number, string], ChainRow & { body: string }>;
@@ -50,6 +49,8 @@ export class ReceiptKeys implements AppendObserver {
   };
   /** The latest receipt of each key numbered above `#through`. */
   #tail = new Map<string, number>();
+  /** Every receipt numbered above `#through` the tail was told of, by number: what the next fold inserts. */
+  #unfolded: number[] = [];
   /** Every receipt numbered at or below it is in `receipt_keys`. */
   #through = 0;
   /** With a signer: the rows up to this number a compaction dropped (the latest checkpoint walked or appended). */
@@ -67,10 +68,12 @@ export class ReceiptKeys implements AppendObserver {
     this.#statements = {
       through: db.prepare<[], string>(`SELECT value FROM meta WHERE name = '${THROUGH}'`).pluck(),
       setThrough: db.prepare(`INSERT OR REPLACE INTO meta (name, value) VALUES ('${THROUGH}', ?)`),
-      fold: db.prepare(`INSERT OR IGNORE INTO receipt_keys (key, seq) SELECT key, seq FROM receipts WHERE seq > ?`),
-      // The entries come as a JSON array of [key, seq] pairs: one statement for the whole tail.
+      // The numbers come as a JSON array: one statement for the whole tail. A row a compaction dropped is not inserted.
+      fold: db.prepare(`INSERT OR IGNORE INTO receipt_keys (key, seq) SELECT key, seq FROM receipts WHERE seq IN (SELECT value FROM json_each(?))`),
       leftOut: db
-        .prepare<[string], number>(`SELECT count(*) FROM json_each(?) e WHERE NOT EXISTS (SELECT 1 FROM receipt_keys k WHERE k.key = e.value ->> 0 AND k.seq = e.value ->> 1)`)
+        .prepare<[string], number>(
+          `SELECT count(*) FROM receipts r WHERE r.seq IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM receipt_keys k WHERE k.key = r.key AND k.seq = r.seq)`,
+        )
         .pluck(),
       after: db.prepare(`SELECT seq, key FROM receipts WHERE seq > @from AND seq < @before ORDER BY seq`),
       atSeq: db.prepare(`SELECT * FROM receipts WHERE seq = ? AND key = ?`),
@@ -130,24 +133,29 @@ export class ReceiptKeys implements AppendObserver {
       if (previous === undefined) this.#tail.delete(key);
       else this.#tail.set(key, previous);
       this.#seen = seen;
+      this.#unfolded.pop();
     });
   }
 
   #mirror(key: string, seq: number): void {
     this.#tail.set(key, seq);
+    this.#unfolded.push(seq);
     this.#seen = seq;
   }
 
   /** Inside the write that appended receipt `seq`: every receipt up to it goes into `receipt_keys`. */
   #fold(seq: number): void {
-    this.#statements.fold.run(this.#through);
+    this.#statements.fold.run(JSON.stringify(this.#unfolded));
     this.#statements.setThrough.run(String(seq));
     const tail = this.#tail;
+    const unfolded = this.#unfolded;
     const through = this.#through;
     this.#tail = new Map();
+    this.#unfolded = [];
     this.#through = seq;
     this.#undo.push(() => {
       this.#tail = tail;
+      this.#unfolded = unfolded;
       this.#through = through;
     });
   }
@@ -167,15 +175,16 @@ export class ReceiptKeys implements AppendObserver {
     this.#version = version;
   }
 
-  /** Another connection folded the tail up to `through`: the latest receipt of each key this tail holds up to it must be in `receipt_keys`. */
+  /** Another connection folded the tail up to `through`: every receipt this tail holds up to it must be in `receipt_keys`. */
   #reach(through: number | undefined): void {
     // A reach past the head would hide from the tail, and fold into the table, none of the receipts below it.
     if (through === undefined || through > this.#store.head().seq) throw new ConfigurationError('journal', 'has a receipt key index that reaches past its chain; run verify()');
     // One that was moved without folding them would let the calls they recorded run again.
-    const folded = [...this.#tail].filter(([, seq]) => seq <= through);
+    const folded = this.#unfolded.filter((seq) => seq <= through);
     if (folded.length > 0 && this.#statements.leftOut.get(JSON.stringify(folded)) !== 0) throw new ConfigurationError('journal', 'has a receipt key index that leaves out receipts below its reach; run verify()');
     this.#through = through;
-    for (const [key] of folded) this.#tail.delete(key);
+    this.#unfolded = this.#unfolded.filter((seq) => seq > through);
+    for (const [key, seq] of this.#tail) if (seq <= through) this.#tail.delete(key);
   }
 }
 
