@@ -258,11 +258,6 @@ export class ChainStore {
     if (!intact) throw this.refuse(`${table} #${row.seq}: changed or added after it was walked`);
   }
 
-  /** With a signer, throw: row `seq` of `table`, walked, is gone with no compaction to have dropped it. */
-  checkGone(table: ChainedTable, seq: number): void {
-    if (this.signer !== undefined) throw this.refuse(`${table} #${seq}: deleted after it was walked`);
-  }
-
   /**
    * Run several writes in one immediate transaction: one commit for all of
    * them. With a signer only the rows of the last write are signed; every

@@ -5,7 +5,6 @@ import { CHAIN_HEAD_SQL, type AppendObserver, type ChainHead, type ChainStore } 
 import { HASHED_COLUMNS, normaliseSchemaSql, RECEIPT_KEYS_TABLE_SQL, type ChainedTable } from './schema.js';
 
 const RECEIPT_KEY = HASHED_COLUMNS.receipts.indexOf('key');
-const THROUGH_SEQ = HASHED_COLUMNS.checkpoints.indexOf('through_seq');
 
 /** Rows of the chain the tail spans at most: the receipt written past them folds the tail into `receipt_keys`. */
 export const FOLD_AT = 512;
@@ -53,8 +52,6 @@ export class ReceiptKeys implements AppendObserver {
   #unfolded: number[] = [];
   /** Every receipt numbered at or below it is in `receipt_keys`. */
   #through = 0;
-  /** With a signer: the rows up to this number a compaction dropped (the latest checkpoint walked or appended). */
-  #droppedThrough = 0;
   /** The highest receipt number mirrored. */
   #seen = 0;
   /** `PRAGMA data_version` when the mirror last matched the file; undefined before the first read. */
@@ -87,22 +84,14 @@ export class ReceiptKeys implements AppendObserver {
   bodyOf(key: string): string | undefined {
     this.#catchUp(Number.MAX_SAFE_INTEGER);
     const seq = this.#tail.get(key);
-    const latest = seq === undefined ? undefined : this.#statements.atSeq.get(seq, key);
-    // The tail names the key's latest receipt: once a compaction dropped it, every earlier one went with it. Gone
-    // without one, it was deleted, and the call it recorded would run again.
-    if (seq !== undefined && latest === undefined && seq > this.#droppedThrough) this.#store.checkGone('receipts', seq);
-    const row = latest ?? this.#statements.folded.get(key);
+    // The tail names the key's latest receipt: once a compaction dropped it, every earlier one went with it.
+    const row = (seq === undefined ? undefined : this.#statements.atSeq.get(seq, key)) ?? this.#statements.folded.get(key);
     if (row === undefined) return undefined;
     this.#store.checkRow('receipts', row);
     return row.body;
   }
 
   appended(table: ChainedTable, seq: number, values: readonly (string | number | null)[]): void {
-    if (table === 'checkpoints') {
-      const dropped = this.#droppedThrough;
-      this.#dropped(values);
-      this.#undo.push(() => (this.#droppedThrough = dropped));
-    }
     if (table !== 'receipts') return;
     // The receipts other connections committed before this one first: the file's, up to (not including) it.
     this.#catchUp(seq);
@@ -116,12 +105,7 @@ export class ReceiptKeys implements AppendObserver {
   }
 
   walked(table: ChainedTable, seq: number, values: readonly (string | number | null)[]): void {
-    if (table === 'checkpoints') this.#dropped(values);
-    else if (table === 'receipts' && seq > this.#through) this.#mirror(String(values[RECEIPT_KEY]), seq);
-  }
-
-  #dropped(checkpoint: readonly (string | number | null)[]): void {
-    this.#droppedThrough = Math.max(this.#droppedThrough, Number(checkpoint[THROUGH_SEQ]));
+    if (table === 'receipts' && seq > this.#through) this.#mirror(String(values[RECEIPT_KEY]), seq);
   }
 
   /** Mirror one receipt of this connection, undone if its transaction rolls back. */
