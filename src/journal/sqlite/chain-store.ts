@@ -195,7 +195,10 @@ export class ChainStore {
    * number already walked, or changed since, would be read unchecked (a
    * forged `released` row that frees a crashed claim to run again). Each
    * row is walked once: one row per number, linked onto the one before,
-   * hashed again; the signature is checked on the head alone (`linkHead`).
+   * hashed again; the signature is checked on the head alone, before the
+   * walk hands over any row (`#vouchedHead`): rows past a head the key does
+   * not vouch for are handed over only once it does, never to stay in the
+   * readers after a writer without the key removes them again.
    * Rows a compaction dropped before the walk reached them are passed only
    * for the checkpoint, walked with them, that names where they end.
    * Without a signer there is nothing to walk: the readers read the file.
@@ -209,6 +212,10 @@ export class ChainStore {
     // The version is read before the rows: a commit that lands in between moves it again, and is walked next time.
     const version = this.dataVersion();
     const from = this.#walked ?? { seq: 0, hash: GENESIS_HASH };
+    // Only rows up to a head the key vouches for are handed over: a row past it (a forged `released` claim the head
+    // check then refuses) would stay in the readers after a writer without the key deleted it again.
+    const through = this.#vouchedHead();
+    if (through === undefined) return;
     let previous = from;
     /** The rows before the first one walked that a compaction dropped (and that row): the checkpoint that names them must be walked too. */
     let dropped: (ChainHead & { after: string }) | undefined;
@@ -216,6 +223,8 @@ export class ChainStore {
     let last: { table: ChainedTable; row: ChainRow } | undefined;
     for (const next of chainRows(this.#rowsAfter, from.seq)) {
       const { table, row } = next;
+      // In the walk's read transaction no row lands past the head it read; one numbered as the head was walked.
+      if (row.seq > through.seq) break;
       if (previous === from && row.seq > from.seq + 1) {
         dropped = { seq: row.seq - 1, hash: row.prev_hash, after: `${table} #${row.seq}` };
         previous = dropped;
@@ -236,6 +245,30 @@ export class ChainStore {
     }
     if (last !== undefined) this.#handOver(last.table, last.row);
     this.#walkedAt = version;
+  }
+
+  /**
+   * The file's head when the key vouches for it: signed with the key (its
+   * signature checked once per head, `#vouched`, and it hashes as stored),
+   * else undefined, and the walk hands over nothing until it does: the head
+   * check refuses such a head, and rows an operator signs over
+   * (`adoptUnsignedHead`) are vouched for then.
+   */
+  #vouchedHead(): ChainHead | undefined {
+    const row = this.#headRow.get();
+    if (row === undefined) return { seq: 0, hash: GENESIS_HASH };
+    const head = { seq: row.seq, hash: row.hash };
+    if (!this.#vouches(row)) return undefined;
+    this.#vouched = head;
+    return head;
+  }
+
+  /** Whether the key vouches for `row`, the file's head: signed with it, or vouched before, and hashing as stored. */
+  #vouches(row: HeadRow): boolean {
+    const signer = this.signer;
+    if (signer === undefined) return false;
+    const vouched = this.#vouched?.seq === row.seq && this.#vouched.hash === row.hash;
+    return (vouched || (row.key_id === signer.keyId && row.signature !== null && signer.verify(row.hash, row.signature))) && this.#hashesAsStored(row);
   }
 
   /** Tell the observers of a row walked: the readers' only source of the rows other connections commit. */
@@ -416,9 +449,7 @@ export class ChainStore {
     if (this.#numbered.get({ seq: row.seq }) !== 1) throw notSigned(`ends on two rows numbered ${row.seq} (${row.table} #${row.seq} and a row of another table)`);
     // The signature of a head is checked once. The row is hashed at every read: a stored hash and signature copied
     // from another signed row verify, and so do the ones a row edited in place after the check keeps.
-    const vouched = this.#vouched?.seq === head.seq && this.#vouched.hash === head.hash;
-    const signed = (vouched || (row.key_id === this.signer.keyId && row.signature !== null && this.signer.verify(row.hash, row.signature))) && this.#hashesAsStored(row);
-    if (!signed) throw notSigned(`ends on a row that is not signed with the journal's key (${row.table} #${row.seq})`);
+    if (!this.#vouches(row)) throw notSigned(`ends on a row that is not signed with the journal's key (${row.table} #${row.seq})`);
     this.#vouched = head;
     this.#cached = { head, version };
     return head;

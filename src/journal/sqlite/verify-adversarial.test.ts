@@ -150,8 +150,8 @@ describe('every chained row is signed', () => {
     tamper(journal.path, (db) => {
       appendForged(db, 'claims', { at: Date.now(), claim_id: claim!.claimId, key: claim!.key, state: 'released', body: JSON.stringify({ by: 'operator' }) });
     });
-    // The forged row frees the key (the next dispatch would run the body again)…
-    expect(await journal.unresolved()).toEqual([]);
+    // A running signed journal never reads the forged row past its signed head: the claim stays unresolved…
+    expect((await journal.unresolved()).map((open) => open.claimId)).toEqual([claim!.claimId]);
     // …and verify() names it: a writer without the key cannot sign it.
     expect((await journal.verify()).firstBadRow).toEqual({ table: 'claims', id: 2, problem: 'signature missing' });
   });
