@@ -99,6 +99,10 @@ export class ChainStore {
   #walked: ChainHead | undefined;
   /** `PRAGMA data_version` as of the last walk: while it reads the same, no other connection committed a row to walk. */
   #walkedAt: number | undefined;
+  /** Rows numbered at or below it are out of the chain: the latest checkpoint walked or committed says a compaction dropped them. */
+  #floor = 0;
+  /** Where the checkpoint the open transaction appended says a compaction ended: the floor once it commits. */
+  #floorWritten: number | undefined;
 
   constructor(db: Database.Database, signer: ReceiptSigner | undefined) {
     this.db = db;
@@ -127,6 +131,7 @@ export class ChainStore {
     if (this.#version !== undefined) throw new Error('ChainStore.write does not nest');
     let version = -1;
     this.#written = undefined;
+    this.#floorWritten = undefined;
     this.#headUnsigned = false;
     try {
       const result = this.#transaction.immediate(() => {
@@ -140,6 +145,7 @@ export class ChainStore {
       // read as the head then, it would let a reader skip the check of a row another writer appended since.
       const written = this.#written;
       this.#written = undefined;
+      if (this.#floorWritten !== undefined) this.#floor = Math.max(this.#floor, this.#floorWritten);
       for (const observer of this.#observers) observer.ended(true);
       if (written !== undefined) {
         this.#cached = { head: written, version };
@@ -275,20 +281,40 @@ export class ChainStore {
   #handOver(table: ChainedTable, row: ChainRow): void {
     const values = HASHED_COLUMNS[table].map((column) => (row[column] ?? null) as string | number | null);
     for (const observer of this.#observers) observer.walked?.(table, row.seq, values);
+    if (table === 'checkpoints') this.#floor = Math.max(this.#floor, Number(row.through_seq));
     this.#walked = { seq: row.seq, hash: row.hash };
   }
 
   /**
    * Throw unless `row`, read from `table` again after the walk (a receipt to
    * replay), holds its number alone, hashes to its stored hash and is what
-   * the next row links onto: a row a writer without the key added under a
-   * number already walked, or changed in place, is not acted on. From then
-   * on the journal refuses (`refuse`).
+   * the next row links onto (or, the last row walked, is that row): a row a
+   * writer without the key added under a number already walked, or changed
+   * in place, is not acted on. Its number must be one the walk covers, above
+   * the rows a compaction dropped: a row added under a number no row holds
+   * (below the chain, or among the dropped ones) links onto nothing walked
+   * and has no row after it, and a receipt key index entry naming it would
+   * replay it. From then on the journal refuses (`refuse`).
    */
   checkRow(table: ChainedTable, row: ChainRow): void {
     if (this.signer === undefined) return;
-    const intact = this.#numbered.get({ seq: row.seq }) === 1 && hashesAsStored(table, row) && this.#linksAt.all({ seq: row.seq + 1 }).every((link) => link === row.hash);
+    // Inside a write, the rows it appended are above the ones walked.
+    const top = this.#written ?? this.#walked;
+    const intact =
+      top !== undefined &&
+      row.seq > this.#floor &&
+      row.seq <= top.seq &&
+      this.#numbered.get({ seq: row.seq }) === 1 &&
+      hashesAsStored(table, row) &&
+      this.#linkedOnto(row, top);
     if (!intact) throw this.refuse(`${table} #${row.seq}: changed or added after it was walked`);
+  }
+
+  /** Whether the next row links onto `row`, or `row` is `top`, the last row walked or written, which none follows yet. */
+  #linkedOnto(row: ChainRow, top: ChainHead): boolean {
+    const links = this.#linksAt.all({ seq: row.seq + 1 });
+    if (links.length === 0) return row.seq === top.seq && row.hash === top.hash;
+    return links.every((link) => link === row.hash);
   }
 
   /**
@@ -488,6 +514,7 @@ export class ChainStore {
     // Bound as separate arguments: better-sqlite3 reads each from the call directly, where it would fetch
     // an array's elements one by one through V8's API (about 0.2 µs a row).
     this.#insert(table).run(...values);
+    if (table === 'checkpoints') this.#floorWritten = Number(fields.through_seq);
     for (const observer of this.#observers) observer.appended(table, seq, values);
     this.#written = { seq, hash };
     this.#headUnsigned = this.signer !== undefined && !signed;

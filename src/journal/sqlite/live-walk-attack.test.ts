@@ -78,3 +78,48 @@ describe('attack: a forged row past the signed head', () => {
     expect(again).not.toMatchObject({ status: 'claimed' });
   });
 });
+
+const forgedBody = JSON.stringify({ ok: true, value: 'FORGED', content: 'FORGED' });
+
+/** A receipt of `key`, numbered `seq` (a number no walk reaches), linked onto nothing, and entered in the receipt key index. */
+function forgeIndexedReceipt(path: string, key: string, seq: number): void {
+  tamper(path, (db) => {
+    appendForged(db, 'receipts', { at: Date.now(), key, claim_id: null, run_id: null, tool: 'write_note', action_digest: key.split(':')[0]!, body: forgedBody, key_id: null }, { seq: seq - 1, hash: 'f'.repeat(64) });
+    db.prepare(`INSERT INTO receipt_keys (key, seq) VALUES (?, ?)`).run(key, seq);
+  });
+}
+
+describe('attack: a forged receipt under a number no walk reaches, named by the receipt key index', () => {
+  it('numbered below the chain (negative): not replayed', async () => {
+    const running = signed();
+    await settle(running, 1, 3);
+    forgeIndexedReceipt(running.path, 'act9:c9', -1);
+    const found = await running.lookup('act9:c9').catch((error: unknown) => error);
+    expect(found).not.toMatchObject({ value: 'FORGED' });
+    const prepared = await running.prepare({ ...effectCall('c9'), key: 'act9:c9', actionDigest: 'act9' }).catch((error: unknown) => error);
+    expect(prepared).not.toMatchObject({ status: 'recorded' });
+  });
+
+  it('numbered inside the rows a compaction dropped: not replayed', async () => {
+    const running = signed();
+    await settle(running, 1, 6);
+    await running.compact({ before: Date.now() + 1 });
+    await settle(running, 7, 7);
+    forgeIndexedReceipt(running.path, 'act9:c9', 3);
+    const found = await running.lookup('act9:c9').catch((error: unknown) => error);
+    expect(found).not.toMatchObject({ value: 'FORGED' });
+  });
+
+  it('numbered below the chain: not replayed by a journal opened on the file either', async () => {
+    const running = signed();
+    await settle(running, 1, 3);
+    running.close();
+    forgeIndexedReceipt(running.path, 'act9:c9', -1);
+    const reopened = await Promise.resolve()
+      .then(() => signed())
+      .then((journal) => journal.lookup('act9:c9'))
+      .catch((error: unknown) => error);
+    expect(reopened).not.toMatchObject({ value: 'FORGED' });
+  });
+});
+
