@@ -310,6 +310,16 @@ export class ChainStore {
     if (!intact) throw this.refuse(`${table} #${row.seq}: changed or added after it was walked`);
   }
 
+  /**
+   * Throw unless a compaction dropped the row numbered `seq` that the walk
+   * handed over and `table` no longer holds: gone otherwise, a writer
+   * without the key deleted it (a receipt, and the call it recorded would
+   * run again). From then on the journal refuses (`refuse`).
+   */
+  checkDropped(table: ChainedTable, seq: number): void {
+    if (this.signer !== undefined && seq > this.#floor) throw this.refuse(`${table} #${seq}: deleted after it was walked`);
+  }
+
   /** Whether the next row links onto `row`, or `row` is `top`, the last row walked or written, which none follows yet. */
   #linkedOnto(row: ChainRow, top: ChainHead): boolean {
     const links = this.#linksAt.all({ seq: row.seq + 1 });

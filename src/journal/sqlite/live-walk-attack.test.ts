@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalClaim } from '../../core/internal.js';
 import type { SqliteJournal } from './sqlite-journal.js';
+import { FOLD_AT } from './receipt-keys.js';
 import { appendForged, effectCall, headOf, journalAt, keyDir, settle, tamper } from './__fixtures__/tampering.js';
+import { receipt } from './__fixtures__/receipt.js';
 
 const signed = (): SqliteJournal => journalAt({ sign: { keyDir: keyDir() } });
 
@@ -120,6 +122,59 @@ describe('attack: a forged receipt under a number no walk reaches, named by the 
       .then((journal) => journal.lookup('act9:c9'))
       .catch((error: unknown) => error);
     expect(reopened).not.toMatchObject({ value: 'FORGED' });
+  });
+});
+
+
+function tamperedCount(path: string, sql: string): number {
+  let count = 0;
+  tamper(path, (db) => {
+    count = db.prepare<[], number>(sql).pluck().get() ?? 0;
+  });
+  return count;
+}
+
+describe('attack: a receipt the journal walked, deleted from the file', () => {
+  /** An effect-tier call of `callId` claimed and settled by `journal`: its receipt closes its claim. */
+  async function effectSettled(journal: SqliteJournal, callId: string): Promise<void> {
+    const prepared = await journal.prepare(effectCall(callId));
+    if (prepared.status !== 'claimed') throw new Error('expected a claim');
+    await journal.settle(prepared.claim, { ok: true, value: 1, content: 'ran once', receipt: { ...receipt(1), callId, actionDigest: 'act' } });
+    journal.flush();
+  }
+
+  it('from the tail: the call it recorded is not run again', async () => {
+    const running = signed();
+    await effectSettled(running, 'c1');
+    tamper(running.path, (db) => db.prepare(`DELETE FROM receipts WHERE key = 'act:c1'`).run());
+    const again = await running.prepare(effectCall('c1')).catch((error: unknown) => error);
+    expect(again).not.toMatchObject({ status: 'claimed' });
+  });
+
+  it('named by the receipt key index: the call it recorded is not run again', async () => {
+    const running = signed();
+    await effectSettled(running, 'c1');
+    // Another process folds the tail: the receipt is in the index, below its reach.
+    const other = signed();
+    await settle(other, 10, FOLD_AT + 10);
+    await running.lookup('act:c1');
+    expect(tamperedCount(running.path, `SELECT count(*) FROM receipt_keys WHERE key = 'act:c1'`)).toBe(1);
+    tamper(running.path, (db) => db.prepare(`DELETE FROM receipts WHERE key = 'act:c1'`).run());
+    const again = await running.prepare(effectCall('c1')).catch((error: unknown) => error);
+    expect(again).not.toMatchObject({ status: 'claimed' });
+  });
+
+  it('dropped by a compaction, its own or another process\'s, it is gone without a refusal', async () => {
+    const running = signed();
+    await settle(running, 1, 2);
+    const other = signed();
+    await other.compact({ before: Date.now() + 1 });
+    await settle(other, 3, 3);
+    expect(await running.lookup('act1:c1')).toBeUndefined();
+    await settle(running, 4, 5);
+    await running.compact({ before: Date.now() + 1 });
+    expect(await running.lookup('act4:c4')).toBeUndefined();
+    expect(await running.prepare(effectCall('c9'))).toMatchObject({ status: 'claimed' });
   });
 });
 

@@ -44,7 +44,8 @@ export class ReceiptKeys implements AppendObserver {
     leftOut: Database.Statement<[string], number>;
     after: Database.Statement<[{ from: number; before: number }], { seq: number; key: string }>;
     atSeq: Database.Statement<[number, string], ChainRow & { body: string }>;
-    folded: Database.Statement<[string], ChainRow & { body: string }>;
+    /** The key's latest entry (`entry`) and its receipt, every column of which is null once the receipt is gone. */
+    folded: Database.Statement<[string], Record<string, unknown> & { entry: number; seq: number | null }>;
   };
   /** The latest receipt of each key numbered above `#through`. */
   #tail = new Map<string, number>();
@@ -74,7 +75,7 @@ export class ReceiptKeys implements AppendObserver {
         .pluck(),
       after: db.prepare(`SELECT seq, key FROM receipts WHERE seq > @from AND seq < @before ORDER BY seq`),
       atSeq: db.prepare(`SELECT * FROM receipts WHERE seq = ? AND key = ?`),
-      folded: db.prepare(`SELECT r.* FROM receipt_keys k JOIN receipts r ON r.seq = k.seq AND r.key = k.key WHERE k.key = ? ORDER BY k.seq DESC LIMIT 1`),
+      folded: db.prepare(`SELECT k.seq AS entry, r.* FROM receipt_keys k LEFT JOIN receipts r ON r.seq = k.seq AND r.key = k.key WHERE k.key = ? ORDER BY k.seq DESC LIMIT 1`),
     };
     this.#through = reachOf(this.#statements.through.get()) ?? 0;
     store.observe(this);
@@ -83,12 +84,33 @@ export class ReceiptKeys implements AppendObserver {
   /** The body of the latest receipt of `key`, or undefined. Inside a write it sees that write's own receipts. */
   bodyOf(key: string): string | undefined {
     this.#catchUp(Number.MAX_SAFE_INTEGER);
-    const seq = this.#tail.get(key);
-    // The tail names the key's latest receipt: once a compaction dropped it, every earlier one went with it.
-    const row = (seq === undefined ? undefined : this.#statements.atSeq.get(seq, key)) ?? this.#statements.folded.get(key);
+    const row = this.#inTail(key) ?? this.#folded(key);
     if (row === undefined) return undefined;
     this.#store.checkRow('receipts', row);
     return row.body;
+  }
+
+  /** The key's receipt the tail names, undefined when there is none or a compaction dropped it. */
+  #inTail(key: string): (ChainRow & { body: string }) | undefined {
+    const seq = this.#tail.get(key);
+    if (seq === undefined) return undefined;
+    const row = this.#statements.atSeq.get(seq, key);
+    // The tail names the key's latest receipt: once a compaction dropped it, every earlier one went with it. Gone
+    // otherwise, it was deleted, and the call it recorded would run again.
+    if (row === undefined) this.#store.checkDropped('receipts', seq);
+    return row;
+  }
+
+  /** The key's receipt `receipt_keys` names, undefined when there is none or a compaction dropped it. */
+  #folded(key: string): (ChainRow & { body: string }) | undefined {
+    const found = this.#statements.folded.get(key);
+    if (found === undefined) return undefined;
+    // The entry's number is no column of the receipt: its hash is checked over the receipt's own columns alone.
+    const { entry, ...row } = found;
+    if (row.seq !== null) return row as ChainRow & { body: string };
+    // An entry whose receipt is gone: the index says the call was recorded.
+    this.#store.checkDropped('receipts', entry);
+    return undefined;
   }
 
   appended(table: ChainedTable, seq: number, values: readonly (string | number | null)[]): void {
