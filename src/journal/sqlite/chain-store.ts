@@ -297,7 +297,12 @@ export class ChainStore {
    * replay it. From then on the journal refuses (`refuse`).
    */
   checkRow(table: ChainedTable, row: ChainRow): void {
-    if (this.signer === undefined) return;
+    if (!this.rowIntact(table, row)) throw this.#refusal as ConfigurationError;
+  }
+
+  /** What `checkRow` checks, for a reader that shows what it can instead of throwing: false once the journal refuses. */
+  rowIntact(table: ChainedTable, row: ChainRow): boolean {
+    if (this.signer === undefined) return true;
     // Inside a write, the rows it appended are above the ones walked.
     const top = this.#written ?? this.#walked;
     const intact =
@@ -307,7 +312,8 @@ export class ChainStore {
       this.#numbered.get({ seq: row.seq }) === 1 &&
       hashesAsStored(table, row) &&
       this.#linkedOnto(row, top);
-    if (!intact) throw this.refuse(`${table} #${row.seq}: changed or added after it was walked`);
+    if (!intact) this.refuse(`${table} #${row.seq}: changed or added after it was walked`);
+    return intact;
   }
 
   /**
@@ -317,7 +323,14 @@ export class ChainStore {
    * run again). From then on the journal refuses (`refuse`).
    */
   checkDropped(table: ChainedTable, seq: number): void {
-    if (this.signer !== undefined && seq > this.#floor) throw this.refuse(`${table} #${seq}: deleted after it was walked`);
+    if (!this.rowDropped(table, seq)) throw this.#refusal as ConfigurationError;
+  }
+
+  /** What `checkDropped` checks, for a reader that shows what it can instead of throwing: false once the journal refuses. */
+  rowDropped(table: ChainedTable, seq: number): boolean {
+    if (this.signer === undefined || seq <= this.#floor) return true;
+    this.refuse(`${table} #${seq}: deleted after it was walked`);
+    return false;
   }
 
   /** Whether the next row links onto `row`, or `row` is `top`, the last row walked or written, which none follows yet. */

@@ -178,3 +178,21 @@ describe('attack: a receipt the journal walked, deleted from the file', () => {
   });
 });
 
+
+describe('attack: the claim rows unresolved() lists, read again from the file', () => {
+  it('a crashed claim row deleted after the walk is still listed', async () => {
+    const { running, claim } = await crashedClaimRefused();
+    tamper(running.path, (db) => db.prepare(`DELETE FROM claims WHERE claim_id = ?`).run(claim.claimId));
+    expect((await running.unresolved()).map((open) => open.claimId)).toEqual([claim.claimId]);
+    await expect(running.prepare(effectCall('c3'))).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('does not verify below its head') });
+  });
+
+  it('a crashed claim row edited in place after the walk is not listed as edited', async () => {
+    const { running, claim } = await crashedClaimRefused();
+    tamper(running.path, (db) => db.prepare(`UPDATE claims SET body = json_set(body, '$.tool', 'harmless') WHERE claim_id = ?`).run(claim.claimId));
+    const listed = await running.unresolved();
+    expect(listed.map((open) => open.claimId)).toEqual([claim.claimId]);
+    expect(listed[0]?.toolName).not.toBe('harmless');
+    await expect(running.prepare(effectCall('c3'))).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('does not verify below its head') });
+  });
+});

@@ -14,12 +14,13 @@ import {
   type UnresolvedClaim,
 } from '../../core/internal.js';
 import type { AnchorKeeper } from './anchor-keeper.js';
+import type { ChainRow } from './chain-rows.js';
 import type { ChainHead, ChainStore, UnsignedTail } from './chain-store.js';
 import { CommitBatcher } from './commit-batcher.js';
 import { compactJournal, type CompactOptions, type CompactResult } from './compact-journal.js';
 import { readJournalAnchor, type JournalAnchor } from './journal-anchor.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
-import { OpenClaims } from './open-claims.js';
+import { OpenClaims, type OpenClaim } from './open-claims.js';
 import { ReceiptKeys } from './receipt-keys.js';
 import { RunIndex } from './run-index.js';
 import { checkResolveClaimOptions, claimBodyOf, unresolvedClaimError, unresolvedClaimOf, type ClaimRow, type ResolveClaimOptions } from './journal-claims.js';
@@ -59,7 +60,7 @@ export class SqliteJournal implements Journal {
   /** Receipts queued for the next batch, by key: a `prepare` of the key reads them without waiting for the commit. */
   readonly #queued = new Map<string, string>();
   readonly #holder = `pid ${process.pid} on ${hostname()}`;
-  readonly #claimBySeq: Database.Statement<[number], ClaimRow>;
+  readonly #claimBySeq: Database.Statement<[number], ClaimRow & ChainRow>;
   #closed = false;
 
   constructor(path: string, store: ChainStore, options: { coverage: 'tiered' | 'all'; verifier: ReceiptVerifier | undefined; anchor?: AnchorKeeper | undefined }) {
@@ -250,12 +251,22 @@ export class SqliteJournal implements Journal {
   unresolvedNow(): UnresolvedClaim[] {
     this.#batcher.flush();
     // A claim is unresolved while its latest row is still `claimed`: the mirror knows which.
-    return [...this.#openClaims.refresh().values()]
-      .filter((open) => !this.#pending.has(open.claim_id))
-      .sort((left, right) => left.seq - right.seq)
-      .map((open) => this.#claimBySeq.get(open.seq))
-      .filter((row) => row !== undefined)
-      .map(unresolvedClaimOf);
+    const open = [...this.#openClaims.refresh().values()].filter((claim) => !this.#pending.has(claim.claim_id)).sort((left, right) => left.seq - right.seq);
+    return this.#store.read(() => open.map((claim) => this.#listedRow(claim))).filter((row) => row !== undefined).map(unresolvedClaimOf);
+  }
+
+  /**
+   * An open claim's row as the file holds it. With a signer, a row deleted
+   * or changed since the walk handed it over (the operator would not see
+   * the claim, or would see another call than the one that may have run)
+   * stops the journal, and the claim is listed with what the walk told the
+   * mirror alone: its key and claim id.
+   */
+  #listedRow(claim: OpenClaim): ClaimRow | undefined {
+    const row = this.#claimBySeq.get(claim.seq);
+    if (this.#store.signer === undefined) return row;
+    const intact = row === undefined ? this.#store.rowDropped('claims', claim.seq) : this.#store.rowIntact('claims', row);
+    return intact ? row : { ...claim, at: 0, state: 'claimed', body: '{}' };
   }
 
   /**
