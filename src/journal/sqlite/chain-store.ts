@@ -70,6 +70,8 @@ export class ChainStore {
   readonly #lastSigned: Database.Statement<[], number | null>;
   /** How many rows, across the chained tables, carry a sequence number. */
   readonly #numbered: Database.Statement<[{ seq: number }], number>;
+  /** The rows, across the chained tables, that carry a sequence number, as the head is read. */
+  readonly #rowAt: Database.Statement<[{ seq: number }], HeadRow>;
   /** The links of the rows, across the chained tables, that carry a sequence number. */
   readonly #linksAt: Database.Statement<[{ seq: number }], string>;
   /** What a walk reads: each table's rows past where the last one ended. */
@@ -114,6 +116,7 @@ export class ChainStore {
     this.#lastSigned = db.prepare<[], number | null>(`SELECT max(seq) FROM (${CHAINED_TABLES.map((table) => `SELECT max(seq) AS seq FROM ${table} WHERE signature IS NOT NULL`).join(' UNION ALL ')})`).pluck();
     this.#numbered = db.prepare<[{ seq: number }], number>(`SELECT ${CHAINED_TABLES.map((table) => `(SELECT count(*) FROM ${table} WHERE seq = @seq)`).join(' + ')}`).pluck();
     this.#rowsAfter = rowsAfter(db);
+    this.#rowAt = db.prepare<[{ seq: number }], HeadRow>(CHAINED_TABLES.map((table) => `SELECT seq, hash, key_id, signature, '${table}' AS "table" FROM ${table} WHERE seq = @seq`).join(' UNION ALL '));
     this.#linksAt = db.prepare<[{ seq: number }], string>(CHAINED_TABLES.map((table) => `SELECT prev_hash FROM ${table} WHERE seq = @seq`).join(' UNION ALL ')).pluck();
   }
 
@@ -254,22 +257,25 @@ export class ChainStore {
   }
 
   /**
-   * The file's head when the key vouches for it: signed with the key (its
-   * signature checked once per head, `#vouched`, and it hashes as stored),
-   * else undefined, and the walk hands over nothing until it does: the head
-   * check refuses such a head, and rows an operator signs over
-   * (`adoptUnsignedHead`) are vouched for then.
+   * The last row the key vouches for: the file's head when it is signed with
+   * the key (its signature checked once per head, `#vouched`, and it hashes
+   * as stored), else the last signed row when its signature verifies, else
+   * undefined, and the walk hands over nothing. The head check refuses such
+   * a head; rows an operator signs over (`adoptUnsignedHead`) are vouched
+   * for then.
    */
   #vouchedHead(): ChainHead | undefined {
-    const row = this.#headRow.get();
-    if (row === undefined) return { seq: 0, hash: GENESIS_HASH };
-    const head = { seq: row.seq, hash: row.hash };
-    if (!this.#vouches(row)) return undefined;
-    this.#vouched = head;
-    return head;
+    const head = this.#headRow.get();
+    if (head === undefined) return { seq: 0, hash: GENESIS_HASH };
+    if (this.#vouches(head)) return (this.#vouched = { seq: head.seq, hash: head.hash });
+    // Rows written while signing was off, or forged: those below the last signed row are still vouched for (the
+    // open claims among them are listed), none past it.
+    const lastSigned = this.#lastSigned.get() ?? 0;
+    const signed = lastSigned > 0 && lastSigned < head.seq ? this.#rowAt.get({ seq: lastSigned }) : undefined;
+    return signed !== undefined && this.#vouches(signed) ? { seq: signed.seq, hash: signed.hash } : undefined;
   }
 
-  /** Whether the key vouches for `row`, the file's head: signed with it, or vouched before, and hashing as stored. */
+  /** Whether the key vouches for `row`: signed with it, or the head vouched before, and hashing as stored. */
   #vouches(row: HeadRow): boolean {
     const signer = this.signer;
     if (signer === undefined) return false;

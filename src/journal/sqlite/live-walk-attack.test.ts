@@ -22,6 +22,17 @@ async function crashedClaimRefused(): Promise<{ running: SqliteJournal; claim: J
 }
 
 describe('attack: a forged row past the signed head', () => {
+  it('the open claims below the last signed row are still listed by a journal that opens on it', async () => {
+    const crashed = signed();
+    const prepared = await crashed.prepare(effectCall('c1'));
+    if (prepared.status !== 'claimed') throw new Error('expected a claim');
+    crashed.close();
+    tamper(crashed.path, (db) => appendForged(db, 'events', { at: Date.now(), type: 'note', body: '{}', key_id: null }));
+    const opened = signed();
+    expect((await opened.unresolved()).map((open) => open.claimId)).toEqual([prepared.claim.claimId]);
+    await expect(opened.prepare(effectCall('c2'))).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+  });
+
   it('walked by unresolved() and then removed: the crashed claim stays in doubt', async () => {
     const { running, claim } = await crashedClaimRefused();
     let forged = 0;
