@@ -207,3 +207,32 @@ describe('attack: the claim rows unresolved() lists, read again from the file', 
     await expect(running.prepare(effectCall('c3'))).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('does not verify below its head') });
   });
 });
+
+describe('attack: the receipts recordings() reads from the file', () => {
+  async function recorded(journal: SqliteJournal, callId: string): Promise<void> {
+    const prepared = await journal.prepare({ ...effectCall(callId), tier: 'record' });
+    if (prepared.status !== 'claimed') throw new Error('expected a claim');
+    await journal.settle(prepared.claim, { ok: true, value: callId, content: `ok ${callId}`, receipt: { ...receipt(1), callId, actionDigest: 'act' } });
+    journal.flush();
+  }
+
+  it('a receipt of the run edited in place is not returned', async () => {
+    const running = signed();
+    await recorded(running, 'c1');
+    await recorded(running, 'c2');
+    tamper(running.path, (db) => db.prepare(`UPDATE receipts SET body = ? WHERE key = 'act:c1'`).run(forgedBody));
+    const recordings = await running.recordings({ runId: 'run-1' }).catch((error: unknown) => error);
+    expect(recordings).not.toContainEqual(expect.objectContaining({ value: 'FORGED' }));
+  });
+
+  it('a receipt of the run forged below the chain, where the run index now says the run begins, is not returned', async () => {
+    const running = signed();
+    await recorded(running, 'c1');
+    tamper(running.path, (db) => {
+      appendForged(db, 'receipts', { at: Date.now(), key: 'act:c0', claim_id: null, run_id: 'run-1', tool: 'write_note', action_digest: 'act', body: forgedBody, key_id: null }, { seq: -2, hash: 'f'.repeat(64) });
+      db.prepare(`UPDATE runs SET first_seq = -1 WHERE run_id = 'run-1'`).run();
+    });
+    const recordings = await running.recordings({ runId: 'run-1' }).catch((error: unknown) => error);
+    expect(recordings).not.toContainEqual(expect.objectContaining({ value: 'FORGED' }));
+  });
+});

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { ChainRow } from './chain-rows.js';
 import type { AppendObserver, ChainStore } from './chain-store.js';
 import { HASHED_COLUMNS, type ChainedTable } from './schema.js';
 
@@ -14,25 +15,37 @@ const MAX_KNOWN_RUNS = 4096;
  * each commit: the row is written once per run, in the transaction of its
  * first receipt (`INSERT OR IGNORE`: another process may have written it).
  * The table is derived, not chained: it only says where to start reading,
- * and the rows read are the chained receipts themselves.
+ * and the rows read are the chained receipts themselves. With a signer each
+ * is checked as a receipt found by its key is (`ChainStore.checkRow`): they
+ * are the answers a replay gives.
  */
 export class RunIndex implements AppendObserver {
+  readonly #store: ChainStore;
   readonly #insert: Database.Statement<[string, number]>;
-  readonly #firstReceipts: Database.Statement<[{ runId: string }], { body: string }>;
+  readonly #firstReceipts: Database.Statement<[{ runId: string }], ChainRow & { body: string }>;
   /** Runs whose row is in the file: committed by this connection, or found there. */
   readonly #known = new Set<string>();
   /** Runs noted in the open transaction: known once it commits. */
   #noted: string[] = [];
 
   constructor(store: ChainStore) {
+    this.#store = store;
     this.#insert = store.db.prepare(`INSERT OR IGNORE INTO runs (run_id, first_seq) VALUES (?, ?)`);
-    this.#firstReceipts = store.db.prepare(`SELECT body FROM receipts WHERE seq >= (SELECT first_seq FROM runs WHERE run_id = @runId) AND run_id = @runId ORDER BY seq`);
+    this.#firstReceipts = store.db.prepare(`SELECT * FROM receipts WHERE seq >= (SELECT first_seq FROM runs WHERE run_id = @runId) AND run_id = @runId ORDER BY seq`);
     store.observe(this);
   }
 
   /** The bodies of a run's receipts, in order. */
   bodies(runId: string): string[] {
-    return this.#firstReceipts.all({ runId }).map((row) => row.body);
+    return this.#store.read(() => {
+      // A receipt changed in place, or forged under a number no walk reaches (where the run index may say the run
+      // begins), would be replayed as the call's answer.
+      this.#store.checkHead();
+      return this.#firstReceipts.all({ runId }).map((row) => {
+        this.#store.checkRow('receipts', row);
+        return row.body;
+      });
+    });
   }
 
   appended(table: ChainedTable, seq: number, values: readonly (string | number | null)[]): void {
