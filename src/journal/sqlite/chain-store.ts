@@ -322,11 +322,17 @@ export class ChainStore {
     return intact;
   }
 
+  /** The last row number a compaction dropped, as the checkpoints walked or committed say: no row of the chain is numbered at or below it. */
+  get compactedThrough(): number {
+    return this.#floor;
+  }
+
   /**
    * Throw unless a compaction dropped the row numbered `seq` that the walk
-   * handed over and `table` no longer holds: gone otherwise, a writer
-   * without the key deleted it (a receipt, and the call it recorded would
-   * run again). From then on the journal refuses (`refuse`).
+   * handed over and `table` no longer holds as it was walked: gone
+   * otherwise, or changed, a writer without the key deleted or changed it
+   * (a receipt, and the call it recorded would run again). From then on the
+   * journal refuses (`refuse`).
    */
   checkDropped(table: ChainedTable, seq: number): void {
     if (!this.rowDropped(table, seq)) throw this.#refusal as ConfigurationError;
@@ -335,7 +341,7 @@ export class ChainStore {
   /** What `checkDropped` checks, for a reader that shows what it can instead of throwing: false once the journal refuses. */
   rowDropped(table: ChainedTable, seq: number): boolean {
     if (this.signer === undefined || seq <= this.#floor) return true;
-    this.refuse(`${table} #${seq}: deleted after it was walked`);
+    this.refuse(`${table} #${seq}: deleted or changed after it was walked`);
     return false;
   }
 

@@ -236,3 +236,49 @@ describe('attack: the receipts recordings() reads from the file', () => {
     expect(recordings).not.toContainEqual(expect.objectContaining({ value: 'FORGED' }));
   });
 });
+
+describe('attack: a walked receipt changed or deleted before a fold enters the tail in the receipt key index', () => {
+  async function effectSettled(journal: SqliteJournal, callId: string): Promise<void> {
+    const prepared = await journal.prepare(effectCall(callId));
+    if (prepared.status !== 'claimed') throw new Error('expected a claim');
+    await journal.settle(prepared.claim, { ok: true, value: 1, content: 'ran once', receipt: { ...receipt(1), callId, actionDigest: 'act' } });
+    journal.flush();
+    // Below the head: the head itself is checked at every read.
+    await journal.append({ type: 'note', at: Date.now(), data: {} });
+  }
+
+  /** The attacker folds the tail as the file now reads: every receipt into the index under the key it holds, and the reach to the head. */
+  function foldAsTheFileReads(path: string): void {
+    tamper(path, (db) => {
+      db.exec(`INSERT OR IGNORE INTO receipt_keys (key, seq) SELECT key, seq FROM receipts`);
+      db.prepare(`INSERT OR REPLACE INTO meta (name, value) VALUES ('receipt_keys_through', ?)`).run(String(headOf(db).seq));
+    });
+  }
+
+  it('its key changed in place, then folded by the journal itself: the call it recorded is not run again', async () => {
+    const running = signed();
+    await effectSettled(running, 'c1');
+    tamper(running.path, (db) => db.prepare(`UPDATE receipts SET key = 'zzz' WHERE key = 'act:c1'`).run());
+    await settle(running, 10, FOLD_AT + 10).catch(() => undefined);
+    const again = await running.prepare(effectCall('c1')).catch((error: unknown) => error);
+    expect(again).not.toMatchObject({ status: 'claimed' });
+  });
+
+  it('its key changed in place, and the index folded as the file now reads: the call it recorded is not run again', async () => {
+    const running = signed();
+    await effectSettled(running, 'c1');
+    tamper(running.path, (db) => db.prepare(`UPDATE receipts SET key = 'zzz' WHERE key = 'act:c1'`).run());
+    foldAsTheFileReads(running.path);
+    const again = await running.prepare(effectCall('c1')).catch((error: unknown) => error);
+    expect(again).not.toMatchObject({ status: 'claimed' });
+  });
+
+  it('deleted, and the index folded as the file now reads: the call it recorded is not run again', async () => {
+    const running = signed();
+    await effectSettled(running, 'c1');
+    tamper(running.path, (db) => db.prepare(`DELETE FROM receipts WHERE key = 'act:c1'`).run());
+    foldAsTheFileReads(running.path);
+    const again = await running.prepare(effectCall('c1')).catch((error: unknown) => error);
+    expect(again).not.toMatchObject({ status: 'claimed' });
+  });
+});

@@ -27,8 +27,9 @@ const THROUGH = 'receipt_keys_through';
  * (it is newer), then in `receipt_keys`. With a signer the tail reads no
  * rows itself: the store walks each row another connection commits and
  * hands it over (`ChainStore.catchUp`), a fold inserts the receipts the
- * tail was told of, not whatever the file holds past the reach, and a
- * receipt found is checked again before it is replayed (`checkRow`).
+ * tail was told of, under the keys it was told of, not whatever the file
+ * holds past the reach, and a receipt found is checked again before it is
+ * replayed (`checkRow`).
  *
  * The table is derived, not chained, so `verify()` checks it against the
  * receipts (`receiptKeysProblem`): a key entry removed would let a call
@@ -41,7 +42,10 @@ export class ReceiptKeys implements AppendObserver {
     through: Database.Statement<[], string>;
     setThrough: Database.Statement<[string]>;
     fold: Database.Statement<[string]>;
-    leftOut: Database.Statement<[string], number>;
+    /** The first of the receipts named (`[key, seq]` pairs) the file no longer holds under that key, above a number. */
+    changed: Database.Statement<[{ receipts: string; above: number }], number>;
+    /** The first of the receipts named (`[key, seq]` pairs) that `receipt_keys` leaves out, above a number. */
+    leftOut: Database.Statement<[{ receipts: string; above: number; walked: number }], number>;
     after: Database.Statement<[{ from: number; before: number }], { seq: number; key: string }>;
     atSeq: Database.Statement<[number, string], ChainRow & { body: string }>;
     /** The key's latest entry (`entry`) and its receipt, every column of which is null once the receipt is gone. */
@@ -49,8 +53,13 @@ export class ReceiptKeys implements AppendObserver {
   };
   /** The latest receipt of each key numbered above `#through`. */
   #tail = new Map<string, number>();
-  /** Every receipt numbered above `#through` the tail was told of, by number: what the next fold inserts. */
-  #unfolded: number[] = [];
+  /**
+   * Every receipt numbered above `#through` the tail was told of, by key and
+   * number: what the next fold inserts. With a signer, the key the walk
+   * handed over: read from the file, a key changed since would be folded,
+   * and the call the receipt recorded run again.
+   */
+  #unfolded: [string, number][] = [];
   /** Every receipt numbered at or below it is in `receipt_keys`. */
   #through = 0;
   /** The highest receipt number mirrored. */
@@ -67,10 +76,17 @@ export class ReceiptKeys implements AppendObserver {
       through: db.prepare<[], string>(`SELECT value FROM meta WHERE name = '${THROUGH}'`).pluck(),
       setThrough: db.prepare(`INSERT OR REPLACE INTO meta (name, value) VALUES ('${THROUGH}', ?)`),
       // The numbers come as a JSON array: one statement for the whole tail. A row a compaction dropped is not inserted.
-      fold: db.prepare(`INSERT OR IGNORE INTO receipt_keys (key, seq) SELECT key, seq FROM receipts WHERE seq IN (SELECT value FROM json_each(?))`),
+      fold: db.prepare(`INSERT OR IGNORE INTO receipt_keys (key, seq) SELECT r.key, r.seq FROM json_each(?) j JOIN receipts r ON r.seq = j.value ->> 1 AND r.key = j.value ->> 0`),
+      changed: db
+        .prepare<[{ receipts: string; above: number }], number>(
+          `SELECT j.value ->> 1 AS seq FROM json_each(@receipts) j WHERE j.value ->> 1 > @above AND NOT EXISTS (SELECT 1 FROM receipts r WHERE r.seq = j.value ->> 1 AND r.key = j.value ->> 0) ORDER BY seq LIMIT 1`,
+        )
+        .pluck(),
+      // Without a walk (`walked` 0) a receipt the file no longer holds was dropped by a compaction; with one, only below the floor.
       leftOut: db
-        .prepare<[string], number>(
-          `SELECT count(*) FROM receipts r WHERE r.seq IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM receipt_keys k WHERE k.key = r.key AND k.seq = r.seq)`,
+        .prepare<[{ receipts: string; above: number; walked: number }], number>(
+          `SELECT j.value ->> 1 AS seq FROM json_each(@receipts) j WHERE j.value ->> 1 > @above AND NOT EXISTS (SELECT 1 FROM receipt_keys k WHERE k.key = j.value ->> 0 AND k.seq = j.value ->> 1)
+           AND (@walked = 1 OR EXISTS (SELECT 1 FROM receipts r WHERE r.seq = j.value ->> 1)) ORDER BY seq LIMIT 1`,
         )
         .pluck(),
       after: db.prepare(`SELECT seq, key FROM receipts WHERE seq > @from AND seq < @before ORDER BY seq`),
@@ -145,13 +161,20 @@ export class ReceiptKeys implements AppendObserver {
 
   #mirror(key: string, seq: number): void {
     this.#tail.set(key, seq);
-    this.#unfolded.push(seq);
+    this.#unfolded.push([key, seq]);
     this.#seen = seq;
   }
 
   /** Inside the write that appended receipt `seq`: every receipt up to it goes into `receipt_keys`. */
   #fold(seq: number): void {
-    this.#statements.fold.run(JSON.stringify(this.#unfolded));
+    const unfoldedJson = JSON.stringify(this.#unfolded);
+    // With a signer, every receipt walked must still be in the file as it was walked (a compaction may have dropped
+    // it): one deleted, or whose key changed, would be left out, and the call it recorded run again.
+    if (this.#store.signer !== undefined) {
+      const changed = this.#statements.changed.get({ receipts: unfoldedJson, above: this.#store.compactedThrough });
+      if (changed !== undefined) this.#store.checkDropped('receipts', changed);
+    }
+    this.#statements.fold.run(unfoldedJson);
     this.#statements.setThrough.run(String(seq));
     const tail = this.#tail;
     const unfolded = this.#unfolded;
@@ -186,10 +209,11 @@ export class ReceiptKeys implements AppendObserver {
     // A reach past the head would hide from the tail, and fold into the table, none of the receipts below it.
     if (through === undefined || through > this.#store.head().seq) throw new ConfigurationError('journal', 'has a receipt key index that reaches past its chain; run verify()');
     // One that was moved without folding them would let the calls they recorded run again.
-    const folded = this.#unfolded.filter((seq) => seq <= through);
-    if (folded.length > 0 && this.#statements.leftOut.get(JSON.stringify(folded)) !== 0) throw new ConfigurationError('journal', 'has a receipt key index that leaves out receipts below its reach; run verify()');
+    const folded = this.#unfolded.filter(([, seq]) => seq <= through);
+    const walked = this.#store.signer === undefined ? 0 : 1;
+    if (folded.length > 0 && this.#statements.leftOut.get({ receipts: JSON.stringify(folded), above: this.#store.compactedThrough, walked }) !== undefined) throw new ConfigurationError('journal', 'has a receipt key index that leaves out receipts below its reach; run verify()');
     this.#through = through;
-    this.#unfolded = this.#unfolded.filter((seq) => seq > through);
+    this.#unfolded = this.#unfolded.filter(([, seq]) => seq > through);
     for (const [key, seq] of this.#tail) if (seq <= through) this.#tail.delete(key);
   }
 }
