@@ -282,3 +282,16 @@ describe('attack: a walked receipt changed or deleted before a fold enters the t
     expect(again).not.toMatchObject({ status: 'claimed' });
   });
 });
+
+describe('attack: the claim row a refusal names, read again from the file', () => {
+  it('edited in place after the walk: the refusal does not show the edit, and the journal stops', async () => {
+    const { running, claim } = await crashedClaimRefused();
+    // Below the head: the head itself is checked at every read.
+    await running.append({ type: 'note', at: Date.now(), data: {} });
+    tamper(running.path, (db) => db.prepare(`UPDATE claims SET body = json_set(body, '$.tool', 'harmless') WHERE claim_id = ?`).run(claim.claimId));
+    const refused = await running.prepare(effectCall('c3'));
+    expect(refused.status).toBe('refused');
+    expect(JSON.stringify(refused)).not.toContain('harmless');
+    await expect(running.prepare(effectCall('c4'))).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+  });
+});

@@ -114,7 +114,7 @@ export class SqliteJournal implements Journal {
       const doubted = sameKey ?? this.#openClaims.doubtedClaimOf(input.actionDigest);
       if (doubted !== undefined) {
         this.#letGoOfEarlierRun(claimId);
-        const row = this.#claimBySeq.get(doubted.seq) ?? { ...doubted, at: 0, state: 'claimed', body: '{}' };
+        const row = this.#listedRow(doubted) ?? { ...doubted, at: 0, state: 'claimed', body: '{}' };
         return { status: 'refused', error: unresolvedClaimError(input.toolName, row) };
       }
       // Held before the row is appended, so the mirror never takes this instance's own claim for one in doubt.
