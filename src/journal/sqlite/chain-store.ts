@@ -416,10 +416,12 @@ export class ChainStore {
    * head do not chain (`problem`, as `verify()` names it). A signature over
    * the head vouches only for a chain that links, so a row changed, replaced
    * or added under a number another holds would be acted on, and signed
-   * over, as if the key covered it. Returns the refusal, to throw.
+   * over, as if the key covered it. Returns the refusal, to throw: the
+   * first one found, which names what the walk or a check found first (a
+   * row read later fails a check only because of it).
    */
   refuse(problem: string): ConfigurationError {
-    return (this.#refusal = new ConfigurationError(
+    return (this.#refusal ??= new ConfigurationError(
       'journal',
       `does not verify below its head (${problem}): a writer without the key may have changed or added a row, and the journal would act on it. Nothing more is written to this journal; run verify() (toolgate audit verify), then move the file aside`,
     ));
