@@ -251,6 +251,20 @@ describe('toolgate CLI (the built binary, as a real process)', () => {
     expect((await runCli(['replay', 'no-such-run'], dir)).code).toBe(2);
   });
 
+  it('replay of a signed journal does not answer from a receipt changed in the file', async () => {
+    const dir = workspace({ journal: { sign: true } });
+    for (let read = 0; read < 2; read += 1) await runCli(['call', 'read_file', '{"path":"notes.md"}'], dir);
+    expect((await runCli(['--json', 'replay', 'cli'], dir)).code).toBe(0);
+    // A writer without the key changes what the first recorded read returned.
+    const journal = join(dir, '.toolgate', 'journal.db');
+    const trigger = execFileSync('sqlite3', [journal, `SELECT sql FROM sqlite_master WHERE name = 'receipts_no_update'`], { encoding: 'utf8' });
+    execFileSync('sqlite3', [journal, `DROP TRIGGER receipts_no_update; UPDATE receipts SET body = replace(body, 'hello', 'FORGED') WHERE seq = 1; ${trigger.trim()};`]);
+    const replay = await runCli(['--json', 'replay', 'cli'], dir);
+    expect(replay.code).not.toBe(0);
+    expect(`${replay.stdout}${replay.stderr}`).toContain('does not verify below its head (receipts #1');
+    expect(replay.stdout).not.toContain('FORGED');
+  });
+
   it('replay covers upstream tools: answered from the journal, with nothing sent to the server', async () => {
     const dir = workspace({ mode: 'auto', policy: { allow: ['mcp__fx__echo'] }, servers: { fx: { command: process.execPath, args: [UPSTREAM] } }, console: { enabled: false } });
     const called = await runCli(['--json', 'call', 'mcp_fx_echo', '{"text":"recorded"}'], dir);

@@ -1,6 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { hostname, userInfo } from 'node:os';
 import { ToolgateError, type ClaimResolution, type ReceiptStatus, type UnresolvedClaim } from '../../core/internal.js';
 import {
@@ -16,10 +16,10 @@ import {
   type JournalAnchor,
   type SqliteJournal,
 } from '../../journal/sqlite/index.js';
-import { SIGNING_KEY_FILE } from '../../journal/sqlite/receipt-signer.js';
 import { CliError } from '../cli-error.js';
 import { formatTable, type CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
+import { keyFileOf, openJournalToRead } from '../runtime/open-journal-to-read.js';
 import { isProcessAlive } from '../../node/process/is-process-alive.js';
 
 function openAudit(config: ResolvedConfig): ReturnType<typeof createJournalAudit> {
@@ -88,9 +88,6 @@ function renderEntry(entry: AuditEntry): string {
     `summary      ${receipt.outputSummary}`,
   ].join('\n');
 }
-
-/** Where the journal's signing key is kept: `keys/` beside the journal. */
-const keyFileOf = (journalPath: string): string => join(dirname(journalPath), 'keys', SIGNING_KEY_FILE);
 
 /**
  * The public half of the journal's signing key, so verify checks every
@@ -209,8 +206,7 @@ const HOLDER_TEXT: Record<HolderState, string> = { running: 'still running', gon
 export async function runAuditUnresolved(config: ResolvedConfig, output: CliOutput): Promise<void> {
   if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path} yet.`);
   // With the key, the list can say when the rows it reads end on one the key did not sign (a claim may be hidden).
-  const keyed = config.journal.sign && existsSync(keyFileOf(config.journal.path));
-  const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, ...(keyed ? { sign: true } : {}) });
+  const journal = openJournalToRead(config);
   try {
     const headProblem = journal.headProblem();
     if (headProblem !== undefined) output.info(`warning: ${headProblem} A row written without the key can hide a claim from this list: run toolgate audit verify before you resolve one.`);

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { createReplayHost, createToolRegistry, unwrapUntrusted, type RecordedResult, type ReplaySession, type ToolRegistry } from '../../core/internal.js';
-import { createSqliteJournal } from '../../journal/sqlite/index.js';
 import { nodeSha256 } from '../../node/index.js';
 import { CliError } from '../cli-error.js';
 import { formatTable, type CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { buildPolicy } from '../runtime/build-policy.js';
+import { openJournalToRead } from '../runtime/open-journal-to-read.js';
 import { connectUpstreams, servedBuiltins } from '../runtime/open-gateway.js';
 
 export interface ReplayLine {
@@ -24,7 +24,7 @@ export interface ReplayLine {
  */
 export async function runReplay(config: ResolvedConfig, runId: string, output: CliOutput): Promise<number> {
   if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path}.`);
-  const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined });
+  const journal = openJournalToRead(config);
   try {
     const recorded: readonly RecordedResult[] = await journal.recordings({ runId });
     if (recorded.length === 0) throw new CliError('usage', `Run "${runId}" has no recorded calls in ${config.journal.path}.`);

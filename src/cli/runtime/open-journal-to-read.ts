@@ -1,0 +1,21 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createSqliteJournal, type SqliteJournal } from '../../journal/sqlite/index.js';
+import { SIGNING_KEY_FILE } from '../../journal/sqlite/receipt-signer.js';
+import type { ResolvedConfig } from '../config/config-types.js';
+
+/** Where the journal's signing key is kept: `keys/` beside the journal. */
+export const keyFileOf = (journalPath: string): string => join(dirname(journalPath), 'keys', SIGNING_KEY_FILE);
+
+/**
+ * Open the workspace's journal for a command that reads what it recorded
+ * (the unresolved claims, a run to replay): with the signing key when
+ * `journal.sign` is on and the key is there, so the journal acts only on
+ * rows the key vouches for (a receipt changed in the file is not replayed
+ * as the call's answer), and never a key made now, which would vouch for
+ * rows nobody checked.
+ */
+export function openJournalToRead(config: ResolvedConfig): SqliteJournal {
+  const keyed = config.journal.sign && existsSync(keyFileOf(config.journal.path));
+  return createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, ...(keyed ? { sign: true } : {}) });
+}
