@@ -488,6 +488,9 @@ export class ChainStore {
       const tail = this.unsignedTail();
       if (head === undefined || tail === undefined) return undefined;
       this.#vouched = { seq: head.seq, hash: head.hash };
+      // The walk stopped at the last signed row: the rows past it are handed over now that the key vouches for them
+      // (a claim among them keeps its action in doubt), before the signature over them is appended.
+      this.#walkedAt = undefined;
       this.append('events', { at: Date.now(), type: 'journal-signed', body: JSON.stringify({ signedThrough: head.seq, because }) });
       return tail;
     });

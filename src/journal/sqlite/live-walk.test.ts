@@ -135,4 +135,18 @@ describe('a signed journal while it runs', () => {
     await expect(running.lookup('act2:c2')).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('leaves out receipts') });
     await expect(running.settle(undefined, { ok: true, value: 9, content: 'ok', receipt: receipt(9) })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
   });
+
+  it('reads the rows it signs over itself: a claim left in them keeps its action in doubt', async () => {
+    const running = signed();
+    await settle(running, 1, 2);
+    // A process with signing off claims an action and dies: the file ends on rows the key did not sign.
+    const unsigned = journalAt({});
+    expect((await unsigned.prepare(effectCall('c1'))).status).toBe('claimed');
+    unsigned.close();
+    await expect(running.prepare(effectCall('c2'))).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    // The operator checked those rows and signs them over through the running journal.
+    expect(await running.signOverUnsignedTail('operator')).toBeDefined();
+    expect((await running.prepare(effectCall('c2'))).status).toBe('refused');
+    expect((await running.unresolved()).map((open) => open.key)).toEqual(['act:c1']);
+  });
 });
