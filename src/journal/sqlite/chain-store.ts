@@ -225,6 +225,13 @@ export class ChainStore {
     // check then refuses) would stay in the readers after a writer without the key deleted it again.
     const through = this.#vouchedHead();
     if (through === undefined) return;
+    // The file never ends below a row already walked (a compaction appends its checkpoint past the head): one that does
+    // lost rows the readers hold, and another writer numbers its rows again under numbers no walk reaches (a claim a
+    // crash left open there would never come in doubt).
+    if (through.seq < from.seq || (through.seq === from.seq && through.hash !== from.hash)) {
+      this.refuse(`the chain ends at #${through.seq}, below row #${from.seq} already walked: rows were deleted from its end`);
+      return;
+    }
     let previous = from;
     /** The rows before the first one walked that a compaction dropped (and that row): the checkpoint that names them must be walked too. */
     let dropped: (ChainHead & { after: string }) | undefined;

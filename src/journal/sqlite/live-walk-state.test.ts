@@ -1,0 +1,50 @@
+/**
+ * Attacks on the state a signed journal keeps of its walk (`ChainStore`:
+ * the rows walked, the head vouched for, the floor a compaction set) by a
+ * writer without the key, while the journal runs beside other signed
+ * journals on the same file.
+ */
+import { describe, expect, it } from 'vitest';
+import type { SqliteJournal } from './sqlite-journal.js';
+import { effectCall, journalAt, keyDir, settle, tamper } from './__fixtures__/tampering.js';
+
+const signed = (): SqliteJournal => journalAt({ sign: { keyDir: keyDir() } });
+
+describe('attack: rows the journal walked, cut from the tail, and the numbers taken again by another signed journal', () => {
+  it('a crashed claim the other journal wrote under a number already walked keeps its call in doubt', async () => {
+    const running = signed();
+    await settle(running, 1, 2);
+    const other = signed();
+    const cutFrom = running.head().seq + 1;
+    // The running journal writes on; the other has not walked these rows.
+    await running.append({ type: 'note', at: Date.now(), data: {} });
+    await running.append({ type: 'note', at: Date.now(), data: {} });
+    await running.unresolved();
+    // The writer without the key cuts them: the file ends on a signed row again.
+    tamper(running.path, (db) => {
+      for (const table of ['events', 'claims', 'receipts', 'checkpoints']) db.prepare(`DELETE FROM ${table} WHERE seq >= ?`).run(cutFrom);
+    });
+    // The other journal claims a call under the first number cut, signed, and dies before it settles.
+    const prepared = await other.prepare(effectCall('c1'));
+    expect(prepared.status).toBe('claimed');
+    expect(other.head().seq).toBe(cutFrom);
+    // The running journal must not run the call again.
+    const again = await running.prepare(effectCall('c1')).catch((error: unknown) => error);
+    expect(again).not.toMatchObject({ status: 'claimed' });
+  });
+
+  it('taken again up to the same number, the head it walked: the claim among them keeps its call in doubt', async () => {
+    const running = signed();
+    await settle(running, 1, 2);
+    const other = signed();
+    const cutFrom = running.head().seq + 1;
+    await running.append({ type: 'note', at: Date.now(), data: {} });
+    await running.unresolved();
+    tamper(running.path, (db) => {
+      for (const table of ['events', 'claims', 'receipts', 'checkpoints']) db.prepare(`DELETE FROM ${table} WHERE seq >= ?`).run(cutFrom);
+    });
+    expect((await other.prepare(effectCall('c1'))).status).toBe('claimed');
+    expect(other.head().seq).toBe(cutFrom);
+    await expect(running.prepare(effectCall('c1'))).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('does not verify below its head') });
+  });
+});
