@@ -36,6 +36,14 @@ function notSigned(found: string): ConfigurationError {
   );
 }
 
+/** The refusal to sign over a tail that begins past `row`, a row whose signature the journal's key does not verify. */
+function notSignedOver(row: string): ConfigurationError {
+  return new ConfigurationError(
+    'journal',
+    `ends on unsigned rows past ${row}, whose signature does not verify with the journal's key: a writer without the key may have forged it, and signing the tail over would vouch for it unseen. Nothing is signed over; run verify() (toolgate audit verify), then move the file aside`,
+  );
+}
+
 /**
  * Told of every row this connection appends, as it is inserted, and of how
  * the transaction holding it ended: a row is in the file only once its
@@ -474,11 +482,20 @@ export class ChainStore {
    * below the head were found not to chain (`refuse`).
    */
   unsignedTail(): UnsignedTail | undefined {
+    return this.#unsignedTail(true);
+  }
+
+  /** `named`: the rows are named to an operator who checks them, so a forged signature must not hide one of them. */
+  #unsignedTail(named: boolean): UnsignedTail | undefined {
     // Rows that do not chain are not a tail to sign over.
     if (this.#refusal !== undefined) throw this.#refusal;
     const head = this.#headRow.get();
     if (head === undefined || head.signature !== null || head.key_id !== null) return undefined;
     const lastSigned = this.#lastSigned.get() ?? 0;
+    // The tail begins past the last row that carries a signature: one that does not verify (a forgery given a made-up
+    // signature) would be signed over without being among the rows named to the operator who checks them.
+    const signed = named && lastSigned > 0 ? this.#rowAt.get({ seq: lastSigned }) : undefined;
+    if (signed !== undefined && !this.#vouches(signed)) throw notSignedOver(`${signed.table} #${signed.seq}`);
     return { from: lastSigned + 1, through: head.seq };
   }
 
@@ -486,13 +503,13 @@ export class ChainStore {
    * Sign over the unsigned rows the file ends on (`unsignedTail`) with a
    * signed `journal-signed` event that says `because`, and return those
    * rows: for a history older than the key (a journal opened with a key made
-   * just now), or on an operator's word once they have checked them. Never
-   * on the way.
+   * just now), or on an operator's word once they have checked them (`named`:
+   * the rows `unsignedTail` named to them). Never on the way.
    */
-  adoptUnsignedHead(because: string): UnsignedTail | undefined {
+  adoptUnsignedHead(because: string, named = true): UnsignedTail | undefined {
     return this.write(() => {
       const head = this.#headRow.get();
-      const tail = this.unsignedTail();
+      const tail = this.#unsignedTail(named);
       if (head === undefined || tail === undefined) return undefined;
       this.#vouched = { seq: head.seq, hash: head.hash };
       // The walk stopped at the last signed row: the rows past it are handed over now that the key vouches for them

@@ -82,7 +82,8 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
       const schema = schemaProblem(db);
       if (schema !== undefined) store.refuse(`${schema.table} #${schema.id}: ${schema.problem}`);
       // A history older than the key is signed over now, once: from here on the journal links only onto rows its key signed.
-      else if (store.catchUp() && signer.keyCreated) store.adoptUnsignedHead('signing key created');
+      // A key made by this open vouches for no row yet: the history is taken as it stands, not a tail named to an operator.
+      else if (store.catchUp() && signer.keyCreated) store.adoptUnsignedHead('signing key created', false);
     }
     if (anchor !== undefined) store.onCommit(() => anchor.committed());
     anchor?.flush();

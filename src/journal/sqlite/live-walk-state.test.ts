@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SqliteJournal } from './sqlite-journal.js';
-import { effectCall, journalAt, keyDir, settle, tamper } from './__fixtures__/tampering.js';
+import { appendForged, closeJournal, effectCall, journalAt, keyDir, settle, tamper } from './__fixtures__/tampering.js';
 
 const signed = (): SqliteJournal => journalAt({ sign: { keyDir: keyDir() } });
 
@@ -46,5 +46,32 @@ describe('attack: rows the journal walked, cut from the tail, and the numbers ta
     expect((await other.prepare(effectCall('c1'))).status).toBe('claimed');
     expect(other.head().seq).toBe(cutFrom);
     await expect(running.prepare(effectCall('c1'))).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('does not verify below its head') });
+  });
+});
+
+describe('attack: the unsigned tail an operator is shown before signing it over', () => {
+  it('a forged row given a signature that does not verify is not left out of the rows named', async () => {
+    const first = signed();
+    await settle(first, 1, 2);
+    closeJournal(first);
+    // A forged row carrying a made-up signature, then an unsigned row: the tail named would begin after the forged one.
+    tamper(first.path, (db) => {
+      const forged = appendForged(db, 'events', { at: Date.now(), type: 'note', body: '{"forged":true}', key_id: null });
+      db.prepare(`UPDATE events SET signature = ? WHERE seq = ?`).run('A'.repeat(88), forged.seq);
+      appendForged(db, 'events', { at: Date.now(), type: 'note', body: '{}', key_id: null });
+    });
+    const journal = signed();
+    const shown = (() => {
+      try {
+        return journal.unsignedTail();
+      } catch (error) {
+        return error;
+      }
+    })();
+    // Either refused, or the rows named begin at the forged row: never a tail that leaves it out and signs it over.
+    expect(shown).not.toEqual({ from: 4, through: 4 });
+    expect(shown).toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('events #3') });
+    const signedOver = await journal.signOverUnsignedTail('ops').catch((error: unknown) => error);
+    expect(signedOver).not.toEqual({ from: 4, through: 4 });
   });
 });
