@@ -485,7 +485,11 @@ export class ChainStore {
     return this.#unsignedTail(true);
   }
 
-  /** `named`: the rows are named to an operator who checks them, so a forged signature must not hide one of them. */
+  /**
+   * `named`: the rows are named to an operator who checks them, so a forged
+   * signature must not hide one of them (thrown). Else the tail of an open
+   * that made the key just now (undefined past any signature).
+   */
   #unsignedTail(named: boolean): UnsignedTail | undefined {
     // Rows that do not chain are not a tail to sign over.
     if (this.#refusal !== undefined) throw this.#refusal;
@@ -494,8 +498,13 @@ export class ChainStore {
     const lastSigned = this.#lastSigned.get() ?? 0;
     // The tail begins past the last row that carries a signature: one that does not verify (a forgery given a made-up
     // signature) would be signed over without being among the rows named to the operator who checks them.
-    const signed = named && lastSigned > 0 ? this.#rowAt.get({ seq: lastSigned }) : undefined;
-    if (signed !== undefined && !this.#vouches(signed)) throw notSignedOver(`${signed.table} #${signed.seq}`);
+    const signed = lastSigned > 0 ? this.#rowAt.get({ seq: lastSigned }) : undefined;
+    if (signed !== undefined && !this.#vouches(signed)) {
+      // A key made just now signs over a history older than every key, never rows past another key's signature: with
+      // the key moved aside, a writer without it would have the next open sign its forged rows over.
+      if (!named) return undefined;
+      throw notSignedOver(`${signed.table} #${signed.seq}`);
+    }
     return { from: lastSigned + 1, through: head.seq };
   }
 

@@ -4,6 +4,7 @@
  * writer without the key, while the journal runs beside other signed
  * journals on the same file.
  */
+import { renameSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { SqliteJournal } from './sqlite-journal.js';
 import { appendForged, closeJournal, effectCall, journalAt, keyDir, settle, tamper } from './__fixtures__/tampering.js';
@@ -73,5 +74,25 @@ describe('attack: the unsigned tail an operator is shown before signing it over'
     expect(shown).toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('events #3') });
     const signedOver = await journal.signOverUnsignedTail('ops').catch((error: unknown) => error);
     expect(signedOver).not.toEqual({ from: 4, through: 4 });
+  });
+});
+
+describe('attack: the signing key moved aside between runs, and a forged row at the head', () => {
+  it('the open that makes a new key does not sign the forged row over: the crashed claim stays in doubt', async () => {
+    const crashed = signed();
+    await settle(crashed, 1, 2);
+    const prepared = await crashed.prepare(effectCall('c1'));
+    if (prepared.status !== 'claimed') throw new Error('expected a claim');
+    closeJournal(crashed);
+    tamper(crashed.path, (db) => {
+      appendForged(db, 'claims', { at: Date.now(), claim_id: prepared.claim.claimId, key: prepared.claim.key, state: 'released', body: '{}', key_id: null });
+    });
+    // Moved, not read: the writer cannot read the key, only the folder it lies in.
+    renameSync(keyDir(), `${keyDir()}.moved`);
+    const reopened = await Promise.resolve()
+      .then(() => signed().prepare(effectCall('c1')))
+      .catch((error: unknown) => error);
+    expect(reopened).not.toMatchObject({ status: 'claimed' });
+    expect(reopened).toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('not signed with the journal') });
   });
 });
