@@ -191,6 +191,14 @@ export class ReceiptKeys implements AppendObserver {
 
   /** Read what other connections committed since the mirror last matched the file: how far the table reaches, and the receipts past it numbered below `before`. */
   #catchUp(before: number): void {
+    if (this.#store.dataVersion() === this.#version) return;
+    // With a signer, the walk and the reach in one read transaction: a reach read after the walk could pass a receipt
+    // another process committed in between, which the next walk then leaves out of the tail as folded, and which the
+    // check of the reach never saw (a writer without the key moves the reach past it: the call it recorded runs again).
+    this.#store.read(() => this.#readSince(before));
+  }
+
+  #readSince(before: number): void {
     // Read before the rows: a commit that lands in between moves it again, and is read next time.
     const version = this.#store.dataVersion();
     if (version === this.#version) return;
