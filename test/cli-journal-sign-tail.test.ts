@@ -36,15 +36,25 @@ describe('toolgate audit sign-tail', () => {
 
     const named = await runCli(['--json', 'audit', 'sign-tail'], dir);
     expect(named.code).toBe(0);
-    const tail = (JSON.parse(named.stdout) as { signed: boolean; unsignedTail: { from: number; through: number } }).unsignedTail;
-    expect(JSON.parse(named.stdout)).toMatchObject({ signed: false, unsignedTail: { from: expect.any(Number), through: expect.any(Number) } });
+    const tail = (JSON.parse(named.stdout) as { signed: boolean; unsignedTail: { from: number; through: number; head: string } }).unsignedTail;
+    expect(JSON.parse(named.stdout)).toMatchObject({ signed: false, unsignedTail: { from: expect.any(Number), through: expect.any(Number), head: expect.stringMatching(/^[0-9a-f]{64}$/) } });
     expect((await read(dir)).code).not.toBe(0);
 
     const human = await runCli(['audit', 'sign-tail'], dir);
     expect(human.stdout).toContain(`rows #${tail.from}–#${tail.through}`);
-    expect(human.stdout).toContain('run again with --yes');
+    expect(human.stdout).toContain(`toolgate audit sign-tail --yes --head ${tail.head}`);
 
-    const signed = await runCli(['audit', 'sign-tail', '--yes'], dir);
+    // --yes signs over the rows the operator checked: it needs the hash they end on.
+    const unbound = await runCli(['audit', 'sign-tail', '--yes'], dir);
+    expect(unbound.code).toBe(2);
+    expect(unbound.stderr).toContain('--head HASH');
+    // Not a hash the rows end on (one of a row appended or rewritten since): refused, nothing signed over.
+    const stale = await runCli(['audit', 'sign-tail', '--yes', '--head', 'f'.repeat(64)], dir);
+    expect(stale.code).not.toBe(0);
+    expect(`${stale.stdout}${stale.stderr}`).toContain('rows were appended or rewritten since');
+    expect((await read(dir)).code).not.toBe(0);
+
+    const signed = await runCli(['audit', 'sign-tail', '--yes', '--head', tail.head], dir);
     expect(signed.code).toBe(0);
     expect(signed.stdout).toContain(`signed over rows #${tail.from}–#${tail.through}`);
     expect((await read(dir)).code).toBe(0);
@@ -59,7 +69,7 @@ describe('toolgate audit sign-tail', () => {
     const dir = workspace();
     signing(dir, false);
     expect((await read(dir)).code).toBe(0);
-    const result = await runCli(['audit', 'sign-tail', '--yes'], dir);
+    const result = await runCli(['audit', 'sign-tail', '--yes', '--head', 'f'.repeat(64)], dir);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('journal.sign is off');
   }, 60_000);

@@ -256,13 +256,17 @@ export async function runAuditResolve(config: ResolvedConfig, claimId: string, o
 }
 
 /**
- * `toolgate audit sign-tail [--yes]`: sign over the unsigned rows a signed
- * journal ends on, which it refuses to link onto (written while signing was
- * off, or by an open that made the key and stopped before it signed the
- * history over). Without `--yes` it only names them: signing them over
- * vouches for them under the key, so an operator checks them first.
+ * `toolgate audit sign-tail [--yes --head HASH]`: sign over the unsigned rows
+ * a signed journal ends on, which it refuses to link onto (written while
+ * signing was off, or by an open that made the key and stopped before it
+ * signed the history over). Without `--yes` it only names them, and the
+ * hash of the row they end on: signing them over vouches for them under
+ * the key, so an operator checks them first, and `--yes` signs over only
+ * the rows that end on the hash they were shown (`--head`), never rows
+ * appended or rewritten since.
  */
-export async function runAuditSignTail(config: ResolvedConfig, options: { readonly yes?: boolean }, output: CliOutput): Promise<void> {
+export async function runAuditSignTail(config: ResolvedConfig, options: { readonly yes?: boolean; readonly head?: string }, output: CliOutput): Promise<void> {
+  if (options.yes === true && options.head === undefined) throw new CliError('usage', '--yes signs over the rows you checked: give the hash they end on, as toolgate audit sign-tail printed it (--head HASH).');
   if (!config.journal.sign) throw new CliError('usage', 'journal.sign is off: there is no key to sign the journal with.');
   if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path} yet.`);
   // Signed with the key already there, never one made now.
@@ -280,13 +284,13 @@ export async function runAuditSignTail(config: ResolvedConfig, options: { readon
     if (options.yes !== true) {
       output.result({ signed: false, unsignedTail: tail }, () =>
         [
-          `the journal ends on ${rows}, which no signature covers: written without the key, or by a writer who does not hold it.`,
-          'Check them (toolgate audit verify names the first; toolgate audit tail shows the receipts), then run again with --yes to sign them over under the key.',
+          `the journal ends on ${rows}, which no signature covers: written without the key, or by a writer who does not hold it. The last one's hash: ${tail.head}`,
+          `Check them (toolgate audit verify names the first; toolgate audit tail shows the receipts), then sign them over under the key: toolgate audit sign-tail --yes --head ${tail.head}`,
         ].join('\n'),
       );
       return;
     }
-    const signed = await journal.signOverUnsignedTail(`${operatorName()} (toolgate audit sign-tail)`);
+    const signed = await journal.signOverUnsignedTail(`${operatorName()} (toolgate audit sign-tail)`, options.head ?? '');
     output.result({ signed: signed !== undefined, unsignedTail: signed ?? null }, () => (signed === undefined ? 'nothing to sign over' : `signed over ${rows}: the journal links onto them from now on`));
   } catch (error) {
     if (error instanceof ToolgateError && error.code === 'CONFIGURATION_INVALID') throw new CliError('tool', error.message, { cause: error });

@@ -50,9 +50,10 @@ export function addAuditCommands(program: Command, run: RunTask): void {
     );
   audit
     .command('sign-tail')
-    .description('sign over the unsigned rows a signed journal ends on (written while signing was off), which it refuses to link onto: names them, and signs them over with --yes')
+    .description('sign over the unsigned rows a signed journal ends on (written while signing was off), which it refuses to link onto: names them and the hash they end on, and signs them over with --yes --head HASH')
     .option('--yes', 'sign them over: you checked them')
-    .action((options: { yes?: boolean }) => run((output, config) => runAuditSignTail(config(), { yes: options.yes === true }, output)));
+    .option('--head <hash>', 'with --yes: the hash of the row they end on, as the listing printed it; rows appended or rewritten since are not signed over')
+    .action((options: { yes?: boolean; head?: string }) => run((output, config) => runAuditSignTail(config(), { yes: options.yes === true, ...(options.head === undefined ? {} : { head: options.head }) }, output)));
   audit
     .command('export')
     .description('export every receipt')

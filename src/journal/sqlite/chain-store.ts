@@ -16,10 +16,16 @@ const lastRowSql = (columns: string): string =>
 
 export const CHAIN_HEAD_SQL = `SELECT seq, hash FROM (${lastRowSql('seq, hash')})`;
 
-/** The rows the file ends on that no signature covers: `from` the first after the last signed row, `through` the head. */
+/**
+ * The rows the file ends on that no signature covers: `from` the first after
+ * the last signed row, `through` the head, `head` the head's hash, which
+ * chains every row before it: what an operator who checked the rows signs
+ * over (`ChainStore.signOverTail`), and nothing else.
+ */
 export interface UnsignedTail {
   readonly from: number;
   readonly through: number;
+  readonly head: string;
 }
 
 interface HeadRow extends ChainHead {
@@ -276,7 +282,7 @@ export class ChainStore {
    * the key (its signature checked once per head, `#vouched`, and it hashes
    * as stored), else the last signed row when its signature verifies, else
    * undefined, and the walk hands over nothing. The head check refuses such
-   * a head; rows an operator signs over (`adoptUnsignedHead`) are vouched
+   * a head; rows an operator signs over (`signOverTail`) are vouched
    * for then.
    */
   #vouchedHead(): ChainHead | undefined {
@@ -416,7 +422,7 @@ export class ChainStore {
    * so a row appended by a writer without the key (a forged `released` claim
    * that frees a crashed effect to run again) would pass `verify()` from the
    * next commit on. A history older than the key is signed over at open,
-   * or on an operator's word (`adoptUnsignedHead`), never on the way.
+   * or on an operator's word (`signOverTail`), never on the way.
    */
   linkHead(): ChainHead {
     if (this.#refusal !== undefined) throw this.#refusal;
@@ -505,21 +511,38 @@ export class ChainStore {
       if (!named) return undefined;
       throw notSignedOver(`${signed.table} #${signed.seq}`);
     }
-    return { from: lastSigned + 1, through: head.seq };
+    return { from: lastSigned + 1, through: head.seq, head: head.hash };
   }
 
   /**
-   * Sign over the unsigned rows the file ends on (`unsignedTail`) with a
-   * signed `journal-signed` event that says `because`, and return those
-   * rows: for a history older than the key (a journal opened with a key made
-   * just now), or on an operator's word once they have checked them (`named`:
-   * the rows `unsignedTail` named to them). Never on the way.
+   * Sign over the history a key made just now finds: rows no key ever
+   * signed, taken as they stand (a history older than the key), with a
+   * signed `journal-signed` event that says `because`; never rows past
+   * another key's signature. Returns the rows signed over.
    */
-  adoptUnsignedHead(because: string, named = true): UnsignedTail | undefined {
+  adoptHistory(because: string): UnsignedTail | undefined {
+    return this.#signOver(because, false, undefined);
+  }
+
+  /**
+   * Sign over the unsigned rows the file ends on, on an operator's word once
+   * they have checked them: only while the file still ends on the row whose
+   * hash they were shown (`UnsignedTail.head`), which chains every row before
+   * it. A row appended, or one rewritten, between their check and this would
+   * otherwise be vouched for unseen. Returns the rows signed over.
+   */
+  signOverTail(because: string, head: string): UnsignedTail | undefined {
+    return this.#signOver(because, true, head);
+  }
+
+  #signOver(because: string, named: boolean, checkedHead: string | undefined): UnsignedTail | undefined {
     return this.write(() => {
       const head = this.#headRow.get();
       const tail = this.#unsignedTail(named);
       if (head === undefined || tail === undefined) return undefined;
+      if (checkedHead !== undefined && checkedHead !== head.hash) {
+        throw new ConfigurationError('head', `is not the row the journal ends on now (rows #${tail.from}–#${tail.through}, ending on ${head.hash}): rows were appended or rewritten since they were named; check them again`);
+      }
       this.#vouched = { seq: head.seq, hash: head.hash };
       // The walk stopped at the last signed row: the rows past it are handed over now that the key vouches for them
       // (a claim among them keeps its action in doubt), before the signature over them is appended.

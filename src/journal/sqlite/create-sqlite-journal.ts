@@ -83,7 +83,7 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
       if (schema !== undefined) store.refuse(`${schema.table} #${schema.id}: ${schema.problem}`);
       // A history older than the key is signed over now, once: from here on the journal links only onto rows its key signed.
       // A key made by this open vouches for no row yet: the history is taken as it stands, not a tail named to an operator.
-      else if (store.catchUp() && signer.keyCreated) store.adoptUnsignedHead('signing key created', false);
+      else if (store.catchUp() && signer.keyCreated) store.adoptHistory('signing key created');
     }
     if (anchor !== undefined) store.onCommit(() => anchor.committed());
     anchor?.flush();

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChainStore } from './chain-store.js';
 import { loadReceiptSigner } from './receipt-signer.js';
 import { CHAINED_TABLES } from './schema.js';
-import { appendForged, closeJournal, effectCall, headOf, journalAt, journalPath, keyDir, settle, tamper } from './__fixtures__/tampering.js';
+import { appendForged, closeJournal, effectCall, fileHeadOf, headOf, journalAt, journalPath, keyDir, settle, tamper } from './__fixtures__/tampering.js';
 
 const refused = { code: 'CONFIGURATION_INVALID' };
 const forgedResult = JSON.stringify({ ok: true, value: 'FORGED', content: 'FORGED' });
@@ -217,7 +217,7 @@ describe('rows below the head, at open', () => {
     const restarted = journalAt({ sign: { keyDir: keyDir() } });
     expect(restarted.headProblem()).toContain('does not verify below its head (receipts #2: another table holds a row numbered 2 too');
     await expect(restarted.prepare(effectCall('c2'))).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
-    await expect(restarted.signOverUnsignedTail('ops')).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    await expect(restarted.signOverUnsignedTail('ops', fileHeadOf(restarted.path).hash)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
   });
 
   it('refuses a journal in which a row below the head was replaced by one that does not hash as stored', async () => {

@@ -145,7 +145,7 @@ describe('a signed journal while it runs', () => {
     unsigned.close();
     await expect(running.prepare(effectCall('c2'))).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
     // The operator checked those rows and signs them over through the running journal.
-    expect(await running.signOverUnsignedTail('operator')).toBeDefined();
+    expect(await running.signOverUnsignedTail('operator', running.unsignedTail()!.head)).toBeDefined();
     expect((await running.prepare(effectCall('c2'))).status).toBe('refused');
     expect((await running.unresolved()).map((open) => open.key)).toEqual(['act:c1']);
   });

@@ -10,7 +10,7 @@ import { readJournalAnchor } from './journal-anchor.js';
 import { loadReceiptSigner } from './receipt-signer.js';
 import { GENESIS_HASH, hashedFields, hashRow } from './row-hash.js';
 import { receipt } from './__fixtures__/receipt.js';
-import { appendForged, closeJournal, effectCall, journalAt, journalPath, keyDir, settle, tamper } from './__fixtures__/tampering.js';
+import { appendForged, closeJournal, effectCall, fileHeadOf, journalAt, journalPath, keyDir, settle, tamper } from './__fixtures__/tampering.js';
 
 /** An event appended after the head and signed with a key that is not the journal's. */
 function appendSignedByStranger(path: string): void {
@@ -158,14 +158,15 @@ describe('signing over an unsigned tail, on an operator’s word', () => {
     closeJournal(unsigned);
     const signed = journalAt({ sign: { keyDir: keyDir() } }, path);
     await expect(settle(signed, 5, 5)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
-    expect(signed.unsignedTail()).toEqual({ from: 3, through: 4 });
-    expect(await signed.signOverUnsignedTail('ops')).toEqual({ from: 3, through: 4 });
+    const tail = signed.unsignedTail()!;
+    expect(tail).toEqual({ from: 3, through: 4, head: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(await signed.signOverUnsignedTail('ops', tail.head)).toEqual(tail);
     expect(lastEvent(path)).toMatchObject({ seq: 5, type: 'journal-signed' });
     expect(signed.headProblem()).toBeUndefined();
     await settle(signed, 5, 5);
     expect(await signed.verify()).toMatchObject({ ok: true, rows: 6 });
     expect(signed.unsignedTail()).toBeUndefined();
-    expect(await signed.signOverUnsignedTail('ops')).toBeUndefined();
+    expect(await signed.signOverUnsignedTail('ops', tail.head)).toBeUndefined();
   });
 
   it('never signs over a head that names a key without its signature, or a row of another key', async () => {
@@ -173,12 +174,32 @@ describe('signing over an unsigned tail, on an operator’s word', () => {
     await settle(journal, 1, 1);
     appendSignedByStranger(journal.path);
     expect(journal.unsignedTail()).toBeUndefined();
-    expect(await journal.signOverUnsignedTail('ops')).toBeUndefined();
+    expect(await journal.signOverUnsignedTail('ops', fileHeadOf(journal.path).hash)).toBeUndefined();
     expect(journal.headProblem()).toContain('(events #2)');
   });
 
   it('needs the key', async () => {
     const journal = journalAt();
-    await expect(journal.signOverUnsignedTail('ops')).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    await expect(journal.signOverUnsignedTail('ops', GENESIS_HASH)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+  });
+
+  it('signs over only the rows that end on the head the operator was shown: a row appended since is not signed over unseen', async () => {
+    const path = journalPath('toggled.db');
+    const first = journalAt({ sign: { keyDir: keyDir() } }, path);
+    await settle(first, 1, 2);
+    closeJournal(first);
+    const unsigned = journalAt({}, path);
+    await settle(unsigned, 3, 3);
+    const signed = journalAt({ sign: { keyDir: keyDir() } }, path);
+    const shown = signed.unsignedTail()!;
+    // Between the operator's check and their answer, another row lands without the key.
+    await settle(unsigned, 4, 4);
+    await expect(signed.signOverUnsignedTail('ops', shown.head)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('rows were appended or rewritten since') });
+    expect(signed.headProblem()).toContain("ends on a row that is not signed with the journal's key");
+    // Named again, the rows the operator now checks are signed over.
+    const again = signed.unsignedTail()!;
+    expect(again).toMatchObject({ from: 3, through: 4 });
+    expect(await signed.signOverUnsignedTail('ops', again.head)).toEqual(again);
+    expect(signed.headProblem()).toBeUndefined();
   });
 });

@@ -354,15 +354,18 @@ export class SqliteJournal implements Journal {
    * refuses its head (`headProblem()`) because rows were written without the
    * key (signing turned off for a while, an open that made the key and
    * stopped before it signed the history over, a schema 1 file). Returns the
-   * rows signed over, or undefined when there were none. A head that names a
-   * key, or whose number two rows hold, is never signed over.
+   * rows signed over, or undefined when there were none. `head` is the hash
+   * of the row they checked the tail ends on (`unsignedTail().head`): rows
+   * appended or rewritten since are not signed over unseen (refused,
+   * `CONFIGURATION_INVALID`). A head that names a key, or whose number two
+   * rows hold, is never signed over.
    */
-  signOverUnsignedTail(by: string): Promise<UnsignedTail | undefined> {
+  signOverUnsignedTail(by: string, head: string): Promise<UnsignedTail | undefined> {
     return promised(() => {
       this.#open();
       if (this.#store.signer === undefined) throw new ConfigurationError('journal', 'has no signing key: open it with `sign` to sign its rows over');
       this.#batcher.flush();
-      return this.#store.adoptUnsignedHead(`signed over by ${by}`);
+      return this.#store.signOverTail(`signed over by ${by}`, head);
     });
   }
 

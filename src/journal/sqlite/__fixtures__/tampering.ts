@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach } from 'vitest';
 import type { JournalPrepareInput } from '../../../core/internal.js';
+import type { ChainHead } from '../chain-store.js';
 import type { ReceiptSigner } from '../receipt-signer.js';
 import { createSqliteJournal, type SqliteJournalOptions } from '../create-sqlite-journal.js';
 import { GENESIS_HASH, hashedFields, hashRow } from '../row-hash.js';
 import { appendOnlyTriggerSql, CHAINED_TABLES } from '../schema.js';
 import type { SqliteJournal } from '../sqlite-journal.js';
-import { appendForged } from './forge-row.js';
+import { appendForged, headOf } from './forge-row.js';
 import { receipt } from './receipt.js';
 
 export { appendForged, headOf } from './forge-row.js';
@@ -57,6 +58,16 @@ export async function settle(journal: SqliteJournal, from: number, to: number): 
 
 export function effectCall(callId: string): JournalPrepareInput {
   return { key: `act:${callId}`, callId, runId: 'run-1', toolName: 'bump', toolVersion: undefined, agent: undefined, actionDigest: 'act', inputDigest: 'in', arguments: {}, tier: 'effect', startedAt: 1 };
+}
+
+/** The row the file ends on, read by a connection of its own. */
+export function fileHeadOf(path: string): ChainHead {
+  const db = new Database(path, { readonly: true });
+  try {
+    return headOf(db);
+  } finally {
+    db.close();
+  }
 }
 
 /** The attacker's session: drop every guard trigger, tamper, put the journal's own triggers back. */
