@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { readJournalAnchor } from './journal-anchor.js';
 import { loadReceiptSigner } from './receipt-signer.js';
 import { GENESIS_HASH, hashedFields, hashRow } from './row-hash.js';
+import type { SqliteJournal } from './sqlite-journal.js';
 import { receipt } from './__fixtures__/receipt.js';
 import { appendForged, closeJournal, effectCall, fileHeadOf, journalAt, journalPath, keyDir, settle, tamper } from './__fixtures__/tampering.js';
 
@@ -147,15 +148,20 @@ describe('a signed journal links only onto a head its key signed', () => {
   });
 });
 
+/** Rows 1–2 written with the key, then `through` more with signing off: the journal on the file with signing off, still open. */
+async function signingTurnedOff(path: string, through: number): Promise<SqliteJournal> {
+  const first = journalAt({ sign: { keyDir: keyDir() } }, path);
+  await settle(first, 1, 2);
+  closeJournal(first);
+  const unsigned = journalAt({}, path);
+  await settle(unsigned, 3, through);
+  return unsigned;
+}
+
 describe('signing over an unsigned tail, on an operator’s word', () => {
   it('signs over the rows written while signing was off, once asked, and the journal writes again', async () => {
     const path = journalPath('toggled.db');
-    const first = journalAt({ sign: { keyDir: keyDir() } }, path);
-    await settle(first, 1, 2);
-    closeJournal(first);
-    const unsigned = journalAt({}, path);
-    await settle(unsigned, 3, 4);
-    closeJournal(unsigned);
+    closeJournal(await signingTurnedOff(path, 4));
     const signed = journalAt({ sign: { keyDir: keyDir() } }, path);
     await expect(settle(signed, 5, 5)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
     const tail = signed.unsignedTail()!;
@@ -185,11 +191,7 @@ describe('signing over an unsigned tail, on an operator’s word', () => {
 
   it('signs over only the rows that end on the head the operator was shown: a row appended since is not signed over unseen', async () => {
     const path = journalPath('toggled.db');
-    const first = journalAt({ sign: { keyDir: keyDir() } }, path);
-    await settle(first, 1, 2);
-    closeJournal(first);
-    const unsigned = journalAt({}, path);
-    await settle(unsigned, 3, 3);
+    const unsigned = await signingTurnedOff(path, 3);
     const signed = journalAt({ sign: { keyDir: keyDir() } }, path);
     const shown = signed.unsignedTail()!;
     // Between the operator's check and their answer, another row lands without the key.
