@@ -250,9 +250,13 @@ export class SqliteJournal implements Journal {
   /** Synchronous form, for reporting at open. */
   unresolvedNow(): UnresolvedClaim[] {
     this.#batcher.flush();
-    // A claim is unresolved while its latest row is still `claimed`: the mirror knows which.
-    const open = [...this.#openClaims.refresh().values()].filter((claim) => !this.#pending.has(claim.claim_id)).sort((left, right) => left.seq - right.seq);
-    return this.#store.read(() => open.map((claim) => this.#listedRow(claim))).filter((row) => row !== undefined).map(unresolvedClaimOf);
+    // A claim is unresolved while its latest row is still `claimed`: the mirror knows which. The mirror and the rows in
+    // one read: a claim another process settles and compacts away in between would be a row the file lost, refused.
+    const rows = this.#store.read(() => {
+      const open = [...this.#openClaims.refresh().values()].filter((claim) => !this.#pending.has(claim.claim_id)).sort((left, right) => left.seq - right.seq);
+      return open.map((claim) => this.#listedRow(claim));
+    });
+    return rows.filter((row) => row !== undefined).map(unresolvedClaimOf);
   }
 
   /**
