@@ -32,6 +32,7 @@ const KEY = CLAIM_COLUMNS.indexOf('key');
 const STATE = CLAIM_COLUMNS.indexOf('state');
 const RECEIPT_CLAIM_ID = HASHED_COLUMNS.receipts.indexOf('claim_id');
 const RECEIPT_KEY = HASHED_COLUMNS.receipts.indexOf('key');
+const CHECKPOINT_THROUGH = HASHED_COLUMNS.checkpoints.indexOf('through_seq');
 
 /** How a receipt that names its claim reads among the claim rows: it settles that claim. */
 const SETTLED_BY_RECEIPT = 'receipt';
@@ -169,8 +170,22 @@ export class OpenClaims implements AppendObserver {
   }
 
   walked(table: ChainedTable, seq: number, values: readonly (string | number | null)[]): void {
+    if (table === 'checkpoints') {
+      this.#closeThrough(Number(values[CHECKPOINT_THROUGH]));
+      return;
+    }
     const row = claimStateOf(table, seq, values);
     if (row !== undefined) this.#apply(row);
+  }
+
+  /**
+   * A compaction another connection ran dropped the rows through `through`:
+   * it keeps every claim open in its view, so a claim numbered among them
+   * was settled there, by a row the walk never reaches. Left open here, its
+   * action would be refused until a restart, under a claim no longer listed.
+   */
+  #closeThrough(through: number): void {
+    for (const [key, claim] of this.#open) if (claim.seq <= through) this.#put(key, undefined);
   }
 
   /** Read the claim rows numbered below `before` that other connections committed since the mirror last matched the file. */

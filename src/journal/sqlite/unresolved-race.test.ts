@@ -46,4 +46,17 @@ describe('unresolved claims while another signed journal settles and compacts', 
     expect(await running.unresolved()).toEqual([]);
   });
 
+  it('a claim another journal settled, then compacted away before this one walked the receipt, no longer refuses its action', async () => {
+    const running = signed();
+    const other = signed();
+    const prepared = await other.prepare(effectCall('c1'));
+    if (prepared.status !== 'claimed') throw new Error('expected a claim');
+    expect((await running.prepare(effectCall('c2'))).status).toBe('refused');
+    // The receipt that settles the claim is dropped with it, before the running journal walks either.
+    await other.settle(prepared.claim, { ok: true, value: 1, content: 'ok 1', receipt: receipt(1) });
+    expect((await other.compact({ before: Date.now() + 60_000 })).throughSeq).toBeGreaterThanOrEqual(2);
+    expect(await running.unresolved()).toEqual([]);
+    expect((await running.prepare(effectCall('c2'))).status).toBe('claimed');
+    expect(running.headProblem()).toBeUndefined();
+  });
 });
