@@ -291,9 +291,14 @@ export class ChainStore {
     if (this.#vouches(head)) return (this.#vouched = { seq: head.seq, hash: head.hash });
     // Rows written while signing was off, or forged: those below the last signed row are still vouched for (the
     // open claims among them are listed), none past it.
-    const lastSigned = this.#lastSigned.get() ?? 0;
-    const signed = lastSigned > 0 && lastSigned < head.seq ? this.#rowAt.get({ seq: lastSigned }) : undefined;
-    return signed !== undefined && this.#vouches(signed) ? { seq: signed.seq, hash: signed.hash } : undefined;
+    const signed = this.#lastSignedRow();
+    return signed !== undefined && signed.seq < head.seq && this.#vouches(signed) ? { seq: signed.seq, hash: signed.hash } : undefined;
+  }
+
+  /** The last row that carries a signature, whichever key made it (or none); undefined when no row does. */
+  #lastSignedRow(): HeadRow | undefined {
+    const seq = this.#lastSigned.get() ?? 0;
+    return seq > 0 ? this.#rowAt.get({ seq }) : undefined;
   }
 
   /** Whether the key vouches for `row`: signed with it, or the head vouched before, and hashing as stored. */
@@ -437,15 +442,15 @@ export class ChainStore {
    * head do not chain (`problem`, as `verify()` names it). A signature over
    * the head vouches only for a chain that links, so a row changed, replaced
    * or added under a number another holds would be acted on, and signed
-   * over, as if the key covered it. Returns the refusal, to throw: the
-   * first one found, which names what the walk or a check found first (a
-   * row read later fails a check only because of it).
+   * over, as if the key covered it. The first refusal stays: it names what
+   * the walk or a check found first (a row read later fails a check only
+   * because of it).
    */
-  refuse(problem: string): ConfigurationError {
-    return (this.#refusal ??= new ConfigurationError(
+  refuse(problem: string): void {
+    this.#refusal ??= new ConfigurationError(
       'journal',
       `does not verify below its head (${problem}): a writer without the key may have changed or added a row, and the journal would act on it. Nothing more is written to this journal; run verify() (toolgate audit verify), then move the file aside`,
-    ));
+    );
   }
 
   /**
@@ -501,17 +506,16 @@ export class ChainStore {
     if (this.#refusal !== undefined) throw this.#refusal;
     const head = this.#headRow.get();
     if (head === undefined || head.signature !== null || head.key_id !== null) return undefined;
-    const lastSigned = this.#lastSigned.get() ?? 0;
     // The tail begins past the last row that carries a signature: one that does not verify (a forgery given a made-up
     // signature) would be signed over without being among the rows named to the operator who checks them.
-    const signed = lastSigned > 0 ? this.#rowAt.get({ seq: lastSigned }) : undefined;
+    const signed = this.#lastSignedRow();
     if (signed !== undefined && !this.#vouches(signed)) {
       // A key made just now signs over a history older than every key, never rows past another key's signature: with
       // the key moved aside, a writer without it would have the next open sign its forged rows over.
       if (!named) return undefined;
       throw notSignedOver(`${signed.table} #${signed.seq}`);
     }
-    return { from: lastSigned + 1, through: head.seq, head: head.hash };
+    return { from: (signed?.seq ?? 0) + 1, through: head.seq, head: head.hash };
   }
 
   /**
