@@ -10,6 +10,8 @@ import { appendForged, effectCall, headOf, journalAt, keyDir, settle, tamper } f
 import { receipt } from './__fixtures__/receipt.js';
 
 const signed = (): SqliteJournal => journalAt({ sign: { keyDir: keyDir() } });
+/** What each attack must end in: the journal stops, not an error of another kind that would also leave the forgery unread. */
+const stopped = { code: 'CONFIGURATION_INVALID', message: expect.stringContaining('Configuration "journal"') };
 
 async function crashedClaimRefused(): Promise<{ running: SqliteJournal; claim: JournalClaim }> {
   const crashed = signed();
@@ -43,6 +45,7 @@ describe('attack: a forged row past the signed head', () => {
     tamper(running.path, (db) => db.prepare(`DELETE FROM claims WHERE seq = ?`).run(forged));
     const again = await running.prepare(effectCall('c3')).catch((error: unknown) => error);
     expect(again).not.toMatchObject({ status: 'claimed' });
+    expect(again).toMatchObject({ status: 'refused' });
   });
 
   it('walked by a refused prepare() and then removed: the crashed claim stays in doubt', async () => {
@@ -55,6 +58,7 @@ describe('attack: a forged row past the signed head', () => {
     tamper(running.path, (db) => db.prepare(`DELETE FROM claims WHERE seq = ?`).run(forged));
     const again = await running.prepare(effectCall('c4')).catch((error: unknown) => error);
     expect(again).not.toMatchObject({ status: 'claimed' });
+    expect(again).toMatchObject({ status: 'refused' });
   });
 
   it('a forged receipt walked past the head and then removed is not replayed from the tail', async () => {
@@ -89,6 +93,7 @@ describe('attack: a forged row past the signed head', () => {
     tamper(running.path, (db) => db.prepare(`DELETE FROM checkpoints WHERE seq = ?`).run(checkpoint));
     const again = await running.prepare(effectCall('c5')).catch((error: unknown) => error);
     expect(again).not.toMatchObject({ status: 'claimed' });
+    expect(again).toMatchObject(stopped);
   });
 });
 
@@ -109,8 +114,10 @@ describe('attack: a forged receipt under a number no walk reaches, named by the 
     forgeIndexedReceipt(running.path, 'act9:c9', -1);
     const found = await running.lookup('act9:c9').catch((error: unknown) => error);
     expect(found).not.toMatchObject({ value: 'FORGED' });
+    expect(found).toMatchObject(stopped);
     const prepared = await running.prepare({ ...effectCall('c9'), key: 'act9:c9', actionDigest: 'act9' }).catch((error: unknown) => error);
     expect(prepared).not.toMatchObject({ status: 'recorded' });
+    expect(prepared).toMatchObject(stopped);
   });
 
   it('numbered inside the rows a compaction dropped: not replayed', async () => {
@@ -121,6 +128,7 @@ describe('attack: a forged receipt under a number no walk reaches, named by the 
     forgeIndexedReceipt(running.path, 'act9:c9', 3);
     const found = await running.lookup('act9:c9').catch((error: unknown) => error);
     expect(found).not.toMatchObject({ value: 'FORGED' });
+    expect(found).toMatchObject(stopped);
   });
 
   it('numbered below the chain: not replayed by a journal opened on the file either', async () => {
@@ -133,6 +141,7 @@ describe('attack: a forged receipt under a number no walk reaches, named by the 
       .then((journal) => journal.lookup('act9:c9'))
       .catch((error: unknown) => error);
     expect(reopened).not.toMatchObject({ value: 'FORGED' });
+    expect(reopened).toMatchObject(stopped);
   });
 });
 
@@ -160,6 +169,7 @@ describe('attack: a receipt the journal walked, deleted from the file', () => {
     tamper(running.path, (db) => db.prepare(`DELETE FROM receipts WHERE key = 'act:c1'`).run());
     const again = await running.prepare(effectCall('c1')).catch((error: unknown) => error);
     expect(again).not.toMatchObject({ status: 'claimed' });
+    expect(again).toMatchObject(stopped);
   });
 
   it('named by the receipt key index: the call it recorded is not run again', async () => {
@@ -173,6 +183,7 @@ describe('attack: a receipt the journal walked, deleted from the file', () => {
     tamper(running.path, (db) => db.prepare(`DELETE FROM receipts WHERE key = 'act:c1'`).run());
     const again = await running.prepare(effectCall('c1')).catch((error: unknown) => error);
     expect(again).not.toMatchObject({ status: 'claimed' });
+    expect(again).toMatchObject(stopped);
   });
 
   it('dropped by a compaction, its own or another process\'s, it is gone without a refusal', async () => {
@@ -223,6 +234,7 @@ describe('attack: the receipts recordings() reads from the file', () => {
     tamper(running.path, (db) => db.prepare(`UPDATE receipts SET body = ? WHERE key = 'act:c1'`).run(forgedBody));
     const recordings = await running.recordings({ runId: 'run-1' }).catch((error: unknown) => error);
     expect(recordings).not.toContainEqual(expect.objectContaining({ value: 'FORGED' }));
+    expect(recordings).toMatchObject(stopped);
   });
 
   it('a receipt of the run forged below the chain, where the run index now says the run begins, is not returned', async () => {
@@ -234,6 +246,7 @@ describe('attack: the receipts recordings() reads from the file', () => {
     });
     const recordings = await running.recordings({ runId: 'run-1' }).catch((error: unknown) => error);
     expect(recordings).not.toContainEqual(expect.objectContaining({ value: 'FORGED' }));
+    expect(recordings).toMatchObject(stopped);
   });
 });
 
@@ -262,6 +275,7 @@ describe('attack: a walked receipt changed or deleted before a fold enters the t
     await settle(running, 10, FOLD_AT + 10).catch(() => undefined);
     const again = await running.prepare(effectCall('c1')).catch((error: unknown) => error);
     expect(again).not.toMatchObject({ status: 'claimed' });
+    expect(again).toMatchObject(stopped);
   });
 
   it('its key changed in place, and the index folded as the file now reads: the call it recorded is not run again', async () => {
@@ -271,6 +285,7 @@ describe('attack: a walked receipt changed or deleted before a fold enters the t
     foldAsTheFileReads(running.path);
     const again = await running.prepare(effectCall('c1')).catch((error: unknown) => error);
     expect(again).not.toMatchObject({ status: 'claimed' });
+    expect(again).toMatchObject(stopped);
   });
 
   it('deleted, and the index folded as the file now reads: the call it recorded is not run again', async () => {
@@ -280,6 +295,7 @@ describe('attack: a walked receipt changed or deleted before a fold enters the t
     foldAsTheFileReads(running.path);
     const again = await running.prepare(effectCall('c1')).catch((error: unknown) => error);
     expect(again).not.toMatchObject({ status: 'claimed' });
+    expect(again).toMatchObject(stopped);
   });
 });
 
