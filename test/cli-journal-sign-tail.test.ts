@@ -48,6 +48,7 @@ describe('toolgate audit sign-tail', () => {
     const unbound = await runCli(['audit', 'sign-tail', '--yes'], dir);
     expect(unbound.code).toBe(2);
     expect(unbound.stderr).toContain('--head HASH');
+    expect((await runCli(['audit', 'sign-tail', '--head', tail.head], dir)).code).toBe(2);
     // Not a hash the rows end on (one of a row appended or rewritten since): refused, nothing signed over.
     const stale = await runCli(['audit', 'sign-tail', '--yes', '--head', 'f'.repeat(64)], dir);
     expect(stale.code).not.toBe(0);

@@ -267,6 +267,7 @@ export async function runAuditResolve(config: ResolvedConfig, claimId: string, o
  */
 export async function runAuditSignTail(config: ResolvedConfig, options: { readonly yes?: boolean; readonly head?: string }, output: CliOutput): Promise<void> {
   if (options.yes === true && options.head === undefined) throw new CliError('usage', '--yes signs over the rows you checked: give the hash they end on, as toolgate audit sign-tail printed it (--head HASH).');
+  if (options.yes !== true && options.head !== undefined) throw new CliError('usage', '--head goes with --yes: it names the rows to sign over.');
   if (!config.journal.sign) throw new CliError('usage', 'journal.sign is off: there is no key to sign the journal with.');
   if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path} yet.`);
   // Signed with the key already there, never one made now.

@@ -306,7 +306,7 @@ export class ChainStore {
     const signer = this.signer;
     if (signer === undefined) return false;
     const vouched = this.#vouched?.seq === row.seq && this.#vouched.hash === row.hash;
-    return (vouched || (row.key_id === signer.keyId && row.signature !== null && signer.verify(row.hash, row.signature))) && this.#hashesAsStored(row);
+    return (vouched || (row.key_id === signer.keyId && row.signature !== null && signer.verify(row.hash, row.signature))) && this.#fileRowHashesAsStored(row);
   }
 
   /** Tell the observers of a row walked: the readers' only source of the rows other connections commit. */
@@ -540,21 +540,29 @@ export class ChainStore {
   }
 
   #signOver(because: string, named: boolean, checkedHead: string | undefined): UnsignedTail | undefined {
-    return this.write(() => {
-      const head = this.#headRow.get();
-      const tail = this.#unsignedTail(named);
-      if (head === undefined || tail === undefined) return undefined;
-      if (checkedHead !== undefined && checkedHead !== head.hash) {
-        throw new ConfigurationError('head', `is not the row the journal ends on now (rows #${tail.from}–#${tail.through}, ending on ${head.hash}): rows were appended or rewritten since they were named; check them again`);
-      }
-      this.#vouched = { seq: head.seq, hash: head.hash };
-      // The walk stopped at the last signed row: the rows past it are handed over now that the key vouches for them
-      // (a claim among them keeps its action in doubt), before the signature over them is appended.
-      this.#walkedAt = undefined;
-      this.append('events', { at: Date.now(), type: 'journal-signed', body: JSON.stringify({ signedThrough: head.seq, because }) });
-      return tail;
-    });
+    const vouched = this.#vouched;
+    try {
+      return this.write(() => {
+        const head = this.#headRow.get();
+        const tail = this.#unsignedTail(named);
+        if (head === undefined || tail === undefined) return undefined;
+        if (checkedHead !== undefined && checkedHead !== head.hash) {
+          throw new ConfigurationError('head', `is not the row the journal ends on now (rows #${tail.from}–#${tail.through}, ending on ${head.hash}): rows were appended or rewritten since they were named; check them again`);
+        }
+        this.#vouched = { seq: head.seq, hash: head.hash };
+        // The walk stopped at the last signed row: the rows past it are handed over now that the key vouches for them
+        // (a claim among them keeps its action in doubt), before the signature over them is appended.
+        this.#walkedAt = undefined;
+        this.append('events', { at: Date.now(), type: 'journal-signed', body: JSON.stringify({ signedThrough: head.seq, because }) });
+        return tail;
+      });
+    } catch (error) {
+      // Not signed over after all (a full disk, a busy lock): without the signature the head is not vouched for.
+      this.#vouched = vouched;
+      throw error;
+    }
   }
+
 
   #fileHead(): ChainHead {
     return this.read(() => this.#checkedFileHead());
@@ -581,7 +589,8 @@ export class ChainStore {
     return head;
   }
 
-  #hashesAsStored(head: HeadRow): boolean {
+  /** Whether the row `head` names, read from the file again, hashes to its stored hash. */
+  #fileRowHashesAsStored(head: HeadRow): boolean {
     let select = this.#rowBySeq.get(head.table);
     if (select === undefined) this.#rowBySeq.set(head.table, (select = this.db.prepare(`SELECT * FROM ${head.table} WHERE seq = ?`)));
     const row = select.get(head.seq);

@@ -5,7 +5,8 @@
  * and the journal refuses to vouch for what it did.
  */
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { ChainStore } from './chain-store.js';
 import { readJournalAnchor } from './journal-anchor.js';
 import { loadReceiptSigner } from './receipt-signer.js';
 import { GENESIS_HASH, hashedFields, hashRow } from './row-hash.js';
@@ -187,6 +188,24 @@ describe('signing over an unsigned tail, on an operator’s word', () => {
   it('needs the key', async () => {
     const journal = journalAt();
     await expect(journal.signOverUnsignedTail('ops', GENESIS_HASH)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+  });
+
+  it('a sign-over that does not commit leaves the head as unvouched as it was', async () => {
+    const path = journalPath('toggled.db');
+    closeJournal(await signingTurnedOff(path, 3));
+    const db = new Database(path);
+    try {
+      const store = new ChainStore(db, loadReceiptSigner(keyDir()));
+      const tail = store.unsignedTail()!;
+      vi.spyOn(store, 'append').mockImplementationOnce(() => {
+        throw new Error('disk full');
+      });
+      expect(() => store.signOverTail('ops', tail.head)).toThrow('disk full');
+      // Still refused: the journal does not link onto the rows it failed to sign over.
+      expect(() => store.checkHead()).toThrow("ends on a row that is not signed with the journal's key");
+    } finally {
+      db.close();
+    }
   });
 
   it('signs over only the rows that end on the head the operator was shown: a row appended since is not signed over unseen', async () => {
