@@ -1,7 +1,13 @@
 import type Database from 'better-sqlite3';
-import type { ChainHead } from './chain-store.js';
+import type { ChainHead } from './chain-types.js';
 import { hashedFields, holdsForeignValue, rowHashMatches } from './row-hash.js';
 import { CHAINED_TABLES, type ChainedTable } from './schema.js';
+
+/** The last row of the chain, whichever table holds it: each table's last row by its own key, then the latest of those. */
+export const lastRowSql = (columns: string): string =>
+  `SELECT * FROM (${CHAINED_TABLES.map((table) => `SELECT * FROM (SELECT ${columns}, '${table}' AS "table" FROM ${table} ORDER BY seq DESC LIMIT 1)`).join(' UNION ALL ')}) ORDER BY seq DESC LIMIT 1`;
+
+export const CHAIN_HEAD_SQL = `SELECT seq, hash FROM (${lastRowSql('seq, hash')})`;
 
 export type ChainRow = Record<string, unknown> & { seq: number; prev_hash: string; hash: string; key_id?: string | null; signature?: string | null };
 

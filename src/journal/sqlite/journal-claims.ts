@@ -1,4 +1,6 @@
 import { ConfigurationError, ToolPolicyError, type ClaimResolution, type JournalPrepareInput, type UnresolvedClaim } from '../../core/internal.js';
+import type { ChainRow } from './chain-rows.js';
+import type { ChainStore } from './chain-store.js';
 import type { OpenClaim } from './open-claims.js';
 
 /** A `claims` row as the journal reads it. */
@@ -9,6 +11,25 @@ export interface ClaimRow {
   readonly key: string;
   readonly state: string;
   readonly body: string;
+}
+
+/**
+ * An open claim's row to list or name, as the file holds it (`row`). With a
+ * signer, a row deleted or changed since the walk handed it over (the
+ * operator would not see the claim, or would see another call than the one
+ * that may have run) stops the journal, and the claim is listed with what
+ * the walk told the mirror alone (`mirroredClaimRow`). Undefined for a row
+ * a compaction dropped.
+ */
+export function listedClaimRow(store: ChainStore, claim: OpenClaim, row: (ClaimRow & ChainRow) | undefined): ClaimRow | undefined {
+  if (store.signer === undefined) return row;
+  const intact = row === undefined ? store.rowDropped('claims', claim.seq) : store.rowIntact('claims', row);
+  return intact ? row : mirroredClaimRow(claim);
+}
+
+/** An open claim as the mirror holds it, for a row the file no longer holds as it was: its key and claim id alone. */
+export function mirroredClaimRow(claim: OpenClaim): ClaimRow {
+  return { ...claim, at: 0, state: 'claimed', body: '{}' };
 }
 
 /** The JSON body of a claim row. */

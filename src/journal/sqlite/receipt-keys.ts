@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { ConfigurationError } from '../../core/internal.js';
-import type { ChainRow } from './chain-rows.js';
-import { CHAIN_HEAD_SQL, type AppendObserver, type ChainHead, type ChainStore } from './chain-store.js';
+import { CHAIN_HEAD_SQL, type ChainRow } from './chain-rows.js';
+import type { AppendObserver, ChainHead, ChainStore } from './chain-store.js';
 import { HASHED_COLUMNS, normaliseSchemaSql, RECEIPT_KEYS_TABLE_SQL, type ChainedTable } from './schema.js';
 
 const RECEIPT_KEY = HASHED_COLUMNS.receipts.indexOf('key');

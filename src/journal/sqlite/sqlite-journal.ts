@@ -15,15 +15,16 @@ import {
 } from '../../core/internal.js';
 import type { AnchorKeeper } from './anchor-keeper.js';
 import type { ChainRow } from './chain-rows.js';
-import type { ChainHead, ChainStore, UnsignedTail } from './chain-store.js';
+import type { ChainHead, ChainStore } from './chain-store.js';
+import type { UnsignedTail } from './key-vouching.js';
 import { CommitBatcher } from './commit-batcher.js';
 import { compactJournal, type CompactOptions, type CompactResult } from './compact-journal.js';
 import { readJournalAnchor, type JournalAnchor } from './journal-anchor.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
-import { OpenClaims, type OpenClaim } from './open-claims.js';
+import { OpenClaims } from './open-claims.js';
 import { ReceiptKeys } from './receipt-keys.js';
 import { RunIndex } from './run-index.js';
-import { checkResolveClaimOptions, claimBodyOf, unresolvedClaimError, unresolvedClaimOf, type ClaimRow, type ResolveClaimOptions } from './journal-claims.js';
+import { checkResolveClaimOptions, claimBodyOf, listedClaimRow, mirroredClaimRow, unresolvedClaimError, unresolvedClaimOf, type ClaimRow, type ResolveClaimOptions } from './journal-claims.js';
 import { promised } from './promised.js';
 import { encodeData, encodeResult } from './encode-journal-body.js';
 import { journalIdOf } from './schema.js';
@@ -114,7 +115,7 @@ export class SqliteJournal implements Journal {
       const doubted = sameKey ?? this.#openClaims.doubtedClaimOf(input.actionDigest);
       if (doubted !== undefined) {
         this.#letGoOfEarlierRun(claimId);
-        const row = this.#listedRow(doubted) ?? { ...doubted, at: 0, state: 'claimed', body: '{}' };
+        const row = listedClaimRow(this.#store, doubted, this.#claimBySeq.get(doubted.seq)) ?? mirroredClaimRow(doubted);
         return { status: 'refused', error: unresolvedClaimError(input.toolName, row) };
       }
       // Held before the row is appended, so the mirror never takes this instance's own claim for one in doubt.
@@ -254,23 +255,9 @@ export class SqliteJournal implements Journal {
     // one read: a claim another process settles and compacts away in between would be a row the file lost, refused.
     const rows = this.#store.read(() => {
       const open = [...this.#openClaims.refresh().values()].filter((claim) => !this.#pending.has(claim.claim_id)).sort((left, right) => left.seq - right.seq);
-      return open.map((claim) => this.#listedRow(claim));
+      return open.map((claim) => listedClaimRow(this.#store, claim, this.#claimBySeq.get(claim.seq)));
     });
     return rows.filter((row) => row !== undefined).map(unresolvedClaimOf);
-  }
-
-  /**
-   * An open claim's row as the file holds it. With a signer, a row deleted
-   * or changed since the walk handed it over (the operator would not see
-   * the claim, or would see another call than the one that may have run)
-   * stops the journal, and the claim is listed with what the walk told the
-   * mirror alone: its key and claim id.
-   */
-  #listedRow(claim: OpenClaim): ClaimRow | undefined {
-    const row = this.#claimBySeq.get(claim.seq);
-    if (this.#store.signer === undefined) return row;
-    const intact = row === undefined ? this.#store.rowDropped('claims', claim.seq) : this.#store.rowIntact('claims', row);
-    return intact ? row : { ...claim, at: 0, state: 'claimed', body: '{}' };
   }
 
   /**
