@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createToolRegistry, type ToolDefinition, type ToolReceipt } from 'toolgate';
 import { nodeSha256 } from 'toolgate/node';
-import { createSqliteJournal } from 'toolgate/sqlite';
+import { createSqliteJournal, type SqliteJournal } from 'toolgate/sqlite';
 import { bench, checkGoal, type BenchRow } from './harness.js';
 
 function receipt(index: number): ToolReceipt {
@@ -48,6 +48,7 @@ export async function run(): Promise<void> {
     await appendBench(dir);
     await dispatchBench(dir);
     await openBench(dir);
+    await sharedFileBench(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -239,4 +240,29 @@ async function openBench(dir: string): Promise<void> {
   );
   const walkNs = find(result, 'open it signed').medianNs - find(result, 'open a journal').medianNs;
   console.log(`the walk below the head: ${(walkNs / 1e6).toFixed(0)} ms for ${rows.toLocaleString('en-US')} rows, ${(walkNs / rows / 1000).toFixed(1)} µs a row`);
+}
+
+/**
+ * Two journals on one file, as a gateway and a `toolgate call` share it:
+ * one records a call, the other looks it up. Signed, the other walks the
+ * new row before it reads it, and checks the new head's signature.
+ */
+async function sharedFileBench(dir: string): Promise<void> {
+  const keys = { keyDir: join(dir, 'shared-keys') };
+  const open = (file: string, sign: boolean) => createSqliteJournal(join(dir, file), { onUnresolved: () => undefined, ...(sign ? { sign: keys } : {}) });
+  const pairs = { plain: [open('shared.db', false), open('shared.db', false)], signed: [open('shared-signed.db', true), open('shared-signed.db', true)] } as const;
+  let index = 0;
+  const recordThenLookUp = async ([writer, reader]: readonly [SqliteJournal, SqliteJournal]): Promise<void> => {
+    const call = receipt((index += 1));
+    await writer.settle(undefined, { ok: true, value: index, content: 'ok', receipt: call });
+    await reader.lookup(`${call.actionDigest ?? ''}:${call.callId}`);
+  };
+  await bench(
+    [
+      { name: 'one journal records a call, another on the file looks it up', run: () => recordThenLookUp(pairs.plain) },
+      { name: 'the same, signed (the other walks the new row, checks the new head)', run: () => recordThenLookUp(pairs.signed) },
+    ],
+    { title: 'Two journals on one file (ratio vs without a key)', batch: 200, rounds: 9, warmup: 1 },
+  );
+  for (const journal of [...pairs.plain, ...pairs.signed]) journal.close();
 }
