@@ -119,6 +119,29 @@ describe('toolgate CLI (the built binary, as a real process)', () => {
     expect(verify.stdout).toMatch(/chain broken at receipts #\d+/);
   });
 
+  it('audit verify checks the seals a running writer left past its last signature, with the configured key', async () => {
+    const dir = workspace({ journal: { sign: true } });
+    await runCli(['call', 'read_file', '{"path":"notes.md"}'], dir);
+    const { createSqliteJournal } = await import('toolgate/sqlite');
+    // A writer still running, whose commits after the first are sealed: the rows past its last signature carry seals.
+    const writer = createSqliteJournal(join(dir, '.toolgate', 'journal.db'), { sign: { signEveryMs: 60_000 }, onUnresolved: () => undefined });
+    try {
+      for (const index of [1, 2, 3]) await writer.append({ type: 'note', at: Date.now(), data: { index } });
+      const db = join(dir, '.toolgate', 'journal.db');
+      expect(execFileSync('sqlite3', [db, 'SELECT signature FROM events ORDER BY seq DESC LIMIT 1']).toString()).toMatch(/^hmac-sha256:[0-9a-f]{64}\n$/);
+      const verified = await runCli(['audit', 'verify'], dir);
+      expect(verified.code).toBe(0);
+      expect(verified.stdout).toMatch(/chain verified: \d+ rows/);
+      // A seal the key did not make: named.
+      execFileSync('sqlite3', [db, `DROP TRIGGER events_no_update; UPDATE events SET signature = 'hmac-sha256:${'0'.repeat(64)}' WHERE seq = (SELECT max(seq) FROM events);`]);
+      const forged = await runCli(['--json', 'audit', 'verify'], dir);
+      expect(forged.code).toBe(1);
+      expect(JSON.stringify(JSON.parse(forged.stdout))).toContain('seal mismatch');
+    } finally {
+      writer.close();
+    }
+  });
+
   it('audit verify checks signatures with the configured key, and never makes one up', async () => {
     const dir = workspace({ journal: { sign: true } });
     await runCli(['call', 'read_file', '{"path":"notes.md"}'], dir);

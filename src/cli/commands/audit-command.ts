@@ -1,6 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { hostname, userInfo } from 'node:os';
 import { ToolgateError, type ClaimResolution, type ReceiptStatus, type UnresolvedClaim } from '../../core/internal.js';
 import {
@@ -90,14 +90,15 @@ function renderEntry(entry: AuditEntry): string {
 }
 
 /**
- * The public half of the journal's signing key, so verify checks every
- * signature (and requires one on every receipt) without ever creating a key:
- * a missing key is an error, never a fresh key that would sign nothing old.
+ * Throw unless the journal's signing key is there and readable: verify checks
+ * every signature and seal with it (and requires one on every receipt), and
+ * the commands that sign use it; a missing key is an error, never a fresh key
+ * that would sign nothing old.
  */
-function signingPublicKey(journalPath: string): string {
+function requireSigningKey(journalPath: string): void {
   const keyFile = keyFileOf(journalPath);
   try {
-    return createPublicKey(readFileSync(keyFile)).export({ type: 'spki', format: 'pem' }).toString();
+    createPublicKey(readFileSync(keyFile));
   } catch {
     throw new CliError('config', `journal.sign is on, but the signing key ${keyFile} cannot be read: the signatures cannot be checked.`);
   }
@@ -121,9 +122,10 @@ export async function runAuditVerify(config: ResolvedConfig, options: AuditVerif
   const anchorFile = options.anchor === false ? undefined : options.anchor === undefined ? anchorPathFor(config.journal.path) : resolve(options.anchor);
   const anchor = anchorFile === undefined ? undefined : loadAnchor(anchorFile, options.anchor !== undefined);
   const progress = output.progress('verifying the journal chain');
-  const publicKey = config.journal.sign ? signingPublicKey(config.journal.path) : undefined;
-  // Opened without `anchor`: verifying never writes the anchor it checks.
-  const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, ...(publicKey === undefined ? {} : { publicKey }) });
+  if (config.journal.sign) requireSigningKey(config.journal.path);
+  // Opened without `anchor`: verifying never writes the anchor it checks. With the key, the seals a running writer left
+  // past its last signature are checked too; the key is never made, nor signed with.
+  const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, ...(config.journal.sign ? { verifyKeyDir: dirname(keyFileOf(config.journal.path)) } : {}) });
   try {
     const result = anchor?.anchor === undefined ? await journal.verify() : await journal.verify({ anchor: anchor.anchor, strictAnchor: options.strict === true });
     progress.done();
@@ -235,7 +237,7 @@ export async function runAuditResolve(config: ResolvedConfig, claimId: string, o
   const resolution: ClaimResolution = options.as;
   if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path} yet.`);
   // The answer is a chained row, signed like every other: with signing on, the key must be there already, never made now.
-  if (config.journal.sign) signingPublicKey(config.journal.path);
+  if (config.journal.sign) requireSigningKey(config.journal.path);
   const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, sign: config.journal.sign, anchor: anchorPathFor(config.journal.path) });
   try {
     const claim = (await listClaims(journal)).find((candidate) => candidate.claimId === claimId);
@@ -271,7 +273,7 @@ export async function runAuditSignTail(config: ResolvedConfig, options: { readon
   if (!config.journal.sign) throw new CliError('usage', 'journal.sign is off: there is no key to sign the journal with.');
   if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path} yet.`);
   // Signed with the key already there, never one made now.
-  signingPublicKey(config.journal.path);
+  requireSigningKey(config.journal.path);
   const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, sign: true, anchor: anchorPathFor(config.journal.path), onAnchorProblem: () => undefined });
   try {
     const tail = journal.unsignedTail();

@@ -11,6 +11,13 @@ import { HASHED_COLUMNS, type ChainedTable } from './schema.js';
 export type { AppendObserver, ChainHead } from './chain-types.js';
 
 /**
+ * How long a signed journal seals its commits (`ReceiptSigner.seal`) after
+ * one it Ed25519-signed, before the next is signed again, unless the
+ * journal is opened with another `signEveryMs`.
+ */
+export const DEFAULT_SIGN_EVERY_MS = 100;
+
+/**
  * The one writer of chained rows. `append` must run inside `write`, an
  * immediate transaction: the head is read and the next row linked to it
  * under SQLite's write lock, so concurrent processes serialize and no row
@@ -37,14 +44,24 @@ export class ChainStore {
   #headUnsigned = false;
   /** Whether `append` signs: always, except for the rows of a batch before its last write (`writeBatch`). */
   #signing = true;
+  /** Whether the last row this transaction appended carries a seal, not an Ed25519 signature. */
+  #headSealedInWrite = false;
+  /** When this store last committed a head it Ed25519-signed; until `signEveryMs` later its commits are sealed. */
+  #signedAt = Number.NEGATIVE_INFINITY;
+  /** Whether this store's last commit ended on a sealed row, and when it committed. */
+  #lastCommit: { sealed: boolean; at: number } = { sealed: false, at: 0 };
   #afterCommit: (() => void) | undefined;
   readonly #observers: AppendObserver[] = [];
   /** `PRAGMA data_version` as read when the open transaction began; undefined outside `write`. */
   #version: number | undefined;
 
-  constructor(db: Database.Database, signer: ReceiptSigner | undefined) {
+  /** How long commits are sealed after one Ed25519-signed; 0: every commit is signed. */
+  readonly signEveryMs: number;
+
+  constructor(db: Database.Database, signer: ReceiptSigner | undefined, signEveryMs = DEFAULT_SIGN_EVERY_MS) {
     this.db = db;
     this.signer = signer;
+    this.signEveryMs = signEveryMs;
     this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.#transaction = db.transaction((work: () => unknown) => work());
     this.#head = db.prepare<[], ChainHead>(CHAIN_HEAD_SQL);
@@ -67,6 +84,7 @@ export class ChainStore {
     let version = -1;
     this.#written = undefined;
     this.#headUnsigned = false;
+    this.#headSealedInWrite = false;
     try {
       const result = this.#transaction.immediate(() => {
         version = this.#dataVersion.get() ?? -1;
@@ -83,6 +101,9 @@ export class ChainStore {
       for (const observer of this.#observers) observer.ended(true);
       if (written !== undefined) {
         this.#cached = { head: written, version };
+        const at = Date.now();
+        this.#lastCommit = { sealed: this.#headSealedInWrite, at };
+        if (this.signer !== undefined && !this.#headSealedInWrite) this.#signedAt = at;
         if (this.signer !== undefined) this.#walk.committed(written, version);
         this.#afterCommit?.();
       }
@@ -314,6 +335,8 @@ export class ChainStore {
   #signOver(because: string, named: boolean, checkedHead: string | undefined): UnsignedTail | undefined {
     const vouching = this.#vouching;
     const vouched = vouching?.vouched;
+    // Signed, never sealed: an auditor with the public key alone checks what was signed over.
+    this.signNextCommit();
     try {
       return this.write(() => {
         const tail = this.#unsignedTail(named);
@@ -376,7 +399,7 @@ export class ChainStore {
     // The values in insert order are the hashed columns in order: hashed as they are bound.
     const hash = hashColumnValues(previous.hash, table, seq, values);
     values.push(seq, previous.hash, hash);
-    if (this.signer !== undefined) values.push(signed ? this.signer.sign(hash) : null);
+    if (this.signer !== undefined) values.push(signed ? this.#signOrSeal(this.signer, hash) : null);
     // Bound as separate arguments: better-sqlite3 reads each from the call directly, where it would fetch
     // an array's elements one by one through V8's API (about 0.2 µs a row).
     this.#insert(table).run(...values);
@@ -385,6 +408,46 @@ export class ChainStore {
     this.#written = { seq, hash };
     this.#headUnsigned = this.signer !== undefined && !signed;
     return this.#written;
+  }
+
+  /**
+   * The Ed25519 signature over a commit's row, or its seal within
+   * `signEveryMs` of the last commit signed (see `signNextCommit`): a seal
+   * vouches for the row to every holder of the key, which is every journal
+   * that writes or acts on the rows; the public key checks signatures only,
+   * so an auditor who holds it alone checks the rows up to the last one
+   * signed, which covers every row before it.
+   */
+  #signOrSeal(signer: ReceiptSigner, hash: string): string {
+    this.#headSealedInWrite = Date.now() - this.#signedAt < this.signEveryMs;
+    return this.#headSealedInWrite ? signer.seal(hash) : signer.sign(hash);
+  }
+
+  /** Ed25519-sign the next commit, not seal it: a burst of writes ends, the journal closes, a checkpoint an auditor checks. */
+  signNextCommit(): void {
+    this.#signedAt = Number.NEGATIVE_INFINITY;
+  }
+
+  /** Whether this store's last commit ended on a sealed row, and when it committed (`SqliteJournal` signs a sealed head once writing stops). */
+  get lastCommit(): { readonly sealed: boolean; readonly at: number } {
+    return this.#lastCommit;
+  }
+
+  /**
+   * Sign the sealed row this store's last commit ended on, if the file still
+   * ends on it, with a `journal-signed` event: writing has stopped, and an
+   * auditor who holds the public key alone would otherwise find rows it
+   * cannot check past the last signature until the next commit.
+   */
+  signSealedHead(): void {
+    if (!this.#lastCommit.sealed) return;
+    this.signNextCommit();
+    this.write(() => {
+      // Inside `write` the cache is dropped when another connection committed since: its head is its writer's to sign.
+      const head = this.#cached?.head;
+      if (head === undefined) return;
+      this.append('events', { at: Date.now(), type: 'journal-signed', body: JSON.stringify({ signedThrough: head.seq, because: 'the rows sealed since the last signature' }) });
+    });
   }
 
   /** The insert of one table's rows: its hashed columns in order, then the chain's (the signature when signing is on). */

@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../../core/internal.js';
 import type { ChainStore } from './chain-store.js';
 
 /** Settled once: a reaction on it runs as a microtask. */
@@ -33,6 +34,11 @@ interface QueuedWrite {
  * rejected alone, the others commit. A write may therefore run twice, the
  * first time in a transaction that was rolled back, so it keeps no state of
  * its own outside the file but what running it again leaves the same.
+ *
+ * With a signer most commits are sealed, not signed (`ChainStore.signNextCommit`):
+ * the batch `maxDelayMs` commits on its own, once calls stopped coming, is
+ * signed, and so is the last at `close()`; a sealed commit that writing stops
+ * after is signed over `signEveryMs` later (`ChainStore.signSealedHead`).
  */
 export class CommitBatcher {
   readonly #store: ChainStore;
@@ -40,6 +46,8 @@ export class CommitBatcher {
   #queue: QueuedWrite[] = [];
   #scheduled = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Armed while this store's last commit ended on a sealed row. */
+  #sealTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(store: ChainStore, maxDelayMs: number) {
     this.#store = store;
@@ -67,7 +75,20 @@ export class CommitBatcher {
 
   defer(work: () => void, onCommitted: () => void, onError: (error: unknown) => void): void {
     this.#queue.push({ work, resolve: onCommitted, reject: onError });
-    this.#timer ??= setTimeout(() => this.flush(), this.#maxDelayMs);
+    this.#timer ??= setTimeout(() => {
+      // Nothing else came to commit with it: the end of a burst of calls, signed.
+      this.#store.signNextCommit();
+      this.flush();
+    }, this.#maxDelayMs);
+  }
+
+  /** Commit what is queued, signed, sign a sealed head this store left, and arm no timer again. */
+  close(): void {
+    this.#store.signNextCommit();
+    this.flush();
+    if (this.#sealTimer !== undefined) clearTimeout(this.#sealTimer);
+    this.#sealTimer = undefined;
+    this.#signSealedHead();
   }
 
   flush(): void {
@@ -89,6 +110,37 @@ export class CommitBatcher {
       return;
     }
     batch.forEach((entry, index) => entry.resolve(values[index]));
+    if (this.#store.lastCommit.sealed) this.#armSealTimer(this.#store.signEveryMs);
+  }
+
+  #armSealTimer(delayMs: number): void {
+    if (this.#sealTimer !== undefined) return;
+    this.#sealTimer = setTimeout(() => this.#signOnceIdle(), delayMs);
+    // A process that ends without `close()` leaves the sealed rows to the next commit signed, as a crash does.
+    this.#sealTimer.unref();
+  }
+
+  /** Sign a sealed head once no commit came for `signEveryMs`; while commits come, one in every `signEveryMs` is signed anyway. */
+  #signOnceIdle(): void {
+    this.#sealTimer = undefined;
+    const last = this.#store.lastCommit;
+    // Queued writes commit signed on their own timer: their commit signs the sealed rows before them.
+    if (!last.sealed || this.pending) return;
+    const idleMs = Date.now() - last.at;
+    if (idleMs < this.#store.signEveryMs) {
+      this.#armSealTimer(this.#store.signEveryMs - idleMs);
+      return;
+    }
+    this.#signSealedHead();
+  }
+
+  #signSealedHead(): void {
+    try {
+      this.#store.signSealedHead();
+    } catch (error) {
+      // The next commit is signed instead; a journal that refuses says why at every call.
+      if (!(error instanceof ConfigurationError)) console.warn('toolgate: signing the journal head failed; the next commit is signed instead', error);
+    }
   }
 
   #commitAlone(entry: QueuedWrite): void {

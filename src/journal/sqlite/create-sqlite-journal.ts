@@ -3,8 +3,8 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigurationError, type UnresolvedClaim } from '../../core/internal.js';
 import { AnchorKeeper } from './anchor-keeper.js';
-import { ChainStore } from './chain-store.js';
-import { loadReceiptSigner, verifierFromPem, type ReceiptVerifier } from './receipt-signer.js';
+import { ChainStore, DEFAULT_SIGN_EVERY_MS } from './chain-store.js';
+import { loadReceiptSigner, loadSealVerifier, verifierFromPem, type ReceiptVerifier } from './receipt-signer.js';
 import { ensureJournalId, migrateSchema } from './schema.js';
 import { SqliteJournal } from './sqlite-journal.js';
 import { schemaProblem } from './verify-chain.js';
@@ -13,13 +13,26 @@ export interface SqliteJournalOptions {
   /** Where `.toolgate/journal.db` lives when no path is given. Default: the current directory. */
   readonly workspace?: string;
   /**
-   * Ed25519-sign every chained row (events, claims, receipts, checkpoints). `true` uses (and on first use
-   * creates, mode 0600) `<journal dir>/keys/journal-ed25519.pem`; `{ keyDir }`
-   * picks the directory.
+   * Sign the chain with an Ed25519 key. `true` uses (and on first use
+   * creates, mode 0600) `<journal dir>/keys/journal-ed25519.pem`; `keyDir`
+   * picks the directory. Every commit ends on a row the key vouches for: one
+   * commit in every `signEveryMs` (default 100) is Ed25519-signed, as is the
+   * last one before writing stops and the last at close; the commits between
+   * are sealed (HMAC-SHA256 under a secret derived from the key, which only
+   * a holder of the key checks). `signEveryMs: 0` signs every commit.
    */
-  readonly sign?: boolean | { readonly keyDir: string };
-  /** Verify signatures with this public key (PEM) instead of the signing key: an auditor's view. */
+  readonly sign?: boolean | { readonly keyDir?: string; readonly signEveryMs?: number };
+  /**
+   * Verify signatures with this public key (PEM) instead of the signing key:
+   * an auditor's view. A public key checks no seal: the rows past the last
+   * signature, sealed, do not verify until a signed row covers them.
+   */
   readonly publicKey?: string;
+  /**
+   * Verify with the signing key already in this folder, seals included, and
+   * never sign or make a key: a holder of the key who only reads the journal.
+   */
+  readonly verifyKeyDir?: string;
   /**
    * `normal` (default): a committed claim survives a process crash; an OS
    * crash or power loss may lose the last transactions. `full`: fsync on every
@@ -69,10 +82,12 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
     enableWal(db, busyTimeoutMs);
     db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     migrateSchema(db);
-    const signer = options.sign === undefined || options.sign === false ? undefined : loadReceiptSigner(options.sign === true ? join(directory, 'keys') : options.sign.keyDir);
-    const verifier: ReceiptVerifier | undefined = options.publicKey === undefined ? signer : verifierFromPem(options.publicKey);
+    const signing = options.sign === undefined || options.sign === false ? undefined : options.sign === true ? {} : options.sign;
+    const signer = signing === undefined ? undefined : loadReceiptSigner(signing.keyDir ?? join(directory, 'keys'));
+    const verifier: ReceiptVerifier | undefined =
+      options.publicKey !== undefined ? verifierFromPem(options.publicKey) : options.verifyKeyDir !== undefined ? loadSealVerifier(options.verifyKeyDir) : signer;
     ensureJournalId(db);
-    const store = new ChainStore(db, signer);
+    const store = new ChainStore(db, signer, checkSignEveryMs(signing?.signEveryMs));
     const anchor = options.anchor === undefined ? undefined : new AnchorKeeper(store, resolve(options.anchor), options.onAnchorProblem ?? ((problem) => console.warn(`toolgate: ${problem}`)));
     const journal = new SqliteJournal(file, store, { coverage: options.recordAll === true ? 'all' : 'tiered', verifier, anchor });
     if (signer !== undefined) {
@@ -93,6 +108,12 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
     db.close();
     throw error;
   }
+}
+
+function checkSignEveryMs(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_SIGN_EVERY_MS;
+  if (!Number.isSafeInteger(value) || value < 0 || value > 60_000) throw new ConfigurationError('sign.signEveryMs', 'must be a whole number of milliseconds from 0 to 60,000');
+  return value;
 }
 
 /**

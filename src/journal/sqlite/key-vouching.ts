@@ -3,7 +3,7 @@ import { ConfigurationError } from '../../core/internal.js';
 import { hashesAsStored, lastRowSql, type ChainRow } from './chain-rows.js';
 import type { ChainHead } from './chain-types.js';
 import { GENESIS_HASH } from './row-hash.js';
-import type { ReceiptSigner } from './receipt-signer.js';
+import { keyMade, type ReceiptSigner } from './receipt-signer.js';
 import { CHAINED_TABLES, type ChainedTable } from './schema.js';
 
 /**
@@ -145,10 +145,10 @@ export class KeyVouching {
     return seq > 0 ? this.#rowAt.get({ seq }) : undefined;
   }
 
-  /** Whether the key vouches for `row`: signed with it, or the head vouched before, and hashing as stored. */
+  /** Whether the key vouches for `row`: signed or sealed with it, or the head vouched before, and hashing as stored. */
   #vouches(row: HeadRow): boolean {
     const vouched = this.#vouched?.seq === row.seq && this.#vouched.hash === row.hash;
-    return (vouched || (row.key_id === this.#signer.keyId && row.signature !== null && this.#signer.verify(row.hash, row.signature))) && this.#fileRowHashesAsStored(row);
+    return (vouched || (row.key_id === this.#signer.keyId && row.signature !== null && keyMade(this.#signer, row.hash, row.signature) === true)) && this.#fileRowHashesAsStored(row);
   }
 
   /** Whether the row `head` names, read from the file again, hashes to its stored hash. */

@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { createHash, createHmac, createPrivateKey, createPublicKey, generateKeyPairSync, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigurationError } from '../../core/internal.js';
@@ -11,10 +11,41 @@ export interface ReceiptVerifier {
   readonly keyId: string;
   readonly publicKeyPem: string;
   verify(hash: string, signature: string): boolean;
+  /**
+   * Whether `seal` is the key's seal over `hash` (see `ReceiptSigner.seal`).
+   * Absent from a verifier that holds the public key alone: only the private
+   * key checks a seal.
+   */
+  verifySeal?(hash: string, seal: string): boolean;
 }
 
 export interface ReceiptSigner extends ReceiptVerifier {
   sign(hash: string): string;
+  /**
+   * A seal over `hash`: HMAC-SHA256 under a secret derived from the private
+   * key, about 2 µs where an Ed25519 signature takes 30 and its check 85.
+   * Only a holder of the private key makes or checks one; the public key
+   * checks none. Written in the `signature` column, told apart by its prefix
+   * (`isSeal`): base64 has no colon.
+   */
+  seal(hash: string): string;
+  verifySeal(hash: string, seal: string): boolean;
+}
+
+const SEAL_PREFIX = 'hmac-sha256:';
+
+/** Whether a row's `signature` column holds a seal (`ReceiptSigner.seal`) rather than an Ed25519 signature. */
+export function isSeal(signature: string): boolean {
+  return signature.startsWith(SEAL_PREFIX);
+}
+
+/**
+ * Whether the key made `signature` over `hash`: its Ed25519 signature, or
+ * its seal; undefined for a seal the verifier cannot check (it holds the
+ * public key alone).
+ */
+export function keyMade(verifier: ReceiptVerifier, hash: string, signature: string): boolean | undefined {
+  return isSeal(signature) ? verifier.verifySeal?.(hash, signature) : verifier.verify(hash, signature);
 }
 
 function keyIdOf(publicKey: KeyObject): string {
@@ -32,6 +63,24 @@ export function createVerifier(publicKey: KeyObject): ReceiptVerifier {
       } catch {
         return false;
       }
+    },
+  };
+}
+
+/**
+ * The seal and its check under the private key. The secret is derived from
+ * the key, under a name of its own: it is kept nowhere else, and whoever can
+ * read it could sign anyway.
+ */
+function sealsOf(privateKey: KeyObject): Pick<ReceiptSigner, 'seal' | 'verifySeal'> {
+  const secret = createHash('sha256').update('toolgate journal seal key\n').update(privateKey.export({ type: 'pkcs8', format: 'der' })).digest();
+  const seal = (hash: string): string => `${SEAL_PREFIX}${createHmac('sha256', secret).update(hash).digest('hex')}`;
+  return {
+    seal,
+    verifySeal: (hash, given) => {
+      const expected = Buffer.from(seal(hash));
+      const found = Buffer.from(given);
+      return found.length === expected.length && timingSafeEqual(found, expected);
     },
   };
 }
@@ -60,11 +109,24 @@ export function loadReceiptSigner(keyDir: string): ReceiptSigner & { readonly ke
   // A key made now is kept only if no key is there yet; a process that lost the race to create it uses the winner's.
   const generated = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const keyCreated = createFileIfAbsentSync(path, generated, { mode: 0o600 }) === 'created';
-  const pem = keyCreated ? generated : readExistingKey(path);
+  const privateKey = signingKeyOf(keyCreated ? generated : readExistingKey(path));
+  return { ...createVerifier(createPublicKey(privateKey)), ...sealsOf(privateKey), keyCreated, sign: (hash) => sign(null, Buffer.from(hash, 'hex'), privateKey).toString('base64') };
+}
+
+/**
+ * A verifier that checks seals as well as signatures, from the signing key
+ * already in `keyDir` (never one made now): what a holder of the key who
+ * only reads the journal checks it with (`toolgate audit verify`).
+ */
+export function loadSealVerifier(keyDir: string): ReceiptVerifier {
+  const privateKey = signingKeyOf(readExistingKey(join(keyDir, SIGNING_KEY_FILE)));
+  return { ...createVerifier(createPublicKey(privateKey)), verifySeal: sealsOf(privateKey).verifySeal };
+}
+
+function signingKeyOf(pem: string): KeyObject {
   const privateKey = createPrivateKey(pem);
   if (privateKey.asymmetricKeyType !== 'ed25519') throw new ConfigurationError('signing key', 'must be an Ed25519 private key');
-  const verifier = createVerifier(createPublicKey(privateKey));
-  return { ...verifier, keyCreated, sign: (hash) => sign(null, Buffer.from(hash, 'hex'), privateKey).toString('base64') };
+  return privateKey;
 }
 
 function readExistingKey(path: string): string {

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
 import { ChainStore } from './chain-store.js';
 import { readJournalAnchor } from './journal-anchor.js';
+import { CHAINED_TABLES } from './schema.js';
 import { loadReceiptSigner } from './receipt-signer.js';
 import { GENESIS_HASH, hashedFields, hashRow } from './row-hash.js';
 import type { SqliteJournal } from './sqlite-journal.js';
@@ -121,17 +122,21 @@ describe('a signed journal links only onto a head its key signed', () => {
     const journal = journalAt({ sign: { keyDir: keyDir() } });
     await settle(journal, 1, 3);
     closeJournal(journal);
+    // Every row, of every table (the event that signs the sealed receipts at close too), stripped and re-linked.
+    let last = '';
     tamper(journal.path, (db) => {
       let previous = GENESIS_HASH;
-      for (const row of db.prepare<[], Record<string, unknown> & { seq: number }>('SELECT * FROM receipts ORDER BY seq').all()) {
+      const rows = CHAINED_TABLES.flatMap((table) => db.prepare<[], Record<string, unknown> & { seq: number }>(`SELECT * FROM ${table}`).all().map((row) => ({ table, row })));
+      for (const { table, row } of rows.sort((left, right) => left.row.seq - right.row.seq)) {
         const fields = { ...hashedFields(row), key_id: null };
-        const hash = hashRow(previous, 'receipts', row.seq, fields);
-        db.prepare('UPDATE receipts SET key_id = NULL, signature = NULL, prev_hash = ?, hash = ? WHERE seq = ?').run(previous, hash, row.seq);
+        const hash = hashRow(previous, table, row.seq, fields);
+        db.prepare(`UPDATE ${table} SET key_id = NULL, signature = NULL, prev_hash = ?, hash = ? WHERE seq = ?`).run(previous, hash, row.seq);
         previous = hash;
+        last = `${table} #${row.seq}`;
       }
     });
     const reopened = journalAt({ sign: { keyDir: keyDir() } });
-    await expect(settle(reopened, 4, 4)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('(receipts #3)') });
+    await expect(settle(reopened, 4, 4)).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining(`(${last})`) });
   });
 
   it('does not anchor a forged head under the journal key: the anchor stays where the signed chain ended, and the refusal is reported', async () => {
@@ -140,18 +145,22 @@ describe('a signed journal links only onto a head its key signed', () => {
     await settle(journal, 1, 2);
     closeJournal(journal);
     const anchored = readJournalAnchor(anchorFile);
-    expect(anchored).toMatchObject({ rows: 2 });
+    const signedHead = fileHeadOf(journal.path);
+    expect(anchored).toMatchObject({ rows: signedHead.seq, head: signedHead.hash });
     tamper(journal.path, (db) => appendForged(db, 'events', { at: Date.now(), type: 'note', body: '{}' }));
     const problems: string[] = [];
     closeJournal(journalAt({ sign: { keyDir: keyDir() }, anchor: anchorFile, onAnchorProblem: (problem) => problems.push(problem) }));
     expect(readJournalAnchor(anchorFile)).toEqual(anchored);
-    expect(problems).toEqual([expect.stringMatching(/^the journal anchor .* stays where the signed chain ended: .*ends on a row that is not signed with the journal's key \(events #3\)/)]);
+    expect(problems).toEqual([expect.stringContaining(`stays where the signed chain ended: `)]);
+    expect(problems[0]).toMatch(/^the journal anchor .* stays where the signed chain ended: .*ends on a row that is not signed with the journal's key \(events #(\d+)\)/);
+    expect(problems[0]).toContain(`(events #${signedHead.seq + 1})`);
   });
 });
 
 /** Rows 1–2 written with the key, then `through` more with signing off: the journal on the file with signing off, still open. */
 async function signingTurnedOff(path: string, through: number): Promise<SqliteJournal> {
-  const first = journalAt({ sign: { keyDir: keyDir() } }, path);
+  // Every commit signed, so the signed rows are the two receipts, rows 1–2, and no event signs a sealed one at close.
+  const first = journalAt({ sign: { keyDir: keyDir(), signEveryMs: 0 } }, path);
   await settle(first, 1, 2);
   closeJournal(first);
   const unsigned = journalAt({}, path);

@@ -270,6 +270,8 @@ export class SqliteJournal implements Journal {
       this.#open();
       checkResolveClaimOptions(options);
       this.#batcher.flush();
+      // An operator's word is signed, not sealed (see `ChainStore.signNextCommit`).
+      this.#store.signNextCommit();
       this.#store.write(() => {
         const open = this.#openClaims.refresh();
         const latest = [...open.values()].find((entry) => entry.claim_id === claimId);
@@ -373,13 +375,15 @@ export class SqliteJournal implements Journal {
       this.#open();
       this.#batcher.flush();
       const anchored = options.expectedHead === undefined && this.#anchor !== undefined ? readJournalAnchor(this.#anchor.path) : undefined;
+      // The checkpoint is signed, not sealed: an auditor with the public key alone vouches for the dropped rows by it.
+      this.#store.signNextCommit();
       return compactJournal(this.#store, this.#openClaims, anchored === undefined ? options : { ...options, expectedHead: { seq: anchored.rows, hash: anchored.head } }, this.#verifier);
     });
   }
 
   close(): void {
     if (this.#closed) return;
-    this.#batcher.flush();
+    this.#batcher.close();
     // The last commits' anchor, before the file closes.
     this.#anchor?.flush();
     this.#closed = true;

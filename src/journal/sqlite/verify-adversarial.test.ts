@@ -10,7 +10,7 @@ import { hashedFields, hashRow } from './row-hash.js';
 import { CHAINED_TABLES, SCHEMA_VERSION, type ChainedTable } from './schema.js';
 import type { SqliteJournal } from './sqlite-journal.js';
 import { receipt } from './__fixtures__/receipt.js';
-import { appendForged, effectCall, journalAt, journalPath, keyDir, settle, tamper, writeSchema1Journal, forgeReceiptRelinked } from './__fixtures__/tampering.js';
+import { appendForged, closeJournal, effectCall, journalAt, journalPath, keyDir, settle, tamper, writeSchema1Journal, forgeReceiptRelinked } from './__fixtures__/tampering.js';
 
 describe('an anchored head (expectedHead)', () => {
   it('catches signed receipts deleted from the anchored tail and replaced by correctly hashed unsigned rows', async () => {
@@ -77,8 +77,10 @@ describe('an anchored head (expectedHead)', () => {
       id: 5,
       problem: 'differs from the anchored head: compaction recorded another hash at this position',
     });
-    // An auditor with only the public key reaches the same verdicts.
-    const auditor = journalAt({ publicKey: journal.publicKey! }, journal.path);
+    // An auditor with only the public key reaches the same verdicts, once the writer signed the rows it sealed (at close).
+    const publicKey = journal.publicKey!;
+    closeJournal(journal);
+    const auditor = journalAt({ publicKey }, journal.path);
     expect(await auditor.verify({ expectedHead: inside })).toMatchObject({ ok: true });
   });
 

@@ -119,17 +119,28 @@ describe('signing', () => {
     const signatures = new Database(journal.path, { readonly: true }).prepare('SELECT signature FROM receipts').pluck().all();
     expect(signatures.every((value) => typeof value === 'string' && value.length > 0)).toBe(true);
     expect(await journal.verify()).toMatchObject({ ok: true });
-    // An auditor with only the public key verifies too.
-    const auditor = journalAt({ publicKey: journal.publicKey! }, journal.path);
+    // An auditor with only the public key verifies too, once the writer signed the rows it sealed (at close).
+    const publicKey = journal.publicKey!;
+    journal.close();
+    const auditor = journalAt({ publicKey }, journal.path);
     expect(await auditor.verify()).toMatchObject({ ok: true });
   });
 
   it('catches an attacker who edits a receipt and re-links the whole chain: the signature no longer matches', async () => {
-    const journal = journalAt({ sign: true });
+    const journal = journalAt({ sign: { signEveryMs: 0 } });
     await fill(journal, 6);
     relinkAfterEdit(journal.path, 3, (body) => body.replace('ok 3', 'ok 9'));
     const result = await journal.verify();
     expect(result.firstBadRow).toEqual({ table: 'receipts', id: 3, problem: 'signature mismatch' });
+  });
+
+  it('catches the same edit of a sealed receipt: the seal no longer matches', async () => {
+    // Every commit after the first sealed, for as long as the test runs.
+    const journal = journalAt({ sign: { signEveryMs: 60_000 } });
+    await fill(journal, 6);
+    relinkAfterEdit(journal.path, 3, (body) => body.replace('ok 3', 'ok 9'));
+    const result = await journal.verify();
+    expect(result.firstBadRow).toEqual({ table: 'receipts', id: 3, problem: 'seal mismatch' });
   });
 
   it('catches an attacker who strips the signatures and re-links the chain', async () => {

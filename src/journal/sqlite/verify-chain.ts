@@ -4,7 +4,7 @@ import type { ChainHead } from './chain-store.js';
 import { chainRows, rowProblem, rowsAfter, type ChainRow } from './chain-rows.js';
 import { GENESIS_HASH } from './row-hash.js';
 import { receiptKeysProblem } from './receipt-keys.js';
-import type { ReceiptVerifier } from './receipt-signer.js';
+import { isSeal, keyMade, type ReceiptVerifier } from './receipt-signer.js';
 import { appendOnlyTriggers, CHAINED_TABLES, normaliseSchemaSql, type ChainedTable } from './schema.js';
 
 export interface VerifyOptions {
@@ -66,8 +66,8 @@ function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifi
   let anchorSeen = false;
   /** The `through_seq` of every checkpoint whose signature the trusted key verified. */
   const signedCheckpoints: number[] = [];
-  /** The first unsigned row no later signed row covers yet, and whether it is a schema 1 event or claim. */
-  let uncovered: { table: ChainedTable; seq: number; legacy: boolean } | undefined;
+  /** The first unsigned row no later signed row covers yet, whether it is a schema 1 event or claim, and whether it is sealed. */
+  let uncovered: { table: ChainedTable; seq: number; legacy: boolean; sealed: boolean } | undefined;
   /** Set at the first signed event or claim: from there on the writer signed every commit. */
   let everyRowSigned = false;
   const result = (bad: BadRow | undefined, anchored?: SqliteVerifyResult['anchored']): SqliteVerifyResult => {
@@ -96,8 +96,9 @@ function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifi
         // A row that names the key carries its signature. One that names none is covered by the next signed row:
         // only the last row of a commit is signed. Schema 1 signed only receipts and checkpoints: an older unsigned
         // event or claim is legacy, before the first signed event or claim.
-        if ((row.key_id ?? null) !== null) return fail(table, row.seq, 'signature missing');
-        uncovered ??= { table, seq: row.seq, legacy: (table === 'events' || table === 'claims') && !everyRowSigned };
+        // A sealed row names the key too, and is covered the same way for a verifier that cannot check its seal.
+        if ((row.key_id ?? null) !== null && !signature.sealed) return fail(table, row.seq, 'signature missing');
+        uncovered ??= { table, seq: row.seq, legacy: (table === 'events' || table === 'claims') && !everyRowSigned, sealed: signature.sealed === true };
       }
       if (expected !== undefined && row.seq === expected.seq) {
         if (row.hash !== expected.hash) return fail(table, row.seq, 'differs from the anchored head: the chain was rewritten at or before this row', 'differs');
@@ -108,7 +109,7 @@ function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifi
   } finally {
     walk.return(undefined);
   }
-  if (uncovered !== undefined) return fail(uncovered.table, uncovered.seq, uncovered.legacy ? 'signature missing: the row is unsigned and no later signed row covers it' : 'signature missing');
+  if (uncovered !== undefined) return fail(uncovered.table, uncovered.seq, uncoveredProblem(uncovered));
   if (expected !== undefined && !anchorSeen) {
     const problem = anchorProblem(expected, previous, checkpoints, signedCheckpoints);
     if (problem !== undefined) return fail('chain', expected.seq, problem.problem, problem.kind);
@@ -194,11 +195,24 @@ function triggerProblem(db: Database.Database): BadRow | undefined {
   return undefined;
 }
 
-/** A row's signature: `signed` when the trusted key verified it (or, with no key, when one is present). */
-function checkSignature(row: ChainRow, verifier: ReceiptVerifier | undefined): { signed: boolean; problem?: string } {
+function uncoveredProblem(uncovered: { legacy: boolean; sealed: boolean }): string {
+  if (uncovered.sealed) {
+    return 'signature missing: the row is sealed with the journal key, which the public key cannot check, and no later signed row covers it (a writer signs one commit in every `signEveryMs` while it writes, once it stops and at close; verify with the signing key to check the seals)';
+  }
+  return uncovered.legacy ? 'signature missing: the row is unsigned and no later signed row covers it' : 'signature missing';
+}
+
+/**
+ * A row's signature: `signed` when the trusted key verified it (or, with no
+ * key, when one is present); `sealed` for a seal the verifier cannot check
+ * (it holds the public key alone): covered only by a later signature.
+ */
+function checkSignature(row: ChainRow, verifier: ReceiptVerifier | undefined): { signed: boolean; sealed?: boolean; problem?: string } {
   const signature = row.signature ?? undefined;
   if (signature === undefined) return { signed: false };
   if (verifier === undefined) return { signed: true };
   if (row.key_id !== verifier.keyId) return { signed: false, problem: 'signed with an unknown key' };
-  return verifier.verify(row.hash, signature) ? { signed: true } : { signed: false, problem: 'signature mismatch' };
+  const made = keyMade(verifier, row.hash, signature);
+  if (made === undefined) return { signed: false, sealed: true };
+  return made ? { signed: true } : { signed: false, problem: isSeal(signature) ? 'seal mismatch' : 'signature mismatch' };
 }

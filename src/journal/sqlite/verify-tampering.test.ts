@@ -12,10 +12,10 @@ describe('compaction', () => {
     const journal = journalAt({ sign: { keyDir: keyDir() } });
     await settle(journal, 1, 4);
     tamper(journal.path, (db) => {
-      // Edit receipt 2 and re-link every later row: the signatures no longer match.
+      // Edit receipt 2 and re-link every later row: the signatures or seals no longer match.
       forgeReceiptRelinked(db, 2);
     });
-    await expect(journal.compact({ before: Date.now() + 1 })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringMatching(/receipts #2: signature mismatch/) });
+    await expect(journal.compact({ before: Date.now() + 1 })).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID', message: expect.stringMatching(/receipts #2: (signature|seal) mismatch/) });
     expect(new Database(journal.path, { readonly: true }).prepare('SELECT count(*) FROM receipts').pluck().get()).toBe(4);
   });
 
