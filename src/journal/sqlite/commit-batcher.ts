@@ -105,11 +105,8 @@ export class CommitBatcher {
       for (const entry of batch) entry.reject(error);
       return;
     }
-    if (values === undefined) {
-      for (const entry of batch) this.#commitAlone(entry);
-      return;
-    }
-    batch.forEach((entry, index) => entry.resolve(values[index]));
+    if (values === undefined) for (const entry of batch) this.#commitAlone(entry);
+    else batch.forEach((entry, index) => entry.resolve(values[index]));
     if (this.#store.lastCommit.sealed) this.#armSealTimer(this.#store.signEveryMs);
   }
 

@@ -63,7 +63,7 @@ export const DEFAULT_JOURNAL_PATH = join('.toolgate', 'journal.db');
 /**
  * Open (creating if needed) the embedded SQLite journal: WAL mode, schema
  * migrations in code, append-only hash-chained tables, optional Ed25519
- * signatures on every row. The file and its directory are private to the user.
+ * signatures and seals (`sign`). The file and its directory are private to the user.
  */
 export function createSqliteJournal(path?: string, options: SqliteJournalOptions = {}): SqliteJournal {
   if (path !== undefined && (typeof path !== 'string' || path.length === 0 || path.includes('\0'))) throw new ConfigurationError('path', 'must be a non-empty file path');
