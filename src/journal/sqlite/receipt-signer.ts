@@ -34,9 +34,13 @@ export interface ReceiptSigner extends ReceiptVerifier {
 
 const SEAL_PREFIX = 'hmac-sha256:';
 
-/** Whether a row's `signature` column holds a seal (`ReceiptSigner.seal`) rather than an Ed25519 signature. */
-export function isSeal(signature: string): boolean {
-  return signature.startsWith(SEAL_PREFIX);
+/**
+ * Whether a row's `signature` column holds a seal (`ReceiptSigner.seal`)
+ * rather than an Ed25519 signature. Read from the file, the column may hold
+ * what the journal never writes there (a BLOB): that is neither.
+ */
+export function isSeal(signature: unknown): boolean {
+  return typeof signature === 'string' && signature.startsWith(SEAL_PREFIX);
 }
 
 /**
@@ -44,7 +48,10 @@ export function isSeal(signature: string): boolean {
  * its seal; undefined for a seal the verifier cannot check (it holds the
  * public key alone).
  */
-export function keyMade(verifier: ReceiptVerifier, hash: string, signature: string): boolean | undefined {
+export function keyMade(verifier: ReceiptVerifier, hash: string, signature: unknown): boolean | undefined {
+  // A column that holds no text (a BLOB a writer without the key put there) is no signature of the key: a bad one,
+  // reported as such, never an error that stops the open, the head check or verify().
+  if (typeof signature !== 'string') return false;
   return isSeal(signature) ? verifier.verifySeal?.(hash, signature) : verifier.verify(hash, signature);
 }
 
