@@ -107,6 +107,7 @@ export class CommitBatcher {
     }
     if (values === undefined) for (const entry of batch) this.#commitAlone(entry);
     else batch.forEach((entry, index) => entry.resolve(values[index]));
+    // Committed one by one, only the first of the writes is signed: the last may be sealed, and is signed over too.
     if (this.#store.lastCommit.sealed) this.#armSealTimer(this.#store.signEveryMs);
   }
 

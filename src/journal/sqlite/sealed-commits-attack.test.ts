@@ -3,8 +3,36 @@
  * sealed head unsigned: what the key vouches for must not change for any
  * reader, and a sealed head that writing stops after is signed over.
  */
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { closeJournal, journalAt, keyDir, settle, tamper } from './__fixtures__/tampering.js';
+import type { JournalPrepareInput } from '../../core/internal.js';
+import { isSeal } from './receipt-signer.js';
+import { closeJournal, effectCall, journalAt, keyDir, settle, tamper } from './__fixtures__/tampering.js';
+import { receipt } from './__fixtures__/receipt.js';
+
+interface StoredRow {
+  readonly table: string;
+  readonly seq: number;
+  readonly type: string | null;
+  readonly signature: string | null;
+}
+
+function lastRow(path: string): StoredRow | undefined {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db
+      .prepare<[], StoredRow>(
+        `SELECT 'events' AS "table", seq, type, signature FROM events UNION ALL SELECT 'receipts', seq, NULL, signature FROM receipts
+         UNION ALL SELECT 'claims', seq, NULL, signature FROM claims UNION ALL SELECT 'checkpoints', seq, NULL, signature FROM checkpoints ORDER BY seq DESC LIMIT 1`,
+      )
+      .get();
+  } finally {
+    db.close();
+  }
+}
+
+const sealed = (row: StoredRow | undefined): boolean => typeof row?.signature === 'string' && isSeal(row.signature);
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('attack: a signature column that holds no text', () => {
   it('a BLOB in the head row’s signature is a bad signature: the journal opens and refuses, and verify() names the row', async () => {
@@ -27,5 +55,26 @@ describe('attack: a signature column that holds no text', () => {
     await settle(journal, 1, 3);
     tamper(journal.path, (db) => db.prepare(`UPDATE receipts SET signature = X'00' WHERE seq = 2`).run());
     expect((await journal.verify()).firstBadRow).toEqual({ table: 'receipts', id: 2, problem: 'signature mismatch' });
+  });
+});
+
+describe('a sealed head that writing stops after is signed over', () => {
+  it('also when its commit came alone, out of a batch that could not commit as one (an effect call whose receipt is recorded)', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir(), signEveryMs: 40 } });
+    // The first commit, signed: a receipt recorded directly. Its key is what a replayed effect call finds.
+    await settle(journal, 1, 1);
+    expect(sealed(lastRow(journal.path))).toBe(false);
+    // A record-tier call writes no claim; its receipt waits for the next batch.
+    const recorded = await journal.prepare({ ...effectCall('r2'), key: 'act:r2', tier: 'record' });
+    if (recorded.status !== 'claimed') throw new Error('not claimed');
+    await journal.settle(recorded.claim, { ok: true, value: 2, content: 'ok 2', receipt: { ...receipt(2), callId: 'r2', actionDigest: 'act' } });
+    // The effect call of the first receipt's key is recorded: its write appends nothing, so the receipt commits alone.
+    const replayed: JournalPrepareInput = { ...effectCall('c1'), key: 'act1:c1' };
+    expect(await journal.prepare(replayed)).toMatchObject({ status: 'recorded' });
+    expect(lastRow(journal.path)).toMatchObject({ table: 'receipts', seq: 2 });
+    expect(sealed(lastRow(journal.path))).toBe(true);
+    await pause(250);
+    expect(lastRow(journal.path)).toMatchObject({ table: 'events', type: 'journal-signed', seq: 3 });
+    expect(sealed(lastRow(journal.path))).toBe(false);
   });
 });
