@@ -44,8 +44,8 @@ export class ChainStore {
   #headUnsigned = false;
   /** Whether `append` signs: always, except for the rows of a batch before its last write (`writeBatch`). */
   #signing = true;
-  /** Whether the last row this transaction appended carries a seal, not an Ed25519 signature. */
-  #headSealedInWrite = false;
+  /** How the last row this transaction appended is vouched for: undefined while it appended none (a pinned head). */
+  #headInWrite: 'signed' | 'sealed' | undefined;
   /** When this store last committed a head it Ed25519-signed; until `signEveryMs` later its commits are sealed. */
   #signedAt = Number.NEGATIVE_INFINITY;
   /** Whether this store's last commit ended on a sealed row, and when it committed. */
@@ -84,7 +84,7 @@ export class ChainStore {
     let version = -1;
     this.#written = undefined;
     this.#headUnsigned = false;
-    this.#headSealedInWrite = false;
+    this.#headInWrite = undefined;
     try {
       const result = this.#transaction.immediate(() => {
         version = this.#dataVersion.get() ?? -1;
@@ -101,9 +101,13 @@ export class ChainStore {
       for (const observer of this.#observers) observer.ended(true);
       if (written !== undefined) {
         this.#cached = { head: written, version };
-        const at = Date.now();
-        this.#lastCommit = { sealed: this.#headSealedInWrite, at };
-        if (this.signer !== undefined && !this.#headSealedInWrite) this.#signedAt = at;
+        // A transaction that only pinned the head (a compaction that dropped nothing) left it as it was, signed or sealed.
+        const headInWrite = this.#headInWrite;
+        if (headInWrite !== undefined) {
+          const at = Date.now();
+          this.#lastCommit = { sealed: headInWrite === 'sealed', at };
+          if (headInWrite === 'signed') this.#signedAt = at;
+        }
         if (this.signer !== undefined) this.#walk.committed(written, version);
         this.#afterCommit?.();
       }
@@ -419,8 +423,8 @@ export class ChainStore {
    * signed, which covers every row before it.
    */
   #signOrSeal(signer: ReceiptSigner, hash: string): string {
-    this.#headSealedInWrite = Date.now() - this.#signedAt < this.signEveryMs;
-    return this.#headSealedInWrite ? signer.seal(hash) : signer.sign(hash);
+    this.#headInWrite = Date.now() - this.#signedAt < this.signEveryMs ? 'sealed' : 'signed';
+    return this.#headInWrite === 'sealed' ? signer.seal(hash) : signer.sign(hash);
   }
 
   /** Ed25519-sign the next commit, not seal it: a burst of writes ends, the journal closes, a checkpoint an auditor checks. */

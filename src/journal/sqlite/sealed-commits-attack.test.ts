@@ -77,4 +77,16 @@ describe('a sealed head that writing stops after is signed over', () => {
     expect(lastRow(journal.path)).toMatchObject({ table: 'events', type: 'journal-signed', seq: 3 });
     expect(sealed(lastRow(journal.path))).toBe(false);
   });
+
+  it('also when a compaction found nothing it could drop since (an unresolved claim holds the history)', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir(), signEveryMs: 40 } });
+    // A claim left open: compaction never passes it.
+    expect(await journal.prepare(effectCall('c1'))).toMatchObject({ status: 'claimed' });
+    await journal.append({ type: 'note', at: Date.now(), data: {} });
+    expect(sealed(lastRow(journal.path))).toBe(true);
+    expect(await journal.compact({ before: Date.now() + 1 })).toEqual({ removed: {}, throughSeq: 0 });
+    await pause(250);
+    expect(lastRow(journal.path)).toMatchObject({ table: 'events', type: 'journal-signed', seq: 3 });
+    expect(sealed(lastRow(journal.path))).toBe(false);
+  });
 });
