@@ -46,7 +46,7 @@ export class ChainStore {
   #signing = true;
   /** How the last row this transaction appended is vouched for: undefined while it appended none (a pinned head). */
   #headInWrite: 'signed' | 'sealed' | undefined;
-  /** When this store last committed a head it Ed25519-signed; until `signEveryMs` later its commits are sealed. */
+  /** When this store last committed a head it Ed25519-signed (`performance.now()`); until `signEveryMs` later its commits are sealed. */
   #signedAt = Number.NEGATIVE_INFINITY;
   /** Whether this store's last commit ended on a sealed row, and when it committed. */
   #lastCommit: { sealed: boolean; at: number } = { sealed: false, at: 0 };
@@ -104,7 +104,7 @@ export class ChainStore {
         // A transaction that only pinned the head (a compaction that dropped nothing) left it as it was, signed or sealed.
         const headInWrite = this.#headInWrite;
         if (headInWrite !== undefined) {
-          const at = Date.now();
+          const at = performance.now();
           this.#lastCommit = { sealed: headInWrite === 'sealed', at };
           if (headInWrite === 'signed') this.#signedAt = at;
         }
@@ -423,7 +423,8 @@ export class ChainStore {
    * signed, which covers every row before it.
    */
   #signOrSeal(signer: ReceiptSigner, hash: string): string {
-    this.#headInWrite = Date.now() - this.#signedAt < this.signEveryMs ? 'sealed' : 'signed';
+    // The monotonic clock: the system clock set back would seal every commit for as long as it was set back.
+    this.#headInWrite = performance.now() - this.#signedAt < this.signEveryMs ? 'sealed' : 'signed';
     return this.#headInWrite === 'sealed' ? signer.seal(hash) : signer.sign(hash);
   }
 
@@ -432,7 +433,11 @@ export class ChainStore {
     this.#signedAt = Number.NEGATIVE_INFINITY;
   }
 
-  /** Whether this store's last commit ended on a sealed row, and when it committed (`SqliteJournal` signs a sealed head once writing stops). */
+  /**
+   * Whether this store's last commit ended on a sealed row, and when it
+   * committed, on the monotonic clock (`performance.now()`): `CommitBatcher`
+   * signs a sealed head over once writing stops.
+   */
   get lastCommit(): { readonly sealed: boolean; readonly at: number } {
     return this.#lastCommit;
   }

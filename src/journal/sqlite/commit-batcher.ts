@@ -124,7 +124,7 @@ export class CommitBatcher {
     const last = this.#store.lastCommit;
     // Queued writes commit signed on their own timer: their commit signs the sealed rows before them.
     if (!last.sealed || this.pending) return;
-    const idleMs = Date.now() - last.at;
+    const idleMs = performance.now() - last.at;
     if (idleMs < this.#store.signEveryMs) {
       this.#armSealTimer(this.#store.signEveryMs - idleMs);
       return;

@@ -4,7 +4,7 @@
  * reader, and a sealed head that writing stops after is signed over.
  */
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JournalPrepareInput } from '../../core/internal.js';
 import { isSeal } from './receipt-signer.js';
 import { closeJournal, effectCall, journalAt, keyDir, settle, tamper } from './__fixtures__/tampering.js';
@@ -33,6 +33,10 @@ function lastRow(path: string): StoredRow | undefined {
 
 const sealed = (row: StoredRow | undefined): boolean => typeof row?.signature === 'string' && isSeal(row.signature);
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('attack: a signature column that holds no text', () => {
   it('a BLOB in the head row’s signature is a bad signature: the journal opens and refuses, and verify() names the row', async () => {
@@ -87,6 +91,21 @@ describe('a sealed head that writing stops after is signed over', () => {
     expect(await journal.compact({ before: Date.now() + 1 })).toEqual({ removed: {}, throughSeq: 0 });
     await pause(250);
     expect(lastRow(journal.path)).toMatchObject({ table: 'events', type: 'journal-signed', seq: 3 });
+    expect(sealed(lastRow(journal.path))).toBe(false);
+  });
+});
+
+describe('the clock', () => {
+  it('set back while the journal writes does not seal its commits for as long as it was set back', async () => {
+    const journal = journalAt({ sign: { keyDir: keyDir(), signEveryMs: 40 } });
+    await settle(journal, 1, 1);
+    expect(sealed(lastRow(journal.path))).toBe(false);
+    // The system clock is stepped back an hour (a time sync, a virtual machine resumed).
+    const now = Date.now.bind(Date);
+    vi.spyOn(Date, 'now').mockImplementation(() => now() - 3_600_000);
+    await pause(80);
+    await settle(journal, 2, 2);
+    // More than signEveryMs after the last signature: signed, not sealed.
     expect(sealed(lastRow(journal.path))).toBe(false);
   });
 });
