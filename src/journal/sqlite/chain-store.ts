@@ -49,7 +49,7 @@ export class ChainStore {
   /** When this store last committed a head it Ed25519-signed (`performance.now()`); until `signEveryMs` later its commits are sealed. */
   #signedAt = Number.NEGATIVE_INFINITY;
   /** Whether this store's last commit ended on a sealed row, and when it committed. */
-  #lastCommit: { sealed: boolean; at: number } = { sealed: false, at: 0 };
+  #lastCommit: { sealed: boolean; at: number; head: ChainHead | undefined } = { sealed: false, at: 0, head: undefined };
   #afterCommit: (() => void) | undefined;
   readonly #observers: AppendObserver[] = [];
   /** `PRAGMA data_version` as read when the open transaction began; undefined outside `write`. */
@@ -105,7 +105,7 @@ export class ChainStore {
         const headInWrite = this.#headInWrite;
         if (headInWrite !== undefined) {
           const at = performance.now();
-          this.#lastCommit = { sealed: headInWrite === 'sealed', at };
+          this.#lastCommit = { sealed: headInWrite === 'sealed', at, head: written };
           if (headInWrite === 'signed') this.#signedAt = at;
         }
         if (this.signer !== undefined) this.#walk.committed(written, version);
@@ -454,7 +454,8 @@ export class ChainStore {
     this.write(() => {
       // Inside `write` the cache is dropped when another connection committed since: its head is its writer's to sign.
       const head = this.#cached?.head;
-      if (head === undefined) return;
+      const own = this.#lastCommit.head;
+      if (head === undefined || head.seq !== own?.seq || head.hash !== own.hash) return;
       this.append('events', { at: Date.now(), type: 'journal-signed', body: JSON.stringify({ signedThrough: head.seq, because: 'the rows sealed since the last signature' }) });
     });
   }

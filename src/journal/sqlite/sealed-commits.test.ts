@@ -75,7 +75,7 @@ describe('a signed journal seals its commits and signs them over', () => {
     expect(await journal.verify()).toMatchObject({ ok: true, rows: 3 });
     expect(await journalAt({ verifyKeyDir: keyDir() }, journal.path).verify()).toMatchObject({ ok: true, rows: 3 });
     const auditor = journalAt({ publicKey: journal.publicKey! }, journal.path);
-    expect((await auditor.verify()).firstBadRow).toEqual({ table: 'receipts', id: 2, problem: expect.stringContaining('sealed with the journal key, which the public key cannot check') });
+    expect((await auditor.verify()).firstBadRow).toEqual({ table: 'receipts', id: 2, problem: expect.stringContaining('carries a seal, which only the signing key checks, not the public key') });
   });
 
   it('signs the sealed rows over at close, with one signed event, and the public key then verifies every row', async () => {

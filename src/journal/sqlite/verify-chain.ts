@@ -197,7 +197,7 @@ function triggerProblem(db: Database.Database): BadRow | undefined {
 
 function uncoveredProblem(uncovered: { legacy: boolean; sealed: boolean }): string {
   if (uncovered.sealed) {
-    return 'signature missing: the row is sealed with the journal key, which the public key cannot check, and no later signed row covers it (a writer signs one commit in every `signEveryMs` while it writes, once it stops and at close; verify with the signing key to check the seals)';
+    return 'signature missing: the row carries a seal, which only the signing key checks, not the public key, and no later signed row covers it (a writer signs one commit in every `signEveryMs` while it writes, once it stops and at close; verify with the signing key to check the seals)';
   }
   return uncovered.legacy ? 'signature missing: the row is unsigned and no later signed row covers it' : 'signature missing';
 }
