@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ChainStore } from './chain-store.js';
 import { CommitBatcher } from './commit-batcher.js';
-import { loadReceiptSigner } from './receipt-signer.js';
+import { isSeal, loadReceiptSigner } from './receipt-signer.js';
 import { migrateSchema } from './schema.js';
 import { verifyChain } from './verify-chain.js';
 
@@ -15,12 +15,12 @@ function store(): ChainStore {
   return new ChainStore(db, undefined);
 }
 
-function signedStore(): ChainStore {
+function signedStore(signEveryMs?: number): ChainStore {
   const keyDir = mkdtempSync(join(tmpdir(), 'toolgate-batcher-keys-'));
   try {
     const db = new Database(':memory:');
     migrateSchema(db);
-    return new ChainStore(db, loadReceiptSigner(keyDir));
+    return new ChainStore(db, loadReceiptSigner(keyDir), signEveryMs);
   } finally {
     rmSync(keyDir, { recursive: true, force: true });
   }
@@ -114,5 +114,22 @@ describe('CommitBatcher', () => {
     expect(values[2]).toBe('read only');
     expect(signedTypes(chain)).toEqual(['a', 'b']);
     expect(verifyChain(chain.db, { verifier: chain.signer })).toMatchObject({ ok: true, rows: 2 });
+  });
+
+  it('signs a sealed head over once writing stops, also when the writes queued as the timer came could not commit', async () => {
+    const chain = signedStore(30);
+    const batcher = new CommitBatcher(chain, 60);
+    await batcher.commit(event(chain, 'signed'));
+    await batcher.commit(event(chain, 'sealed'));
+    // A receipt is queued as the seal timer comes, and its commit then fails (a lock held past the busy timeout).
+    vi.spyOn(chain, 'writeBatch').mockImplementationOnce(() => {
+      throw new Error('database is locked');
+    });
+    await new Promise<void>((resolve) => batcher.defer(event(chain, 'lost'), () => undefined, () => resolve()));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const last = chain.db.prepare<[], { type: string; signature: string }>('SELECT type, signature FROM events ORDER BY seq DESC LIMIT 1').get();
+    expect(last?.type).toBe('journal-signed');
+    expect(isSeal(last?.signature)).toBe(false);
+    expect(verifyChain(chain.db, { verifier: chain.signer })).toMatchObject({ ok: true, rows: 3 });
   });
 });

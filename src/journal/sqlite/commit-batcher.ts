@@ -122,8 +122,13 @@ export class CommitBatcher {
   #signOnceIdle(): void {
     this.#sealTimer = undefined;
     const last = this.#store.lastCommit;
-    // Queued writes commit signed on their own timer: their commit signs the sealed rows before them.
-    if (!last.sealed || this.pending) return;
+    if (!last.sealed) return;
+    // Queued writes commit signed on their own timer, which signs the sealed rows before them; looked at again after,
+    // since that commit may fail (a lock held past the busy timeout) and leave the sealed head as it was.
+    if (this.pending) {
+      this.#armSealTimer(this.#store.signEveryMs);
+      return;
+    }
     const idleMs = performance.now() - last.at;
     if (idleMs < this.#store.signEveryMs) {
       this.#armSealTimer(this.#store.signEveryMs - idleMs);
