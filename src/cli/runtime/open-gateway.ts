@@ -134,7 +134,7 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
   // Every process that writes the journal keeps its anchor, so `audit verify` can tell a cut tail or a replaced file.
   const journal = createSqliteJournal(config.journal.path, {
     recordAll: options.recordAll ?? true,
-    sign: config.journal.sign,
+    sign: config.journal.sign && (config.journal.signEveryMs === undefined ? true : { signEveryMs: config.journal.signEveryMs }),
     anchor: anchorPathFor(config.journal.path),
     onUnresolved: (claims) => {
       if (claims.length > 0) warnings.push(`${claims.length} unresolved claim(s) in the journal: a call started and never settled, and the same action is refused until you resolve it (toolgate audit unresolved; toolgate audit resolve <claim> --as failed|done)`);
