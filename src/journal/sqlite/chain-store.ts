@@ -3,19 +3,14 @@ import { ConfigurationError } from '../../core/internal.js';
 import { CHAIN_HEAD_SQL, type ChainRow } from './chain-rows.js';
 import type { AppendObserver, ChainHead } from './chain-types.js';
 import { ChainWalk } from './chain-walk.js';
+import { CommitSigning, DEFAULT_SIGN_EVERY_MS } from './commit-signing.js';
 import { KeyVouching, type UnsignedTail } from './key-vouching.js';
+import { SignOver } from './sign-over.js';
 import { GENESIS_HASH, hashColumnValues, type RowFields } from './row-hash.js';
 import type { ReceiptSigner } from './receipt-signer.js';
 import { HASHED_COLUMNS, type ChainedTable } from './schema.js';
 
 export type { AppendObserver, ChainHead } from './chain-types.js';
-
-/**
- * How long a signed journal seals its commits (`ReceiptSigner.seal`) after
- * one it Ed25519-signed, before the next is signed again, unless the
- * journal is opened with another `signEveryMs`.
- */
-export const DEFAULT_SIGN_EVERY_MS = 100;
 
 /**
  * The one writer of chained rows. `append` must run inside `write`, an
@@ -31,6 +26,8 @@ export class ChainStore {
   readonly #vouching: KeyVouching | undefined;
   /** With a signer, the rows other connections commit, walked before the readers see them; the compaction floor. */
   readonly #walk: ChainWalk;
+  /** With a signer: the `journal-signed` events it appends. */
+  readonly #signOver: SignOver | undefined;
   readonly #inserts = new Map<ChainedTable, Database.Statement>();
   readonly #dataVersion: Database.Statement<[], number>;
   readonly #transaction: Database.Transaction<(work: () => unknown) => unknown>;
@@ -44,29 +41,28 @@ export class ChainStore {
   #headUnsigned = false;
   /** Whether `append` signs: always, except for the rows of a batch before its last write (`writeBatch`). */
   #signing = true;
-  /** How the last row this transaction appended is vouched for: undefined while it appended none (a pinned head). */
-  #headInWrite: 'signed' | 'sealed' | undefined;
-  /** When this store last committed a head it Ed25519-signed (`performance.now()`); until `signEveryMs` later its commits are sealed. */
-  #signedAt = Number.NEGATIVE_INFINITY;
-  /** Whether this store's last commit ended on a sealed row, and when it committed. */
-  #lastCommit: { sealed: boolean; at: number; head: ChainHead | undefined } = { sealed: false, at: 0, head: undefined };
   #afterCommit: (() => void) | undefined;
   readonly #observers: AppendObserver[] = [];
   /** `PRAGMA data_version` as read when the open transaction began; undefined outside `write`. */
   #version: number | undefined;
 
-  /** How long commits are sealed after one Ed25519-signed; 0: every commit is signed. */
-  readonly signEveryMs: number;
+  /** With a signer: whether each commit's last row is signed or sealed, and this store's last commit. */
+  readonly signing: CommitSigning | undefined;
 
   constructor(db: Database.Database, signer: ReceiptSigner | undefined, signEveryMs = DEFAULT_SIGN_EVERY_MS) {
     this.db = db;
     this.signer = signer;
-    this.signEveryMs = signEveryMs;
+    this.signing = signer === undefined ? undefined : new CommitSigning(signer, signEveryMs);
     this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.#transaction = db.transaction((work: () => unknown) => work());
     this.#head = db.prepare<[], ChainHead>(CHAIN_HEAD_SQL);
-    this.#vouching = signer === undefined ? undefined : new KeyVouching(db, signer);
+    const vouching = signer === undefined ? undefined : new KeyVouching(db, signer);
+    this.#vouching = vouching;
     this.#walk = new ChainWalk(db, this.#observers);
+    this.#signOver =
+      vouching === undefined || this.signing === undefined
+        ? undefined
+        : new SignOver(this, { vouching, signing: this.signing, forgetWalk: () => this.#walk.forget(), refusal: () => this.#refusal, ownHead: () => this.#cached?.head });
   }
 
   head(): ChainHead {
@@ -84,7 +80,7 @@ export class ChainStore {
     let version = -1;
     this.#written = undefined;
     this.#headUnsigned = false;
-    this.#headInWrite = undefined;
+    this.signing?.began();
     try {
       const result = this.#transaction.immediate(() => {
         version = this.#dataVersion.get() ?? -1;
@@ -101,13 +97,7 @@ export class ChainStore {
       for (const observer of this.#observers) observer.ended(true);
       if (written !== undefined) {
         this.#cached = { head: written, version };
-        // A transaction that only pinned the head (a compaction that dropped nothing) left it as it was, signed or sealed.
-        const headInWrite = this.#headInWrite;
-        if (headInWrite !== undefined) {
-          const at = performance.now();
-          this.#lastCommit = { sealed: headInWrite === 'sealed', at, head: written };
-          if (headInWrite === 'signed') this.#signedAt = at;
-        }
+        this.signing?.committed(written);
         if (this.signer !== undefined) this.#walk.committed(written, version);
         this.#afterCommit?.();
       }
@@ -312,18 +302,13 @@ export class ChainStore {
 
   /** The rows the file ends on that no signature covers (`KeyVouching.unsignedTail`); throws once the journal refuses. */
   unsignedTail(): UnsignedTail | undefined {
-    return this.#unsignedTail(true);
-  }
-
-  #unsignedTail(named: boolean): UnsignedTail | undefined {
-    // Rows that do not chain are not a tail to sign over.
     if (this.#refusal !== undefined) throw this.#refusal;
-    return this.#vouching?.unsignedTail(named);
+    return this.#signOver?.unsignedTail(true);
   }
 
   /** Sign over the history a key made just now finds, as it stands: rows no key ever signed. Returns the rows signed over. */
   adoptHistory(because: string): UnsignedTail | undefined {
-    return this.#signOver(because, false, undefined);
+    return this.#signOver?.tail(because, false, undefined);
   }
 
   /**
@@ -333,35 +318,13 @@ export class ChainStore {
    * or rewritten since would be vouched for unseen. Returns the rows signed over.
    */
   signOverTail(because: string, head: string): UnsignedTail | undefined {
-    return this.#signOver(because, true, head);
+    return this.#signOver?.tail(because, true, head);
   }
 
-  #signOver(because: string, named: boolean, checkedHead: string | undefined): UnsignedTail | undefined {
-    const vouching = this.#vouching;
-    const vouched = vouching?.vouched;
-    // Signed, never sealed: an auditor with the public key alone checks what was signed over.
-    this.signNextCommit();
-    try {
-      return this.write(() => {
-        const tail = this.#unsignedTail(named);
-        if (vouching === undefined || tail === undefined) return undefined;
-        if (checkedHead !== undefined && checkedHead !== tail.head) {
-          throw new ConfigurationError('head', `is not the row the journal ends on now (rows #${tail.from}–#${tail.through}, ending on ${tail.head}): rows were appended or rewritten since they were named; check them again`);
-        }
-        vouching.vouchFor({ seq: tail.through, hash: tail.head });
-        // The walk stopped at the last signed row: the rows past it are handed over now that the key vouches for them
-        // (a claim among them keeps its action in doubt), before the signature over them is appended.
-        this.#walk.forget();
-        this.append('events', { at: Date.now(), type: 'journal-signed', body: JSON.stringify({ signedThrough: tail.through, because }) });
-        return tail;
-      });
-    } catch (error) {
-      // Not signed over after all (a full disk, a busy lock): without the signature the head is not vouched for.
-      vouching?.vouchFor(vouched);
-      throw error;
-    }
+  /** Sign the sealed row this store's last commit ended on over, if the file still ends on it (`SignOver.sealedHead`). */
+  signSealedHead(): void {
+    this.#signOver?.sealedHead();
   }
-
 
   #fileHead(): ChainHead {
     return this.read(() => this.#checkedFileHead());
@@ -403,7 +366,7 @@ export class ChainStore {
     // The values in insert order are the hashed columns in order: hashed as they are bound.
     const hash = hashColumnValues(previous.hash, table, seq, values);
     values.push(seq, previous.hash, hash);
-    if (this.signer !== undefined) values.push(signed ? this.#signOrSeal(this.signer, hash) : null);
+    if (this.signing !== undefined) values.push(signed ? this.signing.vouch(hash) : null);
     // Bound as separate arguments: better-sqlite3 reads each from the call directly, where it would fetch
     // an array's elements one by one through V8's API (about 0.2 µs a row).
     this.#insert(table).run(...values);
@@ -412,52 +375,6 @@ export class ChainStore {
     this.#written = { seq, hash };
     this.#headUnsigned = this.signer !== undefined && !signed;
     return this.#written;
-  }
-
-  /**
-   * The Ed25519 signature over a commit's row, or its seal within
-   * `signEveryMs` of the last commit signed (see `signNextCommit`): a seal
-   * vouches for the row to every holder of the key, which is every journal
-   * that writes or acts on the rows; the public key checks signatures only,
-   * so an auditor who holds it alone checks the rows up to the last one
-   * signed, which covers every row before it.
-   */
-  #signOrSeal(signer: ReceiptSigner, hash: string): string {
-    // The monotonic clock: the system clock set back would seal every commit for as long as it was set back.
-    this.#headInWrite = performance.now() - this.#signedAt < this.signEveryMs ? 'sealed' : 'signed';
-    return this.#headInWrite === 'sealed' ? signer.seal(hash) : signer.sign(hash);
-  }
-
-  /** Ed25519-sign the next commit, not seal it: a burst of writes ends, the journal closes, a checkpoint an auditor checks. */
-  signNextCommit(): void {
-    this.#signedAt = Number.NEGATIVE_INFINITY;
-  }
-
-  /**
-   * Whether this store's last commit ended on a sealed row, and when it
-   * committed, on the monotonic clock (`performance.now()`): `CommitBatcher`
-   * signs a sealed head over once writing stops.
-   */
-  get lastCommit(): { readonly sealed: boolean; readonly at: number } {
-    return this.#lastCommit;
-  }
-
-  /**
-   * Sign the sealed row this store's last commit ended on, if the file still
-   * ends on it, with a `journal-signed` event: writing has stopped, and an
-   * auditor who holds the public key alone would otherwise find rows it
-   * cannot check past the last signature until the next commit.
-   */
-  signSealedHead(): void {
-    if (!this.#lastCommit.sealed) return;
-    this.signNextCommit();
-    this.write(() => {
-      // Inside `write` the cache is dropped when another connection committed since: its head is its writer's to sign.
-      const head = this.#cached?.head;
-      const own = this.#lastCommit.head;
-      if (head === undefined || head.seq !== own?.seq || head.hash !== own.hash) return;
-      this.append('events', { at: Date.now(), type: 'journal-signed', body: JSON.stringify({ signedThrough: head.seq, because: 'the rows sealed since the last signature' }) });
-    });
   }
 
   /** The insert of one table's rows: its hashed columns in order, then the chain's (the signature when signing is on). */

@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type Database from 'better-sqlite3';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ChainStore } from './chain-store.js';
 import type { AppendObserver } from './chain-types.js';
 import { ChainWalk } from './chain-walk.js';
@@ -10,20 +8,16 @@ import { KeyVouching } from './key-vouching.js';
 import { loadReceiptSigner, type ReceiptSigner } from './receipt-signer.js';
 import { migrateSchema, type ChainedTable } from './schema.js';
 import { appendForged } from './__fixtures__/forge-row.js';
+import { useJournalFolder } from './__fixtures__/journal-folder.js';
 
-let dir: string;
+const folder = useJournalFolder('toolgate-chain-walk-');
 let db: Database.Database;
 let signer: ReceiptSigner;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'toolgate-chain-walk-'));
-  db = new Database(join(dir, 'journal.db'));
+  db = folder.open();
   migrateSchema(db);
-  signer = loadReceiptSigner(join(dir, 'keys'));
-});
-afterEach(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
+  signer = loadReceiptSigner(join(folder.dir(), 'keys'));
 });
 
 const event = { at: 1, type: 'note', body: '{}' };

@@ -35,7 +35,7 @@ interface QueuedWrite {
  * first time in a transaction that was rolled back, so it keeps no state of
  * its own outside the file but what running it again leaves the same.
  *
- * With a signer most commits are sealed, not signed (`ChainStore.signNextCommit`):
+ * With a signer most commits are sealed, not signed (`CommitSigning`):
  * the batch `maxDelayMs` commits on its own, once calls stopped coming, is
  * signed, and so is the last at `close()`; a sealed commit that writing stops
  * after is signed over `signEveryMs` later (`ChainStore.signSealedHead`).
@@ -77,14 +77,14 @@ export class CommitBatcher {
     this.#queue.push({ work, resolve: onCommitted, reject: onError });
     this.#timer ??= setTimeout(() => {
       // Nothing else came to commit with it: the end of a burst of calls, signed.
-      this.#store.signNextCommit();
+      this.#store.signing?.signNext();
       this.flush();
     }, this.#maxDelayMs);
   }
 
   /** Commit what is queued, signed, sign a sealed head this store left, and arm no timer again. */
   close(): void {
-    this.#store.signNextCommit();
+    this.#store.signing?.signNext();
     this.flush();
     if (this.#sealTimer !== undefined) clearTimeout(this.#sealTimer);
     this.#sealTimer = undefined;
@@ -108,7 +108,8 @@ export class CommitBatcher {
     if (values === undefined) for (const entry of batch) this.#commitAlone(entry);
     else batch.forEach((entry, index) => entry.resolve(values[index]));
     // Committed one by one, only the first of the writes is signed: the last may be sealed, and is signed over too.
-    if (this.#store.lastCommit.sealed) this.#armSealTimer(this.#store.signEveryMs);
+    const signing = this.#store.signing;
+    if (signing?.last.sealed === true) this.#armSealTimer(signing.everyMs);
   }
 
   #armSealTimer(delayMs: number): void {
@@ -121,17 +122,17 @@ export class CommitBatcher {
   /** Sign a sealed head once no commit came for `signEveryMs`; while commits come, one in every `signEveryMs` is signed anyway. */
   #signOnceIdle(): void {
     this.#sealTimer = undefined;
-    const last = this.#store.lastCommit;
-    if (!last.sealed) return;
+    const signing = this.#store.signing;
+    if (signing?.last.sealed !== true) return;
     // Queued writes commit signed on their own timer, which signs the sealed rows before them; looked at again after,
     // since that commit may fail (a lock held past the busy timeout) and leave the sealed head as it was.
     if (this.pending) {
-      this.#armSealTimer(this.#store.signEveryMs);
+      this.#armSealTimer(signing.everyMs);
       return;
     }
-    const idleMs = performance.now() - last.at;
-    if (idleMs < this.#store.signEveryMs) {
-      this.#armSealTimer(this.#store.signEveryMs - idleMs);
+    const idleMs = performance.now() - signing.last.at;
+    if (idleMs < signing.everyMs) {
+      this.#armSealTimer(signing.everyMs - idleMs);
       return;
     }
     this.#signSealedHead();

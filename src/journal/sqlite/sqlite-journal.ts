@@ -270,8 +270,8 @@ export class SqliteJournal implements Journal {
       this.#open();
       checkResolveClaimOptions(options);
       this.#batcher.flush();
-      // An operator's word is signed, not sealed (see `ChainStore.signNextCommit`).
-      this.#store.signNextCommit();
+      // An operator's word is signed, not sealed (see `CommitSigning`).
+      this.#store.signing?.signNext();
       this.#store.write(() => {
         const open = this.#openClaims.refresh();
         const latest = [...open.values()].find((entry) => entry.claim_id === claimId);
@@ -376,7 +376,7 @@ export class SqliteJournal implements Journal {
       this.#batcher.flush();
       const anchored = options.expectedHead === undefined && this.#anchor !== undefined ? readJournalAnchor(this.#anchor.path) : undefined;
       // The checkpoint is signed, not sealed: an auditor with the public key alone vouches for the dropped rows by it.
-      this.#store.signNextCommit();
+      this.#store.signing?.signNext();
       return compactJournal(this.#store, this.#openClaims, anchored === undefined ? options : { ...options, expectedHead: { seq: anchored.rows, hash: anchored.head } }, this.#verifier);
     });
   }
