@@ -1,22 +1,15 @@
-import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ChainStore } from './chain-store.js';
 import { KeyVouching } from './key-vouching.js';
-import { loadReceiptSigner, type ReceiptSigner } from './receipt-signer.js';
-import { migrateSchema } from './schema.js';
+import type { ReceiptSigner } from './receipt-signer.js';
 import { appendForged } from './__fixtures__/forge-row.js';
-import { useJournalFolder } from './__fixtures__/journal-folder.js';
+import { useSignedJournalFile } from './__fixtures__/journal-folder.js';
 
-const folder = useJournalFolder('toolgate-key-vouching-');
+const file = useSignedJournalFile('toolgate-key-vouching-');
 let db: Database.Database;
 let signer: ReceiptSigner;
-
-beforeEach(() => {
-  db = folder.open();
-  migrateSchema(db);
-  signer = loadReceiptSigner(join(folder.dir(), 'keys'));
-});
+beforeEach(() => ({ db, signer } = file.open()));
 
 const event = { at: 1, type: 'note', body: '{}' };
 

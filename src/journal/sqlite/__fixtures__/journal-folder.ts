@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach } from 'vitest';
+import { loadReceiptSigner, type ReceiptSigner } from '../receipt-signer.js';
+import { migrateSchema } from '../schema.js';
 
 export interface JournalFolder {
   /** This test's own folder. */
@@ -29,6 +31,18 @@ export function useJournalFolder(prefix: string): JournalFolder {
       databases.push(db);
       db.pragma('journal_mode = WAL');
       return db;
+    },
+  };
+}
+
+/** A fresh folder per test with a migrated `journal.db` and a signing key beside it: `open()` inside a test or its `beforeEach`. */
+export function useSignedJournalFile(prefix: string): { readonly open: () => { db: Database.Database; signer: ReceiptSigner } } {
+  const folder = useJournalFolder(prefix);
+  return {
+    open: () => {
+      const db = folder.open();
+      migrateSchema(db);
+      return { db, signer: loadReceiptSigner(join(folder.dir(), 'keys')) };
     },
   };
 }
