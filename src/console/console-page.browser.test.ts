@@ -1,44 +1,29 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator } from 'playwright-core';
-import { z } from 'zod';
-import { launchChromium } from '../../test/support/chromium.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
+import { useChromium } from '../../test/support/chromium.js';
 import { diffForWrite } from '../cli/runtime/diff-for-write.js';
-import { ConfigurationError, createConfirm, createPolicy, createToolRegistry, defineTool, type ToolOutcome, type ToolPolicy } from '../core/internal.js';
+import { ConfigurationError, createConfirm, createPolicy, createToolRegistry, type ToolOutcome } from '../core/internal.js';
+import { allowAll, runTests } from './__fixtures__/run-tests-tool.js';
 import { WITHHELD_READ, showWithheldCard } from './__fixtures__/withheld-definitions.js';
 import { builtinTools, createNodeHost } from '../node/index.js';
 import { createFakeHost } from '../testing/index.js';
 import { createApprovalQueue } from './approval-queue.js';
 import { startConsole } from './create-console-server.js';
 
-const allowAll: ToolPolicy = { version: 3, decideIdentity: () => ({ kind: 'allow', matched: [] }), decideArguments: () => ({ kind: 'allow', matched: [] }) };
-
-const runTests = defineTool({
-  name: 'run_tests',
-  description: 'Run the test suite',
-  input: z.object({ command: z.string() }),
-  policy: { spawnsProcess: true },
-  policyTarget: (args) => ({ command: args.command }),
-  dispatch: () => ({ exitCode: 0, stdout: 'all green' }),
-});
-
 describe('console page in Chromium', () => {
-  let browser: Browser | undefined;
-  beforeAll(async () => {
+  const browser = useChromium();
+  beforeAll(() => {
     mkdirSync('test-results/console', { recursive: true });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
   });
 
   it('shows a pending approval, approves it with a click, and lists the receipt', async () => {
     const registry = createToolRegistry({ tools: [runTests], host: createFakeHost(), policy: allowAll });
     const approvals = createApprovalQueue();
     const server = await startConsole({ registry, approvals });
-    const page = await (browser as Browser).newPage();
+    const page = await browser().newPage();
     try {
       await page.goto(server.url);
       await page.getByText('No calls yet').waitFor();
@@ -93,7 +78,7 @@ describe('console page in Chromium', () => {
     const controller = createConfirm({ mode: 'ask', policy, prompt: (request, _context, signal) => approvals.confirm(request, signal) });
     const registry = createToolRegistry({ tools: builtinTools, host, policy });
     const server = await startConsole({ registry, approvals });
-    const page = await (browser as Browser).newPage();
+    const page = await browser().newPage();
     const anthropicKey = `sk-ant-api03-${'Zq8vT3xW9yB2nL5m'.repeat(2)}`;
     const githubToken = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
     // Everything the browser receives: each response, and the event stream as a second client reads it.
@@ -192,7 +177,7 @@ describe('console page in Chromium', () => {
       },
     };
     const server = await startConsole({ registry, approvals: createApprovalQueue(), withheld });
-    const page = await (browser as Browser).newPage();
+    const page = await browser().newPage();
     try {
       const card = await showWithheldCard(page, server.url, 'mcp_files_read');
       // Upstream text is hostile: shown as text, never as markup.

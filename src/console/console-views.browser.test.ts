@@ -1,31 +1,17 @@
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { z } from 'zod';
-import { launchChromium } from '../../test/support/chromium.js';
-import { createPolicy, createToolRegistry, defineTool } from '../core/internal.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useChromium } from '../../test/support/chromium.js';
+import { createPolicy, createToolRegistry } from '../core/internal.js';
 import { createFakeHost } from '../testing/index.js';
 import { createApprovalQueue } from './approval-queue.js';
 import { startConsole } from './create-console-server.js';
+import { runTests } from './__fixtures__/run-tests-tool.js';
 import { WITHHELD_READ_APPROVED, showWithheldCard } from './__fixtures__/withheld-definitions.js';
 
-const runTests = defineTool({
-  name: 'run_tests',
-  description: 'Run the test suite',
-  input: z.object({ command: z.string() }),
-  policy: { spawnsProcess: true },
-  policyTarget: (args) => ({ command: args.command }),
-  dispatch: () => ({ exitCode: 0, stdout: 'all green' }),
-});
-
 describe('console views in Chromium', () => {
-  let browser: Browser | undefined;
-  beforeAll(async () => {
+  const browser = useChromium();
+  beforeAll(() => {
     mkdirSync('test-results/console', { recursive: true });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
   });
 
   it('shows a pending approval on every view and in the title, says truthfully what decided each call, searches receipts and lists every rule in force', async () => {
@@ -33,7 +19,7 @@ describe('console views in Chromium', () => {
     const registry = createToolRegistry({ tools: [runTests], host: createFakeHost(), policy });
     const approvals = createApprovalQueue();
     const server = await startConsole({ registry, approvals, describePolicy: () => ({ version: policy.version, mode: 'ask', scope: 'workspace-write', rules: policy.rules, allowedCommandGlobs: [['npm', '*']] }) });
-    const page = await (browser as Browser).newPage();
+    const page = await browser().newPage();
     const refused: string[] = [];
     page.on('response', (response) => {
       if (response.status() >= 400) refused.push(response.url());
@@ -98,7 +84,7 @@ describe('console views in Chromium', () => {
       approvals: createApprovalQueue(),
       withheld: { list: () => Promise.resolve([withheld, older]), approve: () => Promise.resolve() },
     });
-    const page = await (browser as Browser).newPage();
+    const page = await browser().newPage();
     try {
       const card = await showWithheldCard(page, server.url, 'mcp_files_read');
       const diff = card.locator('section.changes pre.diff');

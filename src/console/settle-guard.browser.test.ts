@@ -1,11 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { launchChromium } from '../../test/support/chromium.js';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useChromium } from '../../test/support/chromium.js';
 import { buttonCentre, buttonOwnerAt, goneFrom } from '../../test/support/console-pointer.js';
-import { createToolRegistry, defineTool, type ToolOutcome, type ToolPolicy } from '../core/internal.js';
+import { createToolRegistry, type ToolOutcome } from '../core/internal.js';
 import type { WithheldDefinition } from '../mcp/index.js';
 import { createFakeHost } from '../testing/index.js';
+import { allowAll, runTests } from './__fixtures__/run-tests-tool.js';
 import { WITHHELD_READ } from './__fixtures__/withheld-definitions.js';
 import { createApprovalQueue } from './approval-queue.js';
 import type { ApprovalQueue, ConsoleServer } from './console-types.js';
@@ -13,15 +13,6 @@ import { startConsole } from './create-console-server.js';
 
 // The settle guard in the console page, with real mouse clicks and keys at fixed places: what lies under the pointer is the point.
 
-const allowAll: ToolPolicy = { version: 3, decideIdentity: () => ({ kind: 'allow', matched: [] }), decideArguments: () => ({ kind: 'allow', matched: [] }) };
-const runTests = defineTool({
-  name: 'run_tests',
-  description: 'Run a command',
-  input: z.object({ command: z.string() }),
-  policy: { spawnsProcess: true },
-  policyTarget: (args) => ({ command: args.command }),
-  dispatch: () => ({ exitCode: 0 }),
-});
 /** Longer than the settle time: a person reading a card before clicking. */
 const READ_MS = 1_000;
 
@@ -32,27 +23,21 @@ interface Scene {
   readonly call: (command: string) => Promise<{ id: string; outcome: Promise<ToolOutcome> }>;
 }
 
-let browser: Browser | undefined;
+const browser = useChromium();
 let server: ConsoleServer | undefined;
 let page: Page | undefined;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
 afterEach(async () => {
   await page?.close();
   await server?.close();
   page = undefined;
   server = undefined;
 });
-afterAll(async () => {
-  await browser?.close();
-});
 
 async function openScene(viewport = { width: 1280, height: 900 }): Promise<Scene> {
   const approvals = createApprovalQueue();
   const registry = createToolRegistry({ tools: [runTests], host: createFakeHost(), policy: allowAll });
   server = await startConsole({ registry, approvals });
-  const opened = await (browser as Browser).newPage({ viewport });
+  const opened = await browser().newPage({ viewport });
   page = opened;
   await opened.goto(server.url);
   await opened.getByRole('button', { name: /Approvals/ }).click();
@@ -155,7 +140,7 @@ describe('settle guard on withheld definitions, in Chromium', () => {
     const registry = createToolRegistry({ tools: [], host: createFakeHost(), policy: allowAll });
     server = await startConsole({ registry, approvals: createApprovalQueue(), withheld });
     // Tall enough to show both cards without a scroll bar, whose going would re-wrap the text.
-    page = await (browser as Browser).newPage({ viewport: { width: 1280, height: 2000 } });
+    page = await browser().newPage({ viewport: { width: 1280, height: 2000 } });
     await page.goto(server.url);
     await page.getByRole('button', { name: 'Withheld MCP tools' }).click();
     await page.locator('[data-withheld="mcp_files_send"]').waitFor();

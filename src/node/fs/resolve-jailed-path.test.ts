@@ -3,9 +3,10 @@ import { link, mkdir, mkdtemp, readFile, readdir, rename, rm, symlink, writeFile
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ToolPolicyError, type ResolvedPath } from '../../core/internal.js';
+import type { ResolvedPath } from '../../core/internal.js';
 import { createNodeHost } from '../create-node-host.js';
 import type { NodeHost, NodeHostOptions } from '../node-host-types.js';
+import { refusalReason } from '../__fixtures__/refusal-reason.js';
 
 let base: string;
 let workspace: string;
@@ -20,15 +21,6 @@ function resolved(requested: string, on: NodeHost = host): ResolvedPath {
   const [file] = on.resolve({ tool: 'write_file', access: 'write', paths: [requested] }).files;
   if (file === undefined) throw new Error('no answer');
   return file;
-}
-
-async function reason(attempt: Promise<unknown>): Promise<string> {
-  const error = await attempt.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ToolPolicyError);
-  return (error as ToolPolicyError).reason;
 }
 
 const read = (relative: string): Promise<string> => readFile(path.join(workspace, relative), 'utf8');
@@ -57,10 +49,10 @@ describe('re-check at execution: what runs is what was resolved', () => {
     const folder = resolved('notes');
     await rename(path.join(workspace, 'notes'), path.join(workspace, 'notes-old'));
     await symlink('other', path.join(workspace, 'notes'));
-    expect(await reason(host.fs.readFile('notes/a.md', { expected: file }))).toBe('target_changed');
-    expect(await reason(host.fs.writeFile('notes/a.md', 'pwned', { expected: file }))).toBe('target_changed');
-    expect(await reason(host.fs.editFile('notes/a.md', { oldText: 'other', newText: 'pwned' }, { expected: file }))).toBe('target_changed');
-    expect(await reason(host.fs.listDirectory('notes', { expected: folder }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.readFile('notes/a.md', { expected: file }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.writeFile('notes/a.md', 'pwned', { expected: file }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.editFile('notes/a.md', { oldText: 'other', newText: 'pwned' }, { expected: file }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.listDirectory('notes', { expected: folder }))).toBe('target_changed');
     expect(await read('other/a.md')).toBe('other\n');
     expect(await read('notes-old/a.md')).toBe('original\n');
   });
@@ -69,8 +61,8 @@ describe('re-check at execution: what runs is what was resolved', () => {
     const file = resolved('notes/a.md');
     await rm(path.join(workspace, 'notes', 'a.md'));
     await symlink('../.env', path.join(workspace, 'notes', 'a.md'));
-    expect(await reason(host.fs.readFile('notes/a.md', { expected: file }))).toBe('target_changed');
-    expect(await reason(host.fs.writeFile('notes/a.md', 'TOKEN=stolen', { expected: file }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.readFile('notes/a.md', { expected: file }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.writeFile('notes/a.md', 'TOKEN=stolen', { expected: file }))).toBe('target_changed');
     expect(await read('.env')).toBe('TOKEN=1\n');
   });
 
@@ -78,9 +70,9 @@ describe('re-check at execution: what runs is what was resolved', () => {
     const file = resolved('notes/a.md');
     await writeFile(path.join(workspace, 'notes', 'planted.md'), 'planted\n');
     await rename(path.join(workspace, 'notes', 'planted.md'), path.join(workspace, 'notes', 'a.md'));
-    expect(await reason(host.fs.readFile('notes/a.md', { expected: file }))).toBe('target_changed');
-    expect(await reason(host.fs.writeFile('notes/a.md', 'mine', { expected: file }))).toBe('target_changed');
-    expect(await reason(host.fs.editFile('notes/a.md', { oldText: 'planted', newText: 'mine' }, { expected: file }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.readFile('notes/a.md', { expected: file }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.writeFile('notes/a.md', 'mine', { expected: file }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.editFile('notes/a.md', { oldText: 'planted', newText: 'mine' }, { expected: file }))).toBe('target_changed');
     expect(await read('notes/a.md')).toBe('planted\n');
     // Resolved again, the same calls go through: only a change is refused.
     expect((await host.fs.readFile('notes/a.md', { expected: resolved('notes/a.md') })).content).toBe('planted\n');
@@ -92,20 +84,20 @@ describe('re-check at execution: what runs is what was resolved', () => {
     const nested = resolved('notes/deep/er/new.md');
     expect(fresh.created).toBe(true);
     await writeFile(path.join(workspace, 'notes', 'new.md'), 'someone else\n');
-    expect(await reason(host.fs.writeFile('notes/new.md', 'mine', { expected: fresh }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.writeFile('notes/new.md', 'mine', { expected: fresh }))).toBe('target_changed');
     expect(await read('notes/new.md')).toBe('someone else\n');
     // A folder that appeared where the new file's folders were missing is a change too; nothing is written there.
     await mkdir(path.join(workspace, 'notes', 'deep'));
-    expect(await reason(host.fs.writeFile('notes/deep/er/new.md', 'mine', { expected: nested }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.writeFile('notes/deep/er/new.md', 'mine', { expected: nested }))).toBe('target_changed');
     expect(await readdir(path.join(workspace, 'notes', 'deep'))).toEqual([]);
   });
 
   it('refuses a file that vanished after resolution, and an expected target that names another real path', async () => {
     const file = resolved('notes/a.md');
     await rm(path.join(workspace, 'notes', 'a.md'));
-    expect(await reason(host.fs.writeFile('notes/a.md', 'x', { expected: file }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.writeFile('notes/a.md', 'x', { expected: file }))).toBe('target_changed');
     await expect(readFile(path.join(workspace, 'notes', 'a.md'))).rejects.toMatchObject({ code: 'ENOENT' });
-    expect(await reason(host.fs.readFile('other/a.md', { expected: resolved('notes') }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.readFile('other/a.md', { expected: resolved('notes') }))).toBe('target_changed');
   });
 
   it('refuses a folder replaced by another of the same name that holds a file of the same name, and writes nothing there', async () => {
@@ -113,8 +105,8 @@ describe('re-check at execution: what runs is what was resolved', () => {
     await rename(path.join(workspace, 'notes'), path.join(workspace, 'notes-old'));
     await mkdir(path.join(workspace, 'notes'));
     await writeFile(path.join(workspace, 'notes', 'a.md'), 'planted\n');
-    expect(await reason(host.fs.readFile('notes/a.md', { expected: file }))).toBe('target_changed');
-    expect(await reason(host.fs.writeFile('notes/a.md', 'mine', { expected: file }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.readFile('notes/a.md', { expected: file }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.writeFile('notes/a.md', 'mine', { expected: file }))).toBe('target_changed');
     expect(await read('notes/a.md')).toBe('planted\n');
     expect(await read('notes-old/a.md')).toBe('original\n');
   });
@@ -124,8 +116,8 @@ describe('re-check at execution: what runs is what was resolved', () => {
     const nested = resolved('notes/deep/new.md');
     await rename(path.join(workspace, 'notes'), path.join(workspace, 'notes-old'));
     await mkdir(path.join(workspace, 'notes'));
-    expect(await reason(host.fs.writeFile('notes/new.md', 'mine', { expected: fresh }))).toBe('target_changed');
-    expect(await reason(host.fs.writeFile('notes/deep/new.md', 'mine', { expected: nested }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.writeFile('notes/new.md', 'mine', { expected: fresh }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.writeFile('notes/deep/new.md', 'mine', { expected: nested }))).toBe('target_changed');
     expect(await readdir(path.join(workspace, 'notes'))).toEqual([]);
     expect((await readdir(path.join(workspace, 'notes-old'))).sort()).toEqual(['a.md']);
   });
@@ -136,9 +128,9 @@ describe('re-check at execution: what runs is what was resolved', () => {
     await rename(path.join(workspace, 'notes'), path.join(workspace, 'moved'));
     await symlink('moved', path.join(workspace, 'notes'));
     const refused = ['target_changed', 'symlink_refused'];
-    expect(refused).toContain(await reason(host.fs.readFile('notes/a.md', { expected: file })));
-    expect(refused).toContain(await reason(host.fs.writeFile('notes/a.md', 'mine', { expected: file })));
-    expect(refused).toContain(await reason(host.fs.writeFile('notes/new.md', 'mine', { expected: fresh })));
+    expect(refused).toContain(await refusalReason(host.fs.readFile('notes/a.md', { expected: file })));
+    expect(refused).toContain(await refusalReason(host.fs.writeFile('notes/a.md', 'mine', { expected: file })));
+    expect(refused).toContain(await refusalReason(host.fs.writeFile('notes/new.md', 'mine', { expected: fresh })));
     expect(await read('moved/a.md')).toBe('original\n');
     expect((await readdir(path.join(workspace, 'moved'))).sort()).toEqual(['a.md']);
   });
@@ -154,11 +146,11 @@ describe('re-check at execution: what runs is what was resolved', () => {
 
 describe('protected unless approved: the real path decides', () => {
   it('refuses a read or write of .env and .git/config without an approved target, and performs it with one', async () => {
-    expect(await reason(host.fs.readFile('.env'))).toBe('protected_path');
-    expect(await reason(host.fs.readFile('.GIT/config'))).toBe('protected_path');
-    expect(await reason(host.fs.writeFile('.git/config', '[core]\n\tfsmonitor = x\n'))).toBe('protected_path');
-    expect(await reason(host.fs.editFile('.env', { oldText: '1', newText: '2' }))).toBe('protected_path');
-    expect(await reason(host.fs.listDirectory('.git'))).toBe('protected_path');
+    expect(await refusalReason(host.fs.readFile('.env'))).toBe('protected_path');
+    expect(await refusalReason(host.fs.readFile('.GIT/config'))).toBe('protected_path');
+    expect(await refusalReason(host.fs.writeFile('.git/config', '[core]\n\tfsmonitor = x\n'))).toBe('protected_path');
+    expect(await refusalReason(host.fs.editFile('.env', { oldText: '1', newText: '2' }))).toBe('protected_path');
+    expect(await refusalReason(host.fs.listDirectory('.git'))).toBe('protected_path');
     expect(await read('.git/config')).toBe('[core]\n');
 
     const env = resolved('.env');
@@ -174,9 +166,9 @@ describe('protected unless approved: the real path decides', () => {
   it('refuses through links (vendor -> .git, envlink -> .env) without an approved target, and with one that named the real path performs it', async () => {
     await symlink('.git', path.join(workspace, 'vendor'));
     await symlink('.env', path.join(workspace, 'envlink'));
-    expect(await reason(host.fs.writeFile('vendor/config', '[core]\n\tfsmonitor = "touch pwned"\n'))).toBe('protected_path');
-    expect(await reason(host.fs.readFile('envlink'))).toBe('protected_path');
-    expect(await reason(host.fs.writeFile('envlink', 'TOKEN=stolen'))).toBe('protected_path');
+    expect(await refusalReason(host.fs.writeFile('vendor/config', '[core]\n\tfsmonitor = "touch pwned"\n'))).toBe('protected_path');
+    expect(await refusalReason(host.fs.readFile('envlink'))).toBe('protected_path');
+    expect(await refusalReason(host.fs.writeFile('envlink', 'TOKEN=stolen'))).toBe('protected_path');
     expect(await read('.git/config')).toBe('[core]\n');
     expect(await read('.env')).toBe('TOKEN=1\n');
 
@@ -189,13 +181,13 @@ describe('protected unless approved: the real path decides', () => {
 
   it('accepts an approval only for the real path it named: another protected file, or an unprotected account of this one, is refused', async () => {
     const lexical = (requested: string, protectedFlag: boolean): ResolvedPath => ({ requested, path: requested, real: requested, protected: protectedFlag, linkTraversal: false, outside: false, created: false, hardLinked: false });
-    expect(await reason(host.fs.readFile('.git/config', { expected: lexical('.env', true) }))).toBe('protected_path');
-    expect(await reason(host.fs.readFile('.git/config', { expected: resolved('.env') }))).toBe('target_changed');
-    expect(await reason(host.fs.readFile('.env', { expected: { ...resolved('.env'), protected: false } }))).toBe('protected_path');
+    expect(await refusalReason(host.fs.readFile('.git/config', { expected: lexical('.env', true) }))).toBe('protected_path');
+    expect(await refusalReason(host.fs.readFile('.git/config', { expected: resolved('.env') }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.readFile('.env', { expected: { ...resolved('.env'), protected: false } }))).toBe('protected_path');
     // An engine without a resolving host hands on the spelling: it binds when it names the real path.
     expect((await host.fs.readFile('.env', { expected: lexical('.env', true) })).content).toBe('TOKEN=1\n');
     await symlink('.env', path.join(workspace, 'envlink'));
-    expect(await reason(host.fs.readFile('envlink', { expected: lexical('envlink', false) }))).toBe('protected_path');
+    expect(await refusalReason(host.fs.readFile('envlink', { expected: lexical('envlink', false) }))).toBe('protected_path');
   });
 
   it('leaves protected entries out of a listing: .env files, key material, a nested repository', async () => {
@@ -219,9 +211,9 @@ describe('protected unless approved: the real path decides', () => {
     // that built it by hand) is refused again at execution.
     expect(() => resolved('state/journal.db', guarded)).toThrow(/protected/);
     const claimed = (requested: string): ResolvedPath => ({ requested, path: requested, real: requested, protected: true, linkTraversal: false, outside: false, created: false, hardLinked: false });
-    expect(await reason(guarded.fs.readFile('state/journal.db', { expected: claimed('state/journal.db') }))).toBe('protected_path');
-    expect(await reason(guarded.fs.writeFile('STATE/journal.db', 'x', { expected: claimed('STATE/journal.db') }))).toBe('protected_path');
-    expect(await reason(guarded.fs.readFile('secrets.json', { expected: claimed('secrets.json') }))).toBe('secret_store');
+    expect(await refusalReason(guarded.fs.readFile('state/journal.db', { expected: claimed('state/journal.db') }))).toBe('protected_path');
+    expect(await refusalReason(guarded.fs.writeFile('STATE/journal.db', 'x', { expected: claimed('STATE/journal.db') }))).toBe('protected_path');
+    expect(await refusalReason(guarded.fs.readFile('secrets.json', { expected: claimed('secrets.json') }))).toBe('secret_store');
     expect(await read('state/journal.db')).toBe('JOURNAL');
     await guarded.close();
   });
@@ -232,9 +224,9 @@ describe('re-check at the open: a target taken as resolved is confirmed by what 
     const file = resolved('notes/a.md');
     await rm(path.join(workspace, 'notes', 'a.md'));
     await link(path.join(workspace, '.env'), path.join(workspace, 'notes', 'a.md'));
-    expect(await reason(host.fs.readFile('notes/a.md', { expected: file }))).toBe('target_changed');
-    expect(await reason(host.fs.writeFile('notes/a.md', 'TOKEN=stolen', { expected: file }))).toBe('target_changed');
-    expect(await reason(host.fs.editFile('notes/a.md', { oldText: 'TOKEN=1', newText: 'TOKEN=stolen' }, { expected: file }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.readFile('notes/a.md', { expected: file }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.writeFile('notes/a.md', 'TOKEN=stolen', { expected: file }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.editFile('notes/a.md', { oldText: 'TOKEN=1', newText: 'TOKEN=stolen' }, { expected: file }))).toBe('target_changed');
     expect(await read('.env')).toBe('TOKEN=1\n');
   });
 
@@ -247,11 +239,11 @@ describe('re-check at the open: a target taken as resolved is confirmed by what 
     const folder = resolved('notes/sub');
     await rename(path.join(workspace, 'notes'), path.join(workspace, 'moved'));
     await symlink('moved', path.join(workspace, 'notes'));
-    expect(await reason(host.fs.readFile('notes/sub/a.md', { expected: file }))).toBe('target_changed');
-    expect(await reason(host.fs.writeFile('notes/sub/a.md', 'mine', { expected: file }))).toBe('target_changed');
-    expect(await reason(host.fs.writeFile('notes/sub/new.md', 'mine', { expected: fresh }))).toBe('target_changed');
-    expect(await reason(host.fs.writeFile('notes/sub/deeper/new.md', 'mine', { expected: nested }))).toBe('target_changed');
-    expect(await reason(host.fs.listDirectory('notes/sub', { expected: folder }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.readFile('notes/sub/a.md', { expected: file }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.writeFile('notes/sub/a.md', 'mine', { expected: file }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.writeFile('notes/sub/new.md', 'mine', { expected: fresh }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.writeFile('notes/sub/deeper/new.md', 'mine', { expected: nested }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.listDirectory('notes/sub', { expected: folder }))).toBe('target_changed');
     expect(await read('moved/sub/a.md')).toBe('deep\n');
     expect((await readdir(path.join(workspace, 'moved', 'sub'))).sort()).toEqual(['a.md']);
   });
@@ -261,12 +253,12 @@ describe('re-check at the open: a target taken as resolved is confirmed by what 
     const nested = resolved('notes/deep/new.md');
     await rename(path.join(workspace, 'notes'), path.join(workspace, 'notes-old'));
     await symlink('other', path.join(workspace, 'notes'));
-    expect(await reason(host.fs.writeFile('notes/new.md', 'mine', { expected: fresh }))).toBe('target_changed');
-    expect(await reason(host.fs.writeFile('notes/deep/new.md', 'mine', { expected: nested }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.writeFile('notes/new.md', 'mine', { expected: fresh }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.writeFile('notes/deep/new.md', 'mine', { expected: nested }))).toBe('target_changed');
     await rm(path.join(workspace, 'notes'));
     await writeFile(path.join(workspace, 'notes'), 'a file now\n');
-    expect(await reason(host.fs.writeFile('notes/new.md', 'mine', { expected: fresh }))).toBe('target_changed');
-    expect(await reason(host.fs.writeFile('notes/deep/new.md', 'mine', { expected: nested }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.writeFile('notes/new.md', 'mine', { expected: fresh }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.writeFile('notes/deep/new.md', 'mine', { expected: nested }))).toBe('target_changed');
     expect((await readdir(path.join(workspace, 'other'))).sort()).toEqual(['a.md']);
     expect(await read('notes')).toBe('a file now\n');
   });
@@ -275,10 +267,10 @@ describe('re-check at the open: a target taken as resolved is confirmed by what 
     const folder = resolved('notes');
     const file = resolved('notes/a.md');
     await rename(path.join(workspace, 'notes'), path.join(workspace, 'notes-old'));
-    expect(await reason(host.fs.listDirectory('notes', { expected: folder }))).toBe('target_changed');
-    expect(await reason(host.fs.readFile('notes/a.md', { expected: file }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.listDirectory('notes', { expected: folder }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.readFile('notes/a.md', { expected: file }))).toBe('target_changed');
     await writeFile(path.join(workspace, 'notes'), 'a file now\n');
-    expect(await reason(host.fs.listDirectory('notes', { expected: folder }))).toBe('target_changed');
-    expect(await reason(host.fs.readFile('notes/a.md', { expected: file }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.listDirectory('notes', { expected: folder }))).toBe('target_changed');
+    expect(await refusalReason(host.fs.readFile('notes/a.md', { expected: file }))).toBe('target_changed');
   });
 });

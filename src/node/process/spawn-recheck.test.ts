@@ -2,10 +2,11 @@ import { chmod, link, mkdir, rename, rm, symlink, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lexicalPath } from '../../core/action/resolve-action-lexically.js';
-import { ToolPolicyError, type ResolvedCommand } from '../../core/internal.js';
+import type { ResolvedCommand } from '../../core/internal.js';
 import { resolvableArguments } from '../../core/policy/argument-paths.js';
 import type { NodeHost } from '../node-host-types.js';
 import { exists, useProcessWorkspace } from './__fixtures__/process-workspace.js';
+import { refusalReason } from '../__fixtures__/refusal-reason.js';
 
 const setup = useProcessWorkspace();
 
@@ -13,15 +14,6 @@ const setup = useProcessWorkspace();
 function resolvedCommand(host: NodeHost, argv: readonly string[], cwd?: string): ResolvedCommand {
   const answer = host.resolve({ tool: 'run_command', access: 'read', paths: cwd === undefined ? [] : [cwd], program: argv[0] ?? '', arguments: resolvableArguments(argv, cwd ?? '.') ?? [] });
   return { argv, executable: answer.executable, cwd: answer.files[0] ?? lexicalPath('.'), ...(answer.arguments === undefined ? {} : { arguments: answer.arguments }) };
-}
-
-async function reason(attempt: Promise<unknown>): Promise<string> {
-  const error = await attempt.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ToolPolicyError);
-  return (error as ToolPolicyError).reason;
 }
 
 async function program(directory: string, marker: string): Promise<void> {
@@ -40,7 +32,7 @@ describe('spawn re-checks the command it was approved for', () => {
     const expected = resolvedCommand(host, ['tool']);
     expect(expected.executable).toBe(path.join(second, 'tool'));
     await program(first, path.join(setup.base, 'first-ran'));
-    expect(await reason(host.process.spawn('tool', [], {}, { expected }))).toBe('target_changed');
+    expect(await refusalReason(host.process.spawn('tool', [], {}, { expected }))).toBe('target_changed');
     expect(await exists(path.join(setup.base, 'first-ran'))).toBe(false);
     expect(await exists(path.join(setup.base, 'second-ran'))).toBe(false);
     // Resolved again, it runs: the one now first on the PATH.
@@ -55,20 +47,20 @@ describe('spawn re-checks the command it was approved for', () => {
     const replaced = resolvedCommand(host, ['touch', 'made-here'], 'job');
     await rename(path.join(setup.workspace, 'job'), path.join(setup.workspace, 'job-old'));
     await mkdir(path.join(setup.workspace, 'job'));
-    expect(await reason(host.process.spawn('touch', ['made-here'], {}, { cwd: 'job', expected: replaced }))).toBe('target_changed');
+    expect(await refusalReason(host.process.spawn('touch', ['made-here'], {}, { cwd: 'job', expected: replaced }))).toBe('target_changed');
 
     const linked = resolvedCommand(host, ['touch', 'made-here'], 'job');
     await rename(path.join(setup.workspace, 'job'), path.join(setup.workspace, 'job-2'));
     await symlink('elsewhere', path.join(setup.workspace, 'job'));
-    expect(await reason(host.process.spawn('touch', ['made-here'], {}, { cwd: 'job', expected: linked }))).toBe('target_changed');
+    expect(await refusalReason(host.process.spawn('touch', ['made-here'], {}, { cwd: 'job', expected: linked }))).toBe('target_changed');
     for (const folder of ['job-old', 'job-2', 'elsewhere']) expect(await exists(path.join(setup.workspace, folder, 'made-here')), folder).toBe(false);
   });
 
   it('refuses an argv other than the one judged, and runs exactly the judged one', async () => {
     const host = setup.makeHost();
     const expected = resolvedCommand(host, ['touch', 'judged']);
-    expect(await reason(host.process.spawn('touch', ['other'], {}, { expected }))).toBe('target_changed');
-    expect(await reason(host.process.spawn('touch', ['judged', 'extra'], {}, { expected }))).toBe('target_changed');
+    expect(await refusalReason(host.process.spawn('touch', ['other'], {}, { expected }))).toBe('target_changed');
+    expect(await refusalReason(host.process.spawn('touch', ['judged', 'extra'], {}, { expected }))).toBe('target_changed');
     expect(await exists(path.join(setup.workspace, 'other'))).toBe(false);
     await host.process.spawn('touch', ['judged'], {}, { expected });
     expect(await exists(path.join(setup.workspace, 'judged'))).toBe(true);
@@ -98,7 +90,7 @@ describe('spawn re-checks the command it was approved for', () => {
       expect(approved.arguments?.[0]).toMatchObject({ real: name, protected: false });
       await swap(file);
       const attempt = host.process.spawn('cat', [name], {}, { expected: approved });
-      expect(await reason(attempt), name).toBe('target_changed');
+      expect(await refusalReason(attempt), name).toBe('target_changed');
     }
     // Unchanged, it runs.
     await writeFile(path.join(setup.workspace, 'still.txt'), 'plain\n');
@@ -108,7 +100,7 @@ describe('spawn re-checks the command it was approved for', () => {
   it('runs in a protected working directory only when the approved command named it', async () => {
     const host = setup.makeHost();
     await mkdir(path.join(setup.workspace, '.git'), { recursive: true });
-    expect(await reason(host.process.spawn('pwd', [], {}, { cwd: '.git' }))).toBe('protected_path');
+    expect(await refusalReason(host.process.spawn('pwd', [], {}, { cwd: '.git' }))).toBe('protected_path');
     const approved = resolvedCommand(host, ['pwd'], '.git');
     expect(approved.cwd).toMatchObject({ real: '.git', protected: true });
     expect((await host.process.spawn('pwd', [], {}, { cwd: '.git', expected: approved })).stdout.trim()).toBe(path.join(host.workspace, '.git'));
