@@ -65,38 +65,20 @@ describe('cancellation precedence', () => {
     expect(outcome.ok ? 'OK' : outcome.error.code).toBe('ABORTED');
   });
 
-  it('an abort after the body started keeps a more specific failure', async () => {
+  // A body that fails after an abort: its own failure is kept when it says more than the abort does.
+  it.each([
+    ['a policy refusal keeps its code', () => new ToolPolicyError('work', 'scope_denied'), 'POLICY_DENIED'],
+    ['the abort reason itself is ABORTED, not EXECUTION_FAILED', (signal: AbortSignal): unknown => signal.reason, 'ABORTED'],
+    ['a raw failure stays EXECUTION_FAILED', () => new Error('disk on fire'), 'EXECUTION_FAILED'],
+  ] as const)('an abort after the body started, then a body that rejects: %s', async (_case, failure, code) => {
     const { tool, started, finish } = controlledTool();
     const { registry } = harness([tool]);
     const controller = new AbortController();
     const pending = registry.dispatch({ callId: 'c', name: 'work', arguments: {} }, context(controller.signal));
     await started.promise;
     controller.abort();
-    finish.reject(new ToolPolicyError('work', 'scope_denied'));
-    const outcome = await pending;
-    expect(outcome.ok ? 'OK' : outcome.error.code).toBe('POLICY_DENIED');
-  });
-
-  it('a body that rejects with the abort reason is ABORTED, not EXECUTION_FAILED', async () => {
-    const { tool, started, finish } = controlledTool();
-    const { registry } = harness([tool]);
-    const controller = new AbortController();
-    const pending = registry.dispatch({ callId: 'c', name: 'work', arguments: {} }, context(controller.signal));
-    await started.promise;
-    controller.abort();
-    finish.reject(controller.signal.reason);
-    expect(await pending).toMatchObject({ ok: false, error: { code: 'ABORTED' } });
-  });
-
-  it('a raw failure after an abort stays EXECUTION_FAILED (more specific than the abort)', async () => {
-    const { tool, started, finish } = controlledTool();
-    const { registry } = harness([tool]);
-    const controller = new AbortController();
-    const pending = registry.dispatch({ callId: 'c', name: 'work', arguments: {} }, context(controller.signal));
-    await started.promise;
-    controller.abort();
-    finish.reject(new Error('disk on fire'));
-    expect(await pending).toMatchObject({ ok: false, error: { code: 'EXECUTION_FAILED' } });
+    finish.reject(failure(controller.signal));
+    expect(await pending).toMatchObject({ ok: false, error: { code } });
   });
 
   it('a denial stays a denial even when the caller aborts meanwhile', async () => {
