@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createBoundedHttpServer } from '../mcp/create-bounded-http-server.js';
+import { closeHttpServer, createBoundedHttpServer } from '../mcp/create-bounded-http-server.js';
 import type { AddressInfo } from 'node:net';
 import { answerConsoleRoute } from './answer-console-route.js';
 import { authenticate, createConsoleToken, fetchSiteAllowed, hostAllowed, originAllowed } from './console-access.js';
@@ -58,7 +58,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     close: async () => {
       live.stop();
       feed?.stop();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeHttpServer(server);
     },
   };
 }

@@ -39,3 +39,16 @@ export function createBoundedHttpServer(handler: (request: IncomingMessage, resp
   });
   return server;
 }
+
+/**
+ * Stop `server` listening and close every connection it holds, busy or idle;
+ * resolves once they are gone. `server.close()` alone closes only the
+ * connections idle at that moment: one busy with a request stays open after
+ * it, kept alive, and carries the client's next request, an event stream
+ * that never ends among them, so the server would never finish closing.
+ */
+export function closeHttpServer(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections();
+  return closed;
+}

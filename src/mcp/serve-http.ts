@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
-import { createBoundedHttpServer, MAX_CONNECTIONS } from './create-bounded-http-server.js';
+import { closeHttpServer, createBoundedHttpServer, MAX_CONNECTIONS } from './create-bounded-http-server.js';
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -132,8 +132,7 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
     async close() {
       clearInterval(sweeper);
       await Promise.allSettled([...sessions.values()].map((session) => session.close()));
-      listener.closeAllConnections();
-      await new Promise<void>((resolve) => listener.close(() => resolve()));
+      await closeHttpServer(listener);
     },
   };
 }
