@@ -36,7 +36,14 @@ export async function serveGateway(
   config: object,
   options: { files?: Record<string, string>; args?: readonly string[]; env?: NodeJS.ProcessEnv; inherit?: readonly (Stream | 'ignore')[] } = {},
 ): Promise<ServedGateway> {
-  const workspace = makeWorkspace(config, options.files);
+  return serveWorkspace(makeWorkspace(config, options.files), options);
+}
+
+/** Serve an existing workspace over HTTP (a gateway started again where an earlier one ran); options as for `serveGateway`. */
+export async function serveWorkspace(
+  workspace: string,
+  options: { args?: readonly string[]; env?: NodeJS.ProcessEnv; inherit?: readonly (Stream | 'ignore')[] } = {},
+): Promise<ServedGateway> {
   const cli = startCli(['--json', 'serve', '--http', '0', ...(options.args ?? [])], workspace, options.env, options.inherit);
   const started = await cli.ready;
   const consoleUrl = typeof started.console === 'string' ? new URL(started.console) : undefined;

@@ -238,6 +238,25 @@ describe('exact argv rules (`match: { argv, exact: true }`)', () => {
     expect(rules(['rm', '-rf', '/home', '/etc'])).toEqual([]);
   });
 
+  test('an exact allow matches the command run at the workspace root whose argument paths cross no link; an exact deny matches it anywhere', () => {
+    const exact = (decision: 'allow' | 'deny') => ({ tool: 'run_command', decision, source: 'project' as const, match: { argv: ['cat', 'notes.txt'], exact: true } as never });
+    const scope = { tier: 'workspace-write' as const, roots: ['/w'] };
+    const allowing = createPolicy({ allowedCommandGlobs: ['*'], scope, rules: [exact('allow')] });
+    const denying = createPolicy({ allowedCommandGlobs: ['*'], scope, rules: [exact('deny')] });
+    const argument = (linkTraversal: boolean) => ({ requested: 'notes.txt', path: 'notes.txt', real: linkTraversal ? 'private/plans.md' : 'notes.txt', protected: false, linkTraversal, outside: false, created: false, hardLinked: false });
+    const run = (cwd: string | undefined, linked = false) => {
+      const target = { command: ['cat', 'notes.txt'], ...(cwd === undefined ? {} : { path: cwd }) };
+      const cwdPath = { ...argument(false), requested: cwd ?? '.', path: cwd ?? '.', real: cwd ?? '.' };
+      const action = { resolvedBy: 'host' as const, access: 'read' as const, files: cwd === undefined ? [] : [cwdPath], command: { argv: ['cat', 'notes.txt'], executable: '/usr/bin/cat', cwd: cwdPath, arguments: [argument(linked)] } };
+      return callOf('command', target, { action });
+    };
+    for (const call of [run(undefined), run('.'), run('src/..'), run('/w')]) expect(allowing.decideArguments(call).matched.map((rule) => rule.decision)).toEqual(['allow']);
+    for (const call of [run('src'), run('/w/src'), run(undefined, true), run('.', true)]) {
+      expect(allowing.decideArguments(call).matched).toEqual([]);
+      expect(denying.decideArguments(call).kind).toBe('deny');
+    }
+  });
+
   test('a rule written before the flag keeps its meaning: `*` is still a glob there', () => {
     const legacy = compileRule({ tool: 'run_command', decision: 'allow', source: 'project', match: { argv: ['rm', '-rf', '*'] } }, 0);
     expect(matchExample(legacy.match, ['rm', '-rf', '/home', '/etc'])).toBe(true);

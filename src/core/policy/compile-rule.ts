@@ -139,7 +139,9 @@ function compileMatch(match: RuleMatch | undefined, decision: RuleDecision, fail
     }
     if (exact !== undefined && typeof exact !== 'boolean') return fail('invalid_pattern', 'has an argv "exact" flag that is not true or false');
     const elements = pattern.map(String);
-    return { kind: 'argv', pattern: exact === true ? exactArgvPattern(elements) : Object.freeze(elements) };
+    if (exact !== true) return { kind: 'argv', pattern: Object.freeze(elements) };
+    // An exact allow stands for one command as a person approved it; a deny or ask still matches it anywhere.
+    return decision === 'allow' ? { kind: 'argv', pattern: exactArgvPattern(elements), rooted: true } : { kind: 'argv', pattern: exactArgvPattern(elements) };
   }
   // `exact` is an argv flag only: on another kind it would promise an exactness the pattern does not have.
   if (exact !== undefined) return fail('invalid_pattern', 'has an "exact" flag, which only an argv match takes');

@@ -115,6 +115,27 @@ describe('remembered approvals cover only what the approver saw', () => {
     expect(prompt).toHaveBeenCalledTimes(2);
   });
 
+  test('run_command: approving `cat notes.txt` does not approve it once notes.txt leads to another file', async () => {
+    const policy = createPolicy({ allowedCommands: [['cat', 'notes.txt']], scope: { tier: 'workspace-write', roots: ['/work/repo'] } });
+    const prompt = vi.fn<PromptHook>(async (): Promise<ToolApprovalDecision> => (prompt.mock.calls.length === 1 ? { outcome: 'approve', scope: 'session' } : { outcome: 'reject' }));
+    const approvals = createConfirm({ mode: 'ask', prompt, policy });
+    // Where the host finds notes.txt leading; a link keeps its name and changes its real path.
+    let real = 'notes.txt';
+    const resolve = (request: { arguments?: readonly string[] }) => ({
+      files: [],
+      executable: '/usr/bin/cat',
+      arguments: (request.arguments ?? []).map((requested) => ({ requested, path: requested, real, protected: false, linkTraversal: real !== requested, outside: false, created: false, hardLinked: false })),
+    });
+    const registry = createToolRegistry({ tools: [runInDir], host: { ...createFakeHost(), resolve }, policy });
+    const run = () => registry.dispatch(call('run_command', { command: ['cat', 'notes.txt'] }), { grantedTools: ['run_command'], approval: { confirm: approvals.confirm } });
+    expect((await run()).ok).toBe(true);
+    expect((await run()).receipt.approval).toMatchObject({ how: 'confirm:remembered' });
+    expect(approvals.remembered()).toEqual([expect.objectContaining({ kind: 'argv', also: { path: '.', executable: '/usr/bin/cat', arguments: '["notes.txt"]' } })]);
+    real = 'private/plans.md';
+    expect((await run()).ok).toBe(false);
+    expect(prompt).toHaveBeenCalledTimes(2);
+  });
+
   test('web_search: approving one query does not approve another', async () => {
     const { prompt, run } = setupTargets('session');
     expect((await run('web_search', { query: 'weather berlin' })).ok).toBe(true);

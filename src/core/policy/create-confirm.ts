@@ -55,7 +55,8 @@ export interface RememberedApproval {
   /** The agent it was given to (undefined: none named). Another agent is asked again. */
   readonly agent: string | undefined;
   /**
-   * - `argv`: `value` is the JSON argv, exactly as it runs; `also` holds the working directory's real path and the executable;
+   * - `argv`: `value` is the JSON argv, exactly as it runs; `also` holds the working directory's real path, the executable
+   *   and, where the host resolved them, the JSON list of where its argument paths really lead;
    * - `path`: `value` is the real path (or the JSON list of real paths);
    * - `http`: `value` is the JSON `[method, origin, path]`;
    * - `mcp`: `value` is the JSON `[server, tool]`; `also.digest` the action digest standing for the arguments;
@@ -66,7 +67,7 @@ export interface RememberedApproval {
   readonly kind: 'argv' | 'path' | 'http' | 'mcp' | 'digest';
   readonly value: string;
   /** The rest of the target beside it, which must be equal too. */
-  readonly also?: { readonly path?: string; readonly executable?: string; readonly digest?: string };
+  readonly also?: { readonly path?: string; readonly executable?: string; readonly arguments?: string; readonly digest?: string };
   readonly scope: ApprovalScope;
   readonly mode: ApprovalMode;
 }

@@ -11,7 +11,10 @@ import type { CompiledRule, RuleDecision } from './rule-types.js';
 export interface RuleSubject {
   readonly tool: string;
   readonly argv: readonly string[] | undefined;
+  /** The call's paths, spelled and real; a command's is its working directory. */
   readonly paths: readonly NormalizedPath[];
+  /** A command's argument paths, as the host resolved them, cross a symlink. */
+  readonly linkedArguments?: boolean;
   readonly host: string | undefined;
   readonly server: string | undefined;
   readonly args: unknown;
@@ -71,7 +74,7 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: Subject
       return true;
     case 'argv': {
       if (subject.argv === undefined) return false;
-      if (matchArgvPattern(match.pattern, subject.argv)) return true;
+      if (matchArgvPattern(match.pattern, subject.argv)) return match.rooted !== true || runsAsApproved(subject);
       // `git -C . push` is a push: a deny or ask also sees git without its global options.
       // An allow never does, so the spelling can only narrow what a call may do.
       if (rule.decision === 'allow') return false;
@@ -100,6 +103,16 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: Subject
     case 'shell-args':
       return views.commandLines !== undefined && shellArgsMatch(match.regex, subject, rule.decision, views.commandLines);
   }
+}
+
+/**
+ * Whether a command is the one an exact allow was written for: run at the
+ * workspace root (its working directory, as spelled and as it really is) and
+ * naming no argument path through a link. The same argv elsewhere, or once an
+ * argument leads to another file, is another command, which nobody was shown.
+ */
+function runsAsApproved(subject: RuleSubject): boolean {
+  return subject.linkedArguments !== true && subject.paths.every((path) => path.relative === '.');
 }
 
 /**

@@ -14,7 +14,8 @@ export interface RememberKey {
 /**
  * Remembered approvals are keyed by the tool, the agent and the resolved
  * action the approver saw — never by its spelling or its masked display:
- * - a command by its exact argv, with its working directory's real path and the executable;
+ * - a command by its exact argv, with its working directory's real path, the executable and,
+ *   where the host resolved them, where its argument paths really lead;
  * - files by their exact real paths;
  * - HTTP by method, origin (scheme, host, port) and path;
  * - an MCP tool by server and tool, with the action digest standing for its arguments.
@@ -40,10 +41,13 @@ export function rememberKey(request: ToolApprovalRequest): RememberKey | undefin
     return mcpTool === undefined ? byDigest() : key('mcp', JSON.stringify([server, mcpTool]), { digest: request.actionDigest }, undefined);
   }
   if (action.command !== undefined) {
-    const { argv, cwd, executable } = action.command;
-    const also = { path: cwd.real, ...(executable === undefined ? {} : { executable }) };
-    // An argv rule binds neither a working directory nor an executable: only a command run from the workspace root is persisted.
-    return key('argv', JSON.stringify(argv), also, cwd.real === '.' && action.files.length === 0 ? exactArgvRule(tool, argv) : undefined);
+    const { argv, cwd, executable, arguments: argumentPaths } = action.command;
+    // `cat notes.txt` approved reads another file once notes.txt is a link to it: where each argument leads is part of the key.
+    const also = { path: cwd.real, ...(executable === undefined ? {} : { executable }), ...(argumentPaths === undefined ? {} : { arguments: JSON.stringify(argumentPaths.map((path) => path.real)) }) };
+    // An exact argv allow matches only at the workspace root with argument paths through no link (evaluate-rules.ts):
+    // a command run elsewhere, or naming a link, is remembered but not persisted.
+    const persistable = cwd.real === '.' && action.files.length === 0 && argumentPaths?.some((path) => path.linkTraversal) !== true;
+    return key('argv', JSON.stringify(argv), also, persistable ? exactArgvRule(tool, argv) : undefined);
   }
   if (action.http !== undefined) {
     const { method, scheme, host, port, path } = action.http;

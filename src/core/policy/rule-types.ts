@@ -8,7 +8,9 @@ export type RuleDecision = 'allow' | 'ask' | 'deny';
  * What a rule matches beyond the tool name (absent: every call of the tool).
  * - `argv`: element patterns (`*` within an element; a final `*` = any rest),
  *   or a string split on runs of spaces. With `exact: true` every element is
- *   literal, `*` included (what an "always" approval of a command writes).
+ *   literal, `*` included (what an "always" approval of a command writes), and
+ *   an allow matches only the command run at the workspace root whose argument
+ *   paths cross no symlink: the command the person was shown.
  * - `path`: a gitignore-style glob (picomatch), relative to the workspace.
  * - `domain`: an exact FQDN or `*.` + FQDN.
  * - `server`: an MCP server name.
@@ -63,7 +65,8 @@ export type PolicyRule = PolicyRuleObject | PolicyRuleString;
 
 export type CompiledMatch =
   | { readonly kind: 'any' }
-  | { readonly kind: 'argv'; readonly pattern: readonly string[] }
+  /** `rooted`: an exact allow, which matches only at the workspace root with argument paths through no link. */
+  | { readonly kind: 'argv'; readonly pattern: readonly string[]; readonly rooted?: true }
   | { readonly kind: 'path'; readonly glob: string; readonly test: (path: string) => boolean }
   | { readonly kind: 'domain'; readonly host: string; readonly subdomains: boolean }
   | { readonly kind: 'server'; readonly server: string }

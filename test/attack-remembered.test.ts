@@ -1,0 +1,97 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { decide, decideIfAsked, pendingApproval } from './support/pending-approval.js';
+import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace, type ServedGateway } from './support/serve-gateway.js';
+
+// A hostile model against what a person's "Approve for session" and "Always allow" stand in for: it asks for an
+// innocuous call, the person remembers it, and the model then uses that approval for a call nobody was shown.
+// Each drives `toolgate serve` with the MCP SDK client and the console's API, started again on the same workspace
+// and home where a rule "Always allow" wrote is what the next start trusts, and checks the end effect on disk.
+
+const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
+const opened = closeAfterEach();
+
+const homes: string[] = [];
+afterAll(() => {
+  for (const home of homes) rmSync(home, { recursive: true, force: true });
+});
+
+/** A home for the gateway outside /tmp (the sandbox gives every command a /tmp of its own). */
+function attackHome(): string {
+  const home = realpathSync(mkdtempSync('/var/tmp/toolgate-remembered-home-'));
+  homes.push(home);
+  return home;
+}
+
+/** A gateway on `workspace` with `HOME` at `home`, and an MCP client of it; both closed after the test. */
+async function start(workspace: string, home: string): Promise<{ gateway: ServedGateway; mcp: Client }> {
+  const gateway = opened.gateway(await serveWorkspace(workspace, { env: { HOME: home } }));
+  const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
+  return { gateway, mcp };
+}
+
+/** Call `name` and answer its card with `decision`, as the person would; resolves with what the call returned. */
+async function approved(at: { gateway: ServedGateway; mcp: Client }, name: string, args: Record<string, unknown>, decision: string): Promise<object> {
+  const call = at.mcp.callTool({ name, arguments: args });
+  await decide(at.gateway, (await pendingApproval(at.gateway, name)).id, decision);
+  return call;
+}
+
+describe('attack: "Always allow" of a command stands in for the same argv run somewhere else', () => {
+  it('a rule written for `rm -rf build` at the workspace root does not delete another folder\'s build at the next start', async () => {
+    const home = attackHome();
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask', policy: { allowedCommandGlobs: ['rm *'] } }, { 'build/out.txt': 'scratch\n', 'src/build/keep.txt': 'keep\n' });
+    const first = await start(workspace, home);
+    expect((await approved(first, 'run_command', { command: ['rm', '-rf', 'build'] }, 'always')) as { isError?: boolean }).not.toMatchObject({ isError: true });
+    expect(existsSync(join(workspace, 'build'))).toBe(false);
+    await first.mcp.close();
+    await first.gateway.cli.stop();
+
+    const next = await start(workspace, home);
+    const elsewhere = await decideIfAsked(next.gateway, next.mcp, 'run_command', { command: ['rm', '-rf', 'build'], cwd: 'src' }, 'reject');
+    expect(elsewhere.card, `ran without asking: ${text(elsewhere.result)}`).toBeDefined();
+    expect(readFileSync(join(workspace, 'src', 'build', 'keep.txt'), 'utf8')).toBe('keep\n');
+    // The command the person approved still runs at once where it was approved.
+    mkdirSync(join(workspace, 'build'));
+    const same = await decideIfAsked(next.gateway, next.mcp, 'run_command', { command: ['rm', '-rf', 'build'] }, 'reject');
+    expect(same.card).toBeUndefined();
+    expect(existsSync(join(workspace, 'build'))).toBe(false);
+  });
+
+  it('a rule written for `cat notes.txt` does not read the file notes.txt leads to once it is a link, at the next start', async () => {
+    const home = attackHome();
+    writeFileSync(join(home, 'outside.txt'), 'OUTSIDE-SECRET\n');
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask', policy: { allowedCommandGlobs: ['cat *'] } }, { 'notes.txt': 'plain notes\n' });
+    const first = await start(workspace, home);
+    expect(text(await approved(first, 'run_command', { command: ['cat', 'notes.txt'] }, 'always'))).toContain('plain notes');
+    await first.mcp.close();
+    await first.gateway.cli.stop();
+
+    rmSync(join(workspace, 'notes.txt'));
+    symlinkSync(join(home, 'outside.txt'), join(workspace, 'notes.txt'));
+    const next = await start(workspace, home);
+    const linked = await decideIfAsked(next.gateway, next.mcp, 'run_command', { command: ['cat', 'notes.txt'] }, 'reject');
+    expect(linked.card, `ran without asking: ${text(linked.result)}`).toBeDefined();
+    expect(text(linked.result)).not.toContain('OUTSIDE-SECRET');
+  });
+});
+
+describe('attack: a session approval of a command stands in after its argument became a link', () => {
+  it('`cat notes.txt` approved for the session asks again once notes.txt leads to a file outside, or to another file', async () => {
+    const home = attackHome();
+    writeFileSync(join(home, 'outside.txt'), 'OUTSIDE-SECRET\n');
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask', policy: { allowedCommandGlobs: ['cat *'] } }, { 'notes.txt': 'plain notes\n', 'private/plans.md': 'PRIVATE-PLANS\n' });
+    const at = await start(workspace, home);
+    expect(text(await approved(at, 'run_command', { command: ['cat', 'notes.txt'] }, 'session'))).toContain('plain notes');
+
+    for (const [target, secret] of [[join(home, 'outside.txt'), 'OUTSIDE-SECRET'], ['private/plans.md', 'PRIVATE-PLANS']] as const) {
+      rmSync(join(workspace, 'notes.txt'));
+      symlinkSync(target, join(workspace, 'notes.txt'));
+      const again = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['cat', 'notes.txt'] }, 'reject');
+      expect(again.card, `ran without asking: ${text(again.result)}`).toBeDefined();
+      expect(text(again.result)).not.toContain(secret);
+    }
+  });
+});
