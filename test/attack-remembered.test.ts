@@ -95,3 +95,45 @@ describe('attack: a session approval of a command stands in after its argument b
     }
   });
 });
+
+describe('attack: "Always allow" of a write to a name holding a backslash', () => {
+  it('a rule written for the file `src\\index.ts` does not let the next start write src/index.ts', async () => {
+    const home = attackHome();
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask' }, { 'src/index.ts': 'export const original = 1;\n' });
+    mkdirSync(join(workspace, 'src'), { recursive: true });
+    const first = await start(workspace, home);
+    const call = first.mcp.callTool({ name: 'write_file', arguments: { path: 'src\\index.ts', content: 'scratch\n' } });
+    const card = await pendingApproval(first.gateway, 'write_file');
+    expect(card.target?.files[0]?.path).toBe('src\\index.ts');
+    await decide(first.gateway, card.id, 'always');
+    expect((await call) as { isError?: boolean }).not.toMatchObject({ isError: true });
+    expect(readFileSync(join(workspace, 'src\\index.ts'), 'utf8')).toBe('scratch\n');
+    await first.mcp.close();
+    await first.gateway.cli.stop();
+
+    const next = await start(workspace, home);
+    const other = await decideIfAsked(next.gateway, next.mcp, 'write_file', { path: 'src/index.ts', content: 'PWNED\n' }, 'reject');
+    expect(other.card, `wrote without asking: ${text(other.result)}`).toBeDefined();
+    expect(readFileSync(join(workspace, 'src', 'index.ts'), 'utf8')).toBe('export const original = 1;\n');
+  });
+});
+
+describe('attack: "Always allow" of a write to a workspace folder named ~', () => {
+  it('a rule written for the workspace file ~/notes.txt does not let the next start write the home\'s notes.txt', async () => {
+    const home = attackHome();
+    writeFileSync(join(home, 'notes.txt'), 'home notes\n');
+    const workspace = makeWorkspace({ scope: 'full', mode: 'ask' }, { '~/notes.txt': 'workspace notes\n' });
+    const first = await start(workspace, home);
+    const call = first.mcp.callTool({ name: 'write_file', arguments: { path: './~/notes.txt', content: 'scratch\n' } });
+    await decide(first.gateway, (await pendingApproval(first.gateway, 'write_file')).id, 'always');
+    expect((await call) as { isError?: boolean }).not.toMatchObject({ isError: true });
+    expect(readFileSync(join(workspace, '~', 'notes.txt'), 'utf8')).toBe('scratch\n');
+    await first.mcp.close();
+    await first.gateway.cli.stop();
+
+    const next = await start(workspace, home);
+    const other = await decideIfAsked(next.gateway, next.mcp, 'write_file', { path: join(home, 'notes.txt'), content: 'PWNED\n' }, 'reject');
+    expect(other.card, `wrote without asking: ${text(other.result)}`).toBeDefined();
+    expect(readFileSync(join(home, 'notes.txt'), 'utf8')).toBe('home notes\n');
+  });
+});

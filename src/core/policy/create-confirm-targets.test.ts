@@ -188,6 +188,31 @@ describe('always: the persisted rule matches what was remembered and nothing mor
     expect(approvals.remembered()).toEqual([expect.objectContaining({ tool: 'run_command', kind: 'argv', value: '["rm","-rf","build"]', also: { path: 'sandbox/tmp' }, scope: 'always' })]);
   });
 
+  test.each([
+    ['a backslash, which a rule reads as a separator', 'src\\index.ts', []],
+    ['a workspace folder named ~, which a rule reads as the home', '~/notes.txt', []],
+    ['a workspace folder named like a drive', 'C:/notes.txt', []],
+    ['glob characters, escaped', 'src/[weird]*.ts', [{ path: './src/\\[weird\\]\\*.ts' }]],
+  ])('a path holding %s is remembered, and persisted only as a rule that names it exactly', async (_what, path, rules) => {
+    const written = defineTool({
+      name: 'write_file',
+      description: 'Write a file.',
+      input: object({ path: { type: 'string' } }, ['path']),
+      policy: { fsScoped: true, fsWrite: true },
+      policyTarget: (args) => ({ path: args.path as string }),
+      dispatch: () => 'written',
+    });
+    const policy = createPolicy({ scope: { tier: 'full', roots: ['/work/repo'] } });
+    const persisted: PolicyRuleObject[] = [];
+    const approvals = createConfirm({ mode: 'ask', prompt: async () => ({ outcome: 'approve', scope: 'always' }), policy, remember: { persist: async (rule) => void persisted.push(rule) } });
+    // The host resolves the name as the filesystem has it: one file of the workspace root.
+    const host = { ...createFakeHost(), resolve: () => ({ files: [{ requested: path, path, real: path, protected: false, linkTraversal: false, outside: false, created: false, hardLinked: false }] }) };
+    const registry = createToolRegistry({ tools: [written], host, policy });
+    expect((await registry.dispatch(call('write_file', { path }), { grantedTools: ['write_file'], approval: { confirm: approvals.confirm } })).ok).toBe(true);
+    expect(approvals.remembered()).toEqual([expect.objectContaining({ kind: 'path', value: path, scope: 'always' })]);
+    expect(persisted.map((rule) => rule.match)).toEqual(rules);
+  });
+
   test('mcp_call and web_search are remembered for the session but not persisted as tool- or server-wide rules', async () => {
     for (const [name, args] of [
       ['mcp_call', { server: 'github', tool: 'get_issue' }],

@@ -61,9 +61,8 @@ export function rememberKey(request: ToolApprovalRequest): RememberKey | undefin
 function filesKey(action: ResolvedAction, tool: string, key: (kind: RememberedApproval['kind'], value: string, also: RememberedApproval['also'], rule: RememberKey['rule']) => RememberKey): RememberKey {
   const reals = action.files.map((file) => file.real);
   const only = reals.length === 1 ? (reals[0] as string) : undefined;
-  // A rule file trims its patterns: a path with outer spaces could not be said exactly, so it is not persisted.
-  const rule = only !== undefined && only.trim() === only ? { tool, match: { path: exactPathGlob(only) } } : undefined;
-  return key('path', only ?? JSON.stringify(reals), undefined, rule);
+  const glob = only === undefined ? undefined : exactPathGlob(only);
+  return key('path', only ?? JSON.stringify(reals), undefined, glob === undefined ? undefined : { tool, match: { path: glob } });
 }
 
 /**
@@ -78,10 +77,17 @@ function exactArgvRule(tool: string, argv: readonly string[]): RememberKey['rule
   return { tool, match, tests: { match: [[...argv]], notMatch: [argv.map((element) => element.replaceAll('*', 'x'))] } };
 }
 
-/** A glob matching exactly this path: specials escaped, relative paths anchored with `./`. */
-function exactPathGlob(path: string): string {
+/**
+ * A glob matching exactly this real path (specials escaped, a relative path
+ * anchored with `./`), or undefined where a rule would read it as another
+ * path: a rule file trims its patterns (outer spaces), and rules read a path
+ * as `normalizePath` does, where a backslash is a separator (`src\index.ts`
+ * would be `src/index.ts`) and a workspace folder named `~` or `C:` is the
+ * home or a drive (`~/notes.txt` would be the home's).
+ */
+function exactPathGlob(path: string): string | undefined {
   const normal = normalizePath(path);
-  const text = normal?.path ?? path;
-  const escaped = text.replace(/[*?[\]{}()!+@\\]/g, '\\$&');
-  return normal?.absolute === true ? escaped : `./${escaped}`;
+  if (normal === undefined || normal.path !== path || normal.absolute !== path.startsWith('/') || path.trim() !== path) return undefined;
+  const escaped = path.replace(/[*?[\]{}()!+@]/g, '\\$&');
+  return normal.absolute ? escaped : `./${escaped}`;
 }
