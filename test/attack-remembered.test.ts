@@ -137,3 +137,20 @@ describe('attack: "Always allow" of a write to a workspace folder named ~', () =
     expect(readFileSync(join(home, 'notes.txt'), 'utf8')).toBe('home notes\n');
   });
 });
+
+describe('attack: a call with a masked part, approved by the rule "Always allow" wrote', () => {
+  it('a write to the remembered file whose content holds a masked value asks at the next start', async () => {
+    const home = attackHome();
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask' }, { 'notes.md': 'first\n' });
+    const first = await start(workspace, home);
+    expect((await approved(first, 'write_file', { path: 'notes.md', content: 'second\n' }, 'always')) as { isError?: boolean }).not.toMatchObject({ isError: true });
+    await first.mcp.close();
+    await first.gateway.cli.stop();
+
+    const next = await start(workspace, home);
+    const masked = await decideIfAsked(next.gateway, next.mcp, 'write_file', { path: 'notes.md', content: `token ghp_${'a'.repeat(36)}\n` }, 'reject');
+    expect(masked.card, `wrote without asking: ${text(masked.result)}`).toBeDefined();
+    expect(masked.card?.masked).toBe(1);
+    expect(readFileSync(join(workspace, 'notes.md'), 'utf8')).toBe('second\n');
+  });
+});

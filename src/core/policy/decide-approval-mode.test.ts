@@ -29,6 +29,8 @@ interface Case {
   readonly remembered?: ApprovalModeInput['remembered'];
   readonly persisted?: boolean;
   readonly classifier?: boolean;
+  /** The arguments hold a value the card shows masked. */
+  readonly masked?: boolean;
   readonly expected: ApprovalModeVerdict;
 }
 
@@ -62,6 +64,9 @@ const cases: readonly Case[] = [
   { name: 'a remembered approval does not carry into a stricter mode', mode: 'ask', decision: allow, remembered: { scope: 'session', mode: 'auto' }, expected: { kind: 'ask', reason: 'governed', protectedPath: false } },
   { name: 'a remembered approval does not answer an explicit ask', mode: 'ask', decision: askRule, remembered: { scope: 'session', mode: 'ask' }, expected: { kind: 'ask', reason: 'risk', protectedPath: false } },
   { name: 'an allow rule an earlier always persisted approves', mode: 'ask', decision: { kind: 'allow', matched: [persistedRule] }, persisted: true, expected: { kind: 'approve', scope: 'always', by: 'remembered' } },
+  { name: 'an allow rule an earlier always persisted does not approve a call with a masked part', mode: 'ask', decision: { kind: 'allow', matched: [persistedRule] }, persisted: true, masked: true, expected: { kind: 'ask', reason: 'governed', protectedPath: false } },
+  { name: 'nor does it in auto mode', mode: 'auto', decision: { kind: 'allow', matched: [persistedRule] }, persisted: true, masked: true, expected: { kind: 'ask', reason: 'governed', protectedPath: false } },
+  { name: 'an allow rule of the configuration approves a call with a masked part in auto mode', mode: 'auto', decision: { kind: 'allow', matched: [persistedRule, allowRule] }, persisted: true, masked: true, expected: { kind: 'approve', by: 'mode:auto' } },
   { name: 'an allow rule not persisted by an always does not approve in ask mode', mode: 'ask', decision: allowedByRule, persisted: true, expected: { kind: 'ask', reason: 'governed', protectedPath: false } },
   { name: 'accept-edits approves a write inside the workspace', mode: 'accept-edits', decision: allow, action: 'fs_write', files: [file('src/a.ts')], expected: { kind: 'approve', by: 'mode:accept-edits' } },
   { name: 'accept-edits asks for a write outside the workspace', mode: 'accept-edits', decision: allow, action: 'fs_write', files: [file('/tmp/a', { outside: true })], expected: { kind: 'ask', reason: 'governed', protectedPath: false } },
@@ -80,13 +85,14 @@ const isProtected = (path: string): boolean => path === '.env';
 
 describe('decideApprovalMode', () => {
   test.each(cases)('$name', (entry) => {
-    const request = approvalRequest({
+    const built = approvalRequest({
       toolName: 'tool',
       action: entry.action,
       resolved: { resolvedBy: 'host', access: entry.action === 'fs_write' ? 'write' : 'read', files: entry.files ?? [] },
       decision: entry.decision,
       reasons: { protectedPath: entry.pipelineProtected ?? false },
     });
+    const request = entry.masked === true ? { ...built, masked: 1 } : built;
     const verdict = decideApprovalMode({
       mode: entry.mode,
       decision: entry.decision,

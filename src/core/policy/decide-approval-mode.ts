@@ -50,11 +50,14 @@ export function decideApprovalMode(input: ApprovalModeInput): ApprovalModeVerdic
   if (decision.kind === 'ask') return { kind: 'ask', reason: decision.reason ?? 'rule', protectedPath };
   // A remembered approval stands in for the default prompt only: an explicit ask (rule, risk) asks every time.
   if (remembered !== undefined && APPROVAL_MODES.indexOf(mode) >= APPROVAL_MODES.indexOf(remembered.mode)) return { kind: 'approve', scope: remembered.scope, by: 'remembered' };
-  if (persisted !== undefined && decision.matched.some((rule) => rule.decision === 'allow' && persisted(rule))) return { kind: 'approve', scope: 'always', by: 'remembered' };
+  // A rule an earlier `always` wrote is a remembered approval too: a call with a masked part cannot be told from the
+  // one the person approved, so no such rule approves it, in any mode.
+  const rememberedRule = (rule: MatchedRule): boolean => rule.decision === 'allow' && persisted !== undefined && persisted(rule);
+  if (request.masked === 0 && decision.matched.some(rememberedRule)) return { kind: 'approve', scope: 'always', by: 'remembered' };
   const workspaceEdit = request.action === 'fs_write' && files.length > 0 && files.every((file) => !file.outside && input.insideWorkspace(file.real));
   if (mode === 'accept-edits' && workspaceEdit) return { kind: 'approve', by: 'mode:accept-edits' };
   if (mode === 'auto') {
-    if (decision.matched.some((rule) => rule.decision === 'allow')) return { kind: 'approve', by: 'mode:auto' };
+    if (decision.matched.some((rule) => rule.decision === 'allow' && (request.masked === 0 || !rememberedRule(rule)))) return { kind: 'approve', by: 'mode:auto' };
     if (input.classifier) return { kind: 'classify' };
   }
   return { kind: 'ask', reason: request.why, protectedPath };
