@@ -213,6 +213,14 @@ describe('always: the persisted rule matches what was remembered and nothing mor
     expect(persisted.map((rule) => rule.match)).toEqual(rules);
   });
 
+  test('a command with an empty argument, which no argv rule can name, is remembered and runs, but is not persisted', async () => {
+    const { prompt, run, persisted } = setupTargets('always', { allowedCommandGlobs: ['echo *'] });
+    expect((await run('run_command', { command: ['echo', ''] })).ok).toBe(true);
+    expect(persisted).toEqual([]);
+    expect((await run('run_command', { command: ['echo', ''] })).receipt.approval).toMatchObject({ how: 'confirm:remembered' });
+    expect(prompt).toHaveBeenCalledTimes(1);
+  });
+
   test('mcp_call and web_search are remembered for the session but not persisted as tool- or server-wide rules', async () => {
     for (const [name, args] of [
       ['mcp_call', { server: 'github', tool: 'get_issue' }],

@@ -46,7 +46,8 @@ export function rememberKey(request: ToolApprovalRequest): RememberKey | undefin
     const also = { path: cwd.real, ...(executable === undefined ? {} : { executable }), ...(argumentPaths === undefined ? {} : { arguments: JSON.stringify(argumentPaths.map((path) => path.real)) }) };
     // An exact argv allow matches only at the workspace root with argument paths through no link (evaluate-rules.ts):
     // a command run elsewhere, or naming a link, is remembered but not persisted.
-    const persistable = cwd.real === '.' && action.files.length === 0 && argumentPaths?.some((path) => path.linkTraversal) !== true;
+    // An argv rule has no empty element (`echo ""`): such a command is remembered, not persisted.
+    const persistable = cwd.real === '.' && action.files.length === 0 && argumentPaths?.some((path) => path.linkTraversal) !== true && !argv.includes('');
     return key('argv', JSON.stringify(argv), also, persistable ? exactArgvRule(tool, argv) : undefined);
   }
   if (action.http !== undefined) {
