@@ -82,11 +82,12 @@ describe('attack: a session approval of a command stands in after its argument b
   it('`cat notes.txt` approved for the session asks again once notes.txt leads to a file outside, or to another file', async () => {
     const home = attackHome();
     writeFileSync(join(home, 'outside.txt'), 'OUTSIDE-SECRET\n');
-    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask', policy: { allowedCommandGlobs: ['cat *'] } }, { 'notes.txt': 'plain notes\n', 'private/plans.md': 'PRIVATE-PLANS\n' });
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask', policy: { allowedCommandGlobs: ['cat *'] } }, { 'notes.txt': 'plain notes\n', 'private/plans.md': 'PRIVATE-PLANS\n', '.env': 'ENV-SECRET=1\n' });
     const at = await start(workspace, home);
     expect(text(await approved(at, 'run_command', { command: ['cat', 'notes.txt'] }, 'session'))).toContain('plain notes');
 
-    for (const [target, secret] of [[join(home, 'outside.txt'), 'OUTSIDE-SECRET'], ['private/plans.md', 'PRIVATE-PLANS']] as const) {
+    // A link to a protected file asked before: a protected path is never approved by memory.
+    for (const [target, secret] of [[join(home, 'outside.txt'), 'OUTSIDE-SECRET'], ['private/plans.md', 'PRIVATE-PLANS'], ['.env', 'ENV-SECRET']] as const) {
       rmSync(join(workspace, 'notes.txt'));
       symlinkSync(target, join(workspace, 'notes.txt'));
       const again = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['cat', 'notes.txt'] }, 'reject');
