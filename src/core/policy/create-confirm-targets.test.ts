@@ -108,6 +108,13 @@ describe('remembered approvals cover only what the approver saw', () => {
     expect(prompt).toHaveBeenCalledTimes(3);
   });
 
+  test('run_command: approving `rm -rf "a b"` does not approve `rm -rf a b`, nor an element holding a NUL or a line break', async () => {
+    const { run } = setupTargets('session', { allowedCommandGlobs: ['rm *'] });
+    expect((await run('run_command', { command: ['rm', '-rf', 'a b'] })).ok).toBe(true);
+    for (const command of [['rm', '-rf', 'a', 'b'], ['rm', '-rf', 'a\u0000b'], ['rm', '-rf', 'a\nb']]) expect((await run('run_command', { command })).ok, JSON.stringify(command)).toBe(false);
+    expect((await run('run_command', { command: ['rm', '-rf', 'a b'] })).receipt.approval).toMatchObject({ how: 'confirm:remembered' });
+  });
+
   test('run_command: approving it with no working directory does not approve it in one', async () => {
     const { prompt, run } = setupTargets('session');
     expect((await run('run_command', { command: ['rm', '-rf', 'build'] })).ok).toBe(true);
