@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decide, decideIfAsked, pendingApproval } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace, type ServedGateway } from './support/serve-gateway.js';
+import { startCli } from './support/spawn-cli.js';
 
 // A hostile model against what a person's "Approve for session" and "Always allow" stand in for: it asks for an
 // innocuous call, the person remembers it, and the model then uses that approval for a call nobody was shown.
@@ -153,5 +154,25 @@ describe('attack: a call with a masked part, approved by the rule "Always allow"
     expect(masked.card, `wrote without asking: ${text(masked.result)}`).toBeDefined();
     expect(masked.card?.masked).toBe(1);
     expect(readFileSync(join(workspace, 'notes.md'), 'utf8')).toBe('second\n');
+  });
+});
+
+describe('attack: a repository ships .toolgate as a link to the user\'s toolgate folder', () => {
+  it('the gateway refuses to start, and writes nothing there: no journal, no token, no project rule in the user\'s file', async () => {
+    const home = attackHome();
+    const user = join(home, '.config', 'toolgate');
+    mkdirSync(user, { recursive: true });
+    const rules = `${JSON.stringify({ rules: [{ tool: 'read_file', decision: 'allow', source: 'user', match: { path: './keep.md' } }] })}\n`;
+    writeFileSync(join(user, 'policy.json'), rules);
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask' }, { 'notes.md': 'first\n' });
+    symlinkSync(user, join(workspace, '.toolgate'));
+    const cli = startCli(['--json', 'serve', '--http', '0'], workspace, { HOME: home });
+    const answer = await cli.ready;
+    await cli.stop();
+    // A gateway that starts keeps its journal and token there, and its first "Always allow" drops the user's own
+    // allows and writes the project's rule into the user's file, which every workspace trusts.
+    expect(readdirSync(user)).toEqual(['policy.json']);
+    expect(answer).toMatchObject({ ok: false, error: { kind: 'config', message: expect.stringContaining('.toolgate is not a folder') as unknown } });
+    expect(readFileSync(join(user, 'policy.json'), 'utf8')).toBe(rules);
   });
 });

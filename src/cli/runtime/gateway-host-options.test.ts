@@ -1,10 +1,11 @@
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchorPathFor } from '../../journal/sqlite/index.js';
 import { loadConfig } from '../config/load-config.js';
-import { gatewayHostOptions, gatewaySpillDir, prepareUserStateFolder } from './gateway-host-options.js';
+import { CliError } from '../cli-error.js';
+import { gatewayHostOptions, gatewaySpillDir, prepareGatewayStateFolder, prepareUserStateFolder } from './gateway-host-options.js';
 
 function configWith(file: unknown) {
   const workspace = mkdtempSync(join(tmpdir(), 'toolgate-host-options-'));
@@ -27,6 +28,21 @@ describe('gatewayHostOptions', () => {
     // A home where the folder cannot be made (here a file) is left as it is: a command of the same user cannot make it either.
     writeFileSync(join(home, 'file'), '');
     expect(() => prepareUserStateFolder(configWith({}), join(home, 'file'))).not.toThrow();
+  });
+
+  it("creates the workspace's state folder, and refuses one that is a link or a file", () => {
+    const config = configWith({});
+    const folder = join(config.workspace, '.toolgate');
+    expect(prepareGatewayStateFolder(config)).toBe(folder);
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    expect(prepareGatewayStateFolder(config)).toBe(folder);
+    const elsewhere = mkdtempSync(join(tmpdir(), 'toolgate-host-options-elsewhere-'));
+    for (const plant of [(at: string) => symlinkSync(elsewhere, at), (at: string) => symlinkSync(join(elsewhere, 'missing'), at), (at: string) => writeFileSync(at, '')]) {
+      const planted = configWith({});
+      plant(join(planted.workspace, '.toolgate'));
+      expect(() => prepareGatewayStateFolder(planted)).toThrow(CliError);
+    }
+    expect(readdirSync(elsewhere)).toEqual([]);
   });
 
   it('jails the host to the workspace at the configured scope, spilling under the state directory', () => {

@@ -1,13 +1,35 @@
-import { mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { anchorPathFor } from '../../journal/sqlite/index.js';
 import { policyFilePaths, type NodeHostOptions } from '../../node/index.js';
+import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 
 /** Where the gateway's host spills what it keeps: `runs/` (spilled outputs), `media/`, `bin/`. */
 export function gatewaySpillDir(config: ResolvedConfig): string {
   return join(config.workspace, '.toolgate', 'spill');
+}
+
+/**
+ * The workspace's `.toolgate/`, created when missing: the gateway keeps its
+ * journal, remembered rules, MCP pins, spill and tokens there. A repository
+ * can ship it as a link (to the user's `~/.config/toolgate`, or to a folder
+ * another user owns), and every one of them would be written there instead:
+ * the user's own remembered allows dropped and the project's written into the
+ * file every workspace trusts. Anything but a folder refuses the start.
+ */
+export function prepareGatewayStateFolder(config: ResolvedConfig): string {
+  const folder = join(config.workspace, '.toolgate');
+  let kind: 'folder' | 'other' | 'missing';
+  try {
+    kind = lstatSync(folder).isDirectory() ? 'folder' : 'other';
+  } catch {
+    kind = 'missing';
+  }
+  if (kind === 'other') throw new CliError('config', `${folder} is not a folder (a symbolic link or a file): toolgate keeps its journal, remembered rules and tokens there. Remove it and start again.`);
+  if (kind === 'missing') mkdirSync(folder, { recursive: true, mode: 0o700 });
+  return folder;
 }
 
 /**

@@ -19,7 +19,7 @@ import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { buildPolicy, REMEMBERED_RULE_PREFIX } from './build-policy.js';
 import { diffForWrite } from './diff-for-write.js';
-import { gatewayHostOptions, gatewaySpillDir, prepareUserStateFolder } from './gateway-host-options.js';
+import { gatewayHostOptions, gatewaySpillDir, prepareGatewayStateFolder, prepareUserStateFolder } from './gateway-host-options.js';
 import { registryLimits } from './registry-limits.js';
 
 /** Everything a running gateway holds: one host, one live policy, one journal, the upstream servers and the approvals. */
@@ -112,6 +112,7 @@ export function connectUpstreams(config: ResolvedConfig, connect = true): Promis
  * approval controller whose human is the console (or the terminal).
  */
 export async function openGateway(config: ResolvedConfig, options: OpenGatewayOptions = {}): Promise<Gateway> {
+  prepareGatewayStateFolder(config);
   const built = await buildPolicy(config);
   const policy = createLivePolicy(built.snapshot);
   const spillDir = gatewaySpillDir(config);

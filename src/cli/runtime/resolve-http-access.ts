@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFileIfAbsentSync } from '../../node/fs/create-file-if-absent.js';
 import { writeFileAtomicSync } from '../../node/fs/write-file-atomic.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
+import { prepareGatewayStateFolder } from './gateway-host-options.js';
 
 /**
  * What the HTTP transport asks of a client: a bearer token, with where it
@@ -62,8 +63,7 @@ export function resolveHttpAccess(config: ResolvedConfig, request: HttpAccessReq
 
 function workspaceToken(config: ResolvedConfig): HttpAccess {
   const file = httpTokenPath(config);
-  const directory = join(config.workspace, '.toolgate');
-  mkdirSync(directory, { recursive: true, mode: 0o700 });
+  prepareGatewayStateFolder(config);
   let replaced: string | undefined;
   try {
     const token = checkToken(readPrivateFile(file, file, 'gateway'), file);
