@@ -62,7 +62,7 @@ export function evaluateCall(input: ArgumentPolicyInput, consume: boolean, evalu
     // A tool that runs a fixed argv gives the policy no command: its declared argv stands for it.
     argv: view.argv ?? input.tool.fixedArgv,
     paths: view.paths,
-    linkedArguments: input.action?.command?.arguments?.some((path) => path.linkTraversal) === true,
+    argumentPaths: input.action?.command?.arguments,
     host: view.host,
     server: input.target?.server,
     args: input.args,

@@ -1,3 +1,4 @@
+import type { ResolvedPath } from '../action/resolved-action.js';
 import { canonicalJson } from '../digest/canonical-json.js';
 import { matchDomain } from './canonical-host.js';
 import { gitSubcommandIndex } from './git-danger.js';
@@ -13,8 +14,8 @@ export interface RuleSubject {
   readonly argv: readonly string[] | undefined;
   /** The call's paths, spelled and real; a command's is its working directory. */
   readonly paths: readonly NormalizedPath[];
-  /** A command's argument paths, as the host resolved them, cross a symlink. */
-  readonly linkedArguments?: boolean;
+  /** Where a command's argument paths really lead, as the host resolved them. */
+  readonly argumentPaths?: readonly ResolvedPath[] | undefined;
   readonly host: string | undefined;
   readonly server: string | undefined;
   readonly args: unknown;
@@ -112,7 +113,7 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: Subject
  * argument leads to another file, is another command, which nobody was shown.
  */
 function runsAsApproved(subject: RuleSubject): boolean {
-  return subject.linkedArguments !== true && subject.paths.every((path) => path.relative === '.');
+  return subject.argumentPaths?.some((path) => path.linkTraversal) !== true && subject.paths.every((path) => path.relative === '.');
 }
 
 /**
