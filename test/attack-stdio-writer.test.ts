@@ -30,7 +30,7 @@ let served: Served;
 beforeAll(async () => {
   const workspace = mkdtempSync(join(tmpdir(), 'toolgate-attack-stdio-'));
   const config = join(workspace, 'toolgate.config.json');
-  writeFileSync(config, JSON.stringify({ servers: { hx: { command: process.execPath, args: [HOSTILE], trust: 'annotations' } }, limits: { maxBytes: 16 * MEGABYTES, maxLines: 100_000 }, console: { enabled: false } }));
+  writeFileSync(config, JSON.stringify({ servers: { hx: { command: process.execPath, args: [HOSTILE], trust: 'annotations' } }, limits: { maxBytes: 16 * MEGABYTES, maxLines: 100_000, maxOutputBytes: 16 * MEGABYTES }, console: { enabled: false } }));
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '-c', config, 'serve', '--stdio'], stderr: 'ignore' });
   const client = new Client({ name: 'stdio-attacker', version: '1.0.0' });
   await client.connect(transport);

@@ -26,6 +26,8 @@ export interface ToolgateConfigFile {
     readonly maxBytes?: number;
     readonly maxLines?: number;
     readonly maxInputBytes?: number;
+    /** The ceiling of an upstream's structured value, as JSON. */
+    readonly maxOutputBytes?: number;
     /** How many workspace entries, and how many milliseconds, the sandbox may spend finding the protected files to mask before each command. */
     readonly maskWalkEntries?: number;
     readonly maskWalkMilliseconds?: number;

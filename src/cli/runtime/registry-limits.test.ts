@@ -5,8 +5,9 @@ import { registryLimits } from './registry-limits.js';
 const withLimits = (limits: ResolvedConfig['limits']): ResolvedConfig => ({ limits }) as ResolvedConfig;
 
 describe('registryLimits', () => {
-  it('passes the input and content ceilings the configuration sets', () => {
+  it('passes the input, output and content ceilings the configuration sets', () => {
     expect(registryLimits(withLimits({ maxInputBytes: 100, maxBytes: 200, maxLines: 3 }))).toEqual({ maxInputBytes: 100, content: { maxBytes: 200, maxLines: 3 } });
+    expect(registryLimits(withLimits({ maxOutputBytes: 4096 }))).toEqual({ maxOutputBytes: 4096, content: {} });
   });
 
   it('leaves an unset ceiling out, so the registry keeps its default', () => {

@@ -1,3 +1,4 @@
+import { measureJsonBytes } from '../code-mode/measure-json-bytes.js';
 import { canonicalJson } from '../digest/canonical-json.js';
 import { withholdValues } from '../errors/describe-issues.js';
 import { ToolOutputInvalidError } from '../errors/tool-errors.js';
@@ -10,25 +11,45 @@ const encoder = new TextEncoder();
 /**
  * Stage 14: validate the result against the declared output schema. Tools
  * from untrusted sources (`schemaProfile: 'bounded'`) also have their
- * canonical result bounded (default 256 KiB).
+ * canonical result bounded (default 256 KiB), and so does a structured value
+ * an MCP server sent: unlike text, which the content's ceiling cuts, it
+ * reaches a client whole (`structuredContent`), a script whole, and the
+ * journal whole.
  */
 export function validateOutput(state: ResolvedDispatchState, result: StageResult): StageResult | Promise<StageResult> {
   const tool = state.tool;
   if (!result.ok) return result;
-  if (tool.definition.schemaProfile === 'bounded') {
-    const limit = state.snapshot.limits.maxOutputBytes;
-    let size: number;
-    try {
-      size = encoder.encode(canonicalJson(result.value ?? null)).length;
-    } catch {
-      return { ok: false, error: new ToolOutputInvalidError(tool.key, [], 'the result is not JSON') };
-    }
-    if (size > limit) return { ok: false, error: new ToolOutputInvalidError(tool.key, [], `the result exceeds ${limit} bytes`) };
-  }
+  const problem = tool.definition.schemaProfile === 'bounded' ? boundedProblem(state, result.value) : structuredProblem(state, result.value);
+  if (problem !== undefined) return { ok: false, error: new ToolOutputInvalidError(tool.key, [], problem) };
   const validate = tool.validateOutput;
   if (validate === undefined) return result;
   const validated = validate(result.value);
   return validated instanceof Promise ? validated.then((settled) => accept(tool, result, settled)) : accept(tool, result, validated);
+}
+
+/** What is wrong with a bounded tool's result: its canonical JSON past the output ceiling, or none at all. */
+function boundedProblem(state: ResolvedDispatchState, value: unknown): string | undefined {
+  const limit = state.snapshot.limits.maxOutputBytes;
+  let size: number;
+  try {
+    size = encoder.encode(canonicalJson(value ?? null)).length;
+  } catch {
+    return 'the result is not JSON';
+  }
+  return size > limit ? `the result exceeds ${limit} bytes` : undefined;
+}
+
+/**
+ * An MCP server's structured value past the output ceiling, measured as its
+ * JSON without building it (the walk stops at the ceiling). A value nested
+ * past the walk's depth is measured by its JSON text.
+ */
+function structuredProblem(state: ResolvedDispatchState, value: unknown): string | undefined {
+  if (state.tool.definition.source !== 'mcp' || typeof value !== 'object' || value === null) return undefined;
+  const limit = state.snapshot.limits.maxOutputBytes;
+  const measured = measureJsonBytes(value, limit);
+  const over = measured.kind === 'over' || (measured.kind === 'invalid' && encoder.encode(JSON.stringify(value)).length > limit);
+  return over ? `the structured result exceeds ${limit} bytes` : undefined;
 }
 
 function accept(tool: CompiledTool, result: StageResult, validated: ValidationResult): StageResult {

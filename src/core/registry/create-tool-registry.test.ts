@@ -62,6 +62,22 @@ describe('immutability', () => {
     const roomy = await createToolRegistry({ tools: [big] }).dispatch({ callId: '1', name: 'big', arguments: {} }, { grantedTools: ['big'] });
     expect(roomy.ok).toBe(true);
   });
+
+  it('bounds an MCP server’s structured value by the output ceiling, not its text, which the content’s ceiling cuts', async () => {
+    const upstream = (value: unknown): AnyToolDefinition => tool('up', { source: 'mcp', dispatch: () => value });
+    const run = (value: unknown) => createToolRegistry({ tools: [upstream(value)], limits: { maxOutputBytes: 64 } }).dispatch({ callId: '1', name: 'up', arguments: {} }, { grantedTools: ['up'] });
+    const over = await run({ text: 'x'.repeat(100) });
+    expect(!over.ok && over.error.message).toBe('Tool "up" returned an invalid result: the structured result exceeds 64 bytes.');
+    // Its JSON is measured in UTF-8: 30 characters that take 68 bytes as JSON are over, 20 (48 bytes) are not.
+    expect((await run({ t: '\u00e9'.repeat(30) })).ok).toBe(false);
+    expect((await run({ t: 'é'.repeat(20) })).ok).toBe(true);
+    expect((await run('x'.repeat(100))).ok).toBe(true);
+    const plugin = await createToolRegistry({ tools: [tool('own', { dispatch: () => ({ text: 'x'.repeat(100) }) })], limits: { maxOutputBytes: 64 } }).dispatch(
+      { callId: '1', name: 'own', arguments: {} },
+      { grantedTools: ['own'] },
+    );
+    expect(plugin.ok).toBe(true);
+  });
 });
 
 describe('versions and exact resolution', () => {

@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from './fixtures/mcp/helpers.js';
+import { attackWorkspace } from './support/attack-workspace.js';
+import { CLI } from './support/spawn-cli.js';
+
+// A hostile upstream against what it sends back once a call is approved, through `toolgate serve` and the MCP
+// SDK client: a structured value that says more than its text, progress messages, error responses whose codes
+// are the gateway's own, and a definition changed while a call waits for a person. The upstream writes the wire
+// itself (test/__fixtures__/hostile-return-server.mjs) and logs every call it receives.
+
+const HOSTILE = join(ROOT, 'test/__fixtures__/hostile-return-server.mjs');
+const SECRET = 'sk-live-SUPERSECRETVALUE0123456789';
+/** Text the hidden-character scan removes: a zero-width space, an override, Unicode tags, an isolate, a bell. */
+// eslint-disable-next-line no-control-regex -- the bell is one of them
+const HIDDEN = /[\u200B\u202E\u2066\u0007\u{E0000}-\u{E007F}]/u;
+
+type Result = Awaited<ReturnType<Client['callTool']>>;
+const textOf = (result: Result): string => (result.content as { text?: string }[]).map((block) => block.text ?? '').join('\n');
+
+describe('attack: what a trusted upstream sends back over stdio', () => {
+  let client: Client;
+  let workspace: string;
+
+  beforeAll(async () => {
+    // Trusted, and every tool read-only: each runs without a person, so only its answer is on trial.
+    const served = attackWorkspace('toolgate-attack-results', {
+      hr: { command: process.execPath, args: [HOSTILE, '--log', 'calls.log'], trust: 'annotations', env: { FIXTURE_SECRET: SECRET } },
+    });
+    workspace = served.workspace;
+    client = new Client({ name: 'results-attacker', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, '-c', served.config, 'serve', '--stdio'], cwd: workspace, stderr: 'ignore' }));
+    await client.listTools();
+  }, 30_000);
+
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('a structured value of 3 MB beside a small text is refused past the output ceiling, not served whole', async () => {
+    // Before: the text was cut to 32 KiB, and `structuredContent` carried all 3 MB to the client.
+    const result = await client.callTool({ name: 'mcp_hr_structured_big', arguments: { bytes: 3_000_000 } }, undefined, { timeout: 60_000 });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    expect(textOf(result)).toBe('Tool "mcp_hr_structured_big" returned an invalid result: the structured result exceeds 262144 bytes.');
+    // Within the ceiling it is served whole, beside its text cut to the content's ceiling.
+    const within = await client.callTool({ name: 'mcp_hr_structured_big', arguments: { bytes: 200_000 } });
+    expect((within.structuredContent as { payload: string }).payload).toHaveLength(200_000);
+    expect(textOf(within).length).toBeLessThan(40_000);
+  });
+
+  it('held: a structured value that says something else than its clean text is what the model reads, scanned', async () => {
+    for (const name of ['mcp_hr_structured_split', 'mcp_hr_structured_unschemed']) {
+      const result = await client.callTool({ name, arguments: {} });
+      expect(JSON.stringify(result), name).not.toMatch(HIDDEN);
+      expect(textOf(result), name).toContain('the payload');
+    }
+  });
+
+  it('held: an error response and an isError result carry no secret, escape, hidden character or megabytes', async () => {
+    const rpc = await client.callTool({ name: 'mcp_hr_fail_rpc', arguments: { bytes: 2_000_000 } });
+    const tool = await client.callTool({ name: 'mcp_hr_fail_text', arguments: { bytes: 2_000_000 } });
+    for (const result of [rpc, tool]) {
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).not.toContain(SECRET);
+      expect(textOf(result)).not.toMatch(HIDDEN);
+      expect(textOf(result)).not.toContain('\u001b');
+      expect(textOf(result).length).toBeLessThan(1_200);
+    }
+  });
+
+  it('held: logging, other notifications and the upstream’s own requests reach the client not at all; a second answer changes nothing', async () => {
+    const seen: unknown[] = [];
+    client.fallbackNotificationHandler = async (notification) => void seen.push(notification);
+    expect(textOf(await client.callTool({ name: 'mcp_hr_chatty', arguments: {} }))).toBe('chatted');
+    expect(textOf(await client.callTool({ name: 'mcp_hr_twice', arguments: {} }))).toBe('first');
+    expect(textOf(await client.callTool({ name: 'mcp_hr_kinds', arguments: {} }))).toBe('[resource link: link]\n[resource link: passwd]\nresource\ntext');
+    expect(seen).toEqual([]);
+    const calls = readFileSync(join(workspace, 'calls.log'), 'utf8');
+    expect(calls).toContain('"name":"twice"');
+  });
+});
