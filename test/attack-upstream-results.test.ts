@@ -24,6 +24,7 @@ const textOf = (result: Result): string => (result.content as { text?: string }[
 describe('attack: what a trusted upstream sends back over stdio', () => {
   let client: Client;
   let workspace: string;
+  const progress: { message?: string | undefined }[] = [];
 
   beforeAll(async () => {
     // Trusted, and every tool read-only: each runs without a person, so only its answer is on trial.
@@ -58,6 +59,19 @@ describe('attack: what a trusted upstream sends back over stdio', () => {
       expect(JSON.stringify(result), name).not.toMatch(HIDDEN);
       expect(textOf(result), name).toContain('the payload');
     }
+  });
+
+  it('a progress message of 5 MB reaches the client bounded, and with no hidden character', async () => {
+    progress.length = 0;
+    const result = await client.callTool({ name: 'mcp_hr_progress', arguments: { count: 1, bytes: 5_000_000 } }, undefined, {
+      timeout: 60_000,
+      onprogress: (update) => progress.push(update),
+    });
+    expect(textOf(result)).toBe('done');
+    expect(progress).toHaveLength(1);
+    expect(progress[0]?.message?.startsWith('step 1ppp')).toBe(true);
+    expect(progress[0]?.message).not.toMatch(HIDDEN);
+    expect(progress[0]?.message?.length).toBeLessThanOrEqual(1_001);
   });
 
   it('held: an error response and an isError result carry no secret, escape, hidden character or megabytes', async () => {

@@ -8,8 +8,13 @@ import type { McpConnectionEventMap } from './mcp-types.js';
 
 /** A capability over one server whose client answers every `tools/call` with `result`, as it arrived on the wire. */
 function capabilityAnswering(result: unknown) {
+  const { capability, events } = capabilityOver({ request: () => Promise.resolve(result) } as unknown as Client);
+  return { call: () => capability.call({ server: 'up', tool: 'look', arguments: {} }) as Promise<CallToolResult>, events };
+}
+
+/** A capability over one server reached through `client`, with the hidden-character findings it reports. */
+function capabilityOver(client: Client) {
   const events: McpConnectionEventMap['hidden-characters-detected'][] = [];
-  const client = { request: () => Promise.resolve(result) } as unknown as Client;
   const entry: UpstreamEntry = {
     server: 'up',
     tool: { name: 'look', inputSchema: { type: 'object' } },
@@ -30,7 +35,7 @@ function capabilityAnswering(result: unknown) {
     withheldError: () => new ToolPolicyError('mcp_up_look', 'definition_withheld'),
     downError: () => undefined,
   });
-  return { call: () => capability.call({ server: 'up', tool: 'look', arguments: {} }) as Promise<CallToolResult>, events };
+  return { capability, events };
 }
 
 describe('createMcpCapability: the result as the gateway reads it', () => {
@@ -55,6 +60,20 @@ describe('createMcpCapability: the result as the gateway reads it', () => {
     const failure = await failed.call().catch((error: unknown) => error);
     expect((failure as Error).message).toContain('jammed');
     expect(failed.events).toHaveLength(1);
+  });
+
+  it('cuts a progress message to 1,000 characters before it scans it', async () => {
+    const messages: (string | undefined)[] = [];
+    const client = {
+      request: (_request: unknown, _schema: unknown, options: { onprogress: (progress: { progress: number; message: string }) => void }) => {
+        options.onprogress({ progress: 1, message: `${'p'.repeat(5_000_000)}\u200B` });
+        options.onprogress({ progress: 2, message: `${'q'.repeat(999)}\u{E0041}` });
+        return Promise.resolve({ content: [] });
+      },
+    } as unknown as Client;
+    const { capability } = capabilityOver(client);
+    await capability.call({ server: 'up', tool: 'look', arguments: {}, onProgress: (progress) => void messages.push(progress.message) });
+    expect(messages).toEqual([`${'p'.repeat(1000)}…`, `${'q'.repeat(999)}…`]);
   });
 
   it('reads an absent content as none', async () => {

@@ -82,9 +82,13 @@ function scanResult(result: CallToolResult, config: McpServerConfig, tool: strin
   return structured ? { ...result, structuredContent: scan.value as Record<string, unknown> } : { ...result, content: scan.value as CallToolResult['content'] };
 }
 
+/** A progress message is a line of status on its way to the client, which no other ceiling bounds: past this many characters it is cut. */
+const MAX_PROGRESS_MESSAGE = 1000;
+
 function scanProgress(text: string, config: McpServerConfig, tool: string, emit: Emit): string {
   const strip = config.stripHiddenCharacters !== false;
-  const scan = scanHiddenCharacters(text, strip);
+  // Cut before the scan: a message of megabytes costs no more to scan than its first characters, and a pair the cut splits is removed by it.
+  const scan = scanHiddenCharacters(text.length > MAX_PROGRESS_MESSAGE ? `${text.slice(0, MAX_PROGRESS_MESSAGE)}…` : text, strip);
   if (scan.count > 0) emit('hidden-characters-detected', { server: config.name, tool, where: 'progress', count: scan.count, codePoints: scan.codePoints, stripped: strip });
   return scan.text;
 }
