@@ -74,6 +74,16 @@ describe('attack: what a trusted upstream sends back over stdio', () => {
     expect(progress[0]?.message?.length).toBeLessThanOrEqual(1_001);
   });
 
+  it('an error response whose code is the gateway’s own timeout or closed connection is reported as the server’s error, at once', async () => {
+    for (const code of [-32001, -32000]) {
+      const started = Date.now();
+      const result = await client.callTool({ name: 'mcp_hr_fail_rpc', arguments: { code } });
+      expect(result.isError, String(code)).toBe(true);
+      expect(textOf(result), String(code)).toBe(`Tool "mcp_hr_fail_rpc" failed: the MCP server answered with error ${code}.`);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    }
+  });
+
   it('held: an error response and an isError result carry no secret, escape, hidden character or megabytes', async () => {
     const rpc = await client.callTool({ name: 'mcp_hr_fail_rpc', arguments: { bytes: 2_000_000 } });
     const tool = await client.callTool({ name: 'mcp_hr_fail_text', arguments: { bytes: 2_000_000 } });

@@ -1,10 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callUpstream } from './call-upstream.js';
 import { setCallToolHandler } from './read-call-tool-request.js';
+import { markUpstreamErrorResponses } from './upstream-error-response.js';
 
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -34,6 +35,21 @@ function call(client: Client, args: Record<string, unknown>, signal?: AbortSigna
 }
 
 describe('callUpstream', () => {
+  it('reads an error response under the codes of its own timeout and closed connection as what the server answered', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = new Server({ name: 'upstream', version: '1.0.0' }, { capabilities: { tools: {} } });
+    setCallToolHandler(server, (params) => Promise.reject(new McpError(Number((params.arguments as { code: number }).code), 'Request timed out')));
+    await server.connect(serverSide);
+    const client = new Client({ name: 'gateway', version: '1.0.0' });
+    await client.connect(clientSide);
+    markUpstreamErrorResponses(clientSide);
+    open.push(client, server);
+    for (const code of [-32001, -32000, -32603]) {
+      const failure = await call(client, { code }).catch((error: unknown) => error);
+      expect(failure, String(code)).toMatchObject({ code: 'EXECUTION_FAILED', message: `Tool "mcp_up_echo" failed: the MCP server answered with error ${code}.` });
+    }
+  });
+
   it('sends each call as one JSON-RPC request with its own id, that id as its progress token, and the arguments as given', async () => {
     const { client, received } = await connect({ content: [{ type: 'text', text: 'ok' }] });
     await call(client, { text: 'a' });

@@ -4,6 +4,7 @@ import { ToolExecutionError, ToolTimeoutError, type McpCallInput } from '../core
 import { asCallToolResult, findMalformedCallResult } from './check-upstream-call-result.js';
 import { abortReasonText } from './abort-reason-text.js';
 import { leanToolsCallOf, type ToolsCallOptions } from './lean-tools-call.js';
+import { isUpstreamErrorResponse } from './upstream-error-response.js';
 import { NotAnMcpResultError, UPSTREAM_RESULT_SCHEMA } from './upstream-result-schema.js';
 
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -61,7 +62,7 @@ export async function callUpstream(options: CallUpstreamOptions): Promise<CallTo
   } catch (error) {
     // The SDK wraps an abort as a timeout error; the caller's own reason is what marks it a cancellation.
     if (signal?.aborted === true) throw signal.reason as Error;
-    if (error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number)) {
+    if (isOwnTimeout(error)) {
       const elapsedCap = options.maxTotalTimeoutMs !== undefined && /total/i.test(error.message) ? options.maxTotalTimeoutMs : timeout;
       throw new ToolTimeoutError(name, elapsedCap);
     }
@@ -93,11 +94,17 @@ async function sdkRequest(client: Client, input: McpCallInput, options: ToolsCal
   }
 }
 
+/** The call's own timeout (or total cap) ran out: not an upstream's error response under the same code. */
+function isOwnTimeout(error: unknown): error is McpError {
+  return error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number) && !isUpstreamErrorResponse(error);
+}
+
 /** What went wrong, in words that hold no upstream text. */
 function failureDetail(error: unknown): string {
   if (error instanceof NotAnMcpResultError) return 'the MCP server sent a malformed result (not an MCP result object)';
   if (!(error instanceof McpError)) return 'the MCP server could not be reached';
-  // The SDK rejects every pending request this way when the transport closes: the server exited, or sent a message past maxMessageBytes.
-  if (error.code === (ErrorCode.ConnectionClosed as number)) return 'the connection to the MCP server closed';
+  // The SDK rejects every pending request this way when the transport closes: the server exited, or sent a message past
+  // maxMessageBytes. An upstream's error response may carry the same code: it says only what the server answered.
+  if (!isUpstreamErrorResponse(error) && error.code === (ErrorCode.ConnectionClosed as number)) return 'the connection to the MCP server closed';
   return `the MCP server answered with error ${error.code}`;
 }

@@ -9,6 +9,7 @@ import { createStderrTail, type StderrTail } from './create-stderr-tail.js';
 import { attachLeanToolsCall } from './lean-tools-call.js';
 import { McpServerUnavailableError } from './mcp-server-unavailable-error.js';
 import { routePastMessageSwitch } from './route-past-message-switch.js';
+import { markUpstreamErrorResponses } from './upstream-error-response.js';
 import { useLeanFraming } from './use-lean-framing.js';
 import type { ConnectMcpServersOptions, McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './mcp-types.js';
 
@@ -56,6 +57,7 @@ export async function openUpstream(options: OpenUpstreamOptions): Promise<Opened
     routePastMessageSwitch(client, transport);
     attachLeanToolsCall(client, transport);
   }
+  markUpstreamErrorResponses(transport);
   return { client, stderr };
 }
 
