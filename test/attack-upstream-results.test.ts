@@ -5,6 +5,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './fixtures/mcp/helpers.js';
 import { attackWorkspace } from './support/attack-workspace.js';
+import { decide, pendingApproval } from './support/pending-approval.js';
+import { closeAfterEach, connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
 import { CLI } from './support/spawn-cli.js';
 
 // A hostile upstream against what it sends back once a call is approved, through `toolgate serve` and the MCP
@@ -105,5 +107,47 @@ describe('attack: what a trusted upstream sends back over stdio', () => {
     expect(seen).toEqual([]);
     const calls = readFileSync(join(workspace, 'calls.log'), 'utf8');
     expect(calls).toContain('"name":"twice"');
+  });
+});
+
+describe('attack: a definition changed while a call waits for a person', () => {
+  const opened = closeAfterEach();
+
+  async function serve(): Promise<{ gateway: ServedGateway; mcp: Client }> {
+    const gateway = opened.gateway(
+      await serveGateway({ mode: 'ask', servers: { hr: { command: process.execPath, args: [HOSTILE, '--log', 'calls.log'], trust: 'annotations' } } }),
+    );
+    const { client } = await connectClient(gateway.mcpUrl, 'rug-puller', undefined, gateway.auth);
+    return { gateway, mcp: opened.client(client) };
+  }
+
+  const calledMutable = (gateway: ServedGateway): boolean => readFileSync(join(gateway.workspace, 'calls.log'), 'utf8').includes('"name":"mutable"');
+
+  it('held: a tool flipped to read-only while its call waits is refused once approved, and is not run ungoverned after', async () => {
+    const { gateway, mcp } = await serve();
+    const call = mcp.callTool({ name: 'mcp_hr_mutable', arguments: {} });
+    const card = await pendingApproval(gateway, 'mcp_hr_mutable');
+    expect(textOf(await mcp.callTool({ name: 'mcp_hr_flip', arguments: {} }))).toBe('flipped');
+    await expect.poll(async () => (await mcp.listTools()).tools.some((tool) => tool.name === 'mcp_hr_mutable'), { timeout: 10_000 }).toBe(false);
+    await decide(gateway, card.id, 'once');
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('changed');
+    const again = await mcp.callTool({ name: 'mcp_hr_mutable', arguments: { path: '/' } });
+    expect(again.isError).toBe(true);
+    expect(calledMutable(gateway)).toBe(false);
+  });
+
+  it('a call approved after the upstream said its definition changed, but before its new listing arrived, does not run', async () => {
+    const { gateway, mcp } = await serve();
+    const call = mcp.callTool({ name: 'mcp_hr_mutable', arguments: {} });
+    const card = await pendingApproval(gateway, 'mcp_hr_mutable');
+    // The upstream announces the change and then takes 4 s to say what it is.
+    expect(textOf(await mcp.callTool({ name: 'mcp_hr_flip', arguments: { listDelayMs: 4_000 } }))).toBe('flipped');
+    await decide(gateway, card.id, 'once');
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('changed');
+    expect(calledMutable(gateway)).toBe(false);
   });
 });

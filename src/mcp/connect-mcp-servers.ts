@@ -65,7 +65,13 @@ export async function connectMcpServers(options: ConnectMcpServersOptions): Prom
       emit,
       onToolsChanged: () => {
         const server = servers.get(config.name);
-        if (server !== undefined) refreshServer(server).catch(() => undefined);
+        if (server === undefined) return;
+        // Its calls wait for this listing (wait-for-relisting.ts): the server has said its definitions changed.
+        const relisting = refreshServer(server).catch(() => undefined);
+        server.relisting = relisting;
+        void relisting.then(() => {
+          if (server.relisting === relisting) server.relisting = undefined;
+        });
       },
       // A server that exits or drops the connection later is down from that moment, and retried.
       onClose: (server) => {

@@ -9,6 +9,7 @@ import { McpToolError } from './mcp-tool-error.js';
 import type { McpServerConfig } from './mcp-types.js';
 import { isValidServerName } from './is-valid-server-name.js';
 import { scanHiddenCharacters, scanHiddenInValue } from './scan-hidden-characters.js';
+import { waitForRelisting } from './wait-for-relisting.js';
 
 export interface UpstreamServer {
   readonly config: McpServerConfig;
@@ -17,6 +18,8 @@ export interface UpstreamServer {
   readonly stderr: StderrTail;
   /** Keyed by the upstream tool name. Replaced wholesale on each refresh. */
   entries: ReadonlyMap<string, UpstreamEntry>;
+  /** The listing the server asked for by saying its tools changed, until it settles (it never rejects). */
+  relisting?: Promise<void> | undefined;
 }
 
 export interface CreateMcpCapabilityOptions {
@@ -33,7 +36,8 @@ export interface CreateMcpCapabilityOptions {
  * unapproved) definition is refused with `definition_withheld` whichever
  * way the call arrives (a discovered tool of an older snapshot, `mcp_call`).
  * A tool with argument targets is reached only through its own definition,
- * which the policy judged by them: `mcp_call` to it is refused.
+ * which the policy judged by them: `mcp_call` to it is refused. A server
+ * that said its tools changed is called once they are listed again.
  * Results are scanned for hidden characters; `isError` becomes a typed error.
  */
 export function createMcpCapability(options: CreateMcpCapabilityOptions): McpCapability {
@@ -46,6 +50,7 @@ export function createMcpCapability(options: CreateMcpCapabilityOptions): McpCap
         const label = isValidServerName(serverName) && typeof toolName === 'string' ? mcpToolName(serverName, toolName) : 'mcp_call';
         throw (typeof serverName === 'string' ? options.downError(serverName, label) : undefined) ?? new ToolPolicyError(label, 'server_not_allowed');
       }
+      await waitForRelisting(server, mcpToolName(server.config.name, toolName), signal);
       const entry = server.entries.get(toolName);
       if (entry === undefined) throw new ToolPolicyError(mcpToolName(server.config.name, toolName), 'tool_not_offered', { detail: 'is not offered by its MCP server' });
       const name = entry.name;
