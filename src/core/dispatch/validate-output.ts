@@ -48,8 +48,15 @@ function structuredProblem(state: ResolvedDispatchState, value: unknown): string
   if (state.tool.definition.source !== 'mcp' || typeof value !== 'object' || value === null) return undefined;
   const limit = state.snapshot.limits.maxOutputBytes;
   const measured = measureJsonBytes(value, limit);
-  const over = measured.kind === 'over' || (measured.kind === 'invalid' && encoder.encode(JSON.stringify(value)).length > limit);
-  return over ? `the structured result exceeds ${limit} bytes` : undefined;
+  if (measured.kind === 'fits') return undefined;
+  if (measured.kind === 'invalid') {
+    try {
+      if (encoder.encode(JSON.stringify(value)).length <= limit) return undefined;
+    } catch {
+      return 'the result is not JSON';
+    }
+  }
+  return `the structured result exceeds ${limit} bytes`;
 }
 
 function accept(tool: CompiledTool, result: StageResult, validated: ValidationResult): StageResult {
