@@ -1,4 +1,4 @@
-import { measureJsonBytes } from '../code-mode/measure-json-bytes.js';
+import { exceedsJsonTextBytes } from '../bounding/exceeds-json-text-bytes.js';
 import { canonicalJson } from '../digest/canonical-json.js';
 import { withholdValues } from '../errors/describe-issues.js';
 import { ToolOutputInvalidError } from '../errors/tool-errors.js';
@@ -40,23 +40,13 @@ function boundedProblem(state: ResolvedDispatchState, value: unknown): string | 
 }
 
 /**
- * An MCP server's structured value past the output ceiling, measured as its
- * JSON without building it (the walk stops at the ceiling). A value nested
- * past the walk's depth is measured by its JSON text.
+ * An MCP server's structured value past the output ceiling, measured as the
+ * text of its JSON without building it (`exceedsJsonTextBytes`).
  */
 function structuredProblem(state: ResolvedDispatchState, value: unknown): string | undefined {
   if (state.tool.definition.source !== 'mcp' || typeof value !== 'object' || value === null) return undefined;
   const limit = state.snapshot.limits.maxOutputBytes;
-  const measured = measureJsonBytes(value, limit);
-  if (measured.kind === 'fits') return undefined;
-  if (measured.kind === 'invalid') {
-    try {
-      if (encoder.encode(JSON.stringify(value)).length <= limit) return undefined;
-    } catch {
-      return 'the result is not JSON';
-    }
-  }
-  return `the structured result exceeds ${limit} bytes`;
+  return exceedsJsonTextBytes(value, limit) ? `the structured result exceeds ${limit} bytes` : undefined;
 }
 
 function accept(tool: CompiledTool, result: StageResult, validated: ValidationResult): StageResult {

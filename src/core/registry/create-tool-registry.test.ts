@@ -68,7 +68,7 @@ describe('immutability', () => {
     const run = (value: unknown) => createToolRegistry({ tools: [upstream(value)], limits: { maxOutputBytes: 64 } }).dispatch({ callId: '1', name: 'up', arguments: {} }, { grantedTools: ['up'] });
     const over = await run({ text: 'x'.repeat(100) });
     expect(!over.ok && over.error.message).toBe('Tool "up" returned an invalid result: the structured result exceeds 64 bytes.');
-    // Its JSON is measured in UTF-8: 30 characters that take 68 bytes as JSON are over, 20 (48 bytes) are not.
+    // Its text is measured in UTF-8: 30 characters of two bytes each are over, 20 are not.
     expect((await run({ t: '\u00e9'.repeat(30) })).ok).toBe(false);
     expect((await run({ t: 'é'.repeat(20) })).ok).toBe(true);
     expect((await run('x'.repeat(100))).ok).toBe(true);
