@@ -55,12 +55,25 @@ describe('attack: what a trusted upstream sends back over stdio', () => {
     expect(textOf(within).length).toBeLessThan(40_000);
   });
 
-  it('held: a structured value that says something else than its clean text is what the model reads, scanned', async () => {
+  it('held: a structured value that says something else than its clean text is what the model reads, scanned, and validated', async () => {
     for (const name of ['mcp_hr_structured_split', 'mcp_hr_structured_unschemed']) {
       const result = await client.callTool({ name, arguments: {} });
       expect(JSON.stringify(result), name).not.toMatch(HIDDEN);
       expect(textOf(result), name).toContain('the payload');
     }
+    const invalid = await client.callTool({ name: 'mcp_hr_structured_invalid', arguments: {} });
+    expect(invalid).toMatchObject({ isError: true });
+    expect(invalid.structuredContent).toBeUndefined();
+    expect(textOf(invalid)).toContain('returned an invalid result');
+    expect(textOf(invalid)).not.toContain('not a number');
+    // An isError result's structured value goes nowhere: only its text explains the failure.
+    const failed = await client.callTool({ name: 'mcp_hr_fail_structured', arguments: {} });
+    expect(textOf(failed)).toBe('Tool "mcp_hr_fail_structured" reported an error from MCP server "hr": failed.');
+  });
+
+  it('held: answers that arrive out of order each reach their own call', async () => {
+    const calls = [400, 200, 0].map((delayMs, index) => client.callTool({ name: 'mcp_hr_later', arguments: { tag: `call ${index}`, delayMs } }));
+    expect((await Promise.all(calls)).map(textOf)).toEqual(['call 0', 'call 1', 'call 2']);
   });
 
   it('a progress message of 5 MB reaches the client bounded, and with no hidden character', async () => {
