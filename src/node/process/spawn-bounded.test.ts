@@ -109,7 +109,9 @@ describe.runIf(process.platform === 'linux')('spawnBounded: pipes held past the 
     const [background] = pidsIn(result.stdout);
     expect(ms).toBeLessThan(3000);
     expect(background).toBeGreaterThan(0);
-    expect(alive(background!)).toBe(false);
+    // SIGKILL is sent to the group as the call settles; the kernel ends the job when it next schedules it, which
+    // on a loaded machine is not always before this line runs.
+    await expect.poll(() => alive(background!), { timeout: 2000 }).toBe(false);
   });
 });
 
