@@ -89,6 +89,24 @@ describe('attack: what a trusted upstream sends back over stdio', () => {
     expect(progress[0]?.message?.length).toBeLessThanOrEqual(1_001);
   });
 
+  it('a flood of 20,000 progress notifications reaches the client as a few, the last of them included', async () => {
+    // Before: every one was scanned and forwarded, a write to the client each.
+    const seen: { progress: number }[] = [];
+    const started = performance.now();
+    const result = await client.callTool({ name: 'mcp_hr_progress', arguments: { count: 20_000 } }, undefined, {
+      timeout: 60_000,
+      onprogress: (update) => seen.push(update),
+    });
+    const elapsed = performance.now() - started;
+    expect(textOf(result)).toBe('done');
+    // One at once, one an interval (PROGRESS_INTERVAL_MS, 50 ms) after, and the one held when the call ended.
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.length).toBeLessThanOrEqual(Math.ceil(elapsed / 50) + 2);
+    expect(seen.at(-1)?.progress).toBe(20_000);
+    // In the order sent: a held update never goes out after a later one.
+    expect(seen.map((update) => update.progress)).toEqual([...seen.map((update) => update.progress)].sort((a, b) => a - b));
+  });
+
   it('an error response whose code is the gateway’s own timeout or closed connection is reported as the server’s error, at once', async () => {
     for (const code of [-32001, -32000]) {
       const started = Date.now();

@@ -6,6 +6,7 @@ import type { CallExtra } from './elicit-approval.js';
 import { listServedTools } from './list-served-tools.js';
 import type { LiveRegistry } from './mcp-types.js';
 import type { CallToolParams } from './read-call-tool-request.js';
+import { throttleProgress, type ProgressThrottle } from './throttle-progress.js';
 
 export interface CallServedToolOptions {
   readonly source: LiveRegistry;
@@ -33,8 +34,15 @@ export async function callServedTool(request: CallToolParams, extra: CallExtra, 
     const withheld = options.source.explainMissing?.(requested);
     if (withheld !== undefined) return errorResult(withheld.message);
   }
-  const context = servedContext(options.context, extra, chooseServedConfirm(options.approvals, options.server, extra));
-  const outcome = await registry.dispatch({ callId: options.callId, name: key ?? requested, arguments: request.arguments }, context);
+  const token = extra._meta?.progressToken;
+  const progress = token === undefined ? undefined : throttleProgress((update) => sendProgress(extra, token, update));
+  const context = servedContext(options.context, extra, chooseServedConfirm(options.approvals, options.server, extra), progress);
+  let outcome: ToolOutcome;
+  try {
+    outcome = await registry.dispatch({ callId: options.callId, name: key ?? requested, arguments: request.arguments }, context);
+  } finally {
+    progress?.stop();
+  }
   if (!outcome.ok && (outcome.error.code === 'UNKNOWN_TOOL' || key === undefined)) {
     // A name the client was not shown fails as unknown, whatever the pipeline refused it for (a deny rule, a missing
     // grant), and the names offered are the listed ones: a hidden tool stays hidden. The journal still has the attempt.
@@ -66,19 +74,19 @@ export function prepareServedContext(base: DispatchContext): ServedContext {
  * object spread from another a shape outside its usual tree, and a member
  * written into one after the spread takes a slow path on every call.
  */
-function servedContext(session: ServedContext, extra: CallExtra, confirm: ConfirmActionHook | undefined): DispatchContext {
+function servedContext(session: ServedContext, extra: CallExtra, confirm: ConfirmActionHook | undefined, progress: ProgressThrottle | undefined): DispatchContext {
   const { base } = session;
   const approval: ToolApprovalContext = confirm === undefined ? { ...base.approval } : { confirm, ...session.approval };
-  const token = extra._meta?.progressToken;
-  if (token === undefined) {
+  if (progress === undefined) {
     return base.hostCallOptions === undefined
       ? { signal: extra.signal, approval, ...session.shared }
       : { signal: extra.signal, approval, hostCallOptions: base.hostCallOptions, ...session.shared };
   }
-  const onProgress: NonNullable<ToolHostCallOptions['onProgress']> = (progress) => {
-    extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...progress } }).catch(() => undefined);
-  };
-  return { signal: extra.signal, approval, hostCallOptions: { onProgress, ...session.hostCallOptions }, ...session.shared };
+  return { signal: extra.signal, approval, hostCallOptions: { onProgress: progress.report, ...session.hostCallOptions }, ...session.shared };
+}
+
+function sendProgress(extra: CallExtra, token: string | number, update: Parameters<NonNullable<ToolHostCallOptions['onProgress']>>[0]): void {
+  extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...update } }).catch(() => undefined);
 }
 
 function toCallToolResult(hasOutputSchema: boolean, outcome: ToolOutcome): CallToolResult {
