@@ -1,6 +1,11 @@
+import { terminalJson, terminalLine, terminalText } from './terminal-text.js';
+
 /**
  * How the CLI speaks: JSON for scripts (`--json`), short human text
- * otherwise; progress only on a terminal, silent in pipes and CI.
+ * otherwise; progress only on a terminal, silent in pipes and CI. Whatever
+ * it writes passes `terminalText` or `terminalJson`: the text of a result,
+ * a message or a label may hold what a model, an upstream or a journal row
+ * chose, and a terminal would obey its control characters.
  */
 export interface CliOutput {
   readonly json: boolean;
@@ -27,13 +32,14 @@ export function createCliOutput(options: { json: boolean; debug: boolean; stdout
     json: options.json,
     debug: options.debug,
     result(value, render) {
-      stdout.write(options.json ? `${JSON.stringify(value, null, 2)}\n` : `${render === undefined ? String(value) : render(value)}\n`);
+      stdout.write(options.json ? `${terminalJson(value, 2)}\n` : `${terminalText(render === undefined ? String(value) : render(value))}\n`);
     },
     info(message) {
-      if (!options.json) stderr.write(`${message}\n`);
+      if (!options.json) stderr.write(`${terminalText(message)}\n`);
     },
-    progress(label, total) {
+    progress(name, total) {
       if (!tty) return SILENT;
+      const label = terminalLine(name);
       let last = 0;
       return {
         tick(done) {
@@ -44,15 +50,17 @@ export function createCliOutput(options: { json: boolean; debug: boolean; stdout
           stderr.write(`\r${label}… ${done}${total === undefined ? '' : `/${total}`}${share}`);
         },
         done(message) {
-          stderr.write(`\r\u001b[2K${message ?? `${label}: done`}\n`);
+          // The carriage return and the erase are the CLI's own: they clear its progress line.
+          stderr.write(`\r\u001b[2K${message === undefined ? `${label}: done` : terminalText(message)}\n`);
         },
       };
     },
   };
 }
 
-/** A plain text table for human output. */
-export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+/** A plain text table for human output; every cell one line, its control characters written out. */
+export function formatTable(header: readonly string[], cells: readonly (readonly string[])[]): string {
+  const rows = cells.map((row) => row.map(terminalLine));
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
   const line = (cells: readonly string[]): string => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ToolgateError } from '../core/internal.js';
 import { CliError, exitCodeOfError } from './cli-error.js';
 import { createCliOutput } from './cli-output.js';
+import { terminalJson, terminalText } from './terminal-text.js';
 import { loadConfig } from './config/load-config.js';
 import { packageVersion } from './package-version.js';
 import { addAuditCommands } from './program/add-audit-commands.js';
@@ -66,8 +67,9 @@ function reportError(error: unknown, globals: GlobalOptions): number {
   }
   const code = ToolgateError.isInstance(error) ? exitCodeOfError(error.code) : 1;
   const message = error instanceof Error ? error.message : String(error);
-  if (globals.json === true) process.stdout.write(`${JSON.stringify({ ok: false, error: { kind: error instanceof CliError ? error.kind : 'internal', message } }, null, 2)}\n`);
-  else process.stderr.write(`toolgate: ${message}\n`);
-  if (globals.debug === true && error instanceof Error && error.stack !== undefined) process.stderr.write(`${error.stack}\n`);
+  // A message may quote an upstream, a file or a journal row: written out, as everything the CLI prints.
+  if (globals.json === true) process.stdout.write(`${terminalJson({ ok: false, error: { kind: error instanceof CliError ? error.kind : 'internal', message } }, 2)}\n`);
+  else process.stderr.write(`toolgate: ${terminalText(message)}\n`);
+  if (globals.debug === true && error instanceof Error && error.stack !== undefined) process.stderr.write(`${terminalText(error.stack)}\n`);
   return code;
 }

@@ -20,6 +20,7 @@ import { CliError } from '../cli-error.js';
 import { formatTable, type CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { keyFileOf, openJournalToRead } from '../runtime/open-journal-to-read.js';
+import { terminalJson, terminalLine } from '../terminal-text.js';
 import { isProcessAlive } from '../../node/process/is-process-alive.js';
 
 function openAudit(config: ResolvedConfig): ReturnType<typeof createJournalAudit> {
@@ -29,7 +30,7 @@ function openAudit(config: ResolvedConfig): ReturnType<typeof createJournalAudit
 
 function receiptRow(entry: AuditEntry): string[] {
   const receipt = entry.receipt;
-  return [new Date(receipt.startedAt).toISOString(), receipt.tool, receipt.agent ?? '—', receipt.status, receipt.code, `${receipt.durationMs} ms`, entry.runId ?? '—', receipt.invocationId];
+  return [new Date(receipt.startedAt).toISOString(), receipt.tool, receipt.agent ?? '—', receipt.status, receipt.code, `${receipt.durationMs} ms`, entry.runId ?? '—', receipt.invocationId].map(terminalLine);
 }
 
 const HEADER = ['started', 'tool', 'agent', 'status', 'code', 'duration', 'run', 'invocation'];
@@ -70,22 +71,24 @@ export function runAuditShow(config: ResolvedConfig, invocationId: string, outpu
 }
 
 function renderEntry(entry: AuditEntry): string {
+  // One field a line: a line break or a carriage return in a row's text would forge the fields after it.
   const receipt = entry.receipt;
+  const field = terminalLine;
   return [
-    `invocation   ${receipt.invocationId}`,
-    `tool         ${receipt.tool}${receipt.version === undefined ? '' : `@${receipt.version}`}`,
-    `agent        ${receipt.agent ?? '—'}`,
-    `run          ${entry.runId ?? '— (refused before it ran)'}`,
+    `invocation   ${field(receipt.invocationId)}`,
+    `tool         ${field(receipt.tool)}${receipt.version === undefined ? '' : `@${field(receipt.version)}`}`,
+    `agent        ${field(receipt.agent ?? '—')}`,
+    `run          ${field(entry.runId ?? '— (refused before it ran)')}`,
     `status       ${receipt.status} (${receipt.code})`,
     `started      ${new Date(receipt.startedAt).toISOString()}, ${receipt.durationMs} ms`,
     `risk / tier  ${receipt.risk} / ${receipt.tier}`,
-    `decision     ${receipt.policy.decision} (policy v${String(receipt.policy.version)}) ${receipt.policy.rules.map((rule) => `${rule.decision}:${rule.id}`).join(' ')}`,
-    `approval     ${receipt.approval.outcome}${receipt.approval.how === undefined ? '' : ` via ${receipt.approval.how}`}`,
+    `decision     ${receipt.policy.decision} (policy v${String(receipt.policy.version)}) ${receipt.policy.rules.map((rule) => `${rule.decision}:${field(rule.id)}`).join(' ')}`,
+    `approval     ${receipt.approval.outcome}${receipt.approval.how === undefined ? '' : ` via ${field(receipt.approval.how)}`}`,
     `digests      input ${receipt.inputDigest ?? '—'}`,
     `             action ${receipt.actionDigest ?? '—'}`,
     `chain        ${entry.chain.table} #${entry.chain.position} ${entry.chain.hash}`,
-    `arguments    ${JSON.stringify(receipt.arguments)}`,
-    `summary      ${receipt.outputSummary}`,
+    `arguments    ${terminalJson(receipt.arguments)}`,
+    `summary      ${field(receipt.outputSummary)}`,
   ].join('\n');
 }
 
@@ -333,7 +336,7 @@ export function runAuditExport(config: ResolvedConfig, format: string, out: stri
       const page = audit.list({ afterSeq: after, oldestFirst: true, limit: 1000 });
       if (page.length === 0) break;
       for (const entry of page) {
-        lines.push(format === 'csv' ? CSV_COLUMNS.map((column) => csvCell(entry.receipt[column])).join(',') : JSON.stringify({ ...entry.receipt, chain: entry.chain }));
+        lines.push(format === 'csv' ? CSV_COLUMNS.map((column) => csvCell(entry.receipt[column])).join(',') : terminalJson({ ...entry.receipt, chain: entry.chain }));
       }
       after = page.at(-1)?.chain.position ?? after;
       progress.tick(lines.length);

@@ -5,6 +5,7 @@ import { CliError } from '../cli-error.js';
 import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { openGateway } from '../runtime/open-gateway.js';
+import { terminalJson, terminalLine } from '../terminal-text.js';
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
@@ -50,15 +51,16 @@ export async function runMcpApprove(config: ResolvedConfig, name: string, digest
 function renderWithheld(entry: WithheldReview): string {
   const why = entry.reason === 'changed' ? 'changed since it was approved' : 'not approved yet';
   return [
-    `${entry.name}  (server ${entry.server}, tool ${entry.tool}): ${why}`,
+    // The upstream's own tool name and title are its text, never scanned: one line each, written out.
+    `${entry.name}  (server ${entry.server}, tool ${terminalLine(entry.tool)}): ${why}`,
     ...(entry.changes === undefined ? [] : ['  what changed (- approved, + offered):', indent(entry.changes, 4), '  the offered definition, whole:']),
     ...(entry.changes === undefined && entry.reason === 'changed' ? ['  (the approved definition was not kept: it was approved before toolgate kept definitions; compare the digests)'] : []),
-    ...(entry.offered.title === undefined ? [] : [`  title: ${entry.offered.title}`]),
+    ...(entry.offered.title === undefined ? [] : [`  title: ${terminalLine(entry.offered.title)}`]),
     '  description:',
     indent(entry.offered.description, 4),
     '  input schema:',
-    indent(JSON.stringify(entry.offered.inputSchema, null, 2), 4),
-    ...(entry.offered.outputSchema === undefined ? [] : ['  output schema:', indent(JSON.stringify(entry.offered.outputSchema, null, 2), 4)]),
+    indent(terminalJson(entry.offered.inputSchema, 2), 4),
+    ...(entry.offered.outputSchema === undefined ? [] : ['  output schema:', indent(terminalJson(entry.offered.outputSchema, 2), 4)]),
     `  offered sha256: ${entry.digest}`,
     ...(entry.pinnedDigest === undefined ? [] : [`  approved sha256: ${entry.pinnedDigest}`]),
     `  approve it with: toolgate mcp approve ${entry.name} --digest ${entry.digest}`,

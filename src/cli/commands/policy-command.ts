@@ -8,6 +8,7 @@ import type { ResolvedConfig } from '../config/config-types.js';
 import { buildPolicy } from '../runtime/build-policy.js';
 import { readPolicyImport } from '../runtime/read-policy-import.js';
 import { openGateway, servedBuiltins, type Gateway } from '../runtime/open-gateway.js';
+import { terminalJson } from '../terminal-text.js';
 
 /** What a call would come to, once: it runs, a person is asked, or it is denied, and why. */
 export interface ExplainedOutcome {
@@ -87,7 +88,7 @@ const ASK_REASONS: Readonly<Record<string, string>> = {
 function renderExplanation(tool: string, outcome: ExplainedOutcome, mode: string, explanation: PolicyExplanation): string {
   const lines = [`${tool}`];
   const considered = explanation.considered;
-  if (considered.argv !== undefined) lines.push(`  argv     ${JSON.stringify(considered.argv)}`);
+  if (considered.argv !== undefined) lines.push(`  argv     ${terminalJson(considered.argv)}`);
   if (considered.paths !== undefined) lines.push(`  paths    ${considered.paths.join(', ')}`);
   if (considered.host !== undefined) lines.push(`  host     ${considered.host}`);
   if (considered.server !== undefined) lines.push(`  server   ${considered.server}`);
@@ -123,7 +124,7 @@ export async function runPolicyImport(kind: string, file: string, output: CliOut
     [
       `// ${result.rules.length} rules — add them to "policy.rules" in toolgate.config.json, or list the file under "policy.imports".`,
       `// Its allow rules load from "policy.imports" only with this content pinned: "sha256": "${sha256}".`,
-      JSON.stringify(result.rules, null, 2),
+      terminalJson(result.rules, 2),
       ...result.warnings.map((warning) => `warning: ${warning}`),
     ].join('\n'),
   );

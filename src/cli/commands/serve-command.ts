@@ -12,6 +12,7 @@ import type { HttpAccess } from '../runtime/resolve-http-access.js';
 import { startRetention } from '../runtime/start-retention.js';
 import { startTraceExport } from '../runtime/start-trace-export.js';
 import { packageVersion } from '../package-version.js';
+import { terminalJson } from '../terminal-text.js';
 
 export interface ServeOptions {
   /** `stdio`, or an HTTP port (0: a free one) with what it asks of a client (`resolveHttpAccess`). */
@@ -159,7 +160,7 @@ function reportStarted(started: StartedServe, options: ServeOptions, output: Cli
     runId: started.runId,
   };
   if (options.transport !== 'stdio') output.result(document);
-  else process.stderr.write(`${JSON.stringify(document)}\n`);
+  else process.stderr.write(`${terminalJson(document)}\n`);
 }
 
 /**

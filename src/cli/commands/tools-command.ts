@@ -4,6 +4,7 @@ import { CliError, EXIT_CODES } from '../cli-error.js';
 import { formatTable, type CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { describeServerDown } from '../runtime/describe-server-down.js';
+import { terminalJson } from '../terminal-text.js';
 import { openGateway, type Gateway } from '../runtime/open-gateway.js';
 
 export const TOOL_FORMATS = ['table', 'openai-chat', 'openai-responses', 'anthropic', 'gemini', 'mcp'] as const;
@@ -26,7 +27,7 @@ export async function runTools(config: ResolvedConfig, format: string, output: C
       output.result(list, () => renderToolTable(list));
     } else {
       const projected = registry.project(format as ProviderName);
-      output.result(projected, (value) => JSON.stringify(value, null, 2));
+      output.result(projected, (value) => terminalJson(value, 2));
     }
     return down > 0 && options.strict === true ? EXIT_CODES.denied : EXIT_CODES.ok;
   } finally {
@@ -38,7 +39,7 @@ export async function runTools(config: ResolvedConfig, format: string, output: C
 function reportDownServers(gateway: Gateway, output: CliOutput): number {
   const down = gateway.connection.servers().filter((status) => status.state !== 'up');
   if (down.length === 0) return 0;
-  if (output.json) process.stderr.write(`${JSON.stringify({ serversDown: down })}\n`);
+  if (output.json) process.stderr.write(`${terminalJson({ serversDown: down })}\n`);
   else for (const status of down) output.info(describeServerDown(status, 'its tools are not listed'));
   return down.length;
 }
