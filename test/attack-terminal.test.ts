@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,6 +83,24 @@ describe('attack: a model writes escapes into what the CLI prints from the journ
     // Before: the JSON left the C1 CSI and the override raw; now escaped, and the same value once parsed.
     expectPlain(printed.stdout);
     expect((JSON.parse(printed.stdout) as { content: string }).content).toContain(PAYLOAD);
+  }, 60_000);
+
+  it('audit tail and audit verify show a forged row whose tool erases the line above it, written out', async () => {
+    const dir = workspace({ scope: 'workspace-write', mode: 'auto', policy: { allow: ['Write(**)', 'Read(**)'] } });
+    writeFileSync(join(dir, 'notes.md'), 'inside\n');
+    expect((await runCli(['call', 'read_file', '{"path":"notes.md"}'], dir)).code).toBe(0);
+    // A writer without the key rewrites the row: its tool moves the cursor up and erases the row before it.
+    const journal = join(dir, '.toolgate', 'journal.db');
+    const trigger = execFileSync('sqlite3', [journal, `SELECT sql FROM sqlite_master WHERE name = 'receipts_no_update'`], { encoding: 'utf8' });
+    execFileSync('sqlite3', [journal, `DROP TRIGGER receipts_no_update; UPDATE receipts SET body = replace(body, '"tool":"read_file"', '"tool":"read_file\\u001b[1A\\u001b[2K\\u009b2K"'); ${trigger.trim()};`]);
+    const tail = await runCli(['audit', 'tail'], dir);
+    expect(tail.code).toBe(0);
+    // Before: the forged row erased the table's header and hid itself.
+    expectPlain(tail.stdout);
+    expect(tail.stdout).toContain('read_file⟨U+001B⟩[1A⟨U+001B⟩[2K⟨U+009B⟩2K');
+    const verify = await runCli(['audit', 'verify'], dir);
+    expect(verify.code).not.toBe(0);
+    expectPlain(verify.stdout + verify.stderr);
   }, 60_000);
 
   it('audit unresolved shows the target of a claim a killed gateway left, written out', async () => {
