@@ -74,6 +74,12 @@ describe('attack: a model writes escapes into what the CLI prints from the journ
       const printed = await runCli(args, dir);
       expectPlain(printed.stdout + printed.stderr);
     }
+    // A CSV export keeps its cells raw for a file or a pipe, and writes them out on a terminal (util-linux `script`).
+    expect((await runCli(['audit', 'export', '--format', 'csv'], dir)).stdout).toContain('\u001b]52;c;cm0gLXJmIH4=\u0007');
+    const exported = execFileSync('script', ['-qfec', `${process.execPath} ${CLI} audit export --format csv 2>/dev/null`, '/dev/null'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(exported).toContain('⟨U+001B⟩]52;c;cm0gLXJmIH4=⟨U+0007⟩');
+    // Before: every escape of the summary reached the terminal. The line ends are the terminal's own.
+    expectPlain(exported.replaceAll('\r\n', '\n'));
     // The CLI's own call prints what the file holds: before, every escape reached the terminal.
     const called = await runCli(['call', 'read_file', '{"path":"notes.md"}'], dir);
     expect(called.code).toBe(0);

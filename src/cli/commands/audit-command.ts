@@ -316,8 +316,10 @@ function operatorName(): string {
 
 const CSV_COLUMNS = ['invocationId', 'callId', 'tool', 'version', 'agent', 'parent', 'status', 'code', 'startedAt', 'durationMs', 'risk', 'tier', 'inputDigest', 'actionDigest', 'outputSummary'] as const;
 
-function csvCell(value: string | number | undefined): string {
-  const text = value === undefined ? '' : String(value);
+/** A cell; on a terminal (`shown`) its control characters written out, as everything the CLI prints there. */
+function csvCell(value: string | number | undefined, shown: boolean): string {
+  const raw = value === undefined ? '' : String(value);
+  const text = shown ? terminalLine(raw) : raw;
   // Quote every cell; a leading formula character is neutralised so a spreadsheet never evaluates it.
   const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
   return `"${safe.replaceAll('"', '""')}"`;
@@ -331,12 +333,14 @@ export function runAuditExport(config: ResolvedConfig, format: string, out: stri
     const total = audit.count();
     const progress = output.progress('exporting receipts', total);
     const lines: string[] = format === 'csv' ? [CSV_COLUMNS.join(',')] : [];
+    // A file or a pipe gets the cells as they are, for a spreadsheet; a terminal is read by a person, and obeys escapes.
+    const shown = out === undefined && process.stdout.isTTY === true;
     let after = 0;
     for (;;) {
       const page = audit.list({ afterSeq: after, oldestFirst: true, limit: 1000 });
       if (page.length === 0) break;
       for (const entry of page) {
-        lines.push(format === 'csv' ? CSV_COLUMNS.map((column) => csvCell(entry.receipt[column])).join(',') : terminalJson({ ...entry.receipt, chain: entry.chain }));
+        lines.push(format === 'csv' ? CSV_COLUMNS.map((column) => csvCell(entry.receipt[column], shown)).join(',') : terminalJson({ ...entry.receipt, chain: entry.chain }));
       }
       after = page.at(-1)?.chain.position ?? after;
       progress.tick(lines.length);
