@@ -59,8 +59,8 @@ export function createCliOutput(options: { json: boolean; debug: boolean; stdout
 }
 
 /** A plain text table for human output; every cell one line, its control characters written out. */
-export function formatTable(header: readonly string[], cells: readonly (readonly string[])[]): string {
-  const rows = cells.map((row) => row.map(terminalLine));
+export function formatTable(header: readonly string[], body: readonly (readonly string[])[]): string {
+  const rows = body.map((row) => row.map(terminalLine));
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
   const line = (cells: readonly string[]): string => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');

@@ -51,7 +51,7 @@ export async function runMcpApprove(config: ResolvedConfig, name: string, digest
 function renderWithheld(entry: WithheldReview): string {
   const why = entry.reason === 'changed' ? 'changed since it was approved' : 'not approved yet';
   return [
-    // The upstream's own tool name and title are its text, never scanned: one line each, written out.
+    // The upstream's tool name is its own text, never scanned, and a title may break its line: one line each, written out.
     `${entry.name}  (server ${entry.server}, tool ${terminalLine(entry.tool)}): ${why}`,
     ...(entry.changes === undefined ? [] : ['  what changed (- approved, + offered):', indent(entry.changes, 4), '  the offered definition, whole:']),
     ...(entry.changes === undefined && entry.reason === 'changed' ? ['  (the approved definition was not kept: it was approved before toolgate kept definitions; compare the digests)'] : []),
