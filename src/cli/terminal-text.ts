@@ -1,4 +1,4 @@
-import { showUnprintable, UNPRINTABLE } from '../core/internal.js';
+import { showUnprintable, UNPRINTABLE_BUT_LINES } from '../core/internal.js';
 
 /*
  * A terminal obeys what it is sent: an escape sequence moves the cursor,
@@ -11,7 +11,7 @@ import { showUnprintable, UNPRINTABLE } from '../core/internal.js';
  * approval card shows it, so what the operator reads is what happened.
  */
 
-const EVERY_UNPRINTABLE = new RegExp(UNPRINTABLE.source, 'g');
+const EVERY_UNPRINTABLE_BUT_LINES = new RegExp(UNPRINTABLE_BUT_LINES.source, 'g');
 
 /** One field of a line (a name, a cell, a status): every control, line break and tab included, is written out. */
 export function terminalLine(text: string): string {
@@ -20,7 +20,7 @@ export function terminalLine(text: string): string {
 
 /** A block of lines (a result, a description, a message): line breaks and tabs stay, `\r\n` is read as a line break, everything else is written out. */
 export function terminalText(text: string): string {
-  if (!UNPRINTABLE.test(text)) return text;
+  if (!UNPRINTABLE_BUT_LINES.test(text)) return text;
   return text
     .split(/\r?\n/)
     .map((line) => showUnprintable(line, true))
@@ -36,12 +36,11 @@ export function terminalText(text: string): string {
  */
 export function terminalJson(value: unknown, space?: number): string {
   const text = JSON.stringify(value, null, space) ?? 'null';
-  return UNPRINTABLE.test(text) ? text.replace(EVERY_UNPRINTABLE, jsonEscape) : text;
+  // Every control is escaped inside a string already: a raw line feed is the indentation's own.
+  return UNPRINTABLE_BUT_LINES.test(text) ? text.replace(EVERY_UNPRINTABLE_BUT_LINES, jsonEscape) : text;
 }
 
 function jsonEscape(character: string): string {
-  // Every other control is escaped inside a string already: a raw line feed is the indentation's own.
-  if (character === '\n') return character;
   let escaped = '';
   for (let index = 0; index < character.length; index += 1) escaped += `\\u${character.charCodeAt(index).toString(16).padStart(4, '0')}`;
   return escaped;

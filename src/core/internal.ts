@@ -104,7 +104,7 @@ export type {
   ResolvedSearch,
 } from './action/resolved-action.js';
 export type { ActionDisplay, DisplayedPath } from './action/display-action.js';
-export { showUnprintable, UNPRINTABLE } from './action/display-action.js';
+export { showUnprintable, UNPRINTABLE_BUT_LINES } from './action/display-action.js';
 export { describeApproval } from './action/describe-approval.js';
 export type {
   ApprovalScope,
