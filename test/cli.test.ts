@@ -305,6 +305,17 @@ describe('toolgate CLI (the built binary, as a real process)', () => {
     expect(CLI).toMatch(/dist\/cli\/bin\.js$/);
   });
 
+  it('on a terminal, an export counts its receipts, not the CSV header', async () => {
+    const dir = workspace();
+    await runCli(['call', 'read_file', '{"path":"notes.md"}'], dir);
+    await runCli(['call', 'read_file', '{"path":"notes.md"}'], dir);
+    // util-linux `script` gives the CLI a terminal, where progress is shown.
+    const shown = execFileSync('script', ['-qfec', `${process.execPath} ${CLI} audit export --format csv --out receipts.csv`, '/dev/null'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(shown).toContain('exporting receipts… 2/2 100%');
+    expect(shown).toContain('exported 2 receipts');
+    expect(readFileSync(join(dir, 'receipts.csv'), 'utf8').trim().split('\n')).toHaveLength(3);
+  });
+
   it('mcp withheld shows a changed upstream definition whole; mcp approve pins only the digest shown', async () => {
     const serverWith = (description: string) => ({ servers: { fx: { command: process.execPath, args: [UPSTREAM, '--description', description] } }, console: { enabled: false } });
     const dir = workspace(serverWith('Echo the text back.'));

@@ -332,7 +332,8 @@ export function runAuditExport(config: ResolvedConfig, format: string, out: stri
   try {
     const total = audit.count();
     const progress = output.progress('exporting receipts', total);
-    const lines: string[] = format === 'csv' ? [CSV_COLUMNS.join(',')] : [];
+    const header = format === 'csv' ? [CSV_COLUMNS.join(',')] : [];
+    const lines: string[] = [...header];
     // A file or a pipe gets the cells as they are, for a spreadsheet; a terminal is read by a person, and obeys escapes.
     const shown = out === undefined && process.stdout.isTTY === true;
     let after = 0;
@@ -343,9 +344,9 @@ export function runAuditExport(config: ResolvedConfig, format: string, out: stri
         lines.push(format === 'csv' ? CSV_COLUMNS.map((column) => csvCell(entry.receipt[column], shown)).join(',') : terminalJson({ ...entry.receipt, chain: entry.chain }));
       }
       after = page.at(-1)?.chain.position ?? after;
-      progress.tick(lines.length);
+      progress.tick(lines.length - header.length);
     }
-    progress.done(`exported ${format === 'csv' ? lines.length - 1 : lines.length} receipts`);
+    progress.done(`exported ${lines.length - header.length} receipts`);
     const text = lines.join('\n') + (lines.length > 0 ? '\n' : '');
     if (out === undefined) process.stdout.write(text);
     else writeFileSync(out, text, { mode: 0o600 });
