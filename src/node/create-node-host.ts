@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigurationError } from '../core/internal.js';
@@ -7,6 +7,7 @@ import { createEgressCapability } from './egress/create-egress-capability.js';
 import { createFsCapability } from './fs/create-fs-capability.js';
 import { createPathTextMatcher, withoutRoot } from '../core/policy/protected-paths.js';
 import { createFsJail, isInside, realOrSelf, type FsJail } from './fs/fs-jail.js';
+import { prepareOwnFolder } from './fs/prepare-own-folder.js';
 import { createResolveTarget } from './fs/resolve-target.js';
 import type { NodeHost, NodeHostOptions } from './node-host-types.js';
 import { createOsCapability } from './os/create-os-capability.js';
@@ -18,6 +19,8 @@ import { createOutputStore } from './stores/create-output-store.js';
 import { createSecretsCapability, createSecretStore } from './stores/create-secret-store.js';
 
 const SCOPES = new Set(['read-only', 'workspace-write', 'full']);
+/** The spill folder's own folders: each store's, and the git diff shim's. */
+const SPILL_FOLDERS = ['media', 'runs', 'bin'];
 const SANDBOXES = new Set(['auto', 'required', 'off']);
 
 /**
@@ -33,7 +36,10 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
   const ownsSpillDir = options.spillDir === undefined;
   const spillDir = options.spillDir ?? mkdtempSync(path.join(tmpdir(), 'toolgate-'));
   if (!path.isAbsolute(spillDir)) throw new ConfigurationError('spillDir', 'must be an absolute path');
-  mkdirSync(spillDir, { recursive: true, mode: 0o700 });
+  for (const folder of [spillDir, ...SPILL_FOLDERS.map((name) => path.join(spillDir, name))]) {
+    const problem = prepareOwnFolder(folder, folder === spillDir);
+    if (problem !== undefined) throw new ConfigurationError('spillDir', `holds ${folder}, which ${problem}: the host writes its spills, media and git shim there and sweeps them`);
+  }
   const secretStore = createSecretStore(options.secrets);
   const hostPaths = [spillDir, ...(secretStore.path === undefined ? [] : [secretStore.path])];
   const protectedPaths = options.protectedPaths ?? [];

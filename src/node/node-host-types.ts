@@ -91,7 +91,11 @@ export interface NodeHostOptions {
   readonly egress?: EgressOptions;
   /** A map, a record, or a store; credential references resolve through it inside the host. */
   readonly secrets?: ReadonlyMap<string, string> | Readonly<Record<string, string>> | SecretStore;
-  /** Root of run-scoped spills and the media store. Default: a fresh directory under the OS temp dir. */
+  /**
+   * Root of run-scoped spills, the media store and the git diff shim. Default: a fresh directory under the OS temp dir.
+   * It and its `runs/`, `media/` and `bin/` must be folders of this user's that no other user may write (a link, a
+   * file, another user's folder or a world-writable one is a `ConfigurationError`): retention sweeps them.
+   */
   readonly spillDir?: string;
   /** Largest file read or written, in bytes. Default 10 MiB. */
   readonly maxFileBytes?: number;

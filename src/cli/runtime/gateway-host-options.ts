@@ -1,8 +1,9 @@
-import { lstatSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { anchorPathFor } from '../../journal/sqlite/index.js';
 import { policyFilePaths, type NodeHostOptions } from '../../node/index.js';
+import { prepareOwnFolder } from '../../node/fs/prepare-own-folder.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 
@@ -17,18 +18,13 @@ export function gatewaySpillDir(config: ResolvedConfig): string {
  * can ship it as a link (to the user's `~/.config/toolgate`, or to a folder
  * another user owns), and every one of them would be written there instead:
  * the user's own remembered allows dropped and the project's written into the
- * file every workspace trusts. Anything but a folder refuses the start.
+ * file every workspace trusts. Anything but a folder of this user's that no
+ * other user may write refuses the start.
  */
 export function prepareGatewayStateFolder(config: ResolvedConfig): string {
   const folder = join(config.workspace, '.toolgate');
-  let kind: 'folder' | 'other' | 'missing';
-  try {
-    kind = lstatSync(folder).isDirectory() ? 'folder' : 'other';
-  } catch {
-    kind = 'missing';
-  }
-  if (kind === 'other') throw new CliError('config', `${folder} is not a folder (a symbolic link or a file): toolgate keeps its journal, remembered rules and tokens there. Remove it and start again.`);
-  if (kind === 'missing') mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const problem = prepareOwnFolder(folder, true);
+  if (problem !== undefined) throw new CliError('config', `${folder} ${problem}: toolgate keeps its journal, remembered rules and tokens there. Remove it and start again.`);
   return folder;
 }
 

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import {
+  ConfigurationError,
   createConfirm,
   createLivePolicy,
   createToolRegistry,
@@ -105,6 +106,16 @@ export function connectUpstreams(config: ResolvedConfig, connect = true): Promis
   return connectMcpServers({ servers: connect ? upstreamConfigs(config) : [], pins: createJsonFilePinStore(join(config.workspace, '.toolgate', 'mcp-pins.json')) });
 }
 
+/** The gateway's Node host; a host option the workspace makes impossible (a spill folder that is a link) is a configuration error. */
+function openHost(config: ResolvedConfig): NodeHost {
+  try {
+    return createNodeHost(gatewayHostOptions(config));
+  } catch (error) {
+    if (error instanceof ConfigurationError) throw new CliError('config', error.message, { cause: error });
+    throw error;
+  }
+}
+
 /**
  * Open the gateway a configuration describes: the Node host jailed to the
  * workspace, the policy (live, so a reload can narrow it), the SQLite
@@ -117,7 +128,7 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
   const policy = createLivePolicy(built.snapshot);
   const spillDir = gatewaySpillDir(config);
   prepareUserStateFolder(config);
-  const host = createNodeHost(gatewayHostOptions(config));
+  const host = openHost(config);
   const approvals = createApprovalQueue({ enrich: (request) => diffForWrite(host.fs, request), timeoutMs: config.approvals.timeoutSeconds * 1000 });
   const prompt = options.prompt ?? approvals.confirm;
   const controller = createConfirm({

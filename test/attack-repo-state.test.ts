@@ -1,0 +1,108 @@
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeWorkspace } from './support/serve-gateway.js';
+import { startCli } from './support/spawn-cli.js';
+
+// A hostile repository against the state the gateway finds in the workspace's `.toolgate/` folder: the clone holds a
+// real folder there, with entries of the author's choosing. The gateway must never write, or delete, outside the
+// workspace and its own state because of one, and must refuse to start with a typed error rather than use it.
+
+const homes: string[] = [];
+afterAll(() => {
+  for (const home of homes) rmSync(home, { recursive: true, force: true });
+});
+
+/** A home for the gateway outside /tmp (the sandbox gives every command a /tmp of its own). */
+function attackHome(): string {
+  const home = realpathSync(mkdtempSync('/var/tmp/toolgate-repo-state-home-'));
+  homes.push(home);
+  return home;
+}
+
+/** Start `toolgate serve` on `workspace` with `HOME` at `home` and stop it once it answered its start-up document. */
+async function startOnce(workspace: string, home: string): Promise<Record<string, unknown>> {
+  const cli = startCli(['--json', 'serve', '--http', '0'], workspace, { HOME: home });
+  const answer = await cli.ready.catch((error: unknown) => ({ ok: false, exit: String(error) }));
+  // Retention runs once at start: give its sweep the moment it takes before stopping.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  await cli.stop();
+  return answer;
+}
+
+const refusedAsConfig = { ok: false, error: { kind: 'config', message: expect.stringContaining('spill') as unknown } };
+
+describe('attack: a repository ships .toolgate/spill, or a folder in it, as a link to a folder outside', () => {
+  it('spill/runs linked to a folder of the user\'s: retention does not delete its old folders', async () => {
+    const home = attackHome();
+    const projects = join(home, 'projects');
+    mkdirSync(join(projects, 'thesis'), { recursive: true });
+    writeFileSync(join(projects, 'thesis', 'chapter1.md'), 'years of work\n');
+    const old = new Date(Date.now() - 30 * 86_400_000);
+    utimesSync(join(projects, 'thesis', 'chapter1.md'), old, old);
+    utimesSync(join(projects, 'thesis'), old, old);
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask', journal: { retentionDays: 1 } });
+    mkdirSync(join(workspace, '.toolgate', 'spill'), { recursive: true });
+    symlinkSync(projects, join(workspace, '.toolgate', 'spill', 'runs'));
+
+    const answer = await startOnce(workspace, home);
+    expect(readFileSync(join(projects, 'thesis', 'chapter1.md'), 'utf8')).toBe('years of work\n');
+    expect(answer).toMatchObject(refusedAsConfig);
+  });
+
+  it('spill linked to a folder outside: the gateway writes no shim, media or runs folder there', async () => {
+    const home = attackHome();
+    const elsewhere = join(home, 'elsewhere');
+    mkdirSync(elsewhere);
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask' });
+    mkdirSync(join(workspace, '.toolgate'));
+    symlinkSync(elsewhere, join(workspace, '.toolgate', 'spill'));
+
+    const answer = await startOnce(workspace, home);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(answer).toMatchObject(refusedAsConfig);
+  });
+
+  it('spill/bin linked to a folder outside: the git diff shim is not written there', async () => {
+    const home = attackHome();
+    const bin = join(home, 'bin');
+    mkdirSync(bin);
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask' });
+    mkdirSync(join(workspace, '.toolgate', 'spill'), { recursive: true });
+    symlinkSync(bin, join(workspace, '.toolgate', 'spill', 'bin'));
+
+    const answer = await startOnce(workspace, home);
+    expect(readdirSync(bin)).toEqual([]);
+    expect(answer).toMatchObject(refusedAsConfig);
+  });
+
+  it('the shim\'s own name linked to a file outside: that file is neither rewritten nor made executable', async () => {
+    const home = attackHome();
+    writeFileSync(join(home, '.bashrc'), 'export PATH=$HOME/bin:$PATH\n', { mode: 0o644 });
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask' });
+    mkdirSync(join(workspace, '.toolgate', 'spill', 'bin'), { recursive: true });
+    symlinkSync(join(home, '.bashrc'), join(workspace, '.toolgate', 'spill', 'bin', 'toolgate-git-diff'));
+
+    await startOnce(workspace, home);
+    expect(readFileSync(join(home, '.bashrc'), 'utf8')).toBe('export PATH=$HOME/bin:$PATH\n');
+    expect(lstatSync(join(home, '.bashrc')).mode & 0o777).toBe(0o644);
+    expect(existsSync(join(home, '.bashrc'))).toBe(true);
+  });
+});
+
+describe('attack: a repository ships .toolgate another user can write', () => {
+  it.each([
+    ['writable by every user (0777)', (folder: string) => chmodSync(folder, 0o777), 'is writable by every user'],
+    ['owned by another user', (folder: string) => chownSync(folder, 65_534, 65_534), 'belongs to another user'],
+  ])('a .toolgate %s refuses the start: its entries could be swapped for links after any check', async (_name, loosen, problem) => {
+    if (_name === 'owned by another user' && process.getuid?.() !== 0) return; // Only root can give a folder away.
+    const home = attackHome();
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask' });
+    mkdirSync(join(workspace, '.toolgate'));
+    loosen(join(workspace, '.toolgate'));
+
+    const answer = await startOnce(workspace, home);
+    expect(answer).toMatchObject({ ok: false, error: { kind: 'config', message: expect.stringContaining(problem) as unknown } });
+    expect(readdirSync(join(workspace, '.toolgate'))).toEqual([]);
+  });
+});
