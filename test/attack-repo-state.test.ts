@@ -106,3 +106,34 @@ describe('attack: a repository ships .toolgate another user can write', () => {
     expect(readdirSync(join(workspace, '.toolgate'))).toEqual([]);
   });
 });
+
+describe('attack: a repository ships .toolgate/http-token, private to the user as an archive keeps it', () => {
+  it('the gateway does not take a token the repository\'s author knows: a client holding it is refused', async () => {
+    const home = attackHome();
+    const known = 'author-knows-this-token-0123456789';
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask' });
+    mkdirSync(join(workspace, '.toolgate'), { mode: 0o700 });
+    writeFileSync(join(workspace, '.toolgate', 'http-token'), `${known}\n`, { mode: 0o600 });
+
+    const cli = startCli(['--json', 'serve', '--http', '0'], workspace, { HOME: home });
+    try {
+      const started = await cli.ready;
+      const response = await fetch(String(started.mcp), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${known}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'author', version: '1' } } }),
+      });
+      await response.body?.cancel();
+      expect(response.status).toBe(401);
+      // The gateway's own token is a new one, and a client of the user's that reads the file gets it.
+      const own = readFileSync(join(workspace, '.toolgate', 'http-token'), 'utf8').trim();
+      expect(own).not.toBe(known);
+      const again = startCli(['--json', 'serve', '--http', '0'], workspace, { HOME: home });
+      const second = await again.ready;
+      await again.stop();
+      expect(readFileSync(String(second.tokenFile), 'utf8').trim()).toBe(own);
+    } finally {
+      await cli.stop();
+    }
+  });
+});
