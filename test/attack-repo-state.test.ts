@@ -2,7 +2,7 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, re
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeWorkspace } from './support/serve-gateway.js';
-import { startCli } from './support/spawn-cli.js';
+import { runCli, startCli } from './support/spawn-cli.js';
 
 // A hostile repository against the state the gateway finds in the workspace's `.toolgate/` folder: the clone holds a
 // real folder there, with entries of the author's choosing. The gateway must never write, or delete, outside the
@@ -132,6 +132,34 @@ describe('attack: a repository ships .toolgate/http-token, private to the user a
       const second = await again.ready;
       await again.stop();
       expect(readFileSync(String(second.tokenFile), 'utf8').trim()).toBe(own);
+    } finally {
+      await cli.stop();
+    }
+  });
+});
+
+describe('attack: a repository ships console locators naming a live process and a console of its own', () => {
+  it('toolgate console prints no URL a locator the gateway did not write names', async () => {
+    const home = attackHome();
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask' });
+    mkdirSync(join(workspace, '.toolgate'), { mode: 0o700 });
+    // Process 1 always runs; a start time in the future sorts first, ahead of any real gateway's.
+    const planted = `${JSON.stringify({ url: 'http://127.0.0.1:8/?token=author-chosen', pid: 1, startedAt: '2999-01-01T00:00:00.000Z' })}\n`;
+    writeFileSync(join(workspace, '.toolgate', 'console-1.json'), planted, { mode: 0o600 });
+    writeFileSync(join(workspace, '.toolgate', 'console.json'), planted, { mode: 0o600 });
+
+    const alone = await runCli(['--json', 'console'], workspace, undefined, { HOME: home });
+    expect(alone.stdout).not.toContain('author-chosen');
+    expect(alone.code).toBe(1);
+
+    // Beside a real gateway, only the real one is printed.
+    const cli = startCli(['--json', 'serve', '--http', '0'], workspace, { HOME: home });
+    try {
+      const started = await cli.ready;
+      writeFileSync(join(workspace, '.toolgate', 'console.json'), planted, { mode: 0o600 });
+      const found = await runCli(['--json', 'console'], workspace, undefined, { HOME: home });
+      expect(found.stdout).not.toContain('author-chosen');
+      expect(JSON.parse(found.stdout)).toMatchObject({ url: started.console, consoles: [{ url: started.console }] });
     } finally {
       await cli.stop();
     }

@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/cli/config/load-config.js';
+import { stateRecord } from '../src/cli/runtime/state-record.js';
 import { CLI, runCli } from './support/spawn-cli.js';
 
 /**
@@ -144,8 +146,12 @@ describe('toolgate console', () => {
     writeFileSync(misnamed, JSON.stringify({ url: 'http://127.0.0.1:1/?token=x', pid: process.ppid }));
     expect((await runCli(['console'], dir)).code).toBe(1);
     expect(existsSync(stale)).toBe(false);
-    // Alive and well formed: listed.
-    writeFileSync(misnamed, JSON.stringify({ url: 'http://127.0.0.1:1/?token=x', pid: process.pid }));
-    expect((await runCli(['console'], dir)).stdout.trim()).toBe('http://127.0.0.1:1/?token=x');
+    // Alive and well formed: listed once this user's toolgate vouches for it, as it does for the locators it writes.
+    const home = mkdtempSync(join(tmpdir(), 'toolgate-console-home-'));
+    const alive = JSON.stringify({ url: 'http://127.0.0.1:1/?token=x', pid: process.pid });
+    writeFileSync(misnamed, alive);
+    expect((await runCli(['console'], dir, undefined, { HOME: home })).code).toBe(1);
+    stateRecord(loadConfig(dir), home, 'console-locators.json').remember(misnamed, alive);
+    expect((await runCli(['console'], dir, undefined, { HOME: home })).stdout.trim()).toBe('http://127.0.0.1:1/?token=x');
   });
 });

@@ -1,8 +1,10 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { writeFileAtomicSync } from '../../node/fs/write-file-atomic.js';
 import { isProcessAlive } from '../../node/process/is-process-alive.js';
+import { stateRecord, type StateRecord } from './state-record.js';
 
 /** Where a running `serve` says where its console is. */
 export interface ConsoleLocation {
@@ -36,42 +38,46 @@ function ownConsoleLocatorPath(config: ResolvedConfig, pid: number): string {
   return join(stateDirectory(config), `console-${String(pid)}.json`);
 }
 
-/** This process's own locator and `console.json`, each written atomically with mode 0600. */
-export function publishConsole(config: ResolvedConfig, url: string): void {
+/**
+ * This process's own locator and `console.json`, each written atomically
+ * with mode 0600 and vouched for in `home`'s record: a repository can ship
+ * locators naming a live process and a page of its author's.
+ */
+export function publishConsole(config: ResolvedConfig, url: string, home = homedir()): void {
   mkdirSync(stateDirectory(config), { recursive: true, mode: 0o700 });
+  const record = locatorRecord(config, home);
   const text = `${JSON.stringify({ url, pid: process.pid, startedAt: new Date().toISOString() } satisfies ConsoleLocation)}\n`;
-  writeFileAtomicSync(ownConsoleLocatorPath(config, process.pid), text, { mode: 0o600 });
-  writeFileAtomicSync(consoleLocatorPath(config), text, { mode: 0o600 });
+  for (const file of [ownConsoleLocatorPath(config, process.pid), consoleLocatorPath(config)]) {
+    writeFileAtomicSync(file, text, { mode: 0o600 });
+    record.remember(file, text);
+  }
 }
 
 /** Removed on shutdown: this process's own locator, and `console.json` only while it is still this process's (a newer `serve` may have replaced it). */
-export function withdrawConsole(config: ResolvedConfig): void {
-  rmSync(ownConsoleLocatorPath(config, process.pid), { force: true });
-  if (readConsoleLocation(consoleLocatorPath(config))?.pid === process.pid) rmSync(consoleLocatorPath(config), { force: true });
+export function withdrawConsole(config: ResolvedConfig, home = homedir()): void {
+  const record = locatorRecord(config, home);
+  removeLocator(ownConsoleLocatorPath(config, process.pid), record);
+  if (readConsoleLocation(consoleLocatorPath(config), record)?.location.pid === process.pid) removeLocator(consoleLocatorPath(config), record);
 }
 
 /**
  * The consoles of every live `serve` for this configuration, newest first.
  * A locator whose process is gone (a gateway killed before it could remove
  * it), `console.json` included, is removed; an unreadable one, one naming another pid than its file
- * or anything but a loopback URL is skipped.
+ * or anything but a loopback URL, and a live one this user's toolgate did not write (`home`'s record), is skipped.
  */
-export function findRunningConsoles(config: ResolvedConfig): ConsoleLocation[] {
+export function findRunningConsoles(config: ResolvedConfig, home = homedir()): ConsoleLocation[] {
+  const record = locatorRecord(config, home);
   const found = new Map<number, ConsoleLocation>();
   for (const name of locatorNames(config)) {
     const pid = Number(OWN_LOCATOR.exec(name)?.[1]);
     const file = join(stateDirectory(config), name);
-    const location = readConsoleLocation(file);
-    if (location?.pid !== pid) continue;
-    if (isProcessAlive(pid)) found.set(pid, location);
-    else rmSync(file, { force: true });
+    const read = readConsoleLocation(file, record);
+    if (read?.location.pid === pid) consider(found, file, read, record);
   }
   // `console.json` alone: written by a gateway that keeps no locator of its own.
-  const newest = readConsoleLocation(consoleLocatorPath(config));
-  if (newest !== undefined && !found.has(newest.pid)) {
-    if (isProcessAlive(newest.pid)) found.set(newest.pid, newest);
-    else rmSync(consoleLocatorPath(config), { force: true });
-  }
+  const newest = readConsoleLocation(consoleLocatorPath(config), record);
+  if (newest !== undefined && !found.has(newest.location.pid)) consider(found, consoleLocatorPath(config), newest, record);
   return [...found.values()].sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.pid - a.pid);
 }
 
@@ -87,16 +93,39 @@ function locatorNames(config: ResolvedConfig): string[] {
   }
 }
 
-function readConsoleLocation(file: string): ConsoleLocation | undefined {
+function locatorRecord(config: ResolvedConfig, home: string): StateRecord {
+  return stateRecord(config, home, 'console-locators.json');
+}
+
+function removeLocator(file: string, record: StateRecord): void {
+  rmSync(file, { force: true });
+  record.forget(file);
+}
+
+/** A live process's locator is listed only when this user's toolgate wrote it; a gone one's is removed, whoever wrote it. */
+function consider(found: Map<number, ConsoleLocation>, file: string, read: ReadLocation, record: StateRecord): void {
+  if (!isProcessAlive(read.location.pid)) removeLocator(file, record);
+  else if (read.vouched) found.set(read.location.pid, read.location);
+}
+
+interface ReadLocation {
+  readonly location: ConsoleLocation;
+  /** Whether this user's toolgate wrote exactly this text there. */
+  readonly vouched: boolean;
+}
+
+function readConsoleLocation(file: string, record: StateRecord): ReadLocation | undefined {
+  let text: string;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
+    parsed = JSON.parse(text);
   } catch {
     return undefined;
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const { url, pid, startedAt } = parsed as Record<string, unknown>;
   if (typeof url !== 'string' || !/^http:\/\/(127\.0\.0\.1|\[::1\]|localhost):\d+\//.test(url) || typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return undefined;
-  return { url, pid, startedAt: typeof startedAt === 'string' ? startedAt : '' };
+  return { location: { url, pid, startedAt: typeof startedAt === 'string' ? startedAt : '' }, vouched: record.vouches(file, text) };
 }
 

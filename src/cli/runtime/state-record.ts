@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { writeFileAtomicSync } from '../../node/fs/write-file-atomic.js';
+import type { ResolvedConfig } from '../config/config-types.js';
+import { userStateFolder } from './gateway-host-options.js';
+
+/**
+ * What this user's toolgate wrote into a workspace's `.toolgate/`, vouched
+ * for from the user's own toolgate folder: the sha256 of each file's text,
+ * by its path. A workspace's state arrives with the repository too (an
+ * archive keeps a file's mode 0600), and the file alone cannot say who wrote
+ * it: a token its author knows, a console locator naming the author's page.
+ * The user's folder is private to the gateway, so no tool writes a record.
+ */
+export interface StateRecord {
+  /** Whether `text` is what this user's toolgate last wrote at `file`. */
+  vouches(file: string, text: string): boolean;
+  remember(file: string, text: string): void;
+  forget(file: string): void;
+}
+
+/** `http-tokens.json` (the workspace tokens) or `console-locators.json` (the console locators) in `home`'s toolgate folder. */
+export function stateRecord(config: ResolvedConfig, home: string, name: 'http-tokens.json' | 'console-locators.json'): StateRecord {
+  const record = join(userStateFolder(config, home), name);
+  // Rewritten whole, atomically, mode 0600. Two gateways rewriting it at the same instant can drop one's entry: its file is then not vouched for, and is replaced or left unlisted (fails closed).
+  const rewrite = (change: (entries: Record<string, string>) => void): void => {
+    const entries = readRecord(record);
+    change(entries);
+    mkdirSync(dirname(record), { recursive: true, mode: 0o700 });
+    writeFileAtomicSync(record, `${JSON.stringify(entries, null, 2)}\n`, { mode: 0o600 });
+  };
+  return {
+    vouches: (file, text) => readRecord(record)[resolve(file)] === sha256(text),
+    remember: (file, text) => rewrite((entries) => (entries[resolve(file)] = sha256(text))),
+    forget: (file) => {
+      if (readRecord(record)[resolve(file)] !== undefined) rewrite((entries) => delete entries[resolve(file)]);
+    },
+  };
+}
+
+function readRecord(record: string): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(record, 'utf8'));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  } catch {
+    // Missing or unreadable: nothing is vouched for (fails closed).
+    return {};
+  }
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
