@@ -1,4 +1,5 @@
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeWorkspace } from './support/serve-gateway.js';
@@ -163,5 +164,33 @@ describe('attack: a repository ships console locators naming a live process and 
     } finally {
       await cli.stop();
     }
+  });
+});
+
+describe('attack: a repository ships the journal\'s signing key, with journal.sign on', () => {
+  it('the gateway does not sign with a key the repository\'s author holds', async () => {
+    const home = attackHome();
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask', journal: { sign: true } });
+    mkdirSync(join(workspace, '.toolgate', 'keys'), { recursive: true, mode: 0o700 });
+    const authors = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    writeFileSync(join(workspace, '.toolgate', 'keys', 'journal-ed25519.pem'), authors, { mode: 0o600 });
+
+    const answer = await startOnce(workspace, home);
+    expect(answer).toMatchObject({ ok: false, error: { kind: 'config', message: expect.stringContaining('journal-ed25519.pem') as unknown } });
+    expect(existsSync(join(workspace, '.toolgate', 'journal.db'))).toBe(false);
+    // A person who did make that key records it by the fingerprint shown to them, and only that key.
+    const shown = await runCli(['--json', 'audit', 'trust-key'], workspace, undefined, { HOME: home });
+    const { fingerprint } = JSON.parse(shown.stdout) as { fingerprint: string };
+    expect(fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect((await runCli(['audit', 'trust-key', '--yes', '--fingerprint', '0'.repeat(64)], workspace, undefined, { HOME: home })).code).toBe(2);
+    expect((await runCli(['audit', 'trust-key', '--yes', '--fingerprint', fingerprint], workspace, undefined, { HOME: home })).code).toBe(0);
+    expect(await startOnce(workspace, home)).toHaveProperty('mcp');
+
+    // A key the user's own toolgate made is used again at the next start, wherever the workspace has moved since.
+    const own = makeWorkspace({ scope: 'workspace-write', mode: 'ask', journal: { sign: true } });
+    expect(await startOnce(own, home)).toHaveProperty('mcp');
+    const moved = `${own}-moved`;
+    renameSync(own, moved);
+    expect(await startOnce(moved, home)).toHaveProperty('mcp');
   });
 });

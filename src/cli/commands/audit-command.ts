@@ -20,6 +20,7 @@ import { CliError } from '../cli-error.js';
 import { formatTable, type CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { keyFileOf, openJournalToRead } from '../runtime/open-journal-to-read.js';
+import { vouchSigningKey } from '../runtime/vouch-signing-key.js';
 import { terminalJson, terminalLine } from '../terminal-text.js';
 import { isProcessAlive } from '../../node/process/is-process-alive.js';
 
@@ -241,6 +242,8 @@ export async function runAuditResolve(config: ResolvedConfig, claimId: string, o
   if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path} yet.`);
   // The answer is a chained row, signed like every other: with signing on, the key must be there already, never made now.
   if (config.journal.sign) requireSigningKey(config.journal.path);
+  // Never with a key the repository shipped: rows its author could forge.
+  vouchSigningKey(config);
   const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, sign: config.journal.sign, anchor: anchorPathFor(config.journal.path) });
   try {
     const claim = (await listClaims(journal)).find((candidate) => candidate.claimId === claimId);
@@ -277,6 +280,7 @@ export async function runAuditSignTail(config: ResolvedConfig, options: { readon
   if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path} yet.`);
   // Signed with the key already there, never one made now.
   requireSigningKey(config.journal.path);
+  vouchSigningKey(config);
   const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, sign: true, anchor: anchorPathFor(config.journal.path), onAnchorProblem: () => undefined });
   try {
     const tail = journal.unsignedTail();

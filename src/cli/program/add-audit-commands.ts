@@ -1,8 +1,9 @@
 import { Option, type Command } from 'commander';
 import { RECEIPT_STATUSES, runAuditExport, runAuditResolve, runAuditShow, runAuditSignTail, runAuditTail, runAuditUnresolved, runAuditVerify } from '../commands/audit-command.js';
+import { runAuditTrustKey } from '../commands/trust-key-command.js';
 import type { RunTask } from './run-task.js';
 
-/** `audit tail`, `show`, `verify`, `unresolved`, `resolve`, `sign-tail` and `export`: read, verify and settle the journal. */
+/** `audit tail`, `show`, `verify`, `unresolved`, `resolve`, `sign-tail`, `trust-key` and `export`: read, verify and settle the journal. */
 export function addAuditCommands(program: Command, run: RunTask): void {
   const audit = program.command('audit').description('read and verify the journal');
   audit
@@ -54,6 +55,14 @@ export function addAuditCommands(program: Command, run: RunTask): void {
     .option('--yes', 'sign them over: you checked them')
     .option('--head <hash>', 'with --yes: the hash of the row they end on, as the listing printed it; rows appended or rewritten since are not signed over')
     .action((options: { yes?: boolean; head?: string }) => run((output, config) => runAuditSignTail(config(), { yes: options.yes === true, ...(options.head === undefined ? {} : { head: options.head }) }, output)));
+  audit
+    .command('trust-key')
+    .description("record the journal's signing key as yours, for a key made before toolgate recorded the keys it makes: names it by its public key's fingerprint, and records it with --yes --fingerprint SHA256")
+    .option('--yes', 'record it: you made this key')
+    .option('--fingerprint <sha256>', 'with --yes: the fingerprint it printed; a key swapped since is not recorded')
+    .action((options: { yes?: boolean; fingerprint?: string }) =>
+      run((output, config) => Promise.resolve(runAuditTrustKey(config(), { yes: options.yes === true, ...(options.fingerprint === undefined ? {} : { fingerprint: options.fingerprint }) }, output))),
+    );
   audit
     .command('export')
     .description('export every receipt')

@@ -22,6 +22,7 @@ import { buildPolicy, REMEMBERED_RULE_PREFIX } from './build-policy.js';
 import { diffForWrite } from './diff-for-write.js';
 import { gatewayHostOptions, gatewaySpillDir, prepareGatewayStateFolder, prepareUserStateFolder } from './gateway-host-options.js';
 import { registryLimits } from './registry-limits.js';
+import { vouchSigningKey } from './vouch-signing-key.js';
 
 /** Everything a running gateway holds: one host, one live policy, one journal, the upstream servers and the approvals. */
 export interface Gateway {
@@ -124,6 +125,8 @@ function openHost(config: ResolvedConfig): NodeHost {
  */
 export async function openGateway(config: ResolvedConfig, options: OpenGatewayOptions = {}): Promise<Gateway> {
   prepareGatewayStateFolder(config);
+  // Before anything is opened: a signing key the repository shipped refuses the start.
+  const vouchForNewKey = vouchSigningKey(config);
   const built = await buildPolicy(config);
   const policy = createLivePolicy(built.snapshot);
   const spillDir = gatewaySpillDir(config);
@@ -152,6 +155,7 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
       if (claims.length > 0) warnings.push(`${claims.length} unresolved claim(s) in the journal: a call started and never settled, and the same action is refused until you resolve it (toolgate audit unresolved; toolgate audit resolve <claim> --as failed|done)`);
     },
   });
+  vouchForNewKey();
   const headProblem = journal.headProblem();
   if (headProblem !== undefined) warnings.push(`${headProblem} Until then every journaled call is refused.`);
   let connection: McpConnection | undefined;

@@ -20,9 +20,15 @@ export interface StateRecord {
   forget(file: string): void;
 }
 
-/** `http-tokens.json` (the workspace tokens) or `console-locators.json` (the console locators) in `home`'s toolgate folder. */
-export function stateRecord(config: ResolvedConfig, home: string, name: 'http-tokens.json' | 'console-locators.json'): StateRecord {
+/**
+ * `http-tokens.json` (the workspace tokens) or `console-locators.json` (the
+ * console locators) in `home`'s toolgate folder, each kept by the file's
+ * path; or `journal-keys.json` (the journal signing keys), kept by the key's
+ * own digest, so a workspace moved elsewhere keeps its key.
+ */
+export function stateRecord(config: ResolvedConfig, home: string, name: 'http-tokens.json' | 'console-locators.json' | 'journal-keys.json'): StateRecord {
   const record = join(userStateFolder(config, home), name);
+  const byContent = name === 'journal-keys.json';
   // Rewritten whole, atomically, mode 0600. Two gateways rewriting it at the same instant can drop one's entry: its file is then not vouched for, and is replaced or left unlisted (fails closed).
   const rewrite = (change: (entries: Record<string, string>) => void): void => {
     const entries = readRecord(record);
@@ -30,6 +36,15 @@ export function stateRecord(config: ResolvedConfig, home: string, name: 'http-to
     mkdirSync(dirname(record), { recursive: true, mode: 0o700 });
     writeFileAtomicSync(record, `${JSON.stringify(entries, null, 2)}\n`, { mode: 0o600 });
   };
+  if (byContent) {
+    return {
+      vouches: (_file, text) => readRecord(record)[sha256(text)] !== undefined,
+      remember: (file, text) => rewrite((entries) => (entries[sha256(text)] = resolve(file))),
+      forget: (file) => rewrite((entries) => {
+        for (const [digest, where] of Object.entries(entries)) if (where === resolve(file)) delete entries[digest];
+      }),
+    };
+  }
   return {
     vouches: (file, text) => readRecord(record)[resolve(file)] === sha256(text),
     remember: (file, text) => rewrite((entries) => (entries[resolve(file)] = sha256(text))),
