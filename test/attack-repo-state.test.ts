@@ -193,4 +193,17 @@ describe('attack: a repository ships the journal\'s signing key, with journal.si
     renameSync(own, moved);
     expect(await startOnce(moved, home)).toHaveProperty('mcp');
   });
+
+  it('.toolgate/keys linked to a folder elsewhere: the gateway does not make its signing key there', async () => {
+    const home = attackHome();
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask', journal: { sign: true } });
+    // A folder the repository publishes: the key made there would be committed and pushed with it.
+    mkdirSync(join(workspace, 'public'));
+    mkdirSync(join(workspace, '.toolgate'), { mode: 0o700 });
+    symlinkSync(join(workspace, 'public'), join(workspace, '.toolgate', 'keys'));
+
+    const answer = await startOnce(workspace, home);
+    expect(readdirSync(join(workspace, 'public'))).toEqual([]);
+    expect(answer).toMatchObject({ ok: false, error: { kind: 'config', message: expect.stringContaining('keys') as unknown } });
+  });
 });

@@ -107,10 +107,10 @@ export function connectUpstreams(config: ResolvedConfig, connect = true): Promis
   return connectMcpServers({ servers: connect ? upstreamConfigs(config) : [], pins: createJsonFilePinStore(join(config.workspace, '.toolgate', 'mcp-pins.json')) });
 }
 
-/** The gateway's Node host; a host option the workspace makes impossible (a spill folder that is a link) is a configuration error. */
-function openHost(config: ResolvedConfig): NodeHost {
+/** What `open` makes; a setting the workspace makes impossible (a spill or key folder that is a link) is a configuration error. */
+function asConfigError<T>(open: () => T): T {
   try {
-    return createNodeHost(gatewayHostOptions(config));
+    return open();
   } catch (error) {
     if (error instanceof ConfigurationError) throw new CliError('config', error.message, { cause: error });
     throw error;
@@ -131,7 +131,7 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
   const policy = createLivePolicy(built.snapshot);
   const spillDir = gatewaySpillDir(config);
   prepareUserStateFolder(config);
-  const host = openHost(config);
+  const host = asConfigError(() => createNodeHost(gatewayHostOptions(config)));
   const approvals = createApprovalQueue({ enrich: (request) => diffForWrite(host.fs, request), timeoutMs: config.approvals.timeoutSeconds * 1000 });
   const prompt = options.prompt ?? approvals.confirm;
   const controller = createConfirm({
@@ -147,14 +147,14 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
   });
   const warnings = [...built.warnings];
   // Every process that writes the journal keeps its anchor, so `audit verify` can tell a cut tail or a replaced file.
-  const journal = createSqliteJournal(config.journal.path, {
+  const journal = asConfigError(() => createSqliteJournal(config.journal.path, {
     recordAll: options.recordAll ?? true,
     sign: config.journal.sign && (config.journal.signEveryMs === undefined ? true : { signEveryMs: config.journal.signEveryMs }),
     anchor: anchorPathFor(config.journal.path),
     onUnresolved: (claims) => {
       if (claims.length > 0) warnings.push(`${claims.length} unresolved claim(s) in the journal: a call started and never settled, and the same action is refused until you resolve it (toolgate audit unresolved; toolgate audit resolve <claim> --as failed|done)`);
     },
-  });
+  }));
   vouchForNewKey();
   const headProblem = journal.headProblem();
   if (headProblem !== undefined) warnings.push(`${headProblem} Until then every journaled call is refused.`);

@@ -1,8 +1,9 @@
 import { createHash, createHmac, createPrivateKey, createPublicKey, generateKeyPairSync, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigurationError } from '../../core/internal.js';
 import { createFileIfAbsentSync } from '../../node/fs/create-file-if-absent.js';
+import { prepareOwnFolder } from '../../node/fs/prepare-own-folder.js';
 
 export const SIGNING_KEY_FILE = 'journal-ed25519.pem';
 
@@ -108,10 +109,13 @@ export function verifierFromPem(pem: string): ReceiptVerifier {
  * (`keyCreated`).
  * The file is created exclusively with mode 0600 (two processes racing to
  * create it end up sharing one key); an existing key that is a symlink, is
- * not a regular file, or is readable by group or others is refused.
+ * not a regular file, or is readable by group or others is refused, and so
+ * is a key folder that is a link, a file, another user's or world-writable.
  */
 export function loadReceiptSigner(keyDir: string): ReceiptSigner & { readonly keyCreated: boolean } {
-  mkdirSync(keyDir, { recursive: true, mode: 0o700 });
+  // A key folder shipped as a link (to a folder the repository publishes) would have the private key made there.
+  const problem = prepareOwnFolder(keyDir, true);
+  if (problem !== undefined) throw new ConfigurationError('signing key', `folder ${keyDir} ${problem}: the key is made and kept there`);
   const path = join(keyDir, SIGNING_KEY_FILE);
   // A key made now is kept only if no key is there yet; a process that lost the race to create it uses the winner's.
   const generated = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
