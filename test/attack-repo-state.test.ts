@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decide, decideIfAsked, pendingApproval } from './support/pending-approval.js';
@@ -236,5 +236,33 @@ describe('attack: a repository ships remembered rules in .toolgate/policy.json',
     expect(readFileSync(join(workspace, 'deploy.sh'), 'utf8')).toBe('echo deploy\n');
     const remembered = await decideIfAsked(next.gateway, next.mcp, 'write_file', { path: 'notes.md', content: 'third\n' }, 'reject');
     expect(remembered.card).toBeUndefined();
+  });
+});
+
+describe('attack: a repository ships the journal file under another name, or readable by every user', () => {
+  it.each([
+    ['hard-linked to cache.db in the workspace, which tools read (grep -r) without naming it', (workspace: string) => linkSync(join(workspace, 'cache.db'), join(workspace, '.toolgate', 'journal.db'))],
+    ['its write-ahead log hard-linked to a workspace file', (workspace: string) => linkSync(join(workspace, 'cache.db'), join(workspace, '.toolgate', 'journal.db-wal'))],
+  ])('a journal %s refuses the start: the receipts and results it keeps would be read by others', async (_name, plant) => {
+    const home = attackHome();
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask' }, { 'cache.db': '' });
+    chmodSync(join(workspace, 'cache.db'), 0o600);
+    mkdirSync(join(workspace, '.toolgate'), { mode: 0o700 });
+    plant(workspace);
+
+    const answer = await startOnce(workspace, home);
+    expect(answer).toMatchObject({ ok: false, error: { kind: 'config', message: expect.stringContaining('journal') as unknown } });
+    expect(readFileSync(join(workspace, 'cache.db'), 'utf8')).toBe('');
+  });
+
+  it('a journal readable by every user (0644), as a clone leaves it, is made private before anything is written to it', async () => {
+    const home = attackHome();
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask' });
+    mkdirSync(join(workspace, '.toolgate'), { mode: 0o700 });
+    writeFileSync(join(workspace, '.toolgate', 'journal.db'), '', { mode: 0o644 });
+    chmodSync(join(workspace, '.toolgate', 'journal.db'), 0o644);
+
+    expect(await startOnce(workspace, home)).toHaveProperty('mcp');
+    expect(lstatSync(join(workspace, '.toolgate', 'journal.db')).mode & 0o777).toBe(0o600);
   });
 });

@@ -1,5 +1,5 @@
-import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigurationError, type UnresolvedClaim } from '../../core/internal.js';
 import { AnchorKeeper } from './anchor-keeper.js';
@@ -75,8 +75,10 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
   if (path === undefined && options.workspace !== undefined && !isAbsolute(options.workspace)) throw new ConfigurationError('workspace', 'must be an absolute path');
   const directory = dirname(file);
   if (!existsSync(directory)) mkdirSync(directory, { recursive: true, mode: 0o700 });
-  // A planted link would send receipts (and the claims that guard effects) somewhere else.
-  if (lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true) throw new ConfigurationError('path', 'must not be a symbolic link');
+  for (const member of [file, `${file}-wal`, `${file}-shm`]) {
+    const problem = journalFileProblem(member);
+    if (problem !== undefined) throw new ConfigurationError('path', `${basename(member)} ${problem}`);
+  }
   createPrivateFile(file);
   const db = new Database(file, { timeout: busyTimeoutMs });
   try {
@@ -152,5 +154,28 @@ function reportUnresolved(claims: readonly UnresolvedClaim[], report: SqliteJour
   }
   if (claims.length > 0) {
     console.warn(`toolgate: the journal holds ${claims.length} unresolved claim(s): a call may have started and never settled. They are not re-run; list them with journal.unresolved() and resolve each one.`);
+  }
+}
+
+/**
+ * Why a file of the journal (the database, its write-ahead log, its shared
+ * memory) found already there cannot be opened. A planted link would send
+ * receipts, and the claims that guard effects, somewhere else, and another
+ * hard link (a workspace file that tools read, `grep -r` never naming it)
+ * would show every receipt and recorded result under that name. A mode that
+ * lets others read it (a file a clone or a backup left 0644) is narrowed to
+ * 0600 before anything is written; one that cannot be is refused.
+ */
+function journalFileProblem(member: string): string | undefined {
+  const stats = lstatSync(member, { throwIfNoEntry: false });
+  if (stats === undefined) return undefined;
+  if (stats.isSymbolicLink()) return 'must not be a symbolic link';
+  if (stats.nlink > 1) return 'must not have another hard link (another name of the file would show every receipt)';
+  if ((stats.mode & 0o077) === 0) return undefined;
+  try {
+    chmodSync(member, 0o600);
+    return undefined;
+  } catch {
+    return 'is readable or writable by group or others and cannot be made private (mode 0600)';
   }
 }
