@@ -1,0 +1,25 @@
+import { chmodSync, linkSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createSqliteJournal } from './create-sqlite-journal.js';
+
+const folder = (): string => mkdtempSync(join(tmpdir(), 'toolgate-journal-file-'));
+
+describe('createSqliteJournal: the files it finds', () => {
+  it.each(['journal.db', 'journal.db-wal', 'journal.db-shm'])('refuses %s with another hard link, and writes nothing to it', (name) => {
+    const dir = folder();
+    writeFileSync(join(dir, 'other-name'), '', { mode: 0o600 });
+    linkSync(join(dir, 'other-name'), join(dir, name));
+    expect(() => createSqliteJournal(join(dir, 'journal.db'), { onUnresolved: () => undefined })).toThrow(`${name} must not have another hard link`);
+    expect(statSync(join(dir, 'other-name')).size).toBe(0);
+  });
+
+  it('makes a journal others may read private before it opens it', () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'journal.db'), '');
+    chmodSync(join(dir, 'journal.db'), 0o644);
+    createSqliteJournal(join(dir, 'journal.db'), { onUnresolved: () => undefined }).close();
+    expect(statSync(join(dir, 'journal.db')).mode & 0o777).toBe(0o600);
+  });
+});
