@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useAttackHomes } from './support/attack-workspace.js';
 import { dropTreeOfD, plainGit, sparsePartialClone } from './support/partial-clone.js';
 import { decideIfAsked } from './support/pending-approval.js';
 import { connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
@@ -19,15 +20,11 @@ const PLANTED = `${JSON.stringify({ rules: [{ tool: 'run_command', decision: 'al
 const RULES = ['cp *', 'mv *'];
 const CONFIG = { scope: 'full', mode: 'auto', policy: { allowedCommandGlobs: RULES, allow: RULES.map((rule) => `Bash(${rule})`) } };
 
-const homes: string[] = [];
-afterAll(() => {
-  for (const home of homes) rmSync(home, { recursive: true, force: true });
-});
+const newHome = useAttackHomes('toolgate-attack-home');
 
 /** A home for the gateway outside /tmp (the sandbox gives every command a /tmp of its own), holding the payload. */
 function attackHome(): string {
-  const home = realpathSync(mkdtempSync('/var/tmp/toolgate-attack-home-'));
-  homes.push(home);
+  const home = newHome();
   writeFileSync(join(home, 'payload.json'), PLANTED);
   mkdirSync(join(home, 'stage', '.config', 'toolgate'), { recursive: true });
   writeFileSync(join(home, 'stage', '.config', 'toolgate', 'policy.json'), PLANTED);

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useAttackHomes } from './support/attack-workspace.js';
 import { decide, decideIfAsked, pendingApproval } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace, type ServedGateway } from './support/serve-gateway.js';
 import { startCli } from './support/spawn-cli.js';
@@ -14,17 +15,7 @@ import { startCli } from './support/spawn-cli.js';
 const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
 const opened = closeAfterEach();
 
-const homes: string[] = [];
-afterAll(() => {
-  for (const home of homes) rmSync(home, { recursive: true, force: true });
-});
-
-/** A home for the gateway outside /tmp (the sandbox gives every command a /tmp of its own). */
-function attackHome(): string {
-  const home = realpathSync(mkdtempSync('/var/tmp/toolgate-remembered-home-'));
-  homes.push(home);
-  return home;
-}
+const attackHome = useAttackHomes('toolgate-remembered-home');
 
 /** A gateway on `workspace` with `HOME` at `home`, and an MCP client of it; both closed after the test. */
 async function start(workspace: string, home: string): Promise<{ gateway: ServedGateway; mcp: Client }> {

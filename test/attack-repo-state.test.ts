@@ -1,7 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useAttackHomes } from './support/attack-workspace.js';
 import { decide, decideIfAsked, pendingApproval } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
 import { runCli, startCli } from './support/spawn-cli.js';
@@ -10,17 +11,7 @@ import { runCli, startCli } from './support/spawn-cli.js';
 // real folder there, with entries of the author's choosing. The gateway must never write, or delete, outside the
 // workspace and its own state because of one, and must refuse to start with a typed error rather than use it.
 
-const homes: string[] = [];
-afterAll(() => {
-  for (const home of homes) rmSync(home, { recursive: true, force: true });
-});
-
-/** A home for the gateway outside /tmp (the sandbox gives every command a /tmp of its own). */
-function attackHome(): string {
-  const home = realpathSync(mkdtempSync('/var/tmp/toolgate-repo-state-home-'));
-  homes.push(home);
-  return home;
-}
+const attackHome = useAttackHomes('toolgate-repo-state-home');
 
 /** Start `toolgate serve` on `workspace` with `HOME` at `home` and stop it once it answered its start-up document. */
 async function startOnce(workspace: string, home: string): Promise<Record<string, unknown>> {
