@@ -50,7 +50,8 @@ export function createMcpCapability(options: CreateMcpCapabilityOptions): McpCap
         const label = isValidServerName(serverName) && typeof toolName === 'string' ? mcpToolName(serverName, toolName) : 'mcp_call';
         throw (typeof serverName === 'string' ? options.downError(serverName, label) : undefined) ?? new ToolPolicyError(label, 'server_not_allowed');
       }
-      await waitForRelisting(server, mcpToolName(server.config.name, toolName), signal);
+      // Looked at here first: a call to a server that announced nothing takes no turn of the event loop for it.
+      if (server.relisting !== undefined) await waitForRelisting(server, mcpToolName(server.config.name, toolName), signal);
       const entry = server.entries.get(toolName);
       if (entry === undefined) throw new ToolPolicyError(mcpToolName(server.config.name, toolName), 'tool_not_offered', { detail: 'is not offered by its MCP server' });
       const name = entry.name;

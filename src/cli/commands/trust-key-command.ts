@@ -1,6 +1,6 @@
-import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { signingKeyFingerprint } from '../../journal/sqlite/receipt-signer.js';
 import { CliError } from '../cli-error.js';
 import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
@@ -22,7 +22,7 @@ export function runAuditTrustKey(config: ResolvedConfig, options: { readonly yes
   let fingerprint: string;
   try {
     text = readFileSync(file, 'utf8');
-    fingerprint = createHash('sha256').update(createPublicKey(createPrivateKey(text)).export({ type: 'spki', format: 'der' })).digest('hex');
+    fingerprint = signingKeyFingerprint(text);
   } catch {
     throw new CliError('usage', `No readable signing key at ${file}.`);
   }

@@ -56,8 +56,18 @@ export function keyMade(verifier: ReceiptVerifier, hash: string, signature: unkn
   return isSeal(signature) ? verifier.verifySeal?.(hash, signature) : verifier.verify(hash, signature);
 }
 
+/** The sha256 of a public key's SPKI encoding, as hex: what names a key to a person; its first 16 digits are the key id rows carry. */
+function fingerprintOf(publicKey: KeyObject): string {
+  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex');
+}
+
 function keyIdOf(publicKey: KeyObject): string {
-  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 16);
+  return fingerprintOf(publicKey).slice(0, 16);
+}
+
+/** The fingerprint of the public key of a signing key given as PEM; throws for text that is no Ed25519 private key. */
+export function signingKeyFingerprint(pem: string): string {
+  return fingerprintOf(createPublicKey(signingKeyOf(pem)));
 }
 
 export function createVerifier(publicKey: KeyObject): ReceiptVerifier {
