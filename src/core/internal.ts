@@ -158,6 +158,7 @@ export { createReplayHost, type ReplayHostOptions, type ReplaySession, type Repl
 export { createScriptedTools, type ScriptedAnswer, type ScriptedCall, type ScriptedTools, type ToolScript } from './journal/create-scripted-tools.js';
 
 export { boundText, type BoundedText } from './bounding/bound-text.js';
+export { exceedsJsonTextBytes } from './bounding/exceeds-json-text-bytes.js';
 export {
   Untrusted,
   instruction,

@@ -1,6 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { UnknownToolError, unwrapUntrusted, type ConfirmActionHook, type DispatchContext, type ToolApprovalContext, type ToolHostCallOptions, type ToolOutcome } from '../core/internal.js';
+import { boundStructuredContent } from './bound-structured-content.js';
 import { chooseServedConfirm, type ServedApprovals } from './choose-served-confirm.js';
 import type { CallExtra } from './elicit-approval.js';
 import { listServedTools } from './list-served-tools.js';
@@ -23,7 +24,7 @@ const HOW_TO_APPROVE = 'To approve calls, serve with an approval controller whos
  * result carrying the pipeline's secret-free message (already bounded);
  * success carries the bounded content, whose marker names the spill handle
  * when the result was cut, plus `structuredContent` for tools that declare
- * an output schema. The client's cancellation is the dispatch signal.
+ * an output schema, its longest strings cut past `limits.maxOutputBytes`. The client's cancellation is the dispatch signal.
  */
 export async function callServedTool(request: CallToolParams, extra: CallExtra, options: CallServedToolOptions): Promise<CallToolResult> {
   const registry = options.source.current();
@@ -48,7 +49,7 @@ export async function callServedTool(request: CallToolParams, extra: CallExtra, 
     // grant), and the names offered are the listed ones: a hidden tool stays hidden. The journal still has the attempt.
     return errorResult(new UnknownToolError(requested, [...served.keyByWireName.keys()]).message);
   }
-  return toCallToolResult(registry.get(outcome.toolName)?.output !== undefined, outcome);
+  return toCallToolResult(registry.get(outcome.toolName)?.output !== undefined, outcome, registry.limits.maxOutputBytes);
 }
 
 /** The session's context split once: what every call copies, and the members a call may set for itself. */
@@ -89,7 +90,7 @@ function sendProgress(extra: CallExtra, token: string | number, update: Paramete
   extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...update } }).catch(() => undefined);
 }
 
-function toCallToolResult(hasOutputSchema: boolean, outcome: ToolOutcome): CallToolResult {
+function toCallToolResult(hasOutputSchema: boolean, outcome: ToolOutcome, maxOutputBytes: number): CallToolResult {
   const text = unwrapUntrusted(outcome.content);
   if (!outcome.ok) {
     // An approver that found nobody to ask says how to approve in its own words (the label); otherwise the generic advice.
@@ -98,8 +99,11 @@ function toCallToolResult(hasOutputSchema: boolean, outcome: ToolOutcome): CallT
     return errorResult(noApprover ? `${text} ${HOW_TO_APPROVE}` : text);
   }
   const value = outcome.value;
-  const structured = hasOutputSchema && typeof value === 'object' && value !== null && !Array.isArray(value);
-  return { content: [{ type: 'text', text }], ...(structured ? { structuredContent: value as Record<string, unknown> } : {}) };
+  if (!hasOutputSchema || typeof value !== 'object' || value === null || Array.isArray(value)) return { content: [{ type: 'text', text }] };
+  const structuredContent = boundStructuredContent(value as Record<string, unknown>, maxOutputBytes);
+  // Past the limit even with its strings cut: a client that reads the structured value would get it whole or nothing.
+  if (structuredContent === undefined) return errorResult(`${text}\n[the structured result exceeds ${maxOutputBytes} bytes of JSON and was not sent; the text above is the result as bounded]`);
+  return { content: [{ type: 'text', text }], structuredContent };
 }
 
 function errorResult(text: string): CallToolResult {

@@ -45,6 +45,11 @@ describe('immutability', () => {
     expect(() => createToolRegistry({ tools: 'alpha' as unknown as AnyToolDefinition[] })).toThrow(ConfigurationError);
   });
 
+  it('shows the limits in force, defaults filled in', () => {
+    expect(createToolRegistry({ tools: [] }).limits).toEqual({ maxInputBytes: 64 * 1024, maxOutputBytes: 256 * 1024, content: { maxBytes: 32 * 1024, maxLines: 2000 } });
+    expect(createToolRegistry({ tools: [], limits: { maxOutputBytes: 1000, content: { maxLines: 10 } } }).limits).toMatchObject({ maxOutputBytes: 1000, content: { maxBytes: 32 * 1024, maxLines: 10 } });
+  });
+
   it('enforces a configured canonical input limit', async () => {
     const registry = createToolRegistry({ tools: [tool('alpha', { input: { type: 'object', properties: { s: { type: 'string' } } } })], limits: { maxInputBytes: 32 } });
     const small = await registry.dispatch({ callId: '1', name: 'alpha', arguments: { s: 'x' } }, { grantedTools: ['alpha'] });

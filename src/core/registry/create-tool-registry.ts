@@ -151,6 +151,9 @@ class RegistryView implements ToolRegistry {
   get journal(): RegistrySnapshot['journal'] {
     return this.#snapshot.journal;
   }
+  get limits(): RegistrySnapshot['limits'] {
+    return this.#snapshot.limits;
+  }
 
   dispatch(call: ToolCall, context: DispatchContext = {}): Promise<ToolOutcome> {
     return this.#dispatch(call, context, 'model');

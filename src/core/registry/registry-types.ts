@@ -87,6 +87,8 @@ export interface ToolRegistry {
   readonly host: ToolHost;
   readonly policy: ToolPolicy;
   readonly journal: Journal | undefined;
+  /** The limits in force, every default filled in. */
+  readonly limits: Required<Omit<RegistryLimits, 'content'>> & { readonly content: ToolResultLimits };
   /** Run one call through the whole pipeline. Never rejects for a tool-level failure. */
   dispatch(call: ToolCall, context?: DispatchContext): Promise<ToolOutcome>;
   /** The invocation plan for a call: ready, approval_required or denied, with digests. No side effect. */

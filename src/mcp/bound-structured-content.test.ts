@@ -1,0 +1,68 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { boundStructuredContent, STRUCTURED_CUT_MARK } from './bound-structured-content.js';
+
+const bytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value));
+
+/** The value's shape: its keys, array lengths and leaf types, strings aside. */
+function shapeOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(shapeOf);
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shapeOf(item)]));
+  return typeof value;
+}
+
+describe('boundStructuredContent', () => {
+  it('returns a value within the limit as it is', () => {
+    const value = { content: 'x'.repeat(1000), bytes: 1000 };
+    expect(boundStructuredContent(value, 4096)).toBe(value);
+  });
+
+  it('cuts a long string to fit, keeps its start and marks the cut', () => {
+    const value = { content: `start ${'y'.repeat(100_000)}`, bytes: 100_006, partial: false };
+    const bounded = boundStructuredContent(value, 10_000) as typeof value;
+    expect(bytes(bounded)).toBeLessThanOrEqual(10_000);
+    expect(bounded.content.startsWith('start yyy')).toBe(true);
+    expect(bounded.content.endsWith(STRUCTURED_CUT_MARK)).toBe(true);
+    expect(bounded).toMatchObject({ bytes: 100_006, partial: false });
+  });
+
+  it('cuts only the strings longer than what each may keep, all to one length', () => {
+    const value = { short: 'keep me whole', stdout: 'o'.repeat(50_000), stderr: 'e'.repeat(30_000) };
+    const bounded = boundStructuredContent(value, 20_000) as typeof value;
+    expect(bounded.short).toBe('keep me whole');
+    expect(bounded.stdout.length).toBe(bounded.stderr.length);
+    expect(bytes(bounded)).toBeLessThanOrEqual(20_000);
+  });
+
+  it('counts escapes and wide characters as the bytes they are sent as', () => {
+    for (const text of ['"\n'.repeat(40_000), '\u0001'.repeat(40_000), 'ü'.repeat(40_000), '日本'.repeat(20_000)]) {
+      const bounded = boundStructuredContent({ text }, 8192);
+      expect(bounded, JSON.stringify(text.slice(0, 2))).toBeDefined();
+      expect(bytes(bounded)).toBeLessThanOrEqual(8192);
+    }
+  });
+
+  it('never splits a surrogate pair', () => {
+    const bounded = boundStructuredContent({ text: '😀'.repeat(20_000) }, 4096) as { text: string };
+    expect(bounded.text.replace(STRUCTURED_CUT_MARK, '').isWellFormed()).toBe(true);
+  });
+
+  it('gives up on a value that no cut brings under the limit', () => {
+    const entries = Array.from({ length: 5000 }, (_, index) => ({ path: `file-${index}.txt`, kind: 'file', bytes: index }));
+    expect(boundStructuredContent({ entries }, 16 * 1024)).toBeUndefined();
+  });
+
+  it('any value: sent within the limit with its shape kept, or not at all', () => {
+    const leaf = fc.oneof(fc.string({ maxLength: 4000, unit: 'grapheme' }), fc.integer(), fc.boolean(), fc.constant(null));
+    const value = fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(leaf, fc.array(leaf, { maxLength: 20 }), fc.dictionary(fc.string({ maxLength: 8 }), leaf)));
+    fc.assert(
+      fc.property(value, fc.integer({ min: 512, max: 20_000 }), (input, limit) => {
+        const bounded = boundStructuredContent(input, limit);
+        if (bounded === undefined) return;
+        expect(bytes(bounded)).toBeLessThanOrEqual(limit);
+        expect(shapeOf(bounded)).toEqual(shapeOf(input));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
