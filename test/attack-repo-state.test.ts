@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useAttackHomes } from './support/attack-workspace.js';
@@ -185,6 +185,57 @@ describe('attack: a repository ships the journal\'s signing key, with journal.si
     renameSync(own, moved);
     expect(await startOnce(moved, home)).toHaveProperty('mcp');
   });
+
+  it('audit verify does not report a journal verified under the key the repository ships with it', async () => {
+    // The author's toolgate signs a journal of calls the author chose, with a key it records under the author's home.
+    const author = attackHome();
+    const victim = attackHome();
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask', journal: { sign: true } }, { 'notes.md': 'hello\n' });
+    expect((await runCli(['call', 'read_file', '{"path":"notes.md"}'], workspace, undefined, { HOME: author })).code).toBe(0);
+    const byAuthor = await runCli(['--json', 'audit', 'verify'], workspace, undefined, { HOME: author });
+    expect(byAuthor.code).toBe(0);
+    expect(JSON.parse(byAuthor.stdout)).toMatchObject({ ok: true, key: { trusted: true } });
+
+    // The clone holds the journal and the key beside it: under the victim's home the signatures prove nothing.
+    const verified = await runCli(['--json', 'audit', 'verify'], workspace, undefined, { HOME: victim });
+    const report = JSON.parse(verified.stdout) as { ok: boolean; rows: number; firstBadRow?: unknown; key: { trusted: boolean; fingerprint: string } };
+    expect(verified.code).toBe(1);
+    expect(report).toMatchObject({ ok: false, key: { trusted: false, fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown } });
+    // The chain's own findings are still reported: it is whole, under a key nobody here vouches for.
+    expect(report.rows).toBeGreaterThan(0);
+    expect(report.firstBadRow).toBeUndefined();
+    const shown = await runCli(['audit', 'verify'], workspace, undefined, { HOME: victim });
+    expect(shown.code).toBe(1);
+    expect(shown.stdout).toContain(report.key.fingerprint);
+    expect(shown.stdout).toContain('toolgate audit trust-key');
+    expect(shown.stdout).not.toMatch(/^chain verified: \d+ rows$/m);
+
+    // A key the victim's own toolgate made, put beside the author's journal: trusted, and the rows it did not sign fail.
+    const own = makeWorkspace({ scope: 'workspace-write', mode: 'ask', journal: { sign: true } }, { 'notes.md': 'mine\n' });
+    expect((await runCli(['call', 'read_file', '{"path":"notes.md"}'], own, undefined, { HOME: victim })).code).toBe(0);
+    const keyFile = join(workspace, '.toolgate', 'keys', 'journal-ed25519.pem');
+    const authorsKey = readFileSync(keyFile, 'utf8');
+    writeFileSync(keyFile, readFileSync(join(own, '.toolgate', 'keys', 'journal-ed25519.pem')), { mode: 0o600 });
+    const swapped = await runCli(['--json', 'audit', 'verify'], workspace, undefined, { HOME: victim });
+    expect(swapped.code).toBe(1);
+    expect(JSON.parse(swapped.stdout)).toMatchObject({ ok: false, key: { trusted: true }, firstBadRow: { problem: expect.stringContaining('unknown key') as unknown } });
+
+    // The key as a link to one the victim trusts (a copy of their own key, kept outside): refused, not followed.
+    const trustedCopy = join(victim, 'own-key.pem');
+    renameSync(keyFile, trustedCopy);
+    symlinkSync(trustedCopy, keyFile);
+    const linked = await runCli(['--json', 'audit', 'verify'], workspace, undefined, { HOME: victim });
+    expect(linked.code).toBe(2);
+    expect(`${linked.stdout}${linked.stderr}`).toContain('link');
+
+    // Once the victim records the author's key, by the fingerprint shown, the journal verifies.
+    rmSync(keyFile);
+    writeFileSync(keyFile, authorsKey, { mode: 0o600 });
+    expect((await runCli(['audit', 'trust-key', '--yes', '--fingerprint', report.key.fingerprint], workspace, undefined, { HOME: victim })).code).toBe(0);
+    const trusted = await runCli(['--json', 'audit', 'verify'], workspace, undefined, { HOME: victim });
+    expect(trusted.code).toBe(0);
+    expect(JSON.parse(trusted.stdout)).toMatchObject({ ok: true, key: { trusted: true, fingerprint: report.key.fingerprint } });
+  }, 60_000);
 
   it('.toolgate/keys linked to a folder elsewhere: the gateway does not make its signing key there', async () => {
     const home = attackHome();

@@ -1,6 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { hostname, userInfo } from 'node:os';
 import { ToolgateError, type ClaimResolution, type ReceiptStatus, type UnresolvedClaim } from '../../core/internal.js';
 import {
@@ -20,7 +20,7 @@ import { CliError } from '../cli-error.js';
 import { formatTable, type CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { keyFileOf, openJournalToRead } from '../runtime/open-journal-to-read.js';
-import { vouchSigningKey } from '../runtime/vouch-signing-key.js';
+import { signingKeyToVerify, vouchSigningKey } from '../runtime/vouch-signing-key.js';
 import { terminalJson, terminalLine } from '../terminal-text.js';
 import { isProcessAlive } from '../../node/process/is-process-alive.js';
 
@@ -120,28 +120,35 @@ export interface AuditVerifyOptions {
  * hash chain (and signatures) and compare it with the anchor (the journal's
  * own `journal.anchor` by default); a broken chain or a journal that does not
  * match its anchor exits non-zero, naming the first bad row or the case.
+ * With `journal.sign`, so does a signing key this user's toolgate did not
+ * make nor record (`key.trusted: false`), the chain's findings reported all the same.
  */
 export async function runAuditVerify(config: ResolvedConfig, options: AuditVerifyOptions, output: CliOutput): Promise<number> {
   if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path} yet.`);
   const anchorFile = options.anchor === false ? undefined : options.anchor === undefined ? anchorPathFor(config.journal.path) : resolve(options.anchor);
   const anchor = anchorFile === undefined ? undefined : loadAnchor(anchorFile, options.anchor !== undefined);
   const progress = output.progress('verifying the journal chain');
-  if (config.journal.sign) requireSigningKey(config.journal.path);
+  // Read once, and checked with as read: a key swapped after this is not the one the signatures are checked with.
+  const key = config.journal.sign ? signingKeyToVerify(config) : undefined;
   // Opened without `anchor`: verifying never writes the anchor it checks. With the key, the seals a running writer left
   // past its last signature are checked too; the key is never made, nor signed with.
-  const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, ...(config.journal.sign ? { verifyKeyDir: dirname(keyFileOf(config.journal.path)) } : {}) });
+  const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, ...(key === undefined ? {} : { verifyKey: key.pem }) });
   try {
     const result = anchor?.anchor === undefined ? await journal.verify() : await journal.verify({ anchor: anchor.anchor, strictAnchor: options.strict === true });
     progress.done();
     const unresolved = await journal.unresolved();
     // Without an anchor a cut tail or a replaced file cannot be seen; strict makes that a failure too.
     const missing = anchorFile !== undefined && anchor?.anchor === undefined;
-    const ok = result.ok && !(missing && options.strict === true);
+    // Signatures under a key this user's toolgate did not make prove only that its holder wrote the rows.
+    const untrusted = key !== undefined && !key.trusted;
+    const ok = result.ok && !(missing && options.strict === true) && !untrusted;
     const finding = 'anchor' in result ? (result as AnchoredVerifyResult).anchor : undefined;
     const anchorReport = anchorFile === undefined ? undefined : { file: anchorFile, ...(finding === undefined ? { missing: true } : finding) };
-    output.result({ ...result, ok, ...(anchorReport === undefined ? {} : { anchor: anchorReport }), unresolved }, () =>
+    const keyReport = key === undefined ? undefined : { file: key.file, trusted: key.trusted, fingerprint: key.fingerprint };
+    output.result({ ...result, ok, ...(keyReport === undefined ? {} : { key: keyReport }), ...(anchorReport === undefined ? {} : { anchor: anchorReport }), unresolved }, () =>
       [
-        describeVerification(result),
+        `${describeVerification(result)}${untrusted && result.ok ? ', under a signing key this user does not vouch for' : ''}`,
+        ...(keyReport === undefined ? [] : [keyLine(keyReport)]),
         ...(anchorFile === undefined ? ['anchor: not checked (--no-anchor)'] : []),
         ...(missing ? [`${options.strict === true ? 'failed' : 'warning'}: no anchor at ${anchorFile}: a cut tail or a replaced file cannot be detected`] : []),
         ...(finding === undefined ? [] : [anchorLine(finding, anchorFile as string)]),
@@ -152,6 +159,11 @@ export async function runAuditVerify(config: ResolvedConfig, options: AuditVerif
   } finally {
     journal.close();
   }
+}
+
+function keyLine(key: { readonly file: string; readonly trusted: boolean; readonly fingerprint: string }): string {
+  if (key.trusted) return `signing key ${key.file}: ${key.fingerprint}, this user's`;
+  return `failed: the signing key ${key.file} (${key.fingerprint}) was not made by this user's toolgate: a repository can ship a journal with the key that signed it, and its signatures then prove nothing. If you made this key, record it with \`toolgate audit trust-key\`.`;
 }
 
 /** The anchor file, read. A file that is there but not an anchor is a failure to report, never a reason to skip the check. */

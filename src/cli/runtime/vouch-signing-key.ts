@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { readSigningKeyFile, signingKeyFingerprint } from '../../journal/sqlite/receipt-signer.js';
+import { ConfigurationError } from '../../core/internal.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { keyFileOf } from './open-journal-to-read.js';
@@ -34,4 +36,36 @@ function keyText(file: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The journal's signing key as `toolgate audit verify` checks the journal with it, and whether it is this user's. */
+export interface SigningKeyToVerify {
+  readonly file: string;
+  /** The key's text, read once: the key vouched for is the key every signature is checked with. */
+  readonly pem: string;
+  /** The sha256 of its public key, as `toolgate audit trust-key` shows it. */
+  readonly fingerprint: string;
+  /** Whether `home`'s record vouches for it: made by this user's toolgate, or recorded with `toolgate audit trust-key`. */
+  readonly trusted: boolean;
+}
+
+/**
+ * The signing key beside the journal, read once through no link, and
+ * whether this user's toolgate vouches for it. A repository can ship a
+ * journal with the key that signed it: the signatures then hold, and prove
+ * only that the key's holder wrote the rows. A key that is missing, a link
+ * or not a private Ed25519 key is a configuration error: nothing could be checked.
+ */
+export function signingKeyToVerify(config: ResolvedConfig, home = homedir()): SigningKeyToVerify {
+  const file = keyFileOf(config.journal.path);
+  let pem: string;
+  let fingerprint: string;
+  try {
+    pem = readSigningKeyFile(file);
+    fingerprint = signingKeyFingerprint(pem);
+  } catch (error) {
+    const why = error instanceof ConfigurationError ? ` (it ${error.problemText})` : '';
+    throw new CliError('config', `journal.sign is on, but the signing key ${file} cannot be read${why}: the signatures cannot be checked.`, { cause: error });
+  }
+  return { file, pem, fingerprint, trusted: stateRecord(config, home, 'journal-keys.json').vouches(file, pem) };
 }

@@ -5,7 +5,7 @@ import { ConfigurationError, type UnresolvedClaim } from '../../core/internal.js
 import { AnchorKeeper } from './anchor-keeper.js';
 import { ChainStore } from './chain-store.js';
 import { DEFAULT_SIGN_EVERY_MS } from './commit-signing.js';
-import { loadReceiptSigner, loadSealVerifier, verifierFromPem, type ReceiptVerifier } from './receipt-signer.js';
+import { loadReceiptSigner, loadSealVerifier, sealVerifierFromPem, verifierFromPem, type ReceiptVerifier } from './receipt-signer.js';
 import { ensureJournalId, migrateSchema } from './schema.js';
 import { SqliteJournal } from './sqlite-journal.js';
 import { schemaProblem } from './verify-chain.js';
@@ -34,6 +34,12 @@ export interface SqliteJournalOptions {
    * never sign or make a key: a holder of the key who only reads the journal.
    */
   readonly verifyKeyDir?: string;
+  /**
+   * Verify with this signing key (the Ed25519 private key as PEM text), seals
+   * included, and never sign: as `verifyKeyDir`, for a caller that read the
+   * key once and checked it (whose it is) before the journal uses it.
+   */
+  readonly verifyKey?: string;
   /**
    * `normal` (default): a committed claim survives a process crash; an OS
    * crash or power loss may lose the last transactions. `full`: fsync on every
@@ -88,7 +94,13 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
     const signing = options.sign === undefined || options.sign === false ? undefined : options.sign === true ? {} : options.sign;
     const signer = signing === undefined ? undefined : loadReceiptSigner(signing.keyDir ?? join(directory, 'keys'));
     const verifier: ReceiptVerifier | undefined =
-      options.publicKey !== undefined ? verifierFromPem(options.publicKey) : options.verifyKeyDir !== undefined ? loadSealVerifier(options.verifyKeyDir) : signer;
+      options.publicKey !== undefined
+        ? verifierFromPem(options.publicKey)
+        : options.verifyKey !== undefined
+          ? sealVerifierFromPem(options.verifyKey)
+          : options.verifyKeyDir !== undefined
+            ? loadSealVerifier(options.verifyKeyDir)
+            : signer;
     ensureJournalId(db);
     const store = new ChainStore(db, signer, checkSignEveryMs(signing?.signEveryMs));
     const anchor = options.anchor === undefined ? undefined : new AnchorKeeper(store, resolve(options.anchor), options.onAnchorProblem ?? ((problem) => console.warn(`toolgate: ${problem}`)));

@@ -130,7 +130,7 @@ export function loadReceiptSigner(keyDir: string): ReceiptSigner & { readonly ke
   // A key made now is kept only if no key is there yet; a process that lost the race to create it uses the winner's.
   const generated = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const keyCreated = createFileIfAbsentSync(path, generated, { mode: 0o600 }) === 'created';
-  const privateKey = signingKeyOf(keyCreated ? generated : readExistingKey(path));
+  const privateKey = signingKeyOf(keyCreated ? generated : readSigningKeyFile(path));
   return { ...createVerifier(createPublicKey(privateKey)), ...sealsOf(privateKey), keyCreated, sign: (hash) => sign(null, Buffer.from(hash, 'hex'), privateKey).toString('base64') };
 }
 
@@ -140,7 +140,16 @@ export function loadReceiptSigner(keyDir: string): ReceiptSigner & { readonly ke
  * only reads the journal checks it with (`toolgate audit verify`).
  */
 export function loadSealVerifier(keyDir: string): ReceiptVerifier {
-  const privateKey = signingKeyOf(readExistingKey(join(keyDir, SIGNING_KEY_FILE)));
+  return sealVerifierFromPem(readSigningKeyFile(join(keyDir, SIGNING_KEY_FILE)));
+}
+
+/**
+ * The same verifier from the signing key's text, read once by the caller:
+ * what it checked the key by (`toolgate audit verify` vouches for it first)
+ * is then the key every signature and seal is checked with.
+ */
+export function sealVerifierFromPem(pem: string): ReceiptVerifier {
+  const privateKey = signingKeyOf(pem);
   return { ...createVerifier(createPublicKey(privateKey)), verifySeal: sealsOf(privateKey).verifySeal };
 }
 
@@ -150,12 +159,18 @@ function signingKeyOf(pem: string): KeyObject {
   return privateKey;
 }
 
-function readExistingKey(path: string): string {
+/**
+ * The text of the signing key at `path`, read through no link: a key that is
+ * a symlink or not a regular file, or that group or others may read or
+ * write, is refused (`ConfigurationError`); a missing one throws `ENOENT`.
+ */
+export function readSigningKeyFile(path: string): string {
   const link = lstatSync(path);
   if (link.isSymbolicLink() || !link.isFile()) throw new ConfigurationError('signing key', 'must be a regular file, not a link');
   const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
     const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new ConfigurationError('signing key', 'must be a regular file, not a link');
     if ((stat.mode & 0o077) !== 0) throw new ConfigurationError('signing key', 'must not be readable or writable by group or others (mode 0600)');
     return readFileSync(fd, 'utf8');
   } finally {

@@ -5,9 +5,11 @@
  * the public key checks none, so an auditor who holds it alone checks the
  * rows up to the last signature. A writer without the key makes neither.
  */
+import { generateKeyPairSync } from 'node:crypto';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { isSeal, loadReceiptSigner, loadSealVerifier, verifierFromPem } from './receipt-signer.js';
+import { isSeal, loadReceiptSigner, loadSealVerifier, readSigningKeyFile, SIGNING_KEY_FILE, verifierFromPem } from './receipt-signer.js';
 import { hashedFields, hashRow } from './row-hash.js';
 import { appendForged, closeJournal, effectCall, fileHeadOf, journalAt, journalPath, keyDir, settle, tamper } from './__fixtures__/tampering.js';
 import { receipt } from './__fixtures__/receipt.js';
@@ -76,6 +78,16 @@ describe('a signed journal seals its commits and signs them over', () => {
     expect(await journalAt({ verifyKeyDir: keyDir() }, journal.path).verify()).toMatchObject({ ok: true, rows: 3 });
     const auditor = journalAt({ publicKey: journal.publicKey! }, journal.path);
     expect((await auditor.verify()).firstBadRow).toEqual({ table: 'receipts', id: 2, problem: expect.stringContaining('carries a seal, which only the signing key checks, not the public key') });
+  });
+
+  it('is checked, seals included, with the key text a caller read once (verifyKey), and under another key fails', async () => {
+    const journal = journalAt(sealing());
+    await settle(journal, 1, 3);
+    const pem = readSigningKeyFile(join(keyDir(), SIGNING_KEY_FILE));
+    expect(await journalAt({ verifyKey: pem }, journal.path).verify()).toMatchObject({ ok: true, rows: 3 });
+    const stranger = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    expect((await journalAt({ verifyKey: stranger }, journal.path).verify()).firstBadRow).toMatchObject({ id: 1, problem: expect.stringContaining('unknown key') });
+    expect(() => journalAt({ verifyKey: 'not a key' }, journal.path)).toThrow();
   });
 
   it('signs the sealed rows over at close, with one signed event, and the public key then verifies every row', async () => {
