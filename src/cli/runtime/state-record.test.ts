@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +24,10 @@ describe('stateRecord', () => {
     expect(stateRecord(config, mkdtempSync(join(tmpdir(), 'toolgate-state-record-home-')), 'console-locators.json').vouches(file, 'a')).toBe(false);
     record.forget(file);
     expect(record.vouches(file, 'a')).toBe(false);
+    // Private to the user, and rewritten under a lock that is gone once the rewrite is done.
+    const written = join(home, '.config', 'toolgate', 'console-locators.json');
+    expect(statSync(written).mode & 0o777).toBe(0o600);
+    expect(existsSync(`${written}.lock`)).toBe(false);
   });
 
   it('vouches for a signing key by its text wherever it now lies, and for no other key', () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { withLockFileSync } from '../../node/fs/with-lock-file.js';
 import { writeFileAtomicSync } from '../../node/fs/write-file-atomic.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { userStateFolder } from './gateway-host-options.js';
@@ -29,12 +30,15 @@ export interface StateRecord {
 export function stateRecord(config: ResolvedConfig, home: string, name: 'http-tokens.json' | 'console-locators.json' | 'journal-keys.json'): StateRecord {
   const record = join(userStateFolder(config, home), name);
   const byContent = name === 'journal-keys.json';
-  // Rewritten whole, atomically, mode 0600. Two gateways rewriting it at the same instant can drop one's entry: its file is then not vouched for, and is replaced or left unlisted (fails closed).
+  // Rewritten whole, atomically, mode 0600, under a lock beside it: two gateways starting at once, or `serve` beside
+  // `audit trust-key`, each read, change and write the record, and without the lock one would drop the other's entry.
   const rewrite = (change: (entries: Record<string, string>) => void): void => {
-    const entries = readRecord(record);
-    change(entries);
     mkdirSync(dirname(record), { recursive: true, mode: 0o700 });
-    writeFileAtomicSync(record, `${JSON.stringify(entries, null, 2)}\n`, { mode: 0o600 });
+    withLockFileSync(`${record}.lock`, () => {
+      const entries = readRecord(record);
+      change(entries);
+      writeFileAtomicSync(record, `${JSON.stringify(entries, null, 2)}\n`, { mode: 0o600 });
+    });
   };
   if (byContent) {
     return {
