@@ -255,9 +255,10 @@ export async function runAuditResolve(config: ResolvedConfig, claimId: string, o
   // The answer is a chained row, signed like every other: with signing on, the key must be there already, never made now.
   if (config.journal.sign) requireSigningKey(config.journal.path);
   // Never with a key the repository shipped: rows its author could forge.
-  vouchSigningKey(config);
+  const vouchOpenedKey = vouchSigningKey(config);
   const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, sign: config.journal.sign, anchor: anchorPathFor(config.journal.path) });
   try {
+    vouchOpenedKey(journal);
     const claim = (await listClaims(journal)).find((candidate) => candidate.claimId === claimId);
     if (claim === undefined) throw new CliError('usage', `No unresolved claim ${claimId} in ${config.journal.path}: see \`toolgate audit unresolved\`.`);
     if (claim.holderState === 'running' && options.force !== true) {
@@ -292,9 +293,10 @@ export async function runAuditSignTail(config: ResolvedConfig, options: { readon
   if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path} yet.`);
   // Signed with the key already there, never one made now.
   requireSigningKey(config.journal.path);
-  vouchSigningKey(config);
+  const vouchOpenedKey = vouchSigningKey(config);
   const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, sign: true, anchor: anchorPathFor(config.journal.path), onAnchorProblem: () => undefined });
   try {
+    vouchOpenedKey(journal);
     const tail = journal.unsignedTail();
     if (tail === undefined) {
       const problem = journal.headProblem();

@@ -126,7 +126,7 @@ function asConfigError<T>(open: () => T): T {
 export async function openGateway(config: ResolvedConfig, options: OpenGatewayOptions = {}): Promise<Gateway> {
   prepareGatewayStateFolder(config);
   // Before anything is opened: a signing key the repository shipped refuses the start.
-  const vouchForNewKey = vouchSigningKey(config);
+  const vouchOpenedKey = vouchSigningKey(config);
   const built = await buildPolicy(config);
   const policy = createLivePolicy(built.snapshot);
   const spillDir = gatewaySpillDir(config);
@@ -155,7 +155,12 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
       if (claims.length > 0) warnings.push(`${claims.length} unresolved claim(s) in the journal: a call started and never settled, and the same action is refused until you resolve it (toolgate audit unresolved; toolgate audit resolve <claim> --as failed|done)`);
     },
   }));
-  vouchForNewKey();
+  try {
+    vouchOpenedKey(journal);
+  } catch (error) {
+    journal.close();
+    throw error;
+  }
   const headProblem = journal.headProblem();
   if (headProblem !== undefined) warnings.push(`${headProblem} Until then every journaled call is refused.`);
   let connection: McpConnection | undefined;

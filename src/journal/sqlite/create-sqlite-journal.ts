@@ -104,7 +104,7 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
     ensureJournalId(db);
     const store = new ChainStore(db, signer, checkSignEveryMs(signing?.signEveryMs));
     const anchor = options.anchor === undefined ? undefined : new AnchorKeeper(store, resolve(options.anchor), options.onAnchorProblem ?? ((problem) => console.warn(`toolgate: ${problem}`)));
-    const journal = new SqliteJournal(file, store, { coverage: options.recordAll === true ? 'all' : 'tiered', verifier, anchor });
+    const journal = new SqliteJournal(file, store, { coverage: options.recordAll === true ? 'all' : 'tiered', verifier, anchor, signingKeyCreated: signer?.keyCreated === true });
     if (signer !== undefined) {
       // The key vouches for its head only: the rows below must chain up to it, or the journal would act on a forged one.
       // Every row is walked now, once, and handed to the journal's mirrors (`ChainStore.catchUp`); from then on each row

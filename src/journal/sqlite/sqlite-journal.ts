@@ -64,8 +64,12 @@ export class SqliteJournal implements Journal {
   readonly #claimBySeq: Database.Statement<[number], ClaimRow & ChainRow>;
   #closed = false;
 
-  constructor(path: string, store: ChainStore, options: { coverage: 'tiered' | 'all'; verifier: ReceiptVerifier | undefined; anchor?: AnchorKeeper | undefined }) {
+  /** Whether this open made the signing key (there was none yet), rather than finding one. */
+  readonly signingKeyCreated: boolean;
+
+  constructor(path: string, store: ChainStore, options: { coverage: 'tiered' | 'all'; verifier: ReceiptVerifier | undefined; anchor?: AnchorKeeper | undefined; signingKeyCreated?: boolean }) {
     this.path = path;
+    this.signingKeyCreated = options.signingKeyCreated === true;
     this.#store = store;
     this.coverage = options.coverage;
     this.#verifier = options.verifier;
