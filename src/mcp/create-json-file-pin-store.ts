@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { ConfigurationError } from '../core/internal.js';
 import { parseJsonOrThrow } from '../core/errors/parse-json-or-throw.js';
 import { pinKey, type McpPin, type McpPinnedDefinition, type McpPinStore } from './pin-store.js';
-import { withFileLock } from './with-file-lock.js';
+import { withLockFile } from '../node/fs/with-lock-file.js';
 import { writeFileAtomic } from '../node/fs/write-file-atomic.js';
 
 interface PinFile {
@@ -44,7 +44,7 @@ export function createJsonFilePinStore(path: string): McpPinStore {
       const approvals = [...pending.values()];
       pending.clear();
       await mkdir(dirname(path), { recursive: true });
-      await withFileLock(`${path}.lock`, async () => {
+      await withLockFile(`${path}.lock`, async () => {
         const pins = await readPins(path);
         for (const pin of approvals) pins.set(pinKey(pin.server, pin.tool), pin);
         await writePins(path, pins);

@@ -1,8 +1,8 @@
-import { existsSync, lstatSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LockFileTimeoutError, withLockFileSync } from './with-lock-file.js';
+import { LockFileTimeoutError, withLockFile, withLockFileSync } from './with-lock-file.js';
 
 const folder = (): string => mkdtempSync(join(tmpdir(), 'toolgate-lock-file-'));
 
@@ -13,7 +13,7 @@ describe('withLockFileSync', () => {
       const stats = lstatSync(lock);
       return { file: stats.isFile(), mode: stats.mode & 0o777, holder: JSON.parse(readFileSync(lock, 'utf8')) as unknown };
     });
-    expect(seen).toEqual({ file: true, mode: 0o600, holder: { pid: process.pid, host: hostname(), nonce: expect.stringMatching(/^[0-9a-f]{24}$/) as unknown } });
+    expect(seen).toEqual({ file: true, mode: 0o600, holder: { pid: process.pid, host: hostname(), token: expect.stringMatching(/^[0-9a-f]{24}$/) as unknown } });
     expect(existsSync(lock)).toBe(false);
     expect(() => withLockFileSync(lock, () => {
       throw new Error('failed');
@@ -23,29 +23,35 @@ describe('withLockFileSync', () => {
 
   it('gives up on a live holder after the wait, with a typed, retryable error', () => {
     const lock = join(folder(), 'record.json.lock');
-    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'held' }), { mode: 0o600 });
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), token: 'held' }), { mode: 0o600 });
     let ran = false;
     const started = Date.now();
     expect(() => withLockFileSync(lock, () => (ran = true), { waitMs: 200 })).toThrow(LockFileTimeoutError);
     expect(Date.now() - started).toBeGreaterThanOrEqual(200);
     expect(ran).toBe(false);
-    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ nonce: 'held' });
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ token: 'held' });
     expect(() => withLockFileSync(lock, () => undefined, { waitMs: 0 })).toThrow(expect.objectContaining({ code: 'EXECUTION_FAILED', retryable: true }));
   });
 
   it('breaks a lock older than staleMs, and one whose holder on this host is gone', () => {
     const lock = join(folder(), 'record.json.lock');
-    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'old' }), { mode: 0o600 });
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), token: 'old' }), { mode: 0o600 });
     const breaking = (): string => withLockFileSync(lock, () => 'ran', { waitMs: 5000, staleMs: 50 });
     const started = Date.now();
     expect(breaking()).toBe('ran');
     expect(Date.now() - started).toBeGreaterThanOrEqual(50);
     expect(existsSync(lock)).toBe(false);
-    // No process has pid 4194304: Linux hands out smaller ones.
-    writeFileSync(lock, JSON.stringify({ pid: 4_194_304, host: hostname(), nonce: 'gone' }), { mode: 0o600 });
+    // No process has pid 4194304: Linux hands out smaller ones. A lock of a holder gone is broken once past the grace
+    // that covers a holder in another pid namespace (two seconds), long before it is stale.
+    writeFileSync(lock, JSON.stringify({ pid: 4_194_304, host: hostname(), token: 'gone' }), { mode: 0o600 });
+    const past = new Date(Date.now() - 3000);
+    utimesSync(lock, past, past);
     const again = Date.now();
     expect(withLockFileSync(lock, () => 'ran', { waitMs: 5000, staleMs: 60_000 })).toBe('ran');
     expect(Date.now() - again).toBeLessThan(1000);
+    // Within the grace it is waited for.
+    writeFileSync(lock, JSON.stringify({ pid: 4_194_304, host: hostname(), token: 'gone' }), { mode: 0o600 });
+    expect(() => withLockFileSync(lock, () => 'ran', { waitMs: 300, staleMs: 60_000 })).toThrow(LockFileTimeoutError);
   });
 
   it('never writes through a link at the lock name, nor removes a lock another holder made after breaking this one', () => {
@@ -57,7 +63,28 @@ describe('withLockFileSync', () => {
     expect(withLockFileSync(lock, () => lstatSync(lock).isFile())).toBe(true);
     expect(readFileSync(target, 'utf8')).toBe('untouched');
     // A holder slower than staleMs whose lock was broken and made anew: it leaves the new holder's lock in place.
-    withLockFileSync(lock, () => writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'next' })));
-    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ nonce: 'next' });
+    withLockFileSync(lock, () => writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), token: 'next' })));
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ token: 'next' });
+  });
+
+  it('withLockFile: holds the lock across an asynchronous action, and waits for it on timers, never blocking the event loop', async () => {
+    const lock = join(folder(), 'pins.json.lock');
+    const order: string[] = [];
+    let ticks = 0;
+    const ticking = setInterval(() => (ticks += 1), 5);
+    const first = withLockFile(lock, async () => {
+      order.push('first in');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      order.push('first out');
+    });
+    const second = withLockFile(lock, () => {
+      order.push('second');
+      return Promise.resolve();
+    });
+    await Promise.all([first, second]);
+    clearInterval(ticking);
+    expect(order).toEqual(['first in', 'first out', 'second']);
+    expect(ticks).toBeGreaterThan(5);
+    expect(existsSync(lock)).toBe(false);
   });
 });
