@@ -13,10 +13,7 @@ export type Sha256Text = (text: string) => string;
 
 /** SHA-256 of UTF-8 text via Web Crypto, as lowercase hex: the engine-pure fallback. */
 export async function sha256Hex(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
-  let hex = '';
-  for (const byte of digest) hex += HEX[byte];
-  return hex;
+  return hexOf(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
 }
 
 /** With a synchronous hash the digest is ready now; without one, Web Crypto's promise. */
@@ -29,3 +26,16 @@ export function sha256With(hash: Sha256Text | undefined, text: string): string |
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** SHA-256 of bytes via Web Crypto, as lowercase hex: for checking stored media against their content-addressed handle. */
+export async function sha256BytesHex(bytes: Uint8Array): Promise<string> {
+  // Web Crypto hashes views of an ArrayBuffer only: bytes on shared memory are copied first.
+  const owned = bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
+  return hexOf(await crypto.subtle.digest('SHA-256', owned));
+}
+
+function hexOf(digest: ArrayBuffer): string {
+  let hex = '';
+  for (const byte of new Uint8Array(digest)) hex += HEX[byte];
+  return hex;
+}

@@ -5,11 +5,13 @@ import type { JournalPrepareResult, RecordedResult } from '../journal/journal-ty
 import { ensureDigests } from './ensure-digests.js';
 import type { ResolvedDispatchState, StageResult } from './dispatch-state.js';
 import { projectedArguments } from './projected-arguments.js';
+import { restoreAttachments } from './restore-attachments.js';
 
 /**
  * Stage 10: the durable effect bracket opens. An effect-tier call claims its
  * idempotency key (action digest + call id) before the host is touched; a
- * key that already settled replays its recorded result instead of running.
+ * key that already settled replays its recorded result instead of running,
+ * its media restored from the host's media store.
  */
 export async function prepareJournal(state: ResolvedDispatchState): Promise<StageResult | undefined> {
   const journal = state.snapshot.journal;
@@ -45,6 +47,10 @@ export async function prepareJournal(state: ResolvedDispatchState): Promise<Stag
     state.claim = prepared.claim;
     return undefined;
   }
+  // A recording whose media cannot be restored is refused like a replay miss: audited, and the body never runs.
+  const restored = await restoreAttachments({ tool: tool.key, recorded: prepared.recorded, mediaStore: state.snapshot.host.mediaStore });
+  if (!restored.ok) return { ok: false, error: restored.error };
+  state.attachments = restored.attachments;
   state.replayed = true;
   return recordedToResult(tool.key, prepared.recorded);
 }

@@ -131,7 +131,7 @@ async function settleDurably(state: DispatchState, result: StageResult, content:
   } else if (journal !== undefined && tier !== 'none' && !state.replayed && state.claim !== undefined) {
     const error = result.ok ? undefined : { code: result.error.code, message: result.error.message, name: result.error.name, ...reasonOf(result.error) };
     await journal
-      .settle(state.claim, { ok: result.ok, value: result.ok ? result.value : undefined, content, ...(error === undefined ? {} : { error }), receipt: outcome.receipt })
+      .settle(state.claim, { ok: result.ok, value: result.ok ? result.value : undefined, content, ...(error === undefined ? {} : { error }), ...attachmentsOf(outcome.receipt), receipt: outcome.receipt })
       .catch((settleError: unknown) => console.warn('toolgate: settling a journal claim failed; it stays unresolved', settleError));
   } else if (journal !== undefined && tier !== 'none' && !state.replayed) {
     // Refused before stage 10 (policy, approval, validation, an unresolved claim): audited as a
@@ -141,6 +141,11 @@ async function settleDurably(state: DispatchState, result: StageResult, content:
       .catch((appendError: unknown) => console.warn('toolgate: journaling a refused call failed', appendError));
   }
   return outcome;
+}
+
+/** The receipt's attachments, recorded beside it: a replay restores them only while the two agree. */
+function attachmentsOf(receipt: ToolReceipt): { attachments?: readonly MediaHandle[] } {
+  return receipt.attachments === undefined ? {} : { attachments: receipt.attachments };
 }
 
 function reasonOf(error: ToolgateError): { reason?: string } {

@@ -219,9 +219,29 @@ export class ToolOutputInvalidError extends ToolgateError {
   }
 }
 
-/** Replay found no recording for the call. */
+/**
+ * Why a recording that was found still cannot be replayed: its media are no
+ * longer in the media store (retention removed them), the stored bytes no
+ * longer hash to their handle, or its list of attachments is not the one
+ * its receipt vouches for.
+ */
+export type ReplayMediaProblem = 'media_missing' | 'media_changed' | 'attachments_unvouched';
+
+const REPLAY_MEDIA_TEXT: Readonly<Record<ReplayMediaProblem, string>> = {
+  media_missing: 'returned media that the media store no longer holds intact (retention may have removed them, or they were changed)',
+  media_changed: 'returned media whose stored bytes no longer match their handle',
+  attachments_unvouched: 'has a recorded list of media attachments that its receipt does not vouch for',
+};
+
+/** Replay found no recording for the call, or a recording whose media cannot be restored (`reason`). Either way the body never runs. */
 export class ReplayMissError extends ToolgateError {
-  constructor(tool: string) {
-    super('REPLAY_MISS', `Tool "${tool}" has no recorded result to replay for this action.`, { tool });
+  readonly reason: ReplayMediaProblem | undefined;
+  constructor(tool: string, reason?: ReplayMediaProblem) {
+    super(
+      'REPLAY_MISS',
+      reason === undefined ? `Tool "${tool}" has no recorded result to replay for this action.` : `Tool "${tool}" ${REPLAY_MEDIA_TEXT[reason]}: the recorded call is not replayed.`,
+      { tool },
+    );
+    this.reason = reason;
   }
 }

@@ -1,11 +1,19 @@
 import { ToolgateError } from '../errors/toolgate-error.js';
 import { ConfigurationError, ReplayMissError } from '../errors/tool-errors.js';
-import type { ToolHost } from '../host/tool-host.js';
+import type { MediaStore, ToolHost } from '../host/tool-host.js';
 import type { Journal, JournalPrepareInput, JournalPrepareResult, RecordedResult } from './journal-types.js';
 
 export interface ReplayHostOptions {
   /** The recorded run to answer from. */
   readonly runId: string;
+  /**
+   * The media store the recorded run kept its media in. A recorded result
+   * with media attachments is replayed only while the store still holds
+   * their bytes, checked against each handle; without a store, or with the
+   * bytes gone, it is a replay miss. The replay host reads from it and
+   * never writes to it.
+   */
+  readonly mediaStore?: MediaStore;
 }
 
 export interface ReplayStats {
@@ -24,7 +32,7 @@ export interface ReplayStats {
  * the recording does not hold is refused with `ReplayMissError`.
  */
 export interface ReplaySession {
-  /** A host that performs nothing: any capability use throws `REPLAY_MISS`. */
+  /** A host that performs nothing: any capability use throws `REPLAY_MISS` (but a read of the given media store). */
   readonly host: ToolHost;
   /** Replay-only: answers from the recording, writes nothing. */
   readonly journal: Journal;
@@ -33,8 +41,12 @@ export interface ReplaySession {
 
 const CAPABILITIES = ['fs', 'process', 'egress', 'os', 'mcp', 'outputStore', 'mediaStore'] as const;
 
-/** Every capability present, every method refusing: a replay must never touch the world. */
-function createRefusingHost(): ToolHost {
+/**
+ * Every capability present, every method refusing: a replay must never touch
+ * the world. The one exception is reading the recorded run's media back
+ * from `mediaStore`, which changes nothing.
+ */
+function createRefusingHost(mediaStore: MediaStore | undefined): ToolHost {
   const host: Record<string, unknown> = {};
   for (const capability of CAPABILITIES) {
     host[capability] = new Proxy(
@@ -42,6 +54,7 @@ function createRefusingHost(): ToolHost {
       {
         get: (_target, method) => {
           if (typeof method !== 'string' || method === 'then') return undefined;
+          if (capability === 'mediaStore' && method === 'get' && mediaStore !== undefined) return (handle: string) => mediaStore.get(handle);
           // Capability methods are async: refuse the way a real one fails.
           return () => Promise.reject(new ToolgateError('REPLAY_MISS', `Replay performs no side effects: the host capability "${capability}.${method}" was called.`));
         },
@@ -112,5 +125,5 @@ export function createReplayHost(journal: Journal, options: ReplayHostOptions): 
     unresolved: () => Promise.resolve([]),
     verify: () => source.verify(),
   };
-  return { host: createRefusingHost(), journal: Object.freeze(replayJournal), stats: () => ({ hits, misses, remaining }) };
+  return { host: createRefusingHost(options.mediaStore), journal: Object.freeze(replayJournal), stats: () => ({ hits, misses, remaining }) };
 }

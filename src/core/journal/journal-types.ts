@@ -1,5 +1,6 @@
 import type { ActionDisplay } from '../action/display-action.js';
 import type { ToolgateError } from '../errors/toolgate-error.js';
+import type { MediaHandle } from '../host/tool-host.js';
 import type { ToolReceipt } from '../receipts/receipt-types.js';
 
 /**
@@ -32,6 +33,8 @@ export interface RecordedResult {
   readonly value: unknown;
   readonly content: string;
   readonly error?: { readonly code: string; readonly message: string; readonly name?: string; readonly reason?: string };
+  /** The media the call returned, by handle (never the bytes, which stay in the host's media store); the receipt lists the same. */
+  readonly attachments?: readonly MediaHandle[];
   readonly receipt: ToolReceipt;
 }
 
@@ -55,6 +58,8 @@ export interface JournalSettleInput {
   readonly value: unknown;
   readonly content: string;
   readonly error?: RecordedResult['error'];
+  /** The media a successful call returned, by handle, type and size. */
+  readonly attachments?: readonly MediaHandle[];
   readonly receipt: ToolReceipt;
 }
 

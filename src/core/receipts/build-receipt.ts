@@ -80,6 +80,7 @@ export function buildReceipt(state: DispatchState, result: StageResult, content:
     tier: tierOf(policyView?.effect ?? 'read', policyView?.risk ?? 'low'),
     startedAt: state.startedAt,
     durationMs: state.finishedAt - state.startedAt,
+    ...(result.ok && state.attachments !== undefined && state.attachments.length > 0 ? { attachments: state.attachments.map(({ handle, mediaType, bytes }) => ({ handle, mediaType, bytes })) } : {}),
     ...(state.spill === undefined ? {} : { spill: state.spill }),
     arguments: projectedArguments(state),
   };

@@ -1,4 +1,5 @@
 import type { ActionDisplay } from '../action/display-action.js';
+import type { MediaHandle } from '../host/tool-host.js';
 import type { ApprovalScope } from '../policy/approval-types.js';
 import type { MatchedRule } from '../policy/policy-types.js';
 import type { ToolEffect, ToolRisk } from '../tools/tool-types.js';
@@ -51,6 +52,8 @@ export interface ToolReceipt {
   readonly tier: ApprovalTier;
   readonly startedAt: number;
   readonly durationMs: number;
+  /** The media a successful call returned, by content-addressed handle, type and size (never the bytes): what a replay restores. */
+  readonly attachments?: readonly MediaHandle[];
   /** Spill handle when the model saw a preview. */
   readonly spill?: { readonly handle: string; readonly bytes: number };
   /** Redacted argument projection. */

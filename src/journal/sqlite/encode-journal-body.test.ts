@@ -7,6 +7,13 @@ describe('journal body encoding', () => {
     expect(encoded).toEqual({ ok: true, value: { $unserializable: true }, receipt: { id: 'r' } });
   });
 
+  it('keeps the attachments a result lists, by handle, beside its receipt; a result without any has no such field', () => {
+    const attachments = [{ handle: `media:sha256:${'a'.repeat(64)}`, mediaType: 'image/png', bytes: 3 }];
+    const encoded = encodeResult({ ok: true, value: 'shot', content: 'shot', attachments, receipt: { attachments } } as unknown as Parameters<typeof encodeResult>[0]);
+    expect(JSON.parse(encoded)).toEqual({ ok: true, value: 'shot', content: 'shot', attachments, receipt: { attachments } });
+    expect(encodeResult({ ok: true, value: 'text', content: 'text', receipt: {} } as unknown as Parameters<typeof encodeResult>[0])).not.toContain('attachments');
+  });
+
   it('encodes plain data as JSON, undefined as null and a cycle as a marker', () => {
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;

@@ -8,7 +8,7 @@ import type { JournalSettleInput } from '../../core/internal.js';
  * still lands.
  */
 export function encodeResult(input: JournalSettleInput): string {
-  const result = { ok: input.ok, value: input.value, content: input.content, error: input.error, receipt: input.receipt };
+  const result = { ok: input.ok, value: input.value, content: input.content, error: input.error, ...(input.attachments === undefined ? {} : { attachments: input.attachments }), receipt: input.receipt };
   try {
     return JSON.stringify(result);
   } catch {

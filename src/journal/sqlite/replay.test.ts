@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createReplayHost, createToolRegistry, requireCapability, unwrapUntrusted, type ToolCall, type ToolDefinition, type ToolOutcome } from '../../core/internal.js';
+import { createReplayHost, createToolRegistry, requireCapability, unwrapUntrusted, withAttachments, type MediaHandle, type ReplayMissError, type ToolCall, type ToolDefinition, type ToolOutcome, type Untrusted } from '../../core/internal.js';
+import { createMediaStore } from '../../node/stores/create-media-store.js';
 import { createFakeHost } from '../../testing/index.js';
 import { createSqliteJournal } from './create-sqlite-journal.js';
 import type { SqliteJournal } from './sqlite-journal.js';
@@ -101,5 +102,56 @@ describe('replay', () => {
     expect(outcome.ok ? undefined : outcome.error.code).toBe('REPLAY_MISS');
     expect(replay.stats().misses).toBe(1);
     await expect(replay.host.fs!.writeFile('a', 'b')).rejects.toMatchObject({ code: 'REPLAY_MISS' });
+  });
+});
+
+describe('replay of a call that returned media', () => {
+  const screenshot: ToolDefinition<Record<string, never>> = {
+    name: 'screenshot',
+    description: 'Take a screenshot.',
+    input: { type: 'object' },
+    journal: 'effect',
+    dispatch: async (_args, host) => {
+      bodies.count += 1;
+      return withAttachments('the screen', [await requireCapability(host, 'mediaStore', 'screenshot').put(new TextEncoder().encode('png bytes'), 'image/png')]);
+    },
+  };
+  const call: ToolCall = { callId: 's1', name: 'screenshot', arguments: {} };
+
+  async function recordShot(): Promise<{ mediaDir: string; recorded: ToolOutcome }> {
+    const mediaDir = join(dir, 'media');
+    const recorded = await createToolRegistry({ tools: [screenshot], host: { mediaStore: createMediaStore(mediaDir) }, journal }).dispatch(call, { grantedTools: ['screenshot'], runId: 'shots' });
+    expect(recorded.ok).toBe(true);
+    return { mediaDir, recorded };
+  }
+
+  it('records the attachment by handle beside its receipt; a replay restores it from the media store, and the chain verifies', async () => {
+    const { mediaDir, recorded } = await recordShot();
+    const [entry] = await journal.recordings({ runId: 'shots' });
+    const handle = recorded.ok ? unwrapUntrusted(recorded.attachments?.[0] as Untrusted<MediaHandle>) : undefined;
+    expect(handle).toMatchObject({ mediaType: 'image/png', bytes: 9 });
+    expect(entry?.attachments).toEqual([handle]);
+    expect(entry?.receipt.attachments).toEqual([handle]);
+    expect(await journal.verify()).toMatchObject({ ok: true });
+
+    const before = bodies.count;
+    const replay = createReplayHost(journal, { runId: 'shots', mediaStore: createMediaStore(mediaDir) });
+    const replayed = await createToolRegistry({ tools: [screenshot], host: replay.host, journal: replay.journal }).dispatch(call, { grantedTools: ['screenshot'], runId: 'shots' });
+    expect(replayed.ok && replayed.attachments?.map((attachment) => unwrapUntrusted(attachment))).toEqual([handle]);
+    expect(bodies.count).toBe(before);
+    // The replay host reads the store and writes nothing to it.
+    await expect(replay.host.mediaStore?.put(new Uint8Array(1), 'image/png')).rejects.toMatchObject({ code: 'REPLAY_MISS' });
+  });
+
+  it('with the bytes removed (retention), or no media store given, the replay is a typed miss and the body never runs', async () => {
+    const { mediaDir } = await recordShot();
+    const before = bodies.count;
+    rmSync(mediaDir, { recursive: true });
+    for (const options of [{ runId: 'shots', mediaStore: createMediaStore(mediaDir) }, { runId: 'shots' }]) {
+      const replay = createReplayHost(journal, options);
+      const replayed = await createToolRegistry({ tools: [screenshot], host: replay.host, journal: replay.journal }).dispatch(call, { grantedTools: ['screenshot'], runId: 'shots' });
+      expect(replayed.ok ? undefined : { code: replayed.error.code, reason: (replayed.error as ReplayMissError).reason }).toEqual({ code: 'REPLAY_MISS', reason: 'media_missing' });
+    }
+    expect(bodies.count).toBe(before);
   });
 });

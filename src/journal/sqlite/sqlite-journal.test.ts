@@ -235,7 +235,7 @@ describe('the durable effect bracket', () => {
     expect(runs.count).toBe(0);
   });
 
-  it('refuses media from a journaled call (a replay could not restore it) and records the refusal', async () => {
+  it('refuses media from a journaled call whose handle is not content-addressed (a replay could not check its bytes) and records the refusal', async () => {
     const journal = journalAt();
     const snap: ToolDefinition<Record<string, never>> = {
       name: 'snap',

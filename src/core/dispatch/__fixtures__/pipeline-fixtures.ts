@@ -66,7 +66,7 @@ export function memoryJournal(): MemoryJournal {
     settle(claim, input) {
       log.push(`settle:${claim?.claimId ?? 'record'}`);
       settled.push({ claim, input });
-      if (claim !== undefined) recorded.set(claim.key, { ok: input.ok, value: input.value, content: input.content, receipt: input.receipt, ...(input.error === undefined ? {} : { error: input.error }) });
+      if (claim !== undefined) recorded.set(claim.key, { ok: input.ok, value: input.value, content: input.content, receipt: input.receipt, ...(input.error === undefined ? {} : { error: input.error }), ...(input.attachments === undefined ? {} : { attachments: input.attachments }) });
       return Promise.resolve();
     },
     discard(claim) {
