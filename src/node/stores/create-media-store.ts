@@ -1,12 +1,9 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { MediaHandle, MediaStore } from '../../core/internal.js';
+import { isPlainMediaType, mediaDigestOf, type MediaHandle, type MediaStore } from '../../core/internal.js';
 import { readStoreFile } from './read-store-file.js';
 import { writeFileAtomic } from '../fs/write-file-atomic.js';
-
-const HANDLE = /^media:sha256:([0-9a-f]{64})$/;
-const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}$/;
 
 /**
  * A content-addressed media store: the handle is `media:sha256:<hex>` of the
@@ -19,7 +16,7 @@ export function createMediaStore(directory: string): MediaStore {
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   return {
     async put(bytes, mediaType) {
-      const type = MEDIA_TYPE.test(mediaType) ? mediaType : 'application/octet-stream';
+      const type = isPlainMediaType(mediaType) ? mediaType : 'application/octet-stream';
       const digest = createHash('sha256').update(bytes).digest('hex');
       await writeFileAtomic(path.join(directory, `${digest}.type`), type);
       await writeFileAtomic(path.join(directory, digest), bytes);
@@ -27,13 +24,13 @@ export function createMediaStore(directory: string): MediaStore {
       return handle;
     },
     async get(handle) {
-      const digest = HANDLE.exec(handle)?.[1];
+      const digest = mediaDigestOf(handle);
       if (digest === undefined) return undefined;
       const [bytes, type] = await Promise.all([readStoreFile(path.join(directory, digest)), readStoreFile(path.join(directory, `${digest}.type`))]);
       // Content-addressed means checked: bytes that do not hash to their handle are not the handle's.
       if (bytes === undefined || type === undefined || createHash('sha256').update(bytes).digest('hex') !== digest) return undefined;
       const mediaType = type.toString('utf8');
-      return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), mediaType: MEDIA_TYPE.test(mediaType) ? mediaType : 'application/octet-stream' };
+      return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), mediaType: isPlainMediaType(mediaType) ? mediaType : 'application/octet-stream' };
     },
   };
 }
