@@ -23,6 +23,11 @@ describe('@modelcontextprotocol/conformance 0.1.13, server mode, against the HTT
       expect(simple[0]?.details?.result).toEqual({ content: [{ type: 'text', text: 'This is a simple text response for testing.' }] });
       const failed = await checks(output, 'tools-call-error');
       expect(JSON.stringify(failed[0]?.details?.result)).toContain('Tool \\"test_error_handling\\" failed');
+      // Media reach the client as image and audio blocks, read back from the gateway host's media store.
+      const image = await checks(output, 'tools-call-image');
+      expect(image[0]).toMatchObject({ status: 'SUCCESS', details: { mimeType: 'image/png', hasData: true } });
+      const mixed = await checks(output, 'tools-call-mixed-content');
+      expect(mixed[0]).toMatchObject({ status: 'SUCCESS', details: { contentTypes: ['text', 'image', 'resource'] } });
       const dns = await checks(output, 'dns-rebinding-protection');
       expect(dns.map((check) => check.status)).toEqual(['SUCCESS', 'SUCCESS']);
     } finally {
@@ -33,7 +38,7 @@ describe('@modelcontextprotocol/conformance 0.1.13, server mode, against the HTT
 
 interface Check {
   readonly status: string;
-  readonly details?: { readonly result?: unknown };
+  readonly details?: { readonly result?: unknown; readonly [detail: string]: unknown };
 }
 
 async function checks(output: string, scenario: string): Promise<Check[]> {

@@ -6,6 +6,7 @@ import { chooseServedConfirm, type ServedApprovals } from './choose-served-confi
 import type { CallExtra } from './elicit-approval.js';
 import { listServedTools } from './list-served-tools.js';
 import type { LiveRegistry } from './mcp-types.js';
+import { mediaContentBlocks } from './media-content-blocks.js';
 import type { CallToolParams } from './read-call-tool-request.js';
 import { throttleProgress, type ProgressThrottle } from './throttle-progress.js';
 
@@ -15,6 +16,8 @@ export interface CallServedToolOptions {
   readonly context: ServedContext;
   readonly approvals: ServedApprovals;
   readonly callId: string;
+  /** The most bytes of media one result sends (`mediaContentBlocks`). */
+  readonly maxMediaBytes: number;
 }
 
 const HOW_TO_APPROVE = 'To approve calls, serve with an approval controller whose prompt reaches a person (the toolgate console), or trust this client\'s elicitation.';
@@ -24,7 +27,10 @@ const HOW_TO_APPROVE = 'To approve calls, serve with an approval controller whos
  * result carrying the pipeline's secret-free message (already bounded);
  * success carries the bounded content, whose marker names the spill handle
  * when the result was cut, plus `structuredContent` for tools that declare
- * an output schema, its longest strings cut past `limits.maxOutputBytes`. The client's cancellation is the dispatch signal.
+ * an output schema (its longest strings cut past `limits.maxOutputBytes`),
+ * then the media the call returned as image, audio or resource blocks (only
+ * the outcome's own attachments, read back from the host's media store). The
+ * client's cancellation is the dispatch signal.
  */
 export async function callServedTool(request: CallToolParams, extra: CallExtra, options: CallServedToolOptions): Promise<CallToolResult> {
   const registry = options.source.current();
@@ -49,7 +55,11 @@ export async function callServedTool(request: CallToolParams, extra: CallExtra, 
     // grant), and the names offered are the listed ones: a hidden tool stays hidden. The journal still has the attempt.
     return errorResult(new UnknownToolError(requested, [...served.keyByWireName.keys()]).message);
   }
-  return toCallToolResult(registry.get(outcome.toolName)?.output !== undefined, outcome, registry.limits.maxOutputBytes);
+  const result = toCallToolResult(registry.get(outcome.toolName)?.output !== undefined, outcome, registry.limits.maxOutputBytes);
+  if (result.isError === true || !outcome.ok || outcome.attachments === undefined || outcome.attachments.length === 0) return result;
+  const attachments = outcome.attachments.map((attachment) => unwrapUntrusted(attachment));
+  const media = await mediaContentBlocks({ attachments, mediaStore: registry.host.mediaStore, maxBytes: options.maxMediaBytes });
+  return { ...result, content: [...result.content, ...media] };
 }
 
 /** The session's context split once: what every call copies, and the members a call may set for itself. */

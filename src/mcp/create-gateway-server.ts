@@ -18,6 +18,8 @@ export interface CreateGatewayServerOptions {
   readonly callIdPrefix: string;
   readonly transport: 'stdio' | 'http';
   readonly observe: ObserveServedCall | undefined;
+  /** The most bytes of media one result sends. */
+  readonly maxMediaBytes: number;
 }
 
 /** One MCP server session over a live registry: `tools/list` and `tools/call`, and `list_changed` on every new snapshot. */
@@ -29,7 +31,7 @@ export function createGatewayServer(options: CreateGatewayServerOptions): { serv
   setCallToolHandler(server, (request, extra) => {
     calls += 1;
     const callId = `${options.callIdPrefix}-${calls.toString(36)}`;
-    const run = (): Promise<CallToolResult> => callServedTool(request, extra, { source: options.source, server, context: callContext, approvals: options.approvals, callId });
+    const run = (): Promise<CallToolResult> => callServedTool(request, extra, { source: options.source, server, context: callContext, approvals: options.approvals, callId, maxMediaBytes: options.maxMediaBytes });
     if (options.observe === undefined) return run();
     return options.observe({ callId, tool: request.name, requestId: extra.requestId, sessionId: extra.sessionId, transport: options.transport }, run);
   });

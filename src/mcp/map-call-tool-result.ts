@@ -4,16 +4,20 @@ import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/typ
 /**
  * An upstream `CallToolResult` as a tool value. `structuredContent`, when
  * present, is the value (the pipeline validates it against the declared
- * output schema and renders it as JSON for the model). Otherwise the value
- * is the text of the content blocks. Images, audio and binary resources go
- * to the media store as handles — never inline base64 — or, without a store,
- * are described by type and size. `isError` results are handled before this.
+ * output schema and renders it as JSON for the model), and media inside it
+ * are JSON like the rest. Otherwise the value is the text of the content
+ * blocks. Images, audio and binary resources go to the media store and ride
+ * as attachments by handle — never inline base64 — with a line that names
+ * the handle in the text; without a store they are described by type and
+ * size. `isError` results are handled before this.
  */
 export async function mapCallToolResult(result: CallToolResult, mediaStore: MediaStore | undefined): Promise<unknown> {
+  // The blocks beside a structured value reach no one (nor are they scanned): their media are not stored or attached either.
+  if (result.structuredContent !== undefined) return result.structuredContent;
   const attachments: MediaHandle[] = [];
   const parts: string[] = [];
   for (const block of result.content) parts.push(await renderBlock(block, mediaStore, attachments));
-  const value: unknown = result.structuredContent ?? parts.join('\n');
+  const value = parts.join('\n');
   return attachments.length === 0 ? value : withAttachments(value, attachments);
 }
 

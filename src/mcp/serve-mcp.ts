@@ -5,6 +5,7 @@ import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/
 import { ConfigurationError, type ConfirmActionHook, type DispatchContext, type ToolRegistry } from '../core/internal.js';
 import type { ApprovalChannels, ElicitationTrust, ServedApprovals } from './choose-served-confirm.js';
 import { createGatewayServer } from './create-gateway-server.js';
+import { DEFAULT_MAX_MEDIA_BYTES } from './media-content-blocks.js';
 import type { LiveRegistry } from './mcp-types.js';
 import type { ObserveServedCall } from './observe-served-call.js';
 import { routePastMessageSwitch } from './route-past-message-switch.js';
@@ -41,6 +42,13 @@ export interface ServeMcpOptions {
    * Needs a `controller`.
    */
   readonly elicitation?: ElicitationTrust;
+  /**
+   * The most bytes of media (images, audio, binary resources) one result
+   * sends its client, read back from the registry host's media store.
+   * Past it the client gets the text that names each by its handle, and a
+   * line that says the media were not sent. Default 8 MiB; 0 sends none.
+   */
+  readonly maxMediaBytes?: number;
   /** Wraps every `tools/call` with what the gateway knows of it (session, transport): how `toolgate/otel` opens a call's span. */
   readonly observeCall?: ObserveServedCall;
   readonly name?: string;
@@ -68,6 +76,8 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
   const source = toLive(registry);
   const context: DispatchContext = options.context ?? {};
   const approvals = servedApprovals(options, context);
+  const maxMediaBytes = options.maxMediaBytes ?? DEFAULT_MAX_MEDIA_BYTES;
+  if (!Number.isSafeInteger(maxMediaBytes) || maxMediaBytes < 0) throw new ConfigurationError('maxMediaBytes', 'must be a whole number of bytes, 0 or more');
   const prefix = `mcp-${randomBytes(4).toString('hex')}`;
   let sessions = 0;
   let subscribed = 0;
@@ -83,6 +93,7 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
       callIdPrefix: `${prefix}-${sessions.toString(36)}`,
       transport: transport === 'stdio' ? 'stdio' : 'http',
       observe: options.observeCall,
+      maxMediaBytes,
     });
     subscribed += 1;
     let attached = true;
