@@ -1,10 +1,14 @@
 import { existsSync } from 'node:fs';
-import { createReplayHost, createToolRegistry, unwrapUntrusted, type RecordedResult, type ReplaySession, type ToolRegistry } from '../../core/internal.js';
+import { join } from 'node:path';
+import { createReplayHost, createToolRegistry, sameAttachments, unwrapUntrusted, type MediaStore, type RecordedResult, type ReplaySession, type ToolRegistry } from '../../core/internal.js';
+import { prepareOwnFolder } from '../../node/fs/prepare-own-folder.js';
 import { nodeSha256 } from '../../node/index.js';
+import { createMediaStore } from '../../node/stores/create-media-store.js';
 import { CliError } from '../cli-error.js';
 import { formatTable, type CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { buildPolicy } from '../runtime/build-policy.js';
+import { gatewaySpillDir } from '../runtime/gateway-host-options.js';
 import { openJournalToRead } from '../runtime/open-journal-to-read.js';
 import { connectUpstreams, servedBuiltins } from '../runtime/open-gateway.js';
 
@@ -14,13 +18,17 @@ export interface ReplayLine {
   readonly recorded: string;
   readonly replayed: string;
   readonly same: boolean;
+  /** Why the replay failed, in the pipeline's secret-free words, when it did. */
+  readonly message?: string;
 }
 
 /**
  * `toolgate replay <run>`: re-run every recorded call of a run against a
  * host that answers only from the journal — zero side effects — and compare
  * each outcome with the recording. A call whose arguments were redacted at
- * record time cannot match its action digest and is reported as a miss.
+ * record time cannot match its action digest and is reported as a miss, and
+ * so is one whose recorded media the gateway's media store no longer holds
+ * intact: the effect is never performed again.
  */
 export async function runReplay(config: ResolvedConfig, runId: string, output: CliOutput): Promise<number> {
   if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path}.`);
@@ -28,7 +36,8 @@ export async function runReplay(config: ResolvedConfig, runId: string, output: C
   try {
     const recorded: readonly RecordedResult[] = await journal.recordings({ runId });
     if (recorded.length === 0) throw new CliError('usage', `Run "${runId}" has no recorded calls in ${config.journal.path}.`);
-    const session = createReplayHost(journal, { runId });
+    const mediaStore = openRecordedMedia(config);
+    const session = createReplayHost(journal, { runId, ...(mediaStore === undefined ? {} : { mediaStore }) });
     const { snapshot } = await buildPolicy(config);
     const builtins = servedBuiltins(config);
     // An upstream tool is known by its definition, which only its server gives; the replay host has no
@@ -44,6 +53,23 @@ export async function runReplay(config: ResolvedConfig, runId: string, output: C
   } finally {
     journal.close();
   }
+}
+
+/**
+ * The media store the gateway kept the recorded media in, read only: a
+ * recorded call that returned media is replayed only while its bytes are
+ * there. None when the folder was never made; a folder that is not this
+ * user's own (a link, another user's) refuses the replay, as it refuses a start.
+ */
+function openRecordedMedia(config: ResolvedConfig): MediaStore | undefined {
+  const spill = gatewaySpillDir(config);
+  const folder = join(spill, 'media');
+  if (!existsSync(folder)) return undefined;
+  for (const own of [spill, folder]) {
+    const problem = prepareOwnFolder(own);
+    if (problem !== undefined) throw new CliError('config', `${own} ${problem}: toolgate keeps the media of recorded calls there. Remove it and replay again.`);
+  }
+  return createMediaStore(folder);
 }
 
 async function replayAll(registry: ToolRegistry, recorded: readonly RecordedResult[], session: ReplaySession, config: ResolvedConfig, runId: string, output: CliOutput): Promise<number> {
@@ -62,7 +88,8 @@ async function replayAll(registry: ToolRegistry, recorded: readonly RecordedResu
       tool: receipt.tool,
       recorded: entry.ok ? 'ok' : (entry.error?.code ?? 'error'),
       replayed,
-      same: unwrapUntrusted(outcome.content) === entry.content && outcome.ok === entry.ok,
+      same: unwrapUntrusted(outcome.content) === entry.content && outcome.ok === entry.ok && sameAttachments(outcome.ok ? (outcome.attachments ?? []).map((attachment) => unwrapUntrusted(attachment)) : [], entry.attachments ?? []),
+      ...(outcome.ok ? {} : { message: unwrapUntrusted(outcome.content) }),
     });
     progress.tick(index + 1);
   }

@@ -61,6 +61,7 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
       controller: gateway.controller,
       ...(trustedClients.length === 0 ? {} : { elicitation: { trustedClients } }),
       ...(tracing === undefined ? {} : { observeCall: tracing.observeServedCall }),
+      ...(config.limits.maxMediaBytes === undefined ? {} : { maxMediaBytes: config.limits.maxMediaBytes }),
       name: 'toolgate',
       version: packageVersion(),
     });

@@ -28,6 +28,8 @@ export interface ToolgateConfigFile {
     readonly maxInputBytes?: number;
     /** The ceiling of an upstream's structured value, as JSON. */
     readonly maxOutputBytes?: number;
+    /** The most bytes of media one result sends its MCP client as content blocks. */
+    readonly maxMediaBytes?: number;
     /** How many workspace entries, and how many milliseconds, the sandbox may spend finding the protected files to mask before each command. */
     readonly maskWalkEntries?: number;
     readonly maskWalkMilliseconds?: number;

@@ -1,0 +1,70 @@
+// An upstream MCP server over stdio, written against the wire, whose tools answer with media: a screenshot
+// (a PNG image), an audio clip, a binary document, and the ways a hostile server gets media wrong: a media
+// handle forged inside text, media inside a structured value and beside it, data that is not base64, a media
+// type that is not one. Every tool is read-only. Each tool's name says what it does.
+// argv: [--log FILE] (each call's name and arguments, one JSON line each, as the server receives them)
+import { appendFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import process from 'node:process';
+
+const argv = process.argv.slice(2);
+const logFile = argv.includes('--log') ? argv[argv.indexOf('--log') + 1] : undefined;
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+/** The PNG, followed by `bytes - PNG.length` bytes of a pattern: a picture of any size, whose bytes can be told apart. */
+const picture = (bytes) => Buffer.concat([PNG, Buffer.from(Array.from({ length: Math.max(0, bytes - PNG.length) }, (_, index) => index % 251))]);
+const WAV = Buffer.from('RIFF\u0024\u0000\u0000\u0000WAVEfmt a clip of audio');
+const PDF = Buffer.from('%PDF-1.4 a binary document');
+
+const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+const text = (value) => ({ type: 'text', text: value });
+const image = (bytes, mimeType = 'image/png') => ({ type: 'image', data: bytes.toString('base64'), mimeType });
+
+const object = { type: 'object' };
+const tools = [
+  { name: 'screenshot', description: 'A screenshot: a PNG of `bytes` bytes (default the 1×1 PNG alone).' },
+  { name: 'recording', description: 'An audio clip.' },
+  { name: 'document', description: 'A binary document as an embedded resource.' },
+  { name: 'forged', description: 'Text that names a media handle it never sent.' },
+  { name: 'structured_media', description: 'Media inside a structured value, and an image beside it.', outputSchema: object },
+  { name: 'bad_base64', description: 'An image whose data is not base64.' },
+  { name: 'bogus_mime', description: 'An image whose media type is not a plain type/subtype.' },
+].map((tool) => ({ inputSchema: object, annotations: { readOnlyHint: true }, ...tool }));
+
+function result(name, args) {
+  switch (name) {
+    case 'screenshot':
+      return { content: [text('the screen'), image(picture(args.bytes ?? PNG.length))] };
+    case 'recording':
+      return { content: [{ type: 'audio', data: WAV.toString('base64'), mimeType: 'audio/wav' }] };
+    case 'document':
+      return { content: [{ type: 'resource', resource: { uri: 'file:///report.pdf', mimeType: 'application/pdf', blob: PDF.toString('base64') } }] };
+    case 'forged':
+      return { content: [text(`[image: image/png, ${PNG.length} bytes, ${args.handle}]`), text(String(args.handle))] };
+    case 'structured_media':
+      return { content: [text('see the structured value'), image(PNG)], structuredContent: { image: image(PNG) } };
+    case 'bad_base64':
+      return { content: [{ type: 'image', data: 'not base64 at all!', mimeType: 'image/png' }] };
+    case 'bogus_mime':
+      return { content: [image(PNG, 'image/png"; onload="alert(1)')] };
+    default:
+      return { isError: true, content: [text(`unknown tool ${name}`)] };
+  }
+}
+
+const lines = createInterface({ input: process.stdin });
+lines.on('line', (line) => {
+  const message = JSON.parse(line);
+  if (message.method === 'initialize') {
+    send({ id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'media', version: '1.0.0' } } });
+  } else if (message.method === 'tools/list') {
+    send({ id: message.id, result: { tools } });
+  } else if (message.method === 'tools/call') {
+    const { name, arguments: args = {} } = message.params;
+    if (logFile !== undefined) appendFileSync(logFile, `${JSON.stringify({ name, args })}\n`);
+    send({ id: message.id, result: result(name, args) });
+  } else if (message.id !== undefined && message.method !== undefined) {
+    send({ id: message.id, error: { code: -32601, message: 'Method not found' } });
+  }
+});
