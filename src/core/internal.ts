@@ -90,6 +90,7 @@ export type {
 } from './host/tool-host.js';
 export { requireCapability } from './host/require-capability.js';
 export { isPlainMediaType, mediaDigestOf, sameAttachments } from './host/media-handle.js';
+export { readStoredMedia, type StoredMedia, type StoredMediaProblem } from './host/read-stored-media.js';
 
 export type { ArgumentPolicyInput, IdentityPolicyInput, MatchedRule, PathPlacement, PolicyDecision, PolicyToolView, ToolPolicy } from './policy/policy-types.js';
 // The resolved action: what a call will do, once, for policy, approver, digest, receipt and host.
@@ -179,7 +180,7 @@ export type { ToolgateEvent, ToolgateEventMap, ToolgateEventName, ToolgateListen
 export type { ApprovalTier, ReceiptApproval, ReceiptPolicy, ReceiptStatus, ToolReceipt } from './receipts/receipt-types.js';
 export { type ProjectArgumentsOptions } from './receipts/project-arguments.js';
 export { canonicalJson } from './digest/canonical-json.js';
-export { sha256BytesHex, sha256Hex, type Sha256Text } from './digest/sha256.js';
+export { sha256Hex, type Sha256Text } from './digest/sha256.js';
 export { type InvocationDigests } from './digest/invocation-digests.js';
 
 export type {

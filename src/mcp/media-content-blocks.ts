@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { isPlainMediaType, mediaDigestOf, sha256BytesHex, type MediaHandle, type MediaStore } from '../core/internal.js';
+import { isPlainMediaType, mediaDigestOf, readStoredMedia, type MediaHandle, type MediaStore } from '../core/internal.js';
 
 type ContentBlock = CallToolResult['content'][number];
 
@@ -33,10 +33,9 @@ export async function mediaContentBlocks(options: MediaContentBlocksOptions): Pr
 }
 
 async function mediaBlock(attachment: MediaHandle, store: MediaStore | undefined): Promise<ContentBlock> {
-  const digest = mediaDigestOf(attachment.handle);
-  const stored = digest === undefined ? undefined : await store?.get(attachment.handle).catch(() => undefined);
-  if (stored === undefined || stored.bytes.byteLength !== attachment.bytes || (await sha256BytesHex(stored.bytes)) !== digest) {
-    return { type: 'text', text: `[media not sent: ${digest === undefined ? 'an attachment without a content-addressed handle' : attachment.handle} is not in the media store intact]` };
+  const stored = await readStoredMedia(attachment, store);
+  if (!stored.ok) {
+    return { type: 'text', text: `[media not sent: ${mediaDigestOf(attachment.handle) === undefined ? 'an attachment without a content-addressed handle' : attachment.handle} is not in the media store intact]` };
   }
   // The type is the pipeline's, already reduced to a plain type/subtype; anything else goes as opaque bytes.
   const mimeType = isPlainMediaType(attachment.mediaType) ? attachment.mediaType : 'application/octet-stream';

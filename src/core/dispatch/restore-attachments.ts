@@ -1,6 +1,6 @@
-import { sha256BytesHex } from '../digest/sha256.js';
 import { ReplayMissError, type ReplayMediaProblem } from '../errors/tool-errors.js';
-import { mediaDigestOf, recordableAttachment, sameAttachments } from '../host/media-handle.js';
+import { recordableAttachment, sameAttachments } from '../host/media-handle.js';
+import { readStoredMedia } from '../host/read-stored-media.js';
 import type { MediaHandle, MediaStore } from '../host/tool-host.js';
 import type { RecordedResult } from '../journal/journal-types.js';
 
@@ -32,22 +32,8 @@ export async function restoreAttachments(options: RestoreAttachmentsOptions): Pr
   if (!attachments.every((attachment) => attachment !== undefined) || !sameAttachments(attachments, vouched)) return miss('attachments_unvouched');
   if (attachments.length === 0) return { ok: true, attachments: undefined };
   for (const attachment of attachments) {
-    const problem = await checkStored(attachment, options.mediaStore);
-    if (problem !== undefined) return miss(problem);
+    const stored = await readStoredMedia(attachment, options.mediaStore);
+    if (!stored.ok) return miss(stored.problem);
   }
   return { ok: true, attachments };
-}
-
-async function checkStored(attachment: MediaHandle, store: MediaStore | undefined): Promise<ReplayMediaProblem | undefined> {
-  let stored: Awaited<ReturnType<MediaStore['get']>>;
-  try {
-    stored = await store?.get(attachment.handle);
-  } catch {
-    // A store that cannot read (a replay host without one refuses every read) holds nothing to restore.
-    stored = undefined;
-  }
-  if (stored === undefined) return 'media_missing';
-  // The store checks its own reads; the engine checks again, since any store may be plugged in.
-  const matches = stored.bytes.byteLength === attachment.bytes && (await sha256BytesHex(stored.bytes)) === mediaDigestOf(attachment.handle);
-  return matches ? undefined : 'media_changed';
 }
