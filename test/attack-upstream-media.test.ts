@@ -4,7 +4,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ROOT } from './fixtures/mcp/helpers.js';
 import { closeAfterEach, connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
 import { runCli } from './support/spawn-cli.js';
@@ -95,8 +95,12 @@ describe('media through the gateway and the journal', () => {
     expect(media).toMatchObject({ type: 'image', mimeType: 'image/png' });
     expect(Buffer.from(media?.data ?? '', 'base64').equals(bytes)).toBe(true);
 
-    const recorded = recordedBodies(gateway.workspace).filter((body) => body.receipt.tool === 'mcp_md_screenshot');
-    expect(recorded).toHaveLength(1);
+    // A settle is committed with the next batch, within milliseconds of the answer: looked for until it is there.
+    const recorded = await vi.waitFor(() => {
+      const found = recordedBodies(gateway.workspace).filter((body) => body.receipt.tool === 'mcp_md_screenshot');
+      expect(found).toHaveLength(1);
+      return found;
+    });
     expect(recorded[0]?.ok).toBe(true);
     expect(recorded[0]?.attachments).toEqual([{ handle, mediaType: 'image/png', bytes: 300 }]);
     expect(recorded[0]?.receipt.attachments).toEqual([{ handle, mediaType: 'image/png', bytes: 300 }]);
