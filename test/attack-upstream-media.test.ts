@@ -193,7 +193,12 @@ describe('media through the gateway and the journal', () => {
     expect(result.isError).toBeFalsy();
     expect(mediaBlocksOf(result)).toEqual([]);
     expect(result.structuredContent).toEqual({ image: { type: 'image', data: PNG.toString('base64'), mimeType: 'image/png' } });
-    expect(recordedBodies(gateway.workspace).find((body) => body.receipt.tool === 'mcp_md_structured_media')?.attachments).toBeUndefined();
+    const recorded = await vi.waitFor(() => {
+      const found = recordedBodies(gateway.workspace).find((body) => body.receipt.tool === 'mcp_md_structured_media');
+      expect(found).toBeDefined();
+      return found;
+    });
+    expect(recorded).not.toHaveProperty('attachments');
   });
 
   it('held: data that is not base64 fails the call, and a media type that is not plain is not trusted', async () => {
