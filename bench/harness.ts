@@ -150,16 +150,10 @@ export function checkGoal(goal: string, measured: number, limit: number, unit: '
   return row;
 }
 
-/** The goals this process checked, in order. */
-export function checkedGoals(): GoalRow[] {
-  return [...goals];
-}
-
-/** The summary table of `rows` (every module's goals, in `npm run bench`). */
-export function printGoals(rows: readonly GoalRow[]): void {
-  if (rows.length === 0) return;
-  const width = Math.max(...rows.map((row) => row.goal.length), 4);
+export function printGoals(): void {
+  if (goals.length === 0) return;
+  const width = Math.max(...goals.map((row) => row.goal.length), 4);
   const lines = [`\n## goals  (this run; the machine's load moves every figure, ratios less than times)`, `${'goal'.padEnd(width)}  ${'target'.padStart(10)}  ${'measured'.padStart(10)}  met?`];
-  for (const row of rows) lines.push(`${row.goal.padEnd(width)}  ${row.target.padStart(10)}  ${row.measured.padStart(10)}  ${row.met ? 'yes' : 'NO'}`);
+  for (const row of goals) lines.push(`${row.goal.padEnd(width)}  ${row.target.padStart(10)}  ${row.measured.padStart(10)}  ${row.met ? 'yes' : 'NO'}`);
   console.log(lines.join('\n'));
 }
