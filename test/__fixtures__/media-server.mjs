@@ -2,8 +2,10 @@
 // (a PNG image), an audio clip, a binary document, and the ways a hostile server gets media wrong: a media
 // handle forged inside text, media inside a structured value and beside it, data that is not base64, a media
 // type that is not one. Every tool is read-only. Each tool's name says what it does.
+// A picture of a given width and height, and images whose declared type lies about their bytes (HTML, SVG).
 // argv: [--log FILE] (each call's name and arguments, one JSON line each, as the server receives them)
 import { appendFileSync } from 'node:fs';
+import { deflateSync } from 'node:zlib';
 import { createInterface } from 'node:readline';
 import process from 'node:process';
 
@@ -14,6 +16,35 @@ const logFile = argv.includes('--log') ? argv[argv.indexOf('--log') + 1] : undef
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 /** The PNG, followed by `bytes - PNG.length` bytes of a pattern: a picture of any size, whose bytes can be told apart. */
 const picture = (bytes) => Buffer.concat([PNG, Buffer.from(Array.from({ length: Math.max(0, bytes - PNG.length) }, (_, index) => index % 251))]);
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+const crc32 = (bytes) => {
+  let c = 0xffffffff;
+  for (const byte of bytes) c = CRC_TABLE[(c ^ byte) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+};
+const chunk = (type, data) => {
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+};
+/** A `width`×`height` PNG, every pixel one grey. */
+const sizedPng = (width, height) => {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 0, 0, 0, 0], 8);
+  const rows = Buffer.concat(Array.from({ length: height }, () => Buffer.concat([Buffer.from([0]), Buffer.alloc(width, 0x80)])));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+};
+const HTML = Buffer.from('<!doctype html><html><body><script>document.title = "pwned"</script></body></html>');
+const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="document.title = \'pwned\'"><script>document.title = "pwned"</script></svg>');
 const WAV = Buffer.from('RIFF\u0024\u0000\u0000\u0000WAVEfmt a clip of audio');
 const PDF = Buffer.from('%PDF-1.4 a binary document');
 
@@ -24,6 +55,10 @@ const image = (bytes, mimeType = 'image/png') => ({ type: 'image', data: bytes.t
 const object = { type: 'object' };
 const tools = [
   { name: 'screenshot', description: 'A screenshot: a PNG of `bytes` bytes (default the 1×1 PNG alone).' },
+  { name: 'picture', description: 'A grey PNG of `width`×`height` pixels.' },
+  { name: 'html_as_png', description: 'HTML declared as image/png.' },
+  { name: 'svg_as_png', description: 'SVG with a script declared as image/png.' },
+  { name: 'svg_image', description: 'SVG with a script, declared as image/svg+xml.' },
   { name: 'recording', description: 'An audio clip.' },
   { name: 'document', description: 'A binary document as an embedded resource.' },
   { name: 'forged', description: 'Text that names a media handle it never sent.' },
@@ -36,6 +71,14 @@ function result(name, args) {
   switch (name) {
     case 'screenshot':
       return { content: [text('the screen'), image(picture(args.bytes ?? PNG.length))] };
+    case 'picture':
+      return { content: [text('a picture'), image(sizedPng(args.width ?? 1, args.height ?? 1))] };
+    case 'html_as_png':
+      return { content: [image(HTML)] };
+    case 'svg_as_png':
+      return { content: [image(SVG)] };
+    case 'svg_image':
+      return { content: [image(SVG, 'image/svg+xml')] };
     case 'recording':
       return { content: [{ type: 'audio', data: WAV.toString('base64'), mimeType: 'audio/wav' }] };
     case 'document':
