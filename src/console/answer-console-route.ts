@@ -5,6 +5,7 @@ import { sendJson, sendPage } from './console-responses.js';
 import type { LiveFeed } from './live-feed.js';
 import { approvalDecisionOf, readJson, receiptFilter } from './read-console-request.js';
 import { reviewWithheld } from './review-withheld.js';
+import { sendMedia } from './send-media.js';
 import type { ConsoleRoute } from './route-console-request.js';
 
 /** What an authenticated request is answered from. */
@@ -43,6 +44,8 @@ export async function answerConsoleRoute(route: Exclude<ConsoleRoute, { type: 'f
       const detail = receiptId === undefined ? undefined : await audit.get(receiptId);
       return detail === undefined ? sendJson(response, 404, { error: 'no such receipt' }) : sendJson(response, 200, detail);
     }
+    case 'media':
+      return sendMedia(response, route.digest, audit, options.media);
     case 'policy':
       return sendJson(response, 200, options.describePolicy?.() ?? { version: options.registry.policy.version });
     case 'verify':

@@ -1,4 +1,4 @@
-import type { ApprovalMode, ConfirmActionHook, JournalVerifyResult, MatchedRule, PolicyExplanation, RuleInForce, ToolApprovalDecision, ToolApprovalRequest, ToolReceipt, ToolRegistry, UnresolvedClaim } from '../core/internal.js';
+import type { ApprovalMode, ConfirmActionHook, JournalVerifyResult, MatchedRule, MediaHandle, MediaStore, PolicyExplanation, RuleInForce, ToolApprovalDecision, ToolApprovalRequest, ToolReceipt, ToolRegistry, UnresolvedClaim } from '../core/internal.js';
 import type { McpServerStatus, WithheldDefinition } from '../mcp/mcp-types.js';
 
 /*
@@ -143,6 +143,8 @@ export interface AuditSource {
   list(filter: ReceiptFilter): Promise<readonly ReceiptRow[]>;
   get(invocationId: string): Promise<ReceiptDetail | undefined>;
   verify(): Promise<JournalVerifyResult>;
+  /** The attachment a receipt lists under `handle`; without it the console serves no media. */
+  attachment?(handle: string): Promise<MediaHandle | undefined>;
 }
 
 
@@ -168,6 +170,8 @@ export interface ConsoleOptions {
   readonly withheld?: WithheldSource;
   /** Claims a crash left open (their action is refused until an operator resolves them), for the Live view. */
   readonly unresolved?: () => Promise<readonly UnresolvedClaim[]>;
+  /** Where the attachments the receipts list are kept (the gateway's `.toolgate/spill/media/`); without it the console serves no media. */
+  readonly media?: MediaStore;
   /** Default 0: an ephemeral port. Always bound to 127.0.0.1. */
   readonly port?: number;
   /** Fixed token (tests); default: random per start. */

@@ -27,6 +27,7 @@ export function createReceiptFeed(registry: ToolRegistry): AuditSource & { stop(
       const { position: _position, ...receipt } = row;
       return Promise.resolve({ receipt });
     },
+    attachment: (handle) => Promise.resolve(rows.findLast((row) => row.attachments?.some((entry) => entry.handle === handle))?.attachments?.find((entry) => entry.handle === handle)),
     verify: (): Promise<JournalVerifyResult> => Promise.resolve({ ok: true, rows: rows.length }),
   };
 }

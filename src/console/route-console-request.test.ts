@@ -23,4 +23,13 @@ describe('routeConsoleRequest', () => {
     expect(routeConsoleRequest('POST', '/api/policy')).toEqual({ type: 'not-found' });
     expect(routeConsoleRequest('DELETE', '/')).toEqual({ type: 'not-found' });
   });
+
+  it('maps media only by 64 lower-case hex digits, read, never another spelling', () => {
+    const hex = 'ab'.repeat(32);
+    expect(routeConsoleRequest('GET', `/api/media/${hex}`)).toEqual({ type: 'media', digest: hex });
+    for (const path of [`/api/media/${hex.toUpperCase()}`, `/api/media/${hex}.png`, `/api/media/${hex}/`, `/api/media/${hex.slice(2)}`, `/api/media/${hex}00`, `/api/media/media:sha256:${hex}`, `/api/media/%2e%2e/${hex}`, '/api/media/']) {
+      expect(routeConsoleRequest('GET', path)).toEqual({ type: 'not-found' });
+    }
+    expect(routeConsoleRequest('POST', `/api/media/${hex}`)).toEqual({ type: 'not-found' });
+  });
 });

@@ -10,6 +10,8 @@ export type ConsoleRoute =
   | { readonly type: 'receipts' }
   /** `receiptId` is as the path spells it, still percent-encoded. */
   | { readonly type: 'receipt'; readonly receiptId: string }
+  /** `digest` is the SHA-256 of the media, 64 lower-case hex digits: a handle's only spelling. */
+  | { readonly type: 'media'; readonly digest: string }
   | { readonly type: 'policy' }
   | { readonly type: 'verify' }
   | { readonly type: 'unresolved' }
@@ -37,6 +39,8 @@ export function routeConsoleRequest(method: string, path: string): ConsoleRoute 
     if (Object.hasOwn(GET_ROUTES, path)) return GET_ROUTES[path] as ConsoleRoute;
     const receipt = /^\/api\/receipts\/(.+)$/.exec(path);
     if (receipt !== null) return { type: 'receipt', receiptId: receipt[1] as string };
+    const media = /^\/api\/media\/([0-9a-f]{64})$/.exec(path);
+    if (media !== null) return { type: 'media', digest: media[1] as string };
     return { type: 'not-found' };
   }
   if (method === 'POST') {

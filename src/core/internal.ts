@@ -89,7 +89,7 @@ export type {
   ToolResultLimits,
 } from './host/tool-host.js';
 export { requireCapability } from './host/require-capability.js';
-export { isPlainMediaType, mediaDigestOf, sameAttachments } from './host/media-handle.js';
+export { isPlainMediaType, mediaDigestOf, recordableAttachment, sameAttachments } from './host/media-handle.js';
 export { readStoredMedia, type StoredMedia, type StoredMediaProblem } from './host/read-stored-media.js';
 
 export type { ArgumentPolicyInput, IdentityPolicyInput, MatchedRule, PathPlacement, PolicyDecision, PolicyToolView, ToolPolicy } from './policy/policy-types.js';

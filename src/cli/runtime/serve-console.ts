@@ -22,6 +22,7 @@ export async function startServeConsole(gateway: Gateway): Promise<ServeConsole>
       registry: gateway.registry(),
       approvals: gateway.approvals,
       audit: auditSource(gateway, audit),
+      media: gateway.host.mediaStore,
       describePolicy: () => describePolicy(gateway),
       unresolved: () => gateway.journal.unresolved(),
       withheld: {
@@ -62,6 +63,11 @@ function auditSource(gateway: Gateway, audit: JournalAudit): AuditSource {
         explanation = receipt.policy.rules;
       }
       return Promise.resolve({ receipt, chain: { position: entry.chain.position, hash: entry.chain.hash }, explanation });
+    },
+    // Only what a receipt in this gateway's journal lists is the console's to show.
+    attachment: (handle) => {
+      gateway.journal.flush();
+      return Promise.resolve(audit.attachment(handle));
     },
     // Against the anchor the gateway keeps, so the console's chain status also shows a cut tail or a replaced file.
     verify: () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createToolRegistry, defineTool, type ToolPolicy } from '../../core/internal.js';
+import { createToolRegistry, defineTool, withAttachments, type ToolPolicy } from '../../core/internal.js';
 import { createJournalAudit } from './create-journal-audit.js';
 import { createSqliteJournal } from './create-sqlite-journal.js';
 
@@ -61,6 +61,30 @@ describe('createJournalAudit', () => {
       // A field name is not content: searching for it finds nothing.
       expect(audit.list({ search: 'outputSummary' })).toEqual([]);
       expect(audit.list({ search: '' })).toHaveLength(6);
+    } finally {
+      audit.close();
+      journal.close();
+    }
+  });
+
+  it('finds the attachment a receipt lists by its handle, and nothing for a handle no receipt lists', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'toolgate-audit-')), 'journal.db');
+    const journal = createSqliteJournal(path, { recordAll: true });
+    const shot = { handle: `media:sha256:${'a'.repeat(64)}`, mediaType: 'image/png', bytes: 81 };
+    const other = `media:sha256:${'b'.repeat(64)}`;
+    const screenshot = defineTool({ name: 'screenshot', description: 'A screenshot', input: z.object({}), dispatch: () => withAttachments('the screen', [shot]) });
+    // A handle in the arguments or the text is not an attachment.
+    const echo = defineTool({ name: 'echo', description: 'Echo', input: z.object({ text: z.string() }), dispatch: ({ text }) => text });
+    const registry = createToolRegistry({ tools: [screenshot, echo], journal, policy: allowAll });
+    await registry.dispatch({ callId: 's', name: 'screenshot', arguments: {} }, { grantedTools: ['screenshot'] });
+    await registry.dispatch({ callId: 'e', name: 'echo', arguments: { text: other } }, { grantedTools: ['echo'] });
+    journal.flush();
+    const audit = createJournalAudit(path);
+    try {
+      expect(audit.attachment(shot.handle)).toEqual(shot);
+      expect(audit.attachment(other)).toBeUndefined();
+      expect(audit.attachment(shot.handle.toUpperCase())).toBeUndefined();
+      expect(audit.attachment('')).toBeUndefined();
     } finally {
       audit.close();
       journal.close();

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { JournalVerifyResult, ToolReceipt } from '../../core/internal.js';
+import { recordableAttachment, type JournalVerifyResult, type MediaHandle, type ToolReceipt } from '../../core/internal.js';
 
 export interface AuditFilter {
   readonly tool?: string;
@@ -31,6 +31,8 @@ export interface AuditEntry {
 export interface JournalAudit {
   list(filter?: AuditFilter): AuditEntry[];
   get(invocationId: string): AuditEntry | undefined;
+  /** The attachment a settled receipt lists under `handle` (the newest such receipt's), or undefined when none does. */
+  attachment(handle: string): MediaHandle | undefined;
   /** How many receipts the journal holds (settled and refused). */
   count(): number;
   close(): void;
@@ -69,6 +71,11 @@ export function createJournalAudit(path: string): JournalAudit {
   const newest = db.prepare<Record<string, unknown>, Row>(`SELECT * FROM (${union}) ${where} ORDER BY seq DESC LIMIT @limit`);
   const oldest = db.prepare<Record<string, unknown>, Row>(`SELECT * FROM (${union}) ${where} ORDER BY seq ASC LIMIT @limit`);
   const byId = db.prepare<[string], Row>(`SELECT * FROM (${union}) WHERE json_extract(receipt, '$.invocationId') = ? LIMIT 1`);
+  // A scan of the receipts: `instr` skips a row without the handle before its JSON is parsed, so a lookup stays in the milliseconds for a journal of many thousand calls.
+  const listed = db.prepare<{ handle: string }, { attachment: string }>(`
+    SELECT listed.value AS attachment FROM receipts, json_each(receipts.body, '$.receipt.attachments') AS listed
+    WHERE instr(receipts.body, @handle) > 0 AND json_extract(listed.value, '$.handle') = @handle
+    ORDER BY receipts.seq DESC LIMIT 1`);
   const total = db.prepare<[], { n: number }>(`SELECT (SELECT count(*) FROM receipts) + (SELECT count(*) FROM events WHERE type = 'call-refused') AS n`);
 
   const toEntry = (row: Row): AuditEntry => ({ receipt: JSON.parse(row.receipt) as ToolReceipt, chain: { position: row.seq, hash: row.hash, table: row.origin }, runId: row.run_id ?? undefined });
@@ -90,6 +97,11 @@ export function createJournalAudit(path: string): JournalAudit {
     get(invocationId) {
       const row = byId.get(invocationId);
       return row === undefined ? undefined : toEntry(row);
+    },
+    attachment(handle) {
+      const row = listed.get({ handle });
+      // Only what a journal could have recorded: a content-addressed handle, a plain type, a size.
+      return row === undefined ? undefined : recordableAttachment(JSON.parse(row.attachment));
     },
     count: () => total.get()?.n ?? 0,
     close: () => db.close(),
