@@ -7,6 +7,15 @@ import { ROOT } from './fixtures/mcp/helpers.js';
 import { useChromium } from './support/chromium.js';
 import { closeAfterEach, connectClient, serveGateway } from './support/serve-gateway.js';
 
+/** What the tests read of an `<img>` in the page. */
+interface Picture {
+  readonly complete: boolean;
+  readonly naturalWidth: number;
+  readonly naturalHeight: number;
+  readonly width: number;
+  readonly height: number;
+}
+
 const MEDIA_SERVER = join(ROOT, 'test/__fixtures__/media-server.mjs');
 const browser = useChromium();
 const opened = closeAfterEach();
@@ -34,13 +43,13 @@ describe('the console shows the pictures a call returned', () => {
     await thumbnail.waitFor({ timeout: 20_000 });
     expect(await thumbnail.getAttribute('loading')).toBe('lazy');
     expect(await thumbnail.getAttribute('src')).toMatch(/^\/api\/media\/[0-9a-f]{64}$/);
-    await expect.poll(() => thumbnail.evaluate((image: HTMLImageElement) => [image.complete, image.naturalWidth, image.naturalHeight]), { timeout: 10_000 }).toEqual([true, 40, 30]);
+    await expect.poll(() => thumbnail.evaluate((image: Picture) => [image.complete, image.naturalWidth, image.naturalHeight]), { timeout: 10_000 }).toEqual([true, 40, 30]);
     await expect.poll(() => page.locator('#receipt-detail').textContent()).toMatch(/image\/png · 81 bytes · media:sha256:[0-9a-f]{64}/);
 
     await thumbnail.click();
     const full = page.locator('dialog#media-full[open] img');
     await full.waitFor({ timeout: 10_000 });
-    await expect.poll(() => full.evaluate((image: HTMLImageElement) => [image.naturalWidth, image.naturalHeight, image.width, image.height])).toEqual([40, 30, 40, 30]);
+    await expect.poll(() => full.evaluate((image: Picture) => [image.naturalWidth, image.naturalHeight, image.width, image.height])).toEqual([40, 30, 40, 30]);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('dialog#media-full[open]').count()).toBe(0);
 
@@ -53,7 +62,7 @@ describe('the console shows the pictures a call returned', () => {
     await row('mcp_md_html_as_png').click();
     const lying = page.locator('#receipt-detail img.media-thumb');
     await lying.waitFor({ timeout: 20_000 });
-    await expect.poll(() => lying.evaluate((image: HTMLImageElement) => [image.complete, image.naturalWidth])).toEqual([true, 0]);
+    await expect.poll(() => lying.evaluate((image: Picture) => [image.complete, image.naturalWidth])).toEqual([true, 0]);
     expect(await page.title()).toBe('toolgate console');
     expect(violations).toEqual([]);
   }, 120_000);

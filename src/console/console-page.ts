@@ -76,6 +76,7 @@ export function renderConsolePage(nonce: string): string {
     <p id="withheld-empty" class="empty">No definition is withheld.</p>
   </section>
 </main>
+<dialog id="media-full" aria-label="media at full size"></dialog>
 <script nonce="${nonce}">${consoleScript}</script>
 </body>
 </html>`;

@@ -50,5 +50,8 @@ details.arguments summary, details.offered summary { color:var(--muted); cursor:
 td.target { font-family:ui-monospace, monospace; font-size:12px; overflow-wrap:anywhere; } td.run { font-family:ui-monospace, monospace; font-size:11px; color:var(--muted); }
 ol.trace { margin:6px 0; padding-left:20px; } ol.trace li { margin:2px 0; } ol.trace li.winner { font-weight:600; } ol.trace code { background:#0b0f14; border:1px solid var(--line); border-radius:4px; padding:0 4px; }
 table.rules td code { font-family:ui-monospace, monospace; } .floor dd code { font-family:ui-monospace, monospace; }
+.attachments { display:flex; flex-wrap:wrap; gap:12px; align-items:flex-start; } figure.media { margin:0; max-width:260px; } figure.media figcaption, p.media-line { font:11px/1.4 ui-monospace, monospace; color:var(--muted); overflow-wrap:anywhere; } p.media-line { flex-basis:100%; margin:2px 0; } p.media-line a { color:var(--accent); }
+img.media-thumb { display:block; max-width:240px; max-height:180px; min-width:16px; min-height:16px; background:#0b0f14; border:1px solid var(--line); border-radius:4px; cursor:zoom-in; image-rendering:pixelated; }
+dialog#media-full { max-width:95vw; max-height:95vh; overflow:auto; padding:10px; background:var(--panel); color:var(--text); border:1px solid var(--line); border-radius:8px; cursor:zoom-out; } dialog#media-full img { display:block; max-width:none; } dialog#media-full p { margin:0 0 8px; font:11px ui-monospace, monospace; color:var(--muted); } dialog#media-full::backdrop { background:rgba(0,0,0,.7); }
 .diff-side { display:grid; grid-template-columns:1fr; gap:4px; }
 `;

@@ -2,6 +2,7 @@ import type { ExplainedRule, MatchedRule, PolicyExplanation } from '../../core/i
 import type { ReceiptDetail, ReceiptRow, ToolReceipt } from '../console-types.js';
 import { describeDecision } from '../describe-decision.js';
 import { api, byId, dur, el, time, visible } from './dom.js';
+import { renderAttachments } from './render-attachments.js';
 
 const PAGE = 50;
 /** Where the next page starts: the position of the last row shown. */
@@ -134,6 +135,7 @@ export function openReceipt(id: string): void {
       el('h4', { text: 'Output summary' }),
       el('pre', { text: r.outputSummary }),
     );
+    if (r.attachments !== undefined && r.attachments.length > 0) box.append(el('h4', { text: 'Media' }), renderAttachments(r.attachments));
     box.hidden = false;
   });
 }
