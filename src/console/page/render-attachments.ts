@@ -1,3 +1,4 @@
+import { mediaDigestOf } from '../../core/host/media-handle.js';
 import type { MediaHandle } from '../../core/internal.js';
 import { isRasterImageType } from '../raster-image-type.js';
 import { byId, el, visible } from './dom.js';
@@ -17,7 +18,7 @@ export function renderAttachments(attachments: readonly MediaHandle[]): HTMLElem
   const box = el('div', { class: 'attachments' });
   let thumbnails = 0;
   for (const attachment of attachments.slice(0, MAX_LISTED)) {
-    const digest = /^media:sha256:([0-9a-f]{64})$/.exec(attachment.handle)?.[1];
+    const digest = mediaDigestOf(attachment.handle);
     const line = `${visible(attachment.mediaType)} · ${visible(attachment.bytes)} bytes · ${visible(attachment.handle)}`;
     if (digest === undefined) {
       box.appendChild(el('p', { class: 'media-line', text: line }));
