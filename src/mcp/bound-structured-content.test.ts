@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boundStructuredContent, STRUCTURED_CUT_MARK } from './bound-structured-content.js';
+import { boundStructuredContent, measuredJsonText, STRUCTURED_CUT_MARK } from './bound-structured-content.js';
+import { jsonLineParts } from './json-line-parts.js';
 
 const bytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value));
 
@@ -40,6 +41,15 @@ describe('boundStructuredContent', () => {
       expect(bounded, JSON.stringify(text.slice(0, 2))).toBeDefined();
       expect(bytes(bounded)).toBeLessThanOrEqual(8192);
     }
+  });
+
+  it('keeps the JSON text it measured, which the stdio writer sends as it would have built it', () => {
+    const value = { content: 'a line of text, "quoted"\n'.repeat(2000) };
+    const bounded = boundStructuredContent(value, 64 * 1024) as typeof value;
+    expect(measuredJsonText(bounded)).toBe(JSON.stringify(bounded));
+    const message = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x' }], structuredContent: bounded } };
+    expect(jsonLineParts(message).join('')).toBe(`${JSON.stringify(message)}\n`);
+    expect(measuredJsonText({ content: 'never measured' })).toBeUndefined();
   });
 
   it('never splits a surrogate pair', () => {

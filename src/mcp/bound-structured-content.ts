@@ -47,9 +47,24 @@ function keepLengthFor(descending: readonly number[], maxBytes: number): number 
   return 0;
 }
 
+/**
+ * The JSON text of each value measured here, kept while the value lives: the
+ * writer of a stdio response sends that text (`measuredJsonText`) instead
+ * of building it a second time, which for a 64 KiB result costs as much as
+ * measuring it did.
+ */
+const measured = new WeakMap<object, string>();
+
+/** The JSON text `boundStructuredContent` built for `value`, when it measured that very object. */
+export function measuredJsonText(value: object): string | undefined {
+  return measured.get(value);
+}
+
 /** The bytes of the value's JSON text as the client receives it. */
-function jsonBytes(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value));
+function jsonBytes(value: Record<string, unknown>): number {
+  const text = JSON.stringify(value);
+  measured.set(value, text);
+  return Buffer.byteLength(text);
 }
 
 function stringLengths(node: unknown, into: number[] = []): number[] {

@@ -1,3 +1,5 @@
+import { measuredJsonText } from './bound-structured-content.js';
+
 /** A member's JSON at least this long is a part of its own; shorter texts are joined to their neighbours. */
 const OWN_PART_FROM = 8 * 1024;
 
@@ -32,7 +34,8 @@ export function jsonLineParts(message: unknown): string[] {
 
 function appendValue(line: Line, value: unknown, depth: number): boolean {
   if (depth === 0 || !isPlainObject(value)) {
-    append(line, JSON.stringify(value));
+    // A structured value measured as it was bounded is written as measured (the same object, unchanged since).
+    append(line, (typeof value === 'object' && value !== null ? measuredJsonText(value) : undefined) ?? JSON.stringify(value));
     return true;
   }
   let separator = '';
