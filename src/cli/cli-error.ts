@@ -1,4 +1,4 @@
-import { ToolgateError, type ToolgateErrorCode } from '../core/internal.js';
+import { ToolgateError, type ToolgateErrorCode } from '../core/errors/toolgate-error.js';
 
 /**
  * A CLI-level failure with its documented exit code:

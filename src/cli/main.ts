@@ -1,9 +1,8 @@
 import { Command, CommanderError } from 'commander';
-import { ToolgateError } from '../core/internal.js';
+import { ToolgateError } from '../core/errors/toolgate-error.js';
 import { CliError, exitCodeOfError } from './cli-error.js';
 import { createCliOutput } from './cli-output.js';
 import { terminalJson, terminalText } from './terminal-text.js';
-import { loadConfig } from './config/load-config.js';
 import { packageVersion } from './package-version.js';
 import { addAuditCommands } from './program/add-audit-commands.js';
 import { addCallCommands } from './program/add-call-commands.js';
@@ -49,6 +48,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   const program = buildProgram(async (task) => {
     globals = program.opts<GlobalOptions>();
     const output = createCliOutput({ json: globals.json === true, debug: globals.debug === true });
+    // Loaded here, not at the top: `--version` and `--help` start without the configuration's schema and parsers.
+    const { loadConfig } = await import('./config/load-config.js');
     const result = await task(output, () => loadConfig(process.cwd(), globals.config));
     if (typeof result === 'number') exitCode = result;
   });

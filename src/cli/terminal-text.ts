@@ -1,4 +1,4 @@
-import { showUnprintable, UNPRINTABLE_BUT_LINES } from '../core/internal.js';
+import { showUnprintable, UNPRINTABLE_BUT_LINES } from '../core/action/display-action.js';
 
 /*
  * A terminal obeys what it is sent: an escape sequence moves the cursor,

@@ -3,7 +3,6 @@ import type { UpstreamServer } from './create-mcp-capability.js';
 import { discoverServerTools, type DiscoverServerToolsOptions } from './discover-server-tools.js';
 import { listAllTools } from './list-all-tools.js';
 import type { ConnectMcpServersOptions, McpServerConfig } from './mcp-types.js';
-import { openUpstream, unavailable } from './open-upstream.js';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
@@ -20,6 +19,8 @@ export interface StartUpstreamServerOptions extends Pick<DiscoverServerToolsOpti
 export async function startUpstreamServer(options: StartUpstreamServerOptions): Promise<UpstreamServer> {
   const { config } = options;
   const timeoutMs = config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  // The MCP SDK's client loads with the first upstream: a process that connects none starts without it.
+  const { openUpstream, unavailable } = await import('./open-upstream.js');
   const opened = await openUpstream({ server: config, connect: options.connect, timeoutMs, onToolsChanged: options.onToolsChanged });
   const server: UpstreamServer = { config, client: opened.client, stderr: opened.stderr, entries: new Map() };
   try {

@@ -2,7 +2,7 @@ import { createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { hostname, userInfo } from 'node:os';
-import { ToolgateError, type ClaimResolution, type ReceiptStatus, type UnresolvedClaim } from '../../core/internal.js';
+import { ToolgateError, type ClaimResolution, type UnresolvedClaim } from '../../core/internal.js';
 import {
   anchorPathFor,
   createJournalAudit,
@@ -35,9 +35,6 @@ function receiptRow(entry: AuditEntry): string[] {
 }
 
 const HEADER = ['started', 'tool', 'agent', 'status', 'code', 'duration', 'run', 'invocation'];
-
-/** The statuses a receipt can have, so `--status` refuses a value that could never match. */
-export const RECEIPT_STATUSES = ['ok', 'error', 'denied', 'cancelled', 'replayed'] as const satisfies readonly ReceiptStatus[];
 
 /** `toolgate audit tail [-n N] [--follow]`: the newest receipts, oldest first; with --follow, new ones as they land. */
 export async function runAuditTail(config: ResolvedConfig, options: { lines: number; follow: boolean; filter: AuditFilter }, output: CliOutput, signal?: AbortSignal): Promise<void> {

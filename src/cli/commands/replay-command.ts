@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createReplayHost, createToolRegistry, sameAttachments, unwrapUntrusted, type MediaStore, type RecordedResult, type ReplaySession, type ToolRegistry } from '../../core/internal.js';
 import { prepareOwnFolder } from '../../node/fs/prepare-own-folder.js';
-import { nodeSha256 } from '../../node/index.js';
+import { nodeSha256 } from '../../node/digest/node-sha256.js';
 import { createMediaStore } from '../../node/stores/create-media-store.js';
 import { CliError } from '../cli-error.js';
 import { formatTable, type CliOutput } from '../cli-output.js';

@@ -6,9 +6,8 @@ import type { ResolvedConfig } from '../config/config-types.js';
 import { describeServerDown } from '../runtime/describe-server-down.js';
 import { terminalJson } from '../terminal-text.js';
 import { openGateway, type Gateway } from '../runtime/open-gateway.js';
+import { TOOL_FORMATS } from '../program/option-choices.js';
 
-export const TOOL_FORMATS = ['table', 'openai-chat', 'openai-responses', 'anthropic', 'gemini', 'mcp'] as const;
-export type ToolFormat = (typeof TOOL_FORMATS)[number];
 
 /**
  * `toolgate tools`: what the gateway serves, as a table or as one provider's

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
-import { runMcpApprove, runMcpWithheld } from '../commands/mcp-command.js';
 import type { RunTask } from './run-task.js';
+
+// Loaded when the command runs: the program starts without the MCP client.
+const mcpCommand = () => import('../commands/mcp-command.js');
 
 /** `mcp withheld` and `mcp approve`: review and pin upstream definitions. */
 export function addMcpCommands(program: Command, run: RunTask): void {
@@ -8,10 +10,10 @@ export function addMcpCommands(program: Command, run: RunTask): void {
   mcp
     .command('withheld')
     .description('the upstream definitions withheld now (changed since they were approved), each whole, with its digest')
-    .action(() => run((output, config) => runMcpWithheld(config(), output)));
+    .action(() => run(async (output, config) => (await mcpCommand()).runMcpWithheld(config(), output)));
   mcp
     .command('approve <name>')
     .description('pin the definition you reviewed; refused if the upstream now offers anything else')
     .requiredOption('--digest <sha256>', 'the offered sha256 that `toolgate mcp withheld` shows')
-    .action((name: string, options: { digest: string }) => run((output, config) => runMcpApprove(config(), name, options.digest, output)));
+    .action((name: string, options: { digest: string }) => run(async (output, config) => (await mcpCommand()).runMcpApprove(config(), name, options.digest, output)));
 }

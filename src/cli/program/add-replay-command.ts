@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { runReplay } from '../commands/replay-command.js';
 import type { RunTask } from './run-task.js';
 
 /** `replay`: re-run a recorded run from the journal, with no side effect. */
@@ -7,5 +6,5 @@ export function addReplayCommand(program: Command, run: RunTask): void {
   program
     .command('replay <run>')
     .description('re-run a recorded run from the journal, with no side effect, and compare')
-    .action((runId: string) => run((output, config) => runReplay(config(), runId, output)));
+    .action((runId: string) => run(async (output, config) => (await import('../commands/replay-command.js')).runReplay(config(), runId, output)));
 }

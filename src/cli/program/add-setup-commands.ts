@@ -1,9 +1,5 @@
 import { Option, type Command } from 'commander';
 import { CliError } from '../cli-error.js';
-import { runInit } from '../commands/init-command.js';
-import { runServe } from '../commands/serve-command.js';
-import { findRunningConsoles } from '../runtime/console-locator.js';
-import { resolveHttpAccess } from '../runtime/resolve-http-access.js';
 import type { RunTask } from './run-task.js';
 
 /** `init`, `serve` and `console`: set a project up, run its gateway, find the gateway's console. */
@@ -13,10 +9,10 @@ export function addSetupCommands(program: Command, run: RunTask): void {
     .description('write toolgate.config.json with a commented default policy')
     .option('--force', 'overwrite an existing file')
     .action((options: { force?: boolean }) =>
-      run((output) => {
+      run(async (output) => {
+        const { runInit } = await import('../commands/init-command.js');
         const { file } = runInit(process.cwd(), { force: options.force === true });
         output.result({ file }, () => `wrote ${file}`);
-        return Promise.resolve();
       }),
     );
 
@@ -26,13 +22,13 @@ export function addSetupCommands(program: Command, run: RunTask): void {
     .command('console')
     .description('print the URL of the console of every gateway running for this configuration, newest first')
     .action(() =>
-      run((output, config) => {
+      run(async (output, config) => {
+        const { findRunningConsoles } = await import('../runtime/console-locator.js');
         const [newest, ...others] = findRunningConsoles(config());
         if (newest === undefined) throw new CliError('tool', 'No console is running for this configuration: start one with `toolgate serve`.');
         // One gateway: its URL alone, as a script expects. Several: one a line, each with its process.
         const line = (found: typeof newest) => (others.length === 0 ? found.url : `${found.url}  (pid ${String(found.pid)}, started ${found.startedAt})`);
         output.result({ ...newest, consoles: [newest, ...others] }, () => [newest, ...others].map(line).join('\n'));
-        return Promise.resolve();
       }),
     );
 }
@@ -60,6 +56,7 @@ function addServeCommand(program: Command, run: RunTask): void {
         const environment = process.env.TOOLGATE_TOKEN;
         delete process.env.TOOLGATE_TOKEN;
         const resolved = config();
+        const [{ resolveHttpAccess }, { runServe }] = await Promise.all([import('../runtime/resolve-http-access.js'), import('../commands/serve-command.js')]);
         const transport =
           options.stdio === true
             ? 'stdio'

@@ -4,7 +4,7 @@ import { isAbsolute, relative } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { createPolicy, importClaudeSettings, importGeminiPolicies, type PolicyRule, type PolicySnapshot } from '../../core/internal.js';
 import { parseJsonOrThrow } from '../../core/errors/parse-json-or-throw.js';
-import { isTrustedPolicyFile, policyFilePaths, readPolicyFile } from '../../node/index.js';
+import { isTrustedPolicyFile, policyFilePaths, readPolicyFile } from '../../node/policy/policy-file.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { importedAllowCeiling, pinnedAllows, rankImportedAllows } from './imported-allows.js';

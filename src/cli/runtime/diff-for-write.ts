@@ -1,4 +1,3 @@
-import { createTwoFilesPatch } from 'diff';
 import { MAX_VIEW_BODY, redactSecrets, type FsCapability, type ToolApprovalRequest } from '../../core/internal.js';
 
 const MAX_DIFF_INPUT = 256 * 1024;
@@ -29,5 +28,7 @@ export async function diffForWrite(fs: FsCapability, request: ToolApprovalReques
   }
   if (current.length > MAX_DIFF_INPUT || proposed.length > MAX_DIFF_INPUT) return undefined;
   const display = request.target?.files[0]?.path ?? file.real;
+  // Loaded with the first write to show: most processes never draw a diff.
+  const { createTwoFilesPatch } = await import('diff');
   return { diff: redactSecrets(createTwoFilesPatch(display, display, current, proposed, 'current', 'proposed')) };
 }

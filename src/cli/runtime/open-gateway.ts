@@ -12,10 +12,18 @@ import {
   type ConfirmActionHook,
   type ToolRegistry,
 } from '../../core/internal.js';
-import { checkServerGovernance, connectMcpServers, createJsonFilePinStore, type LiveRegistry, type McpConnection, type McpServerConfig } from '../../mcp/index.js';
-import { builtinTools, createNodeHost, createRulePersister, type NodeHost } from '../../node/index.js';
+// Each piece from its own module, not a package's index: a command that opens the gateway loads what it uses and
+// no more (a call with no upstream server starts without the MCP SDK; see start-upstream-server.ts).
+import { connectMcpServers } from '../../mcp/connect-mcp-servers.js';
+import { createJsonFilePinStore } from '../../mcp/create-json-file-pin-store.js';
+import type { LiveRegistry, McpConnection, McpServerConfig } from '../../mcp/mcp-types.js';
+import { checkServerGovernance } from '../../mcp/upstream-governance.js';
+import { createNodeHost } from '../../node/create-node-host.js';
+import type { NodeHost } from '../../node/node-host-types.js';
+import { createRulePersister } from '../../node/policy/policy-file.js';
+import { builtinTools } from '../../node/tools/builtin-tools.js';
 import { anchorPathFor, createSqliteJournal, type SqliteJournal } from '../../journal/sqlite/index.js';
-import { createApprovalQueue, type ApprovalQueue } from '../../console/index.js';
+import { createApprovalQueue, type ApprovalQueue } from '../../console/approval-queue.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { buildPolicy, REMEMBERED_RULE_PREFIX } from './build-policy.js';

@@ -1,4 +1,4 @@
-import { Agent, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { ToolTimeoutError, ToolUnavailableError, type EgressCapability, type EgressRequest, type EgressResponse, type MediaStore } from '../../core/internal.js';
 import { hostDenial } from '../errors/host-denial.js';
 import type { EgressOptions, SecretStore } from '../node-host-types.js';
@@ -41,7 +41,9 @@ const TEXTUAL = /^(text\/|application\/(json|xml|javascript|x-www-form-urlencode
  */
 export function createEgressCapability(options: CreateEgressCapabilityOptions): NodeEgressCapability {
   const lookup = options.lookup ?? defaultLookup;
-  const agent = new Agent({ connect: createGuardedConnector({ ...options, lookup }), connections: 16 });
+  // undici loads on the first request: a host that never fetches (most processes) starts without it.
+  let agent: Promise<Agent> | undefined;
+  const connectionPool = (): Promise<Agent> => (agent ??= import('undici').then(({ Agent }) => new Agent({ connect: createGuardedConnector({ ...options, lookup }), connections: 16 })));
   const maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
   const maxRequestBytes = options.maxRequestBytes ?? 1024 * 1024;
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -61,7 +63,7 @@ export function createEgressCapability(options: CreateEgressCapabilityOptions): 
     let url = first;
     try {
       for (let hop = 0; ; hop += 1) {
-        const response = await agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method, headers, body: body ?? null, signal: abort });
+        const response = await (await connectionPool()).request({ origin: url.origin, path: `${url.pathname}${url.search}`, method, headers, body: body ?? null, signal: abort });
         const location = response.headers.location;
         if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
           await response.body.dump();
@@ -131,7 +133,9 @@ export function createEgressCapability(options: CreateEgressCapabilityOptions): 
       return callOptions?.retainWork === undefined ? perform(request, signal) : callOptions.retainWork(() => perform(request, signal));
     },
     checkDestination,
-    close: () => agent.close(),
+    close: async () => {
+      if (agent !== undefined) await (await agent).close();
+    },
   };
 }
 

@@ -1,0 +1,78 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI } from './support/spawn-cli.js';
+
+const folders: string[] = [];
+
+/**
+ * Preloaded with `node --import`: a module hook that appends every module URL the process loads (ES modules, and
+ * the CommonJS ones an ES module imports) to `record`, one a line.
+ */
+function recorder(record: string): string {
+  const hook = `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
+  appendFileSync(${JSON.stringify(record)}, url + '\\n');
+  return next(url, context);
+}`;
+  return `import { register } from 'node:module';\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});\n`;
+}
+
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+/** Run the built CLI and return what it printed and every module URL the process loaded. */
+function loadedBy(args: readonly string[], config?: object): { status: number | null; stdout: string; loaded: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'toolgate-start-'));
+  folders.push(dir);
+  writeFileSync(join(dir, 'notes.md'), 'hello\n');
+  if (config !== undefined) writeFileSync(join(dir, 'toolgate.config.json'), JSON.stringify(config));
+  const record = join(dir, 'loaded.txt');
+  writeFileSync(record, '');
+  writeFileSync(join(dir, 'recorder.mjs'), recorder(record));
+  const run = spawnSync(process.execPath, ['--import', join(dir, 'recorder.mjs'), CLI, ...args], { cwd: dir, env: process.env, encoding: 'utf8' });
+  return { status: run.status, stdout: run.stdout, loaded: readFileSync(record, 'utf8').split('\n').filter((line) => line !== '') };
+}
+
+const from = (loaded: readonly string[], part: string): string[] => loaded.filter((url) => url.includes(part));
+
+// Every command is a process of its own, and an MCP client waits for `serve` before its first call: each loads the
+// modules it runs, not the whole product.
+describe('what a command loads', () => {
+  it('--version and --help load the program alone: not the engine, the host or the configuration schema', () => {
+    for (const args of [['--version'], ['--help'], ['audit', '--help']]) {
+      const run = loadedBy(args);
+      expect(run.status).toBe(0);
+      expect(from(run.loaded, '/dist/cli/commands/')).toEqual([]);
+      // The error type and the terminal's escaping, which every command prints through, and nothing else of the engine.
+      expect(from(run.loaded, '/dist/core/internal.js')).toEqual([]);
+      expect(from(run.loaded, '/dist/core/registry/')).toEqual([]);
+      expect(from(run.loaded, '/dist/node/')).toEqual([]);
+      expect(from(run.loaded, '/node_modules/ajv/')).toEqual([]);
+      expect(run.loaded.some((url) => url.endsWith('/dist/cli/main.js'))).toBe(true);
+    }
+  });
+
+  it('audit verify reads the journal without the host, the MCP SDK or the HTTP client', () => {
+    const run = loadedBy(['audit', 'verify'], { scope: 'read-only' });
+    expect(from(run.loaded, '/dist/cli/commands/audit-command.js')).toHaveLength(1);
+    expect(from(run.loaded, '/dist/node/create-node-host.js')).toEqual([]);
+    expect(from(run.loaded, '@modelcontextprotocol')).toEqual([]);
+    expect(from(run.loaded, '/node_modules/undici/')).toEqual([]);
+  });
+
+  it('a call with no upstream server runs without the MCP client, the HTTP client or the diff library', () => {
+    const run = loadedBy(['--json', 'call', 'read_file', '{"path":"notes.md"}'], { scope: 'read-only' });
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, value: { content: 'hello\n' } });
+    expect(from(run.loaded, '/dist/node/create-node-host.js')).toHaveLength(1);
+    expect(from(run.loaded, '@modelcontextprotocol/sdk/dist/esm/client/')).toEqual([]);
+    expect(from(run.loaded, '/dist/mcp/open-upstream.js')).toEqual([]);
+    expect(from(run.loaded, '/dist/mcp/serve-mcp.js')).toEqual([]);
+    expect(from(run.loaded, '/node_modules/undici/')).toEqual([]);
+    expect(from(run.loaded, '/node_modules/diff/')).toEqual([]);
+  });
+});
