@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { configValidatorPlugin } from './config-validator.build.mjs';
 import { consoleScriptPlugin } from './vite.console.config.js';
 
 export default defineConfig({
-  plugins: [consoleScriptPlugin()],
+  plugins: [consoleScriptPlugin(), configValidatorPlugin()],
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
     typecheck: { enabled: true, include: ['src/**/*.test-d.ts'], tsconfig: './tsconfig.typetest.json' },

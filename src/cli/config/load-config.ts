@@ -1,20 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { CliError } from '../cli-error.js';
+import { validateConfig } from './config-validator.js';
 import type { ResolvedConfig, ToolgateConfigFile } from './config-types.js';
 
 export const CONFIG_FILE_NAMES = ['toolgate.config.json', 'toolgate.config.jsonc', 'toolgate.config.yaml', 'toolgate.config.yml'] as const;
 
-const schemaPath = resolve(dirname(fileURLToPath(import.meta.url)), '../../../schema/toolgate.config.schema.json');
-let validator: ReturnType<Ajv['compile']> | undefined;
-
 function validate(config: unknown): readonly ErrorObject[] {
-  validator ??= new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(schemaPath, 'utf8')) as object);
-  return validator(config) ? [] : (validator.errors ?? []);
+  return validateConfig(config) ? [] : (validateConfig.errors ?? []);
 }
 
 /** Find the config file: the explicit path, else the first known name in `cwd`. */
