@@ -9,7 +9,7 @@ import { DEFAULT_MAX_MEDIA_BYTES } from './media-content-blocks.js';
 import type { LiveRegistry } from './mcp-types.js';
 import type { ObserveServedCall } from './observe-served-call.js';
 import { routePastMessageSwitch } from './route-past-message-switch.js';
-import { serveHttp, type ServeHttpOptions } from './serve-http.js';
+import type { ServeHttpOptions } from './serve-http.js';
 import { useLeanFraming } from './use-lean-framing.js';
 import { useJsonLineWriting } from './write-json-line.js';
 
@@ -126,6 +126,8 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
     routePastMessageSwitch(server, stdio);
     return { url: undefined, stats: () => ({ sessions: closing === undefined ? 1 : 0, subscribed }), close };
   }
+  // The HTTP transport (and the SDK's) loads only for a gateway served over HTTP: a stdio gateway starts without it.
+  const { serveHttp } = await import('./serve-http.js');
   const listener = await serveHttp(transport, createSession);
   return { url: listener.url, stats: () => ({ sessions: listener.sessions(), subscribed }), close: () => listener.close() };
 }
