@@ -64,13 +64,15 @@ describe('what a command loads', () => {
     expect(from(run.loaded, '/node_modules/undici/')).toEqual([]);
   });
 
-  it('a call with no upstream server runs without the MCP client, the HTTP client or the diff library', () => {
+  it('a call with no upstream server runs without the MCP SDK, zod, the HTTP client or the diff library', () => {
     const run = loadedBy(['--json', 'call', 'read_file', '{"path":"notes.md"}'], { scope: 'read-only' });
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, value: { content: 'hello\n' } });
     expect(from(run.loaded, '/dist/node/create-node-host.js')).toHaveLength(1);
-    expect(from(run.loaded, '@modelcontextprotocol/sdk/dist/esm/client/')).toEqual([]);
+    expect(from(run.loaded, '@modelcontextprotocol')).toEqual([]);
+    expect(from(run.loaded, '/node_modules/zod/')).toEqual([]);
     expect(from(run.loaded, '/dist/mcp/open-upstream.js')).toEqual([]);
+    expect(from(run.loaded, '/dist/mcp/call-upstream.js')).toEqual([]);
     expect(from(run.loaded, '/dist/mcp/serve-mcp.js')).toEqual([]);
     expect(from(run.loaded, '/node_modules/undici/')).toEqual([]);
     expect(from(run.loaded, '/node_modules/diff/')).toEqual([]);

@@ -6,8 +6,7 @@ import { abortReasonText } from './abort-reason-text.js';
 import { leanToolsCallOf, type ToolsCallOptions } from './lean-tools-call.js';
 import { isUpstreamErrorResponse } from './upstream-error-response.js';
 import { NotAnMcpResultError, UPSTREAM_RESULT_SCHEMA } from './upstream-result-schema.js';
-
-export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+import { DEFAULT_CALL_TIMEOUT_MS } from './mcp-types.js';
 
 export interface CallUpstreamOptions {
   readonly client: Client;

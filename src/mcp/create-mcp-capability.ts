@@ -1,7 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { mcpToolName, ToolPolicyError, type McpCallInput, type McpCapability, type ToolgateError } from '../core/internal.js';
-import { callUpstream } from './call-upstream.js';
 import type { StderrTail } from './create-stderr-tail.js';
 import type { Emit, UpstreamEntry } from './discover-server-tools.js';
 import { hasArgumentTargets, targetsJudgedByName } from './guard-mcp-call.js';
@@ -10,6 +9,10 @@ import type { McpServerConfig } from './mcp-types.js';
 import { isValidServerName } from './is-valid-server-name.js';
 import { scanHiddenCharacters, scanHiddenInValue } from './scan-hidden-characters.js';
 import { waitForRelisting } from './wait-for-relisting.js';
+
+// Loaded with the first call to an upstream, and the MCP SDK's message types with it: a process that connects no
+// server starts without them.
+let upstreamCalls: Promise<typeof import('./call-upstream.js')> | undefined;
 
 export interface UpstreamServer {
   readonly config: McpServerConfig;
@@ -57,6 +60,7 @@ export function createMcpCapability(options: CreateMcpCapabilityOptions): McpCap
       const name = entry.name;
       if (entry.status !== 'offered') throw options.withheldError(entry);
       if (input.targetsJudged !== true && hasArgumentTargets(entry)) throw new ToolPolicyError(name, 'target_unavailable', { detail: `was refused: ${targetsJudgedByName(entry)}` });
+      const { callUpstream } = await (upstreamCalls ??= import('./call-upstream.js'));
       const result = await callUpstream({
         client: server.client,
         name,

@@ -47,6 +47,9 @@ interface McpServerBase {
   readonly stripHiddenCharacters?: boolean;
 }
 
+/** An upstream call's timeout (`timeoutMs`) when its server sets none. */
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+
 /** What the configuration says about one upstream tool, over what its server and its annotations say. */
 export interface McpToolOverride {
   /** `true`: governed even when trusted and read-only. `false`: not governed (refused for a tool that writes paths). */

@@ -1,5 +1,5 @@
 import { ToolTimeoutError } from '../core/internal.js';
-import { DEFAULT_CALL_TIMEOUT_MS } from './call-upstream.js';
+import { DEFAULT_CALL_TIMEOUT_MS } from './mcp-types.js';
 import type { UpstreamServer } from './create-mcp-capability.js';
 
 /**
