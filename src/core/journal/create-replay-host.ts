@@ -1,6 +1,7 @@
 import { ToolgateError } from '../errors/toolgate-error.js';
 import { ConfigurationError, ReplayMissError } from '../errors/tool-errors.js';
 import type { MediaStore, ToolHost } from '../host/tool-host.js';
+import { restoreAttachments } from '../dispatch/restore-attachments.js';
 import type { Journal, JournalPrepareInput, JournalPrepareResult, RecordedResult } from './journal-types.js';
 
 export interface ReplayHostOptions {
@@ -110,6 +111,15 @@ export function createReplayHost(journal: Journal, options: ReplayHostOptions): 
     }
     queue.splice(index, 1);
     remaining -= 1;
+    // A recording with media answers only while its bytes are there: checked here too, so a recording found and
+    // not answered from counts as the miss it is (the dispatch checks again as it restores them, for every journal).
+    if (recorded.attachments !== undefined || recorded.receipt.attachments !== undefined) {
+      const restored = await restoreAttachments({ tool: input.toolName, recorded, mediaStore: options.mediaStore });
+      if (!restored.ok) {
+        misses += 1;
+        return { status: 'refused', error: restored.error };
+      }
+    }
     hits += 1;
     answered.set(input.key, recorded);
     return { status: 'recorded', recorded };

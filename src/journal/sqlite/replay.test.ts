@@ -138,6 +138,7 @@ describe('replay of a call that returned media', () => {
     const replay = createReplayHost(journal, { runId: 'shots', mediaStore: createMediaStore(mediaDir) });
     const replayed = await createToolRegistry({ tools: [screenshot], host: replay.host, journal: replay.journal }).dispatch(call, { grantedTools: ['screenshot'], runId: 'shots' });
     expect(replayed.ok && replayed.attachments?.map((attachment) => unwrapUntrusted(attachment))).toEqual([handle]);
+    expect(replay.stats()).toEqual({ hits: 1, misses: 0, remaining: 0 });
     expect(bodies.count).toBe(before);
     // The replay host reads the store and writes nothing to it.
     await expect(replay.host.mediaStore?.put(new Uint8Array(1), 'image/png')).rejects.toMatchObject({ code: 'REPLAY_MISS' });
@@ -151,6 +152,8 @@ describe('replay of a call that returned media', () => {
       const replay = createReplayHost(journal, options);
       const replayed = await createToolRegistry({ tools: [screenshot], host: replay.host, journal: replay.journal }).dispatch(call, { grantedTools: ['screenshot'], runId: 'shots' });
       expect(replayed.ok ? undefined : { code: replayed.error.code, reason: (replayed.error as ReplayMissError).reason }).toEqual({ code: 'REPLAY_MISS', reason: 'media_missing' });
+      // Found, and not answered from: a miss in the session's count, as on the line `toolgate replay` prints.
+      expect(replay.stats()).toEqual({ hits: 0, misses: 1, remaining: 0 });
     }
     expect(bodies.count).toBe(before);
   });
