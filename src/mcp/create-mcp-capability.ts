@@ -12,7 +12,7 @@ import { waitForRelisting } from './wait-for-relisting.js';
 
 // Loaded with the first call to an upstream, and the MCP SDK's message types with it: a process that connects no
 // server starts without them.
-let upstreamCalls: Promise<typeof import('./call-upstream.js')> | undefined;
+let callUpstream: (typeof import('./call-upstream.js'))['callUpstream'] | undefined;
 
 export interface UpstreamServer {
   readonly config: McpServerConfig;
@@ -46,6 +46,8 @@ export interface CreateMcpCapabilityOptions {
 export function createMcpCapability(options: CreateMcpCapabilityOptions): McpCapability {
   return {
     async call(input: McpCallInput, signal?: AbortSignal): Promise<CallToolResult> {
+      // Before the checks, not between them and the send: nothing may change what was checked while the module loads.
+      callUpstream ??= (await import('./call-upstream.js')).callUpstream;
       const serverName: unknown = input.server;
       const toolName: unknown = input.tool;
       const server = typeof serverName === 'string' ? options.servers.get(serverName) : undefined;
@@ -60,7 +62,6 @@ export function createMcpCapability(options: CreateMcpCapabilityOptions): McpCap
       const name = entry.name;
       if (entry.status !== 'offered') throw options.withheldError(entry);
       if (input.targetsJudged !== true && hasArgumentTargets(entry)) throw new ToolPolicyError(name, 'target_unavailable', { detail: `was refused: ${targetsJudgedByName(entry)}` });
-      const { callUpstream } = await (upstreamCalls ??= import('./call-upstream.js'));
       const result = await callUpstream({
         client: server.client,
         name,

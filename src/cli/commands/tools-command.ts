@@ -1,5 +1,6 @@
 import type { ProviderName, ToolInfo, ToolRegistry } from '../../core/internal.js';
-import { upstreamGovernanceOf, type UpstreamGovernance } from '../../mcp/index.js';
+import { upstreamGovernanceOf } from '../../mcp/build-upstream-tool.js';
+import type { UpstreamGovernance } from '../../mcp/upstream-governance.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
 import { formatTable, type CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
@@ -7,7 +8,6 @@ import { describeServerDown } from '../runtime/describe-server-down.js';
 import { terminalJson } from '../terminal-text.js';
 import { openGateway, type Gateway } from '../runtime/open-gateway.js';
 import { TOOL_FORMATS } from '../program/option-choices.js';
-
 
 /**
  * `toolgate tools`: what the gateway serves, as a table or as one provider's
