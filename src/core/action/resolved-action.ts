@@ -36,6 +36,14 @@ export interface ResolvedPath {
    * the target and its parent, kind). Never shown, never digested.
    */
   readonly identity?: string;
+  /**
+   * Host-private, for a command's argument that is an existing regular file:
+   * its size and its modification and change times. Bytes written into the
+   * file change it (the change time cannot be set back), so an approval
+   * remembered for a command, and the command's spawn, are bound to the
+   * file as it was judged, not only to its name. Never shown, never digested.
+   */
+  readonly contentStamp?: string;
 }
 
 /** A process: the exact argv (no shell ever reads it), the program the host will run, and where. */

@@ -167,5 +167,6 @@ function frozenPath(file: ResolvedPath, path: string, real: string, outside: boo
     hardLinked: file.hardLinked,
   };
   if (file.identity !== undefined) copy.identity = file.identity;
+  if (file.contentStamp !== undefined) copy.contentStamp = file.contentStamp;
   return Object.freeze(copy);
 }

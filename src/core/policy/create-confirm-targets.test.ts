@@ -143,6 +143,27 @@ describe('remembered approvals cover only what the approver saw', () => {
     expect(prompt).toHaveBeenCalledTimes(2);
   });
 
+  test('run_command: approving `sh run.sh` does not approve it once run.sh holds other bytes, and the key does not show them', async () => {
+    const policy = createPolicy({ allowedCommands: [['sh', 'run.sh']], scope: { tier: 'workspace-write', roots: ['/work/repo'] } });
+    const prompt = vi.fn<PromptHook>(async (): Promise<ToolApprovalDecision> => (prompt.mock.calls.length === 1 ? { outcome: 'approve', scope: 'session' } : { outcome: 'reject' }));
+    const approvals = createConfirm({ mode: 'ask', prompt, policy });
+    // What the host finds run.sh holding: its content stamp, which a rewrite changes.
+    let contentStamp = '18:1700000000000.25:1700000000000.25';
+    const resolve = (request: { arguments?: readonly string[] }) => ({
+      files: [],
+      executable: '/usr/bin/sh',
+      arguments: (request.arguments ?? []).map((requested) => ({ requested, path: requested, real: requested, protected: false, linkTraversal: false, outside: false, created: false, hardLinked: false, contentStamp })),
+    });
+    const registry = createToolRegistry({ tools: [runInDir], host: { ...createFakeHost(), resolve }, policy });
+    const run = () => registry.dispatch(call('run_command', { command: ['sh', 'run.sh'] }), { grantedTools: ['run_command'], approval: { confirm: approvals.confirm } });
+    expect((await run()).ok).toBe(true);
+    expect((await run()).receipt.approval).toMatchObject({ how: 'confirm:remembered' });
+    expect(approvals.remembered()).toEqual([expect.objectContaining({ kind: 'argv', also: { path: '.', executable: '/usr/bin/sh', arguments: '["run.sh"]' } })]);
+    contentStamp = '18:1700000000000.25:1700000000090.5';
+    expect((await run()).ok).toBe(false);
+    expect(prompt).toHaveBeenCalledTimes(2);
+  });
+
   test('web_search: approving one query does not approve another', async () => {
     const { prompt, run } = setupTargets('session');
     expect((await run('web_search', { query: 'weather berlin' })).ok).toBe(true);

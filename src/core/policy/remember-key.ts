@@ -15,7 +15,8 @@ export interface RememberKey {
  * Remembered approvals are keyed by the tool, the agent and the resolved
  * action the approver saw — never by its spelling or its masked display:
  * - a command by its exact argv, with its working directory's real path, the executable and,
- *   where the host resolved them, where its argument paths really lead;
+ *   where the host resolved them, where its argument paths really lead and what the
+ *   files among them hold (their content stamps);
  * - files by their exact real paths;
  * - HTTP by method, origin (scheme, host, port) and path;
  * - an MCP tool by server and tool, with the action digest standing for its arguments.
@@ -29,8 +30,9 @@ export function rememberKey(request: ToolApprovalRequest): RememberKey | undefin
   if (request.action === undefined || request.masked > 0 || action === undefined) return undefined;
   const tool = request.toolName.split('@')[0] ?? request.toolName;
   const agent = request.agent;
-  const key = (kind: RememberedApproval['kind'], value: string, also: RememberedApproval['also'], rule: RememberKey['rule']): RememberKey => ({
-    id: JSON.stringify([request.toolName, agent ?? null, kind, value, also ?? null]),
+  // `bound`: what the key also holds and no one is shown (the content stamps of a command's argument files).
+  const key = (kind: RememberedApproval['kind'], value: string, also: RememberedApproval['also'], rule: RememberKey['rule'], bound?: string): RememberKey => ({
+    id: JSON.stringify([request.toolName, agent ?? null, kind, value, also ?? null, ...(bound === undefined ? [] : [bound])]),
     entry: { tool, agent, kind, value, ...(also === undefined ? {} : { also }) },
     rule,
   });
@@ -48,7 +50,9 @@ export function rememberKey(request: ToolApprovalRequest): RememberKey | undefin
     // a command run elsewhere, or naming a link, is remembered but not persisted.
     // An argv rule has no empty element (`echo ""`): such a command is remembered, not persisted.
     const persistable = cwd.real === '.' && action.files.length === 0 && argumentPaths?.some((path) => path.linkTraversal) !== true && !argv.includes('');
-    return key('argv', JSON.stringify(argv), also, persistable ? exactArgvRule(tool, argv) : undefined);
+    // `sh run.sh` approved runs what run.sh held then: once its bytes change, the approval no longer stands in for it.
+    const stamps = argumentPaths?.some((path) => path.contentStamp !== undefined) === true ? JSON.stringify(argumentPaths.map((path) => path.contentStamp ?? null)) : undefined;
+    return key('argv', JSON.stringify(argv), also, persistable ? exactArgvRule(tool, argv) : undefined, stamps);
   }
   if (action.http !== undefined) {
     const { method, scheme, host, port, path } = action.http;

@@ -246,6 +246,21 @@ describe('host.resolve: the paths a command\'s arguments name', () => {
     expect(ordinary).toMatchObject({ path: 'hello.txt', real: 'hello.txt', created: false, protected: false, hardLinked: false });
   });
 
+  it('stamps an argument that is an existing regular file with what it holds, and nothing else', async () => {
+    await mkdir(path.join(workspace, 'folder'), { recursive: true });
+    const [file, folder, missing] = resolveArguments(['hello.txt', 'folder', 'nothere.sh']);
+    expect(file?.contentStamp).toMatch(/^\d+:[\d.]+:[\d.]+$/);
+    expect(folder?.contentStamp).toBeUndefined();
+    expect(missing?.contentStamp).toBeUndefined();
+    // The same bytes count read again; other bytes of the same length in the same file do not.
+    expect(resolveArguments(['hello.txt'])[0]?.contentStamp).toBe(file?.contentStamp);
+    const before = await readFile(path.join(workspace, 'hello.txt'), 'utf8');
+    await writeFile(path.join(workspace, 'hello.txt'), 'x'.repeat(Buffer.byteLength(before)));
+    expect(resolveArguments(['hello.txt'])[0]?.contentStamp).not.toBe(file?.contentStamp);
+    // A path a call reads or writes is not stamped: a file tool binds its target by identity.
+    expect(host.resolve({ tool: 'read_file', access: 'read', paths: ['hello.txt'] }).files[0]?.contentStamp).toBeUndefined();
+  });
+
   it('answers nothing about arguments when none were asked', () => {
     expect(host.resolve({ tool: 'run_command', access: 'read', paths: ['.'], program: 'cat' }).arguments).toBeUndefined();
   });

@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { ResolvedPath, ResolvedTarget, ResolveTargetRequest } from '../../core/internal.js';
 import { hostDenial } from '../errors/host-denial.js';
@@ -79,7 +80,14 @@ function resolvePath(jail: FsJail, requested: string, tool: string, asSpelled: b
     created: walk.missing.length > 0,
     hardLinked: walk.missing.length === 0 && !walk.stats.isDirectory() && walk.stats.nlink > 1,
     identity: walk.identity,
+    // A command's argument may be the code it runs (`sh run.sh`): what the file holds is part of what was judged.
+    ...(asSpelled && walk.missing.length === 0 && walk.stats.isFile() ? { contentStamp: contentStampOf(walk.stats) } : {}),
   };
+}
+
+/** Size, modification and change times of a regular file (see `ResolvedPath.contentStamp`). */
+function contentStampOf(stats: Stats): string {
+  return `${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
 }
 
 /** The executable the process capability would run, or undefined when it would refuse (spawn then fails as it always has). */

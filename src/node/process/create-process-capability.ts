@@ -142,14 +142,15 @@ function sameCommand(expected: ResolvedCommand, file: string, command: string, a
 
 /**
  * Whether each path the arguments name is still what was judged: the same
- * real path, the same file there (or still none). Resolved the way the host
- * resolved them before policy, from the same spellings.
+ * real path, the same file there (or still none), with the same bytes (a
+ * script rewritten while its approval was open is not run). Resolved the way
+ * the host resolved them before policy, from the same spellings.
  */
 function sameArguments(expected: readonly ResolvedPath[], resolveTarget: ReturnType<typeof createResolveTarget>, tool: string | undefined): boolean {
   const now = resolveTarget({ tool: tool ?? 'host', access: 'read', paths: [], arguments: expected.map((entry) => entry.requested) }).arguments ?? [];
   return expected.every((was, index) => {
     const is = now[index];
-    return is !== undefined && is.real === was.real && is.identity === was.identity && is.created === was.created && is.protected === was.protected;
+    return is !== undefined && is.real === was.real && is.identity === was.identity && is.contentStamp === was.contentStamp && is.created === was.created && is.protected === was.protected;
   });
 }
 

@@ -97,6 +97,23 @@ describe('spawn re-checks the command it was approved for', () => {
     expect((await host.process.spawn('cat', ['still.txt'], {}, { expected: resolvedCommand(host, ['cat', 'still.txt']) })).stdout).toBe('plain\n');
   });
 
+  it('refuses a script its arguments name that was rewritten in place after approval, to the same length and inode, and runs none of it', async () => {
+    const host = setup.makeHost();
+    const script = path.join(setup.workspace, 'run.sh');
+    await writeFile(script, 'echo tests passed\n');
+    const approved = resolvedCommand(host, ['sh', 'run.sh']);
+    expect(approved.arguments?.[0]?.contentStamp).toBeDefined();
+    await writeFile(script, 'touch pwned.txt #\n');
+    const attempt = host.process.spawn('sh', ['run.sh'], {}, { expected: approved });
+    expect(await refusalReason(attempt)).toBe('target_changed');
+    expect(await exists(path.join(setup.workspace, 'pwned.txt'))).toBe(false);
+    // Read, not written, it runs as judged.
+    const judged = resolvedCommand(host, ['sh', 'run.sh']);
+    await host.process.spawn('cat', ['run.sh'], {}, { expected: resolvedCommand(host, ['cat', 'run.sh']) });
+    expect((await host.process.spawn('sh', ['run.sh'], {}, { expected: judged })).exitCode).toBe(0);
+    expect(await exists(path.join(setup.workspace, 'pwned.txt'))).toBe(true);
+  });
+
   it('runs in a protected working directory only when the approved command named it', async () => {
     const host = setup.makeHost();
     await mkdir(path.join(setup.workspace, '.git'), { recursive: true });
