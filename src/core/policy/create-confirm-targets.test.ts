@@ -268,14 +268,16 @@ describe('always: the persisted rule matches what was remembered and nothing mor
     expect(prompt).toHaveBeenCalledTimes(2);
   });
 
-  test('an HTTP approval is remembered for its method, origin and path, and never persisted as a domain rule', async () => {
+  test('an HTTP approval is remembered for the identical request alone, and never persisted as a domain rule', async () => {
     const { run, persisted, prompt } = setupTargets('always');
     expect((await run('http_request', { url: 'https://api.github.com/x' })).ok).toBe(true);
-    // No rule can say method, origin and path together: a domain rule would allow every request to the host.
+    // No rule can say the whole request: a domain rule would allow every request to the host.
     expect(persisted).toEqual([]);
-    expect((await run('http_request', { url: 'https://api.github.com/x?page=2' })).receipt.approval).toMatchObject({ how: 'confirm:remembered' });
+    expect((await run('http_request', { url: 'https://api.github.com/x' })).receipt.approval).toMatchObject({ how: 'confirm:remembered' });
+    // A query is what leaves as much as the path: `?q=` can carry what the model read.
+    expect((await run('http_request', { url: 'https://api.github.com/x?q=merger-with-globex' })).ok).toBe(false);
     expect((await run('http_request', { url: 'https://api.github.com/repos/me/prod' })).ok).toBe(false);
-    expect(prompt).toHaveBeenCalledTimes(2);
+    expect(prompt).toHaveBeenCalledTimes(3);
   });
 
   test('an argv holding a literal `*` is persisted as an exact argv, never a glob', async () => {

@@ -58,7 +58,7 @@ export interface RememberedApproval {
    * - `argv`: `value` is the JSON argv, exactly as it runs; `also` holds the working directory's real path, the executable
    *   and, where the host resolved them, the JSON list of where its argument paths really lead;
    * - `path`: `value` is the real path (or the JSON list of real paths);
-   * - `http`: `value` is the JSON `[method, origin, path]`;
+   * - `http`: `value` is the JSON `[method, origin, path]`; `also.digest` the action digest standing for the whole request;
    * - `mcp`: `value` is the JSON `[server, tool]`; `also.digest` the action digest standing for the arguments;
    * - `digest`: `value` is the action digest, for a call whose target is its data
    *   (a search's query, an OS action's text): only the identical input, from

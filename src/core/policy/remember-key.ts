@@ -18,7 +18,8 @@ export interface RememberKey {
  *   where the host resolved them, where its argument paths really lead and what the
  *   files among them hold (their content stamps);
  * - files by their exact real paths;
- * - HTTP by method, origin (scheme, host, port) and path;
+ * - HTTP by method, origin (scheme, host, port) and path, with the action digest standing for the
+ *   whole request (query, headers, body);
  * - an MCP tool by server and tool, with the action digest standing for its arguments.
  * Anything else that shows a governed action (a search, whose query is what
  * leaves; an OS action) is keyed by its action digest, so only the identical
@@ -56,8 +57,9 @@ export function rememberKey(request: ToolApprovalRequest): RememberKey | undefin
   }
   if (action.http !== undefined) {
     const { method, scheme, host, port, path } = action.http;
-    // No rule says method, origin and path together: an HTTP approval is remembered, never persisted.
-    return key('http', JSON.stringify([method, `${scheme}://${host}:${port}`, path]), undefined, undefined);
+    // What leaves is the query, the headers and the body as much as the URL's path: only the identical request is
+    // approved again. No rule says that: an HTTP approval is remembered, never persisted.
+    return key('http', JSON.stringify([method, `${scheme}://${host}:${port}`, path]), { digest: request.actionDigest }, undefined);
   }
   if (action.files.length > 0) return filesKey(action, tool, key);
   return byDigest();
