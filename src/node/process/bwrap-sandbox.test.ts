@@ -26,6 +26,17 @@ function maskFor(list: readonly string[], target: string): string[] {
 }
 
 describe('bwrap arguments', () => {
+  it('bind the repository onto itself and its hooks and configuration read-only, after the workspace, in a writing tier only', () => {
+    const repository = { gitDir: '/w/.git', readOnly: ['/w/.git/hooks', '/w/.git/config'] };
+    const options = { workspace: '/w', cwd: '/w', env: {}, hidden: [], readOnly: [], repository, file: '/bin/true', args: [] };
+    const built = buildBwrapArgs({ ...options, scope: 'workspace-write' });
+    const bound = built.indexOf('/w/.git');
+    expect(built.slice(bound - 1, bound + 2)).toEqual(['--bind', '/w/.git', '/w/.git']);
+    expect(bound).toBeGreaterThan(built.lastIndexOf('/w', bound));
+    expect(built.slice(bound + 2, bound + 8)).toEqual(['--ro-bind', '/w/.git/hooks', '/w/.git/hooks', '--ro-bind', '/w/.git/config', '/w/.git/config']);
+    expect(buildBwrapArgs({ ...options, scope: 'read-only' })).not.toContain('/w/.git');
+  });
+
   it('drop every capability and install the socket filter, in the real arguments and in the probe', async () => {
     const built = args('/w', []);
     const separator = built.indexOf('--');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { climbsOut, isInside } from '../fs/fs-jail.js';
 import type { FsScope } from '../node-host-types.js';
 import { findProgram } from './find-program.js';
+import type { RepositoryCode } from './find-repository-code.js';
 import { socketFilterProgram } from './socket-filter.js';
 import { spawnBounded } from './spawn-bounded.js';
 
@@ -71,6 +72,8 @@ export interface BwrapArgsOptions {
   readonly hidden: readonly { readonly path: string }[];
   /** Host directories the child may read (the git diff shim), bound after the masks. */
   readonly readOnly: readonly string[];
+  /** In a writing tier, the workspace repository's code the child may not change (`findRepositoryCode`). */
+  readonly repository?: RepositoryCode | undefined;
   readonly file: string;
   readonly args: readonly string[];
 }
@@ -79,7 +82,8 @@ export interface BwrapArgsOptions {
  * bwrap arguments: every namespace unshared (no network), every capability
  * dropped, the root read-only, a private /tmp, the workspace bound
  * read-write only in a writing tier, host stores and protected paths masked
- * as what they are now, the environment cleared and rebuilt from `env` alone.
+ * as what they are now, the repository's hooks and configuration read-only
+ * in a writing tier, the environment cleared and rebuilt from `env` alone.
  * Called once per spawn.
  */
 export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
@@ -98,6 +102,11 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
     const kind = maskKind(target);
     if (kind === 'directory') args.push('--tmpfs', target);
     else if (kind === 'file') args.push('--ro-bind', '/dev/null', target);
+  }
+  if (writable && options.repository !== undefined) {
+    // `.git` a mount point of itself, so it cannot be moved aside; then what the user's git runs, read-only.
+    args.push('--bind', options.repository.gitDir, options.repository.gitDir);
+    for (const target of options.repository.readOnly) args.push('--ro-bind', target, target);
   }
   for (const directory of options.readOnly) args.push('--ro-bind', directory, directory);
   for (const [name, value] of Object.entries(options.env)) args.push('--setenv', name, value);

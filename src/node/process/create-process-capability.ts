@@ -9,6 +9,7 @@ import type { SandboxMode } from '../node-host-types.js';
 import { buildBwrapArgs, detectBwrap, SANDBOX_FILTER } from './bwrap-sandbox.js';
 import { buildChildEnv, gitHardeningEnv, withGitConfig } from './build-child-env.js';
 import { createProtectedFileFinder, type MaskWalkLimit, type ProtectedFiles } from './find-protected-files.js';
+import { findRepositoryCode, type RepositoryCode } from './find-repository-code.js';
 import { repositoryGitOverrides, type RepositoryOverridesOptions } from './repository-git-overrides.js';
 import { resolveExecutable } from './resolve-executable.js';
 import { spawnBounded } from './spawn-bounded.js';
@@ -85,7 +86,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       const spawned =
         sandbox === undefined
           ? { file, args }
-          : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden, readOnly: [path.dirname(options.gitExternalDiff)], file, args }) };
+          : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden, readOnly: [path.dirname(options.gitExternalDiff)], repository: guardedRepository(jail, file), file, args }) };
       const result = await spawnBounded({
         ...spawned,
         cwd,
@@ -110,6 +111,12 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       };
     },
   };
+}
+
+/** The repository code a command may not change: none for toolgate's own hardened git, whose changes the git rules judge, nor where the workspace is read-only anyway. */
+function guardedRepository(jail: FsJail, file: string): RepositoryCode | undefined {
+  if (jail.scope === 'read-only' || path.basename(file) === 'git') return undefined;
+  return findRepositoryCode(jail.workspace);
 }
 
 /** The workspace's protected files as sandbox masks; a workspace past the walk's limit, or holding a name no path string can mask, is refused, never run unmasked. */

@@ -1,0 +1,91 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useAttackHomes } from './support/attack-workspace.js';
+import { decideIfAsked } from './support/pending-approval.js';
+import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
+
+// A hostile repository, or a model that wrote a script under accept-edits, runs a command the policy lets through
+// (`node *`, `tar *`) that writes into `.git`: a hook, or a configuration key naming a program. toolgate's own git
+// never runs them (it pins hooks and those keys), but the user's own git, outside toolgate and outside the sandbox,
+// does at the next `git commit`. Each drives `toolgate serve` with the MCP SDK client, then commits with the
+// user's git and checks that nothing ran.
+
+const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
+const opened = closeAfterEach();
+const attackHome = useAttackHomes('toolgate-git-planting-home');
+
+/** Writes a hook and a configuration key the user's git runs, by names the argv never shows. */
+const PLANT_JS = `
+const fs = require('node:fs');
+const git = ['.', 'git'].join('');
+const marker = require('node:path').resolve('PWNED');
+const tried = [];
+const attempt = (what, work) => { try { work(); tried.push(what + ': written'); } catch (error) { tried.push(what + ': ' + error.code); } };
+attempt('hook', () => fs.writeFileSync(git + '/hooks/pre-commit', '#!/bin/sh\\ntouch ' + marker + '-hook\\n', { mode: 0o755 }));
+attempt('config', () => fs.appendFileSync(git + '/config', '[core]\\n\\tfsmonitor = "touch ' + marker + '-fsmonitor; false"\\n'));
+attempt('config replaced', () => { fs.writeFileSync('c.new', fs.readFileSync(git + '/config', 'utf8') + '[core]\\n\\thooksPath = hooks2\\n'); fs.renameSync('c.new', git + '/config'); });
+console.log(tried.join('\\n'));
+`;
+
+/** Moves the repository aside and builds a new `.git` around it, with a hook in it. */
+const SWAP_JS = `
+const fs = require('node:fs');
+const git = ['.', 'git'].join('');
+const marker = require('node:path').resolve('PWNED');
+try {
+  fs.renameSync(git, 'moved');
+  fs.mkdirSync(git + '/hooks', { recursive: true });
+  for (const name of ['HEAD', 'config', 'objects', 'refs']) fs.renameSync('moved/' + name, git + '/' + name);
+  fs.writeFileSync(git + '/hooks/pre-commit', '#!/bin/sh\\ntouch ' + marker + '-swap\\n', { mode: 0o755 });
+  console.log('swapped');
+} catch (error) { console.log('refused: ' + error.code); }
+`;
+
+function userCommits(workspace: string): void {
+  // The user's own git, with nothing of toolgate's hardening: it runs the repository's hooks and fsmonitor.
+  execFileSync('git', ['-c', 'user.name=u', '-c', 'user.email=u@example.com', 'commit', '-q', '--allow-empty', '-m', 'after the agent'], { cwd: workspace, stdio: 'pipe', env: { PATH: process.env.PATH, HOME: workspace } });
+}
+
+describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plants what the user\'s git runs, in %s', (scope) => {
+  it('a script writes a hook and a configuration key into .git, by names its argv does not show: the user\'s next commit runs neither', async () => {
+    const workspace = makeWorkspace({ scope, mode: 'auto', policy: { allowedCommandGlobs: ['node *', 'tar *'], allow: ['Bash(node *)', 'Bash(tar *)'] } }, { 'plant.js': PLANT_JS, 'swap.js': SWAP_JS, 'dogit/hooks/pre-commit': '#!/bin/sh\ntouch PWNED-tar\n' });
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    const configBefore = readFileSync(join(workspace, '.git', 'config'), 'utf8');
+    const gateway = await serveWorkspace(workspace, { env: { HOME: attackHome() } });
+    opened.gateway(gateway);
+    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+    opened.client(client);
+    const run = async (command: string[]): Promise<string> => text((await decideIfAsked(gateway, client, 'run_command', { command }, 'reject')).result);
+
+    const planted = await run(['node', 'plant.js']);
+    expect(planted).toContain('"sandbox\\":\\"bwrap');
+    // tar names `dogit` and writes `.git`: the argv never names the repository.
+    await run(['tar', '-cf', 'x.tar', '--mode=755', 'dogit']);
+    await run(['tar', '-xf', 'x.tar', '--transform=s/^do/./']);
+    const swapped = await run(['node', 'swap.js']);
+
+    expect(existsSync(join(workspace, '.git', 'hooks', 'pre-commit')), planted).toBe(false);
+    expect(readFileSync(join(workspace, '.git', 'config'), 'utf8'), planted).toBe(configBefore);
+    expect(existsSync(join(workspace, 'moved')), swapped).toBe(false);
+    userCommits(workspace);
+    for (const marker of ['PWNED-hook', 'PWNED-fsmonitor', 'PWNED-tar', 'PWNED-swap']) expect(existsSync(join(workspace, marker)), marker).toBe(false);
+  });
+
+  it('git itself still works in the repository through the gateway: status, a branch, a commit', async () => {
+    const workspace = makeWorkspace({ scope, mode: 'auto', policy: { allowedCommandGlobs: ['git *'], allow: ['Bash(git *)'] } }, { 'notes.md': 'notes\n' });
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    // The user's own identity, set before the agent starts (`git config` through the gateway asks, and `-c` is refused).
+    for (const setting of [['user.name', 'a'], ['user.email', 'a@example.com']]) execFileSync('git', ['config', ...setting], { cwd: workspace });
+    const gateway = await serveWorkspace(workspace, { env: { HOME: attackHome() } });
+    opened.gateway(gateway);
+    const { client } = await connectClient(gateway.mcpUrl, 'agent', undefined, gateway.auth);
+    opened.client(client);
+    const run = async (command: string[]): Promise<string> => text((await decideIfAsked(gateway, client, 'run_command', { command }, 'once')).result);
+    expect(await run(['git', 'add', 'notes.md'])).toContain('\\"exitCode\\":0');
+    expect(await run(['git', 'commit', '-q', '-m', 'notes'])).toContain('\\"exitCode\\":0');
+    expect(await run(['git', 'checkout', '-q', '-b', 'feature'])).toContain('\\"exitCode\\":0');
+    expect(await run(['git', 'status', '--short', '--branch'])).toContain('feature');
+  });
+});
