@@ -1,4 +1,5 @@
 import { describe, expect, test, vi } from 'vitest';
+import type { ResolvedPath } from '../action/resolved-action.js';
 import { createToolRegistry } from '../registry/create-tool-registry.js';
 import { createFakeHost } from '../../testing/create-fake-host.js';
 import { defineTool } from '../tools/define-tool.js';
@@ -122,19 +123,28 @@ describe('remembered approvals cover only what the approver saw', () => {
     expect(prompt).toHaveBeenCalledTimes(2);
   });
 
-  test('run_command: approving `cat notes.txt` does not approve it once notes.txt leads to another file', async () => {
-    const policy = createPolicy({ allowedCommands: [['cat', 'notes.txt']], scope: { tier: 'workspace-write', roots: ['/work/repo'] } });
+  /**
+   * A command allowed to run, approved for the session at its first prompt and rejected at every later one, on a
+   * host that resolves each argument path through `argument` (read again at each call: the test changes the disk).
+   */
+  function sessionApprovedCommand(argv: readonly string[], executable: string, argument: (requested: string) => Partial<ResolvedPath>) {
+    const policy = createPolicy({ allowedCommands: [[...argv]], scope: { tier: 'workspace-write', roots: ['/work/repo'] } });
     const prompt = vi.fn<PromptHook>(async (): Promise<ToolApprovalDecision> => (prompt.mock.calls.length === 1 ? { outcome: 'approve', scope: 'session' } : { outcome: 'reject' }));
     const approvals = createConfirm({ mode: 'ask', prompt, policy });
-    // Where the host finds notes.txt leading; a link keeps its name and changes its real path.
-    let real = 'notes.txt';
     const resolve = (request: { arguments?: readonly string[] }) => ({
       files: [],
-      executable: '/usr/bin/cat',
-      arguments: (request.arguments ?? []).map((requested) => ({ requested, path: requested, real, protected: false, linkTraversal: real !== requested, outside: false, created: false, hardLinked: false })),
+      executable,
+      arguments: (request.arguments ?? []).map((requested) => ({ requested, path: requested, real: requested, protected: false, linkTraversal: false, outside: false, created: false, hardLinked: false, ...argument(requested) })),
     });
     const registry = createToolRegistry({ tools: [runInDir], host: { ...createFakeHost(), resolve }, policy });
-    const run = () => registry.dispatch(call('run_command', { command: ['cat', 'notes.txt'] }), { grantedTools: ['run_command'], approval: { confirm: approvals.confirm } });
+    const run = () => registry.dispatch(call('run_command', { command: [...argv] }), { grantedTools: ['run_command'], approval: { confirm: approvals.confirm } });
+    return { prompt, approvals, run };
+  }
+
+  test('run_command: approving `cat notes.txt` does not approve it once notes.txt leads to another file', async () => {
+    // Where the host finds notes.txt leading; a link keeps its name and changes its real path.
+    let real = 'notes.txt';
+    const { prompt, approvals, run } = sessionApprovedCommand(['cat', 'notes.txt'], '/usr/bin/cat', (requested) => ({ real, linkTraversal: real !== requested }));
     expect((await run()).ok).toBe(true);
     expect((await run()).receipt.approval).toMatchObject({ how: 'confirm:remembered' });
     expect(approvals.remembered()).toEqual([expect.objectContaining({ kind: 'argv', also: { path: '.', executable: '/usr/bin/cat', arguments: '["notes.txt"]' } })]);
@@ -144,18 +154,9 @@ describe('remembered approvals cover only what the approver saw', () => {
   });
 
   test('run_command: approving `sh run.sh` does not approve it once run.sh holds other bytes, and the key does not show them', async () => {
-    const policy = createPolicy({ allowedCommands: [['sh', 'run.sh']], scope: { tier: 'workspace-write', roots: ['/work/repo'] } });
-    const prompt = vi.fn<PromptHook>(async (): Promise<ToolApprovalDecision> => (prompt.mock.calls.length === 1 ? { outcome: 'approve', scope: 'session' } : { outcome: 'reject' }));
-    const approvals = createConfirm({ mode: 'ask', prompt, policy });
     // What the host finds run.sh holding: its content stamp, which a rewrite changes.
     let contentStamp = '18:1700000000000.25:1700000000000.25';
-    const resolve = (request: { arguments?: readonly string[] }) => ({
-      files: [],
-      executable: '/usr/bin/sh',
-      arguments: (request.arguments ?? []).map((requested) => ({ requested, path: requested, real: requested, protected: false, linkTraversal: false, outside: false, created: false, hardLinked: false, contentStamp })),
-    });
-    const registry = createToolRegistry({ tools: [runInDir], host: { ...createFakeHost(), resolve }, policy });
-    const run = () => registry.dispatch(call('run_command', { command: ['sh', 'run.sh'] }), { grantedTools: ['run_command'], approval: { confirm: approvals.confirm } });
+    const { prompt, approvals, run } = sessionApprovedCommand(['sh', 'run.sh'], '/usr/bin/sh', () => ({ contentStamp }));
     expect((await run()).ok).toBe(true);
     expect((await run()).receipt.approval).toMatchObject({ how: 'confirm:remembered' });
     expect(approvals.remembered()).toEqual([expect.objectContaining({ kind: 'argv', also: { path: '.', executable: '/usr/bin/sh', arguments: '["run.sh"]' } })]);
