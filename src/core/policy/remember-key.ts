@@ -85,16 +85,23 @@ function exactArgvRule(tool: string, argv: readonly string[]): RememberKey['rule
 }
 
 /**
- * A glob matching exactly this real path (specials escaped, a relative path
- * anchored with `./`), or undefined where a rule would read it as another
- * path: a rule file trims its patterns (outer spaces), and rules read a path
- * as `normalizePath` does, where a backslash is a separator (`src\index.ts`
+ * A glob matching exactly this real path (every ASCII character but a
+ * letter, a digit, `/`, `.`, `_` and `-` escaped, a relative path anchored
+ * with `./`), or undefined where a rule would read it as another path: a
+ * rule file trims its patterns (outer spaces), and rules read a path as
+ * `normalizePath` does, where a backslash is a separator (`src\index.ts`
  * would be `src/index.ts`) and a workspace folder named `~` or `C:` is the
  * home or a drive (`~/notes.txt` would be the home's).
+ *
+ * Escaping only the characters known to be glob syntax was not enough: the
+ * rule's glob parser also reads `|` as an alternation and drops `"` as a
+ * quote, so `drafts/today|run.sh` became a rule for `run.sh` too and
+ * `"deploy.sh` one for `deploy.sh`. A backslash makes any ASCII character
+ * literal to it, so nothing is left for it to read as syntax.
  */
 function exactPathGlob(path: string): string | undefined {
   const normal = normalizePath(path);
   if (normal === undefined || normal.path !== path || normal.absolute !== path.startsWith('/') || path.trim() !== path) return undefined;
-  const escaped = path.replace(/[*?[\]{}()!+@]/g, '\\$&');
+  const escaped = path.replace(/[^A-Za-z0-9/._\u0080-\uffff-]/g, '\\$&');
   return normal.absolute ? escaped : `./${escaped}`;
 }
