@@ -198,6 +198,24 @@ describe('attack: "Always allow" of a write to a name holding a glob\'s alternat
   });
 });
 
+describe('attack: "Always allow" of a command stands in for the same argv run in a folder whose name holds a backslash', () => {
+  it('a rule written for `rm -rf build` at the root does not delete the build of the folder `x\\..` at the next start', async () => {
+    const home = attackHome();
+    // A repository may ship a folder with any name: `x\..` is one folder on Linux, and the root to a reader that takes `\` for `/`.
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask', policy: { allowedCommandGlobs: ['rm *'] } }, { 'build/out.txt': 'scratch\n', 'x\\../build/keep.txt': 'keep\n' });
+    const first = await start(workspace, home);
+    expect((await approved(first, 'run_command', { command: ['rm', '-rf', 'build'] }, 'always')) as { isError?: boolean }).not.toMatchObject({ isError: true });
+    expect(existsSync(join(workspace, 'build'))).toBe(false);
+    await first.mcp.close();
+    await first.gateway.cli.stop();
+
+    const next = await start(workspace, home);
+    const elsewhere = await decideIfAsked(next.gateway, next.mcp, 'run_command', { command: ['rm', '-rf', 'build'], cwd: 'x\\..' }, 'reject');
+    expect(elsewhere.card, `ran without asking: ${text(elsewhere.result)}`).toBeDefined();
+    expect(readFileSync(join(workspace, 'x\\..', 'build', 'keep.txt'), 'utf8')).toBe('keep\n');
+  });
+});
+
 // The same attacker against an approval of a command that runs a file of the workspace: the person approves
 // `bash run.sh` (having read run.sh, or written it), and the model then rewrites run.sh, with an edit the mode lets
 // through or while the card is still open, so that the approval would run code nobody was shown.

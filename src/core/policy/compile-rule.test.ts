@@ -257,6 +257,24 @@ describe('exact argv rules (`match: { argv, exact: true }`)', () => {
     }
   });
 
+  test('an exact allow does not take a working directory spelled with a backslash for the root: a POSIX host runs in the folder `x\\..`', () => {
+    const scope = { tier: 'workspace-write' as const, roots: ['/w'] };
+    const allowing = createPolicy({ allowedCommandGlobs: ['*'], scope, rules: [{ tool: 'run_command', decision: 'allow', source: 'project', match: { argv: ['rm', '-rf', 'build'], exact: true } as never }] });
+    const command = ['rm', '-rf', 'build'];
+    const path = (spelled: string, real: string) => ({ requested: spelled, path: real, real, protected: false, linkTraversal: false, outside: false, created: false, hardLinked: false });
+    const argument = path('build', 'build');
+    for (const cwd of ['x\\..', '.\\', 'src\\..\\.']) {
+      // As the Node host resolves it (the folder of that name), and as an engine without a host folds it (the root).
+      for (const resolved of [path(cwd, cwd), path(cwd, '.')]) {
+        const action = { resolvedBy: 'host' as const, access: 'write' as const, files: [resolved], command: { argv: command, executable: '/usr/bin/rm', cwd: resolved, arguments: [argument] } };
+        expect(allowing.decideArguments(callOf('command', { command, path: cwd }, { action })).matched).toEqual([]);
+      }
+    }
+    const root = path('.', '.');
+    const action = { resolvedBy: 'host' as const, access: 'write' as const, files: [root], command: { argv: command, executable: '/usr/bin/rm', cwd: root, arguments: [argument] } };
+    expect(allowing.decideArguments(callOf('command', { command, path: '.' }, { action })).matched.map((rule) => rule.decision)).toEqual(['allow']);
+  });
+
   test('a rule written before the flag keeps its meaning: `*` is still a glob there', () => {
     const legacy = compileRule({ tool: 'run_command', decision: 'allow', source: 'project', match: { argv: ['rm', '-rf', '*'] } }, 0);
     expect(matchExample(legacy.match, ['rm', '-rf', '/home', '/etc'])).toBe(true);

@@ -63,6 +63,7 @@ export function evaluateCall(input: ArgumentPolicyInput, consume: boolean, evalu
     argv: view.argv ?? input.tool.fixedArgv,
     paths: view.paths,
     argumentPaths: input.action?.command?.arguments,
+    cwd: input.action?.command?.cwd,
     host: view.host,
     server: input.target?.server,
     args: input.args,

@@ -16,6 +16,8 @@ export interface RuleSubject {
   readonly paths: readonly NormalizedPath[];
   /** Where a command's argument paths really lead, as the host resolved them. */
   readonly argumentPaths?: readonly ResolvedPath[] | undefined;
+  /** Where a command runs, with its spelling (`requested`). */
+  readonly cwd?: ResolvedPath | undefined;
   readonly host: string | undefined;
   readonly server: string | undefined;
   readonly args: unknown;
@@ -111,9 +113,15 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: Subject
  * workspace root (its working directory, as spelled and as it really is) and
  * naming no argument path through a link. The same argv elsewhere, or once an
  * argument leads to another file, is another command, which nobody was shown.
+ *
+ * A working directory spelled with a backslash is read two ways: rules fold
+ * it as a separator, so `x\..` is the root to them, while a POSIX host runs
+ * the command in the folder named `x\..`. Such a spelling is never taken
+ * for the root.
  */
 function runsAsApproved(subject: RuleSubject): boolean {
-  return subject.argumentPaths?.some((path) => path.linkTraversal) !== true && subject.paths.every((path) => path.relative === '.');
+  const atRoot = subject.cwd?.requested.includes('\\') !== true;
+  return atRoot && subject.argumentPaths?.some((path) => path.linkTraversal) !== true && subject.paths.every((path) => path.relative === '.');
 }
 
 /**
