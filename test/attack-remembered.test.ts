@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
@@ -265,6 +265,47 @@ describe('attack: an approval of a command stands in for the file it runs after 
     const result = (await call) as { isError?: boolean };
     expect(result.isError, `ran: ${text(result)}`).toBe(true);
     expect(text(result)).toContain('its target changed after it was checked and approved');
+    expect(existsSync(join(workspace, 'pwned.txt'))).toBe(false);
+  });
+});
+
+/**
+ * Two files of the same length written back to back, as an archive's extraction or a checkout writes them: within
+ * one tick of the file system's clock, so their sizes and both times are the same. Written again until they are.
+ */
+function writeTwins(first: string, firstText: string, second: string, secondText: string): void {
+  expect(firstText.length).toBe(secondText.length);
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    rmSync(first, { force: true });
+    rmSync(second, { force: true });
+    writeFileSync(first, firstText);
+    writeFileSync(second, secondText);
+    const [a, b] = [statSync(first), statSync(second)];
+    if (a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs) return;
+  }
+  throw new Error('could not write two files within one tick');
+}
+
+describe('attack: a session approval of a command runs another file holding the same stamp', () => {
+  it('`sh tools/run.sh` approved for the session asks again once tools/ is a folder renamed into its place', async () => {
+    // auto mode: `mv` runs under its allow rule, `sh` asks a person.
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['sh *', 'mv *'], allow: ['Bash(mv *)'] } });
+    mkdirSync(join(workspace, 'tools'));
+    mkdirSync(join(workspace, 'staging'));
+    const swapped = 'echo pwned>pwned.txt #'.padEnd(BENIGN.length - 1, '#') + '\n';
+    // The model ships the payload beside the script the person will read, both written in the same tick.
+    writeTwins(join(workspace, 'tools', 'run.sh'), BENIGN, join(workspace, 'staging', 'run.sh'), swapped);
+    const at = await start(workspace, attackHome());
+    expect(text(await approved(at, 'run_command', { command: ['sh', 'tools/run.sh'] }, 'session'))).toContain('tests passed');
+
+    // Renaming the folders moves neither file's times: tools/run.sh is now the payload, its size and times the approved ones.
+    for (const command of [['mv', 'tools', 'old'], ['mv', 'staging', 'tools']]) {
+      const moved = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command }, 'reject');
+      expect(moved.card).toBeUndefined();
+    }
+    expect(readFileSync(join(workspace, 'tools', 'run.sh'), 'utf8')).toBe(swapped);
+    const again = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['sh', 'tools/run.sh'] }, 'reject');
+    expect(again.card, `ran without asking: ${text(again.result)}`).toBeDefined();
     expect(existsSync(join(workspace, 'pwned.txt'))).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
-import { realpathSync } from 'node:fs';
-import { link, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { link, mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -249,7 +249,7 @@ describe('host.resolve: the paths a command\'s arguments name', () => {
   it('stamps an argument that is an existing regular file with what it holds, and nothing else', async () => {
     await mkdir(path.join(workspace, 'folder'), { recursive: true });
     const [file, folder, missing] = resolveArguments(['hello.txt', 'folder', 'nothere.sh']);
-    expect(file?.contentStamp).toMatch(/^\d+:[\d.]+:[\d.]+$/);
+    expect(file?.contentStamp).toMatch(/^\d+:\d+:\d+:[\d.]+:[\d.]+$/);
     expect(folder?.contentStamp).toBeUndefined();
     expect(missing?.contentStamp).toBeUndefined();
     // The same bytes count read again; other bytes of the same length in the same file do not.
@@ -259,6 +259,28 @@ describe('host.resolve: the paths a command\'s arguments name', () => {
     expect(resolveArguments(['hello.txt'])[0]?.contentStamp).not.toBe(file?.contentStamp);
     // A path a call reads or writes is not stamped: a file tool binds its target by identity.
     expect(host.resolve({ tool: 'read_file', access: 'read', paths: ['hello.txt'] }).files[0]?.contentStamp).toBeUndefined();
+  });
+
+  it('stamps two files of the same length written in one tick apart, and a folder renamed into place carries its own', async () => {
+    await mkdir(path.join(workspace, 'tools'));
+    await mkdir(path.join(workspace, 'staging'));
+    const [first, second] = [path.join(workspace, 'tools', 'run.sh'), path.join(workspace, 'staging', 'run.sh')];
+    // Written back to back until the clock gives both the same times, as an archive's extraction does.
+    let twins = false;
+    for (let attempt = 0; attempt < 50 && !twins; attempt += 1) {
+      rmSync(first, { force: true });
+      rmSync(second, { force: true });
+      writeFileSync(first, 'echo ok\n');
+      writeFileSync(second, 'echo no\n');
+      const [a, b] = [statSync(first), statSync(second)];
+      twins = a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+    }
+    expect(twins).toBe(true);
+    const judged = resolveArguments(['tools/run.sh'])[0]?.contentStamp;
+    expect(resolveArguments(['staging/run.sh'])[0]?.contentStamp).not.toBe(judged);
+    await rename(path.join(workspace, 'tools'), path.join(workspace, 'old'));
+    await rename(path.join(workspace, 'staging'), path.join(workspace, 'tools'));
+    expect(resolveArguments(['tools/run.sh'])[0]?.contentStamp).not.toBe(judged);
   });
 
   it('answers nothing about arguments when none were asked', () => {

@@ -85,9 +85,13 @@ function resolvePath(jail: FsJail, requested: string, tool: string, asSpelled: b
   };
 }
 
-/** Size, modification and change times of a regular file (see `ResolvedPath.contentStamp`). */
+/**
+ * Which file, and its size, modification and change times (see `ResolvedPath.contentStamp`). The device and
+ * inode are part of it: two files written in one tick of the clock have the same size and times, and renaming
+ * the folder of one into the other's place moves neither, so the times alone would stand the second in for the first.
+ */
 function contentStampOf(stats: Stats): string {
-  return `${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
 }
 
 /** The executable the process capability would run, or undefined when it would refuse (spawn then fails as it always has). */
