@@ -43,6 +43,24 @@ try {
 } catch (error) { console.log('refused: ' + error.code); }
 `;
 
+/**
+ * Leaves `.git/hooks` and `.git/config` alone: builds another common directory beside the repository, with a hook
+ * and a program-naming key, and points `.git/commondir` at it. git reads a repository's configuration and hooks
+ * from its common directory (a linked worktree's `commondir`), whatever `.git` it started from.
+ */
+const COMMONDIR_JS = `
+const fs = require('node:fs');
+const git = ['.', 'git'].join('');
+const marker = require('node:path').resolve('PWNED');
+try {
+  for (const folder of ['objects', 'refs/heads', 'refs/tags', 'hooks']) fs.mkdirSync('common/' + folder, { recursive: true });
+  fs.writeFileSync('common/config', '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = "touch ' + marker + '-commondir-fsmonitor; false"\\n');
+  fs.writeFileSync('common/hooks/pre-commit', '#!/bin/sh\\ntouch ' + marker + '-commondir-hook\\n', { mode: 0o755 });
+  fs.writeFileSync(git + '/commondir', '../common\\n');
+  console.log('pointed');
+} catch (error) { console.log('refused: ' + error.code); }
+`;
+
 function userCommits(workspace: string): void {
   // The user's own git, with nothing of toolgate's hardening: it runs the repository's hooks and fsmonitor.
   execFileSync('git', ['-c', 'user.name=u', '-c', 'user.email=u@example.com', 'commit', '-q', '--allow-empty', '-m', 'after the agent'], { cwd: workspace, stdio: 'pipe', env: { PATH: process.env.PATH, HOME: workspace } });
@@ -71,6 +89,20 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
     expect(existsSync(join(workspace, 'moved')), swapped).toBe(false);
     userCommits(workspace);
     for (const marker of ['PWNED-hook', 'PWNED-fsmonitor', 'PWNED-tar', 'PWNED-swap']) expect(existsSync(join(workspace, marker)), marker).toBe(false);
+  });
+
+  it('a script points .git/commondir at a repository directory of its own: the user\'s next commit runs nothing of it', async () => {
+    const workspace = makeWorkspace({ scope, mode: 'auto', policy: { allowedCommandGlobs: ['node *'], allow: ['Bash(node *)'] } }, { 'common.js': COMMONDIR_JS });
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    const gateway = await serveWorkspace(workspace, { env: { HOME: attackHome() } });
+    opened.gateway(gateway);
+    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+    opened.client(client);
+    const pointed = text((await decideIfAsked(gateway, client, 'run_command', { command: ['node', 'common.js'] }, 'reject')).result);
+    expect(pointed).toContain('"sandbox\\":\\"bwrap');
+    expect(pointed).toContain('refused');
+    userCommits(workspace);
+    for (const marker of ['PWNED-commondir-hook', 'PWNED-commondir-fsmonitor']) expect(existsSync(join(workspace, marker)), `${marker}: ${pointed}`).toBe(false);
   });
 
   it('git itself still works in the repository through the gateway: status, a branch, a commit', async () => {

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -29,7 +30,7 @@ describe('findRepositoryCode', () => {
     mkdirSync(path.join(repo, '.git', 'hooks'), { recursive: true });
     writeFileSync(path.join(repo, '.git', 'config'), '[core]\n');
     const gitDir = path.join(repo, '.git');
-    expect(findRepositoryCode(repo)).toEqual({ gitDir, readOnly: [path.join(gitDir, 'hooks'), path.join(gitDir, 'config')] });
+    expect(findRepositoryCode(repo)).toEqual({ gitDir, readOnly: [path.join(gitDir, 'hooks'), path.join(gitDir, 'config'), path.join(gitDir, 'commondir')] });
     writeFileSync(path.join(gitDir, 'config.worktree'), '');
     expect(findRepositoryCode(repo)?.readOnly).toContain(path.join(gitDir, 'config.worktree'));
   });
@@ -37,8 +38,24 @@ describe('findRepositoryCode', () => {
   it('makes a missing hooks folder, which a command could otherwise create and fill', () => {
     const repo = workspace();
     mkdirSync(path.join(repo, '.git'));
-    expect(findRepositoryCode(repo)?.readOnly).toEqual([path.join(repo, '.git', 'hooks')]);
+    expect(findRepositoryCode(repo)?.readOnly).toEqual([path.join(repo, '.git', 'hooks'), path.join(repo, '.git', 'commondir')]);
     expect(existsSync(path.join(repo, '.git', 'hooks'))).toBe(true);
+  });
+
+  it('places a commondir naming .git itself, which a command could otherwise write to name a folder of its own, and keeps one that is there', () => {
+    const repo = workspace();
+    mkdirSync(path.join(repo, '.git'));
+    const commonDir = path.join(repo, '.git', 'commondir');
+    expect(findRepositoryCode(repo)?.readOnly).toContain(commonDir);
+    expect(readFileSync(commonDir, 'utf8')).toBe('.\n');
+    // The user's git reads the repository it read before: its own config, its own hooks.
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    execFileSync('git', ['config', 'x.y', 'mine'], { cwd: repo });
+    expect(execFileSync('git', ['rev-parse', '--git-common-dir'], { cwd: repo, encoding: 'utf8' }).trim()).toBe(path.join(realpathSync(repo), '.git'));
+    expect(readFileSync(path.join(repo, '.git', 'config'), 'utf8')).toContain('mine');
+    writeFileSync(commonDir, '../elsewhere\n');
+    expect(findRepositoryCode(repo)?.readOnly).toContain(commonDir);
+    expect(readFileSync(commonDir, 'utf8')).toBe('../elsewhere\n');
   });
 
   it('holds a hooks folder that is a link where it leads', () => {
@@ -46,6 +63,6 @@ describe('findRepositoryCode', () => {
     mkdirSync(path.join(repo, '.git'));
     mkdirSync(path.join(repo, '.githooks'));
     symlinkSync('../.githooks', path.join(repo, '.git', 'hooks'));
-    expect(findRepositoryCode(repo)?.readOnly).toEqual([path.join(repo, '.githooks')]);
+    expect(findRepositoryCode(repo)?.readOnly).toEqual([path.join(repo, '.githooks'), path.join(repo, '.git', 'commondir')]);
   });
 });

@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, realpathSync } from 'node:fs';
+import { lstatSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** What of the workspace's repository the user's own git runs as code, for the sandbox to hold read-only. */
@@ -9,8 +9,15 @@ export interface RepositoryCode {
   readonly readOnly: readonly string[];
 }
 
-/** The names below `.git` whose content the user's git runs or reads programs from. */
-const CODE_NAMES = ['hooks', 'config', 'config.worktree'];
+/**
+ * The names below `.git` whose content the user's git runs or reads programs from. `commondir` names the folder
+ * git reads the configuration and hooks from (a linked worktree's): pointed at a folder a command built, it
+ * would stand another `config` and `hooks` in for the ones held here.
+ */
+const CODE_NAMES = ['hooks', 'config', 'config.worktree', 'commondir'];
+
+/** What a placed `commondir` says: the repository's own folder, which is where git looks without one. */
+const OWN_COMMON_DIR = '.\n';
 
 /**
  * The workspace's own repository, when its `.git` is a folder: the sandbox
@@ -23,13 +30,16 @@ const CODE_NAMES = ['hooks', 'config', 'config.worktree'];
  *
  * A missing hooks folder is created first (as `git init` makes it), since a
  * mount needs a place and an absent folder is one a command could create.
- * A name there that is a link is held where it leads. Checked at each spawn.
+ * So is a missing `commondir`, naming `.git` itself (git then reads what it
+ * read without one): absent, a command could write one naming its own
+ * folder. A name there that is a link is held where it leads. Checked at each spawn.
  */
 export function findRepositoryCode(workspace: string): RepositoryCode | undefined {
   const gitDir = path.join(workspace, '.git');
   if (lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory() !== true) return undefined;
   const hooks = path.join(gitDir, 'hooks');
   if (lstatSync(hooks, { throwIfNoEntry: false }) === undefined) mkdirSync(hooks, { recursive: true, mode: 0o755 });
+  placeCommonDir(path.join(gitDir, 'commondir'));
   const readOnly: string[] = [];
   for (const name of CODE_NAMES) {
     const target = path.join(gitDir, name);
@@ -39,6 +49,16 @@ export function findRepositoryCode(workspace: string): RepositoryCode | undefine
     readOnly.push(entry.isSymbolicLink() ? realpathOrSelf(target) : target);
   }
   return { gitDir, readOnly };
+}
+
+/** A `commondir` naming `.git` itself where there is none; one made in the meantime (or a link there) is left as it is, and held. */
+function placeCommonDir(target: string): void {
+  if (lstatSync(target, { throwIfNoEntry: false }) !== undefined) return;
+  try {
+    writeFileSync(target, OWN_COMMON_DIR, { flag: 'wx', mode: 0o644 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }
 
 function realpathOrSelf(target: string): string {
