@@ -32,9 +32,10 @@ async function approved(at: { gateway: ServedGateway; mcp: Client }, name: strin
 }
 
 describe('attack: "Always allow" of a command stands in for the same argv run somewhere else', () => {
-  it('a rule written for `rm -rf build` at the workspace root does not delete another folder\'s build at the next start', async () => {
+  // `x\..` is one folder on Linux, which a repository may ship, and the root to a reader that takes `\` for `/`.
+  it.each(['src', 'x\\..'])('a rule written for `rm -rf build` at the workspace root does not delete the build of the folder %s at the next start', async (folder) => {
     const home = attackHome();
-    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask', policy: { allowedCommandGlobs: ['rm *'] } }, { 'build/out.txt': 'scratch\n', 'src/build/keep.txt': 'keep\n' });
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask', policy: { allowedCommandGlobs: ['rm *'] } }, { 'build/out.txt': 'scratch\n', [`${folder}/build/keep.txt`]: 'keep\n' });
     const first = await start(workspace, home);
     expect((await approved(first, 'run_command', { command: ['rm', '-rf', 'build'] }, 'always')) as { isError?: boolean }).not.toMatchObject({ isError: true });
     expect(existsSync(join(workspace, 'build'))).toBe(false);
@@ -42,9 +43,9 @@ describe('attack: "Always allow" of a command stands in for the same argv run so
     await first.gateway.cli.stop();
 
     const next = await start(workspace, home);
-    const elsewhere = await decideIfAsked(next.gateway, next.mcp, 'run_command', { command: ['rm', '-rf', 'build'], cwd: 'src' }, 'reject');
+    const elsewhere = await decideIfAsked(next.gateway, next.mcp, 'run_command', { command: ['rm', '-rf', 'build'], cwd: folder }, 'reject');
     expect(elsewhere.card, `ran without asking: ${text(elsewhere.result)}`).toBeDefined();
-    expect(readFileSync(join(workspace, 'src', 'build', 'keep.txt'), 'utf8')).toBe('keep\n');
+    expect(readFileSync(join(workspace, folder, 'build', 'keep.txt'), 'utf8')).toBe('keep\n');
     // The command the person approved still runs at once where it was approved.
     mkdirSync(join(workspace, 'build'));
     const same = await decideIfAsked(next.gateway, next.mcp, 'run_command', { command: ['rm', '-rf', 'build'] }, 'reject');
@@ -195,24 +196,6 @@ describe('attack: "Always allow" of a write to a name holding a glob\'s alternat
     const same = await decideIfAsked(next.gateway, next.mcp, 'write_file', { path: 'drafts/today|run.sh', content: 'again\n' }, 'reject');
     expect(same.card).toBeUndefined();
     expect(readFileSync(join(workspace, 'drafts/today|run.sh'), 'utf8')).toBe('again\n');
-  });
-});
-
-describe('attack: "Always allow" of a command stands in for the same argv run in a folder whose name holds a backslash', () => {
-  it('a rule written for `rm -rf build` at the root does not delete the build of the folder `x\\..` at the next start', async () => {
-    const home = attackHome();
-    // A repository may ship a folder with any name: `x\..` is one folder on Linux, and the root to a reader that takes `\` for `/`.
-    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask', policy: { allowedCommandGlobs: ['rm *'] } }, { 'build/out.txt': 'scratch\n', 'x\\../build/keep.txt': 'keep\n' });
-    const first = await start(workspace, home);
-    expect((await approved(first, 'run_command', { command: ['rm', '-rf', 'build'] }, 'always')) as { isError?: boolean }).not.toMatchObject({ isError: true });
-    expect(existsSync(join(workspace, 'build'))).toBe(false);
-    await first.mcp.close();
-    await first.gateway.cli.stop();
-
-    const next = await start(workspace, home);
-    const elsewhere = await decideIfAsked(next.gateway, next.mcp, 'run_command', { command: ['rm', '-rf', 'build'], cwd: 'x\\..' }, 'reject');
-    expect(elsewhere.card, `ran without asking: ${text(elsewhere.result)}`).toBeDefined();
-    expect(readFileSync(join(workspace, 'x\\..', 'build', 'keep.txt'), 'utf8')).toBe('keep\n');
   });
 });
 
