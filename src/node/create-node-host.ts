@@ -5,6 +5,7 @@ import { ConfigurationError } from '../core/internal.js';
 import { nodeSha256 } from './digest/node-sha256.js';
 import { createEgressCapability } from './egress/create-egress-capability.js';
 import { createFsCapability } from './fs/create-fs-capability.js';
+import { createPathLocks } from './fs/path-locks.js';
 import { createPathTextMatcher, withoutRoot } from '../core/policy/protected-paths.js';
 import { createFsJail, isInside, realOrSelf, type FsJail } from './fs/fs-jail.js';
 import { prepareOwnFolder } from './fs/prepare-own-folder.js';
@@ -61,8 +62,11 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
 
   const mediaStore = createMediaStore(path.join(spillDir, 'media'));
   const outputStore = createOutputStore(path.join(spillDir, 'runs'));
+  // One set of holds for both: a write waits while a command that names its file starts (`createPathLocks`).
+  const locks = createPathLocks();
   const processCapability = createProcessCapability({
     jail,
+    locks,
     sandbox,
     systemPath,
     env: { allow: options.env?.allow ?? [], set: options.env?.set ?? {} },
@@ -85,7 +89,7 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
     scope,
     resolve: createResolveTarget({ jail, systemPath }),
     sha256: nodeSha256,
-    fs: createFsCapability({ jail, mediaStore, maxFileBytes: options.maxFileBytes ?? 10 * 1024 * 1024 }),
+    fs: createFsCapability({ jail, mediaStore, maxFileBytes: options.maxFileBytes ?? 10 * 1024 * 1024, locks }),
     process: processCapability,
     egress,
     os: createOsCapability({ systemPath, workspace: jail.workspace }),

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { FsCapability, MediaStore } from '../../core/internal.js';
+import type { FileEdit, FsCapability, HostCallLabel, MediaStore } from '../../core/internal.js';
 import { hostDenial, hostFailure } from '../errors/host-denial.js';
 import { decodeText } from '../stores/sniff-media-type.js';
 import type { FsJail } from './fs-jail.js';
 import { listJailedDirectory } from './list-jailed-directory.js';
+import type { PathLocks } from './path-locks.js';
 import { readJailedBytes, readJailedFile } from './read-jailed-file.js';
+import { resolveJailedPath } from './resolve-jailed-path.js';
 import { writeJailedFile } from './write-jailed-file.js';
 
 export interface CreateFsCapabilityOptions {
@@ -12,6 +14,8 @@ export interface CreateFsCapabilityOptions {
   readonly mediaStore: MediaStore;
   readonly maxFileBytes: number;
   readonly maxListEntries?: number;
+  /** Shared with the process capability: a write waits while a starting command holds its file (`createPathLocks`). */
+  readonly locks: PathLocks;
 }
 
 /**
@@ -25,26 +29,59 @@ export function createFsCapability(options: CreateFsCapabilityOptions): Required
     readFile: (requested, read = {}, signal) =>
       readJailedFile({ jail, path: requested, maxBytes: maxFileBytes, mediaStore, offset: read.offset, limit: read.limit, tool: read.tool, expected: read.expected, signal }),
     writeFile: (requested, content, write = {}, signal) =>
-      writeJailedFile({ jail, path: requested, content, maxBytes: maxFileBytes, expectedSha256: write.expectedSha256, tool: write.tool, expected: write.expected, signal }),
+      whileHeld(options, requested, write, () =>
+        writeJailedFile({ jail, path: requested, content, maxBytes: maxFileBytes, expectedSha256: write.expectedSha256, tool: write.tool, expected: write.expected, signal }),
+      ),
     listDirectory: (requested, list = {}, signal) =>
       listJailedDirectory({ jail, path: requested, depth: list.depth, includeHidden: list.includeHidden, maxEntries: options.maxListEntries ?? 5000, tool: list.tool, expected: list.expected, signal }),
-    async editFile(requested, edit, label = {}, signal) {
-      const { tool, expected } = label;
-      if (jail.scope === 'read-only') throw hostDenial(tool, 'scope_denied');
-      if (edit.oldText.length === 0) throw hostFailure(tool, 'the text to replace is empty');
-      const { bytes, size } = await readJailedBytes(jail, requested, maxFileBytes, tool, expected);
-      if (size > bytes.byteLength) throw hostDenial(tool, 'too_large');
-      const text = decodeText(bytes);
-      if (text === undefined) throw hostDenial(tool, 'not_a_file');
-      const occurrences = text.split(edit.oldText).length - 1;
-      if (occurrences === 0) throw hostFailure(tool, 'the text to replace was not found; read the file again');
-      if (occurrences > 1 && edit.replaceAll !== true) {
-        throw hostFailure(tool, `the text to replace occurs ${occurrences} times; include more surrounding text or set replaceAll`);
-      }
-      const updated = edit.replaceAll === true ? text.replaceAll(edit.oldText, () => edit.newText) : text.replace(edit.oldText, () => edit.newText);
-      const expectedSha256 = createHash('sha256').update(bytes).digest('hex');
-      const written = await writeJailedFile({ jail, path: requested, content: updated, maxBytes: maxFileBytes, expectedSha256, tool, expected, signal });
-      return { bytes: written.bytes, sha256: written.sha256, replacements: edit.replaceAll === true ? occurrences : 1 };
-    },
+    editFile: (requested, edit, label = {}, signal) => whileHeld(options, requested, label, () => editJailedFile(options, requested, edit, label, signal)),
   };
 }
+
+/**
+ * Run a write of `requested` once no starting command holds the file it
+ * leads to. A path that does not resolve is left to the write to refuse, in
+ * its own order of checks.
+ */
+async function whileHeld<T>(options: CreateFsCapabilityOptions, requested: string, label: HostCallLabel, work: () => Promise<T>): Promise<T> {
+  let target: string;
+  try {
+    target = resolveJailedPath(options.jail, requested, label.tool, label.expected).absolute;
+  } catch {
+    return work();
+  }
+  const release = await options.locks.acquire([target]);
+  try {
+    return await work();
+  } finally {
+    release();
+  }
+}
+
+/** Replace exact text in a jailed file, written back only if it still holds what was read. */
+async function editJailedFile(
+  options: CreateFsCapabilityOptions,
+  requested: string,
+  edit: { readonly oldText: string; readonly newText: string; readonly replaceAll?: boolean },
+  label: HostCallLabel,
+  signal: AbortSignal | undefined,
+): Promise<FileEdit> {
+  const { jail, maxFileBytes } = options;
+  const { tool, expected } = label;
+  if (jail.scope === 'read-only') throw hostDenial(tool, 'scope_denied');
+  if (edit.oldText.length === 0) throw hostFailure(tool, 'the text to replace is empty');
+  const { bytes, size } = await readJailedBytes(jail, requested, maxFileBytes, tool, expected);
+  if (size > bytes.byteLength) throw hostDenial(tool, 'too_large');
+  const text = decodeText(bytes);
+  if (text === undefined) throw hostDenial(tool, 'not_a_file');
+  const occurrences = text.split(edit.oldText).length - 1;
+  if (occurrences === 0) throw hostFailure(tool, 'the text to replace was not found; read the file again');
+  if (occurrences > 1 && edit.replaceAll !== true) {
+    throw hostFailure(tool, `the text to replace occurs ${occurrences} times; include more surrounding text or set replaceAll`);
+  }
+  const updated = edit.replaceAll === true ? text.replaceAll(edit.oldText, () => edit.newText) : text.replace(edit.oldText, () => edit.newText);
+  const expectedSha256 = createHash('sha256').update(bytes).digest('hex');
+  const written = await writeJailedFile({ jail, path: requested, content: updated, maxBytes: maxFileBytes, expectedSha256, tool, expected, signal });
+  return { bytes: written.bytes, sha256: written.sha256, replacements: edit.replaceAll === true ? occurrences : 1 };
+}
+

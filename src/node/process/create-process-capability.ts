@@ -10,6 +10,7 @@ import { buildBwrapArgs, detectBwrap, SANDBOX_FILTER } from './bwrap-sandbox.js'
 import { buildChildEnv, gitHardeningEnv, withGitConfig } from './build-child-env.js';
 import { createProtectedFileFinder, type MaskWalkLimit, type ProtectedFiles } from './find-protected-files.js';
 import { findRepositoryCode, type RepositoryCode } from './find-repository-code.js';
+import type { PathLocks } from '../fs/path-locks.js';
 import { repositoryGitOverrides, type RepositoryOverridesOptions } from './repository-git-overrides.js';
 import { resolveExecutable } from './resolve-executable.js';
 import { spawnBounded } from './spawn-bounded.js';
@@ -32,7 +33,16 @@ export interface CreateProcessCapabilityOptions {
   readonly killGraceMs?: number;
   /** The host's external-diff shim (see `gitHardeningEnv`). */
   readonly gitExternalDiff: string;
+  /** Shared with the host's file writes: a command's argument files are held while it starts (`createPathLocks`). */
+  readonly locks: PathLocks;
 }
+
+/**
+ * How long a command's argument files stay held once its program is
+ * spawned, unless it ends sooner: time for the program (an interpreter, its
+ * script named in the argv) to start and open them.
+ */
+const START_HOLD_MS = 2000;
 
 export interface NodeProcessCapability extends ProcessCapability {
   /** `bwrap` when children run sandboxed, `none` otherwise; probed once. */
@@ -72,45 +82,60 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       const file = resolveExecutable(command, options.systemPath, jail.workspace, tool);
       const expected = spawnOptions.expected;
       if (expected !== undefined && !sameCommand(expected, file, command, args)) throw hostDenial(tool, 'target_changed');
-      if (expected?.arguments !== undefined && !sameArguments(expected.arguments, resolveTarget, tool)) throw hostDenial(tool, 'target_changed');
-      const cwd = await resolveCwd(jail, spawnOptions.cwd, tool, expected?.cwd);
-      const baseEnv = buildChildEnv({ systemPath: options.systemPath, home: options.home, set: options.env.set, allow: options.env.allow, declared: declaredEnv, tool, gitHardening });
-      const env = path.basename(file) === 'git' ? await hardenForRepository({ file, args, cwd, env: baseEnv, externalDiff: options.gitExternalDiff, signal, tool }, tool) : baseEnv;
-      const sandbox = await findBwrap();
-      if (sandbox === undefined && options.sandbox === 'required') {
-        throw hostUnavailable(tool, 'process', 'the required OS sandbox (bwrap) is not installed or cannot create namespaces here');
+      // Held from their check until the program has started and read them: a write landing between the two (a model's
+      // edit sent beside the call) would otherwise run bytes nobody approved. A write in progress is waited for first.
+      const release = await options.locks.acquire(heldArguments(jail, expected?.arguments));
+      let hold: ReturnType<typeof setTimeout> | undefined;
+      try {
+        if (expected?.arguments !== undefined && !sameArguments(expected.arguments, resolveTarget, tool)) throw hostDenial(tool, 'target_changed');
+        const cwd = await resolveCwd(jail, spawnOptions.cwd, tool, expected?.cwd);
+        const baseEnv = buildChildEnv({ systemPath: options.systemPath, home: options.home, set: options.env.set, allow: options.env.allow, declared: declaredEnv, tool, gitHardening });
+        const env = path.basename(file) === 'git' ? await hardenForRepository({ file, args, cwd, env: baseEnv, externalDiff: options.gitExternalDiff, signal, tool }, tool) : baseEnv;
+        const sandbox = await findBwrap();
+        if (sandbox === undefined && options.sandbox === 'required') {
+          throw hostUnavailable(tool, 'process', 'the required OS sandbox (bwrap) is not installed or cannot create namespaces here');
+        }
+        const hidden = sandbox === undefined ? [] : [...options.hidden, ...workspaceMasks(findProtectedFiles(options.maskWalkLimit), tool)];
+        // Re-check at the native spawn: a cancel during resolution must not start the child.
+        signal?.throwIfAborted();
+        const spawned =
+          sandbox === undefined
+            ? { file, args }
+            : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden, readOnly: [path.dirname(options.gitExternalDiff)], repository: guardedRepository(jail, file), file, args }) };
+        hold = setTimeout(release, START_HOLD_MS);
+        const result = await spawnBounded({
+          ...spawned,
+          cwd,
+          env: sandbox === undefined ? env : {},
+          fd3: sandbox === undefined ? undefined : SANDBOX_FILTER,
+          stdin: spawnOptions.stdin,
+          timeoutMs: spawnOptions.timeoutMs ?? options.defaultTimeoutMs ?? 60_000,
+          maxOutputBytes: spawnOptions.maxOutputBytes ?? options.defaultMaxOutputBytes ?? 1024 * 1024,
+          killGraceMs: options.killGraceMs ?? 2000,
+          signal,
+        });
+        if (result.aborted) signal?.throwIfAborted();
+        if (result.spawnError !== undefined) throw hostUnavailable(tool, 'process', `the command could not be started (${result.spawnError})`);
+        return {
+          exitCode: result.exitCode,
+          signal: result.signal,
+          stdout: result.stdout,
+          stderr: result.stderr,
+          timedOut: result.timedOut,
+          truncated: result.truncated,
+          sandbox: sandbox === undefined ? 'none' : 'bwrap',
+        };
+      } finally {
+        clearTimeout(hold);
+        release();
       }
-      const hidden = sandbox === undefined ? [] : [...options.hidden, ...workspaceMasks(findProtectedFiles(options.maskWalkLimit), tool)];
-      // Re-check at the native spawn: a cancel during resolution must not start the child.
-      signal?.throwIfAborted();
-      const spawned =
-        sandbox === undefined
-          ? { file, args }
-          : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden, readOnly: [path.dirname(options.gitExternalDiff)], repository: guardedRepository(jail, file), file, args }) };
-      const result = await spawnBounded({
-        ...spawned,
-        cwd,
-        env: sandbox === undefined ? env : {},
-        fd3: sandbox === undefined ? undefined : SANDBOX_FILTER,
-        stdin: spawnOptions.stdin,
-        timeoutMs: spawnOptions.timeoutMs ?? options.defaultTimeoutMs ?? 60_000,
-        maxOutputBytes: spawnOptions.maxOutputBytes ?? options.defaultMaxOutputBytes ?? 1024 * 1024,
-        killGraceMs: options.killGraceMs ?? 2000,
-        signal,
-      });
-      if (result.aborted) signal?.throwIfAborted();
-      if (result.spawnError !== undefined) throw hostUnavailable(tool, 'process', `the command could not be started (${result.spawnError})`);
-      return {
-        exitCode: result.exitCode,
-        signal: result.signal,
-        stdout: result.stdout,
-        stderr: result.stderr,
-        timedOut: result.timedOut,
-        truncated: result.truncated,
-        sandbox: sandbox === undefined ? 'none' : 'bwrap',
-      };
     },
   };
+}
+
+/** The absolute real paths of the argument files a command was judged with (those with a content stamp). */
+function heldArguments(jail: FsJail, judged: readonly ResolvedPath[] | undefined): string[] {
+  return (judged ?? []).filter((entry) => entry.contentStamp !== undefined).map((entry) => path.resolve(jail.workspace, entry.real));
 }
 
 /** The repository code a command may not change: none for toolgate's own hardened git, whose changes the git rules judge, nor where the workspace is read-only anyway. */

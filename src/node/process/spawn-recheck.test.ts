@@ -1,4 +1,4 @@
-import { chmod, link, mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lexicalPath } from '../../core/action/resolve-action-lexically.js';
@@ -112,6 +112,33 @@ describe('spawn re-checks the command it was approved for', () => {
     await host.process.spawn('cat', ['run.sh'], {}, { expected: resolvedCommand(host, ['cat', 'run.sh']) });
     expect((await host.process.spawn('sh', ['run.sh'], {}, { expected: judged })).exitCode).toBe(0);
     expect(await exists(path.join(setup.workspace, 'pwned.txt'))).toBe(true);
+  });
+
+  it('holds a script its arguments name while the program starts: a write sent beside the spawn lands after it, and the program runs what was judged', async () => {
+    const host = setup.makeHost();
+    const script = path.join(setup.workspace, 'run.sh');
+    await writeFile(script, 'echo judged\n');
+    // A program that reads the script it names a moment after it starts, as an interpreter slow to start does.
+    await writeFile(path.join(setup.workspace, 'later.sh'), 'sleep 1\n. "./$1"\n');
+    const approved = resolvedCommand(host, ['sh', 'later.sh', 'run.sh']);
+    const spawned = host.process.spawn('sh', ['later.sh', 'run.sh'], {}, { expected: approved });
+    // Sent as the spawn begins, as a model's parallel edit arrives: before the program has read the file.
+    const written = host.fs.writeFile('run.sh', 'touch pwned-beside.txt\necho swapped\n');
+    const [result] = await Promise.all([spawned, written]);
+    expect(result.stdout).toBe('judged\n');
+    expect(await exists(path.join(setup.workspace, 'pwned-beside.txt'))).toBe(false);
+    expect(await readFile(script, 'utf8')).toBe('touch pwned-beside.txt\necho swapped\n');
+  });
+
+  it('waits for a write of a script its arguments name that began first, then finds the script changed and runs nothing', async () => {
+    const host = setup.makeHost();
+    await writeFile(path.join(setup.workspace, 'run.sh'), 'echo judged\n');
+    const approved = resolvedCommand(host, ['sh', 'run.sh']);
+    const written = host.fs.writeFile('run.sh', 'touch pwned-first.txt\necho swapped\n');
+    const attempt = host.process.spawn('sh', ['run.sh'], {}, { expected: approved });
+    await written;
+    expect(await refusalReason(attempt)).toBe('target_changed');
+    expect(await exists(path.join(setup.workspace, 'pwned-first.txt'))).toBe(false);
   });
 
   it('runs in a protected working directory only when the approved command named it', async () => {
