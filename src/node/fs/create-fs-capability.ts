@@ -84,4 +84,3 @@ async function editJailedFile(
   const written = await writeJailedFile({ jail, path: requested, content: updated, maxBytes: maxFileBytes, expectedSha256, tool, expected, signal });
   return { bytes: written.bytes, sha256: written.sha256, replacements: edit.replaceAll === true ? occurrences : 1 };
 }
-
