@@ -10,6 +10,8 @@
  * others). Shuffled, a collection lands on a different case each round, and
  * the median of the rounds leaves it out for every case alike.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+
 export interface BenchCase {
   readonly name: string;
   /** One operation. May return a promise. */
@@ -135,6 +137,19 @@ export interface GoalRow {
 }
 
 const goals: GoalRow[] = [];
+
+/** Where a module run in a process of its own writes the goals it checked (see run.ts). */
+export const GOALS_FILE_VARIABLE = 'TOOLGATE_BENCH_GOALS';
+
+/** The goals checked in this process, for the process that started it. */
+export function writeGoals(file: string): void {
+  writeFileSync(file, JSON.stringify(goals));
+}
+
+/** Take in the goals a module's process checked, to list with this process's. */
+export function readGoals(file: string): void {
+  goals.push(...(JSON.parse(readFileSync(file, 'utf8')) as GoalRow[]));
+}
 
 /**
  * Record a goal and how this run measured against it; `printGoals` lists them

@@ -1,20 +1,44 @@
 /**
- * `npm run bench`: every `*.bench.js` module beside this file, in name
- * order, in one process. A module exports `run(): Promise<void>`; the goals
- * the modules checked are listed last, each with its target, the measured
- * value and whether it is met.
+ * `npm run bench`: every `*.bench.js` module beside this file (or those
+ * whose names contain an argument), in name order, each in a process of its
+ * own. A module exports `run(): Promise<void>`. Run one after another in one
+ * process, a module was timed on the code, the garbage and the type
+ * feedback the modules before it left in V8: the plain path's figures moved
+ * by a fifth with the order of the modules. Each module's goals come back
+ * to this process, which lists them all last, each with its target, the
+ * measured value and whether it is met.
  */
-import { readdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { printGoals } from './harness.js';
+import { GOALS_FILE_VARIABLE, printGoals, readGoals, writeGoals } from './harness.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const only = process.argv.slice(2);
-const modules = (await readdir(here)).filter((file) => file.endsWith('.bench.js') && (only.length === 0 || only.some((name) => file.includes(name)))).sort();
-for (const file of modules) {
-  const module = (await import(pathToFileURL(`${here}/${file}`).href)) as { run: () => Promise<void> };
-  console.log(`\n# ${file.replace(/\.js$/, '')}`);
+const args = process.argv.slice(2);
+const goalsFile = process.env[GOALS_FILE_VARIABLE];
+
+if (goalsFile !== undefined) {
+  // A module's own process: run it, and hand its goals to the process that started it.
+  const file = args[0];
+  if (file === undefined) throw new Error(`${GOALS_FILE_VARIABLE} is set: name the module to run`);
+  const module = (await import(pathToFileURL(join(here, file)).href)) as { run: () => Promise<void> };
   await module.run();
+  writeGoals(goalsFile);
+} else {
+  const modules = readdirSync(here).filter((file) => file.endsWith('.bench.js') && (args.length === 0 || args.some((name) => file.includes(name)))).sort();
+  const scratch = mkdtempSync(join(tmpdir(), 'toolgate-bench-goals-'));
+  try {
+    for (const [index, file] of modules.entries()) {
+      console.log(`\n# ${file.replace(/\.js$/, '')}  (module ${index + 1} of ${modules.length})`);
+      const ownGoals = join(scratch, `${index}.json`);
+      const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), file], { stdio: 'inherit', env: { ...process.env, [GOALS_FILE_VARIABLE]: ownGoals } });
+      if (child.status !== 0) throw new Error(`${file} ended with ${child.signal ?? `status ${child.status}`}`);
+      readGoals(ownGoals);
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  printGoals();
 }
-printGoals();
