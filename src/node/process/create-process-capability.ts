@@ -101,7 +101,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
         const spawned =
           sandbox === undefined
             ? { file, args }
-            : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden, readOnly: [path.dirname(options.gitExternalDiff)], repository: guardedRepository(jail, file), file, args }) };
+            : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden, readOnly: [path.dirname(options.gitExternalDiff)], repository: guardedRepository(jail, file, tool), file, args }) };
         hold = setTimeout(release, START_HOLD_MS);
         const result = await spawnBounded({
           ...spawned,
@@ -139,9 +139,15 @@ function heldArguments(jail: FsJail, judged: readonly ResolvedPath[] | undefined
 }
 
 /** The repository code a command may not change: none for toolgate's own hardened git, whose changes the git rules judge, nor where the workspace is read-only anyway. */
-function guardedRepository(jail: FsJail, file: string): RepositoryCode | undefined {
+function guardedRepository(jail: FsJail, file: string, tool: string | undefined): RepositoryCode | undefined {
   if (jail.scope === 'read-only' || path.basename(file) === 'git') return undefined;
-  return findRepositoryCode(jail.workspace);
+  try {
+    return findRepositoryCode(jail.workspace);
+  } catch (error) {
+    // A .git the user cannot write (its hooks folder or `commondir` cannot be placed) is not run unguarded; the code says why, the path stays out.
+    const code = (error as NodeJS.ErrnoException).code ?? 'an error';
+    throw hostUnavailable(tool, 'process', `the repository's hooks and configuration could not be held read-only in the sandbox (${code})`);
+  }
 }
 
 /** The workspace's protected files as sandbox masks; a workspace past the walk's limit, or holding a name no path string can mask, is refused, never run unmasked. */

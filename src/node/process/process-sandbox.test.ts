@@ -246,6 +246,34 @@ describe('process: the bwrap sandbox', () => {
     expect(String((error as Error).message)).toContain('not valid UTF-8');
   });
 
+  it("refuses a command, typed and naming no path, when the repository's hooks folder cannot be made to hold it read-only", async (context) => {
+    const ws = path.join(setup.base, 'ws-immutable-git');
+    await mkdir(path.join(ws, '.git'), { recursive: true });
+    await writeFile(path.join(ws, 'notes.md'), 'ordinary\n');
+    const host = makeHost({ workspace: ws, sandbox: 'auto', scope: 'workspace-write' });
+    if ((await host.sandboxStatus()) !== 'bwrap') {
+      context.skip('bwrap is not installed or cannot create namespaces in this environment');
+      return;
+    }
+    // An immutable folder refuses even root the hooks folder the guard makes: a .git the user cannot write stands in for it.
+    try {
+      execFileSync('chattr', ['+i', path.join(ws, '.git')], { stdio: 'ignore' });
+    } catch {
+      context.skip('chattr +i is not available on this file system');
+      return;
+    }
+    try {
+      const error = await host.process.spawn('cat', ['notes.md'], {}, {}).catch((caught: unknown) => caught);
+      expect(ToolgateError.isInstance(error) && error.code).toBe('TOOL_UNAVAILABLE');
+      expect(String((error as Error).message)).toContain("repository's hooks and configuration");
+      expect(String((error as Error).message)).not.toContain(ws);
+      // Read-only, the workspace holds nothing a command could plant there, and the command runs.
+      expect((await makeHost({ workspace: ws, sandbox: 'auto', scope: 'read-only' }).process.spawn('cat', ['notes.md'], {}, {})).stdout).toBe('ordinary\n');
+    } finally {
+      execFileSync('chattr', ['-i', path.join(ws, '.git')]);
+    }
+  });
+
   it('never creates a mount point for a protected path that does not exist', async (context) => {
     const ws = path.join(setup.base, 'ws-missing');
     await mkdir(ws, { recursive: true });
