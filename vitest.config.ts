@@ -13,6 +13,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    globalSetup: ['test/support/run-temp-folder.ts'],
     reporters: ['default'],
   },
 });
