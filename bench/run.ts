@@ -29,16 +29,22 @@ if (goalsFile !== undefined) {
 } else {
   const modules = readdirSync(here).filter((file) => file.endsWith('.bench.js') && (args.length === 0 || args.some((name) => file.includes(name)))).sort();
   const scratch = mkdtempSync(join(tmpdir(), 'toolgate-bench-goals-'));
+  const failed: string[] = [];
   try {
     for (const [index, file] of modules.entries()) {
       console.log(`\n# ${file.replace(/\.js$/, '')}  (module ${index + 1} of ${modules.length})`);
       const ownGoals = join(scratch, `${index}.json`);
       const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), file], { stdio: 'inherit', env: { ...process.env, [GOALS_FILE_VARIABLE]: ownGoals } });
-      if (child.status !== 0) throw new Error(`${file} ended with ${child.signal ?? `status ${child.status}`}`);
-      readGoals(ownGoals);
+      // A module that fails is named at the end; the others still run, and their goals are listed.
+      if (child.status === 0) readGoals(ownGoals);
+      else failed.push(`${file} (${child.signal ?? `status ${child.status}`})`);
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
   printGoals();
+  if (failed.length > 0) {
+    console.error(`\nfailed: ${failed.join(', ')}`);
+    process.exitCode = 1;
+  }
 }
