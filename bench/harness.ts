@@ -146,9 +146,14 @@ export function writeGoals(file: string): void {
   writeFileSync(file, JSON.stringify(goals));
 }
 
-/** Take in the goals a module's process checked, to list with this process's. */
-export function readGoals(file: string): void {
-  goals.push(...(JSON.parse(readFileSync(file, 'utf8')) as GoalRow[]));
+/** Take in the goals a module's process checked, to list with this process's; false when the file holds none. */
+export function readGoals(file: string): boolean {
+  try {
+    goals.push(...(JSON.parse(readFileSync(file, 'utf8')) as GoalRow[]));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -9,7 +9,7 @@
  * measured value and whether it is met.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -24,10 +24,17 @@ if (goalsFile !== undefined) {
   const file = args[0];
   if (file === undefined) throw new Error(`${GOALS_FILE_VARIABLE} is set: name the module to run`);
   const module = (await import(pathToFileURL(join(here, file)).href)) as { run: () => Promise<void> };
-  await module.run();
-  writeGoals(goalsFile);
+  try {
+    await module.run();
+  } finally {
+    // The goals checked before a failure are listed too; the failure still ends this process with a status.
+    writeGoals(goalsFile);
+  }
+  // A handle a module left open would keep its process, and the whole run, waiting.
+  process.exit(0);
 } else {
   const modules = readdirSync(here).filter((file) => file.endsWith('.bench.js') && (args.length === 0 || args.some((name) => file.includes(name)))).sort();
+  if (modules.length === 0) throw new Error(`no bench module matches ${args.join(', ')}`);
   const scratch = mkdtempSync(join(tmpdir(), 'toolgate-bench-goals-'));
   const failed: string[] = [];
   try {
@@ -35,9 +42,9 @@ if (goalsFile !== undefined) {
       console.log(`\n# ${file.replace(/\.js$/, '')}  (module ${index + 1} of ${modules.length})`);
       const ownGoals = join(scratch, `${index}.json`);
       const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), file], { stdio: 'inherit', env: { ...process.env, [GOALS_FILE_VARIABLE]: ownGoals } });
-      // A module that fails is named at the end; the others still run, and their goals are listed.
-      if (child.status === 0) readGoals(ownGoals);
-      else failed.push(`${file} (${child.signal ?? `status ${child.status}`})`);
+      // A module that fails is named at the end; the others still run, and every goal checked is listed.
+      const read = existsSync(ownGoals) ? readGoals(ownGoals) : false;
+      if (child.status !== 0 || !read) failed.push(`${file} (${child.error?.message ?? child.signal ?? `status ${child.status}`}${read ? '' : ', no goals written'})`);
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -13,6 +13,8 @@ import { gatewayAuth, startCli, type RunningCli } from './support/spawn-cli.js';
 // reaches the host. Each drives `toolgate serve` with the MCP SDK client and checks the effect on disk.
 
 const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
+/** The system's own /tmp, not the test run's folder inside it: the workspace's parent is the folder the sandbox replaces. */
+const SYSTEM_TMP = '/tmp';
 const SECRET = 'TMP_WORKSPACE_SECRET=hunter2';
 const RULES = ['ls *', 'cat *', 'cp *', 'grep *', 'mv *', 'rm *'];
 const CONFIG = { scope: 'full', mode: 'auto', policy: { allowedCommandGlobs: RULES, allow: RULES.map((rule) => `Bash(${rule})`) } };
@@ -25,9 +27,9 @@ describe('attack: a workspace under /tmp in the full tier, whose /tmp the sandbo
   const run = async (command: string[]): Promise<string> => text((await decideIfAsked(gateway, mcp, 'run_command', { command }, 'once')).result);
 
   beforeAll(async () => {
-    gateway = await serveGateway(CONFIG, { files: { 'notes.md': 'inside the workspace\n', '.env': `${SECRET}\n` } });
-    expect(gateway.workspace.startsWith(`${realpathSync(tmpdir())}/`)).toBe(true);
-    outside = realpathSync(mkdtempSync(join(tmpdir(), 'toolgate-attack-tmp-outside-')));
+    gateway = await serveGateway(CONFIG, { files: { 'notes.md': 'inside the workspace\n', '.env': `${SECRET}\n` }, parent: SYSTEM_TMP });
+    expect(dirname(realpathSync(gateway.workspace))).toBe(SYSTEM_TMP);
+    outside = realpathSync(mkdtempSync(join(SYSTEM_TMP, 'toolgate-attack-tmp-outside-')));
     writeFileSync(join(outside, 'secret.txt'), 'HOST-TMP-SECRET\n');
     mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
   }, 30_000);
@@ -36,6 +38,7 @@ describe('attack: a workspace under /tmp in the full tier, whose /tmp the sandbo
     await mcp?.close();
     await gateway?.cli.stop();
     rmSync(outside, { recursive: true, force: true });
+    if (gateway !== undefined) rmSync(gateway.workspace, { recursive: true, force: true });
   });
 
   it('ls and cat see the workspace, and cp writes into the real one', async () => {

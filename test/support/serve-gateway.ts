@@ -20,9 +20,9 @@ export interface ServedGateway {
   api(path: string, init?: RequestInit): Promise<{ status: number; body: unknown }>;
 }
 
-/** A new workspace holding `toolgate.config.json` (`config`) and `files` (a name may hold folders: `.claude/settings.json`). */
-export function makeWorkspace(config: object, files: Record<string, string> = {}): string {
-  const workspace = mkdtempSync(join(tmpdir(), 'toolgate-serve-gateway-'));
+/** A new workspace in `parent` (default: the temporary folder) holding `toolgate.config.json` (`config`) and `files` (a name may hold folders: `.claude/settings.json`). */
+export function makeWorkspace(config: object, files: Record<string, string> = {}, parent = tmpdir()): string {
+  const workspace = mkdtempSync(join(parent, 'toolgate-serve-gateway-'));
   writeFileSync(join(workspace, 'toolgate.config.json'), JSON.stringify(config));
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(dirname(join(workspace, name)), { recursive: true });
@@ -31,12 +31,12 @@ export function makeWorkspace(config: object, files: Record<string, string> = {}
   return workspace;
 }
 
-/** Write `config` (and `files`) into a new workspace and serve it over HTTP; `env` adds to the child's environment, `inherit` to its descriptors (see `startCli`). */
+/** Write `config` (and `files`) into a new workspace (in `parent`) and serve it over HTTP; `env` adds to the child's environment, `inherit` to its descriptors (see `startCli`). */
 export async function serveGateway(
   config: object,
-  options: { files?: Record<string, string>; args?: readonly string[]; env?: NodeJS.ProcessEnv; inherit?: readonly (Stream | 'ignore')[] } = {},
+  options: { files?: Record<string, string>; parent?: string; args?: readonly string[]; env?: NodeJS.ProcessEnv; inherit?: readonly (Stream | 'ignore')[] } = {},
 ): Promise<ServedGateway> {
-  return serveWorkspace(makeWorkspace(config, options.files), options);
+  return serveWorkspace(makeWorkspace(config, options.files, options.parent), options);
 }
 
 /** Serve an existing workspace over HTTP (a gateway started again where an earlier one ran); options as for `serveGateway`. */

@@ -144,8 +144,10 @@ function guardedRepository(jail: FsJail, file: string, tool: string | undefined)
   try {
     return findRepositoryCode(jail.workspace);
   } catch (error) {
-    // A .git the user cannot write (its hooks folder or `commondir` cannot be placed) is not run unguarded; the code says why, the path stays out.
-    const code = (error as NodeJS.ErrnoException).code ?? 'an error';
+    // A .git the file system refuses (its hooks folder or `commondir` cannot be placed, a folder that cannot be read) is not
+    // run unguarded; the error's code says why, and the path stays out. Anything else is a fault, and surfaces as one.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code !== 'string') throw error;
     throw hostUnavailable(tool, 'process', `the repository's hooks and configuration could not be held read-only in the sandbox (${code})`);
   }
 }
