@@ -42,6 +42,32 @@ describe('compileJsonSchemaDirect: what it accepts', () => {
     expect(Object.keys(result?.value as object)).toEqual(Object.keys(value));
   });
 
+  it("keeps the input's order whether or not it is the schema's", () => {
+    const schema: JsonSchema = { type: 'object', required: ['a', 'b'], properties: { a: { type: 'string' }, b: { type: 'number' }, c: { type: 'boolean' }, d: { type: 'null' } } };
+    for (const value of [{ a: 'x', b: 1 }, { b: 1, a: 'x' }, { a: 'x', b: 1, d: null }, { d: null, a: 'x', c: true, b: 1 }, { a: 'x', c: false, b: 2 }]) {
+      const result = compiled(schema)(value);
+      expect(draft07.validate(schema, value)).toBe(true);
+      expect(Object.keys(result?.value as object)).toEqual(Object.keys(value));
+      expect(result?.value).toEqual(value);
+      expect(result?.sizeBound).toBe(sizeBoundOf(value, 0));
+    }
+  });
+
+  it.each([
+    ['names a key it did not name before', ['b', 'a', 'toString']],
+    ['leaves out a key it named before', ['b']],
+  ])('gives up on a proxy whose keys, enumerated again to reorder, %s', (_label, again) => {
+    const schema: JsonSchema = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } };
+    let enumerations = 0;
+    const target = { b: 'x', a: 'y' };
+    const proxy = new Proxy(target, {
+      ownKeys: () => (enumerations++ === 0 ? ['b', 'a'] : again),
+      getOwnPropertyDescriptor: (object, key) => (key === 'toString' ? { value: 'z', enumerable: true, configurable: true, writable: true } : Reflect.getOwnPropertyDescriptor(object, key)),
+    });
+    expect(compiled(schema)(proxy)).toBeUndefined();
+    expect(enumerations).toBe(2);
+  });
+
   it.each([
     ['a title too long in code points', { title: '😀'.repeat(81), priority: 'low', tasks: [] }],
     ['an empty title', { title: '', priority: 'low', tasks: [] }],
@@ -157,13 +183,17 @@ function valueFor(schema: Record<string, unknown>, depth = 0): fc.Arbitrary<unkn
     if (schema.type === 'array') return fc.array(valueFor(schema.items as Record<string, unknown>, depth + 1), { maxLength: 4 });
     if (schema.type === 'object') {
       const properties = Object.entries(schema.properties as Record<string, Record<string, unknown>>);
-      const base = fc.tuple(...properties.map(([, member]) => fc.option(valueFor(member, depth + 1), { freq: 6, nil: undefined }))).map((values) => {
+      const members = fc.tuple(...properties.map(([, member]) => fc.option(valueFor(member, depth + 1), { freq: 6, nil: undefined })));
+      const base = fc.tuple(members, fc.constantFrom('schema', 'reversed', 'rotated')).map(([values, order]) => {
         const object: Record<string, unknown> = {};
-        // Shuffled order, and an undefined member now and then.
+        // An undefined member now and then, and the keys in the schema's order or out of it.
         values.forEach((value, index) => {
           if (value !== undefined || index % 3 === 0) object[properties[index]?.[0] ?? ''] = value;
         });
-        return Object.fromEntries(Object.entries(object).reverse());
+        const entries = Object.entries(object);
+        if (order === 'reversed') entries.reverse();
+        if (order === 'rotated') entries.push(...entries.splice(0, 1));
+        return Object.fromEntries(entries);
       });
       return fc.oneof({ weight: 6, arbitrary: base }, { weight: 1, arbitrary: base.map((object) => ({ ...object, extra: 1 })) });
     }
