@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { measureParsedJson, snapshotJson } from './snapshot-json.js';
+import { stringLengthArray } from '../tools/__fixtures__/direct-fixtures.js';
+import { measureParsedJson, sizeBoundOf, snapshotJson } from './snapshot-json.js';
 
 describe('snapshotJson', () => {
   it('copies: the result is detached from the caller’s object', () => {
@@ -55,9 +56,11 @@ describe('snapshotJson', () => {
       [{ d: new Date() }, 'an object is not a plain JSON object'],
       [{ n: Number.NaN }, 'a number is not finite'],
       [deep, 'nesting is deeper than 64'],
+      [{ list: stringLengthArray() }, 'an array is not a plain JSON array'],
     ] as const) {
       expect(snapshotJson(value)).toEqual({ ok: false, problem });
     }
+    expect(sizeBoundOf({ list: stringLengthArray() }, 0)).toBeNaN();
   });
 
   it('property: the size bound is never below the canonical UTF-8 size', () => {

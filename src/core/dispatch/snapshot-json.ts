@@ -64,6 +64,11 @@ function copyNode(node: unknown, depth: number, walk: Walk): unknown {
 
 function copyArray(node: readonly unknown[], depth: number, walk: Walk): unknown {
   const length = node.length;
+  // A proxy's `length` can be anything; `new Array` of a string would hold that string.
+  if (typeof length !== 'number') {
+    walk.problem ??= 'an array is not a plain JSON array';
+    return undefined;
+  }
   const items: unknown[] = new Array<unknown>(length);
   for (let index = 0; index < length; index += 1) items[index] = copyNode(node[index], depth + 1, walk);
   walk.size += length + 2;
@@ -121,6 +126,7 @@ export function sizeBoundOf(node: unknown, depth: number): number {
   let size = 2;
   if (Array.isArray(node)) {
     const length = node.length;
+    if (typeof length !== 'number') return Number.NaN; // a proxy's, which could be a string
     size += length;
     for (let index = 0; index < length; index += 1) size += sizeBoundOf(node[index], depth + 1);
     return size;

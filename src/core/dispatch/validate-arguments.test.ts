@@ -41,6 +41,39 @@ describe('stage 6: validating the effective arguments', () => {
     expect(received).toHaveLength(2);
   });
 
+  it('a JSON Schema tool runs only on what the checked copy holds: a member no key names, or a class instance, is refused', async () => {
+    const received: unknown[] = [];
+    const tool = defineTool({
+      name: 'remove',
+      description: 'Remove.',
+      input: { type: 'object', required: ['path'], properties: { path: { type: 'string' }, force: { type: 'boolean' } } },
+      dispatch: (args) => {
+        received.push(args);
+        return 'ok';
+      },
+    });
+    const { registry } = harness([tool]);
+    const context = { grantedTools: ['remove'] };
+    // JSON.stringify of it is `{}`: a path no serialisation, log or approval would show.
+    const hidden = Object.defineProperty({ force: undefined }, 'path', { value: '/etc/passwd', enumerable: false });
+    const refused = await registry.dispatch({ callId: '1', name: 'remove', arguments: hidden }, context);
+    expect(!refused.ok && refused.error.code).toBe('ARGS_INVALID');
+    let getterRan = false;
+    class Arguments {
+      get path(): string {
+        getterRan = true;
+        throw new Error('a getter of a class instance ran');
+      }
+    }
+    const instance = await registry.dispatch({ callId: '2', name: 'remove', arguments: new Arguments() }, context);
+    expect(!instance.ok && instance.error.code).toBe('ARGS_INVALID');
+    expect(getterRan).toBe(false);
+    expect(received).toEqual([]);
+    const plain = await registry.dispatch({ callId: '3', name: 'remove', arguments: { path: 'notes.txt' } }, context);
+    expect(plain.ok).toBe(true);
+    expect(received).toEqual([{ path: 'notes.txt' }]);
+  });
+
   it('an error names the declared field, never a key or value the caller invented', async () => {
     const tool = defineTool({
       name: 'env',

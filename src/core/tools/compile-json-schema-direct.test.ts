@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { snapshotJson, sizeBoundOf } from '../dispatch/snapshot-json.js';
 import { compileJsonSchemaDirect } from './compile-json-schema-direct.js';
 import type { DirectValidator } from './direct-program.js';
-import { mustCompile, sameShape } from './__fixtures__/direct-fixtures.js';
+import { mustCompile, sameShape, stringLengthArray } from './__fixtures__/direct-fixtures.js';
 import type { JsonSchema } from './tool-types.js';
 
 // The pipeline's own compiler options (schema-validator.ts): the oracle.
@@ -51,6 +51,53 @@ describe('compileJsonSchemaDirect: what it accepts', () => {
       expect(result?.value).toEqual(value);
       expect(result?.sizeBound).toBe(sizeBoundOf(value, 0));
     }
+  });
+
+  // ajv, on the checked copy of each, misses the required `a`: the copy holds no `a` at all.
+  const hiddenMember: [string, () => object][] = [
+    ['a non-enumerable one, beside an undefined member', () => Object.defineProperty({ b: undefined }, 'a', { value: 'x', enumerable: false })],
+    ['a non-enumerable one, beside a getter that reads undefined', () => Object.defineProperties({}, { b: { get: () => undefined, enumerable: true }, a: { value: 'x' } })],
+    ['one a proxy answers for but does not list', () => new Proxy({ b: undefined }, { get: (target, key) => (key === 'a' ? 'x' : Reflect.get(target, key)) })],
+    ['a non-enumerable one of a null-prototype object', () => Object.defineProperty(Object.assign(Object.create(null) as object, { b: undefined }), 'a', { value: 'x' })],
+  ];
+  it.each(hiddenMember)('gives up where a member read by name is not among the keys: %s', (_label, make) => {
+    const schema: JsonSchema = { type: 'object', required: ['a'], properties: { a: { type: 'string' }, b: { type: 'string' } } };
+    const copy = snapshotJson(make());
+    expect(copy.ok && draft07.validate(schema, copy.value)).toBe(false);
+    expect(compiled(schema)(make())).toBeUndefined();
+    expect(compiled({ type: 'object', properties: { list: { type: 'array', items: schema } } })({ list: [make()] })).toBeUndefined();
+  });
+
+  it("gives up on an array whose proxy's length is not a number", () => {
+    expect(compiled({ type: 'object', properties: { list: { type: 'array', items: { type: 'number' } } } })({ list: stringLengthArray() })).toBeUndefined();
+  });
+
+  it('gives up where Object.prototype answers, not enumerably, for a member no key names', () => {
+    const schema: JsonSchema = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } };
+    Object.defineProperty(Object.prototype, 'a', { value: 'x', enumerable: false, configurable: true, writable: true });
+    try {
+      expect(compiled(schema)({ b: undefined })).toBeUndefined();
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).a;
+    }
+  });
+
+  it('gives up on a class instance before any of its getters runs, and on a trap that throws', () => {
+    const schema: JsonSchema = { type: 'object', required: ['path'], properties: { path: { type: 'string' } } };
+    let ran = 0;
+    class Arguments {
+      get path(): string {
+        ran += 1;
+        Object.setPrototypeOf(this, Object.prototype);
+        return 'x';
+      }
+    }
+    expect(compiled(schema)(new Arguments())).toBeUndefined();
+    expect(ran).toBe(0);
+    const throwing = new Proxy({}, { getPrototypeOf: () => Array.prototype, has: () => { throw new Error('has'); }, get: () => { throw new Error('get'); } });
+    expect(compiled(schema)(throwing)).toBeUndefined();
+    const plainThrowing = Object.defineProperty({}, 'path', { enumerable: true, get: () => { throw new Error('get'); } });
+    expect(compiled(schema)(plainThrowing)).toBeUndefined();
   });
 
   it.each([
@@ -184,16 +231,20 @@ function valueFor(schema: Record<string, unknown>, depth = 0): fc.Arbitrary<unkn
     if (schema.type === 'object') {
       const properties = Object.entries(schema.properties as Record<string, Record<string, unknown>>);
       const members = fc.tuple(...properties.map(([, member]) => fc.option(valueFor(member, depth + 1), { freq: 6, nil: undefined })));
-      const base = fc.tuple(members, fc.constantFrom('schema', 'reversed', 'rotated')).map(([values, order]) => {
+      const base = fc.tuple(members, fc.constantFrom('schema', 'reversed', 'rotated', 'hidden')).map(([values, order]) => {
         const object: Record<string, unknown> = {};
-        // An undefined member now and then, and the keys in the schema's order or out of it.
+        // An undefined member now and then, the keys in the schema's order or out of it, and now
+        // and then a member no key names (non-enumerable).
         values.forEach((value, index) => {
           if (value !== undefined || index % 3 === 0) object[properties[index]?.[0] ?? ''] = value;
         });
         const entries = Object.entries(object);
         if (order === 'reversed') entries.reverse();
         if (order === 'rotated') entries.push(...entries.splice(0, 1));
-        return Object.fromEntries(entries);
+        const result = Object.fromEntries(entries);
+        const hidden = entries.find(([, value]) => value !== undefined);
+        if (order === 'hidden' && hidden !== undefined) Object.defineProperty(result, hidden[0], { enumerable: false });
+        return result;
       });
       return fc.oneof({ weight: 6, arbitrary: base }, { weight: 1, arbitrary: base.map((object) => ({ ...object, extra: 1 })) });
     }

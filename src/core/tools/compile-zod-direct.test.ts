@@ -5,7 +5,7 @@ import * as zm from 'zod/mini';
 import { sizeBoundOf } from '../dispatch/snapshot-json.js';
 import { compileZodDirect } from './compile-zod-direct.js';
 import type { DirectValidator } from './direct-program.js';
-import { mustCompile, sameShape } from './__fixtures__/direct-fixtures.js';
+import { mustCompile, sameShape, stringLengthArray } from './__fixtures__/direct-fixtures.js';
 
 const compiled = (schema: unknown): DirectValidator => mustCompile(compileZodDirect, schema);
 
@@ -43,6 +43,10 @@ describe('compileZodDirect: what it accepts', () => {
     expect(result?.value).not.toBe(issueValue);
     expect((result?.value as typeof issueValue).tasks[0]).not.toBe(issueValue.tasks[0]);
     expect(result?.sizeBound).toBe(sizeBoundOf(issueValue, 0));
+  });
+
+  it("gives up on an array whose proxy's length is not a number", () => {
+    expect(compiled(z.object({ list: z.array(z.number()) }))({ list: stringLengthArray() })).toBeUndefined();
   });
 
   it("puts members in the schema's order, as zod does", () => {

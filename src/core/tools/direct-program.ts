@@ -5,8 +5,9 @@ import { sizeBoundOf } from '../dispatch/snapshot-json.js';
  * `compile-zod-direct.ts` and `compile-json-schema-direct.ts`): one walk,
  * specialised to one schema, that checks the arguments, builds the fresh
  * value the schema's own validator would leave, and bounds its canonical
- * size. It only ever ACCEPTS: whatever it does not settle outright it gives
- * up on, and the schema's own validator decides and reports.
+ * size. It only ever ACCEPTS: whatever it does not settle outright (a
+ * getter that throws included) it gives up on, and the schema's own
+ * validator decides and reports.
  *
  * The only text taken from a schema is member names, written as JSON string
  * literals; everything else (value sets, patterns, delegated validators) is
@@ -131,7 +132,13 @@ export function linkProgram(program: Program<unknown>, output: string): DirectVa
     return undefined;
   }
   return (value) => {
-    const result = validate(value);
+    let result: DirectResult | typeof GIVE_UP;
+    try {
+      result = validate(value);
+    } catch {
+      // A getter or a proxy's trap threw: the schema's own validator meets the same value and decides.
+      return undefined;
+    }
     return result === GIVE_UP ? undefined : result;
   };
 }

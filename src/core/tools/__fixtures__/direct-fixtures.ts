@@ -18,3 +18,8 @@ export function sameShape(left: unknown, right: unknown): boolean {
   const rightKeys = Reflect.ownKeys(right);
   return leftKeys.length === rightKeys.length && leftKeys.every((key, index) => key === rightKeys[index] && sameShape((left as Record<PropertyKey, unknown>)[key], (right as Record<PropertyKey, unknown>)[key]));
 }
+
+/** An array whose proxy says its `length` is a string: `new Array` of it would hold that string, unchecked. */
+export function stringLengthArray(): unknown[] {
+  return new Proxy([7], { get: (target, key) => (key === 'length' ? '0hello' : Reflect.get(target, key)) });
+}
