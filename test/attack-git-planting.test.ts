@@ -61,6 +61,30 @@ try {
 } catch (error) { console.log('refused: ' + error.code); }
 `;
 
+/**
+ * Makes a nested repository whose configuration names a program, and lists it in the workspace's index as a
+ * submodule (a gitlink). The user's own `git status` then runs git inside it, with that configuration. With
+ * `list` `none` the script only makes the repository, and the agent's next `git add sub` lists it; with `locked`
+ * it also leaves a `.git/index.lock` behind, which stops any git that would write the index.
+ */
+const nestedJs = (list: 'entry' | 'locked' | 'none'): string => `
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const marker = require('node:path').resolve('PWNED');
+const git = (...args) => execFileSync('git', args, { stdio: 'pipe', encoding: 'utf8' }).trim();
+git('init', '-q', 'sub');
+git('-C', 'sub', '-c', 'user.name=m', '-c', 'user.email=m@example.com', 'commit', '-q', '--allow-empty', '-m', 'sub');
+fs.appendFileSync('sub/.git/config', '[core]\\n\\tfsmonitor = "touch ' + marker + '-nested; false"\\n');
+${list === 'none' ? '' : "git('update-index', '--add', '--cacheinfo', '160000,' + git('-C', 'sub', 'rev-parse', 'HEAD') + ',sub');"}
+${list === 'locked' ? "fs.writeFileSync('.git/index.lock', '');" : ''}
+console.log('index: ' + git('ls-files', '--stage'));
+`;
+
+function userStatus(workspace: string): void {
+  // The user's own git, with nothing of toolgate's hardening: it runs git inside each submodule it lists.
+  execFileSync('git', ['status'], { cwd: workspace, stdio: 'pipe', env: { PATH: process.env.PATH, HOME: workspace } });
+}
+
 function userCommits(workspace: string): void {
   // The user's own git, with nothing of toolgate's hardening: it runs the repository's hooks and fsmonitor.
   execFileSync('git', ['-c', 'user.name=u', '-c', 'user.email=u@example.com', 'commit', '-q', '--allow-empty', '-m', 'after the agent'], { cwd: workspace, stdio: 'pipe', env: { PATH: process.env.PATH, HOME: workspace } });
@@ -103,6 +127,27 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
     expect(pointed).toContain('refused');
     userCommits(workspace);
     for (const marker of ['PWNED-commondir-hook', 'PWNED-commondir-fsmonitor']) expect(existsSync(join(workspace, marker)), `${marker}: ${pointed}`).toBe(false);
+  });
+
+  it.each([
+    ['its own index entry', 'entry', [] as string[][]],
+    ['its own index entry, the index then locked', 'locked', [] as string[][]],
+    ["the agent's next git add of its folder", 'none', [['git', 'add', 'sub']]],
+  ])('a script makes a nested repository whose configuration names a program, listed by %s: the user\'s git status runs nothing of it', async (_label, list, after) => {
+    const workspace = makeWorkspace({ scope, mode: 'auto', policy: { allowedCommandGlobs: ['node *', 'git *'], allow: ['Bash(node *)', 'Bash(git *)'] } }, { 'nested.js': nestedJs(list as 'entry' | 'locked' | 'none'), 'notes.md': 'notes\n' });
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    const gateway = await serveWorkspace(workspace, { env: { HOME: attackHome() } });
+    opened.gateway(gateway);
+    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+    opened.client(client);
+    const run = async (command: string[]): Promise<string> => text((await decideIfAsked(gateway, client, 'run_command', { command }, 'reject')).result);
+    const results = [await run(['node', 'nested.js'])];
+    for (const command of after) results.push(await run(command));
+    expect(results[0]).toContain('"sandbox\\":\\"bwrap');
+    expect(results.join('\n')).toContain('removedGitlinks\\":[\\"sub\\"]');
+    expect(execFileSync('git', ['ls-files', '--stage'], { cwd: workspace, encoding: 'utf8' })).not.toContain('160000');
+    userStatus(workspace);
+    expect(existsSync(join(workspace, 'PWNED-nested')), results.join('\n')).toBe(false);
   });
 
   it('git itself still works in the repository through the gateway: status, a branch, a commit', async () => {

@@ -94,6 +94,12 @@ export interface ProcessResult {
   readonly truncated: boolean;
   /** Whether an OS sandbox wrapped the child, and which. */
   readonly sandbox?: 'bwrap' | 'none';
+  /**
+   * Submodule entries (gitlinks) the command added to the workspace's index,
+   * which the host took out again: the user's git would run the repository
+   * each names, with its own configuration and hooks.
+   */
+  readonly removedGitlinks?: readonly string[];
 }
 
 export interface ProcessCapability {

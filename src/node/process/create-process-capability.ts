@@ -1,3 +1,4 @@
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProcessCapability, ProcessResult, ResolvedCommand, ResolvedPath } from '../../core/internal.js';
 import { hostDenial, hostUnavailable } from '../errors/host-denial.js';
@@ -9,7 +10,9 @@ import type { SandboxMode } from '../node-host-types.js';
 import { buildBwrapArgs, detectBwrap, SANDBOX_FILTER } from './bwrap-sandbox.js';
 import { buildChildEnv, gitHardeningEnv, withGitConfig } from './build-child-env.js';
 import { createProtectedFileFinder, type MaskWalkLimit, type ProtectedFiles } from './find-protected-files.js';
+import { findProgram } from './find-program.js';
 import { findRepositoryCode, type RepositoryCode } from './find-repository-code.js';
+import { createGitlinkGuard, type GitlinkGuard } from './guard-gitlinks.js';
 import type { PathLocks } from '../fs/path-locks.js';
 import { repositoryGitOverrides, type RepositoryOverridesOptions } from './repository-git-overrides.js';
 import { resolveExecutable } from './resolve-executable.js';
@@ -71,6 +74,14 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
   const findProtectedFiles = createProtectedFileFinder(jail, options.isReadableProtected);
   let bwrap: Promise<string | undefined> | undefined;
   const findBwrap = (): Promise<string | undefined> => (bwrap ??= options.sandbox === 'off' ? Promise.resolve(undefined) : detectBwrap(options.systemPath));
+  let gitlinks: GitlinkGuard | undefined;
+  const guardGitlinks = async (tool: string | undefined): Promise<GitlinkGuard | undefined> => {
+    if (jail.scope === 'read-only' || !(await hasGitFolder(jail.workspace))) return undefined;
+    const git = findProgram('git', options.systemPath);
+    if (git === undefined) return undefined; // no git here to list submodules with, nor for the user to enter them
+    const env = buildChildEnv({ systemPath: options.systemPath, home: options.home, set: {}, allow: [], declared: {}, tool, gitHardening });
+    return (gitlinks ??= createGitlinkGuard({ workspace: jail.workspace, git, env }));
+  };
   return {
     async sandboxStatus() {
       return (await findBwrap()) === undefined ? 'none' : 'bwrap';
@@ -102,6 +113,11 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           sandbox === undefined
             ? { file, args }
             : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden, readOnly: [path.dirname(options.gitExternalDiff)], repository: guardedRepository(jail, file, tool), file, args }) };
+        const guard = await guardGitlinks(tool);
+        const before = await guard?.before();
+        if (guard !== undefined && before === undefined) {
+          throw hostUnavailable(tool, 'process', "git could not read the repository's index to note its submodule entries, so the command was not run");
+        }
         hold = setTimeout(release, START_HOLD_MS);
         const result = await spawnBounded({
           ...spawned,
@@ -114,6 +130,11 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           killGraceMs: options.killGraceMs ?? 2000,
           signal,
         });
+        // Before anything else, an aborted command included: what it added to the index is taken out.
+        const removedGitlinks = before === undefined ? [] : await guard?.after(before);
+        if (removedGitlinks === undefined) {
+          throw hostUnavailable(tool, 'process', "the command ran, but git could not read or change the repository's index afterwards to take out the submodule entries it added");
+        }
         if (result.aborted) signal?.throwIfAborted();
         if (result.spawnError !== undefined) throw hostUnavailable(tool, 'process', `the command could not be started (${result.spawnError})`);
         return {
@@ -124,6 +145,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           timedOut: result.timedOut,
           truncated: result.truncated,
           sandbox: sandbox === undefined ? 'none' : 'bwrap',
+          ...(removedGitlinks.length === 0 ? {} : { removedGitlinks }),
         };
       } finally {
         clearTimeout(hold);
@@ -131,6 +153,11 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       }
     },
   };
+}
+
+/** Whether the workspace holds a `.git` folder: its own repository, whose index the user's git reads. */
+async function hasGitFolder(workspace: string): Promise<boolean> {
+  return (await lstat(path.join(workspace, '.git')).catch(() => undefined))?.isDirectory() === true;
 }
 
 /** The absolute real paths of the argument files a command was judged with (those with a content stamp). */

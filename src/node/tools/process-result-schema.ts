@@ -4,7 +4,7 @@ import type { JsonSchema } from '../../core/internal.js';
 export const processResultSchema: JsonSchema = {
   type: 'object',
   description:
-    '`exitCode` (null when killed), the killing `signal`, `stdout`/`stderr` (each capped), `timedOut`, `truncated` when a cap cut the output (or pipes a leftover background process held open were closed), and `sandbox`: `bwrap` or `none`.',
+    '`exitCode` (null when killed), the killing `signal`, `stdout`/`stderr` (each capped), `timedOut`, `truncated` when a cap cut the output (or pipes a leftover background process held open were closed), `sandbox`: `bwrap` or `none`, and `removedGitlinks`: submodule entries the command added to the repository\'s index, which were taken out again (the user\'s git would run the nested repository each names).',
   properties: {
     exitCode: { type: ['integer', 'null'] },
     signal: { type: ['string', 'null'] },
@@ -13,6 +13,7 @@ export const processResultSchema: JsonSchema = {
     timedOut: { type: 'boolean' },
     truncated: { type: 'boolean' },
     sandbox: { enum: ['bwrap', 'none'] },
+    removedGitlinks: { type: 'array', items: { type: 'string' } },
   },
   required: ['exitCode', 'signal', 'stdout', 'stderr', 'timedOut', 'truncated'],
 };
