@@ -64,20 +64,34 @@ try {
 /**
  * Makes a nested repository whose configuration names a program, and lists it in the workspace's index as a
  * submodule (a gitlink). The user's own `git status` then runs git inside it, with that configuration. With
- * `list` `none` the script only makes the repository, and the agent's next `git add sub` lists it; with `locked`
- * it also leaves a `.git/index.lock` behind, which stops any git that would write the index.
+ * `none` the script only makes the repository, and the agent's next `git add sub` lists it; with `locked` it
+ * also leaves a `.git/index.lock` behind, which stops any git that would write the index; with `refused` the
+ * entry is named `git~1`, which git lists but, by default, refuses to handle (to take out); with `race` it lists
+ * the entry again each time it is taken out, until a second script has come and gone.
  */
-const nestedJs = (list: 'entry' | 'locked' | 'none'): string => `
+const nestedJs = (list: 'entry' | 'locked' | 'none' | 'refused' | 'race'): string => `
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const marker = require('node:path').resolve('PWNED');
 const git = (...args) => execFileSync('git', args, { stdio: 'pipe', encoding: 'utf8' }).trim();
-git('init', '-q', 'sub');
-git('-C', 'sub', '-c', 'user.name=m', '-c', 'user.email=m@example.com', 'commit', '-q', '--allow-empty', '-m', 'sub');
-fs.appendFileSync('sub/.git/config', '[core]\\n\\tfsmonitor = "touch ' + marker + '-nested; false"\\n');
-${list === 'none' ? '' : "git('update-index', '--add', '--cacheinfo', '160000,' + git('-C', 'sub', 'rev-parse', 'HEAD') + ',sub');"}
+const name = ${JSON.stringify(list === 'refused' ? 'git~1' : 'sub')};
+git('init', '-q', name);
+git('-C', name, '-c', 'user.name=m', '-c', 'user.email=m@example.com', 'commit', '-q', '--allow-empty', '-m', 'sub');
+fs.appendFileSync(name + '/.git/config', '[core]\\n\\tfsmonitor = "touch ' + marker + '-nested; false"\\n');
+const entry = ['update-index', '--add', '--cacheinfo', '160000,' + git('-C', name, 'rev-parse', 'HEAD') + ',' + name];
+${list === 'none' ? '' : `git(${list === 'refused' ? "'-c', 'core.protectNTFS=false', " : ''}...entry);`}
 ${list === 'locked' ? "fs.writeFileSync('.git/index.lock', '');" : ''}
+${list === 'race' ? "fs.writeFileSync('entry.json', JSON.stringify(entry)); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3000);" : ''}
 console.log('index: ' + git('ls-files', '--stage'));
+`;
+
+/** The second script of the race: once the first script's entry has been taken out, lists it again. */
+const RELIST_JS = `
+const { execFileSync } = require('node:child_process');
+const git = (...args) => execFileSync('git', args, { stdio: 'pipe', encoding: 'utf8' }).trim();
+while (git('ls-files', '--stage').includes('160000')) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+git(...JSON.parse(require('node:fs').readFileSync('entry.json', 'utf8')));
+console.log('listed again');
 `;
 
 function userStatus(workspace: string): void {
@@ -130,11 +144,12 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
   });
 
   it.each([
-    ['its own index entry', 'entry', [] as string[][]],
-    ['its own index entry, the index then locked', 'locked', [] as string[][]],
-    ["the agent's next git add of its folder", 'none', [['git', 'add', 'sub']]],
-  ])('a script makes a nested repository whose configuration names a program, listed by %s: the user\'s git status runs nothing of it', async (_label, list, after) => {
-    const workspace = makeWorkspace({ scope, mode: 'auto', policy: { allowedCommandGlobs: ['node *', 'git *'], allow: ['Bash(node *)', 'Bash(git *)'] } }, { 'nested.js': nestedJs(list as 'entry' | 'locked' | 'none'), 'notes.md': 'notes\n' });
+    ['its own index entry', 'entry', [] as string[][], 'removedGitlinks\\":[\\"sub\\"]'],
+    ['its own index entry, the index then locked', 'locked', [] as string[][], 'removedGitlinks\\":[\\"sub\\"]'],
+    ["the agent's next git add of its folder", 'none', [['git', 'add', 'sub']], 'removedGitlinks\\":[\\"sub\\"]'],
+    ['an entry named so that git will not take it out (git~1)', 'refused', [] as string[][], 'the index was moved aside'],
+  ])('a script makes a nested repository whose configuration names a program, listed by %s: the user\'s git status runs nothing of it', async (_label, list, after, reported) => {
+    const workspace = makeWorkspace({ scope, mode: 'auto', policy: { allowedCommandGlobs: ['node *', 'git *'], allow: ['Bash(node *)', 'Bash(git *)'] } }, { 'nested.js': nestedJs(list as 'entry' | 'locked' | 'none' | 'refused'), 'notes.md': 'notes\n' });
     execFileSync('git', ['init', '-q'], { cwd: workspace });
     const gateway = await serveWorkspace(workspace, { env: { HOME: attackHome() } });
     opened.gateway(gateway);
@@ -143,8 +158,24 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
     const run = async (command: string[]): Promise<string> => text((await decideIfAsked(gateway, client, 'run_command', { command }, 'reject')).result);
     const results = [await run(['node', 'nested.js'])];
     for (const command of after) results.push(await run(command));
-    expect(results[0]).toContain('"sandbox\\":\\"bwrap');
-    expect(results.join('\n')).toContain('removedGitlinks\\":[\\"sub\\"]');
+    expect(results.join('\n')).toContain(reported);
+    userStatus(workspace);
+    expect(existsSync(join(workspace, 'PWNED-nested')), results.join('\n')).toBe(false);
+  });
+
+  it("two commands at once: the second, which lists again the entry the first's was taken out of, is held to the entries from before both", async () => {
+    const workspace = makeWorkspace({ scope, mode: 'auto', policy: { allowedCommandGlobs: ['node *'], allow: ['Bash(node *)'] } }, { 'nested.js': nestedJs('race'), 'relist.js': RELIST_JS });
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    const gateway = await serveWorkspace(workspace, { env: { HOME: attackHome() } });
+    opened.gateway(gateway);
+    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+    opened.client(client);
+    const run = async (command: string[]): Promise<string> => text((await decideIfAsked(gateway, client, 'run_command', { command }, 'reject')).result);
+    const first = run(['node', 'nested.js']);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const results = await Promise.all([first, run(['node', 'relist.js'])]);
+    expect(results[0]).toContain('removedGitlinks\\":[\\"sub\\"]');
+    expect(results[1], results[1]).toContain('removedGitlinks\\":[\\"sub\\"]');
     expect(execFileSync('git', ['ls-files', '--stage'], { cwd: workspace, encoding: 'utf8' })).not.toContain('160000');
     userStatus(workspace);
     expect(existsSync(join(workspace, 'PWNED-nested')), results.join('\n')).toBe(false);

@@ -12,7 +12,7 @@ import { buildChildEnv, gitHardeningEnv, withGitConfig } from './build-child-env
 import { createProtectedFileFinder, type MaskWalkLimit, type ProtectedFiles } from './find-protected-files.js';
 import { findProgram } from './find-program.js';
 import { findRepositoryCode, type RepositoryCode } from './find-repository-code.js';
-import { createGitlinkGuard, type GitlinkGuard } from './guard-gitlinks.js';
+import { createGitlinkGuard, type GitlinkCheck, type GitlinkGuard } from './guard-gitlinks.js';
 import type { PathLocks } from '../fs/path-locks.js';
 import { repositoryGitOverrides, type RepositoryOverridesOptions } from './repository-git-overrides.js';
 import { resolveExecutable } from './resolve-executable.js';
@@ -114,12 +114,12 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
             ? { file, args }
             : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden, readOnly: [path.dirname(options.gitExternalDiff)], repository: guardedRepository(jail, file, tool), file, args }) };
         const guard = await guardGitlinks(tool);
-        const before = await guard?.before();
-        if (guard !== undefined && before === undefined) {
-          throw hostUnavailable(tool, 'process', "git could not read the repository's index to note its submodule entries, so the command was not run");
+        const baseline = await guard?.before();
+        if (guard !== undefined && baseline === undefined) {
+          throw hostUnavailable(tool, 'process', "git could not list the repository's index to note its submodule entries, so the command was not run");
         }
         hold = setTimeout(release, START_HOLD_MS);
-        const result = await spawnBounded({
+        const { value: result, check } = await afterwards(spawnBounded({
           ...spawned,
           cwd,
           env: sandbox === undefined ? env : {},
@@ -129,12 +129,9 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           maxOutputBytes: spawnOptions.maxOutputBytes ?? options.defaultMaxOutputBytes ?? 1024 * 1024,
           killGraceMs: options.killGraceMs ?? 2000,
           signal,
-        });
-        // Before anything else, an aborted command included: what it added to the index is taken out.
-        const removedGitlinks = before === undefined ? [] : await guard?.after(before);
-        if (removedGitlinks === undefined) {
-          throw hostUnavailable(tool, 'process', "the command ran, but git could not read or change the repository's index afterwards to take out the submodule entries it added");
-        }
+        }), () => (guard === undefined || baseline === undefined ? undefined : guard.after(baseline)));
+        // Before anything else, an aborted command included: what it added to the index was taken out.
+        const removedGitlinks = gitlinksTakenOut(check, tool);
         if (result.aborted) signal?.throwIfAborted();
         if (result.spawnError !== undefined) throw hostUnavailable(tool, 'process', `the command could not be started (${result.spawnError})`);
         return {
@@ -153,6 +150,26 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       }
     },
   };
+}
+
+/** `work`'s value and then `check`'s, which runs whether or not the work failed. */
+async function afterwards<Value, Check>(work: Promise<Value>, check: () => Promise<Check> | undefined): Promise<{ value: Value; check: Check | undefined }> {
+  const settled = await work.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  const checked = await check();
+  if (!settled.ok) throw settled.error;
+  return { value: settled.value, check: checked };
+}
+
+/** The submodule entries the guard took out after a command; a guard that had to move the index aside, or could not, fails the call. */
+function gitlinksTakenOut(check: GitlinkCheck | undefined, tool: string | undefined): readonly string[] {
+  if (check === undefined) return [];
+  if (check.kind === 'checked') return check.removed;
+  const what = "the command ran, but git could not list the repository's index afterwards or take out the submodule entries it added";
+  if (check.kind === 'quarantined') throw hostUnavailable(tool, 'process', `${what}: the index was moved aside to .git/${check.name}, so the user's git reads no staged changes until it is looked at (it may list a repository whose configuration runs a program)`);
+  throw hostUnavailable(tool, 'process', `${what}, nor move it aside: check the repository's submodule entries (git ls-files --stage) before running git in it`);
 }
 
 /** Whether the workspace holds a `.git` folder: its own repository, whose index the user's git reads. */

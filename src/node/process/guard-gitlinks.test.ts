@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findProgram } from './find-program.js';
-import { createGitlinkGuard, type GitlinkGuard } from './guard-gitlinks.js';
+import { createGitlinkGuard, type GitlinkBaseline, type GitlinkGuard } from './guard-gitlinks.js';
 
 const realGit = findProgram('git', ['/usr/bin', '/bin']) as string;
 const made: string[] = [];
@@ -13,78 +13,156 @@ afterEach(() => {
   for (const folder of made.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-/** A repository with one commit, a git that logs each of its runs, and the guard over them. */
-function repository(): { workspace: string; guard: GitlinkGuard; git: (...args: string[]) => string; runs: () => string[] } {
-  const workspace = mkdtempSync(path.join(tmpdir(), 'toolgate-gitlinks-'));
-  made.push(workspace);
-  const git = (...args: string[]): string => execFileSync(realGit, args, { cwd: workspace, encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: workspace } });
-  git('init', '-q');
-  git('-c', 'user.name=u', '-c', 'user.email=u@example.com', 'commit', '-q', '--allow-empty', '-m', 'first');
-  const log = path.join(workspace, '..', `${path.basename(workspace)}.runs`);
-  made.push(log);
-  writeFileSync(log, '');
-  const logging = path.join(workspace, '..', `${path.basename(workspace)}.git`);
-  made.push(logging);
-  writeFileSync(logging, `#!/bin/sh\necho "$1" >> '${log}'\nexec '${realGit}' "$@"\n`);
-  chmodSync(logging, 0o755);
-  const guard = createGitlinkGuard({ workspace, git: logging, env: { PATH: '/usr/bin:/bin', HOME: workspace } });
-  return { workspace, guard, git, runs: () => readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+interface Repository {
+  readonly workspace: string;
+  readonly guard: GitlinkGuard;
+  readonly git: (...args: string[]) => string;
+  /** The subcommand of each git the guard ran. */
+  readonly runs: () => string[];
+  /** The gitlinks of the index, as git lists them. */
+  readonly gitlinks: () => string[];
 }
 
-const head = (git: (...args: string[]) => string): string => git('rev-parse', 'HEAD').trim();
+/** A repository with one commit, a git that logs each of its runs (and fails `ls-files` once `fail` exists), and the guard over them. */
+function repository(): Repository {
+  const folder = mkdtempSync(path.join(tmpdir(), 'toolgate-gitlinks-'));
+  made.push(folder);
+  const workspace = path.join(folder, 'workspace');
+  const git = (...args: string[]): string => execFileSync(realGit, args, { cwd: workspace, encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: folder } });
+  execFileSync(realGit, ['init', '-q', workspace]);
+  git('-c', 'user.name=u', '-c', 'user.email=u@example.com', 'commit', '-q', '--allow-empty', '-m', 'first');
+  const log = path.join(folder, 'runs');
+  writeFileSync(log, '');
+  const logging = path.join(folder, 'git');
+  writeFileSync(logging, `#!/bin/sh\necho "$1" >> '${log}'\nif [ "$1" = ls-files ] && [ -e '${folder}/fail' ]; then exit 1; fi\nexec '${realGit}' "$@"\n`);
+  chmodSync(logging, 0o755);
+  const guard = createGitlinkGuard({ workspace, git: logging, env: { PATH: '/usr/bin:/bin', HOME: folder } });
+  const gitlinks = (): string[] =>
+    git('ls-files', '--stage', '-z')
+      .split('\0')
+      .filter((entry) => entry.startsWith('160000 '))
+      .map((entry) => entry.slice(entry.indexOf('\t') + 1));
+  return { workspace, guard, git, runs: () => readFileSync(log, 'utf8').split('\n').filter(Boolean), gitlinks };
+}
+
+const head = (git: Repository['git']): string => git('rev-parse', 'HEAD').trim();
+const list = (git: Repository['git'], entry: string, ...config: string[]): string => git(...config, 'update-index', '--add', '--cacheinfo', `160000,${head(git)},${entry}`);
+
+async function before(guard: GitlinkGuard): Promise<GitlinkBaseline> {
+  const baseline = await guard.before();
+  if (baseline === undefined) throw new Error('expected a baseline');
+  return baseline;
+}
 
 describe('createGitlinkGuard', () => {
   it('takes out of the index the submodule entries a command added, and names them', async () => {
-    const { guard, git } = repository();
-    const before = await guard.before();
-    expect(before?.paths.size).toBe(0);
-    git('update-index', '--add', '--cacheinfo', `160000,${head(git)},sub`);
-    git('update-index', '--add', '--cacheinfo', `160000,${head(git)},deep/a b ü`);
-    expect(await guard.after(before as NonNullable<typeof before>)).toEqual(['deep/a b ü', 'sub']);
-    expect(git('ls-files', '--stage')).toBe('');
+    const { guard, git, gitlinks } = repository();
+    const baseline = await before(guard);
+    expect(baseline.paths.size).toBe(0);
+    list(git, 'sub');
+    list(git, 'deep/a b ü\uFFFD');
+    list(git, '-sub');
+    expect(await guard.after(baseline)).toEqual({ kind: 'checked', removed: ['-sub', 'deep/a b ü\uFFFD', 'sub'] });
+    expect(gitlinks()).toEqual([]);
   });
 
   it('takes them out past an index.lock the command left behind', async () => {
-    const { workspace, guard, git } = repository();
-    const before = await guard.before();
-    git('update-index', '--add', '--cacheinfo', `160000,${head(git)},sub`);
+    const { workspace, guard, git, gitlinks } = repository();
+    const baseline = await before(guard);
+    list(git, 'sub');
     writeFileSync(path.join(workspace, '.git', 'index.lock'), '');
-    expect(await guard.after(before as NonNullable<typeof before>)).toEqual(['sub']);
-    expect(git('ls-files', '--stage')).toBe('');
+    expect(await guard.after(baseline)).toEqual({ kind: 'checked', removed: ['sub'] });
+    expect(gitlinks()).toEqual([]);
     expect(readdirSync(path.join(workspace, '.git')).filter((name) => name.startsWith('index'))).toEqual(['index', 'index.lock']);
   });
 
-  it('leaves the entries that were there before, a new commit of one included, and files the command added', async () => {
+  it('moves the index aside when git will not take an entry out (a name it refuses to handle), or cannot list it', async () => {
     const { workspace, guard, git } = repository();
-    git('update-index', '--add', '--cacheinfo', `160000,${head(git)},lib`);
-    const before = await guard.before();
-    expect([...(before?.paths ?? [])]).toEqual(['lib']);
+    let baseline = await before(guard);
+    list(git, 'git~1', '-c', 'core.protectNTFS=false');
+    const refused = await guard.after(baseline);
+    expect(refused.kind).toBe('quarantined');
+    expect(existsSync(path.join(workspace, '.git', 'index'))).toBe(false);
+    expect(refused.kind === 'quarantined' && readdirSync(path.join(workspace, '.git'))).toContain(refused.kind === 'quarantined' ? refused.name : '');
+    git('read-tree', 'HEAD');
+    baseline = await before(guard);
+    list(git, 'sub');
+    writeFileSync(path.join(workspace, '..', 'fail'), '');
+    expect((await guard.after(baseline)).kind).toBe('quarantined');
+    expect(existsSync(path.join(workspace, '.git', 'index'))).toBe(false);
+  });
+
+  it('leaves the entries that were there before, a new commit of one included, and files the command added', async () => {
+    const { workspace, guard, git, gitlinks } = repository();
+    list(git, 'lib');
+    const baseline = await before(guard);
+    expect([...baseline.paths]).toEqual(['lib']);
     git('-c', 'user.name=u', '-c', 'user.email=u@example.com', 'commit', '-q', '--allow-empty', '-m', 'second');
-    git('update-index', '--cacheinfo', `160000,${head(git)},lib`);
+    list(git, 'lib');
     writeFileSync(path.join(workspace, 'notes.md'), 'notes\n');
     git('add', 'notes.md');
-    expect(await guard.after(before as NonNullable<typeof before>)).toEqual([]);
-    expect(git('ls-files', '--stage')).toContain(`160000 ${head(git)} 0\tlib`);
+    expect(await guard.after(baseline)).toEqual({ kind: 'checked', removed: [] });
+    expect(gitlinks()).toEqual(['lib']);
     expect(git('ls-files')).toContain('notes.md');
   });
 
-  it('lists the index only when the file changed: a command that never touched it costs no git', async () => {
-    const { guard, git, runs } = repository();
-    const first = await guard.before();
-    expect(runs()).toEqual(['ls-files']);
-    expect(await guard.after(first as NonNullable<typeof first>)).toEqual([]);
-    const second = await guard.before();
-    expect(await guard.after(second as NonNullable<typeof second>)).toEqual([]);
-    expect(runs()).toEqual(['ls-files']);
-    git('update-index', '--add', '--cacheinfo', `160000,${head(git)},sub`);
-    expect(await guard.after(second as NonNullable<typeof second>)).toEqual(['sub']);
-    expect(runs()).toEqual(['ls-files', 'ls-files', 'update-index']);
+  it('holds a command that starts while another runs to the entries from before both', async () => {
+    const { guard, git, gitlinks } = repository();
+    const first = await before(guard);
+    list(git, 'sub');
+    const second = await before(guard);
+    expect(second.paths.size).toBe(0);
+    expect(await guard.after(first)).toEqual({ kind: 'checked', removed: ['sub'] });
+    list(git, 'sub');
+    expect(await guard.after(second)).toEqual({ kind: 'checked', removed: ['sub'] });
+    expect(gitlinks()).toEqual([]);
   });
 
-  it('reads no index as one without entries, and an index git cannot read as unknown', async () => {
+  it('sees a change through a link at .git/index, and in the shared index of a split index', async () => {
+    const linked = repository();
+    renameSync(path.join(linked.workspace, '.git', 'index'), path.join(linked.workspace, '.git', 'real'));
+    symlinkSync('real', path.join(linked.workspace, '.git', 'index'));
+    let baseline = await before(linked.guard);
+    expect(await linked.guard.after(baseline)).toEqual({ kind: 'checked', removed: [] });
+    baseline = await before(linked.guard);
+    execFileSync(realGit, ['update-index', '--add', '--cacheinfo', `160000,${head(linked.git)},sub`], { cwd: linked.workspace, env: { PATH: '/usr/bin:/bin', GIT_INDEX_FILE: path.join(linked.workspace, '.git', 'real') } });
+    expect(await linked.guard.after(baseline)).toEqual({ kind: 'checked', removed: ['sub'] });
+    expect(linked.gitlinks()).toEqual([]);
+
+    const split = repository();
+    split.git('update-index', '--split-index');
+    baseline = await before(split.guard);
+    const shared = readdirSync(path.join(split.workspace, '.git')).find((name) => name.startsWith('sharedindex.')) as string;
+    // Another index, holding the entry, stood in for the shared one under its name: `.git/index` itself is untouched.
+    const other = path.join(split.workspace, '..', 'other-index');
+    execFileSync(realGit, ['read-tree', 'HEAD'], { cwd: split.workspace, env: { PATH: '/usr/bin:/bin', GIT_INDEX_FILE: other } });
+    execFileSync(realGit, ['update-index', '--add', '--cacheinfo', `160000,${head(split.git)},sub`], { cwd: split.workspace, env: { PATH: '/usr/bin:/bin', GIT_INDEX_FILE: other } });
+    const bytes = readFileSync(other);
+    Buffer.from(shared.slice('sharedindex.'.length), 'hex').copy(bytes, bytes.length - 20);
+    writeFileSync(path.join(split.workspace, '.git', shared), bytes);
+    expect(split.gitlinks()).toEqual(['sub']);
+    expect(await split.guard.after(baseline)).toEqual({ kind: 'checked', removed: ['sub'] });
+    expect(split.gitlinks()).toEqual([]);
+  });
+
+  it('lists the index only when it changed: a command that never touched it costs no git', async () => {
+    const { guard, git, runs } = repository();
+    const first = await before(guard);
+    expect(runs()).toEqual(['ls-files']);
+    await guard.after(first);
+    await guard.after(await before(guard));
+    expect(runs()).toEqual(['ls-files']);
+    const third = await before(guard);
+    list(git, 'sub');
+    expect(await guard.after(third)).toEqual({ kind: 'checked', removed: ['sub'] });
+    expect(runs()).toEqual(['ls-files', 'ls-files', 'update-index', 'ls-files']);
+  });
+
+  it('reads no index as one without entries, and an index git cannot list as unknown', async () => {
     const { workspace, guard } = repository();
     rmSync(path.join(workspace, '.git', 'index'), { force: true });
     expect((await guard.before())?.paths.size).toBe(0);
+    await guard.after({ paths: new Set() });
     writeFileSync(path.join(workspace, '.git', 'index'), 'not an index');
     expect(await guard.before()).toBeUndefined();
   });

@@ -1,27 +1,33 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, lstat, rename, rm } from 'node:fs/promises';
+import { copyFile, lstat, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { spawnBounded, type BoundedResult } from './spawn-bounded.js';
+import { spawnBounded } from './spawn-bounded.js';
 
-/**
- * The submodule entries (gitlinks, mode 160000) of the workspace's index,
- * as they were before a command, and the stamp of the index file they were
- * read from.
- */
-export interface GitlinkSnapshot {
-  readonly stamp: string;
+/** The submodule entries (gitlinks) of the index the guard holds a command to. */
+export interface GitlinkBaseline {
   readonly paths: ReadonlySet<string>;
 }
 
-export interface GitlinkGuard {
-  /** The entries before a command. Undefined when git cannot read the index: the command is then not run. */
-  before(): Promise<GitlinkSnapshot | undefined>;
+/** What the guard did after a command. */
+export type GitlinkCheck =
+  /** The entries the command added, taken out of the index again (none, mostly). */
+  | { readonly kind: 'checked'; readonly removed: readonly string[] }
   /**
-   * After the command: the entries it added, taken out of the index again.
-   * Undefined when git could not read or change the index.
+   * git could not list the index, or could not take an added entry out
+   * (a name git refuses to handle, such as `git~1`): the index was moved
+   * aside, to this name in `.git`, so the user's git reads none.
    */
-  after(snapshot: GitlinkSnapshot): Promise<readonly string[] | undefined>;
+  | { readonly kind: 'quarantined'; readonly name: string }
+  /** Not even that: the index stays as the command left it. */
+  | { readonly kind: 'failed' };
+
+export interface GitlinkGuard {
+  /** The entries a command is held to. Undefined when git cannot list the index: the command is then not run. */
+  before(): Promise<GitlinkBaseline | undefined>;
+  /** After the command, whatever became of it: takes out the entries it added. */
+  after(baseline: GitlinkBaseline): Promise<GitlinkCheck>;
 }
 
 export interface GitlinkGuardOptions {
@@ -31,9 +37,14 @@ export interface GitlinkGuardOptions {
   readonly git: string;
   /** A hardened environment for it, with nothing a call declared. */
   readonly env: Readonly<Record<string, string>>;
+  /** How long one listing of the index may take. */
+  readonly timeoutMs?: number;
 }
 
-const NO_INDEX = 'none';
+const GITLINK = Buffer.from('160000 ');
+/** A record of `ls-files --stage -z` longer than this is not an index entry git wrote for a path. */
+const MAX_RECORD_BYTES = 1024 * 1024;
+const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * The user's own git enters the repository each gitlink of the index names:
@@ -44,49 +55,49 @@ const NO_INDEX = 'none';
  * sub`), and the next `git status` the user types runs that program, outside
  * toolgate and its sandbox. So every entry a command adds is taken out of
  * the index again once it ends (the nested repository stays, as an untracked
- * folder the user's git does not enter), and the result names it.
+ * folder the user's git does not enter).
  *
- * git reads the index (it may be split, sparse, or of version 4), and only
- * when the index file changed since the last read: most commands never
- * touch it, and cost two `lstat` calls.
+ * The entries a command is held to are those of the index when no other
+ * command was running: a command that starts while another runs is held to
+ * the same ones, so an entry the first adds cannot pass as the second's
+ * starting point. git lists the index (it may be split, sparse, or of
+ * version 4), streamed, keeping only the gitlinks, and only when the index
+ * (the file, what a link there leads to, and the shared index files of a
+ * split index) changed since the last listing. The entries are taken out by
+ * git on a copy of the index, listed again, and the copy then replaces the
+ * index, as git's own lock file does: an `index.lock` a command left behind
+ * does not keep an entry in. What cannot be listed or taken out is not left
+ * for the user's git: the index is moved aside.
  */
 export function createGitlinkGuard(options: GitlinkGuardOptions): GitlinkGuard {
-  const index = path.join(options.workspace, '.git', 'index');
-  let last: GitlinkSnapshot | undefined;
-  const spawnOptions = { file: options.git, cwd: options.workspace, env: options.env, timeoutMs: 10_000, maxOutputBytes: 256 * 1024, killGraceMs: 500 };
-  const run = (args: readonly string[], maxOutputBytes = spawnOptions.maxOutputBytes): Promise<BoundedResult> => spawnBounded({ ...spawnOptions, args, maxOutputBytes });
-  const read = async (): Promise<GitlinkSnapshot | undefined> => {
-    // An index the host cannot even look at (a command made `.git` unreadable) is one git cannot list.
-    const stamp = await stampOf(index).catch(() => undefined);
+  const gitDir = path.join(options.workspace, '.git');
+  const index = path.join(gitDir, 'index');
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  let listed: { readonly stamp: string; readonly paths: ReadonlySet<string> } | undefined;
+  let baseline: GitlinkBaseline | undefined;
+  let running = 0;
+
+  /** The index's gitlinks now; undefined when git cannot list them all by name. */
+  const read = async (): Promise<ReadonlySet<string> | undefined> => {
+    const stamp = await stampOf(gitDir, index).catch(() => undefined);
     if (stamp === undefined) return undefined;
-    if (last !== undefined && last.stamp === stamp) return last;
-    if (stamp === NO_INDEX) return (last = { stamp, paths: new Set() });
-    const listed = await run(['ls-files', '--stage', '-z', '--full-name'], 128 * 1024 * 1024);
-    if (listed.exitCode !== 0 || listed.truncated || listed.spawnError !== undefined) return undefined;
-    const paths = new Set<string>();
-    for (const entry of listed.stdout.split('\0')) {
-      if (!entry.startsWith('160000 ')) continue;
-      const relative = entry.slice(entry.indexOf('\t') + 1);
-      // A path that is not UTF-8 cannot be named back to git intact.
-      if (relative.includes('\uFFFD')) return undefined;
-      paths.add(relative);
-    }
-    // The stamp read before the listing: a change while git read makes the next read list again.
-    return (last = { stamp, paths });
+    if (listed?.stamp === stamp) return listed.paths;
+    const paths = stamp === '' ? new Set<string>() : await listGitlinks(options.git, options.workspace, options.env, timeoutMs);
+    if (paths !== undefined) listed = { stamp, paths };
+    return paths;
   };
 
-  /**
-   * git edits a copy of the index, which then replaces it, as git's own
-   * lock file does: a command that left an `index.lock` behind (which stops
-   * every git that writes the index, and none that reads it) cannot keep its
-   * entries in.
-   */
-  async function removeEntries(entries: readonly string[]): Promise<boolean> {
-    const copy = path.join(path.dirname(index), `index.toolgate-${randomUUID()}`);
+  /** The index without `entries`, or false: git edits a copy, which replaces the index once a listing shows them gone. */
+  const removeEntries = async (entries: readonly string[]): Promise<boolean> => {
+    const copy = path.join(gitDir, `index.toolgate-${randomUUID()}`);
+    const env = { ...options.env, GIT_INDEX_FILE: copy };
     try {
       await copyFile(index, copy, constants.COPYFILE_EXCL);
-      const removed = await spawnBounded({ ...spawnOptions, args: ['update-index', '--force-remove', '--', ...entries], env: { ...options.env, GIT_INDEX_FILE: copy } });
+      const removed = await spawnBounded({ file: options.git, args: ['update-index', '--force-remove', '-z', '--stdin'], stdin: `${entries.join('\0')}\0`, cwd: options.workspace, env, timeoutMs, maxOutputBytes: 64 * 1024, killGraceMs: 500 });
       if (removed.exitCode !== 0 || removed.spawnError !== undefined) return false;
+      // git skips a name it refuses to handle (`git~1`, `.git/sub`) and still succeeds: only a listing says it is gone.
+      const left = await listGitlinks(options.git, options.workspace, env, timeoutMs);
+      if (left === undefined || entries.some((entry) => left.has(entry))) return false;
       await rename(copy, index);
       return true;
     } catch {
@@ -94,26 +105,103 @@ export function createGitlinkGuard(options: GitlinkGuardOptions): GitlinkGuard {
     } finally {
       await rm(copy, { force: true });
     }
-  }
+  };
+
+  /** The index moved aside, so the user's git reads none of its entries; its new name in `.git`, or undefined. */
+  const quarantine = async (): Promise<string | undefined> => {
+    const name = `index.toolgate-quarantined-${randomUUID()}`;
+    return rename(index, path.join(gitDir, name)).then(
+      () => name,
+      () => undefined,
+    );
+  };
 
   return {
-    before: read,
-    async after(snapshot) {
-      const now = await read();
-      if (now === undefined) return undefined;
-      const added = [...now.paths].filter((entry) => !snapshot.paths.has(entry));
-      if (added.length === 0) return added;
-      last = undefined;
-      return (await removeEntries(added)) ? added : undefined;
+    async before() {
+      if (running === 0 || baseline === undefined) {
+        const paths = await read();
+        if (paths === undefined) return undefined;
+        baseline = { paths };
+      }
+      running += 1;
+      return baseline;
+    },
+    async after(held) {
+      try {
+        const now = await read();
+        const added = now === undefined ? undefined : [...now].filter((entry) => !held.paths.has(entry));
+        // Taking entries out replaces the index, so the next read lists it again.
+        if (added !== undefined && (added.length === 0 || (await removeEntries(added)))) return { kind: 'checked', removed: added };
+        const name = await quarantine();
+        return name === undefined ? { kind: 'failed' } : { kind: 'quarantined', name };
+      } finally {
+        running -= 1;
+      }
     },
   };
 }
 
-/** The index file's identity and times, to tell whether it changed; `none` when there is none. */
-async function stampOf(file: string): Promise<string> {
-  const entry = await lstat(file, { bigint: true }).catch((error: unknown) => {
+/**
+ * What tells whether the index changed: the file itself, what a link there
+ * leads to, and the shared index files a split index keeps beside it. An
+ * empty string when there is no index.
+ */
+async function stampOf(gitDir: string, index: string): Promise<string> {
+  const own = await lstat(index, { bigint: true }).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   });
-  return entry === undefined ? NO_INDEX : `${entry.dev}:${entry.ino}:${entry.size}:${entry.mtimeNs}:${entry.ctimeNs}`;
+  if (own === undefined) return '';
+  const parts = [identity(own), identity(await stat(index, { bigint: true }))];
+  for (const name of await readdir(gitDir)) {
+    if (name.startsWith('sharedindex.')) parts.push(name, identity(await stat(path.join(gitDir, name), { bigint: true })));
+  }
+  return parts.join('|');
+}
+
+function identity(entry: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }): string {
+  return `${entry.dev}:${entry.ino}:${entry.size}:${entry.mtimeNs}:${entry.ctimeNs}`;
+}
+
+/**
+ * The gitlinks `git ls-files --stage -z` lists, read as it streams (an index
+ * of any size is listed whole; only the gitlinks are kept). Undefined when
+ * git fails or takes longer than `timeoutMs`, or a gitlink's path is not
+ * UTF-8 (it could not be named back to git).
+ */
+function listGitlinks(git: string, cwd: string, env: Readonly<Record<string, string>>, timeoutMs: number): Promise<Set<string> | undefined> {
+  return new Promise((resolve) => {
+    const paths = new Set<string>();
+    let failed = false;
+    let pending: Buffer = Buffer.alloc(0);
+    const child = spawn(git, ['ls-files', '--stage', '-z', '--full-name'], { cwd, env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const fail = (): void => {
+      failed = true;
+      child.kill('SIGKILL');
+    };
+    const timer = setTimeout(fail, timeoutMs);
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      const data = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      let start = 0;
+      for (let end = data.indexOf(0, start); end !== -1; end = data.indexOf(0, start)) {
+        const record = data.subarray(start, end);
+        start = end + 1;
+        if (record.subarray(0, GITLINK.length).equals(GITLINK)) {
+          try {
+            paths.add(decoder.decode(record.subarray(record.indexOf(9) + 1)));
+          } catch {
+            return fail();
+          }
+        }
+      }
+      pending = Buffer.from(data.subarray(start));
+      if (pending.length > MAX_RECORD_BYTES) fail();
+    });
+    child.on('error', fail);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve(!failed && code === 0 && pending.length === 0 ? paths : undefined);
+    });
+  });
 }
