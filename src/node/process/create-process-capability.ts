@@ -1,4 +1,4 @@
-import { lstat } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { ProcessCapability, ProcessResult, ResolvedCommand, ResolvedPath } from '../../core/internal.js';
 import { hostDenial, hostUnavailable } from '../errors/host-denial.js';
@@ -75,8 +75,8 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
   let bwrap: Promise<string | undefined> | undefined;
   const findBwrap = (): Promise<string | undefined> => (bwrap ??= options.sandbox === 'off' ? Promise.resolve(undefined) : detectBwrap(options.systemPath));
   let gitlinks: GitlinkGuard | undefined;
-  const guardGitlinks = async (tool: string | undefined): Promise<GitlinkGuard | undefined> => {
-    if (jail.scope === 'read-only' || !(await hasGitFolder(jail.workspace))) return undefined;
+  const guardGitlinks = (tool: string | undefined): GitlinkGuard | undefined => {
+    if (jail.scope === 'read-only' || !hasGitFolder(jail.workspace)) return undefined;
     const git = findProgram('git', options.systemPath);
     if (git === undefined) return undefined; // no git here to list submodules with, nor for the user to enter them
     const env = buildChildEnv({ systemPath: options.systemPath, home: options.home, set: {}, allow: [], declared: {}, tool, gitHardening });
@@ -113,7 +113,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           sandbox === undefined
             ? { file, args }
             : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden, readOnly: [path.dirname(options.gitExternalDiff)], repository: guardedRepository(jail, file, tool), file, args }) };
-        const guard = await guardGitlinks(tool);
+        const guard = guardGitlinks(tool);
         const baseline = await guard?.before();
         if (guard !== undefined && baseline === undefined) {
           throw hostUnavailable(tool, 'process', "git could not list the repository's index to note its submodule entries, so the command was not run");
@@ -173,8 +173,8 @@ function gitlinksTakenOut(check: GitlinkCheck | undefined, tool: string | undefi
 }
 
 /** Whether the workspace holds a `.git` folder: its own repository, whose index the user's git reads. */
-async function hasGitFolder(workspace: string): Promise<boolean> {
-  return (await lstat(path.join(workspace, '.git')).catch(() => undefined))?.isDirectory() === true;
+function hasGitFolder(workspace: string): boolean {
+  return lstatSync(path.join(workspace, '.git'), { throwIfNoEntry: false })?.isDirectory() === true;
 }
 
 /** The absolute real paths of the argument files a command was judged with (those with a content stamp). */

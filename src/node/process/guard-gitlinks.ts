@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { constants } from 'node:fs';
-import { copyFile, lstat, readdir, rename, rm, stat } from 'node:fs/promises';
+import { constants, lstatSync, readdirSync, statSync } from 'node:fs';
+import { copyFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { spawnBounded } from './spawn-bounded.js';
 
@@ -76,11 +76,16 @@ export function createGitlinkGuard(options: GitlinkGuardOptions): GitlinkGuard {
   let listed: { readonly stamp: string; readonly paths: ReadonlySet<string> } | undefined;
   let baseline: GitlinkBaseline | undefined;
   let running = 0;
+  const shared = { folder: '', names: [] as readonly string[] };
 
   /** The index's gitlinks now; undefined when git cannot list them all by name. */
   const read = async (): Promise<ReadonlySet<string> | undefined> => {
-    const stamp = await stampOf(gitDir, index).catch(() => undefined);
-    if (stamp === undefined) return undefined;
+    let stamp: string;
+    try {
+      stamp = stampOf(gitDir, index, shared);
+    } catch {
+      return undefined;
+    }
     if (listed?.stamp === stamp) return listed.paths;
     const paths = stamp === '' ? new Set<string>() : await listGitlinks(options.git, options.workspace, options.env, timeoutMs);
     if (paths !== undefined) listed = { stamp, paths };
@@ -143,19 +148,21 @@ export function createGitlinkGuard(options: GitlinkGuardOptions): GitlinkGuard {
 
 /**
  * What tells whether the index changed: the file itself, what a link there
- * leads to, and the shared index files a split index keeps beside it. An
- * empty string when there is no index.
+ * leads to, and the shared index files a split index keeps beside it (the
+ * folder is read again only when it changed). An empty string when there is
+ * no index. Synchronous: a few `stat` calls cost less than their trips
+ * through the thread pool.
  */
-async function stampOf(gitDir: string, index: string): Promise<string> {
-  const own = await lstat(index, { bigint: true }).catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  });
+function stampOf(gitDir: string, index: string, shared: { folder: string; names: readonly string[] }): string {
+  const own = lstatSync(index, { bigint: true, throwIfNoEntry: false });
   if (own === undefined) return '';
-  const parts = [identity(own), identity(await stat(index, { bigint: true }))];
-  for (const name of await readdir(gitDir)) {
-    if (name.startsWith('sharedindex.')) parts.push(name, identity(await stat(path.join(gitDir, name), { bigint: true })));
+  const parts = [identity(own), identity(statSync(index, { bigint: true }))];
+  const folder = identity(statSync(gitDir, { bigint: true }));
+  if (shared.folder !== folder) {
+    shared.names = readdirSync(gitDir).filter((name) => name.startsWith('sharedindex.'));
+    shared.folder = folder;
   }
+  for (const name of shared.names) parts.push(name, identity(statSync(path.join(gitDir, name), { bigint: true })));
   return parts.join('|');
 }
 
