@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { constants, lstatSync, readdirSync, statSync } from 'node:fs';
 import { copyFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { spawnCovered } from './inherited-descriptors.js';
 import { spawnBounded } from './spawn-bounded.js';
 
 /** The submodule entries (gitlinks) of the index the guard holds a command to. */
@@ -181,13 +181,20 @@ function listGitlinks(git: string, cwd: string, env: Readonly<Record<string, str
     const paths = new Set<string>();
     let failed = false;
     let pending: Buffer = Buffer.alloc(0);
-    const child = spawn(git, ['ls-files', '--stage', '-z', '--full-name'], { cwd, env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawnCovered(git, ['ls-files', '--stage', '-z', '--full-name'], { cwd, env, stdio: ['ignore', 'pipe', 'ignore'] });
     const fail = (): void => {
       failed = true;
       child.kill('SIGKILL');
     };
+    // A piped stdout always exists; the type cannot say so for a spawn given its stdio as a list.
+    const output = child.stdout;
+    if (output === null) {
+      fail();
+      resolve(undefined);
+      return;
+    }
     const timer = setTimeout(fail, timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => {
+    output.on('data', (chunk: Buffer) => {
       if (failed) return;
       const data = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
       let start = 0;
