@@ -26,6 +26,7 @@ const attempt = (what, work) => { try { work(); tried.push(what + ': written'); 
 attempt('hook', () => fs.writeFileSync(git + '/hooks/pre-commit', '#!/bin/sh\\ntouch ' + marker + '-hook\\n', { mode: 0o755 }));
 attempt('config', () => fs.appendFileSync(git + '/config', '[core]\\n\\tfsmonitor = "touch ' + marker + '-fsmonitor; false"\\n'));
 attempt('config replaced', () => { fs.writeFileSync('c.new', fs.readFileSync(git + '/config', 'utf8') + '[core]\\n\\thooksPath = hooks2\\n'); fs.renameSync('c.new', git + '/config'); });
+attempt('config.worktree', () => fs.writeFileSync(git + '/config.worktree', '[core]\\n\\tfsmonitor = "touch ' + marker + '-worktree; false"\\n'));
 console.log(tried.join('\\n'));
 `;
 
@@ -94,6 +95,43 @@ git(...JSON.parse(require('node:fs').readFileSync('entry.json', 'utf8')));
 console.log('listed again');
 `;
 
+/**
+ * Two commands that get a gitlink past a check of the index file's times: the first stages `sub` as a plain file
+ * and writes beside it the same index with `sub` a gitlink (the same size); the second maps `.git/index`, dirties
+ * its page (its times change, once), waits until a listing has read it (another command ended meanwhile), then
+ * writes the gitlink index through the mapping, which changes neither the times nor the size.
+ */
+const MAPPED_PREPARE_JS = `
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const marker = require('node:path').resolve('PWNED');
+const git = (...args) => execFileSync('git', args, { stdio: 'pipe', encoding: 'utf8' }).trim();
+git('init', '-q', 'sub');
+git('-C', 'sub', '-c', 'user.name=m', '-c', 'user.email=m@example.com', 'commit', '-q', '--allow-empty', '-m', 'sub');
+fs.appendFileSync('sub/.git/config', '[core]\\n\\tfsmonitor = "touch ' + marker + '-nested; false"\\n');
+const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { input: 'x' }).toString().trim();
+git('update-index', '--add', '--cacheinfo', '100644,' + blob + ',sub');
+execFileSync('git', ['update-index', '--add', '--cacheinfo', '160000,' + git('-C', 'sub', 'rev-parse', 'HEAD') + ',sub'], { env: { ...process.env, GIT_INDEX_FILE: '.other-index' } });
+console.log(fs.statSync('.git/index').size === fs.statSync('.other-index').size ? 'same size' : 'sizes differ');
+`;
+const MAPPED_WRITE_PY = [
+  'import mmap, os, time',
+  "fd = os.open('.git/index', os.O_RDWR)",
+  'm = mmap.mmap(fd, 0)',
+  'm[0:1] = m[0:1]',
+  "dirtied = os.stat('.git/index').st_mtime_ns",
+  "open('armed', 'w').close()",
+  "while os.stat('.git/index').st_atime_ns < dirtied: time.sleep(0.05)",
+  'time.sleep(1)',
+  "other = open('.other-index', 'rb').read()",
+  'm[0:len(other)] = other',
+  "print('written; times unchanged:', os.stat('.git/index').st_mtime_ns == dirtied)",
+].join('\n');
+const MAPPED_WRITE_JS = `
+require('node:fs').writeFileSync('write.py', ${JSON.stringify(MAPPED_WRITE_PY)});
+process.stdout.write(require('node:child_process').execFileSync('/usr/bin/python3', ['write.py'], { encoding: 'utf8' }));
+`;
+
 function userStatus(workspace: string): void {
   // The user's own git, with nothing of toolgate's hardening: it runs git inside each submodule it lists.
   execFileSync('git', ['status'], { cwd: workspace, stdio: 'pipe', env: { PATH: process.env.PATH, HOME: workspace } });
@@ -105,9 +143,11 @@ function userCommits(workspace: string): void {
 }
 
 describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plants what the user\'s git runs, in %s', (scope) => {
-  it('a script writes a hook and a configuration key into .git, by names its argv does not show: the user\'s next commit runs neither', async () => {
+  it('a script writes a hook and a configuration key into .git, by names its argv does not show: the user\'s next commit runs none', async () => {
     const workspace = makeWorkspace({ scope, mode: 'auto', policy: { allowedCommandGlobs: ['node *', 'tar *'], allow: ['Bash(node *)', 'Bash(tar *)'] } }, { 'plant.js': PLANT_JS, 'swap.js': SWAP_JS, 'dogit/hooks/pre-commit': '#!/bin/sh\ntouch PWNED-tar\n' });
     execFileSync('git', ['init', '-q'], { cwd: workspace });
+    // The user reads per-worktree configuration (`config.worktree`), and has none yet.
+    execFileSync('git', ['config', 'extensions.worktreeConfig', 'true'], { cwd: workspace });
     const configBefore = readFileSync(join(workspace, '.git', 'config'), 'utf8');
     const gateway = await serveWorkspace(workspace, { env: { HOME: attackHome() } });
     opened.gateway(gateway);
@@ -126,7 +166,7 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
     expect(readFileSync(join(workspace, '.git', 'config'), 'utf8'), planted).toBe(configBefore);
     expect(existsSync(join(workspace, 'moved')), swapped).toBe(false);
     userCommits(workspace);
-    for (const marker of ['PWNED-hook', 'PWNED-fsmonitor', 'PWNED-tar', 'PWNED-swap']) expect(existsSync(join(workspace, marker)), marker).toBe(false);
+    for (const marker of ['PWNED-hook', 'PWNED-fsmonitor', 'PWNED-worktree', 'PWNED-tar', 'PWNED-swap']) expect(existsSync(join(workspace, marker)), marker).toBe(false);
   });
 
   it('a script points .git/commondir at a repository directory of its own: the user\'s next commit runs nothing of it', async () => {
@@ -179,6 +219,26 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
     expect(execFileSync('git', ['ls-files', '--stage'], { cwd: workspace, encoding: 'utf8' })).not.toContain('160000');
     userStatus(workspace);
     expect(existsSync(join(workspace, 'PWNED-nested')), results.join('\n')).toBe(false);
+  });
+
+  it.skipIf(!existsSync('/usr/bin/python3'))("a gitlink written through a memory mapping, which leaves the index file's times as they were, while another command ends: the user's git status runs nothing of it", async () => {
+    const workspace = makeWorkspace({ scope, mode: 'auto', policy: { allowedCommandGlobs: ['node *', 'git *'], allow: ['Bash(node *)', 'Bash(git *)'] } }, { 'prepare.js': MAPPED_PREPARE_JS, 'write.js': MAPPED_WRITE_JS });
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    const gateway = await serveWorkspace(workspace, { env: { HOME: attackHome() } });
+    opened.gateway(gateway);
+    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+    opened.client(client);
+    const run = async (command: string[]): Promise<string> => text((await decideIfAsked(gateway, client, 'run_command', { command }, 'reject')).result);
+    expect(await run(['node', 'prepare.js'])).toContain('same size');
+    const writing = run(['node', 'write.js']);
+    while (!existsSync(join(workspace, 'armed'))) await new Promise((resolve) => setTimeout(resolve, 50));
+    const listing = await run(['git', 'ls-files', '--stage']);
+    const written = await writing;
+    expect(written).toContain('times unchanged: True');
+    expect(written).toContain('removedGitlinks\\":[\\"sub\\"]');
+    expect(execFileSync('git', ['ls-files', '--stage'], { cwd: workspace, encoding: 'utf8' })).not.toContain('160000');
+    userStatus(workspace);
+    expect(existsSync(join(workspace, 'PWNED-nested')), [listing, written].join('\n')).toBe(false);
   });
 
   it('git itself still works in the repository through the gateway: status, a branch, a commit', async () => {

@@ -30,15 +30,26 @@ describe('findRepositoryCode', () => {
     mkdirSync(path.join(repo, '.git', 'hooks'), { recursive: true });
     writeFileSync(path.join(repo, '.git', 'config'), '[core]\n');
     const gitDir = path.join(repo, '.git');
-    expect(findRepositoryCode(repo)).toEqual({ gitDir, readOnly: [path.join(gitDir, 'hooks'), path.join(gitDir, 'config'), path.join(gitDir, 'commondir')] });
-    writeFileSync(path.join(gitDir, 'config.worktree'), '');
-    expect(findRepositoryCode(repo)?.readOnly).toContain(path.join(gitDir, 'config.worktree'));
+    expect(findRepositoryCode(repo)).toEqual({ gitDir, readOnly: [path.join(gitDir, 'hooks'), path.join(gitDir, 'config'), path.join(gitDir, 'config.worktree'), path.join(gitDir, 'commondir')] });
+  });
+
+  it('places an empty config.worktree, which git reads once the user sets extensions.worktreeConfig, and keeps one that is there', () => {
+    const repo = workspace();
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    const worktreeConfig = path.join(repo, '.git', 'config.worktree');
+    expect(findRepositoryCode(repo)?.readOnly).toContain(worktreeConfig);
+    expect(readFileSync(worktreeConfig, 'utf8')).toBe('');
+    execFileSync('git', ['config', 'extensions.worktreeConfig', 'true'], { cwd: repo });
+    execFileSync('git', ['config', '--worktree', 'x.y', 'mine'], { cwd: repo });
+    expect(execFileSync('git', ['config', 'x.y'], { cwd: repo, encoding: 'utf8' }).trim()).toBe('mine');
+    expect(findRepositoryCode(repo)?.readOnly).toContain(worktreeConfig);
+    expect(readFileSync(worktreeConfig, 'utf8')).toContain('mine');
   });
 
   it('makes a missing hooks folder, which a command could otherwise create and fill', () => {
     const repo = workspace();
     mkdirSync(path.join(repo, '.git'));
-    expect(findRepositoryCode(repo)?.readOnly).toEqual([path.join(repo, '.git', 'hooks'), path.join(repo, '.git', 'commondir')]);
+    expect(findRepositoryCode(repo)?.readOnly).toEqual([path.join(repo, '.git', 'hooks'), path.join(repo, '.git', 'config.worktree'), path.join(repo, '.git', 'commondir')]);
     expect(existsSync(path.join(repo, '.git', 'hooks'))).toBe(true);
   });
 
@@ -63,6 +74,6 @@ describe('findRepositoryCode', () => {
     mkdirSync(path.join(repo, '.git'));
     mkdirSync(path.join(repo, '.githooks'));
     symlinkSync('../.githooks', path.join(repo, '.git', 'hooks'));
-    expect(findRepositoryCode(repo)?.readOnly).toEqual([path.join(repo, '.githooks'), path.join(repo, '.git', 'commondir')]);
+    expect(findRepositoryCode(repo)?.readOnly).toEqual([path.join(repo, '.githooks'), path.join(repo, '.git', 'config.worktree'), path.join(repo, '.git', 'commondir')]);
   });
 });

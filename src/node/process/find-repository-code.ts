@@ -32,14 +32,16 @@ const OWN_COMMON_DIR = '.\n';
  * mount needs a place and an absent folder is one a command could create.
  * So is a missing `commondir`, naming `.git` itself (git then reads what it
  * read without one): absent, a command could write one naming its own
- * folder. A name there that is a link is held where it leads. Checked at each spawn.
+ * folder. And a missing `config.worktree`, empty. A name there that is a link is held where it leads. Checked at each spawn.
  */
 export function findRepositoryCode(workspace: string): RepositoryCode | undefined {
   const gitDir = path.join(workspace, '.git');
   if (lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory() !== true) return undefined;
   const hooks = path.join(gitDir, 'hooks');
   if (lstatSync(hooks, { throwIfNoEntry: false }) === undefined) mkdirSync(hooks, { recursive: true, mode: 0o755 });
-  placeCommonDir(path.join(gitDir, 'commondir'));
+  placeFile(path.join(gitDir, 'commondir'), OWN_COMMON_DIR);
+  // git reads it once the user sets `extensions.worktreeConfig`: absent, a command could write one.
+  placeFile(path.join(gitDir, 'config.worktree'), '');
   const readOnly: string[] = [];
   for (const name of CODE_NAMES) {
     const target = path.join(gitDir, name);
@@ -51,11 +53,11 @@ export function findRepositoryCode(workspace: string): RepositoryCode | undefine
   return { gitDir, readOnly };
 }
 
-/** A `commondir` naming `.git` itself where there is none; one made in the meantime (or a link there) is left as it is, and held. */
-function placeCommonDir(target: string): void {
+/** `content` at `target` where there is nothing; a file made in the meantime (or a link there) is left as it is, and held. */
+function placeFile(target: string, content: string): void {
   if (lstatSync(target, { throwIfNoEntry: false }) !== undefined) return;
   try {
-    writeFileSync(target, OWN_COMMON_DIR, { flag: 'wx', mode: 0o644 });
+    writeFileSync(target, content, { flag: 'wx', mode: 0o644 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }

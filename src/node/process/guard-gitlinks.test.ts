@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { findProgram } from './find-program.js';
 import { createGitlinkGuard, type GitlinkBaseline, type GitlinkGuard } from './guard-gitlinks.js';
 
 const realGit = findProgram('git', ['/usr/bin', '/bin']) as string;
+const python = findProgram('python3', ['/usr/bin', '/bin']);
 const made: string[] = [];
 
 afterEach(() => {
@@ -143,6 +144,41 @@ describe('createGitlinkGuard', () => {
     expect(split.gitlinks()).toEqual(['sub']);
     expect(await split.guard.after(baseline)).toEqual({ kind: 'checked', removed: ['sub'] });
     expect(split.gitlinks()).toEqual([]);
+  });
+
+  // A write through a shared mapping whose page is already dirty changes neither the file's times nor its size.
+  it.skipIf(python === undefined)('sees a change written through a memory mapping, which leaves the index file\'s times as they were', async () => {
+    const { workspace, guard, git, gitlinks } = repository();
+    const blob = git('hash-object', '-w', '--stdin').trim();
+    git('update-index', '--add', '--cacheinfo', `100644,${blob},sub`);
+    const other = path.join(workspace, '..', 'other-index');
+    execFileSync(realGit, ['read-tree', 'HEAD'], { cwd: workspace, env: { PATH: '/usr/bin:/bin', GIT_INDEX_FILE: other } });
+    execFileSync(realGit, ['update-index', '--add', '--cacheinfo', `160000,${head(git)},sub`], { cwd: workspace, env: { PATH: '/usr/bin:/bin', GIT_INDEX_FILE: other } });
+    const first = await before(guard);
+    const second = await before(guard);
+    // The first command dirties the mapped page, waits while the second ends (the guard lists the index), then writes.
+    const script = `import mmap, os, time\nfd = os.open('.git/index', os.O_RDWR)\nm = mmap.mmap(fd, 0)\nm[0:1] = m[0:1]\nopen('../armed', 'w').close()\nwhile not os.path.exists('../go'): time.sleep(0.02)\nother = open('../other-index', 'rb').read()\nassert len(other) == len(m)\nm[0:len(other)] = other\n`;
+    const writer = spawn(python as string, ['-c', script], { cwd: workspace, stdio: 'ignore' });
+    const exited = new Promise((resolve) => writer.on('exit', resolve));
+    while (!existsSync(path.join(workspace, '..', 'armed'))) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await guard.after(second)).toEqual({ kind: 'checked', removed: [] });
+    const times = statSync(path.join(workspace, '.git', 'index'));
+    writeFileSync(path.join(workspace, '..', 'go'), '');
+    expect(await exited).toBe(0);
+    expect(statSync(path.join(workspace, '.git', 'index')).mtimeMs).toBe(times.mtimeMs);
+    expect(gitlinks()).toEqual(['sub']);
+    expect(await guard.after(first)).toEqual({ kind: 'checked', removed: ['sub'] });
+    expect(gitlinks()).toEqual([]);
+  });
+
+  it('gives the owner back the write permission a command took off .git, to take its entries out', async () => {
+    const { workspace, guard, git, gitlinks } = repository();
+    const baseline = await before(guard);
+    list(git, 'sub');
+    chmodSync(path.join(workspace, '.git'), 0o555);
+    expect(await guard.after(baseline)).toEqual({ kind: 'checked', removed: ['sub'] });
+    expect(gitlinks()).toEqual([]);
+    expect(statSync(path.join(workspace, '.git')).mode & 0o777).toBe(0o755);
   });
 
   it('lists the index only when it changed: a command that never touched it costs no git', async () => {

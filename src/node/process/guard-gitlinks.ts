@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { constants, lstatSync, readdirSync, statSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { chmodSync, constants, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { copyFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { spawnCovered } from './inherited-descriptors.js';
@@ -62,7 +62,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * the same ones, so an entry the first adds cannot pass as the second's
  * starting point. git lists the index (it may be split, sparse, or of
  * version 4), streamed, keeping only the gitlinks, and only when the index
- * (the file, what a link there leads to, and the shared index files of a
+ * (its content, through a link there, and the shared index files of a
  * split index) changed since the last listing. The entries are taken out by
  * git on a copy of the index, listed again, and the copy then replaces the
  * index, as git's own lock file does: an `index.lock` a command left behind
@@ -97,6 +97,7 @@ export function createGitlinkGuard(options: GitlinkGuardOptions): GitlinkGuard {
     const copy = path.join(gitDir, `index.toolgate-${randomUUID()}`);
     const env = { ...options.env, GIT_INDEX_FILE: copy };
     try {
+      ownerCanWrite(gitDir);
       await copyFile(index, copy, constants.COPYFILE_EXCL);
       const removed = await spawnBounded({ file: options.git, args: ['update-index', '--force-remove', '-z', '--stdin'], stdin: `${entries.join('\0')}\0`, cwd: options.workspace, env, timeoutMs, maxOutputBytes: 64 * 1024, killGraceMs: 500 });
       if (removed.exitCode !== 0 || removed.spawnError !== undefined) return false;
@@ -115,6 +116,11 @@ export function createGitlinkGuard(options: GitlinkGuardOptions): GitlinkGuard {
   /** The index moved aside, so the user's git reads none of its entries; its new name in `.git`, or undefined. */
   const quarantine = async (): Promise<string | undefined> => {
     const name = `index.toolgate-quarantined-${randomUUID()}`;
+    try {
+      ownerCanWrite(gitDir);
+    } catch {
+      return undefined;
+    }
     return rename(index, path.join(gitDir, name)).then(
       () => name,
       () => undefined,
@@ -147,27 +153,31 @@ export function createGitlinkGuard(options: GitlinkGuardOptions): GitlinkGuard {
 }
 
 /**
- * What tells whether the index changed: the file itself, what a link there
- * leads to, and the shared index files a split index keeps beside it (the
- * folder is read again only when it changed). An empty string when there is
- * no index. Synchronous: a few `stat` calls cost less than their trips
- * through the thread pool.
+ * What tells whether the index changed: the SHA-256 of its content (through
+ * a link there) and of the shared index files a split index keeps beside it
+ * (the folder is read again only when it changed). The content, not the
+ * file's times: a write through a memory mapping whose page is already
+ * dirty changes neither its times nor its size. An empty string when there
+ * is no index. Synchronous: a few reads cost less than their trips through
+ * the thread pool.
  */
 function stampOf(gitDir: string, index: string, shared: { folder: string; names: readonly string[] }): string {
-  const own = lstatSync(index, { bigint: true, throwIfNoEntry: false });
-  if (own === undefined) return '';
-  const parts = [identity(own), identity(statSync(index, { bigint: true }))];
-  const folder = identity(statSync(gitDir, { bigint: true }));
-  if (shared.folder !== folder) {
+  if (lstatSync(index, { throwIfNoEntry: false }) === undefined) return '';
+  const hash = createHash('sha256').update(readFileSync(index));
+  const folder = statSync(gitDir, { bigint: true });
+  const identity = `${folder.dev}:${folder.ino}:${folder.mtimeNs}:${folder.ctimeNs}`;
+  if (shared.folder !== identity) {
     shared.names = readdirSync(gitDir).filter((name) => name.startsWith('sharedindex.'));
-    shared.folder = folder;
+    shared.folder = identity;
   }
-  for (const name of shared.names) parts.push(name, identity(statSync(path.join(gitDir, name), { bigint: true })));
-  return parts.join('|');
+  for (const name of shared.names) hash.update(`\0${name}\0`).update(readFileSync(path.join(gitDir, name)));
+  return hash.digest('hex');
 }
 
-function identity(entry: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }): string {
-  return `${entry.dev}:${entry.ino}:${entry.size}:${entry.mtimeNs}:${entry.ctimeNs}`;
+/** A command may have taken the owner's write permission off `.git` (its own files the host must replace): given back. */
+function ownerCanWrite(folder: string): void {
+  const mode = statSync(folder).mode;
+  if ((mode & 0o200) === 0) chmodSync(folder, (mode & 0o7777) | 0o200);
 }
 
 /**
