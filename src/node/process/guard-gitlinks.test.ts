@@ -35,7 +35,9 @@ function repository(): Repository {
   const log = path.join(folder, 'runs');
   writeFileSync(log, '');
   const logging = path.join(folder, 'git');
-  writeFileSync(logging, `#!/bin/sh\necho "$1" >> '${log}'\nif [ "$1" = ls-files ] && [ -e '${folder}/fail' ]; then exit 1; fi\nexec '${realGit}' "$@"\n`);
+  // Once `tamper` exists, what a command still running could do: write another entry into the copy the guard edits.
+  const tamper = `if [ "$1" = update-index ] && [ -e '${folder}/tamper' ]; then '${realGit}' "$@" && '${realGit}' update-index --add --cacheinfo "160000,$('${realGit}' rev-parse HEAD),sub2"; exit $?; fi`;
+  writeFileSync(logging, `#!/bin/sh\necho "$1" >> '${log}'\nif [ "$1" = ls-files ] && [ -e '${folder}/fail' ]; then exit 1; fi\n${tamper}\nexec '${realGit}' "$@"\n`);
   chmodSync(logging, 0o755);
   const guard = createGitlinkGuard({ workspace, git: logging, env: { PATH: '/usr/bin:/bin', HOME: folder } });
   const gitlinks = (): string[] =>
@@ -91,6 +93,28 @@ describe('createGitlinkGuard', () => {
     writeFileSync(path.join(workspace, '..', 'fail'), '');
     expect((await guard.after(baseline)).kind).toBe('quarantined');
     expect(existsSync(path.join(workspace, '.git', 'index'))).toBe(false);
+  });
+
+  it('moves the index aside when the copy it edited came to hold another entry (a command still running wrote it)', async () => {
+    const { workspace, guard, git, gitlinks } = repository();
+    const baseline = await before(guard);
+    list(git, 'sub');
+    writeFileSync(path.join(workspace, '..', 'tamper'), '');
+    expect((await guard.after(baseline)).kind).toBe('quarantined');
+    expect(existsSync(path.join(workspace, '.git', 'index'))).toBe(false);
+    git('read-tree', 'HEAD');
+    expect(gitlinks()).toEqual([]);
+  });
+
+  it('reads a FIFO put at .git/index without waiting on it: unknown before a command, moved aside after one', async () => {
+    const { workspace, guard } = repository();
+    const baseline = await before(guard);
+    const index = path.join(workspace, '.git', 'index');
+    rmSync(index);
+    execFileSync('mkfifo', [index]);
+    expect((await guard.after(baseline)).kind).toBe('quarantined');
+    execFileSync('mkfifo', [index]);
+    expect(await guard.before()).toBeUndefined();
   });
 
   it('leaves the entries that were there before, a new commit of one included, and files the command added', async () => {

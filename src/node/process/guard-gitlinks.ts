@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { chmodSync, constants, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { copyFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { spawnCovered } from './inherited-descriptors.js';
@@ -92,8 +92,13 @@ export function createGitlinkGuard(options: GitlinkGuardOptions): GitlinkGuard {
     return paths;
   };
 
-  /** The index without `entries`, or false: git edits a copy, which replaces the index once a listing shows them gone. */
-  const removeEntries = async (entries: readonly string[]): Promise<boolean> => {
+  /**
+   * The index without `entries`, or false: git edits a copy, which replaces
+   * the index once a listing shows it holds no gitlink but the baseline's.
+   * A command still running could write the copy (it is in `.git`): what
+   * was checked is compared with what the index then holds.
+   */
+  const removeEntries = async (entries: readonly string[], held: GitlinkBaseline): Promise<boolean> => {
     const copy = path.join(gitDir, `index.toolgate-${randomUUID()}`);
     const env = { ...options.env, GIT_INDEX_FILE: copy };
     try {
@@ -103,9 +108,10 @@ export function createGitlinkGuard(options: GitlinkGuardOptions): GitlinkGuard {
       if (removed.exitCode !== 0 || removed.spawnError !== undefined) return false;
       // git skips a name it refuses to handle (`git~1`, `.git/sub`) and still succeeds: only a listing says it is gone.
       const left = await listGitlinks(options.git, options.workspace, env, timeoutMs);
-      if (left === undefined || entries.some((entry) => left.has(entry))) return false;
+      if (left === undefined || [...left].some((entry) => !held.paths.has(entry))) return false;
+      const checked = createHash('sha256').update(readRegularFile(copy)).digest('hex');
       await rename(copy, index);
-      return true;
+      return createHash('sha256').update(readRegularFile(index)).digest('hex') === checked;
     } catch {
       return false;
     } finally {
@@ -142,7 +148,7 @@ export function createGitlinkGuard(options: GitlinkGuardOptions): GitlinkGuard {
         const now = await read();
         const added = now === undefined ? undefined : [...now].filter((entry) => !held.paths.has(entry));
         // Taking entries out replaces the index, so the next read lists it again.
-        if (added !== undefined && (added.length === 0 || (await removeEntries(added)))) return { kind: 'checked', removed: added };
+        if (added !== undefined && (added.length === 0 || (await removeEntries(added, held)))) return { kind: 'checked', removed: added };
         const name = await quarantine();
         return name === undefined ? { kind: 'failed' } : { kind: 'quarantined', name };
       } finally {
@@ -163,15 +169,30 @@ export function createGitlinkGuard(options: GitlinkGuardOptions): GitlinkGuard {
  */
 function stampOf(gitDir: string, index: string, shared: { folder: string; names: readonly string[] }): string {
   if (lstatSync(index, { throwIfNoEntry: false }) === undefined) return '';
-  const hash = createHash('sha256').update(readFileSync(index));
+  const hash = createHash('sha256').update(readRegularFile(index));
   const folder = statSync(gitDir, { bigint: true });
   const identity = `${folder.dev}:${folder.ino}:${folder.mtimeNs}:${folder.ctimeNs}`;
   if (shared.folder !== identity) {
     shared.names = readdirSync(gitDir).filter((name) => name.startsWith('sharedindex.'));
     shared.folder = identity;
   }
-  for (const name of shared.names) hash.update(`\0${name}\0`).update(readFileSync(path.join(gitDir, name)));
+  for (const name of shared.names) hash.update(`\0${name}\0`).update(readRegularFile(path.join(gitDir, name)));
   return hash.digest('hex');
+}
+
+/**
+ * A file's bytes, only when it is a regular file: opened without blocking,
+ * so a FIFO a command put there cannot hold the host's thread, and judged
+ * by what was opened. Anything else throws.
+ */
+function readRegularFile(file: string): Buffer {
+  const descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(descriptor).isFile()) throw new Error('not a regular file');
+    return readFileSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 /** A command may have taken the owner's write permission off `.git` (its own files the host must replace): given back. */
