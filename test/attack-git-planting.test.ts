@@ -142,6 +142,22 @@ function userCommits(workspace: string): void {
   execFileSync('git', ['-c', 'user.name=u', '-c', 'user.email=u@example.com', 'commit', '-q', '--allow-empty', '-m', 'after the agent'], { cwd: workspace, stdio: 'pipe', env: { PATH: process.env.PATH, HOME: workspace } });
 }
 
+/**
+ * A fresh repository workspace served by the gateway in `scope`, `auto` mode, with each program's commands
+ * allowed (`node *`), and the attacking agent's way to run one (anything that would ask is rejected).
+ */
+async function servedRepository(scope: string, programs: readonly string[], files: Record<string, string>): Promise<{ workspace: string; run: (command: string[]) => Promise<string> }> {
+  const policy = { allowedCommandGlobs: programs.map((program) => `${program} *`), allow: programs.map((program) => `Bash(${program} *)`) };
+  const workspace = makeWorkspace({ scope, mode: 'auto', policy }, files);
+  execFileSync('git', ['init', '-q'], { cwd: workspace });
+  const gateway = await serveWorkspace(workspace, { env: { HOME: attackHome() } });
+  opened.gateway(gateway);
+  const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+  opened.client(client);
+  const run = async (command: string[]): Promise<string> => text((await decideIfAsked(gateway, client, 'run_command', { command }, 'reject')).result);
+  return { workspace, run };
+}
+
 describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plants what the user\'s git runs, in %s', (scope) => {
   it('a script writes a hook and a configuration key into .git, by names its argv does not show: the user\'s next commit runs none', async () => {
     const workspace = makeWorkspace({ scope, mode: 'auto', policy: { allowedCommandGlobs: ['node *', 'tar *'], allow: ['Bash(node *)', 'Bash(tar *)'] } }, { 'plant.js': PLANT_JS, 'swap.js': SWAP_JS, 'dogit/hooks/pre-commit': '#!/bin/sh\ntouch PWNED-tar\n' });
@@ -189,13 +205,7 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
     ["the agent's next git add of its folder", 'none', [['git', 'add', 'sub']], 'removedGitlinks\\":[\\"sub\\"]'],
     ['an entry named so that git will not take it out (git~1)', 'refused', [] as string[][], 'the index was moved aside'],
   ])('a script makes a nested repository whose configuration names a program, listed by %s: the user\'s git status runs nothing of it', async (_label, list, after, reported) => {
-    const workspace = makeWorkspace({ scope, mode: 'auto', policy: { allowedCommandGlobs: ['node *', 'git *'], allow: ['Bash(node *)', 'Bash(git *)'] } }, { 'nested.js': nestedJs(list as 'entry' | 'locked' | 'none' | 'refused'), 'notes.md': 'notes\n' });
-    execFileSync('git', ['init', '-q'], { cwd: workspace });
-    const gateway = await serveWorkspace(workspace, { env: { HOME: attackHome() } });
-    opened.gateway(gateway);
-    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
-    opened.client(client);
-    const run = async (command: string[]): Promise<string> => text((await decideIfAsked(gateway, client, 'run_command', { command }, 'reject')).result);
+    const { workspace, run } = await servedRepository(scope, ['node', 'git'], { 'nested.js': nestedJs(list as 'entry' | 'locked' | 'none' | 'refused'), 'notes.md': 'notes\n' });
     const results = [await run(['node', 'nested.js'])];
     for (const command of after) results.push(await run(command));
     expect(results.join('\n')).toContain(reported);
@@ -204,13 +214,7 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
   });
 
   it("two commands at once: the second, which lists again the entry the first's was taken out of, is held to the entries from before both", async () => {
-    const workspace = makeWorkspace({ scope, mode: 'auto', policy: { allowedCommandGlobs: ['node *'], allow: ['Bash(node *)'] } }, { 'nested.js': nestedJs('race'), 'relist.js': RELIST_JS });
-    execFileSync('git', ['init', '-q'], { cwd: workspace });
-    const gateway = await serveWorkspace(workspace, { env: { HOME: attackHome() } });
-    opened.gateway(gateway);
-    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
-    opened.client(client);
-    const run = async (command: string[]): Promise<string> => text((await decideIfAsked(gateway, client, 'run_command', { command }, 'reject')).result);
+    const { workspace, run } = await servedRepository(scope, ['node'], { 'nested.js': nestedJs('race'), 'relist.js': RELIST_JS });
     const first = run(['node', 'nested.js']);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const results = await Promise.all([first, run(['node', 'relist.js'])]);
@@ -222,13 +226,7 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
   });
 
   it.skipIf(!existsSync('/usr/bin/python3'))("a gitlink written through a memory mapping, which leaves the index file's times as they were, while another command ends: the user's git status runs nothing of it", async () => {
-    const workspace = makeWorkspace({ scope, mode: 'auto', policy: { allowedCommandGlobs: ['node *', 'git *'], allow: ['Bash(node *)', 'Bash(git *)'] } }, { 'prepare.js': MAPPED_PREPARE_JS, 'write.js': MAPPED_WRITE_JS });
-    execFileSync('git', ['init', '-q'], { cwd: workspace });
-    const gateway = await serveWorkspace(workspace, { env: { HOME: attackHome() } });
-    opened.gateway(gateway);
-    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
-    opened.client(client);
-    const run = async (command: string[]): Promise<string> => text((await decideIfAsked(gateway, client, 'run_command', { command }, 'reject')).result);
+    const { workspace, run } = await servedRepository(scope, ['node', 'git'], { 'prepare.js': MAPPED_PREPARE_JS, 'write.js': MAPPED_WRITE_JS });
     expect(await run(['node', 'prepare.js'])).toContain('same size');
     const writing = run(['node', 'write.js']);
     while (!existsSync(join(workspace, 'armed'))) await new Promise((resolve) => setTimeout(resolve, 50));
