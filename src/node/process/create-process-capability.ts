@@ -16,7 +16,7 @@ import { createGitlinkGuard, type GitlinkCheck, type GitlinkGuard } from './guar
 import type { PathLocks } from '../fs/path-locks.js';
 import { repositoryGitOverrides, type RepositoryOverridesOptions } from './repository-git-overrides.js';
 import { resolveExecutable } from './resolve-executable.js';
-import { spawnBounded } from './spawn-bounded.js';
+import { spawnBounded, type BoundedResult } from './spawn-bounded.js';
 
 export interface CreateProcessCapabilityOptions {
   readonly jail: FsJail;
@@ -75,12 +75,13 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
   let bwrap: Promise<string | undefined> | undefined;
   const findBwrap = (): Promise<string | undefined> => (bwrap ??= options.sandbox === 'off' ? Promise.resolve(undefined) : detectBwrap(options.systemPath));
   let gitlinks: GitlinkGuard | undefined;
-  const guardGitlinks = (tool: string | undefined): GitlinkGuard | undefined => {
+  const guardGitlinks = (): GitlinkGuard | undefined => {
     if (jail.scope === 'read-only' || !hasGitFolder(jail.workspace)) return undefined;
+    if (gitlinks !== undefined) return gitlinks;
     const git = findProgram('git', options.systemPath);
     if (git === undefined) return undefined; // no git here to list submodules with, nor for the user to enter them
-    const env = buildChildEnv({ systemPath: options.systemPath, home: options.home, set: {}, allow: [], declared: {}, tool, gitHardening });
-    return (gitlinks ??= createGitlinkGuard({ workspace: jail.workspace, git, env }));
+    const env = buildChildEnv({ systemPath: options.systemPath, home: options.home, set: {}, allow: [], declared: {}, tool: undefined, gitHardening });
+    return (gitlinks = createGitlinkGuard({ workspace: jail.workspace, git, env }));
   };
   return {
     async sandboxStatus() {
@@ -113,24 +114,30 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           sandbox === undefined
             ? { file, args }
             : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden, readOnly: [path.dirname(options.gitExternalDiff)], repository: guardedRepository(jail, file, tool), file, args }) };
-        const guard = guardGitlinks(tool);
+        const guard = guardGitlinks();
         const baseline = await guard?.before();
         if (guard !== undefined && baseline === undefined) {
           throw hostUnavailable(tool, 'process', "git could not list the repository's index to note its submodule entries, so the command was not run");
         }
         hold = setTimeout(release, START_HOLD_MS);
-        const { value: result, check } = await afterwards(spawnBounded({
-          ...spawned,
-          cwd,
-          env: sandbox === undefined ? env : {},
-          fd3: sandbox === undefined ? undefined : SANDBOX_FILTER,
-          stdin: spawnOptions.stdin,
-          timeoutMs: spawnOptions.timeoutMs ?? options.defaultTimeoutMs ?? 60_000,
-          maxOutputBytes: spawnOptions.maxOutputBytes ?? options.defaultMaxOutputBytes ?? 1024 * 1024,
-          killGraceMs: options.killGraceMs ?? 2000,
-          signal,
-        }), () => (guard === undefined || baseline === undefined ? undefined : guard.after(baseline)));
-        // Before anything else, an aborted command included: what it added to the index was taken out.
+        let result: BoundedResult;
+        let check: GitlinkCheck | undefined;
+        try {
+          result = await spawnBounded({
+            ...spawned,
+            cwd,
+            env: sandbox === undefined ? env : {},
+            fd3: sandbox === undefined ? undefined : SANDBOX_FILTER,
+            stdin: spawnOptions.stdin,
+            timeoutMs: spawnOptions.timeoutMs ?? options.defaultTimeoutMs ?? 60_000,
+            maxOutputBytes: spawnOptions.maxOutputBytes ?? options.defaultMaxOutputBytes ?? 1024 * 1024,
+            killGraceMs: options.killGraceMs ?? 2000,
+            signal,
+          });
+        } finally {
+          // Before anything else, an aborted command included: what it added to the index is taken out.
+          check = baseline === undefined ? undefined : await guard?.after(baseline);
+        }
         const removedGitlinks = gitlinksTakenOut(check, tool);
         if (result.aborted) signal?.throwIfAborted();
         if (result.spawnError !== undefined) throw hostUnavailable(tool, 'process', `the command could not be started (${result.spawnError})`);
@@ -150,17 +157,6 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       }
     },
   };
-}
-
-/** `work`'s value and then `check`'s, which runs whether or not the work failed. */
-async function afterwards<Value, Check>(work: Promise<Value>, check: () => Promise<Check> | undefined): Promise<{ value: Value; check: Check | undefined }> {
-  const settled = await work.then(
-    (value) => ({ ok: true as const, value }),
-    (error: unknown) => ({ ok: false as const, error }),
-  );
-  const checked = await check();
-  if (!settled.ok) throw settled.error;
-  return { value: settled.value, check: checked };
 }
 
 /** The submodule entries the guard took out after a command; a guard that had to move the index aside, or could not, fails the call. */
