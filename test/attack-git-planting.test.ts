@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { useAttackHomes } from './support/attack-workspace.js';
 import { decideIfAsked } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
+import { serveRepository, userGit, type ServedRepository } from './support/served-repository.js';
 
 // A hostile repository, or a model that wrote a script under accept-edits, runs a command the policy lets through
 // (`node *`, `tar *`) that writes into `.git`: a hook, or a configuration key naming a program. toolgate's own git
@@ -132,31 +133,10 @@ require('node:fs').writeFileSync('write.py', ${JSON.stringify(MAPPED_WRITE_PY)})
 process.stdout.write(require('node:child_process').execFileSync('/usr/bin/python3', ['write.py'], { encoding: 'utf8' }));
 `;
 
-function userStatus(workspace: string): void {
-  // The user's own git, with nothing of toolgate's hardening: it runs git inside each submodule it lists.
-  execFileSync('git', ['status'], { cwd: workspace, stdio: 'pipe', env: { PATH: process.env.PATH, HOME: workspace } });
-}
-
-function userCommits(workspace: string): void {
-  // The user's own git, with nothing of toolgate's hardening: it runs the repository's hooks and fsmonitor.
-  execFileSync('git', ['-c', 'user.name=u', '-c', 'user.email=u@example.com', 'commit', '-q', '--allow-empty', '-m', 'after the agent'], { cwd: workspace, stdio: 'pipe', env: { PATH: process.env.PATH, HOME: workspace } });
-}
-
-/**
- * A fresh repository workspace served by the gateway in `scope`, `auto` mode, with each program's commands
- * allowed (`node *`), and the attacking agent's way to run one (anything that would ask is rejected).
- */
-async function servedRepository(scope: string, programs: readonly string[], files: Record<string, string>): Promise<{ workspace: string; run: (command: string[]) => Promise<string> }> {
-  const policy = { allowedCommandGlobs: programs.map((program) => `${program} *`), allow: programs.map((program) => `Bash(${program} *)`) };
-  const workspace = makeWorkspace({ scope, mode: 'auto', policy }, files);
-  execFileSync('git', ['init', '-q'], { cwd: workspace });
-  const gateway = await serveWorkspace(workspace, { env: { HOME: attackHome() } });
-  opened.gateway(gateway);
-  const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
-  opened.client(client);
-  const run = async (command: string[]): Promise<string> => text((await decideIfAsked(gateway, client, 'run_command', { command }, 'reject')).result);
-  return { workspace, run };
-}
+/** A fresh repository workspace served to the attacking agent (`serveRepository`). */
+const servedRepository = (scope: string, programs: readonly string[], files: Record<string, string>): Promise<ServedRepository> => serveRepository(opened, attackHome(), scope, programs, files);
+const userStatus = (workspace: string): string => userGit(workspace, 'status');
+const userCommits = (workspace: string): string => userGit(workspace, 'commit', '-q', '--allow-empty', '-m', 'after the agent');
 
 describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plants what the user\'s git runs, in %s', (scope) => {
   it('a script writes a hook and a configuration key into .git, by names its argv does not show: the user\'s next commit runs none', async () => {

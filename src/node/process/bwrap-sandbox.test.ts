@@ -27,14 +27,51 @@ function maskFor(list: readonly string[], target: string): string[] {
 
 describe('bwrap arguments', () => {
   it('bind the repository onto itself and its hooks and configuration read-only, after the workspace, in a writing tier only', () => {
-    const repository = { gitDir: '/w/.git', readOnly: ['/w/.git/hooks', '/w/.git/config'] };
+    const repository = { folders: ['/w/.git'], readOnly: ['/w/.git/hooks', '/w/.git/config'] };
     const options = { workspace: '/w', cwd: '/w', env: {}, hidden: [], readOnly: [], repository, file: '/bin/true', args: [] };
     const built = buildBwrapArgs({ ...options, scope: 'workspace-write' });
     const bound = built.indexOf('/w/.git');
     expect(built.slice(bound - 1, bound + 2)).toEqual(['--bind', '/w/.git', '/w/.git']);
     expect(bound).toBeGreaterThan(built.lastIndexOf('/w', bound));
-    expect(built.slice(bound + 2, bound + 8)).toEqual(['--ro-bind', '/w/.git/hooks', '/w/.git/hooks', '--ro-bind', '/w/.git/config', '/w/.git/config']);
+    expect(built.slice(bound + 2, bound + 8)).toEqual(['--ro-bind', '/w/.git/config', '/w/.git/config', '--ro-bind', '/w/.git/hooks', '/w/.git/hooks']);
     expect(buildBwrapArgs({ ...options, scope: 'read-only' })).not.toContain('/w/.git');
+  });
+
+  it('bind each held place and the folders above it before the masks, outermost first, read-only inside a read-only place unless held writable', async () => {
+    const w = path.join(base, 'held');
+    for (const folder of ['.git/modules/libs/sub/hooks', 'libs/sub', 'lib2/deep', 'notes']) await mkdir(path.join(w, folder), { recursive: true });
+    for (const file of ['libs/sub/.git', 'lib2/deep/.env', 'notes/.env']) await writeFile(path.join(w, file), '');
+    const at = (relative: string): string => path.join(w, relative);
+    const repository = {
+      folders: [at('.git'), at('.git/modules/libs/sub')],
+      readOnly: [at('.git/config'), at('.git/modules'), at('.git/modules/libs/sub/hooks'), at('libs/sub/.git'), at('lib2')],
+    };
+    const built = buildBwrapArgs({ workspace: w, scope: 'workspace-write', cwd: w, env: {}, hidden: [{ path: at('lib2/deep/.env') }, { path: at('notes/.env') }], readOnly: [], repository, file: '/bin/true', args: [] });
+    const mounts = (): string[][] => {
+      const found: string[][] = [];
+      for (let i = built.indexOf(w) + 1; i < built.indexOf('--'); i += 1) if (built[i] === '--bind' || built[i] === '--ro-bind' || built[i] === '--tmpfs') found.push(built[i] === '--tmpfs' ? built.slice(i, i + 2) : built.slice(i, i + 3));
+      return found.map((mount) => [mount[0] as string, path.relative(w, mount.at(-1) as string), ...(mount[1] === '/dev/null' ? ['masked'] : [])]);
+    };
+    expect(mounts()).toEqual([
+      ['--bind', '.git'],
+      ['--ro-bind', 'lib2'],
+      ['--bind', 'libs'],
+      ['--bind', 'notes'],
+      ['--ro-bind', '.git/config'],
+      ['--ro-bind', '.git/modules'],
+      ['--ro-bind', 'lib2/deep'],
+      ['--bind', 'libs/sub'],
+      // Inside the read-only `modules`, the submodule's own git folder is writable again, its hooks read-only.
+      ['--ro-bind', '.git/modules/libs'],
+      ['--ro-bind', 'libs/sub/.git'],
+      ['--bind', '.git/modules/libs/sub'],
+      ['--ro-bind', '.git/modules/libs/sub/hooks'],
+      ['--ro-bind', 'lib2/deep/.env', 'masked'],
+      ['--ro-bind', 'notes/.env', 'masked'],
+    ]);
+    // In a tier that writes nothing, nothing of the repository is bound: the workspace is read-only whole.
+    const readOnlyTier = buildBwrapArgs({ workspace: w, scope: 'read-only', cwd: w, env: {}, hidden: [], readOnly: [], repository, file: '/bin/true', args: [] });
+    expect(readOnlyTier).not.toContain(at('.git/modules'));
   });
 
   it('drop every capability and install the socket filter, in the real arguments and in the probe', async () => {

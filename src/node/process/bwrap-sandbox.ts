@@ -94,19 +94,13 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
   // In `full` the root bind already holds the workspace, unless it lies in a folder just replaced (a `mktemp -d`
   // project under /tmp): bound again after it, it is the real one, and every mask below lands on the real one too.
   if (options.scope !== 'full' || inSandboxOwn(options.workspace)) args.push(writable ? '--bind' : '--ro-bind', options.workspace, options.workspace);
-  // Folders that hold a mask become mount points of themselves: the kernel refuses to rename or remove a mount
-  // point, so `mv config c2` cannot carry a masked config/key.json out from under its mask.
   const hidden = options.hidden.map((entry) => ({ path: realTarget(entry.path) }));
-  for (const folder of maskedAncestors(options.workspace, options.scope, hidden)) args.push(writable ? '--bind' : '--ro-bind', folder, folder);
+  const repository = writable ? options.repository : undefined;
+  for (const mount of heldMounts(options.workspace, options.scope, hidden, repository)) args.push(mount.readOnly ? '--ro-bind' : '--bind', mount.path, mount.path);
   for (const { path: target } of hidden) {
     const kind = maskKind(target);
     if (kind === 'directory') args.push('--tmpfs', target);
     else if (kind === 'file') args.push('--ro-bind', '/dev/null', target);
-  }
-  if (writable && options.repository !== undefined) {
-    // `.git` a mount point of itself, so it cannot be moved aside; then what the user's git runs, read-only.
-    args.push('--bind', options.repository.gitDir, options.repository.gitDir);
-    for (const target of options.repository.readOnly) args.push('--ro-bind', target, target);
   }
   for (const directory of options.readOnly) args.push('--ro-bind', directory, directory);
   for (const [name, value] of Object.entries(options.env)) args.push('--setenv', name, value);
@@ -123,33 +117,61 @@ function inSandboxOwn(target: string): boolean {
 }
 
 /**
- * The folders between the workspace and each masked path inside it, outermost
- * first, that exist now as real folders (a symlink is not followed: bwrap
- * would bind its target). The masked path itself is masked, not listed.
+ * Every place bound onto itself before the masks, outermost first (a folder
+ * bound after one inside it would cover that inner mount point): the
+ * repository's held places (`RepositoryCode`), and the folders between the
+ * workspace and each held place or masked path that exist now as real
+ * folders (a symlink is not followed: bwrap would bind its target). The
+ * kernel refuses to rename or remove a mount point, so `mv config c2` cannot
+ * carry a masked config/key.json out from under its mask, nor `mv libs l2`
+ * a held submodule out of its place. A masked path itself is masked after.
+ *
+ * A folder is bound read-only when it is a held read-only place or lies in
+ * one (a submodule's git folder is writable again inside a read-only
+ * `modules`), writable otherwise in a writing tier.
  *
  * In `full` the root is writable too: a command could move a folder above a
  * mask outside the workspace aside (`mv ~/.config elsewhere`), and the next
  * command, finding nothing at the masked path, would run with the moved
  * content unmasked, or create the path afresh (the user's remembered rules).
  * There the folders from the root down to each such mask are listed as well,
- * except those below a folder the sandbox replaces with its own.
+ * except those below a folder the sandbox replaces with its own. Outside
+ * `full`, a held place outside the workspace is read-only already, and is
+ * not bound (bound writable, it would become writable).
  */
-function maskedAncestors(workspace: string, scope: FsScope, hidden: readonly { readonly path: string }[]): string[] {
-  const folders = new Set<string>();
-  for (const { path: target } of hidden) {
-    const inside = path.relative(workspace, target);
-    const outside = scope === 'full' && climbsOut(inside) && !inSandboxOwn(target);
-    if (!outside && (inside === '' || climbsOut(inside))) continue;
-    const start = outside ? path.parse(target).root : workspace;
-    let folder = start;
-    for (const name of path.relative(start, target).split(path.sep).slice(0, -1)) {
-      folder = path.join(folder, name);
-      if (lstatSync(folder, { throwIfNoEntry: false })?.isDirectory() !== true) break;
-      folders.add(folder);
-    }
+function heldMounts(workspace: string, scope: FsScope, hidden: readonly { readonly path: string }[], repository: RepositoryCode | undefined): { readonly path: string; readonly readOnly: boolean }[] {
+  const held = new Map<string, boolean>();
+  const reachable = (target: string): boolean => isInside(workspace, target) || (scope === 'full' && !inSandboxOwn(target));
+  for (const folder of repository?.folders ?? []) if (reachable(folder)) held.set(folder, false);
+  for (const target of repository?.readOnly ?? []) if (reachable(target)) held.set(target, true);
+  const places = new Set(held.keys());
+  for (const target of [...hidden.map((entry) => entry.path), ...held.keys()]) for (const folder of foldersAbove(workspace, scope, target)) places.add(folder);
+  const readOnlyHere = (place: string): boolean => {
+    const own = held.get(place);
+    if (own !== undefined) return own;
+    // The innermost held place around it decides; the workspace's own tier otherwise.
+    let inner: string | undefined;
+    for (const around of held.keys()) if (isInside(around, place) && around !== place && (inner === undefined || around.length > inner.length)) inner = around;
+    return inner === undefined ? scope === 'read-only' : held.get(inner) === true;
+  };
+  const depth = (place: string): number => place.split(path.sep).length;
+  return [...places].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1)).map((place) => ({ path: place, readOnly: readOnlyHere(place) }));
+}
+
+/** The folders above `target`, from the workspace (or, in `full`, the root for a place outside it) down, that exist now as real folders. */
+function foldersAbove(workspace: string, scope: FsScope, target: string): string[] {
+  const inside = path.relative(workspace, target);
+  const outside = scope === 'full' && climbsOut(inside) && !inSandboxOwn(target);
+  if (!outside && (inside === '' || climbsOut(inside))) return [];
+  const start = outside ? path.parse(target).root : workspace;
+  const folders: string[] = [];
+  let folder = start;
+  for (const name of path.relative(start, target).split(path.sep).slice(0, -1)) {
+    folder = path.join(folder, name);
+    if (lstatSync(folder, { throwIfNoEntry: false })?.isDirectory() !== true) break;
+    folders.push(folder);
   }
-  // Outermost first across every mask: a folder bound after one inside it would cover that inner mount point.
-  return [...folders].sort((a, b) => a.split(path.sep).length - b.split(path.sep).length);
+  return folders;
 }
 
 /**

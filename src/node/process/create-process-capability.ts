@@ -1,4 +1,3 @@
-import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { ProcessCapability, ProcessResult, ResolvedCommand, ResolvedPath } from '../../core/internal.js';
 import { hostDenial, hostUnavailable } from '../errors/host-denial.js';
@@ -11,8 +10,8 @@ import { buildBwrapArgs, detectBwrap, SANDBOX_FILTER } from './bwrap-sandbox.js'
 import { buildChildEnv, gitHardeningEnv, withGitConfig } from './build-child-env.js';
 import { createProtectedFileFinder, type MaskWalkLimit, type ProtectedFiles } from './find-protected-files.js';
 import { findProgram } from './find-program.js';
-import { findRepositoryCode, type RepositoryCode } from './find-repository-code.js';
-import { createGitlinkGuard, type GitlinkCheck, type GitlinkGuard } from './guard-gitlinks.js';
+import { findRepositoryCode } from './find-repository-code.js';
+import { createRepositoryHolder, UnheldRepositoryError, type EnteredRepositories, type RepositoriesCheck, type RepositoryHolder } from './hold-repositories.js';
 import type { PathLocks } from '../fs/path-locks.js';
 import { repositoryGitOverrides, type RepositoryOverridesOptions } from './repository-git-overrides.js';
 import { resolveExecutable } from './resolve-executable.js';
@@ -74,14 +73,13 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
   const findProtectedFiles = createProtectedFileFinder(jail, options.isReadableProtected);
   let bwrap: Promise<string | undefined> | undefined;
   const findBwrap = (): Promise<string | undefined> => (bwrap ??= options.sandbox === 'off' ? Promise.resolve(undefined) : detectBwrap(options.systemPath));
-  let gitlinks: GitlinkGuard | undefined;
-  const guardGitlinks = (): GitlinkGuard | undefined => {
-    if (jail.scope === 'read-only' || !hasGitFolder(jail.workspace)) return undefined;
-    if (gitlinks !== undefined) return gitlinks;
+  let holder: RepositoryHolder | undefined;
+  const holdRepositories = (): RepositoryHolder | undefined => {
+    if (holder !== undefined) return holder;
     const git = findProgram('git', options.systemPath);
     if (git === undefined) return undefined; // no git here to list submodules with, nor for the user to enter them
     const env = buildChildEnv({ systemPath: options.systemPath, home: options.home, set: {}, allow: [], declared: {}, tool: undefined, gitHardening });
-    return (gitlinks = createGitlinkGuard({ workspace: jail.workspace, git, env }));
+    return (holder = createRepositoryHolder({ workspace: jail.workspace, git, env }));
   };
   return {
     async sandboxStatus() {
@@ -110,18 +108,17 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
         const hidden = sandbox === undefined ? [] : [...options.hidden, ...workspaceMasks(findProtectedFiles(options.maskWalkLimit), tool)];
         // Re-check at the native spawn: a cancel during resolution must not start the child.
         signal?.throwIfAborted();
+        // toolgate's own hardened git runs none of the repositories' code, and what it changes the git rules judge: it is
+        // held to their indexes alone. Anything else, sandboxed, may change none of that code either.
+        const heldCode = sandbox !== undefined && path.basename(file) !== 'git';
+        const entered = jail.scope === 'read-only' ? undefined : await enterRepositories(holdRepositories(), jail.workspace, heldCode, tool);
         const spawned =
           sandbox === undefined
             ? { file, args }
-            : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden, readOnly: [path.dirname(options.gitExternalDiff)], repository: guardedRepository(jail, file, tool), file, args }) };
-        const guard = guardGitlinks();
-        const baseline = await guard?.before();
-        if (guard !== undefined && baseline === undefined) {
-          throw hostUnavailable(tool, 'process', "git could not list the repository's index to note its submodule entries, so the command was not run");
-        }
+            : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden, readOnly: [path.dirname(options.gitExternalDiff)], repository: entered?.code, file, args }) };
         hold = setTimeout(release, START_HOLD_MS);
         let result: BoundedResult;
-        let check: GitlinkCheck | undefined;
+        let check: RepositoriesCheck | undefined;
         try {
           result = await spawnBounded({
             ...spawned,
@@ -136,7 +133,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           });
         } finally {
           // Before anything else, an aborted command included: what it added to the index is taken out.
-          check = baseline === undefined ? undefined : await guard?.after(baseline);
+          check = entered === undefined || holder === undefined ? undefined : await holder.leave(entered);
         }
         const removedGitlinks = gitlinksTakenOut(check, tool);
         if (result.aborted) signal?.throwIfAborted();
@@ -159,37 +156,35 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
   };
 }
 
-/** The submodule entries the guard took out after a command; a guard that had to move the index aside, or could not, fails the call. */
-function gitlinksTakenOut(check: GitlinkCheck | undefined, tool: string | undefined): readonly string[] {
+/** The submodule entries taken out after a command; an index that had to be moved aside, or could not be, fails the call. */
+function gitlinksTakenOut(check: RepositoriesCheck | undefined, tool: string | undefined): readonly string[] {
   if (check === undefined) return [];
-  if (check.kind === 'checked') return check.removed;
-  const what = "the command ran, but git could not list the repository's index afterwards or take out the submodule entries it added";
-  if (check.kind === 'quarantined') throw hostUnavailable(tool, 'process', `${what}: the index was moved aside to .git/${check.name}, so the user's git reads no staged changes until it is looked at (it may list a repository whose configuration runs a program)`);
-  throw hostUnavailable(tool, 'process', `${what}, nor move it aside: check the repository's submodule entries (git ls-files --stage) before running git in it`);
+  const what = "the command ran, but git could not list a repository's index afterwards or take out the submodule entries it added";
+  if (check.failed.length > 0) throw hostUnavailable(tool, 'process', `${what}, nor move it aside (${check.failed.join(', ')}): check the repository's submodule entries (git ls-files --stage) before running git in it`);
+  if (check.quarantined.length > 0) throw hostUnavailable(tool, 'process', `${what}: the index was moved aside to ${check.quarantined.join(', ')}, so the user's git reads no staged changes there until it is looked at (it may list a repository whose configuration runs a program)`);
+  return check.removed;
 }
 
-/** Whether the workspace holds a `.git` folder: its own repository, whose index the user's git reads. */
-function hasGitFolder(workspace: string): boolean {
-  return lstatSync(path.join(workspace, '.git'), { throwIfNoEntry: false })?.isDirectory() === true;
+/**
+ * The repositories a command is held to: the workspace's and its submodules' indexes, and, with `heldCode`, what
+ * the sandbox holds of them. Without git on the host there is no index to list (nor a git for the user to enter a
+ * submodule with): the workspace's own code is still held. What cannot be listed or held is not run.
+ */
+async function enterRepositories(holder: RepositoryHolder | undefined, workspace: string, heldCode: boolean, tool: string | undefined): Promise<EnteredRepositories | undefined> {
+  try {
+    if (holder !== undefined) return await holder.enter(heldCode);
+    return { code: heldCode ? findRepositoryCode(workspace) : undefined, indexes: [] };
+  } catch (error) {
+    if (error instanceof UnheldRepositoryError) throw hostUnavailable(tool, 'process', error.message);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code !== 'string') throw error;
+    throw hostUnavailable(tool, 'process', `the repository's hooks and configuration could not be held read-only in the sandbox (${code})`);
+  }
 }
 
 /** The absolute real paths of the argument files a command was judged with (those with a content stamp). */
 function heldArguments(jail: FsJail, judged: readonly ResolvedPath[] | undefined): string[] {
   return (judged ?? []).filter((entry) => entry.contentStamp !== undefined).map((entry) => path.resolve(jail.workspace, entry.real));
-}
-
-/** The repository code a command may not change: none for toolgate's own hardened git, whose changes the git rules judge, nor where the workspace is read-only anyway. */
-function guardedRepository(jail: FsJail, file: string, tool: string | undefined): RepositoryCode | undefined {
-  if (jail.scope === 'read-only' || path.basename(file) === 'git') return undefined;
-  try {
-    return findRepositoryCode(jail.workspace);
-  } catch (error) {
-    // A .git the file system refuses (its hooks folder or `commondir` cannot be placed, a folder that cannot be read) is not
-    // run unguarded; the error's code says why, and the path stays out. Anything else is a fault, and surfaces as one.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (typeof code !== 'string') throw error;
-    throw hostUnavailable(tool, 'process', `the repository's hooks and configuration could not be held read-only in the sandbox (${code})`);
-  }
 }
 
 /** The workspace's protected files as sandbox masks; a workspace past the walk's limit, or holding a name no path string can mask, is refused, never run unmasked. */

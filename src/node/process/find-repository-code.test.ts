@@ -30,7 +30,7 @@ describe('findRepositoryCode', () => {
     mkdirSync(path.join(repo, '.git', 'hooks'), { recursive: true });
     writeFileSync(path.join(repo, '.git', 'config'), '[core]\n');
     const gitDir = path.join(repo, '.git');
-    expect(findRepositoryCode(repo)).toEqual({ gitDir, readOnly: [path.join(gitDir, 'hooks'), path.join(gitDir, 'config'), path.join(gitDir, 'config.worktree'), path.join(gitDir, 'commondir')] });
+    expect(findRepositoryCode(repo)).toEqual({ folders: [gitDir], readOnly: ['hooks', 'config', 'config.worktree', 'commondir', 'modules'].map((name) => path.join(gitDir, name)) });
   });
 
   it('places an empty config.worktree, which git reads once the user sets extensions.worktreeConfig, and keeps one that is there', () => {
@@ -46,11 +46,12 @@ describe('findRepositoryCode', () => {
     expect(readFileSync(worktreeConfig, 'utf8')).toContain('mine');
   });
 
-  it('makes a missing hooks folder, which a command could otherwise create and fill', () => {
+  it('makes a missing hooks or modules folder, which a command could otherwise create and fill', () => {
     const repo = workspace();
     mkdirSync(path.join(repo, '.git'));
-    expect(findRepositoryCode(repo)?.readOnly).toEqual([path.join(repo, '.git', 'hooks'), path.join(repo, '.git', 'config.worktree'), path.join(repo, '.git', 'commondir')]);
+    expect(findRepositoryCode(repo)?.readOnly).toEqual(['hooks', 'config.worktree', 'commondir', 'modules'].map((name) => path.join(repo, '.git', name)));
     expect(existsSync(path.join(repo, '.git', 'hooks'))).toBe(true);
+    expect(existsSync(path.join(repo, '.git', 'modules'))).toBe(true);
   });
 
   it('places a commondir naming .git itself, which a command could otherwise write to name a folder of its own, and keeps one that is there', () => {
@@ -74,6 +75,6 @@ describe('findRepositoryCode', () => {
     mkdirSync(path.join(repo, '.git'));
     mkdirSync(path.join(repo, '.githooks'));
     symlinkSync('../.githooks', path.join(repo, '.git', 'hooks'));
-    expect(findRepositoryCode(repo)?.readOnly).toEqual([path.join(repo, '.githooks'), path.join(repo, '.git', 'config.worktree'), path.join(repo, '.git', 'commondir')]);
+    expect(findRepositoryCode(repo)?.readOnly).toEqual([path.join(repo, '.githooks'), ...['config.worktree', 'commondir', 'modules'].map((name) => path.join(repo, '.git', name))]);
   });
 });

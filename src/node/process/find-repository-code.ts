@@ -1,20 +1,27 @@
 import { lstatSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** What of the workspace's repository the user's own git runs as code, for the sandbox to hold read-only. */
+/** What of the workspace's repositories the user's own git runs as code, for the sandbox to hold. */
 export interface RepositoryCode {
-  /** The repository's `.git` folder, bound onto itself so no command can move it aside and build another. */
-  readonly gitDir: string;
-  /** Its hooks folder and configuration files (a key there can name a program: `core.fsmonitor`, `core.hooksPath`). */
+  /**
+   * Folders bound onto themselves, writable as before: each repository's git folder (the workspace's `.git`, a
+   * submodule's), so no command can move it aside and build another. The folders above each held place are bound
+   * the same way by the sandbox.
+   */
+  readonly folders: readonly string[];
+  /** Held read-only: hooks folders and configuration files (a key there can name a program: `core.fsmonitor`, `core.hooksPath`), submodules' `.git` files, unpopulated submodules' folders. */
   readonly readOnly: readonly string[];
 }
 
 /**
- * The names below `.git` whose content the user's git runs or reads programs from. `commondir` names the folder
- * git reads the configuration and hooks from (a linked worktree's): pointed at a folder a command built, it
- * would stand another `config` and `hooks` in for the ones held here.
+ * The names below a git folder whose content the user's git runs or reads programs from. `commondir` names the
+ * folder git reads the configuration and hooks from (a linked worktree's): pointed at a folder a command built, it
+ * would stand another `config` and `hooks` in for the ones held here. `modules` holds the submodules' git folders:
+ * a command could make one there for a submodule that has none yet, and the user's `git submodule update` would
+ * take it up as the submodule's repository, configuration and hooks included (the submodules' own are bound
+ * writable again inside it).
  */
-const CODE_NAMES = ['hooks', 'config', 'config.worktree', 'commondir'];
+const CODE_NAMES = ['hooks', 'config', 'config.worktree', 'commondir', 'modules'];
 
 /** What a placed `commondir` says: the repository's own folder, which is where git looks without one. */
 const OWN_COMMON_DIR = '.\n';
@@ -26,21 +33,32 @@ const OWN_COMMON_DIR = '.\n';
  * argv never shows) cannot plant a hook or a program-naming key that the
  * user's git, outside toolgate and its sandbox, runs at the next commit.
  * toolgate's own git runs neither (its hardening), so a `git` command is not
- * held to this; what it may change is judged by the git rules.
- *
- * A missing hooks folder is created first (as `git init` makes it), since a
- * mount needs a place and an absent folder is one a command could create.
- * So is a missing `commondir`, naming `.git` itself (git then reads what it
- * read without one): absent, a command could write one naming its own
- * folder. And a missing `config.worktree`, empty. A name there that is a link is held where it leads. Checked at each spawn.
+ * held to this; what it may change is judged by the git rules. Checked at
+ * each spawn.
  */
 export function findRepositoryCode(workspace: string): RepositoryCode | undefined {
   const gitDir = path.join(workspace, '.git');
   if (lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory() !== true) return undefined;
-  const hooks = path.join(gitDir, 'hooks');
-  if (lstatSync(hooks, { throwIfNoEntry: false }) === undefined) mkdirSync(hooks, { recursive: true, mode: 0o755 });
+  return { folders: [gitDir], readOnly: findGitDirCode(gitDir) };
+}
+
+/**
+ * What of a git folder is held read-only: its hooks, configuration,
+ * `commondir` and `modules`. A missing hooks or `modules` folder is created
+ * first (as `git init` and the first submodule make them), since a mount
+ * needs a place and an absent folder is one a command could create. So is a
+ * missing `commondir`, naming the folder itself (git then reads what it read
+ * without one): absent, a command could write one naming its own folder. And
+ * a missing `config.worktree`, empty: git reads it once the user sets
+ * `extensions.worktreeConfig`. A name there that is a link is held where it
+ * leads.
+ */
+export function findGitDirCode(gitDir: string): string[] {
+  for (const folder of ['hooks', 'modules']) {
+    const target = path.join(gitDir, folder);
+    if (lstatSync(target, { throwIfNoEntry: false }) === undefined) mkdirSync(target, { recursive: true, mode: 0o755 });
+  }
   placeFile(path.join(gitDir, 'commondir'), OWN_COMMON_DIR);
-  // git reads it once the user sets `extensions.worktreeConfig`: absent, a command could write one.
   placeFile(path.join(gitDir, 'config.worktree'), '');
   const readOnly: string[] = [];
   for (const name of CODE_NAMES) {
@@ -50,7 +68,7 @@ export function findRepositoryCode(workspace: string): RepositoryCode | undefine
     // A dangling link is left to fail the spawn: bwrap cannot bind it, and the command does not run unguarded.
     readOnly.push(entry.isSymbolicLink() ? realpathOrSelf(target) : target);
   }
-  return { gitDir, readOnly };
+  return readOnly;
 }
 
 /** `content` at `target` where there is nothing; a file made in the meantime (or a link there) is left as it is, and held. */

@@ -39,7 +39,7 @@ function repository(): Repository {
   const tamper = `if [ "$1" = update-index ] && [ -e '${folder}/tamper' ]; then '${realGit}' "$@" && '${realGit}' update-index --add --cacheinfo "160000,$('${realGit}' rev-parse HEAD),sub2"; exit $?; fi`;
   writeFileSync(logging, `#!/bin/sh\necho "$1" >> '${log}'\nif [ "$1" = ls-files ] && [ -e '${folder}/fail' ]; then exit 1; fi\n${tamper}\nexec '${realGit}' "$@"\n`);
   chmodSync(logging, 0o755);
-  const guard = createGitlinkGuard({ workspace, git: logging, env: { PATH: '/usr/bin:/bin', HOME: folder } });
+  const guard = createGitlinkGuard({ gitDir: path.join(workspace, '.git'), workTree: workspace, git: logging, env: { PATH: '/usr/bin:/bin', HOME: folder } });
   const gitlinks = (): string[] =>
     git('ls-files', '--stage', '-z')
       .split('\0')
@@ -141,6 +141,18 @@ describe('createGitlinkGuard', () => {
     list(git, 'sub');
     expect(await guard.after(second)).toEqual({ kind: 'checked', removed: ['sub'] });
     expect(gitlinks()).toEqual([]);
+  });
+
+  it('gives commands entering together one baseline from one listing: none runs while a listing that becomes its baseline is under way', async () => {
+    const { guard, git, runs } = repository();
+    const [first, second] = await Promise.all([guard.before(), guard.before()]);
+    expect(second).toBe(first);
+    expect(runs()).toEqual(['ls-files']);
+    list(git, 'sub');
+    // A third entering while both run is held to the same entries, not to what the index holds now.
+    expect(await guard.before()).toBe(first);
+    for (const held of [first, second, first]) await guard.after(held as GitlinkBaseline);
+    expect(git('ls-files', '--stage')).not.toContain('160000');
   });
 
   it('sees a change through a link at .git/index, and in the shared index of a split index', async () => {

@@ -31,8 +31,10 @@ export interface GitlinkGuard {
 }
 
 export interface GitlinkGuardOptions {
-  /** The workspace, whose `.git` folder holds the index. */
-  readonly workspace: string;
+  /** The repository's git folder, which holds the index: the workspace's `.git`, or a submodule's. */
+  readonly gitDir: string;
+  /** Its working tree: the workspace, or the submodule's folder. */
+  readonly workTree: string;
   /** The host's git. */
   readonly git: string;
   /** A hardened environment for it, with nothing a call declared. */
@@ -70,12 +72,17 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * for the user's git: the index is moved aside.
  */
 export function createGitlinkGuard(options: GitlinkGuardOptions): GitlinkGuard {
-  const gitDir = path.join(options.workspace, '.git');
+  const { gitDir, workTree } = options;
   const index = path.join(gitDir, 'index');
   const timeoutMs = options.timeoutMs ?? 60_000;
+  // git told which repository it lists, never left to find one from the folder it starts in.
+  const gitEnv = { ...options.env, GIT_DIR: gitDir, GIT_WORK_TREE: workTree };
   let listed: { readonly stamp: string; readonly paths: ReadonlySet<string> } | undefined;
   let baseline: GitlinkBaseline | undefined;
+  /** Commands entered, from the start of `before` to the end of `after`. */
   let running = 0;
+  /** A baseline being read: a command entering meanwhile waits for it rather than read one of its own. */
+  let reading: Promise<GitlinkBaseline | undefined> | undefined;
   const shared = { folder: '', names: [] as readonly string[] };
 
   /** The index's gitlinks now; undefined when git cannot list them all by name. */
@@ -87,7 +94,7 @@ export function createGitlinkGuard(options: GitlinkGuardOptions): GitlinkGuard {
       return undefined;
     }
     if (listed?.stamp === stamp) return listed.paths;
-    const paths = stamp === '' ? new Set<string>() : await listGitlinks(options.git, options.workspace, options.env, timeoutMs);
+    const paths = stamp === '' ? new Set<string>() : await listGitlinks(options.git, workTree, gitEnv, timeoutMs);
     if (paths !== undefined) listed = { stamp, paths };
     return paths;
   };
@@ -100,14 +107,14 @@ export function createGitlinkGuard(options: GitlinkGuardOptions): GitlinkGuard {
    */
   const removeEntries = async (entries: readonly string[], held: GitlinkBaseline): Promise<boolean> => {
     const copy = path.join(gitDir, `index.toolgate-${randomUUID()}`);
-    const env = { ...options.env, GIT_INDEX_FILE: copy };
+    const env = { ...gitEnv, GIT_INDEX_FILE: copy };
     try {
       ownerCanWrite(gitDir);
       await copyFile(index, copy, constants.COPYFILE_EXCL);
-      const removed = await spawnBounded({ file: options.git, args: ['update-index', '--force-remove', '-z', '--stdin'], stdin: `${entries.join('\0')}\0`, cwd: options.workspace, env, timeoutMs, maxOutputBytes: 64 * 1024, killGraceMs: 500 });
+      const removed = await spawnBounded({ file: options.git, args: ['update-index', '--force-remove', '-z', '--stdin'], stdin: `${entries.join('\0')}\0`, cwd: workTree, env, timeoutMs, maxOutputBytes: 64 * 1024, killGraceMs: 500 });
       if (removed.exitCode !== 0 || removed.spawnError !== undefined) return false;
       // git skips a name it refuses to handle (`git~1`, `.git/sub`) and still succeeds: only a listing says it is gone.
-      const left = await listGitlinks(options.git, options.workspace, env, timeoutMs);
+      const left = await listGitlinks(options.git, workTree, env, timeoutMs);
       if (left === undefined || [...left].some((entry) => !held.paths.has(entry))) return false;
       const checked = createHash('sha256').update(readRegularFile(copy)).digest('hex');
       await rename(copy, index);
@@ -135,13 +142,20 @@ export function createGitlinkGuard(options: GitlinkGuardOptions): GitlinkGuard {
 
   return {
     async before() {
-      if (running === 0 || baseline === undefined) {
-        const paths = await read();
-        if (paths === undefined) return undefined;
-        baseline = { paths };
-      }
+      // A baseline is read only when no other command has entered: one that entered while it was being read
+      // waits for the same reading, so no command runs while a listing that becomes the baseline is still under way.
       running += 1;
-      return baseline;
+      if (reading === undefined && (running === 1 || baseline === undefined)) {
+        reading = read().then((paths) => (paths === undefined ? undefined : (baseline = { paths })));
+        const done = reading;
+        const clear = (): void => {
+          if (reading === done) reading = undefined;
+        };
+        done.then(clear, clear);
+      }
+      const held = reading === undefined ? baseline : await reading;
+      if (held === undefined) running -= 1;
+      return held;
     },
     async after(held) {
       try {

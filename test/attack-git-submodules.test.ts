@@ -1,0 +1,151 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useAttackHomes } from './support/attack-workspace.js';
+import { closeAfterEach } from './support/serve-gateway.js';
+import { serveRepository, userGit } from './support/served-repository.js';
+
+// The user's repository has submodules: `libs/sub`, checked out (its repository in `.git/modules/libs/sub`, named by
+// the `.git` file in its folder), and `lib2`, not checked out (its folder empty, its old repository left in
+// `.git/modules/lib2`). The user's own `git status` enters every submodule checked out, with that repository's
+// configuration, and `git submodule update` takes up what `.git/modules` holds for one that is not. A script the
+// policy lets through (`node *`) tries every way to have either run a program, and then the user's git runs.
+
+const opened = closeAfterEach();
+const attackHome = useAttackHomes('toolgate-git-submodules-home');
+const upstreams: string[] = [];
+afterAll(() => {
+  for (const folder of upstreams) rmSync(folder, { recursive: true, force: true });
+});
+
+/** Each way in, by name: what it writes, and the marker its program would leave. */
+const ATTACK_JS = `
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const git = (...args) => execFileSync('git', args, { stdio: 'pipe', encoding: 'utf8' }).trim();
+const dot = ['.', 'git'].join('');
+const runs = (name) => '[core]\\n\\tfsmonitor = "touch ' + path.resolve('PWNED-' + name) + '; false"\\n';
+const repositoryAt = (folder, name) => {
+  git('init', '-q', folder);
+  git('-C', folder, '-c', 'user.name=m', '-c', 'user.email=m@example.com', 'commit', '-q', '--allow-empty', '-m', 'm');
+  fs.appendFileSync(folder + '/' + dot + '/config', runs(name));
+};
+const ways = {
+  'module-config': () => fs.appendFileSync(dot + '/modules/libs/sub/config', runs('module-config')),
+  'module-worktree-config': () => fs.writeFileSync(dot + '/modules/libs/sub/config.worktree', runs('module-worktree-config')),
+  'module-commondir': () => {
+    repositoryAt('common', 'module-commondir');
+    fs.writeFileSync(dot + '/modules/libs/sub/commondir', path.resolve('common', dot) + '\\n');
+  },
+  'gitfile': () => {
+    repositoryAt('elsewhere', 'gitfile');
+    fs.writeFileSync('libs/sub/' + dot, 'gitdir: ' + path.resolve('elsewhere', dot) + '\\n');
+  },
+  'folder-replaced': () => {
+    fs.renameSync('libs/sub', 'sub-moved');
+    repositoryAt('libs/sub', 'folder-replaced');
+  },
+  'parent-replaced': () => {
+    fs.renameSync('libs', 'libs-moved');
+    repositoryAt('libs/sub', 'parent-replaced');
+  },
+  'folder-removed': () => {
+    fs.rmSync('libs/sub', { recursive: true });
+    repositoryAt('libs/sub', 'folder-removed');
+  },
+  // Copies made inside .git: a rename from the workspace into it would cross its mount point.
+  'module-replaced': () => {
+    fs.cpSync(dot + '/modules/libs/sub', dot + '/module-copy', { recursive: true });
+    fs.appendFileSync(dot + '/module-copy/config', runs('module-replaced'));
+    fs.renameSync(dot + '/modules/libs/sub', dot + '/module-moved');
+    fs.renameSync(dot + '/module-copy', dot + '/modules/libs/sub');
+  },
+  'modules-replaced': () => {
+    fs.cpSync(dot + '/modules', dot + '/modules-copy', { recursive: true });
+    fs.appendFileSync(dot + '/modules-copy/libs/sub/config', runs('modules-replaced'));
+    fs.renameSync(dot + '/modules', dot + '/modules-moved');
+    fs.renameSync(dot + '/modules-copy', dot + '/modules');
+  },
+  'unpopulated': () => repositoryAt('lib2', 'unpopulated'),
+  'taken-up': () => fs.appendFileSync(dot + '/modules/lib2/config', runs('taken-up')),
+  'made-for-taking-up': () => {
+    fs.rmSync(dot + '/modules/lib2', { recursive: true });
+    repositoryAt('lib2-made', 'made-for-taking-up');
+    fs.cpSync('lib2-made/' + dot, dot + '/modules/lib2', { recursive: true });
+  },
+  'nested-entry': () => {
+    repositoryAt('libs/sub/inner', 'nested-entry');
+    git('-C', 'libs/sub', 'update-index', '--add', '--cacheinfo', '160000,' + git('-C', 'libs/sub/inner', 'rev-parse', 'HEAD') + ',inner');
+  },
+};
+const way = process.argv[2];
+try {
+  ways[way]();
+  console.log(way + ': written');
+} catch (error) {
+  console.log(way + ': refused ' + (error.code ?? error.status));
+}
+`;
+
+const WAYS = [
+  'module-config',
+  'module-worktree-config',
+  'module-commondir',
+  'gitfile',
+  'folder-replaced',
+  'parent-replaced',
+  'folder-removed',
+  'module-replaced',
+  'modules-replaced',
+  'unpopulated',
+  'taken-up',
+  'made-for-taking-up',
+  'nested-entry',
+];
+
+/** The user's repository: `libs/sub` checked out, `lib2` not, from a repository outside the workspace. */
+function withSubmodules(workspace: string): void {
+  const upstream = mkdtempSync(join(tmpdir(), 'toolgate-submodule-upstream-'));
+  upstreams.push(upstream);
+  execFileSync('git', ['init', '-q', upstream]);
+  userGit(upstream, 'commit', '-q', '--allow-empty', '-m', 'upstream');
+  for (const place of ['libs/sub', 'lib2']) userGit(workspace, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', upstream, place);
+  userGit(workspace, 'commit', '-q', '-m', 'submodules');
+  userGit(workspace, 'submodule', 'deinit', '-q', 'lib2');
+  // The user reads per-worktree configuration in the submodule (`config.worktree`), and has none yet.
+  userGit(join(workspace, 'libs', 'sub'), 'config', 'extensions.worktreeConfig', 'true');
+}
+
+describe.each(['workspace-write', 'full'])("attack: a glob-allowed command plants what the user's git runs in a submodule, in %s", (scope) => {
+  it.each(WAYS)('%s: the user\'s git status and submodule update run nothing of it', async (way) => {
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node'], { 'attack.js': ATTACK_JS }, withSubmodules);
+    const moduleConfig = readFileSync(join(workspace, '.git', 'modules', 'libs', 'sub', 'config'), 'utf8');
+    const result = await run(['node', 'attack.js', way]);
+    expect(result).toContain('"sandbox\\":\\"bwrap');
+    // The user's git, whether or not it still finds a repository it can read.
+    for (const args of [['status'], ['-c', 'protocol.file.allow=always', 'submodule', 'update', '-q', '--init', 'lib2'], ['status']]) {
+      try {
+        userGit(workspace, ...args);
+      } catch {
+        // What matters is what it ran.
+      }
+    }
+    expect(readdirSync(workspace).filter((name) => name.startsWith('PWNED')), result).toEqual([]);
+    if (way === 'nested-entry') expect(result).toContain('removedGitlinks\\":[\\"libs/sub/inner\\"]');
+    else expect(result).toContain(`${way}: refused`);
+    expect(readFileSync(join(workspace, '.git', 'modules', 'libs', 'sub', 'config'), 'utf8')).toBe(moduleConfig);
+    expect(existsSync(join(workspace, 'libs', 'sub', '.git'))).toBe(true);
+  });
+
+  it('work inside a submodule still runs: a script edits and adds a file there, and git commits it through the gateway', async () => {
+    const edit = "require('node:fs').writeFileSync('libs/sub/notes.md', 'edited\\n'); console.log('edited');";
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node', 'git'], { 'edit.js': edit }, withSubmodules);
+    expect(await run(['node', 'edit.js'])).toContain('edited');
+    expect(await run(['git', '-C', 'libs/sub', 'add', 'notes.md'])).toContain('\\"exitCode\\":0');
+    expect(await run(['git', '-C', 'libs/sub', 'status', '--short'])).toContain('A  notes.md');
+    expect(userGit(workspace, 'status', '--short')).toContain('libs/sub');
+  });
+});

@@ -1,0 +1,40 @@
+import { execFileSync } from 'node:child_process';
+import { decideIfAsked } from './pending-approval.js';
+import { connectClient, makeWorkspace, serveWorkspace, type closeAfterEach } from './serve-gateway.js';
+
+export interface ServedRepository {
+  readonly workspace: string;
+  /** Runs a command as the attacking agent, and gives back the result's content as JSON text (anything that would ask is rejected). */
+  readonly run: (command: readonly string[]) => Promise<string>;
+}
+
+/**
+ * A fresh repository workspace served by the gateway in `scope`, `auto` mode, with each program's commands allowed
+ * (`node *`), and the attacking agent's way to run one. `prepare` shapes the repository as the user left it before
+ * the gateway starts (its submodules).
+ */
+export async function serveRepository(
+  opened: ReturnType<typeof closeAfterEach>,
+  home: string,
+  scope: string,
+  programs: readonly string[],
+  files: Record<string, string>,
+  prepare: (workspace: string) => void = () => undefined,
+): Promise<ServedRepository> {
+  const policy = { allowedCommandGlobs: programs.map((program) => `${program} *`), allow: programs.map((program) => `Bash(${program} *)`) };
+  const workspace = makeWorkspace({ scope, mode: 'auto', policy }, files);
+  execFileSync('git', ['init', '-q'], { cwd: workspace });
+  prepare(workspace);
+  const gateway = await serveWorkspace(workspace, { env: { HOME: home } });
+  opened.gateway(gateway);
+  const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+  opened.client(client);
+  const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
+  const run = async (command: readonly string[]): Promise<string> => text((await decideIfAsked(gateway, client, 'run_command', { command }, 'reject')).result);
+  return { workspace, run };
+}
+
+/** The user's own git, with nothing of toolgate's hardening: it runs the repositories' hooks and fsmonitor, and git inside each submodule it lists. */
+export function userGit(workspace: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=u', '-c', 'user.email=u@example.com', ...args], { cwd: workspace, stdio: 'pipe', encoding: 'utf8', env: { PATH: process.env.PATH, HOME: workspace } });
+}
