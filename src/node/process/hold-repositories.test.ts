@@ -1,0 +1,80 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { findProgram } from './find-program.js';
+import { createRepositoryHolder, UnheldRepositoryError } from './hold-repositories.js';
+
+const git = findProgram('git', ['/usr/bin', '/bin']) as string;
+const made: string[] = [];
+const env = { PATH: '/usr/bin:/bin', HOME: '/nonexistent' };
+
+afterEach(() => {
+  for (const folder of made.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+const run = (cwd: string, ...args: string[]): string =>
+  execFileSync(git, ['-c', 'user.name=u', '-c', 'user.email=u@example.com', '-c', 'protocol.file.allow=always', ...args], { cwd, encoding: 'utf8', env, stdio: 'pipe' });
+
+/** A workspace with `libs/sub` checked out, which has `inner` checked out in turn, each from a repository beside it. */
+function workspaceWithNestedSubmodules(): string {
+  const folder = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolgate-hold-repositories-')));
+  made.push(folder);
+  for (const name of ['inner', 'sub', 'workspace']) run(folder, 'init', '-q', name);
+  run(path.join(folder, 'inner'), 'commit', '-q', '--allow-empty', '-m', 'inner');
+  run(path.join(folder, 'sub'), 'submodule', 'add', '-q', path.join(folder, 'inner'), 'inner');
+  run(path.join(folder, 'sub'), 'commit', '-q', '-m', 'sub');
+  const workspace = path.join(folder, 'workspace');
+  run(workspace, 'submodule', 'add', '-q', path.join(folder, 'sub'), 'libs/sub');
+  run(workspace, 'submodule', 'update', '-q', '--init', '--recursive');
+  run(workspace, 'commit', '-q', '-m', 'workspace');
+  return workspace;
+}
+
+describe('createRepositoryHolder', () => {
+  it("holds a command to every index, nested submodules' included, and names what the sandbox holds of each", async () => {
+    const workspace = workspaceWithNestedSubmodules();
+    const holder = createRepositoryHolder({ workspace, git, env });
+    const entered = await holder.enter(true);
+    expect(entered.indexes.map((index) => [index.where, index.gitDir])).toEqual([
+      ['', '.git'],
+      ['libs/sub', '.git/modules/libs/sub'],
+      ['libs/sub/inner', '.git/modules/libs/sub/modules/inner'],
+    ]);
+    const at = (relative: string): string => path.join(workspace, relative);
+    expect(entered.code?.folders).toEqual([at('.git'), at('.git/modules/libs/sub'), at('.git/modules/libs/sub/modules/inner')]);
+    for (const held of ['.git/config', '.git/modules', 'libs/sub/.git', '.git/modules/libs/sub/config', '.git/modules/libs/sub/modules', 'libs/sub/inner/.git', '.git/modules/libs/sub/modules/inner/hooks']) {
+      expect(entered.code?.readOnly).toContain(at(held));
+    }
+    expect(await holder.leave(entered)).toEqual({ removed: [], quarantined: [], failed: [] });
+    // toolgate's own git is held to the indexes alone.
+    const unheld = await holder.enter(false);
+    expect(unheld.code).toBeUndefined();
+    expect(unheld.indexes).toHaveLength(3);
+    await holder.leave(unheld);
+  });
+
+  it("takes out a gitlink a command added to a nested submodule's index, named from the workspace", async () => {
+    const workspace = workspaceWithNestedSubmodules();
+    const holder = createRepositoryHolder({ workspace, git, env });
+    const entered = await holder.enter(true);
+    const inner = path.join(workspace, 'libs', 'sub', 'inner');
+    run(inner, 'update-index', '--add', '--cacheinfo', `160000,${run(inner, 'rev-parse', 'HEAD').trim()},planted`);
+    expect(await holder.leave(entered)).toEqual({ removed: ['libs/sub/inner/planted'], quarantined: [], failed: [] });
+    expect(run(inner, 'ls-files', '--stage')).not.toContain('planted');
+  });
+
+  it('refuses a workspace of more repositories than it holds a command to, and a submodule it cannot hold in place', async () => {
+    const workspace = workspaceWithNestedSubmodules();
+    await expect(createRepositoryHolder({ workspace, git, env, maxRepositories: 2 }).enter(true)).rejects.toThrow(new UnheldRepositoryError('the workspace holds more than 2 repositories (its own and its submodules\'), more than toolgate holds a command to, so the command was not run'));
+    writeFileSync(path.join(workspace, 'libs', 'sub', '.git'), 'gitdir: ../../.git/modules/gone\n');
+    await expect(createRepositoryHolder({ workspace, git, env }).enter(false)).rejects.toThrow('the submodule entry "libs/sub" has a .git file naming a git folder that is not there, so toolgate cannot hold it in place');
+  });
+
+  it('holds nothing in a workspace without a repository', async () => {
+    const folder = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolgate-hold-repositories-')));
+    made.push(folder);
+    expect(await createRepositoryHolder({ workspace: folder, git, env }).enter(true)).toEqual({ code: undefined, indexes: [] });
+  });
+});
