@@ -80,6 +80,17 @@ const ways = {
     repositoryAt('libs/sub/inner', 'nested-entry');
     git('-C', 'libs/sub', 'update-index', '--add', '--cacheinfo', '160000,' + git('-C', 'libs/sub/inner', 'rev-parse', 'HEAD') + ',inner');
   },
+  'nested-repository': () => repositoryAt('libs/sub/inner', 'nested-repository'),
+  // git keeps a submodule's repository at .git/modules/<name>, the name is what .gitmodules says, and git refuses one
+  // inside another repository's git folder only while that folder still counts as one (its HEAD there).
+  'renamed-into-module': () => {
+    const sub = dot + '/modules/libs/sub';
+    fs.cpSync(dot + '/modules/lib2', sub + '/evil', { recursive: true });
+    fs.appendFileSync(sub + '/evil/config', runs('renamed-into-module'));
+    fs.writeFileSync(sub + '/evil/hooks/post-checkout', '#!/bin/sh\\ntouch ' + path.resolve('PWNED-renamed-into-module-hook') + '\\n', { mode: 0o755 });
+    fs.renameSync(sub + '/HEAD', sub + '/HEAD.away');
+    fs.writeFileSync('.gitmodules', fs.readFileSync('.gitmodules', 'utf8').replace('[submodule "lib2"]', '[submodule "libs/sub/evil"]'));
+  },
 };
 const way = process.argv[2];
 try {
@@ -104,6 +115,7 @@ const WAYS = [
   'taken-up',
   'made-for-taking-up',
   'nested-entry',
+  'renamed-into-module',
 ];
 
 /** The user's repository: `libs/sub` checked out, `lib2` not, from a repository outside the workspace. */
@@ -134,13 +146,22 @@ describe.each(['workspace-write', 'full'])("attack: a glob-allowed command plant
       }
     }
     expect(readdirSync(workspace).filter((name) => name.startsWith('PWNED')), result).toEqual([]);
-    if (way === 'nested-entry') expect(result).toContain('removedGitlinks\\":[\\"libs/sub/inner\\"]');
-    else expect(result).toContain(`${way}: refused`);
+    expect(result).toContain(`${way}: refused`);
     expect(readFileSync(join(workspace, '.git', 'modules', 'libs', 'sub', 'config'), 'utf8')).toBe(moduleConfig);
     expect(existsSync(join(workspace, 'libs', 'sub', '.git'))).toBe(true);
   });
 
-  it('work inside a submodule still runs: a script edits and adds a file there, and git commits it through the gateway', async () => {
+  it("a script makes a nested repository in a submodule, and the agent's own git adds it to the submodule's index: the entry is taken out, and the user's git runs nothing of it", async () => {
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node', 'git'], { 'attack.js': ATTACK_JS }, withSubmodules);
+    const results = [await run(['node', 'attack.js', 'nested-repository']), await run(['git', '-C', 'libs/sub', 'add', 'inner'])];
+    expect(results[0]).toContain('nested-repository: written');
+    expect(results[1]).toContain('removedGitlinks\\":[\\"libs/sub/inner\\"]');
+    expect(execFileSync('git', ['ls-files', '--stage'], { cwd: join(workspace, 'libs', 'sub'), encoding: 'utf8' })).not.toContain('160000');
+    userGit(workspace, 'status');
+    expect(readdirSync(workspace).filter((name) => name.startsWith('PWNED')), results.join('\n')).toEqual([]);
+  });
+
+  it("work inside a submodule still runs: a script edits a file there, and the agent's git stages it", async () => {
     const edit = "require('node:fs').writeFileSync('libs/sub/notes.md', 'edited\\n'); console.log('edited');";
     const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node', 'git'], { 'edit.js': edit }, withSubmodules);
     expect(await run(['node', 'edit.js'])).toContain('edited');

@@ -1,4 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { decideIfAsked } from './pending-approval.js';
 import { connectClient, makeWorkspace, serveWorkspace, type closeAfterEach } from './serve-gateway.js';
 
@@ -34,7 +37,16 @@ export async function serveRepository(
   return { workspace, run };
 }
 
-/** The user's own git, with nothing of toolgate's hardening: it runs the repositories' hooks and fsmonitor, and git inside each submodule it lists. */
+/**
+ * The user's own git, with nothing of toolgate's hardening: it runs the repositories' hooks and fsmonitor, and git
+ * inside each submodule it lists. Its home is a folder made for the one run, which no command could have written to
+ * (a `.gitconfig` a script planted in the workspace is not the user's).
+ */
 export function userGit(workspace: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=u', '-c', 'user.email=u@example.com', ...args], { cwd: workspace, stdio: 'pipe', encoding: 'utf8', env: { PATH: process.env.PATH, HOME: workspace } });
+  const home = mkdtempSync(join(tmpdir(), 'toolgate-user-home-'));
+  try {
+    return execFileSync('git', ['-c', 'user.name=u', '-c', 'user.email=u@example.com', ...args], { cwd: workspace, stdio: 'pipe', encoding: 'utf8', env: { PATH: process.env.PATH, HOME: home } });
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
 }

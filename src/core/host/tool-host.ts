@@ -95,8 +95,9 @@ export interface ProcessResult {
   /** Whether an OS sandbox wrapped the child, and which. */
   readonly sandbox?: 'bwrap' | 'none';
   /**
-   * Submodule entries (gitlinks) the command added to the workspace's index,
-   * which the host took out again: the user's git would run the repository
+   * Submodule entries (gitlinks) the command added to the workspace's index
+   * or to a submodule's, each a path from the workspace, which the host took
+   * out again: the user's git would run the repository
    * each names, with its own configuration and hooks.
    */
   readonly removedGitlinks?: readonly string[];

@@ -37,15 +37,12 @@ describe('bwrap arguments', () => {
     expect(buildBwrapArgs({ ...options, scope: 'read-only' })).not.toContain('/w/.git');
   });
 
-  it('bind each held place and the folders above it before the masks, outermost first, read-only inside a read-only place unless held writable', async () => {
+  it('bind each held place and the folders above it before the masks, outermost first, read-only inside a read-only place, and nothing more inside one', async () => {
     const w = path.join(base, 'held');
     for (const folder of ['.git/modules/libs/sub/hooks', 'libs/sub', 'lib2/deep', 'notes']) await mkdir(path.join(w, folder), { recursive: true });
     for (const file of ['libs/sub/.git', 'lib2/deep/.env', 'notes/.env']) await writeFile(path.join(w, file), '');
     const at = (relative: string): string => path.join(w, relative);
-    const repository = {
-      folders: [at('.git'), at('.git/modules/libs/sub')],
-      readOnly: [at('.git/config'), at('.git/modules'), at('.git/modules/libs/sub/hooks'), at('libs/sub/.git'), at('lib2')],
-    };
+    const repository = { folders: [at('.git')], readOnly: [at('.git/config'), at('.git/modules'), at('.git/modules/libs/sub'), at('libs/sub/.git'), at('lib2')] };
     const built = buildBwrapArgs({ workspace: w, scope: 'workspace-write', cwd: w, env: {}, hidden: [{ path: at('lib2/deep/.env') }, { path: at('notes/.env') }], readOnly: [], repository, file: '/bin/true', args: [] });
     const mounts = (): string[][] => {
       const found: string[][] = [];
@@ -58,14 +55,10 @@ describe('bwrap arguments', () => {
       ['--bind', 'libs'],
       ['--bind', 'notes'],
       ['--ro-bind', '.git/config'],
+      // The submodule's git folder lies in the read-only `modules`, and `lib2/deep` in the read-only `lib2`: not bound.
       ['--ro-bind', '.git/modules'],
-      ['--ro-bind', 'lib2/deep'],
       ['--bind', 'libs/sub'],
-      // Inside the read-only `modules`, the submodule's own git folder is writable again, its hooks read-only.
-      ['--ro-bind', '.git/modules/libs'],
       ['--ro-bind', 'libs/sub/.git'],
-      ['--bind', '.git/modules/libs/sub'],
-      ['--ro-bind', '.git/modules/libs/sub/hooks'],
       ['--ro-bind', 'lib2/deep/.env', 'masked'],
       ['--ro-bind', 'notes/.env', 'masked'],
     ]);

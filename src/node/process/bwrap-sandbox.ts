@@ -127,8 +127,9 @@ function inSandboxOwn(target: string): boolean {
  * a held submodule out of its place. A masked path itself is masked after.
  *
  * A folder is bound read-only when it is a held read-only place or lies in
- * one (a submodule's git folder is writable again inside a read-only
- * `modules`), writable otherwise in a writing tier.
+ * one, writable otherwise in a writing tier (a place held writable inside a
+ * read-only one is writable again). A read-only place inside a read-only
+ * one is not bound at all: nothing there can move.
  *
  * In `full` the root is writable too: a command could move a folder above a
  * mask outside the workspace aside (`mv ~/.config elsewhere`), and the next
@@ -146,16 +147,23 @@ function heldMounts(workspace: string, scope: FsScope, hidden: readonly { readon
   for (const target of repository?.readOnly ?? []) if (reachable(target)) held.set(target, true);
   const places = new Set(held.keys());
   for (const target of [...hidden.map((entry) => entry.path), ...held.keys()]) for (const folder of foldersAbove(workspace, scope, target)) places.add(folder);
-  const readOnlyHere = (place: string): boolean => {
-    const own = held.get(place);
-    if (own !== undefined) return own;
-    // The innermost held place around it decides; the workspace's own tier otherwise.
+  /** The innermost held place around `place`, itself excluded. */
+  const around = (place: string): string | undefined => {
     let inner: string | undefined;
-    for (const around of held.keys()) if (isInside(around, place) && around !== place && (inner === undefined || around.length > inner.length)) inner = around;
-    return inner === undefined ? scope === 'read-only' : held.get(inner) === true;
+    for (const candidate of held.keys()) if (candidate !== place && isInside(candidate, place) && (inner === undefined || candidate.length > inner.length)) inner = candidate;
+    return inner;
   };
+  const mounts: { readonly path: string; readonly readOnly: boolean }[] = [];
+  for (const place of places) {
+    const outer = around(place);
+    const readOnlyAround = outer === undefined ? scope === 'read-only' : held.get(outer) === true;
+    const readOnly = held.get(place) ?? readOnlyAround;
+    // Inside a read-only place nothing can be moved or written: a mount there would only cost bwrap time.
+    if (outer !== undefined && readOnlyAround && readOnly) continue;
+    mounts.push({ path: place, readOnly });
+  }
   const depth = (place: string): number => place.split(path.sep).length;
-  return [...places].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1)).map((place) => ({ path: place, readOnly: readOnlyHere(place) }));
+  return mounts.sort((a, b) => depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : 1));
 }
 
 /** The folders above `target`, from the workspace (or, in `full`, the root for a place outside it) down, that exist now as real folders. */

@@ -17,34 +17,28 @@ function workTree(): string {
   return folder;
 }
 
-const codeOf = (gitDir: string): string[] => ['hooks', 'config.worktree', 'commondir', 'modules'].map((name) => path.join(gitDir, name));
-
 describe('findSubmoduleCode', () => {
-  it('holds the .git file of a checked-out submodule and the git folder it names, and gives that repository to walk next', () => {
+  it('holds the .git file of a checked-out submodule and the whole git folder it names, and gives that repository to walk next', () => {
     const tree = workTree();
     mkdirSync(path.join(tree, 'libs', 'sub'), { recursive: true });
     writeFileSync(path.join(tree, 'libs', 'sub', '.git'), 'gitdir: ../../.git/modules/libs/sub\n');
     const gitDir = path.join(tree, '.git', 'modules', 'libs', 'sub');
     writeFileSync(path.join(gitDir, 'config'), '[core]\n');
-    expect(findSubmoduleCode(tree, 'libs/sub')).toEqual({
-      folders: [gitDir],
-      readOnly: [path.join(tree, 'libs', 'sub', '.git'), path.join(gitDir, 'hooks'), path.join(gitDir, 'config'), ...codeOf(gitDir).slice(1)],
-      populated: { workTree: path.join(tree, 'libs', 'sub'), gitDir },
-    });
+    expect(findSubmoduleCode(tree, 'libs/sub')).toEqual({ readOnly: [path.join(tree, 'libs', 'sub', '.git'), gitDir], populated: { workTree: path.join(tree, 'libs', 'sub'), gitDir } });
   });
 
-  it('holds a .git folder in the submodule (the older layout) as its git folder', () => {
+  it('holds a .git folder in the submodule (the older layout) whole', () => {
     const tree = workTree();
     mkdirSync(path.join(tree, 'old', '.git'), { recursive: true });
     const gitDir = path.join(tree, 'old', '.git');
-    expect(findSubmoduleCode(tree, 'old')).toEqual({ folders: [gitDir], readOnly: codeOf(gitDir), populated: { workTree: path.join(tree, 'old'), gitDir } });
+    expect(findSubmoduleCode(tree, 'old')).toEqual({ readOnly: [gitDir], populated: { workTree: path.join(tree, 'old'), gitDir } });
   });
 
   it('holds an unpopulated submodule\'s folder read-only, and makes a missing one (and the folders above it) as git would leave it', () => {
     const tree = workTree();
     mkdirSync(path.join(tree, 'empty'));
-    expect(findSubmoduleCode(tree, 'empty')).toEqual({ folders: [], readOnly: [path.join(tree, 'empty')] });
-    expect(findSubmoduleCode(tree, 'gone/deep')).toEqual({ folders: [], readOnly: [path.join(tree, 'gone', 'deep')] });
+    expect(findSubmoduleCode(tree, 'empty')).toEqual({ readOnly: [path.join(tree, 'empty')] });
+    expect(findSubmoduleCode(tree, 'gone/deep')).toEqual({ readOnly: [path.join(tree, 'gone', 'deep')] });
   });
 
   it.each([

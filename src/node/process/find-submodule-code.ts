@@ -1,7 +1,6 @@
 import { lstatSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { climbsOut } from '../fs/fs-jail.js';
-import { findGitDirCode } from './find-repository-code.js';
 
 /** A submodule whose repository is in place: the user's git enters it, with its own configuration and index. */
 export interface PopulatedSubmodule {
@@ -11,11 +10,9 @@ export interface PopulatedSubmodule {
   readonly gitDir: string;
 }
 
-/** What of one submodule the sandbox holds, and its repository when it is in place. */
+/** What of one submodule the sandbox holds read-only, and its repository when it is in place. */
 export interface SubmoduleCode {
-  /** Folders bound onto themselves read-write: its git folder, which no command may move aside. */
-  readonly folders: readonly string[];
-  /** Held read-only: its `.git` file and its git folder's code, or, unpopulated, its whole folder. */
+  /** Its `.git` file and its git folder, or, unpopulated, its whole folder (the sandbox also binds the folders above each onto themselves). */
   readonly readOnly: readonly string[];
   readonly populated?: PopulatedSubmodule;
 }
@@ -49,10 +46,12 @@ const MAX_GITFILE_BYTES = 4096;
  *   command could otherwise make a repository there, which the user's git
  *   would then enter.
  * - Populated through a `.git` file (`gitdir: ../.git/modules/sub`), the
- *   file is held read-only, and the git folder it names is held as the
- *   workspace's own is (`findGitDirCode`); a git folder that is not there is
- *   refused, since a command could make one. Through a `.git` folder (an
- *   older layout), that folder is held.
+ *   file is held read-only, and so is the whole git folder it names (its
+ *   configuration, hooks, index, and the git folders of its own
+ *   submodules): only toolgate's own git, hardened and judged by the git
+ *   rules, changes a submodule's repository. A git folder that is not there
+ *   is refused, since a command could make one. Through a `.git` folder (an
+ *   older layout), that folder is held read-only whole.
  *
  * Anything else at `.git` (a link, a device) is refused.
  */
@@ -61,8 +60,8 @@ export function findSubmoduleCode(workTree: string, entry: string): SubmoduleCod
   const folder = placeFolder(workTree, entry);
   const dotGit = path.join(folder, '.git');
   const found = lstatSync(dotGit, { throwIfNoEntry: false });
-  if (found === undefined) return { folders: [], readOnly: [folder] };
-  if (found.isDirectory()) return heldRepository(folder, dotGit, []);
+  if (found === undefined) return { readOnly: [folder] };
+  if (found.isDirectory()) return { readOnly: [dotGit], populated: { workTree: folder, gitDir: dotGit } };
   if (!found.isFile() || found.size > MAX_GITFILE_BYTES) throw new UnheldSubmoduleError(entry, 'has a .git that is neither a folder nor a .git file');
   const named = GITFILE.exec(readFileSync(dotGit, 'utf8'))?.[1];
   if (named === undefined) throw new UnheldSubmoduleError(entry, 'has a .git file that names no git folder');
@@ -73,11 +72,7 @@ export function findSubmoduleCode(workTree: string, entry: string): SubmoduleCod
     throw new UnheldSubmoduleError(entry, 'has a .git file naming a git folder that is not there');
   }
   if (lstatSync(gitDir).isDirectory() !== true) throw new UnheldSubmoduleError(entry, 'has a .git file naming something other than a folder');
-  return heldRepository(folder, gitDir, [dotGit]);
-}
-
-function heldRepository(workTree: string, gitDir: string, readOnly: readonly string[]): SubmoduleCode {
-  return { folders: [gitDir], readOnly: [...readOnly, ...findGitDirCode(gitDir)], populated: { workTree, gitDir } };
+  return { readOnly: [dotGit, gitDir], populated: { workTree: folder, gitDir } };
 }
 
 /** The submodule's folder, made where it is missing; every step on the way must be a folder. */

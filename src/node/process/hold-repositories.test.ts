@@ -43,10 +43,14 @@ describe('createRepositoryHolder', () => {
       ['libs/sub/inner', '.git/modules/libs/sub/modules/inner'],
     ]);
     const at = (relative: string): string => path.join(workspace, relative);
-    expect(entered.code?.folders).toEqual([at('.git'), at('.git/modules/libs/sub'), at('.git/modules/libs/sub/modules/inner')]);
-    for (const held of ['.git/config', '.git/modules', 'libs/sub/.git', '.git/modules/libs/sub/config', '.git/modules/libs/sub/modules', 'libs/sub/inner/.git', '.git/modules/libs/sub/modules/inner/hooks']) {
-      expect(entered.code?.readOnly).toContain(at(held));
-    }
+    expect(entered.code?.folders).toEqual([at('.git')]);
+    expect(entered.code?.readOnly).toEqual([
+      ...['hooks', 'config', 'config.worktree', 'commondir', 'modules'].map((name) => at(`.git/${name}`)),
+      at('libs/sub/.git'),
+      at('.git/modules/libs/sub'),
+      at('libs/sub/inner/.git'),
+      at('.git/modules/libs/sub/modules/inner'),
+    ]);
     expect(await holder.leave(entered)).toEqual({ removed: [], quarantined: [], failed: [] });
     // toolgate's own git is held to the indexes alone.
     const unheld = await holder.enter(false);

@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { findRepositoryCode, type RepositoryCode } from './find-repository-code.js';
+import { findModulesFolder, findRepositoryCode, type RepositoryCode } from './find-repository-code.js';
 import { findSubmoduleCode, UnheldSubmoduleError } from './find-submodule-code.js';
 import { createGitlinkGuard, type GitlinkBaseline, type GitlinkGuard } from './guard-gitlinks.js';
 
@@ -62,10 +62,12 @@ const DEFAULT_MAX_REPOSITORIES = 256;
  * submodule's (nested ones too): the user's own `git status` enters each one
  * populated, with its own configuration, hooks and index. Each index gets a
  * gitlink guard (`createGitlinkGuard`), so a command can list no new
- * repository in a submodule's index either; and each submodule gets its
- * places held (`findSubmoduleCode`), so a command can neither plant code in
- * its repository, nor point its `.git` elsewhere, nor put another repository
- * in its place, nor make one where it has none. The submodules are those of
+ * repository in a submodule's index either (toolgate's own git, which the
+ * sandbox does not hold, included); and each submodule gets its places held
+ * (`findSubmoduleCode`), so a sandboxed command can neither plant code in
+ * its repository, nor point its `.git` elsewhere, nor put another
+ * repository in its place, nor make one where it has none, nor one in
+ * `.git/modules` for the user's `git submodule update` to take up. The submodules are those of
  * each index's baseline, never of what a command left. Walked at each
  * spawn.
  */
@@ -116,9 +118,10 @@ export function createRepositoryHolder(options: RepositoryHolderOptions): Reposi
           const where = fromWorkspace(next.workTree);
           if (baseline === undefined) throw new UnheldRepositoryError(`git could not list the index of ${where === '' ? 'the repository' : `the submodule ${where}`} to note its submodule entries, so the command was not run`);
           indexes.push({ guard, baseline, where, gitDir: fromWorkspace(next.gitDir) });
+          // A submodule's git folder is held whole, its own `modules` with it; the workspace's `modules` is held once it lists one.
+          if (hold && where === '' && baseline.paths.size > 0) readOnly.push(findModulesFolder(next.gitDir));
           for (const entry of [...baseline.paths].sort()) {
             const code = findSubmoduleCode(next.workTree, entry);
-            folders.push(...code.folders);
             readOnly.push(...code.readOnly);
             if (code.populated !== undefined) queue.push(code.populated);
           }
