@@ -112,14 +112,14 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
         // held to their indexes alone. Anything else, sandboxed, may change none of that code either.
         const heldCode = sandbox !== undefined && path.basename(file) !== 'git';
         const entered = jail.scope === 'read-only' ? undefined : await enterRepositories(holdRepositories(), jail.workspace, heldCode, tool);
-        const spawned =
-          sandbox === undefined
-            ? { file, args }
-            : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden, readOnly: [path.dirname(options.gitExternalDiff)], repository: entered?.code, file, args }) };
-        hold = setTimeout(release, START_HOLD_MS);
         let result: BoundedResult;
         let check: RepositoriesCheck | undefined;
         try {
+          const spawned =
+            sandbox === undefined
+              ? { file, args }
+              : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden, readOnly: [path.dirname(options.gitExternalDiff)], repository: entered?.code, file, args }) };
+          hold = setTimeout(release, START_HOLD_MS);
           result = await spawnBounded({
             ...spawned,
             cwd,
@@ -132,7 +132,8 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
             signal,
           });
         } finally {
-          // Before anything else, an aborted command included: what it added to the index is taken out.
+          // Before anything else, an aborted command included: what it added to an index is taken out (and the indexes are
+          // left, so the next command is held to what they hold then).
           check = entered === undefined || holder === undefined ? undefined : await holder.leave(entered);
         }
         const removedGitlinks = gitlinksTakenOut(check, tool);
@@ -176,6 +177,8 @@ async function enterRepositories(holder: RepositoryHolder | undefined, workspace
     return { code: heldCode ? findRepositoryCode(workspace) : undefined, indexes: [] };
   } catch (error) {
     if (error instanceof UnheldRepositoryError) throw hostUnavailable(tool, 'process', error.message);
+    // A git folder the file system refuses (a hooks folder or `commondir` that cannot be placed, a folder that cannot be
+    // read) is not run unguarded; the error's code says why, and the path stays out. Anything else is a fault, and surfaces as one.
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code !== 'string') throw error;
     throw hostUnavailable(tool, 'process', `the repository's hooks and configuration could not be held read-only in the sandbox (${code})`);

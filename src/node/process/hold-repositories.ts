@@ -67,9 +67,10 @@ const DEFAULT_MAX_REPOSITORIES = 256;
  * (`findSubmoduleCode`), so a sandboxed command can neither plant code in
  * its repository, nor point its `.git` elsewhere, nor put another
  * repository in its place, nor make one where it has none, nor one in
- * `.git/modules` for the user's `git submodule update` to take up. The submodules are those of
- * each index's baseline, never of what a command left. Walked at each
- * spawn.
+ * `.git/modules` for the user's `git submodule update` to take up. The
+ * submodules are those of each index's baseline, never of what a command
+ * left. Walked at each spawn. A folder the file system refuses (one that
+ * cannot be made or read) throws its error, with its code.
  */
 export function createRepositoryHolder(options: RepositoryHolderOptions): RepositoryHolder {
   const { workspace } = options;
@@ -129,10 +130,6 @@ export function createRepositoryHolder(options: RepositoryHolderOptions): Reposi
       } catch (error) {
         await leave({ code: undefined, indexes });
         if (error instanceof UnheldSubmoduleError) throw new UnheldRepositoryError(`${error.message}, so toolgate cannot hold it in place and the command was not run`);
-        // A git folder the file system refuses (a hooks folder or `commondir` that cannot be placed, a folder that cannot be
-        // read) is not run unguarded; the error's code says why, and the path stays out.
-        const code = (error as NodeJS.ErrnoException).code;
-        if (typeof code === 'string') throw new UnheldRepositoryError(`the repository's hooks and configuration could not be held read-only in the sandbox (${code})`);
         throw error;
       }
       return { code: hold && (folders.length > 0 || readOnly.length > 0) ? { folders, readOnly } : undefined, indexes };
