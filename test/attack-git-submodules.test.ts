@@ -81,6 +81,29 @@ const ways = {
     git('-C', 'libs/sub', 'update-index', '--add', '--cacheinfo', '160000,' + git('-C', 'libs/sub/inner', 'rev-parse', 'HEAD') + ',inner');
   },
   'nested-repository': () => repositoryAt('libs/sub/inner', 'nested-repository'),
+  // A git folder prepared in the working tree, for the agent's own git to make some folder's repository.
+  'prepared-git-folder': () => {
+    git('init', '-q', '--separate-git-dir=' + path.resolve('prepared'), 'scratch');
+    git('-C', 'scratch', '-c', 'user.name=m', '-c', 'user.email=m@example.com', 'commit', '-q', '--allow-empty', '-m', 'm');
+    fs.appendFileSync('prepared/config', runs('prepared-git-folder'));
+    fs.rmSync('scratch', { recursive: true });
+  },
+  // A submodule's git folder made in .git/modules, and a commit on a branch of its own listing that submodule, made
+  // past the index (read-tree, update-index and write-tree on an index file of its own): the user's checkout of the
+  // branch and git submodule update take the folder up.
+  'planted-for-a-commit': () => {
+    repositoryAt('made', 'planted-for-a-commit');
+    fs.mkdirSync(dot + '/modules', { recursive: true });
+    fs.cpSync('made/' + dot, dot + '/modules/evil', { recursive: true });
+    fs.rmSync('made', { recursive: true });
+    const own = { ...process.env, GIT_INDEX_FILE: path.resolve('agent-index') };
+    const onOwn = (...args) => execFileSync('git', args, { env: own, encoding: 'utf8' }).trim();
+    onOwn('read-tree', 'HEAD');
+    onOwn('update-index', '--add', '--cacheinfo', '160000,' + git('--git-dir=' + dot + '/modules/evil', 'rev-parse', 'HEAD') + ',evil');
+    const listing = execFileSync('git', ['hash-object', '-w', '--stdin'], { input: '[submodule "evil"]\\n\\tpath = evil\\n\\turl = ./evil\\n', encoding: 'utf8' }).trim();
+    onOwn('update-index', '--add', '--cacheinfo', '100644,' + listing + ',.gitmodules');
+    git('update-ref', 'refs/heads/feature', git('-c', 'user.name=m', '-c', 'user.email=m@example.com', 'commit-tree', onOwn('write-tree'), '-p', 'HEAD', '-m', 'agent'));
+  },
   // git keeps a submodule's repository at .git/modules/<name>, the name is what .gitmodules says, and git refuses one
   // inside another repository's git folder only while that folder still counts as one (its HEAD there).
   'renamed-into-module': () => {
@@ -159,6 +182,33 @@ describe.each(['workspace-write', 'full'])("attack: a glob-allowed command plant
     expect(execFileSync('git', ['ls-files', '--stage'], { cwd: join(workspace, 'libs', 'sub'), encoding: 'utf8' })).not.toContain('160000');
     userGit(workspace, 'status');
     expect(readdirSync(workspace).filter((name) => name.startsWith('PWNED')), results.join('\n')).toEqual([]);
+  });
+
+  it.each([
+    ['the unpopulated submodule', ['git', '-C', 'lib2', 'init', '-q', '--separate-git-dir=../prepared']],
+    ["the workspace's own", ['git', 'init', '-q', '--separate-git-dir=prepared', '.']],
+  ])("the agent's git makes a git folder a script prepared the repository of %s (init --separate-git-dir): refused, and the user's git runs nothing of it", async (_label, command) => {
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node', 'git'], { 'attack.js': ATTACK_JS }, withSubmodules);
+    const results = [await run(['node', 'attack.js', 'prepared-git-folder']), await run(command)];
+    expect(results[0]).toContain('prepared-git-folder: written');
+    for (const args of [['status'], ['commit', '-q', '--allow-empty', '-m', 'after the agent']]) userGit(workspace, ...args);
+    expect(readdirSync(workspace).filter((name) => name.startsWith('PWNED')), results.join('\n')).toEqual([]);
+    expect(results[1]).toContain('--separate-git-dir');
+  });
+
+  it("a script makes a submodule's git folder in .git/modules of a repository without submodules, and a commit listing it: the user's checkout and submodule update run nothing of it", async () => {
+    const commit = (workspace: string): void => void userGit(workspace, 'commit', '-q', '--allow-empty', '-m', 'start');
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node'], { 'attack.js': ATTACK_JS }, commit);
+    const result = await run(['node', 'attack.js', 'planted-for-a-commit']);
+    for (const args of [['checkout', '-q', 'feature'], ['-c', 'protocol.file.allow=always', 'submodule', 'update', '-q', '--init'], ['status']]) {
+      try {
+        userGit(workspace, ...args);
+      } catch {
+        // What matters is what it ran.
+      }
+    }
+    expect(readdirSync(workspace).filter((name) => name.startsWith('PWNED')), result).toEqual([]);
+    expect(result).toContain('planted-for-a-commit: refused');
   });
 
   it("work inside a submodule still runs: a script edits a file there, and the agent's git stages it", async () => {

@@ -51,6 +51,9 @@ describe('findDangerousArgument: git forms that run a program', () => {
     ['clone --upload-pack', ['git', 'clone', '--upload-pack', 'touch pwned;', 'src', 'dst']],
     ['clone --upload= abbreviation', ['git', 'clone', '--upload=touch pwned;', 'src', 'dst']],
     ['init --template', ['git', 'init', '--template=hooks-dir', 'dst']],
+    ['init --separate-git-dir', ['git', '-C', 'lib2', 'init', '-q', '--separate-git-dir=../prepared']],
+    ['init --separate-git-dir, separate value, abbreviated', ['git', 'init', '--separate', '../prepared', '.']],
+    ['clone --separate-git-dir', ['git', 'clone', '--separate-git-dir', 'prepared', 'src', 'dst']],
     ['init --t abbreviation', ['git', 'init', '--t', 'hooks-dir', 'dst']],
     ['fetch --upload-pack', ['git', 'fetch', '--upload-pack=touch pwned;', '.']],
     ['fetch --upl= abbreviation', ['git', 'fetch', '--upl=touch pwned;', '.']],
@@ -137,7 +140,7 @@ describe('findDangerousArgument: git forms that run a program', () => {
   test('names the form, never the value', () => {
     expect(findDangerousArgument(['git', 'difftool', '-x', 'secret-token'])).toEqual({ program: 'git', form: 'git difftool -x/--extcmd' });
     const check = checkCommand(['git', 'clone', '-c', 'x=secret-token', 'a', 'b'], anyGit);
-    expect(check.ok === false && check.detail).toBe('was refused: the argument form git clone -c/--config/--template/-u/--upload-pack can execute or write');
+    expect(check.ok === false && check.detail).toBe('was refused: the argument form git clone -c/--config/--template/--separate-git-dir/-u/--upload-pack can execute or write');
   });
 
   test('the subcommand is found past the separate values of -c and --config-env too', () => {

@@ -27,13 +27,15 @@ const GIT_SUBCOMMANDS: ReadonlyMap<string, OptionRule> = new Map<string, OptionR
   [
     'clone',
     {
-      form: 'git clone -c/--config/--template/-u/--upload-pack',
-      long: [{ name: 'config' }, { name: 'template' }, { name: 'upload-pack' }],
+      form: 'git clone -c/--config/--template/--separate-git-dir/-u/--upload-pack',
+      long: [{ name: 'config' }, { name: 'template' }, { name: 'separate-git-dir' }, { name: 'upload-pack' }],
       short: 'cu',
       valued: 'bcjou',
     },
   ],
-  ['init', { form: 'git init --template', long: [{ name: 'template' }], valued: 'b' }],
+  // `--separate-git-dir` makes a folder a command prepared (configuration and hooks included) the repository of the
+  // folder git initialises: a submodule's empty folder, which the user's git then enters, or the workspace's own.
+  ['init', { form: 'git init --template/--separate-git-dir', long: [{ name: 'template' }, { name: 'separate-git-dir' }], valued: 'b' }],
   ['archive', { form: 'git archive -o/--output', short: 'o' }],
   ['format-patch', { form: 'git format-patch -o/--output-directory', long: [{ name: 'output-directory' }], short: 'o', valued: 'v' }],
   ['config', { form: 'git config writing configuration', check: writesConfiguration }],

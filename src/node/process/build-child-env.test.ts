@@ -18,6 +18,7 @@ describe('gitHardeningEnv', () => {
       'diff.ignoreSubmodules': 'dirty',
       'diff.submodule': 'short',
       'status.submoduleSummary': 'false',
+      'init.templateDir': '',
     });
   });
 });

@@ -32,6 +32,8 @@ export function gitHardeningEnv(externalDiff: string): Readonly<Record<string, s
     ['diff.ignoreSubmodules', 'dirty'],
     ['diff.submodule', 'short'],
     ['status.submoduleSummary', 'false'],
+    // A template folder seeds every repository git makes (`init`, a submodule's clone) with its hooks and configuration.
+    ['init.templateDir', ''],
   ];
   return Object.freeze(withGitConfig({ GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_ASKPASS: '' }, pairs));
 }

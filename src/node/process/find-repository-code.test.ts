@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findModulesFolder, findRepositoryCode } from './find-repository-code.js';
+import { findRepositoryCode } from './find-repository-code.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -30,7 +30,7 @@ describe('findRepositoryCode', () => {
     mkdirSync(path.join(repo, '.git', 'hooks'), { recursive: true });
     writeFileSync(path.join(repo, '.git', 'config'), '[core]\n');
     const gitDir = path.join(repo, '.git');
-    expect(findRepositoryCode(repo)).toEqual({ folders: [gitDir], readOnly: ['hooks', 'config', 'config.worktree', 'commondir'].map((name) => path.join(gitDir, name)) });
+    expect(findRepositoryCode(repo)).toEqual({ folders: [gitDir], readOnly: ['hooks', 'config', 'config.worktree', 'commondir', 'modules'].map((name) => path.join(gitDir, name)) });
   });
 
   it('places an empty config.worktree, which git reads once the user sets extensions.worktreeConfig, and keeps one that is there', () => {
@@ -46,11 +46,12 @@ describe('findRepositoryCode', () => {
     expect(readFileSync(worktreeConfig, 'utf8')).toContain('mine');
   });
 
-  it('makes a missing hooks folder, which a command could otherwise create and fill', () => {
+  it('makes a missing hooks or modules folder, which a command could otherwise create and fill', () => {
     const repo = workspace();
     mkdirSync(path.join(repo, '.git'));
-    expect(findRepositoryCode(repo)?.readOnly).toEqual(['hooks', 'config.worktree', 'commondir'].map((name) => path.join(repo, '.git', name)));
+    expect(findRepositoryCode(repo)?.readOnly).toEqual(['hooks', 'config.worktree', 'commondir', 'modules'].map((name) => path.join(repo, '.git', name)));
     expect(existsSync(path.join(repo, '.git', 'hooks'))).toBe(true);
+    expect(existsSync(path.join(repo, '.git', 'modules'))).toBe(true);
   });
 
   it('places a commondir naming .git itself, which a command could otherwise write to name a folder of its own, and keeps one that is there', () => {
@@ -74,18 +75,6 @@ describe('findRepositoryCode', () => {
     mkdirSync(path.join(repo, '.git'));
     mkdirSync(path.join(repo, '.githooks'));
     symlinkSync('../.githooks', path.join(repo, '.git', 'hooks'));
-    expect(findRepositoryCode(repo)?.readOnly).toEqual([path.join(repo, '.githooks'), path.join(repo, '.git', 'config.worktree'), path.join(repo, '.git', 'commondir')]);
-  });
-
-  it('makes a missing modules folder, which a command could otherwise fill with a submodule\'s repository, and holds one that is a link where it leads', () => {
-    const repo = workspace();
-    mkdirSync(path.join(repo, '.git'));
-    expect(findModulesFolder(path.join(repo, '.git'))).toBe(path.join(repo, '.git', 'modules'));
-    expect(existsSync(path.join(repo, '.git', 'modules'))).toBe(true);
-    const linked = workspace();
-    mkdirSync(path.join(linked, '.git'));
-    mkdirSync(path.join(linked, 'elsewhere'));
-    symlinkSync('../elsewhere', path.join(linked, '.git', 'modules'));
-    expect(findModulesFolder(path.join(linked, '.git'))).toBe(path.join(linked, 'elsewhere'));
+    expect(findRepositoryCode(repo)?.readOnly).toEqual([path.join(repo, '.githooks'), ...['config.worktree', 'commondir', 'modules'].map((name) => path.join(repo, '.git', name))]);
   });
 });

@@ -16,9 +16,11 @@ export interface RepositoryCode {
 /**
  * The names below a git folder whose content the user's git runs or reads programs from. `commondir` names the
  * folder git reads the configuration and hooks from (a linked worktree's): pointed at a folder a command built, it
- * would stand another `config` and `hooks` in for the ones held here.
+ * would stand another `config` and `hooks` in for the ones held here. `modules` holds the submodules' git folders:
+ * a command could make one there, for a submodule listed now or by a commit the user checks out later, which the
+ * user's `git submodule update` would take up as that submodule's repository, configuration and hooks included.
  */
-const CODE_NAMES = ['hooks', 'config', 'config.worktree', 'commondir'];
+const CODE_NAMES = ['hooks', 'config', 'config.worktree', 'commondir', 'modules'];
 
 /** What a placed `commondir` says: the repository's own folder, which is where git looks without one. */
 const OWN_COMMON_DIR = '.\n';
@@ -40,17 +42,21 @@ export function findRepositoryCode(workspace: string): RepositoryCode | undefine
 }
 
 /**
- * What of a git folder is held read-only: its hooks, configuration and
- * `commondir`. A missing hooks folder is created first (as `git init` makes
- * it), since a mount needs a place and an absent folder is one a command
- * could create. So is a missing `commondir`, naming the folder itself (git
- * then reads what it read without one): absent, a command could write one
- * naming its own folder. And a missing `config.worktree`, empty: git reads
- * it once the user sets `extensions.worktreeConfig`. A name there that is a
- * link is held where it leads.
+ * What of a git folder is held read-only: its hooks, configuration,
+ * `commondir` and `modules`. A missing hooks or `modules` folder is created
+ * first (as `git init` and the first submodule make them), since a mount
+ * needs a place and an absent folder is one a command could create. So is a
+ * missing `commondir`, naming the folder itself (git then reads what it read
+ * without one): absent, a command could write one naming its own folder.
+ * And a missing `config.worktree`, empty: git reads it once the user sets
+ * `extensions.worktreeConfig`. A name there that is a link is held where it
+ * leads.
  */
 function findGitDirCode(gitDir: string): string[] {
-  placeFolder(path.join(gitDir, 'hooks'));
+  for (const folder of ['hooks', 'modules']) {
+    const target = path.join(gitDir, folder);
+    if (lstatSync(target, { throwIfNoEntry: false }) === undefined) mkdirSync(target, { recursive: true, mode: 0o755 });
+  }
   placeFile(path.join(gitDir, 'commondir'), OWN_COMMON_DIR);
   placeFile(path.join(gitDir, 'config.worktree'), '');
   const readOnly: string[] = [];
@@ -62,24 +68,6 @@ function findGitDirCode(gitDir: string): string[] {
     readOnly.push(entry.isSymbolicLink() ? realpathOrSelf(target) : target);
   }
   return readOnly;
-}
-
-/**
- * A repository's `modules` folder, made where it is missing, to hold
- * read-only while its index lists a submodule: the submodules' git folders
- * are there, and a command could make one for a submodule that has none
- * yet, which the user's `git submodule update` would take up as that
- * submodule's repository, configuration and hooks included.
- */
-export function findModulesFolder(gitDir: string): string {
-  const modules = path.join(gitDir, 'modules');
-  placeFolder(modules);
-  return lstatSync(modules).isSymbolicLink() ? realpathOrSelf(modules) : modules;
-}
-
-/** A folder at `target` where there is nothing. */
-function placeFolder(target: string): void {
-  if (lstatSync(target, { throwIfNoEntry: false }) === undefined) mkdirSync(target, { recursive: true, mode: 0o755 });
 }
 
 /** `content` at `target` where there is nothing; a file made in the meantime (or a link there) is left as it is, and held. */

@@ -69,11 +69,16 @@ describe('createRepositoryHolder', () => {
     expect(run(inner, 'ls-files', '--stage')).not.toContain('planted');
   });
 
-  it('refuses a workspace of more repositories than it holds a command to, and a submodule it cannot hold in place', async () => {
+  it('refuses a workspace of more repositories than it holds a command to, and a command the sandbox would hold where a submodule cannot be held in place', async () => {
     const workspace = workspaceWithNestedSubmodules();
     await expect(createRepositoryHolder({ workspace, git, env, maxRepositories: 2 }).enter(true)).rejects.toThrow(new UnheldRepositoryError('the workspace holds more than 2 repositories (its own and its submodules\'), more than toolgate holds a command to, so the command was not run'));
     writeFileSync(path.join(workspace, 'libs', 'sub', '.git'), 'gitdir: ../../.git/modules/gone\n');
-    await expect(createRepositoryHolder({ workspace, git, env }).enter(false)).rejects.toThrow('the submodule entry "libs/sub" has a .git file naming a git folder that is not there, so toolgate cannot hold it in place');
+    const holder = createRepositoryHolder({ workspace, git, env });
+    await expect(holder.enter(true)).rejects.toThrow('the submodule entry "libs/sub" has a .git file naming a git folder that is not there, so toolgate cannot hold it in place');
+    // toolgate's own git, which repairs it, passes it over: the user's git cannot enter it as it is.
+    const unheld = await holder.enter(false);
+    expect(unheld.indexes.map((index) => index.where)).toEqual(['']);
+    await holder.leave(unheld);
   });
 
   it('holds nothing in a workspace without a repository', async () => {

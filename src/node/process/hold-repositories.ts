@@ -1,7 +1,7 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { findModulesFolder, findRepositoryCode, type RepositoryCode } from './find-repository-code.js';
-import { findSubmoduleCode, UnheldSubmoduleError } from './find-submodule-code.js';
+import { findRepositoryCode, type RepositoryCode } from './find-repository-code.js';
+import { findSubmoduleCode, UnheldSubmoduleError, type SubmoduleCode } from './find-submodule-code.js';
 import { createGitlinkGuard, type GitlinkBaseline, type GitlinkGuard } from './guard-gitlinks.js';
 
 /** A repository whose index a command is held to: the workspace's, or a submodule's. */
@@ -119,12 +119,10 @@ export function createRepositoryHolder(options: RepositoryHolderOptions): Reposi
           const where = fromWorkspace(next.workTree);
           if (baseline === undefined) throw new UnheldRepositoryError(`git could not list the index of ${where === '' ? 'the repository' : `the submodule ${where}`} to note its submodule entries, so the command was not run`);
           indexes.push({ guard, baseline, where, gitDir: fromWorkspace(next.gitDir) });
-          // A submodule's git folder is held whole, its own `modules` with it; the workspace's `modules` is held once it lists one.
-          if (hold && where === '' && baseline.paths.size > 0) readOnly.push(findModulesFolder(next.gitDir));
           for (const entry of [...baseline.paths].sort()) {
-            const code = findSubmoduleCode(next.workTree, entry);
-            readOnly.push(...code.readOnly);
-            if (code.populated !== undefined) queue.push(code.populated);
+            const code = unlessUnheld(hold, () => findSubmoduleCode(next.workTree, entry));
+            readOnly.push(...(code?.readOnly ?? []));
+            if (code?.populated !== undefined) queue.push(code.populated);
           }
         }
       } catch (error) {
@@ -136,6 +134,21 @@ export function createRepositoryHolder(options: RepositoryHolderOptions): Reposi
     },
     leave,
   };
+}
+
+/**
+ * A submodule's code; one that cannot be held in place refuses a command the
+ * sandbox would hold, and is passed over for toolgate's own git, which is held
+ * to the indexes alone: the user's git cannot enter it as it is, and git is
+ * what repairs it (`git rm --cached`, `git submodule absorbgitdirs`).
+ */
+function unlessUnheld(hold: boolean, find: () => SubmoduleCode): SubmoduleCode | undefined {
+  try {
+    return find();
+  } catch (error) {
+    if (!hold && error instanceof UnheldSubmoduleError) return undefined;
+    throw error;
+  }
 }
 
 /** Whether the workspace holds a `.git` folder: its own repository, whose index the user's git reads. */
