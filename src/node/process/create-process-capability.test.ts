@@ -200,6 +200,6 @@ describe('process: repository-named git drivers', () => {
     const refused = await host.process.spawn('git', ['status'], {}, { cwd: 'broken' }).catch((caught: unknown) => caught);
     expect((refused as ToolgateError).code).toBe('TOOL_UNAVAILABLE');
     const env = await host.process.spawn('env', [], {}, {});
-    expect(env.stdout).toContain('GIT_CONFIG_COUNT=14');
+    expect(env.stdout).toContain('GIT_CONFIG_COUNT=15');
   });
 });
