@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useAttackHomes } from './support/attack-workspace.js';
@@ -61,6 +61,16 @@ try {
   fs.writeFileSync(git + '/commondir', '../common\\n');
   console.log('pointed');
 } catch (error) { console.log('refused: ' + error.code); }
+`;
+
+/** Writes, at ordinary paths of the working tree, a hook and a configuration naming a program, for the agent's git to stage. */
+const STAGED_PAYLOAD_JS = `
+const fs = require('node:fs');
+const path = require('node:path');
+fs.mkdirSync('t/hooks', { recursive: true });
+fs.writeFileSync('t/hooks/pre-commit', '#!/bin/sh\\ntouch ' + path.resolve('PWNED-prefix-hook') + '\\n', { mode: 0o755 });
+fs.writeFileSync('t/config', '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tfsmonitor = "touch ' + path.resolve('PWNED-prefix-fsmonitor') + '; false"\\n');
+console.log('staged payload written');
 `;
 
 /**
@@ -217,6 +227,15 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
     expect(execFileSync('git', ['ls-files', '--stage'], { cwd: workspace, encoding: 'utf8' })).not.toContain('160000');
     userStatus(workspace);
     expect(existsSync(join(workspace, 'PWNED-nested')), [listing, written].join('\n')).toBe(false);
+  });
+
+  it.each([['t/hooks/pre-commit'], ['t/config']])("the agent's git writes a staged %s into .git by a prefix joined as a string (checkout-index --prefix=.gi): refused, and the user's git runs nothing of it", async (staged) => {
+    const { workspace, run } = await servedRepository(scope, ['node', 'git'], { 'payload.js': STAGED_PAYLOAD_JS });
+    const results = [await run(['node', 'payload.js']), await run(['git', 'add', staged]), await run(['git', 'checkout-index', '-f', '--prefix=.gi', staged])];
+    expect(results[0]).toContain('staged payload written');
+    for (const run of [userStatus, userCommits]) run(workspace);
+    expect(readdirSync(workspace).filter((name) => name.startsWith('PWNED')), results.join('\n')).toEqual([]);
+    expect(results[2]).toContain('checkout-index --prefix');
   });
 
   it('git itself still works in the repository through the gateway: status, a branch, a commit', async () => {

@@ -37,6 +37,11 @@ const GIT_SUBCOMMANDS: ReadonlyMap<string, OptionRule> = new Map<string, OptionR
   // folder git initialises: a submodule's empty folder, which the user's git then enters, or the workspace's own.
   ['init', { form: 'git init --template/--separate-git-dir', long: [{ name: 'template' }, { name: 'separate-git-dir' }], valued: 'b' }],
   ['archive', { form: 'git archive -o/--output', short: 'o' }],
+  // The prefix is joined to each entry's path as a string, not a folder: `.gi` and `t/hooks/pre-commit` write
+  // `.git/hooks/pre-commit`, though neither names the repository's folder.
+  ['checkout-index', { form: 'git checkout-index --prefix', long: [{ name: 'prefix' }] }],
+  // Runs the program it is given for each unmerged entry.
+  ['merge-index', { form: 'git merge-index', always: true }],
   ['format-patch', { form: 'git format-patch -o/--output-directory', long: [{ name: 'output-directory' }], short: 'o', valued: 'v' }],
   ['config', { form: 'git config writing configuration', check: writesConfiguration }],
   ['maintenance', { form: 'git maintenance start/register', actions: new Set(['start', 'register']) }],
