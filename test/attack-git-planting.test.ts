@@ -73,6 +73,15 @@ fs.writeFileSync('t/config', '[core]\\n\\trepositoryformatversion = 0\\n\\tbare 
 console.log('staged payload written');
 `;
 
+/** Writes a patch that makes `.git/hooks/pre-commit`, for the agent's git to apply. */
+const HOOK_PATCH_JS = `
+const path = require('node:path');
+const body = ['#!/bin/sh', 'touch ' + path.resolve('PWNED-patch-hook')];
+const lines = ['diff --git a/.git/hooks/pre-commit b/.git/hooks/pre-commit', 'new file mode 100755', '--- /dev/null', '+++ b/.git/hooks/pre-commit', '@@ -0,0 +1,' + body.length + ' @@', ...body.map((line) => '+' + line)];
+require('node:fs').writeFileSync('change.patch', lines.join('\\n') + '\\n');
+console.log('patch written');
+`;
+
 /**
  * Makes a nested repository whose configuration names a program, and lists it in the workspace's index as a
  * submodule (a gitlink). The user's own `git status` then runs git inside it, with that configuration. With
@@ -236,6 +245,15 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
     for (const run of [userStatus, userCommits]) run(workspace);
     expect(readdirSync(workspace).filter((name) => name.startsWith('PWNED')), results.join('\n')).toEqual([]);
     expect(results[2]).toContain('checkout-index --prefix');
+  });
+
+  it("the agent's git applies a patch that makes .git/hooks/pre-commit (apply --unsafe-paths): refused, and the user's commit runs nothing", async () => {
+    const { workspace, run } = await servedRepository(scope, ['node', 'git'], { 'patch.js': HOOK_PATCH_JS });
+    const results = [await run(['node', 'patch.js']), await run(['git', 'apply', '--unsafe-paths', 'change.patch'])];
+    expect(results[0]).toContain('patch written');
+    userCommits(workspace);
+    expect(existsSync(join(workspace, 'PWNED-patch-hook')), results.join('\n')).toBe(false);
+    expect(results[1]).toContain('apply --unsafe-paths');
   });
 
   it('git itself still works in the repository through the gateway: status, a branch, a commit', async () => {

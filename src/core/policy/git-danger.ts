@@ -40,6 +40,10 @@ const GIT_SUBCOMMANDS: ReadonlyMap<string, OptionRule> = new Map<string, OptionR
   // The prefix is joined to each entry's path as a string, not a folder: `.gi` and `t/hooks/pre-commit` write
   // `.git/hooks/pre-commit`, though neither names the repository's folder.
   ['checkout-index', { form: 'git checkout-index --prefix', long: [{ name: 'prefix' }] }],
+  // Lets a patch write where it names, `.git/hooks/pre-commit` included, which git otherwise refuses as a path.
+  ['apply', { form: 'git apply --unsafe-paths', long: [{ name: 'unsafe-paths' }] }],
+  // Lets the stream on standard input name the marks files it writes, `.git/config` included.
+  ['fast-import', { form: 'git fast-import --allow-unsafe-features', long: [{ name: 'allow-unsafe-features' }] }],
   // Runs the program it is given for each unmerged entry.
   ['merge-index', { form: 'git merge-index', always: true }],
   ['format-patch', { form: 'git format-patch -o/--output-directory', long: [{ name: 'output-directory' }], short: 'o', valued: 'v' }],
