@@ -83,6 +83,28 @@ console.log('patch written');
 `;
 
 /**
+ * Prepares two ways for the agent's git to write into `.git` by paths no argument names: a nested repository whose
+ * `core.worktree` leads into `.git/hooks` (its index holding a hook), and a patch making `g/hooks/pre-commit`
+ * beside a link `g -> .git` that is in no index.
+ */
+const INTO_GIT_JS = `
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const git = (...args) => execFileSync('git', args, { stdio: 'pipe', encoding: 'utf8' }).trim();
+const dot = ['.', 'git'].join('');
+git('init', '-q', 'nested');
+fs.writeFileSync('nested/pre-commit', '#!/bin/sh\\ntouch ' + path.resolve('PWNED-worktree-hook') + '\\n', { mode: 0o755 });
+git('-C', 'nested', 'add', 'pre-commit');
+fs.appendFileSync('nested/' + dot + '/config', '[core]\\n\\tworktree = ../../' + dot + '/hooks\\n');
+fs.symlinkSync(dot, 'g');
+const body = ['#!/bin/sh', 'touch ' + path.resolve('PWNED-linked-patch-hook')];
+const lines = ['diff --git a/g/hooks/pre-commit b/g/hooks/pre-commit', 'new file mode 100755', '--- /dev/null', '+++ b/g/hooks/pre-commit', '@@ -0,0 +1,' + body.length + ' @@', ...body.map((line) => '+' + line)];
+fs.writeFileSync('linked.patch', lines.join('\\n') + '\\n');
+console.log('prepared');
+`;
+
+/**
  * Makes a nested repository whose configuration names a program, and lists it in the workspace's index as a
  * submodule (a gitlink). The user's own `git status` then runs git inside it, with that configuration. With
  * `none` the script only makes the repository, and the agent's next `git add sub` lists it; with `locked` it
@@ -254,6 +276,18 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
     userCommits(workspace);
     expect(existsSync(join(workspace, 'PWNED-patch-hook')), results.join('\n')).toBe(false);
     expect(results[1]).toContain('apply --unsafe-paths');
+  });
+
+  it.each([
+    ["a nested repository's checkout, its work tree in .git/hooks (git -C nested checkout-index -a -f)", ['git', '-C', 'nested', 'checkout-index', '-a', '-f']],
+    ['a patch applied to the index through a link to .git that no index holds (git apply --index)', ['git', 'apply', '--index', 'linked.patch']],
+  ])("the agent's git writes a hook by %s: the user's commit runs nothing", async (_label, command) => {
+    const { workspace, run } = await servedRepository(scope, ['node', 'git'], { 'prepare.js': INTO_GIT_JS });
+    const results = [await run(['node', 'prepare.js']), await run(command)];
+    expect(results[0]).toContain('prepared');
+    userCommits(workspace);
+    expect(readdirSync(workspace).filter((name) => name.startsWith('PWNED')), results.join('\n')).toEqual([]);
+    expect(existsSync(join(workspace, '.git', 'hooks', 'pre-commit')), results.join('\n')).toBe(false);
   });
 
   it('git itself still works in the repository through the gateway: status, a branch, a commit', async () => {

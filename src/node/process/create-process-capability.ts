@@ -11,7 +11,7 @@ import { buildChildEnv, gitHardeningEnv, withGitConfig } from './build-child-env
 import { createProtectedFileFinder, type MaskWalkLimit, type ProtectedFiles } from './find-protected-files.js';
 import { findProgram } from './find-program.js';
 import { findRepositoryCode } from './find-repository-code.js';
-import { createRepositoryHolder, UnheldRepositoryError, type EnteredRepositories, type RepositoriesCheck, type RepositoryHolder } from './hold-repositories.js';
+import { createRepositoryHolder, UnheldRepositoryError, type EnteredRepositories, type HeldFor, type RepositoriesCheck, type RepositoryHolder } from './hold-repositories.js';
 import type { PathLocks } from '../fs/path-locks.js';
 import { repositoryGitOverrides, type RepositoryOverridesOptions } from './repository-git-overrides.js';
 import { resolveExecutable } from './resolve-executable.js';
@@ -108,10 +108,10 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
         const hidden = sandbox === undefined ? [] : [...options.hidden, ...workspaceMasks(findProtectedFiles(options.maskWalkLimit), tool)];
         // Re-check at the native spawn: a cancel during resolution must not start the child.
         signal?.throwIfAborted();
-        // toolgate's own hardened git runs none of the repositories' code, and what it changes the git rules judge: it is
-        // held to their indexes alone. Anything else, sandboxed, may change none of that code either.
-        const heldCode = sandbox !== undefined && path.basename(file) !== 'git';
-        const entered = jail.scope === 'read-only' ? undefined : await enterRepositories(holdRepositories(), jail.workspace, heldCode, tool);
+        // toolgate's own hardened git runs none of the repositories' code and writes their configuration, as the git rules
+        // judge: it is held to their indexes and to what git never writes. Anything else, sandboxed, to all of their code.
+        const heldFor: HeldFor = sandbox === undefined ? 'nothing' : path.basename(file) === 'git' ? 'git' : 'program';
+        const entered = jail.scope === 'read-only' ? undefined : await enterRepositories(holdRepositories(), jail.workspace, heldFor, tool);
         let result: BoundedResult;
         let check: RepositoriesCheck | undefined;
         try {
@@ -167,14 +167,14 @@ function gitlinksTakenOut(check: RepositoriesCheck | undefined, tool: string | u
 }
 
 /**
- * The repositories a command is held to: the workspace's and its submodules' indexes, and, with `heldCode`, what
- * the sandbox holds of them. Without git on the host there is no index to list (nor a git for the user to enter a
+ * The repositories a command is held to: the workspace's and its submodules' indexes, and what the sandbox holds of
+ * them for `heldFor`. Without git on the host there is no index to list (nor a git for the user to enter a
  * submodule with): the workspace's own code is still held. What cannot be listed or held is not run.
  */
-async function enterRepositories(holder: RepositoryHolder | undefined, workspace: string, heldCode: boolean, tool: string | undefined): Promise<EnteredRepositories | undefined> {
+async function enterRepositories(holder: RepositoryHolder | undefined, workspace: string, heldFor: HeldFor, tool: string | undefined): Promise<EnteredRepositories | undefined> {
   try {
-    if (holder !== undefined) return await holder.enter(heldCode);
-    return { code: heldCode ? findRepositoryCode(workspace) : undefined, indexes: [] };
+    if (holder !== undefined) return await holder.enter(heldFor);
+    return { code: heldFor === 'program' ? findRepositoryCode(workspace) : undefined, indexes: [] };
   } catch (error) {
     if (error instanceof UnheldRepositoryError) throw hostUnavailable(tool, 'process', error.message);
     // A git folder the file system refuses (a hooks folder or `commondir` that cannot be placed, a folder that cannot be
@@ -207,7 +207,7 @@ async function hardenForRepository(probe: RepositoryOverridesOptions, tool: stri
   const overrides = await repositoryGitOverrides(probe);
   if (overrides === undefined) {
     probe.signal?.throwIfAborted();
-    throw hostUnavailable(tool, 'process', 'git could not read the repository configuration, or it includes a file under a condition the host cannot vet, so the command was not run');
+    throw hostUnavailable(tool, 'process', 'git could not read the repository configuration, it includes a file under a condition the host cannot vet, or a working tree lies in a git folder, so the command was not run');
   }
   return overrides.length === 0 ? probe.env : withGitConfig(probe.env, overrides);
 }

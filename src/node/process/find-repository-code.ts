@@ -22,6 +22,14 @@ export interface RepositoryCode {
  */
 const CODE_NAMES = ['hooks', 'config', 'config.worktree', 'commondir', 'modules'];
 
+/**
+ * The code names git itself never writes in the work it is asked to do (toolgate's git makes repositories without a
+ * template, and the git rules refuse `config --worktree` writes): held read-only for toolgate's own git too, which
+ * a subcommand writing where a patch or a nested repository's work tree leads could otherwise turn into a hook
+ * or, in a submodule's git folder, a `commondir` naming a folder a command built.
+ */
+const GIT_UNWRITTEN_NAMES = ['hooks', 'config.worktree', 'commondir'];
+
 /** What a placed `commondir` says: the repository's own folder, which is where git looks without one. */
 const OWN_COMMON_DIR = '.\n';
 
@@ -31,14 +39,25 @@ const OWN_COMMON_DIR = '.\n';
  * command (a script of the repository, an archive extracted by a name its
  * argv never shows) cannot plant a hook or a program-naming key that the
  * user's git, outside toolgate and its sandbox, runs at the next commit.
- * toolgate's own git runs neither (its hardening), so a `git` command is not
- * held to this; what it may change is judged by the git rules. Checked at
- * each spawn.
+ * toolgate's own git runs neither (its hardening), and writes its
+ * configuration, so a `git` command is held to less
+ * (`findGitUnwrittenCode`); what it may change is judged by the git rules.
+ * Checked at each spawn.
  */
 export function findRepositoryCode(workspace: string): RepositoryCode | undefined {
   const gitDir = path.join(workspace, '.git');
   if (lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory() !== true) return undefined;
-  return { folders: [gitDir], readOnly: findGitDirCode(gitDir) };
+  return { folders: [gitDir], readOnly: findGitDirCode(gitDir, CODE_NAMES) };
+}
+
+/**
+ * What of a git folder is held for toolgate's own git, which writes its
+ * configuration, index, objects and refs: its hooks, `config.worktree` and
+ * `commondir` (`GIT_UNWRITTEN_NAMES`), placed where missing as for a
+ * sandboxed program.
+ */
+export function findGitUnwrittenCode(gitDir: string): string[] {
+  return findGitDirCode(gitDir, GIT_UNWRITTEN_NAMES);
 }
 
 /**
@@ -52,15 +71,15 @@ export function findRepositoryCode(workspace: string): RepositoryCode | undefine
  * `extensions.worktreeConfig`. A name there that is a link is held where it
  * leads.
  */
-function findGitDirCode(gitDir: string): string[] {
+function findGitDirCode(gitDir: string, names: readonly string[]): string[] {
   for (const folder of ['hooks', 'modules']) {
     const target = path.join(gitDir, folder);
-    if (lstatSync(target, { throwIfNoEntry: false }) === undefined) mkdirSync(target, { recursive: true, mode: 0o755 });
+    if (names.includes(folder) && lstatSync(target, { throwIfNoEntry: false }) === undefined) mkdirSync(target, { recursive: true, mode: 0o755 });
   }
   placeFile(path.join(gitDir, 'commondir'), OWN_COMMON_DIR);
   placeFile(path.join(gitDir, 'config.worktree'), '');
   const readOnly: string[] = [];
-  for (const name of CODE_NAMES) {
+  for (const name of names) {
     const target = path.join(gitDir, name);
     const entry = lstatSync(target, { throwIfNoEntry: false });
     if (entry === undefined) continue;

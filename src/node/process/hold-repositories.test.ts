@@ -36,7 +36,7 @@ describe('createRepositoryHolder', () => {
   it("holds a command to every index, nested submodules' included, and names what the sandbox holds of each", async () => {
     const workspace = workspaceWithNestedSubmodules();
     const holder = createRepositoryHolder({ workspace, git, env });
-    const entered = await holder.enter(true);
+    const entered = await holder.enter('program');
     expect(entered.indexes.map((index) => [index.where, index.gitDir])).toEqual([
       ['', '.git'],
       ['libs/sub', '.git/modules/libs/sub'],
@@ -52,17 +52,23 @@ describe('createRepositoryHolder', () => {
       at('.git/modules/libs/sub/modules/inner'),
     ]);
     expect(await holder.leave(entered)).toEqual({ removed: [], quarantined: [], failed: [] });
-    // toolgate's own git is held to the indexes alone.
-    const unheld = await holder.enter(false);
-    expect(unheld.code).toBeUndefined();
-    expect(unheld.indexes).toHaveLength(3);
-    await holder.leave(unheld);
+    // toolgate's own git, which writes configuration, index and refs, is held to the indexes and to what git never writes.
+    const forGit = await holder.enter('git');
+    expect(forGit.code).toEqual({
+      folders: [at('.git')],
+      readOnly: ['.git', '.git/modules/libs/sub', '.git/modules/libs/sub/modules/inner'].flatMap((gitDir) => ['hooks', 'config.worktree', 'commondir'].map((name) => at(`${gitDir}/${name}`))),
+    });
+    expect(forGit.indexes).toHaveLength(3);
+    await holder.leave(forGit);
+    const unsandboxed = await holder.enter('nothing');
+    expect(unsandboxed.code).toBeUndefined();
+    await holder.leave(unsandboxed);
   });
 
   it("takes out a gitlink a command added to a nested submodule's index, named from the workspace", async () => {
     const workspace = workspaceWithNestedSubmodules();
     const holder = createRepositoryHolder({ workspace, git, env });
-    const entered = await holder.enter(true);
+    const entered = await holder.enter('program');
     const inner = path.join(workspace, 'libs', 'sub', 'inner');
     run(inner, 'update-index', '--add', '--cacheinfo', `160000,${run(inner, 'rev-parse', 'HEAD').trim()},planted`);
     expect(await holder.leave(entered)).toEqual({ removed: ['libs/sub/inner/planted'], quarantined: [], failed: [] });
@@ -71,12 +77,12 @@ describe('createRepositoryHolder', () => {
 
   it('refuses a workspace of more repositories than it holds a command to, and a command the sandbox would hold where a submodule cannot be held in place', async () => {
     const workspace = workspaceWithNestedSubmodules();
-    await expect(createRepositoryHolder({ workspace, git, env, maxRepositories: 2 }).enter(true)).rejects.toThrow(new UnheldRepositoryError('the workspace holds more than 2 repositories (its own and its submodules\'), more than toolgate holds a command to, so the command was not run'));
+    await expect(createRepositoryHolder({ workspace, git, env, maxRepositories: 2 }).enter('program')).rejects.toThrow(new UnheldRepositoryError('the workspace holds more than 2 repositories (its own and its submodules\'), more than toolgate holds a command to, so the command was not run'));
     writeFileSync(path.join(workspace, 'libs', 'sub', '.git'), 'gitdir: ../../.git/modules/gone\n');
     const holder = createRepositoryHolder({ workspace, git, env });
-    await expect(holder.enter(true)).rejects.toThrow('the submodule entry "libs/sub" has a .git file naming a git folder that is not there, so toolgate cannot hold it in place');
+    await expect(holder.enter('program')).rejects.toThrow('the submodule entry "libs/sub" has a .git file naming a git folder that is not there, so toolgate cannot hold it in place');
     // toolgate's own git, which repairs it, passes it over: the user's git cannot enter it as it is.
-    const unheld = await holder.enter(false);
+    const unheld = await holder.enter('git');
     expect(unheld.indexes.map((index) => index.where)).toEqual(['']);
     await holder.leave(unheld);
   });
@@ -84,6 +90,6 @@ describe('createRepositoryHolder', () => {
   it('holds nothing in a workspace without a repository', async () => {
     const folder = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolgate-hold-repositories-')));
     made.push(folder);
-    expect(await createRepositoryHolder({ workspace: folder, git, env }).enter(true)).toEqual({ code: undefined, indexes: [] });
+    expect(await createRepositoryHolder({ workspace: folder, git, env }).enter('program')).toEqual({ code: undefined, indexes: [] });
   });
 });

@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { findRepositoryCode, type RepositoryCode } from './find-repository-code.js';
+import { findGitUnwrittenCode, findRepositoryCode, type RepositoryCode } from './find-repository-code.js';
 import { findSubmoduleCode, UnheldSubmoduleError, type SubmoduleCode } from './find-submodule-code.js';
 import { createGitlinkGuard, type GitlinkBaseline, type GitlinkGuard } from './guard-gitlinks.js';
 
@@ -48,9 +48,15 @@ export interface RepositoryHolderOptions {
   readonly maxRepositories?: number;
 }
 
+/**
+ * Whom the sandbox holds to the repositories' code: a sandboxed program, to all of it; toolgate's own git, to what
+ * git never writes (`findGitUnwrittenCode`); nothing, without a sandbox.
+ */
+export type HeldFor = 'program' | 'git' | 'nothing';
+
 export interface RepositoryHolder {
-  /** Before a command: every index's baseline, and, with `hold`, what the sandbox must hold. Throws `UnheldRepositoryError`. */
-  enter(hold: boolean): Promise<EnteredRepositories>;
+  /** Before a command: every index's baseline, and what the sandbox must hold for `heldFor`. Throws `UnheldRepositoryError`. */
+  enter(heldFor: HeldFor): Promise<EnteredRepositories>;
   /** After it, whatever became of it: the gitlinks it added to any of those indexes taken out. */
   leave(entered: EnteredRepositories): Promise<RepositoriesCheck>;
 }
@@ -98,18 +104,19 @@ export function createRepositoryHolder(options: RepositoryHolderOptions): Reposi
   };
 
   return {
-    async enter(hold) {
+    async enter(heldFor) {
       const indexes: HeldIndex[] = [];
       const folders: string[] = [];
       const readOnly: string[] = [];
       try {
-        if (hold) {
+        if (heldFor === 'program') {
           const own = findRepositoryCode(workspace);
           folders.push(...(own?.folders ?? []));
           readOnly.push(...(own?.readOnly ?? []));
         }
         const seen = new Set<string>();
         const queue = hasGitFolder(workspace) ? [{ gitDir: path.join(workspace, '.git'), workTree: workspace }] : [];
+        if (heldFor === 'git' && queue.length > 0) folders.push(path.join(workspace, '.git'));
         for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
           if (seen.has(next.gitDir)) continue;
           seen.add(next.gitDir);
@@ -119,9 +126,10 @@ export function createRepositoryHolder(options: RepositoryHolderOptions): Reposi
           const where = fromWorkspace(next.workTree);
           if (baseline === undefined) throw new UnheldRepositoryError(`git could not list the index of ${where === '' ? 'the repository' : `the submodule ${where}`} to note its submodule entries, so the command was not run`);
           indexes.push({ guard, baseline, where, gitDir: fromWorkspace(next.gitDir) });
+          if (heldFor === 'git') readOnly.push(...findGitUnwrittenCode(next.gitDir));
           for (const entry of [...baseline.paths].sort()) {
-            const code = unlessUnheld(hold, () => findSubmoduleCode(next.workTree, entry));
-            readOnly.push(...(code?.readOnly ?? []));
+            const code = unlessUnheld(heldFor === 'program', () => findSubmoduleCode(next.workTree, entry));
+            if (heldFor === 'program') readOnly.push(...(code?.readOnly ?? []));
             if (code?.populated !== undefined) queue.push(code.populated);
           }
         }
@@ -130,7 +138,7 @@ export function createRepositoryHolder(options: RepositoryHolderOptions): Reposi
         if (error instanceof UnheldSubmoduleError) throw new UnheldRepositoryError(`${error.message}, so toolgate cannot hold it in place and the command was not run`);
         throw error;
       }
-      return { code: hold && (folders.length > 0 || readOnly.length > 0) ? { folders, readOnly } : undefined, indexes };
+      return { code: folders.length > 0 || readOnly.length > 0 ? { folders, readOnly } : undefined, indexes };
     },
     leave,
   };

@@ -189,6 +189,9 @@ async function readWorktreeRepository(run: Run, location: Location, externalDiff
   if (noWorktree) return { submodules: [] };
   const [toplevel, gitDir, commonDir] = layout.stdout.split('\n');
   if (toplevel === undefined || gitDir === undefined || commonDir === undefined || layout.truncated || layout.stdout.includes('\uFFFD')) return undefined;
+  // A nested repository's `core.worktree` can lead into a git folder (`../../.git/hooks`): git would check its
+  // files out there, a hook or a `config` the user's git then runs.
+  if (insideGitFolder(await realpath(toplevel).catch(() => toplevel))) return undefined;
   if (index.exitCode !== 0 || index.truncated || index.spawnError !== undefined) return undefined;
   const submodules: Location[] = [];
   for (const entry of index.stdout.split('\0')) {
@@ -379,4 +382,9 @@ async function inBatches<T, R>(items: readonly T[], work: (item: T) => Promise<R
     results.push(...(await Promise.all(items.slice(index, index + PROBE_CONCURRENCY).map(work))));
   }
   return results;
+}
+
+/** Whether a path lies in a folder named `.git`, where no working tree belongs. */
+function insideGitFolder(target: string): boolean {
+  return target.split(path.sep).includes('.git');
 }
