@@ -290,6 +290,15 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
     expect(existsSync(join(workspace, '.git', 'hooks', 'pre-commit')), results.join('\n')).toBe(false);
   });
 
+  it("the agent's git writes core.fsmonitor with the name and value past a -- (git config -- core.fsmonitor …): refused, and the user's status runs nothing", async () => {
+    const { workspace, run } = await servedRepository(scope, ['git'], {});
+    const marker = join(workspace, 'PWNED-config-past-dashes');
+    const result = await run(['git', 'config', '--', 'core.fsmonitor', `touch ${marker}; false`]);
+    userStatus(workspace);
+    expect(existsSync(marker), result).toBe(false);
+    expect(result).toContain('git config writing configuration');
+  });
+
   it('git itself still works in the repository through the gateway: status, a branch, a commit', async () => {
     const workspace = makeWorkspace({ scope, mode: 'auto', policy: { allowedCommandGlobs: ['git *'], allow: ['Bash(git *)'] } }, { 'notes.md': 'notes\n' });
     execFileSync('git', ['init', '-q'], { cwd: workspace });

@@ -145,6 +145,8 @@ function writesConfiguration(args: readonly string[]): boolean {
       positionals.push(arg);
     }
   }
+  // git drops the `--` and reads what follows as the name and value: `git config -- core.fsmonitor prog` writes.
+  if (args[end] === '--') positionals.push(...args.slice(end + 1));
   const verb = positionals[0];
   if (verb === 'set' || verb === 'unset' || verb === 'rename-section' || verb === 'remove-section' || verb === 'edit') return true;
   return write || (!read && verb !== 'get' && verb !== 'list' && positionals.length >= 2);

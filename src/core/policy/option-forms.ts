@@ -48,7 +48,7 @@ export function endOfOptions(args: readonly string[]): number {
   return end === -1 ? args.length : end;
 }
 
-/** Whether the arguments (after the program or subcommand name, up to `--`) hold a form the rule refuses. */
+/** Whether the arguments (after the program or subcommand name, up to `--`, and an action named right past it) hold a form the rule refuses. */
 export function holdsForm(args: readonly string[], rule: OptionRule): boolean {
   if (rule.always === true) return true;
   if (rule.check?.(args) === true) return true;
@@ -63,7 +63,9 @@ export function holdsForm(args: readonly string[], rule: OptionRule): boolean {
       positional += 1;
     }
   }
-  return false;
+  // An action named only past a `--` (`git submodule -- foreach …`): git may still take it for the action.
+  const end = endOfOptions(args);
+  return positional === 0 && end < args.length && rule.actions?.has(args[end + 1] ?? '') === true;
 }
 
 /** `--name` or `--name=value` where name is one of the options, a prefix of it at least `min` long, or (for a family) any name it starts. */
