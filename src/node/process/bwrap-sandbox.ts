@@ -127,9 +127,8 @@ function inSandboxOwn(target: string): boolean {
  * a held submodule out of its place. A masked path itself is masked after.
  *
  * A folder is bound read-only when it is a held read-only place or lies in
- * one, writable otherwise in a writing tier (a place held writable inside a
- * read-only one is writable again). A read-only place inside a read-only
- * one is not bound at all: nothing there can move.
+ * one, writable otherwise in a writing tier. A read-only place inside a
+ * read-only one is not bound at all: nothing there can move.
  *
  * In `full` the root is writable too: a command could move a folder above a
  * mask outside the workspace aside (`mv ~/.config elsewhere`), and the next

@@ -4,12 +4,11 @@ import path from 'node:path';
 /** What of the workspace's repositories the user's own git runs as code, for the sandbox to hold. */
 export interface RepositoryCode {
   /**
-   * Folders bound onto themselves, writable as before: each repository's git folder (the workspace's `.git`, a
-   * submodule's), so no command can move it aside and build another. The folders above each held place are bound
-   * the same way by the sandbox.
+   * Folders bound onto themselves, writable as before: the workspace's `.git`, so no command can move it aside and
+   * build another. The folders above each held place are bound the same way by the sandbox.
    */
   readonly folders: readonly string[];
-  /** Held read-only: hooks folders and configuration files (a key there can name a program: `core.fsmonitor`, `core.hooksPath`), submodules' `.git` files, unpopulated submodules' folders. */
+  /** Held read-only: hooks folders and configuration files (a key there can name a program: `core.fsmonitor`, `core.hooksPath`), submodules' `.git` files and git folders, unpopulated submodules' folders. */
   readonly readOnly: readonly string[];
 }
 
@@ -61,13 +60,13 @@ export function findGitUnwrittenCode(gitDir: string): string[] {
 }
 
 /**
- * What of a git folder is held read-only: its hooks, configuration,
- * `commondir` and `modules`. A missing hooks or `modules` folder is created
- * first (as `git init` and the first submodule make them), since a mount
- * needs a place and an absent folder is one a command could create. So is a
- * missing `commondir`, naming the folder itself (git then reads what it read
- * without one): absent, a command could write one naming its own folder.
- * And a missing `config.worktree`, empty: git reads it once the user sets
+ * The `names` of a git folder to hold read-only, as they are now. A missing
+ * hooks or `modules` folder among them is created first (as `git init` and
+ * the first submodule make them), since a mount needs a place and an absent
+ * folder is one a command could create. So is a missing `commondir`, naming
+ * the folder itself (git then reads what it read without one): absent, a
+ * command could write one naming its own folder. And a missing
+ * `config.worktree`, empty: git reads it once the user sets
  * `extensions.worktreeConfig`. A name there that is a link is held where it
  * leads.
  */

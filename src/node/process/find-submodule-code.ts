@@ -71,7 +71,7 @@ export function findSubmoduleCode(workTree: string, entry: string): SubmoduleCod
   } catch {
     throw new UnheldSubmoduleError(entry, 'has a .git file naming a git folder that is not there');
   }
-  if (lstatSync(gitDir).isDirectory() !== true) throw new UnheldSubmoduleError(entry, 'has a .git file naming something other than a folder');
+  if (!lstatSync(gitDir).isDirectory()) throw new UnheldSubmoduleError(entry, 'has a .git file naming something other than a folder');
   return { readOnly: [dotGit, gitDir], populated: { workTree: folder, gitDir } };
 }
 
