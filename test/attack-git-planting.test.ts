@@ -223,7 +223,8 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
   it.each([
     ['its own index entry', 'entry', [] as string[][], 'removedGitlinks\\":[\\"sub\\"]'],
     ['its own index entry, the index then locked', 'locked', [] as string[][], 'removedGitlinks\\":[\\"sub\\"]'],
-    ["the agent's next git add of its folder", 'none', [['git', 'add', 'sub']], 'removedGitlinks\\":[\\"sub\\"]'],
+    // Moved aside after the script, before the agent's git could list it (see attack-git-nested-repositories.test.ts).
+    ["the agent's next git add of its folder", 'none', [['git', 'add', 'sub']], 'movedRepositories\\":[{\\"from\\":\\"sub/.git\\"'],
     ['an entry named so that git will not take it out (git~1)', 'refused', [] as string[][], 'the index was moved aside'],
   ])('a script makes a nested repository whose configuration names a program, listed by %s: the user\'s git status runs nothing of it', async (_label, list, after, reported) => {
     const { workspace, run } = await servedRepository(scope, ['node', 'git'], { 'nested.js': nestedJs(list as 'entry' | 'locked' | 'none' | 'refused'), 'notes.md': 'notes\n' });

@@ -81,6 +81,10 @@ const ways = {
     git('-C', 'libs/sub', 'update-index', '--add', '--cacheinfo', '160000,' + git('-C', 'libs/sub/inner', 'rev-parse', 'HEAD') + ',inner');
   },
   'nested-repository': () => repositoryAt('libs/sub/inner', 'nested-repository'),
+  'neutral-nested-repository': () => {
+    git('init', '-q', 'libs/sub/inner');
+    git('-C', 'libs/sub/inner', '-c', 'user.name=m', '-c', 'user.email=m@example.com', 'commit', '-q', '--allow-empty', '-m', 'm');
+  },
   // A git folder prepared in the working tree, for the agent's own git to make some folder's repository.
   'prepared-git-folder': () => {
     git('init', '-q', '--separate-git-dir=' + path.resolve('prepared'), 'scratch');
@@ -174,14 +178,23 @@ describe.each(['workspace-write', 'full'])("attack: a glob-allowed command plant
     expect(existsSync(join(workspace, 'libs', 'sub', '.git'))).toBe(true);
   });
 
-  it("a script makes a nested repository in a submodule, and the agent's own git adds it to the submodule's index: the entry is taken out, and the user's git runs nothing of it", async () => {
+  it("a script makes a nested repository in a submodule whose configuration names a program: moved aside before the agent's own git can add it to the submodule's index, and the user's git runs nothing of it", async () => {
     const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node', 'git'], { 'attack.js': ATTACK_JS }, withSubmodules);
     const results = [await run(['node', 'attack.js', 'nested-repository']), await run(['git', '-C', 'libs/sub', 'add', 'inner'])];
     expect(results[0]).toContain('nested-repository: written');
-    expect(results[1]).toContain('removedGitlinks\\":[\\"libs/sub/inner\\"]');
+    expect(results[0]).toContain('movedRepositories\\":[{\\"from\\":\\"libs/sub/inner/.git\\"');
     expect(execFileSync('git', ['ls-files', '--stage'], { cwd: join(workspace, 'libs', 'sub'), encoding: 'utf8' })).not.toContain('160000');
     userGit(workspace, 'status');
     expect(readdirSync(workspace).filter((name) => name.startsWith('PWNED')), results.join('\n')).toEqual([]);
+  });
+
+  it("a script makes a nested repository in a submodule that runs nothing, and the agent's own git adds it to the submodule's index: the entry is taken out", async () => {
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node', 'git'], { 'attack.js': ATTACK_JS }, withSubmodules);
+    const results = [await run(['node', 'attack.js', 'neutral-nested-repository']), await run(['git', '-C', 'libs/sub', 'add', 'inner'])];
+    expect(results[0]).not.toContain('movedRepositories');
+    expect(results[1]).toContain('removedGitlinks\\":[\\"libs/sub/inner\\"]');
+    expect(execFileSync('git', ['ls-files', '--stage'], { cwd: join(workspace, 'libs', 'sub'), encoding: 'utf8' })).not.toContain('160000');
+    expect(existsSync(join(workspace, 'libs', 'sub', 'inner', '.git'))).toBe(true);
   });
 
   it.each([

@@ -74,6 +74,7 @@ export type {
   McpCapability,
   MediaHandle,
   MediaStore,
+  MovedRepository,
   OsCapability,
   ProcessCapability,
   ProcessResult,

@@ -101,6 +101,20 @@ export interface ProcessResult {
    * each names, with its own configuration and hooks.
    */
   readonly removedGitlinks?: readonly string[];
+  /**
+   * Nested repositories the command left holding configuration or hooks
+   * they did not hold before, each with its `.git` moved aside by the host:
+   * the user's git would run what they hold on entering one as a submodule.
+   */
+  readonly movedRepositories?: readonly MovedRepository[];
+}
+
+/** A repository's `.git` moved aside after a command (`ProcessResult.movedRepositories`): paths from the workspace. */
+export interface MovedRepository {
+  readonly from: string;
+  readonly to: string;
+  /** What it holds that it did not before the command (`config: core.fsmonitor`, `hooks/post-checkout`), never a value. */
+  readonly because: readonly string[];
 }
 
 export interface ProcessCapability {

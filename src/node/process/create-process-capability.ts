@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ProcessCapability, ProcessResult, ResolvedCommand, ResolvedPath } from '../../core/internal.js';
+import type { MovedRepository, ProcessCapability, ProcessResult, ResolvedCommand, ResolvedPath } from '../../core/internal.js';
 import { hostDenial, hostUnavailable } from '../errors/host-denial.js';
 import type { FsJail } from '../fs/fs-jail.js';
 import { openVerifiedDirectory } from '../fs/open-verified.js';
@@ -11,6 +11,7 @@ import { buildChildEnv, gitHardeningEnv, withGitConfig } from './build-child-env
 import { createProtectedFileFinder, type MaskWalkLimit, type ProtectedFiles } from './find-protected-files.js';
 import { findProgram } from './find-program.js';
 import { findRepositoryCode } from './find-repository-code.js';
+import { createNestedRepositoryGuard, type NestedRepositoriesBaseline, type NestedRepositoryGuard } from './guard-nested-repositories.js';
 import { createRepositoryHolder, UnheldRepositoryError, type EnteredRepositories, type HeldFor, type RepositoriesCheck, type RepositoryHolder } from './hold-repositories.js';
 import type { PathLocks } from '../fs/path-locks.js';
 import { repositoryGitOverrides, type RepositoryOverridesOptions } from './repository-git-overrides.js';
@@ -73,13 +74,13 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
   const findProtectedFiles = createProtectedFileFinder(jail, options.isReadableProtected);
   let bwrap: Promise<string | undefined> | undefined;
   const findBwrap = (): Promise<string | undefined> => (bwrap ??= options.sandbox === 'off' ? Promise.resolve(undefined) : detectBwrap(options.systemPath));
-  let holder: RepositoryHolder | undefined;
-  const holdRepositories = (): RepositoryHolder | undefined => {
-    if (holder !== undefined) return holder;
+  let guards: { readonly holder: RepositoryHolder; readonly nested: NestedRepositoryGuard } | undefined;
+  const repositoryGuards = (): typeof guards => {
+    if (guards !== undefined) return guards;
     const git = findProgram('git', options.systemPath);
     if (git === undefined) return undefined; // no git here to list submodules with, nor for the user to enter them
     const env = buildChildEnv({ systemPath: options.systemPath, home: options.home, set: {}, allow: [], declared: {}, tool: undefined, gitHardening });
-    return (holder = createRepositoryHolder({ workspace: jail.workspace, git, env }));
+    return (guards = { holder: createRepositoryHolder({ workspace: jail.workspace, git, env }), nested: createNestedRepositoryGuard({ workspace: jail.workspace, git, env }) });
   };
   return {
     async sandboxStatus() {
@@ -105,15 +106,21 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
         if (sandbox === undefined && options.sandbox === 'required') {
           throw hostUnavailable(tool, 'process', 'the required OS sandbox (bwrap) is not installed or cannot create namespaces here');
         }
-        const hidden = sandbox === undefined ? [] : [...options.hidden, ...workspaceMasks(findProtectedFiles(options.maskWalkLimit), tool)];
+        const walked = sandbox === undefined ? undefined : workspaceWalked(findProtectedFiles(options.maskWalkLimit), tool);
+        const hidden = walked === undefined ? [] : [...options.hidden, ...walked.paths.map((entry) => ({ path: entry }))];
         // Re-check at the native spawn: a cancel during resolution must not start the child.
         signal?.throwIfAborted();
         // toolgate's own hardened git runs none of the repositories' code and writes their configuration, as the git rules
         // judge: it is held to their indexes and to what git never writes. Anything else, sandboxed, to all of their code.
         const heldFor: HeldFor = sandbox === undefined ? 'nothing' : path.basename(file) === 'git' ? 'git' : 'program';
-        const entered = jail.scope === 'read-only' ? undefined : await enterRepositories(holdRepositories(), jail.workspace, heldFor, tool);
+        const writing = jail.scope !== 'read-only';
+        const nested = writing && walked !== undefined ? repositoryGuards()?.nested : undefined;
+        const nestedBaseline = nested === undefined || walked === undefined ? undefined : await nested.before(walked.repositories);
+        const holder = writing ? repositoryGuards()?.holder : undefined;
+        const entered = writing ? await enterRepositories(holder, jail.workspace, heldFor, tool) : undefined;
         let result: BoundedResult;
         let check: RepositoriesCheck | undefined;
+        let movedAside: readonly MovedRepository[] | string = [];
         try {
           const spawned =
             sandbox === undefined
@@ -135,8 +142,10 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           // Before anything else, an aborted command included: what it added to an index is taken out (and the indexes are
           // left, so the next command is held to what they hold then).
           check = entered === undefined || holder === undefined ? undefined : await holder.leave(entered);
+          if (nested !== undefined && nestedBaseline !== undefined) movedAside = await leaveNestedRepositories(nested, nestedBaseline, findProtectedFiles(options.maskWalkLimit));
         }
         const removedGitlinks = gitlinksTakenOut(check, tool);
+        const movedRepositories = repositoriesMovedAside(movedAside, tool);
         if (result.aborted) signal?.throwIfAborted();
         if (result.spawnError !== undefined) throw hostUnavailable(tool, 'process', `the command could not be started (${result.spawnError})`);
         return {
@@ -148,6 +157,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           truncated: result.truncated,
           sandbox: sandbox === undefined ? 'none' : 'bwrap',
           ...(removedGitlinks.length === 0 ? {} : { removedGitlinks }),
+          ...(movedRepositories.length === 0 ? {} : { movedRepositories }),
         };
       } finally {
         clearTimeout(hold);
@@ -164,6 +174,26 @@ function gitlinksTakenOut(check: RepositoriesCheck | undefined, tool: string | u
   if (check.failed.length > 0) throw hostUnavailable(tool, 'process', `${what}, nor move it aside (${check.failed.join(', ')}): check the repository's submodule entries (git ls-files --stage) before running git in it`);
   if (check.quarantined.length > 0) throw hostUnavailable(tool, 'process', `${what}: the index was moved aside to ${check.quarantined.join(', ')}, so the user's git reads no staged changes there until it is looked at (it may list a repository whose configuration runs a program)`);
   return check.removed;
+}
+
+/**
+ * The nested repositories after a command (`createNestedRepositoryGuard`), walked again: those it left holding code
+ * they did not hold before, moved aside; or, when that could not be done, why.
+ */
+async function leaveNestedRepositories(guard: NestedRepositoryGuard, baseline: NestedRepositoriesBaseline, walked: ProtectedFiles): Promise<readonly MovedRepository[] | string> {
+  if (walked.kind !== 'found') return walked.kind === 'over_limit' ? 'the workspace grew past the walk\'s limit' : `${walked.folder} holds a name that is not valid UTF-8`;
+  const check = await guard.after(baseline, walked.repositories);
+  return check.failed.length > 0 ? `${check.failed.join(', ')} could not be moved aside` : check.moved;
+}
+
+/** The repositories moved aside after a command; one that could not be checked or moved fails the call. */
+function repositoriesMovedAside(moved: readonly MovedRepository[] | string, tool: string | undefined): readonly MovedRepository[] {
+  if (typeof moved !== 'string') return moved;
+  throw hostUnavailable(
+    tool,
+    'process',
+    `the command ran, but toolgate could not check the repositories in the workspace afterwards for configuration or hooks it added (${moved}): look at each nested repository's .git/config and .git/hooks before running git where a commit lists it as a submodule`,
+  );
 }
 
 /**
@@ -190,8 +220,8 @@ function heldArguments(jail: FsJail, judged: readonly ResolvedPath[] | undefined
   return (judged ?? []).filter((entry) => entry.contentStamp !== undefined).map((entry) => path.resolve(jail.workspace, entry.real));
 }
 
-/** The workspace's protected files as sandbox masks; a workspace past the walk's limit, or holding a name no path string can mask, is refused, never run unmasked. */
-function workspaceMasks(found: ProtectedFiles, tool: string | undefined): { readonly path: string }[] {
+/** The workspace as walked: its protected files to mask, its nested repositories; a workspace past the walk's limit, or holding a name no path string can mask, is refused, never run unmasked. */
+function workspaceWalked(found: ProtectedFiles, tool: string | undefined): Extract<ProtectedFiles, { kind: 'found' }> {
   if (found.kind === 'over_limit') {
     const bound = found.bound === 'entries' ? 'more entries' : 'more time';
     throw hostUnavailable(tool, 'process', `the workspace needs ${bound} than the sandbox may spend finding its protected files to mask, so the command was not run (raise maskWalkLimit or narrow the workspace)`);
@@ -199,7 +229,7 @@ function workspaceMasks(found: ProtectedFiles, tool: string | undefined): { read
   if (found.kind === 'undecodable_name') {
     throw hostUnavailable(tool, 'process', `${found.folder} holds a name that is not valid UTF-8, which the sandbox cannot mask, so the command was not run (rename it)`);
   }
-  return found.paths.map((entry) => ({ path: entry }));
+  return found;
 }
 
 /** git's environment, with the program-naming keys of this repository's own configuration made inert. */

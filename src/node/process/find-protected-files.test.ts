@@ -126,7 +126,7 @@ describe('createProtectedFileFinder: what a sandboxed command must see empty', (
     await chmod(path.join(locked, 'config'), 0o311);
     const found = createProtectedFileFinder(createFsJail({ workspace: locked, scope: 'workspace-write', protectedPaths: [], hostPaths: [] }))();
     await chmod(path.join(locked, 'config'), 0o755);
-    expect(found).toEqual({ kind: 'found', paths: [path.join(locked, 'config')], entries: 2 });
+    expect(found).toEqual({ kind: 'found', paths: [path.join(locked, 'config')], entries: 2, repositories: [] });
   });
 
   it('refuses a folder holding a name that is not UTF-8: a path string cannot name it, so it could be neither classified nor masked', async () => {
@@ -134,7 +134,7 @@ describe('createProtectedFileFinder: what a sandboxed command must see empty', (
     await mkdir(path.join(bytes, 'plain\uFFFD'), { recursive: true });
     await writeFile(path.join(bytes, 'plain\uFFFD', 'notes.md'), 'a name that merely holds U+FFFD is read as any other');
     const finder = createProtectedFileFinder(createFsJail({ workspace: bytes, scope: 'workspace-write', protectedPaths: [], hostPaths: [] }));
-    expect(finder()).toEqual({ kind: 'found', paths: [], entries: 2 });
+    expect(finder()).toEqual({ kind: 'found', paths: [], entries: 2, repositories: [] });
     const folder = Buffer.concat([Buffer.from(`${bytes}/d`), Buffer.from([0xff])]);
     mkdirSync(folder);
     writeFileSync(Buffer.concat([folder, Buffer.from('/.env')]), 'S=bytes');
@@ -142,6 +142,19 @@ describe('createProtectedFileFinder: what a sandboxed command must see empty', (
     rmSync(folder, { recursive: true });
     writeFileSync(Buffer.concat([Buffer.from(`${bytes}/plain\uFFFD/.env`), Buffer.from([0xfe])]), 'S=bytes');
     expect(finder()).toEqual({ kind: 'undecodable_name', folder: path.join(bytes, 'plain\uFFFD') });
+  });
+
+  it("names every nested repository's .git (a folder, a gitdir file, a link), not the workspace's own nor one outside it, and enters none", async () => {
+    const nested = path.join(base, 'ws-nested');
+    const outside = path.join(base, 'outside-nested');
+    for (const folder of ['.git/modules/a', 'a/.git/hooks', 'deep/b', 'c', 'd', 'e'].map((entry) => path.join(nested, entry))) await mkdir(folder, { recursive: true });
+    await mkdir(path.join(outside, '.git'), { recursive: true });
+    await writeFile(path.join(nested, 'deep', 'b', '.git'), 'gitdir: ../../.git/modules/a\n');
+    await symlink(path.join(nested, 'a', '.git'), path.join(nested, 'c', '.git'));
+    await symlink(outside, path.join(nested, 'd', 'outside'));
+    await writeFile(path.join(nested, 'a', '.git', 'hooks', '.env'), 'not walked');
+    const found = createProtectedFileFinder(createFsJail({ workspace: nested, scope: 'workspace-write', protectedPaths: [], hostPaths: [] }))();
+    expect(found).toMatchObject({ kind: 'found', paths: [], repositories: ['a/.git', 'c/.git', 'deep/b/.git'].map((entry) => path.join(nested, entry)) });
   });
 
   it('answers over_limit, never a partial list, past its entry or time bound', () => {

@@ -14,7 +14,13 @@ export interface MaskWalkLimit {
 export const DEFAULT_MASK_WALK_LIMIT = { entries: 200_000, milliseconds: 2000 } as const;
 
 export type ProtectedFiles =
-  | { readonly kind: 'found'; readonly paths: readonly string[]; readonly entries: number }
+  | {
+      readonly kind: 'found';
+      readonly paths: readonly string[];
+      readonly entries: number;
+      /** Every `.git` in the workspace but its own (a folder, a gitdir file or a link): the nested repositories' places, sorted. */
+      readonly repositories: readonly string[];
+    }
   /** The workspace is larger than the limit: what it holds was not all seen, so nothing may run unmasked. */
   | { readonly kind: 'over_limit'; readonly bound: 'entries' | 'milliseconds' }
   /** A folder holds a name that is not UTF-8: no path string names it, so it can be neither classified nor masked. */
@@ -35,6 +41,8 @@ interface FolderListing {
   readonly folders: readonly string[];
   readonly ordinaryFiles: readonly string[];
   readonly links: readonly string[];
+  /** Its `.git` entry, when it has one. */
+  readonly repository: string | undefined;
 }
 
 /**
@@ -60,7 +68,8 @@ const SETTLE_MS = 2000;
  * Repository internals are the exception: a `.git` folder or gitdir file (or
  * a `.git` link to a folder named `.git`) is neither listed nor entered, because git needs to read them to work. What
  * they hold (the remote URLs in `.git/config` among it) stays readable to a
- * command.
+ * command. Each one in the workspace but its own is named in `repositories`:
+ * the nested repositories whose code `createNestedRepositoryGuard` checks.
  *
  * Run at each spawn, so a secret created a moment ago is found. Each folder
  * costs an `lstat`; it is read (`readdir` with file types) and its entries
@@ -81,6 +90,7 @@ export function createProtectedFileFinder(jail: FsJail, isReadable: (absolute: s
     const seen = new Map<string, FolderListing>();
     const found: string[] = [];
     const protectedFiles: string[] = [];
+    const repositories: string[] = [];
     const folders = [jail.workspace];
     let entries = 0;
     for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
@@ -95,6 +105,8 @@ export function createProtectedFileFinder(jail: FsJail, isReadable: (absolute: s
       if (entries > maxEntries) return { kind: 'over_limit', bound: 'entries' };
       found.push(...listing.found);
       protectedFiles.push(...listing.protectedFiles);
+      // Only the workspace's: a command writes nowhere else, and the workspace's own is held in place (`findRepositoryCode`).
+      if (listing.repository !== undefined && folder !== jail.workspace && isInside(jail.workspace, folder)) repositories.push(listing.repository);
       folders.push(...listing.folders);
       for (const link of listing.links) {
         const target = outsideTarget(jail, link);
@@ -106,7 +118,7 @@ export function createProtectedFileFinder(jail: FsJail, isReadable: (absolute: s
     listings = seen;
     const linked = hardLinksOf(protectedFiles, seen.values(), deadline);
     if (linked === undefined) return { kind: 'over_limit', bound: 'milliseconds' };
-    return { kind: 'found', paths: [...new Set([...found, ...linked])], entries };
+    return { kind: 'found', paths: [...new Set([...found, ...linked])], entries, repositories: repositories.sort() };
   };
 }
 
@@ -119,11 +131,23 @@ function listFolder(jail: FsJail, isReadable: (absolute: string) => boolean, fol
   const dirents = readFolder(folder);
   if (dirents === 'unreadable') return unreadableListing(stamp, folder);
   const undecodable = dirents.some((entry) => entry.name.includes('\uFFFD')) && hasUndecodableName(folder);
-  const listing = { stamp, settled: Date.now() - Number(stats.ctimeMs) >= SETTLE_MS, entries: 0, undecodable, found: [] as string[], protectedFiles: [] as string[], folders: [] as string[], ordinaryFiles: [] as string[], links: [] as string[] };
+  const listing = {
+    stamp,
+    settled: Date.now() - Number(stats.ctimeMs) >= SETTLE_MS,
+    entries: 0,
+    undecodable,
+    found: [] as string[],
+    protectedFiles: [] as string[],
+    folders: [] as string[],
+    ordinaryFiles: [] as string[],
+    links: [] as string[],
+    repository: undefined as string | undefined,
+  };
   for (const entry of dirents) {
     listing.entries += 1;
     const absolute = `${folder}${path.sep}${entry.name}`;
     if (entry.name === '.git') {
+      listing.repository = absolute;
       // A `.git` that is a link is judged by where it leads (see `outsideTarget`), never masked as itself.
       if (entry.isSymbolicLink()) listing.links.push(absolute);
       continue;
@@ -172,7 +196,7 @@ function readFolder(folder: string): Dirent[] | 'unreadable' {
 
 /** A folder the walk cannot list, masked whole: what it holds is unknown, so none of it is shown. Read again at each spawn. */
 function unreadableListing(stamp: string, folder: string): FolderListing {
-  return { stamp, settled: false, entries: 1, undecodable: false, found: [folder], protectedFiles: [], folders: [], ordinaryFiles: [], links: [] };
+  return { stamp, settled: false, entries: 1, undecodable: false, found: [folder], protectedFiles: [], folders: [], ordinaryFiles: [], links: [], repository: undefined };
 }
 
 /**
@@ -210,7 +234,7 @@ function outsideTarget(jail: FsJail, link: string): { readonly kind: 'protected'
     // Dangling or a loop: nothing is read through it.
     return undefined;
   }
-  const inside = target === jail.workspace || target.startsWith(`${jail.workspace}${path.sep}`);
+  const inside = target === jail.workspace || isInside(jail.workspace, target);
   if (inside || (path.basename(link) === '.git' && path.basename(target) === '.git')) return undefined;
   if (jail.isProtected(target)) return { kind: 'protected', path: target };
   return stats.isDirectory() ? { kind: 'folder', path: target } : undefined;
@@ -237,4 +261,9 @@ function hardLinksOf(protectedFiles: readonly string[], listings: Iterable<Folde
     }
   }
   return linked;
+}
+
+/** Whether `place` lies below `folder`. */
+function isInside(folder: string, place: string): boolean {
+  return place.startsWith(`${folder}${path.sep}`);
 }

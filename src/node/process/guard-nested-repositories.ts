@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import { lstatSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import type { MovedRepository } from '../../core/internal.js';
+import { parseConfigList, type ConfigEntry } from './neutral-git-config.js';
+import { readRepositoryCode, type CodeFinding } from './read-repository-code.js';
+import { spawnBounded } from './spawn-bounded.js';
+
+export interface NestedRepositoryGuardOptions {
+  readonly workspace: string;
+  /** The host's git, which reads configuration files as the user's git does, and a hardened environment for it. */
+  readonly git: string;
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** What each nested repository held before a command: by its `.git`, the identities of its findings. */
+export type NestedRepositoriesBaseline = ReadonlyMap<string, ReadonlySet<string>>;
+
+export interface NestedRepositoriesCheck {
+  readonly moved: readonly MovedRepository[];
+  /** The `.git` of each such repository the host could not move, from the workspace. */
+  readonly failed: readonly string[];
+}
+
+export interface NestedRepositoryGuard {
+  /** Before a command: what each repository at `entries` (each a `.git`, as the workspace walk found them) holds. */
+  before(entries: readonly string[]): Promise<NestedRepositoriesBaseline>;
+  /** After it: each repository at `entries` now holding a finding it did not before, moved aside. */
+  after(baseline: NestedRepositoriesBaseline, entries: readonly string[]): Promise<NestedRepositoriesCheck>;
+}
+
+/** What the `.git` of a repository becomes when it is moved aside. */
+export const MOVED_ASIDE_NAME = '.git-held-by-toolgate';
+
+/** Configuration texts read by git, kept by digest; past this many the keeping starts over. */
+const MAX_KEPT_CONFIGS = 1024;
+/** How long git may take to read one configuration file. */
+const CONFIG_TIMEOUT_MS = 10_000;
+
+/**
+ * Nested repositories: a repository anywhere in the workspace but the
+ * workspace's own, which the user's git enters as a submodule once its index
+ * lists one at that place, with that repository's configuration and hooks.
+ * A checkout does that: of an old commit that had a submodule there, or of
+ * a commit a command made past the index. The index is not the only way in,
+ * so neither is the gitlink guard (`createGitlinkGuard`).
+ *
+ * So a command may make or change a nested repository only as long as it
+ * stays one that runs nothing git does not already run: after each command,
+ * a repository that holds a finding (`readRepositoryCode`) it did not hold
+ * before the command, at the same place, has its `.git` moved aside, to
+ * `.git-held-by-toolgate` beside it (`-2`, `-3`, … when that is taken). Its
+ * files stay, nothing of the repository is lost, and no git enters it until
+ * the user looks at what it holds and moves it back. A repository the user
+ * made with hooks or settings of their own is left alone while a command
+ * adds none.
+ */
+export function createNestedRepositoryGuard(options: NestedRepositoryGuardOptions): NestedRepositoryGuard {
+  const { workspace } = options;
+  let configs = new Map<string, Promise<readonly ConfigEntry[] | undefined>>();
+  const readConfig = (text: string): Promise<readonly ConfigEntry[] | undefined> => {
+    const key = createHash('sha256').update(text).digest('hex');
+    let read = configs.get(key);
+    if (read === undefined) {
+      if (configs.size >= MAX_KEPT_CONFIGS) configs = new Map();
+      read = readConfigWithGit(options, text);
+      configs.set(key, read);
+    }
+    return read;
+  };
+  const fromWorkspace = (place: string): string => path.relative(workspace, place).split(path.sep).join('/');
+  const findingsAt = async (entries: readonly string[]): Promise<Map<string, CodeFinding[]>> => {
+    const held = heldGitDirOf(workspace);
+    return new Map(await Promise.all(entries.map(async (entry) => [entry, await readRepositoryCode(entry, readConfig, held)] as const)));
+  };
+
+  return {
+    async before(entries) {
+      const found = await findingsAt(entries);
+      return new Map([...found].map(([entry, findings]) => [entry, new Set(findings.map((finding) => finding.identity))]));
+    },
+    async after(baseline, entries) {
+      const found = await findingsAt(entries);
+      const moved: MovedRepository[] = [];
+      const failed: string[] = [];
+      // Every repository is read before any is moved: a `.git` linking to another is judged by what it led to.
+      for (const [entry, findings] of found) {
+        const held = baseline.get(entry);
+        const added = findings.filter((finding) => held?.has(finding.identity) !== true);
+        if (added.length === 0) continue;
+        const aside = moveAside(entry);
+        if (aside === 'failed') failed.push(fromWorkspace(entry));
+        else if (aside !== 'gone') moved.push({ from: fromWorkspace(entry), to: fromWorkspace(aside.to), because: [...new Set(added.map((finding) => finding.what))] });
+      }
+      return { moved, failed };
+    },
+  };
+}
+
+/** The workspace's own git folder, real, when it is a folder: the sandbox holds its configuration and hooks read-only. */
+function heldGitDirOf(workspace: string): string | undefined {
+  const gitDir = path.join(workspace, '.git');
+  return lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory() === true ? gitDir : undefined;
+}
+
+/** A configuration file's settings, read by git from the text (never from the file again, which may have changed). */
+async function readConfigWithGit(options: NestedRepositoryGuardOptions, text: string): Promise<readonly ConfigEntry[] | undefined> {
+  const read = await spawnBounded({
+    file: options.git,
+    // Includes stay unread: they are settings like any other, and none is neutral.
+    args: ['config', '--file', '-', '--no-includes', '--list', '--null'],
+    stdin: text,
+    // Outside any repository, so git reads nothing but the text.
+    cwd: '/',
+    env: options.env,
+    timeoutMs: CONFIG_TIMEOUT_MS,
+    maxOutputBytes: Math.max(64 * 1024, text.length * 2),
+    killGraceMs: 500,
+  });
+  if (read.exitCode !== 0 || read.truncated || read.spawnError !== undefined) return undefined;
+  return parseConfigList(read.stdout);
+}
+
+/** Moves a `.git` aside under the first free name: where it went, `gone` when nothing is there to move, or `failed`. */
+function moveAside(entry: string): { readonly to: string } | 'gone' | 'failed' {
+  const folder = path.dirname(entry);
+  for (let attempt = 1; attempt <= 100; attempt += 1) {
+    const to = path.join(folder, attempt === 1 ? MOVED_ASIDE_NAME : `${MOVED_ASIDE_NAME}-${attempt}`);
+    if (lstatSync(to, { throwIfNoEntry: false }) !== undefined) continue;
+    try {
+      renameSync(entry, to);
+      return { to };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' && lstatSync(entry, { throwIfNoEntry: false }) === undefined) return 'gone';
+      // Made there since it was looked at (a command still running): the next name.
+      if (code === 'EEXIST' || code === 'ENOTEMPTY' || code === 'ENOTDIR' || code === 'EISDIR') continue;
+      return 'failed';
+    }
+  }
+  return 'failed';
+}

@@ -1,0 +1,219 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useAttackHomes } from './support/attack-workspace.js';
+import { closeAfterEach } from './support/serve-gateway.js';
+import { serveRepository, userGit } from './support/served-repository.js';
+
+// The user's repository once had a submodule at `vendor/x`, since removed: its history still lists it, and the user
+// kept a clone of it there, untracked. A commit that lists a path as a submodule makes the user's git enter whatever
+// repository stands there, with that repository's configuration and hooks, as soon as the index lists it: a checkout
+// of the old commit, or of any commit a command made past the index. A script the policy lets through (`node *`)
+// plants such a repository, or plants code in the one standing there, and then the user's git runs.
+
+const opened = closeAfterEach();
+const attackHome = useAttackHomes('toolgate-git-nested-home');
+const upstreams: string[] = [];
+afterAll(() => {
+  for (const folder of upstreams) rmSync(folder, { recursive: true, force: true });
+});
+
+/** Each way in, by name: what it writes, and the marker its program would leave. */
+const ATTACK_JS = `
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const git = (...args) => execFileSync('git', args, { stdio: 'pipe', encoding: 'utf8' }).trim();
+const dot = ['.', 'git'].join('');
+const runs = (name) => '[core]\\n\\tfsmonitor = "touch ' + path.resolve('PWNED-' + name) + '; false"\\n';
+const repositoryAt = (folder, name) => {
+  git('init', '-q', folder);
+  git('-C', folder, '-c', 'user.name=m', '-c', 'user.email=m@example.com', 'commit', '-q', '--allow-empty', '-m', 'm');
+  if (name !== undefined) fs.appendFileSync(folder + '/' + dot + '/config', runs(name));
+};
+const ways = {
+  // A repository made where an old commit lists a submodule.
+  'old-history': () => {
+    fs.rmSync('vendor/x', { recursive: true });
+    repositoryAt('vendor/x', 'old-history');
+  },
+  // The user's own clone there, its configuration written.
+  'tampered': () => fs.appendFileSync('vendor/x/' + dot + '/config', runs('tampered')),
+  'hook': () => fs.writeFileSync('vendor/x/' + dot + '/hooks/post-checkout', '#!/bin/sh\\ntouch ' + path.resolve('PWNED-hook') + '\\n', { mode: 0o755 }),
+  'include': () => {
+    fs.writeFileSync('included.cfg', runs('include'));
+    fs.appendFileSync('vendor/x/' + dot + '/config', '[include]\\n\\tpath = ' + path.resolve('included.cfg') + '\\n');
+  },
+  'worktree-config': () => {
+    fs.appendFileSync('vendor/x/' + dot + '/config', '[extensions]\\n\\tworktreeConfig = true\\n');
+    fs.writeFileSync('vendor/x/' + dot + '/config.worktree', runs('worktree-config'));
+  },
+  'commondir': () => {
+    repositoryAt('common', 'commondir');
+    fs.writeFileSync('vendor/x/' + dot + '/commondir', path.resolve('common', dot) + '\\n');
+  },
+  // The clone's .git made a file naming a git folder planted in the workspace's own .git, which the walk never enters.
+  'gitfile-into-git': () => {
+    repositoryAt('made', 'gitfile-into-git');
+    fs.cpSync('made/' + dot, dot + '/planted', { recursive: true });
+    fs.rmSync('made', { recursive: true });
+    fs.rmSync('vendor/x/' + dot, { recursive: true });
+    fs.writeFileSync('vendor/x/' + dot, 'gitdir: ' + path.resolve(dot, 'planted') + '\\n');
+  },
+  'linked': () => {
+    repositoryAt('made', 'linked');
+    fs.rmSync('vendor/x/' + dot, { recursive: true });
+    fs.symlinkSync(path.resolve('made', dot), 'vendor/x/' + dot);
+  },
+  'moved-in': () => {
+    fs.renameSync('vendor/x', 'vendor/x-away');
+    repositoryAt('elsewhere', 'moved-in');
+    fs.renameSync('elsewhere', 'vendor/x');
+  },
+  // A new repository, and a commit on a branch of its own listing it, made past the index (an index file of its own).
+  // A link at the place leading to a git folder not made yet, then made by a second command in the workspace's .git.
+  'link-ahead': () => {
+    fs.rmSync('vendor/x/' + dot, { recursive: true });
+    fs.symlinkSync(path.resolve(dot, 'later'), 'vendor/x/' + dot);
+  },
+  'made-later': () => {
+    repositoryAt('made', 'made-later');
+    fs.cpSync('made/' + dot, dot + '/later', { recursive: true });
+    fs.rmSync('made', { recursive: true });
+  },
+  'moved-back': () => fs.renameSync('vendor/x/' + dot + '-held-by-toolgate', 'vendor/x/' + dot),
+  'agent-commit': () => {
+    repositoryAt('evil', 'agent-commit');
+    const own = { ...process.env, GIT_INDEX_FILE: path.resolve('agent-index') };
+    const onOwn = (...args) => execFileSync('git', args, { env: own, encoding: 'utf8' }).trim();
+    onOwn('read-tree', 'HEAD');
+    onOwn('update-index', '--add', '--cacheinfo', '160000,' + git('-C', 'evil', 'rev-parse', 'HEAD') + ',evil');
+    git('update-ref', 'refs/heads/feature', git('-c', 'user.name=m', '-c', 'user.email=m@example.com', 'commit-tree', onOwn('write-tree'), '-p', 'HEAD', '-m', 'agent'));
+    fs.rmSync('agent-index');
+  },
+};
+const way = process.argv[2];
+ways[way]();
+console.log(way + ': written');
+`;
+
+/** The user's checkout of what lists the planted repository, then the git commands that enter it. */
+const USER_STEPS: Record<string, readonly (readonly string[])[]> = {
+  'agent-commit': [['checkout', '-q', 'feature'], ['status']],
+};
+const OLD_HISTORY_STEPS: readonly (readonly string[])[] = [['checkout', '-q', 'HEAD~1'], ['status'], ['-c', 'protocol.file.allow=always', 'submodule', 'update', '-q', '--init', '--checkout', '--force']];
+
+const WAYS = ['old-history', 'tampered', 'hook', 'include', 'worktree-config', 'commondir', 'gitfile-into-git', 'linked', 'moved-in', 'agent-commit'];
+
+/** The user's repository: `vendor/x` a submodule one commit ago, removed since, its clone kept in place untracked. */
+function withOldSubmodule(workspace: string): void {
+  const upstream = mkdtempSync(join(tmpdir(), 'toolgate-nested-upstream-'));
+  upstreams.push(upstream);
+  execFileSync('git', ['init', '-q', upstream]);
+  userGit(upstream, 'commit', '-q', '--allow-empty', '-m', 'upstream');
+  userGit(upstream, 'commit', '-q', '--allow-empty', '-m', 'upstream again');
+  userGit(workspace, 'commit', '-q', '--allow-empty', '-m', 'start');
+  userGit(workspace, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', upstream, 'vendor/x');
+  userGit(workspace, 'commit', '-q', '-m', 'vendor x');
+  userGit(workspace, 'rm', '-q', '--cached', 'vendor/x');
+  userGit(workspace, 'rm', '-q', '--cached', '.gitmodules');
+  userGit(workspace, 'commit', '-q', '-m', 'vendor x no longer a submodule');
+  // The clone stays, with its own git folder: what git absorbed into .git/modules goes back in place.
+  rmSync(join(workspace, 'vendor', 'x', '.git'));
+  execFileSync('cp', ['-r', join(workspace, '.git', 'modules', 'vendor', 'x'), join(workspace, 'vendor', 'x', '.git')]);
+  userGit(workspace, 'config', '--file', join(workspace, 'vendor', 'x', '.git', 'config'), '--unset', 'core.worktree');
+  rmSync(join(workspace, '.git', 'modules'), { recursive: true });
+  rmSync(join(workspace, '.gitmodules'));
+}
+
+/** The user's git, each step, whether or not it succeeds: what matters is what it ran. */
+function userSteps(workspace: string, steps: readonly (readonly string[])[]): void {
+  for (const args of steps) {
+    try {
+      userGit(workspace, ...args);
+    } catch {
+      // What matters is what it ran.
+    }
+  }
+}
+
+const pwned = (workspace: string): string[] => readdirSync(workspace).filter((name) => name.startsWith('PWNED'));
+
+describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plants a repository where a commit lists a submodule, in %s', (scope) => {
+  it('the user checks out the old commit and runs git status and submodule update: nothing runs before the attack', async () => {
+    const { workspace } = await serveRepository(opened, attackHome(), scope, ['node'], { 'attack.js': ATTACK_JS }, withOldSubmodule);
+    userSteps(workspace, OLD_HISTORY_STEPS);
+    expect(pwned(workspace)).toEqual([]);
+    expect(userGit(workspace, 'ls-files', '--stage', 'vendor/x')).toContain('160000');
+  });
+
+  it.each(WAYS)("%s: the repository is moved aside, and the user's git runs nothing of it", async (way) => {
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node'], { 'attack.js': ATTACK_JS }, withOldSubmodule);
+    const result = await run(['node', 'attack.js', way]);
+    expect(result).toContain(`${way}: written`);
+    expect(result).toContain('"sandbox\\":\\"bwrap');
+    userSteps(workspace, USER_STEPS[way] ?? OLD_HISTORY_STEPS);
+    expect(pwned(workspace), result).toEqual([]);
+    const place = way === 'agent-commit' ? 'evil' : 'vendor/x';
+    expect(result).toContain('movedRepositories');
+    expect(result).toContain(`{\\"from\\":\\"${place}/.git\\",\\"to\\":\\"${place}/.git-held-by-toolgate\\"`);
+    expect(existsSync(join(workspace, place, '.git'))).toBe(false);
+  });
+
+  it("a link leads the clone's .git to a git folder not there yet, which a second command makes: moved aside after the second, and the user's git runs nothing of it", async () => {
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node'], { 'attack.js': ATTACK_JS }, withOldSubmodule);
+    const results = [await run(['node', 'attack.js', 'link-ahead']), await run(['node', 'attack.js', 'made-later'])];
+    expect(results[0]).not.toContain('movedRepositories');
+    expect(results[1]).toContain(`{\\"from\\":\\"vendor/x/.git\\",\\"to\\":\\"vendor/x/.git-held-by-toolgate\\",\\"because\\":[\\"config: core.fsmonitor\\"]}`);
+    userSteps(workspace, OLD_HISTORY_STEPS);
+    expect(pwned(workspace), results.join('\n')).toEqual([]);
+  });
+
+  it("a repository moved aside and moved back by the next command is moved aside again", async () => {
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node'], { 'attack.js': ATTACK_JS }, withOldSubmodule);
+    const results = [await run(['node', 'attack.js', 'tampered']), await run(['node', 'attack.js', 'moved-back'])];
+    expect(results[0]).toContain('vendor/x/.git-held-by-toolgate\\"');
+    expect(results[1]).toContain('moved-back: written');
+    expect(results[1]).toContain(`{\\"from\\":\\"vendor/x/.git\\",\\"to\\":\\"vendor/x/.git-held-by-toolgate\\"`);
+    userSteps(workspace, OLD_HISTORY_STEPS);
+    expect(pwned(workspace), results.join('\n')).toEqual([]);
+  });
+
+  it("the agent's git adds a worktree of the workspace's repository, whose configuration names a hooks folder of the user's: it stays", async () => {
+    const hooksPath = (workspace: string): void => {
+      withOldSubmodule(workspace);
+      userGit(workspace, 'config', 'core.hooksPath', '.githooks');
+    };
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['git'], {}, hooksPath);
+    const result = await run(['git', 'worktree', 'add', '-q', 'wt']);
+    expect(result).toContain('\\"exitCode\\":0');
+    expect(result).not.toContain('movedRepositories');
+    expect(existsSync(join(workspace, 'wt', '.git'))).toBe(true);
+  });
+
+  it("a script makes a repository and commits in it, and edits the user's clone plainly: both stay as they are (and the agent's git adding the new one lists no submodule)", async () => {
+    const work = [
+      "const { execFileSync } = require('node:child_process');",
+      "const git = (...args) => execFileSync('git', ['-c', 'user.name=m', '-c', 'user.email=m@example.com', ...args], { encoding: 'utf8' });",
+      "git('init', '-q', 'proj');",
+      "require('node:fs').writeFileSync('proj/a.txt', 'a');",
+      "git('-C', 'proj', 'add', 'a.txt');",
+      "git('-C', 'proj', 'commit', '-q', '-m', 'a');",
+      "git('-C', 'proj', 'remote', 'add', 'origin', 'https://example.com/proj.git');",
+      "git('-C', 'vendor/x', 'config', 'user.email', 'me@example.com');",
+      "console.log('worked');",
+    ].join('\n');
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node', 'git'], { 'work.js': work }, withOldSubmodule);
+    const result = await run(['node', 'work.js']);
+    expect(result).toContain('worked');
+    expect(result).not.toContain('movedRepositories');
+    // Listed by the agent's git, it is taken out of the index again (the gitlink guard), and stays a repository.
+    const added = await run(['git', 'add', 'proj']);
+    expect(added).toContain('removedGitlinks\\":[\\"proj\\"]');
+    expect(added).not.toContain('movedRepositories');
+    expect(execFileSync('git', ['log', '--oneline'], { cwd: join(workspace, 'proj'), encoding: 'utf8' })).toContain(' a');
+    expect(readFileSync(join(workspace, 'vendor', 'x', '.git', 'config'), 'utf8')).toContain('me@example.com');
+  });
+});
