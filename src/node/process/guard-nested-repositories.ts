@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import type { MovedRepository } from '../../core/internal.js';
+import { inBatches } from './in-batches.js';
 import { parseConfigList, type ConfigEntry } from './neutral-git-config.js';
 import { readRepositoryCode, type CodeFinding } from './read-repository-code.js';
 import { spawnBounded } from './spawn-bounded.js';
@@ -34,6 +35,8 @@ export const MOVED_ASIDE_NAME = '.git-held-by-toolgate';
 
 /** Configuration texts read by git, kept by digest; past this many the keeping starts over. */
 const MAX_KEPT_CONFIGS = 1024;
+/** Repositories read at once: each may start a git process the first time its configuration is seen. */
+const READ_CONCURRENCY = 8;
 /** How long git may take to read one configuration file. */
 const CONFIG_TIMEOUT_MS = 10_000;
 
@@ -71,7 +74,7 @@ export function createNestedRepositoryGuard(options: NestedRepositoryGuardOption
   const fromWorkspace = (place: string): string => path.relative(workspace, place).split(path.sep).join('/');
   const findingsAt = async (entries: readonly string[]): Promise<Map<string, CodeFinding[]>> => {
     const held = heldGitDirOf(workspace);
-    return new Map(await Promise.all(entries.map(async (entry) => [entry, await readRepositoryCode(entry, readConfig, held)] as const)));
+    return new Map(await inBatches(entries, READ_CONCURRENCY, async (entry) => [entry, await readRepositoryCode(entry, readConfig, held)] as const));
   };
 
   return {

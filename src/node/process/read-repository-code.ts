@@ -126,7 +126,8 @@ function hookFindings(folder: string, what: string, findings: CodeFinding[]): vo
  */
 function statOf(place: string, what: string, findings: CodeFinding[]): Stats | 'absent' | 'unreadable' {
   try {
-    return statSync(place);
+    // Without an exception for a missing name, the common case (`commondir`, `config.worktree`), which costs more than the stat.
+    return statSync(place, { throwIfNoEntry: false }) ?? 'absent';
   } catch (error) {
     const code = codeOf(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return 'absent';

@@ -5,6 +5,7 @@ import { GIT_VALUE_OPTIONS, gitSubcommandIndex } from '../../core/policy/git-dan
 import { matchesLongOption } from '../../core/policy/option-forms.js';
 import { withGitConfig } from './build-child-env.js';
 import { exists, findLinkedWorktreeGitDirs, findModuleGitDirs } from './find-git-directories.js';
+import { inBatches } from './in-batches.js';
 import { spawnBounded, type BoundedResult } from './spawn-bounded.js';
 
 /**
@@ -144,7 +145,7 @@ async function readRepositories(options: RepositoryOverridesOptions, overrides: 
   for (let depth = 0; level.length > 0; depth += 1) {
     count += level.length;
     if (depth > MAX_NESTING || count > MAX_REPOSITORIES) return false;
-    const reads = await inBatches(level, (location) => readWorktreeRepository(run, location, options.externalDiff, overrides));
+    const reads = await inBatches(level, PROBE_CONCURRENCY, (location) => readWorktreeRepository(run, location, options.externalDiff, overrides));
     const next: Location[] = [];
     for (const read of reads) {
       if (read === undefined) return false;
@@ -167,7 +168,7 @@ async function readRepositories(options: RepositoryOverridesOptions, overrides: 
   }
   const unread = [...new Set(found)].filter((gitDir) => !seen.has(gitDir));
   if (count + unread.length > MAX_REPOSITORIES) return false;
-  const reads = await inBatches(unread, (gitDir) => readConfig(run, ['--git-dir', gitDir], options.externalDiff, overrides));
+  const reads = await inBatches(unread, PROBE_CONCURRENCY, (gitDir) => readConfig(run, ['--git-dir', gitDir], options.externalDiff, overrides));
   return reads.every(Boolean);
 }
 
@@ -373,15 +374,6 @@ function inertValue(name: string, value: string | undefined, externalDiff: strin
       // merge drivers, difftool/mergetool/man/browser/guitool commands and paths, instaweb.httpd, gpg programs.
       return 'false';
   }
-}
-
-/** `work` over `items`, a few at a time, in order. */
-async function inBatches<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  for (let index = 0; index < items.length; index += PROBE_CONCURRENCY) {
-    results.push(...(await Promise.all(items.slice(index, index + PROBE_CONCURRENCY).map(work))));
-  }
-  return results;
 }
 
 /** Whether a path lies in a folder named `.git`, where no working tree belongs. */
