@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useAttackHomes } from './support/attack-workspace.js';
-import { closeAfterEach } from './support/serve-gateway.js';
+import { decideIfAsked } from './support/pending-approval.js';
+import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
 import { serveRepository, userGit } from './support/served-repository.js';
 
 // The user's repository once had a submodule at `vendor/x`, since removed: its history still lists it, and the user
@@ -25,9 +26,12 @@ const ATTACK_JS = `
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const git = (...args) => execFileSync('git', args, { stdio: 'pipe', encoding: 'utf8' }).trim();
+const git = (...args) => execFileSync('git', ['-c', 'user.name=m', '-c', 'user.email=m@example.com', ...args], { stdio: 'pipe', encoding: 'utf8' }).trim();
 const dot = ['.', 'git'].join('');
 const runs = (name) => '[core]\\n\\tfsmonitor = "touch ' + path.resolve('PWNED-' + name) + '; false"\\n';
+const hook = (name) => '#!/bin/sh\\ntouch ' + path.resolve('PWNED-' + name) + '\\n';
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+const waitFor = (file) => { for (let i = 0; i < 600 && !fs.existsSync(file); i++) sleep(50); if (!fs.existsSync(file)) throw new Error('no ' + file); };
 const repositoryAt = (folder, name) => {
   git('init', '-q', folder);
   git('-C', folder, '-c', 'user.name=m', '-c', 'user.email=m@example.com', 'commit', '-q', '--allow-empty', '-m', 'm');
@@ -84,6 +88,96 @@ const ways = {
     fs.rmSync('made', { recursive: true });
   },
   'moved-back': () => fs.renameSync('vendor/x/' + dot + '-held-by-toolgate', 'vendor/x/' + dot),
+  // Every name a .git was once moved aside to is taken first.
+  'names-taken': () => {
+    fs.mkdirSync('vendor/x/' + dot + '-held-by-toolgate');
+    for (let i = 2; i <= 100; i++) fs.mkdirSync('vendor/x/' + dot + '-held-by-toolgate-' + i);
+    fs.appendFileSync('vendor/x/' + dot + '/config', runs('names-taken'));
+  },
+  'nothing': () => {},
+  // A repository whose own .git/modules/sub holds a git folder with a hook and fsmonitor; its commit lists sub as a
+  // submodule, and a workspace commit made past the index lists the repository. Nothing under a .git is walked.
+  'modules-inside': () => {
+    git('init', '-q', 'evil');
+    git('init', '-q', 'subsrc');
+    git('-C', 'subsrc', 'commit', '-q', '--allow-empty', '-m', 's');
+    const subSha = git('-C', 'subsrc', 'rev-parse', 'HEAD');
+    fs.mkdirSync('evil/' + dot + '/modules', { recursive: true });
+    fs.cpSync('subsrc/' + dot, 'evil/' + dot + '/modules/sub', { recursive: true });
+    fs.rmSync('subsrc', { recursive: true });
+    fs.appendFileSync('evil/' + dot + '/modules/sub/config', runs('modules-inside-fsmonitor'));
+    fs.mkdirSync('evil/' + dot + '/modules/sub/hooks', { recursive: true });
+    fs.writeFileSync('evil/' + dot + '/modules/sub/hooks/post-checkout', hook('modules-inside-hook'), { mode: 0o755 });
+    fs.writeFileSync('evil/.gitmodules', '[submodule "sub"]\\n\\tpath = sub\\n\\turl = ./sub-upstream\\n');
+    git('-C', 'evil', 'add', '.gitmodules');
+    git('-C', 'evil', 'update-index', '--add', '--cacheinfo', '160000,' + subSha + ',sub');
+    git('-C', 'evil', 'commit', '-q', '-m', 'evil');
+    const own = { ...process.env, GIT_INDEX_FILE: path.resolve('agent-index') };
+    const onOwn = (...args) => execFileSync('git', args, { env: own, encoding: 'utf8' }).trim();
+    onOwn('read-tree', 'HEAD');
+    fs.writeFileSync('agent-gitmodules', '[submodule "evil"]\\n\\tpath = evil\\n\\turl = ./evil\\n');
+    const blob = git('hash-object', '-w', 'agent-gitmodules');
+    fs.rmSync('agent-gitmodules');
+    onOwn('update-index', '--add', '--cacheinfo', '100644,' + blob + ',.gitmodules');
+    onOwn('update-index', '--add', '--cacheinfo', '160000,' + git('-C', 'evil', 'rev-parse', 'HEAD') + ',evil');
+    git('update-ref', 'refs/heads/feature', git('commit-tree', onOwn('write-tree'), '-p', 'HEAD', '-m', 'agent'));
+    fs.rmSync('agent-index');
+  },
+  // The user's clone has core.hooksPath = .husky (as husky sets it): the hooks live in its work tree, not its .git.
+  'husky': () => {
+    fs.mkdirSync('vendor/x/.husky', { recursive: true });
+    fs.writeFileSync('vendor/x/.husky/post-checkout', hook('husky'), { mode: 0o755 });
+  },
+  // The user's clone includes a config file from its work tree (include.path = ../.gitconfig).
+  'included-worktree-config': () => fs.writeFileSync('vendor/x/.gitconfig', runs('included-worktree-config')),
+  // A repository made in a folder the jail protects (.envs matches **/.env*), made by the command, so not masked while
+  // it runs; the walk lists a protected folder whole and never enters it. A commit made past the index lists it.
+  'protected-folder': () => {
+    git('init', '-q', '.envs/evil');
+    git('-C', '.envs/evil', 'commit', '-q', '--allow-empty', '-m', 'e');
+    fs.appendFileSync('.envs/evil/' + dot + '/config', runs('protected-folder'));
+    const own = { ...process.env, GIT_INDEX_FILE: path.resolve('agent-index') };
+    const onOwn = (...args) => execFileSync('git', args, { env: own, encoding: 'utf8' }).trim();
+    onOwn('read-tree', 'HEAD');
+    onOwn('update-index', '--add', '--cacheinfo', '160000,' + git('-C', '.envs/evil', 'rev-parse', 'HEAD') + ',.envs/evil');
+    git('update-ref', 'refs/heads/feature', git('commit-tree', onOwn('write-tree'), '-p', 'HEAD', '-m', 'agent'));
+    fs.rmSync('agent-index');
+  },
+  // Legitimate: a script clones a project with a submodule (from a source made in the same script).
+  'clone-recursive': () => {
+    git('init', '-q', 'src-sub');
+    git('-C', 'src-sub', 'commit', '-q', '--allow-empty', '-m', 's');
+    git('init', '-q', 'src-main');
+    git('-C', 'src-main', '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', path.resolve('src-sub'), 'sub');
+    git('-C', 'src-main', 'commit', '-q', '-m', 'm');
+    git('-c', 'protocol.file.allow=always', 'clone', '-q', '--recurse-submodules', path.resolve('src-main'), 'project');
+  },
+  // The clone's .git folder moved to a plain name and a link left in its place: what git reads stays the same, so the
+  // check after this command finds nothing new. A file tool then writes the plain name, with no check after it.
+  'relink': () => {
+    fs.renameSync('vendor/x/' + dot, 'store');
+    fs.symlinkSync('../../store', 'vendor/x/' + dot);
+  },
+  // A detached child in a new session that writes after the command (and its check) ended.
+  'outlive': () => {
+    const { spawn } = require('node:child_process');
+    const child = spawn('sh', ['-c', 'sleep 3; printf "%s" "$1" >> vendor/x/' + dot + '/config', 'sh', runs('outlive')], { detached: true, stdio: 'ignore' });
+    child.unref();
+  },
+  // Two commands at once: A plants, waits for B to start, hides the .git from its own check and ends; B puts it back.
+  'race-a': () => {
+    fs.appendFileSync('vendor/x/' + dot + '/config', runs('race'));
+    fs.writeFileSync('planted', '');
+    waitFor('b-started');
+    fs.renameSync('vendor/x/' + dot, 'vendor/x/hidden');
+    fs.writeFileSync('a-done', '');
+  },
+  'race-b': () => {
+    fs.writeFileSync('b-started', '');
+    waitFor('a-done');
+    sleep(1500); // A's check runs after A ends
+    fs.renameSync('vendor/x/hidden', 'vendor/x/' + dot);
+  },
   'agent-commit': () => {
     repositoryAt('evil', 'agent-commit');
     const own = { ...process.env, GIT_INDEX_FILE: path.resolve('agent-index') };
@@ -104,6 +198,8 @@ const USER_STEPS: Record<string, readonly (readonly string[])[]> = {
   'agent-commit': [['checkout', '-q', 'feature'], ['status']],
 };
 const OLD_HISTORY_STEPS: readonly (readonly string[])[] = [['checkout', '-q', 'HEAD~1'], ['status'], ['-c', 'protocol.file.allow=always', 'submodule', 'update', '-q', '--init', '--checkout', '--force']];
+
+const RECURSIVE_STEPS: readonly (readonly string[])[] = [['checkout', '-q', 'feature'], ['status'], ['-c', 'protocol.file.allow=always', 'submodule', 'update', '--init', '--recursive']];
 
 const WAYS = ['old-history', 'tampered', 'hook', 'include', 'worktree-config', 'commondir', 'gitfile-into-git', 'linked', 'moved-in', 'agent-commit'];
 
@@ -126,6 +222,18 @@ function withOldSubmodule(workspace: string): void {
   userGit(workspace, 'config', '--file', join(workspace, 'vendor', 'x', '.git', 'config'), '--unset', 'core.worktree');
   rmSync(join(workspace, '.git', 'modules'), { recursive: true });
   rmSync(join(workspace, '.gitmodules'));
+}
+
+/** As withOldSubmodule, the user's clone set up as husky sets a project up (core.hooksPath in its work tree). */
+function withHuskyClone(workspace: string): void {
+  withOldSubmodule(workspace);
+  userGit(workspace, 'config', '--file', join(workspace, 'vendor', 'x', '.git', 'config'), 'core.hooksPath', '.husky');
+}
+
+/** As withOldSubmodule, the user's clone including a shared config file kept in its work tree. */
+function withIncludedClone(workspace: string): void {
+  withOldSubmodule(workspace);
+  userGit(workspace, 'config', '--file', join(workspace, 'vendor', 'x', '.git', 'config'), 'include.path', '../.gitconfig');
 }
 
 /** The user's git, each step, whether or not it succeeds: what matters is what it ran. */
@@ -215,5 +323,101 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
     expect(added).not.toContain('movedRepositories');
     expect(execFileSync('git', ['log', '--oneline'], { cwd: join(workspace, 'proj'), encoding: 'utf8' })).toContain(' a');
     expect(readFileSync(join(workspace, 'vendor', 'x', '.git', 'config'), 'utf8')).toContain('me@example.com');
+  });
+
+  it("names-taken: the name a .git is moved aside to, and a hundred more, taken first: moved under a name no command can take ahead, and the user's git runs nothing of it", async () => {
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node'], { 'attack.js': ATTACK_JS }, withOldSubmodule);
+    const first = await run(['node', 'attack.js', 'names-taken']);
+    const second = await run(['node', 'attack.js', 'nothing']);
+    expect(first).toContain('{\\"from\\":\\"vendor/x/.git\\",\\"to\\":\\"vendor/x/.git-held-by-toolgate-');
+    expect(second).toContain('nothing: written');
+    expect(second).not.toContain('movedRepositories');
+    userSteps(workspace, OLD_HISTORY_STEPS);
+    expect(pwned(workspace), `${first}\n${second}`).toEqual([]);
+  });
+
+  it("modules-inside: a repository made with a submodule's git folder planted in its .git/modules, listed by a commit made past the index: moved aside, and the user's submodule update --recursive runs nothing of it", async () => {
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node'], { 'attack.js': ATTACK_JS }, withOldSubmodule);
+    const result = await run(['node', 'attack.js', 'modules-inside']);
+    expect(result).toContain('modules-inside: written');
+    expect(result).toContain('{\\"from\\":\\"evil/.git\\",\\"to\\":\\"evil/.git-held-by-toolgate\\",\\"because\\":[\\"modules/sub config: core.fsmonitor\\",\\"modules/sub hooks/post-checkout\\"]}');
+    userSteps(workspace, RECURSIVE_STEPS);
+    expect(pwned(workspace), result).toEqual([]);
+  });
+
+  it("husky: the user's clone names a hooks folder in its work tree, and a command writes a hook there: moved aside, and the user's git runs nothing of it", async () => {
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node'], { 'attack.js': ATTACK_JS }, withHuskyClone);
+    const result = await run(['node', 'attack.js', 'husky']);
+    expect(result).toContain('husky: written');
+    expect(result).toContain('\\"because\\":[\\"config: core.hookspath/post-checkout\\"]');
+    userSteps(workspace, OLD_HISTORY_STEPS);
+    expect(pwned(workspace), result).toEqual([]);
+  });
+
+  it("included-worktree-config: the user's clone includes a configuration file from its work tree, and a command writes fsmonitor there: moved aside, and the user's git runs nothing of it", async () => {
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node'], { 'attack.js': ATTACK_JS }, withIncludedClone);
+    const result = await run(['node', 'attack.js', 'included-worktree-config']);
+    expect(result).toContain('included-worktree-config: written');
+    expect(result).toContain('\\"because\\":[\\"config: include.path ../.gitconfig: core.fsmonitor\\"]');
+    userSteps(workspace, OLD_HISTORY_STEPS);
+    expect(pwned(workspace), result).toEqual([]);
+  });
+
+  it("protected-folder: a repository made in a folder the jail protects, made by the same command, listed by a commit made past the index: moved aside, and the user's git runs nothing of it", async () => {
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node'], { 'attack.js': ATTACK_JS }, withOldSubmodule);
+    const result = await run(['node', 'attack.js', 'protected-folder']);
+    expect(result).toContain('protected-folder: written');
+    expect(result).toContain('{\\"from\\":\\".envs/evil/.git\\"');
+    userSteps(workspace, [['checkout', '-q', 'feature'], ['status']]);
+    expect(pwned(workspace), result).toEqual([]);
+  });
+
+  it('a script clones a project with a submodule: nothing is moved aside', async () => {
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node'], { 'attack.js': ATTACK_JS }, withOldSubmodule);
+    const result = await run(['node', 'attack.js', 'clone-recursive']);
+    expect(result).toContain('clone-recursive: written');
+    expect(result).not.toContain('movedRepositories');
+    expect(existsSync(join(workspace, 'project', 'sub', '.git'))).toBe(true);
+  });
+
+  it("write-tool: a command links the clone's .git to a plain folder, and write_file (allowed by Write(**)) writes fsmonitor into its config there: the call fails with the repository moved aside, and the user's git runs nothing of it", async () => {
+    const policy = { allowedCommandGlobs: ['node *'], allow: ['Bash(node *)', 'Write(**)'] };
+    const workspace = makeWorkspace({ scope, mode: 'auto', policy }, { 'attack.js': ATTACK_JS });
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    withOldSubmodule(workspace);
+    const gateway = opened.gateway(await serveWorkspace(workspace, { env: { HOME: attackHome() } }));
+    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+    opened.client(client);
+    const call = async (tool: string, args: Record<string, unknown>): Promise<string> => JSON.stringify((await decideIfAsked(gateway, client, tool, args, 'reject')).result);
+    const first = await call('run_command', { command: ['node', 'attack.js', 'relink'] });
+    const config = readFileSync(join(workspace, 'store', 'config'), 'utf8');
+    const written = await call('write_file', { path: 'store/config', content: `${config}[core]\n\tfsmonitor = "touch ${join(workspace, 'PWNED-write-tool')}; false"\n` });
+    expect(first).toContain('relink: written');
+    expect(first).not.toContain('movedRepositories');
+    expect(written).toContain('"isError":true');
+    expect(written).toContain('its .git was moved aside: vendor/x/.git (config: core.fsmonitor) to vendor/x/.git-held-by-toolgate');
+    userSteps(workspace, OLD_HISTORY_STEPS);
+    expect(pwned(workspace), `${first}\n${written}`).toEqual([]);
+  });
+
+  it('outlive: a detached child that would write after the command ended dies with it', async () => {
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node'], { 'attack.js': ATTACK_JS }, withOldSubmodule);
+    const result = await run(['node', 'attack.js', 'outlive']);
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    userSteps(workspace, OLD_HISTORY_STEPS);
+    expect(pwned(workspace), result).toEqual([]);
+    expect(readFileSync(join(workspace, 'vendor', 'x', '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
+  });
+
+  it("race: two commands at once, the second started once the first planted, pass the .git between them: moved aside after the second, and the user's git runs nothing of it", async () => {
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node'], { 'attack.js': ATTACK_JS }, withOldSubmodule);
+    const a = run(['node', 'attack.js', 'race-a']);
+    for (let i = 0; i < 200 && !existsSync(join(workspace, 'planted')); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    const b = run(['node', 'attack.js', 'race-b']);
+    const results = await Promise.all([a, b]);
+    expect(results[1]).toContain('race-b: written');
+    expect(results[1]).toContain('{\\"from\\":\\"vendor/x/.git\\",\\"to\\":\\"vendor/x/.git-held-by-toolgate\\",\\"because\\":[\\"config: core.fsmonitor\\"]}');
+    userSteps(workspace, OLD_HISTORY_STEPS);
+    expect(pwned(workspace), results.join('\n')).toEqual([]);
   });
 });

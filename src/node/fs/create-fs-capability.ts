@@ -16,6 +16,8 @@ export interface CreateFsCapabilityOptions {
   readonly maxListEntries?: number;
   /** Shared with the process capability: a write waits while a starting command holds its file (`createPathLocks`). */
   readonly locks: PathLocks;
+  /** Each write held to the nested repositories as a command is (`NodeProcessCapability.holdingRepositories`). */
+  readonly holdingRepositories?: <T>(tool: string | undefined, write: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -40,8 +42,8 @@ export function createFsCapability(options: CreateFsCapabilityOptions): Required
 
 /**
  * Run a write of `requested` once no starting command holds the file it
- * leads to. A path that does not resolve is left to the write to refuse, in
- * its own order of checks.
+ * leads to, held to the nested repositories. A path that does not resolve
+ * is left to the write to refuse, in its own order of checks.
  */
 async function whileHeld<T>(options: CreateFsCapabilityOptions, requested: string, label: HostCallLabel, work: () => Promise<T>): Promise<T> {
   let target: string;
@@ -52,7 +54,7 @@ async function whileHeld<T>(options: CreateFsCapabilityOptions, requested: strin
   }
   const release = await options.locks.acquire([target]);
   try {
-    return await work();
+    return await (options.holdingRepositories === undefined ? work() : options.holdingRepositories(label.tool, work));
   } finally {
     release();
   }

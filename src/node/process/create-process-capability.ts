@@ -11,7 +11,7 @@ import { buildChildEnv, gitHardeningEnv, withGitConfig } from './build-child-env
 import { createProtectedFileFinder, type MaskWalkLimit, type ProtectedFiles } from './find-protected-files.js';
 import { findProgram } from './find-program.js';
 import { findRepositoryCode } from './find-repository-code.js';
-import { createNestedRepositoryGuard, type NestedRepositoriesBaseline, type NestedRepositoryGuard } from './guard-nested-repositories.js';
+import { createNestedRepositoryGuard, type NestedRepositoriesCheck, type NestedRepositoryGuard } from './guard-nested-repositories.js';
 import { createRepositoryHolder, UnheldRepositoryError, type EnteredRepositories, type HeldFor, type RepositoriesCheck, type RepositoryHolder } from './hold-repositories.js';
 import type { PathLocks } from '../fs/path-locks.js';
 import { repositoryGitOverrides, type RepositoryOverridesOptions } from './repository-git-overrides.js';
@@ -50,6 +50,14 @@ const START_HOLD_MS = 2000;
 export interface NodeProcessCapability extends ProcessCapability {
   /** `bwrap` when children run sandboxed, `none` otherwise; probed once. */
   sandboxStatus(): Promise<'bwrap' | 'none'>;
+  /**
+   * Run a file write held to the nested repositories as a command is
+   * (`createNestedRepositoryGuard`): a repository the write left holding
+   * code it did not hold (a hook or a setting written into a git folder a
+   * link leads to, or into a hooks folder its configuration names) is moved
+   * aside, and the call fails, saying so.
+   */
+  holdingRepositories<T>(tool: string | undefined, write: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -86,6 +94,26 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
     async sandboxStatus() {
       return (await findBwrap()) === undefined ? 'none' : 'bwrap';
     },
+    async holdingRepositories<T>(tool: string | undefined, write: () => Promise<T>): Promise<T> {
+      const nested = jail.scope === 'read-only' ? undefined : repositoryGuards()?.nested;
+      if (nested === undefined) return write();
+      // A file write makes no repository (a `.git` is protected): those the last walk found are read again, the first time walked.
+      // A workspace past the walk's limit has its commands refused; its file writes are held to no repository.
+      const entries = nested.known ?? walkedRepositories(findProtectedFiles(options.maskWalkLimit)) ?? [];
+      await nested.enter(entries);
+      let written: { readonly value: T } | undefined;
+      try {
+        written = { value: await write() };
+      } finally {
+        const moved = repositoriesMovedAside(await nested.leave(entries), tool, 'the file was written');
+        if (written !== undefined && moved.length > 0) {
+          const what = moved.map((entry) => `${entry.from} (${entry.because.join(', ')}) to ${entry.to}`).join('; ');
+          // eslint-disable-next-line no-unsafe-finally -- the write succeeded; what it did to a repository is the call's answer.
+          throw hostUnavailable(tool, 'fs', `the file was written, and it gave a nested repository code the user's git would run on entering it as a submodule, so its .git was moved aside: ${what}`);
+        }
+      }
+      return written.value;
+    },
     async spawn(command, args, declaredEnv, spawnOptions, signal): Promise<ProcessResult> {
       const tool = spawnOptions.tool;
       signal?.throwIfAborted();
@@ -115,12 +143,19 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
         const heldFor: HeldFor = sandbox === undefined ? 'nothing' : path.basename(file) === 'git' ? 'git' : 'program';
         const writing = jail.scope !== 'read-only';
         const nested = writing && walked !== undefined ? repositoryGuards()?.nested : undefined;
-        const nestedBaseline = nested === undefined || walked === undefined ? undefined : await nested.before(walked.repositories);
+        if (nested !== undefined && walked !== undefined) await nested.enter(walked.repositories);
         const holder = writing ? repositoryGuards()?.holder : undefined;
-        const entered = writing ? await enterRepositories(holder, jail.workspace, heldFor, tool) : undefined;
         let result: BoundedResult;
         let check: RepositoriesCheck | undefined;
-        let movedAside: readonly MovedRepository[] | string = [];
+        let nestedCheck: NestedRepositoriesCheck | undefined;
+        let entered: EnteredRepositories | undefined;
+        try {
+          entered = writing ? await enterRepositories(holder, jail.workspace, heldFor, tool) : undefined;
+        } catch (error) {
+          // Not run: nothing to check, but the guard is told the operation ended.
+          await nested?.leave(nested.known);
+          throw error;
+        }
         try {
           const spawned =
             sandbox === undefined
@@ -142,10 +177,10 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           // Before anything else, an aborted command included: what it added to an index is taken out (and the indexes are
           // left, so the next command is held to what they hold then).
           check = entered === undefined || holder === undefined ? undefined : await holder.leave(entered);
-          if (nested !== undefined && nestedBaseline !== undefined) movedAside = await leaveNestedRepositories(nested, nestedBaseline, findProtectedFiles(options.maskWalkLimit));
+          if (nested !== undefined) nestedCheck = await nested.leave(walkedRepositories(findProtectedFiles(options.maskWalkLimit)));
         }
         const removedGitlinks = gitlinksTakenOut(check, tool);
-        const movedRepositories = repositoriesMovedAside(movedAside, tool);
+        const movedRepositories = repositoriesMovedAside(nestedCheck, tool, 'the command ran');
         if (result.aborted) signal?.throwIfAborted();
         if (result.spawnError !== undefined) throw hostUnavailable(tool, 'process', `the command could not be started (${result.spawnError})`);
         return {
@@ -176,23 +211,20 @@ function gitlinksTakenOut(check: RepositoriesCheck | undefined, tool: string | u
   return check.removed;
 }
 
-/**
- * The nested repositories after a command (`createNestedRepositoryGuard`), walked again: those it left holding code
- * they did not hold before, moved aside; or, when that could not be done, why.
- */
-async function leaveNestedRepositories(guard: NestedRepositoryGuard, baseline: NestedRepositoriesBaseline, walked: ProtectedFiles): Promise<readonly MovedRepository[] | string> {
-  if (walked.kind !== 'found') return walked.kind === 'over_limit' ? 'the workspace grew past the walk\'s limit' : `${walked.folder} holds a name that is not valid UTF-8`;
-  const check = await guard.after(baseline, walked.repositories);
-  return check.failed.length > 0 ? `${check.failed.join(', ')} could not be moved aside` : check.moved;
+/** The nested repositories' `.git` entries a walk found; undefined when it could not see the whole workspace. */
+function walkedRepositories(walked: ProtectedFiles): readonly string[] | undefined {
+  return walked.kind === 'found' ? walked.repositories : undefined;
 }
 
-/** The repositories moved aside after a command; one that could not be checked or moved fails the call. */
-function repositoriesMovedAside(moved: readonly MovedRepository[] | string, tool: string | undefined): readonly MovedRepository[] {
-  if (typeof moved !== 'string') return moved;
+/** The repositories moved aside after an operation; one that could not be checked or moved fails the call. */
+function repositoriesMovedAside(check: NestedRepositoriesCheck | undefined, tool: string | undefined, done: string): readonly MovedRepository[] {
+  if (check === undefined) return [];
+  if (!check.unchecked && check.failed.length === 0) return check.moved;
+  const why = check.unchecked ? 'the workspace could not be walked whole afterwards' : `${check.failed.join(', ')} could not be moved aside`;
   throw hostUnavailable(
     tool,
     'process',
-    `the command ran, but toolgate could not check the repositories in the workspace afterwards for configuration or hooks it added (${moved}): look at each nested repository's .git/config and .git/hooks before running git where a commit lists it as a submodule`,
+    `${done}, but toolgate could not check the repositories in the workspace for configuration or hooks it added (${why}): look at each nested repository's .git/config and .git/hooks before running git where a commit lists it as a submodule`,
   );
 }
 

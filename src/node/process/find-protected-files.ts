@@ -43,6 +43,10 @@ interface FolderListing {
   readonly links: readonly string[];
   /** Its `.git` entry, when it has one. */
   readonly repository: string | undefined;
+  /** Protected folders in it, masked whole: walked all the same, for the repositories in them alone. */
+  readonly maskedFolders: readonly string[];
+  /** Whether it lies in a protected folder: read for its folders and repository alone. */
+  readonly masked: boolean;
 }
 
 /**
@@ -92,12 +96,17 @@ export function createProtectedFileFinder(jail: FsJail, isReadable: (absolute: s
     const protectedFiles: string[] = [];
     const repositories: string[] = [];
     const folders = [jail.workspace];
+    // A command can make a repository in a protected folder it made, which is masked only from the next spawn on.
+    const maskedFolders: string[] = [];
     let entries = 0;
-    for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+    for (;;) {
+      const masked = folders.length === 0;
+      const folder = masked ? maskedFolders.pop() : folders.pop();
+      if (folder === undefined) break;
       // An outside folder two links lead to, or a loop of links, is walked once.
       if (seen.has(folder)) continue;
       if (performance.now() >= deadline) return { kind: 'over_limit', bound: 'milliseconds' };
-      const listing = listFolder(jail, isReadable, folder, listings.get(folder));
+      const listing = listFolder(jail, isReadable, folder, listings.get(folder), masked);
       if (listing === undefined) continue;
       seen.set(folder, listing);
       if (listing.undecodable) return { kind: 'undecodable_name', folder };
@@ -105,9 +114,10 @@ export function createProtectedFileFinder(jail: FsJail, isReadable: (absolute: s
       if (entries > maxEntries) return { kind: 'over_limit', bound: 'entries' };
       found.push(...listing.found);
       protectedFiles.push(...listing.protectedFiles);
+      (masked ? maskedFolders : folders).push(...listing.folders);
+      maskedFolders.push(...listing.maskedFolders);
       // Only the workspace's: a command writes nowhere else, and the workspace's own is held in place (`findRepositoryCode`).
       if (listing.repository !== undefined && folder !== jail.workspace && isInside(jail.workspace, folder)) repositories.push(listing.repository);
-      folders.push(...listing.folders);
       for (const link of listing.links) {
         const target = outsideTarget(jail, link);
         if (target?.kind === 'protected') found.push(target.path);
@@ -122,14 +132,19 @@ export function createProtectedFileFinder(jail: FsJail, isReadable: (absolute: s
   };
 }
 
-/** A folder's listing: the cached one while the folder is unchanged and was settled when read, else read now. Undefined when it is gone or no longer a folder. */
-function listFolder(jail: FsJail, isReadable: (absolute: string) => boolean, folder: string, cached: FolderListing | undefined): FolderListing | undefined {
+/**
+ * A folder's listing: the cached one while the folder is unchanged and was
+ * settled when read, else read now. Undefined when it is gone or no longer a
+ * folder. A folder `masked` (in a protected folder) is read for its folders
+ * and its `.git` alone: what it holds is masked with it.
+ */
+function listFolder(jail: FsJail, isReadable: (absolute: string) => boolean, folder: string, cached: FolderListing | undefined, masked: boolean): FolderListing | undefined {
   const stats = lstatSync(folder, { bigint: true, throwIfNoEntry: false });
   if (stats === undefined || !stats.isDirectory()) return undefined;
   const stamp = `${stats.dev}:${stats.ino}:${stats.ctimeNs}`;
-  if (cached !== undefined && cached.settled && cached.stamp === stamp) return cached;
+  if (cached !== undefined && cached.settled && cached.stamp === stamp && cached.masked === masked) return cached;
   const dirents = readFolder(folder);
-  if (dirents === 'unreadable') return unreadableListing(stamp, folder);
+  if (dirents === 'unreadable') return unreadableListing(stamp, folder, masked);
   const undecodable = dirents.some((entry) => entry.name.includes('\uFFFD')) && hasUndecodableName(folder);
   const listing = {
     stamp,
@@ -142,6 +157,8 @@ function listFolder(jail: FsJail, isReadable: (absolute: string) => boolean, fol
     ordinaryFiles: [] as string[],
     links: [] as string[],
     repository: undefined as string | undefined,
+    maskedFolders: [] as string[],
+    masked,
   };
   for (const entry of dirents) {
     listing.entries += 1;
@@ -149,12 +166,15 @@ function listFolder(jail: FsJail, isReadable: (absolute: string) => boolean, fol
     if (entry.name === '.git') {
       listing.repository = absolute;
       // A `.git` that is a link is judged by where it leads (see `outsideTarget`), never masked as itself.
-      if (entry.isSymbolicLink()) listing.links.push(absolute);
+      if (entry.isSymbolicLink() && !masked) listing.links.push(absolute);
       continue;
     }
-    if (masksWhole(jail, isReadable, absolute, entry)) {
+    if (masked) {
+      if (entry.isDirectory()) listing.folders.push(absolute);
+    } else if (masksWhole(jail, isReadable, absolute, entry)) {
       listing.found.push(absolute);
       if (entry.isFile()) listing.protectedFiles.push(absolute);
+      else if (entry.isDirectory()) listing.maskedFolders.push(absolute);
     } else if (entry.isDirectory()) listing.folders.push(absolute);
     else if (entry.isFile()) listing.ordinaryFiles.push(absolute);
     else if (entry.isSymbolicLink()) listing.links.push(absolute);
@@ -195,8 +215,8 @@ function readFolder(folder: string): Dirent[] | 'unreadable' {
 }
 
 /** A folder the walk cannot list, masked whole: what it holds is unknown, so none of it is shown. Read again at each spawn. */
-function unreadableListing(stamp: string, folder: string): FolderListing {
-  return { stamp, settled: false, entries: 1, undecodable: false, found: [folder], protectedFiles: [], folders: [], ordinaryFiles: [], links: [], repository: undefined };
+function unreadableListing(stamp: string, folder: string, masked: boolean): FolderListing {
+  return { stamp, settled: false, entries: 1, undecodable: false, found: masked ? [] : [folder], protectedFiles: [], folders: [], ordinaryFiles: [], links: [], repository: undefined, maskedFolders: [], masked };
 }
 
 /**

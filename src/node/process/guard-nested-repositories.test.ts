@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findProgram } from './find-program.js';
 import { createNestedRepositoryGuard } from './guard-nested-repositories.js';
 
-describe('createNestedRepositoryGuard: a repository a command leaves holding new code is moved aside', () => {
+describe('createNestedRepositoryGuard: a repository an operation leaves holding new code is moved aside', () => {
   let workspace = '';
   const git = findProgram('git', ['/usr/bin', '/bin']) as string;
   const guard = () => createNestedRepositoryGuard({ workspace, git, env: { PATH: '/usr/bin:/bin' } });
@@ -25,45 +25,74 @@ describe('createNestedRepositoryGuard: a repository a command leaves holding new
   it('moves a repository made with a program in its configuration, and one given a hook, naming what each holds', async () => {
     const nested = guard();
     const mine = repository('mine');
-    const baseline = await nested.before([mine]);
+    await nested.enter([mine]);
     const made = repository('made');
     fsmonitor(made);
     writeFileSync(path.join(mine, 'hooks', 'post-checkout'), '#!/bin/sh\n', { mode: 0o755 });
-    expect(await nested.after(baseline, [made, mine])).toEqual({
+    expect(await nested.leave([made, mine])).toEqual({
       moved: [
         { from: 'made/.git', to: 'made/.git-held-by-toolgate', because: ['config: core.fsmonitor'] },
         { from: 'mine/.git', to: 'mine/.git-held-by-toolgate', because: ['hooks/post-checkout'] },
       ],
       failed: [],
+      unchecked: false,
     });
     expect(existsSync(made)).toBe(false);
     expect(existsSync(path.join(workspace, 'made', '.git-held-by-toolgate', 'config'))).toBe(true);
   });
 
-  it("leaves a repository of the user's with hooks and settings of its own while a command adds none, and a new one that holds none", async () => {
+  it("leaves a repository of the user's with hooks and settings of its own while an operation adds none, and a new one that holds none", async () => {
     const nested = guard();
     const mine = repository('mine');
     fsmonitor(mine);
     writeFileSync(path.join(mine, 'hooks', 'pre-commit'), '#!/bin/sh\n', { mode: 0o755 });
-    const baseline = await nested.before([mine]);
+    await nested.enter([mine]);
     execFileSync('git', ['-C', path.join(workspace, 'mine'), 'config', 'user.email', 'me@example.com']);
     const plain = repository('plain');
-    expect(await nested.after(baseline, [mine, plain])).toEqual({ moved: [], failed: [] });
+    expect(await nested.leave([mine, plain])).toEqual({ moved: [], failed: [], unchecked: false });
     // Its hook rewritten is another hook.
+    await nested.enter([mine, plain]);
     writeFileSync(path.join(mine, 'hooks', 'pre-commit'), '#!/bin/sh\ntouch pwned\n');
-    expect((await nested.after(baseline, [mine, plain])).moved).toEqual([{ from: 'mine/.git', to: 'mine/.git-held-by-toolgate', because: ['hooks/pre-commit'] }]);
+    expect((await nested.leave([mine, plain])).moved).toEqual([{ from: 'mine/.git', to: 'mine/.git-held-by-toolgate', because: ['hooks/pre-commit'] }]);
   });
 
-  it('takes the next free name, and passes over a .git gone since the walk', async () => {
+  it('an operation entering while another is under way is held to what the user had before both: a repository planted by the first is moved after either', async () => {
     const nested = guard();
-    const baseline = await nested.before([]);
+    const mine = repository('mine');
+    await nested.enter([mine]);
+    fsmonitor(mine);
+    // The second enters with the first's key in place, and the first leaves after hiding the .git from its walk.
+    await nested.enter([mine]);
+    expect(await nested.leave([])).toEqual({ moved: [], failed: [], unchecked: false });
+    expect((await nested.leave([mine])).moved).toEqual([{ from: 'mine/.git', to: 'mine/.git-held-by-toolgate', because: ['config: core.fsmonitor'] }]);
+  });
+
+  it('a check that could not walk the workspace leaves nothing to be taken as the user\'s until one completes', async () => {
+    const nested = guard();
+    const mine = repository('mine');
+    await nested.enter([mine]);
+    fsmonitor(mine);
+    expect(await nested.leave(undefined)).toEqual({ moved: [], failed: [], unchecked: true });
+    // With nothing under way the next operation would read what is there as the user's; it does not.
+    await nested.enter([mine]);
+    expect((await nested.leave([mine])).moved).toEqual([{ from: 'mine/.git', to: 'mine/.git-held-by-toolgate', because: ['config: core.fsmonitor'] }]);
+    // Settled again: what is there now is the user's.
+    const again = repository('mine');
+    fsmonitor(again);
+    await nested.enter([again]);
+    expect((await nested.leave([again])).moved).toEqual([]);
+  });
+
+  it('takes a name no command can take ahead when the plain one is taken, and passes over a .git gone since the walk', async () => {
+    const nested = guard();
+    await nested.enter([]);
     const made = repository('made');
     fsmonitor(made);
     mkdirSync(path.join(workspace, 'made', '.git-held-by-toolgate'));
     writeFileSync(path.join(workspace, 'made', '.git-held-by-toolgate', 'kept'), 'x');
-    writeFileSync(path.join(workspace, 'made', '.git-held-by-toolgate-2'), 'x');
-    expect((await nested.after(baseline, [made, path.join(workspace, 'gone', '.git')])).moved).toEqual([
-      { from: 'made/.git', to: 'made/.git-held-by-toolgate-3', because: ['config: core.fsmonitor'] },
-    ]);
+    const check = await nested.leave([made, path.join(workspace, 'gone', '.git')]);
+    expect(check.moved).toHaveLength(1);
+    expect(check.moved[0]?.to).toMatch(/^made\/\.git-held-by-toolgate-[0-9a-f]{12}$/);
+    expect(existsSync(path.join(workspace, 'made', '.git-held-by-toolgate', 'kept'))).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { lstatSync, renameSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, lstatSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { MovedRepository } from '../../core/internal.js';
 import { inBatches } from './in-batches.js';
@@ -14,20 +14,31 @@ export interface NestedRepositoryGuardOptions {
   readonly env: Readonly<Record<string, string>>;
 }
 
-/** What each nested repository held before a command: by its `.git`, the identities of its findings. */
-export type NestedRepositoriesBaseline = ReadonlyMap<string, ReadonlySet<string>>;
-
 export interface NestedRepositoriesCheck {
   readonly moved: readonly MovedRepository[];
   /** The `.git` of each such repository the host could not move, from the workspace. */
   readonly failed: readonly string[];
+  /** The workspace could not be walked whole: what it holds was not checked. */
+  readonly unchecked: boolean;
 }
 
 export interface NestedRepositoryGuard {
-  /** Before a command: what each repository at `entries` (each a `.git`, as the workspace walk found them) holds. */
-  before(entries: readonly string[]): Promise<NestedRepositoriesBaseline>;
-  /** After it: each repository at `entries` now holding a finding it did not before, moved aside. */
-  after(baseline: NestedRepositoriesBaseline, entries: readonly string[]): Promise<NestedRepositoriesCheck>;
+  /**
+   * Before an operation that may write the workspace (a command, a file
+   * written): when none other is under way, and the last check left nothing
+   * behind, what each repository at `entries` (each a `.git`, as the
+   * workspace walk found them) holds is taken as the user's. Operations
+   * entering while that is read wait for it.
+   */
+  enter(entries: readonly string[]): Promise<void>;
+  /**
+   * After it: each repository at `entries` holding a finding the user's did
+   * not, moved aside. `entries` undefined: the workspace could not be walked,
+   * so nothing is taken as the user's until a check completes.
+   */
+  leave(entries: readonly string[] | undefined): Promise<NestedRepositoriesCheck>;
+  /** The `.git` entries the last walk passed (undefined before one), for an operation that makes no repository (a file written) to check again. */
+  readonly known: readonly string[] | undefined;
 }
 
 /** What the `.git` of a repository becomes when it is moved aside. */
@@ -35,6 +46,8 @@ export const MOVED_ASIDE_NAME = '.git-held-by-toolgate';
 
 /** Configuration texts read by git, kept by digest; past this many the keeping starts over. */
 const MAX_KEPT_CONFIGS = 1024;
+/** Names tried for a `.git` moved aside: the plain one, then random ones. */
+const MOVE_ATTEMPTS = 8;
 /** Repositories read at once: each may start a git process the first time its configuration is seen. */
 const READ_CONCURRENCY = 8;
 /** How long git may take to read one configuration file. */
@@ -48,15 +61,22 @@ const CONFIG_TIMEOUT_MS = 10_000;
  * a commit a command made past the index. The index is not the only way in,
  * so neither is the gitlink guard (`createGitlinkGuard`).
  *
- * So a command may make or change a nested repository only as long as it
- * stays one that runs nothing git does not already run: after each command,
- * a repository that holds a finding (`readRepositoryCode`) it did not hold
- * before the command, at the same place, has its `.git` moved aside, to
- * `.git-held-by-toolgate` beside it (`-2`, `-3`, … when that is taken). Its
- * files stay, nothing of the repository is lost, and no git enters it until
- * the user looks at what it holds and moves it back. A repository the user
- * made with hooks or settings of their own is left alone while a command
- * adds none.
+ * So a command, or a file written, may make or change a nested repository
+ * only as long as it stays one that runs nothing git does not already run.
+ * What each repository holds (`readRepositoryCode`) is taken as the user's
+ * when it is read with no operation under way; after each operation, a
+ * repository that holds a finding the user's did not, at the same place,
+ * has its `.git` moved aside, to `.git-held-by-toolgate` beside it (with a
+ * random suffix when that is taken). Its files stay, nothing of the
+ * repository is lost, and no git enters it until the user looks at what it
+ * holds and moves it back. A repository the user made with hooks or
+ * settings of their own is left alone while no operation adds any.
+ *
+ * Read between operations, never at the start of each: a command starting
+ * while another runs would otherwise take what the first planted as the
+ * user's, and the two could pass a repository between them unseen. A check
+ * that could not see the workspace whole, or move a repository, leaves
+ * nothing to be taken as the user's until one completes.
  */
 export function createNestedRepositoryGuard(options: NestedRepositoryGuardOptions): NestedRepositoryGuard {
   const { workspace } = options;
@@ -74,28 +94,62 @@ export function createNestedRepositoryGuard(options: NestedRepositoryGuardOption
   const fromWorkspace = (place: string): string => path.relative(workspace, place).split(path.sep).join('/');
   const findingsAt = async (entries: readonly string[]): Promise<Map<string, CodeFinding[]>> => {
     const held = heldGitDirOf(workspace);
-    return new Map(await inBatches(entries, READ_CONCURRENCY, async (entry) => [entry, await readRepositoryCode(entry, readConfig, held)] as const));
+    return new Map(await inBatches(entries, READ_CONCURRENCY, async (entry) => [entry, await readRepositoryCode(entry, { readConfig, heldGitDir: held, workspace })] as const));
   };
+  /** What each repository held when last read with nothing under way: by its `.git`, its findings' identities. */
+  const accepted = new Map<string, ReadonlySet<string>>();
+  let inFlight = 0;
+  /** Whether the last check saw the whole workspace and moved whatever it had to. */
+  let settled = true;
+  let reading: Promise<void> = Promise.resolve();
+  let known: readonly string[] | undefined;
 
   return {
-    async before(entries) {
-      const found = await findingsAt(entries);
-      return new Map([...found].map(([entry, findings]) => [entry, new Set(findings.map((finding) => finding.identity))]));
+    get known() {
+      return known;
     },
-    async after(baseline, entries) {
-      const found = await findingsAt(entries);
-      const moved: MovedRepository[] = [];
-      const failed: string[] = [];
-      // Every repository is read before any is moved: a `.git` linking to another is judged by what it led to.
-      for (const [entry, findings] of found) {
-        const held = baseline.get(entry);
-        const added = findings.filter((finding) => held?.has(finding.identity) !== true);
-        if (added.length === 0) continue;
-        const aside = moveAside(entry);
-        if (aside === 'failed') failed.push(fromWorkspace(entry));
-        else if (aside !== 'gone') moved.push({ from: fromWorkspace(entry), to: fromWorkspace(aside.to), because: [...new Set(added.map((finding) => finding.what))] });
+    async enter(entries) {
+      inFlight += 1;
+      try {
+        known = entries;
+        if (inFlight === 1 && settled) {
+          reading = findingsAt(entries).then((found) => {
+            for (const [entry, findings] of found) accepted.set(entry, new Set(findings.map((finding) => finding.identity)));
+          });
+        }
+        await reading;
+      } catch (error) {
+        inFlight -= 1;
+        throw error;
       }
-      return { moved, failed };
+    },
+    async leave(entries) {
+      try {
+        if (entries === undefined) {
+          settled = false;
+          return { moved: [], failed: [], unchecked: true };
+        }
+        known = entries;
+        const found = await findingsAt(entries);
+        const moved: MovedRepository[] = [];
+        const failed: string[] = [];
+        // Every repository is read before any is moved: a `.git` linking to another is judged by what it led to.
+        for (const [entry, findings] of found) {
+          const held = accepted.get(entry);
+          const added = findings.filter((finding) => held?.has(finding.identity) !== true);
+          if (added.length === 0) continue;
+          const aside = moveAside(entry);
+          if (aside === 'failed') failed.push(fromWorkspace(entry));
+          else if (aside !== 'gone') moved.push({ from: fromWorkspace(entry), to: fromWorkspace(aside.to), because: [...new Set(added.map((finding) => finding.what))] });
+        }
+        settled = failed.length === 0;
+        return { moved, failed, unchecked: false };
+      } catch (error) {
+        settled = false;
+        throw error;
+      } finally {
+        inFlight -= 1;
+      }
     },
   };
 }
@@ -124,11 +178,15 @@ async function readConfigWithGit(options: NestedRepositoryGuardOptions, text: st
   return parseConfigList(read.stdout);
 }
 
-/** Moves a `.git` aside under the first free name: where it went, `gone` when nothing is there to move, or `failed`. */
+/**
+ * Moves a `.git` aside: to `.git-held-by-toolgate`, or when that is taken
+ * to that name and a random suffix, which no command can take ahead. Where
+ * it went, `gone` when nothing is there to move, or `failed`.
+ */
 function moveAside(entry: string): { readonly to: string } | 'gone' | 'failed' {
   const folder = path.dirname(entry);
-  for (let attempt = 1; attempt <= 100; attempt += 1) {
-    const to = path.join(folder, attempt === 1 ? MOVED_ASIDE_NAME : `${MOVED_ASIDE_NAME}-${attempt}`);
+  for (let attempt = 0; attempt < MOVE_ATTEMPTS; attempt += 1) {
+    const to = path.join(folder, attempt === 0 ? MOVED_ASIDE_NAME : `${MOVED_ASIDE_NAME}-${randomBytes(6).toString('hex')}`);
     if (lstatSync(to, { throwIfNoEntry: false }) !== undefined) continue;
     try {
       renameSync(entry, to);
@@ -136,10 +194,22 @@ function moveAside(entry: string): { readonly to: string } | 'gone' | 'failed' {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' && lstatSync(entry, { throwIfNoEntry: false }) === undefined) return 'gone';
-      // Made there since it was looked at (a command still running): the next name.
+      // Made there since it was looked at (a command still running): another name.
       if (code === 'EEXIST' || code === 'ENOTEMPTY' || code === 'ENOTDIR' || code === 'EISDIR') continue;
+      // A command took the owner's write permission off the folder (a gateway not running as root): given back once.
+      if ((code === 'EACCES' || code === 'EPERM') && attempt === 0 && givesBackWrite(folder)) continue;
       return 'failed';
     }
   }
   return 'failed';
+}
+
+/** Whether the owner's write permission on `folder` was given back. */
+function givesBackWrite(folder: string): boolean {
+  try {
+    chmodSync(folder, statSync(folder).mode | 0o300);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -37,6 +37,8 @@ const NEUTRAL_KEYS = new Set([
   'extensions.refstorage',
   'extensions.noop',
   'init.defaultbranch',
+  // Which submodules count as active, as a pathspec: `git clone --recurse-submodules` writes it.
+  'submodule.active',
   'user.name',
   'user.email',
   'fetch.prune',

@@ -21,7 +21,8 @@ describe("readRepositoryCode: what git entering a repository may run", () => {
     execFileSync('git', ['init', '-q', folder]);
     return path.join(folder, '.git');
   };
-  const whats = async (entry: string, held?: string): Promise<string[]> => (await readRepositoryCode(entry, readConfig, held)).map((finding) => finding.what);
+  const read = (entry: string, held?: string) => readRepositoryCode(entry, { readConfig, heldGitDir: held, workspace: base });
+  const whats = async (entry: string, held?: string): Promise<string[]> => (await read(entry, held)).map((finding) => finding.what);
 
   beforeEach(() => {
     base = mkdtempSync(path.join(tmpdir(), 'toolgate-repository-code-'));
@@ -39,11 +40,11 @@ describe("readRepositoryCode: what git entering a repository may run", () => {
     const entry = repository(path.join(base, 'planted'));
     appendFileSync(path.join(entry, 'config'), '[core]\n\tfsmonitor = "touch pwned"\n[include]\n\tpath = ../other\n[http]\n\textraHeader = Authorization: Bearer secret-token\n');
     writeFileSync(path.join(entry, 'hooks', 'post-checkout'), '#!/bin/sh\ntouch pwned\n', { mode: 0o755 });
-    const findings = await readRepositoryCode(entry, readConfig, undefined);
+    const findings = await read(entry);
     expect(findings.map((finding) => finding.what)).toEqual(['config: core.fsmonitor', 'config: include.path', 'config: http.extraheader', 'hooks/post-checkout']);
     expect(JSON.stringify(findings)).not.toContain('secret-token');
     writeFileSync(path.join(entry, 'hooks', 'post-checkout'), '#!/bin/sh\ntouch other\n');
-    const again = await readRepositoryCode(entry, readConfig, undefined);
+    const again = await read(entry);
     expect(again.map((finding) => finding.what)).toEqual(findings.map((finding) => finding.what));
     expect(again[3]?.identity).not.toBe(findings[3]?.identity);
     expect(again.slice(0, 3)).toEqual(findings.slice(0, 3));
@@ -102,5 +103,35 @@ describe("readRepositoryCode: what git entering a repository may run", () => {
     const entry = path.join(base, 'own', 'wt', '.git');
     expect(await whats(entry, own)).toEqual([]);
     expect(await whats(entry)).toEqual(['commondir config: core.hookspath']);
+  });
+
+  it('reads what a hooks folder, an include and a submodule\'s git folder hold, and core.worktree naming a work tree in the workspace is neutral', async () => {
+    const entry = repository(path.join(base, 'clone'));
+    execFileSync('git', ['config', '--file', path.join(entry, 'config'), 'core.hooksPath', '.husky']);
+    execFileSync('git', ['config', '--file', path.join(entry, 'config'), 'include.path', '../.gitconfig']);
+    const shared = await whats(entry);
+    expect(shared).toEqual(['config: core.hookspath', 'config: include.path']);
+    mkdirSync(path.join(base, 'clone', '.husky'));
+    writeFileSync(path.join(base, 'clone', '.husky', 'post-checkout'), 'x');
+    writeFileSync(path.join(base, 'clone', '.gitconfig'), '[core]\n\tfsmonitor = x\n[include]\n\tpath = deeper.cfg\n');
+    writeFileSync(path.join(base, 'clone', 'deeper.cfg'), '[core]\n\tpager = x\n');
+    const module = path.join(entry, 'modules', 'libs', 'sub');
+    mkdirSync(path.dirname(module), { recursive: true });
+    cpSync(repository(path.join(base, 'upstream')), module, { recursive: true });
+    mkdirSync(path.join(base, 'clone', 'libs', 'sub'), { recursive: true });
+    execFileSync('git', ['config', '--file', path.join(module, 'config'), 'core.worktree', '../../../../libs/sub']);
+    writeFileSync(path.join(module, 'hooks', 'post-checkout'), 'x');
+    expect(await whats(entry)).toEqual([
+      'config: core.hookspath',
+      'config: core.hookspath/post-checkout',
+      'config: include.path',
+      'config: include.path ../.gitconfig: core.fsmonitor',
+      'config: include.path ../.gitconfig: include.path',
+      'config: include.path ../.gitconfig: include.path deeper.cfg: core.pager',
+      'modules/libs/sub hooks/post-checkout',
+    ]);
+    // A submodule's work tree in a git folder is not neutral: its checkout would write there.
+    execFileSync('git', ['config', '--file', path.join(module, 'config'), 'core.worktree', '../../../hooks']);
+    expect(await whats(entry)).toContain('modules/libs/sub config: core.worktree');
   });
 });

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { homedir } from 'node:os';
 import path from 'node:path';
+import { findModuleGitDirs } from './find-git-directories.js';
 import { isNeutralSetting, type ConfigEntry } from './neutral-git-config.js';
 
 /** Something in a repository that git entering it may run, or that keeps git from reading it as it stands. */
@@ -14,37 +16,78 @@ export interface CodeFinding {
 /** A configuration file's settings as git reads them; undefined when git cannot read the file. */
 export type ReadConfig = (text: string) => Promise<readonly ConfigEntry[] | undefined>;
 
+export interface RepositoryCodeOptions {
+  readonly readConfig: ReadConfig;
+  /** The workspace's own git folder, real: the sandbox holds its configuration and hooks, which are the user's. */
+  readonly heldGitDir: string | undefined;
+  /** The workspace, real: a work tree git may check files out into lies in it, outside any git folder. */
+  readonly workspace: string;
+}
+
 /** A `.git` file longer than this is no gitdir line git would read. */
 const MAX_GITFILE_BYTES = 4096;
+/** Entries of a repository's `modules` folder read, at most, for its submodules' git folders. */
+const MAX_MODULE_ENTRIES = 4096;
+/** git follows includes this deep, and no deeper. */
+const MAX_INCLUDE_DEPTH = 10;
+
+/** Where a git folder's configuration is read from: its label in findings, and the work tree it checks out. */
+interface GitDirPlace {
+  readonly label: string;
+  /** The work tree, real, when known: a relative `core.hooksPath` is taken from there. */
+  readonly workTree: string | undefined;
+  /** Whether its `modules` folder is read too (the submodules' git folders found there are not read for theirs again). */
+  readonly modules: boolean;
+}
 
 /**
  * Everything in the repository whose `.git` is `entry` (a folder, a gitdir
  * file, or a link to either) that git, entering it as a submodule (`git
- * status`, `git diff`, `git submodule update`), may run: each setting of its
- * configuration that is not neutral (`isNeutralSetting`), in `config` and in
- * `config.worktree`, and each hook (every entry of `hooks` but git's
- * `.sample` files), in the git folder and in the common folder its
- * `commondir` names. A `.git` git cannot read as it stands (a malformed
- * gitdir file, a link leading nowhere, a file the host cannot read) is a
- * finding too: what it would become is not known. The workspace's own git
- * folder (`heldGitDir`), whose configuration and hooks the sandbox holds
- * read-only, is the user's and is not read: a linked worktree of the
- * workspace's repository shares them.
+ * status`, `git diff`, `git submodule update`, `--recursive` included), may
+ * run:
+ *
+ * - each setting of its configuration that is not neutral
+ *   (`isNeutralSetting`; `core.worktree` naming a folder of the workspace
+ *   outside any git folder is), in `config`, in `config.worktree`, in the
+ *   folder its `commondir` names, and in every file an include names;
+ * - each hook: every entry of `hooks` but git's `.sample` files, and of the
+ *   folder `core.hooksPath` names (a folder of the work tree, as husky sets
+ *   it, is code too);
+ * - the same for the git folder of each of its submodules, in `modules`,
+ *   which `git submodule update` takes up.
+ *
+ * A `.git` git cannot read as it stands (a malformed gitdir file, a file the
+ * host cannot read) is a finding too: what it would become is not known.
+ * The workspace's own git folder is not read (`heldGitDir`): a linked
+ * worktree of the workspace's repository shares its configuration and hooks.
  */
-export async function readRepositoryCode(entry: string, readConfig: ReadConfig, heldGitDir: string | undefined): Promise<CodeFinding[]> {
+export async function readRepositoryCode(entry: string, options: RepositoryCodeOptions): Promise<CodeFinding[]> {
   const findings: CodeFinding[] = [];
   const gitDir = gitDirOf(entry, findings);
-  if (gitDir === undefined) return findings;
-  const commonDir = commonDirOf(gitDir, findings);
-  const folders = commonDir === undefined || commonDir === gitDir ? [gitDir] : [commonDir, gitDir];
+  if (gitDir !== undefined) await readGitDir(gitDir, { label: '', workTree: realOf(path.dirname(entry), 'work tree', findings), modules: true }, options, findings);
+  return findings;
+}
+
+async function readGitDir(gitDir: string, place: GitDirPlace, options: RepositoryCodeOptions, findings: CodeFinding[]): Promise<void> {
+  const commonDir = commonDirOf(gitDir, place.label, findings);
+  if (commonDir === undefined) return;
+  const folders = commonDir === gitDir ? [gitDir] : [commonDir, gitDir];
   for (const folder of folders) {
-    if (folder === heldGitDir) continue;
-    const label = folder === gitDir ? '' : 'commondir ';
-    if (folder === folders[0]) await configFindings(path.join(folder, 'config'), `${label}config`, readConfig, findings);
-    await configFindings(path.join(folder, 'config.worktree'), `${label}config.worktree`, readConfig, findings);
+    if (folder === options.heldGitDir) continue;
+    const label = `${place.label}${folder === gitDir ? '' : 'commondir '}`;
+    const read = { gitDir, workTree: place.workTree, options, findings };
+    if (folder === folders[0]) await configFindings(path.join(folder, 'config'), `${label}config`, read, 0);
+    await configFindings(path.join(folder, 'config.worktree'), `${label}config.worktree`, read, 0);
     hookFindings(path.join(folder, 'hooks'), `${label}hooks`, findings);
   }
-  return findings;
+  if (!place.modules || commonDir === options.heldGitDir) return;
+  const modules = path.join(commonDir, 'modules');
+  if (statOf(modules, `${place.label}modules`, findings) === 'absent') return;
+  const found: string[] = [];
+  if (!(await findModuleGitDirs(modules, found, { left: MAX_MODULE_ENTRIES }, new Set()))) unreadable(`${place.label}modules`, 'more than can be read', findings);
+  for (const moduleDir of found.sort()) {
+    await readGitDir(moduleDir, { label: `${place.label}modules/${path.relative(modules, moduleDir)} `, workTree: undefined, modules: false }, options, findings);
+  }
 }
 
 /** The git folder `entry` leads to; undefined, with a finding, when git could not read one there. */
@@ -63,14 +106,14 @@ function gitDirOf(entry: string, findings: CodeFinding[]): string | undefined {
 }
 
 /** The folder `commondir` names (where git reads the configuration and hooks from), or the git folder itself. */
-function commonDirOf(gitDir: string, findings: CodeFinding[]): string | undefined {
+function commonDirOf(gitDir: string, label: string, findings: CodeFinding[]): string | undefined {
   const file = path.join(gitDir, 'commondir');
-  const stats = statOf(file, 'commondir', findings);
+  const stats = statOf(file, `${label}commondir`, findings);
   if (stats === 'absent') return gitDir;
   if (stats === 'unreadable') return undefined;
-  const text = readText(file, 'commondir', findings);
+  const text = readText(file, `${label}commondir`, findings);
   if (text === undefined) return undefined;
-  return joinedReal(gitDir, text.replace(/[\r\n]+$/, ''), 'commondir', findings);
+  return joinedReal(gitDir, text.replace(/[\r\n]+$/, ''), `${label}commondir`, findings);
 }
 
 /**
@@ -82,18 +125,49 @@ function joinedReal(folder: string, named: string, what: string, findings: CodeF
   return realOf(path.isAbsolute(named) ? named : `${folder}/${named}`, what, findings);
 }
 
-async function configFindings(file: string, what: string, readConfig: ReadConfig, findings: CodeFinding[]): Promise<void> {
+/** What reading one repository's configuration needs beside the file. */
+interface ConfigRead {
+  readonly gitDir: string;
+  readonly workTree: string | undefined;
+  readonly options: RepositoryCodeOptions;
+  readonly findings: CodeFinding[];
+}
+
+async function configFindings(file: string, what: string, read: ConfigRead, depth: number): Promise<void> {
+  const { findings } = read;
   if (typeof statOf(file, what, findings) === 'string') return;
   const text = readText(file, what, findings);
   if (text === undefined) return;
-  const entries = await readConfig(text);
+  const entries = await read.options.readConfig(text);
   if (entries === undefined) {
     findings.push({ what: `${what}: git cannot read it`, identity: `${what} unreadable ${digest(text)}` });
     return;
   }
+  const worktree = entries.findLast((setting) => setting.key === 'core.worktree');
+  const workTree = worktree?.value === undefined ? read.workTree : realOrUndefined(path.isAbsolute(worktree.value) ? worktree.value : `${read.gitDir}/${worktree.value}`);
   for (const setting of entries) {
-    if (!isNeutralSetting(setting)) findings.push({ what: `${what}: ${setting.key}`, identity: `${what}: ${setting.key} ${digest(setting.value ?? '')}` });
+    if (isNeutralSetting(setting) || (setting === worktree && isInsideWorkTree(workTree, read.options.workspace))) continue;
+    findings.push({ what: `${what}: ${setting.key}`, identity: `${what}: ${setting.key} ${digest(setting.value ?? '')}` });
+    const named = setting.value === undefined ? undefined : expandHome(setting.value);
+    if (named === undefined) continue;
+    if (setting.key === 'core.hookspath') {
+      // git runs hooks from the work tree's top, so a relative folder is taken from there.
+      const folder = path.isAbsolute(named) ? named : workTree === undefined ? undefined : `${workTree}/${named}`;
+      if (folder === undefined) unreadable(`${what}: core.hookspath`, 'relative to a work tree not known', findings);
+      else hookFindings(folder, `${what}: core.hookspath`, findings);
+    } else if (setting.key === 'include.path' || (setting.key.startsWith('includeif.') && setting.key.endsWith('.path'))) {
+      // Whatever its condition: an include the condition leaves out today may be read tomorrow.
+      const included = path.isAbsolute(named) ? named : `${path.dirname(file)}/${named}`;
+      if (depth >= MAX_INCLUDE_DEPTH) unreadable(`${what}: ${setting.key}`, 'included too deep', findings);
+      else await configFindings(included, `${what}: ${setting.key} ${named}`, read, depth + 1);
+    }
   }
+}
+
+/** Whether a work tree git checks files out into lies in the workspace and in no git folder (`../../.git/hooks` would). */
+function isInsideWorkTree(workTree: string | undefined, workspace: string): boolean {
+  if (workTree === undefined || !(workTree === workspace || workTree.startsWith(`${workspace}${path.sep}`))) return false;
+  return !path.relative(workspace, workTree).split(path.sep).includes('.git');
 }
 
 function hookFindings(folder: string, what: string, findings: CodeFinding[]): void {
@@ -142,6 +216,19 @@ function realOf(place: string, what: string, findings: CodeFinding[]): string | 
   } catch (error) {
     return unreadable(what, codeOf(error), findings);
   }
+}
+
+function realOrUndefined(place: string): string | undefined {
+  try {
+    return realpathSync.native(place);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A path as git reads a pathname setting: `~/` is the home folder. */
+function expandHome(named: string): string {
+  return named.startsWith('~/') ? path.join(homedir(), named.slice(2)) : named;
 }
 
 function readText(file: string, what: string, findings: CodeFinding[]): string | undefined {
