@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -178,6 +178,40 @@ const ways = {
     sleep(1500); // A's check runs after A ends
     fs.renameSync('vendor/x/hidden', 'vendor/x/' + dot);
   },
+  // A repository nobody lists, its hook a FIFO, which a blocking read would wait on for a writer that never comes.
+  'fifo-jam': () => {
+    repositoryAt('jam');
+    fs.mkdirSync('jam/' + dot + '/hooks', { recursive: true });
+    execFileSync('mkfifo', ['jam/' + dot + '/hooks/post-checkout']);
+    fs.appendFileSync('vendor/x/' + dot + '/config', runs('fifo-jam'));
+  },
+  // A repository whose folder is so deep that its .git fits in PATH_MAX but no name beside it does. Its .git is a gitdir
+  // file naming a short git folder; a commit made past the index lists it.
+  'too-long': () => {
+    const base = process.cwd();
+    const want = 4080 - base.length - 1; // the folder's absolute path: 4080 bytes; its .git 4085; .git-held-by-toolgate 4102
+    const parts = [];
+    let left = want;
+    while (left > 0) {
+      const size = Math.min(200, left);
+      const part = size === left ? 'd'.repeat(size) : 'd'.repeat(size - 1);
+      parts.push(part);
+      left -= part.length + (size === left ? 0 : 1);
+    }
+    const deep = parts.join('/');
+    if (path.resolve(deep).length !== 4080) throw new Error('length ' + path.resolve(deep).length);
+    fs.mkdirSync(deep, { recursive: true });
+    repositoryAt('made', 'too-long');
+    fs.renameSync('made/' + dot, 'store');
+    fs.rmSync('made', { recursive: true });
+    fs.writeFileSync(path.resolve(deep, dot), 'gitdir: ' + path.resolve('store') + '\\n');
+    const own = { ...process.env, GIT_INDEX_FILE: path.resolve('agent-index') };
+    const onOwn = (...args) => execFileSync('git', args, { env: own, encoding: 'utf8' }).trim();
+    onOwn('read-tree', 'HEAD');
+    onOwn('update-index', '--add', '--cacheinfo', '160000,' + git('--git-dir=store', 'rev-parse', 'HEAD') + ',' + deep);
+    git('update-ref', 'refs/heads/feature', git('commit-tree', onOwn('write-tree'), '-p', 'HEAD', '-m', 'agent'));
+    fs.rmSync('agent-index');
+  },
   'agent-commit': () => {
     repositoryAt('evil', 'agent-commit');
     const own = { ...process.env, GIT_INDEX_FILE: path.resolve('agent-index') };
@@ -247,6 +281,7 @@ function userSteps(workspace: string, steps: readonly (readonly string[])[]): vo
   }
 }
 
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const pwned = (workspace: string): string[] => readdirSync(workspace).filter((name) => name.startsWith('PWNED'));
 
 describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plants a repository where a commit lists a submodule, in %s', (scope) => {
@@ -419,5 +454,60 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
     expect(results[1]).toContain('{\\"from\\":\\"vendor/x/.git\\",\\"to\\":\\"vendor/x/.git-held-by-toolgate\\",\\"because\\":[\\"config: core.fsmonitor\\"]}');
     userSteps(workspace, OLD_HISTORY_STEPS);
     expect(pwned(workspace), results.join('\n')).toEqual([]);
+  });
+  it("fifo-jam: a hook that is a FIFO in another repository, beside a planted fsmonitor: the check reads past it, the repository is moved aside, and the user's git runs nothing of it", async () => {
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node'], { 'attack.js': ATTACK_JS }, withOldSubmodule);
+    const fifo = join(workspace, 'jam', '.git', 'hooks', 'post-checkout');
+    const call = run(['node', 'attack.js', 'fifo-jam']);
+    let answered: string;
+    try {
+      answered = await Promise.race([call, sleep(20_000).then(() => 'no answer in 20 s')]);
+    } finally {
+      // Should a read wait on it, a writer opened and closed gives that read an end, and the server goes on.
+      if (existsSync(fifo)) closeSync(openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK));
+    }
+    expect(answered).toContain('{\\"from\\":\\"vendor/x/.git\\",\\"to\\":\\"vendor/x/.git-held-by-toolgate\\",\\"because\\":[\\"config: core.fsmonitor\\"]}');
+    userSteps(workspace, OLD_HISTORY_STEPS);
+    expect(pwned(workspace), answered).toEqual([]);
+  }, 60_000);
+
+  it("too-long: a repository so deep that no name beside its .git fits the system's path limit: moved to the workspace's top, and the user's git runs nothing of it", async () => {
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node'], { 'attack.js': ATTACK_JS }, withOldSubmodule);
+    const result = await run(['node', 'attack.js', 'too-long']);
+    const again = await run(['node', 'attack.js', 'nothing']);
+    userSteps(workspace, [['checkout', '-q', 'feature'], ['status']]);
+    expect(pwned(workspace), `${result}\n${again}`).toEqual([]);
+    expect(result).toContain('\\"to\\":\\".git-held-by-toolgate-');
+    expect(again).not.toContain('movedRepositories');
+  });
+
+  it("over-limit: in a workspace past the walk's limit, whose commands are refused, write_file writes fsmonitor into the file the user's clone includes: the call fails with the clone moved aside, and the user's git runs nothing of it", async () => {
+    const policy = { allowedCommandGlobs: ['node *'], allow: ['Bash(node *)', 'Write(**)'] };
+    const workspace = makeWorkspace({ scope, mode: 'auto', policy, limits: { maskWalkEntries: 5 } }, { 'attack.js': ATTACK_JS });
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    withOldSubmodule(workspace);
+    userGit(workspace, 'config', '--file', join(workspace, 'vendor', 'x', '.git', 'config'), 'include.path', '../shared.cfg');
+    const gateway = opened.gateway(await serveWorkspace(workspace, { env: { HOME: attackHome() } }));
+    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+    opened.client(client);
+    const call = async (tool: string, args: Record<string, unknown>): Promise<string> => JSON.stringify((await decideIfAsked(gateway, client, tool, args, 'reject')).result);
+    const refused = await call('run_command', { command: ['node', 'attack.js', 'nothing'] });
+    const written = await call('write_file', { path: 'vendor/x/shared.cfg', content: `[core]\n\tfsmonitor = "touch ${join(workspace, 'PWNED-over-limit')}; false"\n` });
+    expect(refused).toContain('more entries');
+    expect(written).toContain('its .git was moved aside: vendor/x/.git (config: include.path ../shared.cfg: core.fsmonitor)');
+    userSteps(workspace, OLD_HISTORY_STEPS);
+    expect(pwned(workspace), `${refused}\n${written}`).toEqual([]);
+  });
+
+  it("the user's clone has a git-lfs hook, and the agent's git adds a worktree of it: the worktree, which shares the hook, stays", async () => {
+    const withLfsHook = (workspace: string): void => {
+      withOldSubmodule(workspace);
+      execFileSync('sh', ['-c', 'mkdir -p "$1" && printf "#!/bin/sh\\ngit lfs pre-push \\"\\$@\\"\\n" > "$1/pre-push" && chmod +x "$1/pre-push"', 'sh', join(workspace, 'vendor', 'x', '.git', 'hooks')]);
+    };
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['git'], {}, withLfsHook);
+    const result = await run(['git', '-C', 'vendor/x', 'worktree', 'add', '-q', '../wt']);
+    expect(result).toContain('\\"exitCode\\":0');
+    expect(result).not.toContain('movedRepositories');
+    expect(existsSync(join(workspace, 'vendor', 'wt', '.git'))).toBe(true);
   });
 });

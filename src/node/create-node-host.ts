@@ -94,7 +94,7 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
       mediaStore,
       maxFileBytes: options.maxFileBytes ?? 10 * 1024 * 1024,
       locks,
-      holdingRepositories: (tool, write) => processCapability.holdingRepositories(tool, write),
+      holdingRepositories: (tool, target, write) => processCapability.holdingRepositories(tool, target, write),
     }),
     process: processCapability,
     egress,

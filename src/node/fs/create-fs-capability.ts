@@ -17,7 +17,7 @@ export interface CreateFsCapabilityOptions {
   /** Shared with the process capability: a write waits while a starting command holds its file (`createPathLocks`). */
   readonly locks: PathLocks;
   /** Each write held to the nested repositories as a command is (`NodeProcessCapability.holdingRepositories`). */
-  readonly holdingRepositories?: <T>(tool: string | undefined, write: () => Promise<T>) => Promise<T>;
+  readonly holdingRepositories?: <T>(tool: string | undefined, target: string, write: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -54,7 +54,7 @@ async function whileHeld<T>(options: CreateFsCapabilityOptions, requested: strin
   }
   const release = await options.locks.acquire([target]);
   try {
-    return await (options.holdingRepositories === undefined ? work() : options.holdingRepositories(label.tool, work));
+    return await (options.holdingRepositories === undefined ? work() : options.holdingRepositories(label.tool, target, work));
   } finally {
     release();
   }

@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { MovedRepository, ProcessCapability, ProcessResult, ResolvedCommand, ResolvedPath } from '../../core/internal.js';
 import { hostDenial, hostUnavailable } from '../errors/host-denial.js';
@@ -57,7 +58,7 @@ export interface NodeProcessCapability extends ProcessCapability {
    * link leads to, or into a hooks folder its configuration names) is moved
    * aside, and the call fails, saying so.
    */
-  holdingRepositories<T>(tool: string | undefined, write: () => Promise<T>): Promise<T>;
+  holdingRepositories<T>(tool: string | undefined, target: string, write: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -83,6 +84,8 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
   let bwrap: Promise<string | undefined> | undefined;
   const findBwrap = (): Promise<string | undefined> => (bwrap ??= options.sandbox === 'off' ? Promise.resolve(undefined) : detectBwrap(options.systemPath));
   let guards: { readonly holder: RepositoryHolder; readonly nested: NestedRepositoryGuard } | undefined;
+  /** Whether the walk a file write made, before any command walked, could not see the whole workspace: not walked again for each write. */
+  let unwalkable = false;
   const repositoryGuards = (): typeof guards => {
     if (guards !== undefined) return guards;
     const git = findProgram('git', options.systemPath);
@@ -94,12 +97,17 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
     async sandboxStatus() {
       return (await findBwrap()) === undefined ? 'none' : 'bwrap';
     },
-    async holdingRepositories<T>(tool: string | undefined, write: () => Promise<T>): Promise<T> {
+    async holdingRepositories<T>(tool: string | undefined, target: string, write: () => Promise<T>): Promise<T> {
       const nested = jail.scope === 'read-only' ? undefined : repositoryGuards()?.nested;
       if (nested === undefined) return write();
       // A file write makes no repository (a `.git` is protected): those the last walk found are read again, the first time walked.
-      // A workspace past the walk's limit has its commands refused; its file writes are held to no repository.
-      const entries = nested.known ?? walkedRepositories(findProtectedFiles(options.maskWalkLimit)) ?? [];
+      // A workspace past the walk's limit, whose commands are refused, holds a write to the repositories around its file.
+      let entries = nested.known;
+      if (entries === undefined && !unwalkable) {
+        entries = walkedRepositories(findProtectedFiles(options.maskWalkLimit));
+        unwalkable = entries === undefined;
+      }
+      entries ??= repositoriesAround(jail.workspace, target);
       await nested.enter(entries);
       let written: { readonly value: T } | undefined;
       try {
@@ -209,6 +217,16 @@ function gitlinksTakenOut(check: RepositoriesCheck | undefined, tool: string | u
   if (check.failed.length > 0) throw hostUnavailable(tool, 'process', `${what}, nor move it aside (${check.failed.join(', ')}): check the repository's submodule entries (git ls-files --stage) before running git in it`);
   if (check.quarantined.length > 0) throw hostUnavailable(tool, 'process', `${what}: the index was moved aside to ${check.quarantined.join(', ')}, so the user's git reads no staged changes there until it is looked at (it may list a repository whose configuration runs a program)`);
   return check.removed;
+}
+
+/** The `.git` of each folder from `target`'s up to the workspace's (not its own): the repositories a file there may belong to. */
+function repositoriesAround(workspace: string, target: string): string[] {
+  const found: string[] = [];
+  for (let folder = path.dirname(target); folder.startsWith(`${workspace}${path.sep}`); folder = path.dirname(folder)) {
+    const entry = path.join(folder, '.git');
+    if (lstatSync(entry, { throwIfNoEntry: false }) !== undefined) found.push(entry);
+  }
+  return found;
 }
 
 /** The nested repositories' `.git` entries a walk found; undefined when it could not see the whole workspace. */

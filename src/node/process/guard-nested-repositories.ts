@@ -46,7 +46,7 @@ export const MOVED_ASIDE_NAME = '.git-held-by-toolgate';
 
 /** Configuration texts read by git, kept by digest; past this many the keeping starts over. */
 const MAX_KEPT_CONFIGS = 1024;
-/** Names tried for a `.git` moved aside: the plain one, then random ones. */
+/** Names tried for a `.git` moved aside: the plain one and random ones beside it, then random ones at the workspace's top. */
 const MOVE_ATTEMPTS = 8;
 /** Repositories read at once: each may start a git process the first time its configuration is seen. */
 const READ_CONCURRENCY = 8;
@@ -67,10 +67,12 @@ const CONFIG_TIMEOUT_MS = 10_000;
  * when it is read with no operation under way; after each operation, a
  * repository that holds a finding the user's did not, at the same place,
  * has its `.git` moved aside, to `.git-held-by-toolgate` beside it (with a
- * random suffix when that is taken). Its files stay, nothing of the
+ * random suffix when that is taken, at the workspace's top when no name
+ * beside it can be had). Its files stay, nothing of the
  * repository is lost, and no git enters it until the user looks at what it
  * holds and moves it back. A repository the user made with hooks or
- * settings of their own is left alone while no operation adds any.
+ * settings of their own is left alone while no operation adds any; what is
+ * accepted is kept by where it was read (a linked worktree of it shares it).
  *
  * Read between operations, never at the start of each: a command starting
  * while another runs would otherwise take what the first planted as the
@@ -96,8 +98,8 @@ export function createNestedRepositoryGuard(options: NestedRepositoryGuardOption
     const held = heldGitDirOf(workspace);
     return new Map(await inBatches(entries, READ_CONCURRENCY, async (entry) => [entry, await readRepositoryCode(entry, { readConfig, heldGitDir: held, workspace })] as const));
   };
-  /** What each repository held when last read with nothing under way: by its `.git`, its findings' identities. */
-  const accepted = new Map<string, ReadonlySet<string>>();
+  /** The findings' identities read with nothing under way, of every repository read so: the user's. */
+  const accepted = new Set<string>();
   let inFlight = 0;
   /** Whether the last check saw the whole workspace and moved whatever it had to. */
   let settled = true;
@@ -114,7 +116,7 @@ export function createNestedRepositoryGuard(options: NestedRepositoryGuardOption
         known = entries;
         if (inFlight === 1 && settled) {
           reading = findingsAt(entries).then((found) => {
-            for (const [entry, findings] of found) accepted.set(entry, new Set(findings.map((finding) => finding.identity)));
+            for (const findings of found.values()) for (const finding of findings) accepted.add(finding.identity);
           });
         }
         await reading;
@@ -135,18 +137,18 @@ export function createNestedRepositoryGuard(options: NestedRepositoryGuardOption
         const failed: string[] = [];
         // Every repository is read before any is moved: a `.git` linking to another is judged by what it led to.
         for (const [entry, findings] of found) {
-          const held = accepted.get(entry);
-          const added = findings.filter((finding) => held?.has(finding.identity) !== true);
+          const added = findings.filter((finding) => !accepted.has(finding.identity));
           if (added.length === 0) continue;
-          const aside = moveAside(entry);
+          const aside = moveAside(entry, workspace);
           if (aside === 'failed') failed.push(fromWorkspace(entry));
           else if (aside !== 'gone') moved.push({ from: fromWorkspace(entry), to: fromWorkspace(aside.to), because: [...new Set(added.map((finding) => finding.what))] });
         }
         settled = failed.length === 0;
         return { moved, failed, unchecked: false };
-      } catch (error) {
+      } catch {
+        // Not known to be settled: what the workspace holds now is nobody's to take as the user's.
         settled = false;
-        throw error;
+        return { moved: [], failed: [], unchecked: true };
       } finally {
         inFlight -= 1;
       }
@@ -179,37 +181,37 @@ async function readConfigWithGit(options: NestedRepositoryGuardOptions, text: st
 }
 
 /**
- * Moves a `.git` aside: to `.git-held-by-toolgate`, or when that is taken
- * to that name and a random suffix, which no command can take ahead. Where
- * it went, `gone` when nothing is there to move, or `failed`.
+ * Moves a `.git` aside: to `.git-held-by-toolgate` beside it, or when that
+ * is taken to that name and a random suffix, which no command can take
+ * ahead; when no name beside it can be had (a path past the system's limit),
+ * to such a name at the top of the workspace. Where it went, `gone` when
+ * nothing is there to move, or `failed`. Never throws.
  */
-function moveAside(entry: string): { readonly to: string } | 'gone' | 'failed' {
-  const folder = path.dirname(entry);
+function moveAside(entry: string, workspace: string): { readonly to: string } | 'gone' | 'failed' {
+  const beside = path.dirname(entry);
   for (let attempt = 0; attempt < MOVE_ATTEMPTS; attempt += 1) {
+    const folder = attempt < MOVE_ATTEMPTS / 2 ? beside : workspace;
     const to = path.join(folder, attempt === 0 ? MOVED_ASIDE_NAME : `${MOVED_ASIDE_NAME}-${randomBytes(6).toString('hex')}`);
-    if (lstatSync(to, { throwIfNoEntry: false }) !== undefined) continue;
     try {
+      if (lstatSync(to, { throwIfNoEntry: false }) !== undefined) continue;
       renameSync(entry, to);
       return { to };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' && lstatSync(entry, { throwIfNoEntry: false }) === undefined) return 'gone';
-      // Made there since it was looked at (a command still running): another name.
-      if (code === 'EEXIST' || code === 'ENOTEMPTY' || code === 'ENOTDIR' || code === 'EISDIR') continue;
       // A command took the owner's write permission off the folder (a gateway not running as root): given back once.
-      if ((code === 'EACCES' || code === 'EPERM') && attempt === 0 && givesBackWrite(folder)) continue;
-      return 'failed';
+      if ((code === 'EACCES' || code === 'EPERM') && attempt === 0) givesBackWrite(beside);
+      // Anything else (a name made there since it was looked at, a path too long): another name, then another place.
     }
   }
   return 'failed';
 }
 
-/** Whether the owner's write permission on `folder` was given back. */
-function givesBackWrite(folder: string): boolean {
+/** Gives the owner's write permission on `folder` back, if it can. */
+function givesBackWrite(folder: string): void {
   try {
     chmodSync(folder, statSync(folder).mode | 0o300);
-    return true;
   } catch {
-    return false;
+    // Left as it is: the move fails, and the call says so.
   }
 }

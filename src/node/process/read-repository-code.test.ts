@@ -85,7 +85,7 @@ describe("readRepositoryCode: what git entering a repository may run", () => {
     writeFileSync(path.join(broken, 'config'), '[core\n');
     symlinkSync(path.join(base, 'later'), path.join(base, 'dangling'));
     expect(await whats(path.join(base, 'bad'))).toEqual(['.git: not a gitdir line']);
-    expect(await whats(path.join(base, 'long'))).toEqual(['.git: longer than a gitdir line']);
+    expect(await whats(path.join(base, 'long'))).toEqual(['.git: too long to read']);
     expect(await whats(path.join(base, 'nowhere'))).toEqual(['gitdir: ENOENT']);
     expect(await whats(path.join(base, 'unparsed'))).toEqual(['config: git cannot read it']);
     expect(await whats(path.join(base, 'dangling'))).toEqual([]);
@@ -133,5 +133,25 @@ describe("readRepositoryCode: what git entering a repository may run", () => {
     // A submodule's work tree in a git folder is not neutral: its checkout would write there.
     execFileSync('git', ['config', '--file', path.join(module, 'config'), 'core.worktree', '../../../hooks']);
     expect(await whats(entry)).toContain('modules/libs/sub config: core.worktree');
+  });
+
+  it('reads a FIFO or a device where git reads a file as a finding, without waiting for a writer', async () => {
+    const entry = repository(path.join(base, 'jam'));
+    execFileSync('mkfifo', [path.join(entry, 'hooks', 'post-checkout')]);
+    execFileSync('mkfifo', [path.join(entry, 'config.worktree')]);
+    const findings = await read(entry);
+    expect(findings.map((finding) => finding.what)).toEqual(['config.worktree: not a regular file', 'hooks/post-checkout']);
+    expect(findings[1]?.identity).toMatch(/ not a regular file$/);
+  });
+
+  it('a linked worktree of a repository holds the same findings, read where they are: a worktree is no new code', async () => {
+    const clone = path.join(base, 'clone');
+    const entry = repository(clone);
+    writeFileSync(path.join(entry, 'hooks', 'pre-push'), 'git lfs pre-push "$@"\n');
+    execFileSync('git', ['-C', clone, '-c', 'user.name=u', '-c', 'user.email=u@example.com', 'commit', '-q', '--allow-empty', '-m', 'a']);
+    execFileSync('git', ['-C', clone, 'worktree', 'add', '-q', '../wt']);
+    const identities = async (at: string) => (await read(at)).map((finding) => finding.identity);
+    expect(await identities(path.join(base, 'wt', '.git'))).toEqual(await identities(entry));
+    expect(await whats(path.join(base, 'wt', '.git'))).toEqual(['commondir hooks/pre-push']);
   });
 });

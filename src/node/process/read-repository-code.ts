@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { findModuleGitDirs } from './find-git-directories.js';
@@ -9,7 +9,12 @@ import { isNeutralSetting, type ConfigEntry } from './neutral-git-config.js';
 export interface CodeFinding {
   /** What it is, for a person: `config: core.fsmonitor`, `hooks/post-checkout`. Never a value, which may be a secret. */
   readonly what: string;
-  /** What it is exactly: `what` and a digest of its value or content, so that a value changed is another finding. */
+  /**
+   * What it is exactly: the real path of the file it was read from, and a
+   * digest of its value or content, so that a value changed is another
+   * finding, and a repository reached through another `.git` (a linked
+   * worktree's) holds the same findings as the one it shares them with.
+   */
   readonly identity: string;
 }
 
@@ -26,6 +31,8 @@ export interface RepositoryCodeOptions {
 
 /** A `.git` file longer than this is no gitdir line git would read. */
 const MAX_GITFILE_BYTES = 4096;
+/** A configuration file or `commondir` longer than this is not handed to git whole: a finding. */
+const MAX_TEXT_BYTES = 1024 * 1024;
 /** Entries of a repository's `modules` folder read, at most, for its submodules' git folders. */
 const MAX_MODULE_ENTRIES = 4096;
 /** git follows includes this deep, and no deeper. */
@@ -95,13 +102,12 @@ function gitDirOf(entry: string, findings: CodeFinding[]): string | undefined {
   const stats = statOf(entry, '.git', findings);
   if (stats === 'absent' || stats === 'unreadable') return undefined;
   if (stats.isDirectory()) return realOf(entry, '.git', findings);
-  if (!stats.isFile()) return unreadable('.git', 'neither a folder nor a file', findings);
-  if (stats.size > MAX_GITFILE_BYTES) return unreadable('.git', 'longer than a gitdir line', findings);
-  const text = readText(entry, '.git', findings);
+  if (!stats.isFile()) return unreadable('.git', 'neither a folder nor a file', findings, entry);
+  const text = readText(entry, '.git', MAX_GITFILE_BYTES, findings);
   if (text === undefined) return undefined;
   // As git reads one: `gitdir: ` and a path, every line break at its end dropped.
   const gitDir = text.replace(/[\r\n]+$/, '');
-  if (!gitDir.startsWith('gitdir: ')) return unreadable('.git', 'not a gitdir line', findings);
+  if (!gitDir.startsWith('gitdir: ')) return unreadable('.git', 'not a gitdir line', findings, entry);
   return joinedReal(path.dirname(entry), gitDir.slice('gitdir: '.length), 'gitdir', findings);
 }
 
@@ -111,7 +117,7 @@ function commonDirOf(gitDir: string, label: string, findings: CodeFinding[]): st
   const stats = statOf(file, `${label}commondir`, findings);
   if (stats === 'absent') return gitDir;
   if (stats === 'unreadable') return undefined;
-  const text = readText(file, `${label}commondir`, findings);
+  const text = readText(file, `${label}commondir`, MAX_TEXT_BYTES, findings);
   if (text === undefined) return undefined;
   return joinedReal(gitDir, text.replace(/[\r\n]+$/, ''), `${label}commondir`, findings);
 }
@@ -136,18 +142,19 @@ interface ConfigRead {
 async function configFindings(file: string, what: string, read: ConfigRead, depth: number): Promise<void> {
   const { findings } = read;
   if (typeof statOf(file, what, findings) === 'string') return;
-  const text = readText(file, what, findings);
+  const text = readText(file, what, MAX_TEXT_BYTES, findings);
   if (text === undefined) return;
+  const at = realOrUndefined(file) ?? file;
   const entries = await read.options.readConfig(text);
   if (entries === undefined) {
-    findings.push({ what: `${what}: git cannot read it`, identity: `${what} unreadable ${digest(text)}` });
+    findings.push({ what: `${what}: git cannot read it`, identity: `${at}: unreadable ${digest(text)}` });
     return;
   }
   const worktree = entries.findLast((setting) => setting.key === 'core.worktree');
   const workTree = worktree?.value === undefined ? read.workTree : realOrUndefined(path.isAbsolute(worktree.value) ? worktree.value : `${read.gitDir}/${worktree.value}`);
   for (const setting of entries) {
     if (isNeutralSetting(setting) || (setting === worktree && isInsideWorkTree(workTree, read.options.workspace))) continue;
-    findings.push({ what: `${what}: ${setting.key}`, identity: `${what}: ${setting.key} ${digest(setting.value ?? '')}` });
+    findings.push({ what: `${what}: ${setting.key}`, identity: `${at}: ${setting.key} ${digest(setting.value ?? '')}` });
     const named = setting.value === undefined ? undefined : expandHome(setting.value);
     if (named === undefined) continue;
     if (setting.key === 'core.hookspath') {
@@ -179,16 +186,10 @@ function hookFindings(folder: string, what: string, findings: CodeFinding[]): vo
     unreadable(what, codeOf(error), findings);
     return;
   }
+  const at = realOrUndefined(folder) ?? folder;
   for (const name of names.sort()) {
     if (name.endsWith('.sample')) continue;
-    const hook = `${what}/${name}`;
-    let content: string;
-    try {
-      content = digest(readFileSync(path.join(folder, name)));
-    } catch (error) {
-      content = codeOf(error);
-    }
-    findings.push({ what: hook, identity: `${hook} ${content}` });
+    findings.push({ what: `${what}/${name}`, identity: `${at}/${name} ${contentDigest(path.join(folder, name))}` });
   }
 }
 
@@ -205,7 +206,7 @@ function statOf(place: string, what: string, findings: CodeFinding[]): Stats | '
   } catch (error) {
     const code = codeOf(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return 'absent';
-    unreadable(what, code, findings);
+    unreadable(what, code, findings, place);
     return 'unreadable';
   }
 }
@@ -214,7 +215,7 @@ function realOf(place: string, what: string, findings: CodeFinding[]): string | 
   try {
     return realpathSync.native(place);
   } catch (error) {
-    return unreadable(what, codeOf(error), findings);
+    return unreadable(what, codeOf(error), findings, place);
   }
 }
 
@@ -231,16 +232,53 @@ function expandHome(named: string): string {
   return named.startsWith('~/') ? path.join(homedir(), named.slice(2)) : named;
 }
 
-function readText(file: string, what: string, findings: CodeFinding[]): string | undefined {
+/**
+ * A regular file's text, read without blocking: a FIFO or a device put
+ * where git reads a file would hold the host's one thread at `open` or
+ * `read` (git would hang on it too, and run nothing). Anything but a regular
+ * file of at most `maxBytes` is a finding.
+ */
+function readText(file: string, what: string, maxBytes: number, findings: CodeFinding[]): string | undefined {
   try {
-    return readFileSync(file, 'utf8');
+    return withRegularFile(file, (fd, size) => {
+      if (size > maxBytes) throw Object.assign(new Error('too long'), { code: 'too long to read' });
+      const buffer = Buffer.alloc(size);
+      const read = readSync(fd, buffer, 0, size, 0);
+      return buffer.toString('utf8', 0, read);
+    });
   } catch (error) {
-    return unreadable(what, codeOf(error), findings);
+    return unreadable(what, codeOf(error), findings, file);
   }
 }
 
-function unreadable(what: string, why: string, findings: CodeFinding[]): undefined {
-  findings.push({ what: `${what}: ${why}`, identity: `${what}: ${why}` });
+/** The SHA-256 of a regular file's content, read in pieces without blocking; what keeps it from being read, otherwise. */
+function contentDigest(file: string): string {
+  try {
+    return withRegularFile(file, (fd) => {
+      const hash = createHash('sha256');
+      const buffer = Buffer.alloc(64 * 1024);
+      for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) hash.update(buffer.subarray(0, read));
+      return hash.digest('hex');
+    });
+  } catch (error) {
+    return codeOf(error);
+  }
+}
+
+/** `work` on a regular file opened without blocking and without becoming a controlling terminal; anything else throws, with a code. */
+function withRegularFile<T>(file: string, work: (fd: number, size: number) => T): T {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' });
+    return work(fd, stats.size);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function unreadable(what: string, why: string, findings: CodeFinding[], place?: string): undefined {
+  findings.push({ what: `${what}: ${why}`, identity: `${place ?? what}: ${why}` });
   return undefined;
 }
 
