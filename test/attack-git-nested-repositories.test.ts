@@ -3,9 +3,11 @@ import { closeSync, constants, existsSync, mkdtempSync, openSync, readdirSync, r
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from './fixtures/mcp/helpers.js';
 import { useAttackHomes } from './support/attack-workspace.js';
 import { decideIfAsked } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
+import { withRemovedSubmodule } from './support/removed-submodule.js';
 import { serveRepository, userGit } from './support/served-repository.js';
 
 // The user's repository once had a submodule at `vendor/x`, since removed: its history still lists it, and the user
@@ -212,6 +214,23 @@ const ways = {
     git('update-ref', 'refs/heads/feature', git('commit-tree', onOwn('write-tree'), '-p', 'HEAD', '-m', 'agent'));
     fs.rmSync('agent-index');
   },
+  // A tree deeper than a path can name, beside a planted fsmonitor: the walk after the command cannot finish.
+  'deep': () => {
+    fs.appendFileSync('vendor/x/' + dot + '/config', runs('deep'));
+    const top = process.cwd();
+    fs.mkdirSync('deep');
+    process.chdir('deep');
+    for (let i = 0; i < 30; i++) { fs.mkdirSync('d'.repeat(200)); process.chdir('d'.repeat(200)); }
+    process.chdir(top);
+  },
+  // The clone's work tree moved by a core.worktree in config.worktree, and a hook written where its relative
+  // core.hooksPath (the user's) then leads.
+  'worktree-hooks': () => {
+    fs.appendFileSync('vendor/x/' + dot + '/config', '[extensions]\\n\\tworktreeConfig = true\\n');
+    fs.writeFileSync('vendor/x/' + dot + '/config.worktree', '[core]\\n\\tworktree = ' + path.resolve('other') + '\\n');
+    fs.mkdirSync('other/.husky', { recursive: true });
+    fs.writeFileSync('other/.husky/post-checkout', hook('worktree-hooks'), { mode: 0o755 });
+  },
   'agent-commit': () => {
     repositoryAt('evil', 'agent-commit');
     const own = { ...process.env, GIT_INDEX_FILE: path.resolve('agent-index') };
@@ -231,6 +250,7 @@ console.log(way + ': written');
 const USER_STEPS: Record<string, readonly (readonly string[])[]> = {
   'agent-commit': [['checkout', '-q', 'feature'], ['status']],
 };
+const FILESYSTEM = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const OLD_HISTORY_STEPS: readonly (readonly string[])[] = [['checkout', '-q', 'HEAD~1'], ['status'], ['-c', 'protocol.file.allow=always', 'submodule', 'update', '-q', '--init', '--checkout', '--force']];
 
 const RECURSIVE_STEPS: readonly (readonly string[])[] = [['checkout', '-q', 'feature'], ['status'], ['-c', 'protocol.file.allow=always', 'submodule', 'update', '--init', '--recursive']];
@@ -241,21 +261,7 @@ const WAYS = ['old-history', 'tampered', 'hook', 'include', 'worktree-config', '
 function withOldSubmodule(workspace: string): void {
   const upstream = mkdtempSync(join(tmpdir(), 'toolgate-nested-upstream-'));
   upstreams.push(upstream);
-  execFileSync('git', ['init', '-q', upstream]);
-  userGit(upstream, 'commit', '-q', '--allow-empty', '-m', 'upstream');
-  userGit(upstream, 'commit', '-q', '--allow-empty', '-m', 'upstream again');
-  userGit(workspace, 'commit', '-q', '--allow-empty', '-m', 'start');
-  userGit(workspace, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', upstream, 'vendor/x');
-  userGit(workspace, 'commit', '-q', '-m', 'vendor x');
-  userGit(workspace, 'rm', '-q', '--cached', 'vendor/x');
-  userGit(workspace, 'rm', '-q', '--cached', '.gitmodules');
-  userGit(workspace, 'commit', '-q', '-m', 'vendor x no longer a submodule');
-  // The clone stays, with its own git folder: what git absorbed into .git/modules goes back in place.
-  rmSync(join(workspace, 'vendor', 'x', '.git'));
-  execFileSync('cp', ['-r', join(workspace, '.git', 'modules', 'vendor', 'x'), join(workspace, 'vendor', 'x', '.git')]);
-  userGit(workspace, 'config', '--file', join(workspace, 'vendor', 'x', '.git', 'config'), '--unset', 'core.worktree');
-  rmSync(join(workspace, '.git', 'modules'), { recursive: true });
-  rmSync(join(workspace, '.gitmodules'));
+  withRemovedSubmodule(workspace, upstream);
 }
 
 /** As withOldSubmodule, the user's clone set up as husky sets a project up (core.hooksPath in its work tree). */
@@ -492,12 +498,55 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
     opened.client(client);
     const call = async (tool: string, args: Record<string, unknown>): Promise<string> => JSON.stringify((await decideIfAsked(gateway, client, tool, args, 'reject')).result);
     const refused = await call('run_command', { command: ['node', 'attack.js', 'nothing'] });
+    // A first write elsewhere, held to the repositories around it (none), does not stand for the workspace's.
+    expect(await call('write_file', { path: 'notes.txt', content: 'notes\n' })).not.toContain('"isError":true');
     const written = await call('write_file', { path: 'vendor/x/shared.cfg', content: `[core]\n\tfsmonitor = "touch ${join(workspace, 'PWNED-over-limit')}; false"\n` });
     expect(refused).toContain('more entries');
     expect(written).toContain('its .git was moved aside: vendor/x/.git (config: include.path ../shared.cfg: core.fsmonitor)');
     userSteps(workspace, OLD_HISTORY_STEPS);
     expect(pwned(workspace), `${refused}\n${written}`).toEqual([]);
   });
+
+  it("deep: a command plants fsmonitor and makes a tree deeper than a path can name: the call fails, saying the workspace was not checked whole, the repository it knew is moved aside all the same, and the user's git runs nothing of it", async () => {
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node'], { 'attack.js': ATTACK_JS }, withOldSubmodule);
+    const result = await run(['node', 'attack.js', 'deep']);
+    expect(result).toContain('could not be walked whole afterwards');
+    expect(existsSync(join(workspace, 'vendor', 'x', '.git-held-by-toolgate'))).toBe(true);
+    userSteps(workspace, OLD_HISTORY_STEPS);
+    expect(pwned(workspace), result).toEqual([]);
+    // Past what a path can name: removed by rm, which walks it folder by folder.
+    execFileSync('rm', ['-rf', join(workspace, 'deep')]);
+  });
+
+  it("worktree-hooks: the clone's work tree moved by config.worktree, and a hook written where the user's relative core.hooksPath then leads: moved aside, and the user's git runs nothing of it", async () => {
+    const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node'], { 'attack.js': ATTACK_JS }, withHuskyClone);
+    const result = await run(['node', 'attack.js', 'worktree-hooks']);
+    expect(result).toContain('worktree-hooks: written');
+    expect(result).toContain('{\\"from\\":\\"vendor/x/.git\\"');
+    userSteps(workspace, OLD_HISTORY_STEPS);
+    expect(pwned(workspace), result).toEqual([]);
+  });
+
+  it("upstream-write: after a command links the clone's .git to a plain folder, server-filesystem's write_file through the gateway writes fsmonitor into its configuration there: the call fails with the clone moved aside, and the user's git runs nothing of it", async () => {
+    const policy = { allowedCommandGlobs: ['node *'], allow: ['Bash(node *)'] };
+    const workspace = makeWorkspace({ scope, mode: 'auto', policy, servers: { fs: { command: process.execPath, args: [FILESYSTEM, '.'] } } }, { 'attack.js': ATTACK_JS });
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    withOldSubmodule(workspace);
+    const gateway = opened.gateway(await serveWorkspace(workspace, { env: { HOME: attackHome() } }));
+    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+    opened.client(client);
+    const call = async (tool: string, args: Record<string, unknown>, decision: string): Promise<string> => JSON.stringify((await decideIfAsked(gateway, client, tool, args, decision)).result);
+    const first = await call('run_command', { command: ['node', 'attack.js', 'relink'] }, 'reject');
+    expect(first).toContain('relink: written');
+    const config = readFileSync(join(workspace, 'store', 'config'), 'utf8');
+    // Asked, as the upstream tool writes, and approved once: the person approving sees a plain file.
+    const written = await call('mcp_fs_write_file', { path: 'store/config', content: `${config}[core]\n\tfsmonitor = "touch ${join(workspace, 'PWNED-upstream')}; false"\n` }, 'once');
+    expect(written).toContain('"isError":true');
+    expect(written).toContain('its .git was moved aside: vendor/x/.git (config: core.fsmonitor) to vendor/x/.git-held-by-toolgate');
+    const after = await call('run_command', { command: ['node', 'attack.js', 'nothing'] }, 'reject');
+    userSteps(workspace, OLD_HISTORY_STEPS);
+    expect(pwned(workspace), `${first}\n${written}\n${after}`).toEqual([]);
+  }, 120_000);
 
   it("the user's clone has a git-lfs hook, and the agent's git adds a worktree of it: the worktree, which shares the hook, stays", async () => {
     const withLfsHook = (workspace: string): void => {

@@ -94,7 +94,7 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
       mediaStore,
       maxFileBytes: options.maxFileBytes ?? 10 * 1024 * 1024,
       locks,
-      holdingRepositories: (tool, target, write) => processCapability.holdingRepositories(tool, target, write),
+      holdingRepositories: (tool, held, write) => processCapability.holdingRepositories(tool, held, write),
     }),
     process: processCapability,
     egress,
@@ -103,6 +103,7 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
     mediaStore,
     secrets: createSecretsCapability(secretStore),
     sandboxStatus: () => processCapability.sandboxStatus(),
+    holdingRepositories: (mcp) => ({ call: (input, signal, callOptions) => processCapability.holdingRepositories(input.tool, { capability: 'mcp' }, () => mcp.call(input, signal, callOptions)) }),
     endRun: (runId) => outputStore.endRun(runId),
     async close() {
       await egress.close();

@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import type { EgressCapability, FsCapability, MediaStore, OsCapability, ProcessCapability, ResolvedTarget, ResolveTargetRequest, SecretsCapability, ToolHost } from '../core/internal.js';
+import type { EgressCapability, FsCapability, McpCapability, MediaStore, OsCapability, ProcessCapability, ResolvedTarget, ResolveTargetRequest, SecretsCapability, ToolHost } from '../core/internal.js';
 import type { MaskWalkLimit } from './process/find-protected-files.js';
 import type { NodeOutputStore } from './stores/create-output-store.js';
 
@@ -120,6 +120,14 @@ export interface NodeHost extends ToolHost {
   readonly secrets: SecretsCapability;
   /** Whether bwrap wraps children: resolved on first spawn. */
   sandboxStatus(): Promise<'bwrap' | 'none'>;
+  /**
+   * Wrap an MCP capability so that each upstream call, which may write the
+   * workspace outside the host's own capabilities (a filesystem server's
+   * write through a link), is held to the nested repositories as a file
+   * write is: a repository it left holding code it did not hold is moved
+   * aside, and the call fails, saying so.
+   */
+  holdingRepositories(mcp: McpCapability): McpCapability;
   /** Remove the run's spilled outputs. */
   endRun(runId: string): Promise<void>;
   /** Remove every spill and the media store when the host created them itself. */

@@ -176,7 +176,7 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
     connection = await connectUpstreams(config, options.connectServers !== false);
     const base = createToolRegistry({
       tools: servedBuiltins(config),
-      host: { ...host, mcp: connection.capability },
+      host: { ...host, mcp: host.holdingRepositories(connection.capability) },
       policy,
       ...(options.journalCalls === false ? {} : { journal }),
       hooks: { around: [policy.guardStart], guards: [connection.mcpCallGuard] },

@@ -4,6 +4,7 @@ import { hostDenial, hostFailure } from '../errors/host-denial.js';
 import { decodeText } from '../stores/sniff-media-type.js';
 import type { FsJail } from './fs-jail.js';
 import { listJailedDirectory } from './list-jailed-directory.js';
+import type { HeldWrite } from '../process/create-process-capability.js';
 import type { PathLocks } from './path-locks.js';
 import { readJailedBytes, readJailedFile } from './read-jailed-file.js';
 import { resolveJailedPath } from './resolve-jailed-path.js';
@@ -17,7 +18,7 @@ export interface CreateFsCapabilityOptions {
   /** Shared with the process capability: a write waits while a starting command holds its file (`createPathLocks`). */
   readonly locks: PathLocks;
   /** Each write held to the nested repositories as a command is (`NodeProcessCapability.holdingRepositories`). */
-  readonly holdingRepositories?: <T>(tool: string | undefined, target: string, write: () => Promise<T>) => Promise<T>;
+  readonly holdingRepositories?: <T>(tool: string | undefined, held: HeldWrite, write: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -54,7 +55,7 @@ async function whileHeld<T>(options: CreateFsCapabilityOptions, requested: strin
   }
   const release = await options.locks.acquire([target]);
   try {
-    return await (options.holdingRepositories === undefined ? work() : options.holdingRepositories(label.tool, target, work));
+    return await (options.holdingRepositories === undefined ? work() : options.holdingRepositories(label.tool, { capability: 'fs', target }, work));
   } finally {
     release();
   }

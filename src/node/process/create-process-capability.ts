@@ -52,14 +52,21 @@ export interface NodeProcessCapability extends ProcessCapability {
   /** `bwrap` when children run sandboxed, `none` otherwise; probed once. */
   sandboxStatus(): Promise<'bwrap' | 'none'>;
   /**
-   * Run a file write held to the nested repositories as a command is
-   * (`createNestedRepositoryGuard`): a repository the write left holding
-   * code it did not hold (a hook or a setting written into a git folder a
-   * link leads to, or into a hooks folder its configuration names) is moved
-   * aside, and the call fails, saying so.
+   * Run a write that makes no repository (a file tool's; an upstream MCP
+   * call, whose path arguments the policy judged, a `.git` among what it
+   * protects) held to the nested repositories as a command is, those the
+   * last walk found (the first time, walked), or in a workspace the walk
+   * cannot see whole those in the folders around `held.target`. A
+   * repository the write left holding code it did not hold (a hook or a
+   * setting written into a git folder a link leads to, or into a hooks
+   * folder or an include its configuration names) is moved aside, and the
+   * call fails, saying so.
    */
-  holdingRepositories<T>(tool: string | undefined, target: string, write: () => Promise<T>): Promise<T>;
+  holdingRepositories<T>(tool: string | undefined, held: HeldWrite, write: () => Promise<T>): Promise<T>;
 }
+
+/** What a write held to the nested repositories is: a file tool's, of `target`, or an upstream call's. */
+export type HeldWrite = { readonly capability: 'fs'; readonly target: string } | { readonly capability: 'mcp' };
 
 /**
  * Spawn policy-checked commands: executable from the fixed system PATH, cwd
@@ -97,7 +104,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
     async sandboxStatus() {
       return (await findBwrap()) === undefined ? 'none' : 'bwrap';
     },
-    async holdingRepositories<T>(tool: string | undefined, target: string, write: () => Promise<T>): Promise<T> {
+    async holdingRepositories<T>(tool: string | undefined, held: HeldWrite, write: () => Promise<T>): Promise<T> {
       const nested = jail.scope === 'read-only' ? undefined : repositoryGuards()?.nested;
       if (nested === undefined) return write();
       // A file write makes no repository (a `.git` is protected): those the last walk found are read again, the first time walked.
@@ -105,20 +112,19 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
       let entries = nested.known;
       if (entries === undefined && !unwalkable) {
         entries = walkedRepositories(findProtectedFiles(options.maskWalkLimit));
-        unwalkable = entries === undefined;
+        if (entries === undefined) unwalkable = true;
+        else nested.learn(entries);
       }
-      entries ??= repositoriesAround(jail.workspace, target);
+      entries ??= held.capability === 'fs' ? repositoriesAround(jail.workspace, held.target) : [];
       await nested.enter(entries);
       let written: { readonly value: T } | undefined;
       try {
         written = { value: await write() };
       } finally {
-        const moved = repositoriesMovedAside(await nested.leave(entries), tool, 'the file was written');
-        if (written !== undefined && moved.length > 0) {
-          const what = moved.map((entry) => `${entry.from} (${entry.because.join(', ')}) to ${entry.to}`).join('; ');
-          // eslint-disable-next-line no-unsafe-finally -- the write succeeded; what it did to a repository is the call's answer.
-          throw hostUnavailable(tool, 'fs', `the file was written, and it gave a nested repository code the user's git would run on entering it as a submodule, so its .git was moved aside: ${what}`);
-        }
+        const done = held.capability === 'fs' ? 'the file was written' : 'the call ran';
+        const moved = repositoriesMovedAside(await nested.leave(entries, true), tool, done);
+        // eslint-disable-next-line no-unsafe-finally -- the write succeeded; what it did to a repository is the call's answer.
+        if (written !== undefined && moved.length > 0) throw movedAsideError(tool, held.capability, done, moved);
       }
       return written.value;
     },
@@ -151,7 +157,10 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
         const heldFor: HeldFor = sandbox === undefined ? 'nothing' : path.basename(file) === 'git' ? 'git' : 'program';
         const writing = jail.scope !== 'read-only';
         const nested = writing && walked !== undefined ? repositoryGuards()?.nested : undefined;
-        if (nested !== undefined && walked !== undefined) await nested.enter(walked.repositories);
+        if (nested !== undefined && walked !== undefined) {
+          nested.learn(walked.repositories);
+          await nested.enter(walked.repositories);
+        }
         const holder = writing ? repositoryGuards()?.holder : undefined;
         let result: BoundedResult;
         let check: RepositoriesCheck | undefined;
@@ -161,7 +170,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           entered = writing ? await enterRepositories(holder, jail.workspace, heldFor, tool) : undefined;
         } catch (error) {
           // Not run: nothing to check, but the guard is told the operation ended.
-          await nested?.leave(nested.known);
+          if (walked !== undefined) await nested?.leave(walked.repositories, true);
           throw error;
         }
         try {
@@ -185,7 +194,11 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           // Before anything else, an aborted command included: what it added to an index is taken out (and the indexes are
           // left, so the next command is held to what they hold then).
           check = entered === undefined || holder === undefined ? undefined : await holder.leave(entered);
-          if (nested !== undefined) nestedCheck = await nested.leave(walkedRepositories(findProtectedFiles(options.maskWalkLimit)));
+          if (nested !== undefined && walked !== undefined) {
+            const after = walkedAfter(findProtectedFiles, options.maskWalkLimit);
+            if (after !== undefined) nested.learn(after);
+            nestedCheck = await nested.leave(after ?? walked.repositories, after !== undefined);
+          }
         }
         const removedGitlinks = gitlinksTakenOut(check, tool);
         const movedRepositories = repositoriesMovedAside(nestedCheck, tool, 'the command ran');
@@ -229,9 +242,24 @@ function repositoriesAround(workspace: string, target: string): string[] {
   return found;
 }
 
+/** The walk after a command: undefined when it could not see the whole workspace, or threw (a tree deeper than a path can name). */
+function walkedAfter(find: (limit?: MaskWalkLimit) => ProtectedFiles, limit: MaskWalkLimit | undefined): readonly string[] | undefined {
+  try {
+    return walkedRepositories(find(limit));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The nested repositories' `.git` entries a walk found; undefined when it could not see the whole workspace. */
 function walkedRepositories(walked: ProtectedFiles): readonly string[] | undefined {
   return walked.kind === 'found' ? walked.repositories : undefined;
+}
+
+/** The answer to an operation (a file write, an upstream call) after which repositories were moved aside. */
+function movedAsideError(tool: string | undefined, capability: string, done: string, moved: readonly MovedRepository[]): Error {
+  const what = moved.map((entry) => `${entry.from} (${entry.because.join(', ')}) to ${entry.to}`).join('; ');
+  return hostUnavailable(tool, capability, `${done}, and it gave a nested repository code the user's git would run on entering it as a submodule, so its .git was moved aside: ${what}`);
 }
 
 /** The repositories moved aside after an operation; one that could not be checked or moved fails the call. */

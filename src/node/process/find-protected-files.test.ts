@@ -1,5 +1,5 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { chmod, link, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -115,18 +115,18 @@ describe('createProtectedFileFinder: what a sandboxed command must see empty', (
     expect(createProtectedFileFinder(createFsJail({ workspace: linked, scope: 'workspace-write', protectedPaths: [], hostPaths: [] }))({ entries: 1000 })).toEqual({ kind: 'over_limit', bound: 'entries' });
   });
 
-  it('masks a folder it cannot list whole: the child owns it and could chmod it back and read it', async (context) => {
+  it("gives the owner's read and search back to a folder of the workspace it cannot list, and lists it: a command could hide a repository there", async (context) => {
     if (process.getuid?.() === 0) {
       context.skip('root lists every folder whatever its mode');
       return;
     }
     const locked = path.join(base, 'ws-locked');
-    await mkdir(path.join(locked, 'config'), { recursive: true });
+    await mkdir(path.join(locked, 'config', 'repo', '.git'), { recursive: true });
     await writeFile(path.join(locked, 'config', '.env'), 'S=locked');
     await chmod(path.join(locked, 'config'), 0o311);
     const found = createProtectedFileFinder(createFsJail({ workspace: locked, scope: 'workspace-write', protectedPaths: [], hostPaths: [] }))();
-    await chmod(path.join(locked, 'config'), 0o755);
-    expect(found).toEqual({ kind: 'found', paths: [path.join(locked, 'config')], entries: 2, repositories: [] });
+    expect((await stat(path.join(locked, 'config'))).mode & 0o777).toBe(0o711);
+    expect(found).toMatchObject({ kind: 'found', paths: [path.join(locked, 'config', '.env')], repositories: [path.join(locked, 'config', 'repo', '.git')] });
   });
 
   it('refuses a folder holding a name that is not UTF-8: a path string cannot name it, so it could be neither classified nor masked', async () => {

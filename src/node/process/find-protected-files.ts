@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { chmodSync, lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { FsJail } from '../fs/fs-jail.js';
@@ -143,7 +143,7 @@ function listFolder(jail: FsJail, isReadable: (absolute: string) => boolean, fol
   if (stats === undefined || !stats.isDirectory()) return undefined;
   const stamp = `${stats.dev}:${stats.ino}:${stats.ctimeNs}`;
   if (cached !== undefined && cached.settled && cached.stamp === stamp && cached.masked === masked) return cached;
-  const dirents = readFolder(folder);
+  const dirents = readFolder(folder, folder === jail.workspace || isInside(jail.workspace, folder));
   if (dirents === 'unreadable') return unreadableListing(stamp, folder, masked);
   const undecodable = dirents.some((entry) => entry.name.includes('\uFFFD')) && hasUndecodableName(folder);
   const listing = {
@@ -200,17 +200,31 @@ function masksWhole(jail: FsJail, isReadable: (absolute: string) => boolean, abs
  * A folder's entries. One that vanished or became a file since its parent
  * was read holds nothing to mask. One the host cannot list is `unreadable`:
  * a child running as the same user owns it, so it could `chmod` it back and
- * read what it holds. Anything else is not understood, so the spawn fails
- * rather than run unmasked.
+ * read what it holds. In the workspace the owner's read and search
+ * permissions are given back first (`givesBack`): a command could take them
+ * off a folder to hide a repository it planted there from the walk, which
+ * the user's git, running as the same user, would reach once they are back.
+ * Anything else is not understood, so the spawn fails rather than run
+ * unmasked.
  */
-function readFolder(folder: string): Dirent[] | 'unreadable' {
+function readFolder(folder: string, givesBack: boolean): Dirent[] | 'unreadable' {
   try {
     return readdirSync(folder, { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    if (code === 'EACCES' || code === 'EPERM') return 'unreadable';
+    if (code === 'EACCES' || code === 'EPERM') return givesBack && givesBackRead(folder) ? readFolder(folder, false) : 'unreadable';
     throw error;
+  }
+}
+
+/** Whether the owner's read and search permissions on `folder` could be given back (only its owner, or root, can). */
+function givesBackRead(folder: string): boolean {
+  try {
+    chmodSync(folder, statSync(folder).mode | 0o500);
+    return true;
+  } catch {
+    return false;
   }
 }
 

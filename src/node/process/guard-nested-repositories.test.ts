@@ -29,7 +29,7 @@ describe('createNestedRepositoryGuard: a repository an operation leaves holding 
     const made = repository('made');
     fsmonitor(made);
     writeFileSync(path.join(mine, 'hooks', 'post-checkout'), '#!/bin/sh\n', { mode: 0o755 });
-    expect(await nested.leave([made, mine])).toEqual({
+    expect(await nested.leave([made, mine], true)).toEqual({
       moved: [
         { from: 'made/.git', to: 'made/.git-held-by-toolgate', because: ['config: core.fsmonitor'] },
         { from: 'mine/.git', to: 'mine/.git-held-by-toolgate', because: ['hooks/post-checkout'] },
@@ -49,11 +49,11 @@ describe('createNestedRepositoryGuard: a repository an operation leaves holding 
     await nested.enter([mine]);
     execFileSync('git', ['-C', path.join(workspace, 'mine'), 'config', 'user.email', 'me@example.com']);
     const plain = repository('plain');
-    expect(await nested.leave([mine, plain])).toEqual({ moved: [], failed: [], unchecked: false });
+    expect(await nested.leave([mine, plain], true)).toEqual({ moved: [], failed: [], unchecked: false });
     // Its hook rewritten is another hook.
     await nested.enter([mine, plain]);
     writeFileSync(path.join(mine, 'hooks', 'pre-commit'), '#!/bin/sh\ntouch pwned\n');
-    expect((await nested.leave([mine, plain])).moved).toEqual([{ from: 'mine/.git', to: 'mine/.git-held-by-toolgate', because: ['hooks/pre-commit'] }]);
+    expect((await nested.leave([mine, plain], true)).moved).toEqual([{ from: 'mine/.git', to: 'mine/.git-held-by-toolgate', because: ['hooks/pre-commit'] }]);
   });
 
   it('an operation entering while another is under way is held to what the user had before both: a repository planted by the first is moved after either', async () => {
@@ -63,24 +63,26 @@ describe('createNestedRepositoryGuard: a repository an operation leaves holding 
     fsmonitor(mine);
     // The second enters with the first's key in place, and the first leaves after hiding the .git from its walk.
     await nested.enter([mine]);
-    expect(await nested.leave([])).toEqual({ moved: [], failed: [], unchecked: false });
-    expect((await nested.leave([mine])).moved).toEqual([{ from: 'mine/.git', to: 'mine/.git-held-by-toolgate', because: ['config: core.fsmonitor'] }]);
+    expect(await nested.leave([], true)).toEqual({ moved: [], failed: [], unchecked: false });
+    expect((await nested.leave([mine], true)).moved).toEqual([{ from: 'mine/.git', to: 'mine/.git-held-by-toolgate', because: ['config: core.fsmonitor'] }]);
   });
 
-  it('a check that could not walk the workspace leaves nothing to be taken as the user\'s until one completes', async () => {
+  it("a check that could not walk the workspace whole still reads what it knew, and leaves nothing to be taken as the user's until one completes", async () => {
     const nested = guard();
     const mine = repository('mine');
-    await nested.enter([mine]);
+    const other = repository('other');
+    await nested.enter([mine, other]);
     fsmonitor(mine);
-    expect(await nested.leave(undefined)).toEqual({ moved: [], failed: [], unchecked: true });
+    expect(await nested.leave([mine], false)).toEqual({ moved: [{ from: 'mine/.git', to: 'mine/.git-held-by-toolgate', because: ['config: core.fsmonitor'] }], failed: [], unchecked: true });
     // With nothing under way the next operation would read what is there as the user's; it does not.
-    await nested.enter([mine]);
-    expect((await nested.leave([mine])).moved).toEqual([{ from: 'mine/.git', to: 'mine/.git-held-by-toolgate', because: ['config: core.fsmonitor'] }]);
+    fsmonitor(other);
+    await nested.enter([other]);
+    expect((await nested.leave([other], true)).moved).toEqual([{ from: 'other/.git', to: 'other/.git-held-by-toolgate', because: ['config: core.fsmonitor'] }]);
     // Settled again: what is there now is the user's.
-    const again = repository('mine');
+    const again = repository('again');
     fsmonitor(again);
     await nested.enter([again]);
-    expect((await nested.leave([again])).moved).toEqual([]);
+    expect((await nested.leave([again], true)).moved).toEqual([]);
   });
 
   it('takes a name no command can take ahead when the plain one is taken, and passes over a .git gone since the walk', async () => {
@@ -90,7 +92,7 @@ describe('createNestedRepositoryGuard: a repository an operation leaves holding 
     fsmonitor(made);
     mkdirSync(path.join(workspace, 'made', '.git-held-by-toolgate'));
     writeFileSync(path.join(workspace, 'made', '.git-held-by-toolgate', 'kept'), 'x');
-    const check = await nested.leave([made, path.join(workspace, 'gone', '.git')]);
+    const check = await nested.leave([made, path.join(workspace, 'gone', '.git')], true);
     expect(check.moved).toHaveLength(1);
     expect(check.moved[0]?.to).toMatch(/^made\/\.git-held-by-toolgate-[0-9a-f]{12}$/);
     expect(existsSync(path.join(workspace, 'made', '.git-held-by-toolgate', 'kept'))).toBe(true);

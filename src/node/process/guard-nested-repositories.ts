@@ -33,12 +33,16 @@ export interface NestedRepositoryGuard {
   enter(entries: readonly string[]): Promise<void>;
   /**
    * After it: each repository at `entries` holding a finding the user's did
-   * not, moved aside. `entries` undefined: the workspace could not be walked,
-   * so nothing is taken as the user's until a check completes.
+   * not, moved aside. `whole` false: the workspace could not be walked
+   * after the operation, and `entries` are those known before it; what they
+   * hold is checked all the same, and nothing is taken as the user's until
+   * a check of the whole completes.
    */
-  leave(entries: readonly string[] | undefined): Promise<NestedRepositoriesCheck>;
-  /** The `.git` entries the last walk passed (undefined before one), for an operation that makes no repository (a file written) to check again. */
+  leave(entries: readonly string[], whole: boolean): Promise<NestedRepositoriesCheck>;
+  /** The `.git` entries the last walk of the whole workspace passed (undefined before one), for an operation that makes no repository (a file written) to check again. */
   readonly known: readonly string[] | undefined;
+  /** Remember what a walk of the whole workspace found (`known`). */
+  learn(entries: readonly string[]): void;
 }
 
 /** What the `.git` of a repository becomes when it is moved aside. */
@@ -110,10 +114,12 @@ export function createNestedRepositoryGuard(options: NestedRepositoryGuardOption
     get known() {
       return known;
     },
+    learn(entries) {
+      known = entries;
+    },
     async enter(entries) {
       inFlight += 1;
       try {
-        known = entries;
         if (inFlight === 1 && settled) {
           reading = findingsAt(entries).then((found) => {
             for (const findings of found.values()) for (const finding of findings) accepted.add(finding.identity);
@@ -125,13 +131,8 @@ export function createNestedRepositoryGuard(options: NestedRepositoryGuardOption
         throw error;
       }
     },
-    async leave(entries) {
+    async leave(entries, whole) {
       try {
-        if (entries === undefined) {
-          settled = false;
-          return { moved: [], failed: [], unchecked: true };
-        }
-        known = entries;
         const found = await findingsAt(entries);
         const moved: MovedRepository[] = [];
         const failed: string[] = [];
@@ -143,8 +144,8 @@ export function createNestedRepositoryGuard(options: NestedRepositoryGuardOption
           if (aside === 'failed') failed.push(fromWorkspace(entry));
           else if (aside !== 'gone') moved.push({ from: fromWorkspace(entry), to: fromWorkspace(aside.to), because: [...new Set(added.map((finding) => finding.what))] });
         }
-        settled = failed.length === 0;
-        return { moved, failed, unchecked: false };
+        settled = whole && failed.length === 0;
+        return { moved, failed, unchecked: !whole };
       } catch {
         // Not known to be settled: what the workspace holds now is nobody's to take as the user's.
         settled = false;

@@ -123,13 +123,18 @@ describe("readRepositoryCode: what git entering a repository may run", () => {
     writeFileSync(path.join(module, 'hooks', 'post-checkout'), 'x');
     expect(await whats(entry)).toEqual([
       'config: core.hookspath',
-      'config: core.hookspath/post-checkout',
       'config: include.path',
       'config: include.path ../.gitconfig: core.fsmonitor',
       'config: include.path ../.gitconfig: include.path',
       'config: include.path ../.gitconfig: include.path deeper.cfg: core.pager',
+      'config: core.hookspath/post-checkout',
       'modules/libs/sub hooks/post-checkout',
     ]);
+    // A core.worktree in another of its files moves where git runs that hooks folder from: read there too.
+    mkdirSync(path.join(base, 'other', '.husky'), { recursive: true });
+    writeFileSync(path.join(base, 'other', '.husky', 'post-merge'), 'x');
+    writeFileSync(path.join(entry, 'config.worktree'), `[core]\n\tworktree = ${path.join(base, 'other')}\n`);
+    expect(await whats(entry)).toContain('config: core.hookspath/post-merge');
     // A submodule's work tree in a git folder is not neutral: its checkout would write there.
     execFileSync('git', ['config', '--file', path.join(module, 'config'), 'core.worktree', '../../../hooks']);
     expect(await whats(entry)).toContain('modules/libs/sub config: core.worktree');

@@ -79,13 +79,19 @@ async function readGitDir(gitDir: string, place: GitDirPlace, options: Repositor
   const commonDir = commonDirOf(gitDir, place.label, findings);
   if (commonDir === undefined) return;
   const folders = commonDir === gitDir ? [gitDir] : [commonDir, gitDir];
+  const read: ConfigRead = { gitDir, options, findings, workTrees: place.workTree === undefined ? [] : [place.workTree], hooksPaths: [] };
   for (const folder of folders) {
     if (folder === options.heldGitDir) continue;
     const label = `${place.label}${folder === gitDir ? '' : 'commondir '}`;
-    const read = { gitDir, workTree: place.workTree, options, findings };
     if (folder === folders[0]) await configFindings(path.join(folder, 'config'), `${label}config`, read, 0);
     await configFindings(path.join(folder, 'config.worktree'), `${label}config.worktree`, read, 0);
     hookFindings(path.join(folder, 'hooks'), `${label}hooks`, findings);
+  }
+  // After every file: git runs hooks from the work tree its settings end on, and any file may set it.
+  for (const { named, what } of read.hooksPaths) {
+    if (path.isAbsolute(named)) hookFindings(named, what, findings);
+    else if (read.workTrees.length === 0) unreadable(what, 'relative to a work tree not known', findings, `${gitDir}: ${named}`);
+    for (const workTree of path.isAbsolute(named) ? [] : read.workTrees) hookFindings(`${workTree}/${named}`, what, findings);
   }
   if (!place.modules || commonDir === options.heldGitDir) return;
   const modules = path.join(commonDir, 'modules');
@@ -131,12 +137,15 @@ function joinedReal(folder: string, named: string, what: string, findings: CodeF
   return realOf(path.isAbsolute(named) ? named : `${folder}/${named}`, what, findings);
 }
 
-/** What reading one repository's configuration needs beside the file. */
+/** What reading one repository's configuration needs beside the file, and what it gathers across its files. */
 interface ConfigRead {
   readonly gitDir: string;
-  readonly workTree: string | undefined;
   readonly options: RepositoryCodeOptions;
   readonly findings: CodeFinding[];
+  /** Every work tree its settings may name: its folder's, and each `core.worktree` of any of its files. */
+  readonly workTrees: string[];
+  /** Each `core.hooksPath` of any of its files, read once all are. */
+  readonly hooksPaths: { readonly named: string; readonly what: string }[];
 }
 
 async function configFindings(file: string, what: string, read: ConfigRead, depth: number): Promise<void> {
@@ -150,19 +159,20 @@ async function configFindings(file: string, what: string, read: ConfigRead, dept
     findings.push({ what: `${what}: git cannot read it`, identity: `${at}: unreadable ${digest(text)}` });
     return;
   }
-  const worktree = entries.findLast((setting) => setting.key === 'core.worktree');
-  const workTree = worktree?.value === undefined ? read.workTree : realOrUndefined(path.isAbsolute(worktree.value) ? worktree.value : `${read.gitDir}/${worktree.value}`);
   for (const setting of entries) {
-    if (isNeutralSetting(setting) || (setting === worktree && isInsideWorkTree(workTree, read.options.workspace))) continue;
-    findings.push({ what: `${what}: ${setting.key}`, identity: `${at}: ${setting.key} ${digest(setting.value ?? '')}` });
     const named = setting.value === undefined ? undefined : expandHome(setting.value);
+    if (setting.key === 'core.worktree' && named !== undefined) {
+      // Relative to the git folder, as git takes it.
+      const workTree = realOrUndefined(path.isAbsolute(named) ? named : `${read.gitDir}/${named}`);
+      if (workTree !== undefined) read.workTrees.push(workTree);
+      if (isInsideWorkTree(workTree, read.options.workspace)) continue;
+    }
+    if (isNeutralSetting(setting)) continue;
+    findings.push({ what: `${what}: ${setting.key}`, identity: `${at}: ${setting.key} ${digest(setting.value ?? '')}` });
     if (named === undefined) continue;
-    if (setting.key === 'core.hookspath') {
-      // git runs hooks from the work tree's top, so a relative folder is taken from there.
-      const folder = path.isAbsolute(named) ? named : workTree === undefined ? undefined : `${workTree}/${named}`;
-      if (folder === undefined) unreadable(`${what}: core.hookspath`, 'relative to a work tree not known', findings);
-      else hookFindings(folder, `${what}: core.hookspath`, findings);
-    } else if (setting.key === 'include.path' || (setting.key.startsWith('includeif.') && setting.key.endsWith('.path'))) {
+    // git runs hooks from the work tree's top, so a relative folder is taken from there, once every file is read.
+    if (setting.key === 'core.hookspath') read.hooksPaths.push({ named, what: `${what}: core.hookspath` });
+    else if (setting.key === 'include.path' || (setting.key.startsWith('includeif.') && setting.key.endsWith('.path'))) {
       // Whatever its condition: an include the condition leaves out today may be read tomorrow.
       const included = path.isAbsolute(named) ? named : `${path.dirname(file)}/${named}`;
       if (depth >= MAX_INCLUDE_DEPTH) unreadable(`${what}: ${setting.key}`, 'included too deep', findings);
