@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach } from 'vitest';
-import { gatewayAuth, startCli, type RunningCli } from './spawn-cli.js';
+import { gatewayAuth, startCli, type CliUser, type RunningCli } from './spawn-cli.js';
 
 /** A `toolgate serve --http 0` child in a fresh workspace, with its console API. */
 export interface ServedGateway {
@@ -39,12 +39,12 @@ export async function serveGateway(
   return serveWorkspace(makeWorkspace(config, options.files, options.parent), options);
 }
 
-/** Serve an existing workspace over HTTP (a gateway started again where an earlier one ran); options as for `serveGateway`. */
+/** Serve an existing workspace over HTTP (a gateway started again where an earlier one ran); options as for `serveGateway`, and `user` to run it as. */
 export async function serveWorkspace(
   workspace: string,
-  options: { args?: readonly string[]; env?: NodeJS.ProcessEnv; inherit?: readonly (Stream | 'ignore')[] } = {},
+  options: { args?: readonly string[]; env?: NodeJS.ProcessEnv; inherit?: readonly (Stream | 'ignore')[]; user?: CliUser } = {},
 ): Promise<ServedGateway> {
-  const cli = startCli(['--json', 'serve', '--http', '0', ...(options.args ?? [])], workspace, options.env, options.inherit);
+  const cli = startCli(['--json', 'serve', '--http', '0', ...(options.args ?? [])], workspace, options.env, options.inherit, options.user);
   const started = await cli.ready;
   const consoleUrl = typeof started.console === 'string' ? new URL(started.console) : undefined;
   return {

@@ -13,13 +13,19 @@ export interface RunningCli {
   stop(): Promise<void>;
 }
 
+/** A user to run the CLI as (the tests run as root; a gateway is most often run by a user). */
+export interface CliUser {
+  readonly uid: number;
+  readonly gid: number;
+}
+
 /**
  * Start the built CLI as a real child process in `cwd`; `env` adds to (or, undefined, removes from) the test's
  * environment; `inherit` lists what it holds after stdin, stdout and stderr, descriptor 3 on (as a careless parent
- * leaves it open).
+ * leaves it open); `user`, whom it runs as.
  */
-export function startCli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}, inherit: readonly (Stream | 'ignore')[] = []): RunningCli {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['pipe', 'pipe', 'pipe', ...inherit] }) as ChildProcessWithoutNullStreams;
+export function startCli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}, inherit: readonly (Stream | 'ignore')[] = [], user?: CliUser): RunningCli {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['pipe', 'pipe', 'pipe', ...inherit], ...user }) as ChildProcessWithoutNullStreams;
   let out = '';
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
