@@ -122,7 +122,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
         written = { value: await write() };
       } finally {
         const done = held.capability === 'fs' ? 'the file was written' : 'the call ran';
-        const moved = repositoriesMovedAside(await nested.leave(entries, true), tool, done);
+        const moved = repositoriesMovedAside(await nested.leave(entries, true), tool, held.capability, done);
         // eslint-disable-next-line no-unsafe-finally -- the write succeeded; what it did to a repository is the call's answer.
         if (written !== undefined && moved.length > 0) throw movedAsideError(tool, held.capability, done, moved);
       }
@@ -201,7 +201,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           }
         }
         const removedGitlinks = gitlinksTakenOut(check, tool);
-        const movedRepositories = repositoriesMovedAside(nestedCheck, tool, 'the command ran');
+        const movedRepositories = repositoriesMovedAside(nestedCheck, tool, 'process', 'the command ran');
         if (result.aborted) signal?.throwIfAborted();
         if (result.spawnError !== undefined) throw hostUnavailable(tool, 'process', `the command could not be started (${result.spawnError})`);
         return {
@@ -257,19 +257,19 @@ function walkedRepositories(walked: ProtectedFiles): readonly string[] | undefin
 }
 
 /** The answer to an operation (a file write, an upstream call) after which repositories were moved aside. */
-function movedAsideError(tool: string | undefined, capability: string, done: string, moved: readonly MovedRepository[]): Error {
+function movedAsideError(tool: string | undefined, capability: HeldWrite['capability'], done: string, moved: readonly MovedRepository[]): Error {
   const what = moved.map((entry) => `${entry.from} (${entry.because.join(', ')}) to ${entry.to}`).join('; ');
   return hostUnavailable(tool, capability, `${done}, and it gave a nested repository code the user's git would run on entering it as a submodule, so its .git was moved aside: ${what}`);
 }
 
 /** The repositories moved aside after an operation; one that could not be checked or moved fails the call. */
-function repositoriesMovedAside(check: NestedRepositoriesCheck | undefined, tool: string | undefined, done: string): readonly MovedRepository[] {
+function repositoriesMovedAside(check: NestedRepositoriesCheck | undefined, tool: string | undefined, capability: HeldWrite['capability'] | 'process', done: string): readonly MovedRepository[] {
   if (check === undefined) return [];
   if (!check.unchecked && check.failed.length === 0) return check.moved;
   const why = check.unchecked ? 'the workspace could not be walked whole afterwards' : `${check.failed.join(', ')} could not be moved aside`;
   throw hostUnavailable(
     tool,
-    'process',
+    capability,
     `${done}, but toolgate could not check the repositories in the workspace for configuration or hooks it added (${why}): look at each nested repository's .git/config and .git/hooks before running git where a commit lists it as a submodule`,
   );
 }

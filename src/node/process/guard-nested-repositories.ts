@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, lstatSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { MovedRepository } from '../../core/internal.js';
+import { nodeSha256 } from '../digest/node-sha256.js';
 import { inBatches } from './in-batches.js';
 import { parseConfigList, type ConfigEntry } from './neutral-git-config.js';
 import { readRepositoryCode, type CodeFinding } from './read-repository-code.js';
@@ -68,9 +69,9 @@ const CONFIG_TIMEOUT_MS = 10_000;
  * So a command, or a file written, may make or change a nested repository
  * only as long as it stays one that runs nothing git does not already run.
  * What each repository holds (`readRepositoryCode`) is taken as the user's
- * when it is read with no operation under way; after each operation, a
- * repository that holds a finding the user's did not, at the same place,
- * has its `.git` moved aside, to `.git-held-by-toolgate` beside it (with a
+ * when it is read with no operation under way, each finding kept by the
+ * real path it was read at; after each operation, a repository that holds a
+ * finding the user's repositories did not has its `.git` moved aside, to `.git-held-by-toolgate` beside it (with a
  * random suffix when that is taken, at the workspace's top when no name
  * beside it can be had). Its files stay, nothing of the
  * repository is lost, and no git enters it until the user looks at what it
@@ -88,7 +89,7 @@ export function createNestedRepositoryGuard(options: NestedRepositoryGuardOption
   const { workspace } = options;
   let configs = new Map<string, Promise<readonly ConfigEntry[] | undefined>>();
   const readConfig = (text: string): Promise<readonly ConfigEntry[] | undefined> => {
-    const key = createHash('sha256').update(text).digest('hex');
+    const key = nodeSha256(text);
     let read = configs.get(key);
     if (read === undefined) {
       if (configs.size >= MAX_KEPT_CONFIGS) configs = new Map();

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { nodeSha256 } from '../digest/node-sha256.js';
 import { findModuleGitDirs } from './find-git-directories.js';
 import { isNeutralSetting, type ConfigEntry } from './neutral-git-config.js';
 
@@ -156,7 +157,7 @@ async function configFindings(file: string, what: string, read: ConfigRead, dept
   const at = realOrUndefined(file) ?? file;
   const entries = await read.options.readConfig(text);
   if (entries === undefined) {
-    findings.push({ what: `${what}: git cannot read it`, identity: `${at}: unreadable ${digest(text)}` });
+    findings.push({ what: `${what}: git cannot read it`, identity: `${at}: unreadable ${nodeSha256(text)}` });
     return;
   }
   for (const setting of entries) {
@@ -168,7 +169,7 @@ async function configFindings(file: string, what: string, read: ConfigRead, dept
       if (isInsideWorkTree(workTree, read.options.workspace)) continue;
     }
     if (isNeutralSetting(setting)) continue;
-    findings.push({ what: `${what}: ${setting.key}`, identity: `${at}: ${setting.key} ${digest(setting.value ?? '')}` });
+    findings.push({ what: `${what}: ${setting.key}`, identity: `${at}: ${setting.key} ${nodeSha256(setting.value ?? '')}` });
     if (named === undefined) continue;
     // git runs hooks from the work tree's top, so a relative folder is taken from there, once every file is read.
     if (setting.key === 'core.hookspath') read.hooksPaths.push({ named, what: `${what}: core.hookspath` });
@@ -294,8 +295,4 @@ function unreadable(what: string, why: string, findings: CodeFinding[], place?: 
 
 function codeOf(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? 'unreadable';
-}
-
-function digest(content: string | Buffer): string {
-  return createHash('sha256').update(content).digest('hex');
 }
