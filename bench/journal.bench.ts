@@ -2,7 +2,8 @@
  * The journal's cost: receipts appended per second (hash-chained, with and
  * without Ed25519 signing) against raw better-sqlite3 inserts of the same
  * rows, and the dispatch overhead the journal adds to an effect-tier call.
- * Same process, interleaved rounds, WAL + synchronous=NORMAL throughout.
+ * Same process, interleaved rounds, WAL + synchronous=NORMAL throughout,
+ * and the journal's WAL checkpoints on a worker thread for the raw rows too.
  * The floor row is what durability costs at least: the same two single-row
  * commits an effect-tier call makes (claim, then settle) through
  * better-sqlite3 in the journal's own mode. 64 calls in flight, and 64
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createToolRegistry, type ToolDefinition, type ToolReceipt } from 'toolgate';
 import { nodeSha256 } from 'toolgate/node';
-import { createSqliteJournal, type SqliteJournal } from 'toolgate/sqlite';
+import { createSqliteJournal, WalCheckpointer, type SqliteJournal } from 'toolgate/sqlite';
 import { bench, checkGoal, type BenchRow } from './harness.js';
 
 function receipt(index: number): ToolReceipt {
@@ -67,9 +68,7 @@ const WRITE_NOTE: ToolDefinition<{ path: string; content: string }, { bytes: num
 const TOGETHER = 64;
 
 async function appendBench(dir: string): Promise<void> {
-  const raw = new Database(join(dir, 'raw.db'));
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = NORMAL');
+  const { db: raw, committed, close: closeRaw } = rawConnection(join(dir, 'raw.db'), 'NORMAL');
   raw.exec('CREATE TABLE receipts (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, key TEXT NOT NULL, run_id TEXT, tool TEXT NOT NULL, action_digest TEXT, body TEXT NOT NULL)');
   const insert = raw.prepare('INSERT INTO receipts (at, key, run_id, tool, action_digest, body) VALUES (?, ?, ?, ?, ?, ?)');
   const plain = createSqliteJournal(join(dir, 'plain.db'), { onUnresolved: () => undefined });
@@ -85,6 +84,7 @@ async function appendBench(dir: string): Promise<void> {
         run: () => {
           const r = receipt((rawIndex += 1));
           insert.run(Date.now(), `${r.actionDigest ?? ''}:${r.callId}`, null, r.tool, r.actionDigest ?? null, JSON.stringify(settleInput(rawIndex)));
+          committed();
         },
       },
       { name: 'journal.settle, hash chain', run: () => plain.settle(undefined, settleInput((plainIndex += 1))) },
@@ -99,7 +99,7 @@ async function appendBench(dir: string): Promise<void> {
   checkGoal('journal.settle with the chain, batched, vs a raw insert', find(rows, `journal.settle, hash chain, ${TOGETHER}`).medianNs / TOGETHER / rawNs, 2, '×');
   const verified = await signed.verify();
   console.log(`verify(): ${verified.rows.toLocaleString('en-US')} signed rows, ok=${verified.ok}`);
-  raw.close();
+  closeRaw();
   plain.close();
   signed.close();
 }
@@ -110,11 +110,29 @@ function find(rows: readonly BenchRow[], prefix: string): BenchRow {
   return found;
 }
 
+/**
+ * A better-sqlite3 connection in the journal's own mode: WAL, its
+ * `synchronous` setting, and its checkpoints on a worker thread (told of
+ * each commit, as the journal tells it).
+ */
+function rawConnection(file: string, synchronous: 'NORMAL' | 'FULL'): { db: Database.Database; committed: () => void; close: () => void } {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${synchronous}`);
+  const checkpointer = new WalCheckpointer(db, file, synchronous);
+  return {
+    db,
+    committed: () => checkpointer.committed(),
+    close: () => {
+      checkpointer.close();
+      db.close();
+    },
+  };
+}
+
 /** The durable floor of one effect-tier call: a claim row committed, then a settle row committed, each its own transaction. */
 function floorWriter(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMAL'): () => void {
-  const raw = new Database(file);
-  raw.pragma('journal_mode = WAL');
-  raw.pragma(`synchronous = ${synchronous}`);
+  const { db: raw, committed } = rawConnection(file, synchronous);
   raw.exec('CREATE TABLE claims (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, key TEXT NOT NULL, state TEXT NOT NULL, body TEXT NOT NULL)');
   raw.exec('CREATE TABLE receipts (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, key TEXT NOT NULL, tool TEXT NOT NULL, body TEXT NOT NULL)');
   const claim = raw.prepare('INSERT INTO claims (at, key, state, body) VALUES (?, ?, ?, ?)');
@@ -128,7 +146,9 @@ function floorWriter(file: string, synchronous: 'NORMAL' | 'FULL' = 'NORMAL'): (
   return () => {
     const key = `k${(index += 1)}`;
     claimTx.immediate(key);
+    committed();
     settleTx.immediate(key);
+    committed();
   };
 }
 

@@ -41,7 +41,7 @@ export class ChainStore {
   #headUnsigned = false;
   /** Whether `append` signs: always, except for the rows of a batch before its last write (`writeBatch`). */
   #signing = true;
-  #afterCommit: (() => void) | undefined;
+  readonly #afterCommit: (() => void)[] = [];
   readonly #observers: AppendObserver[] = [];
   /** `PRAGMA data_version` as read when the open transaction began; undefined outside `write`. */
   #version: number | undefined;
@@ -99,7 +99,7 @@ export class ChainStore {
         this.#cached = { head: written, version };
         this.signing?.committed(written);
         if (this.signer !== undefined) this.#walk.committed(written, version);
-        this.#afterCommit?.();
+        for (const listener of this.#afterCommit) listener();
       }
       return result;
     } catch (error) {
@@ -121,9 +121,9 @@ export class ChainStore {
     return this.#version ?? this.#dataVersion.get() ?? -1;
   }
 
-  /** Called after every commit that appended rows (the anchor keeper). */
+  /** Called after every commit that appended rows (the anchor keeper, the WAL checkpointer). */
   onCommit(listener: () => void): void {
-    this.#afterCommit = listener;
+    this.#afterCommit.push(listener);
   }
 
   /**

@@ -8,6 +8,7 @@ import { DEFAULT_SIGN_EVERY_MS } from './commit-signing.js';
 import { loadReceiptSigner, loadSealVerifier, sealVerifierFromPem, verifierFromPem, type ReceiptVerifier } from './receipt-signer.js';
 import { ensureJournalId, migrateSchema } from './schema.js';
 import { SqliteJournal } from './sqlite-journal.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 import { schemaProblem } from './verify-chain.js';
 
 export interface SqliteJournalOptions {
@@ -87,9 +88,11 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
   }
   createPrivateFile(file);
   const db = new Database(file, { timeout: busyTimeoutMs });
+  let checkpointer: WalCheckpointer | undefined;
   try {
     enableWal(db, busyTimeoutMs);
-    db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    const synchronous = options.synchronous === 'full' ? 'FULL' : 'NORMAL';
+    db.pragma(`synchronous = ${synchronous}`);
     migrateSchema(db);
     const signing = options.sign === undefined || options.sign === false ? undefined : options.sign === true ? {} : options.sign;
     const signer = signing === undefined ? undefined : loadReceiptSigner(signing.keyDir ?? join(directory, 'keys'));
@@ -104,7 +107,11 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
     ensureJournalId(db);
     const store = new ChainStore(db, signer, checkSignEveryMs(signing?.signEveryMs));
     const anchor = options.anchor === undefined ? undefined : new AnchorKeeper(store, resolve(options.anchor), options.onAnchorProblem ?? ((problem) => console.warn(`toolgate: ${problem}`)));
-    const journal = new SqliteJournal(file, store, { coverage: options.recordAll === true ? 'all' : 'tiered', verifier, anchor, signingKeyCreated: signer?.keyCreated === true });
+    // Checkpoints run on a worker thread: a commit never waits for the disk on the log's behalf.
+    const walCheckpointer = new WalCheckpointer(db, file, synchronous);
+    checkpointer = walCheckpointer;
+    store.onCommit(() => walCheckpointer.committed());
+    const journal = new SqliteJournal(file, store, { coverage: options.recordAll === true ? 'all' : 'tiered', verifier, anchor, checkpointer: walCheckpointer, signingKeyCreated: signer?.keyCreated === true });
     if (signer !== undefined) {
       // The key vouches for its head only: the rows below must chain up to it, or the journal would act on a forged one.
       // Every row is walked now, once, and handed to the journal's mirrors (`ChainStore.catchUp`); from then on each row
@@ -120,6 +127,7 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
     reportUnresolved(journal.unresolvedNow(), options.onUnresolved);
     return journal;
   } catch (error) {
+    checkpointer?.close();
     db.close();
     throw error;
   }

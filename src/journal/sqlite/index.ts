@@ -1,6 +1,7 @@
 // `toolgate/sqlite`: the embedded journal (better-sqlite3 12), retention and audit helpers.
 export { createSqliteJournal, DEFAULT_JOURNAL_PATH, type SqliteJournalOptions } from './create-sqlite-journal.js';
 export { SqliteJournal } from './sqlite-journal.js';
+export { WalCheckpointer } from './wal-checkpointer.js';
 export type { ResolveClaimOptions } from './journal-claims.js';
 export type { ChainHead } from './chain-store.js';
 export type { CompactOptions, CompactResult } from './compact-journal.js';

@@ -1,0 +1,92 @@
+import { existsSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CEILING_FRAMES, CHECKPOINT_FRAMES, WalCheckpointer } from './wal-checkpointer.js';
+
+let dir: string;
+let file: string;
+let db: Database.Database;
+let checkpointer: WalCheckpointer | undefined;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'toolgate-wal-'));
+  file = join(dir, 'journal.db');
+  db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec('CREATE TABLE rows (seq INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+});
+afterEach(() => {
+  checkpointer?.close();
+  checkpointer = undefined;
+  if (db.open) db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Single-row commits, each told to the checkpointer, until the log holds at least `frames` frames. */
+function commitFrames(frames: number): void {
+  const insert = db.prepare('INSERT INTO rows (body) VALUES (?)');
+  const body = 'x'.repeat(3000);
+  while (statSync(`${file}-wal`).size < frames * (4096 + 24)) {
+    insert.run(body);
+    checkpointer?.committed();
+  }
+}
+
+async function eventually(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('WalCheckpointer', () => {
+  it('copies the log into the file on a worker once 1,000 frames wait; the connection never checkpoints itself below the ceiling', async () => {
+    checkpointer = new WalCheckpointer(db, file, 'NORMAL');
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(CEILING_FRAMES);
+    const before = statSync(file).size;
+    commitFrames(CHECKPOINT_FRAMES - 100);
+    // Below the threshold nothing is started, and nothing copied.
+    expect(checkpointer.started).toBe(false);
+    expect(statSync(file).size).toBe(before);
+    commitFrames(CHECKPOINT_FRAMES + 100);
+    expect(checkpointer.started).toBe(true);
+    // Only the worker copies pages into the file here: the connection's own threshold is ten times further.
+    await eventually(() => statSync(file).size > 1024 * 1024);
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+  });
+
+  it('closes the worker’s connection in close(): the connection closing after it is the last, and removes the log', () => {
+    checkpointer = new WalCheckpointer(db, file, 'NORMAL');
+    commitFrames(CHECKPOINT_FRAMES + 100);
+    expect(checkpointer.started).toBe(true);
+    checkpointer.close();
+    db.close();
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    const reopened = new Database(file, { readonly: true });
+    try {
+      expect(reopened.pragma('integrity_check', { simple: true })).toBe('ok');
+    } finally {
+      reopened.close();
+    }
+  });
+
+  it('hands checkpoints back to the connection when the worker cannot open the file', async () => {
+    checkpointer = new WalCheckpointer(db, file, 'NORMAL');
+    // The open connection keeps working on the moved file; the worker finds no file under its name.
+    renameSync(file, `${file}.moved`);
+    commitFrames(CHECKPOINT_FRAMES + 100);
+    expect(checkpointer.started).toBe(true);
+    await eventually(() => db.pragma('wal_autocheckpoint', { simple: true }) === CHECKPOINT_FRAMES);
+  });
+
+  it('checkpoints on the connection at once when the log’s shared memory cannot be read', () => {
+    checkpointer = new WalCheckpointer(db, join(dir, 'elsewhere', 'journal.db'), 'NORMAL');
+    commitFrames(50);
+    expect(checkpointer.started).toBe(false);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(CHECKPOINT_FRAMES);
+  });
+});

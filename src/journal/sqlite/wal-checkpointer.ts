@@ -1,0 +1,176 @@
+import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
+
+/** SQLite's own rule: a checkpoint once this many frames of the log are not yet copied into the database file. */
+export const CHECKPOINT_FRAMES = 1000;
+/**
+ * The connection still checkpoints itself once its log holds this many
+ * frames. A checkpoint running beside commits never leaves the log empty
+ * (frames arrive while it copies), and only an empty log starts over from
+ * its beginning: under writes that never pause, this bounds the log's
+ * file (40 MB of 4 KiB pages), and the one checkpoint on the connection
+ * that then empties it copies little, the worker having copied the rest.
+ */
+export const CEILING_FRAMES = 10_000;
+/** What the log's file is cut back to when it starts over, after writes that never paused let it grow to the ceiling. */
+const LOG_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
+/** How often, in commits, the log's length is read (one `pread` of the shared-memory file). */
+const CHECK_EVERY_COMMITS = 16;
+/** How long `close()` waits for a checkpoint under way to end before it leaves the worker behind. */
+const CLOSE_WAIT_MS = 2_000;
+
+/** `state[REQUEST]`: what the worker is asked to do; `state[CLOSED]`: 1 once its connection is closed. */
+const REQUEST = 0;
+const CLOSED = 1;
+const IDLE = 0;
+const CHECKPOINT = 1;
+const CLOSE = 2;
+
+/** The WAL-index header in the `-shm` file (SQLite's file format): its version, `mxFrame` and, after the two header copies, `nBackfill`, each a native-order u32. */
+const WAL_INDEX_VERSION = 3_007_000;
+const SHM_HEADER_BYTES = 100;
+
+/**
+ * The worker: its own connection to the file, a passive checkpoint each
+ * time it is asked, and nothing else. A passive checkpoint never waits for
+ * a lock nor takes one a writer needs, so the journal's commits go on
+ * while it copies pages and waits for the disk.
+ */
+const WORKER_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const state = new Int32Array(workerData.state);
+let db;
+try {
+  if (Atomics.load(state, ${REQUEST}) !== ${CLOSE}) {
+    db = new Database(workerData.file, { fileMustExist: true, timeout: 0 });
+    db.pragma('synchronous = ' + workerData.synchronous);
+    for (;;) {
+      Atomics.wait(state, ${REQUEST}, ${IDLE});
+      if (Atomics.load(state, ${REQUEST}) === ${CLOSE}) break;
+      db.pragma('wal_checkpoint(PASSIVE)');
+      Atomics.compareExchange(state, ${REQUEST}, ${CHECKPOINT}, ${IDLE});
+    }
+  }
+} finally {
+  try { db?.close(); } finally {
+    Atomics.store(state, ${CLOSED}, 1);
+    Atomics.notify(state, ${CLOSED});
+  }
+}
+`;
+
+/**
+ * WAL checkpoints off the committing thread. With SQLite's default a
+ * commit that takes the log past 1,000 frames copies them into the
+ * database file itself, and waits for the disk twice (the log, then the
+ * file): milliseconds in which the event loop, and every call in flight,
+ * stands still, once every few hundred calls. Here the connection leaves
+ * that to a worker thread with a connection of its own: every few commits
+ * the log's length is read from the shared-memory file, and past the same
+ * 1,000 frames the worker (started then, the first time) runs a passive
+ * checkpoint. Durability is the same: a checkpoint copies only committed
+ * frames, and a crash during one leaves the log, which SQLite replays.
+ *
+ * When the worker cannot run (it failed to start, or stopped), or the
+ * shared memory is not the format this reads, the connection checkpoints
+ * itself again, as SQLite does by default.
+ */
+export class WalCheckpointer {
+  readonly #db: Database.Database;
+  readonly #file: string;
+  readonly #synchronous: 'NORMAL' | 'FULL';
+  readonly #state = new Int32Array(new SharedArrayBuffer(8));
+  readonly #header = new Uint32Array(SHM_HEADER_BYTES / 4);
+  #shm: number | undefined;
+  #worker: Worker | undefined;
+  #commits = 0;
+  #stopped = false;
+
+  constructor(db: Database.Database, file: string, synchronous: 'NORMAL' | 'FULL') {
+    this.#db = db;
+    this.#file = file;
+    this.#synchronous = synchronous;
+    db.pragma(`wal_autocheckpoint = ${CEILING_FRAMES}`);
+    db.pragma(`journal_size_limit = ${LOG_SIZE_LIMIT_BYTES}`);
+  }
+
+  /** Whether a worker was started (the log once reached `CHECKPOINT_FRAMES`). */
+  get started(): boolean {
+    return this.#worker !== undefined;
+  }
+
+  /** Call after every commit: every few, the log's length is read, and a checkpoint asked for when it is due. */
+  committed(): void {
+    if (this.#stopped) return;
+    this.#commits += 1;
+    if (this.#commits % CHECK_EVERY_COMMITS !== 0) return;
+    if (Atomics.load(this.#state, REQUEST) !== IDLE) return;
+    const uncopied = this.#uncopiedFrames();
+    if (uncopied === undefined) {
+      this.#checkpointOnConnection();
+      return;
+    }
+    if (uncopied < CHECKPOINT_FRAMES) return;
+    if (this.#worker === undefined && !this.#start()) return;
+    Atomics.store(this.#state, REQUEST, CHECKPOINT);
+    Atomics.notify(this.#state, REQUEST);
+  }
+
+  /** Stop the worker, its connection closed, before the journal closes its own (the last to close empties the log). */
+  close(): void {
+    if (this.#shm !== undefined) closeSync(this.#shm);
+    this.#shm = undefined;
+    this.#stopped = true;
+    const worker = this.#worker;
+    if (worker === undefined) return;
+    Atomics.store(this.#state, REQUEST, CLOSE);
+    Atomics.notify(this.#state, REQUEST);
+    Atomics.wait(this.#state, CLOSED, 0, CLOSE_WAIT_MS);
+    void worker.terminate();
+  }
+
+  /** Frames in the log not yet copied into the file (`mxFrame - nBackfill`), or undefined when the shared memory cannot be read as expected. */
+  #uncopiedFrames(): number | undefined {
+    try {
+      this.#shm ??= openSync(`${this.#file}-shm`, constants.O_RDONLY | constants.O_NOFOLLOW);
+      const read = readSync(this.#shm, this.#header, 0, SHM_HEADER_BYTES, 0);
+      if (read < SHM_HEADER_BYTES) return 0; // not set up yet: nothing written
+      const header = this.#header;
+      if (header[0] === 0) return 0; // a header not written yet
+      if (header[0] !== WAL_INDEX_VERSION) return undefined;
+      const frames = header[4] as number;
+      const copied = header[24] as number;
+      return frames >= copied ? frames - copied : 0;
+    } catch {
+      return undefined;
+    }
+  }
+
+  #start(): boolean {
+    try {
+      const worker = new Worker(WORKER_SOURCE, {
+        eval: true,
+        workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file: this.#file, synchronous: this.#synchronous, state: this.#state.buffer },
+      });
+      worker.unref();
+      worker.on('error', () => undefined);
+      worker.on('exit', () => {
+        if (!this.#stopped) this.#checkpointOnConnection();
+      });
+      this.#worker = worker;
+      return true;
+    } catch {
+      this.#checkpointOnConnection();
+      return false;
+    }
+  }
+
+  /** Back to SQLite's default: the connection checkpoints itself. */
+  #checkpointOnConnection(): void {
+    this.#stopped = true;
+    if (this.#db.open) this.#db.pragma(`wal_autocheckpoint = ${CHECKPOINT_FRAMES}`);
+  }
+}
