@@ -2,8 +2,9 @@
  * The journal's cost: receipts appended per second (hash-chained, with and
  * without Ed25519 signing) against raw better-sqlite3 inserts of the same
  * rows, and the dispatch overhead the journal adds to an effect-tier call.
- * Same process, interleaved rounds, WAL + synchronous=NORMAL throughout,
- * and the journal's WAL checkpoints on a worker thread for the raw rows too.
+ * Same process, interleaved rounds, WAL + synchronous=NORMAL unless a row
+ * says FULL, and the journal's WAL checkpoints on a worker thread under
+ * NORMAL for the raw rows too.
  * The floor row is what durability costs at least: the same two single-row
  * commits an effect-tier call makes (claim, then settle) through
  * better-sqlite3 in the journal's own mode. 64 calls in flight, and 64
@@ -112,19 +113,19 @@ function find(rows: readonly BenchRow[], prefix: string): BenchRow {
 
 /**
  * A better-sqlite3 connection in the journal's own mode: WAL, its
- * `synchronous` setting, and its checkpoints on a worker thread (told of
- * each commit, as the journal tells it).
+ * `synchronous` setting and, under NORMAL, its checkpoints on a worker
+ * thread (told of each commit, as the journal tells it).
  */
 function rawConnection(file: string, synchronous: 'NORMAL' | 'FULL'): { db: Database.Database; committed: () => void; close: () => void } {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${synchronous}`);
-  const checkpointer = new WalCheckpointer(db, file, synchronous);
+  const checkpointer = synchronous === 'NORMAL' ? new WalCheckpointer(db, file) : undefined;
   return {
     db,
-    committed: () => checkpointer.committed(),
+    committed: () => checkpointer?.committed(),
     close: () => {
-      checkpointer.close();
+      checkpointer?.close();
       db.close();
     },
   };

@@ -107,11 +107,13 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
     ensureJournalId(db);
     const store = new ChainStore(db, signer, checkSignEveryMs(signing?.signEveryMs));
     const anchor = options.anchor === undefined ? undefined : new AnchorKeeper(store, resolve(options.anchor), options.onAnchorProblem ?? ((problem) => console.warn(`toolgate: ${problem}`)));
-    // Checkpoints run on a worker thread: a commit never waits for the disk on the log's behalf.
-    const walCheckpointer = new WalCheckpointer(db, file, synchronous);
-    checkpointer = walCheckpointer;
-    store.onCommit(() => walCheckpointer.committed());
-    const journal = new SqliteJournal(file, store, { coverage: options.recordAll === true ? 'all' : 'tiered', verifier, anchor, checkpointer: walCheckpointer, signingKeyCreated: signer?.keyCreated === true });
+    // Under NORMAL checkpoints run on a worker thread: a commit never waits for the disk on the log's behalf.
+    if (synchronous === 'NORMAL') {
+      const walCheckpointer = new WalCheckpointer(db, file);
+      checkpointer = walCheckpointer;
+      store.onCommit(() => walCheckpointer.committed());
+    }
+    const journal = new SqliteJournal(file, store, { coverage: options.recordAll === true ? 'all' : 'tiered', verifier, anchor, checkpointer, signingKeyCreated: signer?.keyCreated === true });
     if (signer !== undefined) {
       // The key vouches for its head only: the rows below must chain up to it, or the journal would act on a forged one.
       // Every row is walked now, once, and handed to the journal's mirrors (`ChainStore.catchUp`); from then on each row

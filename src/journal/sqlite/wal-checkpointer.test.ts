@@ -45,7 +45,7 @@ async function eventually(check: () => boolean): Promise<void> {
 
 describe('WalCheckpointer', () => {
   it('copies the log into the file on a worker once 1,000 frames wait; the connection never checkpoints itself below the ceiling', async () => {
-    checkpointer = new WalCheckpointer(db, file, 'NORMAL');
+    checkpointer = new WalCheckpointer(db, file);
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(CEILING_FRAMES);
     const before = statSync(file).size;
     commitFrames(CHECKPOINT_FRAMES - 100);
@@ -60,7 +60,7 @@ describe('WalCheckpointer', () => {
   });
 
   it('closes the worker’s connection in close(): the connection closing after it is the last, and removes the log', () => {
-    checkpointer = new WalCheckpointer(db, file, 'NORMAL');
+    checkpointer = new WalCheckpointer(db, file);
     commitFrames(CHECKPOINT_FRAMES + 100);
     expect(checkpointer.started).toBe(true);
     checkpointer.close();
@@ -75,7 +75,7 @@ describe('WalCheckpointer', () => {
   });
 
   it('hands checkpoints back to the connection when the worker cannot open the file', async () => {
-    checkpointer = new WalCheckpointer(db, file, 'NORMAL');
+    checkpointer = new WalCheckpointer(db, file);
     // The open connection keeps working on the moved file; the worker finds no file under its name.
     renameSync(file, `${file}.moved`);
     commitFrames(CHECKPOINT_FRAMES + 100);
@@ -84,7 +84,7 @@ describe('WalCheckpointer', () => {
   });
 
   it('checkpoints on the connection at once when the log’s shared memory cannot be read', () => {
-    checkpointer = new WalCheckpointer(db, join(dir, 'elsewhere', 'journal.db'), 'NORMAL');
+    checkpointer = new WalCheckpointer(db, join(dir, 'elsewhere', 'journal.db'));
     commitFrames(50);
     expect(checkpointer.started).toBe(false);
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(CHECKPOINT_FRAMES);

@@ -46,7 +46,7 @@ let db;
 try {
   if (Atomics.load(state, ${REQUEST}) !== ${CLOSE}) {
     db = new Database(workerData.file, { fileMustExist: true, timeout: 0 });
-    db.pragma('synchronous = ' + workerData.synchronous);
+    db.pragma('synchronous = NORMAL');
     for (;;) {
       Atomics.wait(state, ${REQUEST}, ${IDLE});
       if (Atomics.load(state, ${REQUEST}) === ${CLOSE}) break;
@@ -77,11 +77,15 @@ try {
  * When the worker cannot run (it failed to start, or stopped), or the
  * shared memory is not the format this reads, the connection checkpoints
  * itself again, as SQLite does by default.
+ *
+ * For `synchronous = NORMAL` only. Under FULL every commit waits for the
+ * disk already, and a checkpoint's syncs on another thread beside them
+ * made those commits slower, not faster: there the connection keeps its
+ * checkpoints.
  */
 export class WalCheckpointer {
   readonly #db: Database.Database;
   readonly #file: string;
-  readonly #synchronous: 'NORMAL' | 'FULL';
   readonly #state = new Int32Array(new SharedArrayBuffer(8));
   readonly #header = new Uint32Array(SHM_HEADER_BYTES / 4);
   #shm: number | undefined;
@@ -89,10 +93,10 @@ export class WalCheckpointer {
   #commits = 0;
   #stopped = false;
 
-  constructor(db: Database.Database, file: string, synchronous: 'NORMAL' | 'FULL') {
+  /** `db`: a connection to `file` in WAL mode with `synchronous = NORMAL`. */
+  constructor(db: Database.Database, file: string) {
     this.#db = db;
     this.#file = file;
-    this.#synchronous = synchronous;
     db.pragma(`wal_autocheckpoint = ${CEILING_FRAMES}`);
     db.pragma(`journal_size_limit = ${LOG_SIZE_LIMIT_BYTES}`);
   }
@@ -153,7 +157,7 @@ export class WalCheckpointer {
     try {
       const worker = new Worker(WORKER_SOURCE, {
         eval: true,
-        workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file: this.#file, synchronous: this.#synchronous, state: this.#state.buffer },
+        workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file: this.#file, state: this.#state.buffer },
       });
       worker.unref();
       worker.on('error', () => undefined);
