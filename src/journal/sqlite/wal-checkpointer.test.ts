@@ -59,6 +59,20 @@ describe('WalCheckpointer', () => {
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
   });
 
+  it('copies what the log still holds once commits pause, so that the log starts over from its beginning', async () => {
+    checkpointer = new WalCheckpointer(db, file);
+    commitFrames(CHECKPOINT_FRAMES + 100);
+    expect(checkpointer.started).toBe(true);
+    await eventually(() => statSync(file).size > 1024 * 1024);
+    // Frames past the checkpoint the worker was asked for: too few to ask for another.
+    commitFrames(CHECKPOINT_FRAMES + 400);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    db.prepare('INSERT INTO rows (body) VALUES (?)').run('after the pause');
+    // The log started over with that commit: it holds that commit's frames alone.
+    const [{ log }] = db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[];
+    expect(log).toBeLessThan(10);
+  });
+
   it('closes the worker’s connection in close(): the connection closing after it is the last, and removes the log', () => {
     checkpointer = new WalCheckpointer(db, file);
     commitFrames(CHECKPOINT_FRAMES + 100);

@@ -8,16 +8,19 @@ export const CHECKPOINT_FRAMES = 1000;
 /**
  * The connection still checkpoints itself once its log holds this many
  * frames. A checkpoint running beside commits never leaves the log empty
- * (frames arrive while it copies), and only an empty log starts over from
- * its beginning: under writes that never pause, this bounds the log's
- * file (40 MB of 4 KiB pages), and the one checkpoint on the connection
- * that then empties it copies little, the worker having copied the rest.
+ * (frames arrive while it copies), and only a log copied whole starts over
+ * from its beginning: once commits pause, the worker copies it whole, but
+ * under writes that never pause this bounds the log's file (40 MB of 4 KiB
+ * pages), and the one checkpoint on the connection that then lets it start
+ * over copies little, the worker having copied the rest. (The file is not
+ * cut back when the log starts over: cutting 40 MB stalled a commit here
+ * for 30 ms.)
  */
 export const CEILING_FRAMES = 10_000;
-/** What the log's file is cut back to when it starts over, after writes that never paused let it grow to the ceiling. */
-const LOG_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
 /** How often, in commits, the log's length is read (one `pread` of the shared-memory file). */
 const CHECK_EVERY_COMMITS = 16;
+/** How long commits must pause before what the log still holds is copied (once a worker runs). */
+const IDLE_MS = 20;
 /** How long `close()` waits for a checkpoint under way to end before it leaves the worker behind. */
 const CLOSE_WAIT_MS = 2_000;
 
@@ -71,8 +74,10 @@ try {
  * that to a worker thread with a connection of its own: every few commits
  * the log's length is read from the shared-memory file, and past the same
  * 1,000 frames the worker (started then, the first time) runs a passive
- * checkpoint. Durability is the same: a checkpoint copies only committed
- * frames, and a crash during one leaves the log, which SQLite replays.
+ * checkpoint; once commits pause, it copies whatever the log still holds,
+ * so that the log starts over. Durability is the same: a checkpoint copies
+ * only committed frames, and a crash during one leaves the log, which
+ * SQLite replays.
  *
  * When the worker cannot run (it failed to start, or stopped), or the
  * shared memory is not the format this reads, the connection checkpoints
@@ -91,6 +96,9 @@ export class WalCheckpointer {
   #shm: number | undefined;
   #worker: Worker | undefined;
   #commits = 0;
+  /** The commit count when the idle timer last looked: unchanged a whole `IDLE_MS` later, commits have paused. */
+  #commitsWhenIdle = 0;
+  #idle: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
 
   /** `db`: a connection to `file` in WAL mode with `synchronous = NORMAL`. */
@@ -98,7 +106,6 @@ export class WalCheckpointer {
     this.#db = db;
     this.#file = file;
     db.pragma(`wal_autocheckpoint = ${CEILING_FRAMES}`);
-    db.pragma(`journal_size_limit = ${LOG_SIZE_LIMIT_BYTES}`);
   }
 
   /** Whether a worker was started (the log once reached `CHECKPOINT_FRAMES`). */
@@ -110,21 +117,13 @@ export class WalCheckpointer {
   committed(): void {
     if (this.#stopped) return;
     this.#commits += 1;
-    if (this.#commits % CHECK_EVERY_COMMITS !== 0) return;
-    if (Atomics.load(this.#state, REQUEST) !== IDLE) return;
-    const uncopied = this.#uncopiedFrames();
-    if (uncopied === undefined) {
-      this.#checkpointOnConnection();
-      return;
-    }
-    if (uncopied < CHECKPOINT_FRAMES) return;
-    if (this.#worker === undefined && !this.#start()) return;
-    Atomics.store(this.#state, REQUEST, CHECKPOINT);
-    Atomics.notify(this.#state, REQUEST);
+    if (this.#worker !== undefined) this.#idle ??= setTimeout(this.#whenIdle, IDLE_MS).unref();
+    if (this.#commits % CHECK_EVERY_COMMITS === 0) this.#request('due');
   }
 
   /** Stop the worker, its connection closed, before the journal closes its own (the last to close empties the log). */
   close(): void {
+    if (this.#idle !== undefined) clearTimeout(this.#idle);
     if (this.#shm !== undefined) closeSync(this.#shm);
     this.#shm = undefined;
     this.#stopped = true;
@@ -136,18 +135,52 @@ export class WalCheckpointer {
     void worker.terminate();
   }
 
-  /** Frames in the log not yet copied into the file (`mxFrame - nBackfill`), or undefined when the shared memory cannot be read as expected. */
-  #uncopiedFrames(): number | undefined {
+  /**
+   * Ask the worker (started the first time) for a checkpoint, unless one
+   * runs: on a check, once `CHECKPOINT_FRAMES` wait to be copied; once idle,
+   * when the log holds that many and any wait.
+   */
+  #request(when: 'due' | 'idle'): void {
+    if (Atomics.load(this.#state, REQUEST) !== IDLE) return;
+    const log = this.#readLog();
+    if (log === undefined) {
+      this.#checkpointOnConnection();
+      return;
+    }
+    const uncopied = log.frames - log.copied;
+    if (when === 'due' ? uncopied < CHECKPOINT_FRAMES : log.frames < CHECKPOINT_FRAMES || uncopied <= 0) return;
+    if (this.#worker === undefined && !this.#start()) return;
+    Atomics.store(this.#state, REQUEST, CHECKPOINT);
+    Atomics.notify(this.#state, REQUEST);
+  }
+
+  /**
+   * Once commits pause, whatever the log still holds is copied: a checkpoint
+   * that ends before the next commit lets the log start over from its
+   * beginning, which one running beside commits never does.
+   */
+  readonly #whenIdle = (): void => {
+    this.#idle = undefined;
+    if (this.#stopped) return;
+    // Still committing, or a checkpoint still running (it may end before the log does): look again later.
+    if (this.#commits !== this.#commitsWhenIdle || Atomics.load(this.#state, REQUEST) !== IDLE) {
+      this.#commitsWhenIdle = this.#commits;
+      this.#idle = setTimeout(this.#whenIdle, IDLE_MS).unref();
+      return;
+    }
+    this.#request('idle');
+  };
+
+  /** The frames in the log (`mxFrame`) and those copied into the file (`nBackfill`), or undefined when the shared memory cannot be read as expected. */
+  #readLog(): { frames: number; copied: number } | undefined {
     try {
       this.#shm ??= openSync(`${this.#file}-shm`, constants.O_RDONLY | constants.O_NOFOLLOW);
       const read = readSync(this.#shm, this.#header, 0, SHM_HEADER_BYTES, 0);
-      if (read < SHM_HEADER_BYTES) return 0; // not set up yet: nothing written
       const header = this.#header;
-      if (header[0] === 0) return 0; // a header not written yet
+      // Not set up yet: nothing written.
+      if (read < SHM_HEADER_BYTES || header[0] === 0) return { frames: 0, copied: 0 };
       if (header[0] !== WAL_INDEX_VERSION) return undefined;
-      const frames = header[4] as number;
-      const copied = header[24] as number;
-      return frames >= copied ? frames - copied : 0;
+      return { frames: header[4] as number, copied: header[24] as number };
     } catch {
       return undefined;
     }
