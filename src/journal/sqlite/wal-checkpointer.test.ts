@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CEILING_FRAMES, CHECKPOINT_FRAMES, WalCheckpointer } from './wal-checkpointer.js';
+import { CEILING_FRAMES, CHECKPOINT_FRAMES, reportsLogWithoutCopying, WalCheckpointer } from './wal-checkpointer.js';
 
 let dir: string;
 let file: string;
@@ -97,10 +97,49 @@ describe('WalCheckpointer', () => {
     await eventually(() => db.pragma('wal_autocheckpoint', { simple: true }) === CHECKPOINT_FRAMES);
   });
 
-  it('checkpoints on the connection at once when the log’s shared memory cannot be read', () => {
-    checkpointer = new WalCheckpointer(db, join(dir, 'elsewhere', 'journal.db'));
-    commitFrames(50);
+  it('keeps the locks SQLite holds on the shared memory for the process’s other connections when it closes', () => {
+    checkpointer = new WalCheckpointer(db, file);
+    commitFrames(CHECKPOINT_FRAMES + 100);
+    expect(checkpointer.started).toBe(true);
+    const reader = new Database(file, { readonly: true });
+    try {
+      reader.prepare('SELECT count(*) FROM rows').get();
+      const shm = statSync(`${file}-shm`).ino;
+      expect(locksOn(shm)).toBeGreaterThan(0);
+      checkpointer.close();
+      db.close();
+      // The reader's lock tells other processes a connection still maps the shared memory: dropped, the next
+      // process to open the file would take itself for the first and rebuild the file under the reader.
+      expect(locksOn(shm)).toBeGreaterThan(0);
+      expect(reader.prepare('SELECT count(*) FROM rows').pluck().get()).toBeGreaterThan(0);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('reports the log only where SQLite knows the NOOP mode (3.51.0 on); an older one would checkpoint on the connection', () => {
+    const reporting = (version: string) => reportsLogWithoutCopying({ prepare: () => ({ pluck: () => ({ get: () => version }) }) } as unknown as Database.Database);
+    expect(reporting('3.51.0')).toBe(true);
+    expect(reporting('3.53.2')).toBe(true);
+    expect(reporting('4.0.0')).toBe(true);
+    expect(reporting('3.50.4')).toBe(false);
+    expect(reporting('3.9.2')).toBe(false);
+    expect(reportsLogWithoutCopying(db)).toBe(true);
+  });
+
+  it('leaves checkpoints to the connection where SQLite cannot report the log', () => {
+    const old = new Proxy(db, { get: (target, key) => (key === 'prepare' ? (sql: string) => (sql === 'SELECT sqlite_version()' ? { pluck: () => ({ get: () => '3.45.1' }) } : target.prepare(sql)) : Reflect.get(target, key, target)) });
+    checkpointer = new WalCheckpointer(old, file);
+    // Below the connection's own threshold: past it SQLite checkpoints, and the log starts over.
+    commitFrames(CHECKPOINT_FRAMES - 100);
     expect(checkpointer.started).toBe(false);
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(CHECKPOINT_FRAMES);
   });
 });
+
+/** Locks any process holds on the file with inode `inode` (`/proc/locks`). */
+function locksOn(inode: number): number {
+  return readFileSync('/proc/locks', 'utf8')
+    .split('\n')
+    .filter((line) => Number(line.trim().split(/\s+/)[5]?.split(':')[2]) === inode).length;
+}

@@ -1,4 +1,3 @@
-import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
@@ -17,23 +16,29 @@ export const CHECKPOINT_FRAMES = 1000;
  * for 30 ms.)
  */
 export const CEILING_FRAMES = 10_000;
-/** How often, in commits, the log's length is read (one `pread` of the shared-memory file). */
+/** How often, in commits, the log's length is read (`PRAGMA wal_checkpoint(NOOP)`, about 3 µs). */
 const CHECK_EVERY_COMMITS = 16;
 /** How long commits must pause before what the log still holds is copied (once a worker runs). */
 const IDLE_MS = 20;
 /** How long `close()` waits for a checkpoint under way to end before it leaves the worker behind. */
 const CLOSE_WAIT_MS = 2_000;
 
-/** `state[REQUEST]`: what the worker is asked to do; `state[CLOSED]`: 1 once its connection is closed. */
+/**
+ * `state[REQUEST]`: what the worker is asked to do; `state[CLOSED]`: 1 once
+ * its connection is closed; `state[BOOT]`: 1 once the worker began, 2 when
+ * `close()` came first (the worker then opens nothing, and nobody waits).
+ */
 const REQUEST = 0;
 const CLOSED = 1;
+const BOOT = 2;
 const IDLE = 0;
 const CHECKPOINT = 1;
 const CLOSE = 2;
+const BEGAN = 1;
+const CANCELLED = 2;
 
-/** The WAL-index header in the `-shm` file (SQLite's file format): its version, `mxFrame` and, after the two header copies, `nBackfill`, each a native-order u32. */
-const WAL_INDEX_VERSION = 3_007_000;
-const SHM_HEADER_BYTES = 100;
+/** `PRAGMA wal_checkpoint(NOOP)`, which reports the log without copying a frame, came with SQLite 3.51.0; an older one reads the mode as PASSIVE. */
+const NOOP_SINCE = [3, 51, 0] as const;
 
 /**
  * The worker: its own connection to the file, a passive checkpoint each
@@ -43,11 +48,11 @@ const SHM_HEADER_BYTES = 100;
  */
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
 const state = new Int32Array(workerData.state);
 let db;
 try {
-  if (Atomics.load(state, ${REQUEST}) !== ${CLOSE}) {
+  if (Atomics.compareExchange(state, ${BOOT}, 0, ${BEGAN}) === 0 && Atomics.load(state, ${REQUEST}) !== ${CLOSE}) {
+    const Database = require(workerData.driver);
     db = new Database(workerData.file, { fileMustExist: true, timeout: 0 });
     db.pragma('synchronous = NORMAL');
     for (;;) {
@@ -72,16 +77,18 @@ try {
  * file): milliseconds in which the event loop, and every call in flight,
  * stands still, once every few hundred calls. Here the connection leaves
  * that to a worker thread with a connection of its own: every few commits
- * the log's length is read from the shared-memory file, and past the same
+ * the log's length is read (a checkpoint of mode NOOP, which copies
+ * nothing: a descriptor of this module's own on the `-shm` file, once
+ * closed, would drop every lock SQLite holds on it in this process), and past the same
  * 1,000 frames the worker (started then, the first time) runs a passive
  * checkpoint; once commits pause, it copies whatever the log still holds,
  * so that the log starts over. Durability is the same: a checkpoint copies
  * only committed frames, and a crash during one leaves the log, which
  * SQLite replays.
  *
- * When the worker cannot run (it failed to start, or stopped), or the
- * shared memory is not the format this reads, the connection checkpoints
- * itself again, as SQLite does by default.
+ * When the worker cannot run (it failed to start, or stopped), or SQLite
+ * is older than that mode, the connection checkpoints itself again, as
+ * SQLite does by default.
  *
  * For `synchronous = NORMAL` only. Under FULL every commit waits for the
  * disk already, and a checkpoint's syncs on another thread beside them
@@ -91,9 +98,8 @@ try {
 export class WalCheckpointer {
   readonly #db: Database.Database;
   readonly #file: string;
-  readonly #state = new Int32Array(new SharedArrayBuffer(8));
-  readonly #header = new Uint32Array(SHM_HEADER_BYTES / 4);
-  #shm: number | undefined;
+  readonly #state = new Int32Array(new SharedArrayBuffer(12));
+  readonly #readLog: Database.Statement<[], { busy: number; log: number; checkpointed: number }> | undefined;
   #worker: Worker | undefined;
   #commits = 0;
   /** The commit count when the idle timer last looked: unchanged a whole `IDLE_MS` later, commits have paused. */
@@ -105,6 +111,11 @@ export class WalCheckpointer {
   constructor(db: Database.Database, file: string) {
     this.#db = db;
     this.#file = file;
+    if (!reportsLogWithoutCopying(db)) {
+      this.#stopped = true;
+      return;
+    }
+    this.#readLog = db.prepare('PRAGMA wal_checkpoint(NOOP)');
     db.pragma(`wal_autocheckpoint = ${CEILING_FRAMES}`);
   }
 
@@ -124,14 +135,14 @@ export class WalCheckpointer {
   /** Stop the worker, its connection closed, before the journal closes its own (the last to close empties the log). */
   close(): void {
     if (this.#idle !== undefined) clearTimeout(this.#idle);
-    if (this.#shm !== undefined) closeSync(this.#shm);
-    this.#shm = undefined;
     this.#stopped = true;
     const worker = this.#worker;
     if (worker === undefined) return;
+    this.#worker = undefined;
     Atomics.store(this.#state, REQUEST, CLOSE);
     Atomics.notify(this.#state, REQUEST);
-    Atomics.wait(this.#state, CLOSED, 0, CLOSE_WAIT_MS);
+    // A worker still starting opens nothing once it sees this: no wait for its start.
+    if (Atomics.compareExchange(this.#state, BOOT, 0, CANCELLED) !== 0) Atomics.wait(this.#state, CLOSED, 0, CLOSE_WAIT_MS);
     void worker.terminate();
   }
 
@@ -142,13 +153,11 @@ export class WalCheckpointer {
    */
   #request(when: 'due' | 'idle'): void {
     if (Atomics.load(this.#state, REQUEST) !== IDLE) return;
-    const log = this.#readLog();
-    if (log === undefined) {
-      this.#checkpointOnConnection();
-      return;
-    }
-    const uncopied = log.frames - log.copied;
-    if (when === 'due' ? uncopied < CHECKPOINT_FRAMES : log.frames < CHECKPOINT_FRAMES || uncopied <= 0) return;
+    const log = this.#logNow();
+    // Busy (another connection checkpoints) or not in WAL mode: nothing to ask for now.
+    if (log === undefined || log.busy !== 0 || log.log < 0) return;
+    const uncopied = log.log - log.checkpointed;
+    if (when === 'due' ? uncopied < CHECKPOINT_FRAMES : log.log < CHECKPOINT_FRAMES || uncopied <= 0) return;
     if (this.#worker === undefined && !this.#start()) return;
     Atomics.store(this.#state, REQUEST, CHECKPOINT);
     Atomics.notify(this.#state, REQUEST);
@@ -171,16 +180,10 @@ export class WalCheckpointer {
     this.#request('idle');
   };
 
-  /** The frames in the log (`mxFrame`) and those copied into the file (`nBackfill`), or undefined when the shared memory cannot be read as expected. */
-  #readLog(): { frames: number; copied: number } | undefined {
+  /** The log's frames and those copied, as SQLite reports them; undefined if it cannot say (this runs after a commit, which must not throw). */
+  #logNow(): { busy: number; log: number; checkpointed: number } | undefined {
     try {
-      this.#shm ??= openSync(`${this.#file}-shm`, constants.O_RDONLY | constants.O_NOFOLLOW);
-      const read = readSync(this.#shm, this.#header, 0, SHM_HEADER_BYTES, 0);
-      const header = this.#header;
-      // Not set up yet: nothing written.
-      if (read < SHM_HEADER_BYTES || header[0] === 0) return { frames: 0, copied: 0 };
-      if (header[0] !== WAL_INDEX_VERSION) return undefined;
-      return { frames: header[4] as number, copied: header[24] as number };
+      return this.#readLog?.get();
     } catch {
       return undefined;
     }
@@ -210,4 +213,14 @@ export class WalCheckpointer {
     this.#stopped = true;
     if (this.#db.open) this.#db.pragma(`wal_autocheckpoint = ${CHECKPOINT_FRAMES}`);
   }
+}
+
+/** Whether this SQLite reads `wal_checkpoint(NOOP)` as a report, not as a passive checkpoint. */
+export function reportsLogWithoutCopying(db: Database.Database): boolean {
+  const version = String(db.prepare('SELECT sqlite_version()').pluck().get()).split('.').map(Number);
+  for (const [index, wanted] of NOOP_SINCE.entries()) {
+    const part = version[index] ?? 0;
+    if (part !== wanted) return part > wanted;
+  }
+  return true;
 }
