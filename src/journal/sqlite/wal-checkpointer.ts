@@ -79,9 +79,9 @@ try {
  * that to a worker thread with a connection of its own: every few commits
  * the log's length is read (a checkpoint of mode NOOP, which copies
  * nothing: a descriptor of this module's own on the `-shm` file, once
- * closed, would drop every lock SQLite holds on it in this process), and past the same
- * 1,000 frames the worker (started then, the first time) runs a passive
- * checkpoint; once commits pause, it copies whatever the log still holds,
+ * closed, would drop every lock SQLite holds on it in this process), and
+ * past the same 1,000 frames the worker (started then, the first time) runs
+ * a passive checkpoint; once commits pause, it copies whatever the log still holds,
  * so that the log starts over. Durability is the same: a checkpoint copies
  * only committed frames, and a crash during one leaves the log, which
  * SQLite replays.
