@@ -42,6 +42,7 @@ export class ChainStore {
   /** Whether `append` signs: always, except for the rows of a batch before its last write (`writeBatch`). */
   #signing = true;
   readonly #afterCommit: (() => void)[] = [];
+  readonly #beforeClose: (() => void)[] = [];
   readonly #observers: AppendObserver[] = [];
   /** `PRAGMA data_version` as read when the open transaction began; undefined outside `write`. */
   #version: number | undefined;
@@ -126,11 +127,20 @@ export class ChainStore {
     this.#afterCommit.push(listener);
   }
 
+  /** Called before `close()` closes the connection (the WAL checkpointer's: the last connection to close empties the log). */
+  onClose(listener: () => void): void {
+    this.#beforeClose.push(listener);
+  }
+
+  close(): void {
+    for (const listener of this.#beforeClose) listener();
+    this.db.close();
+  }
+
   /**
-   * Be told of every row appended from now on, and of how its transaction
-   * ended (the open-claims mirror, the run index); with a signer, of every
-   * row walked too, from the first walk on: an observer that came later
-   * would never be told of the rows before it.
+   * Be told of every row appended from now on, and of how its transaction ended (the open-claims mirror, the run
+   * index); with a signer, of every row walked too, from the first walk on: an observer that came later would never
+   * be told of the rows before it.
    */
   observe(observer: AppendObserver): void {
     if (this.#walk.walked !== undefined) throw new Error('ChainStore.observe must come before the first walk');

@@ -112,8 +112,9 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
       const walCheckpointer = new WalCheckpointer(db, file);
       checkpointer = walCheckpointer;
       store.onCommit(() => walCheckpointer.committed());
+      store.onClose(() => walCheckpointer.close());
     }
-    const journal = new SqliteJournal(file, store, { coverage: options.recordAll === true ? 'all' : 'tiered', verifier, anchor, checkpointer, signingKeyCreated: signer?.keyCreated === true });
+    const journal = new SqliteJournal(file, store, { coverage: options.recordAll === true ? 'all' : 'tiered', verifier, anchor, signingKeyCreated: signer?.keyCreated === true });
     if (signer !== undefined) {
       // The key vouches for its head only: the rows below must chain up to it, or the journal would act on a forged one.
       // Every row is walked now, once, and handed to the journal's mirrors (`ChainStore.catchUp`); from then on each row

@@ -30,7 +30,6 @@ import { encodeData, encodeResult } from './encode-journal-body.js';
 import { journalIdOf } from './schema.js';
 import { verifyAgainstAnchor, type AnchoredVerifyResult } from './verify-against-anchor.js';
 import { verifyChain, type VerifyOptions, type SqliteVerifyResult } from './verify-chain.js';
-import type { WalCheckpointer } from './wal-checkpointer.js';
 
 interface PendingClaim {
   readonly tier: 'record' | 'effect';
@@ -54,7 +53,6 @@ export class SqliteJournal implements Journal {
   readonly #store: ChainStore;
   readonly #verifier: ReceiptVerifier | undefined;
   readonly #anchor: AnchorKeeper | undefined;
-  readonly #checkpointer: WalCheckpointer | undefined;
   readonly #pending = new Map<string, PendingClaim>();
   readonly #batcher: CommitBatcher;
   readonly #openClaims: OpenClaims;
@@ -69,14 +67,13 @@ export class SqliteJournal implements Journal {
   /** Whether this open made the signing key (there was none yet), rather than finding one. */
   readonly signingKeyCreated: boolean;
 
-  constructor(path: string, store: ChainStore, options: { coverage: 'tiered' | 'all'; verifier: ReceiptVerifier | undefined; anchor?: AnchorKeeper | undefined; checkpointer?: WalCheckpointer | undefined; signingKeyCreated?: boolean }) {
+  constructor(path: string, store: ChainStore, options: { coverage: 'tiered' | 'all'; verifier: ReceiptVerifier | undefined; anchor?: AnchorKeeper | undefined; signingKeyCreated?: boolean }) {
     this.path = path;
     this.signingKeyCreated = options.signingKeyCreated === true;
     this.#store = store;
     this.coverage = options.coverage;
     this.#verifier = options.verifier;
     this.#anchor = options.anchor;
-    this.#checkpointer = options.checkpointer;
     this.#batcher = new CommitBatcher(store, MAX_BATCH_DELAY_MS);
     const db = store.db;
     this.#openClaims = new OpenClaims(store);
@@ -394,9 +391,7 @@ export class SqliteJournal implements Journal {
     // The last commits' anchor, before the file closes.
     this.#anchor?.flush();
     this.#closed = true;
-    // The worker's connection first: the last connection to close copies the log into the file and removes it.
-    this.#checkpointer?.close();
-    this.#store.db.close();
+    this.#store.close();
   }
 
   #open(): void {

@@ -119,7 +119,7 @@ export class WalCheckpointer {
     db.pragma(`wal_autocheckpoint = ${CEILING_FRAMES}`);
   }
 
-  /** Whether a worker was started (the log once reached `CHECKPOINT_FRAMES`). */
+  /** Whether a worker runs: started once the log reached `CHECKPOINT_FRAMES`, until `close()`. */
   get started(): boolean {
     return this.#worker !== undefined;
   }
