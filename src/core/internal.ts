@@ -74,6 +74,7 @@ export type {
   McpCapability,
   MediaHandle,
   MediaStore,
+  MovedProtectedPath,
   MovedRepository,
   OsCapability,
   ProcessCapability,

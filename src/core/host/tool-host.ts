@@ -107,6 +107,20 @@ export interface ProcessResult {
    * the user's git would run what they hold on entering one as a submodule.
    */
   readonly movedRepositories?: readonly MovedRepository[];
+  /**
+   * Protected entries the command made where there was none when it
+   * started (a `toolgate.config.json`, a `.claude/settings.local.json`, an
+   * `.env`, anything the protected paths name), each moved aside by the
+   * host: no rule, mode or remembered approval may approve a write to a
+   * protected path, and a command's write is no exception.
+   */
+  readonly movedProtectedPaths?: readonly MovedProtectedPath[];
+}
+
+/** A protected entry a command made, moved aside after it (`ProcessResult.movedProtectedPaths`): paths from the workspace. */
+export interface MovedProtectedPath {
+  readonly from: string;
+  readonly to: string;
 }
 
 /** A repository's `.git` moved aside after a command (`ProcessResult.movedRepositories`): paths from the workspace. */

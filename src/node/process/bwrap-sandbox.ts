@@ -211,13 +211,10 @@ function realTarget(target: string): string {
  * create a mount point for it in the real workspace: a stray empty file at
  * every protected path, which then blocks `mkdir` there. Leaving it unmasked
  * hides nothing: there is no content there to read. A command may create it
- * (in a writing tier): the bytes are its own, the model's file tools still
- * refuse the path as `protected_path`, and every later command finds it
- * masked. What this does not give is write protection of a path that does
- * not exist yet (a command could plant a `.git` that is protected but
- * absent); that is the same power any unsandboxed command has over the
- * workspace, and the guard promised here is that protected content cannot
- * be read.
+ * (in a writing tier), but not keep it: in the workspace, what a command
+ * made at a protected path is moved aside once it ends (see
+ * `createProcessCapability`), and a nested `.git` is held to the code it
+ * may hold (`createNestedRepositoryGuard`).
  *
  * A symlink is masked as what it points to, since the mount lands on the
  * target; a dangling one is treated as missing (a mount point for it would

@@ -9,7 +9,8 @@ import { createResolveTarget } from '../fs/resolve-target.js';
 import type { SandboxMode } from '../node-host-types.js';
 import { buildBwrapArgs, detectBwrap, SANDBOX_FILTER } from './bwrap-sandbox.js';
 import { buildChildEnv, gitHardeningEnv, withGitConfig } from './build-child-env.js';
-import { createProtectedFileFinder, type MaskWalkLimit, type ProtectedFiles } from './find-protected-files.js';
+import { createProtectedFileFinder, type FoundProtectedFiles, type MaskWalkLimit, type ProtectedFiles } from './find-protected-files.js';
+import { protectedMovedAside } from './move-protected-aside.js';
 import { findProgram } from './find-program.js';
 import { findRepositoryCode } from './find-repository-code.js';
 import { createNestedRepositoryGuard, type NestedRepositoriesCheck, type NestedRepositoryGuard } from './guard-nested-repositories.js';
@@ -81,7 +82,10 @@ export type HeldWrite = { readonly capability: 'fs'; readonly target: string } |
  * Inside bwrap, every protected file the workspace holds at that moment is
  * masked, whatever the command does: `grep -r`, `tar` or `cp -r` of the
  * workspace read protected files as empty. A workspace too large to walk
- * within `maskWalkLimit` fails the spawn rather than run it unmasked.
+ * within `maskWalkLimit` fails the spawn rather than run it unmasked. In a
+ * writing tier the workspace is walked again after the command: a
+ * protected entry it made where there was none is moved aside
+ * (`movedProtectedPaths`).
  */
 export function createProcessCapability(options: CreateProcessCapabilityOptions): NodeProcessCapability {
   const { jail } = options;
@@ -166,6 +170,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
         let check: RepositoriesCheck | undefined;
         let nestedCheck: NestedRepositoriesCheck | undefined;
         let entered: EnteredRepositories | undefined;
+        let after: FoundProtectedFiles | undefined;
         try {
           entered = writing ? await enterRepositories(holder, jail.workspace, heldFor, tool) : undefined;
         } catch (error) {
@@ -194,14 +199,15 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           // Before anything else, an aborted command included: what it added to an index is taken out (and the indexes are
           // left, so the next command is held to what they hold then).
           check = entered === undefined || holder === undefined ? undefined : await holder.leave(entered);
+          after = writing && walked !== undefined ? walkedAfter(findProtectedFiles, options.maskWalkLimit) : undefined;
           if (nested !== undefined && walked !== undefined) {
-            const after = walkedAfter(findProtectedFiles, options.maskWalkLimit);
-            if (after !== undefined) nested.learn(after);
-            nestedCheck = await nested.leave(after ?? walked.repositories, after !== undefined);
+            if (after !== undefined) nested.learn(after.repositories);
+            nestedCheck = await nested.leave(after?.repositories ?? walked.repositories, after !== undefined);
           }
         }
         const removedGitlinks = gitlinksTakenOut(check, tool);
         const movedRepositories = repositoriesMovedAside(nestedCheck, tool, 'process', 'the command ran');
+        const movedProtectedPaths = writing && walked !== undefined ? protectedMovedAside(jail, walked.paths, after, tool) : [];
         if (result.aborted) signal?.throwIfAborted();
         if (result.spawnError !== undefined) throw hostUnavailable(tool, 'process', `the command could not be started (${result.spawnError})`);
         return {
@@ -214,6 +220,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           sandbox: sandbox === undefined ? 'none' : 'bwrap',
           ...(removedGitlinks.length === 0 ? {} : { removedGitlinks }),
           ...(movedRepositories.length === 0 ? {} : { movedRepositories }),
+          ...(movedProtectedPaths.length === 0 ? {} : { movedProtectedPaths }),
         };
       } finally {
         clearTimeout(hold);
@@ -243,9 +250,10 @@ function repositoriesAround(workspace: string, target: string): string[] {
 }
 
 /** The walk after a command: undefined when it could not see the whole workspace, or threw (a tree deeper than a path can name). */
-function walkedAfter(find: (limit?: MaskWalkLimit) => ProtectedFiles, limit: MaskWalkLimit | undefined): readonly string[] | undefined {
+function walkedAfter(find: (limit?: MaskWalkLimit) => ProtectedFiles, limit: MaskWalkLimit | undefined): FoundProtectedFiles | undefined {
   try {
-    return walkedRepositories(find(limit));
+    const walked = find(limit);
+    return walked.kind === 'found' ? walked : undefined;
   } catch {
     return undefined;
   }
@@ -299,7 +307,7 @@ function heldArguments(jail: FsJail, judged: readonly ResolvedPath[] | undefined
 }
 
 /** The workspace as walked: its protected files to mask, its nested repositories; a workspace past the walk's limit, or holding a name no path string can mask, is refused, never run unmasked. */
-function workspaceWalked(found: ProtectedFiles, tool: string | undefined): Extract<ProtectedFiles, { kind: 'found' }> {
+function workspaceWalked(found: ProtectedFiles, tool: string | undefined): FoundProtectedFiles {
   if (found.kind === 'over_limit') {
     const bound = found.bound === 'entries' ? 'more entries' : 'more time';
     throw hostUnavailable(tool, 'process', `the workspace needs ${bound} than the sandbox may spend finding its protected files to mask, so the command was not run (raise maskWalkLimit or narrow the workspace)`);

@@ -26,6 +26,9 @@ export type ProtectedFiles =
   /** A folder holds a name that is not UTF-8: no path string names it, so it can be neither classified nor masked. */
   | { readonly kind: 'undecodable_name'; readonly folder: string };
 
+/** A walk that saw the whole workspace. */
+export type FoundProtectedFiles = Extract<ProtectedFiles, { readonly kind: 'found' }>;
+
 /** What one folder holds, as the walk sorts it: read again only when the folder changed. */
 interface FolderListing {
   /** Device, inode and change time (ns) of the folder when it was read. */

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { chmodSync, lstatSync, renameSync, statSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { MovedRepository } from '../../core/internal.js';
 import { nodeSha256 } from '../digest/node-sha256.js';
 import { inBatches } from './in-batches.js';
+import { fromWorkspace, moveAside } from './move-aside.js';
 import { parseConfigList, type ConfigEntry } from './neutral-git-config.js';
 import { readRepositoryCode, type CodeFinding } from './read-repository-code.js';
 import { spawnBounded } from './spawn-bounded.js';
@@ -51,8 +51,6 @@ export const MOVED_ASIDE_NAME = '.git-held-by-toolgate';
 
 /** Configuration texts read by git, kept by digest; past this many the keeping starts over. */
 const MAX_KEPT_CONFIGS = 1024;
-/** Names tried for a `.git` moved aside: the plain one and random ones beside it, then random ones at the workspace's top. */
-const MOVE_ATTEMPTS = 8;
 /** Repositories read at once: each may start a git process the first time its configuration is seen. */
 const READ_CONCURRENCY = 8;
 /** How long git may take to read one configuration file. */
@@ -98,7 +96,6 @@ export function createNestedRepositoryGuard(options: NestedRepositoryGuardOption
     }
     return read;
   };
-  const fromWorkspace = (place: string): string => path.relative(workspace, place).split(path.sep).join('/');
   const findingsAt = async (entries: readonly string[]): Promise<Map<string, CodeFinding[]>> => {
     const held = heldGitDirOf(workspace);
     return new Map(await inBatches(entries, READ_CONCURRENCY, async (entry) => [entry, await readRepositoryCode(entry, { readConfig, heldGitDir: held, workspace })] as const));
@@ -141,9 +138,9 @@ export function createNestedRepositoryGuard(options: NestedRepositoryGuardOption
         for (const [entry, findings] of found) {
           const added = findings.filter((finding) => !accepted.has(finding.identity));
           if (added.length === 0) continue;
-          const aside = moveAside(entry, workspace);
-          if (aside === 'failed') failed.push(fromWorkspace(entry));
-          else if (aside !== 'gone') moved.push({ from: fromWorkspace(entry), to: fromWorkspace(aside.to), because: [...new Set(added.map((finding) => finding.what))] });
+          const aside = moveAside(entry, MOVED_ASIDE_NAME, workspace);
+          if (aside === 'failed') failed.push(fromWorkspace(workspace, entry));
+          else if (aside !== 'gone') moved.push({ from: fromWorkspace(workspace, entry), to: fromWorkspace(workspace, aside.to), because: [...new Set(added.map((finding) => finding.what))] });
         }
         settled = whole && failed.length === 0;
         return { moved, failed, unchecked: !whole };
@@ -182,38 +179,3 @@ async function readConfigWithGit(options: NestedRepositoryGuardOptions, text: st
   return parseConfigList(read.stdout);
 }
 
-/**
- * Moves a `.git` aside: to `.git-held-by-toolgate` beside it, or when that
- * is taken to that name and a random suffix, which no command can take
- * ahead; when no name beside it can be had (a path past the system's limit),
- * to such a name at the top of the workspace. Where it went, `gone` when
- * nothing is there to move, or `failed`. Never throws.
- */
-function moveAside(entry: string, workspace: string): { readonly to: string } | 'gone' | 'failed' {
-  const beside = path.dirname(entry);
-  for (let attempt = 0; attempt < MOVE_ATTEMPTS; attempt += 1) {
-    const folder = attempt < MOVE_ATTEMPTS / 2 ? beside : workspace;
-    const to = path.join(folder, attempt === 0 ? MOVED_ASIDE_NAME : `${MOVED_ASIDE_NAME}-${randomBytes(6).toString('hex')}`);
-    try {
-      if (lstatSync(to, { throwIfNoEntry: false }) !== undefined) continue;
-      renameSync(entry, to);
-      return { to };
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' && lstatSync(entry, { throwIfNoEntry: false }) === undefined) return 'gone';
-      // A command took the owner's write permission off the folder (a gateway not running as root): given back once.
-      if ((code === 'EACCES' || code === 'EPERM') && attempt === 0) givesBackWrite(beside);
-      // Anything else (a name made there since it was looked at, a path too long): another name, then another place.
-    }
-  }
-  return 'failed';
-}
-
-/** Gives the owner's write permission on `folder` back, if it can. */
-function givesBackWrite(folder: string): void {
-  try {
-    chmodSync(folder, statSync(folder).mode | 0o300);
-  } catch {
-    // Left as it is: the move fails, and the call says so.
-  }
-}

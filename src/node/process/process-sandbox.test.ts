@@ -318,7 +318,7 @@ describe('process: the bwrap sandbox', () => {
     expect(await readFile(path.join(ws, 'secrets', 'k'), 'utf8')).toBe('LATE-DIR-SECRET');
   });
 
-  it('lets a command create a protected path that does not exist yet; the file tools still refuse it and later commands see it masked', async (context) => {
+  it('moves aside a protected path a command made where there was none, and says so: no later command or agent finds it there', async (context) => {
     const ws = path.join(setup.base, 'ws-create');
     await mkdir(ws, { recursive: true });
     const host = makeHost({ workspace: ws, sandbox: 'auto', scope: 'workspace-write', protectedPaths: ['secrets'] });
@@ -328,10 +328,12 @@ describe('process: the bwrap sandbox', () => {
     }
     const created = await host.process.spawn('sh', ['-c', 'mkdir secrets && echo own-bytes > secrets/f'], {}, {});
     expect(created.exitCode).toBe(0);
-    expect(await readFile(path.join(ws, 'secrets', 'f'), 'utf8')).toBe('own-bytes\n');
+    expect(created.movedProtectedPaths).toEqual([{ from: 'secrets', to: 'secrets-held-by-toolgate' }]);
+    expect(await readFile(path.join(ws, 'secrets-held-by-toolgate', 'f'), 'utf8')).toBe('own-bytes\n');
     const read = await host.fs.readFile('secrets/f').catch((caught: unknown) => caught);
     expect((read as ToolPolicyError).reason).toBe('protected_path');
     const later = await host.process.spawn('cat', ['secrets/f'], {}, {});
-    expect(later.stdout).toBe('');
+    expect(later.exitCode).not.toBe(0);
+    expect(later.movedProtectedPaths).toBeUndefined();
   });
 });
