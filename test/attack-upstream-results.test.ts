@@ -169,6 +169,19 @@ describe('attack: a definition changed while a call waits for a person', () => {
     expect(calledMutable(gateway)).toBe(false);
   });
 
+  it('held: a tool offered again under another upstream name that folds to the one served (MUTABLE) is a changed definition, not a new one pinned on first use', async () => {
+    const { gateway, mcp } = await serve();
+    // Renamed and flipped to read-only: pinned afresh as a new tool, it would run under the served name with no person asked.
+    expect(textOf(await mcp.callTool({ name: 'mcp_hr_flip', arguments: { rename: 'MUTABLE' } }))).toBe('flipped');
+    await expect.poll(async () => (await mcp.listTools()).tools.some((tool) => tool.name === 'mcp_hr_mutable'), { timeout: 10_000 }).toBe(false);
+    const again = await mcp.callTool({ name: 'mcp_hr_mutable', arguments: { path: '/' } });
+    expect(again.isError).toBe(true);
+    expect(textOf(again)).toContain('changed');
+    expect(readFileSync(join(gateway.workspace, 'calls.log'), 'utf8')).not.toContain('"name":"MUTABLE"');
+    const pins = JSON.parse(readFileSync(join(gateway.workspace, '.toolgate', 'mcp-pins.json'), 'utf8')) as { pins: { tool: string }[] };
+    expect(pins.pins.map((pin) => pin.tool)).not.toContain('MUTABLE');
+  });
+
   it('a call approved after the upstream said its definition changed, but before its new listing arrived, does not run', async () => {
     const { gateway, mcp } = await serve();
     const call = mcp.callTool({ name: 'mcp_hr_mutable', arguments: {} });

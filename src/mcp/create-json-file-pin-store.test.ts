@@ -37,6 +37,14 @@ function deadPid(): number {
 }
 
 describe('createJsonFilePinStore', () => {
+  it("lists one server's pins, as the file holds them", async () => {
+    const file = await tempFile();
+    const store = createJsonFilePinStore(file);
+    await Promise.all([store.set(pin('a')), store.set(pin('b')), store.set({ ...pin('c'), server: 'other' })]);
+    expect((await store.list('s')).map((saved) => saved.tool).sort()).toEqual(['a', 'b']);
+    expect(await createJsonFilePinStore(file).list('nobody')).toEqual([]);
+  });
+
   it('starts empty when the file does not exist, and writes it private (0600)', async () => {
     const file = await tempFile();
     const store = createJsonFilePinStore(file);

@@ -59,6 +59,9 @@ export function createJsonFilePinStore(path: string): McpPinStore {
     async get(server, tool) {
       return (await readPins(path)).get(pinKey(server, tool));
     },
+    async list(server) {
+      return [...(await readPins(path)).values()].filter((pin) => pin.server === server);
+    },
     async set(pin) {
       pending.set(pinKey(pin.server, pin.tool), Object.freeze({ ...pin }));
       // Resolves once a write that includes this pin is on disk; rejects if that write fails.

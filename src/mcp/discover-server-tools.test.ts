@@ -41,6 +41,23 @@ describe('discoverServerTools', () => {
     expect((await pins.get('up', 'lookup'))?.approvedBy).toBe('test');
   });
 
+  it.each([
+    ['in another case', 'LOOKUP'],
+    ['in a compatibility form (fullwidth letters)', '\uFF4C\uFF4F\uFF4F\uFF4B\uFF55\uFF50'],
+  ])('withholds a tool offered under another upstream name %s that serves under a pinned name, as changed, and pins nothing for it', async (_label, renamed) => {
+    const pins = createMemoryPinStore();
+    const { emit } = recorder();
+    await discoverServerTools({ server, tools: [tool('Look up.')], previous: new Map(), pins, pinning: 'first-use', emit });
+    const entries = await discoverServerTools({ server, tools: [tool('Look up.', { name: renamed })], previous: new Map(), pins, pinning: 'first-use', emit });
+    expect(entries.get(renamed)).toMatchObject({ status: 'withheld', reason: 'changed', name: 'mcp_up_lookup', definition: undefined });
+    expect(describeWithheld(entries.get(renamed) as Parameters<typeof describeWithheld>[0]).approved).toEqual(pinnedDefinition(tool('Look up.')));
+    expect(await pins.get('up', renamed)).toBeUndefined();
+    // Approved under its new upstream name, it is offered; the old one still is too, under its own pin.
+    await pins.set({ server: 'up', tool: renamed, digest: await definitionDigest(tool('Look up.', { name: renamed })), approvedAt: 'now', approvedBy: 'test' });
+    const approved = await discoverServerTools({ server, tools: [tool('Look up.', { name: renamed })], previous: new Map(), pins, pinning: 'first-use', emit });
+    expect(approved.get(renamed)).toMatchObject({ status: 'offered', name: 'mcp_up_lookup' });
+  });
+
   it('keeps the approved definition in the pin, and shows it beside the changed one', async () => {
     const pins = createMemoryPinStore();
     const { emit } = recorder();

@@ -3,7 +3,7 @@ import { createToolRegistry, mcpToolName, ToolgateError, type AnyToolDefinition 
 import { buildUpstreamTool } from './build-upstream-tool.js';
 import { approvedDefinition, definitionDigest, pinnedDefinition } from './definition-digest.js';
 import type { McpConnectionEventMap, McpConnectionEventName, McpServerConfig, ReviewedDefinition, WithheldDefinition, WithheldReason } from './mcp-types.js';
-import type { McpPinnedDefinition, McpPinStore } from './pin-store.js';
+import type { McpPin, McpPinnedDefinition, McpPinStore } from './pin-store.js';
 import { scanHiddenCharacters, scanHiddenInValue } from './scan-hidden-characters.js';
 
 /** What the connection knows about one upstream tool. */
@@ -46,6 +46,7 @@ export async function discoverServerTools(options: DiscoverServerToolsOptions): 
   const entries = new Map<string, UpstreamEntry>();
   const byName = new Map<string, string>();
   const pinning: Promise<void>[] = [];
+  const pinnedNames = await pinsByServedName(options);
   for (const tool of options.tools) {
     const name = mcpToolName(server.name, tool.name);
     const clash = byName.get(name);
@@ -59,7 +60,7 @@ export async function discoverServerTools(options: DiscoverServerToolsOptions): 
       entries.set(tool.name, previous);
       continue;
     }
-    const entry = await decide(options, tool, name, digest, pinning);
+    const entry = await decide(options, tool, name, digest, pinning, pinnedNames.get(name));
     if (entry !== undefined) entries.set(tool.name, entry);
   }
   // First-use pins are stored together (one write for a whole listing) before anything is offered.
@@ -67,12 +68,33 @@ export async function discoverServerTools(options: DiscoverServerToolsOptions): 
   return entries;
 }
 
-async function decide(options: DiscoverServerToolsOptions, tool: Tool, name: string, digest: string, pinning: Promise<void>[]): Promise<UpstreamEntry | undefined> {
+/**
+ * The server's pins by the name each tool is served under. A client, the
+ * policy and every approval know a tool by that name: an upstream that
+ * renames `echo` to `ECHO`, which folds to the same name, offers a tool
+ * nobody approved under a name somebody did, and is judged against the pin
+ * of that name, never pinned afresh on first use.
+ */
+async function pinsByServedName(options: DiscoverServerToolsOptions): Promise<Map<string, McpPin>> {
+  const byName = new Map<string, McpPin>();
+  for (const pin of await options.pins.list(options.server.name)) {
+    try {
+      byName.set(mcpToolName(options.server.name, pin.tool), pin);
+    } catch {
+      // A pinned name that no longer makes a tool name is served under none.
+    }
+  }
+  return byName;
+}
+
+async function decide(options: DiscoverServerToolsOptions, tool: Tool, name: string, digest: string, pinning: Promise<void>[], pinnedName: McpPin | undefined): Promise<UpstreamEntry | undefined> {
   const { server, emit } = options;
-  const pin = await options.pins.get(server.name, tool.name);
+  const own = await options.pins.get(server.name, tool.name);
+  // Without a pin of its own, the pin of the name it is served under, another upstream name's: a change, not a first use.
+  const pin = own ?? pinnedName;
   const base = { server: server.name, tool, name, digest, pinnedDigest: pin?.digest, approved: undefined };
   if (pin === undefined && options.pinning === 'approve') return withhold(emit, { ...base, reason: 'unapproved' });
-  if (pin !== undefined && pin.digest !== digest) return withhold(emit, { ...base, reason: 'changed', approved: await approvedDefinition(tool.name, pin) });
+  if (pin !== undefined && (pin.digest !== digest || pin.tool !== tool.name)) return withhold(emit, { ...base, reason: 'changed', approved: await approvedDefinition(pin.tool, pin) });
   const definition = buildDefinition(options, tool, name);
   if (definition === undefined) return undefined;
   if (pin === undefined) {

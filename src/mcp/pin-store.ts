@@ -40,6 +40,8 @@ export interface McpPin {
  */
 export interface McpPinStore {
   get(server: string, tool: string): Promise<McpPin | undefined>;
+  /** Every pin of `server`: a tool offered under the name another tool of it was approved under is checked against that pin. */
+  list(server: string): Promise<readonly McpPin[]>;
   set(pin: McpPin): Promise<void>;
 }
 
@@ -48,6 +50,7 @@ export function createMemoryPinStore(initial: readonly McpPin[] = []): McpPinSto
   const pins = new Map<string, McpPin>(initial.map((pin) => [pinKey(pin.server, pin.tool), pin]));
   return {
     get: (server, tool) => Promise.resolve(pins.get(pinKey(server, tool))),
+    list: (server) => Promise.resolve([...pins.values()].filter((pin) => pin.server === server)),
     set: (pin) => {
       pins.set(pinKey(pin.server, pin.tool), Object.freeze({ ...pin }));
       return Promise.resolve();
