@@ -3,7 +3,7 @@ import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotoc
 import type { DispatchContext } from '../core/internal.js';
 import { callServedTool, prepareServedContext } from './call-served-tool.js';
 import type { ServedApprovals } from './choose-served-confirm.js';
-import { listServedTools } from './list-served-tools.js';
+import { listServedTools, servedToolsPage } from './list-served-tools.js';
 import type { LiveRegistry } from './mcp-types.js';
 import type { ObserveServedCall } from './observe-served-call.js';
 import { setCallToolHandler } from './read-call-tool-request.js';
@@ -27,7 +27,7 @@ export function createGatewayServer(options: CreateGatewayServerOptions): { serv
   const server = new Server({ name: options.name, version: options.version }, { capabilities: { tools: { listChanged: true } } });
   let calls = 0;
   const callContext = prepareServedContext(options.context);
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listServedTools(options.source.current(), options.context).tools] }));
+  server.setRequestHandler(ListToolsRequestSchema, (request) => servedToolsPage(listServedTools(options.source.current(), options.context), request.params?.cursor));
   setCallToolHandler(server, (request, extra) => {
     calls += 1;
     const callId = `${options.callIdPrefix}-${calls.toString(36)}`;

@@ -58,6 +58,16 @@ describe('discoverServerTools', () => {
     expect(approved.get(renamed)).toMatchObject({ status: 'offered', name: 'mcp_up_lookup' });
   });
 
+  it('skips and reports a tool whose schemas pass the bound, pinning nothing for it, and offers the rest', async () => {
+    const pins = createMemoryPinStore();
+    const { emit, events } = recorder();
+    const huge = tool('Look up.', { name: 'huge', inputSchema: { type: 'object', properties: { q: { type: 'string', description: 'x'.repeat(300 * 1024) } } } });
+    const entries = await discoverServerTools({ server, tools: [huge, tool('Look up.')], previous: new Map(), pins, pinning: 'first-use', emit });
+    expect([...entries.keys()]).toEqual(['lookup']);
+    expect(await pins.get('up', 'huge')).toBeUndefined();
+    expect(events.find((event) => event.name === 'tool-skipped')?.payload).toMatchObject({ tool: 'huge', error: { code: 'TOOL_DEFINITION_INVALID' } });
+  });
+
   it('keeps the approved definition in the pin, and shows it beside the changed one', async () => {
     const pins = createMemoryPinStore();
     const { emit } = recorder();

@@ -139,10 +139,23 @@ function reviewable(definition: McpPinnedDefinition): ReviewedDefinition {
 
 /** An upstream description is model-visible text: it may not take over the context window. */
 const MAX_DESCRIPTION = 4096;
+/**
+ * The most text one tool's schemas may take (as JSON, in UTF-16 code units).
+ * A client reads them whole, from every tool, on every listing: a larger
+ * one is skipped and reported (`tool-skipped`), as a schema that does not
+ * compile is.
+ */
+export const MAX_SCHEMA_TEXT = 256 * 1024;
 
 /** Scan the model-visible text, build the definition and prove it compiles. */
 export function buildDefinition(options: Pick<DiscoverServerToolsOptions, 'server' | 'emit'>, tool: Tool, name: string): AnyToolDefinition | undefined {
   const { server, emit } = options;
+  const schemaText = JSON.stringify([tool.inputSchema, tool.outputSchema ?? null]).length;
+  if (schemaText > MAX_SCHEMA_TEXT) {
+    const failure = new ToolgateError('TOOL_DEFINITION_INVALID', `Tool "${name}" has schemas of ${schemaText} characters, more than ${MAX_SCHEMA_TEXT}.`, { tool: name });
+    emit('tool-skipped', { server: server.name, tool: tool.name, error: failure.toJSON() });
+    return undefined;
+  }
   const strip = server.stripHiddenCharacters !== false;
   const description = scanHiddenCharacters(tool.description ?? '', strip);
   if (description.count > 0) {

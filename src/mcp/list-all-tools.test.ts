@@ -18,6 +18,15 @@ describe('listAllTools', () => {
     expect(calls).toBe(100);
   });
 
+  it('stops an upstream whose pages, each within a message, add up past what a listing may hold, before asking for more', async () => {
+    // One 2 MiB schema a page: five pages pass 8 MiB.
+    const big = { name: 'big', inputSchema: { type: 'object' as const, description: 'x'.repeat(2 * 1024 * 1024) } };
+    let calls = 0;
+    const client = { listTools: () => Promise.resolve({ tools: [{ ...big, name: `big${(calls += 1)}` }], nextCursor: 'more' }) } as unknown as Client;
+    await expect(listAllTools(client)).rejects.toThrow(/more than 8 MiB of tool definitions/);
+    expect(calls).toBe(4);
+  });
+
   it('stops an upstream that lists too many tools', async () => {
     const many = Array.from({ length: 6000 }, (_, index) => tool(`t${index}`));
     const client = { listTools: () => Promise.resolve({ tools: many, nextCursor: 'more' }) } as unknown as Client;
