@@ -99,4 +99,13 @@ describe('showUnprintable', () => {
     expect(showUnprintable('a\tb', true)).toBe('a\tb');
     expect(showUnprintable('plain: ünïcode ✓')).toBe('plain: ünïcode ✓');
   });
+
+  it.each([0x0600, 0x0605, 0x06dd, 0x070f, 0x0890, 0x0891, 0x08e2, 0xfff0, 0xfff8, 0x110bd, 0x110cd, 0x13430, 0x1343f, 0x1bca0, 0x1bca3, 0x1d173, 0x1d17a, 0xe01f0, 0xe0fff])(
+    'writes out U+%s, a format character or default-ignorable code point the upstream-text scan removes too',
+    (point) => {
+      const hex = point.toString(16).toUpperCase().padStart(4, '0');
+      expect(showUnprintable(`a${String.fromCodePoint(point)}b`)).toBe(`a⟨U+${hex}⟩b`);
+      expect(quoteArgv([`a${String.fromCodePoint(point)}b`])).toBe(`$'a\\${point > 0xffff ? `U${hex.toLowerCase().padStart(8, '0')}` : `u${hex.toLowerCase()}`}b'`);
+    },
+  );
 });

@@ -106,25 +106,31 @@ export function quoteArgv(argv: readonly string[]): string {
 
 /** Controls but tab and line feed, which a block of lines keeps. */
 const CONTROLS_BUT_LINES = '\\u0000-\\u0008\\u000b-\\u001f';
-const UNPRINTABLE_REST = '\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb';
+const UNPRINTABLE_REST = '\\u007f-\\u009f\\u00ad\\u034f\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890\\u0891\\u08e2\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff0-\\ufffb';
 /**
  * Controls, line breaks, and the characters that draw as nothing or reorder
  * a line, so that it reads as something it is not: soft hyphen, joiners and
  * zero-width spaces, direction marks, embeddings, overrides and isolates,
  * invisible operators, fillers that draw as blank space (Hangul, Khmer,
  * Mongolian), variation selectors, the byte-order mark, interlinear
- * annotations. The same set the upstream-text scan removes, with line breaks.
+ * annotations, prepended concatenation marks and every other format
+ * character. The same set the upstream-text scan removes, with line breaks.
  */
 const UNPRINTABLE_BMP = `\\t\\n${CONTROLS_BUT_LINES}${UNPRINTABLE_REST}`;
-/** Plane 14 as surrogate pairs: Unicode tags (a text a model reads and a screen draws as nothing) and the variation selectors supplement. */
-const UNPRINTABLE_TAGS = '\\udb40[\\udc00-\\udfff]';
+/**
+ * Beyond the BMP, as surrogate pairs: U+E0000–U+E0FFF (Unicode tags, which a
+ * model reads and a screen draws as nothing, and the variation selectors
+ * supplement), and the format controls of Kaithi, Egyptian hieroglyphs,
+ * shorthand and musical symbols.
+ */
+const UNPRINTABLE_ASTRAL = '[\\udb40-\\udb43][\\udc00-\\udfff]|\\ud804[\\udcbd\\udccd]|\\ud80d[\\udc30-\\udc3f]|\\ud82f[\\udca0-\\udca3]|\\ud834[\\udd73-\\udd7a]';
 /* eslint-disable no-misleading-character-class -- these characters are what must never reach a screen raw */
-export const UNPRINTABLE = new RegExp(`[${UNPRINTABLE_BMP}]|${UNPRINTABLE_TAGS}`);
+export const UNPRINTABLE = new RegExp(`[${UNPRINTABLE_BMP}]|${UNPRINTABLE_ASTRAL}`);
 /** The same but a tab or a line feed: what a block of lines may not hold. */
-export const UNPRINTABLE_BUT_LINES = new RegExp(`[${CONTROLS_BUT_LINES}${UNPRINTABLE_REST}]|${UNPRINTABLE_TAGS}`);
+export const UNPRINTABLE_BUT_LINES = new RegExp(`[${CONTROLS_BUT_LINES}${UNPRINTABLE_REST}]|${UNPRINTABLE_ASTRAL}`);
 const EVERY_UNPRINTABLE = new RegExp(UNPRINTABLE.source, 'g');
 /** The same, with the two characters `$'…'` escapes besides. */
-const ESCAPED = new RegExp(`[${UNPRINTABLE_BMP}\\\\']|${UNPRINTABLE_TAGS}`, 'g');
+const ESCAPED = new RegExp(`[${UNPRINTABLE_BMP}\\\\']|${UNPRINTABLE_ASTRAL}`, 'g');
 /* eslint-enable no-misleading-character-class */
 const ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\', "'": "\\'" };
 

@@ -1,6 +1,9 @@
+import { UNPRINTABLE } from '../action/display-action.js';
 import { redactSecrets } from './redact-secrets.js';
 
 export const MAX_SEARCH_QUERY_LENGTH = 1024;
+/** Read by code point, a surrogate half is one only when it pairs with nothing. */
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
  * A search query leaves the machine, so it is validated as untrusted data:
@@ -12,8 +15,8 @@ export function checkSearchQuery(query: unknown): string | undefined {
   if (typeof query !== 'string') return 'was refused: the search query is not a string';
   if (query.trim().length === 0) return 'was refused: the search query is empty';
   if (query.length > MAX_SEARCH_QUERY_LENGTH) return `was refused: the search query is longer than ${MAX_SEARCH_QUERY_LENGTH} characters`;
-  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
-  if (/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/u.test(query)) {
+  // Invisible characters (Unicode tags among them) would carry what a person reading the query back does not see.
+  if (UNPRINTABLE.test(query) || LONE_SURROGATE.test(query)) {
     return 'was refused: the search query holds control or invisible characters';
   }
   if (redactSecrets(query) !== query) return 'was refused: the search query holds a secret-shaped value';
