@@ -1,4 +1,5 @@
 import { ToolUnavailableError, type ToolgateError } from '../core/internal.js';
+import { upstreamCloseReason } from './bound-stdio-writes.js';
 import type { UpstreamServer } from './create-mcp-capability.js';
 import type { Emit } from './discover-server-tools.js';
 import { McpServerUnavailableError } from './mcp-server-unavailable-error.js';
@@ -84,7 +85,7 @@ export function createServerSupervisor(options: ServerSupervisorOptions): Server
       servers.delete(name);
       supervised.set(name, supervisionLost(current(name), new Set([...server.entries.values()].map((tool) => tool.name)), Date.now()));
       options.publish();
-      const cause = new Error('the server closed the connection');
+      const cause = new Error(upstreamCloseReason(server.client) ?? 'the server closed the connection');
       down(name, new McpServerUnavailableError(name, cause, server.stderr.text()));
       // What it wrote as it exited may still be in the pipe: the status shows it once it has arrived.
       setImmediate(() => {

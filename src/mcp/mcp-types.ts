@@ -73,6 +73,14 @@ export interface McpStdioServerConfig extends McpServerBase {
    * fail, and memory stays bounded. Default 10 MiB.
    */
   readonly maxMessageBytes?: number;
+  /**
+   * The most bytes of the gateway's messages the upstream may leave unread
+   * (on its stdin) when the gateway has another one for it. Past it the
+   * connection is closed: its calls fail, and it is down and retried as if
+   * it had exited. Past 1 MiB (or a quarter of this bound) unread, the
+   * gateway reads nothing more from it until it catches up. Default 64 MiB.
+   */
+  readonly maxUnreadBytes?: number;
 }
 
 /** An upstream reached over Streamable HTTP. */

@@ -10,6 +10,7 @@ import { attachLeanToolsCall } from './lean-tools-call.js';
 import { McpServerUnavailableError } from './mcp-server-unavailable-error.js';
 import { routePastMessageSwitch } from './route-past-message-switch.js';
 import { markUpstreamErrorResponses } from './upstream-error-response.js';
+import { DEFAULT_MAX_UNREAD_BYTES, noteUpstreamCloseReason, unreadOverflowReason, useBoundedClientWriting } from './bound-stdio-writes.js';
 import { useLeanFraming } from './use-lean-framing.js';
 import type { ConnectMcpServersOptions, McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './mcp-types.js';
 
@@ -44,6 +45,11 @@ export async function openUpstream(options: OpenUpstreamOptions): Promise<Opened
   const transport = createTransport(server, connect);
   const stderr = transport instanceof StdioClientTransport ? createStderrTail(transport.stderr, connect.stderr === 'inherit' ? process.stderr : undefined) : NO_STDERR;
   const client = new Client({ name: connect.clientName ?? 'toolgate', version: '0.1.0' }, { capabilities: {} });
+  if (transport instanceof StdioClientTransport && server.transport === 'stdio') {
+    // An upstream that stops reading what the gateway writes it is closed past this bound, as if it had exited.
+    const maxUnread = maxUnreadBytes(server);
+    useBoundedClientWriting(transport, maxUnread, () => noteUpstreamCloseReason(client, unreadOverflowReason(maxUnread)));
+  }
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     options.onToolsChanged();
   });
@@ -98,6 +104,13 @@ function createTransport(server: McpServerConfig, connect: ConnectMcpServersOpti
 function maxMessageBytes(server: McpStdioServerConfig): number {
   const bytes = server.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   if (!Number.isSafeInteger(bytes) || bytes < 1024) throw new ConfigurationError(`servers.${server.name}.maxMessageBytes`, 'must be an integer of at least 1024');
+  return bytes;
+}
+
+/** What the upstream may leave unread of the gateway's messages before the gateway closes it. */
+function maxUnreadBytes(server: McpStdioServerConfig): number {
+  const bytes = server.maxUnreadBytes ?? DEFAULT_MAX_UNREAD_BYTES;
+  if (!Number.isSafeInteger(bytes) || bytes < 1024) throw new ConfigurationError(`servers.${server.name}.maxUnreadBytes`, 'must be an integer of at least 1024');
   return bytes;
 }
 

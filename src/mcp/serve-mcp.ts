@@ -10,6 +10,7 @@ import type { LiveRegistry } from './mcp-types.js';
 import type { ObserveServedCall } from './observe-served-call.js';
 import { routePastMessageSwitch } from './route-past-message-switch.js';
 import type { ServeHttpOptions } from './serve-http.js';
+import { DEFAULT_MAX_UNREAD_BYTES } from './bound-stdio-writes.js';
 import { useLeanFraming } from './use-lean-framing.js';
 import { useJsonLineWriting } from './write-json-line.js';
 
@@ -56,6 +57,14 @@ export interface ServeMcpOptions {
   /** For stdio: the streams (default the process's). */
   readonly stdin?: Readable;
   readonly stdout?: Writable;
+  /**
+   * For stdio: the most bytes the client may leave unread on `stdout` when
+   * the gateway has another message for it. Past it the session ends as
+   * when `stdin` ends, and `stdin` is destroyed. Default 64 MiB. Past 1 MiB
+   * (or a quarter of this bound) unread, `stdin` is not read until the
+   * client catches up.
+   */
+  readonly maxUnreadBytes?: number;
 }
 
 export interface McpGateway {
@@ -105,12 +114,15 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
     return { server: session.server, detach };
   };
   if (transport === 'stdio') {
+    const maxUnreadBytes = options.maxUnreadBytes ?? DEFAULT_MAX_UNREAD_BYTES;
+    if (!Number.isSafeInteger(maxUnreadBytes) || maxUnreadBytes < 1024) throw new ConfigurationError('maxUnreadBytes', 'must be an integer of at least 1024');
     const { server, detach } = createSession();
     const stdin = options.stdin ?? process.stdin;
     let closing: Promise<void> | undefined;
     const close = (): Promise<void> =>
       (closing ??= (async () => {
         stdin.off('end', onEnd);
+        stdin.off('close', onEnd);
         detach();
         await server.close();
       })());
@@ -118,10 +130,13 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
     // calls in flight: their pending approvals are withdrawn, never left for someone to approve later.
     const onEnd = (): void => void close();
     stdin.once('end', onEnd);
+    stdin.once('close', onEnd);
     const stdout = options.stdout ?? process.stdout;
     const stdio = new StdioServerTransport(stdin, stdout);
     useLeanFraming(stdio, STDIO_DEFAULT_MAX_BUFFER_SIZE);
-    useJsonLineWriting(stdio, stdout);
+    // A client that leaves this much unread is gone as far as the gateway can tell: its session ends as at the end of
+    // stdin, whose close tells the process serving it (`toolgate serve --stdio`) to stop.
+    useJsonLineWriting(stdio, { stdin, stdout, maxUnreadBytes, onOverflow: () => stdin.destroy() });
     await server.connect(stdio);
     routePastMessageSwitch(server, stdio);
     return { url: undefined, stats: () => ({ sessions: closing === undefined ? 1 : 0, subscribed }), close };

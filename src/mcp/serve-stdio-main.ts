@@ -2,7 +2,8 @@
 /**
  * `node dist/mcp/serve-stdio-main.js <config.json>`: a governed MCP gateway
  * over stdio. The JSON file holds `StartMcpGatewayOptions` fields that are
- * data: `servers`, `pinFile`, `pinning`, `grantedTools`.
+ * data: `servers`, `pinFile`, `pinning`, `grantedTools`, and `serveMcp`'s
+ * `maxUnreadBytes`.
  */
 import { readFile } from 'node:fs/promises';
 import { startMcpGateway, type StartMcpGatewayOptions } from './start-mcp-gateway.js';
@@ -14,13 +15,13 @@ if (path === undefined) {
 }
 let started: Awaited<ReturnType<typeof startMcpGateway>>;
 try {
-  const config = JSON.parse(await readFile(path, 'utf8')) as Pick<StartMcpGatewayOptions, 'servers' | 'pinFile' | 'pinning' | 'grantedTools'>;
+  const config = JSON.parse(await readFile(path, 'utf8')) as Pick<StartMcpGatewayOptions, 'servers' | 'pinFile' | 'pinning' | 'grantedTools'> & { maxUnreadBytes?: number };
   started = await startMcpGateway({
     servers: config.servers,
     ...(config.pinFile === undefined ? {} : { pinFile: config.pinFile }),
     ...(config.pinning === undefined ? {} : { pinning: config.pinning }),
     ...(config.grantedTools === undefined ? {} : { grantedTools: config.grantedTools }),
-    serve: { transport: 'stdio' },
+    serve: { transport: 'stdio', ...(config.maxUnreadBytes === undefined ? {} : { maxUnreadBytes: config.maxUnreadBytes }) },
   });
 } catch (error) {
   // stdout belongs to the MCP client: the reason goes to stderr, and the exit code says configuration.
@@ -33,6 +34,7 @@ const stop = (): void => {
     () => process.exit(1),
   );
 };
-process.stdin.on('end', stop);
+process.stdin.once('end', stop);
+process.stdin.once('close', stop);
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

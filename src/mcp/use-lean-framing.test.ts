@@ -1,4 +1,6 @@
 import { PassThrough } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -50,6 +52,60 @@ describe('createMessageReadBuffer', () => {
     const buffer = createMessageReadBuffer(64);
     buffer.append(Buffer.from('{"jsonrpc":"2.0","id":1,'));
     expect(() => buffer.append(Buffer.alloc(64, 0x20))).toThrow('exceeded maximum size of 64 bytes');
+    buffer.append(line({ jsonrpc: '2.0', id: 2, result: {} }));
+    expect(readAll(buffer)).toEqual([{ jsonrpc: '2.0', id: 2, result: {} }]);
+  });
+});
+
+describe('createMessageReadBuffer under any cutting of its bytes', () => {
+  const messages = Array.from({ length: 40 }, (_, id) => ({ jsonrpc: '2.0', id, result: { text: 'é'.repeat((id * 7919) % 40_000) } }));
+  const wire = Buffer.concat(messages.map(line));
+
+  it('reads the same messages whether chunks are a byte, a few bytes, or tens of KiB, mixed', () => {
+    let seed = 7;
+    const random = (): number => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    for (const largest of [1, 40, 20_000, 70_000]) {
+      const buffer = createMessageReadBuffer(1024 * 1024);
+      const read: JSONRPCMessage[] = [];
+      for (let start = 0; start < wire.length; ) {
+        const size = 1 + Math.floor(random() * (random() < 0.5 ? 64 : largest));
+        // Copied, as a pipe hands each read over in a buffer of its own.
+        buffer.append(Buffer.from(wire.subarray(start, start + size)));
+        start += size;
+        if (random() < 0.7) read.push(...readAll(buffer));
+      }
+      read.push(...readAll(buffer));
+      expect(read).toEqual(messages);
+    }
+  });
+
+  it('keeps no chunk it was handed under 16 KiB, so a line dripped a byte at a time costs about its length', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const buffer = createMessageReadBuffer(10 * 1024 * 1024);
+    const sample: WeakRef<Buffer>[] = [];
+    buffer.append(Buffer.from('{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"'));
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 400_000; i += 1) {
+      const chunk = Buffer.allocUnsafeSlow(1).fill(0x78);
+      if (i % 10_000 === 0) sample.push(new WeakRef(chunk));
+      buffer.append(chunk);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(sample.filter((ref) => ref.deref() !== undefined)).toHaveLength(0);
+    // Kept as they came, 400,000 one-byte chunks hold tens of MiB of heap alone.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(4 * 1024 * 1024);
+    buffer.append(Buffer.from('"}}\n'));
+    const message = buffer.readMessage() as unknown as { params: { data: string } };
+    expect(message.params.data).toBe('x'.repeat(400_000));
+  });
+
+  it('counts dripped bytes against its bound as it counts any others', () => {
+    const buffer = createMessageReadBuffer(64 * 1024);
+    for (let i = 0; i < 64 * 1024; i += 1) buffer.append(Buffer.from('x'));
+    expect(() => buffer.append(Buffer.from('x'))).toThrow('exceeded maximum size');
     buffer.append(line({ jsonrpc: '2.0', id: 2, result: {} }));
     expect(readAll(buffer)).toEqual([{ jsonrpc: '2.0', id: 2, result: {} }]);
   });

@@ -66,7 +66,12 @@ function addServeCommand(program: Command, run: RunTask): void {
           const stop = (): void => resolve();
           process.once('SIGINT', stop);
           process.once('SIGTERM', stop);
-          if (options.stdio === true) process.stdin.once('end', stop);
+          // Over stdio the client's going ends the gateway: its stdin ends, or the gateway closes it (a client that left too
+          // much of the gateway's output unread).
+          if (options.stdio === true) {
+            process.stdin.once('end', stop);
+            process.stdin.once('close', stop);
+          }
         });
         await server.close();
       }),
