@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,8 +24,31 @@ const PATCH = [PLANTED_CONFIG, PERMISSIONS]
     return `diff --git a/${name} b/${name}\nnew file mode 100644\n--- /dev/null\n+++ b/${name}\n@@ -0,0 +1 @@\n+${body.trimEnd()}\n`;
   })
   .join('');
-const RULES = ['cp *', 'git apply *'];
-const CONFIG = { scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: RULES, allow: RULES.map((rule) => `Bash(${rule.replace(' *', ':*')})`) } };
+const RULES = ['cp *', 'git apply *', 'ln *', 'node *'];
+const CONFIG = {
+  scope: 'workspace-write',
+  mode: 'auto',
+  policy: { allowedCommandGlobs: RULES, allow: RULES.map((rule) => `Bash(${rule.replace(' *', ':*')})`) },
+  limits: { maskWalkEntries: 400 },
+};
+/** A script that makes `toolgate.config.jsonc` (the payload), and makes it again whenever the name is free while it lingers. */
+const LINGER = `import fs from 'node:fs';
+const [, , waitMs, lingerMs] = process.argv.map(Number);
+await new Promise((resolve) => setTimeout(resolve, waitMs));
+// Made again whenever the name is free while it lingers: another command's check may have moved it aside meanwhile.
+const until = Date.now() + lingerMs;
+while (Date.now() < until) {
+  if (!fs.existsSync('toolgate.config.jsonc')) fs.writeFileSync('toolgate.config.jsonc', ${JSON.stringify(PLANTED_CONFIG)});
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
+`;
+/** A script that makes more entries than the walk may read, and plants the configurations beside them. */
+const SWAMP = `import fs from 'node:fs';
+fs.mkdirSync('swamp');
+for (let index = 0; index < 600; index += 1) fs.writeFileSync('swamp/f' + index, '');
+fs.writeFileSync('toolgate.config.jsonc', ${JSON.stringify(PLANTED_CONFIG)});
+fs.writeFileSync('.claude/settings.local.json', ${JSON.stringify(PERMISSIONS)});
+`;
 
 describe('attack: a command a rule allows makes protected files the workspace did not hold', () => {
   let gateway: ServedGateway;
@@ -41,9 +64,16 @@ describe('attack: a command a rule allows makes protected files the workspace di
         'pack/settings.json': PERMISSIONS,
         'pack/notes.md': 'ordinary\n',
         'patches/plant.diff': PATCH,
+        'app/readme.md': 'An app.\n',
+        'later/readme.md': 'Made later.\n',
+        'scripts/linger.mjs': LINGER,
+        'scripts/swamp.mjs': SWAMP,
       },
     });
     mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
+    // The user's own link, there before any command: a spelling of Claude Code's settings that leads into a folder of open paths.
+    mkdirSync(join(gateway.workspace, 'shared'));
+    symlinkSync('../shared', join(gateway.workspace, 'app', '.claude'));
   }, 30_000);
 
   afterAll(async () => {
@@ -87,9 +117,43 @@ describe('attack: a command a rule allows makes protected files the workspace di
     expect(readFileSync(join(gateway.workspace, 'toolgate.config.jsonc-held-by-toolgate'), 'utf8')).toBe(PLANTED_CONFIG);
   });
 
+  it('a link named .claude a command makes to a folder of its own payloads is moved aside, whatever it leads to', async () => {
+    const result = await run(['ln', '-s', '../staged', 'later/.claude']);
+    expect(lstatSync(join(gateway.workspace, 'later', '.claude'), { throwIfNoEntry: false }), result).toBeUndefined();
+    expect(result).toContain('{\\"from\\":\\"later/.claude\\",\\"to\\":\\"later/.claude-held-by-toolgate\\"}');
+    // Nor does one that leads nowhere yet stay, to be filled by the next command.
+    const dangling = await run(['ln', '-s', '../not-yet', 'app2-claude-link']);
+    expect(dangling).not.toContain('movedProtectedPaths');
+    const named = await run(['ln', '-s', 'not-yet', 'later/.claude']);
+    expect(named).toContain('{\\"from\\":\\"later/.claude\\"');
+  });
+
+  it("the user's own link named .claude is masked as what it leads to: a command cannot write the settings through it", async () => {
+    const result = await run(['cp', 'staged/settings.local.json', 'shared/settings.local.json']);
+    expect(existsSync(join(gateway.workspace, 'shared', 'settings.local.json')), result).toBe(false);
+    expect(existsSync(join(gateway.workspace, 'app', '.claude', 'settings.local.json'))).toBe(false);
+  });
+
+  it('two commands in flight together keep no configuration either made: one started beside the other does not take what the other made for the user\'s', async () => {
+    const first = run(['node', 'scripts/linger.mjs', '0', '2500']);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const second = run(['node', 'scripts/linger.mjs', '0', '4000']);
+    const results = await Promise.all([first, second]);
+    expect(existsSync(join(gateway.workspace, 'toolgate.config.jsonc')), results.join('\n')).toBe(false);
+    expect(results.join('\n')).toContain('movedProtectedPaths');
+  });
+
   it('a command that makes nothing protected reports nothing moved, and what an earlier one moved aside stays put', async () => {
     const result = await run(['cp', 'pack/notes.md', 'copy.md']);
     expect(result).not.toContain('movedProtectedPaths');
     expect(existsSync(join(gateway.workspace, '.claude', 'settings.local.json-held-by-toolgate'))).toBe(true);
+  });
+
+  it('a command that swamps the walk fails, with what an agent reads at its start moved aside', async () => {
+    const { result } = await decideIfAsked(gateway, mcp, 'run_command', { command: ['node', 'scripts/swamp.mjs'] }, 'reject');
+    expect((result as { isError?: boolean }).isError, text(result)).toBe(true);
+    expect(text(result)).toContain('could not be walked whole afterwards');
+    expect(existsSync(join(gateway.workspace, 'toolgate.config.jsonc'))).toBe(false);
+    expect(existsSync(join(gateway.workspace, '.claude', 'settings.local.json'))).toBe(false);
   });
 });

@@ -66,6 +66,23 @@ export function createProtectedTextMatcher(additions: readonly string[] = []): P
   return compileTextMatcher([...DEFAULT_PROTECTED_PATHS, ...additions.map((addition) => withChildren(gitignoreGlob(addition)))]);
 }
 
+/**
+ * The folder names the protected list names files below without naming the
+ * folder itself (`.claude` of `**\/.claude/settings*.json`, `.config` of
+ * `**\/.config/gcloud/**`), case-folded: a link of such a name leads a
+ * protected spelling (`.claude/settings.local.json`) into a folder whose own
+ * paths are not protected, where anything may write what a program then
+ * reads through the link. Only literal segments count: a segment with a
+ * glob character names no one folder.
+ */
+export function protectedFolderNames(additions: readonly string[] = []): ReadonlySet<string> {
+  const names = new Set<string>();
+  for (const pattern of [...DEFAULT_PROTECTED_PATHS, ...additions.map(gitignoreGlob)]) {
+    for (const segment of pattern.split('/').slice(0, -1)) if (segment !== '' && !/[*?[\]{}()!+@]/.test(segment)) names.add(segment.toLowerCase());
+  }
+  return names;
+}
+
 /** A matcher for gitignore-style globs alone, read the way protected paths are (case-insensitive, any depth). */
 export function createPathMatcher(globs: readonly string[]): ProtectedPathMatcher {
   return viewMatcher(createPathTextMatcher(globs));

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigurationError } from '../../core/internal.js';
-import { createProtectedTextMatcher, withoutRoot } from '../../core/policy/protected-paths.js';
+import { createProtectedTextMatcher, protectedFolderNames, withoutRoot } from '../../core/policy/protected-paths.js';
 import type { FsScope } from '../node-host-types.js';
 
 /** The host-captured, immutable view of what the filesystem capability may touch. */
@@ -24,6 +24,8 @@ export interface FsJail {
   readonly isProtected: (absolute: string) => boolean;
   /** How a path is shown and compared: workspace-relative with `/` (`.` for the root) when inside, else absolute. */
   readonly display: (absolute: string) => string;
+  /** Whether the protected list names files below a folder of this name (`protectedFolderNames`): a link of it is judged as protected. */
+  readonly namesProtectedFolder: (name: string) => boolean;
 }
 
 export type PathClass = 'secret_store' | 'protected_path' | 'protected' | 'open';
@@ -100,7 +102,9 @@ export function createFsJail(options: CreateFsJailOptions): FsJail {
   add(options.privatePaths ?? [], 'protected_path');
   add(options.protectedPaths.filter((entry) => path.isAbsolute(entry)), 'protected');
   // The engine's own matcher: its defaults plus the relative entries, case-insensitive, gitignore-style.
-  const matches = createProtectedTextMatcher(options.protectedPaths.filter((entry) => !path.isAbsolute(entry)));
+  const relativeEntries = options.protectedPaths.filter((entry) => !path.isAbsolute(entry));
+  const matches = createProtectedTextMatcher(relativeEntries);
+  const folderNames = protectedFolderNames(relativeEntries);
   const prefix = workspace.endsWith(path.sep) ? workspace : workspace + path.sep;
   const display = (candidate: string): string => {
     if (candidate === workspace) return '.';
@@ -122,6 +126,7 @@ export function createFsJail(options: CreateFsJailOptions): FsJail {
     classify,
     isProtected: (candidate: string) => classify(candidate) !== 'open',
     display,
+    namesProtectedFolder: (name: string) => folderNames.has(name.toLowerCase()),
   });
 }
 

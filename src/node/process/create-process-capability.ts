@@ -10,7 +10,7 @@ import type { SandboxMode } from '../node-host-types.js';
 import { buildBwrapArgs, detectBwrap, SANDBOX_FILTER } from './bwrap-sandbox.js';
 import { buildChildEnv, gitHardeningEnv, withGitConfig } from './build-child-env.js';
 import { createProtectedFileFinder, type FoundProtectedFiles, type MaskWalkLimit, type ProtectedFiles } from './find-protected-files.js';
-import { protectedMovedAside } from './move-protected-aside.js';
+import { createProtectedCreationGuard, type ProtectedCheck } from './move-protected-aside.js';
 import { findProgram } from './find-program.js';
 import { findRepositoryCode } from './find-repository-code.js';
 import { createNestedRepositoryGuard, type NestedRepositoriesCheck, type NestedRepositoryGuard } from './guard-nested-repositories.js';
@@ -92,6 +92,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
   const gitHardening = gitHardeningEnv(options.gitExternalDiff);
   const resolveTarget = createResolveTarget({ jail, systemPath: options.systemPath });
   const findProtectedFiles = createProtectedFileFinder(jail, options.isReadableProtected);
+  const protectedCreation = createProtectedCreationGuard(jail, options.isReadableProtected);
   let bwrap: Promise<string | undefined> | undefined;
   const findBwrap = (): Promise<string | undefined> => (bwrap ??= options.sandbox === 'off' ? Promise.resolve(undefined) : detectBwrap(options.systemPath));
   let guards: { readonly holder: RepositoryHolder; readonly nested: NestedRepositoryGuard } | undefined;
@@ -170,7 +171,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
         let check: RepositoriesCheck | undefined;
         let nestedCheck: NestedRepositoriesCheck | undefined;
         let entered: EnteredRepositories | undefined;
-        let after: FoundProtectedFiles | undefined;
+        let protectedCheck: ProtectedCheck | undefined;
         try {
           entered = writing ? await enterRepositories(holder, jail.workspace, heldFor, tool) : undefined;
         } catch (error) {
@@ -178,6 +179,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           if (walked !== undefined) await nested?.leave(walked.repositories, true);
           throw error;
         }
+        const protectedBefore = writing && walked !== undefined ? protectedCreation.enter(walked) : undefined;
         try {
           const spawned =
             sandbox === undefined
@@ -199,15 +201,20 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           // Before anything else, an aborted command included: what it added to an index is taken out (and the indexes are
           // left, so the next command is held to what they hold then).
           check = entered === undefined || holder === undefined ? undefined : await holder.leave(entered);
-          after = writing && walked !== undefined ? walkedAfter(findProtectedFiles, options.maskWalkLimit) : undefined;
+          const after = writing && walked !== undefined ? walkedAfter(findProtectedFiles, options.maskWalkLimit) : undefined;
           if (nested !== undefined && walked !== undefined) {
             if (after !== undefined) nested.learn(after.repositories);
             nestedCheck = await nested.leave(after?.repositories ?? walked.repositories, after !== undefined);
           }
+          // After the repositories: a repository made in a protected folder it made is moved aside before the folder is.
+          if (protectedBefore !== undefined) protectedCheck = protectedCreation.leave(protectedBefore, after);
         }
+        // First: a workspace the walk after could not see whole fails the nested repositories' check too, and this one
+        // names what an agent would read at its start, moved aside.
+        if (protectedCheck?.problem !== undefined) throw hostUnavailable(tool, 'process', protectedCheck.problem);
+        const movedProtectedPaths = protectedCheck?.moved ?? [];
         const removedGitlinks = gitlinksTakenOut(check, tool);
         const movedRepositories = repositoriesMovedAside(nestedCheck, tool, 'process', 'the command ran');
-        const movedProtectedPaths = writing && walked !== undefined ? protectedMovedAside(jail, walked.paths, after, tool) : [];
         if (result.aborted) signal?.throwIfAborted();
         if (result.spawnError !== undefined) throw hostUnavailable(tool, 'process', `the command could not be started (${result.spawnError})`);
         return {

@@ -2,10 +2,9 @@ import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ToolUnavailableError } from '../../core/internal.js';
 import { createFsJail, type FsJail } from '../fs/fs-jail.js';
 import type { FoundProtectedFiles } from './find-protected-files.js';
-import { protectedMovedAside } from './move-protected-aside.js';
+import { createProtectedCreationGuard, protectedMovedAside } from './move-protected-aside.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -28,7 +27,8 @@ const found = (paths: readonly string[]): FoundProtectedFiles => ({ kind: 'found
 describe('protectedMovedAside', () => {
   it('moves aside each protected entry the walk after found and the walk before did not, and says where each went', () => {
     const { jail, at } = workspace({ '.env': 'theirs', 'toolgate.config.json': 'planted', '.claude/settings.json': 'planted' });
-    const moved = protectedMovedAside(jail, [at('.env')], found([at('.env'), at('toolgate.config.json'), at('.claude/settings.json')]), 'run_command');
+    const { moved, problem } = protectedMovedAside(jail, new Set([at('.env')]), found([at('.env'), at('toolgate.config.json'), at('.claude/settings.json')]));
+    expect(problem).toBeUndefined();
     expect(moved).toEqual([
       { from: 'toolgate.config.json', to: 'toolgate.config.json-held-by-toolgate' },
       { from: '.claude/settings.json', to: '.claude/settings.json-held-by-toolgate' },
@@ -44,7 +44,7 @@ describe('protectedMovedAside', () => {
     writeFileSync(path.join(outside, 'id_rsa'), 'key');
     const { jail, at } = workspace({ 'store/spill.txt': 'host', 'notes.md': 'x' });
     linkSync(at('notes.md'), at('.env.local'));
-    const moved = protectedMovedAside(jail, [], found([path.join(outside, 'id_rsa'), at('notes.md'), at('store'), at('.env.local')]), 'run_command');
+    const { moved } = protectedMovedAside(jail, new Set(), found([path.join(outside, 'id_rsa'), at('notes.md'), at('store'), at('.env.local')]));
     expect(moved).toEqual([{ from: '.env.local', to: '.env.local-held-by-toolgate' }]);
     expect(existsSync(path.join(outside, 'id_rsa'))).toBe(true);
     expect(existsSync(at('notes.md'))).toBe(true);
@@ -55,7 +55,7 @@ describe('protectedMovedAside', () => {
     const { jail, at } = workspace({ 'staged/settings.local.json': 'planted' });
     mkdirSync(at('.claude'));
     symlinkSync(at('staged/settings.local.json'), at('.claude/settings.local.json'));
-    expect(protectedMovedAside(jail, [], found([at('.claude/settings.local.json')]), 'run_command')).toEqual([
+    expect(protectedMovedAside(jail, new Set(), found([at('.claude/settings.local.json')])).moved).toEqual([
       { from: '.claude/settings.local.json', to: '.claude/settings.local.json-held-by-toolgate' },
     ]);
     expect(readFileSync(at('staged/settings.local.json'), 'utf8')).toBe('planted');
@@ -63,31 +63,71 @@ describe('protectedMovedAside', () => {
 
   it('takes another name beside it when the plain one is taken, one no command can guess ahead', () => {
     const { jail, at } = workspace({ '.env': 'planted', '.env-held-by-toolgate': 'earlier' });
-    const [moved] = protectedMovedAside(jail, [at('.env-held-by-toolgate')], found([at('.env'), at('.env-held-by-toolgate')]), 'run_command');
+    const [moved] = protectedMovedAside(jail, new Set(), found([at('.env'), at('.env-held-by-toolgate')])).moved;
     expect(moved?.to).toMatch(/^\.env-held-by-toolgate-[0-9a-f]{12}$/);
+    // What this guard moved aside before, even unknown to the walk before, is not moved again.
     expect(readFileSync(at('.env-held-by-toolgate'), 'utf8')).toBe('earlier');
   });
 
-  it('a workspace the walk after could not see whole: what an agent reads at its start is moved aside, and the call fails saying so', () => {
-    const { jail, at } = workspace({ 'toolgate.config.yaml': 'users', 'toolgate.config.json': 'planted', '.claude/settings.local.json': 'planted', 'deep/.env': 'unseen' });
-    let thrown: unknown;
-    try {
-      protectedMovedAside(jail, [at('toolgate.config.yaml')], undefined, 'run_command');
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toBeInstanceOf(ToolUnavailableError);
-    expect(String((thrown as Error).message)).toContain('could not walk the whole workspace afterwards');
-    expect(String((thrown as Error).message)).toContain('toolgate.config.json to toolgate.config.json-held-by-toolgate');
+  it('a workspace the walk after could not see whole: what an agent reads at its start is moved aside, and the check fails saying so', () => {
+    const { jail, at } = workspace({
+      'toolgate.config.yaml': 'users',
+      'toolgate.config.json': 'planted',
+      '.claude/settings.local.json': 'planted',
+      'deep/.env': 'unseen',
+      // The user's repository and a protected file the policy lets be read: never in a walk's list, never moved.
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      '.env.example': 'TOKEN=\n',
+    });
+    const { moved, problem } = protectedMovedAside(jail, new Set([at('toolgate.config.yaml')]), undefined, (absolute) => absolute === at('.env.example'));
+    expect(moved.map((entry) => entry.from).sort()).toEqual(['.claude/settings.local.json', 'toolgate.config.json']);
+    expect(problem).toContain('could not be walked whole afterwards');
+    expect(existsSync(at('.git/HEAD'))).toBe(true);
+    expect(existsSync(at('.env.example'))).toBe(true);
+    expect(problem).toContain('toolgate.config.json to toolgate.config.json-held-by-toolgate');
     expect(existsSync(at('toolgate.config.json'))).toBe(false);
-    expect(existsSync(at('.claude/settings.local.json'))).toBe(false);
     expect(readFileSync(at('toolgate.config.yaml'), 'utf8')).toBe('users');
+  });
+
+  it('moves aside a link a command made under the name of a folder the protected list names files below, wherever it leads', () => {
+    const { jail, at } = workspace({ 'staged/settings.local.json': 'planted', 'notes/a.md': 'x' });
+    symlinkSync(at('staged'), at('.claude'));
+    symlinkSync(at('notes'), at('docs'));
+    symlinkSync(at('nowhere-yet'), at('.CONFIG'));
+    const { moved } = protectedMovedAside(jail, new Set(), found([at('.claude'), at('docs'), at('.CONFIG')]));
+    expect(moved).toEqual([
+      { from: '.claude', to: '.claude-held-by-toolgate' },
+      { from: '.CONFIG', to: '.CONFIG-held-by-toolgate' },
+    ]);
+    expect(existsSync(at('docs'))).toBe(true);
+    expect(readFileSync(at('staged/settings.local.json'), 'utf8')).toBe('planted');
   });
 
   it('an entry that cannot be moved fails the call, naming it', () => {
     // No name beside it, nor at the top, is short enough for the system to take.
     const long = `.env${'x'.repeat(240)}`;
     const { jail, at } = workspace({ [long]: 'planted' });
-    expect(() => protectedMovedAside(jail, [], found([at(long)]), 'run_command')).toThrow(`could not move the protected files it made aside (${long})`);
+    expect(protectedMovedAside(jail, new Set(), found([at(long)])).problem).toContain(`could not move the protected files it made aside (${long})`);
+  });
+});
+
+describe('createProtectedCreationGuard', () => {
+  it("takes what is there as the user's only when no other command is under way: a command started beside another cannot keep what the other made", () => {
+    const { jail, at } = workspace({ '.env': 'theirs', 'toolgate.config.json': 'planted by the first' });
+    const guard = createProtectedCreationGuard(jail);
+    const first = guard.enter(found([at('.env')]));
+    // The second starts while the first runs, after it made the file: its walk finds it, and its mask hides it.
+    const second = guard.enter(found([at('.env'), at('toolgate.config.json')]));
+    expect([...second]).toEqual([at('.env')]);
+    expect(guard.leave(first, found([at('.env'), at('toolgate.config.json')])).moved).toEqual([{ from: 'toolgate.config.json', to: 'toolgate.config.json-held-by-toolgate' }]);
+    // The name is free again inside the second, which writes it once more: its own check takes it out too.
+    writeFileSync(at('toolgate.config.json'), 'planted by the second');
+    const { moved } = guard.leave(second, found([at('.env'), at('toolgate.config.json'), at('toolgate.config.json-held-by-toolgate')]));
+    expect(moved).toHaveLength(1);
+    expect(moved[0]?.from).toBe('toolgate.config.json');
+    expect(existsSync(at('toolgate.config.json'))).toBe(false);
+    // With none under way, the next command's walk is the user's again.
+    writeFileSync(at('.env.local'), 'the user made this meanwhile');
+    expect([...guard.enter(found([at('.env'), at('.env.local')]))]).toEqual([at('.env'), at('.env.local')]);
   });
 });
