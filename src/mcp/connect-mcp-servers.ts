@@ -44,7 +44,7 @@ export async function connectMcpServers(options: ConnectMcpServersOptions): Prom
       if (closed || servers.get(server.config.name) !== server) return;
       const tools = await listAllTools(server.client);
       const before = server.entries;
-      server.entries = await discoverServerTools({ server: server.config, tools, previous: before, pins, pinning, emit });
+      server.entries = await discoverServerTools({ server: server.config, servers: options.servers.map((entry) => entry.name), tools, previous: before, pins, pinning, emit });
       try {
         offered.collect();
       } catch (error) {

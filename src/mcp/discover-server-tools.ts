@@ -29,6 +29,12 @@ export interface DiscoverServerToolsOptions {
   /** The entries of the previous listing: unchanged definitions are reused as they are. */
   readonly previous: ReadonlyMap<string, UpstreamEntry>;
   readonly pins: McpPinStore;
+  /**
+   * Every configured server's name (this one's included): a tool is judged
+   * against the pin of the name it is served under, whichever server's pin
+   * it is (`pinsByServedName`). Defaults to this server alone.
+   */
+  readonly servers?: readonly string[];
   readonly pinning: 'first-use' | 'approve';
   readonly emit: Emit;
 }
@@ -69,19 +75,23 @@ export async function discoverServerTools(options: DiscoverServerToolsOptions): 
 }
 
 /**
- * The server's pins by the name each tool is served under. A client, the
- * policy and every approval know a tool by that name: an upstream that
- * renames `echo` to `ECHO`, which folds to the same name, offers a tool
- * nobody approved under a name somebody did, and is judged against the pin
- * of that name, never pinned afresh on first use.
+ * The pins of every configured server by the name each tool is served
+ * under. A client, the policy and every approval (an allow rule among them)
+ * know a tool by that name: an upstream that renames `echo` to `ECHO`,
+ * which folds to the same name, or a server `gh_admin` whose `delete` is
+ * served as the `mcp_gh_admin_delete` of a server `gh` (down at this
+ * start, say), offers a tool nobody approved under a name somebody did. It
+ * is judged against the pin of that name, never pinned afresh on first use.
  */
 async function pinsByServedName(options: DiscoverServerToolsOptions): Promise<Map<string, McpPin>> {
   const byName = new Map<string, McpPin>();
-  for (const pin of await options.pins.list(options.server.name)) {
-    try {
-      byName.set(mcpToolName(options.server.name, pin.tool), pin);
-    } catch {
-      // A pinned name that no longer makes a tool name is served under none.
+  for (const server of new Set([...(options.servers ?? []), options.server.name])) {
+    for (const pin of await options.pins.list(server)) {
+      try {
+        byName.set(mcpToolName(server, pin.tool), pin);
+      } catch {
+        // A pinned name that no longer makes a tool name is served under none.
+      }
     }
   }
   return byName;
@@ -94,7 +104,9 @@ async function decide(options: DiscoverServerToolsOptions, tool: Tool, name: str
   const pin = own ?? pinnedName;
   const base = { server: server.name, tool, name, digest, pinnedDigest: pin?.digest, approved: undefined };
   if (pin === undefined && options.pinning === 'approve') return withhold(emit, { ...base, reason: 'unapproved' });
-  if (pin !== undefined && (pin.digest !== digest || pin.tool !== tool.name)) return withhold(emit, { ...base, reason: 'changed', approved: await approvedDefinition(pin.tool, pin) });
+  if (pin !== undefined && (pin.digest !== digest || pin.tool !== tool.name || pin.server !== server.name)) {
+    return withhold(emit, { ...base, reason: 'changed', approved: await approvedDefinition(pin.tool, pin) });
+  }
   const definition = buildDefinition(options, tool, name);
   if (definition === undefined) return undefined;
   if (pin === undefined) {

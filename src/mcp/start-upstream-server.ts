@@ -30,7 +30,8 @@ export async function startUpstreamServer(options: StartUpstreamServerOptions): 
     } catch (error) {
       throw await unavailable(config.name, error, opened.stderr);
     }
-    server.entries = await discoverServerTools({ server: config, tools, previous: new Map(), pins: options.pins, pinning: options.pinning, emit: options.emit });
+    const servers = options.connect.servers.map((entry) => entry.name);
+    server.entries = await discoverServerTools({ server: config, servers, tools, previous: new Map(), pins: options.pins, pinning: options.pinning, emit: options.emit });
   } catch (error) {
     await opened.client.close().catch(() => undefined);
     throw error;
