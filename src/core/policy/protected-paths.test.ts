@@ -1,7 +1,7 @@
 import picomatch from 'picomatch/posix.js';
 import { describe, expect, it } from 'vitest';
 import { normalizePath } from './normalize-path.js';
-import { createProtectedPathMatcher, createProtectedTextMatcher, DEFAULT_PROTECTED_PATHS, gitignoreGlob, requiredLiteral, withChildren } from './protected-paths.js';
+import { createProtectedPathMatcher, createProtectedTextMatcher, DEFAULT_PROTECTED_PATHS, gitignoreGlob, protectedLinkProbes, requiredLiteral, withChildren } from './protected-paths.js';
 
 const normal = (path: string) => {
   const parsed = normalizePath(path);
@@ -63,5 +63,29 @@ describe('protected paths', () => {
         expect(isProtected(normal(path)), `${addition} on ${path}`).toBe(direct);
       }
     }
+  });
+});
+
+describe('protectedLinkProbes', () => {
+  it('names, for each folder the list names files below, a path below it the matcher protects', () => {
+    const probes = protectedLinkProbes(['src/secrets/*.json']);
+    expect(probes.get('.claude')).toContain('settingsx.json');
+    expect(probes.get('.config')).toEqual(expect.arrayContaining(['gcloud/x', 'fish/x']));
+    expect(probes.get('gcloud')).toContain('x');
+    expect(probes.get('src')).toContain('secrets/x.json');
+    expect(probes.get('secrets')).toContain('x.json');
+    // Joined to where such a link stands, a path to try is protected only where the pattern puts the folder.
+    const matches = createProtectedTextMatcher(['src/secrets/*.json']);
+    expect(matches('app/.claude/settingsx.json')).toBe(true);
+    expect(matches('.config/gcloud/x')).toBe(true);
+    expect(matches('gcloud/x')).toBe(false);
+    expect(matches('src/secrets/x.json')).toBe(true);
+    expect(matches('pkg/src/secrets/x.json')).toBe(false);
+  });
+
+  it('tries no path for a folder named only by a glob, nor below an extended glob', () => {
+    const probes = protectedLinkProbes(['+(a|b)/c.txt', 'd*/e.txt']);
+    expect(probes.has('+(a|b)')).toBe(false);
+    expect(probes.has('d*')).toBe(false);
   });
 });

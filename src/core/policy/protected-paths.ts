@@ -67,20 +67,45 @@ export function createProtectedTextMatcher(additions: readonly string[] = []): P
 }
 
 /**
- * The folder names the protected list names files below without naming the
- * folder itself (`.claude` of `**\/.claude/settings*.json`, `.config` of
- * `**\/.config/gcloud/**`), case-folded: a link of such a name leads a
- * protected spelling (`.claude/settings.local.json`) into a folder whose own
- * paths are not protected, where anything may write what a program then
- * reads through the link. Only literal segments count: a segment with a
- * glob character names no one folder.
+ * For each folder name the protected list names files below (`.claude` of
+ * `**\/.claude/settings*.json`, `.config` and `gcloud` of
+ * `**\/.config/gcloud/**`), case-folded, the paths below it to try: what
+ * follows it in each pattern, each glob segment spelled as one name it
+ * matches (`settingsx.json`). A link of such a name leads those spellings
+ * into a folder whose own paths may be open, where anything may write what
+ * a program then reads through the link; a host asks the matcher whether
+ * the link's path joined with one of these is protected, so a `gcloud`
+ * outside `.config` is not. Only literal segments name a folder; a pattern
+ * with an extended glob gives no paths to try.
  */
-export function protectedFolderNames(additions: readonly string[] = []): ReadonlySet<string> {
-  const names = new Set<string>();
+export function protectedLinkProbes(additions: readonly string[] = []): ReadonlyMap<string, readonly string[]> {
+  const probes = new Map<string, string[]>();
   for (const pattern of [...DEFAULT_PROTECTED_PATHS, ...additions.map(gitignoreGlob)]) {
-    for (const segment of pattern.split('/').slice(0, -1)) if (segment !== '' && !/[*?[\]{}()!+@]/.test(segment)) names.add(segment.toLowerCase());
+    const segments = pattern.split('/');
+    const spelled = segments.map(sampleName);
+    for (let index = 0; index < segments.length - 1; index += 1) {
+      const segment = segments[index] as string;
+      const tail = spelled.slice(index + 1);
+      if (segment === '' || GLOB_CHARACTER.test(segment) || tail.includes(undefined)) continue;
+      const name = segment.toLowerCase();
+      const list = probes.get(name) ?? [];
+      list.push(tail.join('/'));
+      probes.set(name, list);
+    }
   }
-  return names;
+  return probes;
+}
+
+const GLOB_CHARACTER = /[*?[\]{}()!+@]/;
+
+/** One name a glob segment matches, or undefined for one this does not spell (an extended glob). */
+function sampleName(segment: string): string | undefined {
+  if (/[!+@]\(|\(/.test(segment)) return undefined;
+  const sample = segment
+    .replace(/\{([^{}]*)\}/g, (_brace, options: string) => options.split(',')[0] ?? '')
+    .replace(/\[([^\]]*)\]/g, (_class, members: string) => members.replace(/^[!^]/, '').charAt(0) || 'x')
+    .replace(/\*+|\?/g, 'x');
+  return sample === '' ? undefined : sample;
 }
 
 /** A matcher for gitignore-style globs alone, read the way protected paths are (case-insensitive, any depth). */

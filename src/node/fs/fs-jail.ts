@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigurationError } from '../../core/internal.js';
-import { createProtectedTextMatcher, protectedFolderNames, withoutRoot } from '../../core/policy/protected-paths.js';
+import { createProtectedTextMatcher, protectedLinkProbes, withoutRoot } from '../../core/policy/protected-paths.js';
 import type { FsScope } from '../node-host-types.js';
 
 /** The host-captured, immutable view of what the filesystem capability may touch. */
@@ -24,8 +24,13 @@ export interface FsJail {
   readonly isProtected: (absolute: string) => boolean;
   /** How a path is shown and compared: workspace-relative with `/` (`.` for the root) when inside, else absolute. */
   readonly display: (absolute: string) => string;
-  /** Whether the protected list names files below a folder of this name (`protectedFolderNames`): a link of it is judged as protected. */
-  readonly namesProtectedFolder: (name: string) => boolean;
+  /**
+   * Whether a link at `absolute` leads a protected spelling into what it
+   * points to: named as a folder the protected list names files below
+   * there (`protectedLinkProbes`: `.claude`, where `.claude/settings.json`
+   * is protected). Such a link is judged as a protected entry.
+   */
+  readonly leadsProtectedSpelling: (absolute: string) => boolean;
 }
 
 export type PathClass = 'secret_store' | 'protected_path' | 'protected' | 'open';
@@ -104,7 +109,7 @@ export function createFsJail(options: CreateFsJailOptions): FsJail {
   // The engine's own matcher: its defaults plus the relative entries, case-insensitive, gitignore-style.
   const relativeEntries = options.protectedPaths.filter((entry) => !path.isAbsolute(entry));
   const matches = createProtectedTextMatcher(relativeEntries);
-  const folderNames = protectedFolderNames(relativeEntries);
+  const linkProbes = protectedLinkProbes(relativeEntries);
   const prefix = workspace.endsWith(path.sep) ? workspace : workspace + path.sep;
   const display = (candidate: string): string => {
     if (candidate === workspace) return '.';
@@ -126,7 +131,7 @@ export function createFsJail(options: CreateFsJailOptions): FsJail {
     classify,
     isProtected: (candidate: string) => classify(candidate) !== 'open',
     display,
-    namesProtectedFolder: (name: string) => folderNames.has(name.toLowerCase()),
+    leadsProtectedSpelling: (absolute: string) => (linkProbes.get(path.basename(absolute).toLowerCase()) ?? []).some((below) => classify(path.join(absolute, below)) !== 'open'),
   });
 }
 

@@ -94,12 +94,15 @@ describe('protectedMovedAside', () => {
     symlinkSync(at('staged'), at('.claude'));
     symlinkSync(at('notes'), at('docs'));
     symlinkSync(at('nowhere-yet'), at('.CONFIG'));
-    const { moved } = protectedMovedAside(jail, new Set(), found([at('.claude'), at('docs'), at('.CONFIG')]));
+    // `gcloud` names protected files only below `.config`: a link of that name elsewhere leads to nothing protected.
+    symlinkSync(at('notes'), at('notes/gcloud'));
+    const { moved } = protectedMovedAside(jail, new Set(), found([at('.claude'), at('docs'), at('.CONFIG'), at('notes/gcloud')]));
     expect(moved).toEqual([
       { from: '.claude', to: '.claude-held-by-toolgate' },
       { from: '.CONFIG', to: '.CONFIG-held-by-toolgate' },
     ]);
     expect(existsSync(at('docs'))).toBe(true);
+    expect(existsSync(at('notes/gcloud'))).toBe(true);
     expect(readFileSync(at('staged/settings.local.json'), 'utf8')).toBe('planted');
   });
 

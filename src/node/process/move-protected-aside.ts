@@ -85,7 +85,7 @@ export function protectedMovedAside(jail: FsJail, before: ReadonlySet<string>, a
 /**
  * Whether an entry the walk masks is one to move aside: protected by its
  * place, or a link named as a folder the protected list names files below
- * (`FsJail.namesProtectedFolder`). Not the host's stores, which it makes
+ * (`FsJail.leadsProtectedSpelling`). Not the host's stores, which it makes
  * itself, nor what is open by its place (a hard link to a file a command
  * made, a folder the walk could not list: neither is read as configuration
  * by its name).
@@ -94,7 +94,7 @@ function madeProtected(jail: FsJail, entry: string): boolean {
   const kind = jail.classify(entry);
   if (kind === 'secret_store') return false;
   if (kind !== 'open') return true;
-  return jail.namesProtectedFolder(path.basename(entry)) && lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+  return lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink() === true && jail.leadsProtectedSpelling(entry);
 }
 
 /**
