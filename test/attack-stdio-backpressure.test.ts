@@ -30,10 +30,11 @@ function rssMiB(pid: number): number {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-function workspace(servers: Record<string, unknown>): string {
+/** A new workspace whose configuration serves `servers(folder)`. */
+function workspace(servers: (folder: string) => Record<string, unknown> = () => ({})): string {
   const folder = mkdtempSync(join(tmpdir(), 'toolgate-backpressure-'));
   writeFileSync(join(folder, 'notes.md'), 'inside\n');
-  writeFileSync(join(folder, 'toolgate.config.json'), JSON.stringify({ servers, console: { enabled: false } }));
+  writeFileSync(join(folder, 'toolgate.config.json'), JSON.stringify({ servers: servers(folder), console: { enabled: false } }));
   return folder;
 }
 
@@ -44,6 +45,13 @@ const progressOf = (file: string): number => {
     return 0;
   }
 };
+
+/** A gateway over stdio in a new workspace whose one server, `name`, is the unruly upstream in `env`'s mode, counting what it sent into `progress`. */
+async function unrulyGateway(name: string, env: Record<string, string>): Promise<{ gateway: Awaited<ReturnType<typeof gatewayWith>>; progress: string }> {
+  const progressIn = (folder: string): string => join(folder, 'progress');
+  const folder = workspace((created) => ({ [name]: { command: process.execPath, args: [UNRULY], env: { ...env, PROGRESS: progressIn(created) }, trust: 'annotations' } }));
+  return { gateway: await gatewayWith(folder), progress: progressIn(folder) };
+}
 
 async function gatewayWith(folder: string): Promise<{ client: Client; pid: number; stderr: () => string }> {
   const client = new Client({ name: 'backpressure', version: '1' });
@@ -56,10 +64,7 @@ async function gatewayWith(folder: string): Promise<{ client: Client; pid: numbe
 
 describe('a stdio upstream that does not read what the gateway writes it', () => {
   it('blocks itself when it floods the gateway with pings: the gateway stops reading it, stays small and keeps serving', async () => {
-    const folder = workspace({});
-    const progress = join(folder, 'progress');
-    writeFileSync(join(folder, 'toolgate.config.json'), JSON.stringify({ servers: { pf: { command: process.execPath, args: [UNRULY], env: { MODE: 'pingflood', PINGS: '3000000', PROGRESS: progress }, trust: 'annotations' } }, console: { enabled: false } }));
-    const gateway = await gatewayWith(folder);
+    const { gateway, progress } = await unrulyGateway('pf', { MODE: 'pingflood', PINGS: '3000000' });
     try {
       expect((await gateway.client.listTools()).tools.map((tool) => tool.name)).toContain('mcp_pf_go');
       const before = rssMiB(gateway.pid);
@@ -113,10 +118,7 @@ describe('a stdio upstream that does not read what the gateway writes it', () =>
 
 describe('a stdio upstream that drips an unterminated line a byte at a time', () => {
   it('costs the gateway about the bytes it sent, not a chunk object for each', async () => {
-    const folder = workspace({});
-    const progress = join(folder, 'progress');
-    writeFileSync(join(folder, 'toolgate.config.json'), JSON.stringify({ servers: { dr: { command: process.execPath, args: [UNRULY], env: { MODE: 'drip', DRIP: '800000', PROGRESS: progress }, trust: 'annotations' } }, console: { enabled: false } }));
-    const gateway = await gatewayWith(folder);
+    const { gateway, progress } = await unrulyGateway('dr', { MODE: 'drip', DRIP: '800000' });
     try {
       await gateway.client.listTools();
       const before = rssMiB(gateway.pid);
@@ -147,7 +149,7 @@ describe('a stdio client that does not read the gateway’s stdout', () => {
   }
 
   it('stops being read while it does not read, stays small, and gets every answer once it reads', async () => {
-    const child = rawGateway(workspace({}));
+    const child = rawGateway(workspace());
     try {
       await initialized(child);
       child.stdout.pause();

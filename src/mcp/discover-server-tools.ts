@@ -52,7 +52,7 @@ export async function discoverServerTools(options: DiscoverServerToolsOptions): 
   const entries = new Map<string, UpstreamEntry>();
   const byName = new Map<string, string>();
   const pinning: Promise<void>[] = [];
-  const pinnedNames = await pinsByServedName(options);
+  const pins = await pinsOf(options);
   for (const tool of options.tools) {
     const name = mcpToolName(server.name, tool.name);
     const clash = byName.get(name);
@@ -66,7 +66,7 @@ export async function discoverServerTools(options: DiscoverServerToolsOptions): 
       entries.set(tool.name, previous);
       continue;
     }
-    const entry = await decide(options, tool, name, digest, pinning, pinnedNames.get(name));
+    const entry = await decide(options, tool, name, digest, pinning, pins.byTool.get(tool.name) ?? pins.byServedName.get(name));
     if (entry !== undefined) entries.set(tool.name, entry);
   }
   // First-use pins are stored together (one write for a whole listing) before anything is offered.
@@ -75,33 +75,35 @@ export async function discoverServerTools(options: DiscoverServerToolsOptions): 
 }
 
 /**
- * The pins of every configured server by the name each tool is served
+ * The pins that judge one listing, read once: this server's by upstream
+ * name, and every configured server's by the name each tool is served
  * under. A client, the policy and every approval (an allow rule among them)
  * know a tool by that name: an upstream that renames `echo` to `ECHO`,
  * which folds to the same name, or a server `gh_admin` whose `delete` is
  * served as the `mcp_gh_admin_delete` of a server `gh` (down at this
- * start, say), offers a tool nobody approved under a name somebody did. It
- * is judged against the pin of that name, never pinned afresh on first use.
+ * start, say), offers a tool nobody approved under a name somebody did.
+ * Without a pin of its own, it is judged against the pin of that name,
+ * never pinned afresh on first use.
  */
-async function pinsByServedName(options: DiscoverServerToolsOptions): Promise<Map<string, McpPin>> {
-  const byName = new Map<string, McpPin>();
+async function pinsOf(options: DiscoverServerToolsOptions): Promise<{ byTool: Map<string, McpPin>; byServedName: Map<string, McpPin> }> {
+  const byTool = new Map<string, McpPin>();
+  const byServedName = new Map<string, McpPin>();
   for (const server of new Set([...(options.servers ?? []), options.server.name])) {
     for (const pin of await options.pins.list(server)) {
+      if (server === options.server.name) byTool.set(pin.tool, pin);
       try {
-        byName.set(mcpToolName(server, pin.tool), pin);
+        byServedName.set(mcpToolName(server, pin.tool), pin);
       } catch {
         // A pinned name that no longer makes a tool name is served under none.
       }
     }
   }
-  return byName;
+  return { byTool, byServedName };
 }
 
-async function decide(options: DiscoverServerToolsOptions, tool: Tool, name: string, digest: string, pinning: Promise<void>[], pinnedName: McpPin | undefined): Promise<UpstreamEntry | undefined> {
+/** `pin`: the tool's own, or else the pin of the name it is served under (`pinsOf`). */
+async function decide(options: DiscoverServerToolsOptions, tool: Tool, name: string, digest: string, pinning: Promise<void>[], pin: McpPin | undefined): Promise<UpstreamEntry | undefined> {
   const { server, emit } = options;
-  const own = await options.pins.get(server.name, tool.name);
-  // Without a pin of its own, the pin of the name it is served under, another upstream name's: a change, not a first use.
-  const pin = own ?? pinnedName;
   const base = { server: server.name, tool, name, digest, pinnedDigest: pin?.digest, approved: undefined };
   if (pin === undefined && options.pinning === 'approve') return withhold(emit, { ...base, reason: 'unapproved' });
   if (pin !== undefined && (pin.digest !== digest || pin.tool !== tool.name || pin.server !== server.name)) {

@@ -100,7 +100,7 @@ const GLOB_CHARACTER = /[*?[\]{}()!+@]/;
 
 /** One name a glob segment matches, or undefined for one this does not spell (an extended glob). */
 function sampleName(segment: string): string | undefined {
-  if (/[!+@]\(|\(/.test(segment)) return undefined;
+  if (segment.includes('(')) return undefined;
   const sample = segment
     .replace(/\{([^{}]*)\}/g, (_brace, options: string) => options.split(',')[0] ?? '')
     .replace(/\[([^\]]*)\]/g, (_class, members: string) => members.replace(/^[!^]/, '').charAt(0) || 'x')
