@@ -95,6 +95,7 @@ describe('package exports (after build)', () => {
         "PolicyRuleError",
         "ReplayMissError",
         "ToolArgsInvalidError",
+        "ToolBusyError",
         "ToolCancelledError",
         "ToolDefinitionError",
         "ToolDeniedByUserError",

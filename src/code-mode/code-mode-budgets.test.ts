@@ -41,6 +41,18 @@ describe('Code Mode budgets: bounded concurrency and bytes delivered into the sa
     }
   });
 
+  it('runs its calls within the registry\'s places too, and two scripts on one place both finish: run_code itself holds none', async () => {
+    const probe = concurrencyProbe();
+    const registry = createToolRegistry({ tools: [probe.tool], presentAs: 'code', codeRuntime: createQuickJsRuntime(), limits: { maxConcurrentCalls: 2 } });
+    const script = 'return await Promise.all(Array.from({ length: 20 }, (_, index) => tools.probe({ index })));';
+    const outcome = await runCode(registry, script, { grantedTools: ['run_code', 'probe'] });
+    expect(((outcome.ok ? outcome.value : undefined) as RunCodeResult).value).toEqual(Array.from({ length: 20 }, (_, index) => index));
+    expect(probe.peak()).toBe(2);
+    const single = createToolRegistry({ tools: [probe.tool], presentAs: 'code', codeRuntime: createQuickJsRuntime(), limits: { maxConcurrentCalls: 1 } });
+    const both = await Promise.all([1, 2].map((run) => single.dispatch({ callId: `rc${run}`, name: 'run_code', arguments: { code: script } }, { grantedTools: ['run_code', 'probe'] })));
+    expect(both.map((entry) => entry.ok)).toEqual([true, true]);
+  });
+
   it('counts the JSON bytes delivered: exactly the budget passes, one result more ends the run with result_budget before the script sees it', async () => {
     // "x" × 98 is 100 bytes of JSON: two fit a budget of 200.
     const registry = createToolRegistry({ tools: [text], presentAs: 'code', codeRuntime: createQuickJsRuntime({ maxDeliveredBytes: 200 }) });

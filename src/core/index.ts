@@ -70,6 +70,7 @@ export {
   PolicyRuleError,
   ReplayMissError,
   ToolArgsInvalidError,
+  ToolBusyError,
   ToolCancelledError,
   ToolDefinitionError,
   ToolDeniedByUserError,

@@ -207,6 +207,7 @@ export {
   DuplicateToolError,
   ReplayMissError,
   ToolArgsInvalidError,
+  ToolBusyError,
   ToolCancelledError,
   ToolDefinitionError,
   ToolDeniedByUserError,

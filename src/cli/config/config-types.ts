@@ -33,6 +33,9 @@ export interface ToolgateConfigFile {
     /** How many workspace entries, and how many milliseconds, the sandbox may spend finding the protected files to mask before each command. */
     readonly maskWalkEntries?: number;
     readonly maskWalkMilliseconds?: number;
+    /** Tool calls that run at once, all clients together, and how many may wait for a place (`RegistryLimits`). */
+    readonly maxConcurrentCalls?: number;
+    readonly maxQueuedCalls?: number;
   };
   readonly journal?: { readonly path?: string; readonly retentionDays?: number; readonly sign?: boolean; readonly signEveryMs?: number };
   readonly console?: { readonly enabled?: boolean; readonly port?: number };

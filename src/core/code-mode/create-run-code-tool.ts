@@ -8,7 +8,7 @@ import { CODE_MODE_TOOL_NAME } from '../registry/registry-state.js';
 import type { ToolDefinition, ToolDispatchContext } from '../tools/tool-types.js';
 import { unwrapUntrusted } from '../untrusted/untrusted.js';
 import { CodeModeCancelledError, CodeModeError } from './code-mode-error.js';
-import { createCallGate } from './create-call-gate.js';
+import { createCallGate } from '../dispatch/create-call-gate.js';
 import { measureJsonBytes } from './measure-json-bytes.js';
 import type { CodeConsoleOutput, CodeRuntime, CodeToolErrorView, CodeToolReply } from './code-mode-types.js';
 

@@ -42,6 +42,10 @@ export interface DispatchState {
   readonly startedAt: number;
   /** Whether any listener was attached when the call was admitted. */
   readonly observed: boolean;
+  /** A nested call whose parent holds a place among the calls running at once: it runs in that place. */
+  readonly inParentsPlace: boolean;
+  /** Whether this call holds one of those places now (taken at stage 11, given back once its result is bounded). */
+  holdsPlace: boolean;
   tool: CompiledTool | undefined;
   /** Who besides the body takes part, decided when the tool resolves. */
   features: CallFeatures | undefined;
@@ -122,6 +126,7 @@ export function createDispatchState(
   call: AdmittedCall,
   context: DispatchContext,
   origin: DispatchOrigin,
+  inParentsPlace = false,
 ): DispatchState {
   return {
     snapshot,
@@ -132,6 +137,8 @@ export function createDispatchState(
     agent: context.agent ?? scope?.agent,
     startedAt: Date.now(),
     observed: snapshot.bus.active,
+    inParentsPlace,
+    holdsPlace: false,
     tool: undefined,
     features: undefined,
     argsUnchecked: false,

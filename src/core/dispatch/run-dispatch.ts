@@ -16,6 +16,7 @@ import { runDecisionStages, type DecisionResult } from './run-decision-stages.js
 import { runPostExecuteHooks } from './run-post-execute-hooks.js';
 import { settleCall } from './settle-call.js';
 import { splitAttachments } from './split-attachments.js';
+import { releaseCallPlace, takeCallPlace } from './take-call-place.js';
 import type { NestedDispatch } from './tool-context.js';
 import { validateOutput } from './validate-output.js';
 
@@ -36,9 +37,10 @@ export function runDispatch(state: DispatchState, nested: NestedDispatch): Promi
       state.snapshot.bus.emit('tool-call-requested', { ...eventBase(state), toolInput: projectArguments(state.call.rawArguments, { secretKeys: secretKeySet(state) }) });
     }
     const result = runStages(state, nested); // 0–16
-    const outcome = result instanceof Promise ? result.then((settled) => finish(state, settled)) : finish(state, result); // 17–20
+    const outcome = result instanceof Promise ? result.then((settled) => finish(state, settled), (error: unknown) => giveUpPlace(state, error)) : finish(state, result); // 17–20
     return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
   } catch (error) {
+    releaseCallPlace(state);
     // Only a caller or configuration mistake throws; it still surfaces as a rejection, never synchronously.
     return Promise.reject(error instanceof Error ? error : new Error('dispatch failed', { cause: error }));
   }
@@ -71,8 +73,15 @@ async function approveAndClaim(state: ResolvedDispatchState, nested: NestedDispa
   return admitAndExecute(state, nested);
 }
 
-/** Stages 11–12. */
+/** Stage 11, a place among the calls running at once, then the rest of stages 11–12. */
 function admitAndExecute(state: ResolvedDispatchState, nested: NestedDispatch): Eventually<StageResult> {
+  const placed = takeCallPlace(state); // 11
+  if (placed instanceof Promise) return placed.then((refused) => (refused === undefined ? admitAndRun(state, nested) : { ok: false, error: refused }));
+  return placed === undefined ? admitAndRun(state, nested) : { ok: false, error: placed };
+}
+
+/** Stages 11 (the caller's admission) and 12. */
+function admitAndRun(state: ResolvedDispatchState, nested: NestedDispatch): Eventually<StageResult> {
   const refused = admitBeforeDispatch(state); // 11
   if (refused !== undefined) return { ok: false, error: refused };
   const executed = executeTool(state, nested); // 12
@@ -91,11 +100,32 @@ function mapAndPostProcess(state: ResolvedDispatchState, result: StageResult): E
   return state.snapshot.hooks.postExecute.length > 0 ? runPostExecuteHooks(state, result) : result; // 16
 }
 
-/** Stages 17–20: every outcome, failures included, passes here exactly once. */
+/** Stages 17–20: every outcome, failures included, passes here exactly once. The call's place is given back once its result is bounded. */
 function finish(state: DispatchState, result: StageResult): Eventually<ToolOutcome> {
-  const text = contentOf(state, result);
-  const bounded = text.length === 0 ? text : boundContent(state, text); // 17
-  return typeof bounded === 'string' ? finalizeAndSettle(state, result, bounded) : bounded.then((content) => finalizeAndSettle(state, result, content));
+  let bounded: Eventually<string>;
+  try {
+    const text = contentOf(state, result);
+    bounded = text.length === 0 ? text : boundContent(state, text); // 17
+  } catch (error) {
+    giveUpPlace(state, error);
+  }
+  if (typeof bounded !== 'string') {
+    return bounded.then(
+      (content) => {
+        releaseCallPlace(state);
+        return finalizeAndSettle(state, result, content);
+      },
+      (error: unknown) => giveUpPlace(state, error),
+    );
+  }
+  releaseCallPlace(state);
+  return finalizeAndSettle(state, result, bounded);
+}
+
+/** A stage threw where none should: the place is given back, and the error goes on. */
+function giveUpPlace(state: DispatchState, error: unknown): never {
+  releaseCallPlace(state);
+  throw error;
 }
 
 function finalizeAndSettle(state: DispatchState, result: StageResult, bounded: string): Eventually<ToolOutcome> {

@@ -178,6 +178,22 @@ export class ToolUnavailableError extends ToolgateError {
   }
 }
 
+/**
+ * The registry already runs as many calls as it may at once, and as many
+ * more wait their turn (`limits.maxConcurrentCalls`, `maxQueuedCalls`): this
+ * one was not run. Nothing started, so a later attempt may succeed.
+ */
+export class ToolBusyError extends ToolgateError {
+  constructor(tool: string, running: number, waiting: number) {
+    const counted = `${running} ${running === 1 ? 'call is' : 'calls are'} running and ${waiting} more ${waiting === 1 ? 'is' : 'are'} waiting their turn`;
+    super('TOOL_UNAVAILABLE', `Tool "${tool}" was not run: ${counted}. Retry once some have finished.`, {
+      tool,
+      retryable: true,
+      recoverable: true,
+    });
+  }
+}
+
 /** The tool body or host failed with an untyped error. Kept off the message: see `cause`. */
 export class ToolExecutionError extends ToolgateError {
   constructor(tool: string, options: { cause?: unknown; recoverable?: boolean; detail?: string } = {}) {

@@ -46,7 +46,13 @@ describe('immutability', () => {
   });
 
   it('shows the limits in force, defaults filled in', () => {
-    expect(createToolRegistry({ tools: [] }).limits).toEqual({ maxInputBytes: 64 * 1024, maxOutputBytes: 256 * 1024, content: { maxBytes: 32 * 1024, maxLines: 2000 } });
+    expect(createToolRegistry({ tools: [] }).limits).toEqual({
+      maxInputBytes: 64 * 1024,
+      maxOutputBytes: 256 * 1024,
+      content: { maxBytes: 32 * 1024, maxLines: 2000 },
+      maxConcurrentCalls: 8,
+      maxQueuedCalls: 1024,
+    });
     expect(createToolRegistry({ tools: [], limits: { maxOutputBytes: 1000, content: { maxLines: 10 } } }).limits).toMatchObject({ maxOutputBytes: 1000, content: { maxBytes: 32 * 1024, maxLines: 10 } });
   });
 

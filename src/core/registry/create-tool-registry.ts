@@ -3,6 +3,7 @@ import { createDispatchState, type DispatchOrigin, type DispatchState } from '..
 import type { DispatchContext, ToolCall, ToolOutcome } from '../dispatch/dispatch-types.js';
 import { runDispatch } from '../dispatch/run-dispatch.js';
 import { ConfigurationError, DuplicateToolError, ToolDefinitionError } from '../errors/tool-errors.js';
+import { createCallGate } from '../dispatch/create-call-gate.js';
 import { EventBus } from '../events/event-bus.js';
 import type { ToolgateEventName, ToolgateListener } from '../events/event-types.js';
 import { DEFAULT_TOOL_RESULT_LIMITS } from '../bounding/bound-text.js';
@@ -25,6 +26,14 @@ import { findWireName, isAdmittedBy, resolveToolName, visibleTools } from './res
 import { wireToolName } from '../names/wire-tool-name.js';
 
 const NO_HOST: ToolHost = Object.freeze({});
+/**
+ * Calls running at once by default. Each may hold its whole result while it
+ * is rendered and bounded (a 10 MB file read is about 75 MB of heap then):
+ * eight bound that to a few hundred megabytes, above the parallel calls an
+ * agent step makes.
+ */
+const DEFAULT_MAX_CONCURRENT_CALLS = 8;
+const DEFAULT_MAX_QUEUED_CALLS = 1024;
 const MAX_CACHED_PROJECTIONS = 32;
 
 /**
@@ -35,6 +44,7 @@ const MAX_CACHED_PROJECTIONS = 32;
  */
 export function createToolRegistry(options: CreateToolRegistryOptions): ToolRegistry {
   const limits = options.limits ?? {};
+  const maxConcurrentCalls = positive(limits.maxConcurrentCalls, DEFAULT_MAX_CONCURRENT_CALLS, 'limits.maxConcurrentCalls');
   const snapshot = buildSnapshot(options.tools, {
     reserved: new Set(options.reserved ?? []),
     host: options.host ?? NO_HOST,
@@ -55,7 +65,10 @@ export function createToolRegistry(options: CreateToolRegistryOptions): ToolRegi
         maxBytes: positive(limits.content?.maxBytes, DEFAULT_TOOL_RESULT_LIMITS.maxBytes, 'limits.content.maxBytes'),
         maxLines: positive(limits.content?.maxLines, DEFAULT_TOOL_RESULT_LIMITS.maxLines, 'limits.content.maxLines'),
       }),
+      maxConcurrentCalls,
+      maxQueuedCalls: positive(limits.maxQueuedCalls, DEFAULT_MAX_QUEUED_CALLS, 'limits.maxQueuedCalls'),
     }),
+    calls: createCallGate(maxConcurrentCalls),
     // Code Mode: the default presentation and the `run_code` transport (kept out of the tool maps).
     ...resolveCodeMode(options),
     bus: new EventBus(),
@@ -159,8 +172,8 @@ class RegistryView implements ToolRegistry {
     return this.#dispatch(call, context, 'model');
   }
 
-  #dispatch(call: ToolCall, context: DispatchContext, origin: DispatchOrigin): Promise<ToolOutcome> {
-    const state = createDispatchState(this.#snapshot, this.#scope, admitCall(call), context, origin);
+  #dispatch(call: ToolCall, context: DispatchContext, origin: DispatchOrigin, inParentsPlace = false): Promise<ToolOutcome> {
+    const state = createDispatchState(this.#snapshot, this.#scope, admitCall(call), context, origin, inParentsPlace);
     return runDispatch(state, this.#nested);
   }
 
@@ -170,7 +183,8 @@ class RegistryView implements ToolRegistry {
     const approval = stopAskingWhen(context.approval, call.stopAsking);
     const nestedContext: DispatchContext = { ...context, parent: parent.call.callId, ...(signal === undefined ? {} : { signal }), ...(approval === undefined ? {} : { approval }) };
     const callId = call.callId ?? `${parent.call.callId}.${(nestedCounter += 1).toString(36)}`;
-    return this.#dispatch({ callId, name: call.name, arguments: call.arguments }, nestedContext, 'nested');
+    // A parent waiting on its nested call holds its place: the nested call runs in it, or the two could wait on each other.
+    return this.#dispatch({ callId, name: call.name, arguments: call.arguments }, nestedContext, 'nested', parent.holdsPlace || parent.inParentsPlace);
   };
 
   prepare(call: ToolCall, context: DispatchContext = {}): Promise<InvocationPlan> {

@@ -30,6 +30,18 @@ export interface RegistryLimits {
   readonly maxOutputBytes?: number;
   /** Model-facing content ceilings. Default 32 KiB / 2,000 lines. */
   readonly content?: Partial<ToolResultLimits>;
+  /**
+   * Calls that run at once, every view and agent of this registry together
+   * (`with` keeps the count): a tool body, and the rendering and bounding of
+   * its result. A call past them waits its turn once it is approved and
+   * claimed, until a place frees or its signal aborts. Code Mode's
+   * `run_code` takes no place of its own (its script's calls do), and a
+   * nested call runs in its parent's place when the parent holds one.
+   * Default 8.
+   */
+  readonly maxConcurrentCalls?: number;
+  /** Calls that may wait for one of those places; past them a call is refused at once (`ToolBusyError`). Default 1024. */
+  readonly maxQueuedCalls?: number;
 }
 
 export interface CreateToolRegistryOptions {
