@@ -35,6 +35,39 @@ describe('createCallGate', () => {
     expect(await gate.enter(other)).toBe(true);
   });
 
+  it('keeps no listener on a signal once none of its calls waits, and takes calls without a signal in turn', async () => {
+    const gate = createCallGate(1);
+    const controller = new AbortController();
+    const signal = controller.signal;
+    let listening = 0;
+    const add = signal.addEventListener.bind(signal);
+    const remove = signal.removeEventListener.bind(signal);
+    signal.addEventListener = (...args: Parameters<typeof add>) => {
+      listening += 1;
+      add(...args);
+    };
+    signal.removeEventListener = (...args: Parameters<typeof remove>) => {
+      listening -= 1;
+      remove(...args);
+    };
+    expect(gate.tryEnter()).toBe(true);
+    const first = gate.enter(signal);
+    const second = gate.enter(signal);
+    const unsignalled = gate.enter(undefined);
+    expect([listening, gate.waiting]).toEqual([1, 3]);
+    gate.leave();
+    expect(await first).toBe(true);
+    expect(listening).toBe(1);
+    gate.leave();
+    expect(await second).toBe(true);
+    expect(listening).toBe(0);
+    // Aborted after its calls were admitted: nothing is dropped, the call without a signal still gets its turn.
+    controller.abort();
+    gate.leave();
+    expect(await unsignalled).toBe(true);
+    expect(gate.waiting).toBe(0);
+  });
+
   it('adds one abort listener per signal, however many calls wait on it', async () => {
     const gate = createCallGate(1);
     const controller = new AbortController();
