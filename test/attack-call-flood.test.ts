@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -90,6 +90,21 @@ describe('a flood of parallel tool calls through toolgate serve', () => {
       const results = await Promise.all([running, after]);
       expect(results.every((result) => result.isError !== true && textOf(result).includes('abcdefghij'))).toBe(true);
       expect(textOf(await readBig(client))).toContain('abcdefghij');
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+
+  it('journals a large read\'s content and receipt, not the file: 20 reads of a 3 MB file add under 4 MiB to the journal', async () => {
+    const folder = workspace();
+    const { client } = await serve(folder);
+    const journalBytes = (): number => ['journal.db', 'journal.db-wal'].reduce((total, name) => total + (statSync(join(folder, '.toolgate', name), { throwIfNoEntry: false })?.size ?? 0), 0);
+    try {
+      const before = journalBytes();
+      const results = await Promise.all(Array.from({ length: 20 }, () => readBig(client)));
+      expect(results.every((result) => result.isError !== true)).toBe(true);
+      // Each result's value held the whole file: recorded whole, these reads wrote 60 MB to the journal.
+      expect(journalBytes() - before).toBeLessThan(4 * 1024 * 1024);
     } finally {
       await client.close();
     }

@@ -37,7 +37,7 @@ export interface ToolgateConfigFile {
     readonly maxConcurrentCalls?: number;
     readonly maxQueuedCalls?: number;
   };
-  readonly journal?: { readonly path?: string; readonly retentionDays?: number; readonly sign?: boolean; readonly signEveryMs?: number };
+  readonly journal?: { readonly path?: string; readonly retentionDays?: number; readonly sign?: boolean; readonly signEveryMs?: number; readonly maxValueBytes?: number };
   readonly console?: { readonly enabled?: boolean; readonly port?: number };
   /** The MCP clients asked to approve through elicitation, by their declared name (`"*"`: all). Default: none. */
   readonly elicitation?: { readonly trustedClients?: readonly string[] };
@@ -74,7 +74,7 @@ export interface ResolvedConfig {
   readonly policy: NonNullable<ToolgateConfigFile['policy']>;
   readonly servers: Readonly<Record<string, McpServerConfig>>;
   readonly limits: NonNullable<ToolgateConfigFile['limits']>;
-  readonly journal: { readonly path: string; readonly retentionDays: number | undefined; readonly sign: boolean; readonly signEveryMs: number | undefined };
+  readonly journal: { readonly path: string; readonly retentionDays: number | undefined; readonly sign: boolean; readonly signEveryMs: number | undefined; readonly maxValueBytes: number | undefined };
   readonly console: { readonly enabled: boolean; readonly port: number };
   readonly elicitation: { readonly trustedClients: readonly string[] };
   readonly approvals: { readonly timeoutSeconds: number };

@@ -134,7 +134,7 @@ function resolveConfig(config: ToolgateConfigFile, file: string | undefined, bas
     policy: { ...config.policy, imports: (config.policy?.imports ?? []).map((entry) => ({ ...entry, path: resolve(base, entry.path) })) },
     servers: config.servers ?? {},
     limits: config.limits ?? {},
-    journal: { path: isAbsolute(journalPath) ? journalPath : resolve(workspace, journalPath), retentionDays: config.journal?.retentionDays, sign: config.journal?.sign ?? false, signEveryMs: config.journal?.signEveryMs },
+    journal: { path: isAbsolute(journalPath) ? journalPath : resolve(workspace, journalPath), retentionDays: config.journal?.retentionDays, sign: config.journal?.sign ?? false, signEveryMs: config.journal?.signEveryMs, maxValueBytes: config.journal?.maxValueBytes },
     console: { enabled: config.console?.enabled ?? true, port: config.console?.port ?? 0 },
     elicitation: { trustedClients: config.elicitation?.trustedClients ?? [] },
     approvals: { timeoutSeconds: config.approvals?.timeoutSeconds ?? 600 },

@@ -157,6 +157,7 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
   // Every process that writes the journal keeps its anchor, so `audit verify` can tell a cut tail or a replaced file.
   const journal = asConfigError(() => createSqliteJournal(config.journal.path, {
     recordAll: options.recordAll ?? true,
+    ...(config.journal.maxValueBytes === undefined ? {} : { maxRecordedValueBytes: config.journal.maxValueBytes }),
     sign: config.journal.sign && (config.journal.signEveryMs === undefined ? true : { signEveryMs: config.journal.signEveryMs }),
     anchor: anchorPathFor(config.journal.path),
     onUnresolved: (claims) => {

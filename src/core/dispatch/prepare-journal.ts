@@ -1,6 +1,6 @@
 import { displayAction } from '../action/display-action.js';
 import { ToolgateError } from '../errors/toolgate-error.js';
-import { ToolExecutionError, ToolUnavailableError } from '../errors/tool-errors.js';
+import { ReplayMissError, ToolExecutionError, ToolUnavailableError } from '../errors/tool-errors.js';
 import type { JournalPrepareResult, RecordedResult } from '../journal/journal-types.js';
 import { ensureDigests } from './ensure-digests.js';
 import type { ResolvedDispatchState, StageResult } from './dispatch-state.js';
@@ -47,7 +47,8 @@ export async function prepareJournal(state: ResolvedDispatchState): Promise<Stag
     state.claim = prepared.claim;
     return undefined;
   }
-  // A recording whose media cannot be restored is refused like a replay miss: audited, and the body never runs.
+  // A recording without its value, or whose media cannot be restored, is refused like a replay miss: audited, and the body never runs.
+  if (prepared.recorded.valueNotKept === true) return { ok: false, error: new ReplayMissError(tool.key, 'value_not_kept') };
   const restored = await restoreAttachments({ tool: tool.key, recorded: prepared.recorded, mediaStore: state.snapshot.host.mediaStore });
   if (!restored.ok) return { ok: false, error: restored.error };
   state.attachments = restored.attachments;

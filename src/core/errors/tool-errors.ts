@@ -243,19 +243,23 @@ export class ToolOutputInvalidError extends ToolgateError {
  */
 export type ReplayMediaProblem = 'media_missing' | 'media_changed' | 'attachments_unvouched';
 
-const REPLAY_MEDIA_TEXT: Readonly<Record<ReplayMediaProblem, string>> = {
+/** Why a recording that was found cannot answer the call: its media (`ReplayMediaProblem`), or a value larger than the journal keeps. */
+export type ReplayProblem = ReplayMediaProblem | 'value_not_kept';
+
+const REPLAY_PROBLEM_TEXT: Readonly<Record<ReplayProblem, string>> = {
   media_missing: 'returned media that the media store no longer holds intact (retention may have removed them, or they were changed)',
   media_changed: 'returned media whose stored bytes no longer match their handle',
   attachments_unvouched: 'has a recorded list of media attachments that its receipt does not vouch for',
+  value_not_kept: 'returned a value larger than the journal keeps',
 };
 
-/** Replay found no recording for the call, or a recording whose media cannot be restored (`reason`). Either way the body never runs. */
+/** Replay found no recording for the call, or a recording that cannot answer it (`reason`). Either way the body never runs. */
 export class ReplayMissError extends ToolgateError {
-  readonly reason: ReplayMediaProblem | undefined;
-  constructor(tool: string, reason?: ReplayMediaProblem) {
+  readonly reason: ReplayProblem | undefined;
+  constructor(tool: string, reason?: ReplayProblem) {
     super(
       'REPLAY_MISS',
-      reason === undefined ? `Tool "${tool}" has no recorded result to replay for this action.` : `Tool "${tool}" ${REPLAY_MEDIA_TEXT[reason]}: the recorded call is not replayed.`,
+      reason === undefined ? `Tool "${tool}" has no recorded result to replay for this action.` : `Tool "${tool}" ${REPLAY_PROBLEM_TEXT[reason]}: the recorded call is not replayed.`,
       { tool },
     );
     this.reason = reason;

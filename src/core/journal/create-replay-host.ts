@@ -111,6 +111,11 @@ export function createReplayHost(journal: Journal, options: ReplayHostOptions): 
     }
     queue.splice(index, 1);
     remaining -= 1;
+    // A recording without its value (larger than the journal keeps) cannot answer: found, and a miss.
+    if (recorded.valueNotKept === true) {
+      misses += 1;
+      return { status: 'refused', error: new ReplayMissError(input.toolName, 'value_not_kept') };
+    }
     // A recording with media answers only while its bytes are there: checked here too, so a recording found and
     // not answered from counts as the miss it is (the dispatch checks again as it restores them, for every journal).
     if (recorded.attachments !== undefined || recorded.receipt.attachments !== undefined) {

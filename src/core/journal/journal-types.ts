@@ -31,6 +31,8 @@ export interface JournalPrepareInput {
 export interface RecordedResult {
   readonly ok: boolean;
   readonly value: unknown;
+  /** The value was larger than the journal keeps: the recording holds the content and receipt, and answers no retry or replay. */
+  readonly valueNotKept?: true;
   readonly content: string;
   readonly error?: { readonly code: string; readonly message: string; readonly name?: string; readonly reason?: string };
   /** The media the call returned, by handle (never the bytes, which stay in the host's media store); the receipt lists the same. */

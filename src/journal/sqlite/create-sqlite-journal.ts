@@ -51,6 +51,15 @@ export interface SqliteJournalOptions {
   readonly busyTimeoutMs?: number;
   /** Journal every call, tier `none` as `record` (a recording session for replay). Default: by tier. */
   readonly recordAll?: boolean;
+  /**
+   * The largest result value, as JSON, a receipt records whole. A larger
+   * one is recorded as not kept (`valueNotKept`) beside the call's content,
+   * receipt and attachments, and the call is not answered from the
+   * recording: a retry or replay of it is refused (`REPLAY_MISS`,
+   * `value_not_kept`), never run again. Without it a model that reads a 10
+   * MB file over and over writes 10 MB to the journal each time. Default 1 MiB.
+   */
+  readonly maxRecordedValueBytes?: number;
   /** Called once at open with the claims a crash left unresolved. Default: a warning on the console when there are any. */
   readonly onUnresolved?: (claims: readonly UnresolvedClaim[]) => void;
   /**
@@ -67,6 +76,7 @@ export interface SqliteJournalOptions {
 }
 
 export const DEFAULT_JOURNAL_PATH = join('.toolgate', 'journal.db');
+const DEFAULT_MAX_RECORDED_VALUE_BYTES = 1024 * 1024;
 
 /**
  * Open (creating if needed) the embedded SQLite journal: WAL mode, schema
@@ -77,6 +87,8 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
   if (path !== undefined && (typeof path !== 'string' || path.length === 0 || path.includes('\0'))) throw new ConfigurationError('path', 'must be a non-empty file path');
   const busyTimeoutMs = options.busyTimeoutMs ?? 10_000;
   if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) throw new ConfigurationError('busyTimeoutMs', 'must be a non-negative integer');
+  const maxRecordedValueBytes = options.maxRecordedValueBytes ?? DEFAULT_MAX_RECORDED_VALUE_BYTES;
+  if (!Number.isSafeInteger(maxRecordedValueBytes) || maxRecordedValueBytes < 1) throw new ConfigurationError('maxRecordedValueBytes', 'must be a positive integer');
   if (options.synchronous !== undefined && options.synchronous !== 'normal' && options.synchronous !== 'full') throw new ConfigurationError('synchronous', 'must be "normal" or "full"');
   const file = resolve(path ?? join(options.workspace ?? process.cwd(), DEFAULT_JOURNAL_PATH));
   if (path === undefined && options.workspace !== undefined && !isAbsolute(options.workspace)) throw new ConfigurationError('workspace', 'must be an absolute path');
@@ -114,7 +126,7 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
       store.onCommit(() => walCheckpointer.committed());
       store.onClose(() => walCheckpointer.close());
     }
-    const journal = new SqliteJournal(file, store, { coverage: options.recordAll === true ? 'all' : 'tiered', verifier, anchor, signingKeyCreated: signer?.keyCreated === true });
+    const journal = new SqliteJournal(file, store, { coverage: options.recordAll === true ? 'all' : 'tiered', maxRecordedValueBytes, verifier, anchor, signingKeyCreated: signer?.keyCreated === true });
     if (signer !== undefined) {
       // The key vouches for its head only: the rows below must chain up to it, or the journal would act on a forged one.
       // Every row is walked now, once, and handed to the journal's mirrors (`ChainStore.catchUp`); from then on each row

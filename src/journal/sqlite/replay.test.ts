@@ -158,3 +158,50 @@ describe('replay of a call that returned media', () => {
     expect(bodies.count).toBe(before);
   });
 });
+
+describe('a recorded call whose value was larger than the journal keeps', () => {
+  const big = defineBigTool();
+  function defineBigTool(): ToolDefinition<{ size: number }> {
+    return {
+      name: 'big_value',
+      description: 'A value of `size` characters.',
+      input: { type: 'object', properties: { size: { type: 'number' } }, required: ['size'], additionalProperties: false },
+      journal: 'effect',
+      dispatch: (args) => {
+        bodies.count += 1;
+        return { text: 'y'.repeat(args.size) };
+      },
+    };
+  }
+
+  it('keeps its content and receipt, not its value: a retry and a replay are refused as a miss, and the body never runs again', async () => {
+    journal.close();
+    journal = createSqliteJournal(join(dir, 'capped.db'), { recordAll: true, maxRecordedValueBytes: 4096, onUnresolved: () => undefined });
+    const registry = createToolRegistry({ tools: [big], journal });
+    const context = { grantedTools: ['big_value'], runId: 'big' };
+    const first = await registry.dispatch({ callId: 'b1', name: 'big_value', arguments: { size: 100_000 } }, context);
+    const small = await registry.dispatch({ callId: 'b2', name: 'big_value', arguments: { size: 100 } }, context);
+    expect([first.ok, small.ok]).toEqual([true, true]);
+    const recordings = await journal.recordings({ runId: 'big' });
+    expect(recordings.map((entry) => entry.valueNotKept === true)).toEqual([true, false]);
+    expect(recordings[0]?.value).toBeUndefined();
+    expect(recordings[0]?.content).toBe(first.ok ? unwrapUntrusted(first.content) : '');
+    expect(recordings[1]?.value).toEqual({ text: 'y'.repeat(100) });
+    expect(await journal.verify()).toMatchObject({ ok: true });
+
+    const before = bodies.count;
+    // The same call again: its key is settled, so it is answered from the recording, which has no value to answer with.
+    const retried = await registry.dispatch({ callId: 'b1', name: 'big_value', arguments: { size: 100_000 } }, context);
+    expect(retried.ok ? undefined : { code: retried.error.code, reason: (retried.error as ReplayMissError).reason }).toEqual({ code: 'REPLAY_MISS', reason: 'value_not_kept' });
+    const replay = createReplayHost(journal, { runId: 'big' });
+    const replayed = createToolRegistry({ tools: [big], host: replay.host, journal: replay.journal });
+    const outcomes = await Promise.all([replayed.dispatch({ callId: 'b1', name: 'big_value', arguments: { size: 100_000 } }, context), replayed.dispatch({ callId: 'b2', name: 'big_value', arguments: { size: 100 } }, context)]);
+    expect(outcomes.map((outcome) => (outcome.ok ? 'ok' : outcome.error.message))).toEqual(['Tool "big_value" returned a value larger than the journal keeps: the recorded call is not replayed.', 'ok']);
+    expect(replay.stats()).toEqual({ hits: 1, misses: 1, remaining: 0 });
+    expect(bodies.count).toBe(before);
+  });
+
+  it('refuses a cap that is not a positive integer', () => {
+    expect(() => createSqliteJournal(join(dir, 'bad.db'), { maxRecordedValueBytes: 0 })).toThrow(/maxRecordedValueBytes/);
+  });
+});

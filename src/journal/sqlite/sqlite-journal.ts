@@ -63,15 +63,21 @@ export class SqliteJournal implements Journal {
   readonly #holder = `pid ${process.pid} on ${hostname()}`;
   readonly #claimBySeq: Database.Statement<[number], ClaimRow & ChainRow>;
   #closed = false;
+  readonly #maxRecordedValueBytes: number;
 
   /** Whether this open made the signing key (there was none yet), rather than finding one. */
   readonly signingKeyCreated: boolean;
 
-  constructor(path: string, store: ChainStore, options: { coverage: 'tiered' | 'all'; verifier: ReceiptVerifier | undefined; anchor?: AnchorKeeper | undefined; signingKeyCreated?: boolean }) {
+  constructor(
+    path: string,
+    store: ChainStore,
+    options: { coverage: 'tiered' | 'all'; maxRecordedValueBytes: number; verifier: ReceiptVerifier | undefined; anchor?: AnchorKeeper | undefined; signingKeyCreated?: boolean },
+  ) {
     this.path = path;
     this.signingKeyCreated = options.signingKeyCreated === true;
     this.#store = store;
     this.coverage = options.coverage;
+    this.#maxRecordedValueBytes = options.maxRecordedValueBytes;
     this.#verifier = options.verifier;
     this.#anchor = options.anchor;
     this.#batcher = new CommitBatcher(store, MAX_BATCH_DELAY_MS);
@@ -148,7 +154,7 @@ export class SqliteJournal implements Journal {
       if (claim !== undefined && pending === undefined) throw new ConfigurationError('journal.settle', 'names a claim this journal does not hold open');
       const receipt = input.receipt;
       const key = claim?.key ?? `${receipt.actionDigest ?? ''}:${receipt.callId}`;
-      const body = encodeResult(input);
+      const body = encodeResult(input, this.#maxRecordedValueBytes);
       if (claim !== undefined) this.#pending.delete(claim.claimId);
       const write = (): void => {
         // The receipt of an effect-tier call names its claim, and so settles it (see `OpenClaims`).
