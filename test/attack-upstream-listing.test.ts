@@ -83,3 +83,44 @@ describe('attack: an upstream lists tools larger than any client reads', () => {
     await expect(client.listTools({ cursor: 'x' })).rejects.toThrow(/cursor/);
   });
 });
+
+// A hostile upstream that lists a tool under a name another tool already folds to. Each such listing stopped the whole
+// gateway from starting (DUPLICATE_TOOL), every other server with it.
+describe('attack: an upstream lists names that fold onto another tool\'s', () => {
+  let client: Client;
+  let stderr = '';
+
+  beforeAll(async () => {
+    const served = attackWorkspace('toolgate-attack-collision', {
+      // Listed first: its "b_echo" is served as mcp_a_b_echo.
+      a: { command: process.execPath, args: [UPSTREAM, '--extra-tool', 'b_echo'], trust: 'annotations', tools: { b_echo: { governed: false } } },
+      // Its "echo" folds to mcp_a_b_echo too.
+      a_b: { command: process.execPath, args: [UPSTREAM], trust: 'annotations' },
+      // "Echo" and "echo" fold to one name in one listing.
+      twin: { command: process.execPath, args: [UPSTREAM, '--extra-tool', 'Echo'], trust: 'annotations' },
+    });
+    client = new Client({ name: 'collision-attacker', version: '1.0.0' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '-c', served.config, 'serve', '--stdio'], cwd: served.workspace, stderr: 'pipe' });
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await client.connect(transport);
+  }, 60_000);
+
+  afterAll(async () => {
+    await client.close();
+  });
+
+  it('starts and serves every other tool; the name stays with the server listed first, and two of one listing lose it', async () => {
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain('mcp_a_echo');
+    expect(names).toContain('mcp_a_b_fail');
+    expect(names).toContain('mcp_twin_fail');
+    expect(names).not.toContain('mcp_twin_echo');
+    // The name is server "a"'s: its extra tool runs under it (and answers with its own name), or, when server "a_b"'s
+    // echo was pinned under that name first, it waits as a changed definition. "a_b"'s echo never runs under it.
+    const answer = await client.callTool({ name: 'mcp_a_b_echo', arguments: { text: 'from a_b' } });
+    expect(JSON.stringify(answer.content)).not.toContain('from a_b');
+    if (names.includes('mcp_a_b_echo')) expect(answer).toMatchObject({ content: [{ type: 'text', text: 'b_echo' }] });
+    expect(stderr).toContain('MCP tool a_b/echo is not offered: MCP tools "a/b_echo" and "a_b/echo" both become "mcp_a_b_echo": "a/b_echo" keeps it, and "a_b/echo" is not offered.');
+    expect(stderr).toContain('MCP tool twin/Echo is not offered: MCP server "twin" offers tools "echo" and "Echo", which both become "mcp_twin_echo": neither is offered.');
+  });
+});

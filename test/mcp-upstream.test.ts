@@ -258,13 +258,33 @@ describe('connectMcpServers options', () => {
     }
   });
 
-  it('refuses a collision, naming both tools', async () => {
-    // Server "a" offers "b_echo" and server "a_b" offers "echo": both fold to mcp_a_b_echo.
-    const across = connectMcpServers({ servers: [stdioUpstream('a', { argv: ['--extra-tool', 'b_echo'] }), stdioUpstream('a_b')] });
-    await expect(across).rejects.toThrow('MCP tools "a/b_echo" and "a_b/echo" both become "mcp_a_b_echo".');
-    // Within one server: "Echo" and "echo" fold to one name.
-    const within = connectMcpServers({ servers: [stdioUpstream('c', { argv: ['--extra-tool', 'Echo'] })] });
-    await expect(within).rejects.toThrow('MCP server "c" offers tools "echo" and "Echo", which both become "mcp_c_echo".');
+  it('starts past a name collision: the tool of the server listed first keeps the name, two of one server lose it, each skip named', async () => {
+    const skipped: string[] = [];
+    const onEvent = (name: string, event: unknown): void => {
+      if (name === 'tool-skipped') skipped.push((event as McpConnectionEventMap['tool-skipped']).error.message);
+    };
+    // Server "a" offers "b_echo" and server "a_b" offers "echo": both fold to mcp_a_b_echo. Server "c" offers "Echo" and "echo".
+    const connection = await connectMcpServers({ servers: [stdioUpstream('a', { argv: ['--extra-tool', 'b_echo'] }), stdioUpstream('a_b'), stdioUpstream('c', { argv: ['--extra-tool', 'Echo'] })], onEvent });
+    try {
+      const names = connection.tools.map((tool) => tool.name);
+      expect(names).toContain('mcp_a_echo');
+      expect(names).toContain('mcp_a_b_fail');
+      expect(names).toContain('mcp_c_fail');
+      expect(names).not.toContain('mcp_c_echo');
+      expect(skipped).toEqual(
+        expect.arrayContaining([
+          'MCP tools "a/b_echo" and "a_b/echo" both become "mcp_a_b_echo": "a/b_echo" keeps it, and "a_b/echo" is not offered.',
+          'MCP server "c" offers tools "echo" and "Echo", which both become "mcp_c_echo": neither is offered.',
+        ]),
+      );
+      // The name is server "a"'s: its tool is offered under it, or waits as a changed definition when server "a_b"'s echo
+      // was pinned under that name first (both start at once). Either way "a_b"'s echo is not offered, nor reachable.
+      const holder = connection.tools.find((tool) => tool.name === 'mcp_a_b_echo');
+      if (holder !== undefined) await expect(connection.capability.call({ server: 'a', tool: 'b_echo', arguments: {} })).resolves.toMatchObject({ content: [{ type: 'text', text: 'b_echo' }] });
+      await expect(connection.capability.call({ server: 'a_b', tool: 'echo', arguments: { text: 'x' } })).rejects.toMatchObject({ reason: 'tool_not_offered' });
+    } finally {
+      await connection.close();
+    }
   });
 
   it('closes an upstream that sends a message longer than maxMessageBytes, failing its calls without waiting for a timeout', async () => {

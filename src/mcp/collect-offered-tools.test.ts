@@ -12,13 +12,25 @@ const server = (name: string, entries: UpstreamEntry[]) => ({ config: { name }, 
 describe('collectOfferedTools', () => {
   it('returns the offered definitions of every server sorted by name, and leaves withheld ones out', () => {
     const collected = collectOfferedTools([server('b', [entry('b', 'z', 'mcp_b_z')]), server('a', [entry('a', 'y', 'mcp_a_y'), entry('a', 'w', 'mcp_a_w', false)])]);
-    expect(collected.type).toBe('collected');
-    expect(collected.type === 'collected' && collected.tools.map((tool) => tool.name)).toEqual(['mcp_a_y', 'mcp_b_z']);
-    expect(collected.type === 'collected' && Object.isFrozen(collected.tools)).toBe(true);
+    expect(collected.tools.map((tool) => tool.name)).toEqual(['mcp_a_y', 'mcp_b_z']);
+    expect(collected.skipped).toEqual([]);
+    expect(Object.isFrozen(collected.tools)).toBe(true);
   });
 
-  it('names the two upstream tools that would share a governed name, a withheld one included', () => {
-    const collected = collectOfferedTools([server('a', [entry('a', 'x_y', 'mcp_a_x_y')]), server('a_x', [entry('a_x', 'y', 'mcp_a_x_y', false)])]);
-    expect(collected).toEqual({ type: 'duplicate', name: 'mcp_a_x_y', first: 'a/x_y', second: 'a_x/y' });
+  it('gives a name two servers\' tools fold to to the server listed first, a withheld tool included, and skips the other', () => {
+    const withheldFirst = collectOfferedTools([server('a_x', [entry('a_x', 'y', 'mcp_a_x_y', false)]), server('a', [entry('a', 'x_y', 'mcp_a_x_y')])]);
+    expect(withheldFirst.tools).toEqual([]);
+    expect(withheldFirst.skipped).toEqual([{ server: 'a', tool: 'x_y', name: 'mcp_a_x_y', holder: 'a_x/y' }]);
+    const offeredFirst = collectOfferedTools([server('a', [entry('a', 'x_y', 'mcp_a_x_y')]), server('a_x', [entry('a_x', 'y', 'mcp_a_x_y')])]);
+    expect(offeredFirst.tools.map((tool) => tool.name)).toEqual(['mcp_a_x_y']);
+    expect(offeredFirst.skipped).toEqual([{ server: 'a_x', tool: 'y', name: 'mcp_a_x_y', holder: 'a/x_y' }]);
+  });
+
+  it('leaves a name with the tool offered under it now, whatever the order: a server that comes up later cannot take it', () => {
+    const holder = entry('b', 'y', 'mcp_a_x_y');
+    const later = entry('a', 'x_y', 'mcp_a_x_y');
+    const collected = collectOfferedTools([server('a', [later]), server('b', [holder])], new Set([holder.definition as AnyToolDefinition]));
+    expect(collected.tools).toEqual([holder.definition]);
+    expect(collected.skipped).toEqual([{ server: 'a', tool: 'x_y', name: 'mcp_a_x_y', holder: 'b/y' }]);
   });
 });

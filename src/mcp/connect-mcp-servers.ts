@@ -23,9 +23,9 @@ import { startUpstreamServer } from './start-upstream-server.js';
  * stops later fails alone: it is reported (`servers()`, `server-down`) with
  * the tail of its stderr, its tools are withdrawn, and it is retried with
  * backoff (1 s doubling to 60 s) until it comes up and its tools are
- * offered. A configuration mistake, a corrupt pin store or a tool-name
- * collision still fails the whole call, and the servers already opened are
- * closed.
+ * offered. A configuration mistake or a corrupt pin store still fails the
+ * whole call, and the servers already opened are closed; a tool-name
+ * collision leaves out the colliding tools alone (`collectOfferedTools`).
  */
 export async function connectMcpServers(options: ConnectMcpServersOptions): Promise<McpConnection> {
   checkConnectOptions(options);
@@ -45,12 +45,6 @@ export async function connectMcpServers(options: ConnectMcpServersOptions): Prom
       const tools = await listAllTools(server.client);
       const before = server.entries;
       server.entries = await discoverServerTools({ server: server.config, servers: options.servers.map((entry) => entry.name), tools, previous: before, pins, pinning, emit });
-      try {
-        offered.collect();
-      } catch (error) {
-        server.entries = before;
-        throw error;
-      }
       offered.publish();
     },
     onFailure: (server, error) => emit('refresh-failed', { server: server.config.name, error: asToolgateError(error).toJSON() }),

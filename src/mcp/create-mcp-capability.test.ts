@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ToolPolicyError } from '../core/internal.js';
+import { ToolPolicyError, type AnyToolDefinition } from '../core/internal.js';
 import { createMcpCapability, type UpstreamServer } from './create-mcp-capability.js';
 import type { UpstreamEntry } from './discover-server-tools.js';
 import type { McpConnectionEventMap } from './mcp-types.js';
@@ -23,7 +23,7 @@ function capabilityOver(client: Client) {
     status: 'offered',
     reason: undefined,
     pinnedDigest: undefined,
-    definition: undefined,
+    definition: { name: 'mcp_up_look' } as AnyToolDefinition,
     approved: undefined,
   };
   const server: UpstreamServer = { config: { name: 'up', transport: 'stdio', command: 'unused' }, client, stderr: { text: () => '' }, entries: new Map([['look', entry]]) };
@@ -34,6 +34,7 @@ function capabilityOver(client: Client) {
     },
     withheldError: () => new ToolPolicyError('mcp_up_look', 'definition_withheld'),
     downError: () => undefined,
+    serves: (definition) => definition === entry.definition,
   });
   return { capability, events };
 }

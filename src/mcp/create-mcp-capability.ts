@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { mcpToolName, ToolPolicyError, type McpCallInput, type McpCapability, type ToolgateError } from '../core/internal.js';
+import { mcpToolName, ToolPolicyError, type AnyToolDefinition, type McpCallInput, type McpCapability, type ToolgateError } from '../core/internal.js';
 import type { StderrTail } from './create-stderr-tail.js';
 import type { Emit, UpstreamEntry } from './discover-server-tools.js';
 import { hasArgumentTargets, targetsJudgedByName } from './guard-mcp-call.js';
@@ -31,6 +31,8 @@ export interface CreateMcpCapabilityOptions {
   readonly withheldError: (entry: UpstreamEntry) => ToolgateError;
   /** Why a configured server that is not up now refuses the call (`label` is the tool name the call used). */
   readonly downError: (server: string, label: string) => ToolgateError | undefined;
+  /** Whether a definition is offered now: one left out because another server's tool holds its name is not (`collectOfferedTools`). */
+  readonly serves: (definition: AnyToolDefinition) => boolean;
 }
 
 /**
@@ -61,6 +63,8 @@ export function createMcpCapability(options: CreateMcpCapabilityOptions): McpCap
       if (entry === undefined) throw new ToolPolicyError(mcpToolName(server.config.name, toolName), 'tool_not_offered', { detail: 'is not offered by its MCP server' });
       const name = entry.name;
       if (entry.status !== 'offered') throw options.withheldError(entry);
+      // Offered by its server, and left out for a name another server's tool holds: the rules of that name are the other tool's.
+      if (entry.definition === undefined || !options.serves(entry.definition)) throw new ToolPolicyError(name, 'tool_not_offered', { detail: 'is not offered: another MCP server\'s tool holds its name' });
       if (input.targetsJudged !== true && hasArgumentTargets(entry)) throw new ToolPolicyError(name, 'target_unavailable', { detail: `was refused: ${targetsJudgedByName(entry)}` });
       const result = await callUpstream({
         client: server.client,

@@ -28,7 +28,7 @@ export function createMcpConnection(parts: McpConnectionParts): McpConnection {
     get tools() {
       return offered.current();
     },
-    capability: createMcpCapability({ servers, emit: events.emit, withheldError: withheldDefinitionError, downError: supervisor.downError }),
+    capability: createMcpCapability({ servers, emit: events.emit, withheldError: withheldDefinitionError, downError: supervisor.downError, serves: offered.serves }),
     mcpCallGuard: createMcpCallGuard(servers),
     onChange: offered.onChange,
     on: events.on,

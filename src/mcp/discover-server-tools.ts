@@ -44,22 +44,26 @@ export interface DiscoverServerToolsOptions {
  * name each tool, digest it, scan its text, compare with its pin, and build
  * the definition of each offered one. A tool whose definition cannot compile
  * (a broken schema, the bounded profile) is skipped and reported, never
- * allowed to break the registry. Two upstream names that fold to one
- * toolgate name throw, naming both.
+ * allowed to break the registry. Upstream names that fold to one toolgate
+ * name are all skipped and reported (`tool-skipped`, `DUPLICATE_TOOL`):
+ * neither is the tool the name stands for, and a server that lists them
+ * costs only those tools, never the gateway.
  */
 export async function discoverServerTools(options: DiscoverServerToolsOptions): Promise<Map<string, UpstreamEntry>> {
   const { server } = options;
   const entries = new Map<string, UpstreamEntry>();
-  const byName = new Map<string, string>();
   const pinning: Promise<void>[] = [];
   const pins = await pinsOf(options);
+  const folded = foldedNames(server.name, options.tools);
   for (const tool of options.tools) {
     const name = mcpToolName(server.name, tool.name);
-    const clash = byName.get(name);
-    if (clash !== undefined || entries.has(tool.name)) {
-      throw new ToolgateError('DUPLICATE_TOOL', `MCP server "${server.name}" offers tools "${clash ?? tool.name}" and "${tool.name}", which both become "${name}".`, { tool: name });
+    const sharing = folded.get(name) ?? [];
+    if (sharing.length > 1) {
+      const [first = tool.name, second = tool.name] = sharing;
+      const error = new ToolgateError('DUPLICATE_TOOL', `MCP server "${server.name}" offers tools "${first}" and "${second}", which both become "${name}": neither is offered.`, { tool: name });
+      options.emit('tool-skipped', { server: server.name, tool: tool.name, error: error.toJSON() });
+      continue;
     }
-    byName.set(name, tool.name);
     const digest = await definitionDigest(tool);
     const previous = options.previous.get(tool.name);
     if (previous !== undefined && previous.digest === digest && previous.status === 'offered') {
@@ -72,6 +76,16 @@ export async function discoverServerTools(options: DiscoverServerToolsOptions): 
   // First-use pins are stored together (one write for a whole listing) before anything is offered.
   await Promise.all(pinning);
   return entries;
+}
+
+/** The upstream names of a listing by the toolgate name each folds to (a name listed twice counts twice). */
+function foldedNames(server: string, tools: readonly Tool[]): Map<string, string[]> {
+  const folded = new Map<string, string[]>();
+  for (const tool of tools) {
+    const name = mcpToolName(server, tool.name);
+    folded.set(name, [...(folded.get(name) ?? []), tool.name]);
+  }
+  return folded;
 }
 
 /**

@@ -53,11 +53,22 @@ describe('createOfferedToolSet', () => {
     expect(seen).toEqual([]);
   });
 
-  it('refuses two upstream tools that become one governed name, offering nothing new', () => {
-    const { servers, offered } = setWith([server('a', ['x_y'])]);
+  it('keeps a governed name with the tool that holds it when another server\'s tool folds to it, and tells of the skip once', () => {
+    const { servers, offered, events } = setWith([server('a', ['x_y'])]);
     offered.adopt();
-    servers.set('a_x', server('a_x', ['y']));
-    expect(() => offered.publish()).toThrow(expect.objectContaining({ code: 'DUPLICATE_TOOL' }));
-    expect(offered.current().map((tool) => tool.name)).toEqual(['mcp_a_x_y']);
+    servers.set('a_x', server('a_x', ['y', 'z']));
+    offered.publish();
+    offered.publish();
+    expect(offered.current().map((tool) => tool.name)).toEqual(['mcp_a_x_y', 'mcp_a_x_z']);
+    expect(events.filter((entry) => (entry as { event: string }).event === 'tool-skipped')).toEqual([
+      {
+        event: 'tool-skipped',
+        payload: {
+          server: 'a_x',
+          tool: 'y',
+          error: expect.objectContaining({ code: 'DUPLICATE_TOOL', message: 'MCP tools "a/x_y" and "a_x/y" both become "mcp_a_x_y": "a/x_y" keeps it, and "a_x/y" is not offered.' }),
+        },
+      },
+    ]);
   });
 });

@@ -9,10 +9,10 @@ import type { McpToolsChange } from './mcp-types.js';
 export interface OfferedToolSet {
   /** The definitions offered now. */
   readonly current: () => readonly AnyToolDefinition[];
+  /** Whether a definition is among them. */
+  readonly serves: (definition: AnyToolDefinition) => boolean;
   /** Every name this connection ever offered: what a registry must drop before taking the current set. */
   readonly owned: () => readonly string[];
-  /** What the servers offer now; a tool-name collision throws `DUPLICATE_TOOL`. */
-  readonly collect: () => readonly AnyToolDefinition[];
   /** Take what the servers offer now as the first set, with no event and no listener told. */
   readonly adopt: () => void;
   /** Take what the servers offer now; when it differs, emit `tools-changed` and tell every listener. */
@@ -24,19 +24,31 @@ export function createOfferedToolSet(servers: ReadonlyMap<string, UpstreamServer
   const listeners = new Set<(change: McpToolsChange) => void>();
   const owned = new Set<string>();
   let offered: readonly AnyToolDefinition[] = [];
+  let served: ReadonlySet<AnyToolDefinition> = new Set();
 
+  /** Each skip is told once, until the tool is offered or gone: a server that keeps the name keeps it quietly. */
+  let told = new Set<string>();
   const collect = (): readonly AnyToolDefinition[] => {
-    const collected = collectOfferedTools(servers.values());
-    if (collected.type === 'duplicate') throw new ToolgateError('DUPLICATE_TOOL', `MCP tools "${collected.first}" and "${collected.second}" both become "${collected.name}".`, { tool: collected.name });
+    const collected = collectOfferedTools(servers.values(), served);
+    const skipping = new Set<string>();
+    for (const skip of collected.skipped) {
+      const key = `${skip.server}/${skip.tool}`;
+      skipping.add(key);
+      if (told.has(key)) continue;
+      const error = new ToolgateError('DUPLICATE_TOOL', `MCP tools "${skip.holder}" and "${key}" both become "${skip.name}": "${skip.holder}" keeps it, and "${key}" is not offered.`, { tool: skip.name });
+      emit('tool-skipped', { server: skip.server, tool: skip.tool, error: error.toJSON() });
+    }
+    told = skipping;
     return collected.tools;
   };
 
   return {
     current: () => offered,
+    serves: (definition) => served.has(definition),
     owned: () => [...owned],
-    collect,
     adopt: () => {
       offered = collect();
+      served = new Set(offered);
       for (const tool of offered) owned.add(tool.name);
     },
     publish: () => {
@@ -46,6 +58,7 @@ export function createOfferedToolSet(servers: ReadonlyMap<string, UpstreamServer
       const remove = Object.freeze([...owned]);
       for (const tool of next) owned.add(tool.name);
       offered = next;
+      served = new Set(next);
       emit('tools-changed', { added: diff.added, removed: diff.removed });
       const change: McpToolsChange = Object.freeze({ tools: next, remove: Object.freeze([...new Set([...remove, ...owned])]) });
       for (const listener of listeners) listener(change);

@@ -36,11 +36,11 @@ describe('startInitialServers', () => {
 
   it('closes the servers that came up when accept refuses them', async () => {
     const { server: a, close } = upstream('a');
-    const collision = new ToolgateError('DUPLICATE_TOOL', 'Two tools share a name.');
+    const refusal = new ToolgateError('CONFIGURATION_INVALID', 'The servers cannot be taken.');
     const refuse = () => {
-      throw collision;
+      throw refusal;
     };
-    await expect(startInitialServers([config('a')], () => Promise.resolve(a), refuse)).rejects.toBe(collision);
+    await expect(startInitialServers([config('a')], () => Promise.resolve(a), refuse)).rejects.toBe(refusal);
     expect(close).toHaveBeenCalledOnce();
   });
 });

@@ -9,8 +9,8 @@ export type InitialServer = { readonly type: 'up'; readonly name: string; readon
  * Start every configured server side by side: one that hangs in its
  * handshake delays none of the others. A server that is unavailable is only
  * down. Any other failure — a configuration mistake, a corrupt pin store, or
- * `accept` refusing the servers that came up (a tool-name collision) — fails
- * the whole start, and nothing started is left running.
+ * `accept` refusing the servers that came up — fails the whole start, and
+ * nothing started is left running.
  */
 export async function startInitialServers(
   configs: readonly McpServerConfig[],

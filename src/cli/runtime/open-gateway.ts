@@ -16,7 +16,7 @@ import {
 // no more (a call with no upstream server starts without the MCP SDK; see start-upstream-server.ts).
 import { connectMcpServers } from '../../mcp/connect-mcp-servers.js';
 import { createJsonFilePinStore } from '../../mcp/create-json-file-pin-store.js';
-import type { LiveRegistry, McpConnection, McpServerConfig } from '../../mcp/mcp-types.js';
+import type { LiveRegistry, McpConnection, McpConnectionEventMap, McpServerConfig } from '../../mcp/mcp-types.js';
 import { checkServerGovernance } from '../../mcp/upstream-governance.js';
 import { createNodeHost } from '../../node/create-node-host.js';
 import type { NodeHost } from '../../node/node-host-types.js';
@@ -110,9 +110,28 @@ function upstreamConfigs(config: ResolvedConfig): McpServerConfig[] {
   });
 }
 
-/** The configured upstream servers (none unless `connect`), with the workspace's pinned definitions: the tools as the gateway offers them. */
-export function connectUpstreams(config: ResolvedConfig, connect = true): Promise<McpConnection> {
-  return connectMcpServers({ servers: connect ? upstreamConfigs(config) : [], pins: createJsonFilePinStore(join(config.workspace, '.toolgate', 'mcp-pins.json')) });
+/**
+ * The configured upstream servers (none unless `connect`), with the
+ * workspace's pinned definitions: the tools as the gateway offers them.
+ * `onSkipped` hears of each upstream tool left out as they start (a schema
+ * that does not compile, a name another tool holds).
+ */
+export function connectUpstreams(config: ResolvedConfig, connect = true, onSkipped?: (message: string) => void): Promise<McpConnection> {
+  return connectMcpServers({
+    servers: connect ? upstreamConfigs(config) : [],
+    pins: createJsonFilePinStore(join(config.workspace, '.toolgate', 'mcp-pins.json')),
+    ...(onSkipped === undefined
+      ? {}
+      : {
+          onEvent: (event: string, payload: unknown) => {
+            if (event === 'tool-skipped') onSkipped(skippedText(payload as McpConnectionEventMap['tool-skipped']));
+          },
+        }),
+  });
+}
+
+function skippedText(skipped: McpConnectionEventMap['tool-skipped']): string {
+  return `MCP tool ${skipped.server}/${skipped.tool} is not offered: ${skipped.error.message}`;
 }
 
 /** What `open` makes; a setting the workspace makes impossible (a spill or key folder that is a link) is a configuration error. */
@@ -174,7 +193,12 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
   if (headProblem !== undefined) warnings.push(`${headProblem} Until then every journaled call is refused.`);
   let connection: McpConnection | undefined;
   try {
-    connection = await connectUpstreams(config, options.connectServers !== false);
+    // Said once as the gateway starts; a tool left out later is told by the connection's events.
+    let started = false;
+    connection = await connectUpstreams(config, options.connectServers !== false, (message) => {
+      if (!started) warnings.push(message);
+    });
+    started = true;
     const base = createToolRegistry({
       tools: servedBuiltins(config),
       host: { ...host, mcp: host.holdingRepositories(connection.capability) },
