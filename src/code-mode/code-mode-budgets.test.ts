@@ -41,16 +41,14 @@ describe('Code Mode budgets: bounded concurrency and bytes delivered into the sa
     }
   });
 
-  it('runs its calls within the registry\'s places too, and two scripts on one place both finish: run_code itself holds none', async () => {
+  it('takes one of the registry\'s places for a script, whose calls run in it: two scripts on one place run one after the other', async () => {
     const probe = concurrencyProbe();
-    const registry = createToolRegistry({ tools: [probe.tool], presentAs: 'code', codeRuntime: createQuickJsRuntime(), limits: { maxConcurrentCalls: 2 } });
+    const registry = createToolRegistry({ tools: [probe.tool], presentAs: 'code', codeRuntime: createQuickJsRuntime({ maxConcurrentCalls: 3 }), limits: { maxConcurrentCalls: 1 } });
     const script = 'return await Promise.all(Array.from({ length: 20 }, (_, index) => tools.probe({ index })));';
-    const outcome = await runCode(registry, script, { grantedTools: ['run_code', 'probe'] });
-    expect(((outcome.ok ? outcome.value : undefined) as RunCodeResult).value).toEqual(Array.from({ length: 20 }, (_, index) => index));
-    expect(probe.peak()).toBe(2);
-    const single = createToolRegistry({ tools: [probe.tool], presentAs: 'code', codeRuntime: createQuickJsRuntime(), limits: { maxConcurrentCalls: 1 } });
-    const both = await Promise.all([1, 2].map((run) => single.dispatch({ callId: `rc${run}`, name: 'run_code', arguments: { code: script } }, { grantedTools: ['run_code', 'probe'] })));
-    expect(both.map((entry) => entry.ok)).toEqual([true, true]);
+    const both = await Promise.all([1, 2].map((run) => registry.dispatch({ callId: `rc${run}`, name: 'run_code', arguments: { code: script } }, { grantedTools: ['run_code', 'probe'] })));
+    expect(both.map((entry) => ((entry.ok ? entry.value : undefined) as RunCodeResult).value)).toEqual([1, 2].map(() => Array.from({ length: 20 }, (_, index) => index)));
+    // Each script's own bound, never two scripts' calls at once: the second waited for the first one's place.
+    expect(probe.peak()).toBe(3);
   });
 
   it('counts the JSON bytes delivered: exactly the budget passes, one result more ends the run with result_budget before the script sees it', async () => {

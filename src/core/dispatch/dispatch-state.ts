@@ -42,8 +42,8 @@ export interface DispatchState {
   readonly startedAt: number;
   /** Whether any listener was attached when the call was admitted. */
   readonly observed: boolean;
-  /** A nested call whose parent holds a place among the calls running at once: it runs in that place. */
-  readonly inParentsPlace: boolean;
+  /** The call that dispatched this nested one: a nested call runs in the place its parent, or theirs, holds. */
+  readonly parent: DispatchState | undefined;
   /** Whether this call holds one of those places now (taken at stage 11, given back once its result is bounded). */
   holdsPlace: boolean;
   tool: CompiledTool | undefined;
@@ -126,7 +126,7 @@ export function createDispatchState(
   call: AdmittedCall,
   context: DispatchContext,
   origin: DispatchOrigin,
-  inParentsPlace = false,
+  parent?: DispatchState,
 ): DispatchState {
   return {
     snapshot,
@@ -137,7 +137,7 @@ export function createDispatchState(
     agent: context.agent ?? scope?.agent,
     startedAt: Date.now(),
     observed: snapshot.bus.active,
-    inParentsPlace,
+    parent,
     holdsPlace: false,
     tool: undefined,
     features: undefined,

@@ -57,7 +57,9 @@ function runStages(state: DispatchState, nested: NestedDispatch): Eventually<Sta
 function afterDecision(decided: DecisionResult, nested: NestedDispatch): Eventually<StageResult> {
   if (decided instanceof ToolgateError) return { ok: false, error: decided };
   if (approvalNeed(decided) !== 'none' || decided.features.journalTier !== 'none') return approveAndClaim(decided, nested);
-  return admitAndExecute(decided, nested);
+  const placed = takeCallPlace(decided); // 10, first
+  if (placed instanceof Promise) return placed.then((refused) => (refused === undefined ? admitAndExecute(decided, nested) : { ok: false, error: refused }));
+  return placed === undefined ? admitAndExecute(decided, nested) : { ok: false, error: placed };
 }
 
 /** Stages 9–10, for calls with an approval or a journal. */
@@ -66,6 +68,8 @@ async function approveAndClaim(state: ResolvedDispatchState, nested: NestedDispa
     const rejected = await requestApproval(state); // 9
     if (rejected !== undefined) return { ok: false, error: rejected };
   }
+  const refused = await takeCallPlace(state); // 10, first
+  if (refused !== undefined) return { ok: false, error: refused };
   if (state.features.journalTier !== 'none') {
     const replayed = await prepareJournal(state); // 10: a recording replays and skips 11–12
     if (replayed !== undefined) return afterExecute(state, replayed);
@@ -73,15 +77,8 @@ async function approveAndClaim(state: ResolvedDispatchState, nested: NestedDispa
   return admitAndExecute(state, nested);
 }
 
-/** Stage 11, a place among the calls running at once, then the rest of stages 11–12. */
+/** Stages 11–12. */
 function admitAndExecute(state: ResolvedDispatchState, nested: NestedDispatch): Eventually<StageResult> {
-  const placed = takeCallPlace(state); // 11
-  if (placed instanceof Promise) return placed.then((refused) => (refused === undefined ? admitAndRun(state, nested) : { ok: false, error: refused }));
-  return placed === undefined ? admitAndRun(state, nested) : { ok: false, error: placed };
-}
-
-/** Stages 11 (the caller's admission) and 12. */
-function admitAndRun(state: ResolvedDispatchState, nested: NestedDispatch): Eventually<StageResult> {
   const refused = admitBeforeDispatch(state); // 11
   if (refused !== undefined) return { ok: false, error: refused };
   const executed = executeTool(state, nested); // 12

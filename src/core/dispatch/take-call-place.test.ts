@@ -50,7 +50,7 @@ describe('takeCallPlace: at most limits.maxConcurrentCalls calls run at once', (
     expect(registry.limits).toMatchObject({ maxConcurrentCalls: 2, maxQueuedCalls: 1024 });
   });
 
-  it('refuses a call past maxQueuedCalls waiting at once, retryable, with no body run and its claim discarded', async () => {
+  it('refuses a call past maxQueuedCalls waiting at once, retryable, with no body run and nothing claimed', async () => {
     const held = heldTool();
     const journal = memoryJournal();
     const effect = defineTool({ name: 'effect', description: 'An effect.', input: z.object({}), journal: 'effect', dispatch: () => 'ran' });
@@ -65,8 +65,8 @@ describe('takeCallPlace: at most limits.maxConcurrentCalls calls run at once', (
     expect(refused.error).toBeInstanceOf(ToolBusyError);
     expect(refused.error).toMatchObject({ code: 'TOOL_UNAVAILABLE', retryable: true, recoverable: true });
     expect(refused.error.message).toBe('Tool "effect" was not run: 1 call is running and 1 more is waiting their turn. Retry once some have finished.');
-    // The claim made before the place was sought is discarded: nothing ran, nothing is recorded as done.
-    expect(journal.log.filter((entry) => entry.startsWith('discard:'))).toHaveLength(1);
+    // Refused before its claim: the journal was never asked to hold it.
+    expect(journal.log).not.toContain('prepare:c');
     held.release(0);
     await settle();
     held.release(1);
@@ -147,6 +147,41 @@ describe('takeCallPlace: at most limits.maxConcurrentCalls calls run at once', (
     });
     const registry = createToolRegistry({ tools: [parent, child], limits: { maxConcurrentCalls: 1 } });
     expect(await registry.dispatch({ callId: 'p', name: 'parent', arguments: {} }, { grantedTools: ['parent', 'child'] })).toMatchObject({ ok: true, value: 'child' });
+  });
+
+  it('claims nothing for a call while it waits its turn: a crash then leaves no claim open for a body that never ran', async () => {
+    const held = heldTool();
+    const journal = memoryJournal();
+    const effect = defineTool({ name: 'effect', description: 'An effect.', input: z.object({}), journal: 'effect', dispatch: () => 'ran' });
+    const registry = createToolRegistry({ tools: [held.tool, effect], journal, limits: { maxConcurrentCalls: 1 } });
+    const context = { grantedTools: ['held', 'effect'] };
+    const running = registry.dispatch({ callId: 'a', name: 'held', arguments: { index: 0 } }, context);
+    const waiting = registry.dispatch({ callId: 'b', name: 'effect', arguments: {} }, context);
+    await settle();
+    expect(journal.log).toEqual([]);
+    held.release(0);
+    expect(await waiting).toMatchObject({ ok: true, value: 'ran' });
+    expect(journal.log).toEqual(['prepare:b', 'settle:claim-1']);
+    await running;
+  });
+
+  it('gives a call\'s place back while another agent takes its turn, whose calls need places on this registry', async () => {
+    const plain = defineTool({ name: 'plain', description: 'Runs.', input: z.object({}), dispatch: () => 'plain' });
+    const delegate = defineTool({
+      name: 'delegate',
+      description: 'Asks another agent.',
+      input: z.object({}),
+      dispatch: async (_args, _host, context) => context.invokeAgent?.('helper', {}, context.signal),
+    });
+    const registry = createToolRegistry({ tools: [plain, delegate], limits: { maxConcurrentCalls: 1 } });
+    const invokeAgent = async (): Promise<unknown> => {
+      const outcome = await registry.dispatch({ callId: 'sub', name: 'plain', arguments: {} }, { grantedTools: ['plain'] });
+      return outcome.ok ? outcome.value : outcome.error.code;
+    };
+    const outcome = await registry.dispatch({ callId: 'd', name: 'delegate', arguments: {} }, { grantedTools: ['delegate'], invokeAgent });
+    expect(outcome).toMatchObject({ ok: true, value: 'plain' });
+    // Its place came back to it, and went on to the next call once it finished.
+    expect(await registry.dispatch({ callId: 'p', name: 'plain', arguments: {} }, { grantedTools: ['plain'] })).toMatchObject({ ok: true });
   });
 
   it('refuses a limit that is not a positive integer', () => {

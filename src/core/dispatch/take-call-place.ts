@@ -1,22 +1,25 @@
 import { ToolBusyError, ToolCancelledError } from '../errors/tool-errors.js';
 import type { ToolgateError } from '../errors/toolgate-error.js';
-import { CODE_MODE_TOOL_NAME } from '../registry/registry-state.js';
 import type { DispatchState, Eventually, ResolvedDispatchState } from './dispatch-state.js';
 
 /**
- * Stage 11, first: a place among the calls the registry runs at once
- * (`limits.maxConcurrentCalls`), taken after the approval and the claim so
- * that a call waiting for a person holds none. A free place is taken with no
- * await; otherwise the call waits its turn, first come first served, and
- * leaves the line without running when its signal aborts. Past
- * `limits.maxQueuedCalls` waiting, it is refused at once: nothing started.
+ * Stage 10, first: a place among the calls the registry runs at once
+ * (`limits.maxConcurrentCalls`), taken after the approval, so that a call
+ * waiting for a person holds none, and before the journal's claim, so that
+ * a call waiting its turn has claimed nothing a crash would leave open. A
+ * free place is taken with no await; otherwise the call waits its turn,
+ * first come first served, and leaves the line without running when its
+ * signal aborts. Past `limits.maxQueuedCalls` waiting, it is refused at
+ * once: nothing started.
  *
- * Code Mode's `run_code` takes no place (its script's calls take theirs, so
- * a script cannot wait on calls the places it holds keep out), and a nested
- * call runs in its parent's place when the parent holds one.
+ * A nested call (Code Mode's, a body's `dispatchNested`) runs in the place
+ * its parent holds, or its parent's parent: a parent waiting on its nested
+ * calls would otherwise wait on places it keeps from them. Looked at when the
+ * nested call gets here, so one a parent left running after it returned
+ * takes a place of its own.
  */
 export function takeCallPlace(state: ResolvedDispatchState): Eventually<ToolgateError | undefined> {
-  if (state.inParentsPlace || state.tool.name === CODE_MODE_TOOL_NAME) return undefined;
+  if (state.holdsPlace || placeHeldAbove(state)) return undefined;
   const { calls, limits } = state.snapshot;
   if (calls.tryEnter()) {
     state.holdsPlace = true;
@@ -35,4 +38,26 @@ export function releaseCallPlace(state: DispatchState): void {
   if (!state.holdsPlace) return;
   state.holdsPlace = false;
   state.snapshot.calls.leave();
+}
+
+/**
+ * Run `work` (another agent's turn, which dispatches its own calls on this
+ * registry) with the call's place given back, and wait for a place again
+ * after it, whatever the line holds: a call that keeps its place while it
+ * waits on calls that need one could wait forever. Aborted while it waits
+ * again, the call goes on without a place, as its body is ending.
+ */
+export async function outOfPlace<T>(state: DispatchState, work: () => Promise<T>): Promise<T> {
+  if (!state.holdsPlace) return work();
+  releaseCallPlace(state);
+  try {
+    return await work();
+  } finally {
+    if (await state.snapshot.calls.enter(state.context.signal)) state.holdsPlace = true;
+  }
+}
+
+function placeHeldAbove(state: DispatchState): boolean {
+  for (let parent = state.parent; parent !== undefined; parent = parent.parent) if (parent.holdsPlace) return true;
+  return false;
 }

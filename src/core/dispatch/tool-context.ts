@@ -3,6 +3,7 @@ import type { ToolHostCallOptions } from '../host/tool-host.js';
 import type { NestedCall, ToolDispatchContext } from '../tools/tool-types.js';
 import type { DispatchState } from './dispatch-state.js';
 import type { ToolOutcome } from './dispatch-types.js';
+import { outOfPlace } from './take-call-place.js';
 
 /** Dispatches a nested call with the given parent; supplied by the registry view. */
 export type NestedDispatch = (state: DispatchState, call: NestedCall, signal: AbortSignal | undefined) => Promise<ToolOutcome>;
@@ -35,7 +36,10 @@ export class ToolContext implements ToolDispatchContext {
     return this.#state.context.config?.values ?? EMPTY;
   }
   get invokeAgent(): ToolDispatchContext['invokeAgent'] {
-    return this.#state.context.invokeAgent;
+    const delegate = this.#state.context.invokeAgent;
+    if (delegate === undefined) return undefined;
+    // The other agent's calls take places of their own on this registry: this call waits on them out of its place.
+    return (agent, input, signal) => outOfPlace(this.#state, () => delegate(agent, input, signal));
   }
   get hostCallOptions(): ToolHostCallOptions | undefined {
     return this.#state.context.hostCallOptions;

@@ -172,8 +172,8 @@ class RegistryView implements ToolRegistry {
     return this.#dispatch(call, context, 'model');
   }
 
-  #dispatch(call: ToolCall, context: DispatchContext, origin: DispatchOrigin, inParentsPlace = false): Promise<ToolOutcome> {
-    const state = createDispatchState(this.#snapshot, this.#scope, admitCall(call), context, origin, inParentsPlace);
+  #dispatch(call: ToolCall, context: DispatchContext, origin: DispatchOrigin, parent?: DispatchState): Promise<ToolOutcome> {
+    const state = createDispatchState(this.#snapshot, this.#scope, admitCall(call), context, origin, parent);
     return runDispatch(state, this.#nested);
   }
 
@@ -183,8 +183,7 @@ class RegistryView implements ToolRegistry {
     const approval = stopAskingWhen(context.approval, call.stopAsking);
     const nestedContext: DispatchContext = { ...context, parent: parent.call.callId, ...(signal === undefined ? {} : { signal }), ...(approval === undefined ? {} : { approval }) };
     const callId = call.callId ?? `${parent.call.callId}.${(nestedCounter += 1).toString(36)}`;
-    // A parent waiting on its nested call holds its place: the nested call runs in it, or the two could wait on each other.
-    return this.#dispatch({ callId, name: call.name, arguments: call.arguments }, nestedContext, 'nested', parent.holdsPlace || parent.inParentsPlace);
+    return this.#dispatch({ callId, name: call.name, arguments: call.arguments }, nestedContext, 'nested', parent);
   };
 
   prepare(call: ToolCall, context: DispatchContext = {}): Promise<InvocationPlan> {

@@ -33,11 +33,10 @@ export interface RegistryLimits {
   /**
    * Calls that run at once, every view and agent of this registry together
    * (`with` keeps the count): a tool body, and the rendering and bounding of
-   * its result. A call past them waits its turn once it is approved and
-   * claimed, until a place frees or its signal aborts. Code Mode's
-   * `run_code` takes no place of its own (its script's calls do), and a
-   * nested call runs in its parent's place when the parent holds one.
-   * Default 8.
+   * its result. A call past them waits its turn once it is approved, before
+   * it is claimed, until a place frees or its signal aborts. A nested call
+   * (a `run_code` script's) runs in the place its parent holds, and a body
+   * gives its place back while `invokeAgent` runs another agent. Default 8.
    */
   readonly maxConcurrentCalls?: number;
   /** Calls that may wait for one of those places; past them a call is refused at once (`ToolBusyError`). Default 1024. */
