@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { MediaHandle, MediaStore } from '../core/internal.js';
-import { mediaContentBlocks } from './media-content-blocks.js';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { DEFAULT_MAX_MEDIA_BYTES, mediaContentBlocks } from './media-content-blocks.js';
 
 const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
 const handleOf = (bytes: Uint8Array, mediaType: string): MediaHandle => ({ handle: `media:sha256:${createHash('sha256').update(bytes).digest('hex')}`, mediaType, bytes: bytes.byteLength });
@@ -21,6 +22,16 @@ function storeOf(files: Record<string, Uint8Array>): MediaStore & { reads: strin
 }
 
 describe('mediaContentBlocks', () => {
+  it('sends at most as much by default as an answer line the SDK\'s stdio client reads whole', async () => {
+    const image = new Uint8Array(DEFAULT_MAX_MEDIA_BYTES).fill(0xff);
+    const attachment = handleOf(image, 'image/png');
+    const blocks = await mediaContentBlocks({ attachments: [attachment], mediaStore: storeOf({ [attachment.handle]: image }), maxBytes: DEFAULT_MAX_MEDIA_BYTES });
+    expect(blocks).toHaveLength(1);
+    // The text the model reads is bounded to 32 KiB, escaped at most sixfold.
+    const line = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x'.repeat(6 * 32 * 1024) }, ...blocks] } });
+    expect(line.length).toBeLessThan(STDIO_DEFAULT_MAX_BUFFER_SIZE);
+  });
+
   it('sends an image, an audio clip and any other type as an embedded resource blob, with the attachment’s own type', async () => {
     const png = bytesOf('png'), wav = bytesOf('wav'), pdf = bytesOf('pdf');
     const image = handleOf(png, 'image/png'), audio = handleOf(wav, 'audio/wav'), document = handleOf(pdf, 'application/pdf');

@@ -3,8 +3,13 @@ import { isPlainMediaType, mediaDigestOf, readStoredMedia, type MediaHandle, typ
 
 type ContentBlock = CallToolResult['content'][number];
 
-/** The most bytes of media one result sends its client by default: 8 MiB. */
-export const DEFAULT_MAX_MEDIA_BYTES = 8 * 1024 * 1024;
+/**
+ * The most bytes of media one result sends its client by default: 7 MiB,
+ * whose base64 in the answer's JSON line stays under the 10 MiB line the
+ * MCP SDK's stdio client reads at most. At 8 MiB, one image made an 11 MB
+ * line: the client dropped the connection, and the gateway ended with it.
+ */
+export const DEFAULT_MAX_MEDIA_BYTES = 7 * 1024 * 1024;
 
 export interface MediaContentBlocksOptions {
   /** The attachments the pipeline produced for this call: never a handle read from a result's text. */
