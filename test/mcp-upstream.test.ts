@@ -281,7 +281,8 @@ describe('connectMcpServers options', () => {
       // was pinned under that name first (both start at once). Either way "a_b"'s echo is not offered, nor reachable.
       const holder = connection.tools.find((tool) => tool.name === 'mcp_a_b_echo');
       if (holder !== undefined) await expect(connection.capability.call({ server: 'a', tool: 'b_echo', arguments: {} })).resolves.toMatchObject({ content: [{ type: 'text', text: 'b_echo' }] });
-      await expect(connection.capability.call({ server: 'a_b', tool: 'echo', arguments: { text: 'x' } })).rejects.toMatchObject({ reason: 'tool_not_offered' });
+      // Left out for the name "a" holds, or, judged against "a"'s pin of that name first, withheld as a changed definition.
+      await expect(connection.capability.call({ server: 'a_b', tool: 'echo', arguments: { text: 'x' } })).rejects.toMatchObject({ reason: expect.stringMatching(/^(tool_not_offered|definition_withheld)$/) });
     } finally {
       await connection.close();
     }
