@@ -161,12 +161,12 @@ describe('attack: an upstream writes escapes into what the CLI prints of it', ()
     expect(failed.stdout).toContain('DENIED: the upload went through');
   }, 60_000);
 
-  it('the error that stops a start, quoting the upstream tool names that fold to one, shows their escape written out', async () => {
+  it('the warning that names the upstream tools that fold to one, left out, shows their escape written out', async () => {
     const dir = workspace({ servers: upstream('--clash') });
     for (const args of [['tools'], ['serve', '--stdio']]) {
       const printed = await runCli(args, dir);
-      expect(printed.code).not.toBe(0);
-      // Before: the error line carried the upstream's escape raw, and cleared the operator's screen.
+      expect(printed.code).toBe(0);
+      // Before: the error line that stopped the start carried the upstream's escape raw, and cleared the operator's screen.
       expectPlain(printed.stderr);
       expect(printed.stderr).toContain('offers tools "a⟨U+001B⟩[2Jb" and "a_2jb"');
     }

@@ -19,6 +19,7 @@ export async function runTools(config: ResolvedConfig, format: string, output: C
   if (!(TOOL_FORMATS as readonly string[]).includes(format)) throw new CliError('usage', `--format must be one of ${TOOL_FORMATS.join(', ')}.`);
   const gateway = await openGateway(config);
   try {
+    for (const warning of gateway.warnings) output.info(`warning: ${warning}`);
     const down = reportDownServers(gateway, output);
     const registry = gateway.registry();
     if (format === 'table') {
