@@ -96,14 +96,26 @@ describe('takeCallPlace: at most limits.maxConcurrentCalls calls run at once', (
 
   it('holds no place while a call waits for its approval', async () => {
     let approve: (decision: ToolApprovalDecision) => void = () => undefined;
+    let asked: () => void = () => undefined;
+    const askedNow = new Promise<void>((resolve) => (asked = resolve));
     const governed = defineTool({ name: 'governed', description: 'Asks first.', input: z.object({}), policy: { os: true }, dispatch: () => 'approved' });
     const plain = defineTool({ name: 'plain', description: 'Runs.', input: z.object({}), dispatch: () => 'plain' });
     const registry = createToolRegistry({ tools: [governed, plain], limits: { maxConcurrentCalls: 1 } });
     const asking = registry.dispatch(
       { callId: 'a', name: 'governed', arguments: {} },
-      { grantedTools: ['governed'], approval: { confirm: () => new Promise<ToolApprovalDecision>((resolve) => (approve = resolve)) } },
+      {
+        grantedTools: ['governed'],
+        approval: {
+          confirm: () =>
+            new Promise<ToolApprovalDecision>((resolve) => {
+              approve = resolve;
+              asked();
+            }),
+        },
+      },
     );
-    await settle();
+    // The person is being asked now: the call is past its policy, and waits.
+    await askedNow;
     expect(await registry.dispatch({ callId: 'b', name: 'plain', arguments: {} }, { grantedTools: ['plain'] })).toMatchObject({ ok: true, value: 'plain' });
     approve({ outcome: 'approve' });
     expect(await asking).toMatchObject({ ok: true, value: 'approved' });
