@@ -6,7 +6,6 @@ import { ConfigurationError, DuplicateToolError, ToolDefinitionError } from '../
 import { createCallGate } from '../dispatch/create-call-gate.js';
 import { EventBus } from '../events/event-bus.js';
 import type { ToolgateEventName, ToolgateListener } from '../events/event-types.js';
-import { DEFAULT_TOOL_RESULT_LIMITS } from '../bounding/bound-text.js';
 import type { ToolHost } from '../host/tool-host.js';
 import { checkSha256 } from '../digest/check-sha256.js';
 import { prepareInvocation } from '../plan/prepare-invocation.js';
@@ -22,18 +21,11 @@ import type { AnyToolDefinition, JsonSchema, NestedCall } from '../tools/tool-ty
 import { checkPresentation, offeredTools, requireRuntime, resolveCodeMode } from '../code-mode/resolve-code-mode.js';
 import { CODE_MODE_TOOL_NAME, type FoundResolution, type RegistrySnapshot, type ScopeMask, type ScopeState } from './registry-state.js';
 import type { CreateToolRegistryOptions, ScopeOptions, ScopeRestriction, ToolInfo, ToolRegistry } from './registry-types.js';
+import { resolveLimits } from './resolve-limits.js';
 import { findWireName, isAdmittedBy, resolveToolName, visibleTools } from './resolve-tool-name.js';
 import { wireToolName } from '../names/wire-tool-name.js';
 
 const NO_HOST: ToolHost = Object.freeze({});
-/**
- * Calls running at once by default. Each may hold its whole result while it
- * is rendered and bounded (a 10 MB file read is about 75 MB of heap then):
- * eight bound that to a few hundred megabytes, above the parallel calls an
- * agent step makes.
- */
-const DEFAULT_MAX_CONCURRENT_CALLS = 8;
-const DEFAULT_MAX_QUEUED_CALLS = 1024;
 const MAX_CACHED_PROJECTIONS = 32;
 
 /**
@@ -43,8 +35,7 @@ const MAX_CACHED_PROJECTIONS = 32;
  * `register` afterwards: `with()` returns a new snapshot.
  */
 export function createToolRegistry(options: CreateToolRegistryOptions): ToolRegistry {
-  const limits = options.limits ?? {};
-  const maxConcurrentCalls = positive(limits.maxConcurrentCalls, DEFAULT_MAX_CONCURRENT_CALLS, 'limits.maxConcurrentCalls');
+  const limits = resolveLimits(options.limits);
   const snapshot = buildSnapshot(options.tools, {
     reserved: new Set(options.reserved ?? []),
     host: options.host ?? NO_HOST,
@@ -58,28 +49,13 @@ export function createToolRegistry(options: CreateToolRegistryOptions): ToolRegi
       around: Object.freeze([...(options.hooks?.around ?? [])]),
       postExecute: Object.freeze([...(options.hooks?.postExecute ?? [])]),
     }),
-    limits: Object.freeze({
-      maxInputBytes: positive(limits.maxInputBytes, 64 * 1024, 'limits.maxInputBytes'),
-      maxOutputBytes: positive(limits.maxOutputBytes, 256 * 1024, 'limits.maxOutputBytes'),
-      content: Object.freeze({
-        maxBytes: positive(limits.content?.maxBytes, DEFAULT_TOOL_RESULT_LIMITS.maxBytes, 'limits.content.maxBytes'),
-        maxLines: positive(limits.content?.maxLines, DEFAULT_TOOL_RESULT_LIMITS.maxLines, 'limits.content.maxLines'),
-      }),
-      maxConcurrentCalls,
-      maxQueuedCalls: positive(limits.maxQueuedCalls, DEFAULT_MAX_QUEUED_CALLS, 'limits.maxQueuedCalls'),
-    }),
-    calls: createCallGate(maxConcurrentCalls),
+    limits,
+    calls: createCallGate(limits.maxConcurrentCalls),
     // Code Mode: the default presentation and the `run_code` transport (kept out of the tool maps).
     ...resolveCodeMode(options),
     bus: new EventBus(),
   });
   return new RegistryView(snapshot, undefined);
-}
-
-function positive(value: number | undefined, fallback: number, field: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) throw new ConfigurationError(field, 'must be a positive integer');
-  return value;
 }
 
 type SnapshotSettings = Omit<RegistrySnapshot, 'byKey' | 'byName' | 'resolutions' | 'definitions'>;

@@ -75,6 +75,15 @@ export interface SqliteJournalOptions {
   readonly onAnchorProblem?: (problem: string) => void;
 }
 
+/** What `createSqliteJournal` makes of its options for the journal it opens. */
+export interface SqliteJournalSettings {
+  readonly coverage: 'tiered' | 'all';
+  readonly maxRecordedValueBytes: number;
+  readonly verifier: ReceiptVerifier | undefined;
+  readonly anchor?: AnchorKeeper | undefined;
+  readonly signingKeyCreated?: boolean;
+}
+
 export const DEFAULT_JOURNAL_PATH = join('.toolgate', 'journal.db');
 const DEFAULT_MAX_RECORDED_VALUE_BYTES = 1024 * 1024;
 

@@ -13,14 +13,13 @@ import {
   type RecordingQuery,
   type UnresolvedClaim,
 } from '../../core/internal.js';
-import type { AnchorKeeper } from './anchor-keeper.js';
 import type { ChainRow } from './chain-rows.js';
 import type { ChainHead, ChainStore } from './chain-store.js';
 import type { UnsignedTail } from './key-vouching.js';
 import { CommitBatcher } from './commit-batcher.js';
 import { compactJournal, type CompactOptions, type CompactResult } from './compact-journal.js';
 import { readJournalAnchor, type JournalAnchor } from './journal-anchor.js';
-import type { ReceiptVerifier } from './receipt-signer.js';
+import type { SqliteJournalSettings } from './create-sqlite-journal.js';
 import { OpenClaims } from './open-claims.js';
 import { ReceiptKeys } from './receipt-keys.js';
 import { RunIndex } from './run-index.js';
@@ -51,8 +50,7 @@ export class SqliteJournal implements Journal {
   readonly path: string;
   readonly coverage: 'tiered' | 'all';
   readonly #store: ChainStore;
-  readonly #verifier: ReceiptVerifier | undefined;
-  readonly #anchor: AnchorKeeper | undefined;
+  readonly #settings: SqliteJournalSettings;
   readonly #pending = new Map<string, PendingClaim>();
   readonly #batcher: CommitBatcher;
   readonly #openClaims: OpenClaims;
@@ -63,23 +61,16 @@ export class SqliteJournal implements Journal {
   readonly #holder = `pid ${process.pid} on ${hostname()}`;
   readonly #claimBySeq: Database.Statement<[number], ClaimRow & ChainRow>;
   #closed = false;
-  readonly #maxRecordedValueBytes: number;
 
   /** Whether this open made the signing key (there was none yet), rather than finding one. */
   readonly signingKeyCreated: boolean;
 
-  constructor(
-    path: string,
-    store: ChainStore,
-    options: { coverage: 'tiered' | 'all'; maxRecordedValueBytes: number; verifier: ReceiptVerifier | undefined; anchor?: AnchorKeeper | undefined; signingKeyCreated?: boolean },
-  ) {
+  constructor(path: string, store: ChainStore, settings: SqliteJournalSettings) {
     this.path = path;
-    this.signingKeyCreated = options.signingKeyCreated === true;
+    this.signingKeyCreated = settings.signingKeyCreated === true;
     this.#store = store;
-    this.coverage = options.coverage;
-    this.#maxRecordedValueBytes = options.maxRecordedValueBytes;
-    this.#verifier = options.verifier;
-    this.#anchor = options.anchor;
+    this.coverage = settings.coverage;
+    this.#settings = settings;
     this.#batcher = new CommitBatcher(store, MAX_BATCH_DELAY_MS);
     const db = store.db;
     this.#openClaims = new OpenClaims(store);
@@ -154,7 +145,7 @@ export class SqliteJournal implements Journal {
       if (claim !== undefined && pending === undefined) throw new ConfigurationError('journal.settle', 'names a claim this journal does not hold open');
       const receipt = input.receipt;
       const key = claim?.key ?? `${receipt.actionDigest ?? ''}:${receipt.callId}`;
-      const body = encodeResult(input, this.#maxRecordedValueBytes);
+      const body = encodeResult(input, this.#settings.maxRecordedValueBytes);
       if (claim !== undefined) this.#pending.delete(claim.claimId);
       const write = (): void => {
         // The receipt of an effect-tier call names its claim, and so settles it (see `OpenClaims`).
@@ -307,8 +298,8 @@ export class SqliteJournal implements Journal {
       this.#open();
       this.#batcher.flush();
       const { anchor, strictAnchor, ...walk } = options;
-      if (anchor === undefined) return verifyChain(this.#store.db, { verifier: this.#verifier, ...walk });
-      return verifyAgainstAnchor(this.#store.db, anchor, { verifier: this.#verifier, ...walk, ...(strictAnchor === undefined ? {} : { strict: strictAnchor }) });
+      if (anchor === undefined) return verifyChain(this.#store.db, { verifier: this.#settings.verifier, ...walk });
+      return verifyAgainstAnchor(this.#store.db, anchor, { verifier: this.#settings.verifier, ...walk, ...(strictAnchor === undefined ? {} : { strict: strictAnchor }) });
     });
   }
 
@@ -320,7 +311,7 @@ export class SqliteJournal implements Journal {
 
   /** The anchor this journal keeps, and the problem that stopped it, if any. */
   get anchor(): { readonly path: string; readonly mismatch: string | undefined } | undefined {
-    const keeper = this.#anchor;
+    const keeper = this.#settings.anchor;
     return keeper === undefined ? undefined : { path: keeper.path, mismatch: keeper.mismatch };
   }
 
@@ -384,10 +375,10 @@ export class SqliteJournal implements Journal {
     return promised(() => {
       this.#open();
       this.#batcher.flush();
-      const anchored = options.expectedHead === undefined && this.#anchor !== undefined ? readJournalAnchor(this.#anchor.path) : undefined;
+      const anchored = options.expectedHead === undefined && this.#settings.anchor !== undefined ? readJournalAnchor(this.#settings.anchor.path) : undefined;
       // The checkpoint is signed, not sealed: an auditor with the public key alone vouches for the dropped rows by it.
       this.#store.signing?.signNext();
-      return compactJournal(this.#store, this.#openClaims, anchored === undefined ? options : { ...options, expectedHead: { seq: anchored.rows, hash: anchored.head } }, this.#verifier);
+      return compactJournal(this.#store, this.#openClaims, anchored === undefined ? options : { ...options, expectedHead: { seq: anchored.rows, hash: anchored.head } }, this.#settings.verifier);
     });
   }
 
@@ -395,7 +386,7 @@ export class SqliteJournal implements Journal {
     if (this.#closed) return;
     this.#batcher.close();
     // The last commits' anchor, before the file closes.
-    this.#anchor?.flush();
+    this.#settings.anchor?.flush();
     this.#closed = true;
     this.#store.close();
   }
