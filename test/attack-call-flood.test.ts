@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { UPSTREAM } from './fixtures/mcp/helpers.js';
 import { CLI } from './support/spawn-cli.js';
 
 /**
@@ -20,11 +21,11 @@ function rssMiB(pid: number): number {
   return Number(match?.[1] ?? 0) / 1024;
 }
 
-/** A workspace holding `big.txt` (3 MB of short lines) and a configuration with `limits`. */
-function workspace(limits: Record<string, number> = {}): string {
+/** A workspace holding `big.txt` (3 MB of short lines) and a configuration with `limits` (and more). */
+function workspace(limits: Record<string, number> = {}, more: Record<string, unknown> = {}): string {
   const folder = mkdtempSync(join(tmpdir(), 'toolgate-call-flood-'));
   writeFileSync(join(folder, 'big.txt'), `${'abcdefghij'.repeat(9)}\n`.repeat(30_000));
-  writeFileSync(join(folder, 'toolgate.config.json'), JSON.stringify({ console: { enabled: false }, limits }));
+  writeFileSync(join(folder, 'toolgate.config.json'), JSON.stringify({ console: { enabled: false }, limits, ...more }));
   return folder;
 }
 
@@ -94,6 +95,29 @@ describe('a flood of parallel tool calls through toolgate serve', () => {
       await client.close();
     }
   }, 120_000);
+
+  it('keeps places for the other tools while an upstream never answers: its calls take at most half of them', async () => {
+    // The fixture's `slow` with steps 0 answers only once cancelled: a server that hangs, or keeps each call alive with progress.
+    const servers = { fx: { command: process.execPath, args: [UPSTREAM], trust: 'annotations', tools: { slow: { governed: false } } } };
+    const { client } = await serve(workspace({}, { servers }));
+    const stop = new AbortController();
+    try {
+      const hanging = Array.from({ length: 12 }, () =>
+        client.callTool({ name: 'mcp_fx_slow', arguments: { steps: 0, every: 10 } }, undefined, { signal: stop.signal, timeout: 120_000 }).then(
+          () => 'answered',
+          () => 'cancelled',
+        ),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Every place held by the hanging calls, this read waited for the upstream's 60-second timeout.
+      const read = (await client.callTool({ name: 'read_file', arguments: { path: 'big.txt' } }, undefined, { timeout: 10_000 })) as CallToolResult;
+      expect(textOf(read)).toContain('abcdefghij');
+      stop.abort();
+      expect(await Promise.all(hanging)).toEqual(Array.from({ length: 12 }, () => 'cancelled'));
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 
   it('journals a large read\'s content and receipt, not the file: 20 reads of a 3 MB file add under 4 MiB to the journal', async () => {
     const folder = workspace();

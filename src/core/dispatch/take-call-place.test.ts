@@ -196,6 +196,31 @@ describe('takeCallPlace: at most limits.maxConcurrentCalls calls run at once', (
     expect(await registry.dispatch({ callId: 'p', name: 'plain', arguments: {} }, { grantedTools: ['plain'] })).toMatchObject({ ok: true });
   });
 
+  it('runs a server\'s calls in its share, half the places, so calls to another server or to none still run', async () => {
+    const upstream = heldTool('upstream');
+    const other = heldTool('other');
+    // Its target names an MCP server, as every upstream tool's does (and mcp_call's).
+    const onServer = (server: string, tool: ReturnType<typeof heldTool>['tool']) => ({ ...tool, policyTarget: () => ({ server, mcpTool: tool.name, mcpArguments: {} }) });
+    const local = defineTool({ name: 'local', description: 'Runs.', input: z.object({}), dispatch: () => 'local' });
+    const registry = createToolRegistry({ tools: [onServer('slow', upstream.tool), onServer('fine', other.tool), local], limits: { maxConcurrentCalls: 4 } });
+    const context = { grantedTools: ['upstream', 'other', 'local'] };
+    const hanging = [0, 1, 2, 3, 4].map((index) => registry.dispatch({ callId: `u${index}`, name: 'upstream', arguments: { index } }, context));
+    await settle();
+    expect(upstream.started).toEqual([0, 1]);
+    expect(await registry.dispatch({ callId: 'l', name: 'local', arguments: {} }, context)).toMatchObject({ ok: true, value: 'local' });
+    const fine = registry.dispatch({ callId: 'f', name: 'other', arguments: { index: 9 } }, context);
+    await settle();
+    expect(other.started).toEqual([9]);
+    other.release(9);
+    expect(await fine).toMatchObject({ ok: true, value: 9 });
+    for (const index of [0, 1, 2, 3, 4]) {
+      upstream.release(index);
+      await settle();
+    }
+    expect((await Promise.all(hanging)).every((outcome) => outcome.ok)).toBe(true);
+    expect(upstream.peak()).toBe(2);
+  });
+
   it('refuses a limit that is not a positive integer', () => {
     expect(() => createToolRegistry({ tools: [], limits: { maxConcurrentCalls: 0 } })).toThrow(/limits\.maxConcurrentCalls/);
     expect(() => createToolRegistry({ tools: [], limits: { maxQueuedCalls: 1.5 } })).toThrow(/limits\.maxQueuedCalls/);

@@ -10,7 +10,8 @@ import type { DispatchState, Eventually, ResolvedDispatchState } from './dispatc
  * free place is taken with no await; otherwise the call waits its turn,
  * first come first served, and leaves the line without running when its
  * signal aborts. Past `limits.maxQueuedCalls` waiting, it is refused at
- * once: nothing started.
+ * once: nothing started. A call to an MCP server takes its place within
+ * that server's share, half the places (`createCallPlaces`).
  *
  * A nested call (Code Mode's, a body's `dispatchNested`) runs in the place
  * its parent holds, or its parent's parent: a parent waiting on its nested
@@ -20,13 +21,15 @@ import type { DispatchState, Eventually, ResolvedDispatchState } from './dispatc
  */
 export function takeCallPlace(state: ResolvedDispatchState): Eventually<ToolgateError | undefined> {
   if (state.holdsPlace || placeHeldAbove(state)) return undefined;
-  const { calls, limits } = state.snapshot;
-  if (calls.tryEnter()) {
+  const { places, limits } = state.snapshot;
+  const server = serverOf(state);
+  if (places.tryTake(server)) {
     state.holdsPlace = true;
     return undefined;
   }
-  if (calls.waiting >= limits.maxQueuedCalls) return new ToolBusyError(state.tool.key, limits.maxConcurrentCalls, calls.waiting);
-  return calls.enter(state.context.signal).then((admitted) => {
+  const waiting = places.waiting;
+  if (waiting >= limits.maxQueuedCalls) return new ToolBusyError(state.tool.key, limits.maxConcurrentCalls, waiting);
+  return places.take(server, state.context.signal).then((admitted) => {
     if (!admitted) return new ToolCancelledError(state.tool.key, 'before-dispatch');
     state.holdsPlace = true;
     return undefined;
@@ -37,7 +40,7 @@ export function takeCallPlace(state: ResolvedDispatchState): Eventually<Toolgate
 export function releaseCallPlace(state: DispatchState): void {
   if (!state.holdsPlace) return;
   state.holdsPlace = false;
-  state.snapshot.calls.leave();
+  state.snapshot.places.give(serverOf(state));
 }
 
 /**
@@ -53,8 +56,13 @@ export async function outOfPlace<T>(state: DispatchState, work: () => Promise<T>
   try {
     return await work();
   } finally {
-    if (await state.snapshot.calls.enter(state.context.signal)) state.holdsPlace = true;
+    if (await state.snapshot.places.take(serverOf(state), state.context.signal)) state.holdsPlace = true;
   }
+}
+
+/** The MCP server a call talks to, whose share of the places it takes (`createCallPlaces`); fixed since stage 7. */
+function serverOf(state: DispatchState): string | undefined {
+  return state.action?.mcp?.server;
 }
 
 function placeHeldAbove(state: DispatchState): boolean {

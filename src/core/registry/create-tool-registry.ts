@@ -3,7 +3,7 @@ import { createDispatchState, type DispatchOrigin, type DispatchState } from '..
 import type { DispatchContext, ToolCall, ToolOutcome } from '../dispatch/dispatch-types.js';
 import { runDispatch } from '../dispatch/run-dispatch.js';
 import { ConfigurationError, DuplicateToolError, ToolDefinitionError } from '../errors/tool-errors.js';
-import { createCallGate } from '../dispatch/create-call-gate.js';
+import { createCallPlaces } from '../dispatch/create-call-places.js';
 import { EventBus } from '../events/event-bus.js';
 import type { ToolgateEventName, ToolgateListener } from '../events/event-types.js';
 import type { ToolHost } from '../host/tool-host.js';
@@ -50,7 +50,7 @@ export function createToolRegistry(options: CreateToolRegistryOptions): ToolRegi
       postExecute: Object.freeze([...(options.hooks?.postExecute ?? [])]),
     }),
     limits,
-    calls: createCallGate(limits.maxConcurrentCalls),
+    places: createCallPlaces(limits.maxConcurrentCalls),
     // Code Mode: the default presentation and the `run_code` transport (kept out of the tool maps).
     ...resolveCodeMode(options),
     bus: new EventBus(),

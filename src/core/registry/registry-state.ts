@@ -1,6 +1,6 @@
 import type { CodeRuntime } from '../code-mode/code-mode-types.js';
 import type { Sha256Text } from '../digest/sha256.js';
-import type { CallGate } from '../dispatch/create-call-gate.js';
+import type { CallPlaces } from '../dispatch/create-call-places.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { ToolHooks } from '../hooks/hook-types.js';
 import type { ToolHost, ToolResultLimits } from '../host/tool-host.js';
@@ -59,8 +59,8 @@ export interface RegistrySnapshot {
   readonly journal: Journal | undefined;
   readonly hooks: ResolvedHooks;
   readonly limits: ResolvedLimits;
-  /** The places of `limits.maxConcurrentCalls`: one gate for every snapshot `with` derives, so the bound holds across them. */
-  readonly calls: CallGate;
+  /** The places of `limits.maxConcurrentCalls`: the same for every snapshot `with` derives, so the bound holds across them. */
+  readonly places: CallPlaces;
   readonly presentAs: PresentationMode;
   /** Code Mode: the runtime and its compiled `run_code` transport. Kept out of `byName`: no mask, shadow or removal reaches it. */
   readonly codeRuntime: CodeRuntime | undefined;

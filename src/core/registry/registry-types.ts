@@ -36,7 +36,8 @@ export interface RegistryLimits {
    * its result. A call past them waits its turn once it is approved, before
    * it is claimed, until a place frees or its signal aborts. A nested call
    * (a `run_code` script's) runs in the place its parent holds, and a body
-   * gives its place back while `invokeAgent` runs another agent. Default 8.
+   * gives its place back while `invokeAgent` runs another agent. The calls
+   * to one MCP server take at most half the places. Default 8.
    */
   readonly maxConcurrentCalls?: number;
   /** Calls that may wait for one of those places; past them a call is refused at once (`ToolBusyError`). Default 1024. */

@@ -1,0 +1,85 @@
+import { createCallGate, type CallGate } from './create-call-gate.js';
+
+/**
+ * The places of a registry (`limits.maxConcurrentCalls`), and each MCP
+ * server's share of them: half the places, and at least one. A call to an
+ * upstream holds its place until the server answers, and a server may never
+ * answer, or keep each call alive with progress; without a share its calls
+ * alone would take every place, and every other tool, of every client,
+ * would wait behind them. A server's calls wait for a place in its share
+ * first, then for a place among all.
+ */
+export interface CallPlaces {
+  /** Take a place now if one is free (in the server's share too): the common case starts with no await. */
+  tryTake(server: string | undefined): boolean;
+  /** Wait for a place: true once taken, false when `signal` aborts first (nothing is then held). */
+  take(server: string | undefined, signal: AbortSignal | undefined): Promise<boolean>;
+  /** Give back a place `tryTake` or `take` gave, with the same server. */
+  give(server: string | undefined): void;
+  /** Calls waiting their turn, in every line. */
+  readonly waiting: number;
+}
+
+/** One server's share, while any of its calls holds a place in it or waits for one. */
+interface Share {
+  readonly gate: CallGate;
+  users: number;
+}
+
+export function createCallPlaces(limit: number): CallPlaces {
+  const all = createCallGate(limit);
+  const shareLimit = Math.max(1, Math.floor(limit / 2));
+  // A model names any server it likes (`mcp_call`): a share is kept only while it is used, so the names it tried leave nothing behind.
+  const shares = new Map<string, Share>();
+  const join = (server: string): Share => {
+    let share = shares.get(server);
+    if (share === undefined) {
+      share = { gate: createCallGate(shareLimit), users: 0 };
+      shares.set(server, share);
+    }
+    share.users += 1;
+    return share;
+  };
+  const quit = (server: string, share: Share): void => {
+    share.users -= 1;
+    if (share.users === 0) shares.delete(server);
+  };
+  return {
+    tryTake(server) {
+      if (server === undefined) return all.tryEnter();
+      const share = join(server);
+      if (share.gate.tryEnter()) {
+        if (all.tryEnter()) return true;
+        share.gate.leave();
+      }
+      quit(server, share);
+      return false;
+    },
+    async take(server, signal) {
+      const share = server === undefined ? undefined : join(server);
+      // Taken with no await where free: the call is in the next line before anything else runs, and counts as waiting there.
+      if (share !== undefined && !share.gate.tryEnter() && !(await share.gate.enter(signal))) {
+        quit(server as string, share);
+        return false;
+      }
+      if (all.tryEnter() || (await all.enter(signal))) return true;
+      if (share !== undefined) {
+        share.gate.leave();
+        quit(server as string, share);
+      }
+      return false;
+    },
+    give(server) {
+      all.leave();
+      const share = server === undefined ? undefined : shares.get(server);
+      if (share === undefined || server === undefined) return;
+      share.gate.leave();
+      quit(server, share);
+    },
+    get waiting() {
+      let waiting = all.waiting;
+      for (const share of shares.values()) waiting += share.gate.waiting;
+      return waiting;
+    },
+  };
+}
