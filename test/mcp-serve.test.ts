@@ -223,27 +223,32 @@ describe('serveMcp access control', () => {
     }
   });
 
-  it('caps concurrent sessions', async () => {
+  it('caps concurrent sessions in use', async () => {
     const gateway = await serveMcp(createToolRegistry({ tools: [] }), { transport: { kind: 'http', maxSessions: 1 } });
     try {
       const port = new URL(gateway.url ?? '').port;
-      expect((await rawInitialize(gateway.url ?? '', { host: `127.0.0.1:${port}` })).status).toBe(200);
+      // The SDK client keeps its GET stream open: its session is in use, and nothing closes it for room.
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url ?? '')));
       expect((await rawInitialize(gateway.url ?? '', { host: `127.0.0.1:${port}` })).status).toBe(503);
+      expect(await client.listTools()).toEqual({ tools: [] });
+      await client.close();
     } finally {
       await gateway.close();
     }
   });
 
-  it('closes a session left idle, so abandoned clients cannot hold every slot, but never one with a stream open', async () => {
+  it('at the cap, the session of a client that vanished makes room at once; an idle one is closed after sessionIdleMs; one with a stream open never', async () => {
     const gateway = await serveMcp(createToolRegistry({ tools: [] }), { transport: { kind: 'http', maxSessions: 1, sessionIdleMs: 150 } });
     try {
       const port = new URL(gateway.url ?? '').port;
       const host = `127.0.0.1:${port}`;
-      // A client that initializes and vanishes without a DELETE.
+      // Clients that initialize and vanish without a DELETE: each takes the slot of the one before.
       expect((await rawInitialize(gateway.url ?? '', { host })).status).toBe(200);
-      expect((await rawInitialize(gateway.url ?? '', { host })).status).toBe(503);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      // Idle past the limit: the slot is free again.
+      expect((await rawInitialize(gateway.url ?? '', { host })).status).toBe(200);
+      expect(gateway.stats().sessions).toBe(1);
+      // Idle past the limit, it is closed even with no one asking for room.
+      await expect.poll(() => gateway.stats().sessions, { timeout: 2_000 }).toBe(0);
       const client = new Client({ name: 'test', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url ?? '')));
       // The SDK client keeps its GET stream open: in use, so never idle, however long it waits.

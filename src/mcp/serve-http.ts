@@ -65,6 +65,24 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
     for (const session of sessions.values()) if (session.inFlight === 0 && now - session.lastSeen >= idleMs) void session.close();
   };
 
+  /*
+   * At the cap, the session left unused longest, with nothing in flight, makes
+   * room for a new one. Waiting for `idleMs` alone let 64 clients that closed
+   * without a DELETE (the SDK client's `close()` sends none) refuse every
+   * other client for 30 minutes: a client with the token could lock the
+   * gateway in two seconds. A session in use (a request or its SSE stream
+   * open, as every SDK client keeps) is never closed for room; a client whose
+   * session was closed gets 404 and, as the protocol says, initializes again.
+   */
+  const makeRoom = (): void => {
+    closeIdle();
+    if (sessions.size < maxSessions) return;
+    let oldest: Session | undefined;
+    for (const session of sessions.values()) if (session.inFlight === 0 && (oldest === undefined || session.lastSeen < oldest.lastSeen)) oldest = session;
+    // Its closing takes it out of `sessions` at once.
+    if (oldest !== undefined) void oldest.close();
+  };
+
   const authorized = options.token === undefined ? undefined : createBearerCheck(options.token);
   let allowedHosts: string[] = [];
   let allowedOrigins: string[] = [];
@@ -83,7 +101,7 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
       return carry(carrying, response, () => session.transport.handleRequest(request, response));
     }
     if (request.method !== 'POST') return reply(response, 400, 'Missing session');
-    if (sessions.size >= maxSessions) closeIdle();
+    if (sessions.size >= maxSessions) makeRoom();
     if (sessions.size >= maxSessions) return reply(response, 503, 'Too many sessions');
     const { server, detach } = createSession();
     const transport = new StreamableHTTPServerTransport({
@@ -92,7 +110,10 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
       allowedHosts,
       allowedOrigins,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, close: closeSession, lastSeen: Date.now(), inFlight: 0 });
+        const session: Session = { transport, close: closeSession, lastSeen: Date.now(), inFlight: 0 };
+        sessions.set(id, session);
+        // Its initialize is still being answered: a session is never made room from before its client has its id.
+        holdOpen(session, response);
       },
     });
     const closeSession = async (): Promise<void> => {
