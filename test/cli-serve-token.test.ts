@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,6 +94,18 @@ describe('toolgate serve --http: only a holder of the token reaches the gateway'
       await client.close();
     }
     expect(cmdline(cli.child.pid)).not.toContain(token);
+  });
+
+  it('keeps the token, the journal and the pins out of the repository: `git add -A` stages nothing of .toolgate/', async () => {
+    const dir = workspace();
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    const cli = start(['--json', 'serve', '--http', '0'], dir);
+    await cli.ready;
+    // Staged and pushed, the token would let anyone who reads the repository call tools, and the journal holds every call.
+    execFileSync('git', ['add', '-A'], { cwd: dir });
+    const staged = execFileSync('git', ['diff', '--cached', '--name-only'], { cwd: dir, encoding: 'utf8' }).split('\n').filter(Boolean);
+    expect(staged).toEqual(['toolgate.config.json']);
+    expect(existsSync(join(dir, '.toolgate', 'http-token'))).toBe(true);
   });
 
   it('prints the token once, when it is generated; a restart reuses it and names only the file', async () => {

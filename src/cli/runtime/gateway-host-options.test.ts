@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -43,6 +43,21 @@ describe('gatewayHostOptions', () => {
       expect(() => prepareGatewayStateFolder(planted)).toThrow(CliError);
     }
     expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
+  it("ignores the state folder in the repository: a .gitignore of `*`, never one the user has, never through a link", () => {
+    const config = configWith({});
+    const folder = prepareGatewayStateFolder(config);
+    expect(readFileSync(join(folder, '.gitignore'), 'utf8')).toBe('*\n');
+    writeFileSync(join(folder, '.gitignore'), 'journal.db\n');
+    prepareGatewayStateFolder(config);
+    expect(readFileSync(join(folder, '.gitignore'), 'utf8')).toBe('journal.db\n');
+    const planted = configWith({});
+    const target = join(mkdtempSync(join(tmpdir(), 'toolgate-host-options-target-')), 'profile');
+    mkdirSync(join(planted.workspace, '.toolgate'), { mode: 0o700 });
+    symlinkSync(target, join(planted.workspace, '.toolgate', '.gitignore'));
+    prepareGatewayStateFolder(planted);
+    expect(existsSync(target)).toBe(false);
   });
 
   it('jails the host to the workspace at the configured scope, spilling under the state directory', () => {

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { anchorPathFor } from '../../journal/sqlite/index.js';
@@ -26,7 +26,24 @@ export function prepareGatewayStateFolder(config: ResolvedConfig): string {
   const folder = join(config.workspace, '.toolgate');
   const problem = prepareOwnFolder(folder, true);
   if (problem !== undefined) throw new CliError('config', `${folder} ${problem}: toolgate keeps its journal, remembered rules and tokens there. Remove it and start again.`);
+  ignoreInRepository(folder);
   return folder;
+}
+
+/**
+ * A `.gitignore` of `*` in the state folder, as a virtual environment keeps
+ * one: a `git add -A` of the workspace, the user's or a model's, stages
+ * nothing of it. Staged and pushed, the HTTP and console tokens would let
+ * anyone who reads the repository call tools and answer approvals, and the
+ * journal holds every call. Created only where nothing is (`wx`: never
+ * through a link a repository planted); one already there is the user's.
+ */
+function ignoreInRepository(folder: string): void {
+  try {
+    writeFileSync(join(folder, '.gitignore'), '*\n', { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new CliError('config', `${folder}/.gitignore could not be written: ${(error as Error).message}`);
+  }
 }
 
 /**
