@@ -61,7 +61,10 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
   }
 
   const mediaStore = createMediaStore(path.join(spillDir, 'media'));
-  const outputStore = createOutputStore(path.join(spillDir, 'runs'));
+  if (options.maxSpillBytes !== undefined && (!Number.isSafeInteger(options.maxSpillBytes) || options.maxSpillBytes < 0)) {
+    throw new ConfigurationError('maxSpillBytes', 'must be a whole number of bytes, 0 or more');
+  }
+  const outputStore = createOutputStore(path.join(spillDir, 'runs'), options.maxSpillBytes === undefined ? {} : { maxBytes: options.maxSpillBytes });
   // One set of holds for both: a write waits while a command that names its file starts (`createPathLocks`).
   const locks = createPathLocks();
   const processCapability = createProcessCapability({

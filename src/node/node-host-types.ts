@@ -97,6 +97,8 @@ export interface NodeHostOptions {
    * file, another user's folder or a world-writable one is a `ConfigurationError`): retention sweeps them.
    */
   readonly spillDir?: string;
+  /** The most bytes of spilled results kept at once; past it the oldest go first (see `createOutputStore`). Default 64 MiB. */
+  readonly maxSpillBytes?: number;
   /** Largest file read or written, in bytes. Default 10 MiB. */
   readonly maxFileBytes?: number;
   /** Directories executables resolve in. Default: the platform's fixed system PATH. Must lie outside the workspace. */

@@ -38,4 +38,22 @@ describe('createOutputStore', () => {
     expect(await store.read(anonymous.handle)).toBe('no run');
     expect(await store.read(hashed.handle)).toBe('odd id');
   });
+
+  it('keeps at most maxBytes: the oldest spills go first, side-by-side spills share the budget, and one past it is refused', async () => {
+    const store = createOutputStore(mkdtempSync(path.join(tmpdir(), 'toolgate-spill-')), { maxBytes: 25 });
+    const first = await store.spill('a'.repeat(10), limits, undefined, 'run-1');
+    const second = await store.spill('b'.repeat(10), limits, undefined, 'run-1');
+    const third = await store.spill('c'.repeat(10), limits, undefined, 'run-2');
+    expect(await store.read(first.handle)).toBeUndefined();
+    expect(await store.read(second.handle)).toBe('b'.repeat(10));
+    expect(await store.read(third.handle)).toBe('c'.repeat(10));
+    const together = await Promise.allSettled(['d', 'e', 'f'].map((letter) => store.spill(letter.repeat(10), limits, undefined, 'run-2')));
+    const kept = await Promise.all(together.map((result) => (result.status === 'fulfilled' ? store.read(result.value.handle) : Promise.resolve(undefined))));
+    expect(kept.filter((text) => text !== undefined).length).toBeLessThanOrEqual(2);
+    await expect(store.spill('g'.repeat(26), limits, undefined, 'run-2')).rejects.toMatchObject({ code: 'TOOL_UNAVAILABLE' });
+    // Ending a run gives its bytes back: two more spills fit beside nothing else.
+    await store.endRun('run-2');
+    const after = [await store.spill('h'.repeat(10), limits, undefined, 'run-3'), await store.spill('i'.repeat(10), limits, undefined, 'run-3')];
+    expect(await Promise.all(after.map((spilled) => store.read(spilled.handle)))).toEqual(['h'.repeat(10), 'i'.repeat(10)]);
+  });
 });

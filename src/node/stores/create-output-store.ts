@@ -1,19 +1,36 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { SpilledResult, ToolOutputStore } from '../../core/internal.js';
+import { ToolUnavailableError, type SpilledResult, type ToolOutputStore } from '../../core/internal.js';
 import { readStoreFile } from './read-store-file.js';
 
 const SAFE_RUN_ID = /^[A-Za-z0-9._-]{1,64}$/;
 // `@` is outside SAFE_RUN_ID: the store's own names (no run, a hashed id) are a namespace no run id can spell.
 const HANDLE = /^spill:(@?[A-Za-z0-9._-]{1,64})\/([0-9a-f]{24})$/;
 const DEFAULT_RUN = '@no-run';
+/** What one store keeps at most: six spills of the largest file `read_file` reads (10 MiB) and more. */
+export const DEFAULT_MAX_SPILL_BYTES = 64 * 1024 * 1024;
 
 export interface NodeOutputStore extends ToolOutputStore {
   /** The full spilled text, or `undefined` when the handle is unknown or swept. */
   read(handle: string): Promise<string | undefined>;
   /** Remove one run's spills. */
   endRun(runId: string): Promise<void>;
+}
+
+export interface OutputStoreOptions {
+  /**
+   * The most bytes of spills the store keeps at once (default 64 MiB). Past it the oldest spills it made are
+   * removed first; a result larger than the whole budget is not spilled. Without it a model that read one large
+   * file again and again (a read asks no one) filled the disk at the speed of its calls.
+   */
+  readonly maxBytes?: number;
+}
+
+interface KeptSpill {
+  readonly run: string;
+  readonly file: string;
+  readonly bytes: number;
 }
 
 /** A run id becomes a directory name: safe ids are kept, anything else is hashed. */
@@ -23,16 +40,37 @@ function runDirectoryName(runId: string | undefined): string {
   return `@h-${createHash('sha256').update(runId).digest('hex').slice(0, 40)}`;
 }
 
-/** Run-scoped spills under `directory/<run>/`, swept by `endRun`. */
-export function createOutputStore(directory: string): NodeOutputStore {
+/** Run-scoped spills under `directory/<run>/`, swept by `endRun`, and bounded in all by `maxBytes`. */
+export function createOutputStore(directory: string, options: OutputStoreOptions = {}): NodeOutputStore {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_SPILL_BYTES;
+  // The spills this store wrote and still keeps, oldest first, and the bytes they and the writes under way hold.
+  const kept: KeptSpill[] = [];
+  let held = 0;
   return {
     async spill(text, _limits, signal, runId): Promise<SpilledResult> {
       signal?.throwIfAborted();
+      const bytes = Buffer.byteLength(text);
       const run = runDirectoryName(runId);
       const name = randomBytes(12).toString('hex');
-      await mkdir(path.join(directory, run), { recursive: true, mode: 0o700 });
-      await writeFile(path.join(directory, run, name), text, { flag: 'wx', mode: 0o600, ...(signal === undefined ? {} : { signal }) });
-      return { handle: `spill:${run}/${name}`, bytes: Buffer.byteLength(text) };
+      const file = path.join(directory, run, name);
+      // Reserved before any await, so spills written side by side cannot each find room for themselves alone.
+      held += bytes;
+      try {
+        while (held > maxBytes && kept.length > 0) {
+          const oldest = kept.shift() as KeptSpill;
+          held -= oldest.bytes;
+          await rm(oldest.file, { force: true });
+        }
+        if (held > maxBytes) throw new ToolUnavailableError('outputStore', 'outputStore', `the result (${bytes} bytes) does not fit the spill store's ${maxBytes} bytes`);
+        await mkdir(path.join(directory, run), { recursive: true, mode: 0o700 });
+        await writeFile(file, text, { flag: 'wx', mode: 0o600, ...(signal === undefined ? {} : { signal }) });
+      } catch (error) {
+        held -= bytes;
+        await rm(file, { force: true });
+        throw error;
+      }
+      kept.push({ run, file, bytes });
+      return { handle: `spill:${run}/${name}`, bytes };
     },
     async read(handle) {
       const match = HANDLE.exec(handle);
@@ -42,7 +80,14 @@ export function createOutputStore(directory: string): NodeOutputStore {
       return (await readStoreFile(path.join(directory, run, match[2] ?? '')))?.toString('utf8');
     },
     async endRun(runId) {
-      await rm(path.join(directory, runDirectoryName(runId)), { recursive: true, force: true });
+      const run = runDirectoryName(runId);
+      for (let index = kept.length - 1; index >= 0; index -= 1) {
+        const spill = kept[index] as KeptSpill;
+        if (spill.run !== run) continue;
+        held -= spill.bytes;
+        kept.splice(index, 1);
+      }
+      await rm(path.join(directory, run), { recursive: true, force: true });
     },
   };
 }
