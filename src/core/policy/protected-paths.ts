@@ -49,6 +49,14 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze([
   '**/*.toolgate-journal*',
   '**/.claude/settings*.json',
   '**/.gemini/**',
+  // What an MCP client reads from the project to start servers or to run its own tools without asking: a write
+  // there runs the model's command outside toolgate at the client's next start (a server enabled by name is not
+  // asked about again when its command changes), or turns off the client's own prompts (CVE-2025-53773).
+  '**/.mcp.json',
+  '**/.cursor/*.json',
+  '**/.vscode/settings.json',
+  '**/.vscode/mcp.json',
+  '**/.vscode/tasks.json',
 ]);
 
 export type ProtectedPathMatcher = (path: NormalizedPath) => boolean;
