@@ -259,6 +259,15 @@ describe('fs: writing', () => {
     expect(await readFile(path.join(workspace, 'code.ts'), 'utf8')).toBe('let a = $&;\nlet b = 1;\n');
     expect(await host.fs.editFile('code.ts', { oldText: 'let', newText: 'const', replaceAll: true })).toMatchObject({ replacements: 2 });
   });
+
+  it('keeps a byte order mark through an edit: only the text the card showed changes', async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    await writeFile(path.join(workspace, 'bom.cs'), Buffer.concat([bom, Buffer.from('class A {}\n')]));
+    await host.fs.editFile('bom.cs', { oldText: 'class A', newText: 'class B' });
+    // Decoded as a reader decodes, the mark was dropped and the edit wrote the file back without it.
+    expect(await readFile(path.join(workspace, 'bom.cs'))).toEqual(Buffer.concat([bom, Buffer.from('class B {}\n')]));
+    expect(await host.fs.editFile('bom.cs', { oldText: 'class B {}', newText: 'class C {}' })).toMatchObject({ replacements: 1 });
+  });
 });
 
 describe('fs: listing', () => {

@@ -75,7 +75,7 @@ async function editJailedFile(
   if (edit.oldText.length === 0) throw hostFailure(tool, 'the text to replace is empty');
   const { bytes, size } = await readJailedBytes(jail, requested, maxFileBytes, tool, expected);
   if (size > bytes.byteLength) throw hostDenial(tool, 'too_large');
-  const text = decodeText(bytes);
+  const text = decodeText(bytes, true);
   if (text === undefined) throw hostDenial(tool, 'not_a_file');
   const occurrences = text.split(edit.oldText).length - 1;
   if (occurrences === 0) throw hostFailure(tool, 'the text to replace was not found; read the file again');

@@ -18,12 +18,18 @@ export function sniffMediaType(bytes: Uint8Array): string {
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const strictUtf8KeepingBom = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** UTF-8 text without NUL bytes, or `undefined` for binary content. */
-export function decodeText(bytes: Uint8Array): string | undefined {
+/**
+ * UTF-8 text without NUL bytes, or `undefined` for binary content. A leading
+ * byte order mark is dropped, as a reader expects, unless `keepBom`: text
+ * that is written back (an edit) must keep it, or the file changes where no
+ * card showed a change.
+ */
+export function decodeText(bytes: Uint8Array, keepBom = false): string | undefined {
   if (bytes.subarray(0, 8192).includes(0)) return undefined;
   try {
-    return strictUtf8.decode(bytes);
+    return (keepBom ? strictUtf8KeepingBom : strictUtf8).decode(bytes);
   } catch {
     return undefined;
   }
