@@ -119,6 +119,30 @@ describe('a flood of parallel tool calls through toolgate serve', () => {
     }
   }, 60_000);
 
+  it('keeps places for the other tools while two upstreams never answer: their calls together leave one free', async () => {
+    // Two configured servers that hang (the same fixture twice): each took its half, and together every place.
+    const server = { command: process.execPath, args: [UPSTREAM], trust: 'annotations', tools: { slow: { governed: false } } };
+    const { client } = await serve(workspace({}, { servers: { fx: server, fy: server } }));
+    const stop = new AbortController();
+    try {
+      const hanging = ['mcp_fx_slow', 'mcp_fy_slow'].flatMap((name) =>
+        Array.from({ length: 6 }, () =>
+          client.callTool({ name, arguments: { steps: 0, every: 10 } }, undefined, { signal: stop.signal, timeout: 120_000 }).then(
+            () => 'answered',
+            () => 'cancelled',
+          ),
+        ),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const read = (await client.callTool({ name: 'read_file', arguments: { path: 'big.txt' } }, undefined, { timeout: 10_000 })) as CallToolResult;
+      expect(textOf(read)).toContain('abcdefghij');
+      stop.abort();
+      expect(await Promise.all(hanging)).toEqual(Array.from({ length: 12 }, () => 'cancelled'));
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
   it('journals a large read\'s content and receipt, not the file: 20 reads of a 3 MB file add under 4 MiB to the journal', async () => {
     const folder = workspace();
     const { client } = await serve(folder);

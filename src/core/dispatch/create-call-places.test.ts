@@ -12,9 +12,10 @@ describe('createCallPlaces', () => {
     expect(places.tryTake(undefined)).toBe(false);
     const waiting = places.take('slow', undefined);
     expect(places.waiting).toBe(1);
-    // A place given back by a call to no server does not go to the server whose share is full.
+    // A place given back by a call to no server does not go to the server whose share is full, nor past the servers' places.
     places.give(undefined);
-    expect(places.tryTake('other')).toBe(true);
+    expect(places.tryTake('other')).toBe(false);
+    expect(places.tryTake(undefined)).toBe(true);
     // One of its own does.
     places.give('slow');
     expect(await waiting).toBe(true);
@@ -38,6 +39,27 @@ describe('createCallPlaces', () => {
     expect(places.tryTake('slow')).toBe(false);
     places.give('slow');
     expect(places.tryTake('slow')).toBe(true);
+  });
+
+  it('keeps one place for the calls to no server however many servers hang', async () => {
+    const places = createCallPlaces(8);
+    for (const server of ['a', 'a', 'a', 'a', 'b', 'b', 'b']) expect(places.tryTake(server)).toBe(true);
+    expect(places.tryTake('b')).toBe(false);
+    expect(places.tryTake('c')).toBe(false);
+    const stop = new AbortController();
+    const waiting = places.take('c', stop.signal);
+    expect(places.tryTake(undefined)).toBe(true);
+    expect(places.tryTake(undefined)).toBe(false);
+    // The place a call to no server gives back goes to no server's call: 'c' still waits for a server's place.
+    places.give(undefined);
+    expect(places.tryTake(undefined)).toBe(true);
+    places.give('a');
+    expect(await waiting).toBe(true);
+    stop.abort();
+    places.give('c');
+    places.give(undefined);
+    expect(places.waiting).toBe(0);
+    expect(places.tryTake('c')).toBe(true);
   });
 
   it('gives a server one place when there is one, and shares of many names come and go', () => {

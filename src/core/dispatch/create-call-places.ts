@@ -6,8 +6,11 @@ import { createCallGate, type CallGate } from './create-call-gate.js';
  * upstream holds its place until the server answers, and a server may never
  * answer, or keep each call alive with progress; without a share its calls
  * alone would take every place, and every other tool, of every client,
- * would wait behind them. A server's calls wait for a place in its share
- * first, then for a place among all.
+ * would wait behind them. The calls of every server together take at most
+ * all the places but one: two servers that hang took half each, every place.
+ * A server's calls wait for a place in its share first, then among the
+ * servers' places, then among all (always in that order, so no two wait on
+ * each other).
  */
 export interface CallPlaces {
   /** Take a place now if one is free (in the server's share too): the common case starts with no await. */
@@ -29,6 +32,8 @@ interface Share {
 export function createCallPlaces(limit: number): CallPlaces {
   const all = createCallGate(limit);
   const shareLimit = Math.max(1, Math.floor(limit / 2));
+  // What the servers' calls hold together: one place stays for the calls to no server (there is none left over from one).
+  const servers = createCallGate(Math.max(1, limit - 1));
   // A model names any server it likes (`mcp_call`): a share is kept only while it is used, so the names it tried leave nothing behind.
   const shares = new Map<string, Share>();
   const join = (server: string): Share => {
@@ -49,7 +54,10 @@ export function createCallPlaces(limit: number): CallPlaces {
       if (server === undefined) return all.tryEnter();
       const share = join(server);
       if (share.gate.tryEnter()) {
-        if (all.tryEnter()) return true;
+        if (servers.tryEnter()) {
+          if (all.tryEnter()) return true;
+          servers.leave();
+        }
         share.gate.leave();
       }
       quit(server, share);
@@ -62,8 +70,14 @@ export function createCallPlaces(limit: number): CallPlaces {
         quit(server as string, share);
         return false;
       }
+      if (share !== undefined && !servers.tryEnter() && !(await servers.enter(signal))) {
+        share.gate.leave();
+        quit(server as string, share);
+        return false;
+      }
       if (all.tryEnter() || (await all.enter(signal))) return true;
       if (share !== undefined) {
+        servers.leave();
         share.gate.leave();
         quit(server as string, share);
       }
@@ -73,11 +87,12 @@ export function createCallPlaces(limit: number): CallPlaces {
       all.leave();
       const share = server === undefined ? undefined : shares.get(server);
       if (share === undefined || server === undefined) return;
+      servers.leave();
       share.gate.leave();
       quit(server, share);
     },
     get waiting() {
-      let waiting = all.waiting;
+      let waiting = all.waiting + servers.waiting;
       for (const share of shares.values()) waiting += share.gate.waiting;
       return waiting;
     },
