@@ -56,4 +56,11 @@ describe('createOutputStore', () => {
     const after = [await store.spill('h'.repeat(10), limits, undefined, 'run-3'), await store.spill('i'.repeat(10), limits, undefined, 'run-3')];
     expect(await Promise.all(after.map((spilled) => store.read(spilled.handle)))).toEqual(['h'.repeat(10), 'i'.repeat(10)]);
   });
+
+  it('refuses a result larger than the whole budget without removing the spills it keeps', async () => {
+    const store = createOutputStore(mkdtempSync(path.join(tmpdir(), 'toolgate-spill-')), { maxBytes: 25 });
+    const kept = await store.spill('a'.repeat(10), limits, undefined, 'run-1');
+    await expect(store.spill('z'.repeat(26), limits, undefined, 'run-1')).rejects.toMatchObject({ code: 'TOOL_UNAVAILABLE' });
+    expect(await store.read(kept.handle)).toBe('a'.repeat(10));
+  });
 });

@@ -56,12 +56,14 @@ export function createOutputStore(directory: string, options: OutputStoreOptions
       // Reserved before any await, so spills written side by side cannot each find room for themselves alone.
       held += bytes;
       try {
+        // One that would not fit with every kept spill gone (too large, or beside writes under way) removes none of them.
+        if (held - kept.reduce((total, spill) => total + spill.bytes, 0) > maxBytes) throw tooLarge(bytes, maxBytes);
         while (held > maxBytes && kept.length > 0) {
           const oldest = kept.shift() as KeptSpill;
           held -= oldest.bytes;
           await rm(oldest.file, { force: true });
         }
-        if (held > maxBytes) throw new ToolUnavailableError('outputStore', 'outputStore', `the result (${bytes} bytes) does not fit the spill store's ${maxBytes} bytes`);
+        if (held > maxBytes) throw tooLarge(bytes, maxBytes);
         await mkdir(path.join(directory, run), { recursive: true, mode: 0o700 });
         await writeFile(file, text, { flag: 'wx', mode: 0o600, ...(signal === undefined ? {} : { signal }) });
       } catch (error) {
@@ -90,4 +92,8 @@ export function createOutputStore(directory: string, options: OutputStoreOptions
       await rm(path.join(directory, run), { recursive: true, force: true });
     },
   };
+}
+
+function tooLarge(bytes: number, maxBytes: number): ToolUnavailableError {
+  return new ToolUnavailableError('outputStore', 'outputStore', `the result (${bytes} bytes) does not fit the spill store's ${maxBytes} bytes`);
 }
