@@ -46,4 +46,29 @@ describe('attack: accept-edits rewrites the MCP client configuration that starts
     expect(readFileSync(join(gateway.workspace, '.cursor/mcp.json'), 'utf8')).toBe(ORIGINAL);
     expect(existsSync(join(gateway.workspace, '.mcp.json'))).toBe(false);
   }, 20_000);
+
+  it('nor a new file where another client reads its servers: Codex, opencode, Roo, Kiro, Amazon Q, Continue, Zed, a VS Code workspace', async () => {
+    const gateway = open.gateway(await serveGateway({ scope: 'workspace-write', mode: 'accept-edits', console: { enabled: false } }));
+    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+    open.client(client);
+    const paths = [
+      '.codex/config.toml',
+      'opencode.json',
+      'opencode.jsonc',
+      '.opencode/opencode.jsonc',
+      '.roo/mcp.json',
+      '.kiro/settings/mcp.json',
+      '.amazonq/mcp.json',
+      '.amazonq/cli-agents/default.json',
+      '.continue/mcpServers/server.yaml',
+      '.zed/settings.json',
+      'app.code-workspace',
+      'packages/web/.mcp.json',
+    ];
+    for (const path of paths) {
+      const result = await client.callTool({ name: 'write_file', arguments: { path, content: SERVER('sh') } });
+      expect(result.isError, path).toBe(true);
+      expect(existsSync(join(gateway.workspace, path)), path).toBe(false);
+    }
+  }, 20_000);
 });

@@ -57,6 +57,16 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze([
   '**/.vscode/settings.json',
   '**/.vscode/mcp.json',
   '**/.vscode/tasks.json',
+  '**/*.code-workspace',
+  '**/.codex/config.toml',
+  '**/opencode.json',
+  '**/opencode.jsonc',
+  '**/.opencode/opencode.json*',
+  '**/.roo/mcp.json',
+  '**/.kiro/settings/*.json',
+  '**/.amazonq/**/*.json',
+  '**/.continue/mcpServers/**',
+  '**/.zed/settings.json',
 ]);
 
 export type ProtectedPathMatcher = (path: NormalizedPath) => boolean;
