@@ -2,6 +2,7 @@ import { canonicalJson, ConfigurationError } from '../../core/internal.js';
 import type { ChainHead, ChainStore } from './chain-store.js';
 import type { OpenClaims } from './open-claims.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
+import { ResultBlobs } from './result-blobs.js';
 import { appendOnlyTriggerSql, CHAINED_TABLES } from './schema.js';
 import { verifyChain } from './verify-chain.js';
 
@@ -80,6 +81,8 @@ export function compactJournal(store: ChainStore, openClaims: OpenClaims, option
       for (const statement of appendOnlyTriggerSql(table)) db.exec(statement);
     }
     db.prepare(`DELETE FROM receipt_keys WHERE seq <= ?`).run(throughSeq);
+    // The long texts only the dropped receipts named go with them.
+    new ResultBlobs(db).sweep();
     store.append('checkpoints', { at: Date.now(), through_seq: throughSeq, through_hash: through.hash, body: canonicalJson({ removed }) });
     return { removed, throughSeq };
   });

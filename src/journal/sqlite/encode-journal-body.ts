@@ -1,4 +1,4 @@
-import { exceedsJsonTextBytes, type JournalSettleInput } from '../../core/internal.js';
+import { exceedsJsonTextBytes, type JournalSettleInput, type RecordedResult } from '../../core/internal.js';
 
 /**
  * Encode a recorded result. A body is stored and hashed as this text, so it
@@ -22,6 +22,90 @@ export function encodeResult(input: JournalSettleInput, maxValueBytes: number): 
     return JSON.stringify(result);
   } catch {
     return JSON.stringify({ ...result, value: { $unserializable: true } });
+  }
+}
+
+/** Text this long or longer is stored once, by its digest, beside the rows that name it (`ResultBlobs`). */
+export const MIN_BLOB_CHARS = 4096;
+const NO_BLOBS: ReadonlyMap<string, string> = new Map();
+/** A content's last line up to this long stays in the body: the part of a result that differs from call to call. */
+const MAX_CONTENT_TAIL_CHARS = 1024;
+
+/** A result as the journal stores it: its body, and the long texts the body names by digest. */
+export interface StoredResult {
+  readonly body: string;
+  /** Digest → text, each well-formed (what SQLite reads back) and hashed as such. */
+  readonly blobs: ReadonlyMap<string, string>;
+}
+
+/**
+ * `encodeResult`, with a content or a kept value of `MIN_BLOB_CHARS` or more
+ * (the value as JSON) stored aside, named in the body by its SHA-256
+ * (`contentBlob`, `valueBlob`): the chain covers the digest, and the text is
+ * checked against it when it is read. The same text, a file read again and
+ * again, is then stored once: a model that asked for the same 60 KB file
+ * over and over grew the journal by the file and its preview each time. A
+ * content's last line, when short, stays in the body (`contentTail`): a
+ * preview ends on the line naming where its whole output was spilled, new
+ * for every call.
+ */
+export function encodeStoredResult(input: JournalSettleInput, maxValueBytes: number, sha256: (text: string) => string): StoredResult {
+  const inline = encodeResult(input, maxValueBytes);
+  // Most results are short: neither part can be long, and the body is what it always was.
+  if (inline.length < MIN_BLOB_CHARS) return { body: inline, blobs: NO_BLOBS };
+  const blobs = new Map<string, string>();
+  const aside = (text: string): string => {
+    const wellFormed = text.toWellFormed();
+    const digest = sha256(wellFormed);
+    blobs.set(digest, wellFormed);
+    return digest;
+  };
+  const kept = keepsValue(input.value, maxValueBytes);
+  const valueText = kept && input.value !== undefined ? jsonOf(input.value) : undefined;
+  const longValue = valueText !== undefined && valueText.length >= MIN_BLOB_CHARS;
+  const longContent = typeof input.content === 'string' && input.content.length >= MIN_BLOB_CHARS;
+  if (!longValue && !longContent) return { body: inline, blobs };
+  const result = {
+    ok: input.ok,
+    ...(!kept ? { valueNotKept: true } : longValue ? { valueBlob: aside(valueText) } : valueText === undefined ? {} : { value: JSON.parse(valueText) as unknown }),
+    ...(longContent ? contentAside(input.content, aside) : { content: input.content }),
+    error: input.error,
+    ...(input.attachments === undefined ? {} : { attachments: input.attachments }),
+    receipt: input.receipt,
+  };
+  return { body: JSON.stringify(result), blobs };
+}
+
+/** A long content stored aside, but for a short last line. */
+function contentAside(content: string, aside: (text: string) => string): { contentBlob: string; contentTail?: string } {
+  const cut = content.lastIndexOf('\n');
+  if (cut <= 0 || content.length - cut > MAX_CONTENT_TAIL_CHARS) return { contentBlob: aside(content) };
+  return { contentBlob: aside(content.slice(0, cut)), contentTail: content.slice(cut) };
+}
+
+/** A stored body read back whole: each text it names taken from `blobText`. One missing or changed reads as a value not kept, so it answers no retry or replay. */
+export function decodeStoredResult(body: string, blobText: (digest: string) => string | undefined): RecordedResult {
+  const stored = JSON.parse(body) as Record<string, unknown>;
+  const { valueBlob, contentBlob, contentTail, ...rest } = stored;
+  if (valueBlob === undefined && contentBlob === undefined) return stored as unknown as RecordedResult;
+  const value = typeof valueBlob === 'string' ? blobText(valueBlob) : undefined;
+  const content = typeof contentBlob === 'string' ? blobText(contentBlob) : undefined;
+  const lost = (valueBlob !== undefined && value === undefined) || (contentBlob !== undefined && content === undefined);
+  return {
+    ...rest,
+    ...(value === undefined ? {} : { value: JSON.parse(value) as unknown }),
+    ...(content === undefined ? {} : { content: typeof contentTail === 'string' ? content + contentTail : content }),
+    ...(contentBlob !== undefined && content === undefined ? { content: '' } : {}),
+    ...(lost ? { valueNotKept: true } : {}),
+  } as unknown as RecordedResult;
+}
+
+/** A value's JSON, or the marker of one that has none (a bigint). */
+function jsonOf(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return JSON.stringify({ $unserializable: true });
   }
 }
 

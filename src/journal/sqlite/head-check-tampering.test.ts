@@ -20,7 +20,7 @@ afterEach(() => {
 
 /**
  * What a toolgate of schema 1 left: events and claims without `key_id` or
- * `signature`, no run or receipt key index, the indexes it made, and
+ * `signature`, no run or receipt key index nor blobs, the indexes it made, and
  * `user_version` 1. Only a file with no signed event or claim can be dressed
  * so: a signed one's hash covers its key id.
  */
@@ -29,7 +29,7 @@ function dressAsSchema1(db: Database.Database): void {
     db.exec(`ALTER TABLE ${table} DROP COLUMN signature`);
     db.exec(`ALTER TABLE ${table} DROP COLUMN key_id`);
   }
-  db.exec(`DROP TABLE runs; DROP TABLE receipt_keys; DELETE FROM meta WHERE name = 'receipt_keys_through';
+  db.exec(`DROP TABLE runs; DROP TABLE receipt_keys; DROP TABLE blobs; DELETE FROM meta WHERE name = 'receipt_keys_through';
     CREATE INDEX claims_by_key ON claims (key, seq); CREATE INDEX receipts_by_key ON receipts (key, seq); CREATE INDEX receipts_by_run ON receipts (run_id, seq);`);
   db.pragma('user_version = 1');
 }

@@ -118,6 +118,9 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     `INSERT OR REPLACE INTO meta (name, value) SELECT 'receipt_keys_through', coalesce(max(seq), 0) FROM receipts`,
     `DROP INDEX IF EXISTS receipts_by_key`,
   ],
+  // The long texts of results, stored once by digest (`ResultBlobs`): the same file read again and again was
+  // recorded whole each time.
+  [`CREATE TABLE blobs (digest TEXT NOT NULL UNIQUE, text TEXT NOT NULL)`],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -25,7 +25,8 @@ import { ReceiptKeys } from './receipt-keys.js';
 import { RunIndex } from './run-index.js';
 import { checkResolveClaimOptions, claimBodyOf, listedClaimRow, mirroredClaimRow, unresolvedClaimError, unresolvedClaimOf, type ClaimRow, type ResolveClaimOptions } from './journal-claims.js';
 import { promised } from './promised.js';
-import { encodeData, encodeResult } from './encode-journal-body.js';
+import { decodeStoredResult, encodeData, type StoredResult } from './encode-journal-body.js';
+import { ResultBlobs } from './result-blobs.js';
 import { journalIdOf } from './schema.js';
 import { verifyAgainstAnchor, type AnchoredVerifyResult } from './verify-against-anchor.js';
 import { verifyChain, type VerifyOptions, type SqliteVerifyResult } from './verify-chain.js';
@@ -57,7 +58,8 @@ export class SqliteJournal implements Journal {
   readonly #runs: RunIndex;
   readonly #receiptKeys: ReceiptKeys;
   /** Receipts queued for the next batch, by key: a `prepare` of the key reads them without waiting for the commit. */
-  readonly #queued = new Map<string, string>();
+  readonly #queued = new Map<string, StoredResult>();
+  readonly #blobs: ResultBlobs;
   readonly #holder = `pid ${process.pid} on ${hostname()}`;
   readonly #claimBySeq: Database.Statement<[number], ClaimRow & ChainRow>;
   #closed = false;
@@ -77,6 +79,7 @@ export class SqliteJournal implements Journal {
     this.#runs = new RunIndex(store);
     this.#receiptKeys = new ReceiptKeys(store);
     this.#claimBySeq = db.prepare(`SELECT * FROM claims WHERE seq = ?`);
+    this.#blobs = new ResultBlobs(db);
   }
 
   /** The public key every row is signed with (PEM), when signing is on. */
@@ -89,7 +92,7 @@ export class SqliteJournal implements Journal {
       this.#open();
       // A record-tier call guards no effect: it writes no claim and does not wait for a commit.
       const queued = this.#queued.get(input.key);
-      if (queued !== undefined) return { status: 'recorded', recorded: JSON.parse(queued) as RecordedResult } as const;
+      if (queued !== undefined) return { status: 'recorded', recorded: decodeStoredResult(queued.body, (digest) => queued.blobs.get(digest)) } as const;
       // The claim id is fixed here: a batch that cannot commit as one runs its writes again, and the
       // claim must come out the same.
       const claimId = randomUUID();
@@ -105,7 +108,7 @@ export class SqliteJournal implements Journal {
     const recorded = this.#receiptKeys.bodyOf(input.key);
     if (recorded !== undefined) {
       this.#letGoOfEarlierRun(claimId);
-      return { status: 'recorded', recorded: JSON.parse(recorded) as RecordedResult };
+      return { status: 'recorded', recorded: this.#blobs.recorded(recorded) };
     }
     if (input.tier === 'effect') {
       const open = this.#openClaims.refresh();
@@ -143,25 +146,25 @@ export class SqliteJournal implements Journal {
       this.#open();
       const pending = claim === undefined ? undefined : this.#pending.get(claim.claimId);
       if (claim !== undefined && pending === undefined) throw new ConfigurationError('journal.settle', 'names a claim this journal does not hold open');
-      const receipt = input.receipt;
-      const key = claim?.key ?? `${receipt.actionDigest ?? ''}:${receipt.callId}`;
-      const body = encodeResult(input, this.#settings.maxRecordedValueBytes);
+      const key = claim?.key ?? `${input.receipt.actionDigest ?? ''}:${input.receipt.callId}`;
+      const stored = this.#blobs.stored(input, this.#settings.maxRecordedValueBytes);
       if (claim !== undefined) this.#pending.delete(claim.claimId);
       const write = (): void => {
+        this.#blobs.put(stored.blobs);
         // The receipt of an effect-tier call names its claim, and so settles it (see `OpenClaims`).
         this.#store.append('receipts', {
           at: Date.now(),
           key,
           claim_id: pending?.tier === 'effect' ? (claim?.claimId ?? null) : null,
           run_id: pending?.runId ?? null,
-          tool: receipt.tool,
-          action_digest: receipt.actionDigest ?? null,
-          body,
+          tool: input.receipt.tool,
+          action_digest: input.receipt.actionDigest ?? null,
+          body: stored.body,
         });
       };
       // A receipt recorded directly resolves once its batch committed.
       if (claim === undefined) return this.#batcher.commit(write);
-      this.#deferReceipt(key, body, pending?.tier === 'effect' ? claim.claimId : undefined, write);
+      this.#deferReceipt(key, stored, pending?.tier === 'effect' ? claim.claimId : undefined, write);
       return undefined;
     });
   }
@@ -177,10 +180,10 @@ export class SqliteJournal implements Journal {
    * of the same action claiming in the same batch, ahead of the receipt, does
    * not doubt it.
    */
-  #deferReceipt(key: string, body: string, claimId: string | undefined, write: () => void): void {
-    this.#queued.set(key, body);
+  #deferReceipt(key: string, stored: StoredResult, claimId: string | undefined, write: () => void): void {
+    this.#queued.set(key, stored);
     const settled = (): void => {
-      if (this.#queued.get(key) === body) this.#queued.delete(key);
+      if (this.#queued.get(key) === stored) this.#queued.delete(key);
       if (claimId === undefined) return;
       // Committed, the receipt closed the claim; failed, the claim stays open and is in doubt from now on.
       this.#openClaims.release(claimId);
@@ -211,11 +214,11 @@ export class SqliteJournal implements Journal {
     return promised(() => {
       this.#open();
       this.#batcher.flush();
-      const body = this.#store.read(() => {
+      return this.#store.read(() => {
         this.#store.checkHead();
-        return this.#receiptKeys.bodyOf(key);
+        const body = this.#receiptKeys.bodyOf(key);
+        return body === undefined ? undefined : this.#blobs.recorded(body);
       });
-      return body === undefined ? undefined : (JSON.parse(body) as RecordedResult);
     });
   }
 
@@ -319,7 +322,7 @@ export class SqliteJournal implements Journal {
     return promised(() => {
       this.#open();
       this.#batcher.flush();
-      return this.#runs.bodies(query.runId).map((body) => JSON.parse(body) as RecordedResult);
+      return this.#runs.bodies(query.runId).map((body) => this.#blobs.recorded(body));
     });
   }
 

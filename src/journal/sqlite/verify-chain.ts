@@ -4,6 +4,7 @@ import type { ChainHead } from './chain-store.js';
 import { chainRows, rowProblem, rowsAfter, type ChainRow } from './chain-rows.js';
 import { GENESIS_HASH } from './row-hash.js';
 import { receiptKeysProblem } from './receipt-keys.js';
+import { blobsProblem } from './result-blobs.js';
 import { isSeal, keyMade, type ReceiptVerifier } from './receipt-signer.js';
 import { appendOnlyTriggers, CHAINED_TABLES, normaliseSchemaSql, type ChainedTable } from './schema.js';
 
@@ -117,9 +118,9 @@ function verifySnapshot(db: Database.Database, options: VerifyOptions & { verifi
   return result(schemaProblem(db));
 }
 
-/** The schema checks of `verify()`: the append-only triggers, columns no hash covers, the receipt key index. */
+/** The schema checks of `verify()`: the append-only triggers, columns no hash covers, the receipt key index, the stored texts. */
 export function schemaProblem(db: Database.Database): BadRow | undefined {
-  return triggerProblem(db) ?? columnProblem(db) ?? receiptKeysProblem(db);
+  return triggerProblem(db) ?? columnProblem(db) ?? receiptKeysProblem(db) ?? blobsProblem(db);
 }
 
 /**

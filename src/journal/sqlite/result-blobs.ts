@@ -1,0 +1,73 @@
+import type Database from 'better-sqlite3';
+import type { JournalSettleInput, RecordedResult } from '../../core/internal.js';
+import { nodeSha256 } from '../../node/digest/node-sha256.js';
+import { decodeStoredResult, encodeStoredResult, type StoredResult } from './encode-journal-body.js';
+
+/**
+ * The long texts of recorded results (`encodeStoredResult`), each stored
+ * once by its SHA-256 in the `blobs` table, beside the receipts whose bodies
+ * name it. A blob is not chained: the digest in the chained body vouches for
+ * it, and a text that no longer hashes to its digest, or is gone, reads as
+ * missing. A compaction removes the blobs no receipt left names (`sweep`).
+ */
+export class ResultBlobs {
+  readonly #insert: Database.Statement<[string, string]>;
+  readonly #select: Database.Statement<[string], string>;
+  readonly #sweep: Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.#insert = db.prepare(`INSERT OR IGNORE INTO blobs (digest, text) VALUES (?, ?)`);
+    this.#select = db.prepare<[string], string>(`SELECT text FROM blobs WHERE digest = ?`).pluck();
+    this.#sweep = db.prepare(
+      `DELETE FROM blobs WHERE digest NOT IN (SELECT body ->> '$.valueBlob' FROM receipts WHERE body ->> '$.valueBlob' IS NOT NULL
+         UNION SELECT body ->> '$.contentBlob' FROM receipts WHERE body ->> '$.contentBlob' IS NOT NULL)`,
+    );
+  }
+
+  /** A result as it is stored: its long texts aside, named by their digest (`encodeStoredResult`). */
+  stored(input: JournalSettleInput, maxValueBytes: number): StoredResult {
+    return encodeStoredResult(input, maxValueBytes, nodeSha256);
+  }
+
+  /** A stored receipt body read back whole, its long texts taken from the file. */
+  recorded(body: string): RecordedResult {
+    return decodeStoredResult(body, (digest) => this.text(digest));
+  }
+
+  /** Store each text not stored yet; inside the transaction that appends the receipt naming them. */
+  put(blobs: ReadonlyMap<string, string>): void {
+    for (const [digest, text] of blobs) this.#insert.run(digest, text);
+  }
+
+  /** The text stored under `digest`, when it still hashes to it. */
+  text(digest: string): string | undefined {
+    const text = this.#select.get(digest);
+    return typeof text === 'string' && nodeSha256(text) === digest ? text : undefined;
+  }
+
+  /** Remove the blobs no receipt names any more; returns how many. */
+  sweep(): number {
+    return this.#sweep.run().changes;
+  }
+}
+
+/**
+ * `verify()`'s check of the stored texts: each still hashes to its digest,
+ * and each a receipt names is there. The chain vouches for the digests, not
+ * for the texts: without this, a text changed in the file would be found
+ * only when its recording is read again.
+ */
+export function blobsProblem(db: Database.Database): { table: string; id: number; problem: string } | undefined {
+  const changed = db.prepare<[], { id: number; digest: string; text: unknown }>(`SELECT rowid AS id, digest, text FROM blobs`);
+  for (const row of changed.iterate()) {
+    if (typeof row.text !== 'string' || nodeSha256(row.text) !== row.digest) return { table: 'blobs', id: row.id, problem: 'a stored text no longer matches its digest: the recording that names it was changed' };
+  }
+  const missing = db
+    .prepare<[], number>(
+      `SELECT r.seq FROM receipts r WHERE (r.body ->> '$.valueBlob' IS NOT NULL AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.digest = r.body ->> '$.valueBlob'))
+         OR (r.body ->> '$.contentBlob' IS NOT NULL AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.digest = r.body ->> '$.contentBlob')) ORDER BY r.seq LIMIT 1`,
+    )
+    .pluck()
+    .get();
+  return missing === undefined ? undefined : { table: 'receipts', id: missing, problem: 'names a stored text the file no longer holds' };
+}
