@@ -41,6 +41,35 @@ const readBig = (client: Client, signal?: AbortSignal): Promise<CallToolResult> 
 
 const textOf = (result: CallToolResult): string => result.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
 
+/** The fixture's `slow` with steps 0 answers only once cancelled: a server that hangs, or keeps each call alive with progress. */
+const HANGING = { command: process.execPath, args: [UPSTREAM], trust: 'annotations', tools: { slow: { governed: false } } };
+
+/**
+ * Twelve calls that never answer, spread over `names`, then a `read_file`:
+ * with every place held by the hanging calls, the read waited for the
+ * upstream's 60-second timeout. It must answer at once, and each hanging
+ * call leave when the client cancels it.
+ */
+async function readBesideHangingCalls(servers: Record<string, unknown>, names: readonly string[]): Promise<void> {
+  const { client } = await serve(workspace({}, { servers }));
+  const stop = new AbortController();
+  try {
+    const hanging = Array.from({ length: 12 }, (_, index) =>
+      client.callTool({ name: names[index % names.length] as string, arguments: { steps: 0, every: 10 } }, undefined, { signal: stop.signal, timeout: 120_000 }).then(
+        () => 'answered',
+        () => 'cancelled',
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const read = (await client.callTool({ name: 'read_file', arguments: { path: 'big.txt' } }, undefined, { timeout: 10_000 })) as CallToolResult;
+    expect(textOf(read)).toContain('abcdefghij');
+    stop.abort();
+    expect(await Promise.all(hanging)).toEqual(Array.from({ length: 12 }, () => 'cancelled'));
+  } finally {
+    await client.close();
+  }
+}
+
 describe('a flood of parallel tool calls through toolgate serve', () => {
   it('runs 60 parallel reads of a 3 MB file eight at a time: every one answered, the gateway under 700 MiB', async () => {
     const { client, pid } = await serve(workspace());
@@ -97,50 +126,12 @@ describe('a flood of parallel tool calls through toolgate serve', () => {
   }, 120_000);
 
   it('keeps places for the other tools while an upstream never answers: its calls take at most half of them', async () => {
-    // The fixture's `slow` with steps 0 answers only once cancelled: a server that hangs, or keeps each call alive with progress.
-    const servers = { fx: { command: process.execPath, args: [UPSTREAM], trust: 'annotations', tools: { slow: { governed: false } } } };
-    const { client } = await serve(workspace({}, { servers }));
-    const stop = new AbortController();
-    try {
-      const hanging = Array.from({ length: 12 }, () =>
-        client.callTool({ name: 'mcp_fx_slow', arguments: { steps: 0, every: 10 } }, undefined, { signal: stop.signal, timeout: 120_000 }).then(
-          () => 'answered',
-          () => 'cancelled',
-        ),
-      );
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      // Every place held by the hanging calls, this read waited for the upstream's 60-second timeout.
-      const read = (await client.callTool({ name: 'read_file', arguments: { path: 'big.txt' } }, undefined, { timeout: 10_000 })) as CallToolResult;
-      expect(textOf(read)).toContain('abcdefghij');
-      stop.abort();
-      expect(await Promise.all(hanging)).toEqual(Array.from({ length: 12 }, () => 'cancelled'));
-    } finally {
-      await client.close();
-    }
+    await readBesideHangingCalls({ fx: HANGING }, ['mcp_fx_slow']);
   }, 60_000);
 
   it('keeps places for the other tools while two upstreams never answer: their calls together leave one free', async () => {
     // Two configured servers that hang (the same fixture twice): each took its half, and together every place.
-    const server = { command: process.execPath, args: [UPSTREAM], trust: 'annotations', tools: { slow: { governed: false } } };
-    const { client } = await serve(workspace({}, { servers: { fx: server, fy: server } }));
-    const stop = new AbortController();
-    try {
-      const hanging = ['mcp_fx_slow', 'mcp_fy_slow'].flatMap((name) =>
-        Array.from({ length: 6 }, () =>
-          client.callTool({ name, arguments: { steps: 0, every: 10 } }, undefined, { signal: stop.signal, timeout: 120_000 }).then(
-            () => 'answered',
-            () => 'cancelled',
-          ),
-        ),
-      );
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const read = (await client.callTool({ name: 'read_file', arguments: { path: 'big.txt' } }, undefined, { timeout: 10_000 })) as CallToolResult;
-      expect(textOf(read)).toContain('abcdefghij');
-      stop.abort();
-      expect(await Promise.all(hanging)).toEqual(Array.from({ length: 12 }, () => 'cancelled'));
-    } finally {
-      await client.close();
-    }
+    await readBesideHangingCalls({ fx: HANGING, fy: HANGING }, ['mcp_fx_slow', 'mcp_fy_slow']);
   }, 60_000);
 
   it('journals a large read\'s content and receipt, not the file: 20 reads of a 3 MB file add under 4 MiB to the journal', async () => {
