@@ -70,6 +70,28 @@ describe('attack: a client cancels call after call over HTTP', () => {
     }
   }, 120_000);
 
+  it('does not run a request whose cancellation came first, on another connection, and holds no place for it', async () => {
+    const client = new Client({ name: 'early-canceller', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(gateway.mcpUrl, gateway.auth);
+    await client.connect(transport);
+    const headers = { ...(gateway.auth.requestInit.headers as Record<string, string>), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId as string, 'mcp-protocol-version': '2025-06-18' };
+    const post = async (message: object): Promise<string> => (await fetch(gateway.mcpUrl, { method: 'POST', headers, body: JSON.stringify(message), signal: AbortSignal.timeout(10_000) })).text();
+    try {
+      // The client gave up on the call before its request reached the gateway: each is its own POST.
+      await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'early-1', reason: 'the person cancelled it' } });
+      // Run, it held the one place until cancelled again, which no client would do: every later call waited.
+      const answer = await post({ jsonrpc: '2.0', id: 'early-1', method: 'tools/call', params: { name: 'mcp_fx_slow', arguments: { steps: 0, every: 10 } } });
+      expect(answer).not.toContain('"result"');
+      expect(await client.callTool({ name: 'mcp_fx_echo', arguments: { text: 'not held up' } }, undefined, { timeout: 10_000 })).toMatchObject({ content: [{ type: 'text', text: 'not held up' }] });
+      // A cancellation of a request already answered is not kept for the next request of that id.
+      expect(await post({ jsonrpc: '2.0', id: 'late-1', method: 'tools/call', params: { name: 'mcp_fx_echo', arguments: { text: 'once' } } })).toContain('once');
+      await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'late-1' } });
+      expect(await post({ jsonrpc: '2.0', id: 'late-1', method: 'tools/call', params: { name: 'mcp_fx_echo', arguments: { text: 'twice' } } })).toContain('twice');
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
   it('ends the streams of calls cancelled while they wait their turn, and the place still serves the next call', async () => {
     const client = new Client({ name: 'line-canceller', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(gateway.mcpUrl, gateway.auth));

@@ -7,6 +7,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createBearerCheck } from './bearer-token-check.js';
+import { honourCancellations } from './honour-cancellations.js';
 import { httpAllowLists } from './http-allow-lists.js';
 import { resolveServeHttpOptions } from './resolve-serve-http-options.js';
 
@@ -126,7 +127,7 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
     await server.connect(transport);
-    endCancelledStreams(transport);
+    honourCancellations(transport);
     cancelOnDroppedStream(transport, carrying);
     await carry(carrying, response, () => transport.handleRequest(request, response));
     // A refused or non-initialize first request leaves no session behind.
@@ -208,24 +209,6 @@ function cancelOnDroppedStream(transport: StreamableHTTPServerTransport, carryin
       });
     }
     deliver?.(message, extra);
-  };
-}
-
-/**
- * A request its client cancelled is never answered (the protocol's rule, and
- * the SDK's): its response stream is ended here, once the cancellation has
- * reached its handler. Left open, each cancelled call held its connection
- * until the session closed, and about 250 cancels filled the gateway's
- * connections. A client that dropped the stream itself is cancelled the same
- * way (`cancelOnDroppedStream`); ending it again does nothing.
- */
-function endCancelledStreams(transport: StreamableHTTPServerTransport): void {
-  const deliver = transport.onmessage;
-  transport.onmessage = (message, extra) => {
-    deliver?.(message, extra);
-    if (!('method' in message) || message.method !== 'notifications/cancelled' || 'id' in message) return;
-    const requestId: unknown = (message.params as { requestId?: unknown } | undefined)?.requestId;
-    if (typeof requestId === 'string' || typeof requestId === 'number') transport.closeSSEStream(requestId);
   };
 }
 
