@@ -100,6 +100,25 @@ export function decodeStoredResult(body: string, blobText: (digest: string) => s
   } as unknown as RecordedResult;
 }
 
+/**
+ * The digests a stored body names (`valueBlob`, `contentBlob`), read as
+ * `decodeStoredResult` reads them: with JSON.parse, not SQLite's JSON
+ * functions, which stop at 1,000 levels of nesting (a tool's result can nest
+ * deeper) and would disagree with the decoder on such a body.
+ */
+export function namedBlobs(body: string): string[] {
+  const stored = JSON.parse(body) as Record<string, unknown>;
+  return [stored.valueBlob, stored.contentBlob].filter((digest): digest is string => typeof digest === 'string');
+}
+
+/**
+ * Whether a receipt body may name a stored text: a SQL filter that reads no
+ * JSON. The encoder writes a name it sets as `"valueBlob":"` (JSON.stringify,
+ * no space, no escape): a body without either string names none. One with
+ * it nested in a value is told apart by `namedBlobs`.
+ */
+export const MAY_NAME_BLOBS_SQL = `(instr(body, '"valueBlob":"') > 0 OR instr(body, '"contentBlob":"') > 0)`;
+
 /** A value's JSON, or the marker of one that has none (a bigint). */
 function jsonOf(value: unknown): string {
   try {

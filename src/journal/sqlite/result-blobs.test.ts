@@ -109,4 +109,33 @@ describe('ResultBlobs: the long texts of results, stored once', () => {
     expect(await journal.lookup(key('new'))).toMatchObject({ value: FILE, content: PREVIEW });
     expect(inFile<number>('SELECT count(*) FROM blobs')).toBe(2);
   });
+
+  it('verifies and compacts a journal whose result is nested past the depth SQLite parses JSON to', async () => {
+    // A tool's result nested 1,500 deep (3 KB of JSON, well within the value kept): SQLite's JSON functions stop at
+    // 1,000 levels, and a walk that parsed every body with them threw "malformed JSON" from verify() and compact().
+    let deep: unknown = 1;
+    for (let depth = 0; depth < 1500; depth += 1) deep = [deep];
+    await journal.settle(undefined, settled('old', 'small', 'small'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const before = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Its content is long: the body that nests deep names a stored text.
+    await journal.settle(undefined, settled('deep', deep, PREVIEW));
+    expect(await journal.verify()).toMatchObject({ ok: true });
+    await expect(journal.compact({ before })).resolves.toMatchObject({ removed: { receipts: 1 } });
+    // The text the kept receipt names survives the compaction.
+    expect(await journal.lookup(key('deep'))).toMatchObject({ ok: true, value: deep, content: PREVIEW });
+    expect(await journal.verify()).toMatchObject({ ok: true });
+  });
+
+  it('reports a trigger on the stored texts', async () => {
+    await journal.settle(undefined, settled('c1'));
+    journal.close();
+    const db = new Database(file);
+    // Not on a chained or derived table, it runs inside every receipt's commit all the same.
+    db.exec(`CREATE TRIGGER blobs_hook AFTER INSERT ON blobs BEGIN DELETE FROM receipt_keys WHERE 0; END`);
+    db.close();
+    journal = createSqliteJournal(file, { onUnresolved: () => undefined });
+    expect(await journal.verify()).toMatchObject({ ok: false, firstBadRow: { table: 'schema', problem: 'unexpected trigger blobs_hook on blobs' } });
+  });
 });

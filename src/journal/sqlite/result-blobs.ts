@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { JournalSettleInput, RecordedResult } from '../../core/internal.js';
 import { nodeSha256 } from '../../node/digest/node-sha256.js';
-import { decodeStoredResult, encodeStoredResult, type StoredResult } from './encode-journal-body.js';
+import { decodeStoredResult, encodeStoredResult, MAY_NAME_BLOBS_SQL, namedBlobs, type StoredResult } from './encode-journal-body.js';
 
 /**
  * The long texts of recorded results (`encodeStoredResult`), each stored
@@ -13,15 +13,16 @@ import { decodeStoredResult, encodeStoredResult, type StoredResult } from './enc
 export class ResultBlobs {
   readonly #insert: Database.Statement<[string, string]>;
   readonly #select: Database.Statement<[string], string>;
-  readonly #sweep: Database.Statement;
+  readonly #naming: Database.Statement<[], string>;
+  readonly #digests: Database.Statement<[], string>;
+  readonly #delete: Database.Statement<[string]>;
 
   constructor(db: Database.Database) {
     this.#insert = db.prepare(`INSERT OR IGNORE INTO blobs (digest, text) VALUES (?, ?)`);
     this.#select = db.prepare<[string], string>(`SELECT text FROM blobs WHERE digest = ?`).pluck();
-    this.#sweep = db.prepare(
-      `DELETE FROM blobs WHERE digest NOT IN (SELECT body ->> '$.valueBlob' FROM receipts WHERE body ->> '$.valueBlob' IS NOT NULL
-         UNION SELECT body ->> '$.contentBlob' FROM receipts WHERE body ->> '$.contentBlob' IS NOT NULL)`,
-    );
+    this.#naming = namingBodies(db);
+    this.#digests = db.prepare<[], string>(`SELECT digest FROM blobs`).pluck();
+    this.#delete = db.prepare<[string]>(`DELETE FROM blobs WHERE digest = ?`);
   }
 
   /** A result as it is stored: its long texts aside, named by their digest (`encodeStoredResult`). */
@@ -47,7 +48,11 @@ export class ResultBlobs {
 
   /** Remove the blobs no receipt names any more; returns how many. */
   sweep(): number {
-    return this.#sweep.run().changes;
+    const named = new Set<string>();
+    for (const body of this.#naming.iterate()) for (const digest of namedBlobs(body)) named.add(digest);
+    let removed = 0;
+    for (const digest of this.#digests.all()) if (!named.has(digest)) removed += this.#delete.run(digest).changes;
+    return removed;
   }
 }
 
@@ -62,12 +67,19 @@ export function blobsProblem(db: Database.Database): { table: string; id: number
   for (const row of changed.iterate()) {
     if (typeof row.text !== 'string' || nodeSha256(row.text) !== row.digest) return { table: 'blobs', id: row.id, problem: 'a stored text no longer matches its digest: the recording that names it was changed' };
   }
-  const missing = db
-    .prepare<[], number>(
-      `SELECT r.seq FROM receipts r WHERE (r.body ->> '$.valueBlob' IS NOT NULL AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.digest = r.body ->> '$.valueBlob'))
-         OR (r.body ->> '$.contentBlob' IS NOT NULL AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.digest = r.body ->> '$.contentBlob')) ORDER BY r.seq LIMIT 1`,
-    )
-    .pluck()
-    .get();
+  const stored = db.prepare<[string], number>(`SELECT 1 FROM blobs WHERE digest = ?`).pluck();
+  const naming = db.prepare<[], { seq: number; body: string }>(`SELECT seq, body FROM receipts WHERE ${MAY_NAME_BLOBS_SQL} ORDER BY seq`);
+  let missing: number | undefined;
+  for (const row of naming.iterate()) {
+    if (namedBlobs(row.body).some((digest) => stored.get(digest) === undefined)) {
+      missing = row.seq;
+      break;
+    }
+  }
   return missing === undefined ? undefined : { table: 'receipts', id: missing, problem: 'names a stored text the file no longer holds' };
+}
+
+/** The receipt bodies that may name a stored text (`MAY_NAME_BLOBS_SQL`); `namedBlobs` reads which. */
+function namingBodies(db: Database.Database): Database.Statement<[], string> {
+  return db.prepare<[], string>(`SELECT body FROM receipts WHERE ${MAY_NAME_BLOBS_SQL}`).pluck();
 }

@@ -188,8 +188,9 @@ function triggerProblem(db: Database.Database): BadRow | undefined {
     if (normaliseSchemaSql(found.sql ?? '') !== normaliseSchemaSql(trigger.sql)) return bad(`append-only trigger ${trigger.name} differs from the one the journal creates`);
   }
   // The derived tables too: a trigger on the receipt key index could drop what a fold inserts, one on `meta` move its
-  // reach, one on `runs` hide where a run's receipts begin from `recordings()`.
-  const guarded = new Set<string>([...CHAINED_TABLES, 'receipt_keys', 'meta', 'runs']);
+  // reach, one on `runs` hide where a run's receipts begin from `recordings()`, one on `blobs` act inside every
+  // commit that stores a long result.
+  const guarded = new Set<string>([...CHAINED_TABLES, 'receipt_keys', 'meta', 'runs', 'blobs']);
   for (const found of present.values()) {
     if (!known.has(found.name) && guarded.has(found.tbl_name.toLowerCase())) return bad(`unexpected trigger ${found.name} on ${found.tbl_name}`);
   }
