@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createToolRegistry, type JournalSettleInput, type ToolReceipt } from '../../core/internal.js';
 import { createSqliteJournal } from './create-sqlite-journal.js';
+import { ResultBlobs } from './result-blobs.js';
 import type { SqliteJournal } from './sqlite-journal.js';
 
 let dir: string;
@@ -137,5 +138,28 @@ describe('ResultBlobs: the long texts of results, stored once', () => {
     db.close();
     journal = createSqliteJournal(file, { onUnresolved: () => undefined });
     expect(await journal.verify()).toMatchObject({ ok: false, firstBadRow: { table: 'schema', problem: 'unexpected trigger blobs_hook on blobs' } });
+  });
+
+  it('reads a run whole while another journal on the file compacts it between the bodies and their texts', async () => {
+    const prepared = await journal.prepare({ key: key('r1'), tier: 'record', runId: 'run-1', actionDigest: 'd'.repeat(64), callId: 'r1', toolName: 'read_file' } as never);
+    expect(prepared.status).toBe('claimed');
+    await journal.settle(prepared.status === 'claimed' ? prepared.claim : undefined, settled('r1'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const other = createSqliteJournal(file, { onUnresolved: () => undefined });
+    // The other journal (another process) compacts just after the bodies were read, before their texts are.
+    const text = vi.spyOn(ResultBlobs.prototype, 'text').mockImplementationOnce(function (this: ResultBlobs, digest: string) {
+      void other.compact({ before: Date.now() });
+      text.mockRestore();
+      return this.text(digest);
+    });
+    try {
+      const recordings = await journal.recordings({ runId: 'run-1' });
+      expect(recordings.map((recorded) => [recorded.valueNotKept, recorded.value])).toEqual([[undefined, FILE]]);
+      // The compaction did run: the receipt and its texts are gone from the file.
+      expect(inFile<number>('SELECT count(*) FROM receipts') + inFile<number>('SELECT count(*) FROM blobs')).toBe(0);
+    } finally {
+      text.mockRestore();
+      other.close();
+    }
   });
 });
