@@ -11,6 +11,7 @@ import { decodeStoredResult, encodeStoredResult, MAY_NAME_BLOBS_SQL, namedBlobs,
  * missing. A compaction removes the blobs no receipt left names (`sweep`).
  */
 export class ResultBlobs {
+  readonly #db: Database.Database;
   readonly #insert: Database.Statement<[string, string]>;
   readonly #select: Database.Statement<[string], string>;
   readonly #naming: Database.Statement<[], string>;
@@ -18,6 +19,7 @@ export class ResultBlobs {
   readonly #delete: Database.Statement<[string]>;
 
   constructor(db: Database.Database) {
+    this.#db = db;
     this.#insert = db.prepare(`INSERT OR IGNORE INTO blobs (digest, text) VALUES (?, ?)`);
     this.#select = db.prepare<[string], string>(`SELECT text FROM blobs WHERE digest = ?`).pluck();
     this.#naming = namingBodies(db);
@@ -33,6 +35,16 @@ export class ResultBlobs {
   /** A stored receipt body read back whole, its long texts taken from the file. */
   recorded(body: string): RecordedResult {
     return decodeStoredResult(body, (digest) => this.text(digest));
+  }
+
+  /**
+   * The bodies `bodies` reads, each read back whole, in one read with the
+   * texts they name: a compaction elsewhere between the two sweeps the texts
+   * of receipts just read, which then read as values not kept.
+   */
+  recordedAll(bodies: () => readonly string[]): RecordedResult[] {
+    const read = (): RecordedResult[] => bodies().map((body) => this.recorded(body));
+    return this.#db.inTransaction ? read() : this.#db.transaction(read).deferred();
   }
 
   /** Store each text not stored yet; inside the transaction that appends the receipt naming them. */

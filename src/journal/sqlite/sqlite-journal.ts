@@ -322,11 +322,7 @@ export class SqliteJournal implements Journal {
     return promised(() => {
       this.#open();
       this.#batcher.flush();
-      // The bodies and the texts they name in one read: a compaction elsewhere between the two sweeps the texts
-      // of receipts just read, which then read as values not kept.
-      const db = this.#store.db;
-      const read = (): RecordedResult[] => this.#runs.bodies(query.runId).map((body) => this.#blobs.recorded(body));
-      return db.inTransaction ? read() : db.transaction(read).deferred();
+      return this.#blobs.recordedAll(() => this.#runs.bodies(query.runId));
     });
   }
 
