@@ -28,18 +28,14 @@ export function honourCancellations(transport: StreamableHTTPServerTransport): v
   const deliver = transport.onmessage;
   const send = transport.send.bind(transport);
   const running = new Set<RequestId>();
-  const answered = new Set<RequestId>();
+  // By request id, when it was answered or cancelled; the oldest first.
+  const answered = new Map<RequestId, number>();
   const early = new Map<RequestId, number>();
-  const remember = <T>(ids: Set<RequestId> | Map<RequestId, T>, id: RequestId, add: () => void): void => {
-    ids.delete(id);
-    add();
-    if (ids.size > MAX_REMEMBERED) ids.delete(ids.keys().next().value as RequestId);
-  };
   transport.send = (message, options) => {
     if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) {
       const id = message.id;
       running.delete(id);
-      remember(answered, id, () => answered.add(id));
+      remember(answered, id);
     }
     return send(message, options);
   };
@@ -58,8 +54,15 @@ export function honourCancellations(transport: StreamableHTTPServerTransport): v
     const requestId = cancelledRequestId(message);
     if (requestId === undefined) return;
     if (running.delete(requestId)) transport.closeSSEStream(requestId);
-    else if (!answered.has(requestId)) remember(early, requestId, () => early.set(requestId, Date.now()));
+    else if (!answered.has(requestId)) remember(early, requestId);
   };
+}
+
+/** Note `id` as the newest of `ids`, the oldest going past `MAX_REMEMBERED`. */
+function remember(ids: Map<RequestId, number>, id: RequestId): void {
+  ids.delete(id);
+  ids.set(id, Date.now());
+  if (ids.size > MAX_REMEMBERED) ids.delete(ids.keys().next().value as RequestId);
 }
 
 /** The request a `notifications/cancelled` names, or undefined for any other message. */

@@ -49,47 +49,39 @@ export function createCallPlaces(limit: number): CallPlaces {
     share.users -= 1;
     if (share.users === 0) shares.delete(server);
   };
+  // The lines a server's call passes, in this order: its share, the servers' places, all the places.
+  const linesOf = (share: Share): readonly CallGate[] => [share.gate, servers, all];
+  const leave = (lines: readonly CallGate[], server: string, share: Share): void => {
+    for (const line of lines) line.leave();
+    quit(server, share);
+  };
   return {
     tryTake(server) {
       if (server === undefined) return all.tryEnter();
       const share = join(server);
-      if (share.gate.tryEnter()) {
-        if (servers.tryEnter()) {
-          if (all.tryEnter()) return true;
-          servers.leave();
-        }
-        share.gate.leave();
-      }
-      quit(server, share);
+      const lines = linesOf(share);
+      const full = lines.findIndex((line) => !line.tryEnter());
+      if (full === -1) return true;
+      leave(lines.slice(0, full), server, share);
       return false;
     },
     async take(server, signal) {
-      const share = server === undefined ? undefined : join(server);
-      // Taken with no await where free: the call is in the next line before anything else runs, and counts as waiting there.
-      if (share !== undefined && !share.gate.tryEnter() && !(await share.gate.enter(signal))) {
-        quit(server as string, share);
+      if (server === undefined) return all.tryEnter() || all.enter(signal);
+      const share = join(server);
+      const lines = linesOf(share);
+      for (const [index, line] of lines.entries()) {
+        // Taken with no await where free: the call is in the next line before anything else runs, and counts as waiting there.
+        if (line.tryEnter() || (await line.enter(signal))) continue;
+        leave(lines.slice(0, index), server, share);
         return false;
       }
-      if (share !== undefined && !servers.tryEnter() && !(await servers.enter(signal))) {
-        share.gate.leave();
-        quit(server as string, share);
-        return false;
-      }
-      if (all.tryEnter() || (await all.enter(signal))) return true;
-      if (share !== undefined) {
-        servers.leave();
-        share.gate.leave();
-        quit(server as string, share);
-      }
-      return false;
+      return true;
     },
     give(server) {
-      all.leave();
-      const share = server === undefined ? undefined : shares.get(server);
-      if (share === undefined || server === undefined) return;
-      servers.leave();
-      share.gate.leave();
-      quit(server, share);
+      if (server === undefined) return all.leave();
+      const share = shares.get(server);
+      if (share === undefined) return all.leave();
+      leave(linesOf(share), server, share);
     },
     get waiting() {
       let waiting = all.waiting + servers.waiting;

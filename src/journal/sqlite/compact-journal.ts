@@ -2,7 +2,7 @@ import { canonicalJson, ConfigurationError } from '../../core/internal.js';
 import type { ChainHead, ChainStore } from './chain-store.js';
 import type { OpenClaims } from './open-claims.js';
 import type { ReceiptVerifier } from './receipt-signer.js';
-import { ResultBlobs } from './result-blobs.js';
+import { sweepBlobs } from './result-blobs.js';
 import { appendOnlyTriggerSql, CHAINED_TABLES } from './schema.js';
 import { verifyChain } from './verify-chain.js';
 
@@ -82,7 +82,7 @@ export function compactJournal(store: ChainStore, openClaims: OpenClaims, option
     }
     db.prepare(`DELETE FROM receipt_keys WHERE seq <= ?`).run(throughSeq);
     // The long texts only the dropped receipts named go with them.
-    new ResultBlobs(db).sweep();
+    sweepBlobs(db);
     store.append('checkpoints', { at: Date.now(), through_seq: throughSeq, through_hash: through.hash, body: canonicalJson({ removed }) });
     return { removed, throughSeq };
   });

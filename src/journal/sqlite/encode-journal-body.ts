@@ -9,20 +9,21 @@ import { exceedsJsonTextBytes, type JournalSettleInput, type RecordedResult } fr
  * (`valueNotKept`): the content the model read and the receipt still are.
  */
 export function encodeResult(input: JournalSettleInput, maxValueBytes: number): string {
-  const kept = keepsValue(input.value, maxValueBytes);
-  const result = {
-    ok: input.ok,
-    ...(kept ? { value: input.value } : { valueNotKept: true }),
-    content: input.content,
-    error: input.error,
-    ...(input.attachments === undefined ? {} : { attachments: input.attachments }),
-    receipt: input.receipt,
-  };
+  return encodeInline(input, keepsValue(input.value, maxValueBytes));
+}
+
+function encodeInline(input: JournalSettleInput, kept: boolean): string {
+  const result = resultBody(input, kept ? { value: input.value } : { valueNotKept: true }, { content: input.content });
   try {
     return JSON.stringify(result);
   } catch {
     return JSON.stringify({ ...result, value: { $unserializable: true } });
   }
+}
+
+/** A recorded result's body, its members in the order the journal has always written them. */
+function resultBody(input: JournalSettleInput, value: object, content: object): object {
+  return { ok: input.ok, ...value, ...content, error: input.error, ...(input.attachments === undefined ? {} : { attachments: input.attachments }), receipt: input.receipt };
 }
 
 /** Text this long or longer is stored once, by its digest, beside the rows that name it (`ResultBlobs`). */
@@ -50,7 +51,8 @@ export interface StoredResult {
  * for every call.
  */
 export function encodeStoredResult(input: JournalSettleInput, maxValueBytes: number, sha256: (text: string) => string): StoredResult {
-  const inline = encodeResult(input, maxValueBytes);
+  const kept = keepsValue(input.value, maxValueBytes);
+  const inline = encodeInline(input, kept);
   // Most results are short: neither part can be long, and the body is what it always was.
   if (inline.length < MIN_BLOB_CHARS) return { body: inline, blobs: NO_BLOBS };
   const blobs = new Map<string, string>();
@@ -60,20 +62,12 @@ export function encodeStoredResult(input: JournalSettleInput, maxValueBytes: num
     blobs.set(digest, wellFormed);
     return digest;
   };
-  const kept = keepsValue(input.value, maxValueBytes);
   const valueText = kept && input.value !== undefined ? jsonOf(input.value) : undefined;
   const longValue = valueText !== undefined && valueText.length >= MIN_BLOB_CHARS;
   const longContent = typeof input.content === 'string' && input.content.length >= MIN_BLOB_CHARS;
   if (!longValue && !longContent) return { body: inline, blobs };
-  const result = {
-    ok: input.ok,
-    ...(!kept ? { valueNotKept: true } : longValue ? { valueBlob: aside(valueText) } : valueText === undefined ? {} : { value: JSON.parse(valueText) as unknown }),
-    ...(longContent ? contentAside(input.content, aside) : { content: input.content }),
-    error: input.error,
-    ...(input.attachments === undefined ? {} : { attachments: input.attachments }),
-    receipt: input.receipt,
-  };
-  return { body: JSON.stringify(result), blobs };
+  const value = !kept ? { valueNotKept: true } : longValue ? { valueBlob: aside(valueText) } : valueText === undefined ? {} : { value: JSON.parse(valueText) as unknown };
+  return { body: JSON.stringify(resultBody(input, value, longContent ? contentAside(input.content, aside) : { content: input.content })), blobs };
 }
 
 /** A long content stored aside, but for a short last line. */

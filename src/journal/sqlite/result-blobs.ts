@@ -8,23 +8,17 @@ import { decodeStoredResult, encodeStoredResult, MAY_NAME_BLOBS_SQL, namedBlobs,
  * once by its SHA-256 in the `blobs` table, beside the receipts whose bodies
  * name it. A blob is not chained: the digest in the chained body vouches for
  * it, and a text that no longer hashes to its digest, or is gone, reads as
- * missing. A compaction removes the blobs no receipt left names (`sweep`).
+ * missing. A compaction removes the blobs no receipt left names (`sweepBlobs`).
  */
 export class ResultBlobs {
   readonly #db: Database.Database;
   readonly #insert: Database.Statement<[string, string]>;
   readonly #select: Database.Statement<[string], string>;
-  readonly #naming: Database.Statement<[], string>;
-  readonly #digests: Database.Statement<[], string>;
-  readonly #delete: Database.Statement<[string]>;
 
   constructor(db: Database.Database) {
     this.#db = db;
     this.#insert = db.prepare(`INSERT OR IGNORE INTO blobs (digest, text) VALUES (?, ?)`);
     this.#select = db.prepare<[string], string>(`SELECT text FROM blobs WHERE digest = ?`).pluck();
-    this.#naming = namingBodies(db);
-    this.#digests = db.prepare<[], string>(`SELECT digest FROM blobs`).pluck();
-    this.#delete = db.prepare<[string]>(`DELETE FROM blobs WHERE digest = ?`);
   }
 
   /** A result as it is stored: its long texts aside, named by their digest (`encodeStoredResult`). */
@@ -57,15 +51,16 @@ export class ResultBlobs {
     const text = this.#select.get(digest);
     return typeof text === 'string' && nodeSha256(text) === digest ? text : undefined;
   }
+}
 
-  /** Remove the blobs no receipt names any more; returns how many. */
-  sweep(): number {
-    const named = new Set<string>();
-    for (const body of this.#naming.iterate()) for (const digest of namedBlobs(body)) named.add(digest);
-    let removed = 0;
-    for (const digest of this.#digests.all()) if (!named.has(digest)) removed += this.#delete.run(digest).changes;
-    return removed;
-  }
+/** Remove the stored texts no receipt names any more (a compaction's last step); returns how many. */
+export function sweepBlobs(db: Database.Database): number {
+  const named = new Set<string>();
+  for (const row of namingReceipts(db).iterate()) for (const digest of namedBlobs(row.body)) named.add(digest);
+  const remove = db.prepare<[string]>(`DELETE FROM blobs WHERE digest = ?`);
+  let removed = 0;
+  for (const digest of db.prepare<[], string>(`SELECT digest FROM blobs`).pluck().all()) if (!named.has(digest)) removed += remove.run(digest).changes;
+  return removed;
 }
 
 /**
@@ -80,9 +75,8 @@ export function blobsProblem(db: Database.Database): { table: string; id: number
     if (typeof row.text !== 'string' || nodeSha256(row.text) !== row.digest) return { table: 'blobs', id: row.id, problem: 'a stored text no longer matches its digest: the recording that names it was changed' };
   }
   const stored = db.prepare<[string], number>(`SELECT 1 FROM blobs WHERE digest = ?`).pluck();
-  const naming = db.prepare<[], { seq: number; body: string }>(`SELECT seq, body FROM receipts WHERE ${MAY_NAME_BLOBS_SQL} ORDER BY seq`);
   let missing: number | undefined;
-  for (const row of naming.iterate()) {
+  for (const row of namingReceipts(db).iterate()) {
     if (namedBlobs(row.body).some((digest) => stored.get(digest) === undefined)) {
       missing = row.seq;
       break;
@@ -91,7 +85,7 @@ export function blobsProblem(db: Database.Database): { table: string; id: number
   return missing === undefined ? undefined : { table: 'receipts', id: missing, problem: 'names a stored text the file no longer holds' };
 }
 
-/** The receipt bodies that may name a stored text (`MAY_NAME_BLOBS_SQL`); `namedBlobs` reads which. */
-function namingBodies(db: Database.Database): Database.Statement<[], string> {
-  return db.prepare<[], string>(`SELECT body FROM receipts WHERE ${MAY_NAME_BLOBS_SQL}`).pluck();
+/** The receipts whose bodies may name a stored text (`MAY_NAME_BLOBS_SQL`), in order; `namedBlobs` reads which. */
+function namingReceipts(db: Database.Database): Database.Statement<[], { seq: number; body: string }> {
+  return db.prepare<[], { seq: number; body: string }>(`SELECT seq, body FROM receipts WHERE ${MAY_NAME_BLOBS_SQL} ORDER BY seq`);
 }

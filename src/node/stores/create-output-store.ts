@@ -43,8 +43,9 @@ function runDirectoryName(runId: string | undefined): string {
 /** Run-scoped spills under `directory/<run>/`, swept by `endRun`, and bounded in all by `maxBytes`. */
 export function createOutputStore(directory: string, options: OutputStoreOptions = {}): NodeOutputStore {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_SPILL_BYTES;
-  // The spills this store wrote and still keeps, oldest first, and the bytes they and the writes under way hold.
+  // The spills this store wrote and still keeps, oldest first; the bytes they hold, and they and the writes under way.
   const kept: KeptSpill[] = [];
+  let keptBytes = 0;
   let held = 0;
   return {
     async spill(text, _limits, signal, runId): Promise<SpilledResult> {
@@ -57,10 +58,11 @@ export function createOutputStore(directory: string, options: OutputStoreOptions
       held += bytes;
       try {
         // One that would not fit with every kept spill gone (too large, or beside writes under way) removes none of them.
-        if (held - kept.reduce((total, spill) => total + spill.bytes, 0) > maxBytes) throw tooLarge(bytes, maxBytes);
+        if (held - keptBytes > maxBytes) throw tooLarge(bytes, maxBytes);
         while (held > maxBytes && kept.length > 0) {
           const oldest = kept.shift() as KeptSpill;
           held -= oldest.bytes;
+          keptBytes -= oldest.bytes;
           await rm(oldest.file, { force: true });
         }
         if (held > maxBytes) throw tooLarge(bytes, maxBytes);
@@ -72,6 +74,7 @@ export function createOutputStore(directory: string, options: OutputStoreOptions
         throw error;
       }
       kept.push({ run, file, bytes });
+      keptBytes += bytes;
       return { handle: `spill:${run}/${name}`, bytes };
     },
     async read(handle) {
@@ -87,6 +90,7 @@ export function createOutputStore(directory: string, options: OutputStoreOptions
         const spill = kept[index] as KeptSpill;
         if (spill.run !== run) continue;
         held -= spill.bytes;
+        keptBytes -= spill.bytes;
         kept.splice(index, 1);
       }
       await rm(path.join(directory, run), { recursive: true, force: true });
