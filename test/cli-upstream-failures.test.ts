@@ -130,4 +130,23 @@ describe('upstream servers fail alone (toolgate serve, toolgate tools)', () => {
     },
     TIMEOUT,
   );
+
+  it(
+    'bounds an upstream call as the configuration says: maxTotalTimeoutMs ends a call its server keeps alive with progress; a pipe bound on a url server is refused',
+    async () => {
+      const alive = { ...working, tools: { slow: { governed: false } }, timeoutMs: 5_000, maxTotalTimeoutMs: 1_000 };
+      served = await serveGateway({ servers: { alive } });
+      const mcp = await connect(served);
+      const started = Date.now();
+      // Progress every 20 ms for 200 s restarts the per-call timeout each time; only the total bound ends it.
+      const answer = await mcp.callTool({ name: 'mcp_alive_slow', arguments: { steps: 10_000, every: 20 } }, undefined, { timeout: 60_000 });
+      expect(answer.isError).toBe(true);
+      expect(JSON.stringify(answer.content)).toContain('timed out after 1000 ms');
+      expect(Date.now() - started).toBeLessThan(15_000);
+      const refused = await runCli(['tools'], makeWorkspace({ servers: { remote: { url: 'http://127.0.0.1:9/mcp', local: true, maxUnreadBytes: 2048 } } }));
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain('servers.remote.maxUnreadBytes applies only to a server started with a command');
+    },
+    TIMEOUT,
+  );
 });

@@ -6,6 +6,7 @@ import type { ServedApprovals } from './choose-served-confirm.js';
 import { listServedTools, servedToolsPage } from './list-served-tools.js';
 import type { LiveRegistry } from './mcp-types.js';
 import type { ObserveServedCall } from './observe-served-call.js';
+import type { ServedCalls } from './served-calls.js';
 import { setCallToolHandler } from './read-call-tool-request.js';
 
 export interface CreateGatewayServerOptions {
@@ -20,6 +21,8 @@ export interface CreateGatewayServerOptions {
   readonly observe: ObserveServedCall | undefined;
   /** The most bytes of media one result sends. */
   readonly maxMediaBytes: number;
+  /** Where each call is counted while it runs, so that closing the gateway waits for it. */
+  readonly calls: ServedCalls;
 }
 
 /** One MCP server session over a live registry: `tools/list` and `tools/call`, and `list_changed` on every new snapshot. */
@@ -32,8 +35,8 @@ export function createGatewayServer(options: CreateGatewayServerOptions): { serv
     calls += 1;
     const callId = `${options.callIdPrefix}-${calls.toString(36)}`;
     const run = (): Promise<CallToolResult> => callServedTool(request, extra, { source: options.source, server, context: callContext, approvals: options.approvals, callId, maxMediaBytes: options.maxMediaBytes });
-    if (options.observe === undefined) return run();
-    return options.observe({ callId, tool: request.name, requestId: extra.requestId, sessionId: extra.sessionId, transport: options.transport }, run);
+    if (options.observe === undefined) return options.calls.track(run());
+    return options.calls.track(options.observe({ callId, tool: request.name, requestId: extra.requestId, sessionId: extra.sessionId, transport: options.transport }, run));
   });
   const detach = options.source.subscribe(() => {
     if (server.transport === undefined) return;

@@ -9,6 +9,7 @@ import { DEFAULT_MAX_MEDIA_BYTES } from './media-content-blocks.js';
 import type { LiveRegistry } from './mcp-types.js';
 import type { ObserveServedCall } from './observe-served-call.js';
 import { routePastMessageSwitch } from './route-past-message-switch.js';
+import { createServedCalls, SETTLE_ON_CLOSE_MS } from './served-calls.js';
 import type { ServeHttpOptions } from './serve-http.js';
 import { DEFAULT_MAX_UNREAD_BYTES } from './bound-stdio-writes.js';
 import { useLeanFraming } from './use-lean-framing.js';
@@ -90,6 +91,7 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
   const prefix = `mcp-${randomBytes(4).toString('hex')}`;
   let sessions = 0;
   let subscribed = 0;
+  const calls = createServedCalls();
   const transport = options.transport ?? 'stdio';
   const createSession = (): ReturnType<typeof createGatewayServer> => {
     sessions += 1;
@@ -103,6 +105,7 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
       transport: transport === 'stdio' ? 'stdio' : 'http',
       observe: options.observeCall,
       maxMediaBytes,
+      calls,
     });
     subscribed += 1;
     let attached = true;
@@ -125,6 +128,7 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
         stdin.off('close', onEnd);
         detach();
         await server.close();
+        await calls.settled(SETTLE_ON_CLOSE_MS);
       })());
     // The SDK's stdio transport does not notice the client going away. Its end closes the session, which aborts the
     // calls in flight: their pending approvals are withdrawn, never left for someone to approve later.
@@ -144,7 +148,11 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
   // The HTTP transport (and the SDK's) loads only for a gateway served over HTTP: a stdio gateway starts without it.
   const { serveHttp } = await import('./serve-http.js');
   const listener = await serveHttp(transport, createSession);
-  return { url: listener.url, stats: () => ({ sessions: listener.sessions(), subscribed }), close: () => listener.close() };
+  return { url: listener.url, stats: () => ({ sessions: listener.sessions(), subscribed }), close: async () => {
+      await listener.close();
+      await calls.settled(SETTLE_ON_CLOSE_MS);
+    },
+  };
 }
 
 function servedApprovals(options: ServeMcpOptions, context: DispatchContext): ServedApprovals {

@@ -62,6 +62,7 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
       ...(trustedClients.length === 0 ? {} : { elicitation: { trustedClients } }),
       ...(tracing === undefined ? {} : { observeCall: tracing.observeServedCall }),
       ...(config.limits.maxMediaBytes === undefined ? {} : { maxMediaBytes: config.limits.maxMediaBytes }),
+      ...(http !== undefined || config.limits.maxUnreadBytes === undefined ? {} : { maxUnreadBytes: config.limits.maxUnreadBytes }),
       name: 'toolgate',
       version: packageVersion(),
     });

@@ -36,6 +36,8 @@ export interface ToolgateConfigFile {
     /** Tool calls that run at once, all clients together, and how many may wait for a place (`RegistryLimits`). */
     readonly maxConcurrentCalls?: number;
     readonly maxQueuedCalls?: number;
+    /** Over stdio: the most of the gateway's output its MCP client may leave unread before the session is closed. */
+    readonly maxUnreadBytes?: number;
   };
   readonly journal?: { readonly path?: string; readonly retentionDays?: number; readonly sign?: boolean; readonly signEveryMs?: number; readonly maxValueBytes?: number };
   readonly console?: { readonly enabled?: boolean; readonly port?: number };
@@ -56,6 +58,13 @@ export interface McpServerConfig {
   /** The older spelling of `trust`: `true` is `annotations`. */
   readonly trusted?: boolean;
   readonly bounded?: boolean;
+  /** The handshake's bound, a call's timeout (restarted by progress) and its bound whatever the progress, in milliseconds. */
+  readonly connectTimeoutMs?: number;
+  readonly timeoutMs?: number;
+  readonly maxTotalTimeoutMs?: number;
+  /** A server started with `command`: the largest message read from it, and the most of the gateway's messages it may leave unread. */
+  readonly maxMessageBytes?: number;
+  readonly maxUnreadBytes?: number;
   /** Per upstream tool name: governed or not, and whether the paths its targets name are written. */
   readonly tools?: Readonly<Record<string, McpToolOverride>>;
   /** Per upstream tool name: JSON pointers to its path, paths, URL and command arguments. */

@@ -74,6 +74,30 @@ function addServeCommand(program: Command, run: RunTask): void {
           }
         });
         await server.close();
+        if (options.stdio === true) await leaveUnreadOutput(process.stdout);
       }),
     );
+}
+
+/** How long a stopped stdio gateway waits for its client to read what it has not yet read. */
+const LAST_READ_MS = 2_000;
+
+/**
+ * Once everything has closed, a client that stopped reading holds the
+ * gateway's last write to stdout pending for good, and that write alone
+ * would keep the process running. The client gets a moment to read it; past
+ * that, what it left unread is dropped and the process exits.
+ */
+async function leaveUnreadOutput(stdout: NodeJS.WriteStream): Promise<void> {
+  if (stdout.writableLength === 0) return;
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      stdout.off('drain', done);
+      resolve();
+    };
+    const timer = setTimeout(done, LAST_READ_MS);
+    stdout.once('drain', done);
+  });
+  if (stdout.writableLength > 0) process.exit(process.exitCode ?? 0);
 }

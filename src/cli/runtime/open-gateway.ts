@@ -96,11 +96,17 @@ function upstreamConfigs(config: ResolvedConfig): McpServerConfig[] {
       ...(server.bounded === true ? { schemaProfile: 'bounded' as const } : {}),
       ...(server.tools === undefined ? {} : { tools: server.tools }),
       ...(server.targets === undefined ? {} : { targets: server.targets }),
+      ...definedOf(server, ['connectTimeoutMs', 'timeoutMs', 'maxTotalTimeoutMs']),
     };
+    const pipeBounds = definedOf(server, ['maxMessageBytes', 'maxUnreadBytes']);
     let upstream: McpServerConfig;
-    if (server.url !== undefined) upstream = { ...common, transport: 'http', url: server.url, ...(server.local === undefined ? {} : { local: server.local }) };
-    else if (server.command === undefined) throw new CliError('config', `${file}: servers.${name} needs a command or a url.`);
-    else upstream = { ...common, transport: 'stdio', command: server.command, args: [...(server.args ?? [])], ...(server.env === undefined ? {} : { env: server.env }), cwd: config.workspace };
+    if (server.url !== undefined) {
+      // The two bounds are of a child's pipes; over HTTP the SDK reads each response whole, and a setting that does nothing is refused rather than trusted.
+      const stdioOnly = Object.keys(pipeBounds)[0];
+      if (stdioOnly !== undefined) throw new CliError('config', `${file}: servers.${name}.${stdioOnly} applies only to a server started with a command.`);
+      upstream = { ...common, transport: 'http', url: server.url, ...(server.local === undefined ? {} : { local: server.local }) };
+    } else if (server.command === undefined) throw new CliError('config', `${file}: servers.${name} needs a command or a url.`);
+    else upstream = { ...common, transport: 'stdio', command: server.command, args: [...(server.args ?? [])], ...(server.env === undefined ? {} : { env: server.env }), cwd: config.workspace, ...pipeBounds };
     try {
       checkServerGovernance(upstream, `servers.${name}`);
     } catch (error) {
@@ -241,4 +247,12 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
     journal.close();
     throw error;
   }
+}
+
+/** A server as the configuration file gives it. */
+type ConfiguredServer = ResolvedConfig['servers'][string];
+
+/** The keys of `server` among `keys` that the configuration sets, for a spread that leaves the others to the MCP layer's defaults. */
+function definedOf<TKey extends keyof ConfiguredServer>(server: ConfiguredServer, keys: readonly TKey[]): Partial<Pick<ConfiguredServer, TKey>> {
+  return Object.fromEntries(keys.filter((key) => server[key] !== undefined).map((key) => [key, server[key]])) as Partial<Pick<ConfiguredServer, TKey>>;
 }
