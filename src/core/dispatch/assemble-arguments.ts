@@ -48,7 +48,7 @@ export function assembleArguments(state: Pick<ResolvedDispatchState, 'tool' | 'c
     return { kind: 'unmeasured', value: dropNulls(tool, parsed) as Readonly<Record<string, unknown>>, foreign: typeof raw !== 'string' && tool.rebuildsInput };
   }
   // Mapped or configured values join the model's arguments, which are checked first.
-  const snapshot = checkModelArguments(state, tool, parsed);
+  const snapshot = checkModelArguments(state, parsed);
   if (!snapshot.ok) return new ToolArgsInvalidError(tool.key, [], snapshot.problem);
   const modelArgs = dropNulls(tool, snapshot.value) as Readonly<Record<string, unknown>>;
   const effective: Record<string, unknown> = {};
@@ -75,14 +75,15 @@ export function assembleArguments(state: Pick<ResolvedDispatchState, 'tool' | 'c
 
 /**
  * The model's arguments checked (JSON form, depth) and measured without a
- * direct validator. JSON text parsed here is ours alone, and a caller's
- * object bound for a validator that rebuilds it (a Standard Schema) is
- * detached by that validator (stage 6): both are measured in place. A
- * caller's object bound for a JSON Schema validator, which hands its input
- * back, is copied.
+ * direct validator. JSON text parsed here is ours alone: measured in place.
+ * A caller's object is copied, whatever validator follows: one that hands
+ * its input back (a JSON Schema) would keep it, and one that rebuilds it
+ * (a Standard Schema) still hands back what it passes through unchanged
+ * (`z.any()`, a loose object's unknown keys), where a getter, a proxy or a
+ * `toJSON` could show policy, the approver and the body each another value.
  */
-export function checkModelArguments(state: Pick<DispatchState, 'call'>, tool: CompiledTool, value: unknown): JsonSnapshot {
-  return typeof state.call.rawArguments !== 'string' && !tool.rebuildsInput ? snapshotJson(value) : measureParsedJson(value);
+export function checkModelArguments(state: Pick<DispatchState, 'call'>, value: unknown): JsonSnapshot {
+  return typeof state.call.rawArguments !== 'string' ? snapshotJson(value) : measureParsedJson(value);
 }
 
 /** OpenAI strict mode offers optional properties as required and nullable: such a `null` means absent. */

@@ -16,15 +16,33 @@ interface Walk {
   size: number;
   problem: string | undefined;
   readonly ancestors: object[];
+  /** Keep `undefined` members and items as they are, rather than drop (or, in an array, refuse) them. */
+  readonly keepUndefined: boolean;
 }
 
 export function snapshotJson(value: unknown): JsonSnapshot {
-  const walk: Walk = { size: 0, problem: undefined, ancestors: [] };
+  const walk: Walk = { size: 0, problem: undefined, ancestors: [], keepUndefined: false };
   const copied = copyNode(value, 0, walk);
   return walk.problem === undefined ? { ok: true, value: copied, sizeBound: walk.size } : { ok: false, problem: walk.problem };
 }
 
+/**
+ * A caller's value, at nesting `depth`, copied for a validator that hands
+ * (parts of) its input back: each member read once, into plain objects and
+ * arrays, so no getter, proxy or `toJSON` can answer a later reader
+ * differently. `undefined` members stay where they were, so the validator
+ * meets the same keys it would have met in the original. `undefined` when
+ * the value has no plain JSON form (a class instance, a function, a bigint,
+ * a cycle, too deep).
+ */
+export function detachJson(value: unknown, depth: number): { readonly value: unknown } | undefined {
+  const walk: Walk = { size: 0, problem: undefined, ancestors: [], keepUndefined: true };
+  const copied = copyNode(value, depth, walk);
+  return walk.problem === undefined ? { value: copied } : undefined;
+}
+
 function copyNode(node: unknown, depth: number, walk: Walk): unknown {
+  if (node === undefined && walk.keepUndefined) return undefined;
   switch (typeof node) {
     case 'string':
       walk.size += node.length * 6 + 2;
@@ -86,7 +104,7 @@ function copyObject(node: object, depth: number, walk: Walk): unknown {
   for (let index = 0; index < keys.length; index += 1) {
     const key = keys[index] as string;
     const child = (node as Record<string, unknown>)[key];
-    if (child === undefined) continue; // JSON drops undefined members
+    if (child === undefined && !walk.keepUndefined) continue; // JSON drops undefined members
     walk.size += key.length * 6 + 4;
     const copied = copyNode(child, depth + 1, walk);
     // Assignment to "__proto__" would set the prototype; it must stay data.

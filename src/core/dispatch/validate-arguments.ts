@@ -23,13 +23,14 @@ export function validateArguments(state: ResolvedDispatchState, assembled: Assem
   if (assembled.kind !== 'unmeasured') return validateMeasured(state, { value: assembled.value, sizeBound: assembled.sizeBound, foreign: assembled.kind === 'unchecked' });
   const tool = state.tool;
   // The direct validator accepts, copies and measures in one walk: a fresh value, nothing left shared with the caller.
-  const direct = tool.validateDirect(assembled.value);
+  // JSON text parsed in stage 5 is the pipeline's own; a caller's object is copied wherever a delegated node would keep it.
+  const direct = tool.validateDirect(assembled.value, typeof state.call.rawArguments === 'string');
   if (direct !== undefined) return acceptDirect(state, direct);
-  // Where it gives up, the arguments are measured here and the full validator decides and reports.
-  const measured = checkModelArguments(state, tool, assembled.value);
+  // Where it gives up, the arguments are measured (a caller's object copied) here and the full validator decides and reports.
+  const measured = checkModelArguments(state, assembled.value);
   // Never walked further, so never projected into a receipt either.
   if (!measured.ok) return new ToolArgsInvalidError(tool.key, [], measured.problem);
-  return validateMeasured(state, { value: measured.value, sizeBound: measured.sizeBound, foreign: assembled.foreign });
+  return validateMeasured(state, { value: measured.value, sizeBound: measured.sizeBound, foreign: false });
 }
 
 /** Arguments known to have a JSON form, with an upper bound of their canonical size. */

@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH } from '../dispatch/snapshot-json.js';
+import { detachJson, MAX_JSON_DEPTH } from '../dispatch/snapshot-json.js';
 import { canGenerateCode, createProgram, emitPrimitive, emitValueSet, fresh, GIVE_UP, isJsonPrimitive, linkProgram, literal, MAX_PROGRAM_NODES, reference, type DirectValidator, type Program } from './direct-program.js';
 
 /**
@@ -179,7 +179,13 @@ function emitArray(program: Program<ZodInternals>, element: ZodInternals, input:
  * Any other node: its own zod parser decides, synchronously. Its input is
  * bounded like the rest (a non-finite number or too deep a value gives up,
  * as the size walk would refuse it); an issue, an undefined result or async
- * work gives up too.
+ * work gives up too. A node that hands its input back (`z.any()`,
+ * `z.unknown()`, the unknown keys of `z.looseObject`) would hand the
+ * caller's own object to policy, the approver and the body, each reading it
+ * again: a getter, a proxy or a `toJSON` could then show each of them
+ * another value. So a caller's object is copied to plain JSON first (read
+ * once, its copy judged and run); where it has no plain JSON form, the walk
+ * gives up and the copy before the full validator refuses it.
  */
 function emitDelegate(program: Program<ZodInternals>, node: ZodInternals, input: string, depth: number): string {
   const delegate = (value: unknown): unknown => {
@@ -195,11 +201,19 @@ function emitDelegate(program: Program<ZodInternals>, node: ZodInternals, input:
   };
   const bound = fresh(program, 'bound');
   const output = fresh(program, 'out');
+  const detached = fresh(program, 'detached');
+  const copied = fresh(program, 'copied');
   program.lines.push(
-    `const ${bound} = sizeBoundOf(${input}, ${depth});`,
+    `let ${detached} = ${input};`,
+    `if (!owned && typeof ${input} === 'object' && ${input} !== null) {`,
+    `const ${copied} = ${reference(program, detachJson)}(${input}, ${depth});`,
+    `if (${copied} === undefined) return GIVE_UP;`,
+    `${detached} = ${copied}.value;`,
+    '}',
+    `const ${bound} = sizeBoundOf(${detached}, ${depth});`,
     `if (${bound} !== ${bound}) return GIVE_UP;`, // NaN: not JSON the pipeline accepts
     `size += ${bound};`,
-    `const ${output} = ${reference(program, delegate)}(${input});`,
+    `const ${output} = ${reference(program, delegate)}(${detached});`,
     `if (${output} === GIVE_UP) return GIVE_UP;`,
   );
   return output;

@@ -21,8 +21,14 @@ export interface DirectResult {
   readonly sizeBound: number;
 }
 
-/** The result, or `undefined` when the walk gave up and the schema's own validator must decide. */
-export type DirectValidator = (value: unknown) => DirectResult | undefined;
+/**
+ * The result, or `undefined` when the walk gave up and the schema's own
+ * validator must decide. `owned`: the value is the pipeline's own (parsed
+ * from JSON text here), so a value a delegated node hands back is never the
+ * caller's; anything else, a caller's object, is copied before a delegated
+ * node sees it.
+ */
+export type DirectValidator = (value: unknown, owned?: boolean) => DirectResult | undefined;
 
 /** What generated code returns when it gives up. */
 export const GIVE_UP: unique symbol = Symbol('give up');
@@ -111,9 +117,9 @@ export function canGenerateCode(): boolean {
  */
 export function compileOnFirstUse(compile: () => DirectValidator | undefined): DirectValidator {
   let compiled: DirectValidator | undefined | null = null; // null: not compiled yet
-  return (value) => {
+  return (value, owned) => {
     if (compiled === null) compiled = compile();
-    return compiled === undefined ? undefined : compiled(value);
+    return compiled === undefined ? undefined : compiled(value, owned);
   };
 }
 
@@ -121,8 +127,8 @@ export function compileOnFirstUse(compile: () => DirectValidator | undefined): D
 export function linkProgram(program: Program<unknown>, output: string): DirectValidator | undefined {
   // An enumerable property on Object.prototype (pollution) shows through every object the
   // schema's own validator walks (ajv's additionalProperties, zod's catchall): leave that to them.
-  const source = `return function directValidator(input) {\nfor (const inherited in {}) return GIVE_UP;\nlet size = 0;\n${program.lines.join('\n')}\nreturn { value: ${output}, sizeBound: size };\n};`;
-  let validate: (value: unknown) => DirectResult | typeof GIVE_UP;
+  const source = `return function directValidator(input, owned) {\nfor (const inherited in {}) return GIVE_UP;\nlet size = 0;\n${program.lines.join('\n')}\nreturn { value: ${output}, sizeBound: size };\n};`;
+  let validate: (value: unknown, owned: boolean) => DirectResult | typeof GIVE_UP;
   try {
     // Function, not eval: the generated code sees only its parameters, never this module's scope.
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- only member names (as JSON literals) and checked numbers come from a schema
@@ -131,10 +137,10 @@ export function linkProgram(program: Program<unknown>, output: string): DirectVa
   } catch {
     return undefined;
   }
-  return (value) => {
+  return (value, owned) => {
     let result: DirectResult | typeof GIVE_UP;
     try {
-      result = validate(value);
+      result = validate(value, owned === true);
     } catch {
       // A getter or a proxy's trap threw: the schema's own validator meets the same value and decides.
       return undefined;
