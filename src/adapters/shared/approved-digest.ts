@@ -1,6 +1,7 @@
 import type { DispatchContext, ToolCall, ToolRegistry } from '../../core/internal.js';
 import type { ApprovalLedger } from './approval-ledger.js';
 import { planGoverned } from './dispatch-governed.js';
+import { frameworkCardShows } from './framework-card.js';
 
 export interface ApprovedDigestOptions {
   readonly registry: ToolRegistry;
@@ -26,9 +27,10 @@ export type FrameworkApproval = 'call' | 'standing' | 'none';
  * from the arguments the framework bound to that approval.
  * Undefined when the framework did not approve the call, when only a
  * standing approval covers a call this tool set never raised a request for,
- * or when its call id already spent the approval (a later call reusing the
- * id, a replayed request): then only the application's `confirm` hook or
- * pre-approved digests can let it run.
+ * when its call id already spent the approval (a later call reusing the
+ * id, a replayed request), or when the call's resolved targets hold what
+ * the framework's card could not show (`frameworkCardShows`): then only the
+ * application's `confirm` hook or pre-approved digests can let it run.
  */
 export async function approvedDigest(options: ApprovedDigestOptions): Promise<string | undefined> {
   const pinned = options.ledger.take(options.call.callId);
@@ -37,5 +39,8 @@ export async function approvedDigest(options: ApprovedDigestOptions): Promise<st
   if (options.approved === 'standing' && pinned === undefined) return undefined;
   // One framework approval, one execution: a call id that already ran on its approval gets none.
   if (!options.ledger.spend(options.call.callId)) return undefined;
-  return pinned ?? (await planGoverned({ registry: options.registry, context: options.context, call: options.call })).actionDigest;
+  const plan = await planGoverned({ registry: options.registry, context: options.context, call: options.call });
+  // Judged again as the call stands now: a link put in place since the card was raised is not on that card either.
+  if (!frameworkCardShows(plan)) return undefined;
+  return pinned ?? plan.actionDigest;
 }

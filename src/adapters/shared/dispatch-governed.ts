@@ -1,4 +1,5 @@
 import type { DispatchContext, InvocationPlan, ToolCall, ToolOutcome, ToolRegistry } from '../../core/internal.js';
+import { frameworkCardShows } from './framework-card.js';
 import { governedContext, isPreApproved } from './governed-context.js';
 
 export interface GovernedCallOptions {
@@ -22,7 +23,12 @@ export function planGoverned(options: Omit<GovernedCallOptions, 'approvedActionD
   return options.registry.prepare(options.call, governedContext(options.context, options.signal, undefined));
 }
 
-/** Whether the framework must ask a human before this plan may run. */
+/**
+ * Whether the framework must ask a human before this plan may run. A call
+ * whose resolved targets the framework's card cannot show is not put to it:
+ * the framework's approval could not stand for it, so the dispatch goes to
+ * the application's `confirm` (toolgate's card) or is denied.
+ */
 export function frameworkMustAsk(plan: InvocationPlan, context: DispatchContext): boolean {
-  return plan.status === 'approval_required' && !isPreApproved(context, plan.actionDigest);
+  return plan.status === 'approval_required' && !isPreApproved(context, plan.actionDigest) && frameworkCardShows(plan);
 }

@@ -1,3 +1,4 @@
+import type { ResolvedAction } from '../action/resolved-action.js';
 import type { ToolgateError } from '../errors/toolgate-error.js';
 import type { ToolActionClass } from '../policy/approval-types.js';
 import type { PolicyDecision } from '../policy/policy-types.js';
@@ -12,6 +13,12 @@ export interface InvocationPlan {
   readonly inputDigest: string | undefined;
   readonly actionDigest: string | undefined;
   readonly action: ToolActionClass | undefined;
+  /**
+   * What the call would do once its arguments are resolved (real paths and
+   * their flags, the exact argv, the URL): what toolgate's approval card
+   * shows. A framework's own card shows only the arguments.
+   */
+  readonly resolved: ResolvedAction | undefined;
   /** Why approval is required, or why the call is denied. */
   readonly reason: string | undefined;
   readonly error: ToolgateError | undefined;

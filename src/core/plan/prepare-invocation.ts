@@ -33,6 +33,7 @@ function plan(state: DispatchState, status: InvocationPlan['status'], error?: To
     inputDigest: state.digests?.inputDigest,
     actionDigest: state.digests?.actionDigest,
     action: state.tool?.actionClass,
+    resolved: state.action,
     reason: reason ?? error?.message,
     error,
     decision: state.decision,
