@@ -128,6 +128,25 @@ describe('attack: a framework card shows docs/notes.md, the write lands in .git/
     expect(readFileSync(join(workspace, '.git', 'config'), 'utf8')).toBe(GIT_CONFIG);
   });
 
+  it('AI SDK, a tool set per request: a card raised for a plain file, approved after the file became a link to .git/config, writes nothing', async () => {
+    rmSync(join(workspace, 'docs', 'notes.md'));
+    writeFileSync(join(workspace, 'docs', 'notes.md'), 'a note\n');
+    const context = { agent: 'writer', grantedTools: GRANTED };
+    const model = new MockLanguageModelV3({ doGenerate: [toolTurn('c1', 'write_file', { path: 'docs/notes.md', content: PLANTED }), textTurn] });
+    const messages: ModelMessage[] = [{ role: 'user', content: 'Tidy the notes.' }];
+    const first = await generateText({ model, tools: toAISDKTools(registry, context), messages });
+    const request = first.content.find((part) => part.type === 'tool-approval-request');
+    expect(request).toBeDefined();
+    // While the card waits, the note becomes a link to .git/config.
+    rmSync(join(workspace, 'docs', 'notes.md'));
+    symlinkSync('../.git/config', join(workspace, 'docs', 'notes.md'));
+    messages.push(...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request?.approvalId ?? '', approved: true }] });
+    const second = await generateText({ model, tools: toAISDKTools(registry, context), messages });
+    // The AI SDK asks needsApproval again and is told the call is not its to approve: it runs nothing.
+    expect(JSON.stringify(second.response.messages)).toContain('denied');
+    expect(readFileSync(join(workspace, '.git', 'config'), 'utf8')).toBe(GIT_CONFIG);
+  });
+
   it('held: an ordinary write is still approved on the framework card, by both frameworks', async () => {
     const told = await aiSdkApprovingEverything('write_file', { path: 'docs/plain.md', content: 'one\n' }, { agent: 'writer', grantedTools: GRANTED });
     expect(told).not.toContain('denied');
