@@ -140,4 +140,28 @@ describe('attack: a value whose JSON form is not what the body reads', () => {
     expect(written).toEqual([]);
     expect(readFileSync(join(workspace, '.git', 'config'), 'utf8')).toBe(GIT_CONFIG);
   });
+
+  it('a getter or a proxy trap that throws, or an array length no array has, is ARGS_INVALID, not a rejected dispatch', async () => {
+    const registry = noteRegistry(SCHEMAS['z.any()']);
+    const throwing = (): never => {
+      throw new Error('boom: .git/config');
+    };
+    const notes = [
+      {
+        get path(): string {
+          return throwing();
+        },
+      },
+      new Proxy({}, { ownKeys: throwing }),
+      new Proxy({}, { getPrototypeOf: throwing }),
+      new Proxy([], { get: (target, key) => (key === 'length' ? -1 : Reflect.get(target, key)) }),
+      new Proxy([], { get: (target, key) => (key === 'length' ? 1.5 : Reflect.get(target, key)) }),
+    ];
+    for (const note of notes) {
+      const outcome = await registry.dispatch({ callId: 'c5', name: 'write_note', arguments: { note } }, { grantedTools: ['write_note'] });
+      expect(outcome.ok ? 'OK' : outcome.error.code).toBe('ARGS_INVALID');
+      expect(outcome.ok ? '' : outcome.error.message).not.toContain('boom');
+    }
+    expect(written).toEqual([]);
+  });
 });

@@ -22,8 +22,22 @@ interface Walk {
 
 export function snapshotJson(value: unknown): JsonSnapshot {
   const walk: Walk = { size: 0, problem: undefined, ancestors: [], keepUndefined: false };
-  const copied = copyNode(value, 0, walk);
+  const copied = copyReading(value, 0, walk);
   return walk.problem === undefined ? { ok: true, value: copied, sizeBound: walk.size } : { ok: false, problem: walk.problem };
+}
+
+/**
+ * The walk, where a caller's getter or a proxy's trap may throw: that is a
+ * value with no JSON form, refused as such (what it threw may quote the
+ * arguments, so it is not repeated), never a rejected dispatch.
+ */
+function copyReading(value: unknown, depth: number, walk: Walk): unknown {
+  try {
+    return copyNode(value, depth, walk);
+  } catch {
+    walk.problem ??= 'a member could not be read';
+    return undefined;
+  }
 }
 
 /**
@@ -37,7 +51,7 @@ export function snapshotJson(value: unknown): JsonSnapshot {
  */
 export function detachJson(value: unknown, depth: number): { readonly value: unknown } | undefined {
   const walk: Walk = { size: 0, problem: undefined, ancestors: [], keepUndefined: true };
-  const copied = copyNode(value, depth, walk);
+  const copied = copyReading(value, depth, walk);
   return walk.problem === undefined ? { value: copied } : undefined;
 }
 
@@ -82,8 +96,9 @@ function copyNode(node: unknown, depth: number, walk: Walk): unknown {
 
 function copyArray(node: readonly unknown[], depth: number, walk: Walk): unknown {
   const length = node.length;
-  // A proxy's `length` can be anything; `new Array` of a string would hold that string.
-  if (typeof length !== 'number') {
+  // A proxy's `length` can be anything: `new Array` of a string would hold that string, and of a
+  // negative or fractional number throws, which would reject the dispatch instead of refusing the call.
+  if (!Number.isSafeInteger(length) || length < 0) {
     walk.problem ??= 'an array is not a plain JSON array';
     return undefined;
   }
@@ -144,7 +159,7 @@ export function sizeBoundOf(node: unknown, depth: number): number {
   let size = 2;
   if (Array.isArray(node)) {
     const length = node.length;
-    if (typeof length !== 'number') return Number.NaN; // a proxy's, which could be a string
+    if (!Number.isSafeInteger(length) || length < 0) return Number.NaN; // a proxy's, which could be a string or -1
     size += length;
     for (let index = 0; index < length; index += 1) size += sizeBoundOf(node[index], depth + 1);
     return size;

@@ -168,8 +168,8 @@ function emitArray(program: Program<ZodInternals>, element: ZodInternals, input:
   const length = fresh(program, 'length');
   const index = fresh(program, 'index');
   const item = fresh(program, 'item');
-  // A proxy's `length` can be anything: only an array's own kind of number sizes the copy.
-  lines.push(`if (!Array.isArray(${input})) return GIVE_UP;`, `const ${length} = ${input}.length;`, `if (typeof ${length} !== 'number') return GIVE_UP;`, `const ${output} = new Array(${length});`);
+  // A proxy's `length` can be anything: only an array's own kind of length (a whole number, 0 or more) sizes the copy.
+  lines.push(`if (!Array.isArray(${input})) return GIVE_UP;`, `const ${length} = ${input}.length;`, `if (!Number.isSafeInteger(${length}) || ${length} < 0) return GIVE_UP;`, `const ${output} = new Array(${length});`);
   lines.push(`for (let ${index} = 0; ${index} < ${length}; ${index} += 1) {`, `const ${item} = ${input}[${index}];`);
   lines.push(`${output}[${index}] = ${emitNode(program, element, item, depth + 1)};`, '}', `size += ${length} + 2;`);
   return output;
