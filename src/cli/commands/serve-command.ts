@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { anchorPathFor } from '../../journal/sqlite/index.js';
 import { serveMcp, type McpGateway, type McpServerStatus } from '../../mcp/index.js';
 import type { ConsoleServer } from '../../console/index.js';
@@ -46,7 +47,9 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
   // Before anything opens: a collector named without the packages to reach it stops the start here.
   const traces = await startTraceExport(process.env);
   // Without the console nobody sees the queue: a call the mode leaves to a person is denied at once, not left to hang.
-  const gateway = await openGateway(config, consoleOn ? {} : { prompt: nobodyToAsk(trustedClients.length > 0) });
+  // The token file `--token-file` named is the gateway's as much as `.toolgate/http-token`: no tool reads it.
+  const tokenFile = http !== undefined && 'file' in http.access ? [resolve(http.access.file)] : [];
+  const gateway = await openGateway(config, { ...(consoleOn ? {} : { prompt: nobodyToAsk(trustedClients.length > 0) }), ownFiles: tokenFile });
   let served: ServeConsole | undefined;
   const tracing = traces?.trace(gateway.registry());
   try {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { anchorPathFor } from '../../journal/sqlite/index.js';
 import { loadConfig } from '../config/load-config.js';
 import { CliError } from '../cli-error.js';
+import { keyFileOf } from './open-journal-to-read.js';
 import { gatewayHostOptions, gatewaySpillDir, prepareGatewayStateFolder, prepareUserStateFolder } from './gateway-host-options.js';
 
 function configWith(file: unknown) {
@@ -14,11 +15,14 @@ function configWith(file: unknown) {
 }
 
 describe('gatewayHostOptions', () => {
-  it("refuses the journal, its side files, its anchor, the state directory, the configuration file and the user's remembered rules to every tool", () => {
+  it("refuses the journal, its side files, its anchor, its signing key, the state directory, the configuration file and the user's remembered rules to every tool", () => {
     const config = configWith({});
     const journal = config.journal.path;
     const userState = join('/home/someone', '.config', 'toolgate');
-    expect(gatewayHostOptions(config, '/home/someone').privatePaths).toEqual(['.toolgate', journal, `${journal}-wal`, `${journal}-shm`, `${journal}-journal`, anchorPathFor(journal), config.file, userState]);
+    const own = [`${journal}-wal`, `${journal}-shm`, `${journal}-journal`, anchorPathFor(journal), keyFileOf(journal)];
+    expect(gatewayHostOptions(config, '/home/someone').privatePaths).toEqual(['.toolgate', journal, ...own, config.file, userState]);
+    // A file the command line named (the token `serve --token-file` reads) is refused the same way.
+    expect(gatewayHostOptions(config, '/home/someone', ['/srv/token']).privatePaths).toEqual(['.toolgate', journal, ...own, config.file, userState, '/srv/token']);
   });
 
   it("creates the user's state folder, so the sandbox has a folder to mask before a command could create it", () => {

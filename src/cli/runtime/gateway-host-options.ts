@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { anchorPathFor } from '../../journal/sqlite/index.js';
+import { keyFileOf } from './open-journal-to-read.js';
 import type { NodeHostOptions } from '../../node/node-host-types.js';
 import { policyFilePaths } from '../../node/policy/policy-file.js';
 import { prepareOwnFolder } from '../../node/fs/prepare-own-folder.js';
@@ -73,14 +74,15 @@ export function prepareUserStateFolder(config: ResolvedConfig, home = homedir())
 /**
  * The Node host a configuration describes: jailed to the workspace at its
  * scope, its protected paths as the policy names them, and the gateway's
- * own files refused to every tool.
+ * own files refused to every tool: those the configuration places, and
+ * `ownFiles`, those the command line named (the `--token-file` of `serve`).
  */
-export function gatewayHostOptions(config: ResolvedConfig, home = homedir()): NodeHostOptions {
+export function gatewayHostOptions(config: ResolvedConfig, home = homedir(), ownFiles: readonly string[] = []): NodeHostOptions {
   return {
     workspace: config.workspace,
     scope: config.scope,
     spillDir: gatewaySpillDir(config),
-    privatePaths: gatewayStatePaths(config, home),
+    privatePaths: [...gatewayStatePaths(config, home), ...ownFiles],
     protectedPaths: config.policy.protectedPaths ?? [],
     readableProtectedPaths: config.policy.readableProtectedPaths ?? [],
     maskWalkLimit: {
@@ -92,12 +94,18 @@ export function gatewayHostOptions(config: ResolvedConfig, home = homedir()): No
 
 /**
  * The gateway's own files: its state directory (remembered rules, MCP pins,
- * spills), the journal, the configuration file, which may hold an upstream
- * server's credentials in `env`, and the user's state folder, whose rules
- * approve without asking. No tool reads or writes them, whatever the tier or
- * an approval says: the host refuses them outright, and the sandbox masks them.
+ * spills), the journal and its signing key, the configuration file, which
+ * may hold an upstream server's credentials in `env`, and the user's state
+ * folder, whose rules approve without asking. No tool reads or writes them,
+ * whatever the tier or an approval says: the host refuses them outright, and
+ * the sandbox masks them. The key is named on its own: a journal kept outside
+ * `.toolgate/` keeps it in a `keys/` folder beside it, where, as a `.pem`, a
+ * person could approve its read and, outside the workspace, no mask hid it
+ * from a command that archives the folder; whoever holds it signs a journal
+ * rewritten at will.
  */
 function gatewayStatePaths(config: ResolvedConfig, home: string): string[] {
   const journal = config.journal.path;
-  return ['.toolgate', journal, `${journal}-wal`, `${journal}-shm`, `${journal}-journal`, anchorPathFor(journal), ...(config.file === undefined ? [] : [config.file]), userStateFolder(config, home)];
+  const state = ['.toolgate', journal, `${journal}-wal`, `${journal}-shm`, `${journal}-journal`, anchorPathFor(journal), keyFileOf(journal)];
+  return [...state, ...(config.file === undefined ? [] : [config.file]), userStateFolder(config, home)];
 }

@@ -67,6 +67,12 @@ export interface OpenGatewayOptions {
    * has nothing to record.
    */
   readonly journalCalls?: boolean;
+  /**
+   * Files of this gateway's that the command line named rather than the
+   * configuration (the HTTP token `serve --token-file` reads): refused to
+   * every tool and masked in the sandbox, as `.toolgate/` is.
+   */
+  readonly ownFiles?: readonly string[];
 }
 
 /** The built-in tools the config serves: all of them unless `tools.enable` / `tools.disable` say otherwise. */
@@ -164,7 +170,7 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
   const policy = createLivePolicy(built.snapshot);
   const spillDir = gatewaySpillDir(config);
   prepareUserStateFolder(config);
-  const host = asConfigError(() => createNodeHost(gatewayHostOptions(config)));
+  const host = asConfigError(() => createNodeHost(gatewayHostOptions(config, undefined, options.ownFiles)));
   const approvals = createApprovalQueue({ enrich: (request) => diffForWrite(host.fs, request), timeoutMs: config.approvals.timeoutSeconds * 1000 });
   const prompt = options.prompt ?? approvals.confirm;
   const controller = createConfirm({

@@ -1,0 +1,71 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { describe, expect, it } from 'vitest';
+import { useAttackHomes } from './support/attack-workspace.js';
+import { decideIfAsked } from './support/pending-approval.js';
+import { closeAfterEach, connectClient, makeWorkspace, serveGateway, serveWorkspace, type ServedGateway } from './support/serve-gateway.js';
+
+// A hostile model after the gateway's own secrets where the operator chose to keep them: the HTTP bearer token in
+// a `--token-file` of the operator's choosing, and the journal's signing key beside a journal kept elsewhere than
+// `.toolgate/`. Both are the gateway's, like `.toolgate/http-token` and the journal itself: no tool reads them,
+// whatever the tier, the mode or a person's approval. Before, each was an ordinary file (the key a `.pem`, which a
+// person could approve, and outside the workspace not even masked in the sandbox): `read_file`, `cat` and `tar` of
+// the folder, allowed by a rule, handed them over with no card. With the token a process that reaches the loopback
+// port calls tools as any client it names itself (a trusted one answers its own approvals); with the key it signs a
+// rewritten journal.
+
+const open = closeAfterEach();
+const outsideFolder = useAttackHomes('toolgate-attack-secrets');
+const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
+const TOKEN = 'operator-token-file-value-0123456789abcdef';
+const RULES = ['cat *', 'tar *'];
+const policy = { allowedCommandGlobs: RULES, allow: [...RULES.map((rule) => `Bash(${rule})`), 'Read(/**)', 'Read(**)'] };
+
+async function connect(gateway: ServedGateway): Promise<Client> {
+  return open.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
+}
+
+/** Each way a model reads a file, and the folder around it; approved once when a card asks. */
+async function readEveryWay(gateway: ServedGateway, client: Client, file: string, folder: string): Promise<string[]> {
+  const answers: string[] = [];
+  for (const [name, args] of [
+    ['read_file', { path: file }],
+    ['run_command', { command: ['cat', file] }],
+    ['run_command', { command: ['tar', '-cf', '-', folder] }],
+  ] as const) {
+    const { result } = gateway.consoleUrl === undefined ? { result: await client.callTool({ name, arguments: args }) } : await decideIfAsked(gateway, client, name, args, 'once');
+    answers.push(`${name} ${JSON.stringify(args)}: ${text(result)}`);
+  }
+  return answers;
+}
+
+describe('attack: the HTTP token in the file the operator named with --token-file', () => {
+  it.each([['workspace-write', 'inside'], ['full', 'outside']])('in %s, a token file %s the workspace is read by no tool, approved or not', async (scope, where) => {
+    const workspace = makeWorkspace({ scope, mode: 'auto', policy });
+    const folder = where === 'inside' ? workspace : outsideFolder();
+    const file = join(folder, 'gateway-token');
+    writeFileSync(file, `${TOKEN}\n`, { mode: 0o600 });
+    const gateway = open.gateway(await serveWorkspace(workspace, { args: ['--token-file', file] }));
+    const client = await connect(gateway);
+    const answers = await readEveryWay(gateway, client, where === 'inside' ? 'gateway-token' : file, where === 'inside' ? '.' : folder);
+    for (const answer of answers) expect(answer).not.toContain(TOKEN);
+    expect(answers[0]).toContain('protected');
+  }, 30_000);
+});
+
+describe('attack: the journal signing key beside a journal kept elsewhere', () => {
+  it.each([['workspace-write', 'inside'], ['full', 'outside']])('in %s, with the journal %s the workspace, its key is read by no tool, approved or not', async (scope, where) => {
+    const folder = where === 'inside' ? 'audit' : outsideFolder();
+    const gateway = open.gateway(await serveGateway({ scope, mode: 'auto', journal: { path: join(folder, 'journal.db'), sign: true }, policy }));
+    const client = await connect(gateway);
+    const keyFile = join(folder, 'keys', 'journal-ed25519.pem');
+    const absolute = where === 'inside' ? join(gateway.workspace, keyFile) : keyFile;
+    await expect.poll(() => existsSync(absolute)).toBe(true);
+    const body = readFileSync(absolute, 'utf8').split('\n')[1] ?? '';
+    expect(body.length).toBeGreaterThan(16);
+    const answers = await readEveryWay(gateway, client, keyFile, folder);
+    for (const answer of answers) expect(answer).not.toContain(body);
+    expect(answers[0]).toContain('protected');
+  }, 30_000);
+});
