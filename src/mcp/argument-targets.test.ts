@@ -86,6 +86,13 @@ describe('compileArgumentTargets', () => {
     const targets = compileArgumentTargets({ path: '/path', paths: '/more' }, field, { spellings: (path) => [`/root/${path}`, `/other/${path}`] });
     expect(targets({ path: 'a', more: ['b'] })).toEqual({ path: '/root/a', paths: ['/other/a', '/root/b', '/other/b'] });
   });
+  it('reads the entries of paths in the folder pathsWithin names, joined as spelled, so a link before `..` is walked where the server walks it', () => {
+    const targets = compileArgumentTargets({ path: '/repo_path', paths: '/files' }, field, { pathsWithin: '/repo_path' });
+    expect(targets({ repo_path: 'sub', files: ['../.env', 'a.md', '/abs/b.md'] })).toEqual({ path: 'sub', paths: ['sub/../.env', 'sub/a.md', '/abs/b.md'] });
+    expect(targets({ repo_path: 'sub/', files: ['x'] })).toEqual({ path: 'sub/', paths: ['sub/x'] });
+    expect(targets({ repo_path: '', files: ['x'] })).toEqual({ path: '', paths: ['x'] });
+    expect(() => targets({ repo_path: 5, files: ['x'] })).toThrow(ConfigurationError);
+  });
 });
 
 describe('checkArgumentTargets', () => {

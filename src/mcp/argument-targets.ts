@@ -28,6 +28,17 @@ export interface CompileArgumentTargetsOptions {
    * first spelling is the one shown.
    */
   readonly spellings?: (path: string) => readonly string[];
+  /**
+   * A JSON pointer to the member naming the folder the server reads the
+   * relative entries of `paths` in, when that is not its working directory:
+   * mcp-server-git stages each of `files` inside the repository `repo_path`
+   * names. Each entry is then judged as that folder joined with it, as the
+   * server will open it (`sub` and `../.env` is `sub/../.env`, which the host
+   * walks as the kernel does); judged as spelled, `../.env` read in `sub`
+   * was a path outside the workspace, and `.toolgate/http-token` read in
+   * `sub` another file than the one the server opened.
+   */
+  readonly pathsWithin?: string;
 }
 
 const KINDS = ['path', 'paths', 'url', 'command'] as const;
@@ -60,6 +71,7 @@ export function compileArgumentTargets(targets: McpArgumentTargets, field: strin
   const url = targets.url === undefined ? undefined : pointer(targets.url);
   const command = targets.command === undefined ? undefined : pointer(targets.command);
   const spell = options.spellings ?? ((value: string) => [value]);
+  const within = options.pathsWithin === undefined ? undefined : pointer(options.pathsWithin);
   // The configured member each kind reads, named when a call's arguments do not fit it.
   const at = { path: `${field}.path`, paths: `${field}.paths`, url: `${field}.url`, command: `${field}.command` };
   return (args) => {
@@ -70,10 +82,12 @@ export function compileArgumentTargets(targets: McpArgumentTargets, field: strin
       const value = read(args, path, at.path);
       if (value !== undefined) all.push(...spell(text(value, at.path)));
     }
+    const folderValue = within === undefined ? undefined : read(args, within, at.paths);
+    const folder = folderValue === undefined ? undefined : text(folderValue, at.paths);
     for (const entry of paths) {
       const value = read(args, entry, at.paths);
       if (value === undefined) continue;
-      for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) all.push(...spell(text(item, at.paths)));
+      for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) all.push(...spell(inFolder(folder, text(item, at.paths))));
     }
     if (all.length > 0) {
       found.path = all[0] as string;
@@ -89,6 +103,12 @@ export function compileArgumentTargets(targets: McpArgumentTargets, field: strin
     }
     return found;
   };
+}
+
+/** `item` as a server reads it in `folder`: joined without normalising, so a `..` after a link climbs from where the link led. */
+function inFolder(folder: string | undefined, item: string): string {
+  if (folder === undefined || folder.length === 0 || item.startsWith('/')) return item;
+  return folder.endsWith('/') ? `${folder}${item}` : `${folder}/${item}`;
 }
 
 /**

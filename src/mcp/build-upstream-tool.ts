@@ -1,6 +1,7 @@
 import { ConfigurationError, requireCapability, ToolDefinitionError, ToolPolicyError, type AnyToolDefinition, type JsonSchema, type ToolFacts } from '../core/internal.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { compileArgumentTargets } from './argument-targets.js';
+import { checkNamedFiles } from './check-named-files.js';
 import { checkUpstreamDestination } from './check-upstream-destination.js';
 import { recognizeServer } from './known-server-targets.js';
 import { recheckUpstreamTargets } from './recheck-upstream-targets.js';
@@ -46,11 +47,20 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
   const input = schemas(name, 'input', tool.inputSchema, trusted);
   const output = tool.outputSchema === undefined ? undefined : schemas(name, 'output', tool.outputSchema, trusted);
   const description = options.description.trim().length > 0 ? options.description : `Tool "${tool.name}" of MCP server "${server.name}".`;
-  const targetsOf = compileArgumentTargets(governance.targets, `servers.${server.name}.targets.${tool.name}`, known?.spellings === undefined ? {} : { spellings: known.spellings });
+  // How the shipped table says the server reads `paths` holds only for the shipped targets, not for ones the configuration gives.
+  const shipped = governance.targetsFrom === 'shipped' ? known?.tools[tool.name] : undefined;
+  const field = `servers.${server.name}.targets.${tool.name}`;
+  const spelling = {
+    ...(known?.spellings === undefined ? {} : { spellings: known.spellings }),
+    ...(shipped?.pathsWithin === undefined ? {} : { pathsWithin: shipped.pathsWithin }),
+  };
+  const targetsOf = compileArgumentTargets(governance.targets, field, spelling);
+  // The entries of `paths` alone, spelled as judged, for a tool that must be named files (`checkNamedFiles`).
+  const filesOf = shipped?.filesOnly === true && governance.targets.paths !== undefined ? compileArgumentTargets({ paths: governance.targets.paths }, field, spelling) : undefined;
   // Arguments that do not fit the targets refuse the call saying which target and why; the words quote no value.
-  const targetsIn = (args: Record<string, unknown>) => {
+  const targetsIn = (args: Record<string, unknown>, reader = targetsOf) => {
     try {
-      return targetsOf(args);
+      return reader(args);
     } catch (error) {
       if (!(error instanceof ConfigurationError)) throw error;
       throw new ToolPolicyError(name, 'target_unavailable', { detail: `was refused: its target ${error.field} ${error.problemText}`, cause: error });
@@ -79,6 +89,10 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
     async dispatch(args: Record<string, unknown>, host, context) {
       const mcp = requireCapability(host, 'mcp', name);
       await recheckUpstreamTargets(host, name, context.action, context.signal);
+      if (filesOf !== undefined) {
+        const files = targetsIn(args, filesOf);
+        await checkNamedFiles(host, name, [...(files.path === undefined ? [] : [files.path]), ...(files.paths ?? [])], context.signal);
+      }
       await checkUpstreamDestination(host, name, context.action, context.signal);
       const onProgress = context.hostCallOptions?.onProgress;
       const result = await mcp.call(

@@ -6,6 +6,10 @@ import type { McpServerConfig } from './mcp-types.js';
 export interface KnownToolTargets {
   readonly targets: McpArgumentTargets;
   readonly access: 'read' | 'write';
+  /** The member naming the folder the tool reads the relative entries of `paths` in (see `pathsWithin`). */
+  readonly pathsWithin?: string;
+  /** Each entry of `paths` must name one file: the tool reads a folder it is named whole and expands globs (`checkNamedFiles`). */
+  readonly filesOnly?: boolean;
 }
 
 /** A reference MCP server recognised from how it is started. */
@@ -52,7 +56,9 @@ const GIT_TOOLS: Readonly<Record<string, KnownToolTargets>> = Object.freeze({
   git_show: read(REPO),
   git_branch: read(REPO),
   git_commit: write(REPO),
-  git_add: write(REPO),
+  // GitPython's `index.add` reads every file it is named inside the repository, ignored ones too, and
+  // `git_diff_staged` shows them: each is a path the floor judges, where the server reads it.
+  git_add: Object.freeze({ targets: Object.freeze({ ...REPO, paths: '/files' }), access: 'write', pathsWithin: '/repo_path', filesOnly: true }),
   git_reset: write(REPO),
   git_create_branch: write(REPO),
   git_checkout: write(REPO),
