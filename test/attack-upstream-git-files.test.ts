@@ -11,7 +11,8 @@ import { closeAfterEach, connectClient, serveGateway } from './support/serve-gat
 // so `files` reached the server unjudged: `.toolgate/http-token` (the gateway's own, which no tool may read),
 // the console's locator and `.env` came back in the staged diff with no card. Each file is now judged where the
 // server reads it, against the repository, like a path argument of any built-in tool; and since the server reads
-// a folder it is named whole and expands glob characters, an entry must name one file.
+// a folder it is named whole and expands glob characters, an entry must name one file. The server also passes
+// `branch_name` and `target` to the git command line, where a leading `-` is an option that reads or writes a file.
 
 const REFERENCE = join(ROOT, 'test/fixtures/mcp/reference-servers.mjs');
 const SECRET = 'TOOLGATE_GIT_FILES_SECRET=hunter2-do-not-leak';
@@ -67,5 +68,38 @@ describe('attack: git_add of the mcp-server-git reference server names the files
     expect(diff).not.toContain('hunter2');
     const reached = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { tool: string; args: { files?: string[] } });
     expect(reached.filter((call) => call.tool === 'git_add').map((call) => call.args.files)).toEqual([['notes.md']]);
+  }, 30_000);
+});
+
+describe('attack: an option where mcp-server-git passes a name to the git command line', () => {
+  it('git_checkout --pathspec-from-file=.toolgate/http-token, whose error names each line of the file, and git_diff --output= never reach the server', async () => {
+    const log = join(realpathSync(mkdtempSync(join(tmpdir(), 'toolgate-git-files-log-'))), 'calls.jsonl');
+    appendFileSync(log, '');
+    const gateway = open.gateway(
+      await serveGateway({
+        scope: 'workspace-write',
+        mode: 'auto',
+        console: { enabled: false },
+        servers: { git: { command: process.execPath, args: [REFERENCE, 'mcp-server-git', '--log', log] } },
+        policy: { allow: ['mcp__git__git_checkout', 'mcp__git__git_diff'] },
+      }),
+    );
+    const token = readFileSync(join(gateway.workspace, '.toolgate', 'http-token'), 'utf8').trim();
+    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+    open.client(client);
+    const branch = await client.callTool({ name: 'mcp_git_git_checkout', arguments: { repo_path: '.', branch_name: 'main' } });
+    expect(branch.isError, text(branch)).not.toBe(true);
+    const calls: [string, Record<string, string>][] = [
+      ['mcp_git_git_checkout', { repo_path: '.', branch_name: '--pathspec-from-file=.toolgate/http-token' }],
+      ['mcp_git_git_checkout', { repo_path: '.', branch_name: '-' }],
+      ['mcp_git_git_diff', { repo_path: '.', target: '--output=.toolgate/policy.json' }],
+    ];
+    for (const [name, args] of calls) {
+      const refused = await client.callTool({ name, arguments: args });
+      expect(refused.isError, `${name} ${JSON.stringify(args)}: ${text(refused)}`).toBe(true);
+      expect(text(refused)).not.toContain(token);
+    }
+    const reached = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { tool: string });
+    expect(reached.map((call) => call.tool)).toEqual(['git_checkout']);
   }, 30_000);
 });

@@ -48,7 +48,8 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
   const output = tool.outputSchema === undefined ? undefined : schemas(name, 'output', tool.outputSchema, trusted);
   const description = options.description.trim().length > 0 ? options.description : `Tool "${tool.name}" of MCP server "${server.name}".`;
   // How the shipped table says the server reads `paths` holds only for the shipped targets, not for ones the configuration gives.
-  const shipped = governance.targetsFrom === 'shipped' ? known?.tools[tool.name] : undefined;
+  const knownTool = known !== undefined && Object.hasOwn(known.tools, tool.name) ? known.tools[tool.name] : undefined;
+  const shipped = governance.targetsFrom === 'shipped' ? knownTool : undefined;
   const field = `servers.${server.name}.targets.${tool.name}`;
   const spelling = {
     ...(known?.spellings === undefined ? {} : { spellings: known.spellings }),
@@ -59,6 +60,11 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
   const filesOf = shipped?.filesOnly === true && governance.targets.paths !== undefined ? compileArgumentTargets({ paths: governance.targets.paths }, field, spelling) : undefined;
   // Arguments that do not fit the targets refuse the call saying which target and why; the words quote no value.
   const targetsIn = (args: Record<string, unknown>, reader = targetsOf) => {
+    // What the server passes to a command line is its own, whatever targets the configuration gives.
+    for (const member of knownTool?.notOptions ?? []) {
+      const value = Object.hasOwn(args, member) ? args[member] : undefined;
+      if (typeof value === 'string' && value.startsWith('-')) throw new ToolPolicyError(name, 'target_unavailable', { detail: `was refused: its argument ${member} begins with "-", which the server passes on as a command-line option` });
+    }
     try {
       return reader(args);
     } catch (error) {

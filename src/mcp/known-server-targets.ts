@@ -10,6 +10,8 @@ export interface KnownToolTargets {
   readonly pathsWithin?: string;
   /** Each entry of `paths` must name one file: the tool reads a folder it is named whole and expands globs (`checkNamedFiles`). */
   readonly filesOnly?: boolean;
+  /** Members the server passes to a command line as one argument: a value there that begins with `-` is an option, and refused. */
+  readonly notOptions?: readonly string[];
 }
 
 /** A reference MCP server recognised from how it is started. */
@@ -51,7 +53,7 @@ const GIT_TOOLS: Readonly<Record<string, KnownToolTargets>> = Object.freeze({
   git_status: read(REPO),
   git_diff_unstaged: read(REPO),
   git_diff_staged: read(REPO),
-  git_diff: read(REPO),
+  git_diff: Object.freeze({ ...read(REPO), notOptions: Object.freeze(['target']) }),
   git_log: read(REPO),
   git_show: read(REPO),
   git_branch: read(REPO),
@@ -61,7 +63,9 @@ const GIT_TOOLS: Readonly<Record<string, KnownToolTargets>> = Object.freeze({
   git_add: Object.freeze({ targets: Object.freeze({ ...REPO, paths: '/files' }), access: 'write', pathsWithin: '/repo_path', filesOnly: true }),
   git_reset: write(REPO),
   git_create_branch: write(REPO),
-  git_checkout: write(REPO),
+  // `git checkout <branch_name>` and `git diff <target>` take an option there: `--pathspec-from-file=.toolgate/http-token`
+  // made git name each line of the file in the error the server returns, and `--output=` writes the diff to any file.
+  git_checkout: Object.freeze({ ...write(REPO), notOptions: Object.freeze(['branch_name']) }),
   git_init: write(REPO),
 });
 
