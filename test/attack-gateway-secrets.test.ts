@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
 import { useAttackHomes } from './support/attack-workspace.js';
@@ -67,5 +67,47 @@ describe('attack: the journal signing key beside a journal kept elsewhere', () =
     const answers = await readEveryWay(gateway, client, keyFile, folder);
     for (const answer of answers) expect(answer).not.toContain(body);
     expect(answers[0]).toContain('protected');
+  }, 30_000);
+});
+
+describe("attack: the credential stores of the user's home, read by a command a glob allows", () => {
+  // Agent and developer tools keep tokens in the home; the sandbox shows the root read-only, so only a mask hides them.
+  const STORES = [
+    '.codex/auth.json',
+    '.cursor/mcp.json',
+    '.config/github-copilot/apps.json',
+    '.local/share/opencode/auth.json',
+    '.config/git/credentials',
+    '.config/hub',
+    '.config/containers/auth.json',
+    '.pgpass',
+    '.my.cnf',
+    '.vault-token',
+    '.terraform.d/credentials.tfrc.json',
+    '.m2/settings.xml',
+    '.gradle/gradle.properties',
+    '.boto',
+    '.s3cfg',
+    '.config/rclone/rclone.conf',
+    '.oci/config',
+    '.config/doctl/config.yaml',
+    '.password-store/bank.gpg',
+    '.local/share/keyrings/login.keyring',
+  ];
+
+  it('in workspace-write, `cat` of each, allowed by the rule, reads none of them', async () => {
+    const home = outsideFolder();
+    for (const store of STORES) {
+      mkdirSync(dirname(join(home, store)), { recursive: true });
+      writeFileSync(join(home, store), `home-secret:${store}\n`);
+    }
+    const gateway = open.gateway(await serveGateway({ scope: 'workspace-write', mode: 'auto', console: { enabled: false }, policy }, { env: { HOME: home } }));
+    const client = await connect(gateway);
+    // One call each: a name the protected list knows asks (here: is refused), and the rest must run and read nothing.
+    for (const store of STORES) {
+      const answer = text(await client.callTool({ name: 'run_command', arguments: { command: ['cat', join(home, store)] } }));
+      expect(answer, store).not.toContain(`home-secret:${store}`);
+      if (store === '.codex/auth.json') expect(answer).toContain('bwrap');
+    }
   }, 30_000);
 });

@@ -118,11 +118,15 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
 
 /**
  * Where the host user's home keeps credentials: the places of the default
- * protected list that live there, and the tokens of the tools agents drive
- * most (GitHub CLI, Cargo, Claude Code, Gemini CLI). A sandboxed command
- * sees the root read-only, so without these masks `grep -r` of the home
- * folder would read keys no argument names. `.gitconfig` stays readable:
- * git needs the user's identity to commit.
+ * protected list that live there, the tokens of the tools agents drive
+ * most (GitHub CLI, Cargo, Claude Code, Gemini CLI, Codex, Copilot,
+ * opencode, Cursor's server settings), git's own credential store under
+ * `.config`, registry, database, vault, cloud and build-tool passwords, and
+ * the user's password store and keyrings. A sandboxed command sees the root
+ * read-only, so without these masks `grep -r` of the home folder, or a
+ * `cat` a glob allows, would read keys no protected path names: in the
+ * `workspace-write` tier `cat ~/.codex/auth.json` answered with the token.
+ * `.gitconfig` stays readable: git needs the user's identity to commit.
  */
 export const HOME_CREDENTIAL_PATHS: readonly string[] = Object.freeze([
   '.ssh',
@@ -146,6 +150,26 @@ export const HOME_CREDENTIAL_PATHS: readonly string[] = Object.freeze([
   '.gemini',
   '.toolgate',
   '.env',
+  '.codex',
+  '.cursor',
+  '.config/github-copilot',
+  '.local/share/opencode/auth.json',
+  '.config/git/credentials',
+  '.config/hub',
+  '.config/containers/auth.json',
+  '.pgpass',
+  '.my.cnf',
+  '.vault-token',
+  '.terraform.d/credentials.tfrc.json',
+  '.m2/settings.xml',
+  '.gradle/gradle.properties',
+  '.boto',
+  '.s3cfg',
+  '.config/rclone',
+  '.oci',
+  '.config/doctl',
+  '.password-store',
+  '.local/share/keyrings',
 ]);
 
 /**
