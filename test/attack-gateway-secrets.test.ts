@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -5,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { useAttackHomes } from './support/attack-workspace.js';
 import { decideIfAsked } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, makeWorkspace, serveGateway, serveWorkspace, type ServedGateway } from './support/serve-gateway.js';
+import { runCli } from './support/spawn-cli.js';
 
 // A hostile model after the gateway's own secrets where the operator chose to keep them: the HTTP bearer token in
 // a `--token-file` of the operator's choosing, and the journal's signing key beside a journal kept elsewhere than
@@ -109,5 +111,25 @@ describe("attack: the credential stores of the user's home, read by a command a 
       expect(answer, store).not.toContain(`home-secret:${store}`);
       if (store === '.codex/auth.json') expect(answer).toContain('bwrap');
     }
+  }, 30_000);
+});
+
+describe('attack: a repository that tracks files in .toolgate/, for the user to commit what the gateway writes there', () => {
+  const git = (cwd: string, ...args: string[]): string =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.test', ...args], { cwd, encoding: 'utf8' });
+
+  it.each([
+    ['a .gitignore that ignores nothing', { '.toolgate/.gitignore': '!*\n' }],
+    ['a placeholder token', { '.toolgate/http-token': 'placeholder-token-0123456789abcdef\n' }],
+  ])('%s: the gateway refuses to start, and writes neither its token nor its journal where a commit takes them', async (_name, files) => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto' }, files);
+    git(workspace, 'init', '-q');
+    git(workspace, 'add', '-A');
+    git(workspace, 'commit', '-qm', 'the repository as it came');
+    const started = await runCli(['serve', '--http', '0'], workspace, undefined, { TOOLGATE_TOKEN: undefined });
+    expect(started.code, started.stderr).toBe(2);
+    expect(started.stderr).toContain('git rm -r --cached');
+    // Nothing of the gateway's is there for `git add -A` or `git commit -a` to take.
+    expect(git(workspace, 'status', '--porcelain')).toBe('');
   }, 30_000);
 });

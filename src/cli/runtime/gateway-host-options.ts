@@ -7,6 +7,7 @@ import type { NodeHostOptions } from '../../node/node-host-types.js';
 import { policyFilePaths } from '../../node/policy/policy-file.js';
 import { prepareOwnFolder } from '../../node/fs/prepare-own-folder.js';
 import { CliError } from '../cli-error.js';
+import { refuseTrackedState } from './refuse-tracked-state.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 
 /** Where the gateway's host spills what it keeps: `runs/` (spilled outputs), `media/`, `bin/`. */
@@ -27,6 +28,7 @@ export function prepareGatewayStateFolder(config: ResolvedConfig): string {
   const folder = join(config.workspace, '.toolgate');
   const problem = prepareOwnFolder(folder, true);
   if (problem !== undefined) throw new CliError('config', `${folder} ${problem}: toolgate keeps its journal, remembered rules and tokens there. Remove it and start again.`);
+  refuseTrackedState(config.workspace, folder);
   ignoreInRepository(folder);
   return folder;
 }
