@@ -7,6 +7,7 @@ import { useAttackHomes } from './support/attack-workspace.js';
 import { decideIfAsked } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, makeWorkspace, serveGateway, serveWorkspace, type ServedGateway } from './support/serve-gateway.js';
 import { runCli } from './support/spawn-cli.js';
+import { ROOT } from './fixtures/mcp/helpers.js';
 
 // A hostile model after the gateway's own secrets where the operator chose to keep them: the HTTP bearer token in
 // a `--token-file` of the operator's choosing, and the journal's signing key beside a journal kept elsewhere than
@@ -131,5 +132,35 @@ describe('attack: a repository that tracks files in .toolgate/, for the user to 
     expect(started.stderr).toContain('git rm -r --cached');
     // Nothing of the gateway's is there for `git add -A` or `git commit -a` to take.
     expect(git(workspace, 'status', '--porcelain')).toBe('');
+  }, 30_000);
+});
+
+describe("attack: the environment of the gateway and of an upstream server, read through /proc in the full tier", () => {
+  // The jail is lifted there, so what holds is how each reads: read_file reads what `stat` says a file holds, which
+  // is nothing for /proc's files, and a command sees the processes of its own PID namespace alone.
+  it('read_file of their environ and cmdline, and a command that reads them, return none of the secrets', async () => {
+    const upstream = 'upstream-env-secret-0123456789';
+    const own = 'gateway-env-secret-0123456789';
+    const reference = join(ROOT, 'test/fixtures/mcp/reference-servers.mjs');
+    const gateway = open.gateway(
+      await serveGateway(
+        { scope: 'full', mode: 'auto', console: { enabled: false }, policy, servers: { git: { command: process.execPath, args: [reference, 'mcp-server-git'], env: { UPSTREAM_KEY: upstream } } } },
+        { env: { GATEWAY_KEY: own } },
+      ),
+    );
+    const client = await connect(gateway);
+    const pid = String(gateway.cli.child.pid);
+    const children = execFileSync('pgrep', ['-P', pid], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+    // The secrets are there to be read: the test process, outside every jail, sees them.
+    expect(readFileSync(`/proc/${pid}/environ`, 'utf8')).toContain(own);
+    expect(children.some((child) => readFileSync(`/proc/${child}/environ`, 'utf8').includes(upstream))).toBe(true);
+    const files = ['/proc/self/environ', `/proc/${pid}/environ`, `/proc/${pid}/cmdline`, ...children.map((child) => `/proc/${child}/environ`)];
+    for (const file of files) {
+      for (const [name, args] of [['read_file', { path: file }], ['run_command', { command: ['cat', file] }]] as const) {
+        const answer = text(await client.callTool({ name, arguments: args }));
+        expect(answer, `${name} ${file}`).not.toContain(own);
+        expect(answer, `${name} ${file}`).not.toContain(upstream);
+      }
+    }
   }, 30_000);
 });

@@ -39,6 +39,8 @@ export async function readJailedBytes(
     const stat = await handle.stat();
     sameTarget(target, stat, tool);
     if (!stat.isFile()) throw hostDenial(tool, 'not_a_file');
+    // Read up to the size `stat` gives, never to the end: /proc's files (another process's environ, the
+    // gateway's own in the `full` tier) give 0 and read as empty; read to the end, they would give its secrets.
     const length = Math.min(stat.size, maxBytes);
     const bytes = Buffer.allocUnsafe(length);
     let filled = 0;
