@@ -22,7 +22,7 @@ describe('createServedCalls', () => {
 
   it('gives up on a call that never ends after the time it is given', async () => {
     const calls = createServedCalls();
-    calls.track(new Promise<never>(() => undefined));
+    void calls.track(new Promise<never>(() => undefined));
     const started = Date.now();
     await calls.settled(50);
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
