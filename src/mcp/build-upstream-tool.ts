@@ -1,6 +1,7 @@
 import { ConfigurationError, requireCapability, ToolDefinitionError, ToolPolicyError, type AnyToolDefinition, type JsonSchema, type ToolFacts } from '../core/internal.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { compileArgumentTargets } from './argument-targets.js';
+import { checkGitRepository } from './check-git-repository.js';
 import { checkNamedFiles } from './check-named-files.js';
 import { checkUpstreamDestination } from './check-upstream-destination.js';
 import { recognizeServer } from './known-server-targets.js';
@@ -95,6 +96,8 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
     async dispatch(args: Record<string, unknown>, host, context) {
       const mcp = requireCapability(host, 'mcp', name);
       await recheckUpstreamTargets(host, name, context.action, context.signal);
+      // The git server runs git, and GitPython its hooks, in the repository it is named, on the host.
+      if (known?.kind === 'git') await checkGitRepository(host, name, targetsIn(args).path, context.action, tool.name === 'git_commit');
       if (filesOf !== undefined) {
         const files = targetsIn(args, filesOf);
         await checkNamedFiles(host, name, [...(files.path === undefined ? [] : [files.path]), ...(files.paths ?? [])], context.signal);

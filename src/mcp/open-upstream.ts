@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigurationError } from '../core/internal.js';
-import { buildStdioEnv } from './build-stdio-env.js';
+import { upstreamStdioEnv } from './recognised-server-env.js';
 import { createStderrTail, type StderrTail } from './create-stderr-tail.js';
 import { attachLeanToolsCall } from './lean-tools-call.js';
 import { McpServerUnavailableError } from './mcp-server-unavailable-error.js';
@@ -80,7 +80,7 @@ function createTransport(server: McpServerConfig, connect: ConnectMcpServersOpti
     const stdio = new StdioClientTransport({
       command: server.command,
       args: [...(server.args ?? [])],
-      env: buildStdioEnv(server.env),
+      env: upstreamStdioEnv(server),
       ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
       maxBufferSize,
       // Always read: its tail is what says why a server failed to start or stopped.

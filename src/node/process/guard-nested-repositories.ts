@@ -162,7 +162,7 @@ function heldGitDirOf(workspace: string): string | undefined {
 }
 
 /** A configuration file's settings, read by git from the text (never from the file again, which may have changed). */
-async function readConfigWithGit(options: NestedRepositoryGuardOptions, text: string): Promise<readonly ConfigEntry[] | undefined> {
+export async function readConfigWithGit(options: Pick<NestedRepositoryGuardOptions, 'git' | 'env'>, text: string): Promise<readonly ConfigEntry[] | undefined> {
   const read = await spawnBounded({
     file: options.git,
     // Includes stay unread: they are settings like any other, and none is neutral.

@@ -51,7 +51,7 @@ const DRIVER_PATTERN = new RegExp(`^(${PROGRAM_KEYS.join('|')})$`);
  * drivers it names. Such a repository is refused rather than guessed at.
  */
 const CONDITIONAL_INCLUDE = 'includeif\\..+\\.path';
-const PROBED_KEYS = `^(${PROGRAM_KEYS.join('|')}|${CONDITIONAL_INCLUDE})$`;
+export const PROBED_KEYS = `^(${PROGRAM_KEYS.join('|')}|${CONDITIONAL_INCLUDE})$`;
 
 /** Configuration the repository itself controls; a model that can write files can write these. */
 const REPOSITORY_SCOPES = new Set(['local', 'worktree']);
