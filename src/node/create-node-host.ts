@@ -45,7 +45,11 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
   const hostPaths = [spillDir, ...(secretStore.path === undefined ? [] : [secretStore.path])];
   const protectedPaths = options.protectedPaths ?? [];
   const privatePaths = options.privatePaths ?? [];
-  const jail = createFsJail({ workspace: options.workspace, scope, protectedPaths, privatePaths, hostPaths });
+  // In the full tier /proc is inside the jail's root: there a tool (an upstream server reading a file to its end, which
+  // the built-in read_file does not) read the gateway's environment and any process's, its memory, descriptors and
+  // command lines. Elsewhere the jail keeps it out already, and says so.
+  const unreachablePaths = scope === 'full' && process.platform === 'linux' ? ['/proc'] : [];
+  const jail = createFsJail({ workspace: options.workspace, scope, protectedPaths, privatePaths, hostPaths, unreachablePaths });
   const systemPath = options.executablePath ?? SYSTEM_PATH;
   if (systemPath.some((directory) => !path.isAbsolute(directory) || isInside(jail.workspace, directory) || directory.includes('node_modules'))) {
     throw new ConfigurationError('executablePath', 'must list absolute directories outside the workspace and node_modules');

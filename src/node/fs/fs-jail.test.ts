@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isInside, resolveInWorkspace } from './fs-jail.js';
+import { tmpdir } from 'node:os';
+import { createFsJail, isInside, resolveInWorkspace } from './fs-jail.js';
 
 describe('isInside', () => {
   it('holds the root itself and what lies below it, never a sibling that merely shares its spelling', () => {
@@ -49,5 +50,13 @@ describe('resolveInWorkspace', () => {
     for (const workspace of ['/work/app', '/']) {
       for (const requested of spellings) expect(resolveInWorkspace(workspace, requested), `${workspace} + ${requested}`).toBe(path.resolve(workspace, requested));
     }
+  });
+});
+
+describe('unreachablePaths', () => {
+  it('are refused as private paths, the entry itself and all below it, and nothing beside them', () => {
+    const jail = createFsJail({ workspace: tmpdir(), scope: 'full', protectedPaths: [], hostPaths: [], unreachablePaths: ['/proc'] });
+    for (const entry of ['/proc', '/proc/1/environ', '/proc/self/mem', '/PROC/1/cmdline']) expect(jail.classify(entry), entry).toBe('protected_path');
+    for (const entry of ['/procfs/a', '/etc/hostname', path.join(tmpdir(), 'proc')]) expect(jail.classify(entry), entry).toBe('open');
   });
 });

@@ -43,6 +43,13 @@ export interface CreateFsJailOptions {
   readonly privatePaths?: readonly string[];
   /** Paths the host keeps to itself: the secret store, the spill and media directories. */
   readonly hostPaths: readonly string[];
+  /**
+   * Absolute paths refused as `protected_path` even when approved, by
+   * classification alone: unlike the others, never masked in the sandbox,
+   * which mounts its own (`/proc`, whose entries a process there reads only
+   * of its own PID namespace).
+   */
+  readonly unreachablePaths?: readonly string[];
 }
 
 /**
@@ -105,6 +112,7 @@ export function createFsJail(options: CreateFsJailOptions): FsJail {
   // In precedence order, host stores first: a path that is both is refused as the store it is.
   add(options.hostPaths, 'secret_store');
   add(options.privatePaths ?? [], 'protected_path');
+  add(options.unreachablePaths ?? [], 'protected_path');
   add(options.protectedPaths.filter((entry) => path.isAbsolute(entry)), 'protected');
   // The engine's own matcher: its defaults plus the relative entries, case-insensitive, gitignore-style.
   const relativeEntries = options.protectedPaths.filter((entry) => !path.isAbsolute(entry));
