@@ -58,6 +58,8 @@ const GIT_TOOLS: Readonly<Record<string, KnownToolTargets>> = Object.freeze({
   git_show: read(REPO),
   git_branch: read(REPO),
   git_commit: write(REPO),
+  // `git commit -S` through the git command line, in the same repository.
+  git_commit_signed: write(REPO),
   // GitPython's `index.add` reads every file it is named inside the repository, ignored ones too, and
   // `git_diff_staged` shows them: each is a path the floor judges, where the server reads it.
   git_add: Object.freeze({ targets: Object.freeze({ ...REPO, paths: '/files' }), access: 'write', pathsWithin: '/repo_path', filesOnly: true }),
