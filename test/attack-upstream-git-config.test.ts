@@ -105,9 +105,16 @@ describe('attack: mcp-server-git runs the configuration and hooks of a repositor
     const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
     open.client(client);
     const answers: string[] = [];
-    for (const name of ['git_status', 'git_diff_unstaged']) {
-      const result = await client.callTool({ name: `mcp_git_${name}`, arguments: { repo_path: '.' } });
-      answers.push(`${name}: ${result.isError === true ? 'refused' : 'ran'}: ${JSON.stringify(result.content)}`);
+    // And through a nested repository that holds nothing itself, whose work tree is a folder of the workspace: git,
+    // started there, finds the workspace's own repository.
+    const clean = join(workspace, 'vendor/clean');
+    git(workspace, 'clone', '-q', '--bare', join(workspace, 'vendor/lib'), clean);
+    git(clean, 'config', 'core.bare', 'false');
+    mkdirSync(join(workspace, 'docs'));
+    git(clean, 'config', 'core.worktree', join(workspace, 'docs'));
+    for (const [name, repo] of [['git_status', '.'], ['git_diff_unstaged', '.'], ['git_diff_unstaged', 'vendor/clean']]) {
+      const result = await client.callTool({ name: `mcp_git_${String(name)}`, arguments: { repo_path: repo } });
+      answers.push(`${String(name)}: ${result.isError === true ? 'refused' : 'ran'}: ${JSON.stringify(result.content)}`);
     }
     expect(readdirSync(workspace).filter((entry) => entry.startsWith('PWNED-')), answers.join('\n')).toEqual([]);
     for (const answer of answers) expect(answer).toMatch(/^\S+: refused: .*holds/);

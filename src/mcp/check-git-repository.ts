@@ -53,7 +53,10 @@ export async function checkGitRepository(host: ToolHost, tool: string, repoPath:
   const heldGitDir = lstatSync(own, { throwIfNoEntry: false })?.isDirectory() === true ? realpathSync(own) : undefined;
   const env = { PATH: SYSTEM_PATH.join(':'), HOME: '/nonexistent', LANG: 'C.UTF-8', ...gitHardeningEnv('false') };
   const findings = await readRepositoryCode(entry, { readConfig: (text) => readConfigWithGit({ git, env }, text), heldGitDir, workspace: root });
-  const whats = findings.length > 0 ? findings.map((finding) => finding.what) : await ownProgramKeys({ git, entry, workTree: place, env, tool, commits });
+  // A nested repository that holds nothing may still lead git into the workspace's own (its `core.worktree` names a
+  // folder there, where git finds the workspace's `.git`): the workspace's own is probed whichever repository is named.
+  const probed = heldGitDir ?? entry;
+  const whats = findings.length > 0 ? findings.map((finding) => finding.what) : await ownProgramKeys({ git, entry: probed, workTree: probed === entry ? place : root, env, tool, commits });
   if (whats.length === 0) return;
   const named = [...new Set(whats)].slice(0, 8).join(', ');
   throw new ToolPolicyError(tool, 'protected_path', {
