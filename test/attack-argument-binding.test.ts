@@ -164,4 +164,21 @@ describe('attack: a value whose JSON form is not what the body reads', () => {
     }
     expect(written).toEqual([]);
   });
+
+  it("an array whose length costs the caller nothing (sparse, or a proxy's) is refused at once, whatever the schema", async () => {
+    const schemas = { ...SCHEMAS, 'z.array()': z.object({ note: z.array(z.string()) }), 'JSON Schema': { type: 'object', properties: { note: { type: 'array', items: { type: 'string' } } } } };
+    const sparse: unknown[] = [];
+    sparse.length = 2 ** 32 - 1;
+    const proxied = new Proxy([], { get: (target, key) => (key === 'length' ? 2 ** 40 : Reflect.get(target, key)) });
+    for (const [label, input] of Object.entries(schemas)) {
+      const registry = noteRegistry(input as z.ZodType<{ note?: unknown }>);
+      for (const note of [sparse, proxied, { deeper: [sparse] }]) {
+        const started = Date.now();
+        const outcome = await registry.dispatch({ callId: 'c6', name: 'write_note', arguments: { note } }, { grantedTools: ['write_note'] });
+        // Before, each item was walked: a billion of them kept the dispatch busy until the heap ran out.
+        expect({ label, code: outcome.ok ? 'OK' : outcome.error.code, fast: Date.now() - started < 1000 }).toEqual({ label, code: 'ARGS_INVALID', fast: true });
+      }
+    }
+    expect(written).toEqual([]);
+  });
 });

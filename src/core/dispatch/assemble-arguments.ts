@@ -2,7 +2,7 @@ import { ToolArgsInvalidError } from '../errors/tool-errors.js';
 import { dropOptionalNulls } from '../projection/to-openai-strict-schema.js';
 import type { CompiledTool } from '../tools/compile-tool.js';
 import type { DispatchState, ResolvedDispatchState } from './dispatch-state.js';
-import { measureParsedJson, snapshotJson, type JsonSnapshot } from './snapshot-json.js';
+import { maxJsonItems, measureParsedJson, snapshotJson, type JsonSnapshot } from './snapshot-json.js';
 
 /**
  * Stage 5's value: the effective arguments, and how far they are already
@@ -30,7 +30,7 @@ export type AssembledArguments =
  * (config wins). A model can never supply a config-only parameter: such a
  * key is dropped from the model's arguments.
  */
-export function assembleArguments(state: Pick<ResolvedDispatchState, 'tool' | 'call' | 'context'>): AssembledArguments | ToolArgsInvalidError {
+export function assembleArguments(state: Pick<ResolvedDispatchState, 'tool' | 'call' | 'context'> & Partial<Pick<ResolvedDispatchState, 'snapshot'>>): AssembledArguments | ToolArgsInvalidError {
   const tool = state.tool;
   const raw = state.call.rawArguments;
   const parsed = parseModelArguments(raw);
@@ -68,7 +68,7 @@ export function assembleArguments(state: Pick<ResolvedDispatchState, 'tool' | 'c
   }
   // Mapped and configured values are the caller's: the same rule as a caller's model arguments.
   if (tool.rebuildsInput) return { kind: 'unchecked', value: effective, sizeBound: snapshot.sizeBound };
-  const copied = snapshotJson(effective);
+  const copied = snapshotJson(effective, maxItemsOf(state));
   if (!copied.ok) return new ToolArgsInvalidError(tool.key, [], copied.problem);
   return { kind: 'measured', value: copied.value, sizeBound: copied.sizeBound };
 }
@@ -82,8 +82,14 @@ export function assembleArguments(state: Pick<ResolvedDispatchState, 'tool' | 'c
  * (`z.any()`, a loose object's unknown keys), where a getter, a proxy or a
  * `toJSON` could show policy, the approver and the body each another value.
  */
-export function checkModelArguments(state: Pick<DispatchState, 'call'>, value: unknown): JsonSnapshot {
-  return typeof state.call.rawArguments !== 'string' ? snapshotJson(value) : measureParsedJson(value);
+export function checkModelArguments(state: Pick<DispatchState, 'call'> & Partial<Pick<DispatchState, 'snapshot'>>, value: unknown): JsonSnapshot {
+  return typeof state.call.rawArguments !== 'string' ? snapshotJson(value, maxItemsOf(state)) : measureParsedJson(value);
+}
+
+/** The longest array a caller's arguments within the registry's `maxInputBytes` can hold (`maxJsonItems`). */
+export function maxItemsOf(state: Partial<Pick<DispatchState, 'snapshot'>>): number | undefined {
+  const limits = state.snapshot?.limits;
+  return limits === undefined ? undefined : maxJsonItems(limits.maxInputBytes);
 }
 
 /** OpenAI strict mode offers optional properties as required and nullable: such a `null` means absent. */

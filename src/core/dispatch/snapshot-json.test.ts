@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringLengthArray } from '../tools/__fixtures__/direct-fixtures.js';
-import { measureParsedJson, sizeBoundOf, snapshotJson } from './snapshot-json.js';
+import { detachJson, maxJsonItems, measureParsedJson, sizeBoundOf, snapshotJson } from './snapshot-json.js';
 
 describe('snapshotJson', () => {
   it('copies: the result is detached from the caller’s object', () => {
@@ -82,5 +82,20 @@ describe('number size bound', () => {
     const value = [-0.0000010253239326734201];
     const snapshot = snapshotJson(value);
     expect(snapshot.ok && snapshot.sizeBound).toBeGreaterThanOrEqual(JSON.stringify(value).length);
+  });
+});
+
+describe('array length bound', () => {
+  it('holds as many items as JSON of that many bytes can, and refuses a longer array before walking it', () => {
+    expect(JSON.stringify([0, 0, 0]).length).toBe(7);
+    expect(maxJsonItems(7)).toBe(3);
+    expect(maxJsonItems(0)).toBe(0);
+    expect(snapshotJson([0, 0, 0], maxJsonItems(7)).ok).toBe(true);
+    expect(snapshotJson([0, 0, 0, 0], maxJsonItems(7))).toEqual({ ok: false, problem: 'an array holds more items than the arguments may' });
+    let reads = 0;
+    const endless = new Proxy([], { get: (_target, key) => (key === 'length' ? 2 ** 40 : (reads += 1)) });
+    expect(snapshotJson({ a: endless }, maxJsonItems(65_536)).ok).toBe(false);
+    expect(detachJson({ a: endless }, 0, maxJsonItems(65_536))).toBeUndefined();
+    expect(reads).toBe(0);
   });
 });

@@ -18,10 +18,23 @@ interface Walk {
   readonly ancestors: object[];
   /** Keep `undefined` members and items as they are, rather than drop (or, in an array, refuse) them. */
   readonly keepUndefined: boolean;
+  /** The longest array the walk copies (`maxJsonItems`). */
+  readonly maxItems: number;
 }
 
-export function snapshotJson(value: unknown): JsonSnapshot {
-  const walk: Walk = { size: 0, problem: undefined, ancestors: [], keepUndefined: false };
+/**
+ * The most items an array of arguments within `maxBytes` of JSON can hold:
+ * each takes a byte and a comma at least. A caller's array is walked item by
+ * item, and its length costs the caller nothing (a sparse array, a proxy's
+ * `length`): one of a billion items kept the dispatch busy until the
+ * process ran out of memory. A longer one is refused before the walk.
+ */
+export function maxJsonItems(maxBytes: number): number {
+  return Math.max(0, Math.floor((maxBytes - 1) / 2));
+}
+
+export function snapshotJson(value: unknown, maxItems = Number.MAX_SAFE_INTEGER): JsonSnapshot {
+  const walk: Walk = { size: 0, problem: undefined, ancestors: [], keepUndefined: false, maxItems };
   const copied = copyReading(value, 0, walk);
   return walk.problem === undefined ? { ok: true, value: copied, sizeBound: walk.size } : { ok: false, problem: walk.problem };
 }
@@ -49,8 +62,8 @@ function copyReading(value: unknown, depth: number, walk: Walk): unknown {
  * the value has no plain JSON form (a class instance, a function, a bigint,
  * a cycle, too deep).
  */
-export function detachJson(value: unknown, depth: number): { readonly value: unknown } | undefined {
-  const walk: Walk = { size: 0, problem: undefined, ancestors: [], keepUndefined: true };
+export function detachJson(value: unknown, depth: number, maxItems = Number.MAX_SAFE_INTEGER): { readonly value: unknown } | undefined {
+  const walk: Walk = { size: 0, problem: undefined, ancestors: [], keepUndefined: true, maxItems };
   const copied = copyReading(value, depth, walk);
   return walk.problem === undefined ? { value: copied } : undefined;
 }
@@ -100,6 +113,10 @@ function copyArray(node: readonly unknown[], depth: number, walk: Walk): unknown
   // negative or fractional number throws, which would reject the dispatch instead of refusing the call.
   if (!Number.isSafeInteger(length) || length < 0) {
     walk.problem ??= 'an array is not a plain JSON array';
+    return undefined;
+  }
+  if (length > walk.maxItems) {
+    walk.problem ??= 'an array holds more items than the arguments may';
     return undefined;
   }
   const items: unknown[] = new Array<unknown>(length);

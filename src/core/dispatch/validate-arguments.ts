@@ -5,7 +5,7 @@ import { deepFreeze } from '../tools/compile-tool.js';
 import type { DirectResult } from '../tools/direct-program.js';
 import type { ValidationResult } from '../tools/schema-validator.js';
 import type { ResolvedDispatchState } from './dispatch-state.js';
-import { checkModelArguments, type AssembledArguments } from './assemble-arguments.js';
+import { checkModelArguments, maxItemsOf, type AssembledArguments } from './assemble-arguments.js';
 import { snapshotJson } from './snapshot-json.js';
 
 const encoder = new TextEncoder();
@@ -24,7 +24,7 @@ export function validateArguments(state: ResolvedDispatchState, assembled: Assem
   const tool = state.tool;
   // The direct validator accepts, copies and measures in one walk: a fresh value, nothing left shared with the caller.
   // JSON text parsed in stage 5 is the pipeline's own; a caller's object is copied wherever a delegated node would keep it.
-  const direct = tool.validateDirect(assembled.value, typeof state.call.rawArguments === 'string');
+  const direct = tool.validateDirect(assembled.value, typeof state.call.rawArguments === 'string', maxItemsOf(state));
   if (direct !== undefined) return acceptDirect(state, direct);
   // Where it gives up, the arguments are measured (a caller's object copied) here and the full validator decides and reports.
   const measured = checkModelArguments(state, assembled.value);
@@ -113,7 +113,7 @@ function revalidateCopy(state: ResolvedDispatchState): ToolArgsInvalidError | un
 /** A checked copy of a caller's value, bounded like any other input. */
 function detach(state: ResolvedDispatchState, value: unknown): unknown {
   const tool = state.tool;
-  const copied = snapshotJson(value);
+  const copied = snapshotJson(value, maxItemsOf(state));
   if (!copied.ok) return new ToolArgsInvalidError(tool.key, [], copied.problem);
   const limit = state.snapshot.limits.maxInputBytes;
   if (copied.sizeBound > limit && !fitsLimit(copied.value, limit)) {

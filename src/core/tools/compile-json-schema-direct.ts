@@ -178,7 +178,7 @@ function emitArray(program: Program<Node>, node: Node, input: string, output: st
   const index = fresh(program, 'index');
   const item = fresh(program, 'item');
   // A proxy's `length` can be anything: only an array's own kind of length (a whole number, 0 or more) sizes the copy.
-  lines.push(`const ${length} = ${input}.length;`, `if (!Number.isSafeInteger(${length}) || ${length} < 0) return GIVE_UP;`);
+  lines.push(`const ${length} = ${input}.length;`, `if (!Number.isSafeInteger(${length}) || ${length} < 0 || ${length} > maxItems) return GIVE_UP;`);
   if (minItems !== undefined) lines.push(`if (${length} < ${minItems}) return GIVE_UP;`);
   if (maxItems !== undefined) lines.push(`if (${length} > ${maxItems}) return GIVE_UP;`);
   lines.push(`${output} = new Array(${length});`, `for (let ${index} = 0; ${index} < ${length}; ${index} += 1) {`, `const ${item} = ${input}[${index}];`);

@@ -169,7 +169,7 @@ function emitArray(program: Program<ZodInternals>, element: ZodInternals, input:
   const index = fresh(program, 'index');
   const item = fresh(program, 'item');
   // A proxy's `length` can be anything: only an array's own kind of length (a whole number, 0 or more) sizes the copy.
-  lines.push(`if (!Array.isArray(${input})) return GIVE_UP;`, `const ${length} = ${input}.length;`, `if (!Number.isSafeInteger(${length}) || ${length} < 0) return GIVE_UP;`, `const ${output} = new Array(${length});`);
+  lines.push(`if (!Array.isArray(${input})) return GIVE_UP;`, `const ${length} = ${input}.length;`, `if (!Number.isSafeInteger(${length}) || ${length} < 0 || ${length} > maxItems) return GIVE_UP;`, `const ${output} = new Array(${length});`);
   lines.push(`for (let ${index} = 0; ${index} < ${length}; ${index} += 1) {`, `const ${item} = ${input}[${index}];`);
   lines.push(`${output}[${index}] = ${emitNode(program, element, item, depth + 1)};`, '}', `size += ${length} + 2;`);
   return output;
@@ -206,7 +206,7 @@ function emitDelegate(program: Program<ZodInternals>, node: ZodInternals, input:
   program.lines.push(
     `let ${detached} = ${input};`,
     `if (!owned && typeof ${input} === 'object' && ${input} !== null) {`,
-    `const ${copied} = ${reference(program, detachJson)}(${input}, ${depth});`,
+    `const ${copied} = ${reference(program, detachJson)}(${input}, ${depth}, maxItems);`,
     `if (${copied} === undefined) return GIVE_UP;`,
     `${detached} = ${copied}.value;`,
     '}',

@@ -28,7 +28,7 @@ export interface DirectResult {
  * caller's; anything else, a caller's object, is copied before a delegated
  * node sees it.
  */
-export type DirectValidator = (value: unknown, owned?: boolean) => DirectResult | undefined;
+export type DirectValidator = (value: unknown, owned?: boolean, maxItems?: number) => DirectResult | undefined;
 
 /** What generated code returns when it gives up. */
 export const GIVE_UP: unique symbol = Symbol('give up');
@@ -117,9 +117,9 @@ export function canGenerateCode(): boolean {
  */
 export function compileOnFirstUse(compile: () => DirectValidator | undefined): DirectValidator {
   let compiled: DirectValidator | undefined | null = null; // null: not compiled yet
-  return (value, owned) => {
+  return (value, owned, maxItems) => {
     if (compiled === null) compiled = compile();
-    return compiled === undefined ? undefined : compiled(value, owned);
+    return compiled === undefined ? undefined : compiled(value, owned, maxItems);
   };
 }
 
@@ -127,8 +127,8 @@ export function compileOnFirstUse(compile: () => DirectValidator | undefined): D
 export function linkProgram(program: Program<unknown>, output: string): DirectValidator | undefined {
   // An enumerable property on Object.prototype (pollution) shows through every object the
   // schema's own validator walks (ajv's additionalProperties, zod's catchall): leave that to them.
-  const source = `return function directValidator(input, owned) {\nfor (const inherited in {}) return GIVE_UP;\nlet size = 0;\n${program.lines.join('\n')}\nreturn { value: ${output}, sizeBound: size };\n};`;
-  let validate: (value: unknown, owned: boolean) => DirectResult | typeof GIVE_UP;
+  const source = `return function directValidator(input, owned, maxItems) {\nfor (const inherited in {}) return GIVE_UP;\nlet size = 0;\n${program.lines.join('\n')}\nreturn { value: ${output}, sizeBound: size };\n};`;
+  let validate: (value: unknown, owned: boolean, maxItems: number) => DirectResult | typeof GIVE_UP;
   try {
     // Function, not eval: the generated code sees only its parameters, never this module's scope.
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- only member names (as JSON literals) and checked numbers come from a schema
@@ -137,10 +137,11 @@ export function linkProgram(program: Program<unknown>, output: string): DirectVa
   } catch {
     return undefined;
   }
-  return (value, owned) => {
+  return (value, owned, maxItems) => {
     let result: DirectResult | typeof GIVE_UP;
     try {
-      result = validate(value, owned === true);
+      // An array longer than the arguments may hold gives up before its walk (`maxJsonItems`).
+      result = validate(value, owned === true, maxItems ?? Number.MAX_SAFE_INTEGER);
     } catch {
       // A getter or a proxy's trap threw: the schema's own validator meets the same value and decides.
       return undefined;
