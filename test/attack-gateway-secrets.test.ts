@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
@@ -132,6 +132,39 @@ describe('attack: a repository that tracks files in .toolgate/, for the user to 
     expect(started.stderr).toContain('git rm -r --cached');
     // Nothing of the gateway's is there for `git add -A` or `git commit -a` to take.
     expect(git(workspace, 'status', '--porcelain')).toBe('');
+  }, 30_000);
+
+  it('tracked as .TOOLGATE/ where git reads names without case (core.ignorecase, as on macOS): the start is refused', async () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto' }, { '.TOOLGATE/.gitignore': '!*\n' });
+    git(workspace, 'init', '-q');
+    git(workspace, 'config', 'core.ignorecase', 'true');
+    git(workspace, 'add', '-A');
+    git(workspace, 'commit', '-qm', 'the repository as it came');
+    const started = await runCli(['serve', '--http', '0'], workspace, undefined, { TOOLGATE_TOKEN: undefined });
+    expect(started.code, started.stderr).toBe(2);
+    expect(started.stderr).toContain('git rm -r --cached');
+  }, 30_000);
+
+  it('held: .TOOLGATE/ tracked where git reads names with their case is another folder, and the gateway starts', async () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto' }, { '.TOOLGATE/notes.md': 'a folder of its own\n' });
+    git(workspace, 'init', '-q');
+    git(workspace, 'config', 'core.ignorecase', 'false');
+    git(workspace, 'add', '-A');
+    git(workspace, 'commit', '-qm', 'the repository as it came');
+    const gateway = open.gateway(await serveWorkspace(workspace));
+    expect(gateway.mcpUrl.protocol).toBe('http:');
+  }, 30_000);
+
+  it.skipIf(process.getuid?.() !== 0)('a repository another user owns, which git reads only when told to trust it (a mounted workspace): the start is refused', async () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto' }, { '.toolgate/.gitignore': '!*\n' });
+    git(workspace, 'init', '-q');
+    git(workspace, 'add', '-A');
+    git(workspace, 'commit', '-qm', 'the repository as it came');
+    // Git then refuses to read the repository without safe.directory, which the user's own configuration gives.
+    chownSync(join(workspace, '.git'), 65534, 65534);
+    const started = await runCli(['serve', '--http', '0'], workspace, undefined, { TOOLGATE_TOKEN: undefined });
+    expect(started.code, started.stderr).toBe(2);
+    expect(started.stderr).toContain('git rm -r --cached');
   }, 30_000);
 });
 

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { relative, sep } from 'node:path';
 import { CliError } from '../cli-error.js';
 
 /** Where git is looked up: the system's folders only, never the workspace's. */
@@ -26,9 +27,35 @@ const checked = new Set<string>();
  */
 export function refuseTrackedState(workspace: string, folder: string): void {
   if (checked.has(folder)) return;
-  let listed: string;
+  // In any case: on a file system that ignores case, git takes the gateway's `.toolgate/http-token` for a
+  // tracked `.TOOLGATE/http-token`, which a plain pathspec does not list.
+  const listed = askGit(workspace, ['ls-files', '-z', '--', `:(icase)${folder}`]);
+  checked.add(folder);
+  if (listed === undefined) return;
+  const own = relative(workspace, folder).split(sep).join('/');
+  const entries = listed.split('\0').filter((entry) => entry.length > 0);
+  const exact = entries.filter((entry) => entry === own || entry.startsWith(`${own}/`));
+  // A folder spelt in another case is that folder only where git reads names without case (`core.ignorecase`).
+  const tracked = exact.length === entries.length || askGit(workspace, ['config', '--type=bool', 'core.ignorecase'])?.trim() !== 'true' ? exact : entries;
+  if (tracked.length === 0) return;
+  throw new CliError(
+    'config',
+    `${folder}: the repository tracks ${tracked.length === 1 ? 'a file' : `${String(tracked.length)} files`} in toolgate's state folder, where the gateway writes its token and journal, which a commit would then carry into the repository. Take them out of the index (git rm -r --cached ${folder}) and start again.`,
+  );
+}
+
+/**
+ * What git prints, or undefined when it fails (no repository, no git).
+ * `safe.directory` is answered here, in the command's own configuration (the
+ * only place besides the user's and the system's that git reads it from): a
+ * repository another user owns, which git refuses to read without it, is
+ * what a container's mounted workspace is, and the user's own git, told to
+ * trust it, commits there all the same. Reading the index runs nothing of
+ * that user's, with the fsmonitor and hooks off.
+ */
+function askGit(workspace: string, args: readonly string[]): string | undefined {
   try {
-    listed = execFileSync('git', ['ls-files', '-z', '--', folder], {
+    return execFileSync('git', args, {
       cwd: workspace,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
@@ -39,22 +66,16 @@ export function refuseTrackedState(workspace: string, folder: string): void {
         GIT_CONFIG_NOSYSTEM: '1',
         GIT_OPTIONAL_LOCKS: '0',
         GIT_TERMINAL_PROMPT: '0',
-        GIT_CONFIG_COUNT: '2',
+        GIT_CONFIG_COUNT: '3',
         GIT_CONFIG_KEY_0: 'core.fsmonitor',
         GIT_CONFIG_VALUE_0: 'false',
         GIT_CONFIG_KEY_1: 'core.hooksPath',
         GIT_CONFIG_VALUE_1: '/dev/null',
+        GIT_CONFIG_KEY_2: 'safe.directory',
+        GIT_CONFIG_VALUE_2: '*',
       },
     });
   } catch {
-    checked.add(folder);
-    return;
+    return undefined;
   }
-  checked.add(folder);
-  const tracked = listed.split('\0').filter((entry) => entry.length > 0);
-  if (tracked.length === 0) return;
-  throw new CliError(
-    'config',
-    `${folder}: the repository tracks ${tracked.length === 1 ? 'a file' : `${String(tracked.length)} files`} in toolgate's state folder, where the gateway writes its token and journal, which a commit would then carry into the repository. Take them out of the index (git rm -r --cached ${folder}) and start again.`,
-  );
 }
