@@ -63,6 +63,23 @@ describe('loadConfig', () => {
     expect(message).toContain('no property "consle" (unknown key)');
   });
 
+  it('refuses a server time limit beyond an hour and a byte bound beyond a safe integer when the file is read, naming the server', () => {
+    const cwd = dir();
+    const server = { command: 'true', timeoutMs: 1e12, connectTimeoutMs: 3_600_001, maxTotalTimeoutMs: 2 ** 31, maxMessageBytes: 1e300 };
+    writeFileSync(join(cwd, 'toolgate.config.json'), JSON.stringify({ servers: { up: server }, limits: { maxUnreadBytes: 1e300 } }));
+    expect(() => loadConfig(cwd)).toThrow(CliError);
+    let message = '';
+    try {
+      loadConfig(cwd);
+    } catch (caught) {
+      message = (caught as CliError).message;
+    }
+    for (const key of ['timeoutMs', 'connectTimeoutMs', 'maxTotalTimeoutMs', 'maxMessageBytes']) expect(message).toContain(`$.servers.up.${key}: expected must be <=`);
+    expect(message).toContain('$.limits.maxUnreadBytes: expected must be <=');
+    writeFileSync(join(cwd, 'toolgate.config.json'), JSON.stringify({ servers: { up: { command: 'true', timeoutMs: 3_600_000, maxMessageBytes: 2 ** 40 } } }));
+    expect(loadConfig(cwd).servers?.up?.timeoutMs).toBe(3_600_000);
+  });
+
   it('trusts no client for elicitation and lets approvals wait 600 s by default; reads both from the file', () => {
     expect(loadConfig(dir())).toMatchObject({ elicitation: { trustedClients: [] }, approvals: { timeoutSeconds: 600 } });
     const cwd = dir();
