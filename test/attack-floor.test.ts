@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
-import { decide, pendingApproval, swapWhileApprovalWaits } from './support/pending-approval.js';
+import { decide, decideIfAsked, pendingApproval, swapWhileApprovalWaits } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
 
 // The floor's attacks replayed against `toolgate serve` with the MCP SDK client and the console's API: a link
@@ -152,5 +152,19 @@ describe('attack: exec-capable forms under a glob, and port 0', () => {
       expect(result.isError, url).toBe(true);
     }
     expect((await gateway.api('/api/approvals')).body).toEqual([]);
+  });
+});
+
+describe("attack: a short option's attached value names the protected path", () => {
+  it('in auto with cp and grep globbed, cp -t.git/hooks and grep -f.env go to a person, who sees the protected path', async () => {
+    const { gateway, mcp } = await serve('auto', { allowedCommandGlobs: ['cp *', 'grep *'], allow: ['Bash(cp *)', 'Bash(grep *)'] });
+    writeFileSync(join(gateway.workspace, 'pre-commit'), '#!/bin/sh\ntouch PWNED\n');
+    // Before, each ran with nobody asked: the floor read `-t.git/hooks` as a folder of that name.
+    for (const command of [['cp', '-t.git/hooks', 'pre-commit'], ['grep', '-f.env', 'notes.md']]) {
+      const { card, result } = await decideIfAsked(gateway, mcp, 'run_command', { command }, 'reject');
+      expect(card, command.join(' ')).toBeDefined();
+      expect((result as { isError?: boolean }).isError, command.join(' ')).toBe(true);
+    }
+    expect(existsSync(join(gateway.workspace, '.git', 'hooks', 'pre-commit'))).toBe(false);
   });
 });

@@ -34,6 +34,18 @@ describe('argumentPaths', () => {
     expect(spelled(['cat', '~/.ssh/id_rsa', 'C:\\keys\\a.pem'], 'sub')).toEqual(['~/.ssh/id_rsa', 'C:/keys/a.pem', '/keys/a.pem']);
   });
 
+  test("a short option's attached value, after any bundled flags (cp -t.git/hooks, tar -C/root/.ssh, tar -xvf.env)", () => {
+    expect(spelled(['cp', '-t.git/hooks', 'x'])).toContain('.git/hooks');
+    expect(spelled(['tar', '-cf', 'o.tar', '-C/root/.ssh', 'id_rsa'])).toContain('/root/.ssh');
+    expect(spelled(['tar', '-xvf.env'])).toContain('.env');
+    expect(spelled(['grep', '-f.env', 'x'])).toContain('.env');
+    expect(resolvableArguments(['cp', '-tnotes', 'x'], 'sub')).toContain('sub/notes');
+    // A long option is read as a whole and after its =, as before; nine bundled flags and more are not taken apart.
+    expect(spelled(['tool', '--x.env'])).not.toContain('.env');
+    expect(spelled(['tool', '-abcdefghi.env'])).not.toContain('.env');
+    expect(resolvableArguments(['ls', '-la', '-o:out.txt'], '.')).toEqual(['out.txt']);
+  });
+
   test('the program itself and empty values are not paths', () => {
     expect(spelled(['.env'])).toEqual([]);
     expect(spelled(['env', 'A='])).toEqual(['A=']);

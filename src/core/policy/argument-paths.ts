@@ -65,5 +65,29 @@ function eachCandidate(argv: readonly string[], visit: (part: string, whole: boo
     const arg = argv[index] as string;
     if (arg.length > 0) visitNamed(arg, true);
     if (arg.includes('=') || arg.includes(':')) for (const part of arg.split(/[=:]/).slice(1)) if (part.length > 0) visitNamed(part, false);
+    if (arg.length > 2 && arg.charCodeAt(0) === 45 && arg.charCodeAt(1) !== 45) visitAttached(arg, visitNamed);
   }
 }
+
+/** How many bundled flags may stand before a short option's attached value (`-xzvfa.tar`) and still be read. */
+const MAX_BUNDLED_FLAGS = 8;
+
+/**
+ * A short option's value written against it (`cp -t.git/hooks x`, `tar
+ * -C/home/u/.ssh -cf out.tar id_rsa`, `grep -f.env`) is a path the program
+ * opens, as surely as the same value as its own argument. Which letter takes
+ * a value is the program's to say, and flags bundle before it (`-xvf.env`):
+ * each rest of the option after its first letter is read as one. Before, the
+ * option was read as a whole, a folder named `-t.git`, and a glob-allowed
+ * `cp` planted a hook in `.git/hooks` with nobody asked.
+ */
+function visitAttached(arg: string, visitNamed: (part: string, whole: boolean) => void): void {
+  const last = Math.min(arg.length - 2, 1 + MAX_BUNDLED_FLAGS);
+  // Flags are letters or digits; a value of one character (`-la`) names no path worth a look, and one after `=` or `:` is read above.
+  for (let start = 2; start <= last && FLAG.test(arg.charAt(start - 1)); start += 1) {
+    const code = arg.charCodeAt(start);
+    if (code !== 61 && code !== 58) visitNamed(arg.slice(start), false);
+  }
+}
+
+const FLAG = /^[A-Za-z0-9]$/;
