@@ -118,15 +118,21 @@ describe("attack: the credential stores of the user's home, read by a command a 
 describe('attack: a repository that tracks files in .toolgate/, for the user to commit what the gateway writes there', () => {
   const git = (cwd: string, ...args: string[]): string =>
     execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.test', ...args], { cwd, encoding: 'utf8' });
+  /** A workspace holding `files`, committed as the repository came (`ignorecase`: how git reads names, when set). */
+  const committed = (files: Record<string, string>, ignorecase?: boolean): string => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto' }, files);
+    git(workspace, 'init', '-q');
+    if (ignorecase !== undefined) git(workspace, 'config', 'core.ignorecase', String(ignorecase));
+    git(workspace, 'add', '-A');
+    git(workspace, 'commit', '-qm', 'the repository as it came');
+    return workspace;
+  };
 
   it.each([
     ['a .gitignore that ignores nothing', { '.toolgate/.gitignore': '!*\n' }],
     ['a placeholder token', { '.toolgate/http-token': 'placeholder-token-0123456789abcdef\n' }],
   ])('%s: the gateway refuses to start, and writes neither its token nor its journal where a commit takes them', async (_name, files) => {
-    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto' }, files);
-    git(workspace, 'init', '-q');
-    git(workspace, 'add', '-A');
-    git(workspace, 'commit', '-qm', 'the repository as it came');
+    const workspace = committed(files);
     const started = await runCli(['serve', '--http', '0'], workspace, undefined, { TOOLGATE_TOKEN: undefined });
     expect(started.code, started.stderr).toBe(2);
     expect(started.stderr).toContain('git rm -r --cached');
@@ -135,31 +141,20 @@ describe('attack: a repository that tracks files in .toolgate/, for the user to 
   }, 30_000);
 
   it('tracked as .TOOLGATE/ where git reads names without case (core.ignorecase, as on macOS): the start is refused', async () => {
-    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto' }, { '.TOOLGATE/.gitignore': '!*\n' });
-    git(workspace, 'init', '-q');
-    git(workspace, 'config', 'core.ignorecase', 'true');
-    git(workspace, 'add', '-A');
-    git(workspace, 'commit', '-qm', 'the repository as it came');
+    const workspace = committed({ '.TOOLGATE/.gitignore': '!*\n' }, true);
     const started = await runCli(['serve', '--http', '0'], workspace, undefined, { TOOLGATE_TOKEN: undefined });
     expect(started.code, started.stderr).toBe(2);
     expect(started.stderr).toContain('git rm -r --cached');
   }, 30_000);
 
   it('held: .TOOLGATE/ tracked where git reads names with their case is another folder, and the gateway starts', async () => {
-    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto' }, { '.TOOLGATE/notes.md': 'a folder of its own\n' });
-    git(workspace, 'init', '-q');
-    git(workspace, 'config', 'core.ignorecase', 'false');
-    git(workspace, 'add', '-A');
-    git(workspace, 'commit', '-qm', 'the repository as it came');
+    const workspace = committed({ '.TOOLGATE/notes.md': 'a folder of its own\n' }, false);
     const gateway = open.gateway(await serveWorkspace(workspace));
     expect(gateway.mcpUrl.protocol).toBe('http:');
   }, 30_000);
 
   it.skipIf(process.getuid?.() !== 0)('a repository another user owns, which git reads only when told to trust it (a mounted workspace): the start is refused', async () => {
-    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto' }, { '.toolgate/.gitignore': '!*\n' });
-    git(workspace, 'init', '-q');
-    git(workspace, 'add', '-A');
-    git(workspace, 'commit', '-qm', 'the repository as it came');
+    const workspace = committed({ '.toolgate/.gitignore': '!*\n' });
     // Git then refuses to read the repository without safe.directory, which the user's own configuration gives.
     chownSync(join(workspace, '.git'), 65534, 65534);
     const started = await runCli(['serve', '--http', '0'], workspace, undefined, { TOOLGATE_TOKEN: undefined });
