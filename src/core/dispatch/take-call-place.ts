@@ -1,6 +1,15 @@
 import { ToolBusyError, ToolCancelledError } from '../errors/tool-errors.js';
 import type { ToolgateError } from '../errors/toolgate-error.js';
+import { CODE_MODE_TOOL_NAME } from '../registry/registry-state.js';
 import type { DispatchState, Eventually, ResolvedDispatchState } from './dispatch-state.js';
+
+/**
+ * The share `run_code` scripts take their places in, as a server's calls do.
+ * A script's calls run in its one place, so without a share of their own,
+ * scripts waiting on an upstream that never answers took every place, past
+ * the server's share. No configured server can have this name.
+ */
+const SCRIPTS_SHARE = '(run_code)';
 
 /**
  * Stage 10, first: a place among the calls the registry runs at once
@@ -60,9 +69,13 @@ export async function outOfPlace<T>(state: DispatchState, work: () => Promise<T>
   }
 }
 
-/** The MCP server a call talks to, whose share of the places it takes (`createCallPlaces`); fixed since stage 7. */
+/**
+ * The MCP server a call talks to, whose share of the places it takes
+ * (`createCallPlaces`); fixed since stage 7. A script takes the scripts'
+ * share: its nested calls may all wait on one server, in its one place.
+ */
 function serverOf(state: DispatchState): string | undefined {
-  return state.action?.mcp?.server;
+  return state.action?.mcp?.server ?? (state.tool?.key === CODE_MODE_TOOL_NAME ? SCRIPTS_SHARE : undefined);
 }
 
 function placeHeldAbove(state: DispatchState): boolean {
