@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createToolRegistry, defineTool, type RunCodeResult } from '../core/internal.js';
+import { createToolRegistry, defineTool, type PolicyDecision, type RunCodeResult, type ToolPolicy } from '../core/internal.js';
 import { createQuickJsRuntime } from './index.js';
 
 /** Let every pending reaction and timer of this turn run. */
@@ -25,6 +25,16 @@ function hangingUpstream() {
   });
   const onServer = { ...tool, policyTarget: () => ({ server: 'hangs', mcpTool: 'slow', mcpArguments: {} }) };
   return { tool: onServer, started: () => started, releaseAll: () => release.splice(0).forEach((resolve) => resolve()) };
+}
+
+/** A policy that asks a person for every call of `name`, and allows the rest. */
+function askFor(name: string): ToolPolicy {
+  const allow: PolicyDecision = { kind: 'allow', matched: [] };
+  return {
+    version: 1,
+    decideIdentity: () => allow,
+    decideArguments: ({ tool }) => (tool.name === name ? { kind: 'ask', reason: 'deploys', matched: [] } : allow),
+  };
 }
 
 describe('Code Mode and the registry places: scripts cannot take every place', () => {
@@ -53,5 +63,22 @@ describe('Code Mode and the registry places: scripts cannot take every place', (
     }
     const outcomes = await Promise.all(scripts);
     expect(outcomes.map((outcome) => outcome.ok && (outcome.value as RunCodeResult).value)).toEqual(Array.from({ length: 4 }, () => ['answered', 'answered']));
+  });
+
+  it('scripts whose calls wait for a person leave a place for a plain call, as calls waiting for a person hold none', async () => {
+    const governed = defineTool({ name: 'deploy', description: 'Governed.', input: z.object({}), dispatch: () => 'deployed' });
+    const local = defineTool({ name: 'local', description: 'Answers at once.', input: z.object({}), dispatch: () => 'local' });
+    const registry = createToolRegistry({ tools: [governed, local], presentAs: 'both', codeRuntime: createQuickJsRuntime({ timeoutMs: 60_000 }), limits: { maxConcurrentCalls: 2 }, policy: askFor('deploy') });
+    const stop = new AbortController();
+    // A person who never answers: the prompts stay open until the scripts are cancelled.
+    const confirm = (_request: unknown, signal?: AbortSignal) => new Promise<never>((_resolve, reject) => signal?.addEventListener('abort', () => reject(new Error('withdrawn')), { once: true }));
+    const context = { grantedTools: ['run_code', 'deploy', 'local'], approval: { confirm }, signal: stop.signal };
+    const scripts = [0, 1].map((index) => registry.dispatch({ callId: `a${index}`, name: 'run_code', arguments: { code: 'return await tools.deploy({});' } }, context));
+    await settle();
+    const read = registry.dispatch({ callId: 'l2', name: 'local', arguments: {} }, { grantedTools: ['local'] });
+    expect(await Promise.race([read, settle().then(() => 'still waiting')])).toMatchObject({ ok: true, value: 'local' });
+    stop.abort();
+    // The first script held the scripts' one place (half of two) while its call waited; the second waited its turn for it.
+    expect((await Promise.all(scripts)).map((outcome) => !outcome.ok && outcome.error.code)).toEqual(['ABORTED', 'ABORTED_BEFORE_DISPATCH']);
   });
 });
