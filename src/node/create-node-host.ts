@@ -9,6 +9,7 @@ import { createPathLocks } from './fs/path-locks.js';
 import { createPathTextMatcher, withoutRoot } from '../core/policy/protected-paths.js';
 import { createFsJail, isInside, realOrSelf, type FsJail } from './fs/fs-jail.js';
 import { prepareOwnFolder } from './fs/prepare-own-folder.js';
+import { credentialPaths } from './fs/system-credential-paths.js';
 import { createResolveTarget } from './fs/resolve-target.js';
 import type { NodeHost, NodeHostOptions } from './node-host-types.js';
 import { createOsCapability } from './os/create-os-capability.js';
@@ -49,13 +50,15 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
   // the built-in read_file does not) read the gateway's environment and any process's, its memory, descriptors and
   // command lines. Elsewhere the jail keeps it out already, and says so.
   const unreachablePaths = scope === 'full' && process.platform === 'linux' ? ['/proc'] : [];
-  const jail = createFsJail({ workspace: options.workspace, scope, protectedPaths, privatePaths, hostPaths, unreachablePaths });
+  const home = options.home ?? homedir();
+  if (!path.isAbsolute(home)) throw new ConfigurationError('home', 'must be an absolute path');
+  // By the workspace's real path, as the jail holds it (the jail refuses one that does not exist).
+  const credentials = credentialPaths(realOrSelf(path.resolve(options.workspace)), home, HOME_CREDENTIAL_PATHS);
+  const jail = createFsJail({ workspace: options.workspace, scope, protectedPaths, privatePaths, hostPaths, unreachablePaths, isCredential: credentials.matches });
   const systemPath = options.executablePath ?? SYSTEM_PATH;
   if (systemPath.some((directory) => !path.isAbsolute(directory) || isInside(jail.workspace, directory) || directory.includes('node_modules'))) {
     throw new ConfigurationError('executablePath', 'must list absolute directories outside the workspace and node_modules');
   }
-  const home = options.home ?? homedir();
-  if (!path.isAbsolute(home)) throw new ConfigurationError('home', 'must be an absolute path');
   const readable = options.readableProtectedPaths ?? [];
   if (!Array.isArray(readable) || readable.some((entry) => typeof entry !== 'string' || entry === '')) {
     throw new ConfigurationError('readableProtectedPaths', 'must list non-empty path globs');
@@ -85,7 +88,7 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
     hidden: [
       ...hostPaths,
       ...literalPaths(jail.workspace, [...protectedPaths, ...privatePaths]),
-      ...HOME_CREDENTIAL_PATHS.map((entry) => path.join(home, entry)),
+      ...credentials.places,
       ...runtimeFolders(jail.workspace),
     ].map((entry) => ({ path: entry })),
   });

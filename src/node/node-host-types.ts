@@ -78,8 +78,9 @@ export interface NodeHostOptions {
   readonly sandbox?: SandboxMode;
   /**
    * The host user's home (default `os.homedir()`): children get it as `HOME`, and its credential
-   * stores (`HOME_CREDENTIAL_PATHS`: `.ssh`, `.aws`, `.netrc`, …) are masked inside the OS sandbox,
-   * so a command that reads the home folder recursively reads none of them.
+   * stores (`HOME_CREDENTIAL_PATHS`: `.ssh`, `.aws`, `.netrc`, …), as those of `/root` and `/home/*`
+   * and the system's own secrets (`SYSTEM_CREDENTIAL_PATHS`), are protected and masked inside the OS
+   * sandbox, so a command that reads the home folder recursively reads none of them.
    */
   readonly home?: string;
   /**

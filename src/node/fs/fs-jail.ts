@@ -50,6 +50,8 @@ export interface CreateFsJailOptions {
    * of its own PID namespace).
    */
   readonly unreachablePaths?: readonly string[];
+  /** Whether an absolute real path is a credential of the system or of a home (`credentialPaths`): `protected`. */
+  readonly isCredential?: (absolute: string) => boolean;
 }
 
 /**
@@ -129,6 +131,7 @@ export function createFsJail(options: CreateFsJailOptions): FsJail {
     const folded = candidate.toLowerCase();
     // In precedence order: the first entry holding the path decides.
     for (const entry of entries) if (folded === entry.folded || folded.startsWith(entry.folder)) return entry.verdict;
+    if (options.isCredential?.(candidate) === true) return 'protected';
     // Inside the workspace the matcher sees the workspace-relative path (where the workspace itself lives is the user's choice); outside, the absolute one.
     return matches(withoutRoot(display(candidate))) ? 'protected' : 'open';
   };

@@ -1,0 +1,106 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import picomatch from 'picomatch/posix.js';
+import { createPathTextMatcher, withoutRoot } from '../../core/policy/protected-paths.js';
+import { isInside, realOrSelf } from './fs-jail.js';
+
+/**
+ * The system's own secrets, outside any home: host keys, the password and
+ * group shadows, sudo's rules, what an orchestrator, a container runtime or
+ * a cloud's first boot leaves on the machine for its own use (a cluster's
+ * admin credentials, a pod's service account token, Docker and systemd
+ * secrets, the instance's user data), TLS private keys, and the other
+ * secrets an administrator keeps under `/etc`. In the `full` tier a tool
+ * reaches the whole filesystem, and the gateway often runs as root (in
+ * containers and CI), where every one of them is readable: `read_file
+ * /etc/shadow` under `Read(**)`, an upstream filesystem server rooted at
+ * `/`, and a `tar` of `/etc` a glob allowed returned them with nobody
+ * asked. Each is protected like a key file of the workspace: a person
+ * approves each read of it, by its real path, and the sandbox masks it.
+ * Globs are read on absolute real paths, case-insensitively.
+ */
+export const SYSTEM_CREDENTIAL_PATHS: readonly string[] = Object.freeze([
+  '/etc/shadow',
+  '/etc/shadow-',
+  '/etc/gshadow',
+  '/etc/gshadow-',
+  '/etc/security/opasswd',
+  '/etc/sudoers',
+  '/etc/sudoers.d',
+  '/etc/ssh/ssh_host_*_key',
+  '/etc/ssl/private',
+  '/etc/pki/tls/private',
+  '/etc/letsencrypt',
+  '/etc/krb5.keytab',
+  '/etc/ipsec.secrets',
+  '/etc/wireguard',
+  '/etc/NetworkManager/system-connections',
+  '/etc/environment',
+  '/etc/kubernetes',
+  '/etc/rancher',
+  '/var/lib/kubelet',
+  '/var/lib/rancher',
+  '/var/run/secrets',
+  '/run/secrets',
+  '/run/credentials',
+  '/etc/docker',
+  '/var/lib/docker',
+  '/var/lib/containers',
+  '/var/lib/cloud',
+]);
+
+/**
+ * The homes of the machine's other users, whose credential stores (the list
+ * the host masks in its own home) are no less secret to a gateway that can
+ * read them: root's home, and each folder of `/home`. A gateway run as root
+ * with `HOME` elsewhere (a CI job's) left `/root`'s in sight of a `tar`.
+ */
+export const OTHER_HOMES: readonly string[] = Object.freeze(['/root', '/home/*']);
+
+export interface CredentialPaths {
+  /** Whether an absolute real path is, or is inside, one of the system's secrets: protected. */
+  readonly matches: (absolute: string) => boolean;
+  /** Those and every home's stores (`homeStores`, in `home` and the other homes), each as one place, its glob read against the disk now: what the sandbox masks. */
+  readonly places: readonly string[];
+}
+
+/**
+ * The system's credential paths, and the places the sandbox masks, leaving
+ * out any that holds the workspace: protecting it would protect the
+ * workspace itself, and masking it would hide the workspace from its own
+ * commands. A home's stores are masked, as the host user's always were;
+ * those the protected list names (`.ssh`, `.aws`, …) ask by their spelling
+ * wherever they are.
+ */
+export function credentialPaths(workspace: string, home: string, homeStores: readonly string[]): CredentialPaths {
+  const holdsWorkspace = (glob: string): boolean => createPathTextMatcher([glob])(withoutRoot(workspace));
+  const system = SYSTEM_CREDENTIAL_PATHS.filter((glob) => !holdsWorkspace(glob));
+  const stores = [home, ...OTHER_HOMES].flatMap((folder) => homeStores.map((store) => path.posix.join(folder, store)));
+  const matcher = createPathTextMatcher(system);
+  return {
+    matches: (absolute) => matcher(withoutRoot(absolute)),
+    places: [...new Set([...system, ...stores].flatMap(expand))].filter((place) => !isInside(realOrSelf(place), workspace)),
+  };
+}
+
+/** A glob's places as the disk holds them now, one segment at a time; a literal path as itself. */
+function expand(glob: string): string[] {
+  let places = ['/'];
+  for (const segment of glob.split('/').filter((name) => name !== '')) {
+    if (!/[*?[\]{}]/.test(segment)) {
+      places = places.map((place) => path.join(place, segment));
+      continue;
+    }
+    const isMatch = picomatch(segment, { dot: true, nocase: true });
+    places = places.flatMap((place) => listed(place).filter((name) => isMatch(name)).map((name) => path.join(place, name)));
+  }
+  return places;
+}
+
+function listed(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
+  }
+}
