@@ -26,7 +26,7 @@ const PLANTED = [
   '/etc/ssl/private/toolgate-test.key',
   '/etc/docker/daemon.json',
 ];
-// Other homes' stores: masked in the sandbox as the gateway's own home's are; those the protected list names ask by spelling.
+// Other homes' stores: masked in the sandbox as the gateway's own home's are, and in the full tier protected like them.
 const HOMES = ['/root/.codex/auth.json', '/home/toolgatetest/.ssh/id_ed25519', '/home/toolgatetest/.aws/credentials'];
 const made: string[] = [];
 const onLinux = process.platform === 'linux' && process.getuid?.() === 0;
@@ -48,8 +48,11 @@ afterAll(() => {
 });
 
 describe.runIf(onLinux)('attack: system secrets in the full tier, the gateway running as root', () => {
-  it('read_file, list_directory and an upstream filesystem server rooted at / read none of them in auto', async () => {
+  it("read_file and an upstream filesystem server rooted at / read none of them in auto, nor any home's stores", async () => {
     const home = mkdtempSync(join(tmpdir(), 'toolgate-home-'));
+    // The gateway's own home: `.codex/auth.json` is no name the protected list knows, and read_file returned its token.
+    mkdirSync(join(home, '.codex'));
+    writeFileSync(join(home, '.codex', 'auth.json'), `${MARK}\n`);
     const gateway = open.gateway(
       await serveGateway(
         {
@@ -68,7 +71,7 @@ describe.runIf(onLinux)('attack: system secrets in the full tier, the gateway ru
     expect(plain.isError, text(plain)).not.toBe(true);
     const shadow = readFileSync('/etc/shadow', 'utf8').split('\n')[0] as string;
     const leaks: string[] = [];
-    for (const path of ['/etc/shadow', '/etc/gshadow', ...PLANTED, ...HOMES.slice(1)]) {
+    for (const path of ['/etc/shadow', '/etc/gshadow', ...PLANTED, ...HOMES, join(home, '.codex', 'auth.json')]) {
       for (const [name, args] of [['read_file', { path }], ['mcp_fs_read_text_file', { path }]] as const) {
         const answer = text(await client.callTool({ name, arguments: args }));
         if (answer.includes(MARK) || answer.includes(shadow)) leaks.push(`${name} ${path}`);

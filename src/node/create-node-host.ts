@@ -53,7 +53,7 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
   const home = options.home ?? homedir();
   if (!path.isAbsolute(home)) throw new ConfigurationError('home', 'must be an absolute path');
   // By the workspace's real path, as the jail holds it (the jail refuses one that does not exist).
-  const credentials = credentialPaths(realOrSelf(path.resolve(options.workspace)), home, HOME_CREDENTIAL_PATHS);
+  const credentials = credentialPaths(realOrSelf(path.resolve(options.workspace)), home, HOME_CREDENTIAL_PATHS, scope === 'full');
   const jail = createFsJail({ workspace: options.workspace, scope, protectedPaths, privatePaths, hostPaths, unreachablePaths, isCredential: credentials.matches });
   const systemPath = options.executablePath ?? SYSTEM_PATH;
   if (systemPath.some((directory) => !path.isAbsolute(directory) || isInside(jail.workspace, directory) || directory.includes('node_modules'))) {

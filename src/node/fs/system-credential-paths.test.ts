@@ -9,7 +9,7 @@ const STORES = ['.ssh', '.codex', '.docker/config.json'];
 
 describe('credentialPaths', () => {
   const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolgate-cred-')));
-  const credentials = credentialPaths(workspace, '/srv/gateway-home', STORES);
+  const credentials = credentialPaths(workspace, '/srv/gateway-home', STORES, false);
 
   it("reads the system's secrets by absolute real path, at any case, with what is inside", () => {
     for (const secret of [
@@ -42,8 +42,15 @@ describe('credentialPaths', () => {
     expect(credentials.matches('/root/.codex/auth.json')).toBe(false);
   });
 
+  it("in the full tier protects every home's stores as well, leaving out one that holds the workspace", () => {
+    const full = credentialPaths('/root/.codex/projects/app', '/srv/gateway-home', STORES, true);
+    for (const store of ['/srv/gateway-home/.codex/auth.json', '/root/.docker/config.json', '/home/alice/.codex/auth.json']) expect(full.matches(store), store).toBe(true);
+    expect(full.matches('/root/.codex/projects/app/src/a.ts')).toBe(false);
+    expect(full.matches('/home/alice/notes.md')).toBe(false);
+  });
+
   it('leaves out an entry that holds the workspace, which would otherwise be protected and masked whole', () => {
-    const inside = credentialPaths('/var/lib/docker/volumes/app/_data', '/root', STORES);
+    const inside = credentialPaths('/var/lib/docker/volumes/app/_data', '/root', STORES, true);
     expect(inside.matches('/var/lib/docker/volumes/app/_data/src/a.ts')).toBe(false);
     expect(inside.matches('/etc/shadow')).toBe(true);
     expect(inside.places).not.toContain('/var/lib/docker');

@@ -58,7 +58,7 @@ export const SYSTEM_CREDENTIAL_PATHS: readonly string[] = Object.freeze([
 export const OTHER_HOMES: readonly string[] = Object.freeze(['/root', '/home/*']);
 
 export interface CredentialPaths {
-  /** Whether an absolute real path is, or is inside, one of the system's secrets: protected. */
+  /** Whether an absolute real path is, or is inside, one of the system's secrets (in `full`, or a home's store): protected. */
   readonly matches: (absolute: string) => boolean;
   /** Those and every home's stores (`homeStores`, in `home` and the other homes), each as one place, its glob read against the disk now: what the sandbox masks. */
   readonly places: readonly string[];
@@ -68,15 +68,18 @@ export interface CredentialPaths {
  * The system's credential paths, and the places the sandbox masks, leaving
  * out any that holds the workspace: protecting it would protect the
  * workspace itself, and masking it would hide the workspace from its own
- * commands. A home's stores are masked, as the host user's always were;
- * those the protected list names (`.ssh`, `.aws`, …) ask by their spelling
- * wherever they are.
+ * commands. A home's stores are masked in every tier, as the host user's
+ * always were, and protected too in the `full` tier (`full`), the one tier
+ * where a tool that reads a file itself (`read_file`, an upstream
+ * filesystem server) reaches a home: there `read_file ~/.codex/auth.json`
+ * under `Read(**)` returned the token with nobody asked. Elsewhere the jail
+ * keeps a home out of those tools, and a command reads the store masked.
  */
-export function credentialPaths(workspace: string, home: string, homeStores: readonly string[]): CredentialPaths {
+export function credentialPaths(workspace: string, home: string, homeStores: readonly string[], full: boolean): CredentialPaths {
   const holdsWorkspace = (glob: string): boolean => createPathTextMatcher([glob])(withoutRoot(workspace));
+  const stores = [home, ...OTHER_HOMES].flatMap((folder) => homeStores.map((store) => path.posix.join(folder, store))).filter((glob) => !holdsWorkspace(glob));
   const system = SYSTEM_CREDENTIAL_PATHS.filter((glob) => !holdsWorkspace(glob));
-  const stores = [home, ...OTHER_HOMES].flatMap((folder) => homeStores.map((store) => path.posix.join(folder, store)));
-  const matcher = createPathTextMatcher(system);
+  const matcher = createPathTextMatcher(full ? [...system, ...stores] : system);
   return {
     matches: (absolute) => matcher(withoutRoot(absolute)),
     places: [...new Set([...system, ...stores].flatMap(expand))].filter((place) => !isInside(realOrSelf(place), workspace)),
