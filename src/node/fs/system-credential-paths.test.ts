@@ -49,6 +49,13 @@ describe('credentialPaths', () => {
     expect(full.matches('/home/alice/notes.md')).toBe(false);
   });
 
+  it('reads a home whose name holds glob characters as that name', () => {
+    const odd = credentialPaths(workspace, '/srv/user[1]', STORES, true);
+    expect(odd.places).toContain('/srv/user[1]/.codex');
+    expect(odd.matches('/srv/user[1]/.codex/auth.json')).toBe(true);
+    expect(odd.matches('/srv/user1/.codex/auth.json')).toBe(false);
+  });
+
   it('leaves out an entry that holds the workspace, which would otherwise be protected and masked whole', () => {
     const inside = credentialPaths('/var/lib/docker/volumes/app/_data', '/root', STORES, true);
     expect(inside.matches('/var/lib/docker/volumes/app/_data/src/a.ts')).toBe(false);

@@ -77,12 +77,15 @@ export interface CredentialPaths {
  */
 export function credentialPaths(workspace: string, home: string, homeStores: readonly string[], full: boolean): CredentialPaths {
   const holdsWorkspace = (glob: string): boolean => createPathTextMatcher([glob])(withoutRoot(workspace));
-  const stores = [home, ...OTHER_HOMES].flatMap((folder) => homeStores.map((store) => path.posix.join(folder, store))).filter((glob) => !holdsWorkspace(glob));
+  // The home is a name, not a glob: a `[` or `*` in it is matched as itself.
+  const ownStores = homeStores.map((store) => path.posix.join(home.replace(/[*?[\]{}()!+@\\]/g, '\\$&'), store));
+  const stores = [...ownStores, ...OTHER_HOMES.flatMap((folder) => homeStores.map((store) => path.posix.join(folder, store)))].filter((glob) => !holdsWorkspace(glob));
   const system = SYSTEM_CREDENTIAL_PATHS.filter((glob) => !holdsWorkspace(glob));
   const matcher = createPathTextMatcher(full ? [...system, ...stores] : system);
+  const literal = homeStores.map((store) => path.join(home, store));
   return {
     matches: (absolute) => matcher(withoutRoot(absolute)),
-    places: [...new Set([...system, ...stores].flatMap(expand))].filter((place) => !isInside(realOrSelf(place), workspace)),
+    places: [...new Set([...literal, ...[...system, ...stores.filter((glob) => !ownStores.includes(glob))].flatMap(expand)])].filter((place) => !isInside(realOrSelf(place), workspace)),
   };
 }
 
