@@ -83,10 +83,22 @@ export function credentialPaths(workspace: string, home: string, homeStores: rea
   const system = SYSTEM_CREDENTIAL_PATHS.filter((glob) => !holdsWorkspace(glob));
   const matcher = createPathTextMatcher(full ? [...system, ...stores] : system);
   const literal = homeStores.map((store) => path.join(home, store));
+  // Every path a governed call names is classified: the globs are matched only below their literal starts, so a
+  // workspace elsewhere (`/tmp/…`, `/srv/…`) pays a few prefix checks, not the matcher.
+  const starts = literalStarts(full ? [...system, ...OTHER_HOMES.map((folder) => `${folder}/`), ...literal] : system);
   return {
-    matches: (absolute) => matcher(withoutRoot(absolute)),
+    matches: (absolute) => {
+      const folded = absolute.toLowerCase();
+      return starts.some((start) => folded.startsWith(start)) && matcher(withoutRoot(absolute));
+    },
     places: [...new Set([...literal, ...[...system, ...stores.filter((glob) => !ownStores.includes(glob))].flatMap(expand)])].filter((place) => !isInside(realOrSelf(place), workspace)),
   };
+}
+
+/** Each glob's text before its first glob character, case-folded, with none that a shorter one already begins. */
+function literalStarts(globs: readonly string[]): string[] {
+  const starts = globs.map((glob) => glob.slice(0, glob.search(/[*?[\]{}()!+@]|$/)).toLowerCase()).sort((a, b) => a.length - b.length);
+  return starts.filter((start, index) => !starts.slice(0, index).some((shorter) => start.startsWith(shorter)));
 }
 
 /** A glob's places as the disk holds them now, one segment at a time; a literal path as itself. */
