@@ -1,9 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { relative, sep } from 'node:path';
+import { gitHardeningEnv, withGitConfig } from '../../node/process/build-child-env.js';
+import { SYSTEM_PATH } from '../../node/process/system-path.js';
 import { CliError } from '../cli-error.js';
 
-/** Where git is looked up: the system's folders only, never the workspace's. */
-const SYSTEM_PATH = '/usr/local/bin:/usr/bin:/bin';
+/**
+ * git as the check runs it: found in the system's folders only, with the
+ * host's hardening (no fsmonitor, hooks or pager) and `safe.directory`
+ * answered in the command's own configuration (`askGit`).
+ */
+const GIT_ENV = withGitConfig({ PATH: SYSTEM_PATH.join(':'), GIT_CONFIG_NOSYSTEM: '1', GIT_OPTIONAL_LOCKS: '0', ...gitHardeningEnv('false') }, [['safe.directory', '*']]);
 
 /** Folders already checked by this process: `serve` prepares its state folder twice (the token, then the gateway). */
 const checked = new Set<string>();
@@ -61,19 +67,7 @@ function askGit(workspace: string, args: readonly string[]): string | undefined 
       stdio: ['ignore', 'pipe', 'ignore'],
       timeout: 10_000,
       maxBuffer: 1024 * 1024,
-      env: {
-        PATH: SYSTEM_PATH,
-        GIT_CONFIG_NOSYSTEM: '1',
-        GIT_OPTIONAL_LOCKS: '0',
-        GIT_TERMINAL_PROMPT: '0',
-        GIT_CONFIG_COUNT: '3',
-        GIT_CONFIG_KEY_0: 'core.fsmonitor',
-        GIT_CONFIG_VALUE_0: 'false',
-        GIT_CONFIG_KEY_1: 'core.hooksPath',
-        GIT_CONFIG_VALUE_1: '/dev/null',
-        GIT_CONFIG_KEY_2: 'safe.directory',
-        GIT_CONFIG_VALUE_2: '*',
-      },
+      env: GIT_ENV,
     });
   } catch {
     return undefined;
