@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { climbsOut, isInside } from '../fs/fs-jail.js';
 import type { FsScope } from '../node-host-types.js';
@@ -175,10 +175,19 @@ function foldersAbove(workspace: string, scope: FsScope, target: string): string
   let folder = start;
   for (const name of path.relative(start, target).split(path.sep).slice(0, -1)) {
     folder = path.join(folder, name);
-    if (lstatSync(folder, { throwIfNoEntry: false })?.isDirectory() !== true) break;
+    if (!isRealFolder(folder)) break;
     folders.push(folder);
   }
   return folders;
+}
+
+/** Whether `folder` is a folder now and not a link; one this user may not look into (another user's `/root/.config`) is not. */
+function isRealFolder(folder: string): boolean {
+  try {
+    return lstatSync(folder, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -221,6 +230,12 @@ function realTarget(target: string): string {
  * be created through the link). A path that cannot be inspected (`EACCES`,
  * `ELOOP`) is masked as a file: either that hides it, or bwrap refuses to
  * start and the command does not run. It fails closed.
+ *
+ * One exception: a path behind a folder another user owns and does not let
+ * this one pass (`/root`'s stores, for a gateway run as a user) is out of the
+ * command's reach for good, since the command runs as this user and cannot
+ * change that folder's mode. It is not masked: bwrap could not make a mount
+ * point there, and every sandboxed command failed to start.
  */
 export function maskKind(target: string): 'directory' | 'file' | undefined {
   let entry: Stats;
@@ -229,7 +244,25 @@ export function maskKind(target: string): 'directory' | 'file' | undefined {
     if (entry.isSymbolicLink()) entry = statSync(target);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : 'file';
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    return code === 'EACCES' && behindOthersFolder(target) ? undefined : 'file';
   }
   return entry.isDirectory() ? 'directory' : 'file';
+}
+
+/** Whether the first folder on the way to `target` this process may not pass belongs to another user (who alone may change that). */
+function behindOthersFolder(target: string): boolean {
+  const folders = path.dirname(target).split('/').map((_, index, names) => names.slice(0, index + 1).join('/') || '/');
+  for (const folder of folders) {
+    try {
+      accessSync(folder, constants.X_OK);
+    } catch {
+      try {
+        return statSync(folder).uid !== process.getuid?.();
+      } catch {
+        return false;
+      }
+    }
+  }
+  return false;
 }

@@ -1,0 +1,56 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
+import { CLI } from './support/spawn-cli.js';
+
+// The gateway as most people run it: as their own user. The sandbox masks every home's credential stores, root's
+// among them, and `/root` is a folder such a user may not enter: bwrap could make no mount point there
+// ("Can't create file at /root/.ssh"), and in `full` the walk above the masks threw on `/root/.config`. Every
+// sandboxed command failed, in every tier.
+
+const USER = { uid: 65534, gid: 65534 };
+const cleanup: string[] = [];
+afterAll(() => {
+  for (const folder of cleanup) rmSync(folder, { recursive: true, force: true });
+});
+
+/** Whether the user can reach the built CLI (a checkout in a folder only root may enter cannot run a gateway as them). */
+function userReachesCli(): boolean {
+  try {
+    execFileSync('test', ['-r', CLI], { ...USER });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A folder under /var/tmp (the sandbox gives commands a /tmp of their own) that the user owns. */
+function userFolder(prefix: string): string {
+  const folder = mkdtempSync(join('/var/tmp', prefix));
+  cleanup.push(folder);
+  chmodSync(folder, 0o755);
+  execFileSync('chown', [`${USER.uid}:${USER.gid}`, folder]);
+  return folder;
+}
+
+const opened = closeAfterEach();
+
+describe.skipIf(!userReachesCli()).each(['read-only', 'workspace-write', 'full'])('a gateway run by a user, not root, in %s', (scope) => {
+  it('runs a command in the sandbox, with root’s stores out of its reach and unmasked', async () => {
+    const policy = { allowedCommandGlobs: ['node *', 'ls *'], allow: ['Bash(node *)', 'Bash(ls *)'] };
+    const workspace = makeWorkspace({ scope, mode: 'auto', policy }, { 'hello.js': "console.log('hello ' + process.getuid())\n" }, userFolder('toolgate-user-ws-'));
+    execFileSync('chown', ['-R', `${USER.uid}:${USER.gid}`, workspace]);
+    const gateway = opened.gateway(await serveWorkspace(workspace, { env: { HOME: userFolder('toolgate-user-home-') }, user: USER }));
+    const { client } = await connectClient(gateway.mcpUrl, 'user', undefined, gateway.auth);
+    opened.client(client);
+
+    const ran = await client.callTool({ name: 'run_command', arguments: { command: ['node', 'hello.js'] } });
+    expect(ran.structuredContent, JSON.stringify(ran)).toMatchObject({ exitCode: 0, stdout: 'hello 65534\n', sandbox: 'bwrap' });
+    // Root's home stays what it is to this user: a folder it may not list, in the sandbox as out of it.
+    const listed = await client.callTool({ name: 'run_command', arguments: { command: ['ls', '/root'] } });
+    expect(listed.structuredContent, JSON.stringify(listed)).toMatchObject({ exitCode: 2, sandbox: 'bwrap' });
+    expect(JSON.stringify(listed.structuredContent)).toContain('Permission denied');
+  });
+});
