@@ -1,12 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 /**
- * The version of the installed package, read from its own package.json (two
- * folders up from this module, in the source tree and in `dist/` alike), so
- * `toolgate --version` and the MCP server's `serverInfo` say what is running.
+ * The version of the installed package, read from its own package.json by
+ * the package's own name (wherever the executable's code lies: the source
+ * tree, or a bundled chunk in `dist/`), so `toolgate --version` and the MCP
+ * server's `serverInfo` say what is running.
  */
 export function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  const manifest = createRequire(import.meta.url)('toolgate/package.json') as { version?: unknown };
   if (typeof manifest.version !== 'string') throw new Error('package.json has no version');
   return manifest.version;
 }
