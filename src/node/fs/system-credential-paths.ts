@@ -76,7 +76,9 @@ export interface CredentialPaths {
  * keeps a home out of those tools, and a command reads the store masked.
  */
 export function credentialPaths(workspace: string, home: string, homeStores: readonly string[], full: boolean): CredentialPaths {
-  const holdsWorkspace = (glob: string): boolean => createPathTextMatcher([glob])(withoutRoot(workspace));
+  // A glob holds the workspace only if the workspace begins with the glob's literal start: most are not compiled at all.
+  const foldedWorkspace = workspace.toLowerCase();
+  const holdsWorkspace = (glob: string): boolean => foldedWorkspace.startsWith(literalStart(glob)) && createPathTextMatcher([glob])(withoutRoot(workspace));
   // The home is a name, not a glob: a `[` or `*` in it is matched as itself.
   const ownStores = homeStores.map((store) => path.posix.join(home.replace(/[*?[\]{}()!+@\\]/g, '\\$&'), store));
   const stores = [...ownStores, ...OTHER_HOMES.flatMap((folder) => homeStores.map((store) => path.posix.join(folder, store)))].filter((glob) => !holdsWorkspace(glob));
@@ -95,9 +97,14 @@ export function credentialPaths(workspace: string, home: string, homeStores: rea
   };
 }
 
-/** Each glob's text before its first glob character, case-folded, with none that a shorter one already begins. */
+/** A glob's text before its first glob character or escape, case-folded: every path it matches (all absolute) begins with it. */
+function literalStart(glob: string): string {
+  return glob.slice(0, glob.search(/[*?[\]{}()!+@\\]|$/)).toLowerCase();
+}
+
+/** Each glob's literal start, with none that a shorter one already begins. */
 function literalStarts(globs: readonly string[]): string[] {
-  const starts = globs.map((glob) => glob.slice(0, glob.search(/[*?[\]{}()!+@]|$/)).toLowerCase()).sort((a, b) => a.length - b.length);
+  const starts = globs.map(literalStart).sort((a, b) => a.length - b.length);
   return starts.filter((start, index) => !starts.slice(0, index).some((shorter) => start.startsWith(shorter)));
 }
 
