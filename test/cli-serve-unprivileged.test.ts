@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
@@ -52,5 +52,34 @@ describe.skipIf(!userReachesCli()).each(['read-only', 'workspace-write', 'full']
     const listed = await client.callTool({ name: 'run_command', arguments: { command: ['ls', '/root'] } });
     expect(listed.structuredContent, JSON.stringify(listed)).toMatchObject({ exitCode: 2, sandbox: 'bwrap' });
     expect(JSON.stringify(listed.structuredContent)).toContain('Permission denied');
+  });
+});
+
+describe.skipIf(!userReachesCli())('a gateway run by a user, not root, in full', () => {
+  it('answers a path it may not open with a typed refusal, and lists a folder past a subfolder it may not open', async () => {
+    const workspace = makeWorkspace({ scope: 'full', mode: 'auto', policy: { allow: ['Read(**)', 'Read(/**)', 'Write(**)', 'Write(/**)'] } }, { 'notes.md': 'a\n' }, userFolder('toolgate-user-ws-'));
+    execFileSync('chown', ['-R', `${USER.uid}:${USER.gid}`, workspace]);
+    // Left by root in the workspace (a container's build cache), as the user may neither open nor write.
+    mkdirSync(join(workspace, 'cache'), { mode: 0o700 });
+    writeFileSync(join(workspace, 'cache', 'entry'), 'cached\n');
+    writeFileSync(join(workspace, 'locked.txt'), 'locked\n', { mode: 0o600 });
+    const gateway = opened.gateway(await serveWorkspace(workspace, { env: { HOME: userFolder('toolgate-user-home-') }, user: USER }));
+    const { client } = await connectClient(gateway.mcpUrl, 'user', undefined, gateway.auth);
+    opened.client(client);
+
+    const listed = await client.callTool({ name: 'list_directory', arguments: { path: '.', depth: 2 } });
+    expect(listed.structuredContent, JSON.stringify(listed)).toEqual({ entries: expect.arrayContaining([{ path: 'cache', kind: 'directory' }, { path: 'notes.md', kind: 'file', bytes: 2 }]) });
+    for (const [name, args] of [
+      ['list_directory', { path: '/root' }],
+      ['list_directory', { path: 'cache' }],
+      ['read_file', { path: 'locked.txt' }],
+      ['write_file', { path: 'cache/new.txt', content: 'x' }],
+      ['write_file', { path: '/etc/toolgate-unprivileged', content: 'x' }],
+    ] as const) {
+      const refused = await client.callTool({ name, arguments: args });
+      expect(refused.isError, JSON.stringify(refused)).toBe(true);
+      // A refusal, typed: never the failure of a host that broke.
+      expect(JSON.stringify(refused.content), `${name} ${args.path}`).toContain('was refused');
+    }
   });
 });

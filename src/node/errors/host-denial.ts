@@ -12,6 +12,7 @@ const hostReasonText: Record<string, string> = {
   not_a_file: 'was refused: the path is not a regular file',
   not_a_directory: 'was refused: the path is not a directory',
   too_large: 'was refused: the content exceeds the size limit',
+  permission_denied: 'was refused: the user the gateway runs as may not open the path',
   executable_not_found: 'was refused: the executable is not on the system PATH (workspace and relative paths are never run)',
   env_not_allowed: 'was refused: a declared environment variable is not in the allowed list',
   address_not_public: 'was refused: the host resolves to a non-public address',
@@ -39,4 +40,10 @@ export function hostUnavailable(tool: string | undefined, capability: string, de
 /** A failure the model can act on (a stale write, text not found), kept free of argument values. */
 export function hostFailure(tool: string | undefined, detail: string, cause?: unknown): ToolExecutionError {
   return new ToolExecutionError(tool ?? 'host', { detail, recoverable: true, cause });
+}
+
+/** Whether the system refused this process a path by its modes (`EACCES`, `EPERM`), as it never refuses root. */
+export function isPermissionDenied(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'EACCES' || code === 'EPERM';
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FileEdit, FsCapability, HostCallLabel, MediaStore } from '../../core/internal.js';
-import { hostDenial, hostFailure } from '../errors/host-denial.js';
+import { hostDenial, hostFailure, isPermissionDenied } from '../errors/host-denial.js';
 import { decodeText } from '../stores/sniff-media-type.js';
 import type { FsJail } from './fs-jail.js';
 import { listJailedDirectory } from './list-jailed-directory.js';
@@ -30,15 +30,36 @@ export function createFsCapability(options: CreateFsCapabilityOptions): Required
   const { jail, mediaStore, maxFileBytes } = options;
   return {
     readFile: (requested, read = {}, signal) =>
-      readJailedFile({ jail, path: requested, maxBytes: maxFileBytes, mediaStore, offset: read.offset, limit: read.limit, tool: read.tool, expected: read.expected, signal }),
+      refusedByModes(read.tool, () =>
+        readJailedFile({ jail, path: requested, maxBytes: maxFileBytes, mediaStore, offset: read.offset, limit: read.limit, tool: read.tool, expected: read.expected, signal }),
+      ),
     writeFile: (requested, content, write = {}, signal) =>
-      whileHeld(options, requested, write, () =>
-        writeJailedFile({ jail, path: requested, content, maxBytes: maxFileBytes, expectedSha256: write.expectedSha256, tool: write.tool, expected: write.expected, signal }),
+      refusedByModes(write.tool, () =>
+        whileHeld(options, requested, write, () =>
+          writeJailedFile({ jail, path: requested, content, maxBytes: maxFileBytes, expectedSha256: write.expectedSha256, tool: write.tool, expected: write.expected, signal }),
+        ),
       ),
     listDirectory: (requested, list = {}, signal) =>
-      listJailedDirectory({ jail, path: requested, depth: list.depth, includeHidden: list.includeHidden, maxEntries: options.maxListEntries ?? 5000, tool: list.tool, expected: list.expected, signal }),
-    editFile: (requested, edit, label = {}, signal) => whileHeld(options, requested, label, () => editJailedFile(options, requested, edit, label, signal)),
+      refusedByModes(list.tool, () =>
+        listJailedDirectory({ jail, path: requested, depth: list.depth, includeHidden: list.includeHidden, maxEntries: options.maxListEntries ?? 5000, tool: list.tool, expected: list.expected, signal }),
+      ),
+    editFile: (requested, edit, label = {}, signal) => refusedByModes(label.tool, () => whileHeld(options, requested, label, () => editJailedFile(options, requested, edit, label, signal))),
   };
+}
+
+/**
+ * `work`, with a path the system refuses this process by its modes answered
+ * as a refusal. A gateway run as root never meets one; run as a user, it
+ * meets them in another user's folders (`/root`, a build cache a container
+ * left in the workspace, `/etc`), and each call there failed as if the host
+ * had broken.
+ */
+async function refusedByModes<T>(tool: string | undefined, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw isPermissionDenied(error) ? hostDenial(tool, 'permission_denied', error) : error;
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { lstat, opendir } from 'node:fs/promises';
 import path from 'node:path';
 import type { DirectoryEntry, ResolvedPath } from '../../core/internal.js';
-import { hostFailure } from '../errors/host-denial.js';
+import { hostFailure, isPermissionDenied } from '../errors/host-denial.js';
 import { climbsOut, type FsJail } from './fs-jail.js';
 import { isIgnored, parseGitignore, type IgnoreRule } from './gitignore-rules.js';
 import { openInDirectory, openVerifiedDirectory, type VerifiedDirectory } from './open-verified.js';
@@ -63,7 +63,7 @@ export async function listJailedDirectory(options: ListJailedDirectoryOptions): 
           } else {
             entries.push({ path: relative, kind: isDirectory ? 'directory' : dirent.isSymbolicLink() ? 'symlink' : 'other' });
           }
-          if (isDirectory && current < depth) next.push(await openVerifiedDirectory(jail, path.join(directory.real, dirent.name), tool));
+          if (isDirectory && current < depth) next.push(...(await openToDescend(jail, path.join(directory.real, dirent.name), tool)));
         }
       }
       await Promise.all(level.map((directory) => directory.handle.close()));
@@ -73,6 +73,21 @@ export async function listJailedDirectory(options: ListJailedDirectoryOptions): 
     await Promise.all(level.map((directory) => directory.handle.close().catch(() => undefined)));
   }
   return entries;
+}
+
+/**
+ * A subfolder to list in turn, or none when this process may not open it
+ * (another user's, mode 0700): it is listed, and what it holds is not, as
+ * `ls -R` does. Run as root the gateway opens every folder, and run as a user
+ * one such folder failed the whole listing.
+ */
+async function openToDescend(jail: FsJail, real: string, tool: string | undefined): Promise<VerifiedDirectory[]> {
+  try {
+    return [await openVerifiedDirectory(jail, real, tool)];
+  } catch (error) {
+    if (isPermissionDenied(error)) return [];
+    throw error;
+  }
 }
 
 function toRelative(jail: FsJail, real: string): string {
