@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
+import { ROOT } from './fixtures/mcp/helpers.js';
 import { CLI } from './support/spawn-cli.js';
 
 // The gateway as most people run it: as their own user. The sandbox masks every home's credential stores, root's
@@ -11,6 +12,7 @@ import { CLI } from './support/spawn-cli.js';
 // sandboxed command failed, in every tier.
 
 const USER = { uid: 65534, gid: 65534 };
+const REFERENCE = join(ROOT, 'test/fixtures/mcp/reference-servers.mjs');
 const cleanup: string[] = [];
 afterAll(() => {
   for (const folder of cleanup) rmSync(folder, { recursive: true, force: true });
@@ -57,7 +59,8 @@ describe.skipIf(!userReachesCli()).each(['read-only', 'workspace-write', 'full']
 
 describe.skipIf(!userReachesCli())('a gateway run by a user, not root, in full', () => {
   it('answers a path it may not open with a typed refusal, and lists a folder past a subfolder it may not open', async () => {
-    const workspace = makeWorkspace({ scope: 'full', mode: 'auto', policy: { allow: ['Read(**)', 'Read(/**)', 'Write(**)', 'Write(/**)'] } }, { 'notes.md': 'a\n' }, userFolder('toolgate-user-ws-'));
+    const policy = { allow: ['Read(**)', 'Read(/**)', 'Write(**)', 'Write(/**)', 'mcp__git__git_status'] };
+    const workspace = makeWorkspace({ scope: 'full', mode: 'auto', policy, servers: { git: { command: process.execPath, args: [REFERENCE, 'mcp-server-git'] } } }, { 'notes.md': 'a\n' }, userFolder('toolgate-user-ws-'));
     execFileSync('chown', ['-R', `${USER.uid}:${USER.gid}`, workspace]);
     // Left by root in the workspace (a container's build cache), as the user may neither open nor write.
     mkdirSync(join(workspace, 'cache'), { mode: 0o700 });
@@ -75,11 +78,13 @@ describe.skipIf(!userReachesCli())('a gateway run by a user, not root, in full',
       ['read_file', { path: 'locked.txt' }],
       ['write_file', { path: 'cache/new.txt', content: 'x' }],
       ['write_file', { path: '/etc/toolgate-unprivileged', content: 'x' }],
+      // The recognised git server's check reads the repository it would open: there is none it may read.
+      ['mcp_git_git_status', { repo_path: 'cache' }],
     ] as const) {
       const refused = await client.callTool({ name, arguments: args });
       expect(refused.isError, JSON.stringify(refused)).toBe(true);
       // A refusal, typed: never the failure of a host that broke.
-      expect(JSON.stringify(refused.content), `${name} ${args.path}`).toContain('was refused');
+      expect(JSON.stringify(refused.content), `${name} ${JSON.stringify(args)}`).toContain('was refused');
     }
   });
 });

@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ToolPolicyError, ToolUnavailableError, type ResolvedAction, type ToolHost } from '../core/internal.js';
+import { hostDenial, isPermissionDenied } from '../node/errors/host-denial.js';
 import { gitHardeningEnv } from '../node/process/build-child-env.js';
 import { findProgram } from '../node/process/find-program.js';
 import { readConfigWithGit } from '../node/process/guard-nested-repositories.js';
@@ -44,7 +45,7 @@ export async function checkGitRepository(host: ToolHost, tool: string, repoPath:
   const root = realpathSync(workspace);
   // Inside the workspace the host names it from there.
   const place = path.resolve(root, target.real);
-  const entry = isGitFolder(place) ? place : lstatSync(path.join(place, '.git'), { throwIfNoEntry: false }) === undefined ? undefined : path.join(place, '.git');
+  const entry = repositoryAt(place, tool);
   // No repository there: the server opens none (`git_init` makes one, with git's template pinned off).
   if (entry === undefined) return;
   const git = findProgram('git', SYSTEM_PATH);
@@ -62,6 +63,22 @@ export async function checkGitRepository(host: ToolHost, tool: string, repoPath:
   throw new ToolPolicyError(tool, 'protected_path', {
     detail: `was refused: the repository it names holds what git or GitPython would run there, outside any sandbox (${named}); run git in it through run_command, or remove these`,
   });
+}
+
+/**
+ * The git folder GitPython's `Repo` opens at `place`: the place itself, its
+ * `.git`, or none. A place the host may not look into (another user's
+ * folder, for a gateway run as a user) is refused: what it holds cannot be
+ * read for what git would run there, and the server, run by the same user,
+ * could open no repository in it either.
+ */
+function repositoryAt(place: string, tool: string): string | undefined {
+  try {
+    if (isGitFolder(place)) return place;
+    return lstatSync(path.join(place, '.git'), { throwIfNoEntry: false }) === undefined ? undefined : path.join(place, '.git');
+  } catch (error) {
+    throw isPermissionDenied(error) ? hostDenial(tool, 'permission_denied', error) : error;
+  }
 }
 
 /**
