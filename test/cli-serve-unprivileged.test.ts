@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
 import { ROOT } from './fixtures/mcp/helpers.js';
-import { CLI } from './support/spawn-cli.js';
+import { CLI, startCli } from './support/spawn-cli.js';
 
 // The gateway as most people run it: as their own user. The sandbox masks every home's credential stores, root's
 // among them, and `/root` is a folder such a user may not enter: bwrap could make no mount point there
@@ -86,5 +86,16 @@ describe.skipIf(!userReachesCli())('a gateway run by a user, not root, in full',
       // A refusal, typed: never the failure of a host that broke.
       expect(JSON.stringify(refused.content), `${name} ${JSON.stringify(args)}`).toContain('was refused');
     }
+  });
+});
+
+describe.skipIf(!userReachesCli())('a gateway run by a user whose HOME it may not write (a service user’s /nonexistent)', () => {
+  it('refuses to start over HTTP with a configuration error that names the fix', async () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto' }, {}, userFolder('toolgate-user-ws-'));
+    execFileSync('chown', ['-R', `${USER.uid}:${USER.gid}`, workspace]);
+    const cli = startCli(['--json', 'serve', '--http', '0'], workspace, { HOME: '/nonexistent' }, [], USER);
+    const exited = new Promise<number | null>((resolve) => cli.child.once('exit', resolve));
+    expect(await cli.ready).toMatchObject({ ok: false, error: { kind: 'config', message: expect.stringContaining('HOME') } });
+    expect(await exited).toBe(2);
   });
 });

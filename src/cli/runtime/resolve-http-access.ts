@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { isPermissionDenied } from '../../node/errors/host-denial.js';
 import { createFileIfAbsentSync } from '../../node/fs/create-file-if-absent.js';
 import { writeFileAtomicSync } from '../../node/fs/write-file-atomic.js';
 import { CliError } from '../cli-error.js';
@@ -85,8 +86,24 @@ function workspaceToken(config: ResolvedConfig, record: StateRecord): HttpAccess
     // Another start made one in the meantime: both use it.
     return { kind: 'token', token: checkToken(readPrivateFile(file, file, 'gateway'), file), from: 'saved', file };
   }
-  record.remember(file, token);
+  rememberToken(record, file, token);
   return { kind: 'token', token, from: 'generated', file, ...(replaced === undefined ? {} : { replaced }) };
+}
+
+/**
+ * Record the token as this user's toolgate's, in the home's toolgate folder.
+ * A home this user may not write (a service user's `/nonexistent`, or the
+ * `HOME` of root kept by `su`) holds no record: the next start would take the
+ * token for one a repository shipped, so the gateway does not start without it.
+ */
+function rememberToken(record: StateRecord, file: string, token: string): void {
+  try {
+    record.remember(file, token);
+  } catch (error) {
+    if (!isPermissionDenied(error)) throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? 'EACCES';
+    throw new CliError('config', `${file}: this user's toolgate folder, which records the tokens it generated, cannot be written (${code}): set HOME to a folder of this user's, or give the token with --token-file or TOOLGATE_TOKEN.`, { cause: error });
+  }
 }
 
 /** Why a token cannot be used; only `missing` lets the workspace file be generated without a warning. */
