@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -97,5 +97,42 @@ describe.skipIf(!userReachesCli())('a gateway run by a user whose HOME it may no
     const exited = new Promise<number | null>((resolve) => cli.child.once('exit', resolve));
     expect(await cli.ready).toMatchObject({ ok: false, error: { kind: 'config', message: expect.stringContaining('HOME') } });
     expect(await exited).toBe(2);
+  });
+});
+
+/** Whether this test may make a mount namespace of its own, where a /home of its own making stands in for the machine's. */
+function makesMountNamespace(): boolean {
+  try {
+    execFileSync('unshare', ['-m', '--propagation', 'private', 'true'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe.skipIf(!userReachesCli() || !makesMountNamespace())('a gateway run by a user, on a machine whose /home it may pass but not list (mode 0711)', () => {
+  it('masks the stores of the homes the system’s users have there: a grep -r of one read its token', () => {
+    const policy = { allowedCommandGlobs: ['grep *'], allow: ['Bash(grep *)'] };
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto', policy }, {}, userFolder('toolgate-user-ws-'));
+    execFileSync('chown', ['-R', `${USER.uid}:${USER.gid}`, workspace]);
+    const passwd = join(userFolder('toolgate-user-passwd-'), 'passwd');
+    // In a mount namespace of this test's own: a /home of mode 0711 holding bob's home, whom a copy of /etc/passwd names.
+    const script = [
+      'set -e',
+      'mount -t tmpfs -o mode=711 tmpfs /home',
+      'mkdir -m 755 /home/bob',
+      "echo '//registry.example/:_authToken=NPM-TOKEN-0123' > /home/bob/.npmrc",
+      `{ cat /etc/passwd; echo 'bob:x:4242:4242::/home/bob:/bin/sh'; } > ${passwd}`,
+      `mount --bind ${passwd} /etc/passwd`,
+      `exec setpriv --reuid=${USER.uid} --regid=${USER.gid} --clear-groups "$@"`,
+    ].join('\n');
+    const argv = [process.execPath, CLI, '--json', 'call', 'run_command', JSON.stringify({ command: ['grep', '-r', 'NPM-TOKEN', '/home/bob'] })];
+    const run = spawnSync('unshare', ['-m', '--propagation', 'private', '--', 'sh', '-c', script, 'sh', ...argv], {
+      cwd: workspace,
+      encoding: 'utf8',
+      env: { ...process.env, HOME: userFolder('toolgate-user-home-') },
+    });
+    expect(JSON.parse(run.stdout), run.stderr).toMatchObject({ ok: true, value: { sandbox: 'bwrap' } });
+    expect(run.stdout).not.toContain('NPM-TOKEN-0123');
   });
 });

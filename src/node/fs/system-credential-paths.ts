@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch/posix.js';
 import { createPathTextMatcher, withoutRoot } from '../../core/policy/protected-paths.js';
@@ -122,10 +122,29 @@ function expand(glob: string): string[] {
   return places;
 }
 
+/**
+ * A folder's names. A `/home` of mode 0711 lets each user pass to a home by
+ * its name and list none: a gateway run as a user listed nothing there, and
+ * masked no other home's stores, which any command could read by name (a
+ * `grep -r` of a home read its `.npmrc` token). There the homes the system's
+ * users have stand in for the names.
+ */
 function listed(folder: string): string[] {
   try {
     return readdirSync(folder);
   } catch {
+    return usersHomesIn(folder);
+  }
+}
+
+/** The names in `folder` of the homes `/etc/passwd` gives the system's users. */
+function usersHomesIn(folder: string): string[] {
+  let passwd: string;
+  try {
+    passwd = readFileSync('/etc/passwd', 'utf8');
+  } catch {
     return [];
   }
+  const homes = passwd.split('\n').map((line) => line.split(':')[5] ?? '');
+  return homes.filter((home) => home !== folder && path.dirname(home) === folder).map((home) => path.basename(home));
 }
