@@ -1,35 +1,22 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decideIfAsked } from './support/pending-approval.js';
 import { withRemovedSubmodule } from './support/removed-submodule.js';
 import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
-import { CLI } from './support/spawn-cli.js';
+import { USER, userFolders, userReachesCli } from './support/unprivileged-user.js';
 
 // The gateway as most people run it: as their own user, not root. A command plants fsmonitor in a nested repository
 // and takes the read permission off a folder above it (`chmod 311 vendor`): the host could no longer list the folder,
 // and the walk masked it whole and never named `vendor/x/.git`, while the user's git, the same user, still passes the
 // folder (its search bit stays) and enters the submodule. The walk gives the owner's read permission back now.
 
-const USER = { uid: 65534, gid: 65534 };
-
-/** Whether the user can reach the built CLI (a checkout in a folder only root may enter cannot run a gateway as them). */
-function userReachesCli(): boolean {
-  try {
-    execFileSync('test', ['-r', CLI], { ...USER });
-    return true;
-  } catch {
-    return false;
-  }
-}
 const opened = closeAfterEach();
-const cleanup: string[] = [];
+const userFolder = userFolders();
+const upstreams: string[] = [];
 afterAll(() => {
-  for (const folder of cleanup) {
-    execFileSync('chmod', ['-R', 'u+rwx', folder]);
-    rmSync(folder, { recursive: true, force: true });
-  }
+  for (const folder of upstreams) rmSync(folder, { recursive: true, force: true });
 });
 
 const ATTACK_JS = `
@@ -40,15 +27,6 @@ fs.appendFileSync('vendor/x/.git/config', '[core]\\n\\tfsmonitor = "touch ' + pa
 if (way === 'unlistable') fs.chmodSync('vendor', 0o311);
 console.log(way + ': written');
 `;
-
-/** A folder under /var/tmp (the sandbox gives commands a /tmp of their own) that the user owns. */
-function userFolder(prefix: string): string {
-  const folder = mkdtempSync(join('/var/tmp', prefix));
-  cleanup.push(folder);
-  chmodSync(folder, 0o755);
-  execFileSync('chown', [`${USER.uid}:${USER.gid}`, folder]);
-  return folder;
-}
 
 /** The user's git, as the user, each step whether or not it succeeds: what matters is what it ran. */
 function userSteps(workspace: string, steps: readonly (readonly string[])[]): void {
@@ -69,7 +47,7 @@ async function plantAs(scope: string, way: string): Promise<{ workspace: string;
   execFileSync('git', ['init', '-q', workspace]);
   // Made by root's git, then given to the user: git refuses to work in a repository another user owns.
   const upstream = mkdtempSync(join('/var/tmp', 'toolgate-nested-upstream-'));
-  cleanup.push(upstream);
+  upstreams.push(upstream);
   withRemovedSubmodule(workspace, upstream);
   execFileSync('chown', ['-R', `${USER.uid}:${USER.gid}`, workspace, upstream]);
   const gateway = opened.gateway(await serveWorkspace(workspace, { env: { HOME: userFolder('toolgate-nested-home-') }, user: USER }));

@@ -1,41 +1,19 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
 import { ROOT } from './fixtures/mcp/helpers.js';
 import { CLI, startCli } from './support/spawn-cli.js';
+import { USER, userFolders, userReachesCli } from './support/unprivileged-user.js';
 
 // The gateway as most people run it: as their own user. The sandbox masks every home's credential stores, root's
 // among them, and `/root` is a folder such a user may not enter: bwrap could make no mount point there
 // ("Can't create file at /root/.ssh"), and in `full` the walk above the masks threw on `/root/.config`. Every
 // sandboxed command failed, in every tier.
 
-const USER = { uid: 65534, gid: 65534 };
 const REFERENCE = join(ROOT, 'test/fixtures/mcp/reference-servers.mjs');
-const cleanup: string[] = [];
-afterAll(() => {
-  for (const folder of cleanup) rmSync(folder, { recursive: true, force: true });
-});
-
-/** Whether the user can reach the built CLI (a checkout in a folder only root may enter cannot run a gateway as them). */
-function userReachesCli(): boolean {
-  try {
-    execFileSync('test', ['-r', CLI], { ...USER });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A folder under /var/tmp (the sandbox gives commands a /tmp of their own) that the user owns. */
-function userFolder(prefix: string): string {
-  const folder = mkdtempSync(join('/var/tmp', prefix));
-  cleanup.push(folder);
-  chmodSync(folder, 0o755);
-  execFileSync('chown', [`${USER.uid}:${USER.gid}`, folder]);
-  return folder;
-}
+const userFolder = userFolders();
 
 const opened = closeAfterEach();
 
