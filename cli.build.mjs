@@ -12,7 +12,8 @@
  * (the native SQLite driver, ajv, undici). The library's entry points
  * (dist/core, dist/node, …) are left as tsc wrote them.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
 
@@ -20,16 +21,26 @@ const CLI = fileURLToPath(new URL('dist/cli/', import.meta.url));
 const CHUNKS = 'chunks';
 const BUNDLED_PACKAGES = ['@modelcontextprotocol/sdk', 'zod', 'zod-to-json-schema'];
 
+const MANIFEST = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8'));
+const DECLARED = new Set([...Object.keys(MANIFEST.dependencies), ...Object.keys(MANIFEST.peerDependencies)]);
+
 const packageOf = (id) => /^(@[^/]+\/[^/]+|[^./][^/]*)/.exec(id)?.[1];
-/** A path in this project is bundled, and so is a package named above; any other package is imported where it is installed. */
-const isExternal = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0') && !BUNDLED_PACKAGES.includes(packageOf(id));
+/**
+ * A package this one declares, but for those named above, is imported where it is installed, and so is Node's own
+ * module; everything else is bundled: this project's paths, and what a bundled package imports in its own name
+ * (ajv-formats, cross-spawn). Installed by pnpm, toolgate reaches only the packages it declares, and `serve` did not start.
+ */
+const isExternal = (id) => id.startsWith('node:') || builtinModules.includes(id) || (DECLARED.has(packageOf(id)) && !BUNDLED_PACKAGES.includes(packageOf(id)));
+
+/** The name a package gives its license file (`LICENSE`, or `license` as sindresorhus' packages have it). */
+const licenseFile = (folder) => readdirSync(folder).find((name) => /^licen[cs]e(\.md|\.txt)?$/i.test(name)) ?? 'LICENSE';
 
 /** The license of each package whose code a chunk holds, as the package ships it. */
 function licenses(chunks) {
   const folders = new Set(chunks.flatMap((chunk) => chunk.moduleIds).map((id) => /^(.*\/node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(id)?.[1]).filter((folder) => folder !== undefined));
   return [...folders].sort().map((folder) => {
     const manifest = JSON.parse(readFileSync(`${folder}/package.json`, 'utf8'));
-    return `## ${manifest.name} ${manifest.version} (${manifest.license})\n\n${readFileSync(`${folder}/LICENSE`, 'utf8').trim()}\n`;
+    return `## ${manifest.name} ${manifest.version} (${manifest.license})\n\n${readFileSync(`${folder}/${licenseFile(folder)}`, 'utf8').trim()}\n`;
   });
 }
 

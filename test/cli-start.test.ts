@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -91,5 +92,20 @@ describe('what a command loads', () => {
     for (const upstream of ['openUpstream', 'callUpstream', 'serveMcp']) expect(loadedDeclaring(run.loaded, upstream), upstream).toEqual([]);
     expect(from(run.loaded, '/node_modules/undici/')).toEqual([]);
     expect(from(run.loaded, '/node_modules/diff/')).toEqual([]);
+  });
+});
+
+// Installed by pnpm (or any installer that hoists nothing), a package reaches only the packages it declares: one the
+// bundled MCP SDK imports in its own name (ajv-formats, cross-spawn) is not there, and `serve` did not start.
+describe('the executable', () => {
+  it('imports no package toolgate does not declare', () => {
+    const manifest = JSON.parse(readFileSync(join(dirname(CLI), '../../package.json'), 'utf8')) as { dependencies: object; peerDependencies: object };
+    const declared = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)]);
+    const chunks = join(dirname(CLI), 'chunks');
+    const files = [CLI, ...readdirSync(chunks).filter((file) => file.endsWith('.js')).map((file) => join(chunks, file))];
+    const imported = files.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/(?:^|\n)(?:import|export)\b[^;'"]*?(?:from\s*)?["']([^"'./][^"']*)["']|\bimport\(\s*["']([^"'./][^"']*)["']\s*\)/g)].map((match) => match[1] ?? match[2] ?? ''));
+    const packages = imported.map((id) => /^(@[^/]+\/[^/]+|[^/]+)/.exec(id)?.[1] ?? id).filter((name) => !name.startsWith('node:') && !builtinModules.includes(name));
+    expect(packages.length).toBeGreaterThan(0);
+    expect([...new Set(packages.filter((name) => !declared.has(name)))].sort()).toEqual([]);
   });
 });
