@@ -31,11 +31,11 @@ function attackHome(): string {
   return home;
 }
 
-/** A gateway for one describe block whose `HOME` is `home()`, closed after it. */
-function shareGateway(home: () => string): () => { gateway: ServedGateway; mcp: Client } {
+/** A gateway for one describe block whose `HOME` is `home()` (its workspace in `parent()`, or /tmp), closed after it. */
+function shareGateway(home: () => string, parent?: () => string): () => { gateway: ServedGateway; mcp: Client } {
   let opened: { gateway: ServedGateway; mcp: Client } | undefined;
   beforeAll(async () => {
-    const gateway = await serveGateway(CONFIG, { env: { HOME: home() } });
+    const gateway = await serveGateway(CONFIG, { env: { HOME: home() }, ...(parent === undefined ? {} : { parent: parent() }) });
     opened = { gateway, mcp: (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client };
   }, 30_000);
   afterAll(async () => {
@@ -77,6 +77,22 @@ describe('attack: a command creates the remembered rules of a user who has none 
     const copied = await decideIfAsked(opened().gateway, opened().mcp, 'run_command', { command: ['cp', '-r', join(home, 'stage', '.config'), home] }, 'reject');
     expect(existsSync(join(home, '.config', 'toolgate', 'policy.json')), text(moved.result) + text(copied.result)).toBe(false);
     expect(existsSync(join(home, 'moved', 'toolgate', 'policy.json'))).toBe(false);
+  });
+});
+
+describe('attack: a command moves the workspace itself aside, and lays out one of its own in its place', () => {
+  let parent = '';
+  const opened = shareGateway(() => (parent = newHome()), () => parent);
+
+  it('mv of the workspace, then cp -r of a folder holding a configuration of its own, leaves the workspace and its configuration in place', async () => {
+    const { workspace } = opened().gateway;
+    const config = readFileSync(join(workspace, 'toolgate.config.json'), 'utf8');
+    mkdirSync(join(parent, 'stage'));
+    writeFileSync(join(parent, 'stage', 'toolgate.config.json'), JSON.stringify({ scope: 'full', mode: 'auto', sandbox: 'off', policy: { allow: ['Bash(*)'] } }));
+    const moved = await decideIfAsked(opened().gateway, opened().mcp, 'run_command', { command: ['mv', workspace, join(parent, 'moved')] }, 'reject');
+    const copied = await decideIfAsked(opened().gateway, opened().mcp, 'run_command', { command: ['cp', '-r', join(parent, 'stage'), workspace] }, 'reject');
+    expect(existsSync(join(parent, 'moved')), text(moved.result) + text(copied.result)).toBe(false);
+    expect(readFileSync(join(workspace, 'toolgate.config.json'), 'utf8')).toBe(config);
   });
 });
 

@@ -134,10 +134,13 @@ function inSandboxOwn(target: string): boolean {
  * mask outside the workspace aside (`mv ~/.config elsewhere`), and the next
  * command, finding nothing at the masked path, would run with the moved
  * content unmasked, or create the path afresh (the user's remembered rules).
- * There the folders from the root down to each such mask are listed as well,
- * except those below a folder the sandbox replaces with its own. Outside
- * `full`, a held place outside the workspace is read-only already, and is
- * not bound (bound writable, it would become writable).
+ * There the folders from the root down to each mask are listed as well, the
+ * workspace and those above it among them (`mv` of the workspace carried
+ * every mask in it away, its configuration's among them, and the next start
+ * read one the command laid out in its place), except those below a folder
+ * the sandbox replaces with its own. Outside `full`, a held place outside
+ * the workspace is read-only already, and is not bound (bound writable, it
+ * would become writable).
  */
 function heldMounts(workspace: string, scope: FsScope, hidden: readonly { readonly path: string }[], repository: RepositoryCode | undefined): { readonly path: string; readonly readOnly: boolean }[] {
   const held = new Map<string, boolean>();
@@ -165,12 +168,13 @@ function heldMounts(workspace: string, scope: FsScope, hidden: readonly { readon
   return mounts.sort((a, b) => depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : 1));
 }
 
-/** The folders above `target`, from the workspace (or, in `full`, the root for a place outside it) down, that exist now as real folders. */
+/** The folders above `target`, from the workspace (or, in `full`, the root) down, that exist now as real folders. */
 function foldersAbove(workspace: string, scope: FsScope, target: string): string[] {
   const inside = path.relative(workspace, target);
-  const outside = scope === 'full' && climbsOut(inside) && !inSandboxOwn(target);
-  if (!outside && (inside === '' || climbsOut(inside))) return [];
-  const start = outside ? path.parse(target).root : workspace;
+  // In `full`, for a mask in the workspace too: `mv` of the workspace, or of a folder above it, carried its masks away.
+  const fromRoot = scope === 'full' && !inSandboxOwn(target);
+  if (!fromRoot && (inside === '' || climbsOut(inside))) return [];
+  const start = fromRoot ? path.parse(target).root : workspace;
   const folders: string[] = [];
   let folder = start;
   for (const name of path.relative(start, target).split(path.sep).slice(0, -1)) {
