@@ -103,7 +103,7 @@ describe('the executable', () => {
     const declared = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)]);
     const chunks = join(dirname(CLI), 'chunks');
     const files = [CLI, ...readdirSync(chunks).filter((file) => file.endsWith('.js')).map((file) => join(chunks, file))];
-    const imported = files.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/(?:^|\n)(?:import|export)\b[^;'"]*?(?:from\s*)?["']([^"'./][^"']*)["']|\bimport\(\s*["']([^"'./][^"']*)["']\s*\)/g)].map((match) => match[1] ?? match[2] ?? ''));
+    const imported = files.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/(?:^|\n)(?:import|export)\b[^;'"]*?(?:from\s*)?["']([^"'./][^"']*)["']|\b(?:import|__require)\(\s*["']([^"'./][^"']*)["']\s*\)/g)].map((match) => match[1] ?? match[2] ?? ''));
     const packages = imported.map((id) => /^(@[^/]+\/[^/]+|[^/]+)/.exec(id)?.[1] ?? id).filter((name) => !name.startsWith('node:') && !builtinModules.includes(name));
     expect(packages.length).toBeGreaterThan(0);
     expect([...new Set(packages.filter((name) => !declared.has(name)))].sort()).toEqual([]);
