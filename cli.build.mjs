@@ -7,9 +7,10 @@
  * command's code stays a chunk loaded when the command runs, as before.
  *
  * The packages `serve` loads as hundreds of small modules (the MCP SDK, zod
- * with every locale, zod-to-json-schema) are bundled too, and their licenses
- * written beside the chunks; every other package stays an import of its own
- * (the native SQLite driver, ajv, undici). The library's entry points
+ * with every locale, zod-to-json-schema) are bundled too, with what they
+ * import in their own name, and their licenses written beside the chunks;
+ * every other package toolgate declares stays an import of its own (the
+ * native SQLite driver, ajv, undici). The library's entry points
  * (dist/core, dist/node, …) are left as tsc wrote them.
  */
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
