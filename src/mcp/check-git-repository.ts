@@ -1,10 +1,11 @@
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ToolPolicyError, ToolUnavailableError, type ResolvedAction, type ToolHost } from '../core/internal.js';
-import { hostDenial, isPermissionDenied } from '../node/errors/host-denial.js';
+import { asPermissionDenial } from '../node/errors/host-denial.js';
 import { gitHardeningEnv } from '../node/process/build-child-env.js';
 import { findProgram } from '../node/process/find-program.js';
 import { readConfigWithGit } from '../node/process/guard-nested-repositories.js';
+import { scopedConfigEntries } from '../node/process/scoped-config-entries.js';
 import { readRepositoryCode } from '../node/process/read-repository-code.js';
 import { PROBED_KEYS } from '../node/process/repository-git-overrides.js';
 import { spawnBounded } from '../node/process/spawn-bounded.js';
@@ -77,7 +78,7 @@ function repositoryAt(place: string, tool: string): string | undefined {
     if (isGitFolder(place)) return place;
     return lstatSync(path.join(place, '.git'), { throwIfNoEntry: false }) === undefined ? undefined : path.join(place, '.git');
   } catch (error) {
-    throw isPermissionDenied(error) ? hostDenial(tool, 'permission_denied', error) : error;
+    throw asPermissionDenial(tool, error);
   }
 }
 
@@ -115,15 +116,10 @@ async function ownProgramKeys(read: {
   if (probe.exitCode === 1 && probe.stdout === '') return [];
   if (probe.exitCode !== 0 || probe.truncated || probe.spawnError !== undefined) throw unread;
   const keys: string[] = [];
-  const fields = probe.stdout.split('\0');
-  for (let index = 0; index + 1 < fields.length; index += 2) {
-    const scope = fields[index] as string;
-    const entryText = fields[index + 1] as string;
-    const newline = entryText.indexOf('\n');
-    const name = newline === -1 ? entryText : entryText.slice(0, newline);
+  for (const { scope, name, value } of scopedConfigEntries(probe.stdout)) {
     if ((scope !== 'local' && scope !== 'worktree') || name.startsWith('alias.')) continue;
     if (name === 'core.hookspath') {
-      if (holdsHooks(path.resolve(read.workTree, newline === -1 ? '' : entryText.slice(newline + 1)))) keys.push('config: core.hooksPath, a hooks folder a commit runs');
+      if (holdsHooks(path.resolve(read.workTree, value ?? ''))) keys.push('config: core.hooksPath, a hooks folder a commit runs');
       continue;
     }
     keys.push(`config: ${name.replace(/[^\x20-\x7e]/g, '?')}`);

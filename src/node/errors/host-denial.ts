@@ -47,3 +47,8 @@ export function isPermissionDenied(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return code === 'EACCES' || code === 'EPERM';
 }
+
+/** `error`, or, when the system refused a path by its modes, the refusal a tool answers with (`permission_denied`). */
+export function asPermissionDenial(tool: string | undefined, error: unknown): unknown {
+  return isPermissionDenied(error) ? hostDenial(tool, 'permission_denied', error) : error;
+}

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FileEdit, FsCapability, HostCallLabel, MediaStore } from '../../core/internal.js';
-import { hostDenial, hostFailure, isPermissionDenied } from '../errors/host-denial.js';
+import { asPermissionDenial, hostDenial, hostFailure } from '../errors/host-denial.js';
 import { decodeText } from '../stores/sniff-media-type.js';
 import type { FsJail } from './fs-jail.js';
 import { listJailedDirectory } from './list-jailed-directory.js';
@@ -58,7 +58,7 @@ async function refusedByModes<T>(tool: string | undefined, work: () => Promise<T
   try {
     return await work();
   } catch (error) {
-    throw isPermissionDenied(error) ? hostDenial(tool, 'permission_denied', error) : error;
+    throw asPermissionDenial(tool, error);
   }
 }
 

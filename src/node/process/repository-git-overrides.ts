@@ -6,6 +6,7 @@ import { matchesLongOption } from '../../core/policy/option-forms.js';
 import { withGitConfig } from './build-child-env.js';
 import { exists, findLinkedWorktreeGitDirs, findModuleGitDirs } from './find-git-directories.js';
 import { inBatches } from './in-batches.js';
+import { scopedConfigEntries } from './scoped-config-entries.js';
 import { spawnBounded, type BoundedResult } from './spawn-bounded.js';
 
 /**
@@ -216,18 +217,12 @@ async function readConfig(run: Run, location: readonly string[], externalDiff: s
   // Exit 1: no key matched. Anything else but success means the configuration could not be read.
   if (probe.exitCode === 1 && probe.stdout === '') return true;
   if (probe.exitCode !== 0 || probe.truncated || probe.spawnError !== undefined) return false;
-  // Each entry is `scope\0name\nvalue\0` (no `\nvalue` for a key given without one).
-  const fields = probe.stdout.split('\0');
-  for (let index = 0; index + 1 < fields.length; index += 2) {
-    const scope = fields[index] as string;
-    const entry = fields[index + 1] as string;
-    const newline = entry.indexOf('\n');
-    const name = newline === -1 ? entry : entry.slice(0, newline);
+  for (const { scope, name, value } of scopedConfigEntries(probe.stdout)) {
     // A name that is not UTF-8 would come back altered, and the override would miss the key it is for.
     if (name.includes('\uFFFD')) return false;
     if (!REPOSITORY_SCOPES.has(scope)) continue;
     if (name.startsWith('includeif.')) return false;
-    const inert = inertOverride(name, newline === -1 ? undefined : entry.slice(newline + 1), externalDiff);
+    const inert = inertOverride(name, value, externalDiff);
     if (inert !== undefined) overrides.set(inert[0], inert[1]);
   }
   return true;
