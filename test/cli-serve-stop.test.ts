@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
 import { Agent, request, type ClientRequest, type IncomingMessage } from 'node:http';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { serveGateway } from './support/serve-gateway.js';
+import { makeWorkspace, serveGateway } from './support/serve-gateway.js';
+import { startCli } from './support/spawn-cli.js';
 
 /*
  * `toolgate serve` stopping (SIGTERM) while a console page is open. A page
@@ -60,4 +63,17 @@ describe('toolgate serve stops with a console page open', () => {
     // The busy connection was closed with the console, so the stream found nothing to open on.
     expect(streamOpened).toBe(false);
   }, 30_000);
+});
+
+describe('toolgate serve stopped as soon as it has started', () => {
+  it('closes on a SIGTERM sent the moment its start-up document is out, instead of being killed by it with its journal open', async () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask' });
+    const cli = startCli(['--json', 'serve', '--http', '0'], workspace);
+    const started = await cli.ready;
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => cli.child.once('exit', (code, signal) => resolve({ code, signal })));
+    cli.child.kill('SIGTERM');
+    // Killed by the signal's default action, it ended with the signal and left its console locator behind.
+    expect(await ended).toEqual({ code: 0, signal: null });
+    expect(existsSync(join(workspace, '.toolgate', `console-${String(cli.child.pid)}.json`)), JSON.stringify(started)).toBe(false);
+  });
 });

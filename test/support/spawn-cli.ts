@@ -48,7 +48,8 @@ export function startCli(args: readonly string[], cwd: string, env: NodeJS.Proce
     stderr: () => err,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) {
+        // Ended already, by its own exit or by a signal (a second stop of the same process).
+        if (child.exitCode !== null || child.signalCode !== null) {
           resolve();
           return;
         }

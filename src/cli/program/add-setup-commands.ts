@@ -56,23 +56,25 @@ function addServeCommand(program: Command, run: RunTask): void {
         const environment = process.env.TOOLGATE_TOKEN;
         delete process.env.TOOLGATE_TOKEN;
         const resolved = config();
+        // Listened for before the start: a stop that comes while the gateway starts (a supervisor's SIGTERM right after
+        // the banner) closes it once started, where the signal's default action killed it with its journal open.
+        let stop = (): void => undefined;
+        const stopped = new Promise<void>((resolve) => (stop = resolve));
+        process.once('SIGINT', () => stop());
+        process.once('SIGTERM', () => stop());
         const [{ resolveHttpAccess }, { runServe }] = await Promise.all([import('../runtime/resolve-http-access.js'), import('../commands/serve-command.js')]);
         const transport =
           options.stdio === true
             ? 'stdio'
             : { port, access: resolveHttpAccess(resolved, { noToken: options.token === false, ...(options.tokenFile === undefined ? {} : { tokenFile: options.tokenFile }), ...(environment === undefined ? {} : { environment }) }) };
         const server = await runServe(resolved, { transport, console: options.console, elicitation: options.elicitation }, output);
-        await new Promise<void>((resolve) => {
-          const stop = (): void => resolve();
-          process.once('SIGINT', stop);
-          process.once('SIGTERM', stop);
-          // Over stdio the client's going ends the gateway: its stdin ends, or the gateway closes it (a client that left too
-          // much of the gateway's output unread).
-          if (options.stdio === true) {
-            process.stdin.once('end', stop);
-            process.stdin.once('close', stop);
-          }
-        });
+        // Over stdio the client's going ends the gateway: its stdin ends, or the gateway closes it (a client that left too
+        // much of the gateway's output unread).
+        if (options.stdio === true) {
+          process.stdin.once('end', () => stop());
+          process.stdin.once('close', () => stop());
+        }
+        await stopped;
         await server.close();
         if (options.stdio === true) await leaveUnreadOutput(process.stdout);
       }),
