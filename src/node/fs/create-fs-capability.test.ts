@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { link, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -46,6 +47,21 @@ describe('fs: reading', () => {
     expect(whole).toMatchObject({ content: 'line 1\nline 2\nline 3\n', bytes: 21, partial: false });
     expect(whole.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(await host.fs.readFile('hello.txt', { offset: 2, limit: 1 })).toMatchObject({ content: 'line 2', partial: true });
+  });
+
+  it('gives the sha256 of a large file as of a small one, text or binary (taken on the thread pool past 64 KiB)', async () => {
+    const files = {
+      'ascii.txt': Buffer.from('abcdefghijklmnopqrstuvwxyz01234\n'.repeat(8 * 1024)),
+      'utf8.txt': Buffer.from('naïve café €\n'.repeat(20 * 1024)),
+      'blob.bin': Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(200 * 1024)]),
+      'edge.txt': Buffer.alloc(64 * 1024, 'a'),
+    };
+    for (const [name, bytes] of Object.entries(files)) {
+      await writeFile(path.join(workspace, name), bytes);
+      const read = await host.fs.readFile(name);
+      expect(read.sha256, name).toBe(createHash('sha256').update(bytes).digest('hex'));
+      if (read.content !== undefined) expect(read.content, name).toBe(bytes.toString('utf8'));
+    }
   });
 
   it('returns a binary file as a content-addressed media handle, never inline', async () => {

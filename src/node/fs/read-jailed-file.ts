@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, subtle } from 'node:crypto';
 import { constants } from 'node:fs';
 import type { FileRead, MediaStore, ResolvedPath } from '../../core/internal.js';
 import { hostDenial, hostFailure } from '../errors/host-denial.js';
@@ -64,8 +64,9 @@ export async function readJailedFile(options: ReadJailedFileOptions): Promise<Fi
   options.signal?.throwIfAborted();
   const { bytes, size } = await readJailedBytes(options.jail, options.path, options.maxBytes, options.tool, options.expected);
   const cut = size > bytes.byteLength;
-  const sha256 = cut ? undefined : createHash('sha256').update(bytes).digest('hex');
+  const digest = cut ? undefined : sha256Of(bytes);
   const text = decodeText(cut ? trimPartialCharacter(bytes) : bytes);
+  const sha256 = await digest;
   if (text === undefined) {
     if (cut) throw hostDenial(options.tool, 'too_large');
     const media = await options.mediaStore.put(bytes, sniffMediaType(bytes));
@@ -74,6 +75,21 @@ export async function readJailedFile(options: ReadJailedFileOptions): Promise<Fi
   const windowed = lineWindow(text, options.offset, options.limit);
   const read = { content: windowed.content, bytes: size, partial: cut || windowed.cut };
   return sha256 === undefined ? read : { ...read, sha256 };
+}
+
+/** From this size a file's digest is taken on the thread pool, while this thread decodes the text. */
+const POOLED_DIGEST_BYTES = 64 * 1024;
+
+/**
+ * The SHA-256 of a file read whole. A small file's is taken here, at once; a
+ * large file's on the thread pool (Web Crypto), beside the decoding: for a
+ * megabyte each takes about as long as the other, so the read waits for one
+ * of them instead of both. Below the threshold the round trip to the pool
+ * costs more than the digest.
+ */
+function sha256Of(bytes: Buffer): string | Promise<string> {
+  if (bytes.byteLength < POOLED_DIGEST_BYTES) return createHash('sha256').update(bytes).digest('hex');
+  return subtle.digest('SHA-256', bytes).then((digest) => Buffer.from(digest).toString('hex'));
 }
 
 /** A cap may fall inside a multi-byte character: drop the incomplete tail so the text still decodes. */

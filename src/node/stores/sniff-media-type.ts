@@ -1,3 +1,5 @@
+import { isAscii } from 'node:buffer';
+
 const signatures: readonly { readonly bytes: readonly number[]; readonly offset?: number; readonly mediaType: string }[] = [
   { bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], mediaType: 'image/png' },
   { bytes: [0xff, 0xd8, 0xff], mediaType: 'image/jpeg' },
@@ -25,9 +27,15 @@ const strictUtf8KeepingBom = new TextDecoder('utf-8', { fatal: true, ignoreBOM: 
  * byte order mark is dropped, as a reader expects, unless `keepBom`: text
  * that is written back (an edit) must keep it, or the file changes where no
  * card showed a change.
+ *
+ * Text that is all ASCII (most source files, logs, JSON) is read as Latin-1,
+ * which gives the same characters for those bytes: for a megabyte the check
+ * and that read take a fifth to a third of the UTF-8 decoder's time, which
+ * was most of what a read of a large file cost.
  */
 export function decodeText(bytes: Uint8Array, keepBom = false): string | undefined {
   if (bytes.subarray(0, 8192).includes(0)) return undefined;
+  if (isAscii(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   try {
     return (keepBom ? strictUtf8KeepingBom : strictUtf8).decode(bytes);
   } catch {
