@@ -68,6 +68,13 @@ const WRITE_NOTE: ToolDefinition<{ path: string; content: string }, { bytes: num
 /** Settles or calls issued together, as an agent loop running tool calls in parallel issues them. */
 const TOGETHER = 64;
 
+/**
+ * The calls a registry runs at once, for the rows of calls in flight: by
+ * default it runs 8 and the others wait their turn, so only 8 claims could
+ * ever share a commit.
+ */
+const ALL_AT_ONCE = { maxConcurrentCalls: TOGETHER };
+
 async function appendBench(dir: string): Promise<void> {
   const { db: raw, committed, close: closeRaw } = rawConnection(join(dir, 'raw.db'), 'NORMAL');
   raw.exec('CREATE TABLE receipts (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, key TEXT NOT NULL, run_id TEXT, tool TEXT NOT NULL, action_digest TEXT, body TEXT NOT NULL)');
@@ -194,7 +201,7 @@ async function inFlightBench(dir: string, call: (registry: ReturnType<typeof cre
   const oneJournal = createSqliteJournal(join(dir, 'dispatch-1.db'), { onUnresolved: () => undefined });
   const manyJournal = createSqliteJournal(join(dir, 'dispatch-64.db'), { onUnresolved: () => undefined });
   const one = createToolRegistry({ tools: [WRITE_NOTE], journal: oneJournal, sha256: nodeSha256 });
-  const many = createToolRegistry({ tools: [WRITE_NOTE], journal: manyJournal, sha256: nodeSha256 });
+  const many = createToolRegistry({ tools: [WRITE_NOTE], journal: manyJournal, sha256: nodeSha256, limits: ALL_AT_ONCE });
   const rows = await bench(
     [
       { name: 'effect-tier dispatch, SQLite journal, one at a time', run: () => call(one) },
@@ -221,7 +228,7 @@ async function fullSyncBench(dir: string, call: (registry: ReturnType<typeof cre
   const oneJournal = createSqliteJournal(join(dir, 'full-1.db'), { synchronous: 'full', onUnresolved: () => undefined });
   const manyJournal = createSqliteJournal(join(dir, 'full-64.db'), { synchronous: 'full', onUnresolved: () => undefined });
   const one = createToolRegistry({ tools: [WRITE_NOTE], journal: oneJournal, sha256: nodeSha256 });
-  const many = createToolRegistry({ tools: [WRITE_NOTE], journal: manyJournal, sha256: nodeSha256 });
+  const many = createToolRegistry({ tools: [WRITE_NOTE], journal: manyJournal, sha256: nodeSha256, limits: ALL_AT_ONCE });
   const floor = floorWriter(join(dir, 'full-floor.db'), 'FULL');
   const rows = await bench(
     [
