@@ -78,6 +78,23 @@ describe.skipIf(!userReachesCli())('a gateway run by a user whose HOME it may no
   });
 });
 
+describe.skipIf(!makesMountNamespace())('a gateway whose HOME is on a file system mounted read-only', () => {
+  it('refuses to start over HTTP with the same configuration error, not an internal one', () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto' }, {}, userFolder('toolgate-erofs-ws-'));
+    const home = userFolder('toolgate-erofs-home-');
+    // In a mount namespace of this test's own, the home is a read-only bind of itself: a write there fails EROFS.
+    const script = ['set -e', `mount --bind ${home} ${home}`, `mount -o remount,ro,bind ${home}`, 'exec "$@"'].join('\n');
+    const run = spawnSync('unshare', ['-m', '--propagation', 'private', '--', 'sh', '-c', script, 'sh', process.execPath, CLI, '--json', 'serve', '--http', '0'], {
+      cwd: workspace,
+      encoding: 'utf8',
+      env: { ...process.env, HOME: home },
+      timeout: 30_000,
+    });
+    expect(JSON.parse(run.stdout), run.stderr).toMatchObject({ ok: false, error: { kind: 'config', message: expect.stringContaining('HOME') } });
+    expect(run.status).toBe(2);
+  });
+});
+
 /** Whether this test may make a mount namespace of its own, where a /home of its own making stands in for the machine's. */
 function makesMountNamespace(): boolean {
   try {

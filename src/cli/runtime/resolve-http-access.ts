@@ -92,17 +92,19 @@ function workspaceToken(config: ResolvedConfig, record: StateRecord): HttpAccess
 
 /**
  * Record the token as this user's toolgate's, in the home's toolgate folder.
- * A home this user may not write (a service user's `/nonexistent`, or the
- * `HOME` of root kept by `su`) holds no record: the next start would take the
- * token for one a repository shipped, so the gateway does not start without it.
+ * A home this user may not write (a service user's `/nonexistent`, the `HOME`
+ * of root kept by `su`, a home on a file system mounted read-only) holds no
+ * record: the next start would take the token for one a repository shipped,
+ * so the gateway does not start without it.
  */
 function rememberToken(record: StateRecord, file: string, token: string): void {
   try {
     record.remember(file, token);
   } catch (error) {
-    if (!isPermissionDenied(error)) throw error;
-    const code = (error as NodeJS.ErrnoException).code ?? 'EACCES';
-    throw new CliError('config', `${file}: this user's toolgate folder, which records the tokens it generated, cannot be written (${code}): set HOME to a folder of this user's, or give the token with --token-file or TOOLGATE_TOKEN.`, { cause: error });
+    const code = (error as NodeJS.ErrnoException).code;
+    // Node's recursive mkdir reports a parent it could not make (read-only, say) as ENOENT of the folder asked for.
+    if (!isPermissionDenied(error) && code !== 'EROFS' && code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+    throw new CliError('config', `${file}: this user's toolgate folder, which records the tokens it generated, cannot be written (${code ?? 'EACCES'}): set HOME to a folder of this user's, or give the token with --token-file or TOOLGATE_TOKEN.`, { cause: error });
   }
 }
 
