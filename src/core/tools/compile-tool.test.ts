@@ -173,6 +173,46 @@ describe('input schemas', () => {
   });
 });
 
+describe('a built-in definition’s schemas', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('compile when a call first needs them, once; any other definition’s at registration', async () => {
+    const compile = vi.spyOn(Ajv.prototype, 'compile');
+    const checkSchema = vi.spyOn(Ajv.prototype, 'validateSchema');
+    const input = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
+    const output = { type: 'object', properties: { b: { type: 'string' } } };
+    const builtin = defineTool({ name: 'echo', description: 'Echo.', input, output, source: 'builtin', dispatch: (args: Record<string, unknown>) => ({ b: String(args.a) }) });
+    const registry = createToolRegistry({ tools: [builtin] });
+    expect(compile).not.toHaveBeenCalled();
+    // A valid call is accepted by the direct walk; its result is checked against the output schema.
+    expect(await registry.dispatch({ callId: '1', name: 'echo', arguments: { a: 'x' } }, { grantedTools: ['echo'] })).toMatchObject({ ok: true, value: { b: 'x' } });
+    expect(compile).toHaveBeenCalledTimes(1);
+    // An invalid one goes to ajv, which reports it.
+    const refused = await registry.dispatch({ callId: '2', name: 'echo', arguments: { a: 1 } }, { grantedTools: ['echo'] });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'ARGS_INVALID' } });
+    await registry.dispatch({ callId: '3', name: 'echo', arguments: { a: 2 } }, { grantedTools: ['echo'] });
+    expect(compile).toHaveBeenCalledTimes(2);
+    // The product's own schemas are not checked against the meta-schema as they compile; anyone else's are.
+    expect(checkSchema).not.toHaveBeenCalled();
+    createToolRegistry({ tools: [good({ name: 'plugin_tool', input })] });
+    expect(compile).toHaveBeenCalledTimes(3);
+    expect(checkSchema).toHaveBeenCalled();
+  });
+
+  it('that does not compile fails the call that needs it, never runs the body, and refuses no other tool', async () => {
+    const body = vi.fn(() => 'ran');
+    // Valid against the meta-schema, but its reference resolves to nothing: ajv throws as it compiles.
+    const broken = defineTool({ name: 'broken', description: 'Broken.', input: { type: 'object', properties: { a: { $ref: '#/definitions/missing' } } }, source: 'builtin', dispatch: body });
+    const registry = createToolRegistry({ tools: [broken, good()] });
+    // The direct walk gives up on a $ref, so the schema's own validator must decide: it cannot be compiled.
+    await expect(registry.dispatch({ callId: '1', name: 'broken', arguments: { a: 'x' } }, { grantedTools: ['broken'] })).rejects.toThrow(/can't resolve reference/);
+    expect(body).not.toHaveBeenCalled();
+    expect(await registry.dispatch({ callId: '2', name: 'tool_a', arguments: { a: 'x' } }, { grantedTools: ['tool_a'] })).toMatchObject({ ok: true });
+    // Declared by any other source, the same schema refuses the tool at registration.
+    expect(() => createToolRegistry({ tools: [{ ...broken, source: 'plugin' }] })).toThrow(ToolDefinitionError);
+  });
+});
+
 describe('configOnly', () => {
   const definition = defineTool({
     name: 'call_api',

@@ -13,7 +13,7 @@ import { declaredPropertyNames } from './declared-property-names.js';
 import { deepFreeze } from './deep-freeze.js';
 
 export { deepFreeze } from './deep-freeze.js';
-import { createValidator, isStandardSchema, isValidJsonSchema, standardJsonSchema, type Validator } from './schema-validator.js';
+import { createValidator, createValidatorOnFirstUse, isStandardSchema, isValidJsonSchema, standardJsonSchema, type Validator } from './schema-validator.js';
 import type { AnyToolDefinition, JournalTier, JsonSchema } from './tool-types.js';
 
 
@@ -92,15 +92,20 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
     }
   }
 
+  // A built-in's schemas are the product's own, and its tests compile every one of them: each is compiled when a call
+  // first needs it. Compiled at registration, the fourteen took about 100 ms of every start of the CLI and the gateway,
+  // most of it ajv compiling its meta-schema. Any other definition is compiled here, so that a schema that does not
+  // compile refuses the tool, not its first call.
+  const compile = definition.source === 'builtin' ? createValidatorOnFirstUse : createValidator;
   let validateInput: Validator;
   let validateOutput: Validator | undefined;
   try {
-    validateInput = createValidator(definition.input);
+    validateInput = compile(definition.input);
   } catch (error) {
     return fail('input', 'is not a valid JSON Schema', error);
   }
   try {
-    validateOutput = definition.output === undefined ? undefined : createValidator(definition.output);
+    validateOutput = definition.output === undefined ? undefined : compile(definition.output);
   } catch (error) {
     return fail('output', 'is not a valid JSON Schema', error);
   }

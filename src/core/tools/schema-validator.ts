@@ -32,21 +32,37 @@ function standardValidator(schema: StandardSchemaV1): Validator {
   };
 }
 
-// One compiler per draft, shared by every registry: compiled validators are cached per tool version.
-let draft07: Ajv | undefined;
-let draft2020: Ajv2020 | undefined;
+/**
+ * The compilers, shared by every registry (compiled validators are cached
+ * per tool version): one per draft, and per whether a schema is checked
+ * against its dialect's meta-schema as it is compiled. Every schema from
+ * outside is checked; the product's own, tested with that check, are not
+ * (`trusted`), so a start that calls only built-ins never compiles the
+ * meta-schema (about 50 ms).
+ */
+const compilers = new Map<string, Ajv | Ajv2020>();
 
-function compilerFor(schema: JsonSchema): Ajv | Ajv2020 {
+function compilerFor(schema: JsonSchema, trusted = false): Ajv | Ajv2020 {
   const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-  // `format` is an annotation here (the 2020-12 default): no format vocabulary is bundled, so none is asserted.
-  const options = { strict: false, allErrors: false, validateSchema: true, validateFormats: false, coerceTypes: false, useDefaults: false } as const;
-  if (dialect.includes('2020-12') || dialect.includes('2019-09')) return (draft2020 ??= new Ajv2020(options));
-  return (draft07 ??= new Ajv(options));
+  const modern = dialect.includes('2020-12') || dialect.includes('2019-09');
+  const key = `${modern ? '2020-12' : 'draft-07'}${trusted ? ', trusted' : ''}`;
+  let compiler = compilers.get(key);
+  if (compiler === undefined) {
+    // `format` is an annotation here (the 2020-12 default): no format vocabulary is bundled, so none is asserted.
+    const options = { strict: false, allErrors: false, validateSchema: !trusted, validateFormats: false, coerceTypes: false, useDefaults: false } as const;
+    compiler = modern ? new Ajv2020(options) : new Ajv(options);
+    compilers.set(key, compiler);
+  }
+  return compiler;
 }
 
-/** Compile a JSON Schema once. Throws (from ajv) when the schema itself is invalid. */
-export function compileJsonSchema(schema: JsonSchema): Validator {
-  const compiled: ValidateFunction = compilerFor(schema).compile(schema as Record<string, unknown>);
+/**
+ * Compile a JSON Schema once. Throws (from ajv) when the schema itself is
+ * invalid; `trusted` skips the check against the meta-schema (the product's
+ * own schemas, whose tests compile them with it).
+ */
+export function compileJsonSchema(schema: JsonSchema, trusted = false): Validator {
+  const compiled: ValidateFunction = compilerFor(schema, trusted).compile(schema as Record<string, unknown>);
   return (value) => {
     if (compiled(value)) return { ok: true, value };
     const issues = (compiled.errors ?? []).map((error) => ({
@@ -66,8 +82,17 @@ export function isValidJsonSchema(schema: JsonSchema): boolean {
   }
 }
 
-export function createValidator(schema: ToolSchema): Validator {
-  return isStandardSchema(schema) ? standardValidator(schema) : compileJsonSchema(schema);
+export function createValidator(schema: ToolSchema, trusted = false): Validator {
+  return isStandardSchema(schema) ? standardValidator(schema) : compileJsonSchema(schema, trusted);
+}
+
+/**
+ * The validator of one of the product's own schemas (`trusted`), created
+ * when it is first called: a schema that does not compile throws there.
+ */
+export function createValidatorOnFirstUse(schema: ToolSchema): Validator {
+  let validate: Validator | undefined;
+  return (value) => (validate ??= createValidator(schema, true))(value);
 }
 
 /** The JSON Schema a Standard Schema describes, when it implements Standard JSON Schema. */

@@ -153,7 +153,12 @@ export interface ToolDefinition<TArgs = any, TResult = unknown> {
   readonly configOnly?: readonly string[];
   readonly facts?: ToolFacts;
   readonly policy?: ToolPolicyClass;
-  /** Default `'plugin'`. */
+  /**
+   * Default `'plugin'`. `'builtin'` is for the product's own tools, whose
+   * schemas its tests compile: they are compiled when a call first needs
+   * them, without the meta-schema check, where any other definition's are
+   * checked and compiled when it is registered.
+   */
   readonly source?: ToolSource;
   /** Default derived from `policy`: write, execute, external or read. */
   readonly effect?: ToolEffect;

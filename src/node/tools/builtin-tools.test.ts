@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolRegistry, type McpCapability, type PolicyDecision, type ToolHost, type ToolOutcome, type ToolPolicy, unwrapUntrusted } from '../../core/internal.js';
+import { compileJsonSchema } from '../../core/tools/schema-validator.js';
+import type { JsonSchema } from '../../core/tools/tool-types.js';
 import { createNodeHost } from '../create-node-host.js';
 import { startEgressTestServer, TEST_CERT, type EgressTestServer } from '../egress/__fixtures__/egress-test-server.js';
 import type { NodeHost, NodeHostOptions } from '../node-host-types.js';
@@ -67,6 +69,13 @@ afterAll(async () => {
   await Promise.all(hosts.map((host) => host.close()));
   await fake.close();
   await rm(base, { recursive: true, force: true });
+});
+
+describe('builtinTools schemas', () => {
+  // A built-in's schemas compile when a call first needs them (see compileTool): each must compile.
+  it.each(builtinTools.map((tool) => [tool.name, tool] as const))('%s: its input and output schemas compile', (_name, tool) => {
+    for (const schema of [tool.input, tool.output]) if (schema !== undefined) expect(() => compileJsonSchema(schema as JsonSchema)).not.toThrow();
+  });
 });
 
 describe('builtinTools through the pipeline', () => {
