@@ -82,7 +82,7 @@ describe('what a command loads', () => {
     expect(from(run.loaded, '/node_modules/undici/')).toEqual([]);
   });
 
-  it('a call with no upstream server runs without the MCP SDK, zod, the HTTP client or the diff library', () => {
+  it('a call with no upstream server runs without the MCP SDK, zod, the HTTP client, the diff library or the YAML parser', () => {
     const run = loadedBy(['--json', 'call', 'read_file', '{"path":"notes.md"}'], { scope: 'read-only' });
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, value: { content: 'hello\n' } });
@@ -92,6 +92,8 @@ describe('what a command loads', () => {
     for (const upstream of ['openUpstream', 'callUpstream', 'serveMcp']) expect(loadedDeclaring(run.loaded, upstream), upstream).toEqual([]);
     expect(from(run.loaded, '/node_modules/undici/')).toEqual([]);
     expect(from(run.loaded, '/node_modules/diff/')).toEqual([]);
+    // The configuration is JSON: the YAML parser loads with a YAML one alone.
+    expect(from(run.loaded, '/node_modules/yaml/')).toEqual([]);
   });
 });
 

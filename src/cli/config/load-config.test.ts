@@ -45,6 +45,13 @@ describe('loadConfig', () => {
     expect(config.policy.allowedDomains).toEqual(['api.github.com']);
   });
 
+  it('names the line and column of a YAML file that does not parse', () => {
+    const cwd = dir();
+    const file = join(cwd, 'toolgate.config.yml');
+    writeFileSync(file, 'scope: workspace-write\npolicy:\n  allowedDomains: [api.github.com\n');
+    expect(() => loadConfig(cwd)).toThrow(new RegExp(`^${file}:\\d+:\\d+: invalid YAML \\(`));
+  });
+
   it('names the file, the JSON path, what was expected and what was found', () => {
     const cwd = dir();
     writeFileSync(join(cwd, 'toolgate.config.json'), JSON.stringify({ scope: 'everything', policy: { allowedDomains: 'github.com' }, consle: {} }));
