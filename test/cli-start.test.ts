@@ -56,6 +56,8 @@ const loadedDeclaring = (loaded: readonly string[], name: string): string[] => l
 /** The loaded files that hold the MCP SDK (bundled into the executable: its protocol class) or zod (its constructor of schema types). */
 const loadedSdk = (loaded: readonly string[]): string[] => [...from(loaded, '@modelcontextprotocol'), ...loaded.filter((url) => holding(/\bvar Protocol = class\b/).includes(url))];
 const loadedZod = (loaded: readonly string[]): string[] => [...from(loaded, '/node_modules/zod/'), ...loaded.filter((url) => holding(/\bfunction \$constructor\(/).includes(url))];
+/** The loaded files that hold ajv (bundled into the executable: its compiler class). */
+const loadedAjv = (loaded: readonly string[]): string[] => [...from(loaded, '/node_modules/ajv/'), ...loaded.filter((url) => holding(/\bvar Ajv = class \{/).includes(url))];
 
 // Every command is a process of its own, and an MCP client waits for `serve` before its first call: each loads the
 // modules it runs, not the whole product. The executable is bundled into chunks, so what a command loads of the
@@ -69,7 +71,7 @@ describe('what a command loads', () => {
       // The error type and the terminal's escaping, which every command prints through, and nothing else of the engine.
       expect(loadedDeclaring(run.loaded, 'createToolRegistry')).toEqual([]);
       expect(loadedDeclaring(run.loaded, 'createNodeHost')).toEqual([]);
-      expect(from(run.loaded, '/node_modules/ajv/')).toEqual([]);
+      expect(loadedAjv(run.loaded)).toEqual([]);
       expect(loadedDeclaring(run.loaded, 'buildProgram')).toHaveLength(1);
     }
   });
@@ -94,6 +96,21 @@ describe('what a command loads', () => {
     expect(from(run.loaded, '/node_modules/diff/')).toEqual([]);
     // The configuration is JSON: the YAML parser loads with a YAML one alone.
     expect(from(run.loaded, '/node_modules/yaml/')).toEqual([]);
+  });
+});
+
+// ajv is bundled into the executable, and with it the meta-schemas of each draft it compiles, which it reads by name.
+describe('the executable’s own ajv', () => {
+  it('checks and compiles an upstream tool’s JSON Schema 2020-12 and judges the calls by it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolgate-draft-2020-'));
+    folders.push(dir);
+    const server = join(dirname(CLI), '../../test/fixtures/mcp/draft-2020-server.mjs');
+    writeFileSync(join(dir, 'toolgate.config.json'), JSON.stringify({ scope: 'read-only', servers: { d: { command: process.execPath, args: [server], trust: 'annotations' } } }));
+    const call = (args: object): unknown => JSON.parse(spawnSync(process.execPath, [CLI, '--json', 'call', 'mcp_d_greet', JSON.stringify(args)], { cwd: dir, env: { ...process.env, HOME: dir }, encoding: 'utf8' }).stdout);
+    expect(call({ who: 'bob', pair: ['a', 1] })).toMatchObject({ ok: true, content: 'hello bob' });
+    // Refused by the tool's own schema, as 2020-12 reads it: the second item of the pair must be an integer.
+    expect(call({ who: 'bob', pair: ['a', 'b'] })).toMatchObject({ ok: false, error: { code: 'ARGS_INVALID', message: expect.stringContaining('pair') } });
+    expect(call({ who: '' })).toMatchObject({ ok: false, error: { code: 'ARGS_INVALID' } });
   });
 });
 
