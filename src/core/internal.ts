@@ -23,6 +23,8 @@ export type {
   ToolSource,
 } from './tools/tool-types.js';
 
+export { compilerOfDraft, draftOf, type JsonSchemaDraft } from './tools/schema-validator.js';
+
 export { mcpToolName } from './names/mcp-tool-name.js';
 export { wireToolName } from './names/wire-tool-name.js';
 export { translateToolNames, type ToolNameDiagnostic, type TranslateToolNamesOptions } from './names/translate-tool-names.js';

@@ -158,6 +158,19 @@ describe('stripSchemaRegexes', () => {
     expect(performance.now() - started).toBeLessThan(2000);
   });
 
+  it('strips a 2019-09 schema, its array of items included, and validates it as 2019-09 reads it', () => {
+    const schema = { $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object', properties: { pair: { type: 'array', items: [{ type: 'string', pattern: EVIL }, { type: 'integer' }] } }, dependentRequired: { pair: ['id'] } };
+    const stripped = stripSchemaRegexes(schema);
+    expect(hasHostilePattern(stripped)).toBe(false);
+    expect(checkRegexFree(stripped)).toBeUndefined();
+    const started = performance.now();
+    expect(accepts(stripped, { id: 1, pair: [HOSTILE, 2] })).toBe(true);
+    expect(performance.now() - started).toBeLessThan(2000);
+    // Read as 2019-09: the second item must be an integer, and a pair needs an id.
+    expect(accepts(stripped, { id: 1, pair: ['a', 'b'] })).toBe(false);
+    expect(accepts(stripped, { pair: ['a', 2] })).toBe(false);
+  });
+
   it('turns a schema nested past the core ceiling into false rather than recursing on', () => {
     let deep: Record<string, unknown> = { type: 'string', pattern: EVIL };
     for (let index = 0; index < 200; index += 1) deep = { not: deep };
@@ -183,6 +196,7 @@ describe('checkRegexFree', () => {
     ['const', { type: 'object', properties: { q: { $ref: '#/properties/r/const' }, r: { const: { type: 'string', pattern: EVIL } } } }],
     ['examples', { type: 'object', properties: { q: { $ref: '#/properties/r/examples/0' }, r: { examples: [{ pattern: EVIL }] } } }],
     ['enum in 2020-12', { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { q: { $ref: '#/properties/r/enum/0' }, r: { enum: [{ pattern: EVIL }] } } }],
+    ['enum in 2019-09', { $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object', properties: { q: { $ref: '#/properties/r/enum/0' }, r: { enum: [{ pattern: EVIL }] } } }],
   ])('refuses a reference into %s data, which the walk does not strip', (_label, schema) => {
     expect(checkRegexFree(stripSchemaRegexes(schema))).toMatch(/regular expression/);
   });

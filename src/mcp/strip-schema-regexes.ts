@@ -1,6 +1,5 @@
-import { Ajv, MissingRefError, type Options } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { JsonSchema } from '../core/internal.js';
+import { MissingRefError, type Options } from 'ajv';
+import { compilerOfDraft, draftOf, type JsonSchema, type JsonSchemaDraft } from '../core/internal.js';
 
 /**
  * Regular expressions in an untrusted upstream's schemas are never run by
@@ -25,8 +24,8 @@ import type { JsonSchema } from '../core/internal.js';
  *   `foldPatternProperties`): never stricter than the upstream, and as strict
  *   as possible without knowing which names a pattern matches.
  *
- * Every subschema location of draft-07 and 2020-12 is walked. A keyword the
- * walk does not know is walked too, as a possible schema: ajv ignores it
+ * Every subschema location of draft-07, 2019-09 and 2020-12 is walked. A
+ * keyword the walk does not know is walked too, as a possible schema: ajv ignores it
  * unless a `$ref` points into it, and then it is a schema. `const`, `enum`,
  * `default` and `examples` are data and are copied as they are. The input is
  * never modified; the result shares no object with it.
@@ -85,7 +84,7 @@ function walkSchema(node: SchemaObject, depth: number): SchemaObject {
     } else {
       // A schema (additionalProperties, additionalItems, items, contains, propertyNames, not, if, then,
       // else, unevaluatedProperties, unevaluatedItems, contentSchema), an array of schemas (allOf,
-      // anyOf, oneOf, prefixItems, draft-07 items), or a keyword not known: a possible schema.
+      // anyOf, oneOf, prefixItems, the items of draft-07 and 2019-09), or a keyword not known: a possible schema.
       entries.push([key, walkSchemaLike(value, depth + 1)]);
     }
   }
@@ -190,12 +189,15 @@ const TRIPWIRE_OPTIONS: Options = {
   useDefaults: false,
   code: { regExp: refuseRegExp },
 };
-let draft07: Ajv | undefined;
-let draft2020: Ajv2020 | undefined;
+const tripwires = new Map<JsonSchemaDraft, ReturnType<typeof compilerOfDraft>>();
 
-/** The same dialect choice as the core's compiler. */
-function tripwireFor(schema: JsonSchema): Ajv | Ajv2020 {
-  const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (dialect.includes('2020-12') || dialect.includes('2019-09')) return (draft2020 ??= new Ajv2020(TRIPWIRE_OPTIONS));
-  return (draft07 ??= new Ajv(TRIPWIRE_OPTIONS));
+/** The same draft as the core's compiler reads the schema by. */
+function tripwireFor(schema: JsonSchema): ReturnType<typeof compilerOfDraft> {
+  const draft = draftOf(schema);
+  let tripwire = tripwires.get(draft);
+  if (tripwire === undefined) {
+    tripwire = compilerOfDraft(draft, TRIPWIRE_OPTIONS);
+    tripwires.set(draft, tripwire);
+  }
+  return tripwire;
 }

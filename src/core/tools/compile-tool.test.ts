@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { DuplicateToolError, ToolDefinitionError } from '../errors/tool-errors.js';
 import { createToolRegistry } from '../registry/create-tool-registry.js';
+import { memoryJournal } from '../dispatch/__fixtures__/pipeline-fixtures.js';
 import { defineTool } from './define-tool.js';
 import type { AnyToolDefinition } from './tool-types.js';
 
@@ -158,6 +159,16 @@ describe('input schemas', () => {
     expect(await expectValidates(type({ a: 'string' }))).toMatchObject({ type: 'object', properties: { a: { type: 'string' } } });
   });
 
+  it('JSON Schema 2019-09 and 2020-12, each checked and judged by its own draft', async () => {
+    for (const $schema of ['https://json-schema.org/draft/2019-09/schema', 'https://json-schema.org/draft/2020-12/schema']) {
+      // `dependentRequired` is a keyword of both drafts, unknown to draft-07: judged as draft-07, b alone would pass.
+      const input = { $schema, type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, dependentRequired: { b: ['a'] } };
+      const registry = createToolRegistry({ tools: [good({ name: 'drafted', input })] });
+      expect(await registry.dispatch({ callId: '1', name: 'drafted', arguments: { a: 'x', b: 'y' } }, { grantedTools: ['drafted'] }), $schema).toMatchObject({ ok: true });
+      expect(await registry.dispatch({ callId: '2', name: 'drafted', arguments: { b: 'y' } }, { grantedTools: ['drafted'] }), $schema).toMatchObject({ ok: false, error: { code: 'ARGS_INVALID' } });
+    }
+  });
+
   it('plain JSON Schema, compiled once with ajv per tool version (not per call, snapshot or scope)', async () => {
     const compile = vi.spyOn(Ajv.prototype, 'compile');
     const definition = defineTool({ name: 'echo', description: 'Echo.', input: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, dispatch: (args: unknown) => args });
@@ -199,17 +210,32 @@ describe('a built-in definition’s schemas', () => {
     expect(checkSchema).toHaveBeenCalled();
   });
 
-  it('that does not compile fails the call that needs it, never runs the body, and refuses no other tool', async () => {
+  it('that does not compile refuses the call as invalid arguments, never runs the body, and refuses no other tool', async () => {
     const body = vi.fn(() => 'ran');
     // Valid against the meta-schema, but its reference resolves to nothing: ajv throws as it compiles.
     const broken = defineTool({ name: 'broken', description: 'Broken.', input: { type: 'object', properties: { a: { $ref: '#/definitions/missing' } } }, source: 'builtin', dispatch: body });
     const registry = createToolRegistry({ tools: [broken, good()] });
     // The direct walk gives up on a $ref, so the schema's own validator must decide: it cannot be compiled.
-    await expect(registry.dispatch({ callId: '1', name: 'broken', arguments: { a: 'x' } }, { grantedTools: ['broken'] })).rejects.toThrow(/can't resolve reference/);
+    for (const callId of ['1', '2']) {
+      expect(await registry.dispatch({ callId, name: 'broken', arguments: { a: 'x' } }, { grantedTools: ['broken'] })).toMatchObject({ ok: false, error: { code: 'ARGS_INVALID', message: expect.stringContaining('does not compile') } });
+    }
     expect(body).not.toHaveBeenCalled();
-    expect(await registry.dispatch({ callId: '2', name: 'tool_a', arguments: { a: 'x' } }, { grantedTools: ['tool_a'] })).toMatchObject({ ok: true });
+    expect(await registry.dispatch({ callId: '3', name: 'tool_a', arguments: { a: 'x' } }, { grantedTools: ['tool_a'] })).toMatchObject({ ok: true });
     // Declared by any other source, the same schema refuses the tool at registration.
     expect(() => createToolRegistry({ tools: [{ ...broken, source: 'plugin' }] })).toThrow(ToolDefinitionError);
+  });
+
+  it('whose output schema does not compile fails the call with a receipt that settles its claim', async () => {
+    const journal = memoryJournal();
+    const body = vi.fn(() => ({ b: 'x' }));
+    const output = { type: 'object', properties: { b: { $ref: '#/definitions/missing' } } };
+    const effect = defineTool({ name: 'effect', description: 'Effect.', input: { type: 'object', properties: { a: { type: 'string' } } }, output, source: 'builtin', journal: 'effect', dispatch: body });
+    const outcome = await createToolRegistry({ tools: [effect], journal }).dispatch({ callId: '1', name: 'effect', arguments: { a: 'x' } }, { grantedTools: ['effect'] });
+    // The body ran (its effect happened): the call fails, typed, and the journal holds its receipt, so no claim stays open.
+    expect(body).toHaveBeenCalledTimes(1);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'OUTPUT_INVALID' } });
+    expect(journal.settled).toHaveLength(1);
+    expect(journal.settled[0]).toMatchObject({ claim: { claimId: 'claim-1' }, input: { ok: false } });
   });
 });
 

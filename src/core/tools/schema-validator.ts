@@ -1,5 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { formatIssuePath, scrubIssueMessage, type ValidationIssue } from '../errors/describe-issues.js';
 import type { JsonSchema, ToolSchema } from './tool-types.js';
@@ -40,20 +41,32 @@ function standardValidator(schema: StandardSchemaV1): Validator {
  * (`trusted`), so a start that calls only built-ins never compiles the
  * meta-schema (about 50 ms).
  */
-const compilers = new Map<string, Ajv | Ajv2020>();
+const compilers = new Map<string, Ajv | Ajv2019 | Ajv2020>();
 
-function compilerFor(schema: JsonSchema, trusted = false): Ajv | Ajv2020 {
-  const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-  const modern = dialect.includes('2020-12') || dialect.includes('2019-09');
-  const key = `${modern ? '2020-12' : 'draft-07'}${trusted ? ', trusted' : ''}`;
+function compilerFor(schema: JsonSchema, trusted = false): Ajv | Ajv2019 | Ajv2020 {
+  const draft = draftOf(schema);
+  const key = `${draft}${trusted ? ', trusted' : ''}`;
   let compiler = compilers.get(key);
   if (compiler === undefined) {
     // `format` is an annotation here (the 2020-12 default): no format vocabulary is bundled, so none is asserted.
-    const options = { strict: false, allErrors: false, validateSchema: !trusted, validateFormats: false, coerceTypes: false, useDefaults: false } as const;
-    compiler = modern ? new Ajv2020(options) : new Ajv(options);
+    compiler = compilerOfDraft(draft, { strict: false, allErrors: false, validateSchema: !trusted, validateFormats: false, coerceTypes: false, useDefaults: false });
     compilers.set(key, compiler);
   }
   return compiler;
+}
+
+/** The drafts a tool's JSON Schema is judged by. */
+export type JsonSchemaDraft = 'draft-07' | '2019-09' | '2020-12';
+
+/** The draft its `$schema` names; draft-07, ajv's own, when it names none of the others. */
+export function draftOf(schema: JsonSchema): JsonSchemaDraft {
+  const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
+  return dialect.includes('2020-12') ? '2020-12' : dialect.includes('2019-09') ? '2019-09' : 'draft-07';
+}
+
+/** An ajv compiler of one draft: each reads its own keywords (`items` as an array in 2019-09, `prefixItems` in 2020-12). */
+export function compilerOfDraft(draft: JsonSchemaDraft, options: Options): Ajv | Ajv2019 | Ajv2020 {
+  return draft === '2020-12' ? new Ajv2020(options) : draft === '2019-09' ? new Ajv2019(options) : new Ajv(options);
 }
 
 /**
@@ -88,11 +101,24 @@ export function createValidator(schema: ToolSchema, trusted = false): Validator 
 
 /**
  * The validator of one of the product's own schemas (`trusted`), created
- * when it is first called: a schema that does not compile throws there.
+ * when it is first called. A schema that does not compile then fails every
+ * value it is asked about, as a typed refusal of the call: an input is
+ * refused before the body runs, and an output fails a call whose receipt
+ * still settles its claim, where a throw there would leave the claim of an
+ * effect that ran open.
  */
 export function createValidatorOnFirstUse(schema: ToolSchema): Validator {
   let validate: Validator | undefined;
-  return (value) => (validate ??= createValidator(schema, true))(value);
+  return (value) => {
+    if (validate === undefined) {
+      try {
+        validate = createValidator(schema, true);
+      } catch {
+        validate = () => ({ ok: false, issues: [{ path: '', message: "does not match the tool's schema, which does not compile" }] });
+      }
+    }
+    return validate(value);
+  };
 }
 
 /** The JSON Schema a Standard Schema describes, when it implements Standard JSON Schema. */
