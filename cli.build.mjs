@@ -11,8 +11,10 @@
  * validates loads: about 50 ms of modules at a start) are bundled too, with
  * what they import in their own name, and their licenses written beside the
  * chunks; every other package toolgate declares stays an import of its own
- * (the native SQLite driver, undici). toolgate pins each package it declares
- * to one version, so what is bundled is what an install would hold. The
+ * (the native SQLite driver, undici). A bundled package is the version the
+ * lockfile held when toolgate was built: toolgate pins each package it
+ * declares, and what those import in their own name (ajv-formats, fast-uri)
+ * is taken as resolved then, not as an install resolves it later. The
  * library's entry points (dist/core, dist/node, …) are left as tsc wrote them.
  */
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -79,18 +79,29 @@ describe.skipIf(!userReachesCli())('a gateway run by a user whose HOME it may no
 });
 
 describe.skipIf(!makesMountNamespace())('a gateway whose HOME is on a file system mounted read-only', () => {
-  it('refuses to start over HTTP with the same configuration error, not an internal one', () => {
-    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto' }, {}, userFolder('toolgate-erofs-ws-'));
-    const home = userFolder('toolgate-erofs-home-');
-    // In a mount namespace of this test's own, the home is a read-only bind of itself: a write there fails EROFS.
+  /** Run the CLI in a mount namespace of this test's own, where `home` is a read-only bind of itself: a write there fails EROFS. */
+  function runWithReadOnlyHome(workspace: string, home: string, args: readonly string[]): { document: unknown; status: number | null; stderr: string } {
     const script = ['set -e', `mount --bind ${home} ${home}`, `mount -o remount,ro,bind ${home}`, 'exec "$@"'].join('\n');
-    const run = spawnSync('unshare', ['-m', '--propagation', 'private', '--', 'sh', '-c', script, 'sh', process.execPath, CLI, '--json', 'serve', '--http', '0'], {
+    const run = spawnSync('unshare', ['-m', '--propagation', 'private', '--', 'sh', '-c', script, 'sh', process.execPath, CLI, '--json', ...args], {
       cwd: workspace,
       encoding: 'utf8',
       env: { ...process.env, HOME: home },
       timeout: 30_000,
     });
-    expect(JSON.parse(run.stdout), run.stderr).toMatchObject({ ok: false, error: { kind: 'config', message: expect.stringContaining('HOME') } });
+    return { document: JSON.parse(run.stdout) as unknown, status: run.status, stderr: run.stderr };
+  }
+
+  it('refuses to start over HTTP with the same configuration error, not an internal one', () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto' }, {}, userFolder('toolgate-erofs-ws-'));
+    const run = runWithReadOnlyHome(workspace, userFolder('toolgate-erofs-home-'), ['serve', '--http', '0']);
+    expect(run.document, run.stderr).toMatchObject({ ok: false, error: { kind: 'config', message: expect.stringContaining('HOME') } });
+    expect(run.status).toBe(2);
+  });
+
+  it('with a signed journal, refuses to make a signing key it could not record, with a configuration error', () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto', journal: { sign: true } }, { 'notes.md': 'hello\n' }, userFolder('toolgate-erofs-ws-'));
+    const run = runWithReadOnlyHome(workspace, userFolder('toolgate-erofs-home-'), ['call', 'read_file', '{"path":"notes.md"}']);
+    expect(run.document, run.stderr).toMatchObject({ ok: false, error: { kind: 'config', message: expect.stringContaining('set HOME') } });
     expect(run.status).toBe(2);
   });
 });

@@ -9,6 +9,7 @@ import { publishConsole, withdrawConsole } from '../runtime/console-locator.js';
 import { describeServerDown } from '../runtime/describe-server-down.js';
 import { openGateway, type Gateway } from '../runtime/open-gateway.js';
 import { startServeConsole, type ServeConsole } from '../runtime/serve-console.js';
+import { StateFolderUnwritable } from '../runtime/state-record.js';
 import type { HttpAccess } from '../runtime/resolve-http-access.js';
 import { startRetention } from '../runtime/start-retention.js';
 import { startTraceExport } from '../runtime/start-trace-export.js';
@@ -137,7 +138,7 @@ function announceServe(started: StartedServe & { readonly tracing: boolean }, ou
       publishConsole(config, consoleServer.url);
     } catch (error) {
       // The console works without it; only `toolgate console` cannot find it.
-      output.info(`warning: the console URL could not be saved for \`toolgate console\` (${(error as NodeJS.ErrnoException).code ?? 'write failed'})`);
+      output.info(`warning: the console URL could not be saved for \`toolgate console\` (${error instanceof StateFolderUnwritable ? error.errno : ((error as NodeJS.ErrnoException).code ?? 'write failed')})`);
     }
   }
   if (consoleServer === undefined) output.info('console: off');

@@ -2,13 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { isPermissionDenied } from '../../node/errors/host-denial.js';
 import { createFileIfAbsentSync } from '../../node/fs/create-file-if-absent.js';
 import { writeFileAtomicSync } from '../../node/fs/write-file-atomic.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { prepareGatewayStateFolder } from './gateway-host-options.js';
-import { stateRecord, type StateRecord } from './state-record.js';
+import { stateRecord, StateFolderUnwritable, type StateRecord } from './state-record.js';
 
 /**
  * What the HTTP transport asks of a client: a bearer token, with where it
@@ -101,10 +100,8 @@ function rememberToken(record: StateRecord, file: string, token: string): void {
   try {
     record.remember(file, token);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // Node's recursive mkdir reports a parent it could not make (read-only, say) as ENOENT of the folder asked for.
-    if (!isPermissionDenied(error) && code !== 'EROFS' && code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
-    throw new CliError('config', `${file}: this user's toolgate folder, which records the tokens it generated, cannot be written (${code ?? 'EACCES'}): set HOME to a folder of this user's, or give the token with --token-file or TOOLGATE_TOKEN.`, { cause: error });
+    if (!(error instanceof StateFolderUnwritable)) throw error;
+    throw new CliError('config', `${file}: this user's toolgate folder, which records the tokens it generated, cannot be written (${error.errno}): set HOME to a folder of this user's, or give the token with --token-file or TOOLGATE_TOKEN.`, { cause: error });
   }
 }
 

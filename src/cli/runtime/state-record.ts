@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { isPermissionDenied } from '../../node/errors/host-denial.js';
 import { withLockFileSync } from '../../node/fs/with-lock-file.js';
 import { writeFileAtomicSync } from '../../node/fs/write-file-atomic.js';
+import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { userStateFolder } from './gateway-host-options.js';
 
@@ -33,12 +35,16 @@ export function stateRecord(config: ResolvedConfig, home: string, name: 'http-to
   // Rewritten whole, atomically, mode 0600, under a lock beside it: two gateways starting at once, or `serve` beside
   // `audit trust-key`, each read, change and write the record, and without the lock one would drop the other's entry.
   const rewrite = (change: (entries: Record<string, string>) => void): void => {
-    mkdirSync(dirname(record), { recursive: true, mode: 0o700 });
-    withLockFileSync(`${record}.lock`, () => {
-      const entries = readRecord(record);
-      change(entries);
-      writeFileAtomicSync(record, `${JSON.stringify(entries, null, 2)}\n`, { mode: 0o600 });
-    });
+    try {
+      mkdirSync(dirname(record), { recursive: true, mode: 0o700 });
+      withLockFileSync(`${record}.lock`, () => {
+        const entries = readRecord(record);
+        change(entries);
+        writeFileAtomicSync(record, `${JSON.stringify(entries, null, 2)}\n`, { mode: 0o600 });
+      });
+    } catch (error) {
+      throw unwritableFolder(dirname(record), error) ?? error;
+    }
   };
   if (byContent) {
     return {
@@ -56,6 +62,29 @@ export function stateRecord(config: ResolvedConfig, home: string, name: 'http-to
       if (readRecord(record)[resolve(file)] !== undefined) rewrite((entries) => delete entries[resolve(file)]);
     },
   };
+}
+
+/**
+ * A home where the record cannot be written: a service user's `/nonexistent`,
+ * the `HOME` of root kept by `su`, one on a file system mounted read-only.
+ * Such a home keeps no record, and nothing it should vouch for is vouched
+ * for: the command stops with a configuration error naming `HOME`.
+ */
+export class StateFolderUnwritable extends CliError {
+  /** The system's error code (`EACCES`, `EROFS`, …). */
+  readonly errno: string;
+  constructor(folder: string, errno: string, cause: unknown) {
+    super('config', `${folder}: this user's toolgate folder, which records what its toolgate wrote in workspaces, cannot be written (${errno}): set HOME to a folder of this user's.`, { cause });
+    this.errno = errno;
+  }
+}
+
+/** The refusal of an error a folder that cannot be written gives; undefined for any other. */
+function unwritableFolder(folder: string, error: unknown): StateFolderUnwritable | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  // Node's recursive mkdir reports a parent it could not make (read-only, say) as ENOENT of the folder asked for.
+  const unwritable = isPermissionDenied(error) || code === 'EROFS' || code === 'ENOENT' || code === 'ENOTDIR';
+  return unwritable && code !== undefined ? new StateFolderUnwritable(folder, code, error) : undefined;
 }
 
 function readRecord(record: string): Record<string, string> {

@@ -35,10 +35,11 @@ const strictUtf8KeepingBom = new TextDecoder('utf-8', { fatal: true, ignoreBOM: 
  */
 export function decodeText(bytes: Uint8Array, keepBom = false): string | undefined {
   if (bytes.subarray(0, 8192).includes(0)) return undefined;
-  if (isAscii(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   try {
+    if (isAscii(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
     return (keepBom ? strictUtf8KeepingBom : strictUtf8).decode(bytes);
   } catch {
+    // Not UTF-8, or longer than a string may be: either way, not text this host returns.
     return undefined;
   }
 }
