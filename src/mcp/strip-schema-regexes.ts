@@ -25,10 +25,10 @@ import { compilerOfDraft, draftOf, type JsonSchema, type JsonSchemaDraft } from 
  *   as possible without knowing which names a pattern matches.
  *
  * Every subschema location of draft-07, 2019-09 and 2020-12 is walked. A
- * keyword the walk does not know is walked too, as a possible schema: ajv ignores it
- * unless a `$ref` points into it, and then it is a schema. `const`, `enum`,
- * `default` and `examples` are data and are copied as they are. The input is
- * never modified; the result shares no object with it.
+ * keyword the walk does not know is walked too, as a possible schema: ajv
+ * ignores it unless a `$ref` points into it, and then it is a schema.
+ * `const`, `enum`, `default` and `examples` are data and are copied as they
+ * are. The input is never modified; the result shares no object with it.
  */
 export function stripSchemaRegexes(schema: JsonSchema): JsonSchema {
   return isObject(schema) ? walkSchema(schema, 0) : structuredClone(schema);
