@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
+import { lstat, open, readlink, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { hostDenial } from '../errors/host-denial.js';
 import { isInside, type FsJail } from './fs-jail.js';
@@ -58,6 +58,25 @@ export async function openInDirectory(jail: FsJail, directory: VerifiedDirectory
   if (name.length === 0 || name === '.' || name === '..' || name.includes('/')) throw hostDenial(tool, 'invalid_path');
   const handle = await openNoFollow(`${directory.via}/${name}`, flags, tool, mode);
   return verifyDescriptor(jail, handle, path.join(directory.real, name), tool);
+}
+
+/**
+ * Create `name` anew (`O_CREAT | O_EXCL`) inside an already-verified
+ * directory and verify it as `openInDirectory` does. `O_EXCL` means the
+ * entry is this call's own: when the descriptor's path then reads back
+ * otherwise (the directory moved since it was opened), the entry is removed
+ * before the refusal, so no file a refused write made is left behind.
+ */
+export async function createInDirectory(jail: FsJail, directory: VerifiedDirectory, name: string, flags: number, tool: string | undefined, mode: number): Promise<FileHandle> {
+  if (name.length === 0 || name === '.' || name === '..' || name.includes('/')) throw hostDenial(tool, 'invalid_path');
+  const entry = `${directory.via}/${name}`;
+  const handle = await openNoFollow(entry, flags | constants.O_CREAT | constants.O_EXCL, tool, mode);
+  try {
+    return await verifyDescriptor(jail, handle, path.join(directory.real, name), tool);
+  } catch (error) {
+    await unlink(entry).catch(() => undefined);
+    throw error;
+  }
 }
 
 async function openNoFollow(target: string, flags: number, tool: string | undefined, mode?: number): Promise<FileHandle> {

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { constants, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolgateError, ToolPolicyError } from '../../core/internal.js';
 import { createNodeHost } from '../create-node-host.js';
 import type { NodeHost, NodeHostOptions } from '../node-host-types.js';
+import { createFsJail } from './fs-jail.js';
+import { createInDirectory, openVerifiedDirectory } from './open-verified.js';
+import { temporaryNameFor } from './write-jailed-file.js';
 
 let base: string;
 let workspace: string;
@@ -192,5 +195,30 @@ describe('write_file: folders created concurrently (the signal is consulted afte
     expect(['not_a_directory', 'symlink_refused']).toContain((error as ToolPolicyError).reason);
     expect(await readdir(outside)).toEqual([]);
     expect(await tree()).toEqual(['p', 'p/q']);
+  });
+});
+
+describe('write_file: the temporary file is named in whole characters within a name', () => {
+  it('cuts the target name at 100 bytes of UTF-8, never inside a character', () => {
+    const emoji = temporaryNameFor(`${'a'.repeat(99)}\u{1F600}.txt`);
+    expect(emoji.isWellFormed()).toBe(true);
+    expect(emoji.startsWith(`.${'a'.repeat(99)}.`)).toBe(true);
+    const wide = temporaryNameFor('文'.repeat(85));
+    expect(wide.startsWith(`.${'文'.repeat(33)}.`)).toBe(true);
+    expect(Buffer.byteLength(wide)).toBeLessThanOrEqual(255);
+  });
+
+  it('removes a temporary file it created when the directory moved since it was opened, and refuses', async () => {
+    const jail = createFsJail({ workspace, scope: 'workspace-write', protectedPaths: [], hostPaths: [] });
+    await mkdir(path.join(workspace, 'a'));
+    const directory = await openVerifiedDirectory(jail, path.join(jail.workspace, 'a'), 'write_file');
+    try {
+      await rename(path.join(workspace, 'a'), path.join(workspace, 'b'));
+      const error = await failure(createInDirectory(jail, directory, '.x.toolgate-tmp', constants.O_WRONLY, 'write_file', 0o644));
+      expect((error as ToolPolicyError).reason).toBe('symlink_refused');
+      expect(await readdir(path.join(workspace, 'b'))).toEqual([]);
+    } finally {
+      await directory.handle.close();
+    }
   });
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FileWrite, ResolvedPath } from '../../core/internal.js';
 import { hostDenial, hostFailure } from '../errors/host-denial.js';
 import type { FsJail } from './fs-jail.js';
-import { openInDirectory, openVerifiedDirectory, type VerifiedDirectory } from './open-verified.js';
+import { createInDirectory, openInDirectory, openVerifiedDirectory, type VerifiedDirectory } from './open-verified.js';
 import { openAsResolved, resolveJailedPath, sameFolder, sameTarget, type JailedPath } from './resolve-jailed-path.js';
 
 export interface WriteJailedFileOptions {
@@ -199,12 +199,35 @@ async function hashEntry(jail: FsJail, directory: VerifiedDirectory, name: strin
   }
 }
 
+/** At most this many bytes of the target's name go into its temporary file's name, which adds 31: well under the 255 a name may take. */
+const TEMPORARY_NAME_BYTES = 100;
+
+/**
+ * The temporary file's name: a dot, the first whole characters of the
+ * target's name that fit `TEMPORARY_NAME_BYTES` of UTF-8, a random part.
+ * Counted in bytes and whole characters, never UTF-16 units: the first 100
+ * units of a name cut an emoji in half (the kernel got U+FFFD for the lone
+ * half, the descriptor's path read back differed, and the write was refused
+ * as a link, its temporary file left behind), and 85 three-byte characters
+ * made a name past 255 bytes (`ENAMETOOLONG`): legal names could not be
+ * written.
+ */
+export function temporaryNameFor(name: string): string {
+  let bytes = 0;
+  let end = 0;
+  for (const character of name) {
+    bytes += Buffer.byteLength(character, 'utf8');
+    if (bytes > TEMPORARY_NAME_BYTES) break;
+    end += character.length;
+  }
+  return `.${name.slice(0, end)}.${randomBytes(8).toString('hex')}.toolgate-tmp`;
+}
+
 async function replaceEntry(jail: FsJail, directory: VerifiedDirectory, name: string, data: Buffer, mode: number, tool: string | undefined): Promise<void> {
-  const temporary = `.${name.slice(0, 100)}.${randomBytes(8).toString('hex')}.toolgate-tmp`;
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
+  const temporary = temporaryNameFor(name);
   let created = false;
   try {
-    const handle = await openInDirectory(jail, directory, temporary, flags, tool, mode);
+    const handle = await createInDirectory(jail, directory, temporary, constants.O_WRONLY, tool, mode);
     created = true;
     try {
       await handle.writeFile(data);
