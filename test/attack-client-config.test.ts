@@ -71,4 +71,19 @@ describe('attack: accept-edits rewrites the MCP client configuration that starts
       expect(existsSync(join(gateway.workspace, path)), path).toBe(false);
     }
   }, 20_000);
+
+  it('nor a new file where Qwen Code, Kilo Code or Crush reads the servers it starts, or the tools it runs without asking', async () => {
+    const gateway = open.gateway(await serveGateway({ scope: 'workspace-write', mode: 'accept-edits', console: { enabled: false } }));
+    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+    open.client(client);
+    // Qwen Code (a Gemini CLI fork) reads `.qwen/settings.json`; Kilo Code `.kilocode/mcp.json` and, since it
+    // follows opencode, `kilo.json(c)` and `.kilo/kilo.json(c)`; Crush `.crush.json` and `crush.json`, whose `lsp`
+    // commands it also starts and whose `permissions.allowed_tools` run without asking. Each was written with no card.
+    const paths = ['.qwen/settings.json', '.qwen/settings.local.json', '.kilocode/mcp.json', 'kilo.json', 'kilo.jsonc', '.kilo/kilo.jsonc', '.crush.json', 'crush.json', 'packages/web/crush.json'];
+    for (const path of paths) {
+      const result = await client.callTool({ name: 'write_file', arguments: { path, content: SERVER('sh') } });
+      expect(result.isError, path).toBe(true);
+      expect(existsSync(join(gateway.workspace, path)), path).toBe(false);
+    }
+  }, 20_000);
 });

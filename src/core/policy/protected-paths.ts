@@ -67,6 +67,16 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze([
   '**/.amazonq/**/*.json',
   '**/.continue/mcpServers/**',
   '**/.zed/settings.json',
+  // Qwen Code, a Gemini CLI fork, reads its servers from `.qwen/settings*.json`; Kilo Code from `.kilocode/mcp.json`
+  // and, following opencode, `kilo.json(c)` and `.kilo/`; Crush from `.crush.json`/`crush.json`, whose `lsp`
+  // commands it starts too and whose `permissions.allowed_tools` run without asking.
+  '**/.qwen/**',
+  '**/.kilocode/mcp.json',
+  '**/kilo.json',
+  '**/kilo.jsonc',
+  '**/.kilo/kilo.json*',
+  '**/.crush.json',
+  '**/crush.json',
 ]);
 
 export type ProtectedPathMatcher = (path: NormalizedPath) => boolean;
