@@ -1,5 +1,5 @@
-import { realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { link, mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmod, link, mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -205,6 +205,10 @@ describe('host.resolve: real paths and flags', () => {
     expect(resolve('tool')).toEqual({ files: [], executable: path.join(bin, 'tool') });
     expect(resolve('sh').executable).toMatch(/\/bin\/sh$/);
     for (const program of ['./tool', 'bin/tool', 'no-such-program-here', path.join(workspace, 'hello.txt')]) expect(resolve(program).executable, program).toBeUndefined();
+    // A program on the PATH that is a link to a file of the workspace (`npm link`) is the workspace's file.
+    symlinkSync(path.join(workspace, 'hello.txt'), path.join(bin, 'linked'));
+    await chmod(path.join(workspace, 'hello.txt'), 0o755);
+    for (const program of ['linked', path.join(bin, 'linked')]) expect(resolve(program).executable, program).toBeUndefined();
     await withBin.close();
   });
 });

@@ -64,6 +64,24 @@ describe('process: spawning', () => {
     expect(await exists(marker)).toBe(false);
   });
 
+  it('never runs a program on the PATH that is a link to a file of the workspace (npm link, a linked script)', async () => {
+    const marker = path.join(setup.base, 'linked-tool-ran');
+    const script = path.join(setup.workspace, 'linked-tool.sh');
+    await writeFile(script, `#!/bin/sh\ntouch ${marker}\n`);
+    await chmod(script, 0o755);
+    const bin = path.join(setup.base, 'bin');
+    await mkdir(bin, { recursive: true });
+    await symlink(script, path.join(bin, 'linked-tool'));
+    await symlink('/bin/true', path.join(bin, 'system-tool'));
+    const host = makeHost({ executablePath: [bin, '/usr/bin', '/bin'] });
+    for (const command of ['linked-tool', path.join(bin, 'linked-tool')]) {
+      const error = await host.process.spawn(command, [], {}, {}).catch((caught: unknown) => caught);
+      expect((error as ToolPolicyError).reason, command).toBe('executable_not_found');
+    }
+    expect((await host.process.spawn('system-tool', [], {}, {})).exitCode).toBe(0);
+    expect(await exists(marker)).toBe(false);
+  });
+
   it('jails the working directory', async () => {
     const host = makeHost();
     await mkdir(path.join(setup.workspace, 'sub'), { recursive: true });
