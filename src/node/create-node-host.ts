@@ -177,6 +177,40 @@ export const HOME_CREDENTIAL_PATHS: readonly string[] = Object.freeze([
   '.config/doctl',
   '.password-store',
   '.local/share/keyrings',
+  // Where keys are kept without a store of their own: the shell's startup files (`export OPENAI_API_KEY=…`, as the
+  // vendors' set-up guides say; protected by name already, but read by a `grep -r` of the home) and the histories of
+  // shells and clients (an `export` or a `curl -H "Authorization: …"` typed once), which a `cat` read as well.
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.profile',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
+  '.config/fish',
+  '.bash_history',
+  '.zsh_history',
+  '.history',
+  '.sh_history',
+  '.python_history',
+  '.psql_history',
+  '.mysql_history',
+  '.sqlite_history',
+  '.node_repl_history',
+  '.rediscli_history',
+  '.local/share/fish',
+  // And the token files of tools the stores above do not cover: Hugging Face, Kaggle, RubyGems, Composer, Databricks.
+  '.cache/huggingface/token',
+  '.cache/huggingface/stored_tokens',
+  '.huggingface/token',
+  '.kaggle',
+  '.config/kaggle',
+  '.gem/credentials',
+  '.local/share/gem/credentials',
+  '.composer/auth.json',
+  '.config/composer/auth.json',
+  '.databrickscfg',
 ]);
 
 /**
