@@ -142,6 +142,18 @@ describe('builtinTools through the pipeline', () => {
     expect(execFileSync('git', ['-C', workspace, 'log', '-1', '--format=%s'], { encoding: 'utf8' }).trim()).toBe('--amend starts like an option');
   });
 
+  it('git_commit takes its paths literally: a gate approval of .en[v] or :(icase).ENV stages no .env', async () => {
+    execFileSync('git', ['init', '-q', workspace]);
+    await writeFile(path.join(workspace, '.env'), 'SECRET=hunter2\n');
+    const registry = registryFor(makeHost());
+    for (const [callId, spelled] of [['g1', '.en[v]'], ['g2', ':(icase).ENV'], ['g3', '.e*']] as const) {
+      const outcome = await registry.dispatch({ callId, name: 'git_commit', arguments: { message: 'sneak', paths: [spelled] } }, { grantedTools: granted, gateApproved: true });
+      expect(outcome.ok, spelled).toBe(false);
+    }
+    expect(execFileSync('git', ['-C', workspace, 'ls-files', '--', '.env'], { encoding: 'utf8' })).toBe('');
+    await rm(path.join(workspace, '.env'));
+  });
+
   it.each([
     ['searxng', undefined, { path: /^\/search\?q=loopback\+test&format=json$/ }],
     ['brave', 'brave-key', { subscription: 'brave-secret', authorization: null }],

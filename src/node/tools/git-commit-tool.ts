@@ -40,12 +40,14 @@ export const gitCommitTool = defineBuiltin<GitCommitArgs, GitCommitResult>({
     const label = { tool: context.toolName };
     const git = async (gitArgs: readonly string[], stdin?: string): Promise<string> => {
       const result = await process.spawn('git', gitArgs, {}, stdin === undefined ? label : { ...label, stdin }, context.signal);
-      if (result.exitCode !== 0) throw new ToolExecutionError(context.toolName, { detail: `git ${gitArgs[0] ?? ''} failed`, recoverable: true, cause: result.stderr });
+      if (result.exitCode !== 0) throw new ToolExecutionError(context.toolName, { detail: `git ${gitArgs.find((arg) => !arg.startsWith('-')) ?? ''} failed`, recoverable: true, cause: result.stderr });
       return result.stdout + result.stderr;
     };
-    // Paths follow `--`, so none can be read as an option; the message goes on stdin.
-    if (args.paths !== undefined && args.paths.length > 0) await git(['add', '--', ...args.paths]);
-    const output = await git(['commit', '--file=-', ...(args.paths === undefined || args.paths.length === 0 ? [] : ['--', ...args.paths])], args.message);
+    // Paths follow `--`, so none can be read as an option; the message goes on stdin. They are taken literally
+    // (`--literal-pathspecs`): the policy, the host and the person at the gate judged each as the file it names,
+    // while git reads a pathspec as a glob or magic unless told, and `.en[v]`, `.e*` or `:(icase).ENV` staged `.env`.
+    if (args.paths !== undefined && args.paths.length > 0) await git(['--literal-pathspecs', 'add', '--', ...args.paths]);
+    const output = await git(['--literal-pathspecs', 'commit', '--file=-', ...(args.paths === undefined || args.paths.length === 0 ? [] : ['--', ...args.paths])], args.message);
     const commit = (await git(['rev-parse', 'HEAD'])).trim();
     return { commit, output };
   },
