@@ -37,3 +37,22 @@ describe('attack: a legal file name whose first hundred UTF-16 units are not who
     expect(made(dir)).toEqual([name]);
   }, 20_000);
 });
+
+// The same model names a file where a folder is wanted: a listing of it, a command run in it, a new file below it.
+// Nothing changed between the check and the open, yet each was refused as "its target changed after it was checked
+// and approved … check the path and call again", which sends a model round the same call again.
+describe('attack: a file named where a folder is wanted', () => {
+  it.each([
+    ['list_directory', { path: 'notes.md' }],
+    ['run_command', { command: ['ls'], cwd: 'notes.md' }],
+    ['write_file', { path: 'notes.md/inner.txt', content: 'x' }],
+  ])('%s is refused as not a directory, and nothing is written', async (tool, args) => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'notes.md'), 'first\n');
+    writeFileSync(join(dir, 'toolgate.config.json'), JSON.stringify({ scope: 'workspace-write', mode: 'auto', console: { enabled: false }, policy: { allowedCommandGlobs: ['ls'], allow: ['Write', 'Read', 'Bash(ls)'] } }));
+    const called = await runCli(['--json', 'call', tool, JSON.stringify(args)], dir);
+    expect(called.stdout).toContain('"reason": "not_a_directory"');
+    expect(readFileSync(join(dir, 'notes.md'), 'utf8')).toBe('first\n');
+    expect(made(dir).sort()).toEqual(['notes.md']);
+  }, 20_000);
+});

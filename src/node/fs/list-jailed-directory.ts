@@ -6,7 +6,7 @@ import { hostFailure, isPermissionDenied } from '../errors/host-denial.js';
 import { climbsOut, type FsJail } from './fs-jail.js';
 import { isIgnored, parseGitignore, type IgnoreRule } from './gitignore-rules.js';
 import { openInDirectory, openVerifiedDirectory, type VerifiedDirectory } from './open-verified.js';
-import { openAsResolved, resolveJailedPath, sameTarget } from './resolve-jailed-path.js';
+import { openAsResolved, refuseNonFolder, resolveJailedPath, sameTarget } from './resolve-jailed-path.js';
 
 export interface ListJailedDirectoryOptions {
   readonly jail: FsJail;
@@ -37,6 +37,7 @@ export async function listJailedDirectory(options: ListJailedDirectoryOptions): 
   const depth = Math.min(Math.max(1, Math.floor(options.depth ?? 1)), MAX_DEPTH);
   const target = resolveJailedPath(jail, options.path, tool, options.expected);
   if (target.missing.length > 0) throw hostFailure(tool, 'the directory does not exist');
+  refuseNonFolder(target, tool, 'folder');
   const entries: DirectoryEntry[] = [];
   const rules: IgnoreRule[] = await openAsResolved(target, tool, () => rootRules(jail, target.absolute, tool));
   const root = await openAsResolved(target, tool, () => openVerifiedDirectory(jail, target.absolute, tool));

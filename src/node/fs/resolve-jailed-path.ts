@@ -77,6 +77,20 @@ function recordedWalk(lexical: string, shown: string, expected: ResolvedPath | u
 }
 
 /**
+ * Refuse a target that is, or passes through, something other than a
+ * folder where a folder is wanted: a listing or a working directory that is
+ * a file, a new file's missing names below a file. Said as what it is
+ * (`not_a_directory`) before any open: the open of a bound target would
+ * meet `ENOTDIR` and report it as `target_changed`, which asks the model to
+ * check the path and call again, though nothing changed.
+ */
+export function refuseNonFolder(target: JailedPath, tool: string | undefined, wanted: 'folder' | 'parent'): void {
+  const kind = target.identity.slice(0, target.identity.indexOf(':'));
+  const folder = wanted === 'folder' ? target.missing.length === 0 : target.missing.length > 0;
+  if (folder && kind !== 'directory') throw hostDenial(tool, 'not_a_directory');
+}
+
+/**
  * Whether what an open found (`fstat` of the descriptor, `lstat` of the
  * entry, or nothing) is what was resolved: another file renamed over the
  * target, one created where none was, a folder swapped in are `target_changed`.

@@ -6,7 +6,7 @@ import type { FileWrite, ResolvedPath } from '../../core/internal.js';
 import { hostDenial, hostFailure } from '../errors/host-denial.js';
 import type { FsJail } from './fs-jail.js';
 import { createInDirectory, openInDirectory, openVerifiedDirectory, type VerifiedDirectory } from './open-verified.js';
-import { openAsResolved, resolveJailedPath, sameFolder, sameTarget, type JailedPath } from './resolve-jailed-path.js';
+import { openAsResolved, refuseNonFolder, resolveJailedPath, sameFolder, sameTarget, type JailedPath } from './resolve-jailed-path.js';
 
 export interface WriteJailedFileOptions {
   readonly jail: FsJail;
@@ -43,6 +43,7 @@ export async function writeJailedFile(options: WriteJailedFileOptions): Promise<
   if (data.byteLength > options.maxBytes) throw hostDenial(tool, 'too_large');
   options.signal?.throwIfAborted();
   const target = resolveJailedPath(jail, options.path, tool, options.expected);
+  refuseNonFolder(target, tool, 'parent');
   // A missing target has no content to match: refuse before creating its folders.
   if (options.expectedSha256 !== undefined && target.missing.length > 0) throw hostFailure(tool, STALE);
   options.signal?.throwIfAborted();

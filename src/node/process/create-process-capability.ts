@@ -4,7 +4,7 @@ import type { MovedRepository, ProcessCapability, ProcessResult, ResolvedCommand
 import { hostDenial, hostUnavailable } from '../errors/host-denial.js';
 import type { FsJail } from '../fs/fs-jail.js';
 import { openVerifiedDirectory } from '../fs/open-verified.js';
-import { openAsResolved, resolveJailedPath, sameTarget } from '../fs/resolve-jailed-path.js';
+import { openAsResolved, refuseNonFolder, resolveJailedPath, sameTarget } from '../fs/resolve-jailed-path.js';
 import { createResolveTarget } from '../fs/resolve-target.js';
 import type { SandboxMode } from '../node-host-types.js';
 import { buildBwrapArgs, detectBwrap, SANDBOX_FILTER } from './bwrap-sandbox.js';
@@ -360,6 +360,7 @@ async function resolveCwd(jail: FsJail, requested: string | undefined, tool: str
   if ((requested === undefined || requested === '' || requested === '.') && expected?.identity === undefined) return jail.workspace;
   const target = resolveJailedPath(jail, requested === undefined || requested === '' ? '.' : requested, tool, expected);
   if (target.missing.length > 0) throw hostDenial(tool, 'not_a_directory');
+  refuseNonFolder(target, tool, 'folder');
   const directory = await openAsResolved(target, tool, () => openVerifiedDirectory(jail, target.absolute, tool));
   try {
     sameTarget(target, await directory.handle.stat(), tool);
