@@ -1,6 +1,6 @@
 import path from 'node:path';
-import picomatch from 'picomatch';
 import { climbsOut } from './fs-jail.js';
+import { compileWildmatch, type MatchBudget } from './wildmatch.js';
 
 export interface IgnoreRule {
   readonly negate: boolean;
@@ -12,33 +12,57 @@ export interface IgnoreRule {
 /**
  * Parse one `.gitignore` found in directory `base` (workspace-relative, `''`
  * for the root). Supports comments, negation, trailing-slash directory
- * rules, anchored patterns (a leading or inner `/`) and `**`.
+ * rules, anchored patterns (a leading or inner `/`) and `**`, matched as
+ * git's wildmatch matches them (`compileWildmatch`).
  */
-export function parseGitignore(text: string, base: string): IgnoreRule[] {
+export function parseGitignore(text: string, base: string, budget: MatchBudget): IgnoreRule[] {
   const rules: IgnoreRule[] = [];
   for (const rawLine of text.split(/\r?\n/)) {
-    let line = rawLine.replace(/(?<!\\)\s+$/, '');
+    let line = withoutTrailingSpace(rawLine);
     if (line.length === 0 || line.startsWith('#')) continue;
     const negate = line.startsWith('!');
     if (negate) line = line.slice(1);
-    if (line.startsWith('\\')) line = line.slice(1);
+    // A leading backslash (`\#`, `\!`, `\*`) escapes what follows, as everywhere in a pattern: the matcher reads it.
     const directoryOnly = line.endsWith('/');
-    line = line.replace(/\/+$/, '');
+    line = line.slice(0, trimmedEnd(line, (char) => char === '/'));
     if (line.length === 0) continue;
     const anchored = line.includes('/');
     const pattern = line.replace(/^\/+/, '');
-    const test = picomatch(pattern, { dot: true });
+    const test = compileWildmatch(pattern);
     rules.push({
       negate,
       directoryOnly,
       matches(relative) {
+        if (budget.remaining <= 0) return false;
+        budget.remaining -= 1;
         const local = base === '' ? relative : path.posix.relative(base, relative);
         if (climbsOut(local)) return false;
-        return anchored ? test(local) : test(path.posix.basename(local));
+        return anchored ? test(local, budget) : test(path.posix.basename(local), budget);
       },
     });
   }
   return rules;
+}
+
+/**
+ * A line without its trailing whitespace, but the character a backslash
+ * escapes (`a\\ ` keeps its space), as git reads it. Found by one scan from
+ * the end: the regular expression it replaces (`(?<!\\)\s+$`) tried every
+ * start of a run of spaces, and a `.gitignore` line of 200,000 spaces and a
+ * letter held the gateway's thread for minutes.
+ */
+function withoutTrailingSpace(line: string): string {
+  const end = trimmedEnd(line, (char) => /\s/.test(char));
+  if (end === line.length) return line;
+  // The first of the run escaped: it stays, the rest go.
+  return end > 0 && line[end - 1] === '\\' ? line.slice(0, end + 1) : line.slice(0, end);
+}
+
+/** Where `line` ends without the run of characters `trimmed` takes at its end: one scan back, never a regular expression (`\/+$` tried every start of a run too). */
+function trimmedEnd(line: string, trimmed: (char: string) => boolean): number {
+  let end = line.length;
+  while (end > 0 && trimmed(line[end - 1] as string)) end -= 1;
+  return end;
 }
 
 /** The last matching rule decides, as in git. */

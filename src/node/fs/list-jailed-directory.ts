@@ -5,6 +5,7 @@ import type { DirectoryEntry, ResolvedPath } from '../../core/internal.js';
 import { hostFailure, isPermissionDenied } from '../errors/host-denial.js';
 import { climbsOut, type FsJail } from './fs-jail.js';
 import { isIgnored, parseGitignore, type IgnoreRule } from './gitignore-rules.js';
+import type { MatchBudget } from './wildmatch.js';
 import { openInDirectory, openVerifiedDirectory, type VerifiedDirectory } from './open-verified.js';
 import { openAsResolved, refuseNonFolder, resolveJailedPath, sameTarget } from './resolve-jailed-path.js';
 
@@ -24,6 +25,15 @@ export interface ListJailedDirectoryOptions {
 
 const MAX_DEPTH = 8;
 const MAX_GITIGNORE_BYTES = 256 * 1024;
+/**
+ * What the `.gitignore` files of one listing may cost: at most this many
+ * rules in all, and this many matching steps (about a tenth of a second):
+ * the listing runs on the gateway's one thread, and a repository's
+ * `.gitignore` files are its author's. Past either, what is left is not
+ * ignored (see `MatchBudget`).
+ */
+const MAX_RULES = 10_000;
+const MATCH_STEPS = 10_000_000;
 
 /**
  * List a jailed directory, breadth-first to `depth`, honouring `.gitignore`
@@ -39,7 +49,8 @@ export async function listJailedDirectory(options: ListJailedDirectoryOptions): 
   if (target.missing.length > 0) throw hostFailure(tool, 'the directory does not exist');
   refuseNonFolder(target, tool, 'folder');
   const entries: DirectoryEntry[] = [];
-  const rules: IgnoreRule[] = await openAsResolved(target, tool, () => rootRules(jail, target.absolute, tool));
+  const budget: MatchBudget = { remaining: MATCH_STEPS };
+  const rules: IgnoreRule[] = await openAsResolved(target, tool, () => rootRules(jail, target.absolute, tool, budget));
   const root = await openAsResolved(target, tool, () => openVerifiedDirectory(jail, target.absolute, tool));
   let level: VerifiedDirectory[] = [root];
   try {
@@ -49,7 +60,7 @@ export async function listJailedDirectory(options: ListJailedDirectoryOptions): 
       for (const directory of level) {
         options.signal?.throwIfAborted();
         const relativeDirectory = toRelative(jail, directory.real);
-        rules.push(...(await readGitignore(jail, directory, relativeDirectory, tool)));
+        addRules(rules, await readGitignore(jail, directory, relativeDirectory, tool, budget));
         const dir = await opendir(directory.via);
         for await (const dirent of dir) {
           if (entries.length >= options.maxEntries) break;
@@ -96,7 +107,7 @@ function toRelative(jail: FsJail, real: string): string {
 }
 
 /** `.gitignore` files of the workspace root down to (not including) the listed directory. */
-async function rootRules(jail: FsJail, absolute: string, tool: string | undefined): Promise<IgnoreRule[]> {
+async function rootRules(jail: FsJail, absolute: string, tool: string | undefined, budget: MatchBudget): Promise<IgnoreRule[]> {
   const relative = path.relative(jail.workspace, absolute);
   if (relative === '' || climbsOut(relative)) return [];
   const rules: IgnoreRule[] = [];
@@ -105,7 +116,7 @@ async function rootRules(jail: FsJail, absolute: string, tool: string | undefine
     current = path.join(current, component);
     const directory = await openVerifiedDirectory(jail, current, tool);
     try {
-      rules.push(...(await readGitignore(jail, directory, toRelative(jail, current), tool)));
+      addRules(rules, await readGitignore(jail, directory, toRelative(jail, current), tool, budget));
     } finally {
       await directory.handle.close();
     }
@@ -113,13 +124,21 @@ async function rootRules(jail: FsJail, absolute: string, tool: string | undefine
   return rules;
 }
 
-async function readGitignore(jail: FsJail, directory: VerifiedDirectory, relative: string, tool: string | undefined): Promise<IgnoreRule[]> {
+/** `more` after `rules`, up to `MAX_RULES` in all: one at a time, since a spread of a hundred thousand overflows the stack. */
+function addRules(rules: IgnoreRule[], more: readonly IgnoreRule[]): void {
+  for (const rule of more) {
+    if (rules.length >= MAX_RULES) return;
+    rules.push(rule);
+  }
+}
+
+async function readGitignore(jail: FsJail, directory: VerifiedDirectory, relative: string, tool: string | undefined, budget: MatchBudget): Promise<IgnoreRule[]> {
   try {
     const handle = await openInDirectory(jail, directory, '.gitignore', constants.O_RDONLY | constants.O_NONBLOCK, tool);
     try {
       const stat = await handle.stat();
       if (!stat.isFile() || stat.size > MAX_GITIGNORE_BYTES) return [];
-      return parseGitignore(await handle.readFile('utf8'), relative);
+      return parseGitignore(await handle.readFile('utf8'), relative, budget);
     } finally {
       await handle.close();
     }
