@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CommandLines, compileCommandPattern, matchCommandPattern } from './match-command-pattern.js';
 
@@ -33,5 +34,37 @@ describe('matchCommandPattern over CommandLines', () => {
     expect(matchCommandPattern(compileCommandPattern("echo 'a b'", 'allow'), lines, 'allow')).toBe(true);
     // A deny also reads the line joined without quoting.
     expect(matchCommandPattern(compileCommandPattern('echo a b', 'deny'), lines, 'deny')).toBe(true);
+  });
+});
+
+/** The regular expression a pattern was read as before it was matched in linear time: the reading must not change. */
+function asRegex(specifier: string, decision: 'allow' | 'deny'): RegExp {
+  const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const text = specifier.trim();
+  if (text.endsWith(':*')) return new RegExp(`^${escape(text.slice(0, -2))}(?: [\\s\\S]*)?$`);
+  if (!text.includes('*')) return new RegExp(`^${escape(text)}$`);
+  const optionalTail = text.endsWith(' *') && (decision !== 'allow' || text.indexOf('*') === text.length - 1);
+  const body = optionalTail ? text.slice(0, -2) : text;
+  return new RegExp(`^${body.split('*').map(escape).join('[\\s\\S]*')}${optionalTail ? '(?: [\\s\\S]*)?' : ''}$`);
+}
+
+describe('compileCommandPattern in linear time', () => {
+  it('reads every line as the backtracking regular expression did', () => {
+    const piece = fc.constantFrom('git', ' ', '-m', '*', 'a', ':*', 'x', '--amend', '.', '\n');
+    const text = fc.array(piece, { maxLength: 8 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, text, fc.constantFrom('allow' as const, 'deny' as const), (specifier, line, decision) => {
+        expect(compileCommandPattern(specifier, decision).test(line)).toBe(asRegex(specifier, decision).test(line));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("reads a 60 KB line full of a rule's middle word at once", () => {
+    const pattern = compileCommandPattern('git * -m * -m * --amend', 'deny');
+    const line = `git ${' -m'.repeat(20_000)} x`;
+    const started = performance.now();
+    expect(pattern.test(line)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(100);
   });
 });
