@@ -1,3 +1,5 @@
+import { withoutTrailingDotsAndSpaces } from './protected-paths.js';
+
 /**
  * The name a program goes by: the basename of argv[0] (a path that an exact
  * entry admitted is judged by what it names), without case, trailing dots
@@ -6,7 +8,7 @@
  */
 export function programName(argv0: string): string {
   const parts = argv0.split(/[\\/]/);
-  const trim = (name: string): string => name.replace(/[. ]+$/, '');
+  const trim = withoutTrailingDotsAndSpaces;
   return trim(trim((parts[parts.length - 1] ?? '').toLowerCase()).replace(/\.(exe|com)$/, ''));
 }
 
@@ -20,7 +22,21 @@ export function lookupProgram<T>(table: ReadonlyMap<string, T>, argv0: string): 
   const name = programName(argv0);
   const exact = table.get(name);
   if (exact !== undefined) return { name, entry: exact };
-  const unversioned = name.replace(/[0-9][0-9.]*$/, '');
+  const unversioned = withoutVersion(name);
   const entry = unversioned === name ? undefined : table.get(unversioned);
   return entry === undefined ? undefined : { name: unversioned, entry };
+}
+
+/**
+ * A name without the version it ends with (`python3.12` is `python`): the
+ * digits and dots at its end, from the first digit among them. One scan
+ * back; as a regular expression (`[0-9][0-9.]*$`) it tried every start of
+ * the run, in time the square of its length.
+ */
+function withoutVersion(name: string): string {
+  let end = name.length;
+  while (end > 0 && /[0-9.]/.test(name[end - 1] as string)) end -= 1;
+  // The run must begin with a digit: skip the dots that lead it.
+  while (end < name.length && name[end] === '.') end += 1;
+  return end === name.length ? name : name.slice(0, end);
 }

@@ -1,7 +1,7 @@
 import picomatch from 'picomatch/posix.js';
 import { describe, expect, it } from 'vitest';
 import { normalizePath } from './normalize-path.js';
-import { createProtectedPathMatcher, createProtectedTextMatcher, DEFAULT_PROTECTED_PATHS, gitignoreGlob, protectedLinkProbes, requiredLiteral, withChildren } from './protected-paths.js';
+import { createProtectedPathMatcher, createProtectedTextMatcher, DEFAULT_PROTECTED_PATHS, gitignoreGlob, protectedLinkProbes, requiredLiteral, withChildren, withoutTrailingDotsAndSpaces } from './protected-paths.js';
 
 const normal = (path: string) => {
   const parsed = normalizePath(path);
@@ -87,5 +87,16 @@ describe('protectedLinkProbes', () => {
     const probes = protectedLinkProbes(['+(a|b)/c.txt', 'd*/e.txt']);
     expect(probes.has('+(a|b)')).toBe(false);
     expect(probes.has('d*')).toBe(false);
+  });
+});
+
+describe('Windows spellings in linear time', () => {
+  it('drops trailing dots and spaces as the regular expression did, and reads a long run at once', () => {
+    for (const name of ['', '.', 'a.', 'a. .', '.git.', '. a', 'a . b ', '...']) expect(withoutTrailingDotsAndSpaces(name), name).toBe(name.replace(/[. ]+$/, ''));
+    const matches = createProtectedTextMatcher([]);
+    const started = performance.now();
+    expect(matches(`.git${'. '.repeat(30_000)}x.`)).toBe(false);
+    expect(matches('.git. ./config')).toBe(true);
+    expect(performance.now() - started).toBeLessThan(200);
   });
 });

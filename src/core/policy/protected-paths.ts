@@ -181,9 +181,21 @@ function compileTextMatcher(patterns: readonly string[]): PathTextMatcher {
     if (isMatch(candidate, compiled)) return true;
     if (!WINDOWS_SPELLING.test(candidate)) return false;
     // Windows drops trailing dots and spaces and reads `name::$DATA` as `name`: `.git./config` is `.git/config` there.
-    const windows = candidate.split('/').map((segment) => segment.replace(/:.*$/s, '').replace(/[. ]+$/, '') || segment).join('/');
+    const windows = candidate.split('/').map((segment) => withoutTrailingDotsAndSpaces(segment.replace(/:.*$/s, '')) || segment).join('/');
     return windows !== candidate && isMatch(windows, compiled);
   };
+}
+
+/**
+ * A name without the dots and spaces it ends with, found by one scan back:
+ * the regular expression it replaces (`[. ]+$`) tried every start of the
+ * run, in time the square of its length, and an argument of `.git` and 8,000
+ * dots and spaces ending in a letter and a dot held the gateway's thread.
+ */
+export function withoutTrailingDotsAndSpaces(name: string): string {
+  let end = name.length;
+  while (end > 0 && (name[end - 1] === '.' || name[end - 1] === ' ')) end -= 1;
+  return end === name.length ? name : name.slice(0, end);
 }
 
 interface CompiledPatterns {
