@@ -113,7 +113,7 @@ function gitDirOf(entry: string, findings: CodeFinding[]): string | undefined {
   const text = readText(entry, '.git', MAX_GITFILE_BYTES, findings);
   if (text === undefined) return undefined;
   // As git reads one: `gitdir: ` and a path, every line break at its end dropped.
-  const gitDir = text.replace(/[\r\n]+$/, '');
+  const gitDir = withoutTrailingLineBreaks(text);
   if (!gitDir.startsWith('gitdir: ')) return unreadable('.git', 'not a gitdir line', findings, entry);
   return joinedReal(path.dirname(entry), gitDir.slice('gitdir: '.length), 'gitdir', findings);
 }
@@ -126,7 +126,21 @@ function commonDirOf(gitDir: string, label: string, findings: CodeFinding[]): st
   if (stats === 'unreadable') return undefined;
   const text = readText(file, `${label}commondir`, MAX_TEXT_BYTES, findings);
   if (text === undefined) return undefined;
-  return joinedReal(gitDir, text.replace(/[\r\n]+$/, ''), `${label}commondir`, findings);
+  return joinedReal(gitDir, withoutTrailingLineBreaks(text), `${label}commondir`, findings);
+}
+
+/**
+ * A file's text without the line breaks at its end, as git reads a `.git`
+ * file or a `commondir`: one scan back. The regular expression it replaces
+ * (`[\r\n]+$`) tried every start of the run, in time the square of its
+ * length: a `commondir` a command made of 200,000 line breaks and a letter
+ * held the gateway's thread for a minute after the command (a megabyte, half
+ * an hour).
+ */
+function withoutTrailingLineBreaks(text: string): string {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === '\n' || text[end - 1] === '\r')) end -= 1;
+  return text.slice(0, end);
 }
 
 /**
