@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { asCallToolResult, findMalformedCallResult } from './check-upstream-call-result.js';
 
+/** Arrays nested `depth` levels, as JSON.parse reads them from a line (a recursive walk overflows the stack on them). */
+const deep = (depth: number): unknown => JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`);
+
 describe('findMalformedCallResult', () => {
   it('accepts every MCP content type, an absent content, isError and structuredContent', () => {
     const blocks = [
@@ -13,6 +16,8 @@ describe('findMalformedCallResult', () => {
     ];
     expect(findMalformedCallResult({ content: blocks, isError: false, structuredContent: { a: 1 }, _meta: {} })).toBeUndefined();
     expect(findMalformedCallResult({})).toBeUndefined();
+    // A structured value may nest as deep as the pipeline takes one (64 levels: itself and 63 below it).
+    expect(findMalformedCallResult({ content: [], structuredContent: { x: deep(63) } })).toBeUndefined();
     expect(asCallToolResult({}).content).toEqual([]);
   });
 
@@ -32,6 +37,8 @@ describe('findMalformedCallResult', () => {
     ['isError that is a string', { content: [], isError: 'true' }, 'isError is not a boolean'],
     ['structuredContent that is an array', { content: [], structuredContent: [1] }, 'structuredContent is not an object'],
     ['structuredContent that is null', { content: [], structuredContent: null }, 'structuredContent is not an object'],
+    ['a block whose _meta nests 20,000 levels', { content: [{ type: 'text', text: 'x', _meta: { x: deep(20_000) } }] }, 'it nests deeper than 64 levels'],
+    ['structuredContent that nests 20,000 levels', { content: [], structuredContent: { x: deep(20_000) } }, 'it nests deeper than 64 levels'],
   ])('refuses %s, naming the field and quoting nothing', (_label, result, problem) => {
     expect(findMalformedCallResult(result)).toBe(problem);
   });

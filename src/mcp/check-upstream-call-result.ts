@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from './is-record.js';
+import { MAX_UPSTREAM_DEPTH, nestsDeeperThan } from './nests-deeper-than.js';
 
 /**
  * What is wrong with an upstream's `tools/call` result, in words that quote
@@ -8,12 +9,17 @@ import { isRecord } from './is-record.js';
  * type and the fields that type is read by, `isError` and
  * `structuredContent`. Other fields (`_meta`, annotations) are never read.
  * A block of a type MCP does not define is malformed, as it is to the SDK.
+ * So is content or a structured value nested deeper than
+ * `MAX_UPSTREAM_DEPTH`: the hidden-character scan walks all of it (a block's
+ * `_meta` too), and overflowed the stack on 20,000 levels, failing the call
+ * with no reason given.
  */
 export function findMalformedCallResult(result: unknown): string | undefined {
   if (!isRecord(result)) return 'the result is not an object';
   const { content, isError, structuredContent } = result;
   if (isError !== undefined && typeof isError !== 'boolean') return 'isError is not a boolean';
   if (structuredContent !== undefined && !isRecord(structuredContent)) return 'structuredContent is not an object';
+  if (nestsDeeperThan(content, MAX_UPSTREAM_DEPTH) || nestsDeeperThan(structuredContent, MAX_UPSTREAM_DEPTH)) return `it nests deeper than ${MAX_UPSTREAM_DEPTH} levels`;
   if (content === undefined) return undefined;
   if (!Array.isArray(content)) return 'content is not an array';
   for (const [index, block] of content.entries()) {

@@ -42,9 +42,9 @@ export async function connectMcpServers(options: ConnectMcpServersOptions): Prom
     relist: async (server) => {
       // A server that went down since: its replacement lists for itself.
       if (closed || servers.get(server.config.name) !== server) return;
-      const tools = await listAllTools(server.client);
+      const { tools, setAside } = await listAllTools(server.client);
       const before = server.entries;
-      server.entries = await discoverServerTools({ server: server.config, servers: options.servers.map((entry) => entry.name), tools, previous: before, pins, pinning, emit });
+      server.entries = await discoverServerTools({ server: server.config, servers: options.servers.map((entry) => entry.name), tools, setAside, previous: before, pins, pinning, emit });
       offered.publish();
     },
     onFailure: (server, error) => emit('refresh-failed', { server: server.config.name, error: asToolgateError(error).toJSON() }),

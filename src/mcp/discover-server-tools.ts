@@ -3,6 +3,7 @@ import { createToolRegistry, mcpToolName, ToolgateError, type AnyToolDefinition 
 import { buildUpstreamTool } from './build-upstream-tool.js';
 import { approvedDefinition, definitionDigest, pinnedDefinition } from './definition-digest.js';
 import type { McpConnectionEventMap, McpConnectionEventName, McpServerConfig, ReviewedDefinition, WithheldDefinition, WithheldReason } from './mcp-types.js';
+import type { SetAsideTool } from './list-all-tools.js';
 import type { McpPin, McpPinnedDefinition, McpPinStore } from './pin-store.js';
 import { scanHiddenCharacters, scanHiddenInValue } from './scan-hidden-characters.js';
 
@@ -26,6 +27,8 @@ export type Emit = <TName extends McpConnectionEventName>(event: TName, payload:
 export interface DiscoverServerToolsOptions {
   readonly server: McpServerConfig;
   readonly tools: readonly Tool[];
+  /** Tools the listing set aside before anything walked them (`listAllTools`): each is reported as skipped. */
+  readonly setAside?: readonly SetAsideTool[];
   /** The entries of the previous listing: unchanged definitions are reused as they are. */
   readonly previous: ReadonlyMap<string, UpstreamEntry>;
   readonly pins: McpPinStore;
@@ -54,6 +57,11 @@ export async function discoverServerTools(options: DiscoverServerToolsOptions): 
   const entries = new Map<string, UpstreamEntry>();
   const pinning: Promise<void>[] = [];
   const pins = await pinsOf(options);
+  for (const { tool, problem } of options.setAside ?? []) {
+    const name = mcpToolName(server.name, tool);
+    const error = new ToolgateError('TOOL_DEFINITION_INVALID', `Tool "${name}" ${problem}.`, { tool: name });
+    options.emit('tool-skipped', { server: server.name, tool, error: error.toJSON() });
+  }
   const folded = foldedNames(server.name, options.tools);
   for (const tool of options.tools) {
     const name = mcpToolName(server.name, tool.name);

@@ -8,7 +8,7 @@ describe('listAllTools', () => {
   it('follows cursors to the last page', async () => {
     const pages = [{ tools: [tool('a')], nextCursor: '1' }, { tools: [tool('b')] }];
     const client = { listTools: ({ cursor }: { cursor?: string }) => Promise.resolve(pages[cursor === undefined ? 0 : 1]) } as unknown as Client;
-    expect((await listAllTools(client)).map((entry) => entry.name)).toEqual(['a', 'b']);
+    expect((await listAllTools(client)).tools.map((entry) => entry.name)).toEqual(['a', 'b']);
   });
 
   it('stops an upstream whose cursor never ends', async () => {
@@ -25,6 +25,15 @@ describe('listAllTools', () => {
     const client = { listTools: () => Promise.resolve({ tools: [{ ...big, name: `big${(calls += 1)}` }], nextCursor: 'more' }) } as unknown as Client;
     await expect(listAllTools(client)).rejects.toThrow(/more than 8 MiB of tool definitions/);
     expect(calls).toBe(4);
+  });
+
+  it('sets aside a tool nested deeper than a walk follows, before measuring the page, and keeps the others', async () => {
+    // 20,000 levels: JSON.stringify of the page overflowed the stack, and the whole listing failed.
+    const deep = { name: 'deep', inputSchema: { type: 'object' as const, properties: { x: { default: JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as unknown } } } };
+    const client = { listTools: () => Promise.resolve({ tools: [tool('a'), deep, tool('b')] }) } as unknown as Client;
+    const listing = await listAllTools(client);
+    expect(listing.tools.map((entry) => entry.name)).toEqual(['a', 'b']);
+    expect(listing.setAside).toEqual([{ tool: 'deep', problem: 'has a definition nested deeper than 64 levels' }]);
   });
 
   it('stops an upstream that lists too many tools', async () => {

@@ -1,7 +1,6 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { UpstreamServer } from './create-mcp-capability.js';
 import { discoverServerTools, type DiscoverServerToolsOptions } from './discover-server-tools.js';
-import { listAllTools } from './list-all-tools.js';
+import { listAllTools, type UpstreamListing } from './list-all-tools.js';
 import type { ConnectMcpServersOptions, McpServerConfig } from './mcp-types.js';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -24,14 +23,14 @@ export async function startUpstreamServer(options: StartUpstreamServerOptions): 
   const opened = await openUpstream({ server: config, connect: options.connect, timeoutMs, onToolsChanged: options.onToolsChanged });
   const server: UpstreamServer = { config, client: opened.client, stderr: opened.stderr, entries: new Map() };
   try {
-    let tools: Tool[];
+    let listing: UpstreamListing;
     try {
-      tools = await listAllTools(opened.client, AbortSignal.timeout(timeoutMs));
+      listing = await listAllTools(opened.client, AbortSignal.timeout(timeoutMs));
     } catch (error) {
       throw await unavailable(config.name, error, opened.stderr);
     }
     const servers = options.connect.servers.map((entry) => entry.name);
-    server.entries = await discoverServerTools({ server: config, servers, tools, previous: new Map(), pins: options.pins, pinning: options.pinning, emit: options.emit });
+    server.entries = await discoverServerTools({ server: config, servers, tools: listing.tools, setAside: listing.setAside, previous: new Map(), pins: options.pins, pinning: options.pinning, emit: options.emit });
   } catch (error) {
     await opened.client.close().catch(() => undefined);
     throw error;
