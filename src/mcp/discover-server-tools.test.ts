@@ -1,9 +1,9 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { definitionDigest, pinnedDefinition } from './definition-digest.js';
-import { describeWithheld, discoverServerTools, type Emit } from './discover-server-tools.js';
+import { describeWithheld, discoverServerTools, FIRST_USE_PIN_LIMITS, type Emit } from './discover-server-tools.js';
 import type { McpConnectionEventMap, McpServerConfig } from './mcp-types.js';
-import { createMemoryPinStore } from './pin-store.js';
+import { createMemoryPinStore, type McpPin } from './pin-store.js';
 
 const server: McpServerConfig = { name: 'up', transport: 'stdio', command: 'unused' };
 const tool = (description: string, extra: Partial<Tool> = {}): Tool => ({ name: 'lookup', description, inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, ...extra });
@@ -108,6 +108,23 @@ describe('discoverServerTools', () => {
     const { emit } = recorder();
     const entries = await discoverServerTools({ server, tools: [tool('Look up.')], previous: new Map(), pins: createMemoryPinStore(), pinning: 'approve', emit });
     expect(entries.get('lookup')).toMatchObject({ status: 'withheld', reason: 'unapproved' });
+  });
+
+  it('pins on first use only up to the bounds of one server, then withholds new names as unapproved', async () => {
+    // An upstream that lists its tools under new names on every listing would grow the pin file without end.
+    const digest = await definitionDigest(tool('Look up.'));
+    const pin = (name: string, description = 'Look up.'): McpPin => ({ server: 'up', tool: name, digest, approvedAt: '2026-01-01T00:00:00Z', approvedBy: 'first-use', definition: { description, inputSchema: { type: 'object' } } });
+    const full = createMemoryPinStore([pin('lookup'), ...Array.from({ length: FIRST_USE_PIN_LIMITS.maxPins - 1 }, (_, index) => pin(`old${index}`))]);
+    const { emit } = recorder();
+    const entries = await discoverServerTools({ server, tools: [tool('Look up.'), tool('Look up.', { name: 'fresh' })], previous: new Map(), pins: full, pinning: 'first-use', emit });
+    expect(entries.get('lookup')).toMatchObject({ status: 'offered' });
+    expect(entries.get('fresh')).toMatchObject({ status: 'withheld', reason: 'unapproved' });
+    expect(await full.get('up', 'fresh')).toBeUndefined();
+    // The text the pinned definitions take is bounded the same way; another server's pins are its own.
+    const wordy = createMemoryPinStore([pin('lookup'), pin('old', 'x'.repeat(FIRST_USE_PIN_LIMITS.maxText - 200)), { ...pin('other'), server: 'elsewhere' }]);
+    const next = await discoverServerTools({ server, tools: [tool('Look up.'), tool('Look up.'.repeat(20), { name: 'fresh' })], previous: new Map(), pins: wordy, pinning: 'first-use', emit });
+    expect(next.get('lookup')).toMatchObject({ status: 'offered' });
+    expect(next.get('fresh')).toMatchObject({ status: 'withheld', reason: 'unapproved' });
   });
 
   it('strips hidden characters from schema keys and texts and reports them', async () => {

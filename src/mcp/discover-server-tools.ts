@@ -3,7 +3,7 @@ import { createToolRegistry, mcpToolName, ToolgateError, type AnyToolDefinition 
 import { buildUpstreamTool } from './build-upstream-tool.js';
 import { approvedDefinition, definitionDigest, pinnedDefinition } from './definition-digest.js';
 import type { McpConnectionEventMap, McpConnectionEventName, McpServerConfig, ReviewedDefinition, WithheldDefinition, WithheldReason } from './mcp-types.js';
-import type { SetAsideTool } from './list-all-tools.js';
+import { MAX_LISTING_TEXT, MAX_TOOLS, type SetAsideTool } from './list-all-tools.js';
 import type { McpPin, McpPinnedDefinition, McpPinStore } from './pin-store.js';
 import { scanHiddenCharacters, scanHiddenInValue } from './scan-hidden-characters.js';
 
@@ -57,6 +57,7 @@ export async function discoverServerTools(options: DiscoverServerToolsOptions): 
   const entries = new Map<string, UpstreamEntry>();
   const pinning: Promise<void>[] = [];
   const pins = await pinsOf(options);
+  const budget = firstUseBudget(pins.byTool.values());
   for (const { tool, problem } of options.setAside ?? []) {
     const name = mcpToolName(server.name, tool);
     const error = new ToolgateError('TOOL_DEFINITION_INVALID', `Tool "${name}" ${problem}.`, { tool: name });
@@ -78,7 +79,7 @@ export async function discoverServerTools(options: DiscoverServerToolsOptions): 
       entries.set(tool.name, previous);
       continue;
     }
-    const entry = await decide(options, tool, name, digest, pinning, pins.byTool.get(tool.name) ?? pins.byServedName.get(name));
+    const entry = await decide(options, tool, name, digest, pinning, pins.byTool.get(tool.name) ?? pins.byServedName.get(name), budget);
     if (entry !== undefined) entries.set(tool.name, entry);
   }
   // First-use pins are stored together (one write for a whole listing) before anything is offered.
@@ -123,19 +124,58 @@ async function pinsOf(options: DiscoverServerToolsOptions): Promise<{ byTool: Ma
   return { byTool, byServedName };
 }
 
+/**
+ * The most first-use pins one server may hold, and the most text (as JSON,
+ * in UTF-16 code units) their definitions may take: twice what one listing
+ * may hold (`listAllTools`). Pins are never dropped, since a dropped pin
+ * lets a changed definition be pinned afresh, and every pin check reads the
+ * whole pin file. An upstream that listed its tools under new names and
+ * asked to be listed again at once had each name pinned on first use: ten
+ * tools of 700 KB a listing grew the pin file by 7 MB a listing, without
+ * end, and a file past what one string holds could not be read, which
+ * fails the gateway's next start. Past either bound a new name is withheld
+ * as unapproved, for a person to approve.
+ */
+export const FIRST_USE_PIN_LIMITS = Object.freeze({ maxPins: 2 * MAX_TOOLS, maxText: 2 * MAX_LISTING_TEXT });
+
+interface FirstUseBudget {
+  pins: number;
+  text: number;
+}
+
+/** What a server's pins already take of `FIRST_USE_PIN_LIMITS`. */
+function firstUseBudget(pins: Iterable<McpPin>): FirstUseBudget {
+  const budget = { pins: 0, text: 0 };
+  for (const pin of pins) {
+    budget.pins += 1;
+    budget.text += pin.definition === undefined ? 0 : JSON.stringify(pin.definition).length;
+  }
+  return budget;
+}
+
+/** Take a first-use pin of `text` from `budget`; false, taking nothing, when it would pass a bound. */
+function takeFirstUse(budget: FirstUseBudget, text: number): boolean {
+  if (budget.pins + 1 > FIRST_USE_PIN_LIMITS.maxPins || budget.text + text > FIRST_USE_PIN_LIMITS.maxText) return false;
+  budget.pins += 1;
+  budget.text += text;
+  return true;
+}
+
 /** `pin`: the tool's own, or else the pin of the name it is served under (`pinsOf`). */
-async function decide(options: DiscoverServerToolsOptions, tool: Tool, name: string, digest: string, pinning: Promise<void>[], pin: McpPin | undefined): Promise<UpstreamEntry | undefined> {
+async function decide(options: DiscoverServerToolsOptions, tool: Tool, name: string, digest: string, pinning: Promise<void>[], pin: McpPin | undefined, budget: FirstUseBudget): Promise<UpstreamEntry | undefined> {
   const { server, emit } = options;
   const base = { server: server.name, tool, name, digest, pinnedDigest: pin?.digest, approved: undefined };
   if (pin === undefined && options.pinning === 'approve') return withhold(emit, { ...base, reason: 'unapproved' });
+  const firstUse = pin === undefined ? pinnedDefinition(tool) : undefined;
+  if (firstUse !== undefined && !takeFirstUse(budget, JSON.stringify(firstUse).length)) return withhold(emit, { ...base, reason: 'unapproved' });
   if (pin !== undefined && (pin.digest !== digest || pin.tool !== tool.name || pin.server !== server.name)) {
     return withhold(emit, { ...base, reason: 'changed', approved: await approvedDefinition(pin.tool, pin) });
   }
   const definition = buildDefinition(options, tool, name);
   if (definition === undefined) return undefined;
-  if (pin === undefined) {
+  if (firstUse !== undefined) {
     pinning.push(
-      options.pins.set({ server: server.name, tool: tool.name, digest, approvedAt: new Date().toISOString(), approvedBy: 'first-use', definition: pinnedDefinition(tool) }).then(() => {
+      options.pins.set({ server: server.name, tool: tool.name, digest, approvedAt: new Date().toISOString(), approvedBy: 'first-use', definition: firstUse }).then(() => {
         emit('definition-pinned', { server: server.name, tool: tool.name, name, digest });
       }),
     );

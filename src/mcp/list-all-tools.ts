@@ -5,7 +5,7 @@ import { MAX_UPSTREAM_DEPTH, nestsDeeperThan } from './nests-deeper-than.js';
 
 /** An upstream cannot make a listing loop forever or grow without bound. */
 const MAX_PAGES = 100;
-const MAX_TOOLS = 10_000;
+export const MAX_TOOLS = 10_000;
 /**
  * The most text one server's definitions may take, all pages together (as
  * JSON, in UTF-16 code units). Each page is a message of at most the
