@@ -67,10 +67,11 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
     if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new ConfigurationError('env.allow', 'must list environment variable names');
   }
 
-  const mediaStore = createMediaStore(path.join(spillDir, 'media'));
-  if (options.maxSpillBytes !== undefined && (!Number.isSafeInteger(options.maxSpillBytes) || options.maxSpillBytes < 0)) {
-    throw new ConfigurationError('maxSpillBytes', 'must be a whole number of bytes, 0 or more');
+  for (const key of ['maxSpillBytes', 'maxMediaStoreBytes'] as const) {
+    const bytes = options[key];
+    if (bytes !== undefined && (!Number.isSafeInteger(bytes) || bytes < 0)) throw new ConfigurationError(key, 'must be a whole number of bytes, 0 or more');
   }
+  const mediaStore = createMediaStore(path.join(spillDir, 'media'), options.maxMediaStoreBytes === undefined ? {} : { maxBytes: options.maxMediaStoreBytes });
   const outputStore = createOutputStore(path.join(spillDir, 'runs'), options.maxSpillBytes === undefined ? {} : { maxBytes: options.maxSpillBytes });
   // One set of holds for both: a write waits while a command that names its file starts (`createPathLocks`).
   const locks = createPathLocks();

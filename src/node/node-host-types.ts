@@ -100,6 +100,8 @@ export interface NodeHostOptions {
   readonly spillDir?: string;
   /** The most bytes of spilled results kept at once; past it the oldest go first (see `createOutputStore`). Default 64 MiB. */
   readonly maxSpillBytes?: number;
+  /** The most bytes of media (results' images, audio, blobs) the media store keeps of its own; past it the oldest go first (see `createMediaStore`). Default 128 MiB. */
+  readonly maxMediaStoreBytes?: number;
   /** Largest file read or written, in bytes. Default 10 MiB. */
   readonly maxFileBytes?: number;
   /** Directories executables resolve in. Default: the platform's fixed system PATH. Must lie outside the workspace. */

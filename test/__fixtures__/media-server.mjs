@@ -5,6 +5,7 @@
 // A picture of a given width and height, and images whose declared type lies about their bytes (HTML, SVG).
 // argv: [--log FILE] (each call's name and arguments, one JSON line each, as the server receives them)
 import { appendFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { createInterface } from 'node:readline';
 import process from 'node:process';
@@ -54,7 +55,7 @@ const image = (bytes, mimeType = 'image/png') => ({ type: 'image', data: bytes.t
 
 const object = { type: 'object' };
 const tools = [
-  { name: 'screenshot', description: 'A screenshot: a PNG of `bytes` bytes (default the 1×1 PNG alone).' },
+  { name: 'screenshot', description: 'A screenshot: a PNG of `bytes` bytes (default the 1×1 PNG alone); with `fresh`, bytes never sent before.' },
   { name: 'picture', description: 'A grey PNG of `width`×`height` pixels.' },
   { name: 'html_as_png', description: 'HTML declared as image/png.' },
   { name: 'svg_as_png', description: 'SVG with a script declared as image/png.' },
@@ -70,6 +71,7 @@ const tools = [
 function result(name, args) {
   switch (name) {
     case 'screenshot':
+      if (args.fresh === true) return { content: [text('the screen'), image(Buffer.concat([PNG, randomBytes(Math.max(0, (args.bytes ?? 0) - PNG.length))]))] };
       return { content: [text('the screen'), image(picture(args.bytes ?? PNG.length))] };
     case 'picture':
       return { content: [text('a picture'), image(sizedPng(args.width ?? 1, args.height ?? 1))] };

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,5 +28,37 @@ describe('createMediaStore', () => {
     expect(existsSync(path.join(spill, 'media'))).toBe(true);
     rmSync(spill, { recursive: true });
     expect(existsSync(spill)).toBe(false);
+  });
+
+  it('keeps at most maxBytes of the media it stored, the oldest going first, the same bytes again made the newest', async () => {
+    // Without a bound every new screenshot stayed, and an upstream called again and again filled the disk.
+    const directory = mkdtempSync(path.join(tmpdir(), 'toolgate-media-'));
+    const store = createMediaStore(directory, { maxBytes: 3000 });
+    const media = (fill: number) => new Uint8Array(1000).fill(fill);
+    const [first, second, third] = [await store.put(media(1), 'image/png'), await store.put(media(2), 'image/png'), await store.put(media(3), 'image/png')];
+    // Stored again, the first is the newest: the second goes when a fourth comes.
+    await store.put(media(1), 'image/png');
+    const fourth = await store.put(media(4), 'image/png');
+    expect(await store.get(second.handle)).toBeUndefined();
+    for (const kept of [first, third, fourth]) expect(await store.get(kept.handle)).toMatchObject({ mediaType: 'image/png' });
+    const bytes = readdirSync(directory).filter((name) => !name.endsWith('.type')).reduce((sum, name) => sum + statSync(path.join(directory, name)).size, 0);
+    expect(bytes).toBe(3000);
+    expect(readdirSync(directory)).toHaveLength(6);
+  });
+
+  it('refuses media larger than the whole budget, typed, and keeps what it held', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'toolgate-media-'));
+    const store = createMediaStore(directory, { maxBytes: 1500 });
+    const kept = await store.put(new Uint8Array(1000).fill(7), 'image/png');
+    await expect(store.put(new Uint8Array(2000), 'image/png')).rejects.toMatchObject({ code: 'TOOL_UNAVAILABLE' });
+    expect(await store.get(kept.handle)).toBeDefined();
+  });
+
+  it('shares the budget among puts side by side', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'toolgate-media-'));
+    const store = createMediaStore(directory, { maxBytes: 4000 });
+    await Promise.all(Array.from({ length: 12 }, (_, index) => store.put(new Uint8Array(1000).fill(index), 'image/png')));
+    await store.put(new Uint8Array(1000).fill(99), 'image/png');
+    expect(readdirSync(directory).filter((name) => !name.endsWith('.type')).length).toBeLessThanOrEqual(4);
   });
 });
