@@ -8,6 +8,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createBearerCheck } from './bearer-token-check.js';
 import { honourCancellations } from './honour-cancellations.js';
+import { refuseReusedRequestIds } from './refuse-reused-request-ids.js';
 import { httpAllowLists } from './http-allow-lists.js';
 import { resolveServeHttpOptions } from './resolve-serve-http-options.js';
 
@@ -129,6 +130,7 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
     await server.connect(transport);
     honourCancellations(transport);
     cancelOnDroppedStream(transport, carrying);
+    refuseReusedRequestIds(server, transport);
     await carry(carrying, response, () => transport.handleRequest(request, response));
     // A refused or non-initialize first request leaves no session behind.
     if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await closeSession();

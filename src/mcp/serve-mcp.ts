@@ -8,6 +8,7 @@ import { createGatewayServer } from './create-gateway-server.js';
 import { DEFAULT_MAX_MEDIA_BYTES } from './media-content-blocks.js';
 import type { LiveRegistry } from './mcp-types.js';
 import type { ObserveServedCall } from './observe-served-call.js';
+import { refuseReusedRequestIds } from './refuse-reused-request-ids.js';
 import { routePastMessageSwitch } from './route-past-message-switch.js';
 import { createServedCalls, SETTLE_ON_CLOSE_MS } from './served-calls.js';
 import type { ServeHttpOptions } from './serve-http.js';
@@ -143,6 +144,7 @@ export async function serveMcp(registry: ToolRegistry | LiveRegistry, options: S
     useJsonLineWriting(stdio, { stdin, stdout, maxUnreadBytes, onOverflow: () => stdin.destroy() });
     await server.connect(stdio);
     routePastMessageSwitch(server, stdio);
+    refuseReusedRequestIds(server, stdio);
     return { url: undefined, stats: () => ({ sessions: closing === undefined ? 1 : 0, subscribed }), close };
   }
   // The HTTP transport (and the SDK's) loads only for a gateway served over HTTP: a stdio gateway starts without it.
