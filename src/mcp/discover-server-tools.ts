@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createToolRegistry, mcpToolName, ToolgateError, type AnyToolDefinition } from '../core/internal.js';
+import { clipWhole } from '../core/policy/clip-whole.js';
 import { buildUpstreamTool } from './build-upstream-tool.js';
 import { approvedDefinition, definitionDigest, pinnedDefinition } from './definition-digest.js';
 import type { McpConnectionEventMap, McpConnectionEventName, McpServerConfig, ReviewedDefinition, WithheldDefinition, WithheldReason } from './mcp-types.js';
@@ -244,7 +245,7 @@ export function buildDefinition(options: Pick<DiscoverServerToolsOptions, 'serve
   const { inputSchema, outputSchema } = schemas.value;
   const cleanTool: Tool = { ...tool, inputSchema, ...(outputSchema === undefined ? {} : { outputSchema }) };
   try {
-    const text = description.text.length > MAX_DESCRIPTION ? `${description.text.slice(0, MAX_DESCRIPTION)}…` : description.text;
+    const text = description.text.length > MAX_DESCRIPTION ? `${clipWhole(description.text, MAX_DESCRIPTION)}…` : description.text;
     const definition = buildUpstreamTool({ server, tool: cleanTool, name, description: text });
     // Compiling here (the result is cached per definition) keeps a broken upstream schema out of every registry.
     createToolRegistry({ tools: [definition] });

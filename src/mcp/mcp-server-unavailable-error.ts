@@ -1,4 +1,5 @@
 import { redactSecrets, ToolgateError } from '../core/internal.js';
+import { clipWhole } from '../core/policy/clip-whole.js';
 import { scanHiddenCharacters } from './scan-hidden-characters.js';
 
 const MAX_REASON = 300;
@@ -28,5 +29,5 @@ function describeFailure(cause: unknown): string {
   const text = cause instanceof Error ? cause.message : String(cause);
   const line = scanHiddenCharacters(redactSecrets(text), true).text.replace(/\s+/g, ' ').trim().replace(/\.$/, '');
   if (line.length === 0) return 'it failed without saying why';
-  return line.length > MAX_REASON ? `${line.slice(0, MAX_REASON)}…` : line;
+  return line.length > MAX_REASON ? `${clipWhole(line, MAX_REASON)}…` : line;
 }
