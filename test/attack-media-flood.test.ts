@@ -37,3 +37,29 @@ describe('attack: a screenshot tool called again and again', () => {
     expect(folderBytes(join(served.workspace, '.toolgate', 'spill', 'media'))).toBeLessThanOrEqual(128 * MB);
   }, 240_000);
 });
+
+describe('attack: one result that holds thousands of tiny images', () => {
+  let client: Client | undefined;
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('is refused at once, storing none of them', async () => {
+    // Before: 5,000 images of a few bytes took 6.5 s and left 10,000 files in the media store, whatever its byte budget;
+    // one 10 MiB message holds 150,000 of them.
+    const served = attackWorkspace('toolgate-attack-media-many', { media: { command: process.execPath, args: [MEDIA], trust: 'annotations' } });
+    client = new Client({ name: 'media-many', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, '-c', served.config, 'serve', '--stdio'], cwd: served.workspace, stderr: 'ignore' }));
+    const media = join(served.workspace, '.toolgate', 'spill', 'media');
+    const before = readdirSync(media).length;
+    const started = performance.now();
+    const result = await client.callTool({ name: 'mcp_media_many_images', arguments: { count: 5_000 } }, undefined, { timeout: 60_000 });
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0]?.text).toBe('Tool "mcp_media_many_images" failed: the MCP server sent a malformed result (content holds more than 256 media blocks).');
+    expect(readdirSync(media).length).toBe(before);
+    // Within the bound they are stored and sent.
+    const few = await client.callTool({ name: 'mcp_media_many_images', arguments: { count: 3 } });
+    expect((few.content as { type: string }[]).filter((block) => block.type === 'image')).toHaveLength(3);
+  }, 60_000);
+});

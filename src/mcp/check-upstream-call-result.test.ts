@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asCallToolResult, findMalformedCallResult } from './check-upstream-call-result.js';
+import { asCallToolResult, findMalformedCallResult, MAX_MEDIA_BLOCKS } from './check-upstream-call-result.js';
 
 /** Arrays nested `depth` levels, as JSON.parse reads them from a line (a recursive walk overflows the stack on them). */
 const deep = (depth: number): unknown => JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`);
@@ -41,5 +41,15 @@ describe('findMalformedCallResult', () => {
     ['structuredContent that nests 20,000 levels', { content: [], structuredContent: { x: deep(20_000) } }, 'it nests deeper than 64 levels'],
   ])('refuses %s, naming the field and quoting nothing', (_label, result, problem) => {
     expect(findMalformedCallResult(result)).toBe(problem);
+  });
+
+  it('refuses a result holding more media blocks than it stores, and counts none it would not store', () => {
+    const images = (count: number) => Array.from({ length: count }, () => ({ type: 'image', data: 'aGk=', mimeType: 'image/png' }));
+    expect(findMalformedCallResult({ content: images(MAX_MEDIA_BLOCKS) })).toBeUndefined();
+    expect(findMalformedCallResult({ content: [...images(MAX_MEDIA_BLOCKS), { type: 'resource', resource: { uri: 'file:///b', blob: 'aGk=' } }] })).toBe(`content holds more than ${MAX_MEDIA_BLOCKS} media blocks`);
+    // Text resources are text; the blocks beside a structured value, and an isError's, are never stored.
+    expect(findMalformedCallResult({ content: [...images(MAX_MEDIA_BLOCKS), { type: 'resource', resource: { uri: 'file:///a', text: 'a' } }] })).toBeUndefined();
+    expect(findMalformedCallResult({ content: images(MAX_MEDIA_BLOCKS + 1), structuredContent: {} })).toBeUndefined();
+    expect(findMalformedCallResult({ content: images(MAX_MEDIA_BLOCKS + 1), isError: true })).toBeUndefined();
   });
 });

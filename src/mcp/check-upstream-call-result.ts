@@ -22,11 +22,28 @@ export function findMalformedCallResult(result: unknown): string | undefined {
   if (nestsDeeperThan(content, MAX_UPSTREAM_DEPTH) || nestsDeeperThan(structuredContent, MAX_UPSTREAM_DEPTH)) return `it nests deeper than ${MAX_UPSTREAM_DEPTH} levels`;
   if (content === undefined) return undefined;
   if (!Array.isArray(content)) return 'content is not an array';
+  // Media are stored only from a success without a structured value (the blocks beside one, or an isError's, reach no one).
+  const stored = structuredContent === undefined && isError !== true;
+  let media = 0;
   for (const [index, block] of content.entries()) {
     const problem = malformedBlock(block);
     if (problem !== undefined) return `content[${index}] ${problem}`;
+    if (stored && isMedia(block as Record<string, unknown>) && (media += 1) > MAX_MEDIA_BLOCKS) return `content holds more than ${MAX_MEDIA_BLOCKS} media blocks`;
   }
   return undefined;
+}
+
+/**
+ * The most media blocks (images, audio, binary resources) one result may
+ * hold. Each is two files in the host's media store and a block sent to the
+ * client: 5,000 images of a few bytes took 6.5 s and left 10,000 files
+ * behind, and one 10 MiB message holds 150,000 of them.
+ */
+export const MAX_MEDIA_BLOCKS = 256;
+
+function isMedia(block: Record<string, unknown>): boolean {
+  if (block.type === 'image' || block.type === 'audio') return true;
+  return block.type === 'resource' && typeof (block.resource as Record<string, unknown>).text !== 'string';
 }
 
 /** The result as the gateway reads it: `content` present. Call only once `findMalformedCallResult` found nothing. */

@@ -66,6 +66,7 @@ const tools = [
   { name: 'structured_media', description: 'Media inside a structured value, and an image beside it.', outputSchema: object },
   { name: 'bad_base64', description: 'An image whose data is not base64.' },
   { name: 'bogus_mime', description: 'An image whose media type is not a plain type/subtype.' },
+  { name: 'many_images', description: '`count` images of a few bytes each, every one different.' },
 ].map((tool) => ({ inputSchema: object, annotations: { readOnlyHint: true }, ...tool }));
 
 function result(name, args) {
@@ -91,6 +92,8 @@ function result(name, args) {
       return { content: [text('see the structured value'), image(PNG)], structuredContent: { image: image(PNG) } };
     case 'bad_base64':
       return { content: [{ type: 'image', data: 'not base64 at all!', mimeType: 'image/png' }] };
+    case 'many_images':
+      return { content: Array.from({ length: args.count ?? 2 }, (_, index) => image(Buffer.from(`image ${index}`))) };
     case 'bogus_mime':
       return { content: [image(PNG, 'image/png"; onload="alert(1)')] };
     default:

@@ -33,7 +33,8 @@ describe('createMediaStore', () => {
   it('keeps at most maxBytes of the media it stored, the oldest going first, the same bytes again made the newest', async () => {
     // Without a bound every new screenshot stayed, and an upstream called again and again filled the disk.
     const directory = mkdtempSync(path.join(tmpdir(), 'toolgate-media-'));
-    const store = createMediaStore(directory, { maxBytes: 3000 });
+    // Each item costs its bytes and 8 KiB for its two files: room for three of 1,000 bytes.
+    const store = createMediaStore(directory, { maxBytes: 3 * (1000 + 8192) });
     const media = (fill: number) => new Uint8Array(1000).fill(fill);
     const [first, second, third] = [await store.put(media(1), 'image/png'), await store.put(media(2), 'image/png'), await store.put(media(3), 'image/png')];
     // Stored again, the first is the newest: the second goes when a fourth comes.
@@ -48,17 +49,24 @@ describe('createMediaStore', () => {
 
   it('refuses media larger than the whole budget, typed, and keeps what it held', async () => {
     const directory = mkdtempSync(path.join(tmpdir(), 'toolgate-media-'));
-    const store = createMediaStore(directory, { maxBytes: 1500 });
+    const store = createMediaStore(directory, { maxBytes: 15_000 });
     const kept = await store.put(new Uint8Array(1000).fill(7), 'image/png');
-    await expect(store.put(new Uint8Array(2000), 'image/png')).rejects.toMatchObject({ code: 'TOOL_UNAVAILABLE' });
+    await expect(store.put(new Uint8Array(10_000), 'image/png')).rejects.toMatchObject({ code: 'TOOL_UNAVAILABLE' });
     expect(await store.get(kept.handle)).toBeDefined();
   });
 
   it('shares the budget among puts side by side', async () => {
     const directory = mkdtempSync(path.join(tmpdir(), 'toolgate-media-'));
-    const store = createMediaStore(directory, { maxBytes: 4000 });
+    const store = createMediaStore(directory, { maxBytes: 4 * (1000 + 8192) });
     await Promise.all(Array.from({ length: 12 }, (_, index) => store.put(new Uint8Array(1000).fill(index), 'image/png')));
     await store.put(new Uint8Array(1000).fill(99), 'image/png');
     expect(readdirSync(directory).filter((name) => !name.endsWith('.type')).length).toBeLessThanOrEqual(4);
+  });
+
+  it('counts each item its two files, so media of a few bytes cannot fill the disk with files', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'toolgate-media-'));
+    const store = createMediaStore(directory, { maxBytes: 10 * (8192 + 16) });
+    for (let index = 0; index < 100; index += 1) await store.put(new TextEncoder().encode(`image ${index}`), 'image/png');
+    expect(readdirSync(directory)).toHaveLength(20);
   });
 });

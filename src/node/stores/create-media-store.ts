@@ -8,6 +8,11 @@ import { writeFileAtomic } from '../fs/write-file-atomic.js';
 
 /** What one store keeps at most: a hundred screenshots of a megabyte and more, or eighteen of the largest a client is sent (7 MiB). */
 export const DEFAULT_MAX_MEDIA_BYTES = 128 * 1024 * 1024;
+/**
+ * What each stored item costs beyond its bytes: its two files (the bytes and the type), a block of the disk each at
+ * least. Tiny media would otherwise fit the budget by the million, each two files.
+ */
+const ENTRY_COST_BYTES = 8192;
 
 export interface MediaStoreOptions {
   /**
@@ -31,7 +36,8 @@ export function createMediaStore(directory: string, options: MediaStoreOptions =
   // Made here, synchronously: a folder still being made on the thread pool would race the host's close removing the spill folder.
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   // What this store stored and keeps, by digest, oldest first (storing the same bytes again makes them the newest), and
-  // the bytes they hold, written or being written: reserved before any await, so puts side by side share one budget.
+  // what they cost (`ENTRY_COST_BYTES` each beyond their bytes), written or being written: reserved before any await, so
+  // puts side by side share one budget.
   const kept = new Map<string, { readonly bytes: number; written: boolean }>();
   let held = 0;
   const forget = async (digest: string): Promise<void> => {
@@ -44,11 +50,12 @@ export function createMediaStore(directory: string, options: MediaStoreOptions =
   return {
     async put(bytes, mediaType) {
       const type = isPlainMediaType(mediaType) ? mediaType : 'application/octet-stream';
-      if (bytes.byteLength > maxBytes) throw new ToolUnavailableError('mediaStore', 'mediaStore', `the media (${bytes.byteLength} bytes) do not fit the media store's ${maxBytes} bytes`);
+      const cost = bytes.byteLength + ENTRY_COST_BYTES;
+      if (cost > maxBytes) throw new ToolUnavailableError('mediaStore', 'mediaStore', `the media (${bytes.byteLength} bytes) do not fit the media store's ${maxBytes} bytes`);
       const digest = createHash('sha256').update(bytes).digest('hex');
       const known = kept.get(digest);
       kept.delete(digest);
-      const entry = known ?? { bytes: bytes.byteLength, written: false };
+      const entry = known ?? { bytes: cost, written: false };
       kept.set(digest, entry);
       if (known === undefined) held += entry.bytes;
       // The oldest written media make room; media still being written are never removed under their writer.
