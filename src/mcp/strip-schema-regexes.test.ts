@@ -45,6 +45,16 @@ describe('stripSchemaRegexes', () => {
     });
   });
 
+  it('removes uniqueItems, which ajv checks in quadratic time, and keeps a property named uniqueItems', () => {
+    const schema = { type: 'object', properties: { uniqueItems: { type: 'array', uniqueItems: true, items: { type: 'array', uniqueItems: true } } } };
+    const stripped = stripSchemaRegexes(schema);
+    expect(stripped).toEqual({ type: 'object', properties: { uniqueItems: { type: 'array', items: { type: 'array' } } } });
+    // 20,000 distinct objects: about 14 s of the event loop with the keyword, at once without it.
+    const started = performance.now();
+    expect(accepts(stripped, { uniqueItems: Array.from({ length: 20_000 }, (_, index) => [{ a: index }]) })).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
   it('does not modify its input, frozen or not, and shares no object with it', () => {
     const schema = {
       type: 'object',
