@@ -12,7 +12,7 @@ import { compilerOfDraft, draftOf, type JsonSchema, type JsonSchemaDraft } from 
  * the generated direct validator) from an untrusted upstream's schema. The
  * model still reads, and the pin still digests, the upstream's own schema;
  * the upstream still validates its own arguments with its own patterns.
- * Only toolgate's copy changes, in four ways, and only in schema positions
+ * Only toolgate's copy changes, in these ways, and only in schema positions
  * (a property *named* `pattern` under `properties` is a name, and stays):
  *
  * - `pattern` is removed: the string is accepted on its other keywords.
@@ -25,7 +25,8 @@ import { compilerOfDraft, draftOf, type JsonSchema, type JsonSchemaDraft } from 
  *   as possible without knowing which names a pattern matches.
  * - `uniqueItems` is removed, for the same reason as `pattern`: ajv checks it
  *   in time quadratic in the array's length, on the event loop, against
- *   arguments any model chooses and results the upstream chooses.
+ *   arguments any model chooses and results the upstream chooses. So is an
+ *   `enum` of more than 256 values, checked one after another for each item.
  *
  * Every subschema location of draft-07, 2019-09 and 2020-12 is walked. A
  * keyword the walk does not know is walked too, as a possible schema: ajv
@@ -59,6 +60,15 @@ const DATA_KEYWORDS = new Set([
 const REGEX_KEYWORDS = new Set(['pattern', 'format', 'uniqueItems']);
 
 /**
+ * The longest `enum` kept. ajv checks a value against the list one entry
+ * after another, so an array's check costs its length times the list's: 40,000
+ * numbers under an output schema whose items must be one of 30,000 held the
+ * event loop 6.5 s, and compiling that list 2 s more. A longer list is
+ * dropped, as a pattern is.
+ */
+const MAX_ENUM_VALUES = 256;
+
+/**
  * Deeper than the core's schema ceiling (SCHEMA_SIZE_LIMITS.maxDepth): the
  * core refuses such a schema anyway, so past it a subschema becomes `false`
  * (regex-free, and the walk cannot overflow the stack).
@@ -83,6 +93,7 @@ function walkSchema(node: SchemaObject, depth: number): SchemaObject {
   let patternProperties: unknown[] | undefined;
   for (const [key, value] of Object.entries(node)) {
     if (REGEX_KEYWORDS.has(key)) continue;
+    if (key === 'enum' && Array.isArray(value) && value.length > MAX_ENUM_VALUES) continue;
     if (key === 'patternProperties') {
       // Whatever its shape, the key itself never reaches ajv. Its schemas are kept, walked, for the fold.
       patternProperties = isObject(value) ? Object.values(value).map((item) => walkSchemaLike(item, depth + 1)) : [];
