@@ -157,7 +157,7 @@ describe('attack: one MCP session reaching into another', () => {
     expect(existsSync(join(gateway.workspace, 'pwned.txt'))).toBe(false);
   });
 
-  it('a batch holding two writes under one request id and a listing asks for each write on its own: approving one writes that one alone', async () => {
+  it('a batch holding two writes under one request id: the second is refused while the first is in flight, and approving the first writes that one alone', async () => {
     const gateway = opened.gateway(await serveGateway({ scope: 'workspace-write', mode: 'ask' }));
     const token = String((gateway.auth.requestInit.headers as Record<string, string>).Authorization);
     const base = { host: `127.0.0.1:${gateway.mcpUrl.port}`, authorization: token, accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
@@ -167,16 +167,18 @@ describe('attack: one MCP session reaching into another', () => {
     const write = (path: string) => ({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'write_file', arguments: { path, content: path } } });
     const answered = post(gateway.mcpUrl, headers, JSON.stringify([write('a.txt'), write('b.txt'), { jsonrpc: '2.0', id: 3, method: 'tools/list' }]));
     const listed = async (): Promise<{ id: string; target?: { files: { path: string }[] } }[]> => (await consoleApi(gateway.consoleUrl, '/api/approvals')).body as { id: string; target?: { files: { path: string }[] } }[];
-    await expect.poll(async () => (await listed()).length, { timeout: 20_000 }).toBe(2);
+    await expect.poll(async () => (await listed()).length, { timeout: 20_000 }).toBe(1);
+    // Only the first write asks: the second, under the id of one in flight, never reaches the pipeline.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const cards = await listed();
-    const first = cards.find((card) => card.target?.files[0]?.path === 'a.txt');
-    const second = cards.find((card) => card.target?.files[0]?.path === 'b.txt');
-    expect((await consoleApi(gateway.consoleUrl, `/api/approvals/${first?.id ?? ''}`, { method: 'POST', body: JSON.stringify({ decision: 'once' }) })).status).toBe(200);
+    expect(cards.map((card) => card.target?.files[0]?.path)).toEqual(['a.txt']);
+    expect((await consoleApi(gateway.consoleUrl, `/api/approvals/${cards[0]?.id ?? ''}`, { method: 'POST', body: JSON.stringify({ decision: 'once' }) })).status).toBe(200);
     await expect.poll(() => existsSync(join(gateway.workspace, 'a.txt')), { timeout: 10_000 }).toBe(true);
-    expect((await listed()).map((card) => card.id)).toEqual([second?.id]);
-    expect(existsSync(join(gateway.workspace, 'b.txt'))).toBe(false);
-    expect((await consoleApi(gateway.consoleUrl, `/api/approvals/${second?.id ?? ''}`, { method: 'POST', body: JSON.stringify({ decision: 'reject' }) })).status).toBe(200);
-    expect((await answered).status).toBe(200);
+    const answer = await answered;
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain('"code":-32600');
+    expect(answer.body).toContain('already in flight');
+    expect(await listed()).toEqual([]);
     expect(existsSync(join(gateway.workspace, 'b.txt'))).toBe(false);
   });
 });

@@ -100,10 +100,14 @@ describe('attack: an upstream result that tries to break the stdio framing', () 
     expect(served.lines().slice(from).every((line) => line.length > MEGABYTES)).toBe(true);
   }, 120_000);
 
-  it('held: a deeply nested result arrives as one message', async () => {
+  it('held: a deeply nested result arrives as one message: within the depth bound its value, past it a refusal that names the bound', async () => {
+    // 62 levels below `value`: 64 with `structuredContent` and the leaf, the deepest an upstream result may nest.
+    const within = served.lines().length;
+    expect(texts(await served.client.callTool({ name: 'mcp_hx_deep', arguments: { depth: 62 } }))[0]).toMatch(/^\{"value":/);
+    expect(messagesSince(within)).toHaveLength(1);
     for (const depth of [500, 2_000]) {
       const from = served.lines().length;
-      expect(texts(await served.client.callTool({ name: 'mcp_hx_deep', arguments: { depth } }))[0], String(depth)).toMatch(/^\{"value":/);
+      expect(texts(await served.client.callTool({ name: 'mcp_hx_deep', arguments: { depth } }))[0], String(depth)).toContain('nests deeper than 64 levels');
       expect(messagesSince(from), String(depth)).toHaveLength(1);
     }
   });
