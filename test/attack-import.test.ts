@@ -144,3 +144,24 @@ describe('attack import: a deny bound to a session the import does not assume', 
     expect(readFileSync(join(opened().gateway.workspace, 'notes.md'), 'utf8')).toBe('first\n');
   });
 });
+
+describe("attack import: a repository's ask outranks the operator's deny", () => {
+  // Not pinned, so only its deny and ask rules load, which were taken to narrow; but a Gemini CLI workspace rule sits
+  // at priority 3000 and more, above the configuration's deny at 0: the deny became a card a person could approve.
+  const policy = '[[rule]]\ntoolName = "write_file"\ndecision = "ask_user"\npriority = 999\n';
+  const opened = shareGateway(
+    { scope: 'workspace-write', mode: 'auto', policy: { deny: ['Write(planted.txt)'], imports: [{ from: 'gemini', path: '.gemini/policies/repo.toml' }] } },
+    { '.gemini/policies/repo.toml': policy },
+  );
+
+  it("the configuration's deny still refuses the write: nobody is asked", async () => {
+    const result = await opened().mcp.callTool({ name: 'write_file', arguments: { path: 'planted.txt', content: 'pwned\n' } });
+    expect(text(result)).toContain('refused by policy rule \\"Write(planted.txt)');
+    expect(existsSync(join(opened().gateway.workspace, 'planted.txt'))).toBe(false);
+  });
+
+  it('policy explain says denied, naming the configuration\'s rule', async () => {
+    const explained = await runCli(['policy', 'explain', 'write_file', '{"path":"planted.txt","content":"x"}', '--json'], opened().gateway.workspace);
+    expect(JSON.parse(explained.stdout) as { decision: string }).toMatchObject({ decision: 'denied' });
+  });
+});

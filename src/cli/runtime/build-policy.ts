@@ -7,7 +7,7 @@ import { parseJsonOrThrow } from '../../core/errors/parse-json-or-throw.js';
 import { isTrustedPolicyFile, policyFilePaths, readPolicyFile } from '../../node/policy/policy-file.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
-import { importedAllowCeiling, pinnedAllows, rankImportedAllows } from './imported-allows.js';
+import { importedAllowCeiling, importedAskCeiling, pinnedAllows, rankImportedAllows, rankImportedAsks } from './imported-allows.js';
 import { readPolicyImport } from './read-policy-import.js';
 
 export interface BuiltPolicy {
@@ -106,9 +106,9 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
   const warnings: string[] = [];
   const remembered = await rememberedRules(config, warnings);
   const written = configRules(config);
-  const ceiling = importedAllowCeiling([...written, ...remembered]);
+  const operator = [...written, ...remembered];
   const imported: PolicyRule[] = [];
-  for (const [position, entry] of (config.policy.imports ?? []).entries()) imported.push(...(await importedRules(config, { ...entry, position }, ceiling, warnings)));
+  for (const [position, entry] of (config.policy.imports ?? []).entries()) imported.push(...(await importedRules(config, { ...entry, position }, operator, warnings)));
   // The imported files too: a model that rewrites one changes the rules of the next start.
   const ownFiles = [config.journal.path, ...(config.file === undefined ? [] : [config.file]), ...(config.policy.imports ?? []).map((entry) => entry.path)]
     .map((file) => relative(config.workspace, file))
@@ -137,9 +137,10 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
 /**
  * One `policy.imports` entry's rules: the file read once, parsed by its
  * importer, its allows kept only while the configuration pins these bytes,
- * and ranked below every rule the operator wrote.
+ * its allows ranked below every rule the operator wrote and its asks below
+ * every deny the operator wrote.
  */
-async function importedRules(config: ResolvedConfig, entry: ImportEntry & { readonly position: number }, ceiling: number, warnings: string[]): Promise<PolicyRule[]> {
+async function importedRules(config: ResolvedConfig, entry: ImportEntry & { readonly position: number }, operator: readonly PolicyRule[], warnings: string[]): Promise<PolicyRule[]> {
   const file = entry.path;
   const { text, sha256 } = await readPolicyImport(file);
   let result;
@@ -158,7 +159,8 @@ async function importedRules(config: ResolvedConfig, entry: ImportEntry & { read
   }
   warnings.push(...result.warnings);
   const trusted = pinnedAllows(numbered(config, result.rules, file, entry.position), entry, sha256, file, warnings);
-  return rankImportedAllows(trusted, ceiling, file, warnings);
+  const allowsRanked = rankImportedAllows(trusted, importedAllowCeiling(operator), file, warnings);
+  return rankImportedAsks(allowsRanked, importedAskCeiling(operator), operator, file, warnings);
 }
 
 type ImportEntry = NonNullable<ResolvedConfig['policy']['imports']>[number];
