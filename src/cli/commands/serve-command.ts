@@ -56,9 +56,9 @@ export async function runServe(config: ResolvedConfig, options: ServeOptions, ou
   try {
     for (const warning of gateway.warnings) output.info(`warning: ${warning}`);
     const stopReporting = reportServerStatus(gateway, output);
-    if (consoleOn) served = await startServeConsole(gateway);
     // Every call of this gateway is journaled under one run id: `audit tail --run` and `replay` take it.
     const runId = `serve-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    if (consoleOn) served = await startServeConsole(gateway, runId);
     const mcp = await serveMcp(gateway.live, {
       transport: http === undefined ? 'stdio' : { kind: 'http', port: http.port, ...(http.access.kind === 'token' ? { token: http.access.token } : {}) },
       context: { ...gateway.context, runId },

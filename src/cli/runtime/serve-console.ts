@@ -1,6 +1,6 @@
 import { anchorPathFor, createJournalAudit, readJournalAnchor, type JournalAudit } from '../../journal/sqlite/index.js';
 import { startConsole, type AuditSource, type ConsoleServer, type PolicyDescription } from '../../console/index.js';
-import type { MatchedRule, PolicyExplanation } from '../../core/internal.js';
+import type { MatchedRule, PolicyExplanation, ToolReceipt } from '../../core/internal.js';
 import type { Gateway } from './open-gateway.js';
 
 /** The console of `toolgate serve`, and the journal audit it reads receipts through. */
@@ -12,16 +12,17 @@ export interface ServeConsole {
 /**
  * Start the web console of a gateway: its approvals, its journal (read
  * through an audit of its own), its policy, the claims a crash left open and
- * the withheld MCP definitions a person may approve.
+ * the withheld MCP definitions a person may approve. `runId` is the run this
+ * gateway journals its calls under.
  */
-export async function startServeConsole(gateway: Gateway): Promise<ServeConsole> {
+export async function startServeConsole(gateway: Gateway, runId: string): Promise<ServeConsole> {
   const { config } = gateway;
   const audit = createJournalAudit(config.journal.path);
   try {
     const server = await startConsole({
       registry: gateway.registry(),
       approvals: gateway.approvals,
-      audit: auditSource(gateway, audit),
+      audit: auditSource(gateway, audit, runId),
       media: gateway.host.mediaStore,
       describePolicy: () => describePolicy(gateway),
       unresolved: () => gateway.journal.unresolved(),
@@ -38,7 +39,7 @@ export async function startServeConsole(gateway: Gateway): Promise<ServeConsole>
   }
 }
 
-function auditSource(gateway: Gateway, audit: JournalAudit): AuditSource {
+function auditSource(gateway: Gateway, audit: JournalAudit, runId: string): AuditSource {
   return {
     list: ({ before, ...filter }) => {
       // The receipts of calls that have returned, batched or not.
@@ -52,17 +53,7 @@ function auditSource(gateway: Gateway, audit: JournalAudit): AuditSource {
       const entry = audit.get(invocationId);
       if (entry === undefined) return Promise.resolve(undefined);
       const receipt = entry.receipt;
-      let explanation: PolicyExplanation | readonly MatchedRule[];
-      try {
-        const registry = gateway.registry();
-        const target = registry.get(receipt.tool)?.policyTarget?.(receipt.arguments);
-        // The tool's own policy view, so the explanation knows a write from a read.
-        const tool = registry.list().find((info) => info.name === receipt.tool && info.version === receipt.version)?.policyView ?? receipt.tool;
-        explanation = gateway.policy.current.explain({ tool, args: receipt.arguments, ...(target === undefined ? {} : { target }) });
-      } catch {
-        explanation = receipt.policy.rules;
-      }
-      return Promise.resolve({ receipt, chain: { position: entry.chain.position, hash: entry.chain.hash }, explanation });
+      return Promise.resolve({ receipt, chain: { position: entry.chain.position, hash: entry.chain.hash }, explanation: explainReceipt(gateway, receipt, entry.runId === runId) });
     },
     // Only what a receipt in this gateway's journal lists is the console's to show.
     attachment: (handle) => {
@@ -75,6 +66,34 @@ function auditSource(gateway: Gateway, audit: JournalAudit): AuditSource {
       return anchor === undefined ? gateway.journal.verify() : gateway.journal.verify({ anchor });
     },
   };
+}
+
+/**
+ * The decision trace a receipt's detail shows. The policy's step-by-step
+ * account is worked out again now, so it is shown only while it can be the
+ * account of that decision: a receipt of this run, decided by the snapshot
+ * still in force, that the account decides as the receipt recorded. Any
+ * other receipt (an earlier start, whose configuration may have denied what
+ * today's allows; a snapshot since replaced; arguments the receipt keeps
+ * masked, which match other rules) shows the rules it recorded: the trace
+ * under a receipt denied by `Write(notes.md)` read "decides: rule
+ * Write(notes.md) → allow" once a later start allowed it.
+ */
+function explainReceipt(gateway: Gateway, receipt: ToolReceipt, thisRun: boolean): PolicyExplanation | readonly MatchedRule[] {
+  const snapshot = gateway.policy.current;
+  if (!thisRun || receipt.policy.version !== snapshot.version) return receipt.policy.rules;
+  try {
+    const registry = gateway.registry();
+    const target = registry.get(receipt.tool)?.policyTarget?.(receipt.arguments);
+    // The tool's own policy view, so the explanation knows a write from a read.
+    const tool = registry.list().find((info) => info.name === receipt.tool && info.version === receipt.version)?.policyView ?? receipt.tool;
+    const explanation = snapshot.explain({ tool, args: receipt.arguments, ...(target === undefined ? {} : { target }) });
+    const recorded = new Set(receipt.policy.rules.map((rule) => rule.id));
+    const agrees = explanation.decision.kind === receipt.policy.decision && explanation.rules.every((rule) => recorded.has(rule.id));
+    return agrees ? explanation : receipt.policy.rules;
+  } catch {
+    return receipt.policy.rules;
+  }
 }
 
 function describePolicy(gateway: Gateway): PolicyDescription {
