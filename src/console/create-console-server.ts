@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeHttpServer, createBoundedHttpServer } from '../mcp/create-bounded-http-server.js';
 import type { AddressInfo } from 'node:net';
+import { MALFORMED_TARGET, requestTarget } from '../mcp/request-target.js';
 import { answerConsoleRoute } from './answer-console-route.js';
 import { authenticate, createConsoleToken, fetchSiteAllowed, hostAllowed, originAllowed } from './console-access.js';
 import { sendFavicon, sendJson } from './console-responses.js';
@@ -25,7 +26,8 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
 
   let port = 0;
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
+    const url = requestTarget(request, `http://127.0.0.1:${port}`);
+    if (url === undefined) return sendJson(response, 400, { error: MALFORMED_TARGET });
     if (!hostAllowed(request, port)) return sendJson(response, 421, { error: 'unexpected Host header' });
     const method = request.method ?? 'GET';
     const route = routeConsoleRequest(method, url.pathname);

@@ -10,6 +10,7 @@ import { createBearerCheck } from './bearer-token-check.js';
 import { honourCancellations } from './honour-cancellations.js';
 import { refuseReusedRequestIds } from './refuse-reused-request-ids.js';
 import { httpAllowLists } from './http-allow-lists.js';
+import { requestTarget, MALFORMED_TARGET } from './request-target.js';
 import { resolveServeHttpOptions } from './resolve-serve-http-options.js';
 
 export interface ServeHttpOptions {
@@ -90,7 +91,9 @@ export async function serveHttp(options: ServeHttpOptions, createSession: () => 
   let allowedOrigins: string[] = [];
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) return reply(response, 404, 'Not found');
+    const target = requestTarget(request, 'http://localhost');
+    if (target === undefined) return reply(response, 400, MALFORMED_TARGET);
+    if (target.pathname !== path) return reply(response, 404, 'Not found');
     if (authorized !== undefined && !authorized(request.headers.authorization)) {
       response.setHeader('WWW-Authenticate', 'Bearer');
       return reply(response, 401, 'Unauthorized');
