@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { describeDecision } from '../src/console/describe-decision.js';
+import { decide, pendingApproval } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, serveGateway, serveWorkspace, type ServedGateway } from './support/serve-gateway.js';
 
 /*
@@ -50,5 +52,29 @@ describe('attack: the decision trace of a receipt is the policy of today', () =>
     writeFileSync(join(first.workspace, 'toolgate.config.json'), JSON.stringify({ scope: 'workspace-write', mode: 'auto', policy: { allow: ['Write(notes.md)'] } }));
     const second = opened.gateway(await serveWorkspace(first.workspace));
     expectHonestTrace(await receiptOf(second, 'write_file'), 'deny');
+  });
+});
+
+describe('attack: a rejection nobody gave reads as a person\'s', () => {
+  // `rejected when asked` stood for every rejection: plan mode's, an approval that expired with nobody there, a
+  // gateway with nobody to ask. The receipt kept only `confirm` for any of them, so the audit said a person refused.
+  const call = async (config: object): Promise<{ gateway: ServedGateway; decision: string }> => {
+    const gateway = opened.gateway(await serveGateway(config));
+    const client = opened.client((await connectClient(gateway.mcpUrl, 'agent', undefined, gateway.auth)).client);
+    await client.callTool({ name: 'write_file', arguments: { path: 'notes.md', content: 'x\n' } });
+    const receipt = (await receiptOf(gateway, 'write_file')).receipt;
+    return { gateway, decision: describeDecision(receipt as unknown as Parameters<typeof describeDecision>[0]) };
+  };
+
+  it('plan mode, and an approval that expired, say so; a person\'s rejection in the console says it was asked', async () => {
+    expect((await call({ scope: 'workspace-write', mode: 'plan' })).decision).toBe('rejected by mode plan');
+    expect((await call({ scope: 'workspace-write', mode: 'ask', approvals: { timeoutSeconds: 1 } })).decision).toBe('rejected: nobody decided in time, or the approval queue was full');
+
+    const gateway = opened.gateway(await serveGateway({ scope: 'workspace-write', mode: 'ask' }));
+    const client = opened.client((await connectClient(gateway.mcpUrl, 'agent', undefined, gateway.auth)).client);
+    const pending = client.callTool({ name: 'write_file', arguments: { path: 'notes.md', content: 'x\n' } });
+    await decide(gateway, (await pendingApproval(gateway, 'write_file')).id, 'reject');
+    await pending;
+    expect(describeDecision((await receiptOf(gateway, 'write_file')).receipt as unknown as Parameters<typeof describeDecision>[0])).toBe('rejected when asked, by the console');
   });
 });

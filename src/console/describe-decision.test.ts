@@ -17,6 +17,17 @@ describe('describeDecision', () => {
     expect(describeDecision(receipt({ ...asked, status: 'denied', code: 'DENIED_BY_USER', approval: { outcome: 'reject', how: 'confirm' } }))).toBe('rejected when asked');
   });
 
+  it('says who rejected: a person only when one was asked, and a rule of the gateway as what it is', () => {
+    const rejected = (how: string): string => describeDecision(receipt({ status: 'denied', code: 'DENIED_BY_USER', approval: { outcome: 'reject', how } }));
+    expect(rejected('confirm:console')).toBe('rejected when asked, by the console');
+    expect(rejected('confirm:tty')).toBe('rejected when asked, by the terminal');
+    expect(rejected('confirm:mode:plan')).toBe('rejected by mode plan');
+    expect(rejected('confirm:approval-queue')).toBe('rejected: nobody decided in time, or the approval queue was full');
+    expect(rejected('confirm:gateway')).toBe('rejected: nobody could be asked (no console)');
+    expect(rejected('confirm:policy')).toBe('rejected: the policy changed while it waited');
+    expect(rejected('confirm:constructor')).toBe('rejected by constructor');
+  });
+
   it('names the rule that allowed or denied, with its source, and the floor when no rule did', () => {
     expect(describeDecision(receipt({ policy: { decision: 'allow', version: 1, rules: [{ id: 'project#0', source: 'project', decision: 'allow', rule: 'Read(./docs/**)' }] } }))).toBe('allowed by rule Read(./docs/**) (project)');
     expect(describeDecision(receipt({}))).toBe('allowed: nothing asks for it');

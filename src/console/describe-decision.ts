@@ -24,6 +24,29 @@ function approver(how: string | undefined): string {
   return `by ${by}`;
 }
 
+/**
+ * A rejection in words, from `approval.how`. Only the console, the terminal
+ * and an MCP client's elicitation ask a person; every other rejecter is a
+ * rule of the gateway, and saying "rejected when asked" of it told the audit
+ * a person refused what nobody saw. A receipt written before rejections
+ * named their rejecter (`confirm` alone) reads as it always did.
+ */
+function rejection(how: string | undefined): string {
+  const by = how?.startsWith('confirm:') === true ? how.slice('confirm:'.length) : undefined;
+  if (by === undefined) return 'rejected when asked';
+  if (by === 'console' || by === 'tty' || by === 'mcp-client') return `rejected when asked, by ${by === 'console' ? 'the console' : by === 'tty' ? 'the terminal' : 'the MCP client'}`;
+  if (by.startsWith('mode:')) return `rejected by mode ${by.slice('mode:'.length)}`;
+  return Object.hasOwn(REJECTERS, by) ? (REJECTERS[by] as string) : `rejected by ${by}`;
+}
+
+const REJECTERS: Readonly<Record<string, string>> = {
+  'approval-queue': 'rejected: nobody decided in time, or the approval queue was full',
+  gateway: 'rejected: nobody could be asked (no console)',
+  policy: 'rejected: the policy changed while it waited',
+  classifier: 'rejected by the auto-mode classifier',
+  toolgate: 'rejected without asking: a person rejected an earlier call of this script',
+};
+
 export function describeDecision(receipt: Pick<ToolReceipt, 'status' | 'code' | 'policy' | 'approval'>): string {
   const { status, code, policy, approval } = receipt;
   if (code === 'ARGS_INVALID') return 'invalid arguments';
@@ -32,7 +55,7 @@ export function describeDecision(receipt: Pick<ToolReceipt, 'status' | 'code' | 
     const scope = approval.scope === undefined ? undefined : SCOPES[approval.scope];
     decided = `approved ${scope === undefined ? '' : `${scope} `}${approver(approval.how)}`;
   } else if (approval.outcome === 'reject') {
-    decided = 'rejected when asked';
+    decided = rejection(approval.how);
   } else if (policy.decision === 'deny') {
     const rule = policy.rules.find((entry) => entry.decision === 'deny');
     decided = rule === undefined ? `denied by the policy floor (${code})` : `denied by ${named(rule)}`;

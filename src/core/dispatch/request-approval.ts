@@ -83,7 +83,9 @@ export async function requestApproval(state: ResolvedDispatchState): Promise<App
     return undefined;
   }
   const label = decision?.outcome === 'reject' && typeof decision.reason === 'string' ? redactedLine(decision.reason) : undefined;
-  state.approval = { outcome: 'reject', how: 'confirm', at: Date.now() };
+  // Who rejected, as for an approval: plan mode, an approval that expired, a gateway with nobody to ask and a person
+  // all reject, and a receipt that kept `confirm` alone said a person refused each of them.
+  state.approval = { outcome: 'reject', how: decision?.by === undefined ? 'confirm' : `confirm:${decision.by}`, at: Date.now() };
   const unanswered = decision?.outcome === 'reject' && decision.noApprover === true;
   return new ToolDeniedByUserError(tool.key, unanswered ? 'no_approval_hook' : 'user_rejected', { label });
 }
