@@ -28,7 +28,8 @@ import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { buildPolicy, REMEMBERED_RULE_PREFIX } from './build-policy.js';
 import { diffForWrite } from './diff-for-write.js';
-import { gatewayHostOptions, gatewaySpillDir, prepareGatewayStateFolder, prepareUserStateFolder } from './gateway-host-options.js';
+import { gatewayHostOptions, gatewaySpillDir, prepareGatewayStateFolder, prepareUserStateFolder, userStateFolder } from './gateway-host-options.js';
+import { launcherArgs, launcherEnv } from './upstream-launcher.js';
 import { registryLimits } from './registry-limits.js';
 import { vouchSigningKey } from './vouch-signing-key.js';
 
@@ -112,7 +113,11 @@ function upstreamConfigs(config: ResolvedConfig): McpServerConfig[] {
       if (stdioOnly !== undefined) throw new CliError('config', `${file}: servers.${name}.${stdioOnly} applies only to a server started with a command.`);
       upstream = { ...common, transport: 'http', url: server.url, ...(server.local === undefined ? {} : { local: server.local }) };
     } else if (server.command === undefined) throw new CliError('config', `${file}: servers.${name} needs a command or a url.`);
-    else upstream = { ...common, transport: 'stdio', command: server.command, args: [...(server.args ?? [])], ...(server.env === undefined ? {} : { env: server.env }), cwd: config.workspace, ...pipeBounds };
+    else {
+      // Started in the workspace, whose relative paths its arguments name; the code it runs is never the workspace's.
+      const args = launcherArgs(server.command, server.args ?? [], userStateFolder(config, homedir()));
+      upstream = { ...common, transport: 'stdio', command: server.command, args, env: launcherEnv(server.env), cwd: config.workspace, ...pipeBounds };
+    }
     try {
       checkServerGovernance(upstream, `servers.${name}`);
     } catch (error) {
