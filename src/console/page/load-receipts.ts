@@ -40,15 +40,15 @@ export function loadReceipts(more = false): void {
         'tr',
         { 'data-receipt': r.invocationId, onclick: () => openReceipt(r.invocationId) },
         el('td', { text: time(r.startedAt) }),
-        el('td', { text: r.tool }),
+        el('td', { text: visible(r.tool) }),
         el('td', { class: 'target', text: targetText(r) }),
-        el('td', { text: r.agent || '—' }),
+        el('td', { text: visible(r.agent || '—') }),
         el('td', { class: 'decision', text: describeDecision(r) }),
         el('td', {}, el('span', { class: `status ${r.status}`, text: r.status })),
-        el('td', { text: r.code }),
-        el('td', { class: 'run', text: r.runId ?? '' }),
+        el('td', { text: visible(r.code) }),
+        el('td', { class: 'run', text: visible(r.runId ?? '') }),
         el('td', { text: dur(r.durationMs) }),
-        el('td', { text: r.outputSummary }),
+        el('td', { text: visible(r.outputSummary) }),
       ),
     );
     if (more) byId('receipts').append(...rows);
@@ -110,7 +110,8 @@ export function openReceipt(id: string): void {
     const dl = el('dl');
     const row = (k: string, v: string | undefined): void => {
       dl.appendChild(el('dt', { text: k }));
-      dl.appendChild(el('dd', { text: v ?? '—' }));
+      // What a model chose (a tool name it asked for, an id, an agent) can hold characters that hide or reorder text.
+      dl.appendChild(el('dd', { text: visible(v ?? '—') }));
     };
     row('invocation', r.invocationId);
     row('tool', r.tool + (r.version ? `@${r.version}` : ''));
@@ -129,11 +130,11 @@ export function openReceipt(id: string): void {
       el('h3', { text: 'Receipt' }),
       dl,
       el('h4', { text: 'Arguments (redacted)' }),
-      el('pre', { text: JSON.stringify(r.arguments, null, 2) }),
+      el('pre', { text: visible(JSON.stringify(r.arguments, null, 2), true) }),
       el('h4', { text: 'Decision trace' }),
       renderTrace(d),
       el('h4', { text: 'Output summary' }),
-      el('pre', { text: r.outputSummary }),
+      el('pre', { text: visible(r.outputSummary, true) }),
     );
     if (r.attachments !== undefined && r.attachments.length > 0) box.append(el('h4', { text: 'Media' }), renderAttachments(r.attachments));
     box.hidden = false;

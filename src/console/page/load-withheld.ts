@@ -1,5 +1,5 @@
 import type { WithheldReview } from '../console-types.js';
-import { api, byId, el } from './dom.js';
+import { api, byId, el, visible } from './dom.js';
 import { renderDiff } from './render-diff.js';
 import { guardDecisions, whenSettled } from './settle-guard.js';
 
@@ -28,13 +28,14 @@ export function loadWithheld(): void {
             'details',
             { class: 'offered', ...(w.changes === undefined ? { open: '' } : {}) },
             el('summary', { text: 'The offered definition, whole' }),
-            offered.title ? el('p', { text: offered.title }) : null,
+            offered.title ? el('p', { text: visible(offered.title) }) : null,
             el('h4', { text: 'Description' }),
-            el('pre', { class: 'description', text: offered.description || '' }),
+            // Stripped of hidden characters upstream unless the server says `stripHiddenCharacters: false`: then written out here.
+            el('pre', { class: 'description', text: visible(offered.description || '', true) }),
             el('h4', { text: 'Input schema' }),
-            el('pre', { text: JSON.stringify(offered.inputSchema, null, 2) }),
+            el('pre', { text: visible(JSON.stringify(offered.inputSchema, null, 2), true) }),
             offered.outputSchema ? el('h4', { text: 'Output schema' }) : null,
-            offered.outputSchema ? el('pre', { text: JSON.stringify(offered.outputSchema, null, 2) }) : null,
+            offered.outputSchema ? el('pre', { text: visible(JSON.stringify(offered.outputSchema, null, 2), true) }) : null,
           ),
           el('div', { class: 'meta', text: `offered sha256 ${w.digest}${w.pinnedDigest ? ` · approved before: ${w.pinnedDigest}` : ''}` }),
           problem,

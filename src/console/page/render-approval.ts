@@ -179,7 +179,7 @@ export function noteClosed(c: ClosedApproval): void {
     el('li', {
       class: c.outcome,
       'data-closed': c.id,
-      text: `${time(c.closedAt)} · ${c.toolName} · call ${c.callId} · ${c.outcome === 'withdrawn' ? 'approval withdrawn: the call ended before anyone decided' : 'approval expired: nobody decided in time (rejected)'}`,
+      text: `${time(c.closedAt)} · ${visible(c.toolName)} · call ${visible(c.callId)} · ${c.outcome === 'withdrawn' ? 'approval withdrawn: the call ended before anyone decided' : 'approval expired: nobody decided in time (rejected)'}`,
     }),
   );
   list.hidden = false;

@@ -1,5 +1,5 @@
 import type { LiveCall } from '../console-types.js';
-import { byId, dur, el, time } from './dom.js';
+import { byId, dur, el, time, visible } from './dom.js';
 import { openReceipt } from './load-receipts.js';
 import { showView } from './show-view.js';
 
@@ -12,8 +12,9 @@ export function renderCall(call: LiveCall): void {
   const row = previous ? previous.row : el('tr', { 'data-call': call.callId });
   row.replaceChildren(
     el('td', { text: time(merged.at) }),
-    el('td', { text: merged.tool }),
-    el('td', { text: merged.agent || '—' }),
+    // The name a client asked for is shown even when no tool has it: written out like everything a model chose.
+    el('td', { text: visible(merged.tool) }),
+    el('td', { text: visible(merged.agent || '—') }),
     el('td', { text: merged.decision || '' }),
     el('td', { text: dur(merged.durationMs) }),
     el('td', {}, el('span', { class: `status ${merged.status}`, text: merged.status + (merged.code && merged.code !== 'OK' ? ` · ${merged.code}` : '') })),
