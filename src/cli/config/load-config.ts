@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv';
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parse as parseJsonc, printParseErrorCode, visit, type ParseError } from 'jsonc-parser';
 import type * as Yaml from 'yaml';
 import { CliError } from '../cli-error.js';
 import { validateConfig } from './config-validator.js';
@@ -49,7 +49,36 @@ function parseJsonFile(file: string, text: string): unknown {
     throw new CliError('config', `${file}:${line}:${column}: invalid JSON (${printParseErrorCode(first.error)}).`);
   }
   refuseProtoKeys(file, value);
+  refuseDuplicateKeys(file, text);
   return value;
+}
+
+/**
+ * JSON lets a key appear twice in one object, and the parser keeps the last:
+ * `"scope": "read-only"` at the top and `"scope": "full"` at the end, or a
+ * `deny` list emptied by a second `deny`, read one way to a person and the
+ * other way to the gateway. YAML refuses such a file already; JSON does too.
+ */
+function refuseDuplicateKeys(file: string, text: string): void {
+  const open: Set<string>[] = [];
+  let duplicate: { key: string; offset: number } | undefined;
+  visit(
+    text,
+    {
+      onObjectBegin: () => void open.push(new Set()),
+      onObjectEnd: () => void open.pop(),
+      onObjectProperty: (key, offset) => {
+        const keys = open.at(-1);
+        if (keys === undefined || duplicate !== undefined) return;
+        if (keys.has(key)) duplicate = { key, offset };
+        keys.add(key);
+      },
+    },
+    { allowTrailingComma: true, disallowComments: false },
+  );
+  if (duplicate === undefined) return;
+  const { line, column } = lineColumn(text, duplicate.offset);
+  throw new CliError('config', `${file}:${line}:${column}: the key ${JSON.stringify(duplicate.key)} appears twice in one object; only the last would count. Keep one.`);
 }
 
 /**
