@@ -20,7 +20,8 @@ th { color:var(--muted); font-weight:500; font-size:12px; } tbody tr:hover { bac
 .status { font-weight:600; } .status.ok { color:var(--ok); } .status.error, .status.denied { color:var(--bad); } .status.awaiting-approval, .status.requested { color:var(--warn); } .status.cancelled { color:var(--muted); }
 .empty { color:var(--muted); padding:16px 0; }
 .closed { list-style:none; padding:0; margin:12px 0 0; color:var(--muted); font-size:13px; } .closed li { padding:3px 0; } .closed li.expired { color:var(--warn); }
-.card { background:var(--panel); border:1px solid var(--line); border-left:3px solid var(--warn); border-radius:8px; padding:14px 16px; margin-bottom:12px; }
+/* Every line of a card wraps, wherever it is drawn: an http_request's headers, drawn as one JSON text under its title, put a header after an 8,000-character one 67,000 pixels to the right. */
+.card { background:var(--panel); border:1px solid var(--line); border-left:3px solid var(--warn); border-radius:8px; padding:14px 16px; margin-bottom:12px; overflow-wrap:anywhere; }
 .card h3 { margin:0 0 6px; font-size:15px; } .card h4 { margin:10px 0 2px; font-size:12px; color:var(--muted); } p.error { color:var(--bad); } pre.description { white-space:pre-wrap; overflow-wrap:anywhere; } .card .meta { color:var(--muted); font-size:12px; margin-bottom:8px; }
 .preview { display:grid; grid-template-columns:90px 1fr; gap:4px 10px; margin:8px 0; } .preview dt { color:var(--muted); } .preview dd { margin:0; font-family:ui-monospace, monospace; word-break:break-all; }
 pre { background:#0b0f14; border:1px solid var(--line); border-radius:6px; padding:10px; overflow:auto; max-height:360px; font:12px/1.5 ui-monospace, monospace; margin:6px 0; }
