@@ -57,7 +57,7 @@ const DATA_KEYWORDS = new Set([
  * schema asking for unique items held the event loop 14 s, and 6,000 objects
  * in one call's arguments more than a second.
  */
-const REGEX_KEYWORDS = new Set(['pattern', 'format', 'uniqueItems']);
+const DROPPED_KEYWORDS = new Set(['pattern', 'format', 'uniqueItems']);
 
 /**
  * The longest `enum` kept. ajv checks a value against the list one entry
@@ -92,7 +92,7 @@ function walkSchema(node: SchemaObject, depth: number): SchemaObject {
   const entries: [string, unknown][] = [];
   let patternProperties: unknown[] | undefined;
   for (const [key, value] of Object.entries(node)) {
-    if (REGEX_KEYWORDS.has(key)) continue;
+    if (DROPPED_KEYWORDS.has(key)) continue;
     if (key === 'enum' && Array.isArray(value) && value.length > MAX_ENUM_VALUES) continue;
     if (key === 'patternProperties') {
       // Whatever its shape, the key itself never reaches ajv. Its schemas are kept, walked, for the fold.
