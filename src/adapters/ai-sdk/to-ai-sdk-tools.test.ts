@@ -142,7 +142,7 @@ describe('toAISDKTools', () => {
     messages.push(...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: approvalId(first.content), approved: true }] });
     await generateText({ model, tools, messages });
     expect(host.files.has('notes/p.txt')).toBe(false);
-    expect(receipts.map((receipt) => [receipt.callId, receipt.code, receipt.approval.how])).toEqual([['call-p', 'DENIED_BY_USER', 'confirm']]);
+    expect(receipts.map((receipt) => [receipt.callId, receipt.code, receipt.approval.how])).toEqual([['call-p', 'DENIED_BY_USER', 'confirm:mode:plan']]);
 
     // In ask mode the same framework approval is the person's answer, bound to the action it was given for.
     approvals.setMode('ask');
