@@ -26,7 +26,8 @@ describe("attack: a repository ships the upstream server's package", () => {
     const workspace = makeWorkspace(
       {
         servers: {
-          fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'], connectTimeoutMs: 5_000 },
+          // Offline: npx finds a workspace's copy without the registry, and the test reaches no network.
+          fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'], env: { npm_config_offline: 'true' }, connectTimeoutMs: 5_000 },
           git: { command: 'python3', args: ['-m', 'mcp_server_git'], connectTimeoutMs: 5_000 },
         },
       },

@@ -134,6 +134,9 @@ function upstreamConfigs(config: ResolvedConfig): McpServerConfig[] {
  * that does not compile, a name another tool holds).
  */
 export function connectUpstreams(config: ResolvedConfig, connect = true, onSkipped?: (message: string) => void): Promise<McpConnection> {
+  // npx and `npm exec` are given the user's state folder as their prefix (`launcherArgs`): npm refuses a prefix that
+  // does not exist, so it is made first, whichever command connects (`replay` does without opening a gateway).
+  if (connect) prepareUserStateFolder(config);
   return connectMcpServers({
     servers: connect ? upstreamConfigs(config) : [],
     pins: createJsonFilePinStore(join(config.workspace, '.toolgate', 'mcp-pins.json')),
