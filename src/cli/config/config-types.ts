@@ -30,6 +30,9 @@ export interface ToolgateConfigFile {
     readonly maxOutputBytes?: number;
     /** The most bytes of media one result sends its MCP client as content blocks. */
     readonly maxMediaBytes?: number;
+    /** What the gateway keeps in its spill folder, each store its own: spilled results, and media; past it the oldest go first. */
+    readonly maxSpillBytes?: number;
+    readonly maxMediaStoreBytes?: number;
     /** How many workspace entries, and how many milliseconds, the sandbox may spend finding the protected files to mask before each command. */
     readonly maskWalkEntries?: number;
     readonly maskWalkMilliseconds?: number;

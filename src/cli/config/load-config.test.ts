@@ -118,6 +118,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig(cwd)).toThrow('$.limits.maskWalkEntries: expected must be >= 1; found number 0');
   });
 
+  it('reads the spill stores\' budgets, and refuses a budget that is not a whole number of bytes', () => {
+    const cwd = dir();
+    writeFileSync(join(cwd, 'toolgate.config.json'), JSON.stringify({ limits: { maxSpillBytes: 1_048_576, maxMediaStoreBytes: 16_777_216 } }));
+    expect(loadConfig(cwd)).toMatchObject({ limits: { maxSpillBytes: 1_048_576, maxMediaStoreBytes: 16_777_216 } });
+    writeFileSync(join(cwd, 'toolgate.config.json'), JSON.stringify({ limits: { maxMediaStoreBytes: -1 } }));
+    expect(() => loadConfig(cwd)).toThrow('$.limits.maxMediaStoreBytes: expected must be >= 0; found number -1');
+    writeFileSync(join(cwd, 'toolgate.config.json'), JSON.stringify({ limits: { maxSpillBytes: 1.5 } }));
+    expect(() => loadConfig(cwd)).toThrow('$.limits.maxSpillBytes');
+  });
+
   it('reports a syntax error with line and column', () => {
     const cwd = dir();
     writeFileSync(join(cwd, 'toolgate.config.json'), '{\n  "scope": "read-only",\n  "mode": \n}');

@@ -71,10 +71,13 @@ describe('gatewayHostOptions', () => {
     expect(options.spillDir).toBe(gatewaySpillDir(config));
   });
 
-  it('takes the protected paths and the mask-walk limits the configuration sets, and no limit it leaves out', () => {
-    const set = gatewayHostOptions(configWith({ policy: { protectedPaths: ['secrets/**'], readableProtectedPaths: ['.env.example'] }, limits: { maskWalkEntries: 10, maskWalkMilliseconds: 5 } }));
-    expect(set).toMatchObject({ protectedPaths: ['secrets/**'], readableProtectedPaths: ['.env.example'], maskWalkLimit: { entries: 10, milliseconds: 5 } });
+  it('takes the protected paths, the mask-walk limits and the spill stores\' budgets the configuration sets, and no limit it leaves out', () => {
+    const limits = { maskWalkEntries: 10, maskWalkMilliseconds: 5, maxSpillBytes: 1024, maxMediaStoreBytes: 0 };
+    const set = gatewayHostOptions(configWith({ policy: { protectedPaths: ['secrets/**'], readableProtectedPaths: ['.env.example'] }, limits }));
+    expect(set).toMatchObject({ protectedPaths: ['secrets/**'], readableProtectedPaths: ['.env.example'], maskWalkLimit: { entries: 10, milliseconds: 5 }, maxSpillBytes: 1024, maxMediaStoreBytes: 0 });
     const unset = gatewayHostOptions(configWith({}));
     expect(unset).toMatchObject({ protectedPaths: [], readableProtectedPaths: [], maskWalkLimit: {} });
+    expect(unset).not.toHaveProperty('maxSpillBytes');
+    expect(unset).not.toHaveProperty('maxMediaStoreBytes');
   });
 });

@@ -87,6 +87,8 @@ export function gatewayHostOptions(config: ResolvedConfig, home = homedir(), own
     privatePaths: [...gatewayStatePaths(config, home), ...ownFiles],
     protectedPaths: config.policy.protectedPaths ?? [],
     readableProtectedPaths: config.policy.readableProtectedPaths ?? [],
+    ...(config.limits.maxSpillBytes === undefined ? {} : { maxSpillBytes: config.limits.maxSpillBytes }),
+    ...(config.limits.maxMediaStoreBytes === undefined ? {} : { maxMediaStoreBytes: config.limits.maxMediaStoreBytes }),
     maskWalkLimit: {
       ...(config.limits.maskWalkEntries === undefined ? {} : { entries: config.limits.maskWalkEntries }),
       ...(config.limits.maskWalkMilliseconds === undefined ? {} : { milliseconds: config.limits.maskWalkMilliseconds }),
