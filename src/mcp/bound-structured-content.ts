@@ -1,4 +1,5 @@
 import { exceedsJsonTextBytes } from '../core/internal.js';
+import { clipWhole } from '../core/policy/clip-whole.js';
 
 /** The mark a cut string ends with: the text content beside it carries the result as the pipeline bounded it. */
 export const STRUCTURED_CUT_MARK = ' … [cut: the structured result exceeds the output limit; the text content has the bounded result]';
@@ -75,14 +76,8 @@ function stringLengths(node: unknown, into: number[] = []): number[] {
 }
 
 function cutStrings(node: unknown, keep: number): unknown {
-  if (typeof node === 'string') return node.length > keep + STRUCTURED_CUT_MARK.length ? `${wholeCharacters(node, keep)}${STRUCTURED_CUT_MARK}` : node;
+  if (typeof node === 'string') return node.length > keep + STRUCTURED_CUT_MARK.length ? `${clipWhole(node, keep)}${STRUCTURED_CUT_MARK}` : node;
   if (Array.isArray(node)) return node.map((item) => cutStrings(item, keep));
   if (typeof node !== 'object' || node === null) return node;
   return Object.fromEntries(Object.entries(node).map(([key, item]) => [key, cutStrings(item, keep)]));
-}
-
-/** The first `keep` UTF-16 units, one fewer when that would split a surrogate pair. */
-function wholeCharacters(text: string, keep: number): string {
-  const code = text.charCodeAt(keep - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? keep - 1 : keep);
 }

@@ -1,4 +1,5 @@
 import { withoutTrailingDotsAndSpaces } from './protected-paths.js';
+import { trailingRunStart } from './trailing-run.js';
 
 /**
  * The name a program goes by: the basename of argv[0] (a path that an exact
@@ -29,13 +30,11 @@ export function lookupProgram<T>(table: ReadonlyMap<string, T>, argv0: string): 
 
 /**
  * A name without the version it ends with (`python3.12` is `python`): the
- * digits and dots at its end, from the first digit among them. One scan
- * back; as a regular expression (`[0-9][0-9.]*$`) it tried every start of
- * the run, in time the square of its length.
+ * digits and dots at its end, from the first digit among them, found by one
+ * scan back (`trailingRunStart`), never by `[0-9][0-9.]*$`.
  */
 function withoutVersion(name: string): string {
-  let end = name.length;
-  while (end > 0 && /[0-9.]/.test(name[end - 1] as string)) end -= 1;
+  let end = trailingRunStart(name, (char) => (char >= '0' && char <= '9') || char === '.');
   // The run must begin with a digit: skip the dots that lead it.
   while (end < name.length && name[end] === '.') end += 1;
   return end === name.length ? name : name.slice(0, end);

@@ -1,4 +1,5 @@
 import picomatch from 'picomatch/posix.js';
+import { withoutTrailingRun } from './trailing-run.js';
 import type { NormalizedPath } from './normalize-path.js';
 
 /**
@@ -186,16 +187,9 @@ function compileTextMatcher(patterns: readonly string[]): PathTextMatcher {
   };
 }
 
-/**
- * A name without the dots and spaces it ends with, found by one scan back:
- * the regular expression it replaces (`[. ]+$`) tried every start of the
- * run, in time the square of its length, and an argument of `.git` and 8,000
- * dots and spaces ending in a letter and a dot held the gateway's thread.
- */
+/** A name without the dots and spaces it ends with, as Windows reads it (`withoutTrailingRun`: an argument of `.git` and 8,000 dots and spaces is read in one scan). */
 export function withoutTrailingDotsAndSpaces(name: string): string {
-  let end = name.length;
-  while (end > 0 && (name[end - 1] === '.' || name[end - 1] === ' ')) end -= 1;
-  return end === name.length ? name : name.slice(0, end);
+  return withoutTrailingRun(name, (char) => char === '.' || char === ' ');
 }
 
 interface CompiledPatterns {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { climbsOut } from './fs-jail.js';
+import { trailingRunStart } from '../../core/policy/trailing-run.js';
 import { compileWildmatch, type MatchBudget } from './wildmatch.js';
 
 export interface IgnoreRule {
@@ -24,7 +25,7 @@ export function parseGitignore(text: string, base: string, budget: MatchBudget):
     if (negate) line = line.slice(1);
     // A leading backslash (`\#`, `\!`, `\*`) escapes what follows, as everywhere in a pattern: the matcher reads it.
     const directoryOnly = line.endsWith('/');
-    line = line.slice(0, trimmedEnd(line, (char) => char === '/'));
+    line = line.slice(0, trailingRunStart(line, (char) => char === '/'));
     if (line.length === 0) continue;
     const anchored = line.includes('/');
     const pattern = line.replace(/^\/+/, '');
@@ -46,23 +47,15 @@ export function parseGitignore(text: string, base: string, budget: MatchBudget):
 
 /**
  * A line without its trailing whitespace, but the character a backslash
- * escapes (`a\\ ` keeps its space), as git reads it. Found by one scan from
- * the end: the regular expression it replaces (`(?<!\\)\s+$`) tried every
- * start of a run of spaces, and a `.gitignore` line of 200,000 spaces and a
- * letter held the gateway's thread for minutes.
+ * escapes (`a\\ ` keeps its space), as git reads it, found by one scan from
+ * the end (`trailingRunStart`): a `.gitignore` line may hold 200,000 spaces
+ * and a letter.
  */
 function withoutTrailingSpace(line: string): string {
-  const end = trimmedEnd(line, (char) => /\s/.test(char));
+  const end = trailingRunStart(line, (char) => /\s/.test(char));
   if (end === line.length) return line;
   // The first of the run escaped: it stays, the rest go.
   return end > 0 && line[end - 1] === '\\' ? line.slice(0, end + 1) : line.slice(0, end);
-}
-
-/** Where `line` ends without the run of characters `trimmed` takes at its end: one scan back, never a regular expression (`\/+$` tried every start of a run too). */
-function trimmedEnd(line: string, trimmed: (char: string) => boolean): number {
-  let end = line.length;
-  while (end > 0 && trimmed(line[end - 1] as string)) end -= 1;
-  return end;
 }
 
 /** The last matching rule decides, as in git. */

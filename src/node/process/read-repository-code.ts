@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { withoutTrailingRun } from '../../core/policy/trailing-run.js';
 import { nodeSha256 } from '../digest/node-sha256.js';
 import { findModuleGitDirs } from './find-git-directories.js';
 import { isNeutralSetting, type ConfigEntry } from './neutral-git-config.js';
@@ -129,18 +130,9 @@ function commonDirOf(gitDir: string, label: string, findings: CodeFinding[]): st
   return joinedReal(gitDir, withoutTrailingLineBreaks(text), `${label}commondir`, findings);
 }
 
-/**
- * A file's text without the line breaks at its end, as git reads a `.git`
- * file or a `commondir`: one scan back. The regular expression it replaces
- * (`[\r\n]+$`) tried every start of the run, in time the square of its
- * length: a `commondir` a command made of 200,000 line breaks and a letter
- * held the gateway's thread for a minute after the command (a megabyte, half
- * an hour).
- */
+/** A file's text without the line breaks at its end, as git reads a `.git` file or a `commondir` (one a command wrote may hold 200,000 of them). */
 function withoutTrailingLineBreaks(text: string): string {
-  let end = text.length;
-  while (end > 0 && (text[end - 1] === '\n' || text[end - 1] === '\r')) end -= 1;
-  return text.slice(0, end);
+  return withoutTrailingRun(text, (char) => char === '\n' || char === '\r');
 }
 
 /**
