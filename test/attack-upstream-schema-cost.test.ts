@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './fixtures/mcp/helpers.js';
 import { attackWorkspace } from './support/attack-workspace.js';
@@ -11,28 +12,44 @@ import { CLI } from './support/spawn-cli.js';
 // other, on the gateway's event loop, as it would have run an untrusted `pattern`. Before: a structured value of 20,000
 // objects (within the 256 KiB output ceiling) held the event loop about 12 s, every session and upstream with it, and
 // 6,000 objects in one call's arguments (within 64 KiB) about a second. An `enum` is checked value by value for each
-// item: 40,000 numbers under an enum of 30,000 held it 6.5 s.
+// item: 40,000 numbers under an enum of 30,000 held it 6.5 s. Combinators multiply the same way: 20,000 objects under
+// an `anyOf` of 300 alternatives held it 6 s, a value nested 22 arrays deep under a 2 KB schema whose definitions each
+// offer two ways down 12 s (twice that for each level more), and compiling an `anyOf` of 2,000 alternatives at the
+// start 8 s.
 
-const QUADRATIC = join(ROOT, 'test/__fixtures__/quadratic-schema-server.mjs');
+const COSTLY = join(ROOT, 'test/__fixtures__/costly-schema-server.mjs');
 
 type Result = Awaited<ReturnType<Client['callTool']>>;
+const UNGOVERNED = ['unique_out', 'unique_in', 'enum_out', 'wide_out', 'many_out', 'nested_in', 'nested_out', 'wide_compile'];
+let listed: string[] = [];
+const nestedValue = (depth: number): unknown => (depth === 0 ? 'a' : [nestedValue(depth - 1)]);
 const textOf = (result: Result): string => (result.content as { text?: string }[]).map((block) => block.text ?? '').join('\n');
 
 describe('attack: an untrusted upstream schema whose check is quadratic', () => {
   let client: Client;
+  let startMs: number;
 
   beforeAll(async () => {
     const served = attackWorkspace('toolgate-attack-schema-cost', {
       // Not trusted; not governed, so each call runs without a person and only its validation is on trial.
-      qs: { command: process.execPath, args: [QUADRATIC], tools: { unique_out: { governed: false }, unique_in: { governed: false }, enum_out: { governed: false } } },
+      qs: { command: process.execPath, args: [COSTLY], tools: Object.fromEntries(UNGOVERNED.map((tool) => [tool, { governed: false }])) },
     });
     client = new Client({ name: 'schema-cost', version: '1.0.0' });
+    const started = performance.now();
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, '-c', served.config, 'serve', '--stdio'], cwd: served.workspace, stderr: 'ignore' }));
-  }, 30_000);
+    listed = (await client.listTools()).tools.map((tool) => tool.name);
+    startMs = performance.now() - started;
+  }, 60_000);
 
   afterAll(async () => {
     await client?.close();
   });
+
+  /**
+   * A call asked past `callTool`, which checks a structured value against the upstream's own schema in this process:
+   * that check, as costly here as it was in the gateway, would hold this process's reading of the answer beside it.
+   */
+  const callRaw = (name: string, args: Record<string, unknown>) => () => client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, { timeout: 60_000 });
 
   /** How long a read of a small file waits while `call` runs beside it. */
   async function readBeside(call: () => Promise<Result>): Promise<{ result: Result; readMs: number }> {
@@ -46,7 +63,7 @@ describe('attack: an untrusted upstream schema whose check is quadratic', () => 
   }
 
   it('a structured value of 20,000 distinct objects is validated without holding the gateway', async () => {
-    const { result, readMs } = await readBeside(() => client.callTool({ name: 'mcp_qs_unique_out', arguments: { count: 20_000 } }, undefined, { timeout: 60_000 }));
+    const { result, readMs } = await readBeside(callRaw('mcp_qs_unique_out', { count: 20_000 }));
     expect(result.isError).not.toBe(true);
     expect((result.structuredContent as { x: unknown[] }).x).toHaveLength(20_000);
     expect(readMs).toBeLessThan(2_000);
@@ -54,14 +71,49 @@ describe('attack: an untrusted upstream schema whose check is quadratic', () => 
 
   it('6,000 distinct objects in the arguments are validated without holding the gateway', async () => {
     const x = Array.from({ length: 6_000 }, (_, index) => ({ a: index }));
-    const { result, readMs } = await readBeside(() => client.callTool({ name: 'mcp_qs_unique_in', arguments: { x } }, undefined, { timeout: 60_000 }));
+    const { result, readMs } = await readBeside(callRaw('mcp_qs_unique_in', { x }));
     expect(textOf(result)).toBe('unique_in ok');
     expect(readMs).toBeLessThan(500);
   }, 60_000);
 
   it('40,000 numbers under an enum of 30,000 are validated without holding the gateway', async () => {
-    const { result, readMs } = await readBeside(() => client.callTool({ name: 'mcp_qs_enum_out', arguments: {} }, undefined, { timeout: 60_000 }));
+    const { result, readMs } = await readBeside(callRaw('mcp_qs_enum_out', {}));
     expect((result.structuredContent as { x: unknown[] }).x).toHaveLength(40_000);
     expect(readMs).toBeLessThan(2_000);
+  }, 60_000);
+
+  it('an anyOf of 2,000 alternatives does not hold the start: the tool is listed, its schema the upstream\'s', async () => {
+    expect(listed).toContain('mcp_qs_wide_compile');
+    const tool = (await client.listTools()).tools.find((entry) => entry.name === 'mcp_qs_wide_compile');
+    expect((tool?.inputSchema.properties?.x as { anyOf: unknown[] }).anyOf).toHaveLength(2_000);
+    expect(startMs).toBeLessThan(6_000);
+  });
+
+  it('20,000 objects under an anyOf of 300 alternatives pass without holding the gateway', async () => {
+    const { result, readMs } = await readBeside(callRaw('mcp_qs_wide_out', {}));
+    expect(result.isError).not.toBe(true);
+    expect((result.structuredContent as { x: unknown[] }).x).toHaveLength(20_000);
+    expect(readMs).toBeLessThan(2_000);
+  }, 60_000);
+
+  it('20,000 objects under an anyOf of 40 alternatives are refused as too costly to check, at once', async () => {
+    const { result, readMs } = await readBeside(callRaw('mcp_qs_many_out', {}));
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/too costly to check/);
+    expect(result.structuredContent).toBeUndefined();
+    expect(readMs).toBeLessThan(500);
+  }, 60_000);
+
+  it('arguments nested 22 arrays deep under definitions that each offer two ways down reach the upstream at once', async () => {
+    const { result, readMs } = await readBeside(callRaw('mcp_qs_nested_in', { x: nestedValue(22) }));
+    expect(textOf(result)).toBe('nested_in ok');
+    expect(readMs).toBeLessThan(500);
+  }, 60_000);
+
+  it('a result nested 22 arrays deep under such definitions arrives at once', async () => {
+    const { result, readMs } = await readBeside(callRaw('mcp_qs_nested_out', { depth: 22 }));
+    expect(result.isError).not.toBe(true);
+    expect(JSON.stringify(result.structuredContent)).toBe(JSON.stringify({ x: nestedValue(22) }));
+    expect(readMs).toBeLessThan(500);
   }, 60_000);
 });

@@ -8,6 +8,7 @@ import { recognizeServer } from './known-server-targets.js';
 import { recheckUpstreamTargets } from './recheck-upstream-targets.js';
 import type { McpServerConfig } from './mcp-types.js';
 import { mapCallToolResult } from './map-call-tool-result.js';
+import { boundSchemaCost } from './bound-schema-cost.js';
 import { checkRegexFree, stripSchemaRegexes } from './strip-schema-regexes.js';
 import { isTrustedServer, upstreamGovernance, type UpstreamGovernance } from './upstream-governance.js';
 
@@ -122,13 +123,15 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
  * regular expressions are stripped (strip-schema-regexes.ts): a hostile
  * `pattern` would otherwise run on the gateway's event loop, against
  * arguments any model or client chooses (or, for the output, results the
- * upstream chooses). The upstream's own schema stays the model-visible one
+ * upstream chooses), and one too large to compile or too costly to check
+ * a value against asks only for an object (bound-schema-cost.ts). The
+ * upstream's own schema stays the model-visible one
  * (`inputJsonSchema`/`outputJsonSchema`), as it stays the pinned one
- * (definition-digest.ts); the upstream still applies its patterns itself.
+ * (definition-digest.ts); the upstream still applies it whole itself.
  */
 function schemas(name: string, io: 'input' | 'output', schema: JsonSchema, trusted: boolean): { readonly validated: JsonSchema; readonly shown?: JsonSchema } {
   if (trusted) return { validated: schema };
-  const validated = stripSchemaRegexes(schema);
+  const validated = boundSchemaCost(stripSchemaRegexes(schema));
   const problem = checkRegexFree(validated);
   if (problem !== undefined) throw new ToolDefinitionError(name, io, `${problem}: toolgate runs no regular expression of an untrusted MCP server`);
   return { validated, shown: schema };

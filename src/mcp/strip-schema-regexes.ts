@@ -28,6 +28,9 @@ import { compilerOfDraft, draftOf, type JsonSchema, type JsonSchemaDraft } from 
  *   arguments any model chooses and results the upstream chooses. So is an
  *   `enum` of more than 256 values, checked one after another for each item.
  *
+ * A copy that would still be too large to compile, or too costly to check
+ * a value against, then asks only for an object (bound-schema-cost.ts).
+ *
  * Every subschema location of draft-07, 2019-09 and 2020-12 is walked. A
  * keyword the walk does not know is walked too, as a possible schema: ajv
  * ignores it unless a `$ref` points into it, and then it is a schema.

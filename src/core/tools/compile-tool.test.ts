@@ -184,6 +184,39 @@ describe('input schemas', () => {
   });
 });
 
+describe('what checking a value may cost', () => {
+  /** Definitions a0…a`levels`, each `anyOf` the one below and an array of it: the checks double at every level of a value. */
+  function twoWaysDown(levels: number) {
+    const definitions: Record<string, unknown> = { a0: { type: 'string' } };
+    for (let level = 1; level <= levels; level += 1) {
+      const below = { $ref: `#/definitions/a${level - 1}` };
+      definitions[`a${level}`] = { anyOf: [below, { type: 'array', items: below }] };
+    }
+    return { type: 'object', definitions, properties: { x: { $ref: `#/definitions/a${levels}` } } };
+  }
+
+  it('a schema that could check one value a million times or more is refused, saying why', () => {
+    const error = expectDefinitionError(good({ input: twoWaysDown(22) }), 'tool_a', 'input');
+    expect(error.message).toMatch(/could check one value against 1,000,000 or more of its schemas/);
+    expectDefinitionError(good({ output: { type: 'object', allOf: [{ $ref: '#' }] } }), 'tool_a', 'output');
+  });
+
+  it('a value whose nodes times the checks of each pass the bound is refused unchecked; a smaller one is checked', async () => {
+    const shapes = Array.from({ length: 40 }, (_, index) => ({ type: 'object', required: [`k${index}`] }));
+    const input = { type: 'object', properties: { x: { type: 'array', items: { anyOf: shapes } } } };
+    const registry = createToolRegistry({ tools: [good({ name: 'shapes', input })] });
+    const context = { grantedTools: ['shapes'] };
+    const items = (count: number) => Array.from({ length: count }, () => ({ k39: 1 }));
+    // 500,000 checks / 41 schemas per node: 12,195 nodes. 13,000 numbers are within the arguments' 64 KiB.
+    const refused = await registry.dispatch({ callId: '1', name: 'shapes', arguments: { x: Array.from({ length: 13_000 }, () => 0) } }, context);
+    expect(refused).toMatchObject({ ok: false, error: { code: 'ARGS_INVALID' } });
+    if (!refused.ok) expect(refused.error.message).toMatch(/too costly to check against its schema: more than 12,195 values, each checked against up to 41 schemas/);
+    // Each item is two nodes, the object and its member.
+    expect(await registry.dispatch({ callId: '2', name: 'shapes', arguments: { x: items(5_000) } }, context)).toMatchObject({ ok: true });
+    expect(await registry.dispatch({ callId: '3', name: 'shapes', arguments: { x: [{ k40: 1 }] } }, context)).toMatchObject({ ok: false, error: { code: 'ARGS_INVALID' } });
+  });
+});
+
 describe('a built-in definition’s schemas', () => {
   afterEach(() => vi.restoreAllMocks());
 

@@ -14,6 +14,7 @@ import { deepFreeze } from './deep-freeze.js';
 
 export { deepFreeze } from './deep-freeze.js';
 import { createValidator, createValidatorOnFirstUse, isStandardSchema, isValidJsonSchema, standardJsonSchema, type Validator } from './schema-validator.js';
+import { TooCostlySchemaError } from './schema-check-cost.js';
 import type { AnyToolDefinition, JournalTier, JsonSchema } from './tool-types.js';
 
 
@@ -102,12 +103,12 @@ function buildCompiledTool(definition: AnyToolDefinition): CompiledTool {
   try {
     validateInput = compile(definition.input);
   } catch (error) {
-    return fail('input', 'is not a valid JSON Schema', error);
+    return fail('input', schemaProblem(error), error);
   }
   try {
     validateOutput = definition.output === undefined ? undefined : compile(definition.output);
   } catch (error) {
-    return fail('output', 'is not a valid JSON Schema', error);
+    return fail('output', schemaProblem(error), error);
   }
 
   const { policyView, actionClass } = buildPolicyView(definition, name);
@@ -196,4 +197,9 @@ function modelVisibleSchema(schema: JsonSchema, configOnly: ReadonlySet<string>)
   }
   if (Array.isArray(visible.required)) visible.required = visible.required.filter((key: unknown) => typeof key !== 'string' || !configOnly.has(key));
   return visible;
+}
+
+/** Why a schema did not compile, in the words of its refusal. */
+function schemaProblem(error: unknown): string {
+  return error instanceof TooCostlySchemaError ? error.message : 'is not a valid JSON Schema';
 }

@@ -3,6 +3,7 @@ import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { formatIssuePath, scrubIssueMessage, type ValidationIssue } from '../errors/describe-issues.js';
+import { CHECK_COST_CEILING, schemaCheckCost, TooCostlySchemaError } from './schema-check-cost.js';
 import type { JsonSchema, ToolSchema } from './tool-types.js';
 
 /** The result of validating a value: the (possibly transformed) value, or secret-free issues. */
@@ -70,13 +71,36 @@ export function compilerOfDraft(draft: JsonSchemaDraft, options: Options): Ajv |
 }
 
 /**
+ * The most checks of one value's nodes against schema objects that a
+ * validation may cost. ajv's work on a value is at most its number of nodes
+ * times the schema's cost per node (schema-check-cost.ts), and a failing
+ * alternative of a union costs it about a microsecond: about half a second.
+ */
+export const MAX_VALUE_CHECKS = 500_000;
+
+/**
  * Compile a JSON Schema once. Throws (from ajv) when the schema itself is
  * invalid; `trusted` skips the check against the meta-schema (the product's
  * own schemas, whose tests compile them with it).
+ *
+ * Any other schema is also costed: one whose check of a single node could
+ * reach `CHECK_COST_CEILING` (unions multiplied level after level, a schema
+ * applied to its own value in a loop, a reference that cannot be followed
+ * here) is refused as it compiles, and a value whose nodes times that cost
+ * pass `MAX_VALUE_CHECKS` is refused without being checked: ajv's work on
+ * the event loop is bounded before it starts.
  */
 export function compileJsonSchema(schema: JsonSchema, trusted = false): Validator {
+  const costPerNode = trusted ? 1 : schemaCheckCost(schema);
+  if (costPerNode >= CHECK_COST_CEILING) throw new TooCostlySchemaError();
   const compiled: ValidateFunction = compilerFor(schema, trusted).compile(schema as Record<string, unknown>);
+  // A value of up to this many nodes is checked whatever it is; a costlier schema counts them first.
+  const mostNodes = Math.floor(MAX_VALUE_CHECKS / costPerNode);
   return (value) => {
+    if (costPerNode > 1 && exceedsNodes(value, mostNodes)) {
+      const message = `is too costly to check against its schema: more than ${mostNodes.toLocaleString('en-US')} values, each checked against up to ${costPerNode.toLocaleString('en-US')} schemas`;
+      return { ok: false, issues: [{ path: '', message }] };
+    }
     if (compiled(value)) return { ok: true, value };
     const issues = (compiled.errors ?? []).map((error) => ({
       path: formatIssuePath(error.instancePath.split('/').slice(1).map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'))),
@@ -84,6 +108,19 @@ export function compileJsonSchema(schema: JsonSchema, trusted = false): Validato
     }));
     return { ok: false, issues };
   };
+}
+
+/** Whether `value` holds more than `limit` nodes (objects, arrays and primitives); stops counting past it. */
+function exceedsNodes(value: unknown, limit: number): boolean {
+  const stack: unknown[] = [value];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const node = stack.pop();
+    nodes += 1;
+    if (nodes > limit) return true;
+    if (typeof node === 'object' && node !== null) for (const child of Object.values(node)) stack.push(child);
+  }
+  return false;
 }
 
 /** Whether a JSON Schema is itself valid against its dialect's meta-schema. */

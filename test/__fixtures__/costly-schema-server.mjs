@@ -3,13 +3,35 @@
 // of `count` distinct objects under such an output schema (20,000 fit the output ceiling of 256 KiB), and
 // `unique_in` takes such an array as its argument (6,000 fit the arguments' 64 KiB). `enum_out` answers with 40,000
 // numbers under an output schema whose items must be one of 30,000 numbers, which ajv checks one by one for each item.
+// Combinators multiply: `wide_out` answers with 20,000 objects under an output schema whose items must match one of
+// 300 alternatives (each item tried against every one before the last), `nested_in` and `nested_out` carry a value
+// nested `depth` arrays deep under a 2 KB schema of 22 definitions, each `anyOf` the one below it and an array of it
+// (each level tried both ways: 2^depth checks), and `wide_compile` declares an `anyOf` of 2,000 alternatives, whose
+// compilation alone takes seconds; `many_out` answers with 20,000 objects under 40 alternatives.
 import { createInterface } from 'node:readline';
 import process from 'node:process';
 
 const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
 const unique = { type: 'object', properties: { x: { type: 'array', uniqueItems: true } } };
 const big = Array.from({ length: 30_000 }, (_, index) => index + 10_000);
+const alternatives = (count) => Array.from({ length: count }, (_, index) => ({ type: 'object', required: [`k${index}`] }));
+const definitions = { a0: { type: 'string' } };
+for (let level = 1; level <= 22; level += 1) {
+  const below = { $ref: `#/definitions/a${level - 1}` };
+  definitions[`a${level}`] = { anyOf: [below, { type: 'array', items: below }] };
+}
+const nested = { type: 'object', definitions, properties: { x: { $ref: '#/definitions/a22' } } };
+const nestedValue = (depth) => {
+  let value = 'a';
+  for (let level = 0; level < depth; level += 1) value = [value];
+  return value;
+};
 const tools = [
+  { name: 'wide_out', description: 'Objects matching one of many shapes.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { x: { type: 'array', items: { anyOf: alternatives(300) } } } } },
+  { name: 'many_out', description: 'Objects matching one of several shapes.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { x: { type: 'array', items: { anyOf: alternatives(40) } } } } },
+  { name: 'nested_in', description: 'Takes nested arrays.', inputSchema: nested },
+  { name: 'nested_out', description: 'Nested arrays.', inputSchema: { type: 'object' }, outputSchema: nested },
+  { name: 'wide_compile', description: 'Takes one of many shapes.', inputSchema: { type: 'object', properties: { x: { anyOf: alternatives(2_000) } } } },
   { name: 'enum_out', description: 'Numbers from a long list.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { x: { type: 'array', items: { enum: big } } } } },
   { name: 'unique_out', description: 'A structured value of distinct objects.', inputSchema: { type: 'object' }, outputSchema: unique },
   { name: 'unique_in', description: 'Takes distinct objects.', inputSchema: unique },
@@ -25,6 +47,12 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     const { name, arguments: args = {} } = message.params;
     if (name === 'enum_out') {
       send({ id: message.id, result: { content: [{ type: 'text', text: 'listed' }], structuredContent: { x: Array.from({ length: 40_000 }, () => 39_999) } } });
+    } else if (name === 'wide_out' || name === 'many_out') {
+      const last = name === 'wide_out' ? 'k299' : 'k39';
+      const x = Array.from({ length: 20_000 }, () => ({ [last]: 1 }));
+      send({ id: message.id, result: { content: [{ type: 'text', text: 'shapes' }], structuredContent: { x } } });
+    } else if (name === 'nested_out') {
+      send({ id: message.id, result: { content: [{ type: 'text', text: 'nested' }], structuredContent: { x: nestedValue(args.depth ?? 2) } } });
     } else if (name === 'unique_out') {
       const x = Array.from({ length: args.count ?? 2 }, (_, index) => ({ a: index }));
       send({ id: message.id, result: { content: [{ type: 'text', text: 'distinct' }], structuredContent: { x } } });

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { CHECK_COST_CEILING, schemaCheckCost } from './schema-check-cost.js';
+
+const alternatives = (count: number) => Array.from({ length: count }, (_, index) => ({ type: 'object', required: [`k${index}`] }));
+
+/** Definitions a0…a`levels`, each `anyOf` the one below and an array of it. */
+function twoWaysDown(levels: number) {
+  const definitions: Record<string, unknown> = { a0: { type: 'string' } };
+  for (let level = 1; level <= levels; level += 1) {
+    const below = { $ref: `#/definitions/a${level - 1}` };
+    definitions[`a${level}`] = { anyOf: [below, { type: 'array', items: below }] };
+  }
+  return { type: 'object', definitions, properties: { x: { $ref: `#/definitions/a${levels}` } } };
+}
+
+describe('schemaCheckCost', () => {
+  it('is 1 for a schema that checks a value against itself alone, and counts each schema a member meets', () => {
+    expect(schemaCheckCost({ type: 'string' })).toBe(1);
+    expect(schemaCheckCost({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] })).toBe(1);
+    // A member named `a` meets its own schema and the additional one's… at most: properties give one, the rest add.
+    expect(schemaCheckCost({ type: 'object', properties: { a: { type: 'number' } }, additionalProperties: { type: 'string' }, propertyNames: { maxLength: 3 } })).toBe(3);
+  });
+
+  it('counts every alternative of a union, at the value and at each item below it', () => {
+    expect(schemaCheckCost({ anyOf: alternatives(300) })).toBe(301);
+    expect(schemaCheckCost({ type: 'object', properties: { x: { type: 'array', items: { anyOf: alternatives(40) } } } })).toBe(41);
+    expect(schemaCheckCost({ allOf: [{ type: 'object' }, { oneOf: [{ required: ['a'] }, { required: ['b'] }] }] })).toBe(5);
+  });
+
+  it('multiplies unions nested through the levels of a value', () => {
+    const inner = { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] };
+    // Each of the outer union's three alternatives applies the inner one to an item: 3 × 4 checks of one item.
+    const outer = { anyOf: [{ items: inner }, { items: inner }, { items: inner }] };
+    expect(schemaCheckCost(outer)).toBe(12);
+  });
+
+  it('follows local references, and a value nested through definitions that each offer two ways down doubles at every level', () => {
+    expect(schemaCheckCost(twoWaysDown(3))).toBeGreaterThanOrEqual(8);
+    expect(schemaCheckCost(twoWaysDown(22))).toBe(CHECK_COST_CEILING);
+  });
+
+  it('keeps a recursive tree of one way down at its width', () => {
+    // An item meets `{ $ref: '#' }` and the root it names.
+    const tree = { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } } };
+    expect(schemaCheckCost(tree)).toBe(2);
+    const definitions = { node: { type: 'object', properties: { next: { $ref: '#/definitions/node' } } } };
+    expect(schemaCheckCost({ definitions, $ref: '#/definitions/node' })).toBe(2);
+  });
+
+  it('calls a schema checked in its own place again, or a reference it cannot follow, too costly', () => {
+    expect(schemaCheckCost({ allOf: [{ $ref: '#' }] })).toBe(CHECK_COST_CEILING);
+    expect(schemaCheckCost({ $ref: 'https://example.com/schema.json' })).toBe(CHECK_COST_CEILING);
+    expect(schemaCheckCost({ $ref: '#anchor' })).toBe(CHECK_COST_CEILING);
+    expect(schemaCheckCost({ $ref: '#/definitions/missing' })).toBe(CHECK_COST_CEILING);
+    expect(schemaCheckCost({ properties: { a: { $id: 'https://example.com/a', $ref: '#/x', x: {} } } })).toBe(CHECK_COST_CEILING);
+  });
+
+  it('walks a chain of thousands of references without the stack', () => {
+    const definitions: Record<string, unknown> = { d0: { type: 'string' } };
+    for (let index = 1; index < 5_000; index += 1) definitions[`d${index}`] = { $ref: `#/definitions/d${index - 1}` };
+    expect(schemaCheckCost({ definitions, $ref: '#/definitions/d4999' })).toBe(5_001);
+  });
+});
