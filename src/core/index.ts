@@ -54,6 +54,7 @@ export {
 export {
   createConfirm,
   type ApprovalController,
+  type ApprovalSession,
   type ConfirmActionHook,
   type CreateConfirmOptions,
   type PromptHook,

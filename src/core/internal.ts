@@ -116,6 +116,7 @@ export { showUnprintable, UNPRINTABLE_BUT_LINES } from './action/display-action.
 export { describeApproval } from './action/describe-approval.js';
 export type {
   ApprovalScope,
+  ApprovalSession,
   ConfirmActionHook,
   ToolActionClass,
   ToolActionPreview,

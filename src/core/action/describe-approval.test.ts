@@ -13,6 +13,14 @@ import { lexicalPath } from './resolve-action-lexically.js';
 const GITHUB_TOKEN = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
 
 describe('describeApproval', () => {
+  it('says which client asked: its declared name and version written out as any value, and a short session id', () => {
+    const session = { id: '0f3c2a9e-1b7d-4c55-9e0a-6d2f8b1c3e47', client: { name: 'client\u202Eevil\nWhy: approved', version: '1.0' } };
+    const lines = describeApproval(approvalRequest({ toolName: 'run_command', action: 'process', target: { command: ['cat', 'notes.txt'] }, session }));
+    expect(lines[1]).toBe('Asked by: client client⟨U+202E⟩evil⟨U+000A⟩Why: approved 1.0 · session 0f3c2a9e');
+    expect(lines.join('\n')).not.toContain('1b7d');
+    expect(describeApproval(approvalRequest({ toolName: 'run_command', action: 'process', target: { command: ['ls'] } })).some((line) => line.startsWith('Asked by'))).toBe(false);
+  });
+
   it('shows a write where it really lands, protected, with the spelling beneath and the masked notice', () => {
     const spelled = 'src/api_key=0000/../../.git/config';
     const request = approvalRequest({

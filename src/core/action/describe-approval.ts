@@ -1,5 +1,6 @@
 import type { ApprovalMode } from '../policy/policy-snapshot-types.js';
-import type { ToolApprovalRequest } from '../policy/approval-types.js';
+import type { ApprovalSession, ToolApprovalRequest } from '../policy/approval-types.js';
+import { shortSessionId } from '../policy/short-session-id.js';
 import { quoteArgv, showUnprintable, type DisplayedPath } from './display-action.js';
 import type { ResolvedPathFlag } from './resolved-action.js';
 
@@ -38,6 +39,7 @@ const MODE_TEXT: Readonly<Record<ApprovalMode, string>> = {
  */
 export function describeApproval(request: ToolApprovalRequest): string[] {
   const lines = [`Tool: ${showUnprintable(request.toolName)}${request.action === undefined ? '' : ` (${request.action})`} · agent ${showUnprintable(request.agent ?? '—')}`];
+  if (request.session !== undefined) lines.push(`Asked by: ${sessionText(request.session)}`);
   for (const reason of approvalReasonLines(request)) lines.push(`Why: ${reason}`);
   const target = request.target;
   if (target !== undefined) {
@@ -126,4 +128,14 @@ function argumentsText(value: unknown): string {
   } catch {
     return '[arguments]';
   }
+}
+
+/**
+ * Which client asked, so a person can tell two apart: what it declared of
+ * itself (self-declared, hostile: written out as any other value) and the
+ * first characters of its session id. A session approval covers that session only.
+ */
+function sessionText(session: ApprovalSession): string {
+  const client = session.client === undefined ? 'a client that declared no name' : `client ${showUnprintable(session.client.name)} ${showUnprintable(session.client.version)}`;
+  return `${client} · session ${showUnprintable(shortSessionId(session.id))}`;
 }

@@ -110,6 +110,7 @@ function approvalRequest(state: ResolvedDispatchState, actionDigest: string): To
     toolName: tool.key,
     toolVersion: tool.version,
     agent: state.agent,
+    ...(state.context.approval?.session === undefined ? {} : { session: state.context.approval.session }),
     action: tool.actionClass,
     preview,
     target,

@@ -37,11 +37,26 @@ export interface ApprovalReasons {
   readonly risk?: ToolRisk;
 }
 
+/**
+ * The client session a call came in on (an MCP session of a gateway): what a
+ * session approval is remembered for. `id` is a plain string that keys the
+ * remembered approvals, so they can be held anywhere a string can; `client`
+ * is what the client declared of itself (`clientInfo` of `initialize`),
+ * shown to a person to tell clients apart: self-declared, hostile text that
+ * authenticates nothing.
+ */
+export interface ApprovalSession {
+  readonly id: string;
+  readonly client?: { readonly name: string; readonly version: string };
+}
+
 export interface ToolApprovalRequest {
   readonly callId: string;
   readonly toolName: string;
   readonly toolVersion: string | undefined;
   readonly agent: string | undefined;
+  /** The session the call came in on (`approval.session`), absent when the caller named none. */
+  readonly session?: ApprovalSession;
   /** Absent when a rule asked about a call outside the governed classes. */
   readonly action: ToolActionClass | undefined;
   readonly preview: ToolActionPreview;
@@ -105,4 +120,10 @@ export interface ToolApprovalContext {
    * digest is not listed falls through to `confirm`.
    */
   readonly approvedActionDigests?: ReadonlySet<string> | readonly string[];
+  /**
+   * The client session calls come in on. A session approval given for a call
+   * of one session stands in only for calls of that same session; without a
+   * session, approvals are remembered for every caller that names none.
+   */
+  readonly session?: ApprovalSession;
 }

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors/tool-errors.js';
-import type { ApprovalScope, ConfirmActionHook, ToolApprovalDecision, ToolApprovalRequest } from './approval-types.js';
+import type { ApprovalScope, ApprovalSession, ConfirmActionHook, ToolApprovalDecision, ToolApprovalRequest } from './approval-types.js';
 import type { LivePolicy } from './create-live-policy.js';
 import { APPROVAL_MODES, decideApprovalMode, type ApprovalModeInput } from './decide-approval-mode.js';
 import { normalizePath } from './normalize-path.js';
@@ -46,11 +46,17 @@ export interface CreateConfirmOptions {
 }
 
 /**
- * A remembered approval, bound to the tool, the agent and the whole target
- * the approver was shown: a later call is approved by it only if all of them
- * are equal.
+ * A remembered approval, bound to the session that asked, the tool, the
+ * agent and the whole target the approver was shown: a later call is
+ * approved by it only if all of them are equal.
  */
 export interface RememberedApproval {
+  /**
+   * The session it was given in (`request.session`; undefined: the caller
+   * named none). A call of another session is asked again, and the session's
+   * end (`forgetSession`) drops it.
+   */
+  readonly session: ApprovalSession | undefined;
   readonly tool: string;
   /** The agent it was given to (undefined: none named). Another agent is asked again. */
   readonly agent: string | undefined;
@@ -86,8 +92,11 @@ export interface ApprovalController {
   confirmWith(prompt: PromptHook): ConfirmActionHook;
   readonly mode: ApprovalMode;
   setMode(mode: ApprovalMode): void;
+  /** Every approval remembered now, of every session. */
   remembered(): readonly RememberedApproval[];
   forget(): void;
+  /** Drop what was remembered for the session with this id (`ApprovalSession.id`): the session ended. */
+  forgetSession(session: string): void;
 }
 
 /**
@@ -106,7 +115,9 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
   const snapshotOf = (): PolicySnapshot | undefined => (options.policy === undefined ? undefined : 'current' in options.policy ? options.policy.current : options.policy);
   const live = options.policy !== undefined && 'decisionFor' in options.policy ? options.policy : undefined;
   let mode = checkMode(options.mode ?? snapshotOf()?.mode ?? 'ask');
-  const memory = new Map<string, RememberedApproval>();
+  // By session first (undefined: calls that name none), then by the action key: one session's approval is never
+  // found for another, and a session's end drops its approvals at once.
+  const memory = new Map<string | undefined, Map<string, RememberedApproval>>();
 
   const effectiveMode = (): ApprovalMode => (mode === 'auto' && snapshotOf()?.managed.disableAutoMode === true ? 'ask' : mode);
   const { isProtected, insideWorkspace } = pathChecks(snapshotOf);
@@ -120,7 +131,7 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
       mode: current,
       decision: before,
       request,
-      remembered: key === undefined ? undefined : memory.get(key.id),
+      remembered: key === undefined ? undefined : memory.get(request.session?.id)?.get(key.id),
       persisted,
       classifier: options.classifier !== undefined,
       isProtected,
@@ -142,7 +153,13 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
     if (answer?.outcome !== 'approve') return answer?.outcome === 'reject' ? answer : { outcome: 'reject', reason: 'the prompt gave no decision' };
     const scope = answer.scope ?? 'once';
     if (scope !== 'once' && !protectedPath && key !== undefined && before.kind === 'allow') {
-      memory.set(key.id, { ...key.entry, scope, mode: current });
+      // A call whose caller has gone (its session closing) is not remembered: that session's approvals may be dropped already.
+      if (signal?.aborted !== true) {
+        const session = request.session;
+        let remembered = memory.get(session?.id);
+        if (remembered === undefined) memory.set(session?.id, (remembered = new Map<string, RememberedApproval>()));
+        remembered.set(key.id, { session, ...key.entry, scope, mode: current });
+      }
       // Persisted only where a rule can say exactly what is remembered; otherwise `always` lasts as long as this controller.
       if (scope === 'always' && options.remember !== undefined && key.rule !== undefined) {
         await options.remember.persist({ ...key.rule, decision: 'allow', source: options.remember.source ?? 'project', reason: 'remembered approval' });
@@ -171,8 +188,11 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
     setMode(next) {
       mode = checkMode(next);
     },
-    remembered: () => Object.freeze([...memory.values()]),
+    remembered: () => Object.freeze([...memory.values()].flatMap((remembered) => [...remembered.values()])),
     forget: () => memory.clear(),
+    forgetSession: (session) => {
+      memory.delete(session);
+    },
   };
   controllers.set(controller.confirm, controller);
   return controller;

@@ -6,13 +6,14 @@ import type { PolicyRuleObject, RuleMatch } from './rule-types.js';
 
 export interface RememberKey {
   readonly id: string;
-  readonly entry: Omit<RememberedApproval, 'scope' | 'mode'>;
+  readonly entry: Omit<RememberedApproval, 'session' | 'scope' | 'mode'>;
   /** The allow rule matching what the key matches (for any agent: a rule names none), or undefined where no rule can say exactly that. */
   readonly rule: Pick<PolicyRuleObject, 'tool' | 'match' | 'tests'> | undefined;
 }
 
 /**
- * Remembered approvals are keyed by the tool, the agent and the resolved
+ * Remembered approvals are keyed (within the session that asked, which the
+ * controller keeps them under) by the tool, the agent and the resolved
  * action the approver saw — never by its spelling or its masked display:
  * - a command by its exact argv, with its working directory's real path, the executable and,
  *   where the host resolved them, where its argument paths really lead and what the

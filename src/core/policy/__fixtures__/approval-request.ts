@@ -2,7 +2,7 @@ import { resolveActionLexically } from '../../action/resolve-action-lexically.js
 import { buildApprovalPreview } from '../../dispatch/build-approval-preview.js';
 import type { PolicyTarget, ToolCallView } from '../../tools/tool-types.js';
 import type { ResolvedAction } from '../../action/resolved-action.js';
-import type { ApprovalReasons, ToolActionClass, ToolApprovalRequest } from '../approval-types.js';
+import type { ApprovalReasons, ApprovalSession, ToolActionClass, ToolApprovalRequest } from '../approval-types.js';
 import type { PolicyDecision } from '../policy-types.js';
 
 export interface ApprovalRequestFixture {
@@ -14,6 +14,8 @@ export interface ApprovalRequestFixture {
   readonly resolved?: ResolvedAction;
   readonly callId?: string;
   readonly agent?: string;
+  /** The session the call came in on. */
+  readonly session?: ApprovalSession;
   readonly actionDigest?: string;
   readonly arguments?: unknown;
   readonly decision?: PolicyDecision;
@@ -34,6 +36,7 @@ export function approvalRequest(fixture: ApprovalRequestFixture): ToolApprovalRe
     toolName: fixture.toolName,
     toolVersion: undefined,
     agent: fixture.agent,
+    ...(fixture.session === undefined ? {} : { session: fixture.session }),
     action: fixture.action,
     preview,
     target,
