@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { UnknownToolError, unwrapUntrusted, type ConfirmActionHook, type DispatchContext, type ToolApprovalContext, type ToolHostCallOptions, type ToolOutcome } from '../core/internal.js';
+import { UnknownToolError, unwrapUntrusted, type ApprovalSession, type ConfirmActionHook, type DispatchContext, type ToolApprovalContext, type ToolHostCallOptions, type ToolOutcome } from '../core/internal.js';
 import { boundStructuredContent } from './bound-structured-content.js';
 import { chooseServedConfirm, type ServedApprovals } from './choose-served-confirm.js';
 import type { CallExtra } from './elicit-approval.js';
@@ -16,6 +16,8 @@ export interface CallServedToolOptions {
   readonly context: ServedContext;
   readonly approvals: ServedApprovals;
   readonly callId: string;
+  /** The MCP session the call came in on: what a session approval given for it is remembered for. */
+  readonly session: ApprovalSession;
   /** The most bytes of media one result sends (`mediaContentBlocks`). */
   readonly maxMediaBytes: number;
 }
@@ -43,7 +45,7 @@ export async function callServedTool(request: CallToolParams, extra: CallExtra, 
   }
   const token = extra._meta?.progressToken;
   const progress = token === undefined ? undefined : throttleProgress((update) => sendProgress(extra, token, update));
-  const context = servedContext(options.context, extra, chooseServedConfirm(options.approvals, options.server, extra), progress);
+  const context = servedContext(options.context, extra, { confirm: chooseServedConfirm(options.approvals, options.server, extra), session: options.session }, progress);
   let outcome: ToolOutcome;
   try {
     outcome = await registry.dispatch({ callId: options.callId, name: key ?? requested, arguments: request.arguments }, context);
@@ -66,28 +68,35 @@ export async function callServedTool(request: CallToolParams, extra: CallExtra, 
 export interface ServedContext {
   readonly base: DispatchContext;
   readonly shared: Omit<DispatchContext, 'signal' | 'approval' | 'hostCallOptions'>;
-  readonly approval: Omit<ToolApprovalContext, 'confirm'>;
+  readonly approval: Omit<ToolApprovalContext, 'confirm' | 'session'>;
   readonly hostCallOptions: Omit<ToolHostCallOptions, 'onProgress'>;
 }
 
 /** Split once per session, so that no call copies a member only to replace it. */
 export function prepareServedContext(base: DispatchContext): ServedContext {
   const { signal: _signal, approval, hostCallOptions, ...shared } = base;
-  const { confirm: _confirm, ...approvalShared } = approval ?? {};
+  // The session is the served one, never one the gateway's own context names.
+  const { confirm: _confirm, session: _session, ...approvalShared } = approval ?? {};
   const { onProgress: _onProgress, ...hostShared } = hostCallOptions ?? {};
   return { base, shared, approval: approvalShared, hostCallOptions: hostShared };
 }
 
 /**
  * The call's context: the session's with the call's own signal, confirm
- * hook and progress sink. Each object starts with the call's members and
+ * hook, approval session and progress sink. Each object starts with the call's members and
  * copies the session's after them, which hold none of those: V8 gives an
  * object spread from another a shape outside its usual tree, and a member
  * written into one after the spread takes a slow path on every call.
  */
-function servedContext(session: ServedContext, extra: CallExtra, confirm: ConfirmActionHook | undefined, progress: ProgressThrottle | undefined): DispatchContext {
+function servedContext(
+  session: ServedContext,
+  extra: CallExtra,
+  asking: { readonly confirm: ConfirmActionHook | undefined; readonly session: ApprovalSession },
+  progress: ProgressThrottle | undefined,
+): DispatchContext {
   const { base } = session;
-  const approval: ToolApprovalContext = confirm === undefined ? { ...base.approval } : { confirm, ...session.approval };
+  const approval: ToolApprovalContext =
+    asking.confirm === undefined ? { session: asking.session, ...session.approval } : { confirm: asking.confirm, session: asking.session, ...session.approval };
   if (progress === undefined) {
     return base.hostCallOptions === undefined
       ? { signal: extra.signal, approval, ...session.shared }

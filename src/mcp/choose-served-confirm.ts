@@ -2,8 +2,12 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ApprovalController, ConfirmActionHook } from '../core/internal.js';
 import { elicitApproval, type CallExtra } from './elicit-approval.js';
 
-/** The approval controller a gateway serves with (`createConfirm`'s): its mode logic decides, whoever is asked. */
-export type ApprovalChannels = Pick<ApprovalController, 'confirm' | 'confirmWith'>;
+/**
+ * The approval controller a gateway serves with (`createConfirm`'s): its mode
+ * logic decides, whoever is asked. Its `forgetSession`, when it has one, is
+ * called as each MCP session ends, so that session's approvals go with it.
+ */
+export type ApprovalChannels = Pick<ApprovalController, 'confirm' | 'confirmWith'> & Partial<Pick<ApprovalController, 'forgetSession'>>;
 
 /** Which MCP clients are asked, through elicitation, to show an approval to their user. */
 export interface ElicitationTrust {

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { DispatchContext } from '../core/internal.js';
+import type { ApprovalSession, DispatchContext } from '../core/internal.js';
 import { callServedTool, prepareServedContext } from './call-served-tool.js';
 import type { ServedApprovals } from './choose-served-confirm.js';
 import { listServedTools, servedToolsPage } from './list-served-tools.js';
@@ -8,6 +9,7 @@ import type { LiveRegistry } from './mcp-types.js';
 import type { ObserveServedCall } from './observe-served-call.js';
 import type { ServedCalls } from './served-calls.js';
 import { setCallToolHandler } from './read-call-tool-request.js';
+import { servedApprovalSession } from './served-approval-session.js';
 
 export interface CreateGatewayServerOptions {
   readonly source: LiveRegistry;
@@ -25,22 +27,37 @@ export interface CreateGatewayServerOptions {
   readonly calls: ServedCalls;
 }
 
-/** One MCP server session over a live registry: `tools/list` and `tools/call`, and `list_changed` on every new snapshot. */
+/**
+ * One MCP server session over a live registry: `tools/list` and `tools/call`,
+ * and `list_changed` on every new snapshot. Its calls are approved as its
+ * own (`approval.session`): a session approval a person gives one of them
+ * stands in for this session's calls only, and `detach`, as the session
+ * ends, drops what was remembered for it.
+ */
 export function createGatewayServer(options: CreateGatewayServerOptions): { server: Server; detach: () => void } {
   const server = new Server({ name: options.name, version: options.version }, { capabilities: { tools: { listChanged: true } } });
   let calls = 0;
   const callContext = prepareServedContext(options.context);
+  // Over HTTP, the transport's `mcp-session-id`; over stdio, the one client the gateway has: an id of its own.
+  let sessionId: string | undefined;
+  const sessionOf = (id: string | undefined): ApprovalSession => servedApprovalSession(server, (sessionId ??= id ?? randomUUID()));
   server.setRequestHandler(ListToolsRequestSchema, (request) => servedToolsPage(listServedTools(options.source.current(), options.context), request.params?.cursor));
   setCallToolHandler(server, (request, extra) => {
     calls += 1;
     const callId = `${options.callIdPrefix}-${calls.toString(36)}`;
-    const run = (): Promise<CallToolResult> => callServedTool(request, extra, { source: options.source, server, context: callContext, approvals: options.approvals, callId, maxMediaBytes: options.maxMediaBytes });
+    const session = sessionOf(extra.sessionId);
+    const run = (): Promise<CallToolResult> =>
+      callServedTool(request, extra, { source: options.source, server, context: callContext, approvals: options.approvals, callId, session, maxMediaBytes: options.maxMediaBytes });
     if (options.observe === undefined) return options.calls.track(run());
     return options.calls.track(options.observe({ callId, tool: request.name, requestId: extra.requestId, sessionId: extra.sessionId, transport: options.transport }, run));
   });
-  const detach = options.source.subscribe(() => {
+  const detachList = options.source.subscribe(() => {
     if (server.transport === undefined) return;
     server.sendToolListChanged().catch(() => undefined);
   });
-  return { server, detach };
+  const forget = (): void => {
+    detachList();
+    if (sessionId !== undefined) options.approvals.controller?.forgetSession?.(sessionId);
+  };
+  return { server, detach: forget };
 }
