@@ -1,5 +1,6 @@
 import { ConfigurationError, type ConfirmActionHook, type ToolApprovalDecision, type ToolApprovalRequest } from '../core/internal.js';
 import { ApprovalBoard } from './approval-board.js';
+import { shownSession } from './shown-session.js';
 import type { ApprovalOutcome, ApprovalQueue, PendingApproval } from './console-types.js';
 
 export type { ApprovalChange, ApprovalOutcome, ApprovalQueue, ClosedApproval, PendingApproval } from './console-types.js';
@@ -90,6 +91,7 @@ function pendingApprovalOf(request: ToolApprovalRequest, id: string, diff: strin
     callId: request.callId,
     toolName: request.toolName,
     agent: request.agent,
+    ...(request.session === undefined ? {} : { session: shownSession(request.session) }),
     action: request.action,
     preview: request.preview,
     arguments: request.arguments,

@@ -1,4 +1,19 @@
-import type { ApprovalMode, ConfirmActionHook, JournalVerifyResult, MatchedRule, MediaHandle, MediaStore, PolicyExplanation, RuleInForce, ToolApprovalDecision, ToolApprovalRequest, ToolReceipt, ToolRegistry, UnresolvedClaim } from '../core/internal.js';
+import type {
+  ApprovalMode,
+  ConfirmActionHook,
+  JournalVerifyResult,
+  MatchedRule,
+  MediaHandle,
+  MediaStore,
+  PolicyExplanation,
+  RememberedApproval,
+  RuleInForce,
+  ToolApprovalDecision,
+  ToolApprovalRequest,
+  ToolReceipt,
+  ToolRegistry,
+  UnresolvedClaim,
+} from '../core/internal.js';
 import type { McpServerStatus, WithheldDefinition } from '../mcp/mcp-types.js';
 
 /*
@@ -11,6 +26,23 @@ import type { McpServerStatus, WithheldDefinition } from '../mcp/mcp-types.js';
 export type { JournalVerifyResult, ToolReceipt, UnresolvedClaim, WithheldDefinition };
 
 /**
+ * The client session a call came in on, as the console shows it: the first
+ * characters of its id (never the whole id, which a client acts within its
+ * session with) and what its client declared in `initialize`, hostile text
+ * the page writes out as any other value.
+ */
+export interface ShownSession {
+  readonly id: string;
+  readonly client?: { readonly name: string; readonly version: string };
+}
+
+/** What is remembered for one session (`session` absent: for calls that named none). */
+export interface RememberedSession {
+  readonly session?: ShownSession;
+  readonly approvals: readonly Omit<RememberedApproval, 'session'>[];
+}
+
+/**
  * A pending approval as the console shows it: the masked display of
  * everything the decision covers and why it asks. Never the resolved action
  * itself (unmasked) nor raw arguments: this goes to a browser.
@@ -21,6 +53,8 @@ export interface PendingApproval {
   readonly callId: string;
   readonly toolName: string;
   readonly agent: string | undefined;
+  /** The client session that asked: a session approval covers its calls only. */
+  readonly session?: ShownSession;
   readonly action: ToolApprovalRequest['action'];
   readonly preview: ToolApprovalRequest['preview'];
   readonly arguments: unknown;
@@ -126,7 +160,8 @@ export interface PolicyDescription {
   readonly mcpServers?: readonly string[];
   /** Each upstream server's status: up, down or retrying, its last failure and when it is tried again. */
   readonly servers?: readonly McpServerStatus[];
-  readonly remembered?: unknown;
+  /** The approvals remembered now, per session that got them. */
+  readonly remembered?: readonly RememberedSession[];
   readonly warnings?: readonly string[];
 }
 

@@ -9,4 +9,4 @@ export {
   type PendingApproval,
 } from './approval-queue.js';
 export { startConsole } from './create-console-server.js';
-export type { AuditSource, ConsoleOptions, ConsoleServer, PolicyDescription, ReceiptDetail, ReceiptFilter, ReceiptRow, WithheldSource } from './console-types.js';
+export type { AuditSource, ConsoleOptions, ConsoleServer, PolicyDescription, ReceiptDetail, ReceiptFilter, ReceiptRow, RememberedSession, ShownSession, WithheldSource } from './console-types.js';

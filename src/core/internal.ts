@@ -114,6 +114,7 @@ export type {
 export type { ActionDisplay, DisplayedPath } from './action/display-action.js';
 export { showUnprintable, UNPRINTABLE_BUT_LINES } from './action/display-action.js';
 export { describeApproval } from './action/describe-approval.js';
+export { shortSessionId } from './policy/short-session-id.js';
 export type {
   ApprovalScope,
   ApprovalSession,

@@ -2,6 +2,7 @@ import { anchorPathFor, createJournalAudit, readJournalAnchor, type JournalAudit
 import { startConsole, type AuditSource, type ConsoleServer, type PolicyDescription } from '../../console/index.js';
 import type { MatchedRule, PolicyExplanation, ToolReceipt } from '../../core/internal.js';
 import type { Gateway } from './open-gateway.js';
+import { rememberedBySession } from '../../console/remembered-by-session.js';
 
 /** The console of `toolgate serve`, and the journal audit it reads receipts through. */
 export interface ServeConsole {
@@ -113,7 +114,7 @@ function describePolicy(gateway: Gateway): PolicyDescription {
     mcpServers: Object.keys(config.servers),
     // Each upstream's status (up, down, retrying), its last failure and next retry: the console shows it beside the chain.
     servers: gateway.connection.servers(),
-    remembered: gateway.controller.remembered(),
+    remembered: rememberedBySession(gateway.controller.remembered()),
     warnings: snapshot.warnings,
   };
 }

@@ -1,5 +1,6 @@
-import type { PolicyDescription } from '../console-types.js';
+import type { PolicyDescription, RememberedSession } from '../console-types.js';
 import { api, byId, el, visible } from './dom.js';
+import { sessionText } from './session-text.js';
 
 const list = (values: readonly (string | readonly string[])[] | undefined): string =>
   values === undefined || values.length === 0 ? 'none' : values.map((value) => (typeof value === 'string' ? value : JSON.stringify(value))).join(', ');
@@ -38,8 +39,27 @@ export function loadPolicy(): void {
       rules.length > 0 ? table : el('p', { class: 'empty', text: 'No rule is in force: the mode and the floor decide.' }),
       el('h3', { text: 'The floor' }),
       floor,
+      el('h3', { text: 'Remembered approvals' }),
+      renderRemembered(p.remembered ?? []),
       ...(p.warnings ?? []).map((warning) => el('p', { class: 'error', text: visible(warning) })),
       el('details', { class: 'arguments' }, el('summary', { text: 'As JSON' }), el('pre', { text: JSON.stringify(p, null, 2) })),
     );
   });
+}
+
+/** What is remembered now, per session: an approval for the session stands in for the calls of that session only. */
+function renderRemembered(sessions: readonly RememberedSession[]): HTMLElement {
+  if (sessions.length === 0) return el('p', { class: 'empty', text: 'Nothing is remembered: no call was approved for a session.' });
+  return el(
+    'ul',
+    { class: 'remembered' },
+    ...sessions.map((group) =>
+      el(
+        'li',
+        { 'data-session': group.session?.id ?? '' },
+        el('div', { text: group.session ? sessionText(group.session) : 'calls that named no session' }),
+        el('ul', {}, ...group.approvals.map((approval) => el('li', {}, el('code', { text: visible(`${approval.tool} ${approval.kind} ${approval.value}`) }), el('span', { class: 'muted', text: ` · ${approval.scope} · ${approval.mode}` })))),
+      ),
+    ),
+  );
 }

@@ -4,6 +4,7 @@ import type { ClosedApproval, PendingApproval } from '../console-types.js';
 import { api, byId, el, time, visible } from './dom.js';
 import { notifyPending, showPending } from './pending-banner.js';
 import { renderDiff } from './render-diff.js';
+import { sessionText } from './session-text.js';
 import { guardDecisions, whenSettled } from './settle-guard.js';
 
 type Target = NonNullable<PendingApproval['target']>;
@@ -125,6 +126,16 @@ function renderCallBody(a: PendingApproval): HTMLDivElement | null {
   return box.childNodes.length > 0 ? box : null;
 }
 
+/**
+ * Which client asked, so two clients of one gateway can be told apart: what
+ * it declared of itself (its own text, written out as any value) and the
+ * start of its session id. Approve for session covers that session only.
+ */
+function renderSession(a: PendingApproval): HTMLDivElement | null {
+  if (!a.session) return null;
+  return el('div', { class: 'meta session', 'data-session': a.session.id, text: `asked by ${sessionText(a.session)} · Approve for session covers this session only` });
+}
+
 function renderMasked(a: PendingApproval): HTMLParagraphElement | null {
   if (!(a.masked > 0)) return null;
   return el('p', { class: 'masked', role: 'note', text: `${a.masked}${a.masked === 1 ? ' value' : ' values'} masked (shown as [redacted]): approving this call is never remembered` });
@@ -142,6 +153,7 @@ export function renderApproval(a: PendingApproval, fresh = false): void {
     { class: 'card', 'data-approval': a.id },
     el('h3', { text: visible(a.toolName) }),
     el('div', { class: 'meta', text: `${a.action || 'rule'} · agent ${visible(a.agent || '—')} · call ${visible(a.callId)} · ${time(a.createdAt)}` }),
+    renderSession(a),
     renderWhy(a),
     renderTarget(a),
     renderCallBody(a),
