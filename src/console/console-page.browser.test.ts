@@ -61,6 +61,31 @@ describe('console page in Chromium', () => {
     }
   });
 
+  it('says on a card which client asked: its declared name written out, and only the start of its session id', async () => {
+    const registry = createToolRegistry({ tools: [runTests], host: createFakeHost(), policy: allowAll });
+    const approvals = createApprovalQueue();
+    const server = await startConsole({ registry, approvals });
+    const page = await browser().newPage();
+    try {
+      await page.goto(server.url);
+      const session = { id: '0f3c2a9e-1b7d-4c55-9e0a-6d2f8b1c3e47', client: { name: 'client\u202Eevil', version: '1.0' } };
+      const pending = registry.dispatch(
+        { callId: 'call-session', name: 'run_tests', arguments: { command: 'npm test' } },
+        { agent: 'coder', grantedTools: ['run_tests'], approval: { confirm: approvals.confirm, session } },
+      );
+      await page.getByRole('button', { name: /Approvals/ }).click();
+      const card = page.locator('[data-approval]');
+      await card.waitFor();
+      expect(await card.locator('.session').textContent()).toBe('asked by client client\u27e8U+202E\u27e9evil 1.0 · session 0f3c2a9e · Approve for session covers this session only');
+      expect(await page.content()).not.toContain('1b7d');
+      await card.getByRole('button', { name: 'Reject' }).click();
+      expect((await pending).ok).toBe(false);
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  });
+
   it('shows on each card everything the approval covers and why: the real path of a write, the MCP tool and arguments, method and URL, replaceAll, the rule', async () => {
     const workspace = mkdtempSync(join(tmpdir(), 'toolgate-cards-'));
     mkdirSync(join(workspace, 'src'));
