@@ -54,7 +54,6 @@ export {
 export {
   createConfirm,
   type ApprovalController,
-  type ApprovalSession,
   type ConfirmActionHook,
   type CreateConfirmOptions,
   type PromptHook,
