@@ -18,7 +18,10 @@ describe('console views in Chromium', () => {
     const policy = createPolicy({ rules: [{ rule: 'Bash(npm test:*)', decision: 'ask', source: 'project' }, { rule: 'Bash(rm:*)', decision: 'deny', source: 'user' }], allowedCommandGlobs: [['npm', '*']] });
     const registry = createToolRegistry({ tools: [runTests], host: createFakeHost(), policy });
     const approvals = createApprovalQueue();
-    const server = await startConsole({ registry, approvals, describePolicy: () => ({ version: policy.version, mode: 'ask', scope: 'workspace-write', rules: policy.rules, allowedCommandGlobs: [['npm', '*']] }) });
+    // What is remembered, per session: a client whose declared name holds a direction override, and calls that named none.
+    const approval = { tool: 'run_command', agent: undefined, kind: 'argv' as const, value: '["npm","test"]', scope: 'session' as const, mode: 'ask' as const };
+    const remembered = [{ session: { id: '0f3c2a9e', client: { name: 'client\u202Eevil', version: '1.0' } }, approvals: [approval] }, { approvals: [approval] }];
+    const server = await startConsole({ registry, approvals, describePolicy: () => ({ version: policy.version, mode: 'ask', scope: 'workspace-write', rules: policy.rules, allowedCommandGlobs: [['npm', '*']], remembered }) });
     const page = await browser().newPage();
     const refused: string[] = [];
     page.on('response', (response) => {
@@ -66,6 +69,8 @@ describe('console views in Chromium', () => {
       await expect.poll(() => page.locator('table.rules tbody tr').count()).toBe(2);
       expect(await page.locator('table.rules tbody tr').first().textContent()).toContain('Bash(npm test:*)');
       expect(await page.locator('.floor').textContent()).toContain('["npm","*"]');
+      expect(await page.locator('ul.remembered > li > div').allTextContents()).toEqual(['client client\u27e8U+202E\u27e9evil 1.0 · session 0f3c2a9e', 'calls that named no session']);
+      expect(await page.locator('ul.remembered > li ul li').first().textContent()).toBe('run_command argv ["npm","test"] · session · ask');
       await page.screenshot({ path: 'test-results/console/11-policy.png', fullPage: true });
       // The favicon is answered without the token: nothing the page asked for was refused.
       expect(refused).toEqual([]);
