@@ -160,7 +160,7 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
         if (remembered === undefined) memory.set(session?.id, (remembered = new Map<string, RememberedApproval>()));
         remembered.set(key.id, { session, ...key.entry, scope, mode: current });
       }
-      // Persisted only where a rule can say exactly what is remembered; otherwise `always` lasts as long as this controller.
+      // Persisted only where a rule can say exactly what is remembered; otherwise `always` lasts as long as the session that asked.
       if (scope === 'always' && options.remember !== undefined && key.rule !== undefined) {
         await options.remember.persist({ ...key.rule, decision: 'allow', source: options.remember.source ?? 'project', reason: 'remembered approval' });
       }
