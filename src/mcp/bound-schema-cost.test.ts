@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { shapes } from '../core/tools/__fixtures__/costly-schemas.js';
 import { boundSchemaCost, MAX_CHECKED_SCHEMA_NODES, MAX_CHECKS_PER_NODE } from './bound-schema-cost.js';
-
-const shapes = (count: number) => Array.from({ length: count }, (_, index) => ({ type: 'object', required: [`k${index}`] }));
 
 describe('boundSchemaCost', () => {
   it('keeps a schema within both bounds as it is', () => {

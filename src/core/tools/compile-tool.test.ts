@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { DuplicateToolError, ToolDefinitionError } from '../errors/tool-errors.js';
 import { createToolRegistry } from '../registry/create-tool-registry.js';
 import { memoryJournal } from '../dispatch/__fixtures__/pipeline-fixtures.js';
+import { shapes, twoWaysDown } from './__fixtures__/costly-schemas.js';
 import { defineTool } from './define-tool.js';
 import type { AnyToolDefinition } from './tool-types.js';
 
@@ -185,16 +186,6 @@ describe('input schemas', () => {
 });
 
 describe('what checking a value may cost', () => {
-  /** Definitions a0…a`levels`, each `anyOf` the one below and an array of it: the checks double at every level of a value. */
-  function twoWaysDown(levels: number) {
-    const definitions: Record<string, unknown> = { a0: { type: 'string' } };
-    for (let level = 1; level <= levels; level += 1) {
-      const below = { $ref: `#/definitions/a${level - 1}` };
-      definitions[`a${level}`] = { anyOf: [below, { type: 'array', items: below }] };
-    }
-    return { type: 'object', definitions, properties: { x: { $ref: `#/definitions/a${levels}` } } };
-  }
-
   it('a schema that could check one value a million times or more is refused, saying why', () => {
     const error = expectDefinitionError(good({ input: twoWaysDown(22) }), 'tool_a', 'input');
     expect(error.message).toMatch(/could check one value against 1,000,000 or more of its schemas/);
@@ -202,8 +193,7 @@ describe('what checking a value may cost', () => {
   });
 
   it('a value whose nodes times the checks of each pass the bound is refused unchecked; a smaller one is checked', async () => {
-    const shapes = Array.from({ length: 40 }, (_, index) => ({ type: 'object', required: [`k${index}`] }));
-    const input = { type: 'object', properties: { x: { type: 'array', items: { anyOf: shapes } } } };
+    const input = { type: 'object', properties: { x: { type: 'array', items: { anyOf: shapes(40) } } } };
     const registry = createToolRegistry({ tools: [good({ name: 'shapes', input })] });
     const context = { grantedTools: ['shapes'] };
     const items = (count: number) => Array.from({ length: count }, () => ({ k39: 1 }));

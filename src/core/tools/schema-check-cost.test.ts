@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { shapes, twoWaysDown } from './__fixtures__/costly-schemas.js';
 import { CHECK_COST_CEILING, schemaCheckCost } from './schema-check-cost.js';
-
-const alternatives = (count: number) => Array.from({ length: count }, (_, index) => ({ type: 'object', required: [`k${index}`] }));
-
-/** Definitions a0…a`levels`, each `anyOf` the one below and an array of it. */
-function twoWaysDown(levels: number) {
-  const definitions: Record<string, unknown> = { a0: { type: 'string' } };
-  for (let level = 1; level <= levels; level += 1) {
-    const below = { $ref: `#/definitions/a${level - 1}` };
-    definitions[`a${level}`] = { anyOf: [below, { type: 'array', items: below }] };
-  }
-  return { type: 'object', definitions, properties: { x: { $ref: `#/definitions/a${levels}` } } };
-}
 
 describe('schemaCheckCost', () => {
   it('is 1 for a schema that checks a value against itself alone, and counts each schema a member meets', () => {
@@ -22,8 +11,8 @@ describe('schemaCheckCost', () => {
   });
 
   it('counts every alternative of a union, at the value and at each item below it', () => {
-    expect(schemaCheckCost({ anyOf: alternatives(300) })).toBe(301);
-    expect(schemaCheckCost({ type: 'object', properties: { x: { type: 'array', items: { anyOf: alternatives(40) } } } })).toBe(41);
+    expect(schemaCheckCost({ anyOf: shapes(300) })).toBe(301);
+    expect(schemaCheckCost({ type: 'object', properties: { x: { type: 'array', items: { anyOf: shapes(40) } } } })).toBe(41);
     expect(schemaCheckCost({ allOf: [{ type: 'object' }, { oneOf: [{ required: ['a'] }, { required: ['b'] }] }] })).toBe(5);
   });
 
