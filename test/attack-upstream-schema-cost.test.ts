@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './fixtures/mcp/helpers.js';
 import { attackWorkspace } from './support/attack-workspace.js';
@@ -15,12 +15,12 @@ import { CLI } from './support/spawn-cli.js';
 // item: 40,000 numbers under an enum of 30,000 held it 6.5 s. Combinators multiply the same way: 20,000 objects under
 // an `anyOf` of 300 alternatives held it 6 s, a value nested 22 arrays deep under a 2 KB schema whose definitions each
 // offer two ways down 12 s (twice that for each level more), and compiling an `anyOf` of 2,000 alternatives at the
-// start 8 s.
+// start 8 s, in toolgate's copy of an input schema and in the MCP SDK client's own validator of an output schema.
 
 const COSTLY = join(ROOT, 'test/__fixtures__/costly-schema-server.mjs');
 
 type Result = Awaited<ReturnType<Client['callTool']>>;
-const UNGOVERNED = ['unique_out', 'unique_in', 'enum_out', 'wide_out', 'many_out', 'nested_in', 'nested_out', 'wide_compile'];
+const UNGOVERNED = ['unique_out', 'unique_in', 'enum_out', 'wide_out', 'many_out', 'nested_in', 'nested_out', 'wide_compile', 'wide_output'];
 let listed: string[] = [];
 const nestedValue = (depth: number): unknown => (depth === 0 ? 'a' : [nestedValue(depth - 1)]);
 const textOf = (result: Result): string => (result.content as { text?: string }[]).map((block) => block.text ?? '').join('\n');
@@ -37,7 +37,8 @@ describe('attack: an untrusted upstream schema whose check is quadratic', () => 
     client = new Client({ name: 'schema-cost', version: '1.0.0' });
     const started = performance.now();
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, '-c', served.config, 'serve', '--stdio'], cwd: served.workspace, stderr: 'ignore' }));
-    listed = (await client.listTools()).tools.map((tool) => tool.name);
+    // Listed past `listTools`, which compiles every output schema in this process, as costly here as in the gateway.
+    listed = (await client.request({ method: 'tools/list' }, ListToolsResultSchema)).tools.map((tool) => tool.name);
     startMs = performance.now() - started;
   }, 60_000);
 
@@ -84,9 +85,15 @@ describe('attack: an untrusted upstream schema whose check is quadratic', () => 
 
   it('an anyOf of 2,000 alternatives does not hold the start: the tool is listed, its schema the upstream\'s', async () => {
     expect(listed).toContain('mcp_qs_wide_compile');
-    const tool = (await client.listTools()).tools.find((entry) => entry.name === 'mcp_qs_wide_compile');
+    expect(listed).toContain('mcp_qs_wide_output');
+    const tool = (await client.request({ method: 'tools/list' }, ListToolsResultSchema)).tools.find((entry) => entry.name === 'mcp_qs_wide_compile');
     expect((tool?.inputSchema.properties?.x as { anyOf: unknown[] }).anyOf).toHaveLength(2_000);
     expect(startMs).toBeLessThan(6_000);
+  });
+
+  it('an output schema no validator compiles leaves that tool out, and the rest of the listing stands', () => {
+    expect(listed).not.toContain('mcp_qs_broken_output');
+    expect(listed).toEqual(expect.arrayContaining(UNGOVERNED.map((tool) => `mcp_qs_${tool}`)));
   });
 
   it('20,000 objects under an anyOf of 300 alternatives pass without holding the gateway', async () => {

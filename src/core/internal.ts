@@ -25,7 +25,7 @@ export type {
 
 export { compilerOfDraft, draftOf, type JsonSchemaDraft } from './tools/schema-validator.js';
 export { checkSchemaSize, SCHEMA_SIZE_LIMITS } from './tools/check-schema-size.js';
-export { schemaCheckCost } from './tools/schema-check-cost.js';
+export { schemaCheckCost, UnresolvedReferenceError } from './tools/schema-check-cost.js';
 
 export { mcpToolName } from './names/mcp-tool-name.js';
 export { wireToolName } from './names/wire-tool-name.js';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UnresolvedReferenceError } from '../core/internal.js';
 import { shapes } from '../core/tools/__fixtures__/costly-schemas.js';
 import { boundSchemaCost, MAX_CHECKED_SCHEMA_NODES, MAX_CHECKS_PER_NODE } from './bound-schema-cost.js';
 
@@ -12,6 +13,11 @@ describe('boundSchemaCost', () => {
     expect(boundSchemaCost({ type: 'object', properties: { x: { anyOf: shapes(MAX_CHECKS_PER_NODE) } } })).toEqual({ type: 'object' });
     const properties = Object.fromEntries(Array.from({ length: MAX_CHECKED_SCHEMA_NODES }, (_, index) => [`p${index}`, { type: 'string' }]));
     expect(boundSchemaCost({ type: 'object', properties })).toEqual({ type: 'object' });
-    expect(boundSchemaCost({ type: 'object', properties: { x: { $ref: 'https://example.com/x.json' } } })).toEqual({ type: 'object' });
+    expect(boundSchemaCost({ type: 'object', properties: { x: { $ref: '#x' } }, $defs: { x: { $anchor: 'x' } } })).toEqual({ type: 'object' });
+  });
+
+  it('throws for a reference that names nothing the schema holds, however costly the rest', () => {
+    expect(() => boundSchemaCost({ type: 'object', properties: { x: { $ref: 'https://example.com/x.json' } } })).toThrow(UnresolvedReferenceError);
+    expect(() => boundSchemaCost({ type: 'object', properties: { x: { $ref: '#/definitions/missing' }, y: { anyOf: shapes(100) } } })).toThrow(UnresolvedReferenceError);
   });
 });

@@ -26,7 +26,9 @@ const ANY_OBJECT: JsonSchema = Object.freeze({ type: 'object' });
  * dropped `pattern`, that is never stricter than the upstream, which still
  * checks its own schema; the model still reads that schema, and the pin
  * still digests it. What toolgate checks is bounded again by the value's
- * size when it validates (`MAX_VALUE_CHECKS`).
+ * size when it validates (`MAX_VALUE_CHECKS`). A schema with a reference
+ * that names nothing it holds throws `UnresolvedReferenceError`: no
+ * validator compiles it, a client's no more than toolgate's.
  */
 export function boundSchemaCost(schema: JsonSchema): JsonSchema {
   const tooLarge = checkSchemaSize(schema, { maxDepth: SCHEMA_SIZE_LIMITS.maxDepth, maxNodes: MAX_CHECKED_SCHEMA_NODES }) !== undefined;

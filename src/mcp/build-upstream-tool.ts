@@ -1,4 +1,4 @@
-import { ConfigurationError, requireCapability, ToolDefinitionError, ToolPolicyError, type AnyToolDefinition, type JsonSchema, type ToolFacts } from '../core/internal.js';
+import { ConfigurationError, requireCapability, ToolDefinitionError, ToolPolicyError, UnresolvedReferenceError, type AnyToolDefinition, type JsonSchema, type ToolFacts } from '../core/internal.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { compileArgumentTargets } from './argument-targets.js';
 import { checkGitRepository } from './check-git-repository.js';
@@ -131,7 +131,13 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
  */
 function schemas(name: string, io: 'input' | 'output', schema: JsonSchema, trusted: boolean): { readonly validated: JsonSchema; readonly shown?: JsonSchema } {
   if (trusted) return { validated: schema };
-  const validated = boundSchemaCost(stripSchemaRegexes(schema));
+  let validated: JsonSchema;
+  try {
+    validated = boundSchemaCost(stripSchemaRegexes(schema));
+  } catch (error) {
+    if (error instanceof UnresolvedReferenceError) throw new ToolDefinitionError(name, io, error.message, error);
+    throw error;
+  }
   const problem = checkRegexFree(validated);
   if (problem !== undefined) throw new ToolDefinitionError(name, io, `${problem}: toolgate runs no regular expression of an untrusted MCP server`);
   return { validated, shown: schema };

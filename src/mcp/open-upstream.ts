@@ -11,6 +11,7 @@ import { McpServerUnavailableError } from './mcp-server-unavailable-error.js';
 import { routePastMessageSwitch } from './route-past-message-switch.js';
 import { markUpstreamErrorResponses } from './upstream-error-response.js';
 import { DEFAULT_MAX_UNREAD_BYTES, noteUpstreamCloseReason, unreadOverflowReason, useBoundedClientWriting } from './bound-stdio-writes.js';
+import { UNCOMPILED_OUTPUT_SCHEMAS } from './uncompiled-output-schemas.js';
 import { useLeanFraming } from './use-lean-framing.js';
 import type { ConnectMcpServersOptions, McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './mcp-types.js';
 
@@ -44,7 +45,7 @@ export async function openUpstream(options: OpenUpstreamOptions): Promise<Opened
   const { server, connect } = options;
   const transport = createTransport(server, connect);
   const stderr = transport instanceof StdioClientTransport ? createStderrTail(transport.stderr, connect.stderr === 'inherit' ? process.stderr : undefined) : NO_STDERR;
-  const client = new Client({ name: connect.clientName ?? 'toolgate', version: '0.1.0' }, { capabilities: {} });
+  const client = new Client({ name: connect.clientName ?? 'toolgate', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: UNCOMPILED_OUTPUT_SCHEMAS });
   if (transport instanceof StdioClientTransport && server.transport === 'stdio') {
     // An upstream that stops reading what the gateway writes it is closed past this bound, as if it had exited.
     const maxUnread = maxUnreadBytes(server);

@@ -6,8 +6,9 @@
 // Combinators multiply: `wide_out` answers with 20,000 objects under an output schema whose items must match one of
 // 300 alternatives (each item tried against every one before the last), `nested_in` and `nested_out` carry a value
 // nested `depth` arrays deep under a 2 KB schema of 22 definitions, each `anyOf` the one below it and an array of it
-// (each level tried both ways: 2^depth checks), and `wide_compile` declares an `anyOf` of 2,000 alternatives, whose
-// compilation alone takes seconds; `many_out` answers with 20,000 objects under 40 alternatives.
+// (each level tried both ways: 2^depth checks), and `wide_compile` declares an `anyOf` of 2,000 alternatives in its
+// input schema and `wide_output` in its output schema, whose compilation alone takes seconds (`broken_output`'s output
+// schema names a definition it lacks, which no validator compiles); `many_out` answers with 20,000 objects under 40 alternatives.
 import { createInterface } from 'node:readline';
 import process from 'node:process';
 
@@ -32,6 +33,8 @@ const tools = [
   { name: 'nested_in', description: 'Takes nested arrays.', inputSchema: nested },
   { name: 'nested_out', description: 'Nested arrays.', inputSchema: { type: 'object' }, outputSchema: nested },
   { name: 'wide_compile', description: 'Takes one of many shapes.', inputSchema: { type: 'object', properties: { x: { anyOf: alternatives(2_000) } } } },
+  { name: 'broken_output', description: 'Answers a shape it never defines.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { x: { $ref: '#/definitions/missing' } } } },
+  { name: 'wide_output', description: 'Answers one of many shapes.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { x: { anyOf: alternatives(2_000) } } } },
   { name: 'enum_out', description: 'Numbers from a long list.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { x: { type: 'array', items: { enum: big } } } } },
   { name: 'unique_out', description: 'A structured value of distinct objects.', inputSchema: { type: 'object' }, outputSchema: unique },
   { name: 'unique_in', description: 'Takes distinct objects.', inputSchema: unique },

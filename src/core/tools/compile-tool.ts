@@ -14,7 +14,7 @@ import { deepFreeze } from './deep-freeze.js';
 
 export { deepFreeze } from './deep-freeze.js';
 import { createValidator, createValidatorOnFirstUse, isStandardSchema, isValidJsonSchema, standardJsonSchema, type Validator } from './schema-validator.js';
-import { TooCostlySchemaError } from './schema-check-cost.js';
+import { TooCostlySchemaError, UnresolvedReferenceError } from './schema-check-cost.js';
 import type { AnyToolDefinition, JournalTier, JsonSchema } from './tool-types.js';
 
 
@@ -201,5 +201,5 @@ function modelVisibleSchema(schema: JsonSchema, configOnly: ReadonlySet<string>)
 
 /** Why a schema did not compile, in the words of its refusal. */
 function schemaProblem(error: unknown): string {
-  return error instanceof TooCostlySchemaError ? error.message : 'is not a valid JSON Schema';
+  return error instanceof TooCostlySchemaError || error instanceof UnresolvedReferenceError ? error.message : 'is not a valid JSON Schema';
 }

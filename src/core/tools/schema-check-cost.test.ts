@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shapes, twoWaysDown } from './__fixtures__/costly-schemas.js';
-import { CHECK_COST_CEILING, schemaCheckCost } from './schema-check-cost.js';
+import { CHECK_COST_CEILING, schemaCheckCost, UnresolvedReferenceError } from './schema-check-cost.js';
 
 describe('schemaCheckCost', () => {
   it('is 1 for a schema that checks a value against itself alone, and counts each schema a member meets', () => {
@@ -38,10 +38,17 @@ describe('schemaCheckCost', () => {
 
   it('calls a schema checked in its own place again, or a reference it cannot follow, too costly', () => {
     expect(schemaCheckCost({ allOf: [{ $ref: '#' }] })).toBe(CHECK_COST_CEILING);
-    expect(schemaCheckCost({ $ref: 'https://example.com/schema.json' })).toBe(CHECK_COST_CEILING);
-    expect(schemaCheckCost({ $ref: '#anchor' })).toBe(CHECK_COST_CEILING);
-    expect(schemaCheckCost({ $ref: '#/definitions/missing' })).toBe(CHECK_COST_CEILING);
+    expect(schemaCheckCost({ $ref: '#anchor', definitions: { a: { $anchor: 'anchor' } } })).toBe(CHECK_COST_CEILING);
     expect(schemaCheckCost({ properties: { a: { $id: 'https://example.com/a', $ref: '#/x', x: {} } } })).toBe(CHECK_COST_CEILING);
+  });
+
+  it('refuses a reference that names nothing the schema holds', () => {
+    expect(() => schemaCheckCost({ $ref: 'https://example.com/schema.json' })).toThrow(UnresolvedReferenceError);
+    expect(() => schemaCheckCost({ properties: { a: { $ref: '#/definitions/missing' } } })).toThrow(UnresolvedReferenceError);
+    expect(() => schemaCheckCost({ $ref: '#/definitions/%E0%A4%A' })).toThrow(UnresolvedReferenceError);
+    // A pointer reads its segments decoded: `a%2Fb` and `a~1b` both name the member `a/b`.
+    expect(schemaCheckCost({ definitions: { 'a/b': { anyOf: [{}, {}] } }, $ref: '#/definitions/a%2Fb' })).toBe(4);
+    expect(schemaCheckCost({ definitions: { 'a/b': { anyOf: [{}, {}] } }, $ref: '#/definitions/a~1b' })).toBe(4);
   });
 
   it('walks a chain of thousands of references without the stack', () => {

@@ -34,6 +34,18 @@ interface SchemaNode {
 
 class Unknowable extends Error {}
 
+/**
+ * A schema whose reference names nothing it holds: a pointer to a part it
+ * lacks, or a schema outside it (which no validator here fetches). ajv
+ * refuses such a schema too; this says so before anything is compiled.
+ */
+export class UnresolvedReferenceError extends Error {
+  constructor() {
+    super('refers to a schema it does not hold');
+    this.name = 'UnresolvedReferenceError';
+  }
+}
+
 /** A schema refused for what checking a value against it could cost; its message says so, in words for a person. */
 export class TooCostlySchemaError extends Error {
   constructor() {
@@ -51,10 +63,11 @@ export class TooCostlySchemaError extends Error {
  * it at every level, so a value 22 arrays deep costs four million checks.
  * What a whole value costs is at most this times its number of nodes.
  *
- * Local references (`#`, `#/json/pointer`) are followed; any other, or one
- * inside a subschema with an `$id` of its own, makes the cost unknowable,
- * and so `CHECK_COST_CEILING`, as is a schema that applies to its own value
- * in a loop. Depth counts down from `MAX_JSON_DEPTH` levels of the value.
+ * Local references (`#`, `#/json/pointer`) are followed. One by an anchor,
+ * or inside a subschema with an `$id` of its own, makes the cost unknowable,
+ * and so `CHECK_COST_CEILING`, as does a schema that applies to its own value
+ * in a loop. One that names nothing the schema holds (a missing part, a
+ * schema elsewhere) throws `UnresolvedReferenceError`. Depth counts down from `MAX_JSON_DEPTH` levels of the value.
  * Linear in the schema's size times that depth.
  */
 export function schemaCheckCost(schema: JsonSchema): number {
@@ -136,7 +149,11 @@ function isSchemaObject(value: unknown): value is SchemaObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The graph of `schema`'s applicators, references resolved; throws `Unknowable` on a reference it cannot follow. */
+/**
+ * The graph of `schema`'s applicators, references resolved; throws
+ * `Unknowable` on a reference it cannot follow, `UnresolvedReferenceError`
+ * on one that names nothing.
+ */
 function buildGraph(schema: JsonSchema): { root: SchemaNode; nodes: SchemaNode[] } {
   const nodes = new Map<unknown, SchemaNode>();
   const pending: { value: SchemaObject; node: SchemaNode; scoped: boolean }[] = [];
@@ -184,6 +201,8 @@ function buildGraph(schema: JsonSchema): { root: SchemaNode; nodes: SchemaNode[]
 /** The subschema a local reference names: `#` or a JSON pointer from the root. */
 function resolveLocal(schema: JsonSchema, reference: string): unknown {
   if (reference === '#') return schema;
+  if (!reference.startsWith('#')) throw new UnresolvedReferenceError();
+  // `#name`: an anchor, which `$anchor` or an `$id` anywhere in the schema may declare.
   if (!reference.startsWith('#/')) throw new Unknowable();
   let target: unknown = schema;
   for (const raw of reference.slice(2).split('/')) {
@@ -191,11 +210,11 @@ function resolveLocal(schema: JsonSchema, reference: string): unknown {
     try {
       segment = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
     } catch {
-      throw new Unknowable();
+      throw new UnresolvedReferenceError();
     }
     if (Array.isArray(target) && /^(?:0|[1-9]\d*)$/.test(segment)) target = target[Number(segment)];
     else if (isSchemaObject(target) && Object.hasOwn(target, segment)) target = target[segment];
-    else throw new Unknowable();
+    else throw new UnresolvedReferenceError();
   }
   return target;
 }
