@@ -20,7 +20,7 @@ import { CLI } from './support/spawn-cli.js';
 const COSTLY = join(ROOT, 'test/__fixtures__/costly-schema-server.mjs');
 
 type Result = Awaited<ReturnType<Client['callTool']>>;
-const UNGOVERNED = ['unique_out', 'unique_in', 'enum_out', 'wide_out', 'many_out', 'nested_in', 'nested_out', 'wide_compile', 'wide_output'];
+const UNGOVERNED = ['unique_out', 'unique_in', 'enum_out', 'wide_out', 'many_out', 'nested_in', 'nested_out', 'wide_compile', 'wide_output', 'bad_pattern_output'];
 let listed: string[] = [];
 const nestedValue = (depth: number): unknown => (depth === 0 ? 'a' : [nestedValue(depth - 1)]);
 const textOf = (result: Result): string => (result.content as { text?: string }[]).map((block) => block.text ?? '').join('\n');
@@ -28,9 +28,10 @@ const textOf = (result: Result): string => (result.content as { text?: string }[
 describe('attack: an untrusted upstream schema whose check is quadratic', () => {
   let client: Client;
   let startMs: number;
+  let served: ReturnType<typeof attackWorkspace>;
 
   beforeAll(async () => {
-    const served = attackWorkspace('toolgate-attack-schema-cost', {
+    served = attackWorkspace('toolgate-attack-schema-cost', {
       // Not trusted; not governed, so each call runs without a person and only its validation is on trial.
       qs: { command: process.execPath, args: [COSTLY], tools: Object.fromEntries(UNGOVERNED.map((tool) => [tool, { governed: false }])) },
     });
@@ -89,6 +90,23 @@ describe('attack: an untrusted upstream schema whose check is quadratic', () => 
     const tool = (await client.request({ method: 'tools/list' }, ListToolsResultSchema)).tools.find((entry) => entry.name === 'mcp_qs_wide_compile');
     expect((tool?.inputSchema.properties?.x as { anyOf: unknown[] }).anyOf).toHaveLength(2_000);
     expect(startMs).toBeLessThan(6_000);
+  });
+
+  it('a client that compiles every output schema it lists gets, at once, the copies the gateway checks', async () => {
+    const other = new Client({ name: 'schema-cost-lister', version: '1.0.0' });
+    await other.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, '-c', served.config, 'serve', '--stdio'], cwd: served.workspace, stderr: 'ignore' }));
+    try {
+      const started = performance.now();
+      // The SDK's `listTools` compiles each output schema: a pattern no engine reads failed it whole, an anyOf of 2,000 took seconds.
+      const { tools } = await other.listTools();
+      expect(performance.now() - started).toBeLessThan(3_000);
+      const outputOf = (name: string) => tools.find((tool) => tool.name === name)?.outputSchema;
+      expect(outputOf('mcp_qs_wide_output')).toEqual({ type: 'object' });
+      expect(outputOf('mcp_qs_bad_pattern_output')).toEqual({ type: 'object', properties: { x: { type: 'string' } } });
+      expect(outputOf('mcp_qs_unique_out')).toEqual({ type: 'object', properties: { x: { type: 'array' } } });
+    } finally {
+      await other.close();
+    }
   });
 
   it('an output schema no validator compiles leaves that tool out, and the rest of the listing stands', () => {

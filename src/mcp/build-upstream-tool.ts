@@ -84,7 +84,10 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
     description,
     input: input.validated,
     ...(input.shown === undefined ? {} : { inputJsonSchema: input.shown }),
-    ...(output === undefined ? {} : { output: output.validated, ...(output.shown === undefined ? {} : { outputJsonSchema: output.shown }) }),
+    // A client reads, as the output schema, the copy toolgate checks every structured value against: MCP SDK clients
+    // compile each output schema they list, and the upstream's own (a pattern no engine reads, an anyOf of 2,000)
+    // failed or held the listing of every tool the gateway serves.
+    ...(output === undefined ? {} : { output: output.validated }),
     facts,
     source: 'mcp',
     // Without trusted facts an upstream tool may do anything: external effect, medium risk.
@@ -125,9 +128,10 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
  * arguments any model or client chooses (or, for the output, results the
  * upstream chooses), and one too large to compile or too costly to check
  * a value against asks only for an object (bound-schema-cost.ts). The
- * upstream's own schema stays the model-visible one
- * (`inputJsonSchema`/`outputJsonSchema`), as it stays the pinned one
- * (definition-digest.ts); the upstream still applies it whole itself.
+ * upstream's own input schema stays the model-visible one
+ * (`inputJsonSchema`); the output schema a client reads is the checked copy.
+ * The pin digests the upstream's own (definition-digest.ts), and the
+ * upstream still applies it whole itself.
  */
 function schemas(name: string, io: 'input' | 'output', schema: JsonSchema, trusted: boolean): { readonly validated: JsonSchema; readonly shown?: JsonSchema } {
   if (trusted) return { validated: schema };

@@ -265,12 +265,14 @@ describe('buildUpstreamTool with an untrusted upstream', () => {
     expect(!wrongType.ok && wrongType.error.code).toBe('ARGS_INVALID');
   });
 
-  it('shows the model the upstream schema as it was sent, pattern included', () => {
+  it('shows the model the upstream input schema as it was sent, pattern included, and a client the output schema toolgate checks', () => {
     const { definition, registry } = setup(untrusted);
     expect(definition.inputJsonSchema).toBe(inputSchema);
-    expect(definition.outputJsonSchema).toBe(tool.outputSchema);
     expect(registry.list()[0]?.inputSchema).toEqual(inputSchema);
     expect(registry.project('mcp')[0]?.inputSchema).toEqual(inputSchema);
+    // A client compiles the output schemas it lists, and checks structured values against them: not the upstream's patterns.
+    expect(definition.outputJsonSchema).toBeUndefined();
+    expect(registry.project('mcp')[0]?.outputSchema).toEqual({ type: 'object', properties: { hit: { type: 'string' } } });
   });
 
   it("keeps a trusted server's patterns", async () => {

@@ -8,7 +8,8 @@
 // nested `depth` arrays deep under a 2 KB schema of 22 definitions, each `anyOf` the one below it and an array of it
 // (each level tried both ways: 2^depth checks), and `wide_compile` declares an `anyOf` of 2,000 alternatives in its
 // input schema and `wide_output` in its output schema, whose compilation alone takes seconds (`broken_output`'s output
-// schema names a definition it lacks, which no validator compiles); `many_out` answers with 20,000 objects under 40 alternatives.
+// schema names a definition it lacks, which no validator compiles, and `bad_pattern_output`'s a pattern no regular
+// expression engine reads); `many_out` answers with 20,000 objects under 40 alternatives.
 import { createInterface } from 'node:readline';
 import process from 'node:process';
 
@@ -34,6 +35,7 @@ const tools = [
   { name: 'nested_out', description: 'Nested arrays.', inputSchema: { type: 'object' }, outputSchema: nested },
   { name: 'wide_compile', description: 'Takes one of many shapes.', inputSchema: { type: 'object', properties: { x: { anyOf: alternatives(2_000) } } } },
   { name: 'broken_output', description: 'Answers a shape it never defines.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { x: { $ref: '#/definitions/missing' } } } },
+  { name: 'bad_pattern_output', description: 'Answers a string of a shape nobody can read.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { x: { type: 'string', pattern: '(' } } } },
   { name: 'wide_output', description: 'Answers one of many shapes.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { x: { anyOf: alternatives(2_000) } } } },
   { name: 'enum_out', description: 'Numbers from a long list.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { x: { type: 'array', items: { enum: big } } } } },
   { name: 'unique_out', description: 'A structured value of distinct objects.', inputSchema: { type: 'object' }, outputSchema: unique },
