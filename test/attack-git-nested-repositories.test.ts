@@ -8,6 +8,7 @@ import { useAttackHomes } from './support/attack-workspace.js';
 import { decideIfAsked } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
 import { withRemovedSubmodule } from './support/removed-submodule.js';
+import { useRepositoryTemplate } from './support/repository-template.js';
 import { serveRepository, userGit } from './support/served-repository.js';
 
 // The user's repository once had a submodule at `vendor/x`, since removed: its history still lists it, and the user
@@ -257,12 +258,15 @@ const RECURSIVE_STEPS: readonly (readonly string[])[] = [['checkout', '-q', 'fea
 
 const WAYS = ['old-history', 'tampered', 'hook', 'include', 'worktree-config', 'commondir', 'gitfile-into-git', 'linked', 'moved-in', 'agent-commit'];
 
-/** The user's repository: `vendor/x` a submodule one commit ago, removed since, its clone kept in place untracked. */
-function withOldSubmodule(workspace: string): void {
+/**
+ * The user's repository: `vendor/x` a submodule one commit ago, removed since, its clone kept in place untracked.
+ * Built once for the file and copied into each workspace; its upstream, outside every workspace, is only read.
+ */
+const withOldSubmodule = useRepositoryTemplate('toolgate-nested-template', (repository) => {
   const upstream = mkdtempSync(join(tmpdir(), 'toolgate-nested-upstream-'));
   upstreams.push(upstream);
-  withRemovedSubmodule(workspace, upstream);
-}
+  withRemovedSubmodule(repository, upstream);
+});
 
 /** As withOldSubmodule, the user's clone set up as husky sets a project up (core.hooksPath in its work tree). */
 function withHuskyClone(workspace: string): void {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useAttackHomes } from './support/attack-workspace.js';
+import { useRepositoryTemplate } from './support/repository-template.js';
 import { closeAfterEach } from './support/serve-gateway.js';
 import { serveRepository, userGit } from './support/served-repository.js';
 
@@ -145,18 +146,21 @@ const WAYS = [
   'renamed-into-module',
 ];
 
-/** The user's repository: `libs/sub` checked out, `lib2` not, from a repository outside the workspace. */
-function withSubmodules(workspace: string): void {
+/**
+ * The user's repository: `libs/sub` checked out, `lib2` not, from a repository outside the workspace. Built once for
+ * the file and copied into each workspace; the upstream, outside every workspace, is only read.
+ */
+const withSubmodules = useRepositoryTemplate('toolgate-submodule-template', (repository) => {
   const upstream = mkdtempSync(join(tmpdir(), 'toolgate-submodule-upstream-'));
   upstreams.push(upstream);
   execFileSync('git', ['init', '-q', upstream]);
   userGit(upstream, 'commit', '-q', '--allow-empty', '-m', 'upstream');
-  for (const place of ['libs/sub', 'lib2']) userGit(workspace, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', upstream, place);
-  userGit(workspace, 'commit', '-q', '-m', 'submodules');
-  userGit(workspace, 'submodule', 'deinit', '-q', 'lib2');
+  for (const place of ['libs/sub', 'lib2']) userGit(repository, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', upstream, place);
+  userGit(repository, 'commit', '-q', '-m', 'submodules');
+  userGit(repository, 'submodule', 'deinit', '-q', 'lib2');
   // The user reads per-worktree configuration in the submodule (`config.worktree`), and has none yet.
-  userGit(join(workspace, 'libs', 'sub'), 'config', 'extensions.worktreeConfig', 'true');
-}
+  userGit(join(repository, 'libs', 'sub'), 'config', 'extensions.worktreeConfig', 'true');
+});
 
 describe.each(['workspace-write', 'full'])("attack: a glob-allowed command plants what the user's git runs in a submodule, in %s", (scope) => {
   it.each(WAYS)('%s: the user\'s git status and submodule update run nothing of it', async (way) => {
