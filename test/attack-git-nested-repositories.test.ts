@@ -292,6 +292,17 @@ function userSteps(workspace: string, steps: readonly (readonly string[])[]): vo
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** Whether a process other than this one, in any sandbox (its namespaces lie within this one's), has `text` in its command line. */
+const running = (text: string): boolean =>
+  readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)
+    .some((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text);
+      } catch {
+        return false; // Ended while listed.
+      }
+    });
 const pwned = (workspace: string): string[] => readdirSync(workspace).filter((name) => name.startsWith('PWNED'));
 
 describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plants a repository where a commit lists a submodule, in %s', (scope) => {
@@ -448,7 +459,9 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
   it('outlive: a detached child that would write after the command ended dies with it', async () => {
     const { workspace, run } = await serveRepository(opened, attackHome(), scope, ['node'], { 'attack.js': ATTACK_JS }, withOldSubmodule);
     const result = await run(['node', 'attack.js', 'outlive']);
-    await new Promise((resolve) => setTimeout(resolve, 5000));
+    // Rather than waiting out the child's 3 s: once no process holds its program (its argument names PWNED-outlive),
+    // nothing is left that could write. Should it live on, it writes at 3 s and ends, and the checks below see that.
+    await expect.poll(() => running('PWNED-outlive'), { timeout: 10_000, interval: 50 }).toBe(false);
     userSteps(workspace, OLD_HISTORY_STEPS);
     expect(pwned(workspace), result).toEqual([]);
     expect(readFileSync(join(workspace, 'vendor', 'x', '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
