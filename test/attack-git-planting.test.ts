@@ -238,7 +238,8 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
   it("two commands at once: the second, which lists again the entry the first's was taken out of, is held to the entries from before both", async () => {
     const { workspace, run } = await servedRepository(scope, ['node'], { 'nested.js': nestedJs('race'), 'relist.js': RELIST_JS });
     const first = run(['node', 'nested.js']);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The second starts once the first has listed the entry (entry.json is written then), while the first still runs.
+    await expect.poll(() => existsSync(join(workspace, 'entry.json')), { interval: 50, timeout: 20_000 }).toBe(true);
     const results = await Promise.all([first, run(['node', 'relist.js'])]);
     expect(results[0]).toContain('removedGitlinks\\":[\\"sub\\"]');
     expect(results[1], results[1]).toContain('removedGitlinks\\":[\\"sub\\"]');
