@@ -9,6 +9,7 @@ import { decideIfAsked } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
 import { withRemovedSubmodule } from './support/removed-submodule.js';
 import { useRepositoryTemplate } from './support/repository-template.js';
+import { anyProcessHolds } from './support/running-processes.js';
 import { serveRepository, userGit } from './support/served-repository.js';
 
 // The user's repository once had a submodule at `vendor/x`, since removed: its history still lists it, and the user
@@ -292,17 +293,6 @@ function userSteps(workspace: string, steps: readonly (readonly string[])[]): vo
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-/** Whether a process other than this one, in any sandbox (its namespaces lie within this one's), has `text` in its command line. */
-const running = (text: string): boolean =>
-  readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)
-    .some((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text);
-      } catch {
-        return false; // Ended while listed.
-      }
-    });
 const pwned = (workspace: string): string[] => readdirSync(workspace).filter((name) => name.startsWith('PWNED'));
 
 describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plants a repository where a commit lists a submodule, in %s', (scope) => {
@@ -461,7 +451,7 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
     const result = await run(['node', 'attack.js', 'outlive']);
     // Rather than waiting out the child's 3 s: once no process holds its program (its argument names PWNED-outlive),
     // nothing is left that could write. Should it live on, it writes at 3 s and ends, and the checks below see that.
-    await expect.poll(() => running('PWNED-outlive'), { timeout: 10_000, interval: 50 }).toBe(false);
+    await expect.poll(() => anyProcessHolds('PWNED-outlive'), { timeout: 10_000, interval: 50 }).toBe(false);
     userSteps(workspace, OLD_HISTORY_STEPS);
     expect(pwned(workspace), result).toEqual([]);
     expect(readFileSync(join(workspace, 'vendor', 'x', '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
