@@ -1,0 +1,29 @@
+import picomatch from 'picomatch/posix.js';
+import { compileRegexProgram, RegexProgramError } from './compile-regex-program.js';
+import type { RegexProgram } from './regex-program.js';
+
+/** A path glob as the automaton of picomatch's reading of it (`dot: true`), and whether it folds case. */
+export interface PathGlobProgram {
+  readonly glob: string;
+  readonly program: RegexProgram;
+}
+
+/**
+ * Compile a glob as picomatch reads it with `dot: true` (`*`, `**`, `?`,
+ * classes and POSIX classes, escapes, braces and ranges, extended globs,
+ * a leading `!`), to an automaton run over every live state at once: what
+ * a path costs is bounded by its length times the pattern's, whatever the
+ * path holds. `s`: a `**` crosses a line break inside a folder name;
+ * `nocase`: a deny or ask catches case variants. Throws `RegexProgramError`
+ * for a glob whose reading needs more than `MAX_REGEX_STATES` states.
+ */
+export function compilePathGlob(glob: string, nocase: boolean, lookaheads?: Map<string, RegexProgram>): PathGlobProgram {
+  let source: string;
+  try {
+    source = picomatch.makeRe(glob, { dot: true }).source;
+  } catch (error) {
+    // picomatch refuses a pattern longer than 65,536 characters.
+    throw new RegexProgramError('too_large', error instanceof Error ? error.message : String(error));
+  }
+  return { glob, program: compileRegexProgram(source, nocase ? 'is' : 's', lookaheads) };
+}
