@@ -1,10 +1,12 @@
-import picomatch from 'picomatch/posix.js';
 import { canonicalHost, matchDomain, parseDomainPattern, parseHttpsTarget } from './canonical-host.js';
 import { foldMcpNamePart, mcpToolName } from '../names/mcp-tool-name.js';
 import { isToolName } from '../names/tool-name.js';
 import { claudeSpecifierKind, toolgateNamesFor } from './claude-tool-names.js';
 import { exactArgvPattern, matchArgvPattern } from './match-argv-pattern.js';
 import { CommandLines, compileCommandPattern, matchCommandPattern } from './match-command-pattern.js';
+import { compilePathGlob } from './compile-path-glob.js';
+import { RegexProgramError } from './compile-regex-program.js';
+import { runRegexProgram } from './run-regex-program.js';
 import { geminiStableJson } from './gemini-stable-json.js';
 import { quoteArgv } from './quote-argv.js';
 import { normalizePath } from './normalize-path.js';
@@ -154,9 +156,16 @@ function compileMatch(match: RuleMatch | undefined, decision: RuleDecision, fail
     // `~/` names the home directory when it is known; a deny or ask also keeps matching the literal spelling.
     const atHome = glob.startsWith('~/') && home !== undefined ? `${home.replace(/\/+$/, '')}/${glob.slice(2)}` : undefined;
     const globs = atHome === undefined ? [widen(glob)] : decision === 'allow' ? [atHome] : [widen(atHome), widen(glob)];
-    // `s`: picomatch's `**` is built from `.`, which without it stops at a line break, and a folder name may hold one.
-    const patterns = globs.map((pattern) => new RegExp(picomatch.makeRe(pattern, { dot: true }).source, decision === 'allow' ? 's' : 'is'));
-    const test = (candidate: string): boolean => patterns.some((pattern) => pattern.test(candidate));
+    // Picomatch's reading of each glob, run as an automaton: a model-chosen path costs its length times the glob's.
+    const programs = globs.map((pattern) => {
+      try {
+        return compilePathGlob(pattern, decision !== 'allow').program;
+      } catch (error) {
+        if (error instanceof RegexProgramError) return fail('invalid_pattern', `has a path pattern that cannot be matched in linear time (${error.message})`);
+        throw error;
+      }
+    });
+    const test = (candidate: string): boolean => programs.some((program) => runRegexProgram(program, candidate));
     return { kind: 'path', glob: atHome ?? glob, test };
   }
   if ('domain' in match) {

@@ -1,4 +1,6 @@
-import picomatch from 'picomatch/posix.js';
+import { compilePathGlob } from './compile-path-glob.js';
+import type { RegexProgram } from './regex-program.js';
+import { runRegexProgram } from './run-regex-program.js';
 import { withoutTrailingRun } from './trailing-run.js';
 import type { NormalizedPath } from './normalize-path.js';
 
@@ -170,15 +172,10 @@ const WINDOWS_SPELLING = /[. ](?:\/|$)|:/;
 function compileTextMatcher(patterns: readonly string[]): PathTextMatcher {
   // Compiled on first use: importing the engine (and its default floor) stays cheap.
   let compiled: CompiledPatterns | undefined;
-  // A candidate matches as itself or as a folder (`x/`, so `x/**` covers `x`). No literal holds a `/`, so one literal test serves both.
-  const isMatch = (candidate: string, { open, literals, guarded }: CompiledPatterns): boolean => {
-    if (open !== undefined && (open.test(candidate) || open.test(`${candidate}/`))) return true;
-    return literals !== undefined && literals.test(candidate) && guarded !== undefined && (guarded.test(candidate) || guarded.test(`${candidate}/`));
-  };
   return (candidate) => {
     compiled ??= compilePatterns(patterns);
     // One scan answers an ordinary path: none of the literals, nothing Windows reads differently, and no open pattern.
-    if (compiled.open === undefined && !compiled.literalsOrWindows.test(candidate)) return false;
+    if (compiled.open.length === 0 && !compiled.literalsOrWindows.test(candidate)) return false;
     if (isMatch(candidate, compiled)) return true;
     if (!WINDOWS_SPELLING.test(candidate)) return false;
     // Windows drops trailing dots and spaces and reads `name::$DATA` as `name`: `.git./config` is `.git/config` there.
@@ -187,47 +184,61 @@ function compileTextMatcher(patterns: readonly string[]): PathTextMatcher {
   };
 }
 
+/** A candidate matches as itself or as a folder (`x/`, so `x/**` covers `x`). No literal holds a `/`, so one literal test serves both. */
+function isMatch(candidate: string, { open, literals, guarded }: CompiledPatterns): boolean {
+  const asFolder = `${candidate}/`;
+  const matches = (program: RegexProgram): boolean => runRegexProgram(program, candidate) || runRegexProgram(program, asFolder);
+  if (open.some(matches)) return true;
+  if (literals === undefined || !literals.test(candidate)) return false;
+  const folded = candidate.toLowerCase();
+  return guarded.some((pattern) => (typeof pattern.literal === 'string' ? folded.includes(pattern.literal) : pattern.literal.test(candidate)) && matches(pattern.program));
+}
+
 /** A name without the dots and spaces it ends with, as Windows reads it (`withoutTrailingRun`: an argument of `.git` and 8,000 dots and spaces is read in one scan). */
 export function withoutTrailingDotsAndSpaces(name: string): string {
   return withoutTrailingRun(name, (char) => char === '.' || char === ' ');
 }
 
 interface CompiledPatterns {
-  /** Every pattern that has a literal every match must contain, as one alternation. */
-  readonly guarded: RegExp | undefined;
-  /** Those literals, as one alternation: a candidate holding none of them cannot match `guarded`. */
+  /** Every pattern that has a literal every match must contain, with that literal (lower case, or as a case-insensitive expression when not ASCII). */
+  readonly guarded: readonly { readonly literal: string | RegExp; readonly program: RegexProgram }[];
+  /** Those literals, as one alternation: a candidate holding none of them matches no guarded pattern. */
   readonly literals: RegExp | undefined;
-  /** Patterns without such a literal (a user's `**\/*`), tested on every candidate. */
-  readonly open: RegExp | undefined;
+  /** Patterns without such a literal (a user's `**\/*`), tried on every candidate. */
+  readonly open: readonly RegexProgram[];
   /** `literals`, or a spelling Windows reads differently: a candidate with neither is not protected by a guarded pattern. */
   readonly literalsOrWindows: RegExp;
 }
 
 /**
- * One alternation per group instead of one regex per pattern, and a cheap
- * literal test in front of the glob regexes: an ordinary path (`src/app.ts`)
- * holds none of `.git`, `.env`, `.ssh`, … and is answered by it alone, which
- * costs a small fraction of running the globs' regexes.
+ * Each glob as an automaton (`compilePathGlob`: a path costs its length
+ * times the glob's, whatever it holds), behind a cheap literal test: an
+ * ordinary path (`src/app.ts`) holds none of `.git`, `.env`, `.ssh`, … and
+ * is answered by one scan, and a path holding `.git` is tried only on the
+ * globs that need it. A literal of ASCII alone is looked for in the lower
+ * case path: an ASCII letter matches only its own two cases, and lower
+ * casing a path never parts a run of ASCII, so no match is missed.
  */
 function compilePatterns(patterns: readonly string[]): CompiledPatterns {
-  const guarded: string[] = [];
+  const guarded: { literal: string | RegExp; program: RegexProgram }[] = [];
   const literals: string[] = [];
-  const open: string[] = [];
+  const open: RegexProgram[] = [];
+  const lookaheads = new Map<string, RegexProgram>();
   for (const pattern of patterns) {
+    const program = compilePathGlob(pattern, true, lookaheads).program;
     const literal = requiredLiteral(pattern);
-    if (literal === undefined) open.push(pattern);
+    if (literal === undefined) open.push(program);
     else {
-      guarded.push(pattern);
-      literals.push(literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+      const escaped = literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      // eslint-disable-next-line no-control-regex
+      guarded.push({ literal: /^[\x00-\x7f]*$/.test(literal) ? literal.toLowerCase() : new RegExp(escaped, 'i'), program });
+      literals.push(escaped);
     }
   }
-  // `s`: picomatch's `**` is built from `.`, which without it stops at a line break, and a folder name may hold one (`a\nb/.env`).
-  const alternation = (list: readonly string[]): RegExp | undefined =>
-    list.length === 0 ? undefined : new RegExp(list.map((pattern) => `(?:${picomatch.makeRe(pattern, { dot: true, nocase: true }).source})`).join('|'), 'is');
   return {
-    guarded: alternation(guarded),
+    guarded,
     literals: literals.length === 0 ? undefined : new RegExp(literals.join('|'), 'i'),
-    open: alternation(open),
+    open,
     literalsOrWindows: new RegExp([...literals, WINDOWS_SPELLING.source].join('|'), 'i'),
   };
 }
