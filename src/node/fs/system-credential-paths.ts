@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import picomatch from 'picomatch/posix.js';
+import { compilePathGlob } from '../../core/policy/compile-path-glob.js';
 import { createPathTextMatcher, withoutRoot } from '../../core/policy/protected-paths.js';
+import { runRegexProgram } from '../../core/policy/run-regex-program.js';
 import { isInside, realOrSelf } from './fs-jail.js';
 
 /**
@@ -116,7 +117,9 @@ function expand(glob: string): string[] {
       places = places.map((place) => path.join(place, segment));
       continue;
     }
-    const isMatch = picomatch(segment, { dot: true, nocase: true });
+    // As picomatch's matcher reads a name: never the empty one, the glob's own spelling, or what its reading matches.
+    const { program } = compilePathGlob(segment, true);
+    const isMatch = (name: string): boolean => name !== '' && (name === segment || runRegexProgram(program, name));
     places = places.flatMap((place) => listed(place).filter((name) => isMatch(name)).map((name) => path.join(place, name)));
   }
   return places;
