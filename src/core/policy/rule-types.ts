@@ -11,7 +11,9 @@ export type RuleDecision = 'allow' | 'ask' | 'deny';
  *   literal, `*` included (what an "always" approval of a command writes), and
  *   an allow matches only the command run at the workspace root whose argument
  *   paths cross no symlink: the command the person was shown.
- * - `path`: a gitignore-style glob (picomatch), relative to the workspace.
+ * - `path`: a gitignore-style glob, relative to the workspace, read as
+ *   picomatch reads it (`dot: true`) and matched by an automaton in time
+ *   proportional to the path times the glob (`compile-path-glob.ts`).
  * - `domain`: an exact FQDN or `*.` + FQDN.
  * - `server`: an MCP server name.
  * - `argsPattern`: a regular expression over the canonical JSON arguments.
