@@ -185,13 +185,33 @@ function compileTextMatcher(patterns: readonly string[]): PathTextMatcher {
 }
 
 /** A candidate matches as itself or as a folder (`x/`, so `x/**` covers `x`). No literal holds a `/`, so one literal test serves both. */
-function isMatch(candidate: string, { open, literals, guarded }: CompiledPatterns): boolean {
+function isMatch(candidate: string, compiled: CompiledPatterns): boolean {
   const asFolder = `${candidate}/`;
   const matches = (program: RegexProgram): boolean => runRegexProgram(program, candidate) || runRegexProgram(program, asFolder);
-  if (open.some(matches)) return true;
-  if (literals === undefined || !literals.test(candidate)) return false;
-  const folded = candidate.toLowerCase();
-  return guarded.some((pattern) => (typeof pattern.literal === 'string' ? folded.includes(pattern.literal) : pattern.literal.test(candidate)) && matches(pattern.program));
+  if (compiled.open.some(matches)) return true;
+  if (compiled.literals === undefined || !compiled.literals.test(candidate)) return false;
+  for (const program of guardedPrograms(candidate, compiled)) if (matches(program)) return true;
+  return false;
+}
+
+/**
+ * The guarded patterns whose literal `candidate` holds, each once. The
+ * finder tries the longest literal first, so what it finds at a position
+ * is the longest there, and every other literal there is a prefix of it
+ * (`byLiteral` lists their patterns too); it then looks again one further.
+ */
+function guardedPrograms(candidate: string, { finder, byLiteral, other }: CompiledPatterns): Set<RegexProgram> {
+  const programs = new Set<RegexProgram>();
+  if (finder !== undefined) {
+    const folded = candidate.toLowerCase();
+    finder.lastIndex = 0;
+    for (let found = finder.exec(folded); found !== null; found = finder.exec(folded)) {
+      for (const program of byLiteral.get(found[0]) ?? []) programs.add(program);
+      finder.lastIndex = found.index + 1;
+    }
+  }
+  for (const { literal, program } of other) if (literal.test(candidate)) programs.add(program);
+  return programs;
 }
 
 /** A name without the dots and spaces it ends with, as Windows reads it (`withoutTrailingRun`: an argument of `.git` and 8,000 dots and spaces is read in one scan). */
@@ -200,9 +220,13 @@ export function withoutTrailingDotsAndSpaces(name: string): string {
 }
 
 interface CompiledPatterns {
-  /** Every pattern that has a literal every match must contain, with that literal (lower case, or as a case-insensitive expression when not ASCII). */
-  readonly guarded: readonly { readonly literal: string | RegExp; readonly program: RegexProgram }[];
-  /** Those literals, as one alternation: a candidate holding none of them matches no guarded pattern. */
+  /** The ASCII literals of the guarded patterns (lower case, longest first), as one alternation over a lower case path. */
+  readonly finder: RegExp | undefined;
+  /** For each such literal, the patterns whose literal it begins with (its own included). */
+  readonly byLiteral: ReadonlyMap<string, readonly RegexProgram[]>;
+  /** Guarded patterns whose literal is not ASCII alone, each with it as a case-insensitive expression. */
+  readonly other: readonly { readonly literal: RegExp; readonly program: RegexProgram }[];
+  /** Every guarded pattern's literal, as one alternation: a candidate holding none of them matches no guarded pattern. */
   readonly literals: RegExp | undefined;
   /** Patterns without such a literal (a user's `**\/*`), tried on every candidate. */
   readonly open: readonly RegexProgram[];
@@ -220,27 +244,38 @@ interface CompiledPatterns {
  * casing a path never parts a run of ASCII, so no match is missed.
  */
 function compilePatterns(patterns: readonly string[]): CompiledPatterns {
-  const guarded: { literal: string | RegExp; program: RegexProgram }[] = [];
+  const ascii = new Map<string, RegexProgram[]>();
+  const other: { literal: RegExp; program: RegexProgram }[] = [];
   const literals: string[] = [];
   const open: RegexProgram[] = [];
   const lookaheads = new Map<string, RegexProgram>();
   for (const pattern of patterns) {
     const program = compilePathGlob(pattern, true, lookaheads).program;
     const literal = requiredLiteral(pattern);
-    if (literal === undefined) open.push(program);
-    else {
-      const escaped = literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-      // eslint-disable-next-line no-control-regex
-      guarded.push({ literal: /^[\x00-\x7f]*$/.test(literal) ? literal.toLowerCase() : new RegExp(escaped, 'i'), program });
-      literals.push(escaped);
+    if (literal === undefined) {
+      open.push(program);
+      continue;
     }
+    literals.push(escapeLiteral(literal));
+    // eslint-disable-next-line no-control-regex
+    if (!/^[\x00-\x7f]*$/.test(literal)) other.push({ literal: new RegExp(escapeLiteral(literal), 'i'), program });
+    else ascii.set(literal.toLowerCase(), [...(ascii.get(literal.toLowerCase()) ?? []), program]);
   }
+  const byLiteral = new Map<string, RegexProgram[]>();
+  for (const literal of ascii.keys()) byLiteral.set(literal, [...ascii].filter(([prefix]) => literal.startsWith(prefix)).flatMap(([, programs]) => programs));
+  const longestFirst = [...ascii.keys()].sort((a, b) => b.length - a.length).map(escapeLiteral);
   return {
-    guarded,
+    finder: longestFirst.length === 0 ? undefined : new RegExp(longestFirst.join('|'), 'g'),
+    byLiteral,
+    other,
     literals: literals.length === 0 ? undefined : new RegExp(literals.join('|'), 'i'),
     open,
     literalsOrWindows: new RegExp([...literals, WINDOWS_SPELLING.source].join('|'), 'i'),
   };
+}
+
+function escapeLiteral(literal: string): string {
+  return literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 /**
