@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import picomatch from 'picomatch/posix.js';
 import { describe, expect, test } from 'vitest';
 import { compilePathGlob } from './compile-path-glob.js';
+import { compileRule } from './compile-rule.js';
 import { RegexProgramError } from './compile-regex-program.js';
 import { DEFAULT_PROTECTED_PATHS, withChildren } from './protected-paths.js';
 import { runRegexProgram } from './run-regex-program.js';
@@ -80,5 +81,17 @@ describe('compilePathGlob: picomatch’s answers, in linear time', () => {
       expect(programAnswer(pattern, text, true)).toBe(pattern.startsWith('!'));
       expect(performance.now() - started).toBeLessThan(1_500);
     }
+  });
+});
+
+describe('compilePathGlob: what it refuses', () => {
+  test('a glob past the state budget is refused, and a rule holding it does not load', () => {
+    const huge = `${'*a'.repeat(12_000)}b`;
+    expect(() => compilePathGlob(huge, true)).toThrow(RegexProgramError);
+    expect(() => compileRule({ source: 'project', decision: 'deny', rule: `Read(${huge})` }, 0)).toThrow(expect.objectContaining({ problem: 'invalid_pattern' }));
+  });
+
+  test('a back-reference (a glob `\\1` beside a group) is refused, never read some other way', () => {
+    expect(() => compilePathGlob('@(a)\\1', false)).toThrow(RegexProgramError);
   });
 });
