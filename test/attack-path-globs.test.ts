@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { closeAfterEach, connectClient, serveGateway } from './support/serve-gateway.js';
 
 // An operator's path rule with several wildcards (`Read(**/*a*a*b)`, `Write(**/a/**/b/**/c)`) or protected path
-// (`*q*q*z`, `**/q/**/r/**/z`) is read against the path of every call (matched by backtracking regular expressions, one read of
-// 4,000 `a`s held the gateway's thread 20 s, a path of 2,000 `q/r` folders 4.8 s). A hostile model sends a path full of the rule's letters and
-// without its last: each glob is matched by an automaton that keeps every live state at once, so such a path costs
-// its length times the pattern's, and a read beside it answers at once; the rules still decide what they name.
+// (`*q*q*z`, `**/q/**/r/**/z`) is read against the path of every call. Matched by backtracking regular expressions,
+// one read of 4,000 `a`s would hold the gateway's thread 20 s, a path of 2,000 `q/r` folders 4.8 s. Each glob is
+// matched by an automaton that keeps every live state at once: a hostile path full of a rule's letters and without
+// its last costs its length times the pattern's, a read beside it answers at once, and the rules still decide what
+// they name.
 
 const open = closeAfterEach();
 
