@@ -33,11 +33,16 @@ export interface RequiredText {
   readonly nocase: boolean;
 }
 
-/** A run of units every match holds; `named`: it always begins after a `/` or at the start, `ends`: it always ends before a `/` or at the end. */
+/**
+ * A run of units every match holds; `named`: it always begins after a `/`
+ * or at the start, `ends`: it always ends before a `/` or at the end,
+ * `last`: no `/` follows it (it lies in the text's last name).
+ */
 export interface RequiredInfix {
   readonly text: string;
   readonly named: boolean;
   readonly ends: boolean;
+  readonly last: boolean;
 }
 
 /**

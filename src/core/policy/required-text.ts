@@ -6,8 +6,10 @@ import type { RegexNode, RequiredInfix, RequiredText } from './regex-program.js'
  * alternative or a repetition): each run of single units is a text every
  * match contains, the run after a leading `^` begins the text and the run
  * before a final `$` ends it. A run whose neighbours are, on every way
- * through them, a `/` or the text's edge is a whole name. Undefined when
- * there is none.
+ * through them, a `/` or the text's edge is a whole name; one followed to
+ * the final `$` by what reads no `/` (but one ending the text) lies in the
+ * text's last name.
+ * Undefined when there is none.
  */
 export function requiredText(tree: RegexNode, nocase: boolean): RequiredText | undefined {
   const items = flatten(tree);
@@ -21,7 +23,10 @@ export function requiredText(tree: RegexNode, nocase: boolean): RequiredText | u
     }
     if (run !== '') {
       const before = items[index - run.length - 1];
-      infixes.push({ text: run, named: before !== undefined && endsAtName(before), ends: item !== undefined && beginsAtName(item) });
+      const rest = items.slice(index);
+      // A glob ending in a wildcard may take one `/` at the very end (`\/?`): what may follow the run reads no other.
+      const last = !run.includes('/') && rest.length > 0 && isEnd(rest[rest.length - 1] as RegexNode) && rest.slice(0, -1).filter((node, at, all) => at !== all.length - 1 || !isOptionalSlash(node)).every(holdsNoSlash);
+      infixes.push({ text: run, named: before !== undefined && endsAtName(before), ends: item !== undefined && beginsAtName(item), last });
     }
     run = '';
   }
@@ -45,6 +50,22 @@ export function requiredText(tree: RegexNode, nocase: boolean): RequiredText | u
 
 function flatten(node: RegexNode): RegexNode[] {
   return node.t === 'seq' ? node.items.flatMap(flatten) : [node];
+}
+
+function isOptionalSlash(node: RegexNode): boolean {
+  return node.t === 'repeat' && node.min === 0 && node.max === 1 && node.body.t === 'unit' && node.body.literal === '/';
+}
+
+function isEnd(node: RegexNode): boolean {
+  return node.t === 'assert' && node.assertion.kind === 'end';
+}
+
+/** Whether no way through `node` reads a `/` (a test reads none; with `i`, only `/` itself folds to `/`). */
+function holdsNoSlash(node: RegexNode): boolean {
+  if (node.t === 'unit') return node.test.ascii[0x2f] === 0;
+  if (node.t === 'assert') return true;
+  if (node.t === 'repeat') return holdsNoSlash(node.body);
+  return node.items.every(holdsNoSlash);
 }
 
 /** Whether every way through `node` ends with a `/` or is at the text's start (`^`). */
@@ -80,8 +101,9 @@ export function holdsRequiredText(required: RequiredText, text: string): boolean
   return infixes.every((infix) => holdsInfix(folded, infix));
 }
 
-function holdsInfix(text: string, { text: infix, named, ends }: RequiredInfix): boolean {
-  for (let at = text.indexOf(infix); at !== -1; at = text.indexOf(infix, at + 1)) {
+function holdsInfix(text: string, { text: infix, named, ends, last }: RequiredInfix): boolean {
+  // In the last name: the search starts after the last `/` but one that ends the text (lower case moves no `/`).
+  for (let at = text.indexOf(infix, last ? text.lastIndexOf('/', text.length - 2) + 1 : 0); at !== -1; at = text.indexOf(infix, at + 1)) {
     const end = at + infix.length;
     if ((!named || at === 0 || text.charCodeAt(at - 1) === 0x2f) && (!ends || end === text.length || text.charCodeAt(end) === 0x2f)) return true;
   }
