@@ -20,7 +20,7 @@ describe('attack: a path that makes a path rule with many wildcards take the gat
           scope: 'workspace-write',
           mode: 'auto',
           console: { enabled: false },
-          policy: { allow: ['Write'], deny: ['Read(**/*a*a*b)'], ask: ['Write(**/a/**/b/**/c)'], protectedPaths: ['*q*q*z', '**/q/**/r/**/z'] },
+          policy: { allow: ['Write'], deny: ['Read(**/*a*a*b)', 'Read(**/*a*a*b*c)'], ask: ['Write(**/a/**/b/**/c)'], protectedPaths: ['*q*q*z', '**/q/**/r/**/z'] },
         },
         { files: { 'notes.md': 'a\n' } },
       ),
@@ -33,6 +33,9 @@ describe('attack: a path that makes a path rule with many wildcards take the gat
     const heavy = Promise.all([
       call('read_file', { path: 'a'.repeat(4000) }),
       call('read_file', { path: `x/${'a'.repeat(4000)}` }),
+      // Holding every letter a rule's glob needs, its last one last: only the automaton can say no.
+      call('read_file', { path: `b${'a'.repeat(4000)}c` }),
+      call('read_file', { path: `z/${'q/r/'.repeat(1000)}x` }),
       call('write_file', { path: `${'a/b/'.repeat(1100)}x`, content: 'x' }),
       call('write_file', { path: 'q'.repeat(4000), content: 'x' }),
       call('read_file', { path: `${'q/r/'.repeat(1000)}x` }),

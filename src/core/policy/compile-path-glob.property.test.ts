@@ -75,6 +75,9 @@ describe('compilePathGlob: picomatch’s answers, in linear time', () => {
       ['**/*a*a*a*a*a*a*b', 'a'.repeat(5000)],
       ['!(*a*a*b)', 'a'.repeat(5000)],
       ['**/+(a|aa)*(b|ab)c', 'a'.repeat(5000)],
+      // Each holds the text its glob requires (the last letter last, every name named), so the automaton runs whole.
+      ['**/*a*a*b*c', `b${'a'.repeat(20_000)}c`],
+      ['**/q/**/r/**/z{,/**}', `z/${'q/r/'.repeat(5000)}x`],
     ];
     for (const [pattern, text] of cases) {
       const started = performance.now();
