@@ -19,13 +19,19 @@ describe('console page in Chromium', () => {
     mkdirSync('test-results/console', { recursive: true });
   });
 
-  it('shows a pending approval, approves it with a click, and lists the receipt', async () => {
+  /** A console over the `run_tests` tool, its approvals in a queue, and a page open on it. */
+  async function openRunTestsConsole() {
     const registry = createToolRegistry({ tools: [runTests], host: createFakeHost(), policy: allowAll });
     const approvals = createApprovalQueue();
     const server = await startConsole({ registry, approvals });
     const page = await browser().newPage();
+    await page.goto(server.url);
+    return { registry, approvals, server, page };
+  }
+
+  it('shows a pending approval, approves it with a click, and lists the receipt', async () => {
+    const { registry, approvals, server, page } = await openRunTestsConsole();
     try {
-      await page.goto(server.url);
       await page.getByText('No calls yet').waitFor();
       // A hostile argument: markup must render as text, never as HTML.
       const pending = registry.dispatch(
@@ -62,12 +68,8 @@ describe('console page in Chromium', () => {
   });
 
   it('says on a card which client asked: its declared name written out, and only the start of its session id', async () => {
-    const registry = createToolRegistry({ tools: [runTests], host: createFakeHost(), policy: allowAll });
-    const approvals = createApprovalQueue();
-    const server = await startConsole({ registry, approvals });
-    const page = await browser().newPage();
+    const { registry, approvals, server, page } = await openRunTestsConsole();
     try {
-      await page.goto(server.url);
       const session = { id: '0f3c2a9e-1b7d-4c55-9e0a-6d2f8b1c3e47', client: { name: 'client\u202Eevil', version: '1.0' } };
       const pending = registry.dispatch(
         { callId: 'call-session', name: 'run_tests', arguments: { command: 'npm test' } },
