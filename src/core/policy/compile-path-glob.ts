@@ -2,6 +2,15 @@ import picomatch from 'picomatch/posix.js';
 import { compileRegexProgram, RegexProgramError } from './compile-regex-program.js';
 import type { RegexProgram } from './regex-program.js';
 
+/**
+ * How picomatch reads a path glob: `dot`, so `*` and `**` match names that
+ * begin with a dot, and `posix`, so `[!a]` is every character but `a`, as
+ * gitignore, Claude Code and Gemini CLI read it (without it, picomatch reads
+ * `[!a]` as `!` or `a`, and a deny of `secrets/[!_]*` left `secrets/prod.key`
+ * readable), and `[[:alpha:]]` is a class.
+ */
+export const PATH_GLOB_OPTIONS = Object.freeze({ dot: true, posix: true });
+
 /** A path glob as the automaton of picomatch's reading of it (`dot: true`), and whether it folds case. */
 export interface PathGlobProgram {
   readonly glob: string;
@@ -20,7 +29,7 @@ export interface PathGlobProgram {
 export function compilePathGlob(glob: string, nocase: boolean, lookaheads?: Map<string, RegexProgram>): PathGlobProgram {
   let source: string;
   try {
-    source = picomatch.makeRe(glob, { dot: true }).source;
+    source = picomatch.makeRe(glob, PATH_GLOB_OPTIONS).source;
   } catch (error) {
     // picomatch refuses a pattern longer than 65,536 characters.
     throw new RegexProgramError('too_large', error instanceof Error ? error.message : String(error));

@@ -41,6 +41,18 @@ describe('Claude Code string form', () => {
     expect(server.tools('mcp_github_delete_repo')).toBe(true);
     expect(server.tools('mcp_gitlab_x')).toBe(false);
   });
+
+  test('a bracket class opened by ! is every character but those listed, as gitignore and Claude Code read it', () => {
+    const rule = compileRule({ rule: 'Read(./secrets/[!_]*)', decision: 'deny', source: 'user' }, 0);
+    const test = rule.match.kind === 'path' ? rule.match.test : () => false;
+    expect(test('secrets/prod.key')).toBe(true);
+    expect(test('secrets/_public.md')).toBe(false);
+    // picomatch's default reading of `[!_]` is `!` or `_`: this name alone would be denied, and `prod.key` not.
+    expect(test('secrets/!notes')).toBe(true);
+    const posixClass = compileRule({ rule: 'Read(./keys/[[:digit:]]*)', decision: 'deny', source: 'user' }, 0);
+    expect(posixClass.match.kind === 'path' && posixClass.match.test('keys/1.pem')).toBe(true);
+    expect(posixClass.match.kind === 'path' && posixClass.match.test('keys/a.pem')).toBe(false);
+  });
 });
 
 describe('object form and self-tests', () => {

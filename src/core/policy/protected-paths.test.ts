@@ -67,6 +67,14 @@ describe('protected paths', () => {
 });
 
 describe('protectedLinkProbes', () => {
+  it('spells a class opened by ! as a character it matches', () => {
+    const additions = ['vault/[!_x]*.key', 'vault/[^a-z]*.pem', 'vault/[abc].txt'];
+    const probes = protectedLinkProbes(additions);
+    expect(probes.get('vault')).toEqual(['qx.key', '0x.pem', 'a.txt']);
+    const matches = createProtectedTextMatcher(additions);
+    for (const probe of probes.get('vault') ?? []) expect(matches(`vault/${probe}`), probe).toBe(true);
+  });
+
   it('names, for each folder the list names files below, a path below it the matcher protects', () => {
     const probes = protectedLinkProbes(['src/secrets/*.json']);
     expect(probes.get('.claude')).toContain('settingsx.json');

@@ -134,9 +134,21 @@ function sampleName(segment: string): string | undefined {
   if (segment.includes('(')) return undefined;
   const sample = segment
     .replace(/\{([^{}]*)\}/g, (_brace, options: string) => options.split(',')[0] ?? '')
-    .replace(/\[([^\]]*)\]/g, (_class, members: string) => members.replace(/^[!^]/, '').charAt(0) || 'x')
+    .replace(/\[([^\]]*)\]/g, (_class, members: string) => sampleCharacter(members))
     .replace(/\*+|\?/g, 'x');
   return sample === '' ? undefined : sample;
+}
+
+/** One character a bracket class's members (what lies between `[` and `]`) match: `[!…]` and `[^…]` match the others. */
+function sampleCharacter(members: string): string {
+  if (!/^[!^]/.test(members)) return members.charAt(0) || 'x';
+  let listed: RegExp;
+  try {
+    listed = new RegExp(`[${members.slice(1).replace(/[\\\]]/g, '\\$&')}]`, 'i');
+  } catch {
+    return 'x';
+  }
+  return ['x', 'q', 'z', '0', '~'].find((candidate) => !listed.test(candidate)) ?? 'x';
 }
 
 /** A matcher for gitignore-style globs alone, read the way protected paths are (case-insensitive, any depth). */
