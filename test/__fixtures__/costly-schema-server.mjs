@@ -10,6 +10,8 @@
 // input schema and `wide_output` in its output schema, whose compilation alone takes seconds (`broken_output`'s output
 // schema names a definition it lacks, which no validator compiles, and `bad_pattern_output`'s a pattern no regular
 // expression engine reads); `many_out` answers with 20,000 objects under 40 alternatives.
+// `scoped_in` and `scoped_out` hold the same definitions inside a subschema with an `$id` of its own, reached by a JSON
+// pointer through it, where `#/definitions/...` means that subschema's definitions and not the root's.
 import { createInterface } from 'node:readline';
 import process from 'node:process';
 
@@ -23,6 +25,13 @@ for (let level = 1; level <= 22; level += 1) {
   definitions[`a${level}`] = { anyOf: [below, { type: 'array', items: below }] };
 }
 const nested = { type: 'object', definitions, properties: { x: { $ref: '#/definitions/a22' } } };
+// The same definitions inside a subschema with an `$id` of its own, reached by a pointer through it: within it,
+// `#/definitions/aN` names its own definitions (its base URI), while the root's `a22` it could be mistaken for is `{}`.
+const scoped = {
+  type: 'object',
+  definitions: { a22: {}, inner: { $id: 'http://example.com/inner', definitions, properties: { entry: { $ref: '#/definitions/a22' } } } },
+  properties: { x: { $ref: '#/definitions/inner/properties/entry' } },
+};
 const nestedValue = (depth) => {
   let value = 'a';
   for (let level = 0; level < depth; level += 1) value = [value];
@@ -33,6 +42,8 @@ const tools = [
   { name: 'many_out', description: 'Objects matching one of several shapes.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { x: { type: 'array', items: { anyOf: alternatives(40) } } } } },
   { name: 'nested_in', description: 'Takes nested arrays.', inputSchema: nested },
   { name: 'nested_out', description: 'Nested arrays.', inputSchema: { type: 'object' }, outputSchema: nested },
+  { name: 'scoped_in', description: 'Takes nested arrays.', inputSchema: scoped },
+  { name: 'scoped_out', description: 'Nested arrays.', inputSchema: { type: 'object' }, outputSchema: scoped },
   { name: 'wide_compile', description: 'Takes one of many shapes.', inputSchema: { type: 'object', properties: { x: { anyOf: alternatives(2_000) } } } },
   { name: 'broken_output', description: 'Answers a shape it never defines.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { x: { $ref: '#/definitions/missing' } } } },
   { name: 'bad_pattern_output', description: 'Answers a string of a shape nobody can read.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { x: { type: 'string', pattern: '(' } } } },
@@ -56,7 +67,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       const last = name === 'wide_out' ? 'k299' : 'k39';
       const x = Array.from({ length: 20_000 }, () => ({ [last]: 1 }));
       send({ id: message.id, result: { content: [{ type: 'text', text: 'shapes' }], structuredContent: { x } } });
-    } else if (name === 'nested_out') {
+    } else if (name === 'nested_out' || name === 'scoped_out') {
       send({ id: message.id, result: { content: [{ type: 'text', text: 'nested' }], structuredContent: { x: nestedValue(args.depth ?? 2) } } });
     } else if (name === 'unique_out') {
       const x = Array.from({ length: args.count ?? 2 }, (_, index) => ({ a: index }));

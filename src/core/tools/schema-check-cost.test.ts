@@ -51,6 +51,20 @@ describe('schemaCheckCost', () => {
     expect(schemaCheckCost({ definitions: { 'a/b': { anyOf: [{}, {}] } }, $ref: '#/definitions/a~1b' })).toBe(4);
   });
 
+  it('calls a reference inside a subschema with an $id of its own unknowable, however the walk reaches it', () => {
+    // Within `inner`, `#/definitions/a22` is `inner`'s own (two ways down, 22 levels), not the root's `{}`.
+    const { definitions } = twoWaysDown(22);
+    const inner = { $id: 'http://example.com/inner', definitions, properties: { entry: { $ref: '#/definitions/a22' } } };
+    const throughPointer = { definitions: { a22: {}, inner }, properties: { x: { $ref: '#/definitions/inner/properties/entry' } } };
+    expect(schemaCheckCost(throughPointer)).toBe(CHECK_COST_CEILING);
+    // One object in two places, the first outside `inner` and the second inside it: each place is costed as its own.
+    const shared = { $ref: '#/definitions/a22' };
+    const twice = { definitions: { a22: {}, inner: { $id: 'http://example.com/inner', definitions, properties: { entry: shared } } }, properties: { x: shared, y: { $ref: '#/definitions/inner' } } };
+    expect(schemaCheckCost(twice)).toBe(CHECK_COST_CEILING);
+    // A pointer that passes no `$id` still resolves.
+    expect(schemaCheckCost({ $id: 'http://example.com/root', definitions: { a: { type: 'string' } }, properties: { x: { $ref: '#/definitions/a' } } })).toBe(2);
+  });
+
   it('walks a chain of thousands of references without the stack', () => {
     const definitions: Record<string, unknown> = { d0: { type: 'string' } };
     for (let index = 1; index < 5_000; index += 1) definitions[`d${index}`] = { $ref: `#/definitions/d${index - 1}` };

@@ -64,10 +64,12 @@ export class TooCostlySchemaError extends Error {
  * What a whole value costs is at most this times its number of nodes.
  *
  * Local references (`#`, `#/json/pointer`) are followed. One by an anchor,
- * or inside a subschema with an `$id` of its own, makes the cost unknowable,
- * and so `CHECK_COST_CEILING`, as does a schema that applies to its own value
- * in a loop. One that names nothing the schema holds (a missing part, a
- * schema elsewhere) throws `UnresolvedReferenceError`. Depth counts down from `MAX_JSON_DEPTH` levels of the value.
+ * or inside a subschema with an `$id` of its own (however it is reached: by
+ * its place, or by a pointer through it), makes the cost unknowable, and so
+ * `CHECK_COST_CEILING`, as does a schema that applies to its own value in a
+ * loop. One that names nothing the schema holds (a missing part, a schema
+ * elsewhere) throws `UnresolvedReferenceError`. Depth counts down from
+ * `MAX_JSON_DEPTH` levels of the value.
  * Linear in the schema's size times that depth.
  */
 export function schemaCheckCost(schema: JsonSchema): number {
@@ -152,19 +154,26 @@ function isSchemaObject(value: unknown): value is SchemaObject {
 /**
  * The graph of `schema`'s applicators, references resolved; throws
  * `Unknowable` on a reference it cannot follow, `UnresolvedReferenceError`
- * on one that names nothing.
+ * on one that names nothing. A node is an object and whether it lies inside
+ * a subschema with an `$id` of its own (`scoped`): there a reference
+ * resolves against that `$id`, not the root, so the same object shared by
+ * both places is two nodes.
  */
 function buildGraph(schema: JsonSchema): { root: SchemaNode; nodes: SchemaNode[] } {
-  const nodes = new Map<unknown, SchemaNode>();
+  const nodes = { plain: new Map<unknown, SchemaNode>(), scoped: new Map<unknown, SchemaNode>() };
+  const all: SchemaNode[] = [];
   const pending: { value: SchemaObject; node: SchemaNode; scoped: boolean }[] = [];
-  const nodeOf = (value: unknown, scoped: boolean): SchemaNode => {
-    let node = nodes.get(value);
+  const nodeOf = (value: unknown, outerScoped: boolean): SchemaNode => {
+    const scoped = outerScoped || (isSchemaObject(value) && value !== schema && typeof value.$id === 'string');
+    const seen = scoped ? nodes.scoped : nodes.plain;
+    let node = seen.get(value);
     if (node === undefined) {
       node = { inPlace: [], named: [], members: [], positional: [], items: [] };
       // `true`, `false` and anything that is not a schema object check nothing further.
       if (isSchemaObject(value)) {
-        nodes.set(value, node);
-        pending.push({ value, node, scoped: scoped || (value !== schema && typeof value.$id === 'string') });
+        seen.set(value, node);
+        all.push(node);
+        pending.push({ value, node, scoped });
       }
     }
     return node;
@@ -185,7 +194,8 @@ function buildGraph(schema: JsonSchema): { root: SchemaNode; nodes: SchemaNode[]
       const reference = value[keyword];
       if (typeof reference !== 'string') continue;
       if (scoped) throw new Unknowable();
-      add(node.inPlace, resolveLocal(schema, reference));
+      const target = resolveLocal(schema, reference);
+      node.inPlace.push(nodeOf(target.value, target.scoped));
     }
     if (isSchemaObject(value.properties)) for (const next of Object.values(value.properties)) add(node.named, next);
     if (isSchemaObject(value.patternProperties)) for (const next of Object.values(value.patternProperties)) add(node.members, next);
@@ -195,16 +205,21 @@ function buildGraph(schema: JsonSchema): { root: SchemaNode; nodes: SchemaNode[]
     if (Array.isArray(value.prefixItems)) for (const next of value.prefixItems as unknown[]) add(node.positional, next);
     for (const keyword of ITEM_ONE) if (keyword in value) add(node.items, value[keyword]);
   }
-  return { root, nodes: [...new Set(nodes.values())] };
+  return { root, nodes: all };
 }
 
-/** The subschema a local reference names: `#` or a JSON pointer from the root. */
-function resolveLocal(schema: JsonSchema, reference: string): unknown {
-  if (reference === '#') return schema;
+/**
+ * The subschema a local reference names (`#` or a JSON pointer from the root), and whether the pointer passes
+ * through or ends on an object, other than the root, with an `$id` of its own: ajv resolves the references inside
+ * it against that `$id`, so `#/definitions/a` there is not the root's `a`, and this walk cannot follow them.
+ */
+function resolveLocal(schema: JsonSchema, reference: string): { value: unknown; scoped: boolean } {
+  if (reference === '#') return { value: schema, scoped: false };
   if (!reference.startsWith('#')) throw new UnresolvedReferenceError();
   // `#name`: an anchor, which `$anchor` or an `$id` anywhere in the schema may declare.
   if (!reference.startsWith('#/')) throw new Unknowable();
   let target: unknown = schema;
+  let scoped = false;
   for (const raw of reference.slice(2).split('/')) {
     let segment: string;
     try {
@@ -215,6 +230,7 @@ function resolveLocal(schema: JsonSchema, reference: string): unknown {
     if (Array.isArray(target) && /^(?:0|[1-9]\d*)$/.test(segment)) target = target[Number(segment)];
     else if (isSchemaObject(target) && Object.hasOwn(target, segment)) target = target[segment];
     else throw new UnresolvedReferenceError();
+    if (isSchemaObject(target) && target !== schema && typeof target.$id === 'string') scoped = true;
   }
-  return target;
+  return { value: target, scoped };
 }
