@@ -7,11 +7,14 @@
 // 300 alternatives (each item tried against every one before the last), `nested_in` and `nested_out` carry a value
 // nested `depth` arrays deep under a 2 KB schema of 22 definitions, each `anyOf` the one below it and an array of it
 // (each level tried both ways: 2^depth checks), and `wide_compile` declares an `anyOf` of 2,000 alternatives in its
-// input schema and `wide_output` in its output schema, whose compilation alone takes seconds (`broken_output`'s output
-// schema names a definition it lacks, which no validator compiles, and `bad_pattern_output`'s a pattern no regular
-// expression engine reads); `many_out` answers with 20,000 objects under 40 alternatives.
-// `scoped_in` and `scoped_out` hold the same definitions inside a subschema with an `$id` of its own, reached by a JSON
-// pointer through it, where `#/definitions/...` means that subschema's definitions and not the root's.
+// input schema and `wide_output` in its output schema, whose compilation alone takes seconds (`broken_output`'s
+// output schema names a definition it lacks, which no validator compiles, and `bad_pattern_output`'s a pattern no
+// regular expression engine reads); `many_out` answers with 20,000 objects under 40 alternatives. `scoped_in` and
+// `scoped_out` hold the same definitions inside a subschema with an `$id` of its own, reached by a JSON pointer
+// through it, where `#/definitions/...` means that subschema's definitions and not the root's. (each level tried both
+// ways: 2^depth checks), and `wide_compile` declares an `anyOf` of 2,000 alternatives, whose compilation alone takes
+// seconds; `tracked_in` and `tracked_out` carry 20,000 empty objects under a 2019-09 schema whose items are one of an
+// object of 1,000 names or a string: ajv records each name for each object, as the `anyOf` passes.
 import { createInterface } from 'node:readline';
 import process from 'node:process';
 
@@ -37,7 +40,13 @@ const nestedValue = (depth) => {
   for (let level = 0; level < depth; level += 1) value = [value];
   return value;
 };
+// A 2019-09 schema (ajv tracks which names each object's check evaluated, for `unevaluatedProperties`, used or not):
+// items that are one of an object with 1,000 names, each `true` (one object in all, 12 KB), or a string.
+const names = Object.fromEntries(Array.from({ length: 1_000 }, (_, index) => [`n${index}`, true]));
+const tracked = { $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object', properties: { x: { type: 'array', items: { anyOf: [{ properties: names }, { type: 'string' }] } } } };
 const tools = [
+  { name: 'tracked_in', description: 'Takes objects.', inputSchema: tracked },
+  { name: 'tracked_out', description: 'Objects.', inputSchema: { type: 'object' }, outputSchema: tracked },
   { name: 'wide_out', description: 'Objects matching one of many shapes.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { x: { type: 'array', items: { anyOf: alternatives(300) } } } } },
   { name: 'many_out', description: 'Objects matching one of several shapes.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { x: { type: 'array', items: { anyOf: alternatives(40) } } } } },
   { name: 'nested_in', description: 'Takes nested arrays.', inputSchema: nested },
@@ -69,6 +78,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       send({ id: message.id, result: { content: [{ type: 'text', text: 'shapes' }], structuredContent: { x } } });
     } else if (name === 'nested_out' || name === 'scoped_out') {
       send({ id: message.id, result: { content: [{ type: 'text', text: 'nested' }], structuredContent: { x: nestedValue(args.depth ?? 2) } } });
+    } else if (name === 'tracked_out') {
+      send({ id: message.id, result: { content: [{ type: 'text', text: 'objects' }], structuredContent: { x: Array.from({ length: 20_000 }, () => ({})) } } });
     } else if (name === 'unique_out') {
       const x = Array.from({ length: args.count ?? 2 }, (_, index) => ({ a: index }));
       send({ id: message.id, result: { content: [{ type: 'text', text: 'distinct' }], structuredContent: { x } } });

@@ -65,6 +65,16 @@ describe('schemaCheckCost', () => {
     expect(schemaCheckCost({ $id: 'http://example.com/root', definitions: { a: { type: 'string' } }, properties: { x: { $ref: '#/definitions/a' } } })).toBe(2);
   });
 
+  it('counts each name an object check may record at run time in 2019-09 and 2020-12, and none in draft-07', () => {
+    const names = Object.fromEntries(Array.from({ length: 1_000 }, (_, index) => [`n${index}`, true]));
+    const union = { type: 'array', items: { anyOf: [{ properties: names }, { type: 'string' }] } };
+    expect(schemaCheckCost({ $schema: 'https://json-schema.org/draft/2019-09/schema', ...union })).toBe(1_003);
+    expect(schemaCheckCost({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...union })).toBe(1_003);
+    expect(schemaCheckCost(union)).toBe(3);
+    // A plain object schema's names are known as it compiles.
+    expect(schemaCheckCost({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: names })).toBe(1);
+  });
+
   it('walks a chain of thousands of references without the stack', () => {
     const definitions: Record<string, unknown> = { d0: { type: 'string' } };
     for (let index = 1; index < 5_000; index += 1) definitions[`d${index}`] = { $ref: `#/definitions/d${index - 1}` };
