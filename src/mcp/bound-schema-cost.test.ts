@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UnresolvedReferenceError } from '../core/internal.js';
 import { shapes } from '../core/tools/__fixtures__/costly-schemas.js';
-import { boundSchemaCost, MAX_CHECKED_SCHEMA_NODES, MAX_CHECKS_PER_NODE } from './bound-schema-cost.js';
+import { boundSchemaCost, MAX_CHECKED_SCHEMA_NODES, MAX_CHECKS_PER_NODE, MAX_LISTING_SCHEMA_NODES } from './bound-schema-cost.js';
 
 describe('boundSchemaCost', () => {
   it('keeps a schema within both bounds as it is', () => {
@@ -19,5 +19,20 @@ describe('boundSchemaCost', () => {
   it('throws for a reference that names nothing the schema holds, however costly the rest', () => {
     expect(() => boundSchemaCost({ type: 'object', properties: { x: { $ref: 'https://example.com/x.json' } } })).toThrow(UnresolvedReferenceError);
     expect(() => boundSchemaCost({ type: 'object', properties: { x: { $ref: '#/definitions/missing' }, y: { anyOf: shapes(100) } } })).toThrow(UnresolvedReferenceError);
+  });
+
+  it('takes each copy it keeps from a listing\'s budget, and past what is left asks only for an object', () => {
+    const properties = Object.fromEntries(Array.from({ length: 998 }, (_, index) => [`p${index}`, { type: 'string' }]));
+    const schema = { type: 'object', properties };
+    const budget = { nodes: MAX_LISTING_SCHEMA_NODES };
+    const kept = Array.from({ length: 6 }, () => boundSchemaCost(schema, budget));
+    // 1,000 objects each (the root, `properties`, 998 members): five fit 5,000, the sixth does not.
+    expect(kept.slice(0, 5).every((copy) => copy === schema)).toBe(true);
+    expect(kept[5]).toEqual({ type: 'object' });
+    expect(budget.nodes).toBe(0);
+    // A small schema still fits what is left of another listing's budget.
+    const small = { type: 'object', properties: { a: { type: 'string' } } };
+    expect(boundSchemaCost(small, { nodes: 3 })).toBe(small);
+    expect(boundSchemaCost(small, { nodes: 2 })).toEqual({ type: 'object' });
   });
 });

@@ -16,6 +16,21 @@ export const MAX_CHECKED_SCHEMA_NODES = 1_000;
  */
 export const MAX_CHECKS_PER_NODE = 64;
 
+/**
+ * The most objects and arrays of one upstream's schemas toolgate compiles
+ * for one listing, all its tools together. Each schema's bound holds for one
+ * schema: 300 tools of 995 properties each (7 MiB, within what a listing may
+ * take) cost ajv two and a half minutes at start, every session waiting.
+ * Past it, each further copy asks only for an object (about half a second a
+ * thousand, so a few seconds at most).
+ */
+export const MAX_LISTING_SCHEMA_NODES = 5_000;
+
+/** What is left of `MAX_LISTING_SCHEMA_NODES` for one listing: each copy compiled takes its objects and arrays. */
+export interface SchemaNodeBudget {
+  nodes: number;
+}
+
 /** What toolgate checks in place of a schema past those bounds: an object, as every MCP argument set and structured value is. */
 const ANY_OBJECT: JsonSchema = Object.freeze({ type: 'object' });
 
@@ -26,11 +41,31 @@ const ANY_OBJECT: JsonSchema = Object.freeze({ type: 'object' });
  * dropped `pattern`, that is never stricter than the upstream, which still
  * checks its own schema; the model still reads that schema, and the pin
  * still digests it. What toolgate checks is bounded again by the value's
- * size when it validates (`MAX_VALUE_CHECKS`). A schema with a reference
+ * size when it validates (`MAX_VALUE_CHECKS`). With `budget`, a copy
+ * that passes what is left of it asks only for an object too, and one
+ * within it takes its objects and arrays from it. A schema with a reference
  * that names nothing it holds throws `UnresolvedReferenceError`: no
  * validator compiles it, a client's no more than toolgate's.
  */
-export function boundSchemaCost(schema: JsonSchema): JsonSchema {
+export function boundSchemaCost(schema: JsonSchema, budget?: SchemaNodeBudget): JsonSchema {
   const tooLarge = checkSchemaSize(schema, { maxDepth: SCHEMA_SIZE_LIMITS.maxDepth, maxNodes: MAX_CHECKED_SCHEMA_NODES }) !== undefined;
-  return tooLarge || schemaCheckCost(schema) > MAX_CHECKS_PER_NODE ? ANY_OBJECT : schema;
+  if (tooLarge || schemaCheckCost(schema) > MAX_CHECKS_PER_NODE) return ANY_OBJECT;
+  if (budget === undefined) return schema;
+  const nodes = nodesOf(schema);
+  if (nodes > budget.nodes) return ANY_OBJECT;
+  budget.nodes -= nodes;
+  return schema;
+}
+
+/** How many objects and arrays `schema` holds (within `MAX_CHECKED_SCHEMA_NODES` here, so the count is short). */
+function nodesOf(schema: JsonSchema): number {
+  const stack: unknown[] = [schema];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    nodes += 1;
+    for (const child of Object.values(node)) stack.push(child);
+  }
+  return nodes;
 }

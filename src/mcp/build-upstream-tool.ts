@@ -8,7 +8,7 @@ import { recognizeServer } from './known-server-targets.js';
 import { recheckUpstreamTargets } from './recheck-upstream-targets.js';
 import type { McpServerConfig } from './mcp-types.js';
 import { mapCallToolResult } from './map-call-tool-result.js';
-import { boundSchemaCost } from './bound-schema-cost.js';
+import { boundSchemaCost, type SchemaNodeBudget } from './bound-schema-cost.js';
 import { checkRegexFree, stripSchemaRegexes } from './strip-schema-regexes.js';
 import { isTrustedServer, upstreamGovernance, type UpstreamGovernance } from './upstream-governance.js';
 
@@ -26,6 +26,8 @@ export interface BuildUpstreamToolOptions {
   readonly name: string;
   /** The description after the hidden-character scan. */
   readonly description: string;
+  /** What its listing has left of the objects and arrays toolgate compiles (`MAX_LISTING_SCHEMA_NODES`); unbounded without it. */
+  readonly schemaBudget?: SchemaNodeBudget;
 }
 
 /**
@@ -46,8 +48,8 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
   const governance = upstreamGovernance(server, tool, known);
   const facts = toFacts(tool.annotations, trusted);
   const readOnly = facts.readOnly === true;
-  const input = schemas(name, 'input', tool.inputSchema, trusted);
-  const output = tool.outputSchema === undefined ? undefined : schemas(name, 'output', tool.outputSchema, trusted);
+  const input = schemas(name, 'input', tool.inputSchema, trusted, options.schemaBudget);
+  const output = tool.outputSchema === undefined ? undefined : schemas(name, 'output', tool.outputSchema, trusted, options.schemaBudget);
   const description = options.description.trim().length > 0 ? options.description : `Tool "${tool.name}" of MCP server "${server.name}".`;
   // How the shipped table says the server reads `paths` holds only for the shipped targets, not for ones the configuration gives.
   const knownTool = known !== undefined && Object.hasOwn(known.tools, tool.name) ? known.tools[tool.name] : undefined;
@@ -133,11 +135,11 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
  * The pin digests the upstream's own (definition-digest.ts), and the
  * upstream still applies it whole itself.
  */
-function schemas(name: string, io: 'input' | 'output', schema: JsonSchema, trusted: boolean): { readonly validated: JsonSchema; readonly shown?: JsonSchema } {
+function schemas(name: string, io: 'input' | 'output', schema: JsonSchema, trusted: boolean, budget: SchemaNodeBudget | undefined): { readonly validated: JsonSchema; readonly shown?: JsonSchema } {
   if (trusted) return { validated: schema };
   let validated: JsonSchema;
   try {
-    validated = boundSchemaCost(stripSchemaRegexes(schema));
+    validated = boundSchemaCost(stripSchemaRegexes(schema), budget);
   } catch (error) {
     if (error instanceof UnresolvedReferenceError) throw new ToolDefinitionError(name, io, error.message, error);
     throw error;

@@ -2,6 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createToolRegistry, mcpToolName, ToolgateError, type AnyToolDefinition } from '../core/internal.js';
 import { clipWhole } from '../core/policy/clip-whole.js';
 import { buildUpstreamTool } from './build-upstream-tool.js';
+import { MAX_LISTING_SCHEMA_NODES, type SchemaNodeBudget } from './bound-schema-cost.js';
 import { approvedDefinition, definitionDigest, pinnedDefinition } from './definition-digest.js';
 import type { McpConnectionEventMap, McpConnectionEventName, McpServerConfig, ReviewedDefinition, WithheldDefinition, WithheldReason } from './mcp-types.js';
 import { MAX_LISTING_TEXT, MAX_TOOLS, type SetAsideTool } from './list-all-tools.js';
@@ -59,6 +60,8 @@ export async function discoverServerTools(options: DiscoverServerToolsOptions): 
   const pinning: Promise<void>[] = [];
   const pins = await pinsOf(options);
   const budget = firstUseBudget(pins.byTool.values());
+  // What this listing compiles of its untrusted schemas, all tools together; an unchanged definition is not compiled again.
+  const schemaBudget: SchemaNodeBudget = { nodes: MAX_LISTING_SCHEMA_NODES };
   for (const { tool, problem } of options.setAside ?? []) {
     const name = mcpToolName(server.name, tool);
     const error = new ToolgateError('TOOL_DEFINITION_INVALID', `Tool "${name}" ${problem}.`, { tool: name });
@@ -80,7 +83,7 @@ export async function discoverServerTools(options: DiscoverServerToolsOptions): 
       entries.set(tool.name, previous);
       continue;
     }
-    const entry = await decide(options, tool, name, digest, pinning, pins.byTool.get(tool.name) ?? pins.byServedName.get(name), budget);
+    const entry = await decide(options, tool, name, digest, pinning, pins.byTool.get(tool.name) ?? pins.byServedName.get(name), { firstUse: budget, schemas: schemaBudget });
     if (entry !== undefined) entries.set(tool.name, entry);
   }
   // First-use pins are stored together (one write for a whole listing) before anything is offered.
@@ -163,7 +166,15 @@ function takeFirstUse(budget: FirstUseBudget, text: number): boolean {
 }
 
 /** `pin`: the tool's own, or else the pin of the name it is served under (`pinsOf`). */
-async function decide(options: DiscoverServerToolsOptions, tool: Tool, name: string, digest: string, pinning: Promise<void>[], pin: McpPin | undefined, budget: FirstUseBudget): Promise<UpstreamEntry | undefined> {
+async function decide(
+  options: DiscoverServerToolsOptions,
+  tool: Tool,
+  name: string,
+  digest: string,
+  pinning: Promise<void>[],
+  pin: McpPin | undefined,
+  { firstUse: budget, schemas: schemaBudget }: { readonly firstUse: FirstUseBudget; readonly schemas: SchemaNodeBudget },
+): Promise<UpstreamEntry | undefined> {
   const { server, emit } = options;
   const base = { server: server.name, tool, name, digest, pinnedDigest: pin?.digest, approved: undefined };
   if (pin === undefined && options.pinning === 'approve') return withhold(emit, { ...base, reason: 'unapproved' });
@@ -172,7 +183,7 @@ async function decide(options: DiscoverServerToolsOptions, tool: Tool, name: str
   if (pin !== undefined && (pin.digest !== digest || pin.tool !== tool.name || pin.server !== server.name)) {
     return withhold(emit, { ...base, reason: 'changed', approved: await approvedDefinition(pin.tool, pin) });
   }
-  const definition = buildDefinition(options, tool, name);
+  const definition = buildDefinition(options, tool, name, schemaBudget);
   if (definition === undefined) return undefined;
   if (firstUse !== undefined) {
     pinning.push(
@@ -225,7 +236,7 @@ const MAX_DESCRIPTION = 4096;
 export const MAX_SCHEMA_TEXT = 256 * 1024;
 
 /** Scan the model-visible text, build the definition and prove it compiles. */
-export function buildDefinition(options: Pick<DiscoverServerToolsOptions, 'server' | 'emit'>, tool: Tool, name: string): AnyToolDefinition | undefined {
+export function buildDefinition(options: Pick<DiscoverServerToolsOptions, 'server' | 'emit'>, tool: Tool, name: string, schemaBudget?: SchemaNodeBudget): AnyToolDefinition | undefined {
   const { server, emit } = options;
   const schemaText = JSON.stringify([tool.inputSchema, tool.outputSchema ?? null]).length;
   if (schemaText > MAX_SCHEMA_TEXT) {
@@ -246,7 +257,7 @@ export function buildDefinition(options: Pick<DiscoverServerToolsOptions, 'serve
   const cleanTool: Tool = { ...tool, inputSchema, ...(outputSchema === undefined ? {} : { outputSchema }) };
   try {
     const text = description.text.length > MAX_DESCRIPTION ? `${clipWhole(description.text, MAX_DESCRIPTION)}…` : description.text;
-    const definition = buildUpstreamTool({ server, tool: cleanTool, name, description: text });
+    const definition = buildUpstreamTool({ server, tool: cleanTool, name, description: text, ...(schemaBudget === undefined ? {} : { schemaBudget }) });
     // Compiling here (the result is cached per definition) keeps a broken upstream schema out of every registry.
     createToolRegistry({ tools: [definition] });
     return definition;
