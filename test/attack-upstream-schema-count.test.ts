@@ -67,3 +67,34 @@ describe('attack: an untrusted upstream listing many schemas, each just within t
     expect(readMs, `the read waited ${Math.round(readMs)} ms`).toBeLessThan(2_000);
   }, 600_000);
 });
+
+// The same listing with 995 properties each `false` one level down: no object or array, so counted as none, yet ajv
+// compiles a check for each (about 90 ms a tool). Before: each counted five objects, all 300 were compiled, and the
+// start took about 20 s (3 s since).
+describe('attack: an untrusted upstream listing many schemas of properties that are each false', () => {
+  let client: Client;
+  let startMs: number;
+  let listed: string[] = [];
+
+  beforeAll(async () => {
+    const served = attackWorkspace('toolgate-attack-schema-count-false', {
+      many: { command: process.execPath, args: [MANY, 'false'], tools: { wide_0: { governed: false }, wide_299: { governed: false } } },
+    });
+    client = new Client({ name: 'schema-count', version: '1.0.0' });
+    const started = performance.now();
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, '-c', served.config, 'serve', '--stdio'], cwd: served.workspace, stderr: 'ignore' }), { timeout: 600_000 });
+    listed = (await listAll(client)).map((tool) => tool.name);
+    startMs = performance.now() - started;
+  }, 600_000);
+
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('the gateway starts at once, every tool listed and callable', async () => {
+    expect(listed).toContain('mcp_many_wide_299');
+    expect(startMs, `the start took ${Math.round(startMs)} ms`).toBeLessThan(8_000);
+    expect(textOf(await client.callTool({ name: 'mcp_many_wide_0', arguments: { p0: 'a' } }))).toBe('wide_0 ok');
+    expect(textOf(await client.callTool({ name: 'mcp_many_wide_299', arguments: { p299: 'a' } }))).toBe('wide_299 ok');
+  }, 60_000);
+});

@@ -35,4 +35,13 @@ describe('boundSchemaCost', () => {
     expect(boundSchemaCost(small, { nodes: 3 })).toBe(small);
     expect(boundSchemaCost(small, { nodes: 2 })).toEqual({ type: 'object' });
   });
+
+  it('counts a boolean as an object: each `false` property is a check ajv compiles', () => {
+    const falses = Object.fromEntries(Array.from({ length: MAX_CHECKED_SCHEMA_NODES }, (_, index) => [`p${index}`, false]));
+    expect(boundSchemaCost({ type: 'object', properties: { x: { type: 'object', properties: falses } } })).toEqual({ type: 'object' });
+    const few = { type: 'object', properties: { x: { type: 'object', properties: { a: false, b: false } } } };
+    const budget = { nodes: 6 };
+    expect(boundSchemaCost(few, budget)).toBe(few);
+    expect(budget.nodes).toBe(0);
+  });
 });

@@ -1,7 +1,7 @@
 import { checkSchemaSize, schemaCheckCost, SCHEMA_SIZE_LIMITS, type JsonSchema } from '../core/internal.js';
 
 /**
- * The largest untrusted schema toolgate compiles, in objects and arrays.
+ * The largest untrusted schema toolgate compiles, in objects, arrays and booleans.
  * ajv's compilation of a schema grows faster than its size: 1,000 properties
  * take it about a second, an `anyOf` of 2,000 alternatives eight, on the
  * gateway's event loop at every start.
@@ -17,7 +17,7 @@ export const MAX_CHECKED_SCHEMA_NODES = 1_000;
 export const MAX_CHECKS_PER_NODE = 64;
 
 /**
- * The most objects and arrays of one upstream's schemas toolgate compiles
+ * The most objects, arrays and booleans of one upstream's schemas toolgate compiles
  * for one listing, all its tools together. Each schema's bound holds for one
  * schema: 300 tools of 995 properties each (7 MiB, within what a listing may
  * take) cost ajv two and a half minutes at start, every session waiting.
@@ -26,7 +26,7 @@ export const MAX_CHECKS_PER_NODE = 64;
  */
 export const MAX_LISTING_SCHEMA_NODES = 5_000;
 
-/** What is left of `MAX_LISTING_SCHEMA_NODES` for one listing: each copy compiled takes its objects and arrays. */
+/** What is left of `MAX_LISTING_SCHEMA_NODES` for one listing: each copy compiled takes its objects, arrays and booleans. */
 export interface SchemaNodeBudget {
   nodes: number;
 }
@@ -43,26 +43,35 @@ const ANY_OBJECT: JsonSchema = Object.freeze({ type: 'object' });
  * still digests it. What toolgate checks is bounded again by the value's
  * size when it validates (`MAX_VALUE_CHECKS`). With `budget`, a copy
  * that passes what is left of it asks only for an object too, and one
- * within it takes its objects and arrays from it. A schema with a reference
+ * within it takes its objects, arrays and booleans from it. A schema with a reference
  * that names nothing it holds throws `UnresolvedReferenceError`: no
  * validator compiles it, a client's no more than toolgate's.
  */
 export function boundSchemaCost(schema: JsonSchema, budget?: SchemaNodeBudget): JsonSchema {
-  const tooLarge = checkSchemaSize(schema, { maxDepth: SCHEMA_SIZE_LIMITS.maxDepth, maxNodes: MAX_CHECKED_SCHEMA_NODES }) !== undefined;
-  if (tooLarge || schemaCheckCost(schema) > MAX_CHECKS_PER_NODE) return ANY_OBJECT;
+  const tooDeep = checkSchemaSize(schema, SCHEMA_SIZE_LIMITS) !== undefined;
+  const nodes = nodesOf(schema, MAX_CHECKED_SCHEMA_NODES);
+  if (tooDeep || nodes > MAX_CHECKED_SCHEMA_NODES || schemaCheckCost(schema) > MAX_CHECKS_PER_NODE) return ANY_OBJECT;
   if (budget === undefined) return schema;
-  const nodes = nodesOf(schema);
   if (nodes > budget.nodes) return ANY_OBJECT;
   budget.nodes -= nodes;
   return schema;
 }
 
-/** How many objects and arrays `schema` holds (within `MAX_CHECKED_SCHEMA_NODES` here, so the count is short). */
-function nodesOf(schema: JsonSchema): number {
+/**
+ * How many objects, arrays and booleans `schema` holds, counting stopped
+ * past `limit`. A boolean is a schema wherever an object may be (`false`
+ * for a property that must be absent), and ajv compiles a check for each
+ * such `false`: 995 of them in one tool's `properties` count as no object,
+ * yet cost its compilation about a tenth of a second, and 300 such tools
+ * were compiled at a start. Counting every boolean, data too, is safe: it
+ * can only make a copy ask for an object sooner.
+ */
+function nodesOf(schema: JsonSchema, limit: number): number {
   const stack: unknown[] = [schema];
   let nodes = 0;
-  while (stack.length > 0) {
+  while (stack.length > 0 && nodes <= limit) {
     const node = stack.pop();
+    if (typeof node === 'boolean') nodes += 1;
     if (typeof node !== 'object' || node === null) continue;
     nodes += 1;
     for (const child of Object.values(node)) stack.push(child);
