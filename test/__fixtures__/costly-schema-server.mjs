@@ -14,7 +14,9 @@
 // through it, where `#/definitions/...` means that subschema's definitions and not the root's. (each level tried both
 // ways: 2^depth checks), and `wide_compile` declares an `anyOf` of 2,000 alternatives, whose compilation alone takes
 // seconds; `tracked_in` and `tracked_out` carry 20,000 empty objects under a 2019-09 schema whose items are one of an
-// object of 1,000 names or a string: ajv records each name for each object, as the `anyOf` passes.
+// object of 1,000 names or a string: ajv records each name for each object, as the `anyOf` passes. `inline_compile`
+// names a definition of 300 properties by `$ref` from 300 properties, which ajv's compilation writes out at every
+// reference.
 import { createInterface } from 'node:readline';
 import process from 'node:process';
 
@@ -44,7 +46,12 @@ const nestedValue = (depth) => {
 // items that are one of an object with 1,000 names, each `true` (one object in all, 12 KB), or a string.
 const names = Object.fromEntries(Array.from({ length: 1_000 }, (_, index) => [`n${index}`, true]));
 const tracked = { $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object', properties: { x: { type: 'array', items: { anyOf: [{ properties: names }, { type: 'string' }] } } } };
+// A definition of 300 properties that 300 properties name by `$ref` (18 KB, about 600 objects): ajv writes a
+// definition without references of its own out again at each reference to it, 90,000 properties in all.
+const repeated = { type: 'object', properties: Object.fromEntries(Array.from({ length: 300 }, (_, index) => [`q${index}`, { type: 'string' }])) };
+const inlined = { type: 'object', definitions: { repeated }, properties: Object.fromEntries(Array.from({ length: 300 }, (_, index) => [`p${index}`, { $ref: '#/definitions/repeated' }])) };
 const tools = [
+  { name: 'inline_compile', description: 'Takes many objects of many strings.', inputSchema: inlined },
   { name: 'tracked_in', description: 'Takes objects.', inputSchema: tracked },
   { name: 'tracked_out', description: 'Objects.', inputSchema: { type: 'object' }, outputSchema: tracked },
   { name: 'wide_out', description: 'Objects matching one of many shapes.', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { x: { type: 'array', items: { anyOf: alternatives(300) } } } } },
