@@ -205,6 +205,23 @@ describe('what checking a value may cost', () => {
     expect(await registry.dispatch({ callId: '2', name: 'shapes', arguments: { x: items(5_000) } }, context)).toMatchObject({ ok: true });
     expect(await registry.dispatch({ callId: '3', name: 'shapes', arguments: { x: [{ k40: 1 }] } }, context)).toMatchObject({ ok: false, error: { code: 'ARGS_INVALID' } });
   });
+
+  it('a long string counts as a node for each 1,024 characters: each check of its length reads all of it', async () => {
+    // 15 levels of `anyOf` the one below, twice: 131,070 checks for one string (32,768 of `maxLength`), within the bound as
+    // one node. A string of 60,000 characters held the event loop seconds.
+    const definitions: Record<string, unknown> = { d0: { maxLength: 1 } };
+    for (let level = 1; level <= 15; level += 1) definitions[`d${level}`] = { anyOf: [{ $ref: `#/definitions/d${level - 1}` }, { $ref: `#/definitions/d${level - 1}` }] };
+    const input = { type: 'object', definitions, properties: { x: { $ref: '#/definitions/d15' } } };
+    const registry = createToolRegistry({ tools: [good({ name: 'lengths', input })] });
+    const context = { grantedTools: ['lengths'] };
+    const started = performance.now();
+    const refused = await registry.dispatch({ callId: '1', name: 'lengths', arguments: { x: 'a'.repeat(60_000) } }, context);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(refused).toMatchObject({ ok: false, error: { code: 'ARGS_INVALID' } });
+    if (!refused.ok) expect(refused.error.message).toMatch(/too costly to check against its schema/);
+    const small = await registry.dispatch({ callId: '2', name: 'lengths', arguments: { x: 'a' } }, context);
+    expect(small, JSON.stringify(small)).toMatchObject({ ok: true });
+  });
 });
 
 describe('a built-in definition’s schemas', () => {
