@@ -5,6 +5,7 @@ import { CallToolResultSchema, ListToolsResultSchema } from '@modelcontextprotoc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './fixtures/mcp/helpers.js';
 import { attackWorkspace } from './support/attack-workspace.js';
+import { processCpuMs } from './support/process-cpu.js';
 import { CLI } from './support/spawn-cli.js';
 
 // An untrusted upstream whose schemas ask for `uniqueItems` on arrays of objects, through `toolgate serve --stdio` and
@@ -27,7 +28,7 @@ const textOf = (result: Result): string => (result.content as { text?: string }[
 
 describe('attack: an untrusted upstream schema whose check is quadratic', () => {
   let client: Client;
-  let startMs: number;
+  let startCpuMs: number;
   let served: ReturnType<typeof attackWorkspace>;
 
   beforeAll(async () => {
@@ -36,11 +37,12 @@ describe('attack: an untrusted upstream schema whose check is quadratic', () => 
       qs: { command: process.execPath, args: [COSTLY], tools: Object.fromEntries(UNGOVERNED.map((tool) => [tool, { governed: false }])) },
     });
     client = new Client({ name: 'schema-cost', version: '1.0.0' });
-    const started = performance.now();
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, '-c', served.config, 'serve', '--stdio'], cwd: served.workspace, stderr: 'ignore' }));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '-c', served.config, 'serve', '--stdio'], cwd: served.workspace, stderr: 'ignore' });
+    await client.connect(transport);
     // Listed past `listTools`, which compiles every output schema in this process, as costly here as in the gateway.
     listed = (await client.request({ method: 'tools/list' }, ListToolsResultSchema)).tools.map((tool) => tool.name);
-    startMs = performance.now() - started;
+    // The gateway's own CPU time to start and list: what it compiled, however busy the machine's other processes keep it.
+    startCpuMs = processCpuMs(transport.pid as number);
   }, 60_000);
 
   afterAll(async () => {
@@ -89,7 +91,7 @@ describe('attack: an untrusted upstream schema whose check is quadratic', () => 
     expect(listed).toContain('mcp_qs_wide_output');
     const tool = (await client.request({ method: 'tools/list' }, ListToolsResultSchema)).tools.find((entry) => entry.name === 'mcp_qs_wide_compile');
     expect((tool?.inputSchema.properties?.x as { anyOf: unknown[] }).anyOf).toHaveLength(2_000);
-    expect(startMs).toBeLessThan(6_000);
+    expect(startCpuMs).toBeLessThan(5_000);
   });
 
   it('a client that compiles every output schema it lists gets, at once, the copies the gateway checks', async () => {
@@ -178,7 +180,7 @@ describe('attack: an untrusted upstream schema whose check is quadratic', () => 
   // 300 properties named from 300 properties (18 KB) took 40 s and 1.2 GB to compile, at every start.
   it('a definition of 300 properties named by $ref from 300 properties does not hold the start, and is checked', async () => {
     expect(listed).toContain('mcp_qs_inline_compile');
-    expect(startMs).toBeLessThan(6_000);
+    expect(startCpuMs).toBeLessThan(5_000);
     const refused = await callRaw('mcp_qs_inline_compile', { p0: { q0: 1 } })();
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(/p0/);

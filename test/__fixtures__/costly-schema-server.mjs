@@ -11,12 +11,10 @@
 // output schema names a definition it lacks, which no validator compiles, and `bad_pattern_output`'s a pattern no
 // regular expression engine reads); `many_out` answers with 20,000 objects under 40 alternatives. `scoped_in` and
 // `scoped_out` hold the same definitions inside a subschema with an `$id` of its own, reached by a JSON pointer
-// through it, where `#/definitions/...` means that subschema's definitions and not the root's. (each level tried both
-// ways: 2^depth checks), and `wide_compile` declares an `anyOf` of 2,000 alternatives, whose compilation alone takes
-// seconds; `tracked_in` and `tracked_out` carry 20,000 empty objects under a 2019-09 schema whose items are one of an
-// object of 1,000 names or a string: ajv records each name for each object, as the `anyOf` passes. `inline_compile`
-// names a definition of 300 properties by `$ref` from 300 properties, which ajv's compilation writes out at every
-// reference.
+// through it, where `#/definitions/...` means that subschema's definitions and not the root's. `tracked_in` and
+// `tracked_out` carry 20,000 empty objects under a 2019-09 schema whose items are one of an object of 1,000 names or a
+// string: ajv records each name for each object, as the `anyOf` passes. `inline_compile` names a definition of 300
+// properties by `$ref` from 300 properties, which ajv's compilation writes out at every reference.
 import { createInterface } from 'node:readline';
 import process from 'node:process';
 
