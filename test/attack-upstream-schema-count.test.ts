@@ -4,6 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './fixtures/mcp/helpers.js';
 import { attackWorkspace } from './support/attack-workspace.js';
+import { processCpuMs } from './support/process-cpu.js';
 import { CLI } from './support/spawn-cli.js';
 
 // An untrusted upstream that lists 300 tools, each schema within the 1,000 objects toolgate compiles (995 string
@@ -27,20 +28,28 @@ async function listAll(client: Client): Promise<Listed> {
 }
 const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string => (result.content as { text?: string }[]).map((block) => block.text ?? '').join('\n');
 
+/**
+ * The gateway over the fixture started with `args`, connected and listed whole, and the CPU time its own process
+ * spent on that: what it compiled, however busy the machine's other processes keep it.
+ */
+async function serveMany(workspace: string, args: readonly string[], tools: readonly string[]): Promise<{ client: Client; startCpuMs: number; listed: string[] }> {
+  const served = attackWorkspace(workspace, {
+    many: { command: process.execPath, args: [MANY, ...args], tools: Object.fromEntries(tools.map((tool) => [tool, { governed: false }])) },
+  });
+  const client = new Client({ name: 'schema-count', version: '1.0.0' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '-c', served.config, 'serve', '--stdio'], cwd: served.workspace, stderr: 'ignore' });
+  await client.connect(transport, { timeout: 600_000 });
+  const listed = (await listAll(client)).map((tool) => tool.name);
+  return { client, startCpuMs: processCpuMs(transport.pid as number), listed };
+}
+
 describe('attack: an untrusted upstream listing many schemas, each just within the bound', () => {
   let client: Client;
-  let startMs: number;
+  let startCpuMs: number;
   let listed: string[] = [];
 
   beforeAll(async () => {
-    const served = attackWorkspace('toolgate-attack-schema-count', {
-      many: { command: process.execPath, args: [MANY], tools: { relist: { governed: false }, wide_0: { governed: false }, wide_299: { governed: false } } },
-    });
-    client = new Client({ name: 'schema-count', version: '1.0.0' });
-    const started = performance.now();
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, '-c', served.config, 'serve', '--stdio'], cwd: served.workspace, stderr: 'ignore' }), { timeout: 600_000 });
-    listed = (await listAll(client)).map((tool) => tool.name);
-    startMs = performance.now() - started;
+    ({ client, startCpuMs, listed } = await serveMany('toolgate-attack-schema-count', [], ['relist', 'wide_0', 'wide_299']));
   }, 600_000);
 
   afterAll(async () => {
@@ -51,8 +60,8 @@ describe('attack: an untrusted upstream listing many schemas, each just within t
     expect(listed).toContain('mcp_many_wide_299');
     const tool = (await listAll(client)).find((entry) => entry.name === 'mcp_many_wide_0');
     expect(Object.keys(tool?.inputSchema.properties ?? {})).toHaveLength(995);
-    // The listing's 7 MiB are still digested, pinned and served: about 7 s of it on a loaded machine, none of it ajv's.
-    expect(startMs, `the start took ${Math.round(startMs)} ms`).toBeLessThan(30_000);
+    // The listing's 7 MiB are still digested, pinned and served: seconds of CPU time, but none of it ajv's.
+    expect(startCpuMs, `the start took ${Math.round(startCpuMs)} ms of CPU time`).toBeLessThan(30_000);
     expect(textOf(await client.callTool({ name: 'mcp_many_wide_0', arguments: { p0: 'a' } }))).toBe('wide_0 ok');
     expect(textOf(await client.callTool({ name: 'mcp_many_wide_299', arguments: { p299: 'a' } }))).toBe('wide_299 ok');
   }, 60_000);
@@ -73,18 +82,11 @@ describe('attack: an untrusted upstream listing many schemas, each just within t
 // start took about 20 s (3 s since).
 describe('attack: an untrusted upstream listing many schemas of properties that are each false', () => {
   let client: Client;
-  let startMs: number;
+  let startCpuMs: number;
   let listed: string[] = [];
 
   beforeAll(async () => {
-    const served = attackWorkspace('toolgate-attack-schema-count-false', {
-      many: { command: process.execPath, args: [MANY, 'false'], tools: { wide_0: { governed: false }, wide_299: { governed: false } } },
-    });
-    client = new Client({ name: 'schema-count', version: '1.0.0' });
-    const started = performance.now();
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, '-c', served.config, 'serve', '--stdio'], cwd: served.workspace, stderr: 'ignore' }), { timeout: 600_000 });
-    listed = (await listAll(client)).map((tool) => tool.name);
-    startMs = performance.now() - started;
+    ({ client, startCpuMs, listed } = await serveMany('toolgate-attack-schema-count-false', ['false'], ['wide_0', 'wide_299']));
   }, 600_000);
 
   afterAll(async () => {
@@ -93,7 +95,7 @@ describe('attack: an untrusted upstream listing many schemas of properties that 
 
   it('the gateway starts at once, every tool listed and callable', async () => {
     expect(listed).toContain('mcp_many_wide_299');
-    expect(startMs, `the start took ${Math.round(startMs)} ms`).toBeLessThan(8_000);
+    expect(startCpuMs, `the start took ${Math.round(startCpuMs)} ms of CPU time`).toBeLessThan(8_000);
     expect(textOf(await client.callTool({ name: 'mcp_many_wide_0', arguments: { p0: 'a' } }))).toBe('wide_0 ok');
     expect(textOf(await client.callTool({ name: 'mcp_many_wide_299', arguments: { p299: 'a' } }))).toBe('wide_299 ok');
   }, 60_000);
