@@ -13,6 +13,7 @@ import type { RegexNode, RequiredInfix, RequiredText } from './regex-program.js'
  */
 export function requiredText(tree: RegexNode, nocase: boolean): RequiredText | undefined {
   const items = flatten(tree);
+  const toLastName = readsNoSlashToEnd(items);
   const infixes: RequiredInfix[] = [];
   let run = '';
   for (let index = 0; index <= items.length; index += 1) {
@@ -23,9 +24,7 @@ export function requiredText(tree: RegexNode, nocase: boolean): RequiredText | u
     }
     if (run !== '') {
       const before = items[index - run.length - 1];
-      const rest = items.slice(index);
-      // A glob ending in a wildcard may take one `/` at the very end (`\/?`): what may follow the run reads no other.
-      const last = !run.includes('/') && rest.length > 0 && isEnd(rest[rest.length - 1] as RegexNode) && rest.slice(0, -1).filter((node, at, all) => at !== all.length - 1 || !isOptionalSlash(node)).every(holdsNoSlash);
+      const last = !run.includes('/') && toLastName[index] === true;
       infixes.push({ text: run, named: before !== undefined && endsAtName(before), ends: item !== undefined && beginsAtName(item), last });
     }
     run = '';
@@ -46,6 +45,24 @@ export function requiredText(tree: RegexNode, nocase: boolean): RequiredText | u
   if (prefix === '' && suffix === '' && infixes.length === 0) return undefined;
   // The longest runs say the most; three are enough to turn away nearly every path that does not match.
   return { prefix, suffix, infixes: infixes.sort((a, b) => b.text.length - a.text.length).slice(0, 3), nocase };
+}
+
+/**
+ * For each place in `items`, whether what follows it to the end reads no `/`
+ * and the sequence ends the text (`$`): a glob ending in a wildcard may take
+ * one `/` at the very end (`\/?`), which is allowed. One pass from the end,
+ * so a glob of thousands of runs is read in time linear in its length.
+ */
+function readsNoSlashToEnd(items: readonly RegexNode[]): boolean[] {
+  const answers = new Array<boolean>(items.length + 1).fill(false);
+  const end = items.length - 1;
+  if (end < 0 || !isEnd(items[end] as RegexNode)) return answers;
+  answers[end] = true;
+  for (let index = end - 1; index >= 0; index -= 1) {
+    const item = items[index] as RegexNode;
+    answers[index] = answers[index + 1] === true && ((index === end - 1 && isOptionalSlash(item)) || holdsNoSlash(item));
+  }
+  return answers;
 }
 
 function flatten(node: RegexNode): RegexNode[] {
