@@ -25,10 +25,11 @@ describe('boundSchemaCost', () => {
     const properties = Object.fromEntries(Array.from({ length: 998 }, (_, index) => [`p${index}`, { type: 'string' }]));
     const schema = { type: 'object', properties };
     const budget = { nodes: MAX_LISTING_SCHEMA_NODES };
-    const kept = Array.from({ length: 6 }, () => boundSchemaCost(schema, budget));
-    // 1,000 objects each (the root, `properties`, 998 members): five fit 5,000, the sixth does not.
-    expect(kept.slice(0, 5).every((copy) => copy === schema)).toBe(true);
-    expect(kept[5]).toEqual({ type: 'object' });
+    // 1,000 objects each (the root, `properties`, 998 members): as many fit as the budget holds thousands, the next does not.
+    const fit = MAX_LISTING_SCHEMA_NODES / 1_000;
+    const kept = Array.from({ length: fit + 1 }, () => boundSchemaCost(schema, budget));
+    expect(kept.slice(0, fit).every((copy) => copy === schema)).toBe(true);
+    expect(kept[fit]).toEqual({ type: 'object' });
     expect(budget.nodes).toBe(0);
     // A small schema still fits what is left of another listing's budget.
     const small = { type: 'object', properties: { a: { type: 'string' } } };

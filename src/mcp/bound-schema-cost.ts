@@ -20,11 +20,12 @@ export const MAX_CHECKS_PER_NODE = 64;
  * The most objects, arrays and booleans of one upstream's schemas toolgate compiles
  * for one listing, all its tools together. Each schema's bound holds for one
  * schema: 300 tools of 995 properties each (7 MiB, within what a listing may
- * take) cost ajv two and a half minutes at start, every session waiting.
- * Past it, each further copy asks only for an object (about half a second a
- * thousand, so a few seconds at most).
+ * take) cost ajv minutes at start, every session waiting, and a listing
+ * renamed and sent again compiles again. Past it, each further copy asks only
+ * for an object: about half a second a thousand, so about a second a listing
+ * at most (5,000 held the gateway 2.5 s at each listing the upstream sent).
  */
-export const MAX_LISTING_SCHEMA_NODES = 5_000;
+export const MAX_LISTING_SCHEMA_NODES = 2_000;
 
 /** What is left of `MAX_LISTING_SCHEMA_NODES` for one listing: each copy compiled takes its objects, arrays and booleans. */
 export interface SchemaNodeBudget {
