@@ -24,7 +24,7 @@ export type {
 } from './tools/tool-types.js';
 
 export { compilerOfDraft, draftOf, type JsonSchemaDraft } from './tools/schema-validator.js';
-export { checkSchemaSize, SCHEMA_SIZE_LIMITS } from './tools/check-schema-size.js';
+export { checkSchemaSize } from './tools/check-schema-size.js';
 export { schemaCheckCost, UnresolvedReferenceError } from './tools/schema-check-cost.js';
 
 export { mcpToolName } from './names/mcp-tool-name.js';

@@ -1,4 +1,4 @@
-import { checkSchemaSize, schemaCheckCost, SCHEMA_SIZE_LIMITS, type JsonSchema } from '../core/internal.js';
+import { checkSchemaSize, schemaCheckCost, type JsonSchema } from '../core/internal.js';
 
 /**
  * The largest untrusted schema toolgate compiles, in objects, arrays and booleans.
@@ -49,7 +49,7 @@ const ANY_OBJECT: JsonSchema = Object.freeze({ type: 'object' });
  * validator compiles it, a client's no more than toolgate's.
  */
 export function boundSchemaCost(schema: JsonSchema, budget?: SchemaNodeBudget): JsonSchema {
-  const tooDeep = checkSchemaSize(schema, SCHEMA_SIZE_LIMITS) !== undefined;
+  const tooDeep = checkSchemaSize(schema) !== undefined;
   const nodes = nodesOf(schema, MAX_CHECKED_SCHEMA_NODES);
   if (tooDeep || nodes > MAX_CHECKED_SCHEMA_NODES || schemaCheckCost(schema) > MAX_CHECKS_PER_NODE) return ANY_OBJECT;
   if (budget === undefined) return schema;

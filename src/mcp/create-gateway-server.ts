@@ -38,9 +38,10 @@ export function createGatewayServer(options: CreateGatewayServerOptions): { serv
   const server = new Server({ name: options.name, version: options.version }, { capabilities: { tools: { listChanged: true } } });
   let calls = 0;
   const callContext = prepareServedContext(options.context);
-  // Over HTTP, the transport's `mcp-session-id`; over stdio, the one client the gateway has: an id of its own.
-  let sessionId: string | undefined;
-  const sessionOf = (id: string | undefined): ApprovalSession => servedApprovalSession(server, (sessionId ??= id ?? randomUUID()));
+  // Over HTTP, the transport's `mcp-session-id`; over stdio, the one client the gateway has: an id of its own. Made at
+  // its first call, once `initialize` has told what the client is, and kept: a call reads it, never builds it again.
+  let session: ApprovalSession | undefined;
+  const sessionOf = (id: string | undefined): ApprovalSession => (session ??= servedApprovalSession(server, id ?? randomUUID()));
   server.setRequestHandler(ListToolsRequestSchema, (request) => servedToolsPage(listServedTools(options.source.current(), options.context), request.params?.cursor));
   setCallToolHandler(server, (request, extra) => {
     calls += 1;
@@ -57,7 +58,7 @@ export function createGatewayServer(options: CreateGatewayServerOptions): { serv
   });
   const forget = (): void => {
     detachList();
-    if (sessionId !== undefined) options.approvals.controller?.forgetSession?.(sessionId);
+    if (session !== undefined) options.approvals.controller?.forgetSession?.(session.id);
   };
   return { server, detach: forget };
 }

@@ -5,19 +5,19 @@ export const SCHEMA_SIZE_LIMITS = Object.freeze({ maxDepth: 64, maxNodes: 20_000
 
 /**
  * A problem when `schema` is nested deeper or holds more values than
- * `limits` (`SCHEMA_SIZE_LIMITS` unless given), else undefined. Iterative, so a hostile schema (an
+ * `SCHEMA_SIZE_LIMITS`, else undefined. Iterative, so a hostile schema (an
  * MCP upstream's) cannot overflow the stack here; passing this check keeps
  * the recursive walks after it (cloning, projection) safe.
  */
-export function checkSchemaSize(schema: JsonSchema, limits: { readonly maxDepth: number; readonly maxNodes: number } = SCHEMA_SIZE_LIMITS): string | undefined {
+export function checkSchemaSize(schema: JsonSchema): string | undefined {
   const stack: [unknown, number][] = [[schema, 1]];
   let nodes = 0;
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
     if (typeof node !== 'object' || node === null) continue;
     nodes += 1;
-    if (nodes > limits.maxNodes) return `holds more than ${limits.maxNodes} values`;
-    if (depth > limits.maxDepth) return `is nested deeper than ${limits.maxDepth} levels`;
+    if (nodes > SCHEMA_SIZE_LIMITS.maxNodes) return `holds more than ${SCHEMA_SIZE_LIMITS.maxNodes} values`;
+    if (depth > SCHEMA_SIZE_LIMITS.maxDepth) return `is nested deeper than ${SCHEMA_SIZE_LIMITS.maxDepth} levels`;
     for (const child of Object.values(node)) stack.push([child, depth + 1]);
   }
   return undefined;
