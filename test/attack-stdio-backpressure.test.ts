@@ -38,13 +38,15 @@ function workspace(servers: (folder: string) => Record<string, unknown> = () => 
   return folder;
 }
 
-const progressOf = (file: string): number => {
+function readProgress(file: string): string {
   try {
-    return Number(readFileSync(file, 'utf8'));
+    return readFileSync(file, 'utf8');
   } catch {
-    return 0;
+    return '';
   }
-};
+}
+
+const progressOf = (file: string): number => Number(readProgress(file));
 
 /** A gateway over stdio in a new workspace whose one server, `name`, is the unruly upstream in `env`'s mode, counting what it sent into `progress`. */
 async function unrulyGateway(name: string, env: Record<string, string>): Promise<{ gateway: Awaited<ReturnType<typeof gatewayWith>>; progress: string }> {
@@ -88,8 +90,9 @@ describe('a stdio upstream that does not read what the gateway writes it', () =>
 
   it('is closed past maxUnreadBytes, as if it had exited: its calls fail typed, it is reported down with why, and retried', async () => {
     const down: McpServerStatus[] = [];
+    const progress = join(mkdtempSync(join(tmpdir(), 'toolgate-backpressure-')), 'progress');
     const connection = await connectMcpServers({
-      servers: [{ name: 'deaf', transport: 'stdio', command: process.execPath, args: [UNRULY], env: { MODE: 'deaf' }, maxUnreadBytes: 64 * 1024, timeoutMs: 30_000 }],
+      servers: [{ name: 'deaf', transport: 'stdio', command: process.execPath, args: [UNRULY], env: { MODE: 'deaf', PROGRESS: progress }, maxUnreadBytes: 64 * 1024, timeoutMs: 30_000 }],
       onEvent: (event, payload) => {
         if (event === 'server-down') down.push(payload as McpServerStatus);
       },
@@ -97,6 +100,8 @@ describe('a stdio upstream that does not read what the gateway writes it', () =>
     try {
       // It stops reading; every call after that is written to a pipe nobody reads.
       void connection.capability.call({ server: 'deaf', tool: 'go', arguments: {} }).catch(() => undefined);
+      // Written once it has stopped: what it read after `go` is then at most one chunk, and the rest stays unread.
+      while (readProgress(progress) !== 'true') await sleep(20);
       const text = 'y'.repeat(32 * 1024);
       const calls = Array.from({ length: 12 }, () => connection.capability.call({ server: 'deaf', tool: 'echo', arguments: { text } }).then(() => 'answered', (error: unknown) => error));
       const started = Date.now();
