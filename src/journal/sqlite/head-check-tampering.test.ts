@@ -9,7 +9,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChainStore } from './chain-store.js';
 import { loadReceiptSigner } from './receipt-signer.js';
 import { CHAINED_TABLES } from './schema.js';
-import { appendForged, closeJournal, effectCall, fileHeadOf, headOf, journalAt, journalPath, keyDir, settle, tamper } from './__fixtures__/tampering.js';
+import { appendForged, closeJournal, effectCall, fileHeadOf, headOf, journalAt, journalPath, keyDir, settle, tamper, useTestFolder } from './__fixtures__/tampering.js';
+
+useTestFolder();
 
 const refused = { code: 'CONFIGURATION_INVALID' };
 const forgedResult = JSON.stringify({ ok: true, value: 'FORGED', content: 'FORGED' });

@@ -6,12 +6,14 @@
  */
 import { copyFileSync, existsSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { closeJournal, closeJournals, journalAt as plainAt, journalPath, keyDir, settle, tamper, forgeReceiptRelinked } from './__fixtures__/tampering.js';
+import { closeJournal, closeJournals, journalAt as plainAt, journalPath, keyDir, settle, tamper, forgeReceiptRelinked, useTestFolder } from './__fixtures__/tampering.js';
 import { createSqliteJournal, type SqliteJournalOptions } from './create-sqlite-journal.js';
 import { anchorPathFor, parseAnchor, readJournalAnchor, type JournalAnchor } from './journal-anchor.js';
 import { GENESIS_HASH } from './row-hash.js';
 import { CHAINED_TABLES } from './schema.js';
 import type { SqliteJournal } from './sqlite-journal.js';
+
+useTestFolder();
 
 const dbPath = (name = 'journal.db'): string => journalPath(name);
 const anchorPath = (): string => journalPath('journal.anchor');

@@ -6,8 +6,10 @@ import { describe, expect, it } from 'vitest';
 import type { JournalClaim } from '../../core/internal.js';
 import type { SqliteJournal } from './sqlite-journal.js';
 import { FOLD_AT } from './receipt-keys.js';
-import { appendForged, effectCall, headOf, journalAt, keyDir, settle, tamper } from './__fixtures__/tampering.js';
+import { appendForged, effectCall, headOf, journalAt, keyDir, settle, tamper, useTestFolder } from './__fixtures__/tampering.js';
 import { receipt } from './__fixtures__/receipt.js';
+
+useTestFolder();
 
 const signed = (): SqliteJournal => journalAt({ sign: { keyDir: keyDir() } });
 /** What each attack must end in: the journal stops, not an error of another kind that would also leave the forgery unread. */

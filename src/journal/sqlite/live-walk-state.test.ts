@@ -7,7 +7,9 @@
 import { renameSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { SqliteJournal } from './sqlite-journal.js';
-import { appendForged, closeJournal, effectCall, fileHeadOf, journalAt, keyDir, settle, tamper } from './__fixtures__/tampering.js';
+import { appendForged, closeJournal, effectCall, fileHeadOf, journalAt, keyDir, settle, tamper, useTestFolder } from './__fixtures__/tampering.js';
+
+useTestFolder();
 
 const signed = (): SqliteJournal => journalAt({ sign: { keyDir: keyDir() } });
 

@@ -10,8 +10,10 @@ import { describe, expect, it } from 'vitest';
 import type { JournalClaim, RecordedResult } from '../../core/internal.js';
 import { hashedFields, hashRow } from './row-hash.js';
 import type { SqliteJournal } from './sqlite-journal.js';
-import { appendForged, effectCall, journalAt, keyDir, settle, tamper } from './__fixtures__/tampering.js';
+import { appendForged, effectCall, journalAt, keyDir, settle, tamper, useTestFolder } from './__fixtures__/tampering.js';
 import { receipt } from './__fixtures__/receipt.js';
+
+useTestFolder();
 
 const signed = (): SqliteJournal => journalAt({ sign: { keyDir: keyDir() } });
 const belowHead = { code: 'CONFIGURATION_INVALID', message: expect.stringContaining('does not verify below its head') };

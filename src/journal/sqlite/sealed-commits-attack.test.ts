@@ -7,8 +7,10 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JournalPrepareInput } from '../../core/internal.js';
 import { isSeal } from './receipt-signer.js';
-import { closeJournal, effectCall, journalAt, keyDir, settle, tamper } from './__fixtures__/tampering.js';
+import { closeJournal, effectCall, journalAt, keyDir, settle, tamper, useTestFolder } from './__fixtures__/tampering.js';
 import { receipt } from './__fixtures__/receipt.js';
+
+useTestFolder();
 
 interface StoredRow {
   readonly table: string;

@@ -11,8 +11,10 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { isSeal, loadReceiptSigner, loadSealVerifier, readSigningKeyFile, SIGNING_KEY_FILE, verifierFromPem } from './receipt-signer.js';
 import { hashedFields, hashRow } from './row-hash.js';
-import { appendForged, closeJournal, effectCall, fileHeadOf, journalAt, journalPath, keyDir, settle, tamper } from './__fixtures__/tampering.js';
+import { appendForged, closeJournal, effectCall, fileHeadOf, journalAt, journalPath, keyDir, settle, tamper, useTestFolder } from './__fixtures__/tampering.js';
 import { receipt } from './__fixtures__/receipt.js';
+
+useTestFolder();
 
 /** Every commit after the first sealed, for as long as a test runs. */
 const sealing = () => ({ sign: { keyDir: keyDir(), signEveryMs: 60_000 } });

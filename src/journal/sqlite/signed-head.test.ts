@@ -13,7 +13,9 @@ import { loadReceiptSigner } from './receipt-signer.js';
 import { GENESIS_HASH, hashedFields, hashRow } from './row-hash.js';
 import type { SqliteJournal } from './sqlite-journal.js';
 import { receipt } from './__fixtures__/receipt.js';
-import { appendForged, closeJournal, effectCall, fileHeadOf, journalAt, journalPath, keyDir, settle, tamper } from './__fixtures__/tampering.js';
+import { appendForged, closeJournal, effectCall, fileHeadOf, journalAt, journalPath, keyDir, settle, tamper, useTestFolder } from './__fixtures__/tampering.js';
+
+useTestFolder();
 
 /** An event appended after the head and signed with a key that is not the journal's. */
 function appendSignedByStranger(path: string): void {

@@ -8,8 +8,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OpenClaims } from './open-claims.js';
 import type { SqliteJournal } from './sqlite-journal.js';
-import { effectCall, journalAt, keyDir } from './__fixtures__/tampering.js';
+import { effectCall, journalAt, keyDir, useTestFolder } from './__fixtures__/tampering.js';
 import { receipt } from './__fixtures__/receipt.js';
+
+useTestFolder();
 
 const signed = (): SqliteJournal => journalAt({ sign: { keyDir: keyDir() } });
 

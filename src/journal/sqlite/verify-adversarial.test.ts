@@ -10,7 +10,9 @@ import { hashedFields, hashRow } from './row-hash.js';
 import { CHAINED_TABLES, SCHEMA_VERSION, type ChainedTable } from './schema.js';
 import type { SqliteJournal } from './sqlite-journal.js';
 import { receipt } from './__fixtures__/receipt.js';
-import { appendForged, closeJournal, effectCall, journalAt, journalPath, keyDir, settle, tamper, writeSchema1Journal, forgeReceiptRelinked } from './__fixtures__/tampering.js';
+import { appendForged, closeJournal, effectCall, journalAt, journalPath, keyDir, settle, tamper, writeSchema1Journal, forgeReceiptRelinked, useTestFolder } from './__fixtures__/tampering.js';
+
+useTestFolder();
 
 describe('an anchored head (expectedHead)', () => {
   it('catches signed receipts deleted from the anchored tail and replaced by correctly hashed unsigned rows', async () => {

@@ -5,7 +5,9 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { CHAINED_TABLES } from './schema.js';
-import { effectCall, journalAt, journalPath, keyDir, settle, tamper, forgeReceiptRelinked } from './__fixtures__/tampering.js';
+import { effectCall, journalAt, journalPath, keyDir, settle, tamper, forgeReceiptRelinked, useTestFolder } from './__fixtures__/tampering.js';
+
+useTestFolder();
 
 describe('compaction', () => {
   it('refuses to drop a prefix that does not verify (its signed checkpoint would vouch for it)', async () => {

@@ -22,13 +22,21 @@ export { appendForged, headOf } from './forge-row.js';
 
 let dir: string;
 const open: SqliteJournal[] = [];
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'toolgate-adversarial-'));
-});
-afterEach(() => {
-  closeJournals();
-  rmSync(dir, { recursive: true, force: true });
-});
+
+/**
+ * Give each test of the calling file a fresh folder, its journals closed and
+ * the folder removed after it. Called by each file, not run on import: a
+ * worker that runs several files imports this module once.
+ */
+export function useTestFolder(): void {
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'toolgate-adversarial-'));
+  });
+  afterEach(() => {
+    closeJournals();
+    rmSync(dir, { recursive: true, force: true });
+  });
+}
 
 export const keyDir = (): string => join(dir, 'keys');
 
