@@ -71,3 +71,33 @@ describe('attack: a path that makes a path rule with many wildcards take the gat
     expect(Date.now() - started).toBeLessThan(10_000);
   }, 240_000);
 });
+
+// A range in braces names every value between its ends, as a shell expands it: `key{1..12}` is key1 to key12,
+// `{01..20}` is 01 to 20 with its zeros. picomatch, left to itself, reads `{1..12}` as the class `[1-12]` (a 1 or
+// a 2), so a deny of `Read(secrets/key{1..12}.txt)` left `secrets/key7.txt` readable to any model.
+describe('attack: a file a deny rule names through a range in braces', () => {
+  it('is refused for every value of the range, and a name outside it is read', async () => {
+    const files: Record<string, string> = { 'secrets/key0.txt': 'public\n', 'secrets/key13.txt': 'public\n', 'dumps/c21.sql': 'public\n' };
+    for (const name of ['secrets/key1.txt', 'secrets/key7.txt', 'secrets/key12.txt', 'dumps/a01.sql', 'dumps/c07.sql', 'dumps/f20.sql', 'logs/15.log']) files[name] = 'SECRET\n';
+    const gateway = open.gateway(
+      await serveGateway(
+        { scope: 'workspace-write', mode: 'auto', console: { enabled: false }, policy: { deny: ['Read(secrets/key{1..12}.txt)', 'Read(dumps/{a..f}{01..20}.sql)', 'Read(logs/{0..20..5}.log)'] } },
+        { files },
+      ),
+    );
+    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+    open.client(client);
+    const read = (path: string) => client.callTool({ name: 'read_file', arguments: { path } });
+    for (const path of ['secrets/key1.txt', 'secrets/key7.txt', 'secrets/key12.txt', 'dumps/a01.sql', 'dumps/c07.sql', 'dumps/f20.sql', 'logs/15.log']) {
+      const answer = await read(path);
+      expect(answer.isError, path).toBe(true);
+      expect(text(answer), path).toMatch(/refused by policy rule/);
+      expect(text(answer), path).not.toContain('SECRET');
+    }
+    for (const path of ['secrets/key0.txt', 'secrets/key13.txt', 'dumps/c21.sql']) {
+      const answer = await read(path);
+      expect(answer.isError, path).not.toBe(true);
+      expect(text(answer), path).toContain('public');
+    }
+  }, 60_000);
+});

@@ -161,7 +161,7 @@ function compileMatch(match: RuleMatch | undefined, decision: RuleDecision, fail
       try {
         return compilePathGlob(pattern, decision !== 'allow').program;
       } catch (error) {
-        if (error instanceof RegexProgramError) return fail('invalid_pattern', `has a path pattern that cannot be matched in linear time (${error.message})`);
+        if (error instanceof RegexProgramError) return fail('invalid_pattern', `has a path pattern toolgate cannot load (${error.message})`);
         throw error;
       }
     });
