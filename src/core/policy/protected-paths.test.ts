@@ -75,6 +75,14 @@ describe('protectedLinkProbes', () => {
     for (const probe of probes.get('vault') ?? []) expect(matches(`vault/${probe}`), probe).toBe(true);
   });
 
+  it('spells a range in braces as its first value', () => {
+    const additions = ['vault/backup-{01..20}/key', 'vault/{a..f}{1..9}.txt'];
+    const probes = protectedLinkProbes(additions);
+    expect(probes.get('vault')).toEqual(['backup-01/key', 'a1.txt']);
+    const matches = createProtectedTextMatcher(additions);
+    for (const probe of probes.get('vault') ?? []) expect(matches(`vault/${probe}`), probe).toBe(true);
+  });
+
   it('names, for each folder the list names files below, a path below it the matcher protects', () => {
     const probes = protectedLinkProbes(['src/secrets/*.json']);
     expect(probes.get('.claude')).toContain('settingsx.json');

@@ -133,10 +133,17 @@ const GLOB_CHARACTER = /[*?[\]{}()!+@]/;
 function sampleName(segment: string): string | undefined {
   if (segment.includes('(')) return undefined;
   const sample = segment
-    .replace(/\{([^{}]*)\}/g, (_brace, options: string) => options.split(',')[0] ?? '')
+    .replace(/\{([^{}]*)\}/g, (_brace, options: string) => firstBraceValue(options))
     .replace(/\[([^\]]*)\]/g, (_class, members: string) => sampleCharacter(members))
     .replace(/\*+|\?/g, 'x');
   return sample === '' ? undefined : sample;
+}
+
+/** The first value a brace stands for: its first choice, or the first end of a range (`{01..20}`: `01`). */
+function firstBraceValue(options: string): string {
+  const first = options.split(',')[0] ?? '';
+  const range = first.indexOf('..');
+  return range < 0 ? first : first.slice(0, range);
 }
 
 /** One character a bracket class's members (what lies between `[` and `]`) match: `[!…]` and `[^…]` match the others. */
