@@ -140,6 +140,19 @@ describe('attack: a repository that tracks files in .toolgate/, for the user to 
     expect(git(workspace, 'status', '--porcelain')).toBe('');
   }, 30_000);
 
+  it.each([['the journal', 'audit/journal.db'], ['its anchor', 'audit/journal.anchor'], ['its keys folder', 'audit/keys/journal-ed25519.pem']])('%s, tracked where journal.path puts it: the start is refused, and the gateway writes no call there', async (_name, shipped) => {
+    // The operator's configuration (untracked) keeps the journal in the workspace; the repository ships a file there.
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto', journal: { path: 'audit/journal.db' } }, { 'notes.md': 'notes\n', [shipped]: '' });
+    git(workspace, 'init', '-q');
+    git(workspace, 'add', 'notes.md', shipped);
+    git(workspace, 'commit', '-qm', 'the repository as it came');
+    const called = await runCli(['call', 'read_file', '{"path":"notes.md"}'], workspace);
+    expect(called.code, called.stdout).toBe(2);
+    expect(called.stderr).toContain(`git rm --cached ${shipped}`);
+    // Every call's arguments and results would have ridden along with the user's next `git commit -a`.
+    expect(git(workspace, 'status', '--porcelain', '--untracked-files=no')).toBe('');
+  }, 30_000);
+
   it('tracked as .TOOLGATE/ where git reads names without case (core.ignorecase, as on macOS): the start is refused', async () => {
     const workspace = committed({ '.TOOLGATE/.gitignore': '!*\n' }, true);
     const started = await runCli(['serve', '--http', '0'], workspace, undefined, { TOOLGATE_TOKEN: undefined });

@@ -33,21 +33,51 @@ const checked = new Set<string>();
  */
 export function refuseTrackedState(workspace: string, folder: string): void {
   if (checked.has(folder)) return;
-  // In any case: on a file system that ignores case, git takes the gateway's `.toolgate/http-token` for a
-  // tracked `.TOOLGATE/http-token`, which a plain pathspec does not list.
-  const listed = askGit(workspace, ['ls-files', '-z', '--', `:(icase)${folder}`]);
+  const tracked = trackedOf(workspace, [folder]);
   checked.add(folder);
-  if (listed === undefined) return;
-  const own = relative(workspace, folder).split(sep).join('/');
-  const entries = listed.split('\0').filter((entry) => entry.length > 0);
-  const exact = entries.filter((entry) => entry === own || entry.startsWith(`${own}/`));
-  // A folder spelt in another case is that folder only where git reads names without case (`core.ignorecase`).
-  const tracked = exact.length === entries.length || askGit(workspace, ['config', '--type=bool', 'core.ignorecase'])?.trim() !== 'true' ? exact : entries;
   if (tracked.length === 0) return;
   throw new CliError(
     'config',
     `${folder}: the repository tracks ${tracked.length === 1 ? 'a file' : `${String(tracked.length)} files`} in toolgate's state folder, where the gateway writes its token and journal, which a commit would then carry into the repository. Take them out of the index (git rm -r --cached ${folder}) and start again.`,
   );
+}
+
+/**
+ * Refuse to open a journal the workspace's repository tracks, where the
+ * configuration keeps it outside the state folder: the journal itself, its
+ * WAL, its anchor or its keys folder. A repository that ships the file has
+ * the gateway answer calls from receipts its author wrote and hold actions
+ * on claims its author left, and the gateway writes every call's arguments
+ * and results into a file the user's next `git commit -a` carries into the
+ * repository.
+ */
+export function refuseTrackedJournal(workspace: string, journal: string, related: readonly string[]): void {
+  // The state folder's check already covered what lies inside it (the default place, `.toolgate/journal.db`).
+  const unchecked = [journal, `${journal}-wal`, `${journal}-shm`, ...related].filter((path) => ![...checked].some((folder) => !relative(folder, path).startsWith('..')));
+  if (unchecked.length === 0) return;
+  const tracked = trackedOf(workspace, unchecked);
+  if (tracked.length === 0) return;
+  throw new CliError(
+    'config',
+    `${journal}: the repository tracks the journal's files (${tracked.join(', ')}): the gateway would answer calls from what the repository wrote there, and write every call into a file a commit carries into the repository. Take them out of the index (git rm --cached ${tracked.join(' ')}) and start again.`,
+  );
+}
+
+/**
+ * What the repository tracks of `paths` (files or folders), as git lists it,
+ * relative to the workspace; nothing when git cannot tell (no repository, no
+ * git). In any case: on a file system that ignores case, git takes the
+ * gateway's `.toolgate/http-token` for a tracked `.TOOLGATE/http-token`,
+ * which a plain pathspec does not list; a path spelt in another case is that
+ * path only where git reads names without case (`core.ignorecase`).
+ */
+function trackedOf(workspace: string, paths: readonly string[]): string[] {
+  const listed = askGit(workspace, ['ls-files', '-z', '--', ...paths.map((path) => `:(icase)${path}`)]);
+  if (listed === undefined) return [];
+  const own = paths.map((path) => relative(workspace, path).split(sep).join('/'));
+  const entries = listed.split('\0').filter((entry) => entry.length > 0);
+  const exact = entries.filter((entry) => own.some((path) => entry === path || entry.startsWith(`${path}/`)));
+  return exact.length === entries.length || askGit(workspace, ['config', '--type=bool', 'core.ignorecase'])?.trim() !== 'true' ? exact : entries;
 }
 
 /**
