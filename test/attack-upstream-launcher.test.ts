@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeAfterEach, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
+import { runCli } from './support/spawn-cli.js';
 
 /*
  * The operator configures an upstream the way the README does, `npx -y
@@ -47,5 +48,22 @@ describe("attack: a repository ships the upstream server's package", () => {
     expect(gateway.mcpUrl).toBeDefined();
     expect(existsSync(join(workspace, 'PLANTED-NPX'))).toBe(false);
     expect(existsSync(join(workspace, 'PLANTED-PYTHON'))).toBe(false);
+  });
+});
+
+describe('attack: a repository ships the code a launcher toolgate cannot hold runs in its place', () => {
+  // bunx ran a workspace's `node_modules/.bin/<name>` over the package it named, and pnpx took the registry of the
+  // workspace's `.npmrc` (tried by hand with bun 1.4.5 and pnpm 9: the planted script ran, and pnpx asked the
+  // planted registry). Neither takes an option that keeps the workspace out and still starts the server in it.
+  it.each([
+    ['bunx', { command: 'bunx', args: ['@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: bunx runs the workspace's node_modules\/\.bin/],
+    ['bun x', { command: 'bun', args: ['x', '@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: bunx runs the workspace's node_modules\/\.bin/],
+    ['pnpx', { command: 'pnpx', args: ['@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: pnpx reads the workspace's \.npmrc.*pnpm dlx/],
+  ])('%s: the start is refused, naming the server and what to write instead', async (_name, server, message) => {
+    const workspace = makeWorkspace({ servers: { fs: server } }, { 'node_modules/.bin/mcp-server-filesystem': payload('PLANTED-BUNX'), '.npmrc': 'registry=http://127.0.0.1:9/\n' });
+    const started = await runCli(['serve', '--http', '0', '--no-console'], workspace);
+    expect(started.code, started.stderr).toBe(2);
+    expect(started.stderr).toMatch(message);
+    expect(existsSync(join(workspace, 'PLANTED-BUNX'))).toBe(false);
   });
 });

@@ -31,7 +31,7 @@ import type { ResolvedConfig } from '../config/config-types.js';
 import { buildPolicy, REMEMBERED_RULE_PREFIX } from './build-policy.js';
 import { diffForWrite } from './diff-for-write.js';
 import { gatewayHostOptions, gatewaySpillDir, prepareGatewayStateFolder, prepareUserStateFolder, userStateFolder } from './gateway-host-options.js';
-import { launcherArgs, launcherEnv } from './upstream-launcher.js';
+import { launcherArgs, launcherEnv, refusedLauncher } from './upstream-launcher.js';
 import { registryLimits } from './registry-limits.js';
 import { vouchSigningKey } from './vouch-signing-key.js';
 
@@ -117,6 +117,8 @@ function upstreamConfigs(config: ResolvedConfig): McpServerConfig[] {
     } else if (server.command === undefined) throw new CliError('config', `${file}: servers.${name} needs a command or a url.`);
     else {
       // Started in the workspace, whose relative paths its arguments name; the code it runs is never the workspace's.
+      const refused = refusedLauncher(server.command, server.args ?? []);
+      if (refused !== undefined) throw new CliError('config', `${file}: servers.${name}: ${refused}.`);
       const args = launcherArgs(server.command, server.args ?? [], userStateFolder(config, homedir()));
       upstream = { ...common, transport: 'stdio', command: server.command, args, env: launcherEnv(server.env), cwd: config.workspace, ...pipeBounds };
     }
