@@ -2,6 +2,7 @@ import { ConfigurationError, type ToolRegistry } from '../core/internal.js';
 import { createLiveRegistry } from './create-live-registry.js';
 import { createMcpCapability, type UpstreamServer } from './create-mcp-capability.js';
 import type { McpEventHub } from './create-mcp-event-hub.js';
+import type { RefreshScheduler } from './create-refresh-scheduler.js';
 import type { ServerSupervisor } from './create-server-supervisor.js';
 import { pinnedDefinition } from './definition-digest.js';
 import { createMcpCallGuard } from './guard-mcp-call.js';
@@ -17,7 +18,7 @@ export interface McpConnectionParts {
   readonly supervisor: ServerSupervisor;
   readonly pins: McpPinStore;
   /** Re-list one server's tools and offer what changed. */
-  readonly refreshServer: (server: UpstreamServer) => Promise<void>;
+  readonly refreshServer: RefreshScheduler<UpstreamServer>;
   readonly close: () => Promise<void>;
 }
 
@@ -48,14 +49,14 @@ export function createMcpConnection(parts: McpConnectionParts): McpConnection {
       }
       await pins.set({ server: entry.server, tool: entry.tool.name, digest: entry.digest, approvedAt: new Date().toISOString(), approvedBy: options.by ?? 'approver', definition: pinnedDefinition(entry.tool) });
       // Re-list rather than trust the stored entry: what gets offered is what the upstream offers now, checked against the new pin.
-      await refreshServer(server);
+      await refreshServer(server, { promptly: true });
     },
     withheldError(name) {
       const entry = findWithheldEntry(servers.values(), name);
       return entry === undefined ? undefined : withheldDefinitionError(entry);
     },
     async refresh() {
-      await Promise.all([...servers.values()].map((server) => refreshServer(server)));
+      await Promise.all([...servers.values()].map((server) => refreshServer(server, { promptly: true })));
     },
     servers: () => supervisor.statuses(),
     close: parts.close,

@@ -238,7 +238,7 @@ export interface McpConnection {
   approvePin(name: string, options?: { readonly by?: string; readonly digest?: string }): Promise<void>;
   /** Why a name is refused, when it is an upstream tool that is withheld. */
   withheldError(name: string): ToolgateError | undefined;
-  /** Re-read every upstream's tool list now. */
+  /** Re-read every upstream's tool list now, not after the gap a server's announced changes wait out. */
   refresh(): Promise<void>;
   close(): Promise<void>;
 }
