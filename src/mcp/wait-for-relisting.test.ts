@@ -25,6 +25,37 @@ describe('waitForRelisting', () => {
     await expect(waitForRelisting(serverRelisting(never, 30), 'mcp_up_look', undefined)).rejects.toMatchObject({ code: 'TOOL_TIMEOUT', message: 'Tool "mcp_up_look" timed out after 30 ms.' });
   });
 
+  it('waits as well for a listing the server announced while the call waited', async () => {
+    let settleFirst = (): void => undefined;
+    let settleSecond = (): void => undefined;
+    const server = serverRelisting(new Promise((resolve) => (settleFirst = resolve)));
+    let done = false;
+    const waiting = waitForRelisting(server, 'mcp_up_look', undefined).then(() => (done = true));
+    server.relisting = new Promise((resolve) => (settleSecond = resolve));
+    settleFirst();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(done).toBe(false);
+    settleSecond();
+    await waiting;
+    expect(done).toBe(true);
+  });
+
+  it('bounds the whole wait by one timeout, however often the server announces a change', async () => {
+    const server = serverRelisting(Promise.resolve(), 60);
+    // A listing that settles every 10 ms, each followed by a newly announced one.
+    const announce = setInterval(() => {
+      server.relisting = new Promise((resolve) => setTimeout(resolve, 10));
+    }, 5);
+    const started = Date.now();
+    try {
+      server.relisting = new Promise((resolve) => setTimeout(resolve, 10));
+      await expect(waitForRelisting(server, 'mcp_up_look', undefined)).rejects.toMatchObject({ code: 'TOOL_TIMEOUT' });
+      expect(Date.now() - started).toBeLessThan(1_000);
+    } finally {
+      clearInterval(announce);
+    }
+  });
+
   it('ends with the caller’s reason when it aborts, before or while it waits', async () => {
     const never = new Promise<void>(() => undefined);
     const reason = new Error('stopped');
