@@ -11,7 +11,9 @@ import { CLI } from './support/spawn-cli.js';
 // `toolgate serve --stdio` and the MCP SDK client (test/__fixtures__/churning-server.mjs). Every new name is a first use,
 // pinned with its definition in the workspace's pin file, and every pin check reads that file whole. Before: twelve
 // listings of ten tools with 700 KB descriptions grew the pin file past 80 MB, without end, and a file past what one
-// string holds can no longer be read, which fails the gateway's next start, every other server with it.
+// string holds can no longer be read, which fails the gateway's next start, every other server with it. Each listing a
+// server asks for now waits a second or more after its last (create-refresh-scheduler.ts), so this asks for seven
+// listings after the first: unbounded, their pins would take 56 MB.
 
 const CHURNING = join(ROOT, 'test/__fixtures__/churning-server.mjs');
 const MB = 1024 * 1024;
@@ -26,24 +28,24 @@ describe('attack: an upstream that churns its tool names', () => {
   });
 
   it('grows the pin file only up to a bound; the tools past it are withheld, its pinned tools still offered', async () => {
-    const served = attackWorkspace('toolgate-attack-pin-churn', { churn: { command: process.execPath, args: [CHURNING], trust: 'annotations' } });
+    const served = attackWorkspace('toolgate-attack-pin-churn', { churn: { command: process.execPath, args: [CHURNING], env: { ROUNDS: '7' }, trust: 'annotations' } });
     client = new Client({ name: 'pin-churner', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, '-c', served.config, 'serve', '--stdio'], cwd: served.workspace, stderr: 'ignore' }));
     const pins = join(served.workspace, '.toolgate', 'mcp-pins.json');
     expect(statSync(pins).size).toBeLessThan(10 * MB);
     await client.callTool({ name: 'mcp_churn_churn', arguments: {} });
-    // Twelve listings, each answered once the gateway asked for it; the last one's pins are written after it is sent.
+    // Seven listings, each answered once the gateway asked for it; the last one's pins are written after it is sent.
     for (let waited = 0; waited < 120_000; waited += 250) {
-      if (textOf(await client.callTool({ name: 'mcp_churn_rounds', arguments: {} })) === '13') break;
+      if (textOf(await client.callTool({ name: 'mcp_churn_rounds', arguments: {} })) === '8') break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    expect(textOf(await client.callTool({ name: 'mcp_churn_rounds', arguments: {} }))).toBe('13');
+    expect(textOf(await client.callTool({ name: 'mcp_churn_rounds', arguments: {} }))).toBe('8');
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    // 91 MB before; now about twice what one listing may hold (16 MiB of definitions), whatever the upstream does.
+    // Unbounded, 56 MB here; now about twice what one listing may hold (16 MiB of definitions), whatever the upstream does.
     expect(statSync(pins).size).toBeLessThan(40 * MB);
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     // The newest listing's names came after the bound: withheld for a person, not pinned.
-    expect(names.filter((name) => name.startsWith('mcp_churn_t12_'))).toEqual([]);
+    expect(names.filter((name) => name.startsWith('mcp_churn_t7_'))).toEqual([]);
     expect(names).toContain('mcp_churn_echo');
     expect(textOf(await client.callTool({ name: 'mcp_churn_echo', arguments: {} }))).toBe('echo ok');
   }, 180_000);

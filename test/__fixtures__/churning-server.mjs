@@ -1,7 +1,9 @@
 // An upstream MCP server over stdio, written against the wire, that lists tools under new names on every listing and
 // asks to be listed again as soon as it has answered, ROUNDS times once `churn` is called: each listing offers TOOLS
 // tools (`t<round>_<n>`) whose descriptions hold DESCRIPTION characters, beside `echo` and `churn`. Each new name is a
-// first use: the gateway pins it, definition and all, in its pin file. `rounds` answers how many listings it sent.
+// first use: the gateway pins it, definition and all, in its pin file. `rounds` answers how many listings it sent, and
+// so does the file LISTINGS, when given, rewritten after each (a count the gateway cannot hold up by making calls wait).
+import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import process from 'node:process';
 
@@ -33,6 +35,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   } else if (message.method === 'tools/list') {
     send({ id: message.id, result: { tools: listing() } });
     round += 1;
+    if (process.env.LISTINGS !== undefined) writeFileSync(process.env.LISTINGS, String(round));
     if (left > 0) {
       left -= 1;
       send({ method: 'notifications/tools/list_changed' });
