@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { closeAfterEach, connectClient, serveGateway } from './support/serve-gateway.js';
+import { processCpuMs } from './support/process-cpu.js';
+import { closeAfterEach, connectClient, makeWorkspace, serveGateway } from './support/serve-gateway.js';
+import { runCli } from './support/spawn-cli.js';
 
 // An operator's path rule with several wildcards (`Read(**/*a*a*b)`, `Write(**/a/**/b/**/c)`) or protected path
 // (`*q*q*z`, `**/q/**/r/**/z`) is read against the path of every call. Matched by backtracking regular expressions,
@@ -100,4 +102,70 @@ describe('attack: a file a deny rule names through a range in braces', () => {
       expect(text(answer), path).toContain('public');
     }
   }, 60_000);
+});
+
+// picomatch answers a glob whose reading is no regular expression (a brace left open, a trailing backslash, a range
+// after a brace inside a brace) with one that matches nothing: a deny of `Read(backups/*.{sql,dump)` loaded, said
+// nothing was wrong, and denied nothing, not even the name as gitignore reads it. Such a glob is now refused.
+describe('attack: a deny whose glob picomatch reads as no regular expression', () => {
+  const files = { 'backups/db.sql': 'SECRET\n', 'backups/db.{sql,dump': 'SECRET\n', 'notes.md': 'public\n' };
+
+  it('written in the configuration: the start is refused, naming the rule', async () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto', console: { enabled: false }, policy: { deny: ['Read(backups/*.{sql,dump)'] } }, files);
+    // A gateway that started would serve until stopped: the call answers either way, and the start must not happen.
+    const called = await runCli(['call', 'read_file', '{"path":"backups/db.{sql,dump"}'], workspace);
+    expect(called.stdout).not.toContain('SECRET');
+    expect(called.code, called.stdout).toBe(2);
+    expect(called.stderr).toMatch(/Read\(backups\/\*\.\{sql,dump\).*cannot load/s);
+  }, 60_000);
+
+  it('imported from a project’s Claude Code settings: the deny covers the whole tool, as one toolgate cannot read does', async () => {
+    const gateway = open.gateway(
+      await serveGateway(
+        { scope: 'workspace-write', mode: 'auto', console: { enabled: false }, policy: { imports: [{ from: 'claude', path: '.claude/settings.json' }] } },
+        { files: { ...files, '.claude/settings.json': JSON.stringify({ permissions: { deny: ['Read(./backups/*.{sql,dump)'] } }) } },
+      ),
+    );
+    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+    open.client(client);
+    // Denied whole, read_file is not offered at all.
+    for (const path of ['backups/db.sql', 'backups/db.{sql,dump', 'notes.md']) {
+      const answer = await client.callTool({ name: 'read_file', arguments: { path } });
+      expect(answer.isError, path).toBe(true);
+      expect(text(answer), path).toMatch(/Unknown tool \\"read_file\\"/);
+      expect(text(answer), path).not.toContain('SECRET');
+    }
+  }, 60_000);
+});
+
+// Each range in braces once became one alternative for each value: `{1..1000}`, nine bytes of a settings file,
+// compiled to about 4,000 states. A project's `.claude/settings.json` of 1,000 such denies, imported, held the
+// gateway's start 11 s and 840 MB; one deny of 7,000 ranges (56 KB) 25 s and 2.7 GB before it was refused.
+describe('attack: an imported settings file of many ranges in braces', () => {
+  const serveImported = async (deny: readonly string[], files: Record<string, string>) => {
+    const gateway = open.gateway(
+      await serveGateway(
+        { scope: 'workspace-write', mode: 'auto', console: { enabled: false }, policy: { imports: [{ from: 'claude', path: '.claude/settings.json' }] } },
+        { files: { ...files, '.claude/settings.json': JSON.stringify({ permissions: { deny } }) } },
+      ),
+    );
+    const startCpuMs = processCpuMs(gateway.cli.child.pid as number);
+    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+    open.client(client);
+    return { startCpuMs, read: (path: string) => client.callTool({ name: 'read_file', arguments: { path } }) };
+  };
+
+  it('2,000 ranges and 2,000 stepped ranges load within seconds of CPU time, and each still denies what it names', async () => {
+    const deny = [...Array(2000).keys()].flatMap((index) => [`Read(d${index}/{1..1000})`, `Read(s${index}/{0..198..2})`]);
+    const { startCpuMs, read } = await serveImported(deny, { 'd7/735': 'SECRET\n', 'd7/1001': 'public\n', 's3/196': 'SECRET\n', 's3/197': 'public\n' });
+    expect(startCpuMs, `the start took ${Math.round(startCpuMs)} ms of CPU time`).toBeLessThan(5_000);
+    for (const path of ['d7/735', 's3/196']) expect(text(await read(path)), path).toMatch(/refused by policy rule/);
+    for (const path of ['d7/1001', 's3/197']) expect(text(await read(path)), path).toContain('public');
+  }, 120_000);
+
+  it('one deny of 7,000 ranges is refused at once, and covers the whole tool', async () => {
+    const { startCpuMs, read } = await serveImported([`Read(huge/${'{1..999}'.repeat(7000)})`], { 'notes.md': 'public\n' });
+    expect(startCpuMs, `the start took ${Math.round(startCpuMs)} ms of CPU time`).toBeLessThan(5_000);
+    expect(text(await read('notes.md'))).toMatch(/Unknown tool \\"read_file\\"/);
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import picomatch from 'picomatch/posix.js';
 import { describe, expect, test } from 'vitest';
-import { compilePathGlob, PATH_GLOB_OPTIONS } from './compile-path-glob.js';
+import { compilePathGlob, pathGlobOptions } from './compile-path-glob.js';
 import { compileRule } from './compile-rule.js';
 import { RegexProgramError } from './compile-regex-program.js';
 import { DEFAULT_PROTECTED_PATHS, withChildren } from './protected-paths.js';
@@ -28,7 +28,7 @@ const spelled = fc
 
 /** What today's policy asks picomatch: its source under the policy's flags. */
 function regexAnswer(pattern: string, text: string, nocase: boolean): boolean {
-  return new RegExp(picomatch.makeRe(pattern, PATH_GLOB_OPTIONS).source, nocase ? 'is' : 's').test(text);
+  return new RegExp(picomatch.makeRe(pattern, pathGlobOptions(pattern)).source, nocase ? 'is' : 's').test(text);
 }
 
 function programAnswer(pattern: string, text: string, nocase: boolean): boolean | 'refused' {

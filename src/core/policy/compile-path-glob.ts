@@ -1,6 +1,6 @@
 import picomatch from 'picomatch/posix.js';
 import { compileRegexProgram, RegexProgramError } from './compile-regex-program.js';
-import { expandBraceRange } from './expand-brace-range.js';
+import { braceRangeReader } from './expand-brace-range.js';
 import type { RegexProgram } from './regex-program.js';
 
 /**
@@ -10,9 +10,15 @@ import type { RegexProgram } from './regex-program.js';
  * `[!a]` as `!` or `a`, and a deny of `secrets/[!_]*` left `secrets/prod.key`
  * readable), and `[[:alpha:]]` is a class; a range in braces, `{1..12}`,
  * stands for every value between its ends, as a shell expands it
- * (`expandBraceRange`).
+ * (`braceRangeReader`, one for each glob: its ranges share one budget).
+ * `debug`, so a reading that is no regular expression throws: without it
+ * picomatch answers one that matches nothing, and a deny of `*.{pem,key`
+ * (a brace left open), `.env\` (a trailing backslash) or
+ * `{a,{b,c}1..3}` loaded and denied nothing.
  */
-export const PATH_GLOB_OPTIONS = Object.freeze({ dot: true, posix: true, expandRange: expandBraceRange });
+export function pathGlobOptions(glob: string): picomatch.PicomatchOptions {
+  return { dot: true, posix: true, debug: true, expandRange: braceRangeReader(glob) };
+}
 
 /** A path glob as the automaton of picomatch's reading of it (`dot: true`), and whether it folds case. */
 export interface PathGlobProgram {
@@ -32,12 +38,13 @@ export interface PathGlobProgram {
 export function compilePathGlob(glob: string, nocase: boolean, lookaheads?: Map<string, RegexProgram>): PathGlobProgram {
   let source: string;
   try {
-    source = picomatch.makeRe(glob, PATH_GLOB_OPTIONS).source;
+    source = picomatch.makeRe(glob, pathGlobOptions(glob)).source;
   } catch (error) {
-    // A range it cannot read, or one too large (`expandBraceRange`).
+    // A range it cannot read, or ranges too large (`braceRangeReader`).
     if (error instanceof RegexProgramError) throw error;
-    // picomatch refuses a pattern longer than 65,536 characters.
-    throw new RegexProgramError('too_large', error instanceof Error ? error.message : String(error));
+    // picomatch refuses a pattern longer than 65,536 characters; any other error is a reading that is no expression.
+    const message = error instanceof Error ? error.message : String(error);
+    throw new RegexProgramError(/exceeds maximum allowed length/.test(message) ? 'too_large' : 'unsupported_syntax', message);
   }
   return { glob, program: compileRegexProgram(source, nocase ? 'is' : 's', lookaheads) };
 }
