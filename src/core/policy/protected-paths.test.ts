@@ -50,6 +50,11 @@ describe('protected paths', () => {
     expect(requiredLiteral('**/*.toolgate-journal*')).toBe('.toolgate-journal');
     expect(requiredLiteral('secrets/[abc]x/**')).toBe('secrets');
     for (const glob of ['**/*', '**/{a,b}', '!secrets/**', '**/+(a|b)', 'a\\*b', '**/[ab]', 'a}b']) expect(requiredLiteral(glob), glob).toBeUndefined();
+    // A `]` first in a class is one of its members: `[]ab]z` is `]z`, `az` or `bz`, and holds no `ab` (the test skipped `az`).
+    expect(requiredLiteral('[]ab]z')).toBe('z');
+    expect(requiredLiteral('x[!]ab]yz')).toBe('yz');
+    expect(createProtectedTextMatcher(['[]ab]z', 'keys/[!]ab]*.pem'])('az')).toBe(true);
+    expect(createProtectedTextMatcher(['[]ab]z', 'keys/[!]ab]*.pem'])('keys/x.pem')).toBe(true);
   });
 
   it('answers as the glob regexes alone would: the literal test only skips what cannot match', () => {
@@ -79,6 +84,15 @@ describe('protectedLinkProbes', () => {
     const additions = ['vault/backup-{01..20}/key', 'vault/{a..f}{1..9}.txt'];
     const probes = protectedLinkProbes(additions);
     expect(probes.get('vault')).toEqual(['backup-01/key', 'a1.txt']);
+    const matches = createProtectedTextMatcher(additions);
+    for (const probe of probes.get('vault') ?? []) expect(matches(`vault/${probe}`), probe).toBe(true);
+  });
+
+  it('spells a range padded to its wider end as bash does, and a brace within a brace as its first value', () => {
+    // `{1..010}` is 001 to 010: spelled 1, the probe named a file the glob does not match; `{old,{1..3}}` was spelled `{old,1}`.
+    const additions = ['vault/{1..010}/key', 'vault/{old,{1..3}}.pem', 'vault/{{-05..5},x}.txt'];
+    const probes = protectedLinkProbes(additions);
+    expect(probes.get('vault')).toEqual(['001/key', 'old.pem', '-05.txt']);
     const matches = createProtectedTextMatcher(additions);
     for (const probe of probes.get('vault') ?? []) expect(matches(`vault/${probe}`), probe).toBe(true);
   });

@@ -1,4 +1,5 @@
 import { compilePathGlob } from './compile-path-glob.js';
+import { firstRangeValue } from './expand-brace-range.js';
 import type { RegexProgram } from './regex-program.js';
 import { runRegexProgram } from './run-regex-program.js';
 import { withoutTrailingRun } from './trailing-run.js';
@@ -132,18 +133,23 @@ const GLOB_CHARACTER = /[*?[\]{}()!+@]/;
 /** One name a glob segment matches, or undefined for one this does not spell (an extended glob). */
 function sampleName(segment: string): string | undefined {
   if (segment.includes('(')) return undefined;
-  const sample = segment
-    .replace(/\{([^{}]*)\}/g, (_brace, options: string) => firstBraceValue(options))
+  // Innermost braces first, until none is left: `{a,{1..3}}` is `{a,1}`, then `a`.
+  let sample = segment;
+  for (let inner = sample; ; sample = inner) {
+    inner = sample.replace(/\{([^{}]*)\}/g, (_brace, options: string) => firstBraceValue(options));
+    if (inner === sample) break;
+  }
+  sample = sample
     .replace(/\[([^\]]*)\]/g, (_class, members: string) => sampleCharacter(members))
     .replace(/\*+|\?/g, 'x');
   return sample === '' ? undefined : sample;
 }
 
-/** The first value a brace stands for: its first choice, or the first end of a range (`{01..20}`: `01`). */
+/** The first value a brace stands for: its first choice, or a range's first value as a shell spells it (`{1..010}`: `001`). */
 function firstBraceValue(options: string): string {
   const first = options.split(',')[0] ?? '';
-  const range = first.indexOf('..');
-  return range < 0 ? first : first.slice(0, range);
+  const [from, to] = first.split('..');
+  return to === undefined ? first : (firstRangeValue(from ?? '', to) ?? first);
 }
 
 /** One character a bracket class's members (what lies between `[` and `]`) match: `[!…]` and `[^…]` match the others. */
@@ -308,12 +314,15 @@ export function requiredLiteral(glob: string): string | undefined {
   let run = '';
   let braces = 0;
   let bracket = false;
+  // What the class holds so far: a `]` first in it (`[]ab]`, `[!]ab]`) is a member, as POSIX and picomatch read it.
+  let members = '';
   for (const character of glob) {
     if (bracket) {
-      if (character === ']') bracket = false;
+      if (character === ']' && !/^[!^]?$/.test(members)) bracket = false;
+      members += character;
       continue;
     }
-    if (character === '[') bracket = true;
+    if (character === '[') [bracket, members] = [true, ''];
     else if (character === '{') braces += 1;
     else if (character === '}') braces -= 1;
     // A stray `}`: how the glob reads it is not worth guessing.
