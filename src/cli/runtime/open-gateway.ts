@@ -24,7 +24,7 @@ import { createRulePersister } from '../../node/policy/policy-file.js';
 import { builtinTools } from '../../node/tools/builtin-tools.js';
 import { anchorPathFor, createSqliteJournal, type SqliteJournal } from '../../journal/sqlite/index.js';
 import { keyFileOf } from './open-journal-to-read.js';
-import { refuseTrackedJournal } from './refuse-tracked-state.js';
+import { refuseTrackedJournal } from './refuse-tracked-journal.js';
 import { createApprovalQueue, type ApprovalQueue } from '../../console/approval-queue.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
