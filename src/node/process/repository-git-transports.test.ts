@@ -1,7 +1,7 @@
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dropTreeOfD, plainGit, sparsePartialClone } from '../../../test/support/partial-clone.js';
 import { ToolUnavailableError } from '../../core/internal.js';
 import { createNodeHost } from '../create-node-host.js';
@@ -28,6 +28,9 @@ beforeAll(async () => {
   await writeFile(payload, `#!/bin/sh\necho "$0 $*" >> ${marker}\nexec git-upload-pack "$@"\n`);
   await chmod(payload, 0o755);
 });
+
+// Each test counts the payload's runs from none: in a shuffled order, another test's control runs may come first.
+beforeEach(() => rm(marker, { force: true }));
 
 afterAll(async () => {
   await Promise.all(hosts.map((host) => host.close()));
@@ -60,7 +63,6 @@ describe('process: programs a repository names for a transport', { timeout: 60_0
     // The control: plain git fetches the tree through the payload.
     plainGit(workspace, 'ls-files', '--stage');
     expect(await ran()).not.toBe('');
-    await rm(marker);
   });
 
   it("never runs a remote's upload-pack on a fetch from a path, nor the git protocol's proxy", async () => {
