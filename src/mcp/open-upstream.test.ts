@@ -57,9 +57,11 @@ describe('an upstream over stdio, read by the lean framing', () => {
   });
 
   it('strips hidden characters from a result and reports them', async () => {
+    // What this call reported: the flood of progress, run first in a shuffled order, reported 200 of its own.
+    const before = hidden.length;
     const outcome = await call('hidden');
     expect(outcome.ok && unwrapUntrusted(outcome.content)).toBe('hidlrow there');
-    expect(hidden).toEqual([expect.objectContaining({ server: 'hx', tool: 'hidden', where: 'result', count: 2, stripped: true })]);
+    expect(hidden.slice(before)).toEqual([expect.objectContaining({ server: 'hx', tool: 'hidden', where: 'result', count: 2, stripped: true })]);
   });
 
   it('bounds a huge result and marks it untrusted', async () => {
