@@ -274,8 +274,9 @@ describe('process: submodules run git with their own configuration', { timeout: 
 });
 
 describe('process: configuration a command writes into the repository it creates', { timeout: 60_000 }, () => {
-  async function source(): Promise<string> {
-    const repo = await repository('clone-src');
+  /** A repository to clone whose `.txt` files name the `evil` filter; each test makes its own, whatever ran before it. */
+  async function source(name: string): Promise<string> {
+    const repo = await repository(name);
     await writeFile(path.join(repo, '.gitattributes'), '*.txt filter=evil\n');
     await writeFile(path.join(repo, 'a.txt'), 'hello\n');
     git(repo, 'add', '.');
@@ -284,7 +285,7 @@ describe('process: configuration a command writes into the repository it creates
   }
 
   it('git clone -c (every spelling) never runs the filter it configures; the checkout is the file itself', async () => {
-    await source();
+    await source('clone-src');
     const host = makeHost();
     const spellings = [['-c', `filter.evil.smudge=${payload}`], [`-cfilter.evil.smudge=${payload}`], ['-qc', `Filter.evil.Smudge=${payload}`], ['--config', `filter.evil.smudge=${payload}`], [`--conf=filter.evil.smudge=${payload}`]];
     for (const [index, spelling] of spellings.entries()) {
@@ -364,24 +365,25 @@ describe('process: configuration a command writes into the repository it creates
   });
 
   it('refuses a template, and an include given to git clone -c, before anything runs', async () => {
+    await source('template-src');
     const template = path.join(workspace, 'template');
     await mkdir(template);
     await writeFile(path.join(template, 'config'), `[filter "evil"]\n\tsmudge = ${payload}\n`);
     await writeFile(path.join(workspace, 'evil.cfg'), `[filter "evil"]\n\tsmudge = ${payload}\n`);
     const host = makeHost();
     for (const args of [
-      ['clone', '-q', '--template', template, 'clone-src', 'tpl-1'],
-      ['clone', '-q', `--templ=${template}`, 'clone-src', 'tpl-2'],
+      ['clone', '-q', '--template', template, 'template-src', 'tpl-1'],
+      ['clone', '-q', `--templ=${template}`, 'template-src', 'tpl-2'],
       ['init', '-q', `--template=${template}`, 'tpl-3'],
-      ['clone', '-q', '-c', `include.path=${path.join(workspace, 'evil.cfg')}`, 'clone-src', 'tpl-4'],
-      ['clone', '-q', '-c', `includeIf.gitdir:**.path=${path.join(workspace, 'evil.cfg')}`, 'clone-src', 'tpl-5'],
+      ['clone', '-q', '-c', `include.path=${path.join(workspace, 'evil.cfg')}`, 'template-src', 'tpl-4'],
+      ['clone', '-q', '-c', `includeIf.gitdir:**.path=${path.join(workspace, 'evil.cfg')}`, 'template-src', 'tpl-5'],
     ]) {
       const refused = await host.process.spawn('git', args, {}, { tool: 'run_command' }).catch((caught: unknown) => caught);
       expect(refused).toBeInstanceOf(ToolPolicyError);
       expect((refused as ToolPolicyError).message).not.toContain(template);
     }
     expect(await ran()).toBe('');
-    git(workspace, 'clone', '-q', '--template', template, 'clone-src', 'tpl-control');
+    git(workspace, 'clone', '-q', '--template', template, 'template-src', 'tpl-control');
     expect(await ran()).not.toBe('');
   });
 });
