@@ -12,9 +12,13 @@ import type { ApprovalQueue, ConsoleServer } from './console-types.js';
 import { startConsole } from './create-console-server.js';
 
 // The settle guard in the console page, with real mouse clicks and keys at fixed places: what lies under the pointer is the point.
+// The page's clock is paused once it is open (`pauseClock`) and moves only by `clock.runFor`: what a click meets is the
+// time the test let pass, not how long a loaded machine took between two steps.
 
 /** Longer than the settle time: a person reading a card before clicking. */
 const READ_MS = 1_000;
+/** Shorter than the settle time: the second click of a double click, a click aimed a moment before the cards moved. */
+const MOMENT_MS = 300;
 
 interface Scene {
   readonly page: Page;
@@ -33,14 +37,24 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** Give the page a clock of its own (before it loads) and, once it is open, stop it: the settle guard's time then passes only with `clock.runFor`. */
+async function pauseClock(opened: Page, load: () => Promise<unknown>): Promise<void> {
+  await opened.clock.install();
+  await load();
+  await opened.clock.pauseAt(Date.now() + 1_000);
+}
+
 async function openScene(viewport = { width: 1280, height: 900 }): Promise<Scene> {
   const approvals = createApprovalQueue();
   const registry = createToolRegistry({ tools: [runTests], host: createFakeHost(), policy: allowAll });
   server = await startConsole({ registry, approvals });
   const opened = await browser().newPage({ viewport });
   page = opened;
-  await opened.goto(server.url);
-  await opened.getByRole('button', { name: /Approvals/ }).click();
+  const url = server.url;
+  await pauseClock(opened, async () => {
+    await opened.goto(url);
+    await opened.getByRole('button', { name: /Approvals/ }).click();
+  });
   const call: Scene['call'] = async (command) => {
     const before = new Set(approvals.pending().map((entry) => entry.id));
     const context = { agent: 'model', grantedTools: ['run_tests'], approval: { confirm: approvals.confirm } };
@@ -62,10 +76,12 @@ describe('settle guard, in Chromium', () => {
     const buttons = page.locator(`[data-approval="${first.id}"] .actions button`);
     expect(await buttons.evaluateAll((all) => all.map((button) => button.getAttribute('aria-disabled')))).toEqual(['true', 'true', 'true', 'true']);
     const point = await buttonCentre(page, `[data-approval="${first.id}"]`, 'Approve once');
+    await page.clock.runFor(MOMENT_MS);
     await page.mouse.click(point.x, point.y);
     await page.waitForTimeout(300);
     expect(pendingIds(approvals)).toEqual([first.id]);
-    await expect.poll(() => buttons.evaluateAll((all) => all.map((button) => button.getAttribute('aria-disabled')))).toEqual(['false', 'false', 'false', 'false']);
+    await page.clock.runFor(READ_MS);
+    expect(await buttons.evaluateAll((all) => all.map((button) => button.getAttribute('aria-disabled')))).toEqual(['false', 'false', 'false', 'false']);
     await page.mouse.click(point.x, point.y);
     expect((await first.outcome).ok).toBe(true);
   });
@@ -74,9 +90,10 @@ describe('settle guard, in Chromium', () => {
     const { page, approvals, call } = await openScene();
     const first = await call('npm test --one');
     const point = await buttonCentre(page, `[data-approval="${first.id}"]`, 'Approve once');
-    await page.waitForTimeout(READ_MS);
+    await page.clock.runFor(READ_MS);
     const flood: { id: string }[] = [];
     for (let index = 0; index < 20; index += 1) flood.push(await call(`npm test --${String(index).padStart(3, '0')}`));
+    await page.clock.runFor(MOMENT_MS);
     expect(await buttonOwnerAt(page, point)).toBe(first.id);
     await page.mouse.click(point.x, point.y);
     expect((await first.outcome).ok).toBe(true);
@@ -90,11 +107,12 @@ describe('settle guard, in Chromium', () => {
     await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
     const point = await buttonCentre(page, `[data-approval="${second.id}"]`, 'Approve once');
     await page.mouse.move(point.x, point.y);
-    await page.waitForTimeout(READ_MS);
+    await page.clock.runFor(READ_MS);
     approvals.decide(third.id, { outcome: 'reject', reason: 'answered in another tab', by: 'test' });
     await goneFrom(page, `[data-approval="${third.id}"]`);
     // The page is shorter now, so its scroll position is: everything drawn moves down, and the first card's button is under the pointer.
     expect(await buttonOwnerAt(page, point)).toBe(first.id);
+    await page.clock.runFor(MOMENT_MS);
     await page.mouse.click(point.x, point.y);
     await page.waitForTimeout(300);
     expect(pendingIds(approvals)).toEqual([first.id, second.id]);
@@ -105,7 +123,7 @@ describe('settle guard, in Chromium', () => {
     const { page, approvals, call } = await openScene();
     const [first, second] = [await call('npm test --one'), await call('npm test --two')];
     await page.locator(`[data-approval="${first.id}"]`).getByRole('button', { name: 'Approve once' }).focus();
-    await page.waitForTimeout(READ_MS);
+    await page.clock.runFor(READ_MS);
     // Held: the key repeats.
     await page.keyboard.down('Enter');
     expect((await first.outcome).ok).toBe(true);
@@ -116,6 +134,7 @@ describe('settle guard, in Chromium', () => {
     const approveOnce = (id: string): Promise<boolean> => page.evaluate<boolean>(`document.activeElement === document.querySelector('[data-approval="${id}"] [data-decision="once"]')`);
     for (let press = 0; press < 10 && !(await approveOnce(second.id)); press += 1) await page.keyboard.press('Tab');
     expect(await approveOnce(second.id)).toBe(true);
+    await page.clock.runFor(MOMENT_MS);
     await page.keyboard.press('Enter');
     await page.waitForTimeout(300);
     expect(pendingIds(approvals)).toEqual([second.id]);
@@ -140,18 +159,23 @@ describe('settle guard on withheld definitions, in Chromium', () => {
     const registry = createToolRegistry({ tools: [], host: createFakeHost(), policy: allowAll });
     server = await startConsole({ registry, approvals: createApprovalQueue(), withheld });
     // Tall enough to show both cards without a scroll bar, whose going would re-wrap the text.
-    page = await browser().newPage({ viewport: { width: 1280, height: 2000 } });
-    await page.goto(server.url);
-    await page.getByRole('button', { name: 'Withheld MCP tools' }).click();
+    const opened = await browser().newPage({ viewport: { width: 1280, height: 2000 } });
+    page = opened;
+    const url = server.url;
+    await pauseClock(opened, async () => {
+      await opened.goto(url);
+      await opened.getByRole('button', { name: 'Withheld MCP tools' }).click();
+    });
     await page.locator('[data-withheld="mcp_files_send"]').waitFor();
     const point = await buttonCentre(page, '[data-withheld="mcp_files_read"]', 'Approve this definition');
     await page.mouse.move(point.x, point.y);
-    await page.waitForTimeout(READ_MS);
+    await page.clock.runFor(READ_MS);
     await page.mouse.click(point.x, point.y);
     await goneFrom(page, '[data-withheld="mcp_files_read"]');
     // The list is drawn again without the approved definition (twice: after the answer, and on the event every tab gets);
     // the second click of a double click comes a moment later, and the other definition's button is under the pointer.
     await page.waitForTimeout(150);
+    await page.clock.runFor(MOMENT_MS);
     expect(await buttonOwnerAt(page, point, 'data-withheld')).toBe('mcp_files_send');
     await page.mouse.click(point.x, point.y);
     await page.waitForTimeout(300);
