@@ -1,8 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { anchorPathFor } from '../../journal/sqlite/index.js';
-import { keyFileOf } from './open-journal-to-read.js';
+import { journalFilesOf } from './open-journal-to-read.js';
 import type { NodeHostOptions } from '../../node/node-host-types.js';
 import { policyFilePaths } from '../../node/policy/policy-file.js';
 import { prepareOwnFolder } from '../../node/fs/prepare-own-folder.js';
@@ -109,7 +108,5 @@ export function gatewayHostOptions(config: ResolvedConfig, home = homedir(), own
  * rewritten at will.
  */
 function gatewayStatePaths(config: ResolvedConfig, home: string): string[] {
-  const journal = config.journal.path;
-  const state = ['.toolgate', journal, `${journal}-wal`, `${journal}-shm`, `${journal}-journal`, anchorPathFor(journal), keyFileOf(journal)];
-  return [...state, ...(config.file === undefined ? [] : [config.file]), userStateFolder(config, home)];
+  return ['.toolgate', ...journalFilesOf(config.journal.path), ...(config.file === undefined ? [] : [config.file]), userStateFolder(config, home)];
 }

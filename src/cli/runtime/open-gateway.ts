@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import {
   ConfigurationError,
   createConfirm,
@@ -23,7 +23,6 @@ import type { NodeHost } from '../../node/node-host-types.js';
 import { createRulePersister } from '../../node/policy/policy-file.js';
 import { builtinTools } from '../../node/tools/builtin-tools.js';
 import { anchorPathFor, createSqliteJournal, type SqliteJournal } from '../../journal/sqlite/index.js';
-import { keyFileOf } from './open-journal-to-read.js';
 import { refuseTrackedJournal } from './refuse-tracked-journal.js';
 import { createApprovalQueue, type ApprovalQueue } from '../../console/approval-queue.js';
 import { CliError } from '../cli-error.js';
@@ -197,7 +196,7 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
     },
   });
   const warnings = [...built.warnings];
-  refuseTrackedJournal(config.workspace, config.journal.path, [anchorPathFor(config.journal.path), dirname(keyFileOf(config.journal.path))]);
+  refuseTrackedJournal(config.workspace, config.journal.path);
   // Every process that writes the journal keeps its anchor, so `audit verify` can tell a cut tail or a replaced file.
   const journal = asConfigError(() => createSqliteJournal(config.journal.path, {
     recordAll: options.recordAll ?? true,

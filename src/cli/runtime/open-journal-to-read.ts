@@ -1,11 +1,14 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { createSqliteJournal, type SqliteJournal } from '../../journal/sqlite/index.js';
+import { anchorPathFor, createSqliteJournal, type SqliteJournal } from '../../journal/sqlite/index.js';
 import { SIGNING_KEY_FILE } from '../../journal/sqlite/receipt-signer.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 
 /** Where the journal's signing key is kept: `keys/` beside the journal. */
 export const keyFileOf = (journalPath: string): string => join(dirname(journalPath), 'keys', SIGNING_KEY_FILE);
+
+/** The files a journal at `journalPath` keeps: the database, SQLite's files beside it, its anchor and its signing key. */
+export const journalFilesOf = (journalPath: string): string[] => [journalPath, `${journalPath}-wal`, `${journalPath}-shm`, `${journalPath}-journal`, anchorPathFor(journalPath), keyFileOf(journalPath)];
 
 /**
  * Open the workspace's journal for a command that reads what it recorded

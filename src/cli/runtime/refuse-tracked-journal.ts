@@ -1,13 +1,14 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { CliError } from '../cli-error.js';
+import { journalFilesOf, keyFileOf } from './open-journal-to-read.js';
 import { inCheckedFolder } from './refuse-tracked-state.js';
 import { repositoryTop, someOf, trackedOf } from './tracked-by-git.js';
 
 /**
  * Refuse to open a journal a repository tracks, where the configuration
- * keeps it outside the state folder: the journal itself, its WAL, its anchor
- * or its keys folder. A repository that ships the file has the gateway
+ * keeps it outside the state folder: the journal itself, SQLite's files
+ * beside it, its anchor or its keys folder. A repository that ships the file has the gateway
  * answer calls from receipts its author wrote and hold actions on claims its
  * author left, and the gateway writes every call's arguments and results
  * into a file the user's next `git commit -a` carries into the repository.
@@ -22,9 +23,9 @@ import { repositoryTop, someOf, trackedOf } from './tracked-by-git.js';
  * the repository, not the configuration, would choose where every call is
  * written, and change it with a pull.
  */
-export function refuseTrackedJournal(workspace: string, journal: string, related: readonly string[]): void {
+export function refuseTrackedJournal(workspace: string, journal: string): void {
   // The state folder's check already covered what lies inside it (the default place, `.toolgate/journal.db`).
-  const unchecked = [journal, `${journal}-wal`, `${journal}-shm`, ...related].filter((path) => !inCheckedFolder(path));
+  const unchecked = [...journalFilesOf(journal), dirname(keyFileOf(journal))].filter((path) => !inCheckedFolder(path));
   if (unchecked.length === 0) return;
   const link = firstLinkOnTheWay(workspace, journal);
   const trackedLink = link === undefined ? [] : trackedOf(workspace, [link]);

@@ -37,8 +37,7 @@ export function launcherArgs(command: string, args: readonly string[], neutral: 
     const prefix = `--prefix=${neutral}`;
     return name === 'npx' ? [prefix, ...args] : [args[0] as string, prefix, ...args.slice(1)];
   }
-  // pnpm's own options come before its command: the first argument that is not one names it.
-  if (name === 'pnpm' && args.find((arg) => !arg.startsWith('-')) === 'dlx' && !args.some((arg) => DIR_OPTION.test(arg))) return [`--dir=${neutral}`, ...args];
+  if (name === 'pnpm' && subcommandOf(args) === 'dlx' && !args.some((arg) => DIR_OPTION.test(arg))) return [`--dir=${neutral}`, ...args];
   return [...args];
 }
 
@@ -52,10 +51,15 @@ export function launcherArgs(command: string, args: readonly string[], neutral: 
 export function refusedLauncher(command: string, args: readonly string[]): string | undefined {
   const name = launcherName(command);
   if (name === 'pnpx') return "pnpx reads the workspace's .npmrc, whose registry a repository sets to choose the code it runs: write the command as pnpm dlx, which toolgate starts with --dir naming a folder of its own";
-  if (name === 'bunx' || (name === 'bun' && args.find((arg) => !arg.startsWith('-')) === 'x')) {
+  if (name === 'bunx' || (name === 'bun' && subcommandOf(args) === 'x')) {
     return "bunx runs the workspace's node_modules/.bin ahead of the package it names, and a repository ships its own copy there: start the server with npx or pnpm dlx, which toolgate keeps to the package named, or by the path of an installed copy";
   }
   return undefined;
+}
+
+/** The command a pnpm or bun command line runs: their own options come before it, so the first argument that is not one. */
+function subcommandOf(args: readonly string[]): string | undefined {
+  return args.find((arg) => !arg.startsWith('-'));
 }
 
 /** A command's executable name: its last segment by either separator (a Windows configuration names `C:\node\npx.cmd`), without `.cmd` or `.exe`. */
