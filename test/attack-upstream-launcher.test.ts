@@ -59,11 +59,34 @@ describe('attack: a repository ships the code a launcher toolgate cannot hold ru
     ['bunx', { command: 'bunx', args: ['@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: bunx runs the workspace's node_modules\/\.bin/],
     ['bun x', { command: 'bun', args: ['x', '@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: bunx runs the workspace's node_modules\/\.bin/],
     ['pnpx', { command: 'pnpx', args: ['@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: pnpx reads the workspace's \.npmrc.*pnpm dlx/],
+    // yarn runs the script a workspace's .yarnrc.yml names as its yarnPath in its own place, with `--cwd` elsewhere
+    // too, and loads the plugins it lists (tried by hand with yarn 4.18: the planted script ran for `yarn dlx` and for
+    // `yarn --cwd <elsewhere>`, and a planted plugin loaded under YARN_IGNORE_PATH=1).
+    ['yarn dlx', { command: 'yarn', args: ['dlx', '@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: yarn runs the script the workspace's \.yarnrc\.yml names/],
+    ['yarn --cwd', { command: '/usr/local/bin/yarn', args: ['--cwd', '/srv/mcp/fs', 'start'] }, /servers\.fs: yarn runs the script the workspace's \.yarnrc\.yml names/],
+    // deno x resolved the package it named through the workspace's package.json (its node_modules) and deno.json
+    // (its import map), and with --no-config, which keeps them out, could not run server-filesystem (deno 2.9.6).
+    ['deno x', { command: 'deno', args: ['x', '-y', '@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: deno x reads the workspace's deno\.json.*deno run npm:/],
+    ['dx', { command: 'dx', args: ['@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: deno x reads the workspace's deno\.json/],
+    // uv run makes the workspace's own project ready first (its build backend runs) and reads its uv.toml.
+    ['uv run', { command: 'uv', args: ['run', '--with', 'mcp-server-git', 'mcp-server-git'] }, /servers\.fs: uv run installs the workspace's own project.*uv --directory/],
+    ['uv run --directory after run', { command: 'uv', args: ['run', '--directory', '/srv/mcp/git', 'server.py'] }, /servers\.fs: uv run installs the workspace's own project/],
   ])('%s: the start is refused, naming the server and what to write instead', async (_name, server, message) => {
-    const workspace = makeWorkspace({ servers: { fs: server } }, { 'node_modules/.bin/mcp-server-filesystem': payload('PLANTED-BUNX'), '.npmrc': 'registry=http://127.0.0.1:9/\n' });
+    const workspace = makeWorkspace(
+      { servers: { fs: server } },
+      {
+        'node_modules/.bin/mcp-server-filesystem': payload('PLANTED-BUNX'),
+        '.npmrc': 'registry=http://127.0.0.1:9/\n',
+        '.yarnrc.yml': 'yarnPath: ./planted-yarn.cjs\n',
+        'planted-yarn.cjs': payload('PLANTED-YARN'),
+        'deno.json': JSON.stringify({ imports: { 'npm:@modelcontextprotocol/server-filesystem': './planted-deno.js' } }),
+        'pyproject.toml': '[project]\nname = "planted"\nversion = "0.0.0"\n',
+      },
+    );
     const started = await runCli(['serve', '--http', '0', '--no-console'], workspace);
     expect(started.code, started.stderr).toBe(2);
     expect(started.stderr).toMatch(message);
     expect(existsSync(join(workspace, 'PLANTED-BUNX'))).toBe(false);
+    expect(existsSync(join(workspace, 'PLANTED-YARN'))).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { devNull } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { launcherArgs, launcherEnv, refusedLauncher } from './upstream-launcher.js';
 
@@ -24,6 +25,45 @@ describe('launcherArgs', () => {
       expect(refusedLauncher(command, args), command).toMatch(/^bunx runs the workspace's node_modules\/\.bin/);
     }
     for (const [command, args] of [['npx', ['pkg']], ['pnpm', ['dlx', 'pkg']], ['bun', ['run', 'server.ts']], ['node', ['x']], ['uvx', ['mcp-server-git']]] as const) expect(refusedLauncher(command, args), command).toBeUndefined();
+  });
+
+  it('starts deno with --no-config where it runs a program, so the workspace\'s deno.json, package.json and .npmrc never choose the code', () => {
+    expect(launcherArgs('deno', ['run', '-A', 'npm:@modelcontextprotocol/server-filesystem', '.'], '/n')).toEqual(['run', '--no-config', '-A', 'npm:@modelcontextprotocol/server-filesystem', '.']);
+    expect(launcherArgs('/home/me/.deno/bin/deno', ['-q', 'serve', 'jsr:@me/server'], '/n')).toEqual(['-q', 'serve', '--no-config', 'jsr:@me/server']);
+    expect(launcherArgs('deno.exe', ['eval', 'import "npm:x"'], '/n')).toEqual(['eval', '--no-config', 'import "npm:x"']);
+    // `deno <program>` runs it: deno takes --no-config ahead of the program there, and refuses it ahead of a command.
+    expect(launcherArgs('deno', ['-A', 'npm:server'], '/n')).toEqual(['--no-config', '-A', 'npm:server']);
+    expect(launcherArgs('deno', ['https://example.com/server.ts'], '/n')).toEqual(['--no-config', 'https://example.com/server.ts']);
+    // An option of the server's that reads --config is the server's: deno's own options end at the program.
+    expect(launcherArgs('deno', ['run', '-A', 'npm:server', '--config', 'server.json'], '/n')).toEqual(['run', '--no-config', '-A', 'npm:server', '--config', 'server.json']);
+    // A configuration the operator chose, and deno's commands that run no program (a task is the project's by design).
+    for (const args of [['run', '--config', 'deno.json', 'main.ts'], ['run', '-c=deno.json', 'main.ts'], ['run', '--config=deno.json', 'main.ts'], ['run', '--no-config', 'main.ts'], ['task', 'start'], ['test']]) {
+      expect(launcherArgs('deno', args, '/n')).toEqual(args);
+    }
+  });
+
+  it('starts bun with a configuration of nothing, no .env and no installs, so the workspace\'s bunfig.toml, .env and .npmrc never reach the server', () => {
+    const none = [`--config=${devNull}`, '--no-env-file', '--no-install'];
+    expect(launcherArgs('bun', ['run', '/srv/mcp/server.ts'], '/n')).toEqual([...none, 'run', '/srv/mcp/server.ts']);
+    expect(launcherArgs('/home/me/.bun/bin/bun', ['/srv/mcp/server.ts', '--port', '1'], '/n')).toEqual([...none, '/srv/mcp/server.ts', '--port', '1']);
+    // What the operator gave stays theirs, on either side of `run`; what the server is given after its path is the server's.
+    expect(launcherArgs('bun', ['--config=/home/me/bunfig.toml', 'run', 's.ts'], '/n')).toEqual(['--no-env-file', '--no-install', '--config=/home/me/bunfig.toml', 'run', 's.ts']);
+    expect(launcherArgs('bun', ['run', '--env-file=/home/me/.env', '-i', 's.ts'], '/n')).toEqual([`--config=${devNull}`, 'run', '--env-file=/home/me/.env', '-i', 's.ts']);
+    expect(launcherArgs('bun', ['run', 's.ts', '--config=x', '--no-install'], '/n')).toEqual([...none, 'run', 's.ts', '--config=x', '--no-install']);
+  });
+
+  it('refuses yarn, deno x and uv run in the workspace, naming what to write instead', () => {
+    for (const [command, args] of [['yarn', ['dlx', 'pkg']], ['yarn', ['--cwd', '/srv/mcp', 'start']], ['/usr/local/bin/yarnpkg', ['node', '/srv/s.js']], ['yarn.cmd', ['dlx', 'pkg']]] as const) {
+      expect(refusedLauncher(command, args), command).toMatch(/^yarn runs the script the workspace's \.yarnrc\.yml names as its yarnPath/);
+    }
+    for (const [command, args] of [['deno', ['x', '-y', 'pkg']], ['deno', ['-q', 'x', 'pkg']], ['dx', ['pkg']]] as const) expect(refusedLauncher(command, args), command).toMatch(/^deno x reads the workspace's deno\.json.*deno run npm:<package>/);
+    for (const args of [['run', 'server.py'], ['run', '--with', 'mcp-server-git', 'mcp-server-git'], ['--python', '3.12', 'run', 'server.py'], ['run', '--directory', '/srv/mcp', 'server.py']]) {
+      expect(refusedLauncher('uv', args), args.join(' ')).toMatch(/^uv run installs the workspace's own project.*uv --directory/);
+    }
+    // A folder of the server's own, named ahead of run; uv tool run (uvx) reads no configuration of the folder.
+    for (const args of [['--directory', '/srv/mcp/weather', 'run', 'weather.py'], ['--project=/srv/mcp', 'run', 's'], ['tool', 'run', 'mcp-server-git'], ['tool', 'run', '--from', 'x', 'run']]) {
+      expect(refusedLauncher('uv', args), args.join(' ')).toBeUndefined();
+    }
   });
 
   it('leaves a prefix the operator gave, and every other command, as configured', () => {
