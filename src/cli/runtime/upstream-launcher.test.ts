@@ -76,9 +76,9 @@ describe('launcherArgs', () => {
 });
 
 describe('launcherEnv', () => {
-  it('keeps the working directory off python -m\'s module path unless the configuration says otherwise', () => {
-    expect(launcherEnv(undefined)).toEqual({ PYTHONSAFEPATH: '1' });
-    expect(launcherEnv({ TOKEN: 'x' })).toEqual({ PYTHONSAFEPATH: '1', TOKEN: 'x' });
-    expect(launcherEnv({ PYTHONSAFEPATH: '' })).toEqual({ PYTHONSAFEPATH: '' });
+  it('keeps the working directory off python -m\'s module path, and its tsconfig.json from tsx, unless the configuration says otherwise', () => {
+    expect(launcherEnv(undefined)).toEqual({ PYTHONSAFEPATH: '1', TSX_TSCONFIG_PATH: devNull });
+    expect(launcherEnv({ TOKEN: 'x' })).toEqual({ PYTHONSAFEPATH: '1', TSX_TSCONFIG_PATH: devNull, TOKEN: 'x' });
+    expect(launcherEnv({ PYTHONSAFEPATH: '', TSX_TSCONFIG_PATH: '/srv/mcp/tsconfig.json' })).toEqual({ PYTHONSAFEPATH: '', TSX_TSCONFIG_PATH: '/srv/mcp/tsconfig.json' });
   });
 });

@@ -164,12 +164,17 @@ function launcherName(command: string): string {
 }
 
 /**
- * The environment a stdio upstream is declared with, and `PYTHONSAFEPATH=1`
- * under it: Python (3.11 and later) then leaves the working directory off the
- * module path of `python -m`. A server that is meant to run from the
- * workspace's own sources says so with `PYTHONPATH` in its `env`, which
- * Python still reads; a declared `PYTHONSAFEPATH` wins.
+ * The environment a stdio upstream is declared with, and under it
+ * `PYTHONSAFEPATH=1`: Python (3.11 and later) then leaves the working
+ * directory off the module path of `python -m`; and `TSX_TSCONFIG_PATH`
+ * naming the null device: tsx, which otherwise reads the `tsconfig.json` of
+ * the folder it starts in, then maps no import of the server through the
+ * workspace's `paths` (one of `@modelcontextprotocol/sdk/*` named the
+ * workspace's file for the server's own import, in `tsx /path/to/server.ts`
+ * and `npx tsx` alike). A server that is meant to run from the workspace's
+ * own sources says so with `PYTHONPATH` or `TSX_TSCONFIG_PATH` in its `env`;
+ * a declared value wins.
  */
 export function launcherEnv(declared: Readonly<Record<string, string>> | undefined): Record<string, string> {
-  return { PYTHONSAFEPATH: '1', ...declared };
+  return { PYTHONSAFEPATH: '1', TSX_TSCONFIG_PATH: devNull, ...declared };
 }
