@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeAfterEach, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
@@ -47,6 +48,28 @@ describe("attack: a repository ships the upstream server's package", () => {
     const gateway = opened.gateway(await serveWorkspace(workspace, { args: ['--no-console'] }));
     expect(gateway.mcpUrl).toBeDefined();
     expect(existsSync(join(workspace, 'PLANTED-NPX'))).toBe(false);
+    expect(existsSync(join(workspace, 'PLANTED-PYTHON'))).toBe(false);
+  });
+});
+
+/** A Python older than 3.11 on this machine (pyenv's), which reads no PYTHONSAFEPATH; undefined when there is none. */
+function pythonBefore311(): string | undefined {
+  const versions = join(homedir(), '.pyenv', 'versions');
+  const found = existsSync(versions) ? readdirSync(versions).filter((version) => /^3\.(?:[89]|10)\.\d+$/.test(version)) : [];
+  const binary = found.map((version) => join(versions, version, 'bin', 'python3')).find((path) => existsSync(path));
+  return binary;
+}
+
+describe('attack: a repository ships the module a Python older than 3.11 takes from the working directory', () => {
+  const python = pythonBefore311();
+  // PYTHONSAFEPATH is read from 3.11 on: Python 3.10 under it ran the workspace's mcp_server_git. With -P it refuses to start.
+  it.skipIf(python === undefined)('python -m on Python 3.10 refuses to start rather than run the copy the workspace holds', async () => {
+    const workspace = makeWorkspace(
+      { servers: { git: { command: python as string, args: ['-m', 'mcp_server_git'], connectTimeoutMs: 5_000 } } },
+      { 'mcp_server_git/__init__.py': '', 'mcp_server_git/__main__.py': "import os\nopen(os.path.join(os.getcwd(), 'PLANTED-PYTHON'), 'w').write('the repository ran its code')\n" },
+    );
+    const gateway = opened.gateway(await serveWorkspace(workspace, { args: ['--no-console'] }));
+    expect(gateway.mcpUrl).toBeDefined();
     expect(existsSync(join(workspace, 'PLANTED-PYTHON'))).toBe(false);
   });
 });

@@ -27,6 +27,21 @@ describe('launcherArgs', () => {
     for (const [command, args] of [['npx', ['pkg']], ['pnpm', ['dlx', 'pkg']], ['bun', ['run', 'server.ts']], ['node', ['x']], ['uvx', ['mcp-server-git']]] as const) expect(refusedLauncher(command, args), command).toBeUndefined();
   });
 
+  it('gives python -P where -m or -c would read the working directory first, so a Python older than 3.11 refuses to start rather than run the workspace\'s module', () => {
+    expect(launcherArgs('python3', ['-m', 'mcp_server_git'], '/n')).toEqual(['-P', '-m', 'mcp_server_git']);
+    expect(launcherArgs('/usr/bin/python3.10', ['-u', '-m', 'mcp_server_git', '--repository', '.'], '/n')).toEqual(['-P', '-u', '-m', 'mcp_server_git', '--repository', '.']);
+    expect(launcherArgs('python', ['-um', 'server'], '/n')).toEqual(['-P', '-um', 'server']);
+    expect(launcherArgs('python.exe', ['-c', 'import server; server.main()'], '/n')).toEqual(['-P', '-c', 'import server; server.main()']);
+    expect(launcherArgs('python3', ['-W', 'ignore', '-X', 'utf8', '-m', 's'], '/n')).toEqual(['-P', '-W', 'ignore', '-X', 'utf8', '-m', 's']);
+    // Already kept off the path (-P, or -I, which implies it), or the operator's own word on PYTHONSAFEPATH.
+    for (const args of [['-P', '-m', 's'], ['-I', '-m', 's'], ['-uP', '-m', 's'], ['-Im', 's']]) expect(launcherArgs('python3', args, '/n')).toEqual(args);
+    expect(launcherArgs('python3', ['-m', 's'], '/n', { PYTHONSAFEPATH: '' })).toEqual(['-m', 's']);
+    // A script: its own folder, not the working directory, goes first; what follows the script is the script's.
+    for (const args of [['/srv/mcp/server.py', '-m', 'x'], ['server.py'], ['-u', '/srv/s.py', '-c', 'x'], ['-Wignore', 's.py'], ['-X', 'm', 's.py'], ['-', '-m']]) {
+      expect(launcherArgs('python3', args, '/n'), args.join(' ')).toEqual(args);
+    }
+  });
+
   it('starts deno with --no-config where it runs a program, so the workspace\'s deno.json, package.json and .npmrc never choose the code', () => {
     expect(launcherArgs('deno', ['run', '-A', 'npm:@modelcontextprotocol/server-filesystem', '.'], '/n')).toEqual(['run', '--no-config', '-A', 'npm:@modelcontextprotocol/server-filesystem', '.']);
     expect(launcherArgs('/home/me/.deno/bin/deno', ['-q', 'serve', 'jsr:@me/server'], '/n')).toEqual(['-q', 'serve', '--no-config', 'jsr:@me/server']);

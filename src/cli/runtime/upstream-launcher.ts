@@ -38,8 +38,9 @@ const DIR_OPTION = /^(?:--dir(?:=|$)|-C)/;
  * reads its configuration there, and still starts the package in the
  * workspace.
  */
-export function launcherArgs(command: string, args: readonly string[], neutral: string): string[] {
+export function launcherArgs(command: string, args: readonly string[], neutral: string, declaredEnv: Readonly<Record<string, string>> = {}): string[] {
   const name = launcherName(command);
+  if (PYTHON.test(name)) return pythonArgs(args, declaredEnv);
   const npmExec = name === 'npx' || (name === 'npm' && (args[0] === 'exec' || args[0] === 'x'));
   if (npmExec && !args.some((arg) => PREFIX_OPTION.test(arg))) {
     const prefix = `--prefix=${neutral}`;
@@ -48,6 +49,40 @@ export function launcherArgs(command: string, args: readonly string[], neutral: 
   if (name === 'pnpm' && subcommandOf(args) === 'dlx' && !args.some((arg) => DIR_OPTION.test(arg))) return [`--dir=${neutral}`, ...args];
   if (name === 'deno') return denoArgs(args);
   if (name === 'bun') return bunArgs(args);
+  return [...args];
+}
+
+/** Python's executables: `python`, `python3`, `python3.12`. */
+const PYTHON = /^python(?:\d+(?:\.\d+)*)?$/;
+
+/**
+ * Python's arguments with `-P` ahead of them where `-m` or `-c` would put
+ * the working directory first on the module path, unless they hold `-P` or
+ * `-I` already or the operator declared `PYTHONSAFEPATH`. The variable
+ * alone (`launcherEnv`) is read by Python 3.11 and later only: Python 3.10
+ * ran the workspace's `mcp_server_git` under it. Python 3.10 refuses `-P`
+ * and does not start, which says why.
+ */
+function pythonArgs(args: readonly string[], declaredEnv: Readonly<Record<string, string>>): string[] {
+  if (declaredEnv.PYTHONSAFEPATH !== undefined) return [...args];
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] as string;
+    // The program, standard input, or the end of Python's options: nothing that reads the working directory first.
+    if (!arg.startsWith('-') || arg === '-' || arg === '--') break;
+    if (arg.startsWith('--')) {
+      if (arg === '--check-hash-based-pycs') index += 1;
+      continue;
+    }
+    // A cluster of one-letter options (`-um`); `-W` and `-X` take the rest, or the next argument, as their value.
+    for (const [at, flag] of [...arg.slice(1)].entries()) {
+      if (flag === 'P' || flag === 'I') return [...args];
+      if (flag === 'm' || flag === 'c') return ['-P', ...args];
+      if (flag === 'W' || flag === 'X') {
+        if (at === arg.length - 2) index += 1;
+        break;
+      }
+    }
+  }
   return [...args];
 }
 
@@ -166,7 +201,8 @@ function launcherName(command: string): string {
 /**
  * The environment a stdio upstream is declared with, and under it
  * `PYTHONSAFEPATH=1`: Python (3.11 and later) then leaves the working
- * directory off the module path of `python -m`; and `TSX_TSCONFIG_PATH`
+ * directory off the module path of `python -m` (an older one refuses the
+ * `-P` of `launcherArgs`); and `TSX_TSCONFIG_PATH`
  * naming the null device: tsx, which otherwise reads the `tsconfig.json` of
  * the folder it starts in, then maps no import of the server through the
  * workspace's `paths` (one of `@modelcontextprotocol/sdk/*` named the
