@@ -30,6 +30,9 @@ describe("attack: a repository ships the upstream server's package", () => {
         servers: {
           // Offline: npx finds a workspace's copy without the registry, and the test reaches no network.
           fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'], env: { npm_config_offline: 'true' }, connectTimeoutMs: 5_000 },
+          // npm's exec behind an option and its value, and npx given a --prefix among the server's arguments (npx reads none there).
+          fsexec: { command: 'npm', args: ['--loglevel', 'silent', 'exec', '-y', '@modelcontextprotocol/server-filesystem', '--', '.'], env: { npm_config_offline: 'true' }, connectTimeoutMs: 5_000 },
+          fsprefix: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.', '--prefix=/tmp'], env: { npm_config_offline: 'true' }, connectTimeoutMs: 5_000 },
           git: { command: 'python3', args: ['-m', 'mcp_server_git'], connectTimeoutMs: 5_000 },
         },
       },
@@ -94,11 +97,18 @@ describe('attack: a repository ships the code a launcher toolgate cannot hold ru
     // uv run makes the workspace's own project ready first (its build backend runs) and reads its uv.toml.
     ['uv run', { command: 'uv', args: ['run', '--with', 'mcp-server-git', 'mcp-server-git'] }, /servers\.fs: uv run installs the workspace's own project.*uv --directory/],
     ['uv run --directory after run', { command: 'uv', args: ['run', '--directory', '/srv/mcp/git', 'server.py'] }, /servers\.fs: uv run installs the workspace's own project/],
+    // node resolved `--import tsx` from the workspace, whose node_modules/tsx ran ahead of the server (tried by hand).
+    ['node --import tsx', { command: 'node', args: ['--import', 'tsx', '/srv/mcp/server.ts'] }, /servers\.fs: node loads tsx from the workspace's node_modules/],
+    ['corepack yarn', { command: 'corepack', args: ['yarn', 'dlx', '@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: yarn runs the script the workspace's \.yarnrc\.yml names/],
+    ['npx yarn', { command: 'npx', args: ['-y', 'yarn@1.22.22', 'dlx', '@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: yarn runs the script the workspace's \.yarnrc\.yml names/],
+    ['deno -L info x', { command: 'deno', args: ['-L', 'info', 'x', '@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: deno x reads the workspace's deno\.json/],
   ])('%s: the start is refused, naming the server and what to write instead', async (_name, server, message) => {
     const workspace = makeWorkspace(
       { servers: { fs: server } },
       {
         'node_modules/.bin/mcp-server-filesystem': payload('PLANTED-BUNX'),
+        'node_modules/tsx/package.json': JSON.stringify({ name: 'tsx', version: '99.0.0', main: 'index.js' }),
+        'node_modules/tsx/index.js': payload('PLANTED-BUNX'),
         '.npmrc': 'registry=http://127.0.0.1:9/\n',
         '.yarnrc.yml': 'yarnPath: ./planted-yarn.cjs\n',
         'planted-yarn.cjs': payload('PLANTED-YARN'),

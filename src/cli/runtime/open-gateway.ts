@@ -116,7 +116,7 @@ function upstreamConfigs(config: ResolvedConfig): McpServerConfig[] {
     } else if (server.command === undefined) throw new CliError('config', `${file}: servers.${name} needs a command or a url.`);
     else {
       // Started in the workspace, whose relative paths its arguments name; the code it runs is never the workspace's.
-      const refused = refusedLauncher(server.command, server.args ?? []);
+      const refused = refusedLauncher(server.command, server.args ?? [], server.env);
       if (refused !== undefined) throw new CliError('config', `${file}: servers.${name}: ${refused}.`);
       const args = launcherArgs(server.command, server.args ?? [], userStateFolder(config, homedir()), server.env);
       upstream = { ...common, transport: 'stdio', command: server.command, args, env: launcherEnv(server.env), cwd: config.workspace, ...pipeBounds };

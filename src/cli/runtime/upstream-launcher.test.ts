@@ -3,36 +3,37 @@ import { describe, expect, it } from 'vitest';
 import { launcherArgs, launcherEnv, refusedLauncher } from './upstream-launcher.js';
 
 describe('launcherArgs', () => {
-  it('gives npx and npm exec a prefix of the gateway\'s own, so the workspace never supplies the package', () => {
+  it("gives npx and npm exec a prefix of the gateway's own ahead of every argument, so the workspace never supplies the package", () => {
     expect(launcherArgs('npx', ['-y', '@modelcontextprotocol/server-filesystem', '.'], '/home/me/.config/toolgate')).toEqual(['--prefix=/home/me/.config/toolgate', '-y', '@modelcontextprotocol/server-filesystem', '.']);
     expect(launcherArgs('/usr/bin/npx', ['pkg'], '/n')).toEqual(['--prefix=/n', 'pkg']);
     expect(launcherArgs('C:\\node\\npx.cmd', ['pkg'], '/n')).toEqual(['--prefix=/n', 'pkg']);
-    expect(launcherArgs('npm', ['exec', '--yes', 'pkg'], '/n')).toEqual(['exec', '--prefix=/n', '--yes', 'pkg']);
-    expect(launcherArgs('npm', ['x', 'pkg'], '/n')).toEqual(['x', '--prefix=/n', 'pkg']);
-  });
-
-  it('gives pnpm dlx a folder of the gateway\'s own to read its configuration from, so the workspace\'s .npmrc never chooses the registry', () => {
-    expect(launcherArgs('pnpm', ['dlx', '@modelcontextprotocol/server-filesystem', '.'], '/n')).toEqual(['--dir=/n', 'dlx', '@modelcontextprotocol/server-filesystem', '.']);
-    expect(launcherArgs('/usr/local/bin/pnpm', ['--silent', 'dlx', 'pkg'], '/n')).toEqual(['--dir=/n', '--silent', 'dlx', 'pkg']);
-    expect(launcherArgs('pnpm.cmd', ['dlx', 'pkg'], '/n')).toEqual(['--dir=/n', 'dlx', 'pkg']);
-    // The operator's own folder, and pnpm's other commands (exec and run start the project's code by design).
-    for (const args of [['--dir', '/mine', 'dlx', 'pkg'], ['--dir=/mine', 'dlx', 'pkg'], ['-C', '/mine', 'dlx', 'pkg'], ['exec', 'server'], ['run', 'serve']]) expect(launcherArgs('pnpm', args, '/n')).toEqual(args);
-  });
-
-  it('refuses pnpx and bunx, which toolgate cannot keep from the workspace\'s code, naming what to write instead', () => {
-    expect(refusedLauncher('pnpx', ['pkg'])).toMatch(/^pnpx reads the workspace's \.npmrc.*pnpm dlx/);
-    for (const [command, args] of [['bunx', ['pkg']], ['/home/me/.bun/bin/bunx', ['pkg']], ['bun', ['x', 'pkg']], ['bun', ['--bun', 'x', 'pkg']], ['bunx.exe', ['pkg']]] as const) {
-      expect(refusedLauncher(command, args), command).toMatch(/^bunx runs the workspace's node_modules\/\.bin/);
+    // npm's exec under each spelling npm takes, wherever npm's own options put it.
+    for (const args of [['exec', '--yes', 'pkg'], ['x', 'pkg'], ['exe', '--yes', 'pkg'], ['--yes', 'exec', 'pkg', '--', '.'], ['--loglevel', 'silent', 'exec', '-y', 'pkg']]) {
+      expect(launcherArgs('npm', args, '/n'), args.join(' ')).toEqual(['--prefix=/n', ...args]);
     }
-    for (const [command, args] of [['npx', ['pkg']], ['pnpm', ['dlx', 'pkg']], ['bun', ['run', 'server.ts']], ['node', ['x']], ['uvx', ['mcp-server-git']]] as const) expect(refusedLauncher(command, args), command).toBeUndefined();
+    // A prefix the operator gave comes later and wins (npm takes the last); one after the package is the server's, and npx reads none there.
+    expect(launcherArgs('npx', ['--prefix', '/mine', 'pkg'], '/n')).toEqual(['--prefix=/n', '--prefix', '/mine', 'pkg']);
+    expect(launcherArgs('npx', ['-y', 'pkg', '.', '--prefix=/tmp'], '/n')).toEqual(['--prefix=/n', '-y', 'pkg', '.', '--prefix=/tmp']);
   });
 
-  it('gives python -P where -m or -c would read the working directory first, so a Python older than 3.11 refuses to start rather than run the workspace\'s module', () => {
+  it("gives pnpm dlx a folder of the gateway's own to read its configuration from, wherever pnpm's options put dlx", () => {
+    for (const args of [['dlx', '@modelcontextprotocol/server-filesystem', '.'], ['--silent', 'dlx', 'pkg'], ['--reporter', 'silent', 'dlx', 'pkg'], ['dlx', 'pkg', '--dir=/tmp', '.'], ['--dir', '/mine', 'dlx', 'pkg']]) {
+      expect(launcherArgs('pnpm', args, '/n'), args.join(' ')).toEqual(['--dir=/n', ...args]);
+    }
+    expect(launcherArgs('pnpm.cmd', ['dlx', 'pkg'], '/n')).toEqual(['--dir=/n', 'dlx', 'pkg']);
+    // pnpm's other commands start the project's code by design.
+    for (const args of [['exec', 'server'], ['run', 'serve'], ['--filter', 'web', 'run', 'serve']]) expect(launcherArgs('pnpm', args, '/n')).toEqual(args);
+  });
+
+  it("gives python -P where -m or -c would read the working directory first, so a Python older than 3.11 refuses to start rather than run the workspace's module", () => {
     expect(launcherArgs('python3', ['-m', 'mcp_server_git'], '/n')).toEqual(['-P', '-m', 'mcp_server_git']);
     expect(launcherArgs('/usr/bin/python3.10', ['-u', '-m', 'mcp_server_git', '--repository', '.'], '/n')).toEqual(['-P', '-u', '-m', 'mcp_server_git', '--repository', '.']);
+    for (const command of ['python', 'python.exe', 'python3.13t', 'python3.10-dbg', 'pypy3', 'pypy3.10']) expect(launcherArgs(command, ['-m', 's'], '/n'), command).toEqual(['-P', '-m', 's']);
     expect(launcherArgs('python', ['-um', 'server'], '/n')).toEqual(['-P', '-um', 'server']);
-    expect(launcherArgs('python.exe', ['-c', 'import server; server.main()'], '/n')).toEqual(['-P', '-c', 'import server; server.main()']);
-    expect(launcherArgs('python3', ['-W', 'ignore', '-X', 'utf8', '-m', 's'], '/n')).toEqual(['-P', '-W', 'ignore', '-X', 'utf8', '-m', 's']);
+    expect(launcherArgs('python3', ['-c', 'import server; server.main()'], '/n')).toEqual(['-P', '-c', 'import server; server.main()']);
+    for (const args of [['-W', 'ignore', '-X', 'utf8', '-m', 's'], ['-uW', 'ignore', '-m', 's'], ['-Wignore', '-m', 's'], ['--check-hash-based-pycs', 'always', '-m', 's'], ['-E', '-s', '-m', 's']]) {
+      expect(launcherArgs('python3', args, '/n'), args.join(' ')).toEqual(['-P', ...args]);
+    }
     // Already kept off the path (-P, or -I, which implies it), or the operator's own word on PYTHONSAFEPATH.
     for (const args of [['-P', '-m', 's'], ['-I', '-m', 's'], ['-uP', '-m', 's'], ['-Im', 's']]) expect(launcherArgs('python3', args, '/n')).toEqual(args);
     expect(launcherArgs('python3', ['-m', 's'], '/n', { PYTHONSAFEPATH: '' })).toEqual(['-m', 's']);
@@ -42,9 +43,12 @@ describe('launcherArgs', () => {
     }
   });
 
-  it('starts deno with --no-config where it runs a program, so the workspace\'s deno.json, package.json and .npmrc never choose the code', () => {
+  it("starts deno with --no-config where it runs a program, so the workspace's deno.json, package.json and .npmrc never choose the code", () => {
     expect(launcherArgs('deno', ['run', '-A', 'npm:@modelcontextprotocol/server-filesystem', '.'], '/n')).toEqual(['run', '--no-config', '-A', 'npm:@modelcontextprotocol/server-filesystem', '.']);
     expect(launcherArgs('/home/me/.deno/bin/deno', ['-q', 'serve', 'jsr:@me/server'], '/n')).toEqual(['-q', 'serve', '--no-config', 'jsr:@me/server']);
+    // -L takes the next argument as its value, which may be the name of a command of deno's.
+    expect(launcherArgs('deno', ['-L', 'info', 'run', '-A', 'npm:server'], '/n')).toEqual(['-L', 'info', 'run', '--no-config', '-A', 'npm:server']);
+    expect(launcherArgs('deno', ['--log-level', 'debug', 'run', 'npm:server'], '/n')).toEqual(['--log-level', 'debug', 'run', '--no-config', 'npm:server']);
     expect(launcherArgs('deno.exe', ['eval', 'import "npm:x"'], '/n')).toEqual(['eval', '--no-config', 'import "npm:x"']);
     // `deno <program>` runs it: deno takes --no-config ahead of the program there, and refuses it ahead of a command.
     expect(launcherArgs('deno', ['-A', 'npm:server'], '/n')).toEqual(['--no-config', '-A', 'npm:server']);
@@ -57,21 +61,69 @@ describe('launcherArgs', () => {
     }
   });
 
-  it('starts bun with a configuration of nothing, no .env and no installs, so the workspace\'s bunfig.toml, .env and .npmrc never reach the server', () => {
-    const none = [`--config=${devNull}`, '--no-env-file', '--no-install'];
+  it("starts bun with a configuration and a tsconfig of nothing, no .env and no installs, so the workspace's bunfig.toml, tsconfig.json, .env and .npmrc never reach the server", () => {
+    const none = [`--config=${devNull}`, `--tsconfig-override=${devNull}`, '--no-env-file', '--no-install'];
     expect(launcherArgs('bun', ['run', '/srv/mcp/server.ts'], '/n')).toEqual([...none, 'run', '/srv/mcp/server.ts']);
     expect(launcherArgs('/home/me/.bun/bin/bun', ['/srv/mcp/server.ts', '--port', '1'], '/n')).toEqual([...none, '/srv/mcp/server.ts', '--port', '1']);
     // What the operator gave stays theirs, on either side of `run`; what the server is given after its path is the server's.
-    expect(launcherArgs('bun', ['--config=/home/me/bunfig.toml', 'run', 's.ts'], '/n')).toEqual(['--no-env-file', '--no-install', '--config=/home/me/bunfig.toml', 'run', 's.ts']);
-    expect(launcherArgs('bun', ['run', '--env-file=/home/me/.env', '-i', 's.ts'], '/n')).toEqual([`--config=${devNull}`, 'run', '--env-file=/home/me/.env', '-i', 's.ts']);
+    expect(launcherArgs('bun', ['--config=/home/me/bunfig.toml', 'run', 's.ts'], '/n')).toEqual([`--tsconfig-override=${devNull}`, '--no-env-file', '--no-install', '--config=/home/me/bunfig.toml', 'run', 's.ts']);
+    expect(launcherArgs('bun', ['run', '--env-file=/home/me/.env', '-i', '--tsconfig-override=/srv/tsconfig.json', 's.ts'], '/n')).toEqual([`--config=${devNull}`, 'run', '--env-file=/home/me/.env', '-i', '--tsconfig-override=/srv/tsconfig.json', 's.ts']);
     expect(launcherArgs('bun', ['run', 's.ts', '--config=x', '--no-install'], '/n')).toEqual([...none, 'run', 's.ts', '--config=x', '--no-install']);
   });
 
-  it('refuses yarn, deno x and uv run in the workspace, naming what to write instead', () => {
-    for (const [command, args] of [['yarn', ['dlx', 'pkg']], ['yarn', ['--cwd', '/srv/mcp', 'start']], ['/usr/local/bin/yarnpkg', ['node', '/srv/s.js']], ['yarn.cmd', ['dlx', 'pkg']]] as const) {
-      expect(refusedLauncher(command, args), command).toMatch(/^yarn runs the script the workspace's \.yarnrc\.yml names as its yarnPath/);
+  it('reads a command started through env as that command, and puts env back in front', () => {
+    expect(launcherArgs('/usr/bin/env', ['/root/.pyenv/versions/3.10.13/bin/python3.10', '-m', 'mcp_server_git'], '/n')).toEqual(['/root/.pyenv/versions/3.10.13/bin/python3.10', '-P', '-m', 'mcp_server_git']);
+    expect(launcherArgs('env', ['-i', 'HOME=/home/me', '-u', 'X', 'npx', '-y', 'pkg'], '/n')).toEqual(['-i', 'HOME=/home/me', '-u', 'X', 'npx', '--prefix=/n', '-y', 'pkg']);
+    expect(launcherArgs('env', ['--', 'deno', 'run', 'npm:x'], '/n')).toEqual(['--', 'deno', 'run', '--no-config', 'npm:x']);
+    expect(launcherArgs('env', ['A=1'], '/n')).toEqual(['A=1']);
+  });
+
+  it('reads a launcher node runs by the path of its script as that launcher', () => {
+    expect(launcherArgs('node', ['/usr/lib/node_modules/npm/bin/npx-cli.js', '-y', 'pkg'], '/n')).toEqual(['/usr/lib/node_modules/npm/bin/npx-cli.js', '--prefix=/n', '-y', 'pkg']);
+    expect(launcherArgs('node', ['--max-old-space-size=512', '/usr/lib/node_modules/npm/bin/npm-cli.js', 'exec', 'pkg'], '/n')).toEqual(['--max-old-space-size=512', '/usr/lib/node_modules/npm/bin/npm-cli.js', '--prefix=/n', 'exec', 'pkg']);
+    expect(launcherArgs('node', ['/home/me/pnpm/bin/pnpm.cjs', 'dlx', 'pkg'], '/n')).toEqual(['/home/me/pnpm/bin/pnpm.cjs', '--dir=/n', 'dlx', 'pkg']);
+    expect(launcherArgs('node', ['-e', 'x', '/srv/npx-cli.js'], '/n')).toEqual(['-e', 'x', '/srv/npx-cli.js']);
+  });
+
+  it('leaves every other command as configured', () => {
+    expect(launcherArgs('npm', ['run', 'serve'], '/n')).toEqual(['run', 'serve']);
+    expect(launcherArgs('node', ['server.js'], '/n')).toEqual(['server.js']);
+    expect(launcherArgs('uvx', ['mcp-server-git'], '/n')).toEqual(['mcp-server-git']);
+  });
+});
+
+describe('refusedLauncher', () => {
+  it("refuses pnpx and bunx, which toolgate cannot keep from the workspace's code, naming what to write instead", () => {
+    expect(refusedLauncher('pnpx', ['pkg'])).toMatch(/^pnpx reads the workspace's \.npmrc.*pnpm dlx/);
+    for (const [command, args] of [['bunx', ['pkg']], ['/home/me/.bun/bin/bunx', ['pkg']], ['bun', ['x', 'pkg']], ['bun', ['--bun', 'x', 'pkg']], ['bunx.exe', ['pkg']]] as const) {
+      expect(refusedLauncher(command, args), command).toMatch(/^bunx runs the workspace's node_modules\/\.bin/);
     }
-    for (const [command, args] of [['deno', ['x', '-y', 'pkg']], ['deno', ['-q', 'x', 'pkg']], ['dx', ['pkg']]] as const) expect(refusedLauncher(command, args), command).toMatch(/^deno x reads the workspace's deno\.json.*deno run npm:<package>/);
+    for (const [command, args] of [['npx', ['pkg']], ['pnpm', ['dlx', 'pkg']], ['bun', ['run', 'server.ts']], ['node', ['x']], ['uvx', ['mcp-server-git']]] as const) expect(refusedLauncher(command, args), command).toBeUndefined();
+  });
+
+  it('refuses yarn and corepack by any name or runner, deno x and uv run in the workspace, naming what to write instead', () => {
+    const yarn = /^yarn runs the script the workspace's \.yarnrc\.yml names as its yarnPath/;
+    for (const [command, args] of [
+      ['yarn', ['dlx', 'pkg']],
+      ['yarn', ['--cwd', '/srv/mcp', 'start']],
+      ['/usr/local/bin/yarnpkg', ['node', '/srv/s.js']],
+      ['yarn.cmd', ['dlx', 'pkg']],
+      ['corepack', ['yarn', 'dlx', 'pkg']],
+      ['corepack', ['pnpm', 'dlx', 'pkg']],
+      ['npx', ['-y', 'yarn@1.22.22', 'dlx', 'pkg']],
+      ['npm', ['exec', '@yarnpkg/cli-dist', '--', 'dlx', 'pkg']],
+      ['pnpm', ['dlx', 'yarn', 'dlx', 'pkg']],
+      ['deno', ['run', '-A', 'npm:yarn', 'dlx', 'pkg']],
+      ['env', ['yarn', 'dlx', 'pkg']],
+      ['node', ['/tmp/launchers/node_modules/@yarnpkg/cli-dist/bin/yarn.js', 'dlx', 'pkg']],
+      ['node', ['/usr/lib/node_modules/corepack/dist/corepack.js', 'pnpm', 'dlx', 'pkg']],
+      ['node', ['/usr/lib/node_modules/npm/bin/npx-cli.js', '-y', 'yarn', 'dlx', 'pkg']],
+    ] as const) {
+      expect(refusedLauncher(command, args), `${command} ${args.join(' ')}`).toMatch(yarn);
+    }
+    for (const [command, args] of [['deno', ['x', '-y', 'pkg']], ['deno', ['-q', 'x', 'pkg']], ['deno', ['-L', 'info', 'x', 'pkg']], ['dx', ['pkg']]] as const) {
+      expect(refusedLauncher(command, args), args.join(' ')).toMatch(/^deno x reads the workspace's deno\.json.*deno run npm:<package>/);
+    }
     for (const args of [['run', 'server.py'], ['run', '--with', 'mcp-server-git', 'mcp-server-git'], ['--python', '3.12', 'run', 'server.py'], ['run', '--directory', '/srv/mcp', 'server.py']]) {
       expect(refusedLauncher('uv', args), args.join(' ')).toMatch(/^uv run installs the workspace's own project.*uv --directory/);
     }
@@ -81,19 +133,34 @@ describe('launcherArgs', () => {
     }
   });
 
-  it('leaves a prefix the operator gave, and every other command, as configured', () => {
-    expect(launcherArgs('npx', ['--prefix', '/mine', 'pkg'], '/n')).toEqual(['--prefix', '/mine', 'pkg']);
-    expect(launcherArgs('npx', ['--prefix=/mine', 'pkg'], '/n')).toEqual(['--prefix=/mine', 'pkg']);
-    expect(launcherArgs('npm', ['run', 'serve'], '/n')).toEqual(['run', 'serve']);
-    expect(launcherArgs('node', ['server.js'], '/n')).toEqual(['server.js']);
-    expect(launcherArgs('uvx', ['mcp-server-git'], '/n')).toEqual(['mcp-server-git']);
+  it('refuses node loading a module by a bare name before the program, on its command line or in a declared NODE_OPTIONS', () => {
+    const preload = /^node loads (\S+) from the workspace's node_modules/;
+    for (const args of [['--import', 'tsx', '/srv/s.ts'], ['--import=tsx/esm', '/srv/s.ts'], ['-r', 'dotenv/config', '/srv/s.js'], ['--require=@babel/register', 's.js'], ['--loader', 'ts-node/esm', 's.ts'], ['--experimental-loader=tsx', 's.ts']]) {
+      expect(refusedLauncher('node', args), args.join(' ')).toMatch(preload);
+    }
+    expect(refusedLauncher('node', ['/srv/s.ts'], { NODE_OPTIONS: '--max-old-space-size=512 --import tsx' })).toMatch(preload);
+    expect(refusedLauncher('env', ['node', '-r', 'dotenv/config', '/srv/s.js'])).toMatch(preload);
+    // A module named by its path or URL, a builtin, or none.
+    for (const args of [['--import', '/usr/lib/node_modules/tsx/dist/esm/index.mjs', '/srv/s.ts'], ['--import', './register.js', 's.js'], ['-r', 'node:util', 's.js'], ['--import=file:///srv/r.mjs', 's.js'], ['--import', 'data:text/javascript,', 's.js'], ['/srv/s.js', '--port', '3']]) {
+      expect(refusedLauncher('node', args), args.join(' ')).toBeUndefined();
+    }
+    expect(refusedLauncher('node', ['/srv/s.ts'], { NODE_OPTIONS: '--import "/usr/lib/node_modules/tsx/dist/esm/index.mjs"' })).toBeUndefined();
+  });
+
+  it('refuses env splitting a string into a command line, and judges what env starts', () => {
+    expect(refusedLauncher('env', ['-S', 'npx -y pkg'])).toMatch(/^env -S splits its string/);
+    expect(refusedLauncher('/usr/bin/env', ['-iS', 'x'])).toMatch(/^env -S splits its string/);
+    expect(refusedLauncher('env', ['bunx', 'pkg'])).toMatch(/^bunx runs/);
+    expect(refusedLauncher('env', ['-C', '/srv', 'A=1', 'npx', 'pkg'])).toBeUndefined();
+    expect(refusedLauncher('env', [])).toBeUndefined();
   });
 });
 
 describe('launcherEnv', () => {
-  it('keeps the working directory off python -m\'s module path, and its tsconfig.json from tsx, unless the configuration says otherwise', () => {
-    expect(launcherEnv(undefined)).toEqual({ PYTHONSAFEPATH: '1', TSX_TSCONFIG_PATH: devNull });
-    expect(launcherEnv({ TOKEN: 'x' })).toEqual({ PYTHONSAFEPATH: '1', TSX_TSCONFIG_PATH: devNull, TOKEN: 'x' });
-    expect(launcherEnv({ PYTHONSAFEPATH: '', TSX_TSCONFIG_PATH: '/srv/mcp/tsconfig.json' })).toEqual({ PYTHONSAFEPATH: '', TSX_TSCONFIG_PATH: '/srv/mcp/tsconfig.json' });
+  it("keeps the working directory off python -m's module path, its tsconfig.json from tsx, and its package.json from corepack, unless the configuration says otherwise", () => {
+    const kept = { PYTHONSAFEPATH: '1', TSX_TSCONFIG_PATH: devNull, COREPACK_ENABLE_PROJECT_SPEC: '0', COREPACK_ENV_FILE: '0' };
+    expect(launcherEnv(undefined)).toEqual(kept);
+    expect(launcherEnv({ TOKEN: 'x' })).toEqual({ ...kept, TOKEN: 'x' });
+    expect(launcherEnv({ PYTHONSAFEPATH: '', TSX_TSCONFIG_PATH: '/srv/mcp/tsconfig.json' })).toEqual({ ...kept, PYTHONSAFEPATH: '', TSX_TSCONFIG_PATH: '/srv/mcp/tsconfig.json' });
   });
 });

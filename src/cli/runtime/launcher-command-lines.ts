@@ -1,0 +1,255 @@
+/*
+ * How the common launchers read their own command lines: where their options
+ * end, which command they run, and what an option of theirs is as opposed to
+ * an argument of the server they start. Each reader follows the launcher's
+ * own parsing only as far as a guard needs it, and where it cannot tell, it
+ * reads the line so that the guard applies (`upstream-launcher.ts`).
+ */
+import { devNull } from 'node:os';
+
+/**
+ * The first argument at or after `start` that is none of the launcher's
+ * options, skipping the value that follows each option `valued` names:
+ * the command, the program or the package, or -1.
+ */
+function firstPositional(args: readonly string[], start: number, valued: ReadonlySet<string> = NONE): number {
+  for (let index = start; index < args.length; index += 1) {
+    const arg = args[index] as string;
+    if (!arg.startsWith('-') || arg === '-') return index;
+    if (valued.has(arg)) index += 1;
+  }
+  return -1;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * The command among a launcher's arguments: the first argument none of its
+ * options that `commands` knows. One it does not know is taken for an
+ * option's value (`npm --loglevel silent exec`), so a value the reader does
+ * not know of never hides the command after it.
+ */
+function commandAmong(args: readonly string[], commands: ReadonlySet<string>): string | undefined {
+  return args.find((arg) => !arg.startsWith('-') && commands.has(arg));
+}
+
+/** npm's commands, with the spellings npm takes for them; `exec`, `exe` and `x` run a package. */
+const NPM_COMMANDS = new Set(
+  'access adduser audit bugs cache ci completion config dedupe deprecate diff dist-tag docs doctor edit exe exec explain explore find-dupes fund get help help-search i init install install-ci-test install-test it link ll login logout ls org outdated owner pack ping pkg prefix profile prune publish query rb rebuild repo restart root run run-script sbom search set shrinkwrap star stars start stop team test token uninstall unpublish unstar update version view whoami x'.split(' '),
+);
+const NPM_EXEC = new Set(['exec', 'exe', 'x']);
+
+/** Whether an npm command line runs a package (`npm exec`, under any spelling npm takes, wherever its options put it). */
+export function npmRunsPackage(args: readonly string[]): boolean {
+  const command = commandAmong(args, NPM_COMMANDS);
+  return command !== undefined && NPM_EXEC.has(command);
+}
+
+/** pnpm's commands that start code: `dlx` runs a package, the others the project's own. */
+const PNPM_COMMANDS = new Set(['dlx', 'exec', 'run', 'start', 'test', 'create', 'install', 'i', 'add', 'update', 'remove', 'link', 'store', 'env', 'setup', 'server']);
+
+/** Whether a pnpm command line is `pnpm dlx`, wherever its options put it. */
+export function pnpmRunsPackage(args: readonly string[]): boolean {
+  return commandAmong(args, PNPM_COMMANDS) === 'dlx';
+}
+
+/** deno's options before its command that take the next argument as their value. */
+const DENO_VALUED = new Set(['-L', '--log-level']);
+
+/** deno's commands that run a program: each takes `--no-config` after it (deno refuses it ahead of them). */
+const DENO_RUNNERS = new Set(['run', 'serve', 'watch', 'eval', 'repl']);
+
+/** deno's other commands: a first argument that is none of these, nor a runner, is a program (`deno main.ts` runs it). */
+const DENO_COMMANDS = new Set(
+  'add audit bench bundle cache check clean compile completions coverage create deploy doc fmt help info init install jupyter link lint list lsp outdated publish remove sandbox task test types uninstall unlink update upgrade vendor why x'.split(' '),
+);
+
+/** deno's options that choose its configuration: given, the operator chose it. */
+const DENO_CONFIG_OPTION = /^(?:--config(?:=|$)|-c(?:=|$)|--no-config$)/;
+
+/** deno's command: the first argument that is no option nor the value of `-L` (`deno -L info run` runs). */
+export function denoCommand(args: readonly string[]): string | undefined {
+  return args[firstPositional(args, 0, DENO_VALUED)];
+}
+
+/**
+ * deno's arguments with `--no-config` where they run a program, unless the
+ * operator chose a configuration: deno then reads no `deno.json`,
+ * `package.json` or `.npmrc` of the workspace. Only deno's own options count,
+ * those before the program: an argument of the server's that reads
+ * `--config` is the server's. A server run from the workspace's own sources
+ * that needs its `deno.json` names it with `--config`.
+ */
+export function denoArgs(args: readonly string[]): string[] {
+  const first = firstPositional(args, 0, DENO_VALUED);
+  const command = args[first];
+  if (command !== undefined && DENO_COMMANDS.has(command)) return [...args];
+  // `deno <program>`, or a runner: its options run up to the program.
+  const at = command !== undefined && DENO_RUNNERS.has(command) ? first + 1 : 0;
+  const end = firstPositional(args, at);
+  if (args.slice(at, end === -1 ? args.length : end).some((arg) => DENO_CONFIG_OPTION.test(arg))) return [...args];
+  return [...args.slice(0, at), '--no-config', ...args.slice(at)];
+}
+
+/** bun's options for its configuration, its tsconfig, the `.env` files it loads and its installs as a program runs; given, the operator chose them. */
+const BUN_OPTIONS: readonly (readonly [RegExp, string])[] = [
+  [/^(?:--config(?:=|$)|-c(?:=|$))/, `--config=${devNull}`],
+  [/^--tsconfig-override(?:=|$)/, `--tsconfig-override=${devNull}`],
+  [/^--(?:no-)?env-file(?:=|$)/, '--no-env-file'],
+  [/^(?:--no-install$|--install(?:=|$)|-i$)/, '--no-install'],
+];
+
+/**
+ * bun's arguments with a configuration of nothing (`--config` and
+ * `--tsconfig-override` naming the null device), no `.env` file and no
+ * installs, each unless the operator gave its own: bun then neither preloads
+ * what the workspace's `bunfig.toml` lists, nor resolves the program it was
+ * named through the `paths` of the workspace's `tsconfig.json` or
+ * `jsconfig.json` (a `*` there ran the workspace's file in the server's
+ * place), nor loads its `.env` into the server's environment, nor installs an
+ * import the server lacks from the registry the workspace's `.npmrc` names.
+ * Only bun's options before the program count, on either side of `run`.
+ */
+export function bunArgs(args: readonly string[]): string[] {
+  const head = firstPositional(args, 0);
+  const headEnd = head === -1 ? args.length : head;
+  const afterRun = args[headEnd] === 'run' ? firstPositional(args, headEnd + 1) : headEnd;
+  const options = args.slice(0, afterRun === -1 ? args.length : afterRun);
+  return [...BUN_OPTIONS.filter(([given]) => !options.some((arg) => given.test(arg))).map(([, added]) => added), ...args];
+}
+
+
+/**
+ * Python's arguments with `-P` ahead of them where `-m` or `-c` would put
+ * the working directory first on the module path, unless they hold `-P` or
+ * `-I` already or the operator declared `PYTHONSAFEPATH`. The variable
+ * alone (`launcherEnv`) is read by Python 3.11 and later only: Python 3.10
+ * ran the workspace's `mcp_server_git` under it. Python 3.10 refuses `-P`
+ * and does not start, which says why.
+ */
+export function pythonArgs(args: readonly string[], declaredEnv: Readonly<Record<string, string>>): string[] {
+  if (declaredEnv.PYTHONSAFEPATH !== undefined) return [...args];
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] as string;
+    // The program, standard input, or the end of Python's options: nothing that reads the working directory first.
+    if (!arg.startsWith('-') || arg === '-' || arg === '--') break;
+    if (arg.startsWith('--')) {
+      if (arg === '--check-hash-based-pycs') index += 1;
+      continue;
+    }
+    // A cluster of one-letter options (`-um`); `-W` and `-X` take the rest of it as their value, or the next argument.
+    for (const [at, flag] of [...arg.slice(1)].entries()) {
+      if (flag === 'P' || flag === 'I') return [...args];
+      if (flag === 'm' || flag === 'c') return ['-P', ...args];
+      if (flag === 'W' || flag === 'X') {
+        if (at === arg.length - 2) index += 1;
+        break;
+      }
+    }
+  }
+  return [...args];
+}
+
+/** node's options that load a module before the program, each followed by the module, or written `--import=<module>`. */
+const NODE_PRELOADS = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader']);
+
+/**
+ * The first module a node command line loads before its program by a bare
+ * name (`--import tsx`, `-r dotenv/config`), or undefined. node resolves
+ * such a name from the working directory, so the workspace's
+ * `node_modules/tsx` ran in place of the one the operator had installed. A
+ * path (absolute, or relative to the workspace, which is the workspace's
+ * code by the operator's word), a `node:`, `file:` or `data:` URL names its
+ * module itself. Every argument is read, the server's too: node stops at
+ * the program, but an option it takes with a separate value could hide
+ * where that is, and a server argument that reads as a preload is refused
+ * rather than let a preload pass.
+ */
+export function barePreload(args: readonly string[]): string | undefined {
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] as string;
+    const equals = arg.indexOf('=');
+    const option = equals === -1 ? arg : arg.slice(0, equals);
+    if (!NODE_PRELOADS.has(option)) continue;
+    const module = equals === -1 ? args[(index += 1)] : arg.slice(equals + 1);
+    if (module !== undefined && !/^(?:[./\\]|[a-z]:|node:|file:|data:)/i.test(module)) return module;
+  }
+  return undefined;
+}
+
+/** node's options that take the next argument as their value. */
+const NODE_VALUED = new Set([...NODE_PRELOADS, '-C', '--conditions', '--input-type', '--title', '--env-file', '--watch-path', '--test-name-pattern', '--test-reporter', '--test-reporter-destination']);
+
+/** Launchers node runs by the path of their script (`node /usr/lib/node_modules/npm/bin/npx-cli.js`), by the launcher they are. */
+const LAUNCHER_SCRIPTS: readonly (readonly [RegExp, string])[] = [
+  [/(?:^|[\\/])npx(?:-cli)?\.c?js$/, 'npx'],
+  [/(?:^|[\\/])npm(?:-cli)?\.c?js$/, 'npm'],
+  [/(?:^|[\\/])pnpm\.c?js$/, 'pnpm'],
+  [/(?:^|[\\/])pnpx\.c?js$/, 'pnpx'],
+  [/(?:^|[\\/])yarn(?:pkg)?(?:\.c?js)?$/, 'yarn'],
+  [/(?:^|[\\/])corepack(?:\.c?js)?$/, 'corepack'],
+];
+
+/**
+ * Where a node command line runs a launcher by the path of its script, and
+ * which: npx so started is npx, and gets what npx gets. Undefined when node
+ * runs inline code (`-e`, `-p`) or any other program.
+ */
+export function nodeLauncherScript(args: readonly string[]): { readonly at: number; readonly launcher: string } | undefined {
+  const at = firstPositional(args, 0, NODE_VALUED);
+  const program = args[at];
+  if (program === undefined || args.slice(0, at).some((arg) => /^(?:-e|--eval|-p|--print)(?:=|$)/.test(arg))) return undefined;
+  const launcher = LAUNCHER_SCRIPTS.find(([script]) => script.test(program))?.[1];
+  return launcher === undefined ? undefined : { at, launcher };
+}
+
+/** The arguments of `NODE_OPTIONS` as node reads them: separated by spaces, outside quotes. */
+export function nodeOptionsArgs(value: string): string[] {
+  return [...value.matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2] ?? '');
+}
+
+/** uv's options naming the folder it takes its project and configuration from. */
+const UV_FOLDER_OPTION = /^--(?:directory|project)(?:=|$)/;
+
+/**
+ * Whether a uv command line is `uv run` in the folder it starts in: `run`
+ * comes before any `tool` (`uv tool run`, uvx, reads no configuration of the
+ * folder) and no `--directory` or `--project` precedes it. Only those before
+ * `run` count: after it, an option of that name may be the server's own.
+ */
+export function runsUvProject(args: readonly string[]): boolean {
+  const at = args.findIndex((arg) => arg === 'run' || arg === 'tool');
+  return args[at] === 'run' && !args.slice(0, at).some((arg) => UV_FOLDER_OPTION.test(arg));
+}
+
+/** The package names yarn and corepack are started by through npx, `npm exec`, `pnpm dlx` or deno. */
+const YARN_PACKAGE = /^(?:npm:)?(?:yarn|yarnpkg|@yarnpkg\/cli-dist|corepack)(?:@[^/]*)?$/;
+
+/** Whether a package runner's arguments start yarn or corepack by name. */
+export function startsYarn(args: readonly string[]): boolean {
+  return args.some((arg) => YARN_PACKAGE.test(arg));
+}
+
+/** `env`'s options that take the next argument as their value. */
+const ENV_VALUED = new Set(['-u', '--unset', '-C', '--chdir']);
+
+/**
+ * Where the command `env` runs begins among its arguments (after its own
+ * options and the `NAME=value` settings), or -1 for none; undefined for a
+ * command line this reader does not follow (`-S`, which splits a string
+ * into more arguments).
+ */
+export function envCommandIndex(args: readonly string[]): number | undefined {
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] as string;
+    if (arg === '--') return index + 1 < args.length ? index + 1 : -1;
+    if (/^-[a-zA-Z]*S|^--split-string/.test(arg)) return undefined;
+    if (ENV_VALUED.has(arg)) {
+      index += 1;
+      continue;
+    }
+    if (arg.startsWith('-') || /^[^=]+=/.test(arg)) continue;
+    return index;
+  }
+  return -1;
+}
