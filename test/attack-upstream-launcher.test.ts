@@ -98,7 +98,7 @@ describe('attack: a repository ships the code a launcher toolgate cannot hold ru
     ['uv run', { command: 'uv', args: ['run', '--with', 'mcp-server-git', 'mcp-server-git'] }, /servers\.fs: uv run installs the workspace's own project.*uv --directory/],
     ['uv run --directory after run', { command: 'uv', args: ['run', '--directory', '/srv/mcp/git', 'server.py'] }, /servers\.fs: uv run installs the workspace's own project/],
     // node resolved `--import tsx` from the workspace, whose node_modules/tsx ran ahead of the server (tried by hand).
-    ['node --import tsx', { command: 'node', args: ['--import', 'tsx', '/srv/mcp/server.ts'] }, /servers\.fs: node loads tsx from the workspace's node_modules/],
+    ['node --import tsx', { command: 'node', args: ['--import', 'tsx', '/srv/mcp/server.ts'] }, /servers\.fs: node loads tsx \(named in its command line\) from the workspace's node_modules/],
     ['corepack yarn', { command: 'corepack', args: ['yarn', 'dlx', '@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: yarn runs the script the workspace's \.yarnrc\.yml names/],
     ['npx yarn', { command: 'npx', args: ['-y', 'yarn@1.22.22', 'dlx', '@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: yarn runs the script the workspace's \.yarnrc\.yml names/],
     ['deno -L info x', { command: 'deno', args: ['-L', 'info', 'x', '@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: deno x reads the workspace's deno\.json/],

@@ -4,6 +4,11 @@ import { dirname } from 'node:path';
 /** A fixed system PATH: an upstream's executable is never looked up in the workspace or `node_modules/.bin`. */
 const SYSTEM_PATH = ['/usr/local/bin', '/usr/bin', '/bin'];
 
+/** The folders a stdio upstream's executable is looked up in: the running Node's, then the fixed system PATH. */
+export function upstreamPath(): string[] {
+  return [dirname(process.execPath), ...SYSTEM_PATH];
+}
+
 /**
  * Variables the SDK's stdio transport copies from the parent unless they are
  * set here. They are set to `undefined`, which Node's spawn skips, so they do
@@ -25,7 +30,7 @@ const SDK_INHERITED = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'] as co
 export function buildStdioEnv(declared: Readonly<Record<string, string>> = {}): Record<string, string> {
   const env: Record<string, string | undefined> = {};
   for (const name of SDK_INHERITED) env[name] = undefined;
-  env.PATH = [dirname(process.execPath), ...SYSTEM_PATH].join(':');
+  env.PATH = upstreamPath().join(':');
   env.HOME = homedir();
   env.LANG = 'C.UTF-8';
   env.TERM = 'dumb';

@@ -169,7 +169,8 @@ export function barePreload(args: readonly string[]): string | undefined {
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index] as string;
     const equals = arg.indexOf('=');
-    const option = equals === -1 ? arg : arg.slice(0, equals);
+    // node reads `_` in an option's name as `-` (`--experimental_loader`).
+    const option = (equals === -1 ? arg : arg.slice(0, equals)).replace(/(?<=^--.*)_/g, '-');
     if (!NODE_PRELOADS.has(option)) continue;
     const module = equals === -1 ? args[(index += 1)] : arg.slice(equals + 1);
     if (module !== undefined && !/^(?:[./\\]|[a-z]:|node:|file:|data:)/i.test(module)) return module;
@@ -180,27 +181,27 @@ export function barePreload(args: readonly string[]): string | undefined {
 /** node's options that take the next argument as their value. */
 const NODE_VALUED = new Set([...NODE_PRELOADS, '-C', '--conditions', '--input-type', '--title', '--env-file', '--watch-path', '--test-name-pattern', '--test-reporter', '--test-reporter-destination']);
 
-/** Launchers node runs by the path of their script (`node /usr/lib/node_modules/npm/bin/npx-cli.js`), by the launcher they are. */
-const LAUNCHER_SCRIPTS: readonly (readonly [RegExp, string])[] = [
-  [/(?:^|[\\/])npx(?:-cli)?\.c?js$/, 'npx'],
-  [/(?:^|[\\/])npm(?:-cli)?\.c?js$/, 'npm'],
-  [/(?:^|[\\/])pnpm\.c?js$/, 'pnpm'],
-  [/(?:^|[\\/])pnpx\.c?js$/, 'pnpx'],
-  [/(?:^|[\\/])yarn(?:pkg)?(?:\.c?js)?$/, 'yarn'],
-  [/(?:^|[\\/])corepack(?:\.c?js)?$/, 'corepack'],
-];
+/** The launchers node may run by the path of their script (`node /usr/lib/node_modules/npm/bin/npx-cli.js`). */
+const SCRIPT_LAUNCHERS = new Set(['npx', 'npm', 'pnpm', 'pnpx', 'yarn', 'corepack']);
 
 /**
  * Where a node command line runs a launcher by the path of its script, and
- * which: npx so started is npx, and gets what npx gets. Undefined when node
- * runs inline code (`-e`, `-p`) or any other program.
+ * which (`launcherOf` tells what a path is): npx so started is npx, and gets
+ * what npx gets. Every argument before `--` is looked at, not only the first
+ * that is no option: an option node takes with a separate value this reader
+ * does not know of (`--disable-warning ExperimentalWarning`) would otherwise
+ * hide the script. Undefined when node runs inline code (`-e`, `-p`) or any
+ * other program.
  */
-export function nodeLauncherScript(args: readonly string[]): { readonly at: number; readonly launcher: string } | undefined {
-  const at = firstPositional(args, 0, NODE_VALUED);
-  const program = args[at];
-  if (program === undefined || args.slice(0, at).some((arg) => /^(?:-e|--eval|-p|--print)(?:=|$)/.test(arg))) return undefined;
-  const launcher = LAUNCHER_SCRIPTS.find(([script]) => script.test(program))?.[1];
-  return launcher === undefined ? undefined : { at, launcher };
+export function nodeLauncherScript(args: readonly string[], launcherOf: (command: string) => string): { readonly at: number; readonly launcher: string } | undefined {
+  const end = args.indexOf('--');
+  const options = end === -1 ? args : args.slice(0, end);
+  if (options.some((arg) => /^(?:-e|--eval|-p|--print)(?:=|$)/.test(arg))) return undefined;
+  for (let at = firstPositional(options, 0, NODE_VALUED); at !== -1; at = firstPositional(options, at + 1, NODE_VALUED)) {
+    const launcher = launcherOf(options[at] as string);
+    if (SCRIPT_LAUNCHERS.has(launcher)) return { at, launcher };
+  }
+  return undefined;
 }
 
 /** The arguments of `NODE_OPTIONS` as node reads them: separated by spaces, outside quotes. */
@@ -230,26 +231,40 @@ export function startsYarn(args: readonly string[]): boolean {
   return args.some((arg) => YARN_PACKAGE.test(arg));
 }
 
-/** `env`'s options that take the next argument as their value. */
+/** `env`'s options toolgate reads: each one alone, those that take a value followed by it or written `--unset=NAME`. */
+const ENV_FLAGS = new Set(['-i', '--ignore-environment', '-0', '--null', '-v', '--debug']);
 const ENV_VALUED = new Set(['-u', '--unset', '-C', '--chdir']);
 
 /**
  * Where the command `env` runs begins among its arguments (after its own
- * options and the `NAME=value` settings), or -1 for none; undefined for a
- * command line this reader does not follow (`-S`, which splits a string
- * into more arguments).
+ * options and the `NAME=value` settings), or -1 for none; undefined for an
+ * option this reader does not follow: `-S`, which splits a string into more
+ * arguments, a cluster (`-vu NAME`) or an abbreviation (`--uns`), whose
+ * reading would have to match GNU env's to the letter.
  */
 export function envCommandIndex(args: readonly string[]): number | undefined {
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index] as string;
     if (arg === '--') return index + 1 < args.length ? index + 1 : -1;
-    if (/^-[a-zA-Z]*S|^--split-string/.test(arg)) return undefined;
     if (ENV_VALUED.has(arg)) {
       index += 1;
       continue;
     }
-    if (arg.startsWith('-') || /^[^=]+=/.test(arg)) continue;
+    if (ENV_FLAGS.has(arg) || /^--(?:unset|chdir)=/.test(arg)) continue;
+    if (arg.startsWith('-')) return undefined;
+    if (/^[^=]+=/.test(arg)) continue;
     return index;
   }
   return -1;
+}
+
+/** The `NAME=value` settings among `env`'s own arguments: they join the environment of the command it starts. */
+export function envAssignments(args: readonly string[]): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] as string;
+    if (ENV_VALUED.has(arg)) index += 1;
+    else if (!arg.startsWith('-') && arg.includes('=')) settings[arg.slice(0, arg.indexOf('='))] = arg.slice(arg.indexOf('=') + 1);
+  }
+  return settings;
 }

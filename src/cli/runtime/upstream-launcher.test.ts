@@ -1,4 +1,6 @@
-import { devNull } from 'node:os';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { devNull, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { launcherArgs, launcherEnv, refusedLauncher } from './upstream-launcher.js';
 
@@ -134,7 +136,7 @@ describe('refusedLauncher', () => {
   });
 
   it('refuses node loading a module by a bare name before the program, on its command line or in a declared NODE_OPTIONS', () => {
-    const preload = /^node loads (\S+) from the workspace's node_modules/;
+    const preload = /^node loads \S+ \(named in (?:its command line|NODE_OPTIONS)\) from the workspace's node_modules/;
     for (const args of [['--import', 'tsx', '/srv/s.ts'], ['--import=tsx/esm', '/srv/s.ts'], ['-r', 'dotenv/config', '/srv/s.js'], ['--require=@babel/register', 's.js'], ['--loader', 'ts-node/esm', 's.ts'], ['--experimental-loader=tsx', 's.ts']]) {
       expect(refusedLauncher('node', args), args.join(' ')).toMatch(preload);
     }
@@ -145,11 +147,51 @@ describe('refusedLauncher', () => {
       expect(refusedLauncher('node', args), args.join(' ')).toBeUndefined();
     }
     expect(refusedLauncher('node', ['/srv/s.ts'], { NODE_OPTIONS: '--import "/usr/lib/node_modules/tsx/dist/esm/index.mjs"' })).toBeUndefined();
+    // node reads `_` in an option's name as `-`; every launcher of npm's is node, and reads NODE_OPTIONS; env's settings join the environment.
+    expect(refusedLauncher('node', ['--experimental_loader', 'evil', '/srv/s.js'])).toMatch(preload);
+    expect(refusedLauncher('npx', ['-y', 'pkg'], { NODE_OPTIONS: '-r evil' })).toMatch(preload);
+    expect(refusedLauncher('env', ['NODE_OPTIONS=-r evil', 'node', '/srv/s.js'])).toMatch(preload);
+    // A preload ahead of a launcher script node runs is node's own.
+    expect(refusedLauncher('node', ['-r', 'evil', '/usr/lib/node_modules/npm/bin/npx-cli.js', '-y', 'pkg'])).toMatch(preload);
   });
 
-  it('refuses env splitting a string into a command line, and judges what env starts', () => {
-    expect(refusedLauncher('env', ['-S', 'npx -y pkg'])).toMatch(/^env -S splits its string/);
-    expect(refusedLauncher('/usr/bin/env', ['-iS', 'x'])).toMatch(/^env -S splits its string/);
+  it('knows a launcher by the file it is, not by how it was named', () => {
+    // Names in any case, with a Windows extension; Debian's nodejs; npm's scripts run by path, or through a link to them.
+    expect(launcherArgs('C:\\node\\NPX.CMD', ['pkg'], '/n')).toEqual(['--prefix=/n', 'pkg']);
+    expect(launcherArgs('/usr/lib/node_modules/npm/bin/npx-cli.js', ['-y', 'pkg'], '/n')).toEqual(['--prefix=/n', '-y', 'pkg']);
+    expect(refusedLauncher('nodejs', ['--import', 'tsx', '/srv/s.ts'])).toMatch(/^node loads tsx/);
+    expect(refusedLauncher('/srv/bin/yarn.js', ['dlx', 'pkg'])).toMatch(/^yarn runs/);
+    expect(refusedLauncher('node', ['/srv/yarn-4.18.0.cjs', 'dlx', 'pkg'])).toMatch(/^yarn runs/);
+    // An option of node's this reader does not know takes a value: the launcher script after it is still found.
+    expect(refusedLauncher('node', ['--disable-warning', 'ExperimentalWarning', '/srv/yarn.js', 'dlx', 'pkg'])).toMatch(/^yarn runs/);
+    expect(launcherArgs('node', ['--disable-warning', 'ExperimentalWarning', '/usr/lib/node_modules/npm/bin/npx-cli.js', 'pkg'], '/n')).toEqual(['--disable-warning', 'ExperimentalWarning', '/usr/lib/node_modules/npm/bin/npx-cli.js', '--prefix=/n', 'pkg']);
+  });
+
+  it('follows a link to the file it names: a link named anything to npx-cli.js is npx, and one to node is node', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'toolgate-launcher-'));
+    try {
+      writeFileSync(join(folder, 'npx-cli.js'), '');
+      writeFileSync(join(folder, 'node'), '');
+      symlinkSync(join(folder, 'npx-cli.js'), join(folder, 'NPX'));
+      symlinkSync(join(folder, 'node'), join(folder, 'runtime'));
+      expect(launcherArgs(join(folder, 'NPX'), ['-y', 'pkg'], '/n')).toEqual(['--prefix=/n', '-y', 'pkg']);
+      expect(launcherArgs('node', [join(folder, 'NPX'), '-y', 'pkg'], '/n')).toEqual([join(folder, 'NPX'), '--prefix=/n', '-y', 'pkg']);
+      expect(refusedLauncher(join(folder, 'runtime'), ['--import', 'tsx', '/srv/s.ts'])).toMatch(/^node loads tsx/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a shell or other wrapper, whose command toolgate does not read', () => {
+    for (const [command, args] of [['nice', ['npx', 'pkg']], ['timeout', ['10', 'npx', 'pkg']], ['/bin/bash', ['-c', 'npx -y pkg']], ['sh', ['-c', 'npx pkg']], ['sudo', ['npx', 'pkg']], ['env', ['nice', 'npx', 'pkg']]] as const) {
+      expect(refusedLauncher(command, args), command).toMatch(/starts a command line toolgate does not read: name the command it starts directly$/);
+    }
+  });
+
+  it('refuses env given an option toolgate does not read, and judges what env starts', () => {
+    for (const args of [['-S', 'npx -y pkg'], ['-iS', 'x'], ['--split=npx -y pkg', '.'], ['-vu', 'FOO', 'npx', 'pkg'], ['--uns', 'FOO', 'npx', 'pkg']]) {
+      expect(refusedLauncher('/usr/bin/env', args), args.join(' ')).toMatch(/^env is given an option toolgate does not read/);
+    }
     expect(refusedLauncher('env', ['bunx', 'pkg'])).toMatch(/^bunx runs/);
     expect(refusedLauncher('env', ['-C', '/srv', 'A=1', 'npx', 'pkg'])).toBeUndefined();
     expect(refusedLauncher('env', [])).toBeUndefined();

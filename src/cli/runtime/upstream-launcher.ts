@@ -24,8 +24,27 @@
  * The executable itself is already looked up on a fixed system PATH only;
  * this keeps the workspace from choosing the code the launcher runs.
  */
+import { realpathSync } from 'node:fs';
 import { devNull } from 'node:os';
-import { barePreload, bunArgs, denoArgs, denoCommand, envCommandIndex, nodeLauncherScript, nodeOptionsArgs, npmRunsPackage, pnpmRunsPackage, pythonArgs, runsUvProject, startsYarn } from './launcher-command-lines.js';
+import { basename, isAbsolute, join } from 'node:path';
+import { upstreamPath } from '../../mcp/build-stdio-env.js';
+import {
+  barePreload,
+  bunArgs,
+  denoArgs,
+  denoCommand,
+  envAssignments,
+  envCommandIndex,
+  nodeLauncherScript,
+  nodeOptionsArgs,
+  npmRunsPackage,
+  pnpmRunsPackage,
+  pythonArgs,
+  runsUvProject,
+  startsYarn,
+} from './launcher-command-lines.js';
+
+type Env = Readonly<Record<string, string>>;
 
 /**
  * The arguments of a stdio upstream. npx and `npm exec` are given `--prefix`
@@ -38,23 +57,24 @@ import { barePreload, bunArgs, denoArgs, denoCommand, envCommandIndex, nodeLaunc
  * name the configuration gives; pnpm reads its configuration in that
  * folder, and still starts the package in the workspace. deno, bun and
  * Python get the options that keep the workspace's configuration out (see
- * `launcher-command-lines.ts`), and a command started through `env` is read
- * as the command it starts.
+ * `launcher-command-lines.ts`), and a command started through `env`, or a
+ * launcher node runs by its script, is read as the command it starts. A
+ * launcher is known by what it is (`launcherOf`), not by how it was named.
  */
-export function launcherArgs(command: string, args: readonly string[], neutral: string, declaredEnv: Readonly<Record<string, string>> = {}): string[] {
-  const name = launcherName(command);
-  const started = startedCommand(name, args);
-  if (typeof started === 'object') return [...started.head, ...launcherArgs(started.command, started.args, neutral, declaredEnv)];
-  if (name === 'npx' || (name === 'npm' && npmRunsPackage(args))) return [`--prefix=${neutral}`, ...args];
-  if (name === 'pnpm' && pnpmRunsPackage(args)) return [`--dir=${neutral}`, ...args];
-  if (name === 'deno') return denoArgs(args);
-  if (name === 'bun') return bunArgs(args);
-  if (PYTHON.test(name)) return pythonArgs(args, declaredEnv);
+export function launcherArgs(command: string, args: readonly string[], neutral: string, declaredEnv: Env = {}): string[] {
+  const launcher = launcherOf(command);
+  const started = startedCommand(launcher, args);
+  if (typeof started === 'object') return [...started.head, ...launcherArgs(started.command, started.args, neutral, { ...declaredEnv, ...started.env })];
+  if (launcher === 'npx' || (launcher === 'npm' && npmRunsPackage(args))) return [`--prefix=${neutral}`, ...args];
+  if (launcher === 'pnpm' && pnpmRunsPackage(args)) return [`--dir=${neutral}`, ...args];
+  if (launcher === 'deno') return denoArgs(args);
+  if (launcher === 'bun') return bunArgs(args);
+  if (launcher === 'python') return pythonArgs(args, declaredEnv);
   return [...args];
 }
 
-/** Python's executables: `python3`, `python3.12`, `python3.13t`, `python3.10-dbg`, `pypy3`. */
-const PYTHON = /^(?:python|pypy)\d*(?:\.\d+)*t?(?:-dbg)?$/;
+/** Commands that start another toolgate would have to read to judge, and does not: name the command they start directly. */
+const WRAPPERS = new Set(['nice', 'nohup', 'setsid', 'timeout', 'stdbuf', 'ionice', 'taskset', 'chrt', 'sudo', 'doas', 'su', 'runuser', 'xargs', 'script', 'unbuffer', 'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'cmd', 'powershell', 'pwsh']);
 
 /**
  * Why toolgate will not start a launcher that lets the workspace choose its
@@ -65,64 +85,111 @@ const PYTHON = /^(?:python|pypy)\d*(?:\.\d+)*t?(?:-dbg)?$/;
  * the workspace's `.yarnrc.yml` whatever its options say; corepack, which
  * starts the package manager the workspace's `package.json` names; `deno x`
  * (or `dx`), which fails to run most packages under `--no-config`; `uv run`
- * with no folder of the server's own named ahead of `run`; and node loading
- * a module by a bare name before the program, on its command line or in the
- * `NODE_OPTIONS` the configuration declares.
+ * with no folder of the server's own named ahead of `run`; a module loaded
+ * by a bare name ahead of node's program, on its command line or in a
+ * declared `NODE_OPTIONS` (every launcher of npm's, pnpm's and yarn's is
+ * node); and a shell or other wrapper, whose command toolgate does not read.
  */
-export function refusedLauncher(command: string, args: readonly string[], declaredEnv: Readonly<Record<string, string>> = {}): string | undefined {
-  const name = launcherName(command);
-  const started = startedCommand(name, args);
-  if (started === 'split') return 'env -S splits its string into a command line toolgate does not read: write the command and its arguments out';
-  if (started !== undefined) return refusedLauncher(started.command, started.args, declaredEnv);
-  if (name === 'pnpx') return "pnpx reads the workspace's .npmrc, whose registry a repository sets to choose the code it runs: write the command as pnpm dlx, which toolgate starts with --dir naming a folder of its own";
-  if (name === 'bunx' || (name === 'bun' && firstArgument(args) === 'x')) {
+export function refusedLauncher(command: string, args: readonly string[], declaredEnv: Env = {}): string | undefined {
+  const optionsPreload = barePreload(nodeOptionsArgs(declaredEnv.NODE_OPTIONS ?? ''));
+  if (optionsPreload !== undefined) return preloadRefusal(optionsPreload, 'NODE_OPTIONS');
+  const launcher = launcherOf(command);
+  if (WRAPPERS.has(launcher)) return `${launcher} starts a command line toolgate does not read: name the command it starts directly`;
+  const started = startedCommand(launcher, args);
+  if (started === 'unread') return "env is given an option toolgate does not read (only -i, -u NAME, -C DIR, -v and -- are): write the command and its arguments out";
+  const preload = launcher === 'node' ? barePreload(started === undefined ? args : started.head) : undefined;
+  if (preload !== undefined) return preloadRefusal(preload, 'its command line');
+  if (started !== undefined) return refusedLauncher(started.command, started.args, { ...declaredEnv, ...started.env });
+  if (launcher === 'pnpx') return "pnpx reads the workspace's .npmrc, whose registry a repository sets to choose the code it runs: write the command as pnpm dlx, which toolgate starts with --dir naming a folder of its own";
+  if (launcher === 'bunx' || (launcher === 'bun' && args.find((arg) => !arg.startsWith('-')) === 'x')) {
     return "bunx runs the workspace's node_modules/.bin ahead of the package it names, and a repository ships its own copy there: start the server with npx or pnpm dlx, which toolgate keeps to the package named, or by the path of an installed copy";
   }
-  const packageRunner = name === 'npx' || name === 'deno' || (name === 'npm' && npmRunsPackage(args)) || (name === 'pnpm' && pnpmRunsPackage(args));
-  if (name === 'yarn' || name === 'yarnpkg' || name === 'corepack' || (packageRunner && startsYarn(args))) {
+  const packageRunner = launcher === 'npx' || launcher === 'deno' || (launcher === 'npm' && npmRunsPackage(args)) || (launcher === 'pnpm' && pnpmRunsPackage(args));
+  if (launcher === 'yarn' || launcher === 'corepack' || (packageRunner && startsYarn(args))) {
     return "yarn runs the script the workspace's .yarnrc.yml names as its yarnPath in its own place, whatever --cwd says, and loads the plugins it lists, and corepack starts the package manager the workspace's package.json names: start the server with node, npx or pnpm dlx";
   }
-  if (name === 'dx' || (name === 'deno' && denoCommand(args) === 'x')) {
+  if (launcher === 'dx' || (launcher === 'deno' && denoCommand(args) === 'x')) {
     return "deno x reads the workspace's deno.json, package.json and .npmrc, whose import map, node_modules and registry choose the code it runs, and runs few packages without them: write the command as deno run npm:<package>, which toolgate starts with --no-config";
   }
-  if (name === 'uv' && runsUvProject(args)) {
+  if (launcher === 'uv' && runsUvProject(args)) {
     return "uv run installs the workspace's own project first, running its build backend, and reads its uv.toml: name the server's own folder ahead of run (uv --directory /path/to/server run ...), or start the server with uvx";
-  }
-  const preload = name === 'node' ? (barePreload(args) ?? barePreload(nodeOptionsArgs(declaredEnv.NODE_OPTIONS ?? ''))) : undefined;
-  if (preload !== undefined) {
-    return `node loads ${preload} from the workspace's node_modules when a repository ships one, ahead of the program: name the module by the path of an installed copy, or start the server with npx (npx tsx for a TypeScript server)`;
   }
   return undefined;
 }
 
-/** The first argument of a command line that is not an option. */
-function firstArgument(args: readonly string[]): string | undefined {
-  return args.find((arg) => !arg.startsWith('-'));
+function preloadRefusal(module: string, where: string): string {
+  return `node loads ${module} (named in ${where}) from the workspace's node_modules when a repository ships one, ahead of the program: name the module by the path of an installed copy, or start the server with npx (npx tsx for a TypeScript server)`;
 }
 
 /**
  * The command another starts in its place, read as that command: the one
- * `env` starts, after its own options and settings, and a launcher node
- * runs by the path of its script (`node .../npx-cli.js`, read as npx, the
- * script's path kept as it was written), with the arguments up to it as
- * written (`head`) and its own after; undefined for any other command;
- * `split` for `env -S`, which splits a string into a command line.
+ * `env` starts, after its own options and `NAME=value` settings (which join
+ * the declared environment), and a launcher node runs by the path of its
+ * script (`node .../npx-cli.js`, read as npx); with the arguments up to it as
+ * written (`head`) and its own after. Undefined for any other command;
+ * `unread` for an `env` option toolgate does not read (`-S` splits a string
+ * into a command line).
  */
-function startedCommand(name: string, args: readonly string[]): { readonly head: readonly string[]; readonly command: string; readonly args: readonly string[] } | 'split' | undefined {
-  if (name === 'node') {
-    const script = nodeLauncherScript(args);
-    return script === undefined ? undefined : { head: args.slice(0, script.at + 1), command: script.launcher, args: args.slice(script.at + 1) };
+function startedCommand(launcher: string, args: readonly string[]): { readonly head: readonly string[]; readonly command: string; readonly args: readonly string[]; readonly env: Env } | 'unread' | undefined {
+  if (launcher === 'node') {
+    const script = nodeLauncherScript(args, launcherOf);
+    return script === undefined ? undefined : { head: args.slice(0, script.at + 1), command: script.launcher, args: args.slice(script.at + 1), env: {} };
   }
-  if (name !== 'env') return undefined;
+  if (launcher !== 'env') return undefined;
   const at = envCommandIndex(args);
-  if (at === undefined) return 'split';
+  if (at === undefined) return 'unread';
   if (at === -1) return undefined;
-  return { head: args.slice(0, at + 1), command: args[at] as string, args: args.slice(at + 1) };
+  return { head: args.slice(0, at + 1), command: args[at] as string, args: args.slice(at + 1), env: envAssignments(args.slice(0, at)) };
 }
 
-/** A command's executable name: its last segment by either separator (a Windows configuration names `C:\node\npx.cmd`), without `.cmd` or `.exe`. */
-function launcherName(command: string): string {
-  return (command.split(/[\\/]/).pop() ?? command).replace(/\.(?:cmd|exe)$/i, '');
+/** Launchers by the name of the file they are: npm's scripts, yarn's release files, Debian's `nodejs`, a versioned `python3.12`. */
+const LAUNCHER_FILES: readonly (readonly [RegExp, string])[] = [
+  [/^npx(?:-cli)?(?:\.c?js)?$/, 'npx'],
+  [/^npm(?:-cli)?(?:\.c?js)?$/, 'npm'],
+  [/^pnpm(?:\.c?js)?$/, 'pnpm'],
+  [/^pnpx(?:\.c?js)?$/, 'pnpx'],
+  [/^yarn(?:pkg)?(?:[-.][^\\/]*)?$/, 'yarn'],
+  [/^corepack(?:\.c?js)?$/, 'corepack'],
+  [/^(?:nodejs|node\d*)$/, 'node'],
+  [/^(?:python|pypy)\d*(?:\.\d+)*t?(?:-dbg)?$/, 'python'],
+];
+
+/**
+ * What a command is: the launcher its file is, judged by the name it was
+ * given and by the name of the file it resolves to (on the upstream's fixed
+ * PATH, a link followed), each lower-cased and without a Windows extension.
+ * `NPX`, a link named `my-npx` to npm's `npx-cli.js`, and `nodejs` are npx,
+ * npx and node. Where the two differ and the file is a launcher, the file
+ * decides.
+ */
+export function launcherOf(command: string): string {
+  const given = launcherFromName(command);
+  const file = resolvedFile(command);
+  const real = file === undefined ? undefined : launcherFromName(file);
+  return real !== undefined && KNOWN.has(real) ? real : given;
+}
+
+const KNOWN = new Set(['npx', 'npm', 'pnpm', 'pnpx', 'yarn', 'corepack', 'node', 'python', 'deno', 'bun', 'bunx', 'dx', 'uv', 'env', ...WRAPPERS]);
+
+function launcherFromName(command: string): string {
+  const name = basename(command.replace(/\\/g, '/'))
+    .toLowerCase()
+    .replace(/\.(?:cmd|exe|bat|ps1)$/, '');
+  return LAUNCHER_FILES.find(([file]) => file.test(name))?.[1] ?? name;
+}
+
+/** The real path of the file a command names: by its path, or looked up on the upstream's PATH; undefined when there is none. */
+function resolvedFile(command: string): string | undefined {
+  const candidates = command.includes('/') || command.includes('\\') ? [command] : upstreamPath().map((folder) => join(folder, command));
+  for (const candidate of candidates) {
+    if (!isAbsolute(candidate)) continue;
+    try {
+      return realpathSync(candidate);
+    } catch {
+      // Not there: the next folder.
+    }
+  }
+  return undefined;
 }
 
 /**
