@@ -102,6 +102,10 @@ describe('attack: a repository ships the code a launcher toolgate cannot hold ru
     ['corepack yarn', { command: 'corepack', args: ['yarn', 'dlx', '@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: yarn runs the script the workspace's \.yarnrc\.yml names/],
     ['npx yarn', { command: 'npx', args: ['-y', 'yarn@1.22.22', 'dlx', '@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: yarn runs the script the workspace's \.yarnrc\.yml names/],
     ['deno -L info x', { command: 'deno', args: ['-L', 'info', 'x', '@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: deno x reads the workspace's deno\.json/],
+    // A launcher started as a package reached none of the guards (npx -y deno ran the workspace's import-mapped file), and npm
+    // hands npm_config_node_options to the server as NODE_OPTIONS (the workspace's node_modules/tsx ran beside the real server).
+    ['npx -y deno', { command: 'npx', args: ['-y', 'deno', 'run', '-A', 'npm:@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: npx starts deno, a launcher toolgate does not read through another/],
+    ['npm_config_node_options', { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'], env: { npm_config_node_options: '--require tsx' } }, /servers\.fs: node loads tsx \(named in npm_config_node_options\)/],
   ])('%s: the start is refused, naming the server and what to write instead', async (_name, server, message) => {
     const workspace = makeWorkspace(
       { servers: { fs: server } },

@@ -31,6 +31,8 @@ describe('launcher command lines', () => {
     const launcherOf = (path: string): string => (path.endsWith('npx-cli.js') ? 'npx' : path);
     expect(nodeLauncherScript(['--disable-warning', 'X', '/usr/lib/node_modules/npm/bin/npx-cli.js', 'pkg'], launcherOf)).toEqual({ at: 2, launcher: 'npx' });
     expect(nodeLauncherScript(['-e', 'x', '/usr/lib/node_modules/npm/bin/npx-cli.js'], launcherOf)).toBeUndefined();
-    expect(nodeLauncherScript(['server.js', '--', '/usr/lib/node_modules/npm/bin/npx-cli.js'], launcherOf)).toBeUndefined();
+    expect(nodeLauncherScript(['server.js', 'x', '/usr/lib/node_modules/npm/bin/npx-cli.js'], launcherOf)).toEqual({ at: 2, launcher: 'npx' });
+    expect(nodeLauncherScript(['--', '/usr/lib/node_modules/npm/bin/npx-cli.js'], launcherOf)).toEqual({ at: 1, launcher: 'npx' });
+    expect(nodeLauncherScript(['server.js', '--', 'x', '/usr/lib/node_modules/npm/bin/npx-cli.js'], launcherOf)).toBeUndefined();
   });
 });

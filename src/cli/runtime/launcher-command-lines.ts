@@ -122,13 +122,15 @@ export function bunArgs(args: readonly string[]): string[] {
 /**
  * Python's arguments with `-P` ahead of them where `-m` or `-c` would put
  * the working directory first on the module path, unless they hold `-P` or
- * `-I` already or the operator declared `PYTHONSAFEPATH`. The variable
- * alone (`launcherEnv`) is read by Python 3.11 and later only: Python 3.10
- * ran the workspace's `mcp_server_git` under it. Python 3.10 refuses `-P`
- * and does not start, which says why.
+ * `-I` already. The variable alone (`launcherEnv`) is read by Python 3.11
+ * and later only, and not under `-E`: Python 3.10 ran the workspace's
+ * `mcp_server_git` under it, whatever the configuration declared (a pyenv
+ * shim even chose 3.10 by the workspace's `.python-version`). Python 3.10
+ * refuses `-P` and does not start, which says why. A server meant to run
+ * from the workspace's own sources names them with `PYTHONPATH`, which
+ * Python still reads.
  */
-export function pythonArgs(args: readonly string[], declaredEnv: Readonly<Record<string, string>>): string[] {
-  if (declaredEnv.PYTHONSAFEPATH !== undefined) return [...args];
+export function pythonArgs(args: readonly string[]): string[] {
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index] as string;
     // The program, standard input, or the end of Python's options: nothing that reads the working directory first.
@@ -197,11 +199,20 @@ export function nodeLauncherScript(args: readonly string[], launcherOf: (command
   const end = args.indexOf('--');
   const options = end === -1 ? args : args.slice(0, end);
   if (options.some((arg) => /^(?:-e|--eval|-p|--print)(?:=|$)/.test(arg))) return undefined;
-  for (let at = firstPositional(options, 0, NODE_VALUED); at !== -1; at = firstPositional(options, at + 1, NODE_VALUED)) {
-    const launcher = launcherOf(options[at] as string);
+  // After `--` node runs the next argument as its program.
+  const candidates = [...positionsIn(options), ...(end === -1 || end + 1 >= args.length ? [] : [end + 1])];
+  for (const at of candidates) {
+    const launcher = launcherOf(args[at] as string);
     if (SCRIPT_LAUNCHERS.has(launcher)) return { at, launcher };
   }
   return undefined;
+}
+
+/** Where the arguments that are none of node's options stand, skipping the values of those node takes apart. */
+function positionsIn(options: readonly string[]): number[] {
+  const positions: number[] = [];
+  for (let at = firstPositional(options, 0, NODE_VALUED); at !== -1; at = firstPositional(options, at + 1, NODE_VALUED)) positions.push(at);
+  return positions;
 }
 
 /** The arguments of `NODE_OPTIONS` as node reads them: separated by spaces, outside quotes. */
@@ -223,12 +234,20 @@ export function runsUvProject(args: readonly string[]): boolean {
   return args[at] === 'run' && !args.slice(0, at).some((arg) => UV_FOLDER_OPTION.test(arg));
 }
 
-/** The package names yarn and corepack are started by through npx, `npm exec`, `pnpm dlx` or deno. */
-const YARN_PACKAGE = /^(?:npm:)?(?:yarn|yarnpkg|@yarnpkg\/cli-dist|corepack)(?:@[^/]*)?$/;
+/** Packages that are launchers themselves: started through npx, `npm exec`, `pnpm dlx` or `deno run npm:`, none of the guards reaches them. */
+const LAUNCHER_PACKAGE = /^(?:npm:)?(?:yarn[\w.-]*|@yarnpkg\/cli-dist|corepack|npm|npx|pnpm|pnpx|bun|bunx|deno|node)(?:@[^/]*)?$/;
 
-/** Whether a package runner's arguments start yarn or corepack by name. */
-export function startsYarn(args: readonly string[]): boolean {
-  return args.some((arg) => YARN_PACKAGE.test(arg));
+/**
+ * The launcher package a package runner's arguments start (`npx -y
+ * deno run …`, `pnpm dlx npm exec …`, `npx yarn-berry dlx`), or undefined.
+ * Every argument before `--` is read, the server's too: which one is the
+ * package depends on options whose values this reader cannot all know, and
+ * a server argument that reads as a launcher's name is refused rather than
+ * let a launcher pass.
+ */
+export function launcherPackage(args: readonly string[]): string | undefined {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end + 2)).find((arg) => LAUNCHER_PACKAGE.test(arg.replace(/^--?(?:p|package)=/, '')));
 }
 
 /** `env`'s options toolgate reads: each one alone, those that take a value followed by it or written `--unset=NAME`. */

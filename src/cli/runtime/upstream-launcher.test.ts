@@ -38,7 +38,9 @@ describe('launcherArgs', () => {
     }
     // Already kept off the path (-P, or -I, which implies it), or the operator's own word on PYTHONSAFEPATH.
     for (const args of [['-P', '-m', 's'], ['-I', '-m', 's'], ['-uP', '-m', 's'], ['-Im', 's']]) expect(launcherArgs('python3', args, '/n')).toEqual(args);
-    expect(launcherArgs('python3', ['-m', 's'], '/n', { PYTHONSAFEPATH: '' })).toEqual(['-m', 's']);
+    // Whatever the configuration declares: Python 3.10 reads no PYTHONSAFEPATH, and none reads it under -E.
+    for (const declared of [{ PYTHONSAFEPATH: '' }, { PYTHONSAFEPATH: '1' }]) expect(launcherArgs('python3', ['-m', 's'], '/n', declared)).toEqual(['-P', '-m', 's']);
+    expect(launcherArgs('python3', ['-E', '-m', 's'], '/n', { PYTHONSAFEPATH: '1' })).toEqual(['-P', '-E', '-m', 's']);
     // A script: its own folder, not the working directory, goes first; what follows the script is the script's.
     for (const args of [['/srv/mcp/server.py', '-m', 'x'], ['server.py'], ['-u', '/srv/s.py', '-c', 'x'], ['-Wignore', 's.py'], ['-X', 'm', 's.py'], ['-', '-m']]) {
       expect(launcherArgs('python3', args, '/n'), args.join(' ')).toEqual(args);
@@ -165,6 +167,10 @@ describe('refusedLauncher', () => {
     // An option of node's this reader does not know takes a value: the launcher script after it is still found.
     expect(refusedLauncher('node', ['--disable-warning', 'ExperimentalWarning', '/srv/yarn.js', 'dlx', 'pkg'])).toMatch(/^yarn runs/);
     expect(launcherArgs('node', ['--disable-warning', 'ExperimentalWarning', '/usr/lib/node_modules/npm/bin/npx-cli.js', 'pkg'], '/n')).toEqual(['--disable-warning', 'ExperimentalWarning', '/usr/lib/node_modules/npm/bin/npx-cli.js', '--prefix=/n', 'pkg']);
+    // After `--` node runs the next argument; npm's index.js and yarn classic's lib/cli.js start npm and yarn.
+    expect(launcherArgs('node', ['--', '/usr/lib/node_modules/npm/bin/npx-cli.js', '-y', 'pkg'], '/n')).toEqual(['--', '/usr/lib/node_modules/npm/bin/npx-cli.js', '--prefix=/n', '-y', 'pkg']);
+    expect(launcherArgs('node', ['/usr/lib/node_modules/npm/index.js', 'exec', 'pkg'], '/n')).toEqual(['/usr/lib/node_modules/npm/index.js', '--prefix=/n', 'exec', 'pkg']);
+    expect(refusedLauncher('node', ['/home/me/.npm/_npx/1/node_modules/yarn/lib/cli.js', 'dlx', 'pkg'])).toMatch(/^yarn runs/);
   });
 
   it('follows a link to the file it names: a link named anything to npx-cli.js is npx, and one to node is node', () => {
@@ -180,6 +186,30 @@ describe('refusedLauncher', () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+
+  it('refuses a package runner that starts a launcher, which none of the guards would reach', () => {
+    for (const [command, args] of [
+      ['npx', ['-y', 'deno', 'run', '-A', 'npm:pkg', '.']],
+      ['npx', ['-y', 'npm@10', 'exec', '--', 'pkg', '.']],
+      ['pnpm', ['dlx', 'npm@10', 'exec', '--', 'pkg']],
+      ['npx', ['-y', 'pnpm@9', 'dlx', 'pkg']],
+      ['npx', ['-y', 'bun', 'x', 'pkg']],
+      ['npx', ['-y', 'node@20', '--import', 'tsx', '/srv/s.mjs']],
+      ['npx', ['--package=npm@10', 'npm', 'exec', 'pkg']],
+      ['deno', ['run', '-A', 'npm:npm@10', 'exec', 'pkg']],
+    ] as const) {
+      expect(refusedLauncher(command, args), `${command} ${args.join(' ')}`).toMatch(/starts \S+, a launcher toolgate does not read through another: name it as the command$/);
+    }
+    expect(refusedLauncher('npx', ['-y', 'yarn-berry', 'dlx', 'pkg'])).toMatch(/^yarn runs/);
+    // tsx through npx is how a TypeScript server is started: its tsconfig is kept out by TSX_TSCONFIG_PATH.
+    expect(refusedLauncher('npx', ['-y', 'tsx', '/srv/s.ts'])).toBeUndefined();
+  });
+
+  it("refuses a bare preload handed to the server through npm's --node-options or npm_config_node_options", () => {
+    expect(refusedLauncher('npx', ['-y', '--node-options=--import=tsx', 'pkg'])).toMatch(/^node loads tsx \(named in --node-options\)/);
+    expect(refusedLauncher('npm', ['exec', '--node-options', '-r dotenv/config', 'pkg'])).toMatch(/^node loads dotenv\/config/);
+    expect(refusedLauncher('npx', ['-y', 'pkg'], { npm_config_node_options: '--require tsx' })).toMatch(/^node loads tsx \(named in npm_config_node_options\)/);
   });
 
   it('refuses a shell or other wrapper, whose command toolgate does not read', () => {

@@ -41,7 +41,7 @@ import {
   pnpmRunsPackage,
   pythonArgs,
   runsUvProject,
-  startsYarn,
+  launcherPackage,
 } from './launcher-command-lines.js';
 
 type Env = Readonly<Record<string, string>>;
@@ -69,7 +69,7 @@ export function launcherArgs(command: string, args: readonly string[], neutral: 
   if (launcher === 'pnpm' && pnpmRunsPackage(args)) return [`--dir=${neutral}`, ...args];
   if (launcher === 'deno') return denoArgs(args);
   if (launcher === 'bun') return bunArgs(args);
-  if (launcher === 'python') return pythonArgs(args, declaredEnv);
+  if (launcher === 'python') return pythonArgs(args);
   return [...args];
 }
 
@@ -91,8 +91,11 @@ const WRAPPERS = new Set(['nice', 'nohup', 'setsid', 'timeout', 'stdbuf', 'ionic
  * node); and a shell or other wrapper, whose command toolgate does not read.
  */
 export function refusedLauncher(command: string, args: readonly string[], declaredEnv: Env = {}): string | undefined {
-  const optionsPreload = barePreload(nodeOptionsArgs(declaredEnv.NODE_OPTIONS ?? ''));
-  if (optionsPreload !== undefined) return preloadRefusal(optionsPreload, 'NODE_OPTIONS');
+  // node reads NODE_OPTIONS, and npm hands npm_config_node_options to what it runs as NODE_OPTIONS.
+  for (const [name, value] of Object.entries(declaredEnv)) {
+    const preload = /^(?:NODE_OPTIONS|npm_config_node_options)$/i.test(name) ? barePreload(nodeOptionsArgs(value)) : undefined;
+    if (preload !== undefined) return preloadRefusal(preload, name);
+  }
   const launcher = launcherOf(command);
   if (WRAPPERS.has(launcher)) return `${launcher} starts a command line toolgate does not read: name the command it starts directly`;
   const started = startedCommand(launcher, args);
@@ -105,7 +108,12 @@ export function refusedLauncher(command: string, args: readonly string[], declar
     return "bunx runs the workspace's node_modules/.bin ahead of the package it names, and a repository ships its own copy there: start the server with npx or pnpm dlx, which toolgate keeps to the package named, or by the path of an installed copy";
   }
   const packageRunner = launcher === 'npx' || launcher === 'deno' || (launcher === 'npm' && npmRunsPackage(args)) || (launcher === 'pnpm' && pnpmRunsPackage(args));
-  if (launcher === 'yarn' || launcher === 'corepack' || (packageRunner && startsYarn(args))) {
+  const npmOptions = launcher === 'npx' || launcher === 'npm' ? nodeOptionsOf(args) : undefined;
+  const npmPreload = npmOptions === undefined ? undefined : barePreload(nodeOptionsArgs(npmOptions));
+  if (npmPreload !== undefined) return preloadRefusal(npmPreload, '--node-options');
+  const inner = packageRunner ? launcherPackage(args) : undefined;
+  if (inner !== undefined && !/yarn|corepack/.test(inner)) return `${launcher} starts ${inner}, a launcher toolgate does not read through another: name it as the command`;
+  if (launcher === 'yarn' || launcher === 'corepack' || inner !== undefined) {
     return "yarn runs the script the workspace's .yarnrc.yml names as its yarnPath in its own place, whatever --cwd says, and loads the plugins it lists, and corepack starts the package manager the workspace's package.json names: start the server with node, npx or pnpm dlx";
   }
   if (launcher === 'dx' || (launcher === 'deno' && denoCommand(args) === 'x')) {
@@ -115,6 +123,14 @@ export function refusedLauncher(command: string, args: readonly string[], declar
     return "uv run installs the workspace's own project first, running its build backend, and reads its uv.toml: name the server's own folder ahead of run (uv --directory /path/to/server run ...), or start the server with uvx";
   }
   return undefined;
+}
+
+/** The value of npm's `--node-options`, which npm hands to what it runs as NODE_OPTIONS. */
+function nodeOptionsOf(args: readonly string[]): string | undefined {
+  const at = args.findIndex((arg) => arg === '--node-options' || arg.startsWith('--node-options='));
+  if (at === -1) return undefined;
+  const arg = args[at] as string;
+  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[at + 1];
 }
 
 function preloadRefusal(module: string, where: string): string {
@@ -164,10 +180,16 @@ const LAUNCHER_FILES: readonly (readonly [RegExp, string])[] = [
  */
 export function launcherOf(command: string): string {
   const given = launcherFromName(command);
-  const file = resolvedFile(command);
-  const real = file === undefined ? undefined : launcherFromName(file);
-  return real !== undefined && KNOWN.has(real) ? real : given;
+  const file = resolvedFile(command) ?? command;
+  const real = LAUNCHER_PATHS.find(([path]) => path.test(file.replace(/\\/g, '/')))?.[1] ?? launcherFromName(file);
+  return KNOWN.has(real) ? real : given;
 }
+
+/** Launchers by their place in their package: files that start the launcher with names of their own (npm's `index.js`, yarn classic's `lib/cli.js`). */
+const LAUNCHER_PATHS: readonly (readonly [RegExp, string])[] = [
+  [/\/npm\/index\.js$/, 'npm'],
+  [/\/yarn\/lib\/cli\.js$/, 'yarn'],
+];
 
 const KNOWN = new Set(['npx', 'npm', 'pnpm', 'pnpx', 'yarn', 'corepack', 'node', 'python', 'deno', 'bun', 'bunx', 'dx', 'uv', 'env', ...WRAPPERS]);
 
@@ -196,7 +218,7 @@ function resolvedFile(command: string): string | undefined {
  * The environment a stdio upstream is declared with, and under it
  * `PYTHONSAFEPATH=1`: Python (3.11 and later) then leaves the working
  * directory off the module path of `python -m` (an older one refuses the
- * `-P` of `launcherArgs`); and `TSX_TSCONFIG_PATH`
+ * `-P` of `launcherArgs`, which is given whatever is declared here); and `TSX_TSCONFIG_PATH`
  * naming the null device: tsx, which otherwise reads the `tsconfig.json` of
  * the folder it starts in, then maps no import of the server through the
  * workspace's `paths` (one of `@modelcontextprotocol/sdk/*` named the
@@ -207,7 +229,7 @@ function resolvedFile(command: string): string | undefined {
  * the workspace's `package.json` names (a URL there is code of the
  * repository's choosing), and reads no `.corepack.env` of the workspace. A
  * server that is meant to run from the workspace's own sources says so with
- * `PYTHONPATH` or `TSX_TSCONFIG_PATH` in its `env`; a declared value wins.
+ * `PYTHONPATH` or `TSX_TSCONFIG_PATH` in its `env`; a declared value wins here.
  */
 export function launcherEnv(declared: Readonly<Record<string, string>> | undefined): Record<string, string> {
   return { PYTHONSAFEPATH: '1', TSX_TSCONFIG_PATH: devNull, COREPACK_ENABLE_PROJECT_SPEC: '0', COREPACK_ENV_FILE: '0', ...declared };
