@@ -215,6 +215,29 @@ function positionsIn(options: readonly string[]): number[] {
   return positions;
 }
 
+/** The files node loads its environment from (`--env-file`, `--env-file-if-exists`), as written; node applies the `NODE_OPTIONS` they set. */
+export function nodeEnvFiles(args: readonly string[]): string[] {
+  const files: string[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = (args[index] as string).replace(/(?<=^--.*)_/g, '-');
+    const match = /^--env-file(?:-if-exists)?(=|$)/.exec(arg);
+    if (match === null) continue;
+    const file = match[1] === '=' ? arg.slice(arg.indexOf('=') + 1) : args[(index += 1)];
+    if (file !== undefined) files.push(file);
+  }
+  return files;
+}
+
+/** The value an env file gives `NODE_OPTIONS` (its last line for it, quotes taken off), or undefined. */
+export function nodeOptionsInEnvFile(text: string): string | undefined {
+  let value: string | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^\s*(?:export\s+)?NODE_OPTIONS\s*=\s*(.*)$/.exec(line);
+    if (match !== null) value = (match[1] ?? '').trim().replace(/^(["'])(.*)\1$/, '$2');
+  }
+  return value;
+}
+
 /** The arguments of `NODE_OPTIONS` as node reads them: separated by spaces, outside quotes. */
 export function nodeOptionsArgs(value: string): string[] {
   return [...value.matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2] ?? '');

@@ -212,6 +212,21 @@ describe('refusedLauncher', () => {
     expect(refusedLauncher('npx', ['-y', 'pkg'], { npm_config_node_options: '--require tsx' })).toMatch(/^node loads tsx \(named in npm_config_node_options\)/);
   });
 
+  it("refuses node's --env-file of the workspace, and one of the operator's whose NODE_OPTIONS loads a module by a bare name", () => {
+    const folder = mkdtempSync(join(tmpdir(), 'toolgate-env-file-'));
+    try {
+      writeFileSync(join(folder, 'apm.env'), 'SERVICE=x\nexport NODE_OPTIONS="-r dd-trace/init"\n');
+      writeFileSync(join(folder, 'plain.env'), 'NODE_OPTIONS=--max-old-space-size=512\nTOKEN=y\n');
+      expect(refusedLauncher('node', ['--env-file=.env', '/srv/s.js'])).toMatch(/^node --env-file names \.env, a file of the workspace/);
+      expect(refusedLauncher('node', ['--env-file-if-exists', 'config/.env', '/srv/s.js'])).toMatch(/^node --env-file names config\/\.env/);
+      expect(refusedLauncher('node', [`--env-file=${join(folder, 'apm.env')}`, '/srv/s.js'])).toMatch(/^node loads dd-trace\/init \(named in .*apm\.env\)/);
+      expect(refusedLauncher('node', [`--env-file=${join(folder, 'plain.env')}`, '/srv/s.js'])).toBeUndefined();
+      expect(refusedLauncher('node', [`--env-file=${join(folder, 'missing.env')}`, '/srv/s.js'])).toBeUndefined();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a shell or other wrapper, whose command toolgate does not read', () => {
     for (const [command, args] of [['nice', ['npx', 'pkg']], ['timeout', ['10', 'npx', 'pkg']], ['/bin/bash', ['-c', 'npx -y pkg']], ['sh', ['-c', 'npx pkg']], ['sudo', ['npx', 'pkg']], ['env', ['nice', 'npx', 'pkg']]] as const) {
       expect(refusedLauncher(command, args), command).toMatch(/starts a command line toolgate does not read: name the command it starts directly$/);

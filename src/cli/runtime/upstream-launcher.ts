@@ -24,7 +24,7 @@
  * The executable itself is already looked up on a fixed system PATH only;
  * this keeps the workspace from choosing the code the launcher runs.
  */
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { devNull } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
 import { upstreamPath } from '../../mcp/build-stdio-env.js';
@@ -35,7 +35,9 @@ import {
   denoCommand,
   envAssignments,
   envCommandIndex,
+  nodeEnvFiles,
   nodeLauncherScript,
+  nodeOptionsInEnvFile,
   nodeOptionsArgs,
   npmRunsPackage,
   pnpmRunsPackage,
@@ -102,6 +104,8 @@ export function refusedLauncher(command: string, args: readonly string[], declar
   if (started === 'unread') return "env is given an option toolgate does not read (only -i, -u NAME, -C DIR, -v and -- are): write the command and its arguments out";
   const preload = launcher === 'node' ? barePreload(started === undefined ? args : started.head) : undefined;
   if (preload !== undefined) return preloadRefusal(preload, 'its command line');
+  const envFile = launcher === 'node' ? envFileRefusal(started === undefined ? args : started.head) : undefined;
+  if (envFile !== undefined) return envFile;
   if (started !== undefined) return refusedLauncher(started.command, started.args, { ...declaredEnv, ...started.env });
   if (launcher === 'pnpx') return "pnpx reads the workspace's .npmrc, whose registry a repository sets to choose the code it runs: write the command as pnpm dlx, which toolgate starts with --dir naming a folder of its own";
   if (launcher === 'bunx' || (launcher === 'bun' && args.find((arg) => !arg.startsWith('-')) === 'x')) {
@@ -121,6 +125,27 @@ export function refusedLauncher(command: string, args: readonly string[], declar
   }
   if (launcher === 'uv' && runsUvProject(args)) {
     return "uv run installs the workspace's own project first, running its build backend, and reads its uv.toml: name the server's own folder ahead of run (uv --directory /path/to/server run ...), or start the server with uvx";
+  }
+  return undefined;
+}
+
+/**
+ * Why node's `--env-file` is refused, or undefined: a file named by a
+ * relative path is the workspace's (the server starts there), and its
+ * `NODE_OPTIONS` would be node's command line; one named by its path is
+ * read, and judged as a declared `NODE_OPTIONS` is.
+ */
+function envFileRefusal(args: readonly string[]): string | undefined {
+  for (const file of nodeEnvFiles(args)) {
+    if (!isAbsolute(file)) return `node --env-file names ${file}, a file of the workspace, whose NODE_OPTIONS would be node's own options: name a file of your own by its path, or declare the variables in env`;
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    const preload = barePreload(nodeOptionsArgs(nodeOptionsInEnvFile(text) ?? ''));
+    if (preload !== undefined) return preloadRefusal(preload, file);
   }
   return undefined;
 }
