@@ -152,8 +152,8 @@ export function pythonArgs(args: readonly string[]): string[] {
   return [...args];
 }
 
-/** node's options that load a module before the program, each followed by the module, or written `--import=<module>`. */
-const NODE_PRELOADS = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader']);
+/** node's options that load a module before the program (and bun's `--preload`), each followed by the module, or written `--import=<module>`. */
+const NODE_PRELOADS = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '--preload']);
 
 /**
  * The first module a node command line loads before its program by a bare
@@ -215,15 +215,23 @@ function positionsIn(options: readonly string[]): number[] {
   return positions;
 }
 
-/** The files node loads its environment from (`--env-file`, `--env-file-if-exists`), as written; node applies the `NODE_OPTIONS` they set. */
+/**
+ * The files node, tsx, bun or deno load an environment from (`--env-file`,
+ * `--env-file-if-exists`), as written; node applies the `NODE_OPTIONS` they
+ * set, deno the `DENO_DIR` and registry. One written without `=` names the
+ * next argument, unless that is an option or a specifier, before which
+ * deno's names `./.env`, the workspace's.
+ */
 export function nodeEnvFiles(args: readonly string[]): string[] {
   const files: string[] = [];
   for (let index = 0; index < args.length; index += 1) {
     const arg = (args[index] as string).replace(/(?<=^--.*)_/g, '-');
     const match = /^--env-file(?:-if-exists)?(=|$)/.exec(arg);
     if (match === null) continue;
-    const file = match[1] === '=' ? arg.slice(arg.indexOf('=') + 1) : args[(index += 1)];
-    if (file !== undefined) files.push(file);
+    if (match[1] === '=') files.push(arg.slice(arg.indexOf('=') + 1));
+    // deno's `--env-file` takes its value after `=` only: before an option or a specifier (`npm:…`) it names `./.env`.
+    else if (args[index + 1] === undefined || /^-|^[a-z][a-z\d+.-]+:/i.test(args[index + 1] as string)) files.push('.env');
+    else files.push(args[(index += 1)] as string);
   }
   return files;
 }

@@ -195,11 +195,11 @@ describe('refusedLauncher', () => {
       ['pnpm', ['dlx', 'npm@10', 'exec', '--', 'pkg']],
       ['npx', ['-y', 'pnpm@9', 'dlx', 'pkg']],
       ['npx', ['-y', 'bun', 'x', 'pkg']],
-      ['npx', ['-y', 'node@20', '--import', 'tsx', '/srv/s.mjs']],
+      ['npx', ['-y', 'node@20', '/srv/s.mjs']],
       ['npx', ['--package=npm@10', 'npm', 'exec', 'pkg']],
       ['deno', ['run', '-A', 'npm:npm@10', 'exec', 'pkg']],
     ] as const) {
-      expect(refusedLauncher(command, args), `${command} ${args.join(' ')}`).toMatch(/starts \S+, a launcher toolgate does not read through another: name it as the command$/);
+      expect(refusedLauncher(command, args), `${command} ${args.join(' ')}`).toMatch(/starts \S+, a launcher toolgate does not read through another \(an argument of the server's that reads as a launcher's name counts too\): name it as the command$/);
     }
     expect(refusedLauncher('npx', ['-y', 'yarn-berry', 'dlx', 'pkg'])).toMatch(/^yarn runs/);
     // tsx through npx is how a TypeScript server is started: its tsconfig is kept out by TSX_TSCONFIG_PATH.
@@ -225,6 +225,22 @@ describe('refusedLauncher', () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+
+  it("judges tsx, bun and deno as node is judged: a bare preload, an env file of the workspace, and deno's folders of the workspace", () => {
+    expect(refusedLauncher('tsx', ['--env-file=.env', '/srv/s.mjs'])).toMatch(/^tsx --env-file names \.env, a file of the workspace/);
+    expect(refusedLauncher('npx', ['-y', 'tsx', '--env-file=.env', '/srv/s.mjs'])).toMatch(/^npx --env-file names \.env/);
+    expect(refusedLauncher('tsx', ['--import', 'evil', '/srv/s.mjs'])).toMatch(/^node loads evil/);
+    expect(refusedLauncher('bun', ['--preload', 'evil', '/srv/s.mjs'])).toMatch(/^node loads evil/);
+    expect(refusedLauncher('bun', ['--env-file=.env', '/srv/s.mjs'])).toMatch(/^bun --env-file names \.env/);
+    expect(refusedLauncher('deno', ['run', '-A', '--env-file', 'npm:pkg', '.'])).toMatch(/^deno --env-file names \.env/);
+    expect(refusedLauncher('deno', ['run', '--env-file', '-A', 'npm:pkg'])).toMatch(/^deno --env-file names \.env/);
+    expect(refusedLauncher('deno', ['run', '-A', '--env-file=.env', 'npm:pkg'])).toMatch(/^deno --env-file names \.env/);
+    for (const option of ['--node-modules-dir=manual', '--node-modules-dir=auto', '--node-modules-dir', '--vendor']) {
+      expect(refusedLauncher('deno', ['run', '-A', option, 'npm:pkg', '.']), option).toMatch(/^deno --node-modules-dir and --vendor take the packages of the server from the workspace/);
+    }
+    for (const args of [['run', '-A', '--node-modules-dir=none', 'npm:pkg'], ['run', '-A', '--env-file=/home/me/deno.env', 'npm:pkg']]) expect(refusedLauncher('deno', args), args.join(' ')).toBeUndefined();
+    expect(refusedLauncher('npx', ['-y', 'tsx', '/srv/s.ts'])).toBeUndefined();
   });
 
   it('refuses a shell or other wrapper, whose command toolgate does not read', () => {

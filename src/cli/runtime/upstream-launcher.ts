@@ -102,10 +102,16 @@ export function refusedLauncher(command: string, args: readonly string[], declar
   if (WRAPPERS.has(launcher)) return `${launcher} starts a command line toolgate does not read: name the command it starts directly`;
   const started = startedCommand(launcher, args);
   if (started === 'unread') return "env is given an option toolgate does not read (only -i, -u NAME, -C DIR, -v and -- are): write the command and its arguments out";
-  const preload = launcher === 'node' ? barePreload(started === undefined ? args : started.head) : undefined;
+  // node, and what starts a program under node's options or options like them: tsx (also through a package runner), bun and deno.
+  const judged = started === undefined ? args : started.head;
+  const nodeLike = launcher === 'node' || launcher === 'tsx' || launcher === 'bun' || launcher === 'deno' || ((launcher === 'npx' || launcher === 'npm' || launcher === 'pnpm') && judged.some((arg) => /^tsx(?:@.*)?$/.test(arg)));
+  const preload = nodeLike ? barePreload(judged) : undefined;
   if (preload !== undefined) return preloadRefusal(preload, 'its command line');
-  const envFile = launcher === 'node' ? envFileRefusal(started === undefined ? args : started.head) : undefined;
+  const envFile = nodeLike ? envFileRefusal(launcher, judged) : undefined;
   if (envFile !== undefined) return envFile;
+  if (launcher === 'deno' && judged.some((arg) => /^--(?:node-modules-dir(?!=none$)|vendor)(?:=|$)/.test(arg))) {
+    return "deno --node-modules-dir and --vendor take the packages of the server from the workspace's node_modules and vendor folders: leave them out, or use --node-modules-dir=none";
+  }
   if (started !== undefined) return refusedLauncher(started.command, started.args, { ...declaredEnv, ...started.env });
   if (launcher === 'pnpx') return "pnpx reads the workspace's .npmrc, whose registry a repository sets to choose the code it runs: write the command as pnpm dlx, which toolgate starts with --dir naming a folder of its own";
   if (launcher === 'bunx' || (launcher === 'bun' && args.find((arg) => !arg.startsWith('-')) === 'x')) {
@@ -116,7 +122,9 @@ export function refusedLauncher(command: string, args: readonly string[], declar
   const npmPreload = npmOptions === undefined ? undefined : barePreload(nodeOptionsArgs(npmOptions));
   if (npmPreload !== undefined) return preloadRefusal(npmPreload, '--node-options');
   const inner = packageRunner ? launcherPackage(args) : undefined;
-  if (inner !== undefined && !/yarn|corepack/.test(inner)) return `${launcher} starts ${inner}, a launcher toolgate does not read through another: name it as the command`;
+  if (inner !== undefined && !/yarn|corepack/.test(inner)) {
+    return `${launcher} starts ${inner}, a launcher toolgate does not read through another (an argument of the server's that reads as a launcher's name counts too): name it as the command`;
+  }
   if (launcher === 'yarn' || launcher === 'corepack' || inner !== undefined) {
     return "yarn runs the script the workspace's .yarnrc.yml names as its yarnPath in its own place, whatever --cwd says, and loads the plugins it lists, and corepack starts the package manager the workspace's package.json names: start the server with node, npx or pnpm dlx";
   }
@@ -135,9 +143,9 @@ export function refusedLauncher(command: string, args: readonly string[], declar
  * `NODE_OPTIONS` would be node's command line; one named by its path is
  * read, and judged as a declared `NODE_OPTIONS` is.
  */
-function envFileRefusal(args: readonly string[]): string | undefined {
+function envFileRefusal(launcher: string, args: readonly string[]): string | undefined {
   for (const file of nodeEnvFiles(args)) {
-    if (!isAbsolute(file)) return `node --env-file names ${file}, a file of the workspace, whose NODE_OPTIONS would be node's own options: name a file of your own by its path, or declare the variables in env`;
+    if (!isAbsolute(file)) return `${launcher} --env-file names ${file}, a file of the workspace, whose NODE_OPTIONS (or DENO_DIR, or registry) would be the launcher's own: name a file of your own by its path, or declare the variables in env`;
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
