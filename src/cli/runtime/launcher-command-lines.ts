@@ -171,8 +171,7 @@ export function barePreload(args: readonly string[]): string | undefined {
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index] as string;
     const equals = arg.indexOf('=');
-    // node reads `_` in an option's name as `-` (`--experimental_loader`).
-    const option = (equals === -1 ? arg : arg.slice(0, equals)).replace(/(?<=^--.*)_/g, '-');
+    const option = nodeOptionName(equals === -1 ? arg : arg.slice(0, equals));
     if (!NODE_PRELOADS.has(option)) continue;
     const module = equals === -1 ? args[(index += 1)] : arg.slice(equals + 1);
     if (module !== undefined && !/^(?:[./\\]|[a-z]:|node:|file:|data:)/i.test(module)) return module;
@@ -225,7 +224,7 @@ function positionsIn(options: readonly string[]): number[] {
 export function nodeEnvFiles(args: readonly string[]): string[] {
   const files: string[] = [];
   for (let index = 0; index < args.length; index += 1) {
-    const arg = (args[index] as string).replace(/(?<=^--.*)_/g, '-');
+    const arg = nodeOptionName(args[index] as string);
     const match = /^--env-file(?:-if-exists)?(=|$)/.exec(arg);
     if (match === null) continue;
     if (match[1] === '=') files.push(arg.slice(arg.indexOf('=') + 1));
@@ -246,9 +245,27 @@ export function nodeOptionsInEnvFile(text: string): string | undefined {
   return value;
 }
 
+/** An option's name as node reads it: `_` in a long option's name is `-` (`--experimental_loader`). */
+function nodeOptionName(arg: string): string {
+  return arg.replace(/(?<=^--.*)_/g, '-');
+}
+
 /** The arguments of `NODE_OPTIONS` as node reads them: separated by spaces, outside quotes. */
 export function nodeOptionsArgs(value: string): string[] {
   return [...value.matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2] ?? '');
+}
+
+/** The first module a `NODE_OPTIONS` value loads by a bare name (see `barePreload`), or undefined. */
+export function nodeOptionsPreload(value: string): string | undefined {
+  return barePreload(nodeOptionsArgs(value));
+}
+
+/** The value of npm's `--node-options`, which npm hands to what it runs as `NODE_OPTIONS`. */
+export function npmNodeOptions(args: readonly string[]): string | undefined {
+  const at = args.findIndex((arg) => arg === '--node-options' || arg.startsWith('--node-options='));
+  if (at === -1) return undefined;
+  const arg = args[at] as string;
+  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[at + 1];
 }
 
 /** uv's options naming the folder it takes its project and configuration from. */

@@ -38,7 +38,8 @@ import {
   nodeEnvFiles,
   nodeLauncherScript,
   nodeOptionsInEnvFile,
-  nodeOptionsArgs,
+  nodeOptionsPreload,
+  npmNodeOptions,
   npmRunsPackage,
   pnpmRunsPackage,
   pythonArgs,
@@ -95,7 +96,7 @@ const WRAPPERS = new Set(['nice', 'nohup', 'setsid', 'timeout', 'stdbuf', 'ionic
 export function refusedLauncher(command: string, args: readonly string[], declaredEnv: Env = {}): string | undefined {
   // node reads NODE_OPTIONS, and npm hands npm_config_node_options to what it runs as NODE_OPTIONS.
   for (const [name, value] of Object.entries(declaredEnv)) {
-    const preload = /^(?:NODE_OPTIONS|npm_config_node_options)$/i.test(name) ? barePreload(nodeOptionsArgs(value)) : undefined;
+    const preload = /^(?:NODE_OPTIONS|npm_config_node_options)$/i.test(name) ? nodeOptionsPreload(value) : undefined;
     if (preload !== undefined) return preloadRefusal(preload, name);
   }
   const launcher = launcherOf(command);
@@ -118,8 +119,8 @@ export function refusedLauncher(command: string, args: readonly string[], declar
     return "bunx runs the workspace's node_modules/.bin ahead of the package it names, and a repository ships its own copy there: start the server with npx or pnpm dlx, which toolgate keeps to the package named, or by the path of an installed copy";
   }
   const packageRunner = launcher === 'npx' || launcher === 'deno' || (launcher === 'npm' && npmRunsPackage(args)) || (launcher === 'pnpm' && pnpmRunsPackage(args));
-  const npmOptions = launcher === 'npx' || launcher === 'npm' ? nodeOptionsOf(args) : undefined;
-  const npmPreload = npmOptions === undefined ? undefined : barePreload(nodeOptionsArgs(npmOptions));
+  const npmOptions = launcher === 'npx' || launcher === 'npm' ? npmNodeOptions(args) : undefined;
+  const npmPreload = npmOptions === undefined ? undefined : nodeOptionsPreload(npmOptions);
   if (npmPreload !== undefined) return preloadRefusal(npmPreload, '--node-options');
   const inner = packageRunner ? launcherPackage(args) : undefined;
   if (inner !== undefined && !/yarn|corepack/.test(inner)) {
@@ -152,18 +153,10 @@ function envFileRefusal(launcher: string, args: readonly string[]): string | und
     } catch {
       continue;
     }
-    const preload = barePreload(nodeOptionsArgs(nodeOptionsInEnvFile(text) ?? ''));
+    const preload = nodeOptionsPreload(nodeOptionsInEnvFile(text) ?? '');
     if (preload !== undefined) return preloadRefusal(preload, file);
   }
   return undefined;
-}
-
-/** The value of npm's `--node-options`, which npm hands to what it runs as NODE_OPTIONS. */
-function nodeOptionsOf(args: readonly string[]): string | undefined {
-  const at = args.findIndex((arg) => arg === '--node-options' || arg.startsWith('--node-options='));
-  if (at === -1) return undefined;
-  const arg = args[at] as string;
-  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[at + 1];
 }
 
 function preloadRefusal(module: string, where: string): string {
