@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useAttackHomes } from './support/attack-workspace.js';
@@ -86,4 +86,37 @@ describe('attack: a repository that tracks more files in .toolgate/ than git’s
     // The journal and its anchor would have been written beside the shipped files, all of it staged by `git add -A`.
     expect(git(workspace, 'status', '--porcelain')).not.toContain('.toolgate/');
   }, 60_000);
+});
+
+describe('attack: a repository whose git never answers the check', () => {
+  it('an index that is a named pipe (git waits on it for good): the start is refused, not taken for "nothing tracked"', async () => {
+    const workspace = makeWorkspace(CONFIG, { 'notes.md': 'notes\n', '.toolgate/.gitignore': '!*\n', '.toolgate/journal.db': '' });
+    commit(workspace, ['notes.md', '.toolgate']);
+    // A workspace unpacked from an archive can hold any kind of file under .git; git opens its index and waits for a writer.
+    rmSync(join(workspace, '.git/index'));
+    execFileSync('mkfifo', [join(workspace, '.git/index')]);
+    const started = Date.now();
+    const called = await readNotes(workspace);
+    expect(called.code, called.stdout).toBe(2);
+    expect(called.stderr).toContain('git did not answer');
+    expect(called.stdout).not.toContain('notes');
+    // One wait for git, not one for each file the checks ask about.
+    expect(Date.now() - started).toBeLessThan(25_000);
+  }, 40_000);
+
+  it('an index cut short (git ls-files fails inside the repository): the start is refused too', async () => {
+    const workspace = makeWorkspace(CONFIG, { 'notes.md': 'notes\n', '.toolgate/.gitignore': '!*\n', '.toolgate/journal.db': '' });
+    commit(workspace, ['notes.md', '.toolgate']);
+    writeFileSync(join(workspace, '.git/index'), 'DIRC');
+    const called = await readNotes(workspace);
+    expect(called.code, called.stdout).toBe(2);
+    expect(called.stderr).toContain('git could not read what the repository there tracks');
+  }, 30_000);
+
+  it('held: a workspace that is no repository, with git there, starts', async () => {
+    const workspace = makeWorkspace(CONFIG, { 'notes.md': 'notes\n' });
+    const called = await readNotes(workspace);
+    expect(called.code, called.stderr).toBe(0);
+    expect(called.stdout).toContain('notes');
+  }, 30_000);
 });
