@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Stream } from 'node:stream';
 import { join } from 'node:path';
+import { onTestFinished } from 'vitest';
 
 export const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'bin.js');
 
@@ -69,8 +70,22 @@ export function runCli(args: readonly string[], cwd: string, input?: string, env
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.once('error', reject);
     child.once('exit', (code) => resolve({ code, stdout, stderr }));
+    // A test that times out (or fails) while the CLI still runs would leave it running past the whole suite:
+    // a `serve` keeps its port, its journal and a core.
+    stopWhenTestEnds(child);
     child.stdin.end(input);
   });
+}
+
+/** Kill `child` once the running test has ended, if it has not exited by then; outside a test, nothing. */
+function stopWhenTestEnds(child: ReturnType<typeof spawn>): void {
+  try {
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
+  } catch {
+    // Called from a hook rather than a test: the hook's own cleanup owns the process.
+  }
 }
 
 /** Transport options that send the bearer token of a gateway `serve --http --json` started, read from the file its start-up document names. */
