@@ -1,5 +1,5 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeAfterEach, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
@@ -55,6 +55,39 @@ describe("attack: a repository ships the upstream server's package", () => {
   });
 });
 
+describe("attack: a repository ships a program the package npx runs looks up by name", () => {
+  // npm runs the package's command with the workspace's node_modules/.bin (and those of the folders above it) ahead of
+  // the system's on PATH: the package's `#!/usr/bin/env node` found the repository's `node`, which ran its own code
+  // and then the server, so nothing looked amiss. Hand-tried with npm 11 and the README's server-filesystem.
+  it("npx -y <package>: the package's command runs the system's node, not the workspace's node_modules/.bin/node", async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'toolgate-attack-npx-bin-'));
+    try {
+      // The operator's server, a package in a folder of its own (offline: npx installs it from there).
+      const server = join(parent, 'server');
+      mkdirSync(server);
+      writeFileSync(join(server, 'package.json'), JSON.stringify({ name: 'probe-server', version: '1.0.0', bin: { 'probe-server': 'server.js' } }));
+      writeFileSync(join(server, 'server.js'), "#!/usr/bin/env node\nrequire('node:fs').writeFileSync(require('node:path').join(process.cwd(), 'SERVER-RAN'), process.execPath);\nprocess.stdin.resume().once('end', () => process.exit(0));\n");
+      chmodSync(join(server, 'server.js'), 0o755);
+      const repository = join(parent, 'repository');
+      mkdirSync(repository);
+      const workspace = makeWorkspace({ servers: { probe: { command: 'npx', args: ['-y', server], env: { npm_config_offline: 'true' }, connectTimeoutMs: 5_000 } } }, {}, repository);
+      // The repository's node, in the workspace and in a folder above it (a monorepo's root).
+      const planted = `#!/bin/sh\necho ran >> "$PWD/PLANTED-NODE"\nexec ${process.execPath} "$@"\n`;
+      for (const bin of [join(workspace, 'node_modules', '.bin'), join(repository, 'node_modules', '.bin')]) {
+        mkdirSync(bin, { recursive: true });
+        writeFileSync(join(bin, 'node'), planted);
+        chmodSync(join(bin, 'node'), 0o755);
+      }
+      opened.gateway(await serveWorkspace(workspace, { args: ['--no-console'] }));
+      await expect.poll(() => existsSync(join(workspace, 'SERVER-RAN')), { timeout: 20_000 }).toBe(true);
+      expect(existsSync(join(workspace, 'PLANTED-NODE'))).toBe(false);
+      expect(readFileSync(join(workspace, 'SERVER-RAN'), 'utf8')).not.toContain('node_modules');
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  }, 40_000);
+});
+
 /** A Python older than 3.11 on this machine (pyenv's), which reads no PYTHONSAFEPATH; undefined when there is none. */
 function pythonBefore311(): string | undefined {
   const versions = join(homedir(), '.pyenv', 'versions');
@@ -106,6 +139,20 @@ describe('attack: a repository ships the code a launcher toolgate cannot hold ru
     // hands npm_config_node_options to the server as NODE_OPTIONS (the workspace's node_modules/tsx ran beside the real server).
     ['npx -y deno', { command: 'npx', args: ['-y', 'deno', 'run', '-A', 'npm:@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: npx starts deno, a launcher toolgate does not read through another/],
     ['npm_config_node_options', { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'], env: { npm_config_node_options: '--require tsx' } }, /servers\.fs: node loads tsx \(named in npm_config_node_options\)/],
+    // A fifth attack (each tried by hand through toolgate serve, a marker left by the workspace's code): npm's other
+    // spellings of --node-options, bun's BUN_OPTIONS, npx -c, env -i stripping what toolgate sets (tsx read the
+    // workspace's tsconfig.json again), pipx's __pypackages__, cargo's .cargo/config.toml runner, nodemon.json's
+    // events, bun run <name>, and node 24's node.config.json.
+    ['npm_config_node-options', { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'], env: { 'npm_config_node-options': '--require tsx' } }, /servers\.fs: node loads tsx/],
+    ['npx --node-opt', { command: 'npx', args: ['--node-opt=--require tsx', '-y', '@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: node loads tsx \(named in --node-options\)/],
+    ['BUN_OPTIONS', { command: 'bun', args: ['run', '/srv/mcp/server.mjs'], env: { BUN_OPTIONS: '--preload=tsx' } }, /servers\.fs: node loads tsx \(named in BUN_OPTIONS\)/],
+    ['npx -c', { command: 'npx', args: ['-c', 'node --require tsx /srv/mcp/server.mjs'] }, /servers\.fs: npx -c runs a command line through a shell/],
+    ['env -i', { command: 'env', args: ['-i', 'tsx', '/srv/mcp/server.mts'] }, /servers\.fs: env is given an option toolgate does not read/],
+    ['pipx run', { command: 'pipx', args: ['run', 'mcp-server-git'] }, /servers\.fs: pipx runs the app of the workspace's __pypackages__/],
+    ['cargo run', { command: 'cargo', args: ['run', '-q', '--manifest-path', '/srv/mcp/rs/Cargo.toml'] }, /servers\.fs: cargo reads the workspace's \.cargo\/config\.toml/],
+    ['npx nodemon', { command: 'npx', args: ['-y', 'nodemon', '--quiet', '/srv/mcp/server.mjs'] }, /servers\.fs: npx starts nodemon, which reads its configuration/],
+    ['bun run <name>', { command: 'bun', args: ['run', 'mcp-server-filesystem', '.'] }, /servers\.fs: bun run <name>/],
+    ['node --experimental-default-config-file', { command: 'node', args: ['--experimental-default-config-file', '/srv/mcp/server.mjs'] }, /servers\.fs: node --experimental-config-file/],
   ])('%s: the start is refused, naming the server and what to write instead', async (_name, server, message) => {
     const workspace = makeWorkspace(
       { servers: { fs: server } },

@@ -235,18 +235,24 @@ export function nodeEnvFiles(args: readonly string[]): string[] {
   return files;
 }
 
-/** The value an env file gives `NODE_OPTIONS` (its last line for it, quotes taken off), or undefined. */
+/**
+ * What an env file may give `NODE_OPTIONS`: every value a line for it holds,
+ * each with its quotes of any kind (`"`, `'`, a backtick) taken off, joined.
+ * node's reader drops a trailing `# comment` and reads a quoted value up to
+ * its closing quote; read this way, without quotes and with what follows,
+ * every module those values could load is among the words judged.
+ */
 export function nodeOptionsInEnvFile(text: string): string | undefined {
-  let value: string | undefined;
-  for (const line of text.split(/\r?\n/)) {
-    const match = /^\s*(?:export\s+)?NODE_OPTIONS\s*=\s*(.*)$/.exec(line);
-    if (match !== null) value = (match[1] ?? '').trim().replace(/^(["'])(.*)\1$/, '$2');
+  const values: string[] = [];
+  for (const line of text.split(/\r?\n|\r/)) {
+    const match = /^\s*(?:export\s+)?NODE_OPTIONS\s*=(.*)$/.exec(line);
+    if (match !== null) values.push((match[1] ?? '').replace(/["'`]/g, ' '));
   }
-  return value;
+  return values.length === 0 ? undefined : values.join(' ');
 }
 
 /** An option's name as node reads it: `_` in a long option's name is `-` (`--experimental_loader`). */
-function nodeOptionName(arg: string): string {
+export function nodeOptionName(arg: string): string {
   return arg.replace(/(?<=^--.*)_/g, '-');
 }
 
@@ -260,9 +266,12 @@ export function nodeOptionsPreload(value: string): string | undefined {
   return barePreload(nodeOptionsArgs(value));
 }
 
+/** npm's `--node-options`, and each abbreviation of it npm expands (`--node-opt`), in either spelling. */
+const NPM_NODE_OPTIONS = /^--node[-_]o(?:p(?:t(?:i(?:o(?:ns?)?)?)?)?)?(?:=|$)/i;
+
 /** The value of npm's `--node-options`, which npm hands to what it runs as `NODE_OPTIONS`. */
 export function npmNodeOptions(args: readonly string[]): string | undefined {
-  const at = args.findIndex((arg) => arg === '--node-options' || arg.startsWith('--node-options='));
+  const at = args.findIndex((arg) => NPM_NODE_OPTIONS.test(arg));
   if (at === -1) return undefined;
   const arg = args[at] as string;
   return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[at + 1];
@@ -298,9 +307,14 @@ export function launcherPackage(args: readonly string[]): string | undefined {
   return (end === -1 ? args : args.slice(0, end + 2)).find((arg) => LAUNCHER_PACKAGE.test(arg.replace(/^--?(?:p|package)=/, '')));
 }
 
-/** `env`'s options toolgate reads: each one alone, those that take a value followed by it or written `--unset=NAME`. */
-const ENV_FLAGS = new Set(['-i', '--ignore-environment', '-0', '--null', '-v', '--debug']);
-const ENV_VALUED = new Set(['-u', '--unset', '-C', '--chdir']);
+/**
+ * `env`'s options toolgate reads: each one alone, those that take a value
+ * followed by it or written `--chdir=DIR`. Not `-i` nor `-u`: they took off
+ * what toolgate sets for the command (`launcherEnv`), and `env -i tsx`
+ * mapped the server's imports through the workspace's `tsconfig.json` again.
+ */
+const ENV_FLAGS = new Set(['-0', '--null', '-v', '--debug']);
+const ENV_VALUED = new Set(['-C', '--chdir']);
 
 /**
  * Where the command `env` runs begins among its arguments (after its own
@@ -317,7 +331,7 @@ export function envCommandIndex(args: readonly string[]): number | undefined {
       index += 1;
       continue;
     }
-    if (ENV_FLAGS.has(arg) || /^--(?:unset|chdir)=/.test(arg)) continue;
+    if (ENV_FLAGS.has(arg) || arg.startsWith('--chdir=')) continue;
     if (arg.startsWith('-')) return undefined;
     if (/^[^=]+=/.test(arg)) continue;
     return index;

@@ -30,6 +30,7 @@ import type { ResolvedConfig } from '../config/config-types.js';
 import { buildPolicy, REMEMBERED_RULE_PREFIX } from './build-policy.js';
 import { diffForWrite } from './diff-for-write.js';
 import { gatewayHostOptions, gatewaySpillDir, prepareGatewayStateFolder, prepareUserStateFolder, userStateFolder } from './gateway-host-options.js';
+import { writeNpmScriptShell } from './npm-script-shell.js';
 import { launcherArgs, launcherEnv, refusedLauncher } from './upstream-launcher.js';
 import { registryLimits } from './registry-limits.js';
 import { vouchSigningKey } from './vouch-signing-key.js';
@@ -118,7 +119,10 @@ function upstreamConfigs(config: ResolvedConfig): McpServerConfig[] {
       // Started in the workspace, whose relative paths its arguments name; the code it runs is never the workspace's.
       const refused = refusedLauncher(server.command, server.args ?? [], server.env);
       if (refused !== undefined) throw new CliError('config', `${file}: servers.${name}: ${refused}.`);
-      const args = launcherArgs(server.command, server.args ?? [], userStateFolder(config, homedir()), server.env);
+      const neutral = userStateFolder(config, homedir());
+      const args = launcherArgs(server.command, server.args ?? [], neutral, server.env);
+      // The shell npx and `npm exec` are told to run the package's command through (`--script-shell`).
+      if (args.some((arg) => arg.startsWith('--script-shell='))) writeNpmScriptShell(neutral);
       upstream = { ...common, transport: 'stdio', command: server.command, args, env: launcherEnv(server.env), cwd: config.workspace, ...pipeBounds };
     }
     try {

@@ -6,16 +6,16 @@ import { launcherArgs, launcherEnv, refusedLauncher } from './upstream-launcher.
 
 describe('launcherArgs', () => {
   it("gives npx and npm exec a prefix of the gateway's own ahead of every argument, so the workspace never supplies the package", () => {
-    expect(launcherArgs('npx', ['-y', '@modelcontextprotocol/server-filesystem', '.'], '/home/me/.config/toolgate')).toEqual(['--prefix=/home/me/.config/toolgate', '-y', '@modelcontextprotocol/server-filesystem', '.']);
-    expect(launcherArgs('/usr/bin/npx', ['pkg'], '/n')).toEqual(['--prefix=/n', 'pkg']);
-    expect(launcherArgs('C:\\node\\npx.cmd', ['pkg'], '/n')).toEqual(['--prefix=/n', 'pkg']);
+    expect(launcherArgs('npx', ['-y', '@modelcontextprotocol/server-filesystem', '.'], '/home/me/.config/toolgate')).toEqual(['--prefix=/home/me/.config/toolgate', '--script-shell=/home/me/.config/toolgate/npm-script-shell', '-y', '@modelcontextprotocol/server-filesystem', '.']);
+    expect(launcherArgs('/usr/bin/npx', ['pkg'], '/n')).toEqual(['--prefix=/n', '--script-shell=/n/npm-script-shell', 'pkg']);
+    expect(launcherArgs('C:\\node\\npx.cmd', ['pkg'], '/n')).toEqual(['--prefix=/n', '--script-shell=/n/npm-script-shell', 'pkg']);
     // npm's exec under each spelling npm takes, wherever npm's own options put it.
     for (const args of [['exec', '--yes', 'pkg'], ['x', 'pkg'], ['exe', '--yes', 'pkg'], ['--yes', 'exec', 'pkg', '--', '.'], ['--loglevel', 'silent', 'exec', '-y', 'pkg']]) {
-      expect(launcherArgs('npm', args, '/n'), args.join(' ')).toEqual(['--prefix=/n', ...args]);
+      expect(launcherArgs('npm', args, '/n'), args.join(' ')).toEqual(['--prefix=/n', '--script-shell=/n/npm-script-shell', ...args]);
     }
     // A prefix the operator gave comes later and wins (npm takes the last); one after the package is the server's, and npx reads none there.
-    expect(launcherArgs('npx', ['--prefix', '/mine', 'pkg'], '/n')).toEqual(['--prefix=/n', '--prefix', '/mine', 'pkg']);
-    expect(launcherArgs('npx', ['-y', 'pkg', '.', '--prefix=/tmp'], '/n')).toEqual(['--prefix=/n', '-y', 'pkg', '.', '--prefix=/tmp']);
+    expect(launcherArgs('npx', ['--prefix', '/mine', 'pkg'], '/n')).toEqual(['--prefix=/n', '--script-shell=/n/npm-script-shell', '--prefix', '/mine', 'pkg']);
+    expect(launcherArgs('npx', ['-y', 'pkg', '.', '--prefix=/tmp'], '/n')).toEqual(['--prefix=/n', '--script-shell=/n/npm-script-shell', '-y', 'pkg', '.', '--prefix=/tmp']);
   });
 
   it("gives pnpm dlx a folder of the gateway's own to read its configuration from, wherever pnpm's options put dlx", () => {
@@ -77,14 +77,14 @@ describe('launcherArgs', () => {
 
   it('reads a command started through env as that command, and puts env back in front', () => {
     expect(launcherArgs('/usr/bin/env', ['/root/.pyenv/versions/3.10.13/bin/python3.10', '-m', 'mcp_server_git'], '/n')).toEqual(['/root/.pyenv/versions/3.10.13/bin/python3.10', '-P', '-m', 'mcp_server_git']);
-    expect(launcherArgs('env', ['-i', 'HOME=/home/me', '-u', 'X', 'npx', '-y', 'pkg'], '/n')).toEqual(['-i', 'HOME=/home/me', '-u', 'X', 'npx', '--prefix=/n', '-y', 'pkg']);
+    expect(launcherArgs('env', ['-v', 'HOME=/home/me', '-C', '/srv', 'npx', '-y', 'pkg'], '/n')).toEqual(['-v', 'HOME=/home/me', '-C', '/srv', 'npx', '--prefix=/n', '--script-shell=/n/npm-script-shell', '-y', 'pkg']);
     expect(launcherArgs('env', ['--', 'deno', 'run', 'npm:x'], '/n')).toEqual(['--', 'deno', 'run', '--no-config', 'npm:x']);
     expect(launcherArgs('env', ['A=1'], '/n')).toEqual(['A=1']);
   });
 
   it('reads a launcher node runs by the path of its script as that launcher', () => {
-    expect(launcherArgs('node', ['/usr/lib/node_modules/npm/bin/npx-cli.js', '-y', 'pkg'], '/n')).toEqual(['/usr/lib/node_modules/npm/bin/npx-cli.js', '--prefix=/n', '-y', 'pkg']);
-    expect(launcherArgs('node', ['--max-old-space-size=512', '/usr/lib/node_modules/npm/bin/npm-cli.js', 'exec', 'pkg'], '/n')).toEqual(['--max-old-space-size=512', '/usr/lib/node_modules/npm/bin/npm-cli.js', '--prefix=/n', 'exec', 'pkg']);
+    expect(launcherArgs('node', ['/usr/lib/node_modules/npm/bin/npx-cli.js', '-y', 'pkg'], '/n')).toEqual(['/usr/lib/node_modules/npm/bin/npx-cli.js', '--prefix=/n', '--script-shell=/n/npm-script-shell', '-y', 'pkg']);
+    expect(launcherArgs('node', ['--max-old-space-size=512', '/usr/lib/node_modules/npm/bin/npm-cli.js', 'exec', 'pkg'], '/n')).toEqual(['--max-old-space-size=512', '/usr/lib/node_modules/npm/bin/npm-cli.js', '--prefix=/n', '--script-shell=/n/npm-script-shell', 'exec', 'pkg']);
     expect(launcherArgs('node', ['/home/me/pnpm/bin/pnpm.cjs', 'dlx', 'pkg'], '/n')).toEqual(['/home/me/pnpm/bin/pnpm.cjs', '--dir=/n', 'dlx', 'pkg']);
     expect(launcherArgs('node', ['-e', 'x', '/srv/npx-cli.js'], '/n')).toEqual(['-e', 'x', '/srv/npx-cli.js']);
   });
@@ -159,17 +159,17 @@ describe('refusedLauncher', () => {
 
   it('knows a launcher by the file it is, not by how it was named', () => {
     // Names in any case, with a Windows extension; Debian's nodejs; npm's scripts run by path, or through a link to them.
-    expect(launcherArgs('C:\\node\\NPX.CMD', ['pkg'], '/n')).toEqual(['--prefix=/n', 'pkg']);
-    expect(launcherArgs('/usr/lib/node_modules/npm/bin/npx-cli.js', ['-y', 'pkg'], '/n')).toEqual(['--prefix=/n', '-y', 'pkg']);
+    expect(launcherArgs('C:\\node\\NPX.CMD', ['pkg'], '/n')).toEqual(['--prefix=/n', '--script-shell=/n/npm-script-shell', 'pkg']);
+    expect(launcherArgs('/usr/lib/node_modules/npm/bin/npx-cli.js', ['-y', 'pkg'], '/n')).toEqual(['--prefix=/n', '--script-shell=/n/npm-script-shell', '-y', 'pkg']);
     expect(refusedLauncher('nodejs', ['--import', 'tsx', '/srv/s.ts'])).toMatch(/^node loads tsx/);
     expect(refusedLauncher('/srv/bin/yarn.js', ['dlx', 'pkg'])).toMatch(/^yarn runs/);
     expect(refusedLauncher('node', ['/srv/yarn-4.18.0.cjs', 'dlx', 'pkg'])).toMatch(/^yarn runs/);
     // An option of node's this reader does not know takes a value: the launcher script after it is still found.
     expect(refusedLauncher('node', ['--disable-warning', 'ExperimentalWarning', '/srv/yarn.js', 'dlx', 'pkg'])).toMatch(/^yarn runs/);
-    expect(launcherArgs('node', ['--disable-warning', 'ExperimentalWarning', '/usr/lib/node_modules/npm/bin/npx-cli.js', 'pkg'], '/n')).toEqual(['--disable-warning', 'ExperimentalWarning', '/usr/lib/node_modules/npm/bin/npx-cli.js', '--prefix=/n', 'pkg']);
+    expect(launcherArgs('node', ['--disable-warning', 'ExperimentalWarning', '/usr/lib/node_modules/npm/bin/npx-cli.js', 'pkg'], '/n')).toEqual(['--disable-warning', 'ExperimentalWarning', '/usr/lib/node_modules/npm/bin/npx-cli.js', '--prefix=/n', '--script-shell=/n/npm-script-shell', 'pkg']);
     // After `--` node runs the next argument; npm's index.js and yarn classic's lib/cli.js start npm and yarn.
-    expect(launcherArgs('node', ['--', '/usr/lib/node_modules/npm/bin/npx-cli.js', '-y', 'pkg'], '/n')).toEqual(['--', '/usr/lib/node_modules/npm/bin/npx-cli.js', '--prefix=/n', '-y', 'pkg']);
-    expect(launcherArgs('node', ['/usr/lib/node_modules/npm/index.js', 'exec', 'pkg'], '/n')).toEqual(['/usr/lib/node_modules/npm/index.js', '--prefix=/n', 'exec', 'pkg']);
+    expect(launcherArgs('node', ['--', '/usr/lib/node_modules/npm/bin/npx-cli.js', '-y', 'pkg'], '/n')).toEqual(['--', '/usr/lib/node_modules/npm/bin/npx-cli.js', '--prefix=/n', '--script-shell=/n/npm-script-shell', '-y', 'pkg']);
+    expect(launcherArgs('node', ['/usr/lib/node_modules/npm/index.js', 'exec', 'pkg'], '/n')).toEqual(['/usr/lib/node_modules/npm/index.js', '--prefix=/n', '--script-shell=/n/npm-script-shell', 'exec', 'pkg']);
     expect(refusedLauncher('node', ['/home/me/.npm/_npx/1/node_modules/yarn/lib/cli.js', 'dlx', 'pkg'])).toMatch(/^yarn runs/);
   });
 
@@ -180,8 +180,8 @@ describe('refusedLauncher', () => {
       writeFileSync(join(folder, 'node'), '');
       symlinkSync(join(folder, 'npx-cli.js'), join(folder, 'NPX'));
       symlinkSync(join(folder, 'node'), join(folder, 'runtime'));
-      expect(launcherArgs(join(folder, 'NPX'), ['-y', 'pkg'], '/n')).toEqual(['--prefix=/n', '-y', 'pkg']);
-      expect(launcherArgs('node', [join(folder, 'NPX'), '-y', 'pkg'], '/n')).toEqual([join(folder, 'NPX'), '--prefix=/n', '-y', 'pkg']);
+      expect(launcherArgs(join(folder, 'NPX'), ['-y', 'pkg'], '/n')).toEqual(['--prefix=/n', '--script-shell=/n/npm-script-shell', '-y', 'pkg']);
+      expect(launcherArgs('node', [join(folder, 'NPX'), '-y', 'pkg'], '/n')).toEqual([join(folder, 'NPX'), '--prefix=/n', '--script-shell=/n/npm-script-shell', '-y', 'pkg']);
       expect(refusedLauncher(join(folder, 'runtime'), ['--import', 'tsx', '/srv/s.ts'])).toMatch(/^node loads tsx/);
     } finally {
       rmSync(folder, { recursive: true, force: true });
@@ -210,6 +210,24 @@ describe('refusedLauncher', () => {
     expect(refusedLauncher('npx', ['-y', '--node-options=--import=tsx', 'pkg'])).toMatch(/^node loads tsx \(named in --node-options\)/);
     expect(refusedLauncher('npm', ['exec', '--node-options', '-r dotenv/config', 'pkg'])).toMatch(/^node loads dotenv\/config/);
     expect(refusedLauncher('npx', ['-y', 'pkg'], { npm_config_node_options: '--require tsx' })).toMatch(/^node loads tsx \(named in npm_config_node_options\)/);
+    // npm reads the name with a dash too, and expands an abbreviation of the option; bun reads BUN_OPTIONS as its command line.
+    expect(refusedLauncher('npx', ['-y', 'pkg'], { 'npm_config_node-options': '--require tsx' })).toMatch(/^node loads tsx/);
+    for (const option of ['--node-opt=--require tsx', '--node-o=--require tsx', '--node_options=--require tsx']) expect(refusedLauncher('npx', [option, '-y', 'pkg']), option).toMatch(/^node loads tsx/);
+    expect(refusedLauncher('bun', ['run', '/srv/s.mjs'], { BUN_OPTIONS: '--preload=tsx' })).toMatch(/^node loads tsx \(named in BUN_OPTIONS\)/);
+  });
+
+  it('refuses what runs a command line or a name the workspace answers, and launchers it cannot hold', () => {
+    expect(refusedLauncher('npx', ['-c', 'node --require tsx /srv/s.mjs'])).toMatch(/^npx -c runs a command line through a shell/);
+    expect(refusedLauncher('npm', ['exec', '--call=mcp-server', 'x'])).toMatch(/^npm -c runs a command line/);
+    expect(refusedLauncher('npx', ['-y', 'some-server', '--', '-c', '/srv/config.json'])).toBeUndefined();
+    for (const args of [['run', 'mcp-server-filesystem', '.'], ['mcp-server-filesystem', '.'], ['--hot', 'run', 'start']]) expect(refusedLauncher('bun', args), args.join(' ')).toMatch(/^bun run <name>/);
+    for (const args of [['run', '/srv/s.mjs'], ['/srv/s.ts'], ['run', 'server.ts'], ['index.js']]) expect(refusedLauncher('bun', args), args.join(' ')).toBeUndefined();
+    expect(refusedLauncher('pipx', ['run', 'mcp-server-git'])).toMatch(/^pipx runs the app of the workspace's __pypackages__/);
+    for (const command of ['cargo', '/root/.cargo/bin/cargo', 'rustup']) expect(refusedLauncher(command, ['run', '--manifest-path', '/srv/Cargo.toml']), command).toMatch(/reads the workspace's \.cargo\/config\.toml and rust-toolchain\.toml/);
+    for (const runner of ['nodemon', 'vite-node', 'ts-node', 'ts-node@10']) expect(refusedLauncher('npx', ['-y', runner, '/srv/s.mjs']), runner).toMatch(/reads its configuration \(and the code it names\) from the folder it starts in/);
+    for (const option of ['--experimental-default-config-file', '--experimental-config-file=node.config.json', '--experimental_config_file', '--experimental-config-file']) {
+      expect(refusedLauncher('node', [option, '/srv/s.mjs']), option).toMatch(/^node --experimental-config-file and --experimental-default-config-file read node's options from a file/);
+    }
   });
 
   it("refuses node's --env-file of the workspace, and one of the operator's whose NODE_OPTIONS loads a module by a bare name", () => {
@@ -217,6 +235,10 @@ describe('refusedLauncher', () => {
     try {
       writeFileSync(join(folder, 'apm.env'), 'SERVICE=x\nexport NODE_OPTIONS="-r dd-trace/init"\n');
       writeFileSync(join(folder, 'plain.env'), 'NODE_OPTIONS=--max-old-space-size=512\nTOKEN=y\n');
+      // node drops a trailing comment after a quoted value, and reads backticks as quotes.
+      writeFileSync(join(folder, 'quoted.env'), "NODE_OPTIONS='--require tsx' # dev preload\n");
+      writeFileSync(join(folder, 'backticks.env'), 'NODE_OPTIONS=`--require tsx`\n');
+      for (const file of ['quoted.env', 'backticks.env']) expect(refusedLauncher('node', [`--env-file=${join(folder, file)}`, '/srv/s.js']), file).toMatch(/^node loads tsx/);
       expect(refusedLauncher('node', ['--env-file=.env', '/srv/s.js'])).toMatch(/^node --env-file names \.env, a file of the workspace/);
       expect(refusedLauncher('node', ['--env-file-if-exists', 'config/.env', '/srv/s.js'])).toMatch(/^node --env-file names config\/\.env/);
       expect(refusedLauncher('node', [`--env-file=${join(folder, 'apm.env')}`, '/srv/s.js'])).toMatch(/^node loads dd-trace\/init \(named in .*apm\.env\)/);

@@ -28,6 +28,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { devNull } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
 import { upstreamPath } from '../../mcp/build-stdio-env.js';
+import { NPM_SCRIPT_SHELL_FILE } from './npm-script-shell.js';
 import {
   barePreload,
   bunArgs,
@@ -38,6 +39,7 @@ import {
   nodeEnvFiles,
   nodeLauncherScript,
   nodeOptionsInEnvFile,
+  nodeOptionName,
   nodeOptionsPreload,
   npmNodeOptions,
   npmRunsPackage,
@@ -52,6 +54,8 @@ type Env = Readonly<Record<string, string>>;
 /**
  * The arguments of a stdio upstream. npx and `npm exec` are given `--prefix`
  * naming `neutral`, a folder of the gateway's own outside the workspace, and
+ * `--script-shell` naming the shell there that keeps the workspace's
+ * `node_modules/.bin` off the package command's PATH (`writeNpmScriptShell`),
  * `pnpm dlx` is given `--dir` naming it, each ahead of every other argument:
  * npm and pnpm take the last of an option given twice, so a prefix or folder
  * the operator gave still wins, and one among the server's own arguments
@@ -68,7 +72,7 @@ export function launcherArgs(command: string, args: readonly string[], neutral: 
   const launcher = launcherOf(command);
   const started = startedCommand(launcher, args);
   if (typeof started === 'object') return [...started.head, ...launcherArgs(started.command, started.args, neutral, { ...declaredEnv, ...started.env })];
-  if (launcher === 'npx' || (launcher === 'npm' && npmRunsPackage(args))) return [`--prefix=${neutral}`, ...args];
+  if (launcher === 'npx' || (launcher === 'npm' && npmRunsPackage(args))) return [`--prefix=${neutral}`, `--script-shell=${join(neutral, NPM_SCRIPT_SHELL_FILE)}`, ...args];
   if (launcher === 'pnpm' && pnpmRunsPackage(args)) return [`--dir=${neutral}`, ...args];
   if (launcher === 'deno') return denoArgs(args);
   if (launcher === 'bun') return bunArgs(args);
@@ -94,15 +98,16 @@ const WRAPPERS = new Set(['nice', 'nohup', 'setsid', 'timeout', 'stdbuf', 'ionic
  * node); and a shell or other wrapper, whose command toolgate does not read.
  */
 export function refusedLauncher(command: string, args: readonly string[], declaredEnv: Env = {}): string | undefined {
-  // node reads NODE_OPTIONS, and npm hands npm_config_node_options to what it runs as NODE_OPTIONS.
+  // node reads NODE_OPTIONS, npm hands npm_config_node_options (`-` or `_`) to what it runs as NODE_OPTIONS, and bun
+  // reads BUN_OPTIONS as its own command line.
   for (const [name, value] of Object.entries(declaredEnv)) {
-    const preload = /^(?:NODE_OPTIONS|npm_config_node_options)$/i.test(name) ? nodeOptionsPreload(value) : undefined;
+    const preload = /^(?:NODE_OPTIONS|npm_config_node[-_]options|BUN_OPTIONS)$/i.test(name) ? nodeOptionsPreload(value) : undefined;
     if (preload !== undefined) return preloadRefusal(preload, name);
   }
   const launcher = launcherOf(command);
   if (WRAPPERS.has(launcher)) return `${launcher} starts a command line toolgate does not read: name the command it starts directly`;
   const started = startedCommand(launcher, args);
-  if (started === 'unread') return "env is given an option toolgate does not read (only -i, -u NAME, -C DIR, -v and -- are): write the command and its arguments out";
+  if (started === 'unread') return "env is given an option toolgate does not read (only -C DIR, -v, -0 and -- are; -i and -u would take off what toolgate sets for the command): write the command and its arguments out, and declare its environment in env";
   // node, and what starts a program under node's options or options like them: tsx (also through a package runner), bun and deno.
   const judged = started === undefined ? args : started.head;
   const nodeLike = launcher === 'node' || launcher === 'tsx' || launcher === 'bun' || launcher === 'deno' || ((launcher === 'npx' || launcher === 'npm' || launcher === 'pnpm') && judged.some((arg) => /^tsx(?:@.*)?$/.test(arg)));
@@ -110,6 +115,9 @@ export function refusedLauncher(command: string, args: readonly string[], declar
   if (preload !== undefined) return preloadRefusal(preload, 'its command line');
   const envFile = nodeLike ? envFileRefusal(launcher, judged) : undefined;
   if (envFile !== undefined) return envFile;
+  if (launcher === 'node' && judged.some((arg) => /^--experimental-(?:default-)?config-file(?:=|$)/.test(nodeOptionName(arg)))) {
+    return "node --experimental-config-file and --experimental-default-config-file read node's options from a file (the workspace's node.config.json), which can load its code first: give the options on the command line";
+  }
   if (launcher === 'deno' && judged.some((arg) => /^--(?:node-modules-dir(?!=none$)|vendor)(?:=|$)/.test(arg))) {
     return "deno --node-modules-dir and --vendor take the packages of the server from the workspace's node_modules and vendor folders: leave them out, or use --node-modules-dir=none";
   }
@@ -118,10 +126,22 @@ export function refusedLauncher(command: string, args: readonly string[], declar
   if (launcher === 'bunx' || (launcher === 'bun' && args.find((arg) => !arg.startsWith('-')) === 'x')) {
     return "bunx runs the workspace's node_modules/.bin ahead of the package it names, and a repository ships its own copy there: start the server with npx or pnpm dlx, which toolgate keeps to the package named, or by the path of an installed copy";
   }
+  if (launcher === 'bun' && bunRunsName(args)) {
+    return "bun run <name> (and bun <name>) runs the workspace's package.json script or node_modules/.bin of that name first: name the server's file by its path";
+  }
+  if ((launcher === 'npx' || (launcher === 'npm' && npmRunsPackage(args))) && npmRunsCommandLine(args)) {
+    return `${launcher} -c runs a command line through a shell, with the workspace's node_modules/.bin first: name the package and its arguments instead (a -c of the server's own goes after --)`;
+  }
+  const unheld = UNHELD_LAUNCHERS.get(launcher);
+  if (unheld !== undefined) return unheld;
   const packageRunner = launcher === 'npx' || launcher === 'deno' || (launcher === 'npm' && npmRunsPackage(args)) || (launcher === 'pnpm' && pnpmRunsPackage(args));
   const npmOptions = launcher === 'npx' || launcher === 'npm' ? npmNodeOptions(args) : undefined;
   const npmPreload = npmOptions === undefined ? undefined : nodeOptionsPreload(npmOptions);
   if (npmPreload !== undefined) return preloadRefusal(npmPreload, '--node-options');
+  const runner = packageRunner ? args.find((arg) => DEV_RUNNERS.test(arg)) : undefined;
+  if (runner !== undefined) {
+    return `${launcher} starts ${runner}, which reads its configuration (and the code it names) from the folder it starts in, the workspace: start the server with node or npx tsx`;
+  }
   const inner = packageRunner ? launcherPackage(args) : undefined;
   if (inner !== undefined && !/yarn|corepack/.test(inner)) {
     return `${launcher} starts ${inner}, a launcher toolgate does not read through another (an argument of the server's that reads as a launcher's name counts too): name it as the command`;
@@ -136,6 +156,41 @@ export function refusedLauncher(command: string, args: readonly string[], declar
     return "uv run installs the workspace's own project first, running its build backend, and reads its uv.toml: name the server's own folder ahead of run (uv --directory /path/to/server run ...), or start the server with uvx";
   }
   return undefined;
+}
+
+/**
+ * Launchers toolgate cannot keep from running what the workspace holds, by
+ * any of their commands: pipx runs `__pypackages__/<version>/lib/bin/<app>`
+ * of the folder it starts in ahead of the package it names; cargo reads the
+ * workspace's `.cargo/config.toml` (a `runner` there runs in place of the
+ * server); rustup's proxies (cargo, rustc, …) start the toolchain the
+ * workspace's `rust-toolchain.toml` names, by a path it may give.
+ */
+const UNHELD_LAUNCHERS = new Map<string, string>([
+  ['pipx', "pipx runs the app of the workspace's __pypackages__ folder ahead of the package it names: install the server (pipx install) and name its program by its path, or start it with uvx"],
+  ...['cargo', 'rustc', 'rustup', 'rustdoc', 'cargo-clippy', 'clippy-driver', 'rustfmt', 'cargo-fmt', 'rust-analyzer'].map(
+    (name): [string, string] => [name, `${name} reads the workspace's .cargo/config.toml and rust-toolchain.toml, which name a runner and a toolchain that run in place of the server: build the server and name its program by its path`],
+  ),
+]);
+
+/** Development runners that read their configuration from the folder they start in, a repository's to write: nodemon.json's events, vite's config, ts-node's tsconfig.json. */
+const DEV_RUNNERS = /^(?:nodemon|vite-node|ts-node(?:-esm)?|ts-node-dev|tsnd|@babel\/node|babel-node|esno|esrun|jiti|tsimp|swc-node)(?:@[^/]*)?$/;
+
+/**
+ * Whether npx or `npm exec` may be asked to run a command line (`-c`,
+ * `--call`) rather than a package's command: anywhere before a `--`, since
+ * `npm exec` reads its options after the package too.
+ */
+function npmRunsCommandLine(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === '-c' || /^--call(?:=|$)/.test(arg));
+}
+
+/** Whether bun runs a name rather than a file: `bun run <name>`, `bun <name>`, where bun looks the name up among the workspace's scripts and binaries first. */
+function bunRunsName(args: readonly string[]): boolean {
+  const positional = args.filter((arg) => !arg.startsWith('-'));
+  const name = positional[0] === 'run' ? positional[1] : positional[0];
+  return name !== undefined && name !== 'x' && !/[/\\]|\.[cm]?[jt]sx?$/.test(name);
 }
 
 /**
@@ -217,7 +272,7 @@ const LAUNCHER_PATHS: readonly (readonly [RegExp, string])[] = [
   [/\/yarn\/lib\/cli\.js$/, 'yarn'],
 ];
 
-const KNOWN = new Set(['npx', 'npm', 'pnpm', 'pnpx', 'yarn', 'corepack', 'node', 'python', 'deno', 'bun', 'bunx', 'dx', 'uv', 'env', ...WRAPPERS]);
+const KNOWN = new Set(['npx', 'npm', 'pnpm', 'pnpx', 'yarn', 'corepack', 'node', 'python', 'deno', 'bun', 'bunx', 'dx', 'uv', 'env', ...WRAPPERS, ...UNHELD_LAUNCHERS.keys()]);
 
 function launcherFromName(command: string): string {
   const name = basename(command.replace(/\\/g, '/'))
