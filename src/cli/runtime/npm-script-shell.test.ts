@@ -32,13 +32,17 @@ describe('writeNpmScriptShell', () => {
       join(home, 'repo', 'node_modules', '.bin'),
       '/node_modules/.bin',
       join(home, 'repo-other', 'node_modules', '.bin'),
+      `${join(workspace, 'node_modules', '.bin')}//`,
+      `${join(home, 'repo', 'node_modules', '.bin')}/`,
+      join(workspace, '.npm', '_npx', 'def', 'node_modules', '.bin'),
       '',
       '.',
       'node_modules/.bin',
       '/usr/bin',
       '/bin',
     ];
-    expect(pathSeen(shell, workspace, given.join(':'))).toEqual([cache, join(home, 'repo-other', 'node_modules', '.bin'), '/usr/bin', '/bin']);
+    // npx's cache inside the working folder (a home folder served whole) stays: it holds the package's own commands.
+    expect(pathSeen(shell, workspace, given.join(':'))).toEqual([cache, join(home, 'repo-other', 'node_modules', '.bin'), join(workspace, '.npm', '_npx', 'def', 'node_modules', '.bin'), '/usr/bin', '/bin']);
   });
 
   it('judges the real folder it runs in, reached through a link', () => {

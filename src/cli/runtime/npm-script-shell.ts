@@ -15,8 +15,10 @@ export const NPM_SCRIPT_SHELL_FILE = 'npm-script-shell';
  * node, by the README's `npx -y @modelcontextprotocol/server-filesystem .`,
  * whatever `--prefix` said. This shell takes out of PATH every
  * `node_modules/.bin` of the folder it runs in and of the folders above it,
- * and every entry that is not an absolute path (an empty one is the folder
- * itself), then runs `/bin/sh` with what npm gave it. The package's own
+ * each read without its trailing slashes, and every entry that is not an
+ * absolute path (an empty one is the folder itself), then runs `/bin/sh`
+ * with what npm gave it. A workspace that holds npx's cache or the prefix
+ * (a home folder served whole) keeps them: only `node_modules/.bin` goes. The package's own
  * folders (npx's cache) and those of the prefix stay.
  */
 const SCRIPT = `#!/bin/sh
@@ -31,6 +33,12 @@ for entry in $PATH; do
     /*) ;;
     *) continue ;;
   esac
+  while :; do
+    case $entry in
+      */) entry=\${entry%/} ;;
+      *) break ;;
+    esac
+  done
   case $entry in
     */node_modules/.bin)
       case "$here/" in
