@@ -80,6 +80,33 @@ describe('attack: a command placed where redaction masks a secret', () => {
     expect(existsSync(join(gateway.workspace, 'PWNED'))).toBe(false);
   }, 60_000);
 
+  // A second attack: a mask ran across line breaks. A private key's BEGIN line took `/usr/bin/X11/touch PWNED` (base64's
+  // characters, a capital) for a key line, and an argument named like a credential was masked whole, line breaks and all.
+  it('an upstream shell tool given a private key BEGIN line, then a command: the card shows the command', async () => {
+    const gateway = await gatewayWithShellServer();
+    const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
+    const tool = (await mcp.listTools()).tools.map((entry) => entry.name).find((name) => name.endsWith('shell')) as string;
+    const call = mcp.callTool({ name: tool, arguments: { command: 'echo -----BEGIN PRIVATE KEY-----\n/usr/bin/X11/touch PWNED\necho ok' } });
+    const pending = await pendingApproval(gateway, tool);
+    expect(shown(pending)).toContain('/usr/bin/X11/touch PWNED');
+    expect(await cardText(gateway, openPage, 'echo ok')).toContain('/usr/bin/X11/touch PWNED');
+    await decide(gateway, pending.id, 'reject');
+    await call;
+    expect(existsSync(join(gateway.workspace, 'PWNED'))).toBe(false);
+  }, 60_000);
+
+  it('an argument named like a credential holding a line break, then a command: the card shows the command', async () => {
+    const gateway = await gatewayWithShellServer();
+    const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
+    const tool = (await mcp.listTools()).tools.map((entry) => entry.name).find((name) => name.endsWith('deploy')) as string;
+    const call = mcp.callTool({ name: tool, arguments: { api_key: 'k3y\ntouch PWNED' } });
+    const pending = await pendingApproval(gateway, tool);
+    expect(shown(pending)).toContain('touch PWNED');
+    await decide(gateway, pending.id, 'reject');
+    await call;
+    expect(existsSync(join(gateway.workspace, 'PWNED'))).toBe(false);
+  }, 60_000);
+
   it('held: a password in a URL, a bearer token and a credential-named argument without code stay masked on the card', async () => {
     const gateway = await gatewayWithShellServer();
     const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);

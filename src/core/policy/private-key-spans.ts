@@ -18,6 +18,27 @@ const BODY = /[ \t]*[-+]?(=?[A-Za-z0-9+/]+={0,2})(?=$|[\s\\"'`])/y;
  */
 const KEY_MATERIAL = /[A-Z+=]/;
 
+/** Shortest line of a key's body: every key PEM holds (an Ed25519 key in PKCS #8 is one line of 64) is longer. */
+const MIN_KEY_WIDTH = 40;
+
+/**
+ * How many of a block's body runs, from the first, are a key's: runs of one
+ * width, 40 characters or more (PEM writers wrap at 64, OpenSSH at 70, MIME
+ * at 76), then at most one shorter (the last line, or PGP's checksum), which
+ * must end the body. A line of another width is not a key's line: a shell
+ * script holding `-----BEGIN PRIVATE KEY-----`, then `/usr/bin/X11/touch
+ * PWNED` (a path with a capital, and a word in capitals, each of base64's
+ * characters) and `-----END PRIVATE KEY-----` showed `[redacted]` where a
+ * shell then ran the command.
+ */
+function keyRuns(widths: readonly number[]): number {
+  const width = widths[0] ?? 0;
+  if (width < MIN_KEY_WIDTH) return 0;
+  let runs = 0;
+  while (runs < widths.length && widths[runs] === width) runs += 1;
+  return runs === widths.length - 1 && (widths[runs] ?? width) < width ? runs + 1 : runs;
+}
+
 function matchAt(pattern: RegExp, text: string, at: number): RegExpExecArray | null {
   pattern.lastIndex = at;
   return pattern.exec(text);
@@ -25,8 +46,10 @@ function matchAt(pattern: RegExp, text: string, at: number): RegExpExecArray | n
 
 /**
  * Private-key blocks, masked from the BEGIN armour to the END armour and no
- * further: the body is the base64 lines after BEGIN, and a block without
- * END ends at the first line that is not base64 (`# -----BEGIN PRIVATE
+ * further: the body is the base64 lines after BEGIN, of a key's width
+ * (`keyRuns`: a line of another width and all after it stay readable, the
+ * END armour too), and a block without END ends at the first line that is
+ * not base64 (`# -----BEGIN PRIVATE
  * KEY-----` followed by a `[core]` section masks the armour only, and so
  * does `echo -----BEGIN PRIVATE KEY----- >/dev/null; touch PWNED`). Header
  * lines between the armour and the body stay visible, so such a block is
@@ -38,20 +61,17 @@ export function privateKeySpans(text: string): SecretSpan[] {
   for (let begin = BEGIN.exec(text); begin !== null; begin = BEGIN.exec(text)) {
     const armourEnd = BEGIN.lastIndex;
     let at = armourEnd;
-    let bodyStart = -1;
-    let end = armourEnd;
     let headers = false;
+    /** Each body run: where it starts and ends. */
+    const runs: (readonly [number, number])[] = [];
+    let closing: RegExpExecArray | null = null;
     for (;;) {
       const newline = matchAt(NEWLINE, text, at) !== null;
       const line = newline ? NEWLINE.lastIndex : (matchAt(SPACES, text, at), SPACES.lastIndex);
-      const closing = matchAt(END, text, line);
-      if (closing !== null) {
-        if (bodyStart === -1) bodyStart = END.lastIndex - (closing[1] ?? '').length;
-        end = END.lastIndex;
-        break;
-      }
+      closing = matchAt(END, text, line);
+      if (closing !== null) break;
       // Header lines and blank lines, on lines of their own, come before the body.
-      if (bodyStart === -1 && newline) {
+      if (runs.length === 0 && newline) {
         if (matchAt(HEADER, text, line) !== null) {
           headers = true;
           at = HEADER.lastIndex;
@@ -65,11 +85,16 @@ export function privateKeySpans(text: string): SecretSpan[] {
       const body = matchAt(BODY, text, line);
       const material = body?.[1];
       if (material === undefined || !KEY_MATERIAL.test(material)) break;
-      if (bodyStart === -1) bodyStart = BODY.lastIndex - material.length;
-      at = end = BODY.lastIndex;
+      runs.push([BODY.lastIndex - material.length, BODY.lastIndex]);
+      at = BODY.lastIndex;
     }
-    if (headers && bodyStart !== -1) spans.push([begin.index, armourEnd], [bodyStart, end]);
-    else spans.push([begin.index, bodyStart === -1 ? armourEnd : end]);
+    const kept = keyRuns(runs.map(([start, stop]) => stop - start));
+    // The whole block, the END armour with it, when every run is a key's; else the armour and the runs that are.
+    const whole = closing !== null && kept === runs.length;
+    const bodyStart = runs[0]?.[0] ?? (whole ? END.lastIndex - (closing?.[1] ?? '').length : -1);
+    const end = whole ? END.lastIndex : kept > 0 ? (runs[kept - 1] as readonly [number, number])[1] : armourEnd;
+    if (headers && bodyStart !== -1 && (whole || kept > 0)) spans.push([begin.index, armourEnd], [bodyStart, end]);
+    else spans.push([begin.index, end]);
     // Visible header lines are read again: one may hold the next BEGIN.
     BEGIN.lastIndex = end;
   }

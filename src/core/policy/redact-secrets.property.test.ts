@@ -34,7 +34,12 @@ const structure = fc.constantFrom(
 
 /** A secret value with no shape of its own: lower-case letters and digits, so only where it stands makes it one. */
 const value = fc.stringMatching(/^[a-z]{2,6}[0-9]{2,6}[a-z0-9]{0,12}$/);
-const base64Line = fc.stringMatching(/^[A-Z][A-Za-z0-9+/]{15,63}$/);
+/** A key's body as PEM writers wrap it: lines of one width, 40 to 64 characters, and maybe a shorter last one (a line of another width is shown). */
+const keyBody = fc.integer({ min: 40, max: 64 }).chain((width) =>
+  fc
+    .tuple(fc.array(fc.stringMatching(new RegExp(`^[A-Z][A-Za-z0-9+/]{${String(width - 1)}}$`)), { minLength: 1, maxLength: 3 }), fc.option(fc.stringMatching(new RegExp(`^[A-Z][A-Za-z0-9+/]{0,${String(width - 2)}}$`))))
+    .map(([lines, last]) => (last === null ? lines : [...lines, last])),
+);
 
 interface Part {
   readonly text: string;
@@ -66,7 +71,7 @@ const secret: fc.Arbitrary<Part> = fc.oneof(
   vendor((secret) => `AKIA${secret.toUpperCase().padEnd(16, 'Q').slice(0, 16)}`),
   vendor((secret) => `sk-proj-${secret.padEnd(24, 'z')}`),
   fc.constant({ text: '-----BEGIN PRIVATE KEY-----', expected: REDACTED, closed: true }),
-  fc.array(base64Line, { minLength: 1, maxLength: 3 }).map((lines) => ({
+  keyBody.map((lines) => ({
     text: ['-----BEGIN RSA PRIVATE KEY-----', ...lines, '-----END RSA PRIVATE KEY-----'].join('\n'),
     expected: REDACTED,
   })),

@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { REDACTED, redactSecrets, redactSecretsCounted } from './redact-secrets.js';
 
+/** A line of a key's body, as PEM writers wrap it (64 characters). */
+const KEY_LINE = 'MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun';
+
 const gh = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
 const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
 
@@ -25,13 +28,13 @@ const positives: [string, string, string][] = [
   ['Stripe restricted', 'rk_live_' + '4eC39HqLyjWDarjtT1zdp7dc', REDACTED],
   ['Google API key', 'AIzaSyA-1234567890abcdefghijklmnopqrstu', REDACTED],
   ['JWT', `token=${jwt}`, `token=${REDACTED}`],
-  ['RSA PEM', '-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----', REDACTED],
-  ['EC PEM', 'a\n-----BEGIN EC PRIVATE KEY-----\nMHcC\n-----END EC PRIVATE KEY-----\nb', `a\n${REDACTED}\nb`],
-  ['OpenSSH (Ed25519) PEM', '-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl\n-----END OPENSSH PRIVATE KEY-----', REDACTED],
-  ['PKCS#8 PEM', '-----BEGIN PRIVATE KEY-----\nMC4C\n-----END PRIVATE KEY-----', REDACTED],
-  ['encrypted PKCS#8', '-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIF\n-----END ENCRYPTED PRIVATE KEY-----', REDACTED],
-  ['PGP private block', '-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQ\n-----END PGP PRIVATE KEY BLOCK-----', REDACTED],
-  ['truncated PEM (no END)', 'x -----BEGIN PRIVATE KEY-----\nMC4CAQAw', `x ${REDACTED}`],
+  ['RSA PEM', `-----BEGIN RSA PRIVATE KEY-----\n${KEY_LINE}\n-----END RSA PRIVATE KEY-----`, REDACTED],
+  ['EC PEM', `a\n-----BEGIN EC PRIVATE KEY-----\n${KEY_LINE}\n-----END EC PRIVATE KEY-----\nb`, `a\n${REDACTED}\nb`],
+  ['OpenSSH (Ed25519) PEM', '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2\ngtZWQyNTUxOQ==\n-----END OPENSSH PRIVATE KEY-----', REDACTED],
+  ['PKCS#8 PEM', '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ6dN1gh8AvJmJtDqVq0YjPTxVq6Rz1jk4lBgH2VdWx9\n-----END PRIVATE KEY-----', REDACTED],
+  ['encrypted PKCS#8', `-----BEGIN ENCRYPTED PRIVATE KEY-----\n${KEY_LINE}\n${KEY_LINE}\nMIIF==\n-----END ENCRYPTED PRIVATE KEY-----`, REDACTED],
+  ['PGP private block', `-----BEGIN PGP PRIVATE KEY BLOCK-----\n${KEY_LINE}\n=Zk4R\n-----END PGP PRIVATE KEY BLOCK-----`, REDACTED],
+  ['truncated PEM (no END)', `x -----BEGIN PRIVATE KEY-----\n${KEY_LINE}`, `x ${REDACTED}`],
   ['Authorization Bearer', 'Authorization: Bearer abc.def.ghi', `Authorization: Bearer ${REDACTED}`],
   ['Authorization Basic', 'authorization: Basic dXNlcjpwYXNz', `authorization: Basic ${REDACTED}`],
   ['Authorization in JSON', '{"Authorization": "Bearer x1y2z3"}', `{"Authorization": "Bearer ${REDACTED}"}`],
@@ -194,8 +197,21 @@ describe('redaction boundaries', () => {
     ],
     ['a PEM BEGIN line inside a command', 'sh -c echo -----BEGIN PRIVATE KEY----- >/dev/null; touch PWNED', `sh -c echo ${REDACTED} >/dev/null; touch PWNED`],
     ['a command word on the line after BEGIN', '# -----BEGIN PRIVATE KEY-----\nreboot\n/sbin/reboot', `# ${REDACTED}\nreboot\n/sbin/reboot`],
-    ['base64 lines then text, no END', '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADAN\nBgkqhkiG9w0B\nrm -rf /', `${REDACTED}\nrm -rf /`],
-    ['text after END', '-----BEGIN PRIVATE KEY-----\nMC4C\n-----END PRIVATE KEY----- && touch PWNED', `${REDACTED} && touch PWNED`],
+    ['base64 lines then text, no END', `-----BEGIN PRIVATE KEY-----\n${KEY_LINE}\n${KEY_LINE}\nrm -rf /`, `${REDACTED}\nrm -rf /`],
+    ['text after END', `-----BEGIN PRIVATE KEY-----\n${KEY_LINE}\n-----END PRIVATE KEY----- && touch PWNED`, `${REDACTED} && touch PWNED`],
+    // Words and paths of base64's characters are no key's lines: of another width than the key's, they and what follows show.
+    [
+      'a command between the armours',
+      '-----BEGIN PRIVATE KEY-----\n/usr/bin/X11/touch PWNED\n-----END PRIVATE KEY-----',
+      `${REDACTED}\n/usr/bin/X11/touch PWNED\n-----END PRIVATE KEY-----`,
+    ],
+    ['a command after BEGIN, no END', 'echo -----BEGIN PRIVATE KEY-----\n/usr/bin/X11/touch PWNED\necho ok', `echo ${REDACTED}\n/usr/bin/X11/touch PWNED\necho ok`],
+    [
+      'a heredoc end and a command inside a key',
+      `cat > k.pem <<EOF\n-----BEGIN PRIVATE KEY-----\n${KEY_LINE}\nEOF\n/usr/bin/X11/touch PWNED\n-----END PRIVATE KEY-----\nEOF`,
+      `cat > k.pem <<EOF\n${REDACTED}\nEOF\n/usr/bin/X11/touch PWNED\n-----END PRIVATE KEY-----\nEOF`,
+    ],
+    ['a lone diff mark after a key line', `+-----BEGIN PRIVATE KEY-----\n+${KEY_LINE}\n+\n+/usr/bin/X11/touch PWNED`, `+${REDACTED}\n+\n+/usr/bin/X11/touch PWNED`],
     ['a value before a path continuation', 'DB_PASSWORD=hunter22/../../etc/passwd', `DB_PASSWORD=${REDACTED}/../../etc/passwd`],
     ['a path-valued secret name', 'SSH_KEY=/home/me/.ssh/id_rsa', 'SSH_KEY=/home/me/.ssh/id_rsa'],
     ['a token before a command separator', 'TOKEN=9f8e7d6c;touch PWNED', `TOKEN=${REDACTED};touch PWNED`],
@@ -214,7 +230,7 @@ describe('redaction boundaries', () => {
   });
 
   test('a private key is masked from BEGIN to END, in every spelling', () => {
-    const body = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\nMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3S\nC1+bQ==';
+    const body = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\nMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC1+bQ==';
     const key = `-----BEGIN PRIVATE KEY-----\n${body}\n-----END PRIVATE KEY-----`;
     expect(redactSecrets(`before\n${key}\nafter`)).toBe(`before\n${REDACTED}\nafter`);
     expect(redactSecrets(`before\r\n${key.replaceAll('\n', '\r\n')}\r\nafter`)).toBe(`before\r\n${REDACTED}\r\nafter`);
@@ -226,9 +242,9 @@ describe('redaction boundaries', () => {
   });
 
   test('PEM header lines stay readable between the masked armour and body', () => {
-    const pgp = '-----BEGIN PGP PRIVATE KEY BLOCK-----\nComment: backup\n\nlQOYBF0AAAAB\nCAC7VJTUt9Us\n=Zk4R\n-----END PGP PRIVATE KEY BLOCK-----\nafter';
+    const pgp = `-----BEGIN PGP PRIVATE KEY BLOCK-----\nComment: backup\n\n${KEY_LINE}\n${KEY_LINE}\n=Zk4R\n-----END PGP PRIVATE KEY BLOCK-----\nafter`;
     expect(redactSecretsCounted(pgp)).toEqual({ text: `${REDACTED}\nComment: backup\n\n${REDACTED}\nafter`, masked: 2 });
-    const legacy = '-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\nMIIEowIBAAKC\n-----END RSA PRIVATE KEY-----';
+    const legacy = `-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\n${KEY_LINE}\n-----END RSA PRIVATE KEY-----`;
     expect(redactSecrets(legacy)).toBe(`${REDACTED}\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\n${REDACTED}`);
   });
 });
@@ -247,6 +263,11 @@ describe('a secret never hides code: a value is masked up to the first character
     ['a workflow expression in a quoted value', 'client_secret="${{ github.event.issue.title }}"', 'client_secret="${{ github.event.issue.title }}"'],
     ['a template tag after a secret', '"token": "s3cret<%= system(\'id\') %>"', `"token": "${REDACTED}<%= system('id') %>"`],
     ['a password with a dollar sign shows its tail', 'https://user:pa$$w0rd@host/x', `https://${REDACTED}$$w0rd@host/x`],
+    // A line ends, for some reader, at each of these: JavaScript's comment at U+2028, Python's splitlines at U+0085.
+    ['a quoted value across U+2028', '// api_key: "k3y0\u2028process.exitCode=42"', `// api_key: "${REDACTED}\u2028process.exitCode=42"`],
+    ['an unquoted value across U+0085', '# api_key=k3y0\u0085evilpkg==6.6.6', `# api_key=${REDACTED}\u0085evilpkg==6.6.6`],
+    ['a quoted value across a form feed', 'token: "k3y0\fdeploy: rm -rf build"', `token: "${REDACTED}\fdeploy: rm -rf build"`],
+    ['a bearer token is on the same line', 'echo Bearer\npython3.11-config0123 --prefix', 'echo Bearer\npython3.11-config0123 --prefix'],
   ])('%s', (_label, input, expected) => {
     expect(redactSecrets(input)).toBe(expected);
     expect(redactSecrets(expected)).toBe(expected);

@@ -38,7 +38,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   { id: 'stripe-key', hints: ['_live_', '_test_', 'whsec_'], pattern: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|\bwhsec_[A-Za-z0-9]{24,}/g },
   { id: 'google-api-key', hints: ['AIza'], pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
   { id: 'jwt', hints: ['eyJ'], pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
-  { id: 'bearer-token', hints: ['Bearer'], pattern: /\b(Bearer\s+)(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{16,}/g, keepLabel: true, pathSafe: true },
+  { id: 'bearer-token', hints: ['Bearer'], pattern: /\b(Bearer[ \t]+)(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{16,}/g, keepLabel: true, pathSafe: true },
 ];
 
 const escapeHint = (hint: string): string => hint.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

