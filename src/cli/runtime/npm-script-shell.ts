@@ -49,8 +49,7 @@ for entry in $PATH; do
   kept=\${kept:+$kept:}$entry
 done
 unset IFS
-PATH=$kept
-export PATH
+PATH=$kept; export PATH
 exec /bin/sh "$@"
 `;
 
