@@ -88,6 +88,24 @@ describe("attack: a repository ships a program the package npx runs looks up by 
   }, 40_000);
 });
 
+/** Rscript on the upstream's fixed PATH, or undefined. */
+const rscript = ['/usr/bin/Rscript', '/usr/local/bin/Rscript'].find((path) => existsSync(path));
+
+describe("attack: a repository ships R's start-up files", () => {
+  // R runs the working directory's .Rprofile and reads its .Renviron (R_TESTS there names a file R runs) before the
+  // server's code: Posit's mcptools starts as `Rscript -e "mcptools::mcp_server()"` (tried by hand with R 4.x).
+  it.skipIf(rscript === undefined)('Rscript runs neither the workspace\'s .Rprofile nor what its .Renviron names', async () => {
+    const workspace = makeWorkspace(
+      { servers: { r: { command: rscript as string, args: ['-e', 'cat("server\\n"); writeLines("ran", "SERVER-RAN")'], connectTimeoutMs: 5_000 } } },
+      { '.Rprofile': 'writeLines("ran", "PLANTED-RPROFILE")\n', '.Renviron': 'R_TESTS=planted-tests.R\n', 'planted-tests.R': 'writeLines("ran", "PLANTED-RTESTS")\n' },
+    );
+    opened.gateway(await serveWorkspace(workspace, { args: ['--no-console'] }));
+    await expect.poll(() => existsSync(join(workspace, 'SERVER-RAN')), { timeout: 20_000 }).toBe(true);
+    expect(existsSync(join(workspace, 'PLANTED-RPROFILE'))).toBe(false);
+    expect(existsSync(join(workspace, 'PLANTED-RTESTS'))).toBe(false);
+  }, 40_000);
+});
+
 /** A Python older than 3.11 on this machine (pyenv's), which reads no PYTHONSAFEPATH; undefined when there is none. */
 function pythonBefore311(): string | undefined {
   const versions = join(homedir(), '.pyenv', 'versions');
@@ -153,6 +171,12 @@ describe('attack: a repository ships the code a launcher toolgate cannot hold ru
     ['npx nodemon', { command: 'npx', args: ['-y', 'nodemon', '--quiet', '/srv/mcp/server.mjs'] }, /servers\.fs: npx starts nodemon, which reads its configuration/],
     ['bun run <name>', { command: 'bun', args: ['run', 'mcp-server-filesystem', '.'] }, /servers\.fs: bun run <name>/],
     ['node --experimental-default-config-file', { command: 'node', args: ['--experimental-default-config-file', '/srv/mcp/server.mjs'] }, /servers\.fs: node --experimental-config-file/],
+    // A sixth: programs that load the workspace's .env into the server (its NODE_OPTIONS, or LD_PRELOAD for any
+    // server) or run its .env.js, development runners named as the command, and a wrapper that hid deno by its path.
+    ['npx dotenv-cli', { command: 'npx', args: ['-y', '-p', 'dotenv-cli', '-p', '@modelcontextprotocol/server-filesystem', 'dotenv', '--', 'mcp-server-filesystem', '.'] }, /servers\.fs: npx starts dotenv-cli, which reads its configuration or the workspace's \.env/],
+    ['npx env-cmd', { command: 'npx', args: ['-y', 'env-cmd', '--', '/usr/bin/node', '/srv/mcp/server.mjs'] }, /servers\.fs: npx starts env-cmd, which reads/],
+    ['nodemon as the command', { command: 'nodemon', args: ['/srv/mcp/server.mjs'] }, /servers\.fs: nodemon reads its configuration or the workspace's \.env/],
+    ['npx cross-env', { command: 'npx', args: ['-y', 'cross-env', 'LOG_LEVEL=info', '/opt/deno/deno', 'run', '-A', 'npm:@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: npx starts cross-env/],
   ])('%s: the start is refused, naming the server and what to write instead', async (_name, server, message) => {
     const workspace = makeWorkspace(
       { servers: { fs: server } },

@@ -224,7 +224,12 @@ describe('refusedLauncher', () => {
     for (const args of [['run', '/srv/s.mjs'], ['/srv/s.ts'], ['run', 'server.ts'], ['index.js']]) expect(refusedLauncher('bun', args), args.join(' ')).toBeUndefined();
     expect(refusedLauncher('pipx', ['run', 'mcp-server-git'])).toMatch(/^pipx runs the app of the workspace's __pypackages__/);
     for (const command of ['cargo', '/root/.cargo/bin/cargo', 'rustup']) expect(refusedLauncher(command, ['run', '--manifest-path', '/srv/Cargo.toml']), command).toMatch(/reads the workspace's \.cargo\/config\.toml and rust-toolchain\.toml/);
-    for (const runner of ['nodemon', 'vite-node', 'ts-node', 'ts-node@10']) expect(refusedLauncher('npx', ['-y', runner, '/srv/s.mjs']), runner).toMatch(/reads its configuration \(and the code it names\) from the folder it starts in/);
+    const readsTheWorkspace = /reads its configuration or the workspace's \.env from the folder it starts in/;
+    for (const runner of ['nodemon', 'vite-node', 'ts-node', 'ts-node@10', 'tsm', 'esbuild-runner', 'env-cmd', 'dotenv-cli', '@dotenvx/dotenvx', 'cross-env', '--package=dotenv-cli']) {
+      expect(refusedLauncher('npx', ['-y', runner, '--', '/usr/bin/node', '/srv/s.mjs']), runner).toMatch(readsTheWorkspace);
+    }
+    // Named as the command, installed already, it reads the workspace all the same.
+    for (const command of ['nodemon', '/usr/local/bin/nodemon', '/opt/tools/node_modules/.bin/dotenv', 'env-cmd']) expect(refusedLauncher(command, ['/srv/s.mjs']), command).toMatch(readsTheWorkspace);
     for (const option of ['--experimental-default-config-file', '--experimental-config-file=node.config.json', '--experimental_config_file', '--experimental-config-file']) {
       expect(refusedLauncher('node', [option, '/srv/s.mjs']), option).toMatch(/^node --experimental-config-file and --experimental-default-config-file read node's options from a file/);
     }
@@ -282,8 +287,8 @@ describe('refusedLauncher', () => {
 });
 
 describe('launcherEnv', () => {
-  it("keeps the working directory off python -m's module path, its tsconfig.json from tsx, and its package.json from corepack, unless the configuration says otherwise", () => {
-    const kept = { PYTHONSAFEPATH: '1', TSX_TSCONFIG_PATH: devNull, COREPACK_ENABLE_PROJECT_SPEC: '0', COREPACK_ENV_FILE: '0' };
+  it("keeps the working directory off python -m's module path, its tsconfig.json from tsx, its package.json from corepack, and its .Rprofile and .Renviron from R, unless the configuration says otherwise", () => {
+    const kept = { PYTHONSAFEPATH: '1', TSX_TSCONFIG_PATH: devNull, COREPACK_ENABLE_PROJECT_SPEC: '0', COREPACK_ENV_FILE: '0', R_ENVIRON_USER: devNull, R_PROFILE_USER: devNull };
     expect(launcherEnv(undefined)).toEqual(kept);
     expect(launcherEnv({ TOKEN: 'x' })).toEqual({ ...kept, TOKEN: 'x' });
     expect(launcherEnv({ PYTHONSAFEPATH: '', TSX_TSCONFIG_PATH: '/srv/mcp/tsconfig.json' })).toEqual({ ...kept, PYTHONSAFEPATH: '', TSX_TSCONFIG_PATH: '/srv/mcp/tsconfig.json' });

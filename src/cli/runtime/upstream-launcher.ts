@@ -138,9 +138,9 @@ export function refusedLauncher(command: string, args: readonly string[], declar
   const npmOptions = launcher === 'npx' || launcher === 'npm' ? npmNodeOptions(args) : undefined;
   const npmPreload = npmOptions === undefined ? undefined : nodeOptionsPreload(npmOptions);
   if (npmPreload !== undefined) return preloadRefusal(npmPreload, '--node-options');
-  const runner = packageRunner ? args.find((arg) => DEV_RUNNERS.test(arg)) : undefined;
+  const runner = READS_THE_WORKSPACE.test(launcher) ? launcher : packageRunner ? args.find((arg) => READS_THE_WORKSPACE.test(arg.replace(/^--?(?:p|package)=/, ''))) : undefined;
   if (runner !== undefined) {
-    return `${launcher} starts ${runner}, which reads its configuration (and the code it names) from the folder it starts in, the workspace: start the server with node or npx tsx`;
+    return `${runner === launcher ? launcher : `${launcher} starts ${runner}, which`} reads its configuration or the workspace's .env from the folder it starts in (the workspace), and runs what they name, or starts a command line toolgate does not read: start the server with node or npx tsx, and declare its environment in env`;
   }
   const inner = packageRunner ? launcherPackage(args) : undefined;
   if (inner !== undefined && !/yarn|corepack/.test(inner)) {
@@ -173,8 +173,22 @@ const UNHELD_LAUNCHERS = new Map<string, string>([
   ),
 ]);
 
-/** Development runners that read their configuration from the folder they start in, a repository's to write: nodemon.json's events, vite's config, ts-node's tsconfig.json. */
-const DEV_RUNNERS = /^(?:nodemon|vite-node|ts-node(?:-esm)?|ts-node-dev|tsnd|@babel\/node|babel-node|esno|esrun|jiti|tsimp|swc-node)(?:@[^/]*)?$/;
+/**
+ * Programs that read the folder they start in, a repository's to write, and
+ * run what it says: development runners (nodemon.json's events, vite's and
+ * tsm's config, ts-node's tsconfig.json), and programs that start a command
+ * with the workspace's `.env` loaded (its `NODE_OPTIONS`, or `LD_PRELOAD`,
+ * runs the workspace's code in any server) or run its `.env.js` (env-cmd);
+ * with them, programs that start a command line toolgate does not read
+ * (cross-env, concurrently). Refused as the command and as the package a
+ * package runner starts.
+ */
+const READS_THE_WORKSPACE = new RegExp(
+  `^(?:${[
+    'nodemon', 'vite-node', 'ts-node(?:-esm)?', 'ts-node-dev', 'tsnd', '@babel/node', 'babel-node', 'esno', 'esrun', 'jiti', 'tsimp', 'swc-node', 'tsm', 'esbuild-runner', 'esr', 'sucrase-node', 'tsc-watch',
+    'dotenv', 'dotenv-cli', 'dotenvx', '@dotenvx/dotenvx', 'env-cmd', 'cross-env(?:-shell)?', 'concurrently', 'npm-run-all2?', 'run-[ps]',
+  ].join('|')})(?:@[^/]*)?$`,
+);
 
 /**
  * Whether npx or `npm exec` may be asked to run a command line (`-c`,
@@ -308,10 +322,13 @@ function resolvedFile(command: string): string | undefined {
  * `COREPACK_ENV_FILE=0`: a pnpm that is corepack's shim then starts the
  * version corepack would start anywhere, not the one the `packageManager` of
  * the workspace's `package.json` names (a URL there is code of the
- * repository's choosing), and reads no `.corepack.env` of the workspace. A
+ * repository's choosing), and reads no `.corepack.env` of the workspace; and
+ * `R_ENVIRON_USER` and `R_PROFILE_USER` naming the null device: R and
+ * Rscript otherwise run the workspace's `.Rprofile` and read its `.Renviron`
+ * (whose `R_TESTS` names a file R runs) before the server. A
  * server that is meant to run from the workspace's own sources says so with
  * `PYTHONPATH` or `TSX_TSCONFIG_PATH` in its `env`; a declared value wins here.
  */
 export function launcherEnv(declared: Readonly<Record<string, string>> | undefined): Record<string, string> {
-  return { PYTHONSAFEPATH: '1', TSX_TSCONFIG_PATH: devNull, COREPACK_ENABLE_PROJECT_SPEC: '0', COREPACK_ENV_FILE: '0', ...declared };
+  return { PYTHONSAFEPATH: '1', TSX_TSCONFIG_PATH: devNull, COREPACK_ENABLE_PROJECT_SPEC: '0', COREPACK_ENV_FILE: '0', R_ENVIRON_USER: devNull, R_PROFILE_USER: devNull, ...declared };
 }
