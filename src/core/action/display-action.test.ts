@@ -100,6 +100,14 @@ describe('showUnprintable', () => {
     expect(showUnprintable('plain: ünïcode ✓')).toBe('plain: ünïcode ✓');
   });
 
+  it('writes out what draws as a space but a shell reads as part of a word, and the marks that overlay the character before', () => {
+    // `rm⠀-rf⠀/` reads as three words and is one; `/usr/bin⃒/x` shows a bar that is not a folder's.
+    expect(showUnprintable('rm\u2800-rf\u2003/')).toBe('rm⟨U+2800⟩-rf⟨U+2003⟩/');
+    expect(showUnprintable('a\u0338b\u20d2c\ufffc')).toBe('a⟨U+0338⟩b⟨U+20D2⟩c⟨U+FFFC⟩');
+    // The no-break spaces of everyday text stay as they are.
+    expect(showUnprintable('Prix\u00a0: 10\u202f€ 東京\u3000駅')).toBe('Prix\u00a0: 10\u202f€ 東京\u3000駅');
+  });
+
   it.each([0x0600, 0x0605, 0x06dd, 0x070f, 0x0890, 0x0891, 0x08e2, 0xfff0, 0xfff8, 0x110bd, 0x110cd, 0x13430, 0x1343f, 0x1bca0, 0x1bca3, 0x1d173, 0x1d17a, 0xe01f0, 0xe0fff])(
     'writes out U+%s, a format character or default-ignorable code point the upstream-text scan removes too',
     (point) => {

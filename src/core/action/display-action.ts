@@ -106,7 +106,8 @@ export function quoteArgv(argv: readonly string[]): string {
 
 /** Controls but tab and line feed, which a block of lines keeps. */
 const CONTROLS_BUT_LINES = '\\u0000-\\u0008\\u000b-\\u001f';
-const UNPRINTABLE_REST = '\\u007f-\\u009f\\u00ad\\u034f\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890\\u0891\\u08e2\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff0-\\ufffb';
+const UNPRINTABLE_REST =
+  '\\u007f-\\u009f\\u00ad\\u0334-\\u0338\\u034f\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890\\u0891\\u08e2\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u2000-\\u200f\\u2028-\\u202e\\u205f-\\u206f\\u20d2\\u20d3\\u20d8-\\u20da\\u20e5\\u20e6\\u20ea\\u2800\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff0-\\ufffc';
 /**
  * Controls, line breaks, and the characters that draw as nothing or reorder
  * a line, so that it reads as something it is not: soft hyphen, joiners and
@@ -114,7 +115,13 @@ const UNPRINTABLE_REST = '\\u007f-\\u009f\\u00ad\\u034f\\u0600-\\u0605\\u061c\\u
  * invisible operators, fillers that draw as blank space (Hangul, Khmer,
  * Mongolian), variation selectors, the byte-order mark, interlinear
  * annotations, prepended concatenation marks and every other format
- * character. The same set the upstream-text scan removes, with line breaks.
+ * character. The same set the upstream-text scan removes, with line breaks;
+ * and, shown only, the typographic spaces (U+2000–U+200A, U+205F) and the
+ * blank Braille pattern U+2800, which a shell reads as part of a word where
+ * a person sees a space, the object replacement character, and the marks
+ * that strike through or overlay the character before them (`/` with a
+ * stroke, a vertical line). The no-break spaces of everyday text (U+00A0,
+ * U+202F, U+3000) stay as they are.
  */
 const UNPRINTABLE_BMP = `\\t\\n${CONTROLS_BUT_LINES}${UNPRINTABLE_REST}`;
 /**
