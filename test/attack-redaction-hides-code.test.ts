@@ -29,8 +29,24 @@ async function cardText(gateway: ServedGateway, openPage: () => Promise<import('
   }
 }
 
-async function gatewayWithShellServer(): Promise<ServedGateway> {
-  return opened.gateway(await serveGateway({ scope: 'workspace-write', mode: 'ask', servers: { ops: { command: process.execPath, args: [SHELL_SERVER] } } }));
+/** A gateway serving the shell server, a client of it, and a way to call one of its tools (`shell`, `deploy`) and read the card. */
+async function shellServerCalls(): Promise<{ gateway: ServedGateway; ask: (tool: 'shell' | 'deploy', args: Record<string, string>) => Promise<{ pending: Pending; answered: Promise<unknown> }> }> {
+  const gateway = opened.gateway(await serveGateway({ scope: 'workspace-write', mode: 'ask', servers: { ops: { command: process.execPath, args: [SHELL_SERVER] } } }));
+  const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
+  const names = (await mcp.listTools()).tools.map((entry) => entry.name);
+  const ask = async (tool: 'shell' | 'deploy', args: Record<string, string>): Promise<{ pending: Pending; answered: Promise<unknown> }> => {
+    const name = names.find((entry) => entry.endsWith(tool)) as string;
+    const answered = mcp.callTool({ name, arguments: args });
+    return { pending: await pendingApproval(gateway, name), answered };
+  };
+  return { gateway, ask };
+}
+
+/** Reject the card, and see that nothing ran. */
+async function rejectAndCheck(gateway: ServedGateway, pending: Pending, answered: Promise<unknown>): Promise<void> {
+  await decide(gateway, pending.id, 'reject');
+  await answered;
+  expect(existsSync(join(gateway.workspace, 'PWNED'))).toBe(false);
 }
 
 /** Every text the console's API gives a person for the approval. */
@@ -54,75 +70,47 @@ describe('attack: a command placed where redaction masks a secret', () => {
     expect(readFileSync(join(gateway.workspace, 'deploy.sh'), 'utf8')).toContain(PAYLOAD);
   }, 60_000);
 
-  it('an upstream shell tool given a URL whose userinfo holds a command: the card shows it; denied, nothing runs', async () => {
-    const gateway = await gatewayWithShellServer();
-    const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
-    const tool = (await mcp.listTools()).tools.map((entry) => entry.name).find((name) => name.endsWith('shell')) as string;
-    const call = mcp.callTool({ name: tool, arguments: { command: `git ls-remote https://ci:ghp\`${PAYLOAD}\`x@github.com/acme/site.git` } });
-    const pending = await pendingApproval(gateway, tool);
+  it('an upstream shell tool given a URL whose userinfo holds a command: the card shows it; rejected, nothing runs', async () => {
+    const { gateway, ask } = await shellServerCalls();
+    const { pending, answered } = await ask('shell', { command: `git ls-remote https://ci:ghp\`${PAYLOAD}\`x@github.com/acme/site.git` });
     expect(shown(pending)).toContain(PAYLOAD);
     expect(await cardText(gateway, openPage, 'ls-remote')).toContain(PAYLOAD);
-    await decide(gateway, pending.id, 'reject');
-    expect((await call).isError).toBe(true);
-    expect(existsSync(join(gateway.workspace, 'PWNED'))).toBe(false);
+    await rejectAndCheck(gateway, pending, answered);
   }, 60_000);
 
   it('an upstream tool argument named like a credential holding a command: the card shows the command', async () => {
-    const gateway = await gatewayWithShellServer();
-    const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
-    const tool = (await mcp.listTools()).tools.map((entry) => entry.name).find((name) => name.endsWith('deploy')) as string;
-    const call = mcp.callTool({ name: tool, arguments: { api_key: `k3y;${PAYLOAD}` } });
-    const pending = await pendingApproval(gateway, tool);
+    const { gateway, ask } = await shellServerCalls();
+    const { pending, answered } = await ask('deploy', { api_key: `k3y;${PAYLOAD}` });
     expect(shown(pending)).toContain(`;${PAYLOAD}`);
     expect(await cardText(gateway, openPage, 'api_key')).toContain(PAYLOAD);
-    await decide(gateway, pending.id, 'reject');
-    await call;
-    expect(existsSync(join(gateway.workspace, 'PWNED'))).toBe(false);
+    await rejectAndCheck(gateway, pending, answered);
   }, 60_000);
 
   // A second attack: a mask ran across line breaks. A private key's BEGIN line took `/usr/bin/X11/touch PWNED` (base64's
   // characters, a capital) for a key line, and an argument named like a credential was masked whole, line breaks and all.
   it('an upstream shell tool given a private key BEGIN line, then a command: the card shows the command', async () => {
-    const gateway = await gatewayWithShellServer();
-    const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
-    const tool = (await mcp.listTools()).tools.map((entry) => entry.name).find((name) => name.endsWith('shell')) as string;
-    const call = mcp.callTool({ name: tool, arguments: { command: 'echo -----BEGIN PRIVATE KEY-----\n/usr/bin/X11/touch PWNED\necho ok' } });
-    const pending = await pendingApproval(gateway, tool);
+    const { gateway, ask } = await shellServerCalls();
+    const { pending, answered } = await ask('shell', { command: 'echo -----BEGIN PRIVATE KEY-----\n/usr/bin/X11/touch PWNED\necho ok' });
     expect(shown(pending)).toContain('/usr/bin/X11/touch PWNED');
     expect(await cardText(gateway, openPage, 'echo ok')).toContain('/usr/bin/X11/touch PWNED');
-    await decide(gateway, pending.id, 'reject');
-    await call;
-    expect(existsSync(join(gateway.workspace, 'PWNED'))).toBe(false);
+    await rejectAndCheck(gateway, pending, answered);
   }, 60_000);
 
   it('an argument named like a credential holding a line break, then a command: the card shows the command', async () => {
-    const gateway = await gatewayWithShellServer();
-    const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
-    const tool = (await mcp.listTools()).tools.map((entry) => entry.name).find((name) => name.endsWith('deploy')) as string;
-    const call = mcp.callTool({ name: tool, arguments: { api_key: 'k3y\ntouch PWNED' } });
-    const pending = await pendingApproval(gateway, tool);
+    const { gateway, ask } = await shellServerCalls();
+    const { pending, answered } = await ask('deploy', { api_key: 'k3y\ntouch PWNED' });
     expect(shown(pending)).toContain('touch PWNED');
-    await decide(gateway, pending.id, 'reject');
-    await call;
-    expect(existsSync(join(gateway.workspace, 'PWNED'))).toBe(false);
+    await rejectAndCheck(gateway, pending, answered);
   }, 60_000);
 
-  it('held: a password in a URL, a bearer token and a credential-named argument without code stay masked on the card', async () => {
-    const gateway = await gatewayWithShellServer();
-    const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
-    const tools = (await mcp.listTools()).tools.map((entry) => entry.name);
-    const shell = tools.find((name) => name.endsWith('shell')) as string;
-    const deploy = tools.find((name) => name.endsWith('deploy')) as string;
-    const url = mcp.callTool({ name: shell, arguments: { command: 'git ls-remote https://ci:hunter2secret@github.com/acme/site.git' } });
-    const urlCard = await pendingApproval(gateway, shell);
-    expect(shown(urlCard)).not.toContain('hunter2secret');
-    expect(shown(urlCard)).toContain('https://[redacted]@github.com');
-    await decide(gateway, urlCard.id, 'reject');
-    await url;
-    const key = mcp.callTool({ name: deploy, arguments: { api_key: 'k3y0123456789abcdef' } });
-    const keyCard = await pendingApproval(gateway, deploy);
-    expect(shown(keyCard)).not.toContain('k3y0123456789abcdef');
-    await decide(gateway, keyCard.id, 'reject');
-    await key;
+  it('held: a password in a URL and a credential-named argument without code stay masked on the card', async () => {
+    const { gateway, ask } = await shellServerCalls();
+    const url = await ask('shell', { command: 'git ls-remote https://ci:hunter2secret@github.com/acme/site.git' });
+    expect(shown(url.pending)).not.toContain('hunter2secret');
+    expect(shown(url.pending)).toContain('https://[redacted]@github.com');
+    await rejectAndCheck(gateway, url.pending, url.answered);
+    const key = await ask('deploy', { api_key: 'k3y0123456789abcdef' });
+    expect(shown(key.pending)).not.toContain('k3y0123456789abcdef');
+    await rejectAndCheck(gateway, key.pending, key.answered);
   }, 60_000);
 });
