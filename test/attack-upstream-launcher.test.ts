@@ -177,6 +177,16 @@ describe('attack: a repository ships the code a launcher toolgate cannot hold ru
     ['npx env-cmd', { command: 'npx', args: ['-y', 'env-cmd', '--', '/usr/bin/node', '/srv/mcp/server.mjs'] }, /servers\.fs: npx starts env-cmd, which reads/],
     ['nodemon as the command', { command: 'nodemon', args: ['/srv/mcp/server.mjs'] }, /servers\.fs: nodemon reads its configuration or the workspace's \.env/],
     ['npx cross-env', { command: 'npx', args: ['-y', 'cross-env', 'LOG_LEVEL=info', '/opt/deno/deno', 'run', '-A', 'npm:@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: npx starts cross-env/],
+    // A seventh: Python project runners (the workspace's .venv), Bundler (its Gemfile), mise (its .mise.toml), Maven (its
+    // .mvn/jvm.config), Lua and PHP (the working folder first on their module paths), wrappers no list named, deno's --env.
+    ['poetry run', { command: 'poetry', args: ['run', 'python', '/srv/mcp/server.py'] }, /servers\.fs: poetry reads the workspace's pyproject\.toml/],
+    ['bundle exec', { command: 'bundle', args: ['exec', 'ruby', '/srv/mcp/server.rb'] }, /servers\.fs: bundle evaluates the workspace's Gemfile/],
+    ['mise exec', { command: 'mise', args: ['exec', '--', 'node', '/srv/mcp/server.js'] }, /servers\.fs: mise picks the program by the workspace's/],
+    ['mvn --file=', { command: 'mvn', args: ['-q', '--file=/srv/mcp/pom.xml', 'exec:java'] }, /servers\.fs: mvn reads the workspace's build/],
+    ['lua', { command: 'lua5.4', args: ['/srv/mcp/server.lua'] }, /servers\.fs: lua looks for a module in the working folder/],
+    ['php', { command: 'php', args: ['/srv/mcp/server.php'] }, /servers\.fs: php looks for an included file in the working folder/],
+    ['prlimit npx', { command: 'prlimit', args: ['--nofile=1024', 'npx', '-y', '@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: prlimit starts a command line toolgate does not read/],
+    ['deno --env', { command: 'deno', args: ['run', '--env', '-A', 'npm:@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: deno --env-file names \.env/],
   ])('%s: the start is refused, naming the server and what to write instead', async (_name, server, message) => {
     const workspace = makeWorkspace(
       { servers: { fs: server } },

@@ -225,7 +225,8 @@ export function nodeEnvFiles(args: readonly string[]): string[] {
   const files: string[] = [];
   for (let index = 0; index < args.length; index += 1) {
     const arg = nodeOptionName(args[index] as string);
-    const match = /^--env-file(?:-if-exists)?(=|$)/.exec(arg);
+    // deno takes `--env` for `--env-file`.
+    const match = /^--env(?:-file(?:-if-exists)?)?(=|$)/.exec(arg);
     if (match === null) continue;
     if (match[1] === '=') files.push(arg.slice(arg.indexOf('=') + 1));
     // deno's `--env-file` takes its value after `=` only: before an option or a specifier (`npm:…`) it names `./.env`.

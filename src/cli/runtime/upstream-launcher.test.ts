@@ -80,6 +80,9 @@ describe('launcherArgs', () => {
     expect(launcherArgs('env', ['-v', 'HOME=/home/me', '-C', '/srv', 'npx', '-y', 'pkg'], '/n')).toEqual(['-v', 'HOME=/home/me', '-C', '/srv', 'npx', '--prefix=/n', '--script-shell=/n/npm-script-shell', '-y', 'pkg']);
     expect(launcherArgs('env', ['--', 'deno', 'run', 'npm:x'], '/n')).toEqual(['--', 'deno', 'run', '--no-config', 'npm:x']);
     expect(launcherArgs('env', ['A=1'], '/n')).toEqual(['A=1']);
+    // R (not Rscript) restores the working folder's .RData unless told not to.
+    expect(launcherArgs('R', ['--no-echo', '-f', '/srv/s.R'], '/n')).toEqual(['--no-restore', '--no-echo', '-f', '/srv/s.R']);
+    expect(launcherArgs('Rscript', ['/srv/s.R'], '/n')).toEqual(['/srv/s.R']);
   });
 
   it('reads a launcher node runs by the path of its script as that launcher', () => {
@@ -230,6 +233,25 @@ describe('refusedLauncher', () => {
     }
     // Named as the command, installed already, it reads the workspace all the same.
     for (const command of ['nodemon', '/usr/local/bin/nodemon', '/opt/tools/node_modules/.bin/dotenv', 'env-cmd']) expect(refusedLauncher(command, ['/srv/s.mjs']), command).toMatch(readsTheWorkspace);
+    // A seventh attack: runtimes and tools that read the working folder first, and launchers behind wrappers no list named.
+    for (const [command, args] of [['poetry', ['run', 'python', '/srv/s.py']], ['pipenv', ['run', 'python']], ['pdm', ['run']], ['bundle', ['exec', 'ruby', '/srv/s.rb']], ['mise', ['exec', '--', 'node', '/srv/s.js']], ['mvn', ['--file=/srv/pom.xml', 'exec:java']], ['mix', ['run']]] as const) {
+      expect(refusedLauncher(command, [...args]), command).toMatch(/reads the workspace's|evaluates the workspace's Gemfile|picks the program by the workspace's/);
+    }
+    expect(refusedLauncher('lua5.4', ['/srv/s.lua'])).toMatch(/^lua looks for a module in the working folder/);
+    expect(refusedLauncher('lua5.4', ['/srv/s.lua'], { LUA_PATH: '/usr/share/lua/5.4/?.lua', LUA_CPATH: '/usr/lib/x86_64-linux-gnu/lua/5.4/?.so' })).toBeUndefined();
+    expect(refusedLauncher('lua', ['/srv/s.lua'], { LUA_PATH: '/usr/share/lua/5.4/?.lua;;', LUA_CPATH: '/x/?.so' })).toMatch(/^lua looks/);
+    expect(refusedLauncher('php', ['/srv/s.php'])).toMatch(/^php looks for an included file in the working folder/);
+    expect(refusedLauncher('php', ['-d', 'include_path=/usr/share/php', '/srv/s.php'])).toBeUndefined();
+    expect(refusedLauncher('php', ['-d', 'include_path=.:/usr/share/php', '/srv/s.php'])).toMatch(/^php looks/);
+    expect(refusedLauncher('ruby', ['-rbundler/setup', '/srv/s.rb'])).toMatch(/^ruby -rbundler\/setup evaluates/);
+    expect(refusedLauncher('ruby', ['/srv/s.rb'], { RUBYOPT: '-rbundler/setup' })).toMatch(/^ruby -rbundler\/setup evaluates/);
+    expect(refusedLauncher('ruby', ['-rbundler/setup', '/srv/s.rb'], { BUNDLE_GEMFILE: '/srv/Gemfile' })).toBeUndefined();
+    expect(refusedLauncher('R', ['CMD', 'BATCH', '/srv/s.R'])).toMatch(/^R CMD restores the workspace's \.RData/);
+    for (const [command, args] of [['prlimit', ['--nofile=1024', 'npx', '-y', 'pkg']], ['flock', ['/tmp/lock', 'npx', 'pkg']], ['/usr/local/bin/my-wrapper', ['npx', 'pkg']]] as const) {
+      expect(refusedLauncher(command, [...args]), command).toMatch(/npx|starts a command line toolgate does not read/);
+    }
+    expect(refusedLauncher('/opt/mcp/server', ['watch', '--root', '/srv'])).toBeUndefined();
+    expect(refusedLauncher('deno', ['run', '--env', '-A', 'npm:pkg'])).toMatch(/^deno --env-file names \.env/);
     for (const option of ['--experimental-default-config-file', '--experimental-config-file=node.config.json', '--experimental_config_file', '--experimental-config-file']) {
       expect(refusedLauncher('node', [option, '/srv/s.mjs']), option).toMatch(/^node --experimental-config-file and --experimental-default-config-file read node's options from a file/);
     }
@@ -287,10 +309,21 @@ describe('refusedLauncher', () => {
 });
 
 describe('launcherEnv', () => {
-  it("keeps the working directory off python -m's module path, its tsconfig.json from tsx, its package.json from corepack, and its .Rprofile and .Renviron from R, unless the configuration says otherwise", () => {
-    const kept = { PYTHONSAFEPATH: '1', TSX_TSCONFIG_PATH: devNull, COREPACK_ENABLE_PROJECT_SPEC: '0', COREPACK_ENV_FILE: '0', R_ENVIRON_USER: devNull, R_PROFILE_USER: devNull };
+  it("keeps the working directory off python -m's module path, its tsconfig.json from tsx, its package.json from corepack, its .Rprofile and .Renviron from R, java's class path and Erlang's code path, unless the configuration says otherwise", () => {
+    const kept = {
+      PYTHONSAFEPATH: '1',
+      TSX_TSCONFIG_PATH: devNull,
+      COREPACK_ENABLE_PROJECT_SPEC: '0',
+      COREPACK_ENV_FILE: '0',
+      R_ENVIRON_USER: devNull,
+      R_PROFILE_USER: devNull,
+      CLASSPATH: devNull,
+      ERL_AFLAGS: '-eval code:del_path([46])',
+    };
     expect(launcherEnv(undefined)).toEqual(kept);
     expect(launcherEnv({ TOKEN: 'x' })).toEqual({ ...kept, TOKEN: 'x' });
     expect(launcherEnv({ PYTHONSAFEPATH: '', TSX_TSCONFIG_PATH: '/srv/mcp/tsconfig.json' })).toEqual({ ...kept, PYTHONSAFEPATH: '', TSX_TSCONFIG_PATH: '/srv/mcp/tsconfig.json' });
+    // The operator's Erlang flags stay, and the working folder still comes off the code path after them.
+    expect(launcherEnv({ ERL_AFLAGS: '+S 2' }).ERL_AFLAGS).toBe('+S 2 -eval code:del_path([46])');
   });
 });

@@ -29,6 +29,7 @@ import { devNull } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
 import { upstreamPath } from '../../mcp/build-stdio-env.js';
 import { NPM_SCRIPT_SHELL_FILE } from './npm-script-shell.js';
+import { READS_THE_WORKSPACE, runtimeRefusal, UNHELD_LAUNCHERS, WRAPPERS } from './programs-that-read-the-workspace.js';
 import {
   barePreload,
   bunArgs,
@@ -77,11 +78,10 @@ export function launcherArgs(command: string, args: readonly string[], neutral: 
   if (launcher === 'deno') return denoArgs(args);
   if (launcher === 'bun') return bunArgs(args);
   if (launcher === 'python') return pythonArgs(args);
+  // R (not Rscript) restores the working folder's .RData, and runs its .First(), unless told not to.
+  if (launcher === 'r') return ['--no-restore', ...args];
   return [...args];
 }
-
-/** Commands that start another toolgate would have to read to judge, and does not: name the command they start directly. */
-const WRAPPERS = new Set(['nice', 'nohup', 'setsid', 'timeout', 'stdbuf', 'ionice', 'taskset', 'chrt', 'sudo', 'doas', 'su', 'runuser', 'xargs', 'script', 'unbuffer', 'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'cmd', 'powershell', 'pwsh']);
 
 /**
  * Why toolgate will not start a launcher that lets the workspace choose its
@@ -106,6 +106,10 @@ export function refusedLauncher(command: string, args: readonly string[], declar
   }
   const launcher = launcherOf(command);
   if (WRAPPERS.has(launcher)) return `${launcher} starts a command line toolgate does not read: name the command it starts directly`;
+  const wrapped = KNOWN.has(launcher) ? undefined : wrappedLauncher(args);
+  if (wrapped !== undefined) {
+    return `${launcher} starts ${wrapped}, a launcher toolgate does not read through a command it does not know (an argument of the server's that reads as a launcher's name counts too: write it with its option, --lang=${wrapped}): name the launcher as the command`;
+  }
   const started = startedCommand(launcher, args);
   if (started === 'unread') return "env is given an option toolgate does not read (only -C DIR, -v, -0 and -- are; -i and -u would take off what toolgate sets for the command): write the command and its arguments out, and declare its environment in env";
   // node, and what starts a program under node's options or options like them: tsx (also through a package runner), bun and deno.
@@ -132,7 +136,7 @@ export function refusedLauncher(command: string, args: readonly string[], declar
   if ((launcher === 'npx' || (launcher === 'npm' && npmRunsPackage(args))) && npmRunsCommandLine(args)) {
     return `${launcher} -c runs a command line through a shell, with the workspace's node_modules/.bin first: name the package and its arguments instead (a -c of the server's own goes after --)`;
   }
-  const unheld = UNHELD_LAUNCHERS.get(launcher);
+  const unheld = UNHELD_LAUNCHERS.get(launcher) ?? runtimeRefusal(launcher, args, declaredEnv);
   if (unheld !== undefined) return unheld;
   const packageRunner = launcher === 'npx' || launcher === 'deno' || (launcher === 'npm' && npmRunsPackage(args)) || (launcher === 'pnpm' && pnpmRunsPackage(args));
   const npmOptions = launcher === 'npx' || launcher === 'npm' ? npmNodeOptions(args) : undefined;
@@ -157,38 +161,6 @@ export function refusedLauncher(command: string, args: readonly string[], declar
   }
   return undefined;
 }
-
-/**
- * Launchers toolgate cannot keep from running what the workspace holds, by
- * any of their commands: pipx runs `__pypackages__/<version>/lib/bin/<app>`
- * of the folder it starts in ahead of the package it names; cargo reads the
- * workspace's `.cargo/config.toml` (a `runner` there runs in place of the
- * server); rustup's proxies (cargo, rustc, …) start the toolchain the
- * workspace's `rust-toolchain.toml` names, by a path it may give.
- */
-const UNHELD_LAUNCHERS = new Map<string, string>([
-  ['pipx', "pipx runs the app of the workspace's __pypackages__ folder ahead of the package it names: install the server (pipx install) and name its program by its path, or start it with uvx"],
-  ...['cargo', 'rustc', 'rustup', 'rustdoc', 'cargo-clippy', 'clippy-driver', 'rustfmt', 'cargo-fmt', 'rust-analyzer'].map(
-    (name): [string, string] => [name, `${name} reads the workspace's .cargo/config.toml and rust-toolchain.toml, which name a runner and a toolchain that run in place of the server: build the server and name its program by its path`],
-  ),
-]);
-
-/**
- * Programs that read the folder they start in, a repository's to write, and
- * run what it says: development runners (nodemon.json's events, vite's and
- * tsm's config, ts-node's tsconfig.json), and programs that start a command
- * with the workspace's `.env` loaded (its `NODE_OPTIONS`, or `LD_PRELOAD`,
- * runs the workspace's code in any server) or run its `.env.js` (env-cmd);
- * with them, programs that start a command line toolgate does not read
- * (cross-env, concurrently). Refused as the command and as the package a
- * package runner starts.
- */
-const READS_THE_WORKSPACE = new RegExp(
-  `^(?:${[
-    'nodemon', 'vite-node', 'ts-node(?:-esm)?', 'ts-node-dev', 'tsnd', '@babel/node', 'babel-node', 'esno', 'esrun', 'jiti', 'tsimp', 'swc-node', 'tsm', 'esbuild-runner', 'esr', 'sucrase-node', 'tsc-watch',
-    'dotenv', 'dotenv-cli', 'dotenvx', '@dotenvx/dotenvx', 'env-cmd', 'cross-env(?:-shell)?', 'concurrently', 'npm-run-all2?', 'run-[ps]',
-  ].join('|')})(?:@[^/]*)?$`,
-);
 
 /**
  * Whether npx or `npm exec` may be asked to run a command line (`-c`,
@@ -263,6 +235,9 @@ const LAUNCHER_FILES: readonly (readonly [RegExp, string])[] = [
   [/^corepack(?:\.c?js)?$/, 'corepack'],
   [/^(?:nodejs|node\d*)$/, 'node'],
   [/^(?:python|pypy)\d*(?:\.\d+)*t?(?:-dbg)?$/, 'python'],
+  [/^(?:lua(?:jit)?|lua\d(?:\.\d)?)$/, 'lua'],
+  [/^php(?:\d+(?:\.\d+)?)?(?:-cli)?$/, 'php'],
+  [/^ruby\d*(?:\.\d+)*$/, 'ruby'],
 ];
 
 /**
@@ -286,7 +261,22 @@ const LAUNCHER_PATHS: readonly (readonly [RegExp, string])[] = [
   [/\/yarn\/lib\/cli\.js$/, 'yarn'],
 ];
 
-const KNOWN = new Set(['npx', 'npm', 'pnpm', 'pnpx', 'yarn', 'corepack', 'node', 'python', 'deno', 'bun', 'bunx', 'dx', 'uv', 'env', ...WRAPPERS, ...UNHELD_LAUNCHERS.keys()]);
+const KNOWN = new Set(['npx', 'npm', 'pnpm', 'pnpx', 'yarn', 'corepack', 'node', 'python', 'deno', 'bun', 'bunx', 'dx', 'uv', 'env', 'tsx', 'lua', 'php', 'ruby', 'r', ...WRAPPERS, ...UNHELD_LAUNCHERS.keys()]);
+
+/**
+ * The launcher among the first two arguments that are no option of a
+ * command toolgate does not know, or undefined: `prlimit --nofile=1024 npx`,
+ * `flock /tmp/lock npx`, `setarch x86_64 npx` start npx, which the rules for
+ * npx never saw. A wrapper's own arguments are its own to read; the first
+ * two cover the wrappers' usual forms.
+ */
+function wrappedLauncher(args: readonly string[]): string | undefined {
+  const positional = args.filter((arg) => !arg.startsWith('-') && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)).slice(0, 2);
+  return positional.map((arg) => launcherOf(arg)).find((name) => KNOWN.has(name) && !EVERYDAY_WORDS.has(name));
+}
+
+/** Names of programs toolgate knows that are also everyday words a server takes as an argument (`watch`, `time`, `script`). */
+const EVERYDAY_WORDS = new Set(['r', 'time', 'watch', 'script', 'nice', 'sg', 'cmd', 'su', 'timeout', 'xargs', 'chroot', 'i386', 'x86_64', 'linux32', 'linux64', 'env']);
 
 function launcherFromName(command: string): string {
   const name = basename(command.replace(/\\/g, '/'))
@@ -325,10 +315,27 @@ function resolvedFile(command: string): string | undefined {
  * repository's choosing), and reads no `.corepack.env` of the workspace; and
  * `R_ENVIRON_USER` and `R_PROFILE_USER` naming the null device: R and
  * Rscript otherwise run the workspace's `.Rprofile` and read its `.Renviron`
- * (whose `R_TESTS` names a file R runs) before the server. A
+ * (whose `R_TESTS` names a file R runs) before the server; `CLASSPATH`
+ * naming it: java's class path is otherwise the working folder, whose
+ * planted `META-INF/services` provider a server's `Files.probeContentType`
+ * loaded; and in `ERL_AFLAGS` the working folder taken off Erlang's code
+ * path. A
  * server that is meant to run from the workspace's own sources says so with
  * `PYTHONPATH` or `TSX_TSCONFIG_PATH` in its `env`; a declared value wins here.
  */
 export function launcherEnv(declared: Readonly<Record<string, string>> | undefined): Record<string, string> {
-  return { PYTHONSAFEPATH: '1', TSX_TSCONFIG_PATH: devNull, COREPACK_ENABLE_PROJECT_SPEC: '0', COREPACK_ENV_FILE: '0', R_ENVIRON_USER: devNull, R_PROFILE_USER: devNull, ...declared };
+  // Erlang's code path begins with the working folder: a planted crypto.beam ran in escript and elixir. Taken off
+  // after what the operator declares, so their flags stay.
+  const erlang = [declared?.ERL_AFLAGS, '-eval code:del_path([46])'].filter((flags) => flags !== undefined && flags !== '').join(' ');
+  return {
+    PYTHONSAFEPATH: '1',
+    TSX_TSCONFIG_PATH: devNull,
+    COREPACK_ENABLE_PROJECT_SPEC: '0',
+    COREPACK_ENV_FILE: '0',
+    R_ENVIRON_USER: devNull,
+    R_PROFILE_USER: devNull,
+    CLASSPATH: devNull,
+    ...declared,
+    ERL_AFLAGS: erlang,
+  };
 }

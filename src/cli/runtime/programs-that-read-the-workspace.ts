@@ -1,0 +1,101 @@
+/*
+ * The programs toolgate refuses to start as a stdio upstream, by what they
+ * are (`launcherOf` in `upstream-launcher.ts`), and the runtimes it starts
+ * only on conditions: each reads the folder it starts in, the workspace, a
+ * repository's to write, and runs what it finds there, at `toolgate serve`
+ * start, outside any sandbox, with nobody asked.
+ */
+
+type Env = Readonly<Record<string, string>>;
+
+/**
+ * Commands that start another, whose command line toolgate would have to read
+ * to judge, and does not: name the command they start directly. A wrapper
+ * found later among the arguments of a command toolgate does not know counts
+ * too (`wrappedLauncher`).
+ */
+export const WRAPPERS = new Set([
+  ...['nice', 'nohup', 'setsid', 'timeout', 'stdbuf', 'ionice', 'taskset', 'chrt', 'sudo', 'doas', 'su', 'runuser', 'xargs', 'script', 'unbuffer'],
+  ...['prlimit', 'setpriv', 'flock', 'unshare', 'setarch', 'linux32', 'linux64', 'x86_64', 'i386', 'fakeroot', 'dbus-run-session', 'ssh-agent', 'chroot', 'sg', 'watch'],
+  ...['strace', 'ltrace', 'valgrind', 'gdb', 'bwrap', 'firejail', 'proot', 'systemd-run', 'time'],
+  ...['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'cmd', 'powershell', 'pwsh'],
+]);
+
+const PYTHON_PROJECT = "reads the workspace's pyproject.toml and runs its virtualenv (.venv), whose python and .pth files are the repository's: name the server's interpreter by its path";
+const RUST = "reads the workspace's .cargo/config.toml and rust-toolchain.toml, which name a runner and a toolchain that run in place of the server: build the server and name its program by its path";
+const JVM_BUILD = "reads the workspace's build (.mvn/jvm.config, gradle.properties, its build scripts) and runs what it names: build the server and start it with java -jar";
+const VERSION_MANAGER = "picks the program by the workspace's .tool-versions, mise.toml, .node-version or package.json, and runs the scripts they name: name the program by the path of an installed copy";
+
+/**
+ * Launchers toolgate cannot keep from running what the workspace holds, by
+ * any of their commands, with why: pipx runs `__pypackages__` of the folder
+ * it starts in ahead of the package it names; cargo and rustup's proxies
+ * read `.cargo/config.toml` and `rust-toolchain.toml`; the Python project
+ * runners run the workspace's own virtualenv (`poetry run python` ran a
+ * planted `.venv/bin/python`); Bundler evaluates the workspace's `Gemfile`,
+ * which is Ruby; the JVM and Elixir build tools run the project's build; the
+ * version managers (mise ran a `.mise.toml`'s `_.source` script, trusted on
+ * its own when not interactive) choose the program from the workspace.
+ */
+export const UNHELD_LAUNCHERS = new Map<string, string>([
+  ['pipx', "pipx runs the app of the workspace's __pypackages__ folder ahead of the package it names: install the server (pipx install) and name its program by its path, or start it with uvx"],
+  ...['cargo', 'rustc', 'rustup', 'rustdoc', 'cargo-clippy', 'clippy-driver', 'rustfmt', 'cargo-fmt', 'rust-analyzer'].map((name): [string, string] => [name, `${name} ${RUST}`]),
+  ...['poetry', 'pipenv', 'pdm', 'hatch', 'rye', 'pixi'].map((name): [string, string] => [name, `${name} ${PYTHON_PROJECT}`]),
+  ...['bundle', 'bundler'].map((name): [string, string] => [name, `${name} evaluates the workspace's Gemfile, which is Ruby code: start the server with ruby and declare an absolute BUNDLE_GEMFILE in env if it needs its gems set up`]),
+  ...['mvn', 'mvnw', 'gradle', 'gradlew', 'sbt', 'lein', 'mix'].map((name): [string, string] => [name, `${name} ${JVM_BUILD}`]),
+  ...['mise', 'rtx', 'asdf', 'volta', 'volta-shim'].map((name): [string, string] => [name, `${name} ${VERSION_MANAGER}`]),
+]);
+
+/**
+ * Programs that read the folder they start in and run what it says:
+ * development runners (nodemon.json's events, vite's and tsm's config,
+ * ts-node's tsconfig.json), and programs that start a command with the
+ * workspace's `.env` loaded (its `NODE_OPTIONS`, or `LD_PRELOAD`, runs the
+ * workspace's code in any server) or run its `.env.js` (env-cmd); with them,
+ * programs that start a command line toolgate does not read (cross-env,
+ * concurrently). Refused as the command and as the package a package runner
+ * starts.
+ */
+export const READS_THE_WORKSPACE = new RegExp(
+  `^(?:${[
+    'nodemon', 'vite-node', 'ts-node(?:-esm)?', 'ts-node-dev', 'tsnd', '@babel/node', 'babel-node', 'esno', 'esrun', 'jiti', 'tsimp', 'swc-node', 'tsm', 'esbuild-runner', 'esr', 'sucrase-node', 'tsc-watch',
+    'dotenv', 'dotenv-cli', 'dotenvx', '@dotenvx/dotenvx', 'env-cmd', 'cross-env(?:-shell)?', 'concurrently', 'npm-run-all2?', 'run-[ps]',
+  ].join('|')})(?:@[^/]*)?$`,
+);
+
+/** A search path's entries: absolute, none the working folder (`.`, `./`, an empty entry), none the default (`;;`, which holds `./?.lua`). */
+const holdsOnlyAbsolute = (value: string | undefined, separator: string): boolean =>
+  value !== undefined && !value.includes(`${separator}${separator}`) && value.split(separator).every((entry) => entry.startsWith('/'));
+
+/**
+ * Why a runtime that reads modules from the working folder first is refused,
+ * unless what it needs is declared: Lua's default `package.path` and
+ * `package.cpath` end in `./?.lua` and `./?.so` (a planted `cjson.lua` ran
+ * in place of `lua-cjson`), unless `LUA_PATH` and `LUA_CPATH` (or their
+ * `_5_x` forms) name absolute folders only; PHP's `include_path` begins with
+ * `.` (a planted `Psr/Log/autoload.php` ran), unless `-d include_path=…` of
+ * absolute folders is given; `ruby -rbundler/setup` (also in `RUBYOPT`)
+ * evaluates the workspace's `Gemfile`, unless an absolute `BUNDLE_GEMFILE`
+ * is declared; `R CMD` restores the workspace's `.RData` and runs its
+ * `.First()`. Undefined for any other command.
+ */
+export function runtimeRefusal(launcher: string, args: readonly string[], declaredEnv: Env): string | undefined {
+  if (launcher === 'lua') {
+    const declared = (name: string): string | undefined => Object.entries(declaredEnv).find(([key]) => new RegExp(`^${name}(?:_5_\\d)?$`).test(key))?.[1];
+    if (!holdsOnlyAbsolute(declared('LUA_PATH'), ';') || !holdsOnlyAbsolute(declared('LUA_CPATH'), ';')) {
+      return "lua looks for a module in the working folder (./?.lua, ./?.so), the workspace, where a repository ships its own: declare LUA_PATH and LUA_CPATH in env, naming absolute folders only";
+    }
+  }
+  if (launcher === 'php') {
+    const at = args.findIndex((arg, index) => /^include_path=/.test(arg) && args[index - 1] === '-d');
+    const given = at === -1 ? args.find((arg) => arg.startsWith('-dinclude_path='))?.slice('-dinclude_path='.length) : (args[at] as string).slice('include_path='.length);
+    if (!holdsOnlyAbsolute(given, ':')) {
+      return "php looks for an included file in the working folder first (its include_path begins with .), the workspace, where a repository ships its own: give -d include_path=… naming absolute folders only";
+    }
+  }
+  if (launcher === 'ruby' && [...args, ...(declaredEnv.RUBYOPT ?? '').split(/\s+/)].some((arg) => /^-r\s*bundler(?:\/setup)?$|^bundler(?:\/setup)?$/.test(arg)) && !(declaredEnv.BUNDLE_GEMFILE ?? '').startsWith('/')) {
+    return "ruby -rbundler/setup evaluates the workspace's Gemfile, which is Ruby code: declare an absolute BUNDLE_GEMFILE in env";
+  }
+  if (launcher === 'r' && args[0]?.toUpperCase() === 'CMD') return "R CMD restores the workspace's .RData and runs its .First(): start the server with Rscript";
+  return undefined;
+}
