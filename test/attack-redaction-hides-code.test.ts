@@ -30,11 +30,13 @@ async function cardText(gateway: ServedGateway, openPage: () => Promise<import('
 }
 
 /** A gateway serving the shell server, a client of it, and a way to call one of its tools (`shell`, `deploy`) and read the card. */
-async function shellServerCalls(): Promise<{ gateway: ServedGateway; ask: (tool: 'shell' | 'deploy', args: Record<string, string>) => Promise<{ pending: Pending; answered: Promise<unknown> }> }> {
+type ShellServerTool = 'shell' | 'deploy' | 'add_ssh_key';
+
+async function shellServerCalls(): Promise<{ gateway: ServedGateway; ask: (tool: ShellServerTool, args: Record<string, string>) => Promise<{ pending: Pending; answered: Promise<unknown> }> }> {
   const gateway = opened.gateway(await serveGateway({ scope: 'workspace-write', mode: 'ask', servers: { ops: { command: process.execPath, args: [SHELL_SERVER] } } }));
   const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
   const names = (await mcp.listTools()).tools.map((entry) => entry.name);
-  const ask = async (tool: 'shell' | 'deploy', args: Record<string, string>): Promise<{ pending: Pending; answered: Promise<unknown> }> => {
+  const ask = async (tool: ShellServerTool, args: Record<string, string>): Promise<{ pending: Pending; answered: Promise<unknown> }> => {
     const name = names.find((entry) => entry.endsWith(tool)) as string;
     const answered = mcp.callTool({ name, arguments: args });
     return { pending: await pendingApproval(gateway, name), answered };
@@ -112,6 +114,20 @@ describe('attack: a command placed where redaction masks a secret', () => {
   ])('an upstream shell tool given %s: the card shows what runs', async (_name, command, shows) => {
     const { gateway, ask } = await shellServerCalls();
     const { pending, answered } = await ask('shell', { command });
+    expect(shown(pending)).toContain(shows);
+    await rejectAndCheck(gateway, pending, answered);
+  }, 60_000);
+
+  // A fourth: a member masked for its name pasted unquoted into a command line, the word after a scheme, a variable then
+  // run as a command, and a public key masked for its name (the card hid whose key gets in).
+  it.each([
+    ['deploy', 'a credential-named argument holding words', { api_key: 'x touch PWNED #' }, 'touch PWNED'],
+    ['shell', 'a command after an authorization scheme', { command: 'Authorization=Basic touch PWNED' }, 'touch PWNED'],
+    ['shell', 'a variable a shell then runs as a command', { command: 'API_TOKEN=touch; $API_TOKEN PWNED' }, 'API_TOKEN=touch'],
+    ['add_ssh_key', 'a public key', { public_key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAttacker1 attacker@evil.example' }, 'attacker@evil.example'],
+  ] as const)('an upstream %s tool given %s: the card shows it', async (tool, _name, args, shows) => {
+    const { gateway, ask } = await shellServerCalls();
+    const { pending, answered } = await ask(tool, args);
     expect(shown(pending)).toContain(shows);
     await rejectAndCheck(gateway, pending, answered);
   }, 60_000);

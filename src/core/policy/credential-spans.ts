@@ -34,8 +34,11 @@ const PARAMETERS = new Set(['key', 'session', 'auth', 'signature', 'pwd']);
 const NAME_HINT = /key|secret|token|pass|credential|auth|cookie|sig|session|pwd/i;
 const MAX_NAME = 128;
 
+/** Names that end like a credential's and name no secret: a public key, an object's or a cache's key, a page's token. */
+const NOT_A_SECRET = /(?:public|pub|object|cache|sort|partition|primary|foreign|idempotency|dedup|lookup|next|page|continuation|cursor)[_.-]?(?:keys?|tokens?)$/i;
+
 function credentialKind(label: string): CredentialKind | undefined {
-  if (label.length > MAX_NAME || !NAME_HINT.test(label)) return undefined;
+  if (label.length > MAX_NAME || !NAME_HINT.test(label) || NOT_A_SECRET.test(label)) return undefined;
   // `--token=…` is the flag `token`.
   let from = 0;
   while (label.charCodeAt(from) === 45) from += 1;
@@ -132,7 +135,20 @@ function plainValue(text: string, start: number, quote: number | undefined): Sec
 
 /** A credential after an unknown scheme word: long or with digits, in a credential's characters, and not a URL, a path or an option. */
 const looksGenerated = (token: string): boolean =>
-  ((token.length >= 8 && /\d/.test(token)) || token.length >= 20) && /^[A-Za-z0-9+_][A-Za-z0-9+/_.~:-]*=*$/.test(token) && !token.includes('://');
+  ((token.length >= 8 && /\d/.test(token)) || token.length >= 20) && /^[A-Za-z0-9+_][A-Za-z0-9+/_~:-]*=*$/.test(token) && !token.includes('://');
+
+/**
+ * Whether the word after an authorization scheme reads as a credential:
+ * base64 or token characters (no `:`), not an option (`-o`) nor a host's
+ * name (`evil.example.com`), and long, or with a digit, both cases or `+/=`. A word that does not (`touch`, `-o`, `127.0.0.1:8080`)
+ * is text that follows the scheme: `Authorization=Basic touch PWNED` had the
+ * command masked, and `-H Authorization:Token host/i.sh | sh` the host.
+ */
+const readsAsCredential = (token: string): boolean =>
+  /^[A-Za-z0-9+/_~.=-]+$/.test(token) &&
+  !/^--?[A-Za-z][A-Za-z-]*$/.test(token) &&
+  !/^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/.test(token) &&
+  (token.length >= 20 || /\d/.test(token) || (/[a-z]/.test(token) && /[A-Z]/.test(token)) || /[+/=]/.test(token));
 
 /**
  * `Authorization: Bearer <token>` keeps the scheme and masks the token. A
@@ -151,7 +167,7 @@ function headerValue(text: string, start: number): SecretSpan[] {
   if (AUTH_SCHEMES.has(first.toLowerCase())) {
     if (second.length === 0 || PARAMETER_LIST.test(second)) return [];
     const span = secretPart(text, next, secondEnd, 1);
-    return span === undefined ? [] : [span];
+    return span === undefined || !readsAsCredential(text.slice(span[0], span[1])) ? [] : [span];
   }
   const spans: SecretSpan[] = [];
   const span = secretPart(text, start, firstEnd, MIN_VALUE);
@@ -201,12 +217,35 @@ const mayEndName = (text: string, end: number): boolean => {
   return (last >= 48 && last <= 57) || SUFFIXES.has(suffixCode(text, end));
 };
 
+const isShellNameChar = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+
+/**
+ * The variables a shell runs as a command by their value: `$NAME` or
+ * `${NAME}` where a command starts (the text's start, or after a line
+ * break, `;`, `&`, `|`, `(` or a backtick). Its value is then code:
+ * `API_TOKEN=touch; $API_TOKEN PWNED` had `touch` masked. One pass.
+ */
+function namesRunAsCommands(text: string): Set<string> {
+  const names = new Set<string>();
+  for (let at = text.indexOf('$'); at !== -1; at = text.indexOf('$', at + 1)) {
+    const from = at + (text.charCodeAt(at + 1) === 123 ? 2 : 1);
+    let end = from;
+    while (end < text.length && isShellNameChar(text.charCodeAt(end))) end += 1;
+    if (end === from) continue;
+    let before = at - 1;
+    while (before >= 0 && isSpace(text.charCodeAt(before))) before -= 1;
+    if (before < 0 || ';&|\n\r(`'.includes(text.charAt(before))) names.add(text.slice(from, end));
+  }
+  return names;
+}
+
 /** Spans of every credential that stands after a credential name in `text`. */
 export function credentialSpans(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
   // Found separator-first: `indexOf` finds each `:` / `=`, a walk back finds the name, then the name is
   // classified; no pattern runs per position, and nothing before the last masked value is walked again.
   const anyName = X_AUTH.test(text);
+  let commandNames: Set<string> | undefined;
   let floor = 0;
   let from = 0;
   let colon = text.indexOf(':');
@@ -252,8 +291,18 @@ export function credentialSpans(text: string): SecretSpan[] {
     if (kind === 'parameter' && !tight) continue;
     if (kind === 'word' && !tight && !quotedName && quote === undefined) continue;
     const found =
-      kind === 'header' ? headerValue(text, start) : kind === 'cookie' || kind === 'set-cookie' ? cookieValue(text, start, kind, MIN_VALUE) : plainValue(text, start, quote);
+      kind === 'header'
+        ? headerValue(text, start)
+        : kind === 'cookie' || kind === 'set-cookie'
+          ? // `Cookie=` is an assignment of one pair; a list of pairs is a header's (`Cookie:`): after `;` a shell reads commands.
+            cookieValue(text, start, text.charCodeAt(at) === 61 ? 'set-cookie' : kind, MIN_VALUE)
+          : plainValue(text, start, quote);
     if (found.length === 0) continue;
+    // A variable a shell then runs as a command holds code, not a secret: shown.
+    if (text.charCodeAt(at) === 61 && (kind === 'name' || kind === 'word' || kind === 'parameter')) {
+      commandNames ??= namesRunAsCommands(text);
+      if (commandNames.has(text.slice(nameStart, nameEnd))) continue;
+    }
     // One push per span: spreading a cookie of 100,000 pairs into push() overflows the stack.
     for (const span of found) spans.push(span);
     floor = from = (found[found.length - 1] as SecretSpan)[1];

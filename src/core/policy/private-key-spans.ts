@@ -75,7 +75,14 @@ export function privateKeySpans(text: string): SecretSpan[] {
       const newline = matchAt(NEWLINE, text, at) !== null;
       const line = newline ? NEWLINE.lastIndex : (matchAt(SPACES, text, at), SPACES.lastIndex);
       closing = matchAt(END, text, line);
-      if (closing !== null) break;
+      if (closing !== null) {
+        // A run sharing its line with the END armour: a program given the armour's words, not a key's line.
+        if (ownLines && !newline && runs.length > 0) {
+          runs.pop();
+          closing = null;
+        }
+        break;
+      }
       if (ownLines && !newline && line < text.length) {
         // The run before shares its line with more (`touch PWNED`, `touch"" PWNED`): a command, not a key's line.
         runs.pop();

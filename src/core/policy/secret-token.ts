@@ -85,12 +85,12 @@ const endsLine = (code: number): boolean => code < 0x20 || code === 0x7f || code
  * anything that can carry code is taken out of it: the first backtick, `$`,
  * bracket of `()` or `{}`, `;`, `|`, `&`, `<`, `>`, quote or backslash ends
  * it, and the rest stays readable; so does a space, a line break of any
- * kind or a control character (`endsLine`): a masked value in text is one
- * word. In `env "DEPLOY password="x touch PWNED` the quote after the label
- * closes a string rather than opening a value, and a mask over `x touch
- * PWNED` hid the command `env` then ran. A value that is a whole string of
- * its own (an argument member's) keeps its spaces (`spaceEnds` false): where
- * it begins and ends is not read from text. A value is masked by where it stands (a
+ * kind or a control character (`endsLine`): a masked value is one word. In
+ * `env "DEPLOY password="x touch PWNED` the quote after the label closes a
+ * string rather than opening a value, and a mask over `x touch PWNED` hid
+ * the command `env` then ran; an argument member's value is one word too,
+ * since a server may paste it into a command line unquoted (`PGPASSWORD=${password}
+ * pg_dump …` ran `touch PWNED` from a password of `x touch PWNED #`). A value is masked by where it stands (a
  * URL's userinfo, a credential's label, a header), not by what it holds, so
  * without this cut a person approving a write read
  * `https://[redacted]@github.com` where the file got
@@ -99,11 +99,11 @@ const endsLine = (code: number): boolean => code < 0x20 || code === 0x7f || code
  * `$(…)` in a bearer token or a cookie. A password holding one of these
  * characters is masked up to it only: the rest of it shows.
  */
-export function codeSafeEnd(text: string, start: number, end: number, spaceEnds = true): number {
+export function codeSafeEnd(text: string, start: number, end: number): number {
   let at = start;
   while (at < end) {
     const code = text.charCodeAt(at);
-    if (CODE_CHARACTERS.has(code) || endsLine(code) || (spaceEnds && code === 32)) break;
+    if (CODE_CHARACTERS.has(code) || endsLine(code) || code === 32) break;
     at += 1;
   }
   return at;
@@ -116,7 +116,7 @@ export function codeSafeEnd(text: string, start: number, end: number, spaceEnds 
  * that starts with such a character is shown as it is.
  */
 export function maskBeforeCode(value: string): RedactedText {
-  const cut = codeSafeEnd(value, 0, value.length, false);
+  const cut = codeSafeEnd(value, 0, value.length);
   return cut === 0 ? { text: value, masked: 0 } : { text: `${REDACTED}${value.slice(cut)}`, masked: 1 };
 }
 

@@ -71,7 +71,7 @@ describe('projectArguments', () => {
         'X-Api-Key': 'opaque-value-5',
         'x-auth-token': 'opaque6',
       },
-      config: { password: 'correct horse battery staple', api_key: 'k', client_secret: 12345678, retries: 3 },
+      config: { password: 'correct-horse-battery-staple', passphrase_secret: 'correct horse battery', api_key: 'k', client_secret: 12345678, public_key: 'ssh-ed25519 AAAAC3Nza me@host', retries: 3 },
     });
     expect(projected).toEqual({
       url: 'https://api.example.com/v1/items?token=[redacted]&page=2',
@@ -84,7 +84,9 @@ describe('projectArguments', () => {
         'X-Api-Key': '[redacted]',
         'x-auth-token': '[redacted]',
       },
-      config: { password: '[redacted]', api_key: '[redacted]', client_secret: '[redacted]', retries: 3 },
+      // A masked value is one word (a server may paste it into a command line unquoted): a passphrase shows its later words.
+      // A public key names no secret, and shows: it is what decides who gets in.
+      config: { password: '[redacted]', passphrase_secret: '[redacted] horse battery', api_key: '[redacted]', client_secret: '[redacted]', public_key: 'ssh-ed25519 AAAAC3Nza me@host', retries: 3 },
     });
   });
 
