@@ -310,16 +310,8 @@ describe('refusedLauncher', () => {
 
 describe('launcherEnv', () => {
   it("keeps the working directory off python -m's module path, its tsconfig.json from tsx, its package.json from corepack, its .Rprofile and .Renviron from R, java's class path and Erlang's code path, unless the configuration says otherwise", () => {
-    const kept = {
-      PYTHONSAFEPATH: '1',
-      TSX_TSCONFIG_PATH: devNull,
-      COREPACK_ENABLE_PROJECT_SPEC: '0',
-      COREPACK_ENV_FILE: '0',
-      R_ENVIRON_USER: devNull,
-      R_PROFILE_USER: devNull,
-      CLASSPATH: devNull,
-      ERL_AFLAGS: '-eval code:del_path([46])',
-    };
+    const nulled = { TSX_TSCONFIG_PATH: devNull, R_ENVIRON_USER: devNull, R_PROFILE_USER: devNull, CLASSPATH: devNull };
+    const kept = { ...nulled, PYTHONSAFEPATH: '1', COREPACK_ENABLE_PROJECT_SPEC: '0', COREPACK_ENV_FILE: '0', ERL_AFLAGS: '-eval code:del_path([46])' };
     expect(launcherEnv(undefined)).toEqual(kept);
     expect(launcherEnv({ TOKEN: 'x' })).toEqual({ ...kept, TOKEN: 'x' });
     expect(launcherEnv({ PYTHONSAFEPATH: '', TSX_TSCONFIG_PATH: '/srv/mcp/tsconfig.json' })).toEqual({ ...kept, PYTHONSAFEPATH: '', TSX_TSCONFIG_PATH: '/srv/mcp/tsconfig.json' });
