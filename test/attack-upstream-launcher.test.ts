@@ -184,7 +184,7 @@ describe('attack: a repository ships the code a launcher toolgate cannot hold ru
     ['mise exec', { command: 'mise', args: ['exec', '--', 'node', '/srv/mcp/server.js'] }, /servers\.fs: mise picks the program by the workspace's/],
     ['mvn --file=', { command: 'mvn', args: ['-q', '--file=/srv/mcp/pom.xml', 'exec:java'] }, /servers\.fs: mvn reads the workspace's build/],
     ['lua', { command: 'lua5.4', args: ['/srv/mcp/server.lua'] }, /servers\.fs: lua looks for a module in the working folder/],
-    ['php', { command: 'php', args: ['/srv/mcp/server.php'] }, /servers\.fs: php looks for an included file in the working folder/],
+    ['php', { command: 'php', args: ['/srv/mcp/server.php'] }, /servers\.fs: php includes a file it does not find on its include_path from the working folder/],
     ['prlimit npx', { command: 'prlimit', args: ['--nofile=1024', 'npx', '-y', '@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: prlimit starts a command line toolgate does not read/],
     ['deno --env', { command: 'deno', args: ['run', '--env', '-A', 'npm:@modelcontextprotocol/server-filesystem', '.'] }, /servers\.fs: deno --env-file names \.env/],
   ])('%s: the start is refused, naming the server and what to write instead', async (_name, server, message) => {

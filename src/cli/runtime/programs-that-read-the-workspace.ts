@@ -63,6 +63,13 @@ export const READS_THE_WORKSPACE = new RegExp(
   ].join('|')})(?:@[^/]*)?$`,
 );
 
+/** Whether java's class path, from `-cp`/`--class-path`/`-classpath` or a declared `CLASSPATH`, holds an entry that is not absolute (an empty one is the working folder). */
+function classPathHoldsWorkingFolder(args: readonly string[], declared: string | undefined): boolean {
+  const at = args.findIndex((arg) => arg === '-cp' || arg === '-classpath' || arg === '--class-path');
+  const given = at === -1 ? args.find((arg) => arg.startsWith('--class-path='))?.slice('--class-path='.length) : args[at + 1];
+  return [given, declared].some((value) => value !== undefined && !value.split(':').every((entry) => entry.startsWith('/')));
+}
+
 /** A search path's entries: absolute, none the working folder (`.`, `./`, an empty entry), none the default (`;;`, which holds `./?.lua`). */
 const holdsOnlyAbsolute = (value: string | undefined, separator: string): boolean =>
   value !== undefined && !value.includes(`${separator}${separator}`) && value.split(separator).every((entry) => entry.startsWith('/'));
@@ -72,26 +79,28 @@ const holdsOnlyAbsolute = (value: string | undefined, separator: string): boolea
  * unless what it needs is declared: Lua's default `package.path` and
  * `package.cpath` end in `./?.lua` and `./?.so` (a planted `cjson.lua` ran
  * in place of `lua-cjson`), unless `LUA_PATH` and `LUA_CPATH` (or their
- * `_5_x` forms) name absolute folders only; PHP's `include_path` begins with
- * `.` (a planted `Psr/Log/autoload.php` ran), unless `-d include_path=…` of
- * absolute folders is given; `ruby -rbundler/setup` (also in `RUBYOPT`)
+ * `_5_x` forms, each) name absolute folders only; PHP, whose `include_path`
+ * begins with `.` (a planted `Psr/Log/autoload.php` ran) and which falls
+ * back to the working folder for a file not found on it, whatever it says;
+ * java given a class path with an empty or relative entry; `ruby -rbundler/setup` (also in `RUBYOPT`)
  * evaluates the workspace's `Gemfile`, unless an absolute `BUNDLE_GEMFILE`
  * is declared; `R CMD` restores the workspace's `.RData` and runs its
  * `.First()`. Undefined for any other command.
  */
 export function runtimeRefusal(launcher: string, args: readonly string[], declaredEnv: Env): string | undefined {
   if (launcher === 'lua') {
-    const declared = (name: string): string | undefined => Object.entries(declaredEnv).find(([key]) => new RegExp(`^${name}(?:_5_\\d)?$`).test(key))?.[1];
-    if (!holdsOnlyAbsolute(declared('LUA_PATH'), ';') || !holdsOnlyAbsolute(declared('LUA_CPATH'), ';')) {
-      return "lua looks for a module in the working folder (./?.lua, ./?.so), the workspace, where a repository ships its own: declare LUA_PATH and LUA_CPATH in env, naming absolute folders only";
+    // A Lua reads LUA_PATH_5_x of its own version before LUA_PATH: the plain forms must be declared, and every form declared
+    // must hold absolute folders only, whichever version runs.
+    const versioned = Object.entries(declaredEnv).filter(([name]) => /^LUA_C?PATH_\d+_\d+$/.test(name)).map(([, value]) => value);
+    if (![declaredEnv.LUA_PATH, declaredEnv.LUA_CPATH, ...versioned].every((value) => holdsOnlyAbsolute(value, ';'))) {
+      return "lua looks for a module in the working folder (./?.lua, ./?.so), the workspace, where a repository ships its own: declare LUA_PATH, LUA_CPATH and each of their LUA_PATH_5_x forms in env, naming absolute folders only";
     }
   }
   if (launcher === 'php') {
-    const at = args.findIndex((arg, index) => /^include_path=/.test(arg) && args[index - 1] === '-d');
-    const given = at === -1 ? args.find((arg) => arg.startsWith('-dinclude_path='))?.slice('-dinclude_path='.length) : (args[at] as string).slice('include_path='.length);
-    if (!holdsOnlyAbsolute(given, ':')) {
-      return "php looks for an included file in the working folder first (its include_path begins with .), the workspace, where a repository ships its own: give -d include_path=… naming absolute folders only";
-    }
+    return "php includes a file it does not find on its include_path from the working folder, the workspace, whatever the include_path says: toolgate does not start a PHP server";
+  }
+  if (launcher === 'java' && classPathHoldsWorkingFolder(args, declaredEnv.CLASSPATH)) {
+    return "java reads classes from the working folder through an empty or relative class-path entry (-cp a:, CLASSPATH=:a): name absolute folders and archives only";
   }
   if (launcher === 'ruby' && [...args, ...(declaredEnv.RUBYOPT ?? '').split(/\s+/)].some((arg) => /^-r\s*bundler(?:\/setup)?$|^bundler(?:\/setup)?$/.test(arg)) && !(declaredEnv.BUNDLE_GEMFILE ?? '').startsWith('/')) {
     return "ruby -rbundler/setup evaluates the workspace's Gemfile, which is Ruby code: declare an absolute BUNDLE_GEMFILE in env";

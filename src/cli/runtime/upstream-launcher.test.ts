@@ -240,9 +240,18 @@ describe('refusedLauncher', () => {
     expect(refusedLauncher('lua5.4', ['/srv/s.lua'])).toMatch(/^lua looks for a module in the working folder/);
     expect(refusedLauncher('lua5.4', ['/srv/s.lua'], { LUA_PATH: '/usr/share/lua/5.4/?.lua', LUA_CPATH: '/usr/lib/x86_64-linux-gnu/lua/5.4/?.so' })).toBeUndefined();
     expect(refusedLauncher('lua', ['/srv/s.lua'], { LUA_PATH: '/usr/share/lua/5.4/?.lua;;', LUA_CPATH: '/x/?.so' })).toMatch(/^lua looks/);
-    expect(refusedLauncher('php', ['/srv/s.php'])).toMatch(/^php looks for an included file in the working folder/);
-    expect(refusedLauncher('php', ['-d', 'include_path=/usr/share/php', '/srv/s.php'])).toBeUndefined();
-    expect(refusedLauncher('php', ['-d', 'include_path=.:/usr/share/php', '/srv/s.php'])).toMatch(/^php looks/);
+    expect(refusedLauncher('php', ['/srv/s.php'])).toMatch(/^php includes a file it does not find on its include_path from the working folder/);
+    // An eighth attack: PHP falls back to the working folder whatever include_path says; Lua reads its version's form first.
+    expect(refusedLauncher('php', ['-d', 'include_path=/usr/share/php', '/srv/s.php'])).toMatch(/^php includes a file it does not find/);
+    expect(refusedLauncher('lua5.4', ['/srv/s.lua'], { LUA_PATH: '/a/?.lua', LUA_CPATH: '/a/?.so', LUA_PATH_5_4: '/a/?.lua;;' })).toMatch(/^lua looks/);
+    expect(refusedLauncher('lua5.4', ['/srv/s.lua'], { LUA_PATH_5_4: '/a/?.lua', LUA_CPATH_5_4: '/a/?.so' })).toMatch(/^lua looks/);
+    expect(refusedLauncher('java', ['-cp', '/srv/classes:', 'Server'])).toMatch(/^java reads classes from the working folder/);
+    expect(refusedLauncher('java', ['/srv/Server.java'], { CLASSPATH: ':/srv/classes' })).toMatch(/^java reads classes/);
+    expect(refusedLauncher('java', ['-cp', '/srv/classes:/srv/lib/x.jar', 'Server'])).toBeUndefined();
+    expect(refusedLauncher('env', ['ERL_AFLAGS=+S 2', 'escript', '/srv/s.escript'])).toMatch(/^env sets ERL_AFLAGS, which toolgate sets/);
+    for (const args of [['-m', 'pipenv', 'run', 'python'], ['/usr/bin/poetry', 'run', 'python']]) expect(refusedLauncher('python3', args), args.join(' ')).toMatch(/reads the workspace's pyproject\.toml/);
+    expect(refusedLauncher('ruby', ['-S', 'bundle', 'exec', 'ruby', '/srv/s.rb'])).toMatch(/evaluates the workspace's Gemfile/);
+    expect(refusedLauncher('elixir', ['--erl', '+S 2', '-pa', '/usr/lib/elixir/lib/mix/ebin', '-S', 'mix', 'run', '--no-halt'])).toMatch(/^mix reads the workspace's build/);
     expect(refusedLauncher('ruby', ['-rbundler/setup', '/srv/s.rb'])).toMatch(/^ruby -rbundler\/setup evaluates/);
     expect(refusedLauncher('ruby', ['/srv/s.rb'], { RUBYOPT: '-rbundler/setup' })).toMatch(/^ruby -rbundler\/setup evaluates/);
     expect(refusedLauncher('ruby', ['-rbundler/setup', '/srv/s.rb'], { BUNDLE_GEMFILE: '/srv/Gemfile' })).toBeUndefined();
@@ -310,7 +319,7 @@ describe('refusedLauncher', () => {
 
 describe('launcherEnv', () => {
   it("keeps the working directory off python -m's module path, its tsconfig.json from tsx, its package.json from corepack, its .Rprofile and .Renviron from R, java's class path and Erlang's code path, unless the configuration says otherwise", () => {
-    const nulled = { TSX_TSCONFIG_PATH: devNull, R_ENVIRON_USER: devNull, R_PROFILE_USER: devNull, CLASSPATH: devNull };
+    const nulled = { TSX_TSCONFIG_PATH: devNull, R_ENVIRON_USER: devNull, R_PROFILE_USER: devNull, CLASSPATH: devNull, BUNDLE_GEMFILE: devNull };
     const kept = { ...nulled, PYTHONSAFEPATH: '1', COREPACK_ENABLE_PROJECT_SPEC: '0', COREPACK_ENV_FILE: '0', ERL_AFLAGS: '-eval code:del_path([46])' };
     expect(launcherEnv(undefined)).toEqual(kept);
     expect(launcherEnv({ TOKEN: 'x' })).toEqual({ ...kept, TOKEN: 'x' });

@@ -125,7 +125,12 @@ export function refusedLauncher(command: string, args: readonly string[], declar
   if (launcher === 'deno' && judged.some((arg) => /^--(?:node-modules-dir(?!=none$)|vendor)(?:=|$)/.test(arg))) {
     return "deno --node-modules-dir and --vendor take the packages of the server from the workspace's node_modules and vendor folders: leave them out, or use --node-modules-dir=none";
   }
-  if (started !== undefined) return refusedLauncher(started.command, started.args, { ...declaredEnv, ...started.env });
+  if (started !== undefined) {
+    // `env NAME=value` would set what toolgate sets for the command after it does (ERL_AFLAGS lost its flag).
+    const overridden = Object.keys(started.env).find((name) => name in launcherEnv(undefined));
+    if (overridden !== undefined) return `env sets ${overridden}, which toolgate sets for the command itself: declare it in the server's env, where toolgate reads it`;
+    return refusedLauncher(started.command, started.args, { ...declaredEnv, ...started.env });
+  }
   if (launcher === 'pnpx') return "pnpx reads the workspace's .npmrc, whose registry a repository sets to choose the code it runs: write the command as pnpm dlx, which toolgate starts with --dir naming a folder of its own";
   if (launcher === 'bunx' || (launcher === 'bun' && args.find((arg) => !arg.startsWith('-')) === 'x')) {
     return "bunx runs the workspace's node_modules/.bin ahead of the package it names, and a repository ships its own copy there: start the server with npx or pnpm dlx, which toolgate keeps to the package named, or by the path of an installed copy";
@@ -136,7 +141,9 @@ export function refusedLauncher(command: string, args: readonly string[], declar
   if ((launcher === 'npx' || (launcher === 'npm' && npmRunsPackage(args))) && npmRunsCommandLine(args)) {
     return `${launcher} -c runs a command line through a shell, with the workspace's node_modules/.bin first: name the package and its arguments instead (a -c of the server's own goes after --)`;
   }
-  const unheld = UNHELD_LAUNCHERS.get(launcher) ?? runtimeRefusal(launcher, args, declaredEnv);
+  // A refused runner started by its interpreter (`python3 -m pipenv`, `python3 /usr/bin/poetry`, `ruby -S bundle`, `elixir … -S mix`).
+  const interpreted = ['python', 'ruby', 'elixir', 'iex'].includes(launcher) ? interpretedRunner(args) : undefined;
+  const unheld = UNHELD_LAUNCHERS.get(interpreted ?? launcher) ?? runtimeRefusal(launcher, args, declaredEnv);
   if (unheld !== undefined) return unheld;
   const packageRunner = launcher === 'npx' || launcher === 'deno' || (launcher === 'npm' && npmRunsPackage(args)) || (launcher === 'pnpm' && pnpmRunsPackage(args));
   const npmOptions = launcher === 'npx' || launcher === 'npm' ? npmNodeOptions(args) : undefined;
@@ -261,7 +268,7 @@ const LAUNCHER_PATHS: readonly (readonly [RegExp, string])[] = [
   [/\/yarn\/lib\/cli\.js$/, 'yarn'],
 ];
 
-const KNOWN = new Set(['npx', 'npm', 'pnpm', 'pnpx', 'yarn', 'corepack', 'node', 'python', 'deno', 'bun', 'bunx', 'dx', 'uv', 'env', 'tsx', 'lua', 'php', 'ruby', 'r', ...WRAPPERS, ...UNHELD_LAUNCHERS.keys()]);
+const KNOWN = new Set(['npx', 'npm', 'pnpm', 'pnpx', 'yarn', 'corepack', 'node', 'python', 'deno', 'bun', 'bunx', 'dx', 'uv', 'env', 'tsx', 'lua', 'php', 'ruby', 'r', 'java', ...WRAPPERS, ...UNHELD_LAUNCHERS.keys()]);
 
 /**
  * The launcher among the first two arguments that are no option of a
@@ -273,6 +280,12 @@ const KNOWN = new Set(['npx', 'npm', 'pnpm', 'pnpx', 'yarn', 'corepack', 'node',
 function wrappedLauncher(args: readonly string[]): string | undefined {
   const positional = args.filter((arg) => !arg.startsWith('-') && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)).slice(0, 2);
   return positional.map((arg) => launcherOf(arg)).find((name) => KNOWN.has(name) && !EVERYDAY_WORDS.has(name));
+}
+
+/** The refused runner an interpreter's command line starts by module (`-m X`), by `-S X`, or by the path of its script, or undefined. */
+function interpretedRunner(args: readonly string[]): string | undefined {
+  const named = args.flatMap((arg, index) => (args[index - 1] === '-m' || args[index - 1] === '-S' ? [arg] : /^-[mS]./.test(arg) ? [arg.slice(2)] : [launcherOf(arg)]));
+  return named.find((name) => UNHELD_LAUNCHERS.has(name));
 }
 
 /** Names of programs toolgate knows that are also everyday words a server takes as an argument (`watch`, `time`, `script`). */
@@ -318,8 +331,10 @@ function resolvedFile(command: string): string | undefined {
  * (whose `R_TESTS` names a file R runs) before the server; `CLASSPATH`
  * naming it: java's class path is otherwise the working folder, whose
  * planted `META-INF/services` provider a server's `Files.probeContentType`
- * loaded; and in `ERL_AFLAGS` the working folder taken off Erlang's code
- * path. A
+ * loaded; `BUNDLE_GEMFILE` naming it: Bundler, which a Ruby server loads
+ * itself (`require "bundler/setup"`), otherwise evaluates the workspace's
+ * `Gemfile`, Ruby code; and in `ERL_AFLAGS` the working folder taken off
+ * Erlang's code path. A
  * server that is meant to run from the workspace's own sources says so with
  * `PYTHONPATH` or `TSX_TSCONFIG_PATH` in its `env`; a declared value wins here.
  */
@@ -335,6 +350,7 @@ export function launcherEnv(declared: Readonly<Record<string, string>> | undefin
     R_ENVIRON_USER: devNull,
     R_PROFILE_USER: devNull,
     CLASSPATH: devNull,
+    BUNDLE_GEMFILE: devNull,
     ...declared,
     ERL_AFLAGS: erlang,
   };
