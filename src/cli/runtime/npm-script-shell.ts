@@ -17,9 +17,9 @@ export const NPM_SCRIPT_SHELL_FILE = 'npm-script-shell';
  * `node_modules/.bin` of the folder it runs in and of the folders above it,
  * each read without its trailing slashes, and every entry that is not an
  * absolute path (an empty one is the folder itself), then runs `/bin/sh`
- * with what npm gave it. A workspace that holds npx's cache or the prefix
- * (a home folder served whole) keeps them: only `node_modules/.bin` goes. The package's own
- * folders (npx's cache) and those of the prefix stay.
+ * with what npm gave it. The package's own folders (npx's cache) and those
+ * of the prefix stay, even in a workspace that holds them (a home folder
+ * served whole): only `node_modules/.bin` goes.
  */
 const SCRIPT = `#!/bin/sh
 # toolgate: npm runs a package's command through this shell. Takes every node_modules/.bin of the working folder and

@@ -82,9 +82,9 @@ const holdsOnlyAbsolute = (value: string | undefined, separator: string): boolea
  * `_5_x` forms, each) name absolute folders only; PHP, whose `include_path`
  * begins with `.` (a planted `Psr/Log/autoload.php` ran) and which falls
  * back to the working folder for a file not found on it, whatever it says;
- * java given a class path with an empty or relative entry; `ruby -rbundler/setup` (also in `RUBYOPT`)
- * evaluates the workspace's `Gemfile`, unless an absolute `BUNDLE_GEMFILE`
- * is declared; `R CMD` restores the workspace's `.RData` and runs its
+ * java given a class path with an empty or relative entry; `ruby
+ * -rbundler/setup` (also in `RUBYOPT`) evaluates the workspace's `Gemfile`,
+ * unless an absolute `BUNDLE_GEMFILE` is declared; `R CMD` restores the workspace's `.RData` and runs its
  * `.First()`. Undefined for any other command.
  */
 export function runtimeRefusal(launcher: string, args: readonly string[], declaredEnv: Env): string | undefined {

@@ -140,9 +140,10 @@ const looksGenerated = (token: string): boolean =>
 /**
  * Whether the word after an authorization scheme reads as a credential:
  * base64 or token characters (no `:`), not an option (`-o`) nor a host's
- * name (`evil.example.com`), and long, or with a digit, both cases or `+/=`. A word that does not (`touch`, `-o`, `127.0.0.1:8080`)
- * is text that follows the scheme: `Authorization=Basic touch PWNED` had the
- * command masked, and `-H Authorization:Token host/i.sh | sh` the host.
+ * name (`evil.example.com`), and long, or with a digit, both cases or `+/=`.
+ * A word that does not (`touch`, `-o`, `127.0.0.1:8080`) is text that
+ * follows the scheme: `Authorization=Basic touch PWNED` had the command
+ * masked, and `-H Authorization:Token host/i.sh | sh` the host.
  */
 const readsAsCredential = (token: string): boolean =>
   /^[A-Za-z0-9+/_~.=-]+$/.test(token) &&

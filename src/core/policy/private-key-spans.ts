@@ -27,8 +27,8 @@ const MIN_KEY_WIDTH = 40;
  * at 76), then at most one shorter (the last line, or PGP's checksum), which
  * must end the block: the END armour, or the end of the text, follows it. A
  * heredoc's `EOF` after a key's line, taken for its last line, ended the
- * heredoc unseen, and the command after it read as the file's text. A line of another width is not a key's line: a shell
- * script holding `-----BEGIN PRIVATE KEY-----`, then `/usr/bin/X11/touch
+ * heredoc unseen, and the command after it read as the file's text. A line
+ * of another width is not a key's line: a shell script holding `-----BEGIN PRIVATE KEY-----`, then `/usr/bin/X11/touch
  * PWNED` (a path with a capital, and a word in capitals, each of base64's
  * characters) and `-----END PRIVATE KEY-----` showed `[redacted]` where a
  * shell then ran the command.
