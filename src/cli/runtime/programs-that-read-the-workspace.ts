@@ -6,6 +6,8 @@
  * start, outside any sandbox, with nobody asked.
  */
 
+import { isAbsolute } from 'node:path';
+
 type Env = Readonly<Record<string, string>>;
 
 /**
@@ -16,10 +18,17 @@ type Env = Readonly<Record<string, string>>;
  */
 export const WRAPPERS = new Set([
   ...['nice', 'nohup', 'setsid', 'timeout', 'stdbuf', 'ionice', 'taskset', 'chrt', 'sudo', 'doas', 'su', 'runuser', 'xargs', 'script', 'unbuffer'],
-  ...['prlimit', 'setpriv', 'flock', 'unshare', 'setarch', 'linux32', 'linux64', 'x86_64', 'i386', 'fakeroot', 'dbus-run-session', 'ssh-agent', 'chroot', 'sg', 'watch'],
-  ...['strace', 'ltrace', 'valgrind', 'gdb', 'bwrap', 'firejail', 'proot', 'systemd-run', 'time'],
+  ...['prlimit', 'setpriv', 'flock', 'unshare', 'setarch', 'linux32', 'linux64', 'x86_64', 'i386', 'fakeroot', 'dbus-run-session', 'ssh-agent', 'chroot', 'sg', 'watch', 'choom'],
+  ...['strace', 'ltrace', 'valgrind', 'gdb', 'bwrap', 'firejail', 'proot', 'systemd-run', 'time', 'ld.so'],
   ...['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'cmd', 'powershell', 'pwsh'],
 ]);
+
+/**
+ * The shells among them. A script whose `#!` line names one runs as a
+ * program of its own, as a compiled program does: toolgate judges it as one
+ * (by the launchers among its arguments), not by what the shell reads.
+ */
+export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish']);
 
 const PYTHON_PROJECT = "reads the workspace's pyproject.toml and runs its virtualenv (.venv), whose python and .pth files are the repository's: name the server's interpreter by its path";
 const RUST = "reads the workspace's .cargo/config.toml and rust-toolchain.toml, which name a runner and a toolchain that run in place of the server: build the server and name its program by its path";
@@ -63,11 +72,11 @@ export const READS_THE_WORKSPACE = new RegExp(
   ].join('|')})(?:@[^/]*)?$`,
 );
 
-/** Whether java's class path, from `-cp`/`--class-path`/`-classpath` or a declared `CLASSPATH`, holds an entry that is not absolute (an empty one is the working folder). */
-function classPathHoldsWorkingFolder(args: readonly string[], declared: string | undefined): boolean {
+/** Whether java's class path on its command line (`-cp`, `--class-path`, `-classpath`) holds an entry that is not absolute (an empty one is the working folder); a declared `CLASSPATH` is judged with the other search paths (`searchPathRefusal`). */
+function classPathHoldsWorkingFolder(args: readonly string[]): boolean {
   const at = args.findIndex((arg) => arg === '-cp' || arg === '-classpath' || arg === '--class-path');
   const given = at === -1 ? args.find((arg) => arg.startsWith('--class-path='))?.slice('--class-path='.length) : args[at + 1];
-  return [given, declared].some((value) => value !== undefined && !value.split(':').every((entry) => entry.startsWith('/')));
+  return given !== undefined && !given.split(':').every((entry) => entry.startsWith('/'));
 }
 
 /** A search path's entries: absolute, none the working folder (`.`, `./`, an empty entry), none the default (`;;`, which holds `./?.lua`). */
@@ -99,12 +108,49 @@ export function runtimeRefusal(launcher: string, args: readonly string[], declar
   if (launcher === 'php') {
     return "php includes a file it does not find on its include_path from the working folder, the workspace, whatever the include_path says: toolgate does not start a PHP server";
   }
-  if (launcher === 'java' && classPathHoldsWorkingFolder(args, declaredEnv.CLASSPATH)) {
-    return "java reads classes from the working folder through an empty or relative class-path entry (-cp a:, CLASSPATH=:a): name absolute folders and archives only";
+  if (launcher === 'java' && classPathHoldsWorkingFolder(args)) {
+    return "java reads classes from the working folder through an empty or relative class-path entry (-cp a:, -cp :a): name absolute folders and archives only";
   }
   if (launcher === 'ruby' && [...args, ...(declaredEnv.RUBYOPT ?? '').split(/\s+/)].some((arg) => /^-r\s*bundler(?:\/setup)?$|^bundler(?:\/setup)?$/.test(arg)) && !(declaredEnv.BUNDLE_GEMFILE ?? '').startsWith('/')) {
     return "ruby -rbundler/setup evaluates the workspace's Gemfile, which is Ruby code: declare an absolute BUNDLE_GEMFILE in env";
   }
   if (launcher === 'r' && args[0]?.toUpperCase() === 'CMD') return "R CMD restores the workspace's .RData and runs its .First(): start the server with Rscript";
+  return undefined;
+}
+
+/**
+ * Variables naming where a program looks for code, or for the files that
+ * say what code it runs, each with how its entries are separated: the
+ * programs it starts (`PATH`: spawn looks the server's command up on the
+ * PATH it is given, and a declared `node_modules/.bin` ran the workspace's
+ * npx in place of npx), shared libraries (`LD_LIBRARY_PATH`, `LD_PRELOAD`,
+ * `LD_AUDIT`), each runtime's module path, and the home and configuration
+ * folders and files a launcher reads (a relative `HOME` is the workspace's
+ * dotfiles, whose `.npmrc` chooses the registry). npm reads its
+ * `npm_config_` variables in any case.
+ */
+const SEARCH_PATHS: readonly (readonly [RegExp, RegExp])[] = [
+  [/^(?:PATH|LD_LIBRARY_PATH|LD_AUDIT|PYTHONPATH|NODE_PATH|RUBYLIB|GEM_PATH|PERL5LIB|PERLLIB|ERL_LIBS|R_LIBS(?:_USER|_SITE)?|GOPATH|CLASSPATH)$/, /:/],
+  [/^LD_PRELOAD$/, /[: ]/],
+  [/^(?:HOME|XDG_(?:CONFIG|DATA|CACHE|STATE)_HOME|PYTHONHOME|PYTHONUSERBASE|PYTHONPYCACHEPREFIX|PIP_CONFIG_FILE|UV_CONFIG_FILE|GEM_HOME|BUNDLE_GEMFILE|DENO_DIR|BUN_INSTALL|R_ENVIRON(?:_USER)?|R_PROFILE(?:_USER)?)$/, /$^/],
+  [/^npm_config_(?:userconfig|globalconfig|prefix|cache|script[-_]shell)$/i, /$^/],
+];
+
+/**
+ * Why a declared variable of `SEARCH_PATHS` is refused, or undefined: an
+ * entry that is empty or relative names the working folder, the workspace,
+ * where a repository ships its own code under the name looked for. The
+ * operator's own folders are named by their absolute paths.
+ */
+export function searchPathRefusal(declaredEnv: Env): string | undefined {
+  for (const [name, value] of Object.entries(declaredEnv)) {
+    const separator = SEARCH_PATHS.find(([names]) => names.test(name))?.[1];
+    if (separator === undefined) continue;
+    const entries = value.split(separator);
+    const entry = name === 'LD_PRELOAD' ? entries.find((path) => path !== '' && !isAbsolute(path)) : entries.find((path) => !isAbsolute(path));
+    if (entry === undefined) continue;
+    const what = entry === '' ? 'an empty entry, which is the working folder' : `${entry.length > 80 ? `${entry.slice(0, 80)}…` : entry}, which is relative to the working folder`;
+    return `${name} holds ${what} (the workspace), where a repository ships its own code under the names looked for: name absolute folders and files only`;
+  }
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { devNull, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -246,7 +246,8 @@ describe('refusedLauncher', () => {
     expect(refusedLauncher('lua5.4', ['/srv/s.lua'], { LUA_PATH: '/a/?.lua', LUA_CPATH: '/a/?.so', LUA_PATH_5_4: '/a/?.lua;;' })).toMatch(/^lua looks/);
     expect(refusedLauncher('lua5.4', ['/srv/s.lua'], { LUA_PATH_5_4: '/a/?.lua', LUA_CPATH_5_4: '/a/?.so' })).toMatch(/^lua looks/);
     expect(refusedLauncher('java', ['-cp', '/srv/classes:', 'Server'])).toMatch(/^java reads classes from the working folder/);
-    expect(refusedLauncher('java', ['/srv/Server.java'], { CLASSPATH: ':/srv/classes' })).toMatch(/^java reads classes/);
+    // A declared CLASSPATH is a search path like PATH (`searchPathRefusal`), for any command.
+    expect(refusedLauncher('java', ['/srv/Server.java'], { CLASSPATH: ':/srv/classes' })).toMatch(/^CLASSPATH holds an empty entry, which is the working folder/);
     expect(refusedLauncher('java', ['-cp', '/srv/classes:/srv/lib/x.jar', 'Server'])).toBeUndefined();
     expect(refusedLauncher('env', ['ERL_AFLAGS=+S 2', 'escript', '/srv/s.escript'])).toMatch(/^env sets ERL_AFLAGS, which toolgate sets/);
     for (const args of [['-m', 'pipenv', 'run', 'python'], ['/usr/bin/poetry', 'run', 'python']]) expect(refusedLauncher('python3', args), args.join(' ')).toMatch(/reads the workspace's pyproject\.toml/);
@@ -314,6 +315,58 @@ describe('refusedLauncher', () => {
     expect(refusedLauncher('env', ['bunx', 'pkg'])).toMatch(/^bunx runs/);
     expect(refusedLauncher('env', ['-C', '/srv', 'A=1', 'npx', 'pkg'])).toBeUndefined();
     expect(refusedLauncher('env', [])).toBeUndefined();
+  });
+});
+
+describe('refusedLauncher, a ninth attack', () => {
+  it("judges a script named as the command by the program its #! line starts, with the arguments the kernel gives it", () => {
+    const folder = mkdtempSync(join(tmpdir(), 'toolgate-scripts-'));
+    const script = (name: string, text: string): string => {
+      writeFileSync(join(folder, name), text, { mode: 0o755 });
+      return join(folder, name);
+    };
+    try {
+      expect(refusedLauncher(script('s.lua', '#!/usr/bin/env lua5.4\n'), [])).toMatch(/s\.lua starts lua5\.4 through its #! line: lua looks for a module in the working folder/);
+      expect(refusedLauncher(script('ok.lua', '#!/usr/bin/env lua5.4\n'), [], { LUA_PATH: '/srv/lua/?.lua', LUA_CPATH: '/srv/lua/?.so' })).toBeUndefined();
+      expect(refusedLauncher(script('s.php', '#! \t/usr/bin/php -q \n<?php\n'), [])).toMatch(/s\.php starts \/usr\/bin\/php through its #! line: php includes/);
+      expect(refusedLauncher(script('pyrun', '#!/usr/bin/python3 -m\n'), [])).toMatch(/pyrun starts \/usr\/bin\/python3 through its #! line, which toolgate cannot give the options it gives python/);
+      // A script that names itself never ends: judged down to Linux's own limit, and refused there.
+      const loop = join(folder, 'loop');
+      script('loop', `#!${loop}\n`);
+      expect(refusedLauncher(loop, [])).toMatch(/a script more than Linux starts \(4 deep\)/);
+      // node, Python and a shell start their script as a program of their own; a compiled program has no #! line.
+      for (const text of ['#!/usr/bin/env node\n', '#!/usr/bin/python3\n', '#!/bin/sh\nexec /usr/bin/lua5.4 "$@"\n', '#!/usr/bin/env bash\n', '\u007fELF']) expect(refusedLauncher(script('ok', text), ['--port', '3000']), text).toBeUndefined();
+      // A shell script still starts no launcher among its arguments unread.
+      expect(refusedLauncher(script('wrap', '#!/bin/sh\nexec "$@"\n'), ['npx', '-y', 'pkg'])).toMatch(/wrap starts npx, a launcher toolgate does not read/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("reads every argument of a command it does not know for a launcher, but a folder's name", () => {
+    expect(refusedLauncher('choom', ['-n', '500', '--', 'env', 'npx', '-y', 'pkg'])).toMatch(/^choom starts a command line toolgate does not read/);
+    expect(refusedLauncher('/opt/mcp/wrapper', ['-n', '500', '--', 'env', 'npx', '-y', 'pkg'])).toMatch(/^wrapper starts npx/);
+    expect(refusedLauncher('/opt/mcp/wrapper', ['--root', '/srv', '--mode', 'fast', '/usr/bin/lua5.4'])).toMatch(/^wrapper starts lua/);
+    for (const loader of ['/lib64/ld-linux-x86-64.so.2', 'ld.so', '/lib/ld-linux-aarch64.so.1']) expect(refusedLauncher(loader, ['/usr/bin/lua5.4', '/srv/s.lua']), loader).toMatch(/^ld\.so starts a command line toolgate does not read/);
+    const folder = mkdtempSync(join(tmpdir(), 'toolgate-python-'));
+    try {
+      const python = join(folder, 'python');
+      // Not there, it may name a program of that name, and counts; a folder is no program.
+      expect(refusedLauncher('/opt/mcp/server', ['--root', python])).toMatch(/^server starts python/);
+      mkdirSync(python);
+      expect(refusedLauncher('/opt/mcp/server', ['--root', python])).toBeUndefined();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a declared search path with an empty or relative entry, for any command', () => {
+    for (const [name, value] of [['PATH', 'node_modules/.bin:/usr/bin'], ['PATH', '/usr/bin:'], ['LD_PRELOAD', '/usr/lib/a.so x.so'], ['PYTHONPATH', 'src'], ['HOME', '~'], ['NPM_CONFIG_USERCONFIG', '.npmrc'], ['DENO_DIR', '.deno'], ['R_LIBS', '']] as const) {
+      expect(refusedLauncher('/opt/mcp/server', [], { [name]: value }), `${name}=${value}`).toMatch(new RegExp(`^${name} holds .*(?:relative to|is) the working folder`));
+    }
+    // Through env's own settings too, and spelt out in full: the operator's folders.
+    expect(refusedLauncher('env', ['PYTHONPATH=lib', 'python3', '/srv/s.py'])).toMatch(/^PYTHONPATH holds lib/);
+    expect(refusedLauncher('/opt/mcp/server', [], { PATH: '/usr/local/bin:/usr/bin', LD_PRELOAD: '/usr/lib/a.so  /usr/lib/b.so', PYTHONPATH: '/srv/lib', HOME: '/home/me', LOG_DIR: 'logs' })).toBeUndefined();
   });
 });
 

@@ -24,12 +24,13 @@
  * The executable itself is already looked up on a fixed system PATH only;
  * this keeps the workspace from choosing the code the launcher runs.
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { devNull } from 'node:os';
-import { basename, isAbsolute, join } from 'node:path';
-import { upstreamPath } from '../../mcp/build-stdio-env.js';
+import { isAbsolute, join } from 'node:path';
 import { NPM_SCRIPT_SHELL_FILE } from './npm-script-shell.js';
-import { READS_THE_WORKSPACE, runtimeRefusal, UNHELD_LAUNCHERS, WRAPPERS } from './programs-that-read-the-workspace.js';
+import { READS_THE_WORKSPACE, runtimeRefusal, searchPathRefusal, SHELLS, UNHELD_LAUNCHERS, WRAPPERS } from './programs-that-read-the-workspace.js';
+import { scriptInterpreter } from './script-interpreter.js';
+import { KNOWN_LAUNCHERS, launcherOf, resolvedFile } from './launcher-of.js';
 import {
   barePreload,
   bunArgs,
@@ -95,20 +96,29 @@ export function launcherArgs(command: string, args: readonly string[], neutral: 
  * with no folder of the server's own named ahead of `run`; a module loaded
  * by a bare name ahead of node's program, on its command line or in a
  * declared `NODE_OPTIONS` (every launcher of npm's, pnpm's and yarn's is
- * node); and a shell or other wrapper, whose command toolgate does not read.
+ * node); a shell or other wrapper, whose command toolgate does not read; a
+ * declared search path with an entry of the workspace (`searchPathRefusal`);
+ * and a script named as the command, judged by the program its `#!` line
+ * starts (`scriptRefusal`, with `depth` the scripts on the way).
  */
-export function refusedLauncher(command: string, args: readonly string[], declaredEnv: Env = {}): string | undefined {
+export function refusedLauncher(command: string, args: readonly string[], declaredEnv: Env = {}, depth = 0): string | undefined {
   // node reads NODE_OPTIONS, npm hands npm_config_node_options (`-` or `_`) to what it runs as NODE_OPTIONS, and bun
   // reads BUN_OPTIONS as its own command line.
   for (const [name, value] of Object.entries(declaredEnv)) {
     const preload = /^(?:NODE_OPTIONS|npm_config_node[-_]options|BUN_OPTIONS)$/i.test(name) ? nodeOptionsPreload(value) : undefined;
     if (preload !== undefined) return preloadRefusal(preload, name);
   }
+  const searchPath = searchPathRefusal(declaredEnv);
+  if (searchPath !== undefined) return searchPath;
   const launcher = launcherOf(command);
   if (WRAPPERS.has(launcher)) return `${launcher} starts a command line toolgate does not read: name the command it starts directly`;
-  const wrapped = KNOWN.has(launcher) ? undefined : wrappedLauncher(args);
-  if (wrapped !== undefined) {
-    return `${launcher} starts ${wrapped}, a launcher toolgate does not read through a command it does not know (an argument of the server's that reads as a launcher's name counts too: write it with its option, --lang=${wrapped}): name the launcher as the command`;
+  if (!KNOWN_LAUNCHERS.has(launcher)) {
+    const wrapped = wrappedLauncher(args);
+    if (wrapped !== undefined) {
+      return `${launcher} starts ${wrapped}, a launcher toolgate does not read through a command it does not know (an argument of the server's that reads as a launcher's name counts too: write it with its option, --lang=${wrapped}): name the launcher as the command`;
+    }
+    const script = scriptRefusal(command, args, declaredEnv, depth);
+    if (script !== undefined) return script;
   }
   const started = startedCommand(launcher, args);
   if (started === 'unread') return "env is given an option toolgate does not read (only -C DIR, -v, -0 and -- are; -i and -u would take off what toolgate sets for the command): write the command and its arguments out, and declare its environment in env";
@@ -165,6 +175,40 @@ export function refusedLauncher(command: string, args: readonly string[], declar
   }
   if (launcher === 'uv' && runsUvProject(args)) {
     return "uv run installs the workspace's own project first, running its build backend, and reads its uv.toml: name the server's own folder ahead of run (uv --directory /path/to/server run ...), or start the server with uvx";
+  }
+  return undefined;
+}
+
+/** How many scripts deep Linux starts an interpreter that is itself a script (its BINPRM_MAX_RECURSION). */
+const MAX_SCRIPT_DEPTH = 4;
+
+/** Any folder: `launcherArgs` is asked only whether it would change the arguments it is given. */
+const ANY_FOLDER = '/';
+
+/**
+ * Why a script named as the command is refused, or undefined: it is judged
+ * as the program its `#!` line starts (`scriptInterpreter`), given what the
+ * kernel gives it (the line's argument, the script, the script's own
+ * arguments), since its name says nothing of what runs it: a Lua or PHP
+ * script had its interpreter look in the working folder first for its
+ * modules. A shell's script runs as a program of its own. A launcher
+ * toolgate gives options to (npx, deno, `python -m`) gets none through a
+ * `#!` line, so is refused there: name it as the command.
+ */
+function scriptRefusal(command: string, args: readonly string[], declaredEnv: Env, depth: number): string | undefined {
+  const file = resolvedFile(command);
+  const script = file === undefined ? undefined : scriptInterpreter(file);
+  if (script === undefined) return undefined;
+  if (depth >= MAX_SCRIPT_DEPTH) return `${command} starts ${script.interpreter} through its #! line, a script more than Linux starts (${MAX_SCRIPT_DEPTH} deep)`;
+  // `#!/usr/bin/env node`: env starts the one word after it, as if it were the line's program.
+  const throughEnv = script.argument !== undefined && /^[^\s=-][^\s=]*$/.test(script.argument) && launcherOf(script.interpreter) === 'env';
+  const program = throughEnv ? script.argument : script.interpreter;
+  const programArgs = [...(throughEnv || script.argument === undefined ? [] : [script.argument]), command, ...args];
+  if (SHELLS.has(launcherOf(program))) return undefined;
+  const refused = refusedLauncher(program, programArgs, declaredEnv, depth + 1);
+  if (refused !== undefined) return `${command} starts ${program} through its #! line: ${refused}`;
+  if (launcherArgs(program, programArgs, ANY_FOLDER, declaredEnv).join('\0') !== programArgs.join('\0')) {
+    return `${command} starts ${program} through its #! line, which toolgate cannot give the options it gives ${launcherOf(program)}: name ${program} as the command`;
   }
   return undefined;
 }
@@ -232,54 +276,26 @@ function startedCommand(launcher: string, args: readonly string[]): { readonly h
   return { head: args.slice(0, at + 1), command: args[at] as string, args: args.slice(at + 1), env: envAssignments(args.slice(0, at)) };
 }
 
-/** Launchers by the name of the file they are: npm's scripts, yarn's release files, Debian's `nodejs`, a versioned `python3.12`. */
-const LAUNCHER_FILES: readonly (readonly [RegExp, string])[] = [
-  [/^npx(?:-cli)?(?:\.c?js)?$/, 'npx'],
-  [/^npm(?:-cli)?(?:\.c?js)?$/, 'npm'],
-  [/^pnpm(?:\.c?js)?$/, 'pnpm'],
-  [/^pnpx(?:\.c?js)?$/, 'pnpx'],
-  [/^yarn(?:pkg)?(?:[-.][^\\/]*)?$/, 'yarn'],
-  [/^corepack(?:\.c?js)?$/, 'corepack'],
-  [/^(?:nodejs|node\d*)$/, 'node'],
-  [/^(?:python|pypy)\d*(?:\.\d+)*t?(?:-dbg)?$/, 'python'],
-  [/^(?:lua(?:jit)?|lua\d(?:\.\d)?)$/, 'lua'],
-  [/^php(?:\d+(?:\.\d+)?)?(?:-cli)?$/, 'php'],
-  [/^ruby\d*(?:\.\d+)*$/, 'ruby'],
-];
 
 /**
- * What a command is: the launcher its file is, judged by the name it was
- * given and by the name of the file it resolves to (on the upstream's fixed
- * PATH, a link followed), each lower-cased and without a Windows extension.
- * `NPX`, a link named `my-npx` to npm's `npx-cli.js`, and `nodejs` are npx,
- * npx and node. Where the two differ and the file is a launcher, the file
- * decides.
- */
-export function launcherOf(command: string): string {
-  const given = launcherFromName(command);
-  const file = resolvedFile(command) ?? command;
-  const real = LAUNCHER_PATHS.find(([path]) => path.test(file.replace(/\\/g, '/')))?.[1] ?? launcherFromName(file);
-  return KNOWN.has(real) ? real : given;
-}
-
-/** Launchers by their place in their package: files that start the launcher with names of their own (npm's `index.js`, yarn classic's `lib/cli.js`). */
-const LAUNCHER_PATHS: readonly (readonly [RegExp, string])[] = [
-  [/\/npm\/index\.js$/, 'npm'],
-  [/\/yarn\/lib\/cli\.js$/, 'yarn'],
-];
-
-const KNOWN = new Set(['npx', 'npm', 'pnpm', 'pnpx', 'yarn', 'corepack', 'node', 'python', 'deno', 'bun', 'bunx', 'dx', 'uv', 'env', 'tsx', 'lua', 'php', 'ruby', 'r', 'java', ...WRAPPERS, ...UNHELD_LAUNCHERS.keys()]);
-
-/**
- * The launcher among the first two arguments that are no option of a
- * command toolgate does not know, or undefined: `prlimit --nofile=1024 npx`,
- * `flock /tmp/lock npx`, `setarch x86_64 npx` start npx, which the rules for
- * npx never saw. A wrapper's own arguments are its own to read; the first
- * two cover the wrappers' usual forms.
+ * The launcher among the arguments that are no option of a command toolgate
+ * does not know, or undefined: `prlimit --nofile=1024 npx`, `flock /tmp/lock
+ * npx` and `choom -n 500 -- env npx` start npx, which the rules for npx never
+ * saw. Every argument counts, since where a wrapper's own options end is its
+ * own to read (`env`, an everyday word, put npx third); a folder does not
+ * (`/home/me/code/python` is no program).
  */
 function wrappedLauncher(args: readonly string[]): string | undefined {
-  const positional = args.filter((arg) => !arg.startsWith('-') && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)).slice(0, 2);
-  return positional.map((arg) => launcherOf(arg)).find((name) => KNOWN.has(name) && !EVERYDAY_WORDS.has(name));
+  const positional = args.filter((arg) => !arg.startsWith('-') && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(arg) && !isFolder(arg));
+  return positional.map((arg) => launcherOf(arg)).find((name) => KNOWN_LAUNCHERS.has(name) && !EVERYDAY_WORDS.has(name));
+}
+
+function isFolder(arg: string): boolean {
+  try {
+    return arg.includes('/') && statSync(arg).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** The refused runner an interpreter's command line starts by module (`-m X`), by `-S X`, or by the path of its script, or undefined. */
@@ -291,26 +307,7 @@ function interpretedRunner(args: readonly string[]): string | undefined {
 /** Names of programs toolgate knows that are also everyday words a server takes as an argument (`watch`, `time`, `script`). */
 const EVERYDAY_WORDS = new Set(['r', 'time', 'watch', 'script', 'nice', 'sg', 'cmd', 'su', 'timeout', 'xargs', 'chroot', 'i386', 'x86_64', 'linux32', 'linux64', 'env']);
 
-function launcherFromName(command: string): string {
-  const name = basename(command.replace(/\\/g, '/'))
-    .toLowerCase()
-    .replace(/\.(?:cmd|exe|bat|ps1)$/, '');
-  return LAUNCHER_FILES.find(([file]) => file.test(name))?.[1] ?? name;
-}
 
-/** The real path of the file a command names: by its path, or looked up on the upstream's PATH; undefined when there is none. */
-function resolvedFile(command: string): string | undefined {
-  const candidates = command.includes('/') || command.includes('\\') ? [command] : upstreamPath().map((folder) => join(folder, command));
-  for (const candidate of candidates) {
-    if (!isAbsolute(candidate)) continue;
-    try {
-      return realpathSync(candidate);
-    } catch {
-      // Not there: the next folder.
-    }
-  }
-  return undefined;
-}
 
 /**
  * The environment a stdio upstream is declared with, and under it

@@ -1,0 +1,132 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { closeAfterEach, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
+import { runCli } from './support/spawn-cli.js';
+
+/*
+ * The forms a ninth attack on the launcher rules still got through: a script
+ * named as the command whose `#!` line starts a runtime that reads the
+ * working folder (the script's name was judged, not its interpreter); a
+ * launcher further along the arguments of a command toolgate does not know
+ * than the first two (`choom -n 500 -- env npx …`, the dynamic loader); and a
+ * search path the configuration declares with an entry relative to the
+ * working folder, the workspace (`PATH` put a repository's
+ * `node_modules/.bin/npx` in place of npx). Each is refused at start, naming
+ * the server and what to write instead, and the workspace's code never runs.
+ */
+
+const opened = closeAfterEach();
+const scripts = mkdtempSync(join(tmpdir(), 'toolgate-attack-scripts-'));
+afterAll(() => rmSync(scripts, { recursive: true, force: true }));
+
+/** A script of the operator's, outside the workspace, executable. */
+function script(name: string, text: string): string {
+  const path = join(scripts, name);
+  writeFileSync(path, text);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+/** A program that leaves `marker` in its working directory: the repository's code ran. */
+const payload = (marker: string): string => `#!/bin/sh\necho ran > "$PWD/${marker}"\n`;
+
+/** What the workspace ships for every refused form: a module for Lua and PHP, a package and programs for npm, a library folder. */
+const PLANTED = {
+  'cjson.lua': 'io.open("PLANTED-LUA", "w"):write("ran")\nreturn {}\n',
+  'Psr/Log/autoload.php': '<?php file_put_contents("PLANTED-PHP", "ran");\n',
+  'node_modules/.bin/npx': payload('PLANTED-NPX'),
+  'node_modules/.bin/node': payload('PLANTED-NPX'),
+  'node_modules/@modelcontextprotocol/server-filesystem/package.json': JSON.stringify({ name: '@modelcontextprotocol/server-filesystem', version: '99.0.0', bin: { 'mcp-server-filesystem': 'index.js' } }),
+  'node_modules/@modelcontextprotocol/server-filesystem/index.js': `#!/usr/bin/env node\nrequire('node:fs').writeFileSync('PLANTED-NPX', 'ran');\n`,
+  '.npmrc': 'registry=http://127.0.0.1:9/\n',
+};
+const MARKERS = ['PLANTED-LUA', 'PLANTED-PHP', 'PLANTED-NPX'];
+
+async function refusedStart(server: object, message: RegExp): Promise<void> {
+  const workspace = makeWorkspace({ servers: { up: server } }, PLANTED);
+  for (const bin of ['node_modules/.bin/npx', 'node_modules/.bin/node', 'node_modules/@modelcontextprotocol/server-filesystem/index.js']) chmodSync(join(workspace, bin), 0o755);
+  const started = await runCli(['serve', '--http', '0', '--no-console'], workspace);
+  expect(started.code, started.stderr).toBe(2);
+  expect(started.stderr).toMatch(message);
+  for (const marker of MARKERS) expect(existsSync(join(workspace, marker)), marker).toBe(false);
+}
+
+describe("attack: a script named as the command starts, through its #! line, a runtime that reads the working folder", () => {
+  it.each([
+    // Lua tries ./?.lua before the system's modules: the workspace's cjson.lua ran in place of lua-cjson.
+    ['#!/usr/bin/env lua5.4', () => script('server.lua', '#!/usr/bin/env lua5.4\nrequire("cjson")\n'), /servers\.up: .*server\.lua starts lua5\.4 through its #! line: lua looks for a module in the working folder/],
+    ['#!/usr/bin/lua5.4', () => script('direct.lua', '#!/usr/bin/lua5.4\nrequire("cjson")\n'), /servers\.up: .*direct\.lua starts \/usr\/bin\/lua5\.4 through its #! line: lua looks for a module/],
+    ['#!/usr/bin/php', () => script('server.php', '#!/usr/bin/php\n<?php require "Psr/Log/autoload.php";\n'), /servers\.up: .*server\.php starts \/usr\/bin\/php through its #! line: php includes a file/],
+    // A wrapper on the #! line passes the rest of the line to it as one argument: nice starts lua5.4.
+    ['#!/usr/bin/nice lua5.4', () => script('nice.lua', '#!/usr/bin/nice /usr/bin/lua5.4\nrequire("cjson")\n'), /servers\.up: .*nice\.lua starts \/usr\/bin\/nice through its #! line: nice starts a command line toolgate does not read/],
+    // env -S splits the line into a command line, which toolgate does not read.
+    ['#!/usr/bin/env -S', () => script('split.lua', '#!/usr/bin/env -S lua5.4 -W\nrequire("cjson")\n'), /servers\.up: .*split\.lua starts \/usr\/bin\/env through its #! line: env is given an option toolgate does not read/],
+    // A script whose interpreter is a script: judged down to the program the kernel starts.
+    ['a script run by a script', () => script('outer.lua', `#!${script('inner-lua', '#!/usr/bin/env lua5.4\n')}\nrequire("cjson")\n`), /servers\.up: .*outer\.lua starts .*inner-lua through its #! line: .*inner-lua starts lua5\.4 through its #! line: lua looks for a module/],
+    // npx named on the #! line would start without the folder toolgate gives it.
+    ['#!/usr/bin/env npx', () => script('npx-script', '#!/usr/bin/env npx\n'), /servers\.up: .*npx-script starts npx through its #! line, which toolgate cannot give the options it gives npx: name npx as the command/],
+  ])('%s: refused at start', async (_name, make, message) => {
+    await refusedStart({ command: make(), args: ['.'] }, message);
+  });
+
+  it('a script whose #! line starts node or a shell starts as before', async () => {
+    const upstream = fileURLToPath(new URL('fixtures/mcp/upstream-server.mjs', import.meta.url));
+    const node = script('node-server', `#!/usr/bin/env node\nimport(${JSON.stringify(upstream)});\n`);
+    const shell = script('shell-server', `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(upstream)}\n`);
+    const workspace = makeWorkspace({ servers: { node: { command: node, connectTimeoutMs: 10_000 }, shell: { command: shell, connectTimeoutMs: 10_000 } } });
+    const gateway = opened.gateway(await serveWorkspace(workspace, { args: ['--no-console'] }));
+    expect(gateway.mcpUrl).toBeDefined();
+  }, 40_000);
+});
+
+describe("attack: a launcher further along the arguments of a command toolgate does not know", () => {
+  it.each([
+    // choom takes -n and its value, then --: env, an everyday word, came second and npx third. choom is now refused by
+    // name, and a wrapper of the operator's that does the same is read to its last argument.
+    ['choom -n 500 -- env npx', { command: 'choom', args: ['-n', '500', '--', 'env', 'npx', '-y', '@modelcontextprotocol/server-filesystem', '.'] }, /servers\.up: choom starts a command line toolgate does not read/],
+    [
+      "a wrapper of the operator's, npx third",
+      { command: script('with-oom', '#!/bin/sh\nshift 3\nexec "$@"\n'), args: ['-n', '500', '--', 'env', 'npx', '-y', '@modelcontextprotocol/server-filesystem', '.'] },
+      /servers\.up: with-oom starts npx, a launcher toolgate does not read through a command it does not know/,
+    ],
+    // The dynamic loader runs the program it is given, with its own options first.
+    ['ld.so', { command: '/lib64/ld-linux-x86-64.so.2', args: ['--library-path', '/usr/lib', '--argv0', 'lua', '/usr/bin/lua5.4', '/srv/mcp/server.lua'] }, /servers\.up: ld\.so starts a command line toolgate does not read/],
+    ['ld.so by its Debian name', { command: 'ld.so', args: ['/usr/bin/lua5.4', '/srv/mcp/server.lua'] }, /servers\.up: ld\.so starts a command line toolgate does not read/],
+  ])('%s: refused at start', async (_name, server, message) => {
+    await refusedStart(server, message);
+  });
+});
+
+describe('attack: the configuration declares a search path relative to the working folder, the workspace', () => {
+  it.each([
+    // spawn looks the command up on the PATH it is given: the workspace's node_modules/.bin/npx ran in place of npx.
+    ['PATH', { PATH: 'node_modules/.bin:/usr/bin:/bin' }, /servers\.up: PATH holds node_modules\/\.bin, which is relative to the working folder/],
+    ['an empty PATH entry', { PATH: '/usr/bin::/bin' }, /servers\.up: PATH holds an empty entry, which is the working folder/],
+    ['LD_LIBRARY_PATH', { LD_LIBRARY_PATH: 'lib' }, /servers\.up: LD_LIBRARY_PATH holds lib, which is relative/],
+    ['LD_PRELOAD', { LD_PRELOAD: 'planted.so' }, /servers\.up: LD_PRELOAD holds planted\.so, which is relative/],
+    ['PYTHONPATH', { PYTHONPATH: 'src' }, /servers\.up: PYTHONPATH holds src, which is relative/],
+    ['NODE_PATH', { NODE_PATH: './node_modules' }, /servers\.up: NODE_PATH holds \.\/node_modules, which is relative/],
+    ['RUBYLIB', { RUBYLIB: '/srv/lib:lib' }, /servers\.up: RUBYLIB holds lib, which is relative/],
+    ['ERL_LIBS', { ERL_LIBS: 'deps' }, /servers\.up: ERL_LIBS holds deps, which is relative/],
+    ['R_LIBS_USER', { R_LIBS_USER: 'renv/library' }, /servers\.up: R_LIBS_USER holds renv\/library, which is relative/],
+    ['PERL5LIB', { PERL5LIB: 'local/lib/perl5' }, /servers\.up: PERL5LIB holds local\/lib\/perl5, which is relative/],
+    // A relative home is the workspace's dotfiles: its .npmrc chose the registry.
+    ['HOME', { HOME: '.' }, /servers\.up: HOME holds \., which is relative/],
+    ['npm_config_userconfig', { npm_config_userconfig: '.npmrc' }, /servers\.up: npm_config_userconfig holds \.npmrc, which is relative/],
+  ])('%s: refused at start', async (_name, env, message) => {
+    await refusedStart({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'], env: { npm_config_offline: 'true', ...env } }, message);
+  });
+
+  it('the same variables naming absolute folders start as configured', async () => {
+    const upstream = fileURLToPath(new URL('fixtures/mcp/upstream-server.mjs', import.meta.url));
+    const lib = join(scripts, 'lib');
+    mkdirSync(lib, { recursive: true });
+    const env = { PATH: '/usr/local/bin:/usr/bin:/bin', PYTHONPATH: lib, NODE_PATH: lib, LD_LIBRARY_PATH: lib, HOME: scripts };
+    const workspace = makeWorkspace({ servers: { up: { command: process.execPath, args: [upstream], env, connectTimeoutMs: 10_000 } } });
+    const gateway = opened.gateway(await serveWorkspace(workspace, { args: ['--no-console'] }));
+    expect(gateway.mcpUrl).toBeDefined();
+  }, 40_000);
+});
