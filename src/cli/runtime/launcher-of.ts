@@ -28,14 +28,15 @@ const LAUNCHER_FILES: readonly (readonly [RegExp, string])[] = [
 /**
  * What a command is: the launcher its file is, judged by the name it was
  * given and by the name of the file it resolves to (on the upstream's fixed
- * PATH, a link followed), each lower-cased and without a Windows extension.
+ * PATH, or on the PATH the configuration declares for it, which spawn looks
+ * it up on; a link followed), each lower-cased and without a Windows extension.
  * `NPX`, a link named `my-npx` to npm's `npx-cli.js`, and `nodejs` are npx,
  * npx and node. Where the two differ and the file is a launcher, the file
  * decides.
  */
-export function launcherOf(command: string): string {
+export function launcherOf(command: string, searchPath: readonly string[] = upstreamPath()): string {
   const given = launcherFromName(command);
-  const file = resolvedFile(command) ?? command;
+  const file = resolvedFile(command, searchPath) ?? command;
   const real = LAUNCHER_PATHS.find(([path]) => path.test(file.replace(/\\/g, '/')))?.[1] ?? launcherFromName(file);
   return KNOWN_LAUNCHERS.has(real) ? real : given;
 }
@@ -56,9 +57,9 @@ function launcherFromName(command: string): string {
   return LAUNCHER_FILES.find(([file]) => file.test(name))?.[1] ?? name;
 }
 
-/** The real path of the file a command names: by its path, or looked up on the upstream's PATH; undefined when there is none. */
-export function resolvedFile(command: string): string | undefined {
-  const candidates = command.includes('/') || command.includes('\\') ? [command] : upstreamPath().map((folder) => join(folder, command));
+/** The real path of the file a command names: by its path, or looked up on `searchPath`; undefined when there is none. */
+export function resolvedFile(command: string, searchPath: readonly string[]): string | undefined {
+  const candidates = command.includes('/') || command.includes('\\') ? [command] : searchPath.map((folder) => join(folder, command));
   for (const candidate of candidates) {
     if (!isAbsolute(candidate)) continue;
     try {
@@ -68,4 +69,13 @@ export function resolvedFile(command: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Where spawn looks a stdio upstream's command up: on the PATH its
+ * configuration declares (which holds absolute folders only, or the server is
+ * refused), else on the fixed system PATH toolgate gives it.
+ */
+export function searchPathOf(declaredEnv: Readonly<Record<string, string>>): readonly string[] {
+  return declaredEnv.PATH === undefined ? upstreamPath() : declaredEnv.PATH.split(':');
 }

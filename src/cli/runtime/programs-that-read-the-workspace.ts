@@ -1,6 +1,6 @@
 /*
  * The programs toolgate refuses to start as a stdio upstream, by what they
- * are (`launcherOf` in `upstream-launcher.ts`), and the runtimes it starts
+ * are (`launcherOf` in `launcher-of.ts`), and the runtimes it starts
  * only on conditions: each reads the folder it starts in, the workspace, a
  * repository's to write, and runs what it finds there, at `toolgate serve`
  * start, outside any sandbox, with nobody asked.

@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { devNull, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { launcherArgs, launcherEnv, refusedLauncher } from './upstream-launcher.js';
 
@@ -338,6 +338,21 @@ describe('refusedLauncher, a ninth attack', () => {
       for (const text of ['#!/usr/bin/env node\n', '#!/usr/bin/python3\n', '#!/bin/sh\nexec /usr/bin/lua5.4 "$@"\n', '#!/usr/bin/env bash\n', '\u007fELF']) expect(refusedLauncher(script('ok', text), ['--port', '3000']), text).toBeUndefined();
       // A shell script still starts no launcher among its arguments unread.
       expect(refusedLauncher(script('wrap', '#!/bin/sh\nexec "$@"\n'), ['npx', '-y', 'pkg'])).toMatch(/wrap starts npx, a launcher toolgate does not read/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('looks a command up where spawn does: on the PATH the configuration declares, when it declares one', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'toolgate-declared-path-'));
+    try {
+      writeFileSync(join(folder, 'srv'), '#!/usr/bin/env lua5.4\n', { mode: 0o755 });
+      symlinkSync(join(dirname(process.execPath), 'npx'), join(folder, 'my-npx'));
+      const declared = { PATH: `${folder}:/usr/bin:/bin` };
+      expect(refusedLauncher('srv', [], declared)).toMatch(/^srv starts lua5\.4 through its #! line: lua looks/);
+      expect(launcherArgs('my-npx', ['pkg'], '/n', declared)).toEqual(['--prefix=/n', '--script-shell=/n/npm-script-shell', 'pkg']);
+      // Not on the fixed PATH, the same names are no program toolgate knows.
+      expect(refusedLauncher('srv', [])).toBeUndefined();
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

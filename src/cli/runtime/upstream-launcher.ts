@@ -30,7 +30,7 @@ import { isAbsolute, join } from 'node:path';
 import { NPM_SCRIPT_SHELL_FILE } from './npm-script-shell.js';
 import { READS_THE_WORKSPACE, runtimeRefusal, searchPathRefusal, SHELLS, UNHELD_LAUNCHERS, WRAPPERS } from './programs-that-read-the-workspace.js';
 import { scriptInterpreter } from './script-interpreter.js';
-import { KNOWN_LAUNCHERS, launcherOf, resolvedFile } from './launcher-of.js';
+import { KNOWN_LAUNCHERS, launcherOf, resolvedFile, searchPathOf } from './launcher-of.js';
 import {
   barePreload,
   bunArgs,
@@ -71,8 +71,9 @@ type Env = Readonly<Record<string, string>>;
  * launcher is known by what it is (`launcherOf`), not by how it was named.
  */
 export function launcherArgs(command: string, args: readonly string[], neutral: string, declaredEnv: Env = {}): string[] {
-  const launcher = launcherOf(command);
-  const started = startedCommand(launcher, args);
+  const searchPath = searchPathOf(declaredEnv);
+  const launcher = launcherOf(command, searchPath);
+  const started = startedCommand(launcher, args, searchPath);
   if (typeof started === 'object') return [...started.head, ...launcherArgs(started.command, started.args, neutral, { ...declaredEnv, ...started.env })];
   if (launcher === 'npx' || (launcher === 'npm' && npmRunsPackage(args))) return [`--prefix=${neutral}`, `--script-shell=${join(neutral, NPM_SCRIPT_SHELL_FILE)}`, ...args];
   if (launcher === 'pnpm' && pnpmRunsPackage(args)) return [`--dir=${neutral}`, ...args];
@@ -108,19 +109,20 @@ export function refusedLauncher(command: string, args: readonly string[], declar
     const preload = /^(?:NODE_OPTIONS|npm_config_node[-_]options|BUN_OPTIONS)$/i.test(name) ? nodeOptionsPreload(value) : undefined;
     if (preload !== undefined) return preloadRefusal(preload, name);
   }
-  const searchPath = searchPathRefusal(declaredEnv);
-  if (searchPath !== undefined) return searchPath;
-  const launcher = launcherOf(command);
+  const relative = searchPathRefusal(declaredEnv);
+  if (relative !== undefined) return relative;
+  const searchPath = searchPathOf(declaredEnv);
+  const launcher = launcherOf(command, searchPath);
   if (WRAPPERS.has(launcher)) return `${launcher} starts a command line toolgate does not read: name the command it starts directly`;
   if (!KNOWN_LAUNCHERS.has(launcher)) {
-    const wrapped = wrappedLauncher(args);
+    const wrapped = wrappedLauncher(args, searchPath);
     if (wrapped !== undefined) {
       return `${launcher} starts ${wrapped}, a launcher toolgate does not read through a command it does not know (an argument of the server's that reads as a launcher's name counts too: write it with its option, --lang=${wrapped}): name the launcher as the command`;
     }
     const script = scriptRefusal(command, args, declaredEnv, depth);
     if (script !== undefined) return script;
   }
-  const started = startedCommand(launcher, args);
+  const started = startedCommand(launcher, args, searchPath);
   if (started === 'unread') return "env is given an option toolgate does not read (only -C DIR, -v, -0 and -- are; -i and -u would take off what toolgate sets for the command): write the command and its arguments out, and declare its environment in env";
   // node, and what starts a program under node's options or options like them: tsx (also through a package runner), bun and deno.
   const judged = started === undefined ? args : started.head;
@@ -152,7 +154,7 @@ export function refusedLauncher(command: string, args: readonly string[], declar
     return `${launcher} -c runs a command line through a shell, with the workspace's node_modules/.bin first: name the package and its arguments instead (a -c of the server's own goes after --)`;
   }
   // A refused runner started by its interpreter (`python3 -m pipenv`, `python3 /usr/bin/poetry`, `ruby -S bundle`, `elixir … -S mix`).
-  const interpreted = ['python', 'ruby', 'elixir', 'iex'].includes(launcher) ? interpretedRunner(args) : undefined;
+  const interpreted = ['python', 'ruby', 'elixir', 'iex'].includes(launcher) ? interpretedRunner(args, searchPath) : undefined;
   const unheld = UNHELD_LAUNCHERS.get(interpreted ?? launcher) ?? runtimeRefusal(launcher, args, declaredEnv);
   if (unheld !== undefined) return unheld;
   const packageRunner = launcher === 'npx' || launcher === 'deno' || (launcher === 'npm' && npmRunsPackage(args)) || (launcher === 'pnpm' && pnpmRunsPackage(args));
@@ -196,19 +198,20 @@ const ANY_FOLDER = '/';
  * `#!` line, so is refused there: name it as the command.
  */
 function scriptRefusal(command: string, args: readonly string[], declaredEnv: Env, depth: number): string | undefined {
-  const file = resolvedFile(command);
+  const searchPath = searchPathOf(declaredEnv);
+  const file = resolvedFile(command, searchPath);
   const script = file === undefined ? undefined : scriptInterpreter(file);
   if (script === undefined) return undefined;
   if (depth >= MAX_SCRIPT_DEPTH) return `${command} starts ${script.interpreter} through its #! line, a script more than Linux starts (${MAX_SCRIPT_DEPTH} deep)`;
   // `#!/usr/bin/env node`: env starts the one word after it, as if it were the line's program.
-  const throughEnv = script.argument !== undefined && /^[^\s=-][^\s=]*$/.test(script.argument) && launcherOf(script.interpreter) === 'env';
+  const throughEnv = script.argument !== undefined && /^[^\s=-][^\s=]*$/.test(script.argument) && launcherOf(script.interpreter, searchPath) === 'env';
   const program = throughEnv ? script.argument : script.interpreter;
   const programArgs = [...(throughEnv || script.argument === undefined ? [] : [script.argument]), command, ...args];
-  if (SHELLS.has(launcherOf(program))) return undefined;
+  if (SHELLS.has(launcherOf(program, searchPath))) return undefined;
   const refused = refusedLauncher(program, programArgs, declaredEnv, depth + 1);
   if (refused !== undefined) return `${command} starts ${program} through its #! line: ${refused}`;
   if (launcherArgs(program, programArgs, ANY_FOLDER, declaredEnv).join('\0') !== programArgs.join('\0')) {
-    return `${command} starts ${program} through its #! line, which toolgate cannot give the options it gives ${launcherOf(program)}: name ${program} as the command`;
+    return `${command} starts ${program} through its #! line, which toolgate cannot give the options it gives ${launcherOf(program, searchPath)}: name ${program} as the command`;
   }
   return undefined;
 }
@@ -264,9 +267,9 @@ function preloadRefusal(module: string, where: string): string {
  * `unread` for an `env` option toolgate does not read (`-S` splits a string
  * into a command line).
  */
-function startedCommand(launcher: string, args: readonly string[]): { readonly head: readonly string[]; readonly command: string; readonly args: readonly string[]; readonly env: Env } | 'unread' | undefined {
+function startedCommand(launcher: string, args: readonly string[], searchPath: readonly string[]): { readonly head: readonly string[]; readonly command: string; readonly args: readonly string[]; readonly env: Env } | 'unread' | undefined {
   if (launcher === 'node') {
-    const script = nodeLauncherScript(args, launcherOf);
+    const script = nodeLauncherScript(args, (arg) => launcherOf(arg, searchPath));
     return script === undefined ? undefined : { head: args.slice(0, script.at + 1), command: script.launcher, args: args.slice(script.at + 1), env: {} };
   }
   if (launcher !== 'env') return undefined;
@@ -285,9 +288,9 @@ function startedCommand(launcher: string, args: readonly string[]): { readonly h
  * own to read (`env`, an everyday word, put npx third); a folder does not
  * (`/home/me/code/python` is no program).
  */
-function wrappedLauncher(args: readonly string[]): string | undefined {
+function wrappedLauncher(args: readonly string[], searchPath: readonly string[]): string | undefined {
   const positional = args.filter((arg) => !arg.startsWith('-') && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(arg) && !isFolder(arg));
-  return positional.map((arg) => launcherOf(arg)).find((name) => KNOWN_LAUNCHERS.has(name) && !EVERYDAY_WORDS.has(name));
+  return positional.map((arg) => launcherOf(arg, searchPath)).find((name) => KNOWN_LAUNCHERS.has(name) && !EVERYDAY_WORDS.has(name));
 }
 
 function isFolder(arg: string): boolean {
@@ -299,8 +302,8 @@ function isFolder(arg: string): boolean {
 }
 
 /** The refused runner an interpreter's command line starts by module (`-m X`), by `-S X`, or by the path of its script, or undefined. */
-function interpretedRunner(args: readonly string[]): string | undefined {
-  const named = args.flatMap((arg, index) => (args[index - 1] === '-m' || args[index - 1] === '-S' ? [arg] : /^-[mS]./.test(arg) ? [arg.slice(2)] : [launcherOf(arg)]));
+function interpretedRunner(args: readonly string[], searchPath: readonly string[]): string | undefined {
+  const named = args.flatMap((arg, index) => (args[index - 1] === '-m' || args[index - 1] === '-S' ? [arg] : /^-[mS]./.test(arg) ? [arg.slice(2)] : [launcherOf(arg, searchPath)]));
   return named.find((name) => UNHELD_LAUNCHERS.has(name));
 }
 
