@@ -42,12 +42,14 @@ const PLANTED = {
   'node_modules/@modelcontextprotocol/server-filesystem/package.json': JSON.stringify({ name: '@modelcontextprotocol/server-filesystem', version: '99.0.0', bin: { 'mcp-server-filesystem': 'index.js' } }),
   'node_modules/@modelcontextprotocol/server-filesystem/index.js': `#!/usr/bin/env node\nrequire('node:fs').writeFileSync('PLANTED-NPX', 'ran');\n`,
   '.npmrc': 'registry=http://127.0.0.1:9/\n',
+  python3: payload('PLANTED-INTERPRETER'),
+  'lib/json.rb': 'File.write("PLANTED-RUBY", "ran")\n',
 };
-const MARKERS = ['PLANTED-LUA', 'PLANTED-PHP', 'PLANTED-NPX'];
+const MARKERS = ['PLANTED-LUA', 'PLANTED-PHP', 'PLANTED-NPX', 'PLANTED-INTERPRETER', 'PLANTED-RUBY'];
 
 async function refusedStart(server: object, message: RegExp): Promise<void> {
   const workspace = makeWorkspace({ servers: { up: server } }, PLANTED);
-  for (const bin of ['node_modules/.bin/npx', 'node_modules/.bin/node', 'node_modules/@modelcontextprotocol/server-filesystem/index.js']) chmodSync(join(workspace, bin), 0o755);
+  for (const bin of ['node_modules/.bin/npx', 'node_modules/.bin/node', 'node_modules/@modelcontextprotocol/server-filesystem/index.js', 'python3']) chmodSync(join(workspace, bin), 0o755);
   const started = await runCli(['serve', '--http', '0', '--no-console'], workspace);
   expect(started.code, started.stderr).toBe(2);
   expect(started.stderr).toMatch(message);
@@ -66,6 +68,12 @@ describe("attack: a script named as the command starts, through its #! line, a r
     ['#!/usr/bin/env -S', () => script('split.lua', '#!/usr/bin/env -S lua5.4 -W\nrequire("cjson")\n'), /servers\.up: .*split\.lua starts \/usr\/bin\/env through its #! line: env is given an option toolgate does not read/],
     // A script whose interpreter is a script: judged down to the program the kernel starts.
     ['a script run by a script', () => script('outer.lua', `#!${script('inner-lua', '#!/usr/bin/env lua5.4\n')}\nrequire("cjson")\n`), /servers\.up: .*outer\.lua starts .*inner-lua through its #! line: .*inner-lua starts lua5\.4 through its #! line: lua looks for a module/],
+    // A tenth attack. The kernel looks a relative interpreter up in the working folder: the workspace's python3 ran.
+    ['#!python3', () => script('relative.py', '#!python3\nprint(1)\n'), /servers\.up: .*relative\.py names python3 on its #! line by a path relative to the working folder/],
+    // With no line feed in its first 256 bytes the kernel reads 255 of them: `lua5.4` and a carriage return it never saw.
+    ['a #! line past the buffer', () => script('long.lua', `#!/usr/bin/env${' '.repeat(235)}lua5.4\r${' '.repeat(20)}\nrequire("cjson")\n`), /servers\.up: .*long\.lua starts lua5\.4 through its #! line: lua looks/],
+    // Ruby reads the switches of its #! line: -Ilib put the workspace's lib/json.rb in place of json.
+    ['#!/usr/bin/ruby -Ilib', () => script('server.rb', '#!/usr/bin/ruby -Ilib\nrequire "json"\n'), /servers\.up: .*server\.rb starts \/usr\/bin\/ruby through its #! line: ruby -I holds lib, which is relative/],
     // npx named on the #! line would start without the folder toolgate gives it.
     ['#!/usr/bin/env npx', () => script('npx-script', '#!/usr/bin/env npx\n'), /servers\.up: .*npx-script starts npx through its #! line, which toolgate cannot give the options it gives npx: name npx as the command/],
   ])('%s: refused at start', async (_name, make, message) => {
@@ -95,6 +103,9 @@ describe("attack: a launcher further along the arguments of a command toolgate d
     // The dynamic loader runs the program it is given, with its own options first.
     ['ld.so', { command: '/lib64/ld-linux-x86-64.so.2', args: ['--library-path', '/usr/lib', '--argv0', 'lua', '/usr/bin/lua5.4', '/srv/mcp/server.lua'] }, /servers\.up: ld\.so starts a command line toolgate does not read/],
     ['ld.so by its Debian name', { command: 'ld.so', args: ['/usr/bin/lua5.4', '/srv/mcp/server.lua'] }, /servers\.up: ld\.so starts a command line toolgate does not read/],
+    // A tenth attack: a launcher inside an argument that is a command line, and a script handed to a wrapper.
+    ["a command line in an argument", { command: script('run-as', '#!/bin/sh\nshift 2\nexec /bin/sh -c "$1"\n'), args: ['--', '-c', 'npx -y @modelcontextprotocol/server-filesystem .'] }, /servers\.up: run-as starts npx/],
+    ["a Lua script handed to a wrapper of the operator's", { command: script('with-limits', '#!/bin/sh\nulimit -n 4096\nexec "$@"\n'), args: [script('handed.lua', '#!/usr/bin/env lua5.4\nrequire("cjson")\n')] }, /servers\.up: a script among its arguments is refused: .*handed\.lua starts lua5\.4 through its #! line: lua looks/],
   ])('%s: refused at start', async (_name, server, message) => {
     await refusedStart(server, message);
   });
@@ -116,6 +127,10 @@ describe('attack: the configuration declares a search path relative to the worki
     // A relative home is the workspace's dotfiles: its .npmrc chose the registry.
     ['HOME', { HOME: '.' }, /servers\.up: HOME holds \., which is relative/],
     ['npm_config_userconfig', { npm_config_userconfig: '.npmrc' }, /servers\.up: npm_config_userconfig holds \.npmrc, which is relative/],
+    // A tenth attack: glibc splits the library path at `;` too, /proc/self/cwd is the working folder, and RUBYOPT's -I.
+    ['LD_LIBRARY_PATH with ;', { LD_LIBRARY_PATH: '/usr/local/lib;' }, /servers\.up: LD_LIBRARY_PATH holds an empty entry, which is the working folder/],
+    ['HOME under /proc', { HOME: '/proc/self/cwd' }, /servers\.up: HOME holds \/proc\/self\/cwd, which is the working folder by another name/],
+    ['RUBYOPT', { RUBYOPT: '-Ilib' }, /servers\.up: RUBYOPT holds lib, which is relative/],
   ])('%s: refused at start', async (_name, env, message) => {
     await refusedStart({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'], env: { npm_config_offline: 'true', ...env } }, message);
   });

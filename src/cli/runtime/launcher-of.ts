@@ -22,6 +22,7 @@ const LAUNCHER_FILES: readonly (readonly [RegExp, string])[] = [
   [/^(?:lua(?:jit)?|lua\d(?:\.\d)?)$/, 'lua'],
   [/^php(?:\d+(?:\.\d+)?)?(?:-cli)?$/, 'php'],
   [/^ruby\d*(?:\.\d+)*$/, 'ruby'],
+  [/^perl(?:5(?:\.\d+)*)?$/, 'perl'],
   [/^ld(?:-linux(?:-[\w-]+)?)?\.so(?:\.\d+)*$/, 'ld.so'],
 ];
 
@@ -48,7 +49,7 @@ const LAUNCHER_PATHS: readonly (readonly [RegExp, string])[] = [
 ];
 
 /** Every program toolgate has a rule for. */
-export const KNOWN_LAUNCHERS = new Set(['npx', 'npm', 'pnpm', 'pnpx', 'yarn', 'corepack', 'node', 'python', 'deno', 'bun', 'bunx', 'dx', 'uv', 'env', 'tsx', 'lua', 'php', 'ruby', 'elixir', 'iex', 'r', 'java', ...WRAPPERS, ...UNHELD_LAUNCHERS.keys()]);
+export const KNOWN_LAUNCHERS = new Set(['npx', 'npm', 'pnpm', 'pnpx', 'yarn', 'corepack', 'node', 'python', 'deno', 'bun', 'bunx', 'dx', 'uv', 'env', 'tsx', 'lua', 'php', 'ruby', 'perl', 'elixir', 'iex', 'r', 'java', ...WRAPPERS, ...UNHELD_LAUNCHERS.keys()]);
 
 function launcherFromName(command: string): string {
   const name = basename(command.replace(/\\/g, '/'))

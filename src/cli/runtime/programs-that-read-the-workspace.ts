@@ -19,7 +19,8 @@ type Env = Readonly<Record<string, string>>;
 export const WRAPPERS = new Set([
   ...['nice', 'nohup', 'setsid', 'timeout', 'stdbuf', 'ionice', 'taskset', 'chrt', 'sudo', 'doas', 'su', 'runuser', 'xargs', 'script', 'unbuffer'],
   ...['prlimit', 'setpriv', 'flock', 'unshare', 'setarch', 'linux32', 'linux64', 'x86_64', 'i386', 'fakeroot', 'dbus-run-session', 'ssh-agent', 'chroot', 'sg', 'watch', 'choom'],
-  ...['strace', 'ltrace', 'valgrind', 'gdb', 'bwrap', 'firejail', 'proot', 'systemd-run', 'time', 'ld.so'],
+  ...['strace', 'ltrace', 'valgrind', 'gdb', 'bwrap', 'firejail', 'proot', 'systemd-run', 'time', 'ld.so', 'capsh', 'nsenter', 'uclampset', 'start-stop-daemon', 'runcon', 'chpst'],
+  ...['numactl', 'cgexec', 'trickle', 'torsocks', 'proxychains', 'proxychains4', 'faketime', 'xvfb-run', 'dbus-launch', 'pkexec', 'busybox', 'toybox', 'ip', 'arch', 'caffeinate', 'sandbox-exec'],
   ...['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'cmd', 'powershell', 'pwsh'],
 ]);
 
@@ -114,6 +115,11 @@ export function runtimeRefusal(launcher: string, args: readonly string[], declar
   if (launcher === 'ruby' && [...args, ...(declaredEnv.RUBYOPT ?? '').split(/\s+/)].some((arg) => /^-r\s*bundler(?:\/setup)?$|^bundler(?:\/setup)?$/.test(arg)) && !(declaredEnv.BUNDLE_GEMFILE ?? '').startsWith('/')) {
     return "ruby -rbundler/setup evaluates the workspace's Gemfile, which is Ruby code: declare an absolute BUNDLE_GEMFILE in env";
   }
+  if (launcher === 'ruby' || launcher === 'perl') {
+    // Both read the switches of a script's `#!` line again themselves, which the kernel passed as one argument.
+    const entry = includePaths(args.flatMap((arg) => arg.split(/[ \t]+/))).find((path) => !outsideWorkingFolder(path));
+    if (entry !== undefined) return workingFolderRefusal(`${launcher} -I`, entry);
+  }
   if (launcher === 'r' && args[0]?.toUpperCase() === 'CMD') return "R CMD restores the workspace's .RData and runs its .First(): start the server with Rscript";
   return undefined;
 }
@@ -130,9 +136,11 @@ export function runtimeRefusal(launcher: string, args: readonly string[], declar
  * `npm_config_` variables in any case.
  */
 const SEARCH_PATHS: readonly (readonly [RegExp, RegExp])[] = [
-  [/^(?:PATH|LD_LIBRARY_PATH|LD_AUDIT|PYTHONPATH|NODE_PATH|RUBYLIB|GEM_PATH|PERL5LIB|PERLLIB|ERL_LIBS|R_LIBS(?:_USER|_SITE)?|GOPATH|CLASSPATH)$/, /:/],
-  [/^LD_PRELOAD$/, /[: ]/],
-  [/^(?:HOME|XDG_(?:CONFIG|DATA|CACHE|STATE)_HOME|PYTHONHOME|PYTHONUSERBASE|PYTHONPYCACHEPREFIX|PIP_CONFIG_FILE|UV_CONFIG_FILE|GEM_HOME|BUNDLE_GEMFILE|DENO_DIR|BUN_INSTALL|R_ENVIRON(?:_USER)?|R_PROFILE(?:_USER)?)$/, /$^/],
+  [/^(?:PATH|LD_AUDIT|PYTHONPATH|NODE_PATH|RUBYLIB|GEM_PATH|PERL5LIB|PERLLIB|ERL_LIBS|R_LIBS(?:_USER|_SITE)?|GOPATH|CLASSPATH)$/, /:/],
+  // glibc splits the library path at `;` too, and the preload list at blanks.
+  [/^LD_LIBRARY_PATH$/, /[:;]/],
+  [/^LD_PRELOAD$/, /[: \t]/],
+  [/^(?:HOME|XDG_(?:CONFIG|DATA|CACHE|STATE)_HOME|PYTHONHOME|PYTHONUSERBASE|PYTHONPYCACHEPREFIX|PIP_CONFIG_FILE|UV_CONFIG_FILE|GEM_HOME|BUNDLE_GEMFILE|DENO_DIR|BUN_INSTALL|R_ENVIRON(?:_USER)?|R_PROFILE(?:_USER)?|BASH_ENV|ENV)$/, /$^/],
   [/^npm_config_(?:userconfig|globalconfig|prefix|cache|script[-_]shell)$/i, /$^/],
 ];
 
@@ -147,10 +155,54 @@ export function searchPathRefusal(declaredEnv: Env): string | undefined {
     const separator = SEARCH_PATHS.find(([names]) => names.test(name))?.[1];
     if (separator === undefined) continue;
     const entries = value.split(separator);
-    const entry = name === 'LD_PRELOAD' ? entries.find((path) => path !== '' && !isAbsolute(path)) : entries.find((path) => !isAbsolute(path));
-    if (entry === undefined) continue;
-    const what = entry === '' ? 'an empty entry, which is the working folder' : `${entry.length > 80 ? `${entry.slice(0, 80)}…` : entry}, which is relative to the working folder`;
-    return `${name} holds ${what} (the workspace), where a repository ships its own code under the names looked for: name absolute folders and files only`;
+    const entry = name === 'LD_PRELOAD' ? entries.find((path) => path !== '' && !outsideWorkingFolder(path)) : entries.find((path) => !outsideWorkingFolder(path));
+    if (entry !== undefined) return workingFolderRefusal(name, entry);
+  }
+  return optionPathRefusal(declaredEnv);
+}
+
+/** An absolute path that is not the working folder by another name (`/proc/self/cwd`, `/proc/<pid>/cwd`). */
+function outsideWorkingFolder(path: string): boolean {
+  return isAbsolute(path) && !/^\/+proc\//.test(path);
+}
+
+function workingFolderRefusal(name: string, entry: string): string {
+  const what = entry === '' ? 'an empty entry, which is the working folder' : `${entry.length > 80 ? `${entry.slice(0, 80)}…` : entry}, which is ${isAbsolute(entry) ? 'the working folder by another name' : 'relative to the working folder'}`;
+  return `${name} holds ${what} (the workspace), where a repository ships its own code under the names looked for: name absolute folders and files only`;
+}
+
+/**
+ * Why a declared variable of options names a file or folder of the working
+ * folder, or undefined: Ruby's and Perl's `-I` (`RUBYOPT`, `PERL5OPT`) and
+ * a `-r` by path, the JVM's agents and boot class path (`JAVA_TOOL_OPTIONS`
+ * and its kin, read by every java), and a Lua start-up file (`LUA_INIT` as
+ * `@file`).
+ */
+function optionPathRefusal(declaredEnv: Env): string | undefined {
+  for (const [name, value] of Object.entries(declaredEnv)) {
+    const paths = /^(?:RUBYOPT|PERL5OPT)$/.test(name)
+      ? includePaths(value.split(/\s+/))
+      : /^(?:JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS)$/.test(name)
+        ? value.split(/\s+/).flatMap((option) => /^-(?:javaagent|agentpath):([^=]+)|^-Xbootclasspath\/[ap]:(.+)$/.exec(option)?.slice(1, 3).filter((path) => path !== undefined).flatMap((path) => path.split(':')) ?? [])
+        : /^LUA_INIT(?:_\d+_\d+)?$/.test(name) && value.startsWith('@')
+          ? [value.slice(1)]
+          : [];
+    const entry = paths.find((path) => !outsideWorkingFolder(path));
+    if (entry !== undefined) return workingFolderRefusal(name, entry);
   }
   return undefined;
+}
+
+/** The folders a Ruby or Perl command line adds to its module path (`-I dir`, `-Idir`), and a file it requires by a relative path (`-r./x`; `-rbundler/setup` is a name), up to its program. */
+export function includePaths(args: readonly string[]): string[] {
+  const paths: string[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] as string;
+    if (arg === '') continue;
+    if (!arg.startsWith('-') || arg === '--') break;
+    if (arg === '-I') paths.push(args[(index += 1)] ?? '');
+    else if (arg.startsWith('-I')) paths.push(arg.slice(2));
+    else if (/^-r\.{1,2}\//.test(arg)) paths.push(arg.slice(2));
+  }
+  return paths;
 }

@@ -15,6 +15,15 @@ describe('parseShebang', () => {
     expect(parseShebang('#!/usr/bin/env node\r\n')).toEqual({ interpreter: '/usr/bin/env', argument: 'node\r' });
   });
 
+  it('reads a line with no line feed one byte short of the buffer, and ends the argument at a NUL, as the kernel does', () => {
+    const padded = `#!/usr/bin/env${' '.repeat(255 - '#!/usr/bin/env'.length - 'lua5.4'.length)}lua5.4\r`;
+    expect(padded.indexOf('\r')).toBe(255);
+    expect(parseShebang(`${padded}\nrequire("cjson")\n`)).toEqual({ interpreter: '/usr/bin/env', argument: 'lua5.4' });
+    expect(parseShebang('#!/usr/bin/env lua5.4\u0000 -e x\n')).toEqual({ interpreter: '/usr/bin/env', argument: 'lua5.4' });
+    // A program's name the buffer cuts short: the kernel starts nothing.
+    expect(parseShebang(`#!${'/x'.repeat(200)}`)).toBeUndefined();
+  });
+
   it('finds none in a compiled program, a script without the line, or an empty line', () => {
     for (const text of ['\u007fELF\u0002\u0001', 'console.log(1)\n', ' #!/bin/sh\n', '#!\n', '#! \t\n', '']) expect(parseShebang(text), JSON.stringify(text)).toBeUndefined();
   });

@@ -39,11 +39,26 @@ export function scriptInterpreter(file: string): ScriptInterpreter | undefined {
   }
 }
 
-/** The `#!` line at the start of `text`, or undefined when it has none or names no program. */
+/**
+ * The `#!` line at the start of `text` (the file's first `SHEBANG_BYTES`),
+ * or undefined when it has none, or one the kernel refuses to start. As
+ * Linux reads it: the line ends at the first line feed, or, with none in the
+ * buffer, one byte short of its end (the last byte is where the kernel ends
+ * the string), and then only if the program's name ends before that (a name
+ * cut short is refused); blanks around it are dropped; the program ends at
+ * a blank or a NUL, and the argument, after the blanks that follow, at a NUL.
+ */
 export function parseShebang(text: string): ScriptInterpreter | undefined {
   if (!text.startsWith('#!')) return undefined;
-  const line = (text.slice(2).split('\n')[0] ?? '').replace(/^[ \t]+|[ \t]+$/g, '');
-  const match = /^([^ \t]+)(?:[ \t]+(.+))?$/s.exec(line);
-  if (match === null) return undefined;
-  return { interpreter: match[1] as string, argument: match[2] };
+  // A file shorter than the buffer leaves the rest of it zeroed.
+  const buffer = text.slice(0, SHEBANG_BYTES).padEnd(SHEBANG_BYTES, '\0');
+  const feed = buffer.indexOf('\n');
+  const cut = feed === -1 ? SHEBANG_BYTES - 1 : feed;
+  const line = buffer.slice(2, cut).replace(/^[ \t]+/, '');
+  const name = /^[^ \t\0]+/.exec(line)?.[0];
+  if (name === undefined) return undefined;
+  // With no line feed the name must end within the buffer: the kernel starts nothing whose name it may have cut.
+  if (feed === -1 && name.length === line.length) return undefined;
+  const argument = line.slice(name.length).split('\0')[0]?.replace(/^[ \t]+|[ \t]+$/g, '');
+  return { interpreter: name, argument: argument === undefined || argument === '' || line[name.length] === '\0' ? undefined : argument };
 }

@@ -119,7 +119,7 @@ export function refusedLauncher(command: string, args: readonly string[], declar
     if (wrapped !== undefined) {
       return `${launcher} starts ${wrapped}, a launcher toolgate does not read through a command it does not know (an argument of the server's that reads as a launcher's name counts too: write it with its option, --lang=${wrapped}): name the launcher as the command`;
     }
-    const script = scriptRefusal(command, args, declaredEnv, depth);
+    const script = scriptRefusal(command, args, declaredEnv, depth) ?? scriptArgumentRefusal(args, declaredEnv, depth);
     if (script !== undefined) return script;
   }
   const started = startedCommand(launcher, args, searchPath);
@@ -203,6 +203,8 @@ function scriptRefusal(command: string, args: readonly string[], declaredEnv: En
   const script = file === undefined ? undefined : scriptInterpreter(file);
   if (script === undefined) return undefined;
   if (depth >= MAX_SCRIPT_DEPTH) return `${command} starts ${script.interpreter} through its #! line, a script more than Linux starts (${MAX_SCRIPT_DEPTH} deep)`;
+  // The kernel opens a relative interpreter from the working folder, the workspace: a planted `python3` ran for `#!python3`.
+  if (!script.interpreter.startsWith('/')) return `${command} names ${script.interpreter} on its #! line by a path relative to the working folder (the workspace), where the kernel looks for it: name the interpreter by its absolute path`;
   // `#!/usr/bin/env node`: env starts the one word after it, as if it were the line's program.
   const throughEnv = script.argument !== undefined && /^[^\s=-][^\s=]*$/.test(script.argument) && launcherOf(script.interpreter, searchPath) === 'env';
   const program = throughEnv ? script.argument : script.interpreter;
@@ -212,6 +214,21 @@ function scriptRefusal(command: string, args: readonly string[], declaredEnv: En
   if (refused !== undefined) return `${command} starts ${program} through its #! line: ${refused}`;
   if (launcherArgs(program, programArgs, ANY_FOLDER, declaredEnv).join('\0') !== programArgs.join('\0')) {
     return `${command} starts ${program} through its #! line, which toolgate cannot give the options it gives ${launcherOf(program, searchPath)}: name ${program} as the command`;
+  }
+  return undefined;
+}
+
+/**
+ * Why a script among the arguments of a command toolgate does not know is
+ * refused, judged as if it were the command (`scriptRefusal`), or undefined:
+ * a wrapper of the operator's (`exec "$@"`), or one no list names, starts
+ * it as the kernel would.
+ */
+function scriptArgumentRefusal(args: readonly string[], declaredEnv: Env, depth: number): string | undefined {
+  for (const [at, arg] of args.entries()) {
+    if (arg.startsWith('-')) continue;
+    const refused = scriptRefusal(arg, args.slice(at + 1), declaredEnv, depth + 1);
+    if (refused !== undefined) return `a script among its arguments is refused: ${refused}`;
   }
   return undefined;
 }
@@ -285,11 +302,14 @@ function startedCommand(launcher: string, args: readonly string[], searchPath: r
  * does not know, or undefined: `prlimit --nofile=1024 npx`, `flock /tmp/lock
  * npx` and `choom -n 500 -- env npx` start npx, which the rules for npx never
  * saw. Every argument counts, since where a wrapper's own options end is its
- * own to read (`env`, an everyday word, put npx third); a folder does not
- * (`/home/me/code/python` is no program).
+ * own to read (`env`, an everyday word, put npx third), and so does every
+ * word of an argument that reads as a command line (`capsh -- -c "npx …"`,
+ * `git -c 'alias.s=!npx …'`); a folder does not (`/home/me/code/python` is
+ * no program).
  */
 function wrappedLauncher(args: readonly string[], searchPath: readonly string[]): string | undefined {
-  const positional = args.filter((arg) => !arg.startsWith('-') && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(arg) && !isFolder(arg));
+  const words = args.flatMap((arg) => (/[\s;&|()'"`!]/.test(arg) ? arg.split(/[\s;&|()'"`!=]+/) : [arg]));
+  const positional = words.filter((arg) => arg !== '' && !arg.startsWith('-') && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(arg) && !isFolder(arg));
   return positional.map((arg) => launcherOf(arg, searchPath)).find((name) => KNOWN_LAUNCHERS.has(name) && !EVERYDAY_WORDS.has(name));
 }
 
@@ -308,7 +328,7 @@ function interpretedRunner(args: readonly string[], searchPath: readonly string[
 }
 
 /** Names of programs toolgate knows that are also everyday words a server takes as an argument (`watch`, `time`, `script`). */
-const EVERYDAY_WORDS = new Set(['r', 'time', 'watch', 'script', 'nice', 'sg', 'cmd', 'su', 'timeout', 'xargs', 'chroot', 'i386', 'x86_64', 'linux32', 'linux64', 'env']);
+const EVERYDAY_WORDS = new Set(['r', 'time', 'watch', 'script', 'nice', 'sg', 'cmd', 'su', 'timeout', 'xargs', 'chroot', 'i386', 'x86_64', 'linux32', 'linux64', 'env', 'ip', 'arch']);
 
 
 
