@@ -6,7 +6,7 @@
  * start, outside any sandbox, with nobody asked.
  */
 
-import { isAbsolute } from 'node:path';
+import { isAbsolute, normalize } from 'node:path';
 
 type Env = Readonly<Record<string, string>>;
 
@@ -161,9 +161,9 @@ export function searchPathRefusal(declaredEnv: Env): string | undefined {
   return optionPathRefusal(declaredEnv);
 }
 
-/** An absolute path that is not the working folder by another name (`/proc/self/cwd`, `/proc/<pid>/cwd`). */
+/** An absolute path that is not the working folder by another name (`/proc/self/cwd`, `/proc/<pid>/cwd`, `/tmp/../proc/…`). */
 function outsideWorkingFolder(path: string): boolean {
-  return isAbsolute(path) && !/^\/+proc\//.test(path);
+  return isAbsolute(path) && !/^\/proc(?:\/|$)/.test(normalize(path));
 }
 
 function workingFolderRefusal(name: string, entry: string): string {

@@ -394,7 +394,7 @@ describe('refusedLauncher, a ninth attack', () => {
 describe('refusedLauncher, a tenth attack', () => {
   it("refuses a #! line naming its interpreter by a relative path, and judges a script among an unknown command's arguments", () => {
     withScripts((script) => {
-      for (const line of ['#!python3', '#!bin/x', '#! node']) expect(refusedLauncher(script('rel', `${line}\n`), []), line).toMatch(/names .* on its #! line by a path relative to the working folder/);
+      for (const line of ['#!python3', '#!bin/x', '#! node', '#!/usr/bin/env ./server', '#!/usr/bin/env bin/lua']) expect(refusedLauncher(script('rel', `${line}\n`), []), line).toMatch(/names .* on its #! line by a path relative to the working folder/);
       const lua = script('srv.lua', '#!/usr/bin/env lua5.4\nrequire("cjson")\n');
       for (const [command, args] of [[script('with-limits.sh', '#!/bin/sh\nexec "$@"\n'), [lua]], ['/usr/bin/nsenter2', ['--target', '1', lua, '--port', '1']]] as const) {
         expect(refusedLauncher(command, [...args]), command).toMatch(/a script among its arguments is refused: .*srv\.lua starts lua5\.4 through its #! line: lua looks/);
@@ -413,7 +413,7 @@ describe('refusedLauncher, a tenth attack', () => {
   });
 
   it("refuses a search path split as glibc splits it, one under /proc, and options naming files of the working folder", () => {
-    for (const [name, value] of [['LD_LIBRARY_PATH', '/usr/local/lib;'], ['LD_LIBRARY_PATH', '/usr/local/lib;lib'], ['LD_PRELOAD', '/usr/lib/a.so\tx.so'], ['HOME', '/proc/self/cwd'], ['PYTHONPATH', '/srv:/proc/1234/cwd'], ['BASH_ENV', 'env.sh'], ['RUBYOPT', '-w -Ilib'], ['PERL5OPT', '-I lib'], ['JAVA_TOOL_OPTIONS', '-Xmx1g -javaagent:agent.jar=x'], ['LUA_INIT', '@init.lua']] as const) {
+    for (const [name, value] of [['LD_LIBRARY_PATH', '/usr/local/lib;'], ['LD_LIBRARY_PATH', '/usr/local/lib;lib'], ['LD_PRELOAD', '/usr/lib/a.so\tx.so'], ['HOME', '/proc/self/cwd'], ['HOME', '/tmp/../proc/self/cwd'], ['HOME', '//proc/./self/cwd'], ['PYTHONPATH', '/srv:/proc/1234/cwd'], ['BASH_ENV', 'env.sh'], ['RUBYOPT', '-w -Ilib'], ['PERL5OPT', '-I lib'], ['JAVA_TOOL_OPTIONS', '-Xmx1g -javaagent:agent.jar=x'], ['LUA_INIT', '@init.lua']] as const) {
       expect(refusedLauncher('/opt/mcp/server', [], { [name]: value }), `${name}=${value}`).toMatch(new RegExp(`^${name} holds .*the working folder`));
     }
     expect(refusedLauncher('/opt/mcp/server', [], { RUBYOPT: '-W0 -I/srv/lib', JAVA_TOOL_OPTIONS: '-javaagent:/opt/agent.jar', LUA_INIT: 'print(1)', BASH_ENV: '/etc/profile' })).toBeUndefined();

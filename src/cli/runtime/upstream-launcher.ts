@@ -203,11 +203,14 @@ function scriptRefusal(command: string, args: readonly string[], declaredEnv: En
   const script = file === undefined ? undefined : scriptInterpreter(file);
   if (script === undefined) return undefined;
   if (depth >= MAX_SCRIPT_DEPTH) return `${command} starts ${script.interpreter} through its #! line, a script more than Linux starts (${MAX_SCRIPT_DEPTH} deep)`;
-  // The kernel opens a relative interpreter from the working folder, the workspace: a planted `python3` ran for `#!python3`.
-  if (!script.interpreter.startsWith('/')) return `${command} names ${script.interpreter} on its #! line by a path relative to the working folder (the workspace), where the kernel looks for it: name the interpreter by its absolute path`;
   // `#!/usr/bin/env node`: env starts the one word after it, as if it were the line's program.
   const throughEnv = script.argument !== undefined && /^[^\s=-][^\s=]*$/.test(script.argument) && launcherOf(script.interpreter, searchPath) === 'env';
   const program = throughEnv ? script.argument : script.interpreter;
+  // The kernel opens a relative interpreter from the working folder, the workspace (a planted `python3` ran for
+  // `#!python3`), and so does env a relative path (`#!/usr/bin/env ./server`); env looks a bare name up on the PATH.
+  if (throughEnv ? program.includes('/') && !program.startsWith('/') : !program.startsWith('/')) {
+    return `${command} names ${program} on its #! line by a path relative to the working folder (the workspace), where it is looked for: name the interpreter by its absolute path`;
+  }
   const programArgs = [...(throughEnv || script.argument === undefined ? [] : [script.argument]), command, ...args];
   if (SHELLS.has(launcherOf(program, searchPath))) return undefined;
   const refused = refusedLauncher(program, programArgs, declaredEnv, depth + 1);
