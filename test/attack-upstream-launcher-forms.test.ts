@@ -44,8 +44,11 @@ const PLANTED = {
   '.npmrc': 'registry=http://127.0.0.1:9/\n',
   python3: payload('PLANTED-INTERPRETER'),
   'lib/json.rb': 'File.write("PLANTED-RUBY", "ran")\n',
+  'lib/strict.pm': 'open(my $f, ">", "PLANTED-PERL"); print $f "ran"; close $f; 1;\n',
+  '.RData': '',
+  'rakelib/planted.rake': 'File.write("PLANTED-RUBY", "ran")\n',
 };
-const MARKERS = ['PLANTED-LUA', 'PLANTED-PHP', 'PLANTED-NPX', 'PLANTED-INTERPRETER', 'PLANTED-RUBY'];
+const MARKERS = ['PLANTED-LUA', 'PLANTED-PHP', 'PLANTED-NPX', 'PLANTED-INTERPRETER', 'PLANTED-RUBY', 'PLANTED-PERL'];
 
 async function refusedStart(server: object, message: RegExp): Promise<void> {
   const workspace = makeWorkspace({ servers: { up: server } }, PLANTED);
@@ -102,6 +105,12 @@ describe("attack: a launcher further along the arguments of a command toolgate d
     ],
     // The dynamic loader runs the program it is given, with its own options first.
     ['ld.so', { command: '/lib64/ld-linux-x86-64.so.2', args: ['--library-path', '/usr/lib', '--argv0', 'lua', '/usr/bin/lua5.4', '/srv/mcp/server.lua'] }, /servers\.up: ld\.so starts a command line toolgate does not read/],
+    // An eleventh attack: R behind an everyday word's exemption, Perl's switches in a cluster, code given on the command line.
+    ["R behind a wrapper of the operator's", { command: script('with-log', '#!/bin/sh\nexec "$@"\n'), args: ['R', '--no-save', '-f', '/srv/mcp/server.R'] }, /servers\.up: with-log starts r, a launcher/],
+    ['perl -wIlib', { command: 'perl', args: ['-wIlib', '-Mstrict', '-e', 'sleep 1'] }, /servers\.up: perl -I holds lib, which is relative/],
+    ['perl -e exec npm', { command: 'perl', args: ['-e', 'exec "npm", "exec", "mcp-server-filesystem"'] }, /servers\.up: perl's code starts npm/],
+    ['node -e', { command: 'node', args: ['-e', 'require("@modelcontextprotocol/server-filesystem")'] }, /servers\.up: node -e, -p, --eval and --print run code/],
+    ['rake', { command: 'rake', args: ['-f', '/srv/mcp/Rakefile', 'serve'] }, /servers\.up: rake imports the workspace's rakelib/],
     ['ld.so by its Debian name', { command: 'ld.so', args: ['/usr/bin/lua5.4', '/srv/mcp/server.lua'] }, /servers\.up: ld\.so starts a command line toolgate does not read/],
     // A tenth attack: a launcher inside an argument that is a command line, and a script handed to a wrapper.
     ["a command line in an argument", { command: script('run-as', '#!/bin/sh\nshift 2\nexec /bin/sh -c "$1"\n'), args: ['--', '-c', 'npx -y @modelcontextprotocol/server-filesystem .'] }, /servers\.up: run-as starts npx/],
@@ -131,6 +140,9 @@ describe('attack: the configuration declares a search path relative to the worki
     ['LD_LIBRARY_PATH with ;', { LD_LIBRARY_PATH: '/usr/local/lib;' }, /servers\.up: LD_LIBRARY_PATH holds an empty entry, which is the working folder/],
     ['HOME under /proc', { HOME: '/proc/self/cwd' }, /servers\.up: HOME holds \/proc\/self\/cwd, which is the working folder by another name/],
     ['RUBYOPT', { RUBYOPT: '-Ilib' }, /servers\.up: RUBYOPT holds lib, which is relative/],
+    // An eleventh attack: /dev/fd links into /proc, so /dev/fd/../cwd is the working folder; Perl's own switch for `.`.
+    ['PATH through /dev/fd', { PATH: '/dev/fd/../cwd/node_modules/.bin:/usr/bin:/bin' }, /servers\.up: PATH holds \/dev\/fd\/\.\.\/cwd\/node_modules\/\.bin, which is the working folder by another name/],
+    ['PERL_USE_UNSAFE_INC', { PERL_USE_UNSAFE_INC: '1' }, /servers\.up: PERL_USE_UNSAFE_INC holds \./],
   ])('%s: refused at start', async (_name, env, message) => {
     await refusedStart({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'], env: { npm_config_offline: 'true', ...env } }, message);
   });

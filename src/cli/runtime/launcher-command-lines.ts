@@ -350,3 +350,21 @@ export function envAssignments(args: readonly string[]): Record<string, string> 
   }
   return settings;
 }
+
+/** The code an interpreter's command line runs (`-e CODE`, `-eCODE`, a cluster ending in the flag), for the flags given. */
+export function codeOf(args: readonly string[], flags: string): string[] {
+  return args.flatMap((arg, index) => {
+    if (!arg.startsWith('-') || arg.startsWith('--')) return [];
+    for (let at = 1; at < arg.length; at += 1) {
+      if (!flags.includes(arg[at] as string)) continue;
+      const rest = arg.slice(at + 1);
+      return [rest === '' ? (args[index + 1] ?? '') : rest];
+    }
+    return [];
+  });
+}
+
+/** Whether a node (or bun) command line evaluates code given on it: `-e`, `-p`, `--eval`, `--print`, or a cluster such as `-pe`. */
+export function evaluatesCode(args: readonly string[]): boolean {
+  return args.some((arg) => /^-[ep]+$|^--(?:eval|print)(?:=|$)/.test(arg));
+}

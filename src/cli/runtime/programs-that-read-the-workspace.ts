@@ -6,6 +6,7 @@
  * start, outside any sandbox, with nobody asked.
  */
 
+import { realpathSync } from 'node:fs';
 import { isAbsolute, normalize } from 'node:path';
 
 type Env = Readonly<Record<string, string>>;
@@ -52,6 +53,7 @@ export const UNHELD_LAUNCHERS = new Map<string, string>([
   ...['cargo', 'rustc', 'rustup', 'rustdoc', 'cargo-clippy', 'clippy-driver', 'rustfmt', 'cargo-fmt', 'rust-analyzer'].map((name): [string, string] => [name, `${name} ${RUST}`]),
   ...['poetry', 'pipenv', 'pdm', 'hatch', 'rye', 'pixi'].map((name): [string, string] => [name, `${name} ${PYTHON_PROJECT}`]),
   ...['bundle', 'bundler'].map((name): [string, string] => [name, `${name} evaluates the workspace's Gemfile, which is Ruby code: start the server with ruby and declare an absolute BUNDLE_GEMFILE in env if it needs its gems set up`]),
+  ['rake', "rake imports the workspace's rakelib/*.rake, whatever -f names, which is Ruby code: start the server with ruby"],
   ...['mvn', 'mvnw', 'gradle', 'gradlew', 'sbt', 'lein', 'mix'].map((name): [string, string] => [name, `${name} ${JVM_BUILD}`]),
   ...['mise', 'rtx', 'asdf', 'volta', 'volta-shim'].map((name): [string, string] => [name, `${name} ${VERSION_MANAGER}`]),
 ]);
@@ -82,7 +84,7 @@ function classPathHoldsWorkingFolder(args: readonly string[]): boolean {
 
 /** A search path's entries: absolute, none the working folder (`.`, `./`, an empty entry), none the default (`;;`, which holds `./?.lua`). */
 const holdsOnlyAbsolute = (value: string | undefined, separator: string): boolean =>
-  value !== undefined && !value.includes(`${separator}${separator}`) && value.split(separator).every((entry) => entry.startsWith('/'));
+  value !== undefined && !value.includes(`${separator}${separator}`) && value.split(separator).every((entry) => outsideWorkingFolder(entry));
 
 /**
  * Why a runtime that reads modules from the working folder first is refused,
@@ -112,12 +114,14 @@ export function runtimeRefusal(launcher: string, args: readonly string[], declar
   if (launcher === 'java' && classPathHoldsWorkingFolder(args)) {
     return "java reads classes from the working folder through an empty or relative class-path entry (-cp a:, -cp :a): name absolute folders and archives only";
   }
+  const agent = launcher === 'java' ? jvmOptionPaths(args).find((path) => !outsideWorkingFolder(path)) : undefined;
+  if (agent !== undefined) return workingFolderRefusal('java -javaagent', agent);
   if (launcher === 'ruby' && [...args, ...(declaredEnv.RUBYOPT ?? '').split(/\s+/)].some((arg) => /^-r\s*bundler(?:\/setup)?$|^bundler(?:\/setup)?$/.test(arg)) && !(declaredEnv.BUNDLE_GEMFILE ?? '').startsWith('/')) {
     return "ruby -rbundler/setup evaluates the workspace's Gemfile, which is Ruby code: declare an absolute BUNDLE_GEMFILE in env";
   }
   if (launcher === 'ruby' || launcher === 'perl') {
     // Both read the switches of a script's `#!` line again themselves, which the kernel passed as one argument.
-    const entry = includePaths(args.flatMap((arg) => arg.split(/[ \t]+/))).find((path) => !outsideWorkingFolder(path));
+    const entry = includePaths(args.flatMap((arg) => (arg.startsWith('-') ? arg.split(/[ \t]+/) : [arg]))).find((path) => !outsideWorkingFolder(path));
     if (entry !== undefined) return workingFolderRefusal(`${launcher} -I`, entry);
   }
   if (launcher === 'r' && args[0]?.toUpperCase() === 'CMD') return "R CMD restores the workspace's .RData and runs its .First(): start the server with Rscript";
@@ -161,9 +165,30 @@ export function searchPathRefusal(declaredEnv: Env): string | undefined {
   return optionPathRefusal(declaredEnv);
 }
 
-/** An absolute path that is not the working folder by another name (`/proc/self/cwd`, `/proc/<pid>/cwd`, `/tmp/../proc/…`). */
+/**
+ * An absolute path that is not the working folder by another name: none of
+ * the folders on its way, links followed, is under `/proc` (`/proc/self/cwd`,
+ * `/usr/../proc/self/cwd`, `/dev/fd/../cwd`, since `/dev/fd` links to
+ * `/proc/self/fd`).
+ */
 function outsideWorkingFolder(path: string): boolean {
-  return isAbsolute(path) && !/^\/proc(?:\/|$)/.test(normalize(path));
+  if (!isAbsolute(path)) return false;
+  let prefix = '';
+  for (const part of path.split('/').filter((name) => name !== '')) {
+    prefix = `${prefix}/${part}`;
+    if (UNDER_PROC.test(normalize(prefix)) || UNDER_PROC.test(realOrSame(prefix))) return false;
+  }
+  return true;
+}
+
+const UNDER_PROC = /^\/proc(?:\/|$)/;
+
+function realOrSame(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 function workingFolderRefusal(name: string, entry: string): string {
@@ -183,26 +208,45 @@ function optionPathRefusal(declaredEnv: Env): string | undefined {
     const paths = /^(?:RUBYOPT|PERL5OPT)$/.test(name)
       ? includePaths(value.split(/\s+/))
       : /^(?:JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS)$/.test(name)
-        ? value.split(/\s+/).flatMap((option) => /^-(?:javaagent|agentpath):([^=]+)|^-Xbootclasspath\/[ap]:(.+)$/.exec(option)?.slice(1, 3).filter((path) => path !== undefined).flatMap((path) => path.split(':')) ?? [])
+        ? jvmOptionPaths(value.split(/\s+/))
         : /^LUA_INIT(?:_\d+_\d+)?$/.test(name) && value.startsWith('@')
           ? [value.slice(1)]
           : [];
     const entry = paths.find((path) => !outsideWorkingFolder(path));
     if (entry !== undefined) return workingFolderRefusal(name, entry);
+    // Perl puts the working folder on its module path again under this variable.
+    if (name === 'PERL_USE_UNSAFE_INC' && value !== '' && value !== '0') return workingFolderRefusal(name, '.');
   }
   return undefined;
 }
 
-/** The folders a Ruby or Perl command line adds to its module path (`-I dir`, `-Idir`), and a file it requires by a relative path (`-r./x`; `-rbundler/setup` is a name), up to its program. */
+/** The files the JVM's options load as agents, or put on its boot class path (`-javaagent:x.jar=opts`, `-agentpath:`, `-Xbootclasspath/a:`). */
+function jvmOptionPaths(options: readonly string[]): string[] {
+  return options.flatMap((option) => /^-(?:javaagent|agentpath):([^=]+)|^-Xbootclasspath\/[ap]:(.+)$/.exec(option)?.slice(1, 3).filter((path) => path !== undefined).flatMap((path) => path.split(':')) ?? []);
+}
+
+/**
+ * The folders a Ruby or Perl command line adds to its module path, up to its
+ * program: `-I dir`, `-Idir`, and in a cluster of switches (`-wIlib`);
+ * Perl's `-Mlib=a,b`; and a file Ruby requires by a relative path (`-r ./x`;
+ * `-rbundler/setup` is a name). The code of `-e` is skipped, and the
+ * switches after it still read.
+ */
 export function includePaths(args: readonly string[]): string[] {
   const paths: string[] = [];
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index] as string;
-    if (arg === '') continue;
-    if (!arg.startsWith('-') || arg === '--') break;
-    if (arg === '-I') paths.push(args[(index += 1)] ?? '');
-    else if (arg.startsWith('-I')) paths.push(arg.slice(2));
-    else if (/^-r\.{1,2}\//.test(arg)) paths.push(arg.slice(2));
+    if (arg === '' || arg.startsWith('--')) continue;
+    if (!arg.startsWith('-')) break;
+    for (let at = 1; at < arg.length; at += 1) {
+      const flag = arg[at] as string;
+      if (!'IrMmeE'.includes(flag)) continue;
+      const value = at + 1 < arg.length ? arg.slice(at + 1) : (args[(index += 1)] ?? '');
+      if (flag === 'I') paths.push(value);
+      else if (flag === 'r' && /^\.{1,2}\//.test(value)) paths.push(value);
+      else if (flag === 'M' || flag === 'm') paths.push(...(/^-?lib=(.*)$/.exec(value)?.[1]?.split(',') ?? []));
+      break;
+    }
   }
   return paths;
 }

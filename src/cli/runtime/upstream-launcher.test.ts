@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { devNull, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { launcherArgs, launcherEnv, refusedLauncher } from './upstream-launcher.js';
 
@@ -315,108 +315,6 @@ describe('refusedLauncher', () => {
     expect(refusedLauncher('env', ['bunx', 'pkg'])).toMatch(/^bunx runs/);
     expect(refusedLauncher('env', ['-C', '/srv', 'A=1', 'npx', 'pkg'])).toBeUndefined();
     expect(refusedLauncher('env', [])).toBeUndefined();
-  });
-});
-
-/** Run `check` with a folder of scripts the operator installed (`script` writes one, executable), removed after. */
-function withScripts(check: (script: (name: string, text: string) => string, folder: string) => void): void {
-  const folder = mkdtempSync(join(tmpdir(), 'toolgate-scripts-'));
-  try {
-    check((name, text) => {
-      writeFileSync(join(folder, name), text, { mode: 0o755 });
-      return join(folder, name);
-    }, folder);
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
-}
-
-describe('refusedLauncher, a ninth attack', () => {
-  it("judges a script named as the command by the program its #! line starts, with the arguments the kernel gives it", () => {
-    withScripts((script, folder) => {
-      expect(refusedLauncher(script('s.lua', '#!/usr/bin/env lua5.4\n'), [])).toMatch(/s\.lua starts lua5\.4 through its #! line: lua looks for a module in the working folder/);
-      expect(refusedLauncher(script('ok.lua', '#!/usr/bin/env lua5.4\n'), [], { LUA_PATH: '/srv/lua/?.lua', LUA_CPATH: '/srv/lua/?.so' })).toBeUndefined();
-      expect(refusedLauncher(script('s.php', '#! \t/usr/bin/php -q \n<?php\n'), [])).toMatch(/s\.php starts \/usr\/bin\/php through its #! line: php includes/);
-      expect(refusedLauncher(script('pyrun', '#!/usr/bin/python3 -m\n'), [])).toMatch(/pyrun starts \/usr\/bin\/python3 through its #! line, which toolgate cannot give the options it gives python/);
-      // A script that names itself never ends: judged down to Linux's own limit, and refused there.
-      const loop = join(folder, 'loop');
-      script('loop', `#!${loop}\n`);
-      expect(refusedLauncher(loop, [])).toMatch(/a script more than Linux starts \(4 deep\)/);
-      // node, Python and a shell start their script as a program of their own; a compiled program has no #! line.
-      for (const text of ['#!/usr/bin/env node\n', '#!/usr/bin/python3\n', '#!/bin/sh\nexec /usr/bin/lua5.4 "$@"\n', '#!/usr/bin/env bash\n', '\u007fELF']) expect(refusedLauncher(script('ok', text), ['--port', '3000']), text).toBeUndefined();
-      // A shell script still starts no launcher among its arguments unread.
-      expect(refusedLauncher(script('wrap', '#!/bin/sh\nexec "$@"\n'), ['npx', '-y', 'pkg'])).toMatch(/wrap starts npx, a launcher toolgate does not read/);
-    });
-  });
-
-  it('looks a command up where spawn does: on the PATH the configuration declares, when it declares one', () => {
-    const folder = mkdtempSync(join(tmpdir(), 'toolgate-declared-path-'));
-    try {
-      writeFileSync(join(folder, 'srv'), '#!/usr/bin/env lua5.4\n', { mode: 0o755 });
-      symlinkSync(join(dirname(process.execPath), 'npx'), join(folder, 'my-npx'));
-      const declared = { PATH: `${folder}:/usr/bin:/bin` };
-      expect(refusedLauncher('srv', [], declared)).toMatch(/^srv starts lua5\.4 through its #! line: lua looks/);
-      expect(launcherArgs('my-npx', ['pkg'], '/n', declared)).toEqual(['--prefix=/n', '--script-shell=/n/npm-script-shell', 'pkg']);
-      // Not on the fixed PATH, the same names are no program toolgate knows.
-      expect(refusedLauncher('srv', [])).toBeUndefined();
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
-  });
-
-  it("reads every argument of a command it does not know for a launcher, but a folder's name", () => {
-    expect(refusedLauncher('choom', ['-n', '500', '--', 'env', 'npx', '-y', 'pkg'])).toMatch(/^choom starts a command line toolgate does not read/);
-    expect(refusedLauncher('/opt/mcp/wrapper', ['-n', '500', '--', 'env', 'npx', '-y', 'pkg'])).toMatch(/^wrapper starts npx/);
-    expect(refusedLauncher('/opt/mcp/wrapper', ['--root', '/srv', '--mode', 'fast', '/usr/bin/lua5.4'])).toMatch(/^wrapper starts lua/);
-    for (const loader of ['/lib64/ld-linux-x86-64.so.2', 'ld.so', '/lib/ld-linux-aarch64.so.1']) expect(refusedLauncher(loader, ['/usr/bin/lua5.4', '/srv/s.lua']), loader).toMatch(/^ld\.so starts a command line toolgate does not read/);
-    const folder = mkdtempSync(join(tmpdir(), 'toolgate-python-'));
-    try {
-      const python = join(folder, 'python');
-      // Not there, it may name a program of that name, and counts; a folder is no program.
-      expect(refusedLauncher('/opt/mcp/server', ['--root', python])).toMatch(/^server starts python/);
-      mkdirSync(python);
-      expect(refusedLauncher('/opt/mcp/server', ['--root', python])).toBeUndefined();
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
-  });
-
-  it('refuses a declared search path with an empty or relative entry, for any command', () => {
-    for (const [name, value] of [['PATH', 'node_modules/.bin:/usr/bin'], ['PATH', '/usr/bin:'], ['LD_PRELOAD', '/usr/lib/a.so x.so'], ['PYTHONPATH', 'src'], ['HOME', '~'], ['NPM_CONFIG_USERCONFIG', '.npmrc'], ['DENO_DIR', '.deno'], ['R_LIBS', '']] as const) {
-      expect(refusedLauncher('/opt/mcp/server', [], { [name]: value }), `${name}=${value}`).toMatch(new RegExp(`^${name} holds .*(?:relative to|is) the working folder`));
-    }
-    // Through env's own settings too, and spelt out in full: the operator's folders.
-    expect(refusedLauncher('env', ['PYTHONPATH=lib', 'python3', '/srv/s.py'])).toMatch(/^PYTHONPATH holds lib/);
-    expect(refusedLauncher('/opt/mcp/server', [], { PATH: '/usr/local/bin:/usr/bin', LD_PRELOAD: '/usr/lib/a.so  /usr/lib/b.so', PYTHONPATH: '/srv/lib', HOME: '/home/me', LOG_DIR: 'logs' })).toBeUndefined();
-  });
-});
-
-describe('refusedLauncher, a tenth attack', () => {
-  it("refuses a #! line naming its interpreter by a relative path, and judges a script among an unknown command's arguments", () => {
-    withScripts((script) => {
-      for (const line of ['#!python3', '#!bin/x', '#! node', '#!/usr/bin/env ./server', '#!/usr/bin/env bin/lua']) expect(refusedLauncher(script('rel', `${line}\n`), []), line).toMatch(/names .* on its #! line by a path relative to the working folder/);
-      const lua = script('srv.lua', '#!/usr/bin/env lua5.4\nrequire("cjson")\n');
-      for (const [command, args] of [[script('with-limits.sh', '#!/bin/sh\nexec "$@"\n'), [lua]], ['/usr/bin/nsenter2', ['--target', '1', lua, '--port', '1']]] as const) {
-        expect(refusedLauncher(command, [...args]), command).toMatch(/a script among its arguments is refused: .*srv\.lua starts lua5\.4 through its #! line: lua looks/);
-      }
-      for (const [line, message] of [['#!/usr/bin/ruby -Ilib', /ruby -I holds lib/], ['#!/usr/bin/perl -w -Ilib', /perl -I holds lib/], ['#!/usr/bin/ruby -r./boot', /ruby -I holds \.\/boot/]] as const) {
-        expect(refusedLauncher(script('inc', `${line}\n`), []), line).toMatch(message);
-      }
-      expect(refusedLauncher(script('inc', '#!/usr/bin/perl -w -I/srv/lib\n'), [])).toBeUndefined();
-    });
-  });
-
-  it('reads the words of an argument that reads as a command line, and refuses more wrappers by name', () => {
-    expect(refusedLauncher('/usr/sbin/capsh2', ['--drop=cap_net_raw', '--', '-c', 'npx -y pkg .'])).toMatch(/^capsh2 starts npx/);
-    expect(refusedLauncher('/usr/bin/git', ['-c', 'alias.s=!npx -y x', 's'])).toMatch(/^git starts npx/);
-    for (const wrapper of ['capsh', 'nsenter', 'uclampset', 'start-stop-daemon', 'numactl', 'busybox']) expect(refusedLauncher(wrapper, ['/srv/s']), wrapper).toMatch(/starts a command line toolgate does not read/);
-  });
-
-  it("refuses a search path split as glibc splits it, one under /proc, and options naming files of the working folder", () => {
-    for (const [name, value] of [['LD_LIBRARY_PATH', '/usr/local/lib;'], ['LD_LIBRARY_PATH', '/usr/local/lib;lib'], ['LD_PRELOAD', '/usr/lib/a.so\tx.so'], ['HOME', '/proc/self/cwd'], ['HOME', '/tmp/../proc/self/cwd'], ['HOME', '//proc/./self/cwd'], ['PYTHONPATH', '/srv:/proc/1234/cwd'], ['BASH_ENV', 'env.sh'], ['RUBYOPT', '-w -Ilib'], ['PERL5OPT', '-I lib'], ['JAVA_TOOL_OPTIONS', '-Xmx1g -javaagent:agent.jar=x'], ['LUA_INIT', '@init.lua']] as const) {
-      expect(refusedLauncher('/opt/mcp/server', [], { [name]: value }), `${name}=${value}`).toMatch(new RegExp(`^${name} holds .*the working folder`));
-    }
-    expect(refusedLauncher('/opt/mcp/server', [], { RUBYOPT: '-W0 -I/srv/lib', JAVA_TOOL_OPTIONS: '-javaagent:/opt/agent.jar', LUA_INIT: 'print(1)', BASH_ENV: '/etc/profile' })).toBeUndefined();
   });
 });
 

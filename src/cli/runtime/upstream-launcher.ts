@@ -26,18 +26,20 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { devNull } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 import { NPM_SCRIPT_SHELL_FILE } from './npm-script-shell.js';
 import { READS_THE_WORKSPACE, runtimeRefusal, searchPathRefusal, SHELLS, UNHELD_LAUNCHERS, WRAPPERS } from './programs-that-read-the-workspace.js';
 import { scriptInterpreter } from './script-interpreter.js';
 import { KNOWN_LAUNCHERS, launcherOf, resolvedFile, searchPathOf } from './launcher-of.js';
 import {
   barePreload,
+  codeOf,
   bunArgs,
   denoArgs,
   denoCommand,
   envAssignments,
   envCommandIndex,
+  evaluatesCode,
   nodeEnvFiles,
   nodeLauncherScript,
   nodeOptionsInEnvFile,
@@ -119,7 +121,7 @@ export function refusedLauncher(command: string, args: readonly string[], declar
     if (wrapped !== undefined) {
       return `${launcher} starts ${wrapped}, a launcher toolgate does not read through a command it does not know (an argument of the server's that reads as a launcher's name counts too: write it with its option, --lang=${wrapped}): name the launcher as the command`;
     }
-    const script = scriptRefusal(command, args, declaredEnv, depth) ?? scriptArgumentRefusal(args, declaredEnv, depth);
+    const script = scriptRefusal(command, args, declaredEnv, depth) ?? scriptArgumentRefusal(command, args, declaredEnv, depth);
     if (script !== undefined) return script;
   }
   const started = startedCommand(launcher, args, searchPath);
@@ -131,6 +133,11 @@ export function refusedLauncher(command: string, args: readonly string[], declar
   if (preload !== undefined) return preloadRefusal(preload, 'its command line');
   const envFile = nodeLike ? envFileRefusal(launcher, judged) : undefined;
   if (envFile !== undefined) return envFile;
+  if ((launcher === 'node' || launcher === 'bun') && evaluatesCode(judged)) {
+    return `${launcher} -e, -p, --eval and --print run code that loads packages by name from the working folder's node_modules (the workspace's): put the code in a file and name it by its path`;
+  }
+  const coded = launcher === 'perl' || launcher === 'ruby' || launcher === 'python' ? wrappedLauncher(codeOf(args, launcher === 'python' ? 'c' : 'eE'), searchPath) : undefined;
+  if (coded !== undefined) return `${launcher}'s code starts ${coded}, a launcher toolgate does not read there: name the launcher as the command`;
   if (launcher === 'node' && judged.some((arg) => /^--experimental-(?:default-)?config-file(?:=|$)/.test(nodeOptionName(arg)))) {
     return "node --experimental-config-file and --experimental-default-config-file read node's options from a file (the workspace's node.config.json), which can load its code first: give the options on the command line";
   }
@@ -225,11 +232,18 @@ function scriptRefusal(command: string, args: readonly string[], declaredEnv: En
  * Why a script among the arguments of a command toolgate does not know is
  * refused, judged as if it were the command (`scriptRefusal`), or undefined:
  * a wrapper of the operator's (`exec "$@"`), or one no list names, starts
- * it as the kernel would.
+ * it as the kernel would. A script whose `#!` line names the command itself
+ * is that interpreter's own program (`tclsh server.tcl`), as when the kernel
+ * started the command for it.
  */
-function scriptArgumentRefusal(args: readonly string[], declaredEnv: Env, depth: number): string | undefined {
+function scriptArgumentRefusal(command: string, args: readonly string[], declaredEnv: Env, depth: number): string | undefined {
+  const searchPath = searchPathOf(declaredEnv);
+  const interpreter = resolvedFile(command, searchPath);
   for (const [at, arg] of args.entries()) {
     if (arg.startsWith('-')) continue;
+    const file = resolvedFile(arg, searchPath);
+    const named = file === undefined ? undefined : scriptInterpreter(file)?.interpreter;
+    if (named !== undefined && (named === command || (interpreter !== undefined && resolvedFile(named, searchPath) === interpreter))) continue;
     const refused = scriptRefusal(arg, args.slice(at + 1), declaredEnv, depth + 1);
     if (refused !== undefined) return `a script among its arguments is refused: ${refused}`;
   }
@@ -299,7 +313,6 @@ function startedCommand(launcher: string, args: readonly string[], searchPath: r
   return { head: args.slice(0, at + 1), command: args[at] as string, args: args.slice(at + 1), env: envAssignments(args.slice(0, at)) };
 }
 
-
 /**
  * The launcher among the arguments that are no option of a command toolgate
  * does not know, or undefined: `prlimit --nofile=1024 npx`, `flock /tmp/lock
@@ -311,9 +324,11 @@ function startedCommand(launcher: string, args: readonly string[], searchPath: r
  * no program).
  */
 function wrappedLauncher(args: readonly string[], searchPath: readonly string[]): string | undefined {
-  const words = args.flatMap((arg) => (/[\s;&|()'"`!]/.test(arg) ? arg.split(/[\s;&|()'"`!=]+/) : [arg]));
+  // A shell takes a backslash out of a word (`n\px` runs npx), and a quote or a comma ends one in most languages' code.
+  const words = args.flatMap((arg) => (/[\s;&|()'"`!,\\]/.test(arg) ? arg.replace(/\\/g, '').split(/[\s;&|()'"`!=,]+/) : [arg]));
   const positional = words.filter((arg) => arg !== '' && !arg.startsWith('-') && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(arg) && !isFolder(arg));
-  return positional.map((arg) => launcherOf(arg, searchPath)).find((name) => KNOWN_LAUNCHERS.has(name) && !EVERYDAY_WORDS.has(name));
+  // An everyday word counts as itself only as written: `R`, R's own name, is no word.
+  return positional.map((arg) => ({ arg, name: launcherOf(arg, searchPath) })).find(({ arg, name }) => KNOWN_LAUNCHERS.has(name) && !EVERYDAY_WORDS.has(basename(arg)))?.name;
 }
 
 function isFolder(arg: string): boolean {
@@ -332,7 +347,6 @@ function interpretedRunner(args: readonly string[], searchPath: readonly string[
 
 /** Names of programs toolgate knows that are also everyday words a server takes as an argument (`watch`, `time`, `script`). */
 const EVERYDAY_WORDS = new Set(['r', 'time', 'watch', 'script', 'nice', 'sg', 'cmd', 'su', 'timeout', 'xargs', 'chroot', 'i386', 'x86_64', 'linux32', 'linux64', 'env', 'ip', 'arch']);
-
 
 
 /**
