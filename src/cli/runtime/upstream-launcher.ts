@@ -148,7 +148,7 @@ export function refusedLauncher(command: string, args: readonly string[], declar
     // `env NAME=value` would set what toolgate sets for the command after it does (ERL_AFLAGS lost its flag).
     const overridden = Object.keys(started.env).find((name) => name in launcherEnv(undefined));
     if (overridden !== undefined) return `env sets ${overridden}, which toolgate sets for the command itself: declare it in the server's env, where toolgate reads it`;
-    return refusedLauncher(started.command, started.args, { ...declaredEnv, ...started.env });
+    return refusedLauncher(started.command, started.args, { ...declaredEnv, ...started.env }, depth);
   }
   if (launcher === 'pnpx') return "pnpx reads the workspace's .npmrc, whose registry a repository sets to choose the code it runs: write the command as pnpm dlx, which toolgate starts with --dir naming a folder of its own";
   if (launcher === 'bunx' || (launcher === 'bun' && args.find((arg) => !arg.startsWith('-')) === 'x')) {
