@@ -130,7 +130,7 @@ describe('refusedLauncher, an eleventh attack', () => {
     expect(refusedLauncher('perl', ['-e', 'print 1', '/srv/s.pl'])).toBeUndefined();
     // A script of an interpreter with no rule here is that interpreter's program, not a script handed on.
     withScripts((script) => {
-      for (const line of ['#!/usr/bin/awk -f', '#!/usr/bin/tclsh', '#!/opt/none/interpreter']) expect(refusedLauncher(script('server', `${line}\n`), []), line).toBeUndefined();
+      for (const line of ['#!/usr/bin/awk -f', '#!/usr/bin/tclsh', '#!/opt/none/interpreter', '#!/usr/bin/env escript', '#!/usr/bin/env tclsh']) expect(refusedLauncher(script('server', `${line}\n`), []), line).toBeUndefined();
       // A chain that comes back on itself through env (env given `awk -f` as one name) ends at Linux's depth, refused.
       expect(refusedLauncher(script('looping', '#!/usr/bin/env awk -f\n'), [])).toMatch(/a script more than Linux starts/);
     });

@@ -29,7 +29,7 @@ import { devNull } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
 import { NPM_SCRIPT_SHELL_FILE } from './npm-script-shell.js';
 import { READS_THE_WORKSPACE, runtimeRefusal, searchPathRefusal, SHELLS, UNHELD_LAUNCHERS, WRAPPERS } from './programs-that-read-the-workspace.js';
-import { scriptInterpreter } from './script-interpreter.js';
+import { scriptInterpreter, type ScriptInterpreter } from './script-interpreter.js';
 import { KNOWN_LAUNCHERS, launcherOf, resolvedFile, searchPathOf } from './launcher-of.js';
 import {
   barePreload,
@@ -210,9 +210,7 @@ function scriptRefusal(command: string, args: readonly string[], declaredEnv: En
   const script = file === undefined ? undefined : scriptInterpreter(file);
   if (script === undefined) return undefined;
   if (depth >= MAX_SCRIPT_DEPTH) return `${command} starts ${script.interpreter} through its #! line, a script more than Linux starts (${MAX_SCRIPT_DEPTH} deep)`;
-  // `#!/usr/bin/env node`: env starts the one word after it, as if it were the line's program.
-  const throughEnv = script.argument !== undefined && /^[^\s=-][^\s=]*$/.test(script.argument) && launcherOf(script.interpreter, searchPath) === 'env';
-  const program = throughEnv ? script.argument : script.interpreter;
+  const { program, throughEnv } = programOf(script, searchPath);
   // The kernel opens a relative interpreter from the working folder, the workspace (a planted `python3` ran for
   // `#!python3`), and so does env a relative path (`#!/usr/bin/env ./server`); env looks a bare name up on the PATH.
   if (throughEnv ? program.includes('/') && !program.startsWith('/') : !program.startsWith('/')) {
@@ -226,6 +224,12 @@ function scriptRefusal(command: string, args: readonly string[], declaredEnv: En
     return `${command} starts ${program} through its #! line, which toolgate cannot give the options it gives ${launcherOf(program, searchPath)}: name ${program} as the command`;
   }
   return undefined;
+}
+
+/** The program a `#!` line starts: `#!/usr/bin/env node` starts the one word after env, as if it were the line's program. */
+function programOf(script: ScriptInterpreter, searchPath: readonly string[]): { readonly program: string; readonly throughEnv: boolean } {
+  const throughEnv = script.argument !== undefined && /^[^\s=-][^\s=]*$/.test(script.argument) && launcherOf(script.interpreter, searchPath) === 'env';
+  return { program: throughEnv ? script.argument : script.interpreter, throughEnv };
 }
 
 /**
@@ -242,7 +246,8 @@ function scriptArgumentRefusal(command: string, args: readonly string[], declare
   for (const [at, arg] of args.entries()) {
     if (arg.startsWith('-')) continue;
     const file = resolvedFile(arg, searchPath);
-    const named = file === undefined ? undefined : scriptInterpreter(file)?.interpreter;
+    const script = file === undefined ? undefined : scriptInterpreter(file);
+    const named = script === undefined ? undefined : programOf(script, searchPath).program;
     if (named !== undefined && (named === command || (interpreter !== undefined && resolvedFile(named, searchPath) === interpreter))) continue;
     const refused = scriptRefusal(arg, args.slice(at + 1), declaredEnv, depth + 1);
     if (refused !== undefined) return `a script among its arguments is refused: ${refused}`;
