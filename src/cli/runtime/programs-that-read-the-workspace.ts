@@ -232,7 +232,7 @@ function jvmOptionPaths(options: readonly string[]): string[] {
  * `-rbundler/setup` is a name). The code of `-e` is skipped, and the
  * switches after it still read.
  */
-export function includePaths(args: readonly string[]): string[] {
+function includePaths(args: readonly string[]): string[] {
   const paths: string[] = [];
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index] as string;

@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { launcherOf, resolvedFile } from './launcher-of.js';
 
 /** How much of a file Linux reads for its `#!` line (BINPRM_BUF_SIZE): a longer line is cut there. */
 const SHEBANG_BYTES = 256;
@@ -61,4 +62,16 @@ export function parseShebang(text: string): ScriptInterpreter | undefined {
   if (feed === -1 && name.length === line.length) return undefined;
   const argument = line.slice(name.length).split('\0')[0]?.replace(/^[ \t]+|[ \t]+$/g, '');
   return { interpreter: name, argument: argument === undefined || argument === '' || line[name.length] === '\0' ? undefined : argument };
+}
+
+/** The `#!` line of the file a command names, looked up as spawn looks it up; undefined for a compiled program or none. */
+export function scriptOf(command: string, searchPath: readonly string[]): ScriptInterpreter | undefined {
+  const file = resolvedFile(command, searchPath);
+  return file === undefined ? undefined : scriptInterpreter(file);
+}
+
+/** The program a `#!` line starts: `#!/usr/bin/env node` starts the one word after env, as if it were the line's program. */
+export function programOf(script: ScriptInterpreter, searchPath: readonly string[]): { readonly program: string; readonly throughEnv: boolean } {
+  const throughEnv = script.argument !== undefined && /^[^\s=-][^\s=]*$/.test(script.argument) && launcherOf(script.interpreter, searchPath) === 'env';
+  return { program: throughEnv ? script.argument : script.interpreter, throughEnv };
 }

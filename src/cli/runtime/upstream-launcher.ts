@@ -29,7 +29,7 @@ import { devNull } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
 import { NPM_SCRIPT_SHELL_FILE } from './npm-script-shell.js';
 import { READS_THE_WORKSPACE, runtimeRefusal, searchPathRefusal, SHELLS, UNHELD_LAUNCHERS, WRAPPERS } from './programs-that-read-the-workspace.js';
-import { scriptInterpreter, type ScriptInterpreter } from './script-interpreter.js';
+import { programOf, scriptOf, type ScriptInterpreter } from './script-interpreter.js';
 import { KNOWN_LAUNCHERS, launcherOf, resolvedFile, searchPathOf } from './launcher-of.js';
 import {
   barePreload,
@@ -196,7 +196,7 @@ const ANY_FOLDER = '/';
 
 /**
  * Why a script named as the command is refused, or undefined: it is judged
- * as the program its `#!` line starts (`scriptInterpreter`), given what the
+ * as the program its `#!` line starts (`scriptOf`), given what the
  * kernel gives it (the line's argument, the script, the script's own
  * arguments), since its name says nothing of what runs it: a Lua or PHP
  * script had its interpreter look in the working folder first for its
@@ -205,10 +205,13 @@ const ANY_FOLDER = '/';
  * `#!` line, so is refused there: name it as the command.
  */
 function scriptRefusal(command: string, args: readonly string[], declaredEnv: Env, depth: number): string | undefined {
+  const script = scriptOf(command, searchPathOf(declaredEnv));
+  return script === undefined ? undefined : judgedScript(command, script, args, declaredEnv, depth);
+}
+
+/** `scriptRefusal` for a script whose `#!` line is read already. */
+function judgedScript(command: string, script: ScriptInterpreter, args: readonly string[], declaredEnv: Env, depth: number): string | undefined {
   const searchPath = searchPathOf(declaredEnv);
-  const file = resolvedFile(command, searchPath);
-  const script = file === undefined ? undefined : scriptInterpreter(file);
-  if (script === undefined) return undefined;
   if (depth >= MAX_SCRIPT_DEPTH) return `${command} starts ${script.interpreter} through its #! line, a script more than Linux starts (${MAX_SCRIPT_DEPTH} deep)`;
   const { program, throughEnv } = programOf(script, searchPath);
   // The kernel opens a relative interpreter from the working folder, the workspace (a planted `python3` ran for
@@ -226,12 +229,6 @@ function scriptRefusal(command: string, args: readonly string[], declaredEnv: En
   return undefined;
 }
 
-/** The program a `#!` line starts: `#!/usr/bin/env node` starts the one word after env, as if it were the line's program. */
-function programOf(script: ScriptInterpreter, searchPath: readonly string[]): { readonly program: string; readonly throughEnv: boolean } {
-  const throughEnv = script.argument !== undefined && /^[^\s=-][^\s=]*$/.test(script.argument) && launcherOf(script.interpreter, searchPath) === 'env';
-  return { program: throughEnv ? script.argument : script.interpreter, throughEnv };
-}
-
 /**
  * Why a script among the arguments of a command toolgate does not know is
  * refused, judged as if it were the command (`scriptRefusal`), or undefined:
@@ -245,11 +242,11 @@ function scriptArgumentRefusal(command: string, args: readonly string[], declare
   const interpreter = resolvedFile(command, searchPath);
   for (const [at, arg] of args.entries()) {
     if (arg.startsWith('-')) continue;
-    const file = resolvedFile(arg, searchPath);
-    const script = file === undefined ? undefined : scriptInterpreter(file);
-    const named = script === undefined ? undefined : programOf(script, searchPath).program;
-    if (named !== undefined && (named === command || (interpreter !== undefined && resolvedFile(named, searchPath) === interpreter))) continue;
-    const refused = scriptRefusal(arg, args.slice(at + 1), declaredEnv, depth + 1);
+    const script = scriptOf(arg, searchPath);
+    if (script === undefined) continue;
+    const named = programOf(script, searchPath).program;
+    if (named === command || (interpreter !== undefined && resolvedFile(named, searchPath) === interpreter)) continue;
+    const refused = judgedScript(arg, script, args.slice(at + 1), declaredEnv, depth + 1);
     if (refused !== undefined) return `a script among its arguments is refused: ${refused}`;
   }
   return undefined;
