@@ -47,6 +47,7 @@ const PLANTED = {
   'lib/strict.pm': 'open(my $f, ">", "PLANTED-PERL"); print $f "ran"; close $f; 1;\n',
   '.RData': '',
   'rakelib/planted.rake': 'File.write("PLANTED-RUBY", "ran")\n',
+  Gemfile: 'File.write("PLANTED-RUBY", "ran")\n',
 };
 const MARKERS = ['PLANTED-LUA', 'PLANTED-PHP', 'PLANTED-NPX', 'PLANTED-INTERPRETER', 'PLANTED-RUBY', 'PLANTED-PERL'];
 
@@ -111,6 +112,9 @@ describe("attack: a launcher further along the arguments of a command toolgate d
     ['perl -e exec npm', { command: 'perl', args: ['-e', 'exec "npm", "exec", "mcp-server-filesystem"'] }, /servers\.up: perl's code starts npm/],
     ['node -e', { command: 'node', args: ['-e', 'require("@modelcontextprotocol/server-filesystem")'] }, /servers\.up: node -e, -p, --eval and --print run code/],
     ['rake', { command: 'rake', args: ['-f', '/srv/mcp/Rakefile', 'serve'] }, /servers\.up: rake imports the workspace's rakelib/],
+    // A twelfth: the working folder by another name, /proc/self/cwd, in java's class path and as Bundler's Gemfile, whose Ruby ran.
+    ['java -cp /proc/self/cwd', { command: 'java', args: ['-cp', '/usr/share/java:/proc/self/cwd/classes', 'Server'] }, /servers\.up: java -cp holds \/proc\/self\/cwd\/classes, which is the working folder by another name/],
+    ['BUNDLE_GEMFILE under /proc', { command: 'ruby', args: ['-rbundler/setup', '-e', 'sleep 1'], env: { BUNDLE_GEMFILE: '/proc/self/cwd/Gemfile' } }, /servers\.up: BUNDLE_GEMFILE holds \/proc\/self\/cwd\/Gemfile, which is the working folder by another name/],
     ['ld.so by its Debian name', { command: 'ld.so', args: ['/usr/bin/lua5.4', '/srv/mcp/server.lua'] }, /servers\.up: ld\.so starts a command line toolgate does not read/],
     // A tenth attack: a launcher inside an argument that is a command line, and a script handed to a wrapper.
     ["a command line in an argument", { command: script('run-as', '#!/bin/sh\nshift 2\nexec /bin/sh -c "$1"\n'), args: ['--', '-c', 'npx -y @modelcontextprotocol/server-filesystem .'] }, /servers\.up: run-as starts npx/],

@@ -75,11 +75,14 @@ export const READS_THE_WORKSPACE = new RegExp(
   ].join('|')})(?:@[^/]*)?$`,
 );
 
-/** Whether java's class path on its command line (`-cp`, `--class-path`, `-classpath`) holds an entry that is not absolute (an empty one is the working folder); a declared `CLASSPATH` is judged with the other search paths (`searchPathRefusal`). */
-function classPathHoldsWorkingFolder(args: readonly string[]): boolean {
+/**
+ * The first entry of java's class path on its command line (`-cp`, `--class-path`, `-classpath`) that is the working
+ * folder: empty, relative, or under `/proc`; a declared `CLASSPATH` is judged with the other search paths (`searchPathRefusal`).
+ */
+function classPathEntryInWorkingFolder(args: readonly string[]): string | undefined {
   const at = args.findIndex((arg) => arg === '-cp' || arg === '-classpath' || arg === '--class-path');
   const given = at === -1 ? args.find((arg) => arg.startsWith('--class-path='))?.slice('--class-path='.length) : args[at + 1];
-  return given !== undefined && !given.split(':').every((entry) => entry.startsWith('/'));
+  return given?.split(':').find((entry) => !outsideWorkingFolder(entry));
 }
 
 /** A search path's entries: absolute, none the working folder (`.`, `./`, an empty entry), none the default (`;;`, which holds `./?.lua`). */
@@ -94,9 +97,10 @@ const holdsOnlyAbsolute = (value: string | undefined, separator: string): boolea
  * `_5_x` forms, each) name absolute folders only; PHP, whose `include_path`
  * begins with `.` (a planted `Psr/Log/autoload.php` ran) and which falls
  * back to the working folder for a file not found on it, whatever it says;
- * java given a class path with an empty or relative entry; `ruby
- * -rbundler/setup` (also in `RUBYOPT`) evaluates the workspace's `Gemfile`,
- * unless an absolute `BUNDLE_GEMFILE` is declared; `R CMD` restores the workspace's `.RData` and runs its
+ * java given a class path with an entry in the working folder (empty,
+ * relative, under `/proc`); `ruby -rbundler/setup` (also in `RUBYOPT`)
+ * evaluates the workspace's `Gemfile`, unless a `BUNDLE_GEMFILE` outside it
+ * is declared; `R CMD` restores the workspace's `.RData` and runs its
  * `.First()`. Undefined for any other command.
  */
 export function runtimeRefusal(launcher: string, args: readonly string[], declaredEnv: Env): string | undefined {
@@ -111,12 +115,11 @@ export function runtimeRefusal(launcher: string, args: readonly string[], declar
   if (launcher === 'php') {
     return "php includes a file it does not find on its include_path from the working folder, the workspace, whatever the include_path says: toolgate does not start a PHP server";
   }
-  if (launcher === 'java' && classPathHoldsWorkingFolder(args)) {
-    return "java reads classes from the working folder through an empty or relative class-path entry (-cp a:, -cp :a): name absolute folders and archives only";
-  }
+  const classPathEntry = launcher === 'java' ? classPathEntryInWorkingFolder(args) : undefined;
+  if (classPathEntry !== undefined) return workingFolderRefusal('java -cp', classPathEntry);
   const agent = launcher === 'java' ? jvmOptionPaths(args).find((path) => !outsideWorkingFolder(path)) : undefined;
   if (agent !== undefined) return workingFolderRefusal('java -javaagent', agent);
-  if (launcher === 'ruby' && [...args, ...(declaredEnv.RUBYOPT ?? '').split(/\s+/)].some((arg) => /^-r\s*bundler(?:\/setup)?$|^bundler(?:\/setup)?$/.test(arg)) && !(declaredEnv.BUNDLE_GEMFILE ?? '').startsWith('/')) {
+  if (launcher === 'ruby' && [...args, ...(declaredEnv.RUBYOPT ?? '').split(/\s+/)].some((arg) => /^-r\s*bundler(?:\/setup)?$|^bundler(?:\/setup)?$/.test(arg)) && !outsideWorkingFolder(declaredEnv.BUNDLE_GEMFILE ?? '')) {
     return "ruby -rbundler/setup evaluates the workspace's Gemfile, which is Ruby code: declare an absolute BUNDLE_GEMFILE in env";
   }
   if (launcher === 'ruby' || launcher === 'perl') {

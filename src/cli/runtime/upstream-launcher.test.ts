@@ -245,7 +245,11 @@ describe('refusedLauncher', () => {
     expect(refusedLauncher('php', ['-d', 'include_path=/usr/share/php', '/srv/s.php'])).toMatch(/^php includes a file it does not find/);
     expect(refusedLauncher('lua5.4', ['/srv/s.lua'], { LUA_PATH: '/a/?.lua', LUA_CPATH: '/a/?.so', LUA_PATH_5_4: '/a/?.lua;;' })).toMatch(/^lua looks/);
     expect(refusedLauncher('lua5.4', ['/srv/s.lua'], { LUA_PATH_5_4: '/a/?.lua', LUA_CPATH_5_4: '/a/?.so' })).toMatch(/^lua looks/);
-    expect(refusedLauncher('java', ['-cp', '/srv/classes:', 'Server'])).toMatch(/^java reads classes from the working folder/);
+    expect(refusedLauncher('java', ['-cp', '/srv/classes:', 'Server'])).toMatch(/^java -cp holds an empty entry, which is the working folder/);
+    expect(refusedLauncher('java', ['--class-path=classes', 'Server'])).toMatch(/^java -cp holds classes, which is relative to the working folder/);
+    // The working folder by another name: /proc/self/cwd, or a way into /proc through a link.
+    expect(refusedLauncher('java', ['-cp', '/usr/share/java:/proc/self/cwd', 'Server'])).toMatch(/^java -cp holds \/proc\/self\/cwd, which is the working folder by another name/);
+    expect(refusedLauncher('java', ['-classpath', '/dev/fd/../cwd/lib.jar', 'Server'])).toMatch(/^java -cp holds \/dev\/fd\/\.\.\/cwd\/lib\.jar, which is the working folder by another name/);
     // A declared CLASSPATH is a search path like PATH (`searchPathRefusal`), for any command.
     expect(refusedLauncher('java', ['/srv/Server.java'], { CLASSPATH: ':/srv/classes' })).toMatch(/^CLASSPATH holds an empty entry, which is the working folder/);
     expect(refusedLauncher('java', ['-cp', '/srv/classes:/srv/lib/x.jar', 'Server'])).toBeUndefined();
