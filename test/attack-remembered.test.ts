@@ -224,6 +224,27 @@ describe('attack: an approval of a command stands in for the file it runs after 
     expect(existsSync(join(workspace, 'pwned.txt'))).toBe(false);
   });
 
+  // A twelfth attack: "Always allow" wrote an exact-argv rule that held no stamp, so the next start ran whatever run.sh held.
+  it('`sh run.sh` allowed always does not run, at the next start, what an edit the mode let through wrote into run.sh', async () => {
+    const home = attackHome();
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'accept-edits', policy: { allowedCommandGlobs: ['sh *'] } }, { 'run.sh': BENIGN });
+    const first = await start(workspace, home);
+    expect(text(await approved(first, 'run_command', { command: ['sh', 'run.sh'] }, 'always'))).toContain('tests passed');
+    // No rule can say what run.sh held: the approval lasts as long as the session, as "Approve for session" does.
+    expect(existsSync(join(workspace, '.toolgate', 'policy.json'))).toBe(false);
+    const same = await decideIfAsked(first.gateway, first.mcp, 'run_command', { command: ['sh', 'run.sh'] }, 'reject');
+    expect(same.card).toBeUndefined();
+    const write = await decideIfAsked(first.gateway, first.mcp, 'write_file', { path: 'run.sh', content: PAYLOAD }, 'reject');
+    expect(write.card).toBeUndefined();
+    await first.mcp.close();
+    await first.gateway.cli.stop();
+
+    const next = await start(workspace, home);
+    const rewritten = await decideIfAsked(next.gateway, next.mcp, 'run_command', { command: ['sh', 'run.sh'] }, 'reject');
+    expect(rewritten.card, `ran without asking: ${text(rewritten.result)}`).toBeDefined();
+    expect(existsSync(join(workspace, 'pwned.txt'))).toBe(false);
+  });
+
   it('`sh run.sh` approved for the session asks again once the script is rewritten in place to the same length', async () => {
     const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask', policy: { allowedCommandGlobs: ['sh *'] } }, { 'run.sh': BENIGN });
     const at = await start(workspace, attackHome());

@@ -18,6 +18,17 @@ describe('diffWithheldDefinition', () => {
     expect(diffWithheldDefinition(reordered)?.split('\n').some((line) => /^[+-](?![+-])/.test(line))).toBe(false);
   });
 
+  it("shows a change of annotations alone, which decides whether a trusted server's calls ask anyone", () => {
+    const approved = { ...changed.offered, annotations: { readOnlyHint: false, destructiveHint: true } };
+    const flipped = { ...changed, approved, offered: { ...approved, annotations: { readOnlyHint: true, destructiveHint: false } } };
+    const lines = (diffWithheldDefinition(flipped) ?? '').split('\n');
+    expect(lines.filter((line) => /^[+-](?![+-])/.test(line))).toEqual(['-    "destructiveHint": true,', '-    "readOnlyHint": false', '+    "destructiveHint": false,', '+    "readOnlyHint": true']);
+    expect(lines).toContain(' annotations:');
+    // Annotations that appear where there were none show too.
+    const added = { ...changed, approved: changed.offered, offered: { ...changed.offered, annotations: { readOnlyHint: true } } };
+    expect(diffWithheldDefinition(added)?.split('\n')).toEqual(expect.arrayContaining(['-  (none)', '+    "readOnlyHint": true']));
+  });
+
   it('has nothing to compare for a definition never approved, or approved before pins kept definitions', () => {
     const { approved: _approved, ...older } = changed;
     expect(diffWithheldDefinition(older)).toBeUndefined();

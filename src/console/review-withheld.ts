@@ -16,8 +16,8 @@ export function reviewWithheld(list: readonly WithheldDefinition[]): WithheldRev
 
 /**
  * What changed between the approved and the offered definition of a
- * withheld upstream tool, as a unified diff of their title, description and
- * schemas (`-` approved, `+` offered). Schemas are compared with their keys
+ * withheld upstream tool, as a unified diff of their title, description,
+ * schemas and annotations (`-` approved, `+` offered). Schemas are compared with their keys
  * sorted, as the digest sees them, so a reordering alone shows no line.
  * Undefined when there is nothing to compare with: never approved, or
  * approved before pins kept the definition.
@@ -45,6 +45,9 @@ function definitionText(definition: ReviewedDefinition): string {
     ...schemaLines(definition.inputSchema),
     'output schema:',
     ...(definition.outputSchema === undefined ? ['  (none)'] : schemaLines(definition.outputSchema)),
+    // A change of hints alone (destructive to read-only) is a change of whether a trusted server's calls ask anyone.
+    'annotations:',
+    ...(definition.annotations === undefined ? ['  (none)'] : schemaLines(definition.annotations)),
   ].join('\n') + '\n';
 }
 

@@ -216,12 +216,16 @@ export function describeWithheld(entry: UpstreamEntry): WithheldDefinition {
 }
 
 function reviewable(definition: McpPinnedDefinition): ReviewedDefinition {
-  const text = scanHiddenInValue({ title: definition.title, description: definition.description, inputSchema: definition.inputSchema, outputSchema: definition.outputSchema }, true).value;
+  const text = scanHiddenInValue(
+    { title: definition.title, description: definition.description, inputSchema: definition.inputSchema, outputSchema: definition.outputSchema, annotations: definition.annotations },
+    true,
+  ).value;
   return Object.freeze({
     ...(text.title === undefined ? {} : { title: text.title }),
     description: text.description ?? '',
     inputSchema: text.inputSchema,
     ...(text.outputSchema === undefined ? {} : { outputSchema: text.outputSchema }),
+    ...(text.annotations === undefined ? {} : { annotations: text.annotations }),
   });
 }
 

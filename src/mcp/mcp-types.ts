@@ -147,6 +147,11 @@ export interface ReviewedDefinition {
   readonly description: string;
   readonly inputSchema: JsonSchema;
   readonly outputSchema?: JsonSchema;
+  /**
+   * The hints the server gives about its tool (`readOnlyHint`, `destructiveHint`, …): with `trust: "annotations"`
+   * they decide whether a call asks anyone, so a person approving a definition sees them as they see its text.
+   */
+  readonly annotations?: Readonly<Record<string, unknown>>;
 }
 
 /**

@@ -61,6 +61,8 @@ function renderWithheld(entry: WithheldReview): string {
     '  input schema:',
     indent(terminalJson(entry.offered.inputSchema, 2), 4),
     ...(entry.offered.outputSchema === undefined ? [] : ['  output schema:', indent(terminalJson(entry.offered.outputSchema, 2), 4)]),
+    '  annotations:',
+    indent(entry.offered.annotations === undefined ? '(none)' : terminalJson(entry.offered.annotations, 2), 4),
     `  offered sha256: ${entry.digest}`,
     ...(entry.pinnedDigest === undefined ? [] : [`  approved sha256: ${entry.pinnedDigest}`]),
     `  approve it with: toolgate mcp approve ${entry.name} --digest ${entry.digest}`,

@@ -22,7 +22,8 @@ export function loadWithheld(): void {
           'div',
           { class: 'card', 'data-withheld': w.name },
           el('h3', { text: w.name }),
-          el('div', { class: 'meta', text: `server ${w.server} · tool ${w.tool} · ${w.reason === 'changed' ? 'changed since it was approved' : 'not approved yet'}` }),
+          // The server's own spelling of the name: a right-to-left override in it would turn the rest of the line around.
+          el('div', { class: 'meta', text: `server ${visible(w.server)} · tool ${visible(w.tool)} · ${w.reason === 'changed' ? 'changed since it was approved' : 'not approved yet'}` }),
           changesOf(w),
           el(
             'details',
@@ -36,6 +37,8 @@ export function loadWithheld(): void {
             el('pre', { text: visible(JSON.stringify(offered.inputSchema, null, 2), true) }),
             offered.outputSchema ? el('h4', { text: 'Output schema' }) : null,
             offered.outputSchema ? el('pre', { text: visible(JSON.stringify(offered.outputSchema, null, 2), true) }) : null,
+            el('h4', { text: 'Annotations' }),
+            el('pre', { class: 'annotations', text: offered.annotations ? visible(JSON.stringify(offered.annotations, null, 2), true) : '(none)' }),
           ),
           el('div', { class: 'meta', text: `offered sha256 ${w.digest}${w.pinnedDigest ? ` · approved before: ${w.pinnedDigest}` : ''}` }),
           problem,

@@ -48,3 +48,33 @@ describe('the path rule "Always allow" writes names the approved file and no oth
     }
   });
 });
+
+describe('the argv rule "Always allow" writes', () => {
+  const path = (requested: string, contentStamp?: string) => ({
+    requested,
+    path: requested,
+    real: requested,
+    protected: false,
+    linkTraversal: false,
+    outside: false,
+    created: false,
+    hardLinked: false,
+    ...(contentStamp === undefined ? {} : { contentStamp }),
+  });
+  const commandRule = (argv: string[], argumentPaths: ReturnType<typeof path>[]) => {
+    const command = { argv, executable: '/usr/bin/sh', cwd: path('.'), arguments: argumentPaths };
+    const resolved: ResolvedAction = { resolvedBy: 'host', access: 'read', files: [], command };
+    return rememberKey(approvalRequest({ toolName: 'run_command', action: 'process', resolved }));
+  };
+
+  test('is written for a command whose arguments name no file', () => {
+    expect(commandRule(['sh', '-c', 'true'], [path('-c'), path('true')])?.rule).toEqual({ tool: 'run_command', match: { argv: ['sh', '-c', 'true'], exact: true } });
+  });
+
+  test('is not written for a command whose argument is a file: no rule says what the file held', () => {
+    // `sh run.sh` remembered runs what run.sh held when the person was shown it; a rule would run whatever it holds later.
+    const key = commandRule(['sh', 'run.sh'], [path('run.sh', '2049:131:26:1700000000000:1700000000000')]);
+    expect(key?.id).toContain('2049:131:26');
+    expect(key?.rule).toBeUndefined();
+  });
+});

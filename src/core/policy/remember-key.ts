@@ -17,7 +17,8 @@ export interface RememberKey {
  * action the approver saw — never by its spelling or its masked display:
  * - a command by its exact argv, with its working directory's real path, the executable and,
  *   where the host resolved them, where its argument paths really lead and what the
- *   files among them hold (their content stamps);
+ *   files among them hold (their content stamps), which no rule says: such a command is
+ *   never persisted;
  * - files by their exact real paths;
  * - HTTP by method, origin (scheme, host, port) and path, with the action digest standing for the
  *   whole request (query, headers, body);
@@ -48,12 +49,14 @@ export function rememberKey(request: ToolApprovalRequest): RememberKey | undefin
     const { argv, cwd, executable, arguments: argumentPaths } = action.command;
     // `cat notes.txt` approved reads another file once notes.txt is a link to it: where each argument leads is part of the key.
     const also = { path: cwd.real, ...(executable === undefined ? {} : { executable }), ...(argumentPaths === undefined ? {} : { arguments: JSON.stringify(argumentPaths.map((path) => path.real)) }) };
+    // `sh run.sh` approved runs what run.sh held then: once its bytes change, the approval no longer stands in for it.
+    const stamps = argumentPaths?.some((path) => path.contentStamp !== undefined) === true ? JSON.stringify(argumentPaths.map((path) => path.contentStamp ?? null)) : undefined;
     // An exact argv allow matches only at the workspace root with argument paths through no link (evaluate-rules.ts):
     // a command run elsewhere, or naming a link, is remembered but not persisted.
     // An argv rule has no empty element (`echo ""`): such a command is remembered, not persisted.
-    const persistable = cwd.real === '.' && action.files.length === 0 && argumentPaths?.some((path) => path.linkTraversal) !== true && !argv.includes('');
-    // `sh run.sh` approved runs what run.sh held then: once its bytes change, the approval no longer stands in for it.
-    const stamps = argumentPaths?.some((path) => path.contentStamp !== undefined) === true ? JSON.stringify(argumentPaths.map((path) => path.contentStamp ?? null)) : undefined;
+    // Nor can a rule say what an argument file held: one naming a file is remembered with its stamps, and not persisted,
+    // or the next start would run whatever an edit wrote into run.sh since.
+    const persistable = cwd.real === '.' && action.files.length === 0 && argumentPaths?.some((path) => path.linkTraversal) !== true && !argv.includes('') && stamps === undefined;
     return key('argv', JSON.stringify(argv), also, persistable ? exactArgvRule(tool, argv) : undefined, stamps);
   }
   if (action.http !== undefined) {
