@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { useChromium } from '../../test/support/chromium.js';
+import { clickWhenSettled } from '../../test/support/console-pointer.js';
 import { diffForWrite } from '../cli/runtime/diff-for-write.js';
 import { ConfigurationError, createConfirm, createPolicy, createToolRegistry, type ToolOutcome } from '../core/internal.js';
 import { allowAll, runTests } from './__fixtures__/run-tests-tool.js';
@@ -215,11 +216,12 @@ describe('console page in Chromium', () => {
       await page.screenshot({ path: 'test-results/console/4-withheld-definition.png', fullPage: true });
       // The upstream changed again after the page loaded: the approval of what was shown is refused, and says why.
       current = 'c'.repeat(64);
-      await card.getByRole('button', { name: 'Approve this definition' }).click();
+      // As a person clicks: once the card stands still where it was brought into view (the console ignores a click on a moving card).
+      await clickWhenSettled(card.getByRole('button', { name: 'Approve this definition' }));
       await expect.poll(() => card.locator('p.error').textContent()).toContain('no longer offers');
       expect(approved).toEqual([]);
       current = offered.digest;
-      await card.getByRole('button', { name: 'Approve this definition' }).click();
+      await clickWhenSettled(card.getByRole('button', { name: 'Approve this definition' }));
       await expect.poll(() => approved).toEqual([`mcp_files_read@${offered.digest}`]);
       await expect.poll(() => page.locator('#withheld-empty').isVisible()).toBe(true);
     } finally {
