@@ -1,4 +1,5 @@
 import type { ExplainedRule, MatchedRule, PolicyExplanation } from '../../core/internal.js';
+import { quoteArgv } from '../../core/action/display-action.js';
 import type { ReceiptDetail, ReceiptRow, ToolReceipt } from '../console-types.js';
 import { describeDecision } from '../describe-decision.js';
 import { api, byId, dur, el, time, visible } from './dom.js';
@@ -13,7 +14,8 @@ export function targetText(receipt: ToolReceipt): string {
   const t = receipt.target;
   if (t === undefined) return '';
   const parts: string[] = [];
-  if (t.command) parts.push(t.command.argv.join(' '));
+  // Read back into the same argv: `sh -c 'a; b'` is not `sh -c a; b`, which a join with spaces made of both.
+  if (t.command) parts.push(quoteArgv(t.command.argv));
   else if (t.files.length > 0) parts.push(`${t.access === 'write' ? 'writes' : 'reads'} ${t.files.map((f) => f.path).join(', ')}`);
   if (t.http) parts.push(`${t.http.method} ${t.http.url}`);
   if (t.mcp) parts.push(`${t.mcp.server} · ${t.mcp.tool ?? '?'}`);
