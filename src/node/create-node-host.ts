@@ -8,6 +8,7 @@ import { createFsCapability } from './fs/create-fs-capability.js';
 import { createPathLocks } from './fs/path-locks.js';
 import { createPathTextMatcher, withoutRoot } from '../core/policy/protected-paths.js';
 import { createFsJail, isInside, realOrSelf, type FsJail } from './fs/fs-jail.js';
+import { createLinkedProtection } from './fs/linked-protection.js';
 import { prepareOwnFolder } from './fs/prepare-own-folder.js';
 import { credentialPaths } from './fs/system-credential-paths.js';
 import { createResolveTarget } from './fs/resolve-target.js';
@@ -54,7 +55,8 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
   if (!path.isAbsolute(home)) throw new ConfigurationError('home', 'must be an absolute path');
   // By the workspace's real path, as the jail holds it (the jail refuses one that does not exist).
   const credentials = credentialPaths(realOrSelf(path.resolve(options.workspace)), home, HOME_CREDENTIAL_PATHS, scope === 'full');
-  const jail = createFsJail({ workspace: options.workspace, scope, protectedPaths, privatePaths, hostPaths, unreachablePaths, isCredential: credentials.matches });
+  const linked = createLinkedProtection(realOrSelf(path.resolve(options.workspace)));
+  const jail = createFsJail({ workspace: options.workspace, scope, protectedPaths, privatePaths, hostPaths, unreachablePaths, isCredential: credentials.matches, isLinkedProtected: (absolute) => linked.has(absolute) });
   const systemPath = options.executablePath ?? SYSTEM_PATH;
   if (systemPath.some((directory) => !path.isAbsolute(directory) || isInside(jail.workspace, directory) || directory.includes('node_modules'))) {
     throw new ConfigurationError('executablePath', 'must list absolute directories outside the workspace and node_modules');
@@ -84,6 +86,7 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
     gitExternalDiff: writeGitDiffShim(path.join(spillDir, 'bin')),
     ...(options.maskWalkLimit === undefined ? {} : { maskWalkLimit: options.maskWalkLimit }),
     isReadableProtected: readableProtected(jail, readable),
+    linked,
     // Only the paths are fixed here: whether each is masked as a folder, a file or not at all is decided at each spawn (maskKind).
     home,
     hidden: [

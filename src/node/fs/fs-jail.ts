@@ -52,6 +52,8 @@ export interface CreateFsJailOptions {
   readonly unreachablePaths?: readonly string[];
   /** Whether an absolute real path is a credential of the system or of a home (`credentialPaths`): `protected`. */
   readonly isCredential?: (absolute: string) => boolean;
+  /** Whether an absolute real path is where a protected name of the workspace leads (`LinkedProtection`): `protected`. */
+  readonly isLinkedProtected?: (absolute: string) => boolean;
 }
 
 /**
@@ -133,7 +135,8 @@ export function createFsJail(options: CreateFsJailOptions): FsJail {
     for (const entry of entries) if (folded === entry.folded || folded.startsWith(entry.folder)) return entry.verdict;
     if (options.isCredential?.(candidate) === true) return 'protected';
     // Inside the workspace the matcher sees the workspace-relative path (where the workspace itself lives is the user's choice); outside, the absolute one.
-    return matches(withoutRoot(display(candidate))) ? 'protected' : 'open';
+    if (matches(withoutRoot(display(candidate)))) return 'protected';
+    return options.isLinkedProtected?.(candidate) === true ? 'protected' : 'open';
   };
   return Object.freeze({
     workspace,

@@ -9,6 +9,7 @@ import { createResolveTarget } from '../fs/resolve-target.js';
 import type { SandboxMode } from '../node-host-types.js';
 import { buildBwrapArgs, detectBwrap, SANDBOX_FILTER } from './bwrap-sandbox.js';
 import { buildChildEnv, gitHardeningEnv, withGitConfig } from './build-child-env.js';
+import type { LinkedProtection } from '../fs/linked-protection.js';
 import { createProtectedFileFinder, type FoundProtectedFiles, type MaskWalkLimit, type ProtectedFiles } from './find-protected-files.js';
 import { createProtectedCreationGuard, type ProtectedCheck } from './move-protected-aside.js';
 import { findProgram } from './find-program.js';
@@ -33,6 +34,8 @@ export interface CreateProcessCapabilityOptions {
   readonly home: string;
   /** Protected files the policy lets be read (`readableProtectedPaths`): left unmasked. */
   readonly isReadableProtected?: (absolute: string) => boolean;
+  /** Told what every whole walk of the workspace found, and given the walk to make before the file tools' first question. */
+  readonly linked?: LinkedProtection;
   readonly defaultTimeoutMs?: number;
   readonly defaultMaxOutputBytes?: number;
   readonly killGraceMs?: number;
@@ -91,7 +94,16 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
   const { jail } = options;
   const gitHardening = gitHardeningEnv(options.gitExternalDiff);
   const resolveTarget = createResolveTarget({ jail, systemPath: options.systemPath });
-  const findProtectedFiles = createProtectedFileFinder(jail, options.isReadableProtected);
+  const walkWorkspace = createProtectedFileFinder(jail, options.isReadableProtected);
+  // Every walk that sees the whole workspace tells the file tools where its protected links lead.
+  const findProtectedFiles = (limit?: MaskWalkLimit): ProtectedFiles => {
+    const linked = options.linked;
+    if (linked === undefined) return walkWorkspace(limit);
+    const found = linked.walking(() => walkWorkspace(limit));
+    if (found.kind === 'found') linked.learn(found.paths);
+    return found;
+  };
+  options.linked?.walkFirstWith(() => findProtectedFiles(options.maskWalkLimit));
   const protectedCreation = createProtectedCreationGuard(jail, options.isReadableProtected);
   let bwrap: Promise<string | undefined> | undefined;
   const findBwrap = (): Promise<string | undefined> => (bwrap ??= options.sandbox === 'off' ? Promise.resolve(undefined) : detectBwrap(options.systemPath));

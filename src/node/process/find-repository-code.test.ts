@@ -77,4 +77,16 @@ describe('findRepositoryCode', () => {
     symlinkSync('../.githooks', path.join(repo, '.git', 'hooks'));
     expect(findRepositoryCode(repo)?.readOnly).toEqual([path.join(repo, '.githooks'), ...['config.worktree', 'commondir', 'modules'].map((name) => path.join(repo, '.git', name))]);
   });
+
+  it('holds where a hook that is a link leads, the work tree included; a plain hook, and a link that leads nowhere, add nothing', () => {
+    const repo = realpathSync(workspace());
+    const hooks = path.join(repo, '.git', 'hooks');
+    mkdirSync(hooks, { recursive: true });
+    mkdirSync(path.join(repo, 'tools', 'hooks'), { recursive: true });
+    writeFileSync(path.join(repo, 'tools', 'hooks', 'pre-commit'), '#!/bin/sh\n');
+    symlinkSync('../../tools/hooks/pre-commit', path.join(hooks, 'pre-commit'));
+    writeFileSync(path.join(hooks, 'pre-push'), '#!/bin/sh\n');
+    symlinkSync('../../tools/hooks/missing', path.join(hooks, 'post-checkout'));
+    expect(findRepositoryCode(repo)?.readOnly).toEqual([hooks, path.join(repo, 'tools', 'hooks', 'pre-commit'), ...['config.worktree', 'commondir', 'modules'].map((name) => path.join(repo, '.git', name))]);
+  });
 });

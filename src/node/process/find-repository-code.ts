@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** What of the workspace's repositories the user's own git runs as code, for the sandbox to hold. */
@@ -84,6 +84,9 @@ function findGitDirCode(gitDir: string, names: readonly string[]): string[] {
     if (entry === undefined) continue;
     // A dangling link is left to fail the spawn: bwrap cannot bind it, and the command does not run unguarded.
     readOnly.push(entry.isSymbolicLink() ? realpathOrSelf(target) : target);
+    // A hook that is a link (to `tools/hooks/pre-commit`, a common way to keep hooks in the work tree) runs what it leads
+    // to: held there too, or a command would change what the user's git runs at the next commit by the target's name.
+    if (name === 'hooks') readOnly.push(...linkedHooks(target));
   }
   return readOnly;
 }
@@ -96,6 +99,24 @@ function placeFile(target: string, content: string): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
+}
+
+/** Where the hooks in `hooks` that are links lead, each that exists. */
+export function linkedHooks(hooks: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(hooks);
+  } catch {
+    return [];
+  }
+  const targets: string[] = [];
+  for (const name of names) {
+    const hook = path.join(hooks, name);
+    if (lstatSync(hook, { throwIfNoEntry: false })?.isSymbolicLink() !== true) continue;
+    const target = realpathOrSelf(hook);
+    if (target !== hook) targets.push(target);
+  }
+  return targets;
 }
 
 function realpathOrSelf(target: string): string {

@@ -1,0 +1,69 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLinkedProtection } from './linked-protection.js';
+
+const made: string[] = [];
+afterEach(() => {
+  for (const folder of made.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A workspace whose `.env` links to `config/dev.secrets`, with a plain `notes.txt` and a `.env.local` link that leads nowhere. */
+function workspace(): string {
+  const folder = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolgate-linked-')));
+  made.push(folder);
+  mkdirSync(path.join(folder, 'config'));
+  writeFileSync(path.join(folder, 'config', 'dev.secrets'), 'DB_PASSWORD=x\n');
+  writeFileSync(path.join(folder, 'notes.txt'), 'plain\n');
+  symlinkSync('config/dev.secrets', path.join(folder, '.env'));
+  symlinkSync('config/missing', path.join(folder, '.env.local'));
+  return folder;
+}
+
+describe('createLinkedProtection', () => {
+  it('knows where the protected entries a walk found lead, when they are links, compared case-folded', () => {
+    const root = workspace();
+    const linked = createLinkedProtection(root);
+    linked.learn([path.join(root, '.env'), path.join(root, '.env.local'), path.join(root, 'notes.txt')]);
+    expect(linked.has(path.join(root, 'config', 'dev.secrets'))).toBe(true);
+    expect(linked.has(path.join(root, 'CONFIG', 'DEV.secrets'))).toBe(true);
+    // A plain protected file, and a link that leads nowhere, make nothing else protected.
+    expect(linked.has(path.join(root, 'notes.txt'))).toBe(false);
+    expect(linked.has(path.join(root, 'config', 'missing'))).toBe(false);
+    // Each walk's answer replaces the last: the link gone, its target is ordinary again.
+    linked.learn([]);
+    expect(linked.has(path.join(root, 'config', 'dev.secrets'))).toBe(false);
+  });
+
+  it('knows where the hooks of the workspace repository that are links lead, which the walk does not enter', () => {
+    const root = workspace();
+    mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
+    mkdirSync(path.join(root, 'tools'));
+    writeFileSync(path.join(root, 'tools', 'pre-commit'), '#!/bin/sh\n');
+    symlinkSync('../../tools/pre-commit', path.join(root, '.git', 'hooks', 'pre-commit'));
+    const linked = createLinkedProtection(root);
+    linked.learn([]);
+    expect(linked.has(path.join(root, 'tools', 'pre-commit'))).toBe(true);
+  });
+
+  it('makes the first walk before the first question, once, and answers no while any walk runs', () => {
+    const root = workspace();
+    const linked = createLinkedProtection(root);
+    let walks = 0;
+    const seenInWalk: boolean[] = [];
+    const walk = (): void =>
+      linked.walking(() => {
+        walks += 1;
+        seenInWalk.push(linked.has(path.join(root, 'config', 'dev.secrets')));
+        linked.learn([path.join(root, '.env')]);
+      });
+    linked.walkFirstWith(walk);
+    expect(linked.has(path.join(root, 'config', 'dev.secrets'))).toBe(true);
+    expect(linked.has(path.join(root, 'notes.txt'))).toBe(false);
+    walk();
+    expect(walks).toBe(2);
+    // Inside a walk the workspace is judged by its names alone, whatever the last walk learned.
+    expect(seenInWalk).toEqual([false, false]);
+  });
+});

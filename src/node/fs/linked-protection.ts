@@ -1,0 +1,89 @@
+import { lstatSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { linkedHooks } from '../process/find-repository-code.js';
+
+/**
+ * The files a protected name of the workspace leads to. The user's `.env`
+ * may be a link to `config/dev.secrets`, a hook in `.git/hooks` a link to
+ * `tools/hooks/pre-commit`: the sandbox masks (or holds) where such a link
+ * leads, so the file tools judge that file as the name that links to it,
+ * protected, not by its own ordinary name (a `read_file config/dev.secrets`
+ * under `Read(**)` read the secrets; in `accept-edits` a `write_file` of the
+ * hook's target changed what the user's git runs at the next commit).
+ *
+ * No file says which links lead to it, so the places come from the walks
+ * of the workspace the sandbox makes (`findProtectedFiles`): the one made
+ * before the first question, each command's, and the one the first file
+ * write makes. A link made while the gateway runs counts from the next
+ * walk; a workspace too large to walk is judged by names alone.
+ */
+export interface LinkedProtection {
+  /** Whether `absolute`, a real path, is where a protected name of the workspace leads (compared case-folded, as the jail compares). */
+  has(absolute: string): boolean;
+  /** The protected entries a whole walk of the workspace found: where those that are links lead, and where the repository's hook links lead. */
+  learn(found: readonly string[]): void;
+  /**
+   * Run a walk of the workspace. While it runs, `has` answers no: the walk
+   * sees the workspace by its names alone, as the sandbox masks it, so what
+   * one walk learned never changes what the next one classifies (a file that
+   * turned protected between the walks before and after a command would be
+   * taken for one the command made, and moved aside).
+   */
+  walking<T>(walk: () => T): T;
+  /** The walk to make before the first question, when none was made yet. */
+  walkFirstWith(walk: () => void): void;
+}
+
+export function createLinkedProtection(workspace: string): LinkedProtection {
+  let targets: ReadonlySet<string> = new Set();
+  let firstWalk: (() => void) | undefined;
+  let walked = false;
+  let inWalk = false;
+  const protection: LinkedProtection = {
+    has(absolute) {
+      if (inWalk) return false;
+      if (!walked && firstWalk !== undefined) {
+        try {
+          firstWalk();
+        } catch {
+          // A walk that fails leaves names alone to judge, as a workspace too large to walk does.
+        }
+      }
+      return targets.size > 0 && targets.has(absolute.toLowerCase());
+    },
+    learn(found) {
+      const next = new Set<string>();
+      for (const entry of found) {
+        const target = linkTarget(entry);
+        if (target !== undefined) next.add(target.toLowerCase());
+      }
+      // The walk does not enter `.git`: its hooks that are links are read here.
+      for (const target of linkedHooks(path.join(workspace, '.git', 'hooks'))) next.add(target.toLowerCase());
+      targets = next;
+    },
+    walking(walk) {
+      // The first walk is whichever comes first: the file tools' question waits for none after it.
+      walked = true;
+      inWalk = true;
+      try {
+        return walk();
+      } finally {
+        inWalk = false;
+      }
+    },
+    walkFirstWith(walk) {
+      firstWalk = walk;
+    },
+  };
+  return protection;
+}
+
+/** Where `entry` leads when it is a link whose target exists; undefined for anything else. */
+function linkTarget(entry: string): string | undefined {
+  if (lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink() !== true) return undefined;
+  try {
+    return realpathSync.native(entry);
+  } catch {
+    return undefined;
+  }
+}

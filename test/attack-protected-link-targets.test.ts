@@ -1,0 +1,76 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { describe, expect, it } from 'vitest';
+import { decideIfAsked } from './support/pending-approval.js';
+import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace, type ServedGateway } from './support/serve-gateway.js';
+
+// A hostile model against a workspace where a protected name is a link to a file of an ordinary name: the user's
+// `.env` a link to `config/dev.secrets`, the user's hook `.git/hooks/pre-commit` a link to `tools/hooks/pre-commit`
+// (a common way to keep hooks in the work tree). The sandbox masked the `.env` link's target, but the file tools
+// judged the target by its own name: under `Read(**)` in `auto`, `read_file config/dev.secrets` read the secrets,
+// and in `accept-edits` `write_file tools/hooks/pre-commit` changed what the user's git runs at the next commit, as
+// did a command allowed by a glob. Each drives `toolgate serve` with the MCP SDK client and the console's API.
+
+const SECRET = 'DB_PASSWORD=hunter2-LEAKED\n';
+const HOOK = '#!/bin/sh\nexit 0\n';
+const PAYLOAD = '#!/bin/sh\ntouch "$(git rev-parse --show-toplevel)/PWNED_BY_HOOK"\n';
+const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
+const opened = closeAfterEach();
+
+async function start(workspace: string): Promise<{ gateway: ServedGateway; mcp: Client }> {
+  const gateway = opened.gateway(await serveWorkspace(workspace));
+  const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
+  return { gateway, mcp };
+}
+
+/** A repository whose pre-commit hook is a link to `tools/hooks/pre-commit`. */
+function linkedHookWorkspace(config: object): string {
+  const workspace = makeWorkspace(config, { 'tools/hooks/pre-commit': HOOK });
+  execFileSync('git', ['init', '-q'], { cwd: workspace });
+  rmSync(join(workspace, '.git/hooks'), { recursive: true, force: true });
+  mkdirSync(join(workspace, '.git/hooks'));
+  symlinkSync('../../tools/hooks/pre-commit', join(workspace, '.git/hooks/pre-commit'));
+  return workspace;
+}
+
+describe('attack: the file a protected name links to', () => {
+  it('`.env` a link to config/dev.secrets: reading or writing config/dev.secrets asks, as `.env` does', async () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto', policy: { allow: ['Read(**)', 'Edit(**)'] } }, { 'config/dev.secrets': SECRET, 'notes.txt': 'plain\n' });
+    symlinkSync('config/dev.secrets', join(workspace, '.env'));
+    const at = await start(workspace);
+    const read = await decideIfAsked(at.gateway, at.mcp, 'read_file', { path: 'config/dev.secrets' }, 'reject');
+    expect(read.card, `read without asking: ${text(read.result)}`).toBeDefined();
+    expect(read.card?.reasons.protectedPath).toBe(true);
+    expect(text(read.result)).not.toContain('hunter2');
+    const write = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'config/dev.secrets', content: 'DB_PASSWORD=\n' }, 'reject');
+    expect(write.card).toBeDefined();
+    expect(readFileSync(join(workspace, 'config/dev.secrets'), 'utf8')).toBe(SECRET);
+    // An ordinary file still reads as the rules say, unasked.
+    const plain = await decideIfAsked(at.gateway, at.mcp, 'read_file', { path: 'notes.txt' }, 'reject');
+    expect(plain.card).toBeUndefined();
+    expect(text(plain.result)).toContain('plain');
+  }, 60_000);
+
+  it('a hook linked into the work tree: write_file of its target asks in accept-edits, and nothing is written when refused', async () => {
+    const workspace = linkedHookWorkspace({ scope: 'workspace-write', mode: 'accept-edits' });
+    const at = await start(workspace);
+    const written = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'tools/hooks/pre-commit', content: PAYLOAD }, 'reject');
+    expect(written.card, `written without asking: ${text(written.result)}`).toBeDefined();
+    expect(readFileSync(join(workspace, '.git/hooks/pre-commit'), 'utf8')).toBe(HOOK);
+  }, 60_000);
+
+  it('a hook linked into the work tree: a command allowed by a glob cannot write its target', async () => {
+    const workspace = linkedHookWorkspace({ scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['cp *'], allow: ['Bash(cp *)'] } });
+    mkdirSync(join(workspace, 'staged/tools/hooks'), { recursive: true });
+    writeFileSync(join(workspace, 'staged/tools/hooks/pre-commit'), PAYLOAD);
+    const at = await start(workspace);
+    // The copy names a folder: the hook's target is written by a name no argument spells.
+    const ran = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['cp', '-r', 'staged/tools', '.'] }, 'reject');
+    expect(ran.card).toBeUndefined();
+    // It ran, and the file it would have changed is held: bwrap binds it read-only.
+    expect(text(ran.result)).toMatch(/cannot create regular file '\.\/tools\/hooks\/pre-commit': Read-only file system/);
+    expect(readFileSync(join(workspace, '.git/hooks/pre-commit'), 'utf8')).toBe(HOOK);
+  }, 60_000);
+});
