@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
@@ -51,6 +51,20 @@ describe('attack: the file a protected name links to', () => {
     const plain = await decideIfAsked(at.gateway, at.mcp, 'read_file', { path: 'notes.txt' }, 'reject');
     expect(plain.card).toBeUndefined();
     expect(text(plain.result)).toContain('plain');
+  }, 60_000);
+
+  it('`.ssh` a link to a folder: a file in it asks; a hook link that leads nowhere yet: creating its target asks', async () => {
+    const workspace = linkedHookWorkspace({ scope: 'workspace-write', mode: 'accept-edits', policy: { allow: ['Read(**)'] } });
+    mkdirSync(join(workspace, 'dotfiles/ssh'), { recursive: true });
+    writeFileSync(join(workspace, 'dotfiles/ssh/config'), 'Host prod\n  IdentityFile ~/.ssh/prod\n');
+    symlinkSync('dotfiles/ssh', join(workspace, '.ssh'));
+    symlinkSync('../../tools/hooks/post-checkout', join(workspace, '.git/hooks/post-checkout'));
+    const at = await start(workspace);
+    const read = await decideIfAsked(at.gateway, at.mcp, 'read_file', { path: 'dotfiles/ssh/config' }, 'reject');
+    expect(read.card, `read without asking: ${text(read.result)}`).toBeDefined();
+    const planted = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'tools/hooks/post-checkout', content: PAYLOAD }, 'reject');
+    expect(planted.card, `written without asking: ${text(planted.result)}`).toBeDefined();
+    expect(existsSync(join(workspace, 'tools/hooks/post-checkout'))).toBe(false);
   }, 60_000);
 
   it('a hook linked into the work tree: write_file of its target asks in accept-edits, and nothing is written when refused', async () => {

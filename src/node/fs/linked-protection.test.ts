@@ -9,7 +9,7 @@ afterEach(() => {
   for (const folder of made.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-/** A workspace whose `.env` links to `config/dev.secrets`, with a plain `notes.txt` and a `.env.local` link that leads nowhere. */
+/** A workspace whose `.env` links to `config/dev.secrets`, with a plain `notes.txt` and a `.env.local` link that leads nowhere yet. */
 function workspace(): string {
   const folder = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolgate-linked-')));
   made.push(folder);
@@ -28,12 +28,25 @@ describe('createLinkedProtection', () => {
     linked.learn([path.join(root, '.env'), path.join(root, '.env.local'), path.join(root, 'notes.txt')]);
     expect(linked.has(path.join(root, 'config', 'dev.secrets'))).toBe(true);
     expect(linked.has(path.join(root, 'CONFIG', 'DEV.secrets'))).toBe(true);
-    // A plain protected file, and a link that leads nowhere, make nothing else protected.
+    // A plain protected file makes nothing else protected; a link that leads nowhere yet protects where a file written
+    // through it would land, which would become the user's `.env.local`.
     expect(linked.has(path.join(root, 'notes.txt'))).toBe(false);
-    expect(linked.has(path.join(root, 'config', 'missing'))).toBe(false);
+    expect(linked.has(path.join(root, 'config', 'missing'))).toBe(true);
+    expect(linked.has(path.join(root, 'config', 'other'))).toBe(false);
     // Each walk's answer replaces the last: the link gone, its target is ordinary again.
     linked.learn([]);
     expect(linked.has(path.join(root, 'config', 'dev.secrets'))).toBe(false);
+  });
+
+  it('protects a folder a protected name links to with everything in it', () => {
+    const root = workspace();
+    mkdirSync(path.join(root, 'dotfiles', 'ssh'), { recursive: true });
+    symlinkSync('dotfiles/ssh', path.join(root, '.ssh'));
+    const linked = createLinkedProtection(root);
+    linked.learn([path.join(root, '.ssh')]);
+    expect(linked.has(path.join(root, 'dotfiles', 'ssh'))).toBe(true);
+    expect(linked.has(path.join(root, 'dotfiles', 'ssh', 'config'))).toBe(true);
+    expect(linked.has(path.join(root, 'dotfiles', 'sshd'))).toBe(false);
   });
 
   it('knows where the hooks of the workspace repository that are links lead, which the walk does not enter', () => {

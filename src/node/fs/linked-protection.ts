@@ -1,6 +1,6 @@
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { linkedHooks } from '../process/find-repository-code.js';
+import { hookLinks } from '../process/find-repository-code.js';
 
 /**
  * The files a protected name of the workspace leads to. The user's `.env`
@@ -35,7 +35,8 @@ export interface LinkedProtection {
 }
 
 export function createLinkedProtection(workspace: string): LinkedProtection {
-  let targets: ReadonlySet<string> = new Set();
+  let files: ReadonlySet<string> = new Set();
+  let folders: readonly string[] = [];
   let firstWalk: (() => void) | undefined;
   let walked = false;
   let inWalk = false;
@@ -49,17 +50,23 @@ export function createLinkedProtection(workspace: string): LinkedProtection {
           // A walk that fails leaves names alone to judge, as a workspace too large to walk does.
         }
       }
-      return targets.size > 0 && targets.has(absolute.toLowerCase());
+      if (files.size === 0 && folders.length === 0) return false;
+      const folded = absolute.toLowerCase();
+      return files.has(folded) || folders.some((folder) => folded.startsWith(folder));
     },
     learn(found) {
-      const next = new Set<string>();
-      for (const entry of found) {
-        const target = linkTarget(entry);
-        if (target !== undefined) next.add(target.toLowerCase());
-      }
+      const nextFiles = new Set<string>();
+      const nextFolders: string[] = [];
       // The walk does not enter `.git`: its hooks that are links are read here.
-      for (const target of linkedHooks(path.join(workspace, '.git', 'hooks'))) next.add(target.toLowerCase());
-      targets = next;
+      for (const link of [...found.filter(isLink), ...hookLinks(path.join(workspace, '.git', 'hooks'))]) {
+        const target = whereLinkLeads(link);
+        if (target === undefined) continue;
+        nextFiles.add(target.toLowerCase());
+        // A folder (`.ssh` a link to `dotfiles/ssh`) with everything in it.
+        if (statSync(target, { throwIfNoEntry: false })?.isDirectory() === true) nextFolders.push(target.toLowerCase() + path.sep);
+      }
+      files = nextFiles;
+      folders = nextFolders;
     },
     walking(walk) {
       // The first walk is whichever comes first: the file tools' question waits for none after it.
@@ -78,12 +85,23 @@ export function createLinkedProtection(workspace: string): LinkedProtection {
   return protection;
 }
 
-/** Where `entry` leads when it is a link whose target exists; undefined for anything else. */
-function linkTarget(entry: string): string | undefined {
-  if (lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink() !== true) return undefined;
+const isLink = (entry: string): boolean => lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+
+/**
+ * Where a link leads, really; for one that leads nowhere yet, the place a
+ * file written through it would take (the real folder it names, and the
+ * name): a model's `write_file` there would become the user's `.env`, or a
+ * hook the user's git runs.
+ */
+function whereLinkLeads(link: string): string | undefined {
   try {
-    return realpathSync.native(entry);
+    return realpathSync.native(link);
   } catch {
-    return undefined;
+    try {
+      const named = path.resolve(path.dirname(link), readlinkSync(link));
+      return path.join(realpathSync.native(path.dirname(named)), path.basename(named));
+    } catch {
+      return undefined;
+    }
   }
 }

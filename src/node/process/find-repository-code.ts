@@ -86,7 +86,8 @@ function findGitDirCode(gitDir: string, names: readonly string[]): string[] {
     readOnly.push(entry.isSymbolicLink() ? realpathOrSelf(target) : target);
     // A hook that is a link (to `tools/hooks/pre-commit`, a common way to keep hooks in the work tree) runs what it leads
     // to: held there too, or a command would change what the user's git runs at the next commit by the target's name.
-    if (name === 'hooks') readOnly.push(...linkedHooks(target));
+    // One that leads nowhere yet cannot be bound: the file tools ask for its target (`LinkedProtection`).
+    if (name === 'hooks') for (const hook of hookLinks(target)) if (realpathOrSelf(hook) !== hook) readOnly.push(realpathOrSelf(hook));
   }
   return readOnly;
 }
@@ -101,22 +102,15 @@ function placeFile(target: string, content: string): void {
   }
 }
 
-/** Where the hooks in `hooks` that are links lead, each that exists. */
-export function linkedHooks(hooks: string): string[] {
+/** The hooks in the folder `hooks` that are links. */
+export function hookLinks(hooks: string): string[] {
   let names: string[];
   try {
     names = readdirSync(hooks);
   } catch {
     return [];
   }
-  const targets: string[] = [];
-  for (const name of names) {
-    const hook = path.join(hooks, name);
-    if (lstatSync(hook, { throwIfNoEntry: false })?.isSymbolicLink() !== true) continue;
-    const target = realpathOrSelf(hook);
-    if (target !== hook) targets.push(target);
-  }
-  return targets;
+  return names.map((name) => path.join(hooks, name)).filter((hook) => lstatSync(hook, { throwIfNoEntry: false })?.isSymbolicLink() === true);
 }
 
 function realpathOrSelf(target: string): string {
