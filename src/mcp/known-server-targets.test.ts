@@ -1,5 +1,5 @@
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -9,7 +9,7 @@ import { recognizeServer } from './known-server-targets.js';
 import type { McpServerConfig } from './mcp-types.js';
 
 const FILESYSTEM = join(import.meta.dirname, '../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
-const stdio = (command: string, args: string[] = [], cwd = '/work/repo'): McpServerConfig => ({ name: 'up', transport: 'stdio', command, args, cwd });
+const stdio = (command: string, args: string[] = [], cwd = '/work/repo', env?: Record<string, string>): McpServerConfig => ({ name: 'up', transport: 'stdio', command, args, cwd, ...(env === undefined ? {} : { env }) });
 
 describe('recognizeServer', () => {
   it.each<[string, McpServerConfig, string | undefined]>([
@@ -58,9 +58,16 @@ describe("server-filesystem's path spellings", () => {
     expect(spell(['.'], 'cafe\u0301')).toEqual(['/work/repo/cafe\u0301', '/work/repo/caf\u00e9']);
   });
 
-  it('leaves ~ as it is: the policy reads it as the home directory, outside the workspace', () => {
-    expect(spell(['.'], '~/.ssh/id_rsa')).toEqual(['~/.ssh/id_rsa']);
-    expect(spell(['.'], '~')).toEqual(['~']);
+  it('reads ~ as the server does: its home, the one its environment names', () => {
+    const withHome = (home: string | undefined, path: string): readonly string[] =>
+      recognizeServer(stdio('npx', ['@modelcontextprotocol/server-filesystem', '.'], '/work/repo', home === undefined ? undefined : { HOME: home }))?.spellings?.(path) ?? [];
+    expect(withHome('/home/me', '~/.ssh/id_rsa')).toEqual(['/home/me/.ssh/id_rsa']);
+    expect(withHome('/home/me', '~')).toEqual(['/home/me']);
+    expect(withHome(undefined, '~/.config/toolgate/policy.json')).toEqual([join(homedir(), '.config/toolgate/policy.json')]);
+    // Only `~` alone or before a slash: `~user` and `a/~/b` are names like any other.
+    expect(withHome('/home/me', '~root/x')).toEqual(['/work/repo/~root/x']);
+    // Its directories too: `server-filesystem ~/notes` serves the home's notes.
+    expect(recognizeServer(stdio('npx', ['@modelcontextprotocol/server-filesystem', '~/notes'], '/work/repo', { HOME: '/home/me' }))?.spellings?.('a.md')).toEqual(['/home/me/notes/a.md']);
   });
 });
 

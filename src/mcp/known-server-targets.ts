@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import path from 'node:path';
 import type { McpArgumentTargets } from './argument-targets.js';
 import type { McpServerConfig } from './mcp-types.js';
@@ -86,12 +87,19 @@ export function recognizeServer(server: McpServerConfig): KnownServer | undefine
   const filesystem = at('server-filesystem');
   if (filesystem !== -1) {
     const cwd = server.cwd ?? process.cwd();
-    const directories = argv.slice(filesystem + 1).filter((token) => !token.startsWith('-')).map((token) => path.resolve(cwd, token));
-    return Object.freeze({ kind: 'filesystem', tools: FILESYSTEM_TOOLS, spellings: filesystemSpellings(directories.length > 0 ? directories : [cwd]) });
+    // The server's home is the one its environment names (`buildStdioEnv`): declared, or the gateway's.
+    const home = homeExpander(server.env?.HOME ?? homedir());
+    const directories = argv.slice(filesystem + 1).filter((token) => !token.startsWith('-')).map((token) => path.resolve(cwd, home(token)));
+    return Object.freeze({ kind: 'filesystem', tools: FILESYSTEM_TOOLS, spellings: filesystemSpellings(directories.length > 0 ? directories : [cwd], home) });
   }
   if (at('server-fetch') !== -1) return Object.freeze({ kind: 'fetch', tools: FETCH_TOOLS });
   if (at('server-git') !== -1) return Object.freeze({ kind: 'git', tools: GIT_TOOLS });
   return undefined;
+}
+
+/** `~` and `~/…` as server-filesystem expands them (`expandHome`), in `home`; any other path as it is. */
+function homeExpander(home: string): (requested: string) => string {
+  return (requested) => (requested === '~' || requested.startsWith('~/') ? path.join(home, requested.slice(1)) : requested);
 }
 
 /**
@@ -116,12 +124,15 @@ function packageName(token: string): string | undefined {
  * matches a missing name with any name equal to it after Unicode NFC
  * normalisation. The policy judges each place the path may end up in, and
  * the NFC spelling of each: a deny on any of them refuses, an allow must
- * cover them all. `~` is left as it is: the policy reads it as the home
- * directory, outside the workspace.
+ * cover them all. `~` and `~/…` are the server's home, as it expands them:
+ * left as spelled, the host read them as a folder named `~` in the
+ * workspace, and the gateway's own rules and keys in
+ * `~/.config/toolgate/`, refused by their absolute path, were read by that
+ * one.
  */
-function filesystemSpellings(directories: readonly string[]): (requested: string) => readonly string[] {
-  return (requested) => {
-    if (requested === '~' || requested.startsWith('~/')) return [requested];
+function filesystemSpellings(directories: readonly string[], home: (requested: string) => string): (requested: string) => readonly string[] {
+  return (spelled) => {
+    const requested = home(spelled);
     const places = path.isAbsolute(requested) ? [path.resolve(requested)] : directories.map((directory) => path.resolve(directory, requested));
     const spellings = new Set<string>();
     for (const place of places) {
