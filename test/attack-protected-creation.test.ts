@@ -67,6 +67,8 @@ describe('attack: a command a rule allows makes protected files the workspace di
         'app/readme.md': 'An app.\n',
         'later/readme.md': 'Made later.\n',
         'scripts/linger.mjs': LINGER,
+        // Writes through the user's link by a name no argument spells.
+        'scripts/through.mjs': `import fs from 'node:fs';\nfs.writeFileSync('shared/settings.local.json', ${JSON.stringify(PERMISSIONS)});\n`,
         'scripts/swamp.mjs': SWAMP,
       },
     });
@@ -129,8 +131,12 @@ describe('attack: a command a rule allows makes protected files the workspace di
   });
 
   it("the user's own link named .claude is masked as what it leads to: a command cannot write the settings through it", async () => {
-    const result = await run(['cp', 'staged/settings.local.json', 'shared/settings.local.json']);
-    expect(existsSync(join(gateway.workspace, 'shared', 'settings.local.json')), result).toBe(false);
+    // What it leads to is protected as .claude is: a command naming a file there asks (refused here), and the sandbox masks it.
+    const { result, card } = await decideIfAsked(gateway, mcp, 'run_command', { command: ['cp', 'staged/settings.local.json', 'shared/settings.local.json'] }, 'reject');
+    expect(card?.reasons.protectedPath, text(result)).toBe(true);
+    expect(existsSync(join(gateway.workspace, 'shared', 'settings.local.json')), text(result)).toBe(false);
+    const through = await run(['node', 'scripts/through.mjs']);
+    expect(existsSync(join(gateway.workspace, 'shared', 'settings.local.json')), through).toBe(false);
     expect(existsSync(join(gateway.workspace, 'app', '.claude', 'settings.local.json'))).toBe(false);
   });
 

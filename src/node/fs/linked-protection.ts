@@ -1,6 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { hookLinks } from '../process/find-repository-code.js';
+import { realOrSelf } from './fs-jail.js';
+import { repositoryCodeLinks } from '../process/find-repository-code.js';
 
 /**
  * The files a protected name of the workspace leads to. The user's `.env`
@@ -15,7 +16,8 @@ import { hookLinks } from '../process/find-repository-code.js';
  * of the workspace the sandbox makes (`findProtectedFiles`): the one made
  * before the first question, each command's, and the one the first file
  * write makes. A link made while the gateway runs counts from the next
- * walk; a workspace too large to walk is judged by names alone.
+ * walk, and a place once learned stays protected until the gateway stops;
+ * a workspace too large to walk is judged by names alone.
  */
 export interface LinkedProtection {
   /** Whether `absolute`, a real path, is where a protected name of the workspace leads (compared case-folded, as the jail compares). */
@@ -55,15 +57,18 @@ export function createLinkedProtection(workspace: string): LinkedProtection {
       return files.has(folded) || folders.some((folder) => folded.startsWith(folder));
     },
     learn(found) {
-      const nextFiles = new Set<string>();
-      const nextFolders: string[] = [];
-      // The walk does not enter `.git`: its hooks that are links are read here.
-      for (const link of [...found.filter(isLink), ...hookLinks(path.join(workspace, '.git', 'hooks'))]) {
+      // Kept for as long as the gateway runs: a command that removed or re-pointed the user's `.env` link (put back
+      // after it, see `restoreKeptLinks`) leaves what it led to protected all the same.
+      const nextFiles = new Set(files);
+      const nextFolders = [...folders];
+      // The walk does not enter `.git`: the repository's code that is a link (`.git/hooks`, `.git/config`, a hook) is read here.
+      for (const link of [...found.filter(isLink), ...repositoryCodeLinks(workspace)]) {
         const target = whereLinkLeads(link);
         if (target === undefined) continue;
-        nextFiles.add(target.toLowerCase());
+        const folded = target.toLowerCase();
+        nextFiles.add(folded);
         // A folder (`.ssh` a link to `dotfiles/ssh`) with everything in it.
-        if (statSync(target, { throwIfNoEntry: false })?.isDirectory() === true) nextFolders.push(target.toLowerCase() + path.sep);
+        if (statSync(target, { throwIfNoEntry: false })?.isDirectory() === true && !nextFolders.includes(folded + path.sep)) nextFolders.push(folded + path.sep);
       }
       files = nextFiles;
       folders = nextFolders;
@@ -98,8 +103,8 @@ function whereLinkLeads(link: string): string | undefined {
     return realpathSync.native(link);
   } catch {
     try {
-      const named = path.resolve(path.dirname(link), readlinkSync(link));
-      return path.join(realpathSync.native(path.dirname(named)), path.basename(named));
+      // Its folders need not exist either: a write there makes them.
+      return realOrSelf(path.resolve(path.dirname(link), readlinkSync(link)));
     } catch {
       return undefined;
     }

@@ -14,6 +14,7 @@ import { createProtectedFileFinder, type FoundProtectedFiles, type MaskWalkLimit
 import { createProtectedCreationGuard, type ProtectedCheck } from './move-protected-aside.js';
 import { findProgram } from './find-program.js';
 import { findRepositoryCode } from './find-repository-code.js';
+import { createLinkKeeper } from './keep-protected-links.js';
 import { createNestedRepositoryGuard, type NestedRepositoriesCheck, type NestedRepositoryGuard } from './guard-nested-repositories.js';
 import { createRepositoryHolder, UnheldRepositoryError, type EnteredRepositories, type HeldFor, type RepositoriesCheck, type RepositoryHolder } from './hold-repositories.js';
 import type { PathLocks } from '../fs/path-locks.js';
@@ -105,6 +106,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
   };
   options.linked?.walkFirstWith(() => findProtectedFiles(options.maskWalkLimit));
   const protectedCreation = createProtectedCreationGuard(jail, options.isReadableProtected);
+  const linkKeeper = createLinkKeeper(jail.workspace);
   let bwrap: Promise<string | undefined> | undefined;
   const findBwrap = (): Promise<string | undefined> => (bwrap ??= options.sandbox === 'off' ? Promise.resolve(undefined) : detectBwrap(options.systemPath));
   let guards: { readonly holder: RepositoryHolder; readonly nested: NestedRepositoryGuard } | undefined;
@@ -192,6 +194,8 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           throw error;
         }
         const protectedBefore = writing && walked !== undefined ? protectedCreation.enter(walked) : undefined;
+        const linksBefore = writing && walked !== undefined ? linkKeeper.enter(walked) : undefined;
+        let linksProblem: string | undefined;
         try {
           const spawned =
             sandbox === undefined
@@ -213,6 +217,8 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           // Before anything else, an aborted command included: what it added to an index is taken out (and the indexes are
           // left, so the next command is held to what they hold then).
           check = entered === undefined || holder === undefined ? undefined : await holder.leave(entered);
+          // Before the walk after it, which then finds the links as the user had them.
+          linksProblem = linksBefore === undefined ? undefined : linkKeeper.leave(linksBefore);
           const after = writing && walked !== undefined ? walkedAfter(findProtectedFiles, options.maskWalkLimit) : undefined;
           if (nested !== undefined && walked !== undefined) {
             if (after !== undefined) nested.learn(after.repositories);
@@ -224,6 +230,7 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
         // First: a workspace the walk after could not see whole fails the nested repositories' check too, and this one
         // names what an agent would read at its start, moved aside.
         if (protectedCheck?.problem !== undefined) throw hostUnavailable(tool, 'process', protectedCheck.problem);
+        if (linksProblem !== undefined) throw hostUnavailable(tool, 'process', linksProblem);
         const movedProtectedPaths = protectedCheck?.moved ?? [];
         const removedGitlinks = gitlinksTakenOut(check, tool);
         const movedRepositories = repositoriesMovedAside(nestedCheck, tool, 'process', 'the command ran');

@@ -138,8 +138,8 @@ export function createProtectedFileFinder(jail: FsJail, isReadable: (absolute: s
 /**
  * A folder's listing: the cached one while the folder is unchanged and was
  * settled when read, else read now. Undefined when it is gone or no longer a
- * folder. A folder `masked` (in a protected folder) is read for its folders
- * and its `.git` alone: what it holds is masked with it.
+ * folder. A folder `masked` (in a protected folder) is read for its folders,
+ * its links and its `.git` alone: what else it holds is masked with it.
  */
 function listFolder(jail: FsJail, isReadable: (absolute: string) => boolean, folder: string, cached: FolderListing | undefined, masked: boolean): FolderListing | undefined {
   const stats = lstatSync(folder, { bigint: true, throwIfNoEntry: false });
@@ -174,6 +174,8 @@ function listFolder(jail: FsJail, isReadable: (absolute: string) => boolean, fol
     }
     if (masked) {
       if (entry.isDirectory()) listing.folders.push(absolute);
+      // A link in a protected folder (`.ssh/id_ed25519` a link to `keys/deploy`) is masked as what it leads to.
+      else if (entry.isSymbolicLink()) listing.found.push(absolute);
     } else if (masksWhole(jail, isReadable, absolute, entry)) {
       listing.found.push(absolute);
       if (entry.isFile()) listing.protectedFiles.push(absolute);

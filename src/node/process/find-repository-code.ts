@@ -102,6 +102,18 @@ function placeFile(target: string, content: string): void {
   }
 }
 
+/**
+ * The workspace repository's code that is a link: `.git/hooks`, `.git/config`
+ * and the other names git runs or reads programs from, and each hook in
+ * the hooks folder (where it leads, when it is a link itself) that is one.
+ */
+export function repositoryCodeLinks(workspace: string): string[] {
+  const gitDir = path.join(workspace, '.git');
+  if (lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory() !== true) return [];
+  const links = CODE_NAMES.map((name) => path.join(gitDir, name)).filter((entry) => lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink() === true);
+  return [...links, ...hookLinks(path.join(gitDir, 'hooks'))];
+}
+
 /** The hooks in the folder `hooks` that are links. */
 export function hookLinks(hooks: string): string[] {
   let names: string[];

@@ -1,0 +1,74 @@
+import { existsSync, mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FoundProtectedFiles } from './find-protected-files.js';
+import { createLinkKeeper, keptLinksOf, restoreKeptLinks } from './keep-protected-links.js';
+
+const made: string[] = [];
+afterEach(() => {
+  for (const folder of made.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A workspace where `.env` links to `config/dev.secrets`, and a hook links through the folder link `tools` to `shared/tools/hooks/pre-commit`. */
+function workspace(): string {
+  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolgate-kept-links-')));
+  made.push(root);
+  for (const folder of ['config', 'shared/tools/hooks', '.git/hooks']) mkdirSync(path.join(root, folder), { recursive: true });
+  writeFileSync(path.join(root, 'config/dev.secrets'), 'x\n');
+  writeFileSync(path.join(root, 'shared/tools/hooks/pre-commit'), '#!/bin/sh\n');
+  symlinkSync('config/dev.secrets', path.join(root, '.env'));
+  symlinkSync('shared/tools', path.join(root, 'tools'));
+  symlinkSync('../../tools/hooks/pre-commit', path.join(root, '.git/hooks/pre-commit'));
+  return root;
+}
+
+const walked = (paths: string[]): FoundProtectedFiles => ({ kind: 'found', paths, entries: 0, repositories: [] });
+
+describe('keptLinksOf', () => {
+  it('keeps the protected links, the repository code that is a link, and the links on the way to where they lead', () => {
+    const root = workspace();
+    const kept = keptLinksOf(root, walked([path.join(root, '.env'), path.join(root, 'config')]));
+    expect(Object.fromEntries(kept)).toEqual({
+      [path.join(root, '.env')]: 'config/dev.secrets',
+      [path.join(root, '.git/hooks/pre-commit')]: '../../tools/hooks/pre-commit',
+      [path.join(root, 'tools')]: 'shared/tools',
+    });
+  });
+});
+
+describe('restoreKeptLinks', () => {
+  it('says nothing when every kept link stands as it was', () => {
+    const root = workspace();
+    expect(restoreKeptLinks(root, keptLinksOf(root, walked([path.join(root, '.env')])))).toBeUndefined();
+  });
+
+  it('puts back a link a command removed, and one it replaced, moving what stood there aside', () => {
+    const root = workspace();
+    const kept = keptLinksOf(root, walked([path.join(root, '.env')]));
+    unlinkSync(path.join(root, '.env'));
+    unlinkSync(path.join(root, 'tools'));
+    mkdirSync(path.join(root, 'tools/hooks'), { recursive: true });
+    const problem = restoreKeptLinks(root, kept);
+    expect(problem).toContain('toolgate put .env, tools (what stood there moved to tools-held-by-toolgate) back');
+    expect(readlinkSync(path.join(root, '.env'))).toBe('config/dev.secrets');
+    expect(readlinkSync(path.join(root, 'tools'))).toBe('shared/tools');
+    expect(existsSync(path.join(root, 'tools-held-by-toolgate/hooks'))).toBe(true);
+  });
+});
+
+describe('createLinkKeeper', () => {
+  it('reads the links only when no other command is under way: one started beside another never keeps what the other re-pointed', () => {
+    const root = workspace();
+    const keeper = createLinkKeeper(root);
+    const found = walked([path.join(root, '.env')]);
+    const first = keeper.enter(found);
+    // The first re-points .env; the second starts meanwhile.
+    unlinkSync(path.join(root, '.env'));
+    symlinkSync('notes.txt', path.join(root, '.env'));
+    const second = keeper.enter(found);
+    expect(keeper.leave(first)).toContain('toolgate put .env');
+    expect(keeper.leave(second)).toBeUndefined();
+    expect(readlinkSync(path.join(root, '.env'))).toBe('config/dev.secrets');
+  });
+});

@@ -1,0 +1,116 @@
+import { lstatSync, readlinkSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { isInside } from '../fs/fs-jail.js';
+import { repositoryCodeLinks } from './find-repository-code.js';
+import type { FoundProtectedFiles } from './find-protected-files.js';
+import { fromWorkspace, moveAside } from './move-aside.js';
+
+/** What a link of the workspace a command replaced becomes: `<name>-held-by-toolgate`, beside it. */
+const MOVED_ASIDE_SUFFIX = '-held-by-toolgate';
+/** Links followed on the way to where a protected link leads, at most: as many as the kernel follows. */
+const MAX_HOPS = 40;
+
+/** The links a command may not change, as they stood before it: each one's text. */
+export type KeptLinks = ReadonlyMap<string, string>;
+
+export interface LinkKeeper {
+  /**
+   * Before a command, with the walk that found what its sandbox masks: the
+   * links as the user has them. Read only when no other command is under
+   * way; while one is, what was read then stands, so a command started
+   * beside another never takes a link the other re-pointed for the user's
+   * (and puts it back so, after the other put it right).
+   */
+  enter(walked: FoundProtectedFiles): KeptLinks;
+  /** After it (always, once `enter` was called): see `restoreKeptLinks`. */
+  leave(before: KeptLinks): string | undefined;
+}
+
+export function createLinkKeeper(workspace: string): LinkKeeper {
+  let accepted: KeptLinks = new Map();
+  let running = 0;
+  return {
+    enter(walked) {
+      if (running === 0) accepted = keptLinksOf(workspace, walked);
+      running += 1;
+      return accepted;
+    },
+    leave(before) {
+      running -= 1;
+      return restoreKeptLinks(workspace, before);
+    },
+  };
+}
+
+/**
+ * The links of the workspace that decide what a protected name is: the
+ * protected entries that are links (the user's `.env` a link to
+ * `config/dev.secrets`), the repository's code that is a link (`.git/hooks`,
+ * `.git/config`, a hook), and every link of the workspace on the way to
+ * where one of them leads (`tools` a link to `shared/tools`, on the way from
+ * `.git/hooks/pre-commit` to `tools/hooks/pre-commit`). The sandbox masks or
+ * holds where they lead; a link itself is no mount point, so a command can
+ * remove or re-point it: `.env` then led to a file the model wrote, and the
+ * hook to a script of its own, which the user's git ran at the next commit.
+ */
+export function keptLinksOf(workspace: string, walked: FoundProtectedFiles): KeptLinks {
+  const kept = new Map<string, string>();
+  const pending = [...walked.paths, ...repositoryCodeLinks(workspace)];
+  for (let hops = 0; pending.length > 0 && hops < MAX_HOPS * 8; hops += 1) {
+    const link = pending.pop() as string;
+    if (kept.has(link) || !isInside(workspace, link)) continue;
+    const text = linkText(link);
+    if (text === undefined) continue;
+    kept.set(link, text);
+    pending.push(...linksOnTheWay(workspace, path.resolve(path.dirname(link), text)));
+  }
+  return kept;
+}
+
+/**
+ * After a command: each kept link it removed, or replaced with anything
+ * else, is put back as it was (what stands in its place moved aside, as a
+ * protected entry a command made is). Undefined when it changed none; else
+ * why the call fails, naming what was put back, or what could not be.
+ */
+export function restoreKeptLinks(workspace: string, before: KeptLinks): string | undefined {
+  const restored: string[] = [];
+  const failed: string[] = [];
+  for (const [link, text] of [...before].sort(([left], [right]) => (left < right ? -1 : 1))) {
+    if (linkText(link) === text) continue;
+    const name = fromWorkspace(workspace, link);
+    const aside = lstatSync(link, { throwIfNoEntry: false }) === undefined ? 'gone' : moveAside(link, `${path.basename(link)}${MOVED_ASIDE_SUFFIX}`, workspace);
+    try {
+      if (aside === 'failed') throw new Error('not moved aside');
+      symlinkSync(text, link);
+      restored.push(aside === 'gone' ? name : `${name} (what stood there moved to ${fromWorkspace(workspace, aside.to)})`);
+    } catch {
+      failed.push(name);
+    }
+  }
+  if (restored.length === 0 && failed.length === 0) return undefined;
+  const put = restored.length === 0 ? '' : `; toolgate put ${restored.join(', ')} back`;
+  const left = failed.length === 0 ? '' : `; toolgate could not put ${failed.join(', ')} back: put them back before running git or starting an agent there`;
+  return `the command ran, and it removed or re-pointed links that decide what a protected name of the workspace is (a user's .env, a hook of the repository)${put}${left}`;
+}
+
+/** The link's text, or undefined when it is no link. */
+function linkText(entry: string): string | undefined {
+  try {
+    return lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink() === true ? readlinkSync(entry) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The links of the workspace among the folders on the way to `target`, as spelled, from the workspace down. */
+function linksOnTheWay(workspace: string, target: string): string[] {
+  if (!isInside(workspace, target)) return [];
+  const links: string[] = [];
+  let place = workspace;
+  for (const name of path.relative(workspace, target).split(path.sep)) {
+    place = path.join(place, name);
+    if (linkText(place) !== undefined) links.push(place);
+  }
+  return links;
+}

@@ -1,0 +1,145 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { describe, expect, it } from 'vitest';
+import { decideIfAsked } from './support/pending-approval.js';
+import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace, type ServedGateway } from './support/serve-gateway.js';
+
+// A second attack on the files protected names link to (see attack-protected-link-targets.test.ts), through `toolgate
+// serve`, the MCP SDK client and the console's API. Before: `.git/hooks` or `.git/config` that is itself a link had
+// its target written unasked; a command allowed by a glob removed or re-pointed the user's `.env` link, and the
+// secret it led to read unasked; a link that leads into a folder not made yet had its target created unasked; a
+// command re-pointed a folder link on the way to a hook, and the user's git ran the model's hook; a link inside a
+// protected folder (`.ssh/id_ed25519` to `keys/deploy`) was read unasked, and unmasked in the sandbox.
+
+const SECRET = 'DB_PASSWORD=hunter2-LEAKED\n';
+const HOOK = '#!/bin/sh\nexit 0\n';
+const PAYLOAD = '#!/bin/sh\ntouch "$(git rev-parse --show-toplevel)/PWNED_BY_HOOK"\n';
+const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
+const opened = closeAfterEach();
+const PACKAGE = '{"name":"app","version":"1.0.0","scripts":{"test":"true"}}\n';
+
+async function start(workspace: string): Promise<{ gateway: ServedGateway; mcp: Client }> {
+  const gateway = opened.gateway(await serveWorkspace(workspace));
+  const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
+  return { gateway, mcp };
+}
+
+/** The user's own git, outside toolgate, afterwards; what it ran is the question, not whether it succeeded. */
+function userGit(workspace: string, ...args: string[]): void {
+  try {
+    execFileSync('git', ['-c', 'user.name=u', '-c', 'user.email=u@example.com', ...args], { cwd: workspace, stdio: 'pipe' });
+  } catch {
+    // A hook that failed still ran.
+  }
+}
+
+describe('attack: the links that decide what a protected name is', () => {
+  it('`.git/hooks` and `.git/config` that are links into the work tree: writing their targets asks', async () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'accept-edits', policy: { allow: ['Read(**)'] } }, { 'githooks/pre-commit': HOOK, 'a.txt': 'a\n' });
+    chmodSync(join(workspace, 'githooks/pre-commit'), 0o755);
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    rmSync(join(workspace, '.git/hooks'), { recursive: true, force: true });
+    symlinkSync('../githooks', join(workspace, '.git/hooks'));
+    renameSync(join(workspace, '.git/config'), join(workspace, 'repo.gitconfig'));
+    symlinkSync('../repo.gitconfig', join(workspace, '.git/config'));
+    const at = await start(workspace);
+    const hook = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'githooks/pre-commit', content: PAYLOAD }, 'reject');
+    expect(hook.card, `written without asking: ${text(hook.result)}`).toBeDefined();
+    const config = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'repo.gitconfig', content: '[core]\n\tfsmonitor = "touch PWNED; false"\n' }, 'reject');
+    expect(config.card, `written without asking: ${text(config.result)}`).toBeDefined();
+    userGit(workspace, 'add', 'a.txt');
+    userGit(workspace, 'commit', '-q', '-m', 'user commit');
+    expect(existsSync(join(workspace, 'PWNED_BY_HOOK'))).toBe(false);
+    expect(existsSync(join(workspace, 'PWNED'))).toBe(false);
+  }, 60_000);
+
+  it("a command that removes the user's `.env` link has it put back, and what it led to stays protected", async () => {
+    const workspace = makeWorkspace(
+      { scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['npm run *'], allow: ['Read(**)', 'Edit(package.json)', 'Bash(npm run *)'] } },
+      { 'config/dev.secrets': SECRET, 'package.json': PACKAGE },
+    );
+    symlinkSync('config/dev.secrets', join(workspace, '.env'));
+    const at = await start(workspace);
+    const scripts = { test: 'true', show: 'cat config/dev.secrets', tidy: `node -e "require('fs').unlinkSync('.env')"` };
+    await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'package.json', content: JSON.stringify({ name: 'app', version: '1.0.0', scripts }) }, 'reject');
+    const tidy = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['npm', 'run', 'tidy'] }, 'reject');
+    expect(text(tidy.result)).toContain('toolgate put .env back');
+    expect(readlinkSync(join(workspace, '.env'))).toBe('config/dev.secrets');
+    const read = await decideIfAsked(at.gateway, at.mcp, 'read_file', { path: 'config/dev.secrets' }, 'reject');
+    expect(read.card, `read without asking: ${text(read.result)}`).toBeDefined();
+    const show = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['npm', 'run', 'show'] }, 'reject');
+    expect(text(show.result)).not.toContain('hunter2');
+  }, 90_000);
+
+  it("a command that re-points the user's `.env` link to a file of the repository's has it put back", async () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['cp *'], allow: ['Read(**)', 'Bash(cp *)'] } }, { 'config/dev.secrets': SECRET, 'notes.txt': 'NODE_OPTIONS=--require ./evil.js\n' });
+    symlinkSync('config/dev.secrets', join(workspace, '.env'));
+    mkdirSync(join(workspace, 'staged'));
+    symlinkSync('../notes.txt', join(workspace, 'staged/.env'));
+    const at = await start(workspace);
+    const copied = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['cp', '-rP', '--remove-destination', 'staged/.', '.'] }, 'reject');
+    expect(copied.card).toBeUndefined();
+    expect(text(copied.result)).toMatch(/toolgate put \.env \(what stood there moved to \.env-held-by-toolgate\) back/);
+    expect(readlinkSync(join(workspace, '.env'))).toBe('config/dev.secrets');
+    const read = await decideIfAsked(at.gateway, at.mcp, 'read_file', { path: 'config/dev.secrets' }, 'reject');
+    expect(read.card, `read without asking: ${text(read.result)}`).toBeDefined();
+  }, 60_000);
+
+  it('a link into a folder not made yet: creating its target asks', async () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'accept-edits', policy: { allow: ['Read(**)'] } }, { 'a.txt': 'a\n' });
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    symlinkSync('secrets/dev.env', join(workspace, '.env'));
+    symlinkSync('../../tools/hooks/pre-push', join(workspace, '.git/hooks/pre-push'));
+    const at = await start(workspace);
+    for (const path of ['secrets/dev.env', 'tools/hooks/pre-push']) {
+      const written = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path, content: PAYLOAD }, 'reject');
+      expect(written.card, `${path} written without asking: ${text(written.result)}`).toBeDefined();
+      expect(existsSync(join(workspace, path))).toBe(false);
+    }
+  }, 60_000);
+
+  it('a command that re-points a folder link on the way to a hook has it put back: the user\'s git runs the hook it had', async () => {
+    const workspace = makeWorkspace(
+      { scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['npm run *'], allow: ['Read(**)', 'Edit(**)', 'Bash(npm run *)'] } },
+      { 'shared/tools/hooks/pre-commit': HOOK, 'a.txt': 'a\n', 'package.json': PACKAGE },
+    );
+    chmodSync(join(workspace, 'shared/tools/hooks/pre-commit'), 0o755);
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    symlinkSync('shared/tools', join(workspace, 'tools'));
+    symlinkSync('../../tools/hooks/pre-commit', join(workspace, '.git/hooks/pre-commit'));
+    const at = await start(workspace);
+    const setup = `const f = require('fs');\nf.mkdirSync('evil/hooks', { recursive: true });\nf.writeFileSync('evil/hooks/pre-commit', ${JSON.stringify(PAYLOAD)}, { mode: 0o755 });\nf.unlinkSync('tools');\nf.symlinkSync('evil', 'tools');\n`;
+    await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'setup.js', content: setup }, 'reject');
+    await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'package.json', content: JSON.stringify({ name: 'app', version: '1.0.0', scripts: { setup: 'node setup.js' } }) }, 'reject');
+    const ran = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['npm', 'run', 'setup'] }, 'reject');
+    expect(text(ran.result)).toContain('toolgate put tools (what stood there moved to tools-held-by-toolgate) back');
+    expect(readlinkSync(join(workspace, 'tools'))).toBe('shared/tools');
+    userGit(workspace, 'add', 'a.txt');
+    userGit(workspace, 'commit', '-q', '-m', 'user commit');
+    expect(existsSync(join(workspace, 'PWNED_BY_HOOK'))).toBe(false);
+  }, 90_000);
+
+  it('a link inside a protected folder: what it leads to asks, and reads as nothing in the sandbox', async () => {
+    const workspace = makeWorkspace(
+      { scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['grep *'], allow: ['Read(**)', 'Bash(grep *)'] } },
+      { 'keys/deploy': '-----BEGIN OPENSSH PRIVATE KEY-----\nSSH-KEY-LEAKED\n', 'clusters/prod.yaml': 'users:\n- user:\n    token: KUBE-TOKEN-LEAKED\n' },
+    );
+    mkdirSync(join(workspace, '.ssh'));
+    symlinkSync('../keys/deploy', join(workspace, '.ssh/id_ed25519'));
+    mkdirSync(join(workspace, '.kube'));
+    symlinkSync('../clusters/prod.yaml', join(workspace, '.kube/config'));
+    const at = await start(workspace);
+    for (const path of ['keys/deploy', 'clusters/prod.yaml']) {
+      const read = await decideIfAsked(at.gateway, at.mcp, 'read_file', { path }, 'reject');
+      expect(read.card, `${path} read without asking: ${text(read.result)}`).toBeDefined();
+    }
+    // A command that names neither reads them masked: grep -r walks the workspace and finds nothing in them.
+    const grep = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['grep', '-r', 'LEAKED', '.'] }, 'reject');
+    expect(grep.card).toBeUndefined();
+    expect(text(grep.result)).toContain('"sandbox\\":\\"bwrap');
+    expect(text(grep.result)).not.toMatch(/SSH-KEY-LEAKED|KUBE-TOKEN-LEAKED/);
+    expect(readFileSync(join(workspace, 'keys/deploy'), 'utf8')).toContain('SSH-KEY-LEAKED');
+  }, 60_000);
+});
