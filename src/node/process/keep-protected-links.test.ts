@@ -35,6 +35,17 @@ describe('keptLinksOf', () => {
       [path.join(root, 'tools')]: 'shared/tools',
     });
   });
+  it('keeps a protected link however many protected files the walk found, and ends on a loop of links', () => {
+    const root = workspace();
+    symlinkSync('loop-b', path.join(root, 'loop-a'));
+    symlinkSync('loop-a', path.join(root, 'loop-b'));
+    symlinkSync('loop-a/x', path.join(root, '.env.local'));
+    const files = Array.from({ length: 2000 }, (_, index) => path.join(root, `key-${index}.pem`));
+    const kept = keptLinksOf(root, walked([path.join(root, '.env'), ...files, path.join(root, '.env.local')]));
+    expect(kept.get(path.join(root, '.env'))).toBe('config/dev.secrets');
+    expect(kept.get(path.join(root, '.env.local'))).toBe('loop-a/x');
+    expect(kept.get(path.join(root, 'loop-b'))).toBe('loop-a');
+  });
 });
 
 describe('restoreKeptLinks', () => {

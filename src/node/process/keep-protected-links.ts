@@ -7,8 +7,6 @@ import { fromWorkspace, moveAside } from './move-aside.js';
 
 /** What a link of the workspace a command replaced becomes: `<name>-held-by-toolgate`, beside it. */
 const MOVED_ASIDE_SUFFIX = '-held-by-toolgate';
-/** Links followed on the way to where a protected link leads, at most: as many as the kernel follows. */
-const MAX_HOPS = 40;
 
 /** The links a command may not change, as they stood before it: each one's text. */
 export type KeptLinks = ReadonlyMap<string, string>;
@@ -56,8 +54,8 @@ export function createLinkKeeper(workspace: string): LinkKeeper {
 export function keptLinksOf(workspace: string, walked: FoundProtectedFiles): KeptLinks {
   const kept = new Map<string, string>();
   const pending = [...walked.paths, ...repositoryCodeLinks(workspace)];
-  for (let hops = 0; pending.length > 0 && hops < MAX_HOPS * 8; hops += 1) {
-    const link = pending.pop() as string;
+  // Each link is kept, and followed, once: a loop of links ends.
+  for (let link = pending.pop(); link !== undefined; link = pending.pop()) {
     if (kept.has(link) || !isInside(workspace, link)) continue;
     const text = linkText(link);
     if (text === undefined) continue;
