@@ -129,10 +129,11 @@ describe('attack, in the browser: the next card slides under the pointer', () =>
   });
 
   it('the first card expiring just before the click: the click does not approve the card that slid up', async () => {
-    const scene = await openScene(browser(), { approvals: { timeoutSeconds: 4 } });
+    const scene = await openScene(browser(), { approvals: { timeoutSeconds: 8 } });
     const harmless = await queue(scene, HARMLESS);
-    // The dangerous call comes two seconds later: it expires two seconds after the first, long after the click.
-    await scene.page.waitForTimeout(2_000);
+    // The dangerous call comes four seconds later: it expires four seconds after the first, long after the click, however
+    // late a loaded machine draws the first card gone.
+    await scene.page.waitForTimeout(4_000);
     const dangerous = await queue(scene, DANGEROUS);
     const point = await buttonCentre(scene.page, `[data-approval="${harmless.card.id}"]`, 'Approve once');
     await scene.page.mouse.move(point.x, point.y);
