@@ -121,6 +121,33 @@ describe('attack: the links that decide what a protected name is', () => {
     expect(existsSync(join(workspace, 'PWNED_BY_HOOK'))).toBe(false);
   }, 90_000);
 
+  it('a command cannot replace the folder a link on the way to a hook is in: it stays where it was', async () => {
+    const workspace = makeWorkspace(
+      { scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['npm run *'], allow: ['Read(**)', 'Edit(**)', 'Bash(npm run *)'] } },
+      { 'shared/tools/hooks/pre-commit': HOOK, 'a/b/readme.md': 'b\n', 'a.txt': 'a\n', 'package.json': PACKAGE },
+    );
+    chmodSync(join(workspace, 'shared/tools/hooks/pre-commit'), 0o755);
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    symlinkSync('../../shared/tools', join(workspace, 'a/b/tools'));
+    symlinkSync('../../a/b/tools/hooks/pre-commit', join(workspace, '.git/hooks/pre-commit'));
+    const at = await start(workspace);
+    // The folder the link is in, moved away and replaced by a link to a folder of the command's, whose `tools` leads to its hook.
+    const swap = [
+      "const f = require('fs');",
+      "f.mkdirSync('evil/tools/hooks', { recursive: true });",
+      `f.writeFileSync('evil/tools/hooks/pre-commit', ${JSON.stringify(PAYLOAD)}, { mode: 0o755 });`,
+      "try { f.renameSync('a/b', 'a/b-old'); f.symlinkSync('../evil', 'a/b'); console.log('swapped'); } catch (error) { console.log('refused', error.code); }",
+    ].join('\n');
+    await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'swap.js', content: swap }, 'reject');
+    await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'package.json', content: JSON.stringify({ name: 'app', version: '1.0.0', scripts: { swap: 'node swap.js' } }) }, 'reject');
+    const ran = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['npm', 'run', 'swap'] }, 'reject');
+    expect(text(ran.result)).toContain('refused EBUSY');
+    expect(readlinkSync(join(workspace, 'a/b/tools'))).toBe('../../shared/tools');
+    userGit(workspace, 'add', 'a.txt');
+    userGit(workspace, 'commit', '-q', '-m', 'user commit');
+    expect(existsSync(join(workspace, 'PWNED_BY_HOOK'))).toBe(false);
+  }, 90_000);
+
   it('a link inside a protected folder: what it leads to asks, and reads as nothing in the sandbox', async () => {
     const workspace = makeWorkspace(
       { scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['grep *'], allow: ['Read(**)', 'Bash(grep *)'] } },

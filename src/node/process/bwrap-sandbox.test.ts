@@ -37,6 +37,15 @@ describe('bwrap arguments', () => {
     expect(buildBwrapArgs({ ...options, scope: 'read-only' })).not.toContain('/w/.git');
   });
 
+  it('bind the folders the kept links are in onto themselves, and the folders above them, in a writing tier only; the workspace is bound already', () => {
+    const options = { workspace: '/w', cwd: '/w', env: {}, hidden: [], readOnly: [], pinned: ['/w', '/w/a/b'], file: '/bin/true', args: [] };
+    const built = buildBwrapArgs({ ...options, scope: 'workspace-write' });
+    const pinned = built.indexOf('/w/a/b');
+    expect(built.slice(pinned - 1, pinned + 2)).toEqual(['--bind', '/w/a/b', '/w/a/b']);
+    expect(built.filter((arg) => arg === '/w').length).toBe(3);
+    expect(buildBwrapArgs({ ...options, scope: 'read-only' })).not.toContain('/w/a/b');
+  });
+
   it('bind each held place and the folders above it before the masks, outermost first, read-only inside a read-only place, and nothing more inside one', async () => {
     const w = path.join(base, 'held');
     for (const folder of ['.git/modules/libs/sub/hooks', 'libs/sub', 'lib2/deep', 'notes']) await mkdir(path.join(w, folder), { recursive: true });

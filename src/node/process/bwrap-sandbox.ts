@@ -74,6 +74,12 @@ export interface BwrapArgsOptions {
   readonly readOnly: readonly string[];
   /** In a writing tier, the workspace repository's code the child may not change (`findRepositoryCode`). */
   readonly repository?: RepositoryCode | undefined;
+  /**
+   * In a writing tier, folders bound onto themselves, writable as before, so no command can move or replace them: the
+   * folders holding the links that decide what a protected name is (`keptLinksOf`). A link itself is no mount point,
+   * and is put back after the command; the folder it is in, replaced by a link of the command's, would lead it elsewhere.
+   */
+  readonly pinned?: readonly string[];
   readonly file: string;
   readonly args: readonly string[];
 }
@@ -95,7 +101,8 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
   // project under /tmp): bound again after it, it is the real one, and every mask below lands on the real one too.
   if (options.scope !== 'full' || inSandboxOwn(options.workspace)) args.push(writable ? '--bind' : '--ro-bind', options.workspace, options.workspace);
   const hidden = options.hidden.map((entry) => ({ path: realTarget(entry.path) }));
-  const repository = writable ? options.repository : undefined;
+  const pinned = writable ? (options.pinned ?? []).filter((folder) => folder !== options.workspace) : [];
+  const repository = writable && (options.repository !== undefined || pinned.length > 0) ? { folders: [...(options.repository?.folders ?? []), ...pinned], readOnly: options.repository?.readOnly ?? [] } : undefined;
   for (const mount of heldMounts(options.workspace, options.scope, hidden, repository)) args.push(mount.readOnly ? '--ro-bind' : '--bind', mount.path, mount.path);
   for (const { path: target } of hidden) {
     const kind = maskKind(target);

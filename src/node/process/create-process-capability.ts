@@ -14,7 +14,7 @@ import { createProtectedFileFinder, type FoundProtectedFiles, type MaskWalkLimit
 import { createProtectedCreationGuard, type ProtectedCheck } from './move-protected-aside.js';
 import { findProgram } from './find-program.js';
 import { findRepositoryCode } from './find-repository-code.js';
-import { createLinkKeeper } from './keep-protected-links.js';
+import { createLinkKeeper, keptLinkFolders } from './keep-protected-links.js';
 import { createNestedRepositoryGuard, type NestedRepositoriesCheck, type NestedRepositoryGuard } from './guard-nested-repositories.js';
 import { createRepositoryHolder, UnheldRepositoryError, type EnteredRepositories, type HeldFor, type RepositoriesCheck, type RepositoryHolder } from './hold-repositories.js';
 import type { PathLocks } from '../fs/path-locks.js';
@@ -200,7 +200,10 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           const spawned =
             sandbox === undefined
               ? { file, args }
-              : { file: sandbox, args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden, readOnly: [path.dirname(options.gitExternalDiff)], repository: entered?.code, file, args }) };
+              : {
+                  file: sandbox,
+                  args: buildBwrapArgs({ workspace: jail.workspace, scope: jail.scope, cwd, env, hidden, readOnly: [path.dirname(options.gitExternalDiff)], repository: entered?.code, pinned: keptLinkFolders(linksBefore), file, args }),
+                };
           hold = setTimeout(release, START_HOLD_MS);
           result = await spawnBounded({
             ...spawned,

@@ -65,6 +65,11 @@ export function keptLinksOf(workspace: string, walked: FoundProtectedFiles): Kep
   return kept;
 }
 
+/** The folders the kept links are in, each once: pinned in the sandbox (`BwrapArgsOptions.pinned`). */
+export function keptLinkFolders(links: KeptLinks | undefined): string[] {
+  return links === undefined ? [] : [...new Set([...links.keys()].map((link) => path.dirname(link)))];
+}
+
 /**
  * After a command: each kept link it removed, or replaced with anything
  * else, is put back as it was (what stands in its place moved aside, as a
