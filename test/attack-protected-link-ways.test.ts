@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readlinkSync, renameSyn
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
+import { ROOT } from './fixtures/mcp/helpers.js';
 import { decideIfAsked } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace, type ServedGateway } from './support/serve-gateway.js';
 
@@ -19,6 +20,7 @@ const PAYLOAD = '#!/bin/sh\ntouch "$(git rev-parse --show-toplevel)/PWNED_BY_HOO
 const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
 const opened = closeAfterEach();
 const PACKAGE = '{"name":"app","version":"1.0.0","scripts":{"test":"true"}}\n';
+const FS = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
 async function start(workspace: string): Promise<{ gateway: ServedGateway; mcp: Client }> {
   const gateway = opened.gateway(await serveWorkspace(workspace));
@@ -169,4 +171,77 @@ describe('attack: the links that decide what a protected name is', () => {
     expect(text(grep.result)).not.toMatch(/SSH-KEY-LEAKED|KUBE-TOKEN-LEAKED/);
     expect(readFileSync(join(workspace, 'keys/deploy'), 'utf8')).toContain('SSH-KEY-LEAKED');
   }, 60_000);
+
+  // A fourteenth attack, on the links kept and the places learned.
+  it('a link into a place not made yet, through a link that leads nowhere yet, or below a folder link not made yet: writing there asks', async () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'accept-edits', policy: { allow: ['Read(**)'] } }, { 'a.txt': 'a\n' });
+    symlinkSync('config/dev.env', join(workspace, '.env'));
+    symlinkSync('private', join(workspace, 'config'));
+    symlinkSync('agent/claude', join(workspace, '.claude'));
+    const at = await start(workspace);
+    for (const path of ['private/dev.env', 'agent/claude/settings.json']) {
+      const written = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path, content: 'NODE_OPTIONS=--require ./evil.js\n' }, 'reject');
+      expect(written.card, `${path} written without asking: ${text(written.result)}`).toBeDefined();
+      expect(existsSync(join(workspace, path))).toBe(false);
+    }
+  }, 60_000);
+
+  it("a command beside one that re-points the user's `.env` link still reads what it led to masked", async () => {
+    const workspace = makeWorkspace(
+      { scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['npm run *'], allow: ['Read(**)', 'Bash(npm run *)'] } },
+      {
+        'config/dev.secrets': SECRET,
+        'notes.txt': 'plain\n',
+        'package.json': JSON.stringify({ name: 'app', version: '1.0.0', scripts: { hold: `node -e "const f=require('fs');f.unlinkSync('.env');f.symlinkSync('notes.txt','.env');setTimeout(()=>{},4000)"`, show: 'cat config/dev.secrets; sleep 6' } }),
+      },
+    );
+    symlinkSync('config/dev.secrets', join(workspace, '.env'));
+    const at = await start(workspace);
+    const hold = at.mcp.callTool({ name: 'run_command', arguments: { command: ['npm', 'run', 'hold'] } });
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const show = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['npm', 'run', 'show'] }, 'reject');
+    expect(text(show.result)).not.toContain('hunter2');
+    expect(text(await hold)).toContain('toolgate put .env');
+    expect(readlinkSync(join(workspace, '.env'))).toBe('config/dev.secrets');
+  }, 90_000);
+
+  it('an upstream move of the folder a protected link leads into, or of one into its place, asks', async () => {
+    const workspace = makeWorkspace(
+      { scope: 'workspace-write', mode: 'auto', policy: { allow: ['Read(**)', 'mcp__fs'] }, servers: { fs: { command: process.execPath, args: [FS, '.'] } } },
+      { 'config/dev.secrets': SECRET, 'staged/dev.secrets': 'NODE_OPTIONS=--require ./evil.js\n', 'other/notes.txt': 'plain\n' },
+    );
+    symlinkSync('config/dev.secrets', join(workspace, '.env'));
+    const at = await start(workspace);
+    const away = await decideIfAsked(at.gateway, at.mcp, 'mcp_fs_move_file', { source: 'config', destination: 'moved' }, 'reject');
+    expect(away.card, `moved without asking: ${text(away.result)}`).toBeDefined();
+    expect(readFileSync(join(workspace, '.env'), 'utf8')).toBe(SECRET);
+    // A folder that holds none moves as the rules say.
+    const plain = await decideIfAsked(at.gateway, at.mcp, 'mcp_fs_move_file', { source: 'other', destination: 'elsewhere' }, 'reject');
+    expect(plain.card, text(plain.result)).toBeUndefined();
+    expect(existsSync(join(workspace, 'elsewhere/notes.txt'))).toBe(true);
+  }, 60_000);
+
+  it('a link on the real way to a hook, found where it really lies, is kept: a command that re-points it has it put back', async () => {
+    const workspace = makeWorkspace(
+      { scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['npm run *'], allow: ['Read(**)', 'Edit(**)', 'Bash(npm run *)'] } },
+      { 'hookfiles/pre-commit': HOOK, 'a.txt': 'a\n', 'package.json': PACKAGE },
+    );
+    chmodSync(join(workspace, 'hookfiles/pre-commit'), 0o755);
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    mkdirSync(join(workspace, 'kit/tools'), { recursive: true });
+    symlinkSync('kit/tools', join(workspace, 'tools'));
+    symlinkSync('../hooks', join(workspace, 'kit/tools/hooks'));
+    symlinkSync('../hookfiles', join(workspace, 'kit/hooks'));
+    symlinkSync('../../tools/hooks/pre-commit', join(workspace, '.git/hooks/pre-commit'));
+    const at = await start(workspace);
+    const setup = `const f = require('fs');\nf.mkdirSync('evil', { recursive: true });\nf.writeFileSync('evil/pre-commit', ${JSON.stringify(PAYLOAD)}, { mode: 0o755 });\nf.unlinkSync('kit/hooks');\nf.symlinkSync('../evil', 'kit/hooks');\n`;
+    await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'setup.js', content: setup }, 'reject');
+    await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'package.json', content: JSON.stringify({ name: 'app', version: '1.0.0', scripts: { setup: 'node setup.js' } }) }, 'reject');
+    const ran = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['npm', 'run', 'setup'] }, 'reject');
+    expect(text(ran.result)).toContain('toolgate put kit/hooks');
+    expect(readlinkSync(join(workspace, 'kit/hooks'))).toBe('../hookfiles');
+    userGit(workspace, 'add', 'a.txt');
+    userGit(workspace, 'commit', '-q', '-m', 'user commit');
+    expect(existsSync(join(workspace, 'PWNED_BY_HOOK'))).toBe(false);
+  }, 90_000);
 });

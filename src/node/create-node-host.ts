@@ -101,7 +101,7 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
   return {
     workspace: jail.workspace,
     scope,
-    resolve: createResolveTarget({ jail, systemPath }),
+    resolve: createResolveTarget({ jail, systemPath, holdsProtected: (absolute) => linked.holds(absolute) }),
     sha256: nodeSha256,
     fs: createFsCapability({
       jail,

@@ -79,4 +79,19 @@ describe('createLinkedProtection', () => {
     // Inside a walk the workspace is judged by its names alone, whatever the last walk learned.
     expect(seenInWalk).toEqual([false, false]);
   });
+
+  it('knows the folders that hold a place, the workspace aside, and masks only where protected names lead, not the hooks it holds', () => {
+    const root = workspace();
+    mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
+    mkdirSync(path.join(root, 'tools'));
+    writeFileSync(path.join(root, 'tools', 'pre-commit'), '#!/bin/sh\n');
+    symlinkSync('../../tools/pre-commit', path.join(root, '.git', 'hooks', 'pre-commit'));
+    const linked = createLinkedProtection(root);
+    linked.learn([path.join(root, '.env')]);
+    expect(linked.holds(path.join(root, 'config'))).toBe(true);
+    expect(linked.holds(path.join(root, 'tools'))).toBe(true);
+    expect(linked.holds(root)).toBe(false);
+    expect(linked.holds(path.join(root, 'config', 'dev.secrets'))).toBe(false);
+    expect(linked.maskedPlaces()).toEqual([path.join(root, 'config', 'dev.secrets')]);
+  });
 });

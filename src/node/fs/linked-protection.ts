@@ -1,6 +1,6 @@
-import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { realOrSelf } from './fs-jail.js';
+import { followLinks } from './follow-links.js';
 import { repositoryCodeLinks } from '../process/find-repository-code.js';
 
 /**
@@ -20,9 +20,17 @@ import { repositoryCodeLinks } from '../process/find-repository-code.js';
  * a workspace too large to walk is judged by names alone.
  */
 export interface LinkedProtection {
-  /** Whether `absolute`, a real path, is where a protected name of the workspace leads (compared case-folded, as the jail compares). */
+  /** Whether `absolute`, a real path, is where a protected name of the workspace leads, or lies in such a folder (compared case-folded, as the jail compares). */
   has(absolute: string): boolean;
-  /** The protected entries a whole walk of the workspace found: where those that are links lead, and where the repository's hook links lead. */
+  /**
+   * Whether `absolute` is a folder of the workspace that holds such a place:
+   * written (an upstream `move_file` of it), it would carry the place off
+   * under another name, or put another in its stead.
+   */
+  holds(absolute: string): boolean;
+  /** Where the protected entries that are links lead, as spelled on this disk: masked in the sandbox at each command, whatever the links say then. */
+  maskedPlaces(): readonly string[];
+  /** The protected entries a whole walk of the workspace found: where those that are links lead, and where the repository's code that is a link leads. */
   learn(found: readonly string[]): void;
   /**
    * Run a walk of the workspace. While it runs, `has` answers no: the walk
@@ -37,41 +45,54 @@ export interface LinkedProtection {
 }
 
 export function createLinkedProtection(workspace: string): LinkedProtection {
-  let files: ReadonlySet<string> = new Set();
-  let folders: readonly string[] = [];
+  /** Each place, case-folded, with its spelling on this disk and whether it may hold others (a folder, or not made yet). */
+  const places = new Map<string, { readonly spelled: string; readonly folder: boolean; readonly masked: boolean }>();
   let firstWalk: (() => void) | undefined;
   let walked = false;
   let inWalk = false;
+  const ready = (): boolean => {
+    if (inWalk) return false;
+    if (!walked && firstWalk !== undefined) {
+      try {
+        firstWalk();
+      } catch {
+        // A walk that fails leaves names alone to judge, as a workspace too large to walk does.
+      }
+    }
+    return places.size > 0;
+  };
   const protection: LinkedProtection = {
     has(absolute) {
-      if (inWalk) return false;
-      if (!walked && firstWalk !== undefined) {
-        try {
-          firstWalk();
-        } catch {
-          // A walk that fails leaves names alone to judge, as a workspace too large to walk does.
-        }
-      }
-      if (files.size === 0 && folders.length === 0) return false;
+      if (!ready()) return false;
       const folded = absolute.toLowerCase();
-      return files.has(folded) || folders.some((folder) => folded.startsWith(folder));
+      if (places.has(folded)) return true;
+      for (const [place, { folder }] of places) if (folder && folded.startsWith(place + path.sep)) return true;
+      return false;
+    },
+    holds(absolute) {
+      if (!ready() || absolute === workspace) return false;
+      const folder = absolute.toLowerCase() + path.sep;
+      for (const place of places.keys()) if (place.startsWith(folder)) return true;
+      return false;
+    },
+    maskedPlaces() {
+      return [...places.values()].filter((place) => place.masked).map((place) => place.spelled);
     },
     learn(found) {
       // Kept for as long as the gateway runs: a command that removed or re-pointed the user's `.env` link (put back
       // after it, see `restoreKeptLinks`) leaves what it led to protected all the same.
-      const nextFiles = new Set(files);
-      const nextFolders = [...folders];
-      // The walk does not enter `.git`: the repository's code that is a link (`.git/hooks`, `.git/config`, a hook) is read here.
-      for (const link of [...found.filter(isLink), ...repositoryCodeLinks(workspace)]) {
-        const target = whereLinkLeads(link);
-        if (target === undefined) continue;
-        const folded = target.toLowerCase();
-        nextFiles.add(folded);
-        // A folder (`.ssh` a link to `dotfiles/ssh`) with everything in it.
-        if (statSync(target, { throwIfNoEntry: false })?.isDirectory() === true && !nextFolders.includes(folded + path.sep)) nextFolders.push(folded + path.sep);
-      }
-      files = nextFiles;
-      folders = nextFolders;
+      const note = (link: string, masked: boolean): void => {
+        const target = followLinks(link).target;
+        if (target === undefined) return;
+        const stats = statSync(target, { throwIfNoEntry: false });
+        // A folder (`.ssh` a link to `dotfiles/ssh`) with everything in it; a place not made yet may become one.
+        const known = places.get(target.toLowerCase());
+        places.set(target.toLowerCase(), { spelled: target, folder: stats === undefined || stats.isDirectory(), masked: masked || known?.masked === true });
+      };
+      for (const link of found.filter(isLink)) note(link, true);
+      // The walk does not enter `.git`: the repository's code that is a link (`.git/hooks`, `.git/config`, a hook) is
+      // read here. The sandbox holds it read-only (`findRepositoryCode`), not masked.
+      for (const link of repositoryCodeLinks(workspace)) note(link, false);
     },
     walking(walk) {
       // The first walk is whichever comes first: the file tools' question waits for none after it.
@@ -91,22 +112,3 @@ export function createLinkedProtection(workspace: string): LinkedProtection {
 }
 
 const isLink = (entry: string): boolean => lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink() === true;
-
-/**
- * Where a link leads, really; for one that leads nowhere yet, the place a
- * file written through it would take (the real folder it names, and the
- * name): a model's `write_file` there would become the user's `.env`, or a
- * hook the user's git runs.
- */
-function whereLinkLeads(link: string): string | undefined {
-  try {
-    return realpathSync.native(link);
-  } catch {
-    try {
-      // Its folders need not exist either: a write there makes them.
-      return realOrSelf(path.resolve(path.dirname(link), readlinkSync(link)));
-    } catch {
-      return undefined;
-    }
-  }
-}

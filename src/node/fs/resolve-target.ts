@@ -11,6 +11,8 @@ export interface CreateResolveTargetOptions {
   readonly jail: FsJail;
   /** Where the process capability looks programs up. */
   readonly systemPath: readonly string[];
+  /** Whether a real path is a folder holding a place a protected name links to (`LinkedProtection.holds`): written, it is protected. */
+  readonly holdsProtected?: (absolute: string) => boolean;
 }
 
 /**
@@ -33,9 +35,12 @@ export interface CreateResolveTargetOptions {
  * would be refused anyway.
  */
 export function createResolveTarget(options: CreateResolveTargetOptions): (request: ResolveTargetRequest, signal?: AbortSignal) => ResolvedTarget {
-  const { jail, systemPath } = options;
+  const { jail, systemPath, holdsProtected } = options;
   return (request) => {
-    const answer: { -readonly [K in keyof ResolvedTarget]: ResolvedTarget[K] } = { files: resolvePaths(jail, request.paths, request.tool, false) };
+    const files = resolvePaths(jail, request.paths, request.tool, false);
+    // A folder moved or removed carries what a protected name links to off under another name, or puts another in its stead.
+    const holding = (file: ResolvedPath): ResolvedPath => (file.protected || holdsProtected?.(path.resolve(jail.workspace, file.real)) !== true ? file : { ...file, protected: true });
+    const answer: { -readonly [K in keyof ResolvedTarget]: ResolvedTarget[K] } = { files: request.access === 'write' && holdsProtected !== undefined ? files.map(holding) : files };
     const executable = request.program === undefined ? undefined : findExecutable(request.program, systemPath, jail.workspace);
     if (executable !== undefined) answer.executable = executable;
     if (request.arguments !== undefined) answer.arguments = resolvePaths(jail, request.arguments, request.tool, true);

@@ -168,7 +168,9 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
           throw hostUnavailable(tool, 'process', 'the required OS sandbox (bwrap) is not installed or cannot create namespaces here');
         }
         const walked = sandbox === undefined ? undefined : workspaceWalked(findProtectedFiles(options.maskWalkLimit), tool);
-        const hidden = walked === undefined ? [] : [...options.hidden, ...walked.paths.map((entry) => ({ path: entry }))];
+        // What the protected links led to as the gateway learned them: masked whatever a command beside this one made of them.
+        const learned = options.linked?.maskedPlaces() ?? [];
+        const hidden = walked === undefined ? [] : [...options.hidden, ...[...walked.paths, ...learned].map((entry) => ({ path: entry }))];
         // Re-check at the native spawn: a cancel during resolution must not start the child.
         signal?.throwIfAborted();
         // toolgate's own hardened git runs none of the repositories' code and writes their configuration, as the git rules

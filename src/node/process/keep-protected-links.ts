@@ -1,5 +1,6 @@
 import { lstatSync, readlinkSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
+import { followLinks } from '../fs/follow-links.js';
 import { isInside } from '../fs/fs-jail.js';
 import { repositoryCodeLinks } from './find-repository-code.js';
 import type { FoundProtectedFiles } from './find-protected-files.js';
@@ -53,14 +54,13 @@ export function createLinkKeeper(workspace: string): LinkKeeper {
  */
 export function keptLinksOf(workspace: string, walked: FoundProtectedFiles): KeptLinks {
   const kept = new Map<string, string>();
-  const pending = [...walked.paths, ...repositoryCodeLinks(workspace)];
-  // Each link is kept, and followed, once: a loop of links ends.
-  for (let link = pending.pop(); link !== undefined; link = pending.pop()) {
-    if (kept.has(link) || !isInside(workspace, link)) continue;
-    const text = linkText(link);
-    if (text === undefined) continue;
-    kept.set(link, text);
-    pending.push(...linksOnTheWay(workspace, path.resolve(path.dirname(link), text)));
+  for (const start of [...walked.paths, ...repositoryCodeLinks(workspace)]) {
+    if (linkText(start) === undefined) continue;
+    // Every link on the real way, each read where it lies (`followLinks`); of a loop, the links that make it.
+    for (const link of followLinks(start).links) {
+      const text = linkText(link);
+      if (text !== undefined && isInside(workspace, link)) kept.set(link, text);
+    }
   }
   return kept;
 }
@@ -104,16 +104,4 @@ function linkText(entry: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The links of the workspace among the folders on the way to `target`, as spelled, from the workspace down. */
-function linksOnTheWay(workspace: string, target: string): string[] {
-  if (!isInside(workspace, target)) return [];
-  const links: string[] = [];
-  let place = workspace;
-  for (const name of path.relative(workspace, target).split(path.sep)) {
-    place = path.join(place, name);
-    if (linkText(place) !== undefined) links.push(place);
-  }
-  return links;
 }
