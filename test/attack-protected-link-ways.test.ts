@@ -37,6 +37,20 @@ function userGit(workspace: string, ...args: string[]): void {
   }
 }
 
+/** The model writes `code` as a script and runs it as the npm script the rules allow; resolves with what the call returned. */
+async function runScript(at: { gateway: ServedGateway; mcp: Client }, code: string): Promise<string> {
+  await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'setup.js', content: code }, 'reject');
+  await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'package.json', content: JSON.stringify({ name: 'app', version: '1.0.0', scripts: { setup: 'node setup.js' } }) }, 'reject');
+  return text((await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['npm', 'run', 'setup'] }, 'reject')).result);
+}
+
+/** The user commits, with their own git, after the call: whether a hook of the model's ran. */
+function hookRanAtCommit(workspace: string): boolean {
+  userGit(workspace, 'add', 'a.txt');
+  userGit(workspace, 'commit', '-q', '-m', 'user commit');
+  return existsSync(join(workspace, 'PWNED_BY_HOOK'));
+}
+
 describe('attack: the links that decide what a protected name is', () => {
   it('`.git/hooks` and `.git/config` that are links into the work tree: writing their targets asks', async () => {
     const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'accept-edits', policy: { allow: ['Read(**)'] } }, { 'githooks/pre-commit': HOOK, 'a.txt': 'a\n' });
@@ -51,9 +65,7 @@ describe('attack: the links that decide what a protected name is', () => {
     expect(hook.card, `written without asking: ${text(hook.result)}`).toBeDefined();
     const config = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'repo.gitconfig', content: '[core]\n\tfsmonitor = "touch PWNED; false"\n' }, 'reject');
     expect(config.card, `written without asking: ${text(config.result)}`).toBeDefined();
-    userGit(workspace, 'add', 'a.txt');
-    userGit(workspace, 'commit', '-q', '-m', 'user commit');
-    expect(existsSync(join(workspace, 'PWNED_BY_HOOK'))).toBe(false);
+    expect(hookRanAtCommit(workspace)).toBe(false);
     expect(existsSync(join(workspace, 'PWNED'))).toBe(false);
   }, 60_000);
 
@@ -113,14 +125,10 @@ describe('attack: the links that decide what a protected name is', () => {
     symlinkSync('../../tools/hooks/pre-commit', join(workspace, '.git/hooks/pre-commit'));
     const at = await start(workspace);
     const setup = `const f = require('fs');\nf.mkdirSync('evil/hooks', { recursive: true });\nf.writeFileSync('evil/hooks/pre-commit', ${JSON.stringify(PAYLOAD)}, { mode: 0o755 });\nf.unlinkSync('tools');\nf.symlinkSync('evil', 'tools');\n`;
-    await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'setup.js', content: setup }, 'reject');
-    await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'package.json', content: JSON.stringify({ name: 'app', version: '1.0.0', scripts: { setup: 'node setup.js' } }) }, 'reject');
-    const ran = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['npm', 'run', 'setup'] }, 'reject');
-    expect(text(ran.result)).toContain('toolgate put tools (what stood there moved to tools-held-by-toolgate) back');
+    const ran = await runScript(at, setup);
+    expect(ran).toContain('toolgate put tools (what stood there moved to tools-held-by-toolgate) back');
     expect(readlinkSync(join(workspace, 'tools'))).toBe('shared/tools');
-    userGit(workspace, 'add', 'a.txt');
-    userGit(workspace, 'commit', '-q', '-m', 'user commit');
-    expect(existsSync(join(workspace, 'PWNED_BY_HOOK'))).toBe(false);
+    expect(hookRanAtCommit(workspace)).toBe(false);
   }, 90_000);
 
   it('a command cannot replace the folder a link on the way to a hook is in: it stays where it was', async () => {
@@ -140,14 +148,9 @@ describe('attack: the links that decide what a protected name is', () => {
       `f.writeFileSync('evil/tools/hooks/pre-commit', ${JSON.stringify(PAYLOAD)}, { mode: 0o755 });`,
       "try { f.renameSync('a/b', 'a/b-old'); f.symlinkSync('../evil', 'a/b'); console.log('swapped'); } catch (error) { console.log('refused', error.code); }",
     ].join('\n');
-    await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'swap.js', content: swap }, 'reject');
-    await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'package.json', content: JSON.stringify({ name: 'app', version: '1.0.0', scripts: { swap: 'node swap.js' } }) }, 'reject');
-    const ran = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['npm', 'run', 'swap'] }, 'reject');
-    expect(text(ran.result)).toContain('refused EBUSY');
+    expect(await runScript(at, swap)).toContain('refused EBUSY');
     expect(readlinkSync(join(workspace, 'a/b/tools'))).toBe('../../shared/tools');
-    userGit(workspace, 'add', 'a.txt');
-    userGit(workspace, 'commit', '-q', '-m', 'user commit');
-    expect(existsSync(join(workspace, 'PWNED_BY_HOOK'))).toBe(false);
+    expect(hookRanAtCommit(workspace)).toBe(false);
   }, 90_000);
 
   it('a link inside a protected folder: what it leads to asks, and reads as nothing in the sandbox', async () => {
@@ -235,13 +238,9 @@ describe('attack: the links that decide what a protected name is', () => {
     symlinkSync('../../tools/hooks/pre-commit', join(workspace, '.git/hooks/pre-commit'));
     const at = await start(workspace);
     const setup = `const f = require('fs');\nf.mkdirSync('evil', { recursive: true });\nf.writeFileSync('evil/pre-commit', ${JSON.stringify(PAYLOAD)}, { mode: 0o755 });\nf.unlinkSync('kit/hooks');\nf.symlinkSync('../evil', 'kit/hooks');\n`;
-    await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'setup.js', content: setup }, 'reject');
-    await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'package.json', content: JSON.stringify({ name: 'app', version: '1.0.0', scripts: { setup: 'node setup.js' } }) }, 'reject');
-    const ran = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['npm', 'run', 'setup'] }, 'reject');
-    expect(text(ran.result)).toContain('toolgate put kit/hooks');
+    const ran = await runScript(at, setup);
+    expect(ran).toContain('toolgate put kit/hooks');
     expect(readlinkSync(join(workspace, 'kit/hooks'))).toBe('../hookfiles');
-    userGit(workspace, 'add', 'a.txt');
-    userGit(workspace, 'commit', '-q', '-m', 'user commit');
-    expect(existsSync(join(workspace, 'PWNED_BY_HOOK'))).toBe(false);
+    expect(hookRanAtCommit(workspace)).toBe(false);
   }, 90_000);
 });

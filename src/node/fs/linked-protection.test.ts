@@ -21,6 +21,14 @@ function workspace(): string {
   return folder;
 }
 
+/** The repository's pre-commit hook, a link to `tools/pre-commit`. */
+function linkHook(root: string): void {
+  mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
+  mkdirSync(path.join(root, 'tools'));
+  writeFileSync(path.join(root, 'tools', 'pre-commit'), '#!/bin/sh\n');
+  symlinkSync('../../tools/pre-commit', path.join(root, '.git', 'hooks', 'pre-commit'));
+}
+
 describe('createLinkedProtection', () => {
   it('knows where the protected entries a walk found lead, when they are links, compared case-folded', () => {
     const root = workspace();
@@ -51,10 +59,7 @@ describe('createLinkedProtection', () => {
 
   it('knows where the hooks of the workspace repository that are links lead, which the walk does not enter', () => {
     const root = workspace();
-    mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
-    mkdirSync(path.join(root, 'tools'));
-    writeFileSync(path.join(root, 'tools', 'pre-commit'), '#!/bin/sh\n');
-    symlinkSync('../../tools/pre-commit', path.join(root, '.git', 'hooks', 'pre-commit'));
+    linkHook(root);
     const linked = createLinkedProtection(root);
     linked.learn([]);
     expect(linked.has(path.join(root, 'tools', 'pre-commit'))).toBe(true);
@@ -82,10 +87,7 @@ describe('createLinkedProtection', () => {
 
   it('knows the folders that hold a place, the workspace aside, and masks only where protected names lead, not the hooks it holds', () => {
     const root = workspace();
-    mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
-    mkdirSync(path.join(root, 'tools'));
-    writeFileSync(path.join(root, 'tools', 'pre-commit'), '#!/bin/sh\n');
-    symlinkSync('../../tools/pre-commit', path.join(root, '.git', 'hooks', 'pre-commit'));
+    linkHook(root);
     const linked = createLinkedProtection(root);
     linked.learn([path.join(root, '.env')]);
     expect(linked.holds(path.join(root, 'config'))).toBe(true);
