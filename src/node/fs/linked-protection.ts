@@ -47,6 +47,8 @@ export interface LinkedProtection {
 export function createLinkedProtection(workspace: string): LinkedProtection {
   /** Each place, case-folded, with its spelling on this disk and whether it may hold others (a folder, or not made yet). */
   const places = new Map<string, { readonly spelled: string; readonly folder: boolean; readonly masked: boolean }>();
+  /** The folders that hold a place, case-folded, the workspace aside: a question looks its path up, never walks every place. */
+  const holders = new Set<string>();
   let firstWalk: (() => void) | undefined;
   let walked = false;
   let inWalk = false;
@@ -66,14 +68,12 @@ export function createLinkedProtection(workspace: string): LinkedProtection {
       if (!ready()) return false;
       const folded = absolute.toLowerCase();
       if (places.has(folded)) return true;
-      for (const [place, { folder }] of places) if (folder && folded.startsWith(place + path.sep)) return true;
+      // In a folder that is a place (`.ssh` a link to `dotfiles/ssh`): one lookup per folder above it.
+      for (let above = path.dirname(folded); above !== path.dirname(above); above = path.dirname(above)) if (places.get(above)?.folder === true) return true;
       return false;
     },
     holds(absolute) {
-      if (!ready() || absolute === workspace) return false;
-      const folder = absolute.toLowerCase() + path.sep;
-      for (const place of places.keys()) if (place.startsWith(folder)) return true;
-      return false;
+      return ready() && holders.has(absolute.toLowerCase());
     },
     maskedPlaces() {
       return [...places.values()].filter((place) => place.masked).map((place) => place.spelled);
@@ -86,8 +86,11 @@ export function createLinkedProtection(workspace: string): LinkedProtection {
         if (target === undefined) return;
         const stats = statSync(target, { throwIfNoEntry: false });
         // A folder (`.ssh` a link to `dotfiles/ssh`) with everything in it; a place not made yet may become one.
-        const known = places.get(target.toLowerCase());
-        places.set(target.toLowerCase(), { spelled: target, folder: stats === undefined || stats.isDirectory(), masked: masked || known?.masked === true });
+        const folded = target.toLowerCase();
+        const known = places.get(folded);
+        places.set(folded, { spelled: target, folder: stats === undefined || stats.isDirectory(), masked: masked || known?.masked === true });
+        const root = workspace.toLowerCase();
+        for (let above = path.dirname(folded); above !== root && above !== path.dirname(above); above = path.dirname(above)) holders.add(above);
       };
       for (const link of found.filter(isLink)) note(link, true);
       // The walk does not enter `.git`: the repository's code that is a link (`.git/hooks`, `.git/config`, a hook) is
