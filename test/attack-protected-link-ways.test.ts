@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
@@ -243,4 +243,48 @@ describe('attack: the links that decide what a protected name is', () => {
     expect(readlinkSync(join(workspace, 'kit/hooks'))).toBe('../hookfiles');
     expect(hookRanAtCommit(workspace)).toBe(false);
   }, 90_000);
+
+  // A fifteenth: an upstream's moves of the folders on the way, and in the `full` scope a link outside the workspace.
+  it("an upstream move of the folder holding a link on a hook's way, or a write in its place, asks", async () => {
+    const workspace = makeWorkspace(
+      { scope: 'workspace-write', mode: 'auto', policy: { allow: ['Read(**)', 'mcp__fs'] }, servers: { fs: { command: process.execPath, args: [FS, '.'] } } },
+      { 'shared/tools/hooks/pre-commit': HOOK, 'a/b/readme.md': 'b\n', 'a.txt': 'a\n', 'ci/hooks/pre-commit': PAYLOAD },
+    );
+    chmodSync(join(workspace, 'shared/tools/hooks/pre-commit'), 0o755);
+    chmodSync(join(workspace, 'ci/hooks/pre-commit'), 0o755);
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    symlinkSync('../../shared/tools', join(workspace, 'a/b/tools'));
+    symlinkSync('../../a/b/tools/hooks/pre-commit', join(workspace, '.git/hooks/pre-commit'));
+    const at = await start(workspace);
+    for (const [name, args] of [
+      ['mcp_fs_move_file', { source: 'a', destination: 'a-old' }],
+      ['mcp_fs_move_file', { source: 'ci', destination: 'a/b/tools' }],
+    ] as const) {
+      const step = await decideIfAsked(at.gateway, at.mcp, name, args, 'reject');
+      expect(step.card, `${name} ${JSON.stringify(args)} without asking: ${text(step.result)}`).toBeDefined();
+    }
+    expect(readlinkSync(join(workspace, 'a/b/tools'))).toBe('../../shared/tools');
+    expect(hookRanAtCommit(workspace)).toBe(false);
+  }, 60_000);
+
+  it("in the `full` scope, a link outside the workspace on `.env`'s way that a command re-points is put back", async () => {
+    const outside = realpathSync(mkdtempSync(join('/var/tmp', 'toolgate-outside-link-')));
+    try {
+      mkdirSync(join(outside, 'app/releases'), { recursive: true });
+      mkdirSync(join(outside, 'drop'));
+      writeFileSync(join(outside, 'app/releases/v1.env'), SECRET);
+      writeFileSync(join(outside, 'drop/evil.env'), 'NODE_OPTIONS=--require ./evil.js\n');
+      symlinkSync('releases/v1.env', join(outside, 'app/current.env'));
+      const workspace = makeWorkspace({ scope: 'full', mode: 'auto', policy: { allowedCommandGlobs: ['npm run *'], allow: ['Read(**)', 'Edit(**)', 'Bash(npm run *)'] } }, { 'a.txt': 'a\n', 'package.json': PACKAGE }, '/var/tmp');
+      symlinkSync(join(outside, 'app/current.env'), join(workspace, '.env'));
+      const at = await start(workspace);
+      const ran = await runScript(at, `require('fs').unlinkSync(${JSON.stringify(join(outside, 'app/current.env'))});\nrequire('fs').symlinkSync(${JSON.stringify(join(outside, 'drop/evil.env'))}, ${JSON.stringify(join(outside, 'app/current.env'))});\n`);
+      expect(ran).toContain('toolgate put');
+      expect(readlinkSync(join(outside, 'app/current.env'))).toBe('releases/v1.env');
+      expect(readFileSync(join(workspace, '.env'), 'utf8')).toBe(SECRET);
+      rmSync(workspace, { recursive: true, force: true });
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

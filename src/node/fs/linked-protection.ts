@@ -81,16 +81,23 @@ export function createLinkedProtection(workspace: string): LinkedProtection {
     learn(found) {
       // Kept for as long as the gateway runs: a command that removed or re-pointed the user's `.env` link (put back
       // after it, see `restoreKeptLinks`) leaves what it led to protected all the same.
+      const root = workspace.toLowerCase();
+      /** `place` and the folders above it, the workspace aside, as folders whose write would move it. */
+      const hold = (place: string): void => {
+        for (let above = place; above !== root && above !== path.dirname(above); above = path.dirname(above)) holders.add(above);
+      };
       const note = (link: string, masked: boolean): void => {
-        const target = followLinks(link).target;
+        const { target, links } = followLinks(link);
+        // Each link on the way, and what holds it: moved (an upstream `move_file a a-old`, then another folder into its
+        // place), it would lead the protected name elsewhere.
+        for (const way of links) if (way !== link) hold(way.toLowerCase());
         if (target === undefined) return;
         const stats = statSync(target, { throwIfNoEntry: false });
         // A folder (`.ssh` a link to `dotfiles/ssh`) with everything in it; a place not made yet may become one.
         const folded = target.toLowerCase();
         const known = places.get(folded);
         places.set(folded, { spelled: target, folder: stats === undefined || stats.isDirectory(), masked: masked || known?.masked === true });
-        const root = workspace.toLowerCase();
-        for (let above = path.dirname(folded); above !== root && above !== path.dirname(above); above = path.dirname(above)) holders.add(above);
+        hold(path.dirname(folded));
       };
       for (const link of found.filter(isLink)) note(link, true);
       // The walk does not enter `.git`: the repository's code that is a link (`.git/hooks`, `.git/config`, a hook) is

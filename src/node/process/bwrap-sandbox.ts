@@ -100,7 +100,8 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
   // In `full` the root bind already holds the workspace, unless it lies in a folder just replaced (a `mktemp -d`
   // project under /tmp): bound again after it, it is the real one, and every mask below lands on the real one too.
   if (options.scope !== 'full' || inSandboxOwn(options.workspace)) args.push(writable ? '--bind' : '--ro-bind', options.workspace, options.workspace);
-  const hidden = options.hidden.map((entry) => ({ path: realTarget(entry.path) }));
+  // Each place once: a protected link and the place it leads to, learned, are one mask (bwrap takes 9,000 arguments at most).
+  const hidden = [...new Set(options.hidden.map((entry) => realTarget(entry.path)))].map((target) => ({ path: target }));
   const pinned = writable ? (options.pinned ?? []).filter((folder) => folder !== options.workspace) : [];
   const repository = writable && (options.repository !== undefined || pinned.length > 0) ? { folders: [...(options.repository?.folders ?? []), ...pinned], readOnly: options.repository?.readOnly ?? [] } : undefined;
   for (const mount of heldMounts(options.workspace, options.scope, hidden, repository)) args.push(mount.readOnly ? '--ro-bind' : '--bind', mount.path, mount.path);

@@ -1,7 +1,6 @@
 import { lstatSync, readlinkSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { followLinks } from '../fs/follow-links.js';
-import { isInside } from '../fs/fs-jail.js';
 import { repositoryCodeLinks } from './find-repository-code.js';
 import type { FoundProtectedFiles } from './find-protected-files.js';
 import { fromWorkspace, moveAside } from './move-aside.js';
@@ -56,10 +55,11 @@ export function keptLinksOf(workspace: string, walked: FoundProtectedFiles): Kep
   const kept = new Map<string, string>();
   for (const start of [...walked.paths, ...repositoryCodeLinks(workspace)]) {
     if (linkText(start) === undefined) continue;
-    // Every link on the real way, each read where it lies (`followLinks`); of a loop, the links that make it.
+    // Every link on the real way, each read where it lies (`followLinks`); of a loop, the links that make it. One outside
+    // the workspace too: in the `full` scope a command can re-point it.
     for (const link of followLinks(start).links) {
       const text = linkText(link);
-      if (text !== undefined && isInside(workspace, link)) kept.set(link, text);
+      if (text !== undefined) kept.set(link, text);
     }
   }
   return kept;
