@@ -87,4 +87,17 @@ describe('attack: the file a protected name links to', () => {
     expect(text(ran.result)).toMatch(/cannot create regular file '\.\/tools\/hooks\/pre-commit': Read-only file system/);
     expect(readFileSync(join(workspace, '.git/hooks/pre-commit'), 'utf8')).toBe(HOOK);
   }, 60_000);
+
+  // A fifteenth attack: one link the repository ships, to `/`, put the walk past its bound, and the file tools judged by names alone.
+  it('a workspace whose walk goes past its bound through a link to `/`: reading what `.env` links to still asks', async () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto', policy: { allow: ['Read(**)'] } }, { 'config/dev.secrets': SECRET, 'notes.txt': 'plain\n' });
+    symlinkSync('config/dev.secrets', join(workspace, '.env'));
+    symlinkSync('/', join(workspace, 'vendor'));
+    const at = await start(workspace);
+    const read = await decideIfAsked(at.gateway, at.mcp, 'read_file', { path: 'config/dev.secrets' }, 'reject');
+    expect(read.card, `read without asking: ${text(read.result)}`).toBeDefined();
+    expect(text(read.result)).not.toContain('hunter2');
+    const plain = await decideIfAsked(at.gateway, at.mcp, 'read_file', { path: 'notes.txt' }, 'reject');
+    expect(plain.card).toBeUndefined();
+  }, 60_000);
 });

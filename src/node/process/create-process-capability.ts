@@ -14,6 +14,7 @@ import { createProtectedFileFinder, type FoundProtectedFiles, type MaskWalkLimit
 import { createProtectedCreationGuard, type ProtectedCheck } from './move-protected-aside.js';
 import { findProgram } from './find-program.js';
 import { findRepositoryCode } from './find-repository-code.js';
+import { findProtectedLinks } from './find-protected-links.js';
 import { createLinkKeeper, keptLinkFolders } from './keep-protected-links.js';
 import { createNestedRepositoryGuard, type NestedRepositoriesCheck, type NestedRepositoryGuard } from './guard-nested-repositories.js';
 import { createRepositoryHolder, UnheldRepositoryError, type EnteredRepositories, type HeldFor, type RepositoriesCheck, type RepositoryHolder } from './hold-repositories.js';
@@ -101,7 +102,9 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
     const linked = options.linked;
     if (linked === undefined) return walkWorkspace(limit);
     const found = linked.walking(() => walkWorkspace(limit));
-    if (found.kind === 'found') linked.learn(found.paths);
+    // A walk past its bound (a link that leads out to a large tree) still learns the links, found without following any.
+    const links = found.kind === 'found' ? found.paths : linked.walking(() => findProtectedLinks(jail, options.isReadableProtected ?? (() => false), limit));
+    if (links !== undefined) linked.learn(links);
     return found;
   };
   options.linked?.walkFirstWith(() => findProtectedFiles(options.maskWalkLimit));
