@@ -190,8 +190,9 @@ describe('group commit under concurrency, killed between batches', () => {
     for (const id of ran) expect(claimed.has(id), id).toBe(true);
     expect(settled).toBeGreaterThanOrEqual(killAfter * 64);
 
-    // The same calls again, in a new process, up to the wave the first one reached.
-    const waves = Math.max(...ran.map((id) => Number(id.split('-')[1]))) + 1;
+    // The same calls again, in a new process, up to the wave the first one reached: the last one it claimed, whose
+    // effects the kill may have stopped before any ran (a claim left unresolved, which the rerun must then meet).
+    const waves = Math.max(...[...ran, ...claimed].map((id) => Number(id.split('-')[1]))) + 1;
     const second = run('journal-group-child.mjs', [db, effects, String(waves)]);
     expect(await second.exited).toBe(0);
     const counts = second.lines.at(-1) as { ok: number; replayed: number; refused: number };
