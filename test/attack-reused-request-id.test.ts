@@ -36,4 +36,41 @@ describe('attack: a request id reused while its call waits for a person', () => 
     await transport.terminateSession();
     await expect.poll(async () => (await pending()).length, { timeout: 10_000 }).toBe(0);
   }, 60_000);
+
+  // A fifteenth attack: the refusal went out under the shared id, on the SDK's one stream per id. The duplicate's
+  // stream had taken the first's place, so the first call's answer was never delivered and its POST stayed open, a
+  // connection held for good (about 250 such pairs fill the gateway's 256); a cancel of it closed nothing either.
+  it("the first request still gets its own answer, on its own stream, after a duplicate of its id is refused", async () => {
+    const gateway = open.gateway(await serveGateway({ console: { enabled: false }, servers: { fx: { command: process.execPath, args: [UPSTREAM], trust: 'annotations', tools: { slow: { governed: false } } } } }));
+    const transport = new StreamableHTTPClientTransport(gateway.mcpUrl, gateway.auth);
+    const client = open.client(new Client({ name: 'id-reuser', version: '1.0.0' }));
+    await client.connect(transport);
+    const headers = { ...(gateway.auth.requestInit.headers as Record<string, string>), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId as string, 'mcp-protocol-version': '2025-06-18' };
+    const post = (body: unknown): Promise<string> => fetch(gateway.mcpUrl, { method: 'POST', headers, body: JSON.stringify(body) }).then((response) => response.text());
+    const slow = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'mcp_fx_slow', arguments: { steps: 3, every: 500 } } };
+    const first = post(slow);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await post(slow)).toContain('its id is the id of a request already in flight');
+    const answered = await Promise.race([first, new Promise<string>((resolve) => setTimeout(() => resolve('no answer within 10 s'), 10_000))]);
+    expect(answered).toContain('done after 3 steps');
+    expect(answered).toContain('"id":7');
+  }, 60_000);
+
+  it('a cancel of the first request, after a duplicate of its id was refused, still ends its stream', async () => {
+    const gateway = open.gateway(await serveGateway({ console: { enabled: false }, servers: { fx: { command: process.execPath, args: [UPSTREAM], trust: 'annotations', tools: { slow: { governed: false } } } } }));
+    const transport = new StreamableHTTPClientTransport(gateway.mcpUrl, gateway.auth);
+    const client = open.client(new Client({ name: 'id-reuser', version: '1.0.0' }));
+    await client.connect(transport);
+    const headers = { ...(gateway.auth.requestInit.headers as Record<string, string>), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId as string, 'mcp-protocol-version': '2025-06-18' };
+    const post = (body: unknown): Promise<string> => fetch(gateway.mcpUrl, { method: 'POST', headers, body: JSON.stringify(body) }).then((response) => response.text());
+    // Twenty seconds of work: its stream ends long before only if the cancel ends it.
+    const slow = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'mcp_fx_slow', arguments: { steps: 40, every: 500 } } };
+    let ended = false;
+    const first = post(slow).finally(() => (ended = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await post(slow)).toContain('its id is the id of a request already in flight');
+    await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9, reason: 'no longer needed' } });
+    await expect.poll(() => ended, { timeout: 8_000 }).toBe(true);
+    expect(await first).not.toContain('done after');
+  }, 60_000);
 });
