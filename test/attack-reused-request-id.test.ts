@@ -13,6 +13,17 @@ import { closeAfterEach, serveGateway } from './support/serve-gateway.js';
 
 const open = closeAfterEach();
 
+/** A session of a gateway serving the fixture's trusted `slow` tool: raw JSON-RPC POSTs in it, each resolving with its response's text. */
+async function trustedSession(): Promise<(body: unknown) => Promise<string>> {
+  const gateway = open.gateway(await serveGateway({ console: { enabled: false }, servers: { fx: { command: process.execPath, args: [UPSTREAM], trust: 'annotations', tools: { slow: { governed: false } } } } }));
+  const transport = new StreamableHTTPClientTransport(gateway.mcpUrl, gateway.auth);
+  const client = open.client(new Client({ name: 'id-reuser', version: '1.0.0' }));
+  await client.connect(transport);
+  const headers = { ...(gateway.auth.requestInit.headers as Record<string, string>), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId as string, 'mcp-protocol-version': '2025-06-18' };
+  const post = (body: unknown): Promise<string> => fetch(gateway.mcpUrl, { method: 'POST', headers, body: JSON.stringify(body) }).then((response) => response.text());
+  return post;
+}
+
 describe('attack: a request id reused while its call waits for a person', () => {
   it('the second request is refused, and closing the session withdraws the first call’s approval', async () => {
     // The fixture server is not trusted: its echo is governed, and asks a person in `ask` mode.
@@ -41,12 +52,7 @@ describe('attack: a request id reused while its call waits for a person', () => 
   // stream had taken the first's place, so the first call's answer was never delivered and its POST stayed open, a
   // connection held for good (about 250 such pairs fill the gateway's 256); a cancel of it closed nothing either.
   it("the first request still gets its own answer, on its own stream, after a duplicate of its id is refused", async () => {
-    const gateway = open.gateway(await serveGateway({ console: { enabled: false }, servers: { fx: { command: process.execPath, args: [UPSTREAM], trust: 'annotations', tools: { slow: { governed: false } } } } }));
-    const transport = new StreamableHTTPClientTransport(gateway.mcpUrl, gateway.auth);
-    const client = open.client(new Client({ name: 'id-reuser', version: '1.0.0' }));
-    await client.connect(transport);
-    const headers = { ...(gateway.auth.requestInit.headers as Record<string, string>), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId as string, 'mcp-protocol-version': '2025-06-18' };
-    const post = (body: unknown): Promise<string> => fetch(gateway.mcpUrl, { method: 'POST', headers, body: JSON.stringify(body) }).then((response) => response.text());
+    const post = await trustedSession();
     const slow = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'mcp_fx_slow', arguments: { steps: 3, every: 500 } } };
     const first = post(slow);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -57,12 +63,7 @@ describe('attack: a request id reused while its call waits for a person', () => 
   }, 60_000);
 
   it('a cancel of the first request, after a duplicate of its id was refused, still ends its stream', async () => {
-    const gateway = open.gateway(await serveGateway({ console: { enabled: false }, servers: { fx: { command: process.execPath, args: [UPSTREAM], trust: 'annotations', tools: { slow: { governed: false } } } } }));
-    const transport = new StreamableHTTPClientTransport(gateway.mcpUrl, gateway.auth);
-    const client = open.client(new Client({ name: 'id-reuser', version: '1.0.0' }));
-    await client.connect(transport);
-    const headers = { ...(gateway.auth.requestInit.headers as Record<string, string>), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId as string, 'mcp-protocol-version': '2025-06-18' };
-    const post = (body: unknown): Promise<string> => fetch(gateway.mcpUrl, { method: 'POST', headers, body: JSON.stringify(body) }).then((response) => response.text());
+    const post = await trustedSession();
     // Twenty seconds of work: its stream ends long before only if the cancel ends it.
     const slow = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'mcp_fx_slow', arguments: { steps: 40, every: 500 } } };
     let ended = false;
