@@ -99,10 +99,7 @@ export function createLinkedProtection(workspace: string): LinkedProtection {
         places.set(folded, { spelled: target, folder: stats === undefined || stats.isDirectory(), masked: masked || known?.masked === true });
         hold(path.dirname(folded));
       };
-      for (const link of found.filter(isLink)) note(link, true);
-      // The walk does not enter `.git`: the repository's code that is a link (`.git/hooks`, `.git/config`, a hook) is
-      // read here. The sandbox holds it read-only (`findRepositoryCode`), not masked.
-      for (const link of repositoryCodeLinks(workspace)) note(link, false);
+      for (const { link, masked } of protectedLinksOf(workspace, found)) note(link, masked);
     },
     walking(walk) {
       // The first walk is whichever comes first: the file tools' question waits for none after it.
@@ -121,4 +118,14 @@ export function createLinkedProtection(workspace: string): LinkedProtection {
   return protection;
 }
 
-const isLink = (entry: string): boolean => lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+/**
+ * The links that decide what a protected name is: the protected entries a
+ * walk found that are links (masked where they lead), and, since the walk
+ * does not enter `.git`, the repository's code that is a link (`.git/hooks`,
+ * `.git/config`, a hook), which the sandbox holds read-only
+ * (`findRepositoryCode`), not masked.
+ */
+export function protectedLinksOf(workspace: string, found: readonly string[]): { readonly link: string; readonly masked: boolean }[] {
+  const isLink = (entry: string): boolean => lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+  return [...found.filter(isLink).map((link) => ({ link, masked: true })), ...repositoryCodeLinks(workspace).map((link) => ({ link, masked: false }))];
+}

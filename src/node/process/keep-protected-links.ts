@@ -1,7 +1,7 @@
 import { lstatSync, readlinkSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { followLinks } from '../fs/follow-links.js';
-import { repositoryCodeLinks } from './find-repository-code.js';
+import { protectedLinksOf } from '../fs/linked-protection.js';
 import type { FoundProtectedFiles } from './find-protected-files.js';
 import { fromWorkspace, moveAside } from './move-aside.js';
 
@@ -53,8 +53,7 @@ export function createLinkKeeper(workspace: string): LinkKeeper {
  */
 export function keptLinksOf(workspace: string, walked: FoundProtectedFiles): KeptLinks {
   const kept = new Map<string, string>();
-  for (const start of [...walked.paths, ...repositoryCodeLinks(workspace)]) {
-    if (linkText(start) === undefined) continue;
+  for (const { link: start } of protectedLinksOf(workspace, walked.paths)) {
     // Every link on the real way, each read where it lies (`followLinks`); of a loop, the links that make it. One outside
     // the workspace too: in the `full` scope a command can re-point it.
     for (const link of followLinks(start).links) {
