@@ -198,7 +198,7 @@ describe('attack: a repository ships the journal\'s signing key, with journal.si
 
     // The clone holds the journal and the key beside it: under the victim's home the signatures prove nothing.
     const verified = await runCli(['--json', 'audit', 'verify'], workspace, undefined, { HOME: victim });
-    const report = JSON.parse(verified.stdout) as { ok: boolean; rows: number; firstBadRow?: unknown; key: { trusted: boolean; fingerprint: string } };
+    const report = JSON.parse(verified.stdout) as { ok: boolean; rows: number; firstBadRow?: unknown; key: { trusted: boolean; fingerprint: string }; journal: { id: string } };
     expect(verified.code).toBe(1);
     expect(report).toMatchObject({ ok: false, key: { trusted: false, fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown } });
     // The chain's own findings are still reported: it is whole, under a key nobody here vouches for.
@@ -228,10 +228,13 @@ describe('attack: a repository ships the journal\'s signing key, with journal.si
     expect(linked.code).toBe(2);
     expect(`${linked.stdout}${linked.stderr}`).toContain('link');
 
-    // Once the victim records the author's key, by the fingerprint shown, the journal verifies.
+    // Once the victim records the author's key, by the fingerprint shown, and adopts the author's journal, by the id
+    // shown (the journal is the author's too), the journal verifies.
     rmSync(keyFile);
     writeFileSync(keyFile, authorsKey, { mode: 0o600 });
     expect((await runCli(['audit', 'trust-key', '--yes', '--fingerprint', report.key.fingerprint], workspace, undefined, { HOME: victim })).code).toBe(0);
+    expect((await runCli(['--json', 'audit', 'verify'], workspace, undefined, { HOME: victim })).code).toBe(1);
+    expect((await runCli(['audit', 'trust-journal', '--yes', '--id', report.journal.id], workspace, undefined, { HOME: victim })).code).toBe(0);
     const trusted = await runCli(['--json', 'audit', 'verify'], workspace, undefined, { HOME: victim });
     expect(trusted.code).toBe(0);
     expect(JSON.parse(trusted.stdout)).toMatchObject({ ok: true, key: { trusted: true, fingerprint: report.key.fingerprint } });
@@ -297,11 +300,22 @@ describe('attack: a repository ships the journal file under another name, or rea
     expect(readFileSync(join(workspace, 'cache.db'), 'utf8')).toBe('');
   });
 
-  it('a journal readable by every user (0644), as a clone leaves it, is made private before anything is written to it', async () => {
+  it('a journal readable by every user (0644), as a clone leaves it: the start is refused, and nothing is written to it', async () => {
     const home = attackHome();
     const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask' });
     mkdirSync(join(workspace, '.toolgate'), { mode: 0o700 });
     writeFileSync(join(workspace, '.toolgate', 'journal.db'), '', { mode: 0o644 });
+    chmodSync(join(workspace, '.toolgate', 'journal.db'), 0o644);
+
+    // The gateway's own journal it is not: before, it wrote the user's calls into the file, made private first.
+    expect(await startOnce(workspace, home)).toMatchObject({ ok: false, error: { kind: 'config', message: expect.stringContaining("was not made by this user's toolgate") as unknown } });
+    expect(lstatSync(join(workspace, '.toolgate', 'journal.db')).size).toBe(0);
+  });
+
+  it("the user's own journal, left readable by every user (0644) as a copy or a restore leaves it, is made private before anything is written to it", async () => {
+    const home = attackHome();
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask' });
+    expect(await startOnce(workspace, home)).toHaveProperty('mcp');
     chmodSync(join(workspace, '.toolgate', 'journal.db'), 0o644);
 
     expect(await startOnce(workspace, home)).toHaveProperty('mcp');

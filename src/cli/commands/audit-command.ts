@@ -21,11 +21,14 @@ import { formatTable, type CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { keyFileOf, openJournalToRead } from '../runtime/open-journal-to-read.js';
 import { signingKeyToVerify, vouchSigningKey } from '../runtime/vouch-signing-key.js';
+import { journalRecord, openVouchedJournal, refuseUnvouchedJournal } from '../runtime/vouch-journal.js';
 import { terminalJson, terminalLine } from '../terminal-text.js';
 import { isProcessAlive } from '../../node/process/is-process-alive.js';
 
 function openAudit(config: ResolvedConfig): ReturnType<typeof createJournalAudit> {
   if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path} yet: it is created by the first governed call.`);
+  // The author's rows of a journal a workspace arrived with are not this user's history.
+  refuseUnvouchedJournal(config);
   return createJournalAudit(config.journal.path);
 }
 
@@ -117,8 +120,10 @@ export interface AuditVerifyOptions {
  * hash chain (and signatures) and compare it with the anchor (the journal's
  * own `journal.anchor` by default); a broken chain or a journal that does not
  * match its anchor exits non-zero, naming the first bad row or the case.
- * With `journal.sign`, so does a signing key this user's toolgate did not
- * make nor record (`key.trusted: false`), the chain's findings reported all the same.
+ * So does a journal this user's toolgate neither made nor adopted
+ * (`journal.trusted: false`) and, with `journal.sign`, a signing key it did
+ * not make nor record (`key.trusted: false`), the chain's findings reported
+ * all the same.
  */
 export async function runAuditVerify(config: ResolvedConfig, options: AuditVerifyOptions, output: CliOutput): Promise<number> {
   if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path} yet.`);
@@ -138,13 +143,17 @@ export async function runAuditVerify(config: ResolvedConfig, options: AuditVerif
     const missing = anchorFile !== undefined && anchor?.anchor === undefined;
     // Signatures under a key this user's toolgate did not make prove only that its holder wrote the rows.
     const untrusted = key !== undefined && !key.trusted;
-    const ok = result.ok && !(missing && options.strict === true) && !untrusted;
+    // And a whole chain in a journal a workspace arrived with, only that its author wrote it.
+    const id = journal.journalId;
+    const journalReport = { file: config.journal.path, id: id ?? null, trusted: id !== undefined && journalRecord(config).vouches(config.journal.path, id) };
+    const ok = result.ok && !(missing && options.strict === true) && !untrusted && journalReport.trusted;
     const finding = 'anchor' in result ? (result as AnchoredVerifyResult).anchor : undefined;
     const anchorReport = anchorFile === undefined ? undefined : { file: anchorFile, ...(finding === undefined ? { missing: true } : finding) };
     const keyReport = key === undefined ? undefined : { file: key.file, trusted: key.trusted, fingerprint: key.fingerprint };
-    output.result({ ...result, ok, ...(keyReport === undefined ? {} : { key: keyReport }), ...(anchorReport === undefined ? {} : { anchor: anchorReport }), unresolved }, () =>
+    output.result({ ...result, ok, journal: journalReport, ...(keyReport === undefined ? {} : { key: keyReport }), ...(anchorReport === undefined ? {} : { anchor: anchorReport }), unresolved }, () =>
       [
         `${describeVerification(result)}${untrusted && result.ok ? ', under a signing key this user does not vouch for' : ''}`,
+        ...(journalReport.trusted ? [] : [untrustedJournalLine(journalReport)]),
         ...(keyReport === undefined ? [] : [keyLine(keyReport)]),
         ...(anchorFile === undefined ? ['anchor: not checked (--no-anchor)'] : []),
         ...(missing ? [`${options.strict === true ? 'failed' : 'warning'}: no anchor at ${anchorFile}: a cut tail or a replaced file cannot be detected`] : []),
@@ -156,6 +165,10 @@ export async function runAuditVerify(config: ResolvedConfig, options: AuditVerif
   } finally {
     journal.close();
   }
+}
+
+function untrustedJournalLine(journal: { readonly file: string; readonly id: string | null }): string {
+  return `failed: the journal ${journal.file}${journal.id === null ? '' : ` (journal ${journal.id})`} was not made by this user's toolgate: a workspace can arrive with a journal its author wrote, and a whole chain then proves only that its author wrote it. If your toolgate wrote it, adopt it with \`toolgate audit trust-journal\`.`;
 }
 
 function keyLine(key: { readonly file: string; readonly trusted: boolean; readonly fingerprint: string }): string {
@@ -253,7 +266,7 @@ export async function runAuditResolve(config: ResolvedConfig, claimId: string, o
   if (config.journal.sign) requireSigningKey(config.journal.path);
   // Never with a key the repository shipped: rows its author could forge.
   const vouchOpenedKey = vouchSigningKey(config);
-  const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, sign: config.journal.sign, anchor: anchorPathFor(config.journal.path) });
+  const journal = openVouchedJournal(config, () => createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, sign: config.journal.sign, anchor: anchorPathFor(config.journal.path) }));
   try {
     vouchOpenedKey(journal);
     const claim = (await listClaims(journal)).find((candidate) => candidate.claimId === claimId);
@@ -291,7 +304,7 @@ export async function runAuditSignTail(config: ResolvedConfig, options: { readon
   // Signed with the key already there, never one made now.
   requireSigningKey(config.journal.path);
   const vouchOpenedKey = vouchSigningKey(config);
-  const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, sign: true, anchor: anchorPathFor(config.journal.path), onAnchorProblem: () => undefined });
+  const journal = openVouchedJournal(config, () => createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, sign: true, anchor: anchorPathFor(config.journal.path), onAnchorProblem: () => undefined }));
   try {
     vouchOpenedKey(journal);
     const tail = journal.unsignedTail();

@@ -5,7 +5,7 @@ import type { RunTask } from './run-task.js';
 // Each command's module loads when the command runs: the program starts without the journal and the gateway.
 const auditCommand = () => import('../commands/audit-command.js');
 
-/** `audit tail`, `show`, `verify`, `unresolved`, `resolve`, `sign-tail`, `trust-key` and `export`: read, verify and settle the journal. */
+/** `audit tail`, `show`, `verify`, `unresolved`, `resolve`, `sign-tail`, `trust-key`, `trust-journal` and `export`: read, verify and settle the journal. */
 export function addAuditCommands(program: Command, run: RunTask): void {
   const audit = program.command('audit').description('read and verify the journal');
   audit
@@ -64,6 +64,14 @@ export function addAuditCommands(program: Command, run: RunTask): void {
     .option('--fingerprint <sha256>', 'with --yes: the fingerprint it printed; a key swapped since is not recorded')
     .action((options: { yes?: boolean; fingerprint?: string }) =>
       run(async (output, config) => (await import('../commands/trust-key-command.js')).runAuditTrustKey(config(), { yes: options.yes === true, ...(options.fingerprint === undefined ? {} : { fingerprint: options.fingerprint }) }, output)),
+    );
+  audit
+    .command('trust-journal')
+    .description("adopt the journal as yours, for one made before toolgate recorded the journals it makes, or your own from another machine: names it by its id and what it holds, and adopts it with --yes --id ID")
+    .option('--yes', 'adopt it: your toolgate wrote this journal')
+    .option('--id <id>', 'with --yes: the journal id it printed; a journal swapped since is not adopted')
+    .action((options: { yes?: boolean; id?: string }) =>
+      run(async (output, config) => (await import('../commands/trust-journal-command.js')).runAuditTrustJournal(config(), { yes: options.yes === true, ...(options.id === undefined ? {} : { id: options.id }) }, output)),
     );
   audit
     .command('export')

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { anchorPathFor, createSqliteJournal, type SqliteJournal } from '../../journal/sqlite/index.js';
 import { SIGNING_KEY_FILE } from '../../journal/sqlite/receipt-signer.js';
 import type { ResolvedConfig } from '../config/config-types.js';
+import { openVouchedJournal } from './vouch-journal.js';
 
 /** Where the journal's signing key is kept: `keys/` beside the journal. */
 export const keyFileOf = (journalPath: string): string => join(dirname(journalPath), 'keys', SIGNING_KEY_FILE);
@@ -16,9 +17,10 @@ export const journalFilesOf = (journalPath: string): string[] => [journalPath, `
  * `journal.sign` is on and the key is there, so the journal acts only on
  * rows the key vouches for (a receipt changed in the file is not replayed
  * as the call's answer), and never a key made now, which would vouch for
- * rows nobody checked.
+ * rows nobody checked. Only a journal this user's toolgate made, or the user
+ * adopted (`openVouchedJournal`).
  */
 export function openJournalToRead(config: ResolvedConfig): SqliteJournal {
   const keyed = config.journal.sign && existsSync(keyFileOf(config.journal.path));
-  return createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, ...(keyed ? { sign: true } : {}) });
+  return openVouchedJournal(config, () => createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, ...(keyed ? { sign: true } : {}) }));
 }

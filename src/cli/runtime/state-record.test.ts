@@ -38,6 +38,19 @@ describe('stateRecord', () => {
     expect(record.vouches(join(workspace, 'keys', 'key.pem'), 'OTHER')).toBe(false);
   });
 
+  it('runs exclusively one action at a time, whose own errors are its own, not the folder\'s', () => {
+    const { config, home, workspace } = setup();
+    const record = stateRecord(config, home, 'journals.json');
+    // Remember inside it: its rewrite takes a lock of its own.
+    expect(record.exclusively(() => (record.remember(join(workspace, 'journal.db'), 'id'), 'made'))).toBe('made');
+    expect(record.vouches(join(tmpdir(), 'moved', 'journal.db'), 'id')).toBe(true);
+    const missing = Object.assign(new Error('no such file'), { code: 'ENOENT' });
+    expect(() => record.exclusively(() => {
+      throw missing;
+    })).toThrow(missing);
+    expect(existsSync(join(home, '.config', 'toolgate', 'journals.json.exclusive.lock'))).toBe(false);
+  });
+
   it('vouches for nothing when the record is not JSON', () => {
     const { config, home, workspace } = setup();
     const record = stateRecord(config, home, 'http-tokens.json');

@@ -21,31 +21,39 @@ export interface StateRecord {
   vouches(file: string, text: string): boolean;
   remember(file: string, text: string): void;
   forget(file: string): void;
+  /**
+   * Run `action` while no other process of this user runs one for the same
+   * record: a toolgate that makes a file and then records it does both in
+   * here, so one that finds the file meanwhile and asks again in here finds
+   * it recorded.
+   */
+  exclusively<T>(action: () => T): T;
 }
 
 /**
  * `http-tokens.json` (the workspace tokens) or `console-locators.json` (the
  * console locators) in `home`'s toolgate folder, each kept by the file's
- * path; or `journal-keys.json` (the journal signing keys), kept by the key's
- * own digest, so a workspace moved elsewhere keeps its key.
+ * path; or `journal-keys.json` (the journal signing keys) and
+ * `journals.json` (the journals, by their id), kept by the key's or the id's
+ * own digest, so a workspace moved elsewhere keeps its key and its journal.
  */
-export function stateRecord(config: ResolvedConfig, home: string, name: 'http-tokens.json' | 'console-locators.json' | 'journal-keys.json'): StateRecord {
+export function stateRecord(config: ResolvedConfig, home: string, name: 'http-tokens.json' | 'console-locators.json' | 'journal-keys.json' | 'journals.json'): StateRecord {
   const record = join(userStateFolder(config, home), name);
-  const byContent = name === 'journal-keys.json';
+  const byContent = name === 'journal-keys.json' || name === 'journals.json';
+  // Its own lock, apart from the rewrite's, which `remember` takes inside it.
+  const exclusively = <T>(action: () => T): T => underLock(`${record}.exclusive.lock`, action);
   // Rewritten whole, atomically, mode 0600, under a lock beside it: two gateways starting at once, or `serve` beside
   // `audit trust-key`, each read, change and write the record, and without the lock one would drop the other's entry.
-  const rewrite = (change: (entries: Record<string, string>) => void): void => {
-    try {
-      mkdirSync(dirname(record), { recursive: true, mode: 0o700 });
-      withLockFileSync(`${record}.lock`, () => {
-        const entries = readRecord(record);
-        change(entries);
+  const rewrite = (change: (entries: Record<string, string>) => void): void =>
+    underLock(`${record}.lock`, () => {
+      const entries = readRecord(record);
+      change(entries);
+      try {
         writeFileAtomicSync(record, `${JSON.stringify(entries, null, 2)}\n`, { mode: 0o600 });
-      });
-    } catch (error) {
-      throw unwritableFolder(dirname(record), error) ?? error;
-    }
-  };
+      } catch (error) {
+        throw unwritableFolder(dirname(record), error) ?? error;
+      }
+    });
   if (byContent) {
     return {
       vouches: (_file, text) => readRecord(record)[sha256(text)] !== undefined,
@@ -53,6 +61,7 @@ export function stateRecord(config: ResolvedConfig, home: string, name: 'http-to
       forget: (file) => rewrite((entries) => {
         for (const [digest, where] of Object.entries(entries)) if (where === resolve(file)) delete entries[digest];
       }),
+      exclusively,
     };
   }
   return {
@@ -61,7 +70,26 @@ export function stateRecord(config: ResolvedConfig, home: string, name: 'http-to
     forget: (file) => {
       if (readRecord(record)[resolve(file)] !== undefined) rewrite((entries) => delete entries[resolve(file)]);
     },
+    exclusively,
   };
+}
+
+/**
+ * Run `action` holding `lock`, in the user's toolgate folder (made if
+ * missing). A folder where the lock cannot be taken is
+ * `StateFolderUnwritable`; what `action` throws is its own.
+ */
+function underLock<T>(lock: string, action: () => T): T {
+  let ran = false;
+  try {
+    mkdirSync(dirname(lock), { recursive: true, mode: 0o700 });
+    return withLockFileSync(lock, () => {
+      ran = true;
+      return action();
+    });
+  } catch (error) {
+    throw (ran ? undefined : unwritableFolder(dirname(lock), error)) ?? error;
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, linkSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,12 @@ describe('createSqliteJournal: the files it finds', () => {
     linkSync(join(dir, 'other-name'), join(dir, name));
     expect(() => createSqliteJournal(join(dir, 'journal.db'), { onUnresolved: () => undefined })).toThrow(`${name} must not have another hard link`);
     expect(statSync(join(dir, 'other-name')).size).toBe(0);
+  });
+
+  it.each(['journal.db', 'journal.db-wal'])('refuses %s that is a named pipe, at once: SQLite would wait on it, or read it as a broken disk', (name) => {
+    const dir = folder();
+    execFileSync('mkfifo', [join(dir, name)]);
+    expect(() => createSqliteJournal(join(dir, 'journal.db'), { onUnresolved: () => undefined })).toThrow(`${name} must be a regular file`);
   });
 
   it('makes a journal others may read private before it opens it', () => {

@@ -217,6 +217,8 @@ function journalFileProblem(member: string): string | undefined {
   const stats = lstatSync(member, { throwIfNoEntry: false });
   if (stats === undefined) return undefined;
   if (stats.isSymbolicLink()) return 'must not be a symbolic link';
+  // A named pipe there would hold the open (or SQLite's first read) for good, and a device is no journal.
+  if (!stats.isFile()) return 'must be a regular file';
   if (stats.nlink > 1) return 'must not have another hard link (another name of the file would show every receipt)';
   if ((stats.mode & 0o077) === 0) return undefined;
   try {

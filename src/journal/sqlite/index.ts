@@ -10,4 +10,5 @@ export { anchorPathFor, readJournalAnchor, type JournalAnchor } from './journal-
 export type { AnchorCase } from './describe-anchor-case.js';
 export type { AnchorFinding, AnchoredVerifyResult } from './verify-against-anchor.js';
 export { sweepRetention, type SweepRetentionOptions, type SweepRetentionResult, type RetentionDirectory } from '../sweep-retention.js';
+export { readJournalId } from './read-journal-id.js';
 export { createJournalAudit, describeVerification, type AuditEntry, type AuditFilter, type JournalAudit } from './create-journal-audit.js';
