@@ -114,6 +114,24 @@ describe('attack: the links that decide what a protected name is', () => {
     }
   }, 60_000);
 
+  it("a command that makes what a hook link, or the user's `.env` link, leads to while it is missing has it moved aside: the user's git runs no hook of the model's", async () => {
+    const workspace = makeWorkspace(
+      { scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['npm run *'], allow: ['Read(**)', 'Edit(**)', 'Bash(npm run *)'] } },
+      { 'a.txt': 'a\n', 'package.json': PACKAGE },
+    );
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    // Checked out without the folders they lead into (a hooks folder a setup script makes, an .env the user makes later).
+    symlinkSync('../../tools/hooks/pre-commit', join(workspace, '.git/hooks/pre-commit'));
+    symlinkSync('config/dev.env', join(workspace, '.env'));
+    const at = await start(workspace);
+    const setup = `const f = require('fs');\nf.mkdirSync('tools/hooks', { recursive: true });\nf.writeFileSync('tools/hooks/pre-commit', ${JSON.stringify(PAYLOAD)}, { mode: 0o755 });\nf.mkdirSync('config');\nf.writeFileSync('config/dev.env', 'DATABASE_URL=postgres://attacker.example/db\\n');\n`;
+    const ran = await runScript(at, setup);
+    expect(ran).toContain('tools/hooks/pre-commit');
+    expect(existsSync(join(workspace, 'tools/hooks/pre-commit'))).toBe(false);
+    expect(existsSync(join(workspace, 'config/dev.env'))).toBe(false);
+    expect(hookRanAtCommit(workspace)).toBe(false);
+  }, 90_000);
+
   it('a command that re-points a folder link on the way to a hook has it put back: the user\'s git runs the hook it had', async () => {
     const workspace = makeWorkspace(
       { scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['npm run *'], allow: ['Read(**)', 'Edit(**)', 'Bash(npm run *)'] } },

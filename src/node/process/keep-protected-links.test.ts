@@ -29,11 +29,20 @@ describe('keptLinksOf', () => {
   it('keeps the protected links, the repository code that is a link, and the links on the way to where they lead', () => {
     const root = workspace();
     const kept = keptLinksOf(root, walked([path.join(root, '.env'), path.join(root, 'config')]));
-    expect(Object.fromEntries(kept)).toEqual({
+    expect(Object.fromEntries(kept.links)).toEqual({
       [path.join(root, '.env')]: 'config/dev.secrets',
       [path.join(root, '.git/hooks/pre-commit')]: '../../tools/hooks/pre-commit',
       [path.join(root, 'tools')]: 'shared/tools',
     });
+    expect(kept.unmade).toEqual([]);
+  });
+
+  it('names the protected links whose way ends, in the workspace, on nothing yet', () => {
+    const root = workspace();
+    symlinkSync('../../build/hooks/pre-push', path.join(root, '.git/hooks/pre-push'));
+    symlinkSync('/nonexistent-toolgate-outside/x', path.join(root, '.env.outside'));
+    const kept = keptLinksOf(root, walked([path.join(root, '.env'), path.join(root, '.env.outside')]));
+    expect(kept.unmade).toEqual([path.join(root, '.git/hooks/pre-push')]);
   });
   it('keeps a protected link however many protected files the walk found, and ends on a loop of links', () => {
     const root = workspace();
@@ -42,9 +51,9 @@ describe('keptLinksOf', () => {
     symlinkSync('loop-a/x', path.join(root, '.env.local'));
     const files = Array.from({ length: 2000 }, (_, index) => path.join(root, `key-${index}.pem`));
     const kept = keptLinksOf(root, walked([path.join(root, '.env'), ...files, path.join(root, '.env.local')]));
-    expect(kept.get(path.join(root, '.env'))).toBe('config/dev.secrets');
-    expect(kept.get(path.join(root, '.env.local'))).toBe('loop-a/x');
-    expect(kept.get(path.join(root, 'loop-b'))).toBe('loop-a');
+    expect(kept.links.get(path.join(root, '.env'))).toBe('config/dev.secrets');
+    expect(kept.links.get(path.join(root, '.env.local'))).toBe('loop-a/x');
+    expect(kept.links.get(path.join(root, 'loop-b'))).toBe('loop-a');
   });
 });
 
@@ -65,6 +74,28 @@ describe('restoreKeptLinks', () => {
     expect(readlinkSync(path.join(root, '.env'))).toBe('config/dev.secrets');
     expect(readlinkSync(path.join(root, 'tools'))).toBe('shared/tools');
     expect(existsSync(path.join(root, 'tools-held-by-toolgate/hooks'))).toBe(true);
+  });
+});
+
+describe('restoreKeptLinks: what a command makes where a protected link led to nothing', () => {
+  it('is moved aside, also when the command made a link on the way to a place of its own', () => {
+    const root = workspace();
+    symlinkSync('../../build/hooks/pre-push', path.join(root, '.git/hooks/pre-push'));
+    symlinkSync('../../gen/hooks/post-merge', path.join(root, '.git/hooks/post-merge'));
+    const kept = keptLinksOf(root, walked([path.join(root, '.env')]));
+    mkdirSync(path.join(root, 'build/hooks'), { recursive: true });
+    writeFileSync(path.join(root, 'build/hooks/pre-push'), '#!/bin/sh\ntouch PWNED\n', { mode: 0o755 });
+    mkdirSync(path.join(root, 'evil/hooks'), { recursive: true });
+    writeFileSync(path.join(root, 'evil/hooks/post-merge'), '#!/bin/sh\ntouch PWNED\n', { mode: 0o755 });
+    symlinkSync('evil', path.join(root, 'gen'));
+    const problem = restoreKeptLinks(root, kept);
+    expect(problem).toContain('toolgate moved ');
+    expect(problem).toContain('build/hooks/pre-push (where .git/hooks/pre-push leads) to build/hooks/pre-push-held-by-toolgate');
+    expect(problem).toContain('evil/hooks/post-merge (where .git/hooks/post-merge leads) to evil/hooks/post-merge-held-by-toolgate');
+    expect(existsSync(path.join(root, 'build/hooks/pre-push'))).toBe(false);
+    expect(existsSync(path.join(root, 'evil/hooks/post-merge'))).toBe(false);
+    // Nothing made there: nothing to say.
+    expect(restoreKeptLinks(root, keptLinksOf(root, walked([path.join(root, '.env')])))).toBeUndefined();
   });
 });
 

@@ -1,6 +1,7 @@
 import { lstatSync, readlinkSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { followLinks } from '../fs/follow-links.js';
+import { isInside } from '../fs/fs-jail.js';
 import { protectedLinksOf } from '../fs/linked-protection.js';
 import type { FoundProtectedFiles } from './find-protected-files.js';
 import { fromWorkspace, moveAside } from './move-aside.js';
@@ -8,8 +9,13 @@ import { fromWorkspace, moveAside } from './move-aside.js';
 /** What a link of the workspace a command replaced becomes: `<name>-held-by-toolgate`, beside it. */
 const MOVED_ASIDE_SUFFIX = '-held-by-toolgate';
 
-/** The links a command may not change, as they stood before it: each one's text. */
-export type KeptLinks = ReadonlyMap<string, string>;
+/** The links a command may not change, as they stood before it. */
+export interface KeptLinks {
+  /** Each link by its text. */
+  readonly links: ReadonlyMap<string, string>;
+  /** The protected links whose way led, in the workspace, to nothing yet: what a command makes there is moved aside. */
+  readonly unmade: readonly string[];
+}
 
 export interface LinkKeeper {
   /**
@@ -25,7 +31,7 @@ export interface LinkKeeper {
 }
 
 export function createLinkKeeper(workspace: string): LinkKeeper {
-  let accepted: KeptLinks = new Map();
+  let accepted: KeptLinks = { links: new Map(), unmade: [] };
   let running = 0;
   return {
     enter(walked) {
@@ -53,32 +59,49 @@ export function createLinkKeeper(workspace: string): LinkKeeper {
  */
 export function keptLinksOf(workspace: string, walked: FoundProtectedFiles): KeptLinks {
   const kept = new Map<string, string>();
+  const unmade: string[] = [];
   for (const { link: start } of protectedLinksOf(workspace, walked.paths)) {
     // Every link on the real way, each read where it lies (`followLinks`); of a loop, the links that make it. One outside
     // the workspace too: in the `full` scope a command can re-point it.
-    for (const link of followLinks(start).links) {
+    const way = followLinks(start);
+    for (const link of way.links) {
       const text = linkText(link);
       if (text !== undefined) kept.set(link, text);
     }
+    if (unmadeIn(workspace, way.target) !== undefined) unmade.push(start);
   }
-  return kept;
+  return { links: kept, unmade };
+}
+
+/** The place in the workspace a protected link's way ends on when nothing is there yet; undefined for any other end. */
+function unmadeIn(workspace: string, target: string | undefined): string | undefined {
+  return target !== undefined && isInside(workspace, target) && lstatSync(target, { throwIfNoEntry: false }) === undefined ? target : undefined;
 }
 
 /** The folders the kept links are in, each once: pinned in the sandbox (`BwrapArgsOptions.pinned`). */
-export function keptLinkFolders(links: KeptLinks | undefined): string[] {
-  return links === undefined ? [] : [...new Set([...links.keys()].map((link) => path.dirname(link)))];
+export function keptLinkFolders(kept: KeptLinks | undefined): string[] {
+  return kept === undefined ? [] : [...new Set([...kept.links.keys()].map((link) => path.dirname(link)))];
 }
 
 /**
  * After a command: each kept link it removed, or replaced with anything
  * else, is put back as it was (what stands in its place moved aside, as a
- * protected entry a command made is). Undefined when it changed none; else
- * why the call fails, naming what was put back, or what could not be.
+ * protected entry a command made is); then what it made where a protected
+ * link led to nothing (a hook that `.git/hooks/pre-commit` leads to, which
+ * the user's git would run at the next commit; what `.env` leads to) is
+ * moved aside: the sandbox holds or masks only what is there when a command
+ * starts. Undefined when it changed none; else why the call fails, naming
+ * what was put back or moved aside, or what could not be.
  */
 export function restoreKeptLinks(workspace: string, before: KeptLinks): string | undefined {
+  const problems = [linksPutBack(workspace, before.links), unmadeMovedAside(workspace, before.unmade)].filter((problem) => problem !== undefined);
+  return problems.length === 0 ? undefined : `the command ran, and ${problems.join('; and ')}`;
+}
+
+function linksPutBack(workspace: string, links: ReadonlyMap<string, string>): string | undefined {
   const restored: string[] = [];
   const failed: string[] = [];
-  for (const [link, text] of [...before].sort(([left], [right]) => (left < right ? -1 : 1))) {
+  for (const [link, text] of [...links].sort(([left], [right]) => (left < right ? -1 : 1))) {
     if (linkText(link) === text) continue;
     const name = fromWorkspace(workspace, link);
     const aside = lstatSync(link, { throwIfNoEntry: false }) === undefined ? 'gone' : moveAside(link, `${path.basename(link)}${MOVED_ASIDE_SUFFIX}`, workspace);
@@ -93,7 +116,26 @@ export function restoreKeptLinks(workspace: string, before: KeptLinks): string |
   if (restored.length === 0 && failed.length === 0) return undefined;
   const put = restored.length === 0 ? '' : `; toolgate put ${restored.join(', ')} back`;
   const left = failed.length === 0 ? '' : `; toolgate could not put ${failed.join(', ')} back: put them back before running git or starting an agent there`;
-  return `the command ran, and it removed or re-pointed links that decide what a protected name of the workspace is (a user's .env, a hook of the repository)${put}${left}`;
+  return `it removed or re-pointed links that decide what a protected name of the workspace is (a user's .env, a hook of the repository)${put}${left}`;
+}
+
+/** What a command made where a protected link (put back as it was) led to nothing, moved aside; undefined when it made nothing there. */
+function unmadeMovedAside(workspace: string, unmade: readonly string[]): string | undefined {
+  const moved: string[] = [];
+  const failed: string[] = [];
+  for (const start of unmade) {
+    // Followed again: a link the command made on the way (`tools` to a folder of its own) leads the way elsewhere now.
+    const target = followLinks(start).target;
+    if (target === undefined || !isInside(workspace, target) || lstatSync(target, { throwIfNoEntry: false }) === undefined) continue;
+    const aside = moveAside(target, `${path.basename(target)}${MOVED_ASIDE_SUFFIX}`, workspace);
+    const name = `${fromWorkspace(workspace, target)} (where ${fromWorkspace(workspace, start)} leads)`;
+    if (aside === 'failed') failed.push(name);
+    else if (aside !== 'gone') moved.push(`${name} to ${fromWorkspace(workspace, aside.to)}`);
+  }
+  if (moved.length === 0 && failed.length === 0) return undefined;
+  const aside = moved.length === 0 ? '' : `; toolgate moved ${moved.join(', ')} aside`;
+  const left = failed.length === 0 ? '' : `; toolgate could not move ${failed.join(', ')} aside: remove them before running git or starting an agent there`;
+  return `it made what a protected link of the workspace leads to, which was not there before it (a user's .env, a hook of the repository)${aside}${left}`;
 }
 
 /** The link's text, or undefined when it is no link. */
