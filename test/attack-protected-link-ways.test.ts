@@ -132,6 +132,17 @@ describe('attack: the links that decide what a protected name is', () => {
     expect(hookRanAtCommit(workspace)).toBe(false);
   }, 90_000);
 
+  it('an upstream write of what a hook link leads to while it is missing asks, though the rules allow the server', async () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto', policy: { allow: ['Read(**)', 'mcp__fs'] }, servers: { fs: { command: process.execPath, args: [FS, '.'] } } }, { 'a.txt': 'a\n' });
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    symlinkSync('../../tools/hooks/pre-commit', join(workspace, '.git/hooks/pre-commit'));
+    const at = await start(workspace);
+    await decideIfAsked(at.gateway, at.mcp, 'mcp_fs_create_directory', { path: 'tools/hooks' }, 'reject');
+    const written = await decideIfAsked(at.gateway, at.mcp, 'mcp_fs_write_file', { path: 'tools/hooks/pre-commit', content: PAYLOAD }, 'reject');
+    expect(written.card, `written without asking: ${text(written.result)}`).toBeDefined();
+    expect(hookRanAtCommit(workspace)).toBe(false);
+  }, 60_000);
+
   it('a command that re-points a folder link on the way to a hook has it put back: the user\'s git runs the hook it had', async () => {
     const workspace = makeWorkspace(
       { scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['npm run *'], allow: ['Read(**)', 'Edit(**)', 'Bash(npm run *)'] } },
