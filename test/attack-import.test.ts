@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, makeWorkspace, serveGateway, type ServedGateway } from './support/serve-gateway.js';
@@ -11,6 +13,7 @@ import { runCli } from './support/spawn-cli.js';
 // serve` with the MCP SDK client and checks the end effect on disk: a write the repository's rules would let
 // through without anybody asked.
 
+const EFFECT_SERVER = fileURLToPath(new URL('./fixtures/mcp/effect-server.mjs', import.meta.url));
 const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
 
 /** A gateway for one describe block, closed after it. */
@@ -162,6 +165,36 @@ describe("attack import: a repository's ask outranks the operator's deny", () =>
 
   it('policy explain says denied, naming the configuration\'s rule', async () => {
     const explained = await runCli(['policy', 'explain', 'write_file', '{"path":"planted.txt","content":"x"}', '--json'], opened().gateway.workspace);
+    expect(JSON.parse(explained.stdout) as { decision: string }).toMatchObject({ decision: 'denied' });
+  });
+});
+
+describe('attack import: a Gemini CLI deny of every tool of a server whose name holds an underscore', () => {
+  // Gemini CLI reads `mcp_<server>_*` with the server as everything between `mcp_` and the final `_*`, so it denies
+  // every tool of `ops_prod`. The importer read the name as a wildcard Gemini CLI matches only literally, left the deny
+  // out, and the operator's allow of the server ran the change.
+  const scratch = mkdtempSync(join(tmpdir(), 'toolgate-attack-import-effect-'));
+  const marker = join(scratch, 'applied.txt');
+  const opened = shareGateway(
+    {
+      mode: 'auto',
+      servers: {
+        ops_prod: { command: process.execPath, args: [EFFECT_SERVER, marker, join(scratch, 'no-hold')] },
+        ops_dev: { command: process.execPath, args: [EFFECT_SERVER, join(scratch, 'dev.txt'), join(scratch, 'no-hold')] },
+      },
+      policy: { allow: ['mcp__ops_prod'], imports: [{ from: 'gemini', path: '.gemini/policies/team.toml' }] },
+    },
+    { '.gemini/policies/team.toml': '[[rule]]\ntoolName = "mcp_ops_prod_*"\ndecision = "deny"\npriority = 500\n' },
+  );
+
+  it('the deny refuses every tool of the server, as Gemini CLI does: it is not served, and a call changes nothing', async () => {
+    // The server beside it, which the file does not name, is served: the gateway has listed its upstreams.
+    await expect.poll(async () => (await opened().mcp.listTools()).tools.map((tool) => tool.name), { timeout: 10_000 }).toContain('mcp_ops_dev_apply_change');
+    expect((await opened().mcp.listTools()).tools.map((tool) => tool.name)).not.toContain('mcp_ops_prod_apply_change');
+    const result = await opened().mcp.callTool({ name: 'mcp_ops_prod_apply_change', arguments: { change: 'drop-prod-db' } });
+    expect(text(result)).not.toContain('applied');
+    expect(existsSync(marker)).toBe(false);
+    const explained = await runCli(['--json', 'policy', 'explain', 'mcp_ops_prod_apply_change', '{"change":"drop-prod-db"}'], opened().gateway.workspace);
     expect(JSON.parse(explained.stdout) as { decision: string }).toMatchObject({ decision: 'denied' });
   });
 });

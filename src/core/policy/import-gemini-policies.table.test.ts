@@ -104,6 +104,11 @@ toolName = "google_web_search"
 subagent = "researcher"
 decision = "deny"
 priority = 10
+
+[[rule]]
+toolName = "mcp_ops_prod_*"
+decision = "deny"
+priority = 100
 `;
 
 type Kind = 'allow' | 'ask' | 'deny' | 'none';
@@ -173,6 +178,9 @@ const CASES: Case[] = [
   // A fully qualified mcp_ name is that tool.
   tool('mcp_jira_delete_project', { server: 'jira' }, 'deny', NAMES),
   tool('mcp_jira_list', { server: 'jira' }, 'none', NAMES),
+  // A server wildcard names the server up to the final `_*`, underscores and all.
+  tool('mcp_ops_prod_apply_change', { server: 'ops_prod' }, 'deny', ENGINE),
+  tool('mcp_ops_status', { server: 'ops' }, 'none', ENGINE),
   // toolAnnotations cannot be read: the annotation-scoped allow on mcp_* is not imported.
   tool('mcp_other_read', { server: 'other' }, 'none', ENGINE),
   // interactive = false does not apply to an interactive import; subagent rules not to the main agent.
@@ -184,7 +192,7 @@ const RANK: Record<Kind, number> = { none: 1, allow: 0, ask: 1, deny: 2 };
 
 describe('Gemini CLI policy import: decision table', () => {
   const imported = importGeminiPolicies([{ tier: 'user', document: parse(POLICY), file: 'table.toml' }]);
-  const policy = createPolicy({ rules: imported.rules, allowedCommandGlobs: ['*'], allowedDomains: ['example.com'], mcpServers: ['github', 'gitlab', 'jira', 'other'] });
+  const policy = createPolicy({ rules: imported.rules, allowedCommandGlobs: ['*'], allowedDomains: ['example.com'], mcpServers: ['github', 'gitlab', 'jira', 'other', 'ops', 'ops_prod'] });
 
   test('holds at least 100 cases', () => {
     expect(CASES.length + TIER_CASES.length).toBeGreaterThanOrEqual(100);

@@ -308,7 +308,9 @@ function toolgateTools(rule: GeminiRule, decision: RuleDecision, warn: (text: st
     if (name === '*') add('*');
     else if (Object.hasOwn(GEMINI_TOOLS, name)) for (const each of GEMINI_TOOLS[name] ?? []) add(each);
     else if (name === 'mcp_*') add('mcp_*');
-    else if (/^mcp_[^_]+_\*$/.test(name)) add(`mcp__${name.slice(4, -2)}`);
+    // A server wildcard: Gemini CLI takes the server as everything between `mcp_` and the final `_*`, underscores
+    // and all (`mcp_ops_prod_*` is every tool of `ops_prod`); one that holds a `*` it compares literally.
+    else if (/^mcp_[^*]+_\*$/.test(name)) add(`mcp__${name.slice(4, -2)}`);
     else if (/^mcp_[^_]+_.+$/.test(name) && !name.includes('*')) {
       // Gemini CLI reads `mcp_{server}_{tool}` with the server ending at the first `_`.
       const [, server, tool] = /^mcp_([^_]+)_(.+)$/.exec(name) as RegExpExecArray;
