@@ -285,31 +285,42 @@ describe('attack: a repository ships remembered rules in .toolgate/policy.json',
 });
 
 describe('attack: a repository ships the journal file under another name, or readable by every user', () => {
-  it.each([
-    ['hard-linked to cache.db in the workspace, which tools read (grep -r) without naming it', (workspace: string) => linkSync(join(workspace, 'cache.db'), join(workspace, '.toolgate', 'journal.db'))],
-    ['its write-ahead log hard-linked to a workspace file', (workspace: string) => linkSync(join(workspace, 'cache.db'), join(workspace, '.toolgate', 'journal.db-wal'))],
-  ])('a journal %s refuses the start: the receipts and results it keeps would be read by others', async (_name, plant) => {
+  it('a journal hard-linked to cache.db in the workspace, which tools read (grep -r) without naming it, refuses the start: the receipts and results it keeps would be read by others', async () => {
     const home = attackHome();
     const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask' }, { 'cache.db': '' });
     chmodSync(join(workspace, 'cache.db'), 0o600);
     mkdirSync(join(workspace, '.toolgate'), { mode: 0o700 });
-    plant(workspace);
+    linkSync(join(workspace, 'cache.db'), join(workspace, '.toolgate', 'journal.db'));
 
     const answer = await startOnce(workspace, home);
     expect(answer).toMatchObject({ ok: false, error: { kind: 'config', message: expect.stringContaining('journal') as unknown } });
     expect(readFileSync(join(workspace, 'cache.db'), 'utf8')).toBe('');
   });
 
-  it('a journal readable by every user (0644), as a clone leaves it: the start is refused, and nothing is written to it', async () => {
+  it('a write-ahead log hard-linked to a workspace file, with no journal: it is moved aside, and nothing is written to that file', async () => {
+    const home = attackHome();
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask' }, { 'cache.db': '' });
+    chmodSync(join(workspace, 'cache.db'), 0o600);
+    mkdirSync(join(workspace, '.toolgate'), { mode: 0o700 });
+    linkSync(join(workspace, 'cache.db'), join(workspace, '.toolgate', 'journal.db-wal'));
+
+    // A log where a journal is made is none of the journal's: the gateway sets it aside, and its own log is its own file.
+    expect(await startOnce(workspace, home)).toHaveProperty('mcp');
+    expect(existsSync(join(workspace, '.toolgate', 'journal.db-wal-held-by-toolgate'))).toBe(true);
+    expect(readFileSync(join(workspace, 'cache.db'), 'utf8')).toBe('');
+  });
+
+  it('a journal readable by every user (0644), as a clone leaves it, is not written to: a private journal of the gateway\'s own is made in its place', async () => {
     const home = attackHome();
     const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'ask' });
     mkdirSync(join(workspace, '.toolgate'), { mode: 0o700 });
     writeFileSync(join(workspace, '.toolgate', 'journal.db'), '', { mode: 0o644 });
     chmodSync(join(workspace, '.toolgate', 'journal.db'), 0o644);
 
-    // The gateway's own journal it is not: before, it wrote the user's calls into the file, made private first.
-    expect(await startOnce(workspace, home)).toMatchObject({ ok: false, error: { kind: 'config', message: expect.stringContaining("was not made by this user's toolgate") as unknown } });
-    expect(lstatSync(join(workspace, '.toolgate', 'journal.db')).size).toBe(0);
+    // An empty file holds no journal: it is moved aside, untouched, and the gateway makes its own.
+    expect(await startOnce(workspace, home)).toHaveProperty('mcp');
+    expect(lstatSync(join(workspace, '.toolgate', 'journal.db-held-by-toolgate')).size).toBe(0);
+    expect(lstatSync(join(workspace, '.toolgate', 'journal.db')).mode & 0o777).toBe(0o600);
   });
 
   it("the user's own journal, left readable by every user (0644) as a copy or a restore leaves it, is made private before anything is written to it", async () => {

@@ -4,30 +4,24 @@
 // write on after them. Each case here was one the gateway took as the user's journal.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSqliteJournal } from '../src/journal/sqlite/index.js';
 import { useAttackHomes } from './support/attack-workspace.js';
+import { authorsWorkspace, CHANGE, useServeAs } from './support/authors-journal.js';
 import { connectClient, makeWorkspace } from './support/serve-gateway.js';
-import { gatewayAuth, runCli, startCli, type RunningCli } from './support/spawn-cli.js';
+import { gatewayAuth, runCli } from './support/spawn-cli.js';
 
-const EFFECT_SERVER = fileURLToPath(new URL('./fixtures/mcp/effect-server.mjs', import.meta.url));
-const CHANGE = { name: 'mcp_fx_apply_change', arguments: { change: 'rename the release branch' } };
 const attackHome = useAttackHomes('toolgate-shipped-journal-home');
-const running: RunningCli[] = [];
-afterEach(async () => {
-  await Promise.allSettled(running.splice(0).map((cli) => cli.stop()));
-});
+const serve = useServeAs();
 
 const NOT_THIS_USERS = "was not made by this user's toolgate";
 const digestOf = (file: string): string => (existsSync(file) ? createHash('sha256').update(readFileSync(file)).digest('hex') : 'missing');
 const journalFiles = (workspace: string): string[] => ['journal.db', 'journal.db-wal', 'journal.anchor'].map((name) => join(workspace, '.toolgate', name));
 const stateOf = (workspace: string): string[] => journalFiles(workspace).map(digestOf);
-/** Every chained row's hash, read without writing: what verify, which checkpoints the log it read, leaves as it was. */
+/** Every chained row's hash, read without writing. */
 function rowsOf(workspace: string): string[] {
   const db = new Database(join(workspace, '.toolgate', 'journal.db'), { readonly: true });
   try {
@@ -35,42 +29,6 @@ function rowsOf(workspace: string): string[] {
   } finally {
     db.close();
   }
-}
-
-/** `toolgate serve` over HTTP in `workspace` as the user whose home is `home`: its start-up document, or how it failed. */
-async function serve(workspace: string, home: string): Promise<{ cli: RunningCli; started: Record<string, unknown> | undefined }> {
-  const cli = startCli(['--json', 'serve', '--http', '0'], workspace, { HOME: home });
-  running.push(cli);
-  const started = await cli.ready.catch(() => undefined);
-  return { cli, started };
-}
-
-/**
- * The author's workspace: an upstream change allowed to run without a person, started through the author's gateway,
- * which is then killed with the effect under way. Its journal holds the author's receipts and a claim left open.
- */
-async function authorsWorkspace(): Promise<{ workspace: string; marker: string }> {
-  const author = attackHome();
-  const outside = mkdtempSync(join(tmpdir(), 'toolgate-shipped-journal-effect-'));
-  const marker = join(outside, 'marker.txt');
-  const held = join(outside, 'hold');
-  writeFileSync(held, '');
-  const workspace = makeWorkspace(
-    { mode: 'auto', servers: { fx: { command: process.execPath, args: [EFFECT_SERVER, marker, held] } }, policy: { rules: [{ tool: 'mcp_fx_apply_change', decision: 'allow' }] } },
-    { 'notes.md': 'notes\n' },
-  );
-  expect((await runCli(['call', 'read_file', '{"path":"notes.md"}'], workspace, undefined, { HOME: author })).code).toBe(0);
-  const first = await serve(workspace, author);
-  const { client } = await connectClient(new URL(String(first.started?.mcp)), 'author', undefined, gatewayAuth(first.started ?? {}));
-  const pending = client.callTool(CHANGE).catch((error: unknown) => error);
-  await expect.poll(() => (existsSync(marker) ? readFileSync(marker, 'utf8') : ''), { timeout: 30_000 }).toContain('rename the release branch');
-  first.cli.child.kill('SIGKILL');
-  await new Promise((resolve) => first.cli.child.once('exit', resolve));
-  await client.close();
-  await pending;
-  rmSync(held);
-  writeFileSync(marker, '');
-  return { workspace, marker };
 }
 
 /** The workspace as an archive carries it to another user: every file, the journal's included, as it was. */
@@ -82,7 +40,7 @@ function unpacked(workspace: string): string {
 
 describe('attack: a workspace arrives with the journal its author wrote, and no git to say so', () => {
   it('the gateway does not start on it, nothing reads it as the user\'s, and only the user adopts it', async () => {
-    const { workspace: authors, marker } = await authorsWorkspace();
+    const { workspace: authors, marker } = await authorsWorkspace(serve, attackHome());
     const workspace = unpacked(authors);
     const victim = attackHome();
     const before = stateOf(workspace);
@@ -132,7 +90,7 @@ describe('attack: a workspace arrives with the journal its author wrote, and no 
   }, 90_000);
 
   it("the user's own journal, with the author's copied over it: refused, though the user's toolgate made a journal there", async () => {
-    const { workspace: authors } = await authorsWorkspace();
+    const { workspace: authors } = await authorsWorkspace(serve, attackHome());
     const victim = attackHome();
     const own = makeWorkspace({ mode: 'auto' }, { 'notes.md': 'mine\n' });
     expect((await runCli(['call', 'read_file', '{"path":"notes.md"}'], own, undefined, { HOME: victim })).code).toBe(0);
@@ -155,7 +113,9 @@ describe('attack: a workspace arrives with the journal its author wrote, and no 
 
     // A journal written by the library, or by a toolgate from before this record: named, and adopted by its id.
     const older = makeWorkspace({ mode: 'auto' }, { 'notes.md': 'older\n' });
-    createSqliteJournal(join(older, '.toolgate', 'journal.db')).close();
+    const library = createSqliteJournal(join(older, '.toolgate', 'journal.db'));
+    await library.append({ type: 'call-refused', at: Date.now(), data: { tool: 'read_file' } });
+    library.close();
     const refused = await runCli(['call', 'read_file', '{"path":"notes.md"}'], older, undefined, { HOME: home });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('toolgate audit trust-journal');

@@ -94,11 +94,12 @@ describe('attack: a model writes escapes into what the CLI prints from the journ
   it('audit tail and audit verify show a forged row whose tool erases the line above it, written out', async () => {
     const dir = workspace({ scope: 'workspace-write', mode: 'auto', policy: { allow: ['Write(**)', 'Read(**)'] } });
     writeFileSync(join(dir, 'notes.md'), 'inside\n');
-    expect((await runCli(['call', 'read_file', '{"path":"notes.md"}'], dir)).code).toBe(0);
-    // A writer without the key rewrites the row: its tool moves the cursor up and erases the row before it.
+    for (let call = 0; call < 2; call += 1) expect((await runCli(['call', 'read_file', '{"path":"notes.md"}'], dir)).code).toBe(0);
+    // A writer without the key rewrites a row below the last (the journal's last row is the one its toolgate checks as
+    // it opens it): its tool moves the cursor up and erases the row before it.
     const journal = join(dir, '.toolgate', 'journal.db');
     const trigger = execFileSync('sqlite3', [journal, `SELECT sql FROM sqlite_master WHERE name = 'receipts_no_update'`], { encoding: 'utf8' });
-    execFileSync('sqlite3', [journal, `DROP TRIGGER receipts_no_update; UPDATE receipts SET body = replace(body, '"tool":"read_file"', '"tool":"read_file\\u001b[1A\\u001b[2K\\u009b2K"'); ${trigger.trim()};`]);
+    execFileSync('sqlite3', [journal, `DROP TRIGGER receipts_no_update; UPDATE receipts SET body = replace(body, '"tool":"read_file"', '"tool":"read_file\\u001b[1A\\u001b[2K\\u009b2K"') WHERE seq = (SELECT min(seq) FROM receipts); ${trigger.trim()};`]);
     const tail = await runCli(['audit', 'tail'], dir);
     expect(tail.code).toBe(0);
     // Before: the forged row erased the table's header and hid itself.

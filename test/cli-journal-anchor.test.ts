@@ -74,8 +74,11 @@ describe('toolgate audit verify with the anchor every gateway process keeps', ()
     tamper(dir, 'DELETE FROM events WHERE seq > (SELECT max(seq) FROM receipts) - 1; DELETE FROM receipts WHERE seq = (SELECT max(seq) FROM receipts);');
     const after = rows(dir);
     expect(after).toBeLessThan(before);
-    // The shorter chain is whole on its own: only the anchor shows the cut.
-    expect((await verify(dir, '--no-anchor')).code).toBe(0);
+    // The shorter chain is whole on its own, but it no longer holds the row this user's toolgate saw it end on (kept in
+    // the user's home), and the anchor shows the cut by its counts.
+    const unanchored = await verify(dir, '--no-anchor');
+    expect(unanchored.code).toBe(1);
+    expect(unanchored.stdout).toContain("is not as this user's toolgate left it: it no longer holds row #");
     const result = await verify(dir);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`journal does not match its anchor: cut tail: the journal has ${after} rows, the anchor recorded ${before}`);
@@ -133,6 +136,11 @@ describe('toolgate audit verify with the anchor every gateway process keeps', ()
     const local = JSON.parse(readFileSync(anchorOf(dir), 'utf8')) as Record<string, unknown>;
     const head = query(dir, 'SELECT seq || \' \' || hash FROM receipts ORDER BY seq DESC LIMIT 1').split(' ');
     writeFileSync(anchorOf(dir), JSON.stringify({ ...local, rows: Number(head[0]), head: head[1], at: Date.now() }));
+    // The row this user's toolgate saw the journal end on, kept in the user's home, is gone: that catches it too. Such an
+    // attacker can also adopt the cut journal as the user's: then only the copy kept elsewhere does.
+    expect((await verify(dir)).code).toBe(1);
+    const { id } = JSON.parse((await runCli(['--json', 'audit', 'trust-journal'], dir)).stdout) as { id: string };
+    expect((await runCli(['audit', 'trust-journal', '--yes', '--id', id], dir)).code).toBe(0);
     expect((await verify(dir)).code).toBe(0);
     const caught = await verify(dir, '--anchor', copy);
     expect(caught.code).toBe(1);

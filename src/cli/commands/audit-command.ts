@@ -1,27 +1,14 @@
 import { createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { hostname, userInfo } from 'node:os';
 import { ToolgateError, type ClaimResolution, type UnresolvedClaim } from '../../core/internal.js';
-import {
-  anchorPathFor,
-  createJournalAudit,
-  createSqliteJournal,
-  describeVerification,
-  readJournalAnchor,
-  type AnchoredVerifyResult,
-  type AnchorFinding,
-  type AuditEntry,
-  type AuditFilter,
-  type JournalAnchor,
-  type SqliteJournal,
-} from '../../journal/sqlite/index.js';
+import { anchorPathFor, createJournalAudit, type AuditEntry, type AuditFilter, type SqliteJournal } from '../../journal/sqlite/index.js';
 import { CliError } from '../cli-error.js';
 import { formatTable, type CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { keyFileOf, openJournalToRead } from '../runtime/open-journal-to-read.js';
-import { signingKeyToVerify, vouchSigningKey } from '../runtime/vouch-signing-key.js';
-import { journalRecord, openVouchedJournal, refuseUnvouchedJournal } from '../runtime/vouch-journal.js';
+import { vouchSigningKey } from '../runtime/vouch-signing-key.js';
+import { openVouchedJournal, refuseUnvouchedJournal } from '../runtime/vouch-journal.js';
 import { terminalJson, terminalLine } from '../terminal-text.js';
 import { isProcessAlive } from '../../node/process/is-process-alive.js';
 
@@ -108,92 +95,6 @@ function requireSigningKey(journalPath: string): void {
   }
 }
 
-export interface AuditVerifyOptions {
-  /** An anchor file to check against; `false` skips the anchor; undefined: the journal's own, when it exists. */
-  readonly anchor?: string | false;
-  /** Rows beyond the anchor, and a missing anchor, fail. */
-  readonly strict?: boolean;
-}
-
-/**
- * `toolgate audit verify [--anchor FILE | --no-anchor] [--strict]`: walk the
- * hash chain (and signatures) and compare it with the anchor (the journal's
- * own `journal.anchor` by default); a broken chain or a journal that does not
- * match its anchor exits non-zero, naming the first bad row or the case.
- * So does a journal this user's toolgate neither made nor adopted
- * (`journal.trusted: false`) and, with `journal.sign`, a signing key it did
- * not make nor record (`key.trusted: false`), the chain's findings reported
- * all the same.
- */
-export async function runAuditVerify(config: ResolvedConfig, options: AuditVerifyOptions, output: CliOutput): Promise<number> {
-  if (!existsSync(config.journal.path)) throw new CliError('usage', `No journal at ${config.journal.path} yet.`);
-  const anchorFile = options.anchor === false ? undefined : options.anchor === undefined ? anchorPathFor(config.journal.path) : resolve(options.anchor);
-  const anchor = anchorFile === undefined ? undefined : loadAnchor(anchorFile, options.anchor !== undefined);
-  const progress = output.progress('verifying the journal chain');
-  // Read once, and checked with as read: a key swapped after this is not the one the signatures are checked with.
-  const key = config.journal.sign ? signingKeyToVerify(config) : undefined;
-  // Opened without `anchor`: verifying never writes the anchor it checks. With the key, the seals a running writer left
-  // past its last signature are checked too; the key is never made, nor signed with.
-  const journal = createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, ...(key === undefined ? {} : { verifyKey: key.pem }) });
-  try {
-    const result = anchor?.anchor === undefined ? await journal.verify() : await journal.verify({ anchor: anchor.anchor, strictAnchor: options.strict === true });
-    progress.done();
-    const unresolved = await journal.unresolved();
-    // Without an anchor a cut tail or a replaced file cannot be seen; strict makes that a failure too.
-    const missing = anchorFile !== undefined && anchor?.anchor === undefined;
-    // Signatures under a key this user's toolgate did not make prove only that its holder wrote the rows.
-    const untrusted = key !== undefined && !key.trusted;
-    // And a whole chain in a journal a workspace arrived with, only that its author wrote it.
-    const id = journal.journalId;
-    const journalReport = { file: config.journal.path, id: id ?? null, trusted: id !== undefined && journalRecord(config).vouches(config.journal.path, id) };
-    const ok = result.ok && !(missing && options.strict === true) && !untrusted && journalReport.trusted;
-    const finding = 'anchor' in result ? (result as AnchoredVerifyResult).anchor : undefined;
-    const anchorReport = anchorFile === undefined ? undefined : { file: anchorFile, ...(finding === undefined ? { missing: true } : finding) };
-    const keyReport = key === undefined ? undefined : { file: key.file, trusted: key.trusted, fingerprint: key.fingerprint };
-    output.result({ ...result, ok, journal: journalReport, ...(keyReport === undefined ? {} : { key: keyReport }), ...(anchorReport === undefined ? {} : { anchor: anchorReport }), unresolved }, () =>
-      [
-        `${describeVerification(result)}${untrusted && result.ok ? ', under a signing key this user does not vouch for' : ''}`,
-        ...(journalReport.trusted ? [] : [untrustedJournalLine(journalReport)]),
-        ...(keyReport === undefined ? [] : [keyLine(keyReport)]),
-        ...(anchorFile === undefined ? ['anchor: not checked (--no-anchor)'] : []),
-        ...(missing ? [`${options.strict === true ? 'failed' : 'warning'}: no anchor at ${anchorFile}: a cut tail or a replaced file cannot be detected`] : []),
-        ...(finding === undefined ? [] : [anchorLine(finding, anchorFile as string)]),
-        ...unresolved.map((claim) => `unresolved claim ${claim.claimId}: ${claim.toolName} (call ${claim.callId}) since ${new Date(claim.startedAt).toISOString()}; see \`toolgate audit unresolved\``),
-      ].join('\n'),
-    );
-    return ok ? 0 : 1;
-  } finally {
-    journal.close();
-  }
-}
-
-function untrustedJournalLine(journal: { readonly file: string; readonly id: string | null }): string {
-  return `failed: the journal ${journal.file}${journal.id === null ? '' : ` (journal ${journal.id})`} was not made by this user's toolgate: a workspace can arrive with a journal its author wrote, and a whole chain then proves only that its author wrote it. If your toolgate wrote it, adopt it with \`toolgate audit trust-journal\`.`;
-}
-
-function keyLine(key: { readonly file: string; readonly trusted: boolean; readonly fingerprint: string }): string {
-  if (key.trusted) return `signing key ${key.file}: ${key.fingerprint}, this user's`;
-  return `failed: the signing key ${key.file} (${key.fingerprint}) was not made by this user's toolgate: a repository can ship a journal with the key that signed it, and its signatures then prove nothing. If you made this key, record it with \`toolgate audit trust-key\`.`;
-}
-
-/** The anchor file, read. A file that is there but not an anchor is a failure to report, never a reason to skip the check. */
-function loadAnchor(file: string, named: boolean): { anchor: JournalAnchor | undefined } {
-  let anchor: JournalAnchor | undefined;
-  try {
-    anchor = readJournalAnchor(file);
-  } catch (error) {
-    throw new CliError('tool', `The anchor ${file} cannot be read: ${error instanceof Error ? error.message : String(error)}.`);
-  }
-  if (anchor === undefined && named) throw new CliError('usage', `No anchor at ${file}.`);
-  return { anchor };
-}
-
-function anchorLine(finding: AnchorFinding, file: string): string {
-  if (finding.case === 'matches') return `anchor ${file}: ${finding.message}`;
-  if (finding.case === 'beyond') return `warning: anchor ${file}: ${finding.message}`;
-  return `anchor ${file}: ${finding.message}`;
-}
-
 /** Whether the process that held a claim still runs: only a process on this host can be asked. */
 export type HolderState = 'running' | 'gone' | 'other-host' | 'unknown';
 
@@ -266,7 +167,7 @@ export async function runAuditResolve(config: ResolvedConfig, claimId: string, o
   if (config.journal.sign) requireSigningKey(config.journal.path);
   // Never with a key the repository shipped: rows its author could forge.
   const vouchOpenedKey = vouchSigningKey(config);
-  const journal = openVouchedJournal(config, () => createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, sign: config.journal.sign, anchor: anchorPathFor(config.journal.path) }));
+  const journal = openVouchedJournal(config, { onUnresolved: () => undefined, sign: config.journal.sign, anchor: anchorPathFor(config.journal.path) });
   try {
     vouchOpenedKey(journal);
     const claim = (await listClaims(journal)).find((candidate) => candidate.claimId === claimId);
@@ -304,7 +205,7 @@ export async function runAuditSignTail(config: ResolvedConfig, options: { readon
   // Signed with the key already there, never one made now.
   requireSigningKey(config.journal.path);
   const vouchOpenedKey = vouchSigningKey(config);
-  const journal = openVouchedJournal(config, () => createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, sign: true, anchor: anchorPathFor(config.journal.path), onAnchorProblem: () => undefined }));
+  const journal = openVouchedJournal(config, { onUnresolved: () => undefined, sign: true, anchor: anchorPathFor(config.journal.path), onAnchorProblem: () => undefined });
   try {
     vouchOpenedKey(journal);
     const tail = journal.unsignedTail();

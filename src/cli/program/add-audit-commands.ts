@@ -36,7 +36,7 @@ export function addAuditCommands(program: Command, run: RunTask): void {
     .option('--no-anchor', 'walk the chain alone')
     .option('--strict', 'fail on rows beyond the anchor and on a missing anchor')
     .action((options: { anchor: string | boolean; strict?: boolean }) =>
-      run(async (output, config) => (await auditCommand()).runAuditVerify(config(), { ...(options.anchor === false ? { anchor: false } : typeof options.anchor === 'string' ? { anchor: options.anchor } : {}), strict: options.strict === true }, output)),
+      run(async (output, config) => (await import('../commands/audit-verify-command.js')).runAuditVerify(config(), { ...(options.anchor === false ? { anchor: false } : typeof options.anchor === 'string' ? { anchor: options.anchor } : {}), strict: options.strict === true }, output)),
     );
   audit
     .command('unresolved')

@@ -22,7 +22,7 @@ import { createNodeHost } from '../../node/create-node-host.js';
 import type { NodeHost } from '../../node/node-host-types.js';
 import { createRulePersister } from '../../node/policy/policy-file.js';
 import { builtinTools } from '../../node/tools/builtin-tools.js';
-import { anchorPathFor, createSqliteJournal, type SqliteJournal } from '../../journal/sqlite/index.js';
+import { anchorPathFor, type SqliteJournal } from '../../journal/sqlite/index.js';
 import { refuseTrackedJournal } from './refuse-tracked-journal.js';
 import { openVouchedJournal } from './vouch-journal.js';
 import { createApprovalQueue, type ApprovalQueue } from '../../console/approval-queue.js';
@@ -204,7 +204,7 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
   refuseTrackedJournal(config.workspace, config.journal.path);
   // Every process that writes the journal keeps its anchor, so `audit verify` can tell a cut tail or a replaced file.
   // Never one a workspace arrived with: its author's rows would pass for this user's, its claims hold this user's calls.
-  const journal = asConfigError(() => openVouchedJournal(config, () => createSqliteJournal(config.journal.path, {
+  const journal = asConfigError(() => openVouchedJournal(config, {
     recordAll: options.recordAll ?? true,
     ...(config.journal.maxValueBytes === undefined ? {} : { maxRecordedValueBytes: config.journal.maxValueBytes }),
     sign: config.journal.sign && (config.journal.signEveryMs === undefined ? true : { signEveryMs: config.journal.signEveryMs }),
@@ -212,7 +212,7 @@ export async function openGateway(config: ResolvedConfig, options: OpenGatewayOp
     onUnresolved: (claims) => {
       if (claims.length > 0) warnings.push(`${claims.length} unresolved claim(s) in the journal: a call started and never settled, and the same action is refused until you resolve it (toolgate audit unresolved; toolgate audit resolve <claim> --as failed|done)`);
     },
-  })));
+  }));
   try {
     vouchOpenedKey(journal);
   } catch (error) {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { anchorPathFor, createSqliteJournal, type SqliteJournal } from '../../journal/sqlite/index.js';
+import { anchorPathFor, type SqliteJournal } from '../../journal/sqlite/index.js';
 import { SIGNING_KEY_FILE } from '../../journal/sqlite/receipt-signer.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { openVouchedJournal } from './vouch-journal.js';
@@ -22,5 +22,5 @@ export const journalFilesOf = (journalPath: string): string[] => [journalPath, `
  */
 export function openJournalToRead(config: ResolvedConfig): SqliteJournal {
   const keyed = config.journal.sign && existsSync(keyFileOf(config.journal.path));
-  return openVouchedJournal(config, () => createSqliteJournal(config.journal.path, { onUnresolved: () => undefined, ...(keyed ? { sign: true } : {}) }));
+  return openVouchedJournal(config, { onUnresolved: () => undefined, ...(keyed ? { sign: true } : {}) });
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load-config.js';
-import { stateRecord } from './state-record.js';
+import { recordFile, stateRecord } from './state-record.js';
 
 function setup() {
   const workspace = mkdtempSync(join(tmpdir(), 'toolgate-state-record-'));
@@ -38,12 +38,11 @@ describe('stateRecord', () => {
     expect(record.vouches(join(workspace, 'keys', 'key.pem'), 'OTHER')).toBe(false);
   });
 
-  it('runs exclusively one action at a time, whose own errors are its own, not the folder\'s', () => {
-    const { config, home, workspace } = setup();
-    const record = stateRecord(config, home, 'journals.json');
-    // Remember inside it: its rewrite takes a lock of its own.
-    expect(record.exclusively(() => (record.remember(join(workspace, 'journal.db'), 'id'), 'made'))).toBe('made');
-    expect(record.vouches(join(tmpdir(), 'moved', 'journal.db'), 'id')).toBe(true);
+  it('runs an exclusive action, a rewrite inside it, and leaves the action\'s own errors its own, not the folder\'s', () => {
+    const { config, home } = setup();
+    const record = recordFile(config, home, 'journals.json');
+    expect(record.exclusively(() => (record.rewrite((entries) => (entries.a = { rows: 1 })), 'made'))).toBe('made');
+    expect(record.read()).toEqual({ a: { rows: 1 } });
     const missing = Object.assign(new Error('no such file'), { code: 'ENOENT' });
     expect(() => record.exclusively(() => {
       throw missing;

@@ -21,56 +21,72 @@ export interface StateRecord {
   vouches(file: string, text: string): boolean;
   remember(file: string, text: string): void;
   forget(file: string): void;
+}
+
+/**
+ * `http-tokens.json` (the workspace tokens) or `console-locators.json` (the
+ * console locators) in `home`'s toolgate folder, each kept by the file's
+ * path; or `journal-keys.json` (the journal signing keys), kept by the key's
+ * own digest, so a workspace moved elsewhere keeps its key.
+ */
+export function stateRecord(config: ResolvedConfig, home: string, name: 'http-tokens.json' | 'console-locators.json' | 'journal-keys.json'): StateRecord {
+  const record = recordFile(config, home, name);
+  const read = (): Record<string, string> => Object.fromEntries(Object.entries(record.read()).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  if (name === 'journal-keys.json') {
+    return {
+      vouches: (_file, text) => read()[sha256(text)] !== undefined,
+      remember: (file, text) => record.rewrite((entries) => (entries[sha256(text)] = resolve(file))),
+      forget: (file) => record.rewrite((entries) => {
+        for (const [digest, where] of Object.entries(entries)) if (where === resolve(file)) delete entries[digest];
+      }),
+    };
+  }
+  return {
+    vouches: (file, text) => read()[resolve(file)] === sha256(text),
+    remember: (file, text) => record.rewrite((entries) => (entries[resolve(file)] = sha256(text))),
+    forget: (file) => {
+      if (read()[resolve(file)] !== undefined) record.rewrite((entries) => delete entries[resolve(file)]);
+    },
+  };
+}
+
+/** A record in the user's toolgate folder: a JSON object, read whole and rewritten whole. */
+export interface RecordFile {
+  /** Its entries; none when it is missing or unreadable (nothing is vouched for: fails closed). */
+  read(): Record<string, unknown>;
+  /**
+   * Rewritten whole, atomically, mode 0600, under a lock beside it: two
+   * gateways starting at once, or `serve` beside `audit trust-key`, each
+   * read, change and write the record, and without the lock one would drop
+   * the other's entry.
+   */
+  rewrite(change: (entries: Record<string, unknown>) => void): void;
   /**
    * Run `action` while no other process of this user runs one for the same
-   * record: a toolgate that makes a file and then records it does both in
+   * record, under a lock of its own (a `rewrite` inside it takes the
+   * other): a toolgate that makes a file and then records it does both in
    * here, so one that finds the file meanwhile and asks again in here finds
    * it recorded.
    */
   exclusively<T>(action: () => T): T;
 }
 
-/**
- * `http-tokens.json` (the workspace tokens) or `console-locators.json` (the
- * console locators) in `home`'s toolgate folder, each kept by the file's
- * path; or `journal-keys.json` (the journal signing keys) and
- * `journals.json` (the journals, by their id), kept by the key's or the id's
- * own digest, so a workspace moved elsewhere keeps its key and its journal.
- */
-export function stateRecord(config: ResolvedConfig, home: string, name: 'http-tokens.json' | 'console-locators.json' | 'journal-keys.json' | 'journals.json'): StateRecord {
+/** The record `name` in `home`'s toolgate folder. */
+export function recordFile(config: ResolvedConfig, home: string, name: string): RecordFile {
   const record = join(userStateFolder(config, home), name);
-  const byContent = name === 'journal-keys.json' || name === 'journals.json';
-  // Its own lock, apart from the rewrite's, which `remember` takes inside it.
-  const exclusively = <T>(action: () => T): T => underLock(`${record}.exclusive.lock`, action);
-  // Rewritten whole, atomically, mode 0600, under a lock beside it: two gateways starting at once, or `serve` beside
-  // `audit trust-key`, each read, change and write the record, and without the lock one would drop the other's entry.
-  const rewrite = (change: (entries: Record<string, string>) => void): void =>
-    underLock(`${record}.lock`, () => {
-      const entries = readRecord(record);
-      change(entries);
-      try {
-        writeFileAtomicSync(record, `${JSON.stringify(entries, null, 2)}\n`, { mode: 0o600 });
-      } catch (error) {
-        throw unwritableFolder(dirname(record), error) ?? error;
-      }
-    });
-  if (byContent) {
-    return {
-      vouches: (_file, text) => readRecord(record)[sha256(text)] !== undefined,
-      remember: (file, text) => rewrite((entries) => (entries[sha256(text)] = resolve(file))),
-      forget: (file) => rewrite((entries) => {
-        for (const [digest, where] of Object.entries(entries)) if (where === resolve(file)) delete entries[digest];
-      }),
-      exclusively,
-    };
-  }
   return {
-    vouches: (file, text) => readRecord(record)[resolve(file)] === sha256(text),
-    remember: (file, text) => rewrite((entries) => (entries[resolve(file)] = sha256(text))),
-    forget: (file) => {
-      if (readRecord(record)[resolve(file)] !== undefined) rewrite((entries) => delete entries[resolve(file)]);
-    },
-    exclusively,
+    read: () => readRecord(record),
+    rewrite: (change) =>
+      underLock(`${record}.lock`, () => {
+        const entries = readRecord(record);
+        change(entries);
+        try {
+          writeFileAtomicSync(record, `${JSON.stringify(entries, null, 2)}\n`, { mode: 0o600 });
+        } catch (error) {
+          throw unwritableFolder(dirname(record), error) ?? error;
+        }
+      }),
+    exclusively: (action) => underLock(`${record}.exclusive.lock`, action),
   };
 }
 
@@ -115,11 +131,10 @@ function unwritableFolder(folder: string, error: unknown): StateFolderUnwritable
   return unwritable && code !== undefined ? new StateFolderUnwritable(folder, code, error) : undefined;
 }
 
-function readRecord(record: string): Record<string, string> {
+function readRecord(record: string): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(readFileSync(record, 'utf8'));
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
-    return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
   } catch {
     // Missing or unreadable: nothing is vouched for (fails closed).
     return {};

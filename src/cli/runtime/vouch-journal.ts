@@ -1,88 +1,153 @@
 import { lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { readJournalId, type SqliteJournal } from '../../journal/sqlite/index.js';
+import { basename, dirname } from 'node:path';
+import { anchorPathFor, createSqliteJournal, journalFilesProblem, readJournalAnchor, readJournalFile, type SqliteJournal, type SqliteJournalOptions } from '../../journal/sqlite/index.js';
+import type { ChainHead } from '../../journal/sqlite/chain-types.js';
 import { ConfigurationError } from '../../core/internal.js';
+import { moveAside } from '../../node/process/move-aside.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
-import { stateRecord, type StateRecord } from './state-record.js';
+import { journalRecord, type JournalRecord } from './journal-record.js';
 
 /**
- * A workspace can arrive with a journal its author wrote: an archive
- * unpacked, a folder copied from another machine, where no git tracks it.
- * Its receipts would pass for this user's history in the audit trail and the
- * console, the claims its author left open would hold this user's actions
- * back, and the gateway would write on after the author's rows. So a journal
- * is used only when this user's toolgate made it, or the user adopted it
- * (`toolgate audit trust-journal`): `home`'s record keeps each journal's id
- * (`meta.journal_id`, random, made with the file), wherever it has moved.
+ * A workspace can arrive with a journal its author wrote (an archive
+ * unpacked, a folder copied; no git tracks it), or with files beside the
+ * user's own that SQLite reads into it (a write-ahead log, a rollback
+ * journal). Its receipts would pass for this user's history in the audit
+ * trail and the console, the claims its author left open would hold this
+ * user's actions back, and the gateway would write on after the author's
+ * rows. So a journal is used only when it is one this user's toolgate made,
+ * or the user adopted (`toolgate audit trust-journal`), as that toolgate
+ * left it: `journalRecord` keeps the row each journal last ended on, and the
+ * journal must still hold that row as written, its chain linking whole up
+ * to it when a write-ahead log lies beside it. The judgement is what a
+ * read-only connection sees, before anything opens the journal to write.
  */
-export function journalRecord(config: ResolvedConfig, home = homedir()): StateRecord {
-  return stateRecord(config, home, 'journals.json');
-}
+type Judgement = { readonly vouched: string } | { readonly unmade: true } | { readonly refused: CliError };
 
 /**
- * Open the configuration's journal with `open`, for a command that writes
- * it: one already there must be this user's (refused before anything is
- * opened, and the one opened must be the one asked about); one there is not
- * yet is made, and recorded, while no other toolgate of this user asks.
+ * Open the configuration's journal for a command that writes it, with
+ * `options`: one already there must be this user's, as it was left (the one
+ * opened must be the one judged); one not there yet, or one that holds no
+ * row and no id this user's toolgate knows (a toolgate stopped as it made
+ * it, an empty file), is made anew, and recorded, while no other toolgate of
+ * this user judges: what lay there before is moved aside
+ * (`<name>-held-by-toolgate`), an anchor and logs left beside it included,
+ * which belong to no journal of this user's. The row it ends on is recorded
+ * at the open and at the close.
  */
-export function openVouchedJournal(config: ResolvedConfig, open: () => SqliteJournal, home = homedir()): SqliteJournal {
+export function openVouchedJournal(config: ResolvedConfig, options: Omit<SqliteJournalOptions, 'onClose'>, home = homedir()): SqliteJournal {
   const file = config.journal.path;
   const record = journalRecord(config, home);
-  if (isThere(file)) return openKnown(file, record, open);
+  const first = judgeJournal(file, record);
+  if ('vouched' in first) return openAndRecord(file, record, options, first.vouched);
+  // Judged again while no other toolgate of this user makes a journal: one that does records it before it lets go.
   return record.exclusively(() => {
-    // Made by another toolgate of this user since: recorded already, in here.
-    if (isThere(file)) return openKnown(file, record, open);
-    const journal = open();
-    try {
-      const id = journal.journalId;
-      if (id === undefined) throw new CliError('config', `${file} lost its id as it was made: start again.`);
-      record.remember(file, id);
-      return journal;
-    } catch (error) {
-      journal.close();
-      throw error;
-    }
+    const found = judgeJournal(file, record);
+    if ('vouched' in found) return openAndRecord(file, record, options, found.vouched);
+    if ('refused' in found) throw found.refused;
+    setAside(file, record);
+    return openAndRecord(file, record, options, undefined);
   });
 }
 
-/** Throw unless the journal at the configuration's path, which is there, is this user's; its id when it is. */
+/** Throw unless the journal at the configuration's path, which is there, is this user's as it was left; its id when it is. */
 export function refuseUnvouchedJournal(config: ResolvedConfig, home = homedir()): string {
-  return vouchedIdOf(config.journal.path, journalRecord(config, home));
+  const file = config.journal.path;
+  const record = journalRecord(config, home);
+  const first = judgeJournal(file, record);
+  const found = 'vouched' in first ? first : record.exclusively(() => judgeJournal(file, record));
+  if ('vouched' in found) return found.vouched;
+  throw 'refused' in found ? found.refused : new CliError('usage', `${file} holds no journal of this user's yet: it is made by the first governed call.`);
 }
 
-function openKnown(file: string, record: StateRecord, open: () => SqliteJournal): SqliteJournal {
-  const id = vouchedIdOf(file, record);
-  const journal = open();
-  if (journal.journalId !== id) {
-    journal.close();
-    throw new CliError('config', `${file} changed while it was opened: start again.`);
-  }
-  return journal;
+/** Whether the journal at `file` is this user's, as it was left, for a command that reports on it; the id and why not, when it is not. */
+export function journalTrust(config: ResolvedConfig, home = homedir()): { readonly trusted: boolean; readonly why?: string } {
+  const found = judgeJournal(config.journal.path, journalRecord(config, home));
+  return 'vouched' in found ? { trusted: true } : { trusted: false, why: 'refused' in found ? found.refused.message : `${config.journal.path} holds no journal of this user's.` };
 }
 
-function vouchedIdOf(file: string, record: StateRecord): string {
-  let id: string | undefined;
+function judgeJournal(file: string, record: JournalRecord): Judgement {
+  // No journal there: what lies beside it (a log, an anchor) is no journal's, and is set aside as one is made.
+  const stats = lstatSync(file, { throwIfNoEntry: false });
+  if (stats === undefined || (stats.isFile() && stats.nlink === 1 && stats.size === 0)) return { unmade: true };
+  const problem = journalFilesProblem(file);
+  if (problem !== undefined) return { refused: new CliError('config', `${dirname(file)}: ${problem}. Move it aside and start again.`) };
   try {
-    id = readJournalId(file);
-    if (id !== undefined && record.vouches(file, id)) return id;
-    // A toolgate of this user may be making it this moment, and records it before it lets another ask: ask again then.
-    id = record.exclusively(() => readJournalId(file));
+    const reading = readJournalFile(file);
+    if (reading === undefined) return { refused: new CliError('config', `${file} cannot be read as a journal: move it aside and start again.`) };
+    const id = reading.id;
+    const head = id === undefined ? undefined : record.headOf(id);
+    if (id === undefined || head === undefined) return reading.head.seq === 0 ? { unmade: true } : { refused: notThisUsers(file, id) };
+    // A log beside the file can hold any page of it: then every row up to the recorded one must link.
+    const held = readJournalFile(file, { head, walk: (lstatSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 0 });
+    return held?.id === id && held.holds === true ? { vouched: id } : { refused: notAsLeft(file, id, head) };
   } catch (error) {
-    if (error instanceof ConfigurationError) throw new CliError('config', `${file} ${error.problemText}.`, { cause: error });
+    if (error instanceof ConfigurationError) return { refused: new CliError('config', `${file} ${error.problemText}.`, { cause: error }) };
     throw error;
   }
-  if (id !== undefined && record.vouches(file, id)) return id;
-  throw notThisUsers(file, id);
+}
+
+/** Open the journal, check it is journal `id` (any, for one made now), and record the row it ends on, now and at its close. */
+function openAndRecord(file: string, record: JournalRecord, options: Omit<SqliteJournalOptions, 'onClose'>, id: string | undefined): SqliteJournal {
+  let recorded: string | undefined;
+  const journal = createSqliteJournal(file, {
+    ...options,
+    onClose: (head) => {
+      try {
+        if (recorded !== undefined) record.remember(file, recorded, head);
+      } catch {
+        // The row recorded at the open still vouches for the journal, which only grew since.
+      }
+    },
+  });
+  try {
+    const opened = journal.journalId;
+    if (opened === undefined || (id !== undefined && opened !== id)) throw new CliError('config', `${file} changed while it was opened: start again.`);
+    record.remember(file, opened, journal.head());
+    recorded = opened;
+    return journal;
+  } catch (error) {
+    journal.close();
+    throw error;
+  }
+}
+
+/**
+ * What lies where a journal is made, moved aside: a file that holds no
+ * journal, and the logs of none. So is an anchor, but one of a journal this
+ * user's toolgate made: that journal was removed, and its anchor stays as
+ * the evidence (the new journal's keeper leaves it, and says so).
+ */
+function setAside(file: string, record: JournalRecord): void {
+  const anchor = anchorPathFor(file);
+  const ownAnchor = anchorOfOwnJournal(anchor, record);
+  for (const entry of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`, ...(ownAnchor ? [] : [anchor])]) {
+    if (lstatSync(entry, { throwIfNoEntry: false }) === undefined) continue;
+    if (moveAside(entry, `${basename(entry)}-held-by-toolgate`, dirname(file)) === 'failed') throw new CliError('config', `${entry} lies where the journal is made, and cannot be moved aside: move it and start again.`);
+  }
+}
+
+/** Whether the anchor at `anchor` names a journal this user's toolgate made or adopted; a file that is no anchor does not. */
+function anchorOfOwnJournal(anchor: string, record: JournalRecord): boolean {
+  try {
+    const id = readJournalAnchor(anchor)?.journal;
+    return id !== undefined && record.headOf(id) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 function notThisUsers(file: string, id: string | undefined): CliError {
   return new CliError(
     'config',
-    `${file}${id === undefined ? '' : ` (journal ${id})`} was not made by this user's toolgate: a workspace can arrive with a journal its author wrote (an archive, a copied folder), whose receipts would pass for your history and whose open claims would hold your actions back. Move the journal aside with its anchor and start again, or, if your toolgate wrote it, adopt it with \`toolgate audit trust-journal\`.`,
+    `${file}${id === undefined ? '' : ` (journal ${id})`} was not made by this user's toolgate: a workspace can arrive with a journal its author wrote (an archive, a copied folder), whose receipts would pass for your history and whose open claims would hold your actions back. Move the journal aside with the files beside it and start again, or, if your toolgate wrote it, adopt it with \`toolgate audit trust-journal\`.`,
   );
 }
 
-function isThere(file: string): boolean {
-  return lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+function notAsLeft(file: string, id: string, head: ChainHead): CliError {
+  return new CliError(
+    'config',
+    `${file} (journal ${id}) is not as this user's toolgate left it: it no longer holds row #${String(head.seq)}, on which it ended, as written, or its rows up to it no longer link. A file laid beside it (a write-ahead log) or in its place changed it, or rows were cut from its end. Move the journal aside with the files beside it and start again; \`toolgate audit verify\` names where its chain breaks. If it is your own journal as a power cut or a restore left it, check it so, then adopt it as it is now (\`toolgate audit trust-journal\`).`,
+  );
 }

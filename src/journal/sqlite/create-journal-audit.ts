@@ -35,6 +35,12 @@ export interface JournalAudit {
   attachment(handle: string): MediaHandle | undefined;
   /** How many receipts the journal holds (settled and refused). */
   count(): number;
+  /**
+   * How many claims are open: the latest claim row of their key still
+   * `claimed`, and no receipt naming them (as `OpenClaims` reads them), for a
+   * reader that does not open the journal to write.
+   */
+  openClaims(): number;
   close(): void;
 }
 
@@ -76,6 +82,10 @@ export function createJournalAudit(path: string): JournalAudit {
     SELECT listed.value AS attachment FROM receipts, json_each(receipts.body, '$.receipt.attachments') AS listed
     WHERE instr(receipts.body, @handle) > 0 AND json_extract(listed.value, '$.handle') = @handle
     ORDER BY receipts.seq DESC LIMIT 1`);
+  const open = db.prepare<[], { n: number }>(`
+    WITH latest AS (SELECT max(seq) AS seq FROM claims GROUP BY key)
+    SELECT count(*) AS n FROM latest JOIN claims ON claims.seq = latest.seq
+    WHERE claims.state = 'claimed' AND claims.claim_id NOT IN (SELECT claim_id FROM receipts WHERE claim_id IS NOT NULL)`);
   const total = db.prepare<[], { n: number }>(`SELECT (SELECT count(*) FROM receipts) + (SELECT count(*) FROM events WHERE type = 'call-refused') AS n`);
 
   const toEntry = (row: Row): AuditEntry => ({ receipt: JSON.parse(row.receipt) as ToolReceipt, chain: { position: row.seq, hash: row.hash, table: row.origin }, runId: row.run_id ?? undefined });
@@ -104,6 +114,7 @@ export function createJournalAudit(path: string): JournalAudit {
       return row === undefined ? undefined : recordableAttachment(JSON.parse(row.attachment));
     },
     count: () => total.get()?.n ?? 0,
+    openClaims: () => open.get()?.n ?? 0,
     close: () => db.close(),
   };
 }

@@ -3,7 +3,7 @@ import { chmodSync, linkSync, mkdtempSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSqliteJournal } from './create-sqlite-journal.js';
+import { createSqliteJournal, journalFilesProblem } from './create-sqlite-journal.js';
 
 const folder = (): string => mkdtempSync(join(tmpdir(), 'toolgate-journal-file-'));
 
@@ -20,6 +20,20 @@ describe('createSqliteJournal: the files it finds', () => {
     const dir = folder();
     execFileSync('mkfifo', [join(dir, name)]);
     expect(() => createSqliteJournal(join(dir, 'journal.db'), { onUnresolved: () => undefined })).toThrow(`${name} must be a regular file`);
+  });
+
+  it('names the files beside a journal that SQLite would read into it: a rollback journal beside pages, a log beside none', () => {
+    const dir = folder();
+    const file = join(dir, 'journal.db');
+    createSqliteJournal(file, { onUnresolved: () => undefined }).close();
+    expect(journalFilesProblem(file)).toBeUndefined();
+    writeFileSync(`${file}-journal`, 'pages of another file');
+    expect(journalFilesProblem(file)).toContain('journal.db-journal is there');
+    const bare = join(folder(), 'journal.db');
+    writeFileSync(`${bare}-wal`, 'frames of another file');
+    expect(journalFilesProblem(bare)).toContain('journal.db-wal is there without the journal it was written for');
+    writeFileSync(bare, '');
+    expect(journalFilesProblem(bare)).toContain('journal.db-wal is there without the journal it was written for');
   });
 
   it('makes a journal others may read private before it opens it', () => {

@@ -3,6 +3,7 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigurationError, type UnresolvedClaim } from '../../core/internal.js';
 import { AnchorKeeper } from './anchor-keeper.js';
+import type { ChainHead } from './chain-types.js';
 import { ChainStore } from './chain-store.js';
 import { DEFAULT_SIGN_EVERY_MS } from './commit-signing.js';
 import { loadReceiptSigner, loadSealVerifier, sealVerifierFromPem, verifierFromPem, type ReceiptVerifier } from './receipt-signer.js';
@@ -76,6 +77,12 @@ export interface SqliteJournalOptions {
   readonly anchor?: string;
   /** Called when the anchor cannot be kept (it no longer matches the file, or a write failed). Default: a warning on the console. */
   readonly onAnchorProblem?: (problem: string) => void;
+  /**
+   * Called as the journal closes, after its last commit, with the head it
+   * ends on: a caller that keeps its own record of the head (the CLI does, to
+   * tell its own journal from one changed or put in its place).
+   */
+  readonly onClose?: (head: ChainHead) => void;
 }
 
 /** What `createSqliteJournal` makes of its options for the journal it opens. */
@@ -85,6 +92,7 @@ export interface SqliteJournalSettings {
   readonly verifier: ReceiptVerifier | undefined;
   readonly anchor?: AnchorKeeper | undefined;
   readonly signingKeyCreated?: boolean;
+  readonly onClose?: ((head: ChainHead) => void) | undefined;
 }
 
 export const DEFAULT_JOURNAL_PATH = join('.toolgate', 'journal.db');
@@ -106,10 +114,8 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
   if (path === undefined && options.workspace !== undefined && !isAbsolute(options.workspace)) throw new ConfigurationError('workspace', 'must be an absolute path');
   const directory = dirname(file);
   if (!existsSync(directory)) mkdirSync(directory, { recursive: true, mode: 0o700 });
-  for (const member of [file, `${file}-wal`, `${file}-shm`]) {
-    const problem = journalFileProblem(member);
-    if (problem !== undefined) throw new ConfigurationError('path', `${basename(member)} ${problem}`);
-  }
+  const problem = membersProblem(file);
+  if (problem !== undefined) throw new ConfigurationError('path', problem);
   createPrivateFile(file);
   const db = new Database(file, { timeout: busyTimeoutMs });
   let checkpointer: WalCheckpointer | undefined;
@@ -138,7 +144,7 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
       store.onCommit(() => walCheckpointer.committed());
       store.onClose(() => walCheckpointer.close());
     }
-    const journal = new SqliteJournal(file, store, { coverage: options.recordAll === true ? 'all' : 'tiered', maxRecordedValueBytes, verifier, anchor, signingKeyCreated: signer?.keyCreated === true });
+    const journal = new SqliteJournal(file, store, { coverage: options.recordAll === true ? 'all' : 'tiered', maxRecordedValueBytes, verifier, anchor, signingKeyCreated: signer?.keyCreated === true, onClose: options.onClose });
     if (signer !== undefined) {
       // The key vouches for its head only: the rows below must chain up to it, or the journal would act on a forged one.
       // Every row is walked now, once, and handed to the journal's mirrors (`ChainStore.catchUp`); from then on each row
@@ -202,6 +208,40 @@ function reportUnresolved(claims: readonly UnresolvedClaim[], report: SqliteJour
   if (claims.length > 0) {
     console.warn(`toolgate: the journal holds ${claims.length} unresolved claim(s): a call may have started and never settled. They are not re-run; list them with journal.unresolved() and resolve each one.`);
   }
+}
+
+/** Why one of the journal's own files (the database, its write-ahead log, its shared memory) cannot be opened; see `journalFileProblem`. */
+function membersProblem(file: string): string | undefined {
+  for (const member of [file, `${file}-wal`, `${file}-shm`]) {
+    const problem = journalFileProblem(member);
+    if (problem !== undefined) return `${basename(member)} ${problem}`;
+  }
+  return undefined;
+}
+
+/**
+ * Why the journal at `file` is not to be opened as the files beside it
+ * stand; undefined when it can be. Each of its own files must be fit, as
+ * `createSqliteJournal` requires. And SQLite reads more than the file: it
+ * rolls a rollback journal (`-journal`) it finds beside it into the file,
+ * and replays a write-ahead log (`-wal`) into it, and neither says which
+ * file it belongs to. This journal runs in WAL mode: it makes a rollback
+ * journal only for a moment, as a new file turns to WAL, so one beside a
+ * file that holds pages is none of its own, but for a process making the
+ * file this moment; and a log beside a file that is not there yet, or is
+ * empty, was written by no journal there. A workspace can arrive with
+ * either, its pages an author's. `createSqliteJournal` does not ask this of
+ * the files beside it, as processes that make the same journal at once see
+ * each other's moment; a caller that makes its journals one at a time (the
+ * CLI, under a lock) asks it before it opens one.
+ */
+export function journalFilesProblem(file: string): string | undefined {
+  const own = membersProblem(file);
+  if (own !== undefined) return own;
+  const pages = lstatSync(file, { throwIfNoEntry: false })?.size ?? 0;
+  if (pages > 0 && lstatSync(`${file}-journal`, { throwIfNoEntry: false }) !== undefined) return `${basename(file)}-journal is there: a rollback journal is none of this journal's own (it runs in WAL mode), and SQLite would roll its pages into the file`;
+  if (pages === 0 && (lstatSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 0) return `${basename(file)}-wal is there without the journal it was written for: SQLite would replay it into the journal it makes`;
+  return undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 // `toolgate/sqlite`: the embedded journal (better-sqlite3 12), retention and audit helpers.
-export { createSqliteJournal, DEFAULT_JOURNAL_PATH, type SqliteJournalOptions } from './create-sqlite-journal.js';
+export { createSqliteJournal, DEFAULT_JOURNAL_PATH, journalFilesProblem, type SqliteJournalOptions } from './create-sqlite-journal.js';
 export { SqliteJournal } from './sqlite-journal.js';
 export { WalCheckpointer } from './wal-checkpointer.js';
 export type { ResolveClaimOptions } from './journal-claims.js';
@@ -10,5 +10,6 @@ export { anchorPathFor, readJournalAnchor, type JournalAnchor } from './journal-
 export type { AnchorCase } from './describe-anchor-case.js';
 export type { AnchorFinding, AnchoredVerifyResult } from './verify-against-anchor.js';
 export { sweepRetention, type SweepRetentionOptions, type SweepRetentionResult, type RetentionDirectory } from '../sweep-retention.js';
-export { readJournalId } from './read-journal-id.js';
+export { readJournalFile, type JournalFileReading } from './read-journal-file.js';
+export { verifyJournalFile } from './verify-journal-file.js';
 export { createJournalAudit, describeVerification, type AuditEntry, type AuditFilter, type JournalAudit } from './create-journal-audit.js';

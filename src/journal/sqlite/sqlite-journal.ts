@@ -391,7 +391,11 @@ export class SqliteJournal implements Journal {
     // The last commits' anchor, before the file closes.
     this.#settings.anchor?.flush();
     this.#closed = true;
-    this.#store.close();
+    try {
+      this.#settings.onClose?.(this.#store.head());
+    } finally {
+      this.#store.close();
+    }
   }
 
   #open(): void {
