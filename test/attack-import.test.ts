@@ -198,3 +198,19 @@ describe('attack import: a Gemini CLI deny of every tool of a server whose name 
     expect(JSON.parse(explained.stdout) as { decision: string }).toMatchObject({ decision: 'denied' });
   });
 });
+
+describe('attack import: a Claude Code deny of a folder pattern and a nested copy of the folder', () => {
+  // Claude Code reads a deny of `secrets/**` at any depth, nested copies too. The importer anchored it at the root, and
+  // `vendor/pkg/secrets/nested.txt` was read.
+  const settings = `${JSON.stringify({ permissions: { deny: ['Read(secrets/**)'] } })}\n`;
+  const opened = shareGateway(
+    { scope: 'workspace-write', mode: 'auto', policy: { imports: [{ from: 'claude', path: '.claude/settings.json' }] } },
+    { '.claude/settings.json': settings, 'secrets/top.txt': 'TOP-SECRET\n', 'vendor/pkg/secrets/nested.txt': 'NESTED-SECRET\n' },
+  );
+
+  it.each([['secrets/top.txt', 'TOP-SECRET'], ['vendor/pkg/secrets/nested.txt', 'NESTED-SECRET']])('read_file %s is refused', async (path, secret) => {
+    const result = await opened().mcp.callTool({ name: 'read_file', arguments: { path } });
+    expect(text(result)).toContain('refused by policy rule');
+    expect(text(result)).not.toContain(secret);
+  });
+});

@@ -164,3 +164,42 @@ describe('Claude Code settings import: never looser than Claude Code', () => {
     );
   });
 });
+
+// Calls Claude Code denies or asks for where the importer once let them run. Each row expects Claude Code's decision
+// or a stricter one.
+const AT_ANY_DEPTH = 'Configure permissions › Read and Edit (a deny or ask of secrets/** matches a folder secrets at any depth)';
+type StricterCase = readonly [name: string, tool: string, target: Record<string, unknown>, atLeast: 'ask' | 'deny', source: string];
+const STRICTER_SETTINGS = {
+  permissions: {
+    allow: ['Read(**)', 'Edit(**)', 'Read(src/**)'],
+    ask: ['Read(drafts/**)'],
+    deny: ['Read(secrets/**)', 'Edit(build/**)', 'Read(./top/**)', 'Read(config/keys/**)'],
+  },
+};
+const STRICTER_CASES: StricterCase[] = [
+  ['a deny of secrets/** at the root', 'read_file', { path: 'secrets/key.txt' }, 'deny', AT_ANY_DEPTH],
+  ['a deny of secrets/** in a nested copy', 'read_file', { path: 'vendor/pkg/secrets/key.txt' }, 'deny', AT_ANY_DEPTH],
+  ['a deny of secrets/** outside the workspace', 'read_file', { path: '/srv/app/secrets/key.txt' }, 'deny', AT_ANY_DEPTH],
+  ['an ask of drafts/** in a nested copy', 'read_file', { path: 'a/drafts/x.md' }, 'ask', AT_ANY_DEPTH],
+  ['an Edit deny of build/** in a nested copy', 'write_file', { path: 'pkg/build/out.js' }, 'deny', AT_ANY_DEPTH],
+  ['a deny of config/keys/** in a nested copy', 'read_file', { path: 'app/config/keys/k.pem' }, 'deny', AT_ANY_DEPTH],
+];
+
+describe('Claude Code settings import: never looser than Claude Code on what it denies or asks', () => {
+  const imported = importClaudeSettings([{ scope: 'project', settings: STRICTER_SETTINGS, file: '/w/.claude/settings.json' }], { home: HOME });
+  const policy = createPolicy({ rules: imported.rules, home: HOME, allowedCommandGlobs: ['*'], mcpServers: ['github', 'jira'], scope: { tier: 'full', roots: ['/w'] } });
+  const RANK = { allow: 0, ask: 1, deny: 2 } as const;
+  test.each(STRICTER_CASES)('%s (%s)', (_name, tool, target, atLeast, source) => {
+    expect(source.length).toBeGreaterThan(0);
+    const kind = policy.explain({ tool, target, args: target }).decision.kind;
+    expect(RANK[kind], `${tool} ${JSON.stringify(target)} decided ${kind}, Claude Code: ${atLeast}`).toBeGreaterThanOrEqual(RANK[atLeast]);
+  });
+
+  test('an allow of a relative folder, and a deny anchored by ./, stay where they are written', () => {
+    const matched = (path: string): string[] => policy.explain({ tool: 'read_file', target: { path }, args: { path } }).rules.map((rule) => rule.rule);
+    expect(matched('src/a.ts')).toContain('Read(src/**)');
+    expect(matched('lib/src/a.ts')).not.toContain('Read(src/**)');
+    expect(matched('top/x')).toContain('Read(./top/**)');
+    expect(matched('a/top/x')).not.toContain('Read(./top/**)');
+  });
+});

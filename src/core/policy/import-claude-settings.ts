@@ -131,6 +131,10 @@ function importRule(text: string, decision: RuleDecision, id: string, context: R
   const homeSpecifier = new RegExp(`^(${PATH_TOOLS})\\(~/(.*)\\)$`, 's').exec(rule);
   if (homeSpecifier !== null && context.home !== undefined) rule = `${homeSpecifier[1] ?? ''}(/${context.home.replace(/\/+$/, '')}/${homeSpecifier[2] ?? ''})`;
   else if (homeSpecifier !== null) warn('names a home path and no home directory was given: it matches only paths written with ~/');
+  // Claude Code reads a deny or ask of a relative folder pattern at any depth: `Read(secrets/**)` also refuses
+  // `vendor/pkg/secrets/key`. An allow keeps the place it names.
+  const relativeFolder = decision === 'allow' ? null : new RegExp(`^(${PATH_TOOLS})\\((?!\\.{0,2}/|~/|\\*\\*)([^/].*/.+)\\)$`, 's').exec(rule.replace(/\/+\)$/, ')'));
+  if (relativeFolder !== null) rule = `${relativeFolder[1] ?? ''}(**/${relativeFolder[2] ?? ''})`;
   const wildDomain = /^WebFetch\(domain:(.*)\)$/s.exec(rule);
   if (wildDomain !== null && (wildDomain[1] ?? '').slice((wildDomain[1] ?? '').startsWith('*.') ? 2 : 0).includes('*')) {
     if (decision === 'allow') {
