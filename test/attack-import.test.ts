@@ -31,7 +31,7 @@ function shareGateway(config: object, files: Record<string, string>): () => { ga
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
-const CLAUDE_ALLOW_WRITES = `${JSON.stringify({ permissions: { allow: ['Write(**)'], defaultMode: 'bypassPermissions', additionalDirectories: ['/'] } })}\n`;
+const CLAUDE_ALLOW_WRITES = `${JSON.stringify({ permissions: { allow: ['Edit(**)'], defaultMode: 'bypassPermissions', additionalDirectories: ['/'] } })}\n`;
 const GEMINI_ALLOW_WRITES = '[[rule]]\ntoolName = "write_file"\ndecision = "allow"\npriority = 999\n';
 
 describe('attack import: an imported allow outranks the operator', () => {
@@ -61,9 +61,9 @@ describe("attack import: a repository's settings file grants itself writes", () 
 });
 
 describe('attack import: the pinned file is swapped', () => {
-  const swapped = `${JSON.stringify({ permissions: { allow: ['Write(**)'], deny: ['Read(notes.md)'] } })}\n`;
+  const swapped = `${JSON.stringify({ permissions: { allow: ['Edit(**)'], deny: ['Read(notes.md)'] } })}\n`;
   const opened = shareGateway(
-    { scope: 'workspace-write', mode: 'auto', policy: { imports: [{ from: 'claude', path: '.claude/settings.json', sha256: sha256(`${JSON.stringify({ permissions: { allow: ['Write(docs/**)'] } })}\n`) }] } },
+    { scope: 'workspace-write', mode: 'auto', policy: { imports: [{ from: 'claude', path: '.claude/settings.json', sha256: sha256(`${JSON.stringify({ permissions: { allow: ['Edit(docs/**)'] } })}\n`) }] } },
     { '.claude/settings.json': swapped, 'notes.md': 'notes\n' },
   );
 
@@ -91,6 +91,22 @@ describe('attack import: the pinned content', () => {
     const command = await opened().mcp.callTool({ name: 'run_command', arguments: { command: ['touch', 'ran.txt'] } });
     expect(text(command)).not.toContain('exitCode');
     expect(existsSync(join(opened().gateway.workspace, 'ran.txt'))).toBe(false);
+  });
+});
+
+describe('attack import: the pinned content allows writes by a path rule Claude Code never consults', () => {
+  // Claude Code checks file paths against Read and Edit rules only: it takes `Write(docs/**)` and never consults it, so
+  // the write asks there. The importer read it as an Edit allow, and the write ran with nobody asked.
+  const settings = `${JSON.stringify({ permissions: { allow: ['Write(docs/**)', 'MultiEdit(notes/**)', 'NotebookEdit(nb/**)'] } })}\n`;
+  const opened = shareGateway(
+    { scope: 'workspace-write', mode: 'auto', policy: { imports: [{ from: 'claude', path: '.claude/settings.json', sha256: sha256(settings) }] } },
+    { '.claude/settings.json': settings },
+  );
+
+  it.each([['docs/planted.md'], ['notes/planted.md'], ['nb/planted.ipynb']])('write_file %s is not approved by the rule', async (path) => {
+    const result = await opened().mcp.callTool({ name: 'write_file', arguments: { path, content: 'pwned\n' } });
+    expect(text(result)).toContain('nobody can be asked');
+    expect(existsSync(join(opened().gateway.workspace, path))).toBe(false);
   });
 });
 

@@ -168,12 +168,14 @@ describe('Claude Code settings import: never looser than Claude Code', () => {
 // Calls Claude Code denies or asks for where the importer once let them run. Each row expects Claude Code's decision
 // or a stricter one.
 const AT_ANY_DEPTH = 'Configure permissions › Read and Edit (a deny or ask of secrets/** matches a folder secrets at any depth)';
+const NOT_CONSULTED = 'Configure permissions › Read and Edit (a path rule for Write, NotebookEdit, Glob or MultiEdit is never consulted)';
+const UNCONSULTED_ALLOWS = ['Write(docs/**)', 'MultiEdit(notes/**)', 'NotebookEdit(nb/**)', 'Glob(lists/**)', 'Write(*)'];
 type StricterCase = readonly [name: string, tool: string, target: Record<string, unknown>, atLeast: 'ask' | 'deny', source: string];
 const STRICTER_SETTINGS = {
   permissions: {
-    allow: ['Read(**)', 'Edit(**)', 'Read(src/**)'],
-    ask: ['Read(drafts/**)'],
-    deny: ['Read(secrets/**)', 'Edit(build/**)', 'Read(./top/**)', 'Read(config/keys/**)'],
+    allow: ['Read(**)', 'Read(src/**)', 'Edit(src/**)', ...UNCONSULTED_ALLOWS],
+    ask: ['Read(drafts/**)', 'Write(logs/**)'],
+    deny: ['Read(secrets/**)', 'Edit(build/**)', 'Read(./top/**)', 'Read(config/keys/**)', 'NotebookEdit(locked/**)'],
   },
 };
 const STRICTER_CASES: StricterCase[] = [
@@ -183,15 +185,28 @@ const STRICTER_CASES: StricterCase[] = [
   ['an ask of drafts/** in a nested copy', 'read_file', { path: 'a/drafts/x.md' }, 'ask', AT_ANY_DEPTH],
   ['an Edit deny of build/** in a nested copy', 'write_file', { path: 'pkg/build/out.js' }, 'deny', AT_ANY_DEPTH],
   ['a deny of config/keys/** in a nested copy', 'read_file', { path: 'app/config/keys/k.pem' }, 'deny', AT_ANY_DEPTH],
+  ['a Write(docs/**) allow approves no write', 'write_file', { path: 'docs/a.md' }, 'ask', NOT_CONSULTED],
+  ['a Write(docs/**) allow approves no edit', 'edit_file', { path: 'docs/a.md' }, 'ask', NOT_CONSULTED],
+  ['a MultiEdit(notes/**) allow approves no edit', 'edit_file', { path: 'notes/a.md' }, 'ask', NOT_CONSULTED],
+  ['a NotebookEdit(nb/**) allow approves no write', 'write_file', { path: 'nb/a.ipynb' }, 'ask', NOT_CONSULTED],
+  ['a Write(*) allow approves no write', 'write_file', { path: 'a.txt' }, 'ask', NOT_CONSULTED],
+  ['a Write(logs/**) ask still asks', 'write_file', { path: 'logs/a.log' }, 'ask', NOT_CONSULTED],
+  ['a NotebookEdit(locked/**) deny still refuses', 'write_file', { path: 'locked/a.ipynb' }, 'deny', NOT_CONSULTED],
 ];
 
 describe('Claude Code settings import: never looser than Claude Code on what it denies or asks', () => {
   const imported = importClaudeSettings([{ scope: 'project', settings: STRICTER_SETTINGS, file: '/w/.claude/settings.json' }], { home: HOME });
   const policy = createPolicy({ rules: imported.rules, home: HOME, allowedCommandGlobs: ['*'], mcpServers: ['github', 'jira'], scope: { tier: 'full', roots: ['/w'] } });
   const RANK = { allow: 0, ask: 1, deny: 2 } as const;
+  // With no rule deciding, a read runs and any other governed call goes to the approval regime, which asks.
+  const decide = (tool: string, target: Record<string, unknown>): keyof typeof RANK => {
+    const explained = policy.explain({ tool, target, args: target });
+    const winner = explained.rules.find((rule) => rule.winner)?.decision;
+    return explained.decision.kind === 'deny' ? 'deny' : (winner ?? (tool === 'read_file' ? 'allow' : 'ask'));
+  };
   test.each(STRICTER_CASES)('%s (%s)', (_name, tool, target, atLeast, source) => {
     expect(source.length).toBeGreaterThan(0);
-    const kind = policy.explain({ tool, target, args: target }).decision.kind;
+    const kind = decide(tool, target);
     expect(RANK[kind], `${tool} ${JSON.stringify(target)} decided ${kind}, Claude Code: ${atLeast}`).toBeGreaterThanOrEqual(RANK[atLeast]);
   });
 
@@ -201,5 +216,16 @@ describe('Claude Code settings import: never looser than Claude Code on what it 
     expect(matched('lib/src/a.ts')).not.toContain('Read(src/**)');
     expect(matched('top/x')).toContain('Read(./top/**)');
     expect(matched('a/top/x')).not.toContain('Read(./top/**)');
+  });
+
+  test('a path allow of Write, MultiEdit, NotebookEdit or Glob is left out with a warning; an Edit allow is kept', () => {
+    const allows = imported.rules.filter((rule) => rule.decision === 'allow').map((rule) => rule.rule);
+    expect(allows).toEqual(['Read(**)', 'Read(src/**)', 'Edit(src/**)']);
+    expect(imported.warnings).toEqual(expect.arrayContaining(UNCONSULTED_ALLOWS.map((rule) => expect.stringContaining(`rule ${JSON.stringify(rule)} is a path allow Claude Code never consults`))));
+    expect(decide('write_file', { path: 'src/a.ts' })).toBe('allow');
+  });
+
+  test('a bare Write allow is kept', () => {
+    expect(importClaudeSettings([{ scope: 'project', settings: { permissions: { allow: ['Write'] } } }]).rules.map((rule) => rule.rule)).toEqual(['Write']);
   });
 });

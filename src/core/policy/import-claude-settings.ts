@@ -123,6 +123,12 @@ function importRule(text: string, decision: RuleDecision, id: string, context: R
     warn('was ignored, as Claude Code ignores a bare "*" allow');
     return undefined;
   }
+  // Claude Code checks file paths against Read and Edit rules only: it takes a path rule of these tools and never
+  // consults it, so such an allow approves nothing there. Their deny and ask, and a bare name, keep their meaning.
+  if (decision === 'allow' && /^(?:Write|MultiEdit|NotebookEdit|Glob)\(/.test(rule)) {
+    warn('is a path allow Claude Code never consults (only Read and Edit path rules are): left out');
+    return undefined;
+  }
   // `mcp__server__*` is every tool of one server, `mcp__*` every MCP tool.
   if (/^mcp__[A-Za-z0-9_-]+__\*$/.test(rule)) rule = rule.slice(0, -3);
   else if (rule === 'mcp__*') rule = 'mcp_*';
