@@ -230,3 +230,33 @@ describe('attack import: a Claude Code deny of a folder pattern and a nested cop
     expect(text(result)).not.toContain(secret);
   });
 });
+
+describe('attack import: a Claude Code deny of some tools of a server by a tool-name glob', () => {
+  // Claude Code takes a glob in the tool-name position of a deny: `mcp__ops__apply_*` denies the server's apply_ tools.
+  // The importer read it as a prefix of toolgate names (`mcp__ops__apply_`), which no tool has, and the operator's
+  // allow of the server ran the change.
+  const scratch = mkdtempSync(join(tmpdir(), 'toolgate-attack-import-glob-'));
+  const marker = join(scratch, 'applied.txt');
+  const settings = `${JSON.stringify({ permissions: { deny: ['mcp__ops__apply_*', 'mcp__dev__remove_*'] } })}\n`;
+  const opened = shareGateway(
+    {
+      mode: 'auto',
+      servers: {
+        ops: { command: process.execPath, args: [EFFECT_SERVER, marker, join(scratch, 'no-hold')] },
+        dev: { command: process.execPath, args: [EFFECT_SERVER, join(scratch, 'dev.txt'), join(scratch, 'no-hold')] },
+      },
+      policy: { allow: ['mcp__ops', 'mcp__dev'], imports: [{ from: 'claude', path: '.claude/settings.json' }] },
+    },
+    { '.claude/settings.json': settings },
+  );
+
+  it('mcp_ops_apply_change is refused and changes nothing; the tool no glob names still runs', async () => {
+    await expect.poll(async () => (await opened().mcp.listTools()).tools.map((tool) => tool.name), { timeout: 10_000 }).toContain('mcp_dev_apply_change');
+    const result = await opened().mcp.callTool({ name: 'mcp_ops_apply_change', arguments: { change: 'drop-prod-db' } });
+    expect(text(result)).not.toContain('applied');
+    expect(existsSync(marker)).toBe(false);
+    const explained = await runCli(['--json', 'policy', 'explain', 'mcp_ops_apply_change', '{"change":"drop-prod-db"}'], opened().gateway.workspace);
+    expect(JSON.parse(explained.stdout) as { decision: string }).toMatchObject({ decision: 'denied' });
+    expect(text(await opened().mcp.callTool({ name: 'mcp_dev_apply_change', arguments: { change: 'ok' } }))).toContain('applied ok');
+  });
+});

@@ -1,4 +1,5 @@
-const MAX_NAME = 64;
+/** The longest toolgate name of an MCP tool: a longer one is clipped. */
+export const MAX_MCP_TOOL_NAME = 64;
 
 /**
  * The toolgate name of an upstream MCP tool: `mcp_{server}_{tool}`, each part
@@ -12,7 +13,7 @@ const MAX_NAME = 64;
  */
 export function mcpToolName(server: string, tool: string): string {
   const name = `mcp_${foldMcpNamePart(server)}_${foldMcpNamePart(tool)}`;
-  return name.length > MAX_NAME ? name.slice(0, MAX_NAME) : name;
+  return name.length > MAX_MCP_TOOL_NAME ? name.slice(0, MAX_MCP_TOOL_NAME) : name;
 }
 
 /** One part of an MCP tool name as it appears in `mcpToolName`. */

@@ -2,6 +2,7 @@ import { canonicalHost, matchDomain, parseDomainPattern, parseHttpsTarget } from
 import { foldMcpNamePart, mcpToolName } from '../names/mcp-tool-name.js';
 import { isToolName } from '../names/tool-name.js';
 import { claudeSpecifierKind, toolgateNamesFor } from './claude-tool-names.js';
+import { claudeMcpToolGlob } from './claude-tool-glob.js';
 import { exactArgvPattern, matchArgvPattern } from './match-argv-pattern.js';
 import { CommandLines, compileCommandPattern, matchCommandPattern } from './match-command-pattern.js';
 import { compilePathGlob } from './compile-path-glob.js';
@@ -111,7 +112,7 @@ function serverOf(tool: string): { readonly server?: string } {
   return mcpServer === null ? {} : { server: foldMcpNamePart(mcpServer[1] as string) };
 }
 
-function compileToolMatcher(tool: string, decision: RuleDecision, fail: (problem: 'unknown_tool', text: string) => never): (name: string) => boolean {
+function compileToolMatcher(tool: string, decision: RuleDecision, fail: (problem: 'unknown_tool' | 'invalid_pattern', text: string) => never): (name: string) => boolean {
   if (typeof tool !== 'string' || tool.length === 0) return fail('unknown_tool', 'has no tool');
   if (tool === '*') return () => true;
   const mcpServer = MCP_SERVER_RULE.exec(tool);
@@ -120,9 +121,20 @@ function compileToolMatcher(tool: string, decision: RuleDecision, fail: (problem
     const literal = `${tool}__`;
     return (name) => name.startsWith(prefix) || name.startsWith(literal);
   }
-  if (tool.endsWith('*') && isToolName(tool.slice(0, -1))) {
+  // A deny or ask of a Claude Code MCP name glob (`mcp__github__get_*`) is read as Claude Code reads it, over the
+  // folded names; as a prefix of toolgate names it would match no tool, and its server's tools would run.
+  const mcpGlob = decision !== 'allow' && tool.startsWith('mcp__') && tool.includes('*');
+  if (tool.endsWith('*') && isToolName(tool.slice(0, -1)) && !mcpGlob) {
     const prefix = tool.slice(0, -1);
     return (name) => name.startsWith(prefix);
+  }
+  if (mcpGlob) {
+    try {
+      return claudeMcpToolGlob(tool) ?? fail('unknown_tool', 'names its tools by a glob that holds a character no tool name has');
+    } catch (error) {
+      if (error instanceof RegexProgramError) return fail('invalid_pattern', `names its tools by a glob toolgate cannot load (${error.message})`);
+      throw error;
+    }
   }
   const names = isToolName(tool) && !tool.startsWith('mcp__') ? [tool] : toolgateNamesFor(tool, decision);
   if (names === undefined) return fail('unknown_tool', 'names a tool that has no toolgate equivalent');

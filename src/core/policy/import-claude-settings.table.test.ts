@@ -169,13 +169,14 @@ describe('Claude Code settings import: never looser than Claude Code', () => {
 // or a stricter one.
 const AT_ANY_DEPTH = 'Configure permissions › Read and Edit (a deny or ask of secrets/** matches a folder secrets at any depth)';
 const NOT_CONSULTED = 'Configure permissions › Read and Edit (a path rule for Write, NotebookEdit, Glob or MultiEdit is never consulted)';
+const TOOL_GLOBS = 'Configure permissions › Permission rule syntax (deny and ask rules take a glob in the tool-name position: mcp__github__get_* matches its get_ tools)';
 const UNCONSULTED_ALLOWS = ['Write(docs/**)', 'MultiEdit(notes/**)', 'NotebookEdit(nb/**)', 'Glob(lists/**)', 'Write(*)'];
 type StricterCase = readonly [name: string, tool: string, target: Record<string, unknown>, atLeast: 'ask' | 'deny', source: string];
 const STRICTER_SETTINGS = {
   permissions: {
-    allow: ['Read(**)', 'Read(src/**)', 'Edit(src/**)', ...UNCONSULTED_ALLOWS],
-    ask: ['Read(drafts/**)', 'Write(logs/**)'],
-    deny: ['Read(secrets/**)', 'Edit(build/**)', 'Read(./top/**)', 'Read(config/keys/**)', 'NotebookEdit(locked/**)'],
+    allow: ['Read(**)', 'Read(src/**)', 'Edit(src/**)', ...UNCONSULTED_ALLOWS, 'mcp__github', 'mcp__jira'],
+    ask: ['Read(drafts/**)', 'Write(logs/**)', 'mcp__jira__get_*'],
+    deny: ['Read(secrets/**)', 'Edit(build/**)', 'Read(./top/**)', 'Read(config/keys/**)', 'NotebookEdit(locked/**)', 'mcp__github__delete_*', 'mcp__github__force-*', 'mcp__github__*_admin'],
   },
 };
 const STRICTER_CASES: StricterCase[] = [
@@ -192,6 +193,11 @@ const STRICTER_CASES: StricterCase[] = [
   ['a Write(*) allow approves no write', 'write_file', { path: 'a.txt' }, 'ask', NOT_CONSULTED],
   ['a Write(logs/**) ask still asks', 'write_file', { path: 'logs/a.log' }, 'ask', NOT_CONSULTED],
   ['a NotebookEdit(locked/**) deny still refuses', 'write_file', { path: 'locked/a.ipynb' }, 'deny', NOT_CONSULTED],
+  ['a deny of mcp__github__delete_*', 'mcp_github_delete_repo', { server: 'github' }, 'deny', TOOL_GLOBS],
+  ['a deny of mcp__github__delete_*, through mcp_call', 'mcp_call', { server: 'github', tool: 'delete_repo', arguments: {} }, 'deny', TOOL_GLOBS],
+  ['a deny of mcp__github__force-* (folded)', 'mcp_github_force_push', { server: 'github' }, 'deny', TOOL_GLOBS],
+  ['a deny of mcp__github__*_admin', 'mcp_github_repo_admin', { server: 'github' }, 'deny', TOOL_GLOBS],
+  ['an ask of mcp__jira__get_*', 'mcp_jira_get_issue', { server: 'jira' }, 'ask', TOOL_GLOBS],
 ];
 
 describe('Claude Code settings import: never looser than Claude Code on what it denies or asks', () => {
@@ -220,9 +226,15 @@ describe('Claude Code settings import: never looser than Claude Code on what it 
 
   test('a path allow of Write, MultiEdit, NotebookEdit or Glob is left out with a warning; an Edit allow is kept', () => {
     const allows = imported.rules.filter((rule) => rule.decision === 'allow').map((rule) => rule.rule);
-    expect(allows).toEqual(['Read(**)', 'Read(src/**)', 'Edit(src/**)']);
+    expect(allows).toEqual(['Read(**)', 'Read(src/**)', 'Edit(src/**)', 'mcp__github', 'mcp__jira']);
     expect(imported.warnings).toEqual(expect.arrayContaining(UNCONSULTED_ALLOWS.map((rule) => expect.stringContaining(`rule ${JSON.stringify(rule)} is a path allow Claude Code never consults`))));
     expect(decide('write_file', { path: 'src/a.ts' })).toBe('allow');
+  });
+
+  test('a tool-name glob covers only the tools it matches', () => {
+    for (const [tool, server] of [['mcp_github_list_issues', 'github'], ['mcp_github_deleter', 'github'], ['mcp_jira_create_issue', 'jira']]) {
+      expect(decide(tool as string, { server }), tool).toBe('allow');
+    }
   });
 
   test('a bare Write allow is kept', () => {
