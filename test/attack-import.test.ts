@@ -260,3 +260,35 @@ describe('attack import: a Claude Code deny of some tools of a server by a tool-
     expect(text(await opened().mcp.callTool({ name: 'mcp_dev_apply_change', arguments: { change: 'ok' } }))).toContain('applied ok');
   });
 });
+
+describe('attack import: a Claude Code deny whose tool name is a glob', () => {
+  // Claude Code takes a glob in the tool-name position of a deny: `B*` removes Bash, `*apply*` every tool whose name
+  // holds apply. The importer left such a deny out as a tool it does not have, and the operator's allows ran both.
+  const scratch = mkdtempSync(join(tmpdir(), 'toolgate-attack-import-tool-glob-'));
+  const marker = join(scratch, 'applied.txt');
+  const settings = `${JSON.stringify({ permissions: { deny: ['B*', '*apply*'] } })}\n`;
+  const opened = shareGateway(
+    {
+      scope: 'workspace-write',
+      mode: 'auto',
+      servers: { ops: { command: process.execPath, args: [EFFECT_SERVER, marker, join(scratch, 'no-hold')] } },
+      policy: { allowedCommandGlobs: ['touch *'], allow: ['Bash(touch *)', 'mcp__ops'], imports: [{ from: 'claude', path: '.claude/settings.json' }] },
+    },
+    { '.claude/settings.json': settings },
+  );
+
+  it('run_command is not offered, a call of it changes nothing', async () => {
+    expect((await opened().mcp.listTools()).tools.map((tool) => tool.name)).not.toContain('run_command');
+    const result = await opened().mcp.callTool({ name: 'run_command', arguments: { command: ['touch', 'ran.txt'] } });
+    expect(text(result)).not.toContain('exitCode');
+    expect(existsSync(join(opened().gateway.workspace, 'ran.txt'))).toBe(false);
+  });
+
+  it('the MCP tool the glob matches is refused and changes nothing', async () => {
+    const result = await opened().mcp.callTool({ name: 'mcp_call', arguments: { server: 'ops', tool: 'apply_change', arguments: { change: 'drop-prod-db' } } });
+    expect(text(result)).toContain('refused by policy rule \\"*apply*');
+    expect(existsSync(marker)).toBe(false);
+    const explained = await runCli(['--json', 'policy', 'explain', 'mcp_ops_apply_change', '{"change":"drop-prod-db"}'], opened().gateway.workspace);
+    expect(JSON.parse(explained.stdout) as { decision: string }).toMatchObject({ decision: 'denied' });
+  });
+});

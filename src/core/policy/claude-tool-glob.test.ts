@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { mcpToolName } from '../names/mcp-tool-name.js';
-import { claudeMcpToolGlob } from './claude-tool-glob.js';
+import { claudeMcpToolGlob, claudeToolGlob } from './claude-tool-glob.js';
 
 describe('claudeMcpToolGlob', () => {
   test.each([
@@ -39,5 +39,26 @@ describe('claudeMcpToolGlob', () => {
     const started = performance.now();
     expect(matches?.(`mcp_${'_'.repeat(59)}`)).toBe(false);
     expect(performance.now() - started).toBeLessThan(1_000);
+  });
+});
+
+describe('claudeToolGlob', () => {
+  const BUILT_IN = ['run_command', 'git_status', 'git_commit', 'read_file', 'read_media', 'list_directory', 'edit_file', 'write_file', 'http_request', 'web_search', 'mcp_call'];
+  test.each([
+    ['B*', 'deny', ['run_command', 'git_status', 'git_commit']],
+    ['Web*', 'ask', ['http_request', 'web_search']],
+    ['*Edit', 'deny', ['edit_file', 'write_file']],
+    ['Rea*', 'deny', ['read_file', 'read_media', 'list_directory', 'edit_file', 'write_file']],
+    ['bash*', 'deny', ['run_command', 'git_status', 'git_commit']],
+    ['Tas*', 'deny', []],
+  ] as const)('%s (%s) covers %j of the built-in tools', (glob, decision, covered) => {
+    const matches = claudeToolGlob(glob, decision);
+    expect(BUILT_IN.filter((name) => matches?.(name) === true)).toEqual(covered);
+  });
+
+  test('a glob that can match an MCP name covers the MCP tools it matches', () => {
+    expect(claudeToolGlob('*delete*', 'deny')?.(mcpToolName('github', 'delete_repo'))).toBe(true);
+    expect(claudeToolGlob('*delete*', 'deny')?.(mcpToolName('github', 'list_repos'))).toBe(false);
+    expect(claudeToolGlob('B*', 'deny')?.(mcpToolName('bash', 'run'))).toBe(false);
   });
 });

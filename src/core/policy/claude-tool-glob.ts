@@ -1,9 +1,27 @@
 import { MAX_MCP_TOOL_NAME } from '../names/mcp-tool-name.js';
+import { claudeToolNames, toolgateNamesFor } from './claude-tool-names.js';
 import { compileRegexProgram } from './compile-regex-program.js';
+import type { RuleDecision } from './rule-types.js';
 import { runRegexProgram } from './run-regex-program.js';
 
 /** What Claude Code takes in the tool-name position of a rule: letters, digits, `_`, `-` and the wildcard `*`. */
 const GLOB_CHARACTERS = /^[A-Za-z0-9_*-]+$/;
+
+/**
+ * The tools a deny or ask whose Claude Code tool name is a glob covers
+ * (`B*`, `Web*`, `*delete*`, `mcp__*__drop*`), as a test of toolgate names:
+ * each Claude Code tool the glob matches, read in any case, under every
+ * toolgate name its rules cover, and the MCP tools it matches
+ * (`claudeMcpToolGlob`). Undefined when the glob holds a character no tool
+ * name has; throws `RegexProgramError` for one too large to load.
+ */
+export function claudeToolGlob(glob: string, decision: RuleDecision): ((name: string) => boolean) | undefined {
+  const mcp = claudeMcpToolGlob(glob);
+  if (mcp === undefined) return undefined;
+  const claudeName = compileRegexProgram(`^${glob.split('*').join('.*')}$`, 'i');
+  const covered = new Set(claudeToolNames().filter((name) => runRegexProgram(claudeName, name)).flatMap((name) => toolgateNamesFor(name, decision) ?? []));
+  return (name) => covered.has(name) || mcp(name);
+}
 
 /**
  * The upstream MCP tools a Claude Code tool-name glob of a deny or ask

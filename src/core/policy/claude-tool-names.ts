@@ -42,6 +42,11 @@ export function toolgateNamesFor(claudeName: string, decision: 'allow' | 'ask' |
   return mcp === undefined ? undefined : [...mcp, claudeName];
 }
 
+/** The Claude Code tools whose names the policy translates. */
+export function claudeToolNames(): readonly string[] {
+  return Object.keys(CLAUDE_TO_TOOLGATE);
+}
+
 /** The Claude Code tool a name spells in another case (`bash`, `READ`), or undefined when it spells none or is exact. */
 export function claudeToolInOtherCase(name: string): string | undefined {
   const lower = name.toLowerCase();

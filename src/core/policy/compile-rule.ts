@@ -2,7 +2,7 @@ import { canonicalHost, matchDomain, parseDomainPattern, parseHttpsTarget } from
 import { foldMcpNamePart, mcpToolName } from '../names/mcp-tool-name.js';
 import { isToolName } from '../names/tool-name.js';
 import { claudeSpecifierKind, toolgateNamesFor } from './claude-tool-names.js';
-import { claudeMcpToolGlob } from './claude-tool-glob.js';
+import { claudeToolGlob } from './claude-tool-glob.js';
 import { exactArgvPattern, matchArgvPattern } from './match-argv-pattern.js';
 import { CommandLines, compileCommandPattern, matchCommandPattern } from './match-command-pattern.js';
 import { compilePathGlob } from './compile-path-glob.js';
@@ -121,16 +121,16 @@ function compileToolMatcher(tool: string, decision: RuleDecision, fail: (problem
     const literal = `${tool}__`;
     return (name) => name.startsWith(prefix) || name.startsWith(literal);
   }
-  // A deny or ask of a Claude Code MCP name glob (`mcp__github__get_*`) is read as Claude Code reads it, over the
-  // folded names; as a prefix of toolgate names it would match no tool, and its server's tools would run.
-  const mcpGlob = decision !== 'allow' && tool.startsWith('mcp__') && tool.includes('*');
-  if (tool.endsWith('*') && isToolName(tool.slice(0, -1)) && !mcpGlob) {
+  // A deny or ask of a Claude Code tool-name glob (`B*`, `mcp__github__get_*`) is read as Claude Code reads it; as a
+  // prefix of toolgate names an MCP one would match no tool, and its server's tools would run.
+  const claudeGlob = decision !== 'allow' && tool.includes('*');
+  if (tool.endsWith('*') && isToolName(tool.slice(0, -1)) && !(claudeGlob && tool.startsWith('mcp__'))) {
     const prefix = tool.slice(0, -1);
     return (name) => name.startsWith(prefix);
   }
-  if (mcpGlob) {
+  if (claudeGlob) {
     try {
-      return claudeMcpToolGlob(tool) ?? fail('unknown_tool', 'names its tools by a glob that holds a character no tool name has');
+      return claudeToolGlob(tool, decision) ?? fail('unknown_tool', 'names its tools by a glob that holds a character no tool name has');
     } catch (error) {
       if (error instanceof RegexProgramError) return fail('invalid_pattern', `names its tools by a glob toolgate cannot load (${error.message})`);
       throw error;

@@ -200,21 +200,33 @@ const STRICTER_CASES: StricterCase[] = [
   ['an ask of mcp__jira__get_*', 'mcp_jira_get_issue', { server: 'jira' }, 'ask', TOOL_GLOBS],
 ];
 
-describe('Claude Code settings import: never looser than Claude Code on what it denies or asks', () => {
-  const imported = importClaudeSettings([{ scope: 'project', settings: STRICTER_SETTINGS, file: '/w/.claude/settings.json' }], { home: HOME });
+const RANK = { allow: 0, ask: 1, deny: 2 } as const;
+type Decided = keyof typeof RANK;
+
+/** One project settings file imported, and how a call fares under it: a read with no rule deciding runs, any other governed call goes to the approval regime, which asks. */
+function importedDecider(settings: object): { imported: ReturnType<typeof importClaudeSettings>; decide: (tool: string, target: Record<string, unknown>) => Decided } {
+  const imported = importClaudeSettings([{ scope: 'project', settings, file: '/w/.claude/settings.json' }], { home: HOME });
   const policy = createPolicy({ rules: imported.rules, home: HOME, allowedCommandGlobs: ['*'], mcpServers: ['github', 'jira'], scope: { tier: 'full', roots: ['/w'] } });
-  const RANK = { allow: 0, ask: 1, deny: 2 } as const;
-  // With no rule deciding, a read runs and any other governed call goes to the approval regime, which asks.
-  const decide = (tool: string, target: Record<string, unknown>): keyof typeof RANK => {
+  const decide = (tool: string, target: Record<string, unknown>): Decided => {
     const explained = policy.explain({ tool, target, args: target });
     const winner = explained.rules.find((rule) => rule.winner)?.decision;
-    return explained.decision.kind === 'deny' ? 'deny' : (winner ?? (tool === 'read_file' ? 'allow' : 'ask'));
+    return explained.decision.kind === 'deny' ? 'deny' : (winner ?? (tool === 'read_file' || tool === 'list_directory' ? 'allow' : 'ask'));
   };
-  test.each(STRICTER_CASES)('%s (%s)', (_name, tool, target, atLeast, source) => {
+  return { imported, decide };
+}
+
+function expectAtLeast(decide: (tool: string, target: Record<string, unknown>) => Decided, cases: readonly StricterCase[]): void {
+  test.each(cases)('%s (%s)', (_name, tool, target, atLeast, source) => {
     expect(source.length).toBeGreaterThan(0);
     const kind = decide(tool, target);
     expect(RANK[kind], `${tool} ${JSON.stringify(target)} decided ${kind}, Claude Code: ${atLeast}`).toBeGreaterThanOrEqual(RANK[atLeast]);
   });
+}
+
+describe('Claude Code settings import: never looser than Claude Code on what it denies or asks', () => {
+  const { imported, decide } = importedDecider(STRICTER_SETTINGS);
+  const policy = createPolicy({ rules: imported.rules, home: HOME, scope: { tier: 'full', roots: ['/w'] } });
+  expectAtLeast(decide, STRICTER_CASES);
 
   test('an allow of a relative folder, and a deny anchored by ./, stay where they are written', () => {
     const matched = (path: string): string[] => policy.explain({ tool: 'read_file', target: { path }, args: { path } }).rules.map((rule) => rule.rule);
@@ -239,5 +251,44 @@ describe('Claude Code settings import: never looser than Claude Code on what it 
 
   test('a bare Write allow is kept', () => {
     expect(importClaudeSettings([{ scope: 'project', settings: { permissions: { allow: ['Write'] } } }]).rules.map((rule) => rule.rule)).toEqual(['Write']);
+  });
+});
+
+// Deny and ask rules with a glob in the tool-name position, over Claude Code's own tools and the MCP tools.
+const GLOB_SETTINGS = {
+  permissions: {
+    allow: ['Read(**)', 'mcp__github', 'mcp__jira', 'Web*'],
+    ask: ['Gre*(src/**)'],
+    deny: ['B*', 'Web*', 'mcp__*__drop*', '*delete*', 'Note*(x/**)'],
+  },
+};
+const GLOB_CASES: StricterCase[] = [
+  ['B* denies Bash', 'run_command', { command: 'ls' }, 'deny', TOOL_GLOBS],
+  ['B* denies the git tools Bash covers', 'git_status', {}, 'deny', TOOL_GLOBS],
+  ['Web* denies WebFetch', 'http_request', { url: 'https://example.com/' }, 'deny', TOOL_GLOBS],
+  ['Web* denies WebSearch', 'web_search', { query: 'cats' }, 'deny', TOOL_GLOBS],
+  ['mcp__*__drop* denies a drop tool of any server', 'mcp_jira_drop_project', { server: 'jira' }, 'deny', TOOL_GLOBS],
+  ['*delete* denies an MCP tool whose name holds delete', 'mcp_github_delete_repo', { server: 'github' }, 'deny', TOOL_GLOBS],
+  ['Note*(x/**) denies every NotebookEdit call (stricter)', 'write_file', { path: 'elsewhere/a.ipynb' }, 'deny', TOOL_GLOBS],
+  ['Gre*(src/**) asks for every Grep call (stricter)', 'list_directory', { path: 'lib' }, 'ask', TOOL_GLOBS],
+];
+
+describe('Claude Code settings import: a deny or ask whose tool name is a glob', () => {
+  const { imported, decide } = importedDecider(GLOB_SETTINGS);
+  expectAtLeast(decide, GLOB_CASES);
+
+  test('it covers only the tools it matches', () => {
+    expect(decide('read_media', { path: 'a.png' })).toBe('allow');
+    expect(decide('mcp_github_list_issues', { server: 'github' })).toBe('allow');
+  });
+
+  test('a specifier on it widens to every call of its tools, and an allow of one is left out, each with a warning', () => {
+    expect(imported.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('rule "Note*(x/**)" has a specifier toolgate cannot read: the deny covers every Note* call (stricter)'),
+        expect.stringContaining('rule "Gre*(src/**)" has a specifier toolgate cannot read: the ask covers every Gre* call (stricter)'),
+        expect.stringContaining('rule "Web*" names a tool toolgate does not have: left out'),
+      ]),
+    );
   });
 });

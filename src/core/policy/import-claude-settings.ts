@@ -163,11 +163,12 @@ function importRule(text: string, decision: RuleDecision, id: string, context: R
     return imported(rule);
   } catch (error) {
     if (!(error instanceof PolicyRuleError)) throw error;
-    if (error.problem === 'unknown_tool') {
+    const tool = /^([A-Za-z0-9_*-]+)\(/.exec(rule)?.[1];
+    // A deny or ask whose tool is a glob (`Note*(x/**)`) has tools toolgate knows whatever its specifier means.
+    if (error.problem === 'unknown_tool' && (decision === 'allow' || tool?.includes('*') !== true)) {
       warn('names a tool toolgate does not have: left out');
       return undefined;
     }
-    const tool = /^([A-Za-z0-9_-]+)\(/.exec(rule)?.[1];
     if (decision === 'allow') {
       warn('has a specifier toolgate cannot read: left out (stricter)');
       return undefined;

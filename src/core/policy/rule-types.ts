@@ -36,7 +36,7 @@ export type RuleMatch =
 export type RuleExample = string | readonly string[];
 
 export interface PolicyRuleObject {
-  /** A toolgate tool name, a Claude Code tool name (`Bash`), `*`, or a `prefix*` wildcard. */
+  /** A toolgate tool name, a Claude Code tool name (`Bash`), `*`, a `prefix*` wildcard, or for a deny or ask a Claude Code tool-name glob (`B*`, `mcp__github__get_*`). */
   readonly tool: string;
   readonly decision: RuleDecision;
   readonly match?: RuleMatch;
