@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -290,5 +290,42 @@ describe('attack import: a Claude Code deny whose tool name is a glob', () => {
     expect(existsSync(marker)).toBe(false);
     const explained = await runCli(['--json', 'policy', 'explain', 'mcp_ops_apply_change', '{"change":"drop-prod-db"}'], opened().gateway.workspace);
     expect(JSON.parse(explained.stdout) as { decision: string }).toMatchObject({ decision: 'denied' });
+  });
+});
+
+describe('attack import: a Claude Code Read deny and a file command the operator allows', () => {
+  // Claude Code applies a Read or Edit deny to the file commands it recognizes in Bash (cat, head, tail, sed, …) as well
+  // as to its file tools. The importer matched a command only by its working directory, and `cat credentials.txt`
+  // printed the file `read_file` refused.
+  const settings = `${JSON.stringify({ permissions: { deny: ['Read(credentials.txt)'] } })}\n`;
+  const opened = shareGateway(
+    {
+      scope: 'workspace-write',
+      mode: 'auto',
+      policy: { allowedCommandGlobs: ['cat *', 'head *'], allow: ['Bash(cat *)', 'Bash(head *)'], imports: [{ from: 'claude', path: '.claude/settings.json' }] },
+    },
+    { '.claude/settings.json': settings, 'credentials.txt': 'DB_PASSWORD=hunter2-9f8e\n', 'notes.txt': 'PLAIN-NOTES\n' },
+  );
+
+  it('read_file of the file is refused', async () => {
+    const result = await opened().mcp.callTool({ name: 'read_file', arguments: { path: 'credentials.txt' } });
+    expect(text(result)).not.toContain('hunter2-9f8e');
+  });
+
+  it.each([[['cat', 'credentials.txt']], [['head', 'credentials.txt']], [['head', '-n', '1', './credentials.txt']]])('%j is refused and prints nothing', async (command) => {
+    const result = await opened().mcp.callTool({ name: 'run_command', arguments: { command } });
+    expect(text(result)).toContain('refused by policy rule \\"Read(credentials.txt)');
+    expect(text(result)).not.toContain('hunter2-9f8e');
+  });
+
+  it('a link to the file is refused where it leads', async () => {
+    symlinkSync('credentials.txt', join(opened().gateway.workspace, 'alias.txt'));
+    const result = await opened().mcp.callTool({ name: 'run_command', arguments: { command: ['cat', 'alias.txt'] } });
+    expect(text(result)).toContain('refused by policy rule \\"Read(credentials.txt)');
+    expect(text(result)).not.toContain('hunter2-9f8e');
+  });
+
+  it('cat of another file still runs', async () => {
+    expect(text(await opened().mcp.callTool({ name: 'run_command', arguments: { command: ['cat', 'notes.txt'] } }))).toContain('PLAIN-NOTES');
   });
 });

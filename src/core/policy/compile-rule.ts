@@ -42,6 +42,9 @@ export function compileRule(rule: PolicyRule, position: number, options: { reado
   const tools = compileToolMatcher(object.tool, rule.decision, fail);
   const match = compileMatch(object.match, rule.decision, fail, options.home);
   const display = 'rule' in rule ? rule.rule : displayRule(object);
+  // Claude Code applies its Read and Edit path denies and asks to the file commands it recognizes in Bash too
+  // (`file-command-paths.ts`); toolgate's own rules, and allows, keep matching a command as before.
+  const fileCommands = rule.band === 'claude-code' && rule.decision !== 'allow' && match.kind === 'path' && (object.tool === 'Read' || object.tool === 'Edit');
   const compiled: CompiledRule = Object.freeze({
     id,
     source,
@@ -51,6 +54,7 @@ export function compileRule(rule: PolicyRule, position: number, options: { reado
     match,
     priority,
     band: source === 'managed' && rule.band !== 'claude-code' ? 1 : 0,
+    ...(fileCommands ? { fileCommands: true as const } : {}),
     reason: typeof rule.reason === 'string' ? rule.reason : undefined,
     display,
     matched: Object.freeze({ id, source, decision: rule.decision, rule: display }),

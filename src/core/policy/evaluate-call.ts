@@ -1,6 +1,7 @@
 import type { ToolRisk } from '../tools/tool-types.js';
 import { checkGuardrails, type GuardrailConfig, type GuardrailDenial, type GuardrailView } from './check-guardrails.js';
 import { evaluateRules, type RuleVerdict } from './evaluate-rules.js';
+import { fileCommandPaths } from './file-command-paths.js';
 import { guardrailView } from './guardrail-view.js';
 import type { ArgumentPolicyInput, MatchedRule, PolicyDecision, PolicyToolView } from './policy-types.js';
 import type { RateCheck } from './rate-limiter.js';
@@ -57,11 +58,14 @@ export function evaluateCall(input: ArgumentPolicyInput, consume: boolean, evalu
         : { kind: 'deny', reason: guardrail.reason, detail: guardrail.detail, matched: NO_RULES, policyVersion: version };
     return { decision, guardrail, verdict: undefined, view, notes };
   }
-  const verdict = evaluateRules(evaluator.rules.forCall(input), {
+  // A tool that runs a fixed argv gives the policy no command: its declared argv stands for it.
+  const argv = view.argv ?? input.tool.fixedArgv;
+  const fileArguments = argv === undefined ? undefined : fileCommandPaths(argv, input.action?.command, roots);
+  const verdict = evaluateRules(evaluator.rules.forCall(input, fileArguments !== undefined), {
     tool: input.tool.name,
-    // A tool that runs a fixed argv gives the policy no command: its declared argv stands for it.
-    argv: view.argv ?? input.tool.fixedArgv,
+    argv,
     paths: view.paths,
+    fileArguments,
     argumentPaths: input.action?.command?.arguments,
     cwd: input.action?.command?.cwd,
     host: view.host,

@@ -16,6 +16,12 @@ export interface RuleSubject {
   readonly paths: readonly NormalizedPath[];
   /** Where a command's argument paths really lead, as the host resolved them. */
   readonly argumentPaths?: readonly ResolvedPath[] | undefined;
+  /**
+   * The paths a file command names in its arguments (`fileCommandPaths`);
+   * undefined when the call runs none. Only a rule marked `fileCommands`
+   * reads them, so no allow and no rule of toolgate's own is widened.
+   */
+  readonly fileArguments?: readonly NormalizedPath[] | undefined;
   /** Where a command runs, with its spelling (`requested`). */
   readonly cwd?: ResolvedPath | undefined;
   readonly host: string | undefined;
@@ -85,15 +91,16 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: Subject
       return bare !== null && matchArgvPattern(match.pattern, bare);
     }
     case 'path': {
-      if (subject.paths.length === 0) return false;
+      const fileArguments = rule.fileCommands === true ? (subject.fileArguments ?? []) : [];
+      if (subject.paths.length === 0 && fileArguments.length === 0) return false;
       const unplaceable = (path: NormalizedPath): boolean => subject.rootless === true && path.absolute && !/^(?:\/|~|\*\*)/.test(match.glob);
       // A pattern that is not absolute names paths inside the workspace: an allow never reads it against a path
       // outside every root (`**`, `./**` or a bare name would match `/etc/passwd` spelled whole). A deny or ask does.
       const anywhere = rule.decision !== 'allow' || /^(?:\/|~)/.test(match.glob);
       const hit = (path: NormalizedPath): boolean =>
         (path.relative !== undefined && match.test(path.relative)) || (anywhere && match.test(path.path)) || (rule.decision !== 'allow' && unplaceable(path));
-      // An allow must cover every path a call touches; a deny or ask needs only one.
-      return rule.decision === 'allow' ? subject.paths.every(hit) : subject.paths.some(hit);
+      // An allow must cover every path a call touches; a deny or ask needs only one, a file argument's included.
+      return rule.decision === 'allow' ? subject.paths.every(hit) : subject.paths.some(hit) || fileArguments.some(hit);
     }
     case 'domain':
       return subject.host !== undefined && matchDomain(match, subject.host);

@@ -256,6 +256,25 @@ export function unwrapCommand(argv: readonly string[]): Unwrapped | undefined {
   return unwrapped;
 }
 
+/** Wrappers inside wrappers followed for a deny or ask (`nice timeout 5 nohup rm …`). */
+const MAX_WRAPPERS = 8;
+
+/**
+ * The command and each command its exec wrappers run, outermost first,
+ * through up to `MAX_WRAPPERS` wrappers: what a deny or ask reads, so
+ * `timeout 5 rm x` is judged as `rm x` too.
+ */
+export function wrappedCommands(argv: readonly string[]): readonly (readonly string[])[] {
+  const commands: (readonly string[])[] = [];
+  let current: readonly string[] | undefined = argv;
+  for (let depth = 0; current !== undefined && depth <= MAX_WRAPPERS; depth += 1) {
+    commands.push(current);
+    const unwrapped = unwrapCommand(current);
+    current = unwrapped?.kind === 'runs' ? unwrapped.argv : undefined;
+  }
+  return commands;
+}
+
 function unwrap(name: string, args: readonly string[], wrapper: Wrapper): Unwrapped {
   const items = readGetopt(args, { ...wrapper.grammar, stopAtOperand: true });
   if (items === undefined) return refused(`${name} option that cannot be checked`);

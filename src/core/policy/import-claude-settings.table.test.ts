@@ -292,3 +292,54 @@ describe('Claude Code settings import: a deny or ask whose tool name is a glob',
     );
   });
 });
+
+// Read and Edit denies and asks over the file commands Claude Code recognizes in Bash, named by their arguments.
+const FILE_COMMANDS = 'Configure permissions › Read and Edit (Read and Edit deny rules apply to the built-in file tools and to file commands Claude Code recognizes in Bash, such as cat, head, tail, and sed)';
+const FILE_COMMAND_SETTINGS = {
+  permissions: {
+    allow: ['Read(**)', 'Bash(cat *)', 'Bash(head *)', 'Bash(echo *)', 'Bash(npm *)'],
+    ask: ['Read(drafts/**)'],
+    deny: ['Read(credentials.txt)', 'Edit(locked/**)', 'Read(//etc/shadow)'],
+  },
+};
+const FILE_COMMAND_CASES: StricterCase[] = [
+  ...['cat credentials.txt', 'head -n 1 credentials.txt', 'tail credentials.txt', 'sed -n 1p credentials.txt', 'grep -r x credentials.txt', 'cp credentials.txt out.txt', 'less config/credentials.txt'].map(
+    (command): StricterCase => [`${command} is refused`, 'run_command', { command }, 'deny', FILE_COMMANDS],
+  ),
+  ['cat ./sub/../credentials.txt is refused', 'run_command', { command: 'cat ./sub/../credentials.txt' }, 'deny', FILE_COMMANDS],
+  ['timeout 5 cat credentials.txt is refused, through its wrapper', 'run_command', { command: 'timeout 5 cat credentials.txt' }, 'deny', FILE_COMMANDS],
+  ['cat /etc/shadow is refused', 'run_command', { command: 'cat /etc/shadow' }, 'deny', FILE_COMMANDS],
+  ['an Edit deny refuses cp onto the file', 'run_command', { command: 'cp notes.txt locked/config.ini' }, 'deny', FILE_COMMANDS],
+  ['a Read ask asks for cat of the file', 'run_command', { command: 'cat drafts/plan.md' }, 'ask', FILE_COMMANDS],
+];
+
+describe('Claude Code settings import: a Read or Edit deny or ask and a file command in Bash', () => {
+  const { decide } = importedDecider(FILE_COMMAND_SETTINGS);
+  expectAtLeast(decide, FILE_COMMAND_CASES);
+
+  test('a file command naming another file still runs, and a command that is no file command is not read for paths', () => {
+    expect(decide('run_command', { command: 'cat notes.txt' })).toBe('allow');
+    expect(decide('run_command', { command: 'head -n 3 src/a.ts' })).toBe('allow');
+    expect(decide('run_command', { command: 'echo credentials.txt' })).toBe('allow');
+    expect(decide('run_command', { command: 'npm test credentials.txt' })).toBe('allow');
+  });
+
+  test('a Read allow gains nothing from the arguments of a file command', () => {
+    const { decide: readAllowOnly } = importedDecider({ permissions: { allow: ['Read(**)'] } });
+    expect(readAllowOnly('run_command', { command: 'cat notes.txt' })).toBe('ask');
+  });
+
+  test('a toolgate rule that was not imported from Claude Code matches the command as before', () => {
+    const native = createPolicy({
+      rules: [
+        { rule: 'Read(credentials.txt)', decision: 'deny', source: 'project' },
+        { rule: 'Bash(cat *)', decision: 'allow', source: 'project' },
+      ],
+      allowedCommandGlobs: ['*'],
+      scope: { tier: 'full', roots: ['/w'] },
+    });
+    const explained = native.explain({ tool: 'run_command', target: { command: 'cat credentials.txt' } });
+    expect(explained.decision.kind).toBe('allow');
+    expect(native.explain({ tool: 'read_file', target: { path: 'credentials.txt' } }).decision.kind).toBe('deny');
+  });
+});

@@ -1,4 +1,4 @@
-import { unwrapCommand } from './exec-wrappers.js';
+import { unwrapCommand, wrappedCommands } from './exec-wrappers.js';
 import { gitSubcommandIndex } from './git-danger.js';
 import { programName } from './lookup-program.js';
 import { quoteArgv } from './quote-argv.js';
@@ -10,9 +10,6 @@ export interface CommandPattern {
   /** A prefix or wildcard pattern (anything but an exact command). */
   readonly wildcard: boolean;
 }
-
-/** Wrappers inside wrappers followed for a deny or ask (`nice timeout 5 nohup rm …`). */
-const MAX_WRAPPERS = 8;
 
 /**
  * Claude Code's command patterns: `npm run test:*` is the prefix `npm run test`
@@ -97,19 +94,9 @@ export class CommandLines {
     return (this.#wrapped ??= unwrapCommand(this.#argv) !== undefined);
   }
 
-  /** Every line a deny or ask reads, through up to `MAX_WRAPPERS` wrappers. */
+  /** Every line a deny or ask reads: of the command and of each one its wrappers run (`wrappedCommands`). */
   get all(): readonly string[] {
-    if (this.#all === undefined) {
-      const lines: string[] = [];
-      let current: readonly string[] | undefined = this.#argv;
-      for (let depth = 0; current !== undefined && depth <= MAX_WRAPPERS; depth += 1) {
-        for (const line of linesOf(current)) lines.push(line);
-        const unwrapped = unwrapCommand(current);
-        current = unwrapped?.kind === 'runs' ? unwrapped.argv : undefined;
-      }
-      this.#all = lines;
-    }
-    return this.#all;
+    return (this.#all ??= wrappedCommands(this.#argv).flatMap(linesOf));
   }
 }
 

@@ -92,6 +92,13 @@ export interface CompiledRule {
   readonly priority: number;
   /** 1 for the managed band, 0 otherwise. */
   readonly band: number;
+  /**
+   * A Read or Edit deny or ask of a path imported from Claude Code, which
+   * Claude Code also applies to the file commands it recognizes in Bash: it
+   * reaches a command that runs one and reads the paths its arguments name
+   * (`RuleSubject.fileArguments`). Set for no other rule.
+   */
+  readonly fileCommands?: true;
   readonly reason: string | undefined;
   /** How the rule reads in `explain` (its string form or a summary). */
   readonly display: string;
