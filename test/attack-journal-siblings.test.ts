@@ -5,109 +5,27 @@
 // became the author's. The id is no secret (an anchor names it), so a journal given it passed. An anchor left without
 // its journal broke the journal the user's toolgate then made; a toolgate killed as it made the journal left the user
 // one refused as another's. Each case here failed on the build before its fix.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { useAttackHomes } from './support/attack-workspace.js';
-import { authorsWorkspace, CHANGE, useServeAs } from './support/authors-journal.js';
-import { connectClient, makeWorkspace } from './support/serve-gateway.js';
-import { CLI, gatewayAuth, runCli } from './support/spawn-cli.js';
+import { authorsWorkspace, changeHeldByAuthorsClaim, useServeAs } from './support/authors-journal.js';
+import { authorsInvocations, craftHotJournal, craftWal, flatCopyOf, metaPages, withoutState } from './support/journal-crafting.js';
+import { makeWorkspace } from './support/serve-gateway.js';
+import { CLI, runCli } from './support/spawn-cli.js';
 
 const attackHome = useAttackHomes('toolgate-journal-siblings-home');
 const serve = useServeAs();
 
-/** The project as the user gets it without any journal (from git, say): the author's `.toolgate/` left out. */
-function withoutState(workspace: string): string {
-  const copy = `${workspace}-mine`;
-  execFileSync('cp', ['-a', workspace, copy]);
-  rmSync(join(copy, '.toolgate'), { recursive: true, force: true });
-  return copy;
-}
 
-/** The author's journal, every page in the main file (a copy checkpointed), WAL mode kept. */
-function flatCopyOf(journal: string): Buffer {
-  const dir = mkdtempSync(join(tmpdir(), 'toolgate-journal-siblings-flat-'));
-  const copy = join(dir, 'journal.db');
-  copyFileSync(journal, copy);
-  for (const suffix of ['-wal', '-shm']) if (existsSync(`${journal}${suffix}`)) copyFileSync(`${journal}${suffix}`, `${copy}${suffix}`);
-  const db = new Database(copy);
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
-  return readFileSync(copy);
-}
 
-/**
- * A WAL file (big-endian checksums) whose frames are the pages of `db`, all but `skip`, committed as one
- * transaction. Nothing in a WAL names the database it belongs to: SQLite replays it into whatever file it lies beside.
- */
-function craftWal(db: Buffer, skip: ReadonlySet<number>): Buffer {
-  const raw = db.readUInt16BE(16);
-  const pageSize = raw === 1 ? 65536 : raw;
-  const pages = db.length / pageSize;
-  const sum = (buf: Buffer, s: [number, number]): [number, number] => {
-    let [s0, s1] = s;
-    for (let i = 0; i < buf.length; i += 8) {
-      s0 = (s0 + buf.readUInt32BE(i) + s1) >>> 0;
-      s1 = (s1 + buf.readUInt32BE(i + 4) + s0) >>> 0;
-    }
-    return [s0, s1];
-  };
-  const header = Buffer.alloc(32);
-  header.writeUInt32BE(0x377f0683, 0);
-  header.writeUInt32BE(3007000, 4);
-  header.writeUInt32BE(pageSize, 8);
-  header.writeUInt32BE(0x12345678, 16);
-  header.writeUInt32BE(0x9abcdef0, 20);
-  let s = sum(header.subarray(0, 24), [0, 0]);
-  header.writeUInt32BE(s[0], 24);
-  header.writeUInt32BE(s[1], 28);
-  const parts: Buffer[] = [header];
-  const list = Array.from({ length: pages }, (_, index) => index + 1).filter((page) => !skip.has(page));
-  list.forEach((page, index) => {
-    const frame = Buffer.alloc(24);
-    frame.writeUInt32BE(page, 0);
-    frame.writeUInt32BE(index === list.length - 1 ? pages : 0, 4);
-    frame.writeUInt32BE(0x12345678, 8);
-    frame.writeUInt32BE(0x9abcdef0, 12);
-    const data = db.subarray((page - 1) * pageSize, page * pageSize);
-    s = sum(data, sum(frame.subarray(0, 8), s));
-    frame.writeUInt32BE(s[0], 16);
-    frame.writeUInt32BE(s[1], 20);
-    parts.push(frame, data);
-  });
-  return Buffer.concat(parts);
-}
 
-/** The root pages of the meta table and its index: where `meta.journal_id` lives, the same in every journal toolgate makes. */
-function metaPages(db: Buffer): Set<number> {
-  const dir = mkdtempSync(join(tmpdir(), 'toolgate-journal-siblings-meta-'));
-  writeFileSync(join(dir, 'j.db'), db);
-  const opened = new Database(join(dir, 'j.db'), { readonly: true });
-  try {
-    return new Set(opened.prepare<[], number>(`SELECT rootpage FROM sqlite_schema WHERE tbl_name = 'meta'`).pluck().all());
-  } finally {
-    opened.close();
-  }
-}
 
-function authorsInvocations(workspace: string): string[] {
-  const flat = flatCopyOf(join(workspace, '.toolgate', 'journal.db'));
-  const dir = mkdtempSync(join(tmpdir(), 'toolgate-journal-siblings-rows-'));
-  writeFileSync(join(dir, 'j.db'), flat);
-  const db = new Database(join(dir, 'j.db'), { readonly: true });
-  try {
-    return db.prepare<[], string>(`SELECT json_extract(body, '$.receipt.invocationId') FROM receipts`).pluck().all();
-  } finally {
-    db.close();
-  }
-}
 
 describe('attack: the journal the id vouches for is not the journal SQLite reads', () => {
-  it("a journal.db-wal planted beside the user's own journal: the author's receipts and open claim pass for the user's", async () => {
+  it("a journal.db-wal planted beside the user's own journal: refused, and the author's receipts and open claim are nobody's history", async () => {
     const { workspace: authors, marker } = await authorsWorkspace(serve, attackHome());
     const author = authorsInvocations(authors);
     expect(author.length).toBeGreaterThan(0);
@@ -133,13 +51,7 @@ describe('attack: the journal the id vouches for is not the journal SQLite reads
     // The gateway starts on it, and the claim the author left open holds the user's own change back.
     const served = await serve(mine, victim);
     const startedOn = served.started?.ok !== false;
-    let refusedAsAuthorsClaim = false;
-    if (startedOn && served.started?.mcp !== undefined) {
-      const { client } = await connectClient(new URL(served.started.mcp as string), 'victim', undefined, gatewayAuth(served.started));
-      const result = await client.callTool(CHANGE);
-      refusedAsAuthorsClaim = JSON.stringify(result.content).includes('an earlier dispatch of the same action');
-      await client.close();
-    }
+    const refusedAsAuthorsClaim = await changeHeldByAuthorsClaim(served.started);
     expect({ tail: taken, gatewayStartedOnIt: startedOn, usersChangeHeldByAuthorsClaim: refusedAsAuthorsClaim, changeRan: readFileSync(marker, 'utf8') }).toEqual({
       tail: { code: 2, authorsRowsShown: [], stderr: expect.any(String) as unknown },
       gatewayStartedOnIt: false,
@@ -148,7 +60,7 @@ describe('attack: the journal the id vouches for is not the journal SQLite reads
     });
   }, 120_000);
 
-  it("the id is not a secret: read from the user's journal.anchor, a journal forged with it is vouched, and verify calls it ok and the user's", async () => {
+  it("the id is no secret: a journal given the user's id, read from the user's journal.anchor, is refused, and verify fails it", async () => {
     const { workspace: authors } = await authorsWorkspace(serve, attackHome());
     const victim = attackHome();
     // The user's own project; a copy of it reaches the author (a bug report's archive of the folder, say).
@@ -199,7 +111,7 @@ describe('attack: the journal the id vouches for is not the journal SQLite reads
     expect(existsSync(join(mine, '.toolgate', 'journal.db-wal-held-by-toolgate'))).toBe(true);
   }, 120_000);
 
-  it("an anchor the workspace arrived with, beside the journal the user's toolgate makes: the user's own journal fails verify as replaced, and is never anchored", async () => {
+  it("an anchor the workspace arrived with is moved aside as the user's toolgate makes the journal: the journal verifies, and is anchored", async () => {
     const author = attackHome();
     const authors = makeWorkspace({ mode: 'auto' }, { 'notes.md': 'notes\n' });
     expect((await runCli(['call', 'read_file', '{"path":"notes.md"}'], authors, undefined, { HOME: author })).code).toBe(0);
@@ -224,29 +136,6 @@ describe('attack: the journal the id vouches for is not the journal SQLite reads
   }, 60_000);
 });
 
-/**
- * A hot rollback journal (`journal.db-journal`) whose saved pages are the author's: the author opens a copy of the
- * author's journal, starts a write that touches every chained table (not meta), and kills the process mid-transaction.
- */
-function craftHotJournal(authorsJournal: string): Buffer {
-  const dir = mkdtempSync(join(tmpdir(), 'toolgate-journal-siblings-hot-'));
-  const copy = join(dir, 'a.db');
-  writeFileSync(copy, flatCopyOf(authorsJournal));
-  const script = `
-    const Database = require(${JSON.stringify(createRequire(import.meta.url).resolve('better-sqlite3'))});
-    const db = new Database(${JSON.stringify(copy)});
-    db.pragma('journal_mode = DELETE');
-    db.pragma('cache_size = 1');
-    db.exec('BEGIN IMMEDIATE');
-    db.exec("INSERT INTO events (at,type,body,prev_hash,hash) VALUES (1,'x','x','x','x')");
-    db.exec("INSERT INTO claims (at,claim_id,key,state,body,prev_hash,hash) VALUES (1,'x','x','claimed','x','x','x')");
-    db.exec("INSERT INTO receipts (at,key,tool,body,prev_hash,hash) VALUES (1,'x','x','x','x','x')");
-    db.exec("INSERT INTO checkpoints (at,through_seq,through_hash,body,prev_hash,hash) VALUES (1,1,'x','x','x','x')");
-    db.exec("INSERT INTO runs VALUES ('zz', 1)"); db.exec("INSERT INTO receipt_keys VALUES ('zz', 1)"); db.exec("INSERT INTO blobs VALUES ('zz', 'x')");
-    process.kill(process.pid, 'SIGKILL');`;
-  spawnSync(process.execPath, ['-e', script]);
-  return readFileSync(`${copy}-journal`);
-}
 
 describe('attack: a rollback journal laid beside the user\'s, and a toolgate killed as it makes the journal', () => {
   it("a hot journal.db-journal laid beside the user's own journal: refused, naming it, by every command, trust-journal too, which rolls nothing in", async () => {
@@ -271,7 +160,7 @@ describe('attack: a rollback journal laid beside the user\'s, and a toolgate kil
     expect(author.filter((id) => tail.stdout.includes(id))).toEqual([]);
   }, 120_000);
 
-  it("a crash as the user's toolgate makes the journal: the user's own journal is refused from then on as one the user's toolgate did not make", async () => {
+  it("a toolgate killed as it makes the journal: the next call finishes or remakes it, and runs", async () => {
     const home = attackHome();
     const refusals: string[] = [];
     for (let attempt = 0; attempt < 3; attempt += 1) {

@@ -54,3 +54,18 @@ export async function authorsWorkspace(serveAs: ServeAs, author: string): Promis
   writeFileSync(marker, '');
   return { workspace, marker };
 }
+
+/**
+ * Whether the gateway whose start-up document is `started` refused the user's own change because of the claim the
+ * author's gateway left open; false when it did not start.
+ */
+export async function changeHeldByAuthorsClaim(started: Record<string, unknown> | undefined): Promise<boolean> {
+  if (started === undefined || started.ok === false || typeof started.mcp !== 'string') return false;
+  const { client } = await connectClient(new URL(started.mcp), 'victim', undefined, gatewayAuth(started));
+  try {
+    const result = await client.callTool(CHANGE);
+    return JSON.stringify(result.content).includes('an earlier dispatch of the same action');
+  } finally {
+    await client.close();
+  }
+}

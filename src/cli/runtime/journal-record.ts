@@ -4,17 +4,26 @@ import type { ChainHead } from '../../journal/sqlite/chain-types.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { recordFile } from './state-record.js';
 
+/** The places a journal is kept at most: a copy of a workspace is the same journal in two places, each going its own way. */
+const MAX_PLACES = 16;
+
+/** Where a journal of this user's lies, and the row it last ended on there. */
+export interface RecordedHead extends ChainHead {
+  readonly path: string;
+}
+
 /**
  * The journals this user's toolgate made or the user adopted, in
- * `journals.json` in `home`'s toolgate folder: for each, by its id's digest
- * (a workspace moved elsewhere keeps its journal), where it was and the last
- * row its toolgate saw it end on, at each open and close. The id alone
- * vouches for nothing, since any file can carry one: the row does, as no file
- * holds it but the journal that wrote it.
+ * `journals.json` in `home`'s toolgate folder: for each, by its id's digest,
+ * the places it lies (a moved workspace keeps its journal; a copied one has
+ * two, each going on from the same rows) and the last row its toolgate saw
+ * it end on at each, at every open, close and compaction. The id alone
+ * vouches for nothing, since any file can carry one: the row does, as no
+ * file holds it but the journal that wrote it.
  */
 export interface JournalRecord {
-  /** The row journal `id` last ended on when this user's toolgate had it; undefined for one it neither made nor adopted. */
-  headOf(id: string): ChainHead | undefined;
+  /** The rows journal `id` last ended on at each place, the latest first; none for a journal it neither made nor adopted. */
+  headsOf(id: string): readonly RecordedHead[];
   remember(file: string, id: string, head: ChainHead): void;
   /** See `RecordFile.exclusively`: a journal is made and recorded in here. */
   exclusively<T>(action: () => T): T;
@@ -23,17 +32,25 @@ export interface JournalRecord {
 export function journalRecord(config: ResolvedConfig, home: string): JournalRecord {
   const record = recordFile(config, home, 'journals.json');
   return {
-    headOf: (id) => headIn(record.read()[digest(id)]),
-    remember: (file, id, head) => record.rewrite((entries) => (entries[digest(id)] = { path: resolve(file), seq: head.seq, hash: head.hash })),
+    headsOf: (id) => headsIn(record.read()[digest(id)]),
+    remember: (file, id, head) =>
+      record.rewrite((entries) => {
+        const path = resolve(file);
+        const others = headsIn(entries[digest(id)]).filter((place) => place.path !== path);
+        entries[digest(id)] = [{ path, seq: head.seq, hash: head.hash }, ...others].slice(0, MAX_PLACES);
+      }),
     exclusively: (action) => record.exclusively(action),
   };
 }
 
-/** An entry's head; undefined for one that is no entry this record writes (fails closed). */
-function headIn(entry: unknown): ChainHead | undefined {
-  if (typeof entry !== 'object' || entry === null) return undefined;
-  const { seq, hash } = entry as Record<string, unknown>;
-  return Number.isSafeInteger(seq) && (seq as number) >= 0 && typeof hash === 'string' && /^[0-9a-f]{64}$/.test(hash) ? { seq: seq as number, hash } : undefined;
+/** An entry's places; none of what is no entry this record writes (fails closed). */
+function headsIn(entry: unknown): RecordedHead[] {
+  if (!Array.isArray(entry)) return [];
+  return entry.filter((place): place is RecordedHead => {
+    if (typeof place !== 'object' || place === null) return false;
+    const { path, seq, hash } = place as Record<string, unknown>;
+    return typeof path === 'string' && Number.isSafeInteger(seq) && (seq as number) >= 0 && typeof hash === 'string' && /^[0-9a-f]{64}$/.test(hash);
+  });
 }
 
 function digest(id: string): string {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { sweepRetention } from '../../journal/sqlite/index.js';
 import type { Gateway } from './open-gateway.js';
+import { rememberJournalHead } from './vouch-journal.js';
 
 const DAY_MS = 86_400_000;
 /** How often a long-running gateway applies retention again. */
@@ -35,6 +36,8 @@ export function startRetention(gateway: Gateway, report: (outcome: RetentionRun 
     try {
       const compacted = await gateway.journal.compact({ before: now - retentionMs });
       compactedRows = Object.values(compacted.removed).reduce((sum, rows) => sum + rows, 0);
+      // The row the journal was recorded by may be among those taken out: it is recorded by its new last row.
+      if (compactedRows > 0) rememberJournalHead(gateway.config, gateway.journal);
     } catch (error) {
       report(error instanceof Error ? error : new Error(String(error)));
     }

@@ -83,6 +83,14 @@ export interface SqliteJournalOptions {
    * tell its own journal from one changed or put in its place).
    */
   readonly onClose?: (head: ChainHead) => void;
+  /**
+   * The id (`journalId`, 32 lowercase hex digits) a journal made by this open
+   * is given; one already there keeps its own. Default: a random one. A
+   * caller that records the journals it makes records the id before the
+   * file exists (the CLI does: a journal it was stopped making is then its
+   * own).
+   */
+  readonly journalId?: string;
 }
 
 /** What `createSqliteJournal` makes of its options for the journal it opens. */
@@ -110,6 +118,7 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
   const maxRecordedValueBytes = options.maxRecordedValueBytes ?? DEFAULT_MAX_RECORDED_VALUE_BYTES;
   if (!Number.isSafeInteger(maxRecordedValueBytes) || maxRecordedValueBytes < 1) throw new ConfigurationError('maxRecordedValueBytes', 'must be a positive integer');
   if (options.synchronous !== undefined && options.synchronous !== 'normal' && options.synchronous !== 'full') throw new ConfigurationError('synchronous', 'must be "normal" or "full"');
+  if (options.journalId !== undefined && !/^[0-9a-f]{32}$/.test(options.journalId)) throw new ConfigurationError('journalId', 'must be 32 lowercase hexadecimal digits');
   const file = resolve(path ?? join(options.workspace ?? process.cwd(), DEFAULT_JOURNAL_PATH));
   if (path === undefined && options.workspace !== undefined && !isAbsolute(options.workspace)) throw new ConfigurationError('workspace', 'must be an absolute path');
   const directory = dirname(file);
@@ -134,7 +143,7 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
           : options.verifyKeyDir !== undefined
             ? loadSealVerifier(options.verifyKeyDir)
             : signer;
-    ensureJournalId(db);
+    ensureJournalId(db, options.journalId);
     const store = new ChainStore(db, signer, checkSignEveryMs(signing?.signEveryMs));
     const anchor = options.anchor === undefined ? undefined : new AnchorKeeper(store, resolve(options.anchor), options.onAnchorProblem ?? ((problem) => console.warn(`toolgate: ${problem}`)));
     // Under NORMAL checkpoints run on a worker thread: a commit never waits for the disk on the log's behalf.

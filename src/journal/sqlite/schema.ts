@@ -142,12 +142,13 @@ export function migrateSchema(db: Database.Database, through = SCHEMA_VERSION): 
 
 /**
  * The file's identity, made once on first open (not a migration: an older
- * toolgate still opens the file). It is not chained, so it proves nothing
+ * toolgate still opens the file): `id` when given, else a random one. It is not chained, so it proves nothing
  * alone; an anchor names it so that a file swapped for another journal, or
  * deleted and recreated, is told apart from one whose tail was cut.
  */
-export function ensureJournalId(db: Database.Database): void {
-  db.prepare(`INSERT OR IGNORE INTO meta (name, value) VALUES ('journal_id', lower(hex(randomblob(16))))`).run();
+export function ensureJournalId(db: Database.Database, id?: string): void {
+  if (id === undefined) db.prepare(`INSERT OR IGNORE INTO meta (name, value) VALUES ('journal_id', lower(hex(randomblob(16))))`).run();
+  else db.prepare(`INSERT OR IGNORE INTO meta (name, value) VALUES ('journal_id', ?)`).run(id);
 }
 
 /** The id `ensureJournalId` made, or undefined when the row is gone. */
