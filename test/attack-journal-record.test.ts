@@ -1,9 +1,10 @@
 // The record of the row each journal of the user's last ended on, attacked in turn. A journal recorded before its
 // first row (a gateway started and stopped before any call) was vouched for by its id alone, which an anchor names:
-// the author's journal given that id, or a log laid beside it, passed for the user's. A copied workspace had its two
-// journals refuse each other; a gateway killed after retention took its recorded row out had the user's journal
-// refused; and a journal a program of the user's held open, with no row yet, was moved aside from under it. Each case
-// failed on the build before its fix.
+// the author's journal given that id, or a log laid beside it, passed for the user's. A checkpoint naming the recorded
+// row, which anyone who read the anchor can write, stood in for the row. A copied workspace had its two journals
+// refuse each other, and sixteen copies dropped the original's place; a gateway killed after retention took its
+// recorded row out, or as it made the journal, had the user's journal refused; and a journal a program held open, with
+// no row yet, was moved aside from under it. Each case failed on the build before its fix.
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,12 +13,14 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { useAttackHomes } from './support/attack-workspace.js';
-import { authorsWorkspace, changeHeldByAuthorsClaim, useServeAs } from './support/authors-journal.js';
+import { authorsWorkspace, changeHeldByAuthorsClaim, leaveClaimOpen, useServeAs } from './support/authors-journal.js';
 import { craftWal, flatCopyOf, metaPages, withoutState } from './support/journal-crafting.js';
 import { connectClient, makeWorkspace } from './support/serve-gateway.js';
 import { gatewayAuth, runCli, startCli } from './support/spawn-cli.js';
 
 const attackHome = useAttackHomes('toolgate-journal-record-home');
+const EFFECT_SERVER = fileURLToPath(new URL('./fixtures/mcp/effect-server.mjs', import.meta.url));
+const LIB = join(import.meta.dirname, '..', 'dist', 'journal', 'sqlite');
 const serve = useServeAs();
 
 function invocationsOf(journal: string): string[] {
@@ -196,4 +199,106 @@ describe('attack: a journal recorded at row 0, and a log laid beside it', () => 
       changeRan: '',
     });
   }, 120_000);
+});
+
+describe('attack: a checkpoint naming the recorded row stands in for the row', () => {
+  it("the author, knowing the user's anchor (id, rows, head), ships a journal that starts from a checkpoint through that head: refused", async () => {
+    const { createSqliteJournal } = (await import(join(LIB, 'index.js'))) as typeof import('../src/journal/sqlite/index.js');
+    const { hashRow } = (await import(join(LIB, 'row-hash.js'))) as typeof import('../src/journal/sqlite/row-hash.js');
+
+    // The user's project, worked in by the user's own toolgate.
+    const victim = attackHome();
+    const marker = join(mkdtempSync(join(tmpdir(), 'toolgate-journal-record-effect-')), 'marker.txt');
+    const held = `${marker}.hold`;
+    writeFileSync(held, '');
+    const config = { mode: 'auto', servers: { fx: { command: process.execPath, args: [EFFECT_SERVER, marker, held] } }, policy: { rules: [{ tool: 'mcp_fx_apply_change', decision: 'allow' }] } };
+    const mine = makeWorkspace(config, { 'notes.md': 'notes\n' });
+    expect((await runCli(['call', 'read_file', '{"path":"notes.md"}'], mine, undefined, { HOME: victim })).code).toBe(0);
+    // What leaks: the anchor, { journal, rows, head } (docs/journal.md: the id is no secret, the anchor names it).
+    const anchorFile = join(mine, '.toolgate', 'journal.anchor');
+    const leaked = JSON.parse(readFileSync(anchorFile, 'utf8')) as { journal: string; rows: number; head: string };
+
+    // The author makes a journal of that id holding a checkpoint "through" the user's head, and nothing of the user's.
+    const authors = makeWorkspace(config, { 'notes.md': 'notes\n' });
+    const forged = join(authors, '.toolgate', 'journal.db');
+    createSqliteJournal(forged, { journalId: leaked.journal, onUnresolved: () => undefined }).close();
+    const db = new Database(forged);
+    const at = Date.now();
+    const fields = { at, through_seq: leaked.rows, through_hash: leaked.head, body: '{"removed":{}}', key_id: null };
+    const seq = leaked.rows + 1;
+    db.prepare(`INSERT INTO checkpoints (seq, at, through_seq, through_hash, body, key_id, prev_hash, hash) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)`).run(seq, at, leaked.rows, leaked.head, fields.body, leaked.head, hashRow(leaked.head, 'checkpoints', seq, fields));
+    db.close();
+    // The author adopts it under the author's own home and works on it: a receipt, and a change killed mid-way (claim open).
+    const author = attackHome();
+    expect((await runCli(['audit', 'trust-journal', '--yes', '--id', leaked.journal], authors, undefined, { HOME: author })).code).toBe(0);
+    expect((await runCli(['call', 'read_file', '{"path":"notes.md"}'], authors, undefined, { HOME: author })).code).toBe(0);
+    await leaveClaimOpen(serve, authors, author, marker, held);
+
+    // The archive, unpacked over the user's workspace: journal.db (all pages in the file) and journal.anchor.
+    const shipped = join(mkdtempSync(join(tmpdir(), 'toolgate-journal-record-ship-')), 'journal.db');
+    writeFileSync(shipped, flatCopyOf(forged));
+    const authorsRows = invocationsOf(shipped);
+    expect(authorsRows.length).toBeGreaterThan(0);
+    copyFileSync(shipped, join(mine, '.toolgate', 'journal.db'));
+    const sdb = new Database(shipped, { readonly: true });
+    const head = ['events', 'claims', 'receipts', 'checkpoints'].flatMap((table) => sdb.prepare<[], { seq: number; hash: string }>(`SELECT seq, hash FROM ${table}`).all()).sort((a, b) => b.seq - a.seq)[0];
+    sdb.close();
+    writeFileSync(anchorFile, JSON.stringify({ ...(JSON.parse(readFileSync(anchorFile, 'utf8')) as object), rows: head?.seq, head: head?.hash }, null, 2));
+
+    const tail = await runCli(['--json', 'audit', 'tail', '-n', '100'], mine, undefined, { HOME: victim });
+    const served = await serve(mine, victim);
+    const heldByAuthorsClaim = await changeHeldByAuthorsClaim(served.started);
+    expect({
+      tailCode: tail.code,
+      authorsRowsInTail: authorsRows.filter((id) => tail.stdout.includes(id)).length,
+      gatewayStarted: served.started?.ok !== false,
+      usersChangeHeldByAuthorsClaim: heldByAuthorsClaim,
+    }).toEqual({ tailCode: 2, authorsRowsInTail: 0, gatewayStarted: false, usersChangeHeldByAuthorsClaim: false });
+  }, 180_000);
+});
+
+const CRASH = fileURLToPath(new URL('./__fixtures__/crash-at.cjs', import.meta.url));
+
+/** The first governed call in a fresh workspace, killed at `where` (see the fixture); then the user runs it again. */
+async function crashedThenAgain(where: string): Promise<{ crashed: number | null; files: string[]; code: number | null; stderr: string }> {
+  const home = attackHome();
+  const workspace = makeWorkspace({ mode: 'auto' }, { 'notes.md': 'mine\n' });
+  // The first governed call in a fresh workspace; the process is killed at `where`.
+  const crashed = await runCli(['call', 'read_file', '{"path":"notes.md"}'], workspace, undefined, { HOME: home, NODE_OPTIONS: `--require ${CRASH}`, TG_CRASH_AT: where });
+  const dir = join(workspace, '.toolgate');
+  const files = ['journal.db', 'journal.db-wal', 'journal.db-shm'].filter((name) => existsSync(join(dir, name)));
+  // The user runs the call again.
+  const again = await runCli(['call', 'read_file', '{"path":"notes.md"}'], workspace, undefined, { HOME: home });
+  return { crashed: crashed.code, files, code: again.code, stderr: again.stderr.split('\n')[0] ?? '' };
+}
+
+describe('attack: a crash while the CLI makes the journal', () => {
+  it("killed as the schema and the id are written: the user's next call runs", async () => {
+    const outcome = await crashedThenAgain('id-write');
+    expect(outcome.files).toContain('journal.db');
+    expect({ code: outcome.code, stderr: outcome.stderr }).toEqual({ code: 0, stderr: '' });
+  }, 60_000);
+
+  it("killed after the journal-made row committed, before the record learned it: the user's next call runs", async () => {
+    const outcome = await crashedThenAgain('first-row');
+    expect(outcome.files).toContain('journal.db');
+    expect({ code: outcome.code, stderr: outcome.stderr }).toEqual({ code: 0, stderr: '' });
+  }, 60_000);
+});
+
+describe('attack: more copies of a workspace than a journal kept places for', () => {
+  it("the user makes 16 copies, works once in each, and returns to the untouched original: it is still the user's (before, 16 places were kept)", async () => {
+    const home = attackHome();
+    const original = makeWorkspace({ mode: 'auto' }, { 'notes.md': 'mine\n' });
+    expect((await runCli(['call', 'read_file', '{"path":"notes.md"}'], original, undefined, { HOME: home })).code).toBe(0);
+    for (let index = 0; index < 16; index += 1) {
+      const copy = `${original}-task${String(index)}`;
+      execFileSync('cp', ['-a', original, copy]);
+      const inCopy = await runCli(['call', 'read_file', '{"path":"notes.md"}'], copy, undefined, { HOME: home });
+      expect(inCopy.code, inCopy.stderr).toBe(0);
+    }
+    // The original, exactly as the user's own toolgate left it.
+    const back = await runCli(['call', 'read_file', '{"path":"notes.md"}'], original, undefined, { HOME: home });
+    expect({ code: back.code, stderr: back.stderr.split('\n')[0] }).toEqual({ code: 0, stderr: '' });
+  }, 180_000);
 });

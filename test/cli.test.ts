@@ -281,10 +281,11 @@ describe('toolgate CLI (the built binary, as a real process)', () => {
     // A writer without the key changes what the first recorded read returned.
     const journal = join(dir, '.toolgate', 'journal.db');
     const trigger = execFileSync('sqlite3', [journal, `SELECT sql FROM sqlite_master WHERE name = 'receipts_no_update'`], { encoding: 'utf8' });
-    execFileSync('sqlite3', [journal, `DROP TRIGGER receipts_no_update; UPDATE receipts SET body = replace(body, 'hello', 'FORGED') WHERE seq = 1; ${trigger.trim()};`]);
+    execFileSync('sqlite3', [journal, `DROP TRIGGER receipts_no_update; UPDATE receipts SET body = replace(body, 'hello', 'FORGED') WHERE seq = (SELECT min(seq) FROM receipts); ${trigger.trim()};`]);
+    const first = execFileSync('sqlite3', [journal, 'SELECT min(seq) FROM receipts'], { encoding: 'utf8' }).trim();
     const replay = await runCli(['--json', 'replay', 'cli'], dir);
     expect(replay.code).not.toBe(0);
-    expect(`${replay.stdout}${replay.stderr}`).toContain('does not verify below its head (receipts #1');
+    expect(`${replay.stdout}${replay.stderr}`).toContain(`does not verify below its head (receipts #${first}`);
     expect(replay.stdout).not.toContain('FORGED');
   });
 

@@ -42,8 +42,17 @@ export async function authorsWorkspace(serveAs: ServeAs, author: string): Promis
     { 'notes.md': 'notes\n' },
   );
   expect((await runCli(['call', 'read_file', '{"path":"notes.md"}'], workspace, undefined, { HOME: author })).code).toBe(0);
+  await leaveClaimOpen(serveAs, workspace, author, marker, held);
+  return { workspace, marker };
+}
+
+/**
+ * The author's gateway, started in `workspace` (whose upstream `fx` marks its change in `marker` and holds it while
+ * `held` is there), killed with the change under way: its claim stays open. The marker is emptied after.
+ */
+export async function leaveClaimOpen(serveAs: ServeAs, workspace: string, author: string, marker: string, held: string): Promise<void> {
   const first = await serveAs(workspace, author);
-  const { client } = await connectClient(new URL(String(first.started?.mcp)), 'author', undefined, gatewayAuth(first.started ?? {}));
+  const { client } = await connectClient(new URL(first.started?.mcp as string), 'author', undefined, gatewayAuth(first.started ?? {}));
   const pending = client.callTool(CHANGE).catch((error: unknown) => error);
   await expect.poll(() => (existsSync(marker) ? readFileSync(marker, 'utf8') : ''), { timeout: 30_000 }).toContain('rename the release branch');
   first.cli.child.kill('SIGKILL');
@@ -52,7 +61,6 @@ export async function authorsWorkspace(serveAs: ServeAs, author: string): Promis
   await pending;
   rmSync(held);
   writeFileSync(marker, '');
-  return { workspace, marker };
 }
 
 /**

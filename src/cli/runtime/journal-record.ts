@@ -1,11 +1,16 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ChainHead } from '../../journal/sqlite/chain-types.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { recordFile } from './state-record.js';
 
-/** The places a journal is kept at most: a copy of a workspace is the same journal in two places, each going its own way. */
-const MAX_PLACES = 16;
+/**
+ * The places a journal is kept at most: a copy of a workspace is the same
+ * journal in two places, each going its own way. Past it, places whose file
+ * is gone are dropped first, then the ones recorded longest ago.
+ */
+const MAX_PLACES = 64;
 
 /** Where a journal of this user's lies, and the row it last ended on there. */
 export interface RecordedHead extends ChainHead {
@@ -24,7 +29,14 @@ export interface RecordedHead extends ChainHead {
 export interface JournalRecord {
   /** The rows journal `id` last ended on at each place, the latest first; none for a journal it neither made nor adopted. */
   headsOf(id: string): readonly RecordedHead[];
+  /**
+   * Record journal `id` at `file`, ending on `head`: a place holds one
+   * journal, so another's record there goes. Row 0 records a journal this
+   * user's toolgate is making (`makingAt`).
+   */
   remember(file: string, id: string, head: ChainHead): void;
+  /** Whether the journal last recorded at `file` is one this user's toolgate began to make and did not finish (it recorded no row yet). */
+  makingAt(file: string): boolean;
   /** See `RecordFile.exclusively`: a journal is made and recorded in here. */
   exclusively<T>(action: () => T): T;
 }
@@ -36,9 +48,15 @@ export function journalRecord(config: ResolvedConfig, home: string): JournalReco
     remember: (file, id, head) =>
       record.rewrite((entries) => {
         const path = resolve(file);
-        const others = headsIn(entries[digest(id)]).filter((place) => place.path !== path);
-        entries[digest(id)] = [{ path, seq: head.seq, hash: head.hash }, ...others].slice(0, MAX_PLACES);
+        for (const [key, entry] of Object.entries(entries)) {
+          const kept = headsIn(entry).filter((place) => place.path !== path);
+          if (kept.length === 0) delete entries[key];
+          else entries[key] = kept;
+        }
+        const places = [{ path, seq: head.seq, hash: head.hash }, ...headsIn(entries[digest(id)])];
+        entries[digest(id)] = places.length <= MAX_PLACES ? places : [...places.filter((place) => existsSync(place.path)), ...places.filter((place) => !existsSync(place.path))].slice(0, MAX_PLACES);
       }),
+    makingAt: (file) => Object.values(record.read()).some((entry) => headsIn(entry).some((place) => place.path === resolve(file) && place.seq === 0)),
     exclusively: (action) => record.exclusively(action),
   };
 }

@@ -27,7 +27,7 @@ import { GENESIS_HASH } from '../../journal/sqlite/row-hash.js';
  * on is one no other file holds. The judgement is what a read-only
  * connection sees, before anything opens the journal to write.
  */
-type Judgement = { readonly vouched: string } | { readonly unfinished: string } | { readonly unmade: true } | { readonly refused: CliError };
+type Judgement = { readonly vouched: string } | { readonly unmade: true } | { readonly refused: CliError };
 
 /** The first row of a journal the CLI makes: its nonce makes the row, and every row after it, one no other file holds. */
 const MADE_EVENT = 'journal-made';
@@ -55,8 +55,6 @@ export function openVouchedJournal(config: ResolvedConfig, options: Omit<SqliteJ
     const found = judgeJournal(file, record);
     if ('vouched' in found) return openAndRecord(file, record, options, found.vouched);
     if ('refused' in found) throw found.refused;
-    // A journal this user's toolgate was stopped making is finished; any other place is cleared for a new one.
-    if ('unfinished' in found) return openAndRecord(file, record, options, found.unfinished, true);
     setAside(file, record);
     const id = randomBytes(16).toString('hex');
     record.remember(file, id, { seq: 0, hash: GENESIS_HASH });
@@ -93,14 +91,14 @@ function judgeJournal(file: string, record: JournalRecord): Judgement {
   const problem = journalFilesProblem(file);
   if (problem !== undefined) return { refused: new CliError('config', `${dirname(file)}: ${problem}. Move it aside and start again.`) };
   try {
+    // A journal this user's toolgate began to make here and was stopped making (before its schema, its id or its first
+    // row was written, or before it recorded that row) holds nothing of anyone's: it is made anew.
+    if (record.makingAt(file)) return { unmade: true };
     const reading = readJournalFile(file);
     if (reading === undefined) return { refused: new CliError('config', `${file} cannot be read as a journal: move it aside and start again.`) };
     const id = reading.id;
-    const heads = id === undefined ? [] : record.headsOf(id);
-    if (id === undefined || heads.length === 0) return unknownJournal(file, reading.head.seq, id);
-    const rows = heads.filter((head) => head.seq > 0);
-    // Made by this user's toolgate, which was stopped before it wrote the first row: it holds none, or it is not that.
-    if (rows.length === 0) return reading.head.seq === 0 ? { unfinished: id } : { refused: notAsLeft(file, id, heads[0] as RecordedHead) };
+    const rows = id === undefined ? [] : record.headsOf(id).filter((head) => head.seq > 0);
+    if (id === undefined || rows.length === 0) return unknownJournal(file, reading.head.seq, id);
     // A log beside the file can hold any page of it: then every row up to the recorded one must link.
     const walk = (lstatSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 0;
     const held = rows.some((head) => {
@@ -130,10 +128,9 @@ function unknownJournal(file: string, rows: number, id: string | undefined): Jud
 
 /**
  * Open the journal, check it is journal `id`, write its first row when it
- * holds none (`unfinished`: one this user's toolgate made), and record the
- * row it ends on, now and at its close.
+ * is made now (`made`), and record the row it ends on, now and at its close.
  */
-function openAndRecord(file: string, record: JournalRecord, options: Omit<SqliteJournalOptions, 'onClose'>, id: string, unfinished = false): SqliteJournal {
+function openAndRecord(file: string, record: JournalRecord, options: Omit<SqliteJournalOptions, 'onClose'>, id: string, made = false): SqliteJournal {
   let recorded: string | undefined;
   const journal = createSqliteJournal(file, {
     ...options,
@@ -147,7 +144,7 @@ function openAndRecord(file: string, record: JournalRecord, options: Omit<Sqlite
   });
   try {
     if (journal.journalId !== id) throw new CliError('config', `${file} changed while it was opened: start again.`);
-    if (unfinished && journal.head().seq === 0) {
+    if (made) {
       journal.append({ type: MADE_EVENT, at: Date.now(), data: { nonce: randomBytes(16).toString('hex') } }).catch(() => undefined);
       // Written now: the row the journal is recorded by is this one.
       journal.flush();
@@ -176,11 +173,12 @@ function setAside(file: string, record: JournalRecord): void {
   }
 }
 
-/** Whether the anchor at `anchor` names a journal this user's toolgate made or adopted; a file that is no anchor does not. */
+/** Whether the anchor at `anchor` names a journal this user's toolgate made or adopted, with rows; a file that is no anchor does not. */
 function anchorOfOwnJournal(anchor: string, record: JournalRecord): boolean {
   try {
     const id = readJournalAnchor(anchor)?.journal;
-    return id !== undefined && record.headsOf(id).length > 0;
+    // One this toolgate began to make and was stopped making held no row: its anchor is evidence of nothing.
+    return id !== undefined && record.headsOf(id).some((head) => head.seq > 0);
   } catch {
     return false;
   }

@@ -132,7 +132,11 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
     enableWal(db, busyTimeoutMs);
     const synchronous = options.synchronous === 'full' ? 'FULL' : 'NORMAL';
     db.pragma(`synchronous = ${synchronous}`);
-    migrateSchema(db);
+    // The id with the schema, in one transaction: a process killed between them left a journal with no id.
+    db.transaction(() => {
+      migrateSchema(db);
+      ensureJournalId(db, options.journalId);
+    }).immediate();
     const signing = options.sign === undefined || options.sign === false ? undefined : options.sign === true ? {} : options.sign;
     const signer = signing === undefined ? undefined : loadReceiptSigner(signing.keyDir ?? join(directory, 'keys'));
     const verifier: ReceiptVerifier | undefined =
@@ -143,7 +147,6 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
           : options.verifyKeyDir !== undefined
             ? loadSealVerifier(options.verifyKeyDir)
             : signer;
-    ensureJournalId(db, options.journalId);
     const store = new ChainStore(db, signer, checkSignEveryMs(signing?.signEveryMs));
     const anchor = options.anchor === undefined ? undefined : new AnchorKeeper(store, resolve(options.anchor), options.onAnchorProblem ?? ((problem) => console.warn(`toolgate: ${problem}`)));
     // Under NORMAL checkpoints run on a worker thread: a commit never waits for the disk on the log's behalf.
