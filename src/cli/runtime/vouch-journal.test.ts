@@ -83,6 +83,22 @@ describe('openVouchedJournal', () => {
     expect(refuseUnvouchedJournal(config, home)).toBe(id);
   });
 
+  it('makes anew a journal this toolgate was stopped making, whatever lies beside it: a rollback journal left as it turned to WAL', async () => {
+    const { config, home } = setup();
+    await othersJournal(config.journal.path, 0);
+    writeFileSync(`${config.journal.path}-journal`, 'the rollback journal of the turn to WAL');
+    journalRecord(config, home).remember(config.journal.path, 'f'.repeat(32), { seq: 0, hash: '0'.repeat(64) });
+    const id = await ownJournal(config, home);
+    expect(id).not.toBe('f'.repeat(32));
+    expect(existsSync(`${config.journal.path}-journal-held-by-toolgate`)).toBe(true);
+    expect(journalRecord(config, home).headsOf(id)[0]?.seq).toBeGreaterThan(0);
+    // Elsewhere, the same files are another's: refused, naming the rollback journal.
+    const other = setup();
+    await othersJournal(other.config.journal.path, 0);
+    writeFileSync(`${other.config.journal.path}-journal`, 'pages of another file');
+    expect(() => openVouchedJournal(other.config, quiet, other.home)).toThrow(expect.objectContaining({ message: expect.stringContaining('journal.db-journal is there') as unknown }));
+  });
+
   it('refuses a journal that is a link as a configuration error, naming it', async () => {
     const { config, home } = setup();
     const elsewhere = join(mkdtempSync(join(tmpdir(), 'toolgate-vouch-journal-link-')), 'journal.db');

@@ -88,12 +88,13 @@ function judgeJournal(file: string, record: JournalRecord): Judgement {
   // No journal there: what lies beside it (a log, an anchor) is no journal's, and is set aside as one is made.
   const stats = lstatSync(file, { throwIfNoEntry: false });
   if (stats === undefined || (stats.isFile() && stats.nlink === 1 && stats.size === 0 && !isThere(`${file}-wal`))) return { unmade: true };
+  // A journal this user's toolgate began to make here and was stopped making (as it turned the file to WAL, before its
+  // schema and id or its first row were written, or before it recorded that row) holds nothing of anyone's, whatever
+  // lies beside it: it is made anew.
+  if (record.makingAt(file)) return { unmade: true };
   const problem = journalFilesProblem(file);
   if (problem !== undefined) return { refused: new CliError('config', `${dirname(file)}: ${problem}. Move it aside and start again.`) };
   try {
-    // A journal this user's toolgate began to make here and was stopped making (before its schema, its id or its first
-    // row was written, or before it recorded that row) holds nothing of anyone's: it is made anew.
-    if (record.makingAt(file)) return { unmade: true };
     const reading = readJournalFile(file);
     if (reading === undefined) return { refused: new CliError('config', `${file} cannot be read as a journal: move it aside and start again.`) };
     const id = reading.id;
