@@ -45,9 +45,12 @@ export function journalRecord(config: ResolvedConfig, home: string): JournalReco
   const record = recordFile(config, home, 'journals.json');
   return {
     headsOf: (id) => headsIn(record.read()[digest(id)]),
-    remember: (file, id, head) =>
+    remember: (file, id, head) => {
+      const path = resolve(file);
+      // Recorded so already (a journal opened as it was closed): nothing to rewrite, and no other journal's there since.
+      const latest = headsIn(record.read()[digest(id)])[0];
+      if (latest?.path === path && latest.seq === head.seq && latest.hash === head.hash) return;
       record.rewrite((entries) => {
-        const path = resolve(file);
         for (const [key, entry] of Object.entries(entries)) {
           const kept = headsIn(entry).filter((place) => place.path !== path);
           if (kept.length === 0) delete entries[key];
@@ -55,7 +58,8 @@ export function journalRecord(config: ResolvedConfig, home: string): JournalReco
         }
         const places = [{ path, seq: head.seq, hash: head.hash }, ...headsIn(entries[digest(id)])];
         entries[digest(id)] = places.length <= MAX_PLACES ? places : [...places.filter((place) => existsSync(place.path)), ...places.filter((place) => !existsSync(place.path))].slice(0, MAX_PLACES);
-      }),
+      });
+    },
     makingAt: (file) => Object.values(record.read()).some((entry) => headsIn(entry).some((place) => place.path === resolve(file) && place.seq === 0)),
     exclusively: (action) => record.exclusively(action),
   };
