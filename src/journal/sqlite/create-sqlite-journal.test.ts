@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, linkSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createSqliteJournal, journalFilesProblem } from './create-sqlite-journal.js';
 
 const folder = (): string => mkdtempSync(join(tmpdir(), 'toolgate-journal-file-'));
@@ -34,6 +34,26 @@ describe('createSqliteJournal: the files it finds', () => {
     expect(journalFilesProblem(bare)).toContain('journal.db-wal is there without the journal it was written for');
     writeFileSync(bare, '');
     expect(journalFilesProblem(bare)).toContain('journal.db-wal is there without the journal it was written for');
+  });
+
+  it('hands onClose the row the journal ends on, after its last commit; one that throws leaves the file closed all the same', async () => {
+    const file = join(folder(), 'journal.db');
+    const heads: unknown[] = [];
+    const journal = createSqliteJournal(file, { onUnresolved: () => undefined, onClose: (head) => heads.push(head) });
+    void journal.append({ type: 'note', at: 1, data: {} });
+    journal.close();
+    expect(heads).toEqual([{ seq: 1, hash: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown }]);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const throwing = createSqliteJournal(file, {
+      onUnresolved: () => undefined,
+      onClose: () => {
+        throw new Error('a caller bug');
+      },
+    });
+    throwing.close();
+    warn.mockRestore();
+    // Closed: the last connection checkpointed and removed its log.
+    expect(existsSync(`${file}-wal`)).toBe(false);
   });
 
   it('makes a journal others may read private before it opens it', () => {

@@ -100,7 +100,6 @@ export interface SqliteJournalSettings {
   readonly verifier: ReceiptVerifier | undefined;
   readonly anchor?: AnchorKeeper | undefined;
   readonly signingKeyCreated?: boolean;
-  readonly onClose?: ((head: ChainHead) => void) | undefined;
 }
 
 export const DEFAULT_JOURNAL_PATH = join('.toolgate', 'journal.db');
@@ -156,7 +155,7 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
       store.onCommit(() => walCheckpointer.committed());
       store.onClose(() => walCheckpointer.close());
     }
-    const journal = new SqliteJournal(file, store, { coverage: options.recordAll === true ? 'all' : 'tiered', maxRecordedValueBytes, verifier, anchor, signingKeyCreated: signer?.keyCreated === true, onClose: options.onClose });
+    const journal = new SqliteJournal(file, store, { coverage: options.recordAll === true ? 'all' : 'tiered', maxRecordedValueBytes, verifier, anchor, signingKeyCreated: signer?.keyCreated === true });
     if (signer !== undefined) {
       // The key vouches for its head only: the rows below must chain up to it, or the journal would act on a forged one.
       // Every row is walked now, once, and handed to the journal's mirrors (`ChainStore.catchUp`); from then on each row
@@ -168,6 +167,17 @@ export function createSqliteJournal(path?: string, options: SqliteJournalOptions
       else if (store.catchUp() && signer.keyCreated) store.adoptHistory('signing key created');
     }
     if (anchor !== undefined) store.onCommit(() => anchor.committed());
+    const onClose = options.onClose;
+    // After the last commit and its anchor, before the connection closes; a callback that throws keeps it open for none.
+    if (onClose !== undefined) {
+      store.onClose(() => {
+        try {
+          onClose(store.head());
+        } catch (error) {
+          console.warn('toolgate: the journal\'s onClose threw', error);
+        }
+      });
+    }
     anchor?.flush();
     reportUnresolved(journal.unresolvedNow(), options.onUnresolved);
     return journal;

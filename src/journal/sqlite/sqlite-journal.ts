@@ -391,11 +391,7 @@ export class SqliteJournal implements Journal {
     // The last commits' anchor, before the file closes.
     this.#settings.anchor?.flush();
     this.#closed = true;
-    try {
-      this.#settings.onClose?.(this.#store.head());
-    } finally {
-      this.#store.close();
-    }
+    this.#store.close();
   }
 
   #open(): void {
