@@ -50,7 +50,7 @@ export function runAuditTrustJournal(config: ResolvedConfig, options: { readonly
   }
   if (options.id !== summary.id) throw new CliError('usage', `The journal at ${file} is not journal ${options.id ?? ''}: run toolgate audit trust-journal again and check the journal it names.`);
   // Its last row is what tells it at every open: one that does not hash to its own hash tells nothing.
-  if (readJournalFile(file, { head: summary.head, walk: false })?.holds !== true) throw new CliError('config', `${file} ends on row #${String(summary.head.seq)}, which does not hash to its stored hash (it was changed): no open could tell this journal, so it is not adopted. \`toolgate audit verify\` names where its chain breaks.`);
+  if (readJournalFile(file, { heads: [summary.head], walk: false })?.holds !== true) throw new CliError('config', `${file} ends on row #${String(summary.head.seq)}, which does not hash to its stored hash (it was changed): no open could tell this journal, so it is not adopted. \`toolgate audit verify\` names where its chain breaks.`);
   journalRecord(config, home).remember(file, summary.id, summary.head);
   output.result({ trusted: true, journal: file, ...summary }, () => `adopted ${file} (journal ${summary.id}) as this user's: the gateway writes on after its rows from now on`);
 }

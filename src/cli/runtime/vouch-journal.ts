@@ -102,11 +102,8 @@ function judgeJournal(file: string, record: JournalRecord): Judgement {
     if (id === undefined || rows.length === 0) return unknownJournal(file, reading.head.seq, id);
     // A log beside the file can hold any page of it: then every row up to the recorded one must link.
     const walk = (lstatSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 0;
-    const held = rows.some((head) => {
-      const reread = readJournalFile(file, { head, walk });
-      return reread?.id === id && reread.holds === true;
-    });
-    return held ? { vouched: id } : { refused: notAsLeft(file, id, rows[0] as RecordedHead) };
+    const held = readJournalFile(file, { heads: rows, walk });
+    return held?.id === id && held.holds === true ? { vouched: id } : { refused: notAsLeft(file, id, rows[0] as RecordedHead) };
   } catch (error) {
     if (error instanceof ConfigurationError) return { refused: new CliError('config', `${file} ${error.problemText}.`, { cause: error }) };
     throw error;

@@ -13,7 +13,7 @@ export interface JournalFileReading {
   readonly id: string | undefined;
   /** The last row of its chain; row 0 and the genesis hash when it holds none. */
   readonly head: ChainHead;
-  /** With `expected`: whether it holds that row as it was (see `readJournalFile`). */
+  /** With `expected`: whether it holds one of those rows as it was (see `readJournalFile`). */
   readonly holds?: boolean;
 }
 
@@ -21,16 +21,16 @@ export interface JournalFileReading {
  * Read the journal file at `path` through a read-only connection that
  * changes nothing in it (its write-ahead log included, as any reader sees
  * it): a caller asks whose the journal is before it opens it to write.
- * With `expected`, a row recorded outside the file earlier: whether the
- * chain still holds it, hashing to its hash as stored (a file put in its
- * place cannot, without that row's text), and with `walk`, whether the
- * whole chain links up to it (pages of the file replaced around it, by a
- * log laid beside it, break the links). Undefined when the file cannot be
+ * With `expected`, rows recorded outside the file earlier: whether the
+ * chain still holds one of them, hashing to its hash as stored (a file put
+ * in its place cannot, without that row's text), and with `walk`, whether
+ * the whole chain links, walked once (pages of the file replaced around the
+ * row, by a log laid beside it, break the links). Undefined when the file cannot be
  * read as a journal (one being made this moment, or no database at all).
  * A link, a named pipe or a device is refused, as the journal refuses it: a
  * pipe would hold the read for good.
  */
-export function readJournalFile(path: string, expected?: { readonly head: ChainHead; readonly walk: boolean }): JournalFileReading | undefined {
+export function readJournalFile(path: string, expected?: { readonly heads: readonly ChainHead[]; readonly walk: boolean }): JournalFileReading | undefined {
   const stats = lstatSync(path, { throwIfNoEntry: false });
   if (stats === undefined) return undefined;
   if (!stats.isFile()) throw new ConfigurationError('path', 'must be a regular file, not a link');
@@ -43,7 +43,7 @@ export function readJournalFile(path: string, expected?: { readonly head: ChainH
       const id = journalIdOf(opened);
       const head = opened.prepare<[], ChainHead>(CHAIN_HEAD_SQL).get() ?? { seq: 0, hash: GENESIS_HASH };
       // Walked, the chain links whole: a row up to the one held that is not the one it links to breaks it.
-      return expected === undefined ? { id, head } : { id, head, holds: holdsRow(opened, expected.head) && (!expected.walk || verifyChain(opened, { verifier: undefined, requireSignatures: false }).ok) };
+      return expected === undefined ? { id, head } : { id, head, holds: expected.heads.some((head) => holdsRow(opened, head)) && (!expected.walk || verifyChain(opened, { verifier: undefined, requireSignatures: false }).ok) };
     })();
   } catch {
     return undefined;
