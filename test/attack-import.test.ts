@@ -329,3 +329,31 @@ describe('attack import: a Claude Code Read deny and a file command the operator
     expect(text(await opened().mcp.callTool({ name: 'run_command', arguments: { command: ['cat', 'notes.txt'] } }))).toContain('PLAIN-NOTES');
   });
 });
+
+describe('attack import: a Claude Code Read deny with no path and a file command the operator allows', () => {
+  // A bare `Read` deny refuses every file read. It reached the file tools alone: `cat notes.txt`, under the operator's
+  // `Bash(cat *)`, printed the file `read_file` refused.
+  const settings = `${JSON.stringify({ permissions: { deny: ['Read'] } })}\n`;
+  const opened = shareGateway(
+    {
+      scope: 'workspace-write',
+      mode: 'auto',
+      policy: { allowedCommandGlobs: ['cat *', 'grep *', 'echo *'], allow: ['Bash(cat *)', 'Bash(grep *)', 'Bash(echo *)'], imports: [{ from: 'claude', path: '.claude/settings.json' }] },
+    },
+    { '.claude/settings.json': settings, 'notes.txt': 'PLAIN-NOTES\n' },
+  );
+
+  it('read_file is refused', async () => {
+    expect(text(await opened().mcp.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } }))).not.toContain('PLAIN-NOTES');
+  });
+
+  it.each([[['cat', 'notes.txt']], [['grep', '-r', 'PLAIN', '.']], [['grep', '-r', 'PLAIN']]])('%j is refused and prints nothing', async (command) => {
+    const result = await opened().mcp.callTool({ name: 'run_command', arguments: { command } });
+    expect(text(result)).toContain('refused by policy rule \\"Read');
+    expect(text(result)).not.toContain('PLAIN-NOTES');
+  });
+
+  it('a command that is no file command still runs', async () => {
+    expect(text(await opened().mcp.callTool({ name: 'run_command', arguments: { command: ['echo', 'notes.txt'] } }))).toContain('notes.txt');
+  });
+});

@@ -43,8 +43,13 @@ export function compileRule(rule: PolicyRule, position: number, options: { reado
   const match = compileMatch(object.match, rule.decision, fail, options.home);
   const display = 'rule' in rule ? rule.rule : displayRule(object);
   // Claude Code applies its Read and Edit path denies and asks to the file commands it recognizes in Bash too
-  // (`file-command-paths.ts`); toolgate's own rules, and allows, keep matching a command as before.
-  const fileCommands = rule.band === 'claude-code' && rule.decision !== 'allow' && match.kind === 'path' && (object.tool === 'Read' || object.tool === 'Edit');
+  // (`file-command-paths.ts`); toolgate's own rules, and allows, keep matching a command as before. A `Read` with
+  // no path reads nothing at all, so it reaches every file command; an `Edit` with none keeps to the file tools,
+  // or it would refuse every `cat` and `grep` of an agent that may read and not write.
+  const fileCommands =
+    rule.band === 'claude-code' &&
+    rule.decision !== 'allow' &&
+    ((match.kind === 'path' && (object.tool === 'Read' || object.tool === 'Edit')) || (match.kind === 'any' && object.tool === 'Read'));
   const compiled: CompiledRule = Object.freeze({
     id,
     source,

@@ -324,6 +324,18 @@ describe('Claude Code settings import: a Read or Edit deny or ask and a file com
     expect(decide('run_command', { command: 'npm test credentials.txt' })).toBe('allow');
   });
 
+  test('a Read deny or ask with no path reaches every file command; an Edit one keeps to the file tools', () => {
+    const { decide: readNothing } = importedDecider({ permissions: { allow: ['Bash(cat *)', 'Bash(grep *)', 'Bash(echo *)'], deny: ['Read'] } });
+    expect(readNothing('run_command', { command: 'cat notes.txt' })).toBe('deny');
+    expect(readNothing('run_command', { command: 'grep -r x' })).toBe('deny');
+    expect(readNothing('run_command', { command: 'echo notes.txt' })).toBe('allow');
+    const { decide: askToRead } = importedDecider({ permissions: { allow: ['Bash(cat *)'], ask: ['Read(*)'] } });
+    expect(askToRead('run_command', { command: 'cat notes.txt' })).toBe('ask');
+    const { decide: editNothing } = importedDecider({ permissions: { allow: ['Bash(cat *)'], deny: ['Edit'] } });
+    expect(editNothing('run_command', { command: 'cat notes.txt' })).toBe('allow');
+    expect(editNothing('write_file', { path: 'notes.txt', content: 'x' })).toBe('deny');
+  });
+
   test('a Read allow gains nothing from the arguments of a file command', () => {
     const { decide: readAllowOnly } = importedDecider({ permissions: { allow: ['Read(**)'] } });
     expect(readAllowOnly('run_command', { command: 'cat notes.txt' })).toBe('ask');
