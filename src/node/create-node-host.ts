@@ -242,7 +242,11 @@ function readableProtected(jail: FsJail, readable: readonly string[]): (absolute
   return (absolute) => matches(withoutRoot(jail.display(absolute)));
 }
 
-/** Protected paths that name one place (no glob characters), as absolute paths: masked even outside the workspace, where no walk looks. */
+/**
+ * Protected paths that name one place, as absolute paths: masked even outside the workspace, where no walk looks. An
+ * absolute entry is one place whatever characters it holds, as the jail reads it (`team[prod].toml` is that file, not a
+ * glob); a relative one, only without glob characters.
+ */
 function literalPaths(workspace: string, protectedPaths: readonly string[]): string[] {
-  return protectedPaths.filter((entry) => !/[*?[\]{}!]/.test(entry)).map((entry) => path.resolve(workspace, entry));
+  return protectedPaths.filter((entry) => path.isAbsolute(entry) || !/[*?[\]{}!]/.test(entry)).map((entry) => path.resolve(workspace, entry));
 }

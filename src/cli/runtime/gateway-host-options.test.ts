@@ -80,4 +80,9 @@ describe('gatewayHostOptions', () => {
     expect(unset).not.toHaveProperty('maxSpillBytes');
     expect(unset).not.toHaveProperty('maxMediaStoreBytes');
   });
+
+  it('protects the policy files the configuration imports, by their absolute paths, inside the workspace and out', () => {
+    const config = configWith({ policy: { protectedPaths: ['secrets/**'], imports: [{ from: 'claude', path: 'config/team[prod].json' }, { from: 'gemini', path: '/srv/policies/team.toml' }] } });
+    expect(gatewayHostOptions(config).protectedPaths).toEqual(['secrets/**', join(config.workspace, 'config/team[prod].json'), '/srv/policies/team.toml']);
+  });
 });

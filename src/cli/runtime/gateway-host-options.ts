@@ -74,9 +74,10 @@ export function prepareUserStateFolder(config: ResolvedConfig, home = homedir())
 
 /**
  * The Node host a configuration describes: jailed to the workspace at its
- * scope, its protected paths as the policy names them, and the gateway's
- * own files refused to every tool: those the configuration places, and
- * `ownFiles`, those the command line named (the `--token-file` of `serve`).
+ * scope, its protected paths as the policy names them, with the policy files
+ * it imports among them, and the gateway's own files refused to every tool:
+ * those the configuration places, and `ownFiles`, those the command line
+ * named (the `--token-file` of `serve`).
  */
 export function gatewayHostOptions(config: ResolvedConfig, home = homedir(), ownFiles: readonly string[] = []): NodeHostOptions {
   return {
@@ -84,7 +85,7 @@ export function gatewayHostOptions(config: ResolvedConfig, home = homedir(), own
     scope: config.scope,
     spillDir: gatewaySpillDir(config),
     privatePaths: [...gatewayStatePaths(config, home), ...ownFiles],
-    protectedPaths: config.policy.protectedPaths ?? [],
+    protectedPaths: [...(config.policy.protectedPaths ?? []), ...importedPolicyFiles(config)],
     readableProtectedPaths: config.policy.readableProtectedPaths ?? [],
     ...(config.limits.maxSpillBytes === undefined ? {} : { maxSpillBytes: config.limits.maxSpillBytes }),
     ...(config.limits.maxMediaStoreBytes === undefined ? {} : { maxMediaStoreBytes: config.limits.maxMediaStoreBytes }),
@@ -93,6 +94,18 @@ export function gatewayHostOptions(config: ResolvedConfig, home = homedir(), own
       ...(config.limits.maskWalkMilliseconds === undefined ? {} : { milliseconds: config.limits.maskWalkMilliseconds }),
     },
   };
+}
+
+/**
+ * The policy files the configuration imports, by their absolute paths (one
+ * place each, whatever glob characters their names hold). Their deny and ask
+ * rules load without a pin, so a file rewritten loses them at the next start:
+ * the policy asks before a tool names one, and the host holds each as it holds
+ * every protected file, masked in the sandbox, where a command a rule allows
+ * runs a script that names it nowhere.
+ */
+function importedPolicyFiles(config: ResolvedConfig): string[] {
+  return (config.policy.imports ?? []).map((entry) => entry.path);
 }
 
 /**

@@ -85,6 +85,24 @@ describe('process: the bwrap sandbox', () => {
     expect((read as ToolPolicyError).reason).toBe('protected_path');
   });
 
+  it('masks an absolute protected path outside the workspace as the one file it names, glob characters and all', async (context) => {
+    const outside = await mkdtemp(path.join('/var/tmp', 'toolgate-masked-outside-'));
+    const file = path.join(outside, 'team[prod].json');
+    await writeFile(file, '{"deny":["Read(./secret.txt)"]}');
+    const host = makeHost({ sandbox: 'auto', scope: 'full', protectedPaths: [file] });
+    try {
+      if ((await host.sandboxStatus()) !== 'bwrap') {
+        context.skip('bwrap is not installed or cannot create namespaces in this environment');
+        return;
+      }
+      const written = await host.process.spawn('node', ['-e', `require('fs').writeFileSync(${JSON.stringify(file)}, '{}')`], {}, {});
+      expect(written.exitCode, written.stderr).not.toBe(0);
+      expect(await readFile(file, 'utf8')).toBe('{"deny":["Read(./secret.txt)"]}');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
   it('keeps a masked path under its mask: the folders above it cannot be renamed or removed', async (context) => {
     const expectMasked = await plantMaskedKey(setup.workspace);
     const host = makeHost({ sandbox: 'auto', scope: 'workspace-write', protectedPaths: ['config/prod/key.json'] });
