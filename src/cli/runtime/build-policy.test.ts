@@ -148,3 +148,12 @@ describe('buildPolicy: an imported file is protected', () => {
     expect(built.snapshot.explain({ tool: 'write_file', target: { path: 'policy/other.json' } }).decision.kind).toBe('allow');
   });
 });
+
+describe('buildPolicy: a script the configuration starts as an upstream server is protected', () => {
+  it('a write to it asks a person, whatever the rules allow, and its neighbour does not', async () => {
+    const workspace = workspaceWith({ scope: 'workspace-write', policy: { allow: ['Write(**)'] }, servers: { notes: { command: 'node', args: ['servers/notes.mjs'] } } });
+    const built = await buildPolicy(loadConfig(workspace));
+    expect(built.snapshot.explain({ tool: 'write_file', target: { path: 'servers/notes.mjs' } }).decision).toMatchObject({ kind: 'ask', reason: 'protected_path' });
+    expect(built.snapshot.explain({ tool: 'write_file', target: { path: 'servers/other.mjs' } }).decision.kind).toBe('allow');
+  });
+});

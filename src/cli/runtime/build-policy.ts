@@ -9,6 +9,7 @@ import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { importedAllowCeiling, importedAskCeiling, pinnedAllows, rankImportedAllows, rankImportedAsks } from './imported-allows.js';
 import { readPolicyImport } from './read-policy-import.js';
+import { upstreamServerFiles } from './upstream-server-files.js';
 
 export interface BuiltPolicy {
   readonly snapshot: PolicySnapshot;
@@ -109,8 +110,9 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
   const operator = [...written, ...remembered];
   const imported: PolicyRule[] = [];
   for (const [position, entry] of (config.policy.imports ?? []).entries()) imported.push(...(await importedRules(config, { ...entry, position }, operator, warnings)));
-  // The imported files too: a model that rewrites one changes the rules of the next start.
-  const ownFiles = [config.journal.path, ...(config.file === undefined ? [] : [config.file]), ...(config.policy.imports ?? []).map((entry) => entry.path)]
+  // The imported files too: a model that rewrites one changes the rules of the next start; and the files the next
+  // start runs as upstream servers, outside the sandbox.
+  const ownFiles = [config.journal.path, ...(config.file === undefined ? [] : [config.file]), ...(config.policy.imports ?? []).map((entry) => entry.path), ...upstreamServerFiles(config)]
     .map((file) => relative(config.workspace, file))
     .filter((file) => !file.startsWith('..'));
   try {

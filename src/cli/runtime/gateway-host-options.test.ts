@@ -85,4 +85,9 @@ describe('gatewayHostOptions', () => {
     const config = configWith({ policy: { protectedPaths: ['secrets/**'], imports: [{ from: 'claude', path: 'config/team[prod].json' }, { from: 'gemini', path: '/srv/policies/team.toml' }] } });
     expect(gatewayHostOptions(config).protectedPaths).toEqual(['secrets/**', join(config.workspace, 'config/team[prod].json'), '/srv/policies/team.toml']);
   });
+
+  it('protects the files of the workspace the configuration starts as upstream servers, which run outside the sandbox', () => {
+    const config = configWith({ servers: { notes: { command: 'node', args: ['servers/notes.mjs'] }, fs: { command: 'npx', args: ['-y', '/usr/lib/server.js', '.'] } } });
+    expect(gatewayHostOptions(config).protectedPaths).toEqual([join(config.workspace, 'servers/notes.mjs')]);
+  });
 });

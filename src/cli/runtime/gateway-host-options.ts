@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { journalFilesOf } from './open-journal-to-read.js';
+import { upstreamServerFiles } from './upstream-server-files.js';
 import type { NodeHostOptions } from '../../node/node-host-types.js';
 import { policyFilePaths } from '../../node/policy/policy-file.js';
 import { prepareOwnFolder } from '../../node/fs/prepare-own-folder.js';
@@ -75,7 +76,8 @@ export function prepareUserStateFolder(config: ResolvedConfig, home = homedir())
 /**
  * The Node host a configuration describes: jailed to the workspace at its
  * scope, its protected paths as the policy names them, with the policy files
- * it imports among them, and the gateway's own files refused to every tool:
+ * it imports and the workspace files it starts as upstream servers among
+ * them, and the gateway's own files refused to every tool:
  * those the configuration places, and `ownFiles`, those the command line
  * named (the `--token-file` of `serve`).
  */
@@ -85,7 +87,7 @@ export function gatewayHostOptions(config: ResolvedConfig, home = homedir(), own
     scope: config.scope,
     spillDir: gatewaySpillDir(config),
     privatePaths: [...gatewayStatePaths(config, home), ...ownFiles],
-    protectedPaths: [...(config.policy.protectedPaths ?? []), ...importedPolicyFiles(config)],
+    protectedPaths: [...(config.policy.protectedPaths ?? []), ...importedPolicyFiles(config), ...upstreamServerFiles(config)],
     readableProtectedPaths: config.policy.readableProtectedPaths ?? [],
     ...(config.limits.maxSpillBytes === undefined ? {} : { maxSpillBytes: config.limits.maxSpillBytes }),
     ...(config.limits.maxMediaStoreBytes === undefined ? {} : { maxMediaStoreBytes: config.limits.maxMediaStoreBytes }),

@@ -1,0 +1,56 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../config/load-config.js';
+import { upstreamServerFiles } from './upstream-server-files.js';
+
+function configWith(file: unknown, files: readonly string[] = []) {
+  const workspace = mkdtempSync(join(tmpdir(), 'toolgate-server-files-'));
+  writeFileSync(join(workspace, 'toolgate.config.json'), JSON.stringify(file));
+  for (const name of files) {
+    mkdirSync(join(workspace, name, '..'), { recursive: true });
+    writeFileSync(join(workspace, name), '');
+  }
+  return loadConfig(workspace);
+}
+
+describe('upstreamServerFiles', () => {
+  it('names the scripts, and a command by its path, that a stdio server starts from the workspace, and the file an option names by its value', () => {
+    const config = configWith(
+      {
+        servers: {
+          notes: { command: 'node', args: ['--import=./hooks/preload.mjs', 'servers/notes.mjs'] },
+          tool: { command: './bin/server', args: ['--stdio', '--level='] },
+          py: { command: 'python3', args: ['-u', 'tools/server.py'] },
+        },
+      },
+      ['servers/notes.mjs', 'hooks/preload.mjs', 'bin/server', 'tools/server.py'],
+    );
+    const inWorkspace = (name: string): string => join(config.workspace, name);
+    expect(upstreamServerFiles(config)).toEqual([inWorkspace('hooks/preload.mjs'), inWorkspace('servers/notes.mjs'), inWorkspace('bin/server'), inWorkspace('tools/server.py')]);
+  });
+
+  it('names the files its environment names as paths, a module node loads included, and no other word of it', () => {
+    const config = configWith(
+      { servers: { notes: { command: 'node', args: ['/srv/notes.mjs'], env: { NODE_OPTIONS: '--require ./hooks/preload.cjs --import=./hooks/esm.mjs', API_TOKEN: 'sk-live-0123', MODE: 'production', DATA: './data' } } } },
+      ['hooks/preload.cjs', 'hooks/esm.mjs', 'data/db.json'],
+    );
+    expect(upstreamServerFiles(config)).toEqual([join(config.workspace, 'hooks/preload.cjs'), join(config.workspace, 'hooks/esm.mjs')]);
+  });
+
+  it('counts a name that does not exist yet, and leaves out folders, the workspace itself, places outside it and HTTP servers', () => {
+    const config = configWith(
+      {
+        servers: {
+          fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.', 'docs'] },
+          later: { command: 'node', args: ['servers/later.mjs', '/usr/lib/node_modules/x/index.js', '../elsewhere.mjs'] },
+          web: { url: 'https://mcp.example.com/mcp' },
+        },
+      },
+      ['docs/readme.md'],
+    );
+    const inWorkspace = (name: string): string => join(config.workspace, name);
+    expect(upstreamServerFiles(config)).toEqual([inWorkspace('@modelcontextprotocol/server-filesystem'), inWorkspace('servers/later.mjs')]);
+  });
+});
