@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
 import { decideIfAsked } from './support/pending-approval.js';
-import { connectClient, serveGateway, serveWorkspace, type ServedGateway } from './support/serve-gateway.js';
+import { connectClient, makeWorkspace, serveGateway, serveWorkspace, type ServedGateway } from './support/serve-gateway.js';
 
 // A hostile model against the policy file the operator imports: its deny rules load without a pin, so a model that
 // rewrites the file drops them at the next start. The engine asks before a built-in tool or a command names the file,
@@ -67,6 +67,28 @@ describe('attack: in the full tier, a command a rule allows rewrites an imported
       const ran = await settled(gateway, mcp, 'run_command', { command: ['node', 'tools/empty.mjs'] });
       expect(ran).toContain('"sandbox\\":\\"bwrap');
       expect(readFileSync(imported, 'utf8'), ran).toBe(SETTINGS);
+    } finally {
+      await mcp.close();
+      await gateway.cli.stop();
+    }
+  }, 60_000);
+});
+
+describe('attack: a command a rule allows replaces the link the configuration imports by', () => {
+  it('the link and the file it leads to keep the deny, and the next start still refuses the read it denies', async () => {
+    const replace = `import fs from 'node:fs';\ntry { fs.unlinkSync('config/claude.json'); fs.writeFileSync('config/claude.json', '{}\\n'); console.log('replaced'); } catch (error) { console.log('refused', error.code); }\n`;
+    const workspace = makeWorkspace(configImporting('config/claude.json'), { 'config/team.json': SETTINGS, 'secret.txt': 'the user secret\n', 'tools/replace.mjs': replace });
+    symlinkSync('team.json', join(workspace, 'config/claude.json'));
+    let gateway = await serveWorkspace(workspace);
+    let mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
+    try {
+      const ran = await settled(gateway, mcp, 'run_command', { command: ['node', 'tools/replace.mjs'] });
+      expect(readFileSync(join(workspace, 'config/claude.json'), 'utf8'), ran).toBe(SETTINGS);
+      await mcp.close();
+      await gateway.cli.stop();
+      gateway = await serveWorkspace(workspace);
+      mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
+      expect(await settled(gateway, mcp, 'read_file', { path: 'secret.txt' })).toContain('Read(./secret.txt)');
     } finally {
       await mcp.close();
       await gateway.cli.stop();

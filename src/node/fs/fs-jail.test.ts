@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createFsJail, isInside, resolveInWorkspace } from './fs-jail.js';
 
@@ -58,5 +59,19 @@ describe('unreachablePaths', () => {
     const jail = createFsJail({ workspace: tmpdir(), scope: 'full', protectedPaths: [], hostPaths: [], unreachablePaths: ['/proc'] });
     for (const entry of ['/proc', '/proc/1/environ', '/proc/self/mem', '/PROC/1/cmdline']) expect(jail.classify(entry), entry).toBe('protected_path');
     for (const entry of ['/procfs/a', '/etc/hostname', path.join(tmpdir(), 'proc')]) expect(jail.classify(entry), entry).toBe('open');
+  });
+});
+
+describe('absolute protected entries', () => {
+  it('an entry that is a link holds its own name and the file it leads to, and nothing beside them', () => {
+    const workspace = mkdtempSync(path.join(tmpdir(), 'toolgate-jail-link-'));
+    mkdirSync(path.join(workspace, 'config'));
+    writeFileSync(path.join(workspace, 'config', 'team.json'), '{}');
+    symlinkSync('team.json', path.join(workspace, 'config', 'claude.json'));
+    const real = realpathSync(workspace);
+    const jail = createFsJail({ workspace, scope: 'workspace-write', protectedPaths: [path.join(workspace, 'config', 'claude.json')], hostPaths: [] });
+    expect(jail.classify(path.join(real, 'config', 'claude.json'))).toBe('protected');
+    expect(jail.classify(path.join(real, 'config', 'team.json'))).toBe('protected');
+    expect(jail.classify(path.join(real, 'config', 'other.json'))).toBe('open');
   });
 });

@@ -107,10 +107,16 @@ export function createFsJail(options: CreateFsJailOptions): FsJail {
   // Entries are compared by their real paths, case-folded: on a filesystem that folds case `.Toolgate/` is `.toolgate/`, so fail closed.
   // Each as itself and as a folder prefix, with what it makes of a path, in one list built once: classification runs on every access.
   const entries: FoldedEntry[] = [];
+  // An entry that is a link holds its own name too, not only the place it leads to: a command that put another file
+  // at the name (an imported policy file linked to the team's) would change what the name reads as at the next start.
   const add = (list: readonly string[], verdict: Exclude<PathClass, 'open'>): void => {
     for (const entry of list) {
-      const folded = realOrSelf(path.resolve(workspace, entry)).toLowerCase();
-      entries.push({ folded, folder: folded.endsWith(path.sep) ? folded : folded + path.sep, verdict });
+      const spelled = path.resolve(workspace, entry);
+      const real = realOrSelf(spelled);
+      for (const place of real === spelled ? [real] : [real, spelled]) {
+        const folded = place.toLowerCase();
+        entries.push({ folded, folder: folded.endsWith(path.sep) ? folded : folded + path.sep, verdict });
+      }
     }
   };
   // In precedence order, host stores first: a path that is both is refused as the store it is.
