@@ -148,7 +148,7 @@ export {
 export { importClaudeSettings, type ClaudeSettingsFile, type ClaudeSettingsScope, type ImportedPolicy } from './policy/import-claude-settings.js';
 export { importGeminiPolicies, type GeminiPolicyFile, type GeminiPolicyTier, type ImportedGeminiPolicy } from './policy/import-gemini-policies.js';
 export { findShellOperator } from './policy/find-shell-operator.js';
-export { DEFAULT_PROTECTED_PATHS } from './policy/protected-paths.js';
+export { DEFAULT_PROTECTED_PATHS, literalPathGlob } from './policy/protected-paths.js';
 export type { RateLimit, RateLimits } from './policy/rate-limiter.js';
 
 export type {

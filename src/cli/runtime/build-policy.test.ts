@@ -157,3 +157,21 @@ describe('buildPolicy: a script the configuration starts as an upstream server i
     expect(built.snapshot.explain({ tool: 'write_file', target: { path: 'servers/other.mjs' } }).decision.kind).toBe('allow');
   });
 });
+
+describe('buildPolicy: the files the configuration names are protected by their names, not read as patterns', () => {
+  it('a glob character in a name protects that one file: not every file the pattern would match, and never fewer', async () => {
+    const workspace = workspaceWith({
+      scope: 'workspace-write',
+      policy: { allow: ['Write(**)'] },
+      servers: { docs: { command: 'node', args: ['srv/a+(b).mjs', '--allow=*.md', 'srv/[ab].mjs'] } },
+    });
+    const built = await buildPolicy(loadConfig(workspace));
+    const decided = (path: string): string => built.snapshot.explain({ tool: 'write_file', target: { path } }).decision.kind;
+    expect(decided('srv/a+(b).mjs')).toBe('ask');
+    expect(decided('*.md')).toBe('ask');
+    expect(decided('srv/[ab].mjs')).toBe('ask');
+    expect(decided('notes.md')).toBe('allow');
+    expect(decided('srv/a.mjs')).toBe('allow');
+    expect(decided('srv/ab.mjs')).toBe('allow');
+  });
+});

@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, relative } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { createPolicy, importClaudeSettings, importGeminiPolicies, type PolicyRule, type PolicySnapshot } from '../../core/internal.js';
+import { createPolicy, importClaudeSettings, importGeminiPolicies, literalPathGlob, type PolicyRule, type PolicySnapshot } from '../../core/internal.js';
 import { parseJsonOrThrow } from '../../core/errors/parse-json-or-throw.js';
 import { isTrustedPolicyFile, policyFilePaths, readPolicyFile } from '../../node/policy/policy-file.js';
 import { CliError } from '../cli-error.js';
@@ -111,10 +111,11 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
   const imported: PolicyRule[] = [];
   for (const [position, entry] of (config.policy.imports ?? []).entries()) imported.push(...(await importedRules(config, { ...entry, position }, operator, warnings)));
   // The imported files too: a model that rewrites one changes the rules of the next start; and the files the next
-  // start runs as upstream servers, outside the sandbox.
+  // start runs as upstream servers, outside the sandbox. Each by its name: a glob character in one is no pattern.
   const ownFiles = [config.journal.path, ...(config.file === undefined ? [] : [config.file]), ...(config.policy.imports ?? []).map((entry) => entry.path), ...upstreamServerFiles(config)]
     .map((file) => relative(config.workspace, file))
-    .filter((file) => !file.startsWith('..'));
+    .filter((file) => !file.startsWith('..'))
+    .map(literalPathGlob);
   try {
     const snapshot = createPolicy({
       rules: [...written, ...imported, ...remembered],

@@ -1,7 +1,7 @@
 import picomatch from 'picomatch/posix.js';
 import { describe, expect, it } from 'vitest';
 import { normalizePath } from './normalize-path.js';
-import { createProtectedPathMatcher, createProtectedTextMatcher, DEFAULT_PROTECTED_PATHS, gitignoreGlob, protectedLinkProbes, requiredLiteral, withChildren, withoutTrailingDotsAndSpaces } from './protected-paths.js';
+import { createProtectedPathMatcher, createProtectedTextMatcher, DEFAULT_PROTECTED_PATHS, gitignoreGlob, literalPathGlob, protectedLinkProbes, requiredLiteral, withChildren, withoutTrailingDotsAndSpaces } from './protected-paths.js';
 
 const normal = (path: string) => {
   const parsed = normalizePath(path);
@@ -128,5 +128,16 @@ describe('Windows spellings in linear time', () => {
     expect(matches(`.git${'. '.repeat(30_000)}x.`)).toBe(false);
     expect(matches('.git. ./config')).toBe(true);
     expect(performance.now() - started).toBeLessThan(200);
+  });
+});
+
+describe('literalPathGlob', () => {
+  it('escapes every glob character, so the pattern matches the one name it spells', () => {
+    expect(literalPathGlob('servers/notes.mjs')).toBe('servers/notes.mjs');
+    expect(literalPathGlob('srv/a+(b)*?[c]{d,e}!@#.mjs')).toBe('srv/a\\+\\(b\\)\\*\\?\\[c\\]\\{d,e\\}\\!\\@\\#.mjs');
+    const matches = createProtectedTextMatcher([literalPathGlob('srv/[ab]+(x).mjs')]);
+    expect(matches('srv/[ab]+(x).mjs')).toBe(true);
+    expect(matches('srv/a.mjs')).toBe(false);
+    expect(matches('srv/ax.mjs')).toBe(false);
   });
 });

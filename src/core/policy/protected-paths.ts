@@ -335,6 +335,17 @@ export function requiredLiteral(glob: string): string | undefined {
   return best.length === 0 ? undefined : best;
 }
 
+/**
+ * A protected path that names one file of the workspace as it is spelled,
+ * for names the configuration gives (its journal, its imports, the files it
+ * starts as servers) rather than patterns: each glob character is escaped,
+ * so `--allow=*.md` protects the file of that name and not every Markdown
+ * file, and `srv/a+(b).mjs` protects itself where the extglob would not.
+ */
+export function literalPathGlob(relativePath: string): string {
+  return relativePath.replace(/[\\*?[\]{}()!+@#]/g, '\\$&');
+}
+
 /** gitignore semantics: `name` anywhere, `dir/` a directory, a leading `/` anchors to the root. */
 export function gitignoreGlob(pattern: string): string {
   let glob = pattern.trim();
