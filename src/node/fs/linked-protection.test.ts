@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -95,5 +96,17 @@ describe('createLinkedProtection', () => {
     expect(linked.holds(root)).toBe(false);
     expect(linked.holds(path.join(root, 'config', 'dev.secrets'))).toBe(false);
     expect(linked.maskedPlaces()).toEqual([path.join(root, 'config', 'dev.secrets')]);
+  });
+
+  it('protects the hooks folder core.hooksPath names, made or not, with everything in it', () => {
+    const root = workspace();
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    execFileSync('git', ['config', 'core.hooksPath', '.husky'], { cwd: root });
+    const linked = createLinkedProtection(root);
+    linked.learn([]);
+    // Not made yet: a file written there would be a hook the user's git runs.
+    expect(linked.has(path.join(root, '.husky', 'pre-commit'))).toBe(true);
+    expect(linked.has(path.join(root, '.HUSKY', '_', 'husky.sh'))).toBe(true);
+    expect(linked.has(path.join(root, 'notes.txt'))).toBe(false);
   });
 });

@@ -89,4 +89,14 @@ describe('findRepositoryCode', () => {
     symlinkSync('../../tools/hooks/missing', path.join(hooks, 'post-checkout'));
     expect(findRepositoryCode(repo)?.readOnly).toEqual([hooks, path.join(repo, 'tools', 'hooks', 'pre-commit'), ...['config.worktree', 'commondir', 'modules'].map((name) => path.join(repo, '.git', name))]);
   });
+
+  it('holds the hooks folder core.hooksPath names in the work tree, where it leads; one not made yet adds nothing', () => {
+    const repo = realpathSync(workspace());
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    execFileSync('git', ['config', 'core.hooksPath', '.husky'], { cwd: repo });
+    expect(findRepositoryCode(repo)?.readOnly).not.toContain(path.join(repo, '.husky'));
+    mkdirSync(path.join(repo, 'tools', 'hooks'), { recursive: true });
+    symlinkSync('tools/hooks', path.join(repo, '.husky'));
+    expect(findRepositoryCode(repo)?.readOnly).toContain(path.join(repo, 'tools', 'hooks'));
+  });
 });

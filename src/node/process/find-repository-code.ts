@@ -1,5 +1,6 @@
 import { lstatSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { hooksPathFolders } from './hooks-path-folders.js';
 
 /** What of the workspace's repositories the user's own git runs as code, for the sandbox to hold. */
 export interface RepositoryCode {
@@ -46,7 +47,10 @@ const OWN_COMMON_DIR = '.\n';
 export function findRepositoryCode(workspace: string): RepositoryCode | undefined {
   const gitDir = path.join(workspace, '.git');
   if (lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory() !== true) return undefined;
-  return { folders: [gitDir], readOnly: findGitDirCode(gitDir, CODE_NAMES) };
+  // The hooks folder `core.hooksPath` names (husky's `.husky`) is the repository's code like `.git/hooks`, under a name of
+  // the work tree. One not made yet cannot be bound: what a command makes there is moved aside after it (`keptLinksOf`).
+  const hooksFolders = hooksPathFolders(workspace).filter((folder) => lstatSync(folder, { throwIfNoEntry: false }) !== undefined).map(realpathOrSelf);
+  return { folders: [gitDir], readOnly: [...findGitDirCode(gitDir, CODE_NAMES), ...hooksFolders] };
 }
 
 /**
@@ -105,13 +109,16 @@ function placeFile(target: string, content: string): void {
 /**
  * The workspace repository's code that is a link: `.git/hooks`, `.git/config`
  * and the other names git runs or reads programs from, and each hook in
- * the hooks folder (where it leads, when it is a link itself) that is one.
+ * the hooks folder (where it leads, when it is a link itself) that is one;
+ * and the hooks folder `core.hooksPath` names, link or not, made or not:
+ * the walk of the workspace reads it as an ordinary folder, so it is
+ * learned here as the place the user's git runs hooks from.
  */
 export function repositoryCodeLinks(workspace: string): string[] {
   const gitDir = path.join(workspace, '.git');
   if (lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory() !== true) return [];
   const links = CODE_NAMES.map((name) => path.join(gitDir, name)).filter((entry) => lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink() === true);
-  return [...links, ...hookLinks(path.join(gitDir, 'hooks'))];
+  return [...links, ...hookLinks(path.join(gitDir, 'hooks')), ...hooksPathFolders(workspace)];
 }
 
 /** The hooks in the folder `hooks` that are links. */

@@ -1,0 +1,86 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { describe, expect, it } from 'vitest';
+import { decideIfAsked } from './support/pending-approval.js';
+import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace, type ServedGateway } from './support/serve-gateway.js';
+
+// A hostile model against a repository whose git runs its hooks from a folder of the work tree: husky and its kind
+// set `core.hooksPath = .husky`, so `.husky/pre-commit` is what the user's own git runs at the next commit, outside
+// toolgate and its sandbox, as `.git/hooks/pre-commit` would be. Each drives `toolgate serve` with the MCP SDK client
+// and the console's API, then commits as the user would.
+
+const HOOK = '#!/bin/sh\nexit 0\n';
+const PAYLOAD = '#!/bin/sh\ntouch "$(git rev-parse --show-toplevel)/PWNED_BY_HOOK"\n';
+const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
+const opened = closeAfterEach();
+
+async function start(workspace: string): Promise<{ gateway: ServedGateway; mcp: Client }> {
+  const gateway = opened.gateway(await serveWorkspace(workspace));
+  const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
+  return { gateway, mcp };
+}
+
+/** A repository as husky leaves it: `core.hooksPath` names `.husky`, whose pre-commit is an executable file of the work tree. */
+function huskyWorkspace(config: object, hooksPath = '.husky'): string {
+  const workspace = makeWorkspace(config, { [`${hooksPath}/pre-commit`]: HOOK, 'notes.txt': 'plain\n' });
+  chmodSync(join(workspace, hooksPath, 'pre-commit'), 0o755);
+  execFileSync('git', ['init', '-q'], { cwd: workspace });
+  execFileSync('git', ['config', 'core.hooksPath', hooksPath], { cwd: workspace });
+  return workspace;
+}
+
+/** The user's own commit, outside toolgate: its hooks run. */
+function userCommits(workspace: string): void {
+  const env = { ...process.env, GIT_AUTHOR_NAME: 'u', GIT_AUTHOR_EMAIL: 'u@example.com', GIT_COMMITTER_NAME: 'u', GIT_COMMITTER_EMAIL: 'u@example.com' };
+  execFileSync('git', ['add', 'notes.txt'], { cwd: workspace, env });
+  execFileSync('git', ['commit', '-q', '-m', 'user'], { cwd: workspace, env });
+}
+
+describe('attack: the hooks folder core.hooksPath names in the work tree', () => {
+  it.each(['.husky', 'tools/git-hooks'])('in accept-edits, write_file of %s/pre-commit asks, and the user\'s next commit runs the hook it had', async (hooksPath) => {
+    const workspace = huskyWorkspace({ scope: 'workspace-write', mode: 'accept-edits' }, hooksPath);
+    const at = await start(workspace);
+    const written = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: `${hooksPath}/pre-commit`, content: PAYLOAD }, 'reject');
+    const edited = await decideIfAsked(at.gateway, at.mcp, 'edit_file', { path: `${hooksPath}/pre-commit`, oldText: 'exit 0', newText: 'touch PWNED_BY_HOOK' }, 'reject');
+    const created = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: `${hooksPath}/post-commit`, content: PAYLOAD }, 'reject');
+    userCommits(workspace);
+    expect(existsSync(join(workspace, 'PWNED_BY_HOOK')), `the user's commit ran the model's hook: ${text(written.result)}`).toBe(false);
+    expect(readFileSync(join(workspace, hooksPath, 'pre-commit'), 'utf8')).toBe(HOOK);
+    for (const asked of [written, edited, created]) expect(asked.card, `ran without asking: ${text(asked.result)}`).toBeDefined();
+    expect(written.card?.reasons.protectedPath).toBe(true);
+    // An ordinary edit still runs unasked.
+    const plain = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'notes.txt', content: 'edited\n' }, 'reject');
+    expect(plain.card).toBeUndefined();
+    expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('edited\n');
+  }, 60_000);
+
+  it('a command allowed by a glob cannot rewrite the hook by a name no argument spells', async () => {
+    const workspace = huskyWorkspace({ scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['cp *'], allow: ['Bash(cp *)'] } });
+    mkdirSync(join(workspace, 'staged/.husky'), { recursive: true });
+    writeFileSync(join(workspace, 'staged/.husky/pre-commit'), PAYLOAD);
+    const at = await start(workspace);
+    const ran = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['cp', '-r', 'staged/.husky', '.'] }, 'reject');
+    expect(ran.card).toBeUndefined();
+    userCommits(workspace);
+    expect(existsSync(join(workspace, 'PWNED_BY_HOOK')), `the user's commit ran the model's hook: ${text(ran.result)}`).toBe(false);
+    // It ran, and the hook it would have changed is held: bwrap binds the folder read-only.
+    expect(text(ran.result)).toMatch(/Read-only file system/);
+    expect(readFileSync(join(workspace, '.husky/pre-commit'), 'utf8')).toBe(HOOK);
+  }, 60_000);
+
+  it('a hooks folder core.hooksPath names that is not made yet: creating a hook there asks, and one a command makes is moved aside', async () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'accept-edits', policy: { allowedCommandGlobs: ['cp *'], allow: ['Bash(cp *)'] } }, { 'notes.txt': 'plain\n', 'staged/.githooks/pre-commit': PAYLOAD });
+    chmodSync(join(workspace, 'staged/.githooks/pre-commit'), 0o755);
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    execFileSync('git', ['config', 'core.hooksPath', '.githooks'], { cwd: workspace });
+    const at = await start(workspace);
+    const created = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: '.githooks/pre-commit', content: PAYLOAD }, 'reject');
+    expect(created.card, `created without asking: ${text(created.result)}`).toBeDefined();
+    const copied = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['cp', '-rp', 'staged/.githooks', '.'] }, 'reject');
+    userCommits(workspace);
+    expect(existsSync(join(workspace, 'PWNED_BY_HOOK')), `the user's commit ran the model's hook: ${text(copied.result)}`).toBe(false);
+    expect(existsSync(join(workspace, '.githooks'))).toBe(false);
+  }, 60_000);
+});
