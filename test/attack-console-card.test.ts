@@ -37,6 +37,29 @@ describe('attack: the dangerous part of a write lies past what the card shows', 
   });
 });
 
+/** A PEM private key whose body lines are `fill`, 64 to a line. */
+const privateKey = (fill: string): string => `-----BEGIN PRIVATE KEY-----\n${`${fill.repeat(64)}\n`.repeat(4)}-----END PRIVATE KEY-----\n`;
+
+describe('attack: a write that changes only what the card masks', () => {
+  // The model swaps the user's token, or the TLS key the user's server signs with, for one it knows. Both sides of the
+  // diff read `[redacted]` there, so the card's diff showed no change at all, and a person approved "nothing".
+  it.each([
+    ['deploy.cfg', `region = eu\ntoken = ghp_${'a'.repeat(36)}\n`, `region = eu\ntoken = ghp_${'b'.repeat(36)}\n`, 'token = [redacted]'],
+    ['certs/server.key', privateKey('A'), privateKey('B'), '[redacted]'],
+  ])('the diff of a write to %s shows the masked line written, never a write of no change', async (path, current, proposed, masked) => {
+    const { gateway, mcp } = await serve({}, { [path]: current });
+    const call = mcp.callTool({ name: 'write_file', arguments: { path, content: proposed } });
+    const card = await pendingApproval(gateway, 'write_file');
+    const changed = (card.diff ?? '').split('\n').filter((line) => /^[-+](?![-+]{2} )/.test(line));
+    expect(changed, `the card's diff shows no change: ${card.diff ?? ''}`).toEqual([`-${masked}`, `+${masked}`]);
+    expect(card.diff).not.toMatch(/ghp_|AAAA|BBBB/);
+    // Approved as shown: the masked line is written, with the model's value.
+    await decide(gateway, card.id, 'once');
+    expect((await call).isError).not.toBe(true);
+    expect(readFileSync(join(gateway.workspace, path), 'utf8')).toBe(proposed);
+  });
+});
+
 /** Text in Unicode tag characters: read by a model that sees the code points, drawn as nothing on a screen. */
 const smuggled = (text: string): string => [...text].map((character) => String.fromCodePoint(0xe0000 + (character.codePointAt(0) ?? 0))).join('');
 

@@ -32,4 +32,16 @@ describe('diffForWrite', () => {
     const cut = `${'x'.repeat(MAX_VIEW_BODY)}\n… [36 more characters not shown]`;
     expect(await diffForWrite(fs, request(cut))).toBeUndefined();
   });
+
+  it('shows a line holding a masked value as written again, never as unchanged: the value there may be another', async () => {
+    const current = `region = eu\ntoken = ghp_${'a'.repeat(36)}\n`;
+    const fs = { readFile: () => Promise.resolve({ content: current }) } as unknown as FsCapability;
+    // The view of a write that changes the token alone: the same text as the file's, once both are masked.
+    const result = await diffForWrite(fs, request('region = eu\ntoken = [redacted]\n'));
+    expect(result?.diff).toContain('-token = [redacted]');
+    expect(result?.diff).toContain('+token = [redacted]');
+    expect(result?.diff).toContain(' region = eu');
+    expect(result?.diff).not.toContain('-region');
+    expect(result?.diff).not.toContain('ghp_');
+  });
 });

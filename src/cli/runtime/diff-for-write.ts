@@ -1,4 +1,4 @@
-import { MAX_VIEW_BODY, redactSecrets, type FsCapability, type ToolApprovalRequest } from '../../core/internal.js';
+import { MAX_VIEW_BODY, REDACTED, redactSecrets, type FsCapability, type ToolApprovalRequest } from '../../core/internal.js';
 
 const MAX_DIFF_INPUT = 256 * 1024;
 
@@ -10,6 +10,11 @@ const MAX_DIFF_INPUT = 256 * 1024;
  * only: the write itself is decided by the approval, not by this text. It
  * goes to a browser, so it is as secret-free as the rest of the preview: the
  * current content is redacted before the diff, and the diff once more.
+ * A line holding a masked value never reads as unchanged: both sides show
+ * `[redacted]` there whatever the values are, so a write that replaced the
+ * file's token or private key with the model's drew a diff of no change.
+ * Such a line shows as removed and written again, since what it holds is
+ * not shown, and it may be another value.
  */
 export async function diffForWrite(fs: FsCapability, request: ToolApprovalRequest): Promise<{ diff?: string } | undefined> {
   const file = request.resolved?.files[0];
@@ -30,5 +35,8 @@ export async function diffForWrite(fs: FsCapability, request: ToolApprovalReques
   const display = request.target?.files[0]?.path ?? file.real;
   // Loaded with the first write to show: most processes never draw a diff.
   const { createTwoFilesPatch } = await import('diff');
-  return { diff: redactSecrets(createTwoFilesPatch(display, display, current, proposed, 'current', 'proposed')) };
+  // Four lines around each change, jsdiff's default; the patch hands its options to its line diff, which compares lines
+  // with `comparator` (jsdiff's own option of a diff).
+  const options = { context: 4, comparator: (left: string, right: string): boolean => left === right && !left.includes(REDACTED) };
+  return { diff: redactSecrets(createTwoFilesPatch(display, display, current, proposed, 'current', 'proposed', options)) };
 }
