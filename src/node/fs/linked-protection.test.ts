@@ -98,15 +98,17 @@ describe('createLinkedProtection', () => {
     expect(linked.maskedPlaces()).toEqual([path.join(root, 'config', 'dev.secrets')]);
   });
 
-  it('protects the hooks folder core.hooksPath names, made or not, with everything in it', () => {
+  it('protects the hooks folder core.hooksPath names, made or not, with everything in it, and a configuration file an include names', () => {
     const root = workspace();
     execFileSync('git', ['init', '-q'], { cwd: root });
     execFileSync('git', ['config', 'core.hooksPath', '.husky'], { cwd: root });
+    execFileSync('git', ['config', 'include.path', '../shared.gitconfig'], { cwd: root });
     const linked = createLinkedProtection(root);
     linked.learn([]);
     // Not made yet: a file written there would be a hook the user's git runs.
     expect(linked.has(path.join(root, '.husky', 'pre-commit'))).toBe(true);
     expect(linked.has(path.join(root, '.HUSKY', '_', 'husky.sh'))).toBe(true);
+    expect(linked.has(path.join(root, 'shared.gitconfig'))).toBe(true);
     expect(linked.has(path.join(root, 'notes.txt'))).toBe(false);
   });
 });

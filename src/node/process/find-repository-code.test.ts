@@ -99,4 +99,13 @@ describe('findRepositoryCode', () => {
     symlinkSync('tools/hooks', path.join(repo, '.husky'));
     expect(findRepositoryCode(repo)?.readOnly).toContain(path.join(repo, 'tools', 'hooks'));
   });
+
+  it('holds a configuration file of the work tree an include names, once it exists', () => {
+    const repo = realpathSync(workspace());
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    execFileSync('git', ['config', 'include.path', '../shared.gitconfig'], { cwd: repo });
+    expect(findRepositoryCode(repo)?.readOnly).not.toContain(path.join(repo, 'shared.gitconfig'));
+    writeFileSync(path.join(repo, 'shared.gitconfig'), '[pull]\n\trebase = true\n');
+    expect(findRepositoryCode(repo)?.readOnly).toContain(path.join(repo, 'shared.gitconfig'));
+  });
 });

@@ -1,6 +1,6 @@
 import { lstatSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { hooksPathFolders } from './hooks-path-folders.js';
+import { workTreeGitCode } from './work-tree-git-code.js';
 
 /** What of the workspace's repositories the user's own git runs as code, for the sandbox to hold. */
 export interface RepositoryCode {
@@ -47,10 +47,16 @@ const OWN_COMMON_DIR = '.\n';
 export function findRepositoryCode(workspace: string): RepositoryCode | undefined {
   const gitDir = path.join(workspace, '.git');
   if (lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory() !== true) return undefined;
-  // The hooks folder `core.hooksPath` names (husky's `.husky`) is the repository's code like `.git/hooks`, under a name of
-  // the work tree. One not made yet cannot be bound: what a command makes there is moved aside after it (`keptLinksOf`).
-  const hooksFolders = hooksPathFolders(workspace).filter((folder) => lstatSync(folder, { throwIfNoEntry: false }) !== undefined).map(realpathOrSelf);
-  return { folders: [gitDir], readOnly: [...findGitDirCode(gitDir, CODE_NAMES), ...hooksFolders] };
+  const readOnly = findGitDirCode(gitDir, CODE_NAMES);
+  // The hooks folder `core.hooksPath` names (husky's `.husky`) and a configuration file an include names are the
+  // repository's code like `.git/hooks` and `.git/config`, under names of the work tree. One not made yet cannot be
+  // bound: what a command makes there is moved aside after it (`keptLinksOf`).
+  const { hooksFolders, configFiles } = workTreeGitCode(workspace);
+  for (const place of [...hooksFolders, ...configFiles]) {
+    const real = lstatSync(place, { throwIfNoEntry: false }) === undefined ? undefined : realpathOrSelf(place);
+    if (real !== undefined && !readOnly.includes(real)) readOnly.push(real);
+  }
+  return { folders: [gitDir], readOnly };
 }
 
 /**
@@ -110,15 +116,17 @@ function placeFile(target: string, content: string): void {
  * The workspace repository's code that is a link: `.git/hooks`, `.git/config`
  * and the other names git runs or reads programs from, and each hook in
  * the hooks folder (where it leads, when it is a link itself) that is one;
- * and the hooks folder `core.hooksPath` names, link or not, made or not:
- * the walk of the workspace reads it as an ordinary folder, so it is
- * learned here as the place the user's git runs hooks from.
+ * and the hooks folder `core.hooksPath` names and the configuration files
+ * an include names, links or not, made or not: the walk of the workspace
+ * reads them as ordinary names, so they are learned here as the places the
+ * user's git runs hooks and reads programs from.
  */
 export function repositoryCodeLinks(workspace: string): string[] {
   const gitDir = path.join(workspace, '.git');
   if (lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory() !== true) return [];
   const links = CODE_NAMES.map((name) => path.join(gitDir, name)).filter((entry) => lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink() === true);
-  return [...links, ...hookLinks(path.join(gitDir, 'hooks')), ...hooksPathFolders(workspace)];
+  const { hooksFolders, configFiles } = workTreeGitCode(workspace);
+  return [...links, ...hookLinks(path.join(gitDir, 'hooks')), ...hooksFolders, ...configFiles];
 }
 
 /** The hooks in the folder `hooks` that are links. */

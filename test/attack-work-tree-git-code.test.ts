@@ -6,13 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { decideIfAsked } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace, type ServedGateway } from './support/serve-gateway.js';
 
-// A hostile model against a repository whose git runs its hooks from a folder of the work tree: husky and its kind
-// set `core.hooksPath = .husky`, so `.husky/pre-commit` is what the user's own git runs at the next commit, outside
-// toolgate and its sandbox, as `.git/hooks/pre-commit` would be. Each drives `toolgate serve` with the MCP SDK client
-// and the console's API, then commits as the user would.
+// A hostile model against a repository whose git reads its code from files of the work tree: husky and its kind set
+// `core.hooksPath = .husky`, so `.husky/pre-commit` is what the user's own git runs at the next commit, outside
+// toolgate and its sandbox, as `.git/hooks/pre-commit` would be; a shared `include.path = ../shared.gitconfig` is
+// read as `.git/config` is, and a `core.fsmonitor` there runs at the user's next `git status`. Each drives
+// `toolgate serve` with the MCP SDK client and the console's API, then runs git as the user would.
 
 const HOOK = '#!/bin/sh\nexit 0\n';
 const PAYLOAD = '#!/bin/sh\ntouch "$(git rev-parse --show-toplevel)/PWNED_BY_HOOK"\n';
+const SHARED = '[pull]\n\trebase = true\n';
+const FSMONITOR = '[core]\n\tfsmonitor = "touch PWNED_BY_CONFIG; false"\n';
 const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
 const opened = closeAfterEach();
 
@@ -82,5 +85,22 @@ describe('attack: the hooks folder core.hooksPath names in the work tree', () =>
     userCommits(workspace);
     expect(existsSync(join(workspace, 'PWNED_BY_HOOK')), `the user's commit ran the model's hook: ${text(copied.result)}`).toBe(false);
     expect(existsSync(join(workspace, '.githooks'))).toBe(false);
+  }, 60_000);
+
+  it.each(['write_file', 'cp'])('a configuration file an include names: through %s, the model\'s core.fsmonitor never runs at the user\'s git status', async (how) => {
+    // Writes in accept-edits; the command under an allow rule in auto, where it runs unasked.
+    const mode = how === 'cp' ? 'auto' : 'accept-edits';
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode, policy: { allowedCommandGlobs: ['cp *'], allow: ['Bash(cp *)'] } }, { 'shared.gitconfig': SHARED, 'staged/shared.gitconfig': FSMONITOR });
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    execFileSync('git', ['config', 'include.path', '../shared.gitconfig'], { cwd: workspace });
+    const at = await start(workspace);
+    const call = how === 'cp' ? { name: 'run_command', args: { command: ['cp', 'staged/shared.gitconfig', '.'] } } : { name: 'write_file', args: { path: 'shared.gitconfig', content: FSMONITOR } };
+    const answered = await decideIfAsked(at.gateway, at.mcp, call.name, call.args, 'reject');
+    execFileSync('git', ['status', '--short'], { cwd: workspace });
+    expect(existsSync(join(workspace, 'PWNED_BY_CONFIG')), `the user's git status ran the model's program: ${text(answered.result)}`).toBe(false);
+    expect(readFileSync(join(workspace, 'shared.gitconfig'), 'utf8')).toBe(SHARED);
+    if (how === 'write_file') expect(answered.card?.reasons.protectedPath).toBe(true);
+    // The command names the folder, not the file, and runs unasked; the file it would have changed is held read-only.
+    else expect(text(answered.result)).toMatch(/Read-only file system/);
   }, 60_000);
 });

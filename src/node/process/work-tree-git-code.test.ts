@@ -1,0 +1,59 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { workTreeGitCode } from './work-tree-git-code.js';
+
+const made: string[] = [];
+afterEach(() => {
+  for (const folder of made.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+function folder(): string {
+  const created = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolgate-work-tree-code-')));
+  made.push(created);
+  return created;
+}
+
+function repository(): string {
+  const repo = folder();
+  execFileSync('git', ['init', '-q'], { cwd: repo });
+  return repo;
+}
+
+const config = (repo: string, ...args: string[]): void => {
+  execFileSync('git', ['config', ...args], { cwd: repo });
+};
+
+describe('workTreeGitCode', () => {
+  it('names nothing without a .git, or when nothing names a place', () => {
+    expect(workTreeGitCode(folder())).toEqual({ hooksFolders: [], configFiles: [] });
+    const repo = repository();
+    expect(workTreeGitCode(repo)).toEqual({ hooksFolders: [], configFiles: [] });
+  });
+
+  it('takes a relative hooks folder from the top of the work tree, as husky sets it; one outside the workspace is left out', () => {
+    const repo = repository();
+    config(repo, 'core.hooksPath', '.husky/_');
+    expect(workTreeGitCode(repo).hooksFolders).toEqual([path.join(repo, '.husky', '_')]);
+    config(repo, 'core.hooksPath', '/dev/null');
+    expect(workTreeGitCode(repo).hooksFolders).toEqual([]);
+  });
+
+  it('names each file an include names, whatever its condition, and reads a hooks folder set there, in any case of the key', () => {
+    const repo = repository();
+    writeFileSync(path.join(repo, 'shared.gitconfig'), '[CORE]\n\tHOOKSPATH = "tools/hooks"\n');
+    config(repo, 'include.path', '../shared.gitconfig');
+    config(repo, 'includeIf.onbranch:release.path', '../release.gitconfig');
+    const code = workTreeGitCode(repo);
+    expect(code.hooksFolders).toEqual([path.join(repo, 'tools', 'hooks')]);
+    expect([...code.configFiles].sort()).toEqual([path.join(repo, 'release.gitconfig'), path.join(repo, 'shared.gitconfig')].sort());
+  });
+
+  it('finds an include past a configuration padded beyond what a listing of every key would hold', () => {
+    const repo = repository();
+    writeFileSync(path.join(repo, '.git', 'config'), `[core]\n${'\tpadding = x\n'.repeat(200_000)}[include]\n\tpath = ../shared.gitconfig\n`);
+    expect(workTreeGitCode(repo).configFiles).toEqual([path.join(repo, 'shared.gitconfig')]);
+  });
+});

@@ -1,0 +1,88 @@
+import { execFileSync } from 'node:child_process';
+import { lstatSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { isInside } from '../fs/fs-jail.js';
+import { withGitConfig } from './build-child-env.js';
+import { SYSTEM_PATH } from './system-path.js';
+
+/** The keys whose values name a place of the repository's code, as git spells them in its listing (lower case). */
+const PLACE_KEYS = '^(core\\.hookspath|include\\.path|includeif\\..*\\.path)$';
+
+/** How long git may take to list the configuration; past it, the workspace is judged without what it names. */
+const GIT_TIMEOUT_MS = 5000;
+
+/**
+ * git as the user runs it, but found in the system's folders only: every
+ * configuration file the user's git reads (the system's, the user's, the
+ * repository's and what they include) is listed, and none of the host's
+ * hardening is added, which sets `core.hooksPath` to `/dev/null`.
+ * `safe.directory` is answered in the command's own configuration, where
+ * git reads it: a repository another user owns is one the user's git, told
+ * to trust it, runs in all the same.
+ */
+const GIT_ENV = withGitConfig({ PATH: SYSTEM_PATH.join(':'), HOME: homedir(), LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0' }, [['safe.directory', '*']]);
+
+/** What of the work tree the user's git runs or reads as its configuration. */
+export interface WorkTreeGitCode {
+  /** The folders `core.hooksPath` names (husky's `.husky`): what is there runs at the next commit, checkout or push. */
+  readonly hooksFolders: readonly string[];
+  /** The configuration files an include names (`include.path = ../shared.gitconfig`): a key there can name a program. */
+  readonly configFiles: readonly string[];
+}
+
+/**
+ * The places of the workspace, absolute, that the workspace repository's
+ * configuration makes its code: the hooks folder `core.hooksPath` names (a
+ * relative one from the top of the work tree, as git runs it) and each file
+ * an `include.path` or `includeIf.*.path` names, whatever its condition (one
+ * it leaves out today may be read after a checkout).
+ * Under an ordinary name, neither a file tool nor the sandbox would hold
+ * them, and what the model writes there the user's git runs outside toolgate
+ * and its sandbox: a hook at the next commit, a `core.fsmonitor` at the
+ * next `git status`. Places outside the workspace are left out (the model
+ * writes there only in the `full` tier, where the rules judge each write).
+ * Nothing when the workspace has no `.git`, or when git cannot read the
+ * configuration (then the user's git cannot either, and runs nothing of it).
+ */
+export function workTreeGitCode(workspace: string): WorkTreeGitCode {
+  const gitDir = path.join(workspace, '.git');
+  const none = { hooksFolders: [], configFiles: [] };
+  if (lstatSync(gitDir, { throwIfNoEntry: false }) === undefined) return none;
+  let text: string;
+  try {
+    // Only the keys that name a place: a configuration padded to any size answers in a few lines.
+    text = execFileSync('git', ['--git-dir', gitDir, 'config', '--null', '--show-origin', '--includes', '--get-regexp', PLACE_KEYS], {
+      cwd: workspace,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: GIT_TIMEOUT_MS,
+      maxBuffer: 1024 * 1024,
+      env: GIT_ENV,
+    });
+  } catch {
+    // None of those keys set (git's exit status 1), no git, or a configuration git refuses: nothing named.
+    return none;
+  }
+  const hooksFolders = new Set<string>();
+  const configFiles = new Set<string>();
+  const fields = text.split('\0');
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const origin = fields[index] as string;
+    const entry = fields[index + 1] as string;
+    const file = origin.startsWith('file:') ? path.resolve(workspace, origin.slice('file:'.length)) : undefined;
+    const newline = entry.indexOf('\n');
+    if (newline === -1) continue;
+    const key = entry.slice(0, newline);
+    const value = expandHome(entry.slice(newline + 1));
+    if (key === 'core.hookspath') hooksFolders.add(path.resolve(workspace, value));
+    else if (file !== undefined && (key === 'include.path' || (key.startsWith('includeif.') && key.endsWith('.path')))) configFiles.add(path.resolve(path.dirname(file), value));
+  }
+  const inWorkspace = (place: string): boolean => isInside(workspace, place);
+  return { hooksFolders: [...hooksFolders].filter(inWorkspace), configFiles: [...configFiles].filter(inWorkspace) };
+}
+
+/** `~/…` from the home, as git reads a path in its configuration. */
+function expandHome(value: string): string {
+  return value === '~' || value.startsWith('~/') ? path.join(homedir(), value.slice(1)) : value;
+}
