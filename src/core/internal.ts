@@ -44,7 +44,7 @@ export type {
 
 export type { DispatchContext, FieldMapping, ToolCall, ToolCallConfig, ToolFailure, ToolOutcome, ToolSuccess } from './dispatch/dispatch-types.js';
 export { withAttachments } from './dispatch/split-attachments.js';
-export { MAX_VIEW_BODY } from './dispatch/request-approval.js';
+export { isCutViewBody, MAX_VIEW_BODY } from './dispatch/request-approval.js';
 export type { InvocationPlan } from './plan/plan-types.js';
 
 export type {

@@ -31,6 +31,8 @@ describe('diffForWrite', () => {
     expect(await diffForWrite(fs, request(`${'echo build\n'.repeat(1000)}`))).toMatchObject({ diff: expect.stringContaining('+echo build') as unknown });
     const cut = `${'x'.repeat(MAX_VIEW_BODY)}\n… [36 more characters not shown]`;
     expect(await diffForWrite(fs, request(cut))).toBeUndefined();
+    // Cut, then shortened by masking below the length a card shows: still a cut view.
+    expect(await diffForWrite(fs, request(`${'x'.repeat(MAX_VIEW_BODY - 100)}\n… [36 more characters not shown]`))).toBeUndefined();
   });
 
   it('shows a line holding a masked value as written again, never as unchanged: the value there may be another', async () => {

@@ -1,4 +1,4 @@
-import { MAX_VIEW_BODY, REDACTED, redactSecrets, type FsCapability, type ToolApprovalRequest } from '../../core/internal.js';
+import { isCutViewBody, MAX_VIEW_BODY, REDACTED, redactSecrets, type FsCapability, type ToolApprovalRequest } from '../../core/internal.js';
 
 const MAX_DIFF_INPUT = 256 * 1024;
 
@@ -20,8 +20,9 @@ export async function diffForWrite(fs: FsCapability, request: ToolApprovalReques
   const file = request.resolved?.files[0];
   const proposed = request.view?.body;
   if (request.action !== 'fs_write' || file === undefined || proposed === undefined || request.toolName !== 'write_file') return undefined;
-  // A view longer than a card shows is one the engine cut: a diff of it would pass for the whole write.
-  if (proposed.length > MAX_VIEW_BODY) return undefined;
+  // A view the engine cut would pass for the whole write as a diff: told by the line the cut adds, since masking the
+  // secrets of the part shown can bring a cut view under the length a card shows. No longer view is diffed either.
+  if (isCutViewBody(proposed) || proposed.length > MAX_VIEW_BODY) return undefined;
   let current = '';
   try {
     // The file where the write really lands: its real path, not the spelling the model chose.

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createScriptedApprover, recordEvents } from '../../testing/index.js';
 import type { ToolApprovalRequest } from '../policy/approval-types.js';
 import { defineTool } from '../tools/define-tool.js';
-import { MAX_VIEW_BODY } from './request-approval.js';
+import { isCutViewBody, MAX_VIEW_BODY } from './request-approval.js';
 import { addTool, fetchTool, harness, memoryJournal, notifyTool, readFileTool, runCommandTool, SECRET, writeFileTool } from './__fixtures__/pipeline-fixtures.js';
 
 const all = [addTool, fetchTool, notifyTool, readFileTool, runCommandTool, writeFileTool];
@@ -117,6 +117,26 @@ describe('approval (stage 9)', () => {
     expect(body.startsWith('a'.repeat(MAX_VIEW_BODY))).toBe(true);
     expect(body).not.toContain('PAYLOAD');
     expect(body.slice(MAX_VIEW_BODY)).toBe('\n… [7 more characters not shown]');
+    expect(isCutViewBody(body)).toBe(true);
+  });
+
+  it('tells a cut body by its last line, though masking its secrets brought it under the length a card shows', async () => {
+    const long = defineTool({
+      name: 'long',
+      description: 'A governed tool with a long view.',
+      input: z.object({ text: z.string() }),
+      policy: { os: true },
+      presentCall: ({ text }) => ({ title: 'long', body: text }),
+      dispatch: () => 'done',
+    });
+    const approver = createScriptedApprover('approve');
+    const { registry } = harness([long], { limits: { maxInputBytes: 1024 * 1024 } });
+    const text = `ghp_${'a'.repeat(36)} ghp_${'b'.repeat(36)}\n${'a'.repeat(MAX_VIEW_BODY)}PAYLOAD`;
+    await registry.dispatch({ callId: 'l', name: 'long', arguments: { text } }, { grantedTools: ['long'], approval: { confirm: approver.confirm } });
+    const body = approver.requests[0]?.view?.body ?? '';
+    expect(body.length).toBeLessThanOrEqual(MAX_VIEW_BODY);
+    expect(isCutViewBody(body)).toBe(true);
+    expect(isCutViewBody(`${'a'.repeat(10)}\n`)).toBe(false);
   });
 
   it('the preview and every event are secret-free; the resolved action holds the raw value and never reaches an event', async () => {

@@ -162,6 +162,18 @@ function clipViewBody(body: string): string {
   return `${body.slice(0, MAX_VIEW_BODY)}\n… [${body.length - MAX_VIEW_BODY} more characters not shown]`;
 }
 
+/** The last line `clipViewBody` adds, which masking leaves as it is (it holds nothing a mask covers). */
+const CUT_NOTICE = /\n… \[\d+ more characters not shown\]$/;
+
+/**
+ * Whether a card's body is one `clipViewBody` cut. Its length does not say:
+ * masking the secrets of the part shown shortens it, so a body cut at
+ * `MAX_VIEW_BODY` can read shorter than that once redacted.
+ */
+export function isCutViewBody(body: string): boolean {
+  return CUT_NOTICE.test(body);
+}
+
 /** Why the call reaches a person, from what the policy said; `createConfirm` adds the mode. */
 function approvalReasons(decision: PolicyDecision, why: ToolApprovalRequest['why'], action: ResolvedAction | undefined, risk: ToolRisk): ApprovalReasons {
   const protectedPath = (decision.kind === 'ask' && decision.reason === 'protected_path') || action?.files.some((file) => file.protected) === true;
