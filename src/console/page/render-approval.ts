@@ -122,7 +122,9 @@ function renderCallBody(a: PendingApproval): HTMLDivElement | null {
   // A command's own rendering joins its argv with spaces: the argv above is the truth.
   const body = a.target?.command ? undefined : view?.body;
   if (a.diff) box.appendChild(el('div', {}, el('h4', { text: 'Diff' }), renderDiff(a.diff)));
-  else if (body !== undefined) box.appendChild(el('div', {}, el('h4', { text: a.action === 'fs_write' ? 'Change' : 'Content' }), a.action === 'fs_write' ? renderDiff(body) : el('pre', { text: visible(body, true) })));
+  // Only a view that is a diff (an edit's `-`/`+` lines) is drawn as one: a whole write drawn so showed its YAML items
+  // (`- run: …`) as removed lines and a line that starts with `+` as the one line added.
+  else if (body !== undefined) box.appendChild(el('div', {}, el('h4', { text: view?.language === 'diff' ? 'Change' : 'Content' }), view?.language === 'diff' ? renderDiff(body) : el('pre', { text: visible(body, true) })));
   return box.childNodes.length > 0 ? box : null;
 }
 

@@ -40,6 +40,7 @@ export const editFileTool = defineBuiltin<EditFileArgs, FileEdit>({
     title: `Edit ${args.path}`,
     subtitle: args.replaceAll === true ? 'replaceAll: every occurrence' : 'replaceAll: false (exactly one occurrence)',
     body: `${marked('-', args.oldText)}\n${marked('+', args.newText)}`,
+    language: 'diff',
   }),
   dispatch(args, host, context) {
     const fs = requireCapability(host, 'fs', context.toolName);
