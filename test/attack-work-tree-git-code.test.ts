@@ -16,6 +16,8 @@ const HOOK = '#!/bin/sh\nexit 0\n';
 const PAYLOAD = '#!/bin/sh\ntouch "$(git rev-parse --show-toplevel)/PWNED_BY_HOOK"\n';
 const SHARED = '[pull]\n\trebase = true\n';
 const FSMONITOR = '[core]\n\tfsmonitor = "touch PWNED_BY_CONFIG; false"\n';
+/** What husky 9 installs as `.husky/_/h`: every hook of `.husky/_` runs the script of its name in `.husky` with sh. */
+const HUSKY_RUNNER = '#!/usr/bin/env sh\nn=$(basename "$0")\ns=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\nsh -e "$s" "$@"\n';
 const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
 const opened = closeAfterEach();
 
@@ -102,5 +104,18 @@ describe('attack: the hooks folder core.hooksPath names in the work tree', () =>
     if (how === 'write_file') expect(answered.card?.reasons.protectedPath).toBe(true);
     // The command names the folder, not the file, and runs unasked; the file it would have changed is held read-only.
     else expect(text(answered.result)).toMatch(/Read-only file system/);
+  }, 60_000);
+
+  it('husky 9: its hooks in .husky/_ run the scripts of .husky: write_file of .husky/pre-commit asks, made new or not', async () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'accept-edits' }, { '.husky/_/h': HUSKY_RUNNER, '.husky/_/pre-commit': '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n', 'notes.txt': 'plain\n' });
+    for (const name of ['h', 'pre-commit']) chmodSync(join(workspace, '.husky/_', name), 0o755);
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    execFileSync('git', ['config', 'core.hooksPath', '.husky/_'], { cwd: workspace });
+    const at = await start(workspace);
+    // No .husky/pre-commit yet: husky runs it with sh, so a new file of the model's needs no executable bit.
+    const written = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: '.husky/pre-commit', content: PAYLOAD }, 'reject');
+    userCommits(workspace);
+    expect(existsSync(join(workspace, 'PWNED_BY_HOOK')), `the user's commit ran the model's hook: ${text(written.result)}`).toBe(false);
+    expect(written.card?.reasons.protectedPath).toBe(true);
   }, 60_000);
 });

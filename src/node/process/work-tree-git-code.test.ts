@@ -33,10 +33,13 @@ describe('workTreeGitCode', () => {
     expect(workTreeGitCode(repo)).toEqual({ hooksFolders: [], configFiles: [] });
   });
 
-  it('takes a relative hooks folder from the top of the work tree, as husky sets it; one outside the workspace is left out', () => {
+  it('takes a relative hooks folder from the top of the work tree, and the folder above husky\'s `_`; one outside the workspace is left out', () => {
     const repo = repository();
+    config(repo, 'core.hooksPath', '.githooks');
+    expect(workTreeGitCode(repo).hooksFolders).toEqual([path.join(repo, '.githooks')]);
+    // husky's own: each hook of `.husky/_` runs the script of its name in `.husky`.
     config(repo, 'core.hooksPath', '.husky/_');
-    expect(workTreeGitCode(repo).hooksFolders).toEqual([path.join(repo, '.husky', '_')]);
+    expect(workTreeGitCode(repo).hooksFolders).toEqual([path.join(repo, '.husky', '_'), path.join(repo, '.husky')]);
     config(repo, 'core.hooksPath', '/dev/null');
     expect(workTreeGitCode(repo).hooksFolders).toEqual([]);
   });

@@ -75,7 +75,12 @@ export function workTreeGitCode(workspace: string): WorkTreeGitCode {
     if (newline === -1) continue;
     const key = entry.slice(0, newline);
     const value = expandHome(entry.slice(newline + 1));
-    if (key === 'core.hookspath') hooksFolders.add(path.resolve(workspace, value));
+    if (key === 'core.hookspath') {
+      const folder = path.resolve(workspace, value);
+      hooksFolders.add(folder);
+      // husky (9 and on) sets `.husky/_`, whose every hook runs the script of its name in the folder above, `.husky`.
+      if (path.basename(folder) === '_') hooksFolders.add(path.dirname(folder));
+    }
     else if (file !== undefined && (key === 'include.path' || (key.startsWith('includeif.') && key.endsWith('.path')))) configFiles.add(path.resolve(path.dirname(file), value));
   }
   const inWorkspace = (place: string): boolean => isInside(workspace, place);
