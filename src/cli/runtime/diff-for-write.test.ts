@@ -46,4 +46,12 @@ describe('diffForWrite', () => {
     expect(result?.diff).not.toContain('-region');
     expect(result?.diff).not.toContain('ghp_');
   });
+
+  it('gives up a diff that would hold the gateway\'s thread, and the card shows the write itself', async () => {
+    const lines = (tag: string, count: number): string => Array.from({ length: count }, (_, index) => `${tag}${String(index)}`).join('\n');
+    const fs = { readFile: () => Promise.resolve({ content: lines('a', 35_000) }) } as unknown as FsCapability;
+    const started = performance.now();
+    expect(await diffForWrite(fs, request(lines('b', 9000)))).toBeUndefined();
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
 });

@@ -3,6 +3,14 @@ import { isCutViewBody, MAX_VIEW_BODY, REDACTED, redactSecrets, type FsCapabilit
 const MAX_DIFF_INPUT = 256 * 1024;
 
 /**
+ * The most time a diff may take, on the gateway's one thread, before the
+ * card shows without one. A line diff costs the lines times the lines that
+ * differ: a 64 KiB write of lines each unlike those of a 230 KiB file held
+ * every client of the gateway for 21 s, and a model can send several.
+ */
+const MAX_DIFF_MS = 250;
+
+/**
  * The diff an approver sees for a `write_file`: the file where the write
  * really lands, as it is (its real path, read through the same jailed host,
  * so a path outside the workspace shows nothing), against the proposed
@@ -37,7 +45,9 @@ export async function diffForWrite(fs: FsCapability, request: ToolApprovalReques
   // Loaded with the first write to show: most processes never draw a diff.
   const { createTwoFilesPatch } = await import('diff');
   // Four lines around each change, jsdiff's default; the patch hands its options to its line diff, which compares lines
-  // with `comparator` (jsdiff's own option of a diff).
-  const options = { context: 4, comparator: (left: string, right: string): boolean => left === right && !left.includes(REDACTED) };
-  return { diff: redactSecrets(createTwoFilesPatch(display, display, current, proposed, 'current', 'proposed', options)) };
+  // with `comparator` (jsdiff's own option of a diff) and gives up past `timeout`.
+  const options = { context: 4, timeout: MAX_DIFF_MS, comparator: (left: string, right: string): boolean => left === right && !left.includes(REDACTED) };
+  const patch = createTwoFilesPatch(display, display, current, proposed, 'current', 'proposed', options);
+  // Given up: the card shows the write itself.
+  return patch === undefined ? undefined : { diff: redactSecrets(patch) };
 }
