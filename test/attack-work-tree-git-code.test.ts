@@ -37,9 +37,9 @@ function huskyWorkspace(config: object, hooksPath = '.husky'): string {
 }
 
 /** The user's own commit, outside toolgate: its hooks run. */
-function userCommits(workspace: string): void {
+function userCommits(workspace: string, paths: readonly string[] = ['notes.txt']): void {
   const env = { ...process.env, GIT_AUTHOR_NAME: 'u', GIT_AUTHOR_EMAIL: 'u@example.com', GIT_COMMITTER_NAME: 'u', GIT_COMMITTER_EMAIL: 'u@example.com' };
-  execFileSync('git', ['add', 'notes.txt'], { cwd: workspace, env });
+  execFileSync('git', ['add', ...paths], { cwd: workspace, env });
   execFileSync('git', ['commit', '-q', '-m', 'user'], { cwd: workspace, env });
 }
 
@@ -114,6 +114,23 @@ describe('attack: the hooks folder core.hooksPath names in the work tree', () =>
     const at = await start(workspace);
     // No .husky/pre-commit yet: husky runs it with sh, so a new file of the model's needs no executable bit.
     const written = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: '.husky/pre-commit', content: PAYLOAD }, 'reject');
+    userCommits(workspace);
+    expect(existsSync(join(workspace, 'PWNED_BY_HOOK')), `the user's commit ran the model's hook: ${text(written.result)}`).toBe(false);
+    expect(written.card?.reasons.protectedPath).toBe(true);
+  }, 60_000);
+
+  it('a workspace that is a linked worktree of a husky repository: write_file of its .husky/pre-commit asks', async () => {
+    const main = makeWorkspace({}, { '.husky/pre-commit': HOOK, 'notes.txt': 'plain\n' });
+    chmodSync(join(main, '.husky/pre-commit'), 0o755);
+    execFileSync('git', ['init', '-q'], { cwd: main });
+    execFileSync('git', ['config', 'core.hooksPath', '.husky'], { cwd: main });
+    userCommits(main, ['.husky/pre-commit', 'notes.txt']);
+    const workspace = `${main}-worktree`;
+    execFileSync('git', ['worktree', 'add', '-q', workspace], { cwd: main });
+    writeFileSync(join(workspace, 'toolgate.config.json'), JSON.stringify({ scope: 'workspace-write', mode: 'accept-edits' }));
+    const at = await start(workspace);
+    const written = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: '.husky/pre-commit', content: PAYLOAD }, 'reject');
+    writeFileSync(join(workspace, 'notes.txt'), 'edited\n');
     userCommits(workspace);
     expect(existsSync(join(workspace, 'PWNED_BY_HOOK')), `the user's commit ran the model's hook: ${text(written.result)}`).toBe(false);
     expect(written.card?.reasons.protectedPath).toBe(true);

@@ -108,4 +108,17 @@ describe('findRepositoryCode', () => {
     writeFileSync(path.join(repo, 'shared.gitconfig'), '[pull]\n\trebase = true\n');
     expect(findRepositoryCode(repo)?.readOnly).toContain(path.join(repo, 'shared.gitconfig'));
   });
+
+  it('in a linked worktree, whose .git is a file, holds its work tree\'s hooks folder alone', () => {
+    const main = realpathSync(workspace());
+    execFileSync('git', ['init', '-q'], { cwd: main });
+    execFileSync('git', ['config', 'core.hooksPath', '.husky'], { cwd: main });
+    execFileSync('git', ['-c', 'user.name=u', '-c', 'user.email=u@example.com', 'commit', '-q', '--allow-empty', '-m', 'first'], { cwd: main });
+    const worktree = `${main}-worktree`;
+    made.push(worktree);
+    execFileSync('git', ['worktree', 'add', '-q', worktree], { cwd: main });
+    expect(findRepositoryCode(worktree)).toBeUndefined();
+    mkdirSync(path.join(worktree, '.husky'));
+    expect(findRepositoryCode(worktree)).toEqual({ folders: [], readOnly: [path.join(worktree, '.husky')] });
+  });
 });

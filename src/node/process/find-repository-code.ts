@@ -46,8 +46,10 @@ const OWN_COMMON_DIR = '.\n';
  */
 export function findRepositoryCode(workspace: string): RepositoryCode | undefined {
   const gitDir = path.join(workspace, '.git');
-  if (lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory() !== true) return undefined;
-  const readOnly = findGitDirCode(gitDir, CODE_NAMES);
+  const kind = lstatSync(gitDir, { throwIfNoEntry: false });
+  if (kind === undefined) return undefined;
+  // A linked worktree's or a submodule's `.git` is a file: its git folder is not held here, its work tree's code is.
+  const readOnly = kind.isDirectory() ? findGitDirCode(gitDir, CODE_NAMES) : [];
   // The hooks folder `core.hooksPath` names (husky's `.husky`) and a configuration file an include names are the
   // repository's code like `.git/hooks` and `.git/config`, under names of the work tree. One not made yet cannot be
   // bound: what a command makes there is moved aside after it (`keptLinksOf`).
@@ -56,6 +58,7 @@ export function findRepositoryCode(workspace: string): RepositoryCode | undefine
     const real = lstatSync(place, { throwIfNoEntry: false }) === undefined ? undefined : realpathOrSelf(place);
     if (real !== undefined && !readOnly.includes(real)) readOnly.push(real);
   }
+  if (!kind.isDirectory()) return readOnly.length === 0 ? undefined : { folders: [], readOnly };
   return { folders: [gitDir], readOnly };
 }
 
@@ -123,9 +126,9 @@ function placeFile(target: string, content: string): void {
  */
 export function repositoryCodeLinks(workspace: string): string[] {
   const gitDir = path.join(workspace, '.git');
-  if (lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory() !== true) return [];
-  const links = CODE_NAMES.map((name) => path.join(gitDir, name)).filter((entry) => lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink() === true);
   const { hooksFolders, configFiles } = workTreeGitCode(workspace);
+  if (lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory() !== true) return [...hooksFolders, ...configFiles];
+  const links = CODE_NAMES.map((name) => path.join(gitDir, name)).filter((entry) => lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink() === true);
   return [...links, ...hookLinks(path.join(gitDir, 'hooks')), ...hooksFolders, ...configFiles];
 }
 
