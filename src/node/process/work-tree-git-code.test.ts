@@ -59,4 +59,13 @@ describe('workTreeGitCode', () => {
     writeFileSync(path.join(repo, '.git', 'config'), `[core]\n${'\tpadding = x\n'.repeat(200_000)}[include]\n\tpath = ../shared.gitconfig\n`);
     expect(workTreeGitCode(repo).configFiles).toEqual([path.join(repo, 'shared.gitconfig')]);
   });
+
+  it('throws when git does not answer, as it waits on an include that is a FIFO: the places are not known', () => {
+    const repo = repository();
+    execFileSync('mkfifo', [path.join(repo, 'shared.gitconfig')]);
+    config(repo, 'include.path', '../shared.gitconfig');
+    const started = performance.now();
+    expect(() => workTreeGitCode(repo)).toThrow(expect.objectContaining({ code: 'ETIMEDOUT' }) as Error);
+    expect(performance.now() - started).toBeLessThan(4000);
+  });
 });

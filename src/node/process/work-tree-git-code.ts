@@ -9,8 +9,8 @@ import { SYSTEM_PATH } from './system-path.js';
 /** The keys whose values name a place of the repository's code, as git spells them in its listing (lower case). */
 const PLACE_KEYS = '^(core\\.hookspath|include\\.path|includeif\\..*\\.path)$';
 
-/** How long git may take to list the configuration; past it, the workspace is judged without what it names. */
-const GIT_TIMEOUT_MS = 5000;
+/** How long git may take to list the configuration, on the gateway's thread; past it, nothing it would name is known. */
+const GIT_TIMEOUT_MS = 2000;
 
 /**
  * git as the user runs it, but found in the system's folders only: every
@@ -43,7 +43,8 @@ export interface WorkTreeGitCode {
  * next `git status`. Places outside the workspace are left out (the model
  * writes there only in the `full` tier, where the rules judge each write).
  * Nothing when the workspace has no `.git`, or when git cannot read the
- * configuration (then the user's git cannot either, and runs nothing of it).
+ * configuration (then the user's git cannot either, and runs nothing of it);
+ * throws when git does not answer within 2 s or past 1 MiB.
  */
 export function workTreeGitCode(workspace: string): WorkTreeGitCode {
   const gitDir = path.join(workspace, '.git');
@@ -60,7 +61,11 @@ export function workTreeGitCode(workspace: string): WorkTreeGitCode {
       maxBuffer: 1024 * 1024,
       env: GIT_ENV,
     });
-  } catch {
+  } catch (error) {
+    // A git that did not answer in time (an include naming a FIFO holds it) or said too much has said nothing: the
+    // places are not known, and the caller refuses what it cannot hold (a typed error carrying the code).
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ETIMEDOUT' || code === 'ENOBUFS') throw error;
     // None of those keys set (git's exit status 1), no git, or a configuration git refuses: nothing named.
     return none;
   }
@@ -80,8 +85,7 @@ export function workTreeGitCode(workspace: string): WorkTreeGitCode {
       hooksFolders.add(folder);
       // husky (9 and on) sets `.husky/_`, whose every hook runs the script of its name in the folder above, `.husky`.
       if (path.basename(folder) === '_') hooksFolders.add(path.dirname(folder));
-    }
-    else if (file !== undefined && (key === 'include.path' || (key.startsWith('includeif.') && key.endsWith('.path')))) configFiles.add(path.resolve(path.dirname(file), value));
+    } else if (file !== undefined && (key === 'include.path' || (key.startsWith('includeif.') && key.endsWith('.path')))) configFiles.add(path.resolve(path.dirname(file), value));
   }
   const inWorkspace = (place: string): boolean => isInside(workspace, place);
   return { hooksFolders: [...hooksFolders].filter(inWorkspace), configFiles: [...configFiles].filter(inWorkspace) };
