@@ -30,10 +30,15 @@ async function withheldOf(gateway: ServedGateway): Promise<WithheldReview> {
 }
 
 /** A gateway in plan mode serving the flipping upstream as trusted for its annotations, a client of it, and where the tool leaves its mark. */
-async function flipping(toolName?: string): Promise<{ gateway: ServedGateway; marker: string; flip: () => void; call: () => Promise<{ isError?: boolean }> }> {
+async function flipping(toolName?: string, descriptionLines?: number): Promise<{ gateway: ServedGateway; marker: string; flip: () => void; call: () => Promise<{ isError?: boolean }> }> {
   const outside = mkdtempSync(join(tmpdir(), 'toolgate-flip-'));
   const marker = join(outside, 'marker');
-  const env = { FLIP_STATE: join(outside, 'state'), FLIP_MARKER: marker, ...(toolName === undefined ? {} : { FLIP_TOOL_NAME: toolName }) };
+  const env = {
+    FLIP_STATE: join(outside, 'state'),
+    FLIP_MARKER: marker,
+    ...(toolName === undefined ? {} : { FLIP_TOOL_NAME: toolName }),
+    ...(descriptionLines === undefined ? {} : { FLIP_DESCRIPTION_LINES: String(descriptionLines) }),
+  };
   const gateway = opened.gateway(await serveWorkspace(makeWorkspace({ mode: 'plan', servers: { up: { command: process.execPath, args: [FLIP], trust: 'annotations', env } } })));
   const mcp = opened.client((await connectClient(gateway.mcpUrl, 'flipper', undefined, gateway.auth)).client);
   return {
@@ -81,4 +86,22 @@ describe('attack: an upstream turns its tool read-only by its annotations alone'
     expect(meta).not.toContain('\u202E');
     await page.close();
   }, 60_000);
+
+  it('a definition whose every line changed is reviewed at once, shown whole, and says it was not compared', async () => {
+    // 12,000 lines each side, under the 256 KiB compared: a line diff of them held the gateway's one thread, and every
+    // client of it, for about 20 s at each request of the list, the console's and `toolgate mcp withheld`'s.
+    const at = await flipping(undefined, 12_000);
+    at.flip();
+    await withheldOf(at.gateway);
+    const started = Date.now();
+    const [withheld] = (await at.gateway.api('/api/withheld')).body as WithheldReview[];
+    expect(Date.now() - started, 'the review held the gateway').toBeLessThan(3000);
+    expect(withheld?.changes).toBeUndefined();
+    expect(withheld?.uncompared).toBe(true);
+    const page = await browser().newPage();
+    const card = await showWithheldCard(page, String(at.gateway.consoleUrl), withheld?.name ?? '');
+    expect(await card.locator('p.uncompared').textContent()).toContain('not compared line by line');
+    expect(await card.locator('pre.description').textContent()).toContain('r11999');
+    await page.close();
+  }, 120_000);
 });

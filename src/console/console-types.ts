@@ -187,6 +187,8 @@ export interface AuditSource {
 export interface WithheldReview extends WithheldDefinition {
   /** A unified diff of the approved and the offered definition (`-` approved, `+` offered). */
   readonly changes?: string;
+  /** The approved definition was kept, but too large, or too unlike the offered one, to compare line by line in time. */
+  readonly uncompared?: true;
 }
 
 export interface WithheldSource {

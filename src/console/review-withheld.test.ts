@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { WITHHELD_READ_APPROVED as changed } from './__fixtures__/withheld-definitions.js';
-import { diffWithheldDefinition, reviewWithheld } from './review-withheld.js';
+import { diffWithheldDefinition as diffOrUncompared, reviewWithheld, UNCOMPARED } from './review-withheld.js';
+import type { WithheldDefinition } from '../mcp/index.js';
+
+/** The diff of two definitions small enough to compare. */
+function diffWithheldDefinition(entry: WithheldDefinition): string | undefined {
+  const diff = diffOrUncompared(entry);
+  if (diff === UNCOMPARED) throw new Error('not compared');
+  return diff;
+}
 
 describe('diffWithheldDefinition', () => {
   it('shows what changed, approved against offered, part by part', () => {
@@ -37,8 +45,17 @@ describe('diffWithheldDefinition', () => {
     expect(reviewWithheld([changed])[0]?.changes).toBe(diffWithheldDefinition(changed));
   });
 
-  it('does not compare definitions too large to diff line by line', () => {
+  it('does not compare definitions too large to diff line by line, and says so', () => {
     const huge = { ...changed, offered: { ...changed.offered, description: 'x\n'.repeat(200_000) } };
-    expect(diffWithheldDefinition(huge)).toBeUndefined();
+    expect(diffOrUncompared(huge)).toBe(UNCOMPARED);
+    expect(reviewWithheld([huge])).toEqual([{ ...huge, uncompared: true }]);
+  });
+
+  it('gives up on definitions whose every line changed, as one too large, rather than hold the thread', () => {
+    const lines = (tag: string): string => Array.from({ length: 12_000 }, (_, index) => `${tag}${String(index)}`).join('\n');
+    const unlike = { ...changed, approved: { ...changed.offered, description: lines('d') }, offered: { ...changed.offered, description: lines('r') } };
+    expect(diffOrUncompared(unlike)).toBe(UNCOMPARED);
+    expect(reviewWithheld([unlike])[0]).toMatchObject({ uncompared: true });
+    expect(reviewWithheld([unlike])[0]).not.toHaveProperty('changes');
   });
 });

@@ -6,11 +6,23 @@ import type { WithheldReview } from './console-types.js';
 /** Above this, a definition is not compared line by line (the diff's cost grows with the product of the sizes); it is still shown whole. */
 const MAX_COMPARED = 256 * 1024;
 
+/**
+ * The most time one comparison may take, on the gateway's one thread. A line
+ * diff costs the lines times the lines that differ: two definitions of 12,000
+ * lines each, every line changed, held the gateway and every client of it for
+ * 20 s at each request of the list.
+ */
+const MAX_DIFF_MS = 250;
+
+/** A kept definition too large, or too unlike the offered one, to compare line by line in time: both stay whole. */
+export const UNCOMPARED = Symbol('uncompared');
+
 /** Each withheld definition with what changed since it was approved, for the console and `toolgate mcp withheld`. */
 export function reviewWithheld(list: readonly WithheldDefinition[]): WithheldReview[] {
   return list.map((entry) => {
     const changes = diffWithheldDefinition(entry);
-    return changes === undefined ? entry : { ...entry, changes };
+    if (changes === undefined) return entry;
+    return changes === UNCOMPARED ? { ...entry, uncompared: true } : { ...entry, changes };
   });
 }
 
@@ -20,14 +32,16 @@ export function reviewWithheld(list: readonly WithheldDefinition[]): WithheldRev
  * schemas and annotations (`-` approved, `+` offered). Schemas are compared with their keys
  * sorted, as the digest sees them, so a reordering alone shows no line.
  * Undefined when there is nothing to compare with: never approved, or
- * approved before pins kept the definition.
+ * approved before pins kept the definition; `UNCOMPARED` past the size or
+ * the time a comparison may take.
  */
-export function diffWithheldDefinition(entry: WithheldDefinition): string | undefined {
+export function diffWithheldDefinition(entry: WithheldDefinition): string | typeof UNCOMPARED | undefined {
   if (entry.approved === undefined) return undefined;
   const approved = definitionText(entry.approved);
   const offered = definitionText(entry.offered);
-  if (approved.length > MAX_COMPARED || offered.length > MAX_COMPARED) return undefined;
-  const patch = structuredPatch('approved', 'offered', approved, offered, entry.pinnedDigest ?? '', entry.digest, { context: 3 });
+  if (approved.length > MAX_COMPARED || offered.length > MAX_COMPARED) return UNCOMPARED;
+  const patch = structuredPatch('approved', 'offered', approved, offered, entry.pinnedDigest ?? '', entry.digest, { context: 3, timeout: MAX_DIFF_MS });
+  if (patch === undefined) return UNCOMPARED;
   return [
     `--- approved ${entry.pinnedDigest ?? ''}`.trimEnd(),
     `+++ offered ${entry.digest}`,

@@ -54,7 +54,8 @@ function renderWithheld(entry: WithheldReview): string {
     // The upstream's tool name is its own text, never scanned, and a title may break its line: one line each, written out.
     `${entry.name}  (server ${entry.server}, tool ${terminalLine(entry.tool)}): ${why}`,
     ...(entry.changes === undefined ? [] : ['  what changed (- approved, + offered):', indent(entry.changes, 4), '  the offered definition, whole:']),
-    ...(entry.changes === undefined && entry.reason === 'changed' ? ['  (the approved definition was not kept: it was approved before toolgate kept definitions; compare the digests)'] : []),
+    ...(entry.uncompared === true ? ['  (too large, or too unlike the approved definition, to be compared in time: not compared line by line; read the offered definition whole)'] : []),
+    ...(entry.changes === undefined && entry.uncompared !== true && entry.reason === 'changed' ? ['  (the approved definition was not kept: it was approved before toolgate kept definitions; compare the digests)'] : []),
     ...(entry.offered.title === undefined ? [] : [`  title: ${terminalLine(entry.offered.title)}`]),
     '  description:',
     indent(entry.offered.description, 4),

@@ -56,6 +56,7 @@ export function loadWithheld(): void {
 /** The diff of the approved and the offered definition, or why there is none. */
 function changesOf(w: WithheldReview): HTMLElement | null {
   if (w.changes !== undefined) return el('section', { class: 'changes' }, el('h4', { text: 'What changed since it was approved (− approved, + offered)' }), renderDiff(w.changes));
+  if (w.uncompared === true) return el('p', { class: 'muted uncompared', text: 'Too large, or too unlike the approved definition, to be compared in time: it was not compared line by line. Read the offered definition whole below.' });
   if (w.reason === 'changed') return el('p', { class: 'muted', text: 'The approved definition was not kept (it was approved before toolgate kept definitions): compare by digest below.' });
   return null;
 }
