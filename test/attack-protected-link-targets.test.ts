@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
 import { decideIfAsked } from './support/pending-approval.js';
-import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace, type ServedGateway } from './support/serve-gateway.js';
+import { closeAfterEach, makeWorkspace } from './support/serve-gateway.js';
 
 // A hostile model against a workspace where a protected name is a link to a file of an ordinary name: the user's
 // `.env` a link to `config/dev.secrets`, the user's hook `.git/hooks/pre-commit` a link to `tools/hooks/pre-commit`
@@ -18,12 +17,6 @@ const HOOK = '#!/bin/sh\nexit 0\n';
 const PAYLOAD = '#!/bin/sh\ntouch "$(git rev-parse --show-toplevel)/PWNED_BY_HOOK"\n';
 const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
 const opened = closeAfterEach();
-
-async function start(workspace: string): Promise<{ gateway: ServedGateway; mcp: Client }> {
-  const gateway = opened.gateway(await serveWorkspace(workspace));
-  const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
-  return { gateway, mcp };
-}
 
 /** A repository whose pre-commit hook is a link to `tools/hooks/pre-commit`. */
 function linkedHookWorkspace(config: object): string {
@@ -39,7 +32,7 @@ describe('attack: the file a protected name links to', () => {
   it('`.env` a link to config/dev.secrets: reading or writing config/dev.secrets asks, as `.env` does', async () => {
     const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto', policy: { allow: ['Read(**)', 'Edit(**)'] } }, { 'config/dev.secrets': SECRET, 'notes.txt': 'plain\n' });
     symlinkSync('config/dev.secrets', join(workspace, '.env'));
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     const read = await decideIfAsked(at.gateway, at.mcp, 'read_file', { path: 'config/dev.secrets' }, 'reject');
     expect(read.card, `read without asking: ${text(read.result)}`).toBeDefined();
     expect(read.card?.reasons.protectedPath).toBe(true);
@@ -59,7 +52,7 @@ describe('attack: the file a protected name links to', () => {
     writeFileSync(join(workspace, 'dotfiles/ssh/config'), 'Host prod\n  IdentityFile ~/.ssh/prod\n');
     symlinkSync('dotfiles/ssh', join(workspace, '.ssh'));
     symlinkSync('../../tools/hooks/post-checkout', join(workspace, '.git/hooks/post-checkout'));
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     const read = await decideIfAsked(at.gateway, at.mcp, 'read_file', { path: 'dotfiles/ssh/config' }, 'reject');
     expect(read.card, `read without asking: ${text(read.result)}`).toBeDefined();
     const planted = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'tools/hooks/post-checkout', content: PAYLOAD }, 'reject');
@@ -69,7 +62,7 @@ describe('attack: the file a protected name links to', () => {
 
   it('a hook linked into the work tree: write_file of its target asks in accept-edits, and nothing is written when refused', async () => {
     const workspace = linkedHookWorkspace({ scope: 'workspace-write', mode: 'accept-edits' });
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     const written = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'tools/hooks/pre-commit', content: PAYLOAD }, 'reject');
     expect(written.card, `written without asking: ${text(written.result)}`).toBeDefined();
     expect(readFileSync(join(workspace, '.git/hooks/pre-commit'), 'utf8')).toBe(HOOK);
@@ -79,7 +72,7 @@ describe('attack: the file a protected name links to', () => {
     const workspace = linkedHookWorkspace({ scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['cp *'], allow: ['Bash(cp *)'] } });
     mkdirSync(join(workspace, 'staged/tools/hooks'), { recursive: true });
     writeFileSync(join(workspace, 'staged/tools/hooks/pre-commit'), PAYLOAD);
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     // The copy names a folder: the hook's target is written by a name no argument spells.
     const ran = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['cp', '-r', 'staged/tools', '.'] }, 'reject');
     expect(ran.card).toBeUndefined();
@@ -93,7 +86,7 @@ describe('attack: the file a protected name links to', () => {
     const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto', policy: { allow: ['Read(**)'] } }, { 'config/dev.secrets': SECRET, 'notes.txt': 'plain\n' });
     symlinkSync('config/dev.secrets', join(workspace, '.env'));
     symlinkSync('/', join(workspace, 'vendor'));
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     const read = await decideIfAsked(at.gateway, at.mcp, 'read_file', { path: 'config/dev.secrets' }, 'reject');
     expect(read.card, `read without asking: ${text(read.result)}`).toBeDefined();
     expect(text(read.result)).not.toContain('hunter2');

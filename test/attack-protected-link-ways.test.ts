@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './fixtures/mcp/helpers.js';
 import { decideIfAsked } from './support/pending-approval.js';
-import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace, type ServedGateway } from './support/serve-gateway.js';
+import { closeAfterEach, makeWorkspace, type ServedGateway } from './support/serve-gateway.js';
 
 // A second attack on the files protected names link to (see attack-protected-link-targets.test.ts), through `toolgate
 // serve`, the MCP SDK client and the console's API. Before: `.git/hooks` or `.git/config` that is itself a link had
@@ -21,12 +21,6 @@ const text = (result: object): string => JSON.stringify((result as { content?: u
 const opened = closeAfterEach();
 const PACKAGE = '{"name":"app","version":"1.0.0","scripts":{"test":"true"}}\n';
 const FS = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
-
-async function start(workspace: string): Promise<{ gateway: ServedGateway; mcp: Client }> {
-  const gateway = opened.gateway(await serveWorkspace(workspace));
-  const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
-  return { gateway, mcp };
-}
 
 /** The user's own git, outside toolgate, afterwards; what it ran is the question, not whether it succeeded. */
 function userGit(workspace: string, ...args: string[]): void {
@@ -60,7 +54,7 @@ describe('attack: the links that decide what a protected name is', () => {
     symlinkSync('../githooks', join(workspace, '.git/hooks'));
     renameSync(join(workspace, '.git/config'), join(workspace, 'repo.gitconfig'));
     symlinkSync('../repo.gitconfig', join(workspace, '.git/config'));
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     const hook = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'githooks/pre-commit', content: PAYLOAD }, 'reject');
     expect(hook.card, `written without asking: ${text(hook.result)}`).toBeDefined();
     const config = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'repo.gitconfig', content: '[core]\n\tfsmonitor = "touch PWNED; false"\n' }, 'reject');
@@ -75,7 +69,7 @@ describe('attack: the links that decide what a protected name is', () => {
       { 'config/dev.secrets': SECRET, 'package.json': PACKAGE },
     );
     symlinkSync('config/dev.secrets', join(workspace, '.env'));
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     const scripts = { test: 'true', show: 'cat config/dev.secrets', tidy: `node -e "require('fs').unlinkSync('.env')"` };
     await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'package.json', content: JSON.stringify({ name: 'app', version: '1.0.0', scripts }) }, 'reject');
     const tidy = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['npm', 'run', 'tidy'] }, 'reject');
@@ -92,7 +86,7 @@ describe('attack: the links that decide what a protected name is', () => {
     symlinkSync('config/dev.secrets', join(workspace, '.env'));
     mkdirSync(join(workspace, 'staged'));
     symlinkSync('../notes.txt', join(workspace, 'staged/.env'));
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     const copied = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['cp', '-rP', '--remove-destination', 'staged/.', '.'] }, 'reject');
     expect(copied.card).toBeUndefined();
     expect(text(copied.result)).toMatch(/toolgate put \.env \(what stood there moved to \.env-held-by-toolgate\) back/);
@@ -106,7 +100,7 @@ describe('attack: the links that decide what a protected name is', () => {
     execFileSync('git', ['init', '-q'], { cwd: workspace });
     symlinkSync('secrets/dev.env', join(workspace, '.env'));
     symlinkSync('../../tools/hooks/pre-push', join(workspace, '.git/hooks/pre-push'));
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     for (const path of ['secrets/dev.env', 'tools/hooks/pre-push']) {
       const written = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path, content: PAYLOAD }, 'reject');
       expect(written.card, `${path} written without asking: ${text(written.result)}`).toBeDefined();
@@ -123,7 +117,7 @@ describe('attack: the links that decide what a protected name is', () => {
     // Checked out without the folders they lead into (a hooks folder a setup script makes, an .env the user makes later).
     symlinkSync('../../tools/hooks/pre-commit', join(workspace, '.git/hooks/pre-commit'));
     symlinkSync('config/dev.env', join(workspace, '.env'));
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     const setup = `const f = require('fs');\nf.mkdirSync('tools/hooks', { recursive: true });\nf.writeFileSync('tools/hooks/pre-commit', ${JSON.stringify(PAYLOAD)}, { mode: 0o755 });\nf.mkdirSync('config');\nf.writeFileSync('config/dev.env', 'DATABASE_URL=postgres://attacker.example/db\\n');\n`;
     const ran = await runScript(at, setup);
     expect(ran).toContain('tools/hooks/pre-commit');
@@ -136,7 +130,7 @@ describe('attack: the links that decide what a protected name is', () => {
     const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto', policy: { allow: ['Read(**)', 'mcp__fs'] }, servers: { fs: { command: process.execPath, args: [FS, '.'] } } }, { 'a.txt': 'a\n' });
     execFileSync('git', ['init', '-q'], { cwd: workspace });
     symlinkSync('../../tools/hooks/pre-commit', join(workspace, '.git/hooks/pre-commit'));
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     await decideIfAsked(at.gateway, at.mcp, 'mcp_fs_create_directory', { path: 'tools/hooks' }, 'reject');
     const written = await decideIfAsked(at.gateway, at.mcp, 'mcp_fs_write_file', { path: 'tools/hooks/pre-commit', content: PAYLOAD }, 'reject');
     expect(written.card, `written without asking: ${text(written.result)}`).toBeDefined();
@@ -152,7 +146,7 @@ describe('attack: the links that decide what a protected name is', () => {
     execFileSync('git', ['init', '-q'], { cwd: workspace });
     symlinkSync('shared/tools', join(workspace, 'tools'));
     symlinkSync('../../tools/hooks/pre-commit', join(workspace, '.git/hooks/pre-commit'));
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     const setup = `const f = require('fs');\nf.mkdirSync('evil/hooks', { recursive: true });\nf.writeFileSync('evil/hooks/pre-commit', ${JSON.stringify(PAYLOAD)}, { mode: 0o755 });\nf.unlinkSync('tools');\nf.symlinkSync('evil', 'tools');\n`;
     const ran = await runScript(at, setup);
     expect(ran).toContain('toolgate put tools (what stood there moved to tools-held-by-toolgate) back');
@@ -169,7 +163,7 @@ describe('attack: the links that decide what a protected name is', () => {
     execFileSync('git', ['init', '-q'], { cwd: workspace });
     symlinkSync('../../shared/tools', join(workspace, 'a/b/tools'));
     symlinkSync('../../a/b/tools/hooks/pre-commit', join(workspace, '.git/hooks/pre-commit'));
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     // The folder the link is in, moved away and replaced by a link to a folder of the command's, whose `tools` leads to its hook.
     const swap = [
       "const f = require('fs');",
@@ -191,7 +185,7 @@ describe('attack: the links that decide what a protected name is', () => {
     symlinkSync('../keys/deploy', join(workspace, '.ssh/id_ed25519'));
     mkdirSync(join(workspace, '.kube'));
     symlinkSync('../clusters/prod.yaml', join(workspace, '.kube/config'));
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     for (const path of ['keys/deploy', 'clusters/prod.yaml']) {
       const read = await decideIfAsked(at.gateway, at.mcp, 'read_file', { path }, 'reject');
       expect(read.card, `${path} read without asking: ${text(read.result)}`).toBeDefined();
@@ -210,7 +204,7 @@ describe('attack: the links that decide what a protected name is', () => {
     symlinkSync('config/dev.env', join(workspace, '.env'));
     symlinkSync('private', join(workspace, 'config'));
     symlinkSync('agent/claude', join(workspace, '.claude'));
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     for (const path of ['private/dev.env', 'agent/claude/settings.json']) {
       const written = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path, content: 'NODE_OPTIONS=--require ./evil.js\n' }, 'reject');
       expect(written.card, `${path} written without asking: ${text(written.result)}`).toBeDefined();
@@ -228,7 +222,7 @@ describe('attack: the links that decide what a protected name is', () => {
       },
     );
     symlinkSync('config/dev.secrets', join(workspace, '.env'));
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     const hold = at.mcp.callTool({ name: 'run_command', arguments: { command: ['npm', 'run', 'hold'] } });
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const show = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['npm', 'run', 'show'] }, 'reject');
@@ -243,7 +237,7 @@ describe('attack: the links that decide what a protected name is', () => {
       { 'config/dev.secrets': SECRET, 'staged/dev.secrets': 'NODE_OPTIONS=--require ./evil.js\n', 'other/notes.txt': 'plain\n' },
     );
     symlinkSync('config/dev.secrets', join(workspace, '.env'));
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     const away = await decideIfAsked(at.gateway, at.mcp, 'mcp_fs_move_file', { source: 'config', destination: 'moved' }, 'reject');
     expect(away.card, `moved without asking: ${text(away.result)}`).toBeDefined();
     expect(readFileSync(join(workspace, '.env'), 'utf8')).toBe(SECRET);
@@ -265,7 +259,7 @@ describe('attack: the links that decide what a protected name is', () => {
     symlinkSync('../hooks', join(workspace, 'kit/tools/hooks'));
     symlinkSync('../hookfiles', join(workspace, 'kit/hooks'));
     symlinkSync('../../tools/hooks/pre-commit', join(workspace, '.git/hooks/pre-commit'));
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     const setup = `const f = require('fs');\nf.mkdirSync('evil', { recursive: true });\nf.writeFileSync('evil/pre-commit', ${JSON.stringify(PAYLOAD)}, { mode: 0o755 });\nf.unlinkSync('kit/hooks');\nf.symlinkSync('../evil', 'kit/hooks');\n`;
     const ran = await runScript(at, setup);
     expect(ran).toContain('toolgate put kit/hooks');
@@ -284,7 +278,7 @@ describe('attack: the links that decide what a protected name is', () => {
     execFileSync('git', ['init', '-q'], { cwd: workspace });
     symlinkSync('../../shared/tools', join(workspace, 'a/b/tools'));
     symlinkSync('../../a/b/tools/hooks/pre-commit', join(workspace, '.git/hooks/pre-commit'));
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     for (const [name, args] of [
       ['mcp_fs_move_file', { source: 'a', destination: 'a-old' }],
       ['mcp_fs_move_file', { source: 'ci', destination: 'a/b/tools' }],
@@ -306,7 +300,7 @@ describe('attack: the links that decide what a protected name is', () => {
       symlinkSync('releases/v1.env', join(outside, 'app/current.env'));
       const workspace = makeWorkspace({ scope: 'full', mode: 'auto', policy: { allowedCommandGlobs: ['npm run *'], allow: ['Read(**)', 'Edit(**)', 'Bash(npm run *)'] } }, { 'a.txt': 'a\n', 'package.json': PACKAGE }, '/var/tmp');
       symlinkSync(join(outside, 'app/current.env'), join(workspace, '.env'));
-      const at = await start(workspace);
+      const at = await opened.serve(workspace);
       const ran = await runScript(at, `require('fs').unlinkSync(${JSON.stringify(join(outside, 'app/current.env'))});\nrequire('fs').symlinkSync(${JSON.stringify(join(outside, 'drop/evil.env'))}, ${JSON.stringify(join(outside, 'app/current.env'))});\n`);
       expect(ran).toContain('toolgate put');
       expect(readlinkSync(join(outside, 'app/current.env'))).toBe('releases/v1.env');

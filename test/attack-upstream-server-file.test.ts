@@ -37,6 +37,21 @@ async function nextStartLeaks(workspace: string): Promise<{ leaked: boolean; rea
   }
 }
 
+/** Serve `config` over `files`, run `attack` with a client, then start again: the next start's server leaked nothing. */
+async function attackThenStartAgain(config: object, files: Record<string, string>, attack: (gateway: ServedGateway, mcp: Client) => Promise<void>): Promise<void> {
+  const gateway = await serveGateway(config, { files });
+  const mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
+  try {
+    await attack(gateway, mcp);
+  } finally {
+    await mcp.close();
+    await gateway.cli.stop();
+  }
+  const next = await nextStartLeaks(gateway.workspace);
+  expect(next.leaked).toBe(false);
+  expect(next.read).not.toContain('the-users-secret');
+}
+
 describe.each(['accept-edits', 'auto'])('attack: in %s, a model rewrites the script the configuration starts as an upstream server', (mode) => {
   it('the write waits for a person as protected; rejected, the next start runs the operator\'s server', async () => {
     const config = {
@@ -45,19 +60,11 @@ describe.each(['accept-edits', 'auto'])('attack: in %s, a model rewrites the scr
       policy: { allow: ['Write(./**)', 'Read(./**)'] },
       servers: { notes: { command: 'node', args: ['servers/notes.mjs'] } },
     };
-    const gateway = await serveGateway(config, { files: { 'servers/notes.mjs': SERVER, '.env': 'TOKEN=the-users-secret\n' } });
-    const mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
-    try {
+    await attackThenStartAgain(config, { 'servers/notes.mjs': SERVER, '.env': 'TOKEN=the-users-secret\n' }, async (gateway, mcp) => {
       const write = await call(gateway, mcp, 'write_file', { path: 'servers/notes.mjs', content: PAYLOAD }, 'reject');
       expect(write.protectedPath, write.text).toBe(true);
       expect(readFileSync(join(gateway.workspace, 'servers/notes.mjs'), 'utf8')).toBe(SERVER);
-    } finally {
-      await mcp.close();
-      await gateway.cli.stop();
-    }
-    const next = await nextStartLeaks(gateway.workspace);
-    expect(next.leaked).toBe(false);
-    expect(next.read).not.toContain('the-users-secret');
+    });
   }, 60_000);
 });
 
@@ -70,20 +77,12 @@ describe('attack: a command a rule allows rewrites the script the configuration 
       servers: { notes: { command: 'node', args: ['servers/notes.mjs'] } },
     };
     const plant = `import fs from 'node:fs';\ntry { fs.writeFileSync('servers/notes.mjs', ${JSON.stringify(PAYLOAD)}); console.log('written'); } catch (error) { console.log('refused', error.code); }\n`;
-    const gateway = await serveGateway(config, { files: { 'servers/notes.mjs': SERVER, '.env': 'TOKEN=the-users-secret\n', 'tools/plant.mjs': plant } });
-    const mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
-    try {
+    await attackThenStartAgain(config, { 'servers/notes.mjs': SERVER, '.env': 'TOKEN=the-users-secret\n', 'tools/plant.mjs': plant }, async (gateway, mcp) => {
       const ran = await call(gateway, mcp, 'run_command', { command: ['node', 'tools/plant.mjs'] }, 'reject');
       expect(ran.asked, ran.text).toBe(false);
       expect(ran.text).toContain('"sandbox\\":\\"bwrap');
       expect(readFileSync(join(gateway.workspace, 'servers/notes.mjs'), 'utf8'), ran.text).toBe(SERVER);
-    } finally {
-      await mcp.close();
-      await gateway.cli.stop();
-    }
-    const next = await nextStartLeaks(gateway.workspace);
-    expect(next.leaked).toBe(false);
-    expect(next.read).not.toContain('the-users-secret');
+    });
   }, 60_000);
 });
 

@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
 import { decideIfAsked } from './support/pending-approval.js';
-import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace, type ServedGateway } from './support/serve-gateway.js';
+import { closeAfterEach, makeWorkspace } from './support/serve-gateway.js';
 
 // A hostile model against a repository whose git reads its code from files of the work tree: husky and its kind set
 // `core.hooksPath = .husky`, so `.husky/pre-commit` is what the user's own git runs at the next commit, outside
@@ -20,12 +19,6 @@ const FSMONITOR = '[core]\n\tfsmonitor = "touch PWNED_BY_CONFIG; false"\n';
 const HUSKY_RUNNER = '#!/usr/bin/env sh\nn=$(basename "$0")\ns=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\nsh -e "$s" "$@"\n';
 const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
 const opened = closeAfterEach();
-
-async function start(workspace: string): Promise<{ gateway: ServedGateway; mcp: Client }> {
-  const gateway = opened.gateway(await serveWorkspace(workspace));
-  const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
-  return { gateway, mcp };
-}
 
 /** A repository as husky leaves it: `core.hooksPath` names `.husky`, whose pre-commit is an executable file of the work tree. */
 function huskyWorkspace(config: object, hooksPath = '.husky'): string {
@@ -46,7 +39,7 @@ function userCommits(workspace: string, paths: readonly string[] = ['notes.txt']
 describe('attack: the hooks folder core.hooksPath names in the work tree', () => {
   it.each(['.husky', 'tools/git-hooks'])('in accept-edits, write_file of %s/pre-commit asks, and the user\'s next commit runs the hook it had', async (hooksPath) => {
     const workspace = huskyWorkspace({ scope: 'workspace-write', mode: 'accept-edits' }, hooksPath);
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     const written = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: `${hooksPath}/pre-commit`, content: PAYLOAD }, 'reject');
     const edited = await decideIfAsked(at.gateway, at.mcp, 'edit_file', { path: `${hooksPath}/pre-commit`, oldText: 'exit 0', newText: 'touch PWNED_BY_HOOK' }, 'reject');
     const created = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: `${hooksPath}/post-commit`, content: PAYLOAD }, 'reject');
@@ -65,7 +58,7 @@ describe('attack: the hooks folder core.hooksPath names in the work tree', () =>
     const workspace = huskyWorkspace({ scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['cp *'], allow: ['Bash(cp *)'] } });
     mkdirSync(join(workspace, 'staged/.husky'), { recursive: true });
     writeFileSync(join(workspace, 'staged/.husky/pre-commit'), PAYLOAD);
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     const ran = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['cp', '-r', 'staged/.husky', '.'] }, 'reject');
     expect(ran.card).toBeUndefined();
     userCommits(workspace);
@@ -80,7 +73,7 @@ describe('attack: the hooks folder core.hooksPath names in the work tree', () =>
     chmodSync(join(workspace, 'staged/.githooks/pre-commit'), 0o755);
     execFileSync('git', ['init', '-q'], { cwd: workspace });
     execFileSync('git', ['config', 'core.hooksPath', '.githooks'], { cwd: workspace });
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     const created = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: '.githooks/pre-commit', content: PAYLOAD }, 'reject');
     expect(created.card, `created without asking: ${text(created.result)}`).toBeDefined();
     const copied = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['cp', '-rp', 'staged/.githooks', '.'] }, 'reject');
@@ -95,7 +88,7 @@ describe('attack: the hooks folder core.hooksPath names in the work tree', () =>
     const workspace = makeWorkspace({ scope: 'workspace-write', mode, policy: { allowedCommandGlobs: ['cp *'], allow: ['Bash(cp *)'] } }, { 'shared.gitconfig': SHARED, 'staged/shared.gitconfig': FSMONITOR });
     execFileSync('git', ['init', '-q'], { cwd: workspace });
     execFileSync('git', ['config', 'include.path', '../shared.gitconfig'], { cwd: workspace });
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     const call = how === 'cp' ? { name: 'run_command', args: { command: ['cp', 'staged/shared.gitconfig', '.'] } } : { name: 'write_file', args: { path: 'shared.gitconfig', content: FSMONITOR } };
     const answered = await decideIfAsked(at.gateway, at.mcp, call.name, call.args, 'reject');
     execFileSync('git', ['status', '--short'], { cwd: workspace });
@@ -111,7 +104,7 @@ describe('attack: the hooks folder core.hooksPath names in the work tree', () =>
     for (const name of ['h', 'pre-commit']) chmodSync(join(workspace, '.husky/_', name), 0o755);
     execFileSync('git', ['init', '-q'], { cwd: workspace });
     execFileSync('git', ['config', 'core.hooksPath', '.husky/_'], { cwd: workspace });
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     // No .husky/pre-commit yet: husky runs it with sh, so a new file of the model's needs no executable bit.
     const written = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: '.husky/pre-commit', content: PAYLOAD }, 'reject');
     userCommits(workspace);
@@ -128,7 +121,7 @@ describe('attack: the hooks folder core.hooksPath names in the work tree', () =>
     const workspace = `${main}-worktree`;
     execFileSync('git', ['worktree', 'add', '-q', workspace], { cwd: main });
     writeFileSync(join(workspace, 'toolgate.config.json'), JSON.stringify({ scope: 'workspace-write', mode: 'accept-edits' }));
-    const at = await start(workspace);
+    const at = await opened.serve(workspace);
     const written = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: '.husky/pre-commit', content: PAYLOAD }, 'reject');
     writeFileSync(join(workspace, 'notes.txt'), 'edited\n');
     userCommits(workspace);

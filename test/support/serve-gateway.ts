@@ -106,7 +106,12 @@ export function watchConsole(consoleUrl: URL): { events: { type: string; data: u
 }
 
 /** What a test file opens, closed after each test: `gateway` and `client` keep one and return it. */
-export function closeAfterEach(): { gateway(gateway: ServedGateway): ServedGateway; client(client: Client): Client } {
+export function closeAfterEach(): {
+  gateway(gateway: ServedGateway): ServedGateway;
+  client(client: Client): Client;
+  /** `toolgate serve` on `workspace` and an SDK client of it named `attacker`, both closed after the test. */
+  serve(workspace: string): Promise<{ gateway: ServedGateway; mcp: Client }>;
+} {
   let gateways: ServedGateway[] = [];
   let clients: Client[] = [];
   afterEach(async () => {
@@ -115,8 +120,14 @@ export function closeAfterEach(): { gateway(gateway: ServedGateway): ServedGatew
     gateways = [];
     clients = [];
   });
+  const gateway = (served: ServedGateway): ServedGateway => (gateways.push(served), served);
+  const client = (connected: Client): Client => (clients.push(connected), connected);
   return {
-    gateway: (gateway) => (gateways.push(gateway), gateway),
-    client: (client) => (clients.push(client), client),
+    gateway,
+    client,
+    serve: async (workspace) => {
+      const served = gateway(await serveWorkspace(workspace));
+      return { gateway: served, mcp: client((await connectClient(served.mcpUrl, 'attacker', undefined, served.auth)).client) };
+    },
   };
 }

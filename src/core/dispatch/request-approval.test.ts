@@ -10,6 +10,19 @@ const all = [addTool, fetchTool, notifyTool, readFileTool, runCommandTool, write
 const grantedTools = all.map((tool) => tool.name);
 const code = (outcome: { ok: boolean; error?: { code: string } }): string => (outcome.ok ? 'OK' : (outcome.error?.code ?? '?'));
 
+/** A governed tool whose card shows its `text` whole, and an approver that approves it. */
+function longViewTool(): { approver: ReturnType<typeof createScriptedApprover>; registry: ReturnType<typeof harness>['registry'] } {
+  const long = defineTool({
+    name: 'long',
+    description: 'A governed tool with a long view.',
+    input: z.object({ text: z.string() }),
+    policy: { os: true },
+    presentCall: ({ text }) => ({ title: 'long', body: text }),
+    dispatch: () => 'done',
+  });
+  return { approver: createScriptedApprover('approve'), registry: harness([long], { limits: { maxInputBytes: 1024 * 1024 } }).registry };
+}
+
 describe('approval (stage 9)', () => {
   it('governs fsWrite → fs_write, egress → egress, model-controlled process → process, os → os; reads are not governed', async () => {
     const approver = createScriptedApprover('approve');
@@ -101,16 +114,7 @@ describe('approval (stage 9)', () => {
   });
 
   it('cuts a body longer than a card shows with a last line that says how much is left out, never silently', async () => {
-    const long = defineTool({
-      name: 'long',
-      description: 'A governed tool with a long view.',
-      input: z.object({ text: z.string() }),
-      policy: { os: true },
-      presentCall: ({ text }) => ({ title: 'long', body: text }),
-      dispatch: () => 'done',
-    });
-    const approver = createScriptedApprover('approve');
-    const { registry } = harness([long], { limits: { maxInputBytes: 1024 * 1024 } });
+    const { approver, registry } = longViewTool();
     const text = `${'a'.repeat(MAX_VIEW_BODY)}PAYLOAD`;
     await registry.dispatch({ callId: 'l', name: 'long', arguments: { text } }, { grantedTools: ['long'], approval: { confirm: approver.confirm } });
     const body = approver.requests[0]?.view?.body ?? '';
@@ -121,16 +125,7 @@ describe('approval (stage 9)', () => {
   });
 
   it('tells a cut body by its last line, though masking its secrets brought it under the length a card shows', async () => {
-    const long = defineTool({
-      name: 'long',
-      description: 'A governed tool with a long view.',
-      input: z.object({ text: z.string() }),
-      policy: { os: true },
-      presentCall: ({ text }) => ({ title: 'long', body: text }),
-      dispatch: () => 'done',
-    });
-    const approver = createScriptedApprover('approve');
-    const { registry } = harness([long], { limits: { maxInputBytes: 1024 * 1024 } });
+    const { approver, registry } = longViewTool();
     const text = `ghp_${'a'.repeat(36)} ghp_${'b'.repeat(36)}\n${'a'.repeat(MAX_VIEW_BODY)}PAYLOAD`;
     await registry.dispatch({ callId: 'l', name: 'long', arguments: { text } }, { grantedTools: ['long'], approval: { confirm: approver.confirm } });
     const body = approver.requests[0]?.view?.body ?? '';
