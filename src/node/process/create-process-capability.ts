@@ -177,7 +177,8 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
         // Re-check at the native spawn: a cancel during resolution must not start the child.
         signal?.throwIfAborted();
         // toolgate's own hardened git runs none of the repositories' code and writes their configuration, as the git rules
-        // judge: it is held to their indexes and to what git never writes. Anything else, sandboxed, to all of their code.
+        // judge: it is held to their indexes, to what git never writes and to the work tree's code. Anything else,
+        // sandboxed, to all of their code.
         const heldFor: HeldFor = sandbox === undefined ? 'nothing' : path.basename(file) === 'git' ? 'git' : 'program';
         const writing = jail.scope !== 'read-only';
         const nested = writing && walked !== undefined ? repositoryGuards()?.nested : undefined;

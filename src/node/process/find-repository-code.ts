@@ -40,8 +40,9 @@ const OWN_COMMON_DIR = '.\n';
  * argv never shows) cannot plant a hook or a program-naming key that the
  * user's git, outside toolgate and its sandbox, runs at the next commit.
  * toolgate's own git runs neither (its hardening), and writes its
- * configuration, so a `git` command is held to less
- * (`findGitUnwrittenCode`); what it may change is judged by the git rules.
+ * configuration, so a `git` command is held to less (`findGitUnwrittenCode`,
+ * and the work tree's code, `findWorkTreeCode`); what it may change of
+ * `.git` is judged by the git rules.
  * Checked at each spawn.
  */
 export function findRepositoryCode(workspace: string): RepositoryCode | undefined {
@@ -50,16 +51,29 @@ export function findRepositoryCode(workspace: string): RepositoryCode | undefine
   if (kind === undefined) return undefined;
   // A linked worktree's or a submodule's `.git` is a file: its git folder is not held here, its work tree's code is.
   const readOnly = kind.isDirectory() ? findGitDirCode(gitDir, CODE_NAMES) : [];
-  // The hooks folder `core.hooksPath` names (husky's `.husky`) and a configuration file an include names are the
-  // repository's code like `.git/hooks` and `.git/config`, under names of the work tree. One not made yet cannot be
-  // bound: what a command makes there is moved aside after it (`keptLinksOf`).
-  const { hooksFolders, configFiles } = workTreeGitCode(workspace);
-  for (const place of [...hooksFolders, ...configFiles]) {
-    const real = lstatSync(place, { throwIfNoEntry: false }) === undefined ? undefined : realpathOrSelf(place);
-    if (real !== undefined && !readOnly.includes(real)) readOnly.push(real);
-  }
+  for (const real of findWorkTreeCode(workspace)) if (!readOnly.includes(real)) readOnly.push(real);
   if (!kind.isDirectory()) return readOnly.length === 0 ? undefined : { folders: [], readOnly };
   return { folders: [gitDir], readOnly };
+}
+
+/**
+ * The hooks folder `core.hooksPath` names (husky's `.husky`) and each
+ * configuration file an include names, real, as they are now: the
+ * repository's code like `.git/hooks` and `.git/config`, under names of the
+ * work tree. Held read-only for every command, toolgate's own git included:
+ * git writes its work tree where a checkout, a reset or a patch leads, and a
+ * blob the model put in the index checked out there is a hook the user's
+ * next commit runs. One not made yet cannot be bound: what a command makes
+ * there is moved aside after it (`keptLinksOf`).
+ */
+export function findWorkTreeCode(workspace: string): string[] {
+  const { hooksFolders, configFiles } = workTreeGitCode(workspace);
+  const found: string[] = [];
+  for (const place of [...hooksFolders, ...configFiles]) {
+    const real = lstatSync(place, { throwIfNoEntry: false }) === undefined ? undefined : realpathOrSelf(place);
+    if (real !== undefined && !found.includes(real)) found.push(real);
+  }
+  return found;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -91,5 +91,19 @@ describe('createRepositoryHolder', () => {
     const folder = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolgate-hold-repositories-')));
     made.push(folder);
     expect(await createRepositoryHolder({ workspace: folder, git, env }).enter('program')).toEqual({ code: undefined, indexes: [] });
+  });
+
+  it("holds toolgate's own git to the work tree's hooks folder and included configuration, which a checkout would write", async () => {
+    const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolgate-hold-repositories-')));
+    made.push(workspace);
+    run(workspace, 'init', '-q');
+    run(workspace, 'config', 'core.hooksPath', '.husky');
+    run(workspace, 'config', 'include.path', '../shared.gitconfig');
+    mkdirSync(path.join(workspace, '.husky'));
+    writeFileSync(path.join(workspace, 'shared.gitconfig'), '[pull]\n\trebase = true\n');
+    const holder = createRepositoryHolder({ workspace, git, env });
+    const forGit = await holder.enter('git');
+    expect(forGit.code?.readOnly).toEqual(expect.arrayContaining([path.join(workspace, '.husky'), path.join(workspace, 'shared.gitconfig')]));
+    await holder.leave(forGit);
   });
 });

@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { findGitUnwrittenCode, findRepositoryCode, type RepositoryCode } from './find-repository-code.js';
+import { findGitUnwrittenCode, findRepositoryCode, findWorkTreeCode, type RepositoryCode } from './find-repository-code.js';
 import { findSubmoduleCode, UnheldSubmoduleError, type SubmoduleCode } from './find-submodule-code.js';
 import { createGitlinkGuard, type GitlinkBaseline, type GitlinkGuard } from './guard-gitlinks.js';
 
@@ -50,7 +50,7 @@ export interface RepositoryHolderOptions {
 
 /**
  * Whom the sandbox holds to the repositories' code: a sandboxed program, to all of it; toolgate's own git, to what
- * git never writes (`findGitUnwrittenCode`); nothing, without a sandbox.
+ * git never writes (`findGitUnwrittenCode`) and to the work tree's code (`findWorkTreeCode`); nothing, without a sandbox.
  */
 export type HeldFor = 'program' | 'git' | 'nothing';
 
@@ -117,6 +117,8 @@ export function createRepositoryHolder(options: RepositoryHolderOptions): Reposi
         const seen = new Set<string>();
         const queue = hasGitFolder(workspace) ? [{ gitDir: path.join(workspace, '.git'), workTree: workspace }] : [];
         if (heldFor === 'git' && queue.length > 0) folders.push(path.join(workspace, '.git'));
+        // The work tree's hooks folder and included configuration: git checks files out there as anywhere else.
+        if (heldFor === 'git') readOnly.push(...findWorkTreeCode(workspace));
         for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
           if (seen.has(next.gitDir)) continue;
           seen.add(next.gitDir);
