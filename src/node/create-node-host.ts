@@ -15,6 +15,7 @@ import { createResolveTarget } from './fs/resolve-target.js';
 import type { NodeHost, NodeHostOptions } from './node-host-types.js';
 import { createOsCapability } from './os/create-os-capability.js';
 import { createProcessCapability } from './process/create-process-capability.js';
+import { keepingWorkTreeCode } from './process/keep-work-tree-code.js';
 import { SYSTEM_PATH } from './process/system-path.js';
 import { writeGitDiffShim } from './process/write-git-diff-shim.js';
 import { createMediaStore } from './stores/create-media-store.js';
@@ -117,7 +118,13 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
     mediaStore,
     secrets: createSecretsCapability(secretStore),
     sandboxStatus: () => processCapability.sandboxStatus(),
-    holdingRepositories: (mcp) => ({ call: (input, signal, callOptions) => processCapability.holdingRepositories(input.tool, { capability: 'mcp' }, () => mcp.call(input, signal, callOptions)) }),
+    holdingRepositories: (mcp) => ({
+      call: (input, signal, callOptions) => {
+        const held = (): ReturnType<typeof mcp.call> => processCapability.holdingRepositories(input.tool, { capability: 'mcp' }, () => mcp.call(input, signal, callOptions));
+        // An upstream server runs outside the sandbox: in a writing tier its writes of the work tree's git code are undone.
+        return scope === 'read-only' ? held() : keepingWorkTreeCode(jail.workspace, input.tool, held);
+      },
+    }),
     endRun: (runId) => outputStore.endRun(runId),
     async close() {
       await egress.close();

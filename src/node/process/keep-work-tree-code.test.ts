@@ -1,0 +1,67 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ToolUnavailableError } from '../../core/internal.js';
+import { keepingWorkTreeCode, keepWorkTreeCode, restoreWorkTreeCode } from './keep-work-tree-code.js';
+
+const made: string[] = [];
+afterEach(() => {
+  for (const folder of made.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A repository whose hooks folder is `.husky` (a pre-commit in it) and which includes `shared.gitconfig`. */
+function repository(): string {
+  const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolgate-keep-work-tree-code-')));
+  made.push(workspace);
+  execFileSync('git', ['init', '-q'], { cwd: workspace });
+  execFileSync('git', ['config', 'core.hooksPath', '.husky'], { cwd: workspace });
+  execFileSync('git', ['config', 'include.path', '../shared.gitconfig'], { cwd: workspace });
+  mkdirSync(path.join(workspace, '.husky'));
+  writeFileSync(path.join(workspace, '.husky/pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  writeFileSync(path.join(workspace, 'shared.gitconfig'), '[pull]\n\trebase = true\n');
+  return workspace;
+}
+
+describe('keepWorkTreeCode', () => {
+  it('moves aside what a call changed or made there and puts back what stood there, mode included', () => {
+    const workspace = repository();
+    const kept = keepWorkTreeCode(workspace);
+    writeFileSync(path.join(workspace, '.husky/pre-commit'), 'touch PWNED\n');
+    writeFileSync(path.join(workspace, '.husky/post-checkout'), 'touch PWNED\n');
+    unlinkSync(path.join(workspace, 'shared.gitconfig'));
+    const check = restoreWorkTreeCode(workspace, kept);
+    expect(check.moved).toEqual(
+      expect.arrayContaining([
+        { from: '.husky/pre-commit', to: '.husky/pre-commit-held-by-toolgate' },
+        { from: '.husky/post-checkout', to: '.husky/post-checkout-held-by-toolgate' },
+      ]),
+    );
+    expect([...check.restored].sort()).toEqual(['.husky/pre-commit', 'shared.gitconfig']);
+    expect(check.failed).toEqual([]);
+    expect(readFileSync(path.join(workspace, '.husky/pre-commit'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+    expect(statSync(path.join(workspace, '.husky/pre-commit')).mode & 0o777).toBe(0o755);
+    expect(existsSync(path.join(workspace, '.husky/post-checkout'))).toBe(false);
+    expect(readFileSync(path.join(workspace, 'shared.gitconfig'), 'utf8')).toBe('[pull]\n\trebase = true\n');
+  });
+
+  it('leaves what a call did not change, and keeps nothing in a workspace without a repository', () => {
+    const workspace = repository();
+    expect(restoreWorkTreeCode(workspace, keepWorkTreeCode(workspace))).toEqual({ moved: [], restored: [], failed: [] });
+    const plain = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolgate-keep-work-tree-code-')));
+    made.push(plain);
+    expect(keepWorkTreeCode(plain)).toEqual({ places: [], entries: new Map() });
+  });
+});
+
+describe('keepingWorkTreeCode', () => {
+  it("answers a call that changed nothing, and fails one that wrote a hook, typed, once it is put back", async () => {
+    const workspace = repository();
+    await expect(keepingWorkTreeCode(workspace, 'git_status', async () => 'clean')).resolves.toBe('clean');
+    const wrote = keepingWorkTreeCode(workspace, 'git_checkout', async () => writeFileSync(path.join(workspace, '.husky/pre-commit'), 'touch PWNED\n'));
+    await expect(wrote).rejects.toBeInstanceOf(ToolUnavailableError);
+    await expect(keepingWorkTreeCode(workspace, 'git_checkout', async () => writeFileSync(path.join(workspace, '.husky/pre-commit'), 'x\n'))).rejects.toThrow(/pre-commit moved to/);
+    expect(readFileSync(path.join(workspace, '.husky/pre-commit'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+  });
+});
