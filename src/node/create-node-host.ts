@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigurationError } from '../core/internal.js';
@@ -15,7 +15,8 @@ import { createResolveTarget } from './fs/resolve-target.js';
 import type { NodeHost, NodeHostOptions } from './node-host-types.js';
 import { createOsCapability } from './os/create-os-capability.js';
 import { createProcessCapability } from './process/create-process-capability.js';
-import { keepingWorkTreeCode } from './process/keep-work-tree-code.js';
+import { createProtectedFileFinder } from './process/find-protected-files.js';
+import { keepingWorkTreeCode, UnkeptWorkTreeCodeError } from './process/keep-work-tree-code.js';
 import { SYSTEM_PATH } from './process/system-path.js';
 import { writeGitDiffShim } from './process/write-git-diff-shim.js';
 import { createMediaStore } from './stores/create-media-store.js';
@@ -98,6 +99,19 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
     ].map((entry) => ({ path: entry })),
   });
   const egress = createEgressCapability({ ...options.egress, secrets: secretStore, mediaStore });
+  // The workspace's protected files, kept across an upstream call: a server writes them outside the sandbox's masks.
+  // A private file is kept only where it is the configuration (`toolgate.config.*`): the gateway writes its journal as calls run.
+  const walkProtected = createProtectedFileFinder(jail, readableProtected(jail, readable));
+  const isConfiguration = createPathTextMatcher(['**/toolgate.config.*']);
+  const kept = (entry: string): boolean => {
+    const verdict = jail.classify(entry);
+    return verdict === 'protected' || (verdict === 'protected_path' && isConfiguration(withoutRoot(jail.display(entry))));
+  };
+  const protectedFiles = (): string[] => {
+    const found = walkProtected(options.maskWalkLimit);
+    if (found.kind !== 'found') throw new UnkeptWorkTreeCodeError('the workspace could not be walked whole for its protected files');
+    return found.paths.filter((entry) => kept(entry) && lstatSync(entry, { throwIfNoEntry: false })?.isFile() === true);
+  };
 
   return {
     workspace: jail.workspace,
@@ -122,7 +136,7 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
       call: (input, signal, callOptions) => {
         const held = (): ReturnType<typeof mcp.call> => processCapability.holdingRepositories(input.tool, { capability: 'mcp' }, () => mcp.call(input, signal, callOptions));
         // An upstream server runs outside the sandbox: in a writing tier its writes of the work tree's git code are undone.
-        return scope === 'read-only' ? held() : keepingWorkTreeCode(jail.workspace, input.tool, held);
+        return scope === 'read-only' ? held() : keepingWorkTreeCode(jail.workspace, input.tool, held, protectedFiles);
       },
     }),
     endRun: (runId) => outputStore.endRun(runId),

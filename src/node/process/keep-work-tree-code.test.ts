@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolUnavailableError } from '../../core/internal.js';
-import { keepingWorkTreeCode, keepWorkTreeCode, restoreWorkTreeCode } from './keep-work-tree-code.js';
+import { keepingWorkTreeCode, keepWorkTreeCode, restoreWorkTreeCode, UnkeptWorkTreeCodeError } from './keep-work-tree-code.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -55,6 +55,26 @@ describe('keepWorkTreeCode', () => {
   });
 });
 
+describe('keepWorkTreeCode with the protected files', () => {
+  it('puts back a protected file a call rewrote, and moves aside one it made', () => {
+    const workspace = repository();
+    const config = path.join(workspace, 'toolgate.config.json');
+    writeFileSync(config, '{"mode":"ask"}\n');
+    const protectedFiles = (): string[] => [config, path.join(workspace, '.mcp.json')].filter((entry) => existsSync(entry));
+    const kept = keepWorkTreeCode(workspace, protectedFiles);
+    writeFileSync(config, '{"mode":"auto"}\n');
+    writeFileSync(path.join(workspace, '.mcp.json'), '{}\n');
+    const check = restoreWorkTreeCode(workspace, kept, protectedFiles);
+    expect(check.moved).toEqual([
+      { from: 'toolgate.config.json', to: 'toolgate.config.json-held-by-toolgate' },
+      { from: '.mcp.json', to: '.mcp.json-held-by-toolgate' },
+    ]);
+    expect(check.restored).toEqual(['toolgate.config.json']);
+    expect(readFileSync(config, 'utf8')).toBe('{"mode":"ask"}\n');
+    expect(existsSync(path.join(workspace, '.mcp.json'))).toBe(false);
+  });
+});
+
 describe('keepingWorkTreeCode', () => {
   it("answers a call that changed nothing, and fails one that wrote a hook, typed, once it is put back", async () => {
     const workspace = repository();
@@ -63,5 +83,14 @@ describe('keepingWorkTreeCode', () => {
     await expect(wrote).rejects.toBeInstanceOf(ToolUnavailableError);
     await expect(keepingWorkTreeCode(workspace, 'git_checkout', async () => writeFileSync(path.join(workspace, '.husky/pre-commit'), 'x\n'))).rejects.toThrow(/pre-commit moved to/);
     expect(readFileSync(path.join(workspace, '.husky/pre-commit'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+  });
+
+  it('refuses a call, before it runs, when the protected files cannot be known', async () => {
+    let ran = false;
+    const unknown = (): string[] => {
+      throw new UnkeptWorkTreeCodeError('the workspace could not be walked whole for its protected files');
+    };
+    await expect(keepingWorkTreeCode(repository(), 'git_checkout', async () => (ran = true), unknown)).rejects.toThrow(/could not be walked whole/);
+    expect(ran).toBe(false);
   });
 });

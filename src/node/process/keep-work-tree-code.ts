@@ -19,6 +19,12 @@ export interface KeptWorkTreeCode {
   readonly entries: ReadonlyMap<string, Entry>;
 }
 
+/**
+ * The workspace's protected files as they are now, absolute (`.env`, `toolgate.config.json`, `.mcp.json`, the
+ * files the configuration starts as servers): kept with the code. Throws `UnkeptWorkTreeCodeError` when not known.
+ */
+export type ProtectedFiles = () => readonly string[];
+
 /** What was done after the call, each as a path from the workspace. */
 export interface WorkTreeCodeCheck {
   readonly moved: readonly { readonly from: string; readonly to: string }[];
@@ -41,11 +47,14 @@ export class UnkeptWorkTreeCodeError extends Error {
  * of a branch the model committed) writes them as it writes any file of the
  * work tree, and the user's git, outside toolgate, runs what is there at the
  * next commit or `git status`. Held where they really are (`.husky` a link
- * to `tools/hooks`). Throws `UnkeptWorkTreeCodeError` past the bounds.
+ * to `tools/hooks`). So are the workspace's protected files (`protectedFiles`),
+ * which the sandbox masks from commands but not from such a server: a
+ * switch wrote `toolgate.config.json`, and the next start ran the server
+ * it named. Throws `UnkeptWorkTreeCodeError` past the bounds.
  */
-export function keepWorkTreeCode(workspace: string): KeptWorkTreeCode {
+export function keepWorkTreeCode(workspace: string, protectedFiles: ProtectedFiles = () => []): KeptWorkTreeCode {
   const { hooksFolders, configFiles } = workTreeGitCode(workspace);
-  const places = [...new Set([...hooksFolders, ...configFiles].map(realOrSelf))];
+  const places = [...new Set([...hooksFolders, ...configFiles].map(realOrSelf)), ...protectedFiles()];
   return { places, entries: readEntries(places) };
 }
 
@@ -54,10 +63,11 @@ export function keepWorkTreeCode(workspace: string): KeptWorkTreeCode {
  * entry it changed or removed is written back as it stood, so the user's git
  * runs what it ran before. Never throws; what could not be put right is named.
  */
-export function restoreWorkTreeCode(workspace: string, kept: KeptWorkTreeCode): WorkTreeCodeCheck {
+export function restoreWorkTreeCode(workspace: string, kept: KeptWorkTreeCode, protectedFiles: ProtectedFiles = () => []): WorkTreeCodeCheck {
   let now: ReadonlyMap<string, Entry>;
   try {
-    now = readEntries(kept.places);
+    // A protected file the call made is among the places now, with nothing kept for it: moved aside.
+    now = readEntries([...new Set([...kept.places, ...protectedFiles()])]);
   } catch {
     return { moved: [], restored: [], failed: kept.places.map((place) => fromWorkspace(workspace, place)) };
   }
@@ -95,14 +105,14 @@ export function restoreWorkTreeCode(workspace: string, kept: KeptWorkTreeCode): 
  * back. A code too large to keep, or places git cannot name in time, refuse
  * the call before it runs.
  */
-export async function keepingWorkTreeCode<T>(workspace: string, tool: string | undefined, call: () => Promise<T>): Promise<T> {
+export async function keepingWorkTreeCode<T>(workspace: string, tool: string | undefined, call: () => Promise<T>, protectedFiles: ProtectedFiles = () => []): Promise<T> {
   let kept: KeptWorkTreeCode;
   try {
-    kept = keepWorkTreeCode(workspace);
+    kept = keepWorkTreeCode(workspace, protectedFiles);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = error instanceof UnkeptWorkTreeCodeError ? error.message : `git did not name them (${typeof code === 'string' ? code : 'failed'})`;
-    throw hostUnavailable(tool, 'mcp', `toolgate could not keep the repository's hooks folder and included configuration of the work tree as they are (${why}), so the call was not run`);
+    throw hostUnavailable(tool, 'mcp', `toolgate could not keep the repository's hooks folder, included configuration and protected files of the work tree as they are (${why}), so the call was not run`);
   }
   let check: WorkTreeCodeCheck;
   let value: T;
@@ -110,11 +120,11 @@ export async function keepingWorkTreeCode<T>(workspace: string, tool: string | u
     value = await call();
   } finally {
     // Whatever became of the call: a server that failed half-way may still have written.
-    check = restoreWorkTreeCode(workspace, kept);
+    check = restoreWorkTreeCode(workspace, kept, protectedFiles);
   }
   const changed = [...check.moved.map((entry) => `${entry.from} moved to ${entry.to}`), ...check.restored.map((entry) => `${entry} put back`), ...check.failed.map((entry) => `${entry} could not be put right`)];
   if (changed.length > 0) {
-    throw hostUnavailable(tool, 'mcp', `the call ran, and it changed the repository's hooks folder or included configuration in the work tree, which the user's git runs outside toolgate: ${changed.join('; ')}`);
+    throw hostUnavailable(tool, 'mcp', `the call ran, and it changed the repository's hooks folder, included configuration or protected files in the work tree, which the user's git, an agent or the next start runs outside toolgate: ${changed.join('; ')}`);
   }
   return value;
 }
@@ -126,7 +136,7 @@ function readEntries(places: readonly string[]): Map<string, Entry> {
   const visit = (entry: string): void => {
     const stat = lstatSync(entry, { throwIfNoEntry: false });
     if (stat === undefined) return;
-    if (entries.size >= MAX_ENTRIES) throw new UnkeptWorkTreeCodeError(`the repository's hooks folder and included configuration in the work tree hold more than ${MAX_ENTRIES} entries`);
+    if (entries.size >= MAX_ENTRIES) throw new UnkeptWorkTreeCodeError(`the repository's hooks folder, included configuration and the protected files in the work tree hold more than ${MAX_ENTRIES} entries`);
     if (stat.isDirectory()) {
       entries.set(entry, { kind: 'other' });
       for (const name of readdirSync(entry)) visit(path.join(entry, name));
@@ -134,7 +144,7 @@ function readEntries(places: readonly string[]): Map<string, Entry> {
       entries.set(entry, { kind: 'link', target: readlinkSync(entry) });
     } else if (stat.isFile()) {
       bytes += stat.size;
-      if (bytes > MAX_BYTES) throw new UnkeptWorkTreeCodeError(`the repository's hooks folder and included configuration in the work tree hold more than ${MAX_BYTES} bytes`);
+      if (bytes > MAX_BYTES) throw new UnkeptWorkTreeCodeError(`the repository's hooks folder, included configuration and the protected files in the work tree hold more than ${MAX_BYTES} bytes`);
       entries.set(entry, { kind: 'file', bytes: readRegular(entry), mode: stat.mode & 0o7777 });
     } else {
       entries.set(entry, { kind: 'other' });
