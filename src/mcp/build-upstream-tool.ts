@@ -54,6 +54,8 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
   // How the shipped table says the server reads `paths` holds only for the shipped targets, not for ones the configuration gives.
   const knownTool = known !== undefined && Object.hasOwn(known.tools, tool.name) ? known.tools[tool.name] : undefined;
   const shipped = governance.targetsFrom === 'shipped' ? knownTool : undefined;
+  // The git server's writing tools write what a branch holds, wherever in the work tree; the file server's, what they name.
+  const writesWorkTree = known?.kind === 'git' && knownTool?.access === 'write';
   const field = `servers.${server.name}.targets.${tool.name}`;
   const spelling = {
     ...(known?.spellings === undefined ? {} : { spellings: known.spellings }),
@@ -111,7 +113,7 @@ export function buildUpstreamTool(options: BuildUpstreamToolOptions): AnyToolDef
       await checkUpstreamDestination(host, name, context.action, context.signal);
       const onProgress = context.hostCallOptions?.onProgress;
       const result = await mcp.call(
-        { server: server.name, tool: tool.name, arguments: args, targetsJudged: true, ...(onProgress === undefined ? {} : { onProgress }) },
+        { server: server.name, tool: tool.name, arguments: args, targetsJudged: true, ...(writesWorkTree ? { writesWorkTree } : {}), ...(onProgress === undefined ? {} : { onProgress }) },
         context.signal,
         context.hostCallOptions,
       );

@@ -135,8 +135,10 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
     holdingRepositories: (mcp) => ({
       call: (input, signal, callOptions) => {
         const held = (): ReturnType<typeof mcp.call> => processCapability.holdingRepositories(input.tool, { capability: 'mcp' }, () => mcp.call(input, signal, callOptions));
-        // An upstream server runs outside the sandbox: in a writing tier its writes of the work tree's git code are undone.
-        return scope === 'read-only' ? held() : keepingWorkTreeCode(jail.workspace, input.tool, held, protectedFiles);
+        // An upstream server runs outside the sandbox: in a writing tier, what a call that writes the work tree beyond the
+        // paths it names (a git server's checkout) wrote of its git code and protected files is undone. Only such a call:
+        // keeping them walks the workspace on the gateway's thread, 7 ms for 1,000 files and 33 ms for 41,000.
+        return scope === 'read-only' || input.writesWorkTree !== true ? held() : keepingWorkTreeCode(jail.workspace, input.tool, held, protectedFiles);
       },
     }),
     endRun: (runId) => outputStore.endRun(runId),

@@ -198,6 +198,14 @@ export interface McpCallInput {
    * definition knows where they are in its arguments.
    */
   readonly targetsJudged?: boolean;
+  /**
+   * The call may write files of the workspace beyond the paths its arguments
+   * name: a git server's checkout, reset or commit writes whatever the branch
+   * holds. A host that sandboxes commands keeps the work tree's code and its
+   * protected files across such a call, as its sandbox keeps them from a
+   * command; a call that writes only what it names was judged by it.
+   */
+  readonly writesWorkTree?: boolean;
   /** Called with progress notifications from upstream. */
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }

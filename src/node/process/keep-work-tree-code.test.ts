@@ -94,3 +94,23 @@ describe('keepingWorkTreeCode', () => {
     expect(ran).toBe(false);
   });
 });
+
+describe('a Node host keeps the work tree only across an upstream call that writes it beyond what it names', () => {
+  it('undoes what a git checkout wrote of the hooks folder, and leaves a call that writes only its own target alone', async () => {
+    const { createNodeHost } = await import('../create-node-host.js');
+    const workspace = repository();
+    const host = createNodeHost({ workspace, scope: 'workspace-write', sandbox: 'off' });
+    const hook = path.join(workspace, '.husky/pre-commit');
+    const writeHook = { call: () => Promise.resolve(writeFileSync(hook, 'touch PWNED\n')) };
+    try {
+      const checkout = host.holdingRepositories(writeHook).call({ server: 'git', tool: 'git_checkout', arguments: {}, targetsJudged: true, writesWorkTree: true });
+      await expect(checkout).rejects.toBeInstanceOf(ToolUnavailableError);
+      expect(readFileSync(hook, 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+      // A tool whose writes are the paths its arguments name was judged by them (a card names a protected one).
+      await host.holdingRepositories(writeHook).call({ server: 'fs', tool: 'write_file', arguments: {}, targetsJudged: true });
+      expect(readFileSync(hook, 'utf8')).toBe('touch PWNED\n');
+    } finally {
+      await host.close();
+    }
+  });
+});
