@@ -109,6 +109,17 @@ describe('findRepositoryCode', () => {
     expect(findRepositoryCode(repo)?.readOnly).toContain(path.join(repo, 'shared.gitconfig'));
   });
 
+  it('in a package of a monorepo, with no .git of its own, holds the hooks folder the repository above names in it', () => {
+    const repo = realpathSync(workspace());
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    execFileSync('git', ['config', 'core.hooksPath', 'frontend/.husky'], { cwd: repo });
+    const frontend = path.join(repo, 'frontend');
+    mkdirSync(frontend);
+    expect(findRepositoryCode(frontend)).toBeUndefined();
+    mkdirSync(path.join(frontend, '.husky'));
+    expect(findRepositoryCode(frontend)).toEqual({ folders: [], readOnly: [path.join(frontend, '.husky')] });
+  });
+
   it('in a linked worktree, whose .git is a file, holds its work tree\'s hooks folder alone', () => {
     const main = realpathSync(workspace());
     execFileSync('git', ['init', '-q'], { cwd: main });

@@ -47,12 +47,12 @@ const OWN_COMMON_DIR = '.\n';
  */
 export function findRepositoryCode(workspace: string): RepositoryCode | undefined {
   const gitDir = path.join(workspace, '.git');
-  const kind = lstatSync(gitDir, { throwIfNoEntry: false });
-  if (kind === undefined) return undefined;
-  // A linked worktree's or a submodule's `.git` is a file: its git folder is not held here, its work tree's code is.
-  const readOnly = kind.isDirectory() ? findGitDirCode(gitDir, CODE_NAMES) : [];
+  const own = lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory() === true;
+  // A linked worktree's or a submodule's `.git` is a file, and a package of a monorepo has none: its git folder is not
+  // held here (nor in the workspace), its work tree's code is.
+  const readOnly = own ? findGitDirCode(gitDir, CODE_NAMES) : [];
   for (const real of findWorkTreeCode(workspace)) if (!readOnly.includes(real)) readOnly.push(real);
-  if (!kind.isDirectory()) return readOnly.length === 0 ? undefined : { folders: [], readOnly };
+  if (!own) return readOnly.length === 0 ? undefined : { folders: [], readOnly };
   return { folders: [gitDir], readOnly };
 }
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -42,6 +42,18 @@ describe('workTreeGitCode', () => {
     expect(workTreeGitCode(repo).hooksFolders).toEqual([path.join(repo, '.husky', '_'), path.join(repo, '.husky')]);
     config(repo, 'core.hooksPath', '/dev/null');
     expect(workTreeGitCode(repo).hooksFolders).toEqual([]);
+  });
+
+  it('in a package of a monorepo, with no .git of its own, takes the places the repository above names from its top', () => {
+    const repo = repository();
+    const workspace = path.join(repo, 'frontend');
+    mkdirSync(workspace);
+    config(repo, 'core.hooksPath', 'frontend/.husky/_');
+    config(repo, 'include.path', '../frontend/shared.gitconfig');
+    expect(workTreeGitCode(workspace)).toEqual({ hooksFolders: [path.join(workspace, '.husky', '_'), path.join(workspace, '.husky')], configFiles: [path.join(workspace, 'shared.gitconfig')] });
+    // A hooks folder of another package is outside the workspace, and left out.
+    config(repo, 'core.hooksPath', 'backend/.husky');
+    expect(workTreeGitCode(workspace).hooksFolders).toEqual([]);
   });
 
   it('names each file an include names, whatever its condition, and reads a hooks folder set there, in any case of the key', () => {

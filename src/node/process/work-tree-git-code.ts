@@ -42,19 +42,22 @@ export interface WorkTreeGitCode {
  * and its sandbox: a hook at the next commit, a `core.fsmonitor` at the
  * next `git status`. Places outside the workspace are left out (the model
  * writes there only in the `full` tier, where the rules judge each write).
- * Nothing when the workspace has no `.git`, or when git cannot read the
+ * The repository is the one the user's git finds from the workspace: its
+ * own, or the one whose work tree holds it (a package of a monorepo, where
+ * husky is set up as `core.hooksPath = frontend/.husky/_`).
+ * Nothing when no `.git` holds the workspace, or when git cannot read the
  * configuration (then the user's git cannot either, and runs nothing of it);
  * throws when git does not answer within 2 s or past 1 MiB.
  */
 export function workTreeGitCode(workspace: string): WorkTreeGitCode {
-  const gitDir = path.join(workspace, '.git');
   const none = { hooksFolders: [], configFiles: [] };
-  if (lstatSync(gitDir, { throwIfNoEntry: false }) === undefined) return none;
+  const top = workTreeTop(workspace);
+  if (top === undefined) return none;
   let text: string;
   try {
     // Only the keys that name a place: a configuration padded to any size answers in a few lines.
-    text = execFileSync('git', ['--git-dir', gitDir, 'config', '--null', '--show-origin', '--includes', '--get-regexp', PLACE_KEYS], {
-      cwd: workspace,
+    text = execFileSync('git', ['--git-dir', path.join(top, '.git'), 'config', '--null', '--show-origin', '--includes', '--get-regexp', PLACE_KEYS], {
+      cwd: top,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
       timeout: GIT_TIMEOUT_MS,
@@ -75,13 +78,13 @@ export function workTreeGitCode(workspace: string): WorkTreeGitCode {
   for (let index = 0; index + 1 < fields.length; index += 2) {
     const origin = fields[index] as string;
     const entry = fields[index + 1] as string;
-    const file = origin.startsWith('file:') ? path.resolve(workspace, origin.slice('file:'.length)) : undefined;
+    const file = origin.startsWith('file:') ? path.resolve(top, origin.slice('file:'.length)) : undefined;
     const newline = entry.indexOf('\n');
     if (newline === -1) continue;
     const key = entry.slice(0, newline);
     const value = expandHome(entry.slice(newline + 1));
     if (key === 'core.hookspath') {
-      const folder = path.resolve(workspace, value);
+      const folder = path.resolve(top, value);
       hooksFolders.add(folder);
       // husky (9 and on) sets `.husky/_`, whose every hook runs the script of its name in the folder above, `.husky`.
       if (path.basename(folder) === '_') hooksFolders.add(path.dirname(folder));
@@ -89,6 +92,19 @@ export function workTreeGitCode(workspace: string): WorkTreeGitCode {
   }
   const inWorkspace = (place: string): boolean => isInside(workspace, place);
   return { hooksFolders: [...hooksFolders].filter(inWorkspace), configFiles: [...configFiles].filter(inWorkspace) };
+}
+
+/**
+ * The top of the work tree the workspace lies in: the workspace, or the
+ * nearest folder above it holding a `.git`, where the user's git finds the
+ * repository it runs the hooks of. A workspace in a package of a monorepo
+ * has no `.git` of its own, and its hooks folder is named from the top.
+ */
+function workTreeTop(workspace: string): string | undefined {
+  for (let folder = workspace; ; folder = path.dirname(folder)) {
+    if (lstatSync(path.join(folder, '.git'), { throwIfNoEntry: false }) !== undefined) return folder;
+    if (path.dirname(folder) === folder) return undefined;
+  }
 }
 
 /** `~/…` from the home, as git reads a path in its configuration. */
