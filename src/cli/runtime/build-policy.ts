@@ -9,7 +9,7 @@ import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { importedAllowCeiling, importedAskCeiling, pinnedAllows, rankImportedAllows, rankImportedAsks } from './imported-allows.js';
 import { readPolicyImport } from './read-policy-import.js';
-import { upstreamServerFiles } from './upstream-server-files.js';
+import { upstreamServerEntries, upstreamServerFiles } from './upstream-server-files.js';
 
 export interface BuiltPolicy {
   readonly snapshot: PolicySnapshot;
@@ -112,7 +112,7 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
   for (const [position, entry] of (config.policy.imports ?? []).entries()) imported.push(...(await importedRules(config, { ...entry, position }, operator, warnings)));
   // The imported files too: a model that rewrites one changes the rules of the next start; and the files the next
   // start runs as upstream servers, outside the sandbox. Each by its name: a glob character in one is no pattern.
-  const ownFiles = [config.journal.path, ...(config.file === undefined ? [] : [config.file]), ...(config.policy.imports ?? []).map((entry) => entry.path), ...upstreamServerFiles(config)]
+  const ownFiles = [config.journal.path, ...(config.file === undefined ? [] : [config.file]), ...(config.policy.imports ?? []).map((entry) => entry.path), ...upstreamServerFiles(config), ...upstreamServerEntries(config)]
     .map((file) => relative(config.workspace, file))
     .filter((file) => !file.startsWith('..'))
     .map(literalPathGlob);

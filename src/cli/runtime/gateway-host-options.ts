@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { journalFilesOf } from './open-journal-to-read.js';
-import { upstreamServerFiles } from './upstream-server-files.js';
+import { upstreamServerEntries, upstreamServerFiles } from './upstream-server-files.js';
 import type { NodeHostOptions } from '../../node/node-host-types.js';
 import { policyFilePaths } from '../../node/policy/policy-file.js';
 import { prepareOwnFolder } from '../../node/fs/prepare-own-folder.js';
@@ -87,7 +87,7 @@ export function gatewayHostOptions(config: ResolvedConfig, home = homedir(), own
     scope: config.scope,
     spillDir: gatewaySpillDir(config),
     privatePaths: [...gatewayStatePaths(config, home), ...ownFiles],
-    protectedPaths: [...(config.policy.protectedPaths ?? []), ...importedPolicyFiles(config), ...upstreamServerFiles(config)],
+    protectedPaths: [...(config.policy.protectedPaths ?? []), ...importedPolicyFiles(config), ...upstreamServerFiles(config), ...upstreamServerEntries(config)],
     readableProtectedPaths: config.policy.readableProtectedPaths ?? [],
     ...(config.limits.maxSpillBytes === undefined ? {} : { maxSpillBytes: config.limits.maxSpillBytes }),
     ...(config.limits.maxMediaStoreBytes === undefined ? {} : { maxMediaStoreBytes: config.limits.maxMediaStoreBytes }),

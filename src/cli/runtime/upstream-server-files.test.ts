@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load-config.js';
-import { upstreamServerFiles } from './upstream-server-files.js';
+import { upstreamServerEntries, upstreamServerFiles } from './upstream-server-files.js';
 
 function configWith(file: unknown, files: readonly string[] = []) {
   const workspace = mkdtempSync(join(tmpdir(), 'toolgate-server-files-'));
@@ -54,3 +54,23 @@ describe('upstreamServerFiles', () => {
     expect(upstreamServerFiles(config)).toEqual([inWorkspace('@modelcontextprotocol/server-filesystem'), inWorkspace('servers/later.mjs')]);
   });
 });
+
+describe('upstreamServerEntries', () => {
+  it('names what a runtime runs for a script named without its extension, a folder, and a module on a PYTHONPATH of the workspace', () => {
+    const config = configWith({ servers: { notes: { command: 'node', args: ['servers/notes'] }, tool: { command: 'node', args: ['./tools/server/'] } } }, ['servers/notes.js', 'tools/server/index.js']);
+    const entries = upstreamServerEntries(config);
+    expect(entries).toEqual(expect.arrayContaining([join(config.workspace, 'servers/notes.js'), join(config.workspace, 'tools/server/index.js')]));
+    const python = configWith({ servers: { py: { command: 'python3', args: ['-m', 'servers.notes'] } } });
+    // Without the workspace on PYTHONPATH, python -m finds no module of it.
+    expect(upstreamServerEntries(python)).not.toContain(join(python.workspace, 'servers/notes.py'));
+    const workspace = mkdtempSync(join(tmpdir(), 'toolgate-server-files-'));
+    writeFileSync(join(workspace, 'toolgate.config.json'), JSON.stringify({ servers: { py: { command: 'python3', args: ['-m', 'servers.notes'], env: { PYTHONPATH: workspace } } } }));
+    expect(upstreamServerEntries(loadConfig(workspace))).toEqual(expect.arrayContaining(['servers/__init__.py', 'servers/notes.py', 'servers/notes/__main__.py', 'servers/notes/__init__.py'].map((name) => join(workspace, name))));
+  });
+
+  it('leaves out what lies outside the workspace, and HTTP servers', () => {
+    const config = configWith({ servers: { later: { command: 'node', args: ['../elsewhere', '/usr/lib/node_modules/x'] }, web: { url: 'https://mcp.example.com/mcp' } } });
+    expect(upstreamServerEntries(config)).toEqual([]);
+  });
+});
+

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { basename, isAbsolute, relative, resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/config-types.js';
+import { completedEntryFiles, moduleFiles } from './server-entry-files.js';
 
 /**
  * The workspace's files the configuration starts as stdio upstream servers:
@@ -18,7 +19,36 @@ import type { ResolvedConfig } from '../config/config-types.js';
  * the workspace, whose files are the model's to edit).
  */
 export function upstreamServerFiles(config: ResolvedConfig): string[] {
+  return [...new Set(namedPlaces(config).filter((place) => !isFolder(place)))];
+}
+
+/**
+ * The files a runtime runs for the names `upstreamServerFiles` reads, besides
+ * those names: `node servers/notes` runs `servers/notes.js`, or, a folder,
+ * its `index.js` or the `main` its `package.json` names; `python3 -m
+ * servers.notes` with the workspace on `PYTHONPATH` runs `servers/notes.py`.
+ * Protected as the names are: under `accept-edits` a model rewrote
+ * `servers/notes.js` for `node servers/notes` and the next start ran it.
+ * A name that is a file, or holds an extension, runs as named.
+ */
+export function upstreamServerEntries(config: ResolvedConfig): string[] {
   const files = new Set<string>();
+  // A file there runs as it is named, and a name with its extension is the file meant: only a folder, or a bare name that is none yet, is completed.
+  const completes = (place: string): boolean => isFolder(place) || (!isFile(place) && !basename(place).includes('.'));
+  for (const place of namedPlaces(config).filter(completes)) for (const entry of completedEntryFiles(place)) if (inWorkspace(config.workspace, entry)) files.add(entry);
+  for (const server of Object.values(config.servers)) {
+    if (server.command === undefined) continue;
+    // python leaves the working folder off the module path of `-m` (`launcherEnv`), unless `PYTHONPATH` puts it back.
+    const roots = (server.env?.PYTHONPATH ?? '').split(':').filter((entry) => entry !== '').map((entry) => resolve(config.workspace, entry));
+    const modules = modulesRun(server.args ?? []);
+    for (const root of roots) if (root === config.workspace || inWorkspace(config.workspace, root)) for (const module of modules) for (const file of moduleFiles(root, module)) files.add(file);
+  }
+  return [...files];
+}
+
+/** The places of the workspace, the workspace aside, that a stdio server's command, arguments and environment name. */
+function namedPlaces(config: ResolvedConfig): string[] {
+  const places: string[] = [];
   for (const server of Object.values(config.servers)) {
     if (server.command === undefined) continue;
     const named = [...(server.command.includes('/') ? [server.command] : []), ...(server.args ?? []), ...pathsInEnv(server.env ?? {})];
@@ -26,12 +56,20 @@ export function upstreamServerFiles(config: ResolvedConfig): string[] {
       const name = placeNamed(argument);
       if (name === undefined) continue;
       const place = resolve(config.workspace, name);
-      const inside = relative(config.workspace, place);
-      if (inside === '' || inside.startsWith('..') || isAbsolute(inside) || isFolder(place)) continue;
-      files.add(place);
+      if (inWorkspace(config.workspace, place)) places.push(place);
     }
   }
-  return [...files];
+  return places;
+}
+
+function inWorkspace(workspace: string, place: string): boolean {
+  const inside = relative(workspace, place);
+  return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside);
+}
+
+/** The modules `-m` names (`python -m servers.notes`, `-mservers.notes`), which python finds on its module path. */
+function modulesRun(args: readonly string[]): string[] {
+  return args.flatMap((argument, index) => (argument === '-m' ? (args[index + 1] ?? []) : argument.startsWith('-m') && !argument.startsWith('-m=') ? argument.slice(2) : []));
 }
 
 /**
@@ -55,6 +93,14 @@ function placeNamed(argument: string): string | undefined {
 function isFolder(place: string): boolean {
   try {
     return statSync(place).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isFile(place: string): boolean {
+  try {
+    return statSync(place).isFile();
   } catch {
     return false;
   }
