@@ -56,6 +56,27 @@ describe('workTreeGitCode', () => {
     expect(workTreeGitCode(workspace).hooksFolders).toEqual([]);
   });
 
+  it('reads the configuration where the user\'s environment puts it, and the keys it gives, as the user\'s git does', () => {
+    const repo = repository();
+    const global = path.join(folder(), 'gitconfig');
+    writeFileSync(global, '[core]\n\thooksPath = .githooks\n');
+    const saved = { GIT_CONFIG_GLOBAL: process.env.GIT_CONFIG_GLOBAL, GIT_CONFIG_COUNT: process.env.GIT_CONFIG_COUNT, GIT_CONFIG_KEY_0: process.env.GIT_CONFIG_KEY_0, GIT_CONFIG_VALUE_0: process.env.GIT_CONFIG_VALUE_0 };
+    try {
+      process.env.GIT_CONFIG_GLOBAL = global;
+      expect(workTreeGitCode(repo).hooksFolders).toEqual([path.join(repo, '.githooks')]);
+      delete process.env.GIT_CONFIG_GLOBAL;
+      Object.assign(process.env, { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'include.path', GIT_CONFIG_VALUE_0: path.join(repo, 'env.gitconfig') });
+      expect(workTreeGitCode(repo).configFiles).toEqual([path.join(repo, 'env.gitconfig')]);
+      Object.assign(process.env, { GIT_CONFIG_KEY_0: 'core.hooksPath', GIT_CONFIG_VALUE_0: 'tools/hooks' });
+      expect(workTreeGitCode(repo).hooksFolders).toEqual([path.join(repo, 'tools', 'hooks')]);
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
   it('names each file an include names, whatever its condition, and reads a hooks folder set there, in any case of the key', () => {
     const repo = repository();
     writeFileSync(path.join(repo, 'shared.gitconfig'), '[CORE]\n\tHOOKSPATH = "tools/hooks"\n');

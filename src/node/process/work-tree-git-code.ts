@@ -13,15 +13,28 @@ const PLACE_KEYS = '^(core\\.hookspath|include\\.path|includeif\\..*\\.path)$';
 const GIT_TIMEOUT_MS = 2000;
 
 /**
- * git as the user runs it, but found in the system's folders only: every
- * configuration file the user's git reads (the system's, the user's, the
- * repository's and what they include) is listed, and none of the host's
- * hardening is added, which sets `core.hooksPath` to `/dev/null`.
- * `safe.directory` is answered in the command's own configuration, where
- * git reads it: a repository another user owns is one the user's git, told
- * to trust it, runs in all the same.
+ * The variables of the user's environment that say where the user's git
+ * reads its configuration: the user's own and the system's files moved
+ * (`XDG_CONFIG_HOME`, `GIT_CONFIG_GLOBAL`), and keys given in the
+ * environment (`GIT_CONFIG_COUNT`, `GIT_CONFIG_KEY_0`, …).
  */
-const GIT_ENV = withGitConfig({ PATH: SYSTEM_PATH.join(':'), HOME: homedir(), LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0' }, [['safe.directory', '*']]);
+const CONFIG_PLACE_VARIABLE = /^(?:XDG_CONFIG_HOME|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG_NOSYSTEM|GIT_CONFIG_COUNT|GIT_CONFIG_KEY_\d+|GIT_CONFIG_VALUE_\d+)$/;
+
+/**
+ * git as the user runs it, in the gateway's environment, which is the
+ * user's, but found in the system's folders only: every configuration file
+ * the user's git reads (the system's, the user's where the environment
+ * puts it, the repository's and what they include) and every key the
+ * environment gives is listed, and none of the host's hardening is added,
+ * which sets `core.hooksPath` to `/dev/null`. `safe.directory` is answered
+ * in the command's own configuration, where git reads it: a repository
+ * another user owns is one the user's git, told to trust it, runs in all
+ * the same. Read at each listing, as the user's git reads it at each run.
+ */
+function gitEnv(): Record<string, string> {
+  const places = Object.entries(process.env).filter((entry): entry is [string, string] => CONFIG_PLACE_VARIABLE.test(entry[0]) && entry[1] !== undefined);
+  return withGitConfig({ ...Object.fromEntries(places), PATH: SYSTEM_PATH.join(':'), HOME: homedir(), LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0' }, [['safe.directory', '*']]);
+}
 
 /** What of the work tree the user's git runs or reads as its configuration. */
 export interface WorkTreeGitCode {
@@ -62,7 +75,7 @@ export function workTreeGitCode(workspace: string): WorkTreeGitCode {
       stdio: ['ignore', 'pipe', 'ignore'],
       timeout: GIT_TIMEOUT_MS,
       maxBuffer: 1024 * 1024,
-      env: GIT_ENV,
+      env: gitEnv(),
     });
   } catch (error) {
     // A git that did not answer in time (an include naming a FIFO holds it) or said too much has said nothing: the
@@ -88,7 +101,11 @@ export function workTreeGitCode(workspace: string): WorkTreeGitCode {
       hooksFolders.add(folder);
       // husky (9 and on) sets `.husky/_`, whose every hook runs the script of its name in the folder above, `.husky`.
       if (path.basename(folder) === '_') hooksFolders.add(path.dirname(folder));
-    } else if (file !== undefined && (key === 'include.path' || (key.startsWith('includeif.') && key.endsWith('.path')))) configFiles.add(path.resolve(path.dirname(file), value));
+    } else if (key === 'include.path' || (key.startsWith('includeif.') && key.endsWith('.path'))) {
+      // Relative to the file that holds it; one the environment gives is followed by git only when absolute.
+      if (file !== undefined) configFiles.add(path.resolve(path.dirname(file), value));
+      else if (path.isAbsolute(value)) configFiles.add(value);
+    }
   }
   const inWorkspace = (place: string): boolean => isInside(workspace, place);
   return { hooksFolders: [...hooksFolders].filter(inWorkspace), configFiles: [...configFiles].filter(inWorkspace) };
