@@ -17,7 +17,8 @@ import { repositoryCodeLinks } from '../process/find-repository-code.js';
  * before the first question, each command's, and the one the first file
  * write makes. A link made while the gateway runs counts from the next
  * walk, and a place once learned stays protected until the gateway stops;
- * a workspace too large to walk is judged by names alone.
+ * a workspace too large to walk is judged by names alone, but for the
+ * repository's code git names, which no walk finds and each walk learns.
  */
 export interface LinkedProtection {
   /** Whether `absolute`, a real path, is where a protected name of the workspace leads, or lies in such a folder (compared case-folded, as the jail compares). */

@@ -40,6 +40,18 @@ describe('process: spawning', () => {
     }
   });
 
+  it('in a workspace past the walk bound, the file tools still hold the hooks folder core.hooksPath names', async () => {
+    await mkdir(path.join(setup.workspace, '.husky'), { recursive: true });
+    await writeFile(path.join(setup.workspace, '.husky/pre-commit'), '#!/bin/sh\nexit 0\n');
+    for (let index = 0; index < 12; index += 1) await mkdir(path.join(setup.workspace, 'node_modules', `p${index}`), { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd: setup.workspace });
+    execFileSync('git', ['config', 'core.hooksPath', '.husky'], { cwd: setup.workspace });
+    const host = makeHost({ scope: 'workspace-write', maskWalkLimit: { entries: 5, milliseconds: 2000 } });
+    const refused = await host.fs.writeFile('.husky/pre-commit', 'touch PWNED\n').catch((error: unknown) => error);
+    expect((refused as ToolPolicyError).reason).toBe('protected_path');
+    expect(await readFile(path.join(setup.workspace, '.husky/pre-commit'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+  });
+
   it('runs without a shell: metacharacters are plain arguments', async () => {
     const host = makeHost();
     const result = await host.process.spawn('echo', ['hi;', 'touch', 'pwned', '$(id)', '|', 'cat'], {}, {});

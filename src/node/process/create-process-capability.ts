@@ -102,9 +102,10 @@ export function createProcessCapability(options: CreateProcessCapabilityOptions)
     const linked = options.linked;
     if (linked === undefined) return walkWorkspace(limit);
     const found = linked.walking(() => walkWorkspace(limit));
-    // A walk past its bound (a link that leads out to a large tree) still learns the links, found without following any.
+    // A walk past its bound (a link that leads out to a large tree) still learns the links, found without following any;
+    // and past that bound too (a large node_modules), the repository's code git names (husky's `.husky`), which no walk finds.
     const links = found.kind === 'found' ? found.paths : linked.walking(() => findProtectedLinks(jail, options.isReadableProtected ?? (() => false), limit));
-    if (links !== undefined) linked.learn(links);
+    linked.learn(links ?? []);
     return found;
   };
   options.linked?.walkFirstWith(() => findProtectedFiles(options.maskWalkLimit));
