@@ -68,6 +68,14 @@ describe('upstreamServerEntries', () => {
     expect(upstreamServerEntries(loadConfig(workspace))).toEqual(expect.arrayContaining(['servers/__init__.py', 'servers/notes.py', 'servers/notes/__main__.py', 'servers/notes/__init__.py'].map((name) => join(workspace, name))));
   });
 
+  it('names the file a command by its name alone runs from each folder of the workspace on the PATH it declares, and none elsewhere', () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'toolgate-server-files-'));
+    const env = { PATH: `${workspace}/bin:/usr/local/bin:${workspace}/tools/bin:/usr/bin` };
+    writeFileSync(join(workspace, 'toolgate.config.json'), JSON.stringify({ servers: { notes: { command: 'notes-server', env }, plain: { command: 'notes-other' } } }));
+    const named = upstreamServerEntries(loadConfig(workspace)).filter((file) => /\/notes-(?:server|other)$/.test(file));
+    expect(named).toEqual([join(workspace, 'bin/notes-server'), join(workspace, 'tools/bin/notes-server')]);
+  });
+
   it('leaves out what lies outside the workspace, and HTTP servers', () => {
     const config = configWith({ servers: { later: { command: 'node', args: ['../elsewhere', '/usr/lib/node_modules/x'] }, web: { url: 'https://mcp.example.com/mcp' } } });
     expect(upstreamServerEntries(config)).toEqual([]);

@@ -26,7 +26,9 @@ export function upstreamServerFiles(config: ResolvedConfig): string[] {
  * The files a runtime runs for the names `upstreamServerFiles` reads, besides
  * those names: `node servers/notes` runs `servers/notes.js`, or, a folder,
  * its `index.js` or the `main` its `package.json` names; `python3 -m
- * servers.notes` with the workspace on `PYTHONPATH` runs `servers/notes.py`.
+ * servers.notes` with the workspace on `PYTHONPATH` runs `servers/notes.py`;
+ * a command by its name alone, with a folder of the workspace on the `PATH`
+ * the configuration declares, runs the file of that name there.
  * Protected as the names are: under `accept-edits` a model rewrote
  * `servers/notes.js` for `node servers/notes` and the next start ran it.
  * A name that is a file, or holds an extension, runs as named.
@@ -38,12 +40,21 @@ export function upstreamServerEntries(config: ResolvedConfig): string[] {
   for (const place of namedPlaces(config).filter(completes)) for (const entry of completedEntryFiles(place)) if (inWorkspace(config.workspace, entry)) files.add(entry);
   for (const server of Object.values(config.servers)) {
     if (server.command === undefined) continue;
+    // A command by its name alone is looked up on the PATH the configuration declares: in a folder of the workspace
+    // there, the file it finds (or one made in a folder ahead of it) is the workspace's code the next start runs.
+    if (!server.command.includes('/')) for (const folder of searchFolders(config.workspace, server.env?.PATH)) files.add(resolve(folder, server.command));
     // python leaves the working folder off the module path of `-m` (`launcherEnv`), unless `PYTHONPATH` puts it back.
-    const roots = (server.env?.PYTHONPATH ?? '').split(':').filter((entry) => entry !== '').map((entry) => resolve(config.workspace, entry));
+    const roots = searchFolders(config.workspace, server.env?.PYTHONPATH);
     const modules = modulesRun(server.args ?? []);
-    for (const root of roots) if (root === config.workspace || inWorkspace(config.workspace, root)) for (const module of modules) for (const file of moduleFiles(root, module)) files.add(file);
+    for (const root of roots) for (const module of modules) for (const file of moduleFiles(root, module)) files.add(file);
   }
   return [...files];
+}
+
+/** The folders of a search path (`PATH`, `PYTHONPATH`) that are the workspace or lie in it. */
+function searchFolders(workspace: string, value: string | undefined): string[] {
+  const folders = (value ?? '').split(':').filter((entry) => entry !== '').map((entry) => resolve(workspace, entry));
+  return folders.filter((folder) => folder === workspace || inWorkspace(workspace, folder));
 }
 
 /** The places of the workspace, the workspace aside, that a stdio server's command, arguments and environment name. */
