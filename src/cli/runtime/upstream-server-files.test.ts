@@ -68,6 +68,12 @@ describe('upstreamServerEntries', () => {
     expect(upstreamServerEntries(loadConfig(workspace))).toEqual(expect.arrayContaining(['servers/__init__.py', 'servers/notes.py', 'servers/notes/__main__.py', 'servers/notes/__init__.py'].map((name) => join(workspace, name))));
   });
 
+  it('completes only what a runtime is handed: a folder another program serves is its data', () => {
+    const config = configWith({ servers: { fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', 'src'] } } }, ['src/index.js', 'src/package.json']);
+    expect(upstreamServerEntries(config)).not.toContain(join(config.workspace, 'src/index.js'));
+    expect(upstreamServerEntries(config)).not.toContain(join(config.workspace, 'src/package.json'));
+  });
+
   it('names the file a command by its name alone runs from each folder of the workspace on the PATH it declares, and none elsewhere', () => {
     const workspace = mkdtempSync(join(tmpdir(), 'toolgate-server-files-'));
     const env = { PATH: `${workspace}/bin:/usr/local/bin:${workspace}/tools/bin:/usr/bin` };

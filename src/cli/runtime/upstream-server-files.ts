@@ -37,7 +37,10 @@ export function upstreamServerEntries(config: ResolvedConfig): string[] {
   const files = new Set<string>();
   // A file there runs as it is named, and a name with its extension is the file meant: only a folder, or a bare name that is none yet, is completed.
   const completes = (place: string): boolean => isFolder(place) || (!isFile(place) && !basename(place).includes('.'));
-  for (const place of namedPlaces(config).filter(completes)) for (const entry of completedEntryFiles(place)) if (inWorkspace(config.workspace, entry)) files.add(entry);
+  // Only what a runtime is handed runs as a script: a folder handed to another program is its data (`server-filesystem
+  // src` serves `src`, whose `index.js` is the model's to edit).
+  const scripts = Object.values(config.servers).filter((server) => server.command !== undefined && RUNTIME.test(basename(server.command)));
+  for (const place of namedPlaces(config, scripts).filter(completes)) for (const entry of completedEntryFiles(place)) if (inWorkspace(config.workspace, entry)) files.add(entry);
   for (const server of Object.values(config.servers)) {
     if (server.command === undefined) continue;
     // A command by its name alone is looked up on the PATH the configuration declares: in a folder of the workspace
@@ -57,10 +60,13 @@ function searchFolders(workspace: string, value: string | undefined): string[] {
   return folders.filter((folder) => folder === workspace || inWorkspace(workspace, folder));
 }
 
+/** The runtimes that complete a script's name or run a folder's entry (`node servers/notes`, `python3 tools/server`). */
+const RUNTIME = /^(?:node|nodejs|bun|deno|python[\d.]*)$/i;
+
 /** The places of the workspace, the workspace aside, that a stdio server's command, arguments and environment name. */
-function namedPlaces(config: ResolvedConfig): string[] {
+function namedPlaces(config: ResolvedConfig, servers: readonly ResolvedConfig['servers'][string][] = Object.values(config.servers)): string[] {
   const places: string[] = [];
-  for (const server of Object.values(config.servers)) {
+  for (const server of servers) {
     if (server.command === undefined) continue;
     const named = [...(server.command.includes('/') ? [server.command] : []), ...(server.args ?? []), ...pathsInEnv(server.env ?? {})];
     for (const argument of named) {
