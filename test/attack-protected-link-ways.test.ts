@@ -305,6 +305,8 @@ describe('attack: the links that decide what a protected name is', () => {
       expect(ran).toContain('toolgate put');
       expect(readlinkSync(join(outside, 'app/current.env'))).toBe('releases/v1.env');
       expect(readFileSync(join(workspace, '.env'), 'utf8')).toBe(SECRET);
+      // Stopped first: a gateway still running writes its journal in the workspace as it is removed.
+      await at.gateway.cli.stop();
       rmSync(workspace, { recursive: true, force: true });
     } finally {
       rmSync(outside, { recursive: true, force: true });

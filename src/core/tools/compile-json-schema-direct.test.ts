@@ -279,7 +279,8 @@ describe('compileJsonSchemaDirect against ajv, on random schemas and values', ()
           expect(direct.sizeBound).toBe(copy.sizeBound);
         }
       }),
-      { numRuns: 600 },
+      // Enough runs that both counts pass their floor whatever the seed: at 600, one run in many accepted only 98 values.
+      { numRuns: 1500 },
     );
     expect(accepted).toBeGreaterThan(100);
     expect(gaveUp).toBeGreaterThan(100);
