@@ -75,7 +75,8 @@ describe('withLockFileSync', () => {
     const ticking = setInterval(() => (ticks += 1), 5);
     const first = withLockFile(lock, async () => {
       order.push('first in');
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Long enough that a loaded machine still ticks more than five times while the second waits; a blocking wait ticks not at all.
+      await new Promise((resolve) => setTimeout(resolve, 300));
       order.push('first out');
     });
     const second = withLockFile(lock, () => {
