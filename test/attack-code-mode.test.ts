@@ -159,9 +159,10 @@ describe('Code Mode: file text reaches the model marked, whichever way the scrip
     for (const passOn of ['return content;', 'console.log(content); return 1;', 'throw new Error(content);', 'throw content;', 'return { [content]: 1 };', 'return content.split(" ").join(" ");']) {
       const outcome = await bench.run(`${read} ${passOn}`);
       const placed = placeUserContent(outcome.content).content.split('\n');
+      const id = /^<<toolgate:untrusted-content id=([0-9a-f]{24}) /.exec(placed[0] ?? '')?.[1];
       // One opening line, one closing line: the closing delimiter inside the data no longer closes anything.
-      expect(placed.filter((line) => line.includes('<<toolgate:')), passOn).toEqual([placed[0], '<<toolgate:end-untrusted-content>>']);
-      expect(placed.at(-1), passOn).toBe('<<toolgate:end-untrusted-content>>');
+      expect(placed.filter((line) => line.includes('<<toolgate:')), passOn).toEqual([placed[0], `<<toolgate:end-untrusted-content id=${id}>>`]);
+      expect(placed.at(-1), passOn).toBe(`<<toolgate:end-untrusted-content id=${id}>>`);
       expect(() => `${String(outcome.content)}`, passOn).toThrow(TypeError);
     }
   });
