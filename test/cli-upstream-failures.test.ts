@@ -80,7 +80,7 @@ describe('upstream servers fail alone (toolgate serve, toolgate tools)', () => {
     'toolgate tools exits 0 naming the down server with its stderr tail (masked), and 3 with --strict',
     async () => {
       const counter = counterFile();
-      const workspace = makeWorkspace({ servers: { flaky: failing(1000, counter), ok: working } });
+      const workspace = makeWorkspace({ servers: { flaky: { ...failing(1000, counter), env: { FIXTURE_DB_TOKEN: 'qz81.plain.db-token' } }, ok: working } });
       const listed = await runCli(['tools'], workspace);
       expect(listed.code).toBe(0);
       expect(listed.stdout).toContain('mcp_ok_echo');
@@ -88,6 +88,9 @@ describe('upstream servers fail alone (toolgate serve, toolgate tools)', () => {
       expect(listed.stderr).toMatch(/warning: MCP server "flaky" is down: .*Connection closed; its tools are not listed/);
       expect(listed.stderr).toContain('    error: the database is not ready');
       expect(listed.stderr).not.toContain('hunter2-fixture-secret');
+      // The token the configuration gave the server is masked, though no secret scanner knows its shape.
+      expect(listed.stderr).toContain('    error: connecting as [redacted]');
+      expect(listed.stderr).not.toContain('qz81.plain.db-token');
       const strict = await runCli(['tools', '--strict'], workspace);
       expect(strict.code).toBe(3);
       expect(strict.stdout).toContain('mcp_ok_echo');

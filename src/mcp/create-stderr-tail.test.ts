@@ -33,6 +33,14 @@ describe('createStderrTail', () => {
     expect(text).toContain('cleared');
   });
 
+  it('masks the values its configuration gives the server, whatever their shape, and leaves short ones', async () => {
+    const stream = new PassThrough();
+    const tail = createStderrTail(stream, undefined, ['qz81-plain-token', 'qz81-plain-token-longer', 'true']);
+    stream.write('auth failed for qz81-plain-token-longer\nretry with qz81-plain-token: true\n');
+    await flush();
+    expect(tail.text()).toBe('auth failed for [redacted]\nretry with [redacted]: true');
+  });
+
   it('passes every chunk on when asked, and is empty for a server that wrote nothing', async () => {
     const stream = new PassThrough();
     const forwarded = new PassThrough();

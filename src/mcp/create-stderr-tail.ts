@@ -5,6 +5,8 @@ import { scanHiddenCharacters } from './scan-hidden-characters.js';
 /** What is kept of an upstream's stderr: enough to see why it failed, never its whole output. */
 const MAX_TAIL_BYTES = 4096;
 const MAX_TAIL_LINES = 20;
+/** A configured value shorter than this (`1`, `true`) is no secret, and masked it would blot out ordinary words. */
+const MIN_MASKED_VALUE = 6;
 
 export interface StderrTail {
   /** The last lines the upstream wrote, secrets masked; empty when it wrote nothing. */
@@ -16,10 +18,16 @@ export interface StderrTail {
  * a full pipe) and keeps only its newest bytes. When read, the fragment of
  * a line at the start of the window is dropped, secrets are masked and
  * control characters removed: the text is the upstream's, and an operator
- * reads it on a terminal or in the console. `forward` also passes every
- * chunk on, as it came (the operator asked for `stderr: 'inherit'`).
+ * reads it on a terminal or in the console. The values the configuration
+ * gives the server (`configured`: its `env`) are masked wherever they stand,
+ * whatever their shape: a server that prints the token it was started with
+ * as it fails would otherwise show it to whoever reads the failure.
+ * `forward` also passes every chunk on, as it came (the operator asked for
+ * `stderr: 'inherit'`).
  */
-export function createStderrTail(stream: Stream | null, forward?: NodeJS.WritableStream): StderrTail {
+export function createStderrTail(stream: Stream | null, forward?: NodeJS.WritableStream, configured: readonly string[] = []): StderrTail {
+  // Longest first: a value holding another is masked whole.
+  const masked = configured.filter((value) => value.length >= MIN_MASKED_VALUE).sort((a, b) => b.length - a.length);
   let kept = Buffer.alloc(0);
   let cut = false;
   stream?.on('data', (chunk: Buffer | string) => {
@@ -38,7 +46,9 @@ export function createStderrTail(stream: Stream | null, forward?: NodeJS.Writabl
       // The window's first line is a fragment when older bytes were dropped (it may start inside a character).
       if (cut && lines.length > 1) lines.shift();
       while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-      return scanHiddenCharacters(redactSecrets(lines.slice(-MAX_TAIL_LINES).join('\n')), true).text;
+      let text = lines.slice(-MAX_TAIL_LINES).join('\n');
+      for (const value of masked) text = text.replaceAll(value, '[redacted]');
+      return scanHiddenCharacters(redactSecrets(text), true).text;
     },
   };
 }

@@ -44,7 +44,10 @@ const NO_STDERR: StderrTail = { text: () => '' };
 export async function openUpstream(options: OpenUpstreamOptions): Promise<OpenedUpstream> {
   const { server, connect } = options;
   const transport = createTransport(server, connect);
-  const stderr = transport instanceof StdioClientTransport ? createStderrTail(transport.stderr, connect.stderr === 'inherit' ? process.stderr : undefined) : NO_STDERR;
+  const stderr =
+    transport instanceof StdioClientTransport && server.transport === 'stdio'
+      ? createStderrTail(transport.stderr, connect.stderr === 'inherit' ? process.stderr : undefined, Object.values(server.env ?? {}))
+      : NO_STDERR;
   const client = new Client({ name: connect.clientName ?? 'toolgate', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: UNCOMPILED_OUTPUT_SCHEMAS });
   if (transport instanceof StdioClientTransport && server.transport === 'stdio') {
     // An upstream that stops reading what the gateway writes it is closed past this bound, as if it had exited.
