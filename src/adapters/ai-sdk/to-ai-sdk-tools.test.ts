@@ -105,7 +105,7 @@ describe('toAISDKTools', () => {
     ]);
   });
 
-  it('runs only the approved input when one step holds two calls under one id (held)', async () => {
+  it('runs neither input when one step holds two calls under one id: the card shows one, the messages keep the other', async () => {
     const { registry, host, receipts } = createNotesFixture();
     const tools = toAISDKTools(registry, { grantedTools: NOTES_GRANT });
     const twoUnderOneId = {
@@ -118,17 +118,20 @@ describe('toAISDKTools', () => {
     const model = new MockLanguageModelV3({ doGenerate: [twoUnderOneId, textTurn('done')] });
     const messages: ModelMessage[] = [{ role: 'user', content: 'Write a note.' }];
     const first = await generateText({ model, tools, messages });
-    const requests = first.content.filter((part) => part.type === 'tool-approval-request') as { approvalId: string }[];
+    const requests = first.content.filter((part) => part.type === 'tool-approval-request');
     messages.push(...first.response.messages, {
       role: 'tool',
       content: requests.map((request, index) => ({ type: 'tool-approval-response' as const, approvalId: request.approvalId, approved: index === 0 })),
     });
     await generateText({ model, tools, messages });
-    // The AI SDK raises one request for the id; only the input whose digest was pinned when it was raised runs.
+    // The AI SDK raises one request for the id: its card shows the second input, and the messages keep (and run) the first.
     expect(requests).toHaveLength(1);
-    expect(host.files.get('notes/a.txt')).toBe('hello');
+    expect(requests[0]?.toolCall.input).toEqual({ path: 'notes/evil.txt', text: 'pwned' });
+    expect(first.response.messages[0]?.content).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'tool-call', input: { path: 'notes/a.txt', text: 'hello' } })]));
+    expect(host.files.has('notes/a.txt')).toBe(false);
     expect(host.files.has('notes/evil.txt')).toBe(false);
-    expect(receipts.map((receipt) => [receipt.callId, receipt.code])).toEqual([['call-x', 'OK']]);
+    expect(host.calls).toHaveLength(0);
+    expect(receipts.map((receipt) => [receipt.callId, receipt.code])).toEqual([['call-x', 'DENIED_BY_USER']]);
   });
 
   it("puts the framework's approval behind the application's mode logic: in plan mode an approved call still does not run", async () => {

@@ -29,10 +29,12 @@ export function toAISDKTools(registry: ToolRegistry, context: DispatchContext = 
       description: entry.description,
       // Validation is toolgate's (stage 6): a schema failure must become a receipted ARGS_INVALID result, not an SDK exception.
       inputSchema: ai.jsonSchema<unknown>(entry.inputSchema),
-      needsApproval: async (input, { toolCallId }) => {
+      needsApproval: async (input, { toolCallId, messages }) => {
         const plan = await planGoverned({ registry, context, call: call(toolCallId, input) });
         if (!frameworkMustAsk(plan, context) || plan.actionDigest === undefined) return false;
-        ledger.pin(toolCallId, plan.actionDigest);
+        // The AI SDK evaluates an approved call again before it runs it; any other evaluation raises a card.
+        if (approvedByHuman(toolCallId, messages)) ledger.pin(toolCallId, plan.actionDigest);
+        else ledger.raise(toolCallId, plan.actionDigest);
         return true;
       },
       execute: async (input, { toolCallId, abortSignal, messages }) => {

@@ -33,7 +33,8 @@ export function toOpenAIAgentsTools(registry: ToolRegistry, context: DispatchCon
         if (callId === undefined) return true;
         const plan = await planGoverned({ registry, context, call: call(callId, input) });
         if (!frameworkMustAsk(plan, context) || plan.actionDigest === undefined) return false;
-        ledger.pin(callId, plan.actionDigest);
+        // The SDK asks only for a call it holds no decision on: each evaluation here raises a card.
+        ledger.raise(callId, plan.actionDigest);
         return true;
       },
       execute: async (input, runContext, details) => {

@@ -24,6 +24,18 @@ describe('createApprovalLedger', () => {
     expect(ledger.take('a')).toBe('seen-by-human');
   });
 
+  it('leaves an id that raised requests for two actions with no approval to spend, and keeps one raised twice for the same action', () => {
+    const ledger = createApprovalLedger();
+    ledger.raise('a', 'shown');
+    ledger.raise('a', 'other');
+    expect(ledger.take('a')).toBe('shown');
+    expect(ledger.spend('a')).toBe(false);
+    ledger.raise('b', 'same');
+    ledger.raise('b', 'same');
+    expect(ledger.take('b')).toBe('same');
+    expect(ledger.spend('b')).toBe(true);
+  });
+
   it('lets a call id spend a framework approval once, within its bound', () => {
     const ledger = createApprovalLedger(2);
     expect(ledger.spend('a')).toBe(true);

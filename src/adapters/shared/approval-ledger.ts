@@ -11,9 +11,18 @@
  */
 export interface ApprovalLedger {
   /**
-   * Pin the digest a request was raised for. The first pin wins: frameworks
-   * re-evaluate `needsApproval` when an approved call resumes, and that must
-   * not replace what the human saw with what the call would do now.
+   * A framework raised an approval request for this call: pin its digest.
+   * A second request under the same id for another action, while the first
+   * is still outstanding, is a model sending two calls under one id: the
+   * framework keeps one approval for the id and may show one call on the
+   * card and run the other, so the id spends its approval there and then,
+   * and neither call runs on a framework approval.
+   */
+  raise(callId: string, actionDigest: string): void;
+  /**
+   * Pin the digest of a call the framework re-evaluates. The first pin wins:
+   * frameworks re-evaluate `needsApproval` when an approved call resumes, and
+   * that must not replace what the human saw with what the call would do now.
    */
   pin(callId: string, actionDigest: string): void;
   /** The pinned digest, once: a digest approves one execution. */
@@ -25,23 +34,30 @@ export interface ApprovalLedger {
 export function createApprovalLedger(limit = 1024): ApprovalLedger {
   const pinned = new Map<string, string>();
   const spent = new Set<string>();
+  const pin = (callId: string, actionDigest: string): void => {
+    if (pinned.has(callId)) return;
+    pinned.set(callId, actionDigest);
+    dropOldest(pinned, limit);
+  };
+  const spend = (callId: string): boolean => {
+    if (spent.has(callId)) return false;
+    spent.add(callId);
+    dropOldest(spent, limit);
+    return true;
+  };
   return {
-    pin(callId, actionDigest) {
-      if (pinned.has(callId)) return;
-      pinned.set(callId, actionDigest);
-      dropOldest(pinned, limit);
+    raise(callId, actionDigest) {
+      const outstanding = pinned.get(callId);
+      if (outstanding !== undefined && outstanding !== actionDigest) spend(callId);
+      pin(callId, actionDigest);
     },
+    pin,
     take(callId) {
       const digest = pinned.get(callId);
       pinned.delete(callId);
       return digest;
     },
-    spend(callId) {
-      if (spent.has(callId)) return false;
-      spent.add(callId);
-      dropOldest(spent, limit);
-      return true;
-    },
+    spend,
   };
 }
 

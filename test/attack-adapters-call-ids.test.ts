@@ -1,0 +1,118 @@
+// Runs against the built package (npm test builds first). Frameworks keep a person's approval by call id, and the
+// model chooses call ids. A model that sends two calls under one id in one response (a note the person is happy with,
+// and a write they would refuse) gets two approval cards with that one id: whatever the person answers on either
+// card approves the id, and the adapter must not let that approval run a call the person did not approve.
+import { Agent, run, setTracingDisabled, Usage, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
+import { createToolRegistry, defineTool, requireCapability, type ToolReceipt } from 'toolgate';
+import { toOpenAIAgentsTools } from 'toolgate/openai-agents';
+import { createFakeHost } from 'toolgate/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+beforeAll(() => setTracingDisabled(true));
+
+function notes() {
+  const host = createFakeHost();
+  const writeNote = defineTool({
+    name: 'write_note',
+    description: 'Write a note to a file in the workspace.',
+    input: z.object({ path: z.string().max(200), text: z.string().max(2000) }),
+    policy: { fsScoped: true, fsWrite: true },
+    policyTarget: (args) => ({ path: args.path }),
+    dispatch: async (args, toolHost, context) => {
+      const written = await requireCapability(toolHost, 'fs', 'write_note').writeFile(args.path, args.text, {}, context.signal);
+      return `wrote ${written.bytes} bytes to ${args.path}`;
+    },
+  });
+  const registry = createToolRegistry({ tools: [writeNote], host });
+  const receipts: ToolReceipt[] = [];
+  registry.on('tool-result', (event) => void receipts.push(event.receipt));
+  return { registry, host, receipts, context: { grantedTools: ['write_note'] } };
+}
+
+type Call = { callId: string; name: string; input: unknown };
+
+/** The SDK's Model seam, scripted: each turn is the function calls (or the text) of one model response. */
+class ScriptedModel implements Model {
+  readonly requests: ModelRequest[] = [];
+  #turn = 0;
+  constructor(private readonly turns: readonly (readonly Call[] | string)[]) {}
+  getResponse(request: ModelRequest): Promise<ModelResponse> {
+    this.requests.push(request);
+    const turn = this.turns[this.#turn] ?? 'done';
+    this.#turn += 1;
+    const output =
+      typeof turn === 'string'
+        ? [{ type: 'message' as const, id: `msg-${this.#turn}`, role: 'assistant' as const, status: 'completed' as const, content: [{ type: 'output_text' as const, text: turn }] }]
+        : turn.map((call, index) => ({ type: 'function_call' as const, id: `fc-${this.#turn}-${index}`, callId: call.callId, name: call.name, arguments: JSON.stringify(call.input), status: 'completed' as const }));
+    return Promise.resolve({ usage: new Usage(), output });
+  }
+  // eslint-disable-next-line require-yield -- streaming is not used by these runs
+  async *getStreamedResponse(): AsyncIterable<never> {
+    throw new Error('not streamed');
+  }
+}
+
+const evil = { callId: 'call-1', name: 'write_note', input: { path: 'notes/evil.txt', text: 'pwned' } };
+const benign = { callId: 'call-1', name: 'write_note', input: { path: 'notes/a.txt', text: 'hello' } };
+
+describe('OpenAI Agents: two calls under one call id', () => {
+  it('runs neither call when the person approves one card and rejects the other', async () => {
+    const { registry, host, context } = notes();
+    const agent = new Agent({ name: 'writer', model: new ScriptedModel([[evil, benign]]), tools: toOpenAIAgentsTools(registry, context) });
+    const interrupted = await run(agent, 'Write a note.');
+    const cards = interrupted.interruptions;
+    // The person reads each card, rejects the write to notes/evil.txt and approves the note.
+    for (const item of cards) {
+      if ((item.arguments ?? '').includes('evil')) interrupted.state.reject(item);
+      else interrupted.state.approve(item);
+    }
+    await run(agent, interrupted.state);
+    expect(host.files.has('notes/evil.txt')).toBe(false);
+  });
+
+  it('runs neither call when the person approves only the card they were happy with', async () => {
+    const { registry, host, context } = notes();
+    const agent = new Agent({ name: 'writer', model: new ScriptedModel([[evil, benign]]), tools: toOpenAIAgentsTools(registry, context) });
+    const interrupted = await run(agent, 'Write a note.');
+    const card = interrupted.interruptions.find((item) => !(item.arguments ?? '').includes('evil'));
+    if (card !== undefined) interrupted.state.approve(card);
+    await run(agent, interrupted.state);
+    expect(host.files.has('notes/evil.txt')).toBe(false);
+  });
+});
+
+describe('AI SDK: two calls under one call id', () => {
+  const usage = {
+    inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 1, text: 1, reasoning: undefined },
+  };
+  const turn = (calls: readonly Call[]) => ({
+    content: calls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.callId, toolName: call.name, input: JSON.stringify(call.input) })),
+    finishReason: { unified: 'tool-calls' as const, raw: 'tool_calls' },
+    usage,
+    warnings: [],
+  });
+  const text = { content: [{ type: 'text' as const, text: 'done' }], finishReason: { unified: 'stop' as const, raw: 'stop' }, usage, warnings: [] };
+
+  it('runs only a call the person was shown and approved', async () => {
+    const { generateText } = await import('ai');
+    const { MockLanguageModelV3 } = await import('ai/test');
+    const { toAISDKTools } = await import('toolgate/ai-sdk');
+    const { registry, host, context } = notes();
+    const tools = toAISDKTools(registry, context);
+    const model = new MockLanguageModelV3({ doGenerate: [turn([evil, benign]), text, text] });
+    const messages: import('ai').ModelMessage[] = [{ role: 'user', content: 'Write a note.' }];
+    const first = await generateText({ model, tools, messages });
+    const cards = first.content.filter((part) => part.type === 'tool-approval-request');
+    // The person approves each card that shows the note, as the card's own tool call reads.
+    messages.push(...first.response.messages, {
+      role: 'tool',
+      content: cards.map((card) => ({ type: 'tool-approval-response' as const, approvalId: card.approvalId, approved: !JSON.stringify(card.toolCall.input).includes('evil') })),
+    });
+    // The card the AI SDK hands the application shows the note; the tool call it keeps in the messages is the other.
+    expect(cards.map((card) => card.toolCall.input)).toEqual([benign.input]);
+    await generateText({ model, tools, messages });
+    expect(host.files.has('notes/evil.txt')).toBe(false);
+  });
+});
