@@ -22,7 +22,9 @@ import { findApprovalResponses } from './find-approval-responses.js';
  */
 export function toAISDKTools(registry: ToolRegistry, context: DispatchContext = {}): ToolSet {
   const ledger = createApprovalLedger();
-  const tools: Record<string, Tool<unknown, string>> = {};
+  // No prototype: the AI SDK looks the model's tool name up in this object, and `constructor` or `toString` found on an
+  // ordinary object's prototype would be taken for a tool with no `execute` (the application's own), not an unknown one.
+  const tools = Object.create(null) as Record<string, Tool<unknown, string>>;
   for (const entry of frameworkTools(registry)) {
     const call = (toolCallId: string, input: unknown) => ({ callId: toolCallId, name: entry.key, arguments: input });
     tools[entry.wireName] = ai.tool<unknown, string>({
