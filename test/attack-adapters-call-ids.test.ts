@@ -116,3 +116,43 @@ describe('AI SDK: two calls under one call id', () => {
     expect(host.files.has('notes/evil.txt')).toBe(false);
   });
 });
+
+describe('OpenAI Agents: a run restored into a fresh tool set', () => {
+  it("runs only the call whose digest the application kept with the person's approval", async () => {
+    const { RunState } = await import('@openai/agents');
+    const { planInterruption } = await import('toolgate/openai-agents');
+    const { registry, host, receipts, context } = notes();
+    const before = new Agent({ name: 'writer', model: new ScriptedModel([[evil, benign]]), tools: toOpenAIAgentsTools(registry, context) });
+    const interrupted = await run(before, 'Write a note.');
+    // As the durable flow says: the person approves the card they read, and its digest is stored with the approval.
+    const card = interrupted.interruptions.find((item) => !(item.arguments ?? '').includes('evil'));
+    if (card === undefined) throw new Error('expected the note’s card');
+    const kept = (await planInterruption(registry, card, context)).actionDigest;
+    interrupted.state.approve(card);
+    const saved = interrupted.state.toString();
+
+    const tools = toOpenAIAgentsTools(registry, { ...context, approval: { approvedActionDigests: [kept ?? ''] } });
+    const after = new Agent({ name: 'writer', model: new ScriptedModel(['done']), tools });
+    await run(after, await RunState.fromString(after, saved));
+    expect(host.files.has('notes/evil.txt')).toBe(false);
+    expect(host.files.get('notes/a.txt')).toBe('hello');
+    expect(receipts.filter((receipt) => receipt.status === 'ok').map((receipt) => receipt.actionDigest)).toEqual([kept]);
+  });
+
+  it('does not run arguments edited in the stored run when the application kept the approved digest', async () => {
+    const { RunState } = await import('@openai/agents');
+    const { planInterruption } = await import('toolgate/openai-agents');
+    const { registry, host, context } = notes();
+    const before = new Agent({ name: 'writer', model: new ScriptedModel([[benign]]), tools: toOpenAIAgentsTools(registry, context) });
+    const interrupted = await run(before, 'Write a note.');
+    const card = interrupted.interruptions[0]!;
+    const kept = (await planInterruption(registry, card, context)).actionDigest;
+    interrupted.state.approve(card);
+    const saved = interrupted.state.toString().replaceAll('notes/a.txt', 'notes/evil.txt');
+
+    const tools = toOpenAIAgentsTools(registry, { ...context, approval: { approvedActionDigests: [kept ?? ''] } });
+    const after = new Agent({ name: 'writer', model: new ScriptedModel(['done']), tools });
+    await run(after, await RunState.fromString(after, saved));
+    expect(host.files.has('notes/evil.txt')).toBe(false);
+  });
+});

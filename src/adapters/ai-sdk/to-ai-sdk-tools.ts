@@ -34,9 +34,8 @@ export function toAISDKTools(registry: ToolRegistry, context: DispatchContext = 
       needsApproval: async (input, { toolCallId, messages }) => {
         const plan = await planGoverned({ registry, context, call: call(toolCallId, input) });
         if (!frameworkMustAsk(plan, context) || plan.actionDigest === undefined) return false;
-        // The AI SDK evaluates an approved call again before it runs it; any other evaluation raises a card.
-        if (approvedByHuman(toolCallId, messages)) ledger.pin(toolCallId, plan.actionDigest);
-        else ledger.raise(toolCallId, plan.actionDigest);
+        // The AI SDK evaluates an approved call again before it runs it: that raises no card. Any other evaluation does.
+        if (!approvedByHuman(toolCallId, messages)) ledger.raise(toolCallId, plan.actionDigest);
         return true;
       },
       execute: async (input, { toolCallId, abortSignal, messages }) => {

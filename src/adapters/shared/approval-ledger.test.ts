@@ -4,7 +4,7 @@ import { createApprovalLedger } from './approval-ledger.js';
 describe('createApprovalLedger', () => {
   it('hands a pinned digest out once', () => {
     const ledger = createApprovalLedger();
-    ledger.pin('c1', 'd1');
+    ledger.raise('c1', 'd1');
     expect(ledger.take('c1')).toBe('d1');
     expect(ledger.take('c1')).toBeUndefined();
     expect(ledger.take('never-pinned')).toBeUndefined();
@@ -12,15 +12,15 @@ describe('createApprovalLedger', () => {
 
   it('stays bounded under a flood of call ids, dropping the oldest first', () => {
     const ledger = createApprovalLedger(3);
-    for (const id of ['a', 'b', 'c', 'd']) ledger.pin(id, `digest-${id}`);
+    for (const id of ['a', 'b', 'c', 'd']) ledger.raise(id, `digest-${id}`);
     expect(ledger.take('a')).toBeUndefined();
     expect([ledger.take('b'), ledger.take('c'), ledger.take('d')]).toEqual(['digest-b', 'digest-c', 'digest-d']);
   });
 
   it('keeps the first digest pinned for a call id: a re-evaluation cannot replace what the human saw', () => {
     const ledger = createApprovalLedger();
-    ledger.pin('a', 'seen-by-human');
-    ledger.pin('a', 'computed-later');
+    ledger.raise('a', 'seen-by-human');
+    ledger.raise('a', 'computed-later');
     expect(ledger.take('a')).toBe('seen-by-human');
   });
 

@@ -12,19 +12,14 @@
 export interface ApprovalLedger {
   /**
    * A framework raised an approval request for this call: pin its digest.
-   * A second request under the same id for another action, while the first
+   * The first pin wins, so what the human saw is never replaced by what the
+   * call would do now. A second request under the same id for another action, while the first
    * is still outstanding, is a model sending two calls under one id: the
    * framework keeps one approval for the id and may show one call on the
    * card and run the other, so the id spends its approval there and then,
    * and neither call runs on a framework approval.
    */
   raise(callId: string, actionDigest: string): void;
-  /**
-   * Pin the digest of a call the framework re-evaluates. The first pin wins:
-   * frameworks re-evaluate `needsApproval` when an approved call resumes, and
-   * that must not replace what the human saw with what the call would do now.
-   */
-  pin(callId: string, actionDigest: string): void;
   /** The pinned digest, once: a digest approves one execution. */
   take(callId: string): string | undefined;
   /** Spend the framework approval of a call id: true the first time, false for every later call under that id. */
@@ -34,11 +29,6 @@ export interface ApprovalLedger {
 export function createApprovalLedger(limit = 1024): ApprovalLedger {
   const pinned = new Map<string, string>();
   const spent = new Set<string>();
-  const pin = (callId: string, actionDigest: string): void => {
-    if (pinned.has(callId)) return;
-    pinned.set(callId, actionDigest);
-    dropOldest(pinned, limit);
-  };
   const spend = (callId: string): boolean => {
     if (spent.has(callId)) return false;
     spent.add(callId);
@@ -48,10 +38,11 @@ export function createApprovalLedger(limit = 1024): ApprovalLedger {
   return {
     raise(callId, actionDigest) {
       const outstanding = pinned.get(callId);
-      if (outstanding !== undefined && outstanding !== actionDigest) spend(callId);
-      pin(callId, actionDigest);
+      if (outstanding === undefined) {
+        pinned.set(callId, actionDigest);
+        dropOldest(pinned, limit);
+      } else if (outstanding !== actionDigest) spend(callId);
     },
-    pin,
     take(callId) {
       const digest = pinned.get(callId);
       pinned.delete(callId);

@@ -27,6 +27,8 @@ export type FrameworkApproval = 'call' | 'standing' | 'none';
  * from the arguments the framework bound to that approval.
  * Undefined when the framework did not approve the call, when only a
  * standing approval covers a call this tool set never raised a request for,
+ * when the application keeps its own approved digests and this tool set
+ * never raised the request,
  * when its call id already spent the approval (a later call reusing the
  * id, a replayed request), or when the call's resolved targets hold what
  * the framework's card could not show (`frameworkCardShows`): then only the
@@ -35,8 +37,13 @@ export type FrameworkApproval = 'call' | 'standing' | 'none';
 export async function approvedDigest(options: ApprovedDigestOptions): Promise<string | undefined> {
   const pinned = options.ledger.take(options.call.callId);
   if (options.approved === 'none') return undefined;
-  // A standing approval was given for one request a person was shown; it stands for no call whose request this tool set never raised.
-  if (options.approved === 'standing' && pinned === undefined) return undefined;
+  if (pinned === undefined) {
+    // A standing approval was given for one request a person was shown; it stands for no call whose request this tool set never raised.
+    if (options.approved === 'standing') return undefined;
+    // A tool set that never raised the request would take the call as it now stands (arguments edited in a stored run, the
+    // first of two calls under one id). Where the application keeps the digests its person approved, those alone decide.
+    if (options.context.approval?.approvedActionDigests !== undefined) return undefined;
+  }
   // One framework approval, one execution: a call id that already ran on its approval gets none.
   if (!options.ledger.spend(options.call.callId)) return undefined;
   const plan = await planGoverned({ registry: options.registry, context: options.context, call: options.call });
