@@ -156,3 +156,64 @@ describe('OpenAI Agents: a run restored into a fresh tool set', () => {
     expect(host.files.has('notes/evil.txt')).toBe(false);
   });
 });
+
+describe('streamed runs: two calls under one call id', () => {
+  // streamText keeps and runs the call its card shows, so the pinned digest held here before; it holds with the id spent too.
+  it('AI SDK streamText (what useChat renders) runs neither', async () => {
+    const { streamText } = await import('ai');
+    const { MockLanguageModelV3, convertArrayToReadableStream } = await import('ai/test');
+    const { toAISDKTools } = await import('toolgate/ai-sdk');
+    const { registry, host, context } = notes();
+    const tools = toAISDKTools(registry, context);
+    const usage = {
+      inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: 1, text: 1, reasoning: undefined },
+    };
+    const streamed = (parts: unknown[]) => ({ stream: convertArrayToReadableStream([{ type: 'stream-start', warnings: [] }, ...parts] as never[]) });
+    const done = streamed([{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'done' }, { type: 'text-end', id: 't' }, { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage }]);
+    const model = new MockLanguageModelV3({
+      doStream: [
+        streamed([
+          ...[evil, benign].map((call) => ({ type: 'tool-call', toolCallId: call.callId, toolName: call.name, input: JSON.stringify(call.input) })),
+          { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
+        ]),
+        done,
+      ],
+    });
+    const messages: import('ai').ModelMessage[] = [{ role: 'user', content: 'Write a note.' }];
+    const first = streamText({ model, tools, messages });
+    const ui: { type: string; approvalId?: string }[] = [];
+    for await (const chunk of first.toUIMessageStream()) ui.push(chunk);
+    const cards = ui.filter((chunk) => chunk.type === 'tool-approval-request');
+    messages.push(...(await first.response).messages, {
+      role: 'tool',
+      content: cards.map((card) => ({ type: 'tool-approval-response' as const, approvalId: card.approvalId ?? '', approved: true })),
+    });
+    const second = streamText({ model, tools, messages });
+    await second.consumeStream();
+    expect(host.files.has('notes/evil.txt')).toBe(false);
+    expect(host.calls).toHaveLength(0);
+  });
+
+  it('OpenAI Agents run({ stream: true }) runs neither', async () => {
+    const { registry, host, context } = notes();
+    const model = new ScriptedModel([[evil, benign]]);
+    // The streamed run reads the same scripted response as one completed response event.
+    Object.assign(model, {
+      async *getStreamedResponse(request: ModelRequest) {
+        const response = await model.getResponse(request);
+        yield { type: 'response_done', response: { id: `r-${model.requests.length}`, usage: { requests: 1, inputTokens: 0, outputTokens: 0, totalTokens: 0 }, output: response.output } };
+      },
+    });
+    const agent = new Agent({ name: 'writer', model, tools: toOpenAIAgentsTools(registry, context) });
+    const interrupted = await run(agent, 'Write a note.', { stream: true });
+    await interrupted.completed;
+    expect(interrupted.interruptions.length).toBeGreaterThan(0);
+    const card = interrupted.interruptions.find((item) => !(item.arguments ?? '').includes('evil'));
+    if (card !== undefined) interrupted.state.approve(card);
+    const resumed = await run(agent, interrupted.state, { stream: true });
+    await resumed.completed;
+    expect(host.files.has('notes/evil.txt')).toBe(false);
+    expect(host.calls).toHaveLength(0);
+  });
+});
