@@ -217,3 +217,29 @@ describe('streamed runs: two calls under one call id', () => {
     expect(host.calls).toHaveLength(0);
   });
 });
+
+describe("OpenAI Agents: a standing approval given on one of the cards a reply raised", () => {
+  const note = { callId: 'call-1', name: 'write_note', input: { path: 'notes/a.txt', text: 'hello' } };
+  const other = { callId: 'call-2', name: 'write_note', input: { path: 'notes/evil.txt', text: 'pwned' } };
+
+  it('does not run the card the person rejected', async () => {
+    const { rejectInterruption } = await import('toolgate/openai-agents');
+    const { registry, host, context } = notes();
+    const agent = new Agent({ name: 'writer', model: new ScriptedModel([[note, other]]), tools: toOpenAIAgentsTools(registry, context) });
+    const interrupted = await run(agent, 'Write a note.');
+    const [first, second] = interrupted.interruptions;
+    interrupted.state.approve(first!, { alwaysApprove: true });
+    await rejectInterruption(registry, interrupted.state, second!, { context, reason: 'not that one' });
+    await run(agent, interrupted.state);
+    expect(host.files.has('notes/evil.txt')).toBe(false);
+  });
+
+  it('does not run a card the person left unanswered', async () => {
+    const { registry, host, context } = notes();
+    const agent = new Agent({ name: 'writer', model: new ScriptedModel([[note, other]]), tools: toOpenAIAgentsTools(registry, context) });
+    const interrupted = await run(agent, 'Write a note.');
+    interrupted.state.approve(interrupted.interruptions[0]!, { alwaysApprove: true });
+    await run(agent, interrupted.state);
+    expect(host.files.has('notes/evil.txt')).toBe(false);
+  });
+});

@@ -35,7 +35,7 @@ export function toAISDKTools(registry: ToolRegistry, context: DispatchContext = 
         const plan = await planGoverned({ registry, context, call: call(toolCallId, input) });
         if (!frameworkMustAsk(plan, context) || plan.actionDigest === undefined) return false;
         // The AI SDK evaluates an approved call again before it runs it: that raises no card. Any other evaluation does.
-        if (!approvedByHuman(toolCallId, messages)) ledger.raise(toolCallId, plan.actionDigest);
+        if (!approvedByHuman(toolCallId, messages)) ledger.raise(toolCallId, plan.actionDigest, entry.wireName);
         return true;
       },
       execute: async (input, { toolCallId, abortSignal, messages }) => {

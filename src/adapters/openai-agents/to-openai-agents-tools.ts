@@ -34,7 +34,7 @@ export function toOpenAIAgentsTools(registry: ToolRegistry, context: DispatchCon
         const plan = await planGoverned({ registry, context, call: call(callId, input) });
         if (!frameworkMustAsk(plan, context) || plan.actionDigest === undefined) return false;
         // The SDK asks only for a call it holds no decision on: each evaluation here raises a card.
-        ledger.raise(callId, plan.actionDigest);
+        ledger.raise(callId, plan.actionDigest, entry.wireName);
         return true;
       },
       execute: async (input, runContext, details) => {

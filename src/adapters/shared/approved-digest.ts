@@ -28,7 +28,8 @@ export type FrameworkApproval = 'call' | 'standing' | 'none';
  * Undefined when the framework did not approve the call, when only a
  * standing approval covers a call this tool set never raised a request for,
  * when the application keeps its own approved digests and this tool set
- * never raised the request,
+ * never raised the request, when a standing approval covers a call raised
+ * beside another card of its tool,
  * when its call id already spent the approval (a later call reusing the
  * id, a replayed request), or when the call's resolved targets hold what
  * the framework's card could not show (`frameworkCardShows`): then only the
@@ -37,13 +38,13 @@ export type FrameworkApproval = 'call' | 'standing' | 'none';
 export async function approvedDigest(options: ApprovedDigestOptions): Promise<string | undefined> {
   const pinned = options.ledger.take(options.call.callId);
   if (options.approved === 'none') return undefined;
-  if (pinned === undefined) {
-    // A standing approval was given for one request a person was shown; it stands for no call whose request this tool set never raised.
-    if (options.approved === 'standing') return undefined;
-    // A tool set that never raised the request would take the call as it now stands (arguments edited in a stored run, the
-    // first of two calls under one id). Where the application keeps the digests its person approved, those alone decide.
-    if (options.context.approval?.approvedActionDigests !== undefined) return undefined;
-  }
+  // A standing approval was given for one request a person was shown; it stands for no call whose request this tool set
+  // never raised, nor for one of several cards of the tool a reply raised: the SDK records it for the tool alone, and would
+  // run the others, one the person rejected too, as if each were the card they approved.
+  if (options.approved === 'standing' && (pinned === undefined || !options.ledger.raisedAlone(options.call.callId))) return undefined;
+  // A tool set that never raised the request would take the call as it now stands (arguments edited in a stored run, the
+  // first of two calls under one id). Where the application keeps the digests its person approved, those alone decide.
+  if (pinned === undefined && options.context.approval?.approvedActionDigests !== undefined) return undefined;
   // One framework approval, one execution: a call id that already ran on its approval gets none.
   if (!options.ledger.spend(options.call.callId)) return undefined;
   const plan = await planGoverned({ registry: options.registry, context: options.context, call: options.call });
