@@ -4,6 +4,7 @@ import { placeToolResult } from '../../core/internal.js';
 import { createApprovalLedger } from '../shared/approval-ledger.js';
 import { approvedDigest } from '../shared/approved-digest.js';
 import { dispatchGoverned, frameworkMustAsk, planGoverned } from '../shared/dispatch-governed.js';
+import { dispatchCallId, isAnonymous } from '../shared/framework-call-id.js';
 import { frameworkTools } from '../shared/framework-tools.js';
 import { ToolOutcomeError } from '../shared/outcome-error.js';
 import { recordRejection } from '../shared/record-rejection.js';
@@ -26,25 +27,27 @@ export function toAISDKTools(registry: ToolRegistry, context: DispatchContext = 
   // ordinary object's prototype would be taken for a tool with no `execute` (the application's own), not an unknown one.
   const tools = Object.create(null) as Record<string, Tool<unknown, string>>;
   for (const entry of frameworkTools(registry)) {
-    const call = (toolCallId: string, input: unknown) => ({ callId: toolCallId, name: entry.key, arguments: input });
+    const call = (toolCallId: string, input: unknown) => ({ callId: dispatchCallId(toolCallId, 'ai-sdk'), name: entry.key, arguments: input });
     tools[entry.wireName] = ai.tool<unknown, string>({
       description: entry.description,
       // Validation is toolgate's (stage 6): a schema failure must become a receipted ARGS_INVALID result, not an SDK exception.
       inputSchema: ai.jsonSchema<unknown>(entry.inputSchema),
       needsApproval: async (input, { toolCallId, messages }) => {
         const plan = await planGoverned({ registry, context, call: call(toolCallId, input) });
-        if (!frameworkMustAsk(plan, context) || plan.actionDigest === undefined) return false;
+        if (!frameworkMustAsk(plan, context) || plan.actionDigest === undefined || isAnonymous(toolCallId)) return false;
         // The AI SDK evaluates an approved call again before it runs it: that raises no card. Any other evaluation does.
         if (!approvedByHuman(toolCallId, messages)) ledger.raise(toolCallId, plan.actionDigest, entry.wireName);
         return true;
       },
       execute: async (input, { toolCallId, abortSignal, messages }) => {
+        const governed = call(toolCallId, input);
+        const approved = !isAnonymous(toolCallId) && approvedByHuman(toolCallId, messages) ? 'call' : 'none';
         const outcome = await dispatchGoverned({
           registry,
           context,
-          call: call(toolCallId, input),
+          call: governed,
           signal: abortSignal,
-          approvedActionDigest: await approvedDigest({ registry, context, call: call(toolCallId, input), ledger, approved: approvedByHuman(toolCallId, messages) ? 'call' : 'none' }),
+          approvedActionDigest: await approvedDigest({ registry, context, call: governed, ledger, approved }),
         });
         return modelContent(outcome);
       },

@@ -4,6 +4,7 @@ import type { StructuredTool, ToolRunnableConfig } from '@langchain/core/tools';
 import type { DispatchContext, JsonSchema, ToolOutcome, ToolRegistry } from '../../core/internal.js';
 import { placeToolResult } from '../../core/internal.js';
 import { dispatchGoverned } from '../shared/dispatch-governed.js';
+import { dispatchCallId } from '../shared/framework-call-id.js';
 import { frameworkTools, type FrameworkTool } from '../shared/framework-tools.js';
 import { ToolOutcomeError } from '../shared/outcome-error.js';
 import { langchainMessages, langchainTools } from './langchain-peer.js';
@@ -70,7 +71,7 @@ class ToolgateStructuredTool extends langchainTools.StructuredTool<JsonSchema> {
     const outcome = await dispatchGoverned({
       registry: this.#registry,
       context: this.#context,
-      call: { callId: toolCallId ?? `langchain-${crypto.randomUUID()}`, name: this.#key, arguments: input },
+      call: { callId: dispatchCallId(toolCallId, 'langchain'), name: this.#key, arguments: input },
       signal,
     });
     if (toolCallId === undefined) return plainResult(outcome);

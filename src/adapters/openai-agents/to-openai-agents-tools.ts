@@ -4,6 +4,7 @@ import { ConfigurationError, placeToolResult, unwrapUntrusted } from '../../core
 import { createApprovalLedger } from '../shared/approval-ledger.js';
 import { approvedDigest, type FrameworkApproval } from '../shared/approved-digest.js';
 import { dispatchGoverned, frameworkMustAsk, planGoverned } from '../shared/dispatch-governed.js';
+import { dispatchCallId, isAnonymous } from '../shared/framework-call-id.js';
 import { frameworkTools } from '../shared/framework-tools.js';
 import { ToolOutcomeError } from '../shared/outcome-error.js';
 import { recordRejection } from '../shared/record-rejection.js';
@@ -21,7 +22,7 @@ import { agents } from './agents-peer.js';
 export function toOpenAIAgentsTools(registry: ToolRegistry, context: DispatchContext = {}): FunctionTool<unknown, NonStrictParameters, unknown>[] {
   const ledger = createApprovalLedger();
   return frameworkTools(registry).map((entry) => {
-    const call = (callId: string, input: unknown): ToolCall => ({ callId, name: entry.key, arguments: input });
+    const call = (callId: string, input: unknown): ToolCall => ({ callId: dispatchCallId(callId, 'openai-agents'), name: entry.key, arguments: input });
     return agents.tool({
       name: entry.wireName,
       description: entry.description,
@@ -32,7 +33,7 @@ export function toOpenAIAgentsTools(registry: ToolRegistry, context: DispatchCon
       needsApproval: async (_runContext, input, callId) => {
         if (callId === undefined) return true;
         const plan = await planGoverned({ registry, context, call: call(callId, input) });
-        if (!frameworkMustAsk(plan, context) || plan.actionDigest === undefined) return false;
+        if (!frameworkMustAsk(plan, context) || plan.actionDigest === undefined || isAnonymous(callId)) return false;
         // The SDK asks only for a call it holds no decision on: each evaluation here raises a card.
         ledger.raise(callId, plan.actionDigest, entry.wireName);
         return true;
@@ -40,13 +41,14 @@ export function toOpenAIAgentsTools(registry: ToolRegistry, context: DispatchCon
       execute: async (input, runContext, details) => {
         const callId = details?.toolCall?.callId;
         if (callId === undefined) throw new ConfigurationError('toolCall.callId', 'is missing: an OpenAI Agents tool call arrived without one');
-        const approved = sdkApproval(runContext, entry.wireName, callId);
+        const approved = isAnonymous(callId) ? 'none' : sdkApproval(runContext, entry.wireName, callId);
+        const governed = call(callId, input);
         const outcome = await dispatchGoverned({
           registry,
           context,
-          call: call(callId, input),
+          call: governed,
           signal: details?.signal,
-          approvedActionDigest: await approvedDigest({ registry, context, call: call(callId, input), ledger, approved }),
+          approvedActionDigest: await approvedDigest({ registry, context, call: governed, ledger, approved }),
         });
         if (!outcome.ok) throw new ToolOutcomeError(outcome);
         return placeToolResult(callId, outcome.content).content;
