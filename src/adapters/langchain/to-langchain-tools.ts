@@ -14,7 +14,7 @@ interface LangChainToolCall {
   readonly type?: 'tool_call';
   readonly id?: string;
   readonly name: string;
-  readonly args: Record<string, unknown>;
+  readonly args: unknown;
 }
 
 /**
@@ -59,7 +59,7 @@ class ToolgateStructuredTool extends langchainTools.StructuredTool<JsonSchema> {
       if (!(error instanceof langchainTools.ToolInputParsingException)) throw error;
       const call = isToolCall(input) ? input : undefined;
       const runConfig = config as ToolRunnableConfig | undefined;
-      return this.#run(call?.args ?? (input as unknown), call?.id ?? runConfig?.toolCall?.id, runConfig?.signal);
+      return this.#run(call === undefined ? (input as unknown) : call.args, call?.id ?? runConfig?.toolCall?.id, runConfig?.signal);
     }
   }
 
@@ -97,6 +97,11 @@ function plainResult(outcome: ToolOutcome): string {
   return placeToolResult(outcome.callId, outcome.content).content;
 }
 
+/**
+ * A tool call, whatever its `args` hold: a chat model's reply holds what JSON.parse made of the arguments the model
+ * wrote, a string or a number too. Those `args` are the arguments (toolgate reads a string as arguments text), never the
+ * tool call itself, whose `name` and `id` would reach a tool with parameters of those names.
+ */
 function isToolCall(input: unknown): input is LangChainToolCall {
-  return typeof input === 'object' && input !== null && (input as { type?: unknown }).type === 'tool_call' && typeof (input as { args?: unknown }).args === 'object';
+  return typeof input === 'object' && input !== null && (input as { type?: unknown }).type === 'tool_call';
 }
