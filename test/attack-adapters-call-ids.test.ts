@@ -243,3 +243,41 @@ describe("OpenAI Agents: a standing approval given on one of the cards a reply r
     expect(host.files.has('notes/evil.txt')).toBe(false);
   });
 });
+
+describe('OpenAI Agents: a flood of calls under shared ids', () => {
+  it('does not let a run reuse an id that already ran on its approval', async () => {
+    const { registry, host, context } = notes();
+    const flood = Array.from({ length: 1025 }, (_, index) => [
+      { callId: `dup-${index}`, name: 'write_note', input: { path: `notes/x${index}.txt`, text: 'a' } },
+      { callId: `dup-${index}`, name: 'write_note', input: { path: `notes/y${index}.txt`, text: 'b' } },
+    ]).flat();
+    const reused = { callId: 'call-1', name: 'write_note', input: { path: 'notes/evil.txt', text: 'pwned' } };
+    const agent = new Agent({ name: 'writer', model: new ScriptedModel([[benign], flood, [reused]]), tools: toOpenAIAgentsTools(registry, context) });
+    const first = await run(agent, 'Write a note.');
+    first.state.approve(first.interruptions[0]!);
+    // The note runs; the model then sends two calls under each of 1,025 ids, and the person refuses every card.
+    const second = await run(agent, first.state);
+    expect(host.files.get('notes/a.txt')).toBe('hello');
+    for (const item of second.interruptions) second.state.reject(item);
+    // The SDK keeps the approval of call-1 for the whole run and runs a later call under that id without asking.
+    await run(agent, second.state);
+    expect(host.files.has('notes/evil.txt')).toBe(false);
+  }, 120_000);
+
+  it('runs neither of two calls under one id that a reply of more cards than the tool set keeps pushed out', async () => {
+    const { registry, host, context } = notes();
+    const flood = Array.from({ length: 1024 }, (_, index) => [
+      { callId: `dup-${index}`, name: 'write_note', input: { path: `notes/x${index}.txt`, text: 'a' } },
+      { callId: `dup-${index}`, name: 'write_note', input: { path: `notes/y${index}.txt`, text: 'b' } },
+    ]).flat();
+    const agent = new Agent({ name: 'writer', model: new ScriptedModel([[evil, benign, ...flood]]), tools: toOpenAIAgentsTools(registry, context) });
+    const interrupted = await run(agent, 'Write a note.');
+    // The person approves the note's card and refuses every other one.
+    for (const item of interrupted.interruptions) {
+      if ((item.arguments ?? '').includes('notes/a.txt')) interrupted.state.approve(item);
+      else interrupted.state.reject(item);
+    }
+    await run(agent, interrupted.state);
+    expect(host.files.has('notes/evil.txt')).toBe(false);
+  }, 120_000);
+});

@@ -1,39 +1,57 @@
 import { describe, expect, it } from 'vitest';
-import { createApprovalLedger } from './approval-ledger.js';
+import { createApprovalLedger, type ApprovalLedger } from './approval-ledger.js';
+
+/** The digest a call id's request was pinned with, taken once. */
+function take(ledger: ApprovalLedger, callId: string): string | undefined {
+  return ledger.take(callId)?.actionDigest;
+}
 
 describe('createApprovalLedger', () => {
   it('hands a pinned digest out once', () => {
     const ledger = createApprovalLedger();
     ledger.raise('c1', 'd1', 'write_note');
-    expect(ledger.take('c1')).toBe('d1');
-    expect(ledger.take('c1')).toBeUndefined();
-    expect(ledger.take('never-pinned')).toBeUndefined();
+    expect(take(ledger, 'c1')).toBe('d1');
+    expect(take(ledger, 'c1')).toBeUndefined();
+    expect(take(ledger, 'never-pinned')).toBeUndefined();
   });
 
-  it('stays bounded under a flood of call ids, dropping the oldest first', () => {
+  it('stays bounded under a flood of call ids, dropping the oldest first, and says it dropped one', () => {
     const ledger = createApprovalLedger(3);
-    for (const id of ['a', 'b', 'c', 'd']) ledger.raise(id, `digest-${id}`, 'write_note');
-    expect(ledger.take('a')).toBeUndefined();
-    expect([ledger.take('b'), ledger.take('c'), ledger.take('d')]).toEqual(['digest-b', 'digest-c', 'digest-d']);
+    for (const id of ['a', 'b', 'c']) ledger.raise(id, `digest-${id}`, 'write_note');
+    expect(ledger.dropped()).toBe(false);
+    ledger.raise('d', 'digest-d', 'write_note');
+    expect(ledger.dropped()).toBe(true);
+    expect(take(ledger, 'a')).toBeUndefined();
+    expect([take(ledger, 'b'), take(ledger, 'c'), take(ledger, 'd')]).toEqual(['digest-b', 'digest-c', 'digest-d']);
   });
 
   it('keeps the first digest pinned for a call id: a re-evaluation cannot replace what the human saw', () => {
     const ledger = createApprovalLedger();
     ledger.raise('a', 'seen-by-human', 'write_note');
     ledger.raise('a', 'computed-later', 'write_note');
-    expect(ledger.take('a')).toBe('seen-by-human');
+    expect(take(ledger, 'a')).toBe('seen-by-human');
   });
 
   it('leaves an id that raised requests for two actions with no approval to spend, and keeps one raised twice for the same action', () => {
     const ledger = createApprovalLedger();
     ledger.raise('a', 'shown', 'write_note');
     ledger.raise('a', 'other', 'write_note');
-    expect(ledger.take('a')).toBe('shown');
+    expect(take(ledger, 'a')).toBe('shown');
     expect(ledger.spend('a')).toBe(false);
     ledger.raise('b', 'same', 'write_note');
     ledger.raise('b', 'same', 'write_note');
-    expect(ledger.take('b')).toBe('same');
+    expect(take(ledger, 'b')).toBe('same');
     expect(ledger.spend('b')).toBe(true);
+  });
+
+  it('never lets ids raised for two actions push an id that ran out of its bound', () => {
+    const ledger = createApprovalLedger(2);
+    expect(ledger.spend('ran')).toBe(true);
+    for (const id of ['x', 'y', 'z']) {
+      ledger.raise(id, 'one', 'write_note');
+      ledger.raise(id, 'two', 'write_note');
+    }
+    expect(ledger.spend('ran')).toBe(false);
   });
 
   it('tells a request raised alone from one raised beside another of its tool before any call ran', () => {
@@ -41,10 +59,9 @@ describe('createApprovalLedger', () => {
     ledger.raise('a', 'd1', 'write_note');
     ledger.raise('b', 'd2', 'write_note');
     ledger.raise('r', 'd3', 'read_note');
-    expect([ledger.raisedAlone('a'), ledger.raisedAlone('b'), ledger.raisedAlone('r')]).toEqual([false, false, true]);
-    ledger.take('r');
+    expect([ledger.take('a')?.alone, ledger.take('b')?.alone, ledger.take('r')?.alone]).toEqual([false, false, true]);
     ledger.raise('c', 'd4', 'write_note');
-    expect(ledger.raisedAlone('c')).toBe(true);
+    expect(ledger.take('c')?.alone).toBe(true);
   });
 
   it('lets a call id spend a framework approval once, within its bound', () => {

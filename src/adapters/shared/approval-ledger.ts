@@ -16,72 +16,94 @@ export interface ApprovalLedger {
    * what the call would do now. A second request under the same id for
    * another action, while the first is still outstanding, is a model sending
    * two calls under one id: the framework keeps one approval for the id and
-   * may show one call on the card and run the other, so the id spends its
-   * approval there and then, and neither call runs on a framework approval.
+   * may show one call on the card and run the other, so neither call runs
+   * on a framework approval. Such ids are kept apart from the ids that ran:
+   * the model raises as many as it likes, and they must not push out of
+   * the bound an id that already spent its approval.
    */
   raise(callId: string, actionDigest: string, tool: string): void;
-  /** The pinned digest, once: a digest approves one execution. Every call the tool set runs takes, and ends a round of requests. */
-  take(callId: string): string | undefined;
+  /**
+   * The request pinned for a call id, once: a digest approves one execution.
+   * Every call the tool set runs takes, and so ends a round of requests.
+   */
+  take(callId: string): RaisedRequest | undefined;
   /** Spend the framework approval of a call id: true the first time, false for every later call under that id. */
   spend(callId: string): boolean;
   /**
-   * Whether this call's request was the only one of its tool outstanding in
-   * its round (no call of the tool set ran between them). A standing approval
-   * of a tool is given on one card and recorded for the tool alone, so when
-   * a reply raised several cards of that tool it cannot tell which one the
-   * person approved.
+   * Whether the ledger dropped a request it pinned to stay within its bound:
+   * a call whose pin is gone may be one of those, and the tool set can no
+   * longer tell what its card showed.
    */
-  raisedAlone(callId: string): boolean;
+  dropped(): boolean;
+}
+
+export interface RaisedRequest {
+  readonly actionDigest: string;
+  /**
+   * Whether it was the only request of its tool raised in its round (no call
+   * of the tool set ran between them). A standing approval of a tool is given
+   * on one card and recorded for the tool alone, so when a reply raised
+   * several cards of that tool it cannot tell which one the person approved.
+   */
+  readonly alone: boolean;
+}
+
+/** The requests of one tool raised in one round, shared by their pins. */
+interface Round {
+  readonly number: number;
+  size: number;
 }
 
 interface Pin {
   readonly actionDigest: string;
-  readonly tool: string;
-  readonly round: number;
+  readonly round: Round;
 }
 
 export function createApprovalLedger(limit = 1024): ApprovalLedger {
   const pinned = new Map<string, Pin>();
   const spent = new Set<string>();
-  const together = new Set<string>();
+  const contested = new Set<string>();
+  const rounds = new Map<string, Round>();
   let round = 0;
+  let dropped = false;
   const remember = (entries: Set<string>, callId: string): void => {
     entries.add(callId);
     dropOldest(entries, limit);
-  };
-  const spend = (callId: string): boolean => {
-    if (spent.has(callId)) return false;
-    remember(spent, callId);
-    return true;
   };
   return {
     raise(callId, actionDigest, tool) {
       const outstanding = pinned.get(callId);
       if (outstanding !== undefined) {
-        if (outstanding.actionDigest !== actionDigest) spend(callId);
+        if (outstanding.actionDigest !== actionDigest) remember(contested, callId);
         return;
       }
-      for (const [other, pin] of pinned) {
-        if (pin.tool !== tool || pin.round !== round) continue;
-        remember(together, other);
-        remember(together, callId);
+      let current = rounds.get(tool);
+      if (current?.number !== round) {
+        current = { number: round, size: 0 };
+        rounds.set(tool, current);
       }
-      pinned.set(callId, { actionDigest, tool, round });
-      dropOldest(pinned, limit);
+      current.size += 1;
+      pinned.set(callId, { actionDigest, round: current });
+      dropped = dropOldest(pinned, limit) || dropped;
     },
     take(callId) {
       round += 1;
       const pin = pinned.get(callId);
       pinned.delete(callId);
-      return pin?.actionDigest;
+      return pin === undefined ? undefined : { actionDigest: pin.actionDigest, alone: pin.round.size === 1 };
     },
-    spend,
-    raisedAlone: (callId) => !together.has(callId),
+    spend(callId) {
+      if (spent.has(callId) || contested.has(callId)) return false;
+      remember(spent, callId);
+      return true;
+    },
+    dropped: () => dropped,
   };
 }
 
-function dropOldest(entries: Map<string, Pin> | Set<string>, limit: number): void {
-  if (entries.size <= limit) return;
+function dropOldest(entries: Map<string, Pin> | Set<string>, limit: number): boolean {
+  if (entries.size <= limit) return false;
   const oldest = entries.keys().next();
   if (oldest.done !== true) entries.delete(oldest.value);
+  return true;
 }

@@ -41,14 +41,15 @@ export async function approvedDigest(options: ApprovedDigestOptions): Promise<st
   // A standing approval was given for one request a person was shown; it stands for no call whose request this tool set
   // never raised, nor for one of several cards of the tool a reply raised: the SDK records it for the tool alone, and would
   // run the others, one the person rejected too, as if each were the card they approved.
-  if (options.approved === 'standing' && (pinned === undefined || !options.ledger.raisedAlone(options.call.callId))) return undefined;
+  if (options.approved === 'standing' && pinned?.alone !== true) return undefined;
   // A tool set that never raised the request would take the call as it now stands (arguments edited in a stored run, the
-  // first of two calls under one id). Where the application keeps the digests its person approved, those alone decide.
-  if (pinned === undefined && options.context.approval?.approvedActionDigests !== undefined) return undefined;
+  // first of two calls under one id). Where the application keeps the digests its person approved, those alone decide,
+  // and where this tool set dropped requests it raised, the call may be one of them.
+  if (pinned === undefined && (options.ledger.dropped() || options.context.approval?.approvedActionDigests !== undefined)) return undefined;
   // One framework approval, one execution: a call id that already ran on its approval gets none.
   if (!options.ledger.spend(options.call.callId)) return undefined;
   const plan = await planGoverned({ registry: options.registry, context: options.context, call: options.call });
   // Judged again as the call stands now: a link put in place since the card was raised is not on that card either.
   if (!frameworkCardShows(plan)) return undefined;
-  return pinned ?? plan.actionDigest;
+  return pinned?.actionDigest ?? plan.actionDigest;
 }
