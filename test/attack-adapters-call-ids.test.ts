@@ -24,10 +24,11 @@ function notes() {
       return `wrote ${written.bytes} bytes to ${args.path}`;
     },
   });
-  const registry = createToolRegistry({ tools: [writeNote], host });
+  const listNotes = defineTool({ name: 'list_notes', description: 'List the notes.', input: z.object({}), dispatch: () => [...host.files.keys()].join('\n') });
+  const registry = createToolRegistry({ tools: [writeNote, listNotes], host });
   const receipts: ToolReceipt[] = [];
   registry.on('tool-result', (event) => void receipts.push(event.receipt));
-  return { registry, host, receipts, context: { grantedTools: ['write_note'] } };
+  return { registry, host, receipts, context: { grantedTools: ['write_note', 'list_notes'] } };
 }
 
 type Call = { callId: string; name: string; input: unknown };
@@ -232,6 +233,30 @@ describe("OpenAI Agents: a standing approval given on one of the cards a reply r
     await rejectInterruption(registry, interrupted.state, second!, { context, reason: 'not that one' });
     await run(agent, interrupted.state);
     expect(host.files.has('notes/evil.txt')).toBe(false);
+  });
+
+  it('does not run the card the person rejected when a call that needs no card stands between them', async () => {
+    const { registry, host, context } = notes();
+    const list = (callId: string) => ({ callId, name: 'list_notes', input: {} });
+    const agent = new Agent({ name: 'writer', model: new ScriptedModel([[list('call-l1'), note, list('call-l2'), other, list('call-l3')]]), tools: toOpenAIAgentsTools(registry, context) });
+    const interrupted = await run(agent, 'Write a note.');
+    const [first, second] = interrupted.interruptions;
+    interrupted.state.approve(first!, { alwaysApprove: true });
+    interrupted.state.reject(second!);
+    await run(agent, interrupted.state);
+    expect(host.files.has('notes/evil.txt')).toBe(false);
+  });
+
+  it('still runs the one card of a later reply that the person always-approved after rejecting an earlier one', async () => {
+    const { registry, host, context } = notes();
+    const agent = new Agent({ name: 'writer', model: new ScriptedModel([[other], [note]]), tools: toOpenAIAgentsTools(registry, context) });
+    const first = await run(agent, 'Write a note.');
+    first.state.reject(first.interruptions[0]!);
+    const second = await run(agent, first.state);
+    second.state.approve(second.interruptions[0]!, { alwaysApprove: true });
+    await run(agent, second.state);
+    expect(host.files.has('notes/evil.txt')).toBe(false);
+    expect(host.files.get('notes/a.txt')).toBe('hello');
   });
 
   it('does not run a card the person left unanswered', async () => {

@@ -30,12 +30,12 @@ export function toOpenAIAgentsTools(registry: ToolRegistry, context: DispatchCon
       // The model sees the registry's own schema, unchanged.
       parameters: { ...entry.inputSchema, type: 'object' } as unknown as NonStrictParameters,
       strict: false,
-      needsApproval: async (_runContext, input, callId) => {
+      needsApproval: async (runContext, input, callId) => {
         if (callId === undefined) return true;
         const plan = await planGoverned({ registry, context, call: call(callId, input) });
         if (!frameworkMustAsk(plan, context) || plan.actionDigest === undefined || isAnonymous(callId)) return false;
         // The SDK asks only for a call it holds no decision on: each evaluation here raises a card.
-        ledger.raise(callId, plan.actionDigest, entry.wireName);
+        ledger.raise(callId, plan.actionDigest, entry.wireName, (other) => runContext.isToolApproved({ toolName: entry.wireName, callId: other }) === false);
         return true;
       },
       execute: async (input, runContext, details) => {

@@ -54,14 +54,23 @@ describe('createApprovalLedger', () => {
     expect(ledger.spend('ran')).toBe(false);
   });
 
-  it('tells a request raised alone from one raised beside another of its tool before any call ran', () => {
+  it('tells a request raised alone from one raised while another of its tool awaited an answer', () => {
     const ledger = createApprovalLedger();
     ledger.raise('a', 'd1', 'write_note');
-    ledger.raise('b', 'd2', 'write_note');
     ledger.raise('r', 'd3', 'read_note');
-    expect([ledger.take('a')?.alone, ledger.take('b')?.alone, ledger.take('r')?.alone]).toEqual([false, false, true]);
+    ledger.take('r');
+    ledger.raise('b', 'd2', 'write_note');
+    expect([ledger.take('a')?.alone, ledger.take('b')?.alone]).toEqual([false, false]);
     ledger.raise('c', 'd4', 'write_note');
     expect(ledger.take('c')?.alone).toBe(true);
+  });
+
+  it('does not count a request the framework refused as one a later request awaits an answer beside', () => {
+    const ledger = createApprovalLedger();
+    ledger.raise('old', 'd1', 'write_note');
+    ledger.raise('new', 'd2', 'write_note', (callId) => callId === 'old');
+    expect(ledger.take('new')?.alone).toBe(true);
+    expect(ledger.take('old')).toBeUndefined();
   });
 
   it('lets a call id spend a framework approval once, within its bound', () => {

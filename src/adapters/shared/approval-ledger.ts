@@ -19,13 +19,12 @@ export interface ApprovalLedger {
    * may show one call on the card and run the other, so neither call runs
    * on a framework approval. Such ids are kept apart from the ids that ran:
    * the model raises as many as it likes, and they must not push out of
-   * the bound an id that already spent its approval.
+   * the bound an id that already spent its approval. `refused` says which
+   * earlier requests the framework refused: those will never run, and no
+   * later request awaits an answer beside them (`RaisedRequest.alone`).
    */
-  raise(callId: string, actionDigest: string, tool: string): void;
-  /**
-   * The request pinned for a call id, once: a digest approves one execution.
-   * Every call the tool set runs takes, and so ends a round of requests.
-   */
+  raise(callId: string, actionDigest: string, tool: string, refused?: (callId: string) => boolean): void;
+  /** The request pinned for a call id, once: a digest approves one execution. */
   take(callId: string): RaisedRequest | undefined;
   /** Spend the framework approval of a call id: true the first time, false for every later call under that id. */
   spend(callId: string): boolean;
@@ -40,57 +39,74 @@ export interface ApprovalLedger {
 export interface RaisedRequest {
   readonly actionDigest: string;
   /**
-   * Whether it was the only request of its tool raised in its round (no call
-   * of the tool set ran between them). A standing approval of a tool is given
-   * on one card and recorded for the tool alone, so when a reply raised
-   * several cards of that tool it cannot tell which one the person approved.
+   * Whether no other request of its tool awaited an answer beside it: none
+   * was outstanding when it was raised (`refused` tells which outstanding
+   * ones the framework already refused, and will never run), and none was
+   * raised after it before it ran. A standing approval of a tool is given on
+   * one card and recorded for the tool alone, so when a reply raised several
+   * cards of that tool it cannot tell which one the person approved.
    */
   readonly alone: boolean;
 }
 
-/** The requests of one tool raised in one round, shared by their pins. */
-interface Round {
-  readonly number: number;
+/** Requests of one tool that awaited an answer together, shared by their pins. */
+interface Group {
   size: number;
 }
 
 interface Pin {
   readonly actionDigest: string;
-  readonly round: Round;
+  readonly tool: string;
+  readonly group: Group;
 }
 
 export function createApprovalLedger(limit = 1024): ApprovalLedger {
   const pinned = new Map<string, Pin>();
   const spent = new Set<string>();
   const contested = new Set<string>();
-  const rounds = new Map<string, Round>();
-  let round = 0;
+  /** Per tool, the outstanding requests in the order they were raised, and the group a new one joins. */
+  const awaiting = new Map<string, { readonly ids: Set<string>; group: Group }>();
   let dropped = false;
+  const unpin = (callId: string): Pin | undefined => {
+    const pin = pinned.get(callId);
+    pinned.delete(callId);
+    if (pin !== undefined) awaiting.get(pin.tool)?.ids.delete(callId);
+    return pin;
+  };
   const remember = (entries: Set<string>, callId: string): void => {
     entries.add(callId);
     dropOldest(entries, limit);
   };
   return {
-    raise(callId, actionDigest, tool) {
+    raise(callId, actionDigest, tool, refused = () => false) {
       const outstanding = pinned.get(callId);
       if (outstanding !== undefined) {
         if (outstanding.actionDigest !== actionDigest) remember(contested, callId);
         return;
       }
-      let current = rounds.get(tool);
-      if (current?.number !== round) {
-        current = { number: round, size: 0 };
-        rounds.set(tool, current);
+      let tools = awaiting.get(tool);
+      if (tools === undefined) {
+        tools = { ids: new Set(), group: { size: 0 } };
+        awaiting.set(tool, tools);
       }
-      current.size += 1;
-      pinned.set(callId, { actionDigest, round: current });
-      dropped = dropOldest(pinned, limit) || dropped;
+      // The first outstanding request the framework has not refused is one this request awaits an answer beside.
+      for (const other of tools.ids) {
+        if (!refused(other)) break;
+        unpin(other);
+      }
+      if (tools.ids.size === 0) tools.group = { size: 0 };
+      tools.group.size += 1;
+      tools.ids.add(callId);
+      pinned.set(callId, { actionDigest, tool, group: tools.group });
+      if (pinned.size > limit) {
+        const oldest = pinned.keys().next();
+        if (oldest.done !== true) unpin(oldest.value);
+        dropped = true;
+      }
     },
     take(callId) {
-      round += 1;
-      const pin = pinned.get(callId);
-      pinned.delete(callId);
-      return pin === undefined ? undefined : { actionDigest: pin.actionDigest, alone: pin.round.size === 1 };
+      const pin = unpin(callId);
+      return pin === undefined ? undefined : { actionDigest: pin.actionDigest, alone: pin.group.size === 1 };
     },
     spend(callId) {
       if (spent.has(callId) || contested.has(callId)) return false;
@@ -101,9 +117,8 @@ export function createApprovalLedger(limit = 1024): ApprovalLedger {
   };
 }
 
-function dropOldest(entries: Map<string, Pin> | Set<string>, limit: number): boolean {
-  if (entries.size <= limit) return false;
+function dropOldest(entries: Set<string>, limit: number): void {
+  if (entries.size <= limit) return;
   const oldest = entries.keys().next();
   if (oldest.done !== true) entries.delete(oldest.value);
-  return true;
 }
