@@ -18,9 +18,9 @@ describe('createApprovalLedger', () => {
   it('stays bounded under a flood of call ids, dropping the oldest first, and says it dropped one', () => {
     const ledger = createApprovalLedger(3);
     for (const id of ['a', 'b', 'c']) ledger.raise(id, `digest-${id}`, 'write_note');
-    expect(ledger.dropped()).toBe(false);
+    expect(ledger.dropped('a')).toBe(false);
     ledger.raise('d', 'digest-d', 'write_note');
-    expect(ledger.dropped()).toBe(true);
+    expect([ledger.dropped('a'), ledger.dropped('b'), ledger.dropped('never-raised')]).toEqual([true, false, false]);
     expect(take(ledger, 'a')).toBeUndefined();
     expect([take(ledger, 'b'), take(ledger, 'c'), take(ledger, 'd')]).toEqual(['digest-b', 'digest-c', 'digest-d']);
   });

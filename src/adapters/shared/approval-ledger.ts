@@ -29,11 +29,11 @@ export interface ApprovalLedger {
   /** Spend the framework approval of a call id: true the first time, false for every later call under that id. */
   spend(callId: string): boolean;
   /**
-   * Whether the ledger dropped a request it pinned to stay within its bound:
-   * a call whose pin is gone may be one of those, and the tool set can no
-   * longer tell what its card showed.
+   * Whether the ledger dropped the request it pinned for this call id to
+   * stay within its bound: the tool set can no longer tell what its card
+   * showed, nor whether a second request came under the id.
    */
-  dropped(): boolean;
+  dropped(callId: string): boolean;
 }
 
 export interface RaisedRequest {
@@ -66,7 +66,7 @@ export function createApprovalLedger(limit = 1024): ApprovalLedger {
   const contested = new Set<string>();
   /** Per tool, the outstanding requests in the order they were raised, and the group a new one joins. */
   const awaiting = new Map<string, { readonly ids: Set<string>; group: Group }>();
-  let dropped = false;
+  const dropped = new Set<string>();
   const unpin = (callId: string): Pin | undefined => {
     const pin = pinned.get(callId);
     pinned.delete(callId);
@@ -98,11 +98,11 @@ export function createApprovalLedger(limit = 1024): ApprovalLedger {
       tools.group.size += 1;
       tools.ids.add(callId);
       pinned.set(callId, { actionDigest, tool, group: tools.group });
-      if (pinned.size > limit) {
-        const oldest = pinned.keys().next();
-        if (oldest.done !== true) unpin(oldest.value);
-        dropped = true;
-      }
+      if (pinned.size <= limit) return;
+      const oldest = pinned.keys().next();
+      if (oldest.done === true) return;
+      unpin(oldest.value);
+      remember(dropped, oldest.value);
     },
     take(callId) {
       const pin = unpin(callId);
@@ -113,7 +113,7 @@ export function createApprovalLedger(limit = 1024): ApprovalLedger {
       remember(spent, callId);
       return true;
     },
-    dropped: () => dropped,
+    dropped: (callId) => dropped.has(callId),
   };
 }
 

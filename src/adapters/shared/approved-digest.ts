@@ -27,9 +27,10 @@ export type FrameworkApproval = 'call' | 'standing' | 'none';
  * from the arguments the framework bound to that approval.
  * Undefined when the framework did not approve the call, when only a
  * standing approval covers a call this tool set never raised a request for,
- * when the application keeps its own approved digests and this tool set
- * never raised the request, when a standing approval covers a call raised
- * beside another card of its tool,
+ * when this tool set holds no request for the call and either the
+ * application keeps its own approved digests or the tool set raised one and
+ * dropped it, when a standing approval covers a call raised beside another
+ * card of its tool,
  * when its call id already spent the approval (a later call reusing the
  * id, a replayed request), or when the call's resolved targets hold what
  * the framework's card could not show (`frameworkCardShows`): then only the
@@ -44,8 +45,8 @@ export async function approvedDigest(options: ApprovedDigestOptions): Promise<st
   if (options.approved === 'standing' && pinned?.alone !== true) return undefined;
   // A tool set that never raised the request would take the call as it now stands (arguments edited in a stored run, the
   // first of two calls under one id). Where the application keeps the digests its person approved, those alone decide,
-  // and where this tool set dropped requests it raised, the call may be one of them.
-  if (pinned === undefined && (options.ledger.dropped() || options.context.approval?.approvedActionDigests !== undefined)) return undefined;
+  // and where this tool set raised the request and dropped it, it no longer knows what the card showed.
+  if (pinned === undefined && (options.ledger.dropped(options.call.callId) || options.context.approval?.approvedActionDigests !== undefined)) return undefined;
   // One framework approval, one execution: a call id that already ran on its approval gets none.
   if (!options.ledger.spend(options.call.callId)) return undefined;
   const plan = await planGoverned({ registry: options.registry, context: options.context, call: options.call });
