@@ -101,6 +101,7 @@ export { readStoredMedia, type StoredMedia, type StoredMediaProblem } from './ho
 export type { ArgumentPolicyInput, IdentityPolicyInput, MatchedRule, PathPlacement, PolicyDecision, PolicyToolView, ToolPolicy } from './policy/policy-types.js';
 // The resolved action: what a call will do, once, for policy, approver, digest, receipt and host.
 export type {
+  ObjectStoreContent,
   ResolvedAction,
   ResolvedCommand,
   ResolvedHttp,

@@ -16,6 +16,7 @@ import type { NodeHost, NodeHostOptions } from './node-host-types.js';
 import { createOsCapability } from './os/create-os-capability.js';
 import { createProcessCapability } from './process/create-process-capability.js';
 import { createProtectedFileFinder } from './process/find-protected-files.js';
+import { createObjectStoreReader } from './process/object-store-content.js';
 import { keepingWorkTreeCode, UnkeptWorkTreeCodeError } from './process/keep-work-tree-code.js';
 import { SYSTEM_PATH } from './process/system-path.js';
 import { writeGitDiffShim } from './process/write-git-diff-shim.js';
@@ -116,7 +117,7 @@ export function createNodeHost(options: NodeHostOptions): NodeHost {
   return {
     workspace: jail.workspace,
     scope,
-    resolve: createResolveTarget({ jail, systemPath, holdsProtected: (absolute) => linked.holds(absolute) }),
+    resolve: createResolveTarget({ jail, systemPath, holdsProtected: (absolute) => linked.holds(absolute), objectStore: createObjectStoreReader(storedProtected(jail, readable)) }),
     sha256: nodeSha256,
     fs: createFsCapability({
       jail,
@@ -263,6 +264,18 @@ function readableProtected(jail: FsJail, readable: readonly string[]): (absolute
   if (readable.length === 0) return () => false;
   const matches = createPathTextMatcher(readable);
   return (absolute) => matches(withoutRoot(jail.display(absolute)));
+}
+
+/**
+ * Whether a path a repository's trees name is a protected file whose blob git would print, as the sandbox masks it
+ * (`masksWhole`): one `readableProtectedPaths` names is read freely on disk too, unless only the host protects it.
+ */
+function storedProtected(jail: FsJail, readable: readonly string[]): (absolute: string) => boolean {
+  const isReadable = readableProtected(jail, readable);
+  return (absolute) => {
+    const kind = jail.classify(absolute);
+    return kind !== 'open' && !(kind === 'protected' && isReadable(absolute));
+  };
 }
 
 /**

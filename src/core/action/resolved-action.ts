@@ -64,6 +64,24 @@ export interface ResolvedCommand {
   readonly arguments?: readonly ResolvedPath[];
   /** It names more paths than a host resolves for one command: judged as naming a protected one. */
   readonly tooManyArguments?: true;
+  /**
+   * For a git command that can print objects: what the object store of the
+   * repository it works in holds, as the host found it. Undefined when no
+   * host looked, which the policy reads as holding a protected file.
+   */
+  readonly objectStore?: ObjectStoreContent;
+}
+
+/**
+ * What a repository's object store may hold of protected files. The sandbox
+ * masks a protected file of the work tree, but git reads the object store,
+ * where a committed, staged or once-added `.env` stays.
+ */
+export interface ObjectStoreContent {
+  /** A tree or the index that a ref, a reflog entry, the stash or the index reaches names a protected path. */
+  readonly protectedNames: boolean;
+  /** The store holds objects nothing reaches (a blob once added, then taken out): any of them may be a protected file. */
+  readonly unreachable: boolean;
 }
 
 /** One query parameter of a URL, in order. */

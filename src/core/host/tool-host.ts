@@ -6,7 +6,7 @@
  * `ToolUnavailableError`, never a crash.
  */
 
-import type { ResolvedCommand, ResolvedPath } from '../action/resolved-action.js';
+import type { ObjectStoreContent, ResolvedCommand, ResolvedPath } from '../action/resolved-action.js';
 import type { Sha256Text } from '../digest/sha256.js';
 
 /** Trusted per-call options a host may receive; never tool arguments. */
@@ -260,6 +260,8 @@ export interface ResolveTargetRequest {
   readonly program?: string;
   /** A command's argument paths, joined to its working directory as spelled: the host says where each really leads. */
   readonly arguments?: readonly string[];
+  /** For a git command that can print objects, the folder it finds its repository from, spelled as `arguments`: the host says what its object store holds. */
+  readonly repository?: string;
 }
 
 export interface ResolvedTarget {
@@ -269,6 +271,8 @@ export interface ResolvedTarget {
   readonly executable?: string;
   /** One entry per requested argument path, in order; a host that leaves it out leaves arguments to their spelling. */
   readonly arguments?: readonly ResolvedPath[];
+  /** What the object store of `repository` holds; left out, the policy judges it as holding a protected file. */
+  readonly objectStore?: ObjectStoreContent;
 }
 
 export interface ToolHost {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { chmod, link, mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -210,6 +211,17 @@ describe('host.resolve: real paths and flags', () => {
     await chmod(path.join(workspace, 'hello.txt'), 0o755);
     for (const program of ['linked', path.join(bin, 'linked')]) expect(resolve(program).executable, program).toBeUndefined();
     await withBin.close();
+  });
+});
+
+describe("host.resolve: what a git command's repository holds", () => {
+  it('answers for the repository asked, and only when asked', () => {
+    execFileSync('git', ['init', '-q'], { cwd: workspace });
+    writeFileSync(path.join(workspace, '.env'), 'SALT=x\n');
+    execFileSync('git', ['add', '.env'], { cwd: workspace });
+    const asked = host.resolve({ tool: 'run_command', access: 'read', paths: ['.'], program: 'git', repository: '.' });
+    expect(asked.objectStore).toEqual({ protectedNames: true, unreachable: false });
+    expect(host.resolve({ tool: 'run_command', access: 'read', paths: ['.'], program: 'git' }).objectStore).toBeUndefined();
   });
 });
 

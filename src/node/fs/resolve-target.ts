@@ -1,6 +1,6 @@
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import type { ResolvedPath, ResolvedTarget, ResolveTargetRequest } from '../../core/internal.js';
+import type { ObjectStoreContent, ResolvedPath, ResolvedTarget, ResolveTargetRequest } from '../../core/internal.js';
 import { hostDenial } from '../errors/host-denial.js';
 import { resolveExecutable } from '../process/resolve-executable.js';
 import { isInside, isUsablePath, resolveInWorkspace, type FsJail } from './fs-jail.js';
@@ -13,6 +13,8 @@ export interface CreateResolveTargetOptions {
   readonly systemPath: readonly string[];
   /** Whether a real path is a folder holding a place a protected name links to (`LinkedProtection.holds`): written, it is protected. */
   readonly holdsProtected?: (absolute: string) => boolean;
+  /** What the object store of the repository git finds from a folder holds (`createObjectStoreReader`). */
+  readonly objectStore?: (folder: string) => ObjectStoreContent;
 }
 
 /**
@@ -20,7 +22,8 @@ export interface CreateResolveTargetOptions {
  * names, as it really is on this disk, the executable its program would
  * be, and each path a command's arguments may name, walked the same way (a
  * name that does not exist costs its walk up to the first missing
- * component, and is protected only if its spelling is). It reports, it does not refuse — the engine's floor refuses a lexical
+ * component, and is protected only if its spelling is), and for a git
+ * command that can print objects, what its repository's store holds. It reports, it does not refuse — the engine's floor refuses a lexical
  * escape and a link leading out before anyone is asked, and the capability
  * refuses again at execution, where it also re-checks what this returned.
  * Only an unusable path (empty, NUL, a lone surrogate) or a symlink loop is refused here.
@@ -35,7 +38,7 @@ export interface CreateResolveTargetOptions {
  * would be refused anyway.
  */
 export function createResolveTarget(options: CreateResolveTargetOptions): (request: ResolveTargetRequest, signal?: AbortSignal) => ResolvedTarget {
-  const { jail, systemPath, holdsProtected } = options;
+  const { jail, systemPath, holdsProtected, objectStore } = options;
   return (request) => {
     const files = resolvePaths(jail, request.paths, request.tool, false);
     // A folder moved or removed carries what a protected name links to off under another name, or puts another in its stead.
@@ -44,6 +47,7 @@ export function createResolveTarget(options: CreateResolveTargetOptions): (reque
     const executable = request.program === undefined ? undefined : findExecutable(request.program, systemPath, jail.workspace);
     if (executable !== undefined) answer.executable = executable;
     if (request.arguments !== undefined) answer.arguments = resolvePaths(jail, request.arguments, request.tool, true);
+    if (request.repository !== undefined && objectStore !== undefined) answer.objectStore = objectStore(path.resolve(jail.workspace, request.repository));
     return answer;
   };
 }
