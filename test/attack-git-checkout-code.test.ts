@@ -18,6 +18,9 @@ const HOOK = '#!/bin/sh\nexit 0\n';
 const SHARED = '[pull]\n\trebase = true\n';
 
 const files = { '.husky/pre-commit': HOOK, 'shared.gitconfig': SHARED, 'notes.txt': 'plain\n' };
+// The committed hook and configuration are protected, so a git command that can print what the object store holds
+// of them asks first (`test/attack-git-object-store.test.ts`); read freely here, each write reaches the sandbox.
+const readable = ['.husky/**', 'shared.gitconfig', '.githooks/**'];
 
 /** The user's repository before the agent starts: husky's hooks folder and a shared configuration of the work tree, committed. */
 function userRepository(workspace: string): void {
@@ -34,7 +37,7 @@ const blobOf = (listed: string): string => /([0-9a-f]{40})/.exec(listed)?.[1] ??
 
 describe("attack: toolgate's own git writes the work tree's git code", () => {
   it("a note's blob put in the index and checked out as .husky/pre-commit: the user's next commit runs nothing of it", async () => {
-    const { workspace, run } = await serveRepository(opened, attackHome(), 'workspace-write', ['git'], files, userRepository);
+    const { workspace, run } = await serveRepository(opened, attackHome(), 'workspace-write', ['git'], files, userRepository, readable);
     const marker = join(workspace, 'PWNED-hook');
     const results = [await run(['git', 'notes', 'add', '-m', `touch ${marker}`, 'HEAD'])];
     results.push(await run(['git', 'notes', 'list', 'HEAD']));
@@ -47,7 +50,7 @@ describe("attack: toolgate's own git writes the work tree's git code", () => {
   }, 60_000);
 
   it("a branch the model committed, whose shared.gitconfig names an fsmonitor, switched to: the user's next status runs nothing of it", async () => {
-    const { workspace, run } = await serveRepository(opened, attackHome(), 'workspace-write', ['git'], files, userRepository);
+    const { workspace, run } = await serveRepository(opened, attackHome(), 'workspace-write', ['git'], files, userRepository, readable);
     const marker = join(workspace, 'PWNED-fsmonitor');
     const results = [await run(['git', 'notes', 'add', '-m', `[core] fsmonitor = "touch ${marker}; false"`, 'HEAD'])];
     results.push(await run(['git', 'notes', 'list', 'HEAD']));
@@ -66,7 +69,7 @@ describe("attack: toolgate's own git writes the work tree's git code", () => {
       userRepository(workspace);
       execFileSync('git', ['config', 'core.hooksPath', '.githooks'], { cwd: workspace });
     };
-    const { workspace, run } = await serveRepository(opened, attackHome(), 'workspace-write', ['git'], files, made);
+    const { workspace, run } = await serveRepository(opened, attackHome(), 'workspace-write', ['git'], files, made, readable);
     const marker = join(workspace, 'PWNED-new-hook');
     const results = [await run(['git', 'notes', 'add', '-m', `touch ${marker}`, 'HEAD'])];
     results.push(await run(['git', 'notes', 'list', 'HEAD']));

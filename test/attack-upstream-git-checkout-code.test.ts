@@ -52,7 +52,9 @@ async function switchToModelBranch(files: Record<string, { mode: string; content
   const gateway = opened.gateway(await serveWorkspace(workspace, { env: { HOME: home } }));
   const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
   opened.client(client);
-  const run = async (command: string[]): Promise<string> => text((await decideIfAsked(gateway, client, 'run_command', { command }, 'reject')).result);
+  // The store holds protected files (the hook, the configuration), so each git command that can print it asks first
+  // (`attack-git-object-store.test.ts`); approved here, so that the server's switch is what is judged.
+  const run = async (command: string[]): Promise<string> => text((await decideIfAsked(gateway, client, 'run_command', { command }, 'once')).result);
   for (const [name, { mode, content }] of Object.entries(files)) {
     await run(['git', 'notes', 'add', '-f', '-m', content, 'HEAD']);
     await run(['git', 'update-index', '--add', '--cacheinfo', `${mode},${objectOf(await run(['git', 'notes', 'list', 'HEAD']))},${name}`]);

@@ -9,12 +9,14 @@ export interface ServedRepository {
   readonly workspace: string;
   /** Runs a command as the attacking agent, and gives back the result's content as JSON text (anything that would ask is rejected). */
   readonly run: (command: readonly string[]) => Promise<string>;
+  /** As `run`, and whether the command raised a card (rejected) before it could run. */
+  readonly attempt: (command: readonly string[]) => Promise<{ readonly text: string; readonly asked: boolean }>;
 }
 
 /**
  * A fresh repository workspace served by the gateway in `scope`, `auto` mode, with each program's commands allowed
  * (`node *`), and the attacking agent's way to run one. `prepare` shapes the repository as the user left it before
- * the gateway starts (its submodules).
+ * the gateway starts (its submodules); `readable` are the operator's `readableProtectedPaths`.
  */
 export async function serveRepository(
   opened: ReturnType<typeof closeAfterEach>,
@@ -23,8 +25,9 @@ export async function serveRepository(
   programs: readonly string[],
   files: Record<string, string>,
   prepare: (workspace: string) => void = () => undefined,
+  readable: readonly string[] = [],
 ): Promise<ServedRepository> {
-  const policy = { allowedCommandGlobs: programs.map((program) => `${program} *`), allow: programs.map((program) => `Bash(${program} *)`) };
+  const policy = { allowedCommandGlobs: programs.map((program) => `${program} *`), allow: programs.map((program) => `Bash(${program} *)`), readableProtectedPaths: readable };
   const workspace = makeWorkspace({ scope, mode: 'auto', policy }, files);
   execFileSync('git', ['init', '-q'], { cwd: workspace });
   prepare(workspace);
@@ -33,8 +36,12 @@ export async function serveRepository(
   const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
   opened.client(client);
   const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
-  const run = async (command: readonly string[]): Promise<string> => text((await decideIfAsked(gateway, client, 'run_command', { command }, 'reject')).result);
-  return { workspace, run };
+  const attempt = async (command: readonly string[]): Promise<{ text: string; asked: boolean }> => {
+    const { result, card } = await decideIfAsked(gateway, client, 'run_command', { command }, 'reject');
+    return { text: text(result), asked: card !== undefined };
+  };
+  const run = async (command: readonly string[]): Promise<string> => (await attempt(command)).text;
+  return { workspace, run, attempt };
 }
 
 /**

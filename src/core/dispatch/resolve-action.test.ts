@@ -92,6 +92,24 @@ describe('resolveAction: the host answer and the policy view, in one frozen acti
     expect(action?.files[0]).not.toBe(answer?.files[0]);
   });
 
+  it("asks the host what a git command's repository holds, from the folder git enters, and copies its answer into the command", async () => {
+    const policy = classifyingPolicy();
+    const asked: (string | undefined)[] = [];
+    const host = resolvingHost((request) => {
+      asked.push(request.repository);
+      return { files: [hostPath('work', 'work')], objectStore: { protectedNames: true, unreachable: false } };
+    });
+    const registry = createToolRegistry({ tools: [runIn], host, policy });
+    const run = (command: string) => registry.dispatch({ callId: 'c', name: 'run_in', arguments: { cwd: 'work', command } }, { grantedTools: ['run_in'], approval: { confirm: () => Promise.resolve({ outcome: 'approve' }) } });
+    await run('git -C sub log -p');
+    await run('git status');
+    expect(asked).toEqual(['work/sub', undefined]);
+    const store = policy.actions[0]?.command?.objectStore;
+    expect(store).toEqual({ protectedNames: true, unreachable: false });
+    expect(Object.isFrozen(store)).toBe(true);
+    expect(store).not.toBe(host.answers[0]?.objectStore);
+  });
+
   it('refuses an answer with more paths than were asked, even from a host that grew the list it was given', async () => {
     const policy = classifyingPolicy();
     const host = resolvingHost((request) => {

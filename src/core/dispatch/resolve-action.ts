@@ -4,6 +4,7 @@ import { ToolPolicyError } from '../errors/tool-errors.js';
 import { ToolgateError } from '../errors/toolgate-error.js';
 import type { ResolvedTarget, ResolveTargetRequest } from '../host/tool-host.js';
 import { resolvableArguments } from '../policy/argument-paths.js';
+import { gitObjectReader, gitRepositoryFolder } from '../policy/git-object-reads.js';
 import type { PathPlacement, ToolPolicy } from '../policy/policy-types.js';
 import type { DispatchState } from './dispatch-state.js';
 
@@ -39,6 +40,8 @@ export function resolveAction(state: DispatchState): ToolgateError | undefined |
   const refused = (error: unknown): ToolgateError =>
     error instanceof ToolgateError ? error : new ToolPolicyError(tool.key, 'target_unavailable', { detail: 'was refused: its target could not be resolved', cause: error });
   const argumentsAsked = argv === undefined ? undefined : resolvableArguments(argv, commandCwdSpelling(target));
+  const reader = argv === undefined ? undefined : gitObjectReader(argv);
+  const repository = reader === undefined ? undefined : gitRepositoryFolder(reader.argv, commandCwdSpelling(target));
   // Counted before the host sees the lists: what it answers is checked against what it was asked, even by a host that changed them.
   const pathsAsked = requested.length;
   const argumentPathsAsked = argumentsAsked?.length;
@@ -54,7 +57,7 @@ export function resolveAction(state: DispatchState): ToolgateError | undefined |
   };
   let answer: ResolvedTarget | Promise<ResolvedTarget>;
   try {
-    answer = resolve(resolveRequest(tool.key, accessOf(policy), requested, program, argumentsAsked), state.context.signal);
+    answer = resolve(resolveRequest(tool.key, accessOf(policy), requested, program, argumentsAsked, repository), state.context.signal);
   } catch (error) {
     return refused(error);
   }
@@ -66,11 +69,19 @@ function placeOf(policy: ToolPolicy): Place | undefined {
   return policy.classifyPath === undefined ? undefined : (path) => (policy.classifyPath as Place).call(policy, path);
 }
 
-/** What the host is asked: the spelled paths, and the program and argument paths of a command. */
-function resolveRequest(tool: string, access: ResolveTargetRequest['access'], paths: readonly string[], program: string | undefined, argumentsAsked: readonly string[] | undefined): ResolveTargetRequest {
+/** What the host is asked: the spelled paths, and the program, argument paths and git repository of a command. */
+function resolveRequest(
+  tool: string,
+  access: ResolveTargetRequest['access'],
+  paths: readonly string[],
+  program: string | undefined,
+  argumentsAsked: readonly string[] | undefined,
+  repository: string | undefined,
+): ResolveTargetRequest {
   const request: Writable<ResolveTargetRequest> = { tool, access, paths };
   if (program !== undefined) request.program = program;
   if (argumentsAsked !== undefined) request.arguments = argumentsAsked;
+  if (repository !== undefined) request.repository = repository;
   return request;
 }
 
@@ -127,6 +138,9 @@ function judgedCommand(
   };
   if (answer?.arguments !== undefined) command.arguments = judgedPaths(answer.arguments, 'host', place);
   if (answer !== undefined && argumentsAsked === undefined) command.tooManyArguments = true;
+  const store = answer?.objectStore;
+  // Two booleans, copied: the host's own object is never kept.
+  if (typeof store === 'object' && store !== null) command.objectStore = Object.freeze({ protectedNames: store.protectedNames === true, unreachable: store.unreachable === true });
   return Object.freeze(command);
 }
 

@@ -41,6 +41,16 @@ describe('touchesProtected', () => {
     expect(touchesProtected(input('read', action), view(['notes.txt']), rules)).toBe(true);
   });
 
+  it('asks for a git command printing objects when the host says the store may hold a protected file, or says nothing', () => {
+    const withStore = (protectedNames: boolean, unreachable: boolean): ResolvedAction =>
+      ({ resolvedBy: 'host', files: [], command: { argv: [], cwd: {}, objectStore: { protectedNames, unreachable } } }) as unknown as ResolvedAction;
+    expect(touchesProtected(input('command', withStore(true, false)), view([], ['git', 'log', '-p']), rules)).toBe(true);
+    expect(touchesProtected(input('command', withStore(false, false)), view([], ['git', 'log', '-p']), rules)).toBe(false);
+    expect(touchesProtected(input('command'), view([], ['git', 'log', '-p']), rules)).toBe(true);
+    expect(touchesProtected(input('command', withStore(false, true)), view([], ['git', 'cat-file', '-p', '92dc429']), rules)).toBe(true);
+    expect(touchesProtected(input('command', withStore(true, true)), view([], ['git', 'status']), rules)).toBe(false);
+  });
+
   it('never asks for a tool that touches no file and runs nothing', () => {
     expect(touchesProtected(input('http'), view(['secrets/key.pem']), rules)).toBe(false);
   });

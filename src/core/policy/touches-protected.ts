@@ -1,5 +1,6 @@
 import type { ResolvedCommand } from '../action/resolved-action.js';
 import { argumentPaths } from './argument-paths.js';
+import { readsProtectedObjects } from './git-object-reads.js';
 import type { GuardrailView } from './check-guardrails.js';
 import type { NormalizedPath } from './normalize-path.js';
 import type { ArgumentPolicyInput } from './policy-types.js';
@@ -22,13 +23,16 @@ export interface ProtectedPathRules {
  * it may be another name of a protected file, and no lookup by name finds
  * the others. A command that names a protected path in its arguments asks
  * too, exempt or not: nothing says whether the program reads or writes it,
- * and so does one whose arguments reach a protected file by another name.
+ * and so does one whose arguments reach a protected file by another name,
+ * and a git command that prints what the object store holds of one
+ * (`readsProtectedObjects`): the sandbox masks the file, not its blob.
  */
 export function touchesProtected(input: ArgumentPolicyInput, view: GuardrailView, rules: ProtectedPathRules): boolean {
   const { isProtected, isReadable, roots } = rules;
   const { policy } = input.tool;
   if (!policy.fsWrite && !policy.fsScoped && !policy.spawnsProcess) return false;
   if (policy.spawnsProcess && view.argv !== undefined && (argumentPaths(view.argv, input.action?.command?.cwd.path ?? '.', roots).some(isProtected) || argumentsReachProtected(input.action?.command))) return true;
+  if (policy.spawnsProcess && view.argv !== undefined && readsProtectedObjects(view.argv, input.action?.command?.objectStore)) return true;
   const protectedPaths = view.paths.filter(isProtected);
   const hostOnly = input.action?.files.some((file) => file.hardLinked || (file.protected && protectedPaths.length === 0)) === true;
   if (protectedPaths.length === 0 && !hostOnly) return false;

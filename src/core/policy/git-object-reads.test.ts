@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { gitObjectReach, gitObjectReader, gitRepositoryFolder, readsProtectedObjects } from './git-object-reads.js';
+
+const reach = (command: string): string => gitObjectReach(command.split(' '));
+
+describe('gitObjectReach', () => {
+  it('reads content through trees and the index for every subcommand not known to print names only, an alias included', () => {
+    for (const command of ['git log -p', 'git --no-pager log', 'git show', 'git diff', 'git diff --cached', 'git grep SALT HEAD', 'git archive HEAD', 'git format-patch --stdout', 'git blame x', 'git bundle create b --all', 'git fast-export --all', 'git stash show -p', 'git stash show', 'git whatchanged', 'git myalias']) {
+      expect(reach(command), command).toBe('paths');
+    }
+  });
+
+  it('reads any object by id for the raw forms and for an argument holding an object id', () => {
+    for (const command of ['git cat-file -p HEAD', 'git cat-file --batch', 'git unpack-objects', 'git show 92dc429', 'git diff 92dc429:notes.txt HEAD', 'git log --batch-all-objects', 'git tag t 92dc4291', 'git config --blob=92dc429 --list', 'git -C . show a1b2..c3d4']) {
+      expect(reach(command), command).toBe('ids');
+    }
+  });
+
+  it('prints nothing of the store for names, ids and plain state, unless an option makes it print a diff', () => {
+    for (const command of ['git status', 'git ls-tree HEAD', 'git ls-files', 'git rev-parse HEAD', 'git add .', 'git commit -m fix', 'git checkout main', 'git stash list', 'git branch -a', 'git', 'git -C sub status']) {
+      expect(reach(command), command).toBe('none');
+    }
+    for (const command of ['git status -v', 'git add -p', 'git commit --verbose', 'git checkout -p', 'git restore --patch', 'git reset -p', 'git stash -p']) {
+      expect(reach(command), command).toBe('paths');
+    }
+  });
+});
+
+describe('gitObjectReader', () => {
+  it('finds git behind the exec wrappers an exact entry may name, and nothing in another program', () => {
+    expect(gitObjectReader(['timeout', '5', 'git', 'log', '-p'])?.argv).toEqual(['git', 'log', '-p']);
+    expect(gitObjectReader(['/usr/bin/git', 'show'])?.reach).toBe('paths');
+    expect(gitObjectReader(['git', 'status'])).toBeUndefined();
+    expect(gitObjectReader(['cat', 'notes.txt'])).toBeUndefined();
+  });
+});
+
+describe('gitRepositoryFolder', () => {
+  it('joins each -C to the working directory, as git enters them', () => {
+    expect(gitRepositoryFolder(['git', 'log'], '.')).toBe('.');
+    expect(gitRepositoryFolder(['git', '-C', 'a', '-C', 'b', 'log'], 'src')).toBe('src/a/b');
+    expect(gitRepositoryFolder(['git', '-C', '.', 'log', '-C', 'x'], '.')).toBe('.');
+    expect(gitRepositoryFolder(['git', '--git-dir=other.git', 'log'], '.')).toBeUndefined();
+  });
+});
+
+describe('readsProtectedObjects', () => {
+  const store = (protectedNames: boolean, unreachable: boolean) => ({ protectedNames, unreachable });
+  it('asks for content by path when history names a protected path, by id when the store also holds unreachable objects', () => {
+    expect(readsProtectedObjects(['git', 'log', '-p'], store(true, false))).toBe(true);
+    expect(readsProtectedObjects(['git', 'log', '-p'], store(false, true))).toBe(false);
+    expect(readsProtectedObjects(['git', 'cat-file', '-p', 'HEAD'], store(false, true))).toBe(true);
+    expect(readsProtectedObjects(['git', 'cat-file', '-p', 'HEAD'], store(false, false))).toBe(false);
+  });
+
+  it('judges a store nobody looked at as holding a protected file', () => {
+    expect(readsProtectedObjects(['git', 'diff'], undefined)).toBe(true);
+    expect(readsProtectedObjects(['git', 'status'], undefined)).toBe(false);
+  });
+});
