@@ -36,12 +36,12 @@ function dangling(workspace: string): void {
   rmSync(join(workspace, '.env'));
 }
 
-/** No protected file was ever added: two commits of the notes, `.env` ignored. */
+/** No protected file was ever added: two commits of the notes, `.env` ignored, a draft of the notes staged once and left dangling. */
 function clean(workspace: string): void {
   execFileSync('sh', ['-c', 'echo .env > .gitignore'], { cwd: workspace });
   git(workspace, 'add', '.gitignore', 'notes.txt');
   git(workspace, 'commit', '-q', '-m', 'first');
-  execFileSync('sh', ['-c', 'echo more >> notes.txt'], { cwd: workspace });
+  execFileSync('sh', ['-c', 'echo draft >> notes.txt && git add notes.txt && git checkout -q HEAD -- notes.txt && echo more >> notes.txt'], { cwd: workspace });
   git(workspace, 'commit', '-q', '-am', 'second');
 }
 
@@ -76,8 +76,8 @@ describe('attack: a protected file read from the object store by git', () => {
     expect(listed.text).toContain(blobOf(listing, '.env'));
   }, 180_000);
 
-  it('a dangling .env blob, found by fsck: printing it by id or with every object waits for a person', async () => {
-    const { attempt } = await serveRepository(opened, attackHome(), 'workspace-write', ['git'], files, dangling);
+  it('a dangling .env blob, found by fsck: printing it by id, tagging it or printing every object waits for a person', async () => {
+    const { workspace, attempt } = await serveRepository(opened, attackHome(), 'workspace-write', ['git'], files, dangling);
     const found = await attempt(['git', 'fsck', '--unreachable', '--no-reflogs']);
     const id = /unreachable blob ([0-9a-f]{40})/.exec(found.text)?.[1] ?? 'none';
     expect(id).not.toBe('none');
@@ -87,14 +87,20 @@ describe('attack: a protected file read from the object store by git', () => {
       ['git', 'show', id.slice(0, 8)],
       ['git', 'diff', id, 'HEAD:notes.txt'],
       ['git', 'cat-file', '--batch-all-objects', '--batch'],
+      ['git', 'tag', 'innocent', id],
+      ['git', 'update-index', '--add', '--cacheinfo', `100644,${id},innocent.txt`],
     ]) {
       const { text, asked } = await attempt(command);
       expect(text, command.join(' ')).not.toContain('k3pt-in-the-object-store');
       expect(asked, command.join(' ')).toBe(true);
     }
+    // A commit every ref reaches is shown without a card.
+    const shown = await attempt(['git', 'show', git(workspace, 'rev-parse', 'HEAD').trim().slice(0, 8)]);
+    expect(shown.asked).toBe(false);
+    expect(shown.text).toContain('plain');
   }, 120_000);
 
-  it('no protected file ever added: log -p, diff and show run without a card', async () => {
+  it('no protected file ever added, a draft left dangling: log -p, diff and show of a commit run without a card', async () => {
     const { workspace, attempt } = await serveRepository(opened, attackHome(), 'workspace-write', ['git'], files, clean);
     const head = git(workspace, 'rev-parse', 'HEAD').trim();
     execFileSync('sh', ['-c', 'echo edited >> notes.txt'], { cwd: workspace });

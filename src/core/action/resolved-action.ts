@@ -82,6 +82,8 @@ export interface ObjectStoreContent {
   readonly protectedNames: boolean;
   /** The store holds objects nothing reaches (a blob once added, then taken out): any of them may be a protected file. */
   readonly unreachable: boolean;
+  /** An id the command names (`show 92dc429`) may be one of those objects: whole, or the start of one's id. */
+  readonly namesUnreachable: boolean;
 }
 
 /** One query parameter of a URL, in order. */

@@ -94,18 +94,23 @@ describe('resolveAction: the host answer and the policy view, in one frozen acti
 
   it("asks the host what a git command's repository holds, from the folder git enters, and copies its answer into the command", async () => {
     const policy = classifyingPolicy();
-    const asked: (string | undefined)[] = [];
+    const asked: [string | undefined, readonly string[] | undefined][] = [];
     const host = resolvingHost((request) => {
-      asked.push(request.repository);
-      return { files: [hostPath('work', 'work')], objectStore: { protectedNames: true, unreachable: false } };
+      asked.push([request.repository, request.objectIds]);
+      return { files: [hostPath('work', 'work')], objectStore: { protectedNames: true, unreachable: false, namesUnreachable: false } };
     });
     const registry = createToolRegistry({ tools: [runIn], host, policy });
     const run = (command: string) => registry.dispatch({ callId: 'c', name: 'run_in', arguments: { cwd: 'work', command } }, { grantedTools: ['run_in'], approval: { confirm: () => Promise.resolve({ outcome: 'approve' }) } });
     await run('git -C sub log -p');
     await run('git status');
-    expect(asked).toEqual(['work/sub', undefined]);
+    await run('git tag t 92dc429');
+    expect(asked).toEqual([
+      ['work/sub', []],
+      [undefined, undefined],
+      ['work', ['92dc429']],
+    ]);
     const store = policy.actions[0]?.command?.objectStore;
-    expect(store).toEqual({ protectedNames: true, unreachable: false });
+    expect(store).toEqual({ protectedNames: true, unreachable: false, namesUnreachable: false });
     expect(Object.isFrozen(store)).toBe(true);
     expect(store).not.toBe(host.answers[0]?.objectStore);
   });

@@ -42,6 +42,7 @@ export function resolveAction(state: DispatchState): ToolgateError | undefined |
   const argumentsAsked = argv === undefined ? undefined : resolvableArguments(argv, commandCwdSpelling(target));
   const reader = argv === undefined ? undefined : gitObjectReader(argv);
   const repository = reader === undefined ? undefined : gitRepositoryFolder(reader.argv, commandCwdSpelling(target));
+  const objectIds = repository === undefined ? undefined : reader?.ids;
   // Counted before the host sees the lists: what it answers is checked against what it was asked, even by a host that changed them.
   const pathsAsked = requested.length;
   const argumentPathsAsked = argumentsAsked?.length;
@@ -57,7 +58,7 @@ export function resolveAction(state: DispatchState): ToolgateError | undefined |
   };
   let answer: ResolvedTarget | Promise<ResolvedTarget>;
   try {
-    answer = resolve(resolveRequest(tool.key, accessOf(policy), requested, program, argumentsAsked, repository), state.context.signal);
+    answer = resolve(resolveRequest(tool.key, accessOf(policy), requested, program, argumentsAsked, repository, objectIds), state.context.signal);
   } catch (error) {
     return refused(error);
   }
@@ -77,11 +78,13 @@ function resolveRequest(
   program: string | undefined,
   argumentsAsked: readonly string[] | undefined,
   repository: string | undefined,
+  objectIds: readonly string[] | undefined,
 ): ResolveTargetRequest {
   const request: Writable<ResolveTargetRequest> = { tool, access, paths };
   if (program !== undefined) request.program = program;
   if (argumentsAsked !== undefined) request.arguments = argumentsAsked;
   if (repository !== undefined) request.repository = repository;
+  if (objectIds !== undefined) request.objectIds = objectIds;
   return request;
 }
 
@@ -139,8 +142,10 @@ function judgedCommand(
   if (answer?.arguments !== undefined) command.arguments = judgedPaths(answer.arguments, 'host', place);
   if (answer !== undefined && argumentsAsked === undefined) command.tooManyArguments = true;
   const store = answer?.objectStore;
-  // Two booleans, copied: the host's own object is never kept.
-  if (typeof store === 'object' && store !== null) command.objectStore = Object.freeze({ protectedNames: store.protectedNames === true, unreachable: store.unreachable === true });
+  // Booleans, copied: the host's own object is never kept.
+  if (typeof store === 'object' && store !== null) {
+    command.objectStore = Object.freeze({ protectedNames: store.protectedNames === true, unreachable: store.unreachable === true, namesUnreachable: store.namesUnreachable === true });
+  }
   return Object.freeze(command);
 }
 

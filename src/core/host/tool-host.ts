@@ -262,6 +262,8 @@ export interface ResolveTargetRequest {
   readonly arguments?: readonly string[];
   /** For a git command that can print objects, the folder it finds its repository from, spelled as `arguments`: the host says what its object store holds. */
   readonly repository?: string;
+  /** The object ids, whole or abbreviated, the git command's arguments may name (`objectIdsOf`): the host says whether one may be unreachable. */
+  readonly objectIds?: readonly string[];
 }
 
 export interface ResolvedTarget {

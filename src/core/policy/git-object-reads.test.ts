@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gitObjectReach, gitObjectReader, gitRepositoryFolder, readsProtectedObjects } from './git-object-reads.js';
+import { gitObjectReach, gitObjectReader, gitRepositoryFolder, objectIdsOf, readsProtectedObjects } from './git-object-reads.js';
 
 const reach = (command: string): string => gitObjectReach(command.split(' '));
 
@@ -10,8 +10,8 @@ describe('gitObjectReach', () => {
     }
   });
 
-  it('reads any object by id for the raw forms and for an argument holding an object id', () => {
-    for (const command of ['git cat-file -p HEAD', 'git cat-file --batch', 'git unpack-objects', 'git show 92dc429', 'git diff 92dc429:notes.txt HEAD', 'git log --batch-all-objects', 'git tag t 92dc4291', 'git config --blob=92dc429 --list', 'git -C . show a1b2..c3d4']) {
+  it('reads any object for the raw forms', () => {
+    for (const command of ['git cat-file -p HEAD', 'git cat-file --batch', 'git unpack-objects', 'git log --batch-all-objects', 'git diff-tree -p HEAD']) {
       expect(reach(command), command).toBe('ids');
     }
   });
@@ -26,11 +26,21 @@ describe('gitObjectReach', () => {
   });
 });
 
+describe('objectIdsOf', () => {
+  it('finds each run of four or more hex digits an argument holds, lower case', () => {
+    expect(objectIdsOf(['git', 'show', '92DC429'])).toEqual(['92dc429']);
+    expect(objectIdsOf(['git', 'diff', 'a1b2..c3d4', '92dc429:notes.txt', '--blob=beef'])).toEqual(['a1b2', 'c3d4', '92dc429', 'beef']);
+    expect(objectIdsOf(['git', 'update-index', '--cacheinfo', '100644,92dc4291,notes.txt'])).toEqual(['100644', '92dc4291']);
+    expect(objectIdsOf(['git', 'log', '-n3', 'abc', 'HEAD~1', 'main'])).toEqual([]);
+  });
+});
+
 describe('gitObjectReader', () => {
   it('finds git behind the exec wrappers an exact entry may name, and nothing in another program', () => {
     expect(gitObjectReader(['timeout', '5', 'git', 'log', '-p'])?.argv).toEqual(['git', 'log', '-p']);
     expect(gitObjectReader(['/usr/bin/git', 'show'])?.reach).toBe('paths');
     expect(gitObjectReader(['git', 'status'])).toBeUndefined();
+    expect(gitObjectReader(['git', 'tag', 't', '92dc429'])).toEqual({ argv: ['git', 'tag', 't', '92dc429'], reach: 'none', ids: ['92dc429'] });
     expect(gitObjectReader(['cat', 'notes.txt'])).toBeUndefined();
   });
 });
@@ -45,12 +55,19 @@ describe('gitRepositoryFolder', () => {
 });
 
 describe('readsProtectedObjects', () => {
-  const store = (protectedNames: boolean, unreachable: boolean) => ({ protectedNames, unreachable });
-  it('asks for content by path when history names a protected path, by id when the store also holds unreachable objects', () => {
+  const store = (protectedNames: boolean, unreachable: boolean, namesUnreachable = false) => ({ protectedNames, unreachable, namesUnreachable });
+  it('asks for content or an id when history names a protected path', () => {
     expect(readsProtectedObjects(['git', 'log', '-p'], store(true, false))).toBe(true);
+    expect(readsProtectedObjects(['git', 'tag', 't', '92dc429'], store(true, false))).toBe(true);
     expect(readsProtectedObjects(['git', 'log', '-p'], store(false, true))).toBe(false);
+  });
+
+  it('asks, where the store holds objects nothing reaches, for the raw forms and for an id that may be one of them', () => {
     expect(readsProtectedObjects(['git', 'cat-file', '-p', 'HEAD'], store(false, true))).toBe(true);
     expect(readsProtectedObjects(['git', 'cat-file', '-p', 'HEAD'], store(false, false))).toBe(false);
+    expect(readsProtectedObjects(['git', 'show', '92dc429'], store(false, true, true))).toBe(true);
+    expect(readsProtectedObjects(['git', 'tag', 't', '92dc429'], store(false, true, true))).toBe(true);
+    expect(readsProtectedObjects(['git', 'show', '92dc429'], store(false, true, false))).toBe(false);
   });
 
   it('judges a store nobody looked at as holding a protected file', () => {

@@ -7,9 +7,9 @@ import { endOfOptions, holdsForm, type OptionRule } from './option-forms.js';
 /**
  * What of the repository's object store a git command can print or export:
  * `none`, content reached through the trees of commits and the index
- * (`paths`: `log -p`, `diff`, `grep HEAD`, `archive`), or any object by its
- * id, reachable or not (`ids`: `cat-file`, `show <blob id>`,
- * `--batch-all-objects`).
+ * (`paths`: `log -p`, `diff`, `grep HEAD`, `archive`), or any object,
+ * reachable or not (`ids`: `cat-file`, `--batch-all-objects`). An id among
+ * the arguments (`show 92dc429`) is judged by what it names (`objectIdsOf`).
  */
 export type GitObjectReach = 'none' | 'paths' | 'ids';
 
@@ -30,37 +30,57 @@ const NAMES_ONLY: ReadonlyMap<string, OptionRule> = new Map<string, OptionRule>(
   ['stash', { form: 'stash show/-p', long: [{ name: 'patch' }], short: 'p', valued: 'm', actions: new Set(['show']) }],
 ]);
 
-/** An argument naming an object by its id, whole or abbreviated (`92dc429`, `92dc429:notes.txt`, `a1b2..c3d4`). */
-const OBJECT_ID = /(?:^|[^0-9A-Za-z])[0-9a-fA-F]{4,64}(?=$|[^0-9A-Za-z])/;
+/** A run of hex digits an argument may name an object by, whole or abbreviated (`92dc429`, `92dc429:notes.txt`, `a1b2..c3d4`). */
+const OBJECT_ID = /(?<![0-9A-Za-z])[0-9a-fA-F]{4,64}(?![0-9A-Za-z])/g;
 
-/** Subcommands that read objects by id whatever their arguments. */
+/** Subcommands that read any object, by ids they are given on their input or find in the store. */
 const BY_ID = new Set(['cat-file', 'unpack-objects', 'index-pack', 'unpack-file', 'show-index', 'verify-pack', 'pack-objects', 'mktree', 'diff-tree', 'diff-index', 'merge-file']);
 
-/** What one git argv (program first) can print of the object store. */
+/** What one git argv (program first) can print of the object store, its ids aside (`objectIdsOf`). */
 export function gitObjectReach(argv: readonly string[]): GitObjectReach {
   const subcommand = gitSubcommandIndex(argv);
   const name = argv[subcommand];
   if (name === undefined) return 'none';
   const args = argv.slice(subcommand + 1);
-  if (BY_ID.has(name) || args.includes('--batch-all-objects') || args.some((arg) => OBJECT_ID.test(arg))) return 'ids';
+  if (BY_ID.has(name) || args.includes('--batch-all-objects')) return 'ids';
   const rule = NAMES_ONLY.get(name);
   return rule === undefined || holdsForm(args, rule) ? 'paths' : 'none';
 }
 
 /**
+ * Each run of four or more hex digits in a git argv's arguments, lower
+ * case: what git may read as an object's id. A subcommand that prints
+ * nothing of an object still makes it reachable under an ordinary name
+ * (`tag t <id>`, `update-index --cacheinfo 100644,<id>,notes.txt`).
+ */
+export function objectIdsOf(argv: readonly string[]): readonly string[] {
+  const ids: string[] = [];
+  for (const arg of argv.slice(1)) for (const match of arg.matchAll(OBJECT_ID)) ids.push(match[0].toLowerCase());
+  return ids;
+}
+
+/** A git command that can print or reach the object store: its argv, what it prints, and the ids it names. */
+export interface GitObjectReader {
+  readonly argv: readonly string[];
+  readonly reach: GitObjectReach;
+  readonly ids: readonly string[];
+}
+
+/**
  * The git command a command runs, itself or behind exec wrappers (an exact
  * entry `timeout 5 git log -p`; a glob refuses a wrapped git), when it can
- * print the object store, and what it reaches; undefined otherwise. Behind
- * a wrapper, git's argv starts at the first argument naming git: read from
- * there, a wrapper's own options can only make it print more.
+ * print the object store or names an object by id; undefined otherwise.
+ * Behind a wrapper, git's argv starts at the first argument naming git:
+ * read from there, a wrapper's own options can only make it print more.
  */
-export function gitObjectReader(argv: readonly string[]): { readonly argv: readonly string[]; readonly reach: GitObjectReach } | undefined {
+export function gitObjectReader(argv: readonly string[]): GitObjectReader | undefined {
   const isGit = (arg: string): boolean => programName(arg) === 'git';
   const at = isGit(argv[0] ?? '') ? 0 : unwrapCommand(argv) === undefined ? -1 : argv.findIndex(isGit);
   if (at === -1) return undefined;
   const command = argv.slice(at);
   const reach = gitObjectReach(command);
-  return reach === 'none' ? undefined : { argv: command, reach };
+  const ids = objectIdsOf(command);
+  return reach === 'none' && ids.length === 0 ? undefined : { argv: command, reach, ids };
 }
 
 /**
@@ -85,14 +105,15 @@ export function gitRepositoryFolder(argv: readonly string[], cwd: string): strin
 
 /**
  * Whether a command's git prints what the object store holds of a
- * protected file: content through history or the index when they name a
- * protected path, any object by id when the store also holds objects no
- * ref, reflog or index reaches (a `.env` once added and taken out). Judged
- * as holding when the host did not say (no host, or it could not tell).
+ * protected file: when history or an index names a protected path, any
+ * command that prints content or names an id; when the store holds objects
+ * nothing reaches (a `.env` once added and taken out), a command that reads
+ * any object, or one naming an id that may be one of them. Judged as
+ * holding when the host did not say (no host, or it could not tell).
  */
 export function readsProtectedObjects(argv: readonly string[], store: ObjectStoreContent | undefined): boolean {
   const reader = gitObjectReader(argv);
   if (reader === undefined) return false;
   if (store === undefined || store.protectedNames) return true;
-  return reader.reach === 'ids' && store.unreachable;
+  return (reader.reach === 'ids' && store.unreachable) || store.namesUnreachable;
 }

@@ -43,7 +43,7 @@ describe('touchesProtected', () => {
 
   it('asks for a git command printing objects when the host says the store may hold a protected file, or says nothing', () => {
     const withStore = (protectedNames: boolean, unreachable: boolean): ResolvedAction =>
-      ({ resolvedBy: 'host', files: [], command: { argv: [], cwd: {}, objectStore: { protectedNames, unreachable } } }) as unknown as ResolvedAction;
+      ({ resolvedBy: 'host', files: [], command: { argv: [], cwd: {}, objectStore: { protectedNames, unreachable, namesUnreachable: false } } }) as unknown as ResolvedAction;
     expect(touchesProtected(input('command', withStore(true, false)), view([], ['git', 'log', '-p']), rules)).toBe(true);
     expect(touchesProtected(input('command', withStore(false, false)), view([], ['git', 'log', '-p']), rules)).toBe(false);
     expect(touchesProtected(input('command'), view([], ['git', 'log', '-p']), rules)).toBe(true);

@@ -220,7 +220,7 @@ describe("host.resolve: what a git command's repository holds", () => {
     writeFileSync(path.join(workspace, '.env'), 'SALT=x\n');
     execFileSync('git', ['add', '.env'], { cwd: workspace });
     const asked = host.resolve({ tool: 'run_command', access: 'read', paths: ['.'], program: 'git', repository: '.' });
-    expect(asked.objectStore).toEqual({ protectedNames: true, unreachable: false });
+    expect(asked.objectStore).toEqual({ protectedNames: true, unreachable: false, namesUnreachable: false });
     expect(host.resolve({ tool: 'run_command', access: 'read', paths: ['.'], program: 'git' }).objectStore).toBeUndefined();
   });
 });

@@ -14,7 +14,7 @@ export interface CreateResolveTargetOptions {
   /** Whether a real path is a folder holding a place a protected name links to (`LinkedProtection.holds`): written, it is protected. */
   readonly holdsProtected?: (absolute: string) => boolean;
   /** What the object store of the repository git finds from a folder holds (`createObjectStoreReader`). */
-  readonly objectStore?: (folder: string) => ObjectStoreContent;
+  readonly objectStore?: (folder: string, ids: readonly string[]) => ObjectStoreContent;
 }
 
 /**
@@ -47,7 +47,7 @@ export function createResolveTarget(options: CreateResolveTargetOptions): (reque
     const executable = request.program === undefined ? undefined : findExecutable(request.program, systemPath, jail.workspace);
     if (executable !== undefined) answer.executable = executable;
     if (request.arguments !== undefined) answer.arguments = resolvePaths(jail, request.arguments, request.tool, true);
-    if (request.repository !== undefined && objectStore !== undefined) answer.objectStore = objectStore(path.resolve(jail.workspace, request.repository));
+    if (request.repository !== undefined && objectStore !== undefined) answer.objectStore = objectStore(path.resolve(jail.workspace, request.repository), request.objectIds ?? []);
     return answer;
   };
 }

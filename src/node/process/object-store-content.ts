@@ -13,9 +13,16 @@ const MAX_LISTING_BYTES = 32 * 1024 * 1024;
 /** Repositories whose answer is kept, with the stamp it was read at. */
 const MAX_KEPT = 16;
 
+/** What the host learns of one repository's store, kept until its stamp changes. */
+interface StoreListing {
+  readonly protectedNames: boolean;
+  /** The ids of the objects nothing reaches, sorted. */
+  readonly unreachable: readonly string[];
+}
+
 /** What a store that could not be read is judged to hold: everything. */
-const UNKNOWN: ObjectStoreContent = Object.freeze({ protectedNames: true, unreachable: true });
-const NOTHING: ObjectStoreContent = Object.freeze({ protectedNames: false, unreachable: false });
+const UNKNOWN = 'unknown';
+const NOTHING: StoreListing = Object.freeze({ protectedNames: false, unreachable: [] });
 
 /**
  * Pseudo-refs a command names as it names a branch (`git show ORIG_HEAD`),
@@ -35,21 +42,22 @@ function gitEnv(): Record<string, string> {
 
 /**
  * The host's answer to what a git command's repository holds
- * (`ObjectStoreContent`), for the folder git finds it from. The sandbox
- * masks a protected file of the work tree, not its blob: a `.env`
- * committed, staged, stashed or once added is printed by `log -p`, `diff`,
- * `cat-file`. Two git processes read it, each bounded, on the gateway's
- * thread: the objects every ref, reflog entry, pseudo-ref and index reaches,
- * with the paths the trees give them, and how many objects the store holds.
- * The answer is kept per repository with a stamp of the files git reads
- * (`repositoryStamp`), so a repository nobody changed costs a few hundred
- * `lstat` calls, not a walk of its history. A git that fails, times out or
- * says too much answers `UNKNOWN`: judged as holding a protected file,
- * and kept as any answer is, until the stamp changes.
+ * (`ObjectStoreContent`), for the folder git finds it from and the object
+ * ids the command names. The sandbox masks a protected file of the work
+ * tree, not its blob: a `.env` committed, staged, stashed or once added is
+ * printed by `log -p`, `diff`, `cat-file`. Two git processes read it, each
+ * bounded, on the gateway's thread: the objects every ref, reflog entry,
+ * pseudo-ref and index reaches, with the paths the trees give them, and
+ * every object the store holds (its alternates' included); those nothing
+ * reaches are kept by id. The answer is kept per repository with a stamp of
+ * the files git reads (`repositoryStamp`), so a repository nobody changed
+ * costs a few hundred `lstat` calls, not a walk of its history. A git that
+ * fails, times out or says too much leaves the store unknown: judged as
+ * holding a protected file, and kept as any answer is, until the stamp changes.
  */
-export function createObjectStoreReader(isProtected: (absolute: string) => boolean): (folder: string) => ObjectStoreContent {
-  const kept = new Map<string, { readonly stamp: string; readonly content: ObjectStoreContent }>();
-  return (folder) => {
+export function createObjectStoreReader(isProtected: (absolute: string) => boolean): (folder: string, ids: readonly string[]) => ObjectStoreContent {
+  const kept = new Map<string, { readonly stamp: string; readonly listing: StoreListing | typeof UNKNOWN }>();
+  const listingOf = (folder: string): StoreListing | typeof UNKNOWN => {
     let places: RepositoryPlaces | undefined;
     try {
       places = findRepository(folder);
@@ -61,47 +69,65 @@ export function createObjectStoreReader(isProtected: (absolute: string) => boole
     // Taken before git reads: a change while it reads makes the next stamp differ, and the store is read again.
     const stamp = repositoryStamp(places);
     const known = kept.get(key);
-    if (stamp !== undefined && known?.stamp === stamp) return known.content;
-    const content = readContent(places, isProtected);
-    // An unknown answer is kept too: a history too long to list in time would otherwise hold every command 2 s.
+    if (stamp !== undefined && known?.stamp === stamp) return known.listing;
+    const listing = readListing(places, isProtected);
+    // An unknown store is kept too: a history too long to list in time would otherwise hold every command 2 s.
     if (stamp !== undefined) {
       kept.delete(key);
       if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value as string);
-      kept.set(key, { stamp, content });
+      kept.set(key, { stamp, listing });
     }
-    return content;
+    return listing;
+  };
+  return (folder, ids) => {
+    const listing = listingOf(folder);
+    if (listing === UNKNOWN) return { protectedNames: true, unreachable: true, namesUnreachable: true };
+    return { protectedNames: listing.protectedNames, unreachable: listing.unreachable.length > 0, namesUnreachable: ids.some((id) => startsOne(listing.unreachable, id)) };
   };
 }
 
-function readContent(places: RepositoryPlaces, isProtected: (absolute: string) => boolean): ObjectStoreContent {
+/** Whether a sorted list holds an id that starts with `prefix` (git reads an abbreviation as any such object). */
+function startsOne(sorted: readonly string[], prefix: string): boolean {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((sorted[middle] as string) < prefix) low = middle + 1;
+    else high = middle;
+  }
+  return sorted[low]?.startsWith(prefix) === true;
+}
+
+function readListing(places: RepositoryPlaces, isProtected: (absolute: string) => boolean): StoreListing | typeof UNKNOWN {
   const git = (args: readonly string[]): string =>
     execFileSync('git', ['--git-dir', places.gitDir, ...args], { cwd: places.top, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: GIT_TIMEOUT_MS, maxBuffer: MAX_LISTING_BYTES, env: gitEnv() });
   let listing: string;
-  let counts: string;
+  let stored: string;
   try {
     listing = git(['rev-list', '--objects', '--all', '--reflog', '--indexed-objects', '--ignore-missing', ...PSEUDO_REFS, '--']);
-    counts = git(['count-objects', '-v']);
+    stored = git(['cat-file', '--batch-all-objects', '--batch-check=%(objectname)']);
   } catch {
     return UNKNOWN;
   }
-  let reachable = 0;
+  const reachable = new Set<string>();
   let protectedNames = false;
   // Each version of a file is an object of its own under the same path: each path is classified once.
   const seen = new Set<string>();
   for (const line of listing.split('\n')) {
     if (line === '') continue;
-    reachable += 1;
     const space = line.indexOf(' ');
-    // A line that is no object id then a path (a path holding a line break) is read as naming a protected file.
-    if (!/^[0-9a-f]{40,64}$/.test(space === -1 ? line : line.slice(0, space))) return UNKNOWN;
+    const id = space === -1 ? line : line.slice(0, space);
+    // A line that is no object id then a path (a path holding a line break) leaves the store unknown.
+    if (!OBJECT_NAME.test(id)) return UNKNOWN;
+    reachable.add(id);
     const name = space === -1 ? '' : line.slice(space + 1);
     if (protectedNames || name === '' || seen.has(name)) continue;
     seen.add(name);
     protectedNames = isProtected(path.join(places.top, name));
   }
-  const count = (name: string): number => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(counts)?.[1] ?? Number.NaN);
-  const stored = count('count') + count('in-pack');
-  // Objects in another repository's store (`alternate:`) are not counted: any of them may be unreachable here.
-  const unreachable = !(stored <= reachable) || /^alternate:/m.test(counts);
-  return { protectedNames, unreachable };
+  const unreachable = stored.split('\n').filter((id) => id !== '' && !reachable.has(id));
+  if (!unreachable.every((id) => OBJECT_NAME.test(id))) return UNKNOWN;
+  return { protectedNames, unreachable: unreachable.sort() };
 }
+
+const OBJECT_NAME = /^[0-9a-f]{40,64}$/;
