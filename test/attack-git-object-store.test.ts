@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useAttackHomes } from './support/attack-workspace.js';
@@ -43,6 +44,19 @@ function clean(workspace: string): void {
   git(workspace, 'commit', '-q', '-m', 'first');
   execFileSync('sh', ['-c', 'echo draft >> notes.txt && git add notes.txt && git checkout -q HEAD -- notes.txt && echo more >> notes.txt'], { cwd: workspace });
   git(workspace, 'commit', '-q', '-am', 'second');
+}
+
+/** The notes committed with a submodule whose own repository committed its `.env`. */
+function withSubmodule(workspace: string): void {
+  const source = mkdtempSync(join(tmpdir(), 'toolgate-object-store-submodule-'));
+  execFileSync('git', ['init', '-q'], { cwd: source });
+  writeFileSync(join(source, '.env'), `${SECRET}\n`);
+  git(source, 'add', '.env');
+  git(source, 'commit', '-q', '-m', 'sub');
+  git(workspace, 'add', 'notes.txt');
+  git(workspace, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', source, 'sub');
+  git(workspace, 'commit', '-q', '-m', 'with sub');
+  rmSync(source, { recursive: true, force: true });
 }
 
 const blobOf = (listing: string, name: string): string => new RegExp(`blob ([0-9a-f]{40})\\t${name.replace('.', '\\.')}`).exec(listing)?.[1] ?? 'none';
@@ -98,6 +112,15 @@ describe('attack: a protected file read from the object store by git', () => {
     const shown = await attempt(['git', 'show', git(workspace, 'rev-parse', 'HEAD').trim().slice(0, 8)]);
     expect(shown.asked).toBe(false);
     expect(shown.text).toContain('plain');
+  }, 120_000);
+
+  it("a submodule's committed .env: git printing from the submodules' stores waits for a person", async () => {
+    const { attempt } = await serveRepository(opened, attackHome(), 'workspace-write', ['git'], { 'notes.txt': 'plain\n' }, withSubmodule);
+    for (const command of [['git', 'grep', '--recurse-submodules', 'SALT', 'HEAD'], ['git', '-C', 'sub', 'log', '-p']]) {
+      const { text, asked } = await attempt(command);
+      expect(text, command.join(' ')).not.toContain('k3pt-in-the-object-store');
+      expect(asked, command.join(' ')).toBe(true);
+    }
   }, 120_000);
 
   it('no protected file ever added, a draft left dangling: log -p, diff and show of a commit run without a card', async () => {

@@ -40,7 +40,7 @@ describe('gitObjectReader', () => {
     expect(gitObjectReader(['timeout', '5', 'git', 'log', '-p'])?.argv).toEqual(['git', 'log', '-p']);
     expect(gitObjectReader(['/usr/bin/git', 'show'])?.reach).toBe('paths');
     expect(gitObjectReader(['git', 'status'])).toBeUndefined();
-    expect(gitObjectReader(['git', 'tag', 't', '92dc429'])).toEqual({ argv: ['git', 'tag', 't', '92dc429'], reach: 'none', ids: ['92dc429'] });
+    expect(gitObjectReader(['git', 'tag', 't', '92dc429'])).toEqual({ argv: ['git', 'tag', 't', '92dc429'], reach: 'none', ids: ['92dc429'], intoSubmodules: false });
     expect(gitObjectReader(['cat', 'notes.txt'])).toBeUndefined();
   });
 });
@@ -68,6 +68,14 @@ describe('readsProtectedObjects', () => {
     expect(readsProtectedObjects(['git', 'show', '92dc429'], store(false, true, true))).toBe(true);
     expect(readsProtectedObjects(['git', 'tag', 't', '92dc429'], store(false, true, true))).toBe(true);
     expect(readsProtectedObjects(['git', 'show', '92dc429'], store(false, true, false))).toBe(false);
+  });
+
+  it('asks for content printed from submodules, whose stores the host does not read, whatever the store holds', () => {
+    for (const command of [['git', 'grep', '--recurse-submodules', 'SALT', 'HEAD'], ['git', 'diff', '--submodule=diff'], ['git', 'log', '-p', '--recurse-sub']]) {
+      expect(readsProtectedObjects(command, store(false, false)), command.join(' ')).toBe(true);
+    }
+    expect(readsProtectedObjects(['git', 'grep', '--no-recurse-submodules', 'SALT', 'HEAD'], store(false, false))).toBe(false);
+    expect(readsProtectedObjects(['git', 'checkout', '--recurse-submodules', 'main'], store(false, false))).toBe(false);
   });
 
   it('judges a store nobody looked at as holding a protected file', () => {

@@ -59,11 +59,21 @@ export function objectIdsOf(argv: readonly string[]): readonly string[] {
   return ids;
 }
 
-/** A git command that can print or reach the object store: its argv, what it prints, and the ids it names. */
+/**
+ * Options that make git print from the stores of submodules too
+ * (`grep --recurse-submodules SALT HEAD`, `diff --submodule=diff`), which
+ * the host does not read: a command printing content with one is judged as
+ * holding a protected file. The host pins `submodule.recurse=false` and
+ * `diff.submodule=short`, so only the command line recurses.
+ */
+const INTO_SUBMODULES: OptionRule = { form: 'git --recurse-submodules/--submodule', long: [{ name: 'recurse-submodules' }, { name: 'submodule' }] };
+
+/** A git command that can print or reach the object store: its argv, what it prints, the ids it names, and whether it prints from submodules. */
 export interface GitObjectReader {
   readonly argv: readonly string[];
   readonly reach: GitObjectReach;
   readonly ids: readonly string[];
+  readonly intoSubmodules: boolean;
 }
 
 /**
@@ -80,7 +90,8 @@ export function gitObjectReader(argv: readonly string[]): GitObjectReader | unde
   const command = argv.slice(at);
   const reach = gitObjectReach(command);
   const ids = objectIdsOf(command);
-  return reach === 'none' && ids.length === 0 ? undefined : { argv: command, reach, ids };
+  if (reach === 'none' && ids.length === 0) return undefined;
+  return { argv: command, reach, ids, intoSubmodules: reach !== 'none' && holdsForm(command.slice(gitSubcommandIndex(command) + 1), INTO_SUBMODULES) };
 }
 
 /**
@@ -109,11 +120,12 @@ export function gitRepositoryFolder(argv: readonly string[], cwd: string): strin
  * command that prints content or names an id; when the store holds objects
  * nothing reaches (a `.env` once added and taken out), a command that reads
  * any object, or one naming an id that may be one of them. Judged as
- * holding when the host did not say (no host, or it could not tell).
+ * holding when the host did not say (no host, or it could not tell), and
+ * when the command prints from submodules' stores too.
  */
 export function readsProtectedObjects(argv: readonly string[], store: ObjectStoreContent | undefined): boolean {
   const reader = gitObjectReader(argv);
   if (reader === undefined) return false;
-  if (store === undefined || store.protectedNames) return true;
+  if (store === undefined || store.protectedNames || reader.intoSubmodules) return true;
   return (reader.reach === 'ids' && store.unreachable) || store.namesUnreachable;
 }
