@@ -20,7 +20,7 @@ describe('gitObjectReach', () => {
     for (const command of ['git status', 'git ls-tree HEAD', 'git ls-files', 'git rev-parse HEAD', 'git add .', 'git commit -m fix', 'git checkout main', 'git stash list', 'git branch -a', 'git', 'git -C sub status']) {
       expect(reach(command), command).toBe('none');
     }
-    for (const command of ['git status -v', 'git add -p', 'git commit --verbose', 'git checkout -p', 'git restore --patch', 'git reset -p', 'git stash -p']) {
+    for (const command of ['git tag -l --format=%(raw)', 'git branch --format=x%(raw:size)', 'git status -v', 'git add -p', 'git commit --verbose', 'git checkout -p', 'git restore --patch', 'git reset -p', 'git stash -p']) {
       expect(reach(command), command).toBe('paths');
     }
   });

@@ -20,9 +20,11 @@ export type GitObjectReach = 'none' | 'paths' | 'ids';
  * read as printing content: the list is what is known to print none.
  */
 const NAMES_ONLY: ReadonlyMap<string, OptionRule> = new Map<string, OptionRule>([
-  ...['init', 'rev-parse', 'ls-files', 'ls-tree', 'rev-list', 'branch', 'tag', 'remote', 'fetch', 'push', 'config', 'rm', 'mv', 'clean', 'switch', 'count-objects', 'gc', 'fsck', 'merge-base', 'var', 'version', 'help'].map(
+  ...['init', 'rev-parse', 'ls-files', 'ls-tree', 'rev-list', 'remote', 'fetch', 'push', 'config', 'rm', 'mv', 'clean', 'switch', 'count-objects', 'gc', 'fsck', 'merge-base', 'var', 'version', 'help'].map(
     (name): [string, OptionRule] => [name, { form: name }],
   ),
+  // A format's `%(raw)` prints the object a ref names whole: a blob, where a tag names one.
+  ...['branch', 'tag'].map((name): [string, OptionRule] => [name, { form: `${name} --format=%(raw)`, check: (args) => args.some((arg) => arg.includes('%(raw')) }]),
   ['status', { form: 'status -v', long: [{ name: 'verbose' }], short: 'v', valued: 'u' }],
   ['add', { form: 'add -p/-i/-e', long: [{ name: 'patch' }, { name: 'interactive' }, { name: 'edit' }], short: 'pie' }],
   ['commit', { form: 'commit -v/-p', long: [{ name: 'verbose' }, { name: 'patch' }, { name: 'interactive' }], short: 'vp', valued: 'cCFmtu' }],
