@@ -59,15 +59,16 @@ export function createObjectStoreReader(isProtected: (absolute: string) => boole
   const kept = new Map<string, { readonly stamp: string; readonly listing: StoreListing | typeof UNKNOWN }>();
   const listingOf = (folder: string): StoreListing | typeof UNKNOWN => {
     let places: RepositoryPlaces | undefined;
+    let stamp: string | undefined;
     try {
       places = findRepository(folder);
+      // Taken before git reads: a change while it reads makes the next stamp differ, and the store is read again.
+      stamp = places === undefined ? undefined : repositoryStamp(places);
     } catch {
       return UNKNOWN;
     }
     if (places === undefined) return NOTHING;
     const key = `${places.gitDir}\0${places.commonDir}`;
-    // Taken before git reads: a change while it reads makes the next stamp differ, and the store is read again.
-    const stamp = repositoryStamp(places);
     const known = kept.get(key);
     if (stamp !== undefined && known?.stamp === stamp) return known.listing;
     const listing = readListing(places, isProtected);
