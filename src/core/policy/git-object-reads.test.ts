@@ -5,7 +5,7 @@ const reach = (command: string): string => gitObjectReach(command.split(' '));
 
 describe('gitObjectReach', () => {
   it('reads content through trees and the index for every subcommand not known to print names only, an alias included', () => {
-    for (const command of ['git log -p', 'git --no-pager log', 'git show', 'git diff', 'git diff --cached', 'git grep SALT HEAD', 'git archive HEAD', 'git format-patch --stdout', 'git blame x', 'git bundle create b --all', 'git fast-export --all', 'git stash show -p', 'git stash show', 'git whatchanged', 'git myalias']) {
+    for (const command of ['git log -p', 'git show', 'git diff', 'git diff --cached', 'git grep SALT HEAD', 'git archive HEAD', 'git format-patch --stdout', 'git blame x', 'git bundle create b --all', 'git fast-export --all', 'git stash show -p', 'git stash show', 'git whatchanged', 'git myalias']) {
       expect(reach(command), command).toBe('paths');
     }
   });
@@ -13,6 +13,15 @@ describe('gitObjectReach', () => {
   it('reads any object for the raw forms', () => {
     for (const command of ['git cat-file -p HEAD', 'git cat-file --batch', 'git unpack-objects', 'git log --batch-all-objects', 'git diff-tree -p HEAD']) {
       expect(reach(command), command).toBe('ids');
+    }
+  });
+
+  it('reads history by names and messages for log and reflog with the options that print only those, content for any other', () => {
+    for (const command of ['git log', 'git --no-pager log', 'git log --oneline -n 5 --all', 'git log -20 --stat --name-status --format=%H%x09%s --author=me', 'git log --grep=fix -i main -- src', 'git reflog', 'git reflog -n 3']) {
+      expect(reach(command), command).toBe('none');
+    }
+    for (const command of ['git log -p', 'git log -u', 'git log --patch', 'git log --pat', 'git log -S SALT --oneline', 'git log -GSALT', 'git log -L 1,5:.env', 'git log --word-diff', 'git log --onel', 'git log -1p', 'git log --cc', 'git reflog -p', 'git log --output=x', 'git log --format=%(raw)']) {
+      expect(reach(command), command).toBe('paths');
     }
   });
 

@@ -25,12 +25,38 @@ const NAMES_ONLY: ReadonlyMap<string, OptionRule> = new Map<string, OptionRule>(
   ),
   // A format's `%(raw)` prints the object a ref names whole: a blob, where a tag names one.
   ...['branch', 'tag'].map((name): [string, OptionRule] => [name, { form: `${name} --format=%(raw)`, check: (args) => args.some((arg) => arg.includes('%(raw')) }]),
+  // History by names and messages (`log --oneline`, `reflog`): any option not known to print only those (`-p`, `-S`, an abbreviation) prints content.
+  ...['log', 'reflog'].map((name): [string, OptionRule] => [name, { form: `${name} -p/-S/-G/-L/…`, check: (args) => args.slice(0, endOfOptions(args)).some((arg) => arg.startsWith('-') && !isNamesOnlyLogOption(arg)) }]),
   ['status', { form: 'status -v', long: [{ name: 'verbose' }], short: 'v', valued: 'u' }],
   ['add', { form: 'add -p/-i/-e', long: [{ name: 'patch' }, { name: 'interactive' }, { name: 'edit' }], short: 'pie' }],
   ['commit', { form: 'commit -v/-p', long: [{ name: 'verbose' }, { name: 'patch' }, { name: 'interactive' }], short: 'vp', valued: 'cCFmtu' }],
   ...['checkout', 'restore', 'reset'].map((name): [string, OptionRule] => [name, { form: `${name} -p`, long: [{ name: 'patch' }], short: 'p', valued: 'bBs' }]),
   ['stash', { form: 'stash show/-p', long: [{ name: 'patch' }], short: 'p', valued: 'm', actions: new Set(['show']) }],
 ]);
+
+/**
+ * `git log` options that print commits by their ids, names, messages and
+ * changed paths, never a line of a file: spelled in full (git takes an
+ * abbreviation, which is read as unknown). The pickaxe (`-S`, `-G`) is not
+ * among them: it says which commits added a string, which reads a secret out
+ * one guess at a time.
+ */
+const NAMES_ONLY_LOG_OPTIONS = new Set([
+  'oneline', 'graph', 'decorate', 'no-decorate', 'all', 'branches', 'tags', 'remotes', 'max-count', 'skip', 'since', 'after', 'until', 'before',
+  'author', 'committer', 'grep', 'all-match', 'invert-grep', 'regexp-ignore-case', 'reverse', 'first-parent', 'no-merges', 'merges', 'abbrev-commit',
+  'no-abbrev-commit', 'date', 'relative-date', 'format', 'pretty', 'stat', 'shortstat', 'numstat', 'name-only', 'name-status', 'summary', 'no-color',
+  'topo-order', 'date-order', 'author-date-order', 'follow', 'walk-reflogs', 'no-walk', 'ancestry-path', 'simplify-by-decoration', 'left-right', 'boundary',
+]);
+
+/** One option of `log` or `reflog` that prints no content: a long one of the list (its value after `=` aside), `-n` with its count, or a count (`-5`). */
+function isNamesOnlyLogOption(arg: string): boolean {
+  if (arg.startsWith('--')) {
+    const equals = arg.indexOf('=');
+    const value = equals === -1 ? '' : arg.slice(equals + 1);
+    return NAMES_ONLY_LOG_OPTIONS.has(arg.slice(2, equals === -1 ? undefined : equals)) && !value.includes('%(raw');
+  }
+  return /^-(?:n?[0-9]+|n|g|i)$/.test(arg);
+}
 
 /** A run of hex digits an argument may name an object by, whole or abbreviated (`92dc429`, `92dc429:notes.txt`, `a1b2..c3d4`). */
 const OBJECT_ID = /(?<![0-9A-Za-z])[0-9a-fA-F]{4,64}(?![0-9A-Za-z])/g;

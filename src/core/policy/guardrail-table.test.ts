@@ -24,8 +24,7 @@ const commands: Row[] = [
   ['exact string', { command: 'git status' }, 'allow'],
   ['exact argv', { command: ['git', 'status'] }, 'allow'],
   ['exact with extra spaces', { command: '  git   status  ' }, 'allow'],
-  // Admitted, and asked about: no host said what the object store these git commands print holds (`git-object-reads.ts`).
-  ['exact argv entry', { command: 'git log --oneline' }, 'ask'],
+  ['exact argv entry', { command: 'git log --oneline' }, 'allow'],
   ['not listed', { command: 'git push' }, 'command_not_allowed'],
   ['empty string', { command: '' }, 'command_not_allowed'],
   ['only spaces', { command: '    ' }, 'command_not_allowed'],
@@ -66,6 +65,7 @@ const commands: Row[] = [
   ['trailing zero-width space', { command: 'git status\u200b' }, 'command_not_allowed'],
   ['NBSP separator', { command: 'git\u00a0status' }, 'command_not_allowed'],
   // Glob admissions.
+  // Admitted, and asked about: no host said what the object store these git commands print holds (`git-object-reads.ts`).
   ['glob admits', { command: 'git diff HEAD~1' }, 'ask'],
   ['glob admits zero rest', { command: 'git diff' }, 'ask'],
   ['glob other subcommand', { command: 'git push origin' }, 'command_not_allowed'],
