@@ -87,6 +87,40 @@ describe('workTreeGitCode', () => {
     expect([...code.configFiles].sort()).toEqual([path.join(repo, 'release.gitconfig'), path.join(repo, 'shared.gitconfig')].sort());
   });
 
+  it('answers again from what it read while no file git reads has changed, and reads again after any of them changes', async () => {
+    const repo = repository();
+    const settled = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 60));
+    writeFileSync(path.join(repo, 'shared.gitconfig'), '[core]\n\tbare = false\n');
+    writeFileSync(path.join(repo, 'release.gitconfig'), '[core]\n\thooksPath = release-hooks\n');
+    config(repo, 'include.path', '../shared.gitconfig');
+    config(repo, 'includeIf.onbranch:release.path', '../release.gitconfig');
+    await settled();
+    expect(workTreeGitCode(repo).hooksFolders).toEqual([]);
+    expect(workTreeGitCode(repo).hooksFolders).toEqual([]);
+    // An included file changed under the kept answer.
+    writeFileSync(path.join(repo, 'shared.gitconfig'), '[core]\n\thooksPath = .githooks\n');
+    expect(workTreeGitCode(repo).hooksFolders).toEqual([path.join(repo, '.githooks')]);
+    await settled();
+    expect(workTreeGitCode(repo).hooksFolders).toEqual([path.join(repo, '.githooks')]);
+    // The branch an include's condition names checked out, and nothing else changed: git reads release.gitconfig too.
+    execFileSync('git', ['checkout', '-q', '-b', 'release'], { cwd: repo });
+    expect(workTreeGitCode(repo).hooksFolders).toEqual([path.join(repo, '.githooks'), path.join(repo, 'release-hooks')]);
+    await settled();
+    expect(workTreeGitCode(repo).hooksFolders).toEqual([path.join(repo, '.githooks'), path.join(repo, 'release-hooks')]);
+    // The user's own configuration, where the environment puts it.
+    const home = folder();
+    writeFileSync(path.join(home, 'gitconfig'), '[include]\n\tpath = ' + path.join(repo, 'user.gitconfig') + '\n');
+    const saved = process.env.GIT_CONFIG_GLOBAL;
+    process.env.GIT_CONFIG_GLOBAL = path.join(home, 'gitconfig');
+    try {
+      expect(workTreeGitCode(repo).configFiles).toContain(path.join(repo, 'user.gitconfig'));
+    } finally {
+      if (saved === undefined) delete process.env.GIT_CONFIG_GLOBAL;
+      else process.env.GIT_CONFIG_GLOBAL = saved;
+    }
+    expect(workTreeGitCode(repo).configFiles).not.toContain(path.join(repo, 'user.gitconfig'));
+  });
+
   it('finds an include past a configuration padded beyond what a listing of every key would hold', () => {
     const repo = repository();
     writeFileSync(path.join(repo, '.git', 'config'), `[core]\n${'\tpadding = x\n'.repeat(200_000)}[include]\n\tpath = ../shared.gitconfig\n`);

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { isInside } from '../fs/fs-jail.js';
 import { withGitConfig } from './build-child-env.js';
+import { gitConfigStamp } from './git-config-stamp.js';
 import { SYSTEM_PATH } from './system-path.js';
 
 /** The keys whose values name a place of the repository's code, as git spells them in its listing (lower case). */
@@ -31,10 +32,25 @@ const CONFIG_PLACE_VARIABLE = /^(?:XDG_CONFIG_HOME|GIT_CONFIG_GLOBAL|GIT_CONFIG_
  * another user owns is one the user's git, told to trust it, runs in all
  * the same. Read at each listing, as the user's git reads it at each run.
  */
-function gitEnv(): Record<string, string> {
-  const places = Object.entries(process.env).filter((entry): entry is [string, string] => CONFIG_PLACE_VARIABLE.test(entry[0]) && entry[1] !== undefined);
-  return withGitConfig({ ...Object.fromEntries(places), PATH: SYSTEM_PATH.join(':'), HOME: homedir(), LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0' }, [['safe.directory', '*']]);
+function gitEnv(places: Readonly<Record<string, string>>): Record<string, string> {
+  return withGitConfig({ ...places, PATH: SYSTEM_PATH.join(':'), HOME: homedir(), LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0' }, [['safe.directory', '*']]);
 }
+
+/** The variables of the gateway's environment that say where the user's git reads its configuration. */
+function configPlaces(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => CONFIG_PLACE_VARIABLE.test(entry[0]) && entry[1] !== undefined));
+}
+
+/**
+ * The last answer for each workspace, with the stamp of the files git read
+ * for it (`gitConfigStamp`): a command asks for these places several times
+ * (its walk, its repositories, its links) and each command again, and each
+ * asking was a git process on the gateway's thread.
+ */
+const kept = new Map<string, { readonly top: string; readonly stamp: string; readonly included: readonly string[]; readonly code: WorkTreeGitCode }>();
+const MAX_KEPT = 16;
+/** How far a file system's change times may trail the clock (a coarse clock tick), in milliseconds. */
+const CHANGE_TIME_SLACK_MS = 20;
 
 /** What of the work tree the user's git runs or reads as its configuration. */
 export interface WorkTreeGitCode {
@@ -63,9 +79,27 @@ export interface WorkTreeGitCode {
  * throws when git does not answer within 2 s or past 1 MiB.
  */
 export function workTreeGitCode(workspace: string): WorkTreeGitCode {
-  const none = { hooksFolders: [], configFiles: [] };
   const top = workTreeTop(workspace);
-  if (top === undefined) return none;
+  if (top === undefined) return { hooksFolders: [], configFiles: [] };
+  const places = configPlaces();
+  const known = kept.get(workspace);
+  if (known !== undefined && known.top === top && gitConfigStamp(top, places, known.included)?.text === known.stamp) return known.code;
+  const startedMs = Date.now();
+  const { included, code } = listWorkTreeGitCode(workspace, top, places);
+  const stamp = gitConfigStamp(top, places, included);
+  kept.delete(workspace);
+  // Kept only when no file it covers changed since git began to read: a change made while git read could be one git
+  // did not see, under a stamp that already holds it.
+  if (stamp !== undefined && stamp.newestChangeMs < startedMs - CHANGE_TIME_SLACK_MS) {
+    if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value as string);
+    kept.set(workspace, { top, stamp: stamp.text, included, code });
+  }
+  return code;
+}
+
+/** What git names now, and every configuration file an include names (those outside the workspace too: each is read). */
+function listWorkTreeGitCode(workspace: string, top: string, places: Readonly<Record<string, string>>): { included: readonly string[]; code: WorkTreeGitCode } {
+  const none = { included: [], code: { hooksFolders: [], configFiles: [] } };
   let text: string;
   try {
     // Only the keys that name a place: a configuration padded to any size answers in a few lines.
@@ -75,7 +109,7 @@ export function workTreeGitCode(workspace: string): WorkTreeGitCode {
       stdio: ['ignore', 'pipe', 'ignore'],
       timeout: GIT_TIMEOUT_MS,
       maxBuffer: 1024 * 1024,
-      env: gitEnv(),
+      env: gitEnv(places),
     });
   } catch (error) {
     // A git that did not answer in time (an include naming a FIFO holds it) or said too much has said nothing: the
@@ -108,7 +142,7 @@ export function workTreeGitCode(workspace: string): WorkTreeGitCode {
     }
   }
   const inWorkspace = (place: string): boolean => isInside(workspace, place);
-  return { hooksFolders: [...hooksFolders].filter(inWorkspace), configFiles: [...configFiles].filter(inWorkspace) };
+  return { included: [...configFiles], code: { hooksFolders: [...hooksFolders].filter(inWorkspace), configFiles: [...configFiles].filter(inWorkspace) } };
 }
 
 /**

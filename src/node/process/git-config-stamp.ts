@@ -1,0 +1,83 @@
+import { lstatSync, readFileSync, statSync, type BigIntStats } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+
+/**
+ * Where a git built for this system reads its system-wide configuration
+ * (Debian's, a `/usr/local` build's), unless the environment names another.
+ */
+const SYSTEM_CONFIG_FILES = ['/etc/gitconfig', '/usr/local/etc/gitconfig'];
+
+/** A stamp, and the latest change time among the files it covers (milliseconds, as `Date.now()`). */
+export interface GitConfigStamp {
+  readonly text: string;
+  readonly newestChangeMs: number;
+}
+
+/**
+ * A stamp of every file git reads to answer what a repository's
+ * configuration names (`workTreeGitCode`): the repository's `config` and
+ * `config.worktree`, its `HEAD` (an `includeIf.onbranch:` follows it), the
+ * system's and the user's files where the environment puts them, and each
+ * file an include names (`included`), each as named and where its links
+ * lead, by inode, size and change times to the nanosecond, with the
+ * environment's own keys. A file written changes its change time, which no
+ * program can set back, so the same stamp is the same answer. Undefined
+ * where the git directory is not the workspace's own folder (a linked
+ * worktree's or a submodule's `.git` file, a `commondir` naming another
+ * folder, a package of a monorepo): there git reads files this does not follow, and is asked each time.
+ */
+export function gitConfigStamp(top: string, environment: Readonly<Record<string, string>>, included: readonly string[]): GitConfigStamp | undefined {
+  const gitDir = path.join(top, '.git');
+  if (lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory() !== true) return undefined;
+  // One naming the folder itself (as toolgate places it) leaves git reading that folder's files; it is stamped with them.
+  if (!namesItself(gitDir)) return undefined;
+  const home = environment.HOME ?? homedir();
+  const xdg = environment.XDG_CONFIG_HOME ?? path.join(home, '.config');
+  const files = [
+    path.join(gitDir, 'config'),
+    path.join(gitDir, 'config.worktree'),
+    path.join(gitDir, 'HEAD'),
+    path.join(gitDir, 'commondir'),
+    ...(environment.GIT_CONFIG_SYSTEM === undefined ? SYSTEM_CONFIG_FILES : [environment.GIT_CONFIG_SYSTEM]),
+    ...(environment.GIT_CONFIG_GLOBAL === undefined ? [path.join(xdg, 'git', 'config'), path.join(home, '.gitconfig')] : [environment.GIT_CONFIG_GLOBAL]),
+    ...included,
+  ];
+  const parts = Object.entries(environment)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, value]) => `${name}=${value}`);
+  let newestChangeNs = 0n;
+  for (const file of files) {
+    const absolute = path.resolve(top, file);
+    // As named (a link swapped) and where it leads (the file git reads).
+    for (const stats of [lstatSync(absolute, { bigint: true, throwIfNoEntry: false }), statOrMissing(absolute)]) {
+      if (stats === undefined) {
+        parts.push(`${file} -`);
+        continue;
+      }
+      parts.push(`${file} ${stats.ino} ${stats.size} ${stats.mtimeNs} ${stats.ctimeNs}`);
+      if (stats.ctimeNs > newestChangeNs) newestChangeNs = stats.ctimeNs;
+    }
+  }
+  return { text: parts.join('\0'), newestChangeMs: Number(newestChangeNs / 1_000_000n) };
+}
+
+/** Whether a git directory's `commondir`, if any, names the directory itself. */
+function namesItself(gitDir: string): boolean {
+  let named: string;
+  try {
+    named = readFileSync(path.join(gitDir, 'commondir'), 'utf8');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+  return path.resolve(gitDir, named.trim()) === gitDir;
+}
+
+/** `stat`, following links; undefined for a file missing, a dangling link or a loop. */
+function statOrMissing(absolute: string): BigIntStats | undefined {
+  try {
+    return statSync(absolute, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
