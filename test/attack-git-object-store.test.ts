@@ -78,6 +78,8 @@ describe('attack: a protected file read from the object store by git', () => {
       ['git', 'cat-file', '--batch-all-objects', '--batch'],
       ['git', 'fast-export', '--all'],
       ['git', 'blame', 'HEAD', '--', 'notes.txt'],
+      // The pickaxe prints no line of a file, but which commits added a string: a secret read out one guess at a time.
+      ['git', 'log', '--oneline', '-S', 'SALT=k3pt'],
     ];
     for (const command of commands) {
       const { text, asked } = await attempt(command);
@@ -88,6 +90,9 @@ describe('attack: a protected file read from the object store by git', () => {
     const listed = await attempt(['git', 'ls-tree', 'HEAD']);
     expect(listed.asked).toBe(false);
     expect(listed.text).toContain(blobOf(listing, '.env'));
+    // So does the history by its messages.
+    const history = await attempt(['git', 'log', '--oneline', '-n', '5']);
+    expect(history.asked).toBe(false);
   }, 180_000);
 
   it('a dangling .env blob, found by fsck: printing it by id, tagging it or printing every object waits for a person', async () => {

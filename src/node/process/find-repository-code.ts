@@ -157,7 +157,8 @@ export function hookLinks(hooks: string): string[] {
   return names.map((name) => path.join(hooks, name)).filter((hook) => lstatSync(hook, { throwIfNoEntry: false })?.isSymbolicLink() === true);
 }
 
-function realpathOrSelf(target: string): string {
+/** Where a path really leads, or the path itself when it does not exist (or cannot be followed). */
+export function realpathOrSelf(target: string): string {
   try {
     return realpathSync.native(target);
   } catch {

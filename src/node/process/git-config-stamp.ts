@@ -1,6 +1,7 @@
-import { lstatSync, readFileSync, statSync, type BigIntStats } from 'node:fs';
+import { lstatSync, statSync, type BigIntStats } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { findRepository } from './object-store-stamp.js';
 
 /**
  * Where a git built for this system reads its system-wide configuration
@@ -29,9 +30,9 @@ export interface GitConfigStamp {
  */
 export function gitConfigStamp(top: string, environment: Readonly<Record<string, string>>, included: readonly string[]): GitConfigStamp | undefined {
   const gitDir = path.join(top, '.git');
-  if (lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory() !== true) return undefined;
-  // One naming the folder itself (as toolgate places it) leaves git reading that folder's files; it is stamped with them.
-  if (!namesItself(gitDir)) return undefined;
+  // A `commondir` naming the folder itself (as toolgate places it) leaves git reading that folder's files; it is stamped with them.
+  const places = findRepository(top);
+  if (places?.gitDir !== gitDir || places.commonDir !== gitDir) return undefined;
   const home = environment.HOME ?? homedir();
   const xdg = environment.XDG_CONFIG_HOME ?? path.join(home, '.config');
   const files = [
@@ -60,17 +61,6 @@ export function gitConfigStamp(top: string, environment: Readonly<Record<string,
     }
   }
   return { text: parts.join('\0'), newestChangeMs: Number(newestChangeNs / 1_000_000n) };
-}
-
-/** Whether a git directory's `commondir`, if any, names the directory itself. */
-function namesItself(gitDir: string): boolean {
-  let named: string;
-  try {
-    named = readFileSync(path.join(gitDir, 'commondir'), 'utf8');
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT';
-  }
-  return path.resolve(gitDir, named.trim()) === gitDir;
 }
 
 /** `stat`, following links; undefined for a file missing, a dangling link or a loop. */

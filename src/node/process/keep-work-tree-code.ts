@@ -1,6 +1,7 @@
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { hostUnavailable } from '../errors/host-denial.js';
+import { realpathOrSelf } from './find-repository-code.js';
 import { fromWorkspace, moveAside } from './move-aside.js';
 import { workTreeGitCode } from './work-tree-git-code.js';
 
@@ -54,7 +55,7 @@ export class UnkeptWorkTreeCodeError extends Error {
  */
 export function keepWorkTreeCode(workspace: string, protectedFiles: ProtectedFiles = () => []): KeptWorkTreeCode {
   const { hooksFolders, configFiles } = workTreeGitCode(workspace);
-  const places = [...new Set([...hooksFolders, ...configFiles].map(realOrSelf)), ...protectedFiles()];
+  const places = [...new Set([...hooksFolders, ...configFiles].map(realpathOrSelf)), ...protectedFiles()];
   return { places, entries: readEntries(places) };
 }
 
@@ -169,12 +170,4 @@ function sameEntry(a: Entry, b: Entry): boolean {
   if (a.kind === 'file' && b.kind === 'file') return a.mode === b.mode && a.bytes.equals(b.bytes);
   if (a.kind === 'link' && b.kind === 'link') return a.target === b.target;
   return a.kind === 'other' && b.kind === 'other';
-}
-
-function realOrSelf(place: string): string {
-  try {
-    return realpathSync.native(place);
-  } catch {
-    return place;
-  }
 }
