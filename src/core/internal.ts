@@ -170,6 +170,7 @@ export { createScriptedTools, type ScriptedAnswer, type ScriptedCall, type Scrip
 
 export { boundText, type BoundedText } from './bounding/bound-text.js';
 export { exceedsJsonTextBytes } from './bounding/exceeds-json-text-bytes.js';
+export { renderedJsonText } from './dispatch/render-content.js';
 export {
   Untrusted,
   instruction,

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { renderContent } from '../core/dispatch/render-content.js';
 import { boundStructuredContent, measuredJsonText, STRUCTURED_CUT_MARK } from './bound-structured-content.js';
 import { jsonLineParts } from './json-line-parts.js';
 
@@ -50,6 +51,23 @@ describe('boundStructuredContent', () => {
     const message = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x' }], structuredContent: bounded } };
     expect(jsonLineParts(message).join('')).toBe(`${JSON.stringify(message)}\n`);
     expect(measuredJsonText({ content: 'never measured' })).toBeUndefined();
+  });
+
+  it('measures a value the pipeline rendered for the model by the text it rendered, without building it again', () => {
+    const value = { content: 'a line of text, "quoted"\n'.repeat(2000) };
+    const rendered = renderContent(value);
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      expect(boundStructuredContent(value, 128 * 1024)).toBe(value);
+      expect(stringify).not.toHaveBeenCalled();
+    } finally {
+      stringify.mockRestore();
+    }
+    expect(measuredJsonText(value)).toBe(rendered);
+    // Past the limit the rendered text still decides, and the cut value is measured as cut.
+    const cut = boundStructuredContent(value, 8 * 1024) as typeof value;
+    expect(cut.content.endsWith(STRUCTURED_CUT_MARK)).toBe(true);
+    expect(measuredJsonText(cut)).toBe(JSON.stringify(cut));
   });
 
   it('never splits a surrogate pair', () => {

@@ -1,4 +1,4 @@
-import { exceedsJsonTextBytes } from '../core/internal.js';
+import { exceedsJsonTextBytes, renderedJsonText } from '../core/internal.js';
 import { clipWhole } from '../core/policy/clip-whole.js';
 
 /** The mark a cut string ends with: the text content beside it carries the result as the pipeline bounded it. */
@@ -61,9 +61,9 @@ export function measuredJsonText(value: object): string | undefined {
   return measured.get(value);
 }
 
-/** The bytes of the value's JSON text as the client receives it. */
+/** The bytes of the value's JSON text as the client receives it: the text the pipeline rendered for the model, when it rendered this very object. */
 function jsonBytes(value: Record<string, unknown>): number {
-  const text = JSON.stringify(value);
+  const text = renderedJsonText(value) ?? JSON.stringify(value);
   measured.set(value, text);
   return Buffer.byteLength(text);
 }

@@ -20,6 +20,22 @@ export function contentOf(state: DispatchState, result: StageResult): string {
   return renderContent(result.value);
 }
 
+/** A value's JSON text at least this long is kept for a server that sends the value too (`renderedJsonText`). */
+const KEPT_FROM = 8 * 1024;
+
+/**
+ * The JSON text `renderContent` wrote for a large object value, kept while
+ * the value lives: a gateway that sends the same value as its structured
+ * result measures and writes that text instead of building it again, which
+ * for a 64 KiB result costs as much as rendering it did.
+ */
+const rendered = new WeakMap<object, string>();
+
+/** The JSON text `renderContent` wrote for `value` (that very object), when it was long enough to keep. */
+export function renderedJsonText(value: object): string | undefined {
+  return rendered.get(value);
+}
+
 /** The text a model would see for a value, before bounding: strings as-is, everything else as JSON. */
 export function renderContent(value: unknown): string {
   switch (typeof value) {
@@ -34,11 +50,14 @@ export function renderContent(value: unknown): string {
       if (Number.isFinite(value)) return String(value);
       break;
   }
+  let text: string;
   try {
-    return JSON.stringify(value) ?? '';
+    text = JSON.stringify(value) ?? '';
   } catch {
     return renderWithBigints(value);
   }
+  if (text.length >= KEPT_FROM && typeof value === 'object' && value !== null) rendered.set(value, text);
+  return text;
 }
 
 /** The slow path, only after a plain stringify threw (a bigint, a cycle). */
