@@ -1,4 +1,4 @@
-import { REDACTED, redactSecretsCounted } from '../policy/redact-secrets.js';
+import { countRedacted, redactSecretsCounted } from '../policy/redact-secrets.js';
 import { projectArguments } from '../receipts/project-arguments.js';
 import { pathFlags, type ResolvedAction, type ResolvedPath, type ResolvedPathFlag } from './resolved-action.js';
 
@@ -70,7 +70,7 @@ export function displayAction(action: ResolvedAction): ActionDisplay {
     let cut = 0;
     const shown = projectArguments(action.mcp.arguments, { maxString: MAX_SHOWN_ARGUMENT, maxEntries: 256, maxDepth: 16, onCut: () => (cut += 1) });
     const text = JSON.stringify(shown, null, 2) ?? 'null';
-    masked += Math.max(0, countMarkers(text) - countMarkers(safeJson(action.mcp.arguments)));
+    masked += Math.max(0, countRedacted(text) - countRedacted(safeJson(action.mcp.arguments)));
     const tool = action.mcp.tool;
     display.mcp = Object.freeze({ server: mask(action.mcp.server), ...(tool === undefined ? {} : { tool: mask(tool) }), arguments: text, ...(cut === 0 ? {} : { cut }) });
   }
@@ -164,12 +164,6 @@ export function showUnprintable(text: string, keepTabs = false): string {
 
 function codePoint(character: string): string {
   return (character.codePointAt(0) ?? 0).toString(16).padStart(4, '0');
-}
-
-function countMarkers(text: string): number {
-  let count = 0;
-  for (let index = text.indexOf(REDACTED); index !== -1; index = text.indexOf(REDACTED, index + REDACTED.length)) count += 1;
-  return count;
 }
 
 function safeJson(value: unknown): string {

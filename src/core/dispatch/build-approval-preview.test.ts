@@ -5,7 +5,7 @@ import { buildApprovalPreview } from './build-approval-preview.js';
 
 const summaryOf = (args: unknown, reuse: boolean): string | undefined => {
   const value = projectArguments(args);
-  return buildApprovalPreview('os', undefined, args, reuse ? { value, json: JSON.stringify(value) } : undefined).preview.summary;
+  return buildApprovalPreview('os', undefined, args, reuse ? value : undefined).preview.summary;
 };
 const AWS_KEY = `AKIA${'Q'.repeat(16)}`;
 

@@ -1,12 +1,13 @@
 import type { ToolCallView, ToolRisk } from '../tools/tool-types.js';
 import { ToolCancelledError, ToolDeniedByUserError, ToolPolicyError, type ToolArgsInvalidError } from '../errors/tool-errors.js';
 import type { ApprovalReasons, ToolApprovalDecision, ToolApprovalRequest } from '../policy/approval-types.js';
-import { REDACTED, redactSecretsCounted } from '../policy/redact-secrets.js';
+import { redactSecretsCounted } from '../policy/redact-secrets.js';
 import { redactedLine } from '../policy/redacted-line.js';
 import type { ResolvedAction } from '../action/resolved-action.js';
 import type { PolicyDecision } from '../policy/policy-types.js';
 import { buildApprovalPreview } from './build-approval-preview.js';
 import { ensureDigests } from './ensure-digests.js';
+import { countRedactedMarks } from '../receipts/project-arguments.js';
 import { projectedArguments } from './projected-arguments.js';
 import { eventBase, type ResolvedDispatchState } from './dispatch-state.js';
 
@@ -100,8 +101,7 @@ export async function requestApproval(state: ResolvedDispatchState): Promise<App
 function approvalRequest(state: ResolvedDispatchState, actionDigest: string): ToolApprovalRequest {
   const tool = state.tool;
   const toolInput = projectedArguments(state);
-  const toolInputJson = jsonOf(toolInput);
-  const { preview, target } = buildApprovalPreview(tool.actionClass, state.action, state.effectiveArgs, toolInputJson === undefined ? undefined : { value: toolInput, json: toolInputJson });
+  const { preview, target } = buildApprovalPreview(tool.actionClass, state.action, state.effectiveArgs, toolInput);
   const presented = presentedView(state);
   const decision = state.decision ?? { kind: 'allow' as const, matched: [] };
   const why = state.askedBy ?? 'governed';
@@ -114,7 +114,7 @@ function approvalRequest(state: ResolvedDispatchState, actionDigest: string): To
     action: tool.actionClass,
     preview,
     target,
-    masked: Math.max(target?.masked ?? 0, countMarkers(toolInputJson ?? ''), presented.masked),
+    masked: Math.max(target?.masked ?? 0, countRedactedMarks(toolInput), presented.masked),
     resolved: state.action,
     actionDigest,
     arguments: toolInput,
@@ -182,21 +182,6 @@ function approvalReasons(decision: PolicyDecision, why: ToolApprovalRequest['why
   return Object.freeze({ reason, rules: Object.freeze(asking.length > 0 ? asking : decision.matched), protectedPath, ...(reason === 'risk' ? { risk } : {}) });
 }
 
-/** A projection's JSON text: the summary line and the count of masked values both read it. */
-function jsonOf(projection: unknown): string | undefined {
-  try {
-    return JSON.stringify(projection);
-  } catch {
-    return undefined;
-  }
-}
-
-/** `[redacted]` markers a projection's text holds. */
-function countMarkers(text: string): number {
-  let count = 0;
-  for (let at = text.indexOf(REDACTED); at !== -1; at = text.indexOf(REDACTED, at + REDACTED.length)) count += 1;
-  return count;
-}
 
 function emitResolved(state: ResolvedDispatchState, decision: Parameters<typeof state.snapshot.bus.emit<'approval-resolved'>>[1]['decision'], actionDigest: string): void {
   const bus = state.snapshot.bus;

@@ -1,9 +1,16 @@
 import { credentialSpans } from './credential-spans.js';
 import { privateKeySpans } from './private-key-spans.js';
-import { maskSpans, pathSafeEnd, type RedactedText, type SecretSpan } from './secret-token.js';
+import { maskSpans, pathSafeEnd, REDACTED, type RedactedText, type SecretSpan } from './secret-token.js';
 import { userinfoSpans } from './userinfo-spans.js';
 
 export { REDACTED, type RedactedText } from './secret-token.js';
+
+/** How many `[redacted]` marks a text holds. */
+export function countRedacted(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf(REDACTED); at !== -1; at = text.indexOf(REDACTED, at + REDACTED.length)) count += 1;
+  return count;
+}
 
 /**
  * Scrub secrets from text a person reads (approval previews, event

@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createToolRegistry, defineTool, type ToolApprovalRequest, type ToolPolicy } from '../index.js';
-import { projectArguments } from './project-arguments.js';
+import { countRedacted } from '../policy/redact-secrets.js';
+import { clipProjection, countRedactedMarks, DEFAULT_PROJECTION_LIMITS, projectArguments, type ProjectionLimits } from './project-arguments.js';
 
 describe('projectArguments', () => {
   it('shows a member named __proto__ as a member, never as the prototype', () => {
@@ -116,5 +118,56 @@ describe('projectArguments', () => {
     );
     expect(outcome.ok).toBe(false);
     expect(JSON.stringify(seen[0]?.arguments)).toBe('{"id":7,"__proto__":{"role":"admin"}}');
+  });
+});
+
+/** Strings that matter to a cut: short and long, secrets, credential names, and text that reads like a cut's own marks. */
+const word = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom('… [5 more characters]', '[3 more items]', '[2 more keys]', '[redacted]', '[nested]', '…', '__proto__', 'password', 'apiKey', `AKIA${'Q'.repeat(16)}`, 'ghp_' + 'a'.repeat(36)),
+  fc.tuple(fc.constantFrom('x', 'é', '😀', '"'), fc.integer({ min: 100, max: 700 }), fc.constantFrom('', ' … [9 more characters]', ` AKIA${'Q'.repeat(16)}`)).map(([unit, count, tail]) => unit.repeat(count) + tail),
+);
+const { node: argumentsValue } = fc.letrec((tie) => ({
+  node: fc.oneof({ maxDepth: 6, depthSize: 'small' }, word, fc.integer(), fc.boolean(), fc.constant(null), tie('list'), tie('record')),
+  list: fc.oneof(fc.array(tie('node'), { maxLength: 6 }), fc.array(fc.integer(), { minLength: 15, maxLength: 80 }), fc.array(word, { minLength: 60, maxLength: 70 })),
+  record: fc.oneof(fc.dictionary(word, tie('node'), { maxKeys: 6 }), fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { minKeys: 15, maxKeys: 70 })),
+}));
+const limits = fc.record({ maxString: fc.integer({ min: 0, max: 512 }), maxDepth: fc.integer({ min: 0, max: 8 }), maxEntries: fc.integer({ min: 0, max: 64 }) });
+
+describe('clipProjection', () => {
+  it('cuts a projection to tighter limits exactly as projecting the value with them does, or says it cannot', () => {
+    fc.assert(
+      fc.property(fc.dictionary(word, argumentsValue, { maxKeys: 8 }), limits, (args, to: ProjectionLimits) => {
+        const clipped = clipProjection(projectArguments(args), DEFAULT_PROJECTION_LIMITS, to);
+        if (clipped !== undefined) expect(JSON.stringify(clipped.value)).toBe(JSON.stringify(projectArguments(args, to)));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('cuts long strings, long lists and deep levels, and leaves a member named … to a projection of its own', () => {
+    const args = { note: 'n'.repeat(600), list: Array.from({ length: 70 }, (_, index) => index), deep: { a: { b: { c: 1 } } }, many: Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`k${index}`, index])) };
+    const to = { maxString: 120, maxDepth: 3, maxEntries: 16 };
+    const clipped = clipProjection(projectArguments(args), DEFAULT_PROJECTION_LIMITS, to) as { value: Record<string, unknown> };
+    expect(clipped.value).toEqual(projectArguments(args, to));
+    expect(clipped.value.note).toBe(`${'n'.repeat(120)}… [480 more characters]`);
+    expect((clipped.value.list as unknown[]).at(-1)).toBe('[54 more items]');
+    expect(clipped.value.deep).toEqual({ a: { b: '[nested]' } });
+    expect(clipProjection(projectArguments({ '…': 1 }), DEFAULT_PROJECTION_LIMITS, to)).toBeUndefined();
+    // 70 keys: the projection itself ends on a member named …, which says how many it left out.
+    expect(clipProjection(projectArguments(Object.fromEntries(Array.from({ length: 70 }, (_, index) => [`k${index}`, index]))), DEFAULT_PROJECTION_LIMITS, to)).toBeUndefined();
+  });
+});
+
+describe('countRedactedMarks', () => {
+  it('counts the marks the projection’s JSON text holds', () => {
+    fc.assert(
+      fc.property(fc.dictionary(word, argumentsValue, { maxKeys: 8 }), (args) => {
+        const projection = projectArguments(args);
+        expect(countRedactedMarks(projection)).toBe(countRedacted(JSON.stringify(projection)));
+      }),
+      { numRuns: 300 },
+    );
+    expect(countRedactedMarks(projectArguments({ password: 'hunter2hunter2', [`AKIA${'Q'.repeat(16)}`]: [`key AKIA${'Q'.repeat(16)}`] }))).toBe(3);
   });
 });

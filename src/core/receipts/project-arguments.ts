@@ -1,12 +1,18 @@
 import { namesCredential, redactNamedValue } from '../policy/credential-spans.js';
-import { redactSecrets } from '../policy/redact-secrets.js';
+import { countRedacted, redactSecrets } from '../policy/redact-secrets.js';
 import { maskBeforeCode } from '../policy/secret-token.js';
 
-export interface ProjectArgumentsOptions {
-  /** Longest string shown, after redaction. */
-  readonly maxString?: number;
-  readonly maxDepth?: number;
-  readonly maxEntries?: number;
+/** How much a projection shows: the longest string (after redaction), the deepest level, the most entries of a list or an object. */
+export interface ProjectionLimits {
+  readonly maxString: number;
+  readonly maxDepth: number;
+  readonly maxEntries: number;
+}
+
+/** The limits of the call's projection, which approvals, receipts and the journal show. */
+export const DEFAULT_PROJECTION_LIMITS: ProjectionLimits = Object.freeze({ maxString: 512, maxDepth: 8, maxEntries: 64 });
+
+export interface ProjectArgumentsOptions extends Partial<ProjectionLimits> {
   /**
    * Top-level keys whose values are secret-tainted: shown as `[redacted]`.
    * Credential-named keys (`password`, `token`, `Authorization`, `Cookie`,
@@ -54,15 +60,15 @@ function memberName(key: string): MemberName {
  * place it occurs; binary is replaced by its size.
  */
 export function projectArguments(value: unknown, options: ProjectArgumentsOptions = {}): unknown {
-  const maxString = options.maxString ?? 512;
-  const maxDepth = options.maxDepth ?? 8;
-  const maxEntries = options.maxEntries ?? 64;
+  const maxString = options.maxString ?? DEFAULT_PROJECTION_LIMITS.maxString;
+  const maxDepth = options.maxDepth ?? DEFAULT_PROJECTION_LIMITS.maxDepth;
+  const maxEntries = options.maxEntries ?? DEFAULT_PROJECTION_LIMITS.maxEntries;
   const ancestors = new Set<object>();
   const cut = options.onCut ?? ignoreCut;
   const clip = (clean: string): string => {
     if (clean.length <= maxString) return clean;
     cut();
-    return `${clean.slice(0, maxString)}… [${clean.length - maxString} more characters]`;
+    return clipped(clean, maxString, clean.length);
   };
 
   /** `key` names the member `node` is the value of (`credential` when the name says so), `top` when that member is a top-level argument. */
@@ -89,7 +95,7 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
         const items = node.slice(0, maxEntries).map((item) => visit(item, depth + 1, undefined, false, false));
         if (node.length > maxEntries) {
           cut();
-          items.push(`[${node.length - maxEntries} more items]`);
+          items.push(moreItems(node.length - maxEntries));
         }
         return items;
       }
@@ -104,12 +110,11 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
         // An own member, whatever its name: `result['__proto__'] = …` would set the prototype and drop a
         // model-chosen `__proto__` argument from what the approver, the receipt and the journal show.
         // Every other name is a plain assignment, which defines the same own, enumerable, writable member.
-        if (name === '__proto__') Object.defineProperty(result, name, { value: projected, enumerable: true, writable: true, configurable: true });
-        else result[name] = projected;
+        setMember(result, name, projected);
       }
       if (keys.length > maxEntries) {
         cut();
-        result['…'] = `[${keys.length - maxEntries} more keys]`;
+        result[MORE_KEYS_MEMBER] = moreKeys(keys.length - maxEntries);
       }
       return result;
     } finally {
@@ -123,6 +128,93 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
 
 /** Receipts and events do not count what they cut. */
 function ignoreCut(): void {}
+
+/** The member an object cut short ends with, saying how many keys were left out. */
+const MORE_KEYS_MEMBER = '…';
+const moreItems = (count: number): string => `[${count} more items]`;
+const moreKeys = (count: number): string => `[${count} more keys]`;
+const MORE_ITEMS = /^\[(\d+) more items\]$/;
+const MORE_CHARACTERS = /… \[(\d+) more characters\]$/;
+
+/** The first `keep` characters of a redacted string `length` characters long, and how many were left out. */
+function clipped(clean: string, keep: number, length: number): string {
+  return `${clean.slice(0, keep)}… [${length - keep} more characters]`;
+}
+
+/**
+ * An own member, whatever its name: `result['__proto__'] = …` would set the prototype and drop a
+ * model-chosen `__proto__` argument from what the approver, the receipt and the journal show.
+ * Every other name is a plain assignment, which defines the same own, enumerable, writable member.
+ */
+function setMember(result: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__') Object.defineProperty(result, name, { value, enumerable: true, writable: true, configurable: true });
+  else result[name] = value;
+}
+
+/** Where a projection cannot say what tighter limits would show. */
+class Undecidable extends Error {}
+
+/**
+ * A projection made with `from`'s limits, cut to tighter ones (`to`, none
+ * above `from`'s): what `projectArguments` with `to` makes of the same
+ * value, without walking or redacting the value again. Redaction does not
+ * depend on the limits, and every cut says how much it left out: a string
+ * longer than `from.maxString` is one cut (its marker gives its length), a
+ * list one entry past `from.maxEntries` is one cut (its last entry gives
+ * its length). Undefined for a projection that holds a member named `…`,
+ * where a cut object and the value's own member read alike: the caller
+ * projects the value itself.
+ */
+export function clipProjection(projection: unknown, from: ProjectionLimits, to: ProjectionLimits): { readonly value: unknown } | undefined {
+  const lengthOf = (text: string): number => {
+    if (text.length <= from.maxString) return text.length;
+    const marker = MORE_CHARACTERS.exec(text);
+    if (marker === null) throw new Undecidable();
+    return from.maxString + Number(marker[1]);
+  };
+  const visit = (node: unknown, depth: number): unknown => {
+    if (typeof node === 'string') {
+      const length = lengthOf(node);
+      return length <= to.maxString ? node : clipped(node, to.maxString, length);
+    }
+    if (typeof node !== 'object' || node === null) return node;
+    if (depth >= to.maxDepth) return '[nested]';
+    if (Array.isArray(node)) {
+      const cutAt = node.length > from.maxEntries ? MORE_ITEMS.exec(String(node[from.maxEntries])) : undefined;
+      if (cutAt === null) throw new Undecidable();
+      const length = cutAt === undefined ? node.length : from.maxEntries + Number(cutAt[1]);
+      const items = (node as unknown[]).slice(0, Math.min(length, to.maxEntries)).map((item) => visit(item, depth + 1));
+      if (length > to.maxEntries) items.push(moreItems(length - to.maxEntries));
+      return items;
+    }
+    if (Object.hasOwn(node, MORE_KEYS_MEMBER)) throw new Undecidable();
+    const keys = Object.keys(node);
+    const result: Record<string, unknown> = {};
+    const shown = Math.min(keys.length, to.maxEntries);
+    for (let index = 0; index < shown; index += 1) {
+      const key = keys[index] as string;
+      setMember(result, key, visit((node as Record<string, unknown>)[key], depth + 1));
+    }
+    if (keys.length > to.maxEntries) result[MORE_KEYS_MEMBER] = moreKeys(keys.length - to.maxEntries);
+    return result;
+  };
+  try {
+    return { value: visit(projection, 0) };
+  } catch (error) {
+    if (error instanceof Undecidable) return undefined;
+    throw error;
+  }
+}
+
+/** How many `[redacted]` marks a projection shows, in its strings and its member names: as many as its JSON text holds. */
+export function countRedactedMarks(projection: unknown): number {
+  if (typeof projection === 'string') return countRedacted(projection);
+  if (typeof projection !== 'object' || projection === null) return 0;
+  let count = 0;
+  if (Array.isArray(projection)) for (const item of projection as unknown[]) count += countRedactedMarks(item);
+  else for (const key of Object.keys(projection)) count += countRedacted(key) + countRedactedMarks((projection as Record<string, unknown>)[key]);
+  return count;
+}
 
 /** Two keys that redact alike (two tokens used as keys) must both stay visible: the later one is numbered. */
 function distinctKey(result: object, key: string): string {
