@@ -214,6 +214,27 @@ describe('host.resolve: real paths and flags', () => {
   });
 });
 
+describe('host.resolve: a folder holding what a protected link leads to', () => {
+  it('protects a write of that folder, under its name or through a link to it, and leaves a read of it and other folders open', async () => {
+    await mkdir(path.join(workspace, 'config'));
+    await writeFile(path.join(workspace, 'config', 'dev.secrets'), 'TOKEN=2\n');
+    await rm(path.join(workspace, '.env'));
+    await symlink('config/dev.secrets', path.join(workspace, '.env'));
+    await mkdir(path.join(workspace, 'other'));
+    await symlink('config', path.join(workspace, 'cfg'));
+    const linked = makeHost();
+    try {
+      const write = (requested: string): ResolvedPath | undefined => linked.resolve({ tool: 'move_file', access: 'write', paths: [requested] }).files[0];
+      expect(write('config')?.protected).toBe(true);
+      expect(write('cfg')?.protected).toBe(true);
+      expect(write('other')?.protected).toBe(false);
+      expect(resolveOne('config', linked).protected).toBe(false);
+    } finally {
+      await linked.close();
+    }
+  });
+});
+
 describe("host.resolve: what a git command's repository holds", () => {
   it('answers for the repository asked, and only when asked', () => {
     execFileSync('git', ['init', '-q'], { cwd: workspace });

@@ -40,22 +40,23 @@ export interface CreateResolveTargetOptions {
 export function createResolveTarget(options: CreateResolveTargetOptions): (request: ResolveTargetRequest, signal?: AbortSignal) => ResolvedTarget {
   const { jail, systemPath, holdsProtected, objectStore } = options;
   return (request) => {
-    const files = resolvePaths(jail, request.paths, request.tool, false);
     // A folder moved or removed carries what a protected name links to off under another name, or puts another in its stead.
-    const holding = (file: ResolvedPath): ResolvedPath => (file.protected || holdsProtected?.(path.resolve(jail.workspace, file.real)) !== true ? file : { ...file, protected: true });
-    const answer: { -readonly [K in keyof ResolvedTarget]: ResolvedTarget[K] } = { files: request.access === 'write' && holdsProtected !== undefined ? files.map(holding) : files };
+    const answer: { -readonly [K in keyof ResolvedTarget]: ResolvedTarget[K] } = { files: resolvePaths(jail, request.paths, request.tool, false, request.access === 'write' ? holdsProtected : undefined) };
     const executable = request.program === undefined ? undefined : findExecutable(request.program, systemPath, jail.workspace);
     if (executable !== undefined) answer.executable = executable;
-    if (request.arguments !== undefined) answer.arguments = resolvePaths(jail, request.arguments, request.tool, true);
+    if (request.arguments !== undefined) answer.arguments = resolvePaths(jail, request.arguments, request.tool, true, undefined);
     if (request.repository !== undefined && objectStore !== undefined) answer.objectStore = objectStore(path.resolve(jail.workspace, request.repository), request.objectIds ?? []);
     return answer;
   };
 }
 
-/** Each path of a list as it really is, in order (a loop: this runs on every governed call). */
-function resolvePaths(jail: FsJail, paths: readonly string[], tool: string, asSpelled: boolean): ResolvedPath[] {
+/**
+ * Each path of a list as it really is, in order (a loop: this runs on every governed call). `holds` says whether a
+ * real path is a folder holding a place a protected name links to: one such path is protected too (a write there moves it).
+ */
+function resolvePaths(jail: FsJail, paths: readonly string[], tool: string, asSpelled: boolean, holds: ((absolute: string) => boolean) | undefined): ResolvedPath[] {
   const resolved: ResolvedPath[] = [];
-  for (const requested of paths) resolved.push(resolvePath(jail, requested, tool, asSpelled));
+  for (const requested of paths) resolved.push(resolvePath(jail, requested, tool, asSpelled, holds));
   return resolved;
 }
 
@@ -65,7 +66,7 @@ function resolvePaths(jail: FsJail, paths: readonly string[], tool: string, asSp
  * `..` is walked as spelled (`asSpelled`), wherever its folded spelling
  * points: the program hands it to the kernel unfolded.
  */
-function resolvePath(jail: FsJail, requested: string, tool: string, asSpelled: boolean): ResolvedPath {
+function resolvePath(jail: FsJail, requested: string, tool: string, asSpelled: boolean, holds: ((absolute: string) => boolean) | undefined): ResolvedPath {
   if (typeof requested !== 'string' || !isUsablePath(requested)) throw hostDenial(tool, 'invalid_path');
   const lexical = resolveInWorkspace(jail.workspace, requested);
   const shown = jail.display(lexical);
@@ -73,25 +74,26 @@ function resolvePath(jail: FsJail, requested: string, tool: string, asSpelled: b
   refuseReserved(spelled, tool);
   const spelledWalk = asSpelled && requested.split(/[\\/]/).includes('..');
   if (!spelledWalk && !isInside(jail.root, lexical)) {
-    return { requested, path: shown, real: shown, protected: spelled !== 'open', linkTraversal: false, outside: !isInside(jail.workspace, lexical), created: false, hardLinked: false };
+    return { requested, path: shown, real: shown, protected: spelled !== 'open' || holds?.(lexical) === true, linkTraversal: false, outside: !isInside(jail.workspace, lexical), created: false, hardLinked: false };
   }
   const walk = walkRealPath(jail.workspace, spelledWalk ? (path.isAbsolute(requested) ? requested : `${jail.workspace}${path.sep}${requested}`) : lexical, tool);
   // The real path is classified only where a link moved it: the same string is never classified twice.
   const found = walk.absolute === lexical ? spelled : jail.classify(walk.absolute);
   refuseReserved(found, tool);
-  return {
+  const resolved: { -readonly [K in keyof ResolvedPath]: ResolvedPath[K] } = {
     requested,
     path: shown,
     real: walk.absolute === lexical ? shown : jail.display(walk.absolute),
-    protected: spelled !== 'open' || found !== 'open',
+    protected: spelled !== 'open' || found !== 'open' || holds?.(walk.absolute) === true,
     linkTraversal: walk.linkTraversal,
     outside: !isInside(jail.workspace, walk.absolute),
     created: walk.missing.length > 0,
     hardLinked: walk.missing.length === 0 && !walk.stats.isDirectory() && walk.stats.nlink > 1,
     identity: walk.identity,
-    // A command's argument may be the code it runs (`sh run.sh`): what the file holds is part of what was judged.
-    ...(asSpelled && walk.missing.length === 0 && walk.stats.isFile() ? { contentStamp: contentStampOf(walk.stats) } : {}),
   };
+  // A command's argument may be the code it runs (`sh run.sh`): what the file holds is part of what was judged.
+  if (asSpelled && walk.missing.length === 0 && walk.stats.isFile()) resolved.contentStamp = contentStampOf(walk.stats);
+  return resolved;
 }
 
 /**
