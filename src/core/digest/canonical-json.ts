@@ -1,3 +1,5 @@
+import { memoizeByName } from '../names/memoize-by-name.js';
+
 /**
  * RFC 8785 (JCS) canonical JSON: object keys sorted by UTF-16 code units,
  * numbers in ECMAScript shortest form (which is what `JSON.stringify`
@@ -43,7 +45,7 @@ export function canonicalJson(value: unknown): string {
       for (const key of sortedKeys(node)) {
         const encoded = encode((node as Record<string, unknown>)[key]);
         if (encoded === undefined) continue;
-        text += `${first ? '' : ','}${quote(key)}:${encoded}`;
+        text += `${first ? '' : ','}${quoteName(key)}:${encoded}`;
         first = false;
       }
       text += '}';
@@ -84,3 +86,6 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 function quote(text: string): string {
   return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
+
+/** A member name as a JSON string literal: the names of a tool's arguments recur, so each is quoted once. */
+const quoteName = memoizeByName(quote);

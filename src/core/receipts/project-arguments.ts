@@ -1,6 +1,7 @@
 import { namesCredential, redactNamedValue } from '../policy/credential-spans.js';
 import { countRedacted, redactSecrets } from '../policy/redact-secrets.js';
 import { maskBeforeCode } from '../policy/secret-token.js';
+import { memoizeByName } from '../names/memoize-by-name.js';
 
 /** How much a projection shows: the longest string (after redaction), the deepest level, the most entries of a list or an object. */
 export interface ProjectionLimits {
@@ -30,25 +31,11 @@ interface MemberName {
 }
 
 /**
- * Member names recur from call to call (a tool's arguments have the same
- * keys each time), so what each says is kept, for names short enough to be
- * a schema's. Redaction and the credential test are pure functions of the
- * name: a kept answer is the one a fresh scan would give.
+ * What a member's name says is a pure function of the name, and names recur
+ * from call to call (a tool's arguments have the same keys each time): kept,
+ * a kept answer is the one a fresh scan would give.
  */
-const MEMBER_NAMES = new Map<string, MemberName>();
-const MAX_KEPT_NAME = 128;
-const MAX_KEPT_NAMES = 4096;
-
-function memberName(key: string): MemberName {
-  const kept = MEMBER_NAMES.get(key);
-  if (kept !== undefined) return kept;
-  const name = { shown: redactSecrets(key), credential: namesCredential(key) };
-  if (key.length <= MAX_KEPT_NAME) {
-    if (MEMBER_NAMES.size >= MAX_KEPT_NAMES) MEMBER_NAMES.clear();
-    MEMBER_NAMES.set(key, name);
-  }
-  return name;
-}
+const memberName = memoizeByName((key): MemberName => ({ shown: redactSecrets(key), credential: namesCredential(key) }));
 
 /**
  * The display projection of arguments for events, receipts and previews.
