@@ -1,5 +1,4 @@
 import { projectArguments } from '../receipts/project-arguments.js';
-import { deepFreeze } from '../tools/deep-freeze.js';
 import type { DispatchState } from './dispatch-state.js';
 
 /** The caller's secret-tainted argument keys, as a set. */
@@ -18,7 +17,7 @@ export function secretKeySet(state: DispatchState): ReadonlySet<string> | undefi
  */
 export function projectedArguments(state: DispatchState): unknown {
   if (state.projectedArgs === undefined) {
-    state.projectedArgs = deepFreeze(projectArguments(state.effectiveArgs, { secretKeys: secretKeySet(state) }));
+    state.projectedArgs = projectArguments(state.effectiveArgs, { secretKeys: secretKeySet(state), freeze: true });
   }
   return state.projectedArgs;
 }

@@ -134,6 +134,19 @@ const { node: argumentsValue } = fc.letrec((tie) => ({
 }));
 const limits = fc.record({ maxString: fc.integer({ min: 0, max: 512 }), maxDepth: fc.integer({ min: 0, max: 8 }), maxEntries: fc.integer({ min: 0, max: 64 }) });
 
+describe('projectArguments with freeze', () => {
+  it('freezes every object and list it builds, at every depth, and nothing without it', () => {
+    const args = { note: 'n', list: [{ deep: [1, { token: 'hunter2hunter2' }] }], more: { a: { b: {} } } };
+    const containers = (value: unknown): unknown[] =>
+      typeof value === 'object' && value !== null ? [value, ...Object.values(value).flatMap(containers)] : [];
+    const frozen = containers(projectArguments(args, { freeze: true }));
+    expect(frozen).toHaveLength(8);
+    for (const value of frozen) expect(Object.isFrozen(value)).toBe(true);
+    for (const value of containers(projectArguments(args))) expect(Object.isFrozen(value)).toBe(false);
+    expect(projectArguments(args, { freeze: true })).toEqual(projectArguments(args));
+  });
+});
+
 describe('clipProjection', () => {
   it('cuts a projection to tighter limits exactly as projecting the value with them does, or says it cannot', () => {
     fc.assert(

@@ -22,6 +22,8 @@ export interface ProjectArgumentsOptions extends Partial<ProjectionLimits> {
   readonly secretKeys?: ReadonlySet<string> | undefined;
   /** Told of each value the projection cuts short: a string clipped, a list or an object with entries left out, a level not shown. */
   readonly onCut?: () => void;
+  /** Freeze every object and list of the projection as it is built, so that none who is shown it can change it. */
+  readonly freeze?: boolean;
 }
 
 /** What a member's name says for every value under it: the name as shown, and whether it names a credential. */
@@ -50,7 +52,9 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
   const maxString = options.maxString ?? DEFAULT_PROJECTION_LIMITS.maxString;
   const maxDepth = options.maxDepth ?? DEFAULT_PROJECTION_LIMITS.maxDepth;
   const maxEntries = options.maxEntries ?? DEFAULT_PROJECTION_LIMITS.maxEntries;
-  const ancestors = new Set<object>();
+  // The objects above the one visited: a list as deep as the projection goes, which `includes` searches faster than a set is kept.
+  const ancestors: object[] = [];
+  const done = options.freeze === true ? Object.freeze : (value: object): object => value;
   const cut = options.onCut ?? ignoreCut;
   const clip = (clean: string): string => {
     if (clean.length <= maxString) return clean;
@@ -71,12 +75,12 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
     if (typeof node !== 'object' || node === null) return node;
     if (ArrayBuffer.isView(node)) return `[binary ${node.byteLength} bytes]`;
     if (node instanceof ArrayBuffer) return `[binary ${node.byteLength} bytes]`;
-    if (ancestors.has(node)) return '[cyclic]';
+    if (ancestors.includes(node)) return '[cyclic]';
     if (depth >= maxDepth) {
       cut();
       return '[nested]';
     }
-    ancestors.add(node);
+    ancestors.push(node);
     try {
       if (Array.isArray(node)) {
         const items = node.slice(0, maxEntries).map((item) => visit(item, depth + 1, undefined, false, false));
@@ -84,7 +88,7 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
           cut();
           items.push(moreItems(node.length - maxEntries));
         }
-        return items;
+        return done(items);
       }
       const result: Record<string, unknown> = {};
       const keys = Object.keys(node);
@@ -93,20 +97,16 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
         const entryKey = keys[index] as string;
         const member = memberName(entryKey);
         const name = distinctKey(result, member.shown);
-        const projected = visit((node as Record<string, unknown>)[entryKey], depth + 1, entryKey, member.credential, depth === 0);
-        // An own member, whatever its name: `result['__proto__'] = …` would set the prototype and drop a
-        // model-chosen `__proto__` argument from what the approver, the receipt and the journal show.
-        // Every other name is a plain assignment, which defines the same own, enumerable, writable member.
-        setMember(result, name, projected);
+        setMember(result, name, visit((node as Record<string, unknown>)[entryKey], depth + 1, entryKey, member.credential, depth === 0));
       }
       if (keys.length > maxEntries) {
         cut();
         result[MORE_KEYS_MEMBER] = moreKeys(keys.length - maxEntries);
       }
-      return result;
+      return done(result);
     } finally {
       // Removing on exit is what tells an ancestor cycle from a shared sibling.
-      ancestors.delete(node);
+      ancestors.pop();
     }
   };
 
