@@ -169,7 +169,7 @@ export { createReplayHost, type ReplayHostOptions, type ReplaySession, type Repl
 export { createScriptedTools, type ScriptedAnswer, type ScriptedCall, type ScriptedTools, type ToolScript } from './journal/create-scripted-tools.js';
 
 export { boundText, type BoundedText } from './bounding/bound-text.js';
-export { exceedsJsonTextBytes } from './bounding/exceeds-json-text-bytes.js';
+export { exceedsJsonTextBytes, jsonTextBytesWithin } from './bounding/exceeds-json-text-bytes.js';
 export { renderedJsonText } from './dispatch/render-content.js';
 export {
   Untrusted,

@@ -13,6 +13,11 @@ let scratch = new Uint8Array(0);
  * hundred times that for prose, per 64 KiB).
  */
 export function exceedsJsonTextBytes(value: unknown, limit: number): boolean {
+  return jsonTextBytesWithin(value, limit) === undefined;
+}
+
+/** The bytes `exceedsJsonTextBytes` counts for a value, or undefined once they pass `limit`. */
+export function jsonTextBytesWithin(value: unknown, limit: number): number | undefined {
   if (scratch.length < limit) scratch = new Uint8Array(limit);
   let left = limit;
   /** Take `text` (and `marks` bytes of punctuation around it) from what is left; false once nothing is. */
@@ -31,5 +36,5 @@ export function exceedsJsonTextBytes(value: unknown, limit: number): boolean {
     for (const key of Object.keys(node)) if (!take(key, 4) || !fits((node as Record<string, unknown>)[key])) return false;
     return take('', 2);
   };
-  return !fits(value);
+  return fits(value) ? limit - left : undefined;
 }

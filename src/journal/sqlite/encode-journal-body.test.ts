@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { encodeData, encodeResult } from './encode-journal-body.js';
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import { renderContent } from '../../core/dispatch/render-content.js';
+import { decodeStoredResult, encodeData, encodeResult, encodeStoredResult, MIN_BLOB_CHARS } from './encode-journal-body.js';
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+const settled = (value: unknown, content: string) => ({ ok: true, value, content, receipt: { id: 'r' } }) as unknown as Parameters<typeof encodeStoredResult>[0];
 
 describe('journal body encoding', () => {
   it('keeps a result whose value has no JSON form as a marker, and its receipt', () => {
@@ -33,5 +39,43 @@ describe('journal body encoding', () => {
     expect(encodeData({ n: Number.NaN })).toBe('{"n":null}');
     expect(encodeData(undefined)).toBe('null');
     expect(encodeData(cycle)).toBe('{"$unserializable":true}');
+  });
+
+  it('stores a value or a content aside exactly when its JSON text or its text is MIN_BLOB_CHARS long, escapes counted', () => {
+    // Near the line, of characters JSON escapes (a quote, a control character) or writes wide, or plain.
+    const text = fc.tuple(fc.constantFrom('x', '"', '\u0001', 'é', '😀'), fc.integer({ min: 0, max: 4200 })).map(([unit, count]) => unit.repeat(Math.ceil(count / unit.length)));
+    fc.assert(
+      fc.property(text, text, fc.boolean(), (valueText, content, nested) => {
+        const value = nested ? { text: valueText } : valueText;
+        const stored = encodeStoredResult(settled(value, content), 10 * 1024 * 1024, sha256);
+        const body = JSON.parse(stored.body) as Record<string, unknown>;
+        expect('valueBlob' in body).toBe(JSON.stringify(value).length >= MIN_BLOB_CHARS);
+        expect('contentBlob' in body).toBe(content.length >= MIN_BLOB_CHARS);
+        const read = decodeStoredResult(stored.body, (digest) => stored.blobs.get(digest));
+        expect(read.value).toEqual(JSON.parse(JSON.stringify(value)));
+        expect(read.content).toBe(content.toWellFormed());
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('writes a long result’s value as JSON once, and not at all when the pipeline rendered that very value', () => {
+    const value = { text: 'x'.repeat(100_000) };
+    const content = 'y'.repeat(50_000);
+    const stringify = vi.spyOn(JSON, 'stringify');
+    const long = () => stringify.mock.results.filter((result) => typeof result.value === 'string' && result.value.length >= 100_000).length;
+    try {
+      const stored = encodeStoredResult(settled(value, content), 10 * 1024 * 1024, sha256);
+      expect(long()).toBe(1);
+      expect(stored.blobs.size).toBe(2);
+      const rendered = renderContent(value);
+      stringify.mockClear();
+      const again = encodeStoredResult(settled(value, content), 10 * 1024 * 1024, sha256);
+      expect(long()).toBe(0);
+      expect(again.body).toBe(stored.body);
+      expect([...again.blobs.values()]).toContain(rendered);
+    } finally {
+      stringify.mockRestore();
+    }
   });
 });

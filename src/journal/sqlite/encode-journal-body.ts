@@ -1,4 +1,4 @@
-import { exceedsJsonTextBytes, type JournalSettleInput, type RecordedResult } from '../../core/internal.js';
+import { jsonTextBytesWithin, renderedJsonText, type JournalSettleInput, type RecordedResult } from '../../core/internal.js';
 
 /**
  * Encode a recorded result. A body is stored and hashed as this text, so it
@@ -9,7 +9,7 @@ import { exceedsJsonTextBytes, type JournalSettleInput, type RecordedResult } fr
  * (`valueNotKept`): the content the model read and the receipt still are.
  */
 export function encodeResult(input: JournalSettleInput, maxValueBytes: number): string {
-  return encodeInline(input, keepsValue(input.value, maxValueBytes));
+  return encodeInline(input, measureValue(input.value, maxValueBytes).kept);
 }
 
 function encodeInline(input: JournalSettleInput, kept: boolean): string {
@@ -51,10 +51,11 @@ export interface StoredResult {
  * for every call.
  */
 export function encodeStoredResult(input: JournalSettleInput, maxValueBytes: number, sha256: (text: string) => string): StoredResult {
-  const kept = keepsValue(input.value, maxValueBytes);
-  const inline = encodeInline(input, kept);
-  // Most results are short: neither part can be long, and the body is what it always was.
-  if (inline.length < MIN_BLOB_CHARS) return { body: inline, blobs: NO_BLOBS };
+  const { kept, mayBeLong } = measureValue(input.value, maxValueBytes);
+  const longContent = typeof input.content === 'string' && input.content.length >= MIN_BLOB_CHARS;
+  // Most results are short: when neither part can be long the body is what it always was, and a long one is not
+  // written whole only to be written again with its long parts aside (for a megabyte read, a megabyte of JSON).
+  if (!longContent && !mayBeLong) return { body: encodeInline(input, kept), blobs: NO_BLOBS };
   const blobs = new Map<string, string>();
   const aside = (text: string): string => {
     const wellFormed = text.toWellFormed();
@@ -62,10 +63,9 @@ export function encodeStoredResult(input: JournalSettleInput, maxValueBytes: num
     blobs.set(digest, wellFormed);
     return digest;
   };
-  const valueText = kept && input.value !== undefined ? jsonOf(input.value) : undefined;
+  const valueText = kept && input.value !== undefined ? valueJson(input.value) : undefined;
   const longValue = valueText !== undefined && valueText.length >= MIN_BLOB_CHARS;
-  const longContent = typeof input.content === 'string' && input.content.length >= MIN_BLOB_CHARS;
-  if (!longValue && !longContent) return { body: inline, blobs };
+  if (!longValue && !longContent) return { body: encodeInline(input, kept), blobs };
   const value = !kept ? { valueNotKept: true } : longValue ? { valueBlob: aside(valueText) } : valueText === undefined ? {} : { value: JSON.parse(valueText) as unknown };
   return { body: JSON.stringify(resultBody(input, value, longContent ? contentAside(input.content, aside) : { content: input.content })), blobs };
 }
@@ -113,6 +113,11 @@ export function namedBlobs(body: string): string[] {
  */
 export const MAY_NAME_BLOBS_SQL = `(instr(body, '"valueBlob":"') > 0 OR instr(body, '"contentBlob":"') > 0)`;
 
+/** A value's JSON: the text the pipeline rendered for the model when it rendered this very object, else built here. */
+function valueJson(value: unknown): string {
+  return (typeof value === 'object' && value !== null ? renderedJsonText(value) : undefined) ?? jsonOf(value);
+}
+
 /** A value's JSON, or the marker of one that has none (a bigint). */
 function jsonOf(value: unknown): string {
   try {
@@ -122,14 +127,21 @@ function jsonOf(value: unknown): string {
   }
 }
 
-/** Whether a value is recorded: within `maxValueBytes` of JSON (a cycle never is), or nested too deep to measure (JSON.stringify then marks it). */
-function keepsValue(value: unknown, maxValueBytes: number): boolean {
-  if (value === undefined) return true;
+/**
+ * Whether a value is recorded: within `maxValueBytes` of JSON (a cycle never is), or nested too deep to measure
+ * (JSON.stringify then marks it). And whether its JSON text may be `MIN_BLOB_CHARS` long, from the same walk:
+ * measured without its escapes, it is not when that measure is within a sixth of it (an escape takes at most six
+ * bytes a character, and a character at least one).
+ */
+function measureValue(value: unknown, maxValueBytes: number): { readonly kept: boolean; readonly mayBeLong: boolean } {
+  if (value === undefined) return { kept: true, mayBeLong: false };
+  let bytes: number | undefined;
   try {
-    return !exceedsJsonTextBytes(value, maxValueBytes);
+    bytes = jsonTextBytesWithin(value, maxValueBytes);
   } catch {
-    return true;
+    return { kept: true, mayBeLong: true };
   }
+  return bytes === undefined ? { kept: false, mayBeLong: false } : { kept: true, mayBeLong: bytes > Math.floor(MIN_BLOB_CHARS / 6) };
 }
 
 /** Encode an event's data; a value with no JSON form becomes a marker. */
