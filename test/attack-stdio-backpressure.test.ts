@@ -48,6 +48,22 @@ function readProgress(file: string): string {
 
 const progressOf = (file: string): number => Number(readProgress(file));
 
+/**
+ * The count in `file` once it has started and then stood still for a second (the peer waits on its pipe), or
+ * as it is after `deadlineMs`: a loaded machine starts the peer late, and a fixed wait read a count not yet begun.
+ */
+async function untilStill(file: string, deadlineMs: number): Promise<number> {
+  const deadline = Date.now() + deadlineMs;
+  let last = progressOf(file);
+  while (Date.now() < deadline) {
+    await sleep(1_000);
+    const now = progressOf(file);
+    if (now > 0 && now === last) return now;
+    last = now;
+  }
+  return last;
+}
+
 /** A gateway over stdio in a new workspace whose one server, `name`, is the unruly upstream in `env`'s mode, counting what it sent into `progress`. */
 async function unrulyGateway(name: string, env: Record<string, string>): Promise<{ gateway: Awaited<ReturnType<typeof gatewayWith>>; progress: string }> {
   const progressIn = (folder: string): string => join(folder, 'progress');
@@ -71,10 +87,10 @@ describe('a stdio upstream that does not read what the gateway writes it', () =>
       expect((await gateway.client.listTools()).tools.map((tool) => tool.name)).toContain('mcp_pf_go');
       const before = rssMiB(gateway.pid);
       void gateway.client.callTool({ name: 'mcp_pf_go', arguments: {} }, undefined, { timeout: 60_000 }).catch(() => undefined);
-      await sleep(3_000);
-      const sent = progressOf(progress);
+      const sent = await untilStill(progress, 20_000);
       // Past the pause mark (1 MiB of answers, about 23,000 pings) the gateway reads nothing more from it: its pipe
-      // fills and it waits. Unbounded, the gateway read over 100,000 in these 3 s and grew by hundreds of MiB.
+      // fills and it waits. Unbounded, the gateway read over 100,000 in 3 s and grew by hundreds of MiB, and the count
+      // never stood still.
       expect(sent).toBeLessThan(60_000);
       expect(rssMiB(gateway.pid) - before).toBeLessThan(120);
       const started = Date.now();
@@ -86,7 +102,7 @@ describe('a stdio upstream that does not read what the gateway writes it', () =>
     } finally {
       await gateway.client.close();
     }
-  }, 30_000);
+  }, 45_000);
 
   it('is closed past maxUnreadBytes, as if it had exited: its calls fail typed, it is reported down with why, and retried', async () => {
     const down: McpServerStatus[] = [];
