@@ -182,7 +182,6 @@ function approvalReasons(decision: PolicyDecision, why: ToolApprovalRequest['why
   return Object.freeze({ reason, rules: Object.freeze(asking.length > 0 ? asking : decision.matched), protectedPath, ...(reason === 'risk' ? { risk } : {}) });
 }
 
-
 function emitResolved(state: ResolvedDispatchState, decision: Parameters<typeof state.snapshot.bus.emit<'approval-resolved'>>[1]['decision'], actionDigest: string): void {
   const bus = state.snapshot.bus;
   if (bus.has('approval-resolved')) bus.emit('approval-resolved', { ...eventBase(state), decision, actionDigest });

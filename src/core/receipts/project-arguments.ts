@@ -52,7 +52,7 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
   const maxString = options.maxString ?? DEFAULT_PROJECTION_LIMITS.maxString;
   const maxDepth = options.maxDepth ?? DEFAULT_PROJECTION_LIMITS.maxDepth;
   const maxEntries = options.maxEntries ?? DEFAULT_PROJECTION_LIMITS.maxEntries;
-  // The objects above the one visited: a list as deep as the projection goes, which `includes` searches faster than a set is kept.
+  // The objects above the one visited, as a list: no longer than `maxDepth`, it is searched faster than a set is kept up.
   const ancestors: object[] = [];
   const done = options.freeze === true ? Object.freeze : (value: object): object => value;
   const cut = options.onCut ?? ignoreCut;
