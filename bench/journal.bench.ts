@@ -48,12 +48,34 @@ export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'toolgate-journal-bench-'));
   try {
     await appendBench(dir);
+    await longResultBench(dir);
     await dispatchBench(dir);
     await openBench(dir);
     await sharedFileBench(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The receipt of a long result, as the gateway records a `read_file` of a
+ * 60 KB file: its value (within the journal's default 64 KiB) and its
+ * bounded content are stored aside by digest. Against one `JSON.stringify`
+ * of the same result, the least any encoding of it costs.
+ */
+async function longResultBench(dir: string): Promise<void> {
+  const journal = createSqliteJournal(join(dir, 'long.db'), { onUnresolved: () => undefined });
+  const text = 'const total = items.reduce((sum, item) => sum + item.price, 0);\n'.repeat(920);
+  const input = { ok: true, value: { path: 'src/big.ts', content: text, bytes: text.length }, content: text.slice(0, 32 * 1024), receipt: receipt(0) };
+  let index = 0;
+  await bench(
+    [
+      { name: 'JSON.stringify of the result', run: () => JSON.stringify(input) },
+      { name: 'journal.settle of the result (value and content stored aside)', run: () => journal.settle(undefined, { ...input, receipt: receipt((index += 1)) }) },
+    ],
+    { title: `The receipt of a ${Math.round(text.length / 1000)} KB read (ratio vs one JSON.stringify of it)`, batch: 50, rounds: 15, warmup: 2 },
+  );
+  journal.close();
 }
 
 /** The effect-tier tool every dispatch row calls. */

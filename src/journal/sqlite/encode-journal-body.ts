@@ -54,7 +54,7 @@ export function encodeStoredResult(input: JournalSettleInput, maxValueBytes: num
   const { kept, mayBeLong } = measureValue(input.value, maxValueBytes);
   const longContent = typeof input.content === 'string' && input.content.length >= MIN_BLOB_CHARS;
   // Most results are short: when neither part can be long the body is what it always was, and a long one is not
-  // written whole only to be written again with its long parts aside (for a megabyte read, a megabyte of JSON).
+  // written whole only to be written again with its long parts aside (for a 60 KB read, its value and preview twice).
   if (!longContent && !mayBeLong) return { body: encodeInline(input, kept), blobs: NO_BLOBS };
   const blobs = new Map<string, string>();
   const aside = (text: string): string => {
