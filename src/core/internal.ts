@@ -170,7 +170,7 @@ export { createScriptedTools, type ScriptedAnswer, type ScriptedCall, type Scrip
 
 export { boundText, type BoundedText } from './bounding/bound-text.js';
 export { exceedsJsonTextBytes, jsonTextBytesWithin } from './bounding/exceeds-json-text-bytes.js';
-export { renderedJsonText } from './dispatch/render-content.js';
+export { renderedValueJson } from './dispatch/settle-call.js';
 export {
   Untrusted,
   instruction,

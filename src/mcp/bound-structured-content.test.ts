@@ -1,10 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { renderContent } from '../core/dispatch/render-content.js';
-import { boundStructuredContent, measuredJsonText, STRUCTURED_CUT_MARK } from './bound-structured-content.js';
+import { boundStructuredContent as boundWithJson, keepStructuredJson, STRUCTURED_CUT_MARK } from './bound-structured-content.js';
 import { jsonLineParts } from './json-line-parts.js';
 
 const bytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value));
+
+/** The value as it may be sent, its text aside; and that text, when kept, is the value's JSON. */
+function boundStructuredContent(value: Record<string, unknown>, maxBytes: number): Record<string, unknown> | undefined {
+  const bounded = boundWithJson(value, maxBytes);
+  if (bounded?.json !== undefined) expect(bounded.json).toBe(JSON.stringify(bounded.value));
+  return bounded?.value;
+}
 
 /** The value's shape: its keys, array lengths and leaf types, strings aside. */
 function shapeOf(value: unknown): unknown {
@@ -44,30 +50,43 @@ describe('boundStructuredContent', () => {
     }
   });
 
-  it('keeps the JSON text it measured, which the stdio writer sends as it would have built it', () => {
+  it('keeps the JSON text it measured, which the stdio writer sends for that result as it would have built it', () => {
     const value = { content: 'a line of text, "quoted"\n'.repeat(2000) };
-    const bounded = boundStructuredContent(value, 64 * 1024) as typeof value;
-    expect(measuredJsonText(bounded)).toBe(JSON.stringify(bounded));
-    const message = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x' }], structuredContent: bounded } };
-    expect(jsonLineParts(message).join('')).toBe(`${JSON.stringify(message)}\n`);
-    expect(measuredJsonText({ content: 'never measured' })).toBeUndefined();
+    const bounded = boundWithJson(value, 64 * 1024);
+    expect(bounded?.value).toBe(value);
+    expect(bounded?.json).toBe(JSON.stringify(value));
+    const result = { content: [{ type: 'text', text: 'x' }], structuredContent: value };
+    keepStructuredJson(result, bounded?.json ?? '');
+    const message = { jsonrpc: '2.0', id: 1, result };
+    const stringify = vi.spyOn(JSON, 'stringify');
+    let parts: string[];
+    try {
+      parts = jsonLineParts(message);
+      expect(stringify.mock.calls.some(([argument]) => argument === value)).toBe(false);
+    } finally {
+      stringify.mockRestore();
+    }
+    expect(parts.join('')).toBe(`${JSON.stringify(message)}\n`);
+    // Another result holding the same object has no text kept: it is written as it is now.
+    value.content = 'changed';
+    const other = { jsonrpc: '2.0', id: 2, result: { content: [], structuredContent: value } };
+    expect(jsonLineParts(other).join('')).toBe(`${JSON.stringify(other)}\n`);
   });
 
-  it('measures a value the pipeline rendered for the model by the text it rendered, without building it again', () => {
+  it('measures a value by the text the call rendered for it, without building it again, and a cut value as cut', () => {
     const value = { content: 'a line of text, "quoted"\n'.repeat(2000) };
-    const rendered = renderContent(value);
+    const rendered = JSON.stringify(value);
     const stringify = vi.spyOn(JSON, 'stringify');
     try {
-      expect(boundStructuredContent(value, 128 * 1024)).toBe(value);
+      expect(boundWithJson(value, 128 * 1024, rendered)).toEqual({ value, json: rendered });
       expect(stringify).not.toHaveBeenCalled();
     } finally {
       stringify.mockRestore();
     }
-    expect(measuredJsonText(value)).toBe(rendered);
     // Past the limit the rendered text still decides, and the cut value is measured as cut.
-    const cut = boundStructuredContent(value, 8 * 1024) as typeof value;
-    expect(cut.content.endsWith(STRUCTURED_CUT_MARK)).toBe(true);
-    expect(measuredJsonText(cut)).toBe(JSON.stringify(cut));
+    const cut = boundWithJson(value, 8 * 1024, rendered);
+    expect((cut?.value as typeof value).content.endsWith(STRUCTURED_CUT_MARK)).toBe(true);
+    expect(cut?.json).toBe(JSON.stringify(cut?.value));
   });
 
   it('never splits a surrogate pair', () => {

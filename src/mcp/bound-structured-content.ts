@@ -1,4 +1,4 @@
-import { exceedsJsonTextBytes, renderedJsonText } from '../core/internal.js';
+import { exceedsJsonTextBytes } from '../core/internal.js';
 import { clipWhole } from '../core/policy/clip-whole.js';
 
 /** The mark a cut string ends with: the text content beside it carries the result as the pipeline bounded it. */
@@ -6,6 +6,12 @@ export const STRUCTURED_CUT_MARK = ' … [cut: the structured result exceeds the
 
 /** Below this many characters a string is left whole: a value made of many short strings is not cut to nothing. */
 const SHORTEST_CUT = 256;
+
+/** A structured value as it may be sent, and its JSON text when that was built (or given) on the way. */
+export interface BoundedStructuredContent {
+  readonly value: Record<string, unknown>;
+  readonly json: string | undefined;
+}
 
 /**
  * A tool's structured value as the gateway may send it to its client:
@@ -16,18 +22,40 @@ const SHORTEST_CUT = 256;
  * this, a built-in's structured value (a 2 MB file `read_file` read, a
  * command's output) reached the client whole, past every content limit. A
  * cut string stays a string, so the value keeps the shape its output schema
- * declares.
+ * declares. `valueJson` is the value's JSON text as the call rendered it
+ * (`renderedValueJson`), measured instead of built again.
  */
-export function boundStructuredContent(value: Record<string, unknown>, maxBytes: number): Record<string, unknown> | undefined {
+export function boundStructuredContent(value: Record<string, unknown>, maxBytes: number, valueJson?: string): BoundedStructuredContent | undefined {
   // Unescaped text within a sixth of the limit is within it as JSON (an escape takes at most six bytes a character); past that, measured as sent.
-  if (!exceedsJsonTextBytes(value, Math.floor(maxBytes / 6)) || jsonBytes(value) <= maxBytes) return value;
+  if (!exceedsJsonTextBytes(value, Math.floor(maxBytes / 6))) return { value, json: valueJson };
+  const json = valueJson ?? JSON.stringify(value);
+  if (Buffer.byteLength(json) <= maxBytes) return { value, json };
   const lengths = stringLengths(value).sort((left, right) => right - left);
   // The longest strings cut to one length; shorter by a quarter while keys, escapes and wide characters still leave it over.
   for (let keep = keepLengthFor(lengths, maxBytes); keep >= SHORTEST_CUT; keep = Math.floor((keep * 3) / 4)) {
     const cut = cutStrings(value, keep) as Record<string, unknown>;
-    if (jsonBytes(cut) <= maxBytes) return cut;
+    const cutJson = JSON.stringify(cut);
+    if (Buffer.byteLength(cutJson) <= maxBytes) return { value: cut, json: cutJson };
   }
   return undefined;
+}
+
+/**
+ * The JSON text of each served result's structured value, by the result
+ * (made for one call, never shared): the writer of a stdio response sends
+ * that text (`structuredJsonOf`) instead of building it a second time,
+ * which for a 64 KiB result costs as much as measuring it did.
+ */
+const structuredJson = new WeakMap<object, string>();
+
+/** Keep the JSON text of `result.structuredContent` with the result. */
+export function keepStructuredJson(result: object, json: string): void {
+  structuredJson.set(result, json);
+}
+
+/** The JSON text of `result.structuredContent`, when it was kept with that very result. */
+export function structuredJsonOf(result: object): string | undefined {
+  return structuredJson.get(result);
 }
 
 /**
@@ -46,26 +74,6 @@ function keepLengthFor(descending: readonly number[], maxBytes: number): number 
     if (keep >= (descending[index + 1] ?? 0)) return Math.max(0, keep);
   }
   return 0;
-}
-
-/**
- * The JSON text of each value measured here, kept while the value lives: the
- * writer of a stdio response sends that text (`measuredJsonText`) instead
- * of building it a second time, which for a 64 KiB result costs as much as
- * measuring it did.
- */
-const measured = new WeakMap<object, string>();
-
-/** The JSON text `boundStructuredContent` built for `value`, when it measured that very object. */
-export function measuredJsonText(value: object): string | undefined {
-  return measured.get(value);
-}
-
-/** The bytes of the value's JSON text as the client receives it: the text the pipeline rendered for the model, when it rendered this very object. */
-function jsonBytes(value: Record<string, unknown>): number {
-  const text = renderedJsonText(value) ?? JSON.stringify(value);
-  measured.set(value, text);
-  return Buffer.byteLength(text);
 }
 
 function stringLengths(node: unknown, into: number[] = []): number[] {

@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { UnknownToolError, unwrapUntrusted, type ApprovalSession, type ConfirmActionHook, type DispatchContext, type ToolApprovalContext, type ToolHostCallOptions, type ToolOutcome } from '../core/internal.js';
-import { boundStructuredContent } from './bound-structured-content.js';
+import { renderedValueJson, UnknownToolError, unwrapUntrusted, type ApprovalSession, type ConfirmActionHook, type DispatchContext, type ToolApprovalContext, type ToolHostCallOptions, type ToolOutcome } from '../core/internal.js';
+import { boundStructuredContent, keepStructuredJson } from './bound-structured-content.js';
 import { chooseServedConfirm, type ServedApprovals } from './choose-served-confirm.js';
 import type { CallExtra } from './elicit-approval.js';
 import { listServedTools } from './list-served-tools.js';
@@ -119,10 +119,12 @@ function toCallToolResult(hasOutputSchema: boolean, outcome: ToolOutcome, maxOut
   }
   const value = outcome.value;
   if (!hasOutputSchema || typeof value !== 'object' || value === null || Array.isArray(value)) return { content: [{ type: 'text', text }] };
-  const structuredContent = boundStructuredContent(value as Record<string, unknown>, maxOutputBytes);
+  const bounded = boundStructuredContent(value as Record<string, unknown>, maxOutputBytes, renderedValueJson(outcome));
   // Past the limit even with its strings cut: a client that reads the structured value would get it whole or nothing.
-  if (structuredContent === undefined) return errorResult(`${text}\n[the structured result exceeds ${maxOutputBytes} bytes of JSON and was not sent; the text above is the result as bounded]`);
-  return { content: [{ type: 'text', text }], structuredContent };
+  if (bounded === undefined) return errorResult(`${text}\n[the structured result exceeds ${maxOutputBytes} bytes of JSON and was not sent; the text above is the result as bounded]`);
+  const result = { content: [{ type: 'text' as const, text }], structuredContent: bounded.value };
+  if (bounded.json !== undefined) keepStructuredJson(result, bounded.json);
+  return result;
 }
 
 function errorResult(text: string): CallToolResult {

@@ -1,4 +1,4 @@
-import { measuredJsonText } from './bound-structured-content.js';
+import { structuredJsonOf } from './bound-structured-content.js';
 
 /** A member's JSON at least this long is a part of its own; shorter texts are joined to their neighbours. */
 const OWN_PART_FROM = 8 * 1024;
@@ -34,8 +34,7 @@ export function jsonLineParts(message: unknown): string[] {
 
 function appendValue(line: Line, value: unknown, depth: number): boolean {
   if (depth === 0 || !isPlainObject(value)) {
-    // A structured value measured as it was bounded is written as measured (the same object, unchanged since).
-    append(line, (typeof value === 'object' && value !== null ? measuredJsonText(value) : undefined) ?? JSON.stringify(value));
+    append(line, JSON.stringify(value));
     return true;
   }
   let separator = '';
@@ -47,7 +46,10 @@ function appendValue(line: Line, value: unknown, depth: number): boolean {
     if (hasToJson(member)) return false;
     append(line, `${separator}${JSON.stringify(key)}:`);
     separator = ',';
-    if (!appendValue(line, member, depth - 1)) return false;
+    // A served result's structured value is written as it was measured when it was bounded, for this very result.
+    const measured = key === 'structuredContent' ? structuredJsonOf(value) : undefined;
+    if (measured !== undefined) append(line, measured);
+    else if (!appendValue(line, member, depth - 1)) return false;
   }
   append(line, '}');
   return true;

@@ -82,6 +82,8 @@ export interface DispatchState {
   spill: SpilledResult | undefined;
   /** A `postExecute` hook or `finalizeContent` wrote the content: it is not the value's rendering. */
   contentReplaced: boolean;
+  /** The value's JSON text as stage 17 rendered it for this call, when it was long (`finalContentOf`). */
+  valueJson: string | undefined;
   finishedAt: number;
 }
 
@@ -159,6 +161,7 @@ export function createDispatchState(
     mapped: undefined,
     spill: undefined,
     contentReplaced: false,
+    valueJson: undefined,
     finishedAt: 0,
   };
 }

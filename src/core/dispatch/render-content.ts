@@ -20,20 +20,26 @@ export function contentOf(state: DispatchState, result: StageResult): string {
   return renderContent(result.value);
 }
 
-/** A value's JSON text at least this long is kept for a server that sends the value too (`renderedJsonText`). */
+/** A value's JSON text at least this long is kept for the call's journal and server (`DispatchState.valueJson`). */
 const KEPT_FROM = 8 * 1024;
 
 /**
- * The JSON text `renderContent` wrote for a large object value, kept while
- * the value lives: a gateway that sends the same value as its structured
- * result measures and writes that text instead of building it again, which
- * for a 64 KiB result costs as much as rendering it did.
+ * Stage 17's content: `contentOf`, and when that is the value's own JSON
+ * (rendered by default, long enough to matter), that text kept on the call
+ * as `valueJson`, for the journal that records the value and a server that
+ * sends it as its structured result, so neither builds it again. Kept only
+ * for this call and only from this rendering, after every hook that could
+ * change the value in place; not where the tool's `finalizeContent` still
+ * sees the value, nor where the rendering fell back (a bigint, a cycle).
  */
-const rendered = new WeakMap<object, string>();
-
-/** The JSON text `renderContent` wrote for `value` (that very object), when it was long enough to keep. */
-export function renderedJsonText(value: object): string | undefined {
-  return rendered.get(value);
+export function finalContentOf(state: DispatchState, result: StageResult): string {
+  const value: unknown = result.ok ? result.value : undefined;
+  const definition = state.tool?.definition;
+  if (result.content !== undefined || typeof value !== 'object' || value === null || definition?.renderContent !== undefined) return contentOf(state, result);
+  const text = plainJson(value);
+  if (text === undefined) return renderWithBigints(value);
+  if (text.length >= KEPT_FROM && definition?.finalizeContent === undefined) state.valueJson = text;
+  return text;
 }
 
 /** The text a model would see for a value, before bounding: strings as-is, everything else as JSON. */
@@ -50,14 +56,16 @@ export function renderContent(value: unknown): string {
       if (Number.isFinite(value)) return String(value);
       break;
   }
-  let text: string;
+  return plainJson(value) ?? renderWithBigints(value);
+}
+
+/** `JSON.stringify` of a value (empty where it writes nothing), or undefined where it throws. */
+function plainJson(value: unknown): string | undefined {
   try {
-    text = JSON.stringify(value) ?? '';
+    return JSON.stringify(value) ?? '';
   } catch {
-    return renderWithBigints(value);
+    return undefined;
   }
-  if (text.length >= KEPT_FROM && typeof value === 'object' && value !== null) rendered.set(value, text);
-  return text;
 }
 
 /** The slow path, only after a plain stringify threw (a bigint, a cycle). */

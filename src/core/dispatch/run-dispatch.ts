@@ -9,7 +9,7 @@ import { executeTool } from './execute-tool.js';
 import { finalizeContent } from './finalize-content.js';
 import { mapOutput } from './map-output.js';
 import { prepareJournal } from './prepare-journal.js';
-import { contentOf } from './render-content.js';
+import { finalContentOf } from './render-content.js';
 import { secretKeySet } from './projected-arguments.js';
 import { approvalNeed, requestApproval } from './request-approval.js';
 import { runDecisionStages, type DecisionResult } from './run-decision-stages.js';
@@ -101,7 +101,7 @@ function mapAndPostProcess(state: ResolvedDispatchState, result: StageResult): E
 function finish(state: DispatchState, result: StageResult): Eventually<ToolOutcome> {
   let bounded: Eventually<string>;
   try {
-    const text = contentOf(state, result);
+    const text = finalContentOf(state, result);
     bounded = text.length === 0 ? text : boundContent(state, text); // 17
   } catch (error) {
     giveUpPlace(state, error);

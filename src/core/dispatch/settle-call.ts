@@ -96,7 +96,27 @@ function receiptOf(state: DispatchState, result: StageResult, content: Untrusted
 
 /** The outcome of a settled stage result: a success or a failure, each its own type. */
 export function outcomeOf(state: DispatchState, result: StageResult, content: string): DispatchSuccess | DispatchFailure {
-  return result.ok ? new DispatchSuccess(state, result, content) : new DispatchFailure(state, result, content);
+  if (!result.ok) return new DispatchFailure(state, result, content);
+  const outcome = new DispatchSuccess(state, result, content);
+  if (state.valueJson !== undefined) renderedValues.set(outcome, state.valueJson);
+  return outcome;
+}
+
+/** The value's JSON text each outcome's call rendered (`DispatchState.valueJson`), by the outcome: one call's, never another's. */
+const renderedValues = new WeakMap<ToolOutcome, string>();
+
+/**
+ * The JSON text of an outcome's value as its call rendered it for the model,
+ * when the value was long and its content is that text: a server that sends
+ * the value as its structured result measures and writes this text instead
+ * of building it again. Undefined for any other outcome.
+ */
+export function renderedValueJson(outcome: ToolOutcome): string | undefined {
+  return renderedValues.get(outcome);
+}
+
+function valueJsonOf(state: DispatchState): { valueJson?: string } {
+  return state.valueJson === undefined ? {} : { valueJson: state.valueJson };
 }
 
 // Unique per process without a per-call UUID: the call id plus a counter.
@@ -131,7 +151,7 @@ async function settleDurably(state: DispatchState, result: StageResult, content:
   } else if (journal !== undefined && tier !== 'none' && !state.replayed && state.claim !== undefined) {
     const error = result.ok ? undefined : { code: result.error.code, message: result.error.message, name: result.error.name, ...reasonOf(result.error) };
     await journal
-      .settle(state.claim, { ok: result.ok, value: result.ok ? result.value : undefined, content, ...(error === undefined ? {} : { error }), ...attachmentsOf(outcome.receipt), receipt: outcome.receipt })
+      .settle(state.claim, { ok: result.ok, value: result.ok ? result.value : undefined, content, ...(error === undefined ? {} : { error }), ...attachmentsOf(outcome.receipt), receipt: outcome.receipt, ...valueJsonOf(state) })
       .catch((settleError: unknown) => console.warn('toolgate: settling a journal claim failed; it stays unresolved', settleError));
   } else if (journal !== undefined && tier !== 'none' && !state.replayed) {
     // Refused before stage 10 (policy, approval, validation, an unresolved claim): audited as a

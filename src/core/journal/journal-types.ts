@@ -63,6 +63,12 @@ export interface JournalSettleInput {
   /** The media a successful call returned, by handle, type and size. */
   readonly attachments?: readonly MediaHandle[];
   readonly receipt: ToolReceipt;
+  /**
+   * `JSON.stringify(value)` as the call rendered it for the model, when the
+   * value is long and the content was made from it: a journal may write
+   * this text instead of building it again. Absent otherwise.
+   */
+  readonly valueJson?: string;
 }
 
 export interface UnresolvedClaim {

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { renderContent } from '../../core/dispatch/render-content.js';
 import { decodeStoredResult, encodeData, encodeResult, encodeStoredResult, MIN_BLOB_CHARS } from './encode-journal-body.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -59,7 +58,7 @@ describe('journal body encoding', () => {
     );
   });
 
-  it('writes a long result’s value as JSON once, and not at all when the pipeline rendered that very value', () => {
+  it('writes a long result’s value as JSON once, and not at all when the call gives the text it rendered', () => {
     const value = { text: 'x'.repeat(100_000) };
     const content = 'y'.repeat(50_000);
     const stringify = vi.spyOn(JSON, 'stringify');
@@ -68,9 +67,9 @@ describe('journal body encoding', () => {
       const stored = encodeStoredResult(settled(value, content), 10 * 1024 * 1024, sha256);
       expect(long()).toBe(1);
       expect(stored.blobs.size).toBe(2);
-      const rendered = renderContent(value);
+      const rendered = JSON.stringify(value);
       stringify.mockClear();
-      const again = encodeStoredResult(settled(value, content), 10 * 1024 * 1024, sha256);
+      const again = encodeStoredResult({ ...settled(value, content), valueJson: rendered }, 10 * 1024 * 1024, sha256);
       expect(long()).toBe(0);
       expect(again.body).toBe(stored.body);
       expect([...again.blobs.values()]).toContain(rendered);

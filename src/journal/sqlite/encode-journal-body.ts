@@ -1,4 +1,4 @@
-import { jsonTextBytesWithin, renderedJsonText, type JournalSettleInput, type RecordedResult } from '../../core/internal.js';
+import { jsonTextBytesWithin, type JournalSettleInput, type RecordedResult } from '../../core/internal.js';
 
 /**
  * Encode a recorded result. A body is stored and hashed as this text, so it
@@ -63,7 +63,7 @@ export function encodeStoredResult(input: JournalSettleInput, maxValueBytes: num
     blobs.set(digest, wellFormed);
     return digest;
   };
-  const valueText = kept && input.value !== undefined ? valueJson(input.value) : undefined;
+  const valueText = kept && input.value !== undefined ? (input.valueJson ?? jsonOf(input.value)) : undefined;
   const longValue = valueText !== undefined && valueText.length >= MIN_BLOB_CHARS;
   if (!longValue && !longContent) return { body: encodeInline(input, kept), blobs };
   const value = !kept ? { valueNotKept: true } : longValue ? { valueBlob: aside(valueText) } : valueText === undefined ? {} : { value: JSON.parse(valueText) as unknown };
@@ -112,11 +112,6 @@ export function namedBlobs(body: string): string[] {
  * it nested in a value is told apart by `namedBlobs`.
  */
 export const MAY_NAME_BLOBS_SQL = `(instr(body, '"valueBlob":"') > 0 OR instr(body, '"contentBlob":"') > 0)`;
-
-/** A value's JSON: the text the pipeline rendered for the model when it rendered this very object, else built here. */
-function valueJson(value: unknown): string {
-  return (typeof value === 'object' && value !== null ? renderedJsonText(value) : undefined) ?? jsonOf(value);
-}
 
 /** A value's JSON, or the marker of one that has none (a bigint). */
 function jsonOf(value: unknown): string {

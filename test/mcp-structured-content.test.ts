@@ -1,0 +1,83 @@
+import { PassThrough } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createToolRegistry, type ToolDefinition, type CreateToolRegistryOptions } from '../src/core/index.js';
+import { serveMcp } from '../src/mcp/index.js';
+import { createFakeHost } from '../src/testing/index.js';
+
+/**
+ * A served tool's structured result is the value the call settled, through
+ * the real SDK client over stdio framing: never a JSON text an earlier call
+ * (or an earlier rendering in the same call) made of the same object.
+ */
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+async function client(tools: ToolDefinition[], options: Partial<CreateToolRegistryOptions> = {}): Promise<Client> {
+  // A 24 KiB output ceiling: a structured value of more than 4 KiB of text is measured against it.
+  const registry = createToolRegistry({ tools, host: createFakeHost(), limits: { maxOutputBytes: 24 * 1024 }, ...options });
+  const toServer = new PassThrough();
+  const toClient = new PassThrough();
+  const gateway = await serveMcp(registry, { transport: 'stdio', stdin: toServer, stdout: toClient, context: { grantedTools: tools.map((tool) => tool.name) } });
+  const connected = new Client({ name: 'structured-test', version: '1.0.0' });
+  await connected.connect(new StdioServerTransport(toClient, toServer));
+  closers.push(async () => {
+    await connected.close();
+    await gateway.close();
+  });
+  return connected;
+}
+
+const input = { type: 'object', properties: {} } as const;
+const itemsOutput = { type: 'object', properties: { items: { type: 'array', items: { type: 'string' } } }, required: ['items'] } as const;
+
+describe('served structured results', () => {
+  it('sends the second call of a shared object as it was then, not as the first call rendered it', async () => {
+    const state = { items: Array.from({ length: 200 }, (_, index) => `item-${index}-`.padEnd(50, 'x')) };
+    const mcp = await client([{ name: 'get_state', description: 'Read the state.', input, output: itemsOutput, dispatch: () => state }]);
+    const first = await mcp.callTool({ name: 'get_state', arguments: {} });
+    expect((first.structuredContent as typeof state).items).toHaveLength(200);
+    // Measured again (5.3 KB), and not (2.6 KB).
+    for (const kept of [100, 50]) {
+      state.items = state.items.slice(0, kept);
+      const later = await mcp.callTool({ name: 'get_state', arguments: {} });
+      expect((later.structuredContent as typeof state).items).toHaveLength(kept);
+      expect(JSON.parse((later.content as { text: string }[])[0]?.text ?? '')).toEqual(later.structuredContent);
+    }
+  });
+
+  it('builds a long structured value\'s JSON once: the rendering for the model is what is measured and written', async () => {
+    const state = { items: Array.from({ length: 200 }, (_, index) => `item-${index}-`.padEnd(50, 'x')) };
+    const text = JSON.stringify(state);
+    const mcp = await client([{ name: 'get_state', description: 'Read the state.', input, output: itemsOutput, dispatch: () => state }]);
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const result = await mcp.callTool({ name: 'get_state', arguments: {} });
+      expect(result.structuredContent).toEqual(state);
+      // Once, for the model; the text content (that text as a JSON string) is written on its own.
+      expect(stringify.mock.results.filter((built) => built.value === text)).toHaveLength(1);
+    } finally {
+      stringify.mockRestore();
+    }
+  });
+
+  it('sends what a postExecute hook redacted in place, not the secret an earlier rendering held', async () => {
+    const output = { type: 'object', properties: { name: { type: 'string' }, apiKey: { type: 'string' }, bio: { type: 'string' } } } as const;
+    const mcp = await client([{ name: 'fetch_user', description: 'Fetch a user.', input, output, dispatch: () => ({ name: 'ann', apiKey: `SECRET-${'k'.repeat(6000)}`, bio: 'b'.repeat(5000) }) }], {
+      hooks: {
+        postExecute: [
+          ({ value }) => {
+            (value as { apiKey: string }).apiKey = '[redacted]';
+            return undefined;
+          },
+        ],
+      },
+    });
+    const result = await mcp.callTool({ name: 'fetch_user', arguments: {} });
+    expect(JSON.stringify(result)).not.toContain('SECRET');
+    expect((result.structuredContent as { apiKey: string }).apiKey).toBe('[redacted]');
+  });
+});
