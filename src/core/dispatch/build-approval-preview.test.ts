@@ -5,7 +5,7 @@ import { buildApprovalPreview } from './build-approval-preview.js';
 
 const summaryOf = (args: unknown, reuse: boolean): string | undefined => {
   const value = projectArguments(args);
-  return buildApprovalPreview('os', undefined, args, reuse ? value : undefined).preview.summary;
+  return buildApprovalPreview('os', undefined, args, reuse ? { shown: value } : {}).preview.summary;
 };
 const AWS_KEY = `AKIA${'Q'.repeat(16)}`;
 
@@ -36,5 +36,17 @@ describe('the approval summary line', () => {
     }
     expect(summaryOf(cases['nesting deeper than the summary'], true)).toContain('[nested]');
     expect(summaryOf(cases['more entries than the summary'], true)).toContain('more keys');
+  });
+
+  it('masks the call’s secret arguments when it projects the arguments again, as the projection it was offered did', () => {
+    const secretKeys = new Set(['login']);
+    // A member named `…`, or more than 64 members, reads like a cut: the summary is projected again.
+    for (const args of [{ login: 'hunter2-very-secret-value', '…': 1 }, { login: 'hunter2-very-secret-value', ...Object.fromEntries(Array.from({ length: 70 }, (_, index) => [`k${index}`, index])) }]) {
+      const shown = projectArguments(args, { secretKeys });
+      const summary = buildApprovalPreview('os', undefined, args, { shown, secretKeys }).preview.summary ?? '';
+      expect(summary).toContain('[redacted]');
+      expect(summary).not.toContain('hunter2');
+      expect(summary).toBe(JSON.stringify(projectArguments(args, { maxString: 120, maxEntries: 16, maxDepth: 3, secretKeys })));
+    }
   });
 });

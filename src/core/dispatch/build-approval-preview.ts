@@ -11,16 +11,25 @@ export interface ApprovalPreviews {
 /** The summary line's limits: short enough for a card. */
 const SUMMARY_LIMITS: ProjectionLimits = { maxString: 120, maxEntries: 16, maxDepth: 3 };
 
+/** How the call's arguments were projected for display, when the caller has that projection. */
+export interface ShownArguments {
+  /** The call's display projection, made with the default limits. */
+  readonly shown?: unknown;
+  /** The top-level arguments it masked whole (`projectArguments`'s `secretKeys`). */
+  readonly secretKeys?: ReadonlySet<string> | undefined;
+}
+
 /**
  * What an approver reads, built from the resolved action and nothing else:
  * the real path, the whole argv, method and URL, the MCP server. Masking
  * happens once, in `displayAction`, token by token; no decision reads any
- * of this (they read the resolved action itself). `shown` is the call's
- * display projection (made with the default limits), when the caller has
- * it: the summary is that projection cut to the card's limits, and the
- * arguments are neither walked nor redacted a second time.
+ * of this (they read the resolved action itself). With the call's display
+ * projection (`shown`), the summary is that projection cut to the card's
+ * limits, and the arguments are neither walked nor redacted a second time;
+ * where it cannot be cut, the arguments are projected again, masking the
+ * same secret arguments.
  */
-export function buildApprovalPreview(action: ToolActionClass | undefined, resolved: ResolvedAction | undefined, args: unknown, shown?: unknown): ApprovalPreviews {
+export function buildApprovalPreview(action: ToolActionClass | undefined, resolved: ResolvedAction | undefined, args: unknown, { shown, secretKeys }: ShownArguments = {}): ApprovalPreviews {
   const target = resolved === undefined ? undefined : displayAction(resolved);
   const preview: { -readonly [K in keyof ToolActionPreview]: ToolActionPreview[K] } = {};
   const file = target?.files[0];
@@ -33,7 +42,7 @@ export function buildApprovalPreview(action: ToolActionClass | undefined, resolv
   if (target?.mcp !== undefined && preview.host === undefined) preview.host = target.mcp.server;
   if (action === undefined || (preview.path === undefined && preview.command === undefined && preview.host === undefined)) {
     const clipped = shown === undefined ? undefined : clipProjection(shown, DEFAULT_PROJECTION_LIMITS, SUMMARY_LIMITS);
-    preview.summary = JSON.stringify(clipped === undefined ? projectArguments(args, SUMMARY_LIMITS) : clipped.value);
+    preview.summary = JSON.stringify(clipped === undefined ? projectArguments(args, { ...SUMMARY_LIMITS, secretKeys }) : clipped.value);
   }
   return { preview: Object.freeze(preview), target };
 }

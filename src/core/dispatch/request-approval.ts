@@ -8,7 +8,7 @@ import type { PolicyDecision } from '../policy/policy-types.js';
 import { buildApprovalPreview } from './build-approval-preview.js';
 import { ensureDigests } from './ensure-digests.js';
 import { countRedactedMarks } from '../receipts/project-arguments.js';
-import { projectedArguments } from './projected-arguments.js';
+import { projectedArguments, secretKeySet } from './projected-arguments.js';
 import { eventBase, type ResolvedDispatchState } from './dispatch-state.js';
 
 export type ApprovalFailure = ToolDeniedByUserError | ToolPolicyError | ToolCancelledError | ToolArgsInvalidError;
@@ -101,7 +101,7 @@ export async function requestApproval(state: ResolvedDispatchState): Promise<App
 function approvalRequest(state: ResolvedDispatchState, actionDigest: string): ToolApprovalRequest {
   const tool = state.tool;
   const toolInput = projectedArguments(state);
-  const { preview, target } = buildApprovalPreview(tool.actionClass, state.action, state.effectiveArgs, toolInput);
+  const { preview, target } = buildApprovalPreview(tool.actionClass, state.action, state.effectiveArgs, { shown: toolInput, secretKeys: secretKeySet(state) });
   const presented = presentedView(state);
   const decision = state.decision ?? { kind: 'allow' as const, matched: [] };
   const why = state.askedBy ?? 'governed';

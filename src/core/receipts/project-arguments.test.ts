@@ -172,7 +172,39 @@ describe('clipProjection', () => {
   });
 });
 
+describe('clipProjection at the edges of its domain', () => {
+  it('says it cannot where a tighter limit is wider than the projection’s', () => {
+    const small = { maxString: 4, maxDepth: 1, maxEntries: 2 };
+    for (const [args, to] of [
+      [{ s: 'abcdefghijkl' }, { ...small, maxString: 10 }],
+      [{ l: [1, 2, 3, 4] }, { ...small, maxEntries: 5 }],
+      [{ a: { b: 1 } }, { ...small, maxDepth: 3 }],
+    ] as const) {
+      expect(clipProjection(projectArguments(args, small), small, to)).toBeUndefined();
+    }
+  });
+
+  it('never cuts the projection’s own labels or a bigint’s digits, which a projection does not cut', () => {
+    const secretKeys = new Set(['token']);
+    const cases: [Record<string, unknown>, ProjectionLimits, ProjectionLimits, ReadonlySet<string> | undefined][] = [
+      [{ token: 1234 }, DEFAULT_PROJECTION_LIMITS, { maxString: 5, maxDepth: 3, maxEntries: 16 }, secretKeys],
+      [{ a: {} }, { maxString: 512, maxDepth: 1, maxEntries: 64 }, { maxString: 3, maxDepth: 1, maxEntries: 64 }, undefined],
+      [{ n: 10n ** 200n }, DEFAULT_PROJECTION_LIMITS, { maxString: 120, maxDepth: 3, maxEntries: 16 }, undefined],
+      [{ f: () => 1, b: new Uint8Array(3) }, DEFAULT_PROJECTION_LIMITS, { maxString: 4, maxDepth: 3, maxEntries: 16 }, undefined],
+    ];
+    for (const [args, from, to, keys] of cases) {
+      const clipped = clipProjection(projectArguments(args, { ...from, secretKeys: keys }), from, to);
+      if (clipped !== undefined) expect(clipped.value).toEqual(projectArguments(args, { ...to, secretKeys: keys }));
+    }
+  });
+});
+
 describe('countRedactedMarks', () => {
+  it('counts no mark in a member its JSON text leaves out', () => {
+    const projection = projectArguments({ [`AKIA${'Q'.repeat(16)}`]: undefined, kept: `AKIA${'Q'.repeat(16)}` });
+    expect(countRedactedMarks(projection)).toBe(countRedacted(JSON.stringify(projection)));
+  });
+
   it('counts the marks the projection’s JSON text holds', () => {
     fc.assert(
       fc.property(fc.dictionary(word, argumentsValue, { maxKeys: 8 }), (args) => {

@@ -122,6 +122,8 @@ const moreItems = (count: number): string => `[${count} more items]`;
 const moreKeys = (count: number): string => `[${count} more keys]`;
 const MORE_ITEMS = /^\[(\d+) more items\]$/;
 const MORE_CHARACTERS = /… \[(\d+) more characters\]$/;
+/** What a projection writes in a value's place and never cuts: its labels, and a bigint's digits. */
+const UNCUT_TEXT = /^(?:\[(?:redacted|nested|cyclic|function|symbol|binary \d+ bytes)\]|-?\d+)$/;
 
 /** The first `keep` characters of a redacted string `length` characters long, and how many were left out. */
 function clipped(clean: string, keep: number, length: number): string {
@@ -142,17 +144,21 @@ function setMember(result: Record<string, unknown>, name: string, value: unknown
 class Undecidable extends Error {}
 
 /**
- * A projection made with `from`'s limits, cut to tighter ones (`to`, none
- * above `from`'s): what `projectArguments` with `to` makes of the same
- * value, without walking or redacting the value again. Redaction does not
- * depend on the limits, and every cut says how much it left out: a string
- * longer than `from.maxString` is one cut (its marker gives its length), a
- * list one entry past `from.maxEntries` is one cut (its last entry gives
- * its length). Undefined for a projection that holds a member named `…`,
- * where a cut object and the value's own member read alike: the caller
- * projects the value itself.
+ * A projection made with `from`'s limits, cut to tighter ones (`to`): what
+ * `projectArguments` with `to` makes of the same value, without walking or
+ * redacting the value again. Redaction does not depend on the limits, and
+ * every cut says how much it left out: a string longer than
+ * `from.maxString` is one cut (its marker gives its length), a list one
+ * entry past `from.maxEntries` is one cut (its last entry gives its
+ * length). Undefined where the projection cannot say, and the caller
+ * projects the value itself: a limit of `to` above `from`'s, a member
+ * named `…` (a cut object and the value's own member read alike), and a
+ * label or digits past `to.maxString` (a projection keeps those whole, a
+ * string that reads alike it cuts).
  */
 export function clipProjection(projection: unknown, from: ProjectionLimits, to: ProjectionLimits): { readonly value: unknown } | undefined {
+  // A wider limit would ask for what the projection already left out.
+  if (to.maxString > from.maxString || to.maxDepth > from.maxDepth || to.maxEntries > from.maxEntries) return undefined;
   const lengthOf = (text: string): number => {
     if (text.length <= from.maxString) return text.length;
     const marker = MORE_CHARACTERS.exec(text);
@@ -162,7 +168,10 @@ export function clipProjection(projection: unknown, from: ProjectionLimits, to: 
   const visit = (node: unknown, depth: number): unknown => {
     if (typeof node === 'string') {
       const length = lengthOf(node);
-      return length <= to.maxString ? node : clipped(node, to.maxString, length);
+      if (length <= to.maxString) return node;
+      // A label or a bigint's digits stays whole in a projection, where a string that reads alike is cut.
+      if (UNCUT_TEXT.test(node)) throw new Undecidable();
+      return clipped(node, to.maxString, length);
     }
     if (typeof node !== 'object' || node === null) return node;
     if (depth >= to.maxDepth) return '[nested]';
@@ -199,7 +208,13 @@ export function countRedactedMarks(projection: unknown): number {
   if (typeof projection !== 'object' || projection === null) return 0;
   let count = 0;
   if (Array.isArray(projection)) for (const item of projection as unknown[]) count += countRedactedMarks(item);
-  else for (const key of Object.keys(projection)) count += countRedacted(key) + countRedactedMarks((projection as Record<string, unknown>)[key]);
+  else {
+    for (const key of Object.keys(projection)) {
+      const member = (projection as Record<string, unknown>)[key];
+      // JSON leaves out a member whose value is undefined, its name too.
+      if (member !== undefined) count += countRedacted(key) + countRedactedMarks(member);
+    }
+  }
   return count;
 }
 
