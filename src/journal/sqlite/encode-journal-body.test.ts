@@ -30,6 +30,14 @@ describe('journal body encoding', () => {
     cycle.self = cycle;
     // A cycle measures as endless: it is not kept either.
     expect(JSON.parse(encodeResult(input(cycle), 1024))).toEqual({ ok: true, valueNotKept: true, content: 'preview', receipt: { id: 'r' } });
+    // What toJSON writes is what is measured: 100 dates are 2.7 KB of JSON, one object 100 KB.
+    const dates = Array.from({ length: 100 }, (_, index) => new Date(index * 1e9));
+    expect(JSON.parse(encodeResult(input(dates), 1024))).toMatchObject({ valueNotKept: true });
+    expect(JSON.parse(encodeResult(input({ big: { toJSON: () => 'z'.repeat(100_000) } }), 65_536))).toMatchObject({ valueNotKept: true });
+    // Exactly the limit, in literals and members JSON leaves out: kept.
+    const literals = [...Array.from({ length: 150 }, () => null), ...Array.from({ length: 51 }, () => true), false, false];
+    expect(JSON.stringify({ l: literals }).length).toBe(1024);
+    expect(JSON.parse(encodeResult(input({ l: literals, gone: undefined }), 1024))).toEqual({ ok: true, value: { l: literals }, content: 'preview', receipt: { id: 'r' } });
   });
 
   it('encodes plain data as JSON, undefined as null and a cycle as a marker', () => {
