@@ -115,9 +115,6 @@ export function renderedValueJson(outcome: ToolOutcome): string | undefined {
   return renderedValues.get(outcome);
 }
 
-function valueJsonOf(state: DispatchState): { valueJson?: string } {
-  return state.valueJson === undefined ? {} : { valueJson: state.valueJson };
-}
 
 // Unique per process without a per-call UUID: the call id plus a counter.
 function invocationId(state: DispatchState): string {
@@ -151,7 +148,7 @@ async function settleDurably(state: DispatchState, result: StageResult, content:
   } else if (journal !== undefined && tier !== 'none' && !state.replayed && state.claim !== undefined) {
     const error = result.ok ? undefined : { code: result.error.code, message: result.error.message, name: result.error.name, ...reasonOf(result.error) };
     await journal
-      .settle(state.claim, { ok: result.ok, value: result.ok ? result.value : undefined, content, ...(error === undefined ? {} : { error }), ...attachmentsOf(outcome.receipt), receipt: outcome.receipt, ...valueJsonOf(state) })
+      .settle(state.claim, { ok: result.ok, value: result.ok ? result.value : undefined, content, ...(error === undefined ? {} : { error }), ...attachmentsOf(outcome.receipt), receipt: outcome.receipt, valueJson: state.valueJson })
       .catch((settleError: unknown) => console.warn('toolgate: settling a journal claim failed; it stays unresolved', settleError));
   } else if (journal !== undefined && tier !== 'none' && !state.replayed) {
     // Refused before stage 10 (policy, approval, validation, an unresolved claim): audited as a

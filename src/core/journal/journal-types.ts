@@ -68,7 +68,7 @@ export interface JournalSettleInput {
    * value is long and the content was made from it: a journal may write
    * this text instead of building it again. Absent otherwise.
    */
-  readonly valueJson?: string;
+  readonly valueJson?: string | undefined;
 }
 
 export interface UnresolvedClaim {
