@@ -16,9 +16,17 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
+/** A host whose output store takes a while to spill, as a file write does: the call waits there after rendering its value. */
+function slowSpillHost(): ReturnType<typeof createFakeHost> {
+  const host = createFakeHost();
+  const store = host.outputStore;
+  if (store === undefined) throw new Error('the fake host has an output store');
+  return { ...host, outputStore: { ...store, spill: (...args) => new Promise((resolve) => setTimeout(resolve, 30)).then(() => store.spill(...args)) } };
+}
+
 async function client(tools: ToolDefinition[], options: Partial<CreateToolRegistryOptions> = {}): Promise<Client> {
   // A 24 KiB output ceiling: a structured value of more than 4 KiB of text is measured against it.
-  const registry = createToolRegistry({ tools, host: createFakeHost(), limits: { maxOutputBytes: 24 * 1024 }, ...options });
+  const registry = createToolRegistry({ tools, host: slowSpillHost(), limits: { maxOutputBytes: 24 * 1024 }, ...options });
   const toServer = new PassThrough();
   const toClient = new PassThrough();
   const gateway = await serveMcp(registry, { transport: 'stdio', stdin: toServer, stdout: toClient, context: { grantedTools: tools.map((tool) => tool.name) } });
@@ -61,6 +69,41 @@ describe('served structured results', () => {
       expect(stringify.mock.results.filter((built) => built.value === text)).toHaveLength(1);
     } finally {
       stringify.mockRestore();
+    }
+  });
+
+  it('measures the text it sends: a value shrunk while its call waited on the spill is not sent past the ceiling as its older text', async () => {
+    const state = { items: Array.from({ length: 1200 }, (_, index) => `item-${index}-`.padEnd(50, 'x')) }; // about 64 KB
+    const mcp = await client([
+      { name: 'get_state', description: 'Read the state.', input, output: itemsOutput, dispatch: () => state },
+      {
+        name: 'trim_state',
+        description: 'Trim the state.',
+        input,
+        dispatch: () => {
+          state.items = state.items.slice(0, 10);
+          return 'ok';
+        },
+      },
+      {
+        name: 'trims_itself',
+        description: 'Returns a value it trims a moment later.',
+        input,
+        output: itemsOutput,
+        dispatch: () => {
+          const value = { items: Array.from({ length: 1200 }, (_, index) => `item-${index}-`.padEnd(50, 'x')) };
+          setTimeout(() => (value.items = value.items.slice(0, 10)), 10);
+          return value;
+        },
+      },
+    ]);
+    const reading = mcp.callTool({ name: 'get_state', arguments: {} });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await mcp.callTool({ name: 'trim_state', arguments: {} });
+    for (const result of [await reading, await mcp.callTool({ name: 'trims_itself', arguments: {} })]) {
+      // 1,200 short strings: no cut brings the value as rendered under 24 KiB, so none is sent.
+      expect(result.structuredContent).toBeUndefined();
+      expect(result.isError).toBe(true);
     }
   });
 

@@ -89,6 +89,16 @@ describe('boundStructuredContent', () => {
     expect(cut?.json).toBe(JSON.stringify(cut?.value));
   });
 
+  it('measures and cuts the text the call rendered, not the object, which may have changed since', () => {
+    const rendered = JSON.stringify({ a: 'x'.repeat(5000) });
+    const now = { a: 'short now' };
+    const cut = boundWithJson(now, 2000, rendered);
+    expect((cut?.value as { a: string }).a.startsWith('xxx')).toBe(true);
+    expect((cut?.value as { a: string }).a.endsWith(STRUCTURED_CUT_MARK)).toBe(true);
+    expect(Buffer.byteLength(cut?.json ?? '')).toBeLessThanOrEqual(2000);
+    expect(boundWithJson(now, 8000, rendered)).toEqual({ value: now, json: rendered });
+  });
+
   it('never splits a surrogate pair', () => {
     const bounded = boundStructuredContent({ text: '😀'.repeat(20_000) }, 4096) as { text: string };
     expect(bounded.text.replace(STRUCTURED_CUT_MARK, '').isWellFormed()).toBe(true);

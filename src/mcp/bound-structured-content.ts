@@ -23,17 +23,25 @@ export interface BoundedStructuredContent {
  * command's output) reached the client whole, past every content limit. A
  * cut string stays a string, so the value keeps the shape its output schema
  * declares. `valueJson` is the value's JSON text as the call rendered it
- * (`renderedValueJson`), measured instead of built again.
+ * (`renderedValueJson`): where it is given, it is the value sent, measured
+ * and cut instead of the object, which another call or the tool itself may
+ * have changed since.
  */
 export function boundStructuredContent(value: Record<string, unknown>, maxBytes: number, valueJson?: string): BoundedStructuredContent | undefined {
-  // Unescaped text within a sixth of the limit is within it as JSON (an escape takes at most six bytes a character); past that, measured as sent.
-  if (!exceedsJsonTextBytes(value, Math.floor(maxBytes / 6))) return { value, json: valueJson };
-  const json = valueJson ?? JSON.stringify(value);
-  if (Buffer.byteLength(json) <= maxBytes) return { value, json };
-  const lengths = stringLengths(value).sort((left, right) => right - left);
+  if (valueJson === undefined) {
+    // Unescaped text within a sixth of the limit is within it as JSON (an escape takes at most six bytes a character); past that, measured as sent.
+    if (!exceedsJsonTextBytes(value, Math.floor(maxBytes / 6))) return { value, json: undefined };
+    const json = JSON.stringify(value);
+    if (Buffer.byteLength(json) <= maxBytes) return { value, json };
+  } else if (Buffer.byteLength(valueJson) <= maxBytes) {
+    // The text is what is sent, so it is what is measured: the object may have changed since the call rendered it.
+    return { value, json: valueJson };
+  }
+  const settled = valueJson === undefined ? value : (JSON.parse(valueJson) as Record<string, unknown>);
+  const lengths = stringLengths(settled).sort((left, right) => right - left);
   // The longest strings cut to one length; shorter by a quarter while keys, escapes and wide characters still leave it over.
   for (let keep = keepLengthFor(lengths, maxBytes); keep >= SHORTEST_CUT; keep = Math.floor((keep * 3) / 4)) {
-    const cut = cutStrings(value, keep) as Record<string, unknown>;
+    const cut = cutStrings(settled, keep) as Record<string, unknown>;
     const cutJson = JSON.stringify(cut);
     if (Buffer.byteLength(cutJson) <= maxBytes) return { value: cut, json: cutJson };
   }

@@ -51,7 +51,8 @@ export interface StoredResult {
  * for every call.
  */
 export function encodeStoredResult(input: JournalSettleInput, maxValueBytes: number, sha256: (text: string) => string): StoredResult {
-  const { kept, mayBeLong } = measureValue(input.value, maxValueBytes);
+  // The text the call rendered is what is written, so it is what is measured: the object may have changed since.
+  const { kept, mayBeLong } = input.valueJson === undefined ? measureValue(input.value, maxValueBytes) : { kept: Buffer.byteLength(input.valueJson) <= maxValueBytes, mayBeLong: true };
   const longContent = typeof input.content === 'string' && input.content.length >= MIN_BLOB_CHARS;
   // Most results are short: when neither part can be long the body is what it always was, and a long one is not
   // written whole only to be written again with its long parts aside (for a 60 KB read, its value and preview twice).

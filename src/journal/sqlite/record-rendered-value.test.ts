@@ -106,6 +106,41 @@ describe('a recorded value is the one the call settled', () => {
     expect(value).toEqual({ $unserializable: true });
   });
 
+  it('measures the text it writes: a value shrunk while its call waited on the spill is not kept past the limit as its older text', async () => {
+    const bounded = createSqliteJournal(join(dir, 'bounded.db'), { onUnresolved: () => undefined, maxRecordedValueBytes: 16 * 1024 });
+    try {
+      const state = { items: Array.from({ length: 1200 }, (_, index) => `item-${index}-`.padEnd(50, 'x')) }; // about 64 KB
+      const tools: ToolDefinition[] = [
+        { name: 'get_state', description: 'Read the state.', input, journal: 'record', dispatch: () => state },
+        {
+          name: 'trim_state',
+          description: 'Trim the state.',
+          input,
+          dispatch: () => {
+            state.items = state.items.slice(0, 10);
+            return 'ok';
+          },
+        },
+      ];
+      const host = createFakeHost();
+      const store = host.outputStore;
+      if (store === undefined) throw new Error('the fake host has an output store');
+      const slow = { ...host, outputStore: { ...store, spill: (...args: Parameters<typeof store.spill>) => new Promise((resolve) => setTimeout(resolve, 30)).then(() => store.spill(...args)) } };
+      const registry = createToolRegistry({ tools, host: slow, journal: bounded });
+      const reading = registry.dispatch({ callId: 'c1', name: 'get_state', arguments: {} }, context(tools));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      await registry.dispatch({ callId: 'c2', name: 'trim_state', arguments: {} }, context(tools));
+      await reading;
+      bounded.flush();
+      const [recording] = await bounded.recordings({ runId: 'run' });
+      // As the call rendered it the value is 64 KB: not kept under 16 KiB, whatever the object holds now.
+      expect(recording?.valueNotKept).toBe(true);
+      expect(recording?.value).toBeUndefined();
+    } finally {
+      bounded.close();
+    }
+  });
+
   it('still records a long value the pipeline rendered once, equal to the value', async () => {
     const tools: ToolDefinition[] = [{ name: 'rows', description: 'Rows.', input, journal: 'record', dispatch: () => ({ rows: Array.from({ length: 400 }, (_, index) => ({ id: index, text: 'é'.repeat(20) })) }) }];
     const registry = createToolRegistry({ tools, host: createFakeHost(), journal });
