@@ -184,7 +184,7 @@ describe('clipProjection at the edges of its domain', () => {
     }
   });
 
-  it('never cuts the projection’s own labels or a bigint’s digits, which a projection does not cut', () => {
+  it('never cuts the projection’s own labels, which a projection does not cut, and cuts a bigint as a projection does', () => {
     const secretKeys = new Set(['token']);
     const cases: [Record<string, unknown>, ProjectionLimits, ProjectionLimits, ReadonlySet<string> | undefined][] = [
       [{ token: 1234 }, DEFAULT_PROJECTION_LIMITS, { maxString: 5, maxDepth: 3, maxEntries: 16 }, secretKeys],
@@ -196,6 +196,8 @@ describe('clipProjection at the edges of its domain', () => {
       const clipped = clipProjection(projectArguments(args, { ...from, secretKeys: keys }), from, to);
       if (clipped !== undefined) expect(clipped.value).toEqual(projectArguments(args, { ...to, secretKeys: keys }));
     }
+    // A bigint of 201 digits is a string of 201 characters to a projection: cut, and said how much.
+    expect(projectArguments({ n: 10n ** 200n }, { maxString: 120 })).toEqual({ n: `1${'0'.repeat(119)}… [81 more characters]` });
   });
 });
 

@@ -70,7 +70,8 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
       if (named !== undefined && named.masked > 0) return clip(redactSecrets(named.text));
     }
     if (typeof node === 'string') return clip(redactSecrets(node));
-    if (typeof node === 'bigint') return node.toString();
+    // Cut like a string: a bigint can be as long as any text.
+    if (typeof node === 'bigint') return clip(node.toString());
     if (typeof node === 'function' || typeof node === 'symbol') return `[${typeof node}]`;
     if (typeof node !== 'object' || node === null) return node;
     if (ArrayBuffer.isView(node)) return `[binary ${node.byteLength} bytes]`;
@@ -122,8 +123,8 @@ const moreItems = (count: number): string => `[${count} more items]`;
 const moreKeys = (count: number): string => `[${count} more keys]`;
 const MORE_ITEMS = /^\[(\d+) more items\]$/;
 const MORE_CHARACTERS = /… \[(\d+) more characters\]$/;
-/** What a projection writes in a value's place and never cuts: its labels, and a bigint's digits. */
-const UNCUT_TEXT = /^(?:\[(?:redacted|nested|cyclic|function|symbol|binary \d+ bytes)\]|-?\d+)$/;
+/** What a projection writes in a value's place and never cuts: its labels. */
+const PROJECTION_LABEL = /^\[(?:redacted|nested|cyclic|function|symbol|binary \d+ bytes)\]$/;
 
 /** The first `keep` characters of a redacted string `length` characters long, and how many were left out. */
 function clipped(clean: string, keep: number, length: number): string {
@@ -153,8 +154,8 @@ class Undecidable extends Error {}
  * length). Undefined where the projection cannot say, and the caller
  * projects the value itself: a limit of `to` above `from`'s, a member
  * named `…` (a cut object and the value's own member read alike), and a
- * label or digits past `to.maxString` (a projection keeps those whole, a
- * string that reads alike it cuts).
+ * label past `to.maxString` (a projection keeps its labels whole, a string
+ * that reads alike it cuts).
  */
 export function clipProjection(projection: unknown, from: ProjectionLimits, to: ProjectionLimits): { readonly value: unknown } | undefined {
   // A wider limit would ask for what the projection already left out.
@@ -169,8 +170,8 @@ export function clipProjection(projection: unknown, from: ProjectionLimits, to: 
     if (typeof node === 'string') {
       const length = lengthOf(node);
       if (length <= to.maxString) return node;
-      // A label or a bigint's digits stays whole in a projection, where a string that reads alike is cut.
-      if (UNCUT_TEXT.test(node)) throw new Undecidable();
+      // A label stays whole in a projection, where a string that reads alike is cut.
+      if (PROJECTION_LABEL.test(node)) throw new Undecidable();
       return clipped(node, to.maxString, length);
     }
     if (typeof node !== 'object' || node === null) return node;
