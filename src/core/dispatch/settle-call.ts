@@ -115,7 +115,6 @@ export function renderedValueJson(outcome: ToolOutcome): string | undefined {
   return renderedValues.get(outcome);
 }
 
-
 // Unique per process without a per-call UUID: the call id plus a counter.
 function invocationId(state: DispatchState): string {
   invocationCounter = (invocationCounter + 1) % Number.MAX_SAFE_INTEGER;
