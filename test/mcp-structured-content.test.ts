@@ -4,6 +4,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createToolRegistry, type ToolDefinition, type CreateToolRegistryOptions } from '../src/core/index.js';
 import { serveMcp } from '../src/mcp/index.js';
+import { sharedState, slowSpill } from '../src/core/dispatch/__fixtures__/pipeline-fixtures.js';
 import { createFakeHost } from '../src/testing/index.js';
 
 /**
@@ -16,17 +17,9 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-/** A host whose output store takes a while to spill, as a file write does: the call waits there after rendering its value. */
-function slowSpillHost(): ReturnType<typeof createFakeHost> {
-  const host = createFakeHost();
-  const store = host.outputStore;
-  if (store === undefined) throw new Error('the fake host has an output store');
-  return { ...host, outputStore: { ...store, spill: (...args) => new Promise((resolve) => setTimeout(resolve, 30)).then(() => store.spill(...args)) } };
-}
-
 async function client(tools: ToolDefinition[], options: Partial<CreateToolRegistryOptions> = {}): Promise<Client> {
   // A 24 KiB output ceiling: a structured value of more than 4 KiB of text is measured against it.
-  const registry = createToolRegistry({ tools, host: slowSpillHost(), limits: { maxOutputBytes: 24 * 1024 }, ...options });
+  const registry = createToolRegistry({ tools, host: slowSpill(createFakeHost()), limits: { maxOutputBytes: 24 * 1024 }, ...options });
   const toServer = new PassThrough();
   const toClient = new PassThrough();
   const gateway = await serveMcp(registry, { transport: 'stdio', stdin: toServer, stdout: toClient, context: { grantedTools: tools.map((tool) => tool.name) } });
@@ -73,18 +66,9 @@ describe('served structured results', () => {
   });
 
   it('measures the text it sends: a value shrunk while its call waited on the spill is not sent past the ceiling as its older text', async () => {
-    const state = { items: Array.from({ length: 1200 }, (_, index) => `item-${index}-`.padEnd(50, 'x')) }; // about 64 KB
+    const { tools } = sharedState({ output: itemsOutput });
     const mcp = await client([
-      { name: 'get_state', description: 'Read the state.', input, output: itemsOutput, dispatch: () => state },
-      {
-        name: 'trim_state',
-        description: 'Trim the state.',
-        input,
-        dispatch: () => {
-          state.items = state.items.slice(0, 10);
-          return 'ok';
-        },
-      },
+      ...tools,
       {
         name: 'trims_itself',
         description: 'Returns a value it trims a moment later.',

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createReplayHost, createToolRegistry, unwrapUntrusted, type ToolDefinition } from '../../core/index.js';
+import { sharedState, slowSpill } from '../../core/dispatch/__fixtures__/pipeline-fixtures.js';
 import { createFakeHost } from '../../testing/index.js';
 import { createSqliteJournal } from './create-sqlite-journal.js';
 import type { SqliteJournal } from './sqlite-journal.js';
@@ -109,24 +110,8 @@ describe('a recorded value is the one the call settled', () => {
   it('measures the text it writes: a value shrunk while its call waited on the spill is not kept past the limit as its older text', async () => {
     const bounded = createSqliteJournal(join(dir, 'bounded.db'), { onUnresolved: () => undefined, maxRecordedValueBytes: 16 * 1024 });
     try {
-      const state = { items: Array.from({ length: 1200 }, (_, index) => `item-${index}-`.padEnd(50, 'x')) }; // about 64 KB
-      const tools: ToolDefinition[] = [
-        { name: 'get_state', description: 'Read the state.', input, journal: 'record', dispatch: () => state },
-        {
-          name: 'trim_state',
-          description: 'Trim the state.',
-          input,
-          dispatch: () => {
-            state.items = state.items.slice(0, 10);
-            return 'ok';
-          },
-        },
-      ];
-      const host = createFakeHost();
-      const store = host.outputStore;
-      if (store === undefined) throw new Error('the fake host has an output store');
-      const slow = { ...host, outputStore: { ...store, spill: (...args: Parameters<typeof store.spill>) => new Promise((resolve) => setTimeout(resolve, 30)).then(() => store.spill(...args)) } };
-      const registry = createToolRegistry({ tools, host: slow, journal: bounded });
+      const { tools } = sharedState({ journal: 'record' });
+      const registry = createToolRegistry({ tools, host: slowSpill(createFakeHost()), journal: bounded });
       const reading = registry.dispatch({ callId: 'c1', name: 'get_state', arguments: {} }, context(tools));
       await new Promise((resolve) => setTimeout(resolve, 10));
       await registry.dispatch({ callId: 'c2', name: 'trim_state', arguments: {} }, context(tools));

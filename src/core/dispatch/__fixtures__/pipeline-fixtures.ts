@@ -168,3 +168,30 @@ export function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => voi
   });
   return { promise, resolve, reject };
 }
+
+/**
+ * A state of about 64 KB of JSON, a tool that reads it (with `read`'s
+ * fields) and one that trims it to 10 items: a value that changes after a
+ * call rendered it.
+ */
+export function sharedState(read: Partial<AnyToolDefinition> = {}): { readonly state: { items: string[] }; readonly tools: AnyToolDefinition[] } {
+  const state = { items: Array.from({ length: 1200 }, (_, index) => `item-${index}-`.padEnd(50, 'x')) };
+  const input = { type: 'object', properties: {} } as const;
+  const trim = (): string => {
+    state.items = state.items.slice(0, 10);
+    return 'ok';
+  };
+  return {
+    state,
+    tools: [
+      { name: 'get_state', description: 'Read the state.', input, dispatch: () => state, ...read } as AnyToolDefinition,
+      { name: 'trim_state', description: 'Trim the state.', input, dispatch: trim },
+    ],
+  };
+}
+
+/** The host's spill takes a while, as a file write does: a call waits there after rendering its value. */
+export function slowSpill(host: FakeHost): FakeHost {
+  host.script('outputStore.spill', { delayMs: 30, respond: (length) => ({ handle: 'spill:slow', bytes: length }) });
+  return host;
+}
