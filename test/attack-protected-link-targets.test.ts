@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ROOT } from './fixtures/mcp/helpers.js';
 import { decideIfAsked } from './support/pending-approval.js';
 import { closeAfterEach, makeWorkspace } from './support/serve-gateway.js';
 
@@ -44,6 +45,25 @@ describe('attack: the file a protected name links to', () => {
     const plain = await decideIfAsked(at.gateway, at.mcp, 'read_file', { path: 'notes.txt' }, 'reject');
     expect(plain.card).toBeUndefined();
     expect(text(plain.result)).toContain('plain');
+  }, 60_000);
+
+  it('`.env` a link into a folder named in decomposed Unicode: the filesystem server\'s tools spelling it composed ask, as they do for it as it is', async () => {
+    const decomposed = 'cafe\u0301';
+    const composed = 'caf\u00e9';
+    const server = { command: process.execPath, args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), '.'] };
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto', policy: { allow: ['Read(**)', 'mcp__fs'] }, servers: { fs: server } }, { [`${decomposed}/dev.secrets`]: SECRET });
+    symlinkSync(`${decomposed}/dev.secrets`, join(workspace, '.env'));
+    const at = await opened.serve(workspace);
+    // The server opens a missing name as the one name of its folder equal to it after NFC normalisation.
+    for (const folder of [decomposed, composed]) {
+      const write = await decideIfAsked(at.gateway, at.mcp, 'mcp_fs_write_file', { path: `${folder}/dev.secrets`, content: 'NODE_OPTIONS=--require ./evil.js\n' }, 'reject');
+      expect(write.card, `${JSON.stringify(folder)} written without asking: ${text(write.result)}`).toBeDefined();
+      const read = await decideIfAsked(at.gateway, at.mcp, 'mcp_fs_read_text_file', { path: `${folder}/dev.secrets` }, 'reject');
+      expect(read.card, `${JSON.stringify(folder)} read without asking`).toBeDefined();
+      const moved = await decideIfAsked(at.gateway, at.mcp, 'mcp_fs_move_file', { source: folder, destination: 'moved' }, 'reject');
+      expect(moved.card, `${JSON.stringify(folder)} moved without asking`).toBeDefined();
+    }
+    expect(readFileSync(join(workspace, '.env'), 'utf8')).toBe(SECRET);
   }, 60_000);
 
   it('`.ssh` a link to a folder: a file in it asks; a hook link that leads nowhere yet: creating its target asks', async () => {

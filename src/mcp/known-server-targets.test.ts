@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -56,6 +56,22 @@ describe("server-filesystem's path spellings", () => {
     // "K" as KELVIN SIGN and an e with a combining accent: NFC turns them into "K" and "é".
     expect(spell(['.'], 'secrets/\u212AEY')).toEqual(['/work/repo/secrets/\u212AEY', '/work/repo/secrets/KEY']);
     expect(spell(['.'], 'cafe\u0301')).toEqual(['/work/repo/cafe\u0301', '/work/repo/caf\u00e9']);
+  });
+
+  it('adds the names on disk the server opens in place of missing ones equal to them after NFC normalisation', () => {
+    const root = mkdtempSync(join(tmpdir(), 'toolgate-nfc-'));
+    mkdirSync(join(root, 'cafe\u0301', 'sub'), { recursive: true });
+    mkdirSync(join(root, '\u212Aeys'));
+    // ệ twice: decomposed in canonical order, and composed.
+    mkdirSync(join(root, 'e\u0323\u0302'));
+    mkdirSync(join(root, '\u1ec7'));
+    // A composed spelling of a decomposed folder, below it a name that does not exist yet.
+    expect(spell([root], 'caf\u00e9/sub/new.txt')).toContain(join(root, 'cafe\u0301', 'sub', 'new.txt'));
+    // KELVIN SIGN on disk, an ASCII K asked for.
+    expect(spell([root], 'Keys/id')).toContain(join(root, '\u212Aeys', 'id'));
+    // As spelled when it is there, and when two names are equal to it (the server refuses the path).
+    expect(spell([root], 'cafe\u0301/sub')).toEqual([join(root, 'cafe\u0301', 'sub'), join(root, 'caf\u00e9', 'sub')]);
+    expect(spell([root], 'e\u0302\u0323/a')).toEqual([join(root, 'e\u0302\u0323', 'a'), join(root, '\u1ec7', 'a')]);
   });
 
   it('reads ~ as the server does: its home, the one its environment names', () => {

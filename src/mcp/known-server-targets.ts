@@ -1,3 +1,4 @@
+import { lstatSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { McpArgumentTargets } from './argument-targets.js';
@@ -121,10 +122,11 @@ function packageName(token: string): string | undefined {
 /**
  * server-filesystem reads a relative path against the first of its
  * directories under which it lands (`..` can carry it into another), and
- * matches a missing name with any name equal to it after Unicode NFC
- * normalisation. The policy judges each place the path may end up in, and
- * the NFC spelling of each: a deny on any of them refuses, an allow must
- * cover them all. `~` and `~/…` are the server's home, as it expands them:
+ * matches a missing name with the one name of its folder equal to it after
+ * Unicode NFC normalisation. The policy judges each place the path may end
+ * up in, the NFC spelling of each, and the names on disk it would open in
+ * their place (`equivalentOnDisk`): a deny on any of them refuses, an allow
+ * must cover them all. `~` and `~/…` are the server's home, as it expands them:
  * left as spelled, the host read them as a folder named `~` in the
  * workspace, and the gateway's own rules and keys in
  * `~/.config/toolgate/`, refused by their absolute path, were read by that
@@ -138,7 +140,53 @@ function filesystemSpellings(directories: readonly string[], home: (requested: s
     for (const place of places) {
       spellings.add(place);
       spellings.add(place.normalize('NFC'));
+      const onDisk = equivalentOnDisk(place);
+      if (onDisk !== undefined) spellings.add(onDisk);
     }
     return [...spellings];
   };
+}
+
+/**
+ * The path server-filesystem opens for `place` when a name on the way is
+ * missing: that name replaced by the one name of its folder equal to it
+ * after NFC normalisation (`café` spelled composed opens `cafe\u0301`,
+ * decomposed on disk; a `.env` linking into it was written unasked when
+ * only the spellings were judged). Undefined when every name is there as
+ * spelled, or from the first missing name that has no single equal.
+ */
+function equivalentOnDisk(place: string): string | undefined {
+  const { root } = path.parse(place);
+  const names = place.slice(root.length).split(path.sep).filter((name) => name.length > 0);
+  let folder = root;
+  let replaced = false;
+  for (const [index, name] of names.entries()) {
+    if (!exists(path.join(folder, name))) {
+      const equal = namesIn(folder).filter((entry) => entry.normalize('NFC') === name.normalize('NFC'));
+      // None: nothing below exists to be opened in its place. Several: the server refuses the path.
+      if (equal.length !== 1) return replaced ? path.join(folder, ...names.slice(index)) : undefined;
+      folder = path.join(folder, equal[0] as string);
+      replaced = true;
+    } else {
+      folder = path.join(folder, name);
+    }
+  }
+  return replaced ? folder : undefined;
+}
+
+function exists(place: string): boolean {
+  try {
+    lstatSync(place);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function namesIn(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
+  }
 }
