@@ -1,8 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createToolRegistry, type ToolDefinition, type CreateToolRegistryOptions } from '../src/core/index.js';
+import { createToolRegistry, withAttachments, type ToolDefinition, type CreateToolRegistryOptions } from '../src/core/index.js';
 import { serveMcp } from '../src/mcp/index.js';
 import { sharedState, slowSpill } from '../src/core/dispatch/__fixtures__/pipeline-fixtures.js';
 import { createFakeHost } from '../src/testing/index.js';
@@ -32,6 +33,19 @@ async function client(tools: ToolDefinition[], options: Partial<CreateToolRegist
   return connected;
 }
 
+/** The same, served over Streamable HTTP on 127.0.0.1, where the SDK writes the result itself. */
+async function httpClient(tools: ToolDefinition[]): Promise<Client> {
+  const registry = createToolRegistry({ tools, host: slowSpill(createFakeHost()), limits: { maxOutputBytes: 24 * 1024 } });
+  const gateway = await serveMcp(registry, { transport: { kind: 'http' }, context: { grantedTools: tools.map((tool) => tool.name), limits: { maxBytes: 300 } } });
+  const connected = new Client({ name: 'structured-test', version: '1.0.0' });
+  await connected.connect(new StreamableHTTPClientTransport(new URL(gateway.url ?? '')));
+  closers.push(async () => {
+    await connected.close();
+    await gateway.close();
+  });
+  return connected;
+}
+
 const input = { type: 'object', properties: {} } as const;
 const itemsOutput = { type: 'object', properties: { items: { type: 'array', items: { type: 'string' } } }, required: ['items'] } as const;
 
@@ -53,15 +67,22 @@ describe('served structured results', () => {
   it('builds a long structured value\'s JSON once: the rendering for the model is what is measured and written', async () => {
     const state = { items: Array.from({ length: 200 }, (_, index) => `item-${index}-`.padEnd(50, 'x')) };
     const text = JSON.stringify(state);
-    const mcp = await client([{ name: 'get_state', description: 'Read the state.', input, output: itemsOutput, dispatch: () => state }]);
-    const stringify = vi.spyOn(JSON, 'stringify');
-    try {
-      const result = await mcp.callTool({ name: 'get_state', arguments: {} });
-      expect(result.structuredContent).toEqual(state);
-      // Once, for the model; the text content (that text as a JSON string) is written on its own.
-      expect(stringify.mock.results.filter((built) => built.value === text)).toHaveLength(1);
-    } finally {
-      stringify.mockRestore();
+    const image = { handle: `media:sha256:${'a'.repeat(64)}`, mediaType: 'image/png', bytes: 3 };
+    const mcp = await client([
+      { name: 'get_state', description: 'Read the state.', input, output: itemsOutput, dispatch: () => state },
+      // With media the result is built again, its media blocks added: the text goes with it.
+      { name: 'get_state_with_media', description: 'Read the state, and a picture.', input, output: itemsOutput, dispatch: () => withAttachments(state, [image]) },
+    ]);
+    for (const name of ['get_state', 'get_state_with_media']) {
+      const stringify = vi.spyOn(JSON, 'stringify');
+      try {
+        const result = await mcp.callTool({ name, arguments: {} });
+        expect(result.structuredContent).toEqual(state);
+        // Once, for the model; the text content (that text as a JSON string) is written on its own.
+        expect(stringify.mock.results.filter((built) => built.value === text), name).toHaveLength(1);
+      } finally {
+        stringify.mockRestore();
+      }
     }
   });
 
@@ -89,6 +110,31 @@ describe('served structured results', () => {
       expect(result.structuredContent).toBeUndefined();
       expect(result.isError).toBe(true);
     }
+  });
+
+  it('over HTTP, where the SDK writes the object, measures the object: a value grown while its call waited on the spill is not sent past the ceiling', async () => {
+    // About 10 KB as rendered, 64 KB once another call grows it.
+    const state = { items: Array.from({ length: 200 }, (_, index) => `item-${index}-`.padEnd(50, 'x')) };
+    const grown = Array.from({ length: 1200 }, (_, index) => `item-${index}-`.padEnd(50, 'x'));
+    const mcp = await httpClient([
+      { name: 'get_state', description: 'Read the state.', input, output: itemsOutput, dispatch: () => state },
+      {
+        name: 'grow_state',
+        description: 'Grow the state.',
+        input,
+        dispatch: () => {
+          state.items = grown;
+          return 'ok';
+        },
+      },
+    ]);
+    // Content past the 300-byte limit below is spilled, which the slow host makes the call wait on.
+    const reading = mcp.callTool({ name: 'get_state', arguments: {} });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await mcp.callTool({ name: 'grow_state', arguments: {} });
+    const result = await reading;
+    if (result.structuredContent !== undefined) expect(Buffer.byteLength(JSON.stringify(result.structuredContent))).toBeLessThanOrEqual(24 * 1024);
+    else expect(result.isError).toBe(true);
   });
 
   it('sends what a postExecute hook redacted in place, not the secret an earlier rendering held', async () => {

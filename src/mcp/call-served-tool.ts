@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { renderedValueJson, UnknownToolError, unwrapUntrusted, type ApprovalSession, type ConfirmActionHook, type DispatchContext, type ToolApprovalContext, type ToolHostCallOptions, type ToolOutcome } from '../core/internal.js';
-import { boundStructuredContent, keepStructuredJson } from './bound-structured-content.js';
+import { boundStructuredContent, keepStructuredJson, structuredJsonOf } from './bound-structured-content.js';
 import { chooseServedConfirm, type ServedApprovals } from './choose-served-confirm.js';
 import type { CallExtra } from './elicit-approval.js';
 import { listServedTools } from './list-served-tools.js';
@@ -20,6 +20,13 @@ export interface CallServedToolOptions {
   readonly session: ApprovalSession;
   /** The most bytes of media one result sends (`mediaContentBlocks`). */
   readonly maxMediaBytes: number;
+  /**
+   * The transport writes a result's structured value as the text kept with
+   * the result (`structuredJsonOf`: stdio's line writer). Only there is the
+   * call's rendered text what is measured: elsewhere the transport writes
+   * the object as it is then, so the object is measured.
+   */
+  readonly writesKeptJson: boolean;
 }
 
 const HOW_TO_APPROVE = 'To approve calls, serve with an approval controller whose prompt reaches a person (the toolgate console), or trust this client\'s elicitation.';
@@ -57,11 +64,15 @@ export async function callServedTool(request: CallToolParams, extra: CallExtra, 
     // grant), and the names offered are the listed ones: a hidden tool stays hidden. The journal still has the attempt.
     return errorResult(new UnknownToolError(requested, [...served.keyByWireName.keys()]).message);
   }
-  const result = toCallToolResult(registry.get(outcome.toolName)?.output !== undefined, outcome, registry.limits.maxOutputBytes);
+  const result = toCallToolResult(registry.get(outcome.toolName)?.output !== undefined, outcome, registry.limits.maxOutputBytes, options.writesKeptJson ? renderedValueJson(outcome) : undefined);
   if (result.isError === true || !outcome.ok || outcome.attachments === undefined || outcome.attachments.length === 0) return result;
   const attachments = outcome.attachments.map((attachment) => unwrapUntrusted(attachment));
   const media = await mediaContentBlocks({ attachments, mediaStore: registry.host.mediaStore, maxBytes: options.maxMediaBytes });
-  return { ...result, content: [...result.content, ...media] };
+  const withMedia = { ...result, content: [...result.content, ...media] };
+  // The structured value is the one measured: its text goes with it.
+  const measured = structuredJsonOf(result);
+  if (measured !== undefined) keepStructuredJson(withMedia, measured);
+  return withMedia;
 }
 
 /** The session's context split once: what every call copies, and the members a call may set for itself. */
@@ -109,7 +120,8 @@ function sendProgress(extra: CallExtra, token: string | number, update: Paramete
   extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...update } }).catch(() => undefined);
 }
 
-function toCallToolResult(hasOutputSchema: boolean, outcome: ToolOutcome, maxOutputBytes: number): CallToolResult {
+/** The result of an outcome; `valueJson` is its value's text as the call rendered it, where that is what the transport writes. */
+function toCallToolResult(hasOutputSchema: boolean, outcome: ToolOutcome, maxOutputBytes: number, valueJson: string | undefined): CallToolResult {
   const text = unwrapUntrusted(outcome.content);
   if (!outcome.ok) {
     // An approver that found nobody to ask says how to approve in its own words (the label); otherwise the generic advice.
@@ -119,7 +131,7 @@ function toCallToolResult(hasOutputSchema: boolean, outcome: ToolOutcome, maxOut
   }
   const value = outcome.value;
   if (!hasOutputSchema || typeof value !== 'object' || value === null || Array.isArray(value)) return { content: [{ type: 'text', text }] };
-  const bounded = boundStructuredContent(value as Record<string, unknown>, maxOutputBytes, renderedValueJson(outcome));
+  const bounded = boundStructuredContent(value as Record<string, unknown>, maxOutputBytes, valueJson);
   // Past the limit even with its strings cut: a client that reads the structured value would get it whole or nothing.
   if (bounded === undefined) return errorResult(`${text}\n[the structured result exceeds ${maxOutputBytes} bytes of JSON and was not sent; the text above is the result as bounded]`);
   const result = { content: [{ type: 'text' as const, text }], structuredContent: bounded.value };

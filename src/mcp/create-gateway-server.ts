@@ -48,7 +48,7 @@ export function createGatewayServer(options: CreateGatewayServerOptions): { serv
     const callId = `${options.callIdPrefix}-${calls.toString(36)}`;
     const session = sessionOf(extra.sessionId);
     const run = (): Promise<CallToolResult> =>
-      callServedTool(request, extra, { source: options.source, server, context: callContext, approvals: options.approvals, callId, session, maxMediaBytes: options.maxMediaBytes });
+      callServedTool(request, extra, { source: options.source, server, context: callContext, approvals: options.approvals, callId, session, maxMediaBytes: options.maxMediaBytes, writesKeptJson: options.transport === 'stdio' });
     if (options.observe === undefined) return options.calls.track(run());
     return options.calls.track(options.observe({ callId, tool: request.name, requestId: extra.requestId, sessionId: extra.sessionId, transport: options.transport }, run));
   });
