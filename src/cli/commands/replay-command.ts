@@ -28,7 +28,7 @@ export interface ReplayLine {
  * each outcome with the recording. A call whose arguments were redacted at
  * record time cannot match its action digest and is reported as a miss, and
  * so is one whose recorded media the gateway's media store no longer holds
- * intact, or whose value was larger than the journal keeps: the effect is
+ * intact, or whose value the journal did not keep (too large, or with no JSON form): the effect is
  * never performed again.
  */
 export async function runReplay(config: ResolvedConfig, runId: string, output: CliOutput): Promise<number> {

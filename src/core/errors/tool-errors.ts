@@ -243,14 +243,14 @@ export class ToolOutputInvalidError extends ToolgateError {
  */
 export type ReplayMediaProblem = 'media_missing' | 'media_changed' | 'attachments_unvouched';
 
-/** Why a recording that was found cannot answer the call: its media (`ReplayMediaProblem`), or a value larger than the journal keeps. */
+/** Why a recording that was found cannot answer the call: its media (`ReplayMediaProblem`), or a value the journal does not keep. */
 export type ReplayProblem = ReplayMediaProblem | 'value_not_kept';
 
 const REPLAY_PROBLEM_TEXT: Readonly<Record<ReplayProblem, string>> = {
   media_missing: 'returned media that the media store no longer holds intact (retention may have removed them, or they were changed)',
   media_changed: 'returned media whose stored bytes no longer match their handle',
   attachments_unvouched: 'has a recorded list of media attachments that its receipt does not vouch for',
-  value_not_kept: 'returned a value larger than the journal keeps',
+  value_not_kept: 'returned a value the journal does not keep (too large, or with no JSON form)',
 };
 
 /** Replay found no recording for the call, or a recording that cannot answer it (`reason`). Either way the body never runs. */

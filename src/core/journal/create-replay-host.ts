@@ -111,7 +111,7 @@ export function createReplayHost(journal: Journal, options: ReplayHostOptions): 
     }
     queue.splice(index, 1);
     remaining -= 1;
-    // A recording without its value (larger than the journal keeps) cannot answer: found, and a miss.
+    // A recording without its value (too large, or with no JSON form) cannot answer: found, and a miss.
     if (recorded.valueNotKept === true) {
       misses += 1;
       return { status: 'refused', error: new ReplayMissError(input.toolName, 'value_not_kept') };

@@ -31,7 +31,7 @@ export interface JournalPrepareInput {
 export interface RecordedResult {
   readonly ok: boolean;
   readonly value: unknown;
-  /** The value was larger than the journal keeps: the recording holds the content and receipt, and answers no retry or replay. */
+  /** The value was not kept (larger than the journal keeps, or with no JSON form): the recording holds the content and receipt, and answers no retry or replay. */
   readonly valueNotKept?: true;
   readonly content: string;
   readonly error?: { readonly code: string; readonly message: string; readonly name?: string; readonly reason?: string };

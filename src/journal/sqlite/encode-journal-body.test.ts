@@ -1,26 +1,40 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { decodeStoredResult, encodeData, encodeResult, encodeStoredResult, MIN_BLOB_CHARS } from './encode-journal-body.js';
+import { decodeStoredResult, encodeData, encodeStoredResult, MIN_BLOB_CHARS } from './encode-journal-body.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 const settled = (value: unknown, content: string) => ({ ok: true, value, content, receipt: { id: 'r' } }) as unknown as Parameters<typeof encodeStoredResult>[0];
+/** The body of a result stored inline (none of its parts long enough to go aside). */
+const encodeResult = (input: object, maxValueBytes: number): string => {
+  const stored = encodeStoredResult(input as Parameters<typeof encodeStoredResult>[0], maxValueBytes, sha256);
+  expect(stored.blobs.size).toBe(0);
+  return stored.body;
+};
 
 describe('journal body encoding', () => {
-  it('keeps a result whose value has no JSON form as a marker, and its receipt', () => {
-    const encoded = JSON.parse(encodeResult({ ok: true, value: 1n, receipt: { id: 'r' } } as unknown as Parameters<typeof encodeResult>[0], 1024)) as Record<string, unknown>;
-    expect(encoded).toEqual({ ok: true, value: { $unserializable: true }, receipt: { id: 'r' } });
+  it('does not keep a value with no JSON form (a bigint, a cycle too deep to measure), short or long, and keeps its receipt', () => {
+    expect(JSON.parse(encodeResult({ ok: true, value: 1n, receipt: { id: 'r' } }, 1024))).toEqual({ ok: true, valueNotKept: true, receipt: { id: 'r' } });
+    // Ten megabytes of an empty object's cycle overflow the measure's walk before they reach the limit.
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    const long = { rows: Array.from({ length: 500 }, (_, index) => ({ index, text: 'row'.padEnd(20, '.') })), total: 10n };
+    for (const value of [cycle, long]) {
+      const stored = encodeStoredResult(settled(value, 'preview'), 10 * 1024 * 1024, sha256);
+      expect(JSON.parse(stored.body)).toEqual({ ok: true, valueNotKept: true, content: 'preview', receipt: { id: 'r' } });
+      expect(stored.blobs.size).toBe(0);
+    }
   });
 
   it('keeps the attachments a result lists, by handle, beside its receipt; a result without any has no such field', () => {
     const attachments = [{ handle: `media:sha256:${'a'.repeat(64)}`, mediaType: 'image/png', bytes: 3 }];
-    const encoded = encodeResult({ ok: true, value: 'shot', content: 'shot', attachments, receipt: { attachments } } as unknown as Parameters<typeof encodeResult>[0], 1024);
+    const encoded = encodeResult({ ok: true, value: 'shot', content: 'shot', attachments, receipt: { attachments } }, 1024);
     expect(JSON.parse(encoded)).toEqual({ ok: true, value: 'shot', content: 'shot', attachments, receipt: { attachments } });
-    expect(encodeResult({ ok: true, value: 'text', content: 'text', receipt: {} } as unknown as Parameters<typeof encodeResult>[0], 1024)).not.toContain('attachments');
+    expect(encodeResult({ ok: true, value: 'text', content: 'text', receipt: {} }, 1024)).not.toContain('attachments');
   });
 
   it('keeps a value up to maxValueBytes of JSON; past it, marks it not kept and keeps the content, the error and the receipt', () => {
-    const input = (value: unknown) => ({ ok: true, value, content: 'preview', receipt: { id: 'r' } }) as unknown as Parameters<typeof encodeResult>[0];
+    const input = (value: unknown) => ({ ok: true, value, content: 'preview', receipt: { id: 'r' } });
     // "x" × 1022 is 1024 bytes of JSON.
     expect(JSON.parse(encodeResult(input('x'.repeat(1022)), 1024))).toEqual({ ok: true, value: 'x'.repeat(1022), content: 'preview', receipt: { id: 'r' } });
     const over = encodeResult(input({ content: 'x'.repeat(10_000) }), 1024);

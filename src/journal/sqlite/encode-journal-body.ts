@@ -1,24 +1,24 @@
 import { jsonTextBytesWithin, type JournalSettleInput, type RecordedResult } from '../../core/internal.js';
 
 /**
- * Encode a recorded result. A body is stored and hashed as this text, so it
- * needs a faithful encoding, not a canonical one (the row around it is
- * canonical): plain JSON, where a non-finite number becomes null. A value
- * with no JSON form (a bigint, a cycle) is kept as a marker so the receipt
- * still lands. A value past `maxValueBytes` of JSON is not kept at all
- * (`valueNotKept`): the content the model read and the receipt still are.
+ * A recorded result's body as one text, its value inline. A body is stored
+ * and hashed as this text, so it needs a faithful encoding, not a canonical
+ * one (the row around it is canonical): plain JSON, where a non-finite
+ * number becomes null. A value past `maxValueBytes` of JSON, or with no JSON
+ * form (a bigint, a cycle), is not kept (`valueNotKept`): the content the
+ * model read and the receipt still are, and a retry or a replay of the call
+ * is refused rather than answered with something that is not its value.
  */
-export function encodeResult(input: JournalSettleInput, maxValueBytes: number): string {
-  return encodeInline(input, measureValue(input.value, maxValueBytes).kept);
-}
-
 function encodeInline(input: JournalSettleInput, kept: boolean): string {
-  const result = resultBody(input, kept ? { value: input.value } : { valueNotKept: true }, { content: input.content });
-  try {
-    return JSON.stringify(result);
-  } catch {
-    return JSON.stringify({ ...result, value: { $unserializable: true } });
+  const content = { content: input.content };
+  if (kept) {
+    try {
+      return JSON.stringify(resultBody(input, { value: input.value }, content));
+    } catch {
+      // No JSON form: recorded as not kept, below.
+    }
   }
+  return JSON.stringify(resultBody(input, { valueNotKept: true }, content));
 }
 
 /** A recorded result's body, its members in the order the journal has always written them. */
@@ -40,7 +40,7 @@ export interface StoredResult {
 }
 
 /**
- * `encodeResult`, with a content or a kept value of `MIN_BLOB_CHARS` or more
+ * A recorded result (`encodeInline`), with a content or a kept value of `MIN_BLOB_CHARS` or more
  * (the value as JSON) stored aside, named in the body by its SHA-256
  * (`contentBlob`, `valueBlob`): the chain covers the digest, and the text is
  * checked against it when it is read. The same text, a file read again and
@@ -65,9 +65,10 @@ export function encodeStoredResult(input: JournalSettleInput, maxValueBytes: num
     return digest;
   };
   const valueText = kept && input.value !== undefined ? (input.valueJson ?? jsonOf(input.value)) : undefined;
-  const longValue = valueText !== undefined && valueText.length >= MIN_BLOB_CHARS;
-  if (!longValue && !longContent) return { body: encodeInline(input, kept), blobs };
-  const value = !kept ? { valueNotKept: true } : longValue ? { valueBlob: aside(valueText) } : valueText === undefined ? {} : { value: JSON.parse(valueText) as unknown };
+  const keptValue = kept && valueText !== NO_JSON;
+  const longValue = typeof valueText === 'string' && valueText.length >= MIN_BLOB_CHARS;
+  if (!longValue && !longContent) return { body: encodeInline(input, keptValue), blobs };
+  const value = !keptValue ? { valueNotKept: true } : longValue ? { valueBlob: aside(valueText) } : typeof valueText === 'string' ? { value: JSON.parse(valueText) as unknown } : {};
   return { body: JSON.stringify(resultBody(input, value, longContent ? contentAside(input.content, aside) : { content: input.content })), blobs };
 }
 
@@ -114,18 +115,20 @@ export function namedBlobs(body: string): string[] {
  */
 export const MAY_NAME_BLOBS_SQL = `(instr(body, '"valueBlob":"') > 0 OR instr(body, '"contentBlob":"') > 0)`;
 
-/** A value's JSON, or the marker of one that has none (a bigint). */
-function jsonOf(value: unknown): string {
+const NO_JSON = Symbol('no JSON form');
+
+/** A value's JSON (undefined for a function, as JSON leaves it out), or `NO_JSON` for one that has none (a bigint, a cycle). */
+function jsonOf(value: unknown): string | undefined | typeof NO_JSON {
   try {
     return JSON.stringify(value);
   } catch {
-    return JSON.stringify({ $unserializable: true });
+    return NO_JSON;
   }
 }
 
 /**
  * Whether a value is recorded: within `maxValueBytes` of JSON (a cycle never is), or nested too deep to measure
- * (JSON.stringify then marks it). And whether its JSON text may be `MIN_BLOB_CHARS` long, from the same walk:
+ * (JSON.stringify then decides). And whether its JSON text may be `MIN_BLOB_CHARS` long, from the same walk:
  * measured without its escapes, it is not when that measure is within a sixth of it (an escape takes at most six
  * bytes a character, and a character at least one).
  */

@@ -96,15 +96,25 @@ describe('a recorded value is the one the call settled', () => {
     expect(value).toEqual(expected);
   });
 
-  it('records a value whose rendering fell back (a bigint) as having no JSON form, not as an earlier rendering', async () => {
+  it('records a value whose rendering fell back (a bigint) as not kept, not as an earlier rendering, and its replay is a miss', async () => {
     const shared: Record<string, unknown> = { rows: Array.from({ length: 300 }, (_, index) => ({ id: index, text: 'row'.padEnd(30, '.') })) };
     const tools: ToolDefinition[] = [{ name: 'rows', description: 'Rows.', input, journal: 'record', dispatch: () => shared }];
     const registry = createToolRegistry({ tools, host: createFakeHost(), journal });
     await registry.dispatch({ callId: 'c1', name: 'rows', arguments: {} }, context(tools));
     shared.total = 10n;
     await registry.dispatch({ callId: 'c2', name: 'rows', arguments: {} }, context(tools));
-    const [, value] = await recorded();
-    expect(value).toEqual({ $unserializable: true });
+    journal.flush();
+    const [, second] = await journal.recordings({ runId: 'run' });
+    expect(second).toMatchObject({ ok: true, valueNotKept: true });
+    expect(second).not.toHaveProperty('value');
+
+    // A replay answers the first call and refuses the second: it never hands back a stand-in for the value.
+    const replay = createReplayHost(journal, { runId: 'run' });
+    const replayed = createToolRegistry({ tools, host: replay.host, journal: replay.journal });
+    const first = await replayed.dispatch({ callId: 'c1', name: 'rows', arguments: {} }, context(tools));
+    expect(first.ok && (first.value as { rows: unknown[] }).rows).toHaveLength(300);
+    const again = await replayed.dispatch({ callId: 'c2', name: 'rows', arguments: {} }, context(tools));
+    expect(again).toMatchObject({ ok: false, error: { code: 'REPLAY_MISS', reason: 'value_not_kept' } });
   });
 
   it('measures the text it writes: a value shrunk while its call waited on the spill is not kept past the limit as its older text', async () => {

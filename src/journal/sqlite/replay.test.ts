@@ -196,7 +196,7 @@ describe('a recorded call whose value was larger than the journal keeps', () => 
     const replay = createReplayHost(journal, { runId: 'big' });
     const replayed = createToolRegistry({ tools: [big], host: replay.host, journal: replay.journal });
     const outcomes = await Promise.all([replayed.dispatch({ callId: 'b1', name: 'big_value', arguments: { size: 100_000 } }, context), replayed.dispatch({ callId: 'b2', name: 'big_value', arguments: { size: 100 } }, context)]);
-    expect(outcomes.map((outcome) => (outcome.ok ? 'ok' : outcome.error.message))).toEqual(['Tool "big_value" returned a value larger than the journal keeps: the recorded call is not replayed.', 'ok']);
+    expect(outcomes.map((outcome) => (outcome.ok ? 'ok' : outcome.error.message))).toEqual(['Tool "big_value" returned a value the journal does not keep (too large, or with no JSON form): the recorded call is not replayed.', 'ok']);
     expect(replay.stats()).toEqual({ hits: 1, misses: 1, remaining: 0 });
     expect(bodies.count).toBe(before);
   });
