@@ -53,3 +53,14 @@ describe('findMalformedCallResult', () => {
     expect(findMalformedCallResult({ content: images(MAX_MEDIA_BLOCKS + 1), isError: true })).toBeUndefined();
   });
 });
+
+describe('asCallToolResult', () => {
+  it('keeps only the part that goes on: a structured value without the blocks beside it, else the blocks; never _meta or another member', () => {
+    const text = [{ type: 'text', text: 'beside' }];
+    expect(asCallToolResult({ content: text, structuredContent: { ok: true }, _meta: { note: 'n' }, extra: 1 })).toEqual({ content: [], structuredContent: { ok: true } });
+    expect(asCallToolResult({ content: text, _meta: { note: 'n' }, isError: false })).toEqual({ content: text, isError: false });
+    // An error goes on as its text: a structured value beside it reaches no one.
+    expect(asCallToolResult({ content: text, structuredContent: { ok: false }, isError: true, _meta: {} })).toEqual({ content: text, isError: true });
+    expect(asCallToolResult({ _meta: { deep: deep(20_000) } })).toEqual({ content: [] });
+  });
+});

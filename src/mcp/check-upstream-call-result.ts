@@ -46,10 +46,22 @@ function isMedia(block: Record<string, unknown>): boolean {
   return block.type === 'resource' && typeof (block.resource as Record<string, unknown>).text !== 'string';
 }
 
-/** The result as the gateway reads it: `content` present. Call only once `findMalformedCallResult` found nothing. */
+/**
+ * The part of a well-formed result that goes on, and all the gateway reads
+ * and scans: a success with a structured value as that value (the blocks
+ * beside it, by convention the same data as text, with `content` empty),
+ * else its content blocks (none when absent), with `isError` when given.
+ * The result's own `_meta` and any other member are left out: `mcp_call`
+ * hands on the whole result it gets, and through it a server's text beside
+ * a clean structured value, or in `_meta`, reached the model unscanned,
+ * and a `_meta` nested 20,000 levels overflowed the stack. Call only once
+ * `findMalformedCallResult` found nothing.
+ */
 export function asCallToolResult(result: Record<string, unknown>): CallToolResult {
-  const read = result as CallToolResult;
-  return read.content === undefined ? { ...read, content: [] } : read;
+  const { content, structuredContent, isError } = result as Partial<CallToolResult>;
+  if (isError === true) return { content: content ?? [], isError };
+  if (structuredContent !== undefined) return { content: [], structuredContent, ...(isError === undefined ? {} : { isError }) };
+  return { content: content ?? [], ...(isError === undefined ? {} : { isError }) };
 }
 
 function malformedBlock(block: unknown): string | undefined {

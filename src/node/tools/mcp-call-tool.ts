@@ -21,7 +21,7 @@ export const mcpCallTool = defineBuiltin<McpCallArgs, { result: unknown }>({
     required: ['server', 'tool'],
     additionalProperties: false,
   },
-  output: { type: 'object', description: "The server's `result`, as it answered.", properties: { result: {} }, required: ['result'] },
+  output: { type: 'object', description: "The part of the server's `result` that goes on: its structured value (without the blocks beside it) or its content blocks, scanned for hidden characters; its `_meta` is left out.", properties: { result: {} }, required: ['result'] },
   facts: { openWorld: true },
   policy: { egress: 'mcp' },
   delegatesTo: 'mcp',
