@@ -7,7 +7,7 @@ import { elicitApproval, type CallExtra } from './elicit-approval.js';
  * logic decides, whoever is asked. Its `forgetSession`, when it has one, is
  * called as each MCP session ends, so that session's approvals go with it.
  */
-export type ApprovalChannels = Pick<ApprovalController, 'confirm' | 'confirmWith'> & Partial<Pick<ApprovalController, 'forgetSession'>>;
+export type ApprovalChannels = Pick<ApprovalController, 'confirm' | 'confirmWith' | 'prompt'> & Partial<Pick<ApprovalController, 'forgetSession'>>;
 
 /** Which MCP clients are asked, through elicitation, to show an approval to their user. */
 export interface ElicitationTrust {
@@ -30,14 +30,16 @@ export interface ServedApprovals {
 /**
  * The confirm hook of one served call. Elicitation is only ever a way of
  * asking a person, behind the controller's mode logic: it is used when the
- * client declares the capability and is trusted by name. A plain approver
+ * client declares the capability and is trusted by name, for an approval
+ * short enough to show there whole (the controller's prompt is asked
+ * the others). A plain approver
  * cannot be wrapped, so with one the client is never asked. Undefined: the
  * pipeline denies the call (`no_approval_hook`).
  */
 export function chooseServedConfirm(approvals: ServedApprovals, server: Server, extra: CallExtra): ConfirmActionHook | undefined {
   const { controller } = approvals;
   if (controller === undefined) return approvals.approver;
-  return trustsElicitation(approvals.elicitation, server) ? controller.confirmWith(elicitApproval(extra)) : controller.confirm;
+  return trustsElicitation(approvals.elicitation, server) ? controller.confirmWith(elicitApproval(extra, controller.prompt)) : controller.confirm;
 }
 
 function trustsElicitation(trust: ElicitationTrust | undefined, server: Server): boolean {

@@ -1,9 +1,20 @@
 import { ElicitResultSchema, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { PromptHook, ToolApprovalRequest } from '../core/internal.js';
+import type { PromptHook, ToolApprovalDecision, ToolApprovalRequest } from '../core/internal.js';
 import { printableApproval } from './printable-approval.js';
 
 export type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * The longest approval an MCP client is asked to show, in characters:
+ * about a 7,000-character write (its text shows twice, as content and in
+ * the arguments). A longer one goes to the controller's own prompt (the
+ * console), which shows it whole; an approval is never asked where it is
+ * shown cut, since what a person does not see runs all the same.
+ */
+export const MAX_ELICITED_CHARS = 16 * 1024;
+
+const TOO_LONG = `the approval is too long to show in the MCP client (over ${MAX_ELICITED_CHARS.toLocaleString('en-US')} characters), and there is no console to show it whole: run toolgate serve with the console on`;
 
 /**
  * Ask the MCP client's user through elicitation, on the stream of the call
@@ -12,15 +23,24 @@ export type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
  * what the mode leaves to a person. Only an explicit accept with
  * `approve: true` approves; decline, cancel, a malformed answer or a failed
  * request reject. The message shows the masked display of what the
- * approval covers and why it asks, never raw arguments.
+ * approval covers and why it asks, never raw arguments, and all of it: an
+ * approval longer than `MAX_ELICITED_CHARS` is asked of `whole` instead
+ * (the controller's own prompt, which shows it whole), or, without one,
+ * rejected.
  */
-export function elicitApproval(extra: CallExtra): PromptHook {
-  return async (request, _context, signal) => {
+export function elicitApproval(extra: CallExtra, whole: PromptHook | undefined): PromptHook {
+  return async (request, context, signal) => {
+    const message = approvalMessage(request);
+    if (message.length > MAX_ELICITED_CHARS) {
+      const decision: ToolApprovalDecision = typeof whole === 'function' ? await whole(request, context, signal) : { outcome: 'reject', noApprover: true };
+      // Nobody else to ask: say why the client, which was trusted, was not asked either.
+      return decision.outcome === 'reject' && decision.noApprover === true ? { ...decision, reason: TOO_LONG } : decision;
+    }
     const result = await extra.sendRequest(
       {
         method: 'elicitation/create',
         params: {
-          message: approvalMessage(request),
+          message,
           requestedSchema: {
             type: 'object',
             properties: {

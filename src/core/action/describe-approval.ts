@@ -4,11 +4,6 @@ import { shortSessionId } from '../policy/short-session-id.js';
 import { quoteArgv, showUnprintable, type DisplayedPath } from './display-action.js';
 import type { ResolvedPathFlag } from './resolved-action.js';
 
-/** The most lines a block (arguments, content) shows, and the most characters of one line. */
-const MAX_BLOCK_LINES = 40;
-const MAX_LINE = 240;
-const MAX_ARGUMENTS = 600;
-
 const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/;
 
 const FLAG_TEXT: Readonly<Record<ResolvedPathFlag, string>> = {
@@ -35,7 +30,10 @@ const MODE_TEXT: Readonly<Record<ApprovalMode, string>> = {
  * arguments, the OS action); what the tool shows of it; the arguments; and
  * how many values are masked. Every line is one line: a value cannot start
  * a line of its own, and unprintable characters are written `⟨U+XXXX⟩`.
- * Blocks are bounded; the console shows them whole.
+ * Nothing is cut: a person approves what they were shown, so a channel that
+ * cannot show it all (an MCP client's elicitation past its length) does not
+ * ask. Cutting here hid the end of a write: a 42nd line, or a command past
+ * the 240th character of one, ran approved and unseen.
  */
 export function describeApproval(request: ToolApprovalRequest): string[] {
   const lines = [`Tool: ${showUnprintable(request.toolName)}${request.action === undefined ? '' : ` (${request.action})`} · agent ${showUnprintable(request.agent ?? '—')}`];
@@ -66,7 +64,7 @@ export function describeApproval(request: ToolApprovalRequest): string[] {
   if (view?.subtitle !== undefined) lines.push(showUnprintable(view.subtitle));
   // A command's argv is above, element by element; the tool's own rendering of it joins them and would blur them.
   if (view?.body !== undefined && target?.command === undefined) block(lines, 'Content', view.body);
-  if (target?.mcp === undefined) lines.push(`Arguments: ${clip(showUnprintable(argumentsText(request.arguments)), MAX_ARGUMENTS)}`);
+  if (target?.mcp === undefined) lines.push(`Arguments: ${showUnprintable(argumentsText(request.arguments))}`);
   if (request.masked > 0) lines.push(maskedNotice(request.masked));
   return lines;
 }
@@ -110,16 +108,10 @@ export function cutNotice(cut: number): string {
 
 const KNOWN_REASONS: ReadonlySet<string> = new Set(['governed', 'rule', 'risk', 'protected_path', 'classifier']);
 
-/** A multi-line value, indented under its label (so no line of it can pass for a line of the card) and bounded. */
+/** A multi-line value, indented under its label, so no line of it can pass for a line of the card. */
 function block(lines: string[], label: string, text: string): void {
   lines.push(`${label}:`);
-  const all = text.split(LINE_BREAK);
-  for (const line of all.slice(0, MAX_BLOCK_LINES)) lines.push(`  ${clip(showUnprintable(line, true), MAX_LINE)}`);
-  if (all.length > MAX_BLOCK_LINES) lines.push(`  … ${all.length - MAX_BLOCK_LINES} more lines (the console shows them all)`);
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+  for (const line of text.split(LINE_BREAK)) lines.push(`  ${showUnprintable(line, true)}`);
 }
 
 function argumentsText(value: unknown): string {

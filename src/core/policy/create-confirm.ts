@@ -82,6 +82,13 @@ export interface ApprovalController {
   /** The hook to put on `context.approval.confirm`: the mode logic, then `prompt`. */
   readonly confirm: ConfirmActionHook;
   /**
+   * The person it was made with (`options.prompt`): asked by another
+   * channel in its place for what that channel cannot show whole (an MCP
+   * client's elicitation, for an approval too long for it). A prompt, not a
+   * decision: call it only where the mode logic already left the call to a person.
+   */
+  readonly prompt: PromptHook;
+  /**
    * The same decision — mode, live-policy re-check, protected paths,
    * remembered approvals, persistence — with another person behind it:
    * `prompt` is asked only what the mode logic leaves to a person, exactly
@@ -182,6 +189,7 @@ export function createConfirm(options: CreateConfirmOptions): ApprovalController
   const controller: ApprovalController = {
     confirm: confirmWith(options.prompt),
     confirmWith,
+    prompt: options.prompt,
     get mode() {
       return effectiveMode();
     },
