@@ -25,12 +25,16 @@ export interface FsJail {
   /** How a path is shown and compared: workspace-relative with `/` (`.` for the root) when inside, else absolute. */
   readonly display: (absolute: string) => string;
   /**
-   * Whether a link at `absolute` leads a protected spelling into what it
-   * points to: named as a folder the protected list names files below
-   * there (`protectedLinkProbes`: `.claude`, where `.claude/settings.json`
-   * is protected). Such a link is judged as a protected entry.
+   * Whether `absolute` is named as a folder the protected list names files
+   * below there (`protectedLinkProbes`: `.claude`, where
+   * `.claude/settings.json` is protected; `gcloud` only inside `.config`).
+   * A link of such a name leads a protected spelling into what it points
+   * to, so it is judged as a protected entry; a folder of such a name at
+   * the workspace's top is where an agent or MCP client reads what it
+   * starts and runs, which the check after a command that swamped the walk
+   * looks through (`protectedMovedAside`).
    */
-  readonly leadsProtectedSpelling: (absolute: string) => boolean;
+  readonly namesProtectedBelow: (absolute: string) => boolean;
 }
 
 export type PathClass = 'secret_store' | 'protected_path' | 'protected' | 'open';
@@ -151,7 +155,7 @@ export function createFsJail(options: CreateFsJailOptions): FsJail {
     classify,
     isProtected: (candidate: string) => classify(candidate) !== 'open',
     display,
-    leadsProtectedSpelling: (absolute: string) => (linkProbes.get(path.basename(absolute).toLowerCase()) ?? []).some((below) => classify(path.join(absolute, below)) !== 'open'),
+    namesProtectedBelow: (absolute: string) => (linkProbes.get(path.basename(absolute).toLowerCase()) ?? []).some((below) => classify(path.join(absolute, below)) !== 'open'),
   });
 }
 

@@ -198,7 +198,7 @@ function listFolder(jail: FsJail, isReadable: (absolute: string) => boolean, fol
 export function masksWhole(jail: FsJail, isReadable: (absolute: string) => boolean, absolute: string, entry: Dirent): boolean {
   // A link named as a folder the protected list names files below (`.claude`) leads those names into a folder of
   // open paths: masked as what it leads to, and moved aside when a command made it, as a protected entry is.
-  if (entry.isSymbolicLink() && jail.leadsProtectedSpelling(absolute)) return true;
+  if (entry.isSymbolicLink() && jail.namesProtectedBelow(absolute)) return true;
   const kind = jail.classify(absolute);
   if (kind === 'open') return false;
   return !(kind === 'protected' && entry.isFile() && isReadable(absolute));

@@ -89,6 +89,52 @@ describe('protectedMovedAside', () => {
     expect(readFileSync(at('toolgate.config.yaml'), 'utf8')).toBe('users');
   });
 
+  it('a workspace the walk after could not see whole: what a client reads below a folder at the top that the protected list names files below is moved aside too', () => {
+    const { jail, at } = workspace({
+      '.cursor/mcp.json': 'planted',
+      '.vscode/mcp.json': 'planted',
+      '.vscode/tasks.json': 'planted',
+      '.codex/config.toml': 'planted',
+      '.kiro/settings/mcp.json': 'planted',
+      '.amazonq/cli-agents/team/shared/agent.json': 'planted',
+      // The user's, there before the command: left alone.
+      '.vscode/settings.json': 'users',
+      // Open where they stand: `settings/*.json` is protected only inside `.kiro`, `.vscode/extensions.json` never.
+      'settings/mcp.json': 'open',
+      '.vscode/extensions.json': 'open',
+      // Below a folder the protected list names nothing below, and past the depth read: the call fails all the same.
+      'docs/.vscode/mcp.json': 'unseen',
+      '.amazonq/a/b/c/d/agent.json': 'unseen',
+      // A nested repository: the repository guards' to judge.
+      '.vscode/project/.git/config': 'theirs',
+    });
+    symlinkSync(at('docs'), at('.continue'));
+    const { moved, problem } = protectedMovedAside(jail, new Set([at('.vscode/settings.json')]), undefined);
+    expect(moved.map((entry) => entry.from).sort()).toEqual([
+      '.amazonq/cli-agents/team/shared/agent.json',
+      '.codex/config.toml',
+      '.continue',
+      '.cursor/mcp.json',
+      '.kiro/settings/mcp.json',
+      '.vscode/mcp.json',
+      '.vscode/tasks.json',
+    ]);
+    expect(problem).toContain('could not be walked whole afterwards');
+    expect(readFileSync(at('.vscode/settings.json'), 'utf8')).toBe('users');
+    for (const name of ['settings/mcp.json', '.vscode/extensions.json', 'docs/.vscode/mcp.json', '.amazonq/a/b/c/d/agent.json', '.vscode/project/.git/config']) expect(existsSync(at(name)), name).toBe(true);
+  });
+
+  it('a workspace the walk after could not see whole: folders flooded with entries keep no client folder from being read', () => {
+    const { jail, at } = workspace({ '.amazonq/mcp.json': 'planted', '.vscode/mcp.json': 'planted', '.cursor/mcp.json': 'planted', '.kiro/settings/mcp.json': 'planted' });
+    // Each past the bound alone: one at the top of a client folder, one below it.
+    for (const folder of ['.amazonq', '.amazonq/flood']) {
+      mkdirSync(at(folder), { recursive: true });
+      for (let index = 0; index < 5000; index += 1) writeFileSync(at(`${folder}/f${index}`), '');
+    }
+    const { moved } = protectedMovedAside(jail, new Set(), undefined);
+    expect(moved.map((entry) => entry.from).sort()).toEqual(['.amazonq/mcp.json', '.cursor/mcp.json', '.kiro/settings/mcp.json', '.vscode/mcp.json']);
+  });
+
   it('moves aside a link a command made under the name of a folder the protected list names files below, wherever it leads', () => {
     const { jail, at } = workspace({ 'staged/settings.local.json': 'planted', 'notes/a.md': 'x' });
     symlinkSync(at('staged'), at('.claude'));

@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { MovedProtectedPath } from '../../core/internal.js';
 import { isInside, type FsJail } from '../fs/fs-jail.js';
@@ -9,6 +9,10 @@ import { fromWorkspace, moveAside } from './move-aside.js';
 const MOVED_ASIDE_SUFFIX = '-held-by-toolgate';
 /** A name this guard gave (the plain one, or with its random suffix): moved aside already, never moved again. */
 const MOVED_ASIDE_NAME = /-held-by-toolgate(?:-[0-9a-f]{12})?$/;
+/** How many levels of folders are read below the top when the workspace was not walked whole, the folder at the top the first: `.amazonq/cli-agents/team/shared/x.json` is read. */
+const CLIENT_FOLDER_DEPTH = 4;
+/** How many entries of the folders below those at the top it reads in all: past it, it stops, and the call fails saying the workspace was not walked whole. */
+const CLIENT_FOLDER_ENTRIES = 4096;
 
 /** What the check after a command found: the entries moved aside, and why the call fails, if it does. */
 export interface ProtectedCheck {
@@ -57,7 +61,8 @@ export function createProtectedCreationGuard(jail: FsJail, isReadable: (absolute
  * would read, a link `.claude` to a folder of its own) is taken out after
  * it. An entry that could not be moved is a problem that fails the call;
  * so is a workspace the command left too large to walk whole, once what
- * is read at an agent's start was moved aside (`startupEntries`).
+ * an agent or MCP client reads at its start was moved aside
+ * (`startupEntries`).
  */
 export function protectedMovedAside(jail: FsJail, before: ReadonlySet<string>, after: FoundProtectedFiles | undefined, isReadable: (absolute: string) => boolean = () => false): ProtectedCheck {
   const workspace = jail.workspace;
@@ -85,7 +90,7 @@ export function protectedMovedAside(jail: FsJail, before: ReadonlySet<string>, a
 /**
  * Whether an entry the walk masks is one to move aside: protected by its
  * place, or a link named as a folder the protected list names files below
- * (`FsJail.leadsProtectedSpelling`). Not the host's stores, which it makes
+ * (`FsJail.namesProtectedBelow`). Not the host's stores, which it makes
  * itself, nor what is open by its place (a hard link to a file a command
  * made, a folder the walk could not list: neither is read as configuration
  * by its name).
@@ -94,28 +99,72 @@ function madeProtected(jail: FsJail, entry: string): boolean {
   const kind = jail.classify(entry);
   if (kind === 'secret_store') return false;
   if (kind !== 'open') return true;
-  return lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink() === true && jail.leadsProtectedSpelling(entry);
+  return lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink() === true && jail.namesProtectedBelow(entry);
 }
 
 /**
- * What a toolgate, Claude Code or Gemini CLI started in the workspace reads
+ * What a toolgate, an agent or an MCP client started in the workspace reads
  * first, for a workspace too large to walk whole: the entries of its top
- * folder and of its `.claude` folder that the walk would mask (never a
- * `.git`, which the walk leaves to the repository guards, nor a protected
- * file the policy lets be read, which it leaves visible).
+ * folder that the walk would mask, and those below each folder there that
+ * the protected list names files below (`FsJail.namesProtectedBelow`:
+ * `.claude`, `.cursor`, `.vscode`, `.codex`, `.kiro`, `.amazonq`,
+ * `.continue`…), where Claude Code, Cursor, VS Code, Codex and the others
+ * read the servers they start and the tasks they run (`clientFolderEntries`).
+ * Never a `.git`, which the walk leaves to the repository guards, nor a
+ * protected file the policy lets be read, which it leaves visible.
  */
 function startupEntries(jail: FsJail, isReadable: (absolute: string) => boolean): string[] {
   const entries: string[] = [];
-  for (const folder of [jail.workspace, path.join(jail.workspace, '.claude')]) {
-    if (lstatSync(folder, { throwIfNoEntry: false })?.isDirectory() !== true) continue;
-    try {
-      for (const entry of readdirSync(folder, { withFileTypes: true })) {
+  const clientFolders: string[] = [];
+  for (const entry of listed(jail.workspace)) {
+    if (entry.name === '.git') continue;
+    const absolute = path.join(jail.workspace, entry.name);
+    if (masksWhole(jail, isReadable, absolute, entry)) entries.push(absolute);
+    // A link of such a name is masked whole above; only a real folder is read.
+    else if (entry.isDirectory() && jail.namesProtectedBelow(absolute)) clientFolders.push(absolute);
+  }
+  return [...entries, ...clientFolderEntries(jail, isReadable, clientFolders)];
+}
+
+/**
+ * The entries below `folders` that the walk would mask, read level by
+ * level down to `CLIENT_FOLDER_DEPTH`: each of `folders` whole, whatever it
+ * holds (as `.claude` always was), then the folders below them while fewer
+ * than `CLIENT_FOLDER_ENTRIES` of their entries were read, those the
+ * protected list names files below there first (`.kiro/settings`,
+ * `.continue/mcpServers`). So a folder flooded with entries keeps neither
+ * the others' own entries nor those folders from being read. A folder
+ * masked whole is taken as one entry and not entered; a link is judged by
+ * `masksWhole`, never followed.
+ */
+function clientFolderEntries(jail: FsJail, isReadable: (absolute: string) => boolean, folders: readonly string[]): string[] {
+  const entries: string[] = [];
+  let level = folders;
+  let read = 0;
+  for (let depth = 1; depth <= CLIENT_FOLDER_DEPTH && level.length > 0; depth += 1) {
+    const named: string[] = [];
+    const others: string[] = [];
+    for (const folder of level) {
+      if (read >= CLIENT_FOLDER_ENTRIES) return entries;
+      const listing = listed(folder);
+      if (depth > 1) read += listing.length;
+      for (const entry of listing) {
+        if (entry.name === '.git') continue;
         const absolute = path.join(folder, entry.name);
-        if (entry.name !== '.git' && masksWhole(jail, isReadable, absolute, entry)) entries.push(absolute);
+        if (masksWhole(jail, isReadable, absolute, entry)) entries.push(absolute);
+        else if (entry.isDirectory()) (jail.namesProtectedBelow(absolute) ? named : others).push(absolute);
       }
-    } catch {
-      // Unreadable: nothing of it is moved, and the call says the workspace was not checked.
     }
+    level = [...named, ...others];
   }
   return entries;
+}
+
+/** A folder's entries, or none when it cannot be read: nothing of it is moved, and the call says the workspace was not checked. */
+function listed(folder: string): Dirent[] {
+  try {
+    return readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return [];
+  }
 }
