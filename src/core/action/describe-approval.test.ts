@@ -62,6 +62,13 @@ describe('describeApproval', () => {
     expect(lines.find((line) => line.startsWith('Arguments: '))?.endsWith('"path":"build.sh"}')).toBe(true);
   });
 
+  it('cuts a block into lines at line feeds alone, writing any other line break out where it stands', () => {
+    const body = '- old\n+ new\u2028- hidden\r- after a return\u0085x\u2029y\r\n+ last';
+    const lines = describeApproval(approvalRequest({ toolName: 'edit_file', action: 'fs_write', arguments: {}, view: { title: 'Edit', body } }));
+    const start = lines.indexOf('Content:');
+    expect(lines.slice(start + 1, start + 4)).toEqual(['  - old', '  + new⟨U+2028⟩- hidden⟨U+000D⟩- after a return⟨U+0085⟩x⟨U+2029⟩y⟨U+000D⟩', '  + last']);
+  });
+
   it('quotes the whole argv so an element holding ; or a line break stays one element on one line', () => {
     const request = approvalRequest({
       toolName: 'run_command',

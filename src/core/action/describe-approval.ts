@@ -4,7 +4,15 @@ import { shortSessionId } from '../policy/short-session-id.js';
 import { quoteArgv, showUnprintable, type DisplayedPath } from './display-action.js';
 import type { ResolvedPathFlag } from './resolved-action.js';
 
-const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/;
+/**
+ * A block's lines are cut at line feeds alone, as the console draws them and
+ * as a tool's view marks them (an edit's `-`/`+`): any other line break (a
+ * carriage return, U+0085, U+2028, U+2029) is written out where it stands.
+ * Split there too, a U+2028 in an edit's new text began a line of its own
+ * with no `+`, and a payload spelled `- require(…)` after it read as a line
+ * the edit removed, while node, for which U+2028 ends a line, ran it.
+ */
+const LINE_BREAK = '\n';
 
 const FLAG_TEXT: Readonly<Record<ResolvedPathFlag, string>> = {
   protected: 'protected',
