@@ -31,6 +31,8 @@ describe('protected paths', () => {
       '.toolgate/policy.json',
       '/home/me/.aws/credentials',
       '.git./config',
+      '.claude/hooks/format.sh',
+      'app/.claude/hooks',
     ]) {
       expect(isProtected(normal(path)), path).toBe(true);
     }

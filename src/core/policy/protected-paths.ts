@@ -52,6 +52,10 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze([
   '**/toolgate.config.*',
   '**/*.toolgate-journal*',
   '**/.claude/settings*.json',
+  // The scripts Claude Code's settings conventionally run as hooks (`"$CLAUDE_PROJECT_DIR"/.claude/hooks/format.sh`): it runs
+  // them by itself at the user's next session, outside toolgate, as git runs a hooks folder. A script the settings name
+  // elsewhere is held by what they name (`clientRunFiles` in the Node host).
+  '**/.claude/hooks/**',
   '**/.gemini/**',
   // What an MCP client reads from the project to start servers or to run its own tools without asking: a write
   // there runs the model's command outside toolgate at the client's next start (a server enabled by name is not

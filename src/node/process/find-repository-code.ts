@@ -1,5 +1,6 @@
 import { lstatSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { clientRunFiles } from './client-run-files.js';
 import { workTreeGitCode } from './work-tree-git-code.js';
 
 /** What of the workspace's repositories the user's own git runs as code, for the sandbox to hold. */
@@ -9,7 +10,7 @@ export interface RepositoryCode {
    * build another. The folders above each held place are bound the same way by the sandbox.
    */
   readonly folders: readonly string[];
-  /** Held read-only: hooks folders and configuration files (a key there can name a program: `core.fsmonitor`, `core.hooksPath`), submodules' `.git` files and git folders, unpopulated submodules' folders. */
+  /** Held read-only: hooks folders and configuration files (a key there can name a program: `core.fsmonitor`, `core.hooksPath`), the files a client's settings run, submodules' `.git` files and git folders, unpopulated submodules' folders. */
   readonly readOnly: readonly string[];
 }
 
@@ -57,8 +58,22 @@ export function findRepositoryCode(workspace: string): RepositoryCode | undefine
 }
 
 /**
- * The hooks folder `core.hooksPath` names (husky's `.husky`) and each
- * configuration file an include names, real, as they are now: the
+ * The places of the work tree that run outside toolgate by themselves,
+ * absolute, made or not: the hooks folder `core.hooksPath` names and each
+ * configuration file an include names (`workTreeGitCode`), which the user's
+ * git runs and reads as it does `.git/hooks` and `.git/config`, and the
+ * files a protected client configuration runs (`clientRunFiles`: a hook
+ * script of Claude Code's `.claude/settings.json`), which the client runs
+ * at the user's next session.
+ */
+export function workTreeCodePlaces(workspace: string): string[] {
+  const { hooksFolders, configFiles } = workTreeGitCode(workspace);
+  return [...hooksFolders, ...configFiles, ...clientRunFiles(workspace)];
+}
+
+/**
+ * The work tree's code (`workTreeCodePlaces`: husky's `.husky`, an included
+ * configuration, a client's hook script), real, as it is now: the
  * repository's code like `.git/hooks` and `.git/config`, under names of the
  * work tree. Held read-only for every command, toolgate's own git included:
  * git writes its work tree where a checkout, a reset or a patch leads, and a
@@ -67,9 +82,8 @@ export function findRepositoryCode(workspace: string): RepositoryCode | undefine
  * there is moved aside after it (`keptLinksOf`).
  */
 export function findWorkTreeCode(workspace: string): string[] {
-  const { hooksFolders, configFiles } = workTreeGitCode(workspace);
   const found: string[] = [];
-  for (const place of [...hooksFolders, ...configFiles]) {
+  for (const place of workTreeCodePlaces(workspace)) {
     const real = lstatSync(place, { throwIfNoEntry: false }) === undefined ? undefined : realpathOrSelf(place);
     if (real !== undefined && !found.includes(real)) found.push(real);
   }
@@ -133,17 +147,16 @@ function placeFile(target: string, content: string): void {
  * The workspace repository's code that is a link: `.git/hooks`, `.git/config`
  * and the other names git runs or reads programs from, and each hook in
  * the hooks folder (where it leads, when it is a link itself) that is one;
- * and the hooks folder `core.hooksPath` names and the configuration files
- * an include names, links or not, made or not: the walk of the workspace
- * reads them as ordinary names, so they are learned here as the places the
- * user's git runs hooks and reads programs from.
+ * and the work tree's code (`workTreeCodePlaces`), links or not, made or
+ * not: the walk of the workspace reads it under ordinary names, so it is
+ * learned here as the places the user's git, or a client, runs by itself.
  */
 export function repositoryCodeLinks(workspace: string): string[] {
   const gitDir = path.join(workspace, '.git');
-  const { hooksFolders, configFiles } = workTreeGitCode(workspace);
-  if (lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory() !== true) return [...hooksFolders, ...configFiles];
+  const workTreeCode = workTreeCodePlaces(workspace);
+  if (lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory() !== true) return workTreeCode;
   const links = CODE_NAMES.map((name) => path.join(gitDir, name)).filter((entry) => lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink() === true);
-  return [...links, ...hookLinks(path.join(gitDir, 'hooks')), ...hooksFolders, ...configFiles];
+  return [...links, ...hookLinks(path.join(gitDir, 'hooks')), ...workTreeCode];
 }
 
 /** The hooks in the folder `hooks` that are links. */

@@ -1,6 +1,6 @@
-import { lstatSync, statSync, type BigIntStats } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { stampFiles, type FilesStamp } from './files-stamp.js';
 import { findRepository } from './object-store-stamp.js';
 
 /**
@@ -9,26 +9,19 @@ import { findRepository } from './object-store-stamp.js';
  */
 const SYSTEM_CONFIG_FILES = ['/etc/gitconfig', '/usr/local/etc/gitconfig'];
 
-/** A stamp, and the latest change time among the files it covers (milliseconds, as `Date.now()`). */
-export interface GitConfigStamp {
-  readonly text: string;
-  readonly newestChangeMs: number;
-}
-
 /**
  * A stamp of every file git reads to answer what a repository's
  * configuration names (`workTreeGitCode`): the repository's `config` and
  * `config.worktree`, its `HEAD` (an `includeIf.onbranch:` follows it), the
  * system's and the user's files where the environment puts them, and each
  * file an include names (`included`), each as named and where its links
- * lead, by inode, size and change times to the nanosecond, with the
- * environment's own keys. A file written changes its change time, which no
- * program can set back, so the same stamp is the same answer. Undefined
- * where the git directory is not the workspace's own folder (a linked
- * worktree's or a submodule's `.git` file, a `commondir` naming another
- * folder, a package of a monorepo): there git reads files this does not follow, and is asked each time.
+ * lead (`stampFiles`), with the environment's own keys: the same stamp is
+ * the same answer. Undefined where the git directory is not the
+ * workspace's own folder (a linked worktree's or a submodule's `.git` file,
+ * a `commondir` naming another folder, a package of a monorepo): there git
+ * reads files this does not follow, and is asked each time.
  */
-export function gitConfigStamp(top: string, environment: Readonly<Record<string, string>>, included: readonly string[]): GitConfigStamp | undefined {
+export function gitConfigStamp(top: string, environment: Readonly<Record<string, string>>, included: readonly string[]): FilesStamp | undefined {
   const gitDir = path.join(top, '.git');
   // A `commondir` naming the folder itself (as toolgate places it) leaves git reading that folder's files; it is stamped with them.
   const places = findRepository(top);
@@ -47,27 +40,5 @@ export function gitConfigStamp(top: string, environment: Readonly<Record<string,
   const parts = Object.entries(environment)
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([name, value]) => `${name}=${value}`);
-  let newestChangeNs = 0n;
-  for (const file of files) {
-    const absolute = path.resolve(top, file);
-    // As named (a link swapped) and where it leads (the file git reads).
-    for (const stats of [lstatSync(absolute, { bigint: true, throwIfNoEntry: false }), statOrMissing(absolute)]) {
-      if (stats === undefined) {
-        parts.push(`${file} -`);
-        continue;
-      }
-      parts.push(`${file} ${stats.ino} ${stats.size} ${stats.mtimeNs} ${stats.ctimeNs}`);
-      if (stats.ctimeNs > newestChangeNs) newestChangeNs = stats.ctimeNs;
-    }
-  }
-  return { text: parts.join('\0'), newestChangeMs: Number(newestChangeNs / 1_000_000n) };
-}
-
-/** `stat`, following links; undefined for a file missing, a dangling link or a loop. */
-function statOrMissing(absolute: string): BigIntStats | undefined {
-  try {
-    return statSync(absolute, { bigint: true, throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
+  return stampFiles(files.map((file) => path.resolve(top, file)), parts);
 }

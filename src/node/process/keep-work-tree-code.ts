@@ -1,9 +1,8 @@
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { hostUnavailable } from '../errors/host-denial.js';
-import { realpathOrSelf } from './find-repository-code.js';
+import { realpathOrSelf, workTreeCodePlaces } from './find-repository-code.js';
 import { fromWorkspace, moveAside } from './move-aside.js';
-import { workTreeGitCode } from './work-tree-git-code.js';
 
 /** What a changed entry of the work tree's git code becomes: `<name>-held-by-toolgate`, beside it. */
 const HELD_SUFFIX = '-held-by-toolgate';
@@ -42,20 +41,21 @@ export class UnkeptWorkTreeCodeError extends Error {
 }
 
 /**
- * The hooks folder `core.hooksPath` names and the configuration files an
- * include names (`workTreeGitCode`), each entry kept whole before a call
- * that runs outside the sandbox: an upstream server's git (`git_checkout`
- * of a branch the model committed) writes them as it writes any file of the
- * work tree, and the user's git, outside toolgate, runs what is there at the
- * next commit or `git status`. Held where they really are (`.husky` a link
- * to `tools/hooks`). So are the workspace's protected files (`protectedFiles`),
- * which the sandbox masks from commands but not from such a server: a
- * switch wrote `toolgate.config.json`, and the next start ran the server
- * it named. Throws `UnkeptWorkTreeCodeError` past the bounds.
+ * The work tree's code (`workTreeCodePlaces`: the hooks folder
+ * `core.hooksPath` names, the configuration files an include names, the
+ * files a client's settings run), each entry kept whole before a call that
+ * runs outside the sandbox: an upstream server's git (`git_checkout` of a
+ * branch the model committed) writes them as it writes any file of the work
+ * tree, and the user's git, or the client, outside toolgate, runs what is
+ * there at the next commit, `git status` or session. Held where they really
+ * are (`.husky` a link to `tools/hooks`). So are the workspace's protected
+ * files (`protectedFiles`), which the sandbox masks from commands but not
+ * from such a server: a switch wrote `toolgate.config.json`, and the next
+ * start ran the server it named. Throws `UnkeptWorkTreeCodeError` past the
+ * bounds.
  */
 export function keepWorkTreeCode(workspace: string, protectedFiles: ProtectedFiles = () => []): KeptWorkTreeCode {
-  const { hooksFolders, configFiles } = workTreeGitCode(workspace);
-  const places = [...new Set([...hooksFolders, ...configFiles].map(realpathOrSelf)), ...protectedFiles()];
+  const places = [...new Set(workTreeCodePlaces(workspace).map(realpathOrSelf)), ...protectedFiles()];
   return { places, entries: readEntries(places) };
 }
 

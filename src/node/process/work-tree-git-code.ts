@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { isInside } from '../fs/fs-jail.js';
 import { withGitConfig } from './build-child-env.js';
+import { settledBefore } from './files-stamp.js';
 import { gitConfigStamp } from './git-config-stamp.js';
 import { SYSTEM_PATH } from './system-path.js';
 
@@ -49,8 +50,6 @@ function configPlaces(): Record<string, string> {
  */
 const kept = new Map<string, { readonly top: string; readonly stamp: string; readonly included: readonly string[]; readonly code: WorkTreeGitCode }>();
 const MAX_KEPT = 16;
-/** How far a file system's change times may trail the clock (a coarse clock tick), in milliseconds. */
-const CHANGE_TIME_SLACK_MS = 20;
 
 /** What of the work tree the user's git runs or reads as its configuration. */
 export interface WorkTreeGitCode {
@@ -88,9 +87,8 @@ export function workTreeGitCode(workspace: string): WorkTreeGitCode {
   const { included, code } = listWorkTreeGitCode(workspace, top, places);
   const stamp = gitConfigStamp(top, places, included);
   kept.delete(workspace);
-  // Kept only when no file it covers changed since git began to read: a change made while git read could be one git
-  // did not see, under a stamp that already holds it.
-  if (stamp !== undefined && stamp.newestChangeMs < startedMs - CHANGE_TIME_SLACK_MS) {
+  // Kept only when no file it covers changed since git began to read (`settledBefore`).
+  if (stamp !== undefined && settledBefore(stamp, startedMs)) {
     if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value as string);
     kept.set(workspace, { top, stamp: stamp.text, included, code });
   }

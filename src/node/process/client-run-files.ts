@@ -1,0 +1,146 @@
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { isRecord } from '../../core/policy/import-claude-settings.js';
+import { shellWords } from '../../core/policy/shell-words.js';
+import { isInside } from '../fs/fs-jail.js';
+import { settledBefore, stampFiles } from './files-stamp.js';
+
+/** The workspace's Claude Code settings (protected themselves): the project's, committed, and the user's local ones. */
+const CLAUDE_SETTINGS_FILES = ['.claude/settings.json', '.claude/settings.local.json'];
+
+/** The keys of Claude Code's settings whose value is a command it runs itself, for a credential or a header. */
+const HELPER_KEYS = ['apiKeyHelper', 'awsAuthRefresh', 'awsCredentialExport', 'otelHeadersHelper'];
+
+/** The variable Claude Code sets to the project's folder for the commands it runs. */
+const PROJECT_DIR = 'CLAUDE_PROJECT_DIR';
+
+/** The words after which a command's next word is the folder it goes on in, not a file it runs. */
+const CHANGE_FOLDER = new Set(['cd', 'pushd']);
+
+/** The errors of a name no entry can have now: missing, too long to be a name, or through a loop of links. */
+const NO_ENTRY = new Set(['ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP']);
+
+/** How deep a command given as one word (`sh -c '…'`, `bash -lc "…"`) is read again for the places it names. */
+const MAX_NESTING = 4;
+
+/**
+ * The commands of each workspace's settings, with the stamp of the settings
+ * files they were read under (`stampFiles`): the sandbox asks at each spawn,
+ * the file tools at each walk.
+ */
+const kept = new Map<string, { readonly stamp: string; readonly commands: readonly string[] }>();
+const MAX_KEPT = 16;
+
+/**
+ * The files and folders of the workspace, absolute, that a protected
+ * client configuration of the workspace runs by itself: what the commands
+ * of Claude Code's `.claude/settings.json` and `.claude/settings.local.json`
+ * name (each hook, the status line, the credential helpers), as
+ * `placesNamedBy` reads them. Claude Code runs them at the user's next
+ * session, outside toolgate and its sandbox, as git runs the hooks folder
+ * `core.hooksPath` names: the settings are protected, and so, with this,
+ * is what they run. Only what exists now: a word names a file or it does
+ * not, and no word says which of the missing ones would be run. A settings
+ * file that is missing, unreadable or not JSON names nothing.
+ */
+export function clientRunFiles(workspace: string): string[] {
+  const places = new Set<string>();
+  for (const command of claudeCommands(workspace)) for (const place of placesNamedBy(command, workspace)) places.add(place);
+  return [...places];
+}
+
+/** Every command the settings give Claude Code to run by itself: `hooks.<event>[].hooks[].command`, `statusLine.command` and the helpers. */
+export function claudeSettingsCommands(settings: unknown): string[] {
+  if (!isRecord(settings)) return [];
+  const commands: unknown[] = HELPER_KEYS.map((key) => settings[key]);
+  if (isRecord(settings.statusLine)) commands.push(settings.statusLine.command);
+  if (isRecord(settings.hooks)) {
+    for (const matchers of Object.values(settings.hooks)) {
+      if (!Array.isArray(matchers)) continue;
+      for (const matcher of matchers) if (isRecord(matcher) && Array.isArray(matcher.hooks)) for (const hook of matcher.hooks) if (isRecord(hook)) commands.push(hook.command);
+    }
+  }
+  return commands.filter((command): command is string => typeof command === 'string');
+}
+
+/**
+ * The places of the workspace a command names, as Claude Code runs it there
+ * with a shell: each word (`shellWords`, `$CLAUDE_PROJECT_DIR` the workspace)
+ * and each value of it after an `=` (`--config=lint.json`) that names an
+ * entry of the workspace, relative words from the workspace and from each
+ * folder a `cd` of the command goes on in (itself no place: a folder held
+ * whole would hold every file in it); and what a word that is a command
+ * itself names (`sh -c './a.sh && ./b.sh'`). The workspace itself is none.
+ */
+export function placesNamedBy(command: string, workspace: string): string[] {
+  return placesNamedFrom(command, workspace, [workspace], 0);
+}
+
+/** `placesNamedBy`, relative words read from each of `folders`, `depth` commands deep. */
+function placesNamedFrom(command: string, workspace: string, folders: readonly string[], depth: number): string[] {
+  const places: string[] = [];
+  const bases = [...folders];
+  let changesFolder = false;
+  for (const word of shellWords(command, { [PROJECT_DIR]: workspace })) {
+    const named = [word];
+    for (let at = word.indexOf('='); at !== -1; at = word.indexOf('=', at + 1)) named.push(word.slice(at + 1));
+    const found = bases.flatMap((base) => named.map((spelled) => path.resolve(base, spelled))).filter((place) => place !== workspace && isInside(workspace, place) && isEntry(place));
+    if (changesFolder) bases.push(...found);
+    else places.push(...found);
+    if (depth < MAX_NESTING && /\s/.test(word)) places.push(...placesNamedFrom(word, workspace, bases, depth + 1));
+    changesFolder = CHANGE_FOLDER.has(word);
+  }
+  return places;
+}
+
+/**
+ * Whether an entry stands at `place`. One that cannot be looked at (a folder
+ * above it made unreadable) counts: what holds it then fails closed, as a
+ * hooks folder that cannot be looked at does, rather than leave it to a
+ * command to write once it gives the permission back.
+ */
+function isEntry(place: string): boolean {
+  try {
+    return lstatSync(place, { throwIfNoEntry: false }) !== undefined;
+  } catch (error) {
+    return !NO_ENTRY.has((error as NodeJS.ErrnoException).code ?? '');
+  }
+}
+
+/** The commands of the workspace's settings, read again only when a settings file changed. */
+function claudeCommands(workspace: string): readonly string[] {
+  const files = CLAUDE_SETTINGS_FILES.map((file) => path.join(workspace, file));
+  const known = kept.get(workspace);
+  if (known !== undefined && stampFiles(files).text === known.stamp) return known.commands;
+  const startedMs = Date.now();
+  const commands = files.flatMap((file) => claudeSettingsCommands(readSettings(file)));
+  const stamp = stampFiles(files);
+  kept.delete(workspace);
+  if (settledBefore(stamp, startedMs)) {
+    if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value as string);
+    kept.set(workspace, { stamp: stamp.text, commands });
+  }
+  return commands;
+}
+
+/**
+ * A settings file's JSON, read where its links lead as Claude Code reads it,
+ * but as a regular file only, opened without waiting on a FIFO put in its
+ * place (the gateway's one thread would wait with it); undefined for one
+ * missing, unreadable or not JSON, which names nothing.
+ */
+function readSettings(file: string): unknown {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    return fstatSync(fd).isFile() ? JSON.parse(readFileSync(fd, 'utf8')) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
