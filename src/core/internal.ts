@@ -116,6 +116,7 @@ export type { ActionDisplay, DisplayedPath } from './action/display-action.js';
 export { showUnprintable, UNPRINTABLE_BUT_LINES } from './action/display-action.js';
 export { describeApproval } from './action/describe-approval.js';
 export { shortSessionId } from './policy/short-session-id.js';
+export { npmCommandsAt } from './policy/npm-command-readings.js';
 export type {
   ApprovalScope,
   ApprovalSession,

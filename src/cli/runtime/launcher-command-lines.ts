@@ -6,6 +6,7 @@
  * reads the line so that the guard applies (`upstream-launcher.ts`).
  */
 import { devNull } from 'node:os';
+import { npmCommandsAt } from '../../core/internal.js';
 
 /**
  * The first argument at or after `start` that is none of the launcher's
@@ -33,16 +34,9 @@ function commandAmong(args: readonly string[], commands: ReadonlySet<string>): s
   return args.find((arg) => !arg.startsWith('-') && commands.has(arg));
 }
 
-/** npm's commands, with the spellings npm takes for them; `exec`, `exe` and `x` run a package. */
-const NPM_COMMANDS = new Set(
-  'access adduser audit bugs cache ci completion config dedupe deprecate diff dist-tag docs doctor edit exe exec explain explore find-dupes fund get help help-search i init install install-ci-test install-test it link ll login logout ls org outdated owner pack ping pkg prefix profile prune publish query rb rebuild repo restart root run run-script sbom search set shrinkwrap star stars start stop team test token uninstall unpublish unstar update version view whoami x'.split(' '),
-);
-const NPM_EXEC = new Set(['exec', 'exe', 'x']);
-
-/** Whether an npm command line runs a package (`npm exec`, under any spelling npm takes, wherever its options put it). */
+/** Whether an npm command line runs a package (`npm exec`, under any spelling npm takes, wherever its options put it: `npmCommandsAt`). */
 export function npmRunsPackage(args: readonly string[]): boolean {
-  const command = commandAmong(args, NPM_COMMANDS);
-  return command !== undefined && NPM_EXEC.has(command);
+  return npmCommandsAt(['npm', ...args]).some(({ command }) => command === 'exec');
 }
 
 /** pnpm's commands that start code: `dlx` runs a package, the others the project's own. */

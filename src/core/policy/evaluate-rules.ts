@@ -2,6 +2,7 @@ import type { ResolvedPath } from '../action/resolved-action.js';
 import { canonicalJson } from '../digest/canonical-json.js';
 import { matchDomain } from './canonical-host.js';
 import { gitSubcommandIndex } from './git-danger.js';
+import { npmCommandReadings } from './npm-command-readings.js';
 import { geminiStableJson } from './gemini-stable-json.js';
 import { matchArgvPattern } from './match-argv-pattern.js';
 import { CommandLines, matchCommandPattern } from './match-command-pattern.js';
@@ -54,9 +55,9 @@ export function evaluateRules(rules: readonly CompiledRule[], subject: RuleSubje
   if (rules.length === 0) return NO_VERDICT;
   let argsJson: string | undefined;
   const json = (): string => (argsJson ??= safeJson(subject.args));
-  let bare: readonly string[] | null | undefined;
-  const gitBare = (): readonly string[] | null => (bare ??= subject.argv === undefined ? null : withoutGitGlobals(subject.argv));
-  const views: SubjectViews = { json, gitBare, commandLines: subject.argv === undefined ? undefined : new CommandLines(subject.argv) };
+  let readings: readonly (readonly string[])[] | undefined;
+  const otherReadings = (): readonly (readonly string[])[] => (readings ??= subject.argv === undefined ? [] : otherArgvReadings(subject.argv));
+  const views: SubjectViews = { json, otherReadings, commandLines: subject.argv === undefined ? undefined : new CommandLines(subject.argv) };
   const matched = rules.filter(
     (rule) => rule.tools(subject.tool) && (rule.server === undefined || subject.server === undefined || rule.server === subject.server) && matchesSubject(rule, subject, views),
   );
@@ -72,7 +73,8 @@ export function compareRules(left: CompiledRule, right: CompiledRule): number {
 /** What rules read of the subject beyond its fields, each worked out at most once per evaluation. */
 interface SubjectViews {
   readonly json: () => string;
-  readonly gitBare: () => readonly string[] | null;
+  /** The argv as a deny or ask also reads it: git without its global options, npm's command as npm reads it. */
+  readonly otherReadings: () => readonly (readonly string[])[];
   readonly commandLines: CommandLines | undefined;
 }
 
@@ -84,11 +86,10 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: Subject
     case 'argv': {
       if (subject.argv === undefined) return false;
       if (matchArgvPattern(match.pattern, subject.argv)) return match.rooted !== true || runsAsApproved(subject);
-      // `git -C . push` is a push: a deny or ask also sees git without its global options.
-      // An allow never does, so the spelling can only narrow what a call may do.
+      // `git -C . push` is a push, and `npm x` is `npm exec`: a deny or ask also sees git without its global options
+      // and npm's command as npm reads it. An allow never does, so the spelling can only narrow what a call may do.
       if (rule.decision === 'allow') return false;
-      const bare = views.gitBare();
-      return bare !== null && matchArgvPattern(match.pattern, bare);
+      return views.otherReadings().some((reading) => matchArgvPattern(match.pattern, reading));
     }
     case 'path': {
       const fileArguments = rule.fileCommands === true ? (subject.fileArguments ?? []) : [];
@@ -154,12 +155,13 @@ function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** git's argv with the global options before the subcommand removed; null when that changes nothing. */
-function withoutGitGlobals(argv: readonly string[]): readonly string[] | null {
+/** git's argv with the global options before the subcommand removed (when that changes it), and npm's as npm reads its command. */
+function otherArgvReadings(argv: readonly string[]): (readonly string[])[] {
   const program = argv[0] ?? '';
-  if (program !== 'git' && !program.endsWith('/git')) return null;
+  if (program === 'npm' || program.endsWith('/npm')) return npmCommandReadings(argv);
+  if (program !== 'git' && !program.endsWith('/git')) return [];
   const subcommand = gitSubcommandIndex(argv);
-  return subcommand > 1 ? [program, ...argv.slice(subcommand)] : null;
+  return subcommand > 1 ? [[program, ...argv.slice(subcommand)]] : [];
 }
 
 function safeJson(value: unknown): string {

@@ -1,6 +1,7 @@
 import { unwrapCommand, wrappedCommands } from './exec-wrappers.js';
 import { gitSubcommandIndex } from './git-danger.js';
 import { programName } from './lookup-program.js';
+import { npmCommandReadings } from './npm-command-readings.js';
 import { quoteArgv } from './quote-argv.js';
 import type { RuleDecision } from './rule-types.js';
 
@@ -68,7 +69,8 @@ function starMatcher(parts: readonly string[]): (line: string) => boolean {
  * `watch`, `env`, `sudo`, …: Claude Code refuses that too), since the
  * command the wrapper runs is not what the rule names. A deny or ask also
  * sees the line joined without quoting, the program by its base name, git
- * without its global options, and every command a wrapper runs.
+ * without its global options, npm's command as npm reads it (`npm x` is
+ * `npm exec`: `npmCommandReadings`), and every command a wrapper runs.
  */
 export class CommandLines {
   readonly #argv: readonly string[];
@@ -116,5 +118,6 @@ function linesOf(argv: readonly string[]): string[] {
     const subcommand = gitSubcommandIndex(argv);
     if (subcommand > 1) forms.push(['git', ...argv.slice(subcommand)]);
   }
+  if (bare === 'npm') forms.push(...npmCommandReadings(argv));
   return forms.flatMap((form) => [quoteArgv(form), form.join(' ')]);
 }
