@@ -1,13 +1,13 @@
 import { homedir } from 'node:os';
-import { parse as parseToml } from 'smol-toml';
-import { ConfigurationError, importClaudeSettings, importGeminiPolicies, type PolicyExplanation, type PromptContext, type ToolApprovalDecision, type ToolCall } from '../../core/internal.js';
+import { ConfigurationError, type PolicyExplanation, type PromptContext, type ToolApprovalDecision, type ToolCall } from '../../core/internal.js';
 import { parseJsonOrThrow } from '../../core/errors/parse-json-or-throw.js';
 import { CliError } from '../cli-error.js';
 import type { CliOutput } from '../cli-output.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { buildPolicy } from '../runtime/build-policy.js';
-import { readPolicyImport } from '../runtime/read-policy-import.js';
+import { importPolicyFile } from '../runtime/import-policy-file.js';
 import { openGateway, servedBuiltins, type Gateway } from '../runtime/open-gateway.js';
+import type { PolicyImportScope } from '../runtime/policy-import-scope.js';
 import { terminalJson } from '../terminal-text.js';
 
 /** What a call would come to, once: it runs, a person is asked, or it is denied, and why. */
@@ -101,29 +101,19 @@ function renderExplanation(tool: string, outcome: ExplainedOutcome, mode: string
   return lines.join('\n');
 }
 
-/** `toolgate policy import claude|gemini <file>`: the rules a file becomes, and every stricter or left-out mapping as a warning. */
-export async function runPolicyImport(kind: string, file: string, output: CliOutput): Promise<void> {
+/**
+ * `toolgate policy import claude|gemini <file>`: the rules a file becomes, read as a gateway reads it under
+ * `policy.imports` (the same scope, the same rules), and every stricter or left-out mapping as a warning.
+ */
+export async function runPolicyImport(kind: string, file: string, scope: PolicyImportScope | undefined, output: CliOutput): Promise<void> {
   const progress = output.progress(`importing ${file}`);
   if (kind !== 'claude' && kind !== 'gemini') throw new CliError('usage', 'policy import takes claude or gemini.');
-  const { text, sha256 } = await readPolicyImport(file);
-  let result: { rules: readonly unknown[]; warnings: readonly string[] };
-  if (kind === 'claude') {
-    const settings = parseJsonOrThrow(text, () => new CliError('config', `${file} is not valid JSON.`));
-    result = refusedAsConfig(() => importClaudeSettings([{ scope: 'project', settings, file }], { home: homedir() }));
-  } else {
-    let document: unknown;
-    try {
-      document = parseToml(text);
-    } catch {
-      throw new CliError('config', `${file} is not valid TOML.`);
-    }
-    result = refusedAsConfig(() => importGeminiPolicies([{ tier: 'workspace', document, file }]));
-  }
+  const result = await refusedAsConfig(() => importPolicyFile({ from: kind, path: file, scope }, homedir()));
   progress.done(`imported ${result.rules.length} rules from ${file}`);
-  output.result({ rules: result.rules, sha256, warnings: result.warnings }, () =>
+  output.result({ rules: result.rules, sha256: result.sha256, scope: result.scope, warnings: result.warnings }, () =>
     [
-      `// ${result.rules.length} rules — add them to "policy.rules" in toolgate.config.json, or list the file under "policy.imports".`,
-      `// Its allow rules load from "policy.imports" only with this content pinned: "sha256": "${sha256}".`,
+      `// ${result.rules.length} rules, read as a ${result.scope} file — add them to "policy.rules" in toolgate.config.json, or list the file under "policy.imports".`,
+      `// Its allow rules load from "policy.imports" only with this content pinned: "sha256": "${result.sha256}".`,
       terminalJson(result.rules, 2),
       ...result.warnings.map((warning) => `warning: ${warning}`),
     ].join('\n'),
@@ -131,9 +121,9 @@ export async function runPolicyImport(kind: string, file: string, output: CliOut
 }
 
 /** A file the importer refuses (a schema error names the file, the rule and the field) is a configuration error. */
-function refusedAsConfig<T>(load: () => T): T {
+async function refusedAsConfig<T>(load: () => Promise<T>): Promise<T> {
   try {
-    return load();
+    return await load();
   } catch (error) {
     if (error instanceof ConfigurationError) throw new CliError('config', error.message);
     throw error;

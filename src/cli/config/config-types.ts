@@ -18,8 +18,11 @@ export interface ToolgateConfigFile {
     readonly protectedPaths?: readonly string[];
     readonly readableProtectedPaths?: readonly string[];
     readonly approveAtRisk?: 'low' | 'medium' | 'high' | 'critical';
-    /** `sha256`: the digest of the content whose allow rules the operator trusts; without it, or for other content, only deny and ask rules load. */
-    readonly imports?: readonly { readonly from: 'claude' | 'gemini'; readonly path: string; readonly sha256?: string }[];
+    /**
+     * `sha256`: the digest of the content whose allow rules the operator trusts; without it, or for other content, only deny and ask rules load.
+     * `scope`: whether the file is the user's own or a project's; without it, where the file really is decides (`policyImportScope`).
+     */
+    readonly imports?: readonly { readonly from: 'claude' | 'gemini'; readonly path: string; readonly sha256?: string; readonly scope?: 'user' | 'project' }[];
   };
   readonly servers?: Readonly<Record<string, McpServerConfig>>;
   readonly limits?: {

@@ -1,4 +1,4 @@
-import { Argument, type Command } from 'commander';
+import { Argument, Option, type Command } from 'commander';
 import type { RunTask } from './run-task.js';
 
 // Loaded when the command runs: the program starts without the policy engine and the importers' parsers.
@@ -16,7 +16,8 @@ export function addPolicyCommands(program: Command, run: RunTask): void {
     .description('import a Claude Code settings.json (claude) or a Gemini CLI TOML policy (gemini)')
     .addArgument(new Argument('<kind>', 'what the file is').choices(['claude', 'gemini']))
     .argument('<file>')
-    .action((kind: string, file: string) => run(async (output) => (await policyCommand()).runPolicyImport(kind, file, output)));
+    .addOption(new Option('--scope <scope>', "read it as the user's own file or a project's, as policy.imports[].scope does (default: where the file is)").choices(['user', 'project']))
+    .action((kind: string, file: string, options: { scope?: 'user' | 'project' }) => run(async (output) => (await policyCommand()).runPolicyImport(kind, file, options.scope, output)));
   policy
     .command('check')
     .description('load the policy and run every rule self-test')

@@ -138,6 +138,41 @@ describe('buildPolicy: an imported file never outranks the operator', () => {
   });
 });
 
+describe("buildPolicy: an import of the user's own file is read as the user's", () => {
+  /** Build with HOME at a fresh folder, as a gateway started with that HOME does. */
+  async function builtUnderHome(config: (home: string) => unknown, files: Record<string, string>): Promise<Awaited<ReturnType<typeof buildPolicy>>> {
+    const home = mkdtempSync(join(tmpdir(), 'toolgate-build-policy-home-'));
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(join(home, name, '..'), { recursive: true });
+      writeFileSync(join(home, name), text);
+    }
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      return await buildPolicy(loadConfig(workspaceWith(config(home))));
+    } finally {
+      process.env.HOME = saved;
+    }
+  }
+
+  it("keeps a Gemini CLI user policy's deny above a workspace policy's ask, as Gemini CLI's tiers do", async () => {
+    const workspaceAsk = '[[rule]]\ntoolName = "write_file"\ndecision = "ask_user"\npriority = 999\n';
+    const built = await builtUnderHome((home) => ({ policy: { imports: [{ from: 'gemini', path: join(home, '.gemini/policies/mine.toml') }, { from: 'gemini', path: join(home, 'repo/.gemini/policies/repo.toml') }] } }), {
+      '.gemini/policies/mine.toml': '[[rule]]\ntoolName = "write_file"\ndecision = "deny"\npriority = 1\n',
+      'repo/.gemini/policies/repo.toml': workspaceAsk,
+    });
+    // Both read as workspace policies, the ask at 3999 outranked the user's deny at 3001: a card a person could approve.
+    expect(built.snapshot.explain({ tool: 'write_file', target: { path: 'notes.md' } }).decision.kind).toBe('deny');
+  });
+
+  it('refuses to start when the configuration declares the user\'s own settings a project\'s', async () => {
+    const settings = { '.claude/settings.json': JSON.stringify({ permissions: { allow: ['Edit(/agents/**)'] } }) };
+    await expect(builtUnderHome((home) => ({ policy: { imports: [{ from: 'claude', path: join(home, '.claude/settings.json'), scope: 'project' }] } }), settings)).rejects.toThrow("is the user's own Claude Code file");
+    const declaredUser = await builtUnderHome((home) => ({ policy: { imports: [{ from: 'claude', path: join(home, '.claude/settings.json'), scope: 'user' }] } }), settings);
+    expect(declaredUser.snapshot.explain({ tool: 'write_file', target: { path: 'agents/reviewer.md' } }).rules).toEqual([]);
+  });
+});
+
 describe('buildPolicy: an imported file is protected', () => {
   it('a write to it asks a person, whatever the rules allow', async () => {
     const workspace = workspaceWith({ scope: 'workspace-write', policy: { allow: ['Write(**)'], imports: [{ from: 'claude', path: 'policy/claude.json' }] } });

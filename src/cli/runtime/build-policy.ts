@@ -1,14 +1,12 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, relative } from 'node:path';
-import { parse as parseToml } from 'smol-toml';
-import { createPolicy, importClaudeSettings, importGeminiPolicies, literalPathGlob, type PolicyRule, type PolicySnapshot } from '../../core/internal.js';
-import { parseJsonOrThrow } from '../../core/errors/parse-json-or-throw.js';
+import { createPolicy, literalPathGlob, type PolicyRule, type PolicySnapshot } from '../../core/internal.js';
 import { isTrustedPolicyFile, policyFilePaths, readPolicyFile } from '../../node/policy/policy-file.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
 import { importedAllowCeiling, importedAskCeiling, pinnedAllows, rankImportedAllows, rankImportedAsks } from './imported-allows.js';
-import { readPolicyImport } from './read-policy-import.js';
+import { importPolicyFile } from './import-policy-file.js';
 import { upstreamServerEntries, upstreamServerFiles } from './upstream-server-files.js';
 
 export interface BuiltPolicy {
@@ -139,29 +137,16 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
 
 /**
  * One `policy.imports` entry's rules: the file read once, parsed by its
- * importer, its allows kept only while the configuration pins these bytes,
- * its allows ranked below every rule the operator wrote and its asks below
- * every deny the operator wrote.
+ * importer as the user's or a project's file (`importPolicyFile`), its
+ * allows kept only while the configuration pins these bytes, its allows
+ * ranked below every rule the operator wrote and its asks below every deny
+ * the operator wrote.
  */
 async function importedRules(config: ResolvedConfig, entry: ImportEntry & { readonly position: number }, operator: readonly PolicyRule[], warnings: string[]): Promise<PolicyRule[]> {
   const file = entry.path;
-  const { text, sha256 } = await readPolicyImport(file);
-  let result;
-  if (entry.from === 'claude') {
-    const settings = parseJsonOrThrow(text, () => new CliError('config', `Policy import ${file} is not valid JSON.`));
-    result = importClaudeSettings([{ scope: 'project', settings, file }]);
-  } else {
-    let document: unknown;
-    try {
-      document = parseToml(text);
-    } catch {
-      throw new CliError('config', `Policy import ${file} is not valid TOML.`);
-    }
-    // A person can switch the gateway's mode and any agent may call it: no one Gemini CLI session is the one governed.
-    result = importGeminiPolicies([{ tier: 'workspace', document, file }], { anySession: true });
-  }
+  const result = await importPolicyFile(entry, homedir());
   warnings.push(...result.warnings);
-  const trusted = pinnedAllows(numbered(config, result.rules, file, entry.position), entry, sha256, file, warnings);
+  const trusted = pinnedAllows(numbered(config, result.rules, file, entry.position), entry, result.sha256, file, warnings);
   const allowsRanked = rankImportedAllows(trusted, importedAllowCeiling(operator), file, warnings);
   return rankImportedAsks(allowsRanked, importedAskCeiling(operator), operator, file, warnings);
 }

@@ -135,8 +135,9 @@ function importRule(text: string, decision: RuleDecision, id: string, context: R
   const settingsRelative = new RegExp(`^(${PATH_TOOLS})\\((/[^/].*)\\)$`, 's').exec(rule);
   if (settingsRelative !== null) rule = `${settingsRelative[1] ?? ''}(${settingsRoot(context, warn)}${settingsRelative[2] ?? ''})`;
   const homeSpecifier = new RegExp(`^(${PATH_TOOLS})\\(~/(.*)\\)$`, 's').exec(rule);
+  // Without a home directory `~/` stays as written: `createPolicy`'s `home` names it (and a deny or ask there also
+  // matches the literal spelling), as a gateway's imports are read.
   if (homeSpecifier !== null && context.home !== undefined) rule = `${homeSpecifier[1] ?? ''}(/${context.home.replace(/\/+$/, '')}/${homeSpecifier[2] ?? ''})`;
-  else if (homeSpecifier !== null) warn('names a home path and no home directory was given: it matches only paths written with ~/');
   // Claude Code reads a deny or ask of a relative folder pattern at any depth: `Read(secrets/**)` also refuses
   // `vendor/pkg/secrets/key`. An allow keeps the place it names.
   const relativeFolder = decision === 'allow' ? null : new RegExp(`^(${PATH_TOOLS})\\((?!\\.{0,2}/|~/|\\*\\*)([^/].*/.+)\\)$`, 's').exec(rule.replace(/\/+\)$/, ')'));

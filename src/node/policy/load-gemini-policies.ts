@@ -35,7 +35,8 @@ export async function loadGeminiPolicies(options: LoadGeminiPoliciesOptions): Pr
   return importGeminiPolicies(files);
 }
 
-async function listToml(dir: string): Promise<string[]> {
+/** The `*.toml` names in a Gemini CLI policy folder, sorted; none when it does not exist. A folder that cannot be read is refused. */
+export async function listToml(dir: string): Promise<string[]> {
   try {
     return (await readdir(dir)).filter((name) => name.endsWith('.toml')).sort();
   } catch (error) {
