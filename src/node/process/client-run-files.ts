@@ -1,8 +1,9 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { isRecord } from '../../core/policy/import-claude-settings.js';
 import { shellWords } from '../../core/policy/shell-words.js';
 import { isInside } from '../fs/fs-jail.js';
+import { readRegularFile } from '../fs/read-regular-file.js';
 import { settledBefore, stampFiles } from './files-stamp.js';
 
 /** The workspace's Claude Code settings (protected themselves): the project's, committed, and the user's local ones. */
@@ -126,21 +127,13 @@ function claudeCommands(workspace: string): readonly string[] {
 /**
  * A settings file's JSON, read where its links lead as Claude Code reads it,
  * but as a regular file only, opened without waiting on a FIFO put in its
- * place (the gateway's one thread would wait with it); undefined for one
- * missing, unreadable or not JSON, which names nothing.
+ * place (`readRegularFile`); undefined for one missing, unreadable or not
+ * JSON, which names nothing.
  */
 function readSettings(file: string): unknown {
-  let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    return JSON.parse(readRegularFile(file).toString('utf8'));
   } catch {
     return undefined;
-  }
-  try {
-    return fstatSync(fd).isFile() ? JSON.parse(readFileSync(fd, 'utf8')) : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
   }
 }

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { chmodSync, closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, constants, lstatSync, readdirSync, statSync } from 'node:fs';
 import { copyFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { readRegularFile } from '../fs/read-regular-file.js';
 import { spawnCovered } from './inherited-descriptors.js';
 import { spawnBounded } from './spawn-bounded.js';
 
@@ -192,21 +193,6 @@ function stampOf(gitDir: string, index: string, shared: { folder: string; names:
   }
   for (const name of shared.names) hash.update(`\0${name}\0`).update(readRegularFile(path.join(gitDir, name)));
   return hash.digest('hex');
-}
-
-/**
- * A file's bytes, only when it is a regular file: opened without blocking,
- * so a FIFO a command put there cannot hold the host's thread, and judged
- * by what was opened. Anything else throws.
- */
-function readRegularFile(file: string): Buffer {
-  const descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    if (!fstatSync(descriptor).isFile()) throw new Error('not a regular file');
-    return readFileSync(descriptor);
-  } finally {
-    closeSync(descriptor);
-  }
 }
 
 /** A command may have taken the owner's write permission off `.git` (its own files the host must replace): given back. */
