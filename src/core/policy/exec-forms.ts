@@ -1,5 +1,6 @@
 import { awkDanger } from './awk-danger.js';
 import { gitDanger } from './git-danger.js';
+import { npmDanger } from './npm-danger.js';
 import { optionValues, type LongForm, type OptionRule } from './option-forms.js';
 import { sedDanger } from './sed-danger.js';
 
@@ -135,6 +136,7 @@ const INTERPRETERS: readonly (readonly [readonly string[], OptionRule])[] = [
 
 const PROGRAMS: readonly (readonly [readonly string[], OptionRule | ProgramJudge])[] = [
   [['git'], (args) => gitDanger(['git', ...args])],
+  [['npm'], npmDanger],
   [['sed', 'gsed'], sedDanger],
   [['awk', 'gawk', 'mawk', 'nawk', 'original-awk'], awkDanger],
   [['find', 'gfind'], { form: 'find -exec/-ok/-delete/-fprint', check: (args) => args.some((arg) => FIND_FORMS.has(arg)) }],

@@ -39,14 +39,19 @@ describe('npmCommandReadings', () => {
 
   it('a deny or ask of an npm command holds under every spelling npm runs it by; an allow reads the words as typed', () => {
     const rule = (id: string, text: string, decision: 'allow' | 'ask' | 'deny') => ({ id, rule: text, decision, source: 'project' as const });
+    const execSpellings = ['npm exec -c x', 'npm x -c x', 'npm exe -c x', 'npm --loglevel=silent exec -c x', 'npm -s x -c x'];
     const policy = createPolicy({
       mode: 'auto',
+      // Exact entries: the floor, which refuses every spelling of npm exec under a glob, lets them through to the rules.
+      allowedCommands: execSpellings,
       allowedCommandGlobs: ['npm *'],
       rules: [rule('npm', 'Bash(npm:*)', 'allow'), rule('exec', 'Bash(npm exec:*)', 'deny'), rule('rm', 'Bash(npm rm:*)', 'deny'), rule('run', 'Bash(npm run-script:*)', 'ask')],
     });
     const decide = (command: string[]): string => policy.explain({ tool: 'run_command', target: { command } }).decision.kind;
-    for (const command of [['npm', 'exec', '-c', 'x'], ['npm', 'x', '-c', 'x'], ['npm', 'exe', '-c', 'x'], ['npm', '--loglevel=silent', 'exec', '-c', 'x'], ['npm', '-s', 'x', '-c', 'x']]) {
-      expect(decide(command), command.join(' ')).toBe('deny');
+    for (const command of execSpellings) {
+      const explained = policy.explain({ tool: 'run_command', target: { command: command.split(' ') } });
+      expect(explained.decision.kind, command).toBe('deny');
+      expect(explained.rules.find((rule) => rule.winner)?.id, command).toBe('exec');
     }
     // The rule names an alias: every spelling of the command it names is denied.
     expect(decide(['npm', 'uninstall', 'left-pad'])).toBe('deny');
