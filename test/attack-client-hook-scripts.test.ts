@@ -83,4 +83,17 @@ describe('attack: the hook script a protected client configuration runs', () => 
     expect(beside.card).toBeUndefined();
     expect(readFileSync(join(workspace, 'tools/other.py'), 'utf8')).toBe(PAYLOAD);
   }, 60_000);
+
+  it.each([
+    ['a default on the variable', '"${CLAUDE_PROJECT_DIR:-.}"/scripts/format.sh', 'scripts/format.sh'],
+    ['the repository\'s top from git', '"$(git rev-parse --show-toplevel)"/scripts/format.sh', 'scripts/format.sh'],
+    ['a Python module', 'cd "$CLAUDE_PROJECT_DIR" && python3 -m tools.notify', 'tools/notify.py'],
+  ])('accept-edits: the script a hook names through %s asks too', async (_how, command, script) => {
+    const original = 'print("done")\n';
+    const workspace = hookWorkspace({ scope: 'workspace-write', mode: 'accept-edits' }, { '.claude/settings.json': hookSettings(command), [script]: original, 'tools/__init__.py': '' });
+    const at = await opened.serve(workspace);
+    const written = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: script, content: PAYLOAD }, 'reject');
+    expect(written.card?.reasons.protectedPath, `written without asking: ${text(written.result)}`).toBe(true);
+    expect(readFileSync(join(workspace, script), 'utf8')).toBe(original);
+  }, 60_000);
 });

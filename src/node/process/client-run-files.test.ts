@@ -75,7 +75,26 @@ describe('placesNamedBy', () => {
     expect(placesNamedBy(`sh -c './a.sh; bash -c "b/c.sh"'`, root)).toEqual([path.join(root, 'a.sh'), path.join(root, 'b/c.sh')]);
     const nested = (depth: number): string => (depth === 0 ? './a.sh' : `sh -c ${JSON.stringify(nested(depth - 1))}`);
     expect(placesNamedBy(nested(4), root)).toEqual([path.join(root, 'a.sh')]);
-    expect(placesNamedBy(nested(6), root)).toEqual([]);
+    // Past the bound a word is no longer split as a command, but the paths it holds are still read.
+    expect(placesNamedBy(nested(6), root)).toEqual([path.join(root, 'a.sh')]);
+  });
+
+  it('reads a path whose start is an expansion it cannot know, a path inside code, and a Python module', () => {
+    const root = workspace(['scripts/format.sh', 'lib/x.js', 'tools/__init__.py', 'tools/notify.py', 'pkg/cli/__main__.py']);
+    const at = (file: string): string => path.join(root, file);
+    for (const command of [
+      '"${CLAUDE_PROJECT_DIR:-.}"/scripts/format.sh',
+      '"${CLAUDE_PROJECT_DIR:+$CLAUDE_PROJECT_DIR}"/scripts/format.sh',
+      '"$(git rev-parse --show-toplevel)"/scripts/format.sh',
+      'sh `pwd`/scripts/format.sh',
+      'sh $HOME/project/scripts/format.sh',
+    ]) {
+      expect(placesNamedBy(command, root), command).toContain(at('scripts/format.sh'));
+    }
+    expect(placesNamedBy(`node -e "require('./lib/x.js')"`, root)).toContain(at('lib/x.js'));
+    expect(placesNamedBy('node -r./lib/x.js', root)).toContain(at('lib/x.js'));
+    expect(placesNamedBy('cd "$CLAUDE_PROJECT_DIR" && python3 -m tools.notify', root)).toContain(at('tools/notify.py'));
+    expect(placesNamedBy('python3 -m pkg.cli', root)).toContain(at('pkg/cli'));
   });
 });
 

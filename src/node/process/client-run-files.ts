@@ -67,14 +67,14 @@ export function claudeSettingsCommands(settings: unknown): string[] {
 /**
  * The places of the workspace a command names, as Claude Code runs it there
  * with a shell: each word (`shellWords`, `$CLAUDE_PROJECT_DIR` the workspace)
- * and each value of it after an `=` (`--config=lint.json`) that names an
- * entry of the workspace, relative words from the workspace and from each
+ * and each place it may hold (`spellingsIn`) that names an entry of the
+ * workspace, relative words from the workspace and from each
  * folder a `cd` of the command goes on in (itself no place: a folder held
  * whole would hold every file in it); and what a word that is a command
  * itself names (`sh -c './a.sh && ./b.sh'`). The workspace itself is none.
  */
 export function placesNamedBy(command: string, workspace: string): string[] {
-  return placesNamedFrom(command, workspace, [workspace], 0);
+  return [...new Set(placesNamedFrom(command, workspace, [workspace], 0))];
 }
 
 /** `placesNamedBy`, relative words read from each of `folders`, `depth` commands deep. */
@@ -82,9 +82,10 @@ function placesNamedFrom(command: string, workspace: string, folders: readonly s
   const places: string[] = [];
   const bases = [...folders];
   let changesFolder = false;
+  let previous: string | undefined;
   for (const word of shellWords(command, { [PROJECT_DIR]: workspace })) {
-    const named = [word];
-    for (let at = word.indexOf('='); at !== -1; at = word.indexOf('=', at + 1)) named.push(word.slice(at + 1));
+    const named = spellingsIn(word, previous);
+    previous = word;
     const found = bases.flatMap((base) => named.map((spelled) => path.resolve(base, spelled))).filter((place) => place !== workspace && isInside(workspace, place) && isEntry(place));
     if (changesFolder) bases.push(...found);
     else places.push(...found);
@@ -92,6 +93,33 @@ function placesNamedFrom(command: string, workspace: string, folders: readonly s
     changesFolder = CHANGE_FOLDER.has(word);
   }
   return places;
+}
+
+/** Characters no path of a hook's is spelled with, around which a word may still hold one: quotes, expansions and their braces, `=` and what joins commands. */
+const NOT_IN_A_PATH = /[\s"'`$(){}[\];,:|&<>=]+/;
+
+/**
+ * The spellings of places a word may hold: the word; each run of it between
+ * characters no path is spelled with (`--config=lint.json`,
+ * `${CLAUDE_PROJECT_DIR:-.}/scripts/x.sh`, `$(git rev-parse
+ * --show-toplevel)/scripts/x.sh`, `require('./lib/x.js')`); each run from
+ * after each `/` in it, the rest of a path whose start is an expansion no
+ * reading can know (`$HOME`, a default, a command's output); and after
+ * `-m`, the file and folder of a Python module (`tools.notify`). Read wide:
+ * a word that names a place nothing runs only holds one more.
+ */
+function spellingsIn(word: string, previous: string | undefined): string[] {
+  const spellings = new Set([word]);
+  for (const run of word.split(NOT_IN_A_PATH)) {
+    spellings.add(run);
+    for (let at = run.indexOf('/'); at !== -1; at = run.indexOf('/', at + 1)) spellings.add(run.slice(at + 1));
+  }
+  if (previous === '-m') {
+    const module = word.replaceAll('.', '/');
+    spellings.add(module).add(`${module}.py`);
+  }
+  spellings.delete('');
+  return [...spellings];
 }
 
 /**
