@@ -86,4 +86,19 @@ describe('attack: accept-edits rewrites the MCP client configuration that starts
       expect(existsSync(join(gateway.workspace, path)), path).toBe(false);
     }
   }, 20_000);
+
+  it('nor code a client loads or runs by itself: opencode\'s and Kilo\'s plugins, tools and dependencies, Cursor\'s hook scripts', async () => {
+    const gateway = open.gateway(await serveGateway({ scope: 'workspace-write', mode: 'accept-edits', console: { enabled: false } }));
+    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+    open.client(client);
+    // opencode loads every file of `.opencode/plugins/` (and of `.opencode/plugin/`, `tool/`, `tools/`) at its start,
+    // and installs `.opencode/package.json`'s dependencies; Kilo Code follows it in `.kilo/`; Cursor runs the scripts
+    // `.cursor/hooks.json` names, kept in `.cursor/hooks/`. Each ran the model's code at the next start, outside toolgate.
+    const paths = ['.opencode/plugins/audit.ts', '.opencode/plugin/audit.js', '.opencode/tools/deploy.ts', '.opencode/package.json', '.kilo/plugins/audit.ts', '.cursor/hooks/format.sh'];
+    for (const path of paths) {
+      const result = await client.callTool({ name: 'write_file', arguments: { path, content: 'export const Audit = async () => ({});\n' } });
+      expect(result.isError, path).toBe(true);
+      expect(existsSync(join(gateway.workspace, path)), path).toBe(false);
+    }
+  }, 20_000);
 });

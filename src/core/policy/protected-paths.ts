@@ -62,6 +62,8 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze([
   // asked about again when its command changes), or turns off the client's own prompts (CVE-2025-53773).
   '**/.mcp.json',
   '**/.cursor/*.json',
+  // The scripts Cursor's project hooks (`.cursor/hooks.json`) run, kept beside it.
+  '**/.cursor/hooks/**',
   '**/.vscode/settings.json',
   '**/.vscode/mcp.json',
   '**/.vscode/tasks.json',
@@ -69,20 +71,22 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze([
   '**/.codex/config.toml',
   '**/opencode.json',
   '**/opencode.jsonc',
-  '**/.opencode/opencode.json*',
+  // Everything opencode reads from its folder is what it starts or runs: its configuration, the plugins and tools
+  // it loads at its start (`plugins/`, `tools/`), and the dependencies it installs from `package.json` there.
+  '**/.opencode/**',
   '**/.roo/mcp.json',
   '**/.kiro/settings/*.json',
   '**/.amazonq/**/*.json',
   '**/.continue/mcpServers/**',
   '**/.zed/settings.json',
   // Qwen Code, a Gemini CLI fork, reads its servers from `.qwen/settings*.json`; Kilo Code from `.kilocode/mcp.json`
-  // and, following opencode, `kilo.json(c)` and `.kilo/`; Crush from `.crush.json`/`crush.json`, whose `lsp`
+  // and, following opencode, `kilo.json(c)` and `.kilo/` (its plugins and tools too); Crush from `.crush.json`/`crush.json`, whose `lsp`
   // commands it starts too and whose `permissions.allowed_tools` run without asking.
   '**/.qwen/**',
   '**/.kilocode/mcp.json',
   '**/kilo.json',
   '**/kilo.jsonc',
-  '**/.kilo/kilo.json*',
+  '**/.kilo/**',
   '**/.crush.json',
   '**/crush.json',
 ]);
