@@ -7,7 +7,8 @@ import { connectClient, serveGateway, type ServedGateway } from './support/serve
 // The operator lets the model use npm but not `npm exec` (which runs any package or, with -c, any shell string):
 // `Bash(npm:*)` allowed, `Bash(npm exec:*)` and `Bash(npx:*)` denied. npm reads its command through aliases and
 // unique prefixes (`x` and `exe` are exec) and takes its options before the command (`npm --loglevel=silent exec`),
-// and `npm explore <package> -- <command>` runs a shell string as `npm exec -c` does. Read against the words as
+// and `npm explore <package> -- <command>` (or `npm edit <package> --editor='sh -c …'`) runs a shell string as
+// `npm exec -c` does. Read against the words as
 // spelled, the deny let each run a shell string, approved by the allow in auto mode with nobody asked. A deny now
 // reads npm's command as npm does and wins, and under a glob the floor refuses npm's forms that run what their
 // arguments name, in every spelling.
@@ -63,6 +64,9 @@ describe('attack: npm forms that run what their arguments name, under a glob', (
     [['npm', 'explore', 'left-pad', '--', 'touch ../../pwned-explore'], 'pwned-explore'],
     [['npm', 'explore', 'left-pad', '--shell=touch ../../pwned-shell'], 'pwned-shell'],
     [['npm', 'test', '--script-shell=touch pwned-script-shell'], 'pwned-script-shell'],
+    // `npm edit` splits its editor on blanks and starts it.
+    [['npm', 'edit', 'left-pad', '--editor=sh -c touch${IFS}../../pwned-edit'], 'pwned-edit'],
+    [['npm', '--editor=sh -c touch${IFS}../../pwned-edit2', 'edit', 'left-pad'], 'pwned-edit2'],
   ] as const)('%j is refused by the floor and runs nothing', async (command, marker) => {
     const { gateway, mcp } = served.at();
     const result = await mcp.callTool({ name: 'run_command', arguments: { command: [...command] } });
