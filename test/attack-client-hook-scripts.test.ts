@@ -96,4 +96,22 @@ describe('attack: the hook script a protected client configuration runs', () => 
     expect(written.card?.reasons.protectedPath, `written without asking: ${text(written.result)}`).toBe(true);
     expect(readFileSync(join(workspace, script), 'utf8')).toBe(original);
   }, 60_000);
+
+  it('auto: a link a command makes under a word of a hook, leading to the workspace, holds nothing', async () => {
+    // Every word of a hook that names an entry is held, as what it leads to: `ln -s . prettier`, for a hook's
+    // `xargs npx prettier --write`, made the whole workspace protected, so no write ran unasked any more.
+    const settings = hookSettings("jq -r '.tool_input.file_path' | xargs npx prettier --write");
+    const workspace = hookWorkspace(
+      { scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['ln *', 'touch *'], allow: ['Bash(ln *)', 'Bash(touch *)', 'Write(src/**)'] } },
+      { '.claude/settings.json': settings, 'src/a.ts': 'export {};\n' },
+    );
+    const at = await opened.serve(workspace);
+    const linked = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['ln', '-s', '.', 'prettier'] }, 'reject');
+    expect(linked.card, text(linked.result)).toBeUndefined();
+    const touched = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['touch', 'src/after.ts'] }, 'reject');
+    expect(touched.card, text(touched.result)).toBeUndefined();
+    expect(readFileSync(join(workspace, 'src/after.ts'), 'utf8')).toBe('');
+    const written = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'src/b.ts', content: 'export {};\n' }, 'reject');
+    expect(written.card, text(written.result)).toBeUndefined();
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -68,6 +68,17 @@ describe('placesNamedBy', () => {
   it('reads a relative word from a folder the command goes on in too, which is itself no place', () => {
     const root = workspace(['app/run.sh', 'run.sh', 'app/lib/x.sh']);
     expect(placesNamedBy('cd app && ./run.sh lib/x.sh', root).sort()).toEqual([path.join(root, 'app/lib/x.sh'), path.join(root, 'app/run.sh'), path.join(root, 'run.sh')]);
+  });
+
+  it('names no place that leads to the workspace or a folder above it, whatever link a command made under a word of the hook', () => {
+    const root = workspace(['src/a.ts', 'lib/x.js']);
+    symlinkSync('.', path.join(root, 'prettier'));
+    symlinkSync('..', path.join(root, 'up'));
+    symlinkSync('lib', path.join(root, 'eslint'));
+    expect(placesNamedBy("jq -r '.tool_input.file_path' | xargs npx prettier --write", root)).toEqual([]);
+    expect(placesNamedBy('up/format.sh up', root)).toEqual([]);
+    // A link to a folder inside is held as what it leads to, as any place is.
+    expect(placesNamedBy('npx eslint --fix', root)).toEqual([path.join(root, 'eslint')]);
   });
 
   it('reads a command given as one word again (`sh -c`), within a bound', () => {

@@ -1,4 +1,4 @@
-import { lstatSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { isRecord } from '../../core/policy/import-claude-settings.js';
 import { shellWords } from '../../core/policy/shell-words.js';
@@ -86,7 +86,7 @@ function placesNamedFrom(command: string, workspace: string, folders: readonly s
   for (const word of shellWords(command, { [PROJECT_DIR]: workspace })) {
     const named = spellingsIn(word, previous);
     previous = word;
-    const found = bases.flatMap((base) => named.map((spelled) => path.resolve(base, spelled))).filter((place) => place !== workspace && isInside(workspace, place) && isEntry(place));
+    const found = bases.flatMap((base) => named.map((spelled) => path.resolve(base, spelled))).filter((place) => place !== workspace && isInside(workspace, place) && isEntry(place) && !holdsWorkspace(place, workspace));
     if (changesFolder) bases.push(...found);
     else places.push(...found);
     if (depth < MAX_NESTING && /\s/.test(word)) places.push(...placesNamedFrom(word, workspace, bases, depth + 1));
@@ -120,6 +120,21 @@ function spellingsIn(word: string, previous: string | undefined): string[] {
   }
   spellings.delete('');
   return [...spellings];
+}
+
+/**
+ * Whether a place leads, through its links, to the workspace or a folder
+ * holding it: held, it would hold the whole workspace, so no write could
+ * run unasked. Every word of a hook names a place when something stands
+ * there, and a command may make a link under any name (`ln -s . prettier`,
+ * for a hook's `npx prettier --write`), so such a place is none.
+ */
+function holdsWorkspace(place: string, workspace: string): boolean {
+  try {
+    return isInside(realpathSync(place), realpathSync(workspace));
+  } catch {
+    return false;
+  }
 }
 
 /**
