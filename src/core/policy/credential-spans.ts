@@ -13,7 +13,8 @@ import { codeSafeEnd, isPlaceholder, maskBeforeCode, maskSpans, pathSafeEnd, typ
  *   and any other *-Authorization, X-Auth*, X-*-Token, X-*-Key, X-*-Secret,
  *   X-*-Signature; `cookie` and `set-cookie`: anywhere, the value read as a
  *   header value.
- * - `word`: token, secret, apikey, sig (and the longer names above) in
+ * - `word`: token, secret, apikey, sig, pass, passphrase, credential(s)
+ *   (and the longer names above) in
  *   `token=…`, as a quoted member name (`"token": …`) or with a quoted value
  *   (`token: "…"`), never in prose such as "the token: …".
  * - `parameter`: key, session, auth, signature, pwd only in `key=value` with
@@ -28,7 +29,11 @@ const SECRET_NAME = new RegExp(
     '|[A-Za-z0-9]*[a-z0-9](?:Key|Secret|Token|Password|Passwd|Credentials?)|password|passwd|PASSWORD|Password)$',
 );
 const HEADER_NAME = /^(?:(?:[a-z0-9-]*-)?authorization|x-auth[a-z0-9-]*|x-[a-z0-9-]*-(?:token|key|secret|signature)(?:-\d+)?)$/i;
-const WORDS = new Set(['token', 'secret', 'apikey', 'api_key', 'access_token', 'refresh_token', 'id_token', 'client_secret', 'private_key', 'password', 'passwd', 'sig']);
+const WORDS = new Set([
+  'token', 'secret', 'apikey', 'api_key', 'access_token', 'refresh_token', 'id_token', 'client_secret', 'private_key', 'password', 'passwd', 'sig',
+  // `?user=deploy&pass=…`, a key file's passphrase, a member of credentials.
+  'pass', 'passphrase', 'credential', 'credentials',
+]);
 const PARAMETERS = new Set(['key', 'session', 'auth', 'signature', 'pwd']);
 /** Every credential name holds one of these: most names (`path`, `id`, `https`) leave after one test. */
 const NAME_HINT = /key|secret|token|pass|credential|auth|cookie|sig|session|pwd/i;
@@ -204,12 +209,12 @@ const suffixCode = (text: string, end: number): number =>
   ((text.charCodeAt(end - 3) | 0x20) << 16) | ((text.charCodeAt(end - 2) | 0x20) << 8) | (text.charCodeAt(end - 1) | 0x20);
 /**
  * The last three letters of every credential name (key, secret, token, pass,
- * passwd, password, credential(s), authorization, session, cookie, sig,
- * signature, auth, pwd), or a digit (`X-Hub-Signature-256`). A separator
+ * passphrase, passwd, password, credential(s), authorization, session,
+ * cookie, sig, signature, auth, pwd), or a digit (`X-Hub-Signature-256`). A separator
  * after any other name is passed over before its name is even read: a
  * receipt has dozens of JSON members, and few are credentials.
  */
-const SUFFIXES = new Set(['key', 'ret', 'ken', 'ass', 'swd', 'ord', 'ial', 'als', 'ion', 'kie', 'sig', 'ure', 'uth', 'pwd'].map((suffix) => suffixCode(suffix, 3)));
+const SUFFIXES = new Set(['key', 'ret', 'ken', 'ass', 'ase', 'swd', 'ord', 'ial', 'als', 'ion', 'kie', 'sig', 'ure', 'uth', 'pwd'].map((suffix) => suffixCode(suffix, 3)));
 /** X-Auth* names end in anything: when the text has one, every name is read. */
 const X_AUTH = /x-auth/i;
 

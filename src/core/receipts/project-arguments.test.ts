@@ -26,6 +26,27 @@ describe('projectArguments', () => {
     });
   });
 
+  it('masks the value of a name/value pair that names a credential, as an object or a list of two, and leaves other pairs alone', () => {
+    const basic = `Basic ${btoa('deploy:Tr0ub4dor&3-prod')}`;
+    const projected = JSON.stringify(
+      projectArguments({
+        url: 'https://internal.example/deploy?user=deploy&pass=Tr0ub4dor-query-55',
+        headers: [{ name: 'Authorization', value: basic }, { name: 'Accept', value: 'application/json' }],
+        tuples: [['X-Api-Key', 'f3a9c2e1d4b5a6978877665544332211'], ['Accept', 'text/plain']],
+        env: [{ Name: 'DATABASE_PASSWORD', Value: 'Tr0ub4dor-db-prod-77' }],
+        parameters: [{ ParameterKey: 'DbPassword', ParameterValue: 'Tr0ub4dor-cfn-88' }],
+        keyFile: { path: 'id.key', passphrase: 'correct-horse-99' },
+      }),
+    );
+    for (const secret of [basic, 'ZGVwbG95', 'f3a9c2e1d4b5a6978877665544332211', 'Tr0ub4dor-db-prod-77', 'Tr0ub4dor-cfn-88', 'Tr0ub4dor-query-55', 'correct-horse-99']) {
+      expect(projected, secret).not.toContain(secret);
+    }
+    // The names stay, and so do pairs that name no credential.
+    expect(projected).toContain('"name":"Authorization","value":"Basic [redacted]"');
+    expect(projected).toContain('"value":"application/json"');
+    expect(projected).toContain('["Accept","text/plain"]');
+  });
+
   it('judges a member name the same every time it recurs, past any number of other names', () => {
     const token = `ghp_${'c'.repeat(36)}`;
     const args = { [token]: 'one', password: 'hunter2hunter2', path: 'notes/today.md', 'X-Api-Key': 12345678 };

@@ -2,6 +2,7 @@ import { namesCredential, redactNamedValue } from '../policy/credential-spans.js
 import { countRedacted, redactSecrets } from '../policy/redact-secrets.js';
 import { maskBeforeCode } from '../policy/secret-token.js';
 import { memoizeByName } from '../names/memoize-by-name.js';
+import { PAIR_VALUES, pairCredentialName, tupleCredentialName } from './credential-pairs.js';
 
 /** How much a projection shows: the longest string (after redaction), the deepest level, the most entries of a list or an object. */
 export interface ProjectionLimits {
@@ -84,7 +85,9 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
     ancestors.push(node);
     try {
       if (Array.isArray(node)) {
-        const items = node.slice(0, maxEntries).map((item) => visit(item, depth + 1, undefined, false, false));
+        const read = node.slice(0, maxEntries);
+        const pairName = node.length === 2 ? tupleCredentialName(read) : undefined;
+        const items = read.map((item, index) => (index === 1 && pairName !== undefined ? visit(item, depth + 1, pairName, true, false) : visit(item, depth + 1, undefined, false, false)));
         if (node.length > maxEntries) {
           cut();
           items.push(moreItems(node.length - maxEntries));
@@ -92,17 +95,22 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
         return done(items);
       }
       const result: Record<string, unknown> = {};
-      const keys = Object.keys(node);
-      const shown = Math.min(keys.length, maxEntries);
-      for (let index = 0; index < shown; index += 1) {
+      const all = Object.keys(node);
+      const total = all.length;
+      const keys = total > maxEntries ? all.slice(0, maxEntries) : all;
+      const values = keys.map((entryKey) => (node as Record<string, unknown>)[entryKey]);
+      const pairName = pairCredentialName(keys, values);
+      for (let index = 0; index < keys.length; index += 1) {
         const entryKey = keys[index] as string;
         const member = memberName(entryKey);
         const name = distinctKey(result, member.shown);
-        setMember(result, name, visit((node as Record<string, unknown>)[entryKey], depth + 1, entryKey, member.credential, depth === 0));
+        // A pair's value (`{ name: 'Authorization', value }`) is masked by the credential the pair names.
+        const paired = pairName !== undefined && !member.credential && PAIR_VALUES.has(entryKey.toLowerCase()) && !(depth === 0 && options.secretKeys?.has(entryKey) === true);
+        setMember(result, name, paired ? visit(values[index], depth + 1, pairName, true, false) : visit(values[index], depth + 1, entryKey, member.credential, depth === 0));
       }
-      if (keys.length > maxEntries) {
+      if (total > maxEntries) {
         cut();
-        result[MORE_KEYS_MEMBER] = moreKeys(keys.length - maxEntries);
+        result[MORE_KEYS_MEMBER] = moreKeys(total - maxEntries);
       }
       return done(result);
     } finally {
