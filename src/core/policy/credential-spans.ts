@@ -7,8 +7,9 @@ import { codeSafeEnd, isPlaceholder, maskBeforeCode, maskSpans, pathSafeEnd, typ
  *
  * How strongly a name says "credential" decides where it counts:
  * - `name`: FOO_KEY / FOO_SECRET / FOO_TOKEN / FOO_PASSWORD (any case, with
- *   a separator), camelCase apiKey / clientSecret / accessToken, bare
- *   password / passwd: after `:` or `=`, anywhere.
+ *   a separator), camelCase apiKey / clientSecret / accessToken, upper-case
+ *   PGPASSWORD (libpq's) and MYSQL_PWD, bare password / passwd: after `:` or
+ *   `=`, anywhere.
  * - `header`: Authorization (with or without a scheme), Proxy-Authorization
  *   and any other *-Authorization, X-Auth*, X-*-Token, X-*-Key, X-*-Secret,
  *   X-*-Signature; `cookie` and `set-cookie`: anywhere, the value read as a
@@ -26,7 +27,7 @@ type CredentialKind = 'name' | 'header' | 'cookie' | 'set-cookie' | 'word' | 'pa
 
 const SECRET_NAME = new RegExp(
   '^(?:[A-Za-z0-9_.-]*[_.-](?:KEY|Key|key|SECRET|Secret|secret|TOKEN|Token|token|PASSWORD|Password|password|PASSWD|passwd|PASS|pass|CREDENTIALS?|Credentials?|credentials?)' +
-    '|[A-Za-z0-9]*[a-z0-9](?:Key|Secret|Token|Password|Passwd|Credentials?)|password|passwd|PASSWORD|Password)$',
+    '|[A-Za-z0-9]*[a-z0-9](?:Key|Secret|Token|Password|Passwd|Credentials?)|[A-Z0-9]*PASSW(?:OR)?D|[A-Za-z0-9]+_PWD|password|passwd|Password)$',
 );
 const HEADER_NAME = /^(?:(?:[a-z0-9-]*-)?authorization|x-auth[a-z0-9-]*|x-[a-z0-9-]*-(?:token|key|secret|signature)(?:-\d+)?)$/i;
 const WORDS = new Set([

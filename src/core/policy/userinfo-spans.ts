@@ -7,8 +7,9 @@ const endsUserinfo = (code: number): boolean => code <= 32 || code === 47 || cod
 
 /**
  * URL userinfo that holds a password (`https://user:hunter2@host`), masked
- * from the user name to the `@`, or to the first character that can carry
- * code before it. Userinfo without a password
+ * from the user name to the authority's last `@` (`app:p4ss@word@db` holds
+ * the password `p4ss@word`), or to the first character that can carry code
+ * before it. Userinfo without a password
  * (`https://git@github.com/…`) names a user, not a secret, and a
  * placeholder password (`user:****@`) is left as written. Found from each
  * `://` outwards: a scheme is the run of scheme characters before it, and
@@ -27,6 +28,12 @@ export function userinfoSpans(text: string): SecretSpan[] {
     let end = colon + 1;
     while (end < text.length && !endsUserinfo(text.charCodeAt(end))) end += 1;
     if (text.charCodeAt(end) !== 64 || end === colon + 1 || isPlaceholder(text.slice(colon + 1, end))) continue;
+    // The userinfo ends at the authority's last `@`, as a URL parser reads it: a password may hold one unescaped.
+    for (let next = end + 1; ; next += 1) {
+      if (next < text.length && !endsUserinfo(text.charCodeAt(next))) continue;
+      if (text.charCodeAt(next) !== 64) break;
+      end = next;
+    }
     // Userinfo that holds code is masked up to it, and the code shows (`codeSafeEnd`).
     const cut = codeSafeEnd(text, user, end);
     if (cut > user) spans.push([user, cut]);

@@ -11,25 +11,33 @@ const PAIR_NAMES = new Set(['name', 'key', 'header', 'field', 'variable', 'param
 export const PAIR_VALUES: ReadonlySet<string> = new Set(['value', 'val', 'parametervalue']);
 
 /**
- * The credential a name/value pair names, which its value is masked by, or
- * undefined: an object whose naming member (`PAIR_NAMES`) holds a
- * credential's name (`DATABASE_PASSWORD`, `X-Api-Key`), or a list of two
- * whose first item does (`['X-Api-Key', key]`, fetch's `HeadersInit`).
- * Masked by member names alone, such a secret went into the journal, the
- * export and the console as it was: the name is in one member, the value
- * in another that names nothing. `values` are the members' values as the
- * projection read them, each once.
+ * A string a credential is named by, as a pair or a list names one: a
+ * credential's name (`DATABASE_PASSWORD`, `X-Api-Key`), also as the last
+ * part of a path (AWS Systems Manager's `/prod/db/password`); undefined for
+ * anything else.
  */
-export function pairCredentialName(keys: readonly string[], values: readonly unknown[]): string | undefined {
-  for (let index = 0; index < keys.length; index += 1) {
-    const value = values[index];
-    if (typeof value === 'string' && PAIR_NAMES.has((keys[index] as string).toLowerCase()) && namesCredential(value)) return value;
-  }
-  return undefined;
+export function credentialNamed(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (namesCredential(value)) return value;
+  const last = value.slice(value.lastIndexOf('/') + 1);
+  return last !== value && namesCredential(last) ? last : undefined;
 }
 
-/** The credential a list of two names by its first item, or undefined. */
-export function tupleCredentialName(items: readonly unknown[]): string | undefined {
-  const first = items[0];
-  return items.length === 2 && typeof first === 'string' && namesCredential(first) ? first : undefined;
+/**
+ * The credential a name/value pair object names, which its value member
+ * (`PAIR_VALUES`) is masked by, or undefined: its naming member
+ * (`PAIR_NAMES`) holds a credential's name. Masked by member names alone,
+ * such a secret went into the journal, the export and the console as it
+ * was: the name is in one member, the value in another that names nothing.
+ * `values` are the first members' values as the projection read them, each
+ * once; a naming member past them (an object cut short) is read here.
+ */
+export function pairCredentialName(node: object, keys: readonly string[], values: readonly unknown[]): string | undefined {
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string;
+    if (!PAIR_NAMES.has(key.toLowerCase())) continue;
+    const named = credentialNamed(index < values.length ? values[index] : (node as Record<string, unknown>)[key]);
+    if (named !== undefined) return named;
+  }
+  return undefined;
 }

@@ -47,6 +47,26 @@ describe('projectArguments', () => {
     expect(projected).toContain('["Accept","text/plain"]');
   });
 
+  it('masks a credential in the shapes real APIs give it: a list or an object under its name, a flat header list, a path-named pair, a pair named past the cut', () => {
+    const projected = JSON.stringify(
+      projectArguments({
+        headers: { Authorization: [`Basic ${btoa('deploy:array-1')}`], 'X-Api-Key': ['a1b2c3d4e5f60718293a4b5c6d7e8f90'] },
+        password: { plain: 'object-held-22' },
+        env: [{ name: 'Authorization', value: ['pair-list-33'] }, { name: 'PGPASSWORD', value: 'libpq-44' }, { name: 'MYSQL_PWD', value: 'mysql-55' }],
+        ssm: { Name: '/prod/db/password', Value: 'ssm-66', Type: 'SecureString' },
+        raw: ['Authorization', `Basic ${btoa('deploy:flat-77')}`, 'Accept', 'application/json'],
+        cut: { value: 'cut-pair-88', ...Object.fromEntries(Array.from({ length: 64 }, (_, index) => [`label${index}`, index])), name: 'DATABASE_PASSWORD' },
+        command: "PGPASSWORD=cmd-99 psql 'postgres://app:p4ss@tail-100@db.internal:5432/prod'",
+      }, { maxEntries: 64 }),
+    );
+    for (const secret of ['YXJyYXktMQ', 'a1b2c3d4e5f60718293a4b5c6d7e8f90', 'object-held-22', 'pair-list-33', 'libpq-44', 'mysql-55', 'ssm-66', 'ZmxhdC03Nw', 'cut-pair-88', 'cmd-99', 'tail-100']) {
+      expect(projected, secret).not.toContain(secret);
+    }
+    expect(projected).toContain('"Name":"/prod/db/password"');
+    expect(projected).toContain('"Accept","application/json"');
+    expect(projected).toContain('@db.internal:5432/prod');
+  });
+
   it('judges a member name the same every time it recurs, past any number of other names', () => {
     const token = `ghp_${'c'.repeat(36)}`;
     const args = { [token]: 'one', password: 'hunter2hunter2', path: 'notes/today.md', 'X-Api-Key': 12345678 };

@@ -2,7 +2,7 @@ import { namesCredential, redactNamedValue } from '../policy/credential-spans.js
 import { countRedacted, redactSecrets } from '../policy/redact-secrets.js';
 import { maskBeforeCode } from '../policy/secret-token.js';
 import { memoizeByName } from '../names/memoize-by-name.js';
-import { PAIR_VALUES, pairCredentialName, tupleCredentialName } from './credential-pairs.js';
+import { credentialNamed, PAIR_VALUES, pairCredentialName } from './credential-pairs.js';
 
 /** How much a projection shows: the longest string (after redaction), the deepest level, the most entries of a list or an object. */
 export interface ProjectionLimits {
@@ -84,10 +84,15 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
     }
     ancestors.push(node);
     try {
+      // Under a credential's name a list or an object is masked whole, each value by that name (`Authorization: ['Basic …']`).
+      const inherited = credential ? key : undefined;
       if (Array.isArray(node)) {
         const read = node.slice(0, maxEntries);
-        const pairName = node.length === 2 ? tupleCredentialName(read) : undefined;
-        const items = read.map((item, index) => (index === 1 && pairName !== undefined ? visit(item, depth + 1, pairName, true, false) : visit(item, depth + 1, undefined, false, false)));
+        // An item after one naming a credential is its value: `['X-Api-Key', key]`, a flat header list.
+        const items = read.map((item, index) => {
+          const named = inherited ?? (index > 0 ? credentialNamed(read[index - 1]) : undefined);
+          return visit(item, depth + 1, named, named !== undefined, false);
+        });
         if (node.length > maxEntries) {
           cut();
           items.push(moreItems(node.length - maxEntries));
@@ -99,14 +104,15 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
       const total = all.length;
       const keys = total > maxEntries ? all.slice(0, maxEntries) : all;
       const values = keys.map((entryKey) => (node as Record<string, unknown>)[entryKey]);
-      const pairName = pairCredentialName(keys, values);
+      const pairName = pairCredentialName(node, all, values);
       for (let index = 0; index < keys.length; index += 1) {
         const entryKey = keys[index] as string;
         const member = memberName(entryKey);
         const name = distinctKey(result, member.shown);
         // A pair's value (`{ name: 'Authorization', value }`) is masked by the credential the pair names.
-        const paired = pairName !== undefined && !member.credential && PAIR_VALUES.has(entryKey.toLowerCase()) && !(depth === 0 && options.secretKeys?.has(entryKey) === true);
-        setMember(result, name, paired ? visit(values[index], depth + 1, pairName, true, false) : visit(values[index], depth + 1, entryKey, member.credential, depth === 0));
+        const paired = pairName !== undefined && PAIR_VALUES.has(entryKey.toLowerCase()) ? pairName : undefined;
+        const named = member.credential || (depth === 0 && options.secretKeys?.has(entryKey) === true) ? undefined : (paired ?? inherited);
+        setMember(result, name, named !== undefined ? visit(values[index], depth + 1, named, true, false) : visit(values[index], depth + 1, entryKey, member.credential, depth === 0));
       }
       if (total > maxEntries) {
         cut();

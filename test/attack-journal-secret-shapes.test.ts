@@ -1,0 +1,114 @@
+// Credentials passed to an upstream tool in shapes real APIs use, end to end through `toolgate serve`, read back from
+// the console's `GET /api/receipts`, `toolgate audit export --format jsonl` and the journal file's bytes: a multi-valued
+// header map, libpq's PGPASSWORD, an AWS SSM parameter, a flat header list, a URL password holding an `@`, a pair named
+// past the projection's cut. Each went to all three as it was. A control shows the same secret in a shape long masked.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useAttackHomes } from './support/attack-workspace.js';
+import { connectClient, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
+import { runCli } from './support/spawn-cli.js';
+
+const home = useAttackHomes('toolgate-journal-secret-shapes');
+const SERVER = join(import.meta.dirname, 'fixtures', 'mcp', 'any-args-server.mjs');
+
+// Credentials with no vendor shape, one per finding.
+const BASIC_ARRAY = 'Basic ' + Buffer.from('deploy:array-header-secret-1').toString('base64');
+const API_KEY_ARRAY = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+const PG_PASSWORD_ENV = 'Tr0ub4dor-pg-env-11';
+const PG_PASSWORD_CMD = 'Tr0ub4dor-pg-cmd-22';
+const SSM_PASSWORD = 'Tr0ub4dor-ssm-33';
+const FLAT_BASIC = 'Basic ' + Buffer.from('deploy:flat-header-secret-4').toString('base64');
+const URL_PASSWORD_TAIL = 'Tr0ub4dor-url-tail-55';
+const PAIR_LIST_BASIC = 'Basic ' + Buffer.from('deploy:pair-list-secret-8').toString('base64');
+const CUT_PAIR_PASSWORD = 'Tr0ub4dor-cut-pair-88';
+// Controls: the same kinds in the shapes the docs list as masked.
+const BASIC_MEMBER = 'Basic ' + Buffer.from('deploy:member-secret-9').toString('base64');
+const DB_PASSWORD_CONTROL = 'Tr0ub4dor-control-77';
+
+let consoleText = '';
+let exportText = '';
+let journalBytes = '';
+const seen = (secret: string): { console: boolean; export: boolean; journal: boolean } => ({
+  console: consoleText.includes(secret),
+  export: exportText.includes(secret),
+  journal: journalBytes.includes(secret),
+});
+const NONE = { console: false, export: false, journal: false };
+
+let stop: (() => Promise<unknown>) | undefined;
+afterAll(async () => {
+  await stop?.();
+});
+
+beforeAll(async () => {
+  const HOME = home();
+  const workspace = makeWorkspace({ mode: 'auto', servers: { api: { command: process.execPath, args: [SERVER], trust: 'annotations' } } });
+  const gateway = await serveWorkspace(workspace, { env: { HOME } });
+  const mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
+  stop = async () => {
+    await mcp.close().catch(() => undefined);
+    await gateway.cli.stop();
+  };
+  const calls: Record<string, unknown>[] = [
+    // 1. A multi-valued header map (Go's http.Header, `{"Authorization": ["Bearer …"]}`): the member is named like a header.
+    { url: 'https://internal.example/a', headers: { Authorization: [BASIC_ARRAY], 'X-Api-Key': [API_KEY_ARRAY] }, env: [{ name: 'Authorization', value: [PAIR_LIST_BASIC] }] },
+    // 2. libpq's password variable, as a Kubernetes/Docker env pair and on a command line.
+    { url: 'https://internal.example/b', env: [{ name: 'PGPASSWORD', value: PG_PASSWORD_ENV }], command: `PGPASSWORD=${PG_PASSWORD_CMD} psql -h db -U app -c 'select 1'` },
+    // 3. AWS SSM PutParameter: AWS's { Name, Value } with the parameter's hierarchical name.
+    { Name: '/prod/db/password', Value: SSM_PASSWORD, Type: 'SecureString' },
+    // 4. A flat header list (Node's rawHeaders, undici's `headers: string[]`).
+    { url: 'https://internal.example/c', headers: ['Authorization', FLAT_BASIC, 'Accept', 'application/json'] },
+    // 5. URL userinfo whose password holds an unescaped `@` (WHATWG URL, Python, libpq read the last `@` as the end).
+    { command: `psql 'postgres://app:p4ss@${URL_PASSWORD_TAIL}@db.internal:5432/prod' -c 'select 1'` },
+    // 7. A pair whose name member comes after the projection's 64 entries: the value is shown, the name cut.
+    { url: 'https://internal.example/d', env: [{ value: CUT_PAIR_PASSWORD, ...Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`label${i}`, i])), name: 'DATABASE_PASSWORD' }] },
+    // Controls.
+    { url: 'https://internal.example/status', headers: { Authorization: BASIC_MEMBER }, env: [{ name: 'DATABASE_PASSWORD', value: DB_PASSWORD_CONTROL }] },
+  ];
+  for (const args of calls) {
+    const answer = await mcp.callTool({ name: 'mcp_api_call_api', arguments: args });
+    expect(JSON.stringify(answer.content)).toContain('status 200');
+  }
+  consoleText = JSON.stringify((await gateway.api('/api/receipts?tool=mcp_api_call_api')).body);
+  await stop();
+  stop = undefined;
+  const exported = await runCli(['audit', 'export', '--format', 'jsonl', '--out', join(HOME, 'export.jsonl')], workspace, undefined, { HOME });
+  expect(exported.code).toBe(0);
+  exportText = readFileSync(join(HOME, 'export.jsonl'), 'utf8');
+  journalBytes = readFileSync(join(workspace, '.toolgate', 'journal.db')).toString('latin1');
+}, 90_000);
+
+describe('attack: credentials in the shapes real APIs give them are masked in the console, the export and the journal', () => {
+  it('control: the recorded calls are there and the listed shapes are masked', () => {
+    expect(exportText.match(/mcp_api_call_api/g)?.length ?? 0).toBeGreaterThanOrEqual(7);
+    expect(consoleText).toContain('/prod/db/password');
+    expect(exportText).toContain('"Authorization":"Basic [redacted]"');
+    expect(seen(BASIC_MEMBER)).toEqual(NONE);
+    expect(seen(DB_PASSWORD_CONTROL)).toEqual(NONE);
+  });
+
+  it('a header member named Authorization / X-Api-Key whose value is a list (a multi-valued header map) is masked', () => {
+    expect({ basic: seen(BASIC_ARRAY), apiKey: seen(API_KEY_ARRAY), pairValueList: seen(PAIR_LIST_BASIC) }).toEqual({ basic: NONE, apiKey: NONE, pairValueList: NONE });
+  });
+
+  it('PGPASSWORD, as an env pair and as a command-line assignment, is masked', () => {
+    expect({ envPair: seen(PG_PASSWORD_ENV), commandLine: seen(PG_PASSWORD_CMD) }).toEqual({ envPair: NONE, commandLine: NONE });
+  });
+
+  it("AWS SSM's { Name: '/prod/db/password', Value } pair is masked", () => {
+    expect(seen(SSM_PASSWORD)).toEqual(NONE);
+  });
+
+  it("a flat header list ['Authorization', value, …] is masked", () => {
+    expect(seen(FLAT_BASIC)).toEqual(NONE);
+  });
+
+  it('URL userinfo whose password holds an unescaped @ is masked to its last @', () => {
+    expect(seen(URL_PASSWORD_TAIL)).toEqual(NONE);
+  });
+
+  it('a pair whose name member lies past maxEntries (64) has its value masked', () => {
+    expect(seen(CUT_PAIR_PASSWORD)).toEqual(NONE);
+  });
+});
