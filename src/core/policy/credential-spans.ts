@@ -324,6 +324,21 @@ export function namesCredential(name: string): boolean {
 }
 
 /**
+ * Whether an item of a list names a credential the next item is the value
+ * of: a header's name (`Authorization`, `X-Api-Key`, a flat header list), a
+ * flag (`--token`, `--password` in an argv), or a variable's name in capitals
+ * (`PGPASSWORD`). A bare word is not (`grep -r password src`: `src` is a
+ * folder, not a secret).
+ */
+export function namesListedCredential(item: string): boolean {
+  const kind = credentialKind(item);
+  if (kind === undefined || kind === 'parameter') return false;
+  return kind === 'header' || kind === 'cookie' || kind === 'set-cookie' || item.startsWith('-') || UPPER_NAME.test(item);
+}
+
+const UPPER_NAME = /^[A-Z][A-Z0-9_]*$/;
+
+/**
  * The display form of an argument object's member named `name` whose value
  * is `value`, or undefined when the name does not say credential. Here the
  * whole string is the value: a header value keeps only a known scheme, a

@@ -1,4 +1,4 @@
-import { namesCredential } from '../policy/credential-spans.js';
+import { namesCredential, namesListedCredential } from '../policy/credential-spans.js';
 
 /**
  * The members that name the entry of a name/value pair, compared without
@@ -16,7 +16,7 @@ export const PAIR_VALUES: ReadonlySet<string> = new Set(['value', 'val', 'parame
  * part of a path (AWS Systems Manager's `/prod/db/password`); undefined for
  * anything else.
  */
-export function credentialNamed(value: unknown): string | undefined {
+function credentialNamed(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   if (namesCredential(value)) return value;
   const last = value.slice(value.lastIndexOf('/') + 1);
@@ -40,4 +40,9 @@ export function pairCredentialName(node: object, keys: readonly string[], values
     if (named !== undefined) return named;
   }
   return undefined;
+}
+
+/** The credential an item of a list names, which the next item is masked by (`namesListedCredential`), or undefined. */
+export function listedCredentialName(item: unknown): string | undefined {
+  return typeof item === 'string' && namesListedCredential(item) ? item : undefined;
 }

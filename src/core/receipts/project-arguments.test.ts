@@ -63,6 +63,11 @@ describe('projectArguments', () => {
       expect(projected, secret).not.toContain(secret);
     }
     expect(projected).toContain('"Name":"/prod/db/password"');
+    // In a list, a header's name, a flag or a capitals variable names the next item; a bare word does not.
+    const argv = JSON.stringify(projectArguments({ a: ['mysql', '--password', 'flag-101'], b: ['grep', '-r', 'password', 'src/'], c: ['env', 'PGPASSWORD', 'env-102'] }));
+    expect(argv).not.toContain('flag-101');
+    expect(argv).not.toContain('env-102');
+    expect(argv).toContain('["grep","-r","password","src/"]');
     expect(projected).toContain('"Accept","application/json"');
     expect(projected).toContain('@db.internal:5432/prod');
   });

@@ -2,7 +2,7 @@ import { namesCredential, redactNamedValue } from '../policy/credential-spans.js
 import { countRedacted, redactSecrets } from '../policy/redact-secrets.js';
 import { maskBeforeCode } from '../policy/secret-token.js';
 import { memoizeByName } from '../names/memoize-by-name.js';
-import { credentialNamed, PAIR_VALUES, pairCredentialName } from './credential-pairs.js';
+import { listedCredentialName, PAIR_VALUES, pairCredentialName } from './credential-pairs.js';
 
 /** How much a projection shows: the longest string (after redaction), the deepest level, the most entries of a list or an object. */
 export interface ProjectionLimits {
@@ -88,9 +88,9 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
       const inherited = credential ? key : undefined;
       if (Array.isArray(node)) {
         const read = node.slice(0, maxEntries);
-        // An item after one naming a credential is its value: `['X-Api-Key', key]`, a flat header list.
+        // An item after one naming a credential is its value: `['X-Api-Key', key]`, a flat header list, `--token`'s.
         const items = read.map((item, index) => {
-          const named = inherited ?? (index > 0 ? credentialNamed(read[index - 1]) : undefined);
+          const named = inherited ?? (index > 0 ? listedCredentialName(read[index - 1]) : undefined);
           return visit(item, depth + 1, named, named !== undefined, false);
         });
         if (node.length > maxEntries) {
