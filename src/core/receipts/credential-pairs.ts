@@ -1,14 +1,21 @@
+import { memoizeByName } from '../names/memoize-by-name.js';
 import { namesCredential, namesListedCredential } from '../policy/credential-spans.js';
 
 /**
- * The members that name the entry of a name/value pair, compared without
- * case: `{ name: 'Authorization', value }` (HAR, Postman, Kubernetes'
- * `env`), AWS's `{ Name, Value }` and `{ Key, Value }`, CloudFormation's
+ * The members that name the entry of a name/value pair, in any case:
+ * `{ name: 'Authorization', value }` (HAR, Postman, Kubernetes' `env`),
+ * AWS's `{ Name, Value }` and `{ Key, Value }`, CloudFormation's
  * `{ ParameterKey, ParameterValue }`.
  */
-const PAIR_NAMES = new Set(['name', 'key', 'header', 'field', 'variable', 'parameterkey', 'parametername']);
+const PAIR_NAME = /^(?:name|key|header|field|variable|parameterkey|parametername)$/i;
 /** The members that hold a pair's value. */
-export const PAIR_VALUES: ReadonlySet<string> = new Set(['value', 'val', 'parametervalue']);
+const PAIR_VALUE = /^(?:value|val|parametervalue)$/i;
+
+/** Whether a member holds a pair's value: its first letter is read before the pattern, as most members are no such thing. */
+export function isPairValue(key: string): boolean {
+  const first = key.charCodeAt(0) | 0x20;
+  return (first === 118 || first === 112) && PAIR_VALUE.test(key);
+}
 
 /**
  * A string a credential is named by, as a pair or a list names one: a
@@ -25,7 +32,7 @@ function credentialNamed(value: unknown): string | undefined {
 
 /**
  * The credential a name/value pair object names, which its value member
- * (`PAIR_VALUES`) is masked by, or undefined: its naming member
+ * (`isPairValue`) is masked by, or undefined: its naming member
  * (`PAIR_NAMES`) holds a credential's name. Masked by member names alone,
  * such a secret went into the journal, the export and the console as it
  * was: the name is in one member, the value in another that names nothing.
@@ -35,14 +42,17 @@ function credentialNamed(value: unknown): string | undefined {
 export function pairCredentialName(node: object, keys: readonly string[], values: readonly unknown[]): string | undefined {
   for (let index = 0; index < keys.length; index += 1) {
     const key = keys[index] as string;
-    if (!PAIR_NAMES.has(key.toLowerCase())) continue;
+    if (!PAIR_NAME.test(key)) continue;
     const named = credentialNamed(index < values.length ? values[index] : (node as Record<string, unknown>)[key]);
     if (named !== undefined) return named;
   }
   return undefined;
 }
 
+/** What `namesListedCredential` says of an item, kept by the item: the items of a tool's lists recur (tags, header names). */
+const listsCredential = memoizeByName(namesListedCredential);
+
 /** The credential an item of a list names, which the next item is masked by (`namesListedCredential`), or undefined. */
 export function listedCredentialName(item: unknown): string | undefined {
-  return typeof item === 'string' && namesListedCredential(item) ? item : undefined;
+  return typeof item === 'string' && listsCredential(item) ? item : undefined;
 }

@@ -2,7 +2,7 @@ import { namesCredential, redactNamedValue } from '../policy/credential-spans.js
 import { countRedacted, redactSecrets } from '../policy/redact-secrets.js';
 import { maskBeforeCode } from '../policy/secret-token.js';
 import { memoizeByName } from '../names/memoize-by-name.js';
-import { listedCredentialName, PAIR_VALUES, pairCredentialName } from './credential-pairs.js';
+import { isPairValue, listedCredentialName, pairCredentialName } from './credential-pairs.js';
 
 /** How much a projection shows: the longest string (after redaction), the deepest level, the most entries of a list or an object. */
 export interface ProjectionLimits {
@@ -88,11 +88,14 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
       const inherited = credential ? key : undefined;
       if (Array.isArray(node)) {
         const read = node.slice(0, maxEntries);
+        const items: unknown[] = new Array(read.length);
         // An item after one naming a credential is its value: `['X-Api-Key', key]`, a flat header list, `--token`'s.
-        const items = read.map((item, index) => {
-          const named = inherited ?? (index > 0 ? listedCredentialName(read[index - 1]) : undefined);
-          return visit(item, depth + 1, named, named !== undefined, false);
-        });
+        let named = inherited;
+        for (let index = 0; index < read.length; index += 1) {
+          const item: unknown = read[index];
+          items[index] = visit(item, depth + 1, named, named !== undefined, false);
+          named = inherited ?? listedCredentialName(item);
+        }
         if (node.length > maxEntries) {
           cut();
           items.push(moreItems(node.length - maxEntries));
@@ -103,16 +106,18 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
       const all = Object.keys(node);
       const total = all.length;
       const keys = total > maxEntries ? all.slice(0, maxEntries) : all;
-      const values = keys.map((entryKey) => (node as Record<string, unknown>)[entryKey]);
-      const pairName = pairCredentialName(node, all, values);
+      // A pair's value (`{ name: 'Authorization', value }`) is masked by the credential the pair names. Only an object
+      // with a value member is read for one, its members then read up front, each once as everywhere.
+      const values = keys.some(isPairValue) ? keys.map((entryKey) => (node as Record<string, unknown>)[entryKey]) : undefined;
+      const pairName = values === undefined ? undefined : pairCredentialName(node, all, values);
       for (let index = 0; index < keys.length; index += 1) {
         const entryKey = keys[index] as string;
         const member = memberName(entryKey);
         const name = distinctKey(result, member.shown);
-        // A pair's value (`{ name: 'Authorization', value }`) is masked by the credential the pair names.
-        const paired = pairName !== undefined && PAIR_VALUES.has(entryKey.toLowerCase()) ? pairName : undefined;
+        const entry = values === undefined ? (node as Record<string, unknown>)[entryKey] : values[index];
+        const paired = pairName !== undefined && isPairValue(entryKey) ? pairName : undefined;
         const named = member.credential || (depth === 0 && options.secretKeys?.has(entryKey) === true) ? undefined : (paired ?? inherited);
-        setMember(result, name, named !== undefined ? visit(values[index], depth + 1, named, true, false) : visit(values[index], depth + 1, entryKey, member.credential, depth === 0));
+        setMember(result, name, named !== undefined ? visit(entry, depth + 1, named, true, false) : visit(entry, depth + 1, entryKey, member.credential, depth === 0));
       }
       if (total > maxEntries) {
         cut();
