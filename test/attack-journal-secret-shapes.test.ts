@@ -1,7 +1,10 @@
-// Credentials passed to an upstream tool in shapes real APIs use, end to end through `toolgate serve`, read back from
-// the console's `GET /api/receipts`, `toolgate audit export --format jsonl` and the journal file's bytes: a multi-valued
-// header map, libpq's PGPASSWORD, an AWS SSM parameter, a flat header list, a URL password holding an `@`, a pair named
-// past the projection's cut. Each went to all three as it was. A control shows the same secret in a shape long masked.
+// Credentials passed to an upstream tool in the shapes real APIs give them, end to end through `toolgate serve`, read
+// back from the console's `GET /api/receipts`, `toolgate audit export --format jsonl` and the journal file's bytes:
+// name/value pairs (`headers: [{ name: 'Authorization', value }]` as HAR and Postman spell them, fetch's
+// `[['X-Api-Key', key]]`, Kubernetes' `env: [{ name: 'DATABASE_PASSWORD', value }]`), a URL's `pass=`, a multi-valued
+// header map, libpq's PGPASSWORD, an AWS SSM parameter, a flat header list, a URL password holding an `@`, a pair
+// named past the projection's cut. Masked by member names alone, each went to all three as it was (a credential with
+// no vendor shape: a Basic header, an internal API key, a password). A control shows a secret in a shape long masked.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +16,10 @@ const home = useAttackHomes('toolgate-journal-secret-shapes');
 const SERVER = join(import.meta.dirname, 'fixtures', 'mcp', 'any-args-server.mjs');
 
 // Credentials with no vendor shape, one per finding.
+const PAIR_BASIC = 'Basic ' + Buffer.from('deploy:Tr0ub4dor&3-prod').toString('base64');
+const TUPLE_API_KEY = 'f3a9c2e1d4b5a6978877665544332211';
+const PAIR_DB_PASSWORD = 'Tr0ub4dor-db-prod-77';
+const QUERY_PASS = 'Tr0ub4dor-query-55';
 const BASIC_ARRAY = 'Basic ' + Buffer.from('deploy:array-header-secret-1').toString('base64');
 const API_KEY_ARRAY = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
 const PG_PASSWORD_ENV = 'Tr0ub4dor-pg-env-11';
@@ -51,6 +58,13 @@ beforeAll(async () => {
     await gateway.cli.stop();
   };
   const calls: Record<string, unknown>[] = [
+    // Name/value pairs, and a URL's `pass=`.
+    {
+      url: `https://internal.example/deploy?user=deploy&pass=${QUERY_PASS}`,
+      headers: [{ name: 'Authorization', value: PAIR_BASIC }],
+      headerTuples: [['X-Api-Key', TUPLE_API_KEY]],
+      env: [{ name: 'DATABASE_PASSWORD', value: PAIR_DB_PASSWORD }],
+    },
     // 1. A multi-valued header map (Go's http.Header, `{"Authorization": ["Bearer …"]}`): the member is named like a header.
     { url: 'https://internal.example/a', headers: { Authorization: [BASIC_ARRAY], 'X-Api-Key': [API_KEY_ARRAY] }, env: [{ name: 'Authorization', value: [PAIR_LIST_BASIC] }] },
     // 2. libpq's password variable, as a Kubernetes/Docker env pair and on a command line.
@@ -81,11 +95,16 @@ beforeAll(async () => {
 
 describe('attack: credentials in the shapes real APIs give them are masked in the console, the export and the journal', () => {
   it('control: the recorded calls are there and the listed shapes are masked', () => {
-    expect(exportText.match(/mcp_api_call_api/g)?.length ?? 0).toBeGreaterThanOrEqual(7);
+    expect(exportText.match(/mcp_api_call_api/g)?.length ?? 0).toBeGreaterThanOrEqual(8);
     expect(consoleText).toContain('/prod/db/password');
     expect(exportText).toContain('"Authorization":"Basic [redacted]"');
     expect(seen(BASIC_MEMBER)).toEqual(NONE);
     expect(seen(DB_PASSWORD_CONTROL)).toEqual(NONE);
+  });
+
+  it('name/value pairs naming a credential (HAR headers, a fetch tuple, a Kubernetes env) and a URL\'s pass= are masked', () => {
+    expect({ pair: seen(PAIR_BASIC), tuple: seen(TUPLE_API_KEY), env: seen(PAIR_DB_PASSWORD), query: seen(QUERY_PASS) }).toEqual({ pair: NONE, tuple: NONE, env: NONE, query: NONE });
+    expect(exportText).toContain('"name":"Authorization","value":"Basic [redacted]"');
   });
 
   it('a header member named Authorization / X-Api-Key whose value is a list (a multi-valued header map) is masked', () => {
