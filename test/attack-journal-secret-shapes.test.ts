@@ -2,8 +2,8 @@
 // back from the console's `GET /api/receipts`, `toolgate audit export --format jsonl` and the journal file's bytes:
 // name/value pairs (`headers: [{ name: 'Authorization', value }]` as HAR and Postman spell them, fetch's
 // `[['X-Api-Key', key]]`, Kubernetes' `env: [{ name: 'DATABASE_PASSWORD', value }]`), a URL's `pass=`, a multi-valued
-// header map, libpq's PGPASSWORD, an AWS SSM parameter, a flat header list, a URL password holding an `@`, a pair
-// named past the projection's cut. Masked by member names alone, each went to all three as it was (a credential with
+// header map, libpq's PGPASSWORD, an AWS SSM parameter, header tuples naming Azure's and GitLab's headers, cookie lists,
+// AWS's SecretString, a URL password holding an `@`, a pair named past the projection's cut. Masked by member names alone, each went to all three as it was (a credential with
 // no vendor shape: a Basic header, an internal API key, a password). A control shows a secret in a shape long masked.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +25,12 @@ const API_KEY_ARRAY = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
 const PG_PASSWORD_ENV = 'Tr0ub4dor-pg-env-11';
 const PG_PASSWORD_CMD = 'Tr0ub4dor-pg-cmd-22';
 const SSM_PASSWORD = 'Tr0ub4dor-ssm-33';
-const FLAT_BASIC = 'Basic ' + Buffer.from('deploy:flat-header-secret-4').toString('base64');
+const AZURE_KEY = 'k9Fq2Lx7Wm3Rt8Yv1Azure';
+const GITLAB_TOKEN = 'k9Fq2Lx7Wm3Rt8Yv2Gitlab';
+const HAR_SESSION = 'k9Fq2Lx7Wm3Rt8Yv4Session';
+const BROWSER_SID = 'k9Fq2Lx7Wm3Rt8Yv5Sid';
+const SECRET_STRING = 'k9Fq2Lx7Wm3Rt8Yv6SecretStr';
+const VALUES_PLURAL = 'k9Fq2Lx7Wm3Rt8Yv7Values';
 const URL_PASSWORD_TAIL = 'Tr0ub4dor-url-tail-55';
 const PAIR_LIST_BASIC = 'Basic ' + Buffer.from('deploy:pair-list-secret-8').toString('base64');
 const CUT_PAIR_PASSWORD = 'Tr0ub4dor-cut-pair-88';
@@ -71,8 +76,12 @@ beforeAll(async () => {
     { url: 'https://internal.example/b', env: [{ name: 'PGPASSWORD', value: PG_PASSWORD_ENV }], command: `PGPASSWORD=${PG_PASSWORD_CMD} psql -h db -U app -c 'select 1'` },
     // 3. AWS SSM PutParameter: AWS's { Name, Value } with the parameter's hierarchical name.
     { Name: '/prod/db/password', Value: SSM_PASSWORD, Type: 'SecureString' },
-    // 4. A flat header list (Node's rawHeaders, undici's `headers: string[]`).
-    { url: 'https://internal.example/c', headers: ['Authorization', FLAT_BASIC, 'Accept', 'application/json'] },
+    // fetch's header tuples naming credential headers that are neither `Authorization` nor `X-…` (Azure's, GitLab's).
+    { url: 'https://myco.openai.azure.com/x', headerTuples: [['api-key', AZURE_KEY], ['PRIVATE-TOKEN', GITLAB_TOKEN], ['Accept', 'application/json']] },
+    // A HAR entry's cookies, and a browser's (Playwright's `addCookies`).
+    { url: 'https://app.example/', headers: { cookies: [{ name: 'sessionid', value: HAR_SESSION }] }, env: { cookies: [{ name: 'sid', value: BROWSER_SID, domain: 'app.example', httpOnly: true }] } },
+    // AWS Secrets Manager's PutSecretValue, and an EC2 or ELB filter's `{ Name, Values }`.
+    { env: { SecretId: 'prod/db', SecretString: SECRET_STRING }, headers: { Conditions: [{ Name: 'Authorization', Values: [VALUES_PLURAL] }] } },
     // 5. URL userinfo whose password holds an unescaped `@` (WHATWG URL, Python, libpq read the last `@` as the end).
     { command: `psql 'postgres://app:p4ss@${URL_PASSWORD_TAIL}@db.internal:5432/prod' -c 'select 1'` },
     // 7. A pair whose name member comes after the projection's 64 entries: the value is shown, the name cut.
@@ -95,7 +104,7 @@ beforeAll(async () => {
 
 describe('attack: credentials in the shapes real APIs give them are masked in the console, the export and the journal', () => {
   it('control: the recorded calls are there and the listed shapes are masked', () => {
-    expect(exportText.match(/mcp_api_call_api/g)?.length ?? 0).toBeGreaterThanOrEqual(8);
+    expect(exportText.match(/mcp_api_call_api/g)?.length ?? 0).toBeGreaterThanOrEqual(10);
     expect(consoleText).toContain('/prod/db/password');
     expect(exportText).toContain('"Authorization":"Basic [redacted]"');
     expect(seen(BASIC_MEMBER)).toEqual(NONE);
@@ -119,8 +128,15 @@ describe('attack: credentials in the shapes real APIs give them are masked in th
     expect(seen(SSM_PASSWORD)).toEqual(NONE);
   });
 
-  it("a flat header list ['Authorization', value, …] is masked", () => {
-    expect(seen(FLAT_BASIC)).toEqual(NONE);
+  it("header tuples naming api-key and PRIVATE-TOKEN, cookie lists, AWS's SecretString and a { Name, Values } filter are masked", () => {
+    expect({ azure: seen(AZURE_KEY), gitlab: seen(GITLAB_TOKEN), har: seen(HAR_SESSION), browser: seen(BROWSER_SID), secretString: seen(SECRET_STRING), values: seen(VALUES_PLURAL) }).toEqual({
+      azure: NONE,
+      gitlab: NONE,
+      har: NONE,
+      browser: NONE,
+      secretString: NONE,
+      values: NONE,
+    });
   });
 
   it('URL userinfo whose password holds an unescaped @ is masked to its last @', () => {

@@ -34,6 +34,8 @@ const WORDS = new Set([
   'token', 'secret', 'apikey', 'api_key', 'access_token', 'refresh_token', 'id_token', 'client_secret', 'private_key', 'password', 'passwd', 'sig',
   // `?user=deploy&pass=…`, a key file's passphrase, a member of credentials.
   'pass', 'passphrase', 'credential', 'credentials',
+  // AWS Secrets Manager's members.
+  'secretstring', 'secretbinary',
 ]);
 const PARAMETERS = new Set(['key', 'session', 'auth', 'signature', 'pwd']);
 /** Every credential name holds one of these: most names (`path`, `id`, `https`) leave after one test. */
@@ -51,7 +53,8 @@ function credentialKind(label: string): CredentialKind | undefined {
   const name = from === 0 ? label : label.slice(from);
   if (HEADER_NAME.test(name)) return 'header';
   const lower = name.toLowerCase();
-  if (lower === 'cookie') return 'cookie';
+  // `cookies`: a list of them (HAR's, a browser's), names and values alike.
+  if (lower === 'cookie' || lower === 'cookies') return 'cookie';
   if (lower === 'set-cookie') return 'set-cookie';
   if (SECRET_NAME.test(name)) return 'name';
   // `headers.Authorization`, `config.token`: the last part names the value.
@@ -324,19 +327,22 @@ export function namesCredential(name: string): boolean {
 }
 
 /**
- * Whether an item of a list names a credential the next item is the value
- * of: a header's name (`Authorization`, `X-Api-Key`, a flat header list), a
- * flag (`--token`, `--password` in an argv), or a variable's name in capitals
- * (`PGPASSWORD`). A bare word is not (`grep -r password src`: `src` is a
- * folder, not a secret).
+ * Whether the first item of a list of two names a credential the second is
+ * the value of: a header's name (`['Authorization', …]`, fetch's
+ * `HeadersInit`), or a name that could be no word of prose, with a
+ * separator or in capitals (`['api-key', …]`, `['PRIVATE-TOKEN', …]`,
+ * `['PGPASSWORD', …]`). A bare word (`['password', 'src/']`, a pattern and
+ * a folder) and a flag are not: in an argument list the item after one is
+ * what the call acts on as often as a secret.
  */
-export function namesListedCredential(item: string): boolean {
+export function namesTupleCredential(item: string): boolean {
   const kind = credentialKind(item);
-  if (kind === undefined || kind === 'parameter') return false;
-  return kind === 'header' || kind === 'cookie' || kind === 'set-cookie' || item.startsWith('-') || UPPER_NAME.test(item);
+  if (kind === undefined || kind === 'parameter' || item.startsWith('-')) return false;
+  return kind === 'header' || kind === 'cookie' || kind === 'set-cookie' || NAME_LIKE.test(item);
 }
 
-const UPPER_NAME = /^[A-Z][A-Z0-9_]*$/;
+/** A name with a separator, or in capitals: no word of prose. */
+const NAME_LIKE = /[-_.]|^[A-Z][A-Z0-9]*$/;
 
 /**
  * The display form of an argument object's member named `name` whose value

@@ -1,5 +1,4 @@
-import { memoizeByName } from '../names/memoize-by-name.js';
-import { namesCredential, namesListedCredential } from '../policy/credential-spans.js';
+import { namesCredential, namesTupleCredential } from '../policy/credential-spans.js';
 
 /**
  * The members that name the entry of a name/value pair, in any case:
@@ -8,8 +7,8 @@ import { namesCredential, namesListedCredential } from '../policy/credential-spa
  * `{ ParameterKey, ParameterValue }`.
  */
 const PAIR_NAME = /^(?:name|key|header|field|variable|parameterkey|parametername)$/i;
-/** The members that hold a pair's value. */
-const PAIR_VALUE = /^(?:value|val|parametervalue)$/i;
+/** The members that hold a pair's value (EC2's and ELB's filters say `Values`). */
+const PAIR_VALUE = /^(?:values?|val|parametervalue)$/i;
 
 /** Whether a member holds a pair's value: its first letter is read before the pattern, as most members are no such thing. */
 export function isPairValue(key: string): boolean {
@@ -49,10 +48,15 @@ export function pairCredentialName(node: object, keys: readonly string[], values
   return undefined;
 }
 
-/** What `namesListedCredential` says of an item, kept by the item: the items of a tool's lists recur (tags, header names). */
-const listsCredential = memoizeByName(namesListedCredential);
-
-/** The credential an item of a list names, which the next item is masked by (`namesListedCredential`), or undefined. */
-export function listedCredentialName(item: unknown): string | undefined {
-  return typeof item === 'string' && listsCredential(item) ? item : undefined;
+/**
+ * The credential a list of two names by its first item, which the second is
+ * masked by (`namesTupleCredential`: fetch's `[['X-Api-Key', key]]`, an
+ * environment's `[['PGPASSWORD', …]]`), or undefined. Only a list of two: in
+ * a longer one (an argv) the item after a header's name or a flag is as
+ * often what the call acts on (`curl -H Authorization <url>`, `docker run
+ * -e GITHUB_TOKEN <image>`), which a card must show.
+ */
+export function tupleCredentialName(items: readonly unknown[]): string | undefined {
+  const first = items[0];
+  return items.length === 2 && typeof first === 'string' && namesTupleCredential(first) ? first : undefined;
 }

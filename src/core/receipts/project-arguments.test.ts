@@ -47,27 +47,35 @@ describe('projectArguments', () => {
     expect(projected).toContain('["Accept","text/plain"]');
   });
 
-  it('masks a credential in the shapes real APIs give it: a list or an object under its name, a flat header list, a path-named pair, a pair named past the cut', () => {
+  it('masks a credential in the shapes real APIs give it: a list or an object under its name, a path-named pair, a pair named past the cut, cookies, AWS secrets', () => {
     const projected = JSON.stringify(
       projectArguments({
         headers: { Authorization: [`Basic ${btoa('deploy:array-1')}`], 'X-Api-Key': ['a1b2c3d4e5f60718293a4b5c6d7e8f90'] },
         password: { plain: 'object-held-22' },
         env: [{ name: 'Authorization', value: ['pair-list-33'] }, { name: 'PGPASSWORD', value: 'libpq-44' }, { name: 'MYSQL_PWD', value: 'mysql-55' }],
         ssm: { Name: '/prod/db/password', Value: 'ssm-66', Type: 'SecureString' },
-        raw: ['Authorization', `Basic ${btoa('deploy:flat-77')}`, 'Accept', 'application/json'],
+        tuples: [['api-key', 'azure-77'], ['PRIVATE-TOKEN', 'gitlab-78'], ['Accept', 'application/json']],
+        cookies: [{ name: 'sid', value: 'cookie-79', domain: 'app.example' }],
+        secret: { SecretId: 'prod/db', SecretString: 'aws-80' },
+        filters: [{ Name: 'Authorization', Values: ['values-81'] }],
         cut: { value: 'cut-pair-88', ...Object.fromEntries(Array.from({ length: 64 }, (_, index) => [`label${index}`, index])), name: 'DATABASE_PASSWORD' },
         command: "PGPASSWORD=cmd-99 psql 'postgres://app:p4ss@tail-100@db.internal:5432/prod'",
       }, { maxEntries: 64 }),
     );
-    for (const secret of ['YXJyYXktMQ', 'a1b2c3d4e5f60718293a4b5c6d7e8f90', 'object-held-22', 'pair-list-33', 'libpq-44', 'mysql-55', 'ssm-66', 'ZmxhdC03Nw', 'cut-pair-88', 'cmd-99', 'tail-100']) {
+    for (const secret of ['YXJyYXktMQ', 'a1b2c3d4e5f60718293a4b5c6d7e8f90', 'object-held-22', 'pair-list-33', 'libpq-44', 'mysql-55', 'ssm-66', 'azure-77', 'gitlab-78', 'cookie-79', 'aws-80', 'values-81', 'cut-pair-88', 'cmd-99', 'tail-100']) {
       expect(projected, secret).not.toContain(secret);
     }
     expect(projected).toContain('"Name":"/prod/db/password"');
-    // In a list, a header's name, a flag or a capitals variable names the next item; a bare word does not.
-    const argv = JSON.stringify(projectArguments({ a: ['mysql', '--password', 'flag-101'], b: ['grep', '-r', 'password', 'src/'], c: ['env', 'PGPASSWORD', 'env-102'] }));
-    expect(argv).not.toContain('flag-101');
+    // Only a list of two names its second item, and only by a name no word of prose is: in an argv the item after a
+    // header's name or a flag is as often what the call acts on, which a card must show.
+    const argv = JSON.stringify(
+      projectArguments({ a: ['-s', '-H', 'Authorization', 'https://install.example/x.sh'], b: ['run', '-e', 'GITHUB_TOKEN', 'ghcr.io/a/b'], c: ['password', 'src/'], d: ['--token', 'src/'], e: ['PGPASSWORD', 'env-102'] }),
+    );
+    expect(argv).toContain('"https://install.example/x.sh"');
+    expect(argv).toContain('"ghcr.io/a/b"');
+    expect(argv).toContain('["password","src/"]');
+    expect(argv).toContain('["--token","src/"]');
     expect(argv).not.toContain('env-102');
-    expect(argv).toContain('["grep","-r","password","src/"]');
     expect(projected).toContain('"Accept","application/json"');
     expect(projected).toContain('@db.internal:5432/prod');
   });

@@ -2,7 +2,7 @@ import { namesCredential, redactNamedValue } from '../policy/credential-spans.js
 import { countRedacted, redactSecrets } from '../policy/redact-secrets.js';
 import { maskBeforeCode } from '../policy/secret-token.js';
 import { memoizeByName } from '../names/memoize-by-name.js';
-import { isPairValue, listedCredentialName, pairCredentialName } from './credential-pairs.js';
+import { isPairValue, pairCredentialName, tupleCredentialName } from './credential-pairs.js';
 
 /** How much a projection shows: the longest string (after redaction), the deepest level, the most entries of a list or an object. */
 export interface ProjectionLimits {
@@ -88,14 +88,12 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
       const inherited = credential ? key : undefined;
       if (Array.isArray(node)) {
         const read = node.slice(0, maxEntries);
-        const items: unknown[] = new Array(read.length);
-        // An item after one naming a credential is its value: `['X-Api-Key', key]`, a flat header list, `--token`'s.
-        let named = inherited;
-        for (let index = 0; index < read.length; index += 1) {
-          const item: unknown = read[index];
-          items[index] = visit(item, depth + 1, named, named !== undefined, false);
-          named = inherited ?? listedCredentialName(item);
-        }
+        // The second item of a list of two whose first names a credential is its value: `['X-Api-Key', key]`.
+        const tuple = inherited === undefined && node.length === 2 ? tupleCredentialName(read) : undefined;
+        const items = read.map((item, index) => {
+          const named = inherited ?? (index === 1 ? tuple : undefined);
+          return visit(item, depth + 1, named, named !== undefined, false);
+        });
         if (node.length > maxEntries) {
           cut();
           items.push(moreItems(node.length - maxEntries));
