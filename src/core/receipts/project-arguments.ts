@@ -90,10 +90,11 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
         const read = node.slice(0, maxEntries);
         // The second item of a list of two whose first names a credential is its value: `['X-Api-Key', key]`.
         const tuple = inherited === undefined && node.length === 2 ? tupleCredentialName(read) : undefined;
-        const items = read.map((item, index) => {
+        const items: unknown[] = new Array(read.length);
+        for (let index = 0; index < read.length; index += 1) {
           const named = inherited ?? (index === 1 ? tuple : undefined);
-          return visit(item, depth + 1, named, named !== undefined, false);
-        });
+          items[index] = visit(read[index], depth + 1, named, named !== undefined, false);
+        }
         if (node.length > maxEntries) {
           cut();
           items.push(moreItems(node.length - maxEntries));
