@@ -51,7 +51,8 @@ describe('projectArguments', () => {
     const projected = JSON.stringify(
       projectArguments({
         headers: { Authorization: [`Basic ${btoa('deploy:array-1')}`], 'X-Api-Key': ['a1b2c3d4e5f60718293a4b5c6d7e8f90'] },
-        password: { plain: 'object-held-22' },
+        password: { value: 'object-held-22' },
+        credentials: { host: 'db.attacker.example', path: '../../.git/config', password: 'nested-23' },
         env: [{ name: 'Authorization', value: ['pair-list-33'] }, { name: 'PGPASSWORD', value: 'libpq-44' }, { name: 'MYSQL_PWD', value: 'mysql-55' }],
         ssm: { Name: '/prod/db/password', Value: 'ssm-66', Type: 'SecureString' },
         tuples: [['api-key', 'azure-77'], ['PRIVATE-TOKEN', 'gitlab-78'], ['Accept', 'application/json']],
@@ -66,6 +67,9 @@ describe('projectArguments', () => {
       expect(projected, secret).not.toContain(secret);
     }
     expect(projected).toContain('"Name":"/prod/db/password"');
+    // Under a credential's name an object's other members keep their own names: where a call acts stays on the card.
+    expect(projected).toContain('"host":"db.attacker.example","path":"../../.git/config"');
+    expect(projected).not.toContain('nested-23');
     // Only a list of two names its second item, and only by a name no word of prose is: in an argv the item after a
     // header's name or a flag is as often what the call acts on, which a card must show.
     const argv = JSON.stringify(

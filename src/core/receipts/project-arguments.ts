@@ -84,7 +84,8 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
     }
     ancestors.push(node);
     try {
-      // Under a credential's name a list or an object is masked whole, each value by that name (`Authorization: ['Basic …']`).
+      // Under a credential's name a list's items are masked by that name (`Authorization: ['Basic …']`), and so is an
+      // object's value member (a cookie's in `cookies: [{ name, value, domain }]`).
       const inherited = credential ? key : undefined;
       if (Array.isArray(node)) {
         const read = node.slice(0, maxEntries);
@@ -115,7 +116,9 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
         const name = distinctKey(result, member.shown);
         const entry = values === undefined ? (node as Record<string, unknown>)[entryKey] : values[index];
         const paired = pairName !== undefined && isPairValue(entryKey) ? pairName : undefined;
-        const named = member.credential || (depth === 0 && options.secretKeys?.has(entryKey) === true) ? undefined : (paired ?? inherited);
+        // Under a credential's name an object's value members are its (a cookie's `value`); its other members keep their
+        // own names, so a `host`, a `url` or a `path` a call acts on stays on the card.
+        const named = member.credential || (depth === 0 && options.secretKeys?.has(entryKey) === true) ? undefined : (paired ?? (isPairValue(entryKey) ? inherited : undefined));
         setMember(result, name, named !== undefined ? visit(entry, depth + 1, named, true, false) : visit(entry, depth + 1, entryKey, member.credential, depth === 0));
       }
       if (total > maxEntries) {
