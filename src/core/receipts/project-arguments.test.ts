@@ -70,11 +70,21 @@ describe('projectArguments', () => {
     // Under a credential's name an object's other members keep their own names: where a call acts stays on the card.
     expect(projected).toContain('"host":"db.attacker.example","path":"../../.git/config"');
     expect(projected).not.toContain('nested-23');
-    // Only a list of two names its second item, and only by a name no word of prose is: in an argv the item after a
-    // header's name or a flag is as often what the call acts on, which a card must show.
+    // Only a list of two in a list of them names its second item, and only by a name no word of prose is: in an argv the
+    // item after a header's name or a flag, or a second operand, is as often what the call acts on, which a card must show.
     const argv = JSON.stringify(
-      projectArguments({ a: ['-s', '-H', 'Authorization', 'https://install.example/x.sh'], b: ['run', '-e', 'GITHUB_TOKEN', 'ghcr.io/a/b'], c: ['password', 'src/'], d: ['--token', 'src/'], e: ['PGPASSWORD', 'env-102'] }),
+      projectArguments({
+        a: ['-s', '-H', 'Authorization', 'https://install.example/x.sh'],
+        b: ['run', '-e', 'GITHUB_TOKEN', 'ghcr.io/a/b'],
+        c: ['password', 'src/'],
+        d: ['--token', 'src/'],
+        e: [['PGPASSWORD', 'env-102']],
+        f: ['deploy.key', 'loot@exfil.example:keys/'],
+        g: ['API_TOKEN', '.git/hooks/pre-commit'],
+      }),
     );
+    expect(argv).toContain('"loot@exfil.example:keys/"');
+    expect(argv).toContain('".git/hooks/pre-commit"');
     expect(argv).toContain('"https://install.example/x.sh"');
     expect(argv).toContain('"ghcr.io/a/b"');
     expect(argv).toContain('["password","src/"]');

@@ -89,8 +89,10 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
       const inherited = credential ? key : undefined;
       if (Array.isArray(node)) {
         const read = node.slice(0, maxEntries);
-        // The second item of a list of two whose first names a credential is its value: `['X-Api-Key', key]`.
-        const tuple = inherited === undefined && node.length === 2 ? tupleCredentialName(read) : undefined;
+        // The second item of a list of two whose first names a credential is its value, in a list of them (fetch's
+        // `[['X-Api-Key', key], …]`): a list of two on its own is as often an argv's operands (`scp deploy.key host:`).
+        const inTuples = key === undefined && depth > 0;
+        const tuple = inherited === undefined && inTuples && node.length === 2 ? tupleCredentialName(read) : undefined;
         const items: unknown[] = new Array(read.length);
         for (let index = 0; index < read.length; index += 1) {
           const named = inherited ?? (index === 1 ? tuple : undefined);
