@@ -32,7 +32,7 @@ function credentialNamed(value: unknown): string | undefined {
 /**
  * The credential a name/value pair object names, which its value member
  * (`isPairValue`) is masked by, or undefined: its naming member
- * (`PAIR_NAMES`) holds a credential's name. Masked by member names alone,
+ * (`PAIR_NAME`) holds a credential's name. Masked by member names alone,
  * such a secret went into the journal, the export and the console as it
  * was: the name is in one member, the value in another that names nothing.
  * `values` are the first members' values as the projection read them, each
@@ -51,10 +51,11 @@ export function pairCredentialName(node: object, keys: readonly string[], values
 /**
  * The credential a list of two names by its first item, which the second is
  * masked by (`namesTupleCredential`: fetch's `[['X-Api-Key', key]]`, an
- * environment's `[['PGPASSWORD', …]]`), or undefined. Only a list of two: in
- * a longer one (an argv) the item after a header's name or a flag is as
- * often what the call acts on (`curl -H Authorization <url>`, `docker run
- * -e GITHUB_TOKEN <image>`), which a card must show.
+ * environment's `[['PGPASSWORD', …]]`), or undefined. Only a list of two,
+ * and the projection asks only of one inside a list: in an argv the item
+ * after a header's name or a flag, or a second operand, is as often what
+ * the call acts on (`curl -H Authorization <url>`, `scp deploy.key host:`),
+ * which a card must show.
  */
 export function tupleCredentialName(items: readonly unknown[]): string | undefined {
   const first = items[0];

@@ -91,8 +91,8 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
         const read = node.slice(0, maxEntries);
         // The second item of a list of two whose first names a credential is its value, in a list of them (fetch's
         // `[['X-Api-Key', key], …]`): a list of two on its own is as often an argv's operands (`scp deploy.key host:`).
-        const inTuples = key === undefined && depth > 0;
-        const tuple = inherited === undefined && inTuples && node.length === 2 ? tupleCredentialName(read) : undefined;
+        const listItem = key === undefined && depth > 0;
+        const tuple = inherited === undefined && listItem && node.length === 2 ? tupleCredentialName(read) : undefined;
         const items: unknown[] = new Array(read.length);
         for (let index = 0; index < read.length; index += 1) {
           const named = inherited ?? (index === 1 ? tuple : undefined);
@@ -117,10 +117,11 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
         const member = memberName(entryKey);
         const name = distinctKey(result, member.shown);
         const entry = values === undefined ? (node as Record<string, unknown>)[entryKey] : values[index];
-        const paired = pairName !== undefined && isPairValue(entryKey) ? pairName : undefined;
         // Under a credential's name an object's value members are its (a cookie's `value`); its other members keep their
         // own names, so a `host`, a `url` or a `path` a call acts on stays on the card.
-        const named = member.credential || (depth === 0 && options.secretKeys?.has(entryKey) === true) ? undefined : (paired ?? (isPairValue(entryKey) ? inherited : undefined));
+        const owner = pairName ?? inherited;
+        const ownNamed = member.credential || (depth === 0 && options.secretKeys?.has(entryKey) === true);
+        const named = owner !== undefined && !ownNamed && isPairValue(entryKey) ? owner : undefined;
         setMember(result, name, named !== undefined ? visit(entry, depth + 1, named, true, false) : visit(entry, depth + 1, entryKey, member.credential, depth === 0));
       }
       if (total > maxEntries) {
