@@ -247,6 +247,28 @@ describe('attack: the links that decide what a protected name is', () => {
     expect(existsSync(join(workspace, 'elsewhere/notes.txt'))).toBe(true);
   }, 60_000);
 
+  it('an upstream move of a link on the way to a protected place (`.env` -> `cfg/../dev.secrets`, `cfg` a link) asks', async () => {
+    const workspace = makeWorkspace(
+      { scope: 'workspace-write', mode: 'auto', policy: { allow: ['Read(**)', 'mcp__fs'] }, servers: { fs: { command: process.execPath, args: [FS, '.'] } } },
+      { 'config/dev.secrets': SECRET, 'config/sub/readme.md': 'sub\n', 'kit/config/dev.secrets': SECRET, 'kit/config/sub/readme.md': 'sub\n', 'other/notes.txt': 'plain\n' },
+    );
+    symlinkSync('config/sub', join(workspace, 'cfg'));
+    symlinkSync('cfg/../dev.secrets', join(workspace, '.env'));
+    // The link on the way reached through another link: `via/cfg` is `kit/cfg`.
+    symlinkSync('config/sub', join(workspace, 'kit/cfg'));
+    symlinkSync('kit', join(workspace, 'via'));
+    symlinkSync('via/cfg/../dev.secrets', join(workspace, '.env.local'));
+    const at = await opened.serve(workspace);
+    for (const source of ['cfg', 'via/cfg', 'via', 'kit']) {
+      const away = await decideIfAsked(at.gateway, at.mcp, 'mcp_fs_move_file', { source, destination: 'cfg-old' }, 'reject');
+      expect(away.card, `${source} moved without asking: ${text(away.result)}`).toBeDefined();
+    }
+    expect(readFileSync(join(workspace, '.env'), 'utf8')).toBe(SECRET);
+    expect(readFileSync(join(workspace, '.env.local'), 'utf8')).toBe(SECRET);
+    const plain = await decideIfAsked(at.gateway, at.mcp, 'mcp_fs_move_file', { source: 'other', destination: 'elsewhere' }, 'reject');
+    expect(plain.card, text(plain.result)).toBeUndefined();
+  }, 60_000);
+
   it('a link on the real way to a hook, found where it really lies, is kept: a command that re-points it has it put back', async () => {
     const workspace = makeWorkspace(
       { scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['npm run *'], allow: ['Read(**)', 'Edit(**)', 'Bash(npm run *)'] } },

@@ -84,7 +84,7 @@ function resolvePath(jail: FsJail, requested: string, tool: string, asSpelled: b
     requested,
     path: shown,
     real: walk.absolute === lexical ? shown : jail.display(walk.absolute),
-    protected: spelled !== 'open' || found !== 'open' || holds?.(walk.absolute) === true,
+    protected: spelled !== 'open' || found !== 'open' || holds?.(walk.absolute) === true || (holds !== undefined && walk.linkTraversal && holds(entryOf(jail, lexical, tool))),
     linkTraversal: walk.linkTraversal,
     outside: !isInside(jail.workspace, walk.absolute),
     created: walk.missing.length > 0,
@@ -94,6 +94,18 @@ function resolvePath(jail: FsJail, requested: string, tool: string, asSpelled: b
   // A command's argument may be the code it runs (`sh run.sh`): what the file holds is part of what was judged.
   if (asSpelled && walk.missing.length === 0 && walk.stats.isFile()) resolved.contentStamp = contentStampOf(walk.stats);
   return resolved;
+}
+
+/**
+ * The entry a move or removal of `lexical` takes away: its last name in the
+ * real folder that holds it, the link itself when it is one (a rename does
+ * not follow its last name). A link on the way to a protected place
+ * (`cfg`, with `.env` a link to `cfg/../dev.secrets`) moved, the protected
+ * name leads elsewhere, or nowhere.
+ */
+function entryOf(jail: FsJail, lexical: string, tool: string): string {
+  const folder = path.dirname(lexical);
+  return path.join(folder === lexical ? folder : walkRealPath(jail.workspace, folder, tool).absolute, path.basename(lexical));
 }
 
 /**
