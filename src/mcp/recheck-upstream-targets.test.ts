@@ -48,6 +48,12 @@ describe('recheckUpstreamTargets', () => {
     await expect(refused).rejects.toMatchObject({ reason: 'target_changed' });
   });
 
+  test('a file the call writes, rewritten in place since it was judged (the same inode, another content stamp), is refused as target_changed', async () => {
+    const host = hostAnswering({ 'notes.md': file('notes.md', 'notes.md', { contentStamp: '1:7:40:2:2' }) });
+    const refused = recheckUpstreamTargets(host, 'mcp_fs_write_file', { resolvedBy: 'host', access: 'write', files: [file('notes.md', 'notes.md', { contentStamp: '1:7:33:1:1' })] });
+    await expect(refused).rejects.toMatchObject({ reason: 'target_changed' });
+  });
+
   test('a call resolved lexically, with no file target, or on a host without resolve is not asked about', async () => {
     const host = hostAnswering({});
     await recheckUpstreamTargets(host, 't', judged([file('notes.md', 'notes.md')], 'lexical'));

@@ -5,7 +5,8 @@ import { ToolPolicyError, type ResolvedAction, type ResolvedPath, type ToolHost 
  * and refuse (`target_changed`) when any differs from what policy and the
  * approver judged: another real path, a file that appeared or vanished, a
  * protected flag that flipped, another file at the same name (a link or a
- * rename swapped in while the approval waited). The upstream opens the path
+ * rename swapped in while the approval waited), a written file that holds
+ * other bytes than when it was judged (its content stamp). The upstream opens the path
  * itself, so this is the last point the gateway can check; a swap in the
  * moment between this check and the upstream's own open is not caught.
  * A call resolved without a host (lexically) has nothing to compare.
@@ -19,5 +20,5 @@ export async function recheckUpstreamTargets(host: ToolHost, tool: string, actio
 }
 
 function sameTarget(judged: ResolvedPath, now: ResolvedPath): boolean {
-  return judged.real === now.real && judged.created === now.created && judged.protected === now.protected && judged.hardLinked === now.hardLinked && judged.identity === now.identity;
+  return judged.real === now.real && judged.created === now.created && judged.protected === now.protected && judged.hardLinked === now.hardLinked && judged.identity === now.identity && judged.contentStamp === now.contentStamp;
 }

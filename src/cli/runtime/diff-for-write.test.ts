@@ -47,6 +47,12 @@ describe('diffForWrite', () => {
     expect(result?.diff).not.toContain('ghp_');
   });
 
+  it('draws no diff of an existing file that cannot be read as it was judged: never one against an empty file', async () => {
+    const changed = Object.assign(new Error('target changed'), { reason: 'target_changed' });
+    const fs = { readFile: () => Promise.reject(changed) } as unknown as FsCapability;
+    expect(await diffForWrite(fs, request('region = "us-east-1"\n'))).toBeUndefined();
+  });
+
   it('gives up a diff that would hold the gateway\'s thread, and the card shows the write itself', async () => {
     const lines = (tag: string, count: number): string => Array.from({ length: count }, (_, index) => `${tag}${String(index)}`).join('\n');
     const fs = { readFile: () => Promise.resolve({ content: lines('a', 35_000) }) } as unknown as FsCapability;

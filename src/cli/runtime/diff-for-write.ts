@@ -33,11 +33,15 @@ export async function diffForWrite(fs: FsCapability, request: ToolApprovalReques
   if (isCutViewBody(proposed) || proposed.length > MAX_VIEW_BODY) return undefined;
   let current = '';
   try {
-    // The file where the write really lands: its real path, not the spelling the model chose.
+    // The file where the write really lands: its real path, not the spelling the model chose, holding what it held
+    // when the write was judged (its content stamp): the write is bound to that, so the diff is drawn against it.
     const read = await fs.readFile(file.real, { expected: file });
     if (read.content === undefined) return undefined;
     current = redactSecrets(read.content);
   } catch {
+    // Only a new file is diffed against nothing. An existing one that cannot be read as judged (changed since,
+    // too large) would be drawn as written whole into an empty file: the card shows the write itself instead.
+    if (!file.created) return undefined;
     current = '';
   }
   if (current.length > MAX_DIFF_INPUT || proposed.length > MAX_DIFF_INPUT) return undefined;

@@ -37,13 +37,15 @@ export interface ResolvedPath {
    */
   readonly identity?: string;
   /**
-   * Host-private, for a command's argument that is an existing regular file:
-   * which file it is (device and inode), its size and its modification and
-   * change times. Bytes written into the file change it (the change time
-   * cannot be set back), and another file with the same size and times put
-   * in its place (a twin renamed in with its folder) is another file, so an approval
-   * remembered for a command, and the command's spawn, are bound to the
-   * file as it was judged, not only to its name. Never shown, never digested.
+   * Host-private, for a command's argument or a write's target that is an
+   * existing regular file: which file it is (device and inode), its size and
+   * its modification and change times. Bytes written into the file change it
+   * (the change time cannot be set back), and another file with the same size
+   * and times put in its place (a twin renamed in with its folder) is another
+   * file, so an approval remembered for a command, the command's spawn, and
+   * an approved write or edit (whose card drew its diff against the file) are
+   * bound to the file as it was judged, not only to its name. Never shown,
+   * never digested.
    */
   readonly contentStamp?: string;
 }

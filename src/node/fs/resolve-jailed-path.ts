@@ -3,7 +3,7 @@ import { ToolPolicyError, type ResolvedPath } from '../../core/internal.js';
 import { hostDenial } from '../errors/host-denial.js';
 import { isInside, isUsablePath, resolveInWorkspace, type FsJail, type PathClass } from './fs-jail.js';
 import { verifiesDescriptorPath } from './open-verified.js';
-import { identityOf, recordedUnlinkedWalk, walkRealPath, type UnlinkedWalk } from './walk-real-path.js';
+import { contentStampOf, identityOf, recordedUnlinkedWalk, walkRealPath, type UnlinkedWalk } from './walk-real-path.js';
 
 export interface JailedPath {
   /** The real path of the deepest existing ancestor. */
@@ -24,6 +24,13 @@ export interface JailedPath {
    * folders were missing.
    */
   readonly bound: boolean;
+  /**
+   * For a bound target that is an existing regular file resolved with its
+   * content stamp (a write's target): what the file held when it was judged.
+   * An open must find it still so (`sameTarget`): bytes written into it in
+   * place since, which keep its inode, are `target_changed` too.
+   */
+  readonly contentStamp?: string;
 }
 
 /**
@@ -60,7 +67,9 @@ export function resolveJailedPath(jail: FsJail, requested: string, tool: string 
   const found = walk.absolute === lexical ? spelled : jail.classify(walk.absolute);
   refuseReserved(found, tool);
   if ((spelled !== 'open' || found !== 'open') && !(expected?.protected === true && expected.real === real)) throw hostDenial(tool, 'protected_path');
-  return { existing: walk.existing, missing: walk.missing, absolute: walk.absolute, identity: walk.identity, bound: expected?.identity !== undefined };
+  const bound = expected?.identity !== undefined;
+  const jailed = { existing: walk.existing, missing: walk.missing, absolute: walk.absolute, identity: walk.identity, bound };
+  return bound && expected.contentStamp !== undefined ? { ...jailed, contentStamp: expected.contentStamp } : jailed;
 }
 
 /**
@@ -96,10 +105,13 @@ export function refuseNonFolder(target: JailedPath, tool: string | undefined, wa
  * target, one created where none was, a folder swapped in are `target_changed`.
  * On every platform, so a swap between resolution and open is caught here
  * even where there is no `/proc/self/fd` to read the descriptor's path from.
+ * A target bound with its content stamp must still hold what it held: a
+ * file written in place keeps its inode, and an approved write or edit would
+ * otherwise land on bytes its card never showed.
  */
 export function sameTarget(target: JailedPath, found: Stats | undefined, tool: string | undefined): void {
   const same = target.missing.length === 0 ? found !== undefined && identityOf(found) === target.identity : found === undefined;
-  if (!same) throw hostDenial(tool, 'target_changed');
+  if (!same || (target.contentStamp !== undefined && found !== undefined && contentStampOf(found) !== target.contentStamp)) throw hostDenial(tool, 'target_changed');
 }
 
 /** For a new file: whether the folder opened for it (`fstat`) is the deepest existing one it was resolved below. */

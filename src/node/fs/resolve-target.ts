@@ -1,11 +1,10 @@
-import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { ObjectStoreContent, ResolvedPath, ResolvedTarget, ResolveTargetRequest } from '../../core/internal.js';
 import { hostDenial } from '../errors/host-denial.js';
 import { resolveExecutable } from '../process/resolve-executable.js';
 import { isInside, isUsablePath, resolveInWorkspace, type FsJail } from './fs-jail.js';
 import { refuseReserved } from './resolve-jailed-path.js';
-import { walkRealPath } from './walk-real-path.js';
+import { contentStampOf, walkRealPath } from './walk-real-path.js';
 
 export interface CreateResolveTargetOptions {
   readonly jail: FsJail;
@@ -41,10 +40,11 @@ export function createResolveTarget(options: CreateResolveTargetOptions): (reque
   const { jail, systemPath, holdsProtected, objectStore } = options;
   return (request) => {
     // A folder moved or removed carries what a protected name links to off under another name, or puts another in its stead.
-    const answer: { -readonly [K in keyof ResolvedTarget]: ResolvedTarget[K] } = { files: resolvePaths(jail, request.paths, request.tool, false, request.access === 'write' ? holdsProtected : undefined) };
+    const writes = request.access === 'write';
+    const answer: { -readonly [K in keyof ResolvedTarget]: ResolvedTarget[K] } = { files: resolvePaths(jail, request.paths, request.tool, false, writes, writes ? holdsProtected : undefined) };
     const executable = request.program === undefined ? undefined : findExecutable(request.program, systemPath, jail.workspace);
     if (executable !== undefined) answer.executable = executable;
-    if (request.arguments !== undefined) answer.arguments = resolvePaths(jail, request.arguments, request.tool, true, undefined);
+    if (request.arguments !== undefined) answer.arguments = resolvePaths(jail, request.arguments, request.tool, true, true, undefined);
     if (request.repository !== undefined && objectStore !== undefined) answer.objectStore = objectStore(path.resolve(jail.workspace, request.repository), request.objectIds ?? []);
     return answer;
   };
@@ -53,10 +53,11 @@ export function createResolveTarget(options: CreateResolveTargetOptions): (reque
 /**
  * Each path of a list as it really is, in order (a loop: this runs on every governed call). `holds` says whether a
  * real path is a folder holding a place a protected name links to: one such path is protected too (a write there moves it).
+ * `stamped`: an existing regular file among them carries its content stamp (a command's arguments, a write's targets).
  */
-function resolvePaths(jail: FsJail, paths: readonly string[], tool: string, asSpelled: boolean, holds: ((absolute: string) => boolean) | undefined): ResolvedPath[] {
+function resolvePaths(jail: FsJail, paths: readonly string[], tool: string, asSpelled: boolean, stamped: boolean, holds: ((absolute: string) => boolean) | undefined): ResolvedPath[] {
   const resolved: ResolvedPath[] = [];
-  for (const requested of paths) resolved.push(resolvePath(jail, requested, tool, asSpelled, holds));
+  for (const requested of paths) resolved.push(resolvePath(jail, requested, tool, asSpelled, stamped, holds));
   return resolved;
 }
 
@@ -66,7 +67,7 @@ function resolvePaths(jail: FsJail, paths: readonly string[], tool: string, asSp
  * `..` is walked as spelled (`asSpelled`), wherever its folded spelling
  * points: the program hands it to the kernel unfolded.
  */
-function resolvePath(jail: FsJail, requested: string, tool: string, asSpelled: boolean, holds: ((absolute: string) => boolean) | undefined): ResolvedPath {
+function resolvePath(jail: FsJail, requested: string, tool: string, asSpelled: boolean, stamped: boolean, holds: ((absolute: string) => boolean) | undefined): ResolvedPath {
   if (typeof requested !== 'string' || !isUsablePath(requested)) throw hostDenial(tool, 'invalid_path');
   const lexical = resolveInWorkspace(jail.workspace, requested);
   const shown = jail.display(lexical);
@@ -91,8 +92,9 @@ function resolvePath(jail: FsJail, requested: string, tool: string, asSpelled: b
     hardLinked: walk.missing.length === 0 && !walk.stats.isDirectory() && walk.stats.nlink > 1,
     identity: walk.identity,
   };
-  // A command's argument may be the code it runs (`sh run.sh`): what the file holds is part of what was judged.
-  if (asSpelled && walk.missing.length === 0 && walk.stats.isFile()) resolved.contentStamp = contentStampOf(walk.stats);
+  // A command's argument may be the code it runs (`sh run.sh`): what the file holds is part of what was judged. So is
+  // what a write replaces or edits: its card draws the diff against it, and an edit's result is made from it.
+  if (stamped && walk.missing.length === 0 && walk.stats.isFile()) resolved.contentStamp = contentStampOf(walk.stats);
   return resolved;
 }
 
@@ -106,15 +108,6 @@ function resolvePath(jail: FsJail, requested: string, tool: string, asSpelled: b
 function entryOf(jail: FsJail, lexical: string, tool: string): string {
   const folder = path.dirname(lexical);
   return path.join(folder === lexical ? folder : walkRealPath(jail.workspace, folder, tool).absolute, path.basename(lexical));
-}
-
-/**
- * Which file, and its size, modification and change times (see `ResolvedPath.contentStamp`). The device and
- * inode are part of it: two files written in one tick of the clock have the same size and times, and renaming
- * the folder of one into the other's place moves neither, so the times alone would stand the second in for the first.
- */
-function contentStampOf(stats: Stats): string {
-  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
 }
 
 /** The executable the process capability would run, or undefined when it would refuse (spawn then fails as it always has). */

@@ -118,6 +118,15 @@ export function recordedUnlinkedWalk(lexical: string, identity: string, created:
   return { existing, missing, absolute: lexical, linkTraversal: false, dangling: false, identity };
 }
 
+/**
+ * Which file, and its size, modification and change times (see `ResolvedPath.contentStamp`). The device and
+ * inode are part of it: two files written in one tick of the clock have the same size and times, and renaming
+ * the folder of one into the other's place moves neither, so the times alone would stand the second in for the first.
+ */
+export function contentStampOf(stats: Stats): string {
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+}
+
 /** The identity of what a `Stats` describes (see `RealWalk.identity`). */
 export function identityOf(stats: Stats): string {
   const kind = stats.isFile() ? 'file' : stats.isDirectory() ? 'directory' : 'other';
