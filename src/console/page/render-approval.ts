@@ -1,4 +1,4 @@
-import { cutNotice } from '../../core/action/describe-approval.js';
+import { cutNotice, runnerCodeNotice } from '../../core/action/describe-approval.js';
 import type { ApprovalMode } from '../../core/internal.js';
 import type { ClosedApproval, PendingApproval } from '../console-types.js';
 import { api, byId, el, time, visible } from './dom.js';
@@ -111,6 +111,8 @@ function renderTarget(a: PendingApproval): HTMLDivElement {
   box.appendChild(dl);
   if (t.mcp) box.appendChild(el('div', {}, el('h4', { text: 'Arguments' }), el('pre', { class: 'mcp-arguments', text: visible(t.mcp.arguments, true) })));
   if (t.mcp?.cut) box.appendChild(el('p', { class: 'cut', role: 'note', text: cutNotice(t.mcp.cut) }));
+  // `npm test` is two words on the card; what runs is its file's code, and what that code runs in turn.
+  if (t.command?.code) box.appendChild(el('p', { class: 'cut', role: 'note', text: visible(runnerCodeNotice(t.command.code)) }));
   if (t.os && t.os.text !== undefined) box.appendChild(el('div', {}, el('h4', { text: 'Text' }), el('pre', { text: visible(t.os.text, true) })));
   return box;
 }

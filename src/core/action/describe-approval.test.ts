@@ -110,6 +110,14 @@ describe('describeApproval', () => {
     expect(lines.join('\n')).not.toContain('Argument path: notes.md');
   });
 
+  it('says which file a runner runs the code of, that it is bound, and that what that code runs in turn is not', () => {
+    const lines = describeApproval(approvalRequest({ toolName: 'run_command', action: 'process', target: { command: ['npm', 'test'] } }));
+    const notice = lines.find((line) => line.startsWith('npm runs the code its file holds (package.json)'));
+    expect(notice).toContain('bound to this approval');
+    expect(notice).toContain('is not bound');
+    expect(describeApproval(approvalRequest({ toolName: 'run_command', action: 'process', target: { command: ['cat', 'package.json'] } })).join('\n')).not.toContain('runs the code');
+  });
+
   it('shows the method and the full URL, the secret query value masked', () => {
     const request = approvalRequest({
       toolName: 'http_request',

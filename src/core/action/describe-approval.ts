@@ -1,7 +1,7 @@
 import type { ApprovalMode } from '../policy/policy-snapshot-types.js';
 import type { ApprovalSession, ToolApprovalRequest } from '../policy/approval-types.js';
 import { shortSessionId } from '../policy/short-session-id.js';
-import { quoteArgv, showUnprintable, type DisplayedPath } from './display-action.js';
+import { quoteArgv, showUnprintable, type DisplayedPath, type RunnerCodeShown } from './display-action.js';
 import type { ResolvedPathFlag } from './resolved-action.js';
 
 /**
@@ -55,6 +55,7 @@ export function describeApproval(request: ToolApprovalRequest): string[] {
       if (target.command.executable !== undefined) lines.push(`  executable: ${showUnprintable(target.command.executable)}`);
       lines.push(`  cwd: ${showUnprintable(target.command.cwd)}`);
       pathLines(lines, 'Argument path', target.command.paths ?? []);
+      if (target.command.code !== undefined) lines.push(showUnprintable(runnerCodeNotice(target.command.code)));
     }
     if (target.http !== undefined) lines.push(`Request: ${showUnprintable(target.http.method)} ${showUnprintable(target.http.url)}`);
     if (target.mcp !== undefined) {
@@ -107,6 +108,17 @@ function approvalReasonLines(request: Pick<ToolApprovalRequest, 'reasons' | 'why
 /** What a card says when values are masked: it cannot be told from a call that differs only there, so it is never remembered. */
 function maskedNotice(masked: number): string {
   return `${masked} ${masked === 1 ? 'value' : 'values'} masked (shown as [redacted]): approving this call is never remembered`;
+}
+
+/**
+ * What a card says of a runner's code: the file it runs is bound to this
+ * approval (a change before the command starts refuses it), and what that
+ * code runs in turn is not, which no approval of the command can bind.
+ */
+export function runnerCodeNotice(code: RunnerCodeShown): string {
+  const runners = code.programs.join(', ');
+  const files = code.files.length === 0 ? 'no file of it exists yet' : code.files.join(', ');
+  return `${runners} runs the code its file holds (${files}): that file is bound to this approval, and a change to it before the command starts refuses it; what that code runs in turn (a script it calls, a module it imports, a file it includes) is not bound`;
 }
 
 /** What a card says when arguments are cut short: the call carries them whole, and what is not shown runs too. */

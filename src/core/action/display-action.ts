@@ -1,4 +1,5 @@
 import { countRedacted, redactSecretsCounted } from '../policy/redact-secrets.js';
+import { runnerCode } from '../policy/runner-code.js';
 import { projectArguments } from '../receipts/project-arguments.js';
 import { pathFlags, type ResolvedAction, type ResolvedPath, type ResolvedPathFlag } from './resolved-action.js';
 
@@ -26,7 +27,7 @@ export interface ActionDisplay {
    * `paths`: the paths the arguments name that a person must see (protected, reached through a link,
    * outside the workspace, hard-linked), as the host resolved them; an ordinary file is left out.
    */
-  readonly command?: { readonly argv: readonly string[]; readonly executable?: string; readonly cwd: string; readonly paths?: readonly DisplayedPath[] };
+  readonly command?: { readonly argv: readonly string[]; readonly executable?: string; readonly cwd: string; readonly paths?: readonly DisplayedPath[]; readonly code?: RunnerCodeShown };
   readonly http?: { readonly method: string; readonly url: string; readonly host: string; readonly port: number };
   /** `arguments` is pretty-printed JSON; `cut` counts the values in it cut short (a long string, a list or object past its first entries, a level too deep), when any is. */
   readonly mcp?: { readonly server: string; readonly tool?: string; readonly arguments: string; readonly cut?: number };
@@ -34,6 +35,16 @@ export interface ActionDisplay {
   readonly search?: { readonly query: string; readonly host?: string };
   /** How many values the display masks. */
   readonly masked: number;
+}
+
+/**
+ * What a card says of a runner's code (`runnerCode`): the runners, and the
+ * files they read their code from that exist, where they really are. Those
+ * are bound to the approval; what they run in turn is not, and the card says so.
+ */
+export interface RunnerCodeShown {
+  readonly programs: readonly string[];
+  readonly files: readonly string[];
 }
 
 /** The largest string an MCP argument shows in full on a card; a longer one is clipped with a count. */
@@ -54,11 +65,13 @@ export function displayAction(action: ResolvedAction): ActionDisplay {
   if (action.command !== undefined) {
     const { argv, executable, cwd } = action.command;
     const paths = (action.command.arguments ?? []).filter(isNotable).map((file) => displayPath(file, mask));
+    const code = runnerCodeShown(argv, action.command.arguments, mask);
     display.command = Object.freeze({
       argv: Object.freeze(argv.map(mask)),
       ...(executable === undefined ? {} : { executable: mask(executable) }),
       cwd: mask(cwd.real),
       ...(paths.length === 0 ? {} : { paths: Object.freeze(paths) }),
+      ...(code === undefined ? {} : { code }),
     });
   }
   if (action.http !== undefined) {
@@ -78,6 +91,19 @@ export function displayAction(action: ResolvedAction): ActionDisplay {
   if (action.search !== undefined) display.search = Object.freeze({ query: mask(action.search.query), ...(action.search.host === undefined ? {} : { host: action.search.host }) });
   display.masked = masked;
   return Object.freeze(display);
+}
+
+/**
+ * The runners of a command and the files of their code that exist, where
+ * they really are; as spelled when no host resolved them. The host was
+ * asked for them after the argv's own candidates (`resolvableArguments`),
+ * so they are the last of its answers.
+ */
+function runnerCodeShown(argv: readonly string[], resolved: readonly ResolvedPath[] | undefined, mask: (text: string) => string): RunnerCodeShown | undefined {
+  const code = runnerCode(argv);
+  if (code === undefined) return undefined;
+  const files = resolved === undefined ? code.files : resolved.slice(-code.files.length).flatMap((file) => (file.created ? [] : [file.real]));
+  return Object.freeze({ programs: Object.freeze([...code.programs]), files: Object.freeze(files.map(mask)) });
 }
 
 /** An argument path a person must see before approving: anything but an ordinary file, existing or new. */

@@ -1,4 +1,5 @@
 import { normalizePath, type NormalizedPath } from './normalize-path.js';
+import { runnerCode } from './runner-code.js';
 
 /** What normalizePath reads as absolute: a root, a home directory, a drive. */
 const ABSOLUTE = /^(?:[\\/]|~(?:[\\/]|$)|[A-Za-z]:[\\/])/;
@@ -38,15 +39,21 @@ export function argumentPaths(argv: readonly string[], cwd: string, roots: reado
  * The same candidates, spelled for a host to walk on its disk: joined to the
  * working directory as the call gave it, an option (`-la`, `--force`) left
  * out unless a value follows its `=` or `:`, a part no path can have (a NUL)
- * left out. Undefined when there are more than `MAX_RESOLVED_ARGUMENTS`.
+ * left out; then the files a runner among them reads its code from
+ * (`runnerCode`). Undefined when there are more than `MAX_RESOLVED_ARGUMENTS`.
  */
 export function resolvableArguments(argv: readonly string[], cwd: string): readonly string[] | undefined {
   const base = cwd === '.' ? '' : `${cwd}/`;
   const parts: string[] = [];
+  const add = (part: string): void => {
+    parts.push(ROOTED.test(part) ? part : `${base}${part}`);
+  };
   eachCandidate(argv, (part, whole) => {
     if ((whole && part.startsWith('-')) || part.includes('\0')) return;
-    parts.push(ROOTED.test(part) ? part : `${base}${part}`);
+    add(part);
   });
+  // The files a runner reads its code from, which no argument names (`npm test` runs package.json's script).
+  for (const file of runnerCode(argv)?.files ?? []) add(file);
   return parts.length > MAX_RESOLVED_ARGUMENTS ? undefined : parts;
 }
 

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { resolvableArguments } from './argument-paths.js';
+import { runnerCode } from './runner-code.js';
+
+describe('runnerCode', () => {
+  it.each([
+    [['npm', 'test'], { programs: ['npm'], files: ['package.json'] }],
+    [['/usr/bin/pnpm', 'run', 'build'], { programs: ['pnpm'], files: ['package.json'] }],
+    [['yarn', '--cwd', 'web', 'test'], { programs: ['yarn'], files: ['web/package.json'] }],
+    [['npm', '--prefix=app', 'test'], { programs: ['npm'], files: ['app/package.json'] }],
+    [['make'], { programs: ['make'], files: ['GNUmakefile', 'makefile', 'Makefile'] }],
+    [['make', '-Capp', 'test'], { programs: ['make'], files: ['app/GNUmakefile', 'app/makefile', 'app/Makefile'] }],
+    [['make', '--directory', '/srv/app'], { programs: ['make'], files: ['/srv/app/GNUmakefile', '/srv/app/makefile', '/srv/app/Makefile'] }],
+    [['timeout', '60', 'npm', 'test'], { programs: ['npm'], files: ['package.json'] }],
+  ])('%j reads its code from %j', (argv, code) => {
+    expect(runnerCode(argv)).toEqual(code);
+  });
+
+  it('a command that is no runner, or starts one through a shell string, has none', () => {
+    expect(runnerCode(['cat', 'package.json'])).toBeUndefined();
+    expect(runnerCode(['sh', '-c', 'npm test'])).toBeUndefined();
+  });
+
+  it('a folder option after `--` is the script\'s, and a NUL in one names no folder', () => {
+    expect(runnerCode(['npm', 'test', '--', '--prefix', 'x'])).toEqual({ programs: ['npm'], files: ['package.json'] });
+    expect(runnerCode(['make', '-C', 'a\0b'])).toEqual({ programs: ['make'], files: ['GNUmakefile', 'makefile', 'Makefile'] });
+  });
+
+  it('the host is asked for them after the arguments, against the working directory', () => {
+    expect(resolvableArguments(['npm', 'test'], 'src')).toEqual(['src/test', 'src/package.json']);
+    expect(resolvableArguments(['make', '-C', '/srv/app'], '.')).toEqual(['/srv/app', '/srv/app/GNUmakefile', '/srv/app/makefile', '/srv/app/Makefile']);
+  });
+});
