@@ -1,8 +1,9 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
-import { decide, pendingApproval } from './support/pending-approval.js';
+import { decide, decideIfAsked, pendingApproval } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
 
 // What a write's approval binds between the moment its card is shown and the moment the write runs, with two calls
@@ -23,7 +24,7 @@ const PLANTED = 'debug: true\nverify_signatures: true\n';
 
 async function serve(): Promise<{ gateway: ServedGateway; mcp: Client }> {
   const gateway = opened.gateway(
-    await serveGateway({ scope: 'workspace-write', mode: 'ask', policy: { allowedCommandGlobs: ['cp *'] } }, { files: { 'notes.md': NOTES, 'saved.md': SAVED, 'config.yml': 'debug: true\n', 'planted.yml': PLANTED } }),
+    await serveGateway({ scope: 'workspace-write', mode: 'ask', policy: { allowedCommandGlobs: ['cp *', 'mv *'] } }, { files: { 'notes.md': NOTES, 'saved.md': SAVED, 'config.yml': 'debug: true\n', 'planted.yml': PLANTED } }),
   );
   const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
   return { gateway, mcp };
@@ -74,5 +75,41 @@ describe('attack: a write lands on a file that changed under its card', () => {
     expect(readFileSync(config, 'utf8'), `the edit ran on content its card never showed: ${text(result)}`).toBe(PLANTED);
     expect(result.isError).toBe(true);
     expect(text(result)).toContain('target changed');
+  });
+});
+
+describe('attack: the folder a write lands in is swapped by a second call while its card waits', () => {
+  it.each(['.github/workflows', 'a folder outside the workspace'])('held: a folder moved aside and replaced by a link to %s is refused at the write, and nothing lands there', async (where) => {
+    const { gateway, mcp } = await serve();
+    mkdirSync(join(gateway.workspace, 'drafts'));
+    mkdirSync(join(gateway.workspace, '.github', 'workflows'), { recursive: true });
+    const folder = where === '.github/workflows' ? join(gateway.workspace, '.github', 'workflows') : mkdtempSync(join(tmpdir(), 'toolgate-outside-'));
+    const write = mcp.callTool({ name: 'write_file', arguments: { path: 'drafts/ci.yml', content: 'on: push\njobs: {}\n' } });
+    const card = await pendingApproval(gateway, 'write_file');
+    expect(card.target?.files[0]).toMatchObject({ path: 'drafts/ci.yml', flags: ['new'] });
+    // The second call moves the folder aside; the link in its place is made as any other process of the user's would.
+    await approvedCommand(gateway, mcp, ['mv', 'drafts', 'drafts.old']);
+    symlinkSync(folder, join(gateway.workspace, 'drafts'));
+    await decide(gateway, card.id, 'once');
+    const result = await write;
+    expect(result.isError, text(result)).toBe(true);
+    expect(existsSync(join(folder, 'ci.yml'))).toBe(false);
+  });
+});
+
+describe('attack: a session approval of a write stretched to another file or tool', () => {
+  it('held: write_file of café.md approved for the session asks again for the same name decomposed (another file), and for edit_file of it', async () => {
+    const { gateway, mcp } = await serve();
+    const first = mcp.callTool({ name: 'write_file', arguments: { path: 'caf\u00e9.md', content: 'one\n' } });
+    await decide(gateway, (await pendingApproval(gateway, 'write_file')).id, 'session');
+    expect((await first).isError).toBeFalsy();
+    const same = await decideIfAsked(gateway, mcp, 'write_file', { path: 'caf\u00e9.md', content: 'two\n' }, 'reject');
+    expect(same.card).toBeUndefined();
+    const decomposed = await decideIfAsked(gateway, mcp, 'write_file', { path: 'cafe\u0301.md', content: 'two\n' }, 'reject');
+    expect(decomposed.card, text(decomposed.result)).toBeDefined();
+    expect(existsSync(join(gateway.workspace, 'cafe\u0301.md'))).toBe(false);
+    const edited = await decideIfAsked(gateway, mcp, 'edit_file', { path: 'caf\u00e9.md', oldText: 'two', newText: 'three' }, 'reject');
+    expect(edited.card, text(edited.result)).toBeDefined();
+    expect(readFileSync(join(gateway.workspace, 'caf\u00e9.md'), 'utf8')).toBe('two\n');
   });
 });
