@@ -1,8 +1,6 @@
 import type { ResolvedPath } from '../action/resolved-action.js';
 import { canonicalJson } from '../digest/canonical-json.js';
 import { matchDomain } from './canonical-host.js';
-import { gitSubcommandIndex } from './git-danger.js';
-import { npmCommandReadings } from './npm-command-readings.js';
 import { geminiStableJson } from './gemini-stable-json.js';
 import { matchArgvPattern } from './match-argv-pattern.js';
 import { CommandLines, matchCommandPattern } from './match-command-pattern.js';
@@ -55,9 +53,7 @@ export function evaluateRules(rules: readonly CompiledRule[], subject: RuleSubje
   if (rules.length === 0) return NO_VERDICT;
   let argsJson: string | undefined;
   const json = (): string => (argsJson ??= safeJson(subject.args));
-  let readings: readonly (readonly string[])[] | undefined;
-  const otherReadings = (): readonly (readonly string[])[] => (readings ??= subject.argv === undefined ? [] : otherArgvReadings(subject.argv));
-  const views: SubjectViews = { json, otherReadings, commandLines: subject.argv === undefined ? undefined : new CommandLines(subject.argv) };
+  const views: SubjectViews = { json, commandLines: subject.argv === undefined ? undefined : new CommandLines(subject.argv) };
   const matched = rules.filter(
     (rule) => rule.tools(subject.tool) && (rule.server === undefined || subject.server === undefined || rule.server === subject.server) && matchesSubject(rule, subject, views),
   );
@@ -73,8 +69,7 @@ export function compareRules(left: CompiledRule, right: CompiledRule): number {
 /** What rules read of the subject beyond its fields, each worked out at most once per evaluation. */
 interface SubjectViews {
   readonly json: () => string;
-  /** The argv as a deny or ask also reads it: git without its global options, npm's command as npm reads it. */
-  readonly otherReadings: () => readonly (readonly string[])[];
+  /** The command's lines, and the argvs a deny or ask also reads (`commandReadings`). */
   readonly commandLines: CommandLines | undefined;
 }
 
@@ -84,12 +79,13 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: Subject
     case 'any':
       return true;
     case 'argv': {
-      if (subject.argv === undefined) return false;
+      if (subject.argv === undefined || views.commandLines === undefined) return false;
       if (matchArgvPattern(match.pattern, subject.argv)) return match.rooted !== true || runsAsApproved(subject);
-      // `git -C . push` is a push, and `npm x` is `npm exec`: a deny or ask also sees git without its global options
-      // and npm's command as npm reads it. An allow never does, so the spelling can only narrow what a call may do.
+      // `git -C . push` is a push, `npm x` is `npm exec`, and `nice rm x` or `setarch x86_64 rm x` runs `rm x`: a deny
+      // or ask also sees every command the argv may run, as a command pattern does. An allow never does, so the
+      // spelling can only narrow what a call may do.
       if (rule.decision === 'allow') return false;
-      return views.otherReadings().some((reading) => matchArgvPattern(match.pattern, reading));
+      return views.commandLines.readings.some((reading) => matchArgvPattern(match.pattern, reading));
     }
     case 'path': {
       const fileArguments = rule.fileCommands === true ? (subject.fileArguments ?? []) : [];
@@ -153,15 +149,6 @@ function shellArgsMatch(regex: RegExp, subject: RuleSubject, decision: RuleDecis
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** git's argv with the global options before the subcommand removed (when that changes it), and npm's as npm reads its command. */
-function otherArgvReadings(argv: readonly string[]): (readonly string[])[] {
-  const program = argv[0] ?? '';
-  if (program === 'npm' || program.endsWith('/npm')) return npmCommandReadings(argv);
-  if (program !== 'git' && !program.endsWith('/git')) return [];
-  const subcommand = gitSubcommandIndex(argv);
-  return subcommand > 1 ? [[program, ...argv.slice(subcommand)]] : [];
 }
 
 function safeJson(value: unknown): string {

@@ -1,7 +1,5 @@
-import { unwrapCommand, wrappedCommands } from './exec-wrappers.js';
-import { gitSubcommandIndex } from './git-danger.js';
-import { programName } from './lookup-program.js';
-import { npmCommandReadings } from './npm-command-readings.js';
+import { commandReadings } from './command-readings.js';
+import { unwrapCommand } from './exec-wrappers.js';
 import { quoteArgv } from './quote-argv.js';
 import type { RuleDecision } from './rule-types.js';
 
@@ -68,14 +66,16 @@ function starMatcher(parts: readonly string[]): (line: string) => boolean {
  * wildcard allow never approves an exec wrapper (`timeout`, `xargs`,
  * `watch`, `env`, `sudo`, …: Claude Code refuses that too), since the
  * command the wrapper runs is not what the rule names. A deny or ask also
- * sees the line joined without quoting, the program by its base name, git
- * without its global options, npm's command as npm reads it (`npm x` is
- * `npm exec`: `npmCommandReadings`), and every command a wrapper runs.
+ * sees the line joined without quoting, and every command the argv may run
+ * (`commandReadings`): from each argument that is no option, by the
+ * program's base name, git without its global options, npm's command as npm
+ * reads it, and the commands of a shell string an argument holds.
  */
 export class CommandLines {
   readonly #argv: readonly string[];
   #quoted: string | undefined;
   #wrapped: boolean | undefined;
+  #readings: readonly (readonly string[])[] | undefined;
   #all: readonly string[] | undefined;
 
   constructor(argv: readonly string[]) {
@@ -96,9 +96,25 @@ export class CommandLines {
     return (this.#wrapped ??= unwrapCommand(this.#argv) !== undefined);
   }
 
-  /** Every line a deny or ask reads: of the command and of each one its wrappers run (`wrappedCommands`). */
+  /** Every argv a deny or ask reads (`commandReadings`): argv rules match these. */
+  get readings(): readonly (readonly string[])[] {
+    return (this.#readings ??= commandReadings(this.#argv));
+  }
+
+  /**
+   * Every line a deny or ask reads: each reading shell-quoted and joined as
+   * it is. The readings share their words (each argument starts one), so
+   * each word is quoted once.
+   */
   get all(): readonly string[] {
-    return (this.#all ??= wrappedCommands(this.#argv).flatMap(linesOf));
+    if (this.#all !== undefined) return this.#all;
+    const quoted = new Map<string, string>();
+    const quote = (word: string): string => {
+      let line = quoted.get(word);
+      if (line === undefined) quoted.set(word, (line = quoteArgv([word])));
+      return line;
+    };
+    return (this.#all = this.readings.flatMap((form) => [form.map(quote).join(' '), form.join(' ')]));
   }
 }
 
@@ -107,17 +123,4 @@ export function matchCommandPattern(pattern: CommandPattern, lines: CommandLines
   if (lines.empty) return false;
   if (decision === 'allow') return !(pattern.wildcard && lines.wrapped) && pattern.test(lines.quoted);
   return lines.all.some((line) => pattern.test(line));
-}
-
-/** The lines one argv (before unwrapping) is read as by a deny or ask. */
-function linesOf(argv: readonly string[]): string[] {
-  const program = argv[0] as string;
-  const bare = programName(program);
-  const forms: (readonly string[])[] = [argv, ...(bare !== program ? [[bare, ...argv.slice(1)]] : [])];
-  if (bare === 'git') {
-    const subcommand = gitSubcommandIndex(argv);
-    if (subcommand > 1) forms.push(['git', ...argv.slice(subcommand)]);
-  }
-  if (bare === 'npm') forms.push(...npmCommandReadings(argv));
-  return forms.flatMap((form) => [quoteArgv(form), form.join(' ')]);
 }

@@ -95,3 +95,8 @@ function commandPlaces(argv: readonly string[]): number[] {
   }
   return places;
 }
+
+/** npx is `npm exec` under another name: npm's own npx starts `npm exec` with the same arguments. */
+export function npxAsNpm(argv: readonly string[]): readonly string[] {
+  return ['npm', 'exec', ...argv.slice(1)];
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { commandReadings } from './command-readings.js';
+import { CommandLines, compileCommandPattern, matchCommandPattern } from './match-command-pattern.js';
+
+const reads = (argv: readonly string[], command: readonly string[]): boolean => commandReadings(argv).some((reading) => reading.join('\0') === command.join('\0'));
+const denied = (argv: readonly string[], rule: string): boolean => matchCommandPattern(compileCommandPattern(rule, 'deny'), new CommandLines(argv), 'deny');
+
+describe('commandReadings', () => {
+  it('reads the command a program toolgate does not know may run, from each argument that is no option', () => {
+    expect(reads(['setarch', 'x86_64', 'rm', 'x'], ['rm', 'x'])).toBe(true);
+    expect(reads(['strace', '-f', '-o', '/dev/null', 'rm', 'x'], ['rm', 'x'])).toBe(true);
+    // By the program's base name, and from the value of an `--option=value`.
+    expect(reads(['prlimit', '/usr/bin/rm', 'x'], ['rm', 'x'])).toBe(true);
+    expect(reads(['start-stop-daemon', '--start', '--exec=/usr/bin/rm', '--', 'x'], ['rm', '--', 'x'])).toBe(true);
+    // git without its global options, npm's command as npm reads it, and npx as npm exec.
+    expect(reads(['fakeroot', 'git', '-C', '.', 'push'], ['git', 'push'])).toBe(true);
+    expect(reads(['setpriv', 'npm', 'x', 'cowsay'], ['npm', 'exec', 'cowsay'])).toBe(true);
+    expect(reads(['npx', '-c', 'id'], ['npm', 'exec', '-c', 'id'])).toBe(true);
+  });
+
+  it('reads each command of a shell string an argument holds from its first word, as a shell reads it, and through known wrappers', () => {
+    expect(reads(['capsh', '--', '-c', 'true; r\\m "x"'], ['rm', 'x'])).toBe(true);
+    expect(reads(['capsh', '--', '-c', 'a && b | c $(nice rm x)'], ['rm', 'x'])).toBe(true);
+    expect(reads(['tmux', 'new', "sh -c 'timeout 5 rm x'"], ['sh', '-c', 'timeout 5 rm x'])).toBe(true);
+    expect(denied(['tmux', 'new', "sh -c 'timeout 5 rm x'"], 'rm:*')).toBe(true);
+    // Inside a string a later word starts no command: `echo rm` is echo.
+    expect(denied(['capsh', '--', '-c', 'echo rm x'], 'rm:*')).toBe(false);
+  });
+
+  it('reads nothing more after a program that runs no argument: its arguments are data', () => {
+    expect(denied(['echo', 'git', 'push'], 'git push:*')).toBe(false);
+    expect(denied(['git', 'commit', '-m', 'rm the old file'], 'rm:*')).toBe(false);
+    expect(denied(['grep', '-r', 'curl x', 'src'], 'curl:*')).toBe(false);
+    // Through a wrapper toolgate knows, the command it runs is what counts.
+    expect(denied(['nice', 'echo', 'rm', 'x'], 'rm:*')).toBe(false);
+    expect(denied(['nice', 'rm', 'x'], 'rm:*')).toBe(true);
+  });
+
+  it('reads a long argv and a long shell string in bounded time', () => {
+    const started = performance.now();
+    expect(new CommandLines(['x', ...Array.from({ length: 200 }, () => 'y'), 'z '.repeat(30_000)]).all.length).toBeGreaterThan(400);
+    expect(new CommandLines(['x', ...Array.from({ length: 255 }, () => ';a b'.repeat(60))]).all.length).toBeGreaterThan(500);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});

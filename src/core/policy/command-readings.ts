@@ -1,0 +1,102 @@
+import { wrappedCommands } from './exec-wrappers.js';
+import { gitSubcommandIndex } from './git-danger.js';
+import { programName } from './lookup-program.js';
+import { npmCommandReadings, npxAsNpm } from './npm-command-readings.js';
+import { shellWords } from './shell-words.js';
+
+/**
+ * Where a shell ends one command and starts another inside a string: a
+ * list, a pipe, a background job, a subshell, a command substitution.
+ * Quotes are not read here, so a quoted operator splits too: that only
+ * reads more commands.
+ */
+const COMMAND_BREAK = /[;&|()`\n\r]|\$\(/;
+
+/**
+ * Programs that never run a command their arguments name: what follows
+ * them is data (`echo git push`, `grep rm notes.md`, `git commit -m 'rm
+ * x'`). git's own forms that run a program are the floor's to refuse
+ * (`gitDanger`). A program left out of this list is read as if it might run
+ * its arguments, which can only widen what a deny or ask covers.
+ */
+const RUNS_NO_ARGUMENT = new Set([
+  'echo', 'printf', 'cat', 'tac', 'ls', 'dir', 'grep', 'egrep', 'fgrep', 'rg', 'head', 'tail', 'wc', 'uniq', 'cut', 'tr', 'diff', 'cmp', 'comm',
+  'file', 'stat', 'du', 'df', 'which', 'whereis', 'basename', 'dirname', 'realpath', 'readlink', 'pwd', 'date', 'true', 'false', 'test', 'expr',
+  'seq', 'git', 'jq', 'less', 'more', 'mkdir', 'rmdir', 'rm', 'cp', 'mv', 'ln', 'touch', 'chmod', 'chown', 'chgrp', 'tee', 'base64', 'sha256sum',
+  'sha1sum', 'md5sum', 'cksum', 'xxd', 'od', 'hexdump', 'strings', 'curl', 'wget', 'uname', 'id', 'whoami', 'hostname', 'printenv', 'sleep',
+  'unlink', 'truncate', 'mktemp', 'nl', 'fold', 'fmt', 'paste', 'join', 'column', 'rev', 'shuf', 'tsort',
+]);
+
+/** Shell strings inside shell strings read, at most. */
+const MAX_DEPTH = 4;
+
+/**
+ * Every command a deny or ask reads in one argv, each the ways
+ * `programReadings` gives: the command, and each command the exec wrappers
+ * toolgate knows run (`timeout 5 rm x`, `wrappedCommands`). A program that
+ * is neither such a wrapper nor one that runs no argument
+ * (`RUNS_NO_ARGUMENT`) may run any of its arguments as a command, as
+ * `setarch x86_64 rm x`, `prlimit rm x`, `fakeroot rm x`, `strace -f rm x`
+ * and `start-stop-daemon --exec=/usr/bin/rm` do: after it, every argument
+ * that is no option starts a command, and so does the value of one written
+ * `--option=value`, and each command of an argument that holds a blank or
+ * a shell operator is read from its first word (`capsh -- -c 'true; rm
+ * x'`, `npx -c …`), as a shell reads it (quotes and backslashes taken off),
+ * and through the wrappers toolgate knows. Inside such a string only a
+ * command's first word starts one: every word of every command would be
+ * read in time the square of the string's length. Reading more can only
+ * widen what a deny or ask covers; an allow never reads any of this.
+ */
+export function commandReadings(argv: readonly string[]): readonly (readonly string[])[] {
+  return readingsOf(argv, 0, new Set());
+}
+
+/** `commandReadings` at `depth` strings deep; `seen` holds the string commands read already, each read once. */
+function readingsOf(argv: readonly string[], depth: number, seen: Set<string>): (readonly string[])[] {
+  const commands = wrappedCommands(argv);
+  const readings = commands.flatMap(programReadings);
+  const innermost = commands.at(-1) ?? argv;
+  if (RUNS_NO_ARGUMENT.has(programName(innermost[0] ?? ''))) return readings;
+  // A string's words are not an argv's: only the argv the call gives is read from each argument.
+  const fromEachArgument = depth === 0;
+  for (let index = 1; index < innermost.length; index += 1) {
+    const arg = innermost[index] as string;
+    if (fromEachArgument && startsCommand(arg)) readings.push(...programReadings(innermost.slice(index)));
+    const equals = arg.indexOf('=');
+    const value = equals === -1 ? '' : arg.slice(equals + 1);
+    if (fromEachArgument && startsCommand(value)) readings.push(...programReadings([value, ...innermost.slice(index + 1)]));
+    if (depth >= MAX_DEPTH || !(/\s/.test(arg) || COMMAND_BREAK.test(arg))) continue;
+    for (const part of arg.split(COMMAND_BREAK)) {
+      const words = shellWords(part);
+      const key = words.join('\0');
+      if (words.length === 0 || seen.has(key)) continue;
+      seen.add(key);
+      readings.push(...readingsOf(words, depth + 1, seen));
+    }
+  }
+  return readings;
+}
+
+/** An argument a command may start with: not empty, and no option. */
+function startsCommand(arg: string): boolean {
+  return arg !== '' && !arg.startsWith('-');
+}
+
+/**
+ * The ways a deny or ask reads one command: as spelled, with the program by
+ * its base name (`/usr/bin/rm` is `rm`), git without its global options
+ * (`git -C . push` is `git push`), npm's command as npm reads it (`npm x`
+ * is `npm exec`: `npmCommandReadings`), and npx as the `npm exec` it is.
+ */
+export function programReadings(argv: readonly string[]): (readonly string[])[] {
+  const program = argv[0] as string;
+  const bare = programName(program);
+  const forms: (readonly string[])[] = [argv, ...(bare !== program ? [[bare, ...argv.slice(1)]] : [])];
+  if (bare === 'git') {
+    const subcommand = gitSubcommandIndex(argv);
+    if (subcommand > 1) forms.push(['git', ...argv.slice(subcommand)]);
+  }
+  if (bare === 'npm') forms.push(...npmCommandReadings(argv));
+  if (bare === 'npx') forms.push(...npmCommandReadings(npxAsNpm(argv)));
+  return forms;
+}

@@ -1,0 +1,86 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
+
+// The operator lets the model run what it likes, `Bash(*)` in auto, but never `touch` and never `npm exec`, by a
+// Claude Code rule, and never `mkdir`, by an argv rule. A deny read only the command as spelled and the commands of
+// the wrappers toolgate knows: an argv rule not even those (`nice mkdir x` ran), and a program toolgate does not
+// know runs its arguments as a command just the same (`setarch x86_64 touch x`, `prlimit touch x`, `setpriv`,
+// `fakeroot`, `strace -f`, a shell string handed to `capsh -- -c`), as does `npx -c`, npm exec by another name. Each
+// ran with nobody asked. A deny or ask now reads every place in the argv a command may start, and the commands of
+// a shell string an argument holds.
+
+const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
+
+function servedWith(policy: object): () => { gateway: ServedGateway; mcp: Client } {
+  let gateway: ServedGateway | undefined;
+  let mcp: Client | undefined;
+  beforeAll(async () => {
+    gateway = await serveGateway({ scope: 'workspace-write', mode: 'auto', policy }, { files: { 'notes.md': 'first\n' }, args: ['--no-console'] });
+    mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await gateway?.cli.stop();
+  });
+  return () => ({ gateway: gateway as ServedGateway, mcp: mcp as Client });
+}
+
+/** Run `command`; whether `marker` appeared in the workspace, and what came back. */
+async function ran(opened: { gateway: ServedGateway; mcp: Client }, command: readonly string[], marker: string): Promise<{ made: boolean; output: string }> {
+  const place = join(opened.gateway.workspace, marker);
+  rmSync(place, { force: true, recursive: true });
+  const result = await opened.mcp.callTool({ name: 'run_command', arguments: { command: [...command] } });
+  const made = existsSync(place);
+  rmSync(place, { force: true, recursive: true });
+  return { made, output: text(result) };
+}
+
+describe('attack: a denied command run through a program that runs its arguments', () => {
+  const opened = servedWith({
+    allowedCommandGlobs: ['*'],
+    // An exact entry, which the floor runs as it says: only the deny stands between the model and npx's shell string.
+    allowedCommands: [['npx', '-c', 'touch PWNED']],
+    allow: ['Bash(*)'],
+    deny: ['Bash(touch:*)', 'Bash(npm exec:*)'],
+    rules: [{ tool: 'run_command', decision: 'deny', match: { argv: ['mkdir', '*'] } }],
+  });
+
+  const commands: readonly (readonly string[])[] = [
+    // The wrappers toolgate knows, under an argv rule.
+    ['nice', 'mkdir', 'PWNED'],
+    ['timeout', '5', 'mkdir', 'PWNED'],
+    ['nohup', 'mkdir', 'PWNED'],
+    ['stdbuf', '-o0', 'mkdir', 'PWNED'],
+    ['setsid', '-w', 'mkdir', 'PWNED'],
+    ['time', '-p', 'mkdir', 'PWNED'],
+    // Programs it does not know, under either kind of rule.
+    ['setarch', 'x86_64', 'mkdir', 'PWNED'],
+    ['setarch', 'x86_64', 'touch', 'PWNED'],
+    ['linux64', 'touch', 'PWNED'],
+    ['prlimit', '--nofile=1024', 'touch', 'PWNED'],
+    ['setpriv', 'touch', 'PWNED'],
+    ['fakeroot', 'touch', 'PWNED'],
+    ['strace', '-f', '-qq', '-o', '/dev/null', 'touch', 'PWNED'],
+    ['prlimit', '/usr/bin/touch', 'PWNED'],
+    // A shell string an argument holds, its command first or after an operator.
+    ['capsh', '--', '-c', 'touch PWNED'],
+    ['capsh', '--', '-c', 'true; t\\ouch PWNED'],
+    ['capsh', '--', '-c', 'true && nice mkdir PWNED'],
+    // npx is npm exec.
+    ['npx', '-c', 'touch PWNED'],
+  ];
+
+  it.each(commands.map((command) => [command]))('%j is refused by the deny and runs nothing', async (command) => {
+    const { made, output } = await ran(opened(), command, 'PWNED');
+    expect(made, output).toBe(false);
+    expect(output).toContain('refused by policy rule');
+  });
+
+  it('an ordinary command still runs, and so does one that names the denied program nowhere a command starts', async () => {
+    expect((await ran(opened(), ['setarch', 'x86_64', 'cat', 'notes.md'], 'PWNED')).output).toContain('first');
+    expect((await ran(opened(), ['capsh', '--', '-c', 'echo touch'], 'PWNED')).output).toContain('touch');
+  });
+});
