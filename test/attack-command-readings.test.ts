@@ -84,3 +84,13 @@ describe('attack: a denied command run through a program that runs its arguments
     expect((await ran(opened(), ['capsh', '--', '-c', 'echo touch'], 'PWNED')).output).toContain('touch');
   });
 });
+
+describe('attack: npx under a glob of its own', () => {
+  const opened = servedWith({ allowedCommandGlobs: ['npx *'], allow: ['Bash(npx:*)'] });
+
+  it.each([[['npx', '-c', 'touch PWNED']], [['npx', '--call=touch PWNED']], [['npx', '-y', '-c', 'touch PWNED']]])('%j is refused by the floor as npm exec is', async (command) => {
+    const { made, output } = await ran(opened(), command, 'PWNED');
+    expect(made, output).toBe(false);
+    expect(output).toContain('npm exec/x');
+  });
+});

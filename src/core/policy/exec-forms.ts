@@ -1,5 +1,6 @@
 import { awkDanger } from './awk-danger.js';
 import { gitDanger } from './git-danger.js';
+import { npxAsNpm } from './npm-command-readings.js';
 import { npmDanger } from './npm-danger.js';
 import { optionValues, type LongForm, type OptionRule } from './option-forms.js';
 import { sedDanger } from './sed-danger.js';
@@ -137,6 +138,8 @@ const INTERPRETERS: readonly (readonly [readonly string[], OptionRule])[] = [
 const PROGRAMS: readonly (readonly [readonly string[], OptionRule | ProgramJudge])[] = [
   [['git'], (args) => gitDanger(['git', ...args])],
   [['npm'], npmDanger],
+  // npx is `npm exec`, refused in every spelling: it runs the package it names, or with `-c` a shell string.
+  [['npx'], (args) => npmDanger(npxAsNpm(['npx', ...args]).slice(1))],
   [['sed', 'gsed'], sedDanger],
   [['awk', 'gawk', 'mawk', 'nawk', 'original-awk'], awkDanger],
   [['find', 'gfind'], { form: 'find -exec/-ok/-delete/-fprint', check: (args) => args.some((arg) => FIND_FORMS.has(arg)) }],
