@@ -31,6 +31,30 @@ const RUNS_NO_ARGUMENT = new Set([
 const MAX_DEPTH = 4;
 
 /**
+ * The characters of all readings of one argv, at most (each word and a
+ * blank). Every argument of a program toolgate does not know starts a
+ * reading that runs to the argv's end, so their length grows with the square
+ * of the argv's: 16,000 short words held the gateway's thread 1.6–3 s. Past
+ * this the readings are cut, and a deny or ask reads a cut command as one
+ * it covers (`CommandReadings.cut`).
+ */
+const MAX_READ_CHARACTERS = 2_000_000;
+
+/** The argvs a deny or ask reads of one command, and whether they stopped short of every one. */
+export interface CommandReadings {
+  readonly forms: readonly (readonly string[])[];
+  /** More readings than `MAX_READ_CHARACTERS` allows: the rest were not read, so any deny or ask may cover them. */
+  readonly cut: boolean;
+}
+
+/** What one argv's readings have spent, shared by the strings inside it. */
+interface Reading {
+  readonly seen: Set<string>;
+  characters: number;
+  cut: boolean;
+}
+
+/**
  * Every command a deny or ask reads in one argv, each the ways
  * `programReadings` gives: the command, and each command the exec wrappers
  * toolgate knows run (`timeout 5 rm x`, `wrappedCommands`). A program that
@@ -47,34 +71,47 @@ const MAX_DEPTH = 4;
  * read in time the square of the string's length. Reading more can only
  * widen what a deny or ask covers; an allow never reads any of this.
  */
-export function commandReadings(argv: readonly string[]): readonly (readonly string[])[] {
-  return readingsOf(argv, 0, new Set());
+export function commandReadings(argv: readonly string[]): CommandReadings {
+  const reading: Reading = { seen: new Set(), characters: 0, cut: false };
+  const forms: (readonly string[])[] = [];
+  readingsOf(argv, 0, reading, forms);
+  return { forms, cut: reading.cut };
 }
 
-/** `commandReadings` at `depth` strings deep; `seen` holds the string commands read already, each read once. */
-function readingsOf(argv: readonly string[], depth: number, seen: Set<string>): (readonly string[])[] {
+/** `commandReadings` at `depth` strings deep, into `forms`; `reading.seen` holds the string commands read already, each read once. */
+function readingsOf(argv: readonly string[], depth: number, reading: Reading, forms: (readonly string[])[]): void {
+  const add = (command: readonly string[]): void => {
+    if (reading.cut) return;
+    for (const form of programReadings(command)) {
+      reading.characters += form.reduce((sum, word) => sum + word.length + 1, 0);
+      if (reading.characters > MAX_READ_CHARACTERS) {
+        reading.cut = true;
+        return;
+      }
+      forms.push(form);
+    }
+  };
   const commands = wrappedCommands(argv);
-  const readings = commands.flatMap(programReadings);
+  for (const command of commands) add(command);
   const innermost = commands.at(-1) ?? argv;
-  if (RUNS_NO_ARGUMENT.has(programName(innermost[0] ?? ''))) return readings;
+  if (RUNS_NO_ARGUMENT.has(programName(innermost[0] ?? ''))) return;
   // A string's words are not an argv's: only the argv the call gives is read from each argument.
   const fromEachArgument = depth === 0;
-  for (let index = 1; index < innermost.length; index += 1) {
+  for (let index = 1; index < innermost.length && !reading.cut; index += 1) {
     const arg = innermost[index] as string;
-    if (fromEachArgument && startsCommand(arg)) readings.push(...programReadings(innermost.slice(index)));
+    if (fromEachArgument && startsCommand(arg)) add(innermost.slice(index));
     const equals = arg.indexOf('=');
     const value = equals === -1 ? '' : arg.slice(equals + 1);
-    if (fromEachArgument && startsCommand(value)) readings.push(...programReadings([value, ...innermost.slice(index + 1)]));
+    if (fromEachArgument && startsCommand(value)) add([value, ...innermost.slice(index + 1)]);
     if (depth >= MAX_DEPTH || !(/\s/.test(arg) || COMMAND_BREAK.test(arg))) continue;
     for (const part of arg.split(COMMAND_BREAK)) {
       const words = shellWords(part);
       const key = words.join('\0');
-      if (words.length === 0 || seen.has(key)) continue;
-      seen.add(key);
-      readings.push(...readingsOf(words, depth + 1, seen));
+      if (words.length === 0 || reading.seen.has(key)) continue;
+      reading.seen.add(key);
+      readingsOf(words, depth + 1, reading, forms);
     }
   }
-  return readings;
 }
 
 /** An argument a command may start with: not empty, and no option. */

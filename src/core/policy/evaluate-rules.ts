@@ -85,7 +85,7 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: Subject
       // or ask also sees every command the argv may run, as a command pattern does. An allow never does, so the
       // spelling can only narrow what a call may do.
       if (rule.decision === 'allow') return false;
-      return views.commandLines.readings.some((reading) => matchArgvPattern(match.pattern, reading));
+      return views.commandLines.cut || views.commandLines.readings.some((reading) => matchArgvPattern(match.pattern, reading));
     }
     case 'path': {
       const fileArguments = rule.fileCommands === true ? (subject.fileArguments ?? []) : [];
@@ -129,10 +129,6 @@ function runsAsApproved(subject: RuleSubject): boolean {
 }
 
 /**
- * Gemini CLI's view of a shell call: `{ command, dir_path }` with the argv
- * that runs, shell-quoted. A deny or ask also sees the argv joined unquoted.
- */
-/**
  * A Gemini CLI shell pattern over its stable JSON of the call, read as a
  * Claude Code command pattern is (`CommandLines`): an allow reads the command
  * as typed and never approves one an exec wrapper runs (a prefix names the
@@ -144,7 +140,7 @@ function shellArgsMatch(regex: RegExp, subject: RuleSubject, decision: RuleDecis
   const cwd = isRecord(subject.args) && typeof subject.args.cwd === 'string' ? subject.args.cwd : undefined;
   const read = (command: string): boolean => regex.test(geminiStableJson({ command, dir_path: cwd }));
   if (decision === 'allow') return !lines.wrapped && read(lines.quoted);
-  return lines.all.some(read);
+  return lines.cut || lines.all.some(read);
 }
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {

@@ -1,4 +1,4 @@
-import { commandReadings } from './command-readings.js';
+import { commandReadings, type CommandReadings } from './command-readings.js';
 import { unwrapCommand } from './exec-wrappers.js';
 import { quoteArgv } from './quote-argv.js';
 import type { RuleDecision } from './rule-types.js';
@@ -75,7 +75,7 @@ export class CommandLines {
   readonly #argv: readonly string[];
   #quoted: string | undefined;
   #wrapped: boolean | undefined;
-  #readings: readonly (readonly string[])[] | undefined;
+  #readings: CommandReadings | undefined;
   #all: readonly string[] | undefined;
 
   constructor(argv: readonly string[]) {
@@ -98,7 +98,12 @@ export class CommandLines {
 
   /** Every argv a deny or ask reads (`commandReadings`): argv rules match these. */
   get readings(): readonly (readonly string[])[] {
-    return (this.#readings ??= commandReadings(this.#argv));
+    return (this.#readings ??= commandReadings(this.#argv)).forms;
+  }
+
+  /** Whether the readings stopped short of every command the argv may run: a deny or ask then covers it. */
+  get cut(): boolean {
+    return (this.#readings ??= commandReadings(this.#argv)).cut;
   }
 
   /**
@@ -122,5 +127,5 @@ export class CommandLines {
 export function matchCommandPattern(pattern: CommandPattern, lines: CommandLines, decision: RuleDecision): boolean {
   if (lines.empty) return false;
   if (decision === 'allow') return !(pattern.wildcard && lines.wrapped) && pattern.test(lines.quoted);
-  return lines.all.some((line) => pattern.test(line));
+  return lines.cut || lines.all.some((line) => pattern.test(line));
 }
