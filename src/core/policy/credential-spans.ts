@@ -135,10 +135,11 @@ function secretPart(text: string, start: number, end: number, min: number): Secr
   return [start, cut];
 }
 
-function plainValue(text: string, start: number, quote: number | undefined): SecretSpan[] {
+/** The secret of a value that starts at `start` (after its opening `quote`, if any), at least `min` characters long. */
+export function plainValue(text: string, start: number, quote: number | undefined, min = MIN_VALUE): SecretSpan[] {
   const end = quote === undefined ? runEnd(text, start, VALUE_STOPS) : quotedEnd(text, start, quote);
   if (quote !== undefined && (isSpace(text.charCodeAt(start)) || isPlaceholder(text.slice(start, end)))) return [];
-  const span = secretPart(text, start, end, MIN_VALUE);
+  const span = secretPart(text, start, end, min);
   return span === undefined ? [] : [span];
 }
 

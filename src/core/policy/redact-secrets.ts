@@ -1,4 +1,5 @@
 import { credentialSpans } from './credential-spans.js';
+import { flagValueSpans } from './flag-value-spans.js';
 import { privateKeySpans } from './private-key-spans.js';
 import { maskSpans, pathSafeEnd, REDACTED, type RedactedText, type SecretSpan } from './secret-token.js';
 import { userinfoSpans } from './userinfo-spans.js';
@@ -111,8 +112,9 @@ function patternSpans(text: string, bits: number, firstHint: readonly number[], 
  * masked, as a second redaction would read it, so redaction is idempotent:
  * private keys (whose armour holds spaces, dashes and capitals that other
  * patterns could run into), then vendor shapes and URL userinfo, then
- * credentials by where they stand (a name that ran into an armour,
- * `…KEY-----Cookie:`, reads as it will once the armour is a marker).
+ * credentials by where they stand, after a label or after a flag (a name
+ * that ran into an armour, `…KEY-----Cookie:`, reads as it will once the
+ * armour is a marker).
  */
 export function redactSecretsCounted(text: string): RedactedText {
   if (typeof text !== 'string' || text.length === 0) return { text, masked: 0 };
@@ -133,9 +135,13 @@ export function redactSecretsCounted(text: string): RedactedText {
   if ((bits & USERINFO_BIT) !== 0) for (const span of userinfoSpans(current)) spans.push(span);
   const shaped = maskSpans(current, spans);
   masked += shaped.masked;
-  if (!shaped.text.includes(':') && !shaped.text.includes('=')) return { text: shaped.text, masked };
-  const placed = maskSpans(shaped.text, credentialSpans(shaped.text));
-  return { text: placed.text, masked: masked + placed.masked };
+  const labelled = shaped.text.includes(':') || shaped.text.includes('=');
+  if (!labelled && !shaped.text.includes('-')) return { text: shaped.text, masked };
+  const placed = labelled ? credentialSpans(shaped.text) : [];
+  // After a flag and a blank (`--password X`), beside those after a label (`--password=X`): one mask for both.
+  for (const span of flagValueSpans(shaped.text)) placed.push(span);
+  const done = maskSpans(shaped.text, placed);
+  return { text: done.text, masked: masked + done.masked };
 }
 
 export function redactSecrets(text: string): string {

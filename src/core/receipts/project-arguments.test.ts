@@ -94,6 +94,31 @@ describe('projectArguments', () => {
     expect(projected).toContain('@db.internal:5432/prod');
   });
 
+  it("masks an argv's item after a flag whose name says secret, as the program named beside it reads the flag", () => {
+    const R = '[redacted]';
+    expect(
+      projectArguments({
+        docker: { program: 'docker', args: ['login', '--username', 'ci', '--password', 'argv-01', 'registry.example'] },
+        kubectl: { command: ['kubectl', '--token', 'argv-02', '--server', 'https://k8s.example', 'get', 'pods'] },
+        mysql: { cmd: '/usr/bin/mysql -h db.example', args: ['-pargv-03', '--password', 'warehouse', '-p', 'prod'] },
+        curl: { program: 'curl', args: ['-u', 'deploy:argv-04', 'https://api.example/x'] },
+        psql: { program: 'psql', args: ['--password', 'analytics', '-h', 'db.example'] },
+        places: { program: 'docker', args: ['login', '--password-stdin', 'registry.example', '--token', '--verbose', '--secret', 'id=npmrc,src=/home/ci/.npmrc'] },
+        code: { program: 'deploy', args: ['--api-key', 'argv-05;touch PWNED'] },
+        nested: [['--password', 'argv-06']],
+      }),
+    ).toEqual({
+      docker: { program: 'docker', args: ['login', '--username', 'ci', '--password', R, 'registry.example'] },
+      kubectl: { command: ['kubectl', '--token', R, '--server', 'https://k8s.example', 'get', 'pods'] },
+      mysql: { cmd: '/usr/bin/mysql -h db.example', args: [`-p${R}`, '--password', 'warehouse', '-p', 'prod'] },
+      curl: { program: 'curl', args: ['-u', `deploy:${R}`, 'https://api.example/x'] },
+      psql: { program: 'psql', args: ['--password', 'analytics', '-h', 'db.example'] },
+      places: { program: 'docker', args: ['login', '--password-stdin', 'registry.example', '--token', '--verbose', '--secret', 'id=npmrc,src=/home/ci/.npmrc'] },
+      code: { program: 'deploy', args: ['--api-key', `${R};touch PWNED`] },
+      nested: [['--password', R]],
+    });
+  });
+
   it('judges a member name the same every time it recurs, past any number of other names', () => {
     const token = `ghp_${'c'.repeat(36)}`;
     const args = { [token]: 'one', password: 'hunter2hunter2', path: 'notes/today.md', 'X-Api-Key': 12345678 };

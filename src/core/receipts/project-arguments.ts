@@ -2,6 +2,7 @@ import { namesCredential, redactNamedValue } from '../policy/credential-spans.js
 import { countRedacted, redactSecrets } from '../policy/redact-secrets.js';
 import { maskBeforeCode } from '../policy/secret-token.js';
 import { memoizeByName } from '../names/memoize-by-name.js';
+import { argvSecrets, namesProgram, programMember } from './argv-secrets.js';
 import { isPairValue, pairCredentialName, tupleCredentialName } from './credential-pairs.js';
 
 /** How much a projection shows: the longest string (after redaction), the deepest level, the most entries of a list or an object. */
@@ -63,8 +64,11 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
     return clipped(clean, maxString, clean.length);
   };
 
-  /** `key` names the member `node` is the value of (`credential` when the name says so), `top` when that member is a top-level argument. */
-  const visit = (node: unknown, depth: number, key: string | undefined, credential: boolean, top: boolean): unknown => {
+  /**
+   * `key` names the member `node` is the value of (`credential` when the name says so), `top` when that member is a
+   * top-level argument, `program` the program a member beside it names (an argv's).
+   */
+  const visit = (node: unknown, depth: number, key: string | undefined, credential: boolean, top: boolean, program?: string): unknown => {
     if (top && key !== undefined && options.secretKeys?.has(key) === true) return typeof node === 'string' ? clip(redactSecrets(maskBeforeCode(node).text)) : '[redacted]';
     if (credential && key !== undefined && (typeof node === 'string' || typeof node === 'number' || typeof node === 'bigint')) {
       const named = redactNamedValue(key, String(node));
@@ -93,10 +97,13 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
         // `[['X-Api-Key', key], …]`): a list of two on its own is as often an argv's operands (`scp deploy.key host:`).
         const listItem = key === undefined && depth > 0;
         const tuple = inherited === undefined && listItem && node.length === 2 ? tupleCredentialName(read) : undefined;
+        // An argv's item after a flag whose name says secret (`['login', '--password', X, 'registry']`).
+        const flagged = inherited === undefined && read.length >= 2 ? argvSecrets(read, program) : undefined;
         const items: unknown[] = new Array(read.length);
         for (let index = 0; index < read.length; index += 1) {
           const named = inherited ?? (index === 1 ? tuple : undefined);
-          items[index] = visit(read[index], depth + 1, named, named !== undefined, false);
+          const secret = flagged?.[index];
+          items[index] = secret === undefined ? visit(read[index], depth + 1, named, named !== undefined, false) : clip(redactSecrets(secret.text));
         }
         if (node.length > maxEntries) {
           cut();
@@ -108,10 +115,12 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
       const all = Object.keys(node);
       const total = all.length;
       const keys = total > maxEntries ? all.slice(0, maxEntries) : all;
-      // A pair's value (`{ name: 'Authorization', value }`) is masked by the credential the pair names. Only an object
-      // with a value member is read for one, its members then read up front, each once as everywhere.
-      const values = keys.some(isPairValue) ? keys.map((entryKey) => (node as Record<string, unknown>)[entryKey]) : undefined;
+      // A pair's value (`{ name: 'Authorization', value }`) is masked by the credential the pair names, and an argv by
+      // the program a member beside it names. Only an object with a value or a program member is read for one, its
+      // members then read up front, each once as everywhere.
+      const values = keys.some(isPairValue) || keys.some(namesProgram) ? keys.map((entryKey) => (node as Record<string, unknown>)[entryKey]) : undefined;
       const pairName = values === undefined ? undefined : pairCredentialName(node, all, values);
+      const namedProgram = values === undefined ? undefined : programMember(keys, values);
       for (let index = 0; index < keys.length; index += 1) {
         const entryKey = keys[index] as string;
         const member = memberName(entryKey);
@@ -122,7 +131,7 @@ export function projectArguments(value: unknown, options: ProjectArgumentsOption
         const owner = pairName ?? inherited;
         const ownNamed = member.credential || (depth === 0 && options.secretKeys?.has(entryKey) === true);
         const named = owner !== undefined && !ownNamed && isPairValue(entryKey) ? owner : undefined;
-        setMember(result, name, named !== undefined ? visit(entry, depth + 1, named, true, false) : visit(entry, depth + 1, entryKey, member.credential, depth === 0));
+        setMember(result, name, named !== undefined ? visit(entry, depth + 1, named, true, false) : visit(entry, depth + 1, entryKey, member.credential, depth === 0, namedProgram));
       }
       if (total > maxEntries) {
         cut();
