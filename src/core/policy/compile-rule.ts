@@ -6,7 +6,7 @@ import { claudeToolGlob } from './claude-tool-glob.js';
 import { exactArgvPattern, matchArgvPattern } from './match-argv-pattern.js';
 import { CommandLines, compileCommandPattern, matchCommandPattern } from './match-command-pattern.js';
 import { compilePathGlob } from './compile-path-glob.js';
-import { RegexProgramError } from './compile-regex-program.js';
+import { compileRegexProgram, RegexProgramError } from './compile-regex-program.js';
 import { runRegexProgram } from './run-regex-program.js';
 import { geminiStableJson } from './gemini-stable-json.js';
 import { quoteArgv } from './quote-argv.js';
@@ -205,9 +205,17 @@ function compileMatch(match: RuleMatch | undefined, decision: RuleDecision, fail
   if ('shellArgsPattern' in match) {
     try {
       // Gemini CLI compiles its patterns without flags; so does this, so each one means what it meant there.
-      return { kind: 'shell-args', regex: new RegExp(match.shellArgsPattern) };
+      new RegExp(match.shellArgsPattern);
     } catch {
       return fail('invalid_pattern', 'has a shellArgsPattern that is not a valid regular expression');
+    }
+    // Run as an automaton: a command costs its length times the pattern's. Run by backtracking, a pattern such as
+    // `(a|a)*X` cost 2^n steps for n `a`s, and one call held the gateway's thread.
+    try {
+      return { kind: 'shell-args', program: compileRegexProgram(match.shellArgsPattern, '') };
+    } catch (error) {
+      if (error instanceof RegexProgramError) return fail('invalid_pattern', `has a shellArgsPattern toolgate cannot match in time proportional to the command (${error.message})`);
+      throw error;
     }
   }
   if ('argsPattern' in match) {
@@ -244,7 +252,7 @@ export function matchExample(match: CompiledMatch, example: RuleExample): boolea
     case 'command':
       return matchCommandPattern(match.pattern, new CommandLines(splitCommand(example)), 'allow');
     case 'shell-args':
-      return match.regex.test(geminiStableJson({ command: quoteArgv(splitCommand(example)) }));
+      return runRegexProgram(match.program, geminiStableJson({ command: quoteArgv(splitCommand(example)) }));
   }
 }
 

@@ -5,7 +5,9 @@ import { geminiStableJson } from './gemini-stable-json.js';
 import { matchArgvPattern } from './match-argv-pattern.js';
 import { CommandLines, matchCommandPattern } from './match-command-pattern.js';
 import type { NormalizedPath } from './normalize-path.js';
+import type { RegexProgram } from './regex-program.js';
 import type { CompiledRule, RuleDecision } from './rule-types.js';
+import { runRegexProgram } from './run-regex-program.js';
 
 /** What rules are matched against: the call's tool and its guardrail target, normalised once. */
 export interface RuleSubject {
@@ -108,7 +110,7 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: Subject
     case 'command':
       return views.commandLines !== undefined && matchCommandPattern(match.pattern, views.commandLines, rule.decision);
     case 'shell-args':
-      return views.commandLines !== undefined && shellArgsMatch(match.regex, subject, rule.decision, views.commandLines);
+      return views.commandLines !== undefined && shellArgsMatch(match.program, subject, rule.decision, views.commandLines);
   }
 }
 
@@ -136,9 +138,9 @@ function runsAsApproved(subject: RuleSubject): boolean {
  * program's base name, git without its global options, and every command a
  * wrapper runs, so `timeout 5 rm x` is as denied as `rm x`.
  */
-function shellArgsMatch(regex: RegExp, subject: RuleSubject, decision: RuleDecision, lines: CommandLines): boolean {
+function shellArgsMatch(program: RegexProgram, subject: RuleSubject, decision: RuleDecision, lines: CommandLines): boolean {
   const cwd = isRecord(subject.args) && typeof subject.args.cwd === 'string' ? subject.args.cwd : undefined;
-  const read = (command: string): boolean => regex.test(geminiStableJson({ command, dir_path: cwd }));
+  const read = (command: string): boolean => runRegexProgram(program, geminiStableJson({ command, dir_path: cwd }));
   if (decision === 'allow') return !lines.wrapped && read(lines.quoted);
   return lines.cut || lines.all.some(read);
 }

@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors/tool-errors.js';
 import { compileRule, isList } from './compile-rule.js';
+import { geminiArgsPatterns, isSafeRegExp, runsInLinearTime } from './gemini-args-patterns.js';
 import { isRecord } from './import-claude-settings.js';
 import { PolicyRuleError } from './policy-rule-error.js';
 import type { ApprovalMode } from './policy-snapshot-types.js';
@@ -323,21 +324,11 @@ function toolgateTools(rule: GeminiRule, decision: RuleDecision, warn: (text: st
 }
 
 /**
- * The argument condition, built as Gemini CLI's `buildArgsPatterns` builds it:
- * one pattern per `commandPrefix` (JSON-encoded, regex-escaped, then a space,
- * a quote or an escaped quote: a literal `*` stays literal), `commandRegex`
- * after `"command":"` exactly as written (a leading `^` then anchors at the
- * start of the JSON, as in Gemini CLI), `argsPattern` as written. undefined:
- * no condition; null: leave the rule out.
+ * The argument condition (`geminiArgsPatterns`), read against toolgate's
+ * shell call. undefined: no condition; null: leave the rule out.
  */
 function ruleMatch(rule: GeminiRule, tools: readonly { name: string }[], unreadable: (what: string) => boolean, warn: (text: string) => void): RuleMatch[] | undefined | null {
-  const patterns = rule.commandPrefix !== undefined
-    ? rule.commandPrefix.map((prefix) => `${escapeRegex(`"command":${JSON.stringify(prefix).slice(0, -1)}`)}(?:[\\s"]|\\\\")`)
-    : rule.commandRegex !== undefined
-      ? [`"command":"${rule.commandRegex}`]
-      : rule.argsPattern !== undefined
-        ? [rule.argsPattern]
-        : undefined;
+  const patterns = geminiArgsPatterns(rule);
   if (patterns === undefined) return undefined;
   for (const pattern of patterns) {
     if (!isSafeRegExp(pattern)) throw new ConfigurationError('gemini policy', `rule pattern "${pattern.slice(0, 60)}" is not a valid, safe regular expression (Gemini CLI refuses it too)`);
@@ -348,6 +339,7 @@ function ruleMatch(rule: GeminiRule, tools: readonly { name: string }[], unreada
   if (!shellOnly || (rule.argsPattern !== undefined && /is_background|description|additional_permissions/.test(rule.argsPattern))) {
     return unreadable(shellOnly ? 'a shell argument toolgate does not have' : 'argsPattern over arguments toolgate names differently') ? null : undefined;
   }
+  if (!patterns.every(runsInLinearTime)) return unreadable('a pattern toolgate cannot match in time proportional to the command (a back-reference, a lookbehind, or one too large)') ? null : undefined;
   if (rule.commandRegex?.startsWith('^') === true) warn('has a commandRegex starting with ^, which Gemini CLI anchors at the start of the arguments, so it matches no command');
   return patterns.map((pattern) => ({ shellArgsPattern: pattern }));
 }
@@ -382,19 +374,4 @@ function warnTies(rules: readonly PolicyRuleObject[], warnings: string[]): void 
       warnings.push(`rules at priority ${key} decide differently: on a tie Gemini CLI takes the first loaded, toolgate the strictest (deny, then ask)`);
     }
   }
-}
-
-/** Gemini CLI's `escapeRegex`: the characters it escapes, no more. */
-function escapeRegex(text: string): string {
-  return text.replace(/[-[\]{}()*+?.,\\^$|#\s"]/g, '\\$&');
-}
-
-/** Gemini CLI's `isSafeRegExp`: valid, at most 2048 characters, no quantified group holding a quantifier. */
-function isSafeRegExp(pattern: string): boolean {
-  try {
-    new RegExp(pattern);
-  } catch {
-    return false;
-  }
-  return pattern.length <= 2048 && !/\([^)]*[*+?{].*\)[*+?{]/.test(pattern);
 }

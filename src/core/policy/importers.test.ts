@@ -177,6 +177,30 @@ describe('importGeminiPolicies: a shell rule reads the command a wrapper runs', 
   });
 });
 
+describe('importGeminiPolicies: a pattern is matched in time proportional to the command', () => {
+  const imported = (body: string) => importGeminiPolicies([{ tier: 'workspace', document: parse(`[[rule]]\ntoolName = "run_shell_command"\n${body}\npriority = 1\n`), file: 'g.toml' }]);
+  const decide = (body: string, command: string[]) =>
+    createPolicy({ rules: imported(body).rules, allowedCommandGlobs: ['*'] }).explain({ tool: 'run_command', target: { command } }).rules.find((rule) => rule.winner)?.decision;
+
+  test('a pattern that backtracks for ever under a regular expression engine is decided at once, with its meaning', () => {
+    const started = performance.now();
+    expect(decide('argsPattern = "(a|a)*X"\ndecision = "deny"', ['echo', 'a'.repeat(64)])).toBeUndefined();
+    expect(decide('commandRegex = "(\\\\w|\\\\d)*X"\ndecision = "ask_user"', ['echo', '1'.repeat(64)])).toBeUndefined();
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(decide('argsPattern = "(a|a)*X"\ndecision = "deny"', ['echo', 'aaX'])).toBe('deny');
+  });
+
+  test.each([
+    ['a back-reference', 'argsPattern = "(rm) \\\\1"'],
+    ['a lookbehind', 'commandRegex = "(?<=git )push"'],
+  ])('a deny with %s, which has no automaton, covers every shell call; an allow is left out', (_what, pattern) => {
+    const deny = imported(`${pattern}\ndecision = "deny"`);
+    expect(deny.rules.map((rule) => [rule.tool, rule.match])).toEqual([['run_command', undefined]]);
+    expect(deny.warnings[0]).toContain('cannot match in time proportional to the command');
+    expect(imported(`${pattern}\ndecision = "allow"`).rules).toEqual([]);
+  });
+});
+
 describe('importClaudeSettings: a deny is never silently lost to its spelling', () => {
   const importDeny = (rule: string) => importClaudeSettings([{ scope: 'project', settings: { permissions: { deny: [rule] } }, file: 'p.json' }]);
 

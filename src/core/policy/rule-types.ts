@@ -1,4 +1,5 @@
 import type { CommandPattern } from './match-command-pattern.js';
+import type { RegexProgram } from './regex-program.js';
 
 /** Where a rule came from. Managed rules sit in a band above every other source. */
 export type RuleSource = 'managed' | 'project' | 'user' | 'session' | 'cli';
@@ -74,7 +75,8 @@ export type CompiledMatch =
   | { readonly kind: 'server'; readonly server: string }
   | { readonly kind: 'args'; readonly regex: RegExp }
   | { readonly kind: 'command'; readonly pattern: CommandPattern }
-  | { readonly kind: 'shell-args'; readonly regex: RegExp };
+  /** `program`: the pattern as an automaton (`compile-regex-program.ts`), run in time proportional to the text. */
+  | { readonly kind: 'shell-args'; readonly program: RegexProgram };
 
 /** A rule ready to evaluate. */
 export interface CompiledRule {
