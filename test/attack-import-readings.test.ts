@@ -1,6 +1,8 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
+import { connectClient, makeWorkspace, serveGateway, serveWorkspace, type ServedGateway } from './support/serve-gateway.js';
 
 // A hostile repository and a hostile model against what the policy importers read: each case is a settings or policy
 // file whose rule toolgate read otherwise than its peer does, served through `toolgate serve` with the MCP SDK client.
@@ -36,4 +38,51 @@ describe('attack import: a Gemini CLI pattern that backtracks, in an unpinned re
     const denied = await mcp!.callTool({ name: 'run_command', arguments: { command: ['echo', 'aaX'] } });
     expect(text(denied)).toContain('refused by policy rule');
   }, 40_000);
+});
+
+describe('attack import: a Claude Code deny of a workspace file by its absolute path', () => {
+  // Claude Code reads `//path` from the filesystem root and `~/path` from home, and judges the file a call reaches,
+  // however the call spells it. The rules were read against the path as spelled: `secret.txt` is no absolute path,
+  // so `read_file secret.txt` and the operator's `Bash(cat *)` printed the file both rules deny.
+  const home = realpathSync(mkdtempSync('/var/tmp/toolgate-attack-absolute-deny-home-'));
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+  let gateway: ServedGateway | undefined;
+  let mcp: Client | undefined;
+  beforeAll(async () => {
+    const config = { scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['cat *'], allow: ['Bash(cat *)'], imports: [{ from: 'claude', path: '.claude/settings.json' }] } };
+    const workspace = makeWorkspace(config, { 'secret.txt': 'ROOT-SECRET\n', 'keys/id.txt': 'HOME-SECRET\n', 'notes.txt': 'PLAIN-NOTES\n' }, home);
+    mkdirSync(join(workspace, '.claude'));
+    const settings = { permissions: { deny: [`Read(/${join(realpathSync(workspace), 'secret.txt')})`, `Read(~/${basename(workspace)}/keys/**)`] } };
+    writeFileSync(join(workspace, '.claude', 'settings.json'), JSON.stringify(settings));
+    gateway = await serveWorkspace(workspace, { args: ['--no-console'], env: { HOME: home } });
+    mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await gateway?.cli.stop();
+  });
+
+  it.each([['secret.txt', 'ROOT-SECRET'], ['./secret.txt', 'ROOT-SECRET'], ['keys/id.txt', 'HOME-SECRET'], ['notes/../keys/id.txt', 'HOME-SECRET']])('read_file %s is refused', async (path, secret) => {
+    const result = await mcp!.callTool({ name: 'read_file', arguments: { path } });
+    expect(text(result)).toContain('refused by policy rule');
+    expect(text(result)).not.toContain(secret);
+  });
+
+  it.each([[['cat', 'secret.txt'], 'ROOT-SECRET'], [['cat', 'keys/id.txt'], 'HOME-SECRET']])('%j is refused and prints nothing', async (command, secret) => {
+    const result = await mcp!.callTool({ name: 'run_command', arguments: { command } });
+    expect(text(result)).toContain('refused by policy rule');
+    expect(text(result)).not.toContain(secret);
+  });
+
+  it('a link to the file is refused where it leads', async () => {
+    symlinkSync('secret.txt', join(gateway!.workspace, 'alias.txt'));
+    for (const result of [await mcp!.callTool({ name: 'read_file', arguments: { path: 'alias.txt' } }), await mcp!.callTool({ name: 'run_command', arguments: { command: ['cat', 'alias.txt'] } })]) {
+      expect(text(result)).toContain('refused by policy rule');
+      expect(text(result)).not.toContain('ROOT-SECRET');
+    }
+  });
+
+  it('a file no rule names is still read', async () => {
+    expect(text(await mcp!.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } }))).toContain('PLAIN-NOTES');
+  });
 });

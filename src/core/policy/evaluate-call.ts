@@ -72,6 +72,7 @@ export function evaluateCall(input: ArgumentPolicyInput, consume: boolean, evalu
     server: input.target?.server,
     args: input.args,
     rootless: roots.length === 0,
+    roots,
   });
   const matched = matchedOf(verdict.matched);
   if (verdict.decision === 'deny') {

@@ -4,7 +4,7 @@ import { matchDomain } from './canonical-host.js';
 import { geminiStableJson } from './gemini-stable-json.js';
 import { matchArgvPattern } from './match-argv-pattern.js';
 import { CommandLines, matchCommandPattern } from './match-command-pattern.js';
-import type { NormalizedPath } from './normalize-path.js';
+import { normalizePath, type NormalizedPath } from './normalize-path.js';
 import type { RegexProgram } from './regex-program.js';
 import type { CompiledRule, RuleDecision } from './rule-types.js';
 import { runRegexProgram } from './run-regex-program.js';
@@ -34,6 +34,8 @@ export interface RuleSubject {
    * counts it as matching: fail closed rather than miss it.
    */
   readonly rootless?: boolean;
+  /** The workspace roots (absolute): where a path inside one is, spelled whole, for a deny or ask of an absolute path. */
+  readonly roots?: readonly string[];
 }
 
 export interface RuleVerdict {
@@ -96,8 +98,14 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: Subject
       // A pattern that is not absolute names paths inside the workspace: an allow never reads it against a path
       // outside every root (`**`, `./**` or a bare name would match `/etc/passwd` spelled whole). A deny or ask does.
       const anywhere = rule.decision !== 'allow' || /^(?:\/|~)/.test(match.glob);
+      // A deny or ask of an absolute path (`//w/secret.txt`, `~/proj/keys/**`) names a file however a call spells it:
+      // `secret.txt` in the workspace `/w` is `/w/secret.txt`. Read only as spelled, the relative spelling got past it.
+      const placed = rule.decision !== 'allow' && match.glob.startsWith('/');
       const hit = (path: NormalizedPath): boolean =>
-        (path.relative !== undefined && match.test(path.relative)) || (anywhere && match.test(path.path)) || (rule.decision !== 'allow' && unplaceable(path));
+        (path.relative !== undefined && match.test(path.relative)) ||
+        (anywhere && match.test(path.path)) ||
+        (rule.decision !== 'allow' && unplaceable(path)) ||
+        (placed && inRoots(path, subject.roots).some(match.test));
       // An allow must cover every path a call touches; a deny or ask needs only one, a file argument's included.
       return rule.decision === 'allow' ? subject.paths.every(hit) : subject.paths.some(hit) || fileArguments.some(hit);
     }
@@ -112,6 +120,17 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: Subject
     case 'shell-args':
       return views.commandLines !== undefined && shellArgsMatch(match.program, subject, rule.decision, views.commandLines);
   }
+}
+
+/** A path inside a workspace root, spelled whole from each root (the roots as spelled and as they really are). */
+function inRoots(path: NormalizedPath, roots: readonly string[] = []): string[] {
+  const relative = path.relative;
+  if (relative === undefined) return [];
+  return roots.flatMap((root) => {
+    const base = normalizePath(root)?.path;
+    if (base === undefined) return [];
+    return relative === '.' ? [base] : [`${base.endsWith('/') ? base : `${base}/`}${relative}`];
+  });
 }
 
 /**

@@ -99,6 +99,18 @@ describe('importClaudeSettings: a workspace-relative path rule stays in the work
     expect(winner(policy('allow', ['Edit(//etc/app/**)']), 'write_file', '/etc/app/x.conf')).toBe('allow');
     expect(winner(policy('allow', ['Read(~/notes/**)']), 'read_file', '/home/ada/notes/a.md')).toBe('allow');
   });
+
+  test.each(['Read(//work/app/secret.txt)', 'Read(//work/app/**/secret.txt)', 'Edit(//work/app/secret.txt)'])('a deny %s of a workspace file by its absolute path covers it spelled from the workspace', (rule) => {
+    const snapshot = policy('deny', [rule]);
+    for (const path of ['secret.txt', './secret.txt', 'docs/../secret.txt', '/work/app/secret.txt']) expect(winner(snapshot, 'write_file', path), path).toBe('deny');
+    expect(winner(snapshot, 'write_file', 'other.txt')).toBeUndefined();
+  });
+
+  test('a deny of a home path covers a workspace inside home spelled from the workspace; an absolute allow still reaches only its spelling', () => {
+    const home = createPolicy({ rules: importClaudeSettings([{ scope: 'project', settings: { permissions: { deny: ['Read(~/app/keys/**)'], allow: ['Edit(//home/ada/app/docs/**)'] } } }]).rules, home: '/home/ada', scope: { tier: 'full', roots: ['/home/ada/app'] } });
+    expect(winner(home, 'read_file', 'keys/id')).toBe('deny');
+    expect(winner(home, 'write_file', 'docs/a.md')).toBeUndefined();
+  });
 });
 
 describe('importers: a rule that reads as one thing and matches another is refused', () => {
