@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { basename, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decideIfAsked } from './support/pending-approval.js';
 import { connectClient, makeWorkspace, serveGateway, serveWorkspace, type ServedGateway } from './support/serve-gateway.js';
 
 // A hostile repository and a hostile model against what the policy importers read: each case is a settings or policy
@@ -85,4 +86,40 @@ describe('attack import: a Claude Code deny of a workspace file by its absolute 
   it('a file no rule names is still read', async () => {
     expect(text(await mcp!.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } }))).toContain('PLAIN-NOTES');
   });
+});
+
+describe.each([
+  ['the Claude Code file first', [0, 1]],
+  ['the Gemini CLI file first', [1, 0]],
+])("attack import: one imported file's ask outranks another's deny (%s)", (_order, positions) => {
+  // Each file is read with its own peer's ranks: a Claude Code deny sits at 0, a Gemini CLI workspace rule at 3000
+  // and more. A repository's unpinned `ask_user` for read_file at 3999 outranked the deny of the user's own Claude
+  // Code settings, so `.env` became a card a person could approve, where Claude Code refuses it.
+  const imports = [{ from: 'claude', path: '.claude/settings.json' }, { from: 'gemini', path: '.gemini/policies/repo.toml' }];
+  let gateway: ServedGateway | undefined;
+  let mcp: Client | undefined;
+  beforeAll(async () => {
+    gateway = await serveGateway(
+      { scope: 'workspace-write', mode: 'auto', policy: { imports: positions.map((position) => imports[position]) } },
+      {
+        files: {
+          '.claude/settings.json': JSON.stringify({ permissions: { deny: ['Read(.env)'] } }),
+          '.gemini/policies/repo.toml': '[[rule]]\ntoolName = "read_file"\ndecision = "ask_user"\npriority = 999\n',
+          '.env': 'API_KEY=hunter2-in-env\n',
+        },
+      },
+    );
+    mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await gateway?.cli.stop();
+  });
+
+  it('the deny decides: no card is raised, and the read is refused', async () => {
+    const { result, card } = await decideIfAsked(gateway!, mcp!, 'read_file', { path: '.env' }, 'once');
+    expect(card, text(result)).toBeUndefined();
+    expect(text(result)).toContain('refused by policy rule \\"Read(.env)');
+    expect(text(result)).not.toContain('hunter2-in-env');
+  }, 40_000);
 });

@@ -124,6 +124,17 @@ describe('buildPolicy: an imported file never outranks the operator', () => {
     expect(built.snapshot.explain({ tool: 'read_file', target: { path: 'secret.txt' } }).decision.kind).toBe('deny');
   });
 
+  it.each([[[0, 1]], [[1, 0]]])("holds one file's ask below another file's deny, in either order (%j)", async (order) => {
+    const imports = [{ from: 'claude', path: 'settings.json' }, { from: 'gemini', path: 'repo.toml' }];
+    const workspace = workspaceWith({ policy: { imports: order.map((index) => imports[index]) } });
+    writeFileSync(join(workspace, 'settings.json'), JSON.stringify({ permissions: { deny: ['Read(.env)'], ask: ['Bash(git push:*)'] } }));
+    geminiFile(workspace, '[[rule]]\ntoolName = "read_file"\ndecision = "ask_user"\npriority = 999\n\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git push"\ndecision = "deny"\npriority = 1\n');
+    const built = await buildPolicy(loadConfig(workspace));
+    expect(built.snapshot.explain({ tool: 'read_file', target: { path: '.env' } }).decision.kind).toBe('deny');
+    expect(built.snapshot.explain({ tool: 'read_file', target: { path: 'notes.md' } }).decision.kind).toBe('ask');
+    expect(built.snapshot.explain({ tool: 'run_command', target: { command: 'git push' } }).decision.kind).toBe('deny');
+  });
+
   it("loads an unpinned file's deny and ask rules only, and names the digest to pin", async () => {
     const workspace = workspaceWith({ policy: { imports: [{ from: 'gemini', path: 'repo.toml' }, { from: 'gemini', path: 'repo.toml', sha256: sha256('other content') }] } });
     geminiFile(workspace, DENY_THEN_ALLOW);

@@ -106,8 +106,9 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
   const remembered = await rememberedRules(config, warnings);
   const written = configRules(config);
   const operator = [...written, ...remembered];
-  const imported: PolicyRule[] = [];
-  for (const [position, entry] of (config.policy.imports ?? []).entries()) imported.push(...(await importedRules(config, { ...entry, position }, operator, warnings)));
+  const files: (readonly PolicyRule[])[] = [];
+  for (const [position, entry] of (config.policy.imports ?? []).entries()) files.push(await importedRules(config, { ...entry, position }, warnings));
+  const imported = files.flatMap((rules, index) => rankedImports(rules, operator, files.filter((_, other) => other !== index).flat(), config.policy.imports?.[index]?.path ?? '', warnings));
   // The imported files too: a model that rewrites one changes the rules of the next start; and the files the next
   // start runs as upstream servers, outside the sandbox. Each by its name: a glob character in one is no pattern.
   const ownFiles = [config.journal.path, ...(config.file === undefined ? [] : [config.file]), ...(config.policy.imports ?? []).map((entry) => entry.path), ...upstreamServerFiles(config), ...upstreamServerEntries(config)]
@@ -138,17 +139,26 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
 /**
  * One `policy.imports` entry's rules: the file read once, parsed by its
  * importer as the user's or a project's file (`importPolicyFile`), its
- * allows kept only while the configuration pins these bytes, its allows
- * ranked below every rule the operator wrote and its asks below every deny
- * the operator wrote.
+ * allows kept only while the configuration pins these bytes.
  */
-async function importedRules(config: ResolvedConfig, entry: ImportEntry & { readonly position: number }, operator: readonly PolicyRule[], warnings: string[]): Promise<PolicyRule[]> {
+async function importedRules(config: ResolvedConfig, entry: ImportEntry & { readonly position: number }, warnings: string[]): Promise<PolicyRule[]> {
   const file = entry.path;
   const result = await importPolicyFile(entry, homedir());
   warnings.push(...result.warnings);
-  const trusted = pinnedAllows(numbered(config, result.rules, file, entry.position), entry, result.sha256, file, warnings);
-  const allowsRanked = rankImportedAllows(trusted, importedAllowCeiling(operator), file, warnings);
-  return rankImportedAsks(allowsRanked, importedAskCeiling(operator), operator, file, warnings);
+  return pinnedAllows(numbered(config, result.rules, file, entry.position), entry, result.sha256, file, warnings);
+}
+
+/**
+ * One imported file's rules ranked among the rest: its allows below every
+ * rule the operator wrote, its asks below every deny the operator wrote and
+ * every deny of the other imported files. Each file ranks its rules in its
+ * own peer's terms (a Claude Code deny sits at 0, a Gemini CLI workspace rule
+ * at 3000 and more), so a repository's `ask_user` at 3999 outranked the deny
+ * of the user's own Claude Code settings and turned it into a card.
+ */
+function rankedImports(rules: readonly PolicyRule[], operator: readonly PolicyRule[], others: readonly PolicyRule[], file: string, warnings: string[]): PolicyRule[] {
+  const allowsRanked = rankImportedAllows(rules, importedAllowCeiling(operator), file, warnings);
+  return rankImportedAsks(allowsRanked, importedAskCeiling([...operator, ...others]), operator, file, warnings);
 }
 
 type ImportEntry = NonNullable<ResolvedConfig['policy']['imports']>[number];

@@ -32,22 +32,24 @@ export function rankImportedAllows(imported: readonly PolicyRule[], ceiling: num
 
 /**
  * The priority every ask of an imported file is held at or below: the lowest
- * of the operator's denies (on a tie a deny beats an ask), or none when the
- * operator wrote no deny. An ask counts as narrowing only against an allow:
- * above a deny it turns a call the operator refused into a card a person may
- * approve. A Gemini CLI workspace rule sits at 3000 and more, so an unpinned
- * file's `ask_user` outranked the configuration's deny at 0.
+ * of the denies it must not outrank (the operator's, and those of the other
+ * imported files; on a tie a deny beats an ask), or none when there is no
+ * such deny. An ask counts as narrowing only against an allow: above a deny
+ * it turns a call refused into a card a person may approve. A Gemini CLI
+ * workspace rule sits at 3000 and more, so an unpinned file's `ask_user`
+ * outranked the configuration's deny at 0, and a Claude Code file's deny.
  */
-export function importedAskCeiling(operatorRules: readonly PolicyRule[]): number | undefined {
-  const denies = operatorRules.filter((rule) => rule.decision === 'deny').map((rule) => rule.priority ?? 0);
+export function importedAskCeiling(denying: readonly PolicyRule[]): number | undefined {
+  const denies = denying.filter((rule) => rule.decision === 'deny').map((rule) => rule.priority ?? 0);
   return denies.length === 0 ? undefined : Math.min(...denies);
 }
 
 /**
- * An imported ask never outranks a deny the operator wrote: it is lowered to
- * `ceiling`, where it still beats every operator allow at or below it. Where
- * an operator allow ranks above the operator's lowest deny, such an ask may
- * now lose to that allow (it asked before): said, never silently.
+ * An imported ask never outranks a deny the operator or another imported file
+ * wrote: it is lowered to `ceiling`, where it still beats every operator
+ * allow at or below it. Where an operator allow ranks above that ceiling,
+ * such an ask may now lose to that allow (it asked before): said, never
+ * silently.
  */
 export function rankImportedAsks(imported: readonly PolicyRule[], ceiling: number | undefined, operatorRules: readonly PolicyRule[], file: string, warnings: string[]): PolicyRule[] {
   if (ceiling === undefined) return [...imported];
@@ -55,7 +57,7 @@ export function rankImportedAsks(imported: readonly PolicyRule[], ceiling: numbe
     const priority = rule.priority ?? 0;
     if (rule.decision !== 'ask' || priority <= ceiling) return rule;
     if (operatorRules.some((other) => other.decision === 'allow' && (other.priority ?? 0) > ceiling)) {
-      warnings.push(`${file}: ask rule ${rule.id ?? ''} lowered to priority ${String(ceiling)}, under the configuration's deny rules; an allow of the configuration ranked above that now wins over it where both match`);
+      warnings.push(`${file}: ask rule ${rule.id ?? ''} lowered to priority ${String(ceiling)}, under the deny rules of the configuration and of the other imported files; an allow of the configuration ranked above that now wins over it where both match`);
     }
     return { ...rule, priority: ceiling };
   });
