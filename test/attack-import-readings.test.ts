@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideIfAsked } from './support/pending-approval.js';
 import { connectClient, makeWorkspace, serveGateway, serveWorkspace, type ServedGateway } from './support/serve-gateway.js';
+import { runCli } from './support/spawn-cli.js';
 
 // A hostile repository and a hostile model against what the policy importers read: each case is a settings or policy
 // file whose rule toolgate read otherwise than its peer does, served through `toolgate serve` with the MCP SDK client.
@@ -122,4 +123,27 @@ describe.each([
     expect(text(result)).toContain('refused by policy rule \\"Read(.env)');
     expect(text(result)).not.toContain('hunter2-in-env');
   }, 40_000);
+});
+
+describe('attack import: a settings file that names a key twice', () => {
+  // `JSON.parse` keeps the last of two same-named keys: the second `deny` emptied the first, and the gateway read the
+  // file as denying nothing, while the file, as a person reads or pins it, denies `.env`. Another reader keeps the first.
+  it.each([
+    ['{"permissions":{"deny":["Read(.env)"],"deny":[]}}', 'permissions.deny'],
+    ['{"permissions":{"deny":["Read(.env)"]},"permissions":{}}', 'permissions'],
+    ['{"permissions":{"deny":["Read(.env)"],"d\\u0065ny":[]}}', 'permissions.deny'],
+  ])('%s refuses the start, naming the key', async (settings, key) => {
+    const workspace = makeWorkspace({ policy: { imports: [{ from: 'claude', path: '.claude/settings.json' }] } }, { '.claude/settings.json': settings, '.env': 'API_KEY=hunter2\n' });
+    const gateway = await runCli(['serve', '--stdio', '--no-console'], workspace, '');
+    expect(gateway.code).not.toBe(0);
+    expect(gateway.stderr).toContain(`names the key "${key}" twice`);
+    const imported = await runCli(['policy', 'import', 'claude', '.claude/settings.json'], workspace);
+    expect(imported.code).not.toBe(0);
+  });
+
+  it('the same key in two objects is no duplicate', async () => {
+    const workspace = makeWorkspace({ policy: { imports: [{ from: 'claude', path: '.claude/settings.json' }] } }, { '.claude/settings.json': '{"permissions":{"deny":["Read(.env)"]},"env":{"deny":"x"}}' });
+    const imported = await runCli(['--json', 'policy', 'import', 'claude', '.claude/settings.json'], workspace);
+    expect((JSON.parse(imported.stdout) as { rules: { rule: string }[] }).rules.map((rule) => rule.rule)).toEqual(['Read(.env)']);
+  });
 });

@@ -148,6 +148,7 @@ export {
   type RememberedApproval,
 } from './policy/create-confirm.js';
 export { importClaudeSettings, type ClaudeSettingsFile, type ClaudeSettingsScope, type ImportedPolicy } from './policy/import-claude-settings.js';
+export { parseSettingsJson } from './policy/parse-settings-json.js';
 export { importGeminiPolicies, type GeminiPolicyFile, type GeminiPolicyTier, type ImportedGeminiPolicy } from './policy/import-gemini-policies.js';
 export { findShellOperator } from './policy/find-shell-operator.js';
 export { DEFAULT_PROTECTED_PATHS, literalPathGlob } from './policy/protected-paths.js';

@@ -1,6 +1,5 @@
 import { parse as parseToml } from 'smol-toml';
-import { importClaudeSettings, importGeminiPolicies, type GeminiPolicyTier, type PolicyRule } from '../../core/internal.js';
-import { parseJsonOrThrow } from '../../core/errors/parse-json-or-throw.js';
+import { importClaudeSettings, importGeminiPolicies, parseSettingsJson, type GeminiPolicyTier, type PolicyRule } from '../../core/internal.js';
 import { CliError } from '../cli-error.js';
 import { policyImportScope, type PolicyImportEntry, type PolicyImportScope } from './policy-import-scope.js';
 import { readPolicyImport } from './read-policy-import.js';
@@ -32,7 +31,7 @@ export async function importPolicyFile(entry: PolicyImportEntry, home: string): 
   const scope = await policyImportScope(entry, home);
   const imported =
     entry.from === 'claude'
-      ? importClaudeSettings([{ scope, settings: parseJsonOrThrow(text, () => new CliError('config', `Policy import ${file} is not valid JSON.`)), file }])
+      ? importClaudeSettings([{ scope, settings: parseSettingsJson(text, (problem) => new CliError('config', `Policy import ${file} ${problem}.`)), file }])
       : importGeminiPolicies([{ tier: GEMINI_TIER[scope], document: parsedToml(text, file), file }], { anySession: true });
   return { rules: imported.rules, warnings: imported.warnings, sha256, scope };
 }

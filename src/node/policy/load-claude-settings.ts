@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigurationError } from '../../core/errors/tool-errors.js';
-import { parseJsonOrThrow } from '../../core/errors/parse-json-or-throw.js';
+import { parseSettingsJson } from '../../core/policy/parse-settings-json.js';
 import { importClaudeSettings, type ClaudeSettingsFile, type ClaudeSettingsScope, type ImportedPolicy } from '../../core/policy/import-claude-settings.js';
 
 export interface LoadClaudeSettingsOptions {
@@ -31,7 +31,7 @@ export async function loadClaudeSettings(options: LoadClaudeSettingsOptions): Pr
   for (const { scope, file } of claudeSettingsFiles(options)) {
     const text = await readOptional(file);
     if (text === undefined) continue;
-    files.push({ scope, settings: parseJsonOrThrow(text, () => new ConfigurationError(`claude.${scope}`, 'settings file is not valid JSON')), file });
+    files.push({ scope, settings: parseSettingsJson(text, (problem) => new ConfigurationError(`claude.${scope}`, `settings file ${problem}`)), file });
   }
   return importClaudeSettings(files, { home: options.home });
 }
