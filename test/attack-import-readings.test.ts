@@ -147,3 +147,30 @@ describe('attack import: a settings file that names a key twice', () => {
     expect((JSON.parse(imported.stdout) as { rules: { rule: string }[] }).rules.map((rule) => rule.rule)).toEqual(['Read(.env)']);
   });
 });
+
+describe("attack import: a pattern that backtracks, in a repository's own .toolgate/policy.json", () => {
+  // A project's deny and ask rules load without trust, and an object-form `argsPattern` was run by backtracking: a
+  // model's argument of 48 `a`s under `(a|a)*X` held the gateway's only thread until it was killed.
+  const planted = { rules: [{ tool: 'read_file', decision: 'deny', source: 'project', match: { argsPattern: '"path":"(a|a)*X' } }] };
+  let gateway: ServedGateway | undefined;
+  let mcp: Client | undefined;
+  beforeAll(async () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto', policy: { allow: ['Read(**)'] } }, { '.toolgate/policy.json': JSON.stringify(planted), 'aaX': 'denied\n', 'notes.md': 'plain\n' });
+    gateway = await serveWorkspace(workspace, { args: ['--no-console'] });
+    mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
+  });
+  afterAll(async () => {
+    gateway?.cli.child.kill('SIGKILL');
+    await mcp?.close().catch(() => undefined);
+  });
+
+  it('a call with a long argument is decided at once, and the deny still refuses what it names', async () => {
+    const long = 'a'.repeat(48);
+    const answered = mcp!.callTool({ name: 'read_file', arguments: { path: long } }, undefined, { timeout: 20_000 });
+    const result = await Promise.race([answered, new Promise<'held'>((resolve) => setTimeout(() => resolve('held'), 10_000))]);
+    expect(result).not.toBe('held');
+    const denied = await mcp!.callTool({ name: 'read_file', arguments: { path: 'aaX' } });
+    expect(text(denied)).toContain('refused by policy rule');
+    expect(text(await mcp!.callTool({ name: 'read_file', arguments: { path: 'notes.md' } }))).toContain('plain');
+  }, 40_000);
+});

@@ -92,11 +92,26 @@ describe('object form and self-tests', () => {
     [{ tool: 'http_request', decision: 'allow', source: 'user', match: { domain: 'a.*.com' } }],
     [{ tool: 'read_file', decision: 'allow', source: 'user', match: { path: '  ' } }],
     [{ tool: 'read_file', decision: 'allow', source: 'user', match: { argsPattern: '(' } }],
+    // No automaton reads a back-reference, nor the `u` flag's own escapes as the `u` flag reads them.
+    [{ tool: 'read_file', decision: 'deny', source: 'user', match: { argsPattern: '(env)\\1' } }],
+    [{ tool: 'read_file', decision: 'deny', source: 'user', match: { argsPattern: '\\p{L}+' } }],
+    [{ tool: 'read_file', decision: 'deny', source: 'user', match: { argsPattern: '\\u{1F600}' } }],
     [{ tool: 'read_file', decision: 'allow', source: 'user', match: { nothing: 1 } }],
     [{ tool: 'read_file', decision: 'allow', source: 'user', priority: Number.NaN }],
     [{ tool: 'NoSuchTool', decision: 'allow', source: 'user' }],
   ])('malformed rule %j is refused', (rule) => {
     expect(() => compileRule(rule as never, 0)).toThrow(PolicyRuleError);
+  });
+
+  test('an argsPattern that backtracks without end is matched in time proportional to the arguments', () => {
+    // `(a|a)*X` costs a backtracking matcher 2^n steps on n `a`s: this test would not end.
+    const rule = compileRule({ tool: 'read_file', decision: 'deny', source: 'project', match: { argsPattern: '(a|a)*X' } }, 0);
+    expect(matchExample(rule.match, 'a'.repeat(5_000))).toBe(false);
+    expect(matchExample(rule.match, `${'a'.repeat(5_000)}X`)).toBe(true);
+    const policy = createPolicy({ rules: [{ tool: 'read_file', decision: 'deny', source: 'project', match: { argsPattern: '"path":"(a|a)*X' } }] });
+    const decide = (path: string) => policy.decideArguments(callOf('read', { path }, { args: { path } })).kind;
+    expect(decide('a'.repeat(5_000))).not.toBe('deny');
+    expect(decide('aaX')).toBe('deny');
   });
 
   test('duplicate ids are refused', () => {

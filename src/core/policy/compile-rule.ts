@@ -220,9 +220,20 @@ function compileMatch(match: RuleMatch | undefined, decision: RuleDecision, fail
   }
   if ('argsPattern' in match) {
     try {
-      return { kind: 'args', regex: new RegExp(match.argsPattern, 'u') };
+      new RegExp(match.argsPattern, 'u');
     } catch {
       return fail('invalid_pattern', 'has an argsPattern that is not a valid regular expression');
+    }
+    // Run as an automaton over the arguments' JSON, as a shell pattern is: a deny or ask a repository's
+    // `.toolgate/policy.json` ships loads untrusted, and run by backtracking, `(a|a)*X` held the gateway's thread for
+    // as long as a model's argument of `a`s made it. The automaton reads UTF-16 units, so the `u` flag's own syntax
+    // (`\p{…}`, `\u{…}`) is refused rather than read otherwise.
+    if (/\\(?:[pP]\{|u\{)/.test(match.argsPattern)) return fail('invalid_pattern', 'has an argsPattern with a Unicode property or code point escape, which toolgate cannot match in time proportional to the arguments');
+    try {
+      return { kind: 'args', program: compileRegexProgram(match.argsPattern, '') };
+    } catch (error) {
+      if (error instanceof RegexProgramError) return fail('invalid_pattern', `has an argsPattern toolgate cannot match in time proportional to the arguments (${error.message})`);
+      throw error;
     }
   }
   return fail('invalid_pattern', 'has a match with no known key (argv, command, path, domain, server, argsPattern, shellArgsPattern)');
@@ -248,7 +259,7 @@ export function matchExample(match: CompiledMatch, example: RuleExample): boolea
     case 'server':
       return text === match.server;
     case 'args':
-      return match.regex.test(text);
+      return runRegexProgram(match.program, text);
     case 'command':
       return matchCommandPattern(match.pattern, new CommandLines(splitCommand(example)), 'allow');
     case 'shell-args':

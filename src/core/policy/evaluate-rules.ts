@@ -114,7 +114,7 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: Subject
     case 'server':
       return subject.server === match.server;
     case 'args':
-      return match.regex.test(views.json());
+      return runRegexProgram(match.program, views.json());
     case 'command':
       return views.commandLines !== undefined && matchCommandPattern(match.pattern, views.commandLines, rule.decision);
     case 'shell-args':

@@ -73,7 +73,8 @@ export type CompiledMatch =
   | { readonly kind: 'path'; readonly glob: string; readonly test: (path: string) => boolean }
   | { readonly kind: 'domain'; readonly host: string; readonly subdomains: boolean }
   | { readonly kind: 'server'; readonly server: string }
-  | { readonly kind: 'args'; readonly regex: RegExp }
+  /** `program`: the pattern over the arguments' canonical JSON, as an automaton run in time proportional to it. */
+  | { readonly kind: 'args'; readonly program: RegexProgram }
   | { readonly kind: 'command'; readonly pattern: CommandPattern }
   /** `program`: the pattern as an automaton (`compile-regex-program.ts`), run in time proportional to the text. */
   | { readonly kind: 'shell-args'; readonly program: RegexProgram };
