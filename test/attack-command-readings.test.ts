@@ -94,3 +94,28 @@ describe('attack: npx under a glob of its own', () => {
     expect(output).toContain('npm exec/x');
   });
 });
+
+describe('attack: make and gdb run code their arguments hold', () => {
+  // Under `Bash(*)` with `touch` denied, `make --eval` and gdb's `-ex 'shell …'` ran the denied command: the code is a
+  // makefile's text or a gdb command, no argv a deny reads. Both are exec forms now, refused under any glob.
+  const opened = servedWith({ allowedCommandGlobs: ['*'], allow: ['Bash(*)'], deny: ['Bash(touch:*)'] });
+
+  it.each([
+    [['make', '--eval=$(shell touch PWNED)', '-f', '/dev/null']],
+    [['make', '-f', '/dev/null', '-E', '$(shell touch PWNED)']],
+    [['make', '-sE$(shell touch PWNED)', '-f', '/dev/null']],
+    [['make', '--ev', '$(shell touch PWNED)', '-f', '/dev/null']],
+    [['gdb', '-batch', '-ex', 'shell touch PWNED']],
+    [['gdb', '-batch', '--eval-command=shell touch PWNED']],
+    [['gdb', '-batch', '-iex', 'shell touch PWNED']],
+    [['gdb', '-batch', '--init-eval=shell touch PWNED']],
+  ])('%j is refused by the floor and runs nothing', async (command) => {
+    const { made, output } = await ran(opened(), command, 'PWNED');
+    expect(made, output).toBe(false);
+    expect(output).toMatch(/make --eval|gdb -ex/);
+  });
+
+  it('make and gdb with no such form still run', async () => {
+    expect((await ran(opened(), ['make', '-s', '-f', '/dev/null', '--version'], 'PWNED')).output).toContain('GNU Make');
+  });
+});

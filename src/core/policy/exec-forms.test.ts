@@ -4,6 +4,8 @@ import { findDangerousArgument } from './find-dangerous-argument.js';
 
 /** Every program below allowed by a glob, the way a user lets the model run any tar, any curl, any python. */
 const PROGRAMS = [
+  'make',
+  'gdb',
   'awk',
   'gawk',
   'mawk',
@@ -253,6 +255,18 @@ describe('exec-capable forms refused under a glob', () => {
     ['lua -e', ['lua', '-e', 'os.execute("id")']],
     ['Rscript -e', ['Rscript', '-e', 'system("id")']],
     ['osascript -e', ['osascript', '-e', 'do shell script "id"']],
+    ['make --eval', ['make', '--eval=$(shell id)']],
+    ['make --ev abbreviation', ['make', '--ev', '$(shell id)']],
+    ['make -E', ['make', '-E', '$(shell id)']],
+    ['make -sE cluster', ['make', '-sE$(shell id)']],
+    ['gdb -ex', ['gdb', '-batch', '-ex', 'shell id']],
+    ['gdb --ex', ['gdb', '--ex=shell id']],
+    ['gdb -iex', ['gdb', '-iex', 'shell id']],
+    ['gdb -x', ['gdb', '-x', 'cmds.gdb']],
+    ['gdb --eval-command', ['gdb', '--eval-command=shell id']],
+    ['gdb -eval abbreviation', ['gdb', '-eval', 'shell id']],
+    ['gdb --init-command', ['gdb', '--init-command', 'cmds.gdb']],
+    ['gdb -P', ['gdb', '-P', 'script.py']],
   ])('%s', (_label, argv) => refusedUnderGlob(argv));
 
   // The same programs doing what they are for stay allowed.
@@ -302,6 +316,9 @@ describe('exec-capable forms refused under a glob', () => {
     ['pwsh -Version', ['pwsh', '-Version']],
     ['lua script', ['lua', 'script.lua']],
     ['bash after -- -c is a file name', ['bash', '--', '-c']],
+    ['make a target', ['make', '-j4', '-C', 'sub', 'test']],
+    ['make -f a makefile', ['make', '-f', 'build.mk', 'all']],
+    ['gdb a core', ['gdb', '-batch', '-c', 'core', 'app']],
   ])('%s is allowed', (_label, argv) => allowedUnderGlob(argv));
 
   test('names the form, never the value', () => {

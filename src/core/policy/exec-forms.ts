@@ -2,7 +2,7 @@ import { awkDanger } from './awk-danger.js';
 import { gitDanger } from './git-danger.js';
 import { npxAsNpm } from './npm-command-readings.js';
 import { npmDanger } from './npm-danger.js';
-import { optionValues, type LongForm, type OptionRule } from './option-forms.js';
+import { endOfOptions, optionValues, type LongForm, type OptionRule } from './option-forms.js';
 import { sedDanger } from './sed-danger.js';
 
 /** A program read with a grammar of its own: its arguments → the refused form, or undefined. */
@@ -135,6 +135,22 @@ const INTERPRETERS: readonly (readonly [readonly string[], OptionRule])[] = [
   [['rscript', 'osascript'], { form: 'Rscript/osascript -e', short: 'e' }],
 ];
 
+/**
+ * gdb reads its long options after one dash or two, by any unambiguous
+ * prefix (getopt_long_only): `-ex`, `-iex`, `-x`, `-ix`, `--eval-command`,
+ * `--init-eval-command`, `--command`, `--init-command` run gdb commands
+ * (`shell …` among them), and `-P`/`--python` a Python script. A prefix of
+ * three letters or more is read as the option it starts; `-c` is `--core`.
+ */
+const GDB_RUNS = ['eval-command', 'init-eval-command', 'command', 'init-command', 'python'];
+function gdbRunsCode(args: readonly string[]): boolean {
+  return args.slice(0, endOfOptions(args)).some((arg) => {
+    if (!arg.startsWith('-') || arg === '-') return false;
+    const name = arg.replace(/^--?/, '').split('=')[0] as string;
+    return ['ex', 'iex', 'x', 'ix', 'P'].includes(name) || (name.length >= 3 && GDB_RUNS.some((option) => option.startsWith(name)));
+  });
+}
+
 const PROGRAMS: readonly (readonly [readonly string[], OptionRule | ProgramJudge])[] = [
   [['git'], (args) => gitDanger(['git', ...args])],
   [['npm'], npmDanger],
@@ -164,6 +180,9 @@ const PROGRAMS: readonly (readonly [readonly string[], OptionRule | ProgramJudge
   [['wget'], WGET],
   [['less', 'more'], LESS],
   [['vi', 'vim', 'view', 'ex', 'nvim', 'gvim', 'gview', 'vimdiff', 'rvim', 'rview', 'evim'], VIM],
+  // `--eval` evaluates its value as a makefile's text: `$(shell …)` runs at once, whatever the makefile says.
+  [['make', 'gmake'], { form: 'make --eval/-E', long: names('eval'), short: 'E', valued: 'CfIoW' }],
+  [['gdb'], { form: 'gdb -ex/-iex/-x/-ix/-P, --eval-command/--init-eval-command/--command/--init-command/--python', check: gdbRunsCode }],
   ...INTERPRETERS,
 ];
 
