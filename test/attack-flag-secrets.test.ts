@@ -7,21 +7,19 @@
 // its value is a place (`--password-file`, `--token-file`, `--secret-path`), the operand after a flag that only
 // says to prompt (`psql --password`, `mysql --password`, `gh auth login --with-token`) and a build secret's
 // source (`docker build --secret id=…,src=…`) stay on every one of them.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useAttackHomes } from './support/attack-workspace.js';
 import { decide, pendingApproval } from './support/pending-approval.js';
-import { closeAfterEach, connectClient, makeWorkspace, serveGateway, serveWorkspace } from './support/serve-gateway.js';
-import { runCli } from './support/spawn-cli.js';
+import { closeAfterEach, connectClient, serveGateway } from './support/serve-gateway.js';
+import { recordCalls, RECORDED_TOOL } from './support/recorded-calls.js';
 
 const home = useAttackHomes('toolgate-flag-secrets');
 const opened = closeAfterEach();
-const SERVER = join(import.meta.dirname, 'fixtures', 'mcp', 'any-args-server.mjs');
-const TOOL = 'mcp_api_call_api';
+const TOOL = RECORDED_TOOL;
 const CARD_SERVER = join(import.meta.dirname, 'fixtures', 'mcp', 'card-shapes-server.mjs');
 
 // Credentials with no vendor shape, one per way of passing them.
@@ -113,31 +111,8 @@ const shows = (text: string, place: string): boolean => text.includes(place) || 
 let consoleText = '';
 let exportText = '';
 let journalBytes = '';
-let stop: (() => Promise<unknown>) | undefined;
-afterAll(async () => {
-  await stop?.();
-});
-
 beforeAll(async () => {
-  const HOME = home();
-  const workspace = makeWorkspace({ mode: 'auto', servers: { api: { command: process.execPath, args: [SERVER], trust: 'annotations' } } });
-  const gateway = await serveWorkspace(workspace, { env: { HOME } });
-  const mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
-  stop = async () => {
-    await mcp.close().catch(() => undefined);
-    await gateway.cli.stop();
-  };
-  for (const args of [...COMMANDS.map((command) => ({ command })), ...ARGVS]) {
-    const answer = await mcp.callTool({ name: TOOL, arguments: args });
-    expect(JSON.stringify(answer.content)).toContain('status 200');
-  }
-  consoleText = JSON.stringify((await gateway.api(`/api/receipts?tool=${TOOL}`)).body);
-  await stop();
-  stop = undefined;
-  const exported = await runCli(['audit', 'export', '--format', 'jsonl', '--out', join(HOME, 'export.jsonl')], workspace, undefined, { HOME });
-  expect(exported.code).toBe(0);
-  exportText = readFileSync(join(HOME, 'export.jsonl'), 'utf8');
-  journalBytes = readFileSync(join(workspace, '.toolgate', 'journal.db')).toString('latin1');
+  ({ consoleText, exportText, journalBytes } = await recordCalls(home(), [...COMMANDS.map((command) => ({ command })), ...ARGVS]));
 }, 120_000);
 
 describe('attack: a secret after a credential-named flag, in the journal, the export and the console', () => {

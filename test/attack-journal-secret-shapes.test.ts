@@ -5,15 +5,11 @@
 // header map, libpq's PGPASSWORD, an AWS SSM parameter, header tuples naming Azure's and GitLab's headers, cookie lists,
 // AWS's SecretString, a URL password holding an `@`, a pair named past the projection's cut. Masked by member names alone, each went to all three as it was (a credential with
 // no vendor shape: a Basic header, an internal API key, a password). A control shows a secret in a shape long masked.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useAttackHomes } from './support/attack-workspace.js';
-import { connectClient, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
-import { runCli } from './support/spawn-cli.js';
+import { recordCalls } from './support/recorded-calls.js';
 
 const home = useAttackHomes('toolgate-journal-secret-shapes');
-const SERVER = join(import.meta.dirname, 'fixtures', 'mcp', 'any-args-server.mjs');
 
 // Credentials with no vendor shape, one per finding.
 const PAIR_BASIC = 'Basic ' + Buffer.from('deploy:Tr0ub4dor&3-prod').toString('base64');
@@ -48,20 +44,7 @@ const seen = (secret: string): { console: boolean; export: boolean; journal: boo
 });
 const NONE = { console: false, export: false, journal: false };
 
-let stop: (() => Promise<unknown>) | undefined;
-afterAll(async () => {
-  await stop?.();
-});
-
 beforeAll(async () => {
-  const HOME = home();
-  const workspace = makeWorkspace({ mode: 'auto', servers: { api: { command: process.execPath, args: [SERVER], trust: 'annotations' } } });
-  const gateway = await serveWorkspace(workspace, { env: { HOME } });
-  const mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
-  stop = async () => {
-    await mcp.close().catch(() => undefined);
-    await gateway.cli.stop();
-  };
   const calls: Record<string, unknown>[] = [
     // Name/value pairs, and a URL's `pass=`.
     {
@@ -89,17 +72,7 @@ beforeAll(async () => {
     // Controls.
     { url: 'https://internal.example/status', headers: { Authorization: BASIC_MEMBER }, env: [{ name: 'DATABASE_PASSWORD', value: DB_PASSWORD_CONTROL }] },
   ];
-  for (const args of calls) {
-    const answer = await mcp.callTool({ name: 'mcp_api_call_api', arguments: args });
-    expect(JSON.stringify(answer.content)).toContain('status 200');
-  }
-  consoleText = JSON.stringify((await gateway.api('/api/receipts?tool=mcp_api_call_api')).body);
-  await stop();
-  stop = undefined;
-  const exported = await runCli(['audit', 'export', '--format', 'jsonl', '--out', join(HOME, 'export.jsonl')], workspace, undefined, { HOME });
-  expect(exported.code).toBe(0);
-  exportText = readFileSync(join(HOME, 'export.jsonl'), 'utf8');
-  journalBytes = readFileSync(join(workspace, '.toolgate', 'journal.db')).toString('latin1');
+  ({ consoleText, exportText, journalBytes } = await recordCalls(home(), calls));
 }, 90_000);
 
 describe('attack: credentials in the shapes real APIs give them are masked in the console, the export and the journal', () => {
