@@ -11,33 +11,48 @@ import { runCli } from './support/spawn-cli.js';
 
 const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
 
+/**
+ * A gateway `start` serves for the describe block, and the attacker's client. A thread held by a regular expression
+ * runs no signal handler, so it is ended with a kill.
+ */
+function servedUntilKilled(start: () => Promise<ServedGateway>): () => Client {
+  let gateway: ServedGateway | undefined;
+  let mcp: Client | undefined;
+  beforeAll(async () => {
+    gateway = await start();
+    mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
+  });
+  afterAll(async () => {
+    gateway?.cli.child.kill('SIGKILL');
+    await mcp?.close().catch(() => undefined);
+  });
+  return () => mcp as Client;
+}
+
+/** Whether a call whose argument backtracks is answered within 10 s, and what it answered. */
+async function answeredAtOnce(mcp: Client, name: string, args: Record<string, unknown>): Promise<object | 'held'> {
+  const answered = mcp.callTool({ name, arguments: args }, undefined, { timeout: 20_000 });
+  return Promise.race([answered, new Promise<'held'>((resolve) => setTimeout(() => resolve('held'), 10_000))]);
+}
+
 describe('attack import: a Gemini CLI pattern that backtracks, in an unpinned repository file', () => {
   // A repository's deny and ask rules load without a pin. Gemini CLI's own check passes `(a|a)*X` (no quantified group
   // holds a quantifier); matched by a backtracking regular expression it costs 2^n steps for a command of n `a`s, and
   // one call of the model's held the gateway's only thread for as long as it liked.
   const policy = '[[rule]]\ntoolName = "run_shell_command"\nargsPattern = "(a|a)*X"\ndecision = "deny"\npriority = 10\n';
-  let gateway: ServedGateway | undefined;
-  let mcp: Client | undefined;
-  beforeAll(async () => {
-    gateway = await serveGateway(
+  const mcp = servedUntilKilled(() =>
+    serveGateway(
       { scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['echo *'], allow: ['Bash(echo *)'], imports: [{ from: 'gemini', path: '.gemini/policies/repo.toml' }] } },
       { files: { '.gemini/policies/repo.toml': policy }, args: ['--no-console'] },
-    );
-    mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
-  });
-  afterAll(async () => {
-    // A thread held by a regular expression runs no signal handler: only a kill ends it.
-    gateway?.cli.child.kill('SIGKILL');
-    await mcp?.close().catch(() => undefined);
-  });
+    ),
+  );
 
   it('a call with a long argument is decided at once, and the deny still refuses what it names', async () => {
     const long = 'a'.repeat(48);
-    const answered = mcp!.callTool({ name: 'run_command', arguments: { command: ['echo', long] } }, undefined, { timeout: 20_000 });
-    const result = await Promise.race([answered, new Promise<'held'>((resolve) => setTimeout(() => resolve('held'), 10_000))]);
+    const result = await answeredAtOnce(mcp(), 'run_command', { command: ['echo', long] });
     expect(result).not.toBe('held');
     expect(text(result as object)).toContain(long);
-    const denied = await mcp!.callTool({ name: 'run_command', arguments: { command: ['echo', 'aaX'] } });
+    const denied = await mcp().callTool({ name: 'run_command', arguments: { command: ['echo', 'aaX'] } });
     expect(text(denied)).toContain('refused by policy rule');
   }, 40_000);
 });
@@ -152,25 +167,14 @@ describe("attack import: a pattern that backtracks, in a repository's own .toolg
   // A project's deny and ask rules load without trust, and an object-form `argsPattern` was run by backtracking: a
   // model's argument of 48 `a`s under `(a|a)*X` held the gateway's only thread until it was killed.
   const planted = { rules: [{ tool: 'read_file', decision: 'deny', source: 'project', match: { argsPattern: '"path":"(a|a)*X' } }] };
-  let gateway: ServedGateway | undefined;
-  let mcp: Client | undefined;
-  beforeAll(async () => {
-    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'auto', policy: { allow: ['Read(**)'] } }, { '.toolgate/policy.json': JSON.stringify(planted), 'aaX': 'denied\n', 'notes.md': 'plain\n' });
-    gateway = await serveWorkspace(workspace, { args: ['--no-console'] });
-    mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
-  });
-  afterAll(async () => {
-    gateway?.cli.child.kill('SIGKILL');
-    await mcp?.close().catch(() => undefined);
-  });
+  const mcp = servedUntilKilled(() =>
+    serveWorkspace(makeWorkspace({ scope: 'workspace-write', mode: 'auto', policy: { allow: ['Read(**)'] } }, { '.toolgate/policy.json': JSON.stringify(planted), 'aaX': 'denied\n', 'notes.md': 'plain\n' }), { args: ['--no-console'] }),
+  );
 
   it('a call with a long argument is decided at once, and the deny still refuses what it names', async () => {
-    const long = 'a'.repeat(48);
-    const answered = mcp!.callTool({ name: 'read_file', arguments: { path: long } }, undefined, { timeout: 20_000 });
-    const result = await Promise.race([answered, new Promise<'held'>((resolve) => setTimeout(() => resolve('held'), 10_000))]);
-    expect(result).not.toBe('held');
-    const denied = await mcp!.callTool({ name: 'read_file', arguments: { path: 'aaX' } });
+    expect(await answeredAtOnce(mcp(), 'read_file', { path: 'a'.repeat(48) })).not.toBe('held');
+    const denied = await mcp().callTool({ name: 'read_file', arguments: { path: 'aaX' } });
     expect(text(denied)).toContain('refused by policy rule');
-    expect(text(await mcp!.callTool({ name: 'read_file', arguments: { path: 'notes.md' } }))).toContain('plain');
+    expect(text(await mcp().callTool({ name: 'read_file', arguments: { path: 'notes.md' } }))).toContain('plain');
   }, 40_000);
 });
