@@ -85,6 +85,42 @@ describe('attack: a denied command run through a program that runs its arguments
   });
 });
 
+describe('attack: a denied command a shell string runs after a prefix, or spells through an expansion', () => {
+  // A shell string was read from each command's first word only: `exec touch x`, `command touch x`, `x=1 touch x`,
+  // `2>/dev/null touch x`, `{ touch x; }` and `! touch x` ran the denied touch as the second word, and `$a x`,
+  // `t${x}ouch x` and `/usr/bin/tou?h x` named it only once the shell expanded them. A shell string past the depth
+  // the readings go was not read at all.
+  const opened = servedWith({ allowedCommandGlobs: ['*'], allow: ['Bash(*)'], deny: ['Bash(touch:*)'] });
+
+  it.each([
+    'exec touch PWNED',
+    'exec -a x touch PWNED',
+    'command touch PWNED',
+    'command -p touch PWNED',
+    'builtin eval touch PWNED',
+    'eval touch PWNED',
+    'x=1 touch PWNED',
+    '2>/dev/null touch PWNED',
+    '>/dev/null touch PWNED',
+    '{ touch PWNED; }',
+    '! touch PWNED',
+    'if true; then touch PWNED; fi',
+    'a=touch; $a PWNED',
+    't${x}ouch PWNED',
+    "$'touch' PWNED",
+    '/usr/bin/tou?h PWNED',
+    `sh -c "sh -c 'sh -c \\"sh -c \\\\\\"touch PWNED\\\\\\"\\"'"`,
+  ])('capsh -c %j is refused by the deny and runs nothing', async (script) => {
+    const { made, output } = await ran(opened(), ['capsh', '--', '-c', script], 'PWNED');
+    expect(made, output).toBe(false);
+    expect(output).toContain('refused by policy rule');
+  });
+
+  it('a shell string that names touch nowhere a command starts still runs', async () => {
+    expect((await ran(opened(), ['capsh', '--', '-c', 'echo touch $HOME; [ -f notes.md ] && cat notes.md'], 'PWNED')).output).toContain('first');
+  });
+});
+
 describe('attack: npx under a glob of its own', () => {
   const opened = servedWith({ allowedCommandGlobs: ['npx *'], allow: ['Bash(npx:*)'] });
 

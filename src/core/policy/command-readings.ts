@@ -24,8 +24,34 @@ const RUNS_NO_ARGUMENT = new Set([
   'file', 'stat', 'du', 'df', 'which', 'whereis', 'basename', 'dirname', 'realpath', 'readlink', 'pwd', 'date', 'true', 'false', 'test', 'expr',
   'seq', 'git', 'jq', 'less', 'more', 'mkdir', 'rmdir', 'rm', 'cp', 'mv', 'ln', 'touch', 'chmod', 'chown', 'chgrp', 'tee', 'base64', 'sha256sum',
   'sha1sum', 'md5sum', 'cksum', 'xxd', 'od', 'hexdump', 'strings', 'curl', 'wget', 'uname', 'id', 'whoami', 'hostname', 'printenv', 'sleep',
-  'unlink', 'truncate', 'mktemp', 'nl', 'fold', 'fmt', 'paste', 'join', 'column', 'rev', 'shuf', 'tsort',
+  'unlink', 'truncate', 'mktemp', 'nl', 'fold', 'fmt', 'paste', 'join', 'column', 'rev', 'shuf', 'tsort', '[',
 ]);
+
+/**
+ * Words a shell reads before a command's program inside a string: its
+ * reserved words, the builtins that run the words after them (`exec touch
+ * x`, `command -p touch x`, `eval touch x`), and `{` and `!`. A command that
+ * starts with one of these, with an assignment (`x=1 touch y`) or with a
+ * redirection (`2>/dev/null touch y`) is read from each of its words.
+ */
+const SHELL_PREFIXES = new Set([
+  '!', '{', '}', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'for', 'case', 'select', 'function', 'time', 'coproc',
+  'exec', 'command', 'builtin', 'eval', 'nohup',
+]);
+
+/** A shell assignment before a command's program: `NAME=value`, `NAME+=value`. */
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
+
+/** A redirection at a command's start: `>f`, `2>&1`, `<f`, `&>f`, which the words of the string no longer show. */
+const LEADING_REDIRECTION = /^\s*(?:\d*|&)[<>]/;
+
+/**
+ * A word the shell turns into another before it runs it as a program: a
+ * variable or a substitution (`$a`, `${x}`, `$'…'`) or a pattern it matches
+ * against files (`/usr/bin/tou?h`, `{tou,}ch`). No reading can name the
+ * program it becomes, so a deny or ask covers the command (`CommandReadings.cut`).
+ */
+const EXPANDS = /[$`*?[]|\{.*(?:,|\.\.).*\}/;
 
 /** Shell strings inside shell strings read, at most. */
 const MAX_DEPTH = 4;
@@ -68,20 +94,35 @@ interface Reading {
  * x'`, `npx -c …`), as a shell reads it (quotes and backslashes taken off),
  * and through the wrappers toolgate knows. Inside such a string only a
  * command's first word starts one: every word of every command would be
- * read in time the square of the string's length. Reading more can only
- * widen what a deny or ask covers; an allow never reads any of this.
+ * read in time the square of the string's length. A command led by a shell
+ * prefix (`SHELL_PREFIXES`, an assignment, a redirection) is read from each
+ * word, a program word the shell expands (`EXPANDS`) and a string nested
+ * deeper than `MAX_DEPTH` are not read and the readings are cut. Reading
+ * more can only widen what a deny or ask covers; an allow never reads any
+ * of this.
  */
 export function commandReadings(argv: readonly string[]): CommandReadings {
   const reading: Reading = { seen: new Set(), characters: 0, cut: false };
   const forms: (readonly string[])[] = [];
-  readingsOf(argv, 0, reading, forms);
+  readingsOf(argv, 0, true, reading, forms);
   return { forms, cut: reading.cut };
 }
 
-/** `commandReadings` at `depth` strings deep, into `forms`; `reading.seen` holds the string commands read already, each read once. */
-function readingsOf(argv: readonly string[], depth: number, reading: Reading, forms: (readonly string[])[]): void {
+/**
+ * `commandReadings` at `depth` strings deep, into `forms`; `reading.seen`
+ * holds the string commands read already, each read once. `eachArgument`:
+ * each argument of a program toolgate does not know may start a command
+ * (the argv the call gives, and a string's command led by a shell prefix).
+ */
+function readingsOf(argv: readonly string[], depth: number, eachArgument: boolean, reading: Reading, forms: (readonly string[])[]): void {
   const add = (command: readonly string[]): void => {
     if (reading.cut) return;
+    // A shell expands a string's word before it runs it: the program it becomes is not the word read.
+    const program = command[0] ?? '';
+    if (depth > 0 && program !== '[' && program !== '[[' && EXPANDS.test(program)) {
+      reading.cut = true;
+      return;
+    }
     for (const form of programReadings(command)) {
       reading.characters += form.reduce((sum, word) => sum + word.length + 1, 0);
       if (reading.characters > MAX_READ_CHARACTERS) {
@@ -95,23 +136,31 @@ function readingsOf(argv: readonly string[], depth: number, reading: Reading, fo
   for (const command of commands) add(command);
   const innermost = commands.at(-1) ?? argv;
   if (RUNS_NO_ARGUMENT.has(programName(innermost[0] ?? ''))) return;
-  // A string's words are not an argv's: only the argv the call gives is read from each argument.
-  const fromEachArgument = depth === 0;
   for (let index = 1; index < innermost.length && !reading.cut; index += 1) {
     const arg = innermost[index] as string;
-    if (fromEachArgument && startsCommand(arg)) add(innermost.slice(index));
+    if (eachArgument && startsCommand(arg)) add(innermost.slice(index));
     const equals = arg.indexOf('=');
     const value = equals === -1 ? '' : arg.slice(equals + 1);
-    if (fromEachArgument && startsCommand(value)) add([value, ...innermost.slice(index + 1)]);
-    if (depth >= MAX_DEPTH || !(/\s/.test(arg) || COMMAND_BREAK.test(arg))) continue;
+    if (eachArgument && startsCommand(value)) add([value, ...innermost.slice(index + 1)]);
+    if (!(/\s/.test(arg) || COMMAND_BREAK.test(arg))) continue;
+    if (depth >= MAX_DEPTH) {
+      reading.cut = true;
+      return;
+    }
     for (const part of arg.split(COMMAND_BREAK)) {
       const words = shellWords(part);
       const key = words.join('\0');
       if (words.length === 0 || reading.seen.has(key)) continue;
       reading.seen.add(key);
-      readingsOf(words, depth + 1, reading, forms);
+      readingsOf(words, depth + 1, shellPrefixed(part, words), reading, forms);
     }
   }
+}
+
+/** Whether a string's command starts with a shell prefix, so its program is a later word (`SHELL_PREFIXES`). */
+function shellPrefixed(part: string, words: readonly string[]): boolean {
+  const first = words[0] ?? '';
+  return SHELL_PREFIXES.has(first) || ASSIGNMENT.test(first) || LEADING_REDIRECTION.test(part);
 }
 
 /** An argument a command may start with: not empty, and no option. */
