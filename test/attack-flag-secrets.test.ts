@@ -37,6 +37,12 @@ const SECRETS = {
   argvMysql: 'Tr0ub4dorArgvMysql11',
   argvCurl: 'Tr0ub4dor-argv-curl-12',
   argvSshpass: 'Tr0ub4dor-sshpass-13',
+  // A short flag's secret at the end of a cluster of switches: `curl -fsSu user:X`, `mysql -vpX`.
+  curlCluster: 'Tr0ub4dor-curl-cluster-14',
+  mysqlCluster: 'Tr0ub4dorMysqlCluster15',
+  argvCurlCluster: 'Tr0ub4dor-argv-curl-cluster-16',
+  argvMysqlCluster: 'Tr0ub4dorArgvMysqlCluster17',
+  argvSshpassCluster: 'Tr0ub4dor-sshpass-cluster-18',
 };
 
 // Where each call acts, and the operands beside a flag that takes no secret: each must stay readable.
@@ -57,6 +63,8 @@ const PLACES = [
   '--with-token --hostname ghe.attacker.example',
   'src=/home/ci/.npmrc',
   'deploy@bastion.attacker.example',
+  // A letter that takes a value ends a cluster: mysql's database after -D is no password.
+  '-Dprod_ledger',
 ];
 
 const COMMANDS = [
@@ -77,6 +85,8 @@ const COMMANDS = [
   'mysql -h db.attacker.example --password warehouse',
   'gh auth login --with-token --hostname ghe.attacker.example',
   'docker build --secret id=npmrc,src=/home/ci/.npmrc -t registry.attacker.example/app .',
+  `curl -fsSu deploy:${SECRETS.curlCluster} https://api.attacker.example/upload`,
+  `mysql -h db.attacker.example -vp${SECRETS.mysqlCluster} -Dprod_ledger`,
 ];
 
 const ARGVS = [
@@ -89,6 +99,9 @@ const ARGVS = [
   { program: 'psql', args: ['-h', 'db.attacker.example', '--password', 'analytics'] },
   { program: 'docker', args: ['login', '--password-stdin', 'registry.attacker.example'] },
   { program: 'pg_dump', args: ['--password-file', '/run/secrets/db-password', 'prod'] },
+  { program: 'curl', args: ['-su', `deploy:${SECRETS.argvCurlCluster}`, 'https://api.attacker.example/upload'] },
+  { program: 'mysql', args: ['-h', 'db.attacker.example', `-Bvp${SECRETS.argvMysqlCluster}`, 'prod'] },
+  { program: 'sshpass', args: ['-vp', SECRETS.argvSshpassCluster, 'ssh', 'deploy@bastion.attacker.example'] },
 ];
 
 // How each secret reads once masked, in a command string and (as JSON) in an argv: the mark where the secret was.

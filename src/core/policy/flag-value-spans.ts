@@ -1,4 +1,4 @@
-import { flagValueSpan, programFamily, readFlag, SECRET_FLAG_HINT, SHORT_SECRET_LETTERS, type ProgramFamily } from './secret-flags.js';
+import { flagValueSpan, holdsShortSecretLetter, programFamily, readFlag, SECRET_FLAG_HINT, type ProgramFamily } from './secret-flags.js';
 import type { SecretSpan } from './secret-token.js';
 
 const isBlank = (code: number): boolean => code === 32 || code === 9;
@@ -95,11 +95,11 @@ export function flagValueSpans(text: string): SecretSpan[] {
     const flag = text.slice(at, end);
     // A name must say secret; one letter (`-p`, `-u`, `-a`) counts only in a program that reads it so.
     const second = flag.charAt(1);
-    if ((second === '-' || !SHORT_SECRET_LETTERS.has(second)) && (flag.length < 4 || !SECRET_FLAG_HINT.test(flag))) continue;
+    if ((second === '-' || !holdsShortSecretLetter(flag)) && (flag.length < 4 || !SECRET_FLAG_HINT.test(flag))) continue;
     familyAt ??= familyReader(text);
-    // `-p'S3cret'`: a short flag's value attached in quotes is read from its opening quote.
-    const quoted = flag.length === 2 && isQuote(text.charCodeAt(end)) && text.charCodeAt(end) !== text.charCodeAt(at - 1);
-    const reading = readFlag(quoted ? text.slice(at, end + 1) : flag, familyAt(at));
+    // `-p'S3cret'`, `-vp'S3cret'`: a short flag's value attached in quotes is read from its opening quote.
+    const quoted = second !== '-' && isQuote(text.charCodeAt(end)) && text.charCodeAt(end) !== text.charCodeAt(at - 1);
+    const reading = (quoted ? readFlag(text.slice(at, end + 1), familyAt(at)) : undefined) ?? readFlag(flag, familyAt(at));
     if (reading === undefined) continue;
     let start = reading.attachedAt === -1 ? -1 : at + reading.attachedAt;
     if (start === -1) {

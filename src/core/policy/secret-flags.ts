@@ -60,8 +60,43 @@ const SHORT: Readonly<Record<Family, Readonly<Record<string, FlagReading['takes'
   redis: { a: 'secret' },
 };
 
+/**
+ * The short flags of each family that take no value, so a cluster reads on
+ * past them to its next letter (`curl -fsSu user:X`, `mysql -vpX`); a
+ * letter that takes one (`mysql -Dprod`) ends the cluster, the rest being
+ * its value.
+ */
+const SWITCHES: Readonly<Record<Family, string>> = {
+  libpq: '',
+  mysql: 'ABCEfGHinNqrstTUvVX',
+  curl: '0123456#aBfGgIijJkLlMNnOpqRSsVvZ',
+  'takes-p': 'ehvV',
+  redis: 'cexv23',
+};
+
+/** What a cluster of short flags (`-pX`, `-su`, `-vpX`) says of the value after it in a program of `family`: its secret letter's reading. */
+function readShortCluster(flag: string, family: Family): FlagReading | undefined {
+  for (let at = 1; at < flag.length; at += 1) {
+    const letter = flag.charAt(at);
+    const takes = SHORT[family][letter];
+    if (takes !== undefined) {
+      if (at + 1 < flag.length) return { takes, attachedAt: at + 1 };
+      // mysql's `-p` with a blank only says to prompt: the word after it is the database.
+      return family === 'mysql' ? undefined : { takes, attachedAt: -1 };
+    }
+    if (!SWITCHES[family].includes(letter)) return undefined;
+  }
+  return undefined;
+}
+
 /** The letters of the short flags some program reads a secret from. */
 export const SHORT_SECRET_LETTERS: ReadonlySet<string> = new Set(Object.values(SHORT).flatMap((letters) => Object.keys(letters)));
+
+/** Whether a one-dash word may be a cluster `readFlag` reads a secret after: one of its letters is a secret's (`-p`, `-fsSu`). */
+export function holdsShortSecretLetter(flag: string): boolean {
+  for (let at = 1; at < flag.length; at += 1) if (SHORT_SECRET_LETTERS.has(flag.charAt(at))) return true;
+  return false;
+}
 
 const SECRET_WORDS = new Set(['password', 'passwd', 'pass', 'passphrase', 'pw', 'token', 'secret', 'apikey', 'bearer']);
 /** Keytool's and others' names in one word. */
@@ -104,10 +139,8 @@ export function readFlag(flag: string, family: ProgramFamily): FlagReading | und
   if (flag.charCodeAt(0) !== 45 || flag.length < 2) return undefined;
   const long = flag.charCodeAt(1) === 45;
   if (!long) {
-    const short = family === undefined ? undefined : SHORT[family][flag.charAt(1)];
-    if (short !== undefined && flag.length > 2) return { takes: short, attachedAt: 2 };
-    // mysql's `-p` with a blank only says to prompt: the word after it is the database.
-    if (short !== undefined) return family === 'mysql' ? undefined : { takes: short, attachedAt: -1 };
+    const short = family === undefined ? undefined : readShortCluster(flag, family);
+    if (short !== undefined || (family !== undefined && SHORT[family][flag.charAt(1)] !== undefined)) return short;
     // A one-dash long name (keytool's `-storepass`); one letter says nothing.
     if (flag.length < 4) return undefined;
   }

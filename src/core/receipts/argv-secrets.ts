@@ -1,4 +1,4 @@
-import { flagValueSpan, programFamily, readFlag, SECRET_FLAG_HINT, SHORT_SECRET_LETTERS } from '../policy/secret-flags.js';
+import { flagValueSpan, holdsShortSecretLetter, programFamily, readFlag, SECRET_FLAG_HINT } from '../policy/secret-flags.js';
 import { maskSpans, type RedactedText } from '../policy/secret-token.js';
 
 /** The members that name the program an argument object's argv is given to (`{ program: 'docker', args: […] }`). */
@@ -24,7 +24,7 @@ export function programMember(keys: readonly string[], values: readonly unknown[
 
 /** Whether an item may be a flag `readFlag` reads a secret after: most items (operands, `-rf`, `--force`) leave after one test. */
 const mayTakeSecret = (item: string): boolean =>
-  item.charCodeAt(0) === 45 && item.length >= 2 && ((item.charCodeAt(1) !== 45 && SHORT_SECRET_LETTERS.has(item.charAt(1))) || (item.length >= 4 && SECRET_FLAG_HINT.test(item)));
+  item.charCodeAt(0) === 45 && item.length >= 2 && ((item.charCodeAt(1) !== 45 && holdsShortSecretLetter(item)) || (item.length >= 4 && SECRET_FLAG_HINT.test(item)));
 
 /**
  * The items of an argv that hold a secret by the flag before them, masked:
