@@ -220,15 +220,16 @@ function compileMatch(match: RuleMatch | undefined, decision: RuleDecision, fail
   }
   if ('argsPattern' in match) {
     try {
-      new RegExp(match.argsPattern, 'u');
+      new RegExp(match.argsPattern);
     } catch {
       return fail('invalid_pattern', 'has an argsPattern that is not a valid regular expression');
     }
     // Run as an automaton over the arguments' JSON, as a shell pattern is: a deny or ask a repository's
     // `.toolgate/policy.json` ships loads untrusted, and run by backtracking, `(a|a)*X` held the gateway's thread for
-    // as long as a model's argument of `a`s made it. The automaton reads UTF-16 units, so the `u` flag's own syntax
-    // (`\p{…}`, `\u{…}`) is refused rather than read otherwise.
-    if (/\\(?:[pP]\{|u\{)/.test(match.argsPattern)) return fail('invalid_pattern', 'has an argsPattern with a Unicode property or code point escape, which toolgate cannot match in time proportional to the arguments');
+    // as long as a model's argument of `a`s made it. Read as JavaScript reads it without flags, one UTF-16 unit at a
+    // time, as the automaton does (a `.` is one unit of a character past U+FFFF); `\p{…}` and `\u{…}`, which mean
+    // something else without the `u` flag, are refused rather than read otherwise.
+    if (/\\(?:[pP]\{|u\{)/.test(match.argsPattern)) return fail('invalid_pattern', 'has an argsPattern with a Unicode property or code point escape, which it reads only with the u flag');
     try {
       return { kind: 'args', program: compileRegexProgram(match.argsPattern, '') };
     } catch (error) {

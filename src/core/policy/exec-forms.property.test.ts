@@ -7,8 +7,9 @@ import type { OptionRule } from './option-forms.js';
 
 /** Programs the generic option reader judges, with their rules (git, sed and awk have grammars of their own). */
 const RULES: readonly (readonly [string, OptionRule])[] = [...EXEC_FORMS].flatMap(([name, entry]) => (typeof entry === 'function' ? [] : [[name, entry] as const]));
-// PowerShell takes any plain argument as a script or a command, cmd any command line, and find's primaries are short words (`-ok`) a flag cluster could spell.
-const NO_HARMLESS_ARGV = new Set(['pwsh', 'powershell', 'cmd', 'find', 'gfind']);
+// PowerShell takes any plain argument as a script or a command, cmd any command line, find's primaries are short words
+// (`-ok`) a flag cluster could spell, and gdb reads a word after one dash as a long option's prefix (`-com`).
+const NO_HARMLESS_ARGV = new Set(['pwsh', 'powershell', 'cmd', 'find', 'gfind', 'gdb']);
 
 /** Harmless ways to call each wrapper in front of a command; the wrappers that run no command of their own are listed apart. */
 const WRAPPING: Readonly<Record<string, readonly (readonly string[])[]>> = {

@@ -182,7 +182,7 @@ const PROGRAMS: readonly (readonly [readonly string[], OptionRule | ProgramJudge
   [['vi', 'vim', 'view', 'ex', 'nvim', 'gvim', 'gview', 'vimdiff', 'rvim', 'rview', 'evim'], VIM],
   // `--eval` evaluates its value as a makefile's text: `$(shell …)` runs at once, whatever the makefile says.
   [['make', 'gmake'], { form: 'make --eval/-E', long: names('eval'), short: 'E', valued: 'CfIoW' }],
-  [['gdb'], { form: 'gdb -ex/-iex/-x/-ix/-P, --eval-command/--init-eval-command/--command/--init-command/--python', check: gdbRunsCode }],
+  [['gdb'], { form: 'gdb -ex/-iex/-x/-ix/-P, --eval-command/--init-eval-command/--command/--init-command/--python', short: 'xP', check: gdbRunsCode }],
   ...INTERPRETERS,
 ];
 
