@@ -118,6 +118,12 @@ describe('describeApproval', () => {
     expect(describeApproval(approvalRequest({ toolName: 'run_command', action: 'process', target: { command: ['cat', 'package.json'] } })).join('\n')).not.toContain('runs the code');
   });
 
+  it('says the workspaces a runner selects run their own package.json, not all of it bound', () => {
+    const lines = describeApproval(approvalRequest({ toolName: 'run_command', action: 'process', target: { command: ['npm', 'test', '--workspaces'] } }));
+    expect(lines.join('\n')).toContain('the workspaces it selects run their own package.json');
+    expect(describeApproval(approvalRequest({ toolName: 'run_command', action: 'process', target: { command: ['npm', 'test'] } })).join('\n')).not.toContain('workspaces it selects');
+  });
+
   it('shows the method and the full URL, the secret query value masked', () => {
     const request = approvalRequest({
       toolName: 'http_request',

@@ -118,7 +118,8 @@ function maskedNotice(masked: number): string {
 export function runnerCodeNotice(code: RunnerCodeShown): string {
   const runners = code.programs.join(', ');
   const files = code.files.length === 0 ? 'no file of it exists yet' : code.files.join(', ');
-  return `${runners} runs the code its file holds (${files}): that file is bound to this approval, and a change to it before the command starts refuses it; what that code runs in turn (a script it calls, a module it imports, a file it includes) is not bound`;
+  const members = code.members === true ? '; the workspaces it selects run their own package.json, bound only where the option names its folder (-w packages/a), not where it names a package or selects every workspace (--workspaces)' : '';
+  return `${runners} runs the code its file holds (${files}): that file is bound to this approval, and a change to it before the command starts refuses it${members}; what that code runs in turn (a script it calls, a module it imports, a file it includes) is not bound`;
 }
 
 /** What a card says when arguments are cut short: the call carries them whole, and what is not shown runs too. */

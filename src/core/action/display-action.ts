@@ -45,6 +45,8 @@ export interface ActionDisplay {
 export interface RunnerCodeShown {
   readonly programs: readonly string[];
   readonly files: readonly string[];
+  /** It runs workspace members' code too, not all of it bound (`RunnerCode.members`). */
+  readonly members?: true;
 }
 
 /** The largest string an MCP argument shows in full on a card; a longer one is clipped with a count. */
@@ -65,7 +67,7 @@ export function displayAction(action: ResolvedAction): ActionDisplay {
   if (action.command !== undefined) {
     const { argv, executable, cwd } = action.command;
     const paths = (action.command.arguments ?? []).filter(isNotable).map((file) => displayPath(file, mask));
-    const code = runnerCodeShown(argv, action.command.arguments, mask);
+    const code = runnerCodeShown(argv, cwd.requested, action.command.arguments, mask);
     display.command = Object.freeze({
       argv: Object.freeze(argv.map(mask)),
       ...(executable === undefined ? {} : { executable: mask(executable) }),
@@ -99,11 +101,13 @@ export function displayAction(action: ResolvedAction): ActionDisplay {
  * asked for them after the argv's own candidates (`resolvableArguments`),
  * so they are the last of its answers.
  */
-function runnerCodeShown(argv: readonly string[], resolved: readonly ResolvedPath[] | undefined, mask: (text: string) => string): RunnerCodeShown | undefined {
-  const code = runnerCode(argv);
+function runnerCodeShown(argv: readonly string[], cwd: string, resolved: readonly ResolvedPath[] | undefined, mask: (text: string) => string): RunnerCodeShown | undefined {
+  const code = runnerCode(argv, cwd);
   if (code === undefined) return undefined;
   const files = resolved === undefined ? code.files : resolved.slice(-code.files.length).flatMap((file) => (file.created ? [] : [file.real]));
-  return Object.freeze({ programs: Object.freeze([...code.programs]), files: Object.freeze(files.map(mask)) });
+  // Two spellings may lead to one file (`sub/../package.json` from the workspace root): it is shown once.
+  const shown = Object.freeze([...new Set(files.map(mask))]);
+  return Object.freeze({ programs: Object.freeze([...code.programs]), files: shown, ...(code.members === true ? { members: true as const } : {}) });
 }
 
 /** An argument path a person must see before approving: anything but an ordinary file, existing or new. */

@@ -53,7 +53,7 @@ export function resolvableArguments(argv: readonly string[], cwd: string): reado
     add(part);
   });
   // The files a runner reads its code from, which no argument names (`npm test` runs package.json's script).
-  for (const file of runnerCode(argv)?.files ?? []) add(file);
+  for (const file of runnerCode(argv, cwd)?.files ?? []) add(file);
   return parts.length > MAX_RESOLVED_ARGUMENTS ? undefined : parts;
 }
 

@@ -6,12 +6,16 @@ describe('runnerCode', () => {
   it.each([
     [['npm', 'test'], { programs: ['npm'], files: ['package.json'] }],
     [['/usr/bin/pnpm', 'run', 'build'], { programs: ['pnpm'], files: ['package.json'] }],
-    [['yarn', '--cwd', 'web', 'test'], { programs: ['yarn'], files: ['web/package.json'] }],
+    [['yarn', '--cwd', 'web', 'test'], { programs: ['yarn'], files: ['web/package.json', 'web/../package.json'] }],
     [['npm', '--prefix=app', 'test'], { programs: ['npm'], files: ['app/package.json'] }],
     [['make'], { programs: ['make'], files: ['GNUmakefile', 'makefile', 'Makefile'] }],
     [['make', '-Capp', 'test'], { programs: ['make'], files: ['app/GNUmakefile', 'app/makefile', 'app/Makefile'] }],
     [['make', '--directory', '/srv/app'], { programs: ['make'], files: ['/srv/app/GNUmakefile', '/srv/app/makefile', '/srv/app/Makefile'] }],
     [['timeout', '60', 'npm', 'test'], { programs: ['npm'], files: ['package.json'] }],
+    [['make', '-C', 'a', '-C', 'b', 'test'], { programs: ['make'], files: ['a/b/GNUmakefile', 'a/b/makefile', 'a/b/Makefile'] }],
+    [['make', '-C', 'app', '-fx.mk', '--file=/srv/y.mk'], { programs: ['make'], files: ['app/x.mk', '/srv/y.mk'] }],
+    [['npm', 'test', '-w', 'packages/a'], { programs: ['npm'], files: ['package.json', 'packages/a/package.json'], members: true }],
+    [['npm', 'test', '-ws'], { programs: ['npm'], files: ['package.json'], members: true }],
   ])('%j reads its code from %j', (argv, code) => {
     expect(runnerCode(argv)).toEqual(code);
   });
@@ -26,8 +30,16 @@ describe('runnerCode', () => {
     expect(runnerCode(['make', '-C', 'a\0b'])).toEqual({ programs: ['make'], files: ['GNUmakefile', 'makefile', 'Makefile'] });
   });
 
+  it('npm and its kin climb from a folder with no file of theirs: each folder above up to the workspace root is read, as the kernel climbs', () => {
+    expect(runnerCode(['npm', 'test'], 'a/b')).toEqual({ programs: ['npm'], files: ['package.json', '../package.json', '../../package.json'] });
+    expect(runnerCode(['npm', '--prefix', 'app', 'test'], 'a')).toEqual({ programs: ['npm'], files: ['app/package.json'] });
+    expect(runnerCode(['pnpm', '-C', 'app', 'test'], 'a')).toEqual({ programs: ['pnpm'], files: ['app/package.json', 'app/../package.json', 'app/../../package.json'] });
+    expect(runnerCode(['make', 'test'], 'a')).toEqual({ programs: ['make'], files: ['GNUmakefile', 'makefile', 'Makefile'] });
+    expect(runnerCode(['npm', 'test'], '/srv/app')).toEqual({ programs: ['npm'], files: ['package.json'] });
+  });
+
   it('the host is asked for them after the arguments, against the working directory', () => {
-    expect(resolvableArguments(['npm', 'test'], 'src')).toEqual(['src/test', 'src/package.json']);
+    expect(resolvableArguments(['npm', 'test'], 'src')).toEqual(['src/test', 'src/package.json', 'src/../package.json']);
     expect(resolvableArguments(['make', '-C', '/srv/app'], '.')).toEqual(['/srv/app', '/srv/app/GNUmakefile', '/srv/app/makefile', '/srv/app/Makefile']);
   });
 });

@@ -13,17 +13,39 @@ import { programName } from './lookup-program.js';
  * `GNUmakefile` before `Makefile`) is listed too: one planted there later
  * is a change.
  */
-const RUNNERS: ReadonlyMap<string, Runner> = new Map([
-  ...['npm', 'pnpm', 'yarn', 'bun'].map((name): [string, Runner] => [name, { files: ['package.json'], folder: ['--prefix', '-C', '--dir', '--cwd'] }]),
-  ...['make', 'gmake'].map((name): [string, Runner] => [name, { files: ['GNUmakefile', 'makefile', 'Makefile'], folder: ['-C', '--directory'] }]),
-]);
-
 interface Runner {
   /** Its files, in the folder it runs in. */
   readonly files: readonly string[];
   /** The options that move that folder (`npm --prefix dir`, `make -C dir`): with one, the folder is the value. */
   readonly folder: readonly string[];
+  /**
+   * make reads each `-C` below the one before (`make -C a -C b` runs in `a/b`); npm and its kin take the last.
+   */
+  readonly folderAdds?: true;
+  /** The options naming the file itself instead of `files` (`make -f other.mk`), read in the folder it runs in. */
+  readonly fileOptions?: readonly string[];
+  /** The options naming a member folder it runs the code of too (`npm test -w packages/a` runs `packages/a/package.json`). */
+  readonly memberOptions?: readonly string[];
+  /** The options selecting every member (`npm test --workspaces`), whose folders only its own file names. */
+  readonly everyMember?: readonly string[];
+  /**
+   * It takes its file from the nearest folder above that has one, when the
+   * folder it runs in has none (npm in a folder with no `package.json` runs
+   * the scripts of the one above): the file of each folder above, up to the
+   * workspace root, is read too. `unless-moved`: an option naming its folder
+   * stops the climb (npm's `--prefix` is the folder, whatever it holds);
+   * pnpm, yarn and bun run as if started there, and climb from it.
+   */
+  readonly climbs?: 'always' | 'unless-moved';
 }
+
+const PACKAGE_RUNNER: Runner = { files: ['package.json'], folder: ['--prefix', '-C', '--dir', '--cwd'], climbs: 'always' };
+const RUNNERS: ReadonlyMap<string, Runner> = new Map([
+  // npm's `-ws` (every workspace) is not `-w s`: it is read before `-w`, and selects no folder named here.
+  ['npm', { ...PACKAGE_RUNNER, climbs: 'unless-moved', memberOptions: ['--workspace', '-w'], everyMember: ['--workspaces', '--ws', '-ws'] }],
+  ...['pnpm', 'yarn', 'bun'].map((name): [string, Runner] => [name, PACKAGE_RUNNER]),
+  ...['make', 'gmake'].map((name): [string, Runner] => [name, { files: ['GNUmakefile', 'makefile', 'Makefile'], folder: ['-C', '--directory'], folderAdds: true, fileOptions: ['-f', '--file', '--makefile'] }]),
+]);
 
 /** What a command's runners read their code from: each file joined to the folder the runner reads it in. */
 export interface RunnerCode {
@@ -31,31 +53,72 @@ export interface RunnerCode {
   readonly programs: readonly string[];
   /** The files, relative to the working directory (or absolute, where an option names an absolute folder). */
   readonly files: readonly string[];
+  /**
+   * A runner selects workspace members (`-w`, `--workspaces`): each runs its
+   * own file, bound only where the option names the member's folder; one
+   * named by its package's name, or all of them, are not.
+   */
+  readonly members?: true;
 }
 
 /**
  * The code the runners among a command and the commands its exec wrappers
  * run (`timeout 60 npm test`) read by convention; undefined when none is a
- * runner. A runner started by a shell string (`sh -c 'npm test'`) is not
- * read: no shell's grammar is.
+ * runner. `cwd` is the working directory as the call spells it, from the
+ * workspace root: how many folders a climbing runner may look in above it.
+ * A runner started by a shell string (`sh -c 'npm test'`) is not read: no
+ * shell's grammar is.
  */
-export function runnerCode(argv: readonly string[]): RunnerCode | undefined {
+export function runnerCode(argv: readonly string[], cwd = '.'): RunnerCode | undefined {
   const programs: string[] = [];
   const files: string[] = [];
+  let members = false;
   for (const command of wrappedCommands(argv)) {
     const name = programName(command[0] ?? '');
     const runner = RUNNERS.get(name);
     if (runner === undefined) continue;
     programs.push(name);
-    const folder = folderOf(command, runner.folder);
-    for (const file of runner.files) files.push(folder === undefined ? file : `${folder}/${file}`);
+    const folders = optionValues(command, runner.folder);
+    const folder = runner.folderAdds === true ? folders.reduce<string | undefined>(below, undefined) : folders.at(-1);
+    const inFolder = (file: string): string => (folder === undefined ? file : `${folder}/${file}`);
+    const makefiles = optionValues(command, runner.fileOptions ?? []);
+    for (const file of makefiles.length > 0 ? makefiles : runner.files) files.push(ABSOLUTE.test(file) ? file : inFolder(file));
+    const every = runner.everyMember ?? [];
+    const selected = every.length > 0 && command.some((arg, index) => index > 0 && every.some((option) => arg === option || arg.startsWith(`${option}=`)));
+    const named = selected ? [] : optionValues(command, runner.memberOptions ?? []);
+    for (const member of named) for (const file of runner.files) files.push(inFolder(`${member}/${file}`));
+    if (selected || named.length > 0) members = true;
+    if (runner.climbs === undefined || (runner.climbs === 'unless-moved' && folder !== undefined)) continue;
+    // Spelled with `..` from the folder it runs in, so each is walked as the kernel climbs, through a link or not.
+    for (let up = '../', level = depthOf(cwd, folder); level > 0; level -= 1, up += '../') for (const file of runner.files) files.push(inFolder(`${up}${file}`));
   }
-  return programs.length === 0 ? undefined : { programs, files };
+  if (programs.length === 0) return undefined;
+  return members ? { programs, files, members } : { programs, files };
 }
 
-/** The folder an option moves a runner to (its last value), relative to the working directory or absolute; undefined when none does. */
-function folderOf(command: readonly string[], options: readonly string[]): string | undefined {
-  let folder: string | undefined;
+const ABSOLUTE = /^[\\/]/;
+
+/** `folder` read below `base` (make's next `-C`): an absolute one starts again. */
+function below(base: string | undefined, folder: string): string {
+  return base === undefined || ABSOLUTE.test(folder) ? folder : `${base}/${folder}`;
+}
+
+/** How many folders the run folder (`folder` below `cwd`) is below the workspace root as spelled; 0 when it is absolute or climbs out. */
+function depthOf(cwd: string, folder: string | undefined): number {
+  if (ABSOLUTE.test(cwd) || (folder !== undefined && ABSOLUTE.test(folder))) return 0;
+  let depth = 0;
+  for (const part of `${cwd}/${folder ?? '.'}`.split(/[\\/]/)) {
+    if (part === '..') depth -= 1;
+    else if (part !== '' && part !== '.') depth += 1;
+    if (depth < 0) return 0;
+  }
+  return depth;
+}
+
+/** The values options give, in order (`-C dir`, `-Cdir`, `--directory=dir`); one no path can name (a NUL) is left out. */
+function optionValues(command: readonly string[], options: readonly string[]): string[] {
+  const values: string[] = [];
+  if (options.length === 0) return values;
   for (let index = 1; index < command.length; index += 1) {
     const arg = command[index] as string;
     if (arg === '--') break;
@@ -63,7 +126,7 @@ function folderOf(command: readonly string[], options: readonly string[]): strin
     if (option === undefined) continue;
     const value = arg === option ? command[(index += 1)] : arg.slice(arg.charAt(option.length) === '=' ? option.length + 1 : option.length);
     // A folder no path can name (a NUL) is left out, as an argument holding one is.
-    if (value !== undefined && value !== '' && !value.includes('\0')) folder = value;
+    if (value !== undefined && value !== '' && !value.includes('\0')) values.push(value);
   }
-  return folder;
+  return values;
 }
