@@ -35,6 +35,19 @@ describe('evaluateCall', () => {
     expect(evaluateCall(read('private/a.txt'), true, evaluator()).decision).toMatchObject({ kind: 'deny', reason: 'rule_denied', detail: 'was refused by policy rule "project#0"', policyVersion: 7 });
   });
 
+  it('says so when a deny or ask covers a command it could not read whole', () => {
+    const commands = evaluator({
+      config: { commands: { commands: [], globs: [['*']] }, domains: [], mcpServers: new Set(), tier: 'workspace-write' },
+      rules: createRuleIndex([compileRule({ rule: 'Bash(*)', decision: 'allow', source: 'project' }, 0), compileRule({ rule: 'Bash(rm:*)', decision: 'deny', source: 'project' }, 1)]),
+    });
+    const run = (command: readonly string[]): ArgumentPolicyInput => ({ tool: toolView('command'), agent: undefined, args: { command }, target: { command }, gateApproved: false });
+    const swamped = evaluateCall(run(['setarch', ...Array.from({ length: 16_000 }, (_, index) => `a${String(index % 10)}`)]), false, commands);
+    expect(swamped.decision).toMatchObject({ kind: 'deny', reason: 'rule_denied', detail: expect.stringContaining('could not read every command') as unknown });
+    expect(swamped.notes.some((note) => note.includes('could not read every command'))).toBe(true);
+    // A command read whole and denied is refused by the rule alone.
+    expect(evaluateCall(run(['setarch', 'x86_64', 'rm', 'x']), false, commands).decision).toMatchObject({ kind: 'deny', detail: 'was refused by policy rule "project#1"' });
+  });
+
   it('takes a rate-limit token only when asked to consume one', () => {
     const limited: RateCheck = { ok: false, retryAfterMs: 500, scope: 'tool' };
     const strict = evaluator({ takeToken: () => limited });

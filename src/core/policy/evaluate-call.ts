@@ -77,7 +77,9 @@ export function evaluateCall(input: ArgumentPolicyInput, consume: boolean, evalu
   const matched = matchedOf(verdict.matched);
   if (verdict.decision === 'deny') {
     const ruleId = verdict.winner?.id ?? '';
-    return { decision: { kind: 'deny', reason: 'rule_denied', detail: `was refused by policy rule "${ruleId.slice(0, 80)}"`, matched, policyVersion: version }, guardrail, verdict, view, notes };
+    if (verdict.unread === true) notes.push(UNREAD);
+    const unread = verdict.unread === true ? `: ${UNREAD}` : '';
+    return { decision: { kind: 'deny', reason: 'rule_denied', detail: `was refused by policy rule "${ruleId.slice(0, 80)}"${unread}`, matched, policyVersion: version }, guardrail, verdict, view, notes };
   }
   if (consume) {
     const rate = evaluator.takeToken(input.tool.name, input.agent);
@@ -91,9 +93,13 @@ export function evaluateCall(input: ArgumentPolicyInput, consume: boolean, evalu
   return { decision, guardrail, verdict, view, notes };
 }
 
+/** Why a deny or ask covers a command it may not name: toolgate could not read every command it runs. */
+const UNREAD = 'toolgate could not read every command this one runs (a program word the shell works out, or past what it reads), so every deny or ask of a command covers it';
+
 /** Why a call the floor and the rules let through still asks a person, the first reason winning; each reason is noted. */
 function askReason(input: ArgumentPolicyInput, view: GuardrailView, verdict: RuleVerdict, evaluator: CallEvaluator, notes: string[]): string | undefined {
   let ask: string | undefined = verdict.decision === 'ask' ? 'rule' : undefined;
+  if (ask !== undefined && verdict.unread === true) notes.push(UNREAD);
   if (touchesProtected(input, view, evaluator)) {
     notes.push(input.tool.policy.fsWrite ? 'a protected path is never auto-approved' : 'a protected path is read only when a person says so');
     ask ??= 'protected_path';

@@ -44,6 +44,8 @@ export interface RuleVerdict {
   readonly winner: CompiledRule | undefined;
   /** Every rule that matched, best first. */
   readonly matched: readonly CompiledRule[];
+  /** The winner is a deny or ask of a command that could not be read whole (`CommandLines.cut`), which every deny or ask covers. */
+  readonly unread?: true;
 }
 
 const NO_VERDICT: RuleVerdict = Object.freeze({ decision: undefined, winner: undefined, matched: Object.freeze([]) });
@@ -63,6 +65,7 @@ export function evaluateRules(rules: readonly CompiledRule[], subject: RuleSubje
   );
   matched.sort(compareRules);
   const winner = matched[0];
+  if (winner !== undefined && winner.decision !== 'allow' && views.commandLines?.cutOnceRead === true) return { decision: winner.decision, winner, matched, unread: true };
   return { decision: winner?.decision, winner, matched };
 }
 

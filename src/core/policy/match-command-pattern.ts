@@ -106,6 +106,11 @@ export class CommandLines {
     return (this.#readings ??= commandReadings(this.#argv)).cut;
   }
 
+  /** `cut`, without reading the command when no rule has yet. */
+  get cutOnceRead(): boolean {
+    return this.#readings?.cut === true;
+  }
+
   /**
    * Every line a deny or ask reads: each reading shell-quoted and joined as
    * it is. The readings share their words (each argument starts one), so
