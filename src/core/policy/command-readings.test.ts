@@ -52,4 +52,19 @@ describe('commandReadings', () => {
     expect(denied(swamped, 'rm:*')).toBe(true);
     expect(matchCommandPattern(compileCommandPattern('rm:*', 'allow'), new CommandLines(swamped), 'allow')).toBe(false);
   });
+
+  it("cuts only where a string's program is a word the shell expands, never at a variable among its arguments", () => {
+    const cut = (argv: readonly string[]): boolean => new CommandLines(argv).cut;
+    // The program a shell works out: no reading names it.
+    expect(cut(['bash', '-c', 'a=touch; $a x'])).toBe(true);
+    expect(cut(['bash', '-c', 'exec $a x'])).toBe(true);
+    expect(cut(['bash', '-c', 'x=1 2>/dev/null $a x'])).toBe(true);
+    // A variable or a pattern after a shell prefix, where no program stands: data (SQL's `select` is the shell's too).
+    expect(cut(['bash', '-c', 'for f in *.ts; do echo $f; done'])).toBe(false);
+    expect(cut(['psql', '-c', 'select * from t where a = $1'])).toBe(false);
+    expect(cut(['bash', '-c', 'if [ -n "$x" ]; then echo $x; fi'])).toBe(false);
+    // The command after the prefix is still read, and denied.
+    expect(denied(['bash', '-c', 'for f in a; do touch $f; done'], 'touch:*')).toBe(true);
+    expect(denied(['bash', '-c', 'x=$HOME touch a'], 'touch:*')).toBe(true);
+  });
 });

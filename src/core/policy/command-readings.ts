@@ -114,12 +114,13 @@ export function commandReadings(argv: readonly string[]): CommandReadings {
  * each argument of a program toolgate does not know may start a command
  * (the argv the call gives, and a string's command led by a shell prefix).
  */
-function readingsOf(argv: readonly string[], depth: number, eachArgument: boolean, reading: Reading, forms: (readonly string[])[]): void {
-  const add = (command: readonly string[]): void => {
+function readingsOf(argv: readonly string[], depth: number, eachArgument: boolean, reading: Reading, forms: (readonly string[])[], redirected = false): void {
+  /** `isProgram`: the command starts where a string's program stands, so a word the shell expands there cuts the readings. */
+  const add = (command: readonly string[], isProgram: boolean): void => {
     if (reading.cut) return;
     // A shell expands a string's word before it runs it: the program it becomes is not the word read.
     const program = command[0] ?? '';
-    if (depth > 0 && program !== '[' && program !== '[[' && EXPANDS.test(program)) {
+    if (depth > 0 && isProgram && program !== '[' && program !== '[[' && EXPANDS.test(program)) {
       reading.cut = true;
       return;
     }
@@ -133,15 +134,20 @@ function readingsOf(argv: readonly string[], depth: number, eachArgument: boolea
     }
   };
   const commands = wrappedCommands(argv);
-  for (const command of commands) add(command);
   const innermost = commands.at(-1) ?? argv;
+  // In a string led by a shell prefix, the program is the first word past the prefixes; the words after it are its
+  // arguments, read as commands too (wider), but a variable among them (`do echo $f`) is no program the shell expands.
+  // The words of a string hold no redirection (`2>/dev/null $a` reads `2`, `/dev/null`, `$a`): with one in the string,
+  // no word is known not to be the program, and any that expands cuts.
+  const position = depth > 0 && eachArgument ? (redirected ? ANY_WORD : programPosition(innermost)) : 0;
+  for (const command of commands) add(command, position === 0 || position === ANY_WORD);
   if (RUNS_NO_ARGUMENT.has(programName(innermost[0] ?? ''))) return;
   for (let index = 1; index < innermost.length && !reading.cut; index += 1) {
     const arg = innermost[index] as string;
-    if (eachArgument && startsCommand(arg)) add(innermost.slice(index));
+    if (eachArgument && startsCommand(arg)) add(innermost.slice(index), index === position || position === ANY_WORD);
     const equals = arg.indexOf('=');
     const value = equals === -1 ? '' : arg.slice(equals + 1);
-    if (eachArgument && startsCommand(value)) add([value, ...innermost.slice(index + 1)]);
+    if (eachArgument && startsCommand(value)) add([value, ...innermost.slice(index + 1)], false);
     if (!(/\s/.test(arg) || COMMAND_BREAK.test(arg))) continue;
     if (depth >= MAX_DEPTH) {
       reading.cut = true;
@@ -152,7 +158,7 @@ function readingsOf(argv: readonly string[], depth: number, eachArgument: boolea
       const key = words.join('\0');
       if (words.length === 0 || reading.seen.has(key)) continue;
       reading.seen.add(key);
-      readingsOf(words, depth + 1, shellPrefixed(part, words), reading, forms);
+      readingsOf(words, depth + 1, shellPrefixed(part, words), reading, forms, /[<>]/.test(part));
     }
   }
 }
@@ -161,6 +167,27 @@ function readingsOf(argv: readonly string[], depth: number, eachArgument: boolea
 function shellPrefixed(part: string, words: readonly string[]): boolean {
   const first = words[0] ?? '';
   return SHELL_PREFIXES.has(first) || ASSIGNMENT.test(first) || LEADING_REDIRECTION.test(part);
+}
+
+/** `programPosition` where any word may be the program. */
+const ANY_WORD = -2;
+
+/**
+ * Where a string's program stands among words led by shell prefixes, in a
+ * string with no redirection: past the reserved words, `exec`/`command`/
+ * `eval` and their options, and the assignments. -1 where there is none:
+ * after `for`, `select` or `case` come a name and data (`for f in *.ts`),
+ * and their commands stand after `do` or `)`, in commands of their own.
+ */
+function programPosition(words: readonly string[]): number {
+  let at = 0;
+  while (at < words.length) {
+    const word = words[at] as string;
+    if (word === 'for' || word === 'select' || word === 'case') return -1;
+    if (!(SHELL_PREFIXES.has(word) || ASSIGNMENT.test(word) || word.startsWith('-'))) return at;
+    at += 1;
+  }
+  return -1;
 }
 
 /** An argument a command may start with: not empty, and no option. */
