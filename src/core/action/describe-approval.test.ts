@@ -124,6 +124,16 @@ describe('describeApproval', () => {
     expect(describeApproval(approvalRequest({ toolName: 'run_command', action: 'process', target: { command: ['npm', 'test'] } })).join('\n')).not.toContain('workspaces it selects');
   });
 
+  it('says a runner started inside a shell string or by a program toolgate does not read is bound to none of its code', () => {
+    const lines = describeApproval(approvalRequest({ toolName: 'run_command', action: 'process', target: { command: ['sh', '-c', 'cd sub && npm test'] } }));
+    const notice = lines.find((line) => line.startsWith('npm, started inside a shell string'));
+    expect(notice).toContain('not bound to this approval');
+    expect(notice).not.toContain('that file is bound');
+    const both = describeApproval(approvalRequest({ toolName: 'run_command', action: 'process', target: { command: ['npm', 'test', '--', 'make test'] } })).join('\n');
+    expect(both).toContain('npm runs the code its file holds (package.json): that file is bound');
+    expect(both).toContain('make, started inside a shell string');
+  });
+
   it('shows the method and the full URL, the secret query value masked', () => {
     const request = approvalRequest({
       toolName: 'http_request',

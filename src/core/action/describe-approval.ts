@@ -113,13 +113,22 @@ function maskedNotice(masked: number): string {
 /**
  * What a card says of a runner's code: the file it runs is bound to this
  * approval (a change before the command starts refuses it), and what that
- * code runs in turn is not, which no approval of the command can bind.
+ * code runs in turn is not, which no approval of the command can bind. A
+ * runner started inside a shell string or by a program toolgate does not
+ * read is bound to none of its code, and the card says that too.
  */
 export function runnerCodeNotice(code: RunnerCodeShown): string {
-  const runners = code.programs.join(', ');
-  const files = code.files.length === 0 ? 'no file of it exists yet' : code.files.join(', ');
-  const members = code.members === true ? '; the workspaces it selects run their own package.json, bound only where the option names its folder (-w packages/a), not where it names a package or selects every workspace (--workspaces)' : '';
-  return `${runners} runs the code its file holds (${files}): that file is bound to this approval, and a change to it before the command starts refuses it${members}; what that code runs in turn (a script it calls, a module it imports, a file it includes) is not bound`;
+  const notices: string[] = [];
+  if (code.programs.length > 0) {
+    const runners = code.programs.join(', ');
+    const files = code.files.length === 0 ? 'no file of it exists yet' : code.files.join(', ');
+    const members = code.members === true ? '; the workspaces it selects run their own package.json, bound only where the option names its folder (-w packages/a), not where it names a package or selects every workspace (--workspaces)' : '';
+    notices.push(`${runners} runs the code its file holds (${files}): that file is bound to this approval, and a change to it before the command starts refuses it${members}; what that code runs in turn (a script it calls, a module it imports, a file it includes) is not bound`);
+  }
+  if (code.unbound !== undefined && code.unbound.length > 0) {
+    notices.push(`${code.unbound.join(', ')}, started inside a shell string or by a program toolgate does not read, runs the code its file holds (package.json, a makefile), which is not bound to this approval: a change to it before the command starts runs`);
+  }
+  return notices.join('. ');
 }
 
 /** What a card says when arguments are cut short: the call carries them whole, and what is not shown runs too. */

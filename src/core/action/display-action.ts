@@ -1,5 +1,5 @@
 import { countRedacted, redactSecretsCounted } from '../policy/redact-secrets.js';
-import { runnerCode } from '../policy/runner-code.js';
+import { runnerCode, unboundRunners } from '../policy/runner-code.js';
 import { projectArguments } from '../receipts/project-arguments.js';
 import { pathFlags, type ResolvedAction, type ResolvedPath, type ResolvedPathFlag } from './resolved-action.js';
 
@@ -47,6 +47,8 @@ export interface RunnerCodeShown {
   readonly files: readonly string[];
   /** It runs workspace members' code too, not all of it bound (`RunnerCode.members`). */
   readonly members?: true;
+  /** The runners it starts whose code is not bound: inside a shell string, or by a program toolgate does not read (`unboundRunners`). */
+  readonly unbound?: readonly string[];
 }
 
 /** The largest string an MCP argument shows in full on a card; a longer one is clipped with a count. */
@@ -103,11 +105,18 @@ export function displayAction(action: ResolvedAction): ActionDisplay {
  */
 function runnerCodeShown(argv: readonly string[], cwd: string, resolved: readonly ResolvedPath[] | undefined, mask: (text: string) => string): RunnerCodeShown | undefined {
   const code = runnerCode(argv, cwd);
-  if (code === undefined) return undefined;
-  const files = resolved === undefined ? code.files : resolved.slice(-code.files.length).flatMap((file) => (file.created ? [] : [file.real]));
+  const unbound = unboundRunners(argv);
+  if (code === undefined && unbound.length === 0) return undefined;
+  const named = code?.files ?? [];
+  const files = resolved === undefined || named.length === 0 ? named : resolved.slice(-named.length).flatMap((file) => (file.created ? [] : [file.real]));
   // Two spellings may lead to one file (`sub/../package.json` from the workspace root): it is shown once.
   const shown = Object.freeze([...new Set(files.map(mask))]);
-  return Object.freeze({ programs: Object.freeze([...code.programs]), files: shown, ...(code.members === true ? { members: true as const } : {}) });
+  return Object.freeze({
+    programs: Object.freeze([...(code?.programs ?? [])]),
+    files: shown,
+    ...(code?.members === true ? { members: true as const } : {}),
+    ...(unbound.length === 0 ? {} : { unbound: Object.freeze(unbound.map(mask)) }),
+  });
 }
 
 /** An argument path a person must see before approving: anything but an ordinary file, existing or new. */

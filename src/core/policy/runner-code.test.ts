@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolvableArguments } from './argument-paths.js';
-import { runnerCode } from './runner-code.js';
+import { runnerCode, unboundRunners } from './runner-code.js';
 
 describe('runnerCode', () => {
   it.each([
@@ -23,6 +23,16 @@ describe('runnerCode', () => {
   it('a command that is no runner, or starts one through a shell string, has none', () => {
     expect(runnerCode(['cat', 'package.json'])).toBeUndefined();
     expect(runnerCode(['sh', '-c', 'npm test'])).toBeUndefined();
+  });
+
+  it('a runner started inside a shell string or by a program toolgate does not read is unbound; one it reads is not', () => {
+    expect(unboundRunners(['sh', '-c', 'cd sub && npm test'])).toEqual(['npm']);
+    expect(unboundRunners(['bash', '-c', 'make -C a test; yarn build'])).toEqual(['make', 'yarn']);
+    expect(unboundRunners(['setarch', 'x86_64', '/usr/bin/npm', 'test'])).toEqual(['npm']);
+    expect(unboundRunners(['npm', 'test'])).toEqual([]);
+    expect(unboundRunners(['timeout', '60', 'npm', '--prefix', 'app', 'test'])).toEqual([]);
+    expect(unboundRunners(['make', '-C', 'app', 'test'])).toEqual([]);
+    expect(unboundRunners(['cat', 'package.json'])).toEqual([]);
   });
 
   it('a folder option after `--` is the script\'s, and a NUL in one names no folder', () => {

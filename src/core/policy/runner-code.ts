@@ -1,3 +1,4 @@
+import { commandReadings, programReadings } from './command-readings.js';
 import { wrappedCommands } from './exec-wrappers.js';
 import { programName } from './lookup-program.js';
 
@@ -94,6 +95,24 @@ export function runnerCode(argv: readonly string[], cwd = '.'): RunnerCode | und
   }
   if (programs.length === 0) return undefined;
   return members ? { programs, files, members } : { programs, files };
+}
+
+/**
+ * The runners a command starts whose code `runnerCode` does not read, so no
+ * approval binds it: one inside a shell string (`sh -c 'cd sub && npm
+ * test'`, where a `cd` before it moves the folder it reads its file in) or
+ * started by a program toolgate does not know (`setarch x86_64 make test`).
+ * Each command a deny or ask reads of the argv (`commandReadings`) whose
+ * program is a runner, other than the readings of a runner `runnerCode`
+ * binds. A card says so: `npm test` alone binds `package.json`, and the
+ * same words inside a string would read as if they did.
+ */
+export function unboundRunners(argv: readonly string[]): readonly string[] {
+  const isRunner = (command: readonly string[]): boolean => RUNNERS.has(programName(command[0] ?? ''));
+  const bound = new Set(wrappedCommands(argv).filter(isRunner).flatMap(programReadings).map((form) => form.join('\0')));
+  const unbound = new Set<string>();
+  for (const form of commandReadings(argv).forms) if (isRunner(form) && !bound.has(form.join('\0'))) unbound.add(programName(form[0] ?? ''));
+  return [...unbound];
 }
 
 const ABSOLUTE = /^[\\/]/;
