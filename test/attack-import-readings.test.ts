@@ -104,6 +104,48 @@ describe('attack import: a Claude Code deny of a workspace file by its absolute 
   });
 });
 
+describe('attack import: a Claude Code deny of a workspace file through a link', () => {
+  // The home directory and the folder a deny names may be links: `~/proj/keys/**` under a HOME that is a link, or
+  // `//link/proj/secret.txt`, names the workspace's own file by another spelling. Read against the workspace's real
+  // path only, neither matched, and `read_file` printed both files.
+  const home = realpathSync(mkdtempSync('/var/tmp/toolgate-attack-linked-home-'));
+  const homeLink = `${home}-link`;
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+  afterAll(() => rmSync(homeLink, { force: true }));
+  let gateway: ServedGateway | undefined;
+  let mcp: Client | undefined;
+  beforeAll(async () => {
+    symlinkSync(home, homeLink);
+    const config = { scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['cat *'], allow: ['Bash(cat *)'], imports: [{ from: 'claude', path: '.claude/settings.json' }] } };
+    const workspace = makeWorkspace(config, { 'secret.txt': 'LINKED-SECRET\n', 'keys/id.txt': 'HOME-LINK-SECRET\n', 'notes.txt': 'PLAIN-NOTES\n' }, home);
+    mkdirSync(join(workspace, '.claude'));
+    const settings = { permissions: { deny: [`Read(/${join(homeLink, basename(workspace), 'secret.txt')})`, `Read(~/${basename(workspace)}/keys/**)`] } };
+    writeFileSync(join(workspace, '.claude', 'settings.json'), JSON.stringify(settings));
+    gateway = await serveWorkspace(workspace, { args: ['--no-console'], env: { HOME: homeLink } });
+    mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await gateway?.cli.stop();
+  });
+
+  it.each([['secret.txt', 'LINKED-SECRET'], ['keys/id.txt', 'HOME-LINK-SECRET']])('%s is refused to read_file and to cat', async (path, secret) => {
+    for (const result of [await mcp!.callTool({ name: 'read_file', arguments: { path } }), await mcp!.callTool({ name: 'run_command', arguments: { command: ['cat', path] } })]) {
+      expect(text(result)).toContain('refused by policy rule');
+      expect(text(result)).not.toContain(secret);
+    }
+  });
+
+  it('read_file by the linked spelling is refused', async () => {
+    const result = await mcp!.callTool({ name: 'read_file', arguments: { path: join(homeLink, basename(gateway!.workspace), 'keys', 'id.txt') } });
+    expect(text(result)).not.toContain('HOME-LINK-SECRET');
+  });
+
+  it('a file no rule names is still read', async () => {
+    expect(text(await mcp!.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } }))).toContain('PLAIN-NOTES');
+  });
+});
+
 describe.each([
   ['the Claude Code file first', [0, 1]],
   ['the Gemini CLI file first', [1, 0]],

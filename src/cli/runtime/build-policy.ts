@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, relative } from 'node:path';
 import { createPolicy, literalPathGlob, type PolicyRule, type PolicySnapshot } from '../../core/internal.js';
+import { realOrSelf } from '../../node/fs/fs-jail.js';
 import { isTrustedPolicyFile, policyFilePaths, readPolicyFile } from '../../node/policy/policy-file.js';
 import { CliError } from '../cli-error.js';
 import type { ResolvedConfig } from '../config/config-types.js';
@@ -128,6 +129,7 @@ export async function buildPolicy(config: ResolvedConfig): Promise<BuiltPolicy> 
       readableProtectedPaths: config.policy.readableProtectedPaths ?? [],
       mode: config.mode,
       home: homedir(),
+      realPath: realOrSelf,
       ...(config.policy.approveAtRisk === undefined ? {} : { approveAtRisk: config.policy.approveAtRisk }),
     });
     return { snapshot, warnings: [...warnings, ...snapshot.warnings], counts: { config: written.length, imported: imported.length, remembered: remembered.length } };

@@ -12,6 +12,7 @@ import { geminiStableJson } from './gemini-stable-json.js';
 import { quoteArgv } from './quote-argv.js';
 import { normalizePath } from './normalize-path.js';
 import { PolicyRuleError } from './policy-rule-error.js';
+import { realPathGlob, type RealPath } from './real-path-glob.js';
 import { gitignoreGlob, withChildren } from './protected-paths.js';
 import type { CompiledMatch, CompiledRule, PolicyRule, PolicyRuleObject, RuleDecision, RuleExample, RuleMatch, RuleSource } from './rule-types.js';
 import { splitCommand } from './split-command.js';
@@ -27,7 +28,7 @@ const DECISIONS: readonly RuleDecision[] = ['allow', 'ask', 'deny'];
  * `PolicyRuleError` naming the rule: a malformed rule or one failing its own
  * examples never loads.
  */
-export function compileRule(rule: PolicyRule, position: number, options: { readonly home?: string | undefined } = {}): CompiledRule {
+export function compileRule(rule: PolicyRule, position: number, options: { readonly home?: string | undefined; readonly realPath?: RealPath | undefined } = {}): CompiledRule {
   if (typeof rule !== 'object' || rule === null) throw new PolicyRuleError(`#${position}`, 'invalid_rule', 'must be an object');
   const source = rule.source;
   const id = typeof rule.id === 'string' && rule.id.length > 0 ? rule.id : `${String(source)}#${position}`;
@@ -40,7 +41,7 @@ export function compileRule(rule: PolicyRule, position: number, options: { reado
   if (!Number.isFinite(priority)) fail('invalid_rule', 'has a non-finite priority');
   const object = 'rule' in rule ? parseRuleString(rule.rule, id) : rule;
   const tools = compileToolMatcher(object.tool, rule.decision, fail);
-  const match = compileMatch(object.match, rule.decision, fail, options.home);
+  const match = compileMatch(object.match, rule.decision, fail, options);
   const display = 'rule' in rule ? rule.rule : displayRule(object);
   // Claude Code applies its Read and Edit path denies and asks to the file commands it recognizes in Bash too
   // (`file-command-paths.ts`); toolgate's own rules, and allows, keep matching a command as before. A `Read` with
@@ -151,7 +152,12 @@ function compileToolMatcher(tool: string, decision: RuleDecision, fail: (problem
   return (name) => set.has(name);
 }
 
-function compileMatch(match: RuleMatch | undefined, decision: RuleDecision, fail: (problem: 'invalid_pattern', text: string) => never, home: string | undefined): CompiledMatch {
+function compileMatch(
+  match: RuleMatch | undefined,
+  decision: RuleDecision,
+  fail: (problem: 'invalid_pattern', text: string) => never,
+  { home, realPath }: { readonly home?: string | undefined; readonly realPath?: RealPath | undefined },
+): CompiledMatch {
   if (match === undefined) return { kind: 'any' };
   if (typeof match !== 'object' || match === null) return fail('invalid_pattern', 'has a match that is not an object');
   const exact: unknown = 'exact' in match ? match.exact : undefined;
@@ -176,7 +182,11 @@ function compileMatch(match: RuleMatch | undefined, decision: RuleDecision, fail
     const widen = (pattern: string): string => (decision === 'allow' ? pattern : withChildren(pattern));
     // `~/` names the home directory when it is known; a deny or ask also keeps matching the literal spelling.
     const atHome = glob.startsWith('~/') && home !== undefined ? `${home.replace(/\/+$/, '')}/${glob.slice(2)}` : undefined;
-    const globs = atHome === undefined ? [widen(glob)] : decision === 'allow' ? [atHome] : [widen(atHome), widen(glob)];
+    const spelled = atHome === undefined ? [glob] : decision === 'allow' ? [atHome] : [atHome, glob];
+    // A deny or ask of an absolute path also names the file where its folders really lead (a home or a folder that
+    // is a link): a call's path is judged as it really is. An allow keeps reaching only what it spells.
+    const real = decision === 'allow' || realPath === undefined ? [] : spelled.flatMap((pattern) => realPathGlob(pattern, realPath) ?? []);
+    const globs = [...spelled, ...real].map(widen);
     // Picomatch's reading of each glob, run as an automaton: a model-chosen path costs its length times the glob's.
     const programs = globs.map((pattern) => {
       try {

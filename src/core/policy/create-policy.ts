@@ -41,7 +41,7 @@ export function createPolicy(options: CreatePolicyOptions = {}): PolicySnapshot 
   const roots = scope?.roots ?? [];
   const config = guardrailConfig(options, scope);
   const warnings: string[] = [];
-  const rules = compileRules(options.rules ?? [], managed.allowManagedRulesOnly, warnings, options.home);
+  const rules = compileRules(options.rules ?? [], managed.allowManagedRulesOnly, warnings, { home: options.home, realPath: options.realPath });
   const isProtected = createProtectedPathMatcher(stringList(options.protectedPaths, 'protectedPaths'));
   const readable = stringList(options.readableProtectedPaths, 'readableProtectedPaths');
   const evaluator: CallEvaluator = {
@@ -124,11 +124,11 @@ function identityDecision(rules: readonly CompiledRule[], tool: string, version:
   return { kind: 'allow', matched: NO_RULES, policyVersion: version };
 }
 
-function compileRules(input: NonNullable<CreatePolicyOptions['rules']>, managedOnly: boolean, warnings: string[], home: string | undefined): readonly CompiledRule[] {
+function compileRules(input: NonNullable<CreatePolicyOptions['rules']>, managedOnly: boolean, warnings: string[], options: Parameters<typeof compileRule>[2]): readonly CompiledRule[] {
   if (!isList(input)) throw new ConfigurationError('rules', 'must be an array');
   const compiled: CompiledRule[] = [];
   for (const [index, rule] of (input).entries()) {
-    const next = compileRule(rule, index, { home });
+    const next = compileRule(rule, index, options);
     if (managedOnly && next.source !== 'managed') {
       warnings.push(`rule "${next.id}" was dropped: allowManagedRulesOnly admits managed rules only`);
       continue;

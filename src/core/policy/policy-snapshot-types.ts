@@ -49,6 +49,13 @@ export interface CreatePolicyOptions {
    * it. Without it, such a rule matches only a path written with `~/`.
    */
   readonly home?: string;
+  /**
+   * Where an absolute path really leads, as the host resolves it: a deny or
+   * ask of an absolute path (`//link/proj/secret.txt`, `~/proj/keys/**` under
+   * a home that is a link) then also names the file there. Read once, when
+   * the policy is built.
+   */
+  readonly realPath?: (path: string) => string;
   /** Every call at or above this risk needs an approval. */
   readonly approveAtRisk?: ToolRisk;
   readonly rateLimits?: RateLimits;
