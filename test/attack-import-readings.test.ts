@@ -220,3 +220,21 @@ describe("attack import: a pattern that backtracks, in a repository's own .toolg
     expect(text(await mcp().callTool({ name: 'read_file', arguments: { path: 'notes.md' } }))).toContain('plain');
   }, 40_000);
 });
+
+describe("attack import: an argv glob of many stars, in a repository's own .toolgate/policy.json", () => {
+  // An argv element's `*` was run as `[\s\S]*` by backtracking: under `*a*a*a*a*a*a*X` a model's argument of a few
+  // thousand `a`s tried every place of every star, and held the gateway's only thread until it was killed.
+  const planted = { rules: [{ tool: 'run_command', decision: 'deny', source: 'project', match: { argv: ['echo', '*a*a*a*a*a*a*X'] } }] };
+  const config = { scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['echo *'], allow: ['Bash(echo *)'] } };
+  const mcp = servedUntilKilled(() => serveWorkspace(makeWorkspace(config, { '.toolgate/policy.json': JSON.stringify(planted) }), { args: ['--no-console'] }));
+
+  it('a call with a long argument is decided at once, and the deny still refuses what it names', async () => {
+    // Names of a path's length, so the argument reads as one.
+    const long = `${'a'.repeat(200)}/`.repeat(15);
+    const result = await answeredAtOnce(mcp(), 'run_command', { command: ['echo', long] });
+    expect(result).not.toBe('held');
+    expect(text(result as object)).toContain(long);
+    const denied = await mcp().callTool({ name: 'run_command', arguments: { command: ['echo', 'aaaaaaX'] } });
+    expect(text(denied)).toContain('refused by policy rule');
+  }, 40_000);
+});

@@ -24,4 +24,13 @@ describe('matchArgvPattern', () => {
     expect(Object.isFrozen(pattern)).toBe(true);
     expect(matchArgvPattern(['rm', '-rf', '*'], ['rm', '-rf', '/home'])).toBe(true);
   });
+
+  test('an element of many stars is read in time proportional to the value', () => {
+    const started = performance.now();
+    expect(matchArgvPattern(['*a*a*a*a*a*a*X'], ['a'.repeat(50_000)])).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(matchArgvPattern(['*a*a*a*a*a*a*X'], ['aaaaaaX'])).toBe(true);
+    expect(matchArgvPattern(['a*b*a'], ['aba'])).toBe(true);
+    expect(matchArgvPattern(['a*a'], ['a'])).toBe(false);
+  });
 });

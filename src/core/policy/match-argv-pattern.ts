@@ -1,3 +1,5 @@
+import { starMatcher } from './star-matcher.js';
+
 /**
  * Match an argv against a pattern of elements. A pattern element matches
  * one argv element byte for byte, except that `*` inside an element matches
@@ -38,19 +40,21 @@ export function exactArgvPattern(argv: readonly string[]): readonly string[] {
   return pattern;
 }
 
-const compiled = new Map<string, RegExp>();
+const compiled = new Map<string, (value: string) => boolean>();
 
+/**
+ * One element against its pattern, in time proportional to the value: a
+ * project's `.toolgate/policy.json` is loaded untrusted for its deny and ask
+ * rules, and run as `[\s\S]*` by backtracking, `*a*a*a*a*a*a*X` held the
+ * gateway's thread for a model's argument of a few thousand `a`s.
+ */
 function matchElement(pattern: string, value: string): boolean {
   if (!pattern.includes('*')) return pattern === value;
-  let regex = compiled.get(pattern);
-  if (regex === undefined) {
-    regex = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('[\\s\\S]*')}$`, 'u');
+  let matcher = compiled.get(pattern);
+  if (matcher === undefined) {
+    matcher = starMatcher(pattern.split('*'));
     if (compiled.size > 4096) compiled.clear();
-    compiled.set(pattern, regex);
+    compiled.set(pattern, matcher);
   }
-  return regex.test(value);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return matcher(value);
 }
