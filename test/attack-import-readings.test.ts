@@ -91,6 +91,15 @@ describe('attack import: a Claude Code deny of a workspace file by its absolute 
     expect(text(result)).not.toContain(secret);
   });
 
+  it('cat of the file named from the folder above the workspace is refused, not asked', async () => {
+    // `../w/secret.txt` from the root `w` is the file the rule names: it was read as a path outside the workspace,
+    // which no deny of it matched, and became a card a person could approve.
+    for (const path of [`../${basename(gateway!.workspace)}/secret.txt`, `../${basename(gateway!.workspace)}/keys/../keys/id.txt`]) {
+      const result = await mcp!.callTool({ name: 'run_command', arguments: { command: ['cat', path] } });
+      expect(text(result)).toContain('refused by policy rule');
+    }
+  });
+
   it('a link to the file is refused where it leads', async () => {
     symlinkSync('secret.txt', join(gateway!.workspace, 'alias.txt'));
     for (const result of [await mcp!.callTool({ name: 'read_file', arguments: { path: 'alias.txt' } }), await mcp!.callTool({ name: 'run_command', arguments: { command: ['cat', 'alias.txt'] } })]) {

@@ -32,4 +32,9 @@ describe('fileCommandPaths', () => {
     };
     expect(spelled(['cat', 'alias.txt'], command)).toEqual(['alias.txt', 'credentials.txt']);
   });
+
+  test('where the host placed an argument spelled from above the root, in the workspace', () => {
+    const command: ResolvedCommand = { argv: ['cat', '../w/secret.txt'], executable: '/bin/cat', cwd: lexicalPath('.'), arguments: [lexicalPath('secret.txt')] };
+    expect(spelled(['cat', '../w/secret.txt'], command)).toEqual(['w/secret.txt', 'secret.txt']);
+  });
 });

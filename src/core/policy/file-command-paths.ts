@@ -21,16 +21,20 @@ const FILE_COMMANDS: ReadonlySet<string> = new Set([
  * The paths a command names in its arguments when it, or the command an
  * exec wrapper in it runs (`timeout 5 cat x`), is a file command by its
  * program's base name: as spelled against its working directory, and
- * where the host resolved them when that is elsewhere (a link to the
- * file). Undefined when the command runs no file command.
+ * where the host resolved them, placed in the workspace (`../w/secret.txt`
+ * from the root `w` is `secret.txt`, which no spelling above the root
+ * shows) and after its links (a link to the file). Undefined when the
+ * command runs no file command.
  */
 export function fileCommandPaths(argv: readonly string[], command: ResolvedCommand | undefined, roots: readonly string[]): readonly NormalizedPath[] | undefined {
   const fileCommand = wrappedCommands(argv).find((each) => FILE_COMMANDS.has(programName(each[0] ?? '')));
   if (fileCommand === undefined) return undefined;
   const paths = argumentPaths(fileCommand, command?.cwd.path ?? '.', roots);
   for (const file of command?.arguments ?? []) {
-    const real = file.real === file.path ? undefined : normalizePath(file.real, roots);
-    if (real !== undefined) paths.push(real);
+    for (const resolved of [file.path, file.real]) {
+      const normal = normalizePath(resolved, roots);
+      if (normal !== undefined && !paths.some((path) => path.path === normal.path)) paths.push(normal);
+    }
   }
   return paths;
 }
