@@ -26,9 +26,8 @@ describe('matchArgvPattern', () => {
   });
 
   test('an element of many stars is read in time proportional to the value', () => {
-    const started = performance.now();
+    // Matched by backtracking (a `[\s\S]*` for each star), this would not end.
     expect(matchArgvPattern(['*a*a*a*a*a*a*X'], ['a'.repeat(50_000)])).toBe(false);
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(matchArgvPattern(['*a*a*a*a*a*a*X'], ['aaaaaaX'])).toBe(true);
     expect(matchArgvPattern(['a*b*a'], ['aba'])).toBe(true);
     expect(matchArgvPattern(['a*a'], ['a'])).toBe(false);
