@@ -121,9 +121,12 @@ describe('a recorded value is the one the call settled', () => {
     const bounded = createSqliteJournal(join(dir, 'bounded.db'), { onUnresolved: () => undefined, maxRecordedValueBytes: 16 * 1024 });
     try {
       const { tools } = sharedState({ journal: 'record' });
-      const registry = createToolRegistry({ tools, host: slowSpill(createFakeHost()), journal: bounded });
+      const host = slowSpill(createFakeHost());
+      const registry = createToolRegistry({ tools, host, journal: bounded });
       const reading = registry.dispatch({ callId: 'c1', name: 'get_state', arguments: {} }, context(tools));
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      // The state is trimmed while the first call waits on its spill, after it rendered the value: not a fixed time
+      // later, which a loaded machine can spend before the call reaches the spill.
+      while (!host.calls.some((call) => call.capability === 'outputStore' && call.method === 'spill')) await new Promise((resolve) => setTimeout(resolve, 1));
       await registry.dispatch({ callId: 'c2', name: 'trim_state', arguments: {} }, context(tools));
       await reading;
       bounded.flush();
