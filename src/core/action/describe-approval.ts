@@ -123,7 +123,11 @@ export function runnerCodeNotice(code: RunnerCodeShown): string {
     const runners = code.programs.join(', ');
     const files = code.files.length === 0 ? 'no file of it exists yet' : code.files.join(', ');
     const members = code.members === true ? '; the workspaces it selects run their own package.json, bound only where the option names its folder (-w packages/a), not where it names a package or selects every workspace (--workspaces)' : '';
-    notices.push(`${runners} runs the code its file holds (${files}): that file is bound to this approval, and a change to it before the command starts refuses it${members}; what that code runs in turn (a script it calls, a module it imports, a file it includes) is not bound`);
+    notices.push(
+      code.cut === true
+        ? `${runners} reads its code from more files than are listed (${files}, …): none of them is bound to this approval, and the command counts as naming a protected path`
+        : `${runners} runs the code its file holds (${files}): that file is bound to this approval, and a change to it before the command starts refuses it${members}; what that code runs in turn (a script it calls, a module it imports, a file it includes) is not bound`,
+    );
   }
   if (code.unbound !== undefined && code.unbound.length > 0) {
     notices.push(`${code.unbound.join(', ')}, started inside a shell string or by a program toolgate does not read, runs the code its file holds (package.json, a makefile), which is not bound to this approval: a change to it before the command starts runs`);

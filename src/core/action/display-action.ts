@@ -49,6 +49,8 @@ export interface RunnerCodeShown {
   readonly members?: true;
   /** The runners it starts whose code is not bound: inside a shell string, or by a program toolgate does not read (`unboundRunners`). */
   readonly unbound?: readonly string[];
+  /** It reads more files than are listed (`RunnerCode.cut`): none of them is bound. */
+  readonly cut?: true;
 }
 
 /** The largest string an MCP argument shows in full on a card; a longer one is clipped with a count. */
@@ -115,6 +117,7 @@ function runnerCodeShown(argv: readonly string[], cwd: string, resolved: readonl
     programs: Object.freeze([...(code?.programs ?? [])]),
     files: shown,
     ...(code?.members === true ? { members: true as const } : {}),
+    ...(code?.cut === true ? { cut: true as const } : {}),
     ...(unbound.length === 0 ? {} : { unbound: Object.freeze(unbound.map(mask)) }),
   });
 }

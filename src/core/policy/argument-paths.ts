@@ -40,7 +40,8 @@ export function argumentPaths(argv: readonly string[], cwd: string, roots: reado
  * working directory as the call gave it, an option (`-la`, `--force`) left
  * out unless a value follows its `=` or `:`, a part no path can have (a NUL)
  * left out; then the files a runner among them reads its code from
- * (`runnerCode`). Undefined when there are more than `MAX_RESOLVED_ARGUMENTS`.
+ * (`runnerCode`). Undefined when there are more than `MAX_RESOLVED_ARGUMENTS`,
+ * or more runner files than it lists (`RunnerCode.cut`).
  */
 export function resolvableArguments(argv: readonly string[], cwd: string): readonly string[] | undefined {
   const base = cwd === '.' ? '' : `${cwd}/`;
@@ -53,7 +54,9 @@ export function resolvableArguments(argv: readonly string[], cwd: string): reado
     add(part);
   });
   // The files a runner reads its code from, which no argument names (`npm test` runs package.json's script).
-  for (const file of runnerCode(argv, cwd)?.files ?? []) add(file);
+  const code = runnerCode(argv, cwd);
+  if (code?.cut === true) return undefined;
+  for (const file of code?.files ?? []) add(file);
   return parts.length > MAX_RESOLVED_ARGUMENTS ? undefined : parts;
 }
 

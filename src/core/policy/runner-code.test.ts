@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolvableArguments } from './argument-paths.js';
-import { runnerCode, unboundRunners } from './runner-code.js';
+import { MAX_RUNNER_FILES, runnerCode, unboundRunners } from './runner-code.js';
 
 describe('runnerCode', () => {
   it.each([
@@ -18,6 +18,15 @@ describe('runnerCode', () => {
     [['npm', 'test', '-ws'], { programs: ['npm'], files: ['package.json'], members: true }],
   ])('%j reads its code from %j', (argv, code) => {
     expect(runnerCode(argv)).toEqual(code);
+  });
+
+  it('lists at most MAX_RUNNER_FILES files, and a climb past them is cut and resolves none', () => {
+    const deep = Array<string>(2048).fill('a').join('/');
+    const code = runnerCode(['pnpm', '-C', Array<string>(4096).fill('b').join('/'), 'test'], deep);
+    expect(code?.files).toHaveLength(MAX_RUNNER_FILES);
+    expect(code?.cut).toBe(true);
+    expect(resolvableArguments(['npm', 'test'], deep)).toBeUndefined();
+    expect(runnerCode(['npm', 'test'], Array<string>(10).fill('a').join('/'))?.cut).toBeUndefined();
   });
 
   it('a command that is no runner, or starts one through a shell string, has none', () => {

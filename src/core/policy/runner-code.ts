@@ -60,7 +60,24 @@ export interface RunnerCode {
    * named by its package's name, or all of them, are not.
    */
   readonly members?: true;
+  /**
+   * More files than `MAX_RUNNER_FILES` (a climb from a folder thousands deep,
+   * hundreds of `-w`): the rest were not listed, none is bound, and the
+   * command is judged as naming a protected path (`resolvableArguments`).
+   */
+  readonly cut?: true;
 }
+
+/**
+ * The most files one command's runners are read from. A host resolves them
+ * beside the argument paths, and past `MAX_RESOLVED_ARGUMENTS` it resolves
+ * none, so no more are worth a listing. Unbounded, a climb listed one file
+ * per folder above the one it runs in, each spelled with one more `../`:
+ * `pnpm -C` a folder 4,096 deep in a working directory 2,048 deep made
+ * thousands of names of 10 KB each for the card, and held the gateway's
+ * thread for 2 s.
+ */
+export const MAX_RUNNER_FILES = 64;
 
 /**
  * The code the runners among a command and the commands its exec wrappers
@@ -74,6 +91,11 @@ export function runnerCode(argv: readonly string[], cwd = '.'): RunnerCode | und
   const programs: string[] = [];
   const files: string[] = [];
   let members = false;
+  let cut = false;
+  const list = (file: string): void => {
+    if (files.length < MAX_RUNNER_FILES) files.push(file);
+    else cut = true;
+  };
   for (const command of wrappedCommands(argv)) {
     const name = programName(command[0] ?? '');
     const runner = RUNNERS.get(name);
@@ -83,18 +105,18 @@ export function runnerCode(argv: readonly string[], cwd = '.'): RunnerCode | und
     const folder = runner.folderAdds === true ? folders.reduce<string | undefined>(below, undefined) : folders.at(-1);
     const inFolder = (file: string): string => (folder === undefined ? file : `${folder}/${file}`);
     const makefiles = optionValues(command, runner.fileOptions ?? []);
-    for (const file of makefiles.length > 0 ? makefiles : runner.files) files.push(ABSOLUTE.test(file) ? file : inFolder(file));
+    for (const file of makefiles.length > 0 ? makefiles : runner.files) list(ABSOLUTE.test(file) ? file : inFolder(file));
     const every = runner.everyMember ?? [];
     const selected = every.length > 0 && command.some((arg, index) => index > 0 && every.some((option) => arg === option || arg.startsWith(`${option}=`)));
     const named = selected ? [] : optionValues(command, runner.memberOptions ?? []);
-    for (const member of named) for (const file of runner.files) files.push(inFolder(`${member}/${file}`));
+    for (const member of named) for (const file of runner.files) list(inFolder(`${member}/${file}`));
     if (selected || named.length > 0) members = true;
     if (runner.climbs === undefined || (runner.climbs === 'unless-moved' && folder !== undefined)) continue;
     // Spelled with `..` from the folder it runs in, so each is walked as the kernel climbs, through a link or not.
-    for (let up = '../', level = depthOf(cwd, folder); level > 0; level -= 1, up += '../') for (const file of runner.files) files.push(inFolder(`${up}${file}`));
+    for (let up = '../', level = depthOf(cwd, folder); level > 0 && !cut; level -= 1, up += '../') for (const file of runner.files) list(inFolder(`${up}${file}`));
   }
   if (programs.length === 0) return undefined;
-  return members ? { programs, files, members } : { programs, files };
+  return { programs, files, ...(members ? { members: true as const } : {}), ...(cut ? { cut: true as const } : {}) };
 }
 
 /**
