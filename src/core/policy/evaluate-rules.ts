@@ -7,7 +7,7 @@ import { CommandLines, matchCommandPattern } from './match-command-pattern.js';
 import { normalizePath, type NormalizedPath } from './normalize-path.js';
 import type { RegexProgram } from './regex-program.js';
 import type { CompiledRule, RuleDecision } from './rule-types.js';
-import { runRegexProgram } from './run-regex-program.js';
+import { readRegexProgram, type RegexBudget } from './run-regex-program.js';
 
 /** What rules are matched against: the call's tool and its guardrail target, normalised once. */
 export interface RuleSubject {
@@ -59,7 +59,7 @@ export function evaluateRules(rules: readonly CompiledRule[], subject: RuleSubje
   if (rules.length === 0) return NO_VERDICT;
   let argsJson: string | undefined;
   const json = (): string => (argsJson ??= safeJson(subject.args));
-  const views: SubjectViews = { json, commandLines: subject.argv === undefined ? undefined : new CommandLines(subject.argv) };
+  const views: SubjectViews = { json, commandLines: subject.argv === undefined ? undefined : new CommandLines(subject.argv), regexBudget: { steps: MAX_REGEX_STEPS } };
   const matched = rules.filter(
     (rule) => rule.tools(subject.tool) && (rule.server === undefined || subject.server === undefined || rule.server === subject.server) && matchesSubject(rule, subject, views),
   );
@@ -78,6 +78,21 @@ interface SubjectViews {
   readonly json: () => string;
   /** The command's lines, and the argvs a deny or ask also reads (`commandReadings`). */
   readonly commandLines: CommandLines | undefined;
+  /** What the argument patterns of every rule may still spend on this call (`MAX_REGEX_STEPS`). */
+  readonly regexBudget: RegexBudget;
+}
+
+/**
+ * The steps the argument patterns of all rules may take on one call, at
+ * most: each a live state carried over one character (`readRegexProgram`),
+ * some 40 ms of the gateway's thread. Past it a pattern is not read on: a
+ * deny or ask counts it as matching, an allow as not (`regexMatch`).
+ */
+const MAX_REGEX_STEPS = 4_000_000;
+
+/** Whether a rule's argument pattern matches `text`, as `decision` reads one the budget cut short. */
+function regexMatch(program: RegexProgram, text: string, decision: RuleDecision, budget: RegexBudget): boolean {
+  return readRegexProgram(program, text, budget) ?? decision !== 'allow';
 }
 
 function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: SubjectViews): boolean {
@@ -117,11 +132,11 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: Subject
     case 'server':
       return subject.server === match.server;
     case 'args':
-      return runRegexProgram(match.program, views.json());
+      return regexMatch(match.program, views.json(), rule.decision, views.regexBudget);
     case 'command':
       return views.commandLines !== undefined && matchCommandPattern(match.pattern, views.commandLines, rule.decision);
     case 'shell-args':
-      return views.commandLines !== undefined && shellArgsMatch(match.program, subject, rule.decision, views.commandLines);
+      return views.commandLines !== undefined && shellArgsMatch(match.program, subject, rule.decision, views);
   }
 }
 
@@ -160,9 +175,10 @@ function runsAsApproved(subject: RuleSubject): boolean {
  * program's base name, git without its global options, and every command a
  * wrapper runs, so `timeout 5 rm x` is as denied as `rm x`.
  */
-function shellArgsMatch(program: RegexProgram, subject: RuleSubject, decision: RuleDecision, lines: CommandLines): boolean {
+function shellArgsMatch(program: RegexProgram, subject: RuleSubject, decision: RuleDecision, views: SubjectViews): boolean {
+  const lines = views.commandLines as CommandLines;
   const cwd = isRecord(subject.args) && typeof subject.args.cwd === 'string' ? subject.args.cwd : undefined;
-  const read = (command: string): boolean => runRegexProgram(program, geminiStableJson({ command, dir_path: cwd }));
+  const read = (command: string): boolean => regexMatch(program, geminiStableJson({ command, dir_path: cwd }), decision, views.regexBudget);
   if (decision === 'allow') return !lines.wrapped && read(lines.quoted);
   return lines.cut || lines.all.some(read);
 }

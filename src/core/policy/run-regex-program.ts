@@ -12,6 +12,50 @@ import { OP_ASSERT, OP_MATCH, OP_SPLIT, OP_UNIT, type RegexAssertion, type Regex
  * answered before any of that.
  */
 export function runRegexProgram(program: RegexProgram, text: string): boolean {
+  return readRegexProgram(program, text, { steps: Infinity }) === true;
+}
+
+/** What the patterns one call is read against may still spend: a step is one state reached or carried over one code unit. */
+export interface RegexBudget {
+  steps: number;
+}
+
+/**
+ * `runRegexProgram` within `budget`, which it spends: undefined when the
+ * budget ran out before the text was read to its end or to a match. The
+ * cost of a pattern is the text's length times the states it holds live,
+ * so a pattern of thousands of states (`.*a.*a…`, which a project's policy
+ * may ship) read against 64 KB of arguments held the gateway's thread for
+ * 4 s; a caller that reads many texts shares one budget across them.
+ */
+export function readRegexProgram(program: RegexProgram, text: string, budget: RegexBudget): boolean | undefined {
+  try {
+    return simulate(program, text, budget);
+  } catch (error) {
+    if (!(error instanceof RegexBudgetSpent)) throw error;
+    // Stopped inside a lookahead, the marks of this run were left ahead of the program's count: they start again.
+    program.scratch.seen.fill(-1);
+    program.scratch.generation = 0;
+    return undefined;
+  }
+}
+
+/** Thrown where a lookahead spends the last of a budget, and caught by `readRegexProgram` alone. */
+class RegexBudgetSpent extends Error {
+  constructor() {
+    super('the budget of steps for argument patterns ran out');
+    this.name = 'RegexBudgetSpent';
+  }
+}
+
+/** Take `steps` from `budget`; past its end, stop the whole reading (`RegexBudgetSpent`). */
+function spend(budget: RegexBudget, steps: number): void {
+  budget.steps -= steps;
+  if (budget.steps < 0) throw new RegexBudgetSpent();
+}
+
+/** `readRegexProgram`'s simulation: undefined where the budget ran out between two code units. */
+function simulate(program: RegexProgram, text: string, budget: RegexBudget): boolean | undefined {
   if (program.required !== undefined && !holdsRequiredText(program.required, text)) return false;
   const { op, next, alt, units, ascii, assertions, scratch } = program;
   const { seen, stack } = scratch;
@@ -27,10 +71,12 @@ export function runRegexProgram(program: RegexProgram, text: string): boolean {
   let position = 0;
   let top = 0;
   stack[top++] = program.start;
+  let steps = 0;
   for (;;) {
     // Every state the pushed ones reach at `position` without reading a unit, into `following`.
     while (top > 0) {
       const at = stack[--top] as number;
+      steps += 1;
       if (seen[at] === generation) continue;
       seen[at] = generation;
       const kind = op[at];
@@ -39,7 +85,7 @@ export function runRegexProgram(program: RegexProgram, text: string): boolean {
         stack[top++] = alt[at] as number;
         stack[top++] = next[at] as number;
       } else if (kind === OP_ASSERT) {
-        if (holds(assertions[at] as RegexAssertion, text, position)) stack[top++] = next[at] as number;
+        if (holds(assertions[at] as RegexAssertion, text, position, budget)) stack[top++] = next[at] as number;
       } else if (kind === OP_MATCH) {
         scratch.generation = generation;
         return true;
@@ -50,6 +96,12 @@ export function runRegexProgram(program: RegexProgram, text: string): boolean {
     current = following;
     following = swap;
     const currentSize = followingSize;
+    budget.steps -= steps + currentSize;
+    steps = 0;
+    if (budget.steps < 0) {
+      scratch.generation = generation;
+      return undefined;
+    }
     followingSize = 0;
     generation += 1;
     const unit = text.charCodeAt(position);
@@ -64,7 +116,7 @@ export function runRegexProgram(program: RegexProgram, text: string): boolean {
   return false;
 }
 
-function holds(assertion: RegexAssertion, text: string, position: number): boolean {
+function holds(assertion: RegexAssertion, text: string, position: number, budget: RegexBudget): boolean {
   switch (assertion.kind) {
     case 'start':
       return position === 0;
@@ -82,7 +134,11 @@ function holds(assertion: RegexAssertion, text: string, position: number): boole
         if (body.reach >= 0) {
           if (scratch.answers.length < text.length + 1) scratch.answers = new Int8Array(text.length + 1);
           scratch.answers.fill(-1, 0, text.length + 1);
-        } else scratch.answers = lookahead(body, text);
+        } else {
+          // The table costs each of the lookahead's states once per position, before any of it is asked.
+          spend(budget, (text.length + 1) * body.op.length);
+          scratch.answers = lookahead(body, text, budget);
+        }
         scratch.answered = text;
       }
       let answer = scratch.answers[position] as number;
@@ -90,7 +146,7 @@ function holds(assertion: RegexAssertion, text: string, position: number): boole
         const unit = position < text.length ? text.charCodeAt(position) : -1;
         // Most positions hold no unit a match may begin with (`(?:^|\/)\.…` where neither `/` nor `.` is).
         const opens = body.opening.empty || (unit >= 128 || (unit >= 0 && body.opening.ascii[unit] === 1));
-        answer = opens && lookaheadAt(body, text, position) ? 1 : 0;
+        answer = opens && lookaheadAt(body, text, position, budget) ? 1 : 0;
         scratch.answers[position] = answer;
       }
       return (answer === 1) !== assertion.negate;
@@ -109,7 +165,7 @@ function isWord(text: string, position: number): boolean {
  * (state, offset) pair tried once, so at most its states times its reach,
  * and most positions end at the first step (`(?:^|\/)\.…` where no `/` is).
  */
-function lookaheadAt(body: RegexProgram, text: string, position: number): boolean {
+function lookaheadAt(body: RegexProgram, text: string, position: number, budget: RegexBudget): boolean {
   const width = body.reach + 1;
   const scratch = body.scratch;
   if (scratch.generation >= 0x3fffffff) {
@@ -122,9 +178,11 @@ function lookaheadAt(body: RegexProgram, text: string, position: number): boolea
   let top = 0;
   stack[top++] = body.start;
   stack[top++] = 0;
+  let steps = 0;
   while (top > 0) {
     const offset = stack[--top] as number;
     const state = stack[--top] as number;
+    steps += 1;
     const cell = state * width + offset;
     if (seen[cell] === generation) continue;
     seen[cell] = generation;
@@ -142,12 +200,16 @@ function lookaheadAt(body: RegexProgram, text: string, position: number): boolea
       stack[top++] = next[state] as number;
       stack[top++] = offset;
     } else if (kind === OP_ASSERT) {
-      if (holds(assertions[state] as RegexAssertion, text, at)) {
+      if (holds(assertions[state] as RegexAssertion, text, at, budget)) {
         stack[top++] = next[state] as number;
         stack[top++] = offset;
       }
-    } else return true;
+    } else {
+      spend(budget, steps);
+      return true;
+    }
   }
+  spend(budget, steps);
   return false;
 }
 
@@ -157,7 +219,7 @@ function lookaheadAt(body: RegexProgram, text: string, position: number): boolea
  * match follows from it there, which the states live one position later
  * decide; each position costs the body's states once.
  */
-function lookahead(body: RegexProgram, text: string): Int8Array {
+function lookahead(body: RegexProgram, text: string, budget: RegexBudget): Int8Array {
   const count = body.op.length;
   const result = new Int8Array(text.length + 1);
   let later = new Uint8Array(count);
@@ -186,7 +248,7 @@ function lookahead(body: RegexProgram, text: string): Int8Array {
       for (let edge = predecessorStart[state] as number; edge < (predecessorStart[state + 1] as number); edge += 1) {
         const from = predecessors[edge] as number;
         if (here[from] === 1) continue;
-        if (op[from] === OP_SPLIT || holds(assertions[from] as RegexAssertion, text, position)) {
+        if (op[from] === OP_SPLIT || holds(assertions[from] as RegexAssertion, text, position, budget)) {
           here[from] = 1;
           queue[size++] = from;
         }

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { compileRule } from './compile-rule.js';
+import { evaluateRules } from './evaluate-rules.js';
+import type { RuleDecision } from './rule-types.js';
+
+const HEAVY = `${'.*a'.repeat(3000)}[YZ]`;
+const subject = { tool: 'write_file', argv: undefined, paths: [], host: undefined, server: undefined, args: { path: 'out.txt', content: 'a'.repeat(60_000) } };
+const rule = (decision: RuleDecision) => compileRule({ source: 'project', decision, tool: 'write_file', match: { argsPattern: HEAVY } }, 0);
+
+describe('evaluateRules: argument patterns past the budget of one call', () => {
+  it('a deny or ask whose pattern was not read to the end covers the call; an allow does not', () => {
+    expect(evaluateRules([rule('deny')], subject).decision).toBe('deny');
+    expect(evaluateRules([rule('ask')], subject).decision).toBe('ask');
+    expect(evaluateRules([rule('allow')], subject).decision).toBeUndefined();
+  });
+
+  it('a pattern read whole answers as it matches', () => {
+    const small = { ...subject, args: { path: 'out.txt', content: 'aaa' } };
+    expect(evaluateRules([rule('deny')], small).decision).toBeUndefined();
+  });
+});
