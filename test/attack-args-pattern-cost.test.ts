@@ -30,3 +30,23 @@ describe('attack: an argument pattern of many states against 64 KB of arguments'
     expect(small.isError, text(small)).toBeFalsy();
   });
 });
+
+describe('attack: Gemini CLI shell patterns over every command a long argv may run', () => {
+  // A deny or ask reads every command an argv of a program toolgate does not know may run: 255 words of 50 characters
+  // are 256 command lines of up to 13 KB, and each of twenty imported shell denies built the stable JSON of every line
+  // again and read it, 120–160 ms of the gateway's thread for one call. Each line's JSON is now made once, and each
+  // text read is counted against the call's budget: past it the denies cover the call.
+  const toml = Array.from({ length: 20 }, (_, i) => `[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "rm${i}"\ndecision = "deny"\npriority = 10\n`).join('\n');
+
+  it('a call whose lines are more than the budget reads is refused by the deny', async () => {
+    const policy = { allowedCommandGlobs: ['*'], allow: ['Bash(*)'], imports: [{ from: 'gemini', path: '.gemini/policies/repo.toml' }] };
+    const gateway = opened.gateway(await serveGateway({ scope: 'workspace-write', mode: 'auto', policy }, { files: { '.gemini/policies/repo.toml': toml }, args: ['--no-console'] }));
+    const mcp: Client = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
+    const command = ['setarch', ...Array.from({ length: 255 }, (_, i) => `${'a'.repeat(50)}${1000 + i}`)];
+    const result = await mcp.callTool({ name: 'run_command', arguments: { command } });
+    expect(text(result), text(result)).toContain('refused by policy rule');
+    // A short command is read whole, and runs.
+    const ordinary = await mcp.callTool({ name: 'run_command', arguments: { command: ['echo', 'hello'] } });
+    expect(text(ordinary)).toContain('hello');
+  });
+});

@@ -59,7 +59,7 @@ export function evaluateRules(rules: readonly CompiledRule[], subject: RuleSubje
   if (rules.length === 0) return NO_VERDICT;
   let argsJson: string | undefined;
   const json = (): string => (argsJson ??= safeJson(subject.args));
-  const views: SubjectViews = { json, commandLines: subject.argv === undefined ? undefined : new CommandLines(subject.argv), regexBudget: { steps: MAX_REGEX_STEPS } };
+  const views: SubjectViews = { json, commandLines: subject.argv === undefined ? undefined : new CommandLines(subject.argv), geminiJson: geminiJsonOf(subject), regexBudget: { steps: MAX_REGEX_STEPS } };
   const matched = rules.filter(
     (rule) => rule.tools(subject.tool) && (rule.server === undefined || subject.server === undefined || rule.server === subject.server) && matchesSubject(rule, subject, views),
   );
@@ -78,6 +78,8 @@ interface SubjectViews {
   readonly json: () => string;
   /** The command's lines, and the argvs a deny or ask also reads (`commandReadings`). */
   readonly commandLines: CommandLines | undefined;
+  /** Gemini CLI's stable JSON of a command line of this call, each line's made once however many rules read it. */
+  readonly geminiJson: (command: string) => string;
   /** What the argument patterns of every rule may still spend on this call (`MAX_REGEX_STEPS`). */
   readonly regexBudget: RegexBudget;
 }
@@ -136,7 +138,7 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: Subject
     case 'command':
       return views.commandLines !== undefined && matchCommandPattern(match.pattern, views.commandLines, rule.decision);
     case 'shell-args':
-      return views.commandLines !== undefined && shellArgsMatch(match.program, subject, rule.decision, views);
+      return views.commandLines !== undefined && shellArgsMatch(match.program, rule.decision, views);
   }
 }
 
@@ -175,12 +177,22 @@ function runsAsApproved(subject: RuleSubject): boolean {
  * program's base name, git without its global options, and every command a
  * wrapper runs, so `timeout 5 rm x` is as denied as `rm x`.
  */
-function shellArgsMatch(program: RegexProgram, subject: RuleSubject, decision: RuleDecision, views: SubjectViews): boolean {
+function shellArgsMatch(program: RegexProgram, decision: RuleDecision, views: SubjectViews): boolean {
   const lines = views.commandLines as CommandLines;
-  const cwd = isRecord(subject.args) && typeof subject.args.cwd === 'string' ? subject.args.cwd : undefined;
-  const read = (command: string): boolean => regexMatch(program, geminiStableJson({ command, dir_path: cwd }), decision, views.regexBudget);
+  const read = (command: string): boolean => regexMatch(program, views.geminiJson(command), decision, views.regexBudget);
   if (decision === 'allow') return !lines.wrapped && read(lines.quoted);
   return lines.cut || lines.all.some(read);
+}
+
+/** Gemini CLI's stable JSON of each command line of `subject`, with its working directory, made once a line. */
+function geminiJsonOf(subject: RuleSubject): (command: string) => string {
+  const made = new Map<string, string>();
+  const cwd = isRecord(subject.args) && typeof subject.args.cwd === 'string' ? subject.args.cwd : undefined;
+  return (command) => {
+    let json = made.get(command);
+    if (json === undefined) made.set(command, (json = geminiStableJson({ command, dir_path: cwd })));
+    return json;
+  };
 }
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {

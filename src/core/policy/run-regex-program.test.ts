@@ -22,6 +22,15 @@ describe('readRegexProgram', () => {
     expect(readRegexProgram(look, `x${'a'.repeat(300)}Z`, { steps: Infinity })).toBe(true);
   });
 
+  it('counts each text it reads, even one answered by what every match must hold', () => {
+    const budget = { steps: 25_000 };
+    const prefix = compileRegexProgram('"command":"rm0 ', '');
+    expect(readRegexProgram(prefix, 'x'.repeat(10_000), budget)).toBe(false);
+    expect(budget.steps).toBe(15_000);
+    expect(readRegexProgram(prefix, 'x'.repeat(10_000), budget)).toBe(false);
+    expect(readRegexProgram(prefix, 'x'.repeat(10_000), budget)).toBeUndefined();
+  });
+
   it('answers as runRegexProgram does within its budget, and spends about the text times the live states', () => {
     const budget = { steps: 1_000_000 };
     const simple = compileRegexProgram('rm -rf', '');

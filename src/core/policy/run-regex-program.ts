@@ -56,6 +56,9 @@ function spend(budget: RegexBudget, steps: number): void {
 
 /** `readRegexProgram`'s simulation: undefined where the budget ran out between two code units. */
 function simulate(program: RegexProgram, text: string, budget: RegexBudget): boolean | undefined {
+  // Each text is read at least once, for what every match must hold: thousands of command lines are many texts.
+  budget.steps -= text.length;
+  if (budget.steps < 0) return undefined;
   if (program.required !== undefined && !holdsRequiredText(program.required, text)) return false;
   const { op, next, alt, units, ascii, assertions, scratch } = program;
   const { seen, stack } = scratch;
