@@ -7,7 +7,7 @@ const hostReasonText: Record<string, string> = {
   secret_store: 'was refused: the path is the secret store',
   symlink_refused: 'was refused: the path is, or passes through, a symbolic link that leaves the allowed scope or dangles',
   hardlink_refused: 'was refused: the file has several hard links and is never written through',
-  invalid_path: 'was refused: the path is empty or holds a NUL byte',
+  invalid_path: 'was refused: the path is empty, holds a NUL byte, or lies deeper than one call may look up',
   target_changed: 'was refused: its target changed after it was checked and approved (a link swapped in, a file replaced or created, a file a command names rewritten); check the path and call again',
   not_a_file: 'was refused: the path is not a regular file',
   not_a_directory: 'was refused: the path is not a directory',

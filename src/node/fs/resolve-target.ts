@@ -4,7 +4,7 @@ import { hostDenial } from '../errors/host-denial.js';
 import { resolveExecutable } from '../process/resolve-executable.js';
 import { isInside, isUsablePath, resolveInWorkspace, type FsJail } from './fs-jail.js';
 import { refuseReserved } from './resolve-jailed-path.js';
-import { contentStampOf, walkRealPath } from './walk-real-path.js';
+import { contentStampOf, walkRealPath, type WalkBudget } from './walk-real-path.js';
 
 export interface CreateResolveTargetOptions {
   readonly jail: FsJail;
@@ -41,13 +41,28 @@ export function createResolveTarget(options: CreateResolveTargetOptions): (reque
   return (request) => {
     // A folder moved or removed carries what a protected name links to off under another name, or puts another in its stead.
     const writes = request.access === 'write';
-    const answer: { -readonly [K in keyof ResolvedTarget]: ResolvedTarget[K] } = { files: resolvePaths(jail, request.paths, request.tool, false, writes, writes ? holdsProtected : undefined) };
+    const budget: WalkBudget = { characters: MAX_WALK_CHARACTERS };
+    const answer: { -readonly [K in keyof ResolvedTarget]: ResolvedTarget[K] } = { files: resolvePaths(jail, request.paths, request.tool, { asSpelled: false, stamped: writes, budget }, writes ? holdsProtected : undefined) };
     const executable = request.program === undefined ? undefined : findExecutable(request.program, systemPath, jail.workspace);
     if (executable !== undefined) answer.executable = executable;
-    if (request.arguments !== undefined) answer.arguments = resolvePaths(jail, request.arguments, request.tool, true, true, undefined);
+    if (request.arguments !== undefined) answer.arguments = resolvePaths(jail, request.arguments, request.tool, { asSpelled: true, stamped: true, budget }, undefined);
     if (request.repository !== undefined && objectStore !== undefined) answer.objectStore = objectStore(path.resolve(jail.workspace, request.repository), request.objectIds ?? []);
     return answer;
   };
+}
+
+/**
+ * The characters the walks of one call's paths may hand to `lstat`
+ * (`WalkBudget`), some 40 ms of the gateway's thread: a call of 64 paths ten
+ * folders deep spends a twentieth of it.
+ */
+const MAX_WALK_CHARACTERS = 1_000_000;
+
+/** How a list of paths is walked: as spelled (a command's arguments), with content stamps, within one call's budget. */
+interface WalkWay {
+  readonly asSpelled: boolean;
+  readonly stamped: boolean;
+  readonly budget: WalkBudget;
 }
 
 /**
@@ -55,9 +70,9 @@ export function createResolveTarget(options: CreateResolveTargetOptions): (reque
  * real path is a folder holding a place a protected name links to: one such path is protected too (a write there moves it).
  * `stamped`: an existing regular file among them carries its content stamp (a command's arguments, a write's targets).
  */
-function resolvePaths(jail: FsJail, paths: readonly string[], tool: string, asSpelled: boolean, stamped: boolean, holds: ((absolute: string) => boolean) | undefined): ResolvedPath[] {
+function resolvePaths(jail: FsJail, paths: readonly string[], tool: string, how: WalkWay, holds: ((absolute: string) => boolean) | undefined): ResolvedPath[] {
   const resolved: ResolvedPath[] = [];
-  for (const requested of paths) resolved.push(resolvePath(jail, requested, tool, asSpelled, stamped, holds));
+  for (const requested of paths) resolved.push(resolvePath(jail, requested, tool, how, holds));
   return resolved;
 }
 
@@ -67,7 +82,8 @@ function resolvePaths(jail: FsJail, paths: readonly string[], tool: string, asSp
  * `..` is walked as spelled (`asSpelled`), wherever its folded spelling
  * points: the program hands it to the kernel unfolded.
  */
-function resolvePath(jail: FsJail, requested: string, tool: string, asSpelled: boolean, stamped: boolean, holds: ((absolute: string) => boolean) | undefined): ResolvedPath {
+function resolvePath(jail: FsJail, requested: string, tool: string, how: WalkWay, holds: ((absolute: string) => boolean) | undefined): ResolvedPath {
+  const { asSpelled, stamped, budget } = how;
   if (typeof requested !== 'string' || !isUsablePath(requested)) throw hostDenial(tool, 'invalid_path');
   const lexical = resolveInWorkspace(jail.workspace, requested);
   const shown = jail.display(lexical);
@@ -77,7 +93,7 @@ function resolvePath(jail: FsJail, requested: string, tool: string, asSpelled: b
   if (!spelledWalk && !isInside(jail.root, lexical)) {
     return { requested, path: shown, real: shown, protected: spelled !== 'open' || holds?.(lexical) === true, linkTraversal: false, outside: !isInside(jail.workspace, lexical), created: false, hardLinked: false };
   }
-  const walk = walkRealPath(jail.workspace, spelledWalk ? (path.isAbsolute(requested) ? requested : `${jail.workspace}${path.sep}${requested}`) : lexical, tool);
+  const walk = walkRealPath(jail.workspace, spelledWalk ? (path.isAbsolute(requested) ? requested : `${jail.workspace}${path.sep}${requested}`) : lexical, tool, budget);
   // The real path is classified only where a link moved it: the same string is never classified twice.
   const found = walk.absolute === lexical ? spelled : jail.classify(walk.absolute);
   refuseReserved(found, tool);
@@ -85,7 +101,7 @@ function resolvePath(jail: FsJail, requested: string, tool: string, asSpelled: b
     requested,
     path: shown,
     real: walk.absolute === lexical ? shown : jail.display(walk.absolute),
-    protected: spelled !== 'open' || found !== 'open' || holds?.(walk.absolute) === true || (holds !== undefined && walk.linkTraversal && holds(entryOf(jail, lexical, tool))),
+    protected: spelled !== 'open' || found !== 'open' || holds?.(walk.absolute) === true || (holds !== undefined && walk.linkTraversal && holds(entryOf(jail, lexical, tool, budget))),
     linkTraversal: walk.linkTraversal,
     outside: !isInside(jail.workspace, walk.absolute),
     created: walk.missing.length > 0,
@@ -105,9 +121,9 @@ function resolvePath(jail: FsJail, requested: string, tool: string, asSpelled: b
  * (`cfg`, with `.env` a link to `cfg/../dev.secrets`) moved, the protected
  * name leads elsewhere, or nowhere.
  */
-function entryOf(jail: FsJail, lexical: string, tool: string): string {
+function entryOf(jail: FsJail, lexical: string, tool: string, budget: WalkBudget): string {
   const folder = path.dirname(lexical);
-  return path.join(folder === lexical ? folder : walkRealPath(jail.workspace, folder, tool).absolute, path.basename(lexical));
+  return path.join(folder === lexical ? folder : walkRealPath(jail.workspace, folder, tool, budget).absolute, path.basename(lexical));
 }
 
 /** The executable the process capability would run, or undefined when it would refuse (spawn then fails as it always has). */

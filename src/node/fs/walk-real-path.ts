@@ -6,6 +6,16 @@ import { isInside } from './fs-jail.js';
 /** Linux's own bound on the symlinks one lookup follows (MAXSYMLINKS): more is a loop. */
 export const MAX_LINKS = 40;
 
+/**
+ * What the walks of one call may still hand to `lstat`, in characters. The
+ * kernel reads each path from its root again, so a walk costs the square of
+ * its depth: fifteen arguments 1,990 folders deep, within PATH_MAX, held the
+ * gateway's thread for 4–5 s. Past it the path is refused (`invalid_path`).
+ */
+export interface WalkBudget {
+  characters: number;
+}
+
 /** Where a path really leads, found one component at a time. */
 export interface RealWalk {
   /** The real path of the deepest existing ancestor: the target itself when it exists. */
@@ -38,9 +48,10 @@ export interface RealWalk {
  * (captured once by the jail), so only the components below it cost a call.
  *
  * Synchronous on purpose: a thread-pool round trip per component costs more
- * than the `lstat` itself. More than `MAX_LINKS` links is refused as a loop.
+ * than the `lstat` itself. More than `MAX_LINKS` links is refused as a loop,
+ * and a walk past its `budget` as an invalid path.
  */
-export function walkRealPath(workspace: string, lexical: string, tool: string | undefined): RealWalk {
+export function walkRealPath(workspace: string, lexical: string, tool: string | undefined, budget?: WalkBudget): RealWalk {
   const inside = isInside(workspace, lexical);
   let current = inside ? workspace : path.parse(lexical).root;
   // Names a link put there still to walk, the next one last; the path's own names are read from `lexical` at `cursor`, no array built.
@@ -65,6 +76,7 @@ export function walkRealPath(workspace: string, lexical: string, tool: string | 
       continue;
     }
     const next = current.endsWith(path.sep) ? current + name : current + path.sep + name;
+    if (budget !== undefined && (budget.characters -= next.length) < 0) throw hostDenial(tool, 'invalid_path');
     const found = lstatOrMissing(next);
     if (found === undefined) return missingBelow(current, stats, [name, ...namesLeft(linked, lexical, cursor)], fromLink, links > 0);
     if (found.isSymbolicLink()) {
