@@ -67,4 +67,12 @@ describe('commandReadings', () => {
     expect(denied(['bash', '-c', 'for f in a; do touch $f; done'], 'touch:*')).toBe(true);
     expect(denied(['bash', '-c', 'x=$HOME touch a'], 'touch:*')).toBe(true);
   });
+
+  it('reads at most 2,048 commands of an argv, and a deny or ask covers the ones past them', () => {
+    const strings = Array.from({ length: 7 }, (_, k) => Array.from({ length: 600 }, (_, i) => `exec x${k}_${i} a b c d`).join(';'));
+    const readings = commandReadings(['setarch', 'x86_64', ...strings]);
+    expect(readings.forms.length).toBeLessThanOrEqual(2048);
+    expect(readings.cut).toBe(true);
+    expect(commandReadings(['setarch', 'x86_64', strings[0]?.slice(0, 200) ?? '']).cut).toBe(false);
+  });
 });
