@@ -217,6 +217,18 @@ describe('attack: what a runner runs that its card does not bind', () => {
     expect((await run).isError).toBe(true);
   });
 
+  it.each([
+    ['npm test five shell strings deep', ['sh', '-c', `sh -c "sh -c 'sh -c \\"sh -c npm\\\\ test\\"'"`]],
+    ['npm test past the 2,000,000 characters read of an argv', ['setarch', 'x86_64', ...Array.from({ length: 250 }, (_, index) => `${index}`.padStart(100, 'a')), 'npm', 'test']],
+  ])('%s: the card says toolgate did not read every command, so a runner among them may run code that is not bound', async (_label, command) => {
+    const { gateway, mcp } = await serve('accept-edits', { allowedCommands: [command] }, { 'package.json': PACKAGE });
+    const run = mcp.callTool({ name: 'run_command', arguments: { command } });
+    const card = await pendingApproval(gateway, 'run_command');
+    expect(card.target?.command, 'the card is silent on the commands it did not read').toMatchObject({ code: { unread: true } });
+    await decide(gateway, card.id, 'reject');
+    expect((await run).isError).toBe(true);
+  });
+
   it('held: npm test whose script calls node_modules/.bin/tool: the card binds package.json only, and says what its script runs is not bound', async () => {
     const { gateway, mcp } = await serve('accept-edits', { allowedCommandGlobs: ['npm *'] }, { 'package.json': pkg('tool'), 'node_modules/.bin/tool': '#!/bin/sh\necho tests passed\n' });
     const run = mcp.callTool({ name: 'run_command', arguments: { command: ['npm', 'test'] } });

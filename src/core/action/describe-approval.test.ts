@@ -134,6 +134,13 @@ describe('describeApproval', () => {
     expect(both).toContain('make, started inside a shell string');
   });
 
+  it('says a command toolgate could not read whole may start a runner whose code is not bound', () => {
+    const deep = ['sh', '-c', `sh -c "sh -c 'sh -c \\"sh -c npm\\\\ test\\"'"`];
+    const lines = describeApproval(approvalRequest({ toolName: 'run_command', action: 'process', target: { command: deep } }));
+    expect(lines.find((line) => line.startsWith('toolgate could not read every command this one runs'))).toContain('not bound to this approval');
+    expect(describeApproval(approvalRequest({ toolName: 'run_command', action: 'process', target: { command: ['sh', '-c', 'npm test'] } })).join('\n')).not.toContain('could not read every command');
+  });
+
   it('shows the method and the full URL, the secret query value masked', () => {
     const request = approvalRequest({
       toolName: 'http_request',

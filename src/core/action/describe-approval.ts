@@ -115,7 +115,8 @@ function maskedNotice(masked: number): string {
  * approval (a change before the command starts refuses it), and what that
  * code runs in turn is not, which no approval of the command can bind. A
  * runner started inside a shell string or by a program toolgate does not
- * read is bound to none of its code, and the card says that too.
+ * read is bound to none of its code, and the card says that too, as it says
+ * when the command runs commands toolgate did not read at all.
  */
 export function runnerCodeNotice(code: RunnerCodeShown): string {
   const notices: string[] = [];
@@ -131,6 +132,9 @@ export function runnerCodeNotice(code: RunnerCodeShown): string {
   }
   if (code.unbound !== undefined && code.unbound.length > 0) {
     notices.push(`${code.unbound.join(', ')}, started inside a shell string or by a program toolgate does not read, runs the code its file holds (package.json, a makefile), which is not bound to this approval: a change to it before the command starts runs`);
+  }
+  if (code.unread === true) {
+    notices.push('toolgate could not read every command this one runs (a shell string nested too deep, or past what it reads): a runner among them (npm, make, …) runs the code its file holds, which is not bound to this approval');
   }
   return notices.join('. ');
 }

@@ -51,6 +51,8 @@ export interface RunnerCodeShown {
   readonly unbound?: readonly string[];
   /** It reads more files than are listed (`RunnerCode.cut`): none of them is bound. */
   readonly cut?: true;
+  /** It runs commands toolgate did not read (`UnboundRunners.unread`): a runner among them runs code that is not bound. */
+  readonly unread?: true;
 }
 
 /** The largest string an MCP argument shows in full on a card; a longer one is clipped with a count. */
@@ -107,8 +109,8 @@ export function displayAction(action: ResolvedAction): ActionDisplay {
  */
 function runnerCodeShown(argv: readonly string[], cwd: string, resolved: readonly ResolvedPath[] | undefined, mask: (text: string) => string): RunnerCodeShown | undefined {
   const code = runnerCode(argv, cwd);
-  const unbound = unboundRunners(argv);
-  if (code === undefined && unbound.length === 0) return undefined;
+  const { programs: unbound, unread } = unboundRunners(argv);
+  if (code === undefined && unbound.length === 0 && !unread) return undefined;
   const named = code?.files ?? [];
   const files = resolved === undefined || named.length === 0 ? named : resolved.slice(-named.length).flatMap((file) => (file.created ? [] : [file.real]));
   // Two spellings may lead to one file (`sub/../package.json` from the workspace root): it is shown once.
@@ -119,6 +121,7 @@ function runnerCodeShown(argv: readonly string[], cwd: string, resolved: readonl
     ...(code?.members === true ? { members: true as const } : {}),
     ...(code?.cut === true ? { cut: true as const } : {}),
     ...(unbound.length === 0 ? {} : { unbound: Object.freeze(unbound.map(mask)) }),
+    ...(unread ? { unread: true as const } : {}),
   });
 }
 

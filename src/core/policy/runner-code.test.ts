@@ -35,13 +35,20 @@ describe('runnerCode', () => {
   });
 
   it('a runner started inside a shell string or by a program toolgate does not read is unbound; one it reads is not', () => {
-    expect(unboundRunners(['sh', '-c', 'cd sub && npm test'])).toEqual(['npm']);
-    expect(unboundRunners(['bash', '-c', 'make -C a test; yarn build'])).toEqual(['make', 'yarn']);
-    expect(unboundRunners(['setarch', 'x86_64', '/usr/bin/npm', 'test'])).toEqual(['npm']);
-    expect(unboundRunners(['npm', 'test'])).toEqual([]);
-    expect(unboundRunners(['timeout', '60', 'npm', '--prefix', 'app', 'test'])).toEqual([]);
-    expect(unboundRunners(['make', '-C', 'app', 'test'])).toEqual([]);
-    expect(unboundRunners(['cat', 'package.json'])).toEqual([]);
+    expect(unboundRunners(['sh', '-c', 'cd sub && npm test'])).toEqual({ programs: ['npm'], unread: false });
+    expect(unboundRunners(['bash', '-c', 'make -C a test; yarn build'])).toEqual({ programs: ['make', 'yarn'], unread: false });
+    expect(unboundRunners(['setarch', 'x86_64', '/usr/bin/npm', 'test'])).toEqual({ programs: ['npm'], unread: false });
+    expect(unboundRunners(['npm', 'test'])).toEqual({ programs: [], unread: false });
+    expect(unboundRunners(['timeout', '60', 'npm', '--prefix', 'app', 'test'])).toEqual({ programs: [], unread: false });
+    expect(unboundRunners(['make', '-C', 'app', 'test'])).toEqual({ programs: [], unread: false });
+    expect(unboundRunners(['cat', 'package.json'])).toEqual({ programs: [], unread: false });
+  });
+
+  it('a command whose readings were cut may start a runner no reading names: it says so', () => {
+    const deep = ['sh', '-c', `sh -c "sh -c 'sh -c \\"sh -c npm\\\\ test\\"'"`];
+    expect(unboundRunners(deep)).toEqual({ programs: [], unread: true });
+    const long = ['setarch', 'x86_64', ...Array.from({ length: 250 }, (_, index) => `${index}`.padStart(100, 'a')), 'npm', 'test'];
+    expect(unboundRunners(long).unread).toBe(true);
   });
 
   it('a folder option after `--` is the script\'s, and a NUL in one names no folder', () => {

@@ -119,6 +119,17 @@ export function runnerCode(argv: readonly string[], cwd = '.'): RunnerCode | und
   return { programs, files, ...(members ? { members: true as const } : {}), ...(cut ? { cut: true as const } : {}) };
 }
 
+/** The runners a command starts whose code no approval binds (`unboundRunners`). */
+export interface UnboundRunners {
+  /** The runners' program names, each once. */
+  readonly programs: readonly string[];
+  /**
+   * The command's readings were cut (`CommandReadings.cut`): it runs commands
+   * toolgate did not read, and a runner among them is named by none of `programs`.
+   */
+  readonly unread: boolean;
+}
+
 /**
  * The runners a command starts whose code `runnerCode` does not read, so no
  * approval binds it: one inside a shell string (`sh -c 'cd sub && npm
@@ -127,14 +138,17 @@ export function runnerCode(argv: readonly string[], cwd = '.'): RunnerCode | und
  * Each command a deny or ask reads of the argv (`commandReadings`) whose
  * program is a runner, other than the readings of a runner `runnerCode`
  * binds. A card says so: `npm test` alone binds `package.json`, and the
- * same words inside a string would read as if they did.
+ * same words inside a string would read as if they did. Where the readings
+ * were cut (a string nested too deep, an argv past what is read), a runner
+ * may stand in what was not read: `unread` says so, for the card to say it too.
  */
-export function unboundRunners(argv: readonly string[]): readonly string[] {
+export function unboundRunners(argv: readonly string[]): UnboundRunners {
   const isRunner = (command: readonly string[]): boolean => RUNNERS.has(programName(command[0] ?? ''));
   const bound = new Set(wrappedCommands(argv).filter(isRunner).flatMap(programReadings).map((form) => form.join('\0')));
   const unbound = new Set<string>();
-  for (const form of commandReadings(argv).forms) if (isRunner(form) && !bound.has(form.join('\0'))) unbound.add(programName(form[0] ?? ''));
-  return [...unbound];
+  const readings = commandReadings(argv);
+  for (const form of readings.forms) if (isRunner(form) && !bound.has(form.join('\0'))) unbound.add(programName(form[0] ?? ''));
+  return { programs: [...unbound], unread: readings.cut };
 }
 
 const ABSOLUTE = /^[\\/]/;
