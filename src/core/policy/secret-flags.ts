@@ -90,7 +90,7 @@ function readShortCluster(flag: string, family: Family): FlagReading | undefined
 }
 
 /** The letters of the short flags some program reads a secret from. */
-export const SHORT_SECRET_LETTERS: ReadonlySet<string> = new Set(Object.values(SHORT).flatMap((letters) => Object.keys(letters)));
+const SHORT_SECRET_LETTERS: ReadonlySet<string> = new Set(Object.values(SHORT).flatMap((letters) => Object.keys(letters)));
 
 /** Whether a one-dash word may be a cluster `readFlag` reads a secret after: one of its letters is a secret's (`-p`, `-fsSu`). */
 export function holdsShortSecretLetter(flag: string): boolean {
@@ -168,7 +168,7 @@ const GIVEN = 'pass:';
  * URL (its password is masked as userinfo), a host's name or address, or a
  * spec of `name=value` pairs.
  */
-export function valueNamesPlace(word: string): boolean {
+function valueNamesPlace(word: string): boolean {
   const first = word.charCodeAt(0);
   // `-`, `@`, `/`, `.`, `~`
   if (first === 45 || first === 64 || first === 47 || first === 46 || first === 126) return true;
