@@ -185,20 +185,27 @@ const ANY_WORD = -2;
 /**
  * Where a string's program stands among words led by shell prefixes, in a
  * string with no redirection: past the reserved words, `exec`/`command`/
- * `eval` and their options, and the assignments. -1 where there is none:
+ * `eval` and their options (with the name `exec -a` gives), and the assignments. -1 where there is none:
  * after `for`, `select` or `case` come a name and data (`for f in *.ts`),
  * and their commands stand after `do` or `)`, in commands of their own.
  */
 function programPosition(words: readonly string[]): number {
   let at = 0;
+  let afterExec = false;
   while (at < words.length) {
     const word = words[at] as string;
     if (word === 'for' || word === 'select' || word === 'case') return -1;
     if (!(SHELL_PREFIXES.has(word) || ASSIGNMENT.test(word) || word.startsWith('-'))) return at;
+    // `exec -a name $a x` runs `$a` as the program named `name`: the name is its option's value, not the program.
+    if (afterExec && EXEC_NAME_OPTION.test(word)) at += 1;
+    if (!word.startsWith('-')) afterExec = word === 'exec';
     at += 1;
   }
   return -1;
 }
+
+/** `exec`'s options ending in `-a`, alone or after `-c`/`-l` (`-a`, `-ca`, `-cla`): the next word is the name the program is given. */
+const EXEC_NAME_OPTION = /^-[cl]*a$/;
 
 /** An argument a command may start with: not empty, and no option. */
 function startsCommand(arg: string): boolean {
