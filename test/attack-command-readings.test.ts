@@ -109,6 +109,8 @@ describe('attack: a denied command a shell string runs after a prefix, or spells
     'a=touch; exec -a x $a PWNED',
     'a=touch; exec -a x -c $a PWNED',
     'a=touch; exec -c -a x $a PWNED',
+    'a=touch; coproc n { $a PWNED; }; wait',
+    'a=touch; function f { $a PWNED; }; f',
     't${x}ouch PWNED',
     "$'touch' PWNED",
     '/usr/bin/tou?h PWNED',

@@ -61,6 +61,9 @@ describe('commandReadings', () => {
     // `exec -a name` gives the program a name: the word after the name is the program.
     for (const script of ['exec -a n $a x', 'exec -ca n $a x', 'exec -c -a n $a x', 'exec -a n -l $a x']) expect(cut(['bash', '-c', script]), script).toBe(true);
     expect(cut(['bash', '-c', 'exec -a $n touch x'])).toBe(false);
+    // A function's or a compound coproc's name runs nothing: the compound command's first word is the program.
+    for (const script of ['coproc n { $a x; }', 'function f { $a x; }; f']) expect(cut(['bash', '-c', script]), script).toBe(true);
+    expect(cut(['bash', '-c', 'coproc n $a x'])).toBe(false);
     expect(cut(['bash', '-c', 'x=1 2>/dev/null $a x'])).toBe(true);
     // A variable or a pattern after a shell prefix, where no program stands: data (SQL's `select` is the shell's too).
     expect(cut(['bash', '-c', 'for f in *.ts; do echo $f; done'])).toBe(false);

@@ -185,7 +185,8 @@ const ANY_WORD = -2;
 /**
  * Where a string's program stands among words led by shell prefixes, in a
  * string with no redirection: past the reserved words, `exec`/`command`/
- * `eval` and their options (with the name `exec -a` gives), and the assignments. -1 where there is none:
+ * `eval` and their options (with the name `exec -a` gives), the name of a
+ * `function` or of a `coproc` of a compound command, and the assignments. -1 where there is none:
  * after `for`, `select` or `case` come a name and data (`for f in *.ts`),
  * and their commands stand after `do` or `)`, in commands of their own.
  */
@@ -198,6 +199,8 @@ function programPosition(words: readonly string[]): number {
     if (!(SHELL_PREFIXES.has(word) || ASSIGNMENT.test(word) || word.startsWith('-'))) return at;
     // `exec -a name $a x` runs `$a` as the program named `name`: the name is its option's value, not the program.
     if (afterExec && EXEC_NAME_OPTION.test(word)) at += 1;
+    // `function f { $a x; }` and `coproc n { $a x; }` name the compound command that follows: the name runs nothing.
+    if (word === 'function' || (word === 'coproc' && SHELL_PREFIXES.has(words[at + 2] ?? ''))) at += 1;
     if (!word.startsWith('-')) afterExec = word === 'exec';
     at += 1;
   }
