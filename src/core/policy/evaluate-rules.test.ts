@@ -19,3 +19,16 @@ describe('evaluateRules: argument patterns past the budget of one call', () => {
     expect(evaluateRules([rule('deny')], small).decision).toBeUndefined();
   });
 });
+
+describe('evaluateRules: arguments with no JSON form', () => {
+  it('a deny or ask of an argument pattern covers them; an allow does not', () => {
+    const cyclic: Record<string, unknown> = { path: 'out.txt' };
+    cyclic.self = cyclic;
+    const unreadable = { ...subject, args: cyclic };
+    const pattern = (decision: RuleDecision) => compileRule({ source: 'project', decision, tool: 'write_file', match: { argsPattern: '"path":"secret' } }, 0);
+    expect(evaluateRules([pattern('deny')], unreadable).decision).toBe('deny');
+    expect(evaluateRules([pattern('ask')], unreadable).decision).toBe('ask');
+    expect(evaluateRules([pattern('allow')], unreadable).decision).toBeUndefined();
+    expect(evaluateRules([pattern('deny')], { ...subject, args: { path: 'out.txt' } }).decision).toBeUndefined();
+  });
+});

@@ -58,7 +58,7 @@ const STRENGTH: Record<RuleDecision, number> = { deny: 2, ask: 1, allow: 0 };
 export function evaluateRules(rules: readonly CompiledRule[], subject: RuleSubject): RuleVerdict {
   if (rules.length === 0) return NO_VERDICT;
   let argsJson: string | undefined;
-  const json = (): string => (argsJson ??= safeJson(subject.args));
+  const json = (): string | undefined => (argsJson ??= safeJson(subject.args));
   const views: SubjectViews = { json, commandLines: subject.argv === undefined ? undefined : new CommandLines(subject.argv), geminiJson: geminiJsonOf(subject), regexBudget: { steps: MAX_REGEX_STEPS } };
   const matched = rules.filter(
     (rule) => rule.tools(subject.tool) && (rule.server === undefined || subject.server === undefined || rule.server === subject.server) && matchesSubject(rule, subject, views),
@@ -75,7 +75,8 @@ export function compareRules(left: CompiledRule, right: CompiledRule): number {
 
 /** What rules read of the subject beyond its fields, each worked out at most once per evaluation. */
 interface SubjectViews {
-  readonly json: () => string;
+  /** The arguments' canonical JSON; undefined where they have none (a cycle, a bigint). */
+  readonly json: () => string | undefined;
   /** The command's lines, and the argvs a deny or ask also reads (`commandReadings`). */
   readonly commandLines: CommandLines | undefined;
   /** Gemini CLI's stable JSON of a command line of this call, each line's made once however many rules read it. */
@@ -133,8 +134,11 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: Subject
       return subject.host !== undefined && matchDomain(match, subject.host);
     case 'server':
       return subject.server === match.server;
-    case 'args':
-      return regexMatch(match.program, views.json(), rule.decision, views.regexBudget);
+    case 'args': {
+      // Arguments with no JSON form cannot be read: a deny or ask covers them, an allow does not.
+      const text = views.json();
+      return text === undefined ? rule.decision !== 'allow' : regexMatch(match.program, text, rule.decision, views.regexBudget);
+    }
     case 'command':
       return views.commandLines !== undefined && matchCommandPattern(match.pattern, views.commandLines, rule.decision);
     case 'shell-args':
@@ -199,10 +203,10 @@ function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function safeJson(value: unknown): string {
+function safeJson(value: unknown): string | undefined {
   try {
     return canonicalJson(value ?? {});
   } catch {
-    return '';
+    return undefined;
   }
 }
