@@ -1,7 +1,7 @@
 import { countRedacted, redactSecretsCounted } from '../policy/redact-secrets.js';
 import { runnerCode, unboundRunners } from '../policy/runner-code.js';
 import { projectArguments } from '../receipts/project-arguments.js';
-import { pathFlags, type ResolvedAction, type ResolvedPath, type ResolvedPathFlag } from './resolved-action.js';
+import { pathFlags, type ResolvedAction, type ResolvedCommand, type ResolvedPath, type ResolvedPathFlag } from './resolved-action.js';
 
 /** One filesystem target as a person reads it. */
 export interface DisplayedPath {
@@ -73,7 +73,7 @@ export function displayAction(action: ResolvedAction): ActionDisplay {
   if (action.command !== undefined) {
     const { argv, executable, cwd } = action.command;
     const paths = (action.command.arguments ?? []).filter(isNotable).map((file) => displayPath(file, mask));
-    const code = runnerCodeShown(argv, cwd.requested, action.command.arguments, mask);
+    const code = runnerCodeShown(action.command, mask);
     display.command = Object.freeze({
       argv: Object.freeze(argv.map(mask)),
       ...(executable === undefined ? {} : { executable: mask(executable) }),
@@ -107,8 +107,9 @@ export function displayAction(action: ResolvedAction): ActionDisplay {
  * asked for them after the argv's own candidates (`resolvableArguments`),
  * so they are the last of its answers.
  */
-function runnerCodeShown(argv: readonly string[], cwd: string, resolved: readonly ResolvedPath[] | undefined, mask: (text: string) => string): RunnerCodeShown | undefined {
-  const code = runnerCode(argv, cwd);
+function runnerCodeShown(command: ResolvedCommand, mask: (text: string) => string): RunnerCodeShown | undefined {
+  const { argv, arguments: resolved } = command;
+  const code = runnerCode(argv, command.cwd.requested, command.runnerClimbs);
   const { programs: unbound, unread } = unboundRunners(argv);
   if (code === undefined && unbound.length === 0 && !unread) return undefined;
   const named = code?.files ?? [];

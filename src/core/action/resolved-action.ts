@@ -67,6 +67,12 @@ export interface ResolvedCommand {
   /** It names more paths than a host resolves for one command: judged as naming a protected one. */
   readonly tooManyArguments?: true;
   /**
+   * How deep the host found each folder a runner climbs from (`climbFolders`,
+   * `realDepth`), which sets how many of `arguments` are that runner's files
+   * (`runnerCode`). Undefined when no host resolved them: the climb is as spelled.
+   */
+  readonly runnerClimbs?: readonly number[];
+  /**
    * For a git command that can print objects: what the object store of the
    * repository it works in holds, as the host found it. Undefined when no
    * host looked, which the policy reads as holding a protected file.

@@ -171,3 +171,50 @@ describe('resolveAction: the host answer and the policy view, in one frozen acti
     expect(action?.files.every((file) => Object.isFrozen(file) && !('identity' in file))).toBe(true);
   });
 });
+
+describe('resolveAction: a runner climbs from where its folder really is', () => {
+  /** A host where `sub` is a link to `deep` (the real folder each answer gives), every other path where it is spelled. */
+  function linkedHost(deep: () => string): ToolHost & { readonly asked: (readonly string[] | undefined)[] } {
+    const asked: (readonly string[] | undefined)[] = [];
+    const real = (path: string): string => (path === 'sub' ? deep() : path);
+    return {
+      asked,
+      resolve: (request) => {
+        asked.push(request.arguments === undefined ? undefined : [...request.arguments]);
+        return { files: request.paths.map((path) => hostPath(path, real(path))), arguments: (request.arguments ?? []).map((path) => hostPath(path, real(path))) };
+      },
+    };
+  }
+  const npmTestIn = (host: ToolHost, policy: ToolPolicy) =>
+    createToolRegistry({ tools: [runIn], host, policy }).dispatch({ callId: 'c', name: 'run_in', arguments: { cwd: 'sub', command: 'npm test' } }, { grantedTools: ['run_in'], approval: { confirm: () => Promise.resolve({ outcome: 'approve' }) } });
+
+  it('asks the host where the folder is first, then binds the package.json of each real folder up to the workspace root', async () => {
+    const policy = classifyingPolicy();
+    const host = linkedHost(() => 'x/y/z');
+    expect((await npmTestIn(host, policy)).ok).toBe(true);
+    expect(host.asked).toEqual([['sub'], ['sub/test', 'sub', 'sub/package.json', 'sub/../package.json', 'sub/../../package.json', 'sub/../../../package.json']]);
+    expect(policy.actions[0]?.command?.runnerClimbs).toEqual([3]);
+  });
+
+  it('refuses the call when the folder is at another depth by the second answer: a link re-pointed between them', async () => {
+    const policy = classifyingPolicy();
+    let answers = 0;
+    const host = linkedHost(() => ((answers += 1) <= 1 ? 'x' : 'x/y/z'));
+    const outcome = await npmTestIn(host, policy);
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.error).toMatchObject({ code: 'POLICY_DENIED', reason: 'target_unavailable' });
+    expect(policy.actions).toHaveLength(0);
+  });
+
+  it.each([
+    ['an answer with another count of folders', () => ({ files: [], arguments: [] })],
+    ['an answer that is not an object', () => null as unknown as ResolvedTarget],
+    ['a folder without a real path', () => ({ files: [], arguments: [{} as ResolvedPath] })],
+  ])('refuses %s to the first question', async (_label, answer) => {
+    const policy = classifyingPolicy();
+    const outcome = await npmTestIn(resolvingHost(answer), policy);
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.error).toMatchObject({ code: 'POLICY_DENIED', reason: 'target_unavailable' });
+    expect(policy.actions).toHaveLength(0);
+  });
+});

@@ -3,9 +3,10 @@ import { accessOf, actionAround, commandArgv, commandCwdSpelling, lexicalPath, t
 import { ToolPolicyError } from '../errors/tool-errors.js';
 import { ToolgateError } from '../errors/toolgate-error.js';
 import type { ResolvedTarget, ResolveTargetRequest } from '../host/tool-host.js';
-import { resolvableArguments } from '../policy/argument-paths.js';
+import { resolvableArguments, runnerFolders } from '../policy/argument-paths.js';
 import { gitObjectReader, gitRepositoryFolder } from '../policy/git-object-reads.js';
 import type { PathPlacement, ToolPolicy } from '../policy/policy-types.js';
+import { realDepth, runnerCode } from '../policy/runner-code.js';
 import type { DispatchState } from './dispatch-state.js';
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
@@ -19,6 +20,11 @@ type Place = (path: string) => PathPlacement;
  * otherwise the spelling is resolved lexically. The policy adds what it
  * protects. What this leaves in `state.action` is what the floor, the rules,
  * the approver, the digest, the receipt and the host all see.
+ *
+ * A command whose runner climbs (`npm test` in a folder with no
+ * `package.json`) asks the host twice: first where each folder the runner
+ * climbs from really is, which sets how many folders above it are bound
+ * (`runnerCode`), then the rest, those folders again among them.
  *
  * Synchronous unless the host answers with a promise; calls without a target
  * pay nothing.
@@ -39,30 +45,70 @@ export function resolveAction(state: DispatchState): ToolgateError | undefined |
   }
   const refused = (error: unknown): ToolgateError =>
     error instanceof ToolgateError ? error : new ToolPolicyError(tool.key, 'target_unavailable', { detail: 'was refused: its target could not be resolved', cause: error });
-  const argumentsAsked = argv === undefined ? undefined : resolvableArguments(argv, commandCwdSpelling(target));
-  const reader = argv === undefined ? undefined : gitObjectReader(argv);
-  const repository = reader === undefined ? undefined : gitRepositoryFolder(reader.argv, commandCwdSpelling(target));
-  const objectIds = repository === undefined ? undefined : reader?.ids;
-  // Counted before the host sees the lists: what it answers is checked against what it was asked, even by a host that changed them.
-  const pathsAsked = requested.length;
-  const argumentPathsAsked = argumentsAsked?.length;
-  const settle = (answer: ResolvedTarget): ToolgateError | undefined => {
-    if (!fitsRequest(pathsAsked, answer, argumentPathsAsked)) return refused(new TypeError('the host did not answer one path object for each path it was given'));
+  const cwd = commandCwdSpelling(target);
+  const resolveWith = (climbs: readonly number[] | undefined): ToolgateError | undefined | Promise<ToolgateError | undefined> => {
+    const argumentsAsked = argv === undefined ? undefined : resolvableArguments(argv, cwd, climbs);
+    const reader = argv === undefined ? undefined : gitObjectReader(argv);
+    const repository = reader === undefined ? undefined : gitRepositoryFolder(reader.argv, cwd);
+    const objectIds = repository === undefined ? undefined : reader?.ids;
+    // Counted before the host sees the lists: what it answers is checked against what it was asked, even by a host that changed them.
+    const pathsAsked = requested.length;
+    const argumentPathsAsked = argumentsAsked?.length;
+    const settle = (answer: ResolvedTarget): ToolgateError | undefined => {
+      if (!fitsRequest(pathsAsked, answer, argumentPathsAsked)) return refused(new TypeError('the host did not answer one path object for each path it was given'));
+      if (!sameClimbs(answer, argv, cwd, climbs)) return refused(new TypeError('a folder a runner climbs from moved while it was resolved'));
+      try {
+        state.action = judgedAction(actionAround(target, policy, answer.files, argv), answer, argumentsAsked, place, climbs);
+      } catch (error) {
+        // A policy whose classification throws fails the call closed, as a host that cannot resolve does.
+        return refused(error);
+      }
+      return undefined;
+    };
+    let answer: ResolvedTarget | Promise<ResolvedTarget>;
     try {
-      state.action = judgedAction(actionAround(target, policy, answer.files, argv), answer, argumentsAsked, place);
+      answer = resolve(resolveRequest(tool.key, accessOf(policy), requested, program, argumentsAsked, repository, objectIds), state.context.signal);
     } catch (error) {
-      // A policy whose classification throws fails the call closed, as a host that cannot resolve does.
       return refused(error);
     }
-    return undefined;
+    return answer instanceof Promise ? answer.then(settle, refused) : settle(answer);
   };
-  let answer: ResolvedTarget | Promise<ResolvedTarget>;
+  // A runner that climbs (npm in a folder with no package.json) climbs the real folders above the one it runs in, however
+  // it is spelled: where that folder really is, and so how many `..` reach the workspace root, is asked first.
+  const folders = argv === undefined ? [] : runnerFolders(argv, cwd);
+  const foldersAsked = folders.length;
+  if (foldersAsked === 0) return resolveWith(undefined);
+  const climbed = (answer: ResolvedTarget): ToolgateError | undefined | Promise<ToolgateError | undefined> => {
+    if (!isObject(answer)) return refused(new TypeError('the host did not answer one path object for each path it was given'));
+    const found = answer.arguments;
+    if (found === undefined) return resolveWith(undefined);
+    if (!Array.isArray(found) || found.length !== foldersAsked || !found.every(hasReal)) return refused(new TypeError('the host did not answer one path object for each path it was given'));
+    return resolveWith(found.map((folder) => realDepth(folder.real)));
+  };
+  let where: ResolvedTarget | Promise<ResolvedTarget>;
   try {
-    answer = resolve(resolveRequest(tool.key, accessOf(policy), requested, program, argumentsAsked, repository, objectIds), state.context.signal);
+    where = resolve({ tool: tool.key, access: 'read', paths: [], arguments: folders }, state.context.signal);
   } catch (error) {
     return refused(error);
   }
-  return answer instanceof Promise ? answer.then(settle, refused) : settle(answer);
+  return where instanceof Promise ? where.then(climbed, refused) : climbed(where);
+}
+
+/**
+ * Whether the folders the runners climb from, resolved again beside the
+ * files the climb binds, are as deep as the climb was counted from: a link
+ * re-pointed between the two answers would leave the climb short of the
+ * workspace root. They stand just before the runner's files.
+ */
+function sameClimbs(answer: ResolvedTarget, argv: readonly string[] | undefined, cwd: string, climbs: readonly number[] | undefined): boolean {
+  if (argv === undefined || climbs === undefined || answer.arguments === undefined) return true;
+  const files = runnerCode(argv, cwd, climbs)?.files.length ?? 0;
+  const folders = answer.arguments.slice(answer.arguments.length - files - climbs.length, answer.arguments.length - files);
+  return folders.length === climbs.length && folders.every((folder, index) => hasReal(folder) && realDepth(folder.real) === climbs[index]);
+}
+
+function hasReal(value: unknown): value is ResolvedPath {
+  return isObject(value) && typeof (value as { real?: unknown }).real === 'string';
 }
 
 /** The policy's own classifier, bound to it; undefined when the policy has none. */
@@ -106,11 +152,17 @@ function isObject(value: unknown): boolean {
  * every later reader sees the same value, and the host's own objects are
  * never frozen or kept.
  */
-function judgedAction(frame: ResolvedAction, answer: ResolvedTarget | undefined, argumentsAsked: readonly string[] | undefined, place: Place | undefined): ResolvedAction {
+function judgedAction(
+  frame: ResolvedAction,
+  answer: ResolvedTarget | undefined,
+  argumentsAsked: readonly string[] | undefined,
+  place: Place | undefined,
+  climbs?: readonly number[],
+): ResolvedAction {
   const resolvedBy = answer === undefined ? 'lexical' : 'host';
   const files = judgedPaths(frame.files, resolvedBy, place);
   const action: Writable<ResolvedAction> = { resolvedBy, access: frame.access, files };
-  if (frame.command !== undefined) action.command = judgedCommand(frame.command, frame.files, files, answer, argumentsAsked, place);
+  if (frame.command !== undefined) action.command = judgedCommand(frame.command, frame.files, files, answer, argumentsAsked, place, climbs);
   if (frame.http !== undefined) action.http = frame.http;
   if (frame.mcp !== undefined) action.mcp = frame.mcp;
   if (frame.os !== undefined) action.os = frame.os;
@@ -131,6 +183,7 @@ function judgedCommand(
   answer: ResolvedTarget | undefined,
   argumentsAsked: readonly string[] | undefined,
   place: Place | undefined,
+  climbs: readonly number[] | undefined,
 ): ResolvedCommand {
   const cwdIsTarget = frameFiles.length > 0 && frame.cwd === frameFiles[0];
   // The argv is this call's own array, frozen as it was split.
@@ -141,6 +194,7 @@ function judgedCommand(
   };
   if (answer?.arguments !== undefined) command.arguments = judgedPaths(answer.arguments, 'host', place);
   if (answer !== undefined && argumentsAsked === undefined) command.tooManyArguments = true;
+  if (climbs !== undefined) command.runnerClimbs = Object.freeze([...climbs]);
   const store = answer?.objectStore;
   // Booleans, copied: the host's own object is never kept.
   if (typeof store === 'object' && store !== null) {

@@ -1,5 +1,5 @@
 import { normalizePath, type NormalizedPath } from './normalize-path.js';
-import { runnerCode } from './runner-code.js';
+import { climbFolders, runnerCode } from './runner-code.js';
 
 /** What normalizePath reads as absolute: a root, a home directory, a drive. */
 const ABSOLUTE = /^(?:[\\/]|~(?:[\\/]|$)|[A-Za-z]:[\\/])/;
@@ -40,24 +40,37 @@ export function argumentPaths(argv: readonly string[], cwd: string, roots: reado
  * working directory as the call gave it, an option (`-la`, `--force`) left
  * out unless a value follows its `=` or `:`, a part no path can have (a NUL)
  * left out; then the files a runner among them reads its code from
- * (`runnerCode`). Undefined when there are more than `MAX_RESOLVED_ARGUMENTS`,
- * or more runner files than it lists (`RunnerCode.cut`).
+ * (`runnerCode`). Given `climbs`, how deep the host found each folder a
+ * runner climbs from (`climbFolders`), those folders come before the files,
+ * so the host pins them as it pins the files, and the climb takes that many
+ * steps. Undefined when there are more than `MAX_RESOLVED_ARGUMENTS`, or
+ * more runner files than it lists (`RunnerCode.cut`).
  */
-export function resolvableArguments(argv: readonly string[], cwd: string): readonly string[] | undefined {
-  const base = cwd === '.' ? '' : `${cwd}/`;
+export function resolvableArguments(argv: readonly string[], cwd: string, climbs?: readonly number[]): readonly string[] | undefined {
+  const add = spellerFrom(cwd);
   const parts: string[] = [];
-  const add = (part: string): void => {
-    parts.push(ROOTED.test(part) ? part : `${base}${part}`);
-  };
   eachCandidate(argv, (part, whole) => {
     if ((whole && part.startsWith('-')) || part.includes('\0')) return;
-    add(part);
+    parts.push(add(part));
   });
+  if (climbs !== undefined) parts.push(...runnerFolders(argv, cwd));
   // The files a runner reads its code from, which no argument names (`npm test` runs package.json's script).
-  const code = runnerCode(argv, cwd);
+  const code = runnerCode(argv, cwd, climbs);
   if (code?.cut === true) return undefined;
-  for (const file of code?.files ?? []) add(file);
+  for (const file of code?.files ?? []) parts.push(add(file));
   return parts.length > MAX_RESOLVED_ARGUMENTS ? undefined : parts;
+}
+
+/** The folders the runners of a command climb from (`climbFolders`), spelled for a host as the candidates are. */
+export function runnerFolders(argv: readonly string[], cwd: string): readonly string[] {
+  const add = spellerFrom(cwd);
+  return climbFolders(argv).map((folder) => (folder === '.' ? cwd : add(folder)));
+}
+
+/** A path as a spawned program opens it from the working directory `cwd`, as the call spells it: a rooted one as it is. */
+function spellerFrom(cwd: string): (part: string) => string {
+  const base = cwd === '.' ? '' : `${cwd}/`;
+  return (part) => (ROOTED.test(part) ? part : `${base}${part}`);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolvableArguments } from './argument-paths.js';
-import { MAX_RUNNER_FILES, runnerCode, unboundRunners } from './runner-code.js';
+import { resolvableArguments, runnerFolders } from './argument-paths.js';
+import { climbFolders, MAX_RUNNER_FILES, realDepth, runnerCode, unboundRunners } from './runner-code.js';
 
 describe('runnerCode', () => {
   it.each([
@@ -67,5 +67,36 @@ describe('runnerCode', () => {
   it('the host is asked for them after the arguments, against the working directory', () => {
     expect(resolvableArguments(['npm', 'test'], 'src')).toEqual(['src/test', 'src/package.json', 'src/../package.json']);
     expect(resolvableArguments(['make', '-C', '/srv/app'], '.')).toEqual(['/srv/app', '/srv/app/GNUmakefile', '/srv/app/makefile', '/srv/app/Makefile']);
+  });
+
+  it('the folders a runner climbs from, for a host to resolve first: npm moved by --prefix climbs none, make none', () => {
+    expect(climbFolders(['npm', 'test'])).toEqual(['.']);
+    expect(climbFolders(['timeout', '9', 'pnpm', '-C', 'link', 'test'])).toEqual(['link']);
+    expect(climbFolders(['yarn', '--cwd=/srv/link', 'test'])).toEqual(['/srv/link']);
+    expect(climbFolders(['npm', '--prefix', 'link', 'test'])).toEqual([]);
+    expect(climbFolders(['make', '-C', 'link', 'test'])).toEqual([]);
+    expect(runnerFolders(['npm', 'test'], 'sub')).toEqual(['sub']);
+    expect(runnerFolders(['bun', '--cwd', 'link', 'test'], 'sub')).toEqual(['sub/link']);
+    expect(runnerFolders(['bun', '--cwd', '/srv/link', 'test'], 'sub')).toEqual(['/srv/link']);
+  });
+
+  it('a host\'s depth sets the climb: as many `..` as the real folder is deep, from the workspace root or, outside it, from /', () => {
+    expect(realDepth('.')).toBe(0);
+    expect(realDepth('x/y')).toBe(2);
+    expect(realDepth('/tmp/elsewhere/p/q')).toBe(4);
+    expect(runnerCode(['npm', 'test'], 'sub', [2])).toEqual({ programs: ['npm'], files: ['package.json', '../package.json', '../../package.json'] });
+    expect(runnerCode(['pnpm', '-C', 'link', 'test'], '.', [3])?.files).toEqual(['link/package.json', 'link/../package.json', 'link/../../package.json', 'link/../../../package.json']);
+    // A working folder deeper than it is spelled, and one shallower (`a/b` with `a` a link to the root): the real depth decides.
+    expect(runnerCode(['npm', 'test'], 'a/b', [1])?.files).toEqual(['package.json', '../package.json']);
+    expect(runnerCode(['npm', 'test'], '/srv/app', [2])?.files).toEqual(['package.json', '../package.json', '../../package.json']);
+    // Folders and files, folders first, with the files the real depth lists.
+    expect(resolvableArguments(['npm', 'test'], 'sub', [2])).toEqual(['sub/test', 'sub', 'sub/package.json', 'sub/../package.json', 'sub/../../package.json']);
+  });
+
+  it('a climb from a folder really thousands deep is cut at MAX_RUNNER_FILES as a spelled one is', () => {
+    const code = runnerCode(['npm', 'test'], 'sub', [1_000_000]);
+    expect(code?.files).toHaveLength(MAX_RUNNER_FILES);
+    expect(code?.cut).toBe(true);
+    expect(resolvableArguments(['npm', 'test'], 'sub', [1_000_000])).toBeUndefined();
   });
 });

@@ -84,25 +84,23 @@ export const MAX_RUNNER_FILES = 64;
  * run (`timeout 60 npm test`) read by convention; undefined when none is a
  * runner. `cwd` is the working directory as the call spells it, from the
  * workspace root: how many folders a climbing runner may look in above it.
- * A runner started by a shell string (`sh -c 'npm test'`) is not read: no
- * shell's grammar is.
+ * `climbs`, where a host found them, says it instead: for each folder a
+ * runner climbs from (`climbFolders`), in order, how deep it really is
+ * (`realDepth`). A runner started by a shell string (`sh -c 'npm test'`) is
+ * not read: no shell's grammar is.
  */
-export function runnerCode(argv: readonly string[], cwd = '.'): RunnerCode | undefined {
+export function runnerCode(argv: readonly string[], cwd = '.', climbs?: readonly number[]): RunnerCode | undefined {
   const programs: string[] = [];
   const files: string[] = [];
   let members = false;
   let cut = false;
+  let climbing = 0;
   const list = (file: string): void => {
     if (files.length < MAX_RUNNER_FILES) files.push(file);
     else cut = true;
   };
-  for (const command of wrappedCommands(argv)) {
-    const name = programName(command[0] ?? '');
-    const runner = RUNNERS.get(name);
-    if (runner === undefined) continue;
+  for (const { name, runner, command, folder, climbs: climbsUp } of runnersOf(argv)) {
     programs.push(name);
-    const folders = optionValues(command, runner.folder);
-    const folder = runner.folderAdds === true ? folders.reduce<string | undefined>(below, undefined) : folders.at(-1);
     const inFolder = (file: string): string => (folder === undefined ? file : `${folder}/${file}`);
     const makefiles = optionValues(command, runner.fileOptions ?? []);
     for (const file of makefiles.length > 0 ? makefiles : runner.files) list(ABSOLUTE.test(file) ? file : inFolder(file));
@@ -111,9 +109,11 @@ export function runnerCode(argv: readonly string[], cwd = '.'): RunnerCode | und
     const named = selected ? [] : optionValues(command, runner.memberOptions ?? []);
     for (const member of named) for (const file of runner.files) list(inFolder(`${member}/${file}`));
     if (selected || named.length > 0) members = true;
-    if (runner.climbs === undefined || (runner.climbs === 'unless-moved' && folder !== undefined)) continue;
+    if (!climbsUp) continue;
+    const depth = climbs?.[climbing] ?? depthOf(cwd, folder);
+    climbing += 1;
     // Spelled with `..` from the folder it runs in, so each is walked as the kernel climbs, through a link or not.
-    for (let up = '../', level = depthOf(cwd, folder); level > 0 && !cut; level -= 1, up += '../') for (const file of runner.files) list(inFolder(`${up}${file}`));
+    for (let up = '../', level = depth; level > 0 && !cut; level -= 1, up += '../') for (const file of runner.files) list(inFolder(`${up}${file}`));
   }
   if (programs.length === 0) return undefined;
   return { programs, files, ...(members ? { members: true as const } : {}), ...(cut ? { cut: true as const } : {}) };
@@ -128,6 +128,60 @@ export interface UnboundRunners {
    * toolgate did not read, and a runner among them is named by none of `programs`.
    */
   readonly unread: boolean;
+}
+
+/**
+ * The folder each climbing runner of a command climbs from, as the command
+ * spells it from its working directory (`.` where no option moves it), in
+ * order. Spelled, it is climbed only as deep as it is spelled: with `sub` a
+ * link to `x/y`, npm runs in `x/y` and reads the `package.json` of `x/y`,
+ * `x` and the workspace root, where `sub/..` is `x` and `sub/../..` is
+ * above the root. A host resolves these first, and the climb takes as many
+ * steps as each really is deep (`realDepth`).
+ */
+export function climbFolders(argv: readonly string[]): readonly string[] {
+  return runnersOf(argv)
+    .filter((run) => run.climbs)
+    .slice(0, MAX_RUNNER_FILES)
+    .map((run) => run.folder ?? '.');
+}
+
+/**
+ * How many folders a real path, as a host answers it, is below the root a
+ * climb ends at: the workspace root for one inside it (spelled from that
+ * root, `.` being 0), the filesystem's root for one outside (absolute),
+ * which is where npm's climb ends there.
+ */
+export function realDepth(real: string): number {
+  let depth = 0;
+  for (const part of real.split(/[\\/]/)) if (part !== '' && part !== '.') depth += 1;
+  return depth;
+}
+
+/** One runner a command starts, read from its argv. */
+interface RunnerRun {
+  readonly name: string;
+  readonly runner: Runner;
+  readonly command: readonly string[];
+  /** The folder it runs in, from the working directory, when an option moves it. */
+  readonly folder: string | undefined;
+  /** It takes its file from the folders above too (`Runner.climbs`). */
+  readonly climbs: boolean;
+}
+
+/** The runners among a command and the commands its exec wrappers run, in order. */
+function runnersOf(argv: readonly string[]): RunnerRun[] {
+  const runs: RunnerRun[] = [];
+  for (const command of wrappedCommands(argv)) {
+    const name = programName(command[0] ?? '');
+    const runner = RUNNERS.get(name);
+    if (runner === undefined) continue;
+    const folders = optionValues(command, runner.folder);
+    const folder = runner.folderAdds === true ? folders.reduce<string | undefined>(below, undefined) : folders.at(-1);
+    const climbs = runner.climbs === 'always' || (runner.climbs === 'unless-moved' && folder === undefined);
+    runs.push({ name, runner, command, folder, climbs });
+  }
+  return runs;
 }
 
 /**
