@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decide, pendingApproval } from './support/pending-approval.js';
+import { decide, decideIfAsked, pendingApproval } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
 
 // A runner's working folder reached through a link: npm runs in the real folder and climbs the real folders above it,
@@ -94,6 +94,34 @@ describe('attack: a runner climbs the real folders above a working folder reache
     expect(card.target?.command, JSON.stringify(card.target)).toMatchObject({ code: { files: ['x/package.json', 'package.json'] } });
     await decide(gateway, card.id, 'reject');
     expect((await run).isError).toBe(true);
+  });
+
+  it('npm test in cwd sub: sub re-pointed under the card at a deeper folder, a package.json planted on its climb', async () => {
+    const setup = { files: { 'package.json': PACKAGE, 'x/y/notes.md': 'x\n', 'q/package.json': PLANTED, 'q/r/s/notes.md': 'x\n' }, links: { sub: 'x/y' } };
+    const { gateway, mcp } = await opened.serve(workspaceWith(setup, 'workspace-write'));
+    const run = mcp.callTool({ name: 'run_command', arguments: { command: ['npm', 'test'], cwd: 'sub' } });
+    const card = await pendingApproval(gateway, 'run_command');
+    // Re-pointed in one step, as any process of the machine could while the card waits.
+    symlinkSync('q/r/s', join(gateway.workspace, 'sub.next'));
+    renameSync(join(gateway.workspace, 'sub.next'), join(gateway.workspace, 'sub'));
+    await decide(gateway, card.id, 'once');
+    const result = await run;
+    expect(['PWNED', 'q/PWNED', 'q/r/s/PWNED'].some((mark) => existsSync(join(gateway.workspace, mark))), `ran the planted code: ${text(result)}`).toBe(false);
+    expect(result.isError, text(result)).toBe(true);
+    expect(text(result)).toContain('target changed');
+  });
+
+  it('npm test in cwd sub approved for the session asks again once the root package.json is rewritten', async () => {
+    const { gateway, mcp } = await opened.serve(workspaceWith({ files: { 'package.json': PACKAGE, 'x/y/notes.md': 'x\n' }, links: { sub: 'x/y' } }, 'workspace-write'));
+    const args = { command: ['npm', 'test'], cwd: 'sub' };
+    const first = mcp.callTool({ name: 'run_command', arguments: args });
+    await decide(gateway, (await pendingApproval(gateway, 'run_command')).id, 'session');
+    expect(text(await first)).toContain('tests passed');
+    expect((await decideIfAsked(gateway, mcp, 'run_command', args, 'reject')).card).toBeUndefined();
+    await mcp.callTool({ name: 'write_file', arguments: { path: 'package.json', content: PLANTED } });
+    const rewritten = await decideIfAsked(gateway, mcp, 'run_command', args, 'reject');
+    expect(rewritten.card, `ran without asking: ${text(rewritten.result)}`).toBeDefined();
+    expect(MARKS.some((mark) => existsSync(join(gateway.workspace, mark)))).toBe(false);
   });
 
   it('npm test in a working folder outside the workspace through a link (full scope) binds the folders above it', async () => {
