@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
-import { decide, pendingApproval } from './support/pending-approval.js';
+import { approvedAfterRewrite, decide, pendingApproval } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
 
 // The other ways a runner finds its code, with two calls in flight through `toolgate serve`, the MCP SDK client and
@@ -47,12 +47,7 @@ const pwned = (gateway: ServedGateway): boolean => ['PWNED', 'a/PWNED', 'a/b/PWN
 describe('attack: a runner reads its code another way than the card bound', () => {
   it.each(CASES)('%s: approved once, it runs what the card was shown, or nothing', async (_label, args, files, write) => {
     const { gateway, mcp } = await serve(files);
-    const run = mcp.callTool({ name: 'run_command', arguments: args });
-    const card = await pendingApproval(gateway, 'run_command');
-    const written = await mcp.callTool({ name: 'write_file', arguments: write });
-    expect(written.isError, text(written)).toBeFalsy();
-    await decide(gateway, card.id, 'once');
-    const result = await run;
+    const { card, result } = await approvedAfterRewrite(gateway, mcp, { name: 'run_command', arguments: args }, write);
     expect(pwned(gateway), `ran the rewritten code: ${text(result)} card: ${JSON.stringify(card.target)}`).toBe(false);
     expect(result.isError, text(result)).toBe(true);
   });

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decide, decideIfAsked, pendingApproval } from './support/pending-approval.js';
+import { approvedAfterRewrite, decide, decideIfAsked, pendingApproval } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
 
 // A runner's working folder reached through a link: npm runs in the real folder and climbs the real folders above it,
@@ -60,12 +60,7 @@ function workspaceWith(setup: Setup, scope: string): string {
 describe('attack: a runner climbs the real folders above a working folder reached through a link', () => {
   it.each(CASES)('%s: approved once, it runs what the card was shown, or nothing', async (_label, args, setup, write) => {
     const { gateway, mcp } = await opened.serve(workspaceWith(setup, 'workspace-write'));
-    const run = mcp.callTool({ name: 'run_command', arguments: args });
-    const card = await pendingApproval(gateway, 'run_command');
-    const written = await mcp.callTool({ name: 'write_file', arguments: write });
-    expect(written.isError, text(written)).toBeFalsy();
-    await decide(gateway, card.id, 'once');
-    const result = await run;
+    const { card, result } = await approvedAfterRewrite(gateway, mcp, { name: 'run_command', arguments: args }, write);
     const pwned = MARKS.some((mark) => existsSync(join(gateway.workspace, mark)));
     expect(pwned, `ran the rewritten code: ${text(result)} card: ${JSON.stringify(card.target)}`).toBe(false);
     expect(result.isError, text(result)).toBe(true);

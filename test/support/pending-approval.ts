@@ -4,7 +4,6 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect } from 'vitest';
 import type { ServedGateway } from './serve-gateway.js';
 
-/** A pending approval as the console's API shows it. */
 /** A path as a card shows it: where it really is, the spelling when that differs, its flags. */
 export interface PendingPath {
   readonly path: string;
@@ -12,6 +11,7 @@ export interface PendingPath {
   readonly flags: readonly string[];
 }
 
+/** A pending approval as the console's API shows it. */
 export interface Pending {
   readonly id: string;
   readonly toolName: string;
@@ -61,6 +61,24 @@ export async function swapWhileApprovalWaits(
   const card = await pendingApproval(gateway, call.name);
   rmSync(join(gateway.workspace, file), { recursive: true });
   symlinkSync(linkTo, join(gateway.workspace, file));
+  await decide(gateway, card.id, 'once');
+  return { card, result: await answered };
+}
+
+/**
+ * Call `name` through `client`, and while its card waits have a second call, which runs unasked, `write_file` with
+ * `write`; then approve the first once. Resolves with the card as it was shown and what the first call answered.
+ */
+export async function approvedAfterRewrite(
+  gateway: ServedGateway,
+  client: Client,
+  call: { name: string; arguments: Record<string, unknown> },
+  write: Record<string, unknown>,
+): Promise<{ card: Pending; result: Awaited<ReturnType<Client['callTool']>> }> {
+  const answered = client.callTool(call);
+  const card = await pendingApproval(gateway, call.name);
+  const written = await client.callTool({ name: 'write_file', arguments: write });
+  expect(written.isError, JSON.stringify(written.content)).toBeFalsy();
   await decide(gateway, card.id, 'once');
   return { card, result: await answered };
 }
