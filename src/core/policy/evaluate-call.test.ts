@@ -44,6 +44,13 @@ describe('evaluateCall', () => {
     const swamped = evaluateCall(run(['setarch', ...Array.from({ length: 16_000 }, (_, index) => `a${String(index % 10)}`)]), false, commands);
     expect(swamped.decision).toMatchObject({ kind: 'deny', reason: 'rule_denied', detail: expect.stringContaining('could not read every command') as unknown });
     expect(swamped.notes.some((note) => note.includes('could not read every command'))).toBe(true);
+    // Arguments a pattern could not read to their end: the refusal says so too.
+    const cyclic: Record<string, unknown> = { path: 'out.txt' };
+    cyclic.self = cyclic;
+    const patterns = evaluator({ rules: createRuleIndex([compileRule({ tool: 'read_file', decision: 'deny', source: 'project', match: { argsPattern: '"path":"secret' } }, 0)]) });
+    const unreadable = evaluateCall({ ...read('out.txt'), args: cyclic }, false, patterns);
+    expect(unreadable.decision).toMatchObject({ kind: 'deny', detail: expect.stringContaining('arguments to their end') as unknown });
+    expect(evaluateCall(read('out.txt'), false, patterns).decision.kind).not.toBe('deny');
     // A command read whole and denied is refused by the rule alone.
     expect(evaluateCall(run(['setarch', 'x86_64', 'rm', 'x']), false, commands).decision).toMatchObject({ kind: 'deny', detail: 'was refused by policy rule "project#1"' });
   });

@@ -77,8 +77,9 @@ export function evaluateCall(input: ArgumentPolicyInput, consume: boolean, evalu
   const matched = matchedOf(verdict.matched);
   if (verdict.decision === 'deny') {
     const ruleId = verdict.winner?.id ?? '';
-    if (verdict.unread === true) notes.push(UNREAD);
-    const unread = verdict.unread === true ? `: ${UNREAD}` : '';
+    const unreadNotes = unreadOf(verdict);
+    notes.push(...unreadNotes);
+    const unread = unreadNotes.length > 0 ? `: ${unreadNotes.join('; ')}` : '';
     return { decision: { kind: 'deny', reason: 'rule_denied', detail: `was refused by policy rule "${ruleId.slice(0, 80)}"${unread}`, matched, policyVersion: version }, guardrail, verdict, view, notes };
   }
   if (consume) {
@@ -96,10 +97,18 @@ export function evaluateCall(input: ArgumentPolicyInput, consume: boolean, evalu
 /** Why a deny or ask covers a command it may not name: toolgate could not read every command it runs. */
 const UNREAD = 'toolgate could not read every command this one runs (a program word the shell works out, or past what it reads), so every deny or ask of a command covers it';
 
+/** Why a deny or ask covers arguments it may not name: no argument pattern could read them to their end. */
+const UNREAD_ARGUMENTS = "toolgate could not read this call's arguments to their end against an argument pattern (past the steps one call may take, or arguments with no JSON form), so every deny or ask of an argument pattern covers them";
+
+/** What the winning deny or ask could not read, each said once. */
+function unreadOf(verdict: RuleVerdict): string[] {
+  return [...(verdict.unread === true ? [UNREAD] : []), ...(verdict.unreadArguments === true ? [UNREAD_ARGUMENTS] : [])];
+}
+
 /** Why a call the floor and the rules let through still asks a person, the first reason winning; each reason is noted. */
 function askReason(input: ArgumentPolicyInput, view: GuardrailView, verdict: RuleVerdict, evaluator: CallEvaluator, notes: string[]): string | undefined {
   let ask: string | undefined = verdict.decision === 'ask' ? 'rule' : undefined;
-  if (ask !== undefined && verdict.unread === true) notes.push(UNREAD);
+  if (ask !== undefined) notes.push(...unreadOf(verdict));
   if (touchesProtected(input, view, evaluator)) {
     notes.push(input.tool.policy.fsWrite ? 'a protected path is never auto-approved' : 'a protected path is read only when a person says so');
     ask ??= 'protected_path';

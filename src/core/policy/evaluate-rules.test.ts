@@ -9,14 +9,15 @@ const rule = (decision: RuleDecision) => compileRule({ source: 'project', decisi
 
 describe('evaluateRules: argument patterns past the budget of one call', () => {
   it('a deny or ask whose pattern was not read to the end covers the call; an allow does not', () => {
-    expect(evaluateRules([rule('deny')], subject).decision).toBe('deny');
-    expect(evaluateRules([rule('ask')], subject).decision).toBe('ask');
+    expect(evaluateRules([rule('deny')], subject)).toMatchObject({ decision: 'deny', unreadArguments: true });
+    expect(evaluateRules([rule('ask')], subject)).toMatchObject({ decision: 'ask', unreadArguments: true });
     expect(evaluateRules([rule('allow')], subject).decision).toBeUndefined();
   });
 
   it('a pattern read whole answers as it matches', () => {
     const small = { ...subject, args: { path: 'out.txt', content: 'aaa' } };
     expect(evaluateRules([rule('deny')], small).decision).toBeUndefined();
+    expect(evaluateRules([compileRule({ source: 'project', decision: 'deny', tool: 'write_file', match: { argsPattern: 'aaa' } }, 0)], small)).not.toHaveProperty('unreadArguments');
   });
 });
 
@@ -26,7 +27,7 @@ describe('evaluateRules: arguments with no JSON form', () => {
     cyclic.self = cyclic;
     const unreadable = { ...subject, args: cyclic };
     const pattern = (decision: RuleDecision) => compileRule({ source: 'project', decision, tool: 'write_file', match: { argsPattern: '"path":"secret' } }, 0);
-    expect(evaluateRules([pattern('deny')], unreadable).decision).toBe('deny');
+    expect(evaluateRules([pattern('deny')], unreadable)).toMatchObject({ decision: 'deny', unreadArguments: true });
     expect(evaluateRules([pattern('ask')], unreadable).decision).toBe('ask');
     expect(evaluateRules([pattern('allow')], unreadable).decision).toBeUndefined();
     expect(evaluateRules([pattern('deny')], { ...subject, args: { path: 'out.txt' } }).decision).toBeUndefined();

@@ -46,6 +46,8 @@ export interface RuleVerdict {
   readonly matched: readonly CompiledRule[];
   /** The winner is a deny or ask of a command that could not be read whole (`CommandLines.cut`), which every deny or ask covers. */
   readonly unread?: true;
+  /** The winner is a deny or ask, and an argument pattern could not read the arguments to their end (past the call's steps, or no JSON form): every deny or ask of one covers them. */
+  readonly unreadArguments?: true;
 }
 
 const NO_VERDICT: RuleVerdict = Object.freeze({ decision: undefined, winner: undefined, matched: Object.freeze([]) });
@@ -58,14 +60,22 @@ const STRENGTH: Record<RuleDecision, number> = { deny: 2, ask: 1, allow: 0 };
 export function evaluateRules(rules: readonly CompiledRule[], subject: RuleSubject): RuleVerdict {
   if (rules.length === 0) return NO_VERDICT;
   let argsJson: string | undefined;
-  const json = (): string | undefined => (argsJson ??= safeJson(subject.args));
+  let argsRead = false;
+  const json = (): string | undefined => {
+    argsRead = true;
+    return (argsJson ??= safeJson(subject.args));
+  };
   const views: SubjectViews = { json, commandLines: subject.argv === undefined ? undefined : new CommandLines(subject.argv), geminiJson: geminiJsonOf(subject), regexBudget: { steps: MAX_REGEX_STEPS } };
   const matched = rules.filter(
     (rule) => rule.tools(subject.tool) && (rule.server === undefined || subject.server === undefined || rule.server === subject.server) && matchesSubject(rule, subject, views),
   );
   matched.sort(compareRules);
   const winner = matched[0];
-  if (winner !== undefined && winner.decision !== 'allow' && views.commandLines?.cutOnceRead === true) return { decision: winner.decision, winner, matched, unread: true };
+  if (winner !== undefined && winner.decision !== 'allow') {
+    const unread = views.commandLines?.cutOnceRead === true;
+    const unreadArguments = views.regexBudget.steps <= 0 || (argsJson === undefined && argsRead);
+    if (unread || unreadArguments) return { decision: winner.decision, winner, matched, ...(unread ? { unread: true } : {}), ...(unreadArguments ? { unreadArguments: true } : {}) };
+  }
   return { decision: winner?.decision, winner, matched };
 }
 
