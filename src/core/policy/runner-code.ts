@@ -102,11 +102,11 @@ export function runnerCode(argv: readonly string[], cwd = '.', climbs?: readonly
   for (const { name, runner, command, folder, climbs: climbsUp } of runnersOf(argv)) {
     programs.push(name);
     const inFolder = (file: string): string => (folder === undefined ? file : `${folder}/${file}`);
-    const makefiles = optionValues(command, runner.fileOptions ?? []);
+    const makefiles = spelledOptionValues(command, runner.fileOptions ?? []);
     for (const file of makefiles.length > 0 ? makefiles : runner.files) list(ABSOLUTE.test(file) ? file : inFolder(file));
     const every = runner.everyMember ?? [];
     const selected = every.length > 0 && command.some((arg, index) => index > 0 && every.some((option) => arg === option || arg.startsWith(`${option}=`)));
-    const named = selected ? [] : optionValues(command, runner.memberOptions ?? []);
+    const named = selected ? [] : spelledOptionValues(command, runner.memberOptions ?? []);
     for (const member of named) for (const file of runner.files) list(inFolder(`${member}/${file}`));
     if (selected || named.length > 0) members = true;
     if (!climbsUp) continue;
@@ -176,7 +176,7 @@ function runnersOf(argv: readonly string[]): RunnerRun[] {
     const name = programName(command[0] ?? '');
     const runner = RUNNERS.get(name);
     if (runner === undefined) continue;
-    const folders = optionValues(command, runner.folder);
+    const folders = spelledOptionValues(command, runner.folder);
     const folder = runner.folderAdds === true ? folders.reduce<string | undefined>(below, undefined) : folders.at(-1);
     const climbs = runner.climbs === 'always' || (runner.climbs === 'unless-moved' && folder === undefined);
     runs.push({ name, runner, command, folder, climbs });
@@ -224,8 +224,12 @@ function depthOf(cwd: string, folder: string | undefined): number {
   return depth;
 }
 
-/** The values options give, in order (`-C dir`, `-Cdir`, `--directory=dir`); one no path can name (a NUL) is left out. */
-function optionValues(command: readonly string[], options: readonly string[]): string[] {
+/**
+ * The values options give, in order (`-C dir`, `-Cdir`, `--directory=dir`), each option read only as spelled in
+ * `options` (not `optionValues`' clusters and abbreviations, which the exec-form table refuses by); one no path can
+ * name (a NUL) is left out.
+ */
+function spelledOptionValues(command: readonly string[], options: readonly string[]): string[] {
   const values: string[] = [];
   if (options.length === 0) return values;
   for (let index = 1; index < command.length; index += 1) {
