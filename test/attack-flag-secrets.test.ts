@@ -1,5 +1,5 @@
 // A secret given to a program after a flag and a blank, as command lines are typed: `docker login --password X
-// registry`, `kubectl --token X`, `heroku --api-key X`, `mysql -pX`, `curl -u user:X`, `npm config set
+// registry`, `kubectl --token X`, `heroku --api-key X`, `mysql -pX`, `curl -u user:X`, `smbclient -U user%X`, `npm config set
 // //host/:_authToken X`; in one command string and as an argv list (`{ program, args: ['--password', X] }`). Masked
 // only after `=` or `:`, each went as it was to the journal, `toolgate audit export`, the console's receipts, an
 // upstream MCP tool's card and the approval a client is asked for. The mask must not hide where the call acts
@@ -43,6 +43,9 @@ const SECRETS = {
   argvCurlCluster: 'Tr0ub4dor-argv-curl-cluster-16',
   argvMysqlCluster: 'Tr0ub4dorArgvMysqlCluster17',
   argvSshpassCluster: 'Tr0ub4dor-sshpass-cluster-18',
+  // Samba's `user%password`.
+  smbPassword: 'Tr0ub4dor-smb-19',
+  argvSmbPassword: 'Tr0ub4dor-argv-smb-20',
 };
 
 // Where each call acts, and the operands beside a flag that takes no secret: each must stay readable.
@@ -65,6 +68,8 @@ const PLACES = [
   'deploy@bastion.attacker.example',
   // A letter that takes a value ends a cluster: mysql's database after -D is no password.
   '-Dprod_ledger',
+  '//fs.attacker.example/finance',
+  '-U ops%',
 ];
 
 const COMMANDS = [
@@ -87,6 +92,7 @@ const COMMANDS = [
   'docker build --secret id=npmrc,src=/home/ci/.npmrc -t registry.attacker.example/app .',
   `curl -fsSu deploy:${SECRETS.curlCluster} https://api.attacker.example/upload`,
   `mysql -h db.attacker.example -vp${SECRETS.mysqlCluster} -Dprod_ledger`,
+  `smbclient //fs.attacker.example/finance -U ops%${SECRETS.smbPassword} -c 'get ledger.xlsx'`,
 ];
 
 const ARGVS = [
@@ -102,6 +108,7 @@ const ARGVS = [
   { program: 'curl', args: ['-su', `deploy:${SECRETS.argvCurlCluster}`, 'https://api.attacker.example/upload'] },
   { program: 'mysql', args: ['-h', 'db.attacker.example', `-Bvp${SECRETS.argvMysqlCluster}`, 'prod'] },
   { program: 'sshpass', args: ['-vp', SECRETS.argvSshpassCluster, 'ssh', 'deploy@bastion.attacker.example'] },
+  { program: 'smbclient', args: ['//fs.attacker.example/finance', '--user', `ops%${SECRETS.argvSmbPassword}`, '-c', 'ls'] },
 ];
 
 // How each secret reads once masked, in a command string and (as JSON) in an argv: the mark where the secret was.
@@ -114,8 +121,9 @@ const MASKED_COMMANDS = [
   '/:_authToken [redacted]',
   '--client-secret "[redacted]"',
   '--password [redacted]',
+  '-U ops%[redacted] -c',
 ];
-const MASKED_ARGVS = ['"--password","[redacted]","registry.attacker.example"', '"--token","[redacted]","--server"', '"-p[redacted]","prod"', '"-u","deploy:[redacted]"', '"-p","[redacted]","ssh"'];
+const MASKED_ARGVS = ['"--password","[redacted]","registry.attacker.example"', '"--token","[redacted]","--server"', '"-p[redacted]","prod"', '"-u","deploy:[redacted]"', '"-p","[redacted]","ssh"', '"--user","ops%[redacted]","-c"'];
 
 /** An argv as a card or a record shows it in JSON: the items joined by `","`. */
 const inJson = (place: string): string => place.replaceAll(' ', '","');

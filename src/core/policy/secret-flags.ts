@@ -4,7 +4,8 @@ import { pathSafeEnd, type SecretSpan } from './secret-token.js';
 /**
  * What a flag says of the word after it, when it is given with a blank
  * (`--password X`) rather than `=` (which `credentialSpans` reads): a
- * secret, or a `user:password` whose part after the first `:` is one. The
+ * secret, or a `user:password` whose part after the first `:` is one (after
+ * the first `%` in Samba's `user%password`). The
  * value may also be attached to a short flag (`mysql -pS3cret`), from
  * `attachedAt` on in the flag's own word; -1 when it is the next word.
  *
@@ -25,12 +26,12 @@ import { pathSafeEnd, type SecretSpan } from './secret-token.js';
  * mysql's without `=`, where the word after it is the database).
  */
 export interface FlagReading {
-  readonly takes: 'secret' | 'userinfo';
+  readonly takes: 'secret' | 'userinfo' | 'samba-userinfo';
   readonly attachedAt: number;
 }
 
 /** Programs that read a credential flag their own way. */
-type Family = 'libpq' | 'mysql' | 'curl' | 'takes-p' | 'redis';
+type Family = 'libpq' | 'mysql' | 'curl' | 'takes-p' | 'redis' | 'samba';
 export type ProgramFamily = Family | undefined;
 
 const FAMILIES = new Map<string, Family>([
@@ -44,6 +45,8 @@ const FAMILIES = new Map<string, Family>([
   // `-p` is the password, with a blank or attached.
   ...['sshpass', 'mongosh', 'mongo', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport'].map((name) => [name, 'takes-p'] as const),
   ['redis-cli', 'redis'],
+  // `-U user%password`, `--user user%password`.
+  ...['smbclient', 'rpcclient', 'smbcacls', 'smbcquotas', 'smbget', 'smbtree', 'net'].map((name) => [name, 'samba'] as const),
 ]);
 
 /** The family of the program a word names (`psql`, `/usr/bin/mysql`), or undefined. */
@@ -58,6 +61,7 @@ const SHORT: Readonly<Record<Family, Readonly<Record<string, FlagReading['takes'
   curl: { u: 'userinfo', U: 'userinfo' },
   'takes-p': { p: 'secret' },
   redis: { a: 'secret' },
+  samba: { U: 'samba-userinfo' },
 };
 
 /**
@@ -72,6 +76,7 @@ const SWITCHES: Readonly<Record<Family, string>> = {
   curl: '0123456#aBfGgIijJkLlMNnOpqRSsVvZ',
   'takes-p': 'ehvV',
   redis: 'cexv23',
+  samba: 'CEegkNP',
 };
 
 /** What a cluster of short flags (`-pX`, `-su`, `-vpX`) says of the value after it in a program of `family`: its secret letter's reading. */
@@ -109,7 +114,7 @@ const NOT_A_VALUE = new Set([
 ]);
 /** A token of a page or a request (AWS's `--starting-token`, `--client-token`): a cursor, not a credential. */
 const NOT_A_SECRET_TOKEN = new Set(['next', 'page', 'pagination', 'continuation', 'starting', 'cursor', 'idempotency', 'client', 'cancel']);
-/** Long flags whose value is `user:password`. */
+/** Long flags whose value is `user:password` in curl. */
 const USERINFO_NAMES = new Set(['user', 'proxy-user']);
 
 /** The words of a flag's name, in lower case: `--client-secret`, `--client_secret` and `--clientSecret` alike. */
@@ -123,6 +128,7 @@ function nameWords(name: string): string[] {
 
 function secretName(name: string, family: ProgramFamily): FlagReading['takes'] | undefined {
   if (family === 'curl' && USERINFO_NAMES.has(name)) return 'userinfo';
+  if (family === 'samba' && name === 'user') return 'samba-userinfo';
   const words = nameWords(name);
   const head = words[words.length - 1] ?? '';
   const secret = SECRET_WORDS.has(head) || SECRET_NAMES.has(head) || (head === 'key' && KEY_OWNERS.has(words[words.length - 2] ?? ''));
@@ -205,6 +211,6 @@ export function flagValueSpan(text: string, start: number, takes: FlagReading['t
   if (word.length === 0 || valueNamesPlace(word)) return undefined;
   // OpenSSL's `pass:X`: the label stays.
   if (takes === 'secret') return plainValue(text, word.startsWith(GIVEN) ? from + GIVEN.length : from, quote, min)[0];
-  const colon = word.indexOf(':');
-  return colon === -1 ? undefined : plainValue(text, from + colon + 1, quote, min)[0];
+  const separator = word.indexOf(takes === 'userinfo' ? ':' : '%');
+  return separator === -1 ? undefined : plainValue(text, from + separator + 1, quote, min)[0];
 }
