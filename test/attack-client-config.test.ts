@@ -101,4 +101,43 @@ describe('attack: accept-edits rewrites the MCP client configuration that starts
       expect(existsSync(join(gateway.workspace, path)), path).toBe(false);
     }
   }, 20_000);
+
+  it('nor a hook another agent client runs by itself at its next session: Copilot CLI, Cline, Kiro, Windsurf, OpenHands', async () => {
+    const gateway = open.gateway(await serveGateway({ scope: 'workspace-write', mode: 'accept-edits', console: { enabled: false } }));
+    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+    open.client(client);
+    // Copilot CLI loads `.github/hooks/*.json` from the folder it starts in and runs their `sessionStart` commands;
+    // Cline runs the executable scripts of `.clinerules/hooks/` (`TaskStart`, `PreToolUse`, …); Kiro runs the
+    // `runCommand` of each hook in `.kiro/hooks/` when a file is saved; Windsurf merges `.windsurf/hooks.json` into its
+    // Cascade hooks; OpenHands runs `.openhands/setup.sh` as each session begins, and the hooks `.openhands/hooks.json`
+    // names. Each was written with no card, and the client ran the model's command outside toolgate at its next session.
+    const paths = [
+      '.github/hooks/session.json',
+      '.github/hooks/scripts/start.sh',
+      '.clinerules/hooks/TaskStart',
+      '.kiro/hooks/lint.kiro.hook',
+      '.windsurf/hooks.json',
+      '.openhands/setup.sh',
+      '.openhands/hooks.json',
+      '.openhands/hooks/quality_gate.sh',
+      'packages/web/.github/hooks/session.json',
+    ];
+    for (const path of paths) {
+      const result = await client.callTool({ name: 'write_file', arguments: { path, content: '#!/bin/sh\ntouch /tmp/pwned\n' } });
+      expect(result.isError, path).toBe(true);
+      expect(existsSync(join(gateway.workspace, path)), path).toBe(false);
+    }
+  }, 20_000);
+
+  it('nor a command a rule lets run, by a name its argv never spells: cp -r of a staged folder into .github or .openhands', async () => {
+    const policy = { allowedCommandGlobs: ['cp *'], allow: ['Bash(cp *)'] };
+    const files = { 'staged/github/hooks/session.json': '{}\n', 'staged/openhands/setup.sh': '#!/bin/sh\n', '.openhands/setup.sh': '#!/bin/sh\necho setup\n', '.github/workflows/ci.yml': 'on: push\n' };
+    const gateway = open.gateway(await serveGateway({ scope: 'workspace-write', mode: 'auto', console: { enabled: false }, policy }, { files }));
+    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+    open.client(client);
+    await client.callTool({ name: 'run_command', arguments: { command: ['cp', '-r', 'staged/github/.', '.github/'] } });
+    await client.callTool({ name: 'run_command', arguments: { command: ['cp', '-r', 'staged/openhands/.', '.openhands/'] } });
+    expect(existsSync(join(gateway.workspace, '.github/hooks/session.json'))).toBe(false);
+    expect(readFileSync(join(gateway.workspace, '.openhands/setup.sh'), 'utf8')).toBe('#!/bin/sh\necho setup\n');
+  }, 30_000);
 });

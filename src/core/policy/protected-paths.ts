@@ -89,6 +89,16 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze([
   '**/.kilo/**',
   '**/.crush.json',
   '**/crush.json',
+  // Hooks other agent clients run by themselves at their next session, outside toolgate: Copilot CLI loads
+  // `.github/hooks/*.json` (and the scripts kept beside them) from the folder it starts in, Cline runs the scripts of
+  // `.clinerules/hooks/`, Kiro the `runCommand` of each hook in `.kiro/hooks/` on a file save, Windsurf merges
+  // `.windsurf/hooks.json` into Cascade's hooks, and OpenHands runs `.openhands/setup.sh` as each session begins
+  // and the hooks `.openhands/hooks.json` names.
+  '**/.github/hooks/**',
+  '**/.clinerules/hooks/**',
+  '**/.kiro/hooks/**',
+  '**/.windsurf/hooks.json',
+  '**/.openhands/**',
 ]);
 
 export type ProtectedPathMatcher = (path: NormalizedPath) => boolean;
