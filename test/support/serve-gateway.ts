@@ -5,7 +5,7 @@ import type { Stream } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach } from 'vitest';
+import { afterEach, type TestContext } from 'vitest';
 import { gatewayAuth, startCli, type CliUser, type RunningCli } from './spawn-cli.js';
 
 /** A `toolgate serve --http 0` child in a fresh workspace, with its console API. */
@@ -105,21 +105,34 @@ export function watchConsole(consoleUrl: URL): { events: { type: string; data: u
   return { events, stop: () => controller.abort() };
 }
 
-/** What a test file opens, closed after each test: `gateway` and `client` keep one and return it. */
-export function closeAfterEach(): {
+/** What a test opens: `gateway` and `client` keep one and return it. */
+export interface OpenedByTest {
   gateway(gateway: ServedGateway): ServedGateway;
   client(client: Client): Client;
-  /** `toolgate serve` on `workspace` and an SDK client of it named `attacker`, both closed after the test. */
+  /** `toolgate serve` on `workspace` and an SDK client of it named `attacker`, both kept. */
   serve(workspace: string): Promise<{ gateway: ServedGateway; mcp: Client }>;
-} {
+}
+
+/** What a test file opens, closed after each test. */
+export function closeAfterEach(): OpenedByTest {
+  const opened = keptUntilClosed();
+  afterEach(opened.close);
+  return opened;
+}
+
+/**
+ * What one test opens, closed when that test ends: for tests that run at once (`describe.concurrent`), where an
+ * afterEach of the first to end would close the others' too. `onTestFinished` is the test's own, from its context.
+ */
+export function closeWhenTestEnds(onTestFinished: TestContext['onTestFinished']): OpenedByTest {
+  const opened = keptUntilClosed();
+  onTestFinished(opened.close);
+  return opened;
+}
+
+function keptUntilClosed(): OpenedByTest & { readonly close: () => Promise<void> } {
   let gateways: ServedGateway[] = [];
   let clients: Client[] = [];
-  afterEach(async () => {
-    await Promise.allSettled(clients.map((client) => client.close()));
-    await Promise.allSettled(gateways.map((gateway) => gateway.cli.stop()));
-    gateways = [];
-    clients = [];
-  });
   const gateway = (served: ServedGateway): ServedGateway => (gateways.push(served), served);
   const client = (connected: Client): Client => (clients.push(connected), connected);
   return {
@@ -128,6 +141,12 @@ export function closeAfterEach(): {
     serve: async (workspace) => {
       const served = gateway(await serveWorkspace(workspace));
       return { gateway: served, mcp: client((await connectClient(served.mcpUrl, 'attacker', undefined, served.auth)).client) };
+    },
+    close: async () => {
+      await Promise.allSettled(clients.map((connected) => connected.close()));
+      await Promise.allSettled(gateways.map((served) => served.cli.stop()));
+      gateways = [];
+      clients = [];
     },
   };
 }
