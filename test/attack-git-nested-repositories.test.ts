@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -179,7 +179,7 @@ const ways = {
   'race-b': () => {
     fs.writeFileSync('b-started', '');
     waitFor('a-done');
-    sleep(1500); // A's check runs after A ends
+    waitFor('a-checked'); // written by the test once A's call answered: A's check, which runs after A ends, is over
     fs.renameSync('vendor/x/hidden', 'vendor/x/' + dot);
   },
   // A repository nobody lists, its hook a FIFO, which a blocking read would wait on for a writer that never comes.
@@ -462,7 +462,10 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
     const a = run(['node', 'attack.js', 'race-a']);
     for (let i = 0; i < 200 && !existsSync(join(workspace, 'planted')); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     const b = run(['node', 'attack.js', 'race-b']);
-    const results = await Promise.all([a, b]);
+    // B puts the .git back only once A's call has answered, so A's check saw it hidden.
+    const first = await a;
+    writeFileSync(join(workspace, 'a-checked'), '');
+    const results = [first, await b];
     expect(results[1]).toContain('race-b: written');
     expect(results[1]).toContain('{\\"from\\":\\"vendor/x/.git\\",\\"to\\":\\"vendor/x/.git-held-by-toolgate\\",\\"because\\":[\\"config: core.fsmonitor\\"]}');
     userSteps(workspace, OLD_HISTORY_STEPS);
