@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useAttackHomes } from './support/attack-workspace.js';
@@ -164,7 +164,8 @@ const MAPPED_WRITE_PY = [
   "dirtied = os.stat('.git/index').st_mtime_ns",
   "open('armed', 'w').close()",
   "while os.stat('.git/index').st_atime_ns < dirtied: time.sleep(0.05)",
-  'time.sleep(1)',
+  // Written by the test once the other command's call answered: it has ended, and its check with it.
+  "while not os.path.exists('listed'): time.sleep(0.05)",
   "other = open('.other-index', 'rb').read()",
   'm[0:len(other)] = other',
   "print('written; times unchanged:', os.stat('.git/index').st_mtime_ns == dirtied)",
@@ -254,6 +255,7 @@ describe.each(['workspace-write', 'full'])('attack: a glob-allowed command plant
     const writing = run(['node', 'write.js']);
     while (!existsSync(join(workspace, 'armed'))) await new Promise((resolve) => setTimeout(resolve, 50));
     const listing = await run(['git', 'ls-files', '--stage']);
+    writeFileSync(join(workspace, 'listed'), '');
     const written = await writing;
     expect(written).toContain('times unchanged: True');
     expect(written).toContain('removedGitlinks\\":[\\"sub\\"]');
