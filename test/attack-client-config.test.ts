@@ -129,6 +129,35 @@ describe('attack: accept-edits rewrites the MCP client configuration that starts
     }
   }, 20_000);
 
+  it('nor where Factory\'s Droid, Augment, Trae or Amp reads the hooks it runs or the servers it starts from the project', async () => {
+    const gateway = open.gateway(await serveGateway({ scope: 'workspace-write', mode: 'accept-edits', console: { enabled: false } }));
+    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+    open.client(client);
+    // Droid runs the hooks of `.factory/hooks.json` (once `.factory/hooks/hooks.json`) or of the `hooks` key of
+    // `.factory/settings.json` and `settings.local.json`, and starts the servers of `.factory/mcp.json`; Augment runs
+    // the hooks of `.augment/settings.json` and `settings.local.json`; Trae starts the servers of `.trae/mcp.json`, and
+    // Amp those of `.amp/settings.json`'s `amp.mcpServers`, whose `amp.permissions` also let its tools run unasked.
+    // Each was written with no card, and the client ran the model's command outside toolgate at its next session.
+    const paths = [
+      '.factory/settings.json',
+      '.factory/settings.local.json',
+      '.factory/hooks.json',
+      '.factory/hooks/hooks.json',
+      '.factory/hooks/format.sh',
+      '.factory/mcp.json',
+      '.augment/settings.json',
+      '.augment/settings.local.json',
+      '.trae/mcp.json',
+      '.amp/settings.json',
+      'packages/web/.factory/settings.json',
+    ];
+    for (const path of paths) {
+      const result = await client.callTool({ name: 'write_file', arguments: { path, content: SERVER('sh') } });
+      expect(result.isError, path).toBe(true);
+      expect(existsSync(join(gateway.workspace, path)), path).toBe(false);
+    }
+  }, 20_000);
+
   it('nor a command a rule lets run, by a name its argv never spells: cp -r of a staged folder into .github or .openhands', async () => {
     const policy = { allowedCommandGlobs: ['cp *'], allow: ['Bash(cp *)'] };
     const files = { 'staged/github/hooks/session.json': '{}\n', 'staged/openhands/setup.sh': '#!/bin/sh\n', '.openhands/setup.sh': '#!/bin/sh\necho setup\n', '.github/workflows/ci.yml': 'on: push\n' };
@@ -139,5 +168,17 @@ describe('attack: accept-edits rewrites the MCP client configuration that starts
     await client.callTool({ name: 'run_command', arguments: { command: ['cp', '-r', 'staged/openhands/.', '.openhands/'] } });
     expect(existsSync(join(gateway.workspace, '.github/hooks/session.json'))).toBe(false);
     expect(readFileSync(join(gateway.workspace, '.openhands/setup.sh'), 'utf8')).toBe('#!/bin/sh\necho setup\n');
+  }, 30_000);
+
+  it('nor a cp -r of a staged folder into .factory, .augment or .amp, where no such file was before', async () => {
+    const policy = { allowedCommandGlobs: ['cp *'], allow: ['Bash(cp *)'] };
+    const files = { 'staged/factory/settings.json': SERVER('sh'), 'staged/augment/settings.json': SERVER('sh'), 'staged/amp/settings.json': SERVER('sh'), '.factory/AGENTS.md': '# notes\n' };
+    const gateway = open.gateway(await serveGateway({ scope: 'workspace-write', mode: 'auto', console: { enabled: false }, policy }, { files }));
+    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
+    open.client(client);
+    for (const name of ['factory', 'augment', 'amp']) {
+      await client.callTool({ name: 'run_command', arguments: { command: ['cp', '-r', `staged/${name}/.`, `.${name}/`] } });
+      expect(existsSync(join(gateway.workspace, `.${name}/settings.json`)), name).toBe(false);
+    }
   }, 30_000);
 });

@@ -99,6 +99,15 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze([
   '**/.kiro/hooks/**',
   '**/.windsurf/hooks.json',
   '**/.openhands/**',
+  // Factory's Droid runs the hooks of `.factory/hooks.json` (once `.factory/hooks/hooks.json`, still read) or of the
+  // `hooks` key of `.factory/settings.json` and `settings.local.json`, and starts the servers of `.factory/mcp.json`;
+  // Augment runs the hooks of `.augment/settings.json` and `settings.local.json`; Trae starts the servers of
+  // `.trae/mcp.json`, and Amp those of `.amp/settings.json`, whose `amp.permissions` also let its tools run unasked.
+  '**/.factory/*.json',
+  '**/.factory/hooks/**',
+  '**/.augment/settings*.json',
+  '**/.trae/mcp.json',
+  '**/.amp/settings.json',
 ]);
 
 export type ProtectedPathMatcher = (path: NormalizedPath) => boolean;
