@@ -97,6 +97,23 @@ describe('attack: the hook script a protected client configuration runs', () => 
     expect(readFileSync(join(workspace, script), 'utf8')).toBe(original);
   }, 60_000);
 
+  it.each([
+    // Factory's Droid runs the hooks of its project settings, or of `.factory/hooks.json` (keyed by event), with
+    // `$FACTORY_PROJECT_DIR` the project; Augment runs the hooks of `.augment/settings.json` the same way.
+    ['.factory/settings.json', hookSettings('"$FACTORY_PROJECT_DIR"/scripts/format.sh')],
+    ['.factory/hooks.json', `${JSON.stringify({ PostToolUse: [{ matcher: 'Edit|Create', hooks: [{ type: 'command', command: '"$FACTORY_PROJECT_DIR"/scripts/format.sh' }] }] })}\n`],
+    ['.augment/settings.local.json', hookSettings('bash scripts/format.sh')],
+  ])('accept-edits: the script the hooks of %s name asks too, and a cp over it under Bash(cp *) cannot change it', async (settingsFile, settings) => {
+    const original = '#!/bin/sh\nexit 0\n';
+    const config = { scope: 'workspace-write', mode: 'accept-edits', policy: { allowedCommandGlobs: ['cp *'], allow: ['Bash(cp *)'] } };
+    const workspace = hookWorkspace(config, { [settingsFile]: settings, 'scripts/format.sh': original });
+    const at = await opened.serve(workspace);
+    const written = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'scripts/format.sh', content: PAYLOAD }, 'reject');
+    expect(written.card?.reasons.protectedPath, `written without asking: ${text(written.result)}`).toBe(true);
+    const ran = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['cp', 'staged/format.sh', 'scripts/format.sh'] }, 'reject');
+    expect(readFileSync(join(workspace, 'scripts/format.sh'), 'utf8'), `cp ran unasked=${String(ran.card === undefined)}: ${text(ran.result)}`).toBe(original);
+  }, 60_000);
+
   it('auto: a link a command makes under a word of a hook, leading to the workspace, holds nothing', async () => {
     // Every word of a hook that names an entry is held, as what it leads to: `ln -s . prettier`, for a hook's
     // `xargs npx prettier --write`, made the whole workspace protected, so no write ran unasked any more.

@@ -6,14 +6,27 @@ import { isInside } from '../fs/fs-jail.js';
 import { readRegularFile } from '../fs/read-regular-file.js';
 import { settledBefore, stampFiles } from './files-stamp.js';
 
-/** The workspace's Claude Code settings (protected themselves): the project's, committed, and the user's local ones. */
-const CLAUDE_SETTINGS_FILES = ['.claude/settings.json', '.claude/settings.local.json'];
+/**
+ * The workspace's client settings (protected themselves) whose commands the client runs by itself, each with how
+ * its commands are read: Claude Code's, the project's and the user's local ones; Factory's Droid's, whose settings
+ * hold `hooks` as Claude Code's do and whose `hooks.json` (once `hooks/hooks.json`) is keyed by event; Augment's.
+ */
+const CLIENT_SETTINGS: readonly { readonly file: string; readonly commands: (settings: unknown) => string[] }[] = [
+  { file: '.claude/settings.json', commands: claudeSettingsCommands },
+  { file: '.claude/settings.local.json', commands: claudeSettingsCommands },
+  { file: '.factory/settings.json', commands: claudeSettingsCommands },
+  { file: '.factory/settings.local.json', commands: claudeSettingsCommands },
+  { file: '.factory/hooks.json', commands: hookFileCommands },
+  { file: '.factory/hooks/hooks.json', commands: hookFileCommands },
+  { file: '.augment/settings.json', commands: claudeSettingsCommands },
+  { file: '.augment/settings.local.json', commands: claudeSettingsCommands },
+];
 
 /** The keys of Claude Code's settings whose value is a command it runs itself, for a credential or a header. */
 const HELPER_KEYS = ['apiKeyHelper', 'awsAuthRefresh', 'awsCredentialExport', 'otelHeadersHelper'];
 
-/** The variable Claude Code sets to the project's folder for the commands it runs. */
-const PROJECT_DIR = 'CLAUDE_PROJECT_DIR';
+/** The variables Claude Code and Factory's Droid set to the project's folder for the commands they run: each reads as the workspace. */
+const PROJECT_DIRS = ['CLAUDE_PROJECT_DIR', 'FACTORY_PROJECT_DIR'];
 
 /** The words after which a command's next word is the folder it goes on in, not a file it runs. */
 const CHANGE_FOLDER = new Set(['cd', 'pushd']);
@@ -36,8 +49,9 @@ const MAX_KEPT = 16;
  * The files and folders of the workspace, absolute, that a protected
  * client configuration of the workspace runs by itself: what the commands
  * of Claude Code's `.claude/settings.json` and `.claude/settings.local.json`
- * name (each hook, the status line, the credential helpers), as
- * `placesNamedBy` reads them. Claude Code runs them at the user's next
+ * name (each hook, the status line, the credential helpers), and the hooks
+ * of Droid's and Augment's (`CLIENT_SETTINGS`), as `placesNamedBy` reads
+ * them. The client runs them at the user's next
  * session, outside toolgate and its sandbox, as git runs the hooks folder
  * `core.hooksPath` names: the settings are protected, and so, with this,
  * is what they run. Only what exists now: a word names a file or it does
@@ -46,7 +60,7 @@ const MAX_KEPT = 16;
  */
 export function clientRunFiles(workspace: string): string[] {
   const places = new Set<string>();
-  for (const command of claudeCommands(workspace)) for (const place of placesNamedBy(command, workspace)) places.add(place);
+  for (const command of settingsCommands(workspace)) for (const place of placesNamedBy(command, workspace)) places.add(place);
   return [...places];
 }
 
@@ -55,18 +69,28 @@ export function claudeSettingsCommands(settings: unknown): string[] {
   if (!isRecord(settings)) return [];
   const commands: unknown[] = HELPER_KEYS.map((key) => settings[key]);
   if (isRecord(settings.statusLine)) commands.push(settings.statusLine.command);
-  if (isRecord(settings.hooks)) {
-    for (const matchers of Object.values(settings.hooks)) {
-      if (!Array.isArray(matchers)) continue;
-      for (const matcher of matchers) if (isRecord(matcher) && Array.isArray(matcher.hooks)) for (const hook of matcher.hooks) if (isRecord(hook)) commands.push(hook.command);
-    }
+  return [...commands.filter((command): command is string => typeof command === 'string'), ...eventCommands(settings.hooks)];
+}
+
+/** The commands of a hooks file keyed by event (Droid's `hooks.json`), or holding them under `hooks` as settings do. */
+function hookFileCommands(file: unknown): string[] {
+  return isRecord(file) ? [...eventCommands(file), ...eventCommands(file.hooks)] : [];
+}
+
+/** `<event>[].hooks[].command` of hooks keyed by event. */
+function eventCommands(events: unknown): string[] {
+  const commands: unknown[] = [];
+  if (!isRecord(events)) return [];
+  for (const matchers of Object.values(events)) {
+    if (!Array.isArray(matchers)) continue;
+    for (const matcher of matchers) if (isRecord(matcher) && Array.isArray(matcher.hooks)) for (const hook of matcher.hooks) if (isRecord(hook)) commands.push(hook.command);
   }
   return commands.filter((command): command is string => typeof command === 'string');
 }
 
 /**
  * The places of the workspace a command names, as Claude Code runs it there
- * with a shell: each word (`shellWords`, `$CLAUDE_PROJECT_DIR` the workspace)
+ * with a shell: each word (`shellWords`, `$CLAUDE_PROJECT_DIR` and `$FACTORY_PROJECT_DIR` the workspace)
  * and each place it may hold (`spellingsIn`) that names an entry of the
  * workspace, relative words from the workspace and from each
  * folder a `cd` of the command goes on in (itself no place: a folder held
@@ -83,7 +107,7 @@ function placesNamedFrom(command: string, workspace: string, folders: readonly s
   const bases = [...folders];
   let changesFolder = false;
   let previous: string | undefined;
-  for (const word of shellWords(command, { [PROJECT_DIR]: workspace })) {
+  for (const word of shellWords(command, Object.fromEntries(PROJECT_DIRS.map((name) => [name, workspace])))) {
     const named = spellingsIn(word, previous);
     previous = word;
     const found = bases.flatMap((base) => named.map((spelled) => path.resolve(base, spelled))).filter((place) => place !== workspace && isInside(workspace, place) && isEntry(place) && !holdsWorkspace(place, workspace));
@@ -152,12 +176,12 @@ function isEntry(place: string): boolean {
 }
 
 /** The commands of the workspace's settings, read again only when a settings file changed. */
-function claudeCommands(workspace: string): readonly string[] {
-  const files = CLAUDE_SETTINGS_FILES.map((file) => path.join(workspace, file));
+function settingsCommands(workspace: string): readonly string[] {
+  const files = CLIENT_SETTINGS.map(({ file }) => path.join(workspace, file));
   const known = kept.get(workspace);
   if (known !== undefined && stampFiles(files).text === known.stamp) return known.commands;
   const startedMs = Date.now();
-  const commands = files.flatMap((file) => claudeSettingsCommands(readSettings(file)));
+  const commands = CLIENT_SETTINGS.flatMap(({ commands: read }, at) => read(readSettings(files[at] as string)));
   const stamp = stampFiles(files);
   kept.delete(workspace);
   if (settledBefore(stamp, startedMs)) {
