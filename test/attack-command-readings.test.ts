@@ -126,6 +126,48 @@ describe('attack: a denied command a shell string runs after a prefix, or spells
   });
 });
 
+describe('attack: a denied command a shell string runs through a program toolgate does not know, or hands over unread', () => {
+  // Inside a shell string only a command's first word was read: `setarch x86_64 touch x`, `prlimit touch x`,
+  // `fakeroot mkdir x`, `find . -exec touch {} +` and `hash -p /usr/bin/touch t` ran the denied command as a later
+  // word. `coproc n $a x` and `prlimit $a x` ran a program the shell worked out; `$(echo touch) x` named it by a
+  // substitution; and `echo touch x | sh`, `source <(…)` and an alias handed the shell code no word of the string holds.
+  const opened = servedWith({
+    allowedCommandGlobs: ['*'],
+    allow: ['Bash(*)'],
+    deny: ['Bash(touch:*)'],
+    rules: [{ tool: 'run_command', decision: 'deny', match: { argv: ['mkdir', '*'] } }],
+  });
+
+  it.each([
+    'setarch x86_64 touch PWNED',
+    'true; prlimit touch PWNED',
+    'fakeroot mkdir PWNED',
+    'exec setarch x86_64 mkdir PWNED',
+    "sh -c 'setarch x86_64 touch PWNED'",
+    'find . -maxdepth 0 -exec touch PWNED +',
+    'hash -p /usr/bin/touch t; t PWNED',
+    'a=touch; coproc setarch x86_64 $a PWNED; wait',
+    'a=touch; prlimit $a PWNED',
+    '$(echo touch) PWNED',
+    '`echo touch` PWNED',
+    't$(echo ouch) PWNED',
+    'echo touch PWNED | sh',
+    'echo touch PWNED | bash -s',
+    'bash <(echo touch PWNED)',
+    'source <(echo touch PWNED)',
+    '. <(echo touch PWNED)',
+    'shopt -s expand_aliases; alias t=touch; t PWNED',
+  ])('capsh -c %j is refused by the deny and runs nothing', async (script) => {
+    const { made, output } = await ran(opened(), ['capsh', '--', '-c', script], 'PWNED');
+    expect(made, output).toBe(false);
+    expect(output).toContain('refused by policy rule');
+  });
+
+  it('a shell string whose programs run no argument, or read a substitution as an argument, still runs', async () => {
+    expect((await ran(opened(), ['capsh', '--', '-c', 'x=$(cat notes.md); cd . && echo "$x"'], 'PWNED')).output).toContain('first');
+  });
+});
+
 describe('attack: npx under a glob of its own', () => {
   const opened = servedWith({ allowedCommandGlobs: ['npx *'], allow: ['Bash(npx:*)'] });
 

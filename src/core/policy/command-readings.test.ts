@@ -37,9 +37,11 @@ describe('commandReadings', () => {
   });
 
   it('reads a long argv whole, and cuts one whose readings would grow past their bound, which a deny or ask then covers', () => {
-    const long = new CommandLines(['x', ...Array.from({ length: 20 }, () => 'y'), 'z '.repeat(30_000)]);
+    const long = new CommandLines(['x', ...Array.from({ length: 20 }, () => 'y'), `echo ${'z '.repeat(30_000)}`]);
     expect(long.cut).toBe(false);
     expect(long.all.length).toBeGreaterThan(40);
+    // A string's program toolgate does not know, with 30,000 arguments: each starts a reading, as in the argv.
+    expect(new CommandLines(['x', 'z '.repeat(30_000)]).cut).toBe(true);
     // 255 arguments each holding a shell string of 60 commands: the strings are read, once each, until the bound.
     const strings = new CommandLines(['x', ...Array.from({ length: 255 }, () => ';a b'.repeat(60))]);
     expect(strings.cut).toBe(true);
@@ -63,7 +65,11 @@ describe('commandReadings', () => {
     expect(cut(['bash', '-c', 'exec -a $n touch x'])).toBe(false);
     // A function's or a compound coproc's name runs nothing: the compound command's first word is the program.
     for (const script of ['coproc n { $a x; }', 'function f { $a x; }; f']) expect(cut(['bash', '-c', script]), script).toBe(true);
-    expect(cut(['bash', '-c', 'coproc n $a x'])).toBe(false);
+    // `coproc n $a x` runs the program `n`, which toolgate does not know: `$a` may be the command it runs.
+    expect(cut(['bash', '-c', 'coproc n $a x'])).toBe(true);
+    for (const script of ['coproc $a', 'coproc $a x', 'prlimit $a x', 'prlimit --cmd=$a x', 'exec timeout 5 $a x']) expect(cut(['bash', '-c', script]), script).toBe(true);
+    // After a program that runs no argument, or a builtin that runs none, a variable is data.
+    for (const script of ['echo $a x', 'cd $d && ls', 'export PATH=$PATH:x', '[[ -n $x ]] && echo y', 'exec -a $n touch x']) expect(cut(['bash', '-c', script]), script).toBe(false);
     expect(cut(['bash', '-c', 'x=1 2>/dev/null $a x'])).toBe(true);
     // A variable or a pattern after a shell prefix, where no program stands: data (SQL's `select` is the shell's too).
     expect(cut(['bash', '-c', 'for f in *.ts; do echo $f; done'])).toBe(false);
@@ -72,6 +78,25 @@ describe('commandReadings', () => {
     // The command after the prefix is still read, and denied.
     expect(denied(['bash', '-c', 'for f in a; do touch $f; done'], 'touch:*')).toBe(true);
     expect(denied(['bash', '-c', 'x=$HOME touch a'], 'touch:*')).toBe(true);
+  });
+
+  it("reads a string's command from each argument of a program toolgate does not know, as the argv", () => {
+    expect(denied(['capsh', '-c', 'setarch x86_64 touch x'], 'touch:*')).toBe(true);
+    expect(denied(['capsh', '--', '-c', 'true; prlimit touch x'], 'touch:*')).toBe(true);
+    expect(denied(['capsh', '--', '-c', 'exec fakeroot mkdir y'], 'mkdir:*')).toBe(true);
+    expect(denied(['capsh', '--', '-c', 'find . -exec touch {} +'], 'touch:*')).toBe(true);
+    expect(denied(['capsh', '--', '-c', 'hash -p /usr/bin/touch t; t x'], 'touch:*')).toBe(true);
+    expect(denied(['capsh', '--', '-c', 'echo touch x; cat notes.md'], 'touch:*')).toBe(false);
+  });
+
+  it('cuts where the string hands code to a shell, a source or an alias, or names its program by a command substitution', () => {
+    const cut = (script: string): boolean => new CommandLines(['capsh', '--', '-c', script]).cut;
+    for (const script of ['echo touch x | sh', 'echo touch x | bash -s', 'bash <(echo touch x)', 'source <(echo touch x)', '. <(echo touch x)', "alias t='touch x'\nt"]) {
+      expect(cut(script), script).toBe(true);
+    }
+    for (const script of ['$(echo touch) x', '`echo touch` x', 't$(echo ouch) x', 'x=1 `echo touch` y', 'true; $(echo touch) x']) expect(cut(script), script).toBe(true);
+    // A shell given a string to run is read through it; a substitution among a command's arguments is its own command.
+    for (const script of ["bash -c 'echo hi'", 'x=$(date); echo $x', 'echo "$(date)"', 'cat <(ls)']) expect(cut(script), script).toBe(false);
   });
 
   it('reads at most 2,048 commands of an argv, and a deny or ask covers the ones past them', () => {

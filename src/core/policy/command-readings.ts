@@ -1,3 +1,4 @@
+import { SHELL_NAMES } from './exec-forms.js';
 import { wrappedCommands } from './exec-wrappers.js';
 import { gitSubcommandIndex } from './git-danger.js';
 import { programName } from './lookup-program.js';
@@ -25,6 +26,8 @@ const RUNS_NO_ARGUMENT = new Set([
   'seq', 'git', 'jq', 'less', 'more', 'mkdir', 'rmdir', 'rm', 'cp', 'mv', 'ln', 'touch', 'chmod', 'chown', 'chgrp', 'tee', 'base64', 'sha256sum',
   'sha1sum', 'md5sum', 'cksum', 'xxd', 'od', 'hexdump', 'strings', 'curl', 'wget', 'uname', 'id', 'whoami', 'hostname', 'printenv', 'sleep',
   'unlink', 'truncate', 'mktemp', 'nl', 'fold', 'fmt', 'paste', 'join', 'column', 'rev', 'shuf', 'tsort', '[',
+  // The shell's own words that run none: `[[ $x ]]`, `cd "$d"`, `export PATH=$PATH:x`, `exit $?`.
+  '[[', 'cd', 'export', 'local', 'declare', 'typeset', 'readonly', 'unset', 'set', 'shift', 'exit', 'return', 'break', 'continue', 'read', 'wait', 'shopt',
 ]);
 
 /**
@@ -42,9 +45,6 @@ const SHELL_PREFIXES = new Set([
 /** A shell assignment before a command's program: `NAME=value`, `NAME+=value`. */
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 
-/** A redirection at a command's start: `>f`, `2>&1`, `<f`, `&>f`, which the words of the string no longer show. */
-const LEADING_REDIRECTION = /^\s*(?:\d*|&)[<>]/;
-
 /**
  * A word the shell turns into another before it runs it as a program: a
  * variable or a substitution (`$a`, `${x}`, `$'…'`) or a pattern it matches
@@ -52,6 +52,26 @@ const LEADING_REDIRECTION = /^\s*(?:\d*|&)[<>]/;
  * program it becomes, so a deny or ask covers the command (`CommandReadings.cut`).
  */
 const EXPANDS = /[$`*?[]|\{.*(?:,|\.\.).*\}/;
+
+/**
+ * A command substitution (`$(…)`, a backtick) where a string's command has
+ * no program yet: at a command's start, after assignments, or joined to
+ * the program word (`$(echo touch) x`, `t$(echo ouch) x`, `x=1 `echo
+ * touch` y`). The string is split at each substitution and its output names
+ * the program, which no reading can: the readings are cut.
+ */
+const SUBSTITUTED_PROGRAM = /(?:^|[;&|(){}!\n\r])\s*(?:[A-Za-z_][A-Za-z0-9_]*\+?=\S*\s+)*[^\s=;&|(){}]*(?:\$\(|`)/;
+
+/**
+ * Commands that run code a string hands them other than as their
+ * arguments: a shell without `-c` (`echo touch x | sh`, `bash <(echo touch
+ * x)`), `source`/`.` (`source <(echo touch x)`), and `alias`, whose text
+ * the shell puts in place of a later command's program (`alias t='touch
+ * x'; t`), quoted as the string's split does not read. What runs is no
+ * word of the string, so the readings are cut.
+ */
+const SOURCES = new Set(['source', '.', 'alias']);
+const SHELLS = new Set(SHELL_NAMES);
 
 /** Shell strings inside shell strings read, at most. */
 const MAX_DEPTH = 4;
@@ -101,29 +121,31 @@ interface Reading {
  * `--option=value`, and each command of an argument that holds a blank or
  * a shell operator is read from its first word (`capsh -- -c 'true; rm
  * x'`, `npx -c …`), as a shell reads it (quotes and backslashes taken off),
- * and through the wrappers toolgate knows. Inside such a string only a
- * command's first word starts one: every word of every command would be
- * read in time the square of the string's length. A command led by a shell
- * prefix (`SHELL_PREFIXES`, an assignment, a redirection) is read from each
- * word, a program word the shell expands (`EXPANDS`) and a string nested
- * deeper than `MAX_DEPTH` are not read and the readings are cut. Reading
- * more can only widen what a deny or ask covers; an allow never reads any
- * of this.
+ * and through the wrappers toolgate knows. A string's command is read as
+ * the argv is, from each of its words (`capsh -- -c 'setarch x86_64 rm
+ * x'`), past any shell prefix (`SHELL_PREFIXES`, an assignment, a
+ * redirection); the readings' bounds keep that square in the string's
+ * length. The readings are cut where the shell alone learns what runs: a
+ * word it expands (`EXPANDS`) where a command may start (the program, or
+ * an argument of a program that may run its arguments: `prlimit $a x`), a
+ * command substitution for a program (`SUBSTITUTED_PROGRAM`), code handed
+ * by input or a file (`runsUnreadCode`), a string nested deeper than
+ * `MAX_DEPTH`. Reading more can only widen what a deny or ask covers; an
+ * allow never reads any of this.
  */
 export function commandReadings(argv: readonly string[]): CommandReadings {
   const reading: Reading = { seen: new Set(), characters: 0, cut: false };
   const forms: (readonly string[])[] = [];
-  readingsOf(argv, 0, true, reading, forms);
+  readingsOf(argv, 0, reading, forms);
   return { forms, cut: reading.cut };
 }
 
 /**
  * `commandReadings` at `depth` strings deep, into `forms`; `reading.seen`
- * holds the string commands read already, each read once. `eachArgument`:
- * each argument of a program toolgate does not know may start a command
- * (the argv the call gives, and a string's command led by a shell prefix).
+ * holds the string commands read already, each read once. `redirected`: the
+ * string's command held a redirection, which its words no longer show.
  */
-function readingsOf(argv: readonly string[], depth: number, eachArgument: boolean, reading: Reading, forms: (readonly string[])[], redirected = false): void {
+function readingsOf(argv: readonly string[], depth: number, reading: Reading, forms: (readonly string[])[], redirected = false): void {
   /** `isProgram`: the command starts where a string's program stands, so a word the shell expands there cuts the readings. */
   const add = (command: readonly string[], isProgram: boolean): void => {
     if (reading.cut) return;
@@ -144,40 +166,65 @@ function readingsOf(argv: readonly string[], depth: number, eachArgument: boolea
   };
   const commands = wrappedCommands(argv);
   const innermost = commands.at(-1) ?? argv;
-  // In a string led by a shell prefix, the program is the first word past the prefixes; the words after it are its
-  // arguments, read as commands too (wider), but a variable among them (`do echo $f`) is no program the shell expands.
+  // In a string the program is the first word past the shell prefixes; the words after it are its arguments, read as
+  // commands too, and a variable among them cuts only if the program may run them (`prlimit $a x`, not `do echo $f`).
   // The words of a string hold no redirection (`2>/dev/null $a` reads `2`, `/dev/null`, `$a`): with one in the string,
   // no word is known not to be the program, and any that expands cuts.
-  const position = depth > 0 && eachArgument ? (redirected ? ANY_WORD : programPosition(innermost)) : 0;
+  const position = depth > 0 ? (redirected ? ANY_WORD : programPosition(innermost)) : 0;
+  if (depth > 0 && runsUnreadCode(innermost, position)) {
+    reading.cut = true;
+    return;
+  }
   for (const command of commands) add(command, position === 0 || position === ANY_WORD);
   if (RUNS_NO_ARGUMENT.has(programName(innermost[0] ?? ''))) return;
+  // Past a program that may run its arguments, each argument is a command's start, where a word that expands cuts too.
+  const program = position >= 0 ? (innermost[position] ?? '') : '';
+  const runsArguments = position >= 0 && !RUNS_NO_ARGUMENT.has(programName(program));
+  const mayStart = (index: number): boolean => position === ANY_WORD || index === position || (runsArguments && index > position);
   for (let index = 1; index < innermost.length && !reading.cut; index += 1) {
     const arg = innermost[index] as string;
-    if (eachArgument && startsCommand(arg)) add(innermost.slice(index), index === position || position === ANY_WORD);
+    if (startsCommand(arg)) add(innermost.slice(index), mayStart(index));
     const equals = arg.indexOf('=');
     const value = equals === -1 ? '' : arg.slice(equals + 1);
-    if (eachArgument && startsCommand(value)) add([value, ...innermost.slice(index + 1)], false);
-    if (!(/\s/.test(arg) || COMMAND_BREAK.test(arg))) continue;
-    if (depth >= MAX_DEPTH) {
-      reading.cut = true;
-      return;
-    }
-    for (const part of arg.split(COMMAND_BREAK)) {
-      if (reading.cut) return;
-      const words = shellWords(part);
-      const key = words.join('\0');
-      if (words.length === 0 || reading.seen.has(key)) continue;
-      reading.seen.add(key);
-      readingsOf(words, depth + 1, shellPrefixed(part, words), reading, forms, /[<>]/.test(part));
-    }
+    if (startsCommand(value)) add([value, ...innermost.slice(index + 1)], mayStart(index));
+    readString(arg, depth, reading, forms);
   }
 }
 
-/** Whether a string's command starts with a shell prefix, so its program is a later word (`SHELL_PREFIXES`). */
-function shellPrefixed(part: string, words: readonly string[]): boolean {
-  const first = words[0] ?? '';
-  return SHELL_PREFIXES.has(first) || ASSIGNMENT.test(first) || LEADING_REDIRECTION.test(part);
+/** The commands of `text`, an argument that holds a blank or a shell operator, read `depth + 1` strings deep. */
+function readString(text: string, depth: number, reading: Reading, forms: (readonly string[])[]): void {
+  if (reading.cut || !(/\s/.test(text) || COMMAND_BREAK.test(text))) return;
+  if (depth >= MAX_DEPTH || SUBSTITUTED_PROGRAM.test(text)) {
+    reading.cut = true;
+    return;
+  }
+  for (const part of text.split(COMMAND_BREAK)) {
+    if (reading.cut) return;
+    const words = shellWords(part);
+    const key = words.join('\0');
+    if (words.length === 0 || reading.seen.has(key)) continue;
+    reading.seen.add(key);
+    readingsOf(words, depth + 1, reading, forms, /[<>]/.test(part));
+  }
 }
+
+/**
+ * Whether a string's command runs code the string hands it other than by
+ * its arguments (`SOURCES`): its program, or with a redirection any word,
+ * is `source`/`.`, or a shell given no `-c` string to run.
+ */
+function runsUnreadCode(words: readonly string[], position: number): boolean {
+  const programs = position === ANY_WORD ? words.keys() : position >= 0 ? [position] : [];
+  for (const at of programs) {
+    const word = words[at] ?? '';
+    const name = programName(word);
+    if (SOURCES.has(word) || SOURCES.has(name) || (SHELLS.has(name) && !words.slice(at + 1).some((word) => SHELL_COMMAND_OPTION.test(word)))) return true;
+  }
+  return false;
+}
+
+/** A shell's option cluster that takes its commands from a string argument: `-c`, `-ec`, `-xc`. */
+const SHELL_COMMAND_OPTION = /^-[A-Za-z]*c[A-Za-z]*$/;
 
 /** `programPosition` where any word may be the program. */
 const ANY_WORD = -2;

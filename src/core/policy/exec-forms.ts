@@ -96,6 +96,9 @@ const NODE: OptionRule = {
 
 const SHELL: OptionRule = { form: 'shell -c', short: 'c' };
 
+/** The POSIX-like shells, which run the commands of a `-c` string, of a script file or of what their input holds. */
+export const SHELL_NAMES: readonly string[] = ['sh', 'bash', 'rbash', 'dash', 'ash', 'zsh', 'ksh', 'mksh', 'yash', 'csh', 'tcsh'];
+
 /**
  * PowerShell reads `-Command`, `-EncodedCommand`, `-CommandWithArgs` and
  * `-File` by any prefix, case-insensitively, after `-`, `--` or `/`; a
@@ -127,7 +130,7 @@ const INTERPRETERS: readonly (readonly [readonly string[], OptionRule])[] = [
       valued: 'ft',
     },
   ],
-  [['sh', 'bash', 'rbash', 'dash', 'ash', 'zsh', 'ksh', 'mksh', 'yash', 'csh', 'tcsh'], SHELL],
+  [SHELL_NAMES, SHELL],
   [['fish'], { form: 'fish -c/-C/--command/--init-command', long: names('command', 'init-command'), short: 'cC' }],
   [['pwsh', 'powershell'], POWERSHELL],
   [['cmd'], { form: 'cmd (its command line is a shell)', always: true }],
