@@ -123,7 +123,7 @@ export function runnerCodeNotice(code: RunnerCodeShown): string {
   if (code.programs.length > 0) {
     const runners = code.programs.join(', ');
     const files = code.files.length === 0 ? 'no file of it exists yet' : code.files.join(', ');
-    const members = code.members === true ? '; the workspaces it selects run their own package.json, bound only where the option names its folder (-w packages/a), not where it names a package or selects every workspace (--workspaces)' : '';
+    const members = code.members === true ? '; the workspaces it selects run their own package.json, bound only where an option names its folder (npm -w packages/a), not where it names a package, a filter or every workspace (npm --workspaces, pnpm --filter or -r, yarn workspace, bun --filter)' : '';
     notices.push(
       code.cut === true
         ? `${runners} reads its code from more files than are listed (${files}, …): none of them is bound to this approval, and the command counts as naming a protected path`

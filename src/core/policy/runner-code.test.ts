@@ -20,6 +20,28 @@ describe('runnerCode', () => {
     expect(runnerCode(argv)).toEqual(code);
   });
 
+  it.each([
+    [['npm', '--prefi', 'sub', 'test'], ['package.json', 'sub/package.json']],
+    [['npm', '-prefix', 'sub', 'test'], ['sub/package.json']],
+    [['npm', '---prefix=sub', 'test'], ['sub/package.json']],
+    [['npm', '--C', 'sub', 'test'], ['sub/package.json']],
+    [['npm', '-sC', 'sub', 'test'], ['package.json', 'sub/package.json']],
+    [['npm', '-Csub', 'test'], ['package.json', 'sub/package.json', 'test/package.json']],
+    [['npm', '--w', 'a', 'test'], ['package.json', 'a/package.json']],
+    [['npm', '--dir=sub', 'test'], ['package.json']],
+    [['npm', 'test', '---', '--prefix', 'sub'], ['package.json']],
+    [['pnpm', '-dir', 'sub', 'test'], ['sub/package.json', 'sub/../package.json']],
+  ])('npm and pnpm read %j as their parser may: the files of each reading, %j', (argv, files) => {
+    expect(runnerCode(argv)?.files).toEqual(files);
+  });
+
+  it.each([[['pnpm', '--filter', 'a', 'test']], [['pnpm', '-r', 'test']], [['yarn', 'workspace', 'a', 'test']], [['bun', '--filter=a', 'test']], [['npm', '--workspaces=true', 'test']]])(
+    '%j selects members no option names by folder',
+    (argv) => {
+      expect(runnerCode(argv)?.members).toBe(true);
+    },
+  );
+
   it('lists at most MAX_RUNNER_FILES files, and a climb past them is cut and resolves none', () => {
     const deep = Array<string>(2048).fill('a').join('/');
     const code = runnerCode(['pnpm', '-C', Array<string>(4096).fill('b').join('/'), 'test'], deep);

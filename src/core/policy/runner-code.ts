@@ -1,6 +1,7 @@
 import { commandReadings, programReadings } from './command-readings.js';
 import { wrappedCommands } from './exec-wrappers.js';
 import { programName } from './lookup-program.js';
+import { givesOption, runnerOptionValues, type OptionGrammar } from './runner-options.js';
 
 /**
  * The files a runner reads its code from by convention, in the folder it
@@ -25,10 +26,17 @@ interface Runner {
   readonly folderAdds?: true;
   /** The options naming the file itself instead of `files` (`make -f other.mk`), read in the folder it runs in. */
   readonly fileOptions?: readonly string[];
+  /** How it reads its options (`runner-options.ts`): npm and pnpm as their parser, nopt, does; the rest as spelled. */
+  readonly grammar: OptionGrammar;
   /** The options naming a member folder it runs the code of too (`npm test -w packages/a` runs `packages/a/package.json`). */
   readonly memberOptions?: readonly string[];
-  /** The options selecting every member (`npm test --workspaces`), whose folders only its own file names. */
+  /**
+   * The options selecting members by something other than their folder (`npm test --workspaces`, `pnpm --filter
+   * app`, `pnpm -r`), whose folders only its own file names: their code is not bound, and the card says so.
+   */
   readonly everyMember?: readonly string[];
+  /** The words selecting members that way (`yarn workspace app test`, `yarn workspaces foreach`). */
+  readonly memberWords?: readonly string[];
   /**
    * It takes its file from the nearest folder above that has one, when the
    * folder it runs in has none (npm in a folder with no `package.json` runs
@@ -40,12 +48,18 @@ interface Runner {
   readonly climbs?: 'always' | 'unless-moved';
 }
 
-const PACKAGE_RUNNER: Runner = { files: ['package.json'], folder: ['--prefix', '-C', '--dir', '--cwd'], climbs: 'always' };
+const PACKAGE_RUNNER: Runner = { files: ['package.json'], folder: ['--prefix', '-C', '--dir', '--cwd'], climbs: 'always', grammar: 'getopt' };
 const RUNNERS: ReadonlyMap<string, Runner> = new Map([
-  // npm's `-ws` (every workspace) is not `-w s`: it is read before `-w`, and selects no folder named here.
-  ['npm', { ...PACKAGE_RUNNER, climbs: 'unless-moved', memberOptions: ['--workspace', '-w'], everyMember: ['--workspaces', '--ws', '-ws'] }],
-  ...['pnpm', 'yarn', 'bun'].map((name): [string, Runner] => [name, PACKAGE_RUNNER]),
-  ...['make', 'gmake'].map((name): [string, Runner] => [name, { files: ['GNUmakefile', 'makefile', 'Makefile'], folder: ['-C', '--directory'], folderAdds: true, fileOptions: ['-f', '--file', '--makefile'] }]),
+  // npm moves only by `--prefix` (and `-C`): it reads `--dir` and `--cwd` as settings of no effect, and climbs as if
+  // they were not there. Its `-ws` (every workspace) is not `-w s`: nopt reads it whole, before any cluster.
+  ['npm', { files: ['package.json'], folder: ['--prefix', '-C'], climbs: 'unless-moved', grammar: 'nopt', memberOptions: ['--workspace', '-w'], everyMember: ['--workspaces', '--ws'] }],
+  ['pnpm', { ...PACKAGE_RUNNER, grammar: 'nopt', everyMember: ['--filter', '-F', '--filter-prod', '--recursive', '-r'] }],
+  ['yarn', { ...PACKAGE_RUNNER, memberWords: ['workspace', 'workspaces'] }],
+  ['bun', { ...PACKAGE_RUNNER, everyMember: ['--filter', '-F', '--workspaces'] }],
+  ...['make', 'gmake'].map((name): [string, Runner] => [
+    name,
+    { files: ['GNUmakefile', 'makefile', 'Makefile'], folder: ['-C', '--directory'], folderAdds: true, fileOptions: ['-f', '--file', '--makefile'], grammar: 'getopt' },
+  ]),
 ]);
 
 /** What a command's runners read their code from: each file joined to the folder the runner reads it in. */
@@ -100,15 +114,14 @@ export function runnerCode(argv: readonly string[], cwd = '.', climbs?: readonly
     else cut = true;
   };
   for (const { name, runner, command, folder, climbs: climbsUp } of runnersOf(argv)) {
-    programs.push(name);
+    if (!programs.includes(name)) programs.push(name);
     const inFolder = (file: string): string => (folder === undefined ? file : `${folder}/${file}`);
-    const makefiles = spelledOptionValues(command, runner.fileOptions ?? []);
+    const makefiles = valuesOf(command, runner, runner.fileOptions);
     for (const file of makefiles.length > 0 ? makefiles : runner.files) list(ABSOLUTE.test(file) ? file : inFolder(file));
-    const every = runner.everyMember ?? [];
-    const selected = every.length > 0 && command.some((arg, index) => index > 0 && every.some((option) => arg === option || arg.startsWith(`${option}=`)));
-    const named = selected ? [] : spelledOptionValues(command, runner.memberOptions ?? []);
+    // Each member an option may name is bound, whatever else selects members: binding more is harmless.
+    const named = valuesOf(command, runner, runner.memberOptions);
     for (const member of named) for (const file of runner.files) list(inFolder(`${member}/${file}`));
-    if (selected || named.length > 0) members = true;
+    if (named.length > 0 || selectsMembers(command, runner)) members = true;
     if (!climbsUp) continue;
     const depth = climbs?.[climbing] ?? depthOf(cwd, folder);
     climbing += 1;
@@ -169,19 +182,41 @@ interface RunnerRun {
   readonly climbs: boolean;
 }
 
-/** The runners among a command and the commands its exec wrappers run, in order. */
+/**
+ * The runners among a command and the commands its exec wrappers run, in
+ * order. A runner given an option it may or may not read as moving its
+ * folder (`npm --pre dir`, `-Cdir`: `OptionValue.sure` false) is read once
+ * for each folder it may run in, so the files of each are bound: the one the
+ * sure options name (or none, and npm climbs), and each unsure one.
+ */
 function runnersOf(argv: readonly string[]): RunnerRun[] {
   const runs: RunnerRun[] = [];
   for (const command of wrappedCommands(argv)) {
     const name = programName(command[0] ?? '');
     const runner = RUNNERS.get(name);
     if (runner === undefined) continue;
-    const folders = spelledOptionValues(command, runner.folder);
-    const folder = runner.folderAdds === true ? folders.reduce<string | undefined>(below, undefined) : folders.at(-1);
-    const climbs = runner.climbs === 'always' || (runner.climbs === 'unless-moved' && folder === undefined);
-    runs.push({ name, runner, command, folder, climbs });
+    const readings = runnerOptionValues(command, runner.folder, runner.grammar);
+    const sure = readings.filter((reading) => reading.sure).map((reading) => reading.value);
+    const folder = runner.folderAdds === true ? sure.reduce<string | undefined>(below, undefined) : sure.at(-1);
+    const unsure = readings.filter((reading) => !reading.sure).map((reading) => reading.value);
+    for (const each of new Set([folder, ...unsure])) {
+      const climbs = runner.climbs === 'always' || (runner.climbs === 'unless-moved' && each === undefined);
+      runs.push({ name, runner, command, folder: each, climbs });
+    }
   }
   return runs;
+}
+
+/** The values `options` give in the runner's grammar, each that may be read as one. */
+function valuesOf(command: readonly string[], runner: Runner, options: readonly string[] | undefined): string[] {
+  return runnerOptionValues(command, options ?? [], runner.grammar, runner.everyMember).map((reading) => reading.value);
+}
+
+/** The runner selects members by something other than their folder (`Runner.everyMember`, `Runner.memberWords`). */
+function selectsMembers(command: readonly string[], runner: Runner): boolean {
+  if (givesOption(command, runner.everyMember ?? [], runner.grammar)) return true;
+  const words = runner.memberWords ?? [];
+  return command.some((arg, index) => index > 0 && words.includes(arg));
 }
 
 /**
@@ -222,24 +257,4 @@ function depthOf(cwd: string, folder: string | undefined): number {
     if (depth < 0) return 0;
   }
   return depth;
-}
-
-/**
- * The values options give, in order (`-C dir`, `-Cdir`, `--directory=dir`), each option read only as spelled in
- * `options` (not `optionValues`' clusters and abbreviations, which the exec-form table refuses by); one no path can
- * name (a NUL) is left out.
- */
-function spelledOptionValues(command: readonly string[], options: readonly string[]): string[] {
-  const values: string[] = [];
-  if (options.length === 0) return values;
-  for (let index = 1; index < command.length; index += 1) {
-    const arg = command[index] as string;
-    if (arg === '--') break;
-    const option = options.find((name) => arg === name || arg.startsWith(`${name}=`) || (!name.startsWith('--') && arg.startsWith(name) && arg.length > name.length));
-    if (option === undefined) continue;
-    const value = arg === option ? command[(index += 1)] : arg.slice(arg.charAt(option.length) === '=' ? option.length + 1 : option.length);
-    // A folder no path can name (a NUL) is left out, as an argument holding one is.
-    if (value !== undefined && value !== '' && !value.includes('\0')) values.push(value);
-  }
-  return values;
 }
