@@ -40,6 +40,7 @@ const CASES: readonly Case[] = [
   ['npm --w=a test', { command: ['npm', '--w=a', 'test'] }, member],
   ['npm -Csub test in a folder with no package.json (npm reads no -C there, and climbs)', { command: ['npm', '-Csub', 'test'], cwd: 'x' }, root],
   ['npm --dir=sub test in a folder with no package.json (npm reads --dir as no folder, and climbs)', { command: ['npm', '--dir=sub', 'test'], cwd: 'x' }, root],
+  ['npm --prefix ../sub --prefix= test in a folder with no package.json (the empty one is the folder npm runs in)', { command: ['npm', '--prefix', '../sub', '--prefix=', 'test'], cwd: 'x' }, { path: 'x/package.json', content: PLANTED }],
   ['npm test --- --prefix sub in a folder with no package.json (npm stops at ---, and climbs)', { command: ['npm', 'test', '---', '--prefix', 'sub'], cwd: 'x' }, root],
 ];
 

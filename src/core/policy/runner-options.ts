@@ -83,10 +83,12 @@ function noptValues(command: readonly string[], options: readonly string[], whol
     const reading = noptReading(arg, options);
     if (reading === undefined || (!reading.sure && whole.some((option) => bare(option) === keyOf(arg)))) continue;
     if (reading.attached !== undefined) push(values, reading.attached, false);
-    if (reading.joined !== undefined) push(values, reading.joined, reading.sure);
     // nopt takes the next argument as the value, whatever it looks like (`--prefix -s` is the folder `-s`);
     // a reading that may not be the option leaves it to be read in turn.
-    else push(values, reading.sure ? command[(index += 1)] : command[index + 1], reading.sure);
+    const value = reading.joined ?? (reading.sure ? command[(index += 1)] : command[index + 1]);
+    // An empty value, or none at the end, is an empty folder, which npm reads as the one it runs in, with no climb:
+    // it overrides an earlier one (`--prefix app --prefix=` runs the package.json of the working directory).
+    push(values, reading.sure && (value === undefined || value === '') ? '.' : value, reading.sure);
   }
   return values;
 }
