@@ -113,15 +113,13 @@ export function runnerCode(argv: readonly string[], cwd = '.', climbs?: readonly
     if (files.length < MAX_RUNNER_FILES) files.push(file);
     else cut = true;
   };
-  for (const { name, runner, command, folder, climbs: climbsUp } of runnersOf(argv)) {
+  for (const { name, runner, folder, climbs: climbsUp, makefiles, members: named, selects } of runnersOf(argv)) {
     if (!programs.includes(name)) programs.push(name);
     const inFolder = (file: string): string => (folder === undefined ? file : `${folder}/${file}`);
-    const makefiles = valuesOf(command, runner, runner.fileOptions);
     for (const file of makefiles.length > 0 ? makefiles : runner.files) list(ABSOLUTE.test(file) ? file : inFolder(file));
     // Each member an option may name is bound, whatever else selects members: binding more is harmless.
-    const named = valuesOf(command, runner, runner.memberOptions);
     for (const member of named) for (const file of runner.files) list(inFolder(`${member}/${file}`));
-    if (named.length > 0 || selectsMembers(command, runner)) members = true;
+    if (selects) members = true;
     if (!climbsUp) continue;
     const depth = climbs?.[climbing] ?? depthOf(cwd, folder);
     climbing += 1;
@@ -175,11 +173,16 @@ export function realDepth(real: string): number {
 interface RunnerRun {
   readonly name: string;
   readonly runner: Runner;
-  readonly command: readonly string[];
   /** The folder it runs in, from the working directory, when an option moves it. */
   readonly folder: string | undefined;
   /** It takes its file from the folders above too (`Runner.climbs`). */
   readonly climbs: boolean;
+  /** The files its options name instead of `Runner.files` (`make -f x.mk`). */
+  readonly makefiles: readonly string[];
+  /** The member folders its options name (`npm -w packages/a`). */
+  readonly members: readonly string[];
+  /** It selects members, by folder or otherwise (`RunnerCode.members`). */
+  readonly selects: boolean;
 }
 
 /**
@@ -199,9 +202,14 @@ function runnersOf(argv: readonly string[]): RunnerRun[] {
     const sure = readings.filter((reading) => reading.sure).map((reading) => reading.value);
     const folder = runner.folderAdds === true ? sure.reduce<string | undefined>(below, undefined) : sure.at(-1);
     const unsure = readings.filter((reading) => !reading.sure).map((reading) => reading.value);
+    const makefiles = valuesOf(command, runner, runner.fileOptions);
+    const members = valuesOf(command, runner, runner.memberOptions);
+    const selects = members.length > 0 || selectsMembers(command, runner);
     for (const each of new Set([folder, ...unsure])) {
+      // Each run lists a file at least, so one past `MAX_RUNNER_FILES` already cuts the listing: no more are read.
+      if (runs.length > MAX_RUNNER_FILES) break;
       const climbs = runner.climbs === 'always' || (runner.climbs === 'unless-moved' && each === undefined);
-      runs.push({ name, runner, command, folder: each, climbs });
+      runs.push({ name, runner, folder: each, climbs, makefiles, members, selects });
     }
   }
   return runs;
