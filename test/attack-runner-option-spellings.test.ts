@@ -82,21 +82,19 @@ describe('attack: a runner selects workspace members the card cannot bind', () =
 });
 
 describe('attack: npm given thousands of spellings that may each move it', () => {
-  it('each a folder of its own: the card lists a bounded number of files, says none is bound, and comes at once', async () => {
+  // The time reading them takes is guarded in runner-code.test.ts, on a command ten times as long.
+  it('each a folder of its own: the card lists a bounded number of files and says none is bound', async () => {
     const letters = 'abcdefghijklmnopqrstuvwxyz';
     const folders = Array.from({ length: 1350 }, (_, index) => `-C${letters[index % 26] as string}${letters[Math.floor(index / 26) % 26] as string}${letters[Math.floor(index / 676)] as string}`);
     const command = `npm ${folders.join(' ')} test`;
     expect(command.length).toBeLessThanOrEqual(8192);
     const { gateway, mcp } = await serve(SUB);
-    const started = performance.now();
     const run = mcp.callTool({ name: 'run_command', arguments: { command } });
     const card = await pendingApproval(gateway, 'run_command');
-    const waited = performance.now() - started;
     const code = (card.target?.command as { code?: { files: readonly string[]; cut?: true } } | undefined)?.code;
     expect(code?.files.length).toBeLessThanOrEqual(64);
     expect(code?.cut).toBe(true);
     expect(card.reasons.protectedPath).toBe(true);
-    expect(waited, `the card took ${Math.round(waited)} ms`).toBeLessThan(700);
     await decide(gateway, card.id, 'reject');
     expect((await run).isError).toBe(true);
   });

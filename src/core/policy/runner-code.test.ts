@@ -121,4 +121,15 @@ describe('runnerCode', () => {
     expect(code?.cut).toBe(true);
     expect(resolvableArguments(['npm', 'test'], 'sub', [1_000_000])).toBeUndefined();
   });
+
+  // Every spelling npm may take as `-C` names a folder npm may run in: each was once read against every option of the
+  // command (12,000 of them held the thread for seconds). The timeout is the guard.
+  it('reads thousands of spellings that may each move npm in time linear in the command, and lists no more than its bound', { timeout: 1_000 }, () => {
+    const folders = Array.from({ length: 12_000 }, (_, index) => `-Cf${index.toString(36)}`);
+    const argv = ['npm', ...folders, 'test'];
+    const code = runnerCode(argv, '.', climbFolders(argv).map(() => 0));
+    expect(code?.files).toHaveLength(MAX_RUNNER_FILES);
+    expect(code?.cut).toBe(true);
+    expect(climbFolders(argv).length).toBeLessThanOrEqual(MAX_RUNNER_FILES);
+  });
 });
