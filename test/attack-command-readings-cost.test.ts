@@ -13,10 +13,12 @@ const opened = closeAfterEach();
 describe('attack: thousands of commands in the shell strings of one argv', () => {
   it('a deny covers the call once its commands are more than are read', async () => {
     const deny = Array.from({ length: 30 }, (_, i) => `Bash(rm${i}:*)`);
-    const gateway = opened.gateway(await serveGateway({ scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['*'], allow: ['Bash(*)'], deny } }, { args: ['--no-console'] }));
-    const mcp: Client = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
     // Each command ends in `/`, so no argument is a name too long to resolve. None is denied: the cut alone covers it.
     const strings = Array.from({ length: 7 }, (_, k) => Array.from({ length: 600 }, (_, i) => `exec x${k}_${i} a b c d e f g h i j k l m n o p/`).join(';').slice(0, 8000));
+    // An exact entry, which the floor runs as written (under the glob alone the floor refuses what it cannot read): only the deny judges it.
+    const policy = { allowedCommandGlobs: ['*'], allowedCommands: [['setarch', 'x86_64', ...strings]], allow: ['Bash(*)'], deny };
+    const gateway = opened.gateway(await serveGateway({ scope: 'workspace-write', mode: 'auto', policy }, { args: ['--no-console'] }));
+    const mcp: Client = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
     const result = await mcp.callTool({ name: 'run_command', arguments: { command: ['setarch', 'x86_64', ...strings] } });
     expect(text(result), text(result)).toContain('refused by policy rule');
     // A command of a few readings is read whole, and runs.

@@ -90,9 +90,7 @@ describe('attack: a denied command a shell string runs after a prefix, or spells
   // `2>/dev/null touch x`, `{ touch x; }` and `! touch x` ran the denied touch as the second word, and `$a x`,
   // `t${x}ouch x` and `/usr/bin/tou?h x` named it only once the shell expanded them. A shell string past the depth
   // the readings go was not read at all.
-  const opened = servedWith({ allowedCommandGlobs: ['*'], allow: ['Bash(*)'], deny: ['Bash(touch:*)'] });
-
-  it.each([
+  const scripts = [
     'exec touch PWNED',
     'exec -a x touch PWNED',
     'command touch PWNED',
@@ -115,7 +113,11 @@ describe('attack: a denied command a shell string runs after a prefix, or spells
     "$'touch' PWNED",
     '/usr/bin/tou?h PWNED',
     `sh -c "sh -c 'sh -c \\"sh -c \\\\\\"touch PWNED\\\\\\"\\"'"`,
-  ])('capsh -c %j is refused by the deny and runs nothing', async (script) => {
+  ];
+  // Exact entries, which the floor runs as written (under the glob alone it refuses a string it cannot read): only the deny judges them.
+  const opened = servedWith({ allowedCommandGlobs: ['*'], allowedCommands: scripts.map((script) => ['capsh', '--', '-c', script]), allow: ['Bash(*)'], deny: ['Bash(touch:*)'] });
+
+  it.each(scripts)('capsh -c %j is refused by the deny and runs nothing', async (script) => {
     const { made, output } = await ran(opened(), ['capsh', '--', '-c', script], 'PWNED');
     expect(made, output).toBe(false);
     expect(output).toContain('refused by policy rule');
@@ -131,14 +133,7 @@ describe('attack: a denied command a shell string runs through a program toolgat
   // `fakeroot mkdir x`, `find . -exec touch {} +` and `hash -p /usr/bin/touch t` ran the denied command as a later
   // word. `coproc n $a x` and `prlimit $a x` ran a program the shell worked out; `$(echo touch) x` named it by a
   // substitution; and `echo touch x | sh`, `source <(…)` and an alias handed the shell code no word of the string holds.
-  const opened = servedWith({
-    allowedCommandGlobs: ['*'],
-    allow: ['Bash(*)'],
-    deny: ['Bash(touch:*)'],
-    rules: [{ tool: 'run_command', decision: 'deny', match: { argv: ['mkdir', '*'] } }],
-  });
-
-  it.each([
+  const scripts = [
     'setarch x86_64 touch PWNED',
     'true; prlimit touch PWNED',
     'fakeroot mkdir PWNED',
@@ -157,7 +152,17 @@ describe('attack: a denied command a shell string runs through a program toolgat
     'source <(echo touch PWNED)',
     '. <(echo touch PWNED)',
     'shopt -s expand_aliases; alias t=touch; t PWNED',
-  ])('capsh -c %j is refused by the deny and runs nothing', async (script) => {
+  ];
+  // Exact entries, which the floor runs as written (under the glob alone it refuses `find -exec` and a string it cannot read): only the deny judges them.
+  const opened = servedWith({
+    allowedCommandGlobs: ['*'],
+    allowedCommands: scripts.map((script) => ['capsh', '--', '-c', script]),
+    allow: ['Bash(*)'],
+    deny: ['Bash(touch:*)'],
+    rules: [{ tool: 'run_command', decision: 'deny', match: { argv: ['mkdir', '*'] } }],
+  });
+
+  it.each(scripts)('capsh -c %j is refused by the deny and runs nothing', async (script) => {
     const { made, output } = await ran(opened(), ['capsh', '--', '-c', script], 'PWNED');
     expect(made, output).toBe(false);
     expect(output).toContain('refused by policy rule');

@@ -1,5 +1,8 @@
+import { commandReadings } from './command-readings.js';
+import { RUNS_ONLY_REFUSED_FORMS } from './exec-forms.js';
 import { unwrapCommand } from './exec-wrappers.js';
 import { findDangerousArgument } from './find-dangerous-argument.js';
+import { lookupProgram } from './lookup-program.js';
 import { matchArgvPattern } from './match-argv-pattern.js';
 
 export interface CommandAllowlist {
@@ -24,7 +27,8 @@ const MAX_WRAPPERS = 8;
  * path-qualified argv[0], an env-assignment prefix or a control character;
  * under a glob, an exec wrapper's command (`timeout 5 cmd`, `env cmd`,
  * `xargs cmd`) must pass the floor on its own, and the exec-capable forms
- * (`findDangerousArgument`) are refused.
+ * (`findDangerousArgument`) are refused, in the command and in every command
+ * it may run (`checkReadings`).
  */
 export function checkCommand(argv: readonly string[], allowlist: CommandAllowlist): CommandCheck {
   return checkAt(argv, allowlist, 0);
@@ -51,5 +55,32 @@ function checkAt(argv: readonly string[], allowlist: CommandAllowlist, depth: nu
   }
   const dangerous = findDangerousArgument(argv);
   if (dangerous !== undefined) return refuse(`was refused: the argument form ${dangerous.form} can execute or write`);
+  // A wrapper's command was judged above, where an exact entry for it stands as written; the innermost command's readings are judged here.
+  return unwrapped?.kind === 'runs' ? { ok: true, via: 'glob' } : checkReadings(argv);
+}
+
+/**
+ * A program toolgate does not know may run any of its arguments as a
+ * command (`setarch x86_64 python3 -c …`, `prlimit sh -c …`, `fakeroot find
+ * . -exec …`, `strace -f sh -c …`, `poetry run python -c …`, a shell string
+ * handed to `capsh -- -c`), so under a glob every command a deny reads in
+ * the argv (`commandReadings`) must pass what the argv's own command
+ * passes: no exec-capable form, no wrapper form refused. Where the readings
+ * are cut (a program only the shell works out, code handed over by input,
+ * more readings than their bounds) nothing says what runs, and the floor
+ * refuses rather than admit a command it did not read. A program whose
+ * arguments the exec-form table reads whole (`RUNS_ONLY_REFUSED_FORMS`: a
+ * sed or awk script is no shell string) has nothing more to read.
+ */
+function checkReadings(argv: readonly string[]): CommandCheck {
+  if (lookupProgram(RUNS_ONLY_REFUSED_FORMS, argv[0] as string) !== undefined) return { ok: true, via: 'glob' };
+  const readings = commandReadings(argv);
+  if (readings.cut) return refuse('was refused: it may run a command the floor cannot read (a program the shell works out, code read from input, or more commands than it reads)');
+  for (const form of readings.forms) {
+    const unwrapped = unwrapCommand(form);
+    if (unwrapped?.kind === 'refused') return refuse(`was refused: the wrapper form ${unwrapped.form} is not allowed under a glob (in a command its arguments may run)`);
+    const dangerous = findDangerousArgument(form);
+    if (dangerous !== undefined) return refuse(`was refused: the argument form ${dangerous.form} can execute or write (in a command its arguments may run)`);
+  }
   return { ok: true, via: 'glob' };
 }

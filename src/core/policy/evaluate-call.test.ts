@@ -36,12 +36,14 @@ describe('evaluateCall', () => {
   });
 
   it('says so when a deny or ask covers a command it could not read whole', () => {
-    const commands = evaluator({
-      config: { commands: { commands: [], globs: [['*']] }, domains: [], mcpServers: new Set(), tier: 'workspace-write' },
-      rules: createRuleIndex([compileRule({ rule: 'Bash(*)', decision: 'allow', source: 'project' }, 0), compileRule({ rule: 'Bash(rm:*)', decision: 'deny', source: 'project' }, 1)]),
-    });
+    // Under a glob the floor refuses a command it cannot read whole; an exact entry passes it as written, and the deny reads it.
+    const long = ['setarch', ...Array.from({ length: 16_000 }, (_, index) => `a${String(index % 10)}`)];
+    const rules = createRuleIndex([compileRule({ rule: 'Bash(*)', decision: 'allow', source: 'project' }, 0), compileRule({ rule: 'Bash(rm:*)', decision: 'deny', source: 'project' }, 1)]);
+    const commands = evaluator({ config: { commands: { commands: [long], globs: [['*']] }, domains: [], mcpServers: new Set(), tier: 'workspace-write' }, rules });
+    const globOnly = evaluator({ config: { commands: { commands: [], globs: [['*']] }, domains: [], mcpServers: new Set(), tier: 'workspace-write' }, rules });
     const run = (command: readonly string[]): ArgumentPolicyInput => ({ tool: toolView('command'), agent: undefined, args: { command }, target: { command }, gateApproved: false });
-    const swamped = evaluateCall(run(['setarch', ...Array.from({ length: 16_000 }, (_, index) => `a${String(index % 10)}`)]), false, commands);
+    expect(evaluateCall(run(long), false, globOnly).decision).toMatchObject({ kind: 'deny', reason: 'command_not_allowed', detail: expect.stringContaining('cannot read') as unknown });
+    const swamped = evaluateCall(run(long), false, commands);
     expect(swamped.decision).toMatchObject({ kind: 'deny', reason: 'rule_denied', detail: expect.stringContaining('could not read every command') as unknown });
     expect(swamped.notes.some((note) => note.includes('could not read every command'))).toBe(true);
     // Arguments a pattern could not read to their end: the refusal says so too.

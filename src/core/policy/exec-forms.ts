@@ -197,3 +197,16 @@ const PROGRAMS: readonly (readonly [readonly string[], OptionRule | ProgramJudge
  * exactly what it says. Documented in docs/policy.md ("Exec-capable forms").
  */
 export const EXEC_FORMS: ReadonlyMap<string, OptionRule | ProgramJudge> = new Map(PROGRAMS.flatMap(([list, entry]) => list.map((name) => [name, entry] as const)));
+
+/**
+ * Programs whose arguments `EXEC_FORMS` reads with the program's own
+ * grammar, and that run no command their arguments name but through a form
+ * it refuses: a sed or awk script, a find expression, a URL. The floor does
+ * not read their arguments again as shell commands (`checkCommand`), where
+ * `awk '{print $1}'` or `sed '/[;]/d'` would read as code the shell works out.
+ */
+export const RUNS_ONLY_REFUSED_FORMS: ReadonlyMap<string, true> = new Map(
+  ['sed', 'gsed', 'awk', 'gawk', 'mawk', 'nawk', 'original-awk', 'find', 'gfind', 'fd', 'fdfind', 'rg', 'tar', 'gtar', 'bsdtar', 'sort', 'gsort', 'zip', 'curl', 'wget', 'less', 'more'].map(
+    (name) => [name, true] as const,
+  ),
+);

@@ -282,8 +282,9 @@ function unwrap(name: string, args: readonly string[], wrapper: Wrapper): Unwrap
   const operands = items.flatMap((item) => ('operand' in item ? [item.operand] : []));
   const form = wrapper.form ?? `${name} option`;
   if (options.some((option) => wrapper.refused?.has(option) === true)) return refused(form);
-  if (wrapper.requires !== undefined && !options.some((option) => wrapper.requires?.includes(option) === true)) return refused(form);
   const command = operands.slice(wrapper.operands ?? 0);
-  if (command.length > 0) return { kind: 'runs', wrapper: name, argv: command };
-  return wrapper.shellWhenBare === true ? refused(`${name} with no command (it starts a shell)`) : { kind: 'runs-nothing' };
+  if (command.length === 0) return wrapper.shellWhenBare === true ? refused(`${name} with no command (it starts a shell)`) : { kind: 'runs-nothing' };
+  // A bare `watch` runs nothing (the floor reads `npm run watch` as a command that may run `watch`); with a command it needs -x.
+  if (wrapper.requires !== undefined && !options.some((option) => wrapper.requires?.includes(option) === true)) return refused(form);
+  return { kind: 'runs', wrapper: name, argv: command };
 }
