@@ -1,6 +1,6 @@
 import { commandReadings } from './command-readings.js';
-import { RUNS_ONLY_REFUSED_FORMS } from './exec-forms.js';
-import { unwrapCommand } from './exec-wrappers.js';
+import { EXEC_FORMS, RUNS_ONLY_REFUSED_FORMS } from './exec-forms.js';
+import { isExecWrapper, unwrapCommand } from './exec-wrappers.js';
 import { findDangerousArgument } from './find-dangerous-argument.js';
 import { lookupProgram } from './lookup-program.js';
 import { matchArgvPattern } from './match-argv-pattern.js';
@@ -59,6 +59,11 @@ function checkAt(argv: readonly string[], allowlist: CommandAllowlist, depth: nu
   return unwrapped?.kind === 'runs' ? { ok: true, via: 'glob' } : checkReadings(argv);
 }
 
+/** A program the floor can refuse a form of: one of the exec-form table or an exec wrapper. Only their commands are read. */
+function judgedByTheFloor(program: string): boolean {
+  return lookupProgram(EXEC_FORMS, program) !== undefined || isExecWrapper(program);
+}
+
 /**
  * A program toolgate does not know may run any of its arguments as a
  * command (`setarch x86_64 python3 -c …`, `prlimit sh -c …`, `fakeroot find
@@ -68,13 +73,15 @@ function checkAt(argv: readonly string[], allowlist: CommandAllowlist, depth: nu
  * passes: no exec-capable form, no wrapper form refused. Where the readings
  * are cut (a program only the shell works out, code handed over by input,
  * more readings than their bounds) nothing says what runs, and the floor
- * refuses rather than admit a command it did not read. A program whose
+ * refuses rather than admit a command it did not read. Only commands of
+ * a program it can refuse a form of are listed (`judgedByTheFloor`), so a
+ * long argv of file names (`eslint` and 450 files) costs no bound. A program whose
  * arguments the exec-form table reads whole (`RUNS_ONLY_REFUSED_FORMS`: a
  * sed or awk script is no shell string) has nothing more to read.
  */
 function checkReadings(argv: readonly string[]): CommandCheck {
   if (lookupProgram(RUNS_ONLY_REFUSED_FORMS, argv[0] as string) !== undefined) return { ok: true, via: 'glob' };
-  const readings = commandReadings(argv);
+  const readings = commandReadings(argv, judgedByTheFloor);
   if (readings.cut) return refuse('was refused: it may run a command the floor cannot read (a program the shell works out, code read from input, or more commands than it reads)');
   for (const form of readings.forms) {
     const unwrapped = unwrapCommand(form);

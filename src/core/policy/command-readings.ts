@@ -95,6 +95,9 @@ const MAX_READ_CHARACTERS = 2_000_000;
  */
 const MAX_READINGS = 2048;
 
+/** `commandReadings`' reader keeps every command. */
+const KEEP_ALL = (): boolean => true;
+
 /** The argvs a deny or ask reads of one command, and whether they stopped short of every one. */
 export interface CommandReadings {
   readonly forms: readonly (readonly string[])[];
@@ -105,6 +108,8 @@ export interface CommandReadings {
 /** What one argv's readings have spent, shared by the strings inside it. */
 interface Reading {
   readonly seen: Set<string>;
+  /** Which programs' readings are kept (`commandReadings`' `keeps`). */
+  readonly keeps: (program: string) => boolean;
   characters: number;
   cut: boolean;
 }
@@ -131,10 +136,13 @@ interface Reading {
  * command substitution for a program (`SUBSTITUTED_PROGRAM`), code handed
  * by input or a file (`runsUnreadCode`), a string nested deeper than
  * `MAX_DEPTH`. Reading more can only widen what a deny or ask covers; an
- * allow never reads any of this.
+ * allow never reads any of this. `keeps` says which programs' commands the
+ * reader wants (the floor wants only those it judges): the others are
+ * still read through for what they hold and for cuts, but not listed, and
+ * count toward no bound.
  */
-export function commandReadings(argv: readonly string[]): CommandReadings {
-  const reading: Reading = { seen: new Set(), characters: 0, cut: false };
+export function commandReadings(argv: readonly string[], keeps: (program: string) => boolean = KEEP_ALL): CommandReadings {
+  const reading: Reading = { seen: new Set(), keeps, characters: 0, cut: false };
   const forms: (readonly string[])[] = [];
   readingsOf(argv, 0, reading, forms);
   return { forms, cut: reading.cut };
@@ -146,16 +154,20 @@ export function commandReadings(argv: readonly string[]): CommandReadings {
  * string's command held a redirection, which its words no longer show.
  */
 function readingsOf(argv: readonly string[], depth: number, reading: Reading, forms: (readonly string[])[], redirected = false): void {
-  /** `isProgram`: the command starts where a string's program stands, so a word the shell expands there cuts the readings. */
-  const add = (command: readonly string[], isProgram: boolean): void => {
+  /**
+   * The command `command` makes, led by `program`. `isProgram`: it starts where a string's program stands, so a
+   * word the shell expands there cuts the readings. A command whose program the reader does not keep is never made,
+   * so a long argv's many commands cost nothing to a reader that keeps few.
+   */
+  const add = (program: string, command: () => readonly string[], isProgram: boolean): void => {
     if (reading.cut) return;
     // A shell expands a string's word before it runs it: the program it becomes is not the word read.
-    const program = command[0] ?? '';
     if (depth > 0 && isProgram && program !== '[' && program !== '[[' && EXPANDS.test(program)) {
       reading.cut = true;
       return;
     }
-    for (const form of programReadings(command)) {
+    if (!reading.keeps(program)) return;
+    for (const form of programReadings(command())) {
       reading.characters += form.reduce((sum, word) => sum + word.length + 1, 0);
       if (reading.characters > MAX_READ_CHARACTERS || forms.length >= MAX_READINGS) {
         reading.cut = true;
@@ -175,7 +187,7 @@ function readingsOf(argv: readonly string[], depth: number, reading: Reading, fo
     reading.cut = true;
     return;
   }
-  for (const command of commands) add(command, position === 0 || position === ANY_WORD);
+  for (const command of commands) add(command[0] ?? '', () => command, position === 0 || position === ANY_WORD);
   if (RUNS_NO_ARGUMENT.has(programName(innermost[0] ?? ''))) return;
   // Past a program that may run its arguments, each argument is a command's start, where a word that expands cuts too.
   const program = position >= 0 ? (innermost[position] ?? '') : '';
@@ -183,10 +195,10 @@ function readingsOf(argv: readonly string[], depth: number, reading: Reading, fo
   const mayStart = (index: number): boolean => position === ANY_WORD || index === position || (runsArguments && index > position);
   for (let index = 1; index < innermost.length && !reading.cut; index += 1) {
     const arg = innermost[index] as string;
-    if (startsCommand(arg)) add(innermost.slice(index), mayStart(index));
+    if (startsCommand(arg)) add(arg, () => innermost.slice(index), mayStart(index));
     const equals = arg.indexOf('=');
     const value = equals === -1 ? '' : arg.slice(equals + 1);
-    if (startsCommand(value)) add([value, ...innermost.slice(index + 1)], mayStart(index));
+    if (startsCommand(value)) add(value, () => [value, ...innermost.slice(index + 1)], mayStart(index));
     readString(arg, depth, reading, forms);
   }
 }

@@ -42,7 +42,11 @@ describe('evaluateCall', () => {
     const commands = evaluator({ config: { commands: { commands: [long], globs: [['*']] }, domains: [], mcpServers: new Set(), tier: 'workspace-write' }, rules });
     const globOnly = evaluator({ config: { commands: { commands: [], globs: [['*']] }, domains: [], mcpServers: new Set(), tier: 'workspace-write' }, rules });
     const run = (command: readonly string[]): ArgumentPolicyInput => ({ tool: toolView('command'), agent: undefined, args: { command }, target: { command }, gateApproved: false });
-    expect(evaluateCall(run(long), false, globOnly).decision).toMatchObject({ kind: 'deny', reason: 'command_not_allowed', detail: expect.stringContaining('cannot read') as unknown });
+    // The floor lists only the commands of programs it judges: 16,000 plain words cost it no bound (the deny, which
+    // reads every command, covers them), 16,000 words that each start a shell do, and it refuses what it cannot read.
+    expect(evaluateCall(run(long), false, globOnly).decision).toMatchObject({ kind: 'deny', reason: 'rule_denied' });
+    const shells = ['setarch', ...Array.from({ length: 16_000 }, () => 'sh')];
+    expect(evaluateCall(run(shells), false, globOnly).decision).toMatchObject({ kind: 'deny', reason: 'command_not_allowed', detail: expect.stringContaining('cannot read') as unknown });
     const swamped = evaluateCall(run(long), false, commands);
     expect(swamped.decision).toMatchObject({ kind: 'deny', reason: 'rule_denied', detail: expect.stringContaining('could not read every command') as unknown });
     expect(swamped.notes.some((note) => note.includes('could not read every command'))).toBe(true);

@@ -352,3 +352,23 @@ describe('an exact allowedCommands entry runs exactly what it says', () => {
     expect(checkCommand(argv, { commands: [[...argv, 'x']], globs: [[argv[0] as string, '*']] }).ok).toBe(false);
   });
 });
+
+describe('under a glob, the commands a program toolgate does not know may run', () => {
+  const any: CommandAllowlist = { commands: [], globs: [['*']] };
+  test.each([
+    ['setarch x86_64 python3 -c', ['setarch', 'x86_64', 'python3', '-c', 'open("x","w")']],
+    ['a shell string handed to capsh', ['capsh', '--', '-c', "sh -c 'touch x'"]],
+    ['a wrapper toolgate knows around the unknown program', ['nice', 'setarch', 'x86_64', '/bin/sh', '-c', 'id']],
+    ['a program word only the shell works out', ['capsh', '--', '-c', 'a=sh; $a -c id']],
+    ['16,000 words that each start a shell, past what it reads', ['setarch', ...Array.from({ length: 16_000 }, () => 'sh')]],
+  ])('refuses %s', (_label, argv) => {
+    expect(checkCommand(argv, any).ok).toBe(false);
+  });
+
+  test.each([
+    ['a long list of files, none of them a program the floor judges', ['eslint', '--fix', ...Array.from({ length: 2_000 }, (_, index) => `src/feature-${String(index)}/index.ts`)]],
+    ['a program that runs a plain command', ['setarch', 'x86_64', 'cat', 'notes.md']],
+  ])('admits %s', (_label, argv) => {
+    expect(checkCommand(argv, any)).toEqual({ ok: true, via: 'glob' });
+  });
+});

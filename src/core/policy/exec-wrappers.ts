@@ -233,6 +233,11 @@ function su(args: readonly string[]): Unwrapped {
 
 const EXEC_WRAPPERS: ReadonlyMap<string, Wrapper | WrapperJudge> = new Map(WRAPPERS.flatMap(([list, entry]) => list.map((name) => [name, entry] as const)));
 
+/** Whether a word names an exec wrapper, as `unwrapCommand` looks argv[0] up. */
+export function isExecWrapper(word: string): boolean {
+  return lookupProgram(EXEC_WRAPPERS, word) !== undefined;
+}
+
 /** The wrappers, by name, for tests and documentation. */
 export const WRAPPER_NAMES: readonly string[] = [...EXEC_WRAPPERS.keys()];
 
