@@ -1,6 +1,7 @@
 import { lstatSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { clientRunFiles } from './client-run-files.js';
+import { hookManagerPlaces } from './hook-manager-config.js';
 import { workTreeGitCode } from './work-tree-git-code.js';
 
 /** What of the workspace's repositories the user's own git runs as code, for the sandbox to hold. */
@@ -64,11 +65,13 @@ export function findRepositoryCode(workspace: string): RepositoryCode | undefine
  * git runs and reads as it does `.git/hooks` and `.git/config`, and the
  * files a protected client configuration runs (`clientRunFiles`: a hook
  * script of Claude Code's `.claude/settings.json`), which the client runs
- * at the user's next session.
+ * at the user's next session, and what a hook manager's shim in the hooks
+ * folder runs commands from (`hookManagerPlaces`: `.pre-commit-config.yaml`),
+ * which the user's git runs with the hook.
  */
 export function workTreeCodePlaces(workspace: string): string[] {
   const { hooksFolders, configFiles } = workTreeGitCode(workspace);
-  return [...hooksFolders, ...configFiles, ...clientRunFiles(workspace)];
+  return [...hooksFolders, ...configFiles, ...clientRunFiles(workspace), ...hookManagerPlaces(workspace)];
 }
 
 /**

@@ -6,6 +6,7 @@ import { isInside } from '../fs/fs-jail.js';
 import { withGitConfig } from './build-child-env.js';
 import { settledBefore } from './files-stamp.js';
 import { gitConfigStamp } from './git-config-stamp.js';
+import { findRepository } from './object-store-stamp.js';
 import { SYSTEM_PATH } from './system-path.js';
 
 /** The keys whose values name a place of the repository's code, as git spells them in its listing (lower case). */
@@ -48,8 +49,17 @@ function configPlaces(): Record<string, string> {
  * (its walk, its repositories, its links) and each command again, and each
  * asking was a git process on the gateway's thread.
  */
-const kept = new Map<string, { readonly top: string; readonly stamp: string; readonly included: readonly string[]; readonly code: WorkTreeGitCode }>();
+const kept = new Map<string, Listed & { readonly stamp: string }>();
 const MAX_KEPT = 16;
+
+/** One listing of a workspace's repository: what it names, and where its hooks are. */
+interface Listed {
+  readonly top: string;
+  readonly included: readonly string[];
+  readonly code: WorkTreeGitCode;
+  /** Every folder the user's git runs hooks from, in the workspace or not. */
+  readonly hooksRun: readonly string[];
+}
 
 /** What of the work tree the user's git runs or reads as its configuration. */
 export interface WorkTreeGitCode {
@@ -78,26 +88,44 @@ export interface WorkTreeGitCode {
  * throws when git does not answer within 2 s or past 1 MiB.
  */
 export function workTreeGitCode(workspace: string): WorkTreeGitCode {
+  return listed(workspace)?.code ?? { hooksFolders: [], configFiles: [] };
+}
+
+/**
+ * The folders the user's git runs the hooks of for the workspace's
+ * repository, wherever they are (those `core.hooksPath` names, husky's
+ * `.husky` with its `.husky/_`, or the git folder's own `hooks`), with the
+ * top of its work tree; undefined when no `.git` holds the workspace. A
+ * hook manager's shim there runs what a file of the work tree says
+ * (`hookManagerPlaces`). Read from the same listing as `workTreeGitCode`.
+ */
+export function gitHooksFolders(workspace: string): { readonly top: string; readonly folders: readonly string[] } | undefined {
+  const found = listed(workspace);
+  return found === undefined ? undefined : { top: found.top, folders: found.hooksRun };
+}
+
+/** The workspace's listing, kept while the files git read for it are the same (`gitConfigStamp`). */
+function listed(workspace: string): Listed | undefined {
   const top = workTreeTop(workspace);
-  if (top === undefined) return { hooksFolders: [], configFiles: [] };
+  if (top === undefined) return undefined;
   const places = configPlaces();
   const known = kept.get(workspace);
-  if (known !== undefined && known.top === top && gitConfigStamp(top, places, known.included)?.text === known.stamp) return known.code;
+  if (known !== undefined && known.top === top && gitConfigStamp(top, places, known.included)?.text === known.stamp) return known;
   const startedMs = Date.now();
-  const { included, code } = listWorkTreeGitCode(workspace, top, places);
-  const stamp = gitConfigStamp(top, places, included);
+  const found = listWorkTreeGitCode(workspace, top, places);
+  const stamp = gitConfigStamp(top, places, found.included);
   kept.delete(workspace);
   // Kept only when no file it covers changed since git began to read (`settledBefore`).
   if (stamp !== undefined && settledBefore(stamp, startedMs)) {
     if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value as string);
-    kept.set(workspace, { top, stamp: stamp.text, included, code });
+    kept.set(workspace, { ...found, stamp: stamp.text });
   }
-  return code;
+  return found;
 }
 
 /** What git names now, and every configuration file an include names (those outside the workspace too: each is read). */
-function listWorkTreeGitCode(workspace: string, top: string, places: Readonly<Record<string, string>>): { included: readonly string[]; code: WorkTreeGitCode } {
-  const none = { included: [], code: { hooksFolders: [], configFiles: [] } };
+function listWorkTreeGitCode(workspace: string, top: string, places: Readonly<Record<string, string>>): Listed {
+  const none = { top, included: [], code: { hooksFolders: [], configFiles: [] }, hooksRun: ownHooks(top) };
   let text: string;
   try {
     // Only the keys that name a place: a configuration padded to any size answers in a few lines.
@@ -140,7 +168,14 @@ function listWorkTreeGitCode(workspace: string, top: string, places: Readonly<Re
     }
   }
   const inWorkspace = (place: string): boolean => isInside(workspace, place);
-  return { included: [...configFiles], code: { hooksFolders: [...hooksFolders].filter(inWorkspace), configFiles: [...configFiles].filter(inWorkspace) } };
+  const hooksRun = hooksFolders.size === 0 ? ownHooks(top) : [...hooksFolders];
+  return { top, included: [...configFiles], code: { hooksFolders: [...hooksFolders].filter(inWorkspace), configFiles: [...configFiles].filter(inWorkspace) }, hooksRun };
+}
+
+/** The hooks folder of the repository's git folder (the common one of a linked worktree), where git runs hooks without `core.hooksPath`. */
+function ownHooks(top: string): string[] {
+  const repository = findRepository(top);
+  return repository === undefined ? [] : [path.join(repository.commonDir, 'hooks')];
 }
 
 /**
