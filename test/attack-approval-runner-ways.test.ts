@@ -54,11 +54,12 @@ describe('attack: a runner reads its code another way than the card bound', () =
 });
 
 describe('attack: a runner selects every workspace member', () => {
-  it.each([['--workspaces'], ['-ws']])('npm test %s: the card says the members\' package.json is not bound', async (option) => {
+  it.each([['--workspaces'], ['-ws']])('npm test %s: the card binds the members\' package.json', async (option) => {
     const { gateway, mcp } = await serve({ 'package.json': ROOT, 'a/package.json': PACKAGE });
     const run = mcp.callTool({ name: 'run_command', arguments: { command: ['npm', 'test', option] } });
     const card = await pendingApproval(gateway, 'run_command');
-    expect(card.target?.command).toMatchObject({ code: { files: ['package.json'], members: true } });
+    expect(card.target?.command).toMatchObject({ code: { files: ['package.json', 'a/package.json'] } });
+    expect(card.target?.command).not.toHaveProperty('code.members');
     await decide(gateway, card.id, 'reject');
     expect((await run).isError).toBe(true);
   });

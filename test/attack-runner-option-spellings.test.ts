@@ -61,7 +61,7 @@ describe('attack: npm is moved to another package.json by a spelling its parser 
   });
 });
 
-describe('attack: a runner selects workspace members the card cannot bind', () => {
+describe('attack: a runner selects workspace members by something other than their folder', () => {
   it.each([
     [['pnpm', '--filter', 'a', 'test']],
     [['pnpm', '-F', 'a', 'test']],
@@ -71,11 +71,14 @@ describe('attack: a runner selects workspace members the card cannot bind', () =
     [['yarn', 'workspaces', 'foreach', 'run', 'test']],
     [['bun', '--filter', 'a', 'test']],
     [['npm', '-w', '@s/a', 'test']],
-  ])('%j: the card says the members\' package.json is not bound', async (command) => {
+  ])('%j: the card binds the package.json of every member the workspace names', async (command) => {
     const { gateway, mcp } = await serve(SUB);
     const run = mcp.callTool({ name: 'run_command', arguments: { command } });
     const card = await pendingApproval(gateway, 'run_command');
-    expect(card.target?.command).toMatchObject({ code: { members: true } });
+    // pnpm takes its members from a pnpm-workspace.yaml, of which there is none: it selects none, and none is unbound.
+    const members = command[0] === 'pnpm' ? [] : ['a/package.json'];
+    expect(card.target?.command).toMatchObject({ code: { files: expect.arrayContaining(['package.json', ...members]) } });
+    expect(card.target?.command).not.toHaveProperty('code.members');
     await decide(gateway, card.id, 'reject');
     expect((await run).isError).toBe(true);
   });

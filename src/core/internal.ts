@@ -111,12 +111,14 @@ export type {
   ResolvedPathFlag,
   ResolvedQueryParameter,
   ResolvedSearch,
+  WorkspaceMembers,
 } from './action/resolved-action.js';
 export type { ActionDisplay, DisplayedPath } from './action/display-action.js';
 export { showUnprintable, UNPRINTABLE_BUT_LINES } from './action/display-action.js';
 export { describeApproval } from './action/describe-approval.js';
 export { shortSessionId } from './policy/short-session-id.js';
 export { npmCommandsAt } from './policy/npm-command-readings.js';
+export { MAX_RUNNER_FILES } from './policy/runner-code.js';
 export type {
   ApprovalScope,
   ApprovalSession,

@@ -109,7 +109,7 @@ export function displayAction(action: ResolvedAction): ActionDisplay {
  */
 function runnerCodeShown(command: ResolvedCommand, mask: (text: string) => string): RunnerCodeShown | undefined {
   const { argv, arguments: resolved } = command;
-  const code = runnerCode(argv, command.cwd.requested, command.runnerClimbs);
+  const code = runnerCode(argv, command.cwd.requested, command.runnerClimbs, command.runnerMembers);
   const { programs: unbound, unread } = unboundRunners(argv);
   if (code === undefined && unbound.length === 0 && !unread) return undefined;
   const named = code?.files ?? [];

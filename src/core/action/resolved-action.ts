@@ -73,6 +73,13 @@ export interface ResolvedCommand {
    */
   readonly runnerClimbs?: readonly number[];
   /**
+   * The members the host found each workspace a runner selects members of
+   * names (`RunnerCode.roots`, trimmed to what is resolved), which adds their
+   * `package.json` and the folders their globs listed to `arguments`
+   * (`runnerCode`). Undefined when no host said: the members are not bound.
+   */
+  readonly runnerMembers?: readonly WorkspaceMembers[];
+  /**
    * For a git command that can print objects: what the object store of the
    * repository it works in holds, as the host found it. Undefined when no
    * host looked, which the policy reads as holding a protected file.
@@ -85,6 +92,16 @@ export interface ResolvedCommand {
  * masks a protected file of the work tree, but git reads the object store,
  * where a committed, staged or once-added `.env` stays.
  */
+/** The members one file of a host's `workspaces` request names, each relative to that file's folder. */
+export interface WorkspaceMembers {
+  /** The folders its globs match, whose `package.json` a runner runs (one without a `package.json` too: one planted there is a change). */
+  readonly members: readonly string[];
+  /** The folders whose listing the globs were matched against: a member planted there changes the listing. */
+  readonly listed: readonly string[];
+  /** Not every member is listed: past the host's bound, a glob that leaves the workspace, a file it did not read. */
+  readonly cut?: boolean;
+}
+
 export interface ObjectStoreContent {
   /** A tree or the index that a ref, a reflog entry, the stash or the index reaches names a protected path. */
   readonly protectedNames: boolean;

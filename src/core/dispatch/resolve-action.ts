@@ -1,9 +1,9 @@
-import type { ResolvedAction, ResolvedCommand, ResolvedPath } from '../action/resolved-action.js';
+import type { ResolvedAction, ResolvedCommand, ResolvedPath, WorkspaceMembers } from '../action/resolved-action.js';
 import { accessOf, actionAround, commandArgv, commandCwdSpelling, lexicalPath, targetPaths } from '../action/resolve-action-lexically.js';
 import { ToolPolicyError } from '../errors/tool-errors.js';
 import { ToolgateError } from '../errors/toolgate-error.js';
 import type { ResolvedTarget, ResolveTargetRequest } from '../host/tool-host.js';
-import { resolvableArguments, runnerFolders } from '../policy/argument-paths.js';
+import { MAX_RESOLVED_ARGUMENTS, resolvableArguments, runnerFolders, runnerWorkspaces } from '../policy/argument-paths.js';
 import { gitObjectReader, gitRepositoryFolder } from '../policy/git-object-reads.js';
 import type { PathPlacement, ToolPolicy } from '../policy/policy-types.js';
 import { realDepth, runnerCode } from '../policy/runner-code.js';
@@ -24,7 +24,10 @@ type Place = (path: string) => PathPlacement;
  * A command whose runner climbs (`npm test` in a folder with no
  * `package.json`) asks the host twice: first where each folder the runner
  * climbs from really is, which sets how many folders above it are bound
- * (`runnerCode`), then the rest, those folders again among them.
+ * (`runnerCode`), then the rest, those folders again among them. One that
+ * selects workspace members (`npm test --workspaces`) asks, before the rest,
+ * which members the files naming them name (`RunnerCode.roots`): their
+ * `package.json` and the folders their globs listed are bound with the rest.
  *
  * Synchronous unless the host answers with a promise; calls without a target
  * pay nothing.
@@ -46,8 +49,19 @@ export function resolveAction(state: DispatchState): ToolgateError | undefined |
   const refused = (error: unknown): ToolgateError =>
     error instanceof ToolgateError ? error : new ToolPolicyError(tool.key, 'target_unavailable', { detail: 'was refused: its target could not be resolved', cause: error });
   const cwd = commandCwdSpelling(target);
-  const resolveWith = (climbs: readonly number[] | undefined): ToolgateError | undefined | Promise<ToolgateError | undefined> => {
-    const argumentsAsked = argv === undefined ? undefined : resolvableArguments(argv, cwd, climbs);
+  type Settled = ToolgateError | undefined | Promise<ToolgateError | undefined>;
+  const ask = (request: ResolveTargetRequest, then: (answer: ResolvedTarget) => Settled): Settled => {
+    let answer: ResolvedTarget | Promise<ResolvedTarget>;
+    try {
+      answer = resolve(request, state.context.signal);
+    } catch (error) {
+      return refused(error);
+    }
+    return answer instanceof Promise ? answer.then(then, refused) : then(answer);
+  };
+  const malformed = (): ToolgateError => refused(new TypeError('the host did not answer one path object for each path it was given'));
+  const resolveWith = (climbs: readonly number[] | undefined, members: readonly WorkspaceMembers[] | undefined): Settled => {
+    const argumentsAsked = argv === undefined ? undefined : resolvableArguments(argv, cwd, climbs, members);
     const reader = argv === undefined ? undefined : gitObjectReader(argv);
     const repository = reader === undefined ? undefined : gitRepositoryFolder(reader.argv, cwd);
     const objectIds = repository === undefined ? undefined : reader?.ids;
@@ -55,43 +69,85 @@ export function resolveAction(state: DispatchState): ToolgateError | undefined |
     const pathsAsked = requested.length;
     const argumentPathsAsked = argumentsAsked?.length;
     const settle = (answer: ResolvedTarget): ToolgateError | undefined => {
-      if (!fitsRequest(pathsAsked, answer, argumentPathsAsked)) return refused(new TypeError('the host did not answer one path object for each path it was given'));
-      if (!sameClimbs(answer, argv, cwd, climbs)) return refused(new TypeError('a folder a runner climbs from moved while it was resolved'));
+      if (!fitsRequest(pathsAsked, answer, argumentPathsAsked)) return malformed();
+      if (!sameClimbs(answer, argv, cwd, { climbs, members })) return refused(new TypeError('a folder a runner climbs from moved while it was resolved'));
       try {
-        state.action = judgedAction(actionAround(target, policy, answer.files, argv), answer, argumentsAsked, place, climbs);
+        state.action = judgedAction(actionAround(target, policy, answer.files, argv), answer, argumentsAsked, place, { climbs, members });
       } catch (error) {
         // A policy whose classification throws fails the call closed, as a host that cannot resolve does.
         return refused(error);
       }
       return undefined;
     };
-    let answer: ResolvedTarget | Promise<ResolvedTarget>;
-    try {
-      answer = resolve(resolveRequest(tool.key, accessOf(policy), requested, program, argumentsAsked, repository, objectIds), state.context.signal);
-    } catch (error) {
-      return refused(error);
-    }
-    return answer instanceof Promise ? answer.then(settle, refused) : settle(answer);
+    const request = resolveRequest(tool.key, accessOf(policy), requested, program, argumentsAsked, repository, objectIds);
+    const listings = argv === undefined || argumentsAsked === undefined ? [] : listingIndexes(argv, cwd, climbs, members, argumentsAsked.length);
+    return ask(listings.length === 0 ? request : { ...request, listings }, settle);
+  };
+  // A runner selecting workspace members runs the code of each member its workspace names: which they are is asked.
+  const withMembers = (climbs: readonly number[] | undefined): Settled => {
+    const roots = argv === undefined ? [] : runnerWorkspaces(argv, cwd, climbs);
+    if (roots.length === 0 || argv === undefined) return resolveWith(climbs, undefined);
+    const room = MAX_RESOLVED_ARGUMENTS - (resolvableArguments(argv, cwd, climbs)?.length ?? MAX_RESOLVED_ARGUMENTS);
+    return ask({ tool: tool.key, access: 'read', paths: [], workspaces: roots }, (answer) => {
+      if (!isObject(answer)) return malformed();
+      const found: unknown = answer.workspaces;
+      if (found === undefined) return resolveWith(climbs, undefined);
+      if (!Array.isArray(found) || found.length !== roots.length || !found.every(isWorkspaceMembers)) return malformed();
+      return resolveWith(climbs, fittedMembers(found, room));
+    });
   };
   // A runner that climbs (npm in a folder with no package.json) climbs the real folders above the one it runs in, however
   // it is spelled: where that folder really is, and so how many `..` reach the workspace root, is asked first.
   const folders = argv === undefined ? [] : runnerFolders(argv, cwd);
   const foldersAsked = folders.length;
-  if (foldersAsked === 0) return resolveWith(undefined);
-  const climbed = (answer: ResolvedTarget): ToolgateError | undefined | Promise<ToolgateError | undefined> => {
-    if (!isObject(answer)) return refused(new TypeError('the host did not answer one path object for each path it was given'));
+  if (foldersAsked === 0) return withMembers(undefined);
+  return ask({ tool: tool.key, access: 'read', paths: [], arguments: folders }, (answer) => {
+    if (!isObject(answer)) return malformed();
     const found = answer.arguments;
-    if (found === undefined) return resolveWith(undefined);
-    if (!Array.isArray(found) || found.length !== foldersAsked || !found.every(hasReal)) return refused(new TypeError('the host did not answer one path object for each path it was given'));
-    return resolveWith(found.map((folder) => realDepth(folder.real)));
+    if (found === undefined) return withMembers(undefined);
+    if (!Array.isArray(found) || found.length !== foldersAsked || !found.every(hasReal)) return malformed();
+    return withMembers(found.map((folder) => realDepth(folder.real)));
+  });
+}
+
+/**
+ * Where among the `count` arguments asked the folders a workspace's globs
+ * listed stand (`resolvableArguments`): just before the folders the runners
+ * climb from, which stand just before the runners' files.
+ */
+function listingIndexes(argv: readonly string[], cwd: string, climbs: readonly number[] | undefined, members: readonly WorkspaceMembers[] | undefined, count: number): number[] {
+  const code = runnerCode(argv, cwd, climbs, members);
+  const listings = code?.listings?.length ?? 0;
+  const start = count - (code?.files.length ?? 0) - (climbs?.length ?? 0) - listings;
+  return Array.from({ length: listings }, (_, index) => start + index);
+}
+
+function isWorkspaceMembers(value: unknown): value is WorkspaceMembers {
+  const strings = (list: unknown): boolean => Array.isArray(list) && list.every((entry) => typeof entry === 'string' && entry !== '' && !entry.includes('\0'));
+  return isObject(value) && strings((value as WorkspaceMembers).members) && strings((value as WorkspaceMembers).listed);
+}
+
+/**
+ * The host's members, copied and frozen (its own objects are never kept),
+ * as many listings and members as `room` more arguments hold, in order; the
+ * rest cut, so the card says members are unbound rather than the command
+ * naming more paths than are resolved.
+ */
+function fittedMembers(found: readonly WorkspaceMembers[], room: number): readonly WorkspaceMembers[] {
+  let left = Math.max(0, room);
+  const take = (list: readonly string[]): string[] => {
+    const taken = list.slice(0, left);
+    left -= taken.length;
+    return taken;
   };
-  let where: ResolvedTarget | Promise<ResolvedTarget>;
-  try {
-    where = resolve({ tool: tool.key, access: 'read', paths: [], arguments: folders }, state.context.signal);
-  } catch (error) {
-    return refused(error);
-  }
-  return where instanceof Promise ? where.then(climbed, refused) : climbed(where);
+  return Object.freeze(
+    found.map((members) => {
+      const listed = take(members.listed);
+      const kept = take(members.members);
+      const cut = members.cut === true || listed.length < members.listed.length || kept.length < members.members.length;
+      return Object.freeze({ members: Object.freeze(kept), listed: Object.freeze(listed), ...(cut ? { cut: true } : {}) });
+    }),
+  );
 }
 
 /**
@@ -100,11 +156,18 @@ export function resolveAction(state: DispatchState): ToolgateError | undefined |
  * re-pointed between the two answers would leave the climb short of the
  * workspace root. They stand just before the runner's files.
  */
-function sameClimbs(answer: ResolvedTarget, argv: readonly string[] | undefined, cwd: string, climbs: readonly number[] | undefined): boolean {
+function sameClimbs(answer: ResolvedTarget, argv: readonly string[] | undefined, cwd: string, runner: RunnerFound): boolean {
+  const { climbs, members } = runner;
   if (argv === undefined || climbs === undefined || answer.arguments === undefined) return true;
-  const files = runnerCode(argv, cwd, climbs)?.files.length ?? 0;
+  const files = runnerCode(argv, cwd, climbs, members)?.files.length ?? 0;
   const folders = answer.arguments.slice(answer.arguments.length - files - climbs.length, answer.arguments.length - files);
   return folders.length === climbs.length && folders.every((folder, index) => hasReal(folder) && realDepth(folder.real) === climbs[index]);
+}
+
+/** What the host found of a command's runners before its arguments were asked: how deep each climbs from, its workspaces' members. */
+interface RunnerFound {
+  readonly climbs: readonly number[] | undefined;
+  readonly members: readonly WorkspaceMembers[] | undefined;
 }
 
 function hasReal(value: unknown): value is ResolvedPath {
@@ -157,12 +220,12 @@ function judgedAction(
   answer: ResolvedTarget | undefined,
   argumentsAsked: readonly string[] | undefined,
   place: Place | undefined,
-  climbs?: readonly number[],
+  runner?: RunnerFound,
 ): ResolvedAction {
   const resolvedBy = answer === undefined ? 'lexical' : 'host';
   const files = judgedPaths(frame.files, resolvedBy, place);
   const action: Writable<ResolvedAction> = { resolvedBy, access: frame.access, files };
-  if (frame.command !== undefined) action.command = judgedCommand(frame.command, frame.files, files, answer, argumentsAsked, place, climbs);
+  if (frame.command !== undefined) action.command = judgedCommand(frame.command, frame.files, files, answer, argumentsAsked, place, runner);
   if (frame.http !== undefined) action.http = frame.http;
   if (frame.mcp !== undefined) action.mcp = frame.mcp;
   if (frame.os !== undefined) action.os = frame.os;
@@ -183,7 +246,7 @@ function judgedCommand(
   answer: ResolvedTarget | undefined,
   argumentsAsked: readonly string[] | undefined,
   place: Place | undefined,
-  climbs: readonly number[] | undefined,
+  runner: RunnerFound | undefined,
 ): ResolvedCommand {
   const cwdIsTarget = frameFiles.length > 0 && frame.cwd === frameFiles[0];
   // The argv is this call's own array, frozen as it was split.
@@ -194,7 +257,8 @@ function judgedCommand(
   };
   if (answer?.arguments !== undefined) command.arguments = judgedPaths(answer.arguments, 'host', place);
   if (answer !== undefined && argumentsAsked === undefined) command.tooManyArguments = true;
-  if (climbs !== undefined) command.runnerClimbs = Object.freeze([...climbs]);
+  if (runner?.climbs !== undefined) command.runnerClimbs = Object.freeze([...runner.climbs]);
+  if (runner?.members !== undefined) command.runnerMembers = runner.members;
   const store = answer?.objectStore;
   // Booleans, copied: the host's own object is never kept.
   if (typeof store === 'object' && store !== null) {

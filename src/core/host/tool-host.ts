@@ -6,7 +6,7 @@
  * `ToolUnavailableError`, never a crash.
  */
 
-import type { ObjectStoreContent, ResolvedCommand, ResolvedPath } from '../action/resolved-action.js';
+import type { ObjectStoreContent, ResolvedCommand, ResolvedPath, WorkspaceMembers } from '../action/resolved-action.js';
 import type { Sha256Text } from '../digest/sha256.js';
 
 /** Trusted per-call options a host may receive; never tool arguments. */
@@ -264,7 +264,21 @@ export interface ResolveTargetRequest {
   readonly repository?: string;
   /** The object ids, whole or abbreviated, the git command's arguments may name (`objectIdsOf`): the host says whether one may be unreachable. */
   readonly objectIds?: readonly string[];
+  /**
+   * The indexes among `arguments` of folders whose listing is part of what
+   * was judged (the folders a workspace's globs read, `WorkspaceMembers.listed`):
+   * each carries a content stamp as a file does, so a name added or removed
+   * there changes it.
+   */
+  readonly listings?: readonly number[];
+  /**
+   * Files naming a workspace's members (a `package.json`'s `workspaces`, a
+   * `pnpm-workspace.yaml`'s `packages`), spelled as `arguments`: the host
+   * says which member folders each names (`ResolvedTarget.workspaces`).
+   */
+  readonly workspaces?: readonly string[];
 }
+
 
 export interface ResolvedTarget {
   /** One entry per requested path, in order. */
@@ -275,6 +289,8 @@ export interface ResolvedTarget {
   readonly arguments?: readonly ResolvedPath[];
   /** What the object store of `repository` holds; left out, the policy judges it as holding a protected file. */
   readonly objectStore?: ObjectStoreContent;
+  /** One entry per file of `workspaces`, in order; left out, the members are not bound, and a card says so. */
+  readonly workspaces?: readonly WorkspaceMembers[];
 }
 
 export interface ToolHost {

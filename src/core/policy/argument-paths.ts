@@ -1,4 +1,5 @@
 import { normalizePath, type NormalizedPath } from './normalize-path.js';
+import type { WorkspaceMembers } from '../action/resolved-action.js';
 import { climbFolders, runnerCode } from './runner-code.js';
 
 /** What normalizePath reads as absolute: a root, a home directory, a drive. */
@@ -43,22 +44,32 @@ export function argumentPaths(argv: readonly string[], cwd: string, roots: reado
  * (`runnerCode`). Given `climbs`, how deep the host found each folder a
  * runner climbs from (`climbFolders`), those folders come before the files,
  * so the host pins them as it pins the files, and the climb takes that many
- * steps. Undefined when there are more than `MAX_RESOLVED_ARGUMENTS`, or
+ * steps. Given `members`, what the host found the workspaces a runner
+ * selects members of name, the folders their globs listed come before those
+ * folders (`RunnerCode.listings`), and the members' files among the runner's.
+ * Undefined when there are more than `MAX_RESOLVED_ARGUMENTS`, or
  * more runner files than it lists (`RunnerCode.cut`).
  */
-export function resolvableArguments(argv: readonly string[], cwd: string, climbs?: readonly number[]): readonly string[] | undefined {
+export function resolvableArguments(argv: readonly string[], cwd: string, climbs?: readonly number[], members?: readonly WorkspaceMembers[]): readonly string[] | undefined {
   const add = spellerFrom(cwd);
   const parts: string[] = [];
   eachCandidate(argv, (part, whole) => {
     if ((whole && part.startsWith('-')) || part.includes('\0')) return;
     parts.push(add(part));
   });
-  if (climbs !== undefined) parts.push(...runnerFolders(argv, cwd));
   // The files a runner reads its code from, which no argument names (`npm test` runs package.json's script).
-  const code = runnerCode(argv, cwd, climbs);
+  const code = runnerCode(argv, cwd, climbs, members);
   if (code?.cut === true) return undefined;
+  for (const folder of code?.listings ?? []) parts.push(add(folder));
+  if (climbs !== undefined) parts.push(...runnerFolders(argv, cwd));
   for (const file of code?.files ?? []) parts.push(add(file));
   return parts.length > MAX_RESOLVED_ARGUMENTS ? undefined : parts;
+}
+
+/** The files naming the members of the workspaces a command's runners select members of (`RunnerCode.roots`), spelled for a host as the candidates are. */
+export function runnerWorkspaces(argv: readonly string[], cwd: string, climbs: readonly number[] | undefined): readonly string[] {
+  const add = spellerFrom(cwd);
+  return (runnerCode(argv, cwd, climbs)?.roots ?? []).map(add);
 }
 
 /** The folders the runners of a command climb from (`climbFolders`), spelled for a host as the candidates are. */

@@ -14,8 +14,8 @@ describe('runnerCode', () => {
     [['timeout', '60', 'npm', 'test'], { programs: ['npm'], files: ['package.json'] }],
     [['make', '-C', 'a', '-C', 'b', 'test'], { programs: ['make'], files: ['a/b/GNUmakefile', 'a/b/makefile', 'a/b/Makefile'] }],
     [['make', '-C', 'app', '-fx.mk', '--file=/srv/y.mk'], { programs: ['make'], files: ['app/x.mk', '/srv/y.mk'] }],
-    [['npm', 'test', '-w', 'packages/a'], { programs: ['npm'], files: ['package.json', 'packages/a/package.json'], members: true }],
-    [['npm', 'test', '-ws'], { programs: ['npm'], files: ['package.json'], members: true }],
+    [['npm', 'test', '-w', 'packages/a'], { programs: ['npm'], files: ['package.json', 'packages/a/package.json'], members: true, roots: ['package.json'] }],
+    [['npm', 'test', '-ws'], { programs: ['npm'], files: ['package.json'], members: true, roots: ['package.json'] }],
   ])('%j reads its code from %j', (argv, code) => {
     expect(runnerCode(argv)).toEqual(code);
   });
@@ -30,7 +30,8 @@ describe('runnerCode', () => {
     [['npm', '--w', 'a', 'test'], ['package.json', 'a/package.json']],
     [['npm', '--dir=sub', 'test'], ['package.json']],
     [['npm', 'test', '---', '--prefix', 'sub'], ['package.json']],
-    [['pnpm', '-dir', 'sub', 'test'], ['sub/package.json', 'sub/../package.json']],
+    // `-dir` may be the cluster `-d -i -r`, and `-r` selects every member: the pnpm-workspace.yaml naming them is bound too.
+    [['pnpm', '-dir', 'sub', 'test'], ['sub/package.json', 'sub/pnpm-workspace.yaml', 'sub/../package.json', 'sub/../pnpm-workspace.yaml']],
   ])('npm and pnpm read %j as their parser may: the files of each reading, %j', (argv, files) => {
     expect(runnerCode(argv)?.files).toEqual(files);
   });
@@ -41,6 +42,22 @@ describe('runnerCode', () => {
       expect(runnerCode(argv)?.members).toBe(true);
     },
   );
+
+  it('binds the members a host found, and the listings their globs read, each spelled from the folder of the file naming them', () => {
+    const found = [
+      { members: [], listed: [] },
+      { members: ['packages/a', 'tools/c'], listed: ['packages'] },
+    ];
+    expect(runnerCode(['npm', 'test', '-ws'], 'x', [1], found)).toEqual({
+      programs: ['npm'],
+      files: ['package.json', '../package.json', '../packages/a/package.json', '../tools/c/package.json'],
+      roots: ['package.json', '../package.json'],
+      listings: ['../packages'],
+    });
+    // An answer for some of the files naming members only binds none of them.
+    expect(runnerCode(['npm', 'test', '-ws'], 'x', [1], found.slice(1))).toMatchObject({ files: ['package.json', '../package.json'], members: true });
+    expect(runnerCode(['pnpm', '-r', 'test'], '.', [0], [{ members: [], listed: [], cut: true }])).toMatchObject({ files: ['package.json', 'pnpm-workspace.yaml'], members: true });
+  });
 
   it('lists at most MAX_RUNNER_FILES files, and a climb past them is cut and resolves none', () => {
     const deep = Array<string>(2048).fill('a').join('/');

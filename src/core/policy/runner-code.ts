@@ -1,3 +1,4 @@
+import type { WorkspaceMembers } from '../action/resolved-action.js';
 import { commandReadings, programReadings } from './command-readings.js';
 import { wrappedCommands } from './exec-wrappers.js';
 import { programName } from './lookup-program.js';
@@ -38,6 +39,11 @@ interface Runner {
   /** The words selecting members that way (`yarn workspace app test`, `yarn workspaces foreach`). */
   readonly memberWords?: readonly string[];
   /**
+   * The file naming its workspace's members, beside each of its own files, where it is not that file itself
+   * (pnpm's `pnpm-workspace.yaml`): bound as its own files are, a rewrite adding a member is a change.
+   */
+  readonly memberList?: string;
+  /**
    * It takes its file from the nearest folder above that has one, when the
    * folder it runs in has none (npm in a folder with no `package.json` runs
    * the scripts of the one above): the file of each folder above, up to the
@@ -53,7 +59,7 @@ const RUNNERS: ReadonlyMap<string, Runner> = new Map([
   // npm moves only by `--prefix` (and `-C`): it reads `--dir` and `--cwd` as settings of no effect, and climbs as if
   // they were not there. Its `-ws` (every workspace) is not `-w s`: nopt reads it whole, before any cluster.
   ['npm', { files: ['package.json'], folder: ['--prefix', '-C'], climbs: 'unless-moved', grammar: 'nopt', memberOptions: ['--workspace', '-w'], everyMember: ['--workspaces', '--ws'] }],
-  ['pnpm', { ...PACKAGE_RUNNER, grammar: 'nopt', everyMember: ['--filter', '-F', '--filter-prod', '--recursive', '-r'] }],
+  ['pnpm', { ...PACKAGE_RUNNER, grammar: 'nopt', memberList: 'pnpm-workspace.yaml', everyMember: ['--filter', '-F', '--filter-prod', '--recursive', '-r'] }],
   ['yarn', { ...PACKAGE_RUNNER, memberWords: ['workspace', 'workspaces'] }],
   ['bun', { ...PACKAGE_RUNNER, everyMember: ['--filter', '-F', '--workspaces'] }],
   ...['make', 'gmake'].map((name): [string, Runner] => [
@@ -69,11 +75,21 @@ export interface RunnerCode {
   /** The files, relative to the working directory (or absolute, where an option names an absolute folder). */
   readonly files: readonly string[];
   /**
-   * A runner selects workspace members (`-w`, `--workspaces`): each runs its
-   * own file, bound only where the option names the member's folder; one
-   * named by its package's name, or all of them, are not.
+   * A runner selects workspace members (`-w`, `--workspaces`) and not each of
+   * their files is bound: no host said which members its workspace names
+   * (`members` of `runnerCode`), or not all of them (`WorkspaceMembers.cut`,
+   * past `MAX_RUNNER_FILES`). Only the members an option names by folder are.
    */
   readonly members?: true;
+  /**
+   * The files naming the members of the workspaces a runner selects members
+   * of (`package.json`, `pnpm-workspace.yaml`), in the folder it runs in and
+   * each above that it climbs to, spelled as `files`: a host says which
+   * member folders each names, given back as `members`, in this order.
+   */
+  readonly roots?: readonly string[];
+  /** The folders the workspaces' globs listed (`WorkspaceMembers.listed`), spelled as `files`: each listing is bound. */
+  readonly listings?: readonly string[];
   /**
    * More files than `MAX_RUNNER_FILES` (a climb from a folder thousands deep,
    * hundreds of `-w`): the rest were not listed, none is bound, and the
@@ -103,10 +119,11 @@ export const MAX_RUNNER_FILES = 64;
  * (`realDepth`). A runner started by a shell string (`sh -c 'npm test'`) is
  * not read: no shell's grammar is.
  */
-export function runnerCode(argv: readonly string[], cwd = '.', climbs?: readonly number[]): RunnerCode | undefined {
+export function runnerCode(argv: readonly string[], cwd = '.', climbs?: readonly number[], members?: readonly WorkspaceMembers[]): RunnerCode | undefined {
   const programs: string[] = [];
   const files: string[] = [];
-  let members = false;
+  const roots: string[] = [];
+  let selecting = false;
   let cut = false;
   let climbing = 0;
   const list = (file: string): void => {
@@ -116,18 +133,64 @@ export function runnerCode(argv: readonly string[], cwd = '.', climbs?: readonly
   for (const { name, runner, folder, climbs: climbsUp, makefiles, members: named, selects } of runnersOf(argv)) {
     if (!programs.includes(name)) programs.push(name);
     const inFolder = (file: string): string => (folder === undefined ? file : `${folder}/${file}`);
+    // The workspace whose members it selects is named in the folder it runs in or one it climbs to: each is asked.
+    const rootIn = (above: string): void => {
+      if (!selects) return;
+      const root = inFolder(`${above}${runner.memberList ?? runner.files[0]}`);
+      if (runner.memberList !== undefined) list(root);
+      roots.push(root);
+    };
     for (const file of makefiles.length > 0 ? makefiles : runner.files) list(ABSOLUTE.test(file) ? file : inFolder(file));
+    rootIn('');
     // Each member an option may name is bound, whatever else selects members: binding more is harmless.
     for (const member of named) for (const file of runner.files) list(inFolder(`${member}/${file}`));
-    if (selects) members = true;
+    if (selects) selecting = true;
     if (!climbsUp) continue;
     const depth = climbs?.[climbing] ?? depthOf(cwd, folder);
     climbing += 1;
     // Spelled with `..` from the folder it runs in, so each is walked as the kernel climbs, through a link or not.
-    for (let up = '../', level = depth; level > 0 && !cut; level -= 1, up += '../') for (const file of runner.files) list(inFolder(`${up}${file}`));
+    for (let up = '../', level = depth; level > 0 && !cut; level -= 1, up += '../') {
+      for (const file of runner.files) list(inFolder(`${up}${file}`));
+      rootIn(up);
+    }
   }
   if (programs.length === 0) return undefined;
-  return { programs, files, ...(members ? { members: true as const } : {}), ...(cut ? { cut: true as const } : {}) };
+  const asked = [...new Set(roots)].slice(0, MAX_RUNNER_FILES);
+  const bound = cut ? undefined : membersBound(asked, members, files.length);
+  const unbound = selecting && (bound === undefined || bound.cut);
+  return {
+    programs,
+    files: bound === undefined ? files : [...files, ...bound.files],
+    ...(unbound ? { members: true as const } : {}),
+    ...(cut ? { cut: true as const } : {}),
+    ...(asked.length === 0 ? {} : { roots: asked }),
+    ...(bound === undefined || bound.listings.length === 0 ? {} : { listings: bound.listings }),
+  };
+}
+
+/**
+ * The `package.json` of each member the host found the workspaces of `roots`
+ * name, and the folders its globs listed, each spelled from the folder its
+ * root is in; as many as fit beside `listed` files under `MAX_RUNNER_FILES`.
+ * Undefined when no host answered. `cut`: some member is not among them.
+ */
+function membersBound(roots: readonly string[], found: readonly WorkspaceMembers[] | undefined, listed: number): { files: string[]; listings: string[]; cut: boolean } | undefined {
+  if (found === undefined || found.length !== roots.length) return undefined;
+  const files: string[] = [];
+  const listings: string[] = [];
+  let cut = false;
+  const add = (to: string[], path: string): void => {
+    if (listed + files.length + listings.length < MAX_RUNNER_FILES) to.push(path);
+    else cut = true;
+  };
+  roots.forEach((root, index) => {
+    const members = found[index] as WorkspaceMembers;
+    const folder = root.slice(0, root.lastIndexOf('/') + 1);
+    if (members.cut === true) cut = true;
+    for (const listing of members.listed) add(listings, `${folder}${listing}`);
+    for (const member of members.members) add(files, `${folder}${member}/package.json`);
+  });
+  return { files, listings, cut };
 }
 
 /** The runners a command starts whose code no approval binds (`unboundRunners`). */

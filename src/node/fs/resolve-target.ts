@@ -5,6 +5,7 @@ import { resolveExecutable } from '../process/resolve-executable.js';
 import { isInside, isUsablePath, resolveInWorkspace, type FsJail } from './fs-jail.js';
 import { refuseReserved } from './resolve-jailed-path.js';
 import { contentStampOf, walkRealPath, type WalkBudget } from './walk-real-path.js';
+import { workspaceMembers } from './workspace-members.js';
 
 export interface CreateResolveTargetOptions {
   readonly jail: FsJail;
@@ -45,7 +46,11 @@ export function createResolveTarget(options: CreateResolveTargetOptions): (reque
     const answer: { -readonly [K in keyof ResolvedTarget]: ResolvedTarget[K] } = { files: resolvePaths(jail, request.paths, request.tool, { asSpelled: false, stamped: writes, budget }, writes ? holdsProtected : undefined) };
     const executable = request.program === undefined ? undefined : findExecutable(request.program, systemPath, jail.workspace);
     if (executable !== undefined) answer.executable = executable;
-    if (request.arguments !== undefined) answer.arguments = resolvePaths(jail, request.arguments, request.tool, { asSpelled: true, stamped: true, budget }, undefined);
+    if (request.arguments !== undefined) {
+      const listings = new Set(request.listings ?? []);
+      answer.arguments = resolvePaths(jail, request.arguments, request.tool, { asSpelled: true, stamped: true, budget, listings }, undefined);
+    }
+    if (request.workspaces !== undefined) answer.workspaces = request.workspaces.map((file) => workspaceMembers(jail, file, request.tool, budget));
     if (request.repository !== undefined && objectStore !== undefined) answer.objectStore = objectStore(path.resolve(jail.workspace, request.repository), request.objectIds ?? []);
     return answer;
   };
@@ -63,6 +68,8 @@ interface WalkWay {
   readonly asSpelled: boolean;
   readonly stamped: boolean;
   readonly budget: WalkBudget;
+  /** The indexes of folders among them stamped as a file is (`ResolveTargetRequest.listings`): a name added or removed there changes it. */
+  readonly listings?: ReadonlySet<number>;
 }
 
 /**
@@ -72,7 +79,7 @@ interface WalkWay {
  */
 function resolvePaths(jail: FsJail, paths: readonly string[], tool: string, how: WalkWay, holds: ((absolute: string) => boolean) | undefined): ResolvedPath[] {
   const resolved: ResolvedPath[] = [];
-  for (const requested of paths) resolved.push(resolvePath(jail, requested, tool, how, holds));
+  paths.forEach((requested, index) => resolved.push(resolvePath(jail, requested, tool, how, holds, how.listings?.has(index) === true)));
   return resolved;
 }
 
@@ -82,7 +89,7 @@ function resolvePaths(jail: FsJail, paths: readonly string[], tool: string, how:
  * `..` is walked as spelled (`asSpelled`), wherever its folded spelling
  * points: the program hands it to the kernel unfolded.
  */
-function resolvePath(jail: FsJail, requested: string, tool: string, how: WalkWay, holds: ((absolute: string) => boolean) | undefined): ResolvedPath {
+function resolvePath(jail: FsJail, requested: string, tool: string, how: WalkWay, holds: ((absolute: string) => boolean) | undefined, listing = false): ResolvedPath {
   const { asSpelled, stamped, budget } = how;
   if (typeof requested !== 'string' || !isUsablePath(requested)) throw hostDenial(tool, 'invalid_path');
   const lexical = resolveInWorkspace(jail.workspace, requested);
@@ -110,7 +117,7 @@ function resolvePath(jail: FsJail, requested: string, tool: string, how: WalkWay
   };
   // A command's argument may be the code it runs (`sh run.sh`): what the file holds is part of what was judged. So is
   // what a write replaces or edits: its card draws the diff against it, and an edit's result is made from it.
-  if (stamped && walk.missing.length === 0 && walk.stats.isFile()) resolved.contentStamp = contentStampOf(walk.stats);
+  if (stamped && walk.missing.length === 0 && (walk.stats.isFile() || (listing && walk.stats.isDirectory()))) resolved.contentStamp = contentStampOf(walk.stats);
   return resolved;
 }
 

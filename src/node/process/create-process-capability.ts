@@ -373,11 +373,12 @@ function sameCommand(expected: ResolvedCommand, file: string, command: string, a
 /**
  * Whether each path the arguments name is still what was judged: the same
  * real path, the same file there (or still none), with the same bytes (a
- * script rewritten while its approval was open is not run). Resolved the way
- * the host resolved them before policy, from the same spellings.
+ * script rewritten while its approval was open is not run), a folder judged with a stamp (a workspace's listing) with the same names.
+ * Resolved the way the host resolved them before policy, from the same spellings.
  */
 function sameArguments(expected: readonly ResolvedPath[], resolveTarget: ReturnType<typeof createResolveTarget>, tool: string | undefined): boolean {
-  const now = resolveTarget({ tool: tool ?? 'host', access: 'read', paths: [], arguments: expected.map((entry) => entry.requested) }).arguments ?? [];
+  const listings = expected.flatMap((entry, index) => (entry.contentStamp !== undefined && entry.identity?.startsWith('directory:') === true ? [index] : []));
+  const now = resolveTarget({ tool: tool ?? 'host', access: 'read', paths: [], arguments: expected.map((entry) => entry.requested), listings }).arguments ?? [];
   return expected.every((was, index) => {
     const is = now[index];
     return is !== undefined && is.real === was.real && is.identity === was.identity && is.contentStamp === was.contentStamp && is.created === was.created && is.protected === was.protected;

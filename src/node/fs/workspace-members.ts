@@ -1,0 +1,190 @@
+import { closeSync, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { MAX_RUNNER_FILES, type WorkspaceMembers } from '../../core/internal.js';
+import { isInside, resolveInWorkspace, type FsJail } from './fs-jail.js';
+import { walkRealPath, type WalkBudget } from './walk-real-path.js';
+
+/** The largest file naming a workspace's members that is read: a `package.json` of a megabyte names none worth a look. */
+const MAX_MEMBER_LIST_BYTES = 1024 * 1024;
+
+/**
+ * The members a file naming them names (`ResolveTargetRequest.workspaces`):
+ * a `package.json`'s `workspaces` (a list, or `{ packages: [...] }`), or a
+ * `pnpm-workspace.yaml`'s `packages` list. Each glob is matched against the
+ * folders below the folder the file is spelled in, as the runner matches it
+ * from the folder it runs in: the folders it matched are the members (with
+ * or without a `package.json`: one planted there later is a change), and
+ * the folders whose names a wildcard was matched against are listed, so a
+ * member planted there changes a listing. Every member is a superset of what
+ * the runner takes: a negated glob (`!packages/old`) is not subtracted, a
+ * hidden folder is matched. Jailed: a folder outside the workspace or
+ * protected is never listed, and a glob that leaves the workspace, a
+ * pattern this does not read (braces, a YAML form other than a plain list),
+ * or more than `MAX_RUNNER_FILES` folders leaves the rest unnamed (`cut`).
+ * A file that does not exist names none: the runner selects none.
+ */
+export function workspaceMembers(jail: FsJail, spelled: string, tool: string, budget: WalkBudget): WorkspaceMembers {
+  const absolute = path.isAbsolute(spelled) ? spelled : `${jail.workspace}${path.sep}${spelled}`;
+  const file = walkRealPath(jail.workspace, spelled.split(/[\\/]/).includes('..') ? absolute : resolveInWorkspace(jail.workspace, spelled), tool, budget);
+  if (file.missing.length > 0) return { members: [], listed: [] };
+  if (!openAt(jail, file.absolute) || !file.stats.isFile()) return CUT;
+  const patterns = memberPatterns(path.basename(spelled), readSmall(file.absolute));
+  if (patterns === undefined) return CUT;
+  const folder = walkRealPath(jail.workspace, path.dirname(absolute), tool, budget);
+  if (folder.missing.length > 0 || !openAt(jail, folder.absolute)) return CUT;
+  return expandPatterns(jail, folder.absolute, patterns);
+}
+
+const CUT: WorkspaceMembers = { members: [], listed: [], cut: true };
+
+function openAt(jail: FsJail, absolute: string): boolean {
+  return isInside(jail.workspace, absolute) && jail.classify(absolute) === 'open';
+}
+
+/** The file's text, or undefined past `MAX_MEMBER_LIST_BYTES`. */
+function readSmall(absolute: string): string | undefined {
+  const fd = openSync(absolute, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size > MAX_MEMBER_LIST_BYTES) return undefined;
+    const bytes = Buffer.alloc(size);
+    const read = readSync(fd, bytes, 0, size, 0);
+    return bytes.subarray(0, read).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The globs a file names members by; [] when it names none (a `package.json` npm cannot parse runs no member); undefined when it cannot be read. */
+function memberPatterns(name: string, text: string | undefined): readonly string[] | undefined {
+  if (text === undefined) return undefined;
+  if (name !== 'package.json') return yamlPackages(text);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const workspaces = isRecord(parsed) ? parsed.workspaces : undefined;
+  const list = isRecord(workspaces) ? workspaces.packages : workspaces;
+  if (list === undefined) return [];
+  return Array.isArray(list) && list.every((entry) => typeof entry === 'string') ? list : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The `packages:` list of a `pnpm-workspace.yaml`, read in its plain block
+ * form only (`packages:` at the start of a line, then `- glob` lines, each
+ * bare or quoted, comments and blank lines between). Any other form of that
+ * key (a flow list, an anchor, a second `packages:`) is undefined: not read.
+ */
+function yamlPackages(text: string): readonly string[] | undefined {
+  const lines = text.split(/\r?\n/);
+  const keys = lines.flatMap((line, index) => (/^packages\s*:/.test(line) ? [index] : []));
+  if (keys.length === 0) return [];
+  if (keys.length > 1 || !/^packages\s*:\s*(?:#.*)?$/.test(lines[keys[0] as number] as string)) return undefined;
+  const globs: string[] = [];
+  for (const line of lines.slice((keys[0] as number) + 1)) {
+    if (/^\s*(?:#.*)?$/.test(line)) continue;
+    if (!/^\s/.test(line)) break;
+    const item = /^\s+-\s+(?:'([^']*)'|"([^"\\]*)"|([^\s'"#][^#]*?))\s*(?:#.*)?$/.exec(line);
+    if (item === null) return undefined;
+    globs.push((item[1] ?? item[2] ?? item[3]) as string);
+  }
+  return globs;
+}
+
+/** The folders the globs match below `base` (its real path), and the folders listed to match them. */
+function expandPatterns(jail: FsJail, base: string, patterns: readonly string[]): WorkspaceMembers {
+  const members = new Set<string>();
+  const listed = new Set<string>();
+  let cut = false;
+  const full = (): boolean => members.size + listed.size >= MAX_RUNNER_FILES;
+  const list = (folder: string): string[] => {
+    if (full()) return ((cut = true), []);
+    const absolute = path.join(base, folder);
+    if (!openAt(jail, realOf(absolute))) return ((cut = true), []);
+    listed.add(folder === '' ? '.' : folder);
+    return subfolders(absolute).map((name) => (folder === '' ? name : `${folder}/${name}`));
+  };
+  for (const pattern of patterns) {
+    if (pattern.startsWith('!')) continue;
+    const segments = pattern.split('/').filter((segment) => segment !== '' && segment !== '.');
+    if (path.isAbsolute(pattern) || segments.some((segment) => segment === '..' || /[{}()]/.test(segment))) {
+      cut = true;
+      continue;
+    }
+    let folders = [''];
+    for (const segment of segments) {
+      if (segment === '**') folders = folders.flatMap((folder) => [folder, ...below(folder, list, full)]);
+      else if (!/[*?[\]]/.test(segment)) folders = folders.map((folder) => (folder === '' ? segment : `${folder}/${segment}`));
+      else folders = folders.flatMap((folder) => list(folder).filter((child) => segmentPattern(segment).test(path.posix.basename(child))));
+    }
+    for (const folder of folders) {
+      if (full()) cut = true;
+      else members.add(folder === '' ? '.' : folder);
+    }
+  }
+  return { members: [...members], listed: [...listed], ...(cut ? { cut: true } : {}) };
+}
+
+/** Every folder below `folder`, each listed, until the bound. */
+function below(folder: string, list: (folder: string) => string[], full: () => boolean): string[] {
+  const found: string[] = [];
+  const queue = list(folder);
+  while (queue.length > 0 && !full()) {
+    const next = queue.shift() as string;
+    found.push(next);
+    if (path.posix.basename(next) !== 'node_modules') queue.push(...list(next));
+  }
+  return found;
+}
+
+/** The folders (and links to folders) in a folder. */
+function subfolders(absolute: string): string[] {
+  let entries;
+  try {
+    entries = readdirSync(absolute, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.filter((entry) => entry.isDirectory() || (entry.isSymbolicLink() && isFolder(path.join(absolute, entry.name)))).map((entry) => entry.name);
+}
+
+function isFolder(absolute: string): boolean {
+  try {
+    return statSync(absolute).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function realOf(absolute: string): string {
+  try {
+    return realpathSync.native(absolute);
+  } catch {
+    return absolute;
+  }
+}
+
+/** One glob segment (`*`, `?`, `[abc]`) as a pattern of a whole name. */
+function segmentPattern(segment: string): RegExp {
+  let source = '';
+  for (let index = 0; index < segment.length; index += 1) {
+    const character = segment.charAt(index);
+    if (character === '*') source += '.*';
+    else if (character === '?') source += '.';
+    else if (character === '[') {
+      const close = segment.indexOf(']', index + 1);
+      if (close < 0) source += '\\[';
+      else {
+        source += `[${segment.slice(index + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        index = close;
+      }
+    } else source += character.replace(/[.+^${}()|\\\]]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`, 's');
+}
