@@ -1,9 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import { parse as parseJsonc, printParseErrorCode, visit, type ParseError } from 'jsonc-parser';
-import type * as Yaml from 'yaml';
+import { yamlParser } from '../../node/fs/yaml-parser.js';
 import { CliError } from '../cli-error.js';
 import { validateConfig } from './config-validator.js';
 import type { ResolvedConfig, ToolgateConfigFile } from './config-types.js';
@@ -93,14 +92,6 @@ function refuseProtoKeys(file: string, value: unknown): void {
     if (key === '__proto__' || key === 'constructor' || key === 'prototype') throw new CliError('config', `${file}: a "${key}" key is not allowed.`);
     refuseProtoKeys(file, (value as Record<string, unknown>)[key]);
   }
-}
-
-/**
- * The YAML parser, loaded with the first YAML configuration: a start with a
- * JSON one, or none, never loads its seventy-odd modules (about 30 ms).
- */
-function yamlParser(): typeof Yaml {
-  return createRequire(import.meta.url)('yaml') as typeof Yaml;
 }
 
 function parseYamlFile(file: string, text: string): unknown {

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { MAX_RUNNER_FILES, type WorkspaceMembers } from '../../core/internal.js';
 import { isInside, resolveInWorkspace, type FsJail } from './fs-jail.js';
 import { walkRealPath, type WalkBudget } from './walk-real-path.js';
+import { compileWildmatch, type MatchBudget } from './wildmatch.js';
+import { yamlParser } from './yaml-parser.js';
 
 /** The largest file naming a workspace's members that is read: a `package.json` of a megabyte names none worth a look. */
 const MAX_MEMBER_LIST_BYTES = 1024 * 1024;
@@ -19,8 +21,8 @@ const MAX_MEMBER_LIST_BYTES = 1024 * 1024;
  * the runner takes: a negated glob (`!packages/old`) is not subtracted, a
  * hidden folder is matched. Jailed: a folder outside the workspace or
  * protected is never listed, and a glob that leaves the workspace, a
- * pattern this does not read (braces, a YAML form other than a plain list),
- * or more than `MAX_RUNNER_FILES` folders leaves the rest unnamed (`cut`).
+ * pattern this does not read (braces), more than `MAX_RUNNER_FILES`
+ * folders or `MATCH_STEPS` of matching leaves the rest unnamed (`cut`).
  * A file that does not exist names none: the runner selects none.
  */
 export function workspaceMembers(jail: FsJail, spelled: string, tool: string, budget: WalkBudget): WorkspaceMembers {
@@ -76,31 +78,36 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The `packages:` list of a `pnpm-workspace.yaml`, read in its plain block
- * form only (`packages:` at the start of a line, then `- glob` lines, each
- * bare or quoted, comments and blank lines between). Any other form of that
- * key (a flow list, an anchor, a second `packages:`) is undefined: not read.
+ * The `packages:` list of a `pnpm-workspace.yaml`, as YAML reads it; [] when
+ * the file has none, undefined when it is no YAML or the list holds
+ * anything but strings.
  */
 function yamlPackages(text: string): readonly string[] | undefined {
-  const lines = text.split(/\r?\n/);
-  const keys = lines.flatMap((line, index) => (/^packages\s*:/.test(line) ? [index] : []));
-  if (keys.length === 0) return [];
-  if (keys.length > 1 || !/^packages\s*:\s*(?:#.*)?$/.test(lines[keys[0] as number] as string)) return undefined;
-  const globs: string[] = [];
-  for (const line of lines.slice((keys[0] as number) + 1)) {
-    if (/^\s*(?:#.*)?$/.test(line)) continue;
-    if (!/^\s/.test(line)) break;
-    const item = /^\s+-\s+(?:'([^']*)'|"([^"\\]*)"|([^\s'"#][^#]*?))\s*(?:#.*)?$/.exec(line);
-    if (item === null) return undefined;
-    globs.push((item[1] ?? item[2] ?? item[3]) as string);
+  let parsed: unknown;
+  try {
+    parsed = yamlParser().parse(text);
+  } catch {
+    return undefined;
   }
-  return globs;
+  const list = isRecord(parsed) ? parsed.packages : undefined;
+  if (list === undefined || list === null) return [];
+  return Array.isArray(list) && list.every((entry) => typeof entry === 'string') ? list : undefined;
 }
+
+/**
+ * What matching the globs' names may cost, in steps of the linear matcher
+ * (`compileWildmatch`): a repository's `package.json` chooses both the
+ * globs and the folder names (`*a*a*a*a*a*a*a*a*a*a*b` against a name of
+ * forty `a`s held a backtracking regular expression 35 s). Past it the
+ * rest of the members are not named (`cut`).
+ */
+const MATCH_STEPS = 1_000_000;
 
 /** The folders the globs match below `base` (its real path), and the folders listed to match them. */
 function expandPatterns(jail: FsJail, base: string, patterns: readonly string[]): WorkspaceMembers {
   const members = new Set<string>();
   const listed = new Set<string>();
+  const budget: MatchBudget = { remaining: MATCH_STEPS };
   let cut = false;
   const full = (): boolean => members.size + listed.size >= MAX_RUNNER_FILES;
   const list = (folder: string): string[] => {
@@ -121,8 +128,12 @@ function expandPatterns(jail: FsJail, base: string, patterns: readonly string[])
     for (const segment of segments) {
       if (segment === '**') folders = folders.flatMap((folder) => [folder, ...below(folder, list, full)]);
       else if (!/[*?[\]]/.test(segment)) folders = folders.map((folder) => (folder === '' ? segment : `${folder}/${segment}`));
-      else folders = folders.flatMap((folder) => list(folder).filter((child) => segmentPattern(segment).test(path.posix.basename(child))));
+      else {
+        const matches = compileWildmatch(segment);
+        folders = folders.flatMap((folder) => list(folder).filter((child) => matches(path.posix.basename(child), budget)));
+      }
     }
+    if (budget.remaining <= 0) cut = true;
     for (const folder of folders) {
       if (full()) cut = true;
       else members.add(folder === '' ? '.' : folder);
@@ -168,23 +179,4 @@ function realOf(absolute: string): string {
   } catch {
     return absolute;
   }
-}
-
-/** One glob segment (`*`, `?`, `[abc]`) as a pattern of a whole name. */
-function segmentPattern(segment: string): RegExp {
-  let source = '';
-  for (let index = 0; index < segment.length; index += 1) {
-    const character = segment.charAt(index);
-    if (character === '*') source += '.*';
-    else if (character === '?') source += '.';
-    else if (character === '[') {
-      const close = segment.indexOf(']', index + 1);
-      if (close < 0) source += '\\[';
-      else {
-        source += `[${segment.slice(index + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
-        index = close;
-      }
-    } else source += character.replace(/[.+^${}()|\\\]]/g, '\\$&');
-  }
-  return new RegExp(`^${source}$`, 's');
 }

@@ -371,10 +371,9 @@ function sameCommand(expected: ResolvedCommand, file: string, command: string, a
 }
 
 /**
- * Whether each path the arguments name is still what was judged: the same
- * real path, the same file there (or still none), with the same bytes (a
- * script rewritten while its approval was open is not run), a folder judged with a stamp (a workspace's listing) with the same names.
- * Resolved the way the host resolved them before policy, from the same spellings.
+ * Whether each path the arguments name is still what was judged, resolved as before: the same real path, the same
+ * file there (or still none) with the same bytes (a script rewritten while its approval was open is not run), a
+ * listing judged (a workspace's members) with the same names.
  */
 function sameArguments(expected: readonly ResolvedPath[], resolveTarget: ReturnType<typeof createResolveTarget>, tool: string | undefined): boolean {
   const listings = expected.flatMap((entry, index) => (entry.contentStamp !== undefined && entry.identity?.startsWith('directory:') === true ? [index] : []));
