@@ -1,18 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
-import {
-  ConfigurationError,
-  type Journal,
-  type JournalClaim,
-  type JournalEvent,
-  type JournalPrepareInput,
-  type JournalPrepareResult,
-  type JournalSettleInput,
-  type RecordedResult,
-  type RecordingQuery,
-  type UnresolvedClaim,
-} from '../../core/internal.js';
+import { ConfigurationError, type Journal, type JournalClaim, type JournalEvent, type JournalPrepareInput, type JournalPrepareResult } from '../../core/internal.js';
+import type { JournalSettleInput, RecordedResult, RecordingQuery, UnresolvedClaim } from '../../core/internal.js';
 import type { ChainRow } from './chain-rows.js';
 import type { ChainHead, ChainStore } from './chain-store.js';
 import type { UnsignedTail } from './key-vouching.js';
@@ -381,7 +371,11 @@ export class SqliteJournal implements Journal {
       const anchored = options.expectedHead === undefined && this.#settings.anchor !== undefined ? readJournalAnchor(this.#settings.anchor.path) : undefined;
       // The checkpoint is signed, not sealed: an auditor with the public key alone vouches for the dropped rows by it.
       this.#store.signing?.signNext();
-      return compactJournal(this.#store, this.#openClaims, anchored === undefined ? options : { ...options, expectedHead: { seq: anchored.rows, hash: anchored.head } }, this.#settings.verifier);
+      const result = compactJournal(this.#store, this.#openClaims, anchored === undefined ? options : { ...options, expectedHead: { seq: anchored.rows, hash: anchored.head } }, this.#settings.verifier);
+      // The anchor may name a row just dropped, which without a key no checkpoint vouches for: it moves past it now,
+      // not within its batch, where a process killed in between left the user's journal reading as not the user's.
+      if (result.throughSeq > 0) this.#settings.anchor?.flush();
+      return result;
     });
   }
 
