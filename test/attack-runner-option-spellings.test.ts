@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
 import { approvedAfterRewrite, decide, pendingApproval } from './support/pending-approval.js';
-import { closeAfterEach, connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
+import { closeAfterAll, closeAfterEach, connectClient, serveGateway, type ServedGateway, type OpenedByTest } from './support/serve-gateway.js';
 
 // npm reads its options as its parser does, not as they are spelled in its documentation: any number of leading
 // dashes (`-prefix`, `---prefix`), a long option by a prefix of its name (`--prefi`), a short one after two dashes
@@ -44,24 +44,40 @@ const CASES: readonly Case[] = [
   ['npm test --- --prefix sub in a folder with no package.json (npm stops at ---, and climbs)', { command: ['npm', 'test', '---', '--prefix', 'sub'], cwd: 'x' }, root],
 ];
 
-async function serve(files: Record<string, string>): Promise<{ gateway: ServedGateway; mcp: Client }> {
-  const gateway = opened.gateway(await serveGateway({ scope: 'workspace-write', mode: 'accept-edits', policy: { allowedCommandGlobs: ['npm *', 'pnpm *', 'yarn *', 'bun *'] } }, { files }));
-  const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
+async function serve(files: Record<string, string>, by: OpenedByTest = opened): Promise<{ gateway: ServedGateway; mcp: Client }> {
+  const gateway = by.gateway(await serveGateway({ scope: 'workspace-write', mode: 'accept-edits', policy: { allowedCommandGlobs: ['npm *', 'pnpm *', 'yarn *', 'bun *'] } }, { files }));
+  const mcp = by.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
   return { gateway, mcp };
 }
 
-const pwned = (gateway: ServedGateway): boolean => ['PWNED', 'a/PWNED', 'sub/PWNED', 'x/PWNED', 'x/sub/PWNED'].some((name) => existsSync(join(gateway.workspace, name)));
+/** One gateway for a describe block's cases, started by the first. */
+function sharedGateway(files: Record<string, string>): () => Promise<{ gateway: ServedGateway; mcp: Client }> {
+  const once = closeAfterAll();
+  let served: Promise<{ gateway: ServedGateway; mcp: Client }> | undefined;
+  return () => (served ??= serve(files, once));
+}
+
+const pwned = (gateway: ServedGateway, folder: string): boolean =>
+  ['PWNED', 'a/PWNED', 'sub/PWNED', 'x/PWNED', 'x/sub/PWNED'].some((name) => existsSync(join(gateway.workspace, name)) || existsSync(join(gateway.workspace, folder, name)));
+
+/** `SUB` once for each case, in a folder of its own, so one gateway serves them all and no rewrite reaches another case. */
+const inFolder = (folder: string): Record<string, string> => Object.fromEntries(Object.entries(SUB).map(([name, content]) => [`${folder}/${name}`, content]));
 
 describe('attack: npm is moved to another package.json by a spelling its parser takes', () => {
-  it.each(CASES)('%s: approved once, it runs what the card was shown, or nothing', async (_label, args, write) => {
-    const { gateway, mcp } = await serve(SUB);
-    const { card, result } = await approvedAfterRewrite(gateway, mcp, { name: 'run_command', arguments: args }, write);
-    expect(pwned(gateway), `ran the rewritten code: ${text(result)} card: ${JSON.stringify(card.target)}`).toBe(false);
+  const folders = CASES.map((_case, index) => `case-${String(index)}`);
+  const shared = sharedGateway(Object.assign({}, ...folders.map(inFolder)) as Record<string, string>);
+  it.each(CASES.map((entry, index) => [...entry, folders[index] as string] as const))('%s: approved once, it runs what the card was shown, or nothing', async (_label, args, write, folder) => {
+    const { gateway, mcp } = await shared();
+    const run = { ...args, cwd: args.cwd === undefined ? folder : `${folder}/${args.cwd}` };
+    const { card, result } = await approvedAfterRewrite(gateway, mcp, { name: 'run_command', arguments: run }, { ...write, path: `${folder}/${write.path}` });
+    expect(pwned(gateway, folder), `ran the rewritten code: ${text(result)} card: ${JSON.stringify(card.target)}`).toBe(false);
     expect(result.isError, text(result)).toBe(true);
   });
 });
 
 describe('attack: a runner selects workspace members by something other than their folder', () => {
+  // Each card is answered no: nothing changes, so the cases share one gateway.
+  const shared = sharedGateway(SUB);
   it.each([
     [['pnpm', '--filter', 'a', 'test']],
     [['pnpm', '-F', 'a', 'test']],
@@ -72,7 +88,7 @@ describe('attack: a runner selects workspace members by something other than the
     [['bun', '--filter', 'a', 'test']],
     [['npm', '-w', '@s/a', 'test']],
   ])('%j: the card binds the package.json of every member the workspace names', async (command) => {
-    const { gateway, mcp } = await serve(SUB);
+    const { gateway, mcp } = await shared();
     const run = mcp.callTool({ name: 'run_command', arguments: { command } });
     const card = await pendingApproval(gateway, 'run_command');
     // pnpm takes its members from a pnpm-workspace.yaml, of which there is none: it selects none, and none is unbound.

@@ -5,7 +5,7 @@ import type { Stream } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, type TestContext } from 'vitest';
+import { afterAll, afterEach, type TestContext } from 'vitest';
 import { gatewayAuth, startCli, type CliUser, type RunningCli } from './spawn-cli.js';
 
 /** A `toolgate serve --http 0` child in a fresh workspace, with its console API. */
@@ -117,6 +117,13 @@ export interface OpenedByTest {
 export function closeAfterEach(): OpenedByTest {
   const opened = keptUntilClosed();
   afterEach(opened.close);
+  return opened;
+}
+
+/** What a describe block opens for all of its tests, closed after the last: for cases that share one gateway. */
+export function closeAfterAll(): OpenedByTest {
+  const opened = keptUntilClosed();
+  afterAll(opened.close);
   return opened;
 }
 
