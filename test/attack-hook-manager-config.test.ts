@@ -80,6 +80,7 @@ exit 0
   npx: `#!/bin/sh
 [ "$1" = "lint-staged" ] || exit 1
 for config in .lintstagedrc.json .lintstagedrc; do [ -f "$config" ] && sed -n 's/^ *"[^"]*": *"\\(.*\\)"$/\\1/p' "$config" | while read -r run; do sh -c "$run"; done; done
+[ -f package.json ] && node -e 'for (const run of Object.values(require("./package.json")["lint-staged"] ?? {})) console.log(run)' | while read -r run; do sh -c "$run"; done
 exit 0
 `,
 };
@@ -200,5 +201,85 @@ describe('attack: the configuration a hook manager\'s shim runs', () => {
       const answered = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: file, content: 'x: 1\n' }, 'reject');
       expect(answered.card, file).toBeUndefined();
     }
+  }, 60_000);
+
+  it('a repository with no manager\'s shim: the script its .pre-commit-config.yaml names is an ordinary file', async () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'accept-edits' }, { 'notes.txt': 'plain\n', '.pre-commit-config.yaml': NAMING_PRE_COMMIT, 'scripts/check.sh': BENIGN_SCRIPT });
+    installShim(workspace, '#!/bin/sh\nexit 0\n');
+    const at = await opened.serve(workspace);
+    const answered = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'scripts/check.sh', content: 'echo edited\n' }, 'reject');
+    expect(answered.card).toBeUndefined();
+  }, 60_000);
+});
+
+// What the configurations name: a pre-commit `repo: local` hook's `entry` (a script, an interpreter's argument, a
+// `language: script` entry), a lefthook `run:` and its `extends:` files, a lint-staged command in `.lintstagedrc.json`
+// and in package.json's `lint-staged` key. The configuration itself is held; what it runs is the same code.
+
+const BENIGN_SCRIPT = '#!/bin/sh\ntrue\n';
+const NAMING_PRE_COMMIT = 'repos:\n  - repo: local\n    hooks:\n      - id: check\n        name: check\n        language: system\n        entry: ./scripts/check.sh\n      - id: lint\n        name: lint\n        language: system\n        entry: python3 tools/lint.py\n      - id: x\n        name: x\n        language: script\n        entry: hooks/x.sh\n';
+const NAMING_LEFTHOOK = 'extends:\n  - ci/lefthook-extra.yml\npre-commit:\n  commands:\n    fmt:\n      run: ./scripts/fmt.sh\n';
+const NAMED: Record<string, string> = {
+  '.pre-commit-config.yaml': NAMING_PRE_COMMIT,
+  'lefthook.yml': NAMING_LEFTHOOK,
+  '.lintstagedrc.json': '{\n  "*.txt": "node scripts/check.js"\n}\n',
+  'package.json': JSON.stringify({ name: 'app', private: true, 'lint-staged': { '*.txt': 'sh scripts/pkg.sh' } }, null, 2),
+  'scripts/check.sh': BENIGN_SCRIPT,
+  'tools/lint.py': 'pass\n',
+  'hooks/x.sh': BENIGN_SCRIPT,
+  'scripts/fmt.sh': BENIGN_SCRIPT,
+  'ci/lefthook-extra.yml': 'pre-push:\n  commands: {}\n',
+  'scripts/check.js': '\n',
+  'scripts/pkg.sh': 'true\n',
+  'staged/scripts/fmt.sh': '#!/bin/sh\ntouch PWNED_BY_HOOK\n',
+};
+
+/** A repository whose commit runs pre-commit's, lefthook's and lint-staged's shims, each reading its configuration of `NAMED`. */
+function managedRepository(config: object): string {
+  const workspace = makeWorkspace(config, { 'notes.txt': 'plain\n', ...NAMED });
+  installShim(workspace, preCommitShim('.pre-commit-config.yaml'));
+  for (const [hook, shim] of [['prepare-commit-msg', LEFTHOOK_SHIM], ['post-commit', '#!/bin/sh\nnpx lint-staged\n']] as const) {
+    writeFileSync(join(workspace, '.git/hooks', hook), shim);
+    chmodSync(join(workspace, '.git/hooks', hook), 0o755);
+  }
+  for (const script of ['scripts/check.sh', 'hooks/x.sh', 'scripts/fmt.sh']) chmodSync(join(workspace, script), 0o755);
+  symlinkSync('scripts/check.sh', join(workspace, 'linked.sh'));
+  return workspace;
+}
+
+describe('attack: the files a hook manager\'s configuration runs', () => {
+  it('accept-edits: a write of each file the configurations name asks, and the user\'s next commit runs nothing of the model\'s', async () => {
+    const workspace = managedRepository({ scope: 'workspace-write', mode: 'accept-edits' });
+    const at = await opened.serve(workspace);
+    const writes: [string, string, Record<string, unknown>][] = [
+      ['scripts/check.sh', 'write_file', { path: 'scripts/check.sh', content: '#!/bin/sh\ntouch PWNED_BY_HOOK\n' }],
+      ['linked.sh', 'write_file', { path: 'linked.sh', content: '#!/bin/sh\ntouch PWNED_BY_HOOK\n' }],
+      ['tools/lint.py', 'edit_file', { path: 'tools/lint.py', oldText: 'pass', newText: "open('PWNED_BY_HOOK', 'w')" }],
+      ['hooks/x.sh', 'write_file', { path: 'hooks/x.sh', content: '#!/bin/sh\ntouch PWNED_BY_HOOK\n' }],
+      ['scripts/fmt.sh', 'write_file', { path: 'scripts/fmt.sh', content: '#!/bin/sh\ntouch PWNED_BY_HOOK\n' }],
+      ['ci/lefthook-extra.yml', 'write_file', { path: 'ci/lefthook-extra.yml', content: PAYLOAD_LEFTHOOK }],
+      ['scripts/check.js', 'write_file', { path: 'scripts/check.js', content: "require('fs').writeFileSync('PWNED_BY_HOOK', '')\n" }],
+      ['scripts/pkg.sh', 'write_file', { path: 'scripts/pkg.sh', content: 'touch PWNED_BY_HOOK\n' }],
+    ];
+    const cards: Record<string, boolean | undefined> = {};
+    for (const [name, tool, args] of writes) cards[name] = (await decideIfAsked(at.gateway, at.mcp, tool, args, 'reject')).card?.reasons.protectedPath;
+    userCommits(workspace);
+    expect(pwned(workspace), 'the user\'s commit ran the model\'s command').toBe(false);
+    expect(cards).toEqual(Object.fromEntries(writes.map(([name]) => [name, true])));
+    // package.json is read, not protected; a file nothing names stays ordinary.
+    for (const path of ['package.json', 'other.txt']) expect((await decideIfAsked(at.gateway, at.mcp, 'write_file', { path, content: '{}\n' }, 'reject')).card, path).toBeUndefined();
+  }, 90_000);
+
+  it('auto under Bash(cp *): a copy over the script a lefthook run: names asks when spelled, and fails read-only when not', async () => {
+    const workspace = managedRepository({ scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['cp *'], allow: ['Bash(cp *)'] } });
+    const at = await opened.serve(workspace);
+    const spelled = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['cp', 'staged/scripts/fmt.sh', 'scripts/fmt.sh'] }, 'reject');
+    expect(spelled.card?.reasons.protectedPath).toBe(true);
+    const ran = await decideIfAsked(at.gateway, at.mcp, 'run_command', { command: ['cp', '-r', 'staged/.', '.'] }, 'reject');
+    expect(ran.card).toBeUndefined();
+    userCommits(workspace);
+    expect(pwned(workspace), `the user's commit ran the model's command: ${text(ran.result)}`).toBe(false);
+    expect(text(ran.result)).toMatch(/Read-only file system/);
+    expect(readFileSync(join(workspace, 'scripts/fmt.sh'), 'utf8')).toBe(BENIGN_SCRIPT);
   }, 60_000);
 });

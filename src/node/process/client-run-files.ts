@@ -92,13 +92,14 @@ function eventCommands(events: unknown): string[] {
  * The places of the workspace a command names, as Claude Code runs it there
  * with a shell: each word (`shellWords`, `$CLAUDE_PROJECT_DIR` and `$FACTORY_PROJECT_DIR` the workspace)
  * and each place it may hold (`spellingsIn`) that names an entry of the
- * workspace, relative words from the workspace and from each
+ * workspace, relative words from the workspace (or the folders `from`
+ * names, where another program runs it) and from each
  * folder a `cd` of the command goes on in (itself no place: a folder held
  * whole would hold every file in it); and what a word that is a command
  * itself names (`sh -c './a.sh && ./b.sh'`). The workspace itself is none.
  */
-export function placesNamedBy(command: string, workspace: string): string[] {
-  return [...new Set(placesNamedFrom(command, workspace, [workspace], 0))];
+export function placesNamedBy(command: string, workspace: string, from: readonly string[] = [workspace]): string[] {
+  return [...new Set(placesNamedFrom(command, workspace, from, 0))];
 }
 
 /** `placesNamedBy`, relative words read from each of `folders`, `depth` commands deep. */

@@ -2,6 +2,7 @@ import { lstatSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from '
 import path from 'node:path';
 import { clientRunFiles } from './client-run-files.js';
 import { hookManagerPlaces } from './hook-manager-config.js';
+import { hookManagerRunFiles } from './hook-manager-run-files.js';
 import { workTreeGitCode } from './work-tree-git-code.js';
 
 /** What of the workspace's repositories the user's own git runs as code, for the sandbox to hold. */
@@ -66,12 +67,13 @@ export function findRepositoryCode(workspace: string): RepositoryCode | undefine
  * files a protected client configuration runs (`clientRunFiles`: a hook
  * script of Claude Code's `.claude/settings.json`), which the client runs
  * at the user's next session, and what a hook manager's shim in the hooks
- * folder runs commands from (`hookManagerPlaces`: `.pre-commit-config.yaml`),
- * which the user's git runs with the hook.
+ * folder runs commands from (`hookManagerPlaces`: `.pre-commit-config.yaml`)
+ * and the files those commands name (`hookManagerRunFiles`: its `entry:
+ * ./scripts/check.sh`), which the user's git runs with the hook.
  */
 export function workTreeCodePlaces(workspace: string): string[] {
   const { hooksFolders, configFiles } = workTreeGitCode(workspace);
-  return [...hooksFolders, ...configFiles, ...clientRunFiles(workspace), ...hookManagerPlaces(workspace)];
+  return [...hooksFolders, ...configFiles, ...clientRunFiles(workspace), ...hookManagerPlaces(workspace), ...hookManagerRunFiles(workspace)];
 }
 
 /**
