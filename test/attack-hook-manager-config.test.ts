@@ -231,14 +231,16 @@ const NAMED: Record<string, string> = {
   'ci/lefthook-extra.yml': 'pre-push:\n  commands: {}\n',
   'scripts/check.js': '\n',
   'scripts/pkg.sh': 'true\n',
+  'scripts/msg.sh': 'true\n',
   'staged/scripts/fmt.sh': '#!/bin/sh\ntouch PWNED_BY_HOOK\n',
 };
 
-/** A repository whose commit runs pre-commit's, lefthook's and lint-staged's shims, each reading its configuration of `NAMED`. */
+/** A repository whose commit runs pre-commit's, lefthook's and lint-staged's shims, each reading its configuration of `NAMED`, and a hook of the user's. */
 function managedRepository(config: object): string {
   const workspace = makeWorkspace(config, { 'notes.txt': 'plain\n', ...NAMED });
   installShim(workspace, preCommitShim('.pre-commit-config.yaml'));
-  for (const [hook, shim] of [['prepare-commit-msg', LEFTHOOK_SHIM], ['post-commit', '#!/bin/sh\nnpx lint-staged\n']] as const) {
+  // And a hook of the user's own that runs a script of the work tree.
+  for (const [hook, shim] of [['prepare-commit-msg', LEFTHOOK_SHIM], ['post-commit', '#!/bin/sh\nnpx lint-staged\n'], ['commit-msg', '#!/bin/sh\nsh scripts/msg.sh\n']] as const) {
     writeFileSync(join(workspace, '.git/hooks', hook), shim);
     chmodSync(join(workspace, '.git/hooks', hook), 0o755);
   }
@@ -248,7 +250,7 @@ function managedRepository(config: object): string {
 }
 
 describe('attack: the files a hook manager\'s configuration runs', () => {
-  it('accept-edits: a write of each file the configurations name asks, and the user\'s next commit runs nothing of the model\'s', async () => {
+  it('accept-edits: a write of each file the configurations (or a hook) name asks, and the user\'s next commit runs nothing of the model\'s', async () => {
     const workspace = managedRepository({ scope: 'workspace-write', mode: 'accept-edits' });
     const at = await opened.serve(workspace);
     const writes: [string, string, Record<string, unknown>][] = [
@@ -260,6 +262,7 @@ describe('attack: the files a hook manager\'s configuration runs', () => {
       ['ci/lefthook-extra.yml', 'write_file', { path: 'ci/lefthook-extra.yml', content: PAYLOAD_LEFTHOOK }],
       ['scripts/check.js', 'write_file', { path: 'scripts/check.js', content: "require('fs').writeFileSync('PWNED_BY_HOOK', '')\n" }],
       ['scripts/pkg.sh', 'write_file', { path: 'scripts/pkg.sh', content: 'touch PWNED_BY_HOOK\n' }],
+      ['scripts/msg.sh', 'write_file', { path: 'scripts/msg.sh', content: 'touch PWNED_BY_HOOK\n' }],
     ];
     const cards: Record<string, boolean | undefined> = {};
     for (const [name, tool, args] of writes) cards[name] = (await decideIfAsked(at.gateway, at.mcp, tool, args, 'reject')).card?.reasons.protectedPath;

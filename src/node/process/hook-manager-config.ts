@@ -80,12 +80,18 @@ function preCommitConfigs(hook: string): string[] {
  * folder's stamp changes when a hook is made, removed or renamed there, a
  * hook's when it is written, so nothing is read again while neither did.
  */
-const kept = new Map<string, Reading & { readonly folders: string; readonly hooks: readonly string[]; readonly stamp: string }>();
+const kept = new Map<string, Reading & { readonly folders: string; readonly hookFiles: readonly string[]; readonly stamp: string }>();
 
-/** What the hooks of a workspace's repository say: the places held, and the configuration files read for commands. */
-interface Reading {
+/**
+ * What the hooks of a workspace's repository say: the places held, the
+ * configuration files read for commands, and the hooks themselves (the head
+ * of each), which git runs from the top of the work tree, `top`.
+ */
+export interface Reading {
   readonly places: readonly string[];
   readonly configurations: readonly ManagerConfiguration[];
+  readonly hooks: readonly string[];
+  readonly top: string;
 }
 const MAX_KEPT = 16;
 
@@ -112,19 +118,22 @@ export function hookManagerPlaces(workspace: string): string[] {
  * manager whose shim is installed reads commands from (`hookManagerPlaces`'
  * files, and package.json for lint-staged's and simple-git-hooks' keys),
  * each with how its commands are read and the folders they run from: the
- * top of the work tree, where git runs hooks, and the file's own folder.
+ * top of the work tree, where git runs hooks, and the file's own folder;
+ * with the text of every hook git runs, a command itself (husky's
+ * `.husky/pre-commit` with `node scripts/check.js`). The same answer while
+ * nothing of the hooks changed.
  */
-export function hookManagerConfigurations(workspace: string): readonly ManagerConfiguration[] {
-  return readHooks(workspace).configurations;
+export function hookManagerConfigurations(workspace: string): Reading {
+  return readHooks(workspace);
 }
 
 /** What the hooks of the workspace's repository say, read again only when the hooks folders or their hooks changed. */
 function readHooks(workspace: string): Reading {
   const hooks = gitHooksFolders(workspace);
-  if (hooks === undefined || hooks.folders.length === 0) return { places: [], configurations: [] };
+  if (hooks === undefined || hooks.folders.length === 0) return { places: [], configurations: [], hooks: [], top: workspace };
   const folders = hooks.folders.join('\0');
   const known = kept.get(workspace);
-  if (known?.folders === folders && stampFiles([...hooks.folders, ...known.hooks]).text === known.stamp) return known;
+  if (known?.folders === folders && stampFiles([...hooks.folders, ...known.hookFiles]).text === known.stamp) return known;
   const startedMs = Date.now();
   const hookFiles = hooks.folders.flatMap(hooksIn);
   const places = new Set<string>();
@@ -147,12 +156,12 @@ function readHooks(workspace: string): Reading {
   for (const text of texts) {
     for (const manager of HOOK_MANAGERS) if (manager.recognised.test(text)) for (const folder of [hooks.top, workspace]) reads(folder, manager.readsAlso ?? [], manager.commands, false);
   }
-  const reading = { places: [...places].filter((place) => isInside(workspace, place)), configurations: [...configurations.values()] };
+  const reading = { places: [...places].filter((place) => isInside(workspace, place)), configurations: [...configurations.values()], hooks: texts, top: hooks.top };
   const stamp = stampFiles([...hooks.folders, ...hookFiles]);
   kept.delete(workspace);
   if (settledBefore(stamp, startedMs)) {
     if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value as string);
-    kept.set(workspace, { ...reading, folders, hooks: hookFiles, stamp: stamp.text });
+    kept.set(workspace, { ...reading, folders, hookFiles, stamp: stamp.text });
   }
   return reading;
 }

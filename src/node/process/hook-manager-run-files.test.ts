@@ -55,7 +55,8 @@ describe('hookManagerRunFiles', () => {
     );
     const at = (file: string): string => path.join(repo, file);
     // package.json's own scripts are not a manager's: `scripts/rc.sh` is not held, nor package.json itself.
-    expect(sorted(hookManagerRunFiles(repo))).toEqual(sorted(['scripts/check.sh', 'tools/lint.py', 'app/x.sh', 'ci/more.yml', 'more.sh', 'scripts/ts.js', 'scripts/pkg.sh'].map(at)));
+    // The pre-commit shim's own `--config=.pre-commit-config.yaml` is a word of a hook, held as its configuration already is.
+    expect(sorted(hookManagerRunFiles(repo))).toEqual(sorted(['.pre-commit-config.yaml', 'scripts/check.sh', 'tools/lint.py', 'app/x.sh', 'ci/more.yml', 'more.sh', 'scripts/ts.js', 'scripts/pkg.sh'].map(at)));
     // A configuration rewritten is read again; one of another manager than the shims' is not read.
     writeFileSync(at('.pre-commit-config.yaml'), 'repos:\n  - repo: local\n    hooks:\n      - id: a\n        entry: scripts/rc.sh\n');
     writeFileSync(at('.overcommit.yml'), 'PreCommit:\n  X:\n    command: [./scripts/oc.sh]\n');
@@ -66,9 +67,12 @@ describe('hookManagerRunFiles', () => {
     expect(places).not.toContain(at('scripts/check.sh'));
   });
 
-  it('names nothing without a manager\'s shim, and reads from the top of the work tree for a package of a monorepo', () => {
-    const plain = repository({ '.pre-commit-config.yaml': 'repos: [{repo: local, hooks: [{id: a, entry: a.sh}]}]\n', 'a.sh': 'x\n' }, { 'pre-commit': '#!/bin/sh\nexit 0\n' });
+  it('reads no configuration without a manager\'s shim, holds what a hook names itself, and reads from the top of the work tree for a package of a monorepo', () => {
+    const plain = repository({ '.pre-commit-config.yaml': 'repos: [{repo: local, hooks: [{id: a, entry: a.sh}]}]\n', 'a.sh': 'x\n', 'b.sh': 'x\n' }, { 'pre-commit': '#!/bin/sh\nexit 0\n' });
     expect(hookManagerRunFiles(plain)).toEqual([]);
+    writeFileSync(path.join(plain, '.git/hooks/commit-msg'), '#!/bin/sh\n# the message\nsh b.sh "$1"\n');
+    writeFileSync(path.join(plain, '.git/hooks/pre-push.sample'), '#!/bin/sh\nsh a.sh\n');
+    expect(hookManagerRunFiles(plain)).toEqual([path.join(plain, 'b.sh')]);
     const repo = repository({ 'lefthook.yml': 'pre-commit:\n  commands:\n    a:\n      run: app/scripts/a.sh && ./top.sh\n', 'app/scripts/a.sh': 'x\n', 'top.sh': 'x\n' }, { 'pre-commit': LEFTHOOK_SHIM });
     expect(hookManagerRunFiles(path.join(repo, 'app'))).toEqual([path.join(repo, 'app/scripts/a.sh')]);
   });

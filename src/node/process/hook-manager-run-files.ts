@@ -4,7 +4,7 @@ import { readRegularFile } from '../fs/read-regular-file.js';
 import { placesNamedBy } from './client-run-files.js';
 import { settledBefore, stampFiles } from './files-stamp.js';
 import { HookConfigurationTooLargeError, parseConfiguration, type ManagerCommands } from './hook-manager-commands.js';
-import { hookManagerConfigurations, type ManagerConfiguration } from './hook-manager-config.js';
+import { hookManagerConfigurations, type ManagerConfiguration, type Reading } from './hook-manager-config.js';
 
 /** How much of a configuration file is read: a manager's is a few KiB, a package.json rarely past a hundred. */
 const MAX_CONFIGURATION_BYTES = 1024 * 1024;
@@ -24,7 +24,7 @@ interface ManagerCommand {
  * files they were read from (`stampFiles`), read again only when one of
  * them changed, as the client settings' commands are.
  */
-const kept = new Map<string, Read & { readonly configurations: readonly ManagerConfiguration[]; readonly stamp: string }>();
+const kept = new Map<string, Read & { readonly reading: Reading; readonly stamp: string }>();
 
 /** What the configurations give: their commands, every file read for them, and the files a held one extends. */
 interface Read {
@@ -58,17 +58,18 @@ export function hookManagerRunFiles(workspace: string): string[] {
 
 /** The commands of the workspace's configurations, read again only when the configurations or a file read for them changed. */
 function managerCommands(workspace: string): Read {
-  const configurations = hookManagerConfigurations(workspace);
-  if (configurations.length === 0) return { commands: [], files: [], extended: [] };
+  const reading = hookManagerConfigurations(workspace);
   const known = kept.get(workspace);
-  if (known?.configurations === configurations && stampFiles(known.files).text === known.stamp) return known;
+  if (known?.reading === reading && stampFiles(known.files).text === known.stamp) return known;
   const startedMs = Date.now();
-  const read = readCommands(configurations);
+  const configured = readCommands(reading.configurations);
+  // Each hook is a command itself, run from the top of the work tree (`sh scripts/pre-commit.sh`).
+  const read = { ...configured, commands: [...configured.commands, ...reading.hooks.map((hook) => ({ command: hook, from: [reading.top] }))] };
   const stamp = stampFiles(read.files);
   kept.delete(workspace);
   if (settledBefore(stamp, startedMs)) {
     if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value as string);
-    kept.set(workspace, { ...read, configurations, stamp: stamp.text });
+    kept.set(workspace, { ...read, reading, stamp: stamp.text });
   }
   return read;
 }
