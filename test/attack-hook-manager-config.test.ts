@@ -193,22 +193,29 @@ describe('attack: the configuration a hook manager\'s shim runs', () => {
     expect(answered.card?.reasons.protectedPath).toBe(true);
   }, 60_000);
 
-  it('a repository with no manager\'s shim: its .pre-commit-config.yaml and lefthook.yml are ordinary files', async () => {
-    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'accept-edits' }, { 'notes.txt': 'plain\n', '.pre-commit-config.yaml': SAFE_PRE_COMMIT, 'lefthook.yml': 'pre-commit: {}\n' });
-    installShim(workspace, '#!/bin/sh\nexit 0\n');
-    const at = await opened.serve(workspace);
-    for (const file of ['.pre-commit-config.yaml', 'lefthook.yml', '.lintstagedrc.json']) {
-      const answered = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: file, content: 'x: 1\n' }, 'reject');
-      expect(answered.card, file).toBeUndefined();
-    }
-  }, 60_000);
-
-  it('a repository with no manager\'s shim: the script its .pre-commit-config.yaml names is an ordinary file', async () => {
-    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'accept-edits' }, { 'notes.txt': 'plain\n', '.pre-commit-config.yaml': NAMING_PRE_COMMIT, 'scripts/check.sh': BENIGN_SCRIPT });
+  it('a repository with no manager\'s shim: its .pre-commit-config.yaml, lefthook.yml and the script a configuration names are ordinary files', async () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'accept-edits' }, { 'notes.txt': 'plain\n', '.pre-commit-config.yaml': NAMING_PRE_COMMIT, 'lefthook.yml': 'pre-commit: {}\n', 'scripts/check.sh': BENIGN_SCRIPT });
     installShim(workspace, '#!/bin/sh\nexit 0\n');
     const at = await opened.serve(workspace);
     const answered = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: 'scripts/check.sh', content: 'echo edited\n' }, 'reject');
     expect(answered.card).toBeUndefined();
+    for (const file of ['.pre-commit-config.yaml', 'lefthook.yml', '.lintstagedrc.json']) {
+      const written = await decideIfAsked(at.gateway, at.mcp, 'write_file', { path: file, content: 'x: 1\n' }, 'reject');
+      expect(written.card, file).toBeUndefined();
+    }
+  }, 60_000);
+
+  it('a held configuration too large to read: a command and a write are refused (TOOL_UNAVAILABLE), and nothing runs', async () => {
+    const workspace = makeWorkspace({ scope: 'workspace-write', mode: 'accept-edits', policy: { allowedCommandGlobs: ['touch *'], allow: ['Bash(touch *)'] } }, { 'notes.txt': 'plain\n', '.pre-commit-config.yaml': `# ${'x'.repeat(1024 * 1024)}\n` });
+    installShim(workspace, preCommitShim('.pre-commit-config.yaml'));
+    const at = await opened.serve(workspace);
+    // The command asks (run_command is governed) and is approved: the host then refuses it.
+    for (const [name, args] of [['run_command', { command: ['touch', 'RAN'] }], ['write_file', { path: 'other.txt', content: 'x\n' }]] as const) {
+      const { result } = await decideIfAsked(at.gateway, at.mcp, name, args, 'once');
+      expect(result, name).toMatchObject({ isError: true });
+      expect(text(result), name).toContain('is unavailable: a hook manager\'s configuration is too large to read');
+    }
+    expect(existsSync(join(workspace, 'RAN')) || existsSync(join(workspace, 'other.txt'))).toBe(false);
   }, 60_000);
 });
 

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { parse as parseYaml } from 'yaml';
+import { ToolUnavailableError } from '../../core/internal.js';
 import { isRecord } from '../../core/policy/import-claude-settings.js';
+import { yamlParser } from '../fs/yaml-parser.js';
 
 /**
  * What a hook manager's configuration file gives it to run: its commands, as
@@ -19,12 +20,14 @@ export type CommandsReader = (config: unknown, file: string) => ManagerCommands;
 /** How many objects and lists of a configuration are looked into: a manager's has tens. */
 const MAX_NODES = 20_000;
 
-/** A hook manager's configuration too large to read whole: what it runs is not known, so nothing is run unheld. */
-export class HookConfigurationTooLargeError extends Error {
-  readonly code = 'EFBIG';
+/**
+ * A hook manager's configuration too large to read whole: what it runs is
+ * not known, so nothing is run unheld, and the call is refused as one the
+ * host cannot serve (`TOOL_UNAVAILABLE`), naming the bound, never a path.
+ */
+export class HookConfigurationTooLargeError extends ToolUnavailableError {
   constructor(what: string) {
-    super(`a hook manager's configuration is too large to read (${what})`);
-    this.name = 'HookConfigurationTooLargeError';
+    super('host', 'process', `a hook manager's configuration is too large to read (${what}), so what the user's next commit runs is not known and nothing was run or written`);
   }
 }
 
@@ -69,7 +72,7 @@ export function commandsOfKey(key: string): CommandsReader {
 /** A configuration file's value, by its name: TOML for `.toml`, else YAML (which reads JSON too); undefined for one it cannot read. */
 export function parseConfiguration(file: string, text: string): unknown {
   try {
-    return file.endsWith('.toml') ? parseToml(text) : parseYaml(text, { maxAliasCount: 100 });
+    return file.endsWith('.toml') ? parseToml(text) : yamlParser().parse(text, { maxAliasCount: 100 });
   } catch {
     return undefined;
   }

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lefthookCommands, preCommitCommands } from './hook-manager-commands.js';
+import { HookConfigurationTooLargeError, lefthookCommands, preCommitCommands } from './hook-manager-commands.js';
 import { hookManagerRunFiles } from './hook-manager-run-files.js';
 
 const made: string[] = [];
@@ -79,7 +79,8 @@ describe('hookManagerRunFiles', () => {
 
   it('refuses, typed, configurations past the bounds of the reading', () => {
     const repo = repository({ '.pre-commit-config.yaml': `# ${'x'.repeat(1024 * 1024)}\n` }, { 'pre-commit': PRE_COMMIT_SHIM });
-    expect(() => hookManagerRunFiles(repo)).toThrow(expect.objectContaining({ name: 'HookConfigurationTooLargeError', code: 'EFBIG' }));
+    expect(() => hookManagerRunFiles(repo)).toThrow(HookConfigurationTooLargeError);
+    expect(() => hookManagerRunFiles(repo)).toThrow(expect.objectContaining({ code: 'TOOL_UNAVAILABLE' }));
     writeFileSync(path.join(repo, '.pre-commit-config.yaml'), `repos:\n  - repo: local\n    hooks:\n${'      - {id: a, entry: a.sh}\n'.repeat(2001)}`);
     expect(() => hookManagerRunFiles(repo)).toThrow(/more than 2000 commands/);
   });
