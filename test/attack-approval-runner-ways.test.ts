@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
 import { approvedAfterRewrite, decide, pendingApproval } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
+import { PACKAGE, pkg, PLANTED, PLANTED_MAKEFILE } from './support/runner-packages.js';
 
 // The other ways a runner finds its code, with two calls in flight through `toolgate serve`, the MCP SDK client and
 // the console, in `accept-edits`: while the card of a runner's command waits, a second call (an edit the mode
@@ -12,12 +13,8 @@ import { closeAfterEach, connectClient, serveGateway, type ServedGateway } from 
 const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
 const opened = closeAfterEach();
 
-const pkg = (test: string, extra: object = {}): string => `${JSON.stringify({ name: 'demo', version: '1.0.0', ...extra, scripts: { test } })}\n`;
-const PACKAGE = pkg('echo tests passed');
-const PLANTED = pkg('touch "$INIT_CWD/PWNED"; touch PWNED; echo tests passed');
 const ROOT = pkg('echo root tests', { workspaces: ['a'] });
 const MAKEFILE = 'test:\n\techo tests passed\n';
-const PLANTED_MAKEFILE = 'test:\n\ttouch PWNED; echo tests passed\n';
 
 type Case = readonly [label: string, run: { command: readonly string[]; cwd?: string }, files: Record<string, string>, write: { path: string; content: string }];
 const CASES: readonly Case[] = [

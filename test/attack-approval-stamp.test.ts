@@ -6,6 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
 import { decide, decideIfAsked, pendingApproval } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
+import { PACKAGE, pkg, PLANTED } from './support/runner-packages.js';
 
 // What a write's content stamp and a runner's bound code hold against the ways a hostile model (or any process of
 // the user's) would try next, with two calls in flight through `toolgate serve`, the MCP SDK client and the
@@ -137,9 +138,6 @@ describe('attack: a command that keeps rewriting the file makes every approved w
 
 const LOOP = (count: number): string => `i=0; while [ $i -lt ${count} ]; do printf "loop %05d\\n" $i > notes.md; i=$((i+1)); sleep 0.005; done\n`;
 
-const pkg = (test: string): string => `${JSON.stringify({ name: 'demo', version: '1.0.0', scripts: { test } })}\n`;
-const PACKAGE = pkg('echo tests passed');
-const PLANTED = pkg('touch "$INIT_CWD/PWNED"; touch PWNED; echo tests passed');
 const pwned = (gateway: ServedGateway, outside?: string): boolean =>
   ['PWNED', 'app/PWNED', '.git/hooks/PWNED'].some((name) => existsSync(join(gateway.workspace, name))) || (outside !== undefined && existsSync(join(outside, 'PWNED')));
 

@@ -1,8 +1,8 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectClient, serveGateway, type ServedGateway } from './support/serve-gateway.js';
+import { describe, expect, it } from 'vitest';
+import { servedForBlock, type ServedGateway } from './support/serve-gateway.js';
 
 // Under a glob the floor refused `sh -c`, `python3 -c`, `find -exec` and `env -S` as the program, and as the
 // command of a wrapper toolgate knows (`nice sh -c …`), but a program it does not know that runs its arguments
@@ -12,19 +12,9 @@ import { connectClient, serveGateway, type ServedGateway } from './support/serve
 
 const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
 
-function servedWith(policy: object): () => { gateway: ServedGateway; mcp: Client } {
-  let gateway: ServedGateway | undefined;
-  let mcp: Client | undefined;
-  beforeAll(async () => {
-    gateway = await serveGateway({ scope: 'workspace-write', mode: 'auto', policy }, { files: { 'notes.md': 'first\n' }, args: ['--no-console'] });
-    mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
-  });
-  afterAll(async () => {
-    await mcp?.close();
-    await gateway?.cli.stop();
-  });
-  return () => ({ gateway: gateway as ServedGateway, mcp: mcp as Client });
-}
+/** One gateway for a block's cases, in `auto` under `policy`. */
+const servedWith = (policy: object): (() => { gateway: ServedGateway; mcp: Client }) =>
+  servedForBlock({ scope: 'workspace-write', mode: 'auto', policy }, { files: { 'notes.md': 'first\n' }, args: ['--no-console'] });
 
 /** Run `command`; whether PWNED appeared in the workspace, and what came back. */
 async function ran(opened: { gateway: ServedGateway; mcp: Client }, command: readonly string[]): Promise<{ made: boolean; output: string }> {

@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { describe, expect, it } from 'vitest';
-import { decide, pendingApproval } from './support/pending-approval.js';
+import { describe, it } from 'vitest';
+import { rejectCutRunnerCard } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, serveGateway } from './support/serve-gateway.js';
 
 // A runner that climbs (npm, pnpm, yarn, bun) reads the package.json of each folder above the one it runs in, and
@@ -20,13 +20,6 @@ describe('attack: a climbing runner from a folder thousands deep', () => {
   ])('%s: the card lists a bounded number of files and says none is bound', async (_label, args) => {
     const gateway = opened.gateway(await serveGateway({ scope: 'workspace-write', mode: 'auto', policy: { allowedCommandGlobs: ['npm *', 'pnpm *', 'yarn *'] } }));
     const mcp: Client = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
-    const run = mcp.callTool({ name: 'run_command', arguments: args });
-    const card = await pendingApproval(gateway, 'run_command');
-    const code = (card.target?.command as { code?: { files: readonly string[]; cut?: true } } | undefined)?.code;
-    expect(code?.files.length).toBeLessThanOrEqual(64);
-    expect(code?.cut).toBe(true);
-    expect(card.reasons.protectedPath).toBe(true);
-    await decide(gateway, card.id, 'reject');
-    expect((await run).isError).toBe(true);
+    await rejectCutRunnerCard(gateway, mcp, args);
   });
 });

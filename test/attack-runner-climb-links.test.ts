@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { approvedAfterRewrite, decide, decideIfAsked, pendingApproval } from './support/pending-approval.js';
 import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace } from './support/serve-gateway.js';
+import { PACKAGE, PLANTED, PLANTED_MAKEFILE } from './support/runner-packages.js';
 
 // A runner's working folder reached through a link: npm runs in the real folder and climbs the real folders above it,
 // whatever the spelling. Through `toolgate serve`, the MCP SDK client and the console, in `accept-edits`: while the
@@ -13,11 +14,7 @@ import { closeAfterEach, connectClient, makeWorkspace, serveWorkspace } from './
 const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
 const opened = closeAfterEach();
 
-const pkg = (test: string): string => `${JSON.stringify({ name: 'demo', version: '1.0.0', scripts: { test } })}\n`;
-const PACKAGE = pkg('echo tests passed');
-const PLANTED = pkg('touch "$INIT_CWD/PWNED"; touch PWNED; echo tests passed');
 const MAKEFILE = 'test:\n\techo tests passed\n';
-const PLANTED_MAKEFILE = 'test:\n\ttouch PWNED; echo tests passed\n';
 
 /** Folders made outside the workspace, removed after each test. */
 let outside: string[] = [];

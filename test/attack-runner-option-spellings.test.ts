@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
-import { approvedAfterRewrite, decide, pendingApproval } from './support/pending-approval.js';
-import { closeAfterAll, closeAfterEach, connectClient, serveGateway, type ServedGateway, type OpenedByTest } from './support/serve-gateway.js';
+import { approvedAfterRewrite, decide, pendingApproval, rejectCutRunnerCard } from './support/pending-approval.js';
+import { closeAfterEach, connectClient, servedForBlock, serveGateway, type ServedGateway } from './support/serve-gateway.js';
+import { PACKAGE, pkg, PLANTED } from './support/runner-packages.js';
 
 // npm reads its options as its parser does, not as they are spelled in its documentation: any number of leading
 // dashes (`-prefix`, `---prefix`), a long option by a prefix of its name (`--prefi`), a short one after two dashes
@@ -15,9 +16,7 @@ import { closeAfterAll, closeAfterEach, connectClient, serveGateway, type Served
 const text = (result: object): string => JSON.stringify((result as { content?: unknown }).content);
 const opened = closeAfterEach();
 
-const pkg = (test: string, extra: object = {}): string => `${JSON.stringify({ name: 'demo', version: '1.0.0', ...extra, scripts: { test } })}\n`;
-const PACKAGE = pkg('echo tests passed');
-const PLANTED = pkg('touch "$INIT_CWD/PWNED"; touch PWNED; echo tests passed');
+const CONFIG = { scope: 'workspace-write', mode: 'accept-edits', policy: { allowedCommandGlobs: ['npm *', 'pnpm *', 'yarn *', 'bun *'] } };
 const ROOT = pkg('echo root tests', { workspaces: ['a'] });
 const SUB = { 'package.json': ROOT, 'sub/package.json': PACKAGE, 'a/package.json': PACKAGE, 'x/notes.md': 'x\n' };
 const sub = { path: 'sub/package.json', content: PLANTED };
@@ -44,17 +43,10 @@ const CASES: readonly Case[] = [
   ['npm test --- --prefix sub in a folder with no package.json (npm stops at ---, and climbs)', { command: ['npm', 'test', '---', '--prefix', 'sub'], cwd: 'x' }, root],
 ];
 
-async function serve(files: Record<string, string>, by: OpenedByTest = opened): Promise<{ gateway: ServedGateway; mcp: Client }> {
-  const gateway = by.gateway(await serveGateway({ scope: 'workspace-write', mode: 'accept-edits', policy: { allowedCommandGlobs: ['npm *', 'pnpm *', 'yarn *', 'bun *'] } }, { files }));
-  const mcp = by.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
+async function serve(files: Record<string, string>): Promise<{ gateway: ServedGateway; mcp: Client }> {
+  const gateway = opened.gateway(await serveGateway(CONFIG, { files }));
+  const mcp = opened.client((await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client);
   return { gateway, mcp };
-}
-
-/** One gateway for a describe block's cases, started by the first. */
-function sharedGateway(files: Record<string, string>): () => Promise<{ gateway: ServedGateway; mcp: Client }> {
-  const once = closeAfterAll();
-  let served: Promise<{ gateway: ServedGateway; mcp: Client }> | undefined;
-  return () => (served ??= serve(files, once));
 }
 
 const pwned = (gateway: ServedGateway, folder: string): boolean =>
@@ -65,9 +57,9 @@ const inFolder = (folder: string): Record<string, string> => Object.fromEntries(
 
 describe('attack: npm is moved to another package.json by a spelling its parser takes', () => {
   const folders = CASES.map((_case, index) => `case-${String(index)}`);
-  const shared = sharedGateway(Object.assign({}, ...folders.map(inFolder)) as Record<string, string>);
+  const shared = servedForBlock(CONFIG, { files: Object.assign({}, ...folders.map(inFolder)) as Record<string, string> });
   it.each(CASES.map((entry, index) => [...entry, folders[index] as string] as const))('%s: approved once, it runs what the card was shown, or nothing', async (_label, args, write, folder) => {
-    const { gateway, mcp } = await shared();
+    const { gateway, mcp } = shared();
     const run = { ...args, cwd: args.cwd === undefined ? folder : `${folder}/${args.cwd}` };
     const { card, result } = await approvedAfterRewrite(gateway, mcp, { name: 'run_command', arguments: run }, { ...write, path: `${folder}/${write.path}` });
     expect(pwned(gateway, folder), `ran the rewritten code: ${text(result)} card: ${JSON.stringify(card.target)}`).toBe(false);
@@ -77,7 +69,7 @@ describe('attack: npm is moved to another package.json by a spelling its parser 
 
 describe('attack: a runner selects workspace members by something other than their folder', () => {
   // Each card is answered no: nothing changes, so the cases share one gateway.
-  const shared = sharedGateway(SUB);
+  const shared = servedForBlock(CONFIG, { files: SUB });
   it.each([
     [['pnpm', '--filter', 'a', 'test']],
     [['pnpm', '-F', 'a', 'test']],
@@ -88,7 +80,7 @@ describe('attack: a runner selects workspace members by something other than the
     [['bun', '--filter', 'a', 'test']],
     [['npm', '-w', '@s/a', 'test']],
   ])('%j: the card binds the package.json of every member the workspace names', async (command) => {
-    const { gateway, mcp } = await shared();
+    const { gateway, mcp } = shared();
     const run = mcp.callTool({ name: 'run_command', arguments: { command } });
     const card = await pendingApproval(gateway, 'run_command');
     // pnpm takes its members from a pnpm-workspace.yaml, of which there is none: it selects none, and none is unbound.
@@ -108,13 +100,6 @@ describe('attack: npm given thousands of spellings that may each move it', () =>
     const command = `npm ${folders.join(' ')} test`;
     expect(command.length).toBeLessThanOrEqual(8192);
     const { gateway, mcp } = await serve(SUB);
-    const run = mcp.callTool({ name: 'run_command', arguments: { command } });
-    const card = await pendingApproval(gateway, 'run_command');
-    const code = (card.target?.command as { code?: { files: readonly string[]; cut?: true } } | undefined)?.code;
-    expect(code?.files.length).toBeLessThanOrEqual(64);
-    expect(code?.cut).toBe(true);
-    expect(card.reasons.protectedPath).toBe(true);
-    await decide(gateway, card.id, 'reject');
-    expect((await run).isError).toBe(true);
+    await rejectCutRunnerCard(gateway, mcp, { command });
   });
 });

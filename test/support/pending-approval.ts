@@ -109,3 +109,18 @@ export async function decideIfAsked(
   if (card !== undefined) await decide(gateway, card.id, decision);
   return { result: await call, card };
 }
+
+/**
+ * Call `run_command` with `args` and answer its card no, once it shows a runner whose files were cut at their
+ * bound: no more than 64 listed, the card saying the rest are not bound, judged as naming a protected path.
+ */
+export async function rejectCutRunnerCard(gateway: ServedGateway, client: Client, args: Record<string, unknown>): Promise<void> {
+  const run = client.callTool({ name: 'run_command', arguments: args });
+  const card = await pendingApproval(gateway, 'run_command');
+  const code = (card.target?.command as { code?: { files: readonly string[]; cut?: true } } | undefined)?.code;
+  expect(code?.files.length).toBeLessThanOrEqual(64);
+  expect(code?.cut).toBe(true);
+  expect(card.reasons.protectedPath).toBe(true);
+  await decide(gateway, card.id, 'reject');
+  expect((await run).isError).toBe(true);
+}

@@ -5,7 +5,7 @@ import type { Stream } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, type TestContext } from 'vitest';
+import { afterAll, afterEach, beforeAll, type TestContext } from 'vitest';
 import { gatewayAuth, startCli, type CliUser, type RunningCli } from './spawn-cli.js';
 
 /** A `toolgate serve --http 0` child in a fresh workspace, with its console API. */
@@ -120,11 +120,22 @@ export function closeAfterEach(): OpenedByTest {
   return opened;
 }
 
-/** What a describe block opens for all of its tests, closed after the last: for cases that share one gateway. */
-export function closeAfterAll(): OpenedByTest {
-  const opened = keptUntilClosed();
-  afterAll(opened.close);
-  return opened;
+/**
+ * One gateway on a new workspace of `config` and `files`, and an SDK client of it named `attacker`, for a describe
+ * block: started before its first test, closed after its last. For cases that change nothing another case reads.
+ */
+export function servedForBlock(config: object, options: { files?: Record<string, string>; args?: readonly string[] } = {}): () => { gateway: ServedGateway; mcp: Client } {
+  let gateway: ServedGateway | undefined;
+  let mcp: Client | undefined;
+  beforeAll(async () => {
+    gateway = await serveGateway(config, options);
+    mcp = (await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth)).client;
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await gateway?.cli.stop();
+  });
+  return () => ({ gateway: gateway as ServedGateway, mcp: mcp as Client });
 }
 
 /**
