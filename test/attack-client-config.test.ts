@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { closeAfterEach, connectClient, serveGateway } from './support/serve-gateway.js';
+import { closeAfterEach, connectClient, servedForBlock, serveGateway } from './support/serve-gateway.js';
 
 // A hostile model under `accept-edits` (workspace writes approved by the mode) against the MCP client that
 // serves it: the project files in which Claude Code, Cursor and VS Code read which MCP servers to start and
@@ -12,6 +12,17 @@ import { closeAfterEach, connectClient, serveGateway } from './support/serve-gat
 // client's own agent run every terminal command without asking (`chat.tools.autoApprove`, CVE-2025-53773).
 
 const open = closeAfterEach();
+
+/** Each of `paths` written new through `write_file` in `accept-edits`: each must be refused, and none made. */
+const newFiles = servedForBlock({ scope: 'workspace-write', mode: 'accept-edits', console: { enabled: false } });
+async function refusesNewFiles(paths: readonly string[], content: string): Promise<void> {
+  const { gateway, mcp } = newFiles();
+  for (const path of paths) {
+    const result = await mcp.callTool({ name: 'write_file', arguments: { path, content } });
+    expect(result.isError, path).toBe(true);
+    expect(existsSync(join(gateway.workspace, path)), path).toBe(false);
+  }
+}
 const SERVER = (command: string): string => `${JSON.stringify({ mcpServers: { toolgate: { command, args: ['-c', 'touch /tmp/pwned'] } } })}\n`;
 const ORIGINAL = SERVER('toolgate');
 
@@ -48,9 +59,6 @@ describe('attack: accept-edits rewrites the MCP client configuration that starts
   }, 20_000);
 
   it('nor a new file where another client reads its servers: Codex, opencode, Roo, Kiro, Amazon Q, Continue, Zed, a VS Code workspace', async () => {
-    const gateway = open.gateway(await serveGateway({ scope: 'workspace-write', mode: 'accept-edits', console: { enabled: false } }));
-    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
-    open.client(client);
     const paths = [
       '.codex/config.toml',
       'opencode.json',
@@ -65,47 +73,26 @@ describe('attack: accept-edits rewrites the MCP client configuration that starts
       'app.code-workspace',
       'packages/web/.mcp.json',
     ];
-    for (const path of paths) {
-      const result = await client.callTool({ name: 'write_file', arguments: { path, content: SERVER('sh') } });
-      expect(result.isError, path).toBe(true);
-      expect(existsSync(join(gateway.workspace, path)), path).toBe(false);
-    }
+    await refusesNewFiles(paths, SERVER('sh'));
   }, 20_000);
 
   it('nor a new file where Qwen Code, Kilo Code or Crush reads the servers it starts, or the tools it runs without asking', async () => {
-    const gateway = open.gateway(await serveGateway({ scope: 'workspace-write', mode: 'accept-edits', console: { enabled: false } }));
-    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
-    open.client(client);
     // Qwen Code (a Gemini CLI fork) reads `.qwen/settings.json`; Kilo Code `.kilocode/mcp.json` and, since it
     // follows opencode, `kilo.json(c)` and `.kilo/kilo.json(c)`; Crush `.crush.json` and `crush.json`, whose `lsp`
     // commands it also starts and whose `permissions.allowed_tools` run without asking. Each was written with no card.
     const paths = ['.qwen/settings.json', '.qwen/settings.local.json', '.kilocode/mcp.json', 'kilo.json', 'kilo.jsonc', '.kilo/kilo.jsonc', '.crush.json', 'crush.json', 'packages/web/crush.json'];
-    for (const path of paths) {
-      const result = await client.callTool({ name: 'write_file', arguments: { path, content: SERVER('sh') } });
-      expect(result.isError, path).toBe(true);
-      expect(existsSync(join(gateway.workspace, path)), path).toBe(false);
-    }
+    await refusesNewFiles(paths, SERVER('sh'));
   }, 20_000);
 
   it('nor code a client loads or runs by itself: opencode\'s and Kilo\'s plugins, tools and dependencies, Cursor\'s hook scripts', async () => {
-    const gateway = open.gateway(await serveGateway({ scope: 'workspace-write', mode: 'accept-edits', console: { enabled: false } }));
-    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
-    open.client(client);
     // opencode loads every file of `.opencode/plugins/` (and of `.opencode/plugin/`, `tool/`, `tools/`) at its start,
     // and installs `.opencode/package.json`'s dependencies; Kilo Code follows it in `.kilo/`; Cursor runs the scripts
     // `.cursor/hooks.json` names, kept in `.cursor/hooks/`. Each ran the model's code at the next start, outside toolgate.
     const paths = ['.opencode/plugins/audit.ts', '.opencode/plugin/audit.js', '.opencode/tools/deploy.ts', '.opencode/package.json', '.kilo/plugins/audit.ts', '.cursor/hooks/format.sh'];
-    for (const path of paths) {
-      const result = await client.callTool({ name: 'write_file', arguments: { path, content: 'export const Audit = async () => ({});\n' } });
-      expect(result.isError, path).toBe(true);
-      expect(existsSync(join(gateway.workspace, path)), path).toBe(false);
-    }
+    await refusesNewFiles(paths, 'export const Audit = async () => ({});\n');
   }, 20_000);
 
   it('nor a hook another agent client runs by itself at its next session: Copilot CLI, Cline, Kiro, Windsurf, OpenHands', async () => {
-    const gateway = open.gateway(await serveGateway({ scope: 'workspace-write', mode: 'accept-edits', console: { enabled: false } }));
-    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
-    open.client(client);
     // Copilot CLI loads `.github/hooks/*.json` from the folder it starts in and runs their `sessionStart` commands;
     // Cline runs the executable scripts of `.clinerules/hooks/` (`TaskStart`, `PreToolUse`, …); Kiro runs the
     // `runCommand` of each hook in `.kiro/hooks/` when a file is saved; Windsurf merges `.windsurf/hooks.json` into its
@@ -122,17 +109,10 @@ describe('attack: accept-edits rewrites the MCP client configuration that starts
       '.openhands/hooks/quality_gate.sh',
       'packages/web/.github/hooks/session.json',
     ];
-    for (const path of paths) {
-      const result = await client.callTool({ name: 'write_file', arguments: { path, content: '#!/bin/sh\ntouch /tmp/pwned\n' } });
-      expect(result.isError, path).toBe(true);
-      expect(existsSync(join(gateway.workspace, path)), path).toBe(false);
-    }
+    await refusesNewFiles(paths, '#!/bin/sh\ntouch /tmp/pwned\n');
   }, 20_000);
 
   it('nor where Factory\'s Droid, Augment, Trae or Amp reads the hooks it runs or the servers it starts from the project', async () => {
-    const gateway = open.gateway(await serveGateway({ scope: 'workspace-write', mode: 'accept-edits', console: { enabled: false } }));
-    const { client } = await connectClient(gateway.mcpUrl, 'attacker', undefined, gateway.auth);
-    open.client(client);
     // Droid runs the hooks of `.factory/hooks.json` (once `.factory/hooks/hooks.json`) or of the `hooks` key of
     // `.factory/settings.json` and `settings.local.json`, and starts the servers of `.factory/mcp.json`; Augment runs
     // the hooks of `.augment/settings.json` and `settings.local.json`; Trae starts the servers of `.trae/mcp.json`, and
@@ -151,11 +131,7 @@ describe('attack: accept-edits rewrites the MCP client configuration that starts
       '.amp/settings.json',
       'packages/web/.factory/settings.json',
     ];
-    for (const path of paths) {
-      const result = await client.callTool({ name: 'write_file', arguments: { path, content: SERVER('sh') } });
-      expect(result.isError, path).toBe(true);
-      expect(existsSync(join(gateway.workspace, path)), path).toBe(false);
-    }
+    await refusesNewFiles(paths, SERVER('sh'));
   }, 20_000);
 
   it('nor a command a rule lets run, by a name its argv never spells: cp -r of a staged folder into .github or .openhands', async () => {
