@@ -47,6 +47,10 @@ const CASES: readonly Case[] = [
   ['yarn workspaces foreach run test', { command: ['yarn', 'workspaces', 'foreach', 'run', 'test'] }, GLOB, rewriteA],
   ['yarn workspace @demo/a test', { command: ['yarn', 'workspace', '@demo/a', 'test'] }, GLOB, rewriteA],
   ['bun --filter @demo/a test', { command: ['bun', '--filter', '@demo/a', 'test'] }, GLOB, rewriteA],
+  // npm reads a package.json past a byte-order mark; so must the members' binding.
+  ['npm test --workspaces, a package.json led by a byte-order mark', { command: ['npm', 'test', '--workspaces'] }, { ...GLOB, 'package.json': `\uFEFF${GLOB['package.json']}` }, rewriteA],
+  // pnpm's YAML reader takes a merge key's mapping as the file's own keys.
+  ['pnpm -r test, packages given by a YAML merge key', { command: ['pnpm', '-r', 'test'] }, { ...GLOB, 'pnpm-workspace.yaml': "base: &base\n  packages:\n    - 'packages/*'\n    - tools/*\n<<: *base\n" }, rewriteC],
 ];
 
 async function serve(files: Record<string, string>): Promise<{ gateway: ServedGateway; mcp: Client }> {
@@ -79,6 +83,22 @@ describe('attack: a runner runs workspace members the card did not bind', () => 
     const code = (card.target?.command as { code?: { files: string[]; members?: true } } | undefined)?.code;
     expect(code?.members, JSON.stringify(code)).toBeUndefined();
     expect(code?.files).toEqual(expect.arrayContaining(['packages/a/package.json', 'packages/b/package.json', 'tools/c/package.json']));
+  });
+});
+
+// A pnpm-workspace.yaml that names no packages (empty, or settings only) makes every folder below it a member. The
+// gateway's own protected folder is among them, so the card binds each member it can and says the rest are unbound.
+const EVERY_FOLDER_CASES: readonly Case[] = [
+  ['pnpm -r test, a pnpm-workspace.yaml with no packages list', { command: ['pnpm', '-r', 'test'] }, { ...GLOB, 'pnpm-workspace.yaml': 'linkWorkspacePackages: true\n' }, rewriteC],
+  ['pnpm -r test, an empty pnpm-workspace.yaml', { command: ['pnpm', '-r', 'test'] }, { ...GLOB, 'pnpm-workspace.yaml': '' }, rewriteC],
+];
+
+describe('attack: a pnpm workspace that lists no packages runs every folder', () => {
+  it.each(EVERY_FOLDER_CASES)('%s: the card binds every member it reaches', async (_label, args, files, write) => {
+    const { gateway, mcp } = await serve(files);
+    const { card } = await approvedAfterRewrite(gateway, mcp, { name: 'run_command', arguments: args }, write);
+    const code = (card.target?.command as { code?: { files: string[]; members?: true } } | undefined)?.code;
+    expect(code?.files, JSON.stringify(code)).toEqual(expect.arrayContaining(['packages/a/package.json', 'packages/b/package.json', 'tools/c/package.json']));
   });
 });
 

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,6 +34,26 @@ describe('workspaceMembers', () => {
     const root = workspace({ 'pnpm-workspace.yaml': 'packages: ["apps/*", &x libs/core]\n', 'bad/pnpm-workspace.yaml': 'packages: [1, 2]\n' }, ['apps/web', 'libs/core']);
     expect(members(root, 'pnpm-workspace.yaml')).toEqual({ members: ['apps/web', 'libs/core'], listed: ['apps'] });
     expect(members(root, 'bad/pnpm-workspace.yaml').cut).toBe(true);
+  });
+
+  it('reads a package.json past a byte-order mark, as npm does, and cuts at one JSON cannot parse', () => {
+    const root = workspace({ 'package.json': `\uFEFF${JSON.stringify({ workspaces: ['packages/*'] })}`, 'bad/package.json': '{ "workspaces": [' }, ['packages/a']);
+    expect(members(root, 'package.json')).toEqual({ members: ['packages/a'], listed: ['packages'] });
+    expect(members(root, 'bad/package.json').cut).toBe(true);
+  });
+
+  it("reads a pnpm-workspace.yaml's merge keys, and takes every folder where it lists no packages, as pnpm does", () => {
+    const root = workspace({ 'pnpm-workspace.yaml': 'base: &b\n  packages: [apps/*]\n<<: *b\n', 'none/pnpm-workspace.yaml': 'linkWorkspacePackages: true\n', 'empty/pnpm-workspace.yaml': '' }, ['apps/web', 'none/x', 'empty/y']);
+    expect(members(root, 'pnpm-workspace.yaml')).toEqual({ members: ['apps/web'], listed: ['apps'] });
+    expect(members(root, 'none/pnpm-workspace.yaml').members).toEqual(['.', 'x']);
+    expect(members(root, 'empty/pnpm-workspace.yaml').members).toEqual(['.', 'y']);
+  });
+
+  it('cuts at a member that links out of the workspace rather than naming it', () => {
+    const root = workspace({ 'package.json': JSON.stringify({ workspaces: ['packages/*'] }) }, ['packages/a']);
+    const outside = workspace({}, ['elsewhere']);
+    symlinkSync(path.join(outside, 'elsewhere'), path.join(root, 'packages', 'out'));
+    expect(members(root, 'package.json')).toEqual({ members: ['packages/a'], listed: ['packages'], cut: true });
   });
 
   // A repository chooses both the globs and the folder names: a backtracking match held the thread for tens of seconds.

@@ -1,7 +1,8 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_RUNNER_FILES, type WorkspaceMembers } from '../../core/internal.js';
 import { isInside, resolveInWorkspace, type FsJail } from './fs-jail.js';
+import { readRegularFile } from './read-regular-file.js';
 import { walkRealPath, type WalkBudget } from './walk-real-path.js';
 import { compileWildmatch, type MatchBudget } from './wildmatch.js';
 import { yamlParser } from './yaml-parser.js';
@@ -43,29 +44,35 @@ function openAt(jail: FsJail, absolute: string): boolean {
   return isInside(jail.workspace, absolute) && jail.classify(absolute) === 'open';
 }
 
-/** The file's text, or undefined past `MAX_MEMBER_LIST_BYTES`. */
+/**
+ * The file's text, or undefined past `MAX_MEMBER_LIST_BYTES` or when it is
+ * no longer a regular file: a FIFO put in its place since it was walked
+ * would hold the host's one thread on a blocking open.
+ */
 function readSmall(absolute: string): string | undefined {
-  const fd = openSync(absolute, 'r');
+  let bytes: Buffer;
   try {
-    const size = fstatSync(fd).size;
-    if (size > MAX_MEMBER_LIST_BYTES) return undefined;
-    const bytes = Buffer.alloc(size);
-    const read = readSync(fd, bytes, 0, size, 0);
-    return bytes.subarray(0, read).toString('utf8');
-  } finally {
-    closeSync(fd);
+    bytes = readRegularFile(absolute, MAX_MEMBER_LIST_BYTES + 1);
+  } catch {
+    return undefined;
   }
+  return bytes.length > MAX_MEMBER_LIST_BYTES ? undefined : bytes.toString('utf8');
 }
 
-/** The globs a file names members by; [] when it names none (a `package.json` npm cannot parse runs no member); undefined when it cannot be read. */
+/**
+ * The globs a file names members by; [] when it names none; undefined when
+ * it cannot be read. npm reads a `package.json` past a byte-order mark, so
+ * it is read the same; one JSON cannot parse is not read (no parser is
+ * known to be npm's to the letter).
+ */
 function memberPatterns(name: string, text: string | undefined): readonly string[] | undefined {
   if (text === undefined) return undefined;
   if (name !== 'package.json') return yamlPackages(text);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {
-    return [];
+    return undefined;
   }
   const workspaces = isRecord(parsed) ? parsed.workspaces : undefined;
   const list = isRecord(workspaces) ? workspaces.packages : workspaces;
@@ -73,24 +80,31 @@ function memberPatterns(name: string, text: string | undefined): readonly string
   return Array.isArray(list) && list.every((entry) => typeof entry === 'string') ? list : undefined;
 }
 
+/** pnpm's members where its file names none: the folder and every folder below it. */
+const EVERY_FOLDER: readonly string[] = ['**'];
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
- * The `packages:` list of a `pnpm-workspace.yaml`, as YAML reads it; [] when
- * the file has none, undefined when it is no YAML or the list holds
+ * The `packages:` list of a `pnpm-workspace.yaml`, as pnpm's YAML reader
+ * reads it: a merge key (`<<: *base`) gives its mapping's keys. A file with
+ * no list (empty, or settings only) makes every folder below it a member,
+ * as pnpm takes it (`**`). Undefined when it is no YAML or the list holds
  * anything but strings.
  */
 function yamlPackages(text: string): readonly string[] | undefined {
   let parsed: unknown;
   try {
-    parsed = yamlParser().parse(text);
+    parsed = yamlParser().parse(text, { merge: true });
   } catch {
     return undefined;
   }
-  const list = isRecord(parsed) ? parsed.packages : undefined;
-  if (list === undefined || list === null) return [];
+  if (parsed === null || parsed === undefined) return EVERY_FOLDER;
+  if (!isRecord(parsed)) return undefined;
+  const list = parsed.packages;
+  if (list === undefined || list === null) return EVERY_FOLDER;
   return Array.isArray(list) && list.every((entry) => typeof entry === 'string') ? list : undefined;
 }
 
@@ -135,7 +149,8 @@ function expandPatterns(jail: FsJail, base: string, patterns: readonly string[])
     }
     if (budget.remaining <= 0) cut = true;
     for (const folder of folders) {
-      if (full()) cut = true;
+      // A member outside the workspace or protected (`**` reaches the journal's folder) is not bound: the rest are.
+      if (full() || !openAt(jail, realOf(path.join(base, folder)))) cut = true;
       else members.add(folder === '' ? '.' : folder);
     }
   }
