@@ -117,19 +117,31 @@ function yamlPackages(text: string): readonly string[] | undefined {
  */
 const MATCH_STEPS = 1_000_000;
 
-/** The folders the globs match below `base` (its real path), and the folders listed to match them. */
+/**
+ * The folders the globs match below `base` (its real path), and the folders
+ * listed to match them. A file of a megabyte holds hundreds of thousands of
+ * globs: each spelling is matched once, each folder listed once, and the
+ * matching stops when its steps are spent.
+ */
 function expandPatterns(jail: FsJail, base: string, patterns: readonly string[]): WorkspaceMembers {
   const members = new Set<string>();
   const listed = new Set<string>();
+  const listings = new Map<string, readonly string[]>();
+  const matched = new Set<string>();
   const budget: MatchBudget = { remaining: MATCH_STEPS };
   let cut = false;
   const full = (): boolean => members.size + listed.size >= MAX_RUNNER_FILES;
-  const list = (folder: string): string[] => {
+  const list = (folder: string): readonly string[] => {
     if (full()) return ((cut = true), []);
+    const known = listings.get(folder);
+    if (known !== undefined) return known;
     const absolute = path.join(base, folder);
-    if (!openAt(jail, realOf(absolute))) return ((cut = true), []);
-    listed.add(folder === '' ? '.' : folder);
-    return subfolders(absolute).map((name) => (folder === '' ? name : `${folder}/${name}`));
+    const open = openAt(jail, realOf(absolute));
+    if (open) listed.add(folder === '' ? '.' : folder);
+    else cut = true;
+    const children = open ? subfolders(absolute).map((name) => (folder === '' ? name : `${folder}/${name}`)) : [];
+    listings.set(folder, children);
+    return children;
   };
   for (const pattern of patterns) {
     if (pattern.startsWith('!')) continue;
@@ -138,6 +150,9 @@ function expandPatterns(jail: FsJail, base: string, patterns: readonly string[])
       cut = true;
       continue;
     }
+    const spelling = segments.join('/');
+    if (matched.has(spelling)) continue;
+    matched.add(spelling);
     let folders = [''];
     for (const segment of segments) {
       if (segment === '**') folders = folders.flatMap((folder) => [folder, ...below(folder, list, full)]);
@@ -147,22 +162,27 @@ function expandPatterns(jail: FsJail, base: string, patterns: readonly string[])
         folders = folders.flatMap((folder) => list(folder).filter((child) => matches(path.posix.basename(child), budget)));
       }
     }
-    if (budget.remaining <= 0) cut = true;
     for (const folder of folders) {
+      const member = folder === '' ? '.' : folder;
+      if (members.has(member)) continue;
       // A member outside the workspace or protected (`**` reaches the journal's folder) is not bound: the rest are.
       if (full() || !openAt(jail, realOf(path.join(base, folder)))) cut = true;
-      else members.add(folder === '' ? '.' : folder);
+      else members.add(member);
+    }
+    if (budget.remaining <= 0) {
+      cut = true;
+      break;
     }
   }
   return { members: [...members], listed: [...listed], ...(cut ? { cut: true } : {}) };
 }
 
 /** Every folder below `folder`, each listed, until the bound. */
-function below(folder: string, list: (folder: string) => string[], full: () => boolean): string[] {
+function below(folder: string, list: (folder: string) => readonly string[], full: () => boolean): string[] {
   const found: string[] = [];
-  const queue = list(folder);
-  while (queue.length > 0 && !full()) {
-    const next = queue.shift() as string;
+  const queue = [...list(folder)];
+  for (let at = 0; at < queue.length && !full(); at += 1) {
+    const next = queue[at] as string;
     found.push(next);
     if (path.posix.basename(next) !== 'node_modules') queue.push(...list(next));
   }
