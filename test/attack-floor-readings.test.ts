@@ -62,6 +62,10 @@ const CUT: readonly (readonly string[])[] = [
   ['capsh', '--', '-c', `$(echo sh) -c '${TOUCH}'`],
   ['capsh', '--', '-c', `echo '${TOUCH}' | sh`],
   ['setarch', 'x86_64', 'sh', '-c', `a=touch; $a PWNED`],
+  // A string with no blank and no operator is still a command line: the shell splits the words it expands.
+  ['capsh', '--', '-c', `perl\${IFS}-e\${IFS}'system"touch","PWNED"'`],
+  ['capsh', '--', '-c', `perl$IFS-e$IFS'system"touch","PWNED"'`],
+  ['capsh', '--', '-c', `{perl,-e,'system"touch","PWNED"'}`],
 ];
 
 describe('attack: an exec-capable form inside a program the floor does not know, under `*`', () => {

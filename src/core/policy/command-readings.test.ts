@@ -68,6 +68,9 @@ describe('commandReadings', () => {
     // `coproc n $a x` runs the program `n`, which toolgate does not know: `$a` may be the command it runs.
     expect(cut(['bash', '-c', 'coproc n $a x'])).toBe(true);
     for (const script of ['coproc $a', 'coproc $a x', 'prlimit $a x', 'prlimit --cmd=$a x', 'exec timeout 5 $a x']) expect(cut(['bash', '-c', script]), script).toBe(true);
+    // An argument with no blank is still a command line where the shell splits what it expands.
+    for (const script of ['perl${IFS}-e${IFS}1', 'perl$IFS-e$IFS1', '{perl,-e,1}']) expect(cut(['capsh', '--', '-c', script]), script).toBe(true);
+    expect(cut(['eslint', 'src/**/*.ts', 'a.{ts}'])).toBe(false);
     // After a program that runs no argument, or a builtin that runs none, a variable is data.
     for (const script of ['echo $a x', 'cd $d && ls', 'export PATH=$PATH:x', '[[ -n $x ]] && echo y', 'exec -a $n touch x']) expect(cut(['bash', '-c', script]), script).toBe(false);
     expect(cut(['bash', '-c', 'x=1 2>/dev/null $a x'])).toBe(true);

@@ -203,9 +203,19 @@ function readingsOf(argv: readonly string[], depth: number, reading: Reading, fo
   }
 }
 
-/** The commands of `text`, an argument that holds a blank or a shell operator, read `depth + 1` strings deep. */
+/**
+ * A word the shell splits into several as it expands it, with no blank
+ * written: a variable (`perl${IFS}-e${IFS}…`, `$IFS`, `"$@"`) or a brace
+ * list (`{perl,-e,…}`). An argument of the argv holding one, handed to a
+ * program that runs it as a shell string (`capsh -- -c`), is a command
+ * line. Inside a string such a word is the shell's own, judged where it
+ * stands (`mayStart`).
+ */
+const SPLIT_WORD = /\$[{A-Za-z_0-9@*#?!$-]|\{[^}]*(?:,|\.\.)[^}]*\}/;
+
+/** The commands of `text`, an argument that holds a blank, a shell operator or (in the argv) a word the shell splits, read `depth + 1` strings deep. */
 function readString(text: string, depth: number, reading: Reading, forms: (readonly string[])[]): void {
-  if (reading.cut || !(/\s/.test(text) || COMMAND_BREAK.test(text))) return;
+  if (reading.cut || !(/\s/.test(text) || COMMAND_BREAK.test(text) || (depth === 0 && SPLIT_WORD.test(text)))) return;
   if (depth >= MAX_DEPTH || SUBSTITUTED_PROGRAM.test(text)) {
     reading.cut = true;
     return;
