@@ -163,7 +163,8 @@ const PROGRAMS: readonly (readonly [readonly string[], OptionRule | ProgramJudge
   [['awk', 'gawk', 'mawk', 'nawk', 'original-awk'], awkDanger],
   [['find', 'gfind'], { form: 'find -exec/-ok/-delete/-fprint', check: (args) => args.some((arg) => FIND_FORMS.has(arg)) }],
   [['fd', 'fdfind'], { form: 'fd -x/-X/--exec/--exec-batch', long: names('exec', 'exec-batch'), short: 'xX', valued: 'dteE' }],
-  [['rg'], { form: 'rg --pre', check: (args) => args.some((arg) => /^--pre(=|$)/.test(arg)) }],
+  // ripgrep reads long options only whole: `--pre` runs a program on each file, `--hostname-bin` one for a hyperlink's host.
+  [['rg'], { form: 'rg --pre/--hostname-bin', check: (args) => args.some((arg) => /^--(?:pre|hostname-bin)(=|$)/.test(arg)) }],
   [['tar', 'gtar', 'bsdtar'], TAR],
   [['sort', 'gsort'], { form: 'sort --compress-program/-o/--output', long: names('compress-program', 'output'), short: 'o', valued: 'kStT' }],
   [

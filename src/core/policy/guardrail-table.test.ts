@@ -87,6 +87,9 @@ const commands: Row[] = [
   ['rg --pre', { command: 'rg --pre ./x foo' }, 'command_not_allowed'],
   ['rg --pre=', { command: 'rg --pre=sh foo' }, 'command_not_allowed'],
   ['rg --pre-glob is fine', { command: 'rg --pre-glob *.gz foo' }, 'allow'],
+  // ripgrep runs the program `--hostname-bin` names to fill a hyperlink's host.
+  ['rg --hostname-bin=', { command: 'rg --hostname-bin=./x --hyperlink-format=default foo' }, 'command_not_allowed'],
+  ['rg --hostname-bin', { command: 'rg --hostname-bin ./x foo' }, 'command_not_allowed'],
   ['sed e command', { command: 'sed e file.txt' }, 'command_not_allowed'],
   ['sed 1e', { command: 'sed 1e file.txt' }, 'command_not_allowed'],
   ['sed s///e', { command: 'sed s/x/id/e file.txt' }, 'command_not_allowed'],
