@@ -87,11 +87,6 @@ export interface ResolvedCommand {
   readonly objectStore?: ObjectStoreContent;
 }
 
-/**
- * What a repository's object store may hold of protected files. The sandbox
- * masks a protected file of the work tree, but git reads the object store,
- * where a committed, staged or once-added `.env` stays.
- */
 /** The members one file of a host's `workspaces` request names, each relative to that file's folder. */
 export interface WorkspaceMembers {
   /** The folders its globs match, whose `package.json` a runner runs (one without a `package.json` too: one planted there is a change). */
@@ -102,6 +97,11 @@ export interface WorkspaceMembers {
   readonly cut?: boolean;
 }
 
+/**
+ * What a repository's object store may hold of protected files. The sandbox
+ * masks a protected file of the work tree, but git reads the object store,
+ * where a committed, staged or once-added `.env` stays.
+ */
 export interface ObjectStoreContent {
   /** A tree or the index that a ref, a reflog entry, the stash or the index reaches names a protected path. */
   readonly protectedNames: boolean;

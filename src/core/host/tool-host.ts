@@ -279,7 +279,6 @@ export interface ResolveTargetRequest {
   readonly workspaces?: readonly string[];
 }
 
-
 export interface ResolvedTarget {
   /** One entry per requested path, in order. */
   readonly files: readonly ResolvedPath[];
