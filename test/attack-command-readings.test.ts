@@ -28,11 +28,18 @@ async function ran(opened: { gateway: ServedGateway; mcp: Client }, command: rea
   return { made, output: text(result) };
 }
 
+const SHELL_STRINGS: readonly (readonly string[])[] = [
+  ['capsh', '--', '-c', 'touch PWNED'],
+  ['capsh', '--', '-c', 'true; t\\ouch PWNED'],
+  ['capsh', '--', '-c', 'true && nice mkdir PWNED'],
+];
+
 describe('attack: a denied command run through a program that runs its arguments', () => {
   const opened = servedWith({
     allowedCommandGlobs: ['*'],
-    // An exact entry, which the floor runs as it says: only the deny stands between the model and npx's shell string.
-    allowedCommands: [['npx', '-c', 'touch PWNED']],
+    // Exact entries, which the floor runs as they say (under a glob it refuses npx -c and capsh's shell outright): only
+    // the deny stands between the model and their shell strings.
+    allowedCommands: [['npx', '-c', 'touch PWNED'], ...SHELL_STRINGS, ['capsh', '--', '-c', 'echo touch']],
     allow: ['Bash(*)'],
     deny: ['Bash(touch:*)', 'Bash(npm exec:*)'],
     rules: [{ tool: 'run_command', decision: 'deny', match: { argv: ['mkdir', '*'] } }],
@@ -56,9 +63,7 @@ describe('attack: a denied command run through a program that runs its arguments
     ['strace', '-f', '-qq', '-o', '/dev/null', 'touch', 'PWNED'],
     ['prlimit', '/usr/bin/touch', 'PWNED'],
     // A shell string an argument holds, its command first or after an operator.
-    ['capsh', '--', '-c', 'touch PWNED'],
-    ['capsh', '--', '-c', 'true; t\\ouch PWNED'],
-    ['capsh', '--', '-c', 'true && nice mkdir PWNED'],
+    ...SHELL_STRINGS,
     // npx is npm exec.
     ['npx', '-c', 'touch PWNED'],
   ];
@@ -105,7 +110,8 @@ describe('attack: a denied command a shell string runs after a prefix, or spells
     `sh -c "sh -c 'sh -c \\"sh -c \\\\\\"touch PWNED\\\\\\"\\"'"`,
   ];
   // Exact entries, which the floor runs as written (under the glob alone it refuses a string it cannot read): only the deny judges them.
-  const opened = servedWith({ allowedCommandGlobs: ['*'], allowedCommands: scripts.map((script) => ['capsh', '--', '-c', script]), allow: ['Bash(*)'], deny: ['Bash(touch:*)'] });
+  const control = 'echo touch $HOME; [ -f notes.md ] && cat notes.md';
+  const opened = servedWith({ allowedCommandGlobs: ['*'], allowedCommands: [...scripts, control].map((script) => ['capsh', '--', '-c', script]), allow: ['Bash(*)'], deny: ['Bash(touch:*)'] });
 
   it.each(scripts)('capsh -c %j is refused by the deny and runs nothing', async (script) => {
     const { made, output } = await ran(opened(), ['capsh', '--', '-c', script], 'PWNED');
@@ -114,9 +120,11 @@ describe('attack: a denied command a shell string runs after a prefix, or spells
   });
 
   it('a shell string that names touch nowhere a command starts still runs', async () => {
-    expect((await ran(opened(), ['capsh', '--', '-c', 'echo touch $HOME; [ -f notes.md ] && cat notes.md'], 'PWNED')).output).toContain('first');
+    expect((await ran(opened(), ['capsh', '--', '-c', control], 'PWNED')).output).toContain('first');
   });
 });
+
+const CONTROL = 'x=$(cat notes.md); cd . && echo "$x"';
 
 describe('attack: a denied command a shell string runs through a program toolgate does not know, or hands over unread', () => {
   // Inside a shell string only a command's first word was read: `setarch x86_64 touch x`, `prlimit touch x`,
@@ -146,7 +154,7 @@ describe('attack: a denied command a shell string runs through a program toolgat
   // Exact entries, which the floor runs as written (under the glob alone it refuses `find -exec` and a string it cannot read): only the deny judges them.
   const opened = servedWith({
     allowedCommandGlobs: ['*'],
-    allowedCommands: scripts.map((script) => ['capsh', '--', '-c', script]),
+    allowedCommands: [...scripts, CONTROL].map((script) => ['capsh', '--', '-c', script]),
     allow: ['Bash(*)'],
     deny: ['Bash(touch:*)'],
     rules: [{ tool: 'run_command', decision: 'deny', match: { argv: ['mkdir', '*'] } }],
@@ -159,7 +167,7 @@ describe('attack: a denied command a shell string runs through a program toolgat
   });
 
   it('a shell string whose programs run no argument, or read a substitution as an argument, still runs', async () => {
-    expect((await ran(opened(), ['capsh', '--', '-c', 'x=$(cat notes.md); cd . && echo "$x"'], 'PWNED')).output).toContain('first');
+    expect((await ran(opened(), ['capsh', '--', '-c', CONTROL], 'PWNED')).output).toContain('first');
   });
 });
 

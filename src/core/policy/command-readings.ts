@@ -71,6 +71,18 @@ const SUBSTITUTED_PROGRAM = /(?:^|[;&|(){}!\n\r])\s*(?:[A-Za-z_][A-Za-z0-9_]*\+?
  * word of the string, so the readings are cut.
  */
 const SOURCES = new Set(['source', '.', 'alias']);
+
+/**
+ * What makes a shell or the programs it starts run code held in a
+ * variable or a file no word names as a command: prompt expansion
+ * (`${x@P}`, which runs the substitutions `x` holds, built from escapes no
+ * reading sees), the prompt and trace variables a shell expands the same
+ * way (`PS4` under `set -x`, `PROMPT_COMMAND`), the file a non-interactive
+ * bash sources first (`BASH_ENV`), and the libraries the loader or `enable
+ * -f` loads (`LD_PRELOAD`, `LD_AUDIT`, `BASH_LOADABLES_PATH`). A string
+ * that names one is cut, however it is used.
+ */
+const RUNS_DATA_AS_CODE = /@P\}|\b(?:PS[0-4]|PROMPT_COMMAND|BASH_ENV|LD_PRELOAD|LD_AUDIT|BASH_LOADABLES_PATH)\b/;
 const SHELLS = new Set(SHELL_NAMES);
 
 /** Shell strings inside shell strings read, at most. */
@@ -216,7 +228,7 @@ const SPLIT_WORD = /\$[{A-Za-z_0-9@*#?!$-]|\{[^}]*(?:,|\.\.)[^}]*\}/;
 /** The commands of `text`, an argument that holds a blank, a shell operator or (in the argv) a word the shell splits, read `depth + 1` strings deep. */
 function readString(text: string, depth: number, reading: Reading, forms: (readonly string[])[]): void {
   if (reading.cut || !(/\s/.test(text) || COMMAND_BREAK.test(text) || (depth === 0 && SPLIT_WORD.test(text)))) return;
-  if (depth >= MAX_DEPTH || SUBSTITUTED_PROGRAM.test(text)) {
+  if (depth >= MAX_DEPTH || SUBSTITUTED_PROGRAM.test(text) || RUNS_DATA_AS_CODE.test(text)) {
     reading.cut = true;
     return;
   }

@@ -372,3 +372,25 @@ describe('under a glob, the commands a program toolgate does not know may run', 
     expect(checkCommand(argv, any)).toEqual({ ok: true, via: 'glob' });
   });
 });
+
+describe('under a glob, programs that run a shell string or load code of their own', () => {
+  const any: CommandAllowlist = { commands: [], globs: [['*']] };
+  test.each([
+    ['capsh -- -c', ['capsh', '--', '-c', 'id']],
+    ['capsh ==', ['capsh', '==', '--', '-c', 'id']],
+    ['capsh --shell', ['capsh', '--shell=/bin/sh', '--', '-c', 'id']],
+    ['tmux starting its shell', ['tmux', 'new-session', '-d']],
+    ['screen starting its shell', ['screen', '-dm']],
+    ['enable -f', ['setarch', 'x86_64', 'enable', '-f', './x.so', 'x']],
+    ['prompt expansion of a built value', ['prlimit', 'true; x=$\'\\x24\\x28touch y\\x29\'; echo ${x@P}']],
+    ['a trace prompt set and expanded', ['prlimit', 'true; PS4=$x; set -x; true']],
+    ['a library the loader takes', ['prlimit', 'true; LD_PRELOAD=./x.so cat notes.md']],
+    ['a file bash sources first', ['prlimit', 'true; BASH_ENV=./x.sh make test']],
+  ])('refuses %s', (_label, argv) => {
+    expect(checkCommand(argv, any).ok).toBe(false);
+  });
+
+  test('admits capsh reading its own state', () => {
+    expect(checkCommand(['capsh', '--print'], any)).toEqual({ ok: true, via: 'glob' });
+  });
+});

@@ -187,6 +187,12 @@ const PROGRAMS: readonly (readonly [readonly string[], OptionRule | ProgramJudge
   // `--eval` evaluates its value as a makefile's text: `$(shell …)` runs at once, whatever the makefile says.
   [['make', 'gmake'], { form: 'make --eval/-E', long: names('eval'), short: 'E', valued: 'CfIoW' }],
   [['gdb'], { form: 'gdb -ex/-iex/-x/-ix/-P, --eval-command/--init-eval-command/--command/--init-command/--python', short: 'xP', check: gdbRunsCode }],
+  // capsh runs a shell with what follows `--` (a `-c` string among it), capsh itself again after `==`, and the shell `--shell` names.
+  [['capsh'], { form: 'capsh --/==/--shell (a shell, or capsh again, runs the rest)', check: (args) => args.some((arg) => arg === '--' || arg === '==' || arg.startsWith('--shell')) }],
+  // Each starts a shell, or runs the shell command it is given, in a terminal of its own.
+  [['tmux', 'screen'], { form: 'tmux/screen (a shell or a shell command of their own)', always: true }],
+  // bash's `enable -f` loads a shared library's builtins into the shell: code from a file.
+  [['enable'], { form: 'enable -f (a shared library loaded into the shell)', short: 'f' }],
   ...INTERPRETERS,
 ];
 
