@@ -3,7 +3,9 @@ import { gitDanger } from './git-danger.js';
 import { npxAsNpm } from './npm-command-readings.js';
 import { npmDanger } from './npm-danger.js';
 import { endOfOptions, optionValues, type LongForm, type OptionRule } from './option-forms.js';
+import { psqlDanger } from './psql-danger.js';
 import { sedDanger } from './sed-danger.js';
+import { sqliteDanger } from './sqlite-danger.js';
 
 /** A program read with a grammar of its own: its arguments → the refused form, or undefined. */
 export type ProgramJudge = (args: readonly string[]) => string | undefined;
@@ -193,6 +195,12 @@ const PROGRAMS: readonly (readonly [readonly string[], OptionRule | ProgramJudge
   [['tmux', 'screen'], { form: 'tmux/screen (a shell or a shell command of their own)', always: true }],
   // bash's `enable -f` loads a shared library's builtins into the shell: code from a file.
   [['enable'], { form: 'enable -f (a shared library loaded into the shell)', short: 'f' }],
+  [['sqlite3', 'sqlite'], sqliteDanger],
+  [['psql'], psqlDanger],
+  // m4 runs shell commands with `syscmd`/`esyscmd`, by a name it may build at run time (`indir`, `builtin`), and reads any file it names.
+  [['m4', 'gm4'], () => 'm4 (syscmd/esyscmd by a name it may build, and any file it names)'],
+  // Tcl runs programs with `exec`; every argument but none hands it code (a script file, `-c`, `-f`), and alone it reads only its input.
+  [['tclsh', 'wish', 'expect', 'jimsh'], (args) => (args.length > 0 ? 'tclsh/wish/expect with a script file, -c or -f' : undefined)],
   ...INTERPRETERS,
 ];
 
@@ -208,12 +216,12 @@ export const EXEC_FORMS: ReadonlyMap<string, OptionRule | ProgramJudge> = new Ma
 /**
  * Programs whose arguments `EXEC_FORMS` reads with the program's own
  * grammar, and that run no command their arguments name but through a form
- * it refuses: a sed or awk script, a find expression, a URL. The floor does
+ * it refuses: a sed or awk script, SQL, a find expression, a URL. The floor does
  * not read their arguments again as shell commands (`checkCommand`), where
  * `awk '{print $1}'` or `sed '/[;]/d'` would read as code the shell works out.
  */
 export const RUNS_ONLY_REFUSED_FORMS: ReadonlyMap<string, true> = new Map(
-  ['sed', 'gsed', 'awk', 'gawk', 'mawk', 'nawk', 'original-awk', 'find', 'gfind', 'fd', 'fdfind', 'rg', 'tar', 'gtar', 'bsdtar', 'sort', 'gsort', 'zip', 'curl', 'wget', 'less', 'more'].map(
+  ['sqlite3', 'sqlite', 'psql', 'sed', 'gsed', 'awk', 'gawk', 'mawk', 'nawk', 'original-awk', 'find', 'gfind', 'fd', 'fdfind', 'rg', 'tar', 'gtar', 'bsdtar', 'sort', 'gsort', 'zip', 'curl', 'wget', 'less', 'more'].map(
     (name) => [name, true] as const,
   ),
 );
