@@ -70,6 +70,14 @@ export function evaluateRules(rules: readonly CompiledRule[], subject: RuleSubje
     (rule) => rule.tools(subject.tool) && (rule.server === undefined || subject.server === undefined || rule.server === subject.server) && matchesSubject(rule, subject, views),
   );
   matched.sort(compareRules);
+  // What a deny or ask reads past the spelling only adds: a rule so matched never outranks a stricter one that matches
+  // the command as spelled (a Gemini CLI ask of `rm` above a deny of `push -rf` decided `push -rf rm`, which Gemini
+  // CLI itself denies, as an ask).
+  const spelled = matched.find((rule) => matchesAsSpelled(rule, subject, views));
+  if (spelled !== undefined && spelled !== matched[0] && STRENGTH[spelled.decision] > STRENGTH[(matched[0] as CompiledRule).decision]) {
+    matched.splice(matched.indexOf(spelled), 1);
+    matched.unshift(spelled);
+  }
   const winner = matched[0];
   if (winner !== undefined && winner.decision !== 'allow') {
     const unread = views.commandLines?.cutOnceRead === true;
@@ -153,6 +161,22 @@ function matchesSubject(rule: CompiledRule, subject: RuleSubject, views: Subject
       return views.commandLines !== undefined && matchCommandPattern(match.pattern, views.commandLines, rule.decision);
     case 'shell-args':
       return views.commandLines !== undefined && shellArgsMatch(match.program, rule.decision, views);
+  }
+}
+
+/** Whether a rule matches a command as it is spelled, as the tool it was written for reads it: none of what it may run. */
+function matchesAsSpelled(rule: CompiledRule, subject: RuleSubject, views: SubjectViews): boolean {
+  const match = rule.match;
+  const lines = views.commandLines;
+  switch (match.kind) {
+    case 'argv':
+      return subject.argv !== undefined && matchArgvPattern(match.pattern, subject.argv);
+    case 'command':
+      return lines !== undefined && !lines.empty && match.pattern.test(lines.quoted);
+    case 'shell-args':
+      return lines !== undefined && regexMatch(match.program, views.geminiJson(lines.quoted), rule.decision, views.regexBudget);
+    default:
+      return true;
   }
 }
 

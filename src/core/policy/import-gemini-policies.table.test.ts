@@ -254,18 +254,30 @@ describe('Gemini CLI policy import: never looser than Gemini CLI', () => {
   const word = fc.constantFrom('git', 'status', 'push', 'rm', '-rf', 'ls', '*', 'npm', 'x', 'git-x');
   const prefix = fc.array(word, { minLength: 1, maxLength: 3 }).map((words) => words.join(' '));
   const rule = fc.record({ prefix, decision: fc.constantFrom('allow' as const, 'deny' as const, 'ask_user' as const), priority: fc.integer({ min: 0, max: 5 }) });
+  type GeminiRule = { readonly prefix: string; readonly decision: 'allow' | 'deny' | 'ask_user'; readonly priority: number };
+  const atLeastAsStrict = (rules: readonly GeminiRule[], words: readonly string[]): void => {
+    const command = words.join(' ');
+    const imported = importGeminiPolicies([{ tier: 'user', document: { rule: rules.map((entry) => ({ toolName: 'run_shell_command', commandPrefix: entry.prefix, decision: entry.decision, priority: entry.priority })) } }]);
+    const decided = createPolicy({ rules: imported.rules, allowedCommandGlobs: ['*'] }).explain({ tool: 'run_command', target: { command }, args: { command } });
+    const winner = decided.rules.find((entry) => entry.winner)?.decision;
+    // No matching rule: the governed default asks, as Gemini CLI's default decision does.
+    const ours: Kind = decided.decision.kind === 'deny' ? 'deny' : (winner ?? 'ask');
+    expect(RANK[ours]).toBeGreaterThanOrEqual(RANK[geminiDecision(rules, command)]);
+  };
   test('on any generated command, toolgate decides at least as strictly', () => {
-    fc.assert(
-      fc.property(fc.array(rule, { minLength: 1, maxLength: 6 }), fc.array(word, { minLength: 1, maxLength: 4 }), (rules, words) => {
-        const command = words.join(' ');
-        const imported = importGeminiPolicies([{ tier: 'user', document: { rule: rules.map((entry) => ({ toolName: 'run_shell_command', commandPrefix: entry.prefix, decision: entry.decision, priority: entry.priority })) } }]);
-        const decided = createPolicy({ rules: imported.rules, allowedCommandGlobs: ['*'] }).explain({ tool: 'run_command', target: { command }, args: { command } });
-        const winner = decided.rules.find((entry) => entry.winner)?.decision;
-        // No matching rule: the governed default asks, as Gemini CLI's default decision does.
-        const ours: Kind = decided.decision.kind === 'deny' ? 'deny' : (winner ?? 'ask');
-        expect(RANK[ours]).toBeGreaterThanOrEqual(RANK[geminiDecision(rules, command)]);
-      }),
-      { numRuns: 400 },
+    fc.assert(fc.property(fc.array(rule, { minLength: 1, maxLength: 6 }), fc.array(word, { minLength: 1, maxLength: 4 }), atLeastAsStrict), { numRuns: 400 });
+  });
+
+  // An ask matched by reading an argument as a command (`push` is a program toolgate does not know) outranked, by its
+  // priority, the deny Gemini CLI matches on the command as spelled.
+  test('an ask read past the spelling never outranks a deny of the command as spelled', () => {
+    atLeastAsStrict(
+      [
+        { prefix: 'rm', decision: 'ask_user', priority: 1 },
+        { prefix: 'push -rf', decision: 'deny', priority: 0 },
+        { prefix: 'git', decision: 'allow', priority: 0 },
+      ],
+      ['push', '-rf', 'rm'],
     );
   });
 
