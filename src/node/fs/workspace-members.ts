@@ -1,6 +1,7 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_RUNNER_FILES, type WorkspaceMembers } from '../../core/internal.js';
+import { isRecord } from '../../core/policy/import-claude-settings.js';
 import { isInside, resolveInWorkspace, type FsJail } from './fs-jail.js';
 import { readRegularFile } from './read-regular-file.js';
 import { walkRealPath, type WalkBudget } from './walk-real-path.js';
@@ -82,10 +83,6 @@ function memberPatterns(name: string, text: string | undefined): readonly string
 
 /** pnpm's members where its file names none: the folder and every folder below it. */
 const EVERY_FOLDER: readonly string[] = ['**'];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The `packages:` list of a `pnpm-workspace.yaml`, as pnpm's YAML reader
