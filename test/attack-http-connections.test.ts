@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
-import { describe, it, type TestContext } from 'vitest';
-import { closeWhenTestEnds, connectClient, serveGateway } from './support/serve-gateway.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeAfterEach, connectClient, serveGateway } from './support/serve-gateway.js';
 
 /*
  * A local process against the sockets of `toolgate serve --http`: the MCP
@@ -11,23 +11,18 @@ import { closeWhenTestEnds, connectClient, serveGateway } from './support/serve-
  * most 256 open, while an honest client goes on being served.
  */
 
-/** Raw connections a test opens, destroyed when it ends: one the gateway failed to close must not hold up its shutdown. */
-function rawConnections(onTestFinished: TestContext['onTestFinished']): (port: string) => ReturnType<typeof rawConnection> {
-  const sockets: Socket[] = [];
-  onTestFinished(() => {
-    for (const socket of sockets) socket.destroy();
-  });
-  return (port) => {
-    const connection = rawConnection(port);
-    sockets.push(connection.socket);
-    return connection;
-  };
-}
+const opened = closeAfterEach();
+/** Every raw connection a test opened, destroyed after it: one the gateway failed to close must not hold up its shutdown. */
+const sockets: Socket[] = [];
+afterEach(() => {
+  for (const socket of sockets.splice(0)) socket.destroy();
+});
 
 /** A raw connection, and when it closed (ms after it was opened), with the first line the server sent, if any. */
 function rawConnection(port: string): { socket: Socket; closed: Promise<{ afterMs: number; answered: string | undefined }> } {
   const started = Date.now();
   const socket = connect(Number(port), '127.0.0.1');
+  sockets.push(socket);
   let answered: string | undefined;
   socket.on('data', (chunk: Buffer) => (answered ??= chunk.toString('latin1').split('\r\n')[0]));
   socket.on('error', () => undefined);
@@ -45,15 +40,12 @@ function trickle(socket: Socket): () => void {
   return () => clearInterval(timer);
 }
 
-// Each case waits out the gateway's 10 s on its own gateway: they run at once, each asserting through its own context.
-describe.concurrent('attack: connections that hold the gateway open', () => {
-  it('closes a silent connection and a trickled request head within about 10 s, on the MCP endpoint and the console, while a client is served', async ({ expect, onTestFinished }) => {
-    const opened = closeWhenTestEnds(onTestFinished);
-    const raw = rawConnections(onTestFinished);
+describe('attack: connections that hold the gateway open', () => {
+  it('closes a silent connection and a trickled request head within about 10 s, on the MCP endpoint and the console, while a client is served', async () => {
     const gateway = opened.gateway(await serveGateway({ scope: 'workspace-write', mode: 'ask' }));
     const ports = [gateway.mcpUrl.port, gateway.consoleUrl?.port ?? ''];
-    const silent = ports.map((port) => raw(port));
-    const trickled = ports.map((port) => raw(port));
+    const silent = ports.map((port) => rawConnection(port));
+    const trickled = ports.map((port) => rawConnection(port));
     const stops = trickled.map((connection) => trickle(connection.socket));
     try {
       // Held open meanwhile, an honest client still lists and calls.
@@ -80,12 +72,10 @@ describe.concurrent('attack: connections that hold the gateway open', () => {
     }
   }, 30_000);
 
-  it('keeps at most 256 connections open: the rest are closed as they arrive, and a client is served again once the idle ones are gone', async ({ expect, onTestFinished }) => {
-    const opened = closeWhenTestEnds(onTestFinished);
-    const raw = rawConnections(onTestFinished);
+  it('keeps at most 256 connections open: the rest are closed as they arrive, and a client is served again once the idle ones are gone', async () => {
     const gateway = opened.gateway(await serveGateway({ scope: 'workspace-write', mode: 'ask' }));
     const port = gateway.consoleUrl?.port ?? '';
-    const flood = Array.from({ length: 300 }, () => raw(port));
+    const flood = Array.from({ length: 300 }, () => rawConnection(port));
     const settled = await Promise.all(flood.map(({ closed }) => Promise.race([closed.then(({ afterMs }) => afterMs), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 2_000))])));
     const closedAtOnce = settled.filter((afterMs) => afterMs !== undefined).length;
     expect(closedAtOnce).toBeGreaterThanOrEqual(300 - 256);

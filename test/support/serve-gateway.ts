@@ -5,7 +5,7 @@ import type { Stream } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, type TestContext } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { gatewayAuth, startCli, type CliUser, type RunningCli } from './spawn-cli.js';
 
 /** A `toolgate serve --http 0` child in a fresh workspace, with its console API. */
@@ -136,16 +136,6 @@ export function servedForBlock(config: object, options: { files?: Record<string,
     await gateway?.cli.stop();
   });
   return () => ({ gateway: gateway as ServedGateway, mcp: mcp as Client });
-}
-
-/**
- * What one test opens, closed when that test ends: for tests that run at once (`describe.concurrent`), where an
- * afterEach of the first to end would close the others' too. `onTestFinished` is the test's own, from its context.
- */
-export function closeWhenTestEnds(onTestFinished: TestContext['onTestFinished']): OpenedByTest {
-  const opened = keptUntilClosed();
-  onTestFinished(opened.close);
-  return opened;
 }
 
 function keptUntilClosed(): OpenedByTest & { readonly close: () => Promise<void> } {
